@@ -1,0 +1,91 @@
+# floe — build.  `make run` opens the shell; `make test` runs the whole suite.
+#
+# Two builds from one source tree:
+#   build/        optimised (-O2), what `make run` and bench/ use
+#   build-san/    AddressSanitizer + UndefinedBehaviorSanitizer, what tests use
+# Pick with B=build or B=build-san (default build).
+#
+# Layering (DESIGN.md): a unit test under tests/unit/<folder>/ links only the
+# objects of the folders that <folder> may depend on, so a codec's tests build
+# without SQL, and one folder's work in progress cannot break another's tests.
+
+B ?= build
+CC ?= cc
+
+ifeq ($(B),build-san)
+OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined -DFLOE_DEBUG
+else
+OPT = -O2 -g
+endif
+
+CFLAGS_BASE = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local \
+	-D_GNU_SOURCE -pthread -Isrc -I$(B)/gen
+CFLAGS = $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
+LDFLAGS = $(OPT) -pthread
+LIBS = -lpg_query -lprotobuf-c -lzstd -lsnappy -llz4 -lz -lbrotlienc -lbrotlidec \
+	-lxxhash -lroaring -lsqlite3 -ljansson -ledit -lm
+
+SQLSTATE_H = $(B)/gen/common/sqlstate.h
+
+# Source sets by layer.
+src_of = $(shell find $(addprefix src/,$(1)) -name '*.c' 2>/dev/null | sort)
+L0_SRC = $(call src_of,common types)
+L1_SRC = $(L0_SRC) $(call src_of,format)
+L2_SRC = $(L1_SRC) $(call src_of,storage catalog table)
+ALL_SRC = $(filter-out src/main/floe.c,$(shell find src -name '*.c' | sort))
+obj = $(patsubst %.c,$(B)/%.o,$(1))
+
+FLOE = $(B)/floe
+
+UNIT_SRC = $(shell find tests/unit -name 'test_*.c' 2>/dev/null | sort)
+UNIT_BIN = $(patsubst %.c,$(B)/%,$(UNIT_SRC))
+
+TOOLS_SRC = $(shell find tests/tools -name '*.c' 2>/dev/null | sort)
+TOOLS_BIN = $(patsubst %.c,$(B)/%,$(TOOLS_SRC))
+
+.PHONY: all deps run test unit tools clean bench fuzz
+
+all: $(FLOE)
+
+deps:
+	@scripts/install-deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory B=build all
+	@build/floe $(ARGS)
+
+test:
+	@scripts/run-tests.sh
+
+$(SQLSTATE_H): src/common/sqlstate.txt src/common/gen_sqlstate.sh
+	@mkdir -p $(dir $@)
+	src/common/gen_sqlstate.sh $< > $@
+
+$(B)/%.o: %.c $(SQLSTATE_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(FLOE): $(call obj,$(ALL_SRC) src/main/floe.c)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+unit: $(UNIT_BIN)
+tools: $(TOOLS_BIN)
+
+# Which objects a test folder links: its layer.
+layer_objs = $(call obj,$(if $(filter common types,$(1)),$(L0_SRC),$(if $(filter format,$(1)),$(L1_SRC),$(if $(filter storage catalog table,$(1)),$(L2_SRC),$(ALL_SRC)))))
+test_folder = $(word 3,$(subst /, ,$(1)))
+
+.SECONDEXPANSION:
+$(B)/tests/unit/%: tests/unit/%.c $$(call layer_objs,$$(call test_folder,tests/unit/$$*)) $(SQLSTATE_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(call layer_objs,$(call test_folder,tests/unit/$*)) $(LIBS) -lcmocka
+
+$(B)/tests/tools/%: tests/tools/%.c $$(call obj,$$(ALL_SRC)) $(SQLSTATE_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(call obj,$(ALL_SRC)) $(LIBS)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include fuzz/fuzz.mk

@@ -1,0 +1,76 @@
+/*
+ * catalog.h — the catalog interface: where a table's current metadata
+ * location lives, and the atomic compare-and-swap that commits a table.
+ *
+ * Backends: SQLite (embedded default, catalog_sqlite.c), later PostgreSQL
+ * and REST.  The SQL backends use the tables of Iceberg's JDBC catalog so
+ * other tools can open them:
+ *
+ *   iceberg_tables(catalog_name, table_namespace, table_name,
+ *                  metadata_location, previous_metadata_location)
+ *   iceberg_namespace_properties(catalog_name, namespace,
+ *                  property_key, property_value)
+ *
+ * A namespace exists when it has at least one row in
+ * iceberg_namespace_properties (the JDBC catalog writes an "exists"
+ * property for that).  Namespaces here are single-level strings.
+ *
+ * Errors: 3F000 unknown namespace, 42P06 namespace exists, 42P01 unknown
+ * table, 42P07 table exists, 2BP01 dropping a non-empty namespace,
+ * 40001 when swap finds a metadata location other than the expected one.
+ *
+ * INTERFACE ROUTINES
+ *   catalog_sqlite_open(&cat, db_path, catalog_name, err)
+ *   catalog_close(cat)
+ *   catalog_create_namespace / drop_namespace / namespace_exists / list_namespaces
+ *   catalog_create_table(cat, ns, name, metadata_location, err)
+ *   catalog_load_table(cat, ns, name, arena, &metadata_location, err)
+ *   catalog_swap_table(cat, ns, name, expected, new_location, err)   CAS
+ *   catalog_drop_table(cat, ns, name, err)
+ *   catalog_list_tables(cat, ns, arena, &names, &n, err)
+ */
+#ifndef FLOE_CATALOG_H
+#define FLOE_CATALOG_H
+
+#include <stdbool.h>
+#include "common/arena.h"
+#include "common/error.h"
+
+typedef struct Catalog Catalog;
+
+typedef struct CatalogVT {
+	int (*create_namespace)(Catalog *c, const char *ns, floe_error *err);
+	int (*drop_namespace)(Catalog *c, const char *ns, floe_error *err);
+	int (*namespace_exists)(Catalog *c, const char *ns, bool *exists, floe_error *err);
+	int (*list_namespaces)(Catalog *c, Arena *a, char ***names, int *n, floe_error *err);
+	int (*create_table)(Catalog *c, const char *ns, const char *name,
+			    const char *metadata_location, floe_error *err);
+	int (*load_table)(Catalog *c, const char *ns, const char *name, Arena *a,
+			  char **metadata_location, floe_error *err);
+	int (*swap_table)(Catalog *c, const char *ns, const char *name,
+			  const char *expected, const char *new_location, floe_error *err);
+	int (*drop_table)(Catalog *c, const char *ns, const char *name, floe_error *err);
+	int (*list_tables)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
+			   floe_error *err);
+	void (*close)(Catalog *c);
+} CatalogVT;
+
+struct Catalog {
+	const CatalogVT *vt;
+};
+
+int catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_name,
+			floe_error *err);
+
+#define catalog_close(c) ((c)->vt->close(c))
+#define catalog_create_namespace(c, ns, e) ((c)->vt->create_namespace((c), (ns), (e)))
+#define catalog_drop_namespace(c, ns, e) ((c)->vt->drop_namespace((c), (ns), (e)))
+#define catalog_namespace_exists(c, ns, x, e) ((c)->vt->namespace_exists((c), (ns), (x), (e)))
+#define catalog_list_namespaces(c, a, nm, n, e) ((c)->vt->list_namespaces((c), (a), (nm), (n), (e)))
+#define catalog_create_table(c, ns, t, loc, e) ((c)->vt->create_table((c), (ns), (t), (loc), (e)))
+#define catalog_load_table(c, ns, t, a, loc, e) ((c)->vt->load_table((c), (ns), (t), (a), (loc), (e)))
+#define catalog_swap_table(c, ns, t, x, loc, e) ((c)->vt->swap_table((c), (ns), (t), (x), (loc), (e)))
+#define catalog_drop_table(c, ns, t, e) ((c)->vt->drop_table((c), (ns), (t), (e)))
+#define catalog_list_tables(c, ns, a, nm, n, e) ((c)->vt->list_tables((c), (ns), (a), (nm), (n), (e)))
+
+#endif

@@ -1,0 +1,257 @@
+/*
+ * arena.c — chunked bump allocator with reset callbacks (see arena.h).
+ *
+ * Invariants:
+ *   1. chunks form a list from head; only head's free space is used.
+ *   2. a reset runs callbacks newest first, frees every chunk but `first`
+ *      (the one made with the arena), and leaves the arena as fresh.
+ *   3. allocations larger than a quarter of the chunk size get a chunk of
+ *      their own, so big vectors do not waste the rest of a chunk.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "common/arena.h"
+
+#define ALIGN 16
+#define ROUND(n) (((n) + (ALIGN - 1)) & ~(size_t)(ALIGN - 1))
+
+typedef struct Chunk {
+	struct Chunk *next;
+	size_t size;   /* usable bytes after the header */
+	size_t used;
+	_Alignas(16) unsigned char data[];
+} Chunk;
+
+typedef struct Callback {
+	struct Callback *next;
+	void (*fn)(void *);
+	void *arg;
+} Callback;
+
+struct Arena {
+	Chunk *head;
+	Chunk *first;
+	Callback *callbacks;
+	size_t chunk_size;
+	size_t bytes;
+};
+
+static void
+oom(size_t n)
+{
+	fprintf(stderr, "floe: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+	if (!p)
+		oom(n * m);
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+static Chunk *
+chunk_new(size_t size)
+{
+	Chunk *c = xmalloc(sizeof(Chunk) + size);
+	c->next = NULL;
+	c->size = size;
+	c->used = 0;
+	return c;
+}
+
+Arena *
+arena_new(size_t chunk_hint)
+{
+	Arena *a = xcalloc(1, sizeof *a);
+	a->chunk_size = chunk_hint < 4096 ? 4096 : ROUND(chunk_hint);
+#ifndef FLOE_DEBUG_ARENA
+	a->first = a->head = chunk_new(a->chunk_size);
+#endif
+	return a;
+}
+
+static void
+run_callbacks(Arena *a)
+{
+	while (a->callbacks) {
+		Callback cb = *a->callbacks;
+		a->callbacks = cb.next;
+		cb.fn(cb.arg);
+	}
+}
+
+void
+arena_reset(Arena *a)
+{
+	Chunk *c, *next;
+
+	run_callbacks(a);
+	for (c = a->head; c; c = next) {
+		next = c->next;
+		if (c != a->first)
+			free(c);
+	}
+	a->head = a->first;
+	if (a->first) {
+		a->first->used = 0;
+		a->first->next = NULL;
+	}
+	a->bytes = 0;
+}
+
+void
+arena_free(Arena *a)
+{
+	if (!a)
+		return;
+	arena_reset(a);
+	free(a->first);
+	free(a);
+}
+
+void *
+arena_alloc(Arena *a, size_t n)
+{
+	Chunk *c;
+
+	n = ROUND(n ? n : 1);
+	a->bytes += n;
+#ifdef FLOE_DEBUG_ARENA
+	c = chunk_new(n);
+	c->used = n;
+	c->next = a->head;
+	a->head = c;
+	if (!a->first) {
+		/* keep a permanent empty first chunk so reset logic is uniform */
+		a->first = chunk_new(0);
+		c->next = a->first;
+	}
+	return c->data;
+#else
+	c = a->head;
+	if (c->size - c->used >= n) {
+		void *p = c->data + c->used;
+		c->used += n;
+		return p;
+	}
+	if (n > a->chunk_size / 4) {
+		/* a big allocation gets its own chunk, linked behind the head */
+		Chunk *big = chunk_new(n);
+		big->used = n;
+		big->next = c->next;   /* behind the head: head keeps its free space */
+		c->next = big;
+		return big->data;
+	}
+	c = chunk_new(a->chunk_size);
+	c->next = a->head;
+	a->head = c;
+	c->used = n;
+	return c->data;
+#endif
+}
+
+void *
+arena_calloc(Arena *a, size_t n)
+{
+	return memset(arena_alloc(a, n), 0, n);
+}
+
+void *
+arena_realloc(Arena *a, void *p, size_t old_n, size_t new_n)
+{
+	void *q;
+
+	if (new_n <= old_n)
+		return p;
+	q = arena_alloc(a, new_n);
+	if (p && old_n)
+		memcpy(q, p, old_n);
+	return q;
+}
+
+char *
+arena_strndup(Arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *
+arena_strdup(Arena *a, const char *s)
+{
+	return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void *
+arena_memdup(Arena *a, const void *p, size_t n)
+{
+	void *q = arena_alloc(a, n);
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+char *
+arena_sprintf(Arena *a, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	int n;
+	char *p;
+
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = arena_alloc(a, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
+}
+
+void
+arena_on_reset(Arena *a, void (*fn)(void *), void *arg)
+{
+	Callback *cb = arena_alloc(a, sizeof *cb);
+	cb->fn = fn;
+	cb->arg = arg;
+	cb->next = a->callbacks;
+	a->callbacks = cb;
+}
+
+size_t
+arena_bytes(const Arena *a)
+{
+	return a->bytes;
+}

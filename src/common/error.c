@@ -1,0 +1,92 @@
+/*
+ * error.c — filling floe_error (see error.h).  Never allocates.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "common/error.h"
+
+void
+floe_error_clear(floe_error *err)
+{
+	err->sqlstate[0] = 0;
+	err->position = 0;
+	err->message[0] = 0;
+	err->detail[0] = 0;
+	err->hint[0] = 0;
+}
+
+int
+floe_errorf(floe_error *err, const char *sqlstate, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return FLOE_ERR;
+	floe_error_clear(err);
+	snprintf(err->sqlstate, sizeof err->sqlstate, "%s", sqlstate);
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	va_end(ap);
+	return FLOE_ERR;
+}
+
+int
+floe_error_detail(floe_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return FLOE_ERR;
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+	va_end(ap);
+	return FLOE_ERR;
+}
+
+int
+floe_error_hint(floe_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return FLOE_ERR;
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof err->hint, fmt, ap);
+	va_end(ap);
+	return FLOE_ERR;
+}
+
+int
+floe_error_prefix(floe_error *err, const char *fmt, ...)
+{
+	char pre[512], old[sizeof err->message];
+	va_list ap;
+
+	if (!err)
+		return FLOE_ERR;
+	va_start(ap, fmt);
+	vsnprintf(pre, sizeof pre, fmt, ap);
+	va_end(ap);
+	size_t np;
+
+	memcpy(old, err->message, sizeof old);
+	np = strlen(pre);
+	memcpy(err->message, pre, np);
+	memcpy(err->message + np, old, sizeof err->message - np - 1);
+	err->message[sizeof err->message - 1] = 0;
+	return FLOE_ERR;
+}
+
+int
+floe_error_position(floe_error *err, int position)
+{
+	if (err)
+		err->position = position;
+	return FLOE_ERR;
+}
+
+int
+floe_error_is(const floe_error *err, const char *sqlstate)
+{
+	return strcmp(err->sqlstate, sqlstate) == 0;
+}

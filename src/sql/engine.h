@@ -1,0 +1,74 @@
+/*
+ * engine.h — floe as a library: open a warehouse, run SQL in a session,
+ * receive results through a sink.  The shell (main/), the SQL test runner
+ * (tests/tools/sqltest.c) and later the pgwire server all use only this.
+ *
+ * An Engine owns the warehouse: its FileIO, its Catalog, the metadata
+ * cache.  A Session holds per-connection settings (search_path, ...).
+ *
+ * session_exec runs every statement of `sql` in order, reporting each
+ * result to the sink; it stops at the first error, which it returns
+ * (FLOE_ERR with err filled, err->position relative to `sql`).
+ *
+ * Sink protocol for one statement:
+ *   [ columns(ncols, names, types)  batch(b)*  ]  complete(tag)
+ * `columns` and `batch` come only for statements that return rows
+ * (SELECT, VALUES, ... RETURNING).  A Batch passed to `batch` is valid only
+ * during the call; values are rendered with value_to_text() (types/text.h)
+ * or read from the vectors.  `tag` is PostgreSQL's command tag
+ * ("SELECT 3", "INSERT 0 5", "CREATE TABLE").  Any sink callback returning
+ * non-zero cancels the statement.
+ *
+ * INTERFACE ROUTINES
+ *   engine_open(&engine, config, err) / engine_close(engine)
+ *   session_new(engine) / session_free(session)
+ *   session_exec(session, sql, sink, err)
+ *   engine_list_tables / engine_describe_table   (for the shell's \d)
+ */
+#ifndef FLOE_ENGINE_H
+#define FLOE_ENGINE_H
+
+#include "common/error.h"
+#include "types/vector.h"
+
+typedef struct Engine Engine;
+typedef struct Session Session;
+
+typedef struct EngineConfig {
+	const char *warehouse;     /* folder; created if missing */
+	const char *catalog_name;  /* default "floe" */
+} EngineConfig;
+
+typedef struct ResultSink {
+	void *ctx;
+	int (*columns)(void *ctx, int ncols, const char *const *names, const SqlType *types);
+	int (*batch)(void *ctx, const Batch *b);
+	int (*complete)(void *ctx, const char *tag);
+	void (*notice)(void *ctx, const floe_error *notice);
+} ResultSink;
+
+/* One row of engine_list_tables / one column of engine_describe_table. */
+typedef struct TableInfo {
+	char *schema;
+	char *name;
+} TableInfo;
+
+typedef struct ColumnInfo {
+	char *name;
+	SqlType type;
+	bool not_null;
+	char *default_sql;
+} ColumnInfo;
+
+int engine_open(Engine **out, const EngineConfig *config, floe_error *err);
+void engine_close(Engine *engine);
+Session *session_new(Engine *engine);
+void session_free(Session *session);
+int session_exec(Session *session, const char *sql, ResultSink *sink, floe_error *err);
+
+int engine_list_tables(Session *session, Arena *arena, TableInfo **tables, int *n,
+		       floe_error *err);
+int engine_describe_table(Session *session, const char *name, Arena *arena,
+			  ColumnInfo **cols, int *n, floe_error *err);
+
+#endif

@@ -1,0 +1,104 @@
+/*
+ * fileio.h — the file-io interface: how everything above storage/ reads and
+ * writes files (local disk now; S3 later behind the same vtable).
+ *
+ * Paths are URIs or plain paths as Iceberg metadata holds them
+ * ("file:///x/y", "/x/y", later "s3://b/k").  A FileIO may carry prefix
+ * mappings (fileio_map_prefix) so a table written elsewhere
+ * ("s3://bucket/wh/t" or "/home/spark/wh/t") is read from a local folder.
+ *
+ * Contract:
+ *   - read_file maps or reads the whole object; the bytes stay valid until
+ *     the arena passed in is reset (the mapping is released by an arena
+ *     reset callback).
+ *   - write_file creates a NEW object with the given bytes, atomically
+ *     (temp file + fsync + rename on local disk, or a single PUT on S3);
+ *     it fails with 58P02 if the object already exists.  Data files and
+ *     metadata files are never overwritten.
+ *   - errors: 58P01 missing file, 58030 other I/O failures, message names
+ *     the path.
+ *
+ * INTERFACE ROUTINES
+ *   fileio_local_new(root)            local backend; relative paths resolve
+ *                                     against root
+ *   fileio_free(io)
+ *   fileio_map_prefix(io, from, to)   rewrite paths starting with `from`
+ *   fileio_read(io, path, arena, &data, &len, err)
+ *   fileio_write(io, path, data, len, err)
+ *   fileio_size(io, path, &size, err)
+ *   fileio_exists(io, path)
+ *   fileio_remove(io, path, err)
+ *   fileio_resolve(io, path, arena)   the local path a URI maps to
+ */
+#ifndef FLOE_FILEIO_H
+#define FLOE_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "common/arena.h"
+#include "common/error.h"
+
+typedef struct FileIO FileIO;
+
+typedef struct FileIOVT {
+	int (*read)(FileIO *io, const char *path, Arena *arena,
+		    const uint8_t **data, size_t *len, floe_error *err);
+	int (*write)(FileIO *io, const char *path, const void *data, size_t len,
+		     floe_error *err);
+	int (*size)(FileIO *io, const char *path, uint64_t *size, floe_error *err);
+	bool (*exists)(FileIO *io, const char *path);
+	int (*remove)(FileIO *io, const char *path, floe_error *err);
+	void (*free)(FileIO *io);
+} FileIOVT;
+
+typedef struct FileIOMap {
+	char *from;
+	char *to;
+} FileIOMap;
+
+struct FileIO {
+	const FileIOVT *vt;
+	char *root;
+	FileIOMap *maps;
+	int nmaps;
+};
+
+FileIO *fileio_local_new(const char *root);
+void fileio_free(FileIO *io);
+void fileio_map_prefix(FileIO *io, const char *from, const char *to);
+char *fileio_resolve(FileIO *io, const char *path, Arena *arena);
+
+static inline int
+fileio_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
+	    size_t *len, floe_error *err)
+{
+	return io->vt->read(io, path, arena, data, len, err);
+}
+
+static inline int
+fileio_write(FileIO *io, const char *path, const void *data, size_t len,
+	     floe_error *err)
+{
+	return io->vt->write(io, path, data, len, err);
+}
+
+static inline int
+fileio_size(FileIO *io, const char *path, uint64_t *size, floe_error *err)
+{
+	return io->vt->size(io, path, size, err);
+}
+
+static inline bool
+fileio_exists(FileIO *io, const char *path)
+{
+	return io->vt->exists(io, path);
+}
+
+static inline int
+fileio_remove(FileIO *io, const char *path, floe_error *err)
+{
+	return io->vt->remove(io, path, err);
+}
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * types.h — floe's SQL types and their physical representation in vectors.
+ *
+ * One TypeId per SQL type of DESIGN.md's table.  Each has exactly one
+ * in-memory physical layout (type_width gives its size in a Vector):
+ *
+ *   TYPE_BOOL         uint8_t (0/1)
+ *   TYPE_INT16        int16_t              TYPE_INT32   int32_t
+ *   TYPE_INT64        int64_t
+ *   TYPE_FLOAT32      float                TYPE_FLOAT64 double
+ *   TYPE_DECIMAL      int128 unscaled value, precision/scale in SqlType
+ *   TYPE_TEXT         strview (varchar(n)/char(n): typmod = n)
+ *   TYPE_BYTEA        strview
+ *   TYPE_DATE         int32_t days since 1970-01-01
+ *   TYPE_TIME         int64_t microseconds since midnight
+ *   TYPE_TIMESTAMP    int64_t microseconds since 1970-01-01 00:00 (no zone)
+ *   TYPE_TIMESTAMPTZ  int64_t microseconds since 1970-01-01 00:00 UTC
+ *   TYPE_INTERVAL     Interval {months, days, micros}
+ *   TYPE_UUID         Uuid (16 bytes, big-endian as written)
+ *   TYPE_NULL         no storage: the type of a bare NULL literal
+ *
+ * INTERFACE ROUTINES
+ *   type_width(id)            bytes per value in a flat vector
+ *   type_name(t, buf, n)      PostgreSQL's spelling ("numeric(10,2)")
+ *   type_pg_oid(id)           the PostgreSQL type OID (for pgwire, pg_catalog)
+ *   type_make(id) / type_decimal(p, s) / type_varchar(n)
+ *   type_equal(a, b)
+ */
+#ifndef FLOE_TYPES_H
+#define FLOE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef __int128 int128;
+typedef unsigned __int128 uint128;
+
+typedef enum TypeId {
+	TYPE_NULL = 0,
+	TYPE_BOOL,
+	TYPE_INT16,
+	TYPE_INT32,
+	TYPE_INT64,
+	TYPE_FLOAT32,
+	TYPE_FLOAT64,
+	TYPE_DECIMAL,
+	TYPE_TEXT,
+	TYPE_BYTEA,
+	TYPE_DATE,
+	TYPE_TIME,
+	TYPE_TIMESTAMP,
+	TYPE_TIMESTAMPTZ,
+	TYPE_INTERVAL,
+	TYPE_UUID,
+	TYPE__COUNT
+} TypeId;
+
+/* Text subtypes kept for PostgreSQL's names and padding rules. */
+typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR } TextKind;
+
+typedef struct SqlType {
+	TypeId id;
+	uint8_t precision;  /* TYPE_DECIMAL: 1..38; 0 = unconstrained numeric */
+	uint8_t scale;      /* TYPE_DECIMAL */
+	uint8_t text_kind;  /* TYPE_TEXT: TextKind */
+	int32_t typmod;     /* TYPE_TEXT: varchar(n)/char(n) length, -1 none */
+} SqlType;
+
+typedef struct Interval {
+	int32_t months;
+	int32_t days;
+	int64_t micros;
+} Interval;
+
+typedef struct Uuid {
+	uint8_t b[16];
+} Uuid;
+
+#define DECIMAL_MAX_PRECISION 38
+/* numeric without (p,s) is stored as decimal(38, NUMERIC_DEFAULT_SCALE) */
+#define NUMERIC_DEFAULT_SCALE 10
+
+size_t type_width(TypeId id);
+const char *type_name(SqlType t, char *buf, size_t n);
+uint32_t type_pg_oid(TypeId id);
+SqlType type_make(TypeId id);
+SqlType type_decimal(int precision, int scale);
+SqlType type_varchar(int32_t n);
+bool type_equal(SqlType a, SqlType b);
+bool type_is_integer(TypeId id);
+bool type_is_numeric(TypeId id);   /* integer, float, decimal */
+bool type_is_string(TypeId id);    /* text, bytea: strview storage */
+bool type_is_temporal(TypeId id);
+
+#endif
