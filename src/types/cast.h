@@ -1,0 +1,46 @@
+/*
+ * cast.h — conversions between floe types with PostgreSQL 15 semantics
+ * (pg_cast contexts, rounding rules, range errors and their messages).
+ *
+ * INTERFACE ROUTINES
+ *   cast_allowed(from, to, ctx)      may `from` be coerced to `to` in context ctx
+ *   cast_value(out, in, to, a, err)  one value (explicit cast semantics)
+ *   cast_value_ex(out, in, to, flags, a, err)
+ *   cast_vector(in, count, out, to, flags, err)  rows 0..count of any vector kind
+ *
+ * Rules: int->int range errors ("smallint out of range", 22003); float->int
+ * rounds half to even (rint); numeric->int rounds half away from zero;
+ * numeric(p,s) typmod coercion rounds and raises "numeric field overflow";
+ * anything <-> text goes through text.h; varchar(n) silently truncates on an
+ * explicit cast (CAST_EXPLICIT) but raises 22001 on assignment unless only
+ * spaces are cut; char(n) pads; date/timestamp/timestamptz through the
+ * session zone.  CAST_EXACT_FLOAT: an integer -> float4/float8 that is not
+ * exact raises 22003 (floe's INSERT rule).  Pairs PostgreSQL lacks: 42846
+ * 'cannot cast type X to Y'.
+ */
+#ifndef FLOE_CAST_H
+#define FLOE_CAST_H
+
+#include <stdbool.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "types/value.h"
+#include "types/vector.h"
+
+typedef enum { COERCE_IMPLICIT, COERCE_ASSIGNMENT, COERCE_EXPLICIT } CoercionContext;
+
+#define CAST_EXPLICIT     0x1   /* explicit CAST: varchar(n)/char(n) truncate */
+#define CAST_EXACT_FLOAT  0x2   /* int -> float must be exact */
+
+bool cast_allowed(SqlType from, SqlType to, CoercionContext ctx);
+
+/* Explicit-cast semantics (CAST_EXPLICIT). Text results are in a. */
+int cast_value(Value *out, const Value *in, SqlType to, Arena *a, floe_error *err);
+int cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a,
+		  floe_error *err);
+/* out is initialised flat by the caller (vector_init(out, to, arena, cap));
+ * strings are copied into out->arena. NULL stays NULL. */
+int cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to,
+		int flags, floe_error *err);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * datetime.h — dates, times, timestamps and intervals as PostgreSQL 15 has
+ * them (src/backend/utils/adt/{date,timestamp,datetime}.c semantics).
+ *
+ * Representation (types.h): date = int32 days since 1970-01-01; time =
+ * int64 micros since midnight; timestamp = int64 micros since 1970-01-01
+ * (no zone); timestamptz = int64 micros since 1970-01-01 UTC; interval =
+ * {months, days, micros} kept separate, never normalised across units
+ * (PostgreSQL's rule: a month is not a fixed number of days).
+ * Infinity: date INT32_MAX / INT32_MIN, timestamp INT64_MAX / INT64_MIN.
+ * Dates are proleptic Gregorian; year 0 does not exist in text (1 BC = year 0
+ * internally, "0001-01-01 BC").
+ *
+ * The session time zone is process-global (datetime_set_timezone): "UTC",
+ * fixed offsets ("+05:30", "-8", "UTC+3" POSIX-style is NOT inverted here:
+ * only plain numeric offsets, ISO sign), and named zones read from the
+ * system tzdata (/usr/share/zoneinfo TZif files).
+ *
+ * INTERFACE ROUTINES
+ *   datetime_days_from_civil(y, m, d) / datetime_civil_from_days(days, &y, &m, &d)
+ *   datetime_parse_date/time/timestamp/timestamptz/interval(s, n, &out, err)
+ *   datetime_format_date/time/timestamp/timestamptz/interval(v, buf) -> len
+ *   datetime_set_timezone(name, err) / datetime_timezone_name()
+ *   datetime_tz_offset_utc(ts_utc) / datetime_local_to_utc(local, &utc)
+ *   datetime_timestamptz_to_local / datetime_add_interval / datetime_interval_*
+ *   datetime_trunc / datetime_extract / datetime_make_timestamp
+ */
+#ifndef FLOE_DATETIME_H
+#define FLOE_DATETIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "common/error.h"
+#include "types/types.h"
+
+#define USECS_PER_SEC   INT64_C(1000000)
+#define USECS_PER_MIN   INT64_C(60000000)
+#define USECS_PER_HOUR  INT64_C(3600000000)
+#define USECS_PER_DAY   INT64_C(86400000000)
+#define DAYS_PER_MONTH  30
+
+#define DATE_NOBEGIN   INT32_MIN      /* -infinity */
+#define DATE_NOEND     INT32_MAX      /* infinity */
+#define TS_NOBEGIN     INT64_MIN
+#define TS_NOEND       INT64_MAX
+
+/* PostgreSQL's valid ranges: dates 4713-11-24 BC .. 5874897-12-31,
+ * timestamps 4713-11-24 BC .. 294276-12-31 23:59:59.999999. */
+#define DATE_MIN_DAYS  (-2440588)            /* 4714-11-24 BC (julian day 0) */
+#define DATE_MAX_DAYS  (2147483494 - 2440588) /* 5874897-12-31 */
+#define TS_MIN_USECS   (INT64_C(-211813488000000000))  /* 4714-11-24 00:00 BC */
+#define TS_MAX_USECS   (INT64_C(9223371331200000000))  /* 294277-01-01 00:00 */
+
+#define DATETIME_BUF 128   /* enough for any formatted value */
+
+/* Civil calendar <-> days since 1970-01-01 (proleptic Gregorian;
+ * astronomical years: 0 = 1 BC). */
+int64_t datetime_days_from_civil(int64_t y, int m, int d);
+void datetime_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
+bool datetime_valid_civil(int64_t y, int m, int d);
+
+/* Text input, PostgreSQL's rules and messages (22007 bad format, 22008 field
+ * out of range).  `n` bytes of `s`, surrounding spaces allowed. */
+int datetime_parse_date(const char *s, size_t n, int32_t *out, floe_error *err);
+int datetime_parse_time(const char *s, size_t n, int64_t *out, floe_error *err);
+int datetime_parse_timestamp(const char *s, size_t n, int64_t *out, floe_error *err);
+/* A zone in the text ("+02", "Z", "UTC") wins over the session zone. */
+int datetime_parse_timestamptz(const char *s, size_t n, int64_t *out, floe_error *err);
+int datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err);
+
+/* Text output (DateStyle ISO, IntervalStyle postgres); returns the length;
+ * buf holds DATETIME_BUF bytes. */
+int datetime_format_date(int32_t d, char *buf);
+int datetime_format_time(int64_t t, char *buf);
+int datetime_format_timestamp(int64_t ts, char *buf);
+int datetime_format_timestamptz(int64_t ts, char *buf);   /* session zone */
+int datetime_format_interval(Interval iv, char *buf);
+
+/* Session time zone.  Default "UTC". 22023 'time zone "x" not recognized'. */
+int datetime_set_timezone(const char *name, floe_error *err);
+const char *datetime_timezone_name(void);
+/* Offset east of UTC in seconds at the UTC instant ts (micros). */
+int32_t datetime_tz_offset_utc(int64_t ts_utc);
+/* Local wall-clock timestamp -> UTC instant (PostgreSQL's DST choice). */
+int64_t datetime_local_to_utc(int64_t local);
+int64_t datetime_timestamptz_to_local(int64_t ts_utc);
+
+/* Conversions with range checks (22008 "date out of range for timestamp",
+ * "timestamp out of range"). */
+int datetime_date_to_timestamp(int32_t d, int64_t *out, floe_error *err);
+int datetime_timestamp_to_date(int64_t ts, int32_t *out, floe_error *err);
+
+/* timestamp(tz) + interval: months first (clamping the day to the month's
+ * end), then days (in local time for tz), then micros. 22008 "timestamp out
+ * of range". */
+int datetime_add_interval(int64_t ts, Interval iv, bool tz, int64_t *out,
+			  floe_error *err);
+int datetime_date_add_days(int32_t d, int64_t days, int32_t *out, floe_error *err);
+/* Interval arithmetic with 22008 "interval out of range". */
+int datetime_interval_add(Interval a, Interval b, Interval *out, floe_error *err);
+int datetime_interval_neg(Interval a, Interval *out, floe_error *err);
+int datetime_interval_mul(Interval a, double f, Interval *out, floe_error *err);
+/* Comparison as PostgreSQL: months*30 days, days*24h, combined (int128). */
+int datetime_interval_cmp(Interval a, Interval b);
+/* justify_hours/justify_days/justify_interval. */
+Interval datetime_justify_hours(Interval a);
+Interval datetime_justify_days(Interval a);
+/* timestamp - timestamp = interval {0, days, micros} as PostgreSQL
+ * (timestamp_mi then justify_hours). */
+int datetime_timestamp_diff(int64_t a, int64_t b, Interval *out, floe_error *err);
+
+/* date_trunc(field, ts): field "microseconds".."millennium"; 22023 on an
+ * unknown unit ('unit "x" not recognized for type timestamp ...').
+ * tz: truncate in the session zone. */
+int datetime_trunc(const char *field, int64_t ts, bool tz, int64_t *out,
+		   floe_error *err);
+/* extract(field from ts) as a double ("year", "month", "day", "hour",
+ * "minute", "second" (with fraction), "dow", "isodow", "doy", "epoch",
+ * "quarter", "week", "isoyear", "decade", "century", "millennium",
+ * "milliseconds", "microseconds"). kind = TYPE_DATE, TYPE_TIME,
+ * TYPE_TIMESTAMP, TYPE_TIMESTAMPTZ (v is days for date), TYPE_INTERVAL uses
+ * datetime_extract_interval. */
+int datetime_extract(const char *field, TypeId kind, int64_t v, double *out,
+		     floe_error *err);
+int datetime_extract_interval(const char *field, Interval iv, double *out,
+			      floe_error *err);
+/* Build a timestamp from fields (22008 on bad fields). */
+int datetime_make_timestamp(int64_t y, int mo, int d, int h, int mi, double sec,
+			    int64_t *out, floe_error *err);
+
+#endif

@@ -1,0 +1,768 @@
+/*
+ * decimal.c — exact 128-bit decimal arithmetic for numeric(p,s), p <= 38.
+ *
+ * Implements decimal.h.  Semantics follow PostgreSQL 15's numeric
+ * (src/backend/utils/adt/numeric.c): rounding half away from zero, result
+ * scales of add/sub/mul/div/mod (select_div_scale for division), typmod
+ * coercion with "numeric field overflow" and its detail text, numeric_in's
+ * accepted syntax.  PostgreSQL's numeric is arbitrary precision; floe caps it
+ * at 38 significant digits, so where PostgreSQL would keep more digits floe
+ * first drops fraction digits (rounding) and only then raises 22003
+ * "value overflows numeric format".
+ *
+ * Exact intermediates: a value is sign + 256-bit magnitude (U256, four
+ * 64-bit limbs, little-endian) + scale.  fit() brings such an intermediate
+ * back to an int128 below 10^38.  Division is schoolbook binary long
+ * division on U256 (fast path in native 128 bits when both operands fit).
+ *
+ * INTERFACE ROUTINES: see decimal.h.
+ *
+ * Invariants: every int128 produced here has |v| < 10^38 and a scale in
+ * 0..38; no operation wraps; no allocation.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "types/decimal.h"
+
+typedef struct U256 {
+	uint64_t w[4];
+} U256;
+
+static const int128 pow10_tab[39] = {
+	(int128)1ULL,
+	(int128)10ULL,
+	(int128)100ULL,
+	(int128)1000ULL,
+	(int128)10000ULL,
+	(int128)100000ULL,
+	(int128)1000000ULL,
+	(int128)10000000ULL,
+	(int128)100000000ULL,
+	(int128)1000000000ULL,
+	(int128)10000000000ULL,
+	(int128)100000000000ULL,
+	(int128)1000000000000ULL,
+	(int128)10000000000000ULL,
+	(int128)100000000000000ULL,
+	(int128)1000000000000000ULL,
+	(int128)10000000000000000ULL,
+	(int128)100000000000000000ULL,
+	(int128)1000000000000000000ULL,
+	(int128)10000000000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)10ULL,
+	(int128)10000000000000000000ULL * (int128)100ULL,
+	(int128)10000000000000000000ULL * (int128)1000ULL,
+	(int128)10000000000000000000ULL * (int128)10000ULL,
+	(int128)10000000000000000000ULL * (int128)100000ULL,
+	(int128)10000000000000000000ULL * (int128)1000000ULL,
+	(int128)10000000000000000000ULL * (int128)10000000ULL,
+	(int128)10000000000000000000ULL * (int128)100000000ULL,
+	(int128)10000000000000000000ULL * (int128)1000000000ULL,
+	(int128)10000000000000000000ULL * (int128)10000000000ULL,
+	(int128)10000000000000000000ULL * (int128)100000000000ULL,
+	(int128)10000000000000000000ULL * (int128)1000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)10000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)100000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)1000000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)10000000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)100000000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)1000000000000000000ULL,
+	(int128)10000000000000000000ULL * (int128)10000000000000000000ULL,
+};
+
+int128
+decimal_pow10(int n)
+{
+	if (n < 0)
+		n = 0;
+	if (n > 38)
+		n = 38;
+	return pow10_tab[n];
+}
+
+#define DEC_LIMIT decimal_pow10(38)
+
+static uint128
+uabs128(int128 v)
+{
+	return v < 0 ? (uint128)0 - (uint128)v : (uint128)v;
+}
+
+int
+decimal_digits(int128 v)
+{
+	uint128 u = uabs128(v);
+	int n = 1;
+	while (n < 39 && u >= (uint128)decimal_pow10(n))
+		n++;
+	return n;
+}
+
+/* ---- U256 helpers ---- */
+
+static U256
+u_from128(uint128 v)
+{
+	U256 r = { { (uint64_t)v, (uint64_t)(v >> 64), 0, 0 } };
+	return r;
+}
+
+static bool
+u_fits128(const U256 *a)
+{
+	return a->w[2] == 0 && a->w[3] == 0;
+}
+
+static uint128
+u_to128(const U256 *a)
+{
+	return ((uint128)a->w[1] << 64) | a->w[0];
+}
+
+static bool
+u_is_zero(const U256 *a)
+{
+	return !(a->w[0] | a->w[1] | a->w[2] | a->w[3]);
+}
+
+static int
+u_cmp(const U256 *a, const U256 *b)
+{
+	for (int i = 3; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
+}
+
+static U256
+u_add(U256 a, const U256 *b)
+{
+	unsigned carry = 0;
+	for (int i = 0; i < 4; i++) {
+		uint128 s = (uint128)a.w[i] + b->w[i] + carry;
+		a.w[i] = (uint64_t)s;
+		carry = (unsigned)(s >> 64);
+	}
+	return a;
+}
+
+static U256
+u_sub(U256 a, const U256 *b)   /* a >= b */
+{
+	unsigned borrow = 0;
+	for (int i = 0; i < 4; i++) {
+		uint64_t bi = b->w[i];
+		uint64_t d = a.w[i] - bi - borrow;
+		borrow = (a.w[i] < bi || (a.w[i] == bi && borrow)) ? 1 : 0;
+		a.w[i] = d;
+	}
+	return a;
+}
+
+/* a * m; *ovf set if the product needs more than 256 bits. */
+static U256
+u_mul128(const U256 *a, uint128 m, bool *ovf)
+{
+	uint64_t ml[2] = { (uint64_t)m, (uint64_t)(m >> 64) };
+	uint64_t r[6] = { 0 };
+	for (int i = 0; i < 4; i++) {
+		uint64_t carry = 0;
+		for (int j = 0; j < 2; j++) {
+			uint128 t = (uint128)a->w[i] * ml[j] + r[i + j] + carry;
+			r[i + j] = (uint64_t)t;
+			carry = (uint64_t)(t >> 64);
+		}
+		r[i + 2] += carry;
+	}
+	if (r[4] || r[5])
+		*ovf = true;
+	U256 out = { { r[0], r[1], r[2], r[3] } };
+	return out;
+}
+
+static int
+u_bits(const U256 *a)
+{
+	for (int i = 3; i >= 0; i--)
+		if (a->w[i])
+			return i * 64 + 64 - __builtin_clzll(a->w[i]);
+	return 0;
+}
+
+/* q = n / d, r = n % d; d != 0. */
+static void
+u_divmod(const U256 *n, const U256 *d, U256 *q, U256 *r)
+{
+	if (u_fits128(n) && u_fits128(d)) {
+		uint128 nn = u_to128(n), dd = u_to128(d);
+		*q = u_from128(nn / dd);
+		*r = u_from128(nn % dd);
+		return;
+	}
+	U256 qq = { { 0 } }, rr = { { 0 } };
+	for (int i = u_bits(n) - 1; i >= 0; i--) {
+		/* rr = rr << 1 | bit i */
+		for (int k = 3; k > 0; k--)
+			rr.w[k] = (rr.w[k] << 1) | (rr.w[k - 1] >> 63);
+		rr.w[0] = (rr.w[0] << 1) | ((n->w[i / 64] >> (i % 64)) & 1);
+		if (u_cmp(&rr, d) >= 0) {
+			rr = u_sub(rr, d);
+			qq.w[i / 64] |= (uint64_t)1 << (i % 64);
+		}
+	}
+	*q = qq;
+	*r = rr;
+}
+
+/* Round-half-away division of magnitudes: n / d. */
+static U256
+u_div_round(const U256 *n, const U256 *d)
+{
+	U256 q, r;
+	u_divmod(n, d, &q, &r);
+	U256 r2 = u_add(r, &r);   /* r < d < 2^255 in all our uses */
+	if (u_cmp(&r2, d) >= 0) {
+		U256 one = u_from128(1);
+		q = u_add(q, &one);
+	}
+	return q;
+}
+
+static U256
+u_pow10(int n)   /* n in 0..76 */
+{
+	bool ovf = false;
+	U256 r = u_from128((uint128)decimal_pow10(n > 38 ? 38 : n));
+	if (n > 38)
+		r = u_mul128(&r, (uint128)decimal_pow10(n - 38), &ovf);
+	return r;
+}
+
+static int
+overflow(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+			   "value overflows numeric format");
+}
+
+/*
+ * Bring the exact value (neg, mag) at `scale` back to an int128 below 10^38
+ * with scale <= 38, dropping fraction digits (rounding) as needed but never
+ * below min_scale.
+ */
+static int
+fit(bool neg, U256 mag, int scale, int min_scale, int128 *out, int *sout,
+    floe_error *err)
+{
+	U256 lim = u_from128((uint128)DEC_LIMIT);
+	int drop = scale > 38 ? scale - 38 : 0;
+
+	if (min_scale > scale)
+		min_scale = scale;
+	for (;;) {
+		U256 m = mag;
+		if (drop > 0) {
+			U256 p = u_pow10(drop);
+			m = u_div_round(&mag, &p);
+		}
+		if (u_cmp(&m, &lim) < 0) {
+			int128 v = (int128)u_to128(&m);
+			*out = neg ? -v : v;
+			*sout = scale - drop;
+			return FLOE_OK;
+		}
+		if (scale - drop <= min_scale)
+			return overflow(err);
+		drop++;
+	}
+}
+
+/* ---- parsing and formatting ---- */
+
+/*
+ * numeric_in syntax: [spaces] [+-] digits [. digits] [e [+-] digits] [spaces],
+ * at least one digit.  Produces the value rounded to target_scale (or the
+ * literal's own scale when target_scale < 0).
+ */
+static int
+parse_num(const char *s, size_t n, int target_scale, int128 *out, int *sout,
+	  floe_error *err)
+{
+	const char *p = s, *end = s + n;
+	bool neg = false;
+	char digs[76];
+	int nd = 0;
+	long frac_total = 0, frac_kept = 0, int_dropped = 0;
+	bool any = false, seen_point = false;
+	long exp = 0;
+
+	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+		p++;
+	if (p < end && (*p == '+' || *p == '-'))
+		neg = *p++ == '-';
+	if (end - p >= 3 && (strncasecmp(p, "nan", 3) == 0 || strncasecmp(p, "inf", 3) == 0)) {
+		const char *q = p + 3;
+		if (strncasecmp(p, "inf", 3) == 0 && end - p >= 8 && strncasecmp(p, "infinity", 8) == 0)
+			q = p + 8;
+		while (q < end && (*q == ' ' || (*q >= '\t' && *q <= '\r')))
+			q++;
+		if (q == end)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "numeric NaN and infinity are not supported");
+	}
+	for (; p < end; p++) {
+		if (*p >= '0' && *p <= '9') {
+			any = true;
+			if (seen_point)
+				frac_total++;
+			if (nd == 0 && *p == '0') {
+				if (seen_point)
+					frac_kept++;
+			} else if (nd < 76) {
+				digs[nd++] = *p;
+				if (seen_point)
+					frac_kept++;
+			} else if (!seen_point)
+				int_dropped++;
+		} else if (*p == '.' && !seen_point) {
+			seen_point = true;
+		} else
+			break;
+	}
+	if (!any)
+		goto bad;
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		const char *q = p + 1;
+		bool eneg = false, edig = false;
+		if (q < end && (*q == '+' || *q == '-'))
+			eneg = *q++ == '-';
+		for (; q < end && *q >= '0' && *q <= '9'; q++) {
+			edig = true;
+			if (exp < 100000)
+				exp = exp * 10 + (*q - '0');
+		}
+		if (!edig)
+			goto bad;
+		if (exp >= 100000)
+			return overflow(err);
+		if (eneg)
+			exp = -exp;
+		p = q;
+	}
+	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+		p++;
+	if (p != end)
+		goto bad;
+
+	/*
+	 * Value = digs[0..nd) * 10^e_last.  Digits beyond the 76th are dropped:
+	 * they cannot change a 38-digit result's rounding except in a tie.
+	 */
+	{
+		long e_last = exp - frac_kept + int_dropped;  /* value = D * 10^e_last */
+		long own_scale = frac_total - exp > 0 ? frac_total - exp : 0;
+		long ts = target_scale >= 0 ? target_scale : own_scale;
+		if (nd == 0) {
+			*out = 0;
+			*sout = (int)(ts > 38 ? 38 : ts);
+			return FLOE_OK;
+		}
+		/* integer digits of the value: nd + e_last */
+		if (nd + e_last > 38)
+			return overflow(err);
+		/* D as U256 (nd <= 76 digits: 10^76 < 2^256) */
+		U256 mag = { { 0 } };
+		for (int i = 0; i < nd; i++) {
+			bool o = false;
+			mag = u_mul128(&mag, 10, &o);
+			U256 dg = u_from128((uint128)(digs[i] - '0'));
+			mag = u_add(mag, &dg);
+		}
+		/* want mag * 10^(e_last + ts), rounded */
+		long shift = e_last + ts;
+		if (shift >= 0) {
+			if (shift > 38)
+				return overflow(err);
+			bool o = false;
+			mag = u_mul128(&mag, (uint128)decimal_pow10((int)shift), &o);
+			if (o)
+				return overflow(err);
+		} else {
+			if (-shift > 76)
+				mag = u_from128(0);
+			else {
+				U256 pp = u_pow10((int)-shift);
+				U256 q, r;
+				u_divmod(&mag, &pp, &q, &r);
+				U256 r2 = u_add(r, &r);
+				int c = u_cmp(&r2, &pp);
+				if (c >= 0) {
+					U256 one = u_from128(1);
+					q = u_add(q, &one);
+				}
+				mag = q;
+			}
+		}
+		return fit(neg, mag, (int)ts, target_scale >= 0 ? (int)ts : 0,
+			   out, sout, err);
+	}
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+			   "invalid input syntax for type numeric: \"%.*s\"",
+			   (int)(n > 200 ? 200 : n), s);
+}
+
+int
+decimal_from_text(const char *s, size_t n, int128 *out, int *scale, floe_error *err)
+{
+	return parse_num(s, n, -1, out, scale, err);
+}
+
+/* Parse text directly at a target scale (one rounding). */
+int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
+			     floe_error *err);
+int
+decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
+			 floe_error *err)
+{
+	int sout;
+	TRY(parse_num(s, n, scale, out, &sout, err));
+	if (sout != scale)
+		return overflow(err);
+	return FLOE_OK;
+}
+
+int
+decimal_format(int128 v, int scale, char *buf)
+{
+	char tmp[48];
+	int n = 0, len = 0;
+	uint128 u = uabs128(v);
+
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	while (n <= scale)
+		tmp[n++] = '0';
+	if (v < 0)
+		buf[len++] = '-';
+	for (int i = n - 1; i >= 0; i--) {
+		if (i == scale - 1)
+			buf[len++] = '.';
+		buf[len++] = tmp[i];
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+/* ---- scale and precision ---- */
+
+int
+decimal_rescale(int128 v, int from_scale, int to_scale, int128 *out, floe_error *err)
+{
+	if (to_scale == from_scale) {
+		*out = v;
+		return FLOE_OK;
+	}
+	if (to_scale > from_scale) {
+		int128 r;
+		if (to_scale - from_scale > 38 ||
+		    __builtin_mul_overflow(v, decimal_pow10(to_scale - from_scale), &r) ||
+		    uabs128(r) >= (uint128)DEC_LIMIT)
+			return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+					   "numeric field overflow");
+		*out = r;
+		return FLOE_OK;
+	}
+	int k = from_scale - to_scale;
+	if (k > 38) {
+		*out = 0;
+		return FLOE_OK;
+	}
+	uint128 u = uabs128(v), p = (uint128)decimal_pow10(k);
+	uint128 q = u / p, r = u % p;
+	if (r >= p - r)
+		q++;
+	*out = v < 0 ? -(int128)q : (int128)q;
+	return FLOE_OK;
+}
+
+int
+decimal_check_precision(int128 v, int precision, floe_error *err)
+{
+	if (precision <= 0 || precision > 38)
+		precision = 38;
+	if (uabs128(v) >= (uint128)decimal_pow10(precision))
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "numeric field overflow");
+	return FLOE_OK;
+}
+
+int
+decimal_coerce(int128 v, int scale, int p, int s, int128 *out, floe_error *err)
+{
+	int128 r;
+	if (p == 0) {
+		*out = v;
+		return FLOE_OK;
+	}
+	if (s > scale) {
+		int128 t;
+		if (s - scale > 38 ||
+		    __builtin_mul_overflow(v, decimal_pow10(s - scale), &t) ||
+		    uabs128(t) >= (uint128)decimal_pow10(p))
+			goto ovf;
+		*out = t;
+		return FLOE_OK;
+	}
+	TRY(decimal_rescale(v, scale, s, &r, err));
+	if (uabs128(r) >= (uint128)decimal_pow10(p))
+		goto ovf;
+	*out = r;
+	return FLOE_OK;
+ovf:
+	floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
+	if (p - s > 0)
+		return floe_error_detail(err,
+			"A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+			p, s, p - s);
+	return floe_error_detail(err,
+		"A field with precision %d, scale %d must round to an absolute value less than 1.",
+		p, s);
+}
+
+/* ---- arithmetic ---- */
+
+/* |v| * 10^k as U256 (k <= 38). */
+static U256
+scaled_mag(int128 v, int k)
+{
+	bool o = false;
+	U256 m = u_from128(uabs128(v));
+	if (k > 0)
+		m = u_mul128(&m, (uint128)decimal_pow10(k), &o);
+	return m;
+}
+
+static int
+addsub(int128 a, int sa, int128 b, int sb, bool sub, int128 *out, int *sout,
+       floe_error *err)
+{
+	int s = sa > sb ? sa : sb;
+	if (sa == sb) {
+		int128 r;
+		bool o = sub ? __builtin_sub_overflow(a, b, &r) : __builtin_add_overflow(a, b, &r);
+		if (!o && uabs128(r) < (uint128)DEC_LIMIT) {
+			*out = r;
+			*sout = s;
+			return FLOE_OK;
+		}
+	}
+	bool na = a < 0, nb = (b < 0) != sub;
+	U256 ma = scaled_mag(a, s - sa), mb = scaled_mag(b, s - sb);
+	U256 m;
+	bool neg;
+	if (na == nb) {
+		m = u_add(ma, &mb);
+		neg = na;
+	} else if (u_cmp(&ma, &mb) >= 0) {
+		m = u_sub(ma, &mb);
+		neg = na;
+	} else {
+		m = u_sub(mb, &ma);
+		neg = nb;
+	}
+	if (u_is_zero(&m))
+		neg = false;
+	return fit(neg, m, s, 0, out, sout, err);
+}
+
+int
+decimal_add(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
+{
+	return addsub(a, sa, b, sb, false, out, sout, err);
+}
+
+int
+decimal_sub(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
+{
+	return addsub(a, sa, b, sb, true, out, sout, err);
+}
+
+int
+decimal_mul(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
+{
+	int s = sa + sb;
+	int128 r;
+	if (s <= 38 && !__builtin_mul_overflow(a, b, &r) && uabs128(r) < (uint128)DEC_LIMIT) {
+		*out = r;
+		*sout = s;
+		return FLOE_OK;
+	}
+	bool o = false;
+	U256 ma = u_from128(uabs128(a));
+	U256 m = u_mul128(&ma, uabs128(b), &o);
+	bool neg = (a < 0) != (b < 0) && !u_is_zero(&m);
+	return fit(neg, m, s, 0, out, sout, err);
+}
+
+/* PostgreSQL's base-10000 weight and first digit of |v| / 10^s. */
+static void
+nbase_weight(int128 v, int s, int *weight, int *first)
+{
+	if (v == 0) {
+		*weight = 0;
+		*first = 0;
+		return;
+	}
+	int e = decimal_digits(v) - 1 - s;          /* exponent of leading digit */
+	int w = e >= 0 ? e / 4 : -((-e + 3) / 4);   /* floor(e / 4) */
+	int k = s + 4 * w;                          /* first = |v| / 10^k */
+	uint128 u = uabs128(v);
+	if (k >= 0)
+		u /= (uint128)decimal_pow10(k);
+	else
+		u *= (uint128)decimal_pow10(-k);
+	*weight = w;
+	*first = (int)u;
+}
+
+int
+decimal_div_scale(int128 a, int sa, int128 b, int sb)
+{
+	int w1, f1, w2, f2;
+	nbase_weight(a, sa, &w1, &f1);
+	nbase_weight(b, sb, &w2, &f2);
+	int qweight = w1 - w2;
+	if (f1 <= f2)
+		qweight--;
+	int rscale = 16 - qweight * 4;
+	if (rscale < sa)
+		rscale = sa;
+	if (rscale < sb)
+		rscale = sb;
+	if (rscale < 0)
+		rscale = 0;
+	if (rscale > 1000)
+		rscale = 1000;
+	return rscale;
+}
+
+int
+decimal_div(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
+{
+	if (b == 0)
+		return floe_errorf(err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
+	int rs = decimal_div_scale(a, sa, b, sb);
+	if (rs > 38)
+		rs = 38;
+	for (;;) {
+		/* q = a * 10^(rs + sb - sa) / b */
+		int k = rs + sb - sa;
+		U256 n, d;
+		bool o = false;
+		if (k >= 0) {
+			n = u_from128(uabs128(a));
+			if (k > 38) {
+				n = u_mul128(&n, (uint128)decimal_pow10(38), &o);
+				n = u_mul128(&n, (uint128)decimal_pow10(k - 38), &o);
+			} else
+				n = u_mul128(&n, (uint128)decimal_pow10(k), &o);
+			d = u_from128(uabs128(b));
+		} else {
+			n = u_from128(uabs128(a));
+			d = u_from128(uabs128(b));
+			if (-k > 38) {
+				d = u_mul128(&d, (uint128)decimal_pow10(38), &o);
+				d = u_mul128(&d, (uint128)decimal_pow10(-k - 38), &o);
+			} else
+				d = u_mul128(&d, (uint128)decimal_pow10(-k), &o);
+		}
+		if (o)
+			return overflow(err);
+		U256 q = u_div_round(&n, &d);
+		U256 lim = u_from128((uint128)DEC_LIMIT);
+		if (u_cmp(&q, &lim) < 0) {
+			int128 v = (int128)u_to128(&q);
+			*out = ((a < 0) != (b < 0)) ? -v : v;
+			*sout = rs;
+			return FLOE_OK;
+		}
+		if (rs == 0)
+			return overflow(err);
+		/* drop as many fraction digits as the quotient is too long */
+		int excess = u_bits(&q) > 128 ? 39 : decimal_digits((int128)(u_to128(&q) >> 1)) - 37;
+		if (excess < 1)
+			excess = 1;
+		rs = rs > excess ? rs - excess : 0;
+	}
+}
+
+int
+decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
+{
+	if (b == 0)
+		return floe_errorf(err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
+	int s = sa > sb ? sa : sb;
+	U256 ma = scaled_mag(a, s - sa), mb = scaled_mag(b, s - sb);
+	U256 q, r;
+	u_divmod(&ma, &mb, &q, &r);
+	return fit(a < 0 && !u_is_zero(&r), r, s, s, out, sout, err);
+}
+
+int
+decimal_cmp(int128 a, int sa, int128 b, int sb)
+{
+	if (sa == sb)
+		return a < b ? -1 : a > b;
+	if ((a < 0) != (b < 0) || a == 0 || b == 0)
+		return a < b ? -1 : a > b;
+	int s = sa > sb ? sa : sb;
+	U256 ma = scaled_mag(a, s - sa), mb = scaled_mag(b, s - sb);
+	int c = u_cmp(&ma, &mb);
+	return a < 0 ? -c : c;
+}
+
+/* ---- conversions ---- */
+
+double
+decimal_to_double(int128 v, int scale)
+{
+	char buf[DECIMAL_FORMAT_BUF];
+	decimal_format(v, scale, buf);
+	return strtod(buf, NULL);
+}
+
+int
+decimal_from_double(double d, int scale, int128 *out, floe_error *err)
+{
+	char buf[64];
+	if (isnan(d))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "numeric NaN is not supported");
+	if (isinf(d))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "numeric infinity is not supported");
+	/* PostgreSQL's float8_numeric: DBL_DIG significant digits, then numeric_in */
+	snprintf(buf, sizeof buf, "%.15g", d);
+	return decimal__from_text_scale(buf, strlen(buf), scale, out, err);
+}
+
+int
+decimal_to_int64(int128 v, int scale, int64_t *out, floe_error *err)
+{
+	int128 r;
+	if (decimal_rescale(v, scale, 0, &r, err) != FLOE_OK || r > INT64_MAX || r < INT64_MIN)
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "bigint out of range");
+	*out = (int64_t)r;
+	return FLOE_OK;
+}
+
+int128
+decimal_from_int64(int64_t i, int scale)
+{
+	return (int128)i * decimal_pow10(scale);
+}

@@ -1,0 +1,92 @@
+/*
+ * decimal.h — exact 128-bit decimal arithmetic (numeric(p,s), p <= 38).
+ *
+ * A decimal is an unscaled int128 plus a scale (digits after the point):
+ * value = v / 10^scale.  At most 38 significant digits (|v| < 10^38); every
+ * operation checks that bound and fails with 22003 "numeric field overflow"
+ * (or PostgreSQL's own message) instead of wrapping.  Rounding is half away
+ * from zero, as PostgreSQL's numeric.  Multiplication and division use
+ * 256-bit intermediates, so they are exact before the final rounding.
+ *
+ * INTERFACE ROUTINES
+ *   decimal_from_text(s, n, &v, &scale, err)     literal, keeps its own scale
+ *   decimal_rescale(v, from, to, &out, err)      round half away from zero
+ *   decimal_check_precision(v, precision, err)   22003 if too many digits
+ *   decimal_coerce(v, scale, p, s, &out, err)    typmod coercion numeric(p,s)
+ *   decimal_add/sub/mul/div/mod(a, sa, b, sb, &out, &sout, err)
+ *   decimal_cmp(a, sa, b, sb)                    exact three-way compare
+ *   decimal_to_double / decimal_from_double / decimal_to_int64 / decimal_from_int64
+ *   decimal_format(v, scale, buf)                plain decimal text, buf >= 42
+ *   decimal_pow10(n)                             10^n, n in 0..38
+ */
+#ifndef FLOE_DECIMAL_H
+#define FLOE_DECIMAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "common/error.h"
+#include "types/types.h"
+
+#define DECIMAL_MAX_SCALE 38
+#define DECIMAL_FORMAT_BUF 44
+
+/* 10^n for n in 0..38. */
+int128 decimal_pow10(int n);
+
+/* Number of decimal digits of |v| (0 has 1 digit). */
+int decimal_digits(int128 v);
+
+/* Parse a numeric literal ("  -12.3400 ", "1e5", ".5"); the scale is the
+ * literal's own (max(0, fraction digits - exponent)).  22P02 on bad text
+ * 'invalid input syntax for type numeric: "..."', 22003 if it does not fit
+ * 38 digits. */
+int decimal_from_text(const char *s, size_t n, int128 *out, int *scale,
+		      floe_error *err);
+
+/* Change the scale; lowering it rounds half away from zero. 22003 on overflow. */
+int decimal_rescale(int128 v, int from_scale, int to_scale, int128 *out,
+		    floe_error *err);
+
+/* 22003 "numeric field overflow" (+ PG's detail) if v (at scale) does not
+ * fit numeric(precision, scale).  precision 0 = unconstrained (38). */
+int decimal_check_precision(int128 v, int precision, floe_error *err);
+
+/* Coerce v at scale `scale` to numeric(p, s): rescale then check precision,
+ * with PostgreSQL's detail text.  p == 0: unconstrained, keeps the scale. */
+int decimal_coerce(int128 v, int scale, int p, int s, int128 *out,
+		   floe_error *err);
+
+/* Result scale max(sa, sb). */
+int decimal_add(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
+		floe_error *err);
+int decimal_sub(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
+		floe_error *err);
+/* Result scale sa + sb; if the exact product needs more than 38 digits the
+ * scale is reduced (rounding) as far as needed, else 22003. */
+int decimal_mul(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
+		floe_error *err);
+/* Result scale from PostgreSQL's select_div_scale (capped so the result fits
+ * 38 digits); 22012 "division by zero". */
+int decimal_div(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
+		floe_error *err);
+/* Truncated remainder (sign of a), scale max(sa, sb); 22012 on b == 0. */
+int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
+		floe_error *err);
+/* Division result scale PostgreSQL would choose (select_div_scale). */
+int decimal_div_scale(int128 a, int sa, int128 b, int sb);
+
+int decimal_cmp(int128 a, int sa, int128 b, int sb);
+
+double decimal_to_double(int128 v, int scale);
+/* Round a double to `scale` digits; 22003 on NaN/Infinity/overflow with
+ * PostgreSQL's messages ("cannot convert NaN to numeric"). */
+int decimal_from_double(double d, int scale, int128 *out, floe_error *err);
+/* Round half away from zero to an integer; 22003 "bigint out of range". */
+int decimal_to_int64(int128 v, int scale, int64_t *out, floe_error *err);
+int128 decimal_from_int64(int64_t i, int scale);   /* scale <= 18 always fits */
+
+/* Plain text ("-12.340"); returns the length.  buf >= DECIMAL_FORMAT_BUF. */
+int decimal_format(int128 v, int scale, char *buf);
+
+#endif

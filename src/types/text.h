@@ -1,0 +1,50 @@
+/*
+ * text.h — PostgreSQL 15 input/output functions for every floe type.
+ *
+ * Output matches PostgreSQL's *out functions with DateStyle ISO, MDY;
+ * IntervalStyle postgres; extra_float_digits = 1 (shortest round-trip float
+ * text); bytea_output hex; timestamptz in the session time zone
+ * (datetime_set_timezone).  Input matches the *in functions: the same
+ * accepted spellings, the same SQLSTATEs and error messages.
+ *
+ * INTERFACE ROUTINES
+ *   value_to_text(v, a, &len)            NUL-terminated text in a; NULL for SQL NULL
+ *   vector_value_text(v, row, a, &len)   the same for a row of any vector kind
+ *   value_from_text(out, t, s, n, a, err)  parse text as type t
+ *   text_format_float8/float4(d, buf)    float8out/float4out text, buf >= 32
+ *   text_parse_int64(s, n, t, &out, err) int2/int4/int8 input with PG errors
+ *   text_parse_float8(s, n, t, &out, err) float4/float8 input with PG errors
+ *   text_parse_bool(s, n, &out, err)
+ */
+#ifndef FLOE_TEXT_H
+#define FLOE_TEXT_H
+
+#include <stddef.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "types/value.h"
+#include "types/vector.h"
+
+#define TEXT_FLOAT_BUF 32
+
+const char *value_to_text(const Value *v, Arena *a, size_t *len);
+const char *vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *len);
+
+/* s[0..n) need not be NUL-terminated.  out->type = t (for unconstrained
+ * numeric, t.precision == 0, out->type.scale is the literal's scale). */
+int value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a,
+		    floe_error *err);
+
+int text_format_float8(double d, char *buf);
+int text_format_float4(float f, char *buf);
+/* t is TYPE_INT16/INT32/INT64: range and message follow that type. */
+int text_parse_int64(const char *s, size_t n, TypeId t, int64_t *out, floe_error *err);
+/* t is TYPE_FLOAT32/FLOAT64. */
+int text_parse_float8(const char *s, size_t n, TypeId t, double *out, floe_error *err);
+int text_parse_bool(const char *s, size_t n, bool *out, floe_error *err);
+int text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err);
+/* bytea input (hex "\x..." or escape format); bytes in a. */
+int text_parse_bytea(const char *s, size_t n, Arena *a, const char **out,
+		     size_t *outlen, floe_error *err);
+
+#endif
