@@ -435,10 +435,17 @@ failf(Runner *r, int line, const char *fmt, ...)
 {
 	va_list ap;
 	printf("FAIL %s:%d: ", r->path, line);
+	char msg[2048];
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	printf("\n");
+	size_t n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	for (char *p = msg; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	printf("%s\n", msg);
 	return FLOE_ERR;
 }
 
