@@ -1,0 +1,406 @@
+/*
+ * catalog_sqlite.c — the embedded catalog: Iceberg's JDBC catalog schema in
+ * a SQLite file (see catalog/catalog.h).
+ *
+ * Schema: the DDL of apache/iceberg core/.../jdbc/JdbcUtil.java (schema
+ * version V1, i.e. with the iceberg_type column the V1 migration adds), so
+ * Iceberg's JdbcCatalog (Spark, Trino, PyIceberg's SqlCatalog) can open the
+ * same file:
+ *
+ *   iceberg_tables(catalog_name VARCHAR(255) NOT NULL,
+ *                  table_namespace VARCHAR(255) NOT NULL,
+ *                  table_name VARCHAR(255) NOT NULL,
+ *                  metadata_location VARCHAR(1000),
+ *                  previous_metadata_location VARCHAR(1000),
+ *                  iceberg_type VARCHAR(5),
+ *                  PRIMARY KEY (catalog_name, table_namespace, table_name))
+ *   iceberg_namespace_properties(catalog_name VARCHAR(255) NOT NULL,
+ *                  namespace VARCHAR(255) NOT NULL,
+ *                  property_key VARCHAR(255),
+ *                  property_value VARCHAR(1000),
+ *                  PRIMARY KEY (catalog_name, namespace, property_key))
+ *
+ * A namespace exists when it has a property row (we write "exists"="true",
+ * as JdbcCatalog does) or a table.  Tables carry iceberg_type 'TABLE';
+ * rows with NULL type (written by pre-V1 JDBC catalogs) count as tables.
+ *
+ * Commit (swap) is JdbcUtil's DO_COMMIT_SQL: UPDATE ... SET
+ * metadata_location = new, previous_metadata_location = old WHERE key AND
+ * metadata_location = expected.  Zero rows changed -> 40001 (or 42P01 when
+ * the table is gone).  The database runs in WAL mode with a busy timeout,
+ * so several floe processes can share one catalog file.
+ *
+ * INTERFACE ROUTINES
+ *   catalog_sqlite_open(&cat, db_path, catalog_name, err)
+ *   (the vtable of catalog.h)
+ */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalog/catalog.h"
+
+#define BUSY_TIMEOUT_MS 10000
+
+typedef struct SqliteCatalog {
+	Catalog base;
+	sqlite3 *db;
+	char *name;
+} SqliteCatalog;
+
+#define DB(c) (((SqliteCatalog *)(c))->db)
+#define NAME(c) (((SqliteCatalog *)(c))->name)
+
+static int
+db_err(sqlite3 *db, floe_error *err, const char *what)
+{
+	int code = sqlite3_errcode(db);
+	const char *state = (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		? ERRCODE_T_R_SERIALIZATION_FAILURE : ERRCODE_IO_ERROR;
+	return floe_errorf(err, state, "catalog: %s: %s", what, sqlite3_errmsg(db));
+}
+
+/* Prepare sql and bind the string arguments (NULL binds SQL NULL). */
+static int
+prep(sqlite3 *db, sqlite3_stmt **st, floe_error *err, const char *sql, int n,
+     const char *const *args)
+{
+	int i;
+
+	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_err(db, err, "prepare");
+	for (i = 0; i < n; i++) {
+		if (args[i])
+			sqlite3_bind_text(*st, i + 1, args[i], -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(*st, i + 1);
+	}
+	return FLOE_OK;
+}
+
+/* Run a statement that returns no rows; *changes = rows changed. */
+static int
+exec_args(sqlite3 *db, floe_error *err, int *changes, const char *sql, int n,
+	  const char *const *args)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	TRY(prep(db, &st, err, sql, n, args));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_err(db, err, "execute");
+	if (changes)
+		*changes = sqlite3_changes(db);
+	return FLOE_OK;
+}
+
+/* Does the query return at least one row? */
+static int
+any_row(sqlite3 *db, floe_error *err, bool *found, const char *sql, int n,
+	const char *const *args)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	TRY(prep(db, &st, err, sql, n, args));
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return db_err(db, err, "query");
+	*found = rc == SQLITE_ROW;
+	return FLOE_OK;
+}
+
+/* First text column of every row, into an arena array. */
+static int
+list_rows(sqlite3 *db, floe_error *err, Arena *a, char ***out, int *nout,
+	  const char *sql, int n, const char *const *args)
+{
+	sqlite3_stmt *st;
+	char **v = NULL;
+	int cnt = 0, cap = 0, rc;
+
+	TRY(prep(db, &st, err, sql, n, args));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 0);
+		if (cnt == cap) {
+			int ncap = cap ? cap * 2 : 8;
+			v = arena_realloc(a, v, sizeof(char *) * (size_t)cap,
+					  sizeof(char *) * (size_t)ncap);
+			cap = ncap;
+		}
+		v[cnt++] = arena_strdup(a, s ? s : "");
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_err(db, err, "list");
+	*out = v;
+	*nout = cnt;
+	return FLOE_OK;
+}
+
+static int
+ns_exists(Catalog *c, const char *ns, bool *exists, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns };
+
+	TRY(any_row(DB(c), err, exists,
+		    "SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? "
+		    "AND namespace = ? LIMIT 1", 2, args));
+	if (*exists)
+		return FLOE_OK;
+	return any_row(DB(c), err, exists,
+		       "SELECT 1 FROM iceberg_tables WHERE catalog_name = ? "
+		       "AND table_namespace = ? LIMIT 1", 2, args);
+}
+
+static int
+ns_create(Catalog *c, const char *ns, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns };
+	bool exists;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (exists)
+		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", ns);
+	return exec_args(DB(c), err, NULL,
+			 "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, "
+			 "property_key, property_value) VALUES (?, ?, 'exists', 'true')", 2, args);
+}
+
+static int
+ns_drop(Catalog *c, const char *ns, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns };
+	bool exists, has_tables;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	TRY(any_row(DB(c), err, &has_tables,
+		    "SELECT 1 FROM iceberg_tables WHERE catalog_name = ? "
+		    "AND table_namespace = ? LIMIT 1", 2, args));
+	if (has_tables)
+		return floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				   "cannot drop schema \"%s\" because other objects depend on it", ns);
+	return exec_args(DB(c), err, NULL,
+			 "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? "
+			 "AND namespace = ?", 2, args);
+}
+
+static int
+ns_list(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { NAME(c), NAME(c) };
+
+	return list_rows(DB(c), err, a, names, n,
+			 "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = ? "
+			 "UNION SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ? "
+			 "ORDER BY 1", 2, args);
+}
+
+static int
+tbl_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns, name, loc };
+	bool exists;
+	int changes = 0;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	TRY(exec_args(DB(c), err, &changes,
+		      "INSERT OR IGNORE INTO iceberg_tables (catalog_name, table_namespace, "
+		      "table_name, metadata_location, previous_metadata_location, iceberg_type) "
+		      "VALUES (?, ?, ?, ?, NULL, 'TABLE')", 4, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s.%s\" already exists",
+				   ns, name);
+	return FLOE_OK;
+}
+
+static int
+tbl_load(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns, name };
+	sqlite3_stmt *st;
+	int rc;
+
+	TRY(prep(DB(c), &st, err,
+		 "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = ? "
+		 "AND table_namespace = ? AND table_name = ? "
+		 "AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", 3, args));
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 0);
+		*loc = s ? arena_strdup(a, s) : NULL;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW && *loc)
+		return FLOE_OK;
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+				   ns, name);
+	return db_err(DB(c), err, "load table");
+}
+
+static int
+tbl_swap(Catalog *c, const char *ns, const char *name, const char *expected,
+	 const char *new_loc, floe_error *err)
+{
+	const char *args[] = { new_loc, expected, NAME(c), ns, name, expected };
+	int changes = 0;
+	Arena *a;
+	char *cur;
+	int rc;
+
+	TRY(exec_args(DB(c), err, &changes,
+		      "UPDATE iceberg_tables SET metadata_location = ?, "
+		      "previous_metadata_location = ? WHERE catalog_name = ? AND "
+		      "table_namespace = ? AND table_name = ? AND metadata_location = ?",
+		      6, args));
+	if (changes == 1)
+		return FLOE_OK;
+	a = arena_new(0);
+	rc = tbl_load(c, ns, name, a, &cur, err);
+	arena_free(a);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit table \"%s.%s\": concurrent update", ns, name);
+}
+
+static int
+tbl_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns, name };
+	int changes = 0;
+
+	TRY(exec_args(DB(c), err, &changes,
+		      "DELETE FROM iceberg_tables WHERE catalog_name = ? AND "
+		      "table_namespace = ? AND table_name = ? "
+		      "AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", 3, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+				   ns, name);
+	return FLOE_OK;
+}
+
+static int
+tbl_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { NAME(c), ns };
+	bool exists;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	return list_rows(DB(c), err, a, names, n,
+			 "SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
+			 "table_namespace = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL) "
+			 "ORDER BY table_name", 2, args);
+}
+
+static void
+cat_close(Catalog *c)
+{
+	if (!c)
+		return;
+	sqlite3_close(DB(c));
+	free(NAME(c));
+	free(c);
+}
+
+static const CatalogVT sqlite_vt = {
+	.create_namespace = ns_create,
+	.drop_namespace = ns_drop,
+	.namespace_exists = ns_exists,
+	.list_namespaces = ns_list,
+	.create_table = tbl_create,
+	.load_table = tbl_load,
+	.swap_table = tbl_swap,
+	.drop_table = tbl_drop,
+	.list_tables = tbl_list,
+	.close = cat_close,
+};
+
+static int
+exec_sql(sqlite3 *db, const char *sql, floe_error *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		floe_errorf(err, ERRCODE_IO_ERROR, "catalog: %s", msg ? msg : "error");
+		sqlite3_free(msg);
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+/* Does iceberg_tables have the V1 iceberg_type column? */
+static bool
+has_type_column(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	bool found = false;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA table_info(iceberg_tables)", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(st, 1);
+		if (col && strcmp(col, "iceberg_type") == 0)
+			found = true;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int
+catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_name,
+		    floe_error *err)
+{
+	SqliteCatalog *c;
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not open catalog \"%s\": %s", db_path,
+			    db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return FLOE_ERR;
+	}
+	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	if (exec_sql(db, "PRAGMA journal_mode=WAL", err) != FLOE_OK ||
+	    exec_sql(db,
+		     "CREATE TABLE IF NOT EXISTS iceberg_tables("
+		     "catalog_name VARCHAR(255) NOT NULL,"
+		     "table_namespace VARCHAR(255) NOT NULL,"
+		     "table_name VARCHAR(255) NOT NULL,"
+		     "metadata_location VARCHAR(1000),"
+		     "previous_metadata_location VARCHAR(1000),"
+		     "iceberg_type VARCHAR(5),"
+		     "PRIMARY KEY (catalog_name, table_namespace, table_name));"
+		     "CREATE TABLE IF NOT EXISTS iceberg_namespace_properties("
+		     "catalog_name VARCHAR(255) NOT NULL,"
+		     "namespace VARCHAR(255) NOT NULL,"
+		     "property_key VARCHAR(255),"
+		     "property_value VARCHAR(1000),"
+		     "PRIMARY KEY (catalog_name, namespace, property_key));", err) != FLOE_OK) {
+		floe_error_prefix(err, "catalog \"%s\": ", db_path);
+		sqlite3_close(db);
+		return FLOE_ERR;
+	}
+	if (!has_type_column(db) &&
+	    exec_sql(db, "ALTER TABLE iceberg_tables ADD COLUMN iceberg_type VARCHAR(5)",
+		     err) != FLOE_OK) {
+		sqlite3_close(db);
+		return FLOE_ERR;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->base.vt = &sqlite_vt;
+	c->db = db;
+	c->name = xstrdup(catalog_name && *catalog_name ? catalog_name : "floe");
+	*out = &c->base;
+	return FLOE_OK;
+}

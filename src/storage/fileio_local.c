@@ -1,0 +1,372 @@
+/*
+ * fileio_local.c — the local-disk FileIO backend (see storage/fileio.h).
+ *
+ * Paths arrive as Iceberg metadata holds them: "file:///abs", "file:/abs",
+ * "file://rel" (duckdb-iceberg writes relative URIs that way), "/abs", or a
+ * path relative to the FileIO root.  Prefix maps (fileio_map_prefix) are
+ * tried on the path as given and again after the file: scheme is stripped;
+ * the longest matching prefix wins.
+ *
+ * Reads mmap the whole file; the mapping is released by an arena reset
+ * callback, so the bytes live exactly as long as the caller's arena.
+ *
+ * Writes never replace an object (Iceberg files are immutable):
+ *   1. create missing parent folders
+ *   2. write the bytes to "<dir>/.<name>.<pid>.<n>.tmp", fsync it
+ *   3. link(tmp, target): EEXIST -> 58P02, the target is untouched
+ *   4. unlink tmp, fsync the folder
+ * A crash leaves at worst a stray ".tmp" file, never a partial target.
+ *
+ * INTERFACE ROUTINES
+ *   fileio_local_new(root) / fileio_free(io)
+ *   fileio_map_prefix(io, from, to)
+ *   fileio_resolve(io, path, arena)
+ *   vtable: read, write, size, exists, remove, free
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "storage/fileio.h"
+
+static atomic_uint tmp_counter;
+
+/* ---- path resolution -------------------------------------------------- */
+
+/* Longest map whose `from` prefixes p, or NULL. */
+static const FileIOMap *
+find_map(FileIO *io, const char *p)
+{
+	const FileIOMap *best = NULL;
+	size_t bestlen = 0;
+	int i;
+
+	for (i = 0; i < io->nmaps; i++) {
+		size_t n = strlen(io->maps[i].from);
+		if (n >= bestlen && strncmp(p, io->maps[i].from, n) == 0) {
+			best = &io->maps[i];
+			bestlen = n;
+		}
+	}
+	return best;
+}
+
+static char *
+apply_map(FileIO *io, const char *p, Arena *a)
+{
+	const FileIOMap *m = find_map(io, p);
+	const char *rest;
+
+	if (!m)
+		return NULL;
+	rest = p + strlen(m->from);
+	if (*m->to && m->to[strlen(m->to) - 1] != '/' && *rest && *rest != '/')
+		return arena_sprintf(a, "%s/%s", m->to, rest);
+	if (*m->to && m->to[strlen(m->to) - 1] == '/' && *rest == '/')
+		rest++;
+	return arena_sprintf(a, "%s%s", m->to, rest);
+}
+
+static const char *
+strip_scheme(const char *p)
+{
+	if (strncmp(p, "file://", 7) == 0)
+		return p + 7;          /* "file:///abs" -> "/abs"; "file://rel" -> "rel" */
+	if (strncmp(p, "file:", 5) == 0)
+		return p + 5;          /* "file:/abs" */
+	return p;
+}
+
+char *
+fileio_resolve(FileIO *io, const char *path, Arena *a)
+{
+	char *m;
+	const char *p;
+
+	if ((m = apply_map(io, path, a)) != NULL)
+		path = m;
+	p = strip_scheme(path);
+	if (!m && p != path && (m = apply_map(io, p, a)) != NULL)
+		p = strip_scheme(m);
+	if (p[0] == '/' || !io->root || !io->root[0])
+		return arena_strdup(a, p);
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return arena_sprintf(a, "%s/%s", io->root, p);
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static int
+io_err(floe_error *err, const char *what, const char *path, int e)
+{
+	return floe_errorf(err, e == ENOENT ? ERRCODE_UNDEFINED_FILE : ERRCODE_IO_ERROR,
+			   "could not %s file \"%s\": %s", what, path, strerror(e));
+}
+
+/* mkdir -p of the folder holding `path`. */
+static int
+make_parents(const char *path, floe_error *err)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	char *s;
+
+	if (n >= sizeof buf)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "path too long: \"%s\"", path);
+	memcpy(buf, path, n + 1);
+	s = strrchr(buf, '/');
+	if (!s || s == buf)
+		return FLOE_OK;
+	*s = 0;
+	for (s = buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+			return io_err(err, "create folder for", path, errno);
+		*s = '/';
+	}
+	if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+		return io_err(err, "create folder for", path, errno);
+	return FLOE_OK;
+}
+
+static void
+fsync_dir(const char *path)
+{
+	char buf[4096];
+	size_t n = strlen(path);
+	char *s;
+	int fd;
+
+	if (n >= sizeof buf)
+		return;
+	memcpy(buf, path, n + 1);
+	s = strrchr(buf, '/');
+	if (!s)
+		return;
+	if (s == buf)
+		s[1] = 0;
+	else
+		*s = 0;
+	fd = open(buf, O_RDONLY | O_DIRECTORY);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+/* ---- vtable ----------------------------------------------------------- */
+
+typedef struct Mapping {
+	void *addr;
+	size_t len;
+} Mapping;
+
+static void
+unmap(void *arg)
+{
+	Mapping *m = arg;
+	munmap(m->addr, m->len);
+}
+
+static int
+local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
+	   size_t *len, floe_error *err)
+{
+	static const uint8_t empty[1];
+	char *p = fileio_resolve(io, path, arena);
+	struct stat st;
+	void *addr;
+	Mapping *m;
+	int fd;
+
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return io_err(err, "open", path, errno);
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return io_err(err, "stat", path, e);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return floe_errorf(err, ERRCODE_IO_ERROR, "\"%s\" is not a regular file", path);
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		*data = empty;
+		*len = 0;
+		return FLOE_OK;
+	}
+	addr = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (addr == MAP_FAILED)
+		return io_err(err, "map", path, errno);
+	m = ARENA_NEW(arena, Mapping);
+	m->addr = addr;
+	m->len = (size_t)st.st_size;
+	arena_on_reset(arena, unmap, m);
+	*data = addr;
+	*len = m->len;
+	return FLOE_OK;
+}
+
+static int
+local_write(FileIO *io, const char *path, const void *data, size_t len,
+	    floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *p = fileio_resolve(io, path, a);
+	char *slash, *tmp;
+	const uint8_t *b = data;
+	size_t off = 0;
+	int fd, rc = FLOE_ERR;
+
+	if (make_parents(p, err) != FLOE_OK)
+		goto out;
+	slash = strrchr(p, '/');
+	tmp = slash
+		? arena_sprintf(a, "%.*s/.%s.%d.%u.tmp", (int)(slash - p), p, slash + 1,
+				(int)getpid(), atomic_fetch_add(&tmp_counter, 1))
+		: arena_sprintf(a, ".%s.%d.%u.tmp", p, (int)getpid(),
+				atomic_fetch_add(&tmp_counter, 1));
+	if (access(p, F_OK) == 0) {
+		floe_errorf(err, ERRCODE_DUPLICATE_FILE, "file \"%s\" already exists", path);
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		io_err(err, "create", path, errno);
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, b + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			io_err(err, "write", path, errno);
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) != 0) {
+		io_err(err, "fsync", path, errno);
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	if (link(tmp, p) != 0) {
+		int e = errno;
+		unlink(tmp);
+		if (e == EEXIST)
+			floe_errorf(err, ERRCODE_DUPLICATE_FILE, "file \"%s\" already exists", path);
+		else
+			io_err(err, "link", path, e);
+		goto out;
+	}
+	unlink(tmp);
+	fsync_dir(p);
+	rc = FLOE_OK;
+out:
+	arena_free(a);
+	return rc;
+}
+
+static int
+local_size(FileIO *io, const char *path, uint64_t *size, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	struct stat st;
+	int rc = FLOE_OK;
+
+	if (stat(fileio_resolve(io, path, a), &st) != 0)
+		rc = io_err(err, "stat", path, errno);
+	else
+		*size = (uint64_t)st.st_size;
+	arena_free(a);
+	return rc;
+}
+
+static bool
+local_exists(FileIO *io, const char *path)
+{
+	Arena *a = arena_new(0);
+	bool ok = access(fileio_resolve(io, path, a), F_OK) == 0;
+	arena_free(a);
+	return ok;
+}
+
+static int
+local_remove(FileIO *io, const char *path, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	int rc = FLOE_OK;
+
+	if (unlink(fileio_resolve(io, path, a)) != 0)
+		rc = io_err(err, "remove", path, errno);
+	arena_free(a);
+	return rc;
+}
+
+static void
+local_free(FileIO *io)
+{
+	int i;
+
+	for (i = 0; i < io->nmaps; i++) {
+		free(io->maps[i].from);
+		free(io->maps[i].to);
+	}
+	free(io->maps);
+	free(io->root);
+	free(io);
+}
+
+static const FileIOVT local_vt = {
+	.read = local_read,
+	.write = local_write,
+	.size = local_size,
+	.exists = local_exists,
+	.remove = local_remove,
+	.free = local_free,
+};
+
+FileIO *
+fileio_local_new(const char *root)
+{
+	FileIO *io = xcalloc(1, sizeof *io);
+	size_t n;
+
+	io->vt = &local_vt;
+	io->root = xstrdup(root && *root ? root : ".");
+	n = strlen(io->root);
+	while (n > 1 && io->root[n - 1] == '/')
+		io->root[--n] = 0;
+	return io;
+}
+
+void
+fileio_free(FileIO *io)
+{
+	if (io)
+		io->vt->free(io);
+}
+
+void
+fileio_map_prefix(FileIO *io, const char *from, const char *to)
+{
+	io->maps = xrealloc(io->maps, sizeof(FileIOMap) * (size_t)(io->nmaps + 1));
+	io->maps[io->nmaps].from = xstrdup(from);
+	io->maps[io->nmaps].to = xstrdup(to);
+	io->nmaps++;
+}
