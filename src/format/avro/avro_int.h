@@ -1,0 +1,25 @@
+/*
+ * avro_int.h — private to format/avro/: the growable output buffer, varint
+ * helpers and the schema parser with a caller-chosen SQLSTATE.
+ */
+#ifndef FLOE_AVRO_INT_H
+#define FLOE_AVRO_INT_H
+
+#include "format/avro/avro.h"
+
+typedef struct AvroBuf {
+	Arena *a;
+	uint8_t *p;
+	size_t len, cap;
+} AvroBuf;
+
+void avro__buf_put(AvroBuf *b, const void *p, size_t n);
+void avro__put_long(AvroBuf *b, int64_t v);
+void avro__put_bytes(AvroBuf *b, const void *p, size_t n);   /* long length + bytes */
+int avro__get_long(const uint8_t *data, size_t len, size_t *pos, const char *name,
+		     int64_t *out, floe_error *err);
+int avro__encode(const AvroSchema *s, const AvroDatum *d, AvroBuf *b, int depth, floe_error *err);
+int avro__schema_parse(const char *json, Arena *a, const char *code, const char *what,
+		       AvroSchema **out, floe_error *err);
+
+#endif
