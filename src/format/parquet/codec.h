@@ -26,6 +26,14 @@
 int parquet_decompress(int codec, const uint8_t *src, size_t n, uint8_t *dst,
 		       size_t dst_cap, floe_error *err);
 
-/* parquet_compress: see codec_compress.c (writer side). */
+/*
+ * parquet_compress (codec_compress.c, writer side): compress n bytes at src
+ * with codec (UNCOMPRESSED, SNAPPY, GZIP, BROTLI, ZSTD at level 3, LZ4_RAW)
+ * into a new buffer from arena (*dst, *dst_len).  0A000 for LZO and the
+ * Hadoop-framed LZ4, 58000 if the library fails.
+ */
+struct Arena;
+int parquet_compress(int codec, const uint8_t *src, size_t n, uint8_t **dst,
+		     size_t *dst_len, struct Arena *arena, floe_error *err);
 
 #endif

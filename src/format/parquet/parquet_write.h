@@ -1,0 +1,96 @@
+/*
+ * parquet_write.h — the Parquet file writer: floe Batches in, one Parquet
+ * file's bytes out (apache/parquet-format: parquet.thrift, Encodings.md,
+ * Compression.md, LogicalTypes.md).
+ *
+ * The writer knows nothing of Iceberg: the caller passes field ids and
+ * reads back per-column results (counts, sizes, min/max) to build its own
+ * metrics.  Output is a flat schema of primitive columns, data page v1,
+ * RLE definition levels for optional columns, RLE_DICTIONARY values while
+ * the dictionary pays (few distinct values, capped size), else PLAIN.
+ *
+ * Type mapping (DESIGN.md):
+ *   BOOL->BOOLEAN  INT16->INT32+INT(16,true)  INT32->INT32  INT64->INT64
+ *   FLOAT32->FLOAT  FLOAT64->DOUBLE
+ *   DECIMAL(p,s)->INT32 (p<=9) | INT64 (p<=18) | FIXED_LEN_BYTE_ARRAY(minimal
+ *                 bytes for p) + DECIMAL(p,s); unconstrained numeric is
+ *                 decimal(38, NUMERIC_DEFAULT_SCALE)
+ *   TEXT->BYTE_ARRAY+STRING  BYTEA->BYTE_ARRAY  DATE->INT32+DATE
+ *   TIME->INT64+TIME(MICROS,false)  TIMESTAMP(TZ)->INT64+TIMESTAMP(MICROS,false/true)
+ *   UUID->FIXED_LEN_BYTE_ARRAY(16)+UUID
+ * INTERVAL and NULL columns are refused (parquet_writer_new returns NULL).
+ *
+ * INTERFACE ROUTINES
+ *   parquet_writer_new(cols, ncols, opts)      NULL opts = defaults
+ *   parquet_writer_write(w, batch, err)        append rows (honours b->sel)
+ *   parquet_writer_estimated_size(w)           bytes so far incl. buffered
+ *   parquet_writer_finish(w, &data, &len, err) the whole file; bytes owned by w
+ *   parquet_writer_column_result(w, col)       after finish
+ *   parquet_writer_num_rows(w)
+ *   parquet_writer_num_row_groups(w) / parquet_writer_row_group_offset(w, i)
+ *   parquet_writer_free(w)
+ */
+#ifndef FLOE_PARQUET_WRITE_H
+#define FLOE_PARQUET_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "common/error.h"
+#include "types/types.h"
+#include "types/value.h"
+#include "types/vector.h"
+
+typedef struct ParquetWriteColumn {
+	const char *name;
+	int32_t field_id;      /* written as SchemaElement.field_id; -1 none */
+	SqlType type;
+	bool required;         /* REQUIRED (no definition levels); NULLs refused 23502 */
+} ParquetWriteColumn;
+
+typedef struct ParquetWriteOptions {
+	int codec;             /* enum ParquetCodec; default PQ_CODEC_ZSTD */
+	int zstd_level;        /* default 3 (also used as gzip/brotli level if > 0) */
+	int64_t row_group_rows;/* default 1048576 */
+	int64_t row_group_bytes;/* flush a row group when buffered bytes pass this;
+				  default 128 MiB */
+	int64_t page_size;     /* target uncompressed page size; default 1 MiB */
+	bool dictionary;       /* default true */
+	const char *const *kv_keys;   /* key_value_metadata (copied) */
+	const char *const *kv_values;
+	int nkv;
+} ParquetWriteOptions;
+
+/* The defaults, for callers that change one field. */
+void parquet_write_options_init(ParquetWriteOptions *o);
+
+typedef struct ParquetColumnResult {
+	int64_t value_count;   /* rows, NULLs included */
+	int64_t null_count;
+	int64_t total_compressed_size;  /* sum of the column chunks' sizes */
+	bool has_min_max;      /* false when every value was NULL (or NaN) */
+	Value min, max;        /* in the column's SqlType; strings owned by the writer */
+	bool has_nan;          /* float columns only */
+	int64_t nan_count;
+} ParquetColumnResult;
+
+typedef struct ParquetWriter ParquetWriter;
+
+ParquetWriter *parquet_writer_new(const ParquetWriteColumn *cols, int ncols,
+				  const ParquetWriteOptions *opts);
+int parquet_writer_write(ParquetWriter *w, const Batch *b, floe_error *err);
+int64_t parquet_writer_estimated_size(const ParquetWriter *w);
+int parquet_writer_finish(ParquetWriter *w, const uint8_t **data, size_t *len,
+			  floe_error *err);
+const ParquetColumnResult *parquet_writer_column_result(const ParquetWriter *w, int col);
+int64_t parquet_writer_num_rows(const ParquetWriter *w);
+/* Row groups written (valid after finish) and the file offset of each
+ * (its first page): Iceberg's split_offsets. */
+int parquet_writer_num_row_groups(const ParquetWriter *w);
+int64_t parquet_writer_row_group_offset(const ParquetWriter *w, int i);
+void parquet_writer_free(ParquetWriter *w);
+
+/* FIXED_LEN_BYTE_ARRAY length Iceberg and Parquet use for decimal(p,_), p > 18. */
+int parquet_decimal_bytes(int precision);
+
+#endif
