@@ -1,13 +1,207 @@
 /*
- * floe.c — the floe binary (placeholder until the shell lands).
+ * floe.c — the floe binary: parses the command line and dispatches to the
+ * shell (shell.c) or, later, the server.
+ *
+ *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
+ *                [-A] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors]
+ *   floe serve                     (not implemented yet: exits 2)
+ *   floe --version | --help
+ *
+ * The warehouse is -D/--warehouse, else $FLOE_WAREHOUSE, else ./floe-data.
+ * -c and -f run in the order given, then floe exits; without them floe
+ * reads statements from stdin, interactively (libedit) when stdin is a
+ * terminal.  Exit status: 0 success; 1 a statement or meta-command failed
+ * in a script (the first error stops the script, like psql with
+ * ON_ERROR_STOP=1); 2 bad usage or the warehouse could not be opened.
+ *
+ * INTERFACE ROUTINES
+ *   main(argc, argv)
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "main/shell.h"
+
+typedef struct Action {
+	char kind;          /* 'c' command string, 'f' file */
+	const char *arg;
+} Action;
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+		"floe is a PostgreSQL-compatible SQL database over Apache Iceberg tables.\n"
+		"\n"
+		"Usage:\n"
+		"  floe [shell] [OPTION]...   run the interactive shell or a script\n"
+		"  floe serve                 run the PostgreSQL wire-protocol server (not implemented yet)\n"
+		"\n"
+		"Options:\n"
+		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data)\n"
+		"  -c, --command=SQL        run SQL (statements and backslash commands), then exit;\n"
+		"                           may be given several times\n"
+		"  -f, --file=FILE          run commands from FILE (\"-\" for stdin), then exit\n"
+		"  -A, --no-align           unaligned output\n"
+		"  -t, --tuples-only        print rows only (no header, no row-count footer)\n"
+		"  -F, --field-separator=S  field separator for unaligned output (default \"|\")\n"
+		"  -q, --quiet              no command tags or banner\n"
+		"  -x, --expanded           expanded output (one line per column)\n"
+		"  -b, --echo-errors        echo a failed statement to stderr\n"
+		"  -V, --version            print the version and exit\n"
+		"  -?, --help               show this help and exit\n"
+		"\n"
+		"In scripts (-c, -f, piped stdin) the first error stops floe with exit status 1.\n"
+		"Inside the shell, type \\? for help.\n");
+}
 
 int
 main(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "floe: shell not built yet\n");
-	return 1;
+	static const struct option longopts[] = {
+		{"warehouse", required_argument, NULL, 'D'},
+		{"command", required_argument, NULL, 'c'},
+		{"file", required_argument, NULL, 'f'},
+		{"no-align", no_argument, NULL, 'A'},
+		{"tuples-only", no_argument, NULL, 't'},
+		{"field-separator", required_argument, NULL, 'F'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"expanded", no_argument, NULL, 'x'},
+		{"echo-errors", no_argument, NULL, 'b'},
+		{"version", no_argument, NULL, 'V'},
+		{"help", no_argument, NULL, 1000},
+		{NULL, 0, NULL, 0},
+	};
+	ShellOptions opts;
+	Action *actions;
+	int nactions = 0, c, rc = 0;
+	const char *warehouse = NULL;
+	Engine *engine = NULL;
+	Session *session;
+	Shell *sh;
+	floe_error err;
+
+	if (argc > 1 && argv[1][0] != '-') {
+		if (strcmp(argv[1], "serve") == 0) {
+			fprintf(stderr, "floe serve: not implemented yet\n");
+			return 2;
+		}
+		if (strcmp(argv[1], "shell") != 0) {
+			fprintf(stderr, "floe: unknown command \"%s\"\n"
+				"Try \"floe --help\" for more information.\n", argv[1]);
+			return 2;
+		}
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
+
+	memset(&opts, 0, sizeof opts);
+	opts.print.field_sep = "|";
+	actions = xcalloc((size_t)argc + 1, sizeof *actions);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":D:c:f:AtF:qxbV?", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D': warehouse = optarg; break;
+		case 'c':
+		case 'f':
+			actions[nactions].kind = (char)c;
+			actions[nactions].arg = optarg;
+			nactions++;
+			break;
+		case 'A': opts.print.unaligned = true; break;
+		case 't': opts.print.tuples_only = true; break;
+		case 'F': opts.print.field_sep = optarg; break;
+		case 'q': opts.print.quiet = true; break;
+		case 'x': opts.print.expanded = true; break;
+		case 'b': opts.echo_errors = true; break;
+		case 'V':
+			printf("floe " FLOE_VERSION "\n");
+			free(actions);
+			return 0;
+		case 1000:
+			usage(stdout);
+			free(actions);
+			return 0;
+		case '?':
+			if (optopt == '?') {
+				usage(stdout);
+				free(actions);
+				return 0;
+			}
+			if (optopt)
+				fprintf(stderr, "floe: invalid option -- '%c'\n", optopt);
+			else
+				fprintf(stderr, "floe: unrecognized option \"%s\"\n", argv[optind - 1]);
+			fprintf(stderr, "Try \"floe --help\" for more information.\n");
+			free(actions);
+			return 2;
+		case ':':
+			fprintf(stderr, "floe: option requires an argument -- '%c'\n"
+				"Try \"floe --help\" for more information.\n", optopt);
+			free(actions);
+			return 2;
+		default:
+			free(actions);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "floe: unexpected argument \"%s\"\n"
+			"Try \"floe --help\" for more information.\n", argv[optind]);
+		free(actions);
+		return 2;
+	}
+
+	if (!warehouse)
+		warehouse = getenv("FLOE_WAREHOUSE");
+	if (!warehouse || !*warehouse)
+		warehouse = "./floe-data";
+
+	floe_error_clear(&err);
+	EngineConfig config = {.warehouse = warehouse, .catalog_name = NULL};
+	if (engine_open(&engine, &config, &err) != FLOE_OK) {
+		fprintf(stderr, "floe: error: could not open warehouse \"%s\": %s\n",
+			warehouse, err.message);
+		if (err.detail[0])
+			fprintf(stderr, "DETAIL:  %s\n", err.detail);
+		free(actions);
+		return 2;
+	}
+	session = session_new(engine);
+	sh = shell_new(session, &opts);
+
+	if (nactions > 0) {
+		for (int i = 0; i < nactions && rc == 0; i++) {
+			if (actions[i].kind == 'c') {
+				rc = shell_run_string(sh, actions[i].arg) == FLOE_OK ? 0 : 1;
+			} else if (strcmp(actions[i].arg, "-") == 0) {
+				rc = shell_run_stream(sh, stdin, "<stdin>", true) == FLOE_OK ? 0 : 1;
+			} else {
+				FILE *f = fopen(actions[i].arg, "r");
+				if (!f) {
+					fprintf(stderr, "floe: error: %s: No such file or directory\n",
+						actions[i].arg);
+					rc = 1;
+					break;
+				}
+				rc = shell_run_stream(sh, f, actions[i].arg, true) == FLOE_OK ? 0 : 1;
+				fclose(f);
+			}
+		}
+	} else if (isatty(STDIN_FILENO)) {
+		shell_interactive(sh);
+	} else {
+		rc = shell_run_stream(sh, stdin, "<stdin>", false) == FLOE_OK ? 0 : 1;
+	}
+
+	fflush(stdout);
+	shell_free(sh);
+	session_free(session);
+	engine_close(engine);
+	free(actions);
+	return rc;
 }

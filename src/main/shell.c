@@ -1,0 +1,838 @@
+/*
+ * shell.c — the floe shell: psql's input handling over the embedded engine.
+ *
+ * Input arrives as lines (from -c strings, a -f file, piped stdin or
+ * libedit).  A small lexer, after psql's psqlscan.l, tracks across lines
+ * whether we are inside a 'string', an E'string' (backslash escapes), a
+ * "quoted identifier", a $tag$ dollar quote $tag$, a nested slash-star
+ * comment, or parentheses.  Outside all of those:
+ *
+ *   ;          ends the statement: the buffer (without the ;) goes to
+ *              session_exec; a buffer of only whitespace/comments is skipped
+ *   --         comment to end of line (dropped before a statement starts,
+ *              as psql does, so LINE numbers of errors match psql's)
+ *   \cmd args  a meta-command, running to end of line (\q \? \d \dt \dn
+ *              \timing \x \g \p \r \echo \i)
+ *
+ * At the end of a script (-c / -f / piped stdin) a statement without a
+ * trailing ; still runs, as in psql.  In script mode the first error stops
+ * everything (psql with ON_ERROR_STOP=1) and the caller exits 1; the
+ * interactive loop reports errors and continues.
+ *
+ * Errors go to stderr as libpq prints them (output.c); in -f mode prefixed
+ * "floe:FILE:LINE: " like psql's "psql:FILE:LINE: ".
+ *
+ * INTERFACE ROUTINES
+ *   shell_new(session, opts) / shell_free(sh)
+ *   shell_run_string(sh, text)
+ *   shell_run_stream(sh, f, name, with_prefix)
+ *   shell_interactive(sh)
+ *
+ * Invariants: the lexer state and the query buffer persist across lines
+ * until a statement ends; sh->failed is sticky for a script run.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "main/shell.h"
+
+typedef enum LexMode {
+	LX_NORMAL = 0,
+	LX_SQUOTE,   /* '...' standard string */
+	LX_ESTRING,  /* E'...' with backslash escapes */
+	LX_DQUOTE,   /* "identifier" */
+	LX_DOLLAR,   /* $tag$ ... $tag$ */
+	LX_BLOCK,    /* slash-star comment, nests */
+} LexMode;
+
+struct Shell {
+	Session *session;
+	ShellOptions opts;
+	OutputSink os;
+
+	/* query buffer */
+	char *buf;
+	size_t len, cap;
+	bool has_token;          /* buffer holds more than whitespace/comments */
+
+	/* lexer state */
+	LexMode mode;
+	int comment_depth;
+	int paren_depth;
+	char dollar_tag[64];     /* "$tag$" */
+
+	/* where input comes from, for error prefixes */
+	const char *source;
+	int lineno;
+	bool prefix_errors;
+	bool interactive;
+
+	bool quit;               /* \q seen */
+	bool failed;             /* an error in script mode */
+	int include_depth;
+};
+
+/* ---- query buffer ----------------------------------------------------------- */
+
+static void
+buf_add(Shell *sh, const char *p, size_t n)
+{
+	if (sh->len + n + 1 > sh->cap) {
+		size_t ncap = sh->cap ? sh->cap : 256;
+		while (ncap < sh->len + n + 1)
+			ncap *= 2;
+		sh->buf = xrealloc(sh->buf, ncap);
+		sh->cap = ncap;
+	}
+	memcpy(sh->buf + sh->len, p, n);
+	sh->len += n;
+	sh->buf[sh->len] = '\0';
+}
+
+static void
+buf_reset(Shell *sh)
+{
+	sh->len = 0;
+	if (sh->buf)
+		sh->buf[0] = '\0';
+	sh->has_token = false;
+	sh->paren_depth = 0;
+}
+
+/* ---- running SQL -------------------------------------------------------------- */
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
+
+/* psql's PrintTiming. */
+static void
+print_timing(double ms)
+{
+	double secs;
+	int days, hours, mins;
+
+	if (ms < 1000.0) {
+		printf("Time: %.3f ms\n", ms);
+		return;
+	}
+	secs = ms / 1000.0;
+	mins = (int)(secs / 60);
+	secs -= mins * 60.0;
+	if (mins < 60) {
+		printf("Time: %.3f ms (%02d:%06.3f)\n", ms, mins, secs);
+		return;
+	}
+	hours = mins / 60;
+	mins %= 60;
+	if (hours < 24) {
+		printf("Time: %.3f ms (%02d:%02d:%06.3f)\n", ms, hours, mins, secs);
+		return;
+	}
+	days = hours / 24;
+	hours %= 24;
+	printf("Time: %.3f ms (%d d %02d:%02d:%06.3f)\n", ms, days, hours, mins, secs);
+}
+
+static const char *
+error_prefix(Shell *sh, char *buf, size_t n)
+{
+	if (!sh->prefix_errors)
+		return "";
+	snprintf(buf, n, "floe:%s:%d: ", sh->source, sh->lineno);
+	return buf;
+}
+
+static void
+report(Shell *sh, const floe_error *err, const char *query)
+{
+	char pfx[512];
+
+	fflush(stdout);
+	output_print_error(stderr, err, "ERROR", query, error_prefix(sh, pfx, sizeof pfx));
+	if (sh->opts.echo_errors && query)
+		fprintf(stderr, "STATEMENT:  %s\n", query);
+	fflush(stderr);
+	if (!sh->interactive)
+		sh->failed = true;
+}
+
+/* A failure of a meta-command: message only. */
+static void
+meta_error(Shell *sh, const char *fmt, const char *arg)
+{
+	char pfx[512];
+
+	fflush(stdout);
+	fputs(error_prefix(sh, pfx, sizeof pfx), stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	fflush(stderr);
+	if (!sh->interactive)
+		sh->failed = true;
+}
+
+static void
+run_sql(Shell *sh, const char *sql)
+{
+	floe_error err;
+	double t0 = now_ms();
+	int rc;
+
+	floe_error_clear(&err);
+	rc = session_exec(sh->session, sql, &sh->os.sink, &err);
+	if (rc != FLOE_OK) {
+		output_sink_reset(&sh->os);
+		if (!err.message[0])
+			floe_errorf(&err, ERRCODE_INTERNAL_ERROR, "statement failed");
+		report(sh, &err, sql);
+	}
+	if (sh->opts.timing)
+		print_timing(now_ms() - t0);
+	fflush(stdout);
+}
+
+/* Send the buffer (if it holds a statement) and clear it. */
+static void
+flush_statement(Shell *sh)
+{
+	if (sh->has_token && sh->len > 0)
+		run_sql(sh, sh->buf);
+	buf_reset(sh);
+}
+
+/* ---- meta-commands ---------------------------------------------------------------- */
+
+#define MAX_ARGS 16
+
+/* Split a meta-command's argument text: whitespace separated; "quoted"
+ * keeps case, 'quoted' keeps text; unquoted words are lowercased when
+ * lower (psql downcases \d patterns). */
+static int
+split_args(Arena *a, const char *s, char **argv, bool lower)
+{
+	int n = 0;
+
+	while (*s && n < MAX_ARGS) {
+		char *out, *o;
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		out = o = arena_alloc(a, strlen(s) + 1);
+		while (*s && !isspace((unsigned char)*s)) {
+			if (*s == '"' || *s == '\'') {
+				char q = *s++;
+				while (*s && *s != q)
+					*o++ = *s++;
+				if (*s)
+					s++;
+			} else {
+				*o++ = lower ? (char)tolower((unsigned char)*s) : *s;
+				s++;
+			}
+		}
+		*o = '\0';
+		argv[n++] = out;
+	}
+	return n;
+}
+
+static int
+cmp_table(const void *x, const void *y)
+{
+	const TableInfo *a = x, *b = y;
+	int c = strcmp(a->schema ? a->schema : "", b->schema ? b->schema : "");
+	return c ? c : strcmp(a->name ? a->name : "", b->name ? b->name : "");
+}
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* \d, \dt: list tables. */
+static void
+list_relations(Shell *sh, Arena *a)
+{
+	TableInfo *tables = NULL;
+	int n = 0;
+	floe_error err;
+	static const char *hdr[] = {"Schema", "Name", "Type"};
+	const char **cells;
+
+	floe_error_clear(&err);
+	if (engine_list_tables(sh->session, a, &tables, &n, &err) != FLOE_OK) {
+		report(sh, &err, NULL);
+		return;
+	}
+	if (n == 0) {
+		fflush(stdout);
+		fprintf(stderr, "Did not find any relations.\n");
+		return;
+	}
+	qsort(tables, (size_t)n, sizeof *tables, cmp_table);
+	cells = ARENA_ARRAY(a, const char *, n * 3);
+	for (int i = 0; i < n; i++) {
+		cells[i * 3] = tables[i].schema ? tables[i].schema : "";
+		cells[i * 3 + 1] = tables[i].name ? tables[i].name : "";
+		cells[i * 3 + 2] = "table";
+	}
+	PrintTable t = {
+		.title = "List of relations",
+		.ncols = 3,
+		.headers = hdr,
+		.nrows = (uint64_t)n,
+		.cells = cells,
+		.footer = true,
+	};
+	output_print_table(stdout, &t, &sh->opts.print);
+}
+
+/* \dn: schemas that hold tables. */
+static void
+list_schemas(Shell *sh, Arena *a)
+{
+	TableInfo *tables = NULL;
+	int n = 0, k = 0;
+	floe_error err;
+	static const char *hdr[] = {"Name"};
+	const char **names;
+
+	floe_error_clear(&err);
+	if (engine_list_tables(sh->session, a, &tables, &n, &err) != FLOE_OK) {
+		report(sh, &err, NULL);
+		return;
+	}
+	names = ARENA_ARRAY(a, const char *, n + 1);
+	for (int i = 0; i < n; i++)
+		names[i] = tables[i].schema ? tables[i].schema : "public";
+	names[n] = "public";
+	qsort(names, (size_t)n + 1, sizeof *names, cmp_str);
+	for (int i = 0; i <= n; i++)
+		if (k == 0 || strcmp(names[k - 1], names[i]) != 0)
+			names[k++] = names[i];
+	PrintTable t = {
+		.title = "List of schemas",
+		.ncols = 1,
+		.headers = hdr,
+		.nrows = (uint64_t)k,
+		.cells = names,
+		.footer = true,
+	};
+	output_print_table(stdout, &t, &sh->opts.print);
+}
+
+/* \d NAME: columns of one table. */
+static void
+describe(Shell *sh, Arena *a, const char *name)
+{
+	ColumnInfo *cols = NULL;
+	int n = 0;
+	floe_error err;
+	static const char *hdr[] = {"Column", "Type", "Nullable", "Default"};
+	const char **cells;
+	const char *schema = NULL, *rel = name, *dot = strchr(name, '.');
+
+	floe_error_clear(&err);
+	if (engine_describe_table(sh->session, name, a, &cols, &n, &err) != FLOE_OK) {
+		if (floe_error_is(&err, ERRCODE_UNDEFINED_TABLE) ||
+		    floe_error_is(&err, ERRCODE_INVALID_SCHEMA_NAME))
+			meta_error(sh, "Did not find any relation named \"%s\".", name);
+		else
+			report(sh, &err, NULL);
+		return;
+	}
+	if (dot) {
+		schema = arena_strndup(a, name, (size_t)(dot - name));
+		rel = dot + 1;
+	} else {
+		TableInfo *tables = NULL;
+		int nt = 0;
+		floe_error e2;
+		floe_error_clear(&e2);
+		if (engine_list_tables(sh->session, a, &tables, &nt, &e2) == FLOE_OK)
+			for (int i = 0; i < nt; i++)
+				if (tables[i].name && strcmp(tables[i].name, name) == 0) {
+					schema = tables[i].schema;
+					break;
+				}
+		if (!schema)
+			schema = "public";
+	}
+	cells = ARENA_ARRAY(a, const char *, n * 4 + 1);
+	for (int i = 0; i < n; i++) {
+		char tb[128];
+		cells[i * 4] = cols[i].name ? cols[i].name : "";
+		cells[i * 4 + 1] = arena_strdup(a, type_name(cols[i].type, tb, sizeof tb));
+		cells[i * 4 + 2] = cols[i].not_null ? "not null" : "";
+		cells[i * 4 + 3] = cols[i].default_sql ? cols[i].default_sql : "";
+	}
+	PrintTable t = {
+		.title = arena_sprintf(a, "Table \"%s.%s\"", schema, rel),
+		.ncols = 4,
+		.headers = hdr,
+		.nrows = (uint64_t)n,
+		.cells = cells,
+		.footer = false,
+	};
+	output_print_table(stdout, &t, &sh->opts.print);
+}
+
+static const char help_text[] =
+	"General\n"
+	"  \\q                     quit floe\n"
+	"  \\?                     show this help\n"
+	"\n"
+	"Query Buffer\n"
+	"  \\g                     execute the query buffer\n"
+	"  \\p                     show the contents of the query buffer\n"
+	"  \\r                     reset (clear) the query buffer\n"
+	"\n"
+	"Input/Output\n"
+	"  \\echo [STRING]         write string to standard output\n"
+	"  \\i FILE                execute commands from file\n"
+	"\n"
+	"Informational\n"
+	"  \\d                     list tables\n"
+	"  \\d NAME                describe table\n"
+	"  \\dt                    list tables\n"
+	"  \\dn                    list schemas\n"
+	"\n"
+	"Formatting\n"
+	"  \\x [on|off]            toggle expanded output\n"
+	"  \\timing [on|off]       toggle timing of commands\n"
+	"\n"
+	"Statements end with a semicolon.  See docs/shell.md and docs/sql.md.\n";
+
+/* Parse an on/off argument; toggles when absent. */
+static bool
+onoff(Shell *sh, const char *cmd, const char *arg, bool cur, bool *out)
+{
+	if (!arg) {
+		*out = !cur;
+		return true;
+	}
+	if (strcmp(arg, "on") == 0 || strcmp(arg, "true") == 0 || strcmp(arg, "1") == 0) {
+		*out = true;
+		return true;
+	}
+	if (strcmp(arg, "off") == 0 || strcmp(arg, "false") == 0 || strcmp(arg, "0") == 0) {
+		*out = false;
+		return true;
+	}
+	{
+		char msg[256];
+		snprintf(msg, sizeof msg, "unrecognized value \"%s\" for \"\\%s\": Boolean expected",
+			 arg, cmd);
+		meta_error(sh, "%s", msg);
+	}
+	return false;
+}
+
+static int run_lines(Shell *sh, FILE *f);
+
+/* Run one meta-command; text is what follows the backslash. */
+static void
+meta_command(Shell *sh, const char *text)
+{
+	Arena *a = arena_new(0);
+	char cmd[64];
+	size_t n = 0;
+	char *argv[MAX_ARGS];
+	int argc;
+	bool v;
+
+	while (text[n] && !isspace((unsigned char)text[n]) && n < sizeof cmd - 1) {
+		cmd[n] = text[n];
+		n++;
+	}
+	cmd[n] = '\0';
+	argc = split_args(a, text + n, argv, strcmp(cmd, "echo") != 0 && strcmp(cmd, "i") != 0);
+
+	if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) {
+		sh->quit = true;
+	} else if (strcmp(cmd, "?") == 0) {
+		fputs(help_text, stdout);
+	} else if (strcmp(cmd, "d") == 0 || strcmp(cmd, "dt") == 0 ||
+		   strcmp(cmd, "d+") == 0 || strcmp(cmd, "dt+") == 0) {
+		if (argc == 0)
+			list_relations(sh, a);
+		else
+			for (int i = 0; i < argc; i++)
+				describe(sh, a, argv[i]);
+	} else if (strcmp(cmd, "dn") == 0 || strcmp(cmd, "dn+") == 0) {
+		list_schemas(sh, a);
+	} else if (strcmp(cmd, "timing") == 0) {
+		if (onoff(sh, cmd, argc ? argv[0] : NULL, sh->opts.timing, &v)) {
+			sh->opts.timing = v;
+			if (!sh->opts.print.quiet)
+				printf("Timing is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(cmd, "x") == 0) {
+		if (onoff(sh, cmd, argc ? argv[0] : NULL, sh->opts.print.expanded, &v)) {
+			sh->opts.print.expanded = v;
+			if (!sh->opts.print.quiet)
+				printf("Expanded display is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(cmd, "g") == 0) {
+		flush_statement(sh);
+	} else if (strcmp(cmd, "p") == 0) {
+		if (sh->len)
+			printf("%s\n", sh->buf);
+		else
+			printf("Query buffer is empty.\n");
+	} else if (strcmp(cmd, "r") == 0) {
+		buf_reset(sh);
+		sh->mode = LX_NORMAL;
+		if (sh->interactive)
+			printf("Query buffer reset (cleared).\n");
+	} else if (strcmp(cmd, "echo") == 0) {
+		for (int i = 0; i < argc; i++)
+			printf("%s%s", i ? " " : "", argv[i]);
+		putchar('\n');
+	} else if (strcmp(cmd, "i") == 0 || strcmp(cmd, "include") == 0) {
+		if (argc == 0)
+			meta_error(sh, "\\%s: missing required argument", cmd);
+		else if (sh->include_depth >= 16)
+			meta_error(sh, "%s: too many nested \\i", argv[0]);
+		else {
+			FILE *f = fopen(argv[0], "r");
+			if (!f)
+				meta_error(sh, "%s: No such file or directory", argv[0]);
+			else {
+				const char *osrc = sh->source;
+				int oline = sh->lineno;
+				bool opfx = sh->prefix_errors;
+				sh->source = argv[0];
+				sh->lineno = 0;
+				sh->prefix_errors = true;
+				sh->include_depth++;
+				run_lines(sh, f);
+				sh->include_depth--;
+				sh->source = osrc;
+				sh->lineno = oline;
+				sh->prefix_errors = opfx;
+				fclose(f);
+			}
+		}
+	} else {
+		char msg[128];
+		snprintf(msg, sizeof msg, "invalid command \\%s", cmd);
+		meta_error(sh, "%s\nTry \\? for help.", msg);
+	}
+	fflush(stdout);
+	arena_free(a);
+}
+
+/* ---- the lexer --------------------------------------------------------------------- */
+
+static bool
+ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
+/* If line[i] == '$' opens a dollar quote, return the delimiter length. */
+static size_t
+dollar_open(const char *line, size_t i)
+{
+	size_t j = i + 1;
+
+	if (i > 0 && ident_char(line[i - 1]))
+		return 0;
+	if (line[j] == '$')
+		return 2;
+	if (!(isalpha((unsigned char)line[j]) || line[j] == '_' || (unsigned char)line[j] >= 0x80))
+		return 0;
+	while (line[j] && line[j] != '$') {
+		if (!(isalnum((unsigned char)line[j]) || line[j] == '_' ||
+		      (unsigned char)line[j] >= 0x80))
+			return 0;
+		j++;
+	}
+	if (line[j] != '$')
+		return 0;
+	return j - i + 1;
+}
+
+/* Feed one input line (without its newline). */
+static void
+feed_line(Shell *sh, const char *line)
+{
+	size_t i = 0, n = strlen(line);
+
+	while (i < n && !sh->quit && !sh->failed) {
+		char c = line[i];
+
+		switch (sh->mode) {
+		case LX_NORMAL:
+			if (c == '-' && line[i + 1] == '-') {
+				if (sh->len > 0)
+					buf_add(sh, line + i, n - i);
+				i = n;
+				continue;
+			}
+			if (c == '/' && line[i + 1] == '*') {
+				sh->mode = LX_BLOCK;
+				sh->comment_depth = 1;
+				buf_add(sh, line + i, 2);
+				i += 2;
+				continue;
+			}
+			if (c == '\\') {
+				meta_command(sh, line + i + 1);
+				i = n;
+				continue;
+			}
+			if (c == ';' && sh->paren_depth == 0) {
+				flush_statement(sh);
+				i++;
+				continue;
+			}
+			if (isspace((unsigned char)c) && sh->len == 0) {
+				i++;
+				continue;
+			}
+			if (c == '\'') {
+				bool e = i > 0 && (line[i - 1] == 'E' || line[i - 1] == 'e') &&
+					 (i == 1 || !ident_char(line[i - 2]));
+				sh->mode = e ? LX_ESTRING : LX_SQUOTE;
+			} else if (c == '"') {
+				sh->mode = LX_DQUOTE;
+			} else if (c == '$') {
+				size_t d = dollar_open(line, i);
+				if (d > 0 && d < sizeof sh->dollar_tag) {
+					memcpy(sh->dollar_tag, line + i, d);
+					sh->dollar_tag[d] = '\0';
+					sh->mode = LX_DOLLAR;
+					buf_add(sh, line + i, d);
+					sh->has_token = true;
+					i += d;
+					continue;
+				}
+			} else if (c == '(') {
+				sh->paren_depth++;
+			} else if (c == ')') {
+				if (sh->paren_depth > 0)
+					sh->paren_depth--;
+			}
+			if (!isspace((unsigned char)c))
+				sh->has_token = true;
+			buf_add(sh, &c, 1);
+			i++;
+			break;
+		case LX_SQUOTE:
+		case LX_DQUOTE:
+			buf_add(sh, &c, 1);
+			i++;
+			if (c == (sh->mode == LX_SQUOTE ? '\'' : '"'))
+				sh->mode = LX_NORMAL;
+			break;
+		case LX_ESTRING:
+			buf_add(sh, &c, 1);
+			i++;
+			if (c == '\\' && i < n) {
+				buf_add(sh, line + i, 1);
+				i++;
+			} else if (c == '\'')
+				sh->mode = LX_NORMAL;
+			break;
+		case LX_DOLLAR: {
+			size_t tl = strlen(sh->dollar_tag);
+			if (c == '$' && strncmp(line + i, sh->dollar_tag, tl) == 0) {
+				buf_add(sh, line + i, tl);
+				i += tl;
+				sh->mode = LX_NORMAL;
+			} else {
+				buf_add(sh, &c, 1);
+				i++;
+			}
+			break;
+		}
+		case LX_BLOCK:
+			if (c == '/' && line[i + 1] == '*') {
+				sh->comment_depth++;
+				buf_add(sh, line + i, 2);
+				i += 2;
+			} else if (c == '*' && line[i + 1] == '/') {
+				buf_add(sh, line + i, 2);
+				i += 2;
+				if (--sh->comment_depth == 0)
+					sh->mode = LX_NORMAL;
+			} else {
+				buf_add(sh, &c, 1);
+				i++;
+			}
+			break;
+		}
+	}
+	if (sh->len > 0 && !sh->quit && !sh->failed)
+		buf_add(sh, "\n", 1);
+}
+
+/* End of a script: run what is left in the buffer. */
+static void
+finish_input(Shell *sh)
+{
+	if (!sh->quit && !sh->failed && sh->has_token) {
+		/* drop the trailing newline feed_line added */
+		while (sh->len > 0 && sh->buf[sh->len - 1] == '\n')
+			sh->buf[--sh->len] = '\0';
+		run_sql(sh, sh->buf);
+	}
+	buf_reset(sh);
+	sh->mode = LX_NORMAL;
+}
+
+static int
+run_lines(Shell *sh, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+
+	while (!sh->quit && !sh->failed && (got = getline(&line, &cap, f)) >= 0) {
+		if (got > 0 && line[got - 1] == '\n')
+			line[--got] = '\0';
+		if (got > 0 && line[got - 1] == '\r')
+			line[--got] = '\0';
+		sh->lineno++;
+		feed_line(sh, line);
+	}
+	free(line);
+	if (sh->include_depth == 0)
+		finish_input(sh);
+	return sh->failed ? FLOE_ERR : FLOE_OK;
+}
+
+/* ---- entry points ---------------------------------------------------------------------- */
+
+Shell *
+shell_new(Session *session, const ShellOptions *opts)
+{
+	Shell *sh = xcalloc(1, sizeof *sh);
+
+	sh->session = session;
+	sh->opts = *opts;
+	if (!sh->opts.print.field_sep)
+		sh->opts.print.field_sep = "|";
+	output_sink_init(&sh->os, stdout, &sh->opts.print);
+	sh->source = "<stdin>";
+	return sh;
+}
+
+void
+shell_free(Shell *sh)
+{
+	if (!sh)
+		return;
+	output_sink_dispose(&sh->os);
+	free(sh->buf);
+	free(sh);
+}
+
+int
+shell_run_string(Shell *sh, const char *text)
+{
+	const char *p = text;
+
+	sh->interactive = false;
+	sh->prefix_errors = false;
+	sh->source = "-c";
+	sh->lineno = 0;
+	while (!sh->quit && !sh->failed) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xmalloc(n + 1);
+		memcpy(line, p, n);
+		line[n] = '\0';
+		sh->lineno++;
+		feed_line(sh, line);
+		free(line);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	finish_input(sh);
+	return sh->failed ? FLOE_ERR : FLOE_OK;
+}
+
+int
+shell_run_stream(Shell *sh, FILE *f, const char *name, bool with_prefix)
+{
+	sh->interactive = false;
+	sh->prefix_errors = with_prefix;
+	sh->source = name;
+	sh->lineno = 0;
+	return run_lines(sh, f);
+}
+
+static const char *
+prompt(Shell *sh)
+{
+	if (sh->len == 0 && sh->mode == LX_NORMAL)
+		return "floe=> ";
+	switch (sh->mode) {
+	case LX_SQUOTE:
+	case LX_ESTRING: return "floe'> ";
+	case LX_DQUOTE: return "floe\"> ";
+	case LX_DOLLAR: return "floe$> ";
+	case LX_BLOCK: return "floe*> ";
+	case LX_NORMAL: break;
+	}
+	return sh->paren_depth > 0 ? "floe(> " : "floe-> ";
+}
+
+int
+shell_interactive(Shell *sh)
+{
+	char *hist = NULL;
+	const char *home = getenv("HOME");
+
+	sh->interactive = true;
+	sh->prefix_errors = false;
+	sh->source = "<stdin>";
+	rl_readline_name = "floe";
+	using_history();
+	if (home && *home) {
+		hist = xmalloc(strlen(home) + 32);
+		sprintf(hist, "%s/.floe_history", home);
+		read_history(hist);
+	}
+	if (!sh->opts.print.quiet) {
+		printf("floe " FLOE_VERSION " (PostgreSQL 15 compatible)\n"
+		       "Type \"\\?\" for help, \"\\q\" to quit.\n\n");
+		fflush(stdout);
+	}
+	while (!sh->quit) {
+		char *line = readline(prompt(sh));
+		if (!line) {
+			putchar('\n');
+			break;
+		}
+		if (line[0])
+			add_history(line);
+		sh->lineno++;
+		sh->failed = false;
+		feed_line(sh, line);
+		sh->failed = false;
+		free(line);
+	}
+	if (hist) {
+		stifle_history(1000);
+		write_history(hist);
+		free(hist);
+	}
+	return FLOE_OK;
+}

@@ -1,0 +1,102 @@
+/*
+ * shell.h — the floe shell (a psql look-alike over engine.h) and its
+ * psql-style result printing (output.c).
+ *
+ * shell.c splits input into statements the way psql does (a `;` outside
+ * quotes, comments, dollar quotes and parentheses ends a statement; a
+ * backslash at top level starts a meta-command that runs to end of line),
+ * runs each through session_exec, and prints results with output.c.
+ *
+ * output.c prints a table of text cells exactly as psql 15 does in its
+ * aligned (default), unaligned (-A), tuples-only (-t) and expanded (\x)
+ * formats, and errors as libpq formats them (ERROR/LINE/caret/DETAIL/HINT).
+ *
+ * INTERFACE ROUTINES
+ *   shell_new(session, opts) / shell_free(sh)
+ *   shell_run_string(sh, text)          -c: run every statement, stop at error
+ *   shell_run_stream(sh, f, name)       -f / stdin: same, reading f
+ *   shell_interactive(sh)               libedit loop; continues after errors
+ *   output_print_table(out, t, opts)    psql's printTable for our formats
+ *   output_print_error(out, e, severity, query, prefix)
+ *   output_text_width(s, n)             display width (UTF-8, East Asian wide)
+ *   output_sink_init(os, out, opts) / output_sink_reset(os)
+ *                                       a ResultSink that prints each result
+ */
+#ifndef FLOE_SHELL_H
+#define FLOE_SHELL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "sql/engine.h"
+
+#define FLOE_VERSION "0.1.0"
+
+/* How results are printed (psql's \pset subset). */
+typedef struct PrintOptions {
+	bool unaligned;          /* -A */
+	bool tuples_only;        /* -t */
+	bool expanded;           /* \x */
+	bool quiet;              /* -q: no command tags */
+	const char *field_sep;   /* -F; "|" when NULL */
+} PrintOptions;
+
+/* One table to print: ncols headers and nrows * ncols cells, row-major. */
+typedef struct PrintTable {
+	const char *title;       /* NULL: none (\d's "Table ..." title) */
+	int ncols;
+	const char *const *headers;
+	const bool *right_align; /* per column; NULL: all left */
+	uint64_t nrows;
+	const char *const *cells;/* never NULL entries: SQL NULL is "" */
+	bool footer;             /* print "(N rows)" */
+} PrintTable;
+
+typedef struct ShellOptions {
+	PrintOptions print;
+	bool echo_errors;        /* --echo-errors: "STATEMENT:  sql" after errors */
+	bool timing;             /* \timing */
+} ShellOptions;
+
+typedef struct Shell Shell;
+
+Shell *shell_new(Session *session, const ShellOptions *opts);
+void shell_free(Shell *sh);
+/* Run every statement and meta-command of text; FLOE_ERR at the first error
+ * (already printed to stderr). */
+int shell_run_string(Shell *sh, const char *text);
+/* Same, reading lines from f; name is used in error prefixes ("floe:NAME:LINE: ")
+ * when with_prefix. */
+int shell_run_stream(Shell *sh, FILE *f, const char *name, bool with_prefix);
+/* Interactive loop on the terminal; returns at \q or end of input. */
+int shell_interactive(Shell *sh);
+
+void output_print_table(FILE *out, const PrintTable *t, const PrintOptions *opts);
+void output_print_error(FILE *out, const floe_error *e, const char *severity,
+			const char *query, const char *prefix);
+int output_text_width(const char *s, size_t n);
+
+/* A ResultSink printing each statement's result when it completes. */
+typedef struct OutputSink {
+	ResultSink sink;         /* pass &os->sink to session_exec */
+	FILE *out;
+	const PrintOptions *opts;
+	Arena *arena;            /* cells of the current result; reset per statement */
+	int ncols;
+	const char **headers;
+	bool *right_align;
+	const char **cells;
+	uint64_t nrows, cap;
+	bool has_columns;
+	const char *notice_prefix;
+	uint64_t results;        /* statements completed */
+} OutputSink;
+
+void output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts);
+void output_sink_reset(OutputSink *os);
+void output_sink_dispose(OutputSink *os);
+
+#endif
