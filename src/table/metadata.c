@@ -728,7 +728,10 @@ parse_root(P *p, json_t *root, TableMetadata *md)
 	TRY(get_arr(p, root, NULL, "statistics", false, &stats));
 	if (stats)
 		TRY(parse_statistics(p, stats, md));
-	TRY(get_i64(p, root, NULL, "next-row-id", fv >= 3, &md->next_row_id, &md->has_next_row_id));
+	/* required by the spec for v3, but DuckDB writes v3 without it: 0 */
+	TRY(get_i64(p, root, NULL, "next-row-id", false, &md->next_row_id, &md->has_next_row_id));
+	if (fv >= 3)
+		md->has_next_row_id = true;
 	md->extra = root;
 	return FLOE_OK;
 }
@@ -813,6 +816,70 @@ decompress(P *p, const uint8_t *in, size_t len, char **out, size_t *outlen)
 	return FLOE_OK;
 }
 
+/*
+ * Some writers put snapshot ids in (2^63, 2^64) (unsigned ids; duckdb-iceberg's
+ * equality_delete_extra_column).  Avro manifests hold them as signed longs,
+ * i.e. wrapped, so wrap them the same way here: rewrite every integer
+ * literal above INT64_MAX and at most UINT64_MAX as its two's-complement
+ * int64.  Returns a malloc'd copy, or NULL when nothing could be rewritten.
+ */
+static char *
+wrap_big_ints(const char *in, size_t len, size_t *outlen)
+{
+	char *out = xmalloc(len * 2 + 32);
+	size_t i = 0, o = 0;
+	bool instr = false, changed = false;
+
+	while (i < len) {
+		char c = in[i];
+		if (instr) {
+			out[o++] = c;
+			if (c == '\\' && i + 1 < len)
+				out[o++] = in[++i];
+			else if (c == '"')
+				instr = false;
+			i++;
+			continue;
+		}
+		if (c == '"') {
+			instr = true;
+			out[o++] = c;
+			i++;
+			continue;
+		}
+		if (c >= '0' && c <= '9' && (i == 0 || in[i - 1] != '-')) {
+			size_t j = i;
+			uint64_t v = 0;
+			bool over = false;
+			while (j < len && in[j] >= '0' && in[j] <= '9') {
+				unsigned d = (unsigned)(in[j] - '0');
+				if (v > (UINT64_MAX - d) / 10)
+					over = true;
+				v = v * 10 + d;
+				j++;
+			}
+			if (!over && v > (uint64_t)INT64_MAX && j - i <= 20 &&
+			    (j >= len || (in[j] != '.' && in[j] != 'e' && in[j] != 'E'))) {
+				o += (size_t)sprintf(out + o, "%lld", (long long)(int64_t)v);
+				changed = true;
+			} else {
+				memcpy(out + o, in + i, j - i);
+				o += j - i;
+			}
+			i = j;
+			continue;
+		}
+		out[o++] = c;
+		i++;
+	}
+	if (!changed) {
+		free(out);
+		return NULL;
+	}
+	*outlen = o;
+	return out;
+}
+
 int
 metadata_parse(const char *json, size_t len, const char *name, Arena *a,
 	       TableMetadata **out, floe_error *err)
@@ -832,6 +899,13 @@ metadata_parse(const char *json, size_t len, const char *name, Arena *a,
 		len = plainlen;
 	}
 	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root && strstr(je.text, "too big integer")) {
+		char *w = wrap_big_ints(json, len, &len);
+		if (w) {
+			root = json_loadb(w, len, JSON_REJECT_DUPLICATES, &je);
+			free(w);
+		}
+	}
 	free(plain);
 	if (!root)
 		return bad(&p, "not valid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
@@ -1101,6 +1175,24 @@ snapshot_json(const Snapshot *s)
 	return o;
 }
 
+/* Schema i as written: its original JSON (nested types, defaults kept),
+ * with "schema-id" made explicit; or built from the model if new. */
+static json_t *
+schema_out(const TableMetadata *md, int i)
+{
+	json_t *raw = md->schema_raw ? md->schema_raw[i] : NULL;
+	json_t *id;
+
+	if (!raw)
+		return schema_json(&md->schemas[i]);
+	id = json_object_get(raw, "schema-id");
+	if (json_is_integer(id) && json_integer_value(id) == md->schemas[i].schema_id)
+		return json_incref(raw);
+	raw = json_copy(raw);
+	json_object_set_new(raw, "schema-id", json_integer(md->schemas[i].schema_id));
+	return raw;
+}
+
 char *
 metadata_serialize(const TableMetadata *md, Arena *a)
 {
@@ -1134,24 +1226,12 @@ metadata_serialize(const TableMetadata *md, Arena *a)
 		for (i = 0; i < md->nschemas; i++)
 			if (&md->schemas[i] == cur)
 				break;
-		json_object_set_new(o, "schema",
-				    md->schema_raw && md->schema_raw[i]
-				    ? json_incref((json_t *)md->schema_raw[i]) : schema_json(cur));
+		json_object_set_new(o, "schema", schema_out(md, i));
 	}
 	json_object_set_new(o, "current-schema-id", json_integer(md->current_schema_id));
 	arr = json_array();
-	for (i = 0; i < md->nschemas; i++) {
-		json_t *raw = md->schema_raw ? md->schema_raw[i] : NULL;
-		if (raw && json_integer_value(json_object_get(raw, "schema-id")) ==
-		    md->schemas[i].schema_id && json_object_get(raw, "schema-id"))
-			json_array_append(arr, raw);
-		else if (raw) {
-			json_t *c = json_copy(raw);
-			json_object_set_new(c, "schema-id", json_integer(md->schemas[i].schema_id));
-			json_array_append_new(arr, c);
-		} else
-			json_array_append_new(arr, schema_json(&md->schemas[i]));
-	}
+	for (i = 0; i < md->nschemas; i++)
+		json_array_append_new(arr, schema_out(md, i));
 	json_object_set_new(o, "schemas", arr);
 
 	/* partition specs */
