@@ -1204,7 +1204,10 @@ write_schema_element(ThriftWriter *t, const Col *c)
 	case TYPE_INT16: thrift_write_field_i32(t, 6, PQ_CT_INT_16); break;
 	case TYPE_TEXT: thrift_write_field_i32(t, 6, PQ_CT_UTF8); break;
 	case TYPE_DATE: thrift_write_field_i32(t, 6, PQ_CT_DATE); break;
-	case TYPE_TIMESTAMPTZ: thrift_write_field_i32(t, 6, PQ_CT_TIMESTAMP_MICROS); break;
+	case TYPE_TIME: thrift_write_field_i32(t, 6, PQ_CT_TIME_MICROS); break;
+	case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+		thrift_write_field_i32(t, 6, PQ_CT_TIMESTAMP_MICROS);
+		break;
 	case TYPE_DECIMAL:
 		thrift_write_field_i32(t, 6, PQ_CT_DECIMAL);
 		thrift_write_field_i32(t, 7, ty.scale);

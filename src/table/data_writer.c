@@ -1,0 +1,522 @@
+/*
+ * data_writer.c — Iceberg data-file writer (see data_writer.h).
+ *
+ * Spec: apache/iceberg format/spec.md: "Manifests" (data_file metrics),
+ * "Appendix D: Single-value serialization"; Iceberg's metrics mode
+ * truncate(16) (UnicodeUtil.truncateStringMin/Max, BinaryUtil.truncateBinaryMin/Max
+ * in Iceberg Java define the behaviour: strings truncate on code points,
+ * binary on bytes; an upper bound increments the last code point / byte that
+ * can be incremented and drops what follows; no upper bound if none can).
+ *
+ * State per writer:
+ *
+ *     (no file) --write--> OPEN(pw) --estimated size >= target--> close_file
+ *         ^                    |                                      |
+ *         +--------------------+------------- next write -------------+
+ *     finish: close_file on a non-empty OPEN file, return DataFiles
+ *     abort:  remove every file close_file wrote
+ *
+ * INTERFACE ROUTINES
+ *   data_writer_new, data_writer_set_options, data_writer_write,
+ *   data_writer_finish, data_writer_abort, data_writer_free, data_writer_bound
+ *
+ * Invariants:
+ *   1. A file is written (fileio_write, create-only) in one piece when it is
+ *      closed; files[] lists exactly the files that exist because of us.
+ *   2. The Parquet file carries every field id and an "iceberg.schema"
+ *      key-value entry (as Iceberg Java writes), so name-based readers map
+ *      columns too.
+ *   3. After an error the writer refuses further writes (w->failed);
+ *      abort still removes what was written.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "table/data_writer.h"
+
+struct DataWriter {
+	Arena *arena;
+	FileIO *io;
+	char *dir;
+	IcebergSchema schema;
+	int64_t target;
+	ParquetWriteOptions opts;
+	bool has_opts;
+	char uuid[37];
+	char *schema_json;
+	ParquetWriteColumn *cols;
+	ParquetWriter *pw;
+	DataFile *files;
+	int nfiles, capfiles;
+	int seq;
+	bool failed;
+};
+
+/* ---------------------------------------------------------------- helpers */
+
+static void
+random_uuid(char out[37])
+{
+	uint8_t b[16];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC), i;
+	size_t got = 0;
+
+	if (fd >= 0) {
+		while (got < sizeof b) {
+			ssize_t r = read(fd, b + got, sizeof b - got);
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd);
+	}
+	if (got < sizeof b) {   /* no /dev/urandom: still unique enough per process */
+		uint64_t x = (uint64_t)getpid() * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)out;
+		for (i = 0; i < 16; i++) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			b[i] = (uint8_t)x;
+		}
+	}
+	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		 b[12], b[13], b[14], b[15]);
+}
+
+static void
+json_str(char **out, size_t *len, size_t *cap, const char *s)
+{
+	char tmp[8];
+	const unsigned char *p;
+
+#define PUT(str, n) do { \
+		size_t n_ = (n); \
+		if (*len + n_ + 1 > *cap) { \
+			while (*len + n_ + 1 > *cap) *cap *= 2; \
+			*out = xrealloc(*out, *cap); \
+		} \
+		memcpy(*out + *len, (str), n_); *len += n_; (*out)[*len] = 0; \
+	} while (0)
+	PUT("\"", 1);
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			tmp[0] = '\\'; tmp[1] = (char)*p;
+			PUT(tmp, 2);
+		} else if (*p < 0x20) {
+			snprintf(tmp, sizeof tmp, "\\u%04x", *p);
+			PUT(tmp, 6);
+		} else {
+			PUT((const char *)p, 1);
+		}
+	}
+	PUT("\"", 1);
+}
+
+static void
+json_raw(char **out, size_t *len, size_t *cap, const char *s)
+{
+	PUT(s, strlen(s));
+#undef PUT
+}
+
+/* {"type":"struct","schema-id":N,"fields":[{"id":..,"name":..,"required":..,"type":..}]} */
+static char *
+schema_json(const IcebergSchema *s, Arena *arena)
+{
+	size_t len = 0, cap = 256;
+	char *out = xmalloc(cap), num[64], *res;
+	int i;
+
+	out[0] = 0;
+	snprintf(num, sizeof num, "{\"type\":\"struct\",\"schema-id\":%d,\"fields\":[", s->schema_id);
+	json_raw(&out, &len, &cap, num);
+	for (i = 0; i < s->nfields; i++) {
+		const IcebergField *f = &s->fields[i];
+		snprintf(num, sizeof num, "%s{\"id\":%d,\"name\":", i ? "," : "", f->id);
+		json_raw(&out, &len, &cap, num);
+		json_str(&out, &len, &cap, f->name ? f->name : "");
+		json_raw(&out, &len, &cap, f->required ? ",\"required\":true,\"type\":"
+			 : ",\"required\":false,\"type\":");
+		json_str(&out, &len, &cap, f->iceberg_type ? f->iceberg_type : "");
+		json_raw(&out, &len, &cap, "}");
+	}
+	json_raw(&out, &len, &cap, "]}");
+	res = arena_strdup(arena, out);
+	free(out);
+	return res;
+}
+
+/* ---------------------------------------------------------------- bounds */
+
+static uint8_t *
+le_bytes(Arena *a, uint64_t v, int n)
+{
+	uint8_t *p = arena_alloc(a, (size_t)n);
+	int i;
+	for (i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+	return p;
+}
+
+/* Length of the UTF-8 sequence starting with byte c (1 for invalid bytes). */
+static int
+utf8_len(uint8_t c)
+{
+	return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+}
+
+static uint32_t
+utf8_decode(const uint8_t *p, int n)
+{
+	switch (n) {
+	case 2: return ((uint32_t)(p[0] & 0x1f) << 6) | (p[1] & 0x3f);
+	case 3: return ((uint32_t)(p[0] & 0x0f) << 12) | ((uint32_t)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
+	case 4: return ((uint32_t)(p[0] & 0x07) << 18) | ((uint32_t)(p[1] & 0x3f) << 12) |
+			((uint32_t)(p[2] & 0x3f) << 6) | (p[3] & 0x3f);
+	default: return p[0];
+	}
+}
+
+static int
+utf8_encode(uint32_t cp, uint8_t *o)
+{
+	if (cp < 0x80) { o[0] = (uint8_t)cp; return 1; }
+	if (cp < 0x800) { o[0] = (uint8_t)(0xc0 | (cp >> 6)); o[1] = (uint8_t)(0x80 | (cp & 0x3f)); return 2; }
+	if (cp < 0x10000) {
+		o[0] = (uint8_t)(0xe0 | (cp >> 12)); o[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f));
+		o[2] = (uint8_t)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (uint8_t)(0xf0 | (cp >> 18)); o[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3f));
+	o[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3f)); o[3] = (uint8_t)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static bool
+string_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, uint32_t *outlen)
+{
+	uint32_t starts[DATA_WRITER_TRUNCATE + 1];
+	uint32_t pos = 0;
+	int ncp = 0, i;
+
+	while (pos < n && ncp < DATA_WRITER_TRUNCATE) {
+		int l = utf8_len(s[pos]);
+		if (pos + (uint32_t)l > n)
+			l = (int)(n - pos);
+		starts[ncp++] = pos;
+		pos += (uint32_t)l;
+	}
+	if (pos >= n) {                        /* short enough: exact */
+		*out = arena_memdup(a, n ? (const void *)s : "", n);
+		*outlen = n;
+		return true;
+	}
+	if (!upper) {
+		*out = arena_memdup(a, s, pos);
+		*outlen = pos;
+		return true;
+	}
+	for (i = ncp - 1; i >= 0; i--) {
+		uint32_t end = i + 1 < ncp ? starts[i + 1] : pos;
+		uint32_t cp = utf8_decode(s + starts[i], (int)(end - starts[i])) + 1;
+		uint8_t enc[4];
+		int el;
+		uint8_t *o;
+		if (cp >= 0xD800 && cp <= 0xDFFF)
+			cp = 0xE000;
+		if (cp > 0x10FFFF)
+			continue;
+		el = utf8_encode(cp, enc);
+		o = arena_alloc(a, starts[i] + (size_t)el);
+		memcpy(o, s, starts[i]);
+		memcpy(o + starts[i], enc, (size_t)el);
+		*out = o;
+		*outlen = starts[i] + (uint32_t)el;
+		return true;
+	}
+	return false;
+}
+
+static bool
+binary_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, uint32_t *outlen)
+{
+	int i;
+
+	if (n <= DATA_WRITER_TRUNCATE) {
+		*out = arena_memdup(a, n ? (const void *)s : "", n);
+		*outlen = n;
+		return true;
+	}
+	if (!upper) {
+		*out = arena_memdup(a, s, DATA_WRITER_TRUNCATE);
+		*outlen = DATA_WRITER_TRUNCATE;
+		return true;
+	}
+	for (i = DATA_WRITER_TRUNCATE - 1; i >= 0; i--) {
+		if (s[i] != 0xff) {
+			uint8_t *o = arena_memdup(a, s, (size_t)i + 1);
+			o[i]++;
+			*out = o;
+			*outlen = (uint32_t)i + 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool
+data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
+		  uint8_t **bytes, uint32_t *len)
+{
+	if (v->is_null)
+		return false;
+	switch (type.id) {
+	case TYPE_BOOL:
+		*bytes = le_bytes(a, v->u.b ? 1 : 0, 1);
+		*len = 1;
+		return true;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_DATE:
+		*bytes = le_bytes(a, (uint64_t)v->u.i, 4);
+		*len = 4;
+		return true;
+	case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+		*bytes = le_bytes(a, (uint64_t)v->u.i, 8);
+		*len = 8;
+		return true;
+	case TYPE_FLOAT32: {
+		float f = (float)v->u.f;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		*bytes = le_bytes(a, u, 4);
+		*len = 4;
+		return true;
+	}
+	case TYPE_FLOAT64: {
+		uint64_t u;
+		memcpy(&u, &v->u.f, 8);
+		*bytes = le_bytes(a, u, 8);
+		*len = 8;
+		return true;
+	}
+	case TYPE_DECIMAL: {
+		/* minimal big-endian two's complement (BigInteger.toByteArray) */
+		uint8_t be[16];
+		int i, start = 0;
+		for (i = 0; i < 16; i++)
+			be[15 - i] = (uint8_t)((uint128)v->u.d >> (8 * i));
+		while (start < 15 &&
+		       ((be[start] == 0x00 && !(be[start + 1] & 0x80)) ||
+			(be[start] == 0xff && (be[start + 1] & 0x80))))
+			start++;
+		*bytes = arena_memdup(a, be + start, (size_t)(16 - start));
+		*len = (uint32_t)(16 - start);
+		return true;
+	}
+	case TYPE_TEXT:
+		return string_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, a,
+				    bytes, len);
+	case TYPE_BYTEA:
+		return binary_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, a,
+				    bytes, len);
+	case TYPE_UUID:
+		*bytes = arena_memdup(a, v->u.uuid.b, 16);
+		*len = 16;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ---------------------------------------------------------------- writer */
+
+DataWriter *
+data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
+		int64_t target_file_size, Arena *arena)
+{
+	DataWriter *w = ARENA_NEW(arena, DataWriter);
+	size_t dl;
+	int i;
+
+	w->arena = arena;
+	w->io = io;
+	w->dir = arena_strdup(arena, data_dir ? data_dir : "");
+	dl = strlen(w->dir);
+	while (dl > 1 && w->dir[dl - 1] == '/')
+		w->dir[--dl] = 0;
+	w->schema = *schema;
+	w->schema.fields = ARENA_ARRAY(arena, IcebergField, schema->nfields ? schema->nfields : 1);
+	memcpy(w->schema.fields, schema->fields, sizeof(IcebergField) * (size_t)schema->nfields);
+	w->target = target_file_size > 0 ? target_file_size : DATA_WRITER_DEFAULT_TARGET;
+	parquet_write_options_init(&w->opts);
+	random_uuid(w->uuid);
+	w->cols = ARENA_ARRAY(arena, ParquetWriteColumn, schema->nfields ? schema->nfields : 1);
+	for (i = 0; i < schema->nfields; i++) {
+		const IcebergField *f = &schema->fields[i];
+		w->cols[i].name = arena_strdup(arena, f->name ? f->name : "");
+		w->cols[i].field_id = f->id;
+		w->cols[i].type = f->type;
+		w->cols[i].required = f->required;
+	}
+	w->schema_json = schema_json(schema, arena);
+	return w;
+}
+
+void
+data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts)
+{
+	w->opts = *opts;
+	w->opts.kv_keys = NULL;
+	w->opts.kv_values = NULL;
+	w->opts.nkv = 0;
+}
+
+static int
+open_file(DataWriter *w, floe_error *err)
+{
+	static const char *keys[] = {"iceberg.schema"};
+	const char *vals[1];
+	ParquetWriteOptions o = w->opts;
+	int i;
+
+	for (i = 0; i < w->schema.nfields; i++) {
+		const IcebergField *f = &w->schema.fields[i];
+		if (f->nested)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "writing nested column \"%s\" (%s) is not supported",
+					   f->name, f->iceberg_type ? f->iceberg_type : "nested");
+	}
+	vals[0] = w->schema_json;
+	o.kv_keys = keys;
+	o.kv_values = vals;
+	o.nkv = 1;
+	w->pw = parquet_writer_new(w->cols, w->schema.nfields, &o);
+	if (!w->pw)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot write this table schema to Parquet (unsupported column type)");
+	return FLOE_OK;
+}
+
+static int
+close_file(DataWriter *w, floe_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+	DataFile *df;
+	char *path;
+	int i, nrg;
+
+	TRY(parquet_writer_finish(w->pw, &data, &len, err));
+	path = arena_sprintf(w->arena, "%s/%s-%d.parquet", w->dir, w->uuid, w->seq++);
+	TRY(fileio_write(w->io, path, data, len, err));
+	if (w->nfiles == w->capfiles) {
+		int nc = w->capfiles ? w->capfiles * 2 : 4;
+		w->files = arena_realloc(w->arena, w->files, sizeof(DataFile) * (size_t)w->capfiles,
+					 sizeof(DataFile) * (size_t)nc);
+		w->capfiles = nc;
+	}
+	df = &w->files[w->nfiles++];
+	memset(df, 0, sizeof *df);
+	df->content = CONTENT_DATA;
+	df->file_path = path;
+	df->file_format = arena_strdup(w->arena, "PARQUET");
+	df->record_count = parquet_writer_num_rows(w->pw);
+	df->file_size_in_bytes = (int64_t)len;
+	df->ncolumns = w->schema.nfields;
+	df->columns = ARENA_ARRAY(w->arena, ColumnStat, w->schema.nfields ? w->schema.nfields : 1);
+	for (i = 0; i < w->schema.nfields; i++) {
+		const ParquetColumnResult *r = parquet_writer_column_result(w->pw, i);
+		ColumnStat *cs = &df->columns[i];
+		SqlType t = w->schema.fields[i].type;
+		cs->field_id = w->schema.fields[i].id;
+		cs->column_size = r->total_compressed_size;
+		cs->value_count = r->value_count;
+		cs->null_count = r->null_count;
+		cs->nan_count = (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) ? r->nan_count : -1;
+		if (r->has_min_max) {
+			if (!data_writer_bound(t, &r->min, false, w->arena, &cs->lower, &cs->lower_len))
+				cs->lower = NULL;
+			if (!data_writer_bound(t, &r->max, true, w->arena, &cs->upper, &cs->upper_len))
+				cs->upper = NULL;
+		}
+	}
+	nrg = parquet_writer_num_row_groups(w->pw);
+	df->nsplit_offsets = nrg;
+	df->split_offsets = ARENA_ARRAY(w->arena, int64_t, nrg ? nrg : 1);
+	for (i = 0; i < nrg; i++)
+		df->split_offsets[i] = parquet_writer_row_group_offset(w->pw, i);
+	parquet_writer_free(w->pw);
+	w->pw = NULL;
+	return FLOE_OK;
+}
+
+int
+data_writer_write(DataWriter *w, const Batch *b, floe_error *err)
+{
+	if (w->failed)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "data writer is in a failed state");
+	if (b->count == 0)
+		return FLOE_OK;
+	if (b->ncols != w->schema.nfields)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+				   "data writer: batch has %d columns, schema has %d",
+				   b->ncols, w->schema.nfields);
+	if (!w->pw && open_file(w, err) != FLOE_OK)
+		goto fail;
+	if (parquet_writer_write(w->pw, b, err) != FLOE_OK)
+		goto fail;
+	if (parquet_writer_estimated_size(w->pw) >= w->target && close_file(w, err) != FLOE_OK)
+		goto fail;
+	return FLOE_OK;
+fail:
+	w->failed = true;
+	return FLOE_ERR;
+}
+
+int
+data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err)
+{
+	if (w->failed)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "data writer is in a failed state");
+	if (w->pw) {
+		if (parquet_writer_num_rows(w->pw) > 0) {
+			if (close_file(w, err) != FLOE_OK) {
+				w->failed = true;
+				return FLOE_ERR;
+			}
+		} else {
+			parquet_writer_free(w->pw);
+			w->pw = NULL;
+		}
+	}
+	*files = w->files;
+	*nfiles = w->nfiles;
+	return FLOE_OK;
+}
+
+void
+data_writer_abort(DataWriter *w)
+{
+	floe_error e;
+	int i;
+
+	for (i = 0; i < w->nfiles; i++)
+		(void)fileio_remove(w->io, w->files[i].file_path, &e);
+	w->nfiles = 0;
+	if (w->pw) {
+		parquet_writer_free(w->pw);
+		w->pw = NULL;
+	}
+	w->failed = true;
+}
+
+void
+data_writer_free(DataWriter *w)
+{
+	if (w && w->pw) {
+		parquet_writer_free(w->pw);
+		w->pw = NULL;
+	}
+}

@@ -1,0 +1,67 @@
+/*
+ * data_writer.h — the Iceberg data-file writer used by INSERT: a stream of
+ * Batches (one vector per top-level schema field, in schema order) becomes
+ * Parquet files under a data folder, rolled at a target size, each described
+ * by a DataFile (iceberg.h) with Iceberg column metrics.
+ *
+ * Spec: apache/iceberg format/spec.md — "Manifests" (data_file fields,
+ * column_sizes, value_counts, null_value_counts, nan_value_counts,
+ * lower_bounds, upper_bounds, split_offsets), "Appendix D: Single-value
+ * serialization", and Iceberg's default metrics mode truncate(16).
+ *
+ * Files are named "<data_dir>/<uuid-v4>-<n>.parquet" (one random uuid per
+ * writer, n = 0, 1, ...) and written through FileIO (create-only).  Nothing
+ * is registered anywhere: the caller commits the returned DataFiles, or
+ * calls data_writer_abort to remove the files written so far.
+ *
+ * DataFile fields filled: content DATA, file_path, file_format "PARQUET",
+ * record_count, file_size_in_bytes, columns (one ColumnStat per schema
+ * field: column_size, value_count, null_count, nan_count (-1 except float
+ * and double), lower/upper bounds), split_offsets (row-group starts).
+ * spec_id 0 and no partition tuple: the caller sets those.
+ *
+ * INTERFACE ROUTINES
+ *   data_writer_new(io, data_dir, schema, target_file_size, arena)
+ *   data_writer_set_options(w, parquet_options)   codec, row groups (tests)
+ *   data_writer_write(w, batch, err)
+ *   data_writer_finish(w, &files, &nfiles, err)   DataFiles in w's arena
+ *   data_writer_abort(w)                          remove written files
+ *   data_writer_free(w)
+ *   data_writer_bound(type, value, upper, arena, &bytes, &len)
+ */
+#ifndef FLOE_DATA_WRITER_H
+#define FLOE_DATA_WRITER_H
+
+#include <stdint.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "format/parquet/parquet_write.h"
+#include "storage/fileio.h"
+#include "table/iceberg.h"
+#include "types/vector.h"
+
+#define DATA_WRITER_DEFAULT_TARGET ((int64_t)512 << 20)
+#define DATA_WRITER_TRUNCATE 16
+
+typedef struct DataWriter DataWriter;
+
+/* target_file_size <= 0 means DATA_WRITER_DEFAULT_TARGET.  The schema and
+ * data_dir are copied.  Everything returned lives in arena. */
+DataWriter *data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
+			    int64_t target_file_size, Arena *arena);
+void data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts);
+int data_writer_write(DataWriter *w, const Batch *b, floe_error *err);
+int data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err);
+void data_writer_abort(DataWriter *w);
+void data_writer_free(DataWriter *w);
+
+/*
+ * Iceberg single-value serialization of a lower (upper=false) or upper
+ * bound, with truncate(16) for strings (code points) and binary (bytes).
+ * Returns false when there is no bound (an upper bound that cannot be
+ * incremented after truncation).
+ */
+bool data_writer_bound(SqlType type, const Value *v, bool upper, Arena *arena,
+		       uint8_t **bytes, uint32_t *len);
+
+#endif
