@@ -1,0 +1,855 @@
+/*
+ * table.c — Iceberg table operations: create, load, register, drop, the
+ * append commit and scan planning (see table/table.h).
+ *
+ * Spec: apache/iceberg format/spec.md — "Table Metadata", "Snapshots",
+ * "Manifests" (sequence-number inheritance: ADDED entries are written with
+ * null sequence numbers and inherit the manifest's), "Manifest Lists",
+ * "Commit Conflict Resolution and Retry", "Scan Planning".
+ *
+ * Append commit (table_commit_append), one attempt per pass:
+ *
+ *   base ──(1) write manifest──> M ──(2) write manifest list──> L
+ *        ──(3) write metadata <NNNNN>-<uuid>.metadata.json──> J
+ *        ──(4) catalog_swap_table(base location -> J)──┬── ok ──> committed
+ *                                                      │
+ *                                 40001 (lost the race)┴──> delete M, L, J,
+ *                 back off, reload the head (table_load), re-apply (1..4)
+ *
+ *   Invariants:
+ *   1. Nothing is visible before (4); a file written by a failed attempt is
+ *      deleted (best effort) before the next attempt or the error return.
+ *   2. The new snapshot's manifest list holds the new manifest first, then
+ *      every manifest of the head's current snapshot unchanged; so an
+ *      append is always re-basable and re-application is exact.
+ *   3. sequence-number = head last-sequence-number + 1 (v2+; v1 keeps 0),
+ *      last-updated-ms never goes backwards, snapshot-log/metadata-log grow
+ *      by one entry, refs.main = the new snapshot.
+ *   4. Files are never overwritten (fileio_write fails with 58P02).
+ *
+ * Scan planning (table_scan_files): snapshot -> manifest list -> data
+ * manifests -> entries whose status is not DELETED.  A live delete file in a
+ * delete manifest is 0A000 for now.
+ *
+ * INTERFACE ROUTINES: see table.h.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "table/manifest.h"
+#include "table/table.h"
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static void
+random_bytes(uint8_t *b, size_t n)
+{
+	static unsigned seed;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd >= 0) {
+		ssize_t r = read(fd, b, n);
+		got = r > 0 ? (size_t)r : 0;
+		close(fd);
+	}
+	if (got < n) {
+		struct timeval tv;
+		gettimeofday(&tv, NULL);
+		seed ^= (unsigned)tv.tv_usec ^ (unsigned)getpid() << 16;
+		for (; got < n; got++)
+			b[got] = (uint8_t)(rand_r(&seed) >> 7);
+	}
+}
+
+static char *
+new_uuid(Arena *a)
+{
+	uint8_t b[16];
+
+	random_bytes(b, sizeof b);
+	b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);   /* version 4 */
+	b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);   /* RFC 4122 variant */
+	return arena_sprintf(a,
+		"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		b[12], b[13], b[14], b[15]);
+}
+
+/* A positive 63-bit id, as Iceberg Java makes snapshot ids. */
+static int64_t
+new_snapshot_id(void)
+{
+	uint64_t v;
+
+	do {
+		random_bytes((uint8_t *)&v, sizeof v);
+		v &= (uint64_t)INT64_MAX;
+	} while (v == 0);
+	return (int64_t)v;
+}
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static char *
+strip_slashes(Arena *a, const char *s)
+{
+	char *c = arena_strdup(a, s);
+	size_t n = strlen(c);
+
+	while (n > 1 && c[n - 1] == '/')
+		c[--n] = 0;
+	return c;
+}
+
+/* Folder new metadata files go to: write.metadata.path or <location>/metadata. */
+static char *
+metadata_dir(const TableMetadata *md, Arena *a)
+{
+	const char *p = metadata_property(md, "write.metadata.path");
+
+	if (p && *p)
+		return strip_slashes(a, p);
+	return arena_sprintf(a, "%s/metadata", md->location);
+}
+
+/* ---- floe column properties ------------------------------------------- */
+
+static bool
+pg_type_from_name(const char *s, SqlType *t)
+{
+	int n, len = -1;
+
+	if (strcmp(s, "smallint") == 0) {
+		*t = type_make(TYPE_INT16);
+		return true;
+	}
+	if (strcmp(s, "numeric") == 0) {
+		*t = type_decimal(0, NUMERIC_DEFAULT_SCALE);
+		return true;
+	}
+	if (strcmp(s, "character varying") == 0) {
+		*t = type_varchar(-1);
+		return true;
+	}
+	if (sscanf(s, "character varying(%d)%n", &n, &len) == 1 && len == (int)strlen(s) && n > 0) {
+		*t = type_varchar(n);
+		return true;
+	}
+	len = -1;
+	if (sscanf(s, "character(%d)%n", &n, &len) == 1 && len == (int)strlen(s) && n > 0) {
+		*t = type_make(TYPE_TEXT);
+		t->text_kind = TEXT_CHAR;
+		t->typmod = n;
+		return true;
+	}
+	return false;
+}
+
+void
+table_apply_floe_properties(TableMetadata *md)
+{
+	static const char prefix[] = "floe.column.";
+	int i, s, f;
+
+	for (i = 0; i < md->nproperties; i++) {
+		const char *k = md->properties[i].key, *v = md->properties[i].value;
+		char *end;
+		long id;
+
+		if (strncmp(k, prefix, sizeof prefix - 1) != 0)
+			continue;
+		id = strtol(k + sizeof prefix - 1, &end, 10);
+		if (end == k + sizeof prefix - 1 || *end != '.')
+			continue;
+		for (s = 0; s < md->nschemas; s++) {
+			IcebergSchema *sc = &md->schemas[s];
+			for (f = 0; f < sc->nfields; f++) {
+				IcebergField *fl = &sc->fields[f];
+				SqlType t;
+				if (fl->id != id || fl->nested)
+					continue;
+				if (strcmp(end, ".default") == 0)
+					fl->default_sql = (char *)v;
+				else if (strcmp(end, ".pg-type") == 0 && pg_type_from_name(v, &t))
+					fl->type = t;
+			}
+		}
+	}
+}
+
+/* The pg-type property value for a column type, or NULL when the Iceberg
+ * type's default PostgreSQL type is the same. */
+static const char *
+pg_type_prop(SqlType t, Arena *a)
+{
+	char buf[64];
+
+	if (t.id == TYPE_INT16 || (t.id == TYPE_DECIMAL && t.precision == 0) ||
+	    (t.id == TYPE_TEXT && t.text_kind != TEXT_PLAIN))
+		return arena_strdup(a, type_name(t, buf, sizeof buf));
+	return NULL;
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+static int
+read_metadata(FileIO *io, const char *location, Arena *a, TableMetadata **md, floe_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+
+	TRY(fileio_read(io, location, a, &data, &len, err));
+	TRY(metadata_parse((const char *)data, len, location, a, md, err));
+	table_apply_floe_properties(*md);
+	return FLOE_OK;
+}
+
+static Table *
+make_table(Arena *a, const char *ns, const char *name, const char *loc, TableMetadata *md)
+{
+	Table *t = ARENA_NEW(a, Table);
+
+	t->ns = arena_strdup(a, ns);
+	t->name = arena_strdup(a, name);
+	t->metadata_location = arena_strdup(a, loc);
+	t->md = md;
+	return t;
+}
+
+int
+table_load(Catalog *cat, FileIO *io, const char *ns, const char *name, Arena *a,
+	   Table **out, floe_error *err)
+{
+	char *loc;
+	TableMetadata *md;
+
+	TRY(catalog_load_table(cat, ns, name, a, &loc, err));
+	TRY(read_metadata(io, loc, a, &md, err));
+	*out = make_table(a, ns, name, loc, md);
+	return FLOE_OK;
+}
+
+int
+table_register(Catalog *cat, FileIO *io, const char *ns, const char *name,
+	       const char *metadata_location, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	TableMetadata *md;
+	int rc = read_metadata(io, metadata_location, a, &md, err);
+
+	if (rc == FLOE_OK)
+		rc = catalog_create_table(cat, ns, name, metadata_location, err);
+	arena_free(a);
+	return rc;
+}
+
+/* ---- create ----------------------------------------------------------- */
+
+int
+table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
+	     const char *name, const IcebergSchema *schema, const char *const *prop_keys,
+	     const char *const *prop_values, int nprops, Arena *a, Table **out,
+	     floe_error *err)
+{
+	Arena *tmp = arena_new(0);
+	TableMetadata *md = ARENA_NEW(tmp, TableMetadata);
+	IcebergSchema *s;
+	char *json, *path, *existing;
+	floe_error ignore;
+	int i, np = 0, rc = FLOE_ERR;
+
+	/* fail early when the name is taken (the catalog insert re-checks) */
+	if (catalog_load_table(cat, ns, name, tmp, &existing, &ignore) == FLOE_OK) {
+		floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+		goto out;
+	}
+	if (!location) {
+		char *p = fileio_resolve(io, arena_sprintf(tmp, "%s/%s", ns, name), tmp);
+		char cwd[4096];
+		if (p[0] != '/' && getcwd(cwd, sizeof cwd))
+			p = arena_sprintf(tmp, "%s/%s", cwd, p);
+		location = p;
+	}
+	md->format_version = 2;
+	md->table_uuid = new_uuid(tmp);
+	md->location = strip_slashes(tmp, location);
+	md->last_sequence_number = 0;
+	md->last_updated_ms = now_ms();
+
+	s = ARENA_NEW(tmp, IcebergSchema);
+	s->schema_id = 0;
+	s->nfields = schema->nfields;
+	s->fields = ARENA_ARRAY(tmp, IcebergField, schema->nfields + 1);
+	md->properties = ARENA_ARRAY(tmp, MdProp, nprops + 2 * schema->nfields + 1);
+	for (i = 0; i < nprops; i++) {
+		md->properties[np].key = arena_strdup(tmp, prop_keys[i]);
+		md->properties[np++].value = arena_strdup(tmp, prop_values[i]);
+	}
+	for (i = 0; i < schema->nfields; i++) {
+		IcebergField *f = &s->fields[i];
+		const char *pg;
+		*f = schema->fields[i];
+		f->id = i + 1;
+		f->nested = false;
+		f->iceberg_type = metadata_type_to_iceberg(f->type, tmp, err);
+		if (!f->iceberg_type) {
+			floe_error_prefix(err, "column \"%s\": ", f->name);
+			goto out;
+		}
+		if ((pg = pg_type_prop(f->type, tmp)) != NULL) {
+			md->properties[np].key = arena_sprintf(tmp, "floe.column.%d.pg-type", f->id);
+			md->properties[np++].value = (char *)pg;
+		}
+		if (f->default_sql) {
+			md->properties[np].key = arena_sprintf(tmp, "floe.column.%d.default", f->id);
+			md->properties[np++].value = f->default_sql;
+		}
+	}
+	if (schema->nidentifier > 0) {
+		s->nidentifier = schema->nidentifier;
+		s->identifier_field_ids = schema->identifier_field_ids;
+	}
+	md->nproperties = np;
+	md->nschemas = 1;
+	md->schemas = s;
+	md->current_schema_id = 0;
+	md->last_column_id = schema->nfields;
+	md->nspecs = 1;
+	md->specs = ARENA_NEW(tmp, PartitionSpec);
+	md->default_spec_id = 0;
+	md->last_partition_id = 999;
+	md->nsort_orders = 1;
+	md->sort_orders = ARENA_NEW(tmp, SortOrder);
+	md->default_sort_order_id = 0;
+
+	json = metadata_serialize(md, tmp);
+	path = arena_sprintf(tmp, "%s/00000-%s.metadata.json", metadata_dir(md, tmp),
+			     new_uuid(tmp));
+	if (fileio_write(io, path, json, strlen(json), err) != FLOE_OK)
+		goto out;
+	if (catalog_create_table(cat, ns, name, path, err) != FLOE_OK) {
+		(void)fileio_remove(io, path, &ignore);
+		goto out;
+	}
+	if (metadata_parse(json, strlen(json), path, a, &md, err) != FLOE_OK)
+		goto out;
+	table_apply_floe_properties(md);
+	*out = make_table(a, ns, name, path, md);
+	rc = FLOE_OK;
+out:
+	arena_free(tmp);
+	return rc;
+}
+
+/* ---- scan planning ---------------------------------------------------- */
+
+static int
+read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf, int *n,
+		   floe_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+
+	if (!snap->manifest_list)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "snapshot %lld lists manifests without a manifest list "
+				   "(format v1 \"manifests\"), which is not supported",
+				   (long long)snap->snapshot_id);
+	TRY(fileio_read(io, snap->manifest_list, a, &data, &len, err));
+	return manifest_list_read(data, len, snap->manifest_list, a, mf, n, err);
+}
+
+/* Entries of one manifest, with inherited snapshot ids / sequence numbers. */
+static int
+read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int *n,
+	     floe_error *err)
+{
+	const uint8_t *data;
+	size_t len;
+	int i;
+
+	TRY(fileio_read(io, m->manifest_path, a, &data, &len, err));
+	TRY(manifest_read(data, len, m->manifest_path, a, e, n, err));
+	for (i = 0; i < *n; i++) {
+		ManifestEntry *x = &(*e)[i];
+		if (!x->has_snapshot_id) {
+			x->has_snapshot_id = true;
+			x->snapshot_id = m->added_snapshot_id;
+		}
+		if (!x->has_sequence_number && (x->status == ENTRY_ADDED || m->sequence_number == 0)) {
+			x->has_sequence_number = true;
+			x->sequence_number = m->sequence_number;
+		}
+		if (!x->has_file_sequence_number && (x->status == ENTRY_ADDED || m->sequence_number == 0)) {
+			x->has_file_sequence_number = true;
+			x->file_sequence_number = m->sequence_number;
+		}
+		x->file.spec_id = m->partition_spec_id;
+	}
+	return FLOE_OK;
+}
+
+static int
+resolve_snapshot(const Table *t, int64_t snapshot_id, const Snapshot **snap, floe_error *err)
+{
+	if (snapshot_id == -1) {
+		*snap = metadata_current_snapshot(t->md);
+		return FLOE_OK;
+	}
+	*snap = metadata_snapshot_by_id(t->md, snapshot_id);
+	if (!*snap)
+		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT,
+				   "snapshot %lld of table \"%s\" does not exist",
+				   (long long)snapshot_id, t->name ? t->name : "");
+	return FLOE_OK;
+}
+
+int
+table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
+		 DataFile **files, int *n, floe_error *err)
+{
+	const Snapshot *snap;
+	ManifestFile *mf;
+	DataFile *out = NULL;
+	int nmf, i, j, cnt = 0, cap = 0;
+
+	*files = NULL;
+	*n = 0;
+	TRY(resolve_snapshot(t, snapshot_id, &snap, err));
+	if (!snap)
+		return FLOE_OK;
+	TRY(read_manifest_list(io, snap, a, &mf, &nmf, err));
+	for (i = 0; i < nmf; i++) {
+		ManifestEntry *e;
+		int ne;
+
+		TRY(read_entries(io, &mf[i], a, &e, &ne, err));
+		for (j = 0; j < ne; j++) {
+			if (e[j].status == ENTRY_DELETED)
+				continue;
+			if (mf[i].content != 0 || e[j].file.content != CONTENT_DATA)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "tables with delete files are not supported yet");
+			if (cnt == cap) {
+				int ncap = cap ? cap * 2 : 16;
+				out = arena_realloc(a, out, sizeof(DataFile) * (size_t)cap,
+						    sizeof(DataFile) * (size_t)ncap);
+				cap = ncap;
+			}
+			out[cnt++] = e[j].file;
+		}
+	}
+	*files = out;
+	*n = cnt;
+	return FLOE_OK;
+}
+
+/* ---- append commit ---------------------------------------------------- */
+
+typedef struct Totals {
+	int64_t records, data_files, delete_files, files_size, pos_deletes, eq_deletes;
+} Totals;
+
+static bool
+summary_i64(const Snapshot *s, const char *key, int64_t *v)
+{
+	const char *x = s ? metadata_summary_get(s, key) : NULL;
+	char *end;
+
+	if (!x || !*x)
+		return false;
+	*v = strtoll(x, &end, 10);
+	return *end == 0;
+}
+
+/* Totals of the head snapshot: from its summary, else from its manifests. */
+static int
+head_totals(FileIO *io, const Snapshot *snap, const ManifestFile *mf, int nmf, Arena *a,
+	    Totals *t, floe_error *err)
+{
+	int i, j;
+
+	memset(t, 0, sizeof *t);
+	if (!snap)
+		return FLOE_OK;
+	if (summary_i64(snap, "total-records", &t->records) &&
+	    summary_i64(snap, "total-data-files", &t->data_files) &&
+	    summary_i64(snap, "total-delete-files", &t->delete_files) &&
+	    summary_i64(snap, "total-files-size", &t->files_size) &&
+	    summary_i64(snap, "total-position-deletes", &t->pos_deletes) &&
+	    summary_i64(snap, "total-equality-deletes", &t->eq_deletes))
+		return FLOE_OK;
+	memset(t, 0, sizeof *t);
+	for (i = 0; i < nmf; i++) {
+		ManifestEntry *e;
+		int ne;
+		TRY(read_entries(io, &mf[i], a, &e, &ne, err));
+		for (j = 0; j < ne; j++) {
+			const DataFile *f = &e[j].file;
+			if (e[j].status == ENTRY_DELETED)
+				continue;
+			t->files_size += f->file_size_in_bytes;
+			if (f->content == CONTENT_DATA) {
+				t->data_files++;
+				t->records += f->record_count;
+			} else {
+				t->delete_files++;
+				if (f->content == CONTENT_POSITION_DELETES)
+					t->pos_deletes += f->record_count;
+				else
+					t->eq_deletes += f->record_count;
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+/* Next metadata file number: NNNNN of the head's file name + 1. */
+static int
+next_version(const char *loc, const TableMetadata *md)
+{
+	const char *base = strrchr(loc, '/');
+	char *end;
+	long v;
+
+	base = base ? base + 1 : loc;
+	v = strtol(base, &end, 10);
+	if (end != base && *end == '-' && v >= 0 && v < 99999)
+		return (int)v + 1;
+	return md->nmetadata_log + 1;
+}
+
+static void
+set_summary(Snapshot *s, Arena *a, int *k, const char *key, int64_t v)
+{
+	s->summary[*k].key = arena_strdup(a, key);
+	s->summary[(*k)++].value = arena_sprintf(a, "%lld", (long long)v);
+}
+
+typedef struct Written {
+	char *paths[3];
+	int n;
+} Written;
+
+static void
+remove_written(FileIO *io, Written *w)
+{
+	floe_error ignore;
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		(void)fileio_remove(io, w->paths[i], &ignore);
+	w->n = 0;
+}
+
+/* One attempt: write manifest, manifest list, metadata; swap.  On return
+ * w lists the files written (the caller removes them on failure). */
+static int
+append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *files, int n,
+	       const char *job_id, int attempt, Arena *a, Written *w, char **new_loc,
+	       char **new_json, floe_error *err)
+{
+	const TableMetadata *hmd = head->md;
+	const Snapshot *hsnap = metadata_current_snapshot(hmd);
+	const IcebergSchema *schema = metadata_current_schema(hmd);
+	const PartitionSpec *spec = metadata_default_spec(hmd);
+	ManifestWriteInfo info;
+	ManifestEntry *entries;
+	ManifestFile *list, *prev = NULL;
+	TableMetadata *md;
+	Snapshot *snap;
+	Totals tot;
+	const char **pnames;
+	int32_t *pids;
+	SqlType *ptypes;
+	const uint8_t *data;
+	size_t len;
+	char *commit_uuid = new_uuid(a), *mdir = metadata_dir(hmd, a), *mpath, *lpath, *json, *jpath;
+	int64_t snapshot_id = new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
+	int nprev = 0, i, k;
+
+	seq = hmd->format_version >= 2 ? hmd->last_sequence_number + 1 : 0;
+	if (hsnap)
+		TRY(read_manifest_list(io, hsnap, a, &prev, &nprev, err));
+
+	/* (1) the manifest of ADDED entries; sequence numbers inherited (null) */
+	pnames = ARENA_ARRAY(a, const char *, spec->nfields + 1);
+	pids = ARENA_ARRAY(a, int32_t, spec->nfields + 1);
+	ptypes = ARENA_ARRAY(a, SqlType, spec->nfields + 1);
+	for (i = 0; i < spec->nfields; i++) {
+		pnames[i] = spec->fields[i].name;
+		pids[i] = spec->fields[i].field_id;
+		TRY(metadata_partition_type(hmd, spec, i, &ptypes[i], err));
+	}
+	entries = ARENA_ARRAY(a, ManifestEntry, n);
+	for (i = 0; i < n; i++) {
+		if (files[i].content != CONTENT_DATA)
+			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+					   "append commit given a delete file \"%s\"",
+					   files[i].file_path);
+		if (files[i].npartition != spec->nfields)
+			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+					   "data file \"%s\" has %d partition values, spec %d has %d",
+					   files[i].file_path, files[i].npartition,
+					   (int)spec->spec_id, spec->nfields);
+		entries[i].status = ENTRY_ADDED;
+		entries[i].has_snapshot_id = true;
+		entries[i].snapshot_id = snapshot_id;
+		entries[i].file = files[i];
+		entries[i].file.spec_id = spec->spec_id;
+		added_rows += files[i].record_count;
+		added_size += files[i].file_size_in_bytes;
+	}
+	memset(&info, 0, sizeof info);
+	info.format_version = hmd->format_version;
+	info.schema_json = schema_to_json(schema, a);
+	info.schema_id = schema->schema_id;
+	info.partition_spec_json = partition_spec_fields_json(spec, a);
+	info.spec_id = spec->spec_id;
+	info.npartition_fields = spec->nfields;
+	info.partition_names = pnames;
+	info.partition_field_ids = pids;
+	info.partition_types = ptypes;
+	info.content = 0;
+	TRY(manifest_write(&info, entries, n, a, &data, &len, err));
+	mpath = arena_sprintf(a, "%s/%s-m0.avro", mdir, commit_uuid);
+	TRY(fileio_write(io, mpath, data, len, err));
+	w->paths[w->n++] = mpath;
+
+	/* (2) the manifest list: new manifest first, then the head's */
+	list = ARENA_ARRAY(a, ManifestFile, nprev + 1);
+	list[0].manifest_path = mpath;
+	list[0].manifest_length = (int64_t)len;
+	list[0].partition_spec_id = spec->spec_id;
+	list[0].content = 0;
+	list[0].sequence_number = seq;
+	list[0].min_sequence_number = seq;
+	list[0].added_snapshot_id = snapshot_id;
+	list[0].added_files_count = n;
+	list[0].added_rows_count = added_rows;
+	list[0].npartitions = spec->nfields;
+	list[0].partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
+	for (i = 0; i < spec->nfields; i++) {
+		int j;
+		for (j = 0; j < n; j++)
+			if (files[j].partition[i].is_null)
+				list[0].partitions[i].contains_null = true;
+	}
+	for (i = 0; i < nprev; i++)
+		list[i + 1] = prev[i];
+	TRY(manifest_list_write(hmd->format_version, snapshot_id, hsnap != NULL,
+				hsnap ? hsnap->snapshot_id : 0, seq, list, nprev + 1, a, &data,
+				&len, err));
+	lpath = arena_sprintf(a, "%s/snap-%lld-%d-%s.avro", mdir, (long long)snapshot_id,
+			      attempt + 1, commit_uuid);
+	TRY(fileio_write(io, lpath, data, len, err));
+	w->paths[w->n++] = lpath;
+
+	/* (3) the new metadata */
+	TRY(head_totals(io, hsnap, prev, nprev, a, &tot, err));
+	md = metadata_copy(hmd, a);
+	ts = now_ms();
+	if (ts < hmd->last_updated_ms)
+		ts = hmd->last_updated_ms;
+	md->last_updated_ms = ts;
+	md->last_sequence_number = hmd->format_version >= 2 ? seq : hmd->last_sequence_number;
+
+	md->snapshots = arena_realloc(a, md->snapshots, sizeof(Snapshot) * (size_t)hmd->nsnapshots,
+				      sizeof(Snapshot) * (size_t)(hmd->nsnapshots + 1));
+	snap = &md->snapshots[md->nsnapshots++];
+	memset(snap, 0, sizeof *snap);
+	snap->snapshot_id = snapshot_id;
+	snap->has_parent = hsnap != NULL;
+	snap->parent_snapshot_id = hsnap ? hsnap->snapshot_id : 0;
+	snap->sequence_number = seq;
+	snap->timestamp_ms = ts;
+	snap->manifest_list = lpath;
+	snap->operation = "append";
+	snap->has_schema_id = true;
+	snap->schema_id = schema->schema_id;
+	snap->summary = ARENA_ARRAY(a, MdProp, 12);
+	k = 0;
+	set_summary(snap, a, &k, "added-data-files", n);
+	set_summary(snap, a, &k, "added-records", added_rows);
+	set_summary(snap, a, &k, "added-files-size", added_size);
+	set_summary(snap, a, &k, "changed-partition-count", spec->nfields ? n : 1);
+	set_summary(snap, a, &k, "total-records", tot.records + added_rows);
+	set_summary(snap, a, &k, "total-files-size", tot.files_size + added_size);
+	set_summary(snap, a, &k, "total-data-files", tot.data_files + n);
+	set_summary(snap, a, &k, "total-delete-files", tot.delete_files);
+	set_summary(snap, a, &k, "total-position-deletes", tot.pos_deletes);
+	set_summary(snap, a, &k, "total-equality-deletes", tot.eq_deletes);
+	if (job_id) {
+		snap->summary[k].key = "floe.job-id";
+		snap->summary[k++].value = arena_strdup(a, job_id);
+	}
+	snap->nsummary = k;
+	if (hmd->format_version >= 3) {
+		snap->has_first_row_id = true;
+		snap->first_row_id = hmd->next_row_id;
+		snap->has_added_rows = true;
+		snap->added_rows = added_rows;
+		md->has_next_row_id = true;
+		md->next_row_id = hmd->next_row_id + added_rows;
+	}
+	md->has_current_snapshot = true;
+	md->current_snapshot_id = snapshot_id;
+
+	md->snapshot_log = arena_realloc(a, md->snapshot_log,
+					 sizeof(SnapshotLogEntry) * (size_t)hmd->nsnapshot_log,
+					 sizeof(SnapshotLogEntry) * (size_t)(hmd->nsnapshot_log + 1));
+	md->snapshot_log[md->nsnapshot_log].timestamp_ms = ts;
+	md->snapshot_log[md->nsnapshot_log++].snapshot_id = snapshot_id;
+	md->metadata_log = arena_realloc(a, md->metadata_log,
+					 sizeof(MetadataLogEntry) * (size_t)hmd->nmetadata_log,
+					 sizeof(MetadataLogEntry) * (size_t)(hmd->nmetadata_log + 1));
+	md->metadata_log[md->nmetadata_log].timestamp_ms = hmd->last_updated_ms;
+	md->metadata_log[md->nmetadata_log++].metadata_file = head->metadata_location;
+
+	for (i = 0; i < md->nrefs; i++)
+		if (strcmp(md->refs[i].name, "main") == 0)
+			break;
+	if (i == md->nrefs) {
+		md->refs = arena_realloc(a, md->refs, sizeof(SnapshotRef) * (size_t)md->nrefs,
+					 sizeof(SnapshotRef) * (size_t)(md->nrefs + 1));
+		memset(&md->refs[i], 0, sizeof md->refs[i]);
+		md->refs[i].name = "main";
+		md->nrefs++;
+	}
+	md->refs[i].snapshot_id = snapshot_id;
+	md->refs[i].type = "branch";
+
+	json = metadata_serialize(md, a);
+	jpath = arena_sprintf(a, "%s/%05d-%s.metadata.json", mdir,
+			      next_version(head->metadata_location, hmd), commit_uuid);
+	TRY(fileio_write(io, jpath, json, strlen(json), err));
+	w->paths[w->n++] = jpath;
+
+	/* (4) the catalog compare-and-swap */
+	TRY(catalog_swap_table(cat, head->ns, head->name, head->metadata_location, jpath, err));
+	*new_loc = jpath;
+	*new_json = json;
+	return FLOE_OK;
+}
+
+int
+table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
+		    const char *job_id, Arena *a, Table **out, floe_error *err)
+{
+	Arena *tmp;
+	Table *head = base;
+	int attempt, rc = FLOE_ERR;
+
+	if (n == 0) {
+		*out = base;
+		return FLOE_OK;
+	}
+	tmp = arena_new(0);
+	for (attempt = 0; attempt < TABLE_COMMIT_MAX_TRIES; attempt++) {
+		Written w = { { NULL, NULL, NULL }, 0 };
+		char *loc = NULL, *json = NULL;
+		TableMetadata *md;
+
+		if (attempt > 0) {
+			/* back off 5ms, 10ms, 20ms, ... plus jitter, then re-base */
+			uint8_t j;
+			random_bytes(&j, 1);
+			usleep((useconds_t)(5000u << (attempt - 1)) + j * 20u);
+			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
+				break;
+		}
+		rc = append_attempt(cat, io, head, files, n, job_id, attempt, tmp, &w, &loc,
+				    &json, err);
+		if (rc == FLOE_OK) {
+			if (metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
+				rc = FLOE_ERR;
+				break;
+			}
+			table_apply_floe_properties(md);
+			*out = make_table(a, base->ns, base->name, loc, md);
+			break;
+		}
+		remove_written(io, &w);
+		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+			break;
+	}
+	arena_free(tmp);
+	return rc;
+}
+
+/* ---- drop ------------------------------------------------------------- */
+
+static bool
+under(const char *path, const char *loc)
+{
+	size_t n = strlen(loc);
+	return strncmp(path, loc, n) == 0 && path[n] == '/';
+}
+
+static void
+purge_files(FileIO *io, const char *loc, const TableMetadata *md, Arena *a)
+{
+	floe_error ignore;
+	int s, i, j;
+
+	for (s = 0; s < md->nsnapshots; s++) {
+		const Snapshot *snap = &md->snapshots[s];
+		ManifestFile *mf;
+		int nmf;
+
+		if (read_manifest_list(io, snap, a, &mf, &nmf, &ignore) != FLOE_OK)
+			continue;
+		for (i = 0; i < nmf; i++) {
+			ManifestEntry *e;
+			int ne;
+			if (read_entries(io, &mf[i], a, &e, &ne, &ignore) == FLOE_OK)
+				for (j = 0; j < ne; j++)
+					if (under(e[j].file.file_path, md->location) &&
+					    fileio_exists(io, e[j].file.file_path))
+						(void)fileio_remove(io, e[j].file.file_path, &ignore);
+			if (under(mf[i].manifest_path, md->location) &&
+			    fileio_exists(io, mf[i].manifest_path))
+				(void)fileio_remove(io, mf[i].manifest_path, &ignore);
+		}
+		if (under(snap->manifest_list, md->location))
+			(void)fileio_remove(io, snap->manifest_list, &ignore);
+	}
+	for (i = 0; i < md->nmetadata_log; i++)
+		if (under(md->metadata_log[i].metadata_file, md->location))
+			(void)fileio_remove(io, md->metadata_log[i].metadata_file, &ignore);
+	if (under(loc, md->location))
+		(void)fileio_remove(io, loc, &ignore);
+}
+
+int
+table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool purge,
+	   floe_error *err)
+{
+	Arena *a = arena_new(0);
+	TableMetadata *md = NULL;
+	floe_error ignore;
+	char *loc;
+	int rc;
+
+	rc = catalog_load_table(cat, ns, name, a, &loc, err);
+	if (rc == FLOE_OK && purge && read_metadata(io, loc, a, &md, &ignore) != FLOE_OK)
+		md = NULL;
+	if (rc == FLOE_OK)
+		rc = catalog_drop_table(cat, ns, name, err);
+	if (rc == FLOE_OK && md)
+		purge_files(io, loc, md, a);
+	arena_free(a);
+	return rc;
+}

@@ -1,0 +1,87 @@
+/*
+ * table.h — the table operations SQL calls: create, load, register, drop,
+ * append commit, and scan planning (the live data files of a snapshot).
+ *
+ * A Table is a snapshot of the catalog's view: the metadata location the
+ * catalog held when it was loaded and the parsed metadata.  It lives in the
+ * arena passed to the call that produced it.  Commits go through the
+ * catalog's compare-and-swap (catalog_swap_table) from the Table's
+ * metadata_location to the new one; see table.c for the commit protocol.
+ *
+ * floe-only column facts that Iceberg cannot hold are table properties,
+ * applied to every schema's IcebergField by table_load (and by the other
+ * calls that return a Table):
+ *   "floe.column.<field-id>.pg-type"  PostgreSQL type name when it differs
+ *        from the Iceberg type's default: smallint, character varying(n),
+ *        character(n), numeric (unconstrained: decimal(38,10) in Iceberg)
+ *   "floe.column.<field-id>.default"  the column DEFAULT as SQL text
+ *
+ * Paths: a table whose metadata holds "s3://b/x" or "/home/u/x" is read
+ * from a local folder through the FileIO's prefix maps (fileio_map_prefix),
+ * set by the caller before table_register / table_load.
+ *
+ * INTERFACE ROUTINES
+ *   table_create(cat, io, location, ns, name, schema, keys, values, nprops, a, &t, err)
+ *   table_load(cat, io, ns, name, a, &t, err)                 42P01 if missing
+ *   table_register(cat, io, ns, name, metadata_location, err)
+ *   table_drop(cat, io, ns, name, purge, err)
+ *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
+ *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
+ *   table_apply_floe_properties(md)                           (table_load does it)
+ */
+#ifndef FLOE_TABLE_H
+#define FLOE_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "catalog/catalog.h"
+#include "common/arena.h"
+#include "common/error.h"
+#include "storage/fileio.h"
+#include "table/iceberg.h"
+#include "table/metadata.h"
+
+typedef struct Table {
+	char *ns;
+	char *name;
+	char *metadata_location;
+	TableMetadata *md;
+} Table;
+
+/* Retries of an append whose CAS lost to a concurrent commit. */
+#define TABLE_COMMIT_MAX_TRIES 8
+
+/* format-version 2, unpartitioned spec 0, unsorted order 0, field ids
+ * 1..n assigned here (schema->fields[i].id is ignored), metadata written to
+ * <location>/metadata/00000-<uuid>.metadata.json, then registered.
+ * location NULL: "<io root>/<ns>/<name>". */
+int table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
+		 const char *name, const IcebergSchema *schema, const char *const *prop_keys,
+		 const char *const *prop_values, int nprops, Arena *a, Table **out,
+		 floe_error *err);
+
+int table_load(Catalog *cat, FileIO *io, const char *ns, const char *name, Arena *a,
+	       Table **out, floe_error *err);
+
+/* Register an existing table by its metadata file (validated first). */
+int table_register(Catalog *cat, FileIO *io, const char *ns, const char *name,
+		   const char *metadata_location, floe_error *err);
+
+/* Remove from the catalog; purge also deletes the table's files that lie
+ * under its location (best effort). */
+int table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool purge,
+	       floe_error *err);
+
+/* One "append" commit of n data files (n == 0: no commit, *out = base).
+ * Re-based on the new head and retried on a concurrent commit. */
+int table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
+			const char *job_id, Arena *a, Table **out, floe_error *err);
+
+/* Live data files of a snapshot (-1 = current; none -> n = 0).  Delete
+ * files that are live -> 0A000 for now. */
+int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
+		     DataFile **files, int *n, floe_error *err);
+
+void table_apply_floe_properties(TableMetadata *md);
+
+#endif
