@@ -1,0 +1,148 @@
+/*
+ * func_compare.c — comparison operators = <> < <= > >= on every floe type.
+ *
+ * Semantics follow PostgreSQL 15 (utils/adt/int.c, float.c float8_cmp_internal,
+ * numeric.c, varlena.c, date.c, timestamp.c interval_cmp_value, uuid.c):
+ *   - floats: NaN equals NaN and sorts above every other value;
+ *   - numeric: the resolver aligns both sides to one scale, so comparing
+ *     unscaled int128 values is exact;
+ *   - text/bytea: byte-wise (C collation) via strview_cmp;
+ *   - interval: compared as months*30 days + days + micros (interval_cmp_value);
+ *   - cross-type signatures (int2 = int8, date < timestamp) are listed as
+ *     PostgreSQL has them; the resolver widens both sides to the wider type.
+ * NULL in either side gives NULL.
+ *
+ * INTERFACE ROUTINES
+ *   func_compare_table[] / func_compare_count   (searched by func_registry.c)
+ */
+#include <math.h>
+#include "func/func_internal.h"
+
+#define CMP_NUM(x, y) (((x) > (y)) - ((x) < (y)))
+
+static inline int
+cmp_f64(double x, double y)
+{
+	if (isnan(x))
+		return isnan(y) ? 0 : 1;
+	if (isnan(y))
+		return -1;
+	return CMP_NUM(x, y);
+}
+
+static inline int128
+iv_span(Interval v)
+{
+	return (int128)v.micros + ((int128)v.days + (int128)v.months * 30) * (int128)86400000000LL;
+}
+
+#define CMP_F(x, y) cmp_f64((x), (y))
+#define CMP_S(x, y) strview_cmp(&(x), &(y))
+#define CMP_IV(x, y) CMP_NUM(iv_span(x), iv_span(y))
+#define CMP_U(x, y) memcmp((x).b, (y).b, 16)
+
+#define CMP_KERNEL(fname, T, CMP, OP)                                                  \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		VectorView va, vb;                                                     \
+		const T *a, *b;                                                        \
+		uint8_t *o = out->data;                                                \
+		uint32_t i;                                                            \
+		vector_view(&args[0], &va);                                            \
+		vector_view(&args[1], &vb);                                            \
+		a = va.data;                                                           \
+		b = vb.data;                                                           \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);                   \
+			if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {                  \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			o[i] = CMP(a[ka], b[kb]) OP 0;                                 \
+			out_valid(out, i);                                             \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+#define CMP_KERNELS(T, CMP, sfx)                                                       \
+	CMP_KERNEL(eq_##sfx, T, CMP, ==) CMP_KERNEL(ne_##sfx, T, CMP, !=)              \
+	CMP_KERNEL(lt_##sfx, T, CMP, <) CMP_KERNEL(le_##sfx, T, CMP, <=)               \
+	CMP_KERNEL(gt_##sfx, T, CMP, >) CMP_KERNEL(ge_##sfx, T, CMP, >=)
+
+CMP_KERNELS(uint8_t, CMP_NUM, b)
+CMP_KERNELS(int16_t, CMP_NUM, i16)
+CMP_KERNELS(int32_t, CMP_NUM, i32)
+CMP_KERNELS(int64_t, CMP_NUM, i64)
+CMP_KERNELS(float, CMP_F, f32)
+CMP_KERNELS(double, CMP_F, f64)
+CMP_KERNELS(int128, CMP_NUM, dec)
+CMP_KERNELS(strview, CMP_S, s)
+CMP_KERNELS(Interval, CMP_IV, iv)
+CMP_KERNELS(Uuid, CMP_U, u)
+
+/* text equality: one 8-byte compare first (strview_eq) */
+static int
+eq_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a, *b;
+	uint8_t *o = out->data;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		o[i] = strview_eq(&a[ka], &b[kb]);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+#define BO TYPE_BOOL
+#define OPS6(A, B, sfx)                                                                \
+	{ "=", eq_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                 \
+	{ "<>", ne_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                \
+	{ "<", lt_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                 \
+	{ "<=", le_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                \
+	{ ">", gt_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                 \
+	{ ">=", ge_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true }
+
+#define I2 TYPE_INT16
+#define I4 TYPE_INT32
+#define I8 TYPE_INT64
+#define F4 TYPE_FLOAT32
+#define F8 TYPE_FLOAT64
+#define DA TYPE_DATE
+#define TS TYPE_TIMESTAMP
+#define TZ TYPE_TIMESTAMPTZ
+
+const ScalarFunc func_compare_table[] = {
+	OPS6(TYPE_BOOL, TYPE_BOOL, b),
+	OPS6(I2, I2, i16), OPS6(I2, I4, i32), OPS6(I2, I8, i64),
+	OPS6(I4, I2, i32), OPS6(I4, I4, i32), OPS6(I4, I8, i64),
+	OPS6(I8, I2, i64), OPS6(I8, I4, i64), OPS6(I8, I8, i64),
+	OPS6(F4, F4, f32), OPS6(F4, F8, f64), OPS6(F8, F4, f64), OPS6(F8, F8, f64),
+	OPS6(TYPE_DECIMAL, TYPE_DECIMAL, dec),
+	{ "=", eq_text, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ "<>", ne_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ "<", lt_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ "<=", le_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ ">", gt_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ ">=", ge_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	OPS6(TYPE_BYTEA, TYPE_BYTEA, s),
+	OPS6(DA, DA, i32), OPS6(DA, TS, i64), OPS6(DA, TZ, i64),
+	OPS6(TS, DA, i64), OPS6(TS, TS, i64), OPS6(TS, TZ, i64),
+	OPS6(TZ, DA, i64), OPS6(TZ, TS, i64), OPS6(TZ, TZ, i64),
+	OPS6(TYPE_TIME, TYPE_TIME, i64),
+	OPS6(TYPE_INTERVAL, TYPE_INTERVAL, iv),
+	OPS6(TYPE_UUID, TYPE_UUID, u),
+};
+const int func_compare_count = sizeof func_compare_table / sizeof func_compare_table[0];

@@ -1,0 +1,68 @@
+/*
+ * func_internal.h — helpers shared by the func/ family files (folder-private).
+ *
+ * Each family file exports one signature table (func_<family>_table[],
+ * func_<family>_count) that func_registry.c searches.  Kernels read their
+ * arguments through vector_view (flat, const and dict alike) with the
+ * ARGK() index rule and write a flat output.
+ */
+#ifndef FLOE_FUNC_INTERNAL_H
+#define FLOE_FUNC_INTERNAL_H
+
+#include <string.h>
+#include "func/func.h"
+
+/* Row i's index into a view. */
+#define ARGK(view, i) ((view).sel ? (view).sel[(i)] : (i))
+#define ARGVALID(view, k) validity_get((view).validity, (k))
+
+/* Result row i is NULL / valid. */
+static inline void
+out_null(Vector *out, uint32_t i)
+{
+	vector_set_null(out, i);
+}
+
+static inline void
+out_valid(Vector *out, uint32_t i)
+{
+	if (out->validity)
+		validity_set(out->validity, i);
+}
+
+/* Store a result string built in (or copied to) out->arena without copying. */
+static inline void
+out_string_owned(Vector *out, uint32_t i, const char *p, uint32_t len)
+{
+	((strview *)out->data)[i] = strview_make(p, len);
+	out_valid(out, i);
+}
+
+#define DECLARE_TABLE(fam) \
+	extern const ScalarFunc func_##fam##_table[]; \
+	extern const int func_##fam##_count
+
+DECLARE_TABLE(arith);
+DECLARE_TABLE(compare);
+DECLARE_TABLE(string);
+DECLARE_TABLE(like);
+DECLARE_TABLE(math);
+DECLARE_TABLE(datetime);
+
+/* Powers of ten as int128: func_pow10[0..38]. */
+extern const int128 func_pow10[39];
+
+/* Exact decimal helpers (arith): FLOE_ERR on overflow of 38 digits. */
+int func_dec_rescale(int128 v, int from_scale, int to_scale, int128 *out);
+bool func_dec_fits(int128 v);
+/* x (scale sx) / y (scale sy) rounded half away from zero to scale so; y != 0 */
+int func_dec_div(int128 x, int sx, int128 y, int sy, int so, int128 *out);
+
+/* UTF-8: number of characters; byte offset of character n (clamped). */
+uint32_t func_utf8_len(const char *s, uint32_t len);
+uint32_t func_utf8_offset(const char *s, uint32_t len, uint32_t nchars);
+/* Simple case mapping; the output has the same byte length as the input. */
+void func_utf8_lower(const char *s, uint32_t len, char *dst);
+void func_utf8_upper(const char *s, uint32_t len, char *dst);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * func_like.c — LIKE / NOT LIKE / ILIKE / NOT ILIKE (~~ !~~ ~~* !~~*) and
+ * like_escape(), with PostgreSQL 15's pattern rules.
+ *
+ * Spec: PostgreSQL 15 documentation 9.7.1 (LIKE) and the matching algorithm
+ * of utils/adt/like_match.c: % matches any sequence, _ exactly one
+ * character (UTF-8 aware), the escape character (backslash unless
+ * `ESCAPE` says otherwise; the parser rewrites `ESCAPE e` into
+ * like_escape(pattern, e)) quotes the next pattern character, and a pattern
+ * ending in the escape is 22025 "LIKE pattern must not end with escape
+ * character".  The matcher returns TRUE/FALSE/ABORT; ABORT (the text ran
+ * out while a % was still looking) ends the whole match early, which keeps
+ * patterns like %a%a%a%b linear-ish instead of exponential.
+ *
+ * ILIKE lower-cases text and pattern (ASCII plus the Latin-1, Latin
+ * Extended-A, Greek and Cyrillic letters; see func_utf8_lower) and matches
+ * case-sensitively, as PostgreSQL does for multibyte encodings.
+ *
+ * INTERFACE ROUTINES
+ *   func_like_match(s, slen, p, plen, esc, icase, &match, err)
+ *   func_like_table[] / func_like_count   (searched by func_registry.c)
+ */
+#include <stdlib.h>
+#include "func/func_internal.h"
+
+enum { LIKE_FALSE = 0, LIKE_TRUE = 1, LIKE_ABORT = -1, LIKE_ERROR = -2 };
+
+static inline uint32_t
+charlen(const char *t, uint32_t tlen)
+{
+	unsigned char c = (unsigned char)*t;
+	uint32_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	return n > tlen ? tlen : n;
+}
+
+static int
+esc_error(floe_error *err)
+{
+	floe_errorf(err, ERRCODE_INVALID_ESCAPE_SEQUENCE,
+		    "LIKE pattern must not end with escape character");
+	return LIKE_ERROR;
+}
+
+/* depth bounds recursion: each level consumes at least one pattern byte */
+static int
+match_text(const char *t, uint32_t tlen, const char *p, uint32_t plen, int esc,
+	   floe_error *err, int depth)
+{
+	if (depth > 10000) {
+		floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+			    "LIKE pattern has too many %% wildcards");
+		return LIKE_ERROR;
+	}
+	while (tlen > 0 && plen > 0) {
+		if (esc >= 0 && (unsigned char)*p == (unsigned)esc) {
+			uint32_t n;
+			p++, plen--;
+			if (plen == 0)
+				return esc_error(err);
+			n = charlen(p, plen);
+			if (n > tlen || memcmp(p, t, n) != 0)
+				return LIKE_FALSE;
+			p += n, plen -= n, t += n, tlen -= n;
+			continue;
+		}
+		if (*p == '%') {
+			char first;
+			uint32_t n;
+			p++, plen--;
+			/* runs of % and _: each _ eats one character */
+			while (plen > 0) {
+				if (*p == '%') {
+					p++, plen--;
+				} else if (*p == '_') {
+					if (tlen == 0)
+						return LIKE_ABORT;
+					n = charlen(t, tlen);
+					t += n, tlen -= n;
+					p++, plen--;
+				} else {
+					break;
+				}
+			}
+			if (plen == 0)
+				return LIKE_TRUE;
+			if (esc >= 0 && (unsigned char)*p == (unsigned)esc) {
+				if (plen < 2)
+					return esc_error(err);
+				first = p[1];
+			} else {
+				first = *p;
+			}
+			while (tlen > 0) {
+				if (*t == first) {
+					int m = match_text(t, tlen, p, plen, esc, err, depth + 1);
+					if (m != LIKE_FALSE)
+						return m;
+				}
+				n = charlen(t, tlen);
+				t += n, tlen -= n;
+			}
+			return LIKE_ABORT;
+		}
+		if (*p == '_') {
+			uint32_t n = charlen(t, tlen);
+			t += n, tlen -= n;
+			p++, plen--;
+			continue;
+		}
+		if (*p != *t)
+			return LIKE_FALSE;
+		p++, plen--, t++, tlen--;
+	}
+	if (tlen > 0)
+		return LIKE_FALSE;
+	while (plen > 0 && *p == '%')
+		p++, plen--;
+	if (plen == 0)
+		return LIKE_TRUE;
+	return LIKE_ABORT;
+}
+
+int
+func_like_match(const char *s, size_t slen, const char *p, size_t plen, int esc,
+		bool icase, bool *match, floe_error *err)
+{
+	int m;
+	char sbuf[256], pbuf[256];
+	char *ls = NULL, *lp = NULL;
+
+	if (slen > UINT32_MAX || plen > UINT32_MAX)
+		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "string too long for LIKE");
+	if (icase) {
+		ls = slen <= sizeof sbuf ? sbuf : xmalloc(slen);
+		lp = plen <= sizeof pbuf ? pbuf : xmalloc(plen);
+		func_utf8_lower(s, (uint32_t)slen, ls);
+		func_utf8_lower(p, (uint32_t)plen, lp);
+		s = ls;
+		p = lp;
+	}
+	m = match_text(s, (uint32_t)slen, p, (uint32_t)plen, esc, err, 0);
+	if (ls && ls != sbuf)
+		free(ls);
+	if (lp && lp != pbuf)
+		free(lp);
+	if (m == LIKE_ERROR)
+		return FLOE_ERR;
+	*match = m == LIKE_TRUE;
+	return FLOE_OK;
+}
+
+static int
+like_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool icase,
+	    bool negate)
+{
+	VectorView va, vb;
+	const strview *a, *b;
+	uint8_t *o = out->data;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		bool m;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		if (func_like_match(strview_data(&a[ka]), a[ka].len, strview_data(&b[kb]),
+				    b[kb].len, '\\', icase, &m, ctx->err) != FLOE_OK)
+			return FLOE_ERR;
+		o[i] = m != negate;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+like(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return like_common(ctx, args, count, out, false, false);
+}
+
+static int
+not_like(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return like_common(ctx, args, count, out, false, true);
+}
+
+static int
+ilike(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return like_common(ctx, args, count, out, true, false);
+}
+
+static int
+not_ilike(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return like_common(ctx, args, count, out, true, true);
+}
+
+/*
+ * like_escape(pattern, esc): rewrite a pattern written with escape esc into
+ * the default backslash form (utils/adt/like_support.c's like_escape):
+ * esc '' means no escape, so backslashes become literal (doubled).
+ */
+static int
+like_escape(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a, *b;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i), j, n = 0, elen;
+		const char *p, *e;
+		char *dst;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		p = strview_data(&a[ka]);
+		e = strview_data(&b[kb]);
+		elen = b[kb].len;
+		if (elen > 0 && charlen(e, elen) != elen) {
+			floe_errorf(ctx->err, ERRCODE_INVALID_ESCAPE_SEQUENCE, "invalid escape string");
+			return floe_error_hint(ctx->err, "Escape string must be empty or one character.");
+		}
+		dst = arena_alloc(out->arena, (size_t)a[ka].len * 2 + 1);
+		if (elen == 0) {
+			for (j = 0; j < a[ka].len; j++) {
+				if (p[j] == '\\')
+					dst[n++] = '\\';
+				dst[n++] = p[j];
+			}
+		} else if (elen == 1 && e[0] == '\\') {
+			memcpy(dst, p, a[ka].len);
+			n = a[ka].len;
+		} else {
+			for (j = 0; j < a[ka].len;) {
+				uint32_t cl = charlen(p + j, a[ka].len - j);
+				if (cl == elen && memcmp(p + j, e, elen) == 0) {
+					/* escape: keep the next character quoted */
+					j += cl;
+					if (j >= a[ka].len)
+						return esc_error(ctx->err), FLOE_ERR;
+					cl = charlen(p + j, a[ka].len - j);
+					dst[n++] = '\\';
+					memcpy(dst + n, p + j, cl);
+					n += cl;
+					j += cl;
+					continue;
+				}
+				if (p[j] == '\\')
+					dst[n++] = '\\';
+				memcpy(dst + n, p + j, cl);
+				n += cl;
+				j += cl;
+			}
+		}
+		out_string_owned(out, i, dst, n);
+	}
+	return FLOE_OK;
+}
+
+#define TX TYPE_TEXT
+#define BO TYPE_BOOL
+const ScalarFunc func_like_table[] = {
+	{ "~~", like, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "!~~", not_like, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "~~*", ilike, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "!~~*", not_ilike, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "like_escape", like_escape, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+};
+const int func_like_count = sizeof func_like_table / sizeof func_like_table[0];

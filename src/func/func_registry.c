@@ -1,0 +1,531 @@
+/*
+ * func_registry.c — PostgreSQL's operator and function type resolution over
+ * floe's signature tables.
+ *
+ * Implements the algorithm of PostgreSQL 15's documentation chapter 10
+ * ("Type Conversion", sections 10.2 Operators and 10.3 Functions) and of
+ * parse_func.c func_select_candidate / parse_oper.c oper_select_candidate,
+ * for the types floe has:
+ *
+ *   1. candidates with the name and a matching number of arguments;
+ *   2. an exact match wins (for a binary operator with one unknown side, the
+ *      unknown side is assumed to be the other side's type);
+ *   3. keep candidates every argument can be implicitly coerced to
+ *      (pg_cast context 'i'; unknown coerces to anything, "any" accepts all);
+ *   4. keep those with the most exact matches, then those accepting the
+ *      most preferred types of the inputs' categories;
+ *   5. resolve unknown arguments by category (string wins; else one
+ *      category; prefer the category's preferred type);
+ *   6. unknowns take the type of the known arguments when all agree;
+ *   7. otherwise 42883 "does not exist" or 42725 "is not unique", with
+ *      PostgreSQL's message and hint text.
+ *
+ * Aggregates resolve the same way over agg_basic.c's signature table.
+ *
+ * INTERFACE ROUTINES
+ *   func_resolve_scalar(), func_resolve_agg(), func_type_name()
+ *
+ * Invariants: the returned ScalarFunc/AggFunc pointers are static; cast_to[i]
+ * is the exact type the kernel reads argument i as (decimal arguments of
+ * additive operators and comparisons are aligned to one scale).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "func/func_internal.h"
+
+/* agg_basic.c */
+extern const ScalarFunc func_agg_sigs[];
+extern const AggFunc *const func_agg_impls[];
+extern const int func_agg_count;
+
+#define MAX_CANDS 64
+#define MAX_ARGS 100
+
+static const struct {
+	const ScalarFunc *t;
+	const int *n;
+} families[] = {
+	{ func_arith_table, &func_arith_count },
+	{ func_compare_table, &func_compare_count },
+	{ func_string_table, &func_string_count },
+	{ func_like_table, &func_like_count },
+	{ func_math_table, &func_math_count },
+	{ func_datetime_table, &func_datetime_count },
+};
+
+const char *
+func_type_name(SqlType t, char *buf, size_t n)
+{
+	switch (t.id) {
+	case TYPE_DECIMAL:
+		snprintf(buf, n, "numeric");
+		return buf;
+	case TYPE_TEXT:
+		snprintf(buf, n, "%s", t.text_kind == TEXT_VARCHAR ? "character varying" :
+			 t.text_kind == TEXT_CHAR ? "character" : "text");
+		return buf;
+	default:
+		return type_name(t, buf, n);
+	}
+}
+
+/* TYPCATEGORY of pg_type. */
+static char
+category(int id)
+{
+	switch (id) {
+	case TYPE_BOOL: return 'B';
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64:
+	case TYPE_FLOAT32: case TYPE_FLOAT64: case TYPE_DECIMAL: return 'N';
+	case TYPE_TEXT: return 'S';
+	case TYPE_DATE: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: return 'D';
+	case TYPE_INTERVAL: return 'T';
+	case TYPE_NULL: return 'X';
+	case FARG_ANY: return 'P';
+	default: return 'U';
+	}
+}
+
+static bool
+preferred(int id)
+{
+	return id == TYPE_BOOL || id == TYPE_FLOAT64 || id == TYPE_TEXT ||
+	       id == TYPE_TIMESTAMPTZ || id == TYPE_INTERVAL;
+}
+
+/* pg_cast entries with castcontext 'i' among floe's types. */
+static bool
+implicit_cast(int from, int to)
+{
+	if (from == to || from == TYPE_NULL || to == FARG_ANY)
+		return true;
+	switch (from) {
+	case TYPE_INT16:
+		return to == TYPE_INT32 || to == TYPE_INT64 || to == TYPE_FLOAT32 ||
+		       to == TYPE_FLOAT64 || to == TYPE_DECIMAL;
+	case TYPE_INT32:
+		return to == TYPE_INT64 || to == TYPE_FLOAT32 || to == TYPE_FLOAT64 ||
+		       to == TYPE_DECIMAL;
+	case TYPE_INT64:
+		return to == TYPE_FLOAT32 || to == TYPE_FLOAT64 || to == TYPE_DECIMAL;
+	case TYPE_FLOAT32:
+		return to == TYPE_FLOAT64;
+	case TYPE_DECIMAL:
+		return to == TYPE_FLOAT32 || to == TYPE_FLOAT64;
+	case TYPE_DATE:
+		return to == TYPE_TIMESTAMP || to == TYPE_TIMESTAMPTZ;
+	case TYPE_TIMESTAMP:
+		return to == TYPE_TIMESTAMPTZ;
+	case TYPE_TIME:
+		return to == TYPE_INTERVAL;
+	default:
+		return false;
+	}
+}
+
+static int
+argt(const ScalarFunc *f, int i)
+{
+	return i < f->nargs ? f->args[i] : f->args[f->nargs - 1];
+}
+
+static bool
+arity_ok(const ScalarFunc *f, int nargs)
+{
+	return f->variadic ? nargs >= f->nargs : nargs == f->nargs;
+}
+
+static bool
+is_operator_name(const char *name)
+{
+	return !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
+		 name[0] == '_');
+}
+
+static void
+signature_text(char *buf, size_t n, const char *name, const SqlType *in, int nargs)
+{
+	char tb[64];
+	size_t len;
+	int i;
+
+	if (is_operator_name(name)) {
+		const char *op = name;
+		if ((name[0] == 'u') && name[1])
+			op = name + 1;
+		if (nargs == 1)
+			snprintf(buf, n, "%s %s", op, func_type_name(in[0], tb, sizeof tb));
+		else {
+			char tb2[64];
+			snprintf(buf, n, "%s %s %s", func_type_name(in[0], tb, sizeof tb), op,
+				 func_type_name(in[1], tb2, sizeof tb2));
+		}
+		return;
+	}
+	snprintf(buf, n, "%s(", name);
+	for (i = 0; i < nargs; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+			 func_type_name(in[i], tb, sizeof tb));
+	}
+	len = strlen(buf);
+	snprintf(buf + len, n - len, ")");
+}
+
+static int
+not_found(floe_error *err, const char *name, const SqlType *in, int nargs, bool is_op)
+{
+	char sig[512];
+
+	signature_text(sig, sizeof sig, name, in, nargs);
+	if (is_op) {
+		floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "operator does not exist: %s", sig);
+		return floe_error_hint(err, "No operator matches the given name and argument types. "
+				       "You might need to add explicit type casts.");
+	}
+	floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", sig);
+	return floe_error_hint(err, "No function matches the given name and argument types. "
+			       "You might need to add explicit type casts.");
+}
+
+static int
+not_unique(floe_error *err, const char *name, const SqlType *in, int nargs, bool is_op)
+{
+	char sig[512];
+
+	signature_text(sig, sizeof sig, name, in, nargs);
+	if (is_op) {
+		floe_errorf(err, ERRCODE_AMBIGUOUS_FUNCTION, "operator is not unique: %s", sig);
+		return floe_error_hint(err, "Could not choose a best candidate operator. "
+				       "You might need to add explicit type casts.");
+	}
+	floe_errorf(err, ERRCODE_AMBIGUOUS_FUNCTION, "function %s is not unique", sig);
+	return floe_error_hint(err, "Could not choose a best candidate function. "
+			       "You might need to add explicit type casts.");
+}
+
+/*
+ * Choose one of cands[0..nc) for input types in[0..nargs).  Returns the
+ * index, -1 when none applies, -2 when ambiguous.
+ */
+static int
+select_candidate(const ScalarFunc **cands, int nc, const SqlType *in, int nargs, bool is_op)
+{
+	int keep[MAX_CANDS], nk = 0, i, j, c, best, nunknown = 0;
+
+	/* exact match */
+	for (c = 0; c < nc; c++) {
+		for (i = 0; i < nargs; i++)
+			if ((int)in[i].id != argt(cands[c], i))
+				break;
+		if (i == nargs)
+			return c;
+	}
+	for (i = 0; i < nargs; i++)
+		nunknown += in[i].id == TYPE_NULL;
+	/* binary operator with one unknown side: assume it is the other's type */
+	if (is_op && nargs == 2 && nunknown == 1) {
+		int known = in[0].id == TYPE_NULL ? in[1].id : in[0].id;
+		for (c = 0; c < nc; c++)
+			if (argt(cands[c], 0) == known && argt(cands[c], 1) == known)
+				return c;
+	}
+	/* implicitly coercible */
+	for (c = 0; c < nc; c++) {
+		for (i = 0; i < nargs; i++)
+			if (!implicit_cast(in[i].id, argt(cands[c], i)))
+				break;
+		if (i == nargs)
+			keep[nk++] = c;
+	}
+	if (nk == 0)
+		return -1;
+	if (nk == 1)
+		return keep[0];
+	/* most exact matches */
+	{
+		int score[MAX_CANDS], max = -1, n2 = 0;
+		for (j = 0; j < nk; j++) {
+			score[j] = 0;
+			for (i = 0; i < nargs; i++)
+				score[j] += (int)in[i].id == argt(cands[keep[j]], i);
+			if (score[j] > max)
+				max = score[j];
+		}
+		for (j = 0; j < nk; j++)
+			if (score[j] == max)
+				keep[n2++] = keep[j];
+		nk = n2;
+		if (nk == 1)
+			return keep[0];
+	}
+	/* most exact-or-preferred matches among known inputs */
+	{
+		int score[MAX_CANDS], max = -1, n2 = 0;
+		for (j = 0; j < nk; j++) {
+			score[j] = 0;
+			for (i = 0; i < nargs; i++) {
+				int t = argt(cands[keep[j]], i);
+				if (in[i].id == TYPE_NULL)
+					continue;
+				if ((int)in[i].id == t ||
+				    (preferred(t) && category(t) == category(in[i].id)))
+					score[j]++;
+			}
+			if (score[j] > max)
+				max = score[j];
+		}
+		for (j = 0; j < nk; j++)
+			if (score[j] == max)
+				keep[n2++] = keep[j];
+		nk = n2;
+		if (nk == 1)
+			return keep[0];
+	}
+	if (nunknown == 0)
+		return -2;
+	/* resolve unknown arguments by type category */
+	{
+		char slot_cat[MAX_ARGS];
+		bool slot_pref[MAX_ARGS], resolved = true;
+		for (i = 0; i < nargs && resolved; i++) {
+			bool conflict = false;
+			slot_cat[i] = 0;
+			slot_pref[i] = false;
+			if (in[i].id != TYPE_NULL)
+				continue;
+			for (j = 0; j < nk; j++) {
+				int t = argt(cands[keep[j]], i);
+				char cat = category(t);
+				if (!slot_cat[i]) {
+					slot_cat[i] = cat;
+					slot_pref[i] = preferred(t);
+				} else if (cat == slot_cat[i]) {
+					slot_pref[i] |= preferred(t);
+				} else if (cat == 'S') {
+					slot_cat[i] = cat;
+					slot_pref[i] = preferred(t);
+				} else {
+					conflict = true;
+				}
+			}
+			if (conflict && slot_cat[i] != 'S')
+				resolved = false;
+		}
+		if (resolved) {
+			int n2 = 0;
+			for (j = 0; j < nk; j++) {
+				bool ok = true;
+				for (i = 0; i < nargs && ok; i++) {
+					int t = argt(cands[keep[j]], i);
+					if (in[i].id != TYPE_NULL)
+						continue;
+					if (category(t) != slot_cat[i] || (slot_pref[i] && !preferred(t)))
+						ok = false;
+				}
+				if (ok)
+					keep[n2++] = keep[j];
+			}
+			if (n2 == 1)
+				return keep[0];
+			if (n2 > 0)
+				nk = n2;
+		}
+	}
+	/* unknowns take the type of the known arguments when those agree */
+	if (nunknown < nargs) {
+		int known = -1, n2 = 0;
+		best = -1;
+		for (i = 0; i < nargs; i++) {
+			if (in[i].id == TYPE_NULL)
+				continue;
+			if (known >= 0 && known != (int)in[i].id)
+				return -2;
+			known = in[i].id;
+		}
+		for (j = 0; j < nk; j++) {
+			for (i = 0; i < nargs; i++)
+				if (in[i].id == TYPE_NULL && !implicit_cast(known, argt(cands[keep[j]], i)))
+					break;
+			if (i == nargs) {
+				best = keep[j];
+				n2++;
+			}
+		}
+		if (n2 == 1)
+			return best;
+	}
+	return -2;
+}
+
+static SqlType
+decimal_of_int(TypeId id)
+{
+	switch (id) {
+	case TYPE_INT16: return type_decimal(5, 0);
+	case TYPE_INT32: return type_decimal(10, 0);
+	case TYPE_INT64: return type_decimal(19, 0);
+	default: return type_decimal(0, NUMERIC_DEFAULT_SCALE);
+	}
+}
+
+static int
+widen_group(int id)
+{
+	switch (id) {
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64: return 1;
+	case TYPE_FLOAT32: case TYPE_FLOAT64: return 2;
+	case TYPE_DATE: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: return 3;
+	default: return 0;
+	}
+}
+
+static bool
+is_comparison(const char *name)
+{
+	return !strcmp(name, "=") || !strcmp(name, "<>") || !strcmp(name, "<") ||
+	       !strcmp(name, "<=") || !strcmp(name, ">") || !strcmp(name, ">=");
+}
+
+/* Fill cast_to[] and *ret for the chosen signature f. */
+static void
+finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType *cast_to)
+{
+	int i, smax = 0, ndec = 0;
+
+	for (i = 0; i < nargs; i++) {
+		int t = argt(f, i);
+		if (t == FARG_ANY) {
+			cast_to[i] = in[i].id == TYPE_TEXT ? in[i] : type_make(TYPE_TEXT);
+		} else if ((int)in[i].id == t) {
+			cast_to[i] = in[i];
+		} else if (t == TYPE_DECIMAL) {
+			cast_to[i] = decimal_of_int(in[i].id);
+		} else {
+			cast_to[i] = type_make((TypeId)t);
+		}
+		if (cast_to[i].id == TYPE_DECIMAL) {
+			ndec++;
+			if (cast_to[i].scale > smax)
+				smax = cast_to[i].scale;
+		}
+	}
+	/* mixed-width signatures (int2 + int4, date < timestamp) run on the wider */
+	if (nargs == 2 && f->args[0] != f->args[1] &&
+	    widen_group(f->args[0]) && widen_group(f->args[0]) == widen_group(f->args[1])) {
+		TypeId w = (TypeId)(f->args[0] > f->args[1] ? f->args[0] : f->args[1]);
+		cast_to[0] = cast_to[1] = type_make(w);
+	}
+	/* additive operators, mod and comparisons work on one common scale */
+	if (ndec == nargs && nargs == 2 &&
+	    (f->ret_rule == FRET_DEC_ADD || is_comparison(f->name))) {
+		for (i = 0; i < nargs; i++)
+			if (cast_to[i].scale != smax)
+				cast_to[i] = type_decimal(0, smax);
+	}
+	switch (f->ret_rule) {
+	case FRET_ARG0:
+		*ret = cast_to[0];
+		if (ret->id == TYPE_DECIMAL)
+			*ret = type_decimal(0, ret->scale);
+		else if (ret->id == TYPE_TEXT)
+			*ret = type_make(TYPE_TEXT);
+		break;
+	case FRET_DEC_ADD:
+		*ret = type_decimal(0, smax);
+		break;
+	case FRET_DEC_MUL: {
+		int s = cast_to[0].scale + cast_to[1].scale;
+		*ret = type_decimal(0, s > DECIMAL_MAX_PRECISION ? DECIMAL_MAX_PRECISION : s);
+		break;
+	}
+	case FRET_DEC_DIV:
+		*ret = type_decimal(0, smax > 16 ? smax : 16);
+		break;
+	case FRET_DEC_ROUND:
+		*ret = type_decimal(0, nargs == 1 ? 0 : cast_to[0].scale);
+		break;
+	default:
+		*ret = type_make((TypeId)f->ret);
+		break;
+	}
+}
+
+int
+func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
+		    const ScalarFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err)
+{
+	const ScalarFunc *cands[MAX_CANDS];
+	int nc = 0, fam, k, pick;
+	bool is_op = is_operator_name(name);
+
+	if (nargs < 0 || nargs > MAX_ARGS)
+		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+				   "cannot pass more than %d arguments to a function", MAX_ARGS);
+	for (fam = 0; fam < (int)(sizeof families / sizeof families[0]); fam++)
+		for (k = 0; k < *families[fam].n; k++) {
+			const ScalarFunc *f = &families[fam].t[k];
+			if (!strcmp(f->name, name) && arity_ok(f, nargs) && nc < MAX_CANDS)
+				cands[nc++] = f;
+		}
+	pick = nc ? select_candidate(cands, nc, argtypes, nargs, is_op) : -1;
+	if (pick == -1)
+		return not_found(err, name, argtypes, nargs, is_op);
+	if (pick == -2)
+		return not_unique(err, name, argtypes, nargs, is_op);
+	*out = cands[pick];
+	finish(cands[pick], argtypes, nargs, ret, cast_to);
+	return FLOE_OK;
+}
+
+int
+func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star,
+		 const AggFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err)
+{
+	const ScalarFunc *cands[MAX_CANDS];
+	int idx[MAX_CANDS], nc = 0, k, pick;
+	bool known_name = false;
+
+	if (star) {
+		if (strcmp(name, "count") || nargs != 0) {
+			char sig[256];
+			snprintf(sig, sizeof sig, "%s(*)", name);
+			floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE,
+				    "%s specified, but %s is not an aggregate function", sig, name);
+			return FLOE_ERR;
+		}
+	}
+	for (k = 0; k < func_agg_count; k++) {
+		const ScalarFunc *f = &func_agg_sigs[k];
+		if (strcmp(f->name, name))
+			continue;
+		known_name = true;
+		if (star != (f->nargs == 0))
+			continue;
+		if (arity_ok(f, nargs) && nc < MAX_CANDS) {
+			idx[nc] = k;
+			cands[nc++] = f;
+		}
+	}
+	(void)known_name;
+	pick = nc ? select_candidate(cands, nc, argtypes, nargs, false) : -1;
+	if (pick == -1)
+		return not_found(err, name, argtypes, nargs, false);
+	if (pick == -2)
+		return not_unique(err, name, argtypes, nargs, false);
+	*out = func_agg_impls[idx[pick]];
+	finish(cands[pick], argtypes, nargs, ret, cast_to);
+	for (k = 0; k < nargs; k++)         /* count(any) reads its argument as is */
+		if (argt(cands[pick], k) == FARG_ANY)
+			cast_to[k] = argtypes[k];
+	/* numeric results of aggregates: sum keeps the scale, avg divides */
+	if (!strcmp(name, "sum") && ret->id == TYPE_DECIMAL)
+		*ret = type_decimal(0, cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0);
+	if (!strcmp(name, "avg") && ret->id == TYPE_DECIMAL) {
+		int s = cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0;
+		*ret = type_decimal(0, s > 16 ? s : 16);
+	}
+	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)
+		*ret = cast_to[0];
+	return FLOE_OK;
+}

@@ -1,0 +1,1092 @@
+/*
+ * func_string.c — string operators and functions on UTF-8 text, counting
+ * characters (not bytes) as PostgreSQL does for a UTF8 database.
+ *
+ * Spec: PostgreSQL 15 documentation 9.4 "String Functions and Operators"
+ * (utils/adt/varlena.c, oracle_compat.c): || (text || text, and
+ * anynonarray || text / text || anynonarray: the resolver casts the non-text
+ * side to text), length/char_length/character_length, octet_length, lower,
+ * upper, substring/substr (start, count), position/strpos, replace,
+ * btrim/ltrim/rtrim (characters set, default ' '), split_part (negative n
+ * counts from the end), left, right (negative n drops), lpad/rpad
+ * (truncating, default fill ' '), concat (NULLs skipped), concat_ws
+ * (NULL separator -> NULL, NULL values skipped), starts_with, repeat,
+ * reverse, md5 (RFC 1321), ascii, chr.
+ *
+ * Result strings are built in out->arena.  Input is assumed to be valid
+ * UTF-8 (the codecs and the text input function validate); a truncated
+ * sequence at the end counts as one character and never reads past it.
+ *
+ * INTERFACE ROUTINES
+ *   func_string_table[] / func_string_count   (searched by func_registry.c)
+ *   func_utf8_len(), func_utf8_offset(), func_utf8_lower(), func_utf8_upper()
+ */
+#include <stdio.h>
+#include "func/func_internal.h"
+
+#ifndef ERRCODE_SUBSTRING_ERROR
+#define ERRCODE_SUBSTRING_ERROR "22011"
+#endif
+#ifndef ERRCODE_PROGRAM_LIMIT_EXCEEDED
+#define ERRCODE_PROGRAM_LIMIT_EXCEEDED "54000"
+#endif
+
+/* PostgreSQL's limit on one text value (1 GB) */
+#define MAX_TEXT_BYTES (1024u * 1024u * 1024u - 1)
+
+static inline uint32_t
+u8len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+}
+
+uint32_t
+func_utf8_len(const char *s, uint32_t len)
+{
+	uint32_t i, n = 0;
+
+	/* count bytes that are not continuation bytes */
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+uint32_t
+func_utf8_offset(const char *s, uint32_t len, uint32_t nchars)
+{
+	uint32_t off = 0;
+
+	while (nchars > 0 && off < len) {
+		uint32_t n = u8len((unsigned char)s[off]);
+		off += n;
+		nchars--;
+	}
+	return off > len ? len : off;
+}
+
+/* decode one 2-byte sequence's code point, or -1 */
+static int
+cp2(const unsigned char *p)
+{
+	return ((p[0] & 0x1f) << 6) | (p[1] & 0x3f);
+}
+
+static void
+put2(unsigned char *d, int cp)
+{
+	d[0] = (unsigned char)(0xc0 | (cp >> 6));
+	d[1] = (unsigned char)(0x80 | (cp & 0x3f));
+}
+
+static int
+lower_cp(int c)
+{
+	if ((c >= 0xc0 && c <= 0xde && c != 0xd7) || (c >= 0x391 && c <= 0x3ab && c != 0x3a2) ||
+	    (c >= 0x410 && c <= 0x42f))
+		return c + 0x20;
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 0x50;
+	if (c >= 0x100 && c <= 0x17f && c != 0x130 && c != 0x138 && c != 0x149 && c != 0x17f) {
+		/* Latin Extended-A pairs: even/odd, except 0x139..0x148 and 0x179..0x17e odd/even */
+		bool oddpair = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e);
+		if (oddpair ? (c & 1) : !(c & 1))
+			return c + 1;
+	}
+	return c;
+}
+
+static int
+upper_cp(int c)
+{
+	if ((c >= 0xe0 && c <= 0xfe && c != 0xf7) || (c >= 0x3b1 && c <= 0x3cb && c != 0x3c2) ||
+	    (c >= 0x430 && c <= 0x44f))
+		return c - 0x20;
+	if (c >= 0x450 && c <= 0x45f)
+		return c - 0x50;
+	if (c >= 0x100 && c <= 0x17f && c != 0x131 && c != 0x138 && c != 0x149 && c != 0x17f) {
+		bool oddpair = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e);
+		if (oddpair ? !(c & 1) : (c & 1))
+			return c - 1;
+	}
+	return c;
+}
+
+static void
+map_case(const char *s, uint32_t len, char *dst, bool upper)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char *d = (unsigned char *)dst;
+	uint32_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		if (c < 0x80) {
+			if (upper)
+				d[i] = (c >= 'a' && c <= 'z') ? c - 32 : c;
+			else
+				d[i] = (c >= 'A' && c <= 'Z') ? c + 32 : c;
+			i++;
+		} else if (c >= 0xc0 && c < 0xe0 && i + 1 < len) {
+			int cp = cp2(p + i), m = upper ? upper_cp(cp) : lower_cp(cp);
+			if (m != cp && m < 0x800)
+				put2(d + i, m);
+			else
+				d[i] = p[i], d[i + 1] = p[i + 1];
+			i += 2;
+		} else {
+			d[i] = c;
+			i++;
+		}
+	}
+}
+
+void
+func_utf8_lower(const char *s, uint32_t len, char *dst)
+{
+	map_case(s, len, dst, false);
+}
+
+void
+func_utf8_upper(const char *s, uint32_t len, char *dst)
+{
+	map_case(s, len, dst, true);
+}
+
+/* ---- kernel scaffolding ------------------------------------------------- */
+
+/* Views of all arguments and row i's strict NULL test. */
+typedef struct Args {
+	VectorView v[4];
+	int n;
+} Args;
+
+static void
+args_view(Args *a, const Vector *args, int nargs)
+{
+	int j;
+	a->n = nargs > 4 ? 4 : nargs;
+	for (j = 0; j < a->n; j++)
+		vector_view(&args[j], &a->v[j]);
+}
+
+static inline bool
+args_null(const Args *a, uint32_t i)
+{
+	int j;
+	for (j = 0; j < a->n; j++)
+		if (!ARGVALID(a->v[j], ARGK(a->v[j], i)))
+			return true;
+	return false;
+}
+
+static inline const strview *
+arg_s(const Args *a, int j, uint32_t i)
+{
+	return &((const strview *)a->v[j].data)[ARGK(a->v[j], i)];
+}
+
+static inline int32_t
+arg_i32(const Args *a, int j, uint32_t i)
+{
+	return ((const int32_t *)a->v[j].data)[ARGK(a->v[j], i)];
+}
+
+static int
+too_long(FuncCtx *ctx)
+{
+	return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+			   "requested length too large");
+}
+
+/* ---- || and concat ------------------------------------------------------ */
+
+static int
+textcat(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *x, *y;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		x = arg_s(&a, 0, i);
+		y = arg_s(&a, 1, i);
+		if ((uint64_t)x->len + y->len > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, (size_t)x->len + y->len + 1);
+		memcpy(d, strview_data(x), x->len);
+		memcpy(d + x->len, strview_data(y), y->len);
+		out_string_owned(out, i, d, x->len + y->len);
+	}
+	return FLOE_OK;
+}
+
+/* concat(variadic any) and concat_ws(sep, variadic any): not strict */
+static int
+concat_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	      bool ws)
+{
+	VectorView views[64];
+	VectorView *v = nargs <= 64 ? views : arena_alloc(ctx->arena, sizeof *v * (size_t)nargs);
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		uint64_t total = 0;
+		const strview *sep = NULL;
+		bool any = false;
+		char *d;
+		uint32_t n = 0;
+		int first = 0;
+		if (ws) {
+			uint32_t k = ARGK(v[0], i);
+			if (!ARGVALID(v[0], k)) {
+				out_null(out, i);
+				continue;
+			}
+			sep = &((const strview *)v[0].data)[k];
+			first = 1;
+		}
+		for (j = first; j < nargs; j++) {
+			uint32_t k = ARGK(v[j], i);
+			if (!ARGVALID(v[j], k))
+				continue;
+			total += ((const strview *)v[j].data)[k].len + (sep && any ? sep->len : 0);
+			any = true;
+		}
+		if (total > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, total + 1);
+		any = false;
+		for (j = first; j < nargs; j++) {
+			uint32_t k = ARGK(v[j], i);
+			const strview *s;
+			if (!ARGVALID(v[j], k))
+				continue;
+			s = &((const strview *)v[j].data)[k];
+			if (sep && any) {
+				memcpy(d + n, strview_data(sep), sep->len);
+				n += sep->len;
+			}
+			memcpy(d + n, strview_data(s), s->len);
+			n += s->len;
+			any = true;
+		}
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
+static int
+concat(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return concat_common(ctx, args, nargs, count, out, false);
+}
+
+static int
+concat_ws(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return concat_common(ctx, args, nargs, count, out, true);
+}
+
+/* ---- length, case --------------------------------------------------------- */
+
+static int
+length(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	int32_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		o[i] = (int32_t)func_utf8_len(strview_data(s), s->len);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+octet_length(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	int32_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		o[i] = (int32_t)arg_s(&a, 0, i)->len;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+case_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool upper)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		d = arena_alloc(out->arena, (size_t)s->len + 1);
+		map_case(strview_data(s), s->len, d, upper);
+		out_string_owned(out, i, d, s->len);
+	}
+	return FLOE_OK;
+}
+
+static int
+lower(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return case_common(ctx, args, count, out, false);
+}
+
+static int
+upper(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return case_common(ctx, args, count, out, true);
+}
+
+/* ---- substring, left, right --------------------------------------------- */
+
+/* characters [from, to) (1-based, clamped) of s, as a new value of out */
+static void
+put_chars(Vector *out, uint32_t i, const strview *s, int64_t from, int64_t to)
+{
+	const char *p = strview_data(s);
+	uint32_t b0, b1;
+
+	if (from < 1)
+		from = 1;
+	if (to <= from) {
+		out_string_owned(out, i, "", 0);
+		return;
+	}
+	b0 = func_utf8_offset(p, s->len, (uint32_t)(from - 1 > UINT32_MAX ? UINT32_MAX : from - 1));
+	b1 = to - from > UINT32_MAX ? s->len :
+		b0 + func_utf8_offset(p + b0, s->len - b0, (uint32_t)(to - from));
+	vector_set_string(out, i, p + b0, b1 - b0);
+}
+
+static int
+substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		int64_t start, n;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		start = arg_i32(&a, 1, i);
+		if (nargs == 3) {
+			n = arg_i32(&a, 2, i);
+			if (n < 0)
+				return floe_errorf(ctx->err, ERRCODE_SUBSTRING_ERROR,
+						   "negative substring length not allowed");
+			put_chars(out, i, arg_s(&a, 0, i), start, start + n);
+		} else {
+			put_chars(out, i, arg_s(&a, 0, i), start, INT64_MAX);
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+left_right(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool right)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		int64_t n, len;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		n = arg_i32(&a, 1, i);
+		len = func_utf8_len(strview_data(s), s->len);
+		if (!right)
+			put_chars(out, i, s, 1, n >= 0 ? n + 1 : len + n + 1);
+		else
+			put_chars(out, i, s, n >= 0 ? len - n + 1 : -n + 1, len + 1);
+	}
+	return FLOE_OK;
+}
+
+static int
+left(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return left_right(ctx, args, count, out, false);
+}
+
+static int
+right(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return left_right(ctx, args, count, out, true);
+}
+
+/* ---- position, replace, starts_with ------------------------------------- */
+
+static const char *
+find(const char *h, uint32_t hlen, const char *n, uint32_t nlen)
+{
+	if (nlen == 0)
+		return h;
+	if (nlen > hlen)
+		return NULL;
+	return memmem(h, hlen, n, nlen);
+}
+
+static int
+position(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	int32_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *s, *sub;
+		const char *p, *hit;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		sub = arg_s(&a, 1, i);
+		p = strview_data(s);
+		hit = find(p, s->len, strview_data(sub), sub->len);
+		o[i] = hit ? (int32_t)func_utf8_len(p, (uint32_t)(hit - p)) + 1 : 0;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+starts_with(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint8_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *s, *pre;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		pre = arg_s(&a, 1, i);
+		o[i] = pre->len <= s->len &&
+		       memcmp(strview_data(s), strview_data(pre), pre->len) == 0;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 3);
+	for (i = 0; i < count; i++) {
+		const strview *s, *from, *to;
+		const char *p, *f, *hit;
+		uint32_t len, flen, nhits = 0, off, n = 0;
+		uint64_t total;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		from = arg_s(&a, 1, i);
+		to = arg_s(&a, 2, i);
+		p = strview_data(s);
+		len = s->len;
+		f = strview_data(from);
+		flen = from->len;
+		if (flen == 0 || flen > len) {
+			vector_set_string(out, i, p, len);
+			continue;
+		}
+		for (off = 0; (hit = find(p + off, len - off, f, flen)); off = (uint32_t)(hit - p) + flen)
+			nhits++;
+		total = (uint64_t)len + (uint64_t)nhits * to->len - (uint64_t)nhits * flen;
+		if (total > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, total + 1);
+		for (off = 0; (hit = find(p + off, len - off, f, flen));) {
+			uint32_t pre = (uint32_t)(hit - (p + off));
+			memcpy(d + n, p + off, pre);
+			n += pre;
+			memcpy(d + n, strview_data(to), to->len);
+			n += to->len;
+			off += pre + flen;
+		}
+		memcpy(d + n, p + off, len - off);
+		n += len - off;
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
+/* ---- trim ---------------------------------------------------------------- */
+
+static bool
+in_set(const char *c, uint32_t clen, const char *set, uint32_t slen)
+{
+	uint32_t j = 0;
+
+	while (j < slen) {
+		uint32_t n = u8len((unsigned char)set[j]);
+		if (n == clen && j + n <= slen && memcmp(set + j, c, n) == 0)
+			return true;
+		j += n;
+	}
+	return false;
+}
+
+static int
+trim_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	    bool l, bool r)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		const char *p, *set = " ";
+		uint32_t b0, b1, slen = 1;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		if (nargs == 2) {
+			set = strview_data(arg_s(&a, 1, i));
+			slen = arg_s(&a, 1, i)->len;
+		}
+		p = strview_data(s);
+		b0 = 0;
+		b1 = s->len;
+		if (l) {
+			while (b0 < b1) {
+				uint32_t n = u8len((unsigned char)p[b0]);
+				if (b0 + n > b1 || !in_set(p + b0, n, set, slen))
+					break;
+				b0 += n;
+			}
+		}
+		if (r) {
+			while (b1 > b0) {
+				uint32_t st = b1 - 1, n;
+				while (st > b0 && ((unsigned char)p[st] & 0xc0) == 0x80)
+					st--;
+				n = b1 - st;
+				if (!in_set(p + st, n, set, slen))
+					break;
+				b1 = st;
+			}
+		}
+		vector_set_string(out, i, p + b0, b1 - b0);
+	}
+	return FLOE_OK;
+}
+
+static int
+btrim(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return trim_common(ctx, args, nargs, count, out, true, true);
+}
+
+static int
+ltrim(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return trim_common(ctx, args, nargs, count, out, true, false);
+}
+
+static int
+rtrim(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return trim_common(ctx, args, nargs, count, out, false, true);
+}
+
+/* ---- split_part ------------------------------------------------------------ */
+
+static int
+split_part(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 3);
+	for (i = 0; i < count; i++) {
+		const strview *s, *dl;
+		const char *p, *d, *hit;
+		uint32_t len, dlen, off, nfields, f;
+		int32_t n;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		dl = arg_s(&a, 1, i);
+		n = arg_i32(&a, 2, i);
+		if (n == 0)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "field position must not be zero");
+		p = strview_data(s);
+		len = s->len;
+		d = strview_data(dl);
+		dlen = dl->len;
+		if (len == 0) {
+			out_string_owned(out, i, "", 0);
+			continue;
+		}
+		if (dlen == 0) {
+			/* the whole string is the only field */
+			if (n == 1 || n == -1)
+				vector_set_string(out, i, p, len);
+			else
+				out_string_owned(out, i, "", 0);
+			continue;
+		}
+		nfields = 1;
+		for (off = 0; (hit = find(p + off, len - off, d, dlen)); off = (uint32_t)(hit - p) + dlen)
+			nfields++;
+		if (n < 0) {
+			if ((uint32_t)-(int64_t)n > nfields) {
+				out_string_owned(out, i, "", 0);
+				continue;
+			}
+			f = nfields + (uint32_t)n + 1;
+		} else {
+			f = (uint32_t)n;
+		}
+		if (f > nfields) {
+			out_string_owned(out, i, "", 0);
+			continue;
+		}
+		off = 0;
+		while (--f > 0) {
+			hit = find(p + off, len - off, d, dlen);
+			off = (uint32_t)(hit - p) + dlen;
+		}
+		hit = find(p + off, len - off, d, dlen);
+		vector_set_string(out, i, p + off, hit ? (uint32_t)(hit - (p + off)) : len - off);
+	}
+	return FLOE_OK;
+}
+
+/* ---- lpad, rpad, repeat, reverse ----------------------------------------- */
+
+static int
+pad_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	   bool leftpad)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		const char *p, *fill = " ";
+		uint32_t flen = 1, slen, keep, need, fchars, n = 0, k;
+		int32_t len;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		len = arg_i32(&a, 1, i);
+		if (nargs == 3) {
+			fill = strview_data(arg_s(&a, 2, i));
+			flen = arg_s(&a, 2, i)->len;
+		}
+		if (len <= 0) {
+			out_string_owned(out, i, "", 0);
+			continue;
+		}
+		p = strview_data(s);
+		slen = func_utf8_len(p, s->len);
+		keep = slen < (uint32_t)len ? slen : (uint32_t)len;
+		need = (uint32_t)len - keep;
+		if (flen == 0)
+			need = 0;
+		fchars = flen ? func_utf8_len(fill, flen) : 0;
+		if ((uint64_t)need * 4 + s->len > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, (size_t)need * 4 + s->len + 1);
+		{
+			uint32_t kb = func_utf8_offset(p, s->len, keep);
+			if (!leftpad) {
+				memcpy(d, p, kb);
+				n = kb;
+			}
+			/* need characters of fill, cycling */
+			for (k = 0; k < need;) {
+				uint32_t off = 0, c;
+				for (c = 0; c < fchars && k < need; c++, k++) {
+					uint32_t cl = u8len((unsigned char)fill[off]);
+					if (off + cl > flen)
+						cl = flen - off;
+					memcpy(d + n, fill + off, cl);
+					n += cl;
+					off += cl;
+				}
+			}
+			if (leftpad) {
+				memcpy(d + n, p, kb);
+				n += kb;
+			}
+		}
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
+static int
+lpad(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return pad_common(ctx, args, nargs, count, out, true);
+}
+
+static int
+rpad(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return pad_common(ctx, args, nargs, count, out, false);
+}
+
+static int
+repeat(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		int32_t n, k;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		n = arg_i32(&a, 1, i);
+		if (n <= 0 || s->len == 0) {
+			out_string_owned(out, i, "", 0);
+			continue;
+		}
+		if ((uint64_t)s->len * (uint64_t)n > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, (size_t)s->len * (size_t)n + 1);
+		for (k = 0; k < n; k++)
+			memcpy(d + (size_t)k * s->len, strview_data(s), s->len);
+		out_string_owned(out, i, d, s->len * (uint32_t)n);
+	}
+	return FLOE_OK;
+}
+
+static int
+reverse(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		const char *p;
+		uint32_t off = 0;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		p = strview_data(s);
+		d = arena_alloc(out->arena, (size_t)s->len + 1);
+		while (off < s->len) {
+			uint32_t n = u8len((unsigned char)p[off]);
+			if (off + n > s->len)
+				n = s->len - off;
+			memcpy(d + s->len - off - n, p + off, n);
+			off += n;
+		}
+		out_string_owned(out, i, d, s->len);
+	}
+	return FLOE_OK;
+}
+
+/* ---- ascii, chr ------------------------------------------------------------ */
+
+static int
+ascii(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	int32_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		const unsigned char *p;
+		uint32_t n, cp, k;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		p = (const unsigned char *)strview_data(s);
+		if (s->len == 0) {
+			o[i] = 0;
+			out_valid(out, i);
+			continue;
+		}
+		n = u8len(p[0]);
+		if (n > s->len)
+			n = s->len;
+		cp = n == 1 ? p[0] : p[0] & (0x7f >> n);
+		for (k = 1; k < n; k++)
+			cp = (cp << 6) | (p[k] & 0x3f);
+		o[i] = (int32_t)cp;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+chr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		int32_t c;
+		char b[4];
+		uint32_t n;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		c = arg_i32(&a, 0, i);
+		if (c == 0)
+			return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					   "null character not permitted");
+		if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					   "requested character too large for encoding: %d", c);
+		if (c < 0x80) {
+			b[0] = (char)c;
+			n = 1;
+		} else if (c < 0x800) {
+			b[0] = (char)(0xc0 | (c >> 6));
+			b[1] = (char)(0x80 | (c & 0x3f));
+			n = 2;
+		} else if (c < 0x10000) {
+			b[0] = (char)(0xe0 | (c >> 12));
+			b[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			b[2] = (char)(0x80 | (c & 0x3f));
+			n = 3;
+		} else {
+			b[0] = (char)(0xf0 | (c >> 18));
+			b[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			b[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+			b[3] = (char)(0x80 | (c & 0x3f));
+			n = 4;
+		}
+		vector_set_string(out, i, b, n);
+	}
+	return FLOE_OK;
+}
+
+/* ---- md5 (RFC 1321) ---------------------------------------------------------- */
+
+static const uint32_t md5_k[64] = {
+	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
+	0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
+	0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
+	0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
+	0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
+	0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
+	0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
+	0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
+	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
+	0xeb86d391,
+};
+static const uint8_t md5_r[64] = {
+	7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+	5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+	4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+	6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+};
+
+static void
+md5_block(uint32_t h[4], const unsigned char *blk)
+{
+	uint32_t w[16], a = h[0], b = h[1], c = h[2], d = h[3];
+	int j;
+
+	for (j = 0; j < 16; j++)
+		w[j] = (uint32_t)blk[j * 4] | (uint32_t)blk[j * 4 + 1] << 8 |
+		       (uint32_t)blk[j * 4 + 2] << 16 | (uint32_t)blk[j * 4 + 3] << 24;
+	for (j = 0; j < 64; j++) {
+		uint32_t f, g, t;
+		if (j < 16) {
+			f = (b & c) | (~b & d);
+			g = (uint32_t)j;
+		} else if (j < 32) {
+			f = (d & b) | (~d & c);
+			g = (uint32_t)(5 * j + 1) % 16;
+		} else if (j < 48) {
+			f = b ^ c ^ d;
+			g = (uint32_t)(3 * j + 5) % 16;
+		} else {
+			f = c ^ (b | ~d);
+			g = (uint32_t)(7 * j) % 16;
+		}
+		t = d;
+		d = c;
+		c = b;
+		f = a + f + md5_k[j] + w[g];
+		b = b + ((f << md5_r[j]) | (f >> (32 - md5_r[j])));
+		a = t;
+	}
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+}
+
+static void
+md5_hex(const char *p, uint32_t len, char *hex)
+{
+	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
+	unsigned char tail[128];
+	uint64_t bits = (uint64_t)len * 8;
+	uint32_t off, rest, tl;
+	int j;
+
+	for (off = 0; off + 64 <= len; off += 64)
+		md5_block(h, (const unsigned char *)p + off);
+	rest = len - off;
+	memset(tail, 0, sizeof tail);
+	memcpy(tail, p + off, rest);
+	tail[rest] = 0x80;
+	tl = rest + 1 + 8 <= 64 ? 64 : 128;
+	for (j = 0; j < 8; j++)
+		tail[tl - 8 + j] = (unsigned char)(bits >> (8 * j));
+	md5_block(h, tail);
+	if (tl == 128)
+		md5_block(h, tail + 64);
+	for (j = 0; j < 16; j++)
+		sprintf(hex + 2 * j, "%02x", (h[j / 4] >> (8 * (j % 4))) & 0xff);
+}
+
+static int
+md5(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		d = arena_alloc(out->arena, 33);
+		md5_hex(strview_data(s), s->len, d);
+		out_string_owned(out, i, d, 32);
+	}
+	return FLOE_OK;
+}
+
+#define TX TYPE_TEXT
+#define I4 TYPE_INT32
+#define BO TYPE_BOOL
+#define ANY FARG_ANY
+#define F1(nm, k, a, r) { nm, k, 1, 0, { a }, r, FRET_FIXED, true, false }
+#define F2(nm, k, a, b, r) { nm, k, 2, 0, { a, b }, r, FRET_FIXED, true, false }
+#define F3(nm, k, a, b, c, r) { nm, k, 3, 0, { a, b, c }, r, FRET_FIXED, true, false }
+
+const ScalarFunc func_string_table[] = {
+	{ "||", textcat, 2, 0, { TX, TX }, TX, FRET_FIXED, true, true },
+	{ "||", textcat, 2, 0, { ANY, TX }, TX, FRET_FIXED, true, true },
+	{ "||", textcat, 2, 0, { TX, ANY }, TX, FRET_FIXED, true, true },
+	{ "concat", concat, 1, 1, { ANY }, TX, FRET_FIXED, false, false },
+	{ "concat_ws", concat_ws, 2, 1, { TX, ANY }, TX, FRET_FIXED, false, false },
+	F1("length", length, TX, I4),
+	F1("char_length", length, TX, I4),
+	F1("character_length", length, TX, I4),
+	F1("octet_length", octet_length, TX, I4),
+	F1("length", octet_length, TYPE_BYTEA, I4),
+	F1("octet_length", octet_length, TYPE_BYTEA, I4),
+	F1("lower", lower, TX, TX),
+	F1("upper", upper, TX, TX),
+	F2("substring", substring, TX, I4, TX),
+	F3("substring", substring, TX, I4, I4, TX),
+	F2("substr", substring, TX, I4, TX),
+	F3("substr", substring, TX, I4, I4, TX),
+	F2("left", left, TX, I4, TX),
+	F2("right", right, TX, I4, TX),
+	F2("position", position, TX, TX, I4),
+	F2("strpos", position, TX, TX, I4),
+	F2("starts_with", starts_with, TX, TX, BO),
+	F3("replace", replace, TX, TX, TX, TX),
+	F1("btrim", btrim, TX, TX), F2("btrim", btrim, TX, TX, TX),
+	F1("ltrim", ltrim, TX, TX), F2("ltrim", ltrim, TX, TX, TX),
+	F1("rtrim", rtrim, TX, TX), F2("rtrim", rtrim, TX, TX, TX),
+	F3("split_part", split_part, TX, TX, I4, TX),
+	F2("lpad", lpad, TX, I4, TX), F3("lpad", lpad, TX, I4, TX, TX),
+	F2("rpad", rpad, TX, I4, TX), F3("rpad", rpad, TX, I4, TX, TX),
+	F2("repeat", repeat, TX, I4, TX),
+	F1("reverse", reverse, TX, TX),
+	F1("ascii", ascii, TX, I4),
+	F1("chr", chr, I4, TX),
+	F1("md5", md5, TX, TX),
+};
+const int func_string_count = sizeof func_string_table / sizeof func_string_table[0];
