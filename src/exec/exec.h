@@ -1,0 +1,101 @@
+/*
+ * exec.h — the operator contract: pull-based, vectorized, batch at a time.
+ *
+ * An Operator produces Batches of its `types` through next().  open()
+ * prepares state (and, for pipeline breakers such as hash aggregation and
+ * sort, consumes the child entirely), next() returns the next batch or sets
+ * *out = NULL at the end, close() releases what open() took.  A batch
+ * returned by next() is valid until the following next() or close() call;
+ * each operator allocates per-batch memory from its `scratch` arena and
+ * resets it at the top of next() (PostgreSQL's per-tuple context).
+ *
+ * Plans and state: the binder (sql/) builds Expr trees and the planner
+ * builds Operators from them; Exprs are read-only during execution.
+ *
+ * Errors: every routine returns FLOE_OK / FLOE_ERR and fills ctx->err.
+ * Cancellation: operators check exec_check_cancel() once per batch.
+ *
+ * INTERFACE ROUTINES
+ *   op_open(op) / op_next(op, &batch) / op_close(op)
+ *   exec_check_cancel(ctx)
+ *   Operator constructors: one per file (values.c, series.c, scan.c,
+ *   filter.c, project.c, hash_agg.c, sort.c, limit.c), declared below.
+ */
+#ifndef FLOE_EXEC_H
+#define FLOE_EXEC_H
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "types/vector.h"
+#include "exec/expr.h"
+
+struct FileIO;
+struct DataFile;
+struct IcebergSchema;
+
+typedef struct ExecCtx {
+	Arena *arena;              /* the statement's arena */
+	struct FileIO *io;
+	floe_error *err;
+	volatile int *cancel;      /* set non-zero to cancel (57014) */
+} ExecCtx;
+
+typedef struct Operator Operator;
+
+typedef struct OperatorVT {
+	const char *name;
+	int (*open)(Operator *op);
+	int (*next)(Operator *op, Batch **out);
+	void (*close)(Operator *op);
+} OperatorVT;
+
+struct Operator {
+	const OperatorVT *vt;
+	ExecCtx *ctx;
+	int ncols;
+	SqlType *types;
+	Operator *child;
+	Arena *scratch;            /* reset at the top of next() */
+	int64_t rows_out;
+};
+
+static inline int op_open(Operator *op) { return op->vt->open(op); }
+static inline int op_next(Operator *op, Batch **out) { return op->vt->next(op, out); }
+static inline void op_close(Operator *op) { if (op) op->vt->close(op); }
+
+int exec_check_cancel(ExecCtx *ctx);
+/* Common constructor part: fills vt, ctx, types, scratch. */
+void op_init(Operator *op, const OperatorVT *vt, ExecCtx *ctx, int ncols,
+	     const SqlType *types, Operator *child);
+void op_free_scratch(Operator *op);
+
+/* values.c: literal rows (each row an array of Exprs over no input). */
+Operator *values_new(ExecCtx *ctx, int ncols, const SqlType *types, int nrows,
+		     Expr ***rows);
+/* series.c: generate_series(start, stop[, step]) for ints, numerics,
+ * timestamps; one column of `type`. */
+Operator *series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value *stop,
+		     const Value *step);
+/* scan.c: Parquet data files read into the columns of `schema` (matched by
+ * field id, else by name); `proj` lists which schema columns to produce. */
+Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
+		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name);
+/* filter.c: keeps rows where pred is true (sets the batch selection). */
+Operator *filter_new(ExecCtx *ctx, Operator *child, Expr *pred);
+/* project.c: one output column per expression over the child's columns. */
+Operator *project_new(ExecCtx *ctx, Operator *child, int nexprs, Expr **exprs);
+/* hash_agg.c: GROUP BY keys and aggregates; output = keys then aggs.
+ * nkeys = 0 gives one row (plain aggregation). */
+Operator *hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys,
+		       int naggs, AggCall *aggs, bool plain);
+/* sort.c: ORDER BY on output columns. */
+typedef struct SortKey {
+	int col;
+	bool desc;
+	bool nulls_first;
+} SortKey;
+Operator *sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys);
+/* limit.c */
+Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, int64_t offset);
+
+#endif

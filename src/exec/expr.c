@@ -1,0 +1,522 @@
+/*
+ * expr.c — vectorized evaluation of bound expressions (see expr.h).
+ *
+ * Kernels (func/) and casts (types/cast.h) compute dense rows 0..n.  When
+ * an expression is evaluated under a selection, its arguments are gathered
+ * into dense vectors, the kernel runs, and the result is scattered back to
+ * the selected positions.  Without a selection the kernel writes straight
+ * into `out`.
+ *
+ * Invariants:
+ *   1. under a selection, only out[sel[i]] are defined; other rows of `out`
+ *      hold garbage and are never read.
+ *   2. AND/OR/CASE/COALESCE evaluate an argument only on rows whose result
+ *      is still open, so errors in branches not taken never surface.
+ */
+#include <string.h>
+#include "exec/exec.h"
+#include "exec/expr.h"
+#include "func/func.h"
+#include "types/cast.h"
+
+Expr *
+expr_new(Arena *a, ExprKind kind, SqlType type, int nargs)
+{
+	Expr *e = ARENA_NEW(a, Expr);
+	e->kind = kind;
+	e->type = type;
+	e->nargs = nargs;
+	if (nargs)
+		e->args = ARENA_ARRAY(a, Expr *, nargs);
+	return e;
+}
+
+Expr *
+expr_const(Arena *a, const Value *v)
+{
+	Expr *e = expr_new(a, EXPR_CONST, v->type, 0);
+	e->value = *v;
+	if (!v->is_null && type_is_string(v->type.id)) {
+		const char *p = arena_memdup(a, strview_data(&v->u.s), v->u.s.len);
+		e->value.u.s = strview_make(p, v->u.s.len);
+	}
+	return e;
+}
+
+Expr *
+expr_colref(Arena *a, int col, SqlType type)
+{
+	Expr *e = expr_new(a, EXPR_COLREF, type, 0);
+	e->col = col;
+	return e;
+}
+
+Expr *
+expr_cast(Arena *a, Expr *arg, SqlType to, int flags)
+{
+	Expr *e;
+
+	if (type_equal(arg->type, to))
+		return arg;
+	e = expr_new(a, EXPR_CAST, to, 1);
+	e->args[0] = arg;
+	e->cast_flags = flags;
+	e->location = arg->location;
+	return e;
+}
+
+static bool
+value_equal(const Value *a, const Value *b)
+{
+	if (!type_equal(a->type, b->type) || a->is_null != b->is_null)
+		return false;
+	if (a->is_null)
+		return true;
+	switch (a->type.id) {
+	case TYPE_TEXT: case TYPE_BYTEA:
+		return strview_eq(&a->u.s, &b->u.s);
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		return memcmp(&a->u.f, &b->u.f, sizeof a->u.f) == 0;
+	case TYPE_DECIMAL:
+		return a->u.d == b->u.d;
+	case TYPE_BOOL:
+		return a->u.b == b->u.b;
+	case TYPE_INTERVAL:
+		return memcmp(&a->u.iv, &b->u.iv, sizeof a->u.iv) == 0;
+	case TYPE_UUID:
+		return memcmp(&a->u.uuid, &b->u.uuid, sizeof a->u.uuid) == 0;
+	default:
+		return a->u.i == b->u.i;
+	}
+}
+
+bool
+expr_equal(const Expr *a, const Expr *b)
+{
+	int i;
+
+	if (a->kind != b->kind || !type_equal(a->type, b->type) || a->nargs != b->nargs)
+		return false;
+	switch (a->kind) {
+	case EXPR_CONST:
+		return value_equal(&a->value, &b->value);
+	case EXPR_COLREF:
+	case EXPR_AGGREF:
+		return a->col == b->col;
+	case EXPR_FUNC:
+		if (a->fn != b->fn)
+			return false;
+		break;
+	case EXPR_CAST:
+		if (a->cast_flags != b->cast_flags)
+			return false;
+		break;
+	case EXPR_CASE:
+		if (a->has_else != b->has_else)
+			return false;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < a->nargs; i++)
+		if (!expr_equal(a->args[i], b->args[i]))
+			return false;
+	return true;
+}
+
+bool
+expr_has_colref(const Expr *e)
+{
+	int i;
+
+	if (e->kind == EXPR_COLREF || e->kind == EXPR_AGGREF)
+		return true;
+	for (i = 0; i < e->nargs; i++)
+		if (expr_has_colref(e->args[i]))
+			return true;
+	return false;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static uint32_t
+phys_rows(const uint32_t *sel, uint32_t n)
+{
+	uint32_t i, m = 0;
+
+	if (!sel)
+		return n;
+	for (i = 0; i < n; i++)
+		if (sel[i] + 1 > m)
+			m = sel[i] + 1;
+	return m;
+}
+
+/* out[sel[j]] = src[j] for j < n (src dense, any kind). */
+static void
+scatter(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
+{
+	VectorView v;
+	size_t w = type_width(out->type.id);
+	const char *sd;
+	char *od = out->data;
+	uint32_t j;
+
+	vector_view(src, &v);
+	sd = v.data;
+	for (j = 0; j < n; j++) {
+		uint32_t k = v.sel ? v.sel[j] : j;
+		memcpy(od + (size_t)sel[j] * w, sd + (size_t)k * w, w);
+		if (validity_get(v.validity, k))
+			vector_set_valid(out, sel[j]);
+		else
+			vector_set_null(out, sel[j]);
+	}
+}
+
+/* out[k] = src[k] for k in sel (both physical-indexed). */
+static void
+copy_at(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
+{
+	VectorView v;
+	size_t w = type_width(out->type.id);
+	const char *sd;
+	char *od = out->data;
+	uint32_t j;
+
+	vector_view(src, &v);
+	sd = v.data;
+	for (j = 0; j < n; j++) {
+		uint32_t r = sel ? sel[j] : j;
+		uint32_t k = v.sel ? v.sel[r] : r;
+		memcpy(od + (size_t)r * w, sd + (size_t)k * w, w);
+		if (validity_get(v.validity, k))
+			vector_set_valid(out, r);
+		else
+			vector_set_null(out, r);
+	}
+}
+
+static void
+set_null_at(Vector *out, const uint32_t *sel, uint32_t n)
+{
+	uint32_t j;
+	for (j = 0; j < n; j++)
+		vector_set_null(out, sel ? sel[j] : j);
+}
+
+/* Dense copy of rows sel[0..n) of v (or v itself when sel is NULL). */
+static void
+gather(Vector *dst, const Vector *v, const uint32_t *sel, uint32_t n, Arena *scratch)
+{
+	if (!sel || v->kind == VECTOR_CONST) {
+		*dst = *v;
+		return;
+	}
+	vector_init(dst, v->type, scratch, n);
+	vector_copy_rows(dst, 0, v, sel, n);
+}
+
+static const uint32_t *
+identity_or(const uint32_t *sel, uint32_t *buf, uint32_t n)
+{
+	uint32_t i;
+	if (sel)
+		return sel;
+	for (i = 0; i < n; i++)
+		buf[i] = i;
+	return buf;
+}
+
+/* Boolean result of row k of v: 1 true, 0 false, -1 NULL. */
+static inline int
+bool_at(const VectorView *v, uint32_t r)
+{
+	uint32_t k = v->sel ? v->sel[r] : r;
+	if (!validity_get(v->validity, k))
+		return -1;
+	return ((const uint8_t *)v->data)[k] != 0;
+}
+
+/* ---- evaluation ------------------------------------------------------- */
+
+static int eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
+			   uint32_t n, Arena *scratch, Vector *out);
+
+int
+expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uint32_t n,
+	  Arena *scratch, Vector *out)
+{
+	uint32_t phys = phys_rows(sel, n);
+	uint32_t i;
+
+	switch (e->kind) {
+	case EXPR_CONST:
+		vector_init_const(out, &e->value, scratch);
+		return FLOE_OK;
+	case EXPR_COLREF:
+		*out = in->cols[e->col];
+		return FLOE_OK;
+	case EXPR_FUNC:
+	case EXPR_CAST:
+		return eval_dense_call(ctx, e, in, sel, n, scratch, out);
+	case EXPR_NOT:
+	case EXPR_IS_NULL:
+	case EXPR_IS_NOT_NULL:
+	case EXPR_IS_TRUE:
+	case EXPR_IS_NOT_TRUE:
+	case EXPR_IS_FALSE:
+	case EXPR_IS_NOT_FALSE: {
+		Vector a;
+		VectorView v;
+		uint8_t *od;
+
+		TRY(expr_eval(ctx, e->args[0], in, sel, n, scratch, &a));
+		vector_view(&a, &v);
+		vector_init(out, type_make(TYPE_BOOL), scratch, phys);
+		od = out->data;
+		for (i = 0; i < n; i++) {
+			uint32_t r = sel ? sel[i] : i;
+			uint32_t k = v.sel ? v.sel[r] : r;
+			bool valid = validity_get(v.validity, k);
+			int b = valid && e->args[0]->type.id == TYPE_BOOL ?
+				((const uint8_t *)v.data)[k] != 0 : 0;
+			switch (e->kind) {
+			case EXPR_NOT:
+				if (!valid)
+					vector_set_null(out, r);
+				else
+					od[r] = !b;
+				break;
+			case EXPR_IS_NULL: od[r] = !valid; break;
+			case EXPR_IS_NOT_NULL: od[r] = valid; break;
+			case EXPR_IS_TRUE: od[r] = valid && b; break;
+			case EXPR_IS_NOT_TRUE: od[r] = !(valid && b); break;
+			case EXPR_IS_FALSE: od[r] = valid && !b; break;
+			case EXPR_IS_NOT_FALSE: od[r] = !(valid && !b); break;
+			default: break;
+			}
+		}
+		return FLOE_OK;
+	}
+	case EXPR_AND:
+	case EXPR_OR: {
+		/* decided = the value that settles the result (false for AND) */
+		int decided = e->kind == EXPR_OR;
+		uint32_t *active = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t *next = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint8_t *saw_null = arena_calloc(scratch, phys ? phys : 1);
+		uint8_t *od;
+		uint32_t nactive = n, a_i;
+		int j;
+
+		memcpy(active, identity_or(sel, active, n), sizeof(uint32_t) * n);
+		vector_init(out, type_make(TYPE_BOOL), scratch, phys);
+		od = out->data;
+		for (j = 0; j < e->nargs && nactive > 0; j++) {
+			Vector a;
+			VectorView v;
+			uint32_t nn = 0;
+
+			TRY(expr_eval(ctx, e->args[j], in, active, nactive, scratch, &a));
+			vector_view(&a, &v);
+			for (a_i = 0; a_i < nactive; a_i++) {
+				uint32_t r = active[a_i];
+				int b = bool_at(&v, r);
+				if (b == decided) {
+					od[r] = (uint8_t)decided;
+					vector_set_valid(out, r);
+				} else {
+					if (b < 0)
+						saw_null[r] = 1;
+					next[nn++] = r;
+				}
+			}
+			memcpy(active, next, sizeof(uint32_t) * nn);
+			nactive = nn;
+		}
+		for (a_i = 0; a_i < nactive; a_i++) {
+			uint32_t r = active[a_i];
+			if (saw_null[r])
+				vector_set_null(out, r);
+			else
+				od[r] = (uint8_t)!decided;
+		}
+		return FLOE_OK;
+	}
+	case EXPR_CASE: {
+		uint32_t *active = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t *hit = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t *rest = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t nactive = n;
+		int nwhen = (e->nargs - (e->has_else ? 1 : 0)) / 2, j;
+
+		memcpy(active, identity_or(sel, active, n), sizeof(uint32_t) * n);
+		vector_init(out, e->type, scratch, phys);
+		for (j = 0; j < nwhen && nactive > 0; j++) {
+			Vector c, t;
+			VectorView v;
+			uint32_t nh = 0, nr = 0;
+
+			TRY(expr_eval(ctx, e->args[2 * j], in, active, nactive, scratch, &c));
+			vector_view(&c, &v);
+			for (i = 0; i < nactive; i++) {
+				if (bool_at(&v, active[i]) == 1)
+					hit[nh++] = active[i];
+				else
+					rest[nr++] = active[i];
+			}
+			if (nh) {
+				TRY(expr_eval(ctx, e->args[2 * j + 1], in, hit, nh, scratch, &t));
+				copy_at(out, &t, hit, nh);
+			}
+			memcpy(active, rest, sizeof(uint32_t) * nr);
+			nactive = nr;
+		}
+		if (nactive) {
+			if (e->has_else) {
+				Vector t;
+				TRY(expr_eval(ctx, e->args[e->nargs - 1], in, active, nactive, scratch, &t));
+				copy_at(out, &t, active, nactive);
+			} else {
+				set_null_at(out, active, nactive);
+			}
+		}
+		return FLOE_OK;
+	}
+	case EXPR_COALESCE: {
+		uint32_t *active = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t *rest = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t *hit = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
+		uint32_t nactive = n;
+		int j;
+
+		memcpy(active, identity_or(sel, active, n), sizeof(uint32_t) * n);
+		vector_init(out, e->type, scratch, phys);
+		for (j = 0; j < e->nargs && nactive > 0; j++) {
+			Vector t;
+			VectorView v;
+			uint32_t nr = 0, nh = 0;
+
+			TRY(expr_eval(ctx, e->args[j], in, active, nactive, scratch, &t));
+			vector_view(&t, &v);
+			for (i = 0; i < nactive; i++) {
+				uint32_t r = active[i];
+				uint32_t k = v.sel ? v.sel[r] : r;
+				if (validity_get(v.validity, k))
+					hit[nh++] = r;
+				else
+					rest[nr++] = r;
+			}
+			copy_at(out, &t, hit, nh);
+			memcpy(active, rest, sizeof(uint32_t) * nr);
+			nactive = nr;
+		}
+		set_null_at(out, active, nactive);
+		return FLOE_OK;
+	}
+	case EXPR_DISTINCT:
+	case EXPR_NOT_DISTINCT: {
+		/* evaluate "=" on all rows (kernel is strict), then fix up NULLs */
+		Vector a, b, eq;
+		VectorView va, vb, ve;
+		uint8_t *od;
+		Expr call = *e;
+
+		TRY(expr_eval(ctx, e->args[0], in, sel, n, scratch, &a));
+		TRY(expr_eval(ctx, e->args[1], in, sel, n, scratch, &b));
+		call.kind = EXPR_FUNC;
+		call.type = type_make(TYPE_BOOL);
+		TRY(eval_dense_call(ctx, &call, in, sel, n, scratch, &eq));
+		vector_view(&a, &va);
+		vector_view(&b, &vb);
+		vector_view(&eq, &ve);
+		vector_init(out, type_make(TYPE_BOOL), scratch, phys);
+		od = out->data;
+		for (i = 0; i < n; i++) {
+			uint32_t r = sel ? sel[i] : i;
+			bool na = !validity_get(va.validity, va.sel ? va.sel[r] : r);
+			bool nb = !validity_get(vb.validity, vb.sel ? vb.sel[r] : r);
+			int same;
+			if (na || nb)
+				same = na && nb;
+			else
+				same = bool_at(&ve, r) == 1;
+			od[r] = (uint8_t)(e->kind == EXPR_NOT_DISTINCT ? same : !same);
+		}
+		return FLOE_OK;
+	}
+	case EXPR_AGGREF:
+		return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+				   "aggregate reference outside an aggregation");
+	}
+	return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR, "unknown expression kind %d", e->kind);
+}
+
+/*
+ * A function call or cast: evaluate the arguments on the rows, run the
+ * kernel densely, scatter under a selection.
+ */
+static int
+eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
+		uint32_t n, Arena *scratch, Vector *out)
+{
+	Vector *args = ARENA_ARRAY(scratch, Vector, e->nargs ? e->nargs : 1);
+	Vector dense;
+	bool all_const = true;
+	int j;
+
+	for (j = 0; j < e->nargs; j++) {
+		Vector raw;
+		TRY(expr_eval(ctx, e->args[j], in, sel, n, scratch, &raw));
+		gather(&args[j], &raw, sel, n, scratch);
+		if (args[j].kind != VECTOR_CONST)
+			all_const = false;
+	}
+	/* constant folding at run time: compute one row, return a CONST */
+	{
+		uint32_t rows = (all_const && e->nargs > 0) ? 1 : n;
+		Vector *target = (sel || rows == 1) ? &dense : out;
+
+		vector_init(target, e->type, scratch, rows ? rows : 1);
+		if (e->kind == EXPR_CAST) {
+			TRY(cast_vector(&args[0], rows, target, e->type, e->cast_flags, ctx->err));
+		} else {
+			FuncCtx fc = { scratch, ctx->err };
+			TRY(e->fn->kernel(&fc, args, e->nargs, rows, target));
+		}
+		if (rows == 1 && all_const && e->nargs > 0) {
+			dense.kind = VECTOR_CONST;
+			*out = dense;
+			return FLOE_OK;
+		}
+		if (sel) {
+			vector_init(out, e->type, scratch, phys_rows(sel, n));
+			scatter(out, &dense, sel, n);
+		}
+	}
+	return FLOE_OK;
+}
+
+int
+expr_eval_const(const Expr *e, Arena *arena, Value *out, floe_error *err)
+{
+	ExecCtx ctx;
+	Batch b;
+	Vector v;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.arena = arena;
+	ctx.err = err;
+	memset(&b, 0, sizeof b);
+	b.count = 1;
+	b.arena = arena;
+	TRY(expr_eval(&ctx, e, &b, NULL, 1, arena, &v));
+	vector_get_value(&v, 0, out);
+	out->type = e->type;
+	if (!out->is_null && type_is_string(out->type.id)) {
+		const char *p = arena_memdup(arena, strview_data(&out->u.s), out->u.s.len);
+		out->u.s = strview_make(p, out->u.s.len);
+	}
+	return FLOE_OK;
+}

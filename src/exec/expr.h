@@ -1,0 +1,91 @@
+/*
+ * expr.h — bound, executable scalar expressions and their vectorized
+ * evaluation.
+ *
+ * The binder (sql/bind.c) turns parse trees into Expr trees whose types are
+ * resolved and whose implicit casts are explicit EXPR_CAST nodes; column
+ * references are indexes into the input batch.  expr_eval computes an
+ * expression for a set of rows of a batch:
+ *
+ *   sel == NULL:  rows 0..n-1,    results in out[0..n-1]
+ *   sel != NULL:  rows sel[0..n), results in out[sel[i]]
+ *
+ * so CASE and AND/OR evaluate their branches only on the rows that reach
+ * them (CASE WHEN x = 0 THEN 0 ELSE 1 / x END never divides by zero).
+ * `out` may come back as a shallow copy of an input column or a CONST
+ * vector; consumers read it through vector_view / vector_get_value.
+ *
+ * INTERFACE ROUTINES
+ *   expr_eval(ctx, e, in, sel, n, scratch, out)
+ *   expr_eval_const(e, arena, out, err)        evaluate an expression with
+ *                                              no column references
+ *   expr_new / expr_const / expr_colref / expr_cast   (constructors)
+ *   expr_equal(a, b)                           structural equality
+ */
+#ifndef FLOE_EXPR_H
+#define FLOE_EXPR_H
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "types/vector.h"
+
+struct ScalarFunc;
+struct AggFunc;
+struct ExecCtx;
+
+typedef enum ExprKind {
+	EXPR_CONST,
+	EXPR_COLREF,
+	EXPR_FUNC,        /* fn(args...) through a func/ kernel */
+	EXPR_CAST,        /* args[0] cast to type (flags: cast_flags) */
+	EXPR_AND,         /* n-ary, three-valued */
+	EXPR_OR,
+	EXPR_NOT,
+	EXPR_IS_NULL,
+	EXPR_IS_NOT_NULL,
+	EXPR_IS_TRUE,     /* IS [NOT] TRUE/FALSE: never NULL */
+	EXPR_IS_NOT_TRUE,
+	EXPR_IS_FALSE,
+	EXPR_IS_NOT_FALSE,
+	EXPR_CASE,        /* args: when1, then1, when2, then2, ..., [else] */
+	EXPR_COALESCE,
+	EXPR_DISTINCT,    /* a IS DISTINCT FROM b: args[0], args[1]; fn is "=" */
+	EXPR_NOT_DISTINCT,
+	EXPR_AGGREF       /* only during binding; replaced before execution */
+} ExprKind;
+
+typedef struct Expr {
+	ExprKind kind;
+	SqlType type;
+	int location;              /* 1-based position in the query, 0 none */
+	Value value;               /* EXPR_CONST */
+	bool unknown_literal;      /* EXPR_CONST: untyped string literal */
+	int col;                   /* EXPR_COLREF: input column; AGGREF: agg index */
+	const struct ScalarFunc *fn;
+	int cast_flags;            /* EXPR_CAST */
+	bool has_else;             /* EXPR_CASE */
+	int nargs;
+	struct Expr **args;
+} Expr;
+
+/* One aggregate call of a GROUP BY. */
+typedef struct AggCall {
+	const struct AggFunc *fn;
+	Expr *arg;                 /* NULL for count(*) */
+	bool distinct;
+	Expr *filter;              /* FILTER (WHERE ...) or NULL */
+	SqlType type;              /* result type */
+} AggCall;
+
+Expr *expr_new(Arena *a, ExprKind kind, SqlType type, int nargs);
+Expr *expr_const(Arena *a, const Value *v);
+Expr *expr_colref(Arena *a, int col, SqlType type);
+Expr *expr_cast(Arena *a, Expr *arg, SqlType to, int flags);
+bool expr_equal(const Expr *a, const Expr *b);
+bool expr_has_colref(const Expr *e);
+
+int expr_eval(struct ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
+	      uint32_t n, Arena *scratch, Vector *out);
+int expr_eval_const(const Expr *e, Arena *arena, Value *out, floe_error *err);
+
+#endif

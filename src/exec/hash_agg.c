@@ -1,0 +1,413 @@
+/*
+ * hash_agg.c — GROUP BY with aggregates (and DISTINCT, as a GROUP BY of
+ * every column with no aggregates).  A pipeline breaker: open() consumes
+ * the child, next() emits the groups VECTOR_SIZE at a time.
+ *
+ * States:  HA_BUILD (open: read child, hash keys, update states)
+ *          -> HA_EMIT (next: keys + finalized aggregates) -> HA_DONE
+ *
+ * Layout: an open-addressing table of (hash, group id); group keys stored
+ * column-wise in growable arrays (strings copied into the operator's
+ * arena); aggregate states for group g at states + g * stride + offset[j].
+ * GROUP BY treats NULLs as equal, and floats are normalised (-0 = 0, one
+ * NaN) before hashing and comparing, as PostgreSQL groups them.
+ *
+ * Invariants:
+ *   1. group ids are dense 0..ngroups-1 in first-seen order.
+ *   2. state pointers are recomputed per batch (the state buffer may move).
+ *   3. a plain aggregation (no GROUP BY) has exactly one group, even over
+ *      no input rows.
+ *
+ * INTERFACE ROUTINES
+ *   hash_agg_new(ctx, child, nkeys, keys, naggs, aggs, plain)
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include "exec/exec.h"
+#include "func/func.h"
+
+typedef struct KeyCol {
+	SqlType type;
+	size_t width;
+	char *data;
+	uint8_t *nulls;
+} KeyCol;
+
+typedef struct HashAggOp {
+	Operator op;
+	int nkeys, naggs;
+	Expr **keys;
+	AggCall *aggs;
+	bool plain;
+	Arena *arena;            /* keys' strings, agg allocations */
+	KeyCol *kc;
+	uint32_t ngroups, gcap;
+	char *states;
+	size_t stride;
+	size_t *offsets;
+	uint64_t *ht_hash;
+	uint32_t *ht_gid;
+	size_t ht_cap;
+	uint32_t emit_pos;
+} HashAggOp;
+
+#define EMPTY UINT32_MAX
+
+static inline uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Normalised bits of a key value for hashing and comparing. */
+static void
+norm_float(const void *src, TypeId id, void *dst)
+{
+	if (id == TYPE_FLOAT32) {
+		float f;
+		memcpy(&f, src, 4);
+		if (f == 0)
+			f = 0;
+		if (isnan(f))
+			f = NAN;
+		memcpy(dst, &f, 4);
+	} else {
+		double d;
+		memcpy(&d, src, 8);
+		if (d == 0)
+			d = 0;
+		if (isnan(d))
+			d = NAN;
+		memcpy(dst, &d, 8);
+	}
+}
+
+static uint64_t
+hash_value(const char *p, SqlType t, size_t w)
+{
+	if (type_is_string(t.id)) {
+		const strview *s = (const strview *)p;
+		return XXH3_64bits(strview_data(s), s->len);
+	}
+	if (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) {
+		char buf[8] = { 0 };
+		uint64_t x = 0;
+		norm_float(p, t.id, buf);
+		memcpy(&x, buf, w);
+		return mix64(x);
+	}
+	if (w <= 8) {
+		uint64_t x = 0;
+		memcpy(&x, p, w);
+		return mix64(x);
+	}
+	return XXH3_64bits(p, w);
+}
+
+static bool
+value_eq(const char *a, const char *b, SqlType t, size_t w)
+{
+	if (type_is_string(t.id))
+		return strview_eq((const strview *)a, (const strview *)b);
+	if (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) {
+		char x[8], y[8];
+		norm_float(a, t.id, x);
+		norm_float(b, t.id, y);
+		return memcmp(x, y, w) == 0;
+	}
+	return memcmp(a, b, w) == 0;
+}
+
+static void
+grow_groups(HashAggOp *h)
+{
+	uint32_t ncap = h->gcap ? h->gcap * 2 : 1024;
+	int k;
+
+	for (k = 0; k < h->nkeys; k++) {
+		h->kc[k].data = xrealloc(h->kc[k].data, h->kc[k].width * ncap);
+		h->kc[k].nulls = xrealloc(h->kc[k].nulls, ncap);
+	}
+	h->states = xrealloc(h->states, h->stride * ncap + 16);
+	h->gcap = ncap;
+}
+
+static void
+ht_insert(HashAggOp *h, uint64_t hash, uint32_t gid)
+{
+	size_t mask = h->ht_cap - 1, s = hash & mask;
+	while (h->ht_gid[s] != EMPTY)
+		s = (s + 1) & mask;
+	h->ht_hash[s] = hash;
+	h->ht_gid[s] = gid;
+}
+
+static void
+ht_grow(HashAggOp *h)
+{
+	uint64_t *oh = h->ht_hash;
+	uint32_t *og = h->ht_gid;
+	size_t oc = h->ht_cap, i;
+
+	h->ht_cap = oc ? oc * 2 : 4096;
+	h->ht_hash = xmalloc(sizeof(uint64_t) * h->ht_cap);
+	h->ht_gid = xmalloc(sizeof(uint32_t) * h->ht_cap);
+	memset(h->ht_gid, 0xff, sizeof(uint32_t) * h->ht_cap);
+	for (i = 0; i < oc; i++)
+		if (og[i] != EMPTY)
+			ht_insert(h, oh[i], og[i]);
+	free(oh);
+	free(og);
+}
+
+static uint32_t
+new_group(HashAggOp *h)
+{
+	uint32_t g = h->ngroups++;
+	int j;
+
+	if (g >= h->gcap)
+		grow_groups(h);
+	for (j = 0; j < h->naggs; j++)
+		h->aggs[j].fn->init(h->states + h->stride * g + h->offsets[j]);
+	return g;
+}
+
+static int
+consume(HashAggOp *h, Batch *in)
+{
+	Operator *op = &h->op;
+	uint32_t n = in->count, i;
+	Vector *kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys ? h->nkeys : 1);
+	VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys ? h->nkeys : 1);
+	uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * n);
+	uint32_t *gids = arena_alloc(op->scratch, sizeof(uint32_t) * n);
+	void **ptrs = arena_alloc(op->scratch, sizeof(void *) * n);
+	int k, j;
+
+	for (k = 0; k < h->nkeys; k++) {
+		Vector raw;
+		TRY(expr_eval(op->ctx, h->keys[k], in, in->sel, n, op->scratch, &raw));
+		if (in->sel && raw.kind != VECTOR_CONST) {
+			vector_init(&kv[k], raw.type, op->scratch, n);
+			vector_copy_rows(&kv[k], 0, &raw, in->sel, n);
+		} else {
+			kv[k] = raw;
+		}
+		vector_view(&kv[k], &views[k]);
+	}
+	/* hash */
+	for (i = 0; i < n; i++)
+		hashes[i] = 0x9e3779b97f4a7c15ULL;
+	for (k = 0; k < h->nkeys; k++) {
+		const char *d = views[k].data;
+		size_t w = h->kc[k].width;
+		for (i = 0; i < n; i++) {
+			uint32_t r = views[k].sel ? views[k].sel[i] : i;
+			uint64_t hv = validity_get(views[k].validity, r) ?
+				hash_value(d + w * r, h->kc[k].type, w) : 0x5bd1e995ULL;
+			hashes[i] = mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
+		}
+	}
+	/* probe / insert */
+	for (i = 0; i < n; i++) {
+		uint32_t g = EMPTY;
+		if (h->nkeys == 0) {
+			g = 0;
+		} else {
+			size_t mask, s;
+			if ((size_t)(h->ngroups + 1) * 2 > h->ht_cap)
+				ht_grow(h);
+			mask = h->ht_cap - 1;
+			for (s = hashes[i] & mask; h->ht_gid[s] != EMPTY; s = (s + 1) & mask) {
+				uint32_t cand = h->ht_gid[s];
+				bool eq = h->ht_hash[s] == hashes[i];
+				for (k = 0; eq && k < h->nkeys; k++) {
+					uint32_t r = views[k].sel ? views[k].sel[i] : i;
+					bool valid = validity_get(views[k].validity, r);
+					bool gnull = h->kc[k].nulls[cand];
+					size_t w = h->kc[k].width;
+					if (!valid || gnull)
+						eq = !valid && gnull;
+					else
+						eq = value_eq((const char *)views[k].data + w * r,
+							      h->kc[k].data + w * cand, h->kc[k].type, w);
+				}
+				if (eq) {
+					g = cand;
+					break;
+				}
+			}
+			if (g == EMPTY) {
+				g = new_group(h);
+				for (k = 0; k < h->nkeys; k++) {
+					uint32_t r = views[k].sel ? views[k].sel[i] : i;
+					size_t w = h->kc[k].width;
+					char *dst = h->kc[k].data + w * g;
+					bool valid = validity_get(views[k].validity, r);
+					h->kc[k].nulls[g] = !valid;
+					if (!valid) {
+						memset(dst, 0, w);
+						continue;
+					}
+					memcpy(dst, (const char *)views[k].data + w * r, w);
+					if (type_is_string(h->kc[k].type.id)) {
+						strview *sv = (strview *)dst;
+						if (sv->len > STRVIEW_INLINE)
+							*sv = strview_make(arena_memdup(h->arena, sv->u.ptr, sv->len), sv->len);
+					}
+				}
+				ht_insert(h, hashes[i], g);
+			}
+		}
+		gids[i] = g;
+	}
+	/* update aggregate states */
+	for (j = 0; j < h->naggs; j++) {
+		AggCall *a = &h->aggs[j];
+		FuncCtx fc = { h->arena, op->ctx->err };
+		Vector arg, *argp = NULL;
+
+		for (i = 0; i < n; i++)
+			ptrs[i] = h->states + h->stride * gids[i] + h->offsets[j];
+		if (a->arg) {
+			Vector raw;
+			TRY(expr_eval(op->ctx, a->arg, in, in->sel, n, op->scratch, &raw));
+			if (in->sel && raw.kind != VECTOR_CONST) {
+				vector_init(&arg, raw.type, op->scratch, n);
+				vector_copy_rows(&arg, 0, &raw, in->sel, n);
+			} else {
+				arg = raw;
+			}
+			argp = &arg;
+		}
+		TRY(a->fn->update(&fc, argp, n, ptrs));
+	}
+	return FLOE_OK;
+}
+
+static int
+hash_agg_open(Operator *op)
+{
+	HashAggOp *h = (HashAggOp *)op;
+	Batch *in;
+
+	TRY(op_open(op->child));
+	if (h->plain)
+		new_group(h);
+	for (;;) {
+		arena_reset(op->scratch);
+		TRY(exec_check_cancel(op->ctx));
+		TRY(op_next(op->child, &in));
+		if (!in)
+			break;
+		if (in->count)
+			TRY(consume(h, in));
+	}
+	h->emit_pos = 0;
+	return FLOE_OK;
+}
+
+static int
+hash_agg_next(Operator *op, Batch **out)
+{
+	HashAggOp *h = (HashAggOp *)op;
+	uint32_t n, i;
+	Batch *b;
+	int k, j;
+
+	arena_reset(op->scratch);
+	if (h->emit_pos >= h->ngroups) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	n = h->ngroups - h->emit_pos;
+	if (n > VECTOR_SIZE)
+		n = VECTOR_SIZE;
+	b = batch_new(op->scratch, op->ncols, op->types, n);
+	for (k = 0; k < h->nkeys; k++) {
+		size_t w = h->kc[k].width;
+		memcpy(b->cols[k].data, h->kc[k].data + w * h->emit_pos, w * n);
+		for (i = 0; i < n; i++)
+			if (h->kc[k].nulls[h->emit_pos + i])
+				vector_set_null(&b->cols[k], i);
+	}
+	for (j = 0; j < h->naggs; j++) {
+		FuncCtx fc = { op->scratch, op->ctx->err };
+		for (i = 0; i < n; i++)
+			TRY(h->aggs[j].fn->finalize(&fc, h->states + h->stride * (h->emit_pos + i) +
+						    h->offsets[j], &b->cols[h->nkeys + j], i));
+	}
+	b->count = n;
+	h->emit_pos += n;
+	op->rows_out += n;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+hash_agg_close(Operator *op)
+{
+	HashAggOp *h = (HashAggOp *)op;
+	int k;
+
+	op_close(op->child);
+	for (k = 0; k < h->nkeys; k++) {
+		free(h->kc[k].data);
+		free(h->kc[k].nulls);
+		h->kc[k].data = NULL;
+		h->kc[k].nulls = NULL;
+	}
+	free(h->states);
+	free(h->ht_hash);
+	free(h->ht_gid);
+	h->states = NULL;
+	h->ht_hash = NULL;
+	h->ht_gid = NULL;
+	h->ngroups = h->gcap = 0;
+	h->ht_cap = 0;
+}
+
+static const OperatorVT hash_agg_vt = { "HashAggregate", hash_agg_open, hash_agg_next,
+					hash_agg_close };
+
+Operator *
+hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, AggCall *aggs,
+	     bool plain)
+{
+	HashAggOp *h = ARENA_NEW(ctx->arena, HashAggOp);
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nkeys + naggs + 1);
+	int k, j;
+
+	for (k = 0; k < nkeys; k++)
+		types[k] = keys[k]->type;
+	for (j = 0; j < naggs; j++)
+		types[nkeys + j] = aggs[j].type;
+	op_init(&h->op, &hash_agg_vt, ctx, nkeys + naggs, types, child);
+	h->nkeys = nkeys;
+	h->naggs = naggs;
+	h->keys = keys;
+	h->aggs = aggs;
+	h->plain = plain && nkeys == 0;
+	h->arena = ctx->arena;
+	h->kc = ARENA_ARRAY(ctx->arena, KeyCol, nkeys ? nkeys : 1);
+	for (k = 0; k < nkeys; k++) {
+		h->kc[k].type = keys[k]->type;
+		h->kc[k].width = type_width(keys[k]->type.id);
+	}
+	h->offsets = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
+	for (j = 0; j < naggs; j++) {
+		h->offsets[j] = h->stride;
+		h->stride += (aggs[j].fn->state_size + 15) & ~(size_t)15;
+	}
+	if (h->stride == 0)
+		h->stride = 16;
+	return &h->op;
+}

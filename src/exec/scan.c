@@ -1,0 +1,209 @@
+/*
+ * scan.c — reads Parquet data files into batches of a table schema's
+ * columns.  Used for Iceberg table scans (files from table/ scan planning,
+ * columns matched by Iceberg field id) and for read_parquet() (columns
+ * matched by name).
+ *
+ * A projected column missing from a file (added to the table after the
+ * file was written) reads as NULLs.  A file column whose type differs from
+ * the table's (int -> long promotion, decimal widening, nanosecond
+ * timestamps) is cast to the table type.
+ *
+ * States:  NEXT_FILE -> NEXT_ROW_GROUP -> READING -> (row group done)
+ *          NEXT_ROW_GROUP ... -> (files done) END
+ *
+ * INTERFACE ROUTINES
+ *   scan_new(ctx, schema, nproj, proj, files, nfiles, match_by_name)
+ */
+#include <string.h>
+#include "exec/exec.h"
+#include "format/parquet/parquet.h"
+#include "storage/fileio.h"
+#include "table/iceberg.h"
+#include "types/cast.h"
+
+typedef struct ScanOp {
+	Operator op;
+	const IcebergSchema *schema;
+	int nproj;
+	int *proj;
+	DataFile *files;
+	int nfiles;
+	bool by_name;
+	/* state */
+	int file_idx;
+	int rg;
+	Arena *file_arena;
+	Arena *rg_arena;
+	ParquetFile *pf;
+	int *pq_col;                 /* per projected column: parquet column or -1 */
+	ParquetColumnReader **readers;
+	int64_t rg_left;
+} ScanOp;
+
+static int
+open_file(ScanOp *s)
+{
+	Operator *op = &s->op;
+	const DataFile *f = &s->files[s->file_idx];
+	const uint8_t *data;
+	size_t len;
+	int i, c;
+
+	arena_reset(s->rg_arena);
+	arena_reset(s->file_arena);
+	if (f->file_format && strcasecmp(f->file_format, "PARQUET") != 0)
+		return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "data files in format %s are not supported yet: %s",
+				   f->file_format, f->file_path);
+	TRY(fileio_read(op->ctx->io, f->file_path, s->file_arena, &data, &len, op->ctx->err));
+	TRY(parquet_open(&s->pf, data, len, f->file_path, s->file_arena, op->ctx->err));
+	for (i = 0; i < s->nproj; i++) {
+		const IcebergField *fld = &s->schema->fields[s->proj[i]];
+		s->pq_col[i] = -1;
+		for (c = 0; c < parquet_num_columns(s->pf); c++) {
+			const ParquetColumn *pc = parquet_column(s->pf, c);
+			bool match = s->by_name || pc->field_id < 0 ?
+				strcmp(pc->name, fld->name) == 0 : pc->field_id == fld->id;
+			if (match) {
+				if (pc->nested || pc->type.id == TYPE_NULL)
+					return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							   "nested Parquet columns are not supported yet: %s (in %s)",
+							   pc->name, f->file_path);
+				s->pq_col[i] = c;
+				break;
+			}
+		}
+	}
+	s->rg = -1;
+	s->rg_left = 0;
+	return FLOE_OK;
+}
+
+static int
+open_row_group(ScanOp *s)
+{
+	Operator *op = &s->op;
+	int i;
+
+	arena_reset(s->rg_arena);
+	s->rg_left = parquet_row_group_num_rows(s->pf, s->rg);
+	for (i = 0; i < s->nproj; i++) {
+		s->readers[i] = NULL;
+		if (s->pq_col[i] >= 0)
+			TRY(parquet_column_reader_open(&s->readers[i], s->pf, s->rg, s->pq_col[i],
+						       s->rg_arena, op->ctx->err));
+	}
+	return FLOE_OK;
+}
+
+static int
+scan_open(Operator *op)
+{
+	ScanOp *s = (ScanOp *)op;
+	s->file_idx = -1;
+	s->pf = NULL;
+	return FLOE_OK;
+}
+
+static int
+scan_next(Operator *op, Batch **out)
+{
+	ScanOp *s = (ScanOp *)op;
+	Batch *b;
+	uint32_t want;
+	int i;
+
+	arena_reset(op->scratch);
+	TRY(exec_check_cancel(op->ctx));
+	while (s->rg_left == 0) {
+		if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
+			s->rg++;
+			TRY(open_row_group(s));
+			continue;
+		}
+		if (s->file_idx + 1 >= s->nfiles) {
+			*out = NULL;
+			return FLOE_OK;
+		}
+		s->file_idx++;
+		s->pf = NULL;
+		TRY(open_file(s));
+	}
+	want = s->rg_left < VECTOR_SIZE ? (uint32_t)s->rg_left : VECTOR_SIZE;
+	b = ARENA_NEW(op->scratch, Batch);
+	b->ncols = s->nproj;
+	b->cols = ARENA_ARRAY(op->scratch, Vector, s->nproj ? s->nproj : 1);
+	b->arena = op->scratch;
+	for (i = 0; i < s->nproj; i++) {
+		SqlType want_type = op->types[i];
+		Vector *v = &b->cols[i];
+		if (!s->readers[i]) {
+			Value nv = value_null(want_type);
+			vector_init_const(v, &nv, op->scratch);
+			continue;
+		}
+		{
+			const ParquetColumn *pc = parquet_column(s->pf, s->pq_col[i]);
+			uint32_t got = 0;
+			Vector raw;
+
+			vector_init(&raw, pc->type, op->scratch, want);
+			TRY(parquet_column_read(s->readers[i], &raw, want, &got, op->ctx->err));
+			if (got != want)
+				return FLOE_CORRUPT(op->ctx->err,
+						    "column %s of %s has %u values where the row group promises %u",
+						    pc->name, s->files[s->file_idx].file_path, got, want);
+			if (type_equal(pc->type, want_type) ||
+			    (pc->type.id == want_type.id && pc->type.id != TYPE_DECIMAL)) {
+				*v = raw;
+				v->type = want_type;
+			} else {
+				vector_init(v, want_type, op->scratch, want);
+				TRY(cast_vector(&raw, want, v, want_type, 0, op->ctx->err));
+			}
+		}
+	}
+	b->count = want;
+	s->rg_left -= want;
+	op->rows_out += want;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+scan_close(Operator *op)
+{
+	ScanOp *s = (ScanOp *)op;
+	arena_reset(s->rg_arena);
+	arena_reset(s->file_arena);
+	s->pf = NULL;
+}
+
+static const OperatorVT scan_vt = { "Scan", scan_open, scan_next, scan_close };
+
+Operator *
+scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, DataFile *files,
+	 int nfiles, bool match_by_name)
+{
+	ScanOp *s = ARENA_NEW(ctx->arena, ScanOp);
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nproj ? nproj : 1);
+	int i;
+
+	for (i = 0; i < nproj; i++)
+		types[i] = schema->fields[proj[i]].type;
+	op_init(&s->op, &scan_vt, ctx, nproj, types, NULL);
+	s->schema = schema;
+	s->nproj = nproj;
+	s->proj = arena_memdup(ctx->arena, proj, sizeof(int) * (size_t)(nproj ? nproj : 1));
+	s->files = files;
+	s->nfiles = nfiles;
+	s->by_name = match_by_name;
+	s->pq_col = ARENA_ARRAY(ctx->arena, int, nproj ? nproj : 1);
+	s->readers = ARENA_ARRAY(ctx->arena, ParquetColumnReader *, nproj ? nproj : 1);
+	s->file_arena = arena_new(64 * 1024);
+	s->rg_arena = arena_new(1 << 20);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->file_arena);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->rg_arena);
+	return &s->op;
+}

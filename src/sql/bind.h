@@ -1,0 +1,84 @@
+/*
+ * bind.h — folder-private interface of sql/: name resolution, typing and
+ * planning of statements into Operator trees.
+ *
+ *   bind_expr.c   parse-tree expressions -> Expr (types, casts, functions)
+ *   select.c      SELECT / VALUES -> Operator tree with output names
+ *   engine.c      the Engine and Session, statement dispatch, DDL, INSERT
+ *
+ * A Scope is the set of columns an expression may reference: the FROM
+ * item's columns, each with the relation name it belongs to.
+ */
+#ifndef FLOE_SQL_BIND_H
+#define FLOE_SQL_BIND_H
+
+#include "catalog/catalog.h"
+#include "exec/exec.h"
+#include "sql/engine.h"
+#include "sql/parse.h"
+#include "storage/fileio.h"
+#include "table/iceberg.h"
+
+struct Engine {
+	char *warehouse;
+	FileIO *io;
+	Catalog *catalog;
+};
+
+struct Session {
+	Engine *engine;
+	char *search_path;        /* first schema of search_path: "public" */
+	volatile int cancel;
+	char *settings_keys[32];
+	char *settings_values[32];
+	int nsettings;
+};
+
+typedef struct Scope {
+	int ncols;
+	char **names;
+	SqlType *types;
+	char *relname;            /* the FROM item's name or alias, or NULL */
+} Scope;
+
+typedef struct BindCtx {
+	Session *session;
+	Arena *arena;
+	floe_error *err;
+	const char *sql;          /* for positions */
+	Scope *scope;             /* NULL: no columns visible */
+	const char *where;        /* "WHERE", "VALUES", ... for aggregate errors */
+	/* aggregates collected while binding targets / HAVING / ORDER BY */
+	bool allow_aggs;
+	bool in_agg;
+	AggCall *aggs;
+	int naggs, cap_aggs;
+} BindCtx;
+
+/* bind_expr.c */
+Expr *bind_expr(BindCtx *b, Node *n);
+int bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out);
+/* coerce e to type `to` in context ctx (COERCE_*), literal folding
+ * included; `what` names the target for messages (column name or NULL) */
+Expr *bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what);
+Expr *bind_coerce_bool(BindCtx *b, Expr *e, const char *clause);
+/* PostgreSQL's common-type resolution (UNION/CASE/VALUES/COALESCE) */
+int bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlType *out);
+const char *bind_colname(Node *n);   /* FigureColname */
+int bind_fold(BindCtx *b, Expr **e); /* constant folding of a subtree */
+int bind_location(BindCtx *b, int byte_offset);
+bool bind_is_aggregate_name(const char *name);
+
+/* select.c */
+typedef struct SelectPlan {
+	Operator *root;
+	int ncols;
+	char **names;
+	SqlType *types;
+} SelectPlan;
+
+int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
+/* Resolve "name" or "schema.name" to (ns, table) with search_path. */
+void session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name);
+
+#endif

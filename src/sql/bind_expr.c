@@ -1,0 +1,917 @@
+/*
+ * bind_expr.c — expressions from parse trees to typed Expr trees.
+ *
+ * Follows PostgreSQL's parse_expr.c / parse_func.c / parse_coerce.c in
+ * behaviour (not in code): untyped string literals stay "unknown" until
+ * context types them; operators and functions resolve through func/
+ * (func_resolve_scalar) which says what each argument must be cast to;
+ * constant subtrees are folded at bind time, so errors in constants
+ * (1/0) surface even when no row is read, as in PostgreSQL.
+ *
+ * INTERFACE ROUTINES (bind.h)
+ *   bind_expr, bind_type_name, bind_coerce, bind_coerce_bool,
+ *   bind_common_type, bind_colname, bind_fold, bind_location
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "func/func.h"
+#include "sql/bind.h"
+#include "types/cast.h"
+#include "types/decimal.h"
+#include "types/text.h"
+
+static const char *const agg_names[] = {
+	"count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
+	"string_agg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
+	"var_pop", "array_agg", NULL
+};
+
+bool
+bind_is_aggregate_name(const char *name)
+{
+	int i;
+	for (i = 0; agg_names[i]; i++)
+		if (strcmp(agg_names[i], name) == 0)
+			return true;
+	return false;
+}
+
+int
+bind_location(BindCtx *b, int byte_offset)
+{
+	int i, chars = 0;
+
+	if (byte_offset < 0 || !b->sql)
+		return 0;
+	for (i = 0; i < byte_offset && b->sql[i]; i++)
+		if (((unsigned char)b->sql[i] & 0xc0) != 0x80)
+			chars++;
+	return chars + 1;
+}
+
+static Expr *
+fail_at(BindCtx *b, int location)
+{
+	if (location >= 0 && b->err->position == 0)
+		floe_error_position(b->err, bind_location(b, location));
+	return NULL;
+}
+
+static const char *
+tname(SqlType t, char *buf, size_t n)
+{
+	return func_type_name(t, buf, n);
+}
+
+static const char *
+str_of(Node *n)
+{
+	return n && n->node_case == PG_QUERY__NODE__NODE_STRING ? n->string->sval : NULL;
+}
+
+/* ---- type names -------------------------------------------------------- */
+
+static int
+typmod_int(BindCtx *b, Node *n, int *out)
+{
+	if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+		*out = n->a_const->ival->ival;
+		return FLOE_OK;
+	}
+	return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "type modifiers must be simple constants");
+}
+
+int
+bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
+{
+	const char *name = str_of(tn->names[tn->n_names - 1]);
+	int m1 = -1, m2 = -1;
+
+	if (tn->n_array_bounds > 0)
+		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "array types are not supported yet"), fail_at(b, tn->location), FLOE_ERR;
+	if (!name)
+		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "invalid type name");
+	if (tn->n_typmods >= 1)
+		TRY(typmod_int(b, tn->typmods[0], &m1));
+	if (tn->n_typmods >= 2)
+		TRY(typmod_int(b, tn->typmods[1], &m2));
+
+	if (!strcmp(name, "bool") || !strcmp(name, "boolean"))
+		*out = type_make(TYPE_BOOL);
+	else if (!strcmp(name, "int2") || !strcmp(name, "smallint"))
+		*out = type_make(TYPE_INT16);
+	else if (!strcmp(name, "int4") || !strcmp(name, "int") || !strcmp(name, "integer"))
+		*out = type_make(TYPE_INT32);
+	else if (!strcmp(name, "int8") || !strcmp(name, "bigint"))
+		*out = type_make(TYPE_INT64);
+	else if (!strcmp(name, "float4") || !strcmp(name, "real"))
+		*out = type_make(TYPE_FLOAT32);
+	else if (!strcmp(name, "float8"))
+		*out = type_make(TYPE_FLOAT64);
+	else if (!strcmp(name, "numeric") || !strcmp(name, "decimal")) {
+		if (m1 == -1) {
+			*out = type_decimal(0, 0);   /* unconstrained */
+		} else {
+			if (m1 < 1 || m1 > DECIMAL_MAX_PRECISION) {
+				floe_errorf(b->err, m1 < 1 ? ERRCODE_INVALID_PARAMETER_VALUE :
+					    ERRCODE_FEATURE_NOT_SUPPORTED,
+					    m1 < 1 ? "NUMERIC precision %d must be between 1 and 1000" :
+					    "NUMERIC precision %d is above floe's maximum of 38", m1);
+				fail_at(b, tn->location);
+				return FLOE_ERR;
+			}
+			if (m2 == -1)
+				m2 = 0;
+			if (m2 < 0 || m2 > m1) {
+				floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					    "NUMERIC scale %d must be between 0 and precision %d", m2, m1);
+				fail_at(b, tn->location);
+				return FLOE_ERR;
+			}
+			*out = type_decimal(m1, m2);
+		}
+	} else if (!strcmp(name, "text"))
+		*out = type_make(TYPE_TEXT);
+	else if (!strcmp(name, "varchar")) {
+		*out = type_varchar(m1);
+	} else if (!strcmp(name, "bpchar") || !strcmp(name, "char") || !strcmp(name, "character")) {
+		*out = type_make(TYPE_TEXT);
+		out->text_kind = TEXT_CHAR;
+		out->typmod = m1 < 0 ? 1 : m1;
+	} else if (!strcmp(name, "bytea"))
+		*out = type_make(TYPE_BYTEA);
+	else if (!strcmp(name, "date"))
+		*out = type_make(TYPE_DATE);
+	else if (!strcmp(name, "time"))
+		*out = type_make(TYPE_TIME);
+	else if (!strcmp(name, "timestamp"))
+		*out = type_make(TYPE_TIMESTAMP);
+	else if (!strcmp(name, "timestamptz"))
+		*out = type_make(TYPE_TIMESTAMPTZ);
+	else if (!strcmp(name, "interval"))
+		*out = type_make(TYPE_INTERVAL);
+	else if (!strcmp(name, "uuid"))
+		*out = type_make(TYPE_UUID);
+	else if (!strcmp(name, "json") || !strcmp(name, "jsonb") || !strcmp(name, "timetz") ||
+		 !strcmp(name, "variant") || !strcmp(name, "geometry") ||
+		 !strcmp(name, "geography") || !strcmp(name, "money") || !strcmp(name, "xml")) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "type %s is not supported yet", name);
+		fail_at(b, tn->location);
+		return FLOE_ERR;
+	} else {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_OBJECT, "type \"%s\" does not exist", name);
+		fail_at(b, tn->location);
+		return FLOE_ERR;
+	}
+	if (out->id == TYPE_TEXT && out->text_kind != TEXT_PLAIN && out->typmod == 0) {
+		floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "length for type %s must be at least 1",
+			    out->text_kind == TEXT_CHAR ? "char" : "varchar");
+		fail_at(b, tn->location);
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+/* ---- coercion ---------------------------------------------------------- */
+
+/* Fold a constant subtree to an EXPR_CONST. */
+int
+bind_fold(BindCtx *b, Expr **e)
+{
+	Value v;
+	Expr *c;
+
+	if ((*e)->kind == EXPR_CONST || expr_has_colref(*e))
+		return FLOE_OK;
+	if ((*e)->kind == EXPR_AGGREF)
+		return FLOE_OK;
+	if (expr_eval_const(*e, b->arena, &v, b->err) != FLOE_OK) {
+		fail_at(b, (*e)->location - 1 >= 0 ? -1 : -1);
+		return FLOE_ERR;
+	}
+	c = expr_const(b->arena, &v);
+	c->location = (*e)->location;
+	*e = c;
+	return FLOE_OK;
+}
+
+Expr *
+bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
+{
+	char b1[64], b2[64];
+	Expr *c;
+
+	if (type_equal(e->type, to) && !e->unknown_literal)
+		return e;
+	if (e->kind == EXPR_CONST && (e->unknown_literal || e->value.is_null)) {
+		Value v;
+		if (e->value.is_null) {
+			v = value_null(to);
+		} else if (value_from_text(&v, to, strview_data(&e->value.u.s), e->value.u.s.len,
+					   b->arena, b->err) != FLOE_OK) {
+			if (e->location)
+				floe_error_position(b->err, e->location);
+			return NULL;
+		}
+		c = expr_const(b->arena, &v);
+		c->location = e->location;
+		return c;
+	}
+	if (e->type.id == to.id && to.id != TYPE_DECIMAL && to.id != TYPE_TEXT) {
+		e->type = to;
+		return e;
+	}
+	if (!cast_allowed(e->type, to, (CoercionContext)ctx)) {
+		if (what)
+			floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
+				    "column \"%s\" is of type %s but expression is of type %s", what,
+				    tname(to, b1, sizeof b1), tname(e->type, b2, sizeof b2));
+		else
+			floe_errorf(b->err, ctx == COERCE_EXPLICIT ? ERRCODE_CANNOT_COERCE :
+				    ERRCODE_DATATYPE_MISMATCH, "cannot cast type %s to %s",
+				    tname(e->type, b1, sizeof b1), tname(to, b2, sizeof b2));
+		if (what)
+			floe_error_hint(b->err, "You will need to rewrite or cast the expression.");
+		if (e->location)
+			floe_error_position(b->err, e->location);
+		return NULL;
+	}
+	c = expr_cast(b->arena, e, to, ctx == COERCE_EXPLICIT ? CAST_EXPLICIT : 0);
+	if (bind_fold(b, &c) != FLOE_OK)
+		return NULL;
+	return c;
+}
+
+Expr *
+bind_coerce_bool(BindCtx *b, Expr *e, const char *clause)
+{
+	char buf[64];
+
+	if (!e)
+		return NULL;
+	if (e->type.id == TYPE_BOOL && !e->unknown_literal)
+		return e;
+	if (e->unknown_literal || e->type.id == TYPE_NULL)
+		return bind_coerce(b, e, type_make(TYPE_BOOL), COERCE_IMPLICIT, NULL);
+	floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH, "argument of %s must be type boolean, not type %s",
+		    clause, tname(e->type, buf, sizeof buf));
+	if (e->location)
+		floe_error_position(b->err, e->location);
+	return NULL;
+}
+
+int
+bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlType *out)
+{
+	SqlType cand;
+	bool have = false;
+	int i;
+	char b1[64], b2[64];
+
+	for (i = 0; i < n; i++) {
+		Expr *e = es[i];
+		if (e->unknown_literal || e->type.id == TYPE_NULL)
+			continue;
+		if (!have) {
+			cand = e->type;
+			have = true;
+			continue;
+		}
+		if (type_equal(cand, e->type))
+			continue;
+		if (cand.id == e->type.id) {
+			/* same base type, different modifiers: widen */
+			if (cand.id == TYPE_DECIMAL) {
+				if (cand.precision == 0 || e->type.precision == 0) {
+					cand = type_decimal(0, 0);
+				} else {
+					int s = cand.scale > e->type.scale ? cand.scale : e->type.scale;
+					int ip = (cand.precision - cand.scale) > (e->type.precision - e->type.scale) ?
+						(cand.precision - cand.scale) : (e->type.precision - e->type.scale);
+					cand = ip + s > 38 ? type_decimal(0, 0) : type_decimal(ip + s, s);
+				}
+			} else {
+				cand = type_make(cand.id);
+			}
+			continue;
+		}
+		if (cast_allowed(cand, e->type, COERCE_IMPLICIT) &&
+		    !cast_allowed(e->type, cand, COERCE_IMPLICIT)) {
+			cand = e->type;
+			continue;
+		}
+		if (!cast_allowed(e->type, cand, COERCE_IMPLICIT)) {
+			floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH, "%s types %s and %s cannot be matched",
+				    construct, tname(cand, b1, sizeof b1), tname(e->type, b2, sizeof b2));
+			if (e->location)
+				floe_error_position(b->err, e->location);
+			return FLOE_ERR;
+		}
+	}
+	*out = have ? cand : type_make(TYPE_TEXT);
+	return FLOE_OK;
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+const char *
+bind_colname(Node *n)
+{
+	if (!n)
+		return "?column?";
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_COLUMN_REF: {
+		PgQuery__ColumnRef *c = n->column_ref;
+		const char *s = str_of(c->fields[c->n_fields - 1]);
+		return s ? s : "?column?";
+	}
+	case PG_QUERY__NODE__NODE_FUNC_CALL: {
+		PgQuery__FuncCall *f = n->func_call;
+		return str_of(f->funcname[f->n_funcname - 1]);
+	}
+	case PG_QUERY__NODE__NODE_TYPE_CAST: {
+		const char *s = bind_colname(n->type_cast->arg);
+		if (strcmp(s, "?column?") != 0)
+			return s;
+		{
+			PgQuery__TypeName *tn = n->type_cast->type_name;
+			const char *t = str_of(tn->names[tn->n_names - 1]);
+			return t ? t : "?column?";
+		}
+	}
+	case PG_QUERY__NODE__NODE_CASE_EXPR:
+		return "case";
+	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+		return "coalesce";
+	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+		return n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+	case PG_QUERY__NODE__NODE_A_EXPR:
+		if (n->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
+			return "nullif";
+		return "?column?";
+	case PG_QUERY__NODE__NODE_SUB_LINK:
+		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+			return "exists";
+		return "?column?";
+	default:
+		return "?column?";
+	}
+}
+
+/* ---- expressions ------------------------------------------------------- */
+
+static Expr *bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location);
+
+static Expr *
+bind_const(BindCtx *b, PgQuery__AConst *c)
+{
+	Value v;
+	Expr *e;
+
+	memset(&v, 0, sizeof v);
+	if (c->isnull) {
+		v = value_null(type_make(TYPE_NULL));
+		e = expr_const(b->arena, &v);
+		e->location = bind_location(b, c->location);
+		return e;
+	}
+	switch (c->val_case) {
+	case PG_QUERY__A__CONST__VAL_IVAL:
+		v = value_int(TYPE_INT32, c->ival->ival);
+		break;
+	case PG_QUERY__A__CONST__VAL_FVAL: {
+		/* an integer too big for int4 comes as a Float: int8, else numeric */
+		const char *s = c->fval->fval;
+		int64_t iv;
+		floe_error tmp;
+		if (!strpbrk(s, ".eE") && text_parse_int64(s, strlen(s), TYPE_INT64, &iv, &tmp) == FLOE_OK) {
+			v = value_int(TYPE_INT64, iv);
+		} else if (strpbrk(s, "eE")) {
+			if (value_from_text(&v, type_decimal(0, 0), s, strlen(s), b->arena, b->err) != FLOE_OK)
+				return fail_at(b, c->location);
+		} else if (value_from_text(&v, type_decimal(0, 0), s, strlen(s), b->arena, b->err) != FLOE_OK) {
+			return fail_at(b, c->location);
+		}
+		break;
+	}
+	case PG_QUERY__A__CONST__VAL_BOOLVAL:
+		v.type = type_make(TYPE_BOOL);
+		v.u.b = c->boolval->boolval;
+		break;
+	case PG_QUERY__A__CONST__VAL_SVAL: {
+		const char *s = c->sval->sval;
+		v.type = type_make(TYPE_TEXT);
+		v.u.s = strview_make(s, (uint32_t)strlen(s));
+		e = expr_const(b->arena, &v);
+		e->unknown_literal = true;
+		e->location = bind_location(b, c->location);
+		return e;
+	}
+	default:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "bit-string constants are not supported yet");
+		return fail_at(b, c->location);
+	}
+	e = expr_const(b->arena, &v);
+	e->location = bind_location(b, c->location);
+	return e;
+}
+
+static Expr *
+bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
+{
+	const char *rel = NULL, *col;
+	int i, found = -1;
+	Scope *s = b->scope;
+
+	if (c->n_fields == 0 || !str_of(c->fields[c->n_fields - 1])) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "\"*\" is not allowed here");
+		return fail_at(b, c->location);
+	}
+	col = str_of(c->fields[c->n_fields - 1]);
+	if (c->n_fields == 2)
+		rel = str_of(c->fields[0]);
+	else if (c->n_fields > 2) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "cross-database references are not implemented");
+		return fail_at(b, c->location);
+	}
+	if (rel && (!s || !s->relname || strcmp(rel, s->relname) != 0)) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
+			    "missing FROM-clause entry for table \"%s\"", rel);
+		return fail_at(b, c->location);
+	}
+	for (i = 0; s && i < s->ncols; i++) {
+		if (strcmp(s->names[i], col) == 0) {
+			if (found >= 0) {
+				floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
+					    "column reference \"%s\" is ambiguous", col);
+				return fail_at(b, c->location);
+			}
+			found = i;
+		}
+	}
+	if (found < 0) {
+		if (rel)
+			floe_errorf(b->err, ERRCODE_UNDEFINED_COLUMN, "column %s.%s does not exist", rel, col);
+		else
+			floe_errorf(b->err, ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", col);
+		return fail_at(b, c->location);
+	}
+	{
+		Expr *e = expr_colref(b->arena, found, s->types[found]);
+		e->location = bind_location(b, c->location);
+		return e;
+	}
+}
+
+/* Coerce call arguments as func/ says, folding unknown literals. */
+static Expr *
+bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
+{
+	const ScalarFunc *fn;
+	SqlType *types = ARENA_ARRAY(b->arena, SqlType, nargs + 1);
+	SqlType *cast_to = ARENA_ARRAY(b->arena, SqlType, nargs + 1);
+	SqlType ret;
+	Expr *e;
+	int i;
+
+	for (i = 0; i < nargs; i++)
+		types[i] = args[i]->unknown_literal ? type_make(TYPE_NULL) : args[i]->type;
+	if (func_resolve_scalar(name, types, nargs, &fn, &ret, cast_to, b->err) != FLOE_OK)
+		return fail_at(b, location);
+	e = expr_new(b->arena, EXPR_FUNC, ret, nargs);
+	e->fn = fn;
+	e->location = bind_location(b, location);
+	for (i = 0; i < nargs; i++) {
+		Expr *a = args[i];
+		if (!type_equal(a->type, cast_to[i]) || a->unknown_literal) {
+			a = bind_coerce(b, a, cast_to[i], COERCE_IMPLICIT, NULL);
+			if (!a)
+				return NULL;
+		}
+		e->args[i] = a;
+	}
+	if (bind_fold(b, &e) != FLOE_OK)
+		return fail_at(b, location);
+	return e;
+}
+
+static Expr *
+bind_op(BindCtx *b, const char *op, Node *l, Node *r, int location)
+{
+	Expr *args[2];
+	int n = 0;
+
+	if (l && !(args[n++] = bind_expr(b, l)))
+		return NULL;
+	if (r && !(args[n++] = bind_expr(b, r)))
+		return NULL;
+	if (n == 1 && !strcmp(op, "-")) {
+		/* fold negative numeric literals so -2147483648 is an int4 */
+		Expr *a = args[0];
+		if (a->kind == EXPR_CONST && !a->value.is_null && !a->unknown_literal) {
+			if (a->type.id == TYPE_INT32 && a->value.u.i != INT32_MIN) {
+				a->value.u.i = -a->value.u.i;
+				return a;
+			}
+			if (a->type.id == TYPE_INT64 && a->value.u.i == (int64_t)INT32_MAX + 1) {
+				Value v = value_int(TYPE_INT32, INT32_MIN);
+				Expr *c = expr_const(b->arena, &v);
+				c->location = bind_location(b, location);
+				return c;
+			}
+		}
+		return bind_call(b, "u-", args, 1, location);
+	}
+	if (n == 1 && !strcmp(op, "+"))
+		return bind_call(b, "u+", args, 1, location);
+	return bind_call(b, op, args, n, location);
+}
+
+static const char *
+op_name(PgQuery__AExpr *a)
+{
+	return str_of(a->name[a->n_name - 1]);
+}
+
+static Expr *
+bind_bool2(BindCtx *b, ExprKind kind, Expr *x, Expr *y)
+{
+	Expr *e = expr_new(b->arena, kind, type_make(TYPE_BOOL), 2);
+	e->args[0] = x;
+	e->args[1] = y;
+	return e;
+}
+
+static Expr *
+bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
+{
+	const char *op = op_name(a);
+
+	switch (a->kind) {
+	case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+		return bind_op(b, op, a->lexpr, a->rexpr, a->location);
+	case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
+		Expr *eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location), *e;
+		if (!eq)
+			return NULL;
+		if (eq->kind == EXPR_CONST) {
+			/* both constant: evaluate IS [NOT] DISTINCT on the folded args */
+			Expr *x = bind_expr(b, a->lexpr), *y = bind_expr(b, a->rexpr);
+			Value v;
+			bool nx, ny, same;
+			if (!x || !y)
+				return NULL;
+			nx = x->value.is_null;
+			ny = y->value.is_null;
+			same = (nx || ny) ? (nx && ny) : (!eq->value.is_null && eq->value.u.b);
+			memset(&v, 0, sizeof v);
+			v.type = type_make(TYPE_BOOL);
+			v.u.b = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? !same : same;
+			return expr_const(b->arena, &v);
+		}
+		e = expr_new(b->arena, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ?
+			     EXPR_DISTINCT : EXPR_NOT_DISTINCT, type_make(TYPE_BOOL), 2);
+		e->fn = eq->fn;
+		e->args[0] = eq->args[0];
+		e->args[1] = eq->args[1];
+		e->location = eq->location;
+		return e;
+	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
+		Expr *eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location), *x, *e;
+		Value nv;
+		if (!eq || !(x = bind_expr(b, a->lexpr)))
+			return NULL;
+		if (x->unknown_literal && !(x = bind_coerce(b, x, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
+			return NULL;
+		e = expr_new(b->arena, EXPR_CASE, x->type, 3);
+		e->args[0] = eq;
+		nv = value_null(x->type);
+		e->args[1] = expr_const(b->arena, &nv);
+		e->args[2] = x;
+		e->has_else = true;
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+		PgQuery__List *list;
+		bool neg = strcmp(op, "<>") == 0;
+		Expr *acc = NULL;
+		size_t i;
+
+		if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_LIST) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "IN (subquery) is not supported yet");
+			return fail_at(b, a->location);
+		}
+		list = a->rexpr->list;
+		for (i = 0; i < list->n_items; i++) {
+			Expr *cmp = bind_op(b, neg ? "<>" : "=", a->lexpr, list->items[i], a->location);
+			if (!cmp)
+				return NULL;
+			acc = acc ? bind_bool2(b, neg ? EXPR_AND : EXPR_OR, acc, cmp) : cmp;
+		}
+		if (bind_fold(b, &acc) != FLOE_OK)
+			return NULL;
+		return acc;
+	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
+		PgQuery__List *list = a->rexpr->list;
+		bool neg = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
+		Expr *lo, *hi, *e;
+		lo = bind_op(b, neg ? "<" : ">=", a->lexpr, list->items[0], a->location);
+		if (!lo)
+			return NULL;
+		hi = bind_op(b, neg ? ">" : "<=", a->lexpr, list->items[1], a->location);
+		if (!hi)
+			return NULL;
+		e = bind_bool2(b, neg ? EXPR_OR : EXPR_AND, lo, hi);
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
+	default:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "this operator form (ANY/ALL/SIMILAR/BETWEEN SYMMETRIC) is not supported yet");
+		return fail_at(b, a->location);
+	}
+}
+
+static Expr *
+bind_bool_expr(BindCtx *b, PgQuery__BoolExpr *be)
+{
+	ExprKind kind = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR ? EXPR_AND :
+		be->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? EXPR_OR : EXPR_NOT;
+	const char *cl = kind == EXPR_AND ? "AND" : kind == EXPR_OR ? "OR" : "NOT";
+	Expr *e = expr_new(b->arena, kind, type_make(TYPE_BOOL), (int)be->n_args);
+	size_t i;
+
+	e->location = bind_location(b, be->location);
+	for (i = 0; i < be->n_args; i++) {
+		Expr *a = bind_coerce_bool(b, bind_expr(b, be->args[i]), cl);
+		if (!a)
+			return NULL;
+		e->args[i] = a;
+	}
+	if (bind_fold(b, &e) != FLOE_OK)
+		return NULL;
+	return e;
+}
+
+static Expr *
+bind_case(BindCtx *b, PgQuery__CaseExpr *c)
+{
+	int nw = (int)c->n_args, i, nres = 0;
+	Expr *arg = NULL, **results, *e;
+	SqlType rt;
+
+	if (c->arg && !(arg = bind_expr(b, c->arg)))
+		return NULL;
+	e = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), nw * 2 + (c->defresult ? 1 : 0));
+	e->has_else = c->defresult != NULL;
+	e->location = bind_location(b, c->location);
+	results = ARENA_ARRAY(b->arena, Expr *, nw + 1);
+	for (i = 0; i < nw; i++) {
+		PgQuery__CaseWhen *w = c->args[i]->case_when;
+		Expr *cond;
+		if (arg) {
+			/* simple CASE: arg = when-value */
+			Expr *wv = bind_expr(b, w->expr), *args2[2];
+			if (!wv)
+				return NULL;
+			args2[0] = arg;
+			args2[1] = wv;
+			cond = bind_call(b, "=", args2, 2, w->location);
+		} else {
+			cond = bind_coerce_bool(b, bind_expr(b, w->expr), "CASE/WHEN");
+		}
+		if (!cond)
+			return NULL;
+		e->args[2 * i] = cond;
+		if (!(results[nres++] = bind_expr(b, w->result)))
+			return NULL;
+	}
+	if (c->defresult && !(results[nres++] = bind_expr(b, c->defresult)))
+		return NULL;
+	if (bind_common_type(b, results, nres, "CASE", &rt) != FLOE_OK)
+		return NULL;
+	e->type = rt;
+	for (i = 0; i < nres; i++) {
+		Expr *r = bind_coerce(b, results[i], rt, COERCE_IMPLICIT, NULL);
+		if (!r)
+			return NULL;
+		if (i < nw)
+			e->args[2 * i + 1] = r;
+		else
+			e->args[e->nargs - 1] = r;
+	}
+	if (bind_fold(b, &e) != FLOE_OK)
+		return NULL;
+	return e;
+}
+
+static Expr *
+bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
+{
+	Expr **args = ARENA_ARRAY(b->arena, Expr *, c->n_args + 1), *e;
+	SqlType t;
+	size_t i;
+
+	for (i = 0; i < c->n_args; i++)
+		if (!(args[i] = bind_expr(b, c->args[i])))
+			return NULL;
+	if (bind_common_type(b, args, (int)c->n_args, "COALESCE", &t) != FLOE_OK)
+		return NULL;
+	e = expr_new(b->arena, EXPR_COALESCE, t, (int)c->n_args);
+	e->location = bind_location(b, c->location);
+	for (i = 0; i < c->n_args; i++)
+		if (!(e->args[i] = bind_coerce(b, args[i], t, COERCE_IMPLICIT, NULL)))
+			return NULL;
+	if (bind_fold(b, &e) != FLOE_OK)
+		return NULL;
+	return e;
+}
+
+static Expr *
+bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
+{
+	const char *name = str_of(f->funcname[f->n_funcname - 1]);
+	Expr **args = ARENA_ARRAY(b->arena, Expr *, f->n_args + 1);
+	size_t i;
+
+	if (f->n_funcname == 2 && strcmp(str_of(f->funcname[0]), "pg_catalog") != 0) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s.%s does not exist",
+			    str_of(f->funcname[0]), name);
+		return fail_at(b, f->location);
+	}
+	if (f->over) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "window functions are not supported yet");
+		return fail_at(b, f->location);
+	}
+	if (bind_is_aggregate_name(name)) {
+		const AggFunc *af;
+		SqlType types[4], cast_to[4], ret;
+		AggCall *call;
+		Expr *arg = NULL, *ref;
+
+		if (!b->allow_aggs) {
+			floe_errorf(b->err, ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
+				    b->where ? b->where : "this context");
+			return fail_at(b, f->location);
+		}
+		if (b->in_agg) {
+			floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
+				    "aggregate function calls cannot be nested");
+			return fail_at(b, f->location);
+		}
+		if (f->agg_distinct || f->agg_filter || f->n_agg_order || f->agg_within_group) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "DISTINCT, FILTER and ORDER BY in aggregates are not supported yet");
+			return fail_at(b, f->location);
+		}
+		if (f->n_args > 1) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "aggregates with several arguments are not supported yet");
+			return fail_at(b, f->location);
+		}
+		if (f->n_args == 1) {
+			b->in_agg = true;
+			arg = bind_expr(b, f->args[0]);
+			b->in_agg = false;
+			if (!arg)
+				return NULL;
+			types[0] = arg->unknown_literal ? type_make(TYPE_NULL) : arg->type;
+		}
+		if (func_resolve_agg(name, types, (int)f->n_args, f->agg_star, &af, &ret, cast_to,
+				     b->err) != FLOE_OK)
+			return fail_at(b, f->location);
+		if (arg && !(arg = bind_coerce(b, arg, cast_to[0], COERCE_IMPLICIT, NULL)))
+			return NULL;
+		if (b->naggs == b->cap_aggs) {
+			int nc = b->cap_aggs ? b->cap_aggs * 2 : 8;
+			b->aggs = arena_realloc(b->arena, b->aggs, sizeof(AggCall) * (size_t)b->cap_aggs,
+						sizeof(AggCall) * (size_t)nc);
+			b->cap_aggs = nc;
+		}
+		call = &b->aggs[b->naggs];
+		memset(call, 0, sizeof *call);
+		call->fn = af;
+		call->arg = arg;
+		call->type = ret;
+		ref = expr_new(b->arena, EXPR_AGGREF, ret, 0);
+		ref->col = b->naggs++;
+		ref->location = bind_location(b, f->location);
+		return ref;
+	}
+	if (f->agg_star || f->agg_distinct) {
+		floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE,
+			    "%s specified, but %s is not an aggregate function",
+			    f->agg_star ? "*" : "DISTINCT", name);
+		return fail_at(b, f->location);
+	}
+	for (i = 0; i < f->n_args; i++) {
+		if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "named arguments are not supported here");
+			return fail_at(b, f->location);
+		}
+		if (!(args[i] = bind_expr(b, f->args[i])))
+			return NULL;
+	}
+	return bind_call(b, name, args, (int)f->n_args, f->location);
+}
+
+Expr *
+bind_expr(BindCtx *b, Node *n)
+{
+	if (!n) {
+		floe_errorf(b->err, ERRCODE_INTERNAL_ERROR, "missing expression");
+		return NULL;
+	}
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_A_CONST:
+		return bind_const(b, n->a_const);
+	case PG_QUERY__NODE__NODE_COLUMN_REF:
+		return bind_column_ref(b, n->column_ref);
+	case PG_QUERY__NODE__NODE_A_EXPR:
+		return bind_a_expr(b, n->a_expr);
+	case PG_QUERY__NODE__NODE_BOOL_EXPR:
+		return bind_bool_expr(b, n->bool_expr);
+	case PG_QUERY__NODE__NODE_NULL_TEST: {
+		Expr *a = bind_expr(b, n->null_test->arg), *e;
+		if (!a)
+			return NULL;
+		e = expr_new(b->arena, n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ?
+			     EXPR_IS_NULL : EXPR_IS_NOT_NULL, type_make(TYPE_BOOL), 1);
+		e->args[0] = a;
+		e->location = bind_location(b, n->null_test->location);
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
+	case PG_QUERY__NODE__NODE_BOOLEAN_TEST: {
+		PgQuery__BooleanTest *t = n->boolean_test;
+		Expr *a = bind_coerce_bool(b, bind_expr(b, t->arg), "IS TRUE"), *e;
+		ExprKind k;
+		if (!a)
+			return NULL;
+		switch (t->booltesttype) {
+		case PG_QUERY__BOOL_TEST_TYPE__IS_TRUE: k = EXPR_IS_TRUE; break;
+		case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE: k = EXPR_IS_NOT_TRUE; break;
+		case PG_QUERY__BOOL_TEST_TYPE__IS_FALSE: k = EXPR_IS_FALSE; break;
+		case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_FALSE: k = EXPR_IS_NOT_FALSE; break;
+		case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN: k = EXPR_IS_NULL; break;
+		default: k = EXPR_IS_NOT_NULL; break;
+		}
+		e = expr_new(b->arena, k, type_make(TYPE_BOOL), 1);
+		e->args[0] = a;
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
+	case PG_QUERY__NODE__NODE_TYPE_CAST: {
+		SqlType t;
+		Expr *a = bind_expr(b, n->type_cast->arg), *e;
+		if (!a)
+			return NULL;
+		if (bind_type_name(b, n->type_cast->type_name, &t) != FLOE_OK)
+			return NULL;
+		e = bind_coerce(b, a, t, COERCE_EXPLICIT, NULL);
+		if (!e)
+			return fail_at(b, n->type_cast->location);
+		if (e->kind == EXPR_CONST)
+			e->unknown_literal = false;
+		return e;
+	}
+	case PG_QUERY__NODE__NODE_CASE_EXPR:
+		return bind_case(b, n->case_expr);
+	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+		return bind_coalesce(b, n->coalesce_expr);
+	case PG_QUERY__NODE__NODE_FUNC_CALL:
+		return bind_func_call(b, n->func_call);
+	case PG_QUERY__NODE__NODE_SUB_LINK:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "subqueries are not supported yet");
+		return fail_at(b, n->sub_link->location);
+	case PG_QUERY__NODE__NODE_PARAM_REF:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "parameters are not supported yet");
+		return fail_at(b, n->param_ref->location);
+	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "GREATEST/LEAST are not supported yet");
+		return fail_at(b, n->min_max_expr->location);
+	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "CURRENT_DATE/CURRENT_TIMESTAMP/CURRENT_USER are not supported yet");
+		return fail_at(b, n->sqlvalue_function->location);
+	default:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "expression type %d is not supported yet",
+			    (int)n->node_case);
+		return NULL;
+	}
+}

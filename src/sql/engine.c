@@ -1,0 +1,1126 @@
+/*
+ * engine.c — the Engine (a warehouse: FileIO + Catalog) and Sessions;
+ * statement dispatch; DDL; INSERT and CREATE TABLE AS.
+ *
+ * Warehouse layout (embedded default):
+ *   <warehouse>/catalog.db                 SQLite catalog (Iceberg JDBC schema)
+ *   <warehouse>/path-maps                  prefix maps of registered tables
+ *   <warehouse>/<schema>/<table>/metadata  metadata JSON, manifests
+ *   <warehouse>/<schema>/<table>/data      Parquet data files
+ *
+ * Every INSERT / CREATE TABLE AS is one Iceberg commit (table/table.h):
+ * data files are written first, then table_commit_append swaps the
+ * metadata location in the catalog; a statement that fails before the
+ * swap removes the files it wrote and leaves the table as it was.
+ *
+ * INTERFACE ROUTINES (engine.h)
+ *   engine_open, engine_close, session_new, session_free, session_exec,
+ *   engine_list_tables, engine_describe_table
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "sql/bind.h"
+#include "table/data_writer.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/cast.h"
+#include "types/datetime.h"
+#include "types/text.h"
+
+/* ---- engine ------------------------------------------------------------ */
+
+static int
+mkdir_p(const char *path, floe_error *err)
+{
+	char buf[4096];
+	size_t i, n = strlen(path);
+
+	if (n >= sizeof buf)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "path too long: %s", path);
+	memcpy(buf, path, n + 1);
+	for (i = 1; i <= n; i++) {
+		if (buf[i] == '/' || buf[i] == 0) {
+			char c = buf[i];
+			buf[i] = 0;
+			if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+				return floe_errorf(err, ERRCODE_IO_ERROR,
+						   "could not create directory \"%s\": %s", buf, strerror(errno));
+			buf[i] = c;
+		}
+	}
+	return FLOE_OK;
+}
+
+static void
+load_path_maps(Engine *e)
+{
+	char *p = NULL;
+	FILE *f;
+	char line[8192];
+
+	if (asprintf(&p, "%s/path-maps", e->warehouse) < 0)
+		return;
+	f = fopen(p, "r");
+	free(p);
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (!tab)
+			continue;
+		*tab = 0;
+		fileio_map_prefix(e->io, line, tab + 1);
+	}
+	fclose(f);
+}
+
+static int
+add_path_map(Engine *e, const char *from, const char *to, floe_error *err)
+{
+	char *p = NULL;
+	FILE *f;
+
+	if (strchr(from, '\t') || strchr(from, '\n') || strchr(to, '\t') || strchr(to, '\n'))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "path maps cannot contain tabs or newlines");
+	if (asprintf(&p, "%s/path-maps", e->warehouse) < 0)
+		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory");
+	f = fopen(p, "a");
+	free(p);
+	if (!f)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not write path maps: %s", strerror(errno));
+	fprintf(f, "%s\t%s\n", from, to);
+	if (fclose(f) != 0)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not write path maps: %s", strerror(errno));
+	fileio_map_prefix(e->io, from, to);
+	return FLOE_OK;
+}
+
+int
+engine_open(Engine **out, const EngineConfig *config, floe_error *err)
+{
+	Engine *e;
+	char *db = NULL;
+	char real[4096];
+	bool exists;
+
+	TRY(mkdir_p(config->warehouse, err));
+	if (!realpath(config->warehouse, real))
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not resolve \"%s\": %s",
+				   config->warehouse, strerror(errno));
+	e = xcalloc(1, sizeof *e);
+	e->warehouse = xstrdup(real);
+	e->io = fileio_local_new(e->warehouse);
+	if (asprintf(&db, "%s/catalog.db", e->warehouse) < 0)
+		abort();
+	if (catalog_sqlite_open(&e->catalog, db, config->catalog_name ? config->catalog_name : "floe",
+				err) != FLOE_OK) {
+		free(db);
+		fileio_free(e->io);
+		free(e->warehouse);
+		free(e);
+		return FLOE_ERR;
+	}
+	free(db);
+	if (catalog_namespace_exists(e->catalog, "public", &exists, err) != FLOE_OK ||
+	    (!exists && catalog_create_namespace(e->catalog, "public", err) != FLOE_OK)) {
+		engine_close(e);
+		return FLOE_ERR;
+	}
+	load_path_maps(e);
+	*out = e;
+	return FLOE_OK;
+}
+
+void
+engine_close(Engine *e)
+{
+	if (!e)
+		return;
+	catalog_close(e->catalog);
+	fileio_free(e->io);
+	free(e->warehouse);
+	free(e);
+}
+
+Session *
+session_new(Engine *e)
+{
+	Session *s = xcalloc(1, sizeof *s);
+	s->engine = e;
+	s->search_path = xstrdup("public");
+	return s;
+}
+
+void
+session_free(Session *s)
+{
+	int i;
+	if (!s)
+		return;
+	for (i = 0; i < s->nsettings; i++) {
+		free(s->settings_keys[i]);
+		free(s->settings_values[i]);
+	}
+	free(s->search_path);
+	free(s);
+}
+
+/* ---- results ----------------------------------------------------------- */
+
+static int
+run_plan(Session *s, ExecCtx *ctx, SelectPlan *p, ResultSink *sink, int64_t *rows)
+{
+	Batch *b;
+	int rc = FLOE_OK;
+
+	*rows = 0;
+	if (sink && sink->columns &&
+	    sink->columns(sink->ctx, p->ncols, (const char *const *)p->names, p->types) != 0)
+		return floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	if (op_open(p->root) != FLOE_OK) {
+		op_close(p->root);
+		return FLOE_ERR;
+	}
+	for (;;) {
+		if (op_next(p->root, &b) != FLOE_OK) {
+			rc = FLOE_ERR;
+			break;
+		}
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		*rows += b->count;
+		if (sink && sink->batch && sink->batch(sink->ctx, b) != 0) {
+			rc = floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED,
+					 "canceling statement due to user request");
+			break;
+		}
+	}
+	op_close(p->root);
+	(void)s;
+	return rc;
+}
+
+static int
+complete(ResultSink *sink, const char *tag)
+{
+	if (sink && sink->complete)
+		sink->complete(sink->ctx, tag);
+	return FLOE_OK;
+}
+
+static void
+notice(ResultSink *sink, const char *fmt, const char *arg)
+{
+	floe_error n;
+	if (!sink || !sink->notice)
+		return;
+	floe_errorf(&n, "00000", fmt, arg);
+	sink->notice(sink->ctx, &n);
+}
+
+/* ---- DDL --------------------------------------------------------------- */
+
+static const char *
+rv_ns(Session *s, PgQuery__RangeVar *rv)
+{
+	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+}
+
+static int
+exec_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err)
+{
+	bool exists;
+	Catalog *cat = s->engine->catalog;
+
+	if (cs->n_schema_elts)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "CREATE SCHEMA with elements is not supported yet");
+	TRY(catalog_namespace_exists(cat, cs->schemaname, &exists, err));
+	if (exists) {
+		if (cs->if_not_exists) {
+			notice(sink, "schema \"%s\" already exists, skipping", cs->schemaname);
+			return complete(sink, "CREATE SCHEMA");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists",
+				   cs->schemaname);
+	}
+	TRY(catalog_create_namespace(cat, cs->schemaname, err));
+	return complete(sink, "CREATE SCHEMA");
+}
+
+static int
+check_namespace(Session *s, const char *ns, floe_error *err)
+{
+	bool exists;
+	TRY(catalog_namespace_exists(s->engine->catalog, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	return FLOE_OK;
+}
+
+/* A constant DEFAULT kept as SQL text: 'text'::type. */
+static char *
+default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
+{
+	Expr *e = bind_expr(b, raw);
+	Value v;
+	const char *txt;
+	size_t len, i;
+	char tb[64];
+	char *q, *p;
+
+	if (!e)
+		return NULL;
+	if (!(e = bind_coerce(b, e, type, 1 /* assignment */, col)))
+		return NULL;
+	if (expr_has_colref(e) || e->kind != EXPR_CONST) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "only constant DEFAULT values are supported yet (column \"%s\")", col);
+		return NULL;
+	}
+	v = e->value;
+	if (v.is_null)
+		return arena_strdup(b->arena, "NULL");
+	txt = value_to_text(&v, b->arena, &len);
+	q = arena_alloc(b->arena, len * 2 + 3);
+	p = q;
+	*p++ = '\'';
+	for (i = 0; i < len; i++) {
+		if (txt[i] == '\'')
+			*p++ = '\'';
+		*p++ = txt[i];
+	}
+	*p++ = '\'';
+	*p = 0;
+	type_name(type, tb, sizeof tb);
+	return arena_sprintf(b->arena, "%s::%s", q, tb);
+}
+
+static int
+exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
+		  floe_error *err)
+{
+	const char *ns = rv_ns(s, cs->relation), *name = cs->relation->relname;
+	IcebergSchema schema;
+	BindCtx b;
+	Table *t;
+	size_t i, j;
+	int nf = 0;
+	Engine *e = s->engine;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = a;
+	b.err = err;
+	b.sql = sql;
+	b.where = "DEFAULT expressions";
+	if (cs->n_inh_relations || cs->partbound || cs->partspec || cs->of_typename)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "INHERITS / PARTITION BY / OF type are not supported yet");
+	if (cs->n_options)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "CREATE TABLE ... WITH (...) options are not supported yet");
+	if (cs->relation->relpersistence && cs->relation->relpersistence[0] == 't')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
+	TRY(check_namespace(s, ns, err));
+	memset(&schema, 0, sizeof schema);
+	schema.fields = ARENA_ARRAY(a, IcebergField, cs->n_table_elts + 1);
+	for (i = 0; i < cs->n_table_elts; i++) {
+		Node *el = cs->table_elts[i];
+		PgQuery__ColumnDef *cd;
+		IcebergField *f;
+
+		if (el->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "table constraints (PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY) and LIKE are not supported yet");
+		cd = el->column_def;
+		for (j = 0; j < (size_t)nf; j++)
+			if (!strcmp(schema.fields[j].name, cd->colname))
+				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+						   "column \"%s\" specified more than once", cd->colname);
+		f = &schema.fields[nf++];
+		f->name = arena_strdup(a, cd->colname);
+		TRY(bind_type_name(&b, cd->type_name, &f->type));
+		f->required = cd->is_not_null;
+		for (j = 0; j < cd->n_constraints; j++) {
+			PgQuery__Constraint *c = cd->constraints[j]->constraint;
+			switch (c->contype) {
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+				f->required = true;
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+				if (!(f->default_sql = default_text(&b, c->raw_expr, f->type, f->name)))
+					return FLOE_ERR;
+				break;
+			default:
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "column constraints other than NOT NULL and DEFAULT are not supported yet");
+			}
+		}
+	}
+	schema.nfields = nf;
+	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
+		if (cs->if_not_exists) {
+			notice(sink, "relation \"%s\" already exists, skipping", name);
+			return complete(sink, "CREATE TABLE");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	}
+	floe_error_clear(err);
+	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, a, &t, err));
+	return complete(sink, "CREATE TABLE");
+}
+
+static int
+exec_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err)
+{
+	Engine *e = s->engine;
+	size_t i;
+
+	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+		for (i = 0; i < ds->n_objects; i++) {
+			PgQuery__List *l = ds->objects[i]->list;
+			const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+			const char *name = l->items[l->n_items - 1]->string->sval;
+			Table *t;
+			if (l->n_items > 2)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "cross-database references are not implemented");
+			if (table_load(e->catalog, e->io, ns, name, a, &t, err) != FLOE_OK) {
+				if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+					return FLOE_ERR;
+				if (ds->missing_ok) {
+					floe_error_clear(err);
+					notice(sink, "table \"%s\" does not exist, skipping", name);
+					continue;
+				}
+				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
+			}
+			TRY(table_drop(e->catalog, e->io, ns, name, true, err));
+		}
+		return complete(sink, "DROP TABLE");
+	}
+	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
+		for (i = 0; i < ds->n_objects; i++) {
+			const char *ns = ds->objects[i]->string->sval;
+			bool exists;
+			char **names;
+			int n, k;
+
+			TRY(catalog_namespace_exists(e->catalog, ns, &exists, err));
+			if (!exists) {
+				if (ds->missing_ok) {
+					notice(sink, "schema \"%s\" does not exist, skipping", ns);
+					continue;
+				}
+				return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+			}
+			TRY(catalog_list_tables(e->catalog, ns, a, &names, &n, err));
+			if (n > 0 && ds->behavior != PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) {
+				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+					    "cannot drop schema %s because other objects depend on it", ns);
+				floe_error_detail(err, "table %s.%s depends on schema %s", ns, names[0], ns);
+				floe_error_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+				return FLOE_ERR;
+			}
+			for (k = 0; k < n; k++)
+				TRY(table_drop(e->catalog, e->io, ns, names[k], true, err));
+			TRY(catalog_drop_namespace(e->catalog, ns, err));
+		}
+		return complete(sink, "DROP SCHEMA");
+	}
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DROP is not supported yet");
+}
+
+/* ---- INSERT ------------------------------------------------------------ */
+
+/* Assignment coercion of e to a column; integers going to floats must be
+ * exact (floe's rule: a BIGINT above 2^53 is rejected, not rounded). */
+static Expr *
+coerce_to_column(BindCtx *b, Expr *e, const IcebergField *f)
+{
+	if (type_is_integer(e->type.id) && !e->unknown_literal &&
+	    (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)) {
+		Expr *c = expr_cast(b->arena, e, f->type, CAST_EXACT_FLOAT);
+		if (bind_fold(b, &c) != FLOE_OK)
+			return NULL;
+		return c;
+	}
+	return bind_coerce(b, e, f->type, 1 /* COERCE_ASSIGNMENT */, f->name);
+}
+
+static Expr *
+default_expr(BindCtx *b, const IcebergField *f)
+{
+	Node *n;
+	Expr *e;
+	Value nv;
+
+	if (!f->default_sql) {
+		nv = value_null(f->type);
+		return expr_const(b->arena, &nv);
+	}
+	if (sql_parse_expr(f->default_sql, b->arena, &n, b->err) != FLOE_OK)
+		return NULL;
+	{
+		const char *saved = b->sql;
+		Scope *sc = b->scope;
+		b->sql = NULL;
+		b->scope = NULL;
+		e = bind_expr(b, n);
+		b->sql = saved;
+		b->scope = sc;
+	}
+	if (!e)
+		return NULL;
+	return coerce_to_column(b, e, f);
+}
+
+static void
+row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
+{
+	char buf[900];
+	size_t used = 0;
+	int c;
+
+	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
+	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[c], row, a, &len);
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
+					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	if (used < sizeof buf - 2)
+		snprintf(buf + used, sizeof buf - used, ").");
+	floe_error_detail(err, "%s", buf);
+}
+
+/* Write the rows of `root` (one column per schema field, in order) into
+ * table t as one append commit. */
+static int
+write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
+{
+	Engine *e = s->engine;
+	const IcebergSchema *schema = metadata_current_schema(t->md);
+	char *data_dir = arena_sprintf(ctx->arena, "%s/data", t->md->location);
+	DataWriter *w = data_writer_new(e->io, data_dir, schema, 0, ctx->arena);
+	DataFile *files;
+	int nfiles, c, rc = FLOE_ERR;
+	Batch *b;
+	Table *out;
+	char job[64];
+
+	*rows = 0;
+	if (op_open(root) != FLOE_OK)
+		goto fail;
+	for (;;) {
+		if (op_next(root, &b) != FLOE_OK)
+			goto fail;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		for (c = 0; c < schema->nfields; c++) {
+			uint32_t i;
+			if (!schema->fields[c].required)
+				continue;
+			for (i = 0; i < b->count; i++)
+				if (!vector_is_valid(&b->cols[c], i)) {
+					floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+						    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+						    schema->fields[c].name, t->name);
+					row_detail(ctx->err, b, i, ctx->arena);
+					goto fail;
+				}
+		}
+		if (data_writer_write(w, b, ctx->err) != FLOE_OK)
+			goto fail;
+		*rows += b->count;
+	}
+	op_close(root);
+	root = NULL;
+	if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
+		goto fail;
+	if (*rows > 0) {
+		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+		if (table_commit_append(e->catalog, e->io, t, files, nfiles, job, ctx->arena, &out,
+					ctx->err) != FLOE_OK) {
+			/* the commit removed nothing it wrote; our data files are ours */
+			int k;
+			floe_error ignore;
+			for (k = 0; k < nfiles; k++)
+				fileio_remove(e->io, files[k].file_path, &ignore);
+			data_writer_free(w);
+			return FLOE_ERR;
+		}
+	} else {
+		int k;
+		floe_error ignore;
+		for (k = 0; k < nfiles; k++)
+			fileio_remove(e->io, files[k].file_path, &ignore);
+	}
+	rc = FLOE_OK;
+	data_writer_free(w);
+	return rc;
+fail:
+	if (root)
+		op_close(root);
+	data_writer_abort(w);
+	data_writer_free(w);
+	return FLOE_ERR;
+}
+
+static int
+exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+{
+	Engine *e = s->engine;
+	const char *ns = rv_ns(s, is->relation), *name = is->relation->relname;
+	floe_error *err = ctx->err;
+	Table *t;
+	const IcebergSchema *schema;
+	int *target;              /* schema field -> source column, or -1 */
+	int ntarget, i, k;
+	int *tcols;
+	BindCtx b;
+	Operator *root;
+	int64_t rows;
+	char tag[64];
+
+	if (is->on_conflict_clause)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "ON CONFLICT is not supported yet");
+	if (is->n_returning_list)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "RETURNING is not supported yet");
+	if (is->with_clause)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
+	if (table_load(e->catalog, e->io, ns, name, ctx->arena, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			memset(&b, 0, sizeof b);
+			b.sql = sql;
+			floe_error_position(err, bind_location(&b, is->relation->location));
+		}
+		return FLOE_ERR;
+	}
+	schema = metadata_current_schema(t->md);
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = err;
+	b.sql = sql;
+	b.where = "VALUES";
+
+	/* target column list */
+	target = ARENA_ARRAY(ctx->arena, int, schema->nfields + 1);
+	tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + is->n_cols + 1);
+	for (i = 0; i < schema->nfields; i++)
+		target[i] = -1;
+	if (is->n_cols) {
+		ntarget = (int)is->n_cols;
+		for (k = 0; k < ntarget; k++) {
+			PgQuery__ResTarget *rt = is->cols[k]->res_target;
+			int found = -1;
+			if (rt->n_indirection)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "INSERT into subfields is not supported");
+			for (i = 0; i < schema->nfields; i++)
+				if (!strcmp(schema->fields[i].name, rt->name))
+					found = i;
+			if (found < 0) {
+				floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" of relation \"%s\" does not exist", rt->name, name);
+				floe_error_position(err, bind_location(&b, rt->location));
+				return FLOE_ERR;
+			}
+			if (target[found] >= 0) {
+				floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+					    "column \"%s\" specified more than once", rt->name);
+				floe_error_position(err, bind_location(&b, rt->location));
+				return FLOE_ERR;
+			}
+			target[found] = k;
+			tcols[k] = found;
+		}
+	} else {
+		ntarget = schema->nfields;
+		for (i = 0; i < schema->nfields; i++) {
+			target[i] = i;
+			tcols[i] = i;
+		}
+	}
+
+	if (!is->select_stmt) {
+		/* INSERT ... DEFAULT VALUES */
+		Expr ***rows1 = ARENA_ARRAY(ctx->arena, Expr **, 1);
+		SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
+		rows1[0] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+		for (i = 0; i < schema->nfields; i++) {
+			types[i] = schema->fields[i].type;
+			if (!(rows1[0][i] = default_expr(&b, &schema->fields[i])))
+				return FLOE_ERR;
+		}
+		root = values_new(ctx, schema->nfields, types, 1, rows1);
+	} else {
+		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
+		bool plain_values = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
+			!sel->limit_offset && !sel->with_clause;
+
+		if (plain_values) {
+			int nrows = (int)sel->n_values_lists, r;
+			Expr ***rows2 = ARENA_ARRAY(ctx->arena, Expr **, nrows);
+			SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
+			Expr **defaults = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+
+			for (i = 0; i < schema->nfields; i++) {
+				types[i] = schema->fields[i].type;
+				if (!(defaults[i] = default_expr(&b, &schema->fields[i])))
+					return FLOE_ERR;
+			}
+			for (r = 0; r < nrows; r++) {
+				PgQuery__List *l = sel->values_lists[r]->list;
+				if ((int)l->n_items > ntarget) {
+					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						    "INSERT has more expressions than target columns");
+					return FLOE_ERR;
+				}
+				if (r > 0 && l->n_items != sel->values_lists[0]->list->n_items) {
+					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						    "VALUES lists must all be the same length");
+					return FLOE_ERR;
+				}
+				rows2[r] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+				for (i = 0; i < schema->nfields; i++)
+					rows2[r][i] = defaults[i];
+				for (k = 0; k < (int)l->n_items; k++) {
+					const IcebergField *f = &schema->fields[tcols[k]];
+					Expr *x;
+					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+						continue;
+					if (!(x = bind_expr(&b, l->items[k])) ||
+					    !(x = coerce_to_column(&b, x, f)))
+						return FLOE_ERR;
+					rows2[r][tcols[k]] = x;
+				}
+			}
+			root = values_new(ctx, schema->nfields, types, nrows, rows2);
+		} else {
+			SelectPlan p;
+			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+
+			TRY(select_plan(s, ctx, sql, is->select_stmt, &p));
+			if (p.ncols > ntarget)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "INSERT has more expressions than target columns");
+			for (i = 0; i < schema->nfields; i++) {
+				const IcebergField *f = &schema->fields[i];
+				if (target[i] >= 0 && target[i] < p.ncols) {
+					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
+					if (!(proj[i] = coerce_to_column(&b, x, f)))
+						return FLOE_ERR;
+				} else if (!(proj[i] = default_expr(&b, f))) {
+					return FLOE_ERR;
+				}
+			}
+			root = project_new(ctx, p.root, schema->nfields, proj);
+		}
+	}
+	TRY(write_rows(s, ctx, t, root, &rows));
+	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
+	return complete(sink, tag);
+}
+
+static int
+exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt *cs, ResultSink *sink)
+{
+	Engine *e = s->engine;
+	PgQuery__IntoClause *into = cs->into;
+	const char *ns = rv_ns(s, into->rel), *name = into->rel->relname;
+	floe_error *err = ctx->err;
+	SelectPlan p;
+	IcebergSchema schema;
+	Table *t;
+	int i;
+	int64_t rows;
+	char tag[64];
+	Expr **proj;
+
+	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
+	if (into->n_options)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "CREATE TABLE ... WITH (...) options are not supported yet");
+	TRY(check_namespace(s, ns, err));
+	if (table_load(e->catalog, e->io, ns, name, ctx->arena, &t, err) == FLOE_OK) {
+		if (cs->if_not_exists) {
+			notice(sink, "relation \"%s\" already exists, skipping", name);
+			return complete(sink, "CREATE TABLE AS");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	}
+	floe_error_clear(err);
+	TRY(select_plan(s, ctx, sql, cs->query, &p));
+	memset(&schema, 0, sizeof schema);
+	schema.nfields = p.ncols;
+	schema.fields = ARENA_ARRAY(ctx->arena, IcebergField, p.ncols + 1);
+	proj = ARENA_ARRAY(ctx->arena, Expr *, p.ncols + 1);
+	for (i = 0; i < p.ncols; i++) {
+		schema.fields[i].name = (size_t)i < into->n_col_names ?
+			into->col_names[i]->string->sval : p.names[i];
+		schema.fields[i].type = p.types[i];
+		if (p.types[i].id == TYPE_NULL)
+			schema.fields[i].type = type_make(TYPE_TEXT);
+		if (p.types[i].id == TYPE_DECIMAL && p.types[i].precision == 0)
+			schema.fields[i].type = p.types[i];
+		proj[i] = expr_cast(ctx->arena, expr_colref(ctx->arena, i, p.types[i]),
+				    schema.fields[i].type, 0);
+	}
+	for (i = 0; i < p.ncols; i++) {
+		int j;
+		for (j = 0; j < i; j++)
+			if (!strcmp(schema.fields[i].name, schema.fields[j].name))
+				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+						   "column \"%s\" specified more than once", schema.fields[i].name);
+	}
+	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, ctx->arena, &t, err));
+	if (into->skip_data) {
+		rows = 0;
+	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), &rows) != FLOE_OK) {
+		floe_error keep = *err;
+		floe_error ignore;
+		table_drop(e->catalog, e->io, ns, name, true, &ignore);
+		*err = keep;
+		return FLOE_ERR;
+	}
+	snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
+	return complete(sink, tag);
+}
+
+/* ---- CALL, SET, SHOW --------------------------------------------------- */
+
+static int
+exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
+{
+	PgQuery__FuncCall *f = cs->funccall;
+	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
+	floe_error *err = ctx->err;
+	char *args[4] = { NULL, NULL, NULL, NULL };
+	static const char *const argnames[4] = { "table", "metadata_file", "map_from", "map_to" };
+	BindCtx b;
+	size_t i;
+	Engine *e = s->engine;
+	char *ns, *tbl, *dot;
+
+	if (strcmp(name, "register_table") != 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "procedure %s does not exist", name);
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = err;
+	b.sql = sql;
+	b.where = "CALL";
+	for (i = 0; i < f->n_args; i++) {
+		Node *n = f->args[i];
+		int slot = (int)i;
+		Expr *x;
+		Value v;
+		if (n->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			int k;
+			slot = -1;
+			for (k = 0; k < 4; k++)
+				if (!strcmp(n->named_arg_expr->name, argnames[k]))
+					slot = k;
+			if (slot < 0)
+				return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+						   "register_table has no argument named \"%s\"",
+						   n->named_arg_expr->name);
+			n = n->named_arg_expr->arg;
+		}
+		if (slot >= 4)
+			return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+					   "register_table takes at most 4 arguments");
+		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, type_make(TYPE_TEXT), 1, NULL)))
+			return FLOE_ERR;
+		TRY(expr_eval_const(x, ctx->arena, &v, err));
+		if (v.is_null)
+			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "register_table arguments must not be NULL");
+		args[slot] = arena_strndup(ctx->arena, strview_data(&v.u.s), v.u.s.len);
+	}
+	if (!args[0] || !args[1])
+		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+				   "register_table(table, metadata_file [, map_from, map_to]) needs a table name and a metadata file");
+	if (!args[2] != !args[3])
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "map_from and map_to go together");
+	ns = s->search_path;
+	tbl = args[0];
+	if ((dot = strchr(args[0], '.'))) {
+		*dot = 0;
+		ns = args[0];
+		tbl = dot + 1;
+	}
+	TRY(check_namespace(s, ns, err));
+	if (args[2])
+		TRY(add_path_map(e, args[2], args[3], err));
+	TRY(table_register(e->catalog, e->io, ns, tbl, args[1], err));
+	return complete(sink, "CALL");
+}
+
+static const char *
+setting_get(Session *s, const char *name)
+{
+	int i;
+	if (!strcmp(name, "search_path"))
+		return s->search_path;
+	if (!strcmp(name, "timezone"))
+		return datetime_timezone_name();
+	for (i = 0; i < s->nsettings; i++)
+		if (!strcmp(s->settings_keys[i], name))
+			return s->settings_values[i];
+	if (!strcmp(name, "datestyle"))
+		return "ISO, MDY";
+	if (!strcmp(name, "server_version"))
+		return "15.0";
+	if (!strcmp(name, "client_encoding") || !strcmp(name, "server_encoding"))
+		return "UTF8";
+	if (!strcmp(name, "standard_conforming_strings"))
+		return "on";
+	if (!strcmp(name, "transaction_isolation"))
+		return "read committed";
+	if (!strcmp(name, "extra_float_digits"))
+		return "1";
+	return NULL;
+}
+
+static int
+exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	char value[512] = "";
+	size_t i, used = 0;
+	int k;
+
+	if (vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE &&
+	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT &&
+	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this form of SET is not supported yet");
+	for (i = 0; i < vs->n_args; i++) {
+		Node *n = vs->args[i];
+		const char *part = "";
+		char num[64];
+		if (n->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+			PgQuery__AConst *c = n->a_const;
+			if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+				part = c->sval->sval;
+			else if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+				snprintf(num, sizeof num, "%d", c->ival->ival);
+				part = num;
+			} else if (c->val_case == PG_QUERY__A__CONST__VAL_FVAL)
+				part = c->fval->fval;
+		} else if (n->node_case == PG_QUERY__NODE__NODE_STRING) {
+			part = n->string->sval;
+		}
+		used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
+		if (used >= sizeof value)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "setting value too long");
+	}
+	if (!strcmp(vs->name, "timezone")) {
+		TRY(datetime_set_timezone(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "UTC", err));
+		return complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+	}
+	if (!strcmp(vs->name, "search_path")) {
+		char *first = vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "public";
+		char *comma = strchr(first, ',');
+		if (comma)
+			*comma = 0;
+		free(s->search_path);
+		s->search_path = xstrdup(first);
+		return complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+	}
+	for (k = 0; k < s->nsettings; k++)
+		if (!strcmp(s->settings_keys[k], vs->name))
+			break;
+	if (k == s->nsettings) {
+		if (k == 32)
+			return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many settings");
+		s->settings_keys[k] = xstrdup(vs->name);
+		s->settings_values[k] = NULL;
+		s->nsettings++;
+	}
+	free(s->settings_values[k]);
+	s->settings_values[k] = xstrdup(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "");
+	return complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+}
+
+static int
+exec_show(Session *s, ExecCtx *ctx, PgQuery__VariableShowStmt *vs, ResultSink *sink)
+{
+	const char *v = setting_get(s, vs->name);
+	const char *names[1];
+	SqlType t = type_make(TYPE_TEXT);
+	Batch *b;
+
+	if (!v)
+		return floe_errorf(ctx->err, ERRCODE_UNDEFINED_OBJECT,
+				   "unrecognized configuration parameter \"%s\"", vs->name);
+	names[0] = !strcmp(vs->name, "timezone") ? "TimeZone" :
+		!strcmp(vs->name, "datestyle") ? "DateStyle" : vs->name;
+	b = batch_new(ctx->arena, 1, &t, 1);
+	vector_set_string(&b->cols[0], 0, v, (uint32_t)strlen(v));
+	b->count = 1;
+	if (sink && sink->columns)
+		sink->columns(sink->ctx, 1, names, &t);
+	if (sink && sink->batch)
+		sink->batch(sink->ctx, b);
+	return complete(sink, "SHOW");
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+static int
+exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, floe_error *err)
+{
+	ExecCtx ctx;
+	Node *n = st->node;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.arena = a;
+	ctx.io = s->engine->io;
+	ctx.err = err;
+	ctx.cancel = &s->cancel;
+
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_SELECT_STMT: {
+		SelectPlan p;
+		int64_t rows;
+		char tag[64];
+		TRY(select_plan(s, &ctx, sql, n, &p));
+		TRY(run_plan(s, &ctx, &p, sink, &rows));
+		snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
+		return complete(sink, tag);
+	}
+	case PG_QUERY__NODE__NODE_INSERT_STMT:
+		return exec_insert(s, &ctx, sql, n->insert_stmt, sink);
+	case PG_QUERY__NODE__NODE_CREATE_STMT:
+		return exec_create_table(s, sql, n->create_stmt, a, sink, err);
+	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+		return exec_ctas(s, &ctx, sql, n->create_table_as_stmt, sink);
+	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+		return exec_create_schema(s, n->create_schema_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_DROP_STMT:
+		return exec_drop(s, n->drop_stmt, a, sink, err);
+	case PG_QUERY__NODE__NODE_CALL_STMT:
+		return exec_call(s, &ctx, sql, n->call_stmt, sink);
+	case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+		return exec_set(s, &ctx, n->variable_set_stmt, sink);
+	case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+		return exec_show(s, &ctx, n->variable_show_stmt, sink);
+	case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "transaction blocks are not supported yet: every statement commits on its own");
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "UPDATE, DELETE and MERGE are not supported yet");
+	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN is not supported yet");
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "this statement is not supported yet");
+	}
+}
+
+int
+session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
+{
+	Arena *parse_arena = arena_new(64 * 1024);
+	SqlStmt *stmts;
+	int n, i, rc = FLOE_OK;
+
+	floe_error_clear(err);
+	s->cancel = 0;
+	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
+		arena_free(parse_arena);
+		return FLOE_ERR;
+	}
+	if (n == 0 && sink && sink->complete)
+		sink->complete(sink->ctx, "");
+	for (i = 0; i < n && rc == FLOE_OK; i++) {
+		Arena *a = arena_new(256 * 1024);
+		rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+		arena_free(a);
+	}
+	arena_free(parse_arena);
+	return rc;
+}
+
+/* ---- introspection for the shell -------------------------------------- */
+
+int
+engine_list_tables(Session *s, Arena *a, TableInfo **tables, int *n, floe_error *err)
+{
+	Catalog *cat = s->engine->catalog;
+	char **nss;
+	int nns, i, k, cap = 16;
+
+	*n = 0;
+	*tables = ARENA_ARRAY(a, TableInfo, cap);
+	TRY(catalog_list_namespaces(cat, a, &nss, &nns, err));
+	for (i = 0; i < nns; i++) {
+		char **names;
+		int nt;
+		TRY(catalog_list_tables(cat, nss[i], a, &names, &nt, err));
+		for (k = 0; k < nt; k++) {
+			if (*n == cap) {
+				*tables = arena_realloc(a, *tables, sizeof(TableInfo) * (size_t)cap,
+							sizeof(TableInfo) * (size_t)cap * 2);
+				cap *= 2;
+			}
+			(*tables)[*n].schema = nss[i];
+			(*tables)[*n].name = names[k];
+			(*n)++;
+		}
+	}
+	return FLOE_OK;
+}
+
+int
+engine_describe_table(Session *s, const char *qname, Arena *a, ColumnInfo **cols, int *n,
+		      floe_error *err)
+{
+	Engine *e = s->engine;
+	const char *ns = s->search_path, *name = qname, *dot = strchr(qname, '.');
+	Table *t;
+	const IcebergSchema *schema;
+	int i;
+
+	if (dot) {
+		ns = arena_strndup(a, qname, (size_t)(dot - qname));
+		name = dot + 1;
+	}
+	if (table_load(e->catalog, e->io, ns, name, a, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "Did not find any relation named \"%s\".", qname);
+		return FLOE_ERR;
+	}
+	schema = metadata_current_schema(t->md);
+	*n = schema->nfields;
+	*cols = ARENA_ARRAY(a, ColumnInfo, schema->nfields + 1);
+	for (i = 0; i < schema->nfields; i++) {
+		(*cols)[i].name = schema->fields[i].name;
+		(*cols)[i].type = schema->fields[i].type;
+		(*cols)[i].not_null = schema->fields[i].required;
+		(*cols)[i].default_sql = schema->fields[i].default_sql;
+	}
+	return FLOE_OK;
+}

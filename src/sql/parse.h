@@ -1,0 +1,31 @@
+/*
+ * parse.h — the SQL parser front: libpg_query (PostgreSQL 15's grammar) for
+ * everything it knows, returned as protobuf parse trees (typed C structs).
+ * This is the only folder that includes pg_query headers.
+ *
+ * INTERFACE ROUTINES
+ *   sql_parse(sql, arena, &stmts, &n, err)    split + parse all statements;
+ *                                             42601 with position on error
+ *   sql_parse_expr(text, arena, &node, err)   parse one expression (column
+ *                                             DEFAULT text)
+ */
+#ifndef FLOE_SQL_PARSE_H
+#define FLOE_SQL_PARSE_H
+
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+#include "common/arena.h"
+#include "common/error.h"
+
+typedef PgQuery__Node Node;
+
+typedef struct SqlStmt {
+	Node *node;
+	int location;      /* byte offset of the statement in the query text */
+	int len;           /* 0 = to the end */
+} SqlStmt;
+
+int sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err);
+int sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err);
+
+#endif
