@@ -1,0 +1,100 @@
+/*
+ * parquet.h — the Parquet reader (apache/parquet-format): footer, schema,
+ * statistics and column-chunk decoding into floe Vectors.
+ *
+ * format/ knows nothing of SQL or Iceberg: a Parquet leaf column is mapped
+ * to a floe SqlType by its physical, converted and logical types:
+ *
+ *   BOOLEAN                          BOOL
+ *   INT32                            INT32; INT(8|16,signed)/INT_8/INT_16 -> INT16;
+ *                                    UINT_8/UINT_16 -> INT32; UINT_32 -> INT64;
+ *                                    DATE -> DATE; DECIMAL -> DECIMAL(p,s);
+ *                                    TIME_MILLIS -> TIME (micros)
+ *   INT64                            INT64; UINT_64 -> DECIMAL(20,0);
+ *                                    DECIMAL -> DECIMAL; TIME(micros|nanos) -> TIME;
+ *                                    TIMESTAMP(ms|us|ns) -> TIMESTAMP, or TIMESTAMPTZ
+ *                                    when isAdjustedToUTC (micros; nanos floor-divided)
+ *   INT96                            TIMESTAMP (legacy Julian day + nanos)
+ *   FLOAT / DOUBLE                   FLOAT32 / FLOAT64
+ *   BYTE_ARRAY                       TEXT with STRING/UTF8/ENUM/JSON, DECIMAL, else BYTEA
+ *   FIXED_LEN_BYTE_ARRAY             UUID (16), DECIMAL (p <= 38), FLOAT16 -> FLOAT32,
+ *                                    else BYTEA
+ *
+ * Columns are the leaf columns of the schema, in file order (one per column
+ * chunk).  A leaf under a group or with a repeated level is nested: its name
+ * is the dotted path and reading it fails with 0A000.  A column whose type
+ * cannot be mapped has type TYPE_NULL and reading it fails with 0A000.
+ *
+ * The whole file is in memory (data, len) and must outlive the ParquetFile;
+ * everything the reader allocates comes from the arenas passed in.  Strings
+ * (TEXT/BYTEA values and statistics) may point into the file buffer.
+ *
+ * Corrupt input gives XX001 naming the file; unsupported features 0A000.
+ */
+#ifndef FLOE_PARQUET_H
+#define FLOE_PARQUET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "types/types.h"
+#include "types/value.h"
+#include "types/vector.h"
+#include "format/parquet/parquet_format.h"
+
+typedef struct ParquetFile ParquetFile;
+
+typedef struct ParquetColumn {
+	const char *name;       /* top-level name (dotted path if nested) */
+	int32_t field_id;       /* -1 if none */
+	bool nested;
+	bool optional;
+	SqlType type;           /* TYPE_NULL if unsupported */
+	int physical_type;      /* enum ParquetType */
+	int type_length;        /* FIXED_LEN_BYTE_ARRAY width, else 0 */
+	int converted_type;     /* enum ParquetConvertedType, PQ_CT_NONE if absent */
+	int logical_type;       /* enum ParquetLogicalType, PQ_LT_NONE if absent */
+	/* Additions beyond the agreed API: */
+	const char *top_name;   /* name of the top-level field holding this leaf */
+	int32_t top_field_id;   /* its field id, -1 if none */
+} ParquetColumn;
+
+typedef struct ParquetStats {
+	bool has_null_count;
+	int64_t null_count;
+	bool has_min_max;
+	Value min, max;         /* decoded to the column's SqlType; strings point into file memory */
+} ParquetStats;
+
+int parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *name,
+		 Arena *arena, floe_error *err);
+int parquet_num_columns(const ParquetFile *pf);
+const ParquetColumn *parquet_column(const ParquetFile *pf, int i);
+int64_t parquet_num_rows(const ParquetFile *pf);
+int parquet_num_row_groups(const ParquetFile *pf);
+int64_t parquet_row_group_num_rows(const ParquetFile *pf, int rg);
+/* Chunk statistics; has_min_max is false when absent, legacy-and-unreliable
+ * (unsigned/decimal/string legacy min/max) or NaN. */
+int parquet_column_stats(const ParquetFile *pf, int rg, int col, ParquetStats *out,
+			 floe_error *err);
+const char *parquet_kv_metadata(const ParquetFile *pf, const char *key); /* NULL if absent */
+
+typedef struct ParquetColumnReader ParquetColumnReader;
+
+int parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, int col,
+			       Arena *arena, floe_error *err);
+/*
+ * Fill out[0..*nread) with the next values (out is a flat vector of the
+ * column's SqlType, capacity >= max, initialised by the caller with
+ * vector_init).  NULLs clear validity bits (vector_ensure_validity).
+ * *nread == 0 at the end of the row group.  String views may point into the
+ * file buffer or into page buffers in the reader's arena.
+ */
+int parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t *nread,
+			floe_error *err);
+/* Skip the next n values (fewer at the end of the row group). */
+int parquet_column_skip(ParquetColumnReader *r, uint64_t n, floe_error *err);
+
+#endif
