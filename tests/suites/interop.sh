@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Interop suite: floe's Iceberg tables read by independent readers, and
+# other engines' tables read by floe.
+#
+# A. WRITE cases (FLOE_CASES below, one per line): floe creates a table in a
+#    fresh warehouse with `$FLOE_BIN -D WH -c SQL`, then for the table's
+#    newest metadata file (<wh>/**/<table>/metadata/NNNNN-*.metadata.json):
+#      interop-validate <case>   iceberg-validate META --deep
+#      interop-parquet  <case>   parquet-check on every data file (DuckDB + hyparquet)
+#      interop-read     <case>   iceberg-read META --csv (icebird) rows == floe's rows
+#                                (COPY (SELECT ...) TO STDOUT WITH (FORMAT csv, HEADER))
+# B. READ cases: every table of $FLOE_SHARED/testdata/iceberg-tables whose
+#    current snapshot has no delete files (tests/tools/interop_helper.py
+#    external-cases derives the list from the expected/*.json and MANIFEST.md)
+#    is registered with REGISTER_SQL and read back; rows are compared with the
+#    table's expected JSON (counts only for big or nested tables):
+#      interop-ext <key>
+#
+# Adjust here, not in the logic: FLOE_CASES, REGISTER_SQL, ROWS_SQL, COUNT_SQL.
+# Env: FLOE_BIN, FLOE_SHARED, FLOE_ROOT (set by scripts/run-tests.sh);
+# INTEROP_ONLY=regex runs only matching case names; INTEROP_KEEP=1 keeps the
+# scratch folder.
+cd "$FLOE_ROOT" || exit 1
+SHARED=${FLOE_SHARED:-$(cd ../shared && pwd)}
+TOOLS=$SHARED/tools/interop/bin
+HELPER="python3 tests/tools/interop_helper.py"
+FLOE_BIN=${FLOE_BIN:-build-san/floe}
+
+# {name} = the SQL table name, {metadata} = absolute metadata JSON path,
+# {map_from}/{map_to} = the first path-prefix rewrite of the table (MANIFEST.md).
+REGISTER_SQL=${REGISTER_SQL:-"CALL register_table('{name}', '{metadata}', map_from => '{map_from}', map_to => '{map_to}')"}
+ROWS_SQL="COPY (SELECT * FROM {name}) TO STDOUT WITH (FORMAT csv, HEADER)"
+COUNT_SQL="SELECT count(*) FROM {name}"
+EXT_NAME="ext.t{n}"                               # SQL name of the n-th registered table
+EXT_SETUP_SQL="CREATE SCHEMA IF NOT EXISTS ext"   # run once before registering; errors ignored
+
+# name <TAB> column definitions <TAB> statements run after CREATE TABLE ({t} = table)
+FLOE_CASES=$(cat <<'EOF'
+ints	id integer, a smallint, b integer, c bigint	INSERT INTO {t} VALUES (1, 1, 2, 3), (2, -32768, -2147483648, -9223372036854775808), (3, 32767, 2147483647, 9223372036854775807), (4, NULL, NULL, NULL)
+floats	id integer, r real, d double precision	INSERT INTO {t} VALUES (1, 1.5, 2.25), (2, -0.125, 1e300), (3, NULL, NULL), (4, 3.4e38, -1.7976931348623157e308), (5, 0.1, 0.1)
+numerics	id integer, n1 numeric(9,2), n2 numeric(18,6), n3 numeric(38,10)	INSERT INTO {t} VALUES (1, 1234567.89, 123456789012.345678, 1234567890123456789012345678.0123456789), (2, -0.01, -0.000001, -0.0000000001), (3, NULL, NULL, NULL), (4, 0, 0, 0)
+texts	id integer, s text, v varchar(20)	INSERT INTO {t} VALUES (1, 'hello', 'world'), (2, '', 'é ü 日本'), (3, NULL, NULL), (4, 'comma, "quote"', 'a longer string than twelve bytes')
+bools	id integer, b boolean	INSERT INTO {t} VALUES (1, true), (2, false), (3, NULL)
+bytes	id integer, b bytea	INSERT INTO {t} VALUES (1, '\x0102ff'), (2, '\x'), (3, NULL)
+temporal	id integer, d date, t time, ts timestamp, tz timestamptz	INSERT INTO {t} VALUES (1, '2024-02-29', '12:34:56.789', '2024-01-02 03:04:05.123', '2024-01-02 03:04:05.123+00'), (2, '1970-01-01', '00:00:00', '1969-12-31 23:59:59', '2000-01-01 00:00:00+00'), (3, NULL, NULL, NULL, NULL), (4, '1900-03-01', '23:59:59.999', '2262-04-11 23:47:16', '1999-12-31 23:59:59.999+00')
+uuids	id integer, u uuid	INSERT INTO {t} VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, '00000000-0000-0000-0000-000000000000'), (3, NULL)
+appends	id bigint, s text	INSERT INTO {t} VALUES (1, 'one'); INSERT INTO {t} VALUES (2, 'two'), (3, 'three'); INSERT INTO {t} VALUES (4, NULL)
+many	id bigint, s text	INSERT INTO {t} SELECT g, 'row ' || g FROM generate_series(1, 5000) AS g
+EOF
+)
+
+if [ ! -x "$TOOLS/iceberg-validate" ]; then
+	echo "FAIL interop: interop tools missing in $TOOLS"
+	exit 1
+fi
+tmp=$(mktemp -d /tmp/floe-interop.XXXXXX)
+[ "${INTEROP_KEEP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
+rc=0
+
+fill() { # fill TEMPLATE key value key value ...
+	local s=$1
+	shift
+	while [ $# -ge 2 ]; do
+		s=${s//\{$1\}/$2}
+		shift 2
+	done
+	printf '%s' "$s"
+}
+
+floe() { # floe WAREHOUSE ARGS... : run the shell with a timeout
+	local wh=$1
+	shift
+	timeout -k 5 120 "$FLOE_BIN" -D "$wh" "$@"
+}
+
+fail() { echo "FAIL $1"; rc=1; }
+indent() { sed 's/^/    /' | head -"${1:-15}"; }
+
+# ------------------------------------------------------------- A. write cases
+while IFS=$'\t' read -r name defs stmts; do
+	[ -n "$name" ] || continue
+	if [ -n "${INTEROP_ONLY:-}" ] && ! [[ $name =~ $INTEROP_ONLY ]]; then continue; fi
+	wh=$tmp/wh-$name
+	t=interop_$name
+	sql="CREATE TABLE $t ($defs); $(fill "$stmts" t "$t")"
+	if ! floe "$wh" -c "$sql" >"$tmp/$name.create" 2>&1; then
+		fail "interop-write $name: floe could not create/insert"
+		indent <"$tmp/$name.create"
+		continue
+	fi
+	tdir=$(find "$wh" -type d -name metadata -path "*/$t/metadata" 2>/dev/null | head -1)
+	tdir=${tdir%/metadata}
+	meta=$([ -n "$tdir" ] && $HELPER latest-metadata "$tdir")
+	if [ -z "$meta" ]; then
+		fail "interop-write $name: no $t/metadata/*.metadata.json under the warehouse"
+		continue
+	fi
+
+	if "$TOOLS/iceberg-validate" "$meta" --deep >"$tmp/$name.validate" 2>&1; then
+		echo "PASS interop-validate $name"
+	else
+		fail "interop-validate $name: iceberg-validate --deep $(basename "$meta")"
+		grep -v '^{' "$tmp/$name.validate" | indent
+	fi
+
+	ok=1 n=0
+	while IFS= read -r f; do
+		n=$((n + 1))
+		if ! "$TOOLS/parquet-check" "$f" --quiet >"$tmp/$name.pq" 2>&1; then
+			[ $ok = 1 ] && fail "interop-parquet $name: parquet-check ${f#"$wh"/}"
+			[ $ok = 1 ] && indent <"$tmp/$name.pq"
+			ok=0
+		fi
+	done < <(find "$tdir" -path '*/data/*' -name '*.parquet' -type f | sort)
+	if [ $n -eq 0 ]; then
+		fail "interop-parquet $name: no data/*.parquet files"
+	elif [ $ok = 1 ]; then
+		echo "PASS interop-parquet $name ($n files)"
+	fi
+
+	if ! floe "$wh" -c "$(fill "$ROWS_SQL" name "$t")" >"$tmp/$name.floe.csv" 2>"$tmp/$name.floe.err"; then
+		fail "interop-read $name: floe could not read its own table back"
+		indent <"$tmp/$name.floe.err"
+	elif ! "$TOOLS/iceberg-read" "$meta" --csv >"$tmp/$name.ice.csv" 2>&1; then
+		fail "interop-read $name: iceberg-read (icebird) failed"
+		indent <"$tmp/$name.ice.csv"
+	elif out=$($HELPER compare-icebird "$defs" "$tmp/$name.floe.csv" "$tmp/$name.ice.csv"); then
+		echo "PASS interop-read $name"
+	else
+		fail "interop-read $name: rows differ between floe and iceberg-read"
+		printf '%s\n' "$out" | indent
+	fi
+done <<<"$FLOE_CASES"
+
+# ------------------------------------------------------------- B. read cases
+wh=$tmp/wh-external
+n=0
+floe "$wh" -c "$EXT_SETUP_SQL" >/dev/null 2>&1
+while IFS=$'\t' read -r key tdir meta count ejson maps; do
+	[ -n "$key" ] || continue
+	if [ -n "${INTEROP_ONLY:-}" ] && ! [[ $key =~ $INTEROP_ONLY ]]; then continue; fi
+	n=$((n + 1))
+	name=$(fill "$EXT_NAME" n "$n")
+	first=${maps%%|*}
+	reg=$(fill "$REGISTER_SQL" name "$name" metadata "$meta" map_from "${first%%=*}" map_to "${first#*=}")
+	if ! floe "$wh" -c "$reg" >"$tmp/ext$n.reg" 2>&1; then
+		fail "interop-ext $key: register failed"
+		{ echo "SQL: $reg"; cat "$tmp/ext$n.reg"; } | indent
+		continue
+	fi
+	if [ "${count:-0}" -gt 500 ]; then
+		got=$(floe "$wh" -A -t -c "$(fill "$COUNT_SQL" name "$name")" 2>"$tmp/ext$n.err")
+		if [ "$got" = "$count" ]; then
+			echo "PASS interop-ext $key ($count rows, count only)"
+		else
+			fail "interop-ext $key: count(*) gave '$got', expected $count"
+			indent <"$tmp/ext$n.err"
+		fi
+		continue
+	fi
+	if ! floe "$wh" -c "$(fill "$ROWS_SQL" name "$name")" >"$tmp/ext$n.csv" 2>"$tmp/ext$n.err"; then
+		fail "interop-ext $key: floe could not read the table"
+		indent <"$tmp/ext$n.err"
+	elif out=$($HELPER compare-expected "$ejson" "$(basename "$meta")" "$tmp/ext$n.csv"); then
+		echo "PASS interop-ext $key ($count rows)"
+	else
+		fail "interop-ext $key: $(basename "$meta")"
+		printf '%s\n' "$out" | indent
+	fi
+done < <($HELPER external-cases "$SHARED")
+
+exit $rc
