@@ -23,6 +23,9 @@
  *   or one value per line.  Ends at a blank line.  Without ---- : no rows.
  *   loop VAR FROM TO / foreach VAR V1 V2 ... / endloop    (${VAR} in SQL/results)
  *   halt                                  stop the file here (it passes)
+ *   onlyif floe|postgres / skipif ...     before a statement/query: run it on
+ *                                         that system only (differential mode;
+ *                                         without --pg, onlyif postgres skips it)
  *   mode skip / mode unskip               ignore the records in between
  * Substitutions: ${VAR}, __TEST_DIR__ (a scratch folder outside the
  * warehouse), __WAREHOUSE__, __SHARED__ (absolute path of ../shared or
@@ -92,10 +95,14 @@ typedef enum RecKind {
 
 typedef enum SortMode { SORT_NONE = 0, SORT_ROWS, SORT_VALUES } SortMode;
 
+/* onlyif / skipif: which systems a record runs on in differential mode. */
+typedef enum Target { TARGET_BOTH = 0, TARGET_FLOE, TARGET_PG } Target;
+
 typedef struct Record {
 	RecKind kind;
 	int line;
 	char *sql;              /* statement / query */
+	Target target;          /* onlyif / skipif */
 	bool expect_error;      /* statement error */
 	char sqlstate[6];       /* "" = any */
 	char *errmsg;           /* expected message substring, or NULL */
@@ -207,6 +214,8 @@ parse_script(Arena *a, const char *path, Script *out)
 	Record *recs = arena_alloc(a, sizeof(Record) * (size_t)rcap);
 	int stack[MAX_LOOP_DEPTH], depth = 0;
 	int i = 0;
+	Target pending = TARGET_BOTH;
+	int pending_line = 0;
 	while (i < nlines) {
 		char *line = lines[i];
 		if (blank(line) || line[0] == '#') {
@@ -215,6 +224,16 @@ parse_script(Arena *a, const char *path, Script *out)
 		}
 		char *w[64];
 		int nw = split_words(a, trim_right(line), w, 64);
+		if ((strcmp(w[0], "onlyif") == 0 || strcmp(w[0], "skipif") == 0) && nw == 2) {
+			bool pg = strcmp(w[1], "postgres") == 0 || strcmp(w[1], "postgresql") == 0 ||
+				  strcmp(w[1], "pg") == 0;
+			if (!pg && strcmp(w[1], "floe") != 0)
+				return parse_error(path, i + 1, "onlyif/skipif take floe or postgres", w[1]);
+			pending = (w[0][0] == 'o') == pg ? TARGET_PG : TARGET_FLOE;
+			pending_line = i + 1;
+			i++;
+			continue;
+		}
 		if (nrec == rcap) {
 			recs = arena_realloc(a, recs, sizeof(Record) * (size_t)rcap,
 					     sizeof(Record) * (size_t)rcap * 2);
@@ -226,6 +245,8 @@ parse_script(Arena *a, const char *path, Script *out)
 		i++;
 		if (strcmp(w[0], "statement") == 0 || strcmp(w[0], "query") == 0) {
 			bool is_query = w[0][0] == 'q';
+			r->target = pending;
+			pending = TARGET_BOTH;
 			r->kind = is_query ? R_QUERY : R_STATEMENT;
 			if (nw < 2)
 				return parse_error(path, r->line, "missing argument", w[0]);
@@ -271,6 +292,9 @@ parse_script(Arena *a, const char *path, Script *out)
 					r->errmsg = join_lines(a, lines, e, i);
 				}
 			}
+		} else if (pending != TARGET_BOTH) {
+			return parse_error(path, pending_line, "onlyif/skipif must precede a statement or query",
+					   NULL);
 		} else if (strcmp(w[0], "loop") == 0) {
 			char *end1, *end2;
 			if (nw != 4)
@@ -811,6 +835,61 @@ run_query(Runner *r, const Record *rec)
 	return FLOE_OK;
 }
 
+/* An `onlyif postgres` record in differential mode: PostgreSQL alone. */
+static int
+run_pg_only(Runner *r, const Record *rec)
+{
+	char *sql = substitute(r, rec->sql);
+	Result pres;
+	floe_error perr;
+	char why[256];
+	int prc = pg_run(r, sql, &pres, &perr);
+	if (rec->kind == R_STATEMENT) {
+		r->nstatements++;
+		if (prc == FLOE_OK && rec->expect_error)
+			return failf(r, rec->line, "statement error succeeds on PostgreSQL");
+		if (prc != FLOE_OK && !rec->expect_error) {
+			failf(r, rec->line, "statement fails on PostgreSQL");
+			show_error("PostgreSQL", &perr);
+			return FLOE_ERR;
+		}
+		if (prc != FLOE_OK && rec->sqlstate[0] && strcmp(rec->sqlstate, perr.sqlstate) != 0) {
+			failf(r, rec->line, "expected SQLSTATE %s, PostgreSQL gave %s", rec->sqlstate,
+			      perr.sqlstate);
+			return FLOE_ERR;
+		}
+		return FLOE_OK;
+	}
+	r->nqueries++;
+	if (prc != FLOE_OK || pres.ncols < 0) {
+		failf(r, rec->line, "query fails on PostgreSQL");
+		show_error("PostgreSQL", &perr);
+		return FLOE_ERR;
+	}
+	if (!rec->has_expected)
+		return FLOE_OK;
+	Result want;
+	if (expected_result(r, rec, pres.ncols, &want, why, sizeof why) != FLOE_OK)
+		return failf(r, rec->line, "%s", why);
+	sort_result(r->arena, &pres, rec->sort);
+	sort_result(r->arena, &want, rec->sort);
+	return compare_results(r, rec, "expected", &want, "PostgreSQL", &pres);
+}
+
+/* A statement or query, on the systems its onlyif/skipif allows. */
+static int
+run_record(Runner *r, const Record *rec)
+{
+	if (rec->target == TARGET_PG)
+		return r->pg ? run_pg_only(r, rec) : FLOE_OK;
+	PGconn *saved = r->pg;
+	if (rec->target == TARGET_FLOE)
+		r->pg = NULL;
+	int rc = rec->kind == R_QUERY ? run_query(r, rec) : run_statement(r, rec);
+	r->pg = saved;
+	return rc;
+}
+
 static int run_range(Runner *r, Script *s, int from, int to);
 
 static int
@@ -851,10 +930,8 @@ run_range(Runner *r, Script *s, int from, int to)
 			fprintf(stderr, "%s:%d\n", r->path, rec->line);
 		switch (rec->kind) {
 		case R_STATEMENT:
-			TRY(run_statement(r, rec));
-			break;
 		case R_QUERY:
-			TRY(run_query(r, rec));
+			TRY(run_record(r, rec));
 			break;
 		case R_LOOP:
 		case R_FOREACH:
