@@ -149,6 +149,14 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* "floe -D dir shell": the subcommand may also follow the options */
+	if (optind < argc && strcmp(argv[optind], "shell") == 0)
+		optind++;
+	else if (optind < argc && strcmp(argv[optind], "serve") == 0) {
+		fprintf(stderr, "floe serve: not implemented yet\n");
+		free(actions);
+		return 2;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "floe: unexpected argument \"%s\"\n"
 			"Try \"floe --help\" for more information.\n", argv[optind]);

@@ -529,7 +529,7 @@ meta_command(Shell *sh, const char *text)
 	} else {
 		char msg[128];
 		snprintf(msg, sizeof msg, "invalid command \\%s", cmd);
-		meta_error(sh, "%s\nTry \\? for help.", msg);
+		meta_error(sh, sh->interactive ? "%s\nTry \\? for help." : "%s", msg);
 	}
 	fflush(stdout);
 	arena_free(a);
@@ -596,6 +596,7 @@ feed_line(Shell *sh, const char *line)
 				continue;
 			}
 			if (c == ';' && sh->paren_depth == 0) {
+				buf_add(sh, ";", 1);   /* psql sends the ; too */
 				flush_statement(sh);
 				i++;
 				continue;
