@@ -12,9 +12,8 @@
  * internally, "0001-01-01 BC").
  *
  * The session time zone is process-global (datetime_set_timezone): "UTC",
- * fixed offsets ("+05:30", "-8", "UTC+3" POSIX-style is NOT inverted here:
- * only plain numeric offsets, ISO sign), and named zones read from the
- * system tzdata (/usr/share/zoneinfo TZif files).
+ * fixed offsets, and named zones from the system tzdata (/usr/share/zoneinfo,
+ * through the C library).
  *
  * INTERFACE ROUTINES
  *   datetime_days_from_civil(y, m, d) / datetime_civil_from_days(days, &y, &m, &d)
@@ -48,9 +47,11 @@
 /* PostgreSQL's valid ranges: dates 4713-11-24 BC .. 5874897-12-31,
  * timestamps 4713-11-24 BC .. 294276-12-31 23:59:59.999999. */
 #define DATE_MIN_DAYS  (-2440588)            /* 4714-11-24 BC (julian day 0) */
-#define DATE_MAX_DAYS  (2147483494 - 2440588) /* 5874897-12-31 */
-#define TS_MIN_USECS   (INT64_C(-211813488000000000))  /* 4714-11-24 00:00 BC */
-#define TS_MAX_USECS   (INT64_C(9223371331200000000))  /* 294277-01-01 00:00 */
+#define DATE_MAX_DAYS  (2147483493 - 2440588) /* 5874897-12-31 */
+#define TS_MIN_USECS   (INT64_C(-210866803200000000))  /* 4714-11-24 00:00 BC */
+/* PostgreSQL allows up to 294276-12-31; unix-epoch int64 micros end at
+ * 294247-01-10 04:00:54.775806, which is floe's last finite timestamp. */
+#define TS_MAX_USECS   (INT64_MAX - 1)
 
 #define DATETIME_BUF 128   /* enough for any formatted value */
 
@@ -77,8 +78,13 @@ int datetime_format_timestamp(int64_t ts, char *buf);
 int datetime_format_timestamptz(int64_t ts, char *buf);   /* session zone */
 int datetime_format_interval(Interval iv, char *buf);
 
-/* Session time zone.  Default "UTC". 22023 'time zone "x" not recognized'. */
+/* Session time zone, as PostgreSQL reads a string TimeZone setting: "UTC",
+ * a zone name ("Europe/Paris", case-insensitive), or a POSIX-style offset
+ * where positive is WEST ("+05:30" and "UTC+3" are behind UTC).  Default
+ * "UTC". 22023 'invalid value for parameter "TimeZone": "x"'. */
 int datetime_set_timezone(const char *name, floe_error *err);
+/* SET TIME ZONE <number|interval>: ISO sign, seconds east of UTC. */
+int datetime_set_timezone_offset(int32_t east_seconds, floe_error *err);
 const char *datetime_timezone_name(void);
 /* Offset east of UTC in seconds at the UTC instant ts (micros). */
 int32_t datetime_tz_offset_utc(int64_t ts_utc);

@@ -1,0 +1,2010 @@
+/*
+ * datetime.c — date, time, timestamp, timestamptz and interval: text input
+ * and output, the session time zone, and calendar arithmetic.
+ *
+ * Implements datetime.h with PostgreSQL 15 semantics (utils/adt/datetime.c
+ * DecodeDateTime/DecodeInterval/EncodeDateTime/EncodeInterval, date.c,
+ * timestamp.c): DateStyle ISO, MDY; IntervalStyle postgres.
+ *
+ * Input is tokenised into fields (number, date "y-m-d", time "h:m:s",
+ * signed zone "+hh:mm", word) and the fields are then interpreted, like
+ * PostgreSQL's ParseDateTime + DecodeDateTime, but covering the common forms
+ * only: ISO dates, "m/d/y", "yyyymmdd", month names, "T" separators, am/pm,
+ * BC/AD, numeric zones, UTC/Z/GMT, a few zone abbreviations and full zone
+ * names, epoch/infinity/-infinity/allballs.  Intervals are decoded right to
+ * left as DecodeInterval does (a unit word names the number to its left, a
+ * bare number is seconds, a number before a time field is days), plus ISO
+ * 8601 "P1Y2M3DT4H5M6S".
+ *
+ * The session time zone is process-global: UTC, a fixed offset, or a named
+ * zone.  Named zones are resolved by the C library (TZ + tzset +
+ * localtime_r over /usr/share/zoneinfo) — setting the zone is therefore not
+ * thread-safe against concurrent conversions; set it between statements.
+ * Local -> UTC follows PostgreSQL's DetermineTimeZoneOffset: in a
+ * spring-forward gap the offset before the transition is used, in a
+ * fall-back overlap the offset after it.
+ *
+ * INTERFACE ROUTINES: see datetime.h.
+ *
+ * Invariants: every finite timestamp produced lies in [TS_MIN_USECS,
+ * TS_MAX_USECS] and every finite date in [DATE_MIN_DAYS, DATE_MAX_DAYS];
+ * infinities are the int extremes and pass through arithmetic unchanged;
+ * arithmetic never overflows silently (22008 instead).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "types/datetime.h"
+
+/* ------------------------------------------------------------------ */
+/* Calendar                                                            */
+/* ------------------------------------------------------------------ */
+
+static int64_t
+floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+int64_t
+datetime_days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = floordiv(y, 400);
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+void
+datetime_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	z += 719468;
+	int64_t era = floordiv(z, 146097);
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+static bool
+is_leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+days_in_month(int64_t y, int m)
+{
+	static const int dm[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	return m == 2 && is_leap(y) ? 29 : dm[m - 1];
+}
+
+bool
+datetime_valid_civil(int64_t y, int m, int d)
+{
+	return m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m);
+}
+
+/* ------------------------------------------------------------------ */
+/* Time zone                                                           */
+/* ------------------------------------------------------------------ */
+
+enum { TZ_FIXED = 0, TZ_NAMED = 1 };
+
+static struct {
+	int kind;
+	int32_t fixed_east;      /* TZ_FIXED: seconds east of UTC */
+	char name[128];
+} tz = { TZ_FIXED, 0, "UTC" };
+
+/* Offset east (seconds) of a named zone at UTC second t (C library). */
+static int32_t
+named_offset(int64_t t)
+{
+	struct tm tmv;
+	time_t tt = (time_t)t;
+	if (!localtime_r(&tt, &tmv))
+		return 0;
+	return (int32_t)tmv.tm_gmtoff;
+}
+
+int32_t
+datetime_tz_offset_utc(int64_t ts_utc)
+{
+	if (tz.kind == TZ_FIXED)
+		return tz.fixed_east;
+	return named_offset(floordiv(ts_utc, USECS_PER_SEC));
+}
+
+/* Offset east for local wall-clock seconds t (PostgreSQL's rule). */
+static int32_t
+local_offset(int64_t t, int kind, int32_t fixed)
+{
+	if (kind == TZ_FIXED)
+		return fixed;
+	int32_t a = named_offset(t - 86400), b = named_offset(t + 86400);
+	if (a == b)
+		return named_offset(t - a) == a ? a : named_offset(t - named_offset(t - a));
+	int64_t before = t - a, after = t - b;
+	bool bb = named_offset(before) == a, ab = named_offset(after) == a;
+	if (bb && ab)
+		return a;
+	if (!bb && !ab)
+		return b;
+	return before > after ? a : b;
+}
+
+int64_t
+datetime_local_to_utc(int64_t local)
+{
+	if (local == TS_NOBEGIN || local == TS_NOEND)
+		return local;
+	int32_t off = local_offset(floordiv(local, USECS_PER_SEC), tz.kind, tz.fixed_east);
+	return local - (int64_t)off * USECS_PER_SEC;
+}
+
+int64_t
+datetime_timestamptz_to_local(int64_t ts)
+{
+	if (ts == TS_NOBEGIN || ts == TS_NOEND)
+		return ts;
+	return ts + (int64_t)datetime_tz_offset_utc(ts) * USECS_PER_SEC;
+}
+
+/* "+05:30" / "-8" / "+0530" -> seconds (sign as written); -1 on bad text. */
+static int
+parse_offset_text(const char *s, int *sign, int *h, int *mi, int *sec)
+{
+	const char *p = s;
+	*sign = 1;
+	*h = *mi = *sec = 0;
+	if (*p == '+' || *p == '-')
+		*sign = *p++ == '-' ? -1 : 1;
+	else
+		return -1;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	int nd = 0;
+	long v = 0;
+	while (isdigit((unsigned char)*p) && nd < 7)
+		v = v * 10 + (*p++ - '0'), nd++;
+	if (*p == ':') {
+		*h = (int)v;
+		p++;
+		if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+			return -1;
+		*mi = (p[0] - '0') * 10 + p[1] - '0';
+		p += 2;
+		if (*p == ':') {
+			p++;
+			if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]))
+				return -1;
+			*sec = (p[0] - '0') * 10 + p[1] - '0';
+			p += 2;
+		}
+	} else if (nd <= 2) {
+		*h = (int)v;
+	} else if (nd == 4) {
+		*h = (int)(v / 100);
+		*mi = (int)(v % 100);
+	} else if (nd == 6) {
+		*h = (int)(v / 10000);
+		*mi = (int)(v / 100 % 100);
+		*sec = (int)(v % 100);
+	} else
+		return -1;
+	return *p ? -1 : 0;
+}
+
+static bool
+zone_file_exists(const char *name)
+{
+	char path[300];
+	if (!*name || name[0] == '/' || strstr(name, ".."))
+		return false;
+	snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char magic[4];
+	bool ok = fread(magic, 1, 4, f) == 4 && memcmp(magic, "TZif", 4) == 0;
+	fclose(f);
+	return ok;
+}
+
+/* Case-insensitive lookup of a zone file name (PostgreSQL matches zone
+ * names case-insensitively): try as given, then a canonical capitalisation. */
+static bool
+find_zone(const char *name, char *out, size_t n)
+{
+	if (strlen(name) >= n)
+		return false;
+	strcpy(out, name);
+	if (zone_file_exists(out))
+		return true;
+	/* Capitalise each word: america/new_york -> America/New_York */
+	bool up = true;
+	for (char *p = out; *p; p++) {
+		*p = up ? (char)toupper((unsigned char)*p) : (char)tolower((unsigned char)*p);
+		up = (*p == '/' || *p == '_' || *p == '-');
+	}
+	if (zone_file_exists(out))
+		return true;
+	for (char *p = out; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	return zone_file_exists(out);
+}
+
+int
+datetime_set_timezone(const char *name, floe_error *err)
+{
+	int sign, h, mi, sec;
+	char zname[128];
+
+	if (strcasecmp(name, "UTC") == 0 || strcasecmp(name, "GMT") == 0 ||
+	    strcasecmp(name, "Z") == 0 || strcasecmp(name, "Etc/UTC") == 0 ||
+	    strcasecmp(name, "Zulu") == 0 || strcasecmp(name, "UCT") == 0) {
+		tz.kind = TZ_FIXED;
+		tz.fixed_east = 0;
+		snprintf(tz.name, sizeof tz.name, "%s", name);
+		return FLOE_OK;
+	}
+	/* POSIX-style "+05:30", "UTC+3": the offset is hours WEST of UTC, as
+	 * PostgreSQL reads a string time zone setting. */
+	const char *p = name;
+	if (strncasecmp(p, "UTC", 3) == 0 && (p[3] == '+' || p[3] == '-'))
+		p += 3;
+	else if (strncasecmp(p, "GMT", 3) == 0 && (p[3] == '+' || p[3] == '-'))
+		p += 3;
+	if (parse_offset_text(p, &sign, &h, &mi, &sec) == 0) {
+		if (h > 15 || mi > 59 || sec > 59)
+			goto bad;
+		tz.kind = TZ_FIXED;
+		tz.fixed_east = -sign * (h * 3600 + mi * 60 + sec);
+		snprintf(tz.name, sizeof tz.name, "%s", name);
+		return FLOE_OK;
+	}
+	if (find_zone(name, zname, sizeof zname)) {
+		setenv("TZ", zname, 1);
+		tzset();
+		tz.kind = TZ_NAMED;
+		tz.fixed_east = 0;
+		snprintf(tz.name, sizeof tz.name, "%s", zname);
+		return FLOE_OK;
+	}
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "invalid value for parameter \"TimeZone\": \"%s\"", name);
+}
+
+int
+datetime_set_timezone_offset(int32_t east_seconds, floe_error *err)
+{
+	if (east_seconds > 15 * 3600 + 59 * 60 + 59 || east_seconds < -(15 * 3600 + 59 * 60 + 59))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid value for parameter \"TimeZone\"");
+	tz.kind = TZ_FIXED;
+	tz.fixed_east = east_seconds;
+	int a = east_seconds < 0 ? -east_seconds : east_seconds;
+	if (a % 3600 == 0)
+		snprintf(tz.name, sizeof tz.name, "<%c%02d>%c%02d", east_seconds < 0 ? '-' : '+',
+			 a / 3600, east_seconds < 0 ? '+' : '-', a / 3600);
+	else
+		snprintf(tz.name, sizeof tz.name, "<%c%02d%02d>%c%02d:%02d",
+			 east_seconds < 0 ? '-' : '+', a / 3600, a / 60 % 60,
+			 east_seconds < 0 ? '+' : '-', a / 3600, a / 60 % 60);
+	return FLOE_OK;
+}
+
+const char *
+datetime_timezone_name(void)
+{
+	return tz.name;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+static int
+fmt_ymd(char *buf, int64_t y, int m, int d, bool *bc)
+{
+	*bc = y <= 0;
+	if (*bc)
+		y = 1 - y;
+	return sprintf(buf, "%04lld-%02d-%02d", (long long)y, m, d);
+}
+
+/* ":SS[.ffffff]" without trailing zeros, appended at buf; returns length. */
+static int
+fmt_secs(char *buf, int64_t sec, int64_t usec)
+{
+	int n = sprintf(buf, "%02lld", (long long)sec);
+	if (usec) {
+		char f[8];
+		sprintf(f, "%06lld", (long long)usec);
+		int k = 6;
+		while (k > 0 && f[k - 1] == '0')
+			k--;
+		n += sprintf(buf + n, ".%.*s", k, f);
+	}
+	return n;
+}
+
+int
+datetime_format_date(int32_t d, char *buf)
+{
+	int64_t y;
+	int m, dd;
+	bool bc;
+	if (d == DATE_NOEND)
+		return sprintf(buf, "infinity");
+	if (d == DATE_NOBEGIN)
+		return sprintf(buf, "-infinity");
+	datetime_civil_from_days(d, &y, &m, &dd);
+	int n = fmt_ymd(buf, y, m, dd, &bc);
+	if (bc)
+		n += sprintf(buf + n, " BC");
+	return n;
+}
+
+int
+datetime_format_time(int64_t t, char *buf)
+{
+	int64_t h = t / USECS_PER_HOUR, mi = t / USECS_PER_MIN % 60;
+	int64_t s = t / USECS_PER_SEC % 60, us = t % USECS_PER_SEC;
+	int n = sprintf(buf, "%02lld:%02lld:", (long long)h, (long long)mi);
+	return n + fmt_secs(buf + n, s, us);
+}
+
+static int
+fmt_offset(char *buf, int32_t east)
+{
+	int a = east < 0 ? -east : east;
+	int h = a / 3600, mi = a / 60 % 60, s = a % 60;
+	char sign = east >= 0 ? '+' : '-';
+	if (s)
+		return sprintf(buf, "%c%02d:%02d:%02d", sign, h, mi, s);
+	if (mi)
+		return sprintf(buf, "%c%02d:%02d", sign, h, mi);
+	return sprintf(buf, "%c%02d", sign, h);
+}
+
+static int
+fmt_ts(int64_t ts, bool with_tz, int32_t east, char *buf)
+{
+	int64_t days = floordiv(ts, USECS_PER_DAY);
+	int64_t tod = ts - days * USECS_PER_DAY;
+	int64_t y;
+	int m, d;
+	bool bc;
+	datetime_civil_from_days(days, &y, &m, &d);
+	int n = fmt_ymd(buf, y, m, d, &bc);
+	n += sprintf(buf + n, " ");
+	n += datetime_format_time(tod, buf + n);
+	if (with_tz)
+		n += fmt_offset(buf + n, east);
+	if (bc)
+		n += sprintf(buf + n, " BC");
+	return n;
+}
+
+int
+datetime_format_timestamp(int64_t ts, char *buf)
+{
+	if (ts == TS_NOEND)
+		return sprintf(buf, "infinity");
+	if (ts == TS_NOBEGIN)
+		return sprintf(buf, "-infinity");
+	return fmt_ts(ts, false, 0, buf);
+}
+
+int
+datetime_format_timestamptz(int64_t ts, char *buf)
+{
+	if (ts == TS_NOEND)
+		return sprintf(buf, "infinity");
+	if (ts == TS_NOBEGIN)
+		return sprintf(buf, "-infinity");
+	int32_t east = datetime_tz_offset_utc(ts);
+	int64_t local;
+	if (__builtin_add_overflow(ts, (int64_t)east * USECS_PER_SEC, &local))
+		local = ts;
+	return fmt_ts(local, true, east, buf);
+}
+
+static int
+add_part(char *buf, int64_t v, const char *unit, bool *is_zero, bool *is_before)
+{
+	if (v == 0)
+		return 0;
+	int n = sprintf(buf, "%s%s%lld %s%s", !*is_zero ? " " : "",
+			(*is_before && v > 0) ? "+" : "", (long long)v, unit,
+			v != 1 ? "s" : "");
+	*is_before = v < 0;
+	*is_zero = false;
+	return n;
+}
+
+int
+datetime_format_interval(Interval iv, char *buf)
+{
+	bool is_zero = true, is_before = false;
+	int n = 0;
+	int64_t year = iv.months / 12, mon = iv.months % 12;
+	int64_t hour = iv.micros / USECS_PER_HOUR;
+	int64_t rest = iv.micros - hour * USECS_PER_HOUR;
+	int64_t min = rest / USECS_PER_MIN;
+	rest -= min * USECS_PER_MIN;
+	int64_t sec = rest / USECS_PER_SEC, fsec = rest % USECS_PER_SEC;
+
+	n += add_part(buf + n, year, "year", &is_zero, &is_before);
+	n += add_part(buf + n, mon, "mon", &is_zero, &is_before);
+	n += add_part(buf + n, iv.days, "day", &is_zero, &is_before);
+	if (is_zero || hour || min || sec || fsec) {
+		bool minus = hour < 0 || min < 0 || sec < 0 || fsec < 0;
+		n += sprintf(buf + n, "%s%s%02llu:%02lld:", is_zero ? "" : " ",
+			     minus ? "-" : (is_before ? "+" : ""),
+			     (unsigned long long)(hour < 0 ? -(uint64_t)hour : (uint64_t)hour),
+			     (long long)llabs(min));
+		n += fmt_secs(buf + n, llabs(sec), llabs(fsec));
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Input: tokeniser                                                    */
+/* ------------------------------------------------------------------ */
+
+enum { F_NUM, F_DATE, F_TIME, F_TZ, F_WORD };
+
+#define MAXF 16
+#define MAXIN 256
+
+typedef struct Fields {
+	int n;
+	int type[MAXF];
+	char *f[MAXF];
+	char buf[MAXIN * 2 + MAXF * 2];
+} Fields;
+
+static bool
+is_month_word(const char *w, int len)
+{
+	static const char *m[] = { "jan", "feb", "mar", "apr", "may", "jun", "jul",
+				   "aug", "sep", "oct", "nov", "dec" };
+	if (len < 3)
+		return false;
+	for (int i = 0; i < 12; i++)
+		if (strncmp(w, m[i], 3) == 0)
+			return true;
+	return false;
+}
+
+/* Split lowercased text into fields; false on characters we do not know. */
+static bool
+tokenize(const char *s, size_t n, Fields *fl)
+{
+	char low[MAXIN + 1];
+	size_t i = 0, o = 0;
+	if (n > MAXIN)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] == '\0')
+			return false;
+		low[k] = (char)tolower((unsigned char)s[k]);
+	}
+	low[n] = '\0';
+	fl->n = 0;
+	while (i < n) {
+		char c = low[i];
+		if (isspace((unsigned char)c) || c == ',') {
+			i++;
+			continue;
+		}
+		if (fl->n >= MAXF)
+			return false;
+		size_t start = i;
+		int type;
+		if (isdigit((unsigned char)c)) {
+			while (i < n && isdigit((unsigned char)low[i]))
+				i++;
+			if (i < n && low[i] == ':') {
+				while (i < n && (isdigit((unsigned char)low[i]) || low[i] == ':' || low[i] == '.'))
+					i++;
+				type = F_TIME;
+			} else if (i < n && (low[i] == '-' || low[i] == '/' || low[i] == '.')) {
+				char delim = low[i];
+				while (i < n && (isdigit((unsigned char)low[i]) || low[i] == delim ||
+						 isalpha((unsigned char)low[i]))) {
+					if (low[i] == 't' && i + 1 < n && isdigit((unsigned char)low[i + 1]))
+						break;
+					i++;
+				}
+				type = F_DATE;
+				/* "12.5": a number with a fraction */
+				if (delim == '.') {
+					int dots = 0;
+					for (size_t k = start; k < i; k++)
+						dots += low[k] == '.';
+					if (dots == 1)
+						type = F_NUM;
+				}
+			} else
+				type = F_NUM;
+		} else if (isalpha((unsigned char)c)) {
+			while (i < n && isalpha((unsigned char)low[i]))
+				i++;
+			type = F_WORD;
+			if (i - start == 1 && c == 't' && i < n && isdigit((unsigned char)low[i]))
+				continue;   /* ISO 8601 date/time separator */
+			if (i + 1 < n && (low[i] == '-' || low[i] == '/') &&
+			    isdigit((unsigned char)low[i + 1]) && is_month_word(low + start, (int)(i - start))) {
+				char delim = low[i];
+				while (i < n && (isalnum((unsigned char)low[i]) || low[i] == delim))
+					i++;
+				type = F_DATE;
+			} else if (i < n && (low[i] == '/' || low[i] == '_')) {
+				while (i < n && (isalnum((unsigned char)low[i]) || low[i] == '/' ||
+						 low[i] == '_' || low[i] == '-' || low[i] == '+'))
+					i++;
+			}
+		} else if (c == '+' || c == '-') {
+			i++;
+			if (i < n && isdigit((unsigned char)low[i])) {
+				while (i < n && (isdigit((unsigned char)low[i]) || low[i] == ':' || low[i] == '.'))
+					i++;
+				type = F_TZ;
+			} else if (i < n && isalpha((unsigned char)low[i])) {
+				while (i < n && isalpha((unsigned char)low[i]))
+					i++;
+				type = F_WORD;
+			} else
+				return false;
+		} else
+			return false;
+		size_t len = i - start;
+		memcpy(fl->buf + o, low + start, len);
+		fl->buf[o + len] = '\0';
+		fl->f[fl->n] = fl->buf + o;
+		fl->type[fl->n] = type;
+		fl->n++;
+		o += len + 1;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Input: date/time decoding                                           */
+/* ------------------------------------------------------------------ */
+
+enum { DT_OK = 0, DT_BAD, DT_FIELD, DT_FIELD_HINT, DT_TZDISP };
+
+typedef struct DtParts {
+	bool has_date, has_time, has_tz, bc, has_year;
+	int special;              /* 0, 1 epoch, 2 infinity, 3 -infinity */
+	int64_t year;
+	int mon, day;
+	int hour, min, sec;
+	int64_t usec;
+	int ampm;                 /* 0, 1 am, 2 pm */
+	int32_t tz_east;
+	char zone[128];           /* named zone in the text */
+	bool named_zone;
+	int nums[4];
+	int numlen[4];
+	int nnums;
+} DtParts;
+
+static int
+month_from_word(const char *w)
+{
+	static const char *full[] = { "january", "february", "march", "april", "may", "june",
+				      "july", "august", "september", "october", "november", "december" };
+	size_t len = strlen(w);
+	for (int i = 0; i < 12; i++) {
+		if (strcmp(w, full[i]) == 0)
+			return i + 1;
+		if (len == 3 && strncmp(w, full[i], 3) == 0)
+			return i + 1;
+	}
+	if (strcmp(w, "sept") == 0)
+		return 9;
+	return 0;
+}
+
+static bool
+is_weekday(const char *w)
+{
+	static const char *d[] = { "sunday", "monday", "tuesday", "wednesday", "thursday",
+				   "friday", "saturday" };
+	size_t len = strlen(w);
+	for (int i = 0; i < 7; i++) {
+		if (strcmp(w, d[i]) == 0)
+			return true;
+		if (len == 3 && strncmp(w, d[i], 3) == 0)
+			return true;
+	}
+	return strcmp(w, "tues") == 0 || strcmp(w, "wednes") == 0 || strcmp(w, "thur") == 0 ||
+	       strcmp(w, "thurs") == 0;
+}
+
+/* A few zone abbreviations from PostgreSQL's Default set (seconds east). */
+static bool
+zone_abbrev(const char *w, int32_t *east)
+{
+	static const struct { const char *n; int32_t off; } t[] = {
+		{ "utc", 0 }, { "gmt", 0 }, { "z", 0 }, { "zulu", 0 }, { "ut", 0 },
+		{ "wet", 0 }, { "west", 3600 }, { "bst", 3600 }, { "cet", 3600 },
+		{ "cest", 7200 }, { "met", 3600 }, { "mest", 7200 }, { "eet", 7200 },
+		{ "eest", 10800 }, { "msk", 10800 }, { "ist", 7200 }, { "jst", 32400 },
+		{ "kst", 32400 }, { "hkt", 28800 }, { "awst", 28800 }, { "acst", 34200 },
+		{ "aest", 36000 }, { "aedt", 39600 }, { "nzst", 43200 }, { "nzdt", 46800 },
+		{ "est", -18000 }, { "edt", -14400 }, { "cst", -21600 }, { "cdt", -18000 },
+		{ "mst", -25200 }, { "mdt", -21600 }, { "pst", -28800 }, { "pdt", -25200 },
+		{ "akst", -32400 }, { "akdt", -28800 }, { "hst", -36000 }, { "ast", -14400 },
+		{ "adt", -10800 }, { "nst", -12600 }, { "ndt", -9000 },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(w, t[i].n) == 0) {
+			*east = t[i].off;
+			return true;
+		}
+	return false;
+}
+
+static bool
+all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Two-digit years: PostgreSQL's rule (70..99 -> 19xx, else 20xx). */
+static int64_t
+adjust_year(int64_t y, int len)
+{
+	if (len <= 2)
+		return y < 70 ? y + 2000 : y + 1900;
+	return y;
+}
+
+static int
+decode_date_field(char *f, DtParts *p)
+{
+	char delim = 0;
+	for (char *q = f; *q; q++)
+		if (*q == '-' || *q == '/' || *q == '.') {
+			delim = *q;
+			break;
+		}
+	char *parts[3];
+	int np = 0;
+	char *save = f;
+	for (char *q = f;; q++) {
+		if (*q == delim || *q == '\0') {
+			bool end = *q == '\0';
+			if (np >= 3)
+				return DT_BAD;
+			*q = '\0';
+			parts[np++] = save;
+			save = q + 1;
+			if (end)
+				break;
+		}
+	}
+	if (np != 3)
+		return DT_BAD;
+	int mpos = -1;
+	for (int i = 0; i < 3; i++) {
+		if (!all_digits(parts[i])) {
+			int m = month_from_word(parts[i]);
+			if (!m || mpos >= 0)
+				return DT_BAD;
+			mpos = i;
+			p->mon = m;
+		}
+	}
+	if (mpos >= 0) {
+		const char *a = NULL, *b = NULL;
+		for (int i = 0; i < 3; i++)
+			if (i != mpos) {
+				if (!a)
+					a = parts[i];
+				else
+					b = parts[i];
+			}
+		if (strlen(a) > 2) {
+			p->year = strtoll(a, NULL, 10);
+			p->day = atoi(b);
+		} else {
+			p->day = atoi(a);
+			p->year = adjust_year(strtoll(b, NULL, 10), (int)strlen(b));
+		}
+	} else if (strlen(parts[0]) > 2) {
+		if (strlen(parts[0]) > 9 || strlen(parts[1]) > 2 || strlen(parts[2]) > 2)
+			return DT_BAD;
+		p->year = strtoll(parts[0], NULL, 10);
+		p->mon = atoi(parts[1]);
+		p->day = atoi(parts[2]);
+	} else {
+		/* MDY */
+		if (strlen(parts[1]) > 2 || strlen(parts[2]) > 9)
+			return DT_BAD;
+		p->mon = atoi(parts[0]);
+		p->day = atoi(parts[1]);
+		p->year = adjust_year(strtoll(parts[2], NULL, 10), (int)strlen(parts[2]));
+	}
+	p->has_date = true;
+	p->has_year = true;
+	return DT_OK;
+}
+
+/* "h:m[:s[.f]]" */
+static int
+decode_time_field(const char *f, int *h, int *mi, int *s, int64_t *us)
+{
+	const char *q = f;
+	long v[3] = { 0, 0, 0 };
+	int nv = 0;
+	*us = 0;
+	while (nv < 3) {
+		if (!isdigit((unsigned char)*q))
+			return DT_BAD;
+		long x = 0;
+		int nd = 0;
+		while (isdigit((unsigned char)*q)) {
+			if (++nd > 9)
+				return DT_FIELD;
+			x = x * 10 + (*q++ - '0');
+		}
+		v[nv++] = x;
+		if (*q == ':')
+			q++;
+		else
+			break;
+	}
+	if (*q == '.') {
+		if (nv < 2)
+			return DT_BAD;
+		q++;
+		double frac = 0, scale = 0.1;
+		if (!isdigit((unsigned char)*q))
+			return DT_BAD;
+		while (isdigit((unsigned char)*q)) {
+			frac += (*q++ - '0') * scale;
+			scale /= 10;
+		}
+		*us = (int64_t)rint(frac * 1000000.0);
+	}
+	if (*q || nv < 2)
+		return DT_BAD;
+	if (v[0] > INT32_MAX)
+		return DT_FIELD;
+	*h = (int)v[0];
+	*mi = (int)v[1];
+	*s = (int)v[2];
+	return DT_OK;
+}
+
+static int
+decode_fields(Fields *fl, DtParts *p, bool want_date)
+{
+	memset(p, 0, sizeof *p);
+	for (int i = 0; i < fl->n; i++) {
+		char *f = fl->f[i];
+		int rc;
+		switch (fl->type[i]) {
+		case F_DATE:
+			if (p->has_date)
+				return DT_BAD;
+			if ((rc = decode_date_field(f, p)) != DT_OK)
+				return rc;
+			break;
+		case F_TIME:
+			if (p->has_time)
+				return DT_BAD;
+			if ((rc = decode_time_field(f, &p->hour, &p->min, &p->sec, &p->usec)) != DT_OK)
+				return rc;
+			p->has_time = true;
+			break;
+		case F_TZ: {
+			int sign, h, mi, sec;
+			if (!p->has_date && !p->has_time)
+				return DT_BAD;
+			if (p->has_tz)
+				return DT_BAD;
+			if (parse_offset_text(f, &sign, &h, &mi, &sec) != 0)
+				return DT_BAD;
+			if (h > 15)
+				return DT_TZDISP;
+			if (mi > 59 || sec > 59)
+				return DT_FIELD;
+			p->tz_east = sign * (h * 3600 + mi * 60 + sec);
+			p->has_tz = true;
+			break;
+		}
+		case F_NUM: {
+			size_t len = strlen(f);
+			if (strchr(f, '.'))
+				return DT_BAD;
+			if (!p->has_date && len == 8 && p->nnums == 0 && !p->mon) {
+				long v = atol(f);
+				p->year = v / 10000;
+				p->mon = (int)(v / 100 % 100);
+				p->day = (int)(v % 100);
+				p->has_date = p->has_year = true;
+				break;
+			}
+			if (!want_date && !p->has_time && (len == 4 || len == 6)) {
+				/* "hhmm[ss]" time for the time type */
+				long v = atol(f);
+				if (len == 6) {
+					p->hour = (int)(v / 10000);
+					p->min = (int)(v / 100 % 100);
+					p->sec = (int)(v % 100);
+				} else {
+					p->hour = (int)(v / 100);
+					p->min = (int)(v % 100);
+				}
+				p->has_time = true;
+				break;
+			}
+			if (p->nnums >= 3 || len > 9)
+				return DT_BAD;
+			p->nums[p->nnums] = atoi(f);
+			p->numlen[p->nnums] = (int)len;
+			p->nnums++;
+			break;
+		}
+		case F_WORD: {
+			int m;
+			int32_t east;
+			char zn[128];
+			if (strcmp(f, "epoch") == 0)
+				p->special = 1;
+			else if (strcmp(f, "infinity") == 0 || strcmp(f, "+infinity") == 0)
+				p->special = 2;
+			else if (strcmp(f, "-infinity") == 0)
+				p->special = 3;
+			else if (strcmp(f, "allballs") == 0) {
+				if (p->has_time)
+					return DT_BAD;
+				p->has_time = true;
+				p->hour = p->min = p->sec = 0;
+			} else if (strcmp(f, "am") == 0 || strcmp(f, "a.m.") == 0) {
+				if (p->ampm)
+					return DT_BAD;
+				p->ampm = 1;
+			} else if (strcmp(f, "pm") == 0) {
+				if (p->ampm)
+					return DT_BAD;
+				p->ampm = 2;
+			} else if (strcmp(f, "bc") == 0) {
+				if (p->bc)
+					return DT_BAD;
+				p->bc = true;
+			} else if (strcmp(f, "ad") == 0) {
+				/* nothing */
+			} else if ((m = month_from_word(f)) != 0 && !p->mon && !p->has_date) {
+				p->mon = m;
+			} else if (is_weekday(f)) {
+				/* ignored, as PostgreSQL does */
+			} else if (zone_abbrev(f, &east)) {
+				if (p->has_tz)
+					return DT_BAD;
+				p->tz_east = east;
+				p->has_tz = true;
+			} else if (strlen(f) > 2 && find_zone(f, zn, sizeof zn)) {
+				if (p->has_tz)
+					return DT_BAD;
+				/* resolve later against the local time */
+				snprintf(p->zone, sizeof p->zone, "%s", zn);
+				p->named_zone = true;
+				p->has_tz = true;
+			} else
+				return DT_BAD;
+			break;
+		}
+		}
+	}
+	if (p->special) {
+		if (fl->n != 1)
+			return DT_BAD;
+		return DT_OK;
+	}
+	/* month name + loose numbers: "Jan 2 2024", "2 Jan 2024", "January 2, 2024" */
+	if (p->mon && !p->has_date) {
+		if (p->nnums != 2)
+			return DT_BAD;
+		int di = 0, yi = 1;
+		if (p->numlen[0] > 2 || p->nums[0] > 31) {
+			yi = 0;
+			di = 1;
+		}
+		p->day = p->nums[di];
+		p->year = adjust_year(p->nums[yi], p->numlen[yi]);
+		p->has_date = p->has_year = true;
+	} else if (p->nnums) {
+		return DT_BAD;
+	}
+	if (p->ampm) {
+		if (!p->has_time || p->hour > 12)
+			return DT_FIELD;
+		if (p->ampm == 1 && p->hour == 12)
+			p->hour = 0;
+		else if (p->ampm == 2 && p->hour != 12)
+			p->hour += 12;
+	}
+	if (p->has_date) {
+		if (p->year <= 0)
+			return DT_FIELD;
+		if (p->bc)
+			p->year = 1 - p->year;
+		if (p->mon < 1 || p->mon > 12 || p->day < 1 || p->day > 31)
+			return DT_FIELD_HINT;
+		if (p->day > days_in_month(p->year, p->mon))
+			return DT_FIELD;
+	} else if (p->bc)
+		return DT_BAD;
+	if (p->has_time) {
+		if (p->hour < 0 || p->hour > 24 || p->min < 0 || p->min > 59 || p->sec < 0 ||
+		    p->sec > 60 || p->usec < 0 || p->usec > USECS_PER_SEC ||
+		    (p->hour == 24 && (p->min || p->sec || p->usec)))
+			return DT_FIELD;
+	}
+	return DT_OK;
+}
+
+static int
+dt_error(int rc, const char *type, const char *s, size_t n, floe_error *err)
+{
+	int len = (int)(n > 200 ? 200 : n);
+	switch (rc) {
+	case DT_FIELD:
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "date/time field value out of range: \"%.*s\"", len, s);
+	case DT_FIELD_HINT:
+		floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+			    "date/time field value out of range: \"%.*s\"", len, s);
+		return floe_error_hint(err, "Perhaps you need a different \"datestyle\" setting.");
+	case DT_TZDISP:
+		/* PostgreSQL: 22009 invalid_time_zone_displacement_value */
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "time zone displacement out of range: \"%.*s\"", len, s);
+	default:
+		return floe_errorf(err, ERRCODE_INVALID_DATETIME_FORMAT,
+				   "invalid input syntax for type %s: \"%.*s\"", type, len, s);
+	}
+}
+
+static int
+parse_dt(const char *s, size_t n, const char *type, bool want_date, DtParts *p,
+	 floe_error *err)
+{
+	Fields fl;
+	int rc;
+	if (!tokenize(s, n, &fl) || fl.n == 0)
+		return dt_error(DT_BAD, type, s, n, err);
+	rc = decode_fields(&fl, p, want_date);
+	if (rc != DT_OK)
+		return dt_error(rc, type, s, n, err);
+	if (want_date && !p->special && !p->has_date)
+		return dt_error(DT_BAD, type, s, n, err);
+	return FLOE_OK;
+}
+
+int
+datetime_parse_date(const char *s, size_t n, int32_t *out, floe_error *err)
+{
+	DtParts p;
+	TRY(parse_dt(s, n, "date", true, &p, err));
+	if (p.special) {
+		*out = p.special == 1 ? 0 : p.special == 2 ? DATE_NOEND : DATE_NOBEGIN;
+		return FLOE_OK;
+	}
+	int64_t d = datetime_days_from_civil(p.year, p.mon, p.day);
+	if (p.year > 6000000 || p.year < -5000 || d < DATE_MIN_DAYS || d > DATE_MAX_DAYS)
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "date out of range: \"%.*s\"", (int)(n > 200 ? 200 : n), s);
+	*out = (int32_t)d;
+	return FLOE_OK;
+}
+
+int
+datetime_parse_time(const char *s, size_t n, int64_t *out, floe_error *err)
+{
+	DtParts p;
+	TRY(parse_dt(s, n, "time", false, &p, err));
+	if (p.special || !p.has_time)
+		return dt_error(DT_BAD, "time", s, n, err);
+	int64_t t = p.hour * USECS_PER_HOUR + p.min * USECS_PER_MIN + p.sec * USECS_PER_SEC + p.usec;
+	if (t > USECS_PER_DAY)
+		return dt_error(DT_FIELD, "time", s, n, err);
+	*out = t;
+	return FLOE_OK;
+}
+
+/* Local timestamp from parts; false when out of range. */
+static bool
+parts_to_ts(const DtParts *p, int64_t *out)
+{
+	if (p->year > 300000 || p->year < -5000)
+		return false;
+	int64_t d = datetime_days_from_civil(p->year, p->mon, p->day);
+	int64_t t = 0;
+	if (p->has_time)
+		t = p->hour * USECS_PER_HOUR + p->min * USECS_PER_MIN + p->sec * USECS_PER_SEC + p->usec;
+	int128 ts = (int128)d * USECS_PER_DAY + t;
+	if (ts < TS_MIN_USECS || ts > TS_MAX_USECS)
+		return false;
+	*out = (int64_t)ts;
+	return true;
+}
+
+static int
+parse_ts(const char *s, size_t n, bool with_tz, int64_t *out, floe_error *err)
+{
+	DtParts p;
+	const char *type = with_tz ? "timestamp with time zone" : "timestamp";
+	int64_t ts;
+	TRY(parse_dt(s, n, type, true, &p, err));
+	if (p.special) {
+		*out = p.special == 1 ? 0 : p.special == 2 ? TS_NOEND : TS_NOBEGIN;
+		return FLOE_OK;
+	}
+	if (!parts_to_ts(&p, &ts))
+		goto range;
+	if (with_tz) {
+		int32_t off;
+		if (p.named_zone) {
+			/* evaluate the named zone, then restore the session's */
+			char saved[128];
+			int kind = tz.kind;
+			snprintf(saved, sizeof saved, "%s", tz.name);
+			setenv("TZ", p.zone, 1);
+			tzset();
+			off = local_offset(floordiv(ts, USECS_PER_SEC), TZ_NAMED, 0);
+			if (kind == TZ_NAMED)
+				setenv("TZ", saved, 1);
+			else
+				unsetenv("TZ");
+			tzset();
+		} else if (p.has_tz)
+			off = p.tz_east;
+		else
+			off = local_offset(floordiv(ts, USECS_PER_SEC), tz.kind, tz.fixed_east);
+		int128 u = (int128)ts - (int128)off * USECS_PER_SEC;
+		if (u < TS_MIN_USECS || u > TS_MAX_USECS)
+			goto range;
+		ts = (int64_t)u;
+	}
+	*out = ts;
+	return FLOE_OK;
+range:
+	return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+			   "timestamp out of range: \"%.*s\"", (int)(n > 200 ? 200 : n), s);
+}
+
+int
+datetime_parse_timestamp(const char *s, size_t n, int64_t *out, floe_error *err)
+{
+	return parse_ts(s, n, false, out, err);
+}
+
+int
+datetime_parse_timestamptz(const char *s, size_t n, int64_t *out, floe_error *err)
+{
+	return parse_ts(s, n, true, out, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input: intervals                                                    */
+/* ------------------------------------------------------------------ */
+
+enum { U_NONE = 0, U_USEC, U_MSEC, U_SEC, U_MIN, U_HOUR, U_DAY, U_WEEK, U_MONTH,
+       U_YEAR, U_DECADE, U_CENTURY, U_MILLENNIUM, U_AGO, U_AT };
+
+static int
+unit_from_word(const char *w)
+{
+	static const struct { const char *n; int u; } t[] = {
+		{ "microsecond", U_USEC }, { "microseconds", U_USEC }, { "us", U_USEC },
+		{ "usec", U_USEC }, { "usecs", U_USEC }, { "useconds", U_USEC },
+		{ "millisecond", U_MSEC }, { "milliseconds", U_MSEC }, { "ms", U_MSEC },
+		{ "msec", U_MSEC }, { "msecs", U_MSEC }, { "mseconds", U_MSEC },
+		{ "second", U_SEC }, { "seconds", U_SEC }, { "s", U_SEC }, { "sec", U_SEC },
+		{ "secs", U_SEC },
+		{ "minute", U_MIN }, { "minutes", U_MIN }, { "m", U_MIN }, { "min", U_MIN },
+		{ "mins", U_MIN },
+		{ "hour", U_HOUR }, { "hours", U_HOUR }, { "h", U_HOUR }, { "hr", U_HOUR },
+		{ "hrs", U_HOUR },
+		{ "day", U_DAY }, { "days", U_DAY }, { "d", U_DAY },
+		{ "week", U_WEEK }, { "weeks", U_WEEK }, { "w", U_WEEK },
+		{ "month", U_MONTH }, { "months", U_MONTH }, { "mon", U_MONTH }, { "mons", U_MONTH },
+		{ "year", U_YEAR }, { "years", U_YEAR }, { "y", U_YEAR }, { "yr", U_YEAR },
+		{ "yrs", U_YEAR },
+		{ "decade", U_DECADE }, { "decades", U_DECADE }, { "dec", U_DECADE },
+		{ "decs", U_DECADE },
+		{ "century", U_CENTURY }, { "centuries", U_CENTURY }, { "c", U_CENTURY },
+		{ "cent", U_CENTURY },
+		{ "millennium", U_MILLENNIUM }, { "millennia", U_MILLENNIUM },
+		{ "mil", U_MILLENNIUM }, { "mils", U_MILLENNIUM },
+		{ "ago", U_AGO }, { "@", U_AT },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(w, t[i].n) == 0)
+			return t[i].u;
+	return U_NONE;
+}
+
+typedef struct IvAcc {
+	int64_t months, days, micros;
+} IvAcc;
+
+enum { IV_OK = 0, IV_BAD, IV_RANGE };
+
+/* Add fraction `frac` of `scale` micros (AdjustFractMicroseconds). */
+static int
+fract_micros(double frac, double scale, IvAcc *a)
+{
+	if (frac == 0)
+		return IV_OK;
+	frac *= scale;
+	if (fabs(frac) > 9.2e18)
+		return IV_RANGE;
+	int64_t us = (int64_t)frac;
+	frac -= (double)us;
+	us += (int64_t)rint(frac);
+	if (__builtin_add_overflow(a->micros, us, &a->micros))
+		return IV_RANGE;
+	return IV_OK;
+}
+
+static int
+fract_days(double frac, int scale, IvAcc *a)
+{
+	if (frac == 0)
+		return IV_OK;
+	frac *= scale;
+	if (fabs(frac) > 2.1e9)
+		return IV_RANGE;
+	int64_t d = (int64_t)frac;
+	a->days += d;
+	return fract_micros(frac - (double)d, (double)USECS_PER_DAY, a);
+}
+
+/* val (integer part) and frac (same sign) in `unit` added to a. */
+static int
+iv_add_unit(IvAcc *a, int unit, int64_t val, double frac)
+{
+	int64_t t;
+	switch (unit) {
+	case U_USEC:
+		if (__builtin_add_overflow(a->micros, val, &a->micros))
+			return IV_RANGE;
+		return fract_micros(frac, 1, a);
+	case U_MSEC:
+	case U_SEC:
+	case U_MIN:
+	case U_HOUR: {
+		int64_t sc = unit == U_MSEC ? 1000 : unit == U_SEC ? USECS_PER_SEC
+			   : unit == U_MIN ? USECS_PER_MIN : USECS_PER_HOUR;
+		if (__builtin_mul_overflow(val, sc, &t) ||
+		    __builtin_add_overflow(a->micros, t, &a->micros))
+			return IV_RANGE;
+		return fract_micros(frac, (double)sc, a);
+	}
+	case U_DAY:
+	case U_WEEK: {
+		int sc = unit == U_DAY ? 1 : 7;
+		if (__builtin_mul_overflow(val, sc, &t) ||
+		    __builtin_add_overflow(a->days, t, &a->days))
+			return IV_RANGE;
+		return fract_days(frac, sc, a);
+	}
+	case U_MONTH:
+		if (__builtin_add_overflow(a->months, val, &a->months))
+			return IV_RANGE;
+		return fract_days(frac, DAYS_PER_MONTH, a);
+	default: {
+		int sc = unit == U_YEAR ? 1 : unit == U_DECADE ? 10 : unit == U_CENTURY ? 100 : 1000;
+		if (__builtin_mul_overflow(val, (int64_t)sc * 12, &t) ||
+		    __builtin_add_overflow(a->months, t, &a->months))
+			return IV_RANGE;
+		if (frac != 0) {
+			double m = rint(frac * sc * 12);
+			if (fabs(m) > 2.1e9)
+				return IV_RANGE;
+			a->months += (int64_t)m;
+		}
+		return IV_OK;
+	}
+	}
+}
+
+/* "[+-]digits[.digits]" -> val, frac; false if not a number. */
+static bool
+split_number(const char *f, int64_t *val, double *frac)
+{
+	const char *q = f;
+	bool neg = false;
+	if (*q == '+' || *q == '-')
+		neg = *q++ == '-';
+	if (!isdigit((unsigned char)*q) && !(*q == '.' && isdigit((unsigned char)q[1])))
+		return false;
+	int64_t v = 0;
+	while (isdigit((unsigned char)*q)) {
+		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *q - '0', &v))
+			return false;
+		q++;
+	}
+	double fr = 0;
+	if (*q == '.') {
+		q++;
+		const char *st = q;
+		while (isdigit((unsigned char)*q))
+			q++;
+		char tmp[64];
+		size_t k = (size_t)(q - st);
+		if (k > 40)
+			k = 40;
+		tmp[0] = '0';
+		tmp[1] = '.';
+		memcpy(tmp + 2, st, k);
+		tmp[2 + k] = '\0';
+		fr = strtod(tmp, NULL);
+	}
+	if (*q)
+		return false;
+	*val = neg ? -v : v;
+	*frac = neg ? -fr : fr;
+	return true;
+}
+
+/* ISO 8601 "P1Y2M3DT4H5M6S" */
+static int
+parse_iso_interval(const char *s, IvAcc *a)
+{
+	const char *q = s + 1;
+	bool in_time = false;
+	if (!*q)
+		return IV_BAD;
+	while (*q) {
+		if (*q == 't') {
+			if (in_time)
+				return IV_BAD;
+			in_time = true;
+			q++;
+			if (!*q)
+				return IV_BAD;
+			continue;
+		}
+		char num[64];
+		int k = 0;
+		if (*q == '-' || *q == '+')
+			num[k++] = *q++;
+		while ((isdigit((unsigned char)*q) || *q == '.') && k < 60)
+			num[k++] = *q++;
+		num[k] = '\0';
+		int64_t v;
+		double fr;
+		if (!split_number(num, &v, &fr))
+			return IV_BAD;
+		int unit;
+		switch (*q) {
+		case 'y': unit = in_time ? -1 : U_YEAR; break;
+		case 'm': unit = in_time ? U_MIN : U_MONTH; break;
+		case 'w': unit = in_time ? -1 : U_WEEK; break;
+		case 'd': unit = in_time ? -1 : U_DAY; break;
+		case 'h': unit = in_time ? U_HOUR : -1; break;
+		case 's': unit = in_time ? U_SEC : -1; break;
+		default: unit = -1;
+		}
+		if (unit < 0)
+			return IV_BAD;
+		q++;
+		int rc = iv_add_unit(a, unit, v, fr);
+		if (rc != IV_OK)
+			return rc;
+	}
+	return IV_OK;
+}
+
+/* Time field of an interval: "[-]h:m[:s[.f]]" */
+static int
+iv_time(const char *f, IvAcc *a)
+{
+	bool neg = false;
+	if (*f == '-' || *f == '+')
+		neg = *f++ == '-';
+	int64_t v[3] = { 0, 0, 0 };
+	int nv = 0;
+	const char *q = f;
+	double frac = 0;
+	while (nv < 3) {
+		if (!isdigit((unsigned char)*q))
+			return IV_BAD;
+		int64_t x = 0;
+		while (isdigit((unsigned char)*q)) {
+			if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, *q - '0', &x))
+				return IV_RANGE;
+			q++;
+		}
+		v[nv++] = x;
+		if (*q == ':')
+			q++;
+		else
+			break;
+	}
+	if (*q == '.') {
+		const char *st = q;
+		q++;
+		while (isdigit((unsigned char)*q))
+			q++;
+		frac = strtod(st, NULL);
+	}
+	if (*q || nv < 2)
+		return IV_BAD;
+	if (v[1] > 59 || v[2] > 59)
+		return IV_RANGE;
+	int64_t us, t;
+	if (__builtin_mul_overflow(v[0], USECS_PER_HOUR, &us))
+		return IV_RANGE;
+	t = v[1] * USECS_PER_MIN + v[2] * USECS_PER_SEC + (int64_t)rint(frac * 1e6);
+	if (__builtin_add_overflow(us, t, &us))
+		return IV_RANGE;
+	if (neg)
+		us = -us;
+	if (__builtin_add_overflow(a->micros, us, &a->micros))
+		return IV_RANGE;
+	return IV_OK;
+}
+
+static int
+decode_interval(Fields *fl, IvAcc *a)
+{
+	int type = U_NONE;
+	unsigned seen = 0;
+	bool ago = false, implied = false;
+	int rc;
+
+	for (int i = fl->n - 1; i >= 0; i--) {
+		char *f = fl->f[i];
+		switch (fl->type[i]) {
+		case F_WORD: {
+			int u = unit_from_word(f);
+			if (u == U_NONE)
+				return IV_BAD;
+			if (u == U_AGO) {
+				if (ago || i != fl->n - 1)
+					return IV_BAD;
+				ago = true;
+				break;
+			}
+			if (u == U_AT)
+				break;
+			if (type != U_NONE && !implied)
+				return IV_BAD;   /* two unit words in a row */
+			type = u;
+			implied = false;
+			break;
+		}
+		case F_TIME:
+		case F_TZ:
+			if (strchr(f, ':')) {
+				if (type != U_NONE || (seen & ((1u << U_HOUR) | (1u << U_MIN) | (1u << U_SEC))))
+					return IV_BAD;
+				if ((rc = iv_time(f, a)) != IV_OK)
+					return rc;
+				seen |= (1u << U_HOUR) | (1u << U_MIN) | (1u << U_SEC);
+				type = U_DAY;
+				implied = true;
+				break;
+			}
+			/* a signed number */
+			__attribute__((fallthrough));
+		case F_NUM:
+		case F_DATE: {
+			int64_t v;
+			double fr;
+			if (!split_number(f, &v, &fr))
+				return IV_BAD;
+			if (type == U_NONE)
+				type = U_SEC;
+			unsigned bit = 1u << (type == U_DECADE || type == U_CENTURY ||
+					      type == U_MILLENNIUM ? U_YEAR : type);
+			if (type == U_WEEK)
+				bit = 1u << U_DAY;
+			if (seen & bit)
+				return IV_BAD;
+			seen |= bit;
+			if ((rc = iv_add_unit(a, type, v, fr)) != IV_OK)
+				return rc;
+			type = U_NONE;
+			implied = false;
+			break;
+		}
+		default:
+			return IV_BAD;
+		}
+	}
+	if ((type != U_NONE && !implied) || !seen)
+		return IV_BAD;
+	if (ago) {
+		a->months = -a->months;
+		a->days = -a->days;
+		a->micros = -a->micros;
+	}
+	return IV_OK;
+}
+
+int
+datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err)
+{
+	Fields fl;
+	IvAcc a = { 0, 0, 0 };
+	int rc = IV_BAD;
+	int len = (int)(n > 200 ? 200 : n);
+
+	/* A lone sign before a number ("- 1 day") belongs to the number. */
+	char tmp[MAXIN + 1];
+	size_t k = 0;
+	if (n <= MAXIN) {
+		for (size_t i = 0; i < n; i++) {
+			if ((s[i] == '-' || s[i] == '+') && i + 1 < n && s[i + 1] == ' ') {
+				size_t j = i + 1;
+				while (j < n && s[j] == ' ')
+					j++;
+				if (j < n && isdigit((unsigned char)s[j])) {
+					tmp[k++] = s[i];
+					i = j - 1;
+					continue;
+				}
+			}
+			tmp[k++] = s[i] == '@' ? ' ' : s[i];   /* "@ 1 hour" (postgres_verbose) */
+		}
+		size_t b = 0;
+		while (b < k && isspace((unsigned char)tmp[b]))
+			b++;
+		if (b < k && (tmp[b] == 'p' || tmp[b] == 'P')) {
+			size_t e = k;
+			while (e > b && isspace((unsigned char)tmp[e - 1]))
+				e--;
+			char iso[MAXIN + 1];
+			for (size_t i = b; i < e; i++)
+				iso[i - b] = (char)tolower((unsigned char)tmp[i]);
+			iso[e - b] = '\0';
+			rc = parse_iso_interval(iso, &a);
+		} else if (tokenize(tmp, k, &fl) && fl.n > 0)
+			rc = decode_interval(&fl, &a);
+	}
+	if (rc == IV_OK && (a.months > INT32_MAX || a.months < INT32_MIN || a.days > INT32_MAX ||
+			    a.days < INT32_MIN))
+		rc = IV_RANGE;
+	if (rc == IV_RANGE)
+		return floe_errorf(err, ERRCODE_INTERVAL_FIELD_OVERFLOW,
+				   "interval field value out of range: \"%.*s\"", len, s);
+	if (rc != IV_OK)
+		return floe_errorf(err, ERRCODE_INVALID_DATETIME_FORMAT,
+				   "invalid input syntax for type interval: \"%.*s\"", len, s);
+	out->months = (int32_t)a.months;
+	out->days = (int32_t)a.days;
+	out->micros = a.micros;
+	return FLOE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic                                                          */
+/* ------------------------------------------------------------------ */
+
+static int
+ts_range(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW, "timestamp out of range");
+}
+
+int
+datetime_date_to_timestamp(int32_t d, int64_t *out, floe_error *err)
+{
+	if (d == DATE_NOEND || d == DATE_NOBEGIN) {
+		*out = d == DATE_NOEND ? TS_NOEND : TS_NOBEGIN;
+		return FLOE_OK;
+	}
+	int128 t = (int128)d * USECS_PER_DAY;
+	if (t < TS_MIN_USECS || t > TS_MAX_USECS)
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "date out of range for timestamp");
+	*out = (int64_t)t;
+	return FLOE_OK;
+}
+
+int
+datetime_timestamp_to_date(int64_t ts, int32_t *out, floe_error *err)
+{
+	if (ts == TS_NOEND || ts == TS_NOBEGIN) {
+		*out = ts == TS_NOEND ? DATE_NOEND : DATE_NOBEGIN;
+		return FLOE_OK;
+	}
+	*out = (int32_t)floordiv(ts, USECS_PER_DAY);
+	return FLOE_OK;
+}
+
+int
+datetime_add_interval(int64_t ts, Interval iv, bool with_tz, int64_t *out, floe_error *err)
+{
+	if (ts == TS_NOBEGIN || ts == TS_NOEND) {
+		*out = ts;
+		return FLOE_OK;
+	}
+	int64_t t = with_tz ? datetime_timestamptz_to_local(ts) : ts;
+	if (iv.months != 0) {
+		int64_t days = floordiv(t, USECS_PER_DAY);
+		int64_t tod = t - days * USECS_PER_DAY;
+		int64_t y;
+		int m, d;
+		datetime_civil_from_days(days, &y, &m, &d);
+		int64_t mm = y * 12 + (m - 1) + iv.months;
+		y = floordiv(mm, 12);
+		m = (int)(mm - y * 12) + 1;
+		if (d > days_in_month(y, m))
+			d = days_in_month(y, m);
+		if (y > 300000 || y < -5000)
+			return ts_range(err);
+		t = datetime_days_from_civil(y, m, d) * USECS_PER_DAY + tod;
+	}
+	if (iv.days != 0) {
+		int64_t dd;
+		if (__builtin_mul_overflow((int64_t)iv.days, USECS_PER_DAY, &dd) ||
+		    __builtin_add_overflow(t, dd, &t))
+			return ts_range(err);
+	}
+	if (with_tz)
+		t = datetime_local_to_utc(t);
+	if (__builtin_add_overflow(t, iv.micros, &t) || t < TS_MIN_USECS || t > TS_MAX_USECS)
+		return ts_range(err);
+	*out = t;
+	return FLOE_OK;
+}
+
+int
+datetime_date_add_days(int32_t d, int64_t days, int32_t *out, floe_error *err)
+{
+	if (d == DATE_NOEND || d == DATE_NOBEGIN) {
+		*out = d;
+		return FLOE_OK;
+	}
+	int64_t r = (int64_t)d + days;
+	if (days > INT32_MAX || days < INT32_MIN || r < DATE_MIN_DAYS || r > DATE_MAX_DAYS)
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW, "date out of range");
+	*out = (int32_t)r;
+	return FLOE_OK;
+}
+
+static int
+iv_range(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW, "interval out of range");
+}
+
+int
+datetime_interval_add(Interval a, Interval b, Interval *out, floe_error *err)
+{
+	if (__builtin_add_overflow(a.months, b.months, &out->months) ||
+	    __builtin_add_overflow(a.days, b.days, &out->days) ||
+	    __builtin_add_overflow(a.micros, b.micros, &out->micros))
+		return iv_range(err);
+	return FLOE_OK;
+}
+
+int
+datetime_interval_neg(Interval a, Interval *out, floe_error *err)
+{
+	if (a.months == INT32_MIN || a.days == INT32_MIN || a.micros == INT64_MIN)
+		return iv_range(err);
+	out->months = -a.months;
+	out->days = -a.days;
+	out->micros = -a.micros;
+	return FLOE_OK;
+}
+
+/* interval_mul: fractional months cascade into days, days into micros. */
+int
+datetime_interval_mul(Interval a, double f, Interval *out, floe_error *err)
+{
+	double m = a.months * f, d = a.days * f;
+	if (isnan(f) || isnan(m) || fabs(m) > INT32_MAX || fabs(d) > INT32_MAX)
+		return iv_range(err);
+	int32_t mi = (int32_t)m;
+	int32_t di = (int32_t)d;
+	double mfrac = m - mi;
+	double sec_rem = (mfrac * DAYS_PER_MONTH - (int32_t)(mfrac * DAYS_PER_MONTH)) * 86400.0;
+	di += (int32_t)(mfrac * DAYS_PER_MONTH);
+	double dfrac = d - (int32_t)d;
+	double us = (double)a.micros * f + (dfrac * 86400.0 + sec_rem) * 1e6;
+	if (isnan(us) || fabs(us) > 9.2e18)
+		return iv_range(err);
+	/* PostgreSQL rounds to whole microseconds with rint */
+	out->months = mi;
+	out->days = di;
+	out->micros = (int64_t)rint(us);
+	return FLOE_OK;
+}
+
+static int128
+iv_key(Interval a)
+{
+	return ((int128)a.months * DAYS_PER_MONTH + a.days) * (int128)USECS_PER_DAY + a.micros;
+}
+
+int
+datetime_interval_cmp(Interval a, Interval b)
+{
+	int128 x = iv_key(a), y = iv_key(b);
+	return x < y ? -1 : x > y;
+}
+
+Interval
+datetime_justify_hours(Interval a)
+{
+	int64_t d = a.micros / USECS_PER_DAY;
+	a.micros -= d * USECS_PER_DAY;
+	a.days += (int32_t)d;
+	if (a.days > 0 && a.micros < 0) {
+		a.micros += USECS_PER_DAY;
+		a.days--;
+	} else if (a.days < 0 && a.micros > 0) {
+		a.micros -= USECS_PER_DAY;
+		a.days++;
+	}
+	return a;
+}
+
+Interval
+datetime_justify_days(Interval a)
+{
+	int32_t m = a.days / DAYS_PER_MONTH;
+	a.days -= m * DAYS_PER_MONTH;
+	a.months += m;
+	if (a.months > 0 && a.days < 0) {
+		a.days += DAYS_PER_MONTH;
+		a.months--;
+	} else if (a.months < 0 && a.days > 0) {
+		a.days -= DAYS_PER_MONTH;
+		a.months++;
+	}
+	return a;
+}
+
+int
+datetime_timestamp_diff(int64_t a, int64_t b, Interval *out, floe_error *err)
+{
+	if (a == TS_NOBEGIN || a == TS_NOEND || b == TS_NOBEGIN || b == TS_NOEND)
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW, "cannot subtract infinite timestamps");
+	Interval r = { 0, 0, 0 };
+	if (__builtin_sub_overflow(a, b, &r.micros))
+		return iv_range(err);
+	*out = datetime_justify_hours(r);
+	return FLOE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* date_trunc / extract / make_timestamp                               */
+/* ------------------------------------------------------------------ */
+
+enum { FLD_BAD = 0, FLD_USEC, FLD_MSEC, FLD_SEC, FLD_MIN, FLD_HOUR, FLD_DAY, FLD_WEEK,
+       FLD_MONTH, FLD_QUARTER, FLD_YEAR, FLD_DECADE, FLD_CENTURY, FLD_MILLENNIUM,
+       FLD_DOW, FLD_ISODOW, FLD_DOY, FLD_EPOCH, FLD_ISOYEAR, FLD_JULIAN, FLD_TZ,
+       FLD_TZ_HOUR, FLD_TZ_MIN };
+
+static int
+field_from_name(const char *name)
+{
+	static const struct { const char *n; int f; } t[] = {
+		{ "microseconds", FLD_USEC }, { "microsecond", FLD_USEC }, { "us", FLD_USEC },
+		{ "usec", FLD_USEC }, { "usecs", FLD_USEC },
+		{ "milliseconds", FLD_MSEC }, { "millisecond", FLD_MSEC }, { "ms", FLD_MSEC },
+		{ "msec", FLD_MSEC }, { "msecs", FLD_MSEC },
+		{ "second", FLD_SEC }, { "seconds", FLD_SEC }, { "sec", FLD_SEC }, { "secs", FLD_SEC },
+		{ "s", FLD_SEC },
+		{ "minute", FLD_MIN }, { "minutes", FLD_MIN }, { "min", FLD_MIN }, { "mins", FLD_MIN },
+		{ "m", FLD_MIN },
+		{ "hour", FLD_HOUR }, { "hours", FLD_HOUR }, { "h", FLD_HOUR }, { "hr", FLD_HOUR },
+		{ "hrs", FLD_HOUR },
+		{ "day", FLD_DAY }, { "days", FLD_DAY }, { "d", FLD_DAY },
+		{ "week", FLD_WEEK }, { "weeks", FLD_WEEK }, { "w", FLD_WEEK },
+		{ "month", FLD_MONTH }, { "months", FLD_MONTH }, { "mon", FLD_MONTH },
+		{ "mons", FLD_MONTH },
+		{ "quarter", FLD_QUARTER }, { "qtr", FLD_QUARTER },
+		{ "year", FLD_YEAR }, { "years", FLD_YEAR }, { "y", FLD_YEAR }, { "yr", FLD_YEAR },
+		{ "yrs", FLD_YEAR },
+		{ "decade", FLD_DECADE }, { "decades", FLD_DECADE }, { "dec", FLD_DECADE },
+		{ "century", FLD_CENTURY }, { "centuries", FLD_CENTURY }, { "c", FLD_CENTURY },
+		{ "cent", FLD_CENTURY },
+		{ "millennium", FLD_MILLENNIUM }, { "millennia", FLD_MILLENNIUM },
+		{ "mil", FLD_MILLENNIUM }, { "mils", FLD_MILLENNIUM },
+		{ "dow", FLD_DOW }, { "isodow", FLD_ISODOW }, { "doy", FLD_DOY },
+		{ "epoch", FLD_EPOCH }, { "isoyear", FLD_ISOYEAR }, { "julian", FLD_JULIAN },
+		{ "j", FLD_JULIAN }, { "timezone", FLD_TZ }, { "timezone_hour", FLD_TZ_HOUR },
+		{ "timezone_minute", FLD_TZ_MIN },
+	};
+	char low[32];
+	size_t n = strlen(name);
+	if (n >= sizeof low)
+		return FLD_BAD;
+	for (size_t i = 0; i <= n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (strcmp(low, t[i].n) == 0)
+			return t[i].f;
+	return FLD_BAD;
+}
+
+/* ISO 8601 week-numbering: day of week Monday = 1. */
+static int
+iso_dow(int64_t days)
+{
+	int w = (int)(((days % 7) + 7 + 3) % 7);   /* 1970-01-01 was a Thursday */
+	return w + 1;
+}
+
+static int64_t
+iso_year_start(int64_t y)   /* Monday of ISO week 1 of year y, in days */
+{
+	int64_t jan4 = datetime_days_from_civil(y, 1, 4);
+	return jan4 - (iso_dow(jan4) - 1);
+}
+
+static void
+iso_week(int64_t days, int64_t *iso_year, int *week)
+{
+	int64_t y;
+	int m, d;
+	datetime_civil_from_days(days, &y, &m, &d);
+	int64_t start = iso_year_start(y + 1);
+	if (days >= start)
+		y++;
+	else {
+		start = iso_year_start(y);
+		if (days < start) {
+			y--;
+			start = iso_year_start(y);
+		}
+	}
+	*iso_year = y;
+	*week = (int)((days - start) / 7 + 1);
+}
+
+static const char *
+type_word(bool with_tz)
+{
+	return with_tz ? "timestamp with time zone" : "timestamp without time zone";
+}
+
+int
+datetime_trunc(const char *field, int64_t ts, bool with_tz, int64_t *out, floe_error *err)
+{
+	int f = field_from_name(field);
+	if (ts == TS_NOBEGIN || ts == TS_NOEND) {
+		if (f == FLD_BAD)
+			goto bad;
+		*out = ts;
+		return FLOE_OK;
+	}
+	int64_t t = with_tz ? datetime_timestamptz_to_local(ts) : ts;
+	int64_t days = floordiv(t, USECS_PER_DAY);
+	int64_t y;
+	int m, d;
+	datetime_civil_from_days(days, &y, &m, &d);
+	switch (f) {
+	case FLD_USEC: break;
+	case FLD_MSEC: t = floordiv(t, 1000) * 1000; break;
+	case FLD_SEC: t = floordiv(t, USECS_PER_SEC) * USECS_PER_SEC; break;
+	case FLD_MIN: t = floordiv(t, USECS_PER_MIN) * USECS_PER_MIN; break;
+	case FLD_HOUR: t = floordiv(t, USECS_PER_HOUR) * USECS_PER_HOUR; break;
+	case FLD_DAY: t = days * USECS_PER_DAY; break;
+	case FLD_WEEK: t = (days - (iso_dow(days) - 1)) * USECS_PER_DAY; break;
+	case FLD_MONTH: t = datetime_days_from_civil(y, m, 1) * USECS_PER_DAY; break;
+	case FLD_QUARTER:
+		t = datetime_days_from_civil(y, ((m - 1) / 3) * 3 + 1, 1) * USECS_PER_DAY;
+		break;
+	case FLD_YEAR: t = datetime_days_from_civil(y, 1, 1) * USECS_PER_DAY; break;
+	case FLD_DECADE: {
+		/* PostgreSQL's rules (timestamp_trunc), astronomical years */
+		int64_t yy = y > 0 ? (y / 10) * 10 : -((8 - (y - 1)) / 10) * 10;
+		t = datetime_days_from_civil(yy, 1, 1) * USECS_PER_DAY;
+		break;
+	}
+	case FLD_CENTURY: {
+		int64_t yy = y > 0 ? ((y + 99) / 100) * 100 - 99
+				   : -((99 - (y - 1)) / 100) * 100 + 1;
+		t = datetime_days_from_civil(yy, 1, 1) * USECS_PER_DAY;
+		break;
+	}
+	case FLD_MILLENNIUM: {
+		int64_t yy = y > 0 ? ((y + 999) / 1000) * 1000 - 999
+				   : -((999 - (y - 1)) / 1000) * 1000 + 1;
+		t = datetime_days_from_civil(yy, 1, 1) * USECS_PER_DAY;
+		break;
+	}
+	default:
+		goto bad;
+	}
+	if (with_tz)
+		t = datetime_local_to_utc(t);
+	if (t < TS_MIN_USECS)
+		return ts_range(err);
+	*out = t;
+	return FLOE_OK;
+bad:
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			   "unit \"%s\" not supported for type %s", field, type_word(with_tz));
+}
+
+int
+datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_error *err)
+{
+	int f = field_from_name(field);
+	const char *tname = kind == TYPE_DATE ? "date" : kind == TYPE_TIME ? "time without time zone"
+			  : type_word(kind == TYPE_TIMESTAMPTZ);
+	if (f == FLD_BAD)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "unit \"%s\" not recognized for type %s", field, tname);
+	bool inf = (kind == TYPE_DATE && (v == DATE_NOEND || v == DATE_NOBEGIN)) ||
+		   ((kind == TYPE_TIMESTAMP || kind == TYPE_TIMESTAMPTZ) &&
+		    (v == TS_NOEND || v == TS_NOBEGIN));
+	if (inf) {
+		bool pos = v > 0;
+		if (f == FLD_EPOCH || f == FLD_YEAR || f == FLD_DECADE || f == FLD_CENTURY ||
+		    f == FLD_MILLENNIUM || f == FLD_JULIAN || f == FLD_ISOYEAR) {
+			*out = pos ? INFINITY : -INFINITY;
+			return FLOE_OK;
+		}
+		*out = NAN;   /* PostgreSQL returns NULL; callers check isnan */
+		return FLOE_OK;
+	}
+	int64_t t;
+	if (kind == TYPE_DATE) {
+		if (f <= FLD_HOUR || f == FLD_TZ || f == FLD_TZ_HOUR || f == FLD_TZ_MIN)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "unit \"%s\" not supported for type date", field);
+		t = v * USECS_PER_DAY;
+	} else if (kind == TYPE_TIME) {
+		t = v;
+		switch (f) {
+		case FLD_USEC: *out = (double)(t % USECS_PER_MIN); return FLOE_OK;
+		case FLD_MSEC: *out = (double)(t % USECS_PER_MIN) / 1000.0; return FLOE_OK;
+		case FLD_SEC: *out = (double)(t % USECS_PER_MIN) / 1e6; return FLOE_OK;
+		case FLD_MIN: *out = (double)(t / USECS_PER_MIN % 60); return FLOE_OK;
+		case FLD_HOUR: *out = (double)(t / USECS_PER_HOUR); return FLOE_OK;
+		case FLD_EPOCH: *out = (double)t / 1e6; return FLOE_OK;
+		default:
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "unit \"%s\" not supported for type %s", field, tname);
+		}
+	} else
+		t = v;
+	int32_t east = 0;
+	if (kind == TYPE_TIMESTAMPTZ) {
+		east = datetime_tz_offset_utc(t);
+		if (f == FLD_EPOCH) {
+			*out = (double)t / 1e6;
+			return FLOE_OK;
+		}
+		t += (int64_t)east * USECS_PER_SEC;
+	}
+	int64_t days = floordiv(t, USECS_PER_DAY);
+	int64_t tod = t - days * USECS_PER_DAY;
+	int64_t y, iy;
+	int m, d, wk;
+	datetime_civil_from_days(days, &y, &m, &d);
+	switch (f) {
+	case FLD_USEC: *out = (double)(tod % USECS_PER_MIN); break;
+	case FLD_MSEC: *out = (double)(tod % USECS_PER_MIN) / 1000.0; break;
+	case FLD_SEC: *out = (double)(tod % USECS_PER_MIN) / 1e6; break;
+	case FLD_MIN: *out = (double)(tod / USECS_PER_MIN % 60); break;
+	case FLD_HOUR: *out = (double)(tod / USECS_PER_HOUR); break;
+	case FLD_DAY: *out = d; break;
+	case FLD_MONTH: *out = m; break;
+	case FLD_QUARTER: *out = (m - 1) / 3 + 1; break;
+	case FLD_YEAR: *out = (double)(y > 0 ? y : y - 1); break;
+	case FLD_DECADE: *out = (double)(y >= 0 ? y / 10 : -((8 - (y - 1)) / 10)); break;
+	case FLD_CENTURY: *out = (double)(y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100)); break;
+	case FLD_MILLENNIUM: *out = (double)(y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000)); break;
+	case FLD_DOW: *out = iso_dow(days) % 7; break;
+	case FLD_ISODOW: *out = iso_dow(days); break;
+	case FLD_DOY: *out = (double)(days - datetime_days_from_civil(y, 1, 1) + 1); break;
+	case FLD_WEEK: iso_week(days, &iy, &wk); *out = wk; break;
+	case FLD_ISOYEAR:
+		iso_week(days, &iy, &wk);
+		*out = (double)(iy > 0 ? iy : iy - 1);
+		break;
+	case FLD_EPOCH: *out = (double)t / 1e6; break;
+	case FLD_JULIAN:
+		*out = (double)(days + 2440588) + (double)tod / (double)USECS_PER_DAY;
+		break;
+	case FLD_TZ:
+	case FLD_TZ_HOUR:
+	case FLD_TZ_MIN:
+		if (kind != TYPE_TIMESTAMPTZ)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "unit \"%s\" not supported for type %s", field, tname);
+		*out = f == FLD_TZ ? east : f == FLD_TZ_HOUR ? east / 3600 : (east / 60) % 60;
+		break;
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "unit \"%s\" not supported for type %s", field, tname);
+	}
+	return FLOE_OK;
+}
+
+int
+datetime_extract_interval(const char *field, Interval iv, double *out, floe_error *err)
+{
+	int f = field_from_name(field);
+	int64_t us = iv.micros;
+	switch (f) {
+	case FLD_USEC: *out = (double)(us % USECS_PER_MIN); break;
+	case FLD_MSEC: *out = (double)(us % USECS_PER_MIN) / 1000.0; break;
+	case FLD_SEC: *out = (double)(us % USECS_PER_MIN) / 1e6; break;
+	case FLD_MIN: *out = (double)(us / USECS_PER_MIN % 60); break;
+	case FLD_HOUR: *out = (double)(us / USECS_PER_HOUR); break;
+	case FLD_DAY: *out = iv.days; break;
+	case FLD_MONTH: *out = iv.months % 12; break;
+	case FLD_QUARTER: *out = (iv.months % 12) / 3 + 1; break;
+	case FLD_YEAR: *out = iv.months / 12; break;
+	case FLD_DECADE: *out = iv.months / 120; break;
+	case FLD_CENTURY: *out = iv.months / 1200; break;
+	case FLD_MILLENNIUM: *out = iv.months / 12000; break;
+	case FLD_EPOCH:
+		*out = (double)us / 1e6 +
+		       ((double)(iv.months / 12) * 365.25 * 86400.0) +
+		       ((double)(iv.months % 12) * 30.0 * 86400.0) + (double)iv.days * 86400.0;
+		break;
+	default:
+		if (f == FLD_BAD)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "unit \"%s\" not recognized for type interval", field);
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "unit \"%s\" not supported for type interval", field);
+	}
+	return FLOE_OK;
+}
+
+int
+datetime_make_timestamp(int64_t y, int mo, int d, int h, int mi, double sec, int64_t *out,
+			floe_error *err)
+{
+	if (y == 0 || !datetime_valid_civil(y < 0 ? y + 1 : y, mo, d))
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "date field value out of range: %lld-%02d-%02d", (long long)y, mo, d);
+	if (h < 0 || h > 24 || mi < 0 || mi > 59 || !(sec >= 0) || sec > 60 ||
+	    (h == 24 && (mi || sec > 0)))
+		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "time field value out of range: %d:%02d:%02g", h, mi, sec);
+	int64_t yy = y < 0 ? y + 1 : y;
+	if (yy > 300000 || yy < -5000)
+		return ts_range(err);
+	int128 t = (int128)datetime_days_from_civil(yy, mo, d) * USECS_PER_DAY +
+		   (int128)h * USECS_PER_HOUR + (int128)mi * USECS_PER_MIN + (int64_t)rint(sec * 1e6);
+	if (t < TS_MIN_USECS || t > TS_MAX_USECS)
+		return ts_range(err);
+	*out = (int64_t)t;
+	return FLOE_OK;
+}
