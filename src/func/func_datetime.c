@@ -1,12 +1,245 @@
 /*
- * func_datetime.c — date/time operators and functions (in progress).
+ * func_datetime.c — date/time operators and functions.
+ *
+ * Spec: PostgreSQL 15 documentation 9.9 "Date/Time Functions and
+ * Operators" (utils/adt/date.c, timestamp.c), on top of types/datetime.h:
+ *   date + int4, int4 + date, date - int4 -> date; date - date -> int4
+ *   ("cannot subtract infinite dates"); date + time -> timestamp;
+ *   date +/- interval, timestamp +/- interval -> timestamp; timestamptz
+ *   +/- interval -> timestamptz (day arithmetic in the session zone);
+ *   timestamp - timestamp, timestamptz - timestamptz -> interval
+ *   (justify_hours, as timestamp_mi); time +/- interval -> time (wraps
+ *   at midnight, months/days ignored); time - time -> interval;
+ *   interval +/- interval, interval * float8, float8 * interval,
+ *   interval / float8 -> interval;
+ *   date_part(text, date|time|timestamp|timestamptz|interval) -> double;
+ *   extract(...) — PostgreSQL 15 returns numeric with a value-dependent
+ *   scale, which a floe column type cannot carry, so floe's extract
+ *   returns double precision (same text for whole numbers, "12.5" where
+ *   PostgreSQL prints "12.500000");
+ *   date_trunc(text, timestamp|timestamptz) keeps the type.
  *
  * INTERFACE ROUTINES
  *   func_datetime_table[] / func_datetime_count   (searched by func_registry.c)
  */
+#include <math.h>
 #include "func/func_internal.h"
+#include "types/datetime.h"
+
+/*
+ * Binary kernel template: x (TA) and y (TB) in, r (TO) out; BODY may
+ * `return FLOE_ERR` after filling ctx->err (datetime helpers do).
+ */
+#define DT_KERNEL(fname, TA, TB, TO, BODY)                                             \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		VectorView va, vb;                                                     \
+		const TA *a;                                                           \
+		const TB *b;                                                           \
+		TO *o = out->data;                                                     \
+		uint32_t i;                                                            \
+		vector_view(&args[0], &va);                                            \
+		vector_view(&args[1], &vb);                                            \
+		a = va.data;                                                           \
+		b = vb.data;                                                           \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);                   \
+			TA x;                                                          \
+			TB y;                                                          \
+			TO r;                                                          \
+			if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {                  \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			x = a[ka];                                                     \
+			y = b[kb];                                                     \
+			BODY;                                                          \
+			o[i] = r;                                                      \
+			out_valid(out, i);                                             \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+static int
+date_ts(FuncCtx *ctx, int32_t d, int64_t *ts)
+{
+	return datetime_date_to_timestamp(d, ts, ctx->err);
+}
+
+static Interval
+iv_negate(Interval v)
+{
+	Interval r = { -v.months, -v.days, -v.micros };
+	return r;
+}
+
+DT_KERNEL(date_pl_int, int32_t, int32_t, int32_t,
+	  TRY(datetime_date_add_days(x, y, &r, ctx->err)))
+DT_KERNEL(int_pl_date, int32_t, int32_t, int32_t,
+	  TRY(datetime_date_add_days(y, x, &r, ctx->err)))
+DT_KERNEL(date_mi_int, int32_t, int32_t, int32_t,
+	  TRY(datetime_date_add_days(x, -(int64_t)y, &r, ctx->err)))
+DT_KERNEL(date_mi_date, int32_t, int32_t, int32_t,
+	  if (x == DATE_NOBEGIN || x == DATE_NOEND || y == DATE_NOBEGIN || y == DATE_NOEND)
+		  return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				     "cannot subtract infinite dates");
+	  r = x - y)
+DT_KERNEL(date_pl_time, int32_t, int64_t, int64_t,
+	  TRY(date_ts(ctx, x, &r));
+	  if (r != TS_NOBEGIN && r != TS_NOEND) r += y)
+DT_KERNEL(time_pl_date, int64_t, int32_t, int64_t,
+	  TRY(date_ts(ctx, y, &r));
+	  if (r != TS_NOBEGIN && r != TS_NOEND) r += x)
+DT_KERNEL(date_pl_iv, int32_t, Interval, int64_t,
+	  int64_t t; TRY(date_ts(ctx, x, &t));
+	  TRY(datetime_add_interval(t, y, false, &r, ctx->err)))
+DT_KERNEL(iv_pl_date, Interval, int32_t, int64_t,
+	  int64_t t; TRY(date_ts(ctx, y, &t));
+	  TRY(datetime_add_interval(t, x, false, &r, ctx->err)))
+DT_KERNEL(date_mi_iv, int32_t, Interval, int64_t,
+	  int64_t t; TRY(date_ts(ctx, x, &t));
+	  TRY(datetime_add_interval(t, iv_negate(y), false, &r, ctx->err)))
+DT_KERNEL(ts_pl_iv, int64_t, Interval, int64_t,
+	  TRY(datetime_add_interval(x, y, false, &r, ctx->err)))
+DT_KERNEL(iv_pl_ts, Interval, int64_t, int64_t,
+	  TRY(datetime_add_interval(y, x, false, &r, ctx->err)))
+DT_KERNEL(ts_mi_iv, int64_t, Interval, int64_t,
+	  TRY(datetime_add_interval(x, iv_negate(y), false, &r, ctx->err)))
+DT_KERNEL(tz_pl_iv, int64_t, Interval, int64_t,
+	  TRY(datetime_add_interval(x, y, true, &r, ctx->err)))
+DT_KERNEL(iv_pl_tz, Interval, int64_t, int64_t,
+	  TRY(datetime_add_interval(y, x, true, &r, ctx->err)))
+DT_KERNEL(tz_mi_iv, int64_t, Interval, int64_t,
+	  TRY(datetime_add_interval(x, iv_negate(y), true, &r, ctx->err)))
+DT_KERNEL(ts_mi_ts, int64_t, int64_t, Interval,
+	  TRY(datetime_timestamp_diff(x, y, &r, ctx->err)))
+DT_KERNEL(time_pl_iv, int64_t, Interval, int64_t,
+	  r = (int64_t)((x + y.micros % USECS_PER_DAY + USECS_PER_DAY) % USECS_PER_DAY))
+DT_KERNEL(iv_pl_time, Interval, int64_t, int64_t,
+	  r = (int64_t)((y + x.micros % USECS_PER_DAY + USECS_PER_DAY) % USECS_PER_DAY))
+DT_KERNEL(time_mi_iv, int64_t, Interval, int64_t,
+	  r = (int64_t)((x - y.micros % USECS_PER_DAY + USECS_PER_DAY) % USECS_PER_DAY))
+DT_KERNEL(time_mi_time, int64_t, int64_t, Interval,
+	  r.months = 0; r.days = 0; r.micros = x - y)
+DT_KERNEL(iv_pl_iv, Interval, Interval, Interval,
+	  TRY(datetime_interval_add(x, y, &r, ctx->err)))
+DT_KERNEL(iv_mi_iv, Interval, Interval, Interval,
+	  Interval ny; TRY(datetime_interval_neg(y, &ny, ctx->err));
+	  TRY(datetime_interval_add(x, ny, &r, ctx->err)))
+DT_KERNEL(iv_mul_f8, Interval, double, Interval,
+	  TRY(datetime_interval_mul(x, y, &r, ctx->err)))
+DT_KERNEL(f8_mul_iv, double, Interval, Interval,
+	  TRY(datetime_interval_mul(y, x, &r, ctx->err)))
+DT_KERNEL(iv_div_f8, Interval, double, Interval,
+	  if (y == 0) return floe_errorf(ctx->err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
+	  TRY(datetime_interval_mul(x, 1.0 / y, &r, ctx->err)))
+
+/* field name of row i as a NUL-terminated lower-case string */
+static const char *
+field_at(FuncCtx *ctx, const strview *s, char *buf, size_t n)
+{
+	uint32_t len = s->len < n - 1 ? s->len : (uint32_t)(n - 1);
+	func_utf8_lower(strview_data(s), len, buf);
+	buf[len] = 0;
+	return buf;
+}
+
+static int
+date_part(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a;
+	double *o = out->data;
+	TypeId kind = args[1].type.id;
+	uint32_t i;
+	char buf[64];
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		const char *f;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		f = field_at(ctx, &a[ka], buf, sizeof buf);
+		if (kind == TYPE_INTERVAL) {
+			TRY(datetime_extract_interval(f, ((const Interval *)vb.data)[kb], &o[i],
+						      ctx->err));
+		} else {
+			int64_t v = kind == TYPE_DATE ? ((const int32_t *)vb.data)[kb]
+						      : ((const int64_t *)vb.data)[kb];
+			TRY(datetime_extract(f, kind, v, &o[i], ctx->err));
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+date_trunc(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a;
+	const int64_t *b;
+	int64_t *o = out->data;
+	bool tz = args[1].type.id == TYPE_TIMESTAMPTZ;
+	uint32_t i;
+	char buf[64];
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		TRY(datetime_trunc(field_at(ctx, &a[ka], buf, sizeof buf), b[kb], tz, &o[i],
+				   ctx->err));
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+#define DA TYPE_DATE
+#define TI TYPE_TIME
+#define TS TYPE_TIMESTAMP
+#define TZ TYPE_TIMESTAMPTZ
+#define IV TYPE_INTERVAL
+#define I4 TYPE_INT32
+#define F8 TYPE_FLOAT64
+#define TX TYPE_TEXT
+#define OP(nm, k, a, b, r) { nm, k, 2, 0, { a, b }, r, FRET_FIXED, true, true }
+#define FN(nm, k, a, b, r) { nm, k, 2, 0, { a, b }, r, FRET_FIXED, true, false }
 
 const ScalarFunc func_datetime_table[] = {
-	{ "", NULL, 0, 0, { 0 }, 0, FRET_FIXED, true, false },
+	OP("+", date_pl_int, DA, I4, DA), OP("+", int_pl_date, I4, DA, DA),
+	OP("-", date_mi_int, DA, I4, DA), OP("-", date_mi_date, DA, DA, I4),
+	OP("+", date_pl_time, DA, TI, TS), OP("+", time_pl_date, TI, DA, TS),
+	OP("+", date_pl_iv, DA, IV, TS), OP("+", iv_pl_date, IV, DA, TS),
+	OP("-", date_mi_iv, DA, IV, TS),
+	OP("+", ts_pl_iv, TS, IV, TS), OP("+", iv_pl_ts, IV, TS, TS),
+	OP("-", ts_mi_iv, TS, IV, TS),
+	OP("+", tz_pl_iv, TZ, IV, TZ), OP("+", iv_pl_tz, IV, TZ, TZ),
+	OP("-", tz_mi_iv, TZ, IV, TZ),
+	OP("-", ts_mi_ts, TS, TS, IV), OP("-", ts_mi_ts, TZ, TZ, IV),
+	OP("+", time_pl_iv, TI, IV, TI), OP("+", iv_pl_time, IV, TI, TI),
+	OP("-", time_mi_iv, TI, IV, TI), OP("-", time_mi_time, TI, TI, IV),
+	OP("+", iv_pl_iv, IV, IV, IV), OP("-", iv_mi_iv, IV, IV, IV),
+	OP("*", iv_mul_f8, IV, F8, IV), OP("*", f8_mul_iv, F8, IV, IV),
+	OP("/", iv_div_f8, IV, F8, IV),
+	FN("date_part", date_part, TX, DA, F8), FN("date_part", date_part, TX, TI, F8),
+	FN("date_part", date_part, TX, TS, F8), FN("date_part", date_part, TX, TZ, F8),
+	FN("date_part", date_part, TX, IV, F8),
+	FN("extract", date_part, TX, DA, F8), FN("extract", date_part, TX, TI, F8),
+	FN("extract", date_part, TX, TS, F8), FN("extract", date_part, TX, TZ, F8),
+	FN("extract", date_part, TX, IV, F8),
+	FN("date_trunc", date_trunc, TX, TS, TS), FN("date_trunc", date_trunc, TX, TZ, TZ),
 };
-const int func_datetime_count = 0;
+const int func_datetime_count = sizeof func_datetime_table / sizeof func_datetime_table[0];

@@ -138,6 +138,8 @@ arity_ok(const ScalarFunc *f, int nargs)
 static bool
 is_operator_name(const char *name)
 {
+	if (name[0] == 'u' && (name[1] == '-' || name[1] == '+'))   /* prefix operators */
+		return true;
 	return !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') ||
 		 name[0] == '_');
 }
@@ -178,6 +180,11 @@ not_found(floe_error *err, const char *name, const SqlType *in, int nargs, bool 
 	char sig[512];
 
 	signature_text(sig, sizeof sig, name, in, nargs);
+	if (is_op && nargs == 1) {
+		floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "operator does not exist: %s", sig);
+		return floe_error_hint(err, "No operator matches the given name and argument type. "
+				       "You might need to add an explicit type cast.");
+	}
 	if (is_op) {
 		floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "operator does not exist: %s", sig);
 		return floe_error_hint(err, "No operator matches the given name and argument types. "
