@@ -94,6 +94,7 @@ typedef struct Col {
 
 	PqBuf defs;                /* one byte per row (optional columns) */
 	int64_t rows, nvals;
+	int64_t value_bytes;       /* PLAIN size of the chunk's values */
 	bool dict_mode;
 	PqBuf plain;               /* PLAIN bytes (BOOLEAN: one byte per value) */
 	PqBuf idx;                 /* uint32 dictionary indices */
@@ -726,30 +727,50 @@ dict_clear(Col *c)
 		memset(c->table, 0, (size_t)(c->tmask + 1) * sizeof(uint32_t));
 }
 
-/* Re-encode the buffered chunk PLAIN and leave dictionary mode. */
+/* Re-encode the buffered chunk PLAIN, leave dictionary mode, and recompute
+ * the page cuts from the PLAIN sizes. */
 static void
-dict_fallback(Col *c)
+dict_fallback(ParquetWriter *w, Col *c)
 {
 	const uint32_t *ix = (const uint32_t *)c->idx.p;
-	int64_t n = (int64_t)(c->idx.len / 4), v;
-	int ci = 0;
+	int64_t n = (int64_t)(c->idx.len / 4), v, r;
+	size_t off = 0;
 
 	c->plain.len = 0;
 	for (v = 0; v < n; v++) {
-		while (ci < c->ncuts && c->cuts[ci].val == v)
-			c->cuts[ci++].off = c->plain.len;
 		if (c->phys == PH_BA) {
-			uint32_t off = ((const uint32_t *)c->dict_off.p)[ix[v]], len;
-			memcpy(&len, c->dict.p + off, 4);
-			pqbuf_put(&c->plain, c->dict.p + off, 4 + (size_t)len);
+			uint32_t eo = ((const uint32_t *)c->dict_off.p)[ix[v]], len;
+			memcpy(&len, c->dict.p + eo, 4);
+			pqbuf_put(&c->plain, c->dict.p + eo, 4 + (size_t)len);
 		} else {
 			pqbuf_put(&c->plain, c->dict.p + (size_t)ix[v] * (size_t)c->width,
 				  (size_t)c->width);
 		}
 	}
-	while (ci < c->ncuts)
-		c->cuts[ci++].off = c->plain.len;
-	c->last.off = c->ncuts ? c->cuts[c->ncuts - 1].off : 0;
+	c->ncuts = 0;
+	memset(&c->last, 0, sizeof c->last);
+	for (r = 0, v = 0; r < c->rows; r++) {
+		if (c->optional && !c->defs.p[r])
+			continue;
+		if (c->phys == PH_BA) {
+			uint32_t len;
+			memcpy(&len, c->plain.p + off, 4);
+			off += 4 + (size_t)len;
+		} else {
+			off += (size_t)c->width;
+		}
+		v++;
+		if ((int64_t)(off - c->last.off) >= w->opts.page_size && r + 1 < c->rows) {
+			if (c->ncuts == c->cutcap) {
+				c->cutcap = c->cutcap ? c->cutcap * 2 : 16;
+				c->cuts = xrealloc(c->cuts, (size_t)c->cutcap * sizeof(Cut));
+			}
+			c->last.row = r + 1;
+			c->last.val = v;
+			c->last.off = off;
+			c->cuts[c->ncuts++] = c->last;
+		}
+	}
 	dict_clear(c);
 	c->dict_mode = false;
 }
@@ -821,11 +842,19 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 	} else {
 		plain_append(w, c, nv);
 	}
+	if (c->phys == PH_BA) {
+		const strview *sv = w->sval;
+		uint32_t k;
+		for (k = 0; k < nv; k++)
+			c->value_bytes += 4 + (int64_t)sv[k].len;
+	} else {
+		c->value_bytes += (int64_t)nv * c->width;
+	}
 	c->rows += n;
 	c->nvals += nv;
 	if (c->dict_mode && (c->dict.len > DICT_MAX_BYTES ||
 			     (c->nvals >= DICT_CHECK_VALUES && c->ndict > c->nvals / 2)))
-		dict_fallback(c);
+		dict_fallback(w, c);
 	if (c->dict_mode ? (c->nvals - c->last.val) * 4 >= w->opts.page_size
 	    : (int64_t)(c->plain.len - c->last.off) >= w->opts.page_size)
 		add_cut(c);
@@ -1015,6 +1044,15 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	int bw = use_dict ? bit_width(c->ndict - 1) : 0;
 	Cut end;
 
+	if (use_dict) {
+		/* keep the dictionary only if it pays: dictionary + indices must
+		 * be clearly smaller than PLAIN */
+		int64_t dict_size = (int64_t)c->dict.len + (c->nvals * bw + 7) / 8;
+		if (dict_size * 10 > c->value_bytes * 9) {
+			dict_fallback(w, c);
+			use_dict = false;
+		}
+	}
 	m->dict_page_offset = -1;
 	m->num_values = c->rows;
 	m->dict = use_dict;
@@ -1096,7 +1134,7 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	c->defs.len = c->plain.len = 0;
 	dict_clear(c);
 	c->dict_mode = w->opts.dictionary && c->phys != PH_BOOL;
-	c->rows = c->nvals = 0;
+	c->rows = c->nvals = c->value_bytes = 0;
 	c->ncuts = 0;
 	memset(&c->last, 0, sizeof c->last);
 	return FLOE_OK;
