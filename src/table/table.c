@@ -28,7 +28,9 @@
  *   4. Files are never overwritten (fileio_write fails with 58P02).
  *
  * Scan planning (table_scan_files): snapshot -> manifest list -> data
- * manifests -> entries whose status is not DELETED.  A live delete file in a
+ * manifests -> entries whose status is not DELETED (a v1 snapshot that lists
+ * "manifests" instead of a manifest list is read through synth_manifest_list).
+ * A live delete file in a
  * delete manifest is 0A000 for now.
  *
  * INTERFACE ROUTINES: see table.h.
@@ -355,6 +357,52 @@ out:
 
 /* ---- scan planning ---------------------------------------------------- */
 
+/*
+ * A v1 snapshot may list its manifests directly ("manifests") instead of a
+ * manifest list: build the manifest-list entries from the manifests
+ * themselves (spec id and content from the header, counts from entries).
+ */
+static int
+synth_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf, int *n,
+		    floe_error *err)
+{
+	ManifestFile *out = ARENA_ARRAY(a, ManifestFile, snap->nmanifests_v1 + 1);
+	int i, j;
+
+	for (i = 0; i < snap->nmanifests_v1; i++) {
+		ManifestFile *m = &out[i];
+		ManifestHeader *h;
+		ManifestEntry *e;
+		const uint8_t *data;
+		size_t len;
+		int ne;
+
+		TRY(fileio_read(io, snap->manifests_v1[i], a, &data, &len, err));
+		TRY(manifest_read_info(data, len, snap->manifests_v1[i], a, &h, &e, &ne, err));
+		m->manifest_path = snap->manifests_v1[i];
+		m->manifest_length = (int64_t)len;
+		m->partition_spec_id = h->spec_id;
+		m->content = h->content;
+		m->added_snapshot_id = snap->snapshot_id;
+		for (j = 0; j < ne; j++) {
+			int64_t rows = e[j].file.record_count;
+			if (e[j].status == ENTRY_ADDED) {
+				m->added_files_count++;
+				m->added_rows_count += rows;
+			} else if (e[j].status == ENTRY_EXISTING) {
+				m->existing_files_count++;
+				m->existing_rows_count += rows;
+			} else {
+				m->deleted_files_count++;
+				m->deleted_rows_count += rows;
+			}
+		}
+	}
+	*mf = out;
+	*n = snap->nmanifests_v1;
+	return FLOE_OK;
+}
+
 static int
 read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf, int *n,
 		   floe_error *err)
@@ -363,10 +411,7 @@ read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf
 	size_t len;
 
 	if (!snap->manifest_list)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "snapshot %lld lists manifests without a manifest list "
-				   "(format v1 \"manifests\"), which is not supported",
-				   (long long)snap->snapshot_id);
+		return synth_manifest_list(io, snap, a, mf, n, err);
 	TRY(fileio_read(io, snap->manifest_list, a, &data, &len, err));
 	return manifest_list_read(data, len, snap->manifest_list, a, mf, n, err);
 }
