@@ -923,7 +923,9 @@ read_stat_map(Rd *c, StatSet *ss, const AvroDatum *m, const char *field, StatKin
 		int32_t key;
 		const AvroDatum *val;
 		if (m->type == AVRO_ARRAY) {
-			const AvroDatum *kv = m->u.list.items[i];
+			const AvroDatum *kv = avro_unwrap(m->u.list.items[i]);
+			if (!kv)
+				continue;
 			if (kv->type != AVRO_RECORD || kv->u.list.n != 2)
 				return wrong(c, field);
 			TRY(rd_int(c, avro_unwrap(kv->u.list.items[0]), field, true, NULL, &key));
@@ -1016,10 +1018,10 @@ read_entry(Rd *c, const AvroSchema *es, const AvroDatum *r, const ManifestHeader
 	TRY(rd_str(c, fget(dfs, df, 101, "file_format"), "file_format", true, &f->file_format));
 	f->spec_id = h->spec_id;
 	const AvroDatum *pd = fget(dfs, df, 102, "partition");
-	if (!pd)
+	if (!pd && h->npartition_fields > 0)
 		return missing(c, "partition");
-	if (pd->type != AVRO_RECORD || pd->u.list.n != h->npartition_fields)
-		return wrong(c, "partition");
+	if (pd && (pd->type != AVRO_RECORD || pd->u.list.n != h->npartition_fields))
+		return wrong(c, "partition");   /* (null is fine when unpartitioned: BigQuery) */
 	f->npartition = h->npartition_fields;
 	f->partition = ARENA_ARRAY(c->a, Value, f->npartition ? f->npartition : 1);
 	for (int i = 0; i < f->npartition; i++)
