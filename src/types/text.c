@@ -1,0 +1,688 @@
+/*
+ * text.c — PostgreSQL 15 input and output functions for every floe type.
+ *
+ * Implements text.h: the equivalents of boolin/boolout, int2in..int8out,
+ * float4in/float8in and float4out/float8out (extra_float_digits = 1: the
+ * shortest text that reads back to the same binary value, spelled as
+ * PostgreSQL's Ryu-based float output does: "1e+20", "1e-05", "-0", "NaN",
+ * "Infinity"), numeric_in/numeric_out (through decimal.c, padded to the
+ * type's scale), textin/varcharin/bpcharin with typmod checks, byteain
+ * (hex and escape) / byteaout (hex), uuid_in/uuid_out, and the date/time
+ * types (through datetime.c).
+ *
+ * Shortest float digits: the smallest precision p for which "%.{p-1}e"
+ * reads back exactly is found by trying p = 1..17 (9 for float4); the
+ * correctly rounded p-digit string is the one Ryu produces except in rare
+ * ties at power-of-two boundaries.
+ *
+ * INTERFACE ROUTINES: see text.h.
+ *
+ * Invariants: outputs are NUL-terminated and allocated in the caller's
+ * arena; inputs never read beyond n bytes; every rejection carries
+ * PostgreSQL's SQLSTATE and message text.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "types/datetime.h"
+#include "types/decimal.h"
+#include "types/text.h"
+
+/* Quote at most 200 bytes of the input in messages. */
+#define QLEN(n) ((int)((n) > 200 ? 200 : (n)))
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static void
+trim(const char **s, size_t *n)
+{
+	const char *p = *s;
+	size_t len = *n;
+	while (len && is_space(*p))
+		p++, len--;
+	while (len && is_space(p[len - 1]))
+		len--;
+	*s = p;
+	*n = len;
+}
+
+/* ------------------------------------------------------------------ */
+/* Floats                                                              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Digits and exponent of the shortest round-trip representation: digits
+ * "d1d2...dk" (no dot), value = 0.d1d2..dk * 10^(exp+1), i.e. exp is the
+ * scientific exponent of d1.
+ */
+static int
+shortest_digits(double d, bool is_float4, char *digs, int *exp)
+{
+	char tmp[40];
+	int maxp = is_float4 ? 9 : 17;
+	for (int p = 1; p <= maxp; p++) {
+		snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
+		bool ok = is_float4 ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d;
+		if (ok || p == maxp)
+			break;
+	}
+	/* tmp: "d[.ddd]e[+-]xx" */
+	int k = 0;
+	const char *q = tmp;
+	for (; *q && *q != 'e'; q++)
+		if (isdigit((unsigned char)*q))
+			digs[k++] = *q;
+	digs[k] = '\0';
+	*exp = atoi(q + 1);
+	while (k > 1 && digs[k - 1] == '0')
+		digs[--k] = '\0';
+	return k;
+}
+
+static int
+format_float(double d, bool is_float4, char *buf)
+{
+	if (isnan(d))
+		return sprintf(buf, "NaN");
+	if (isinf(d))
+		return sprintf(buf, d > 0 ? "Infinity" : "-Infinity");
+	if (d == 0)
+		return sprintf(buf, signbit(d) ? "-0" : "0");
+	char digs[24];
+	int exp, n = 0;
+	int k = shortest_digits(fabs(d), is_float4, digs, &exp);
+	if (d < 0)
+		buf[n++] = '-';
+	int limit = is_float4 ? 6 : 15;
+	if (exp >= -4 && exp < limit) {
+		if (exp < 0) {
+			n += sprintf(buf + n, "0.");
+			for (int i = 0; i < -exp - 1; i++)
+				buf[n++] = '0';
+			memcpy(buf + n, digs, (size_t)k);
+			n += k;
+		} else if (k <= exp + 1) {
+			memcpy(buf + n, digs, (size_t)k);
+			n += k;
+			for (int i = k; i <= exp; i++)
+				buf[n++] = '0';
+		} else {
+			memcpy(buf + n, digs, (size_t)exp + 1);
+			n += exp + 1;
+			buf[n++] = '.';
+			memcpy(buf + n, digs + exp + 1, (size_t)(k - exp - 1));
+			n += k - exp - 1;
+		}
+		buf[n] = '\0';
+		return n;
+	}
+	buf[n++] = digs[0];
+	if (k > 1) {
+		buf[n++] = '.';
+		memcpy(buf + n, digs + 1, (size_t)k - 1);
+		n += k - 1;
+	}
+	n += sprintf(buf + n, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+	return n;
+}
+
+int
+text_format_float8(double d, char *buf)
+{
+	return format_float(d, false, buf);
+}
+
+int
+text_format_float4(float f, char *buf)
+{
+	return format_float(f, true, buf);
+}
+
+int
+text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *err)
+{
+	const char *tname = t == TYPE_FLOAT32 ? "real" : "double precision";
+	const char *s = s0;
+	size_t n = n0;
+	char buf[512];
+	trim(&s, &n);
+	if (n == 0 || n >= sizeof buf || memchr(s, '\0', n))
+		goto bad;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	/* PostgreSQL accepts NaN, [+-]Infinity, [+-]inf, case-insensitively */
+	{
+		const char *p = buf;
+		bool neg = false;
+		if (*p == '+' || *p == '-')
+			neg = *p++ == '-';
+		if (strcasecmp(p, "nan") == 0 && p == buf) {
+			*out = NAN;
+			return FLOE_OK;
+		}
+		if (strcasecmp(p, "infinity") == 0 || strcasecmp(p, "inf") == 0) {
+			*out = neg ? -INFINITY : INFINITY;
+			return FLOE_OK;
+		}
+	}
+	/* strtod would also take hex floats and "infinity" spellings we have
+	 * handled; require the decimal syntax: [+-] digits [. digits] [e [+-] digits] */
+	{
+		const char *p = buf;
+		bool dig = false;
+		if (*p == '+' || *p == '-')
+			p++;
+		while (isdigit((unsigned char)*p))
+			p++, dig = true;
+		if (*p == '.') {
+			p++;
+			while (isdigit((unsigned char)*p))
+				p++, dig = true;
+		}
+		if (!dig)
+			goto bad;
+		if (*p == 'e' || *p == 'E') {
+			p++;
+			if (*p == '+' || *p == '-')
+				p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			while (isdigit((unsigned char)*p))
+				p++;
+		}
+		if (*p)
+			goto bad;
+	}
+	errno = 0;
+	if (t == TYPE_FLOAT32) {
+		float f = strtof(buf, NULL);
+		if (errno == ERANGE && (f == 0 || isinf(f)))
+			goto range;
+		*out = f;
+	} else {
+		double d = strtod(buf, NULL);
+		if (errno == ERANGE && (d == 0 || isinf(d)))
+			goto range;
+		*out = d;
+	}
+	return FLOE_OK;
+range:
+	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+			   "\"%.*s\" is out of range for type %s", QLEN(n), s, tname);
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+			   "invalid input syntax for type %s: \"%.*s\"", tname, QLEN(n0), s0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Integers, booleans                                                  */
+/* ------------------------------------------------------------------ */
+
+static const char *
+int_name(TypeId t)
+{
+	return t == TYPE_INT16 ? "smallint" : t == TYPE_INT32 ? "integer" : "bigint";
+}
+
+int
+text_parse_int64(const char *s0, size_t n0, TypeId t, int64_t *out, floe_error *err)
+{
+	const char *s = s0;
+	size_t n = n0;
+	trim(&s, &n);
+	size_t i = 0;
+	bool neg = false, ovf = false;
+	uint64_t v = 0;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (i == n)
+		goto bad;
+	for (; i < n; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			goto bad;
+		if (v > (UINT64_MAX - 9) / 10)
+			ovf = true;
+		else
+			v = v * 10 + (uint64_t)(s[i] - '0');
+	}
+	int64_t hi = t == TYPE_INT16 ? INT16_MAX : t == TYPE_INT32 ? INT32_MAX : INT64_MAX;
+	if (ovf || (neg ? v > (uint64_t)hi + 1 : v > (uint64_t)hi))
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "value \"%.*s\" is out of range for type %s", QLEN(n0), s0,
+				   int_name(t));
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return FLOE_OK;
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+			   "invalid input syntax for type %s: \"%.*s\"", int_name(t), QLEN(n0), s0);
+}
+
+int
+text_parse_bool(const char *s0, size_t n0, bool *out, floe_error *err)
+{
+	const char *s = s0;
+	size_t n = n0;
+	trim(&s, &n);
+	if (n > 0) {
+		switch (s[0]) {
+		case 't': case 'T':
+			if (n <= 4 && strncasecmp(s, "true", n) == 0) { *out = true; return FLOE_OK; }
+			break;
+		case 'f': case 'F':
+			if (n <= 5 && strncasecmp(s, "false", n) == 0) { *out = false; return FLOE_OK; }
+			break;
+		case 'y': case 'Y':
+			if (n <= 3 && strncasecmp(s, "yes", n) == 0) { *out = true; return FLOE_OK; }
+			break;
+		case 'n': case 'N':
+			if (n <= 2 && strncasecmp(s, "no", n) == 0) { *out = false; return FLOE_OK; }
+			break;
+		case 'o': case 'O':
+			if (n >= 2 && n <= 2 && strncasecmp(s, "on", 2) == 0) { *out = true; return FLOE_OK; }
+			if (n >= 2 && n <= 3 && strncasecmp(s, "off", n) == 0) { *out = false; return FLOE_OK; }
+			break;
+		case '1':
+			if (n == 1) { *out = true; return FLOE_OK; }
+			break;
+		case '0':
+			if (n == 1) { *out = false; return FLOE_OK; }
+			break;
+		}
+	}
+	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+			   "invalid input syntax for type boolean: \"%.*s\"", QLEN(n0), s0);
+}
+
+/* ------------------------------------------------------------------ */
+/* uuid, bytea                                                         */
+/* ------------------------------------------------------------------ */
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err)
+{
+	size_t i = 0;
+	bool braces = false;
+	if (i < n && s[i] == '{')
+		braces = true, i++;
+	for (int k = 0; k < 16; k++) {
+		if (i + 2 > n)
+			goto bad;
+		int h = hexval(s[i]), l = hexval(s[i + 1]);
+		if (h < 0 || l < 0)
+			goto bad;
+		out->b[k] = (uint8_t)(h * 16 + l);
+		i += 2;
+		if (i < n && s[i] == '-' && (k % 2) == 1 && k < 15)
+			i++;
+	}
+	if (braces) {
+		if (i >= n || s[i] != '}')
+			goto bad;
+		i++;
+	}
+	if (i != n)
+		goto bad;
+	return FLOE_OK;
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+			   "invalid input syntax for type uuid: \"%.*s\"", QLEN(n), s);
+}
+
+/* Bytes of the UTF-8 character at s (at most n). */
+static int
+mb_len(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)s[0];
+	int k = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+	return (size_t)k > n ? (int)n : k;
+}
+
+int
+text_parse_bytea(const char *s, size_t n, Arena *a, const char **out, size_t *outlen,
+		 floe_error *err)
+{
+	if (n >= 2 && s[0] == '\\' && s[1] == 'x') {
+		char *r = arena_alloc(a, (n - 2) / 2 + 1);
+		size_t k = 0;
+		for (size_t i = 2; i < n;) {
+			if (is_space(s[i])) {
+				i++;
+				continue;
+			}
+			int h = hexval(s[i]);
+			if (h < 0)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid hexadecimal digit: \"%.*s\"",
+						   mb_len(s + i, n - i), s + i);
+			if (i + 1 >= n)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid hexadecimal data: odd number of digits");
+			int l = hexval(s[i + 1]);
+			if (l < 0)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid hexadecimal digit: \"%.*s\"",
+						   mb_len(s + i + 1, n - i - 1), s + i + 1);
+			r[k++] = (char)(h * 16 + l);
+			i += 2;
+		}
+		*out = r;
+		*outlen = k;
+		return FLOE_OK;
+	}
+	char *r = arena_alloc(a, n + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < n;) {
+		if (s[i] != '\\') {
+			r[k++] = s[i++];
+			continue;
+		}
+		if (i + 1 < n && s[i + 1] == '\\') {
+			r[k++] = '\\';
+			i += 2;
+		} else if (i + 3 < n && s[i + 1] >= '0' && s[i + 1] <= '3' &&
+			   s[i + 2] >= '0' && s[i + 2] <= '7' && s[i + 3] >= '0' && s[i + 3] <= '7') {
+			r[k++] = (char)((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
+			i += 4;
+		} else
+			return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+					   "invalid input syntax for type bytea");
+	}
+	*out = r;
+	*outlen = k;
+	return FLOE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Character types                                                     */
+/* ------------------------------------------------------------------ */
+
+/* Number of UTF-8 characters in s[0..n). */
+static size_t
+utf8_chars(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xC0) != 0x80)
+			c++;
+	return c;
+}
+
+/* Byte length of the first `chars` characters. */
+static size_t
+utf8_prefix(const char *s, size_t n, size_t chars)
+{
+	size_t c = 0, i = 0;
+	for (; i < n; i++) {
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (c == chars)
+				break;
+			c++;
+		}
+	}
+	return i;
+}
+
+int text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
+		   const char **out, size_t *outlen, floe_error *err);
+
+/*
+ * varchar(n)/char(n) typmod: too-long input is an error unless the excess
+ * is spaces (then cut); explicit casts cut silently.  char(n) pads.
+ */
+int
+text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
+	       const char **out, size_t *outlen, floe_error *err)
+{
+	*out = s;
+	*outlen = n;
+	if (t.id != TYPE_TEXT || t.text_kind == TEXT_PLAIN)
+		return FLOE_OK;
+	int32_t maxlen = t.typmod;
+	if (t.text_kind == TEXT_CHAR && maxlen < 0)
+		maxlen = 1;
+	if (maxlen < 0)
+		return FLOE_OK;
+	size_t chars = utf8_chars(s, n);
+	if (chars > (size_t)maxlen) {
+		size_t cut = utf8_prefix(s, n, (size_t)maxlen);
+		if (!explicit_cast) {
+			for (size_t i = cut; i < n; i++)
+				if (s[i] != ' ')
+					return floe_errorf(err, ERRCODE_STRING_DATA_RIGHT_TRUNCATION,
+							   "value too long for type %s(%d)",
+							   t.text_kind == TEXT_CHAR ? "character"
+										  : "character varying",
+							   maxlen);
+		}
+		*outlen = cut;
+		chars = (size_t)maxlen;
+	}
+	if (t.text_kind == TEXT_CHAR && chars < (size_t)maxlen) {
+		size_t pad = (size_t)maxlen - chars;
+		char *r = arena_alloc(a, *outlen + pad + 1);
+		memcpy(r, s, *outlen);
+		memset(r + *outlen, ' ', pad);
+		r[*outlen + pad] = '\0';
+		*out = r;
+		*outlen += pad;
+	}
+	return FLOE_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+static const char *
+dup_out(Arena *a, const char *s, size_t n, size_t *len)
+{
+	char *r = arena_alloc(a, n + 1);
+	memcpy(r, s, n);
+	r[n] = '\0';
+	if (len)
+		*len = n;
+	return r;
+}
+
+const char *
+value_to_text(const Value *v, Arena *a, size_t *len)
+{
+	char buf[DATETIME_BUF > 64 ? DATETIME_BUF : 64];
+	int n = 0;
+
+	if (v->is_null || v->type.id == TYPE_NULL) {
+		if (len)
+			*len = 0;
+		return NULL;
+	}
+	switch (v->type.id) {
+	case TYPE_BOOL:
+		return dup_out(a, v->u.b ? "t" : "f", 1, len);
+	case TYPE_INT16:
+	case TYPE_INT32:
+	case TYPE_INT64:
+		n = sprintf(buf, "%lld", (long long)v->u.i);
+		break;
+	case TYPE_FLOAT32:
+		n = text_format_float4((float)v->u.f, buf);
+		break;
+	case TYPE_FLOAT64:
+		n = text_format_float8(v->u.f, buf);
+		break;
+	case TYPE_DECIMAL:
+		n = decimal_format(v->u.d, v->type.scale, buf);
+		break;
+	case TYPE_TEXT:
+		return dup_out(a, strview_data(&v->u.s), v->u.s.len, len);
+	case TYPE_BYTEA: {
+		static const char hx[] = "0123456789abcdef";
+		const unsigned char *p = (const unsigned char *)strview_data(&v->u.s);
+		size_t m = v->u.s.len;
+		char *r = arena_alloc(a, 2 * m + 3);
+		r[0] = '\\';
+		r[1] = 'x';
+		for (size_t i = 0; i < m; i++) {
+			r[2 + 2 * i] = hx[p[i] >> 4];
+			r[3 + 2 * i] = hx[p[i] & 15];
+		}
+		r[2 + 2 * m] = '\0';
+		if (len)
+			*len = 2 * m + 2;
+		return r;
+	}
+	case TYPE_DATE:
+		n = datetime_format_date((int32_t)v->u.i, buf);
+		break;
+	case TYPE_TIME:
+		n = datetime_format_time(v->u.i, buf);
+		break;
+	case TYPE_TIMESTAMP:
+		n = datetime_format_timestamp(v->u.i, buf);
+		break;
+	case TYPE_TIMESTAMPTZ:
+		n = datetime_format_timestamptz(v->u.i, buf);
+		break;
+	case TYPE_INTERVAL:
+		n = datetime_format_interval(v->u.iv, buf);
+		break;
+	case TYPE_UUID: {
+		static const char hx[] = "0123456789abcdef";
+		for (int i = 0; i < 16; i++) {
+			if (i == 4 || i == 6 || i == 8 || i == 10)
+				buf[n++] = '-';
+			buf[n++] = hx[v->u.uuid.b[i] >> 4];
+			buf[n++] = hx[v->u.uuid.b[i] & 15];
+		}
+		buf[n] = '\0';
+		break;
+	}
+	case TYPE_NULL:
+	case TYPE__COUNT:
+		break;
+	}
+	return dup_out(a, buf, (size_t)n, len);
+}
+
+const char *
+vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *len)
+{
+	Value val;
+	vector_get_value(v, row, &val);
+	return value_to_text(&val, a, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* Input                                                               */
+/* ------------------------------------------------------------------ */
+
+int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
+			     floe_error *err);
+
+static void
+set_string(Value *out, const char *p, size_t n, Arena *a)
+{
+	const char *q = p;
+	if (n > STRVIEW_INLINE)
+		q = arena_memdup(a, p, n);
+	out->u.s = strview_make(q, (uint32_t)n);
+}
+
+int
+value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a, floe_error *err)
+{
+	memset(out, 0, sizeof *out);
+	out->type = t;
+	switch (t.id) {
+	case TYPE_NULL:
+		out->is_null = true;
+		return FLOE_OK;
+	case TYPE_BOOL:
+		return text_parse_bool(s, n, &out->u.b, err);
+	case TYPE_INT16:
+	case TYPE_INT32:
+	case TYPE_INT64:
+		return text_parse_int64(s, n, t.id, &out->u.i, err);
+	case TYPE_FLOAT32:
+	case TYPE_FLOAT64:
+		return text_parse_float8(s, n, t.id, &out->u.f, err);
+	case TYPE_DECIMAL: {
+		int128 v;
+		int sc;
+		if (t.precision == 0) {
+			TRY(decimal_from_text(s, n, &v, &sc, err));
+			out->type.scale = (uint8_t)sc;
+			out->u.d = v;
+			return FLOE_OK;
+		}
+		if (decimal_from_text(s, n, &v, &sc, err) != FLOE_OK &&
+		    !floe_error_is(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE))
+			return FLOE_ERR;   /* syntax */
+		if (decimal__from_text_scale(s, n, t.scale, &v, err) != FLOE_OK ||
+		    decimal_check_precision(v, t.precision, err) != FLOE_OK) {
+			floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
+			if (t.precision - t.scale > 0)
+				return floe_error_detail(err,
+					"A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
+					t.precision, t.scale, t.precision - t.scale);
+			return floe_error_detail(err,
+				"A field with precision %d, scale %d must round to an absolute value less than 1.",
+				t.precision, t.scale);
+		}
+		out->u.d = v;
+		return FLOE_OK;
+	}
+	case TYPE_TEXT: {
+		const char *p;
+		size_t m;
+		TRY(text__fit_char(t, s, n, false, a, &p, &m, err));
+		set_string(out, p, m, a);
+		return FLOE_OK;
+	}
+	case TYPE_BYTEA: {
+		const char *p;
+		size_t m;
+		TRY(text_parse_bytea(s, n, a, &p, &m, err));
+		out->u.s = strview_make(p, (uint32_t)m);
+		return FLOE_OK;
+	}
+	case TYPE_DATE: {
+		int32_t d;
+		TRY(datetime_parse_date(s, n, &d, err));
+		out->u.i = d;
+		return FLOE_OK;
+	}
+	case TYPE_TIME:
+		return datetime_parse_time(s, n, &out->u.i, err);
+	case TYPE_TIMESTAMP:
+		return datetime_parse_timestamp(s, n, &out->u.i, err);
+	case TYPE_TIMESTAMPTZ:
+		return datetime_parse_timestamptz(s, n, &out->u.i, err);
+	case TYPE_INTERVAL:
+		return datetime_parse_interval(s, n, &out->u.iv, err);
+	case TYPE_UUID:
+		return text_parse_uuid(s, n, &out->u.uuid, err);
+	case TYPE__COUNT:
+		break;
+	}
+	return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "unknown type %d", (int)t.id);
+}
