@@ -677,6 +677,8 @@ sink_columns(void *ctx, int ncols, const char *const *names, const SqlType *type
 {
 	OutputSink *os = ctx;
 
+	if (os->cancel && *os->cancel)
+		return 1;
 	os->ncols = ncols;
 	os->headers = ARENA_ARRAY(os->arena, const char *, ncols > 0 ? ncols : 1);
 	os->right_align = ARENA_ARRAY(os->arena, bool, ncols > 0 ? ncols : 1);
@@ -695,6 +697,8 @@ sink_batch(void *ctx, const Batch *b)
 	OutputSink *os = ctx;
 	uint64_t need = (os->nrows + b->count) * (uint64_t)os->ncols;
 
+	if (os->cancel && *os->cancel)
+		return 1;
 	if (os->ncols == 0) {
 		os->nrows += b->count;
 		return 0;

@@ -32,6 +32,8 @@
  * until a statement ends; sh->failed is sticky for a script run.
  */
 #include <ctype.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,11 +73,33 @@ struct Shell {
 	int lineno;
 	bool prefix_errors;
 	bool interactive;
+	char notice_pfx[512];
 
 	bool quit;               /* \q seen */
 	bool failed;             /* an error in script mode */
 	int include_depth;
 };
+
+/*
+ * Ctrl-C in the interactive shell (psql's handle_sigint): while a statement
+ * runs it sets cancel_pressed, which the output sink turns into a cancel
+ * request (the engine stops with 57014); at the prompt it jumps back to a
+ * fresh prompt and drops the statement being typed.
+ */
+static volatile int cancel_pressed;
+static volatile sig_atomic_t in_readline;
+static sigjmp_buf prompt_jmp;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	cancel_pressed = 1;
+	if (in_readline) {
+		in_readline = 0;
+		siglongjmp(prompt_jmp, 1);
+	}
+}
 
 /* ---- query buffer ----------------------------------------------------------- */
 
@@ -189,6 +213,12 @@ run_sql(Shell *sh, const char *sql)
 	int rc;
 
 	floe_error_clear(&err);
+	cancel_pressed = 0;
+	if (sh->prefix_errors) {
+		snprintf(sh->notice_pfx, sizeof sh->notice_pfx, "floe:%s:%d: ", sh->source, sh->lineno);
+		sh->os.notice_prefix = sh->notice_pfx;
+	} else
+		sh->os.notice_prefix = NULL;
 	rc = session_exec(sh->session, sql, &sh->os.sink, &err);
 	if (rc != FLOE_OK) {
 		output_sink_reset(&sh->os);
@@ -795,6 +825,38 @@ prompt(Shell *sh)
 	return sh->paren_depth > 0 ? "floe(> " : "floe-> ";
 }
 
+/* The read-eval-print loop; sigsetjmp lives here, away from other locals. */
+static void
+prompt_loop(Shell *sh)
+{
+	sh->os.cancel = &cancel_pressed;
+	while (!sh->quit) {
+		char *line;
+
+		if (sigsetjmp(prompt_jmp, 1) != 0) {
+			/* Ctrl-C at the prompt: forget the statement being typed */
+			putchar('\n');
+			fflush(stdout);
+			buf_reset(sh);
+			sh->mode = LX_NORMAL;
+		}
+		in_readline = 1;
+		line = readline(prompt(sh));
+		in_readline = 0;
+		if (!line) {
+			putchar('\n');
+			break;
+		}
+		if (line[0])
+			add_history(line);
+		sh->lineno++;
+		sh->failed = false;
+		feed_line(sh, line);
+		sh->failed = false;
+		free(line);
+	}
+}
+
 int
 shell_interactive(Shell *sh)
 {
@@ -816,20 +878,16 @@ shell_interactive(Shell *sh)
 		       "Type \"\\?\" for help, \"\\q\" to quit.\n\n");
 		fflush(stdout);
 	}
-	while (!sh->quit) {
-		char *line = readline(prompt(sh));
-		if (!line) {
-			putchar('\n');
-			break;
-		}
-		if (line[0])
-			add_history(line);
-		sh->lineno++;
-		sh->failed = false;
-		feed_line(sh, line);
-		sh->failed = false;
-		free(line);
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = on_sigint;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
 	}
+	prompt_loop(sh);
+	sh->os.cancel = NULL;
+	signal(SIGINT, SIG_DFL);
 	if (hist) {
 		stifle_history(1000);
 		write_history(hist);

@@ -93,6 +93,7 @@ typedef struct OutputSink {
 	bool has_columns;
 	const char *notice_prefix;
 	uint64_t results;        /* statements completed */
+	volatile int *cancel;    /* non-zero: ask the engine to cancel (Ctrl-C) */
 } OutputSink;
 
 void output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts);
