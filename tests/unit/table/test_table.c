@@ -110,13 +110,13 @@ run(const char *cmd)
 }
 
 static void
-validate(const char *metadata_path)
+validate_map(const char *metadata_path, const char *extra)
 {
-	char cmd[2048];
+	char cmd[4096];
 	int rc;
 
-	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/iceberg-validate '%s' > '%s/validate.log' 2>&1",
-		 shared(), metadata_path, dir);
+	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/iceberg-validate '%s' %s > '%s/validate.log' 2>&1",
+		 shared(), metadata_path, extra, dir);
 	rc = run(cmd);
 	if (rc != 0) {
 		snprintf(cmd, sizeof cmd, "cat '%s/validate.log'", dir);
@@ -125,17 +125,23 @@ validate(const char *metadata_path)
 	}
 }
 
+static void
+validate(const char *metadata_path)
+{
+	validate_map(metadata_path, "");
+}
+
 /* Row count icebird reads from the table (iceberg-read). */
 static long
-icebird_rows(const char *metadata_path)
+icebird_rows_map(const char *metadata_path, const char *extra)
 {
-	char cmd[2048], buf[4096];
+	char cmd[4096], buf[4096];
 	FILE *p;
 	size_t n;
 	char *r;
 
-	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/iceberg-read '%s' 2>&1", shared(),
-		 metadata_path);
+	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/iceberg-read '%s' %s 2>&1", shared(),
+		 metadata_path, extra);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	n = fread(buf, 1, sizeof buf - 1, p);
@@ -145,6 +151,12 @@ icebird_rows(const char *metadata_path)
 	if (!r)
 		fail_msg("iceberg-read: %s", buf);
 	return strtol(r + 7, NULL, 10);
+}
+
+static long
+icebird_rows(const char *metadata_path)
+{
+	return icebird_rows_map(metadata_path, "");
 }
 
 /* The Parquet file of duckdb-iceberg/expression_filter (Iceberg Java 1.9.2,
@@ -420,6 +432,73 @@ test_table__floe_column_properties(void **state)
 	arena_free(a);
 }
 
+/* Append to a copy of a table another engine wrote: its manifests are
+ * carried forward, the result passes iceberg-validate and icebird reads
+ * one more file's rows. */
+static void
+append_foreign(const char *sub, const char *prefix, const char *mdfile, const char *name)
+{
+	Catalog *cat;
+	FileIO *io;
+	Arena *a = arena_new(0);
+	floe_error err;
+	Table *t, *t2;
+	DataFile *files, *files2, f;
+	const uint8_t *bytes;
+	size_t len;
+	int n, n2;
+	int64_t rows;
+	char copy[512], cmd[4096], mdpath[1200], map[2048], env[64];
+
+	snprintf(env, sizeof env, "foreign-%s", name);
+	open_env(env, &cat, &io);
+	snprintf(copy, sizeof copy, "%s/%s/%s", dir, env, name);
+	snprintf(cmd, sizeof cmd, "cp -r '%s/testdata/iceberg-tables/%s' '%s' && chmod -R u+w '%s'",
+		 shared(), sub, copy, copy);
+	assert_int_equal(run(cmd), 0);
+	fileio_map_prefix(io, prefix, copy);
+	snprintf(mdpath, sizeof mdpath, "%s/metadata/%s", copy, mdfile);
+	if (table_register(cat, io, "ns", name, mdpath, &err) != FLOE_OK)
+		fail_msg("register %s: %s", mdpath, err.message);
+	assert_int_equal(table_load(cat, io, "ns", name, a, &t, &err), FLOE_OK);
+	assert_int_equal(table_scan_files(io, t, -1, a, &files, &n, &err), FLOE_OK);
+	assert_true(n > 0);
+	rows = sum_rows(files, n);
+
+	/* a second copy of the first data file, under a new name */
+	f = files[0];
+	f.file_path = arena_sprintf(a, "%s/data/floe-appended.parquet", t->md->location);
+	assert_int_equal(fileio_read(io, files[0].file_path, a, &bytes, &len, &err), FLOE_OK);
+	assert_int_equal(fileio_write(io, f.file_path, bytes, len, &err), FLOE_OK);
+	if (table_commit_append(cat, io, t, &f, 1, "foreign", a, &t2, &err) != FLOE_OK)
+		fail_msg("append to %s: %s", name, err.message);
+	assert_int_equal(t2->md->format_version, t->md->format_version);
+	assert_int_equal(table_scan_files(io, t2, -1, a, &files2, &n2, &err), FLOE_OK);
+	assert_int_equal(n2, n + 1);
+	assert_int_equal(sum_rows(files2, n2), rows + f.record_count);
+	assert_string_equal(metadata_summary_get(metadata_current_snapshot(t2->md), "total-records"),
+			    arena_sprintf(a, "%lld", (long long)(rows + f.record_count)));
+	snprintf(map, sizeof map, "--map '%s=%s'", prefix, copy);
+	validate_map(fileio_resolve(io, t2->metadata_location, a), map);
+	assert_int_equal(icebird_rows_map(fileio_resolve(io, t2->metadata_location, a), map),
+			 rows + f.record_count);
+	catalog_close(cat);
+	fileio_free(io);
+	arena_free(a);
+}
+
+static void
+test_table__append_to_foreign_tables(void **state)
+{
+	/* v2, Iceberg Java 1.9.2, relative locations */
+	append_foreign("duckdb-iceberg/expression_filter", "data/persistent/expression_filter",
+		       "00001-19739cda-f528-4429-84cc-377ffdd24c75.metadata.json", "ef");
+	/* v1, Spark 2.4 */
+	append_foreign("impala/iceberg_non_partitioned",
+		       "/test-warehouse/iceberg_test/iceberg_non_partitioned", "v2.metadata.json",
+		       "np");
+}
+
 /* ---- real tables ------------------------------------------------------ */
 
 /* Every "`from` -> `to`" pair of MANIFEST.md's "Path prefixes" lines. */
@@ -605,6 +684,7 @@ main(void)
 		cmocka_unit_test(test_table__create_append_scan),
 		cmocka_unit_test(test_table__concurrent_append),
 		cmocka_unit_test(test_table__floe_column_properties),
+		cmocka_unit_test(test_table__append_to_foreign_tables),
 		cmocka_unit_test(test_table__register_real_tables),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
