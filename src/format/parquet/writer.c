@@ -1114,7 +1114,7 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	m->has_minmax = c->chunk.has;
 	if (c->chunk.has) {
 		uint8_t b1[16], b2[16];
-		const uint8_t *p1, *p2;
+		const uint8_t *p1 = NULL, *p2 = NULL;
 		m->minlen = stat_bytes(c, &c->chunk, false, b1, &p1);
 		m->maxlen = stat_bytes(c, &c->chunk, true, b2, &p2);
 		if (m->minlen > STATS_MAX_FOOTER || m->maxlen > STATS_MAX_FOOTER) {
