@@ -66,6 +66,9 @@ CASES[multiline]="select E'a\\nbb' as m, 'x' as y, E'p\\nqqq' as z;"
 CASES[unicode]="select 'héllo' as u, '日本語' as w, 1 as n;"
 CASES[empty]="select 1 as a where false;"
 CASES[values]="values (1, 'one'), (2, NULL), (10, 'ten');"
+CASES[header_multiline]="select 'a' as \"multi
+line
+header\", '' as empty, '日本' as \"日本語\", 1 as n;"
 CASES[numbers]="select 1.5 as d, -7 as i, 100000 as big, 'txt' as t;"
 CASES[dml]="create table shell_dml (id int, name text);
 insert into shell_dml values (1, 'one'), (2, NULL), (30, 'thirty');
