@@ -541,15 +541,37 @@ meta_command(Shell *sh, const char *text)
 			if (!f)
 				meta_error(sh, "%s: No such file or directory", argv[0]);
 			else {
+				/* the file runs with its own query buffer and lexer state */
 				const char *osrc = sh->source;
 				int oline = sh->lineno;
 				bool opfx = sh->prefix_errors;
+				char *obuf = sh->buf;
+				size_t olen = sh->len, ocap = sh->cap;
+				bool otok = sh->has_token;
+				LexMode omode = sh->mode;
+				int odepth = sh->paren_depth, ocomment = sh->comment_depth;
+				char otag[sizeof sh->dollar_tag];
+
+				memcpy(otag, sh->dollar_tag, sizeof otag);
+				sh->buf = NULL;
+				sh->len = sh->cap = 0;
+				buf_reset(sh);
+				sh->mode = LX_NORMAL;
 				sh->source = argv[0];
 				sh->lineno = 0;
 				sh->prefix_errors = true;
 				sh->include_depth++;
 				run_lines(sh, f);
 				sh->include_depth--;
+				free(sh->buf);
+				sh->buf = obuf;
+				sh->len = olen;
+				sh->cap = ocap;
+				sh->has_token = otok;
+				sh->mode = omode;
+				sh->paren_depth = odepth;
+				sh->comment_depth = ocomment;
+				memcpy(sh->dollar_tag, otag, sizeof otag);
 				sh->source = osrc;
 				sh->lineno = oline;
 				sh->prefix_errors = opfx;
@@ -742,8 +764,7 @@ run_lines(Shell *sh, FILE *f)
 		feed_line(sh, line);
 	}
 	free(line);
-	if (sh->include_depth == 0)
-		finish_input(sh);
+	finish_input(sh);
 	return sh->failed ? FLOE_ERR : FLOE_OK;
 }
 
