@@ -173,42 +173,20 @@ text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *
 			return FLOE_OK;
 		}
 	}
-	/* strtod would also take hex floats and "infinity" spellings we have
-	 * handled; require the decimal syntax: [+-] digits [. digits] [e [+-] digits] */
-	{
-		const char *p = buf;
-		bool dig = false;
-		if (*p == '+' || *p == '-')
-			p++;
-		while (isdigit((unsigned char)*p))
-			p++, dig = true;
-		if (*p == '.') {
-			p++;
-			while (isdigit((unsigned char)*p))
-				p++, dig = true;
-		}
-		if (!dig)
-			goto bad;
-		if (*p == 'e' || *p == 'E') {
-			p++;
-			if (*p == '+' || *p == '-')
-				p++;
-			if (!isdigit((unsigned char)*p))
-				goto bad;
-			while (isdigit((unsigned char)*p))
-				p++;
-		}
-		if (*p)
-			goto bad;
-	}
+	/* the rest is strtod's syntax, as float8in (hex floats included) */
 	errno = 0;
+	char *end;
 	if (t == TYPE_FLOAT32) {
-		float f = strtof(buf, NULL);
+		float f = strtof(buf, &end);
+		if (end == buf || *end)
+			goto bad;
 		if (errno == ERANGE && (f == 0 || isinf(f)))
 			goto range;
 		*out = f;
 	} else {
-		double d = strtod(buf, NULL);
+		double d = strtod(buf, &end);
+		if (end == buf || *end)
+			goto bad;
 		if (errno == ERANGE && (d == 0 || isinf(d)))
 			goto range;
 		*out = d;

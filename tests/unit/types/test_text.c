@@ -101,7 +101,7 @@ test_text__float_in(void **state)
 		{ "1e400", "ERR 22003 \"1e400\" is out of range for type double precision" },
 		{ "1e-400", "ERR 22003 \"1e-400\" is out of range for type double precision" },
 		{ "abc", "ERR 22P02 invalid input syntax for type double precision: \"abc\"" },
-		{ "0x10", "ERR 22P02 invalid input syntax for type double precision: \"0x10\"" },
+		{ "0x10", "16" }, { "1.5x", "ERR 22P02 invalid input syntax for type double precision: \"1.5x\"" },
 	};
 	CHECK(type_make(TYPE_FLOAT64), c8);
 	static const Case c4[] = {
