@@ -33,6 +33,7 @@
  * INTERFACE ROUTINES
  *   func_resolve_scalar(name, argtypes, nargs, &func, &ret, cast_to, err)
  *   func_resolve_agg(name, argtypes, nargs, star, &agg, &ret, cast_to, err)
+ *   func_refine_return(f, consts, nargs, &ret)   result type from constant args
  *   func_type_name(t, buf, n)     a type as PostgreSQL names it in errors
  *   func_like_match(s, slen, p, plen, esc, icase, &match, err)   LIKE on bytes
  */
@@ -90,6 +91,16 @@ typedef struct ScalarFunc {
 int func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 			const ScalarFunc **out, SqlType *ret, SqlType *cast_to,
 			floe_error *err);
+
+/*
+ * Optional, after func_resolve_scalar: narrow the result type when some
+ * arguments are constants (consts[i] = the constant, or NULL).  Today:
+ * round/trunc(numeric, n) get scale n (PostgreSQL prints n digits), so
+ * round(avg(x), 2) shows "1.50" rather than 16 digits.  The kernel honours
+ * whatever scale *ret ends up with.
+ */
+void func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs,
+			SqlType *ret);
 
 typedef struct AggFunc {
 	const char *name;

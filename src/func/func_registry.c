@@ -23,7 +23,8 @@
  * Aggregates resolve the same way over agg_basic.c's signature table.
  *
  * INTERFACE ROUTINES
- *   func_resolve_scalar(), func_resolve_agg(), func_type_name()
+ *   func_resolve_scalar(), func_resolve_agg(), func_refine_return(),
+ *   func_type_name()
  *
  * Invariants: the returned ScalarFunc/AggFunc pointers are static; cast_to[i]
  * is the exact type the kernel reads argument i as (decimal arguments of
@@ -535,4 +536,14 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)
 		*ret = cast_to[0];
 	return FLOE_OK;
+}
+
+void
+func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, SqlType *ret)
+{
+	if (f->ret_rule == FRET_DEC_ROUND && nargs == 2 && ret->id == TYPE_DECIMAL && consts &&
+	    consts[1] && !consts[1]->is_null && type_is_integer(consts[1]->type.id)) {
+		int64_t n = consts[1]->u.i;
+		ret->scale = (uint8_t)(n < 0 ? 0 : n > DECIMAL_MAX_PRECISION ? DECIMAL_MAX_PRECISION : n);
+	}
 }

@@ -296,6 +296,28 @@ test_func_arith__math(void **state)
 		args[1] = two;
 		assert_int_equal(t_call("round", args, 2, 1, &out), FLOE_OK);
 		assert_string_equal(t_dec_at(&out, 0), "2.50");
+		/* with the constant known (func_refine_return): round(2.45, 1) -> 2.5 and
+		 * round(2.45, 3) -> 2.450, as PostgreSQL prints them */
+		{
+			SqlType in[2] = { type_decimal(3, 2), type_make(TYPE_INT32) }, ct[2], ret;
+			const ScalarFunc *f;
+			Value one = value_int(TYPE_INT32, 1), three = value_int(TYPE_INT32, 3);
+			const Value *consts[2] = { NULL, &one };
+			FuncCtx ctx = { T_arena, &T_err };
+			assert_int_equal(func_resolve_scalar("round", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+			func_refine_return(f, consts, 2, &ret);
+			assert_int_equal(ret.scale, 1);
+			vector_init(&out, ret, T_arena, 1);
+			assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+			assert_string_equal(t_dec_at(&out, 0), "2.5");
+			consts[1] = &three;
+			assert_int_equal(func_resolve_scalar("round", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+			func_refine_return(f, consts, 2, &ret);
+			vector_init(&out, ret, T_arena, 1);
+			args[1] = t_const_int(TYPE_INT32, 3);
+			assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+			assert_string_equal(t_dec_at(&out, 0), "2.450");
+		}
 		/* round(1234.5, -2) -> 1200 */
 		x = 12345;
 		args[0] = t_decs(1, &x, 1);
