@@ -728,7 +728,7 @@ pad_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 	for (i = 0; i < count; i++) {
 		const strview *s;
 		const char *p, *fill = " ";
-		uint32_t flen = 1, slen, keep, need, fchars, n = 0, k;
+		uint32_t flen = 1, slen, keep, need, n = 0, k;
 		int32_t len;
 		char *d;
 		if (args_null(&a, i)) {
@@ -751,7 +751,6 @@ pad_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 		need = (uint32_t)len - keep;
 		if (flen == 0)
 			need = 0;
-		fchars = flen ? func_utf8_len(fill, flen) : 0;
 		if ((uint64_t)need * 4 + s->len > MAX_TEXT_BYTES)
 			return too_long(ctx);
 		d = arena_alloc(out->arena, (size_t)need * 4 + s->len + 1);
@@ -761,11 +760,14 @@ pad_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 				memcpy(d, p, kb);
 				n = kb;
 			}
-			/* need characters of fill, cycling */
-			for (k = 0; k < need;) {
-				uint32_t off = 0, c;
-				for (c = 0; c < fchars && k < need; c++, k++) {
-					uint32_t cl = u8len((unsigned char)fill[off]);
+			/* need characters of fill, cycling (never past flen, even on bad UTF-8) */
+			{
+				uint32_t off = 0;
+				for (k = 0; k < need; k++) {
+					uint32_t cl;
+					if (off >= flen)
+						off = 0;
+					cl = u8len((unsigned char)fill[off]);
 					if (off + cl > flen)
 						cl = flen - off;
 					memcpy(d + n, fill + off, cl);
