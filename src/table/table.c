@@ -692,6 +692,11 @@ append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *file
 			if (files[j].partition[i].is_null)
 				list[0].partitions[i].contains_null = true;
 	}
+	if (hmd->format_version >= 3) {
+		/* row lineage: the new rows get ids from the table's next-row-id */
+		list[0].has_first_row_id = true;
+		list[0].first_row_id = hmd->next_row_id;
+	}
 	for (i = 0; i < nprev; i++)
 		list[i + 1] = prev[i];
 	TRY(manifest_list_write(hmd->format_version, snapshot_id, hsnap != NULL,

@@ -493,6 +493,10 @@ test_table__append_to_foreign_tables(void **state)
 	/* v2, Iceberg Java 1.9.2, relative locations */
 	append_foreign("duckdb-iceberg/expression_filter", "data/persistent/expression_filter",
 		       "00001-19739cda-f528-4429-84cc-377ffdd24c75.metadata.json", "ef");
+	/* v3, Impala (row lineage) */
+	append_foreign("impala/iceberg_v3/iceberg_v3_row_lineage",
+		       "hdfs://localhost:20500/test-warehouse/iceberg_v3_row_lineage",
+		       "v3.metadata.json", "v3");
 	/* v1, Spark 2.4 */
 	append_foreign("impala/iceberg_non_partitioned",
 		       "/test-warehouse/iceberg_test/iceberg_non_partitioned", "v2.metadata.json",
