@@ -136,6 +136,18 @@ err_numeric(FuncCtx *ctx)
 		vector_view(&args[1], &vb);                                            \
 		a = va.data;                                                           \
 		b = vb.data;                                                           \
+		if (!va.sel && !va.validity && !vb.validity && !out->validity &&       \
+		    (!vb.sel || vb.sel == vector_zero_sel)) {                          \
+			/* fast path: flat no-NULL left, flat or constant right */     \
+			uint32_t step = vb.sel ? 0 : 1;                                \
+			for (i = 0; i < count; i++) {                                  \
+				TA x = a[i], y = b[i * step];                          \
+				TO r;                                                  \
+				BODY;                                                  \
+				o[i] = r;                                              \
+			}                                                              \
+			return FLOE_OK;                                                \
+		}                                                                      \
 		for (i = 0; i < count; i++) {                                          \
 			uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);                   \
 			TA x, y;                                                       \
