@@ -126,6 +126,16 @@ metadata_dir(const TableMetadata *md, Arena *a)
 	return arena_sprintf(a, "%s/metadata", md->location);
 }
 
+char *
+table_data_dir(const Table *t, Arena *a)
+{
+	const char *p = metadata_property(t->md, "write.data.path");
+
+	if (p && *p)
+		return strip_slashes(a, p);
+	return arena_sprintf(a, "%s/data", t->md->location);
+}
+
 /* ---- floe column properties ------------------------------------------- */
 
 static bool

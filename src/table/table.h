@@ -28,6 +28,7 @@
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
+ *   table_data_dir(t, a)                                      where new data files go
  */
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
@@ -83,5 +84,9 @@ int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		     DataFile **files, int *n, floe_error *err);
 
 void table_apply_floe_properties(TableMetadata *md);
+
+/* Folder for new data files: property write.data.path, else
+ * <location>/data (Iceberg's default). */
+char *table_data_dir(const Table *t, Arena *a);
 
 #endif

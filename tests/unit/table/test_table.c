@@ -34,6 +34,8 @@
 
 static char dir[256];
 
+static int count_files(const char *path);
+
 /* Absolute: the FileIOs here have their own roots. */
 static const char *
 shared(void)
@@ -304,6 +306,43 @@ test_table__create_append_scan(void **state)
 	assert_int_equal(table_drop(cat, io, "ns", "t", false, &err), FLOE_ERR);
 	assert_string_equal(err.sqlstate, "42P01");
 
+	catalog_close(cat);
+	fileio_free(io);
+	arena_free(a);
+}
+
+/* A commit that fails for a reason other than a lost race (here: the table
+ * was dropped meanwhile) returns that error and leaves no files behind. */
+static void
+test_table__failed_commit_cleans_up(void **state)
+{
+	Catalog *cat;
+	FileIO *io;
+	Arena *a = arena_new(0);
+	floe_error err;
+	Table *t, *t2;
+	DataFile f;
+	char loc[512], path[600];
+	int before;
+
+	open_env("fail", &cat, &io);
+	snprintf(loc, sizeof loc, "%s/fail/wh/ns/t", dir);
+	assert_int_equal(table_create(cat, io, loc, "ns", "t", two_column_schema(a), NULL, NULL, 0,
+				      a, &t, &err), FLOE_OK);
+	assert_string_equal(table_data_dir(t, a), arena_sprintf(a, "%s/data", loc));
+	snprintf(path, sizeof path, "%s/data/a.parquet", loc);
+	f = put_data_file(io, path, a);
+	snprintf(path, sizeof path, "%s/metadata", loc);
+	before = count_files(path);
+	assert_int_equal(table_drop(cat, io, "ns", "t", false, &err), FLOE_OK);
+	assert_int_equal(table_commit_append(cat, io, t, &f, 1, NULL, a, &t2, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42P01");
+	assert_int_equal(count_files(path), before);
+	/* a data file of the wrong kind is refused before anything is written */
+	assert_int_equal(table_register(cat, io, "ns", "t", t->metadata_location, &err), FLOE_OK);
+	f.content = CONTENT_POSITION_DELETES;
+	assert_int_equal(table_commit_append(cat, io, t, &f, 1, NULL, a, &t2, &err), FLOE_ERR);
+	assert_int_equal(count_files(path), before);
 	catalog_close(cat);
 	fileio_free(io);
 	arena_free(a);
@@ -687,6 +726,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table__create_append_scan),
 		cmocka_unit_test(test_table__concurrent_append),
+		cmocka_unit_test(test_table__failed_commit_cleans_up),
 		cmocka_unit_test(test_table__floe_column_properties),
 		cmocka_unit_test(test_table__append_to_foreign_tables),
 		cmocka_unit_test(test_table__register_real_tables),
