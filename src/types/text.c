@@ -11,7 +11,7 @@
  * types (through datetime.c).
  *
  * Shortest float digits: the smallest precision p for which "%.{p-1}e"
- * reads back exactly is found by trying p = 1..17 (9 for float4); the
+ * reads back exactly is binary-searched in 1..17 (1..9 for float4); the
  * correctly rounded p-digit string is the one Ryu produces except in rare
  * ties at power-of-two boundaries.
  *
@@ -67,13 +67,19 @@ static int
 shortest_digits(double d, bool is_float4, char *digs, int *exp)
 {
 	char tmp[40];
-	int maxp = is_float4 ? 9 : 17;
-	for (int p = 1; p <= maxp; p++) {
+	int lo = 1, hi = is_float4 ? 9 : 17;
+	/* Round-tripping is monotone in the digit count (the p-digit decimals
+	 * are a subset of the (p+1)-digit ones), so binary-search the least p. */
+	while (lo < hi) {
+		int p = (lo + hi) / 2;
 		snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
 		bool ok = is_float4 ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d;
-		if (ok || p == maxp)
-			break;
+		if (ok)
+			hi = p;
+		else
+			lo = p + 1;
 	}
+	snprintf(tmp, sizeof tmp, "%.*e", lo - 1, d);
 	/* tmp: "d[.ddd]e[+-]xx" */
 	int k = 0;
 	const char *q = tmp;

@@ -228,6 +228,72 @@ test_text__temporal_vector(void **state)
 	assert_null(value_to_text(&n, A, &len));
 }
 
+/* Random garbage through every input function: clean errors only, and any
+ * accepted value must print and re-read to the same text (ASan/UBSan). */
+static void
+test_text__garbage(void **state)
+{
+	static const char alphabet[] = "0123456789+-.:/ eE\\xTtZzPpYyMmDdHhSs@{}abcnfio,_\x80\xc3";
+	uint64_t seed = 12345;
+	char in[48];
+	int accepted = 0;
+	for (int iter = 0; iter < 30000; iter++) {
+		static const char *seeds[] = {
+			"2024-01-02 03:04:05.678+02", "1 day 02:00:00", "P1Y2M3DT4H5.5S", "-12.345e3",
+			"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "Jan 2 2024 BC", "12:34:56.5 pm",
+			"\\x0102ff", "1.5 years 3 mons ago", "01/02/99 23:59:60", "true", " 42 ",
+			"0044-03-15 12:00:00 Europe/Paris", "-1 2:03:04", "1e-5", "NaN",
+		};
+		size_t n;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (iter % 2) {
+			n = (seed >> 33) % sizeof in;
+			for (size_t k = 0; k < n; k++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				in[k] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+			}
+		} else {
+			const char *sd = seeds[(seed >> 33) % (sizeof seeds / sizeof seeds[0])];
+			n = strlen(sd);
+			memcpy(in, sd, n);
+			for (int m = 0; m < 3; m++) {
+				seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+				size_t pos = (seed >> 33) % (n + 1);
+				char c = alphabet[(seed >> 20) % (sizeof alphabet - 1)];
+				switch ((seed >> 45) % 3) {
+				case 0: if (pos < n) in[pos] = c; break;
+				case 1: if (n + 1 < sizeof in) { memmove(in + pos + 1, in + pos, n - pos); in[pos] = c; n++; } break;
+				default: if (pos < n) { memmove(in + pos, in + pos + 1, n - pos - 1); n--; } break;
+				}
+			}
+		}
+		TypeId id = (TypeId)(1 + (iter / 2) % (TYPE__COUNT - 1));
+		SqlType t = id == TYPE_DECIMAL ? type_decimal(iter % 2 ? 0 : 12, 3) : type_make(id);
+		Value v, w;
+		if (value_from_text(&v, t, in, n, A, &err) != FLOE_OK) {
+			assert_int_equal(strlen(err.sqlstate), 5);
+			continue;
+		}
+		size_t len;
+		const char *s1 = value_to_text(&v, A, &len);
+		accepted++;
+		if (id == TYPE_TIMESTAMPTZ || id == TYPE_BYTEA)
+			continue;
+		if (value_from_text(&w, v.type, s1, len, A, &err) != FLOE_OK)
+			fail_msg("type %d: \"%.*s\" printed as \"%s\" does not read back: %s",
+				 (int)id, (int)n, in, s1, err.message);
+		const char *s2 = value_to_text(&w, A, &len);
+		if (strcmp(s1, s2) != 0)
+			fail_msg("type %d: \"%.*s\": %s then %s", (int)id, (int)n, in, s1, s2);
+		if ((iter & 1023) == 0) {
+			arena_free(A);
+			A = arena_new(0);
+		}
+	}
+	print_message("garbage: %d of 30000 inputs accepted\n", accepted);
+	assert_true(accepted > 2000);
+}
+
 int
 main(void)
 {
@@ -239,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_text__uuid_bytea),
 		cmocka_unit_test(test_text__char_numeric),
 		cmocka_unit_test(test_text__temporal_vector),
+		cmocka_unit_test(test_text__garbage),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
