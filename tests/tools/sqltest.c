@@ -969,6 +969,12 @@ rm_tree(const char *dir)
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+static void
+pg_notice(void *arg, const char *message)
+{
+	/* PostgreSQL's NOTICEs ("table does not exist, skipping") are not results */
+}
+
 static PGconn *
 pg_connect(const char *conninfo, const char *dbname)
 {
@@ -976,7 +982,9 @@ pg_connect(const char *conninfo, const char *dbname)
 	const char *vals[] = { conninfo, dbname, NULL };
 	if (!dbname)
 		keys[1] = NULL;
-	return PQconnectdbParams(keys, vals, 1);
+	PGconn *c = PQconnectdbParams(keys, vals, 1);
+	PQsetNoticeProcessor(c, pg_notice, NULL);
+	return c;
 }
 
 static bool
