@@ -87,6 +87,8 @@ typedef struct DataFile {
 	bool has_content_offset;
 	int64_t content_offset;
 	int64_t content_size_in_bytes;
+	uint8_t *key_metadata;         /* encryption key metadata (131), NULL = none */
+	uint32_t key_metadata_len;
 } DataFile;
 
 typedef enum EntryStatus {
@@ -135,6 +137,8 @@ typedef struct ManifestFile {
 	FieldSummary *partitions;
 	bool has_first_row_id;         /* v3 */
 	int64_t first_row_id;
+	uint8_t *key_metadata;         /* encryption key metadata (519), NULL = none */
+	uint32_t key_metadata_len;
 } ManifestFile;
 
 #endif

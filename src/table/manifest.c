@@ -515,6 +515,8 @@ entry_datum(Arena *a, const ManifestWriteInfo *info, const ManifestEntry *e, con
 	set(dfs, df, "nan_value_counts", stat_map(a, f, ST_NANS));
 	set(dfs, df, "lower_bounds", stat_map(a, f, ST_LOWER));
 	set(dfs, df, "upper_bounds", stat_map(a, f, ST_UPPER));
+	if (f->key_metadata)
+		set(dfs, df, "key_metadata", avro_datum_bytes(a, f->key_metadata, f->key_metadata_len));
 	if (f->nsplit_offsets > 0)
 		set(dfs, df, "split_offsets", long_list(a, f->split_offsets, f->nsplit_offsets));
 	if (f->nequality_ids > 0 || f->content == CONTENT_EQUALITY_DELETES) {
@@ -660,6 +662,8 @@ manifest_list_write(int format_version, int64_t snapshot_id, bool has_parent,
 			}
 			set(ls, r, "partitions", arr);
 		}
+		if (m->key_metadata)
+			set(ls, r, "key_metadata", avro_datum_bytes(a, m->key_metadata, m->key_metadata_len));
 		if (v >= 3 && m->has_first_row_id) {
 			set(ls, r, "first_row_id", avro_datum_long(a, m->first_row_id));
 			if (m->added_snapshot_id == snapshot_id &&
@@ -791,10 +795,10 @@ partition_sql_type(Rd *c, const AvroSchema *s, const char *field, SqlType *out)
 	case AVRO_LONG:
 		if (strcmp(lt, "time-micros") == 0)
 			*out = type_make(TYPE_TIME);
-		else if (strcmp(lt, "timestamp-micros") == 0 || strcmp(lt, "timestamp-millis") == 0)
+		else if (strcmp(lt, "timestamp-micros") == 0)
 			*out = type_make(s->adjust_to_utc ? TYPE_TIMESTAMPTZ : TYPE_TIMESTAMP);
 		else
-			*out = type_make(TYPE_INT64);   /* also v3 timestamp-nanos (raw) */
+			*out = type_make(TYPE_INT64);   /* also timestamp-nanos/millis (raw) */
 		return FLOE_OK;
 	case AVRO_FLOAT: *out = type_make(TYPE_FLOAT32); return FLOE_OK;
 	case AVRO_DOUBLE: *out = type_make(TYPE_FLOAT64); return FLOE_OK;
@@ -1042,6 +1046,8 @@ read_entry(Rd *c, const AvroSchema *es, const AvroDatum *r, const ManifestHeader
 		qsort(ss.cols, (size_t)ss.n, sizeof(ColumnStat), cmp_stat);
 	f->ncolumns = ss.n;
 	f->columns = ss.cols;
+	TRY(rd_bytes(c, fget(dfs, df, 131, "key_metadata"), "key_metadata", &f->key_metadata,
+		     &f->key_metadata_len));
 	void *lst;
 	TRY(read_list(c, fget(dfs, df, 132, "split_offsets"), "split_offsets", true,
 		      &f->nsplit_offsets, &lst));
@@ -1234,6 +1240,8 @@ manifest_list_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 					     &s->upper_len));
 			}
 		}
+		TRY(rd_bytes(&c, fget(ls, r, 519, "key_metadata"), "key_metadata", &m->key_metadata,
+			     &m->key_metadata_len));
 		TRY(rd_long(&c, fget(ls, r, 520, "first_row_id"), "first_row_id", false,
 			    &m->has_first_row_id, &m->first_row_id));
 	}

@@ -262,6 +262,11 @@ check_file(const DataFile *w, const DataFile *g)
 	assert_int_equal(g->nequality_ids, w->nequality_ids);
 	for (int i = 0; i < w->nequality_ids; i++)
 		assert_int_equal(g->equality_ids[i], w->equality_ids[i]);
+	assert_int_equal(g->key_metadata_len, w->key_metadata_len);
+	if (w->key_metadata)
+		assert_memory_equal(g->key_metadata, w->key_metadata, w->key_metadata_len);
+	else
+		assert_null(g->key_metadata);
 	assert_int_equal(g->has_sort_order_id, w->has_sort_order_id);
 	if (w->has_sort_order_id)
 		assert_int_equal(g->sort_order_id, w->sort_order_id);
@@ -290,6 +295,10 @@ make_entries(Arena *a, int v, int content, int n)
 		f->record_count = 1000 + k;
 		f->file_size_in_bytes = 123456789012LL + k;
 		make_stats(a, f, k);
+		if (k == 1) {
+			f->key_metadata = (uint8_t *)arena_strdup(a, "key\001meta");
+			f->key_metadata_len = 8;
+		}
 		if (k % 2 == 0) {
 			f->nsplit_offsets = 2;
 			f->split_offsets = ARENA_ARRAY(a, int64_t, 2);
@@ -499,6 +508,10 @@ roundtrip_list(int v)
 				}
 			}
 		}
+		if (k == 2) {
+			m->key_metadata = (uint8_t *)arena_strdup(a, "km");
+			m->key_metadata_len = 2;
+		}
 		if (v >= 3 && m->content == 0) {
 			m->has_first_row_id = true;
 			m->first_row_id = 5000 + 100 * k;
@@ -546,6 +559,9 @@ roundtrip_list(int v)
 		assert_int_equal(g->has_first_row_id, w->has_first_row_id);
 		if (w->has_first_row_id)
 			assert_int_equal(g->first_row_id, w->first_row_id);
+		assert_int_equal(g->key_metadata_len, w->key_metadata_len);
+		if (w->key_metadata)
+			assert_memory_equal(g->key_metadata, "km", 2);
 	}
 	AvroFile *f;
 	assert_int_equal(avro_read_container(data, len, "list", a, &f, &err), FLOE_OK);
@@ -756,7 +772,7 @@ test_manifest__shared_tables(void **state)
 {
 	Arena *a = arena_new(0);
 	char **files = NULL;
-	int nf = 0, cap = 0, nman = 0, nlist = 0, compared = 0;
+	int nf = 0, cap = 0, nman = 0, nlist = 0, compared = 0, nkm = 0;
 	collect(a, tpath(a, "iceberg-tables"), &files, &nf, &cap);
 	qsort(files, (size_t)nf, sizeof(char *), cmp_str);
 	assert_true(nf > 100);
@@ -769,7 +785,7 @@ test_manifest__shared_tables(void **state)
 			fail_msg("%s: %s", files[i], err.message);
 		bool is_list = avro_field_index(f->schema, "manifest_path") >= 0;
 		bool compare = strstr(files[i], "alltypes_part") || strstr(files[i], "timestamp_part") ||
-			strstr(files[i], "iceberg_v3") || i % 23 == 0;
+			strstr(files[i], "iceberg_v3") || strstr(files[i], "key_metadata") || i % 23 == 0;
 		json_t **recs = NULL;
 		int nrec = 0;
 		if (compare) {
@@ -823,6 +839,15 @@ test_manifest__shared_tables(void **state)
 				 * snapshot id 9876543210123456789 (> 2^63): readers disagree */
 				if (json_is_integer(sid) && !strstr(files[i], "equality_delete_extra_column"))
 					assert_true(es[k].snapshot_id == json_integer_value(sid));
+				json_t *km = json_object_get(df, "key_metadata");
+				assert_int_equal(es[k].file.key_metadata != NULL, json_is_string(km));
+				if (json_is_string(km)) {
+					char hb[1024];
+					assert_true(es[k].file.key_metadata_len < 500);
+					hex_of(hb, es[k].file.key_metadata, es[k].file.key_metadata_len);
+					assert_string_equal(hb, json_string_value(km));
+					nkm++;
+				}
 				json_t *part = json_object_get(df, "partition");
 				assert_int_equal(es[k].file.npartition, (int)json_object_size(part));
 				for (int q = 0; q < h->npartition_fields; q++)
@@ -848,7 +873,9 @@ test_manifest__shared_tables(void **state)
 		for (int k = 0; k < nrec; k++)
 			json_decref(recs[k]);
 	}
-	printf("read %d manifests, %d manifest lists; %d compared with avsc\n", nman, nlist, compared);
+	printf("read %d manifests, %d manifest lists; %d compared with avsc (%d key_metadata)\n",
+	       nman, nlist, compared, nkm);
+	assert_true(nkm > 0);
 	assert_true(compared >= 10);
 	arena_free(a);
 }
