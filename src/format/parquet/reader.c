@@ -642,10 +642,9 @@ parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *nam
 					       pf->cols[c].name, cm->type, pf->cols[c].physical_type);
 		}
 	}
-	if (total != ft.num_rows && ft.nrg > 0)
-		return CORRUPT(pf, err, "num_rows %lld differs from the row groups' sum %lld",
-			       (long long)ft.num_rows, (long long)total);
-	pf->num_rows = ft.num_rows;
+	/* Some writers leave FileMetaData.num_rows 0 (repeated_no_annotation):
+	 * the row groups describe the data, so they win. */
+	pf->num_rows = ft.nrg > 0 ? total : ft.num_rows;
 	pf->nrg = (int)ft.nrg;
 	pf->rgs = ft.rgs;
 	pf->nkv = (int)ft.nkv;
@@ -1406,6 +1405,22 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	if (cm->num_values != rows)
 		return CORRUPT(pf, err, "column \"%s\" has %lld values in a row group of %lld rows",
 			       c->name, (long long)cm->num_values, (long long)rows);
+	ParquetColumnReader *r = ARENA_NEW(arena, ParquetColumnReader);
+	r->pf = pf;
+	r->arena = arena;
+	r->c = c;
+	r->ci = ci;
+	r->cm = cm;
+	r->w = type_width(c->type.id);
+	r->rows_left = rows;
+	r->fresh = (c->physical_type == PQ_BYTE_ARRAY || c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY) &&
+		   ci->conv == CV_NONE;
+	if (rows == 0) {
+		/* Nothing to read: empty chunks may carry no offsets at all. */
+		r->pos = r->end = pf->data;
+		*out = r;
+		return FLOE_OK;
+	}
 	int64_t start = cm->data_off;
 	if (cm->dict_off > 0 && cm->dict_off < start)
 		start = cm->dict_off;
@@ -1415,18 +1430,8 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 			       (long long)start);
 	int64_t end = cm->total_compressed > limit - start ? limit : start + cm->total_compressed;
 
-	ParquetColumnReader *r = ARENA_NEW(arena, ParquetColumnReader);
-	r->pf = pf;
-	r->arena = arena;
-	r->c = c;
-	r->ci = ci;
-	r->cm = cm;
-	r->w = type_width(c->type.id);
 	r->pos = pf->data + start;
 	r->end = pf->data + end;
-	r->rows_left = rows;
-	r->fresh = (c->physical_type == PQ_BYTE_ARRAY || c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY) &&
-		   ci->conv == CV_NONE;
 	*out = r;
 	return FLOE_OK;
 }
