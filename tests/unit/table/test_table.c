@@ -515,6 +515,23 @@ append_foreign(const char *sub, const char *prefix, const char *mdfile, const ch
 	assert_int_equal(table_scan_files(io, t2, -1, a, &files2, &n2, &err), FLOE_OK);
 	assert_int_equal(n2, n + 1);
 	assert_int_equal(sum_rows(files2, n2), rows + f.record_count);
+	/* the appended file's partition tuple reads back as given */
+	{
+		int i, k, found = 0;
+		for (i = 0; i < n2; i++) {
+			if (strcmp(files2[i].file_path, f.file_path) != 0)
+				continue;
+			found++;
+			assert_int_equal(files2[i].npartition, f.npartition);
+			assert_int_equal(files2[i].spec_id, files[0].spec_id);
+			for (k = 0; k < f.npartition; k++) {
+				assert_int_equal(files2[i].partition[k].is_null, f.partition[k].is_null);
+				if (!f.partition[k].is_null && f.partition[k].type.id != TYPE_TEXT)
+					assert_true(files2[i].partition[k].u.i == f.partition[k].u.i);
+			}
+		}
+		assert_int_equal(found, 1);
+	}
 	assert_string_equal(metadata_summary_get(metadata_current_snapshot(t2->md), "total-records"),
 			    arena_sprintf(a, "%lld", (long long)(rows + f.record_count)));
 	snprintf(map, sizeof map, "--map '%s=%s'", prefix, copy);
@@ -536,6 +553,8 @@ test_table__append_to_foreign_tables(void **state)
 	append_foreign("impala/iceberg_v3/iceberg_v3_row_lineage",
 		       "hdfs://localhost:20500/test-warehouse/iceberg_v3_row_lineage",
 		       "v3.metadata.json", "v3");
+	/* v1, Spark 3, partitioned by day(ts) */
+	append_foreign("polars/iceberg-table", "/tmp/iceberg/t1", "v2.metadata.json", "pday");
 	/* v1, Spark 2.4 */
 	append_foreign("impala/iceberg_non_partitioned",
 		       "/test-warehouse/iceberg_test/iceberg_non_partitioned", "v2.metadata.json",
