@@ -48,6 +48,7 @@ DECLARE_TABLE(string);
 DECLARE_TABLE(like);
 DECLARE_TABLE(math);
 DECLARE_TABLE(datetime);
+DECLARE_TABLE(regex);
 
 /* Powers of ten as int128: func_pow10[0..38]. */
 extern const int128 func_pow10[39];

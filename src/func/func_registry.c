@@ -52,6 +52,7 @@ static const struct {
 	{ func_like_table, &func_like_count },
 	{ func_math_table, &func_math_count },
 	{ func_datetime_table, &func_datetime_count },
+	{ func_regex_table, &func_regex_count },
 };
 
 const char *

@@ -74,6 +74,8 @@ test_func_robust__string_functions(void **state)
 		{ "starts_with", "ss" }, { "||", "ss" }, { "concat", "sss" },
 		{ "concat_ws", "sss" }, { "~~", "ss" }, { "!~~", "ss" }, { "~~*", "ss" },
 		{ "!~~*", "ss" }, { "like_escape", "ss" }, { "=", "ss" }, { "<", "ss" },
+		{ "~", "ss" }, { "~*", "ss" }, { "regexp_replace", "sss" },
+		{ "regexp_replace", "ssss" }, { "substring", "ss" }, { "regexp_like", "sss" },
 	};
 	const uint32_t n = 64;
 	int round, c, j;

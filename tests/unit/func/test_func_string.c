@@ -174,6 +174,41 @@ test_func_string__like_vectors(void **state)
 	assert_true(t_null_at(&out, 1));
 }
 
+static void
+test_func_string__regex(void **state)
+{
+	/* select 'abc123' ~ '\d+', 'ABC' ~* 'b', 'abc' !~ 'z',
+	 * regexp_replace('foo bar baz', 'ba(.)', 'X\1', 'g'),
+	 * regexp_replace('foo bar baz', 'ba(.)', '<\&>'), substring('foobar' from 'o.b'),
+	 * substring('foobar' from 'o(.)b'), substring('foobar' from 'z'),
+	 * regexp_like('Abc', 'a', 'i'), regexp_replace('aaa', 'x*', '-', 'g')
+	 * -> t|t|t|foo Xr Xz|foo <bar> baz|oob|o|<NULL>|t|-a-a-a- */
+	assert_string_equal(call("~", "ss", "abc123", "\\d+"), "t");
+	assert_string_equal(call("~", "ss", "abcdef", "\\d"), "f");
+	assert_string_equal(call("~*", "ss", "ABC", "b"), "t");
+	assert_string_equal(call("!~", "ss", "abc", "z"), "t");
+	assert_string_equal(call("regexp_replace", "ssss", "foo bar baz", "ba(.)", "X\\1", "g"),
+			    "foo Xr Xz");
+	assert_string_equal(call("regexp_replace", "sss", "foo bar baz", "ba(.)", "<\\&>"),
+			    "foo <bar> baz");
+	assert_string_equal(call("substring", "ss", "foobar", "o.b"), "oob");
+	assert_string_equal(call("substring", "ss", "foobar", "o(.)b"), "o");
+	assert_string_equal(call("substring", "ss", "foobar", "z"), "<NULL>");
+	assert_string_equal(call("regexp_like", "sss", "Abc", "a", "i"), "t");
+	assert_string_equal(call("regexp_replace", "ssss", "aaa", "x*", "-", "g"), "-a-a-a-");
+	/* select regexp_replace('a.b', '.', '-', 'gq') -> a-b ('q': literal pattern) */
+	assert_string_equal(call("regexp_replace", "ssss", "a.b", ".", "-", "gq"), "a-b");
+	/* select 'a' ~ '(' -> 2201B invalid regular expression: ... */
+	assert_true(strncmp(call("~", "ss", "a", "("), "ERROR 2201B invalid regular expression: ",
+			    40) == 0);
+	/* select regexp_replace('aaa','a','b','z') -> 22023 invalid regular expression option: "z" */
+	assert_string_equal(call("regexp_replace", "ssss", "aaa", "a", "b", "z"),
+			    "ERROR 22023 invalid regular expression option: \"z\"");
+	/* select regexp_like('a','a','g') */
+	assert_string_equal(call("regexp_like", "sss", "a", "a", "g"),
+			    "ERROR 22023 regexp_like() does not support the \"global\" option");
+}
+
 int
 main(void)
 {
@@ -183,6 +218,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_string__concat_misc, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_string__like, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_string__like_vectors, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_string__regex, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

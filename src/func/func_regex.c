@@ -1,0 +1,432 @@
+/*
+ * func_regex.c — POSIX regular expression operators and functions:
+ * ~ !~ ~* !~* (text, text) -> boolean, regexp_like(text, text[, flags]),
+ * regexp_replace(text, pattern, replacement[, flags]), and
+ * substring(text, pattern) (SQL's SUBSTRING(x FROM pattern)).
+ *
+ * Spec: PostgreSQL 15 documentation 9.7.3 "POSIX Regular Expressions".
+ * PostgreSQL uses Henry Spencer's ARE engine; floe uses the C library's
+ * POSIX extended regular expressions (regcomp/regexec, REG_EXTENDED), after
+ * rewriting the ARE class escapes \d \D outside brackets (\w \s \W \S are
+ * GNU extensions glibc already has).  Matching is byte-wise: '.' matches one
+ * byte of a multibyte character.  Flags: i (case-insensitive), g (all
+ * matches, regexp_replace), c (case-sensitive, default); any other flag is
+ * 22023 'invalid regular expression option: "x"'.  A bad pattern is 2201B
+ * "invalid regular expression: <reason>".
+ *
+ * regexp_replace's replacement understands \1..\9 (groups), \& (the whole
+ * match) and \\ (a backslash).  substring(x, pattern) returns the first
+ * parenthesised group if the pattern has one, else the whole match, NULL
+ * when nothing matches.
+ *
+ * A kernel compiles each distinct pattern once per call (a constant
+ * pattern: once per batch) and frees it before returning.
+ *
+ * INTERFACE ROUTINES
+ *   func_regex_table[] / func_regex_count   (searched by func_registry.c)
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include "func/func_internal.h"
+
+#ifndef ERRCODE_INVALID_REGULAR_EXPRESSION
+#define ERRCODE_INVALID_REGULAR_EXPRESSION "2201B"
+#endif
+
+/* flag 'q': the pattern is a literal string (not a regcomp flag bit) */
+#define RX_LITERAL (1 << 28)
+
+#define MAX_RESULT_BYTES (1024u * 1024u * 1024u - 1)
+
+/* One compiled pattern, reused while the pattern text and flags repeat. */
+typedef struct Rx {
+	regex_t re;
+	bool have;
+	char *pat;          /* the ARE text it was compiled from */
+	uint32_t plen;
+	int cflags;
+	char *buf;          /* NUL-terminated copy of the subject */
+	size_t bufcap;
+} Rx;
+
+static void
+rx_free(Rx *rx)
+{
+	if (rx->have)
+		regfree(&rx->re);
+	free(rx->pat);
+	free(rx->buf);
+	memset(rx, 0, sizeof *rx);
+}
+
+/* ARE -> ERE: \d \D outside brackets; literal: quote every metacharacter */
+static char *
+translate(const char *p, uint32_t n, bool literal)
+{
+	char *out = xmalloc((size_t)n * 8 + 1);
+	uint32_t i, o = 0;
+	bool in_br = false;
+
+	if (literal) {
+		for (i = 0; i < n; i++) {
+			if (strchr(".[]()*+?{}|^$\\", p[i]) && p[i])
+				out[o++] = '\\';
+			out[o++] = p[i];
+		}
+		out[o] = 0;
+		return out;
+	}
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+		if (!in_br && c == '\\' && i + 1 < n && (p[i + 1] == 'd' || p[i + 1] == 'D')) {
+			const char *rep = p[i + 1] == 'd' ? "[0-9]" : "[^0-9]";
+			memcpy(out + o, rep, strlen(rep));
+			o += (uint32_t)strlen(rep);
+			i++;
+			continue;
+		}
+		if (!in_br && c == '\\' && i + 1 < n) {
+			out[o++] = c;
+			out[o++] = p[++i];
+			continue;
+		}
+		if (!in_br && c == '[') {
+			in_br = true;
+			out[o++] = c;
+			/* a leading ^ and ] are literal members */
+			if (i + 1 < n && p[i + 1] == '^')
+				out[o++] = p[++i];
+			if (i + 1 < n && p[i + 1] == ']')
+				out[o++] = p[++i];
+			continue;
+		}
+		if (in_br && c == ']')
+			in_br = false;
+		out[o++] = c;
+	}
+	out[o] = 0;
+	return out;
+}
+
+static int
+rx_compile(FuncCtx *ctx, Rx *rx, const strview *pat, int cflags)
+{
+	const char *p = strview_data(pat);
+	char *ere;
+	int rc;
+
+	if (rx->have && rx->cflags == cflags && rx->plen == pat->len &&
+	    memcmp(rx->pat, p, pat->len) == 0)
+		return FLOE_OK;
+	if (rx->have)
+		regfree(&rx->re);
+	rx->have = false;
+	free(rx->pat);
+	rx->pat = xmalloc(pat->len + 1);
+	memcpy(rx->pat, p, pat->len);
+	rx->plen = pat->len;
+	rx->cflags = cflags;
+	ere = translate(p, pat->len, (cflags & RX_LITERAL) != 0);
+	rc = regcomp(&rx->re, ere, REG_EXTENDED | (cflags & ~RX_LITERAL));
+	free(ere);
+	if (rc != 0) {
+		char msg[256];
+		regerror(rc, &rx->re, msg, sizeof msg);
+		free(rx->pat);
+		rx->pat = NULL;
+		return floe_errorf(ctx->err, ERRCODE_INVALID_REGULAR_EXPRESSION,
+				   "invalid regular expression: %s", msg);
+	}
+	rx->have = true;
+	return FLOE_OK;
+}
+
+/* NUL-terminated copy of s in rx->buf */
+static const char *
+rx_subject(Rx *rx, const strview *s)
+{
+	if (rx->bufcap < (size_t)s->len + 1) {
+		rx->bufcap = (size_t)s->len + 1 + 64;
+		free(rx->buf);
+		rx->buf = xmalloc(rx->bufcap);
+	}
+	memcpy(rx->buf, strview_data(s), s->len);
+	rx->buf[s->len] = 0;
+	return rx->buf;
+}
+
+/* parse a flags string: sets *cflags, *global */
+static int
+parse_flags(FuncCtx *ctx, const strview *f, int *cflags, bool *global, bool allow_g)
+{
+	const char *p = strview_data(f);
+	uint32_t i;
+
+	for (i = 0; i < f->len; i++) {
+		switch (p[i]) {
+		case 'i': *cflags |= REG_ICASE; break;
+		case 'c': *cflags &= ~REG_ICASE; break;
+		case 'n': case 'm': *cflags |= REG_NEWLINE; break;
+		case 'q': *cflags |= RX_LITERAL; break;
+		case 'b': case 'e': case 'p': case 's': case 't': case 'w': case 'x':
+			break;  /* ARE variants: approximated by POSIX ERE */
+		case 'g':
+			if (allow_g) {
+				*global = true;
+				break;
+			}
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "regexp_like() does not support the \"global\" option");
+		default:
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid regular expression option: \"%c\"", p[i]);
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+match_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	     int base_flags, bool negate)
+{
+	VectorView v[3];
+	uint8_t *o = out->data;
+	Rx rx;
+	uint32_t i;
+	int j, rc = FLOE_OK;
+
+	memset(&rx, 0, sizeof rx);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		const strview *s, *p;
+		int cflags = base_flags;
+		bool g = false, isnull = false;
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
+		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
+		if (nargs == 3 &&
+		    (rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags, &g,
+				      false)) != FLOE_OK)
+			break;
+		if ((rc = rx_compile(ctx, &rx, p, cflags | REG_NOSUB)) != FLOE_OK)
+			break;
+		o[i] = (regexec(&rx.re, rx_subject(&rx, s), 0, NULL, 0) == 0) != negate;
+		out_valid(out, i);
+	}
+	rx_free(&rx);
+	return rc;
+}
+
+static int
+rx_op_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return match_common(ctx, args, 2, count, out, 0, false);
+}
+
+static int
+rx_op_nmatch(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return match_common(ctx, args, 2, count, out, 0, true);
+}
+
+static int
+rx_op_imatch(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return match_common(ctx, args, 2, count, out, REG_ICASE, false);
+}
+
+static int
+rx_op_inmatch(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return match_common(ctx, args, 2, count, out, REG_ICASE, true);
+}
+
+static int
+regexp_like(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return match_common(ctx, args, nargs, count, out, 0, false);
+}
+
+/* Growable output buffer in malloc memory, copied to out->arena at the end. */
+typedef struct Buf {
+	char *p;
+	size_t len, cap;
+} Buf;
+
+static int
+buf_put(FuncCtx *ctx, Buf *b, const char *s, size_t n)
+{
+	if (n == 0)
+		return FLOE_OK;
+	if (b->len + n > MAX_RESULT_BYTES)
+		return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+				   "requested length too large");
+	if (b->len + n > b->cap) {
+		b->cap = (b->len + n) * 2 + 64;
+		b->p = xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return FLOE_OK;
+}
+
+static int
+regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[4];
+	Rx rx;
+	Buf b = { NULL, 0, 0 };
+	uint32_t i;
+	int j, rc = FLOE_OK;
+
+	memset(&rx, 0, sizeof rx);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count && rc == FLOE_OK; i++) {
+		const strview *s, *p, *r;
+		const char *subj, *rep;
+		regmatch_t m[10];
+		int cflags = 0, eflags = 0;
+		bool g = false, isnull = false;
+		size_t off = 0, slen;
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
+		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
+		r = &((const strview *)v[2].data)[ARGK(v[2], i)];
+		if (nargs == 4 &&
+		    (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)], &cflags, &g,
+				      true)) != FLOE_OK)
+			break;
+		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
+			break;
+		subj = rx_subject(&rx, s);
+		slen = s->len;
+		rep = strview_data(r);
+		b.len = 0;
+		while (off <= slen && regexec(&rx.re, subj + off, 10, m, eflags) == 0) {
+			size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
+			uint32_t k;
+			if ((rc = buf_put(ctx, &b, subj + off, ms - off)) != FLOE_OK)
+				break;
+			for (k = 0; k < r->len && rc == FLOE_OK; k++) {
+				char c = rep[k];
+				if (c == '\\' && k + 1 < r->len) {
+					char d = rep[k + 1];
+					if (d >= '1' && d <= '9') {
+						regmatch_t *gm = &m[d - '0'];
+						if (gm->rm_so >= 0 && (size_t)(d - '0') <= rx.re.re_nsub)
+							rc = buf_put(ctx, &b, subj + off + gm->rm_so,
+								     (size_t)(gm->rm_eo - gm->rm_so));
+						k++;
+						continue;
+					}
+					if (d == '&') {
+						rc = buf_put(ctx, &b, subj + ms, me - ms);
+						k++;
+						continue;
+					}
+					if (d == '\\') {
+						rc = buf_put(ctx, &b, "\\", 1);
+						k++;
+						continue;
+					}
+				}
+				rc = buf_put(ctx, &b, &c, 1);
+			}
+			if (rc != FLOE_OK)
+				break;
+			if (me == ms) {
+				/* empty match: copy one byte and move on */
+				if (ms < slen && (rc = buf_put(ctx, &b, subj + ms, 1)) != FLOE_OK)
+					break;
+				off = ms + 1;
+			} else {
+				off = me;
+			}
+			eflags = REG_NOTBOL;
+			if (!g)
+				break;
+		}
+		if (rc != FLOE_OK)
+			break;
+		if (off < slen && (rc = buf_put(ctx, &b, subj + off, slen - off)) != FLOE_OK)
+			break;
+		vector_set_string(out, i, b.p ? b.p : "", (uint32_t)b.len);
+	}
+	free(b.p);
+	rx_free(&rx);
+	return rc;
+}
+
+static int
+regex_substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[2];
+	Rx rx;
+	uint32_t i;
+	int rc = FLOE_OK;
+
+	memset(&rx, 0, sizeof rx);
+	vector_view(&args[0], &v[0]);
+	vector_view(&args[1], &v[1]);
+	for (i = 0; i < count; i++) {
+		uint32_t k0 = ARGK(v[0], i), k1 = ARGK(v[1], i);
+		const strview *s, *p;
+		const char *subj;
+		regmatch_t m[2];
+		if (!ARGVALID(v[0], k0) || !ARGVALID(v[1], k1)) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[k0];
+		p = &((const strview *)v[1].data)[k1];
+		if ((rc = rx_compile(ctx, &rx, p, 0)) != FLOE_OK)
+			break;
+		subj = rx_subject(&rx, s);
+		if (regexec(&rx.re, subj, 2, m, 0) != 0) {
+			out_null(out, i);
+			continue;
+		}
+		if (rx.re.re_nsub > 0) {
+			if (m[1].rm_so < 0) {
+				out_null(out, i);
+				continue;
+			}
+			vector_set_string(out, i, strview_data(s) + m[1].rm_so,
+					  (uint32_t)(m[1].rm_eo - m[1].rm_so));
+		} else {
+			vector_set_string(out, i, strview_data(s) + m[0].rm_so,
+					  (uint32_t)(m[0].rm_eo - m[0].rm_so));
+		}
+	}
+	rx_free(&rx);
+	return rc;
+}
+
+#define TX TYPE_TEXT
+#define BO TYPE_BOOL
+const ScalarFunc func_regex_table[] = {
+	{ "~", rx_op_match, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "!~", rx_op_nmatch, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "~*", rx_op_imatch, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "!~*", rx_op_inmatch, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
+	{ "regexp_like", regexp_like, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "regexp_like", regexp_like, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "regexp_replace", regexp_replace, 3, 0, { TX, TX, TX }, TX, FRET_FIXED, true, false },
+	{ "regexp_replace", regexp_replace, 4, 0, { TX, TX, TX, TX }, TX, FRET_FIXED, true, false },
+	{ "substring", regex_substring, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+};
+const int func_regex_count = sizeof func_regex_table / sizeof func_regex_table[0];
