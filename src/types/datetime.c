@@ -17,9 +17,9 @@
  * 8601 "P1Y2M3DT4H5M6S".
  *
  * The session time zone is process-global: UTC, a fixed offset, or a named
- * zone.  Named zones are resolved by the C library (TZ + tzset +
- * localtime_r over /usr/share/zoneinfo) — setting the zone is therefore not
- * thread-safe against concurrent conversions; set it between statements.
+ * zone read from the system tzdata (TZif, RFC 8536, with its POSIX TZ
+ * footer rule for instants after the last transition).  Loaded zones are
+ * immutable and cached, so conversions are thread-safe.
  * Local -> UTC follows PostgreSQL's DetermineTimeZoneOffset: in a
  * spring-forward gap the offset before the transition is used, in a
  * fall-back overlap the offset after it.
@@ -36,7 +36,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <pthread.h>
+#include "common/arena.h"
 #include "types/datetime.h"
 
 /* ------------------------------------------------------------------ */
@@ -100,44 +101,393 @@ datetime_valid_civil(int64_t y, int m, int d)
 /* Time zone                                                           */
 /* ------------------------------------------------------------------ */
 
-enum { TZ_FIXED = 0, TZ_NAMED = 1 };
+/*
+ * Zones are read from the system tzdata (TZif files, RFC 8536) into
+ * immutable Zone objects kept for the life of the process in a small cache
+ * (guarded by a mutex; lookups after loading are lock-free reads of
+ * immutable data, so conversions are thread-safe).  Instants after the last
+ * transition follow the file's POSIX TZ footer rule.
+ */
 
-static struct {
-	int kind;
-	int32_t fixed_east;      /* TZ_FIXED: seconds east of UTC */
+typedef struct PosixRule {
+	bool has_dst;
+	int32_t std_east, dst_east;
+	int kind[2];             /* 'M', 'J', 'N' for start [0] and end [1] */
+	int mon[2], week[2], wday[2], day[2];
+	int32_t secs[2];         /* transition time of day (local, may exceed 24h) */
+} PosixRule;
+
+typedef struct Zone {
 	char name[128];
-} tz = { TZ_FIXED, 0, "UTC" };
+	bool fixed;
+	int32_t fixed_east;
+	int ntimes, ntypes;
+	int64_t *times;          /* transition instants, UTC seconds, ascending */
+	uint8_t *idx;            /* type index per transition */
+	int32_t *type_east;      /* utoff per type */
+	bool has_rule;
+	PosixRule rule;
+	struct Zone *next;       /* cache chain */
+} Zone;
 
-/* Offset east (seconds) of a named zone at UTC second t (C library). */
-static int32_t
-named_offset(int64_t t)
+static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
+static Zone *zone_cache;
+static Zone zone_utc = { .name = "UTC", .fixed = true };
+static const Zone *_Atomic session_zone = &zone_utc;
+
+static uint32_t
+be32(const unsigned char *p)
 {
-	struct tm tmv;
-	time_t tt = (time_t)t;
-	if (!localtime_r(&tt, &tmv))
-		return 0;
-	return (int32_t)tmv.tm_gmtoff;
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
+}
+
+static int64_t
+be64(const unsigned char *p)
+{
+	return (int64_t)(((uint64_t)be32(p) << 32) | be32(p + 4));
+}
+
+/* POSIX TZ offset "[+-]hh[:mm[:ss]]"; returns chars used or -1. */
+static int
+posix_hms(const char *s, int32_t *secs, bool sign_ok)
+{
+	const char *p = s;
+	int sign = 1;
+	if (sign_ok && (*p == '+' || *p == '-'))
+		sign = *p++ == '-' ? -1 : 1;
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	int v[3] = { 0, 0, 0 };
+	for (int k = 0; k < 3; k++) {
+		int x = 0, nd = 0;
+		while (isdigit((unsigned char)*p) && nd < 3)
+			x = x * 10 + (*p++ - '0'), nd++;
+		if (!nd)
+			return -1;
+		v[k] = x;
+		if (k < 2 && *p == ':')
+			p++;
+		else
+			break;
+	}
+	*secs = sign * (v[0] * 3600 + v[1] * 60 + v[2]);
+	return (int)(p - s);
+}
+
+static int
+posix_name(const char *s)
+{
+	const char *p = s;
+	if (*p == '<') {
+		while (*p && *p != '>')
+			p++;
+		return *p == '>' ? (int)(p - s + 1) : -1;
+	}
+	while (isalpha((unsigned char)*p))
+		p++;
+	return p - s >= 3 ? (int)(p - s) : -1;
+}
+
+static int
+posix_date(const char *s, PosixRule *r, int k)
+{
+	const char *p = s;
+	char *end;
+	if (*p == 'M') {
+		r->kind[k] = 'M';
+		r->mon[k] = (int)strtol(p + 1, &end, 10);
+		if (*end != '.')
+			return -1;
+		r->week[k] = (int)strtol(end + 1, &end, 10);
+		if (*end != '.')
+			return -1;
+		r->wday[k] = (int)strtol(end + 1, &end, 10);
+		if (r->mon[k] < 1 || r->mon[k] > 12 || r->week[k] < 1 || r->week[k] > 5 ||
+		    r->wday[k] < 0 || r->wday[k] > 6)
+			return -1;
+	} else if (*p == 'J' || isdigit((unsigned char)*p)) {
+		r->kind[k] = *p == 'J' ? 'J' : 'N';
+		r->day[k] = (int)strtol(*p == 'J' ? p + 1 : p, &end, 10);
+		if (r->day[k] < 0 || r->day[k] > 365)
+			return -1;
+	} else
+		return -1;
+	p = end;
+	r->secs[k] = 7200;
+	if (*p == '/') {
+		int n = posix_hms(p + 1, &r->secs[k], true);
+		if (n < 0)
+			return -1;
+		p += 1 + n;
+	}
+	return (int)(p - s);
+}
+
+static bool
+posix_parse(const char *s, PosixRule *r)
+{
+	int n;
+	int32_t off;
+	memset(r, 0, sizeof *r);
+	if ((n = posix_name(s)) < 0)
+		return false;
+	s += n;
+	if ((n = posix_hms(s, &off, true)) < 0)
+		return false;
+	s += n;
+	r->std_east = -off;
+	if (!*s)
+		return true;
+	if ((n = posix_name(s)) < 0)
+		return false;
+	s += n;
+	r->has_dst = true;
+	r->dst_east = r->std_east + 3600;
+	if (*s && *s != ',') {
+		if ((n = posix_hms(s, &off, true)) < 0)
+			return false;
+		s += n;
+		r->dst_east = -off;
+	}
+	if (*s != ',')
+		return false;   /* no rule: unsupported legacy default */
+	if ((n = posix_date(s + 1, r, 0)) < 0)
+		return false;
+	s += 1 + n;
+	if (*s != ',')
+		return false;
+	if ((n = posix_date(s + 1, r, 1)) < 0)
+		return false;
+	return s[1 + n] == '\0';
+}
+
+/* Local (wall) seconds of transition k of the rule in year y, as days*86400+secs. */
+static int64_t
+rule_local(const PosixRule *r, int k, int64_t y)
+{
+	int64_t day;
+	if (r->kind[k] == 'M') {
+		int64_t first = datetime_days_from_civil(y, r->mon[k], 1);
+		int dow1 = (int)(((first % 7) + 7 + 4) % 7);   /* 0 = Sunday */
+		int d = 1 + (r->wday[k] - dow1 + 7) % 7 + (r->week[k] - 1) * 7;
+		while (d > days_in_month(y, r->mon[k]))
+			d -= 7;
+		day = first + d - 1;
+	} else if (r->kind[k] == 'J') {
+		int n = r->day[k] - 1;
+		if (is_leap(y) && r->day[k] >= 60)
+			n++;
+		day = datetime_days_from_civil(y, 1, 1) + n;
+	} else
+		day = datetime_days_from_civil(y, 1, 1) + r->day[k];
+	return day * 86400 + r->secs[k];
+}
+
+static int32_t
+rule_offset(const PosixRule *r, int64_t t)
+{
+	if (!r->has_dst)
+		return r->std_east;
+	int64_t y;
+	int m, d;
+	datetime_civil_from_days(floordiv(t + r->std_east, 86400), &y, &m, &d);
+	/* start is given in standard time, end in daylight time */
+	int64_t start = rule_local(r, 0, y) - r->std_east;
+	int64_t end = rule_local(r, 1, y) - r->dst_east;
+	if (start < end)
+		return (t >= start && t < end) ? r->dst_east : r->std_east;
+	return (t >= end && t < start) ? r->std_east : r->dst_east;
+}
+
+static int32_t
+zone_offset(const Zone *z, int64_t t)
+{
+	if (z->fixed)
+		return z->fixed_east;
+	if (z->ntimes == 0 || t < z->times[0]) {
+		if (z->ntimes == 0 && z->has_rule)
+			return rule_offset(&z->rule, t);
+		/* before the first transition: the first non-DST type (RFC 8536
+		 * says type 0; zic writes the LMT type there) */
+		return z->ntypes ? z->type_east[0] : 0;
+	}
+	if (t >= z->times[z->ntimes - 1] && z->has_rule)
+		return rule_offset(&z->rule, t);
+	int lo = 0, hi = z->ntimes - 1;
+	while (lo < hi) {   /* last i with times[i] <= t */
+		int mid = (lo + hi + 1) / 2;
+		if (z->times[mid] <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return z->type_east[z->idx[lo]];
+}
+
+/* Parse a TZif image; NULL when it is not one we understand. */
+static Zone *
+tzif_parse(const unsigned char *b, size_t n, const char *name)
+{
+	if (n < 44 || memcmp(b, "TZif", 4) != 0)
+		return NULL;
+	const unsigned char *p = b;
+	size_t left = n;
+	int tsize = 4;
+	if (b[4] >= '2') {
+		/* skip the v1 block */
+		uint32_t isut = be32(b + 20), isstd = be32(b + 24), leap = be32(b + 28);
+		uint32_t tc = be32(b + 32), ty = be32(b + 36), ch = be32(b + 40);
+		uint64_t v1 = 44 + (uint64_t)tc * 5 + (uint64_t)ty * 6 + ch + (uint64_t)leap * 8 + isstd + isut;
+		if (v1 + 44 > n)
+			return NULL;
+		p = b + v1;
+		left = n - v1;
+		if (memcmp(p, "TZif", 4) != 0)
+			return NULL;
+		tsize = 8;
+	}
+	uint32_t isut = be32(p + 20), isstd = be32(p + 24), leap = be32(p + 28);
+	uint32_t tc = be32(p + 32), ty = be32(p + 36), ch = be32(p + 40);
+	if (tc > 100000 || ty == 0 || ty > 256 || ch > 100000 || leap > 100000 || isstd > ty || isut > ty)
+		return NULL;
+	uint64_t need = 44 + (uint64_t)tc * (tsize + 1) + (uint64_t)ty * 6 + ch +
+			(uint64_t)leap * (tsize + 4) + isstd + isut;
+	if (need > left)
+		return NULL;
+	Zone *z = xcalloc(1, sizeof *z);
+	snprintf(z->name, sizeof z->name, "%s", name);
+	z->ntimes = (int)tc;
+	z->ntypes = (int)ty;
+	z->times = xmalloc((tc ? tc : 1) * sizeof(int64_t));
+	z->idx = xmalloc(tc ? tc : 1);
+	z->type_east = xmalloc(ty * sizeof(int32_t));
+	const unsigned char *q = p + 44;
+	for (uint32_t i = 0; i < tc; i++, q += tsize)
+		z->times[i] = tsize == 8 ? be64(q) : (int32_t)be32(q);
+	for (uint32_t i = 0; i < tc; i++) {
+		z->idx[i] = q[i];
+		if (q[i] >= ty)
+			goto bad;
+	}
+	q += tc;
+	for (uint32_t i = 0; i < ty; i++, q += 6)
+		z->type_east[i] = (int32_t)be32(q);
+	for (uint32_t i = 1; i < tc; i++)
+		if (z->times[i] <= z->times[i - 1])
+			goto bad;
+	if (tsize == 8) {
+		const unsigned char *f = p + need, *e = b + n;
+		if (f < e && *f == '\n') {
+			const unsigned char *nl = memchr(f + 1, '\n', (size_t)(e - f - 1));
+			if (nl && nl - f - 1 < 100) {
+				char rule[100];
+				memcpy(rule, f + 1, (size_t)(nl - f - 1));
+				rule[nl - f - 1] = '\0';
+				z->has_rule = rule[0] && posix_parse(rule, &z->rule);
+			}
+		}
+	}
+	return z;
+bad:
+	free(z->times);
+	free(z->idx);
+	free(z->type_east);
+	free(z);
+	return NULL;
+}
+
+static Zone *
+zone_read(const char *file, const char *name)
+{
+	char path[300];
+	if (!*file || file[0] == '/' || strstr(file, "..") || strlen(file) > 200)
+		return NULL;
+	snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", file);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	unsigned char *buf = xmalloc(1 << 20);
+	size_t n = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	Zone *z = tzif_parse(buf, n, name);
+	free(buf);
+	return z;
+}
+
+/* Find or load a named zone (case-insensitive as PostgreSQL). */
+static const Zone *
+zone_lookup(const char *name)
+{
+	char cand[3][128];
+	size_t len = strlen(name);
+	if (len == 0 || len >= 128)
+		return NULL;
+	pthread_mutex_lock(&zone_lock);
+	for (Zone *z = zone_cache; z; z = z->next)
+		if (strcasecmp(z->name, name) == 0) {
+			pthread_mutex_unlock(&zone_lock);
+			return z;
+		}
+	/* as given; Capitalised_Words; UPPER */
+	strcpy(cand[0], name);
+	strcpy(cand[1], name);
+	strcpy(cand[2], name);
+	bool up = true;
+	for (char *p = cand[1]; *p; p++) {
+		*p = up ? (char)toupper((unsigned char)*p) : (char)tolower((unsigned char)*p);
+		up = (*p == '/' || *p == '_' || *p == '-');
+	}
+	for (char *p = cand[2]; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	Zone *z = NULL;
+	for (int i = 0; i < 3 && !z; i++)
+		if ((z = zone_read(cand[i], cand[i])) != NULL)
+			snprintf(z->name, sizeof z->name, "%s", cand[i]);
+	if (z) {
+		z->next = zone_cache;
+		zone_cache = z;
+	}
+	pthread_mutex_unlock(&zone_lock);
+	return z;
+}
+
+static const Zone *
+zone_fixed(int32_t east, const char *name)
+{
+	pthread_mutex_lock(&zone_lock);
+	for (Zone *z = zone_cache; z; z = z->next)
+		if (z->fixed && z->fixed_east == east && strcmp(z->name, name) == 0) {
+			pthread_mutex_unlock(&zone_lock);
+			return z;
+		}
+	Zone *z = xcalloc(1, sizeof *z);
+	z->fixed = true;
+	z->fixed_east = east;
+	snprintf(z->name, sizeof z->name, "%s", name);
+	z->next = zone_cache;
+	zone_cache = z;
+	pthread_mutex_unlock(&zone_lock);
+	return z;
 }
 
 int32_t
 datetime_tz_offset_utc(int64_t ts_utc)
 {
-	if (tz.kind == TZ_FIXED)
-		return tz.fixed_east;
-	return named_offset(floordiv(ts_utc, USECS_PER_SEC));
+	return zone_offset(session_zone, floordiv(ts_utc, USECS_PER_SEC));
 }
 
-/* Offset east for local wall-clock seconds t (PostgreSQL's rule). */
+/* Offset east for local wall-clock seconds t (PostgreSQL's
+ * DetermineTimeZoneOffset: gap -> offset before, overlap -> offset after). */
 static int32_t
-local_offset(int64_t t, int kind, int32_t fixed)
+local_offset(const Zone *z, int64_t t)
 {
-	if (kind == TZ_FIXED)
-		return fixed;
-	int32_t a = named_offset(t - 86400), b = named_offset(t + 86400);
+	if (z->fixed)
+		return z->fixed_east;
+	int32_t a = zone_offset(z, t - 86400), b = zone_offset(z, t + 86400);
 	if (a == b)
-		return named_offset(t - a) == a ? a : named_offset(t - named_offset(t - a));
+		return a;
 	int64_t before = t - a, after = t - b;
-	bool bb = named_offset(before) == a, ab = named_offset(after) == a;
+	bool bb = zone_offset(z, before) == a, ab = zone_offset(z, after) == a;
 	if (bb && ab)
 		return a;
 	if (!bb && !ab)
@@ -150,7 +500,7 @@ datetime_local_to_utc(int64_t local)
 {
 	if (local == TS_NOBEGIN || local == TS_NOEND)
 		return local;
-	int32_t off = local_offset(floordiv(local, USECS_PER_SEC), tz.kind, tz.fixed_east);
+	int32_t off = local_offset(session_zone, floordiv(local, USECS_PER_SEC));
 	return local - (int64_t)off * USECS_PER_SEC;
 }
 
@@ -162,7 +512,7 @@ datetime_timestamptz_to_local(int64_t ts)
 	return ts + (int64_t)datetime_tz_offset_utc(ts) * USECS_PER_SEC;
 }
 
-/* "+05:30" / "-8" / "+0530" -> seconds (sign as written); -1 on bad text. */
+/* "+05:30" / "-8" / "+0530" -> sign, h, m, s; -1 on bad text. */
 static int
 parse_offset_text(const char *s, int *sign, int *h, int *mi, int *sec)
 {
@@ -207,80 +557,32 @@ parse_offset_text(const char *s, int *sign, int *h, int *mi, int *sec)
 	return *p ? -1 : 0;
 }
 
-static bool
-zone_file_exists(const char *name)
-{
-	char path[300];
-	if (!*name || name[0] == '/' || strstr(name, ".."))
-		return false;
-	snprintf(path, sizeof path, "/usr/share/zoneinfo/%s", name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return false;
-	char magic[4];
-	bool ok = fread(magic, 1, 4, f) == 4 && memcmp(magic, "TZif", 4) == 0;
-	fclose(f);
-	return ok;
-}
-
-/* Case-insensitive lookup of a zone file name (PostgreSQL matches zone
- * names case-insensitively): try as given, then a canonical capitalisation. */
-static bool
-find_zone(const char *name, char *out, size_t n)
-{
-	if (strlen(name) >= n)
-		return false;
-	strcpy(out, name);
-	if (zone_file_exists(out))
-		return true;
-	/* Capitalise each word: america/new_york -> America/New_York */
-	bool up = true;
-	for (char *p = out; *p; p++) {
-		*p = up ? (char)toupper((unsigned char)*p) : (char)tolower((unsigned char)*p);
-		up = (*p == '/' || *p == '_' || *p == '-');
-	}
-	if (zone_file_exists(out))
-		return true;
-	for (char *p = out; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
-	return zone_file_exists(out);
-}
-
 int
 datetime_set_timezone(const char *name, floe_error *err)
 {
 	int sign, h, mi, sec;
-	char zname[128];
 
 	if (strcasecmp(name, "UTC") == 0 || strcasecmp(name, "GMT") == 0 ||
 	    strcasecmp(name, "Z") == 0 || strcasecmp(name, "Etc/UTC") == 0 ||
 	    strcasecmp(name, "Zulu") == 0 || strcasecmp(name, "UCT") == 0) {
-		tz.kind = TZ_FIXED;
-		tz.fixed_east = 0;
-		snprintf(tz.name, sizeof tz.name, "%s", name);
+		session_zone = zone_fixed(0, name);
 		return FLOE_OK;
 	}
 	/* POSIX-style "+05:30", "UTC+3": the offset is hours WEST of UTC, as
 	 * PostgreSQL reads a string time zone setting. */
 	const char *p = name;
-	if (strncasecmp(p, "UTC", 3) == 0 && (p[3] == '+' || p[3] == '-'))
-		p += 3;
-	else if (strncasecmp(p, "GMT", 3) == 0 && (p[3] == '+' || p[3] == '-'))
+	if ((strncasecmp(p, "UTC", 3) == 0 || strncasecmp(p, "GMT", 3) == 0) &&
+	    (p[3] == '+' || p[3] == '-'))
 		p += 3;
 	if (parse_offset_text(p, &sign, &h, &mi, &sec) == 0) {
 		if (h > 15 || mi > 59 || sec > 59)
 			goto bad;
-		tz.kind = TZ_FIXED;
-		tz.fixed_east = -sign * (h * 3600 + mi * 60 + sec);
-		snprintf(tz.name, sizeof tz.name, "%s", name);
+		session_zone = zone_fixed(-sign * (h * 3600 + mi * 60 + sec), name);
 		return FLOE_OK;
 	}
-	if (find_zone(name, zname, sizeof zname)) {
-		setenv("TZ", zname, 1);
-		tzset();
-		tz.kind = TZ_NAMED;
-		tz.fixed_east = 0;
-		snprintf(tz.name, sizeof tz.name, "%s", zname);
+	const Zone *z = zone_lookup(name);
+	if (z) {
+		session_zone = z;
 		return FLOE_OK;
 	}
 bad:
@@ -291,26 +593,27 @@ bad:
 int
 datetime_set_timezone_offset(int32_t east_seconds, floe_error *err)
 {
+	char name[64];
 	if (east_seconds > 15 * 3600 + 59 * 60 + 59 || east_seconds < -(15 * 3600 + 59 * 60 + 59))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "invalid value for parameter \"TimeZone\"");
-	tz.kind = TZ_FIXED;
-	tz.fixed_east = east_seconds;
+	/* PostgreSQL shows SET TIME ZONE -8 as "<-08>+08" */
 	int a = east_seconds < 0 ? -east_seconds : east_seconds;
 	if (a % 3600 == 0)
-		snprintf(tz.name, sizeof tz.name, "<%c%02d>%c%02d", east_seconds < 0 ? '-' : '+',
+		snprintf(name, sizeof name, "<%c%02d>%c%02d", east_seconds < 0 ? '-' : '+',
 			 a / 3600, east_seconds < 0 ? '+' : '-', a / 3600);
 	else
-		snprintf(tz.name, sizeof tz.name, "<%c%02d%02d>%c%02d:%02d",
+		snprintf(name, sizeof name, "<%c%02d%02d>%c%02d:%02d",
 			 east_seconds < 0 ? '-' : '+', a / 3600, a / 60 % 60,
 			 east_seconds < 0 ? '+' : '-', a / 3600, a / 60 % 60);
+	session_zone = zone_fixed(east_seconds, name);
 	return FLOE_OK;
 }
 
 const char *
 datetime_timezone_name(void)
 {
-	return tz.name;
+	return session_zone->name;
 }
 
 /* ------------------------------------------------------------------ */
@@ -601,7 +904,7 @@ typedef struct DtParts {
 	int64_t usec;
 	int ampm;                 /* 0, 1 am, 2 pm */
 	int32_t tz_east;
-	char zone[128];           /* named zone in the text */
+	const Zone *zone;         /* named zone in the text */
 	bool named_zone;
 	int nums[4];
 	int numlen[4];
@@ -876,7 +1179,6 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 		case F_WORD: {
 			int m;
 			int32_t east;
-			char zn[128];
 			if (strcmp(f, "epoch") == 0)
 				p->special = 1;
 			else if (strcmp(f, "infinity") == 0 || strcmp(f, "+infinity") == 0)
@@ -911,11 +1213,10 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 					return DT_BAD;
 				p->tz_east = east;
 				p->has_tz = true;
-			} else if (strlen(f) > 2 && find_zone(f, zn, sizeof zn)) {
+			} else if (strlen(f) > 2 && (strchr(f, '/') || strlen(f) > 3) &&
+				   (p->zone = zone_lookup(f)) != NULL) {
 				if (p->has_tz)
 					return DT_BAD;
-				/* resolve later against the local time */
-				snprintf(p->zone, sizeof p->zone, "%s", zn);
 				p->named_zone = true;
 				p->has_tz = true;
 			} else
@@ -1073,23 +1374,12 @@ parse_ts(const char *s, size_t n, bool with_tz, int64_t *out, floe_error *err)
 		goto range;
 	if (with_tz) {
 		int32_t off;
-		if (p.named_zone) {
-			/* evaluate the named zone, then restore the session's */
-			char saved[128];
-			int kind = tz.kind;
-			snprintf(saved, sizeof saved, "%s", tz.name);
-			setenv("TZ", p.zone, 1);
-			tzset();
-			off = local_offset(floordiv(ts, USECS_PER_SEC), TZ_NAMED, 0);
-			if (kind == TZ_NAMED)
-				setenv("TZ", saved, 1);
-			else
-				unsetenv("TZ");
-			tzset();
-		} else if (p.has_tz)
+		if (p.named_zone)
+			off = local_offset(p.zone, floordiv(ts, USECS_PER_SEC));
+		else if (p.has_tz)
 			off = p.tz_east;
 		else
-			off = local_offset(floordiv(ts, USECS_PER_SEC), tz.kind, tz.fixed_east);
+			off = local_offset(session_zone, floordiv(ts, USECS_PER_SEC));
 		int128 u = (int128)ts - (int128)off * USECS_PER_SEC;
 		if (u < TS_MIN_USECS || u > TS_MAX_USECS)
 			goto range;
