@@ -216,7 +216,7 @@ wh=$(mktemp -d "$tmp/whd.XXXXXX")
 "$FLOE_BIN" -D "$wh" -q -c 'create table shell_d (id int not null, name text, price numeric(10,2))' >/dev/null 2>&1
 "$FLOE_BIN" -D "$wh" -c '\d' >"$tmp/out" 2>&1
 cat >"$tmp/want" <<'EOF'
-   List of relations
+    List of relations
  Schema |  Name   | Type  
 --------+---------+-------
  public | shell_d | table
