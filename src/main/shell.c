@@ -846,6 +846,39 @@ prompt(Shell *sh)
 	return sh->paren_depth > 0 ? "floe(> " : "floe-> ";
 }
 
+/* psql 11+: "help", "quit" and "exit" alone on a line at the start of a
+ * statement (with an optional ;) act as commands in the interactive shell. */
+static bool
+bare_word(const char *line, Shell *sh)
+{
+	char w[8];
+	size_t n = 0;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	while (*line && !isspace((unsigned char)*line) && *line != ';' && n < sizeof w - 1)
+		w[n++] = (char)tolower((unsigned char)*line++);
+	w[n] = '\0';
+	if (*line == ';')
+		line++;
+	while (isspace((unsigned char)*line))
+		line++;
+	if (*line)
+		return false;
+	if (strcmp(w, "quit") == 0 || strcmp(w, "exit") == 0) {
+		sh->quit = true;
+		return true;
+	}
+	if (strcmp(w, "help") == 0) {
+		printf("You are using floe, a PostgreSQL-compatible database over Iceberg tables.\n"
+		       "Type:  \\? for help with floe commands\n"
+		       "       \\q to quit\n"
+		       "SQL reference: docs/sql.md\n");
+		return true;
+	}
+	return false;
+}
+
 /* The read-eval-print loop; sigsetjmp lives here, away from other locals. */
 static void
 prompt_loop(Shell *sh)
@@ -872,6 +905,10 @@ prompt_loop(Shell *sh)
 			add_history(line);
 		sh->lineno++;
 		sh->failed = false;
+		if (sh->len == 0 && sh->mode == LX_NORMAL && bare_word(line, sh)) {
+			free(line);
+			continue;
+		}
 		feed_line(sh, line);
 		sh->failed = false;
 		free(line);
