@@ -32,6 +32,7 @@
  * until a statement ends; sh->failed is sticky for a script run.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -291,9 +292,31 @@ cmp_str(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* \d, \dt: list tables. */
+/* psql patterns: * and ? wildcards; "schema.name" or just "name". */
+static bool
+has_wild(const char *p)
+{
+	return strpbrk(p, "*?") != NULL;
+}
+
+static bool
+table_matches(const TableInfo *t, const char *pattern)
+{
+	const char *dot = strrchr(pattern, '.');
+	char sch[256];
+
+	if (!pattern)
+		return true;
+	if (!dot)
+		return fnmatch(pattern, t->name ? t->name : "", 0) == 0;
+	snprintf(sch, sizeof sch, "%.*s", (int)(dot - pattern), pattern);
+	return fnmatch(sch, t->schema ? t->schema : "", 0) == 0 &&
+	       fnmatch(dot + 1, t->name ? t->name : "", 0) == 0;
+}
+
+/* \d, \dt [PATTERN]: list tables. */
 static void
-list_relations(Shell *sh, Arena *a)
+list_relations(Shell *sh, Arena *a, const char *pattern)
 {
 	TableInfo *tables = NULL;
 	int n = 0;
@@ -306,9 +329,22 @@ list_relations(Shell *sh, Arena *a)
 		report(sh, &err, NULL);
 		return;
 	}
+	if (pattern) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			if (table_matches(&tables[i], pattern))
+				tables[k++] = tables[i];
+		n = k;
+	}
 	if (n == 0) {
+		/* like psql: a message, not an error */
 		fflush(stdout);
-		fprintf(stderr, "Did not find any relations.\n");
+		if (!sh->opts.print.quiet) {
+			if (pattern)
+				fprintf(stderr, "Did not find any relation named \"%s\".\n", pattern);
+			else
+				fprintf(stderr, "Did not find any relations.\n");
+		}
 		return;
 	}
 	qsort(tables, (size_t)n, sizeof *tables, cmp_table);
@@ -419,6 +455,33 @@ describe(Shell *sh, Arena *a, const char *name)
 	output_print_table(stdout, &t, &sh->opts.print);
 }
 
+/* \d PATTERN: describe every matching table. */
+static void
+describe_pattern(Shell *sh, Arena *a, const char *pattern)
+{
+	TableInfo *tables = NULL;
+	int n = 0, found = 0;
+	floe_error err;
+
+	if (!has_wild(pattern)) {
+		describe(sh, a, pattern);
+		return;
+	}
+	floe_error_clear(&err);
+	if (engine_list_tables(sh->session, a, &tables, &n, &err) != FLOE_OK) {
+		report(sh, &err, NULL);
+		return;
+	}
+	qsort(tables, (size_t)n, sizeof *tables, cmp_table);
+	for (int i = 0; i < n && !sh->failed; i++)
+		if (table_matches(&tables[i], pattern)) {
+			describe(sh, a, arena_sprintf(a, "%s.%s", tables[i].schema, tables[i].name));
+			found++;
+		}
+	if (!found)
+		meta_error(sh, "Did not find any relation named \"%s\".", pattern);
+}
+
 static const char help_text[] =
 	"General\n"
 	"  \\q                     quit floe\n"
@@ -435,8 +498,8 @@ static const char help_text[] =
 	"\n"
 	"Informational\n"
 	"  \\d                     list tables\n"
-	"  \\d NAME                describe table\n"
-	"  \\dt                    list tables\n"
+	"  \\d NAME                describe table (NAME may use * and ? wildcards)\n"
+	"  \\dt [PATTERN]          list tables\n"
 	"  \\dn                    list schemas\n"
 	"\n"
 	"Formatting\n"
@@ -497,10 +560,12 @@ meta_command(Shell *sh, const char *text)
 	} else if (strcmp(cmd, "d") == 0 || strcmp(cmd, "dt") == 0 ||
 		   strcmp(cmd, "d+") == 0 || strcmp(cmd, "dt+") == 0) {
 		if (argc == 0)
-			list_relations(sh, a);
+			list_relations(sh, a, NULL);
+		else if (cmd[1] == 't')
+			list_relations(sh, a, argv[0]);
 		else
 			for (int i = 0; i < argc; i++)
-				describe(sh, a, argv[i]);
+				describe_pattern(sh, a, argv[i]);
 	} else if (strcmp(cmd, "dn") == 0 || strcmp(cmd, "dn+") == 0) {
 		list_schemas(sh, a);
 	} else if (strcmp(cmd, "timing") == 0) {
