@@ -114,6 +114,28 @@ eq_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 	return FLOE_OK;
 }
 
+/* char(n): trailing spaces do not count (bpchareq, bpcharcmp) */
+static inline int
+cmp_bpchar(const strview *a, const strview *b)
+{
+	const char *pa = strview_data(a), *pb = strview_data(b);
+	uint32_t la = a->len, lb = b->len, n;
+	int c;
+
+	while (la && pa[la - 1] == ' ')
+		la--;
+	while (lb && pb[lb - 1] == ' ')
+		lb--;
+	n = la < lb ? la : lb;
+	c = n ? memcmp(pa, pb, n) : 0;
+	if (c)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
+#define CMP_BP(x, y) cmp_bpchar(&(x), &(y))
+CMP_KERNELS(strview, CMP_BP, bp)
+
 #define BO TYPE_BOOL
 #define OPS6(A, B, sfx)                                                                \
 	{ "=", eq_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                 \
@@ -154,3 +176,19 @@ const ScalarFunc func_compare_table[] = {
 	OPS6(TYPE_UUID, TYPE_UUID, u),
 };
 const int func_compare_count = sizeof func_compare_table / sizeof func_compare_table[0];
+
+/* char(n) op char(n): picked by the resolver, never searched by name */
+static const ScalarFunc bpchar_ops[] = {
+	OPS6(TYPE_TEXT, TYPE_TEXT, bp),
+};
+
+const ScalarFunc *
+func_compare_bpchar(const char *op)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof bpchar_ops / sizeof bpchar_ops[0]; i++)
+		if (!strcmp(bpchar_ops[i].name, op))
+			return &bpchar_ops[i];
+	return NULL;
+}

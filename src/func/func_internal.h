@@ -50,6 +50,9 @@ DECLARE_TABLE(math);
 DECLARE_TABLE(datetime);
 DECLARE_TABLE(regex);
 
+/* The char(n) (trailing-space-insensitive) variant of a comparison operator. */
+const ScalarFunc *func_compare_bpchar(const char *op);
+
 /* Powers of ten as int128: func_pow10[0..38]. */
 extern const int128 func_pow10[39];
 

@@ -460,6 +460,44 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	}
 }
 
+static bool
+is_char(SqlType t)
+{
+	return t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR;
+}
+
+/*
+ * char(n) arguments, as PostgreSQL's bpchar: comparisons between char(n)
+ * (or char(n) and an unknown literal) ignore trailing spaces (bpchareq...);
+ * LIKE sees the padded value (bpcharlike); everything else takes text,
+ * whose cast from char(n) strips the padding (rtrim), so cast_to says text.
+ */
+static void
+char_rules(const ScalarFunc **f, const SqlType *in, int nargs, SqlType *cast_to)
+{
+	const char *nm = (*f)->name;
+	bool any = false, all = true;
+	int i;
+
+	for (i = 0; i < nargs; i++) {
+		any |= is_char(in[i]);
+		all &= is_char(in[i]) || in[i].id == TYPE_NULL;
+	}
+	if (!any)
+		return;
+	if (!strcmp(nm, "~~") || !strcmp(nm, "!~~") || !strcmp(nm, "~~*") || !strcmp(nm, "!~~*"))
+		return;
+	if (is_comparison(nm) && nargs == 2 && all && (*f)->args[0] == TYPE_TEXT) {
+		const ScalarFunc *bp = func_compare_bpchar(nm);
+		if (bp)
+			*f = bp;
+		return;
+	}
+	for (i = 0; i < nargs; i++)
+		if (is_char(cast_to[i]))
+			cast_to[i] = type_make(TYPE_TEXT);
+}
+
 int
 func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 		    const ScalarFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err)
@@ -484,6 +522,7 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 		return not_unique(err, name, argtypes, nargs, is_op);
 	*out = cands[pick];
 	finish(cands[pick], argtypes, nargs, ret, cast_to);
+	char_rules(out, argtypes, nargs, cast_to);
 	return FLOE_OK;
 }
 

@@ -166,6 +166,48 @@ test_func_resolve__errors(void **state)
 }
 
 static void
+test_func_resolve__char_n(void **state)
+{
+	/* select 'ab'::char(3) = 'ab', 'ab'::char(3) = 'ab '::text, length('ab'::char(4)),
+	 * 'ab'::char(3) || 'x', 'ab'::char(3) like 'ab', 'ab'::char(3) like 'ab_'
+	 * -> t | f | 2 | abx | f | t */
+	SqlType ch = type_make(TYPE_TEXT), in[2], ct[2], ret;
+	const ScalarFunc *f;
+	Vector args[2], out;
+	FuncCtx ctx = { T_arena, &T_err };
+
+	ch.text_kind = TEXT_CHAR;
+	ch.typmod = 3;
+	/* char = unknown: trailing-space-insensitive kernel, char kept */
+	in[0] = ch;
+	in[1] = type_make(TYPE_NULL);
+	assert_int_equal(func_resolve_scalar("=", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ct[0].text_kind, TEXT_CHAR);
+	args[0] = t_const_text("ab ");
+	args[1] = t_const_text("ab");
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+	assert_int_equal(((uint8_t *)out.data)[0], 1);
+	/* char = text: char side cast to text (rtrim), plain text comparison */
+	in[1] = type_make(TYPE_TEXT);
+	assert_int_equal(func_resolve_scalar("=", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ct[0].text_kind, TEXT_PLAIN);
+	args[0] = t_const_text("ab");
+	args[1] = t_const_text("ab ");
+	assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+	assert_int_equal(((uint8_t *)out.data)[0], 0);
+	/* length(char(4)) and char || unknown take text */
+	assert_int_equal(func_resolve_scalar("length", in, 1, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ct[0].text_kind, TEXT_PLAIN);
+	in[1] = type_make(TYPE_NULL);
+	assert_int_equal(func_resolve_scalar("||", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ct[0].text_kind, TEXT_PLAIN);
+	/* LIKE sees the padded value */
+	assert_int_equal(func_resolve_scalar("~~", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ct[0].text_kind, TEXT_CHAR);
+}
+
+static void
 check_agg(const char *name, SqlType a, bool star, const char *want_ret)
 {
 	SqlType cast_to[1], ret;
@@ -226,6 +268,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_resolve__text_ops, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_resolve__errors, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_resolve__aggregates, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_resolve__char_n, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
