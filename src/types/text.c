@@ -63,18 +63,44 @@ trim(const char **s, size_t *n)
  * "d1d2...dk" (no dot), value = 0.d1d2..dk * 10^(exp+1), i.e. exp is the
  * scientific exponent of d1.
  */
+/*
+ * Does the decimal text read back as d, strictly inside d's rounding
+ * interval?  PostgreSQL's Ryu copy treats the interval's bounds as
+ * exclusive, so a candidate exactly halfway to a neighbour (which strtod
+ * would still round to d by ties-to-even) does not count.  The midpoints
+ * are exact in long double (float4: in double).
+ */
+static bool
+reads_back(const char *txt, double d, bool is_float4)
+{
+	if (is_float4) {
+		float f = (float)d;
+		if (strtof(txt, NULL) != f)
+			return false;
+		double x = strtod(txt, NULL);
+		double lo = ((double)f + (double)nextafterf(f, -INFINITY)) / 2;
+		double hi = ((double)f + (double)nextafterf(f, INFINITY)) / 2;
+		return x != lo && x != hi;
+	}
+	if (strtod(txt, NULL) != d)
+		return false;
+	long double x = strtold(txt, NULL);
+	long double lo = ((long double)d + (long double)nextafter(d, -INFINITY)) / 2;
+	long double hi = ((long double)d + (long double)nextafter(d, INFINITY)) / 2;
+	return x != lo && x != hi;
+}
+
 static int
 shortest_digits(double d, bool is_float4, char *digs, int *exp)
 {
 	char tmp[40];
 	int lo = 1, hi = is_float4 ? 9 : 17;
-	/* Round-tripping is monotone in the digit count (the p-digit decimals
+	/* Reading back is monotone in the digit count (the p-digit decimals
 	 * are a subset of the (p+1)-digit ones), so binary-search the least p. */
 	while (lo < hi) {
 		int p = (lo + hi) / 2;
 		snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
-		bool ok = is_float4 ? strtof(tmp, NULL) == (float)d : strtod(tmp, NULL) == d;
-		if (ok)
+		if (reads_back(tmp, d, is_float4))
 			hi = p;
 		else
 			lo = p + 1;

@@ -60,12 +60,15 @@ test_text__float8_out(void **state)
 	const double in[] = { 0.1, 1.0 / 3, 1e15, 1e16, 1e-5, 123456789.123, 1e20, -0.0, NAN,
 			      INFINITY, -INFINITY, 1.2345678901234567e20, 100000000000000.0,
 			      0.0001, 0.00001234, 5e-324, 1.7976931348623157e308,
-			      123456789012345678.0, 0.0, 2.5 };
+			      123456789012345678.0, 0.0, 2.5,
+			      /* ties: the 15-digit candidate lies exactly halfway to the
+			       * neighbour; PostgreSQL's Ryu bounds are exclusive */
+			      -75113977539078204.715, 229106473103019579.369 };
 	const char *out[] = { "0.1", "0.3333333333333333", "1e+15", "1e+16", "1e-05",
 			      "123456789.123", "1e+20", "-0", "NaN", "Infinity", "-Infinity",
 			      "1.2345678901234567e+20", "100000000000000", "0.0001", "1.234e-05",
 			      "5e-324", "1.7976931348623157e+308", "1.2345678901234568e+17", "0",
-			      "2.5" };
+			      "2.5", "-7.511397753907821e+16", "2.2910647310301958e+17" };
 	char buf[TEXT_FLOAT_BUF];
 	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
 		text_format_float8(in[i], buf);
