@@ -82,6 +82,21 @@ strip_scheme(const char *p)
 	return p;
 }
 
+/* "scheme://..." with a URI scheme of letters, digits, + - . */
+static bool
+has_scheme(const char *p)
+{
+	const char *c = strstr(p, "://"), *q;
+
+	if (!c || c == p)
+		return false;
+	for (q = p; q < c; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+		      (*q >= '0' && *q <= '9') || *q == '+' || *q == '-' || *q == '.'))
+			return false;
+	return true;
+}
+
 char *
 fileio_resolve(FileIO *io, const char *path, Arena *a)
 {
@@ -93,7 +108,7 @@ fileio_resolve(FileIO *io, const char *path, Arena *a)
 	p = strip_scheme(path);
 	if (!m && p != path && (m = apply_map(io, p, a)) != NULL)
 		p = strip_scheme(m);
-	if (p[0] == '/' || !io->root || !io->root[0])
+	if (p[0] == '/' || !io->root || !io->root[0] || has_scheme(p))
 		return arena_strdup(a, p);
 	while (p[0] == '.' && p[1] == '/')
 		p += 2;
@@ -101,6 +116,21 @@ fileio_resolve(FileIO *io, const char *path, Arena *a)
 }
 
 /* ---- helpers ---------------------------------------------------------- */
+
+/* A resolved path that still has a scheme ("s3://b/k", "hdfs://h/p") cannot
+ * be served from local disk: 0A000 naming the way out. */
+static int
+check_local(const char *orig, const char *resolved, floe_error *err)
+{
+	const char *c = strstr(resolved, "://");
+
+	if (!has_scheme(resolved))
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		    "cannot access \"%s\": storage scheme \"%.*s\" is not supported by the "
+		    "local file-io", orig, (int)(c - resolved), resolved);
+	return floe_error_hint(err, "Map the path prefix to a local folder.");
+}
 
 static int
 io_err(floe_error *err, const char *what, const char *path, int e)
@@ -187,6 +217,7 @@ local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
 	Mapping *m;
 	int fd;
 
+	TRY(check_local(path, p, err));
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return io_err(err, "open", path, errno);
@@ -229,7 +260,7 @@ local_write(FileIO *io, const char *path, const void *data, size_t len,
 	size_t off = 0;
 	int fd, rc = FLOE_ERR;
 
-	if (make_parents(p, err) != FLOE_OK)
+	if (check_local(path, p, err) != FLOE_OK || make_parents(p, err) != FLOE_OK)
 		goto out;
 	slash = strrchr(p, '/');
 	tmp = slash

@@ -161,6 +161,11 @@ test_fileio_local__map_prefix(void **state)
 	snprintf(to, sizeof to, "%s/dp/tbl/data/a.parquet", root);
 	assert_string_equal(fileio_resolve(io, "file://data/persistent/tbl/data/a.parquet", a), to);
 	assert_string_equal(fileio_resolve(io, "data/persistent/tbl/data/a.parquet", a), to);
+	/* an unmapped remote scheme is a clean 0A000 */
+	assert_int_equal(fileio_read(io, "s3://other/x.json", a, &data, &len, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "0A000");
+	assert_int_equal(fileio_write(io, "hdfs://nn:8020/x.json", "{}", 2, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "0A000");
 	/* unmapped absolute path stays as is; relative goes under root */
 	assert_string_equal(fileio_resolve(io, "/etc/hostname", a), "/etc/hostname");
 	snprintf(to, sizeof to, "%s/a/b", root);
