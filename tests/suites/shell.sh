@@ -193,6 +193,12 @@ if [ $have_pg = 1 ]; then
 	if diff -u "$tmp/want" "$tmp/f.out" >"$tmp/diff"; then pass split_matches_psql; else fail split_matches_psql "differs" "$tmp/diff"; fi
 fi
 
+# \i runs a file with its own query buffer; errors there stop the script
+printf 'select 41 as inc\n' >"$tmp/inc.sql"
+printf 'select 40 as outer_a;\n\\i %s\nselect 42 as outer_b;\n' "$tmp/inc.sql" >"$tmp/main.sql"
+floe_run -A -t -f "$tmp/main.sql" >"$tmp/out" 2>&1
+if [ "$(tr '\n' ' ' <"$tmp/out")" = "40 41 42 " ]; then pass include_file; else fail include_file "unexpected" "$tmp/out"; fi
+
 # ---- 4. -q, \timing, command tags ------------------------------------------------------
 floe_run -q -c 'create table shell_q (a int)' -c 'insert into shell_q values (1)' -c 'select a from shell_q' >"$tmp/out" 2>&1
 rc=$?
@@ -224,6 +230,15 @@ cat >"$tmp/want" <<'EOF'
 
 EOF
 if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass d_list; else fail d_list "differs" "$tmp/diff"; fi
+"$FLOE_BIN" -D "$wh" -c '\dt shell_?' >"$tmp/out" 2>&1
+if diff -u "$tmp/want" "$tmp/out" >"$tmp/diff"; then pass dt_pattern; else fail dt_pattern "differs" "$tmp/diff"; fi
+"$FLOE_BIN" -D "$wh" -c '\dt nomatch*' -c 'select 1 as after' >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'Did not find any relation named "nomatch\*"' "$tmp/out" && grep -q after "$tmp/out"; then
+	pass dt_no_match_not_an_error
+else
+	fail dt_no_match_not_an_error "rc=$rc" "$tmp/out"
+fi
 "$FLOE_BIN" -D "$wh" -c '\d shell_d' >"$tmp/out" 2>&1
 cat >"$tmp/want" <<'EOF'
            Table "public.shell_d"
