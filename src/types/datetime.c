@@ -1836,6 +1836,31 @@ datetime_timestamp_to_date(int64_t ts, int32_t *out, floe_error *err)
 	return FLOE_OK;
 }
 
+/* Add months to a local timestamp, clamping the day to the month's end. */
+static int
+add_months_local(int64_t *t, int32_t months, floe_error *err)
+{
+	int64_t days = floordiv(*t, USECS_PER_DAY);
+	int64_t tod = *t - days * USECS_PER_DAY;
+	int64_t y;
+	int m, d;
+	datetime_civil_from_days(days, &y, &m, &d);
+	int64_t mm = y * 12 + (m - 1) + months;
+	y = floordiv(mm, 12);
+	m = (int)(mm - y * 12) + 1;
+	if (d > days_in_month(y, m))
+		d = days_in_month(y, m);
+	if (y > 300000 || y < -5000)
+		return ts_range(err);
+	*t = datetime_days_from_civil(y, m, d) * USECS_PER_DAY + tod;
+	return FLOE_OK;
+}
+
+/*
+ * timestamp_pl_interval / timestamptz_pl_interval: months, then days, each
+ * step on the local calendar (for timestamptz: converted back to UTC after
+ * each step with the session zone, as PostgreSQL does), then micros.
+ */
 int
 datetime_add_interval(int64_t ts, Interval iv, bool with_tz, int64_t *out, floe_error *err)
 {
@@ -1843,30 +1868,24 @@ datetime_add_interval(int64_t ts, Interval iv, bool with_tz, int64_t *out, floe_
 		*out = ts;
 		return FLOE_OK;
 	}
-	int64_t t = with_tz ? datetime_timestamptz_to_local(ts) : ts;
+	int64_t t = ts;
 	if (iv.months != 0) {
-		int64_t days = floordiv(t, USECS_PER_DAY);
-		int64_t tod = t - days * USECS_PER_DAY;
-		int64_t y;
-		int m, d;
-		datetime_civil_from_days(days, &y, &m, &d);
-		int64_t mm = y * 12 + (m - 1) + iv.months;
-		y = floordiv(mm, 12);
-		m = (int)(mm - y * 12) + 1;
-		if (d > days_in_month(y, m))
-			d = days_in_month(y, m);
-		if (y > 300000 || y < -5000)
-			return ts_range(err);
-		t = datetime_days_from_civil(y, m, d) * USECS_PER_DAY + tod;
+		if (with_tz)
+			t = datetime_timestamptz_to_local(t);
+		TRY(add_months_local(&t, iv.months, err));
+		if (with_tz)
+			t = datetime_local_to_utc(t);
 	}
 	if (iv.days != 0) {
 		int64_t dd;
+		if (with_tz)
+			t = datetime_timestamptz_to_local(t);
 		if (__builtin_mul_overflow((int64_t)iv.days, USECS_PER_DAY, &dd) ||
 		    __builtin_add_overflow(t, dd, &t))
 			return ts_range(err);
+		if (with_tz)
+			t = datetime_local_to_utc(t);
 	}
-	if (with_tz)
-		t = datetime_local_to_utc(t);
 	if (__builtin_add_overflow(t, iv.micros, &t) || t < TS_MIN_USECS || t > TS_MAX_USECS)
 		return ts_range(err);
 	*out = t;
@@ -1914,26 +1933,45 @@ datetime_interval_neg(Interval a, Interval *out, floe_error *err)
 	return FLOE_OK;
 }
 
-/* interval_mul: fractional months cascade into days, days into micros. */
+/* PostgreSQL's TSROUND: round to microsecond precision. */
+static double
+tsround(double j)
+{
+	return rint(j * 1000000.0) / 1000000.0;
+}
+
+static bool
+fits_i32(double x)
+{
+	return x >= (double)INT32_MIN && x < -(double)INT32_MIN;
+}
+
+/* interval_mul: fractional months cascade into days, days into seconds. */
 int
 datetime_interval_mul(Interval a, double f, Interval *out, floe_error *err)
 {
-	double m = a.months * f, d = a.days * f;
-	if (isnan(f) || isnan(m) || fabs(m) > INT32_MAX || fabs(d) > INT32_MAX)
+	double r = a.months * f;
+	Interval res;
+	if (isnan(r) || !fits_i32(r))
 		return iv_range(err);
-	int32_t mi = (int32_t)m;
-	int32_t di = (int32_t)d;
-	double mfrac = m - mi;
-	double sec_rem = (mfrac * DAYS_PER_MONTH - (int32_t)(mfrac * DAYS_PER_MONTH)) * 86400.0;
-	di += (int32_t)(mfrac * DAYS_PER_MONTH);
-	double dfrac = d - (int32_t)d;
-	double us = (double)a.micros * f + (dfrac * 86400.0 + sec_rem) * 1e6;
-	if (isnan(us) || fabs(us) > 9.2e18)
+	res.months = (int32_t)r;
+	r = a.days * f;
+	if (isnan(r) || !fits_i32(r))
 		return iv_range(err);
-	/* PostgreSQL rounds to whole microseconds with rint */
-	out->months = mi;
-	out->days = di;
-	out->micros = (int64_t)rint(us);
+	res.days = (int32_t)r;
+	double month_rem_days = tsround((a.months * f - res.months) * DAYS_PER_MONTH);
+	double sec_rem = tsround((a.days * f - res.days + month_rem_days -
+				  (int)month_rem_days) * 86400.0);
+	if (fabs(sec_rem) >= 86400.0) {
+		res.days += (int)(sec_rem / 86400.0);
+		sec_rem -= (int)(sec_rem / 86400.0) * 86400.0;
+	}
+	res.days += (int32_t)month_rem_days;
+	r = rint((double)a.micros * f + sec_rem * 1e6);
+	if (isnan(r) || !(r >= -9223372036854775808.0 && r < 9223372036854775808.0))
+		return iv_range(err);
+	res.micros = (int64_t)r;
+	*out = res;
 	return FLOE_OK;
 }
 
@@ -1978,6 +2016,37 @@ datetime_justify_days(Interval a)
 	} else if (a.months < 0 && a.days > 0) {
 		a.days -= DAYS_PER_MONTH;
 		a.months++;
+	}
+	return a;
+}
+
+Interval
+datetime_justify_interval(Interval a)
+{
+	if ((a.days > 0 && a.micros > 0) || (a.days < 0 && a.micros < 0)) {
+		int32_t wm = a.days / DAYS_PER_MONTH;
+		a.days -= wm * DAYS_PER_MONTH;
+		a.months += wm;
+	}
+	int64_t wd = a.micros / USECS_PER_DAY;
+	a.micros -= wd * USECS_PER_DAY;
+	a.days += (int32_t)wd;
+	int32_t wm = a.days / DAYS_PER_MONTH;
+	a.days -= wm * DAYS_PER_MONTH;
+	a.months += wm;
+	if (a.months > 0 && (a.days < 0 || (a.days == 0 && a.micros < 0))) {
+		a.days += DAYS_PER_MONTH;
+		a.months--;
+	} else if (a.months < 0 && (a.days > 0 || (a.days == 0 && a.micros > 0))) {
+		a.days -= DAYS_PER_MONTH;
+		a.months++;
+	}
+	if (a.days > 0 && a.micros < 0) {
+		a.micros += USECS_PER_DAY;
+		a.days--;
+	} else if (a.days < 0 && a.micros > 0) {
+		a.micros -= USECS_PER_DAY;
+		a.days++;
 	}
 	return a;
 }
@@ -2097,7 +2166,8 @@ datetime_trunc(const char *field, int64_t ts, bool with_tz, int64_t *out, floe_e
 		*out = ts;
 		return FLOE_OK;
 	}
-	int64_t t = with_tz ? datetime_timestamptz_to_local(ts) : ts;
+	int32_t east = with_tz ? datetime_tz_offset_utc(ts) : 0;
+	int64_t t = ts + (int64_t)east * USECS_PER_SEC;
 	int64_t days = floordiv(t, USECS_PER_DAY);
 	int64_t y;
 	int m, d;
@@ -2136,8 +2206,10 @@ datetime_trunc(const char *field, int64_t ts, bool with_tz, int64_t *out, floe_e
 	default:
 		goto bad;
 	}
+	/* PostgreSQL keeps the original offset for units below a day and
+	 * re-resolves the zone for day and above */
 	if (with_tz)
-		t = datetime_local_to_utc(t);
+		t = f >= FLD_DAY ? datetime_local_to_utc(t) : t - (int64_t)east * USECS_PER_SEC;
 	if (t < TS_MIN_USECS)
 		return ts_range(err);
 	*out = t;

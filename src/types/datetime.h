@@ -112,6 +112,7 @@ int datetime_interval_cmp(Interval a, Interval b);
 /* justify_hours/justify_days/justify_interval. */
 Interval datetime_justify_hours(Interval a);
 Interval datetime_justify_days(Interval a);
+Interval datetime_justify_interval(Interval a);
 /* timestamp - timestamp = interval {0, days, micros} as PostgreSQL
  * (timestamp_mi then justify_hours). */
 int datetime_timestamp_diff(int64_t a, int64_t b, Interval *out, floe_error *err);

@@ -320,6 +320,76 @@ test_datetime__arith(void **state)
 	assert_string_equal(buf, "1 mon 16 days 12:00:00");
 }
 
+static const char *
+ivmul(const char *iv, double f)
+{
+	Interval a, r;
+	datetime_parse_interval(iv, strlen(iv), &a, &err);
+	if (datetime_interval_mul(a, f, &r, &err) != FLOE_OK)
+		return err.message;
+	datetime_format_interval(r, buf);
+	return buf;
+}
+
+static const char *
+justify(const char *iv)
+{
+	Interval a;
+	datetime_parse_interval(iv, strlen(iv), &a, &err);
+	datetime_format_interval(datetime_justify_interval(a), buf);
+	return buf;
+}
+
+static const char *
+tz_op(const char *ts, const char *iv, const char *trunc)
+{
+	int64_t t, r;
+	Interval a;
+	datetime_parse_timestamptz(ts, strlen(ts), &t, &err);
+	if (trunc)
+		assert_int_equal(datetime_trunc(trunc, t, true, &r, &err), FLOE_OK);
+	else {
+		datetime_parse_interval(iv, strlen(iv), &a, &err);
+		assert_int_equal(datetime_add_interval(t, a, true, &r, &err), FLOE_OK);
+	}
+	datetime_format_timestamptz(r, buf);
+	return buf;
+}
+
+static void
+test_datetime__interval_ops(void **state)
+{
+	/* select '1 mon 1 day'::interval * 1.5, '1 mon'::interval * 0.3,
+	 *  '1 day 1 hour'::interval * 2.7, '-1 mon -3 days'::interval * 0.77,
+	 *  '3 mons'::interval / 7, '1 year'::interval * 1.33333 */
+	assert_string_equal(ivmul("1 mon 1 day", 1.5), "1 mon 16 days 12:00:00");
+	assert_string_equal(ivmul("1 mon", 0.3), "9 days");
+	assert_string_equal(ivmul("1 day 1 hour", 2.7), "2 days 19:30:00");
+	assert_string_equal(ivmul("-1 mon -3 days", 0.77), "-25 days -09:50:24");
+	assert_string_equal(ivmul("3 mons", 1.0 / 7), "12 days 20:34:17.1552");
+	assert_string_equal(ivmul("1 year", 1.33333), "1 year 3 mons 29 days 23:58:16.32");
+	/* select justify_interval('1 mon -1 hour'), justify_interval('-35 days 25:00'),
+	 *  justify_interval('1 mon -35 days'), justify_interval('100 days 5000 hours') */
+	assert_string_equal(justify("1 mon -1 hour"), "29 days 23:00:00");
+	assert_string_equal(justify("-35 days 25:00"), "-1 mons -3 days -23:00:00");
+	assert_string_equal(justify("1 mon -35 days"), "-5 days");
+	assert_string_equal(justify("100 days 5000 hours"), "10 mons 8 days 08:00:00");
+	/* set timezone to 'America/New_York';
+	 * select date_trunc('hour', '2024-11-03 05:30:00+00'::timestamptz),
+	 *  date_trunc('hour', '2024-11-03 06:30:00+00'::timestamptz),
+	 *  date_trunc('day', '2024-11-03 06:30:00+00'::timestamptz),
+	 *  '2024-03-09 02:30:00-05'::timestamptz + '1 day',
+	 *  '2024-02-10 02:30:00-05'::timestamptz + '1 mon 1 day' */
+	assert_int_equal(datetime_set_timezone("America/New_York", &err), FLOE_OK);
+	assert_string_equal(tz_op("2024-11-03 05:30:00+00", NULL, "hour"), "2024-11-03 01:00:00-04");
+	assert_string_equal(tz_op("2024-11-03 06:30:00+00", NULL, "hour"), "2024-11-03 01:00:00-05");
+	assert_string_equal(tz_op("2024-11-03 06:30:00+00", NULL, "day"), "2024-11-03 00:00:00-04");
+	assert_string_equal(tz_op("2024-03-09 02:30:00-05", "1 day", NULL), "2024-03-10 03:30:00-04");
+	assert_string_equal(tz_op("2024-02-10 02:30:00-05", "1 mon 1 day", NULL),
+			    "2024-03-11 03:30:00-04");
+	assert_int_equal(datetime_set_timezone("UTC", &err), FLOE_OK);
+}
+
 static void
 test_datetime__trunc_extract(void **state)
 {
@@ -377,6 +447,7 @@ main(void)
 		cmocka_unit_test(test_datetime__timestamptz),
 		cmocka_unit_test(test_datetime__interval),
 		cmocka_unit_test(test_datetime__arith),
+		cmocka_unit_test(test_datetime__interval_ops),
 		cmocka_unit_test(test_datetime__trunc_extract),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
