@@ -18,6 +18,11 @@ void avro__put_long(AvroBuf *b, int64_t v);
 void avro__put_bytes(AvroBuf *b, const void *p, size_t n);   /* long length + bytes */
 int avro__get_long(const uint8_t *data, size_t len, size_t *pos, const char *name,
 		     int64_t *out, floe_error *err);
+/* Datums a container of n input bytes may decode to (~32 bytes each):
+ * real manifests hold ~3 per compressed byte. */
+#define AVRO_DATUM_BUDGET(n) ((int64_t)(n) * 16 + ((int64_t)1 << 20))
+int avro__decode(const AvroSchema *s, const uint8_t *data, size_t len, size_t *pos,
+		 const char *name, Arena *a, int64_t *budget, AvroDatum **out, floe_error *err);
 int avro__encode(const AvroSchema *s, const AvroDatum *d, AvroBuf *b, int depth, floe_error *err);
 int avro__schema_parse(const char *json, Arena *a, const char *code, const char *what,
 		       AvroSchema **out, floe_error *err);

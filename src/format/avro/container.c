@@ -20,13 +20,15 @@
  * (never searched for: a marker may also occur inside the metadata); a file
  * ending inside a block or its sync marker is corrupt, not a clean EOF;
  * every block decodes to exactly its record count with no bytes left over;
- * a block never inflates beyond AVRO_MAX_BLOCK.  A file ending inside a
+ * a block never inflates beyond AVRO_MAX_BLOCK, and the whole file decodes
+ * to at most AVRO_DATUM_BUDGET(len) datums.  A file ending inside a
  * block *header* (count/size varints) ends cleanly there, as Java's
  * DataFileStream.hasNext treats that EOF (apache-avro's person-10.no-codec
  * file carries a trailing newline).  All failures on bad bytes
  * are XX001 naming the file; an unknown codec is 0A000.
  */
 #include <snappy-c.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -48,18 +50,36 @@ avro_file_meta(const AvroFile *f, const char *key)
 	return NULL;
 }
 
+/*
+ * Decompressors.  The output is a heap buffer the caller frees once the
+ * block's records are decoded (decoded strings are copied into the arena),
+ * so a file never holds more than one decompressed block at a time.
+ */
 static int
-inflate_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t **out,
-	      size_t *outlen, floe_error *err)
+grow(uint8_t **buf, size_t *cap, const char *name, const char *codec, floe_error *err)
+{
+	if (*cap >= AVRO_MAX_BLOCK)
+		return FLOE_CORRUPT(err, "Avro file \"%s\": %s block inflates beyond %zu bytes", name,
+				    codec, AVRO_MAX_BLOCK);
+	*cap = *cap * 2 > AVRO_MAX_BLOCK ? AVRO_MAX_BLOCK : *cap * 2;
+	*buf = xrealloc(*buf, *cap);
+	return FLOE_OK;
+}
+
+static int
+inflate_block(const uint8_t *in, size_t n, const char *name, uint8_t **out, size_t *outlen,
+	      floe_error *err)
 {
 	z_stream zs;
 	memset(&zs, 0, sizeof zs);
+	if (n > UINT32_MAX)
+		return FLOE_CORRUPT(err, "Avro file \"%s\": deflate block too large", name);
 	if (inflateInit2(&zs, -15) != Z_OK)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "zlib inflateInit2 failed");
 	size_t cap = n * 4 + 64, used = 0;
 	if (cap > AVRO_MAX_BLOCK)
 		cap = AVRO_MAX_BLOCK;
-	uint8_t *buf = arena_alloc(a, cap);
+	uint8_t *buf = xmalloc(cap);
 	zs.next_in = (Bytef *)in;
 	zs.avail_in = (uInt)n;
 	int rc;
@@ -73,30 +93,29 @@ inflate_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t *
 		if (rc != Z_OK && rc != Z_BUF_ERROR)
 			break;
 		if (zs.avail_out == 0) {
-			if (cap >= AVRO_MAX_BLOCK) {
+			if (grow(&buf, &cap, name, "deflate", err) != FLOE_OK) {
 				inflateEnd(&zs);
-				return FLOE_CORRUPT(err, "Avro file \"%s\": deflate block inflates beyond %zu bytes",
-						    name, AVRO_MAX_BLOCK);
+				free(buf);
+				return FLOE_ERR;
 			}
-			size_t ncap = cap * 2 > AVRO_MAX_BLOCK ? AVRO_MAX_BLOCK : cap * 2;
-			buf = arena_realloc(a, buf, cap, ncap);
-			cap = ncap;
 		} else if (rc == Z_BUF_ERROR || zs.avail_in == 0) {
 			break;   /* input exhausted before the end of the stream */
 		}
 	}
 	inflateEnd(&zs);
-	if (rc != Z_STREAM_END)
+	if (rc != Z_STREAM_END) {
+		free(buf);
 		return FLOE_CORRUPT(err, "Avro file \"%s\": bad deflate block (%s)", name,
 				    zs.msg ? zs.msg : "truncated");
+	}
 	*out = buf;
 	*outlen = used;
 	return FLOE_OK;
 }
 
 static int
-unsnappy_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t **out,
-	       size_t *outlen, floe_error *err)
+unsnappy_block(const uint8_t *in, size_t n, const char *name, uint8_t **out, size_t *outlen,
+	       floe_error *err)
 {
 	size_t ulen;
 	if (n < 4)
@@ -105,23 +124,27 @@ unsnappy_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t 
 	if (snappy_uncompressed_length((const char *)in, n, &ulen) != SNAPPY_OK ||
 	    ulen > AVRO_MAX_BLOCK)
 		return FLOE_CORRUPT(err, "Avro file \"%s\": bad snappy block header", name);
-	uint8_t *buf = arena_alloc(a, ulen + 1);
+	uint8_t *buf = xmalloc(ulen + 1);
 	size_t got = ulen;
-	if (snappy_uncompress((const char *)in, n, (char *)buf, &got) != SNAPPY_OK || got != ulen)
+	if (snappy_uncompress((const char *)in, n, (char *)buf, &got) != SNAPPY_OK || got != ulen) {
+		free(buf);
 		return FLOE_CORRUPT(err, "Avro file \"%s\": bad snappy block", name);
+	}
 	uint32_t want = (uint32_t)in[n] << 24 | (uint32_t)in[n + 1] << 16 |
 		(uint32_t)in[n + 2] << 8 | in[n + 3];
 	uint32_t crc = (uint32_t)crc32(0L, buf, (uInt)ulen);
-	if (crc != want)
+	if (crc != want) {
+		free(buf);
 		return FLOE_CORRUPT(err, "Avro file \"%s\": snappy block CRC mismatch", name);
+	}
 	*out = buf;
 	*outlen = ulen;
 	return FLOE_OK;
 }
 
 static int
-unzstd_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t **out,
-	     size_t *outlen, floe_error *err)
+unzstd_block(const uint8_t *in, size_t n, const char *name, uint8_t **out, size_t *outlen,
+	     floe_error *err)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	if (!ds)
@@ -130,25 +153,23 @@ unzstd_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t **
 	size_t cap = n * 4 + 64, rc = 1;
 	if (cap > AVRO_MAX_BLOCK)
 		cap = AVRO_MAX_BLOCK;
-	uint8_t *buf = arena_alloc(a, cap);
+	uint8_t *buf = xmalloc(cap);
 	ZSTD_inBuffer ib = {in, n, 0};
 	ZSTD_outBuffer ob = {buf, cap, 0};
 	for (;;) {
 		if (ob.pos == ob.size) {
-			if (cap >= AVRO_MAX_BLOCK) {
+			if (grow(&buf, &cap, name, "zstandard", err) != FLOE_OK) {
 				ZSTD_freeDStream(ds);
-				return FLOE_CORRUPT(err, "Avro file \"%s\": zstandard block inflates beyond %zu bytes",
-						    name, AVRO_MAX_BLOCK);
+				free(buf);
+				return FLOE_ERR;
 			}
-			size_t ncap = cap * 2 > AVRO_MAX_BLOCK ? AVRO_MAX_BLOCK : cap * 2;
-			buf = arena_realloc(a, buf, cap, ncap);
-			cap = ncap;
 			ob.dst = buf;
 			ob.size = cap;
 		}
 		rc = ZSTD_decompressStream(ds, &ob, &ib);
 		if (ZSTD_isError(rc)) {
 			ZSTD_freeDStream(ds);
+			free(buf);
 			return FLOE_CORRUPT(err, "Avro file \"%s\": bad zstandard block (%s)", name,
 					    ZSTD_getErrorName(rc));
 		}
@@ -156,8 +177,10 @@ unzstd_block(const uint8_t *in, size_t n, const char *name, Arena *a, uint8_t **
 			break;   /* done, or the decoder needs input that is not there */
 	}
 	ZSTD_freeDStream(ds);
-	if (ZSTD_isError(rc) || rc != 0)
+	if (rc != 0) {
+		free(buf);
 		return FLOE_CORRUPT(err, "Avro file \"%s\": truncated zstandard block", name);
+	}
 	*out = buf;
 	*outlen = ob.pos;
 	return FLOE_OK;
@@ -175,6 +198,30 @@ block_header_complete(const uint8_t *data, size_t len, size_t pos)
 		pos++;
 	}
 	return true;
+}
+
+/* Decode the `count` records of one decompressed block, appending to *recs. */
+static int
+decode_block(const AvroSchema *schema, const uint8_t *ub, size_t ulen, int64_t count,
+	     const char *name, Arena *a, int64_t *budget, AvroDatum ***recs, int64_t *cap,
+	     int64_t nrec, floe_error *err)
+{
+	if (schema->zero_size ? count > ZERO_SIZE_RECORDS - nrec : (uint64_t)count > ulen)
+		return FLOE_CORRUPT(err, "Avro file \"%s\": block claims %lld records in %zu bytes",
+				    name, (long long)count, ulen);
+	if (nrec + count > *cap) {
+		int64_t ncap = (nrec + count) * 2;
+		*recs = arena_realloc(a, *recs, sizeof(**recs) * (size_t)*cap,
+				      sizeof(**recs) * (size_t)ncap);
+		*cap = ncap;
+	}
+	size_t bp = 0;
+	for (int64_t i = 0; i < count; i++)
+		TRY(avro__decode(schema, ub, ulen, &bp, name, a, budget, &(*recs)[nrec + i], err));
+	if (bp != ulen)
+		return FLOE_CORRUPT(err, "Avro file \"%s\": %zu stray bytes after the records of a block",
+				    name, ulen - bp);
+	return FLOE_OK;
 }
 
 int
@@ -197,7 +244,8 @@ avro_read_container(const uint8_t *data, size_t len, const char *name, Arena *a,
 	AvroSchema bytes_s = {.type = AVRO_BYTES};
 	AvroSchema meta_s = {.type = AVRO_MAP, .items = &bytes_s};
 	AvroDatum *meta;
-	TRY(avro_decode_datum(&meta_s, data, len, &pos, name, a, &meta, err));
+	int64_t budget = AVRO_DATUM_BUDGET(len);
+	TRY(avro__decode(&meta_s, data, len, &pos, name, a, &budget, &meta, err));
 	AvroFile *f = ARENA_NEW(a, AvroFile);
 	f->nmeta = meta->u.map.n;
 	f->meta_keys = meta->u.map.keys;
@@ -253,36 +301,27 @@ avro_read_container(const uint8_t *data, size_t len, const char *name, Arena *a,
 			return FLOE_CORRUPT(err, "Avro file \"%s\": bad sync marker after block at offset %zu",
 					    name, (size_t)(blk - data));
 		pos += 16;
-		uint8_t *ub = (uint8_t *)blk;
+		uint8_t *ub = (uint8_t *)blk, *heap = NULL;
 		size_t ulen = (size_t)size;
 		switch (f->codec) {
 		case AVRO_CODEC_NULL:
 			break;
 		case AVRO_CODEC_DEFLATE:
-			TRY(inflate_block(blk, (size_t)size, name, a, &ub, &ulen, err));
+			TRY(inflate_block(blk, (size_t)size, name, &heap, &ulen, err));
 			break;
 		case AVRO_CODEC_SNAPPY:
-			TRY(unsnappy_block(blk, (size_t)size, name, a, &ub, &ulen, err));
+			TRY(unsnappy_block(blk, (size_t)size, name, &heap, &ulen, err));
 			break;
 		case AVRO_CODEC_ZSTD:
-			TRY(unzstd_block(blk, (size_t)size, name, a, &ub, &ulen, err));
+			TRY(unzstd_block(blk, (size_t)size, name, &heap, &ulen, err));
 			break;
 		}
-		if (schema->zero_size ? count > ZERO_SIZE_RECORDS - nrec : (uint64_t)count > ulen)
-			return FLOE_CORRUPT(err, "Avro file \"%s\": block claims %lld records in %zu bytes",
-					    name, (long long)count, ulen);
-		if (nrec + count > cap) {
-			int64_t ncap = (nrec + count) * 2;
-			recs = arena_realloc(a, recs, sizeof(*recs) * (size_t)cap,
-					     sizeof(*recs) * (size_t)ncap);
-			cap = ncap;
-		}
-		size_t bp = 0;
-		for (int64_t i = 0; i < count; i++)
-			TRY(avro_decode_datum(schema, ub, ulen, &bp, name, a, &recs[nrec + i], err));
-		if (bp != ulen)
-			return FLOE_CORRUPT(err, "Avro file \"%s\": %zu stray bytes after the records of a block",
-					    name, ulen - bp);
+		if (heap)
+			ub = heap;
+		int rc = decode_block(schema, ub, ulen, count, name, a, &budget, &recs, &cap, nrec, err);
+		free(heap);
+		if (rc != FLOE_OK)
+			return FLOE_ERR;
 		nrec += count;
 		if (nrec > INT32_MAX / 2)
 			return FLOE_CORRUPT(err, "Avro file \"%s\": too many records", name);

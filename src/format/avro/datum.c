@@ -13,6 +13,7 @@
  *   avro_decode_datum(schema, data, len, &pos, name, a, &datum, err)
  *   avro__encode(schema, datum, buf, depth, err)    (folder-private)
  *   avro__get_long(data, len, &pos, name, &v, err)  (folder-private)
+ *   avro__decode(schema, data, len, &pos, name, a, &budget, &datum, err)
  *   avro__buf_put / avro__put_long / avro__put_bytes
  *   avro_datum_null/bool/int/long/float/double/string/bytes/fixed/enum/
  *     record/array/union
@@ -20,7 +21,9 @@
  * Invariants (decode): never reads past data+len; a varint has at most 10
  * bytes (bits past 64 in the 10th are dropped, as Java does); an int fits
  * 32 bits; lengths and counts are at most the bytes left (items that can encode to zero bytes are capped at
- * ZERO_SIZE_ITEMS per container); nesting is at most AVRO_MAX_DEPTH.  Every
+ * ZERO_SIZE_ITEMS per array); nesting is at most AVRO_MAX_DEPTH; the
+ * number of datums is at most AVRO_DATUM_BUDGET(input bytes), so memory
+ * stays proportional to the input even under high-ratio compression.  Every
  * violation is XX001 naming the file.  Decoded strings/bytes are copied into
  * the arena and NUL-terminated.
  */
@@ -35,6 +38,7 @@ typedef struct Dec {
 	const char *name;
 	Arena *a;
 	floe_error *err;
+	int64_t *budget;          /* datums still allowed (see AVRO_DATUM_BUDGET) */
 } Dec;
 
 static int
@@ -203,6 +207,9 @@ decode(Dec *d, const AvroSchema *s, int depth, AvroDatum **out)
 	const uint8_t *p;
 	if (depth > AVRO_MAX_DEPTH)
 		return FLOE_CORRUPT(d->err, "Avro file \"%s\": data nested too deeply", d->name);
+	if (--*d->budget < 0)
+		return FLOE_CORRUPT(d->err, "Avro file \"%s\": more values than a file of its size can hold",
+				    d->name);
 	AvroDatum *r = ARENA_NEW(d->a, AvroDatum);
 	r->type = s->type;
 	*out = r;
@@ -269,15 +276,24 @@ decode(Dec *d, const AvroSchema *s, int depth, AvroDatum **out)
 }
 
 int
-avro_decode_datum(const AvroSchema *s, const uint8_t *data, size_t len, size_t *pos,
-		  const char *name, Arena *a, AvroDatum **out, floe_error *err)
+avro__decode(const AvroSchema *s, const uint8_t *data, size_t len, size_t *pos, const char *name,
+	     Arena *a, int64_t *budget, AvroDatum **out, floe_error *err)
 {
 	if (*pos > len)
 		return FLOE_CORRUPT(err, "Avro file \"%s\": position past the end", name);
-	Dec d = {.p = data + *pos, .end = data + len, .name = name, .a = a, .err = err};
+	Dec d = {.p = data + *pos, .end = data + len, .name = name, .a = a, .err = err,
+		 .budget = budget};
 	TRY(decode(&d, s, 0, out));
 	*pos = (size_t)(d.p - data);
 	return FLOE_OK;
+}
+
+int
+avro_decode_datum(const AvroSchema *s, const uint8_t *data, size_t len, size_t *pos,
+		  const char *name, Arena *a, AvroDatum **out, floe_error *err)
+{
+	int64_t budget = AVRO_DATUM_BUDGET(len);
+	return avro__decode(s, data, len, pos, name, a, &budget, out, err);
 }
 
 int

@@ -537,6 +537,26 @@ test_avro__hostile(void **state)
 	n += 16;
 	assert_int_equal(avro_read_container(big, n, "rec", a, &f, &err), FLOE_ERR);
 	assert_string_equal(err.sqlstate, "XX001");
+	/* arrays of 2^20-1 nulls, 1000 times: bounded by the datum budget */
+	const char *nest = "{\"type\":\"array\",\"items\":{\"type\":\"array\",\"items\":\"null\"}}";
+	assert_int_equal(avro_write_container(nest, NULL, NULL, 0, NULL, 0, 0, a, &data, &len, &err), 0);
+	size_t body = 3 + 1000 * 4 + 1;
+	big = arena_alloc(a, len + body + 64);
+	memcpy(big, data, len);
+	n = len;
+	big[n++] = 2;                               /* 1 record */
+	big[n++] = 0xc6; big[n++] = 0x3e;           /* block size 4003 */
+	big[n++] = 0xd0; big[n++] = 0x0f;           /* outer count 1000 */
+	for (int i = 0; i < 1000; i++) {
+		big[n++] = 0xfe; big[n++] = 0xff; big[n++] = 0x7f;   /* 2^20 - 1 */
+		big[n++] = 0;
+	}
+	big[n++] = 0;
+	memcpy(big + n, data + len - 16, 16);
+	n += 16;
+	assert_int_equal(avro_read_container(big, n, "nest", a, &f, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	assert_non_null(strstr(err.message, "more values than"));
 	arena_free(a);
 }
 
