@@ -36,6 +36,7 @@
  * INTERFACE ROUTINES: see table.h.
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,16 +217,125 @@ pg_type_prop(SqlType t, Arena *a)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/*
+ * Metadata cache.  Metadata files are immutable, so a parse keyed by the
+ * local path a location resolves to never goes stale.  An entry owns an
+ * arena holding one parsed TableMetadata (floe properties applied); every
+ * caller that receives it takes a reference that an arena reset callback
+ * of the caller's arena drops.  Only unreferenced entries are evicted
+ * (least recently used first); when all are in use, the parse is handed to
+ * the caller uncached.  Callers treat Table.md as read-only (commits copy).
+ */
+#define MD_CACHE_SIZE 64
+
+typedef struct MdCacheEntry {
+	char *key;                 /* xstrdup'd; NULL = free slot */
+	Arena *arena;
+	TableMetadata *md;
+	int refs;
+	uint64_t used;
+} MdCacheEntry;
+
+static pthread_mutex_t md_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static MdCacheEntry md_cache[MD_CACHE_SIZE];
+static uint64_t md_cache_tick;
+static uint64_t md_cache_hits, md_cache_misses;
+
+static void
+md_cache_release(void *arg)
+{
+	MdCacheEntry *e = arg;
+
+	pthread_mutex_lock(&md_cache_mu);
+	e->refs--;
+	pthread_mutex_unlock(&md_cache_mu);
+}
+
+static void
+free_arena_cb(void *arg)
+{
+	arena_free(arg);
+}
+
 static int
 read_metadata(FileIO *io, const char *location, Arena *a, TableMetadata **md, floe_error *err)
 {
+	char *key = fileio_resolve(io, location, a);
 	const uint8_t *data;
 	size_t len;
+	Arena *own;
+	MdCacheEntry *e = NULL;
+	int i;
 
-	TRY(fileio_read(io, location, a, &data, &len, err));
-	TRY(metadata_parse((const char *)data, len, location, a, md, err));
+	pthread_mutex_lock(&md_cache_mu);
+	for (i = 0; i < MD_CACHE_SIZE; i++)
+		if (md_cache[i].key && strcmp(md_cache[i].key, key) == 0) {
+			e = &md_cache[i];
+			e->refs++;
+			e->used = ++md_cache_tick;
+			md_cache_hits++;
+			break;
+		}
+	pthread_mutex_unlock(&md_cache_mu);
+	if (e) {
+		arena_on_reset(a, md_cache_release, e);
+		*md = e->md;
+		return FLOE_OK;
+	}
+
+	/* the file's bytes (a mapping) live in a scratch arena; the model,
+	 * which copies what it keeps, in `own` */
+	own = arena_new(0);
+	{
+		Arena *scratch = arena_new(0);
+		int rc = fileio_read(io, location, scratch, &data, &len, err);
+		if (rc == FLOE_OK)
+			rc = metadata_parse((const char *)data, len, location, own, md, err);
+		arena_free(scratch);
+		if (rc != FLOE_OK) {
+			arena_free(own);
+			return FLOE_ERR;
+		}
+	}
 	table_apply_floe_properties(*md);
+
+	pthread_mutex_lock(&md_cache_mu);
+	md_cache_misses++;
+	for (i = 0; i < MD_CACHE_SIZE; i++) {
+		MdCacheEntry *c = &md_cache[i];
+		if (c->key && strcmp(c->key, key) == 0) {   /* raced with another loader */
+			e = NULL;
+			break;
+		}
+		if (c->refs == 0 && (!e || !c->key || (e->key && c->used < e->used)))
+			e = c;
+	}
+	if (e) {
+		if (e->key) {
+			free(e->key);
+			arena_free(e->arena);
+		}
+		e->key = xstrdup(key);
+		e->arena = own;
+		e->md = *md;
+		e->refs = 1;
+		e->used = ++md_cache_tick;
+	}
+	pthread_mutex_unlock(&md_cache_mu);
+	if (e)
+		arena_on_reset(a, md_cache_release, e);
+	else
+		arena_on_reset(a, free_arena_cb, own);
 	return FLOE_OK;
+}
+
+void
+table_metadata_cache_stats(uint64_t *hits, uint64_t *misses)
+{
+	pthread_mutex_lock(&md_cache_mu);
+	*hits = md_cache_hits;
+	*misses = md_cache_misses;
+	pthread_mutex_unlock(&md_cache_mu);
 }
 
 static Table *

@@ -7,6 +7,7 @@
  * arena passed to the call that produced it.  Commits go through the
  * catalog's compare-and-swap (catalog_swap_table) from the Table's
  * metadata_location to the new one; see table.c for the commit protocol.
+ * Table.md is read-only: it may be shared through the metadata cache.
  *
  * floe-only column facts that Iceberg cannot hold are table properties,
  * applied to every schema's IcebergField by table_load (and by the other
@@ -29,6 +30,7 @@
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_data_dir(t, a)                                      where new data files go
+ *   table_metadata_cache_stats(&hits, &misses)
  */
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
@@ -84,6 +86,10 @@ int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		     DataFile **files, int *n, floe_error *err);
 
 void table_apply_floe_properties(TableMetadata *md);
+
+/* Parsed metadata is cached by resolved location (files are immutable);
+ * Table.md may be shared: treat it as read-only.  Counters for tests. */
+void table_metadata_cache_stats(uint64_t *hits, uint64_t *misses);
 
 /* Folder for new data files: property write.data.path, else
  * <location>/data (Iceberg's default). */

@@ -348,6 +348,48 @@ test_table__failed_commit_cleans_up(void **state)
 	arena_free(a);
 }
 
+/* Loads of one metadata location share one parse; each caller's arena
+ * holds a reference, so freeing one arena leaves the others valid. */
+static void
+test_table__metadata_cache(void **state)
+{
+	Catalog *cat;
+	FileIO *io;
+	Arena *a = arena_new(0), *a1 = arena_new(0), *a2 = arena_new(0);
+	floe_error err;
+	Table *t, *l1, *l2;
+	uint64_t h0, m0, h1, m1;
+	char loc[512];
+	int i;
+
+	open_env("cache", &cat, &io);
+	snprintf(loc, sizeof loc, "%s/cache/wh/ns/t", dir);
+	assert_int_equal(table_create(cat, io, loc, "ns", "t", two_column_schema(a), NULL, NULL, 0,
+				      a, &t, &err), FLOE_OK);
+	table_metadata_cache_stats(&h0, &m0);
+	assert_int_equal(table_load(cat, io, "ns", "t", a1, &l1, &err), FLOE_OK);
+	assert_int_equal(table_load(cat, io, "ns", "t", a2, &l2, &err), FLOE_OK);
+	table_metadata_cache_stats(&h1, &m1);
+	assert_true(h1 - h0 >= 1);
+	assert_ptr_equal(l1->md, l2->md);
+	arena_free(a1);
+	assert_string_equal(metadata_current_schema(l2->md)->fields[1].name, "value");
+	/* more distinct files than cache slots: entries in use are kept */
+	for (i = 0; i < 70; i++) {
+		Table *x;
+		char name[32];
+		snprintf(name, sizeof name, "t%d", i);
+		assert_int_equal(table_register(cat, io, "ns", name, t->metadata_location, &err), FLOE_OK);
+		assert_int_equal(table_load(cat, io, "ns", name, a2, &x, &err), FLOE_OK);
+		assert_ptr_equal(x->md, l2->md);
+	}
+	assert_string_equal(metadata_current_schema(l2->md)->fields[0].name, "id");
+	arena_free(a2);
+	catalog_close(cat);
+	fileio_free(io);
+	arena_free(a);
+}
+
 static int
 count_files(const char *path)
 {
@@ -746,6 +788,7 @@ main(void)
 		cmocka_unit_test(test_table__create_append_scan),
 		cmocka_unit_test(test_table__concurrent_append),
 		cmocka_unit_test(test_table__failed_commit_cleans_up),
+		cmocka_unit_test(test_table__metadata_cache),
 		cmocka_unit_test(test_table__floe_column_properties),
 		cmocka_unit_test(test_table__append_to_foreign_tables),
 		cmocka_unit_test(test_table__register_real_tables),
