@@ -828,30 +828,46 @@ tokenize(const char *s, size_t n, Fields *fl)
 				while (i < n && (isdigit((unsigned char)low[i]) || low[i] == ':' || low[i] == '.'))
 					i++;
 				type = F_TIME;
-			} else if (i < n && (low[i] == '-' || low[i] == '/' || low[i] == '.')) {
+			} else if (i < n && low[i] == '.') {
+				/* "12.5" (a number with a fraction, maybe followed by a
+				 * unit: "0.1sec") or "2024.01.02" (a date) */
+				i++;
+				while (i < n && isdigit((unsigned char)low[i]))
+					i++;
+				type = F_NUM;
+				if (i < n && low[i] == '.') {
+					while (i < n && (isdigit((unsigned char)low[i]) || low[i] == '.'))
+						i++;
+					type = F_DATE;
+				}
+			} else if (i < n && (low[i] == '-' || low[i] == '/')) {
+				/* parts are all digits or all letters (month names);
+				 * letters right after digits end the field ("15bc") */
 				char delim = low[i];
+				bool digits_part = true;
 				while (i < n && (isdigit((unsigned char)low[i]) || low[i] == delim ||
 						 isalpha((unsigned char)low[i]))) {
-					if (low[i] == 't' && i + 1 < n && isdigit((unsigned char)low[i + 1]))
+					if (low[i] == delim)
+						digits_part = i + 1 < n && isdigit((unsigned char)low[i + 1]);
+					else if (isalpha((unsigned char)low[i]) && digits_part)
 						break;
 					i++;
 				}
 				type = F_DATE;
-				/* "12.5": a number with a fraction */
-				if (delim == '.') {
-					int dots = 0;
-					for (size_t k = start; k < i; k++)
-						dots += low[k] == '.';
-					if (dots == 1)
-						type = F_NUM;
-				}
 			} else
 				type = F_NUM;
+		} else if (c == '.' && i + 1 < n && isdigit((unsigned char)low[i + 1])) {
+			/* ".5 weeks" */
+			i++;
+			while (i < n && isdigit((unsigned char)low[i]))
+				i++;
+			type = F_NUM;
 		} else if (isalpha((unsigned char)c)) {
 			while (i < n && isalpha((unsigned char)low[i]))
 				i++;
 			type = F_WORD;
-			if (i - start == 1 && c == 't' && i < n && isdigit((unsigned char)low[i]))
+			if (i - start == 1 && c == 't' && i < n && isdigit((unsigned char)low[i]) &&
+			    fl->n > 0)
 				continue;   /* ISO 8601 date/time separator */
 			if (i + 1 < n && (low[i] == '-' || low[i] == '/') &&
 			    isdigit((unsigned char)low[i + 1]) && is_month_word(low + start, (int)(i - start))) {
@@ -1041,14 +1057,14 @@ decode_date_field(char *f, DtParts *p)
 			p->year = adjust_year(strtoll(b, NULL, 10), (int)strlen(b));
 		}
 	} else if (strlen(parts[0]) > 2) {
-		if (strlen(parts[0]) > 9 || strlen(parts[1]) > 2 || strlen(parts[2]) > 2)
+		if (strlen(parts[0]) > 9 || strlen(parts[1]) > 9 || strlen(parts[2]) > 9)
 			return DT_BAD;
 		p->year = strtoll(parts[0], NULL, 10);
 		p->mon = atoi(parts[1]);
 		p->day = atoi(parts[2]);
 	} else {
 		/* MDY */
-		if (strlen(parts[1]) > 2 || strlen(parts[2]) > 9)
+		if (strlen(parts[1]) > 9 || strlen(parts[2]) > 9)
 			return DT_BAD;
 		p->mon = atoi(parts[0]);
 		p->day = atoi(parts[1]);
@@ -1078,9 +1094,11 @@ decode_time_field(const char *f, int *h, int *mi, int *s, int64_t *us)
 			x = x * 10 + (*q++ - '0');
 		}
 		v[nv++] = x;
-		if (*q == ':')
+		if (*q == ':') {
+			if (nv == 3)
+				return DT_BAD;
 			q++;
-		else
+		} else
 			break;
 	}
 	if (*q == '.') {
@@ -1155,7 +1173,7 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 				p->has_date = p->has_year = true;
 				break;
 			}
-			if (!want_date && !p->has_time && (len == 4 || len == 6)) {
+			if ((!want_date || p->has_date) && !p->has_time && (len == 4 || len == 6)) {
 				/* "hhmm[ss]" time for the time type */
 				long v = atol(f);
 				if (len == 6) {
