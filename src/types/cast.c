@@ -438,6 +438,102 @@ fast_path(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags)
 	return true;
 }
 
+/* Checked loops for the hot numeric pairs; -1 when not handled here. */
+static int
+checked_path(const Vector *in, uint32_t count, Vector *out, SqlType to, floe_error *err)
+{
+	VectorView v;
+	TypeId f = in->type.id, t = to.id;
+	vector_view(in, &v);
+	if (type_is_integer(f) && t == TYPE_DECIMAL && to.scale <= 18) {
+		int128 *dst = out->data;
+		int128 mul = decimal_pow10(to.scale);
+		int128 lim = to.precision ? decimal_pow10(to.precision) : decimal_pow10(38);
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			int64_t x = f == TYPE_INT16 ? ((const int16_t *)v.data)[k]
+				  : f == TYPE_INT32 ? ((const int32_t *)v.data)[k]
+				  : ((const int64_t *)v.data)[k];
+			int128 r = (int128)x * mul;
+			if (r >= lim || r <= -lim)
+				return decimal_coerce(x, 0, to.precision, to.scale, &r, err);
+			dst[i] = r;
+		}
+		return FLOE_OK;
+	}
+	if (f == TYPE_DECIMAL && t == TYPE_DECIMAL && to.precision) {
+		int128 *dst = out->data;
+		const int128 *src = v.data;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			TRY(decimal_coerce(src[k], in->type.scale, to.precision, to.scale, &dst[i], err));
+		}
+		return FLOE_OK;
+	}
+	if (f == TYPE_DECIMAL && t == TYPE_FLOAT64) {
+		double *dst = out->data;
+		const int128 *src = v.data;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			dst[i] = decimal_to_double(src[k], in->type.scale);
+		}
+		return FLOE_OK;
+	}
+	if ((f == TYPE_FLOAT64 || f == TYPE_FLOAT32) && type_is_integer(t)) {
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			double x = f == TYPE_FLOAT64 ? ((const double *)v.data)[k]
+						     : ((const float *)v.data)[k];
+			int64_t r;
+			TRY(float_to_int(x, t, &r, err));
+			if (t == TYPE_INT16)
+				((int16_t *)out->data)[i] = (int16_t)r;
+			else if (t == TYPE_INT32)
+				((int32_t *)out->data)[i] = (int32_t)r;
+			else
+				((int64_t *)out->data)[i] = r;
+		}
+		return FLOE_OK;
+	}
+	if (type_is_integer(f) && type_is_integer(t)) {
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			int64_t x = f == TYPE_INT16 ? ((const int16_t *)v.data)[k]
+				  : f == TYPE_INT32 ? ((const int32_t *)v.data)[k]
+				  : ((const int64_t *)v.data)[k];
+			TRY(check_int(x, t, err));
+			if (t == TYPE_INT16)
+				((int16_t *)out->data)[i] = (int16_t)x;
+			else if (t == TYPE_INT32)
+				((int32_t *)out->data)[i] = (int32_t)x;
+			else
+				((int64_t *)out->data)[i] = x;
+		}
+		return FLOE_OK;
+	}
+	return -1;
+}
+
 int
 cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags,
 	    floe_error *err)
@@ -451,6 +547,9 @@ cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags
 	}
 	if (fast_path(in, count, out, to, flags))
 		return FLOE_OK;
+	int rc0 = checked_path(in, count, out, to, err);
+	if (rc0 != -1)
+		return rc0;
 	bool strings = to.id == TYPE_TEXT || to.id == TYPE_BYTEA || in->type.id == TYPE_TEXT ||
 		       in->type.id == TYPE_BYTEA;
 	Arena *scratch = strings ? arena_new(0) : out->arena;

@@ -731,6 +731,12 @@ decimal_cmp(int128 a, int sa, int128 b, int sb)
 double
 decimal_to_double(int128 v, int scale)
 {
+	/* exact operands, one correctly rounded IEEE operation */
+	static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+				      1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
+				      1e20, 1e21, 1e22 };
+	if (scale >= 0 && scale <= 22 && uabs128(v) <= ((uint128)1 << 53))
+		return (double)(int64_t)v / p10[scale];
 	char buf[DECIMAL_FORMAT_BUF];
 	decimal_format(v, scale, buf);
 	return strtod(buf, NULL);

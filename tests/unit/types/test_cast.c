@@ -227,6 +227,37 @@ test_cast__vector(void **state)
 	assert_int_equal(cast_vector(&t, 2, &o3, type_decimal(6, 2), 0, &err), FLOE_OK);
 	assert_string_equal(vector_value_text(&o3, 0, A, &n), "1.01");
 	assert_string_equal(vector_value_text(&o3, 1, A, &n), "-2.50");
+
+	/* checked numeric loops: same answers and messages as cast_value */
+	Vector dv, o4, o5, o6;
+	vector_init(&dv, type_decimal(10, 3), A, 3);
+	((int128 *)dv.data)[0] = 1005;      /* 1.005 */
+	((int128 *)dv.data)[1] = -2500;     /* -2.500 */
+	((int128 *)dv.data)[2] = 123456789; /* 123456.789 */
+	vector_init(&o4, type_decimal(5, 2), A, 3);
+	assert_int_equal(cast_vector(&dv, 2, &o4, type_decimal(5, 2), 0, &err), FLOE_OK);
+	assert_string_equal(vector_value_text(&o4, 0, A, &n), "1.01");
+	assert_string_equal(vector_value_text(&o4, 1, A, &n), "-2.50");
+	assert_int_equal(cast_vector(&dv, 3, &o4, type_decimal(5, 2), 0, &err), FLOE_ERR);
+	assert_string_equal(err.detail,
+		"A field with precision 5, scale 2 must round to an absolute value less than 10^3.");
+	vector_init(&o5, T(TYPE_FLOAT64), A, 3);
+	assert_int_equal(cast_vector(&dv, 3, &o5, T(TYPE_FLOAT64), 0, &err), FLOE_OK);
+	assert_string_equal(vector_value_text(&o5, 2, A, &n), "123456.789");
+	vector_init(&o6, T(TYPE_INT16), A, 3);
+	assert_int_equal(cast_vector(&o5, 2, &o6, T(TYPE_INT16), 0, &err), FLOE_OK);
+	assert_string_equal(vector_value_text(&o6, 1, A, &n), "-2");   /* rint(-2.5) */
+	assert_int_equal(cast_vector(&o5, 3, &o6, T(TYPE_INT16), 0, &err), FLOE_ERR);
+	assert_string_equal(err.message, "smallint out of range");
+	Vector iv, o7;
+	vector_init(&iv, T(TYPE_INT32), A, 2);
+	((int32_t *)iv.data)[0] = 99999;
+	((int32_t *)iv.data)[1] = 100000;
+	vector_init(&o7, type_decimal(7, 2), A, 2);
+	assert_int_equal(cast_vector(&iv, 1, &o7, type_decimal(7, 2), 0, &err), FLOE_OK);
+	assert_string_equal(vector_value_text(&o7, 0, A, &n), "99999.00");
+	assert_int_equal(cast_vector(&iv, 2, &o7, type_decimal(7, 2), 0, &err), FLOE_ERR);
+	assert_string_equal(err.message, "numeric field overflow");
 }
 
 int
