@@ -1366,3 +1366,58 @@ metadata_copy(const TableMetadata *md, Arena *a)
 	c->extra = hold(a, md->extra);
 	return c;
 }
+
+/* ---- editing ---------------------------------------------------------- */
+
+void
+metadata_add_schema(TableMetadata *md, const IcebergSchema *schema, Arena *a)
+{
+	IcebergSchema *s = ARENA_ARRAY(a, IcebergSchema, md->nschemas + 2);
+	void **raw = ARENA_ARRAY(a, void *, md->nschemas + 2);
+	int i;
+
+	if (md->nschemas > 0)
+		memcpy(s, md->schemas, sizeof(IcebergSchema) * (size_t)md->nschemas);
+	if (md->schema_raw)
+		memcpy(raw, md->schema_raw, sizeof(void *) * (size_t)md->nschemas);
+	s[md->nschemas] = *schema;
+	raw[md->nschemas] = NULL;    /* serialized from the model */
+	md->schemas = s;
+	md->schema_raw = raw;
+	md->nschemas++;
+	md->current_schema_id = schema->schema_id;
+	for (i = 0; i < schema->nfields; i++)
+		if (schema->fields[i].id > md->last_column_id)
+			md->last_column_id = schema->fields[i].id;
+}
+
+void
+metadata_set_property(TableMetadata *md, const char *key, const char *value, Arena *a)
+{
+	MdProp *p;
+	int i;
+
+	for (i = 0; i < md->nproperties; i++)
+		if (strcmp(md->properties[i].key, key) == 0)
+			break;
+	if (i < md->nproperties) {
+		p = dup_array(a, md->properties, sizeof(MdProp), md->nproperties);
+		if (value) {
+			p[i].value = arena_strdup(a, value);
+		} else {
+			memmove(&p[i], &p[i + 1], sizeof(MdProp) * (size_t)(md->nproperties - i - 1));
+			md->nproperties--;
+		}
+		md->properties = p;
+		return;
+	}
+	if (!value)
+		return;
+	p = ARENA_ARRAY(a, MdProp, md->nproperties + 2);
+	if (md->nproperties > 0)
+		memcpy(p, md->properties, sizeof(MdProp) * (size_t)md->nproperties);
+	p[md->nproperties].key = arena_strdup(a, key);
+	p[md->nproperties].value = arena_strdup(a, value);
+	md->properties = p;
+	md->nproperties++;
+}

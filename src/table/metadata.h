@@ -23,6 +23,7 @@
  *   metadata_current_snapshot / metadata_snapshot_by_id
  *   metadata_default_spec / metadata_spec_by_id
  *   metadata_summary_get(snap, key)
+ *   metadata_add_schema(md, schema, arena) / metadata_set_property(md, k, v, arena)
  *   metadata_type_from_iceberg(str, &type, &nested)    "decimal(9,2)" -> SqlType
  *   metadata_type_to_iceberg(type, arena, err)         SqlType -> "decimal(9,2)"
  *   metadata_partition_type(md, spec, i, &type)        result type of a transform
@@ -174,6 +175,12 @@ const PartitionSpec *metadata_default_spec(const TableMetadata *md);
 const PartitionSpec *metadata_spec_by_id(const TableMetadata *md, int32_t id);
 const char *metadata_property(const TableMetadata *md, const char *key);
 const char *metadata_summary_get(const Snapshot *s, const char *key);
+
+/* Editing helpers for a metadata_copy: add a schema (given a new unique
+ * schema_id; becomes current; last-column-id raised to its max field id),
+ * set (value != NULL) or remove (value == NULL) a table property. */
+void metadata_add_schema(TableMetadata *md, const IcebergSchema *schema, Arena *a);
+void metadata_set_property(TableMetadata *md, const char *key, const char *value, Arena *a);
 
 int metadata_type_from_iceberg(const char *s, SqlType *type, bool *nested);
 char *metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err);

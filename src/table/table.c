@@ -959,6 +959,46 @@ table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files
 	return rc;
 }
 
+int
+table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata *md, Arena *a,
+		      Table **out, floe_error *err)
+{
+	Arena *tmp = arena_new(0);
+	MetadataLogEntry *log;
+	floe_error ignore;
+	char *json, *path;
+	int64_t ts = now_ms();
+	int rc = FLOE_ERR;
+
+	if (ts < base->md->last_updated_ms)
+		ts = base->md->last_updated_ms;
+	md->last_updated_ms = ts;
+	log = ARENA_ARRAY(tmp, MetadataLogEntry, md->nmetadata_log + 2);
+	if (md->nmetadata_log > 0)
+		memcpy(log, md->metadata_log, sizeof(MetadataLogEntry) * (size_t)md->nmetadata_log);
+	log[md->nmetadata_log].timestamp_ms = base->md->last_updated_ms;
+	log[md->nmetadata_log].metadata_file = base->metadata_location;
+	md->metadata_log = log;
+	md->nmetadata_log++;
+	json = metadata_serialize(md, tmp);
+	path = arena_sprintf(tmp, "%s/%05d-%s.metadata.json", metadata_dir(md, tmp),
+			     next_version(base->metadata_location, base->md), new_uuid(tmp));
+	if (fileio_write(io, path, json, strlen(json), err) != FLOE_OK)
+		goto out;
+	if (catalog_swap_table(cat, base->ns, base->name, base->metadata_location, path, err) != FLOE_OK) {
+		(void)fileio_remove(io, path, &ignore);
+		goto out;
+	}
+	if (metadata_parse(json, strlen(json), path, a, &md, err) != FLOE_OK)
+		goto out;
+	table_apply_floe_properties(md);
+	*out = make_table(a, base->ns, base->name, path, md);
+	rc = FLOE_OK;
+out:
+	arena_free(tmp);
+	return rc;
+}
+
 /* ---- drop ------------------------------------------------------------- */
 
 static bool

@@ -27,6 +27,7 @@
  *   table_register(cat, io, ns, name, metadata_location, err)
  *   table_drop(cat, io, ns, name, purge, err)
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
+ *   table_commit_metadata(cat, io, base, md, a, &t, err)     schema/property change
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_data_dir(t, a)                                      where new data files go
@@ -79,6 +80,12 @@ int table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool 
  * Re-based on the new head and retried on a concurrent commit. */
 int table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
 			const char *job_id, Arena *a, Table **out, floe_error *err);
+
+/* Commit an edited metadata_copy(base->md, ...) as is (schema, property
+ * changes): new metadata file, metadata-log entry, CAS from base; a
+ * concurrent commit makes it fail with 40001 (the caller re-applies). */
+int table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata *md,
+			  Arena *a, Table **out, floe_error *err);
 
 /* Live data files of a snapshot (-1 = current; none -> n = 0).  Delete
  * files that are live -> 0A000 for now. */

@@ -503,6 +503,41 @@ test_table__floe_column_properties(void **state)
 	assert_null(metadata_property(l->md, "floe.column.5.pg-type"));
 	validate(l->metadata_location);
 
+	/* schema evolution + property change through table_commit_metadata */
+	{
+		TableMetadata *md = metadata_copy(l->md, a);
+		IcebergSchema ns = *metadata_current_schema(l->md);
+		Table *l2, *l3;
+		ns.schema_id = 1;
+		ns.fields = ARENA_ARRAY(a, IcebergField, ns.nfields + 1);
+		memcpy(ns.fields, ls->fields, sizeof(IcebergField) * (size_t)ls->nfields);
+		ns.fields[ns.nfields].id = 7;
+		ns.fields[ns.nfields].name = "added";
+		ns.fields[ns.nfields].type = type_make(TYPE_INT64);
+		ns.fields[ns.nfields].iceberg_type = "long";
+		ns.nfields++;
+		metadata_add_schema(md, &ns, a);
+		metadata_set_property(md, "floe.column.7.default", "42", a);
+		metadata_set_property(md, "floe.column.1.default", NULL, a);
+		if (table_commit_metadata(cat, io, l, md, a, &l2, &err) != FLOE_OK)
+			fail_msg("commit metadata: %s", err.message);
+		assert_int_equal(table_load(cat, io, "ns", "p", a, &l3, &err), FLOE_OK);
+		assert_string_equal(l3->metadata_location, l2->metadata_location);
+		assert_int_equal(l3->md->nschemas, 2);
+		assert_int_equal(l3->md->last_column_id, 7);
+		assert_int_equal(metadata_current_schema(l3->md)->nfields, 7);
+		assert_string_equal(metadata_current_schema(l3->md)->fields[6].default_sql, "42");
+		assert_null(metadata_current_schema(l3->md)->fields[0].default_sql);
+		assert_int_equal(metadata_current_schema(l3->md)->fields[0].type.id, TYPE_INT16);
+		assert_int_equal(l3->md->nmetadata_log, 1);
+		validate(l3->metadata_location);
+		/* a stale base loses: 40001 */
+		md = metadata_copy(l->md, a);
+		metadata_set_property(md, "x", "y", a);
+		assert_int_equal(table_commit_metadata(cat, io, l, md, a, &l2, &err), FLOE_ERR);
+		assert_string_equal(err.sqlstate, "40001");
+	}
+
 	/* a type Iceberg cannot hold */
 	f[5].type = type_make(TYPE_INTERVAL);
 	assert_int_equal(table_create(cat, io, NULL, "ns", "q", &s, NULL, NULL, 0, a, &t, &err),
