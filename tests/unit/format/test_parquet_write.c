@@ -18,6 +18,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "format/parquet/codec.h"
+#include "format/parquet/parquet.h"
 #include "format/parquet/parquet_format.h"
 #include "format/parquet/parquet_write.h"
 #include "types/vector.h"
@@ -676,6 +677,208 @@ test_parquet_write__vector_kinds_and_errors(void **state)
 	arena_free(a);
 }
 
+/* ------------------------------------------------------------ round trip */
+
+/* Deterministic value of column c at row i (all-types table), into v. */
+static void
+gen(int c, int64_t i, Value *v, char *sbuf)
+{
+	uint64_t h = (uint64_t)i * 0x9E3779B97F4A7C15ull;
+	int128 p30 = i128_pow10(30);
+
+	memset(v, 0, sizeof *v);
+	v->type = all_cols[c].type;
+	if (c != C_I32 && i % 9 == 4) {
+		v->is_null = true;
+		return;
+	}
+	switch (c) {
+	case C_B: v->u.b = (i * 7) % 3 == 0; break;
+	case C_I16: v->u.i = (int16_t)(uint16_t)(i * 37); break;
+	case C_I32: v->u.i = (int32_t)(uint32_t)h; break;
+	case C_I64: v->u.i = (int64_t)h; break;
+	case C_F32:
+		v->u.f = i % 50 == 0 ? NAN : i % 51 == 0 ? -0.0 : i % 52 == 0 ? INFINITY : (double)(float)((double)i / 3);
+		break;
+	case C_F64:
+		v->u.f = i % 50 == 1 ? NAN : i % 51 == 1 ? -0.0 : i % 52 == 1 ? -INFINITY : (double)i / 7;
+		break;
+	case C_D9: v->u.d = (int128)((i * 12345) % 999999999) - 500000000; break;
+	case C_D18: v->u.d = (int128)(i % 2 ? -1 : 1) * ((int128)i * 1000000000000LL + i); break;
+	case C_D38: v->u.d = (int128)(i % 2 ? -1 : 1) * ((int128)i * p30 + (int128)h); break;
+	case C_T:
+		if (i < 2500)
+			snprintf(sbuf, 64, "k%d \xe2\x82\xac", (int)(i % 17));
+		else
+			snprintf(sbuf, 64, "unique value number %lld", (long long)i);
+		v->u.s = strview_make(sbuf, (uint32_t)strlen(sbuf));
+		break;
+	case C_BY:
+		memset(sbuf, 0, 20);
+		memcpy(sbuf + 3, &h, 8);
+		v->u.s = strview_make(sbuf, (uint32_t)(i % 20));
+		break;
+	case C_DT: v->u.i = (int32_t)(i * 3 - 5000); break;
+	case C_TM: v->u.i = (i * 1000003) % 86400000000LL; break;
+	case C_TS: v->u.i = (int64_t)(h >> 8) - ((int64_t)1 << 54); break;
+	case C_TZ: v->u.i = 1700000000000000LL + i; break;
+	case C_U:
+		memcpy(v->u.uuid.b, &h, 8);
+		memcpy(v->u.uuid.b + 8, &i, 8);
+		break;
+	}
+}
+
+static bool
+value_same(const Value *a, const Value *b)
+{
+	if (a->is_null || b->is_null)
+		return a->is_null == b->is_null;
+	switch (a->type.id) {
+	case TYPE_BOOL: return a->u.b == b->u.b;
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		if (isnan(a->u.f)) return isnan(b->u.f);
+		return a->u.f == b->u.f && signbit(a->u.f) == signbit(b->u.f);
+	case TYPE_DECIMAL: return a->u.d == b->u.d;
+	case TYPE_TEXT: case TYPE_BYTEA:
+		return a->u.s.len == b->u.s.len &&
+			memcmp(strview_data(&a->u.s), strview_data(&b->u.s), a->u.s.len) == 0;
+	case TYPE_UUID: return memcmp(a->u.uuid.b, b->u.uuid.b, 16) == 0;
+	default: return a->u.i == b->u.i;
+	}
+}
+
+/*
+ * Write 5000 rows of every type (row groups of 2000, 4 KiB pages, the
+ * text column dictionary-encoded in the first row group and PLAIN later),
+ * then read everything back through floe's own reader (parquet.h): types,
+ * field ids, every value, row-group statistics.
+ */
+static void
+test_parquet_write__round_trip_reader(void **state)
+{
+	enum { N = 5000 };
+	Arena *a = arena_new(0), *ra = arena_new(0);
+	ParquetWriteOptions o;
+	ParquetWriter *w;
+	ParquetFile *pf;
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	SqlType types[NC];
+	Batch *b;
+	int c, rg;
+	int64_t i, base = 0;
+	char sbuf[64];
+	Value v;
+
+	init_all_cols();
+	for (c = 0; c < NC; c++)
+		types[c] = all_cols[c].type;
+	parquet_write_options_init(&o);
+	o.row_group_rows = 2000;
+	o.page_size = 4096;
+	w = parquet_writer_new(all_cols, NC, &o);
+	for (i = 0; i < N; i += 1000) {
+		uint32_t r;
+		b = batch_new(a, NC, types, 1000);
+		for (r = 0; r < 1000; r++)
+			for (c = 0; c < NC; c++) {
+				gen(c, i + r, &v, sbuf);
+				vector_set_value(&b->cols[c], r, &v);
+			}
+		b->count = 1000;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+	}
+	assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+	{
+		char path[512];
+		snprintf(path, sizeof path, "%s/roundtrip.parquet", tmpdir);
+		save(path, data, len);
+		free(check(path, N));
+	}
+	if (parquet_open(&pf, data, len, "roundtrip.parquet", ra, &err) != FLOE_OK)
+		fail_msg("parquet_open: %s", err.message);
+	assert_int_equal(parquet_num_rows(pf), N);
+	assert_int_equal(parquet_num_columns(pf), NC);
+	assert_int_equal(parquet_num_row_groups(pf), 3);
+	for (c = 0; c < NC; c++) {
+		const ParquetColumn *pc = parquet_column(pf, c);
+		assert_string_equal(pc->name, all_cols[c].name);
+		assert_int_equal(pc->field_id, c + 1);
+		assert_true(type_equal(pc->type, all_cols[c].type));
+		assert_int_equal(pc->optional, !all_cols[c].required);
+	}
+	for (rg = 0; rg < 3; rg++) {
+		int64_t rows = parquet_row_group_num_rows(pf, rg);
+		for (c = 0; c < NC; c++) {
+			ParquetColumnReader *cr;
+			ParquetStats st;
+			Vector out;
+			uint32_t got, k;
+			int64_t row = base, nulls = 0;
+			Value mn = value_null(all_cols[c].type), mx = mn;
+			bool have = false;
+
+			if (parquet_column_reader_open(&cr, pf, rg, c, ra, &err) != FLOE_OK)
+				fail_msg("reader open rg %d col %d: %s", rg, c, err.message);
+			for (;;) {
+				vector_init(&out, all_cols[c].type, ra, 700);
+				if (parquet_column_read(cr, &out, 700, &got, &err) != FLOE_OK)
+					fail_msg("read rg %d col %d: %s", rg, c, err.message);
+				if (got == 0)
+					break;
+				for (k = 0; k < got; k++, row++) {
+					Value rv;
+					vector_get_value(&out, k, &rv);
+					gen(c, row, &v, sbuf);
+					if (!value_same(&v, &rv))
+						fail_msg("rg %d col %s row %lld differs", rg, all_cols[c].name,
+							 (long long)row);
+					if (v.is_null) {
+						nulls++;
+					} else if (!(v.type.id == TYPE_FLOAT32 || v.type.id == TYPE_FLOAT64) ||
+						   !isnan(v.u.f)) {
+						/* track min/max by the reader's own view of stats */
+						if (!have) {
+							mn = v; mx = v; have = true;
+							if (type_is_string(v.type.id)) {
+								mn.u.s = strview_make(arena_memdup(ra, strview_data(&v.u.s), v.u.s.len), v.u.s.len);
+								mx.u.s = mn.u.s;
+							}
+						} else if (v.type.id == TYPE_INT64 || v.type.id == TYPE_INT32) {
+							if (v.u.i < mn.u.i) mn.u.i = v.u.i;
+							if (v.u.i > mx.u.i) mx.u.i = v.u.i;
+						} else if (v.type.id == TYPE_DECIMAL) {
+							if (v.u.d < mn.u.d) mn.u.d = v.u.d;
+							if (v.u.d > mx.u.d) mx.u.d = v.u.d;
+						} else if (v.type.id == TYPE_TEXT) {
+							if (strview_cmp(&v.u.s, &mn.u.s) < 0)
+								mn.u.s = strview_make(arena_memdup(ra, strview_data(&v.u.s), v.u.s.len), v.u.s.len);
+							if (strview_cmp(&v.u.s, &mx.u.s) > 0)
+								mx.u.s = strview_make(arena_memdup(ra, strview_data(&v.u.s), v.u.s.len), v.u.s.len);
+						}
+					}
+				}
+			}
+			assert_int_equal(row - base, rows);
+			assert_int_equal(parquet_column_stats(pf, rg, c, &st, &err), FLOE_OK);
+			assert_true(st.has_null_count);
+			assert_int_equal(st.null_count, nulls);
+			if (all_cols[c].type.id == TYPE_INT64 || all_cols[c].type.id == TYPE_INT32 ||
+			    all_cols[c].type.id == TYPE_DECIMAL || all_cols[c].type.id == TYPE_TEXT) {
+				assert_true(st.has_min_max);
+				assert_true(value_same(&st.min, &mn));
+				assert_true(value_same(&st.max, &mx));
+			}
+		}
+		base += rows;
+	}
+	parquet_writer_free(w);
+	arena_free(ra);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -685,6 +888,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__many_row_groups),
 		cmocka_unit_test(test_parquet_write__codecs),
 		cmocka_unit_test(test_parquet_write__vector_kinds_and_errors),
+		cmocka_unit_test(test_parquet_write__round_trip_reader),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
