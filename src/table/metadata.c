@@ -951,6 +951,25 @@ metadata_current_snapshot(const TableMetadata *md)
 	return md->has_current_snapshot ? metadata_snapshot_by_id(md, md->current_snapshot_id) : NULL;
 }
 
+const Snapshot *
+metadata_snapshot_as_of(const TableMetadata *md, int64_t timestamp_ms)
+{
+	const Snapshot *best = NULL;
+	int i;
+
+	if (md->nsnapshot_log > 0) {
+		for (i = 0; i < md->nsnapshot_log; i++)
+			if (md->snapshot_log[i].timestamp_ms <= timestamp_ms)
+				best = metadata_snapshot_by_id(md, md->snapshot_log[i].snapshot_id);
+		return best;
+	}
+	for (i = 0; i < md->nsnapshots; i++)
+		if (md->snapshots[i].timestamp_ms <= timestamp_ms &&
+		    (!best || md->snapshots[i].timestamp_ms >= best->timestamp_ms))
+			best = &md->snapshots[i];
+	return best;
+}
+
 const PartitionSpec *
 metadata_spec_by_id(const TableMetadata *md, int32_t id)
 {

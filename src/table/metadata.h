@@ -20,7 +20,7 @@
  *   metadata_serialize(md, arena)                      -> NUL-terminated JSON
  *   metadata_copy(md, arena)                           shallow-deep copy
  *   metadata_current_schema / metadata_schema_by_id
- *   metadata_current_snapshot / metadata_snapshot_by_id
+ *   metadata_current_snapshot / metadata_snapshot_by_id / metadata_snapshot_as_of
  *   metadata_default_spec / metadata_spec_by_id
  *   metadata_summary_get(snap, key)
  *   metadata_add_schema(md, schema, arena) / metadata_set_property(md, k, v, arena)
@@ -171,6 +171,10 @@ const IcebergSchema *metadata_current_schema(const TableMetadata *md);
 const IcebergSchema *metadata_schema_by_id(const TableMetadata *md, int32_t id);
 const Snapshot *metadata_current_snapshot(const TableMetadata *md);
 const Snapshot *metadata_snapshot_by_id(const TableMetadata *md, int64_t id);
+/* Time travel: the snapshot that was current at timestamp_ms (last
+ * snapshot-log entry at or before it; without a log, the newest snapshot
+ * by timestamp-ms); NULL if none was. */
+const Snapshot *metadata_snapshot_as_of(const TableMetadata *md, int64_t timestamp_ms);
 const PartitionSpec *metadata_default_spec(const TableMetadata *md);
 const PartitionSpec *metadata_spec_by_id(const TableMetadata *md, int32_t id);
 const char *metadata_property(const TableMetadata *md, const char *key);

@@ -323,6 +323,10 @@ test_metadata__upstream_assertions(void **state)
 	assert_int_equal(md->default_sort_order_id, 3);
 	assert_string_equal(md->sort_orders[0].fields[1].transform, "bucket[4]");
 	assert_int_equal(md->nsnapshot_log, 2);
+	assert_null(metadata_snapshot_as_of(md, 1515100955769LL));
+	assert_true(metadata_snapshot_as_of(md, 1515100955770LL)->snapshot_id == 3051729675574597004LL);
+	assert_true(metadata_snapshot_as_of(md, 1555100955769LL)->snapshot_id == 3051729675574597004LL);
+	assert_true(metadata_snapshot_as_of(md, 1555100955770LL)->snapshot_id == 3055729675574597004LL);
 
 	md = load_one("apache-iceberg/TableMetadataV2ValidMinimal.json", a);
 	assert_int_equal(md->nsnapshots, 0);
