@@ -1116,6 +1116,12 @@ decode_time_field(const char *f, int *h, int *mi, int *s, int64_t *us)
 	}
 	if (*q || nv < 2)
 		return DT_BAD;
+	if (nv == 2 && strchr(f, '.')) {
+		/* "mm:ss.fff" (DecodeTimeCommon) */
+		v[2] = v[1];
+		v[1] = v[0];
+		v[0] = 0;
+	}
 	if (v[0] > INT32_MAX)
 		return DT_FIELD;
 	*h = (int)v[0];
@@ -1615,6 +1621,8 @@ parse_iso_interval(const char *s, IvAcc *a)
 		double fr;
 		if (!split_number(num, &v, &fr))
 			return IV_BAD;
+		/* ParseISO8601Number: fraction = strtod(number) - integer part */
+		fr = strtod(num, NULL) - (double)v;
 		int unit;
 		switch (*q) {
 		case 'y': unit = in_time ? -1 : U_YEAR; break;
@@ -1670,6 +1678,12 @@ iv_time(const char *f, IvAcc *a)
 	}
 	if (*q || nv < 2)
 		return IV_BAD;
+	if (nv == 2 && strchr(f, '.')) {
+		/* "mm:ss.fff" (DecodeTimeCommon) */
+		v[2] = v[1];
+		v[1] = v[0];
+		v[0] = 0;
+	}
 	if (v[1] > 59 || v[2] > 59)
 		return IV_RANGE;
 	int64_t us, t;
@@ -1685,16 +1699,48 @@ iv_time(const char *f, IvAcc *a)
 	return IV_OK;
 }
 
+/* PostgreSQL's field masks (DTK_M) for DecodeInterval's duplicate check. */
+enum { M_YEAR = 1 << 0, M_MONTH = 1 << 1, M_DAY = 1 << 2, M_WEEK = 1 << 3, M_HOUR = 1 << 4,
+       M_MINUTE = 1 << 5, M_SECOND = 1 << 6, M_MSEC = 1 << 7, M_USEC = 1 << 8,
+       M_DECADE = 1 << 9, M_CENTURY = 1 << 10, M_MILLENNIUM = 1 << 11 };
+#define M_ALL_SECS (M_SECOND | M_MSEC | M_USEC)
+
+static unsigned
+unit_mask(int u, double frac)
+{
+	switch (u) {
+	case U_USEC: return M_USEC;
+	case U_MSEC: return M_MSEC;
+	case U_SEC: return frac == 0 ? M_SECOND : M_ALL_SECS;
+	case U_MIN: return M_MINUTE;
+	case U_HOUR: return M_HOUR;
+	case U_DAY: return M_DAY;
+	case U_WEEK: return M_WEEK;
+	case U_MONTH: return M_MONTH;
+	case U_YEAR: return M_YEAR;
+	case U_DECADE: return M_DECADE;
+	case U_CENTURY: return M_CENTURY;
+	default: return M_MILLENNIUM;
+	}
+}
+
+/*
+ * DecodeInterval: fields right to left; a unit word sets the unit of the
+ * number to its left, and stays in force; a bare number is seconds; after
+ * an hour count or a time field the unit becomes days ("1 2:00", "5 1 hour").
+ * A field set twice is a syntax error.
+ */
 static int
 decode_interval(Fields *fl, IvAcc *a)
 {
 	int type = U_NONE;
-	unsigned seen = 0;
-	bool ago = false, implied = false;
+	unsigned fmask = 0, tmask;
+	bool ago = false;
 	int rc;
 
 	for (int i = fl->n - 1; i >= 0; i--) {
 		char *f = fl->f[i];
+		tmask = 0;
 		switch (fl->type[i]) {
 		case F_WORD: {
 			int u = unit_from_word(f);
@@ -1708,22 +1754,16 @@ decode_interval(Fields *fl, IvAcc *a)
 			}
 			if (u == U_AT)
 				break;
-			if (type != U_NONE && !implied)
-				return IV_BAD;   /* two unit words in a row */
 			type = u;
-			implied = false;
 			break;
 		}
 		case F_TIME:
 		case F_TZ:
 			if (strchr(f, ':')) {
-				if (type != U_NONE || (seen & ((1u << U_HOUR) | (1u << U_MIN) | (1u << U_SEC))))
-					return IV_BAD;
 				if ((rc = iv_time(f, a)) != IV_OK)
 					return rc;
-				seen |= (1u << U_HOUR) | (1u << U_MIN) | (1u << U_SEC);
+				tmask = M_HOUR | M_MINUTE | M_ALL_SECS;
 				type = U_DAY;
-				implied = true;
 				break;
 			}
 			/* a signed number */
@@ -1736,24 +1776,21 @@ decode_interval(Fields *fl, IvAcc *a)
 				return IV_BAD;
 			if (type == U_NONE)
 				type = U_SEC;
-			unsigned bit = 1u << (type == U_DECADE || type == U_CENTURY ||
-					      type == U_MILLENNIUM ? U_YEAR : type);
-			if (type == U_WEEK)
-				bit = 1u << U_DAY;
-			if (seen & bit)
-				return IV_BAD;
-			seen |= bit;
+			tmask = unit_mask(type, fr);
 			if ((rc = iv_add_unit(a, type, v, fr)) != IV_OK)
 				return rc;
-			type = U_NONE;
-			implied = false;
+			if (type == U_HOUR)
+				type = U_DAY;
 			break;
 		}
 		default:
 			return IV_BAD;
 		}
+		if (tmask & fmask)
+			return IV_BAD;
+		fmask |= tmask;
 	}
-	if ((type != U_NONE && !implied) || !seen)
+	if (!fmask)
 		return IV_BAD;
 	if (ago) {
 		a->months = -a->months;
