@@ -96,8 +96,10 @@ int func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
  * Optional, after func_resolve_scalar: narrow the result type when some
  * arguments are constants (consts[i] = the constant, or NULL).  Today:
  * round/trunc(numeric, n) get scale n (PostgreSQL prints n digits), so
- * round(avg(x), 2) shows "1.50" rather than 16 digits.  The kernel honours
- * whatever scale *ret ends up with.
+ * round(avg(x), 2) shows "1.50" rather than 16 digits; extract('year' ...)
+ * becomes numeric scale 0 (PostgreSQL 15's extract returns numeric; scale 6
+ * for second/epoch, 3 for milliseconds) instead of double precision.  The
+ * kernel honours whatever type *ret ends up with.
  */
 void func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs,
 			SqlType *ret);

@@ -13,10 +13,11 @@
  *   interval +/- interval, interval * float8, float8 * interval,
  *   interval / float8 -> interval;
  *   date_part(text, date|time|timestamp|timestamptz|interval) -> double;
- *   extract(...) — PostgreSQL 15 returns numeric with a value-dependent
- *   scale, which a floe column type cannot carry, so floe's extract
- *   returns double precision (same text for whole numbers, "12.5" where
- *   PostgreSQL prints "12.500000");
+ *   extract(...) — PostgreSQL 15 returns numeric whose scale depends on
+ *   the field (second/epoch 6, milliseconds 3, others 0); floe resolves it
+ *   to double precision, and func_refine_return turns it into numeric with
+ *   that scale when the field is a constant (the kernel writes whichever
+ *   type its output vector has);
  *   date_trunc(text, timestamp|timestamptz) keeps the type.
  *
  * INTERFACE ROUTINES
@@ -25,6 +26,7 @@
 #include <math.h>
 #include "func/func_internal.h"
 #include "types/datetime.h"
+#include "types/decimal.h"
 
 /*
  * Binary kernel template: x (TA) and y (TB) in, r (TO) out; BODY may
@@ -152,8 +154,10 @@ date_part(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 	const strview *a;
 	double *o = out->data;
 	TypeId kind = args[1].type.id;
+	bool dec = out->type.id == TYPE_DECIMAL;   /* extract refined to numeric */
 	uint32_t i;
 	char buf[64];
+	double d;
 
 	vector_view(&args[0], &va);
 	vector_view(&args[1], &vb);
@@ -167,13 +171,18 @@ date_part(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 		}
 		f = field_at(ctx, &a[ka], buf, sizeof buf);
 		if (kind == TYPE_INTERVAL) {
-			TRY(datetime_extract_interval(f, ((const Interval *)vb.data)[kb], &o[i],
+			TRY(datetime_extract_interval(f, ((const Interval *)vb.data)[kb], &d,
 						      ctx->err));
 		} else {
 			int64_t v = kind == TYPE_DATE ? ((const int32_t *)vb.data)[kb]
 						      : ((const int64_t *)vb.data)[kb];
-			TRY(datetime_extract(f, kind, v, &o[i], ctx->err));
+			TRY(datetime_extract(f, kind, v, &d, ctx->err));
 		}
+		if (dec)
+			TRY(decimal_from_double(d, out->type.scale, &((int128 *)out->data)[i],
+						ctx->err));
+		else
+			o[i] = d;
 		out_valid(out, i);
 	}
 	return FLOE_OK;

@@ -299,6 +299,15 @@ const ScalarFunc func_math_table[] = {
 	F1("log10", log10_f64, F8, F8),
 	F2("power", power_f64, F8, F8, F8),
 	F2("pow", power_f64, F8, F8, F8),
+	{ "^", power_f64, 2, 0, { F8, F8 }, F8, FRET_FIXED, true, true },
+	{ "|/", sqrt_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
+	{ "||/", cbrt_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
+	{ "@", abs_i16, 1, 0, { I2 }, I2, FRET_FIXED, true, true },
+	{ "@", abs_i32, 1, 0, { I4 }, I4, FRET_FIXED, true, true },
+	{ "@", abs_i64, 1, 0, { I8 }, I8, FRET_FIXED, true, true },
+	{ "@", abs_f32, 1, 0, { F4 }, F4, FRET_FIXED, true, true },
+	{ "@", abs_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
+	{ "@", abs_dec, 1, 0, { NU }, NU, FRET_ARG0, true, true },
 	{ "pi", pi, 0, 0, { 0 }, F8, FRET_FIXED, true, false },
 };
 const int func_math_count = sizeof func_math_table / sizeof func_math_table[0];

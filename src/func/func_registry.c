@@ -586,4 +586,26 @@ func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, S
 		int64_t n = consts[1]->u.i;
 		ret->scale = (uint8_t)(n < 0 ? 0 : n > DECIMAL_MAX_PRECISION ? DECIMAL_MAX_PRECISION : n);
 	}
+	/* extract(field from x) is numeric with a scale fixed by the field */
+	if (!strcmp(f->name, "extract") && nargs == 2 && consts && consts[0] &&
+	    !consts[0]->is_null && consts[0]->type.id == TYPE_TEXT) {
+		char fld[32];
+		const strview *s = &consts[0]->u.s;
+		uint32_t i, n = s->len < sizeof fld - 1 ? s->len : (uint32_t)sizeof fld - 1;
+		int scale = 0;
+		for (i = 0; i < n; i++) {
+			char c = strview_data(s)[i];
+			fld[i] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+		}
+		fld[n] = 0;
+		if (f->args[1] != TYPE_DATE) {
+			if (!strcmp(fld, "second") || !strcmp(fld, "seconds") || !strcmp(fld, "epoch"))
+				scale = 6;
+			else if (!strcmp(fld, "milliseconds") || !strcmp(fld, "millisecond"))
+				scale = 3;
+			else if (!strcmp(fld, "julian"))
+				return;         /* fractional days: keep double precision */
+		}
+		*ret = type_decimal(0, scale);
+	}
 }

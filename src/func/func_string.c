@@ -859,6 +859,110 @@ reverse(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 	return FLOE_OK;
 }
 
+/* ---- initcap, translate ----------------------------------------------------- */
+
+static inline bool
+is_alnum_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c >= 0x80;
+}
+
+/* initcap: first letter of each alphanumeric run upper, the rest lower */
+static int
+initcap(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		const char *p;
+		char *d;
+		uint32_t off = 0;
+		bool word = false;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		p = strview_data(s);
+		d = arena_alloc(out->arena, (size_t)s->len + 1);
+		while (off < s->len) {
+			uint32_t n = u8len((unsigned char)p[off]);
+			if (off + n > s->len)
+				n = s->len - off;
+			map_case(p + off, n, d + off, !word);
+			word = is_alnum_byte((unsigned char)p[off]);
+			off += n;
+		}
+		out_string_owned(out, i, d, s->len);
+	}
+	return FLOE_OK;
+}
+
+/* translate(s, from, to): each character of from becomes the character at
+ * the same position of to, or is deleted when to is shorter */
+static int
+translate(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 3);
+	for (i = 0; i < count; i++) {
+		const strview *s, *from, *to;
+		const char *p, *f, *t;
+		char *d;
+		uint32_t off = 0, n = 0;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		from = arg_s(&a, 1, i);
+		to = arg_s(&a, 2, i);
+		p = strview_data(s);
+		f = strview_data(from);
+		t = strview_data(to);
+		d = arena_alloc(out->arena, (size_t)s->len * 4 + 1);
+		while (off < s->len) {
+			uint32_t cl = u8len((unsigned char)p[off]), fo = 0, idx = 0;
+			bool found = false;
+			if (off + cl > s->len)
+				cl = s->len - off;
+			while (fo < from->len) {
+				uint32_t fl = u8len((unsigned char)f[fo]);
+				if (fo + fl > from->len)
+					fl = from->len - fo;
+				if (fl == cl && memcmp(f + fo, p + off, cl) == 0) {
+					found = true;
+					break;
+				}
+				fo += fl;
+				idx++;
+			}
+			if (!found) {
+				memcpy(d + n, p + off, cl);
+				n += cl;
+			} else {
+				uint32_t tb = func_utf8_offset(t, to->len, idx);
+				if (tb < to->len) {
+					uint32_t tl = u8len((unsigned char)t[tb]);
+					if (tb + tl > to->len)
+						tl = to->len - tb;
+					memcpy(d + n, t + tb, tl);
+					n += tl;
+				}
+			}
+			off += cl;
+		}
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
 /* ---- ascii, chr ------------------------------------------------------------ */
 
 static int
@@ -1090,5 +1194,7 @@ const ScalarFunc func_string_table[] = {
 	F1("ascii", ascii, TX, I4),
 	F1("chr", chr, I4, TX),
 	F1("md5", md5, TX, TX),
+	F1("initcap", initcap, TX, TX),
+	F3("translate", translate, TX, TX, TX, TX),
 };
 const int func_string_count = sizeof func_string_table / sizeof func_string_table[0];

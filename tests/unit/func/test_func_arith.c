@@ -318,6 +318,21 @@ test_func_arith__math(void **state)
 			assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
 			assert_string_equal(t_dec_at(&out, 0), "2.450");
 		}
+		/* select 2 ^ 10, |/ 16, @ -5 -> 1024 | 4 | 5 */
+		{
+			double ftwo = 2, ften = 10, sixteen = 16;
+			Vector p2[2];
+			p2[0] = t_floats(TYPE_FLOAT64, &ftwo, 1);
+			p2[1] = t_floats(TYPE_FLOAT64, &ften, 1);
+			assert_int_equal(t_call("^", p2, 2, 1, &out), FLOE_OK);
+			assert_true(((double *)out.data)[0] == 1024.0);
+			p2[0] = t_floats(TYPE_FLOAT64, &sixteen, 1);
+			assert_int_equal(t_call("|/", p2, 1, 1, &out), FLOE_OK);
+			assert_true(((double *)out.data)[0] == 4.0);
+			p2[0] = t_const_int(TYPE_INT32, -5);
+			assert_int_equal(t_call("@", p2, 1, 1, &out), FLOE_OK);
+			assert_int_equal(t_int_at(&out, 0), 5);
+		}
 		/* round(1234.5, -2) -> 1200 */
 		x = 12345;
 		args[0] = t_decs(1, &x, 1);

@@ -137,6 +137,40 @@ test_func_datetime__functions(void **state)
 		assert_int_equal(ct[0].id, TYPE_TEXT);
 		assert_int_equal(ct[1].id, TYPE_DATE);
 	}
+	/* extract(field from x), refined by the constant field to PostgreSQL 15's numeric:
+	 * select extract(epoch from date '2020-01-01'),
+	 *   extract(milliseconds from timestamp '2020-01-01 00:00:01.5'),
+	 *   extract(year from timestamp '2020-01-01 00:00:01.5')
+	 * -> 1577836800 | 1500.000 | 2020 */
+	{
+		static const struct { const char *field; TypeId t; const char *arg, *want; } cases[] = {
+			{ "epoch", TYPE_DATE, "2020-01-01", "1577836800" },
+			{ "milliseconds", TYPE_TIMESTAMP, "2020-01-01 00:00:01.5", "1500.000" },
+			{ "year", TYPE_TIMESTAMP, "2020-01-01 00:00:01.5", "2020" },
+			{ "EPOCH", TYPE_TIMESTAMP, "2020-01-01 00:00:01", "1577836801.000000" },
+		};
+		size_t k;
+		for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+			SqlType in[2] = { type_make(TYPE_NULL), type_make(cases[k].t) }, ct[2], ret;
+			const ScalarFunc *f;
+			Value fv;
+			const Value *consts[2] = { &fv, NULL };
+			Vector args[2], out;
+			FuncCtx ctx = { T_arena, &T_err };
+			memset(&fv, 0, sizeof fv);
+			fv.type = type_make(TYPE_TEXT);
+			fv.u.s = strview_make(cases[k].field, (uint32_t)strlen(cases[k].field));
+			assert_int_equal(func_resolve_scalar("extract", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+			assert_int_equal(ret.id, TYPE_FLOAT64);
+			func_refine_return(f, consts, 2, &ret);
+			assert_int_equal(ret.id, TYPE_DECIMAL);
+			args[0] = t_const_text(cases[k].field);
+			args[1] = cases[k].t == TYPE_DATE ? c_date(cases[k].arg) : c_i64(cases[k].t, cases[k].arg);
+			vector_init(&out, ret, T_arena, 1);
+			assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+			assert_string_equal(t_dec_at(&out, 0), cases[k].want);
+		}
+	}
 	/* select '1' + '2' is ambiguous (numeric, date, interval candidates) */
 	{
 		SqlType in[2] = { type_make(TYPE_NULL), type_make(TYPE_NULL) }, ct[2], ret;

@@ -118,6 +118,12 @@ test_func_string__concat_misc(void **state)
 	assert_string_equal(call("repeat", "si", "ab", 3), "ababab");
 	assert_string_equal(call("ascii", "s", "é"), "233");
 	assert_string_equal(call("chr", "i", 233), "é");
+	/* select initcap('hello wORLD foo-bar o''neil 3rd éclair'), translate('12345', '143', 'ax')
+	 * -> Hello World Foo-Bar O'Neil 3rd Éclair | a2x5 */
+	assert_string_equal(call("initcap", "s", "hello wORLD foo-bar o'neil 3rd éclair"),
+			    "Hello World Foo-Bar O'Neil 3rd Éclair");
+	assert_string_equal(call("translate", "sss", "12345", "143", "ax"), "a2x5");
+	assert_string_equal(call("translate", "sss", "héllo", "é", "e"), "hello");
 }
 
 static void
