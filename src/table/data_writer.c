@@ -289,14 +289,19 @@ data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
 	case TYPE_FLOAT32: {
 		float f = (float)v->u.f;
 		uint32_t u;
+		if (f == 0)             /* a zero bound covers both zeros (-0.0 == 0.0 in SQL) */
+			f = upper ? 0.0f : -0.0f;
 		memcpy(&u, &f, 4);
 		*bytes = le_bytes(a, u, 4);
 		*len = 4;
 		return true;
 	}
 	case TYPE_FLOAT64: {
+		double d = v->u.f;
 		uint64_t u;
-		memcpy(&u, &v->u.f, 8);
+		if (d == 0)
+			d = upper ? 0.0 : -0.0;
+		memcpy(&u, &d, 8);
 		*bytes = le_bytes(a, u, 8);
 		*len = 8;
 		return true;

@@ -59,7 +59,9 @@ void data_writer_free(DataWriter *w);
  * Iceberg single-value serialization of a lower (upper=false) or upper
  * bound, with truncate(16) for strings (code points) and binary (bytes).
  * Returns false when there is no bound (an upper bound that cannot be
- * incremented after truncation).
+ * incremented after truncation).  A float/double zero becomes -0.0 as a
+ * lower and +0.0 as an upper bound (Parquet's statistics rule), so pruning
+ * never drops a row equal to either zero.
  */
 bool data_writer_bound(SqlType type, const Value *v, bool upper, Arena *arena,
 		       uint8_t **bytes, uint32_t *len);

@@ -201,6 +201,31 @@ test_data_writer__bounds(void **state)
 	check_dec(-128, "80");
 	check_dec(-129, "ff7f");
 	check_dec(1234567, "12d687");
+	/* zeros widen to cover both signs */
+	{
+		Arena *a = arena_new(0);
+		Value v;
+		uint8_t *b;
+		uint32_t n;
+		char buf[40];
+		memset(&v, 0, sizeof v);
+		v.type = type_make(TYPE_FLOAT64);
+		v.u.f = 0.0;
+		assert_true(data_writer_bound(v.type, &v, false, a, &b, &n));
+		assert_string_equal(hex(b, n, buf), "0000000000000080");
+		v.u.f = -0.0;
+		assert_true(data_writer_bound(v.type, &v, true, a, &b, &n));
+		assert_string_equal(hex(b, n, buf), "0000000000000000");
+		v.type = type_make(TYPE_FLOAT32);
+		v.u.f = 1.5;
+		assert_true(data_writer_bound(v.type, &v, true, a, &b, &n));
+		assert_string_equal(hex(b, n, buf), "0000c03f");
+		v.type = type_make(TYPE_INT32);
+		v.u.i = -2;
+		assert_true(data_writer_bound(v.type, &v, true, a, &b, &n));
+		assert_string_equal(hex(b, n, buf), "feffffff");
+		arena_free(a);
+	}
 }
 
 /* ------------------------------------------------------------------ files */
@@ -336,6 +361,11 @@ test_data_writer__rolls_files_with_metrics(void **state)
 			 "WHERE field_id IS NOT NULL", df->file_path);
 		out = sql(q);
 		assert_text(out, "\"100,101,102,103,104,105,106,107\"\n");
+		free(out);
+		snprintf(q, sizeof q, "SELECT json_extract(decode(value), '$.fields[2].type') "
+			 "FROM parquet_kv_metadata('%s') WHERE decode(key) = 'iceberg.schema'", df->file_path);
+		out = sql(q);
+		assert_text(out, "\"\"\"decimal(38,10)\"\"\"\n");
 		free(out);
 		/* metrics vs. what DuckDB computes from the data */
 		assert_int_equal(df->ncolumns, NF);
