@@ -475,8 +475,9 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 	}
 	/* constant folding at run time: compute one row, return a CONST */
 	{
-		uint32_t rows = (all_const && e->nargs > 0) ? 1 : n;
-		Vector *target = (sel || rows == 1) ? &dense : out;
+		bool fold = all_const && e->nargs > 0;
+		uint32_t rows = fold ? 1 : n;
+		Vector *target = (sel || fold) ? &dense : out;
 
 		vector_init(target, e->type, scratch, rows ? rows : 1);
 		if (e->kind == EXPR_CAST) {
@@ -485,7 +486,8 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 			FuncCtx fc = { scratch, ctx->err };
 			TRY(e->fn->kernel(&fc, args, e->nargs, rows, target));
 		}
-		if (rows == 1 && all_const && e->nargs > 0) {
+		if (fold) {
+			/* a CONST reads the same at every (physical) row */
 			dense.kind = VECTOR_CONST;
 			*out = dense;
 			return FLOE_OK;

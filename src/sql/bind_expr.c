@@ -389,11 +389,16 @@ bind_const(BindCtx *b, PgQuery__AConst *c)
 		floe_error tmp;
 		if (!strpbrk(s, ".eE") && text_parse_int64(s, strlen(s), TYPE_INT64, &iv, &tmp) == FLOE_OK) {
 			v = value_int(TYPE_INT64, iv);
-		} else if (strpbrk(s, "eE")) {
-			if (value_from_text(&v, type_decimal(0, 0), s, strlen(s), b->arena, b->err) != FLOE_OK)
-				return fail_at(b, c->location);
 		} else if (value_from_text(&v, type_decimal(0, 0), s, strlen(s), b->arena, b->err) != FLOE_OK) {
-			return fail_at(b, c->location);
+			/* beyond decimal128 (1e300): PostgreSQL's numeric is
+			 * unbounded; floe keeps such a literal as double precision */
+			double d;
+			floe_error_clear(b->err);
+			if (text_parse_float8(s, strlen(s), TYPE_FLOAT64, &d, b->err) != FLOE_OK)
+				return fail_at(b, c->location);
+			memset(&v, 0, sizeof v);
+			v.type = type_make(TYPE_FLOAT64);
+			v.u.f = d;
 		}
 		break;
 	}
@@ -488,7 +493,9 @@ bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
 	for (i = 0; i < nargs; i++) {
 		Expr *a = args[i];
 		if (!type_equal(a->type, cast_to[i]) || a->unknown_literal) {
-			a = bind_coerce(b, a, cast_to[i], COERCE_IMPLICIT, NULL);
+			/* func/ resolution already chose this coercion (it may be one
+			 * PostgreSQL only allows in this position, like int || text) */
+			a = bind_coerce(b, a, cast_to[i], COERCE_EXPLICIT, NULL);
 			if (!a)
 				return NULL;
 		}

@@ -83,7 +83,8 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	if (table_load(e->catalog, e->io, ns, name, b->arena, &t, b->err) != FLOE_OK) {
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
-				    rv->schemaname ? rv->schemaname : "", rv->schemaname ? "." : "", name);
+				    rv->schemaname ? rv->schemaname : "", rv->schemaname && rv->schemaname[0] ? "." : "",
+				    name);
 		floe_error_position(b->err, bind_location(b, rv->location));
 		return FLOE_ERR;
 	}
@@ -473,7 +474,8 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		return unsupported(b, "FOR UPDATE/SHARE", -1);
 	if (s->into_clause)
 		return unsupported(b, "SELECT INTO", -1);
-	if (distinct && !(s->n_distinct_clause == 1 && s->distinct_clause[0] == NULL))
+	if (distinct && !(s->n_distinct_clause == 1 && (s->distinct_clause[0] == NULL ||
+			 s->distinct_clause[0]->node_case == PG_QUERY__NODE__NODE__NOT_SET)))
 		return unsupported(b, "DISTINCT ON", -1);
 	if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES)
 		return unsupported(b, "FETCH ... WITH TIES", -1);
@@ -528,7 +530,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			if (!(targets[ntargets] = bind_coerce(b, targets[ntargets], type_make(TYPE_TEXT), 0, NULL)))
 				return FLOE_ERR;
 		}
-		names[ntargets++] = rt->name ? rt->name : (char *)bind_colname(rt->val);
+		names[ntargets++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(rt->val);
 	}
 	nvisible = ntargets;
 
