@@ -85,6 +85,27 @@ cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 /* Value casts                                                         */
 /* ------------------------------------------------------------------ */
 
+/* The type's name without typmod, as format_type_be prints it. */
+static const char *
+base_name(SqlType t, char *buf, size_t n)
+{
+	if (t.id == TYPE_DECIMAL)
+		return "numeric";
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
+		return "character varying";
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
+		return "character";
+	return type_name(t, buf, n);
+}
+
+static int
+no_cast(SqlType from, SqlType to, floe_error *err)
+{
+	char b1[64], b2[64];
+	return floe_errorf(err, ERRCODE_CANNOT_COERCE, "cannot cast type %s to %s",
+			   base_name(from, b1, sizeof b1), base_name(to, b2, sizeof b2));
+}
+
 static int
 int_range(TypeId to, floe_error *err)
 {
@@ -172,11 +193,8 @@ cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe
 		*out = r;
 		return FLOE_OK;
 	}
-	if (!cast_allowed(in->type, to, COERCE_EXPLICIT)) {
-		char b1[64], b2[64];
-		return floe_errorf(err, ERRCODE_CANNOT_COERCE, "cannot cast type %s to %s",
-				   type_name(in->type, b1, sizeof b1), type_name(to, b2, sizeof b2));
-	}
+	if (!cast_allowed(in->type, to, COERCE_EXPLICIT))
+		return no_cast(in->type, to, err);
 
 	/* to text types: through the output function, then the typmod */
 	if (t == TYPE_TEXT) {
@@ -380,11 +398,8 @@ cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe
 	}
 	*out = r;
 	return FLOE_OK;
-nocast: {
-		char b1[64], b2[64];
-		return floe_errorf(err, ERRCODE_CANNOT_COERCE, "cannot cast type %s to %s",
-				   type_name(in->type, b1, sizeof b1), type_name(to, b2, sizeof b2));
-	}
+nocast:
+	return no_cast(in->type, to, err);
 }
 
 int
@@ -540,11 +555,8 @@ cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags
 {
 	if (count == 0)
 		return FLOE_OK;
-	if (in->type.id != TYPE_NULL && !cast_allowed(in->type, to, COERCE_EXPLICIT)) {
-		char b1[64], b2[64];
-		return floe_errorf(err, ERRCODE_CANNOT_COERCE, "cannot cast type %s to %s",
-				   type_name(in->type, b1, sizeof b1), type_name(to, b2, sizeof b2));
-	}
+	if (in->type.id != TYPE_NULL && !cast_allowed(in->type, to, COERCE_EXPLICIT))
+		return no_cast(in->type, to, err);
 	if (fast_path(in, count, out, to, flags))
 		return FLOE_OK;
 	int rc0 = checked_path(in, count, out, to, err);

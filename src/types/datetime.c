@@ -1266,6 +1266,18 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 		p->day = p->nums[di];
 		p->year = adjust_year(p->nums[yi], p->numlen[yi]);
 		p->has_date = p->has_year = true;
+	} else if (p->nnums == 3 && !p->has_date) {
+		/* "1 2 3": MDY, or YMD when the first has more than two digits */
+		if (p->numlen[0] > 2) {
+			p->year = p->nums[0];
+			p->mon = p->nums[1];
+			p->day = p->nums[2];
+		} else {
+			p->mon = p->nums[0];
+			p->day = p->nums[1];
+			p->year = adjust_year(p->nums[2], p->numlen[2]);
+		}
+		p->has_date = p->has_year = true;
 	} else if (p->nnums) {
 		return DT_BAD;
 	}
