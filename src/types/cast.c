@@ -364,9 +364,12 @@ cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe
 			r.u.i = in->u.i;
 		else if (f == TYPE_TIMESTAMP || f == TYPE_TIMESTAMPTZ) {
 			int64_t ts = f == TYPE_TIMESTAMPTZ ? datetime_timestamptz_to_local(in->u.i) : in->u.i;
-			if (ts == TS_NOBEGIN || ts == TS_NOEND)
-				return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
-						   "timestamp out of range");
+			if (ts == TS_NOBEGIN || ts == TS_NOEND) {
+				/* timestamp_time: infinite timestamps give NULL */
+				r.is_null = true;
+				*out = r;
+				return FLOE_OK;
+			}
 			int64_t tod = ts % USECS_PER_DAY;
 			r.u.i = tod < 0 ? tod + USECS_PER_DAY : tod;
 		} else if (f == TYPE_INTERVAL) {

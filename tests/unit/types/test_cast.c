@@ -159,6 +159,8 @@ test_cast__text_and_others(void **state)
 	   "2024-01-01 22:04:05");
 	EQ(cv(T(TYPE_DATE), "2024-07-01", T(TYPE_TIMESTAMPTZ), CAST_EXPLICIT), "2024-07-01 00:00:00-04");
 	datetime_set_timezone("UTC", &err);
+	/* select 'infinity'::timestamp::time -> NULL */
+	EQ(cv(T(TYPE_TIMESTAMP), "infinity", T(TYPE_TIME), CAST_EXPLICIT), "NULL");
 	Value nul = value_null(T(TYPE_INT32)), out;
 	assert_int_equal(cast_value(&out, &nul, T(TYPE_TEXT), A, &err), FLOE_OK);
 	assert_true(out.is_null);
