@@ -65,6 +65,7 @@ typedef int (*ScalarKernel)(FuncCtx *ctx, const Vector *args, int nargs,
 
 /* Argument type codes of a signature: a TypeId, or one of these. */
 #define FARG_ANY 100        /* PostgreSQL's "any"/anynonarray: cast_to text */
+#define FARG_ANY_ASIS 101   /* "any", read as it is (pg_typeof): cast_to = the argument */
 
 /* How a signature's result type is derived (ScalarFunc.ret_rule). */
 enum {

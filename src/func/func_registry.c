@@ -83,7 +83,7 @@ category(int id)
 	case TYPE_DATE: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: return 'D';
 	case TYPE_INTERVAL: return 'T';
 	case TYPE_NULL: return 'X';
-	case FARG_ANY: return 'P';
+	case FARG_ANY: case FARG_ANY_ASIS: return 'P';
 	default: return 'U';
 	}
 }
@@ -99,7 +99,7 @@ preferred(int id)
 static bool
 implicit_cast(int from, int to)
 {
-	if (from == to || from == TYPE_NULL || to == FARG_ANY)
+	if (from == to || from == TYPE_NULL || to == FARG_ANY || to == FARG_ANY_ASIS)
 		return true;
 	switch (from) {
 	case TYPE_INT16:
@@ -404,7 +404,9 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 
 	for (i = 0; i < nargs; i++) {
 		int t = argt(f, i);
-		if (t == FARG_ANY) {
+		if (t == FARG_ANY_ASIS) {
+			cast_to[i] = in[i];
+		} else if (t == FARG_ANY) {
 			cast_to[i] = in[i].id == TYPE_TEXT ? in[i] : type_make(TYPE_TEXT);
 		} else if ((int)in[i].id == t) {
 			cast_to[i] = in[i];

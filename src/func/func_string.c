@@ -963,6 +963,20 @@ translate(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 	return FLOE_OK;
 }
 
+/* pg_typeof(any): the argument's type name, for every row (not strict) */
+static int
+pg_typeof(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	char buf[64];
+	uint32_t i, n;
+
+	func_type_name(args[0].type, buf, sizeof buf);
+	n = (uint32_t)strlen(buf);
+	for (i = 0; i < count; i++)
+		vector_set_string(out, i, buf, n);
+	return FLOE_OK;
+}
+
 /* ---- ascii, chr ------------------------------------------------------------ */
 
 static int
@@ -1195,6 +1209,7 @@ const ScalarFunc func_string_table[] = {
 	F1("chr", chr, I4, TX),
 	F1("md5", md5, TX, TX),
 	F1("initcap", initcap, TX, TX),
+	{ "pg_typeof", pg_typeof, 1, 0, { FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
 	F3("translate", translate, TX, TX, TX, TX),
 };
 const int func_string_count = sizeof func_string_table / sizeof func_string_table[0];

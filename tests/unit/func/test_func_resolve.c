@@ -208,6 +208,31 @@ test_func_resolve__char_n(void **state)
 }
 
 static void
+test_func_resolve__pg_typeof(void **state)
+{
+	/* select pg_typeof(n) for n numeric(10,2) -> numeric; v varchar(10) -> character varying */
+	SqlType in[1] = { type_decimal(10, 2) }, ct[1], ret;
+	const ScalarFunc *f;
+	Vector args[1], out;
+	FuncCtx ctx = { T_arena, &T_err };
+	int64_t one = 1;
+
+	assert_int_equal(func_resolve_scalar("pg_typeof", in, 1, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_true(type_equal(ct[0], in[0]));
+	args[0] = t_decs(2, &one, 1);
+	args[0].type = in[0];
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, args, 1, 1, &out), FLOE_OK);
+	assert_string_equal(t_text_at(&out, 0), "numeric");
+	in[0] = type_varchar(10);
+	args[0] = t_const_text("x");
+	args[0].type = in[0];
+	assert_int_equal(func_resolve_scalar("pg_typeof", in, 1, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(f->kernel(&ctx, args, 1, 1, &out), FLOE_OK);
+	assert_string_equal(t_text_at(&out, 0), "character varying");
+}
+
+static void
 check_agg(const char *name, SqlType a, bool star, const char *want_ret)
 {
 	SqlType cast_to[1], ret;
@@ -269,6 +294,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_resolve__errors, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_resolve__aggregates, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_resolve__char_n, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_resolve__pg_typeof, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
