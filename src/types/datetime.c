@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <pthread.h>
+#include <time.h>
 #include "common/arena.h"
 #include "types/datetime.h"
 
@@ -911,9 +912,11 @@ tokenize(const char *s, size_t n, Fields *fl)
 
 enum { DT_OK = 0, DT_BAD, DT_FIELD, DT_FIELD_HINT, DT_TZDISP };
 
+enum { SP_EPOCH = 1, SP_INF, SP_NINF, SP_NOW, SP_TODAY, SP_TOMORROW, SP_YESTERDAY };
+
 typedef struct DtParts {
 	bool has_date, has_time, has_tz, bc, has_year;
-	int special;              /* 0, 1 epoch, 2 infinity, 3 -infinity */
+	int special;              /* 0, SP_EPOCH .. SP_YESTERDAY */
 	int64_t year;
 	int mon, day;
 	int hour, min, sec;
@@ -1204,11 +1207,19 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 			int m;
 			int32_t east;
 			if (strcmp(f, "epoch") == 0)
-				p->special = 1;
+				p->special = SP_EPOCH;
 			else if (strcmp(f, "infinity") == 0 || strcmp(f, "+infinity") == 0)
-				p->special = 2;
+				p->special = SP_INF;
 			else if (strcmp(f, "-infinity") == 0)
-				p->special = 3;
+				p->special = SP_NINF;
+			else if (strcmp(f, "now") == 0)
+				p->special = SP_NOW;
+			else if (strcmp(f, "today") == 0)
+				p->special = SP_TODAY;
+			else if (strcmp(f, "tomorrow") == 0)
+				p->special = SP_TOMORROW;
+			else if (strcmp(f, "yesterday") == 0)
+				p->special = SP_YESTERDAY;
 			else if (strcmp(f, "allballs") == 0) {
 				if (p->has_time)
 					return DT_BAD;
@@ -1347,13 +1358,47 @@ parse_dt(const char *s, size_t n, const char *type, bool want_date, DtParts *p,
 	return FLOE_OK;
 }
 
+static __thread int64_t stmt_now;   /* 0: use the clock */
+
+void
+datetime_set_statement_now(int64_t ts_utc)
+{
+	stmt_now = ts_utc;
+}
+
+int64_t
+datetime_now(void)
+{
+	if (stmt_now)
+		return stmt_now;
+	struct timespec tsp;
+	clock_gettime(CLOCK_REALTIME, &tsp);
+	return (int64_t)tsp.tv_sec * USECS_PER_SEC + tsp.tv_nsec / 1000;
+}
+
+/* 'now', 'today', ... as a local (session zone) timestamp. */
+static int64_t
+special_local(int sp)
+{
+	int64_t local = datetime_timestamptz_to_local(datetime_now());
+	if (sp == SP_NOW)
+		return local;
+	int64_t day = floordiv(local, USECS_PER_DAY);
+	day += sp == SP_TOMORROW ? 1 : sp == SP_YESTERDAY ? -1 : 0;
+	return day * USECS_PER_DAY;
+}
+
 int
 datetime_parse_date(const char *s, size_t n, int32_t *out, floe_error *err)
 {
 	DtParts p;
 	TRY(parse_dt(s, n, "date", true, &p, err));
+	if (p.special >= SP_NOW) {
+		*out = (int32_t)floordiv(special_local(p.special), USECS_PER_DAY);
+		return FLOE_OK;
+	}
 	if (p.special) {
-		*out = p.special == 1 ? 0 : p.special == 2 ? DATE_NOEND : DATE_NOBEGIN;
+		*out = p.special == SP_EPOCH ? 0 : p.special == SP_INF ? DATE_NOEND : DATE_NOBEGIN;
 		return FLOE_OK;
 	}
 	int64_t d = datetime_days_from_civil(p.year, p.mon, p.day);
@@ -1369,6 +1414,11 @@ datetime_parse_time(const char *s, size_t n, int64_t *out, floe_error *err)
 {
 	DtParts p;
 	TRY(parse_dt(s, n, "time", false, &p, err));
+	if (p.special >= SP_NOW) {
+		int64_t l = special_local(p.special);
+		*out = l - floordiv(l, USECS_PER_DAY) * USECS_PER_DAY;
+		return FLOE_OK;
+	}
 	if (p.special || !p.has_time)
 		return dt_error(DT_BAD, "time", s, n, err);
 	int64_t t = p.hour * USECS_PER_HOUR + p.min * USECS_PER_MIN + p.sec * USECS_PER_SEC + p.usec;
@@ -1402,8 +1452,17 @@ parse_ts(const char *s, size_t n, bool with_tz, int64_t *out, floe_error *err)
 	const char *type = with_tz ? "timestamp with time zone" : "timestamp";
 	int64_t ts;
 	TRY(parse_dt(s, n, type, true, &p, err));
+	if (p.special == SP_NOW && with_tz) {
+		*out = datetime_now();
+		return FLOE_OK;
+	}
+	if (p.special >= SP_NOW) {
+		int64_t l = special_local(p.special);
+		*out = with_tz ? datetime_local_to_utc(l) : l;
+		return FLOE_OK;
+	}
 	if (p.special) {
-		*out = p.special == 1 ? 0 : p.special == 2 ? TS_NOEND : TS_NOBEGIN;
+		*out = p.special == SP_EPOCH ? 0 : p.special == SP_INF ? TS_NOEND : TS_NOBEGIN;
 		return FLOE_OK;
 	}
 	if (!parts_to_ts(&p, &ts))

@@ -70,6 +70,12 @@ int datetime_parse_timestamp(const char *s, size_t n, int64_t *out, floe_error *
 int datetime_parse_timestamptz(const char *s, size_t n, int64_t *out, floe_error *err);
 int datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err);
 
+/* 'now', 'today', 'tomorrow', 'yesterday' use the statement's start time:
+ * set it per thread at statement (or transaction) start; 0 (the default)
+ * reads the clock at each call. */
+void datetime_set_statement_now(int64_t ts_utc);
+int64_t datetime_now(void);   /* UTC micros */
+
 /* Text output (DateStyle ISO, IntervalStyle postgres); returns the length;
  * buf holds DATETIME_BUF bytes. */
 int datetime_format_date(int32_t d, char *buf);

@@ -368,6 +368,37 @@ tz_op(const char *ts, const char *iv, const char *trunc)
 }
 
 static void
+test_datetime__now(void **state)
+{
+	int64_t now, t;
+	int32_t d;
+	/* 2024-03-10 05:30:00 UTC; New York is still on EST (-05) then */
+	datetime_parse_timestamptz("2024-03-10 05:30:00+00", 22, &now, &err);
+	datetime_set_statement_now(now);
+	assert_int_equal(datetime_set_timezone("America/New_York", &err), FLOE_OK);
+	assert_int_equal(datetime_parse_timestamptz(" now ", 5, &t, &err), FLOE_OK);
+	assert_true(t == now);
+	assert_int_equal(datetime_parse_timestamp("now", 3, &t, &err), FLOE_OK);
+	datetime_format_timestamp(t, buf);
+	assert_string_equal(buf, "2024-03-10 00:30:00");
+	assert_int_equal(datetime_parse_date("today", 5, &d, &err), FLOE_OK);
+	datetime_format_date(d, buf);
+	assert_string_equal(buf, "2024-03-10");
+	assert_int_equal(datetime_parse_timestamptz("tomorrow", 8, &t, &err), FLOE_OK);
+	datetime_format_timestamptz(t, buf);
+	assert_string_equal(buf, "2024-03-11 00:00:00-04");
+	assert_int_equal(datetime_parse_date("yesterday", 9, &d, &err), FLOE_OK);
+	datetime_format_date(d, buf);
+	assert_string_equal(buf, "2024-03-09");
+	assert_int_equal(datetime_parse_time("now", 3, &t, &err), FLOE_OK);
+	datetime_format_time(t, buf);
+	assert_string_equal(buf, "00:30:00");
+	datetime_set_statement_now(0);
+	assert_true(datetime_now() > now);
+	assert_int_equal(datetime_set_timezone("UTC", &err), FLOE_OK);
+}
+
+static void
 test_datetime__interval_ops(void **state)
 {
 	/* select '1 mon 1 day'::interval * 1.5, '1 mon'::interval * 0.3,
@@ -458,6 +489,7 @@ main(void)
 		cmocka_unit_test(test_datetime__timestamptz),
 		cmocka_unit_test(test_datetime__interval),
 		cmocka_unit_test(test_datetime__arith),
+		cmocka_unit_test(test_datetime__now),
 		cmocka_unit_test(test_datetime__interval_ops),
 		cmocka_unit_test(test_datetime__trunc_extract),
 	};
