@@ -575,8 +575,9 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		int s = cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0;
 		*ret = type_decimal(0, s > 16 ? s : 16);
 	}
+	/* min/max(varchar) is text; min/max(char(n)) stays character */
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)
-		*ret = cast_to[0];
+		*ret = cast_to[0].text_kind == TEXT_CHAR ? cast_to[0] : type_make(TYPE_TEXT);
 	return FLOE_OK;
 }
 

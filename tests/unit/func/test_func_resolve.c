@@ -262,6 +262,8 @@ test_func_resolve__aggregates(void **state)
 	check_agg("avg", T(TYPE_FLOAT32), false, "double precision");
 	check_agg("max", T(TYPE_DATE), false, "date");
 	check_agg("min", T(TYPE_TEXT), false, "text");
+	/* pg_typeof(max(v)) for v varchar(10) -> text */
+	check_agg("max", type_varchar(10), false, "text");
 	/* count(x) reads x as is */
 	a = type_decimal(10, 2);
 	assert_int_equal(func_resolve_agg("count", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_OK);
