@@ -92,6 +92,9 @@ void pq_gather(void *dst, const void *dict, const uint32_t *idx, uint32_t n, siz
 /* Spread nn dense values at dst[0..nn) over the k rows whose level equals
  * maxdef, back to front; NULL rows are zeroed. */
 void pq_scatter(void *dst, size_t w, const uint32_t *levels, uint32_t k, uint32_t maxdef);
+/* n FIXED_LEN_BYTE_ARRAY(L) decimals, packed at p, into int128 (the PLAIN
+ * fast path; no strviews). */
+int pq_flba_decimal(const uint8_t *p, uint32_t L, int128 *out, uint32_t n);
 /* Decode a big-endian two's complement integer of len bytes. */
 int pq_be_int128(const uint8_t *p, uint32_t len, int128 *out);
 

@@ -197,6 +197,44 @@ pq_convert(PqConv conv, const void *src, void *dst, uint32_t n)
 	return -1;
 }
 
+int
+pq_flba_decimal(const uint8_t *p, uint32_t L, int128 *out, uint32_t n)
+{
+	uint32_t i;
+	if (L == 0 || L > 16) {
+		for (i = 0; i < n; i++, p += L)
+			if (pq_be_int128(p, L, &out[i]) != 0)
+				return -1;
+		return 0;
+	}
+	if (L >= 8) {
+		uint32_t h = L - 8;
+		unsigned sh = 64 - 8 * h;
+		for (i = 0; i < n; i++, p += L) {
+			uint64_t lo, hi = 0;
+			memcpy(&lo, p + h, 8);
+			lo = __builtin_bswap64(lo);
+			if (h == 0)
+				hi = (lo >> 63) ? ~(uint64_t)0 : 0;
+			else {
+				for (uint32_t j = 0; j < h; j++)
+					hi = hi << 8 | p[j];
+				hi = (uint64_t)((int64_t)(hi << sh) >> sh);
+			}
+			out[i] = (int128)(((uint128)hi << 64) | lo);
+		}
+		return 0;
+	}
+	unsigned sh = 64 - 8 * L;
+	for (i = 0; i < n; i++, p += L) {
+		uint64_t v = 0;
+		for (uint32_t j = 0; j < L; j++)
+			v = v << 8 | p[j];
+		out[i] = (int64_t)(v << sh) >> sh;
+	}
+	return 0;
+}
+
 #define GATHER(T)                                               \
 	do {                                                    \
 		T *d_ = dst;                                    \
@@ -220,15 +258,18 @@ pq_gather(void *dst, const void *dict, const uint32_t *idx, uint32_t n, size_t w
 	}
 }
 
+/* Back to front, branch-free: row i takes dense value j when valid. */
 #define SCATTER(T)                                                      \
 	do {                                                            \
 		T *d_ = dst;                                            \
 		int64_t j = (int64_t)nn - 1;                            \
 		for (int64_t i = (int64_t)k - 1; i >= 0; i--) {         \
-			if (levels[i] == maxdef)                        \
-				d_[i] = d_[j--];                        \
-			else                                            \
-				memset(&d_[i], 0, sizeof(T));           \
+			bool ok = levels[i] == maxdef;                  \
+			T x = d_[j >= 0 ? j : 0];                       \
+			T z;                                            \
+			memset(&z, 0, sizeof z);                        \
+			d_[i] = ok ? x : z;                             \
+			j -= ok;                                        \
 		}                                                       \
 	} while (0)
 

@@ -1354,6 +1354,19 @@ decode_into(ParquetColumnReader *r, void *dst, uint32_t n, floe_error *err)
 		pq_gather(dst, r->dict, r->ix, n, r->w);
 		return FLOE_OK;
 	}
+	if (r->enc == PQ_ENC_PLAIN && r->c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY &&
+	    (r->ci->conv == CV_BYTES_DEC || r->ci->conv == CV_BYTES_UUID)) {
+		/* Fast path: straight from the page bytes, no strviews. */
+		size_t L = (size_t)r->c->type_length;
+		if (L * n > (size_t)(r->vend - r->vp))
+			return RCORRUPT(r, err, "PLAIN FIXED_LEN_BYTE_ARRAY values end early");
+		if (r->ci->conv == CV_BYTES_UUID)
+			memcpy(dst, r->vp, L * n);      /* L == 16: Uuid is 16 bytes */
+		else if (pq_flba_decimal(r->vp, (uint32_t)L, dst, n) != 0)
+			return RCORRUPT(r, err, "decimal value wider than 128 bits");
+		r->vp += L * n;
+		return FLOE_OK;
+	}
 	void *phys = r->ci->conv == CV_NONE ? dst : r->phys;
 	TRY(decode_values(r, phys, n, err));
 	if (r->ci->conv != CV_NONE && pq_convert(r->ci->conv, phys, dst, n) != 0)
@@ -1444,12 +1457,19 @@ set_validity(Vector *out, uint32_t off, const uint32_t *lv, uint32_t k, uint32_t
 		return;
 	vector_ensure_validity(out);
 	uint64_t *v = out->validity;
+	if (mode != -1) {
+		for (uint32_t i = 0; i < k; i++) {
+			if (mode)
+				validity_set(v, off + i);
+			else
+				validity_clear(v, off + i);
+		}
+		return;
+	}
 	for (uint32_t i = 0; i < k; i++) {
-		bool ok = mode == 1 || (mode == -1 && lv[i] == maxdef);
-		if (ok)
-			validity_set(v, off + i);
-		else
-			validity_clear(v, off + i);
+		uint32_t b = off + i;
+		uint64_t m = (uint64_t)1 << (b & 63), ok = lv[i] == maxdef;
+		v[b >> 6] = (v[b >> 6] & ~m) | (m & (0 - ok));
 	}
 }
 
