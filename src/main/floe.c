@@ -17,6 +17,7 @@
  * INTERFACE ROUTINES
  *   main(argc, argv)
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,8 +192,8 @@ main(int argc, char **argv)
 			} else {
 				FILE *f = fopen(actions[i].arg, "r");
 				if (!f) {
-					fprintf(stderr, "floe: error: %s: No such file or directory\n",
-						actions[i].arg);
+					fprintf(stderr, "floe: error: %s: %s\n", actions[i].arg,
+						strerror(errno));
 					rc = 1;
 					break;
 				}

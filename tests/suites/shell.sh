@@ -287,6 +287,11 @@ out=$("$FLOE_BIN" serve 2>&1); rc=$?
 if [ $rc -eq 2 ] && [ "$out" = "floe serve: not implemented yet" ]; then pass serve_stub; else fail serve_stub "rc=$rc out=$out"; fi
 "$FLOE_BIN" --no-such-option >/dev/null 2>&1; rc=$?
 if [ $rc -eq 2 ]; then pass bad_option; else fail bad_option "rc=$rc"; fi
+floe_run -f "$tmp/does-not-exist.sql" >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q 'does-not-exist.sql: No such file or directory' "$tmp/out"; then pass missing_file; else fail missing_file "rc=$rc" "$tmp/out"; fi
+touch "$tmp/plainfile"
+"$FLOE_BIN" -D "$tmp/plainfile" -c 'select 1' >"$tmp/out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q 'could not open warehouse' "$tmp/out"; then pass bad_warehouse; else fail bad_warehouse "rc=$rc" "$tmp/out"; fi
 out=$(floe_run shell -c 'select 7 as seven' 2>&1); rc=$?
 if [ $rc -eq 0 ] && [[ $out == *"(1 row)"* ]]; then pass shell_subcommand; else fail shell_subcommand "rc=$rc out=$out"; fi
 
