@@ -778,40 +778,57 @@ dict_fallback(ParquetWriter *w, Col *c)
 /* ---------------------------------------------------------------- append */
 
 static void
-plain_append(ParquetWriter *w, Col *c, uint32_t nv)
+cut_at(Col *c, int64_t row, int64_t val, size_t off)
+{
+	if (c->ncuts == c->cutcap) {
+		c->cutcap = c->cutcap ? c->cutcap * 2 : 16;
+		c->cuts = xrealloc(c->cuts, (size_t)c->cutcap * sizeof(Cut));
+	}
+	c->last.row = row;
+	c->last.val = val;
+	c->last.off = off;
+	c->cuts[c->ncuts++] = c->last;
+}
+
+static void
+add_cut(Col *c)
+{
+	cut_at(c, c->rows, c->nvals, c->plain.len);
+}
+
+/*
+ * Append the slice's values PLAIN.  BYTE_ARRAY values may be large, so a
+ * page may end inside the slice (at a row boundary) once it holds
+ * page_size bytes; n is the slice's row count, sdef its definition levels.
+ */
+static void
+plain_append(ParquetWriter *w, Col *c, uint32_t n, uint32_t nv)
 {
 	if (c->phys == PH_BA) {
 		const strview *v = w->sval;
-		uint32_t i;
+		const uint8_t *def = w->sdef;
+		uint32_t i, j;
 		size_t total = 0;
 		uint8_t *o;
 		for (i = 0; i < nv; i++)
 			total += 4 + (size_t)v[i].len;
 		pqbuf_reserve(&c->plain, total);
 		o = c->plain.p + c->plain.len;
-		for (i = 0; i < nv; i++) {
+		for (i = 0, j = 0; j < n; j++) {
+			if (!def[j])
+				continue;
 			put_le32(o, v[i].len);
 			if (v[i].len)
 				memcpy(o + 4, strview_data(&v[i]), v[i].len);
 			o += 4 + (size_t)v[i].len;
+			i++;
+			if (j + 1 < n && (int64_t)((size_t)(o - c->plain.p) - c->last.off) >= w->opts.page_size)
+				cut_at(c, c->rows + j + 1, c->nvals + i, (size_t)(o - c->plain.p));
 		}
 		c->plain.len += total;
 	} else {
 		pqbuf_put(&c->plain, w->sval, (size_t)nv * (size_t)c->width);
 	}
-}
-
-static void
-add_cut(Col *c)
-{
-	if (c->ncuts == c->cutcap) {
-		c->cutcap = c->cutcap ? c->cutcap * 2 : 16;
-		c->cuts = xrealloc(c->cuts, (size_t)c->cutcap * sizeof(Cut));
-	}
-	c->last.row = c->rows;
-	c->last.val = c->nvals;
-	c->last.off = c->plain.len;
-	c->cuts[c->ncuts++] = c->last;
 }
 
 static int
@@ -840,7 +857,7 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 			dict_insert_fixed(w, c, nv);
 		pqbuf_put(&c->idx, w->sidx, (size_t)nv * 4);
 	} else {
-		plain_append(w, c, nv);
+		plain_append(w, c, n, nv);
 	}
 	if (c->phys == PH_BA) {
 		const strview *sv = w->sval;

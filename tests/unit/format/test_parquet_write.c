@@ -677,6 +677,56 @@ test_parquet_write__vector_kinds_and_errors(void **state)
 	arena_free(a);
 }
 
+/* Large strings: pages end inside a batch; dictionary gives up on size. */
+static void
+test_parquet_write__large_values(void **state)
+{
+	SqlType t = type_make(TYPE_BYTEA);
+	ParquetWriteColumn col = {"blob", 9, {0}, false};
+	ParquetWriteOptions o;
+	ParquetWriter *w;
+	Arena *a = arena_new(0);
+	Batch *b;
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	char path[512], q[2048], want[128], *out, *big = malloc(200000);
+	uint32_t r;
+	int64_t total = 0;
+
+	col.type = t;
+	parquet_write_options_init(&o);
+	o.page_size = 16 << 10;
+	o.codec = PQ_CODEC_LZ4_RAW;
+	w = parquet_writer_new(&col, 1, &o);
+	b = batch_new(a, 1, &t, 300);
+	for (r = 0; r < 300; r++) {
+		uint32_t l = (r * 7919) % 200000;
+		memset(big, (int)(r & 0xff), l);
+		if (r % 17 == 5)
+			vector_set_null(&b->cols[0], r);
+		else {
+			vector_set_string(&b->cols[0], r, big, l);
+			total += l;
+		}
+	}
+	b->count = 300;
+	assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+	assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+	snprintf(path, sizeof path, "%s/large.parquet", tmpdir);
+	save(path, data, len);
+	free(check(path, 300));
+	snprintf(q, sizeof q, "SELECT sum(octet_length(blob)), count(blob), "
+		 "(SELECT any_value(encodings) FROM parquet_metadata('%s')) FROM '%s'", path, path);
+	out = sql(q);
+	snprintf(want, sizeof want, "%lld,282,\"PLAIN, RLE\"\n", (long long)total);
+	assert_text(out, want);
+	free(out);
+	parquet_writer_free(w);
+	free(big);
+	arena_free(a);
+}
+
 /* ------------------------------------------------------------ round trip */
 
 /* Deterministic value of column c at row i (all-types table), into v. */
@@ -889,6 +939,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__codecs),
 		cmocka_unit_test(test_parquet_write__vector_kinds_and_errors),
 		cmocka_unit_test(test_parquet_write__round_trip_reader),
+		cmocka_unit_test(test_parquet_write__large_values),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
