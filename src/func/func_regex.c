@@ -90,6 +90,11 @@ translate(const char *p, uint32_t n, bool literal)
 			out[o++] = p[++i];
 			continue;
 		}
+		if (!in_br && c == '(' && i + 2 < n && p[i + 1] == '?' && p[i + 2] == ':') {
+			out[o++] = '(';          /* ARE non-capturing group: a plain group */
+			i += 2;
+			continue;
+		}
 		if (!in_br && c == '[') {
 			in_br = true;
 			out[o++] = c;
@@ -416,9 +421,101 @@ regex_substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vec
 	return rc;
 }
 
+/*
+ * similar_to_escape(pattern[, escape]): SQL's SIMILAR TO pattern as a
+ * regular expression (PostgreSQL's similar_escape_internal): % -> .*,
+ * _ -> ., . ^ $ quoted, ( -> non-capturing group, bracket expressions kept,
+ * the escape character (default backslash, '' = none) quotes the next
+ * character; the whole is anchored: ^(?: ... )$.  The parser turns
+ * `a SIMILAR TO b` into `a ~ similar_to_escape(b)`.  floe's ~ reads (?: as
+ * a plain group (POSIX ERE has no non-capturing groups).
+ */
+static int
+similar_common(FuncCtx *ctx, const strview *pat, const char *esc, uint32_t elen,
+	       Vector *out, uint32_t row)
+{
+	const char *p = strview_data(pat);
+	uint32_t n = pat->len, i, o = 0;
+	bool in_br = false;
+	char *d;
+
+	if (elen > 1) {
+		floe_errorf(ctx->err, ERRCODE_INVALID_ESCAPE_SEQUENCE, "invalid escape string");
+		return floe_error_hint(ctx->err, "Escape string must be empty or one character.");
+	}
+	d = arena_alloc(out->arena, (size_t)n * 3 + 16);
+	memcpy(d, "^(?:", 4);
+	o = 4;
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+		if (elen == 1 && c == esc[0]) {
+			if (i + 1 >= n)
+				return floe_errorf(ctx->err, ERRCODE_INVALID_ESCAPE_SEQUENCE,
+						   "invalid escape string");
+			d[o++] = '\\';
+			d[o++] = p[++i];
+			continue;
+		}
+		if (in_br) {
+			if (c == ']')
+				in_br = false;
+			d[o++] = c;
+			continue;
+		}
+		switch (c) {
+		case '[': in_br = true; d[o++] = c; break;
+		case '%': d[o++] = '.'; d[o++] = '*'; break;
+		case '_': d[o++] = '.'; break;
+		case '(': d[o++] = '('; d[o++] = '?'; d[o++] = ':'; break;
+		case '.': case '^': case '$': case '\\':
+			d[o++] = '\\';
+			d[o++] = c;
+			break;
+		default: d[o++] = c; break;
+		}
+	}
+	memcpy(d + o, ")$", 2);
+	o += 2;
+	out_string_owned(out, row, d, o);
+	return FLOE_OK;
+}
+
+static int
+similar_to_escape(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[2];
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		const char *esc = "\\";
+		uint32_t elen = 1;
+		bool isnull = false;
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		if (nargs == 2) {
+			const strview *e = &((const strview *)v[1].data)[ARGK(v[1], i)];
+			esc = strview_data(e);
+			elen = e->len;
+		}
+		TRY(similar_common(ctx, &((const strview *)v[0].data)[ARGK(v[0], i)], esc, elen,
+				   out, i));
+	}
+	return FLOE_OK;
+}
+
 #define TX TYPE_TEXT
 #define BO TYPE_BOOL
 const ScalarFunc func_regex_table[] = {
+	{ "similar_to_escape", similar_to_escape, 1, 0, { TX }, TX, FRET_FIXED, true, false },
+	{ "similar_to_escape", similar_to_escape, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
 	{ "~", rx_op_match, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
 	{ "!~", rx_op_nmatch, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },
 	{ "~*", rx_op_imatch, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },

@@ -210,6 +210,26 @@ test_func_string__regex(void **state)
 	/* select regexp_replace('aaa','a','b','z') -> 22023 invalid regular expression option: "z" */
 	assert_string_equal(call("regexp_replace", "ssss", "aaa", "a", "b", "z"),
 			    "ERROR 22023 invalid regular expression option: \"z\"");
+	/* select similar_to_escape('a%b_c.d|e(f)'), similar_to_escape('a#%b', '#'),
+	 * 'foo' similar to 'f%', 'foo' similar to 'f', 'a.c' similar to 'a.c',
+	 * 'abc' similar to 'a.c', 'ab' similar to '(a|x)b', 'a%' similar to 'a\%',
+	 * 'abc' similar to '[a-c]+'
+	 * -> ^(?:a.*b.c\.d|e(?:f))$ | ^(?:a\%b)$ | t|f|t|f|t|t|t
+	 * (the parser rewrites x SIMILAR TO p as x ~ similar_to_escape(p)) */
+	assert_string_equal(call("similar_to_escape", "s", "a%b_c.d|e(f)"), "^(?:a.*b.c\\.d|e(?:f))$");
+	assert_string_equal(call("similar_to_escape", "ss", "a#%b", "#"), "^(?:a\\%b)$");
+	{
+		static const struct { const char *s, *p, *want; } sim[] = {
+			{ "foo", "f%", "t" }, { "foo", "f", "f" }, { "a.c", "a.c", "t" },
+			{ "abc", "a.c", "f" }, { "ab", "(a|x)b", "t" }, { "a%", "a\\%", "t" },
+			{ "abc", "[a-c]+", "t" },
+		};
+		size_t k;
+		for (k = 0; k < sizeof sim / sizeof sim[0]; k++)
+			assert_string_equal(call("~", "ss", sim[k].s,
+						 call("similar_to_escape", "s", sim[k].p)), sim[k].want);
+	}
+	assert_string_equal(call("similar_to_escape", "ss", "a", "xy"), "ERROR 22025 invalid escape string");
 	/* select regexp_like('a','a','g') */
 	assert_string_equal(call("regexp_like", "sss", "a", "a", "g"),
 			    "ERROR 22023 regexp_like() does not support the \"global\" option");
