@@ -2241,6 +2241,17 @@ field_from_name(const char *name)
 	return FLD_BAD;
 }
 
+/* PostgreSQL quotes the unit lower-cased (downcase_truncate_identifier). */
+static const char *
+lower_unit(const char *field, char *buf, size_t n)
+{
+	size_t i = 0;
+	for (; field[i] && i + 1 < n; i++)
+		buf[i] = (char)tolower((unsigned char)field[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
 /* ISO 8601 week-numbering: day of week Monday = 1. */
 static int
 iso_dow(int64_t days)
@@ -2340,20 +2351,28 @@ datetime_trunc(const char *field, int64_t ts, bool with_tz, int64_t *out, floe_e
 		return ts_range(err);
 	*out = t;
 	return FLOE_OK;
-bad:
-	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			   "unit \"%s\" not supported for type %s", field, type_word(with_tz));
+bad: {
+		char lb[64];
+		if (f == FLD_TZ || f == FLD_TZ_HOUR || f == FLD_TZ_MIN)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "unit \"%s\" not supported for type %s",
+					   lower_unit(field, lb, sizeof lb), type_word(with_tz));
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "unit \"%s\" not recognized for type %s",
+				   lower_unit(field, lb, sizeof lb), type_word(with_tz));
+	}
 }
 
 int
 datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_error *err)
 {
+	char lb[64];
 	int f = field_from_name(field);
 	const char *tname = kind == TYPE_DATE ? "date" : kind == TYPE_TIME ? "time without time zone"
 			  : type_word(kind == TYPE_TIMESTAMPTZ);
 	if (f == FLD_BAD)
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-				   "unit \"%s\" not recognized for type %s", field, tname);
+				   "unit \"%s\" not recognized for type %s", lower_unit(field, lb, sizeof lb), tname);
 	bool inf = (kind == TYPE_DATE && (v == DATE_NOEND || v == DATE_NOBEGIN)) ||
 		   ((kind == TYPE_TIMESTAMP || kind == TYPE_TIMESTAMPTZ) &&
 		    (v == TS_NOEND || v == TS_NOBEGIN));
@@ -2371,7 +2390,8 @@ datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_er
 	if (kind == TYPE_DATE) {
 		if (f <= FLD_HOUR || f == FLD_TZ || f == FLD_TZ_HOUR || f == FLD_TZ_MIN)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "unit \"%s\" not supported for type date", field);
+					   "unit \"%s\" not supported for type date",
+					   lower_unit(field, lb, sizeof lb));
 		t = v * USECS_PER_DAY;
 	} else if (kind == TYPE_TIME) {
 		t = v;
@@ -2384,7 +2404,7 @@ datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_er
 		case FLD_EPOCH: *out = (double)t / 1e6; return FLOE_OK;
 		default:
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "unit \"%s\" not supported for type %s", field, tname);
+					   "unit \"%s\" not supported for type %s", lower_unit(field, lb, sizeof lb), tname);
 		}
 	} else
 		t = v;
@@ -2432,12 +2452,12 @@ datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_er
 	case FLD_TZ_MIN:
 		if (kind != TYPE_TIMESTAMPTZ)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "unit \"%s\" not supported for type %s", field, tname);
+					   "unit \"%s\" not supported for type %s", lower_unit(field, lb, sizeof lb), tname);
 		*out = f == FLD_TZ ? east : f == FLD_TZ_HOUR ? east / 3600 : (east / 60) % 60;
 		break;
 	default:
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "unit \"%s\" not supported for type %s", field, tname);
+				   "unit \"%s\" not supported for type %s", lower_unit(field, lb, sizeof lb), tname);
 	}
 	return FLOE_OK;
 }
@@ -2445,6 +2465,7 @@ datetime_extract(const char *field, TypeId kind, int64_t v, double *out, floe_er
 int
 datetime_extract_interval(const char *field, Interval iv, double *out, floe_error *err)
 {
+	char lb[64];
 	int f = field_from_name(field);
 	int64_t us = iv.micros;
 	switch (f) {
@@ -2468,9 +2489,11 @@ datetime_extract_interval(const char *field, Interval iv, double *out, floe_erro
 	default:
 		if (f == FLD_BAD)
 			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-					   "unit \"%s\" not recognized for type interval", field);
+					   "unit \"%s\" not recognized for type interval",
+					   lower_unit(field, lb, sizeof lb));
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "unit \"%s\" not supported for type interval", field);
+				   "unit \"%s\" not supported for type interval",
+				   lower_unit(field, lb, sizeof lb));
 	}
 	return FLOE_OK;
 }

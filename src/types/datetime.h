@@ -12,17 +12,22 @@
  * internally, "0001-01-01 BC").
  *
  * The session time zone is process-global (datetime_set_timezone): "UTC",
- * fixed offsets, and named zones from the system tzdata (/usr/share/zoneinfo,
- * through the C library).
+ * fixed offsets, and named zones read from the system tzdata
+ * (/usr/share/zoneinfo TZif files, parsed here; thread-safe lookups).
+ * floe's finite timestamps end at 294247-01-10 (int64 micros since 1970),
+ * PostgreSQL's at 294276-12-31.
  *
  * INTERFACE ROUTINES
  *   datetime_days_from_civil(y, m, d) / datetime_civil_from_days(days, &y, &m, &d)
  *   datetime_parse_date/time/timestamp/timestamptz/interval(s, n, &out, err)
  *   datetime_format_date/time/timestamp/timestamptz/interval(v, buf) -> len
- *   datetime_set_timezone(name, err) / datetime_timezone_name()
- *   datetime_tz_offset_utc(ts_utc) / datetime_local_to_utc(local, &utc)
+ *   datetime_set_timezone(name, err) / datetime_set_timezone_offset(secs, err)
+ *   datetime_timezone_name() / datetime_set_statement_now(ts) / datetime_now()
+ *   datetime_tz_offset_utc(ts_utc) / datetime_local_to_utc(local)
  *   datetime_timestamptz_to_local / datetime_add_interval / datetime_interval_*
- *   datetime_trunc / datetime_extract / datetime_make_timestamp
+ *   datetime_justify_hours/days/interval / datetime_timestamp_diff
+ *   datetime_trunc / datetime_extract / datetime_extract_interval
+ *   datetime_make_timestamp / datetime_date_to_timestamp / datetime_timestamp_to_date
  */
 #ifndef FLOE_DATETIME_H
 #define FLOE_DATETIME_H
@@ -124,8 +129,8 @@ Interval datetime_justify_interval(Interval a);
 int datetime_timestamp_diff(int64_t a, int64_t b, Interval *out, floe_error *err);
 
 /* date_trunc(field, ts): field "microseconds".."millennium"; 22023 on an
- * unknown unit ('unit "x" not recognized for type timestamp ...').
- * tz: truncate in the session zone. */
+ * unknown unit ('unit "x" not recognized for type timestamp without time
+ * zone'). tz: truncate in the session zone (PostgreSQL's offset rules). */
 int datetime_trunc(const char *field, int64_t ts, bool tz, int64_t *out,
 		   floe_error *err);
 /* extract(field from ts) as a double ("year", "month", "day", "hour",
@@ -133,7 +138,11 @@ int datetime_trunc(const char *field, int64_t ts, bool tz, int64_t *out,
  * "quarter", "week", "isoyear", "decade", "century", "millennium",
  * "milliseconds", "microseconds"). kind = TYPE_DATE, TYPE_TIME,
  * TYPE_TIMESTAMP, TYPE_TIMESTAMPTZ (v is days for date), TYPE_INTERVAL uses
- * datetime_extract_interval. */
+ * datetime_extract_interval.  Values are exact where PostgreSQL's numeric
+ * extract() is.  For an infinite input, monotonic fields (epoch, year,
+ * decade, century, millennium, isoyear, julian) give +-Infinity and the
+ * others set *out = NAN: PostgreSQL returns NULL there, so callers map NAN
+ * to NULL. */
 int datetime_extract(const char *field, TypeId kind, int64_t v, double *out,
 		     floe_error *err);
 int datetime_extract_interval(const char *field, Interval iv, double *out,

@@ -451,7 +451,17 @@ test_datetime__trunc_extract(void **state)
 		datetime_format_timestamp(r, buf);
 		assert_string_equal(buf, e[i]);
 	}
-	assert_int_equal(datetime_trunc("fortnight", ts, false, &r, &err), FLOE_ERR);
+	/* select date_trunc('Fortnight', now()::timestamp), date_trunc('timezone', ...),
+	 *        extract(hour from date '2024-01-01') */
+	assert_int_equal(datetime_trunc("Fortnight", ts, false, &r, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "22023");
+	assert_string_equal(err.message,
+		"unit \"fortnight\" not recognized for type timestamp without time zone");
+	assert_int_equal(datetime_trunc("timezone", ts, false, &r, &err), FLOE_ERR);
+	assert_string_equal(err.message,
+		"unit \"timezone\" not supported for type timestamp without time zone");
+	assert_int_equal(datetime_extract("hour", TYPE_DATE, 0, &d, &err), FLOE_ERR);
+	assert_string_equal(err.message, "unit \"hour\" not supported for type date");
 	/* select extract(<f> from '2024-05-15 13:45:12.345678'::timestamp) */
 	const char *xf[] = { "year", "month", "day", "hour", "minute", "second", "dow", "isodow",
 			     "doy", "week", "quarter", "epoch", "century", "decade", "isoyear" };
