@@ -41,6 +41,19 @@
 #include "common/arena.h"
 #include "types/datetime.h"
 
+/* Bytes of s[0..n) quoted in an error message: at most 800, cut at a UTF-8
+ * character boundary so the message stays valid UTF-8. */
+static int
+quote_len(const char *s, size_t n)
+{
+	if (n <= 800)
+		return (int)n;
+	n = 800;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return (int)n;
+}
+
 /* ------------------------------------------------------------------ */
 /* Calendar                                                            */
 /* ------------------------------------------------------------------ */
@@ -1323,7 +1336,7 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 static int
 dt_error(int rc, const char *type, const char *s, size_t n, floe_error *err)
 {
-	int len = (int)(n > 200 ? 200 : n);
+	int len = quote_len(s, n);
 	switch (rc) {
 	case DT_FIELD:
 		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
@@ -1404,7 +1417,7 @@ datetime_parse_date(const char *s, size_t n, int32_t *out, floe_error *err)
 	int64_t d = datetime_days_from_civil(p.year, p.mon, p.day);
 	if (p.year > 6000000 || p.year < -5000 || d < DATE_MIN_DAYS || d > DATE_MAX_DAYS)
 		return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
-				   "date out of range: \"%.*s\"", (int)(n > 200 ? 200 : n), s);
+				   "date out of range: \"%.*s\"", quote_len(s, n), s);
 	*out = (int32_t)d;
 	return FLOE_OK;
 }
@@ -1484,7 +1497,7 @@ parse_ts(const char *s, size_t n, bool with_tz, int64_t *out, floe_error *err)
 	return FLOE_OK;
 range:
 	return floe_errorf(err, ERRCODE_DATETIME_FIELD_OVERFLOW,
-			   "timestamp out of range: \"%.*s\"", (int)(n > 200 ? 200 : n), s);
+			   "timestamp out of range: \"%.*s\"", quote_len(s, n), s);
 }
 
 int
@@ -1877,7 +1890,7 @@ datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err)
 	Fields fl;
 	IvAcc a = { 0, 0, 0 };
 	int rc = IV_BAD;
-	int len = (int)(n > 200 ? 200 : n);
+	int len = quote_len(s, n);
 
 	/* A lone sign before a number ("- 1 day") belongs to the number. */
 	char tmp[MAXIN + 1];

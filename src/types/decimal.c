@@ -281,6 +281,20 @@ fit(bool neg, U256 mag, int scale, int min_scale, int128 *out, int *sout,
 
 /* ---- parsing and formatting ---- */
 
+/* Bytes of s[0..n) quoted in an error message: at most 800, cut at a UTF-8
+ * character boundary so the message stays valid UTF-8. */
+static int
+quote_len(const char *s, size_t n)
+{
+	if (n <= 800)
+		return (int)n;
+	n = 800;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return (int)n;
+}
+
+
 /*
  * numeric_in syntax: [spaces] [+-] digits [. digits] [e [+-] digits] [spaces],
  * at least one digit.  Produces the value rounded to target_scale (or the
@@ -411,7 +425,7 @@ parse_num(const char *s, size_t n, int target_scale, int128 *out, int *sout,
 bad:
 	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
 			   "invalid input syntax for type numeric: \"%.*s\"",
-			   (int)(n > 200 ? 200 : n), s);
+			   quote_len(s, n), s);
 }
 
 int

@@ -32,8 +32,19 @@
 #include "types/decimal.h"
 #include "types/text.h"
 
-/* Quote at most 200 bytes of the input in messages. */
-#define QLEN(n) ((int)((n) > 200 ? 200 : (n)))
+
+/* Bytes of s[0..n) quoted in an error message: at most 800, cut at a UTF-8
+ * character boundary so the message stays valid UTF-8. */
+static int
+quote_len(const char *s, size_t n)
+{
+	if (n <= 800)
+		return (int)n;
+	n = 800;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	return (int)n;
+}
 
 static bool
 is_space(char c)
@@ -226,10 +237,10 @@ text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *
 	return FLOE_OK;
 range:
 	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-			   "\"%.*s\" is out of range for type %s", QLEN(n), s, tname);
+			   "\"%.*s\" is out of range for type %s", quote_len(s, n), s, tname);
 bad:
 	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
-			   "invalid input syntax for type %s: \"%.*s\"", tname, QLEN(n0), s0);
+			   "invalid input syntax for type %s: \"%.*s\"", tname, quote_len(s0, n0), s0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -266,13 +277,13 @@ text_parse_int64(const char *s0, size_t n0, TypeId t, int64_t *out, floe_error *
 	int64_t hi = t == TYPE_INT16 ? INT16_MAX : t == TYPE_INT32 ? INT32_MAX : INT64_MAX;
 	if (ovf || (neg ? v > (uint64_t)hi + 1 : v > (uint64_t)hi))
 		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-				   "value \"%.*s\" is out of range for type %s", QLEN(n0), s0,
+				   "value \"%.*s\" is out of range for type %s", quote_len(s0, n0), s0,
 				   int_name(t));
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return FLOE_OK;
 bad:
 	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
-			   "invalid input syntax for type %s: \"%.*s\"", int_name(t), QLEN(n0), s0);
+			   "invalid input syntax for type %s: \"%.*s\"", int_name(t), quote_len(s0, n0), s0);
 }
 
 int
@@ -308,7 +319,7 @@ text_parse_bool(const char *s0, size_t n0, bool *out, floe_error *err)
 		}
 	}
 	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
-			   "invalid input syntax for type boolean: \"%.*s\"", QLEN(n0), s0);
+			   "invalid input syntax for type boolean: \"%.*s\"", quote_len(s0, n0), s0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -355,7 +366,7 @@ text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err)
 	return FLOE_OK;
 bad:
 	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
-			   "invalid input syntax for type uuid: \"%.*s\"", QLEN(n), s);
+			   "invalid input syntax for type uuid: \"%.*s\"", quote_len(s, n), s);
 }
 
 /* Bytes of the UTF-8 character at s (at most n). */
