@@ -121,6 +121,7 @@ struct ParquetWriter {
 	PqBuf out;                 /* the file */
 	PqBuf page, cpage, hdr;    /* scratch */
 	int64_t rg_rows, num_rows;
+	int64_t flushed_raw, flushed_out;  /* buffered bytes flushed -> bytes written */
 	RowGroupMeta *rgs;
 	int nrg, rgcap;
 	bool finished, failed;
@@ -1157,6 +1158,19 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	return FLOE_OK;
 }
 
+static int64_t
+buffered_bytes(const ParquetWriter *w)
+{
+	int64_t t = 0;
+	int i;
+
+	for (i = 0; i < w->ncols; i++) {
+		const Col *c = &w->cols[i];
+		t += (int64_t)(c->defs.len / 8 + c->plain.len + c->dict.len + c->idx.len / 4);
+	}
+	return t;
+}
+
 static int
 flush_row_group(ParquetWriter *w, floe_error *err)
 {
@@ -1174,27 +1188,16 @@ flush_row_group(ParquetWriter *w, floe_error *err)
 	rg->num_rows = w->rg_rows;
 	rg->file_offset = (int64_t)w->out.len;
 	rg->chunks = ARENA_ARRAY(w->arena, ChunkMeta, w->ncols);
+	w->flushed_raw += buffered_bytes(w);
 	for (i = 0; i < w->ncols; i++) {
 		TRY(flush_column(w, &w->cols[i], &rg->chunks[i], err));
 		rg->total_byte_size += rg->chunks[i].total_uncompressed;
 		rg->total_compressed += rg->chunks[i].total_compressed;
 	}
+	w->flushed_out += rg->total_compressed;
 	w->nrg++;
 	w->rg_rows = 0;
 	return FLOE_OK;
-}
-
-static int64_t
-buffered_bytes(const ParquetWriter *w)
-{
-	int64_t t = 0;
-	int i;
-
-	for (i = 0; i < w->ncols; i++) {
-		const Col *c = &w->cols[i];
-		t += (int64_t)(c->defs.len / 8 + c->plain.len + c->dict.len + c->idx.len / 4);
-	}
-	return t;
 }
 
 /* ---------------------------------------------------------------- API */
@@ -1238,10 +1241,16 @@ parquet_writer_write(ParquetWriter *w, const Batch *b, floe_error *err)
 	return FLOE_OK;
 }
 
+/* Bytes written so far plus the buffered row group, scaled by the
+ * compression ratio seen on the row groups already flushed. */
 int64_t
 parquet_writer_estimated_size(const ParquetWriter *w)
 {
-	return (int64_t)w->out.len + buffered_bytes(w);
+	int64_t b = buffered_bytes(w);
+
+	if (w->flushed_raw > 0 && w->flushed_out < w->flushed_raw)
+		b = (int64_t)((double)b * (double)w->flushed_out / (double)w->flushed_raw);
+	return (int64_t)w->out.len + b;
 }
 
 static void
