@@ -308,6 +308,14 @@ if command -v tmux >/dev/null 2>&1; then
 		tmux -S "$sock" send-keys Enter 2>/dev/null
 		sleep 0.5
 	done
+	# Ctrl-C cancels a running statement; the shell carries on
+	tmux -S "$sock" send-keys -l 'select g from generate_series(1, 500000000) g\;' 2>/dev/null
+	tmux -S "$sock" send-keys Enter 2>/dev/null
+	sleep 1.5
+	tmux -S "$sock" send-keys C-c 2>/dev/null
+	sleep 1
+	tmux -S "$sock" send-keys -l 'select 3 as after_cancel\;' 2>/dev/null
+	tmux -S "$sock" send-keys Enter 2>/dev/null
 	sleep 1
 	tmux -S "$sock" capture-pane -p >"$tmp/pane" 2>/dev/null
 	tmux -S "$sock" send-keys -l '\q' 2>/dev/null
@@ -316,7 +324,9 @@ if command -v tmux >/dev/null 2>&1; then
 	tmux -S "$sock" kill-server >/dev/null 2>&1
 	if grep -q '^floe=> select 1 as a,$' "$tmp/pane" && grep -q "^floe-> 'x' as b;$" "$tmp/pane" &&
 		grep -q '^ 1 | x$' "$tmp/pane" && grep -q '^ERROR:  syntax error' "$tmp/pane" &&
-		grep -q 'after_error' "$tmp/pane" && grep -q '^           2$' "$tmp/pane"; then
+		grep -q 'after_error' "$tmp/pane" && grep -q '^           2$' "$tmp/pane" &&
+		grep -q '^^CERROR:  canceling statement due to user request$' "$tmp/pane" &&
+		grep -q '^            3$' "$tmp/pane"; then
 		pass interactive
 	else
 		fail interactive "unexpected screen" "$tmp/pane"
