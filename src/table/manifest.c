@@ -539,12 +539,22 @@ entry_datum(Arena *a, const ManifestWriteInfo *info, const ManifestEntry *e, con
 	return FLOE_OK;
 }
 
-/* The header's partition-spec: the fields array (unwrapping a spec object). */
+/* The header's partition-spec: the fields array (unwrapping a spec object);
+ * without one, the partition struct's names and field ids. */
 static const char *
-spec_fields_json(const char *spec, Arena *a)
+spec_fields_json(const ManifestWriteInfo *info, Arena *a)
 {
-	if (!spec)
-		return "[]";
+	const char *spec = info->partition_spec_json;
+	if (!spec) {
+		json_t *arr = json_array();
+		for (int i = 0; i < info->npartition_fields; i++) {
+			json_t *o = json_object();
+			json_object_set_new(o, "name", json_string(avro_name(a, info->partition_names[i])));
+			json_object_set_new(o, "field-id", json_integer(info->partition_field_ids[i]));
+			json_array_append_new(arr, o);
+		}
+		return dump_json(arr, a);
+	}
 	json_error_t je;
 	json_t *j = json_loads(spec, 0, &je);
 	if (j && json_is_object(j) && json_is_array(json_object_get(j, "fields"))) {
@@ -584,7 +594,7 @@ manifest_write(const ManifestWriteInfo *info, const ManifestEntry *entries, int 
 	int nm = 0;
 	keys[nm] = "schema"; vals[nm++] = info->schema_json ? info->schema_json : "{}";
 	keys[nm] = "schema-id"; vals[nm++] = arena_sprintf(a, "%d", info->schema_id);
-	keys[nm] = "partition-spec"; vals[nm++] = spec_fields_json(info->partition_spec_json, a);
+	keys[nm] = "partition-spec"; vals[nm++] = spec_fields_json(info, a);
 	keys[nm] = "partition-spec-id"; vals[nm++] = arena_sprintf(a, "%d", info->spec_id);
 	keys[nm] = "format-version"; vals[nm++] = arena_sprintf(a, "%d", v);
 	if (v >= 2) {
@@ -1105,15 +1115,19 @@ manifest_read_info(const uint8_t *data, size_t len, const char *name, Arena *a,
 	h->spec_id = meta_int(f, "partition-spec-id", &x) ? (int32_t)x : 0;
 	const char *content = avro_file_meta(f, "content");
 	h->content = content && strcmp(content, "deletes") == 0;
-	if (meta_int(f, "format-version", &x))
-		h->format_version = (int)x;
-	else
-		h->format_version = avro_field_by_id(es, 3) >= 0 || avro_field_index(es, "sequence_number") >= 0 ||
-			content ? 2 : 1;
-
 	const AvroSchema *dfs = avro_schema_unwrap(avro_record_field_schema(es, 2, "data_file"));
 	if (dfs->type != AVRO_RECORD)
 		return wrong(&c, "data_file");
+	if (meta_int(f, "format-version", &x) && x >= 1 && x <= 3)
+		h->format_version = (int)x;
+	else if (avro_record_field_schema(dfs, 142, "first_row_id") ||
+		 avro_record_field_schema(dfs, 144, "content_offset"))
+		h->format_version = 3;
+	else if (avro_record_field_schema(es, 3, "sequence_number") ||
+		 avro_record_field_schema(dfs, 134, "content") || content)
+		h->format_version = 2;
+	else
+		h->format_version = 1;
 	const AvroSchema *ps = avro_schema_unwrap(avro_record_field_schema(dfs, 102, "partition"));
 	if (!ps)
 		return missing(&c, "partition");
@@ -1131,8 +1145,12 @@ manifest_read_info(const uint8_t *data, size_t len, const char *name, Arena *a,
 				       &h->partition_types[i]));
 	}
 	ManifestEntry *es_out = ARENA_ARRAY(a, ManifestEntry, f->nrecords ? f->nrecords : 1);
-	for (int64_t i = 0; i < f->nrecords; i++)
+	for (int64_t i = 0; i < f->nrecords; i++) {
 		TRY(read_entry(&c, es, f->records[i], h, &es_out[i]));
+		/* no "content" key (Impala, BigQuery): the entries say what it is */
+		if (!content && es_out[i].file.content != CONTENT_DATA)
+			h->content = 1;
+	}
 	if (header)
 		*header = h;
 	*entries = es_out;

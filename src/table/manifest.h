@@ -36,7 +36,8 @@ typedef struct ManifestWriteInfo {
 	const char *schema_json;            /* table schema JSON -> header "schema" */
 	int32_t schema_id;
 	const char *partition_spec_json;    /* JSON array of partition fields (or the
-					       spec object; its "fields" are used) */
+					       spec object; its "fields" are used); NULL:
+					       names + field ids of the fields below */
 	int32_t spec_id;
 	int npartition_fields;
 	const char *const *partition_names;
@@ -53,13 +54,13 @@ int manifest_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 
 /* Header of a manifest as read (strings NULL when the key is absent). */
 typedef struct ManifestHeader {
-	int format_version;           /* header key, else guessed from the schema */
+	int format_version;           /* header key (1..3), else guessed from the fields */
 	const char *schema_json;
 	bool has_schema_id;
 	int32_t schema_id;
 	const char *partition_spec_json;
 	int32_t spec_id;
-	int content;                  /* 0 data, 1 deletes */
+	int content;                  /* 0 data, 1 deletes (no key: from the entries) */
 	int npartition_fields;        /* the partition struct of the Avro schema */
 	const char **partition_names;
 	int32_t *partition_field_ids;
