@@ -13,8 +13,9 @@
  *
  * Cell text is laid out as psql's pg_wcsformat does: newlines split a value
  * into lines, tabs expand to the next multiple of 8 columns, "\r" shows as
- * the two characters \r, other control bytes as \xNN.  Display width counts
- * East Asian wide characters as 2 and combining marks as 0.
+ * the two characters \r, other ASCII controls as \xNN, C1 controls as
+ * \uNNNN.  Display width counts East Asian wide characters as 2 and
+ * combining marks as 0.
  *
  * Errors print as libpq's default verbosity: "ERROR:  msg", then when the
  * error has a position the "LINE n: " excerpt and a caret under the
@@ -161,7 +162,8 @@ output_text_width(const char *s, size_t n)
 		uint32_t c;
 		int len = utf8_next(p + i, n - i, &c);
 		int cw = ucs_width(c);
-		w += cw < 0 ? 1 : cw;
+		/* controls print as \xNN (ASCII) or \uNNNN, as layout() does */
+		w += cw < 0 ? (c < 0x80 ? 4 : 6) : cw;
 		i += (size_t)len;
 	}
 	return w;
@@ -219,9 +221,12 @@ layout(Arena *a, const char *s, Cell *out)
 			*bp++ = '\\';
 			*bp++ = 'r';
 			lw += 2;
-		} else if (w < 0) {
-			bp += sprintf(bp, "\\x%02X", (unsigned)c & 0xFF);
+		} else if (w < 0 && c < 0x80) {
+			bp += sprintf(bp, "\\x%02X", (unsigned)c);
 			lw += 4;
+		} else if (w < 0) {
+			bp += sprintf(bp, "\\u%04X", (unsigned)c);
+			lw += 6;
 		} else {
 			memcpy(bp, s + i, (size_t)len);
 			bp += len;
@@ -282,8 +287,7 @@ print_aligned(FILE *out, const PrintTable *t, const PrintOptions *o, Arena *a)
 			int w = 0, lw = 0;
 			/* cheap width pass; layout() is done again when printing */
 			for (const char *p = s; *p; p++)
-				if (*p == '\n' || *p == '\t' || *p == '\r' ||
-				    (unsigned char)*p < 0x20 || *p == 0x7F)
+				if (*p == '\n' || *p == '\t' || *p == '\r')
 					goto slow;
 			w = output_text_width(s, strlen(s));
 			if (w > width[j])
