@@ -19,6 +19,7 @@ OPT = -O2 -g
 endif
 
 CFLAGS_BASE = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=local \
+	-Wno-maybe-uninitialized \
 	-D_GNU_SOURCE -pthread -Isrc -I$(B)/gen
 CFLAGS = $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS = $(OPT) -pthread

@@ -128,7 +128,7 @@ implicit_cast(int from, int to)
 static int
 argt(const ScalarFunc *f, int i)
 {
-	return i < f->nargs ? f->args[i] : f->args[f->nargs - 1];
+	return i < f->nargs ? f->args[i] : f->nargs > 0 ? f->args[f->nargs - 1] : TYPE_NULL;
 }
 
 static bool
@@ -425,11 +425,14 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	if (nargs == 2 && f->args[0] != f->args[1] &&
 	    widen_group(f->args[0]) && widen_group(f->args[0]) == widen_group(f->args[1])) {
 		TypeId w = (TypeId)(f->args[0] > f->args[1] ? f->args[0] : f->args[1]);
-		cast_to[0] = cast_to[1] = type_make(w);
+		/* only where the kernel is homogeneous: comparisons and wider results
+		 * (int2 << int4 stays int2 << int4) */
+		if (f->ret == TYPE_BOOL || f->ret == w)
+			cast_to[0] = cast_to[1] = type_make(w);
 	}
 	/* additive operators, mod and comparisons work on one common scale */
 	if (ndec == nargs && nargs == 2 &&
-	    (f->ret_rule == FRET_DEC_ADD || is_comparison(f->name))) {
+	    (f->ret_rule == FRET_DEC_ADD || f->ret_rule == FRET_DEC_INT || is_comparison(f->name))) {
 		for (i = 0; i < nargs; i++)
 			if (cast_to[i].scale != smax)
 				cast_to[i] = type_decimal(0, smax);
@@ -455,6 +458,9 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 		break;
 	case FRET_DEC_ROUND:
 		*ret = type_decimal(0, nargs == 1 ? 0 : cast_to[0].scale);
+		break;
+	case FRET_DEC_INT:
+		*ret = type_decimal(0, 0);
 		break;
 	default:
 		*ret = type_make((TypeId)f->ret);

@@ -204,7 +204,7 @@ decode_map(Dec *d, const AvroSchema *s, int depth, AvroDatum *r)
 static int
 decode(Dec *d, const AvroSchema *s, int depth, AvroDatum **out)
 {
-	const uint8_t *p;
+	const uint8_t *p = NULL;
 	if (depth > AVRO_MAX_DEPTH)
 		return FLOE_CORRUPT(d->err, "Avro file \"%s\": data nested too deeply", d->name);
 	if (--*d->budget < 0)
