@@ -20,6 +20,11 @@
  *   UUID->FIXED_LEN_BYTE_ARRAY(16)+UUID
  * INTERVAL and NULL columns are refused (parquet_writer_new returns NULL).
  *
+ * Errors from write/finish (the writer is then unusable): 23502 NULL in a
+ * required column, 22003 decimal value beyond the column's precision, 42804
+ * a vector whose type is not the column's (a TYPE_NULL vector is accepted
+ * as all NULLs), 0A000 unsupported codec, 54000 a page over 2 GiB.
+ *
  * INTERFACE ROUTINES
  *   parquet_writer_new(cols, ncols, opts)      NULL opts = defaults
  *   parquet_writer_write(w, batch, err)        append rows (honours b->sel)

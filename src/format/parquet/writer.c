@@ -371,6 +371,15 @@ gather(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 	uint8_t *sdef = w->sdef;
 	uint32_t j, nv = 0;
 
+	if (v->type.id == TYPE_NULL) {          /* an untyped NULL column */
+		memset(sdef, 0, n);
+		return 0;
+	}
+	if (v->type.id != c->def.type.id ||
+	    (v->type.id == TYPE_DECIMAL && v->type.scale != c->def.type.scale))
+		return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
+				   "parquet writer: column \"%s\" got a vector of another type",
+				   c->def.name);
 	vector_view(v, &vv);
 	vsel = vv.sel;
 	switch (v->type.id) {

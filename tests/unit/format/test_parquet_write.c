@@ -658,6 +658,25 @@ test_parquet_write__vector_kinds_and_errors(void **state)
 		parquet_writer_free(w);
 	}
 
+	/* a vector of the wrong type is refused; a TYPE_NULL vector is all NULLs */
+	{
+		SqlType wrong[2] = {type_make(TYPE_INT32), type_make(TYPE_NULL)};
+		w = parquet_writer_new(cols, 2, NULL);
+		b = batch_new(a, 2, wrong, 2);
+		b->count = 2;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_ERR);
+		assert_string_equal(err.sqlstate, "42804");
+		parquet_writer_free(w);
+		wrong[0] = types[0];
+		w = parquet_writer_new(cols, 2, NULL);
+		b = batch_new(a, 2, wrong, 2);
+		b->count = 2;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+		assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+		assert_int_equal(parquet_writer_column_result(w, 1)->null_count, 2);
+		parquet_writer_free(w);
+	}
+
 	/* unsupported type */
 	{
 		ParquetWriteColumn ic = {"iv", 1, {0}, false};
