@@ -10,10 +10,10 @@
  * (hex and escape) / byteaout (hex), uuid_in/uuid_out, and the date/time
  * types (through datetime.c).
  *
- * Shortest float digits: the smallest precision p for which "%.{p-1}e"
- * reads back exactly is binary-searched in 1..17 (1..9 for float4); the
- * correctly rounded p-digit string is the one Ryu produces except in rare
- * ties at power-of-two boundaries.
+ * Shortest float digits: the correctly rounded 15-digit (float4: 6-digit)
+ * text, stripped of trailing zeros, if it reads back; else 16, else 17
+ * digits (float4: 7, 8, 9) — see shortest_digits; candidates exactly
+ * halfway to a neighbouring double are refused as PostgreSQL's Ryu does.
  *
  * INTERFACE ROUTINES: see text.h.
  *
@@ -78,8 +78,10 @@ trim(const char **s, size_t *n)
  * Does the decimal text read back as d, strictly inside d's rounding
  * interval?  PostgreSQL's Ryu copy treats the interval's bounds as
  * exclusive, so a candidate exactly halfway to a neighbour (which strtod
- * would still round to d by ties-to-even) does not count.  The midpoints
- * are exact in long double (float4: in double).
+ * would still round to d by ties-to-even) does not count.  A decimal of at
+ * most 17 (float4: 9) digits can only equal such a midpoint when |d| is at
+ * least 2^52 (2^21): below that the midpoint has too many digits, and the
+ * exact (long double) check is skipped.
  */
 static bool
 reads_back(const char *txt, double d, bool is_float4)
@@ -88,6 +90,8 @@ reads_back(const char *txt, double d, bool is_float4)
 		float f = (float)d;
 		if (strtof(txt, NULL) != f)
 			return false;
+		if (fabsf(f) < 2097152.0f)
+			return true;
 		double x = strtod(txt, NULL);
 		double lo = ((double)f + (double)nextafterf(f, -INFINITY)) / 2;
 		double hi = ((double)f + (double)nextafterf(f, INFINITY)) / 2;
@@ -95,29 +99,19 @@ reads_back(const char *txt, double d, bool is_float4)
 	}
 	if (strtod(txt, NULL) != d)
 		return false;
+	if (fabs(d) < 4503599627370496.0)
+		return true;
 	long double x = strtold(txt, NULL);
 	long double lo = ((long double)d + (long double)nextafter(d, -INFINITY)) / 2;
 	long double hi = ((long double)d + (long double)nextafter(d, INFINITY)) / 2;
 	return x != lo && x != hi;
 }
 
+/* Significant digits of "%.*e" text into digs (trailing zeros dropped),
+ * decimal exponent into *exp; returns the digit count. */
 static int
-shortest_digits(double d, bool is_float4, char *digs, int *exp)
+split_e(const char *tmp, char *digs, int *exp)
 {
-	char tmp[40];
-	int lo = 1, hi = is_float4 ? 9 : 17;
-	/* Reading back is monotone in the digit count (the p-digit decimals
-	 * are a subset of the (p+1)-digit ones), so binary-search the least p. */
-	while (lo < hi) {
-		int p = (lo + hi) / 2;
-		snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
-		if (reads_back(tmp, d, is_float4))
-			hi = p;
-		else
-			lo = p + 1;
-	}
-	snprintf(tmp, sizeof tmp, "%.*e", lo - 1, d);
-	/* tmp: "d[.ddd]e[+-]xx" */
 	int k = 0;
 	const char *q = tmp;
 	for (; *q && *q != 'e'; q++)
@@ -128,6 +122,101 @@ shortest_digits(double d, bool is_float4, char *digs, int *exp)
 	while (k > 1 && digs[k - 1] == '0')
 		digs[--k] = '\0';
 	return k;
+}
+
+/* Round the max-digit significand D (exponent e) to p digits into cand as
+ * "%.{p-1}e" text; false when D's tail is an exact tie (D itself may have
+ * been rounded there, so the caller asks snprintf instead). */
+static bool
+round_digits(const char *D, int nd, int e, int p, char *cand, size_t cap)
+{
+	char r[24];
+	memcpy(r, D, (size_t)p);
+	bool up;
+	if (D[p] > '5')
+		up = true;
+	else if (D[p] < '5')
+		up = false;
+	else {
+		bool rest = false;
+		for (int i = p + 1; i < nd; i++)
+			if (D[i] != '0')
+				rest = true;
+		if (!rest)
+			return false;
+		up = true;
+	}
+	if (up) {
+		int i = p - 1;
+		while (i >= 0 && r[i] == '9')
+			r[i--] = '0';
+		if (i >= 0)
+			r[i]++;
+		else {
+			r[0] = '1';
+			e++;
+		}
+	}
+	int n = 0;
+	cand[n++] = r[0];
+	if (p > 1) {
+		cand[n++] = '.';
+		memcpy(cand + n, r + 1, (size_t)p - 1);
+		n += p - 1;
+	}
+	snprintf(cand + n, cap - (size_t)n, "e%d", e);
+	return true;
+}
+
+/*
+ * Shortest digits that read back (d > 0, finite).  If the correctly
+ * rounded DIG-digit text (DBL_DIG 15, FLT_DIG 6) reads back, its digits
+ * without trailing zeros are the shortest: any shorter decimal that read
+ * back would, by the DIG-digit round-trip guarantee, be that same text.
+ * Otherwise DIG+1 digits, and so on up to the maximum (17 or 9), which
+ * always lies strictly inside the interval.  Candidates are rounded from
+ * one max-digit rendering.  Subnormals (fewer bits, no DIG guarantee) are
+ * searched digit by digit.
+ */
+static int
+shortest_digits(double d, bool is_float4, char *digs, int *exp)
+{
+	char tmp[48], cand[48];
+	int dig = is_float4 ? 6 : 15, max = is_float4 ? 9 : 17;
+
+	/* integers below 10^15 (float4: 10^6): their own digits */
+	if (d < (is_float4 ? 1e6 : 1e15) && d == (double)(int64_t)d) {
+		int64_t v = (int64_t)d;
+		int n = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+		memcpy(digs, tmp, (size_t)n + 1);
+		*exp = n - 1;
+		while (n > 1 && digs[n - 1] == '0')
+			digs[--n] = '\0';
+		return n;
+	}
+	if (d < (is_float4 ? (double)FLT_MIN : DBL_MIN)) {
+		for (int p = 1; p < max; p++) {
+			snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
+			if (reads_back(tmp, d, is_float4))
+				return split_e(tmp, digs, exp);
+		}
+		snprintf(tmp, sizeof tmp, "%.*e", max - 1, d);
+		return split_e(tmp, digs, exp);
+	}
+	snprintf(tmp, sizeof tmp, "%.*e", max - 1, d);
+	char D[24];
+	int e, nd = 0;
+	for (const char *q = tmp; *q && *q != 'e'; q++)
+		if (isdigit((unsigned char)*q))
+			D[nd++] = *q;
+	e = atoi(strchr(tmp, 'e') + 1);
+	for (int p = dig; p < max; p++) {
+		if (!round_digits(D, nd, e, p, cand, sizeof cand))
+			snprintf(cand, sizeof cand, "%.*e", p - 1, d);
+		if (reads_back(cand, d, is_float4))
+			return split_e(cand, digs, exp);
+	}
+	return split_e(tmp, digs, exp);
 }
 
 static int
