@@ -4,7 +4,8 @@
 # one file cannot hide the others) and prints exactly one PASS/FAIL line per
 # file, with sqltest's indented detail lines.  A file whose run ends with a
 # non-zero status after printing PASS (a leak, a sanitizer report at exit) is
-# a FAIL.  Timeout per file: $SQLTEST_TIMEOUT seconds (default 300).
+# a FAIL; a crash or timeout is reported at the line of the record that was
+# running.  Timeout per file: $SQLTEST_TIMEOUT seconds (default 300).
 # Exit status 1 if any file failed.
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 bin=${SQLTEST_BIN:-build-san/tests/tools/sqltest}
@@ -18,8 +19,12 @@ fi
 rc=0
 for f in "$@"; do
 	out=$(mktemp) err=$(mktemp)
-	timeout -k 10 "${SQLTEST_TIMEOUT:-300}" "$bin" "${opts[@]}" "$f" >"$out" 2>"$err"
+	# -v: sqltest names each record on stderr before running it, so a crash
+	# or a hang can be pinned to its line
+	{ timeout -k 10 "${SQLTEST_TIMEOUT:-300}" "$bin" -v "${opts[@]}" "$f" >"$out" 2>"$err"; } 2>/dev/null
 	st=$?
+	where=$(grep -E "^$f:[0-9]+\$" "$err" | tail -1)
+	[ -n "$where" ] || where=$f
 	if [ $st -eq 0 ] && grep -q "^PASS " "$out"; then
 		grep -v '^FAIL ' "$out"
 	else
@@ -30,10 +35,10 @@ for f in "$@"; do
 			why="exit status $st"
 			[ $st -eq 124 ] && why="timed out after ${SQLTEST_TIMEOUT:-300}s"
 			grep -q "^PASS " "$out" && why="$why after its last record (sanitizer report or leak at exit)"
-			echo "FAIL $f: $why"
+			echo "FAIL $where: $why"
 			grep -v '^PASS ' "$out" | sed 's/^/    /'
 		fi
-		tail -30 "$err" | sed 's/^/    /'
+		grep -v -E "^$f:[0-9]+\$" "$err" | tail -30 | sed 's/^/    /'
 	fi
 	rm -f "$out" "$err"
 done
