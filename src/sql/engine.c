@@ -350,6 +350,8 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 		f = &schema.fields[nf++];
 		f->name = arena_strdup(a, cd->colname);
 		TRY(bind_type_name(&b, cd->type_name, &f->type));
+		if (f->type.id == TYPE_DECIMAL && f->type.precision == 0)
+			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
 		f->required = cd->is_not_null;
 		for (j = 0; j < cd->n_constraints; j++) {
 			PgQuery__Constraint *c = cd->constraints[j]->constraint;
@@ -781,7 +783,7 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 		if (p.types[i].id == TYPE_NULL)
 			schema.fields[i].type = type_make(TYPE_TEXT);
 		if (p.types[i].id == TYPE_DECIMAL && p.types[i].precision == 0)
-			schema.fields[i].type = p.types[i];
+			schema.fields[i].type = type_decimal(0, NUMERIC_DEFAULT_SCALE);
 		proj[i] = expr_cast(ctx->arena, expr_colref(ctx->arena, i, p.types[i]),
 				    schema.fields[i].type, 0);
 	}

@@ -23,6 +23,7 @@
  *   session_resolve_name(session, rangevar, &ns, &name)
  */
 #include <string.h>
+#include <unistd.h>
 #include "format/parquet/parquet.h"
 #include "func/func.h"
 #include "sql/bind.h"
@@ -245,6 +246,13 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 					   "read_parquet path must not be NULL");
 		file = ARENA_NEW(b->arena, DataFile);
 		file->file_path = arena_strndup(b->arena, strview_data(&path.u.s), path.u.s.len);
+		if (file->file_path[0] != '/' && !strstr(file->file_path, "://")) {
+			/* a relative path is the user's: resolve it against the
+			 * process's working directory, not the warehouse */
+			char cwd[4096];
+			if (getcwd(cwd, sizeof cwd))
+				file->file_path = arena_sprintf(b->arena, "%s/%s", cwd, file->file_path);
+		}
 		file->file_format = "PARQUET";
 		TRY(fileio_read(e->io, file->file_path, b->arena, &data, &len, b->err));
 		TRY(parquet_open(&pf, data, len, file->file_path, b->arena, b->err));
