@@ -34,6 +34,15 @@ if ! make -s -j"$JOBS" B=build-san all unit tools >build-san.log 2>&1; then
   exit 1
 fi
 
+# The optimised build (what `make run` and bench/ use) must build too: -O2
+# finds warnings -O1 does not.
+if ! make -s -j"$JOBS" B=build all >build.log 2>&1; then
+  tail -40 build.log
+  echo "FAIL build (optimised)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
 pass=0; fail=0; failed=()
 for suite in tests/suites/*.sh; do
   name=$(basename "$suite" .sh)
