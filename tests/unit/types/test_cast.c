@@ -47,6 +47,185 @@ cv(SqlType from, const char *s, SqlType to, int flags)
 #define EQ(got, want) do { const char *g_ = (got); if (strcmp(g_, (want)) != 0) \
 	fail_msg("%s:%d got \"%s\" want \"%s\"", __FILE__, __LINE__, g_, (want)); } while (0)
 
+/* set timezone to 'America/New_York';
+   select format('%s', '<lit>'::<from>::<to>)  (PostgreSQL 15.18) */
+static const struct { const char *from, *to, *lit, *out; } pg_casts[] = {
+	{ "smallint", "bigint", "-32768", "-32768" },
+	{ "smallint", "double precision", "-32768", "-32768" },
+	{ "smallint", "smallint", "32767", "32767" },
+	{ "smallint", "numeric(3,0)", "32767", "ERR 22003 numeric field overflow" },
+	{ "smallint", "smallint", "12", "12" },
+	{ "smallint", "bigint", "12", "12" },
+	{ "smallint", "numeric(3,0)", "12", "12" },
+	{ "smallint", "real", "-7", "-7" },
+	{ "integer", "bigint", "2147483647", "2147483647" },
+	{ "integer", "real", "2147483647", "2.1474836e+09" },
+	{ "integer", "numeric", "2147483647", "2147483647" },
+	{ "integer", "boolean", "2147483647", "t" },
+	{ "integer", "integer", "-70000", "-70000" },
+	{ "integer", "smallint", "1", "1" },
+	{ "integer", "numeric(3,0)", "1", "1" },
+	{ "bigint", "smallint", "9223372036854775807", "ERR 22003 smallint out of range" },
+	{ "bigint", "numeric(5,2)", "9223372036854775807", "ERR 22003 numeric field overflow" },
+	{ "bigint", "text", "9223372036854775807", "9223372036854775807" },
+	{ "bigint", "integer", "-9223372036854775808", "ERR 22003 integer out of range" },
+	{ "bigint", "numeric", "-9223372036854775808", "-9223372036854775808" },
+	{ "bigint", "numeric(5,2)", "-9223372036854775808", "ERR 22003 numeric field overflow" },
+	{ "bigint", "numeric(3,0)", "-9223372036854775808", "ERR 22003 numeric field overflow" },
+	{ "bigint", "bigint", "3000000000", "3000000000" },
+	{ "bigint", "double precision", "3000000000", "3000000000" },
+	{ "bigint", "double precision", "16777217", "16777217" },
+	{ "bigint", "numeric", "16777217", "16777217" },
+	{ "bigint", "double precision", "-1", "-1" },
+	{ "bigint", "text", "-1", "-1" },
+	{ "real", "numeric(3,0)", "1e30", "ERR 22003 numeric field overflow" },
+	{ "real", "character varying(3)", "-2.5", "-2." },
+	{ "real", "text", "1.5e-40", "1.5e-40" },
+	{ "real", "double precision", "123456.7", "123456.703125" },
+	{ "real", "integer", "65504", "65504" },
+	{ "real", "real", "65504", "65504" },
+	{ "real", "character varying(3)", "65504", "655" },
+	{ "real", "numeric(5,2)", "2147483520", "ERR 22003 numeric field overflow" },
+	{ "double precision", "smallint", "2.5", "2" },
+	{ "double precision", "integer", "2.5", "2" },
+	{ "double precision", "character varying(3)", "2.5", "2.5" },
+	{ "double precision", "smallint", "-3.5", "-4" },
+	{ "double precision", "real", "1e20", "1e+20" },
+	{ "double precision", "numeric(5,2)", "1e20", "ERR 22003 numeric field overflow" },
+	{ "double precision", "character(4)", "1e20", "1e+2" },
+	{ "double precision", "text", "1e-50", "1e-50" },
+	{ "double precision", "bigint", "Infinity", "ERR 22003 bigint out of range" },
+	{ "double precision", "bigint", "-0", "0" },
+	{ "double precision", "bigint", "32767.5", "32768" },
+	{ "double precision", "bigint", "2147483647.4", "2147483647" },
+	{ "double precision", "bigint", "2147483647.5", "2147483648" },
+	{ "numeric", "text", "0", "0" },
+	{ "numeric", "integer", "1.005", "1" },
+	{ "numeric", "numeric(3,0)", "-2.5", "-3" },
+	{ "numeric", "text", "-2.5", "-2.5" },
+	{ "numeric", "integer", "99999.995", "100000" },
+	{ "numeric", "text", "99999.995", "99999.995" },
+	{ "numeric", "character(4)", "99999.995", "9999" },
+	{ "numeric", "double precision", "0.0000001", "1e-07" },
+	{ "numeric", "numeric(3,0)", "0.0000001", "0" },
+	{ "numeric", "numeric(3,0)", "-0.5", "-1" },
+	{ "numeric", "bigint", "32767.49", "32767" },
+	{ "numeric", "numeric(3,0)", "32767.49", "ERR 22003 numeric field overflow" },
+	{ "numeric", "real", "32767.5", "32767.5" },
+	{ "numeric", "numeric", "1e10", "10000000000" },
+	{ "numeric(5,2)", "double precision", "-999.99", "-999.99" },
+	{ "numeric(5,2)", "numeric", "-999.99", "-999.99" },
+	{ "numeric(5,2)", "character varying(3)", "-999.99", "-99" },
+	{ "numeric(5,2)", "character(4)", "-999.99", "-999" },
+	{ "numeric(5,2)", "integer", "0.001", "0" },
+	{ "numeric(5,2)", "numeric(3,0)", "0.001", "0" },
+	{ "numeric(5,2)", "character varying(3)", "0.001", "0.0" },
+	{ "boolean", "character(4)", "f", "fals" },
+	{ "text", "uuid", "12", "ERR 22P02 invalid input syntax for type uuid: \"12\"" },
+	{ "text", "bytea", "12", "\\x3132" },
+	{ "text", "interval", "abc", "ERR 22007 invalid input syntax for type interval: \"abc\"" },
+	{ "text", "interval", " 42 ", "00:00:42" },
+	{ "text", "boolean", "1.5", "ERR 22P02 invalid input syntax for type boolean: \"1.5\"" },
+	{ "text", "bytea", "1.5", "\\x312e35" },
+	{ "text", "integer", "2024-01-02", "ERR 22P02 invalid input syntax for type integer: \"2024-01-02\"" },
+	{ "text", "bigint", "2024-01-02", "ERR 22P02 invalid input syntax for type bigint: \"2024-01-02\"" },
+	{ "text", "interval", "2024-01-02", "ERR 22007 invalid input syntax for type interval: \"2024-01-02\"" },
+	{ "text", "bytea", "2024-01-02", "\\x323032342d30312d3032" },
+	{ "text", "boolean", "t", "t" },
+	{ "text", "character(4)", "t", "t   " },
+	{ "text", "time", "t", "ERR 22007 invalid input syntax for type time: \"t\"" },
+	{ "text", "uuid", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11" },
+	{ "text", "numeric(5,2)", "\\x0102", "ERR 22P02 invalid input syntax for type numeric: \"\\x0102\"" },
+	{ "text", "text", "\\x0102", "\\x0102" },
+	{ "text", "numeric(5,2)", "1 day", "ERR 22P02 invalid input syntax for type numeric: \"1 day\"" },
+	{ "text", "time", "1 day", "ERR 22007 invalid input syntax for type time: \"1 day\"" },
+	{ "text", "bigint", "03:04:05", "ERR 22P02 invalid input syntax for type bigint: \"03:04:05\"" },
+	{ "text", "date", "2024-01-02 03:04:05", "2024-01-02" },
+	{ "text", "timestamptz", "2024-01-02 03:04:05", "2024-01-02 03:04:05-05" },
+	{ "text", "text", "abcdefghij", "abcdefghij" },
+	{ "text", "bytea", "abcdefghij", "\\x6162636465666768696a" },
+	{ "character varying(3)", "real", "abc", "ERR 22P02 invalid input syntax for type real: \"abc\"" },
+	{ "character varying(3)", "bytea", "abc", "\\x616263" },
+	{ "character varying(3)", "double precision", "ab", "ERR 22P02 invalid input syntax for type double precision: \"ab\"" },
+	{ "character varying(3)", "timestamptz", "ab", "ERR 22007 invalid input syntax for type timestamp with time zone: \"ab\"" },
+	{ "character varying(3)", "bytea", "ab", "\\x6162" },
+	{ "character(4)", "text", "ab", "ab" },
+	{ "character(4)", "smallint", "abcd", "ERR 22P02 invalid input syntax for type smallint: \"abcd\"" },
+	{ "character(4)", "numeric(3,0)", "abcd", "ERR 22P02 invalid input syntax for type numeric: \"abcd\"" },
+	{ "character(4)", "character(4)", "abcd", "abcd" },
+	{ "character(4)", "date", "abcd", "ERR 22007 invalid input syntax for type date: \"abcd\"" },
+	{ "character(4)", "timestamptz", "abcd", "ERR 22007 invalid input syntax for type timestamp with time zone: \"abcd\"" },
+	{ "character(4)", "uuid", "abcd", "ERR 22P02 invalid input syntax for type uuid: \"abcd\"" },
+	{ "character(4)", "bytea", "abcd", "\\x61626364" },
+	{ "date", "character(4)", "2024-01-02", "2024" },
+	{ "date", "timestamptz", "0044-03-15 BC", "0044-03-15 00:00:00-04:56:02 BC" },
+	{ "date", "character varying(3)", "infinity", "inf" },
+	{ "time", "interval", "24:00:00", "24:00:00" },
+	{ "time", "text", "00:00:00", "00:00:00" },
+	{ "timestamp", "time", "2024-01-02 03:04:05.678", "03:04:05.678" },
+	{ "timestamp", "character varying(3)", "infinity", "inf" },
+	{ "timestamp", "timestamptz", "0044-03-15 12:00:00 BC", "0044-03-15 12:00:00-04:56:02 BC" },
+	{ "timestamptz", "character varying(3)", "2024-07-01 12:00:00+00", "202" },
+	{ "timestamptz", "date", "2024-07-01 12:00:00+00", "2024-07-01" },
+	{ "interval", "character(4)", "-1 mons 3 days -04:00:00", "-1 m" },
+	{ "interval", "time", "-1 mons 3 days -04:00:00", "20:00:00" },
+	{ "uuid", "character varying(3)", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0e" },
+};
+
+static SqlType
+type_named(const char *n)
+{
+	SqlType t;
+	if (!strcmp(n, "smallint")) return T(TYPE_INT16);
+	if (!strcmp(n, "integer")) return T(TYPE_INT32);
+	if (!strcmp(n, "bigint")) return T(TYPE_INT64);
+	if (!strcmp(n, "real")) return T(TYPE_FLOAT32);
+	if (!strcmp(n, "double precision")) return T(TYPE_FLOAT64);
+	if (!strcmp(n, "numeric")) return type_decimal(0, 0);
+	if (!strcmp(n, "numeric(5,2)")) return type_decimal(5, 2);
+	if (!strcmp(n, "numeric(3,0)")) return type_decimal(3, 0);
+	if (!strcmp(n, "boolean")) return T(TYPE_BOOL);
+	if (!strcmp(n, "text")) return T(TYPE_TEXT);
+	if (!strcmp(n, "character varying(3)")) return type_varchar(3);
+	if (!strcmp(n, "character(4)")) {
+		t = T(TYPE_TEXT);
+		t.text_kind = TEXT_CHAR;
+		t.typmod = 4;
+		return t;
+	}
+	if (!strcmp(n, "date")) return T(TYPE_DATE);
+	if (!strcmp(n, "time")) return T(TYPE_TIME);
+	if (!strcmp(n, "timestamp")) return T(TYPE_TIMESTAMP);
+	if (!strcmp(n, "timestamptz")) return T(TYPE_TIMESTAMPTZ);
+	if (!strcmp(n, "interval")) return T(TYPE_INTERVAL);
+	if (!strcmp(n, "uuid")) return T(TYPE_UUID);
+	return T(TYPE_BYTEA);
+}
+
+static void
+test_cast__pg_samples(void **state)
+{
+	datetime_set_timezone("America/New_York", &err);
+	for (size_t i = 0; i < sizeof pg_casts / sizeof pg_casts[0]; i++) {
+		Value in, out;
+		const char *got;
+		SqlType f = type_named(pg_casts[i].from), t = type_named(pg_casts[i].to);
+		if (value_from_text(&in, f, pg_casts[i].lit, strlen(pg_casts[i].lit), A, &err) != FLOE_OK ||
+		    cast_value(&out, &in, t, A, &err) != FLOE_OK)
+			got = arena_sprintf(A, "ERR %s %s", err.sqlstate, err.message);
+		else {
+			size_t n;
+			got = value_to_text(&out, A, &n);
+			if (!got)
+				got = "NULL";
+		}
+		if (strcmp(got, pg_casts[i].out) != 0)
+			fail_msg("'%s'::%s::%s: got %s, PostgreSQL says %s", pg_casts[i].lit,
+				 pg_casts[i].from, pg_casts[i].to, got, pg_casts[i].out);
+	}
+	datetime_set_timezone("UTC", &err);
+}
+
 static void
 test_cast__numeric_pairs(void **state)
 {
@@ -270,6 +449,7 @@ main(void)
 		cmocka_unit_test(test_cast__text_and_others),
 		cmocka_unit_test(test_cast__allowed),
 		cmocka_unit_test(test_cast__vector),
+		cmocka_unit_test(test_cast__pg_samples),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
