@@ -26,6 +26,7 @@
  * INTERFACE ROUTINES
  *   manifest_write / manifest_read / manifest_read_info
  *   manifest_list_write / manifest_list_read
+ *   manifest_partition_summaries     field_summary of a manifest's entries
  *
  * Invariants: the Avro schema written is built with jansson in the field
  * order Iceberg Java uses, then parsed back with avro_schema_parse, and
@@ -1265,5 +1266,149 @@ manifest_list_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 	}
 	*manifests = out;
 	*n = (int)f->nrecords;
+	return FLOE_OK;
+}
+
+/* ------------------------------------------------------------------ partition summaries */
+
+/* Appendix D single-value serialization of a (non-null) partition value. */
+static void
+serialize_value(const Value *v, SqlType t, Arena *a, uint8_t **out, uint32_t *len)
+{
+	uint8_t *b;
+	uint64_t u;
+	switch (t.id) {
+	case TYPE_BOOL:
+		b = arena_alloc(a, 1);
+		b[0] = v->u.b ? 1 : 0;
+		*out = b;
+		*len = 1;
+		return;
+	case TYPE_INT16:
+	case TYPE_INT32:
+	case TYPE_DATE:
+		b = arena_alloc(a, 4);
+		u = (uint64_t)v->u.i;
+		for (int k = 0; k < 4; k++)
+			b[k] = (uint8_t)(u >> (8 * k));
+		*out = b;
+		*len = 4;
+		return;
+	case TYPE_FLOAT32: {
+		float f = (float)v->u.f;
+		b = arena_alloc(a, 4);
+		memcpy(b, &f, 4);
+		*out = b;
+		*len = 4;
+		return;
+	}
+	case TYPE_FLOAT64:
+		b = arena_alloc(a, 8);
+		memcpy(b, &v->u.f, 8);
+		*out = b;
+		*len = 8;
+		return;
+	case TYPE_TEXT:
+	case TYPE_BYTEA:
+		*out = arena_memdup(a, strview_data(&v->u.s), v->u.s.len + 1);
+		*len = v->u.s.len;
+		return;
+	case TYPE_DECIMAL: {
+		/* minimal big-endian two's complement */
+		uint8_t tmp[16];
+		uint128 x = (uint128)v->u.d;
+		for (int k = 15; k >= 0; k--) {
+			tmp[k] = (uint8_t)x;
+			x >>= 8;
+		}
+		int start = 0;
+		while (start < 15 && ((tmp[start] == 0 && !(tmp[start + 1] & 0x80)) ||
+				      (tmp[start] == 0xff && (tmp[start + 1] & 0x80))))
+			start++;
+		*out = arena_memdup(a, tmp + start, (size_t)(16 - start));
+		*len = (uint32_t)(16 - start);
+		return;
+	}
+	case TYPE_UUID:
+		*out = arena_memdup(a, v->u.uuid.b, 16);
+		*len = 16;
+		return;
+	default:   /* INT64, TIME, TIMESTAMP(TZ) */
+		b = arena_alloc(a, 8);
+		u = (uint64_t)v->u.i;
+		for (int k = 0; k < 8; k++)
+			b[k] = (uint8_t)(u >> (8 * k));
+		*out = b;
+		*len = 8;
+		return;
+	}
+}
+
+static int
+bytes_cmp(const uint8_t *x, uint32_t nx, const uint8_t *y, uint32_t ny)
+{
+	uint32_t n = nx < ny ? nx : ny;
+	int c = n ? memcmp(x, y, n) : 0;
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* Order of two non-null values of type t (Iceberg's comparators). */
+static int
+value_cmp(const Value *x, const Value *y, SqlType t)
+{
+	switch (t.id) {
+	case TYPE_BOOL:
+		return (int)x->u.b - (int)y->u.b;
+	case TYPE_FLOAT32:
+	case TYPE_FLOAT64:
+		return (x->u.f > y->u.f) - (x->u.f < y->u.f);
+	case TYPE_TEXT:
+	case TYPE_BYTEA:
+		return bytes_cmp((const uint8_t *)strview_data(&x->u.s), x->u.s.len,
+				 (const uint8_t *)strview_data(&y->u.s), y->u.s.len);
+	case TYPE_DECIMAL:
+		return (x->u.d > y->u.d) - (x->u.d < y->u.d);
+	case TYPE_UUID:
+		return memcmp(x->u.uuid.b, y->u.uuid.b, 16);
+	default:
+		return (x->u.i > y->u.i) - (x->u.i < y->u.i);
+	}
+}
+
+int
+manifest_partition_summaries(const SqlType *types, int nfields, const ManifestEntry *entries,
+			     int n, Arena *a, FieldSummary **out, floe_error *err)
+{
+	FieldSummary *fs = ARENA_ARRAY(a, FieldSummary, nfields ? nfields : 1);
+	for (int i = 0; i < nfields; i++) {
+		const Value *lo = NULL, *hi = NULL;
+		bool is_float = types[i].id == TYPE_FLOAT32 || types[i].id == TYPE_FLOAT64;
+		fs[i].has_contains_nan = true;
+		for (int k = 0; k < n; k++) {
+			const DataFile *f = &entries[k].file;
+			if (f->npartition != nfields)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "data file \"%s\" has %d partition values, the spec has %d fields",
+						   f->file_path, f->npartition, nfields);
+			const Value *v = &f->partition[i];
+			if (v->is_null) {
+				fs[i].contains_null = true;
+				continue;
+			}
+			if (is_float && v->u.f != v->u.f) {
+				fs[i].contains_nan = true;
+				continue;
+			}
+			if (!lo || value_cmp(v, lo, types[i]) < 0)
+				lo = v;
+			if (!hi || value_cmp(v, hi, types[i]) > 0)
+				hi = v;
+		}
+		if (lo) {
+			serialize_value(lo, types[i], a, &fs[i].lower, &fs[i].lower_len);
+			serialize_value(hi, types[i], a, &fs[i].upper, &fs[i].upper_len);
+		}
+	}
+	*out = fs;
 	return FLOE_OK;
 }

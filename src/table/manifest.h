@@ -21,6 +21,7 @@
  *   manifest_list_write(version, snapshot_id, has_parent, parent_id, seq,
  *                       manifests, n, a, &data, &len, err)
  *   manifest_list_read(data, len, name, a, &manifests, &n, err)
+ *   manifest_partition_summaries(types, nfields, entries, n, a, &summaries, err)
  */
 #ifndef FLOE_MANIFEST_H
 #define FLOE_MANIFEST_H
@@ -80,5 +81,12 @@ int manifest_list_write(int format_version, int64_t snapshot_id, bool has_parent
 
 int manifest_list_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 		       ManifestFile **manifests, int *n, floe_error *err);
+
+/* The manifest list's field_summary (one per partition field) of a
+ * manifest's entries: contains_null, contains_nan (always present; true
+ * only for a float NaN), and lower/upper bounds in the single-value
+ * serialization of Appendix D (NaN excluded; not truncated). */
+int manifest_partition_summaries(const SqlType *types, int nfields, const ManifestEntry *entries,
+				 int n, Arena *a, FieldSummary **summaries, floe_error *err);
 
 #endif

@@ -733,6 +733,12 @@ check_pvalue(const char *file, const Value *v, json_t *j)
 	}
 }
 
+static bool
+bytes_ne(const uint8_t *x, uint32_t nx, const uint8_t *y, uint32_t ny)
+{
+	return nx != ny || !y || memcmp(x, y, nx) != 0;
+}
+
 static int
 cmp_str(const void *x, const void *y)
 {
@@ -828,6 +834,54 @@ rewrite_manifest(Arena *a, const char *file, const ManifestHeader *h, const Mani
 	}
 }
 
+/* A manifest list's partition summaries, as another engine computed them,
+ * against manifest_partition_summaries over the manifest's own entries
+ * (found next to the list by file name).  Returns the number compared. */
+static int
+check_summaries(Arena *a, const char *list_file, const ManifestFile *ms, int n)
+{
+	int compared = 0;
+	const char *slash = strrchr(list_file, '/');
+	for (int k = 0; k < n; k++) {
+		const ManifestFile *m = &ms[k];
+		if (!m->partitions || m->npartitions == 0)
+			continue;
+		const char *base = strrchr(m->manifest_path, '/');
+		base = base ? base + 1 : m->manifest_path;
+		char *path = arena_sprintf(a, "%.*s/%s", (int)(slash - list_file), list_file, base);
+		FILE *fp = fopen(path, "rb");
+		if (!fp)
+			continue;
+		fclose(fp);
+		size_t len;
+		uint8_t *p = slurp_path(a, path, &len);
+		ManifestHeader *h;
+		ManifestEntry *es;
+		int ne;
+		floe_error err;
+		if (manifest_read_info(p, len, path, a, &h, &es, &ne, &err))
+			fail_msg("%s: %s", path, err.message);
+		if (h->npartition_fields != m->npartitions)
+			continue;   /* (a list pointing at an evolved spec's manifest) */
+		FieldSummary *fs;
+		if (manifest_partition_summaries(h->partition_types, h->npartition_fields, es, ne, a, &fs, &err))
+			fail_msg("%s: %s", path, err.message);
+		for (int i = 0; i < m->npartitions; i++) {
+			const FieldSummary *w = &m->partitions[i], *g = &fs[i];
+			if (g->contains_null != w->contains_null ||
+			    (w->has_contains_nan && g->contains_nan != w->contains_nan) ||
+			    (w->lower && bytes_ne(w->lower, w->lower_len, g->lower, g->lower_len)) ||
+			    (w->upper && bytes_ne(w->upper, w->upper_len, g->upper, g->upper_len)))
+				fail_msg("%s: partition summary %d of %s differs from what the writer recorded",
+					 list_file, i, path);
+			if (!w->lower)
+				assert_null(g->lower);
+		}
+		compared++;
+	}
+	return compared;
+}
+
 /* Every manifest and manifest list of the shared real tables reads; a sample
  * is compared field by field with avsc's decoding (avro-dump). */
 static void
@@ -835,7 +889,7 @@ test_manifest__shared_tables(void **state)
 {
 	Arena *a = arena_new(0);
 	char **files = NULL;
-	int nf = 0, cap = 0, nman = 0, nlist = 0, compared = 0, nkm = 0;
+	int nf = 0, cap = 0, nman = 0, nlist = 0, compared = 0, nkm = 0, nsum = 0;
 	collect(a, tpath(a, "iceberg-tables"), &files, &nf, &cap);
 	qsort(files, (size_t)nf, sizeof(char *), cmp_str);
 	assert_true(nf > 100);
@@ -862,6 +916,7 @@ test_manifest__shared_tables(void **state)
 			if (manifest_list_read(p, len, files[i], a, &ms, &n, &err))
 				fail_msg("%s: %s", files[i], err.message);
 			nlist++;
+			nsum += check_summaries(a, files[i], ms, n);
 			if (!compare)
 				continue;
 			assert_int_equal(n, nrec);
@@ -937,8 +992,9 @@ test_manifest__shared_tables(void **state)
 		for (int k = 0; k < nrec; k++)
 			json_decref(recs[k]);
 	}
-	printf("read %d manifests, %d manifest lists; %d compared with avsc (%d key_metadata)\n",
-	       nman, nlist, compared, nkm);
+	printf("read %d manifests, %d manifest lists; %d compared with avsc (%d key_metadata); "
+	       "%d partition summaries recomputed\n", nman, nlist, compared, nkm, nsum);
+	assert_true(nsum >= 10);
 	assert_true(nkm > 0);
 	assert_true(compared >= 10);
 	arena_free(a);
