@@ -75,6 +75,7 @@ enum {
 	FRET_DEC_MUL,       /* numeric, scale s1 + s2 */
 	FRET_DEC_DIV,       /* numeric, scale max(16, s1, s2) */
 	FRET_DEC_ROUND,     /* numeric, scale = the constant 2nd arg (binder) or 0 */
+	FRET_DEC_INT,       /* numeric scale 0, arguments aligned to one scale (div) */
 };
 
 typedef struct ScalarFunc {

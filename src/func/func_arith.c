@@ -219,6 +219,51 @@ BINARY_KERNEL(mod_dec, int128, int128, TYPE_DECIMAL,
 	      if (y == 0) goto fail_div0;
 	      r = x % y)
 
+/* bitwise operators (int.c int4and...; shifts as the C compiler on x86 does them) */
+#define BIT_KERNELS(T, UT, sfx, BITS)                                                  \
+	BINARY_KERNEL(and_##sfx, T, T, TYPE_INT64, r = (T)(x & y))                     \
+	BINARY_KERNEL(or_##sfx, T, T, TYPE_INT64, r = (T)(x | y))                      \
+	BINARY_KERNEL(xor_##sfx, T, T, TYPE_INT64, r = (T)(x ^ y))
+
+BIT_KERNELS(int16_t, uint16_t, i16, 16)
+BIT_KERNELS(int32_t, uint32_t, i32, 32)
+BIT_KERNELS(int64_t, uint64_t, i64, 64)
+
+/* shift kernels: left T, right int4 */
+#define SHIFT_KERNEL(fname, T, UT, MASK, OPX)                                          \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		VectorView va, vb;                                                     \
+		const T *a;                                                            \
+		const int32_t *b;                                                      \
+		T *o = out->data;                                                      \
+		uint32_t i;                                                            \
+		vector_view(&args[0], &va);                                            \
+		vector_view(&args[1], &vb);                                            \
+		a = va.data;                                                           \
+		b = vb.data;                                                           \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);                   \
+			if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {                  \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			OPX;                                                           \
+			out_valid(out, i);                                             \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+/* int2 operands are promoted to int, as in C: shift count mod 32 */
+SHIFT_KERNEL(shl_i16, int16_t, uint32_t, 31,
+	     o[i] = (int16_t)(uint32_t)((uint32_t)(int32_t)a[ka] << (b[kb] & 31)))
+SHIFT_KERNEL(shr_i16, int16_t, uint32_t, 31, o[i] = (int16_t)((int32_t)a[ka] >> (b[kb] & 31)))
+SHIFT_KERNEL(shl_i32, int32_t, uint32_t, 31, o[i] = (int32_t)((uint32_t)a[ka] << (b[kb] & 31)))
+SHIFT_KERNEL(shr_i32, int32_t, uint32_t, 31, o[i] = a[ka] >> (b[kb] & 31))
+SHIFT_KERNEL(shl_i64, int64_t, uint64_t, 63, o[i] = (int64_t)((uint64_t)a[ka] << (b[kb] & 63)))
+SHIFT_KERNEL(shr_i64, int64_t, uint64_t, 63, o[i] = a[ka] >> (b[kb] & 63))
+
 /* numeric *: product at scale s1+s2, then down to the output scale */
 static int
 mul_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
@@ -381,6 +426,9 @@ UNARY_KERNEL(neg_i64, int64_t, int64_t, TYPE_INT64, if (x == INT64_MIN) goto fai
 UNARY_KERNEL(neg_f32, float, float, TYPE_FLOAT32, r = -x)
 UNARY_KERNEL(neg_f64, double, double, TYPE_FLOAT64, r = -x)
 UNARY_KERNEL(neg_dec, int128, int128, TYPE_DECIMAL, r = -x)
+UNARY_KERNEL(not_i16, int16_t, int16_t, TYPE_INT16, r = (int16_t)~x)
+UNARY_KERNEL(not_i32, int32_t, int32_t, TYPE_INT32, r = ~x)
+UNARY_KERNEL(not_i64, int64_t, int64_t, TYPE_INT64, r = ~x)
 static int
 neg_iv(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
@@ -452,6 +500,12 @@ const ScalarFunc func_arith_table[] = {
 	SIG1("u-", neg_f32, F4, F4), SIG1("u-", neg_f64, F8, F8),
 	{ "u-", neg_dec, 1, 0, { NU }, NU, FRET_ARG0, true, true },
 	SIG1("u-", neg_iv, IV, IV),
+	SIG2("&", and_i16, I2, I2, I2), SIG2("&", and_i32, I4, I4, I4), SIG2("&", and_i64, I8, I8, I8),
+	SIG2("|", or_i16, I2, I2, I2), SIG2("|", or_i32, I4, I4, I4), SIG2("|", or_i64, I8, I8, I8),
+	SIG2("#", xor_i16, I2, I2, I2), SIG2("#", xor_i32, I4, I4, I4), SIG2("#", xor_i64, I8, I8, I8),
+	SIG1("~", not_i16, I2, I2), SIG1("~", not_i32, I4, I4), SIG1("~", not_i64, I8, I8),
+	SIG2("<<", shl_i16, I2, I4, I2), SIG2("<<", shl_i32, I4, I4, I4), SIG2("<<", shl_i64, I8, I4, I8),
+	SIG2(">>", shr_i16, I2, I4, I2), SIG2(">>", shr_i32, I4, I4, I4), SIG2(">>", shr_i64, I8, I4, I8),
 	SIG1("u+", ident, I2, I2), SIG1("u+", ident, I4, I4), SIG1("u+", ident, I8, I8),
 	SIG1("u+", ident, F4, F4), SIG1("u+", ident, F8, F8),
 	{ "u+", ident, 1, 0, { NU }, NU, FRET_ARG0, true, true },

@@ -216,6 +216,138 @@ date_trunc(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 	return FLOE_OK;
 }
 
+/* make_date(y, m, d): negative years are BC (year 0 does not exist) */
+static int
+make_date(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[3];
+	int32_t *o = out->data;
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < 3; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		int32_t f[3];
+		int64_t y, days;
+		bool isnull = false;
+		for (j = 0; j < 3; j++) {
+			uint32_t k = ARGK(v[j], i);
+			if (!ARGVALID(v[j], k))
+				isnull = true;
+			else
+				f[j] = ((const int32_t *)v[j].data)[k];
+		}
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		y = f[0] < 0 ? (int64_t)f[0] + 1 : f[0];
+		if (f[0] == 0 || !datetime_valid_civil(y, f[1], f[2]))
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "date field value out of range: %d-%02d-%02d", f[0], f[1], f[2]);
+		days = datetime_days_from_civil(y, f[1], f[2]);
+		if (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "date out of range: %d-%02d-%02d", f[0], f[1], f[2]);
+		o[i] = (int32_t)days;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* to_timestamp(double precision): seconds since the epoch, as timestamptz */
+static int
+to_timestamp(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va;
+	const double *a;
+	int64_t *o = out->data;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	a = va.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(va, i);
+		double x, us;
+		if (!ARGVALID(va, k)) {
+			out_null(out, i);
+			continue;
+		}
+		x = a[k];
+		if (isnan(x))
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "timestamp cannot be NaN");
+		if (isinf(x)) {
+			o[i] = x > 0 ? TS_NOEND : TS_NOBEGIN;
+		} else {
+			us = rint(x * 1000000.0);
+			if (!(us >= (double)TS_MIN_USECS && us < 9.2233720368547e18))
+				return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+						   "timestamp out of range: \"%g\"", x);
+			o[i] = (int64_t)us;
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* justify_interval (timestamp.c): whole days to months and back, signs made
+ * consistent */
+static Interval
+justify_interval(Interval v)
+{
+	int64_t wholeday = v.micros / USECS_PER_DAY, days, months;
+
+	v.micros -= wholeday * USECS_PER_DAY;
+	days = (int64_t)v.days + wholeday;
+	months = (int64_t)v.months + days / DAYS_PER_MONTH;
+	days -= (days / DAYS_PER_MONTH) * DAYS_PER_MONTH;
+	if (months > 0 && (days < 0 || (days == 0 && v.micros < 0))) {
+		days += DAYS_PER_MONTH;
+		months--;
+	} else if (months < 0 && (days > 0 || (days == 0 && v.micros > 0))) {
+		days -= DAYS_PER_MONTH;
+		months++;
+	}
+	if (days > 0 && v.micros < 0) {
+		v.micros += USECS_PER_DAY;
+		days--;
+	} else if (days < 0 && v.micros > 0) {
+		v.micros -= USECS_PER_DAY;
+		days++;
+	}
+	v.days = (int32_t)days;
+	v.months = (int32_t)months;
+	return v;
+}
+
+#define JUSTIFY_KERNEL(fname, EXPR)                                                    \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		VectorView va;                                                         \
+		const Interval *a;                                                     \
+		Interval *o = out->data;                                               \
+		uint32_t i;                                                            \
+		vector_view(&args[0], &va);                                            \
+		a = va.data;                                                           \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t k = ARGK(va, i);                                      \
+			if (!ARGVALID(va, k)) {                                        \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			o[i] = EXPR(a[k]);                                             \
+			out_valid(out, i);                                             \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+JUSTIFY_KERNEL(justify_days_k, datetime_justify_days)
+JUSTIFY_KERNEL(justify_hours_k, datetime_justify_hours)
+JUSTIFY_KERNEL(justify_interval_k, justify_interval)
+
 #define DA TYPE_DATE
 #define TI TYPE_TIME
 #define TS TYPE_TIMESTAMP
@@ -250,5 +382,10 @@ const ScalarFunc func_datetime_table[] = {
 	FN("extract", date_part, TX, TS, F8), FN("extract", date_part, TX, TZ, F8),
 	FN("extract", date_part, TX, IV, F8),
 	FN("date_trunc", date_trunc, TX, TS, TS), FN("date_trunc", date_trunc, TX, TZ, TZ),
+	{ "make_date", make_date, 3, 0, { I4, I4, I4 }, DA, FRET_FIXED, true, false },
+	{ "to_timestamp", to_timestamp, 1, 0, { F8 }, TZ, FRET_FIXED, true, false },
+	{ "justify_days", justify_days_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
+	{ "justify_hours", justify_hours_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
+	{ "justify_interval", justify_interval_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
 };
 const int func_datetime_count = sizeof func_datetime_table / sizeof func_datetime_table[0];

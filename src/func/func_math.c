@@ -135,6 +135,81 @@ MATH_KERNEL(power_f64, double, double, double,
 		    return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 				       "value out of range: underflow"))
 
+#define RANGE_CHECK(cond)                                                              \
+	if (!(cond))                                                                   \
+		return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,       \
+				   "input is out of range")
+
+MATH_KERNEL(sin_f64, double, int32_t, double, RANGE_CHECK(!isinf(x)); r = sin(x))
+MATH_KERNEL(cos_f64, double, int32_t, double, RANGE_CHECK(!isinf(x)); r = cos(x))
+MATH_KERNEL(tan_f64, double, int32_t, double, RANGE_CHECK(!isinf(x)); r = tan(x))
+MATH_KERNEL(cot_f64, double, int32_t, double, RANGE_CHECK(!isinf(x)); r = 1.0 / tan(x))
+MATH_KERNEL(asin_f64, double, int32_t, double, RANGE_CHECK(isnan(x) || (x >= -1 && x <= 1)); r = asin(x))
+MATH_KERNEL(acos_f64, double, int32_t, double, RANGE_CHECK(isnan(x) || (x >= -1 && x <= 1)); r = acos(x))
+MATH_KERNEL(atan_f64, double, int32_t, double, r = atan(x))
+MATH_KERNEL(atan2_f64, double, double, double, r = atan2(x, y))
+MATH_KERNEL(degrees_f64, double, int32_t, double, r = x * (180.0 / M_PI))
+MATH_KERNEL(radians_f64, double, int32_t, double, r = x * (M_PI / 180.0))
+
+/* gcd/lcm (int.c int4gcd...): on magnitudes; results that do not fit the
+ * type (gcd(MIN, 0), gcd(MIN, MIN), lcm overflow) are "<type> out of range" */
+static uint64_t
+ugcd(uint64_t a, uint64_t b)
+{
+	while (b != 0) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static inline uint64_t
+mag(int64_t x)
+{
+	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
+}
+
+/* gcd/lcm of x, y with results bounded by max; FLOE_ERR when out of range */
+static int
+gcd_lcm(int64_t x, int64_t y, uint64_t max, bool lcm, int64_t *out)
+{
+	uint64_t g = ugcd(mag(x), mag(y)), l;
+
+	if (!lcm) {
+		if (g > max)
+			return FLOE_ERR;
+		*out = (int64_t)g;
+		return FLOE_OK;
+	}
+	if (x == 0 || y == 0) {
+		*out = 0;
+		return FLOE_OK;
+	}
+	if (__builtin_mul_overflow(mag(x) / g, mag(y), &l) || l > max)
+		return FLOE_ERR;
+	*out = (int64_t)l;
+	return FLOE_OK;
+}
+
+MATH_KERNEL(gcd_i32, int32_t, int32_t, int32_t,
+	    int64_t v; if (gcd_lcm(x, y, INT32_MAX, false, &v)) return err_range(ctx, TYPE_INT32);
+	    r = (int32_t)v)
+MATH_KERNEL(lcm_i32, int32_t, int32_t, int32_t,
+	    int64_t v; if (gcd_lcm(x, y, INT32_MAX, true, &v)) return err_range(ctx, TYPE_INT32);
+	    r = (int32_t)v)
+MATH_KERNEL(gcd_i64, int64_t, int64_t, int64_t,
+	    int64_t v; if (gcd_lcm(x, y, INT64_MAX, false, &v)) return err_range(ctx, TYPE_INT64);
+	    r = v)
+MATH_KERNEL(lcm_i64, int64_t, int64_t, int64_t,
+	    int64_t v; if (gcd_lcm(x, y, INT64_MAX, true, &v)) return err_range(ctx, TYPE_INT64);
+	    r = v)
+
+/* div(numeric, numeric): truncated integer quotient of aligned values */
+MATH_KERNEL(div_dec, int128, int128, int128,
+	    if (y == 0) return floe_errorf(ctx->err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
+	    r = x / y)
+
 /*
  * numeric round/trunc/ceil/floor: drop digits below 10^-n (n digits after
  * the point; n may be negative) of a value with scale s, write at scale os.
@@ -309,5 +384,12 @@ const ScalarFunc func_math_table[] = {
 	{ "@", abs_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
 	{ "@", abs_dec, 1, 0, { NU }, NU, FRET_ARG0, true, true },
 	{ "pi", pi, 0, 0, { 0 }, F8, FRET_FIXED, true, false },
+	F1("sin", sin_f64, F8, F8), F1("cos", cos_f64, F8, F8), F1("tan", tan_f64, F8, F8),
+	F1("cot", cot_f64, F8, F8), F1("asin", asin_f64, F8, F8), F1("acos", acos_f64, F8, F8),
+	F1("atan", atan_f64, F8, F8), F2("atan2", atan2_f64, F8, F8, F8),
+	F1("degrees", degrees_f64, F8, F8), F1("radians", radians_f64, F8, F8),
+	F2("gcd", gcd_i32, I4, I4, I4), F2("gcd", gcd_i64, I8, I8, I8),
+	F2("lcm", lcm_i32, I4, I4, I4), F2("lcm", lcm_i64, I8, I8, I8),
+	{ "div", div_dec, 2, 0, { NU, NU }, NU, FRET_DEC_INT, true, false },
 };
 const int func_math_count = sizeof func_math_table / sizeof func_math_table[0];

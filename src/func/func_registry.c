@@ -405,7 +405,9 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	for (i = 0; i < nargs; i++) {
 		int t = argt(f, i);
 		if (t == FARG_ANY_ASIS) {
-			cast_to[i] = in[i];
+			/* unknown literals are text (pg_typeof reports them as unknown) */
+			cast_to[i] = in[i].id == TYPE_NULL && strcmp(f->name, "pg_typeof") ?
+				     type_make(TYPE_TEXT) : in[i];
 		} else if (t == FARG_ANY) {
 			cast_to[i] = in[i].id == TYPE_TEXT ? in[i] : type_make(TYPE_TEXT);
 		} else if ((int)in[i].id == t) {

@@ -23,6 +23,7 @@
  */
 #include <stdio.h>
 #include "func/func_internal.h"
+#include "types/text.h"
 
 #ifndef ERRCODE_SUBSTRING_ERROR
 #define ERRCODE_SUBSTRING_ERROR "22011"
@@ -226,13 +227,20 @@ textcat(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 	return FLOE_OK;
 }
 
-/* concat(variadic any) and concat_ws(sep, variadic any): not strict */
+/*
+ * concat(variadic "any") and concat_ws(sep, variadic "any"): not strict;
+ * NULL values are skipped; non-text arguments are printed with their
+ * type's output function (PostgreSQL's concat uses it, so concat(true) is
+ * "t" where true::text is "true").
+ */
 static int
 concat_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
 	      bool ws)
 {
 	VectorView views[64];
 	VectorView *v = nargs <= 64 ? views : arena_alloc(ctx->arena, sizeof *v * (size_t)nargs);
+	const char **ps = arena_alloc(ctx->arena, sizeof(char *) * (size_t)(nargs ? nargs : 1));
+	size_t *ls = arena_alloc(ctx->arena, sizeof(size_t) * (size_t)(nargs ? nargs : 1));
 	uint32_t i;
 	int j;
 
@@ -256,9 +264,23 @@ concat_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vecto
 		}
 		for (j = first; j < nargs; j++) {
 			uint32_t k = ARGK(v[j], i);
-			if (!ARGVALID(v[j], k))
+			ps[j] = NULL;
+			if (!ARGVALID(v[j], k) || args[j].type.id == TYPE_NULL)
 				continue;
-			total += ((const strview *)v[j].data)[k].len + (sep && any ? sep->len : 0);
+			if (type_is_string(args[j].type.id)) {
+				const strview *s = &((const strview *)v[j].data)[k];
+				if (args[j].type.id == TYPE_TEXT) {
+					ps[j] = strview_data(s);
+					ls[j] = s->len;
+				} else {
+					ps[j] = vector_value_text(&args[j], i, ctx->arena, &ls[j]);
+				}
+			} else {
+				ps[j] = vector_value_text(&args[j], i, ctx->arena, &ls[j]);
+			}
+			if (!ps[j])
+				continue;
+			total += ls[j] + (sep && any ? sep->len : 0);
 			any = true;
 		}
 		if (total > MAX_TEXT_BYTES)
@@ -266,17 +288,14 @@ concat_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vecto
 		d = arena_alloc(out->arena, total + 1);
 		any = false;
 		for (j = first; j < nargs; j++) {
-			uint32_t k = ARGK(v[j], i);
-			const strview *s;
-			if (!ARGVALID(v[j], k))
+			if (!ps[j])
 				continue;
-			s = &((const strview *)v[j].data)[k];
 			if (sep && any) {
 				memcpy(d + n, strview_data(sep), sep->len);
 				n += sep->len;
 			}
-			memcpy(d + n, strview_data(s), s->len);
-			n += s->len;
+			memcpy(d + n, ps[j], ls[j]);
+			n += (uint32_t)ls[j];
 			any = true;
 		}
 		out_string_owned(out, i, d, n);
@@ -1177,8 +1196,9 @@ const ScalarFunc func_string_table[] = {
 	{ "||", textcat, 2, 0, { TX, TX }, TX, FRET_FIXED, true, true },
 	{ "||", textcat, 2, 0, { ANY, TX }, TX, FRET_FIXED, true, true },
 	{ "||", textcat, 2, 0, { TX, ANY }, TX, FRET_FIXED, true, true },
-	{ "concat", concat, 1, 1, { ANY }, TX, FRET_FIXED, false, false },
-	{ "concat_ws", concat_ws, 2, 1, { TX, ANY }, TX, FRET_FIXED, false, false },
+	{ "||", textcat, 2, 0, { TYPE_BYTEA, TYPE_BYTEA }, TYPE_BYTEA, FRET_FIXED, true, true },
+	{ "concat", concat, 1, 1, { FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
+	{ "concat_ws", concat_ws, 2, 1, { TX, FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
 	F1("length", length, TX, I4),
 	F1("char_length", length, TX, I4),
 	F1("character_length", length, TX, I4),
