@@ -740,6 +740,19 @@ decimal_cmp(int128 a, int sa, int128 b, int sb)
 	return a < 0 ? -c : c;
 }
 
+void
+decimal_normalize(int128 v, int scale, int128 *out, int *out_scale)
+{
+	if (v == 0)
+		scale = 0;
+	while (scale > 0 && v % 10 == 0) {
+		v /= 10;
+		scale--;
+	}
+	*out = v;
+	*out_scale = scale;
+}
+
 /* ---- conversions ---- */
 
 double

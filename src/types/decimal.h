@@ -15,6 +15,7 @@
  *   decimal_coerce(v, scale, p, s, &out, err)    typmod coercion numeric(p,s)
  *   decimal_add/sub/mul/div/mod(a, sa, b, sb, &out, &sout, err)
  *   decimal_cmp(a, sa, b, sb)                    exact three-way compare
+ *   decimal_normalize(v, scale, &v, &scale)      canonical form for hashing
  *   decimal_to_double / decimal_from_double / decimal_to_int64 / decimal_from_int64
  *   decimal_format(v, scale, buf)                plain decimal text, buf >= 42
  *   decimal_pow10(n)                             10^n, n in 0..38
@@ -77,6 +78,9 @@ int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
 int decimal_div_scale(int128 a, int sa, int128 b, int sb);
 
 int decimal_cmp(int128 a, int sa, int128 b, int sb);
+/* Drop trailing fractional zeros (1.500 -> 15, scale 1; 0.00 -> 0, scale 0):
+ * equal values at any scale normalise to the same pair (for hashing). */
+void decimal_normalize(int128 v, int scale, int128 *out, int *out_scale);
 
 double decimal_to_double(int128 v, int scale);
 /* Round a double to `scale` digits; 22003 on NaN/Infinity/overflow with

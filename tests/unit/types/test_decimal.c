@@ -220,6 +220,14 @@ test_decimal__arith(void **state)
 	assert_string_equal(op(decimal_add, "10000000000000000000000000000000000000", "0.5"),
 			    "10000000000000000000000000000000000001");
 	assert_int_equal(decimal_cmp(15, 1, 150, 2), 0);
+	int128 nv;
+	int ns;
+	decimal_normalize(1500, 3, &nv, &ns);
+	assert_true(nv == 15 && ns == 1);
+	decimal_normalize(0, 5, &nv, &ns);
+	assert_true(nv == 0 && ns == 0);
+	decimal_normalize(-120, 0, &nv, &ns);
+	assert_true(nv == -120 && ns == 0);
 	assert_int_equal(decimal_cmp(-15, 1, 149, 2), -1);
 	assert_int_equal(decimal_cmp(decimal_pow10(37), 0, 1, 38), 1);
 }
