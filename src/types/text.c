@@ -278,32 +278,21 @@ text_format_float4(float f, char *buf)
 	return format_float(f, true, buf);
 }
 
-int
-text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *err)
+static int
+parse_float_z(const char *buf, TypeId t, double *out)
 {
-	const char *tname = t == TYPE_FLOAT32 ? "real" : "double precision";
-	const char *s = s0;
-	size_t n = n0;
-	char buf[512];
-	trim(&s, &n);
-	if (n == 0 || n >= sizeof buf || memchr(s, '\0', n))
-		goto bad;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
 	/* PostgreSQL accepts NaN, [+-]Infinity, [+-]inf, case-insensitively */
-	{
-		const char *p = buf;
-		bool neg = false;
-		if (*p == '+' || *p == '-')
-			neg = *p++ == '-';
-		if (strcasecmp(p, "nan") == 0 && p == buf) {
-			*out = NAN;
-			return FLOE_OK;
-		}
-		if (strcasecmp(p, "infinity") == 0 || strcasecmp(p, "inf") == 0) {
-			*out = neg ? -INFINITY : INFINITY;
-			return FLOE_OK;
-		}
+	const char *p = buf;
+	bool neg = false;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	if (strcasecmp(p, "nan") == 0 && p == buf) {
+		*out = NAN;
+		return 0;
+	}
+	if (strcasecmp(p, "infinity") == 0 || strcasecmp(p, "inf") == 0) {
+		*out = neg ? -INFINITY : INFINITY;
+		return 0;
 	}
 	/* the rest is strtod's syntax, as float8in (hex floats included) */
 	errno = 0;
@@ -311,25 +300,46 @@ text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *
 	if (t == TYPE_FLOAT32) {
 		float f = strtof(buf, &end);
 		if (end == buf || *end)
-			goto bad;
+			return -1;
 		if (errno == ERANGE && (f == 0 || isinf(f)))
-			goto range;
+			return -2;
 		*out = f;
 	} else {
 		double d = strtod(buf, &end);
 		if (end == buf || *end)
-			goto bad;
+			return -1;
 		if (errno == ERANGE && (d == 0 || isinf(d)))
-			goto range;
+			return -2;
 		*out = d;
 	}
+	return 0;
+}
+
+int
+text_parse_float8(const char *s0, size_t n0, TypeId t, double *out, floe_error *err)
+{
+	const char *tname = t == TYPE_FLOAT32 ? "real" : "double precision";
+	const char *s = s0;
+	size_t n = n0;
+	char small[128];
+	int rc = -1;
+	trim(&s, &n);
+	if (n > 0 && !memchr(s, '\0', n)) {
+		char *buf = n < sizeof small ? small : xmalloc(n + 1);
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		rc = parse_float_z(buf, t, out);
+		if (buf != small)
+			free(buf);
+	}
+	if (rc == -2)
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "\"%.*s\" is out of range for type %s", quote_len(s, n), s, tname);
+	if (rc != 0)
+		return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+				   "invalid input syntax for type %s: \"%.*s\"", tname,
+				   quote_len(s0, n0), s0);
 	return FLOE_OK;
-range:
-	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-			   "\"%.*s\" is out of range for type %s", quote_len(s, n), s, tname);
-bad:
-	return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
-			   "invalid input syntax for type %s: \"%.*s\"", tname, quote_len(s0, n0), s0);
 }
 
 /* ------------------------------------------------------------------ */

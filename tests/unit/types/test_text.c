@@ -107,6 +107,13 @@ test_text__float_in(void **state)
 		{ "0x10", "16" }, { "1.5x", "ERR 22P02 invalid input syntax for type double precision: \"1.5x\"" },
 	};
 	CHECK(type_make(TYPE_FLOAT64), c8);
+	/* a 1000-character literal: select ('1.' || repeat('0', 997) || '5')::float8 -> 1 */
+	char lng[1100] = "1.";
+	memset(lng + 2, '0', 997);
+	strcpy(lng + 999, "5");
+	Value lv;
+	assert_int_equal(value_from_text(&lv, type_make(TYPE_FLOAT64), lng, strlen(lng), A, &err), FLOE_OK);
+	assert_true(lv.u.f == 1.0);
 	static const Case c4[] = {
 		{ "1e39", "ERR 22003 \"1e39\" is out of range for type real" },
 		{ "abc", "ERR 22P02 invalid input syntax for type real: \"abc\"" },
