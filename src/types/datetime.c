@@ -816,6 +816,10 @@ tokenize(const char *s, size_t n, Fields *fl)
 {
 	char low[MAXIN + 1];
 	size_t i = 0, o = 0;
+	while (n > 0 && isspace((unsigned char)*s))
+		s++, n--;
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
 	if (n > MAXIN)
 		return false;
 	for (size_t k = 0; k < n; k++) {
@@ -1890,11 +1894,16 @@ datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err)
 	Fields fl;
 	IvAcc a = { 0, 0, 0 };
 	int rc = IV_BAD;
-	int len = quote_len(s, n);
 
 	/* A lone sign before a number ("- 1 day") belongs to the number. */
 	char tmp[MAXIN + 1];
 	size_t k = 0;
+	const char *s_in = s;
+	size_t n_in = n;
+	while (n > 0 && isspace((unsigned char)*s))
+		s++, n--;
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
 	if (n <= MAXIN) {
 		for (size_t i = 0; i < n; i++) {
 			if ((s[i] == '-' || s[i] == '+') && i + 1 < n && s[i + 1] == ' ') {
@@ -1929,10 +1938,12 @@ datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err)
 		rc = IV_RANGE;
 	if (rc == IV_RANGE)
 		return floe_errorf(err, ERRCODE_INTERVAL_FIELD_OVERFLOW,
-				   "interval field value out of range: \"%.*s\"", len, s);
+				   "interval field value out of range: \"%.*s\"",
+				   quote_len(s_in, n_in), s_in);
 	if (rc != IV_OK)
 		return floe_errorf(err, ERRCODE_INVALID_DATETIME_FORMAT,
-				   "invalid input syntax for type interval: \"%.*s\"", len, s);
+				   "invalid input syntax for type interval: \"%.*s\"",
+				   quote_len(s_in, n_in), s_in);
 	out->months = (int32_t)a.months;
 	out->days = (int32_t)a.days;
 	out->micros = a.micros;

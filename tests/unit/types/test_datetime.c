@@ -219,6 +219,28 @@ test_datetime__pg_samples(void **state)
 }
 
 static void
+test_datetime__padded(void **state)
+{
+	/* a char(300) value cast to date/timestamp/interval: the padding is ignored */
+	char in[400];
+	memset(in, ' ', sizeof in);
+	memcpy(in + 5, "2024-01-02 03:04", 16);
+	int64_t t;
+	int32_t d;
+	Interval iv;
+	assert_int_equal(datetime_parse_timestamp(in, 390, &t, &err), FLOE_OK);
+	assert_int_equal(datetime_parse_date(in, 390, &d, &err), FLOE_OK);
+	memcpy(in + 5, "1 day 2 hours   ", 16);
+	assert_int_equal(datetime_parse_interval(in, 390, &iv, &err), FLOE_OK);
+	assert_int_equal(iv.days, 1);
+	memcpy(in + 5, "1 dayz          ", 16);
+	assert_int_equal(datetime_parse_interval(in, 30, &iv, &err), FLOE_ERR);
+	char want[128];
+	snprintf(want, sizeof want, "invalid input syntax for type interval: \"%.30s\"", in);
+	assert_string_equal(err.message, want);   /* the original text, padding included */
+}
+
+static void
 test_datetime__civil(void **state)
 {
 	int64_t y;
@@ -636,6 +658,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_datetime__civil),
+		cmocka_unit_test(test_datetime__padded),
 		cmocka_unit_test(test_datetime__date),
 		cmocka_unit_test(test_datetime__time),
 		cmocka_unit_test(test_datetime__timestamp),
