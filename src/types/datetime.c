@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <time.h>
 #include "common/arena.h"
@@ -429,34 +430,73 @@ zone_read(const char *file, const char *name)
 }
 
 /* Find or load a named zone (case-insensitive as PostgreSQL). */
+/* Resolve a zone name case-insensitively against the tzdata tree, one
+ * path component at a time ("us/eastern" -> "US/Eastern"); false if absent. */
+static bool
+zone_resolve(const char *name, char *out, size_t cap)
+{
+	char path[300] = "/usr/share/zoneinfo";
+	size_t o = 0;
+	const char *p = name;
+	if (!*name || name[0] == '/' || strstr(name, ".."))
+		return false;
+	out[0] = '\0';
+	while (*p) {
+		const char *slash = strchr(p, '/');
+		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
+		if (clen == 0 || clen > 64)
+			return false;
+		DIR *dir = opendir(path);
+		if (!dir)
+			return false;
+		struct dirent *de;
+		bool found = false;
+		while ((de = readdir(dir)) != NULL)
+			if (strlen(de->d_name) == clen && strncasecmp(de->d_name, p, clen) == 0) {
+				found = true;
+				break;
+			}
+		if (!found) {
+			closedir(dir);
+			return false;
+		}
+		size_t plen = strlen(path);
+		if (plen + 1 + clen >= sizeof path || o + clen + 2 > cap) {
+			closedir(dir);
+			return false;
+		}
+		path[plen] = '/';
+		memcpy(path + plen + 1, de->d_name, clen + 1);
+		if (o)
+			out[o++] = '/';
+		memcpy(out + o, de->d_name, clen);
+		o += clen;
+		out[o] = '\0';
+		closedir(dir);
+		p += clen;
+		if (*p == '/')
+			p++;
+	}
+	return o > 0;
+}
+
+/* Find or load a named zone (case-insensitive as PostgreSQL). */
 static const Zone *
 zone_lookup(const char *name)
 {
-	char cand[3][128];
+	char canon[128];
 	size_t len = strlen(name);
 	if (len == 0 || len >= 128)
 		return NULL;
 	pthread_mutex_lock(&zone_lock);
 	for (Zone *z = zone_cache; z; z = z->next)
-		if (strcasecmp(z->name, name) == 0) {
+		if (!z->fixed && strcasecmp(z->name, name) == 0) {
 			pthread_mutex_unlock(&zone_lock);
 			return z;
 		}
-	/* as given; Capitalised_Words; UPPER */
-	strcpy(cand[0], name);
-	strcpy(cand[1], name);
-	strcpy(cand[2], name);
-	bool up = true;
-	for (char *p = cand[1]; *p; p++) {
-		*p = up ? (char)toupper((unsigned char)*p) : (char)tolower((unsigned char)*p);
-		up = (*p == '/' || *p == '_' || *p == '-');
-	}
-	for (char *p = cand[2]; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
 	Zone *z = NULL;
-	for (int i = 0; i < 3 && !z; i++)
-		if ((z = zone_read(cand[i], cand[i])) != NULL)
-			snprintf(z->name, sizeof z->name, "%s", cand[i]);
+	if (zone_resolve(name, canon, sizeof canon))
+		z = zone_read(canon, canon);
 	if (z) {
 		z->next = zone_cache;
 		zone_cache = z;

@@ -393,6 +393,12 @@ test_datetime__timestamptz(void **state)
 		{ "2024-11-03 01:30", "2024-11-03 01:30:00-05" },
 	};
 	CHECK(K_TSTZ, ny);
+	/* zone names are case-insensitive: SET TIME ZONE 'us/eastern'; SHOW TimeZone */
+	assert_int_equal(datetime_set_timezone("us/eastern", &err), FLOE_OK);
+	assert_string_equal(datetime_timezone_name(), "US/Eastern");
+	assert_int_equal(datetime_set_timezone("europe/PARIS", &err), FLOE_OK);
+	assert_string_equal(datetime_timezone_name(), "Europe/Paris");
+	assert_int_equal(datetime_set_timezone("../../etc/passwd", &err), FLOE_ERR);
 	assert_int_equal(datetime_set_timezone("Nowhere/Foo", &err), FLOE_ERR);
 	assert_string_equal(err.message, "invalid value for parameter \"TimeZone\": \"Nowhere/Foo\"");
 	assert_int_equal(datetime_set_timezone("UTC", &err), FLOE_OK);
