@@ -149,6 +149,46 @@ func_like_match(const char *s, size_t slen, const char *p, size_t plen, int esc,
 	return FLOE_OK;
 }
 
+/*
+ * Constant patterns of the forms 'abc', 'abc%', '%abc', '%abc%' and '%'
+ * (no _, no escape, % only at the ends) match with memcmp/memmem.
+ */
+enum { SHAPE_NONE, SHAPE_EXACT, SHAPE_PREFIX, SHAPE_SUFFIX, SHAPE_CONTAINS, SHAPE_ALL };
+
+static int
+pattern_shape(const char *p, uint32_t n, const char **lit, uint32_t *litlen)
+{
+	uint32_t lo = 0, hi = n, i;
+	bool lead, trail;
+
+	while (lo < n && p[lo] == '%')
+		lo++;
+	if (lo == n)
+		return n ? SHAPE_ALL : SHAPE_EXACT;
+	while (hi > lo && p[hi - 1] == '%')
+		hi--;
+	for (i = lo; i < hi; i++)
+		if (p[i] == '%' || p[i] == '_' || p[i] == '\\')
+			return SHAPE_NONE;
+	lead = lo > 0;
+	trail = hi < n;
+	*lit = p + lo;
+	*litlen = hi - lo;
+	return lead && trail ? SHAPE_CONTAINS : lead ? SHAPE_SUFFIX : trail ? SHAPE_PREFIX : SHAPE_EXACT;
+}
+
+static inline bool
+shape_match(int shape, const char *s, uint32_t n, const char *lit, uint32_t ln)
+{
+	switch (shape) {
+	case SHAPE_EXACT: return n == ln && memcmp(s, lit, ln) == 0;
+	case SHAPE_PREFIX: return n >= ln && memcmp(s, lit, ln) == 0;
+	case SHAPE_SUFFIX: return n >= ln && memcmp(s + n - ln, lit, ln) == 0;
+	case SHAPE_CONTAINS: return ln == 0 || (n >= ln && memmem(s, n, lit, ln) != NULL);
+	default: return true;
+	}
+}
+
 static int
 like_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool icase,
 	    bool negate)
@@ -162,6 +202,25 @@ like_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool 
 	vector_view(&args[1], &vb);
 	a = va.data;
 	b = vb.data;
+	if (!icase && vb.sel == vector_zero_sel && ARGVALID(vb, 0)) {
+		const char *lit = "";
+		uint32_t ln = 0;
+		int shape = pattern_shape(strview_data(&b[0]), b[0].len, &lit, &ln);
+		if (shape == SHAPE_EXACT && b[0].len == 0)
+			lit = "";
+		if (shape != SHAPE_NONE) {
+			for (i = 0; i < count; i++) {
+				uint32_t ka = ARGK(va, i);
+				if (!ARGVALID(va, ka)) {
+					out_null(out, i);
+					continue;
+				}
+				o[i] = shape_match(shape, strview_data(&a[ka]), a[ka].len, lit, ln) != negate;
+				out_valid(out, i);
+			}
+			return FLOE_OK;
+		}
+	}
 	for (i = 0; i < count; i++) {
 		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
 		bool m;

@@ -136,12 +136,72 @@ test_func_robust__like_direct(void **state)
 	}
 }
 
+/* constant-pattern fast paths agree with the general matcher (on valid
+ * UTF-8: the only text a database holds) */
+static Vector
+rand_utf8(uint32_t n)
+{
+	static const char *const pieces[] = { "a", "b", "é", "%", "_", "日", " " };
+	Vector v;
+	uint32_t i, k;
+	char buf[64];
+
+	vector_init(&v, type_make(TYPE_TEXT), T_arena, n);
+	for (i = 0; i < n; i++) {
+		uint32_t len = 0, parts = rnd(8);
+		if (rnd(8) == 0) {
+			vector_set_null(&v, i);
+			continue;
+		}
+		for (k = 0; k < parts; k++) {
+			const char *p = pieces[rnd(7)];
+			memcpy(buf + len, p, strlen(p));
+			len += (uint32_t)strlen(p);
+		}
+		vector_set_string(&v, i, buf, len);
+	}
+	return v;
+}
+
+static void
+test_func_robust__like_shapes(void **state)
+{
+	static const char *pats[] = { "", "%", "%%", "a", "ab%", "%ab", "%ab%", "%%b%%", "é%",
+				      "%\xc3\xa9", "a%b", "_b%", "%a_", "a\\%" };
+	size_t k;
+
+	for (k = 0; k < sizeof pats / sizeof pats[0]; k++) {
+		Vector args[2], out;
+		uint32_t i, n = 64;
+		int neg;
+		args[0] = rand_utf8(n);
+		args[1] = t_const_text(pats[k]);
+		for (neg = 0; neg < 2; neg++) {
+			assert_int_equal(t_call(neg ? "!~~" : "~~", args, 2, n, &out), FLOE_OK);
+			for (i = 0; i < n; i++) {
+				const strview *sv = &((strview *)args[0].data)[i];
+				bool m;
+				if (!vector_is_valid(&args[0], i)) {
+					assert_true(t_null_at(&out, i));
+					continue;
+				}
+				assert_int_equal(func_like_match(strview_data(sv), sv->len, pats[k],
+								 strlen(pats[k]), '\\', false, &m,
+								 &T_err), FLOE_OK);
+				if (((uint8_t *)out.data)[i] != (m != (neg != 0)))
+					fail_msg("pattern %s on %.*s", pats[k], (int)sv->len, strview_data(sv));
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_func_robust__string_functions, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_robust__like_direct, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_robust__like_shapes, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
