@@ -501,6 +501,20 @@ bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
 		}
 		e->args[i] = a;
 	}
+	if (fn->ret_rule == FRET_DEC_ROUND && ret.id == TYPE_DECIMAL) {
+		/* round(numeric, n) / trunc(numeric, n): the result scale is n
+		 * when n is a constant (PostgreSQL's value-dependent scale) */
+		int scale = 0;
+		if (nargs == 2 && e->args[1]->kind == EXPR_CONST && !e->args[1]->value.is_null)
+			scale = (int)e->args[1]->value.u.i;
+		else if (nargs == 2)
+			scale = ret.scale;
+		if (scale < 0)
+			scale = 0;
+		if (scale > DECIMAL_MAX_PRECISION)
+			scale = DECIMAL_MAX_PRECISION;
+		e->type = type_decimal(0, scale);
+	}
 	if (bind_fold(b, &e) != FLOE_OK)
 		return fail_at(b, location);
 	return e;
