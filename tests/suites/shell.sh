@@ -69,6 +69,7 @@ CASES[values]="values (1, 'one'), (2, NULL), (10, 'ten');"
 CASES[header_multiline]="select 'a' as \"multi
 line
 header\", '' as empty, '日本' as \"日本語\", 1 as n;"
+CASES[controls]="select E'a\\x01b' as c1, E'tab\\tx\\ty' as t, E'cr\\rx' as r, E'\\x7f' as del, 1 as n;"
 CASES[numbers]="select 1.5 as d, -7 as i, 100000 as big, 'txt' as t;"
 CASES[dml]="create table shell_dml (id int, name text);
 insert into shell_dml values (1, 'one'), (2, NULL), (30, 'thirty');
