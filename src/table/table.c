@@ -27,6 +27,14 @@
  *      by one entry, refs.main = the new snapshot.
  *   4. Files are never overwritten (fileio_write fails with 58P02).
  *
+ * table_commit_replace runs the same protocol for copy-on-write DML: the
+ * head's manifests that hold a removed file are rewritten (removed entries
+ * DELETED, the others EXISTING, with explicit sequence numbers), the rest
+ * carried forward; operation "delete" (only removals), "overwrite" (both)
+ * or "append".  A re-base succeeds only while every file to remove is still
+ * live; otherwise 40001 without further tries.  remove_all (TRUNCATE,
+ * INSERT OVERWRITE) removes whatever is live in the head it commits on.
+ *
  * Scan planning (table_scan_files): snapshot -> manifest list -> data
  * manifests -> entries whose status is not DELETED (a v1 snapshot that lists
  * "manifests" instead of a manifest list is read through synth_manifest_list).
@@ -704,9 +712,23 @@ set_summary(Snapshot *s, Arena *a, int *k, const char *key, int64_t v)
 }
 
 typedef struct Written {
-	char *paths[3];
-	int n;
+	char **paths;
+	int n, cap;
+	Arena *a;
+	bool final;                /* the failure cannot go away on a re-base */
 } Written;
+
+static void
+written_add(Written *w, char *path)
+{
+	if (w->n == w->cap) {
+		int ncap = w->cap ? w->cap * 2 : 8;
+		w->paths = arena_realloc(w->a, w->paths, sizeof(char *) * (size_t)w->cap,
+					 sizeof(char *) * (size_t)ncap);
+		w->cap = ncap;
+	}
+	w->paths[w->n++] = path;
+}
 
 static void
 remove_written(FileIO *io, Written *w)
@@ -719,113 +741,265 @@ remove_written(FileIO *io, Written *w)
 	w->n = 0;
 }
 
-/* One attempt: write manifest, manifest list, metadata; swap.  On return
+/* What a commit changes: files added, files removed (by path, sorted), or
+ * every live data file removed (TRUNCATE / INSERT OVERWRITE). */
+typedef struct CommitSpec {
+	const DataFile *add;
+	int nadd;
+	const char **remove;       /* sorted with strcmp */
+	int nremove;
+	bool remove_all;
+	const char *job_id;
+} CommitSpec;
+
+static int
+cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static bool
+removing(const CommitSpec *cs, const char *path)
+{
+	return cs->remove_all ||
+	       (cs->nremove > 0 && bsearch(&path, cs->remove, (size_t)cs->nremove,
+					   sizeof(char *), cmp_str) != NULL);
+}
+
+/* ManifestWriteInfo for data manifests of a spec. */
+static int
+write_info(const TableMetadata *md, const PartitionSpec *spec, ManifestWriteInfo *info,
+	   Arena *a, floe_error *err)
+{
+	const IcebergSchema *schema = metadata_current_schema(md);
+	const char **pnames = ARENA_ARRAY(a, const char *, spec->nfields + 1);
+	int32_t *pids = ARENA_ARRAY(a, int32_t, spec->nfields + 1);
+	SqlType *ptypes = ARENA_ARRAY(a, SqlType, spec->nfields + 1);
+	int i;
+
+	for (i = 0; i < spec->nfields; i++) {
+		pnames[i] = spec->fields[i].name;
+		pids[i] = spec->fields[i].field_id;
+		TRY(metadata_partition_type(md, spec, i, &ptypes[i], err));
+	}
+	memset(info, 0, sizeof *info);
+	info->format_version = md->format_version;
+	info->schema_json = schema_to_json(schema, a);
+	info->schema_id = schema->schema_id;
+	info->partition_spec_json = partition_spec_fields_json(spec, a);
+	info->spec_id = spec->spec_id;
+	info->npartition_fields = spec->nfields;
+	info->partition_names = pnames;
+	info->partition_field_ids = pids;
+	info->partition_types = ptypes;
+	info->content = 0;
+	return FLOE_OK;
+}
+
+typedef struct Removed {
+	int64_t files, records, size;
+	int found;                 /* distinct requested paths found live */
+} Removed;
+
+/*
+ * Rewrite manifest m of the head without the removed files: removed live
+ * entries become DELETED (this snapshot's id), kept live entries EXISTING,
+ * both with explicit sequence numbers; earlier DELETED entries are dropped.
+ * *out is m itself when nothing in it is removed.
+ */
+static int
+rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
+		 const CommitSpec *cs, int64_t snapshot_id, int64_t seq, const char *path,
+		 Arena *a, Written *w, ManifestFile *out, Removed *rm, floe_error *err)
+{
+	ManifestEntry *e, *ne;
+	ManifestWriteInfo info;
+	const PartitionSpec *spec;
+	const uint8_t *data;
+	size_t len;
+	int n, i, k = 0, hits = 0;
+	int64_t minseq = INT64_MAX;
+
+	*out = *m;
+	TRY(read_entries(io, m, a, &e, &n, err));
+	for (i = 0; i < n; i++)
+		if (e[i].status != ENTRY_DELETED && removing(cs, e[i].file.file_path))
+			hits++;
+	if (hits == 0)
+		return FLOE_OK;
+	spec = metadata_spec_by_id(hmd, m->partition_spec_id);
+	if (!spec)
+		return FLOE_CORRUPT(err, "manifest \"%s\" has unknown partition spec %d",
+				    m->manifest_path, (int)m->partition_spec_id);
+	TRY(write_info(hmd, spec, &info, a, err));
+	ne = ARENA_ARRAY(a, ManifestEntry, n + 1);
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < n; i++) {
+		if (e[i].status == ENTRY_DELETED)
+			continue;
+		ne[k] = e[i];
+		ne[k].has_sequence_number = true;
+		ne[k].has_file_sequence_number = true;
+		if (removing(cs, e[i].file.file_path)) {
+			ne[k].status = ENTRY_DELETED;
+			ne[k].snapshot_id = snapshot_id;
+			out->deleted_files_count++;
+			out->deleted_rows_count += e[i].file.record_count;
+			rm->files++;
+			rm->records += e[i].file.record_count;
+			rm->size += e[i].file.file_size_in_bytes;
+			rm->found++;
+		} else {
+			ne[k].status = ENTRY_EXISTING;
+			out->existing_files_count++;
+			out->existing_rows_count += e[i].file.record_count;
+		}
+		if (ne[k].sequence_number < minseq)
+			minseq = ne[k].sequence_number;
+		k++;
+	}
+	TRY(manifest_write(&info, ne, k, a, &data, &len, err));
+	TRY(fileio_write(io, path, data, len, err));
+	written_add(w, (char *)path);
+	out->manifest_path = (char *)path;
+	out->manifest_length = (int64_t)len;
+	out->partition_spec_id = spec->spec_id;
+	out->content = 0;
+	out->sequence_number = seq;
+	out->min_sequence_number = minseq == INT64_MAX ? seq : minseq;
+	out->added_snapshot_id = snapshot_id;
+	out->npartitions = spec->nfields;
+	out->partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
+	for (i = 0; i < k; i++) {
+		int j;
+		for (j = 0; j < spec->nfields && j < ne[i].file.npartition; j++)
+			if (ne[i].file.partition[j].is_null)
+				out->partitions[j].contains_null = true;
+	}
+	if (m->has_first_row_id) {
+		out->has_first_row_id = true;
+		out->first_row_id = m->first_row_id;
+	}
+	return FLOE_OK;
+}
+
+/* One attempt: write manifests, manifest list, metadata; swap.  On return
  * w lists the files written (the caller removes them on failure). */
 static int
-append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *files, int n,
-	       const char *job_id, int attempt, Arena *a, Written *w, char **new_loc,
-	       char **new_json, floe_error *err)
+commit_attempt(Catalog *cat, FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
+	       Arena *a, Written *w, char **new_loc, char **new_json, floe_error *err)
 {
 	const TableMetadata *hmd = head->md;
 	const Snapshot *hsnap = metadata_current_snapshot(hmd);
 	const IcebergSchema *schema = metadata_current_schema(hmd);
 	const PartitionSpec *spec = metadata_default_spec(hmd);
+	const DataFile *files = cs->add;
+	int n = cs->nadd;
 	ManifestWriteInfo info;
 	ManifestEntry *entries;
 	ManifestFile *list, *prev = NULL;
 	TableMetadata *md;
 	Snapshot *snap;
 	Totals tot;
-	const char **pnames;
-	int32_t *pids;
-	SqlType *ptypes;
+	Removed rm;
 	const uint8_t *data;
 	size_t len;
-	char *commit_uuid = new_uuid(a), *mdir = metadata_dir(hmd, a), *mpath, *lpath, *json, *jpath;
+	char *commit_uuid = new_uuid(a), *mdir = metadata_dir(hmd, a), *lpath, *json, *jpath;
+	const char *op;
 	int64_t snapshot_id = new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
-	int nprev = 0, i, k;
+	int nprev = 0, nlist = 0, i, k;
 
+	memset(&rm, 0, sizeof rm);
 	seq = hmd->format_version >= 2 ? hmd->last_sequence_number + 1 : 0;
 	if (hsnap)
 		TRY(read_manifest_list(io, hsnap, a, &prev, &nprev, err));
+	list = ARENA_ARRAY(a, ManifestFile, nprev + 2);
 
 	/* (1) the manifest of ADDED entries; sequence numbers inherited (null) */
-	pnames = ARENA_ARRAY(a, const char *, spec->nfields + 1);
-	pids = ARENA_ARRAY(a, int32_t, spec->nfields + 1);
-	ptypes = ARENA_ARRAY(a, SqlType, spec->nfields + 1);
-	for (i = 0; i < spec->nfields; i++) {
-		pnames[i] = spec->fields[i].name;
-		pids[i] = spec->fields[i].field_id;
-		TRY(metadata_partition_type(hmd, spec, i, &ptypes[i], err));
+	if (n > 0) {
+		entries = ARENA_ARRAY(a, ManifestEntry, n);
+		for (i = 0; i < n; i++) {
+			if (files[i].content != CONTENT_DATA)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "commit given a delete file \"%s\" to add",
+						   files[i].file_path);
+			if (files[i].npartition != spec->nfields)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "data file \"%s\" has %d partition values, spec %d has %d",
+						   files[i].file_path, files[i].npartition,
+						   (int)spec->spec_id, spec->nfields);
+			entries[i].status = ENTRY_ADDED;
+			entries[i].has_snapshot_id = true;
+			entries[i].snapshot_id = snapshot_id;
+			entries[i].file = files[i];
+			entries[i].file.spec_id = spec->spec_id;
+			added_rows += files[i].record_count;
+			added_size += files[i].file_size_in_bytes;
+		}
+		TRY(write_info(hmd, spec, &info, a, err));
+		TRY(manifest_write(&info, entries, n, a, &data, &len, err));
+		list[0].manifest_path = arena_sprintf(a, "%s/%s-m0.avro", mdir, commit_uuid);
+		TRY(fileio_write(io, list[0].manifest_path, data, len, err));
+		written_add(w, list[0].manifest_path);
+		list[0].manifest_length = (int64_t)len;
+		list[0].partition_spec_id = spec->spec_id;
+		list[0].content = 0;
+		list[0].sequence_number = seq;
+		list[0].min_sequence_number = seq;
+		list[0].added_snapshot_id = snapshot_id;
+		list[0].added_files_count = n;
+		list[0].added_rows_count = added_rows;
+		list[0].npartitions = spec->nfields;
+		list[0].partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
+		for (i = 0; i < spec->nfields; i++) {
+			int j;
+			for (j = 0; j < n; j++)
+				if (files[j].partition[i].is_null)
+					list[0].partitions[i].contains_null = true;
+		}
+		if (hmd->format_version >= 3) {
+			/* row lineage: the new rows get ids from the table's next-row-id */
+			list[0].has_first_row_id = true;
+			list[0].first_row_id = hmd->next_row_id;
+		}
+		nlist = 1;
 	}
-	entries = ARENA_ARRAY(a, ManifestEntry, n);
-	for (i = 0; i < n; i++) {
-		if (files[i].content != CONTENT_DATA)
-			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
-					   "append commit given a delete file \"%s\"",
-					   files[i].file_path);
-		if (files[i].npartition != spec->nfields)
-			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
-					   "data file \"%s\" has %d partition values, spec %d has %d",
-					   files[i].file_path, files[i].npartition,
-					   (int)spec->spec_id, spec->nfields);
-		entries[i].status = ENTRY_ADDED;
-		entries[i].has_snapshot_id = true;
-		entries[i].snapshot_id = snapshot_id;
-		entries[i].file = files[i];
-		entries[i].file.spec_id = spec->spec_id;
-		added_rows += files[i].record_count;
-		added_size += files[i].file_size_in_bytes;
-	}
-	memset(&info, 0, sizeof info);
-	info.format_version = hmd->format_version;
-	info.schema_json = schema_to_json(schema, a);
-	info.schema_id = schema->schema_id;
-	info.partition_spec_json = partition_spec_fields_json(spec, a);
-	info.spec_id = spec->spec_id;
-	info.npartition_fields = spec->nfields;
-	info.partition_names = pnames;
-	info.partition_field_ids = pids;
-	info.partition_types = ptypes;
-	info.content = 0;
-	TRY(manifest_write(&info, entries, n, a, &data, &len, err));
-	mpath = arena_sprintf(a, "%s/%s-m0.avro", mdir, commit_uuid);
-	TRY(fileio_write(io, mpath, data, len, err));
-	w->paths[w->n++] = mpath;
 
-	/* (2) the manifest list: new manifest first, then the head's */
-	list = ARENA_ARRAY(a, ManifestFile, nprev + 1);
-	list[0].manifest_path = mpath;
-	list[0].manifest_length = (int64_t)len;
-	list[0].partition_spec_id = spec->spec_id;
-	list[0].content = 0;
-	list[0].sequence_number = seq;
-	list[0].min_sequence_number = seq;
-	list[0].added_snapshot_id = snapshot_id;
-	list[0].added_files_count = n;
-	list[0].added_rows_count = added_rows;
-	list[0].npartitions = spec->nfields;
-	list[0].partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
-	for (i = 0; i < spec->nfields; i++) {
-		int j;
-		for (j = 0; j < n; j++)
-			if (files[j].partition[i].is_null)
-				list[0].partitions[i].contains_null = true;
+	/* (2) the head's manifests: unchanged, or rewritten without removed files */
+	for (i = 0; i < nprev; i++) {
+		if (cs->remove_all || cs->nremove > 0) {
+			if (prev[i].content != 0) {
+				ManifestEntry *e;
+				int ne, j;
+				TRY(read_entries(io, &prev[i], a, &e, &ne, err));
+				for (j = 0; j < ne; j++)
+					if (e[j].status != ENTRY_DELETED)
+						return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+								   "tables with delete files are not supported yet");
+				continue;   /* nothing live: leave it out */
+			}
+			TRY(rewrite_manifest(io, hmd, &prev[i], cs, snapshot_id, seq,
+					     arena_sprintf(a, "%s/%s-m%d.avro", mdir, commit_uuid, i + 1),
+					     a, w, &list[nlist], &rm, err));
+			nlist++;
+		} else {
+			list[nlist++] = prev[i];
+		}
 	}
-	if (hmd->format_version >= 3) {
-		/* row lineage: the new rows get ids from the table's next-row-id */
-		list[0].has_first_row_id = true;
-		list[0].first_row_id = hmd->next_row_id;
+	if (!cs->remove_all && rm.found != cs->nremove) {
+		w->final = true;
+		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				   "could not serialize access due to concurrent update: %d of %d "
+				   "data files to replace are no longer live",
+				   cs->nremove - rm.found, cs->nremove);
 	}
-	for (i = 0; i < nprev; i++)
-		list[i + 1] = prev[i];
 	TRY(manifest_list_write(hmd->format_version, snapshot_id, hsnap != NULL,
-				hsnap ? hsnap->snapshot_id : 0, seq, list, nprev + 1, a, &data,
+				hsnap ? hsnap->snapshot_id : 0, seq, list, nlist, a, &data,
 				&len, err));
 	lpath = arena_sprintf(a, "%s/snap-%lld-%d-%s.avro", mdir, (long long)snapshot_id,
 			      attempt + 1, commit_uuid);
 	TRY(fileio_write(io, lpath, data, len, err));
-	w->paths[w->n++] = lpath;
+	written_add(w, lpath);
 
 	/* (3) the new metadata */
 	TRY(head_totals(io, hsnap, prev, nprev, a, &tot, err));
@@ -840,30 +1014,38 @@ append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *file
 				      sizeof(Snapshot) * (size_t)(hmd->nsnapshots + 1));
 	snap = &md->snapshots[md->nsnapshots++];
 	memset(snap, 0, sizeof *snap);
+	op = rm.files == 0 && !cs->remove_all ? "append" : n == 0 ? "delete" : "overwrite";
 	snap->snapshot_id = snapshot_id;
 	snap->has_parent = hsnap != NULL;
 	snap->parent_snapshot_id = hsnap ? hsnap->snapshot_id : 0;
 	snap->sequence_number = seq;
 	snap->timestamp_ms = ts;
 	snap->manifest_list = lpath;
-	snap->operation = "append";
+	snap->operation = (char *)op;
 	snap->has_schema_id = true;
 	snap->schema_id = schema->schema_id;
-	snap->summary = ARENA_ARRAY(a, MdProp, 12);
+	snap->summary = ARENA_ARRAY(a, MdProp, 16);
 	k = 0;
-	set_summary(snap, a, &k, "added-data-files", n);
-	set_summary(snap, a, &k, "added-records", added_rows);
-	set_summary(snap, a, &k, "added-files-size", added_size);
-	set_summary(snap, a, &k, "changed-partition-count", spec->nfields ? n : 1);
-	set_summary(snap, a, &k, "total-records", tot.records + added_rows);
-	set_summary(snap, a, &k, "total-files-size", tot.files_size + added_size);
-	set_summary(snap, a, &k, "total-data-files", tot.data_files + n);
+	if (n > 0) {
+		set_summary(snap, a, &k, "added-data-files", n);
+		set_summary(snap, a, &k, "added-records", added_rows);
+		set_summary(snap, a, &k, "added-files-size", added_size);
+	}
+	if (rm.files > 0) {
+		set_summary(snap, a, &k, "deleted-data-files", rm.files);
+		set_summary(snap, a, &k, "deleted-records", rm.records);
+		set_summary(snap, a, &k, "removed-files-size", rm.size);
+	}
+	set_summary(snap, a, &k, "changed-partition-count", spec->nfields ? n + rm.files : 1);
+	set_summary(snap, a, &k, "total-records", tot.records + added_rows - rm.records);
+	set_summary(snap, a, &k, "total-files-size", tot.files_size + added_size - rm.size);
+	set_summary(snap, a, &k, "total-data-files", tot.data_files + n - rm.files);
 	set_summary(snap, a, &k, "total-delete-files", tot.delete_files);
 	set_summary(snap, a, &k, "total-position-deletes", tot.pos_deletes);
 	set_summary(snap, a, &k, "total-equality-deletes", tot.eq_deletes);
-	if (job_id) {
+	if (cs->job_id) {
 		snap->summary[k].key = "floe.job-id";
-		snap->summary[k++].value = arena_strdup(a, job_id);
+		snap->summary[k++].value = arena_strdup(a, cs->job_id);
 	}
 	snap->nsummary = k;
 	if (hmd->format_version >= 3) {
@@ -905,7 +1087,7 @@ append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *file
 	jpath = arena_sprintf(a, "%s/%05d-%s.metadata.json", mdir,
 			      next_version(head->metadata_location, hmd), commit_uuid);
 	TRY(fileio_write(io, jpath, json, strlen(json), err));
-	w->paths[w->n++] = jpath;
+	written_add(w, jpath);
 
 	/* (4) the catalog compare-and-swap */
 	TRY(catalog_swap_table(cat, head->ns, head->name, head->metadata_location, jpath, err));
@@ -914,21 +1096,17 @@ append_attempt(Catalog *cat, FileIO *io, const Table *head, const DataFile *file
 	return FLOE_OK;
 }
 
-int
-table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
-		    const char *job_id, Arena *a, Table **out, floe_error *err)
+/* The retry loop shared by every data commit. */
+static int
+commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *a, Table **out,
+	    floe_error *err)
 {
-	Arena *tmp;
+	Arena *tmp = arena_new(0);
 	Table *head = base;
 	int attempt, rc = FLOE_ERR;
 
-	if (n == 0) {
-		*out = base;
-		return FLOE_OK;
-	}
-	tmp = arena_new(0);
 	for (attempt = 0; attempt < TABLE_COMMIT_MAX_TRIES; attempt++) {
-		Written w = { { NULL, NULL, NULL }, 0 };
+		Written w = { NULL, 0, 0, tmp, false };
 		char *loc = NULL, *json = NULL;
 		TableMetadata *md;
 
@@ -940,8 +1118,7 @@ table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files
 			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
 				break;
 		}
-		rc = append_attempt(cat, io, head, files, n, job_id, attempt, tmp, &w, &loc,
-				    &json, err);
+		rc = commit_attempt(cat, io, head, cs, attempt, tmp, &w, &loc, &json, err);
 		if (rc == FLOE_OK) {
 			if (metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
 				rc = FLOE_ERR;
@@ -952,11 +1129,57 @@ table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files
 			break;
 		}
 		remove_written(io, &w);
-		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+		if (w.final || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
 			break;
 	}
 	arena_free(tmp);
 	return rc;
+}
+
+int
+table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
+		    const char *job_id, Arena *a, Table **out, floe_error *err)
+{
+	CommitSpec cs;
+
+	if (n == 0) {
+		*out = base;
+		return FLOE_OK;
+	}
+	memset(&cs, 0, sizeof cs);
+	cs.add = files;
+	cs.nadd = n;
+	cs.job_id = job_id;
+	return commit_loop(cat, io, base, &cs, a, out, err);
+}
+
+int
+table_commit_replace(Catalog *cat, FileIO *io, Table *base, const char *const *remove_paths,
+		     int nremove, bool remove_all, const DataFile *add, int nadd,
+		     const char *job_id, Arena *a, Table **out, floe_error *err)
+{
+	CommitSpec cs;
+	int i, k = 0;
+
+	if (nadd == 0 && nremove == 0 && !remove_all) {
+		*out = base;
+		return FLOE_OK;
+	}
+	memset(&cs, 0, sizeof cs);
+	cs.add = add;
+	cs.nadd = nadd;
+	cs.remove_all = remove_all;
+	cs.job_id = job_id;
+	if (!remove_all && nremove > 0) {
+		cs.remove = ARENA_ARRAY(a, const char *, nremove);
+		memcpy(cs.remove, remove_paths, sizeof(char *) * (size_t)nremove);
+		qsort(cs.remove, (size_t)nremove, sizeof(char *), cmp_str);
+		for (i = 0; i < nremove; i++)          /* distinct paths */
+			if (k == 0 || strcmp(cs.remove[k - 1], cs.remove[i]) != 0)
+				cs.remove[k++] = cs.remove[i];
+		cs.nremove = k;
+	}
+	return commit_loop(cat, io, base, &cs, a, out, err);
 }
 
 int

@@ -27,6 +27,8 @@
  *   table_register(cat, io, ns, name, metadata_location, err)
  *   table_drop(cat, io, ns, name, purge, err)
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
+ *   table_commit_replace(cat, io, base, paths, n, all, add, nadd, job, a, &t, err)
+ *                                                             DELETE/UPDATE/TRUNCATE (copy-on-write)
  *   table_commit_metadata(cat, io, base, md, a, &t, err)     schema/property change
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
@@ -80,6 +82,15 @@ int table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool 
  * Re-based on the new head and retried on a concurrent commit. */
 int table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
 			const char *job_id, Arena *a, Table **out, floe_error *err);
+
+/* Copy-on-write commit: remove data files (by path, as scan_files gives
+ * them) or all live data files (remove_all), and add new ones, in one
+ * snapshot ("delete", "overwrite" or "append").  Retried on a concurrent
+ * commit while the files to remove are still live; else 40001.
+ * Nothing to do -> no commit, *out = base. */
+int table_commit_replace(Catalog *cat, FileIO *io, Table *base, const char *const *remove_paths,
+			 int nremove, bool remove_all, const DataFile *add, int nadd,
+			 const char *job_id, Arena *a, Table **out, floe_error *err);
 
 /* Commit an edited metadata_copy(base->md, ...) as is (schema, property
  * changes): new metadata file, metadata-log entry, CAS from base; a
