@@ -201,6 +201,42 @@ test_catalog_sqlite__cas_two_connections(void **state)
 	arena_free(a);
 }
 
+/* A catalog file made by an older JdbcCatalog (schema V0: no iceberg_type
+ * column) is migrated as JdbcCatalog does (ALTER TABLE ADD COLUMN), and its
+ * rows (type NULL) are tables. */
+static void
+test_catalog_sqlite__v0_schema(void **state)
+{
+	char path[400];
+	sqlite3 *h;
+	Catalog *c;
+	floe_error err;
+	Arena *a = arena_new(0);
+	char *loc, cols[1024];
+
+	snprintf(path, sizeof path, "%s/v0.db", dir);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(h,
+		"CREATE TABLE iceberg_tables(catalog_name VARCHAR(255) NOT NULL,"
+		"table_namespace VARCHAR(255) NOT NULL,table_name VARCHAR(255) NOT NULL,"
+		"metadata_location VARCHAR(1000),previous_metadata_location VARCHAR(1000),"
+		"PRIMARY KEY (catalog_name, table_namespace, table_name));"
+		"INSERT INTO iceberg_tables VALUES ('cat', 'db', 'old', '/w/db/old/m.json', NULL);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(h);
+	assert_int_equal(catalog_sqlite_open(&c, path, "cat", &err), FLOE_OK);
+	assert_int_equal(catalog_load_table(c, "db", "old", a, &loc, &err), FLOE_OK);
+	assert_string_equal(loc, "/w/db/old/m.json");
+	assert_int_equal(catalog_swap_table(c, "db", "old", "/w/db/old/m.json", "/w/db/old/m2.json", &err),
+			 FLOE_OK);
+	catalog_close(c);
+	assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+	columns(h, "iceberg_tables", cols, sizeof cols);
+	assert_non_null(strstr(cols, "iceberg_type VARCHAR(5)"));
+	sqlite3_close(h);
+	arena_free(a);
+}
+
 static void
 test_catalog_sqlite__bad_path(void **state)
 {
@@ -219,6 +255,7 @@ main(void)
 		cmocka_unit_test(test_catalog_sqlite__jdbc_schema),
 		cmocka_unit_test(test_catalog_sqlite__namespaces_and_tables),
 		cmocka_unit_test(test_catalog_sqlite__cas_two_connections),
+		cmocka_unit_test(test_catalog_sqlite__v0_schema),
 		cmocka_unit_test(test_catalog_sqlite__bad_path),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
