@@ -136,6 +136,58 @@ cmp_bpchar(const strview *a, const strview *b)
 #define CMP_BP(x, y) cmp_bpchar(&(x), &(y))
 CMP_KERNELS(strview, CMP_BP, bp)
 
+/*
+ * GREATEST/LEAST(v1, ...): NULLs are ignored; NULL only when every argument
+ * is NULL (PostgreSQL's MinMaxExpr).  The resolver gives all arguments one
+ * type (variadic signature per type).
+ */
+#define MINMAX_KERNEL(fname, T, CMP, SIGN)                                             \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		VectorView vs[16];                                                     \
+		VectorView *v = nargs <= 16 ? vs :                                     \
+			arena_alloc(ctx->arena, sizeof *v * (size_t)nargs);            \
+		T *o = out->data;                                                      \
+		uint32_t i;                                                            \
+		int j;                                                                 \
+		for (j = 0; j < nargs; j++)                                            \
+			vector_view(&args[j], &v[j]);                                  \
+		for (i = 0; i < count; i++) {                                          \
+			const T *best = NULL;                                          \
+			for (j = 0; j < nargs; j++) {                                  \
+				uint32_t k = ARGK(v[j], i);                            \
+				const T *x;                                            \
+				if (!ARGVALID(v[j], k))                                \
+					continue;                                      \
+				x = &((const T *)v[j].data)[k];                        \
+				if (!best || CMP(*x, *best) * (SIGN) > 0)              \
+					best = x;                                      \
+			}                                                              \
+			if (!best) {                                                   \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			o[i] = *best;                                                  \
+			out_valid(out, i);                                             \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+#define MINMAX_BOTH(sfx, T, CMP)                                                       \
+	MINMAX_KERNEL(greatest_##sfx, T, CMP, 1) MINMAX_KERNEL(least_##sfx, T, CMP, -1)
+
+MINMAX_BOTH(b, uint8_t, CMP_NUM)
+MINMAX_BOTH(i16, int16_t, CMP_NUM)
+MINMAX_BOTH(i32, int32_t, CMP_NUM)
+MINMAX_BOTH(i64, int64_t, CMP_NUM)
+MINMAX_BOTH(f32, float, CMP_F)
+MINMAX_BOTH(f64, double, CMP_F)
+MINMAX_BOTH(dec, int128, CMP_NUM)
+MINMAX_BOTH(s, strview, CMP_S)
+MINMAX_BOTH(iv, Interval, CMP_IV)
+MINMAX_BOTH(u, Uuid, CMP_U)
+
 #define BO TYPE_BOOL
 #define OPS6(A, B, sfx)                                                                \
 	{ "=", eq_##sfx, 2, 0, { A, B }, BO, FRET_FIXED, true, true },                 \
@@ -174,6 +226,15 @@ const ScalarFunc func_compare_table[] = {
 	OPS6(TYPE_TIME, TYPE_TIME, i64),
 	OPS6(TYPE_INTERVAL, TYPE_INTERVAL, iv),
 	OPS6(TYPE_UUID, TYPE_UUID, u),
+#define GL(T, sfx, rule)                                                               \
+	{ "greatest", greatest_##sfx, 1, 1, { T }, T, rule, false, false },            \
+	{ "least", least_##sfx, 1, 1, { T }, T, rule, false, false }
+	GL(TYPE_BOOL, b, FRET_FIXED), GL(I2, i16, FRET_FIXED), GL(I4, i32, FRET_FIXED),
+	GL(I8, i64, FRET_FIXED), GL(F4, f32, FRET_FIXED), GL(F8, f64, FRET_FIXED),
+	GL(TYPE_DECIMAL, dec, FRET_DEC_ADD), GL(TYPE_TEXT, s, FRET_FIXED),
+	GL(TYPE_BYTEA, s, FRET_FIXED), GL(DA, i32, FRET_FIXED), GL(TS, i64, FRET_FIXED),
+	GL(TZ, i64, FRET_FIXED), GL(TYPE_TIME, i64, FRET_FIXED), GL(TYPE_INTERVAL, iv, FRET_FIXED),
+	GL(TYPE_UUID, u, FRET_FIXED),
 };
 const int func_compare_count = sizeof func_compare_table / sizeof func_compare_table[0];
 

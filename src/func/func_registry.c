@@ -433,7 +433,7 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 			cast_to[0] = cast_to[1] = type_make(w);
 	}
 	/* additive operators, mod and comparisons work on one common scale */
-	if (ndec == nargs && nargs == 2 &&
+	if (ndec == nargs && nargs >= 2 &&
 	    (f->ret_rule == FRET_DEC_ADD || f->ret_rule == FRET_DEC_INT || is_comparison(f->name))) {
 		for (i = 0; i < nargs; i++)
 			if (cast_to[i].scale != smax)

@@ -179,6 +179,13 @@ CASES = [
     ("justify_days", [("interval", "65 days")]),
     ("justify_hours", [("interval", "50 hours")]),
     ("justify_interval", [("interval", "1 mon -1 hour")]),
+    # GREATEST / LEAST (NULLs ignored)
+    ("greatest", [("int4", "1"), ("numeric", "2.5"), ("int4", None)]),
+    ("least", [("text", "b"), ("text", "a"), ("text", None)]),
+    ("greatest", [("int4", None), ("int4", None)]),
+    ("least", [("date", "2020-01-02"), ("date", "2019-12-31")]),
+    ("greatest", [("float8", "1"), ("float8", "NaN")]),
+    ("least", [("numeric", "1.50"), ("numeric", "1.5"), ("numeric", "-0.001")]),
     # booleans, uuids, bytea
     ("=", [("bool", "true"), ("bool", "false")]),
     ("<", [("bool", "false"), ("bool", "true")]),
