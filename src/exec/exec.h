@@ -32,6 +32,7 @@
 struct FileIO;
 struct DataFile;
 struct IcebergSchema;
+struct TableMetadata;
 
 typedef struct ExecCtx {
 	Arena *arena;              /* the statement's arena */
@@ -77,9 +78,11 @@ Operator *values_new(ExecCtx *ctx, int ncols, const SqlType *types, int nrows,
 Operator *series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value *stop,
 		     const Value *step);
 /* scan.c: Parquet data files read into the columns of `schema` (matched by
- * field id, else by name); `proj` lists which schema columns to produce. */
+ * field id, else by name); `proj` lists which schema columns to produce;
+ * md (may be NULL) gives the partition specs of the files. */
 Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
-		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name);
+		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name,
+		   const struct TableMetadata *md);
 /* filter.c: keeps rows where pred is true (sets the batch selection). */
 Operator *filter_new(ExecCtx *ctx, Operator *child, Expr *pred);
 /* project.c: one output column per expression over the child's columns. */

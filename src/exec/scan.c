@@ -4,8 +4,10 @@
  * columns matched by Iceberg field id) and for read_parquet() (columns
  * matched by name).
  *
- * A projected column missing from a file (added to the table after the
- * file was written) reads as NULLs.  A file column whose type differs from
+ * A projected column missing from a file reads as its identity-partition
+ * value when the file's partition spec has one for it (Hive-style layouts
+ * and some engines leave partition columns out of the data files), else
+ * as NULLs (a column added to the table after the file was written).  A file column whose type differs from
  * the table's (int -> long promotion, decimal widening, nanosecond
  * timestamps) is cast to the table type.
  *
@@ -13,13 +15,14 @@
  *          NEXT_ROW_GROUP ... -> (files done) END
  *
  * INTERFACE ROUTINES
- *   scan_new(ctx, schema, nproj, proj, files, nfiles, match_by_name)
+ *   scan_new(ctx, schema, nproj, proj, files, nfiles, match_by_name, md)
  */
 #include <string.h>
 #include "exec/exec.h"
 #include "format/parquet/parquet.h"
 #include "storage/fileio.h"
 #include "table/iceberg.h"
+#include "table/metadata.h"
 #include "types/cast.h"
 
 typedef struct ScanOp {
@@ -30,6 +33,7 @@ typedef struct ScanOp {
 	DataFile *files;
 	int nfiles;
 	bool by_name;
+	const TableMetadata *md;     /* NULL for plain Parquet files */
 	/* state */
 	int file_idx;
 	int rg;
@@ -37,9 +41,39 @@ typedef struct ScanOp {
 	Arena *rg_arena;
 	ParquetFile *pf;
 	int *pq_col;                 /* per projected column: parquet column or -1 */
+	Value **consts;              /* per projected column missing from the file:
+					its identity-partition value, or NULL */
 	ParquetColumnReader **readers;
 	int64_t rg_left;
 } ScanOp;
+
+/* The identity-partition value of field fld in file f, if its spec has one. */
+static int
+partition_const(ScanOp *s, const DataFile *f, const IcebergField *fld, SqlType type, Value **out)
+{
+	const PartitionSpec *spec = metadata_spec_by_id(s->md, f->spec_id);
+	int k;
+
+	if (!spec)
+		return FLOE_OK;
+	for (k = 0; k < spec->nfields && k < f->npartition; k++) {
+		const PartitionField *pf = &spec->fields[k];
+		Value *v;
+		if (pf->source_id != fld->id || strcmp(pf->transform, "identity") != 0)
+			continue;
+		v = ARENA_NEW(s->file_arena, Value);
+		if (f->partition[k].is_null || f->partition[k].type.id == TYPE_NULL) {
+			*v = value_null(type);
+		} else if (type_equal(f->partition[k].type, type)) {
+			*v = f->partition[k];
+		} else {
+			TRY(cast_value(v, &f->partition[k], type, s->file_arena, s->op.ctx->err));
+		}
+		*out = v;
+		return FLOE_OK;
+	}
+	return FLOE_OK;
+}
 
 static int
 open_file(ScanOp *s)
@@ -74,6 +108,9 @@ open_file(ScanOp *s)
 				break;
 			}
 		}
+		s->consts[i] = NULL;
+		if (s->pq_col[i] < 0 && s->md)
+			TRY(partition_const(s, f, fld, op->types[i], &s->consts[i]));
 	}
 	s->rg = -1;
 	s->rg_left = 0;
@@ -140,7 +177,7 @@ scan_next(Operator *op, Batch **out)
 		Vector *v = &b->cols[i];
 		if (!s->readers[i]) {
 			Value nv = value_null(want_type);
-			vector_init_const(v, &nv, op->scratch);
+			vector_init_const(v, s->consts[i] ? s->consts[i] : &nv, op->scratch);
 			continue;
 		}
 		{
@@ -184,7 +221,7 @@ static const OperatorVT scan_vt = { "Scan", scan_open, scan_next, scan_close };
 
 Operator *
 scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, DataFile *files,
-	 int nfiles, bool match_by_name)
+	 int nfiles, bool match_by_name, const TableMetadata *md)
 {
 	ScanOp *s = ARENA_NEW(ctx->arena, ScanOp);
 	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nproj ? nproj : 1);
@@ -199,6 +236,8 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	s->files = files;
 	s->nfiles = nfiles;
 	s->by_name = match_by_name;
+	s->md = md;
+	s->consts = ARENA_ARRAY(ctx->arena, Value *, nproj ? nproj : 1);
 	s->pq_col = ARENA_ARRAY(ctx->arena, int, nproj ? nproj : 1);
 	s->readers = ARENA_ARRAY(ctx->arena, ParquetColumnReader *, nproj ? nproj : 1);
 	s->file_arena = arena_new(64 * 1024);

@@ -104,7 +104,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	}
 	src->scope.relname = rv->relname;
 	/* nested columns are skipped in the scan: they read as NULL for now */
-	src->op = scan_new(ctx, schema, schema->nfields, proj, files, nfiles, false);
+	src->op = scan_new(ctx, schema, schema->nfields, proj, files, nfiles, false, t->md);
 	apply_alias(b, src, rv->alias);
 	return FLOE_OK;
 }
@@ -272,7 +272,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			schema->fields[i].type = pc->type;
 			proj[i] = i;
 		}
-		src->op = scan_new(ctx, schema, nc, proj, file, 1, true);
+		src->op = scan_new(ctx, schema, nc, proj, file, 1, true, NULL);
 		src->scope.ncols = nc;
 		src->scope.names = ARENA_ARRAY(b->arena, char *, nc + 1);
 		src->scope.types = ARENA_ARRAY(b->arena, SqlType, nc + 1);
