@@ -1039,6 +1039,55 @@ test_manifest__corrupt(void **state)
 	arena_free(a);
 }
 
+static void
+test_manifest__summaries(void **state)
+{
+	Arena *a = arena_new(0);
+	SqlType t[3] = {type_make(TYPE_FLOAT64), type_decimal(10, 2), type_make(TYPE_TEXT)};
+	enum { N = 4 };
+	ManifestEntry es[N];
+	memset(es, 0, sizeof es);
+	double fv[N] = {1.5, 0.0 / 0.0, -2.25, 7.0};
+	int128 dv[N] = {-129, 5, 128, -1};
+	const char *sv[N] = {"b", "ab", NULL, "abc"};
+	for (int k = 0; k < N; k++) {
+		Value *v = ARENA_ARRAY(a, Value, 3);
+		v[0].type = t[0];
+		v[0].u.f = fv[k];
+		v[1].type = t[1];
+		v[1].u.d = dv[k];
+		if (sv[k]) {
+			v[2].type = t[2];
+			v[2].u.s = strview_make(sv[k], (uint32_t)strlen(sv[k]));
+		} else {
+			v[2] = value_null(t[2]);
+		}
+		es[k].file.npartition = 3;
+		es[k].file.partition = v;
+		es[k].file.file_path = "f";
+	}
+	FieldSummary *fs;
+	floe_error err;
+	assert_int_equal(manifest_partition_summaries(t, 3, es, N, a, &fs, &err), FLOE_OK);
+	double lo, hi;
+	assert_false(fs[0].contains_null);
+	assert_true(fs[0].has_contains_nan && fs[0].contains_nan);
+	memcpy(&lo, fs[0].lower, 8);
+	memcpy(&hi, fs[0].upper, 8);
+	assert_true(lo == -2.25 && hi == 7.0);
+	assert_false(fs[1].contains_nan);
+	assert_int_equal(fs[1].lower_len, 2);   /* -129 = 0xff7f */
+	assert_memory_equal(fs[1].lower, "\xff\x7f", 2);
+	assert_int_equal(fs[1].upper_len, 2);   /* 128 = 0x0080 */
+	assert_memory_equal(fs[1].upper, "\x00\x80", 2);
+	assert_true(fs[2].contains_null);
+	assert_int_equal(fs[2].lower_len, 2);
+	assert_memory_equal(fs[2].lower, "ab", 2);
+	assert_int_equal(fs[2].upper_len, 1);
+	assert_memory_equal(fs[2].upper, "b", 1);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -1056,6 +1105,7 @@ main(void)
 		cmocka_unit_test(test_manifest__shared_spot_values),
 		cmocka_unit_test(test_manifest__shared_tables),
 		cmocka_unit_test(test_manifest__corrupt),
+		cmocka_unit_test(test_manifest__summaries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
