@@ -15,7 +15,9 @@
  *   column's dictionary (hash table over the dictionary's own plain bytes,
  *   storing uint32 indices) or appends their PLAIN encoding.  When the
  *   dictionary stops paying (too big, or too many distinct values) the chunk
- *   so far is re-encoded PLAIN and the column stays PLAIN for the row group.
+ *   so far is re-encoded PLAIN and the column stays PLAIN for the row group:
+ *   when the dictionary page passes DICT_MAX_BYTES, or at the end of the
+ *   row group when dictionary + indices are not clearly smaller than PLAIN.
  *   Page boundaries ("cuts") are recorded at slice boundaries once a page's
  *   worth of bytes is buffered.  flush_row_group() encodes each column chunk:
  *   dictionary page, then data pages v1 (RLE def levels with a 4-byte length,
@@ -52,7 +54,6 @@
 enum Phys { PH_BOOL, PH_I32, PH_I64, PH_FLOAT, PH_DOUBLE, PH_BA, PH_FLBA };
 
 #define DICT_MAX_BYTES (1 << 20)
-#define DICT_CHECK_VALUES 8192
 #define STATS_MAX_FOOTER 4096   /* longer BYTE_ARRAY bounds are left out of the footer */
 
 typedef struct Cut {
@@ -650,7 +651,36 @@ maybe_grow(Col *c)
 		table_grow(c);
 }
 
-/* Insert nv fixed-width values; write their indices to w->sidx. */
+/* Insert nv fixed-width values; write their indices to w->sidx.  Widths 4
+ * and 8 compare as integers (bit patterns: -0.0 and each NaN are their own
+ * entries), other widths (FIXED_LEN_BYTE_ARRAY) with memcmp. */
+#define DICT_INSERT_INT(NAME, T) \
+static void \
+NAME(ParquetWriter *w, Col *c, uint32_t nv) \
+{ \
+	uint32_t i, *out = w->sidx; \
+	const T *vals = w->sval; \
+	for (i = 0; i < nv; i++) { \
+		T key = vals[i]; \
+		uint32_t h = hash64((uint64_t)key), s, e; \
+		const T *ents; \
+		maybe_grow(c); \
+		ents = (const T *)c->dict.p; \
+		s = h & c->tmask; \
+		while ((e = c->table[s]) != 0 && ents[e - 1] != key) \
+			s = (s + 1) & c->tmask; \
+		if (!e) { \
+			pqbuf_put(&c->dict, &key, sizeof key); \
+			new_entry(c, h, s); \
+			e = c->ndict; \
+		} \
+		out[i] = e - 1; \
+	} \
+}
+
+DICT_INSERT_INT(dict_insert_u32, uint32_t)
+DICT_INSERT_INT(dict_insert_u64, uint64_t)
+
 static void
 dict_insert_fixed(ParquetWriter *w, Col *c, uint32_t nv)
 {
@@ -658,27 +688,24 @@ dict_insert_fixed(ParquetWriter *w, Col *c, uint32_t nv)
 	size_t wd = (size_t)c->width;
 	const uint8_t *vals = w->sval;
 
+	if (wd == 4) {
+		dict_insert_u32(w, c, nv);
+		return;
+	}
+	if (wd == 8) {
+		dict_insert_u64(w, c, nv);
+		return;
+	}
 	for (i = 0; i < nv; i++) {
 		const uint8_t *key = vals + i * wd;
 		uint32_t h, s, e;
-		uint64_t k64 = 0;
 
 		maybe_grow(c);
-		if (wd == 4) {
-			uint32_t k32;
-			memcpy(&k32, key, 4);
-			k64 = k32;
-			h = hash64(k64);
-		} else if (wd == 8) {
-			memcpy(&k64, key, 8);
-			h = hash64(k64);
-		} else {
-			h = hashbytes(key, wd);
-		}
+		h = hashbytes(key, wd);
 		s = h & c->tmask;
 		while ((e = c->table[s]) != 0) {
-			const uint8_t *ent = c->dict.p + (size_t)(e - 1) * wd;
-			if (memcmp(ent, key, wd) == 0)
+			if (((const uint32_t *)c->dict_hash.p)[e - 1] == h &&
+			    memcmp(c->dict.p + (size_t)(e - 1) * wd, key, wd) == 0)
 				break;
 			s = (s + 1) & c->tmask;
 		}
@@ -879,8 +906,7 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 	}
 	c->rows += n;
 	c->nvals += nv;
-	if (c->dict_mode && (c->dict.len > DICT_MAX_BYTES ||
-			     (c->nvals >= DICT_CHECK_VALUES && c->ndict > c->nvals / 2)))
+	if (c->dict_mode && c->dict.len > DICT_MAX_BYTES)
 		dict_fallback(w, c);
 	if (c->dict_mode ? (c->nvals - c->last.val) * 4 >= w->opts.page_size
 	    : (int64_t)(c->plain.len - c->last.off) >= w->opts.page_size)
