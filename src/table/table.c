@@ -51,6 +51,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include "table/data_writer.h"
 #include "table/manifest.h"
 #include "table/table.h"
 
@@ -796,6 +797,97 @@ write_info(const TableMetadata *md, const PartitionSpec *spec, ManifestWriteInfo
 	return FLOE_OK;
 }
 
+/* Which Value member holds a type (see types/value.h). */
+static int
+storage_class(TypeId id)
+{
+	switch (id) {
+	case TYPE_BOOL: return 1;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64: case TYPE_DATE: case TYPE_TIME:
+	case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: return 2;
+	case TYPE_FLOAT32: case TYPE_FLOAT64: return 3;
+	case TYPE_DECIMAL: return 4;
+	case TYPE_TEXT: case TYPE_BYTEA: return 5;
+	case TYPE_UUID: return 6;
+	default: return 0;
+	}
+}
+
+/* Order of two non-null partition values of one type; false if the type
+ * has no order we bound (then the summary carries no bounds). */
+static bool
+value_less(const Value *x, const Value *y, bool *ok)
+{
+	*ok = true;
+	switch (x->type.id) {
+	case TYPE_BOOL: return x->u.b < y->u.b;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64: case TYPE_DATE: case TYPE_TIME:
+	case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+		return x->u.i < y->u.i;
+	case TYPE_FLOAT32: case TYPE_FLOAT64: return x->u.f < y->u.f;
+	case TYPE_DECIMAL: return x->u.d < y->u.d;
+	case TYPE_TEXT: case TYPE_BYTEA: return strview_cmp(&x->u.s, &y->u.s) < 0;
+	case TYPE_UUID: return memcmp(x->u.uuid.b, y->u.uuid.b, 16) < 0;
+	default:
+		*ok = false;
+		return false;
+	}
+}
+
+/* Manifest-list partition summaries (spec "Manifest Lists", field_summary):
+ * contains_null, contains_nan (floating types), lower/upper bounds in the
+ * single-value serialization, over the given files' partition tuples. */
+static int
+summarize(const TableMetadata *md, const PartitionSpec *spec, const DataFile *const *files,
+	  int n, Arena *a, FieldSummary **out, floe_error *err)
+{
+	FieldSummary *fs = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
+	int i, j;
+
+	for (i = 0; i < spec->nfields; i++) {
+		const Value *lo = NULL, *hi = NULL;
+		SqlType t;
+		bool ok = true, fl;
+
+		TRY(metadata_partition_type(md, spec, i, &t, err));
+		fl = t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64;
+		fs[i].has_contains_nan = fl;
+		for (j = 0; j < n; j++) {
+			const Value *v;
+			if (i >= files[j]->npartition)
+				continue;
+			v = &files[j]->partition[i];
+			if (v->is_null) {
+				fs[i].contains_null = true;
+				continue;
+			}
+			if (fl && v->u.f != v->u.f) {
+				fs[i].contains_nan = true;
+				continue;
+			}
+			if (storage_class(v->type.id) != storage_class(t.id) ||
+			    (lo && storage_class(lo->type.id) != storage_class(v->type.id))) {
+				ok = false;
+				continue;
+			}
+			if (!lo || value_less(v, lo, &ok))
+				lo = v;
+			if (!hi || value_less(hi, v, &ok))
+				hi = v;
+		}
+		if (ok && lo) {
+			Value l = *lo, h = *hi;
+			l.type = h.type = t;
+			if (!data_writer_bound(t, &l, false, a, &fs[i].lower, &fs[i].lower_len))
+				fs[i].lower = NULL;
+			if (!data_writer_bound(t, &h, true, a, &fs[i].upper, &fs[i].upper_len))
+				fs[i].upper = NULL;
+		}
+	}
+	*out = fs;
+	return FLOE_OK;
+}
+
 typedef struct Removed {
 	int64_t files, records, size;
 	int found;                 /* distinct requested paths found live */
@@ -869,12 +961,11 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	out->min_sequence_number = minseq == INT64_MAX ? seq : minseq;
 	out->added_snapshot_id = snapshot_id;
 	out->npartitions = spec->nfields;
-	out->partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
-	for (i = 0; i < k; i++) {
-		int j;
-		for (j = 0; j < spec->nfields && j < ne[i].file.npartition; j++)
-			if (ne[i].file.partition[j].is_null)
-				out->partitions[j].contains_null = true;
+	{
+		const DataFile **fp = ARENA_ARRAY(a, const DataFile *, k + 1);
+		for (i = 0; i < k; i++)
+			fp[i] = &ne[i].file;
+		TRY(summarize(hmd, spec, fp, k, a, &out->partitions, err));
 	}
 	if (m->has_first_row_id) {
 		out->has_first_row_id = true;
@@ -950,12 +1041,11 @@ commit_attempt(Catalog *cat, FileIO *io, const Table *head, const CommitSpec *cs
 		list[0].added_files_count = n;
 		list[0].added_rows_count = added_rows;
 		list[0].npartitions = spec->nfields;
-		list[0].partitions = ARENA_ARRAY(a, FieldSummary, spec->nfields + 1);
-		for (i = 0; i < spec->nfields; i++) {
-			int j;
-			for (j = 0; j < n; j++)
-				if (files[j].partition[i].is_null)
-					list[0].partitions[i].contains_null = true;
+		{
+			const DataFile **fp = ARENA_ARRAY(a, const DataFile *, n + 1);
+			for (i = 0; i < n; i++)
+				fp[i] = &files[i];
+			TRY(summarize(hmd, spec, fp, n, a, &list[0].partitions, err));
 		}
 		if (hmd->format_version >= 3) {
 			/* row lineage: the new rows get ids from the table's next-row-id */

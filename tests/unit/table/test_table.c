@@ -30,6 +30,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "storage/fileio.h"
+#include "table/manifest.h"
 #include "table/table.h"
 
 static char dir[256];
@@ -696,6 +697,26 @@ append_foreign(const char *sub, const char *prefix, const char *mdfile, const ch
 			}
 		}
 		assert_int_equal(found, 1);
+	}
+	/* the new manifest's partition summary bounds the appended tuple */
+	if (f.npartition > 0) {
+		const uint8_t *ld;
+		size_t llen;
+		ManifestFile *mf;
+		int nmf;
+		const Snapshot *cs = metadata_current_snapshot(t2->md);
+		assert_int_equal(fileio_read(io, cs->manifest_list, a, &ld, &llen, &err), FLOE_OK);
+		assert_int_equal(manifest_list_read(ld, llen, cs->manifest_list, a, &mf, &nmf, &err), FLOE_OK);
+		assert_true(mf[0].added_snapshot_id == cs->snapshot_id);
+		assert_int_equal(mf[0].npartitions, f.npartition);
+		if (!f.partition[0].is_null && f.partition[0].type.id != TYPE_TEXT) {
+			int32_t day;
+			assert_non_null(mf[0].partitions[0].lower);
+			assert_int_equal(mf[0].partitions[0].lower_len, 4);
+			memcpy(&day, mf[0].partitions[0].lower, 4);
+			assert_int_equal(day, f.partition[0].u.i);
+			assert_memory_equal(mf[0].partitions[0].lower, mf[0].partitions[0].upper, 4);
+		}
 	}
 	assert_string_equal(metadata_summary_get(metadata_current_snapshot(t2->md), "total-records"),
 			    arena_sprintf(a, "%lld", (long long)(rows + f.record_count)));
