@@ -34,10 +34,22 @@
 #include <string.h>
 #include "func/func_internal.h"
 
-/* agg_basic.c */
+/* agg_basic.c, agg_stats.c */
 extern const ScalarFunc func_agg_sigs[];
 extern const AggFunc *const func_agg_impls[];
 extern const int func_agg_count;
+extern const ScalarFunc func_agg_stats_sigs[];
+extern const AggFunc *const func_agg_stats_impls[];
+extern const int func_agg_stats_count;
+
+static const struct {
+	const ScalarFunc *sigs;
+	const AggFunc *const *impls;
+	const int *n;
+} agg_families[] = {
+	{ func_agg_sigs, func_agg_impls, &func_agg_count },
+	{ func_agg_stats_sigs, func_agg_stats_impls, &func_agg_stats_count },
+};
 
 #define MAX_CANDS 64
 #define MAX_ARGS 100
@@ -541,8 +553,8 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		 const AggFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err)
 {
 	const ScalarFunc *cands[MAX_CANDS];
-	int idx[MAX_CANDS], nc = 0, k, pick;
-	bool known_name = false;
+	const AggFunc *impl[MAX_CANDS];
+	int nc = 0, k, fam, pick;
 
 	if (star) {
 		if (strcmp(name, "count") || nargs != 0) {
@@ -553,25 +565,22 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 			return FLOE_ERR;
 		}
 	}
-	for (k = 0; k < func_agg_count; k++) {
-		const ScalarFunc *f = &func_agg_sigs[k];
-		if (strcmp(f->name, name))
-			continue;
-		known_name = true;
-		if (star != (f->nargs == 0))
-			continue;
-		if (arity_ok(f, nargs) && nc < MAX_CANDS) {
-			idx[nc] = k;
-			cands[nc++] = f;
+	for (fam = 0; fam < (int)(sizeof agg_families / sizeof agg_families[0]); fam++)
+		for (k = 0; k < *agg_families[fam].n; k++) {
+			const ScalarFunc *f = &agg_families[fam].sigs[k];
+			if (strcmp(f->name, name) || star != (f->nargs == 0))
+				continue;
+			if (arity_ok(f, nargs) && nc < MAX_CANDS) {
+				impl[nc] = agg_families[fam].impls[k];
+				cands[nc++] = f;
+			}
 		}
-	}
-	(void)known_name;
 	pick = nc ? select_candidate(cands, nc, argtypes, nargs, false) : -1;
 	if (pick == -1)
 		return not_found(err, name, argtypes, nargs, false);
 	if (pick == -2)
 		return not_unique(err, name, argtypes, nargs, false);
-	*out = func_agg_impls[idx[pick]];
+	*out = impl[pick];
 	finish(cands[pick], argtypes, nargs, ret, cast_to);
 	for (k = 0; k < nargs; k++)         /* count(any) reads its argument as is */
 		if (argt(cands[pick], k) == FARG_ANY)
@@ -582,6 +591,11 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 	if (!strcmp(name, "avg") && ret->id == TYPE_DECIMAL) {
 		int s = cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0;
 		*ret = type_decimal(0, s > 16 ? s : 16);
+	}
+	/* variance/stddev of integers and numeric: scale 16 (2s when larger) */
+	if (ret->id == TYPE_DECIMAL && (strstr(name, "var") || strstr(name, "stddev"))) {
+		int s2 = cast_to[0].id == TYPE_DECIMAL ? 2 * cast_to[0].scale : 0;
+		*ret = type_decimal(0, s2 > 16 ? (s2 > 30 ? 30 : s2) : 16);
 	}
 	/* min/max(varchar) is text; min/max(char(n)) stays character */
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)

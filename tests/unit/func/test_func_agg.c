@@ -246,6 +246,88 @@ test_func_agg__numeric_float_bool_text(void **state)
 }
 
 static void
+test_func_agg__stats(void **state)
+{
+	/* select stddev(x), variance(x), stddev_pop(x), var_pop(x), var_samp(x), stddev_samp(x)
+	 *   from (values (1),(2),(3),(4)) t(x)
+	 * -> 1.2909944487358056|1.6666666666666667|1.1180339887498948|1.2500000000000000|
+	 *    1.6666666666666667|1.2909944487358056
+	 * fed as two partial states (1,2) and (3,4), combined */
+	static const struct { const char *name, *want; } ints[] = {
+		{ "stddev", "1.2909944487358056" }, { "variance", "1.6666666666666667" },
+		{ "stddev_pop", "1.1180339887498948" }, { "var_pop", "1.2500000000000000" },
+		{ "var_samp", "1.6666666666666667" }, { "stddev_samp", "1.2909944487358056" },
+	};
+	int64_t a[] = { 1, 2 }, b[] = { 3, 4 };
+	int g0[] = { 0, 0, 0 };
+	size_t k;
+	Vector out;
+
+	for (k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+		Agg p1, p2;
+		Vector va = t_ints(TYPE_INT32, a, NULL, 2), vb = t_ints(TYPE_INT32, b, NULL, 2);
+		agg_open(&p1, ints[k].name, type_make(TYPE_INT32), false, 1);
+		agg_open(&p2, ints[k].name, type_make(TYPE_INT32), false, 1);
+		assert_int_equal(agg_feed(&p1, &va, g0, 2), FLOE_OK);
+		assert_int_equal(agg_feed(&p2, &vb, g0, 2), FLOE_OK);
+		assert_int_equal(p1.f->combine(&p1.ctx, p1.groups[0], p2.groups[0]), FLOE_OK);
+		out = agg_result(&p1, 1);
+		assert_string_equal(t_dec_at(&out, 0), ints[k].want);
+	}
+	/* select stddev(x), variance(x), var_pop(x) from (values (1.5::float8),(2),(4)) t(x)
+	 * -> 1.3228756555322954|1.75|1.1666666666666667 (Youngs-Cramer, as float8_accum) */
+	{
+		static const struct { const char *name; double want; } fl[] = {
+			{ "stddev", 1.3228756555322954 }, { "variance", 1.75 },
+			{ "var_pop", 1.1666666666666667 },
+		};
+		double f[] = { 1.5, 2, 4 };
+		for (k = 0; k < sizeof fl / sizeof fl[0]; k++) {
+			Agg s;
+			Vector v = t_floats(TYPE_FLOAT64, f, 3);
+			agg_open(&s, fl[k].name, v.type, false, 1);
+			assert_int_equal(s.ret.id, TYPE_FLOAT64);
+			assert_int_equal(agg_feed(&s, &v, g0, 3), FLOE_OK);
+			out = agg_result(&s, 1);
+			assert_true(((double *)out.data)[0] == fl[k].want);
+		}
+	}
+	/* select stddev(x), variance(x) from (values (1)) t(x) -> NULL | NULL;
+	 * select var_pop(x) from (values (5)) t(x) -> 0 */
+	{
+		int64_t one = 5;
+		Agg s, p;
+		Vector v = t_ints(TYPE_INT64, &one, NULL, 1);
+		agg_open(&s, "stddev", v.type, false, 1);
+		agg_open(&p, "var_pop", v.type, false, 1);
+		assert_int_equal(agg_feed(&s, &v, g0, 1), FLOE_OK);
+		assert_int_equal(agg_feed(&p, &v, g0, 1), FLOE_OK);
+		out = agg_result(&s, 1);
+		assert_true(t_null_at(&out, 0));
+		out = agg_result(&p, 1);
+		assert_false(t_null_at(&out, 0));
+		assert_true(((int128 *)out.data)[0] == 0);
+	}
+	/* select variance(x), stddev(x) from (values (1.25),(2.5),(NULL)) t(x)
+	 * -> 0.78125000000000000000 | 0.88388347648318440550 in PostgreSQL (20 digits
+	 * below 1); floe's fixed scale 16: 0.7812500000000000 | 0.8838834764831844 */
+	{
+		int64_t d[] = { 125, 250, 0 };
+		Agg var, sd;
+		Vector v = t_decs(2, d, 3);
+		vector_set_null(&v, 2);
+		agg_open(&var, "variance", v.type, false, 1);
+		agg_open(&sd, "stddev", v.type, false, 1);
+		assert_int_equal(agg_feed(&var, &v, g0, 3), FLOE_OK);
+		assert_int_equal(agg_feed(&sd, &v, g0, 3), FLOE_OK);
+		out = agg_result(&var, 1);
+		assert_string_equal(t_dec_at(&out, 0), "0.7812500000000000");
+		out = agg_result(&sd, 1);
+		assert_string_equal(t_dec_at(&out, 0), "0.8838834764831844");
+	}
+}
+
+static void
 test_func_agg__overflow(void **state)
 {
 	/* sum(int8) beyond 38 digits: 22003 */
@@ -272,6 +354,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_agg__combine_and_exact_avg, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__numeric_float_bool_text, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__overflow, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_agg__stats, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

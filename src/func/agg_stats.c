@@ -1,0 +1,332 @@
+/*
+ * agg_stats.c — statistical aggregates: variance, var_samp, var_pop,
+ * stddev, stddev_samp, stddev_pop.
+ *
+ * Spec: PostgreSQL 15 documentation 9.21 table "Aggregate Functions for
+ * Statistics" and utils/adt/float.c (float8_accum, float8_combine,
+ * float8_var_samp ...) and numeric.c (numeric_accum,
+ * numeric_stddev_internal):
+ *   - real/double precision arguments -> double precision, accumulated with
+ *     the Youngs-Cramer algorithm exactly as float8_accum does (N, Sx, Sxx),
+ *     so results agree with PostgreSQL bit for bit;
+ *   - smallint/integer/bigint/numeric arguments -> numeric, computed exactly
+ *     from N, sum(x) and sum(x^2) in int128: (N*Sxx - Sx^2) / (N*(N-1))
+ *     rounded half away from zero to the result scale (16, or 2*scale when
+ *     larger: PostgreSQL's value-dependent display scale for results of
+ *     magnitude 1..9999); stddev is the correctly rounded integer square
+ *     root at that scale; a numerator <= 0 gives 0 (PostgreSQL's guard
+ *     against roundoff);
+ *   - no rows -> NULL; the sample variants of one row -> NULL.
+ * Sums that overflow 128 bits (huge bigint/numeric inputs) are 22003
+ * "value overflows numeric format".
+ *
+ * INTERFACE ROUTINES
+ *   func_agg_stats_sigs[], func_agg_stats_impls[], func_agg_stats_count
+ *   (searched by func_registry.c; callers use func_resolve_agg)
+ */
+#include <math.h>
+#include "func/func_internal.h"
+
+enum { V_SAMP = 0, V_POP = 1 };
+
+/* ---- double precision: Youngs-Cramer ------------------------------------ */
+
+typedef struct FState {
+	double n, sx, sxx;
+} FState;
+
+static void
+f_init(void *s)
+{
+	memset(s, 0, sizeof(FState));
+}
+
+static int
+overflow(FuncCtx *ctx)
+{
+	return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+			   "value out of range: overflow");
+}
+
+static inline int
+f_accum(FuncCtx *ctx, FState *s, double x)
+{
+	double n0 = s->n, sx0 = s->sx;
+
+	s->n += 1.0;
+	s->sx += x;
+	if (n0 > 0.0) {
+		double tmp = x * s->n - s->sx;
+		s->sxx += tmp * tmp / (s->n * n0);
+		if (isinf(s->sx) || isinf(s->sxx)) {
+			if (!isinf(sx0) && !isinf(x))
+				return overflow(ctx);
+			s->sxx = NAN;
+		}
+	} else if (isnan(x) || isinf(x)) {
+		s->sxx = NAN;
+	}
+	return FLOE_OK;
+}
+
+#define F_UPDATE(fname, T)                                                             \
+	static int fname(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states) \
+	{                                                                              \
+		VectorView v;                                                          \
+		const T *d;                                                            \
+		uint32_t i;                                                            \
+		vector_view(arg, &v);                                                  \
+		d = v.data;                                                            \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t k = ARGK(v, i);                                       \
+			if (ARGVALID(v, k))                                            \
+				TRY(f_accum(ctx, states[i], (double)d[k]));            \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+F_UPDATE(f32_update, float)
+F_UPDATE(f64_update, double)
+
+static int
+f_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	FState *d = dst;
+	const FState *s = src;
+	double n, sx, tmp, sxx;
+
+	if (s->n == 0.0)
+		return FLOE_OK;
+	if (d->n == 0.0) {
+		*d = *s;
+		return FLOE_OK;
+	}
+	n = d->n + s->n;
+	sx = d->sx + s->sx;
+	if (isinf(sx) && !isinf(d->sx) && !isinf(s->sx))
+		return overflow(ctx);
+	tmp = d->sx / d->n - s->sx / s->n;
+	sxx = d->sxx + s->sxx + d->n * s->n * tmp * tmp / n;
+	if (isinf(sxx) && !isinf(d->sxx) && !isinf(s->sxx))
+		return overflow(ctx);
+	d->n = n;
+	d->sx = sx;
+	d->sxx = sxx;
+	return FLOE_OK;
+}
+
+static int
+f_final(FuncCtx *ctx, FState *s, Vector *out, uint32_t row, int kind, bool root)
+{
+	double r;
+
+	if (s->n == 0.0 || (kind == V_SAMP && s->n <= 1.0)) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	r = s->sxx / (kind == V_SAMP ? s->n - 1.0 : s->n);
+	((double *)out->data)[row] = root ? sqrt(r) : r;
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+#define F_FINAL(fname, kind, root)                                                     \
+	static int fname(FuncCtx *ctx, void *st, Vector *out, uint32_t row)            \
+	{                                                                              \
+		return f_final(ctx, st, out, row, kind, root);                         \
+	}
+
+F_FINAL(f_var_samp, V_SAMP, false)
+F_FINAL(f_var_pop, V_POP, false)
+F_FINAL(f_sd_samp, V_SAMP, true)
+F_FINAL(f_sd_pop, V_POP, true)
+
+/* ---- exact: integers and numeric ------------------------------------------ */
+
+typedef struct NState {
+	int64_t n;
+	int128 sx;          /* at scale `scale` */
+	int128 sxx;         /* at scale 2 * scale */
+	int32_t scale;
+} NState;
+
+static void
+n_init(void *s)
+{
+	memset(s, 0, sizeof(NState));
+}
+
+static int
+num_overflow(FuncCtx *ctx)
+{
+	return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+			   "value overflows numeric format");
+}
+
+static inline int
+n_accum(FuncCtx *ctx, NState *s, int128 x)
+{
+	int128 sq;
+
+	if (__builtin_mul_overflow(x, x, &sq) || __builtin_add_overflow(s->sxx, sq, &s->sxx) ||
+	    __builtin_add_overflow(s->sx, x, &s->sx))
+		return num_overflow(ctx);
+	s->n++;
+	return FLOE_OK;
+}
+
+#define N_UPDATE(fname, T)                                                             \
+	static int fname(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states) \
+	{                                                                              \
+		VectorView v;                                                          \
+		const T *d;                                                            \
+		int scale = arg->type.id == TYPE_DECIMAL ? arg->type.scale : 0;        \
+		uint32_t i;                                                            \
+		vector_view(arg, &v);                                                  \
+		d = v.data;                                                            \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t k = ARGK(v, i);                                       \
+			NState *s = states[i];                                         \
+			if (!ARGVALID(v, k))                                           \
+				continue;                                              \
+			s->scale = scale;                                              \
+			TRY(n_accum(ctx, s, (int128)d[k]));                            \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+N_UPDATE(i16_update, int16_t)
+N_UPDATE(i32_update, int32_t)
+N_UPDATE(i64_update, int64_t)
+N_UPDATE(dec_update, int128)
+
+static int
+n_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	NState *d = dst;
+	const NState *s = src;
+
+	if (!s->n)
+		return FLOE_OK;
+	if (__builtin_add_overflow(d->sx, s->sx, &d->sx) ||
+	    __builtin_add_overflow(d->sxx, s->sxx, &d->sxx))
+		return num_overflow(ctx);
+	d->n += s->n;
+	d->scale = s->scale;
+	return FLOE_OK;
+}
+
+/* floor(sqrt(x)) for x >= 0 */
+static uint128
+isqrt128(uint128 x)
+{
+	uint128 r, y;
+
+	if (x < 2)
+		return x;
+	r = (uint128)sqrtl((long double)x);
+	/* fix up the floating estimate */
+	while (r > 0 && (r > x / r))
+		r--;
+	for (;;) {
+		y = r + 1;
+		if (y > x / y)
+			break;
+		r = y;
+	}
+	return r;
+}
+
+static int
+n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
+{
+	int128 num, sq, den, var;
+	int so = out->type.scale, s2 = 2 * s->scale;
+
+	if (s->n == 0 || (kind == V_SAMP && s->n <= 1)) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	/* N * Sxx - Sx^2, at scale 2s */
+	if (__builtin_mul_overflow((int128)s->n, s->sxx, &num) ||
+	    __builtin_mul_overflow(s->sx, s->sx, &sq) || __builtin_sub_overflow(num, sq, &num))
+		return num_overflow(ctx);
+	if (num <= 0) {
+		((int128 *)out->data)[row] = 0;
+		out_valid(out, row);
+		return FLOE_OK;
+	}
+	den = kind == V_SAMP ? (int128)s->n * (int128)(s->n - 1) : (int128)s->n * (int128)s->n;
+	if (func_dec_div(num, s2, den, 0, so, &var) != FLOE_OK)
+		return num_overflow(ctx);
+	if (root) {
+		/* sqrt(var / 10^so) * 10^so = sqrt(var * 10^so), correctly rounded */
+		int128 x;
+		if (so <= 38 && !__builtin_mul_overflow(var, func_pow10[so], &x)) {
+			uint128 r = isqrt128((uint128)x);
+			if ((uint128)x - r * r > r)
+				r++;
+			var = (int128)r;
+		} else {
+			long double v = (long double)var / powl(10.0L, so);
+			var = (int128)llroundl(sqrtl(v) * powl(10.0L, so));
+		}
+	}
+	((int128 *)out->data)[row] = var;
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+#define N_FINAL(fname, kind, root)                                                     \
+	static int fname(FuncCtx *ctx, void *st, Vector *out, uint32_t row)            \
+	{                                                                              \
+		return n_final(ctx, st, out, row, kind, root);                         \
+	}
+
+N_FINAL(n_var_samp, V_SAMP, false)
+N_FINAL(n_var_pop, V_POP, false)
+N_FINAL(n_sd_samp, V_SAMP, true)
+N_FINAL(n_sd_pop, V_POP, true)
+
+/* ---- tables ------------------------------------------------------------------ */
+
+#define FAGG(var, nm, upd, fin) \
+	static const AggFunc var = { nm, sizeof(FState), f_init, upd, f_combine, fin }
+#define NAGG(var, nm, upd, fin) \
+	static const AggFunc var = { nm, sizeof(NState), n_init, upd, n_combine, fin }
+
+/* one AggFunc per (final function, input kind) */
+#define KINDS(nm, ffin, nfin, sfx)                                                     \
+	FAGG(f32_##sfx, nm, f32_update, ffin);                                         \
+	FAGG(f64_##sfx, nm, f64_update, ffin);                                         \
+	NAGG(i16_##sfx, nm, i16_update, nfin);                                         \
+	NAGG(i32_##sfx, nm, i32_update, nfin);                                         \
+	NAGG(i64_##sfx, nm, i64_update, nfin);                                         \
+	NAGG(dec_##sfx, nm, dec_update, nfin)
+
+KINDS("var_samp", f_var_samp, n_var_samp, vs);
+KINDS("var_pop", f_var_pop, n_var_pop, vp);
+KINDS("stddev_samp", f_sd_samp, n_sd_samp, ss);
+KINDS("stddev_pop", f_sd_pop, n_sd_pop, sp);
+
+#define SIG(nm, a, r) { nm, NULL, 1, 0, { a }, r, FRET_FIXED, false, false }
+#define SIGS(nm)                                                                       \
+	SIG(nm, TYPE_FLOAT32, TYPE_FLOAT64), SIG(nm, TYPE_FLOAT64, TYPE_FLOAT64),      \
+	SIG(nm, TYPE_INT16, TYPE_DECIMAL), SIG(nm, TYPE_INT32, TYPE_DECIMAL),          \
+	SIG(nm, TYPE_INT64, TYPE_DECIMAL), SIG(nm, TYPE_DECIMAL, TYPE_DECIMAL)
+#define IMPLS(sfx) &f32_##sfx, &f64_##sfx, &i16_##sfx, &i32_##sfx, &i64_##sfx, &dec_##sfx
+
+const ScalarFunc func_agg_stats_sigs[] = {
+	SIGS("variance"), SIGS("var_samp"), SIGS("var_pop"),
+	SIGS("stddev"), SIGS("stddev_samp"), SIGS("stddev_pop"),
+};
+
+const AggFunc *const func_agg_stats_impls[] = {
+	IMPLS(vs), IMPLS(vs), IMPLS(vp), IMPLS(ss), IMPLS(ss), IMPLS(sp),
+};
+
+const int func_agg_stats_count = sizeof func_agg_stats_sigs / sizeof func_agg_stats_sigs[0];
+
+_Static_assert(sizeof func_agg_stats_sigs / sizeof func_agg_stats_sigs[0] ==
+	       sizeof func_agg_stats_impls / sizeof func_agg_stats_impls[0],
+	       "stats agg tables out of step");
