@@ -721,7 +721,8 @@ sink_batch(void *ctx, const Batch *b)
 			size_t len;
 			const char *s = vector_value_text(&b->cols[j], row, os->arena, &len);
 			/* text with an embedded NUL prints up to it, as psql would */
-			os->cells[os->nrows * (uint64_t)os->ncols + (uint64_t)j] = s ? s : "";
+			os->cells[os->nrows * (uint64_t)os->ncols + (uint64_t)j] =
+				s ? s : (os->opts->null_display ? os->opts->null_display : "");
 		}
 		for (int j = b->ncols; j < os->ncols; j++)
 			os->cells[os->nrows * (uint64_t)os->ncols + (uint64_t)j] = "";
@@ -749,7 +750,7 @@ sink_complete(void *ctx, const char *tag)
 			.right_align = os->right_align,
 			.nrows = os->nrows,
 			.cells = os->cells,
-			.footer = true,
+			.footer = !os->opts->no_footer,
 		};
 		output_print_table(os->out, &t, os->opts);
 		if (tag && tag_is_dml(tag) && !os->opts->quiet)

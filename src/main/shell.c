@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +76,9 @@ struct Shell {
 	bool prefix_errors;
 	bool interactive;
 	char notice_pfx[512];
+
+	char *field_sep;         /* \f / \pset fieldsep, owned */
+	char *null_display;      /* \pset null, owned */
 
 	bool quit;               /* \q seen */
 	bool failed;             /* an error in script mode */
@@ -503,6 +507,11 @@ static const char help_text[] =
 	"  \\dn                    list schemas\n"
 	"\n"
 	"Formatting\n"
+	"  \\a                     toggle between unaligned and aligned output\n"
+	"  \\f [STRING]            show or set the field separator for unaligned output\n"
+	"  \\pset [NAME [VALUE]]   set an output option: format (aligned|unaligned),\n"
+	"                         tuples_only, fieldsep, null, footer, expanded\n"
+	"  \\t [on|off]            rows only\n"
 	"  \\x [on|off]            toggle expanded output\n"
 	"  \\timing [on|off]       toggle timing of commands\n"
 	"\n"
@@ -516,11 +525,11 @@ onoff(Shell *sh, const char *cmd, const char *arg, bool cur, bool *out)
 		*out = !cur;
 		return true;
 	}
-	if (strcmp(arg, "on") == 0 || strcmp(arg, "true") == 0 || strcmp(arg, "1") == 0) {
+	if (strcasecmp(arg, "on") == 0 || strcasecmp(arg, "true") == 0 || strcmp(arg, "1") == 0) {
 		*out = true;
 		return true;
 	}
-	if (strcmp(arg, "off") == 0 || strcmp(arg, "false") == 0 || strcmp(arg, "0") == 0) {
+	if (strcasecmp(arg, "off") == 0 || strcasecmp(arg, "false") == 0 || strcmp(arg, "0") == 0) {
 		*out = false;
 		return true;
 	}
@@ -531,6 +540,85 @@ onoff(Shell *sh, const char *cmd, const char *arg, bool cur, bool *out)
 		meta_error(sh, "%s", msg);
 	}
 	return false;
+}
+
+static void
+set_field_sep(Shell *sh, const char *v)
+{
+	free(sh->field_sep);
+	sh->field_sep = xstrdup(v);
+	sh->opts.print.field_sep = sh->field_sep;
+	if (!sh->opts.print.quiet)
+		printf("Field separator is \"%s\".\n", v);
+}
+
+static void
+say_format(Shell *sh)
+{
+	if (!sh->opts.print.quiet)
+		printf("Output format is %s.\n", sh->opts.print.unaligned ? "unaligned" : "aligned");
+}
+
+/* \pset NAME [VALUE]: the printing options floe has (psql's names). */
+static void
+pset(Shell *sh, int argc, char **argv)
+{
+	PrintOptions *po = &sh->opts.print;
+	const char *name = argc > 0 ? argv[0] : NULL, *val = argc > 1 ? argv[1] : NULL;
+	bool v;
+
+	if (!name) {
+		printf("Output format is %s.\n", po->unaligned ? "unaligned" : "aligned");
+		printf("Tuples only is %s.\n", po->tuples_only ? "on" : "off");
+		printf("Field separator is \"%s\".\n", po->field_sep ? po->field_sep : "|");
+		printf("Null display is \"%s\".\n", po->null_display ? po->null_display : "");
+		printf("Default footer is %s.\n", po->no_footer ? "off" : "on");
+		printf("Expanded display is %s.\n", po->expanded ? "on" : "off");
+		return;
+	}
+	if (strcmp(name, "format") == 0) {
+		if (val && strcmp(val, "aligned") == 0)
+			po->unaligned = false;
+		else if (val && strcmp(val, "unaligned") == 0)
+			po->unaligned = true;
+		else if (val) {
+			meta_error(sh, "\\pset: allowed formats are %s", "aligned, unaligned");
+			return;
+		}
+		say_format(sh);
+	} else if (strcmp(name, "tuples_only") == 0) {
+		if (onoff(sh, "pset", val, po->tuples_only, &v)) {
+			po->tuples_only = v;
+			if (!po->quiet)
+				printf("Tuples only is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(name, "expanded") == 0 || strcmp(name, "x") == 0) {
+		if (onoff(sh, "pset", val, po->expanded, &v)) {
+			po->expanded = v;
+			if (!po->quiet)
+				printf("Expanded display is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(name, "footer") == 0) {
+		if (onoff(sh, "pset", val, !po->no_footer, &v)) {
+			po->no_footer = !v;
+			if (!po->quiet)
+				printf("Default footer is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(name, "fieldsep") == 0) {
+		if (val)
+			set_field_sep(sh, val);
+		else if (!po->quiet)
+			printf("Field separator is \"%s\".\n", po->field_sep ? po->field_sep : "|");
+	} else if (strcmp(name, "null") == 0) {
+		if (val) {
+			free(sh->null_display);
+			sh->null_display = xstrdup(val);
+			po->null_display = sh->null_display;
+		}
+		if (!po->quiet)
+			printf("Null display is \"%s\".\n", po->null_display ? po->null_display : "");
+	} else
+		meta_error(sh, "\\pset: unknown option: %s", name);
 }
 
 static int run_lines(Shell *sh, FILE *f);
@@ -551,7 +639,8 @@ meta_command(Shell *sh, const char *text)
 		n++;
 	}
 	cmd[n] = '\0';
-	argc = split_args(a, text + n, argv, strcmp(cmd, "echo") != 0 && strcmp(cmd, "i") != 0);
+	argc = split_args(a, text + n, argv,
+			  cmd[0] == 'd');  /* only \d patterns fold to lower case */
 
 	if (strcmp(cmd, "q") == 0 || strcmp(cmd, "quit") == 0) {
 		sh->quit = true;
@@ -580,6 +669,22 @@ meta_command(Shell *sh, const char *text)
 			if (!sh->opts.print.quiet)
 				printf("Expanded display is %s.\n", v ? "on" : "off");
 		}
+	} else if (strcmp(cmd, "pset") == 0) {
+		pset(sh, argc, argv);
+	} else if (strcmp(cmd, "a") == 0) {
+		sh->opts.print.unaligned = !sh->opts.print.unaligned;
+		say_format(sh);
+	} else if (strcmp(cmd, "t") == 0) {
+		if (onoff(sh, cmd, argc ? argv[0] : NULL, sh->opts.print.tuples_only, &v)) {
+			sh->opts.print.tuples_only = v;
+			if (!sh->opts.print.quiet)
+				printf("Tuples only is %s.\n", v ? "on" : "off");
+		}
+	} else if (strcmp(cmd, "f") == 0) {
+		if (argc)
+			set_field_sep(sh, argv[0]);
+		else if (!sh->opts.print.quiet)
+			printf("Field separator is \"%s\".\n", sh->opts.print.field_sep);
 	} else if (strcmp(cmd, "g") == 0) {
 		flush_statement(sh);
 	} else if (strcmp(cmd, "p") == 0) {
@@ -855,6 +960,8 @@ shell_free(Shell *sh)
 	if (!sh)
 		return;
 	output_sink_dispose(&sh->os);
+	free(sh->field_sep);
+	free(sh->null_display);
 	free(sh->buf);
 	free(sh);
 }

@@ -42,6 +42,8 @@ typedef struct PrintOptions {
 	bool expanded;           /* \x */
 	bool quiet;              /* -q: no command tags */
 	const char *field_sep;   /* -F; "|" when NULL */
+	const char *null_display;/* \pset null; "" when NULL */
+	bool no_footer;          /* \pset footer off */
 } PrintOptions;
 
 /* One table to print: ncols headers and nrows * ncols cells, row-major. */

@@ -207,6 +207,32 @@ printf 'select 40 as outer_a;\n\\i %s\nselect 42 as outer_b;\n' "$tmp/inc.sql" >
 floe_run -A -t -f "$tmp/main.sql" >"$tmp/out" 2>&1
 if [ "$(tr '\n' ' ' <"$tmp/out")" = "40 41 42 " ]; then pass include_file; else fail include_file "unexpected" "$tmp/out"; fi
 
+# \pset null/footer/format/tuples_only, \a, \f, \t change the output as in psql
+cat >"$tmp/pset.sql" <<'EOF'
+\pset null <N>
+select null as a, 1 as b;
+\pset footer off
+select 2 as c;
+\a
+\f ,
+select 3 as d, null as e;
+\t
+select 5 as f;
+\pset format aligned
+\pset tuples_only off
+\pset footer on
+\pset null ''
+select 6 as g, null as h;
+EOF
+floe_run -q -f "$tmp/pset.sql" >"$tmp/got" 2>&1
+if [ $have_pg = 1 ]; then
+	psql_run -q -f "$tmp/pset.sql" >"$tmp/want" 2>&1
+	if [ $capture = 1 ]; then cp "$tmp/want" "$EXP/pset.q.out"; fi
+else
+	cp "$EXP/pset.q.out" "$tmp/want" 2>/dev/null
+fi
+if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass pset_matches_psql; else fail pset_matches_psql "differs (- psql, + floe)" "$tmp/diff"; fi
+
 # ---- 4. -q, \timing, command tags ------------------------------------------------------
 floe_run -q -c 'create table shell_q (a int)' -c 'insert into shell_q values (1)' -c 'select a from shell_q' >"$tmp/out" 2>&1
 rc=$?
