@@ -354,6 +354,15 @@ data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
 	w->schema = *schema;
 	w->schema.fields = ARENA_ARRAY(arena, IcebergField, schema->nfields ? schema->nfields : 1);
 	memcpy(w->schema.fields, schema->fields, sizeof(IcebergField) * (size_t)schema->nfields);
+	for (i = 0; i < schema->nfields; i++) {
+		IcebergField *f = &w->schema.fields[i];
+		f->name = arena_strdup(arena, f->name ? f->name : "");
+		f->iceberg_type = f->iceberg_type ? arena_strdup(arena, f->iceberg_type) : NULL;
+		f->doc = NULL;
+		f->default_sql = NULL;
+	}
+	w->schema.identifier_field_ids = NULL;
+	w->schema.nidentifier = 0;
 	w->target = target_file_size > 0 ? target_file_size : DATA_WRITER_DEFAULT_TARGET;
 	parquet_write_options_init(&w->opts);
 	random_uuid(w->uuid);
