@@ -80,7 +80,7 @@ count_final(FuncCtx *ctx, void *s, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_count = { "count", sizeof(CountState), count_init, count_update,
-				   count_combine, count_final };
+				   count_combine, count_final, NULL };
 
 /* ---- sum of int2/int4 into bigint ---------------------------------------- */
 
@@ -153,9 +153,9 @@ sumi_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_sum_i16 = { "sum", sizeof(SumI64State), sumi_init, sum_i16_update,
-				     sumi_combine, sumi_final };
+				     sumi_combine, sumi_final, NULL };
 static const AggFunc agg_sum_i32 = { "sum", sizeof(SumI64State), sumi_init, sum_i32_update,
-				     sumi_combine, sumi_final };
+				     sumi_combine, sumi_final, NULL };
 
 /* ---- exact sums (int8, numeric) and averages (int*, numeric) -------------- */
 
@@ -262,7 +262,7 @@ dec_avg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 #define DEC_AGG(var, nm, upd, fin) \
-	static const AggFunc var = { nm, sizeof(DecState), dec_init, upd, dec_combine, fin }
+	static const AggFunc var = { nm, sizeof(DecState), dec_init, upd, dec_combine, fin, NULL }
 DEC_AGG(agg_sum_i64, "sum", dec_i64_update, dec_sum_final);
 DEC_AGG(agg_sum_dec, "sum", dec_dec_update, dec_sum_final);
 DEC_AGG(agg_avg_i16, "avg", dec_i16_update, dec_avg_final);
@@ -391,13 +391,13 @@ float_avg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_sum_f32 = { "sum", sizeof(FloatState), float_init, f32_update,
-				     float_combine, float_sum_final };
+				     float_combine, float_sum_final, NULL };
 static const AggFunc agg_sum_f64 = { "sum", sizeof(FloatState), float_init, f64_update,
-				     float_combine, float_sum_final };
+				     float_combine, float_sum_final, NULL };
 static const AggFunc agg_avg_f32 = { "avg", sizeof(FloatState), float_init, f32_avg_update,
-				     float_combine, float_avg_final };
+				     float_combine, float_avg_final, NULL };
 static const AggFunc agg_avg_f64 = { "avg", sizeof(FloatState), float_init, f64_update,
-				     float_combine, float_avg_final };
+				     float_combine, float_avg_final, NULL };
 
 /* ---- sum(interval) ----------------------------------------------------------- */
 
@@ -470,7 +470,7 @@ iv_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_sum_iv = { "sum", sizeof(IvState), iv_init, iv_update, iv_combine,
-				    iv_final };
+				    iv_final, NULL };
 
 /* ---- min / max -------------------------------------------------------------- */
 
@@ -556,7 +556,7 @@ iv_span(Interval v)
 		return FLOE_OK;                                                        \
 	}                                                                              \
 	static const AggFunc agg_##name = { (SIGN) < 0 ? "min" : "max", sizeof(MinMaxState), mm_init,       \
-					    name##_update, name##_combine, name##_final };
+					    name##_update, name##_combine, name##_final, NULL };
 
 #define MINMAX_BOTH(sfx, T, FIELD, CMP, STORE_T)                                       \
 	MINMAX(min_##sfx, T, FIELD, CMP, -1, STORE_T)                                  \
@@ -645,9 +645,9 @@ mm_text_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_min_text = { "min", sizeof(MinMaxState), mm_init, min_text_update,
-				      min_text_combine, mm_text_final };
+				      min_text_combine, mm_text_final, NULL };
 static const AggFunc agg_max_text = { "max", sizeof(MinMaxState), mm_init, max_text_update,
-				      max_text_combine, mm_text_final };
+				      max_text_combine, mm_text_final, NULL };
 
 /* ---- bool_and / bool_or / every --------------------------------------------- */
 
@@ -743,9 +743,115 @@ bool_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 }
 
 static const AggFunc agg_bool_and = { "bool_and", sizeof(BoolState), bool_and_init,
-				      bool_and_update, bool_and_combine, bool_final };
+				      bool_and_update, bool_and_combine, bool_final, NULL };
 static const AggFunc agg_bool_or = { "bool_or", sizeof(BoolState), bool_or_init,
-				     bool_or_update, bool_or_combine, bool_final };
+				     bool_or_update, bool_or_combine, bool_final, NULL };
+
+/* ---- string_agg(value, delimiter) ------------------------------------------------ */
+
+/*
+ * The buffer holds delimiter+value for every value, the first delimiter
+ * included (its length in `lead`), so partial states combine by plain
+ * concatenation and finalize drops the first delimiter (PostgreSQL 16's
+ * string_agg_combine does the same).
+ */
+typedef struct StrAggState {
+	char *buf;
+	uint32_t len, cap, lead;
+	bool any;
+} StrAggState;
+
+static void
+stragg_init(void *s)
+{
+	memset(s, 0, sizeof(StrAggState));
+}
+
+static int
+stragg_append(FuncCtx *ctx, StrAggState *s, const char *p, uint32_t n)
+{
+	if ((uint64_t)s->len + n > 1024u * 1024u * 1024u - 1)
+		return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+				   "out of memory: string_agg result too large");
+	if (s->len + n > s->cap) {
+		uint32_t nc = (s->len + n) * 2 + 32;
+		s->buf = arena_realloc(ctx->arena, s->buf, s->cap, nc);
+		s->cap = nc;
+	}
+	if (n)
+		memcpy(s->buf + s->len, p, n);
+	s->len += n;
+	return FLOE_OK;
+}
+
+static int
+stragg_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+			   "string_agg is a two-argument aggregate: call update2");
+}
+
+static int
+stragg_update2(FuncCtx *ctx, const Vector *arg, const Vector *arg2, uint32_t count,
+	       void **states)
+{
+	VectorView v, d;
+	const strview *vs, *ds;
+	uint32_t i;
+
+	vector_view(arg, &v);
+	vector_view(arg2, &d);
+	vs = v.data;
+	ds = d.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i), kd = ARGK(d, i);
+		StrAggState *s = states[i];
+		uint32_t dl = 0;
+		if (!ARGVALID(v, k))
+			continue;
+		if (ARGVALID(d, kd)) {
+			dl = ds[kd].len;
+			TRY(stragg_append(ctx, s, strview_data(&ds[kd]), dl));
+		}
+		if (!s->any)
+			s->lead = dl;
+		TRY(stragg_append(ctx, s, strview_data(&vs[k]), vs[k].len));
+		s->any = true;
+	}
+	return FLOE_OK;
+}
+
+static int
+stragg_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	StrAggState *d = dst;
+	const StrAggState *s = src;
+
+	if (!s->any)
+		return FLOE_OK;
+	if (!d->any)
+		d->lead = s->lead;
+	TRY(stragg_append(ctx, d, s->buf, s->len));
+	d->any = true;
+	return FLOE_OK;
+}
+
+static int
+stragg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
+{
+	StrAggState *s = st;
+
+	if (!s->any) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	vector_set_string(out, row, s->buf + s->lead, s->len - s->lead);
+	return FLOE_OK;
+}
+
+static const AggFunc agg_string_agg = { "string_agg", sizeof(StrAggState), stragg_init,
+					stragg_update, stragg_combine, stragg_final,
+					stragg_update2 };
 
 /* ---- signatures ------------------------------------------------------------------ */
 
@@ -773,6 +879,8 @@ const ScalarFunc func_agg_sigs[] = {
 	MM("min"), MM("max"),
 	A1("bool_and", TYPE_BOOL, TYPE_BOOL), A1("bool_or", TYPE_BOOL, TYPE_BOOL),
 	A1("every", TYPE_BOOL, TYPE_BOOL),
+	{ "string_agg", NULL, 2, 0, { TX, TX }, TX, FRET_FIXED, false, false },
+	{ "string_agg", NULL, 2, 0, { TYPE_BYTEA, TYPE_BYTEA }, TYPE_BYTEA, FRET_FIXED, false, false },
 };
 
 const AggFunc *const func_agg_impls[] = {
@@ -786,6 +894,7 @@ const AggFunc *const func_agg_impls[] = {
 	&agg_max_i16, &agg_max_i32, &agg_max_i64, &agg_max_f32, &agg_max_f64, &agg_max_dec,
 	&agg_max_text, &agg_max_i32, &agg_max_i64, &agg_max_i64, &agg_max_i64, &agg_max_iv,
 	&agg_bool_and, &agg_bool_or, &agg_bool_and,
+	&agg_string_agg, &agg_string_agg,
 };
 
 const int func_agg_count = sizeof func_agg_sigs / sizeof func_agg_sigs[0];

@@ -291,9 +291,9 @@ N_FINAL(n_sd_pop, V_POP, true)
 /* ---- tables ------------------------------------------------------------------ */
 
 #define FAGG(var, nm, upd, fin) \
-	static const AggFunc var = { nm, sizeof(FState), f_init, upd, f_combine, fin }
+	static const AggFunc var = { nm, sizeof(FState), f_init, upd, f_combine, fin, NULL }
 #define NAGG(var, nm, upd, fin) \
-	static const AggFunc var = { nm, sizeof(NState), n_init, upd, n_combine, fin }
+	static const AggFunc var = { nm, sizeof(NState), n_init, upd, n_combine, fin, NULL }
 
 /* one AggFunc per (final function, input kind) */
 #define KINDS(nm, ffin, nfin, sfx)                                                     \

@@ -115,6 +115,10 @@ typedef struct AggFunc {
 	int (*combine)(FuncCtx *ctx, void *dst, const void *src);
 	/* out has the resolved result type; writes row `row` (value or NULL) */
 	int (*finalize)(FuncCtx *ctx, void *state, Vector *out, uint32_t row);
+	/* two-argument aggregates (string_agg(value, delimiter)): called instead
+	 * of update when non-NULL; arg2 is the second argument */
+	int (*update2)(FuncCtx *ctx, const Vector *arg, const Vector *arg2, uint32_t count,
+		       void **states);
 } AggFunc;
 
 int func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star,

@@ -328,6 +328,66 @@ test_func_agg__stats(void **state)
 }
 
 static void
+test_func_agg__string_agg(void **state)
+{
+	/* select string_agg(x, ','), string_agg(x, NULL) from (values ('a'),(NULL),('b')) t(x)
+	 *   -> a,b | ab
+	 * select string_agg(x, d) from (values ('a','-'),('b','+'),('c','*')) t(x,d) -> a+b*c
+	 * (the last one fed as two partial states and combined) */
+	const char *v1[] = { "a", NULL, "b" }, *x[] = { "a", "b", "c" }, *d[] = { "-", "+", "*" };
+	int g0[] = { 0, 0, 0 };
+	SqlType in[2] = { type_make(TYPE_TEXT), type_make(TYPE_NULL) }, ct[2], ret;
+	const AggFunc *f;
+	FuncCtx ctx = { T_arena, &T_err };
+	void *st, *st2, *states[3];
+	Vector out, vals, dl;
+	int i;
+
+	assert_int_equal(func_resolve_agg("string_agg", in, 2, false, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ret.id, TYPE_TEXT);
+	assert_int_equal(ct[1].id, TYPE_TEXT);
+	assert_non_null(f->update2);
+	st = arena_alloc(T_arena, f->state_size);
+	f->init(st);
+	for (i = 0; i < 3; i++)
+		states[i] = st;
+	vals = t_texts(v1, 3);
+	dl = t_const_text(",");
+	assert_int_equal(f->update2(&ctx, &vals, &dl, 3, states), FLOE_OK);
+	vector_init(&out, ret, T_arena, 2);
+	assert_int_equal(f->finalize(&ctx, st, &out, 0), FLOE_OK);
+	assert_string_equal(t_text_at(&out, 0), "a,b");
+	f->init(st);
+	dl = t_const_null(type_make(TYPE_TEXT));
+	assert_int_equal(f->update2(&ctx, &vals, &dl, 3, states), FLOE_OK);
+	assert_int_equal(f->finalize(&ctx, st, &out, 1), FLOE_OK);
+	assert_string_equal(t_text_at(&out, 1), "ab");
+	/* per-row delimiters, two partial states */
+	st2 = arena_alloc(T_arena, f->state_size);
+	f->init(st);
+	f->init(st2);
+	vals = t_texts(x, 3);
+	dl = t_texts(d, 3);
+	states[0] = st;
+	states[1] = st2;
+	states[2] = st2;
+	assert_int_equal(f->update2(&ctx, &vals, &dl, 3, states), FLOE_OK);
+	assert_int_equal(f->combine(&ctx, st, st2), FLOE_OK);
+	assert_int_equal(f->finalize(&ctx, st, &out, 0), FLOE_OK);
+	assert_string_equal(t_text_at(&out, 0), "a+b*c");
+	/* all NULL -> NULL */
+	f->init(st2);
+	{
+		const char *nn[] = { NULL };
+		vals = t_texts(nn, 1);
+		assert_int_equal(f->update2(&ctx, &vals, &dl, 1, states), FLOE_OK);
+		assert_int_equal(f->finalize(&ctx, st2, &out, 1), FLOE_OK);
+		assert_true(t_null_at(&out, 1));
+	}
+	(void)g0;
+}
+
+static void
 test_func_agg__overflow(void **state)
 {
 	/* sum(int8) beyond 38 digits: 22003 */
@@ -355,6 +415,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_agg__numeric_float_bool_text, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__overflow, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__stats, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_agg__string_agg, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
