@@ -135,6 +135,27 @@ open_row_group(ScanOp *s)
 }
 
 static int
+bytes_to_uuid(ScanOp *s, const Vector *raw, uint32_t n, Vector *out)
+{
+	uint32_t i;
+
+	vector_init(out, type_make(TYPE_UUID), s->op.scratch, n);
+	for (i = 0; i < n; i++) {
+		Value v;
+		vector_get_value(raw, i, &v);
+		if (v.is_null) {
+			vector_set_null(out, i);
+			continue;
+		}
+		if (v.u.s.len != 16)
+			return FLOE_CORRUPT(s->op.ctx->err, "uuid column of %s holds a value of %u bytes",
+					    s->files[s->file_idx].file_path, v.u.s.len);
+		memcpy(((Uuid *)out->data)[i].b, strview_data(&v.u.s), 16);
+	}
+	return FLOE_OK;
+}
+
+static int
 scan_open(Operator *op)
 {
 	ScanOp *s = (ScanOp *)op;
@@ -195,6 +216,9 @@ scan_next(Operator *op, Batch **out)
 			    (pc->type.id == want_type.id && pc->type.id != TYPE_DECIMAL)) {
 				*v = raw;
 				v->type = want_type;
+			} else if (pc->type.id == TYPE_BYTEA && want_type.id == TYPE_UUID) {
+				/* fixed[16] written without the UUID annotation */
+				TRY(bytes_to_uuid(s, &raw, want, v));
 			} else {
 				vector_init(v, want_type, op->scratch, want);
 				TRY(cast_vector(&raw, want, v, want_type, 0, op->ctx->err));
