@@ -515,7 +515,7 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
 {
 	Engine *e = s->engine;
 	const IcebergSchema *schema = metadata_current_schema(t->md);
-	char *data_dir = arena_sprintf(ctx->arena, "%s/data", t->md->location);
+	char *data_dir = table_data_dir(t, ctx->arena);
 	DataWriter *w = data_writer_new(e->io, data_dir, schema, 0, ctx->arena);
 	DataFile *files;
 	int nfiles, c, rc = FLOE_ERR;
