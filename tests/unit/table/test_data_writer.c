@@ -509,6 +509,109 @@ test_data_writer__empty_and_errors(void **state)
 	arena_free(a);
 }
 
+/* A FileIO over the local one whose Nth write fails (58030). */
+typedef struct FailIO {
+	FileIO io;
+	FileIO *inner;
+	int writes, fail_at;
+} FailIO;
+
+static int
+fail_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data, size_t *len,
+	  floe_error *err)
+{
+	return fileio_read(((FailIO *)io)->inner, path, arena, data, len, err);
+}
+
+static int
+fail_write(FileIO *io, const char *path, const void *data, size_t len, floe_error *err)
+{
+	FailIO *f = (FailIO *)io;
+	if (++f->writes == f->fail_at)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "injected write failure: %s", path);
+	return fileio_write(f->inner, path, data, len, err);
+}
+
+static int
+fail_size(FileIO *io, const char *path, uint64_t *size, floe_error *err)
+{
+	return fileio_size(((FailIO *)io)->inner, path, size, err);
+}
+
+static bool
+fail_exists(FileIO *io, const char *path)
+{
+	return fileio_exists(((FailIO *)io)->inner, path);
+}
+
+static int
+fail_remove(FileIO *io, const char *path, floe_error *err)
+{
+	return fileio_remove(((FailIO *)io)->inner, path, err);
+}
+
+static void
+fail_free(FileIO *io)
+{
+}
+
+static const FileIOVT fail_vt = {fail_read, fail_write, fail_size, fail_exists, fail_remove, fail_free};
+
+/* The third file's write fails: the error surfaces, nothing more is
+ * written, and abort removes the two files already written. */
+static void
+test_data_writer__write_failure_then_abort(void **state)
+{
+	IcebergField f[NF];
+	IcebergSchema schema = make_schema(f);
+	Arena *a = arena_new(0);
+	FailIO fio;
+	DataWriter *w;
+	ParquetWriteOptions o;
+	floe_error err;
+	SqlType types[NF];
+	char dir[300], cmd[400], *out;
+	int i, st, rc = FLOE_OK;
+	int64_t row = 0;
+
+	memset(&fio, 0, sizeof fio);
+	fio.io.vt = &fail_vt;
+	fio.inner = fileio_local_new(tmpdir);
+	fio.fail_at = 3;
+	for (i = 0; i < NF; i++)
+		types[i] = f[i].type;
+	snprintf(dir, sizeof dir, "%s/faildata", tmpdir);
+	w = data_writer_new(&fio.io, dir, &schema, 1, a);   /* one file per batch */
+	parquet_write_options_init(&o);
+	data_writer_set_options(w, &o);
+	for (i = 0; i < 5 && rc == FLOE_OK; i++) {
+		Batch *b = batch_new(a, NF, types, 100);
+		fill(b, row, 100);
+		rc = data_writer_write(w, b, &err);
+		row += 100;
+	}
+	assert_int_equal(rc, FLOE_ERR);
+	assert_int_equal(i, 3);
+	assert_string_equal(err.sqlstate, "58030");
+	assert_int_equal(fio.writes, 3);
+	snprintf(cmd, sizeof cmd, "ls %s | wc -l", dir);
+	out = run(cmd, &st);
+	assert_string_equal(out, "2\n");
+	free(out);
+	{
+		DataFile *files;
+		int nfiles;
+		assert_int_equal(data_writer_finish(w, &files, &nfiles, &err), FLOE_ERR);
+	}
+	data_writer_abort(w);
+	out = run(cmd, &st);
+	assert_string_equal(out, "0\n");
+	free(out);
+	data_writer_free(w);
+	fileio_free(fio.inner);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -516,6 +619,7 @@ main(void)
 		cmocka_unit_test(test_data_writer__bounds),
 		cmocka_unit_test(test_data_writer__rolls_files_with_metrics),
 		cmocka_unit_test(test_data_writer__empty_and_errors),
+		cmocka_unit_test(test_data_writer__write_failure_then_abort),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
