@@ -3,7 +3,7 @@
  * shell (shell.c) or, later, the server.
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
- *                [-A] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors]
+ *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors]
  *   floe serve                     (not implemented yet: exits 2)
  *   floe --version | --help
  *
@@ -49,6 +49,7 @@ usage(FILE *out)
 		"  -A, --no-align           unaligned output\n"
 		"  -t, --tuples-only        print rows only (no header, no row-count footer)\n"
 		"  -F, --field-separator=S  field separator for unaligned output (default \"|\")\n"
+		"      --csv                CSV output (RFC 4180, header unless -t)\n"
 		"  -q, --quiet              no command tags or banner\n"
 		"  -x, --expanded           expanded output (one line per column)\n"
 		"  -b, --echo-errors        echo a failed statement to stderr\n"
@@ -71,6 +72,7 @@ main(int argc, char **argv)
 		{"field-separator", required_argument, NULL, 'F'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"expanded", no_argument, NULL, 'x'},
+		{"csv", no_argument, NULL, 1001},
 		{"echo-errors", no_argument, NULL, 'b'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 1000},
@@ -123,6 +125,7 @@ main(int argc, char **argv)
 			printf("floe " FLOE_VERSION "\n");
 			free(actions);
 			return 0;
+		case 1001: opts.print.csv = true; break;
 		case 1000:
 			usage(stdout);
 			free(actions);

@@ -10,6 +10,7 @@
  *   unaligned   -A: fields joined by the field separator, no padding
  *   tuples-only -t: no header, no footer
  *   expanded    \x: "-[ RECORD n ]" blocks of "name | value" lines
+ *   csv         --csv: RFC 4180 with psql's quoting rules, header unless -t
  *
  * Cell text is laid out as psql's pg_wcsformat does: newlines split a value
  * into lines, tabs expand to the next multiple of 8 columns, "\r" shows as
@@ -565,12 +566,63 @@ print_unaligned(FILE *out, const PrintTable *t, const PrintOptions *o)
 		fputc('\n', out);
 }
 
+/* ---- csv (psql's print_csv_text / print_csv_vertical) ---------------------- */
+
+static void
+csv_field(FILE *out, const char *s, char sep)
+{
+	if (strchr(s, sep) || strcspn(s, "\r\n\"") != strlen(s) || strcmp(s, "\\.") == 0 ||
+	    sep == '\\' || sep == '.') {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else
+		fputs(s, out);
+}
+
+static void
+print_csv(FILE *out, const PrintTable *t, const PrintOptions *o)
+{
+	const char sep = ',';
+	int nc = t->ncols;
+
+	if (o->expanded) {
+		for (uint64_t r = 0; r < t->nrows; r++)
+			for (int j = 0; j < nc; j++) {
+				csv_field(out, t->headers[j], sep);
+				fputc(sep, out);
+				csv_field(out, t->cells[r * (uint64_t)nc + (uint64_t)j], sep);
+				fputc('\n', out);
+			}
+		return;
+	}
+	if (!o->tuples_only) {
+		for (int j = 0; j < nc; j++) {
+			if (j)
+				fputc(sep, out);
+			csv_field(out, t->headers[j], sep);
+		}
+		fputc('\n', out);
+	}
+	for (uint64_t r = 0; nc > 0 && r < t->nrows; r++)
+		for (int j = 0; j < nc; j++) {
+			csv_field(out, t->cells[r * (uint64_t)nc + (uint64_t)j], sep);
+			fputc(j == nc - 1 ? '\n' : sep, out);
+		}
+}
+
 void
 output_print_table(FILE *out, const PrintTable *t, const PrintOptions *o)
 {
 	Arena *a = arena_new(0);
 
-	if (o->unaligned)
+	if (o->csv)
+		print_csv(out, t, o);
+	else if (o->unaligned)
 		print_unaligned(out, t, o);
 	else if (o->expanded)
 		print_expanded(out, t, o, a);

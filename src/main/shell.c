@@ -509,7 +509,7 @@ static const char help_text[] =
 	"Formatting\n"
 	"  \\a                     toggle between unaligned and aligned output\n"
 	"  \\f [STRING]            show or set the field separator for unaligned output\n"
-	"  \\pset [NAME [VALUE]]   set an output option: format (aligned|unaligned),\n"
+	"  \\pset [NAME [VALUE]]   set an output option: format (aligned|unaligned|csv),\n"
 	"                         tuples_only, fieldsep, null, footer, expanded\n"
 	"  \\t [on|off]            rows only\n"
 	"  \\x [on|off]            toggle expanded output\n"
@@ -552,11 +552,17 @@ set_field_sep(Shell *sh, const char *v)
 		printf("Field separator is \"%s\".\n", v);
 }
 
+static const char *
+format_name(const PrintOptions *po)
+{
+	return po->csv ? "csv" : po->unaligned ? "unaligned" : "aligned";
+}
+
 static void
 say_format(Shell *sh)
 {
 	if (!sh->opts.print.quiet)
-		printf("Output format is %s.\n", sh->opts.print.unaligned ? "unaligned" : "aligned");
+		printf("Output format is %s.\n", format_name(&sh->opts.print));
 }
 
 /* \pset NAME [VALUE]: the printing options floe has (psql's names). */
@@ -568,7 +574,7 @@ pset(Shell *sh, int argc, char **argv)
 	bool v;
 
 	if (!name) {
-		printf("Output format is %s.\n", po->unaligned ? "unaligned" : "aligned");
+		printf("Output format is %s.\n", format_name(po));
 		printf("Tuples only is %s.\n", po->tuples_only ? "on" : "off");
 		printf("Field separator is \"%s\".\n", po->field_sep ? po->field_sep : "|");
 		printf("Null display is \"%s\".\n", po->null_display ? po->null_display : "");
@@ -578,11 +584,14 @@ pset(Shell *sh, int argc, char **argv)
 	}
 	if (strcmp(name, "format") == 0) {
 		if (val && strcmp(val, "aligned") == 0)
-			po->unaligned = false;
-		else if (val && strcmp(val, "unaligned") == 0)
+			po->unaligned = po->csv = false;
+		else if (val && strcmp(val, "unaligned") == 0) {
 			po->unaligned = true;
+			po->csv = false;
+		} else if (val && strcmp(val, "csv") == 0)
+			po->csv = true;
 		else if (val) {
-			meta_error(sh, "\\pset: allowed formats are %s", "aligned, unaligned");
+			meta_error(sh, "\\pset: allowed formats are %s", "aligned, csv, unaligned");
 			return;
 		}
 		say_format(sh);
@@ -672,7 +681,8 @@ meta_command(Shell *sh, const char *text)
 	} else if (strcmp(cmd, "pset") == 0) {
 		pset(sh, argc, argv);
 	} else if (strcmp(cmd, "a") == 0) {
-		sh->opts.print.unaligned = !sh->opts.print.unaligned;
+		sh->opts.print.unaligned = sh->opts.print.csv ? false : !sh->opts.print.unaligned;
+		sh->opts.print.csv = false;
 		say_format(sh);
 	} else if (strcmp(cmd, "t") == 0) {
 		if (onoff(sh, cmd, argc ? argv[0] : NULL, sh->opts.print.tuples_only, &v)) {

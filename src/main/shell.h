@@ -38,6 +38,7 @@
 /* How results are printed (psql's \pset subset). */
 typedef struct PrintOptions {
 	bool unaligned;          /* -A */
+	bool csv;                /* --csv (wins over unaligned) */
 	bool tuples_only;        /* -t */
 	bool expanded;           /* \x */
 	bool quiet;              /* -q: no command tags */

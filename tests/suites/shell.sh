@@ -3,8 +3,8 @@
 #
 #   - output of the same SQL through floe and through real psql 15 against
 #     a throwaway PostgreSQL (scripts/pg-test-server.sh), byte for byte, in
-#     the aligned, unaligned (-A), tuples-only (-t), -At -F, and expanded (-x)
-#     formats; without a server, against psql output captured earlier in
+#     the aligned, unaligned (-A), tuples-only (-t), -At -F, expanded (-x) and
+#     --csv formats; without a server, against psql output captured earlier in
 #     tests/shell/expected/ (refresh with: tests/suites/shell.sh --capture)
 #   - error reports (ERROR / LINE / caret) compared with psql's
 #   - -c, -f, stdin; exit status 1 and stop at the first error; -q; -b
@@ -82,7 +82,7 @@ drop table shell_dml;"
 CASES[returning]="create table shell_ret (id int, name text);
 insert into shell_ret values (4, 'four'), (5, NULL) returning id, name;
 drop table shell_ret;"
-MODES=(aligned A t At_comma x)
+MODES=(aligned A t At_comma x csv)
 mode_flags() {
 	case $1 in
 	aligned) echo "" ;;
@@ -90,6 +90,7 @@ mode_flags() {
 	t) echo "-t" ;;
 	At_comma) echo "-A -t -F ," ;;
 	x) echo "-x" ;;
+	csv) echo "--csv" ;;
 	esac
 }
 
