@@ -216,27 +216,6 @@ n_combine(FuncCtx *ctx, void *dst, const void *src)
 	return FLOE_OK;
 }
 
-/* floor(sqrt(x)) for x >= 0 */
-static uint128
-isqrt128(uint128 x)
-{
-	uint128 r, y;
-
-	if (x < 2)
-		return x;
-	r = (uint128)sqrtl((long double)x);
-	/* fix up the floating estimate */
-	while (r > 0 && (r > x / r))
-		r--;
-	for (;;) {
-		y = r + 1;
-		if (y > x / y)
-			break;
-		r = y;
-	}
-	return r;
-}
-
 static int
 n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 {
@@ -263,13 +242,13 @@ n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 		/* sqrt(var / 10^so) * 10^so = sqrt(var * 10^so), correctly rounded */
 		int128 x;
 		if (so <= 38 && !__builtin_mul_overflow(var, func_pow10[so], &x)) {
-			uint128 r = isqrt128((uint128)x);
+			uint128 r = func_isqrt128((uint128)x);
 			if ((uint128)x - r * r > r)
 				r++;
 			var = (int128)r;
 		} else {
 			long double v = (long double)var / powl(10.0L, so);
-			var = (int128)llroundl(sqrtl(v) * powl(10.0L, so));
+			var = (int128)roundl(sqrtl(v) * powl(10.0L, so));
 		}
 	}
 	((int128 *)out->data)[row] = var;

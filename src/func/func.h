@@ -76,6 +76,7 @@ enum {
 	FRET_DEC_DIV,       /* numeric, scale max(16, s1, s2) */
 	FRET_DEC_ROUND,     /* numeric, scale = the constant 2nd arg (binder) or 0 */
 	FRET_DEC_INT,       /* numeric scale 0, arguments aligned to one scale (div) */
+	FRET_DEC_SQRT,      /* numeric, scale max(15, s) (sqrt_var's rscale for 1..9999) */
 };
 
 typedef struct ScalarFunc {

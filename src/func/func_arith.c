@@ -92,6 +92,26 @@ func_dec_rescale(int128 v, int from, int to, int128 *out)
 	}
 }
 
+/* floor(sqrt(x)) */
+uint128
+func_isqrt128(uint128 x)
+{
+	uint128 r, y;
+
+	if (x < 2)
+		return x;
+	r = (uint128)sqrtl((long double)x);
+	while (r > 0 && r > x / r)
+		r--;
+	for (;;) {
+		y = r + 1;
+		if (y > x / y)
+			break;
+		r = y;
+	}
+	return r;
+}
+
 static int
 err_range(FuncCtx *ctx, TypeId id)
 {

@@ -62,6 +62,9 @@ bool func_dec_fits(int128 v);
 /* x (scale sx) / y (scale sy) rounded half away from zero to scale so; y != 0 */
 int func_dec_div(int128 x, int sx, int128 y, int sy, int so, int128 *out);
 
+/* floor(sqrt(x)) on 128 bits */
+uint128 func_isqrt128(uint128 x);
+
 /* UTF-8: number of characters; byte offset of character n (clamped). */
 uint32_t func_utf8_len(const char *s, uint32_t len);
 uint32_t func_utf8_offset(const char *s, uint32_t len, uint32_t nchars);

@@ -210,6 +210,52 @@ MATH_KERNEL(div_dec, int128, int128, int128,
 	    if (y == 0) return floe_errorf(ctx->err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
 	    r = x / y)
 
+/* sqrt(numeric): correctly rounded at the output scale */
+static int
+sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va;
+	const int128 *a;
+	int128 *o = out->data;
+	int s = args[0].type.scale, so = out->type.scale, e = 2 * so - s;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	a = va.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(va, i);
+		int128 x = a[k], X;
+		if (!ARGVALID(va, k)) {
+			out_null(out, i);
+			continue;
+		}
+		if (x < 0)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
+					   "cannot take square root of a negative number");
+		/* at the largest scale <= so where x * 10^(2*scale - s) fits 128 bits:
+		 * correctly rounded there, zero digits after */
+		{
+			int sc = so, ee = e;
+			uint128 r;
+			while (sc > 0 && (ee > 38 || __builtin_mul_overflow(x, func_pow10[ee < 0 ? 0 : ee], &X)))
+				sc--, ee -= 2;
+			if (ee < 0) {
+				/* s > 2*sc: drop digits of x first */
+				func_dec_rescale(x, s, 2 * sc, &X);
+			} else if (ee > 38 || __builtin_mul_overflow(x, func_pow10[ee], &X)) {
+				return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+						   "value overflows numeric format");
+			}
+			r = func_isqrt128((uint128)X);
+			if ((uint128)X - r * r > r)
+				r++;
+			o[i] = (int128)r * func_pow10[so - sc];
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 /*
  * numeric round/trunc/ceil/floor: drop digits below 10^-n (n digits after
  * the point; n may be negative) of a value with scale s, write at scale os.
@@ -366,7 +412,7 @@ const ScalarFunc func_math_table[] = {
 	F1("ceiling", ceil_f64, F8, F8), N1("ceiling", ceil_dec, FRET_DEC_ROUND),
 	F1("floor", floor_f64, F8, F8), N1("floor", floor_dec, FRET_DEC_ROUND),
 	F1("sign", sign_f64, F8, F8), N1("sign", sign_dec, FRET_DEC_ROUND),
-	F1("sqrt", sqrt_f64, F8, F8),
+	F1("sqrt", sqrt_f64, F8, F8), N1("sqrt", sqrt_dec, FRET_DEC_SQRT),
 	F1("cbrt", cbrt_f64, F8, F8),
 	F1("exp", exp_f64, F8, F8),
 	F1("ln", ln_f64, F8, F8),

@@ -476,6 +476,9 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	case FRET_DEC_INT:
 		*ret = type_decimal(0, 0);
 		break;
+	case FRET_DEC_SQRT:
+		*ret = type_decimal(0, cast_to[0].scale > 15 ? cast_to[0].scale : 15);
+		break;
 	default:
 		*ret = type_make((TypeId)f->ret);
 		break;

@@ -71,6 +71,12 @@ CASES = [
     # math on double precision
     ("sqrt", [("float8", "2")]),
     ("sqrt", [("float8", "-1")]),
+    ("sqrt", [("numeric", "2.0")]),
+    ("sqrt", [("numeric", "16.0")]),
+    ("sqrt", [("numeric", "2.25")]),
+    ("sqrt", [("numeric", "-1.0")]),
+    ("sqrt", [("int4", "16")]),
+    ("sqrt", [("numeric", "123456789012.5")]),
     ("cbrt", [("float8", "-8")]),
     ("power", [("float8", "2"), ("float8", "0.5")]),
     ("power", [("float8", "0"), ("float8", "-1")]),
