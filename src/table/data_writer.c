@@ -33,8 +33,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
+#include "format/parquet/parquet_format.h"
 #include "table/data_writer.h"
+
+/* Iceberg metrics modes (write.metadata.metrics.*). */
+enum MetricsMode { M_NONE, M_COUNTS, M_TRUNCATE, M_FULL };
+
+/* Iceberg Java: columns past this index default to "none". */
+#define METRICS_MAX_INFERRED 100
 
 struct DataWriter {
 	Arena *arena;
@@ -47,6 +55,9 @@ struct DataWriter {
 	char uuid[37];
 	char *schema_json;
 	ParquetWriteColumn *cols;
+	int *mode;                 /* per column: enum MetricsMode */
+	int *trunc;                /* per column: truncate length (M_TRUNCATE) */
+	bool *mode_set;            /* set by a column property */
 	ParquetWriter *pw;
 	DataFile *files;
 	int nfiles, capfiles;
@@ -196,13 +207,20 @@ utf8_encode(uint32_t cp, uint8_t *o)
 }
 
 static bool
-string_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, uint32_t *outlen)
+string_bound(const uint8_t *s, uint32_t n, bool upper, int tr, Arena *a, uint8_t **out,
+	     uint32_t *outlen)
 {
-	uint32_t starts[DATA_WRITER_TRUNCATE + 1];
+	uint32_t *starts;
 	uint32_t pos = 0;
 	int ncp = 0, i;
 
-	while (pos < n && ncp < DATA_WRITER_TRUNCATE) {
+	if (tr <= 0 || (uint32_t)tr >= n) {    /* full, or cannot need truncation */
+		*out = arena_memdup(a, n ? (const void *)s : "", n);
+		*outlen = n;
+		return true;
+	}
+	starts = arena_alloc(a, sizeof(uint32_t) * ((size_t)tr + 1));
+	while (pos < n && ncp < tr) {
 		int l = utf8_len(s[pos]);
 		if (pos + (uint32_t)l > n)
 			l = (int)(n - pos);
@@ -241,21 +259,22 @@ string_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, 
 }
 
 static bool
-binary_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, uint32_t *outlen)
+binary_bound(const uint8_t *s, uint32_t n, bool upper, int tr, Arena *a, uint8_t **out,
+	     uint32_t *outlen)
 {
 	int i;
 
-	if (n <= DATA_WRITER_TRUNCATE) {
+	if (tr <= 0 || n <= (uint32_t)tr) {
 		*out = arena_memdup(a, n ? (const void *)s : "", n);
 		*outlen = n;
 		return true;
 	}
 	if (!upper) {
-		*out = arena_memdup(a, s, DATA_WRITER_TRUNCATE);
-		*outlen = DATA_WRITER_TRUNCATE;
+		*out = arena_memdup(a, s, (size_t)tr);
+		*outlen = (uint32_t)tr;
 		return true;
 	}
-	for (i = DATA_WRITER_TRUNCATE - 1; i >= 0; i--) {
+	for (i = tr - 1; i >= 0; i--) {
 		if (s[i] != 0xff) {
 			uint8_t *o = arena_memdup(a, s, (size_t)i + 1);
 			o[i]++;
@@ -267,9 +286,9 @@ binary_bound(const uint8_t *s, uint32_t n, bool upper, Arena *a, uint8_t **out, 
 	return false;
 }
 
-bool
-data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
-		  uint8_t **bytes, uint32_t *len)
+/* Bound with truncation length tr for strings/binary (<= 0: full value). */
+static bool
+bound(SqlType type, const Value *v, bool upper, int tr, Arena *a, uint8_t **bytes, uint32_t *len)
 {
 	if (v->is_null)
 		return false;
@@ -321,10 +340,10 @@ data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
 		return true;
 	}
 	case TYPE_TEXT:
-		return string_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, a,
+		return string_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, tr, a,
 				    bytes, len);
 	case TYPE_BYTEA:
-		return binary_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, a,
+		return binary_bound((const uint8_t *)strview_data(&v->u.s), v->u.s.len, upper, tr, a,
 				    bytes, len);
 	case TYPE_UUID:
 		*bytes = arena_memdup(a, v->u.uuid.b, 16);
@@ -333,6 +352,13 @@ data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
 	default:
 		return false;
 	}
+}
+
+bool
+data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
+		  uint8_t **bytes, uint32_t *len)
+{
+	return bound(type, v, upper, DATA_WRITER_TRUNCATE, a, bytes, len);
 }
 
 /* ---------------------------------------------------------------- writer */
@@ -374,6 +400,13 @@ data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
 		w->cols[i].type = f->type;
 		w->cols[i].required = f->required;
 	}
+	w->mode = ARENA_ARRAY(arena, int, schema->nfields ? schema->nfields : 1);
+	w->trunc = ARENA_ARRAY(arena, int, schema->nfields ? schema->nfields : 1);
+	w->mode_set = ARENA_ARRAY(arena, bool, schema->nfields ? schema->nfields : 1);
+	for (i = 0; i < schema->nfields; i++) {
+		w->mode[i] = i < METRICS_MAX_INFERRED ? M_TRUNCATE : M_NONE;
+		w->trunc[i] = DATA_WRITER_TRUNCATE;
+	}
 	w->schema_json = schema_json(schema, arena);
 	return w;
 }
@@ -385,6 +418,102 @@ data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts)
 	w->opts.kv_keys = NULL;
 	w->opts.kv_values = NULL;
 	w->opts.nkv = 0;
+}
+
+static int
+parse_i64(const char *key, const char *v, int64_t min, int64_t *out, floe_error *err)
+{
+	char *end;
+	long long x = strtoll(v, &end, 10);
+
+	if (end == v || *end || x < min)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid value for table property \"%s\": \"%s\"", key, v);
+	*out = x;
+	return FLOE_OK;
+}
+
+static int
+parse_mode(const char *key, const char *v, int *mode, int *trunc, floe_error *err)
+{
+	int n;
+	char tail;
+
+	if (strcasecmp(v, "none") == 0) {
+		*mode = M_NONE;
+	} else if (strcasecmp(v, "counts") == 0) {
+		*mode = M_COUNTS;
+	} else if (strcasecmp(v, "full") == 0) {
+		*mode = M_FULL;
+	} else if (sscanf(v, "truncate(%d%c", &n, &tail) == 2 && tail == ')' && n > 0 &&
+		   v[strlen(v) - 1] == ')') {
+		*mode = M_TRUNCATE;
+		*trunc = n;
+	} else {
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid metrics mode for table property \"%s\": \"%s\"", key, v);
+	}
+	return FLOE_OK;
+}
+
+int
+data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err)
+{
+	static const char colpfx[] = "write.metadata.metrics.column.";
+	int64_t x;
+	int i;
+
+	if (!key || !value)
+		return FLOE_OK;
+	if (strcmp(key, "write.target-file-size-bytes") == 0) {
+		TRY(parse_i64(key, value, 1, &x, err));
+		w->target = x;
+	} else if (strcmp(key, "write.parquet.row-group-size-bytes") == 0) {
+		TRY(parse_i64(key, value, 1, &x, err));
+		w->opts.row_group_bytes = x;
+	} else if (strcmp(key, "write.parquet.page-size-bytes") == 0) {
+		TRY(parse_i64(key, value, 1, &x, err));
+		w->opts.page_size = x;
+	} else if (strcmp(key, "write.parquet.dict-size-bytes") == 0) {
+		TRY(parse_i64(key, value, 1, &x, err));
+		w->opts.dict_max_bytes = x;
+	} else if (strcmp(key, "write.parquet.compression-level") == 0) {
+		TRY(parse_i64(key, value, 1, &x, err));
+		w->opts.zstd_level = (int)(x > 22 ? 22 : x);
+	} else if (strcmp(key, "write.parquet.compression-codec") == 0) {
+		static const struct { const char *name; int codec; } codecs[] = {
+			{"zstd", PQ_CODEC_ZSTD}, {"snappy", PQ_CODEC_SNAPPY}, {"gzip", PQ_CODEC_GZIP},
+			{"brotli", PQ_CODEC_BROTLI}, {"lz4", PQ_CODEC_LZ4_RAW}, {"lz4_raw", PQ_CODEC_LZ4_RAW},
+			{"uncompressed", PQ_CODEC_UNCOMPRESSED}, {"none", PQ_CODEC_UNCOMPRESSED},
+		};
+		size_t k;
+		for (k = 0; k < sizeof codecs / sizeof codecs[0]; k++)
+			if (strcasecmp(value, codecs[k].name) == 0)
+				break;
+		if (k == sizeof codecs / sizeof codecs[0])
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "unsupported Parquet compression codec \"%s\"", value);
+		w->opts.codec = codecs[k].codec;
+	} else if (strcmp(key, "write.metadata.metrics.default") == 0) {
+		int mode = M_TRUNCATE, tr = DATA_WRITER_TRUNCATE;
+		TRY(parse_mode(key, value, &mode, &tr, err));
+		for (i = 0; i < w->schema.nfields; i++)
+			if (!w->mode_set[i]) {
+				w->mode[i] = mode;
+				w->trunc[i] = tr;
+			}
+	} else if (strncmp(key, colpfx, sizeof colpfx - 1) == 0) {
+		const char *name = key + sizeof colpfx - 1;
+		int mode = M_TRUNCATE, tr = DATA_WRITER_TRUNCATE;
+		TRY(parse_mode(key, value, &mode, &tr, err));
+		for (i = 0; i < w->schema.nfields; i++)
+			if (strcmp(w->schema.fields[i].name, name) == 0) {
+				w->mode[i] = mode;
+				w->trunc[i] = tr;
+				w->mode_set[i] = true;
+			}
+	}
+	return FLOE_OK;
 }
 
 static int
@@ -444,17 +573,22 @@ close_file(DataWriter *w, floe_error *err)
 		const ParquetColumnResult *r = parquet_writer_column_result(w->pw, i);
 		ColumnStat *cs = &df->columns[i];
 		SqlType t = w->schema.fields[i].type;
+		int mode = w->mode[i];
+		int tr = mode == M_FULL ? 0 : w->trunc[i];
 		cs->field_id = w->schema.fields[i].id;
 		cs->column_size = r->total_compressed_size;
+		cs->value_count = cs->null_count = cs->nan_count = -1;
+		if (mode == M_NONE)
+			continue;
 		cs->value_count = r->value_count;
 		cs->null_count = r->null_count;
 		cs->nan_count = (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) ? r->nan_count : -1;
-		if (r->has_min_max) {
-			if (!data_writer_bound(t, &r->min, false, w->arena, &cs->lower, &cs->lower_len))
-				cs->lower = NULL;
-			if (!data_writer_bound(t, &r->max, true, w->arena, &cs->upper, &cs->upper_len))
-				cs->upper = NULL;
-		}
+		if (mode == M_COUNTS || !r->has_min_max)
+			continue;
+		if (!bound(t, &r->min, false, tr, w->arena, &cs->lower, &cs->lower_len))
+			cs->lower = NULL;
+		if (!bound(t, &r->max, true, tr, w->arena, &cs->upper, &cs->upper_len))
+			cs->upper = NULL;
 	}
 	nrg = parquet_writer_num_row_groups(w->pw);
 	df->nsplit_offsets = nrg;

@@ -23,6 +23,7 @@
  * INTERFACE ROUTINES
  *   data_writer_new(io, data_dir, schema, target_file_size, arena)
  *   data_writer_set_options(w, parquet_options)   codec, row groups (tests)
+ *   data_writer_set_property(w, key, value, err)  Iceberg write.* table properties
  *   data_writer_write(w, batch, err)
  *   data_writer_finish(w, &files, &nfiles, err)   DataFiles in w's arena
  *   data_writer_abort(w)                          remove written files
@@ -50,6 +51,18 @@ typedef struct DataWriter DataWriter;
 DataWriter *data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
 			    int64_t target_file_size, Arena *arena);
 void data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts);
+/*
+ * Apply one Iceberg table property (call before the first write; unknown
+ * keys are ignored; a bad value is 22023):
+ *   write.target-file-size-bytes, write.parquet.row-group-size-bytes,
+ *   write.parquet.page-size-bytes, write.parquet.dict-size-bytes,
+ *   write.parquet.compression-codec (zstd, snappy, gzip, brotli, lz4 (written
+ *   as LZ4_RAW), uncompressed), write.parquet.compression-level,
+ *   write.metadata.metrics.default and write.metadata.metrics.column.<name>
+ *   (none, counts, truncate(N), full).  As Iceberg Java, columns past the
+ *   first 100 default to "none"; a column property wins over the default.
+ */
+int data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err);
 int data_writer_write(DataWriter *w, const Batch *b, floe_error *err);
 int data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err);
 void data_writer_abort(DataWriter *w);

@@ -61,6 +61,7 @@ typedef struct ParquetWriteOptions {
 				  default 128 MiB */
 	int64_t page_size;     /* target uncompressed page size; default 1 MiB */
 	bool dictionary;       /* default true */
+	int64_t dict_max_bytes;/* dictionary page cap before PLAIN fallback; default 1 MiB */
 	const char *const *kv_keys;   /* key_value_metadata (copied) */
 	const char *const *kv_values;
 	int nkv;

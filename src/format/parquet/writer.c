@@ -16,7 +16,7 @@
  *   storing uint32 indices) or appends their PLAIN encoding.  When the
  *   dictionary stops paying (too big, or too many distinct values) the chunk
  *   so far is re-encoded PLAIN and the column stays PLAIN for the row group:
- *   when the dictionary page passes DICT_MAX_BYTES, or at the end of the
+ *   when the dictionary page passes opts.dict_max_bytes, or at the end of the
  *   row group when dictionary + indices are not clearly smaller than PLAIN.
  *   Page boundaries ("cuts") are recorded at slice boundaries once a page's
  *   worth of bytes is buffered.  flush_row_group() encodes each column chunk:
@@ -161,6 +161,7 @@ parquet_write_options_init(ParquetWriteOptions *o)
 	o->row_group_bytes = (int64_t)128 << 20;
 	o->page_size = 1 << 20;
 	o->dictionary = true;
+	o->dict_max_bytes = DICT_MAX_BYTES;
 }
 
 static inline uint32_t
@@ -274,6 +275,8 @@ parquet_writer_new(const ParquetWriteColumn *cols, int ncols,
 		w->opts.row_group_bytes = (int64_t)128 << 20;
 	if (w->opts.page_size <= 0)
 		w->opts.page_size = 1 << 20;
+	if (w->opts.dict_max_bytes <= 0)
+		w->opts.dict_max_bytes = DICT_MAX_BYTES;
 	if (w->opts.nkv > 0) {
 		const char **k = ARENA_ARRAY(w->arena, const char *, w->opts.nkv);
 		const char **v = ARENA_ARRAY(w->arena, const char *, w->opts.nkv);
@@ -906,7 +909,7 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 	}
 	c->rows += n;
 	c->nvals += nv;
-	if (c->dict_mode && c->dict.len > DICT_MAX_BYTES)
+	if (c->dict_mode && (int64_t)c->dict.len > w->opts.dict_max_bytes)
 		dict_fallback(w, c);
 	if (c->dict_mode ? (c->nvals - c->last.val) * 4 >= w->opts.page_size
 	    : (int64_t)(c->plain.len - c->last.off) >= w->opts.page_size)

@@ -509,6 +509,74 @@ test_data_writer__empty_and_errors(void **state)
 	arena_free(a);
 }
 
+/* Iceberg write.* table properties: codec, metrics modes. */
+static void
+test_data_writer__table_properties(void **state)
+{
+	IcebergField f[NF];
+	IcebergSchema schema = make_schema(f);
+	Arena *a = arena_new(0);
+	FileIO *io = fileio_local_new(tmpdir);
+	DataWriter *w;
+	DataFile *files;
+	int nfiles, i;
+	floe_error err;
+	SqlType types[NF];
+	Batch *b;
+	char dir[300], q[1024], *out;
+
+	for (i = 0; i < NF; i++)
+		types[i] = f[i].type;
+	snprintf(dir, sizeof dir, "%s/props", tmpdir);
+	w = data_writer_new(io, dir, &schema, 0, a);
+	assert_int_equal(data_writer_set_property(w, "write.parquet.compression-codec", "gzip", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "write.metadata.metrics.column.name", "truncate(4)", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "write.metadata.metrics.column.id", "none", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "write.metadata.metrics.column.ratio", "full", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "write.metadata.metrics.default", "counts", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "some.other.property", "x", &err), FLOE_OK);
+	assert_int_equal(data_writer_set_property(w, "write.metadata.metrics.default", "truncate(0)", &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "22023");
+	assert_int_equal(data_writer_set_property(w, "write.parquet.compression-codec", "lzo", &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "22023");
+	assert_int_equal(data_writer_set_property(w, "write.target-file-size-bytes", "-5", &err), FLOE_ERR);
+	b = batch_new(a, NF, types, 100);
+	fill(b, 1, 100);
+	assert_int_equal(data_writer_write(w, b, &err), FLOE_OK);
+	assert_int_equal(data_writer_finish(w, &files, &nfiles, &err), FLOE_OK);
+	assert_int_equal(nfiles, 1);
+	snprintf(q, sizeof q, "SELECT DISTINCT compression FROM parquet_metadata('%s')", files[0].file_path);
+	out = sql(q);
+	assert_text(out, "GZIP\n");
+	free(out);
+	{
+		ColumnStat *c = files[0].columns;
+		/* id: none */
+		assert_int_equal(c[0].value_count, -1);
+		assert_int_equal(c[0].null_count, -1);
+		assert_null(c[0].lower);
+		assert_true(c[0].column_size > 0);
+		/* name: truncate(4): "name 00001 with a long tail" .. "name 00100 x" */
+		assert_int_equal(c[1].value_count, 100);
+		assert_int_equal(c[1].lower_len, 4);
+		assert_memory_equal(c[1].lower, "name", 4);
+		assert_int_equal(c[1].upper_len, 4);
+		assert_memory_equal(c[1].upper, "namf", 4);
+		/* price: counts only (the default) */
+		assert_int_equal(c[2].value_count, 100);
+		assert_int_equal(c[2].null_count, 0);
+		assert_null(c[2].lower);
+		assert_null(c[2].upper);
+		/* ratio: full */
+		assert_non_null(c[3].lower);
+		assert_int_equal(c[3].lower_len, 8);
+		assert_true(c[3].nan_count > 0);
+	}
+	data_writer_free(w);
+	fileio_free(io);
+	arena_free(a);
+}
+
 /* A FileIO over the local one whose Nth write fails (58030). */
 typedef struct FailIO {
 	FileIO io;
@@ -620,6 +688,7 @@ main(void)
 		cmocka_unit_test(test_data_writer__rolls_files_with_metrics),
 		cmocka_unit_test(test_data_writer__empty_and_errors),
 		cmocka_unit_test(test_data_writer__write_failure_then_abort),
+		cmocka_unit_test(test_data_writer__table_properties),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
