@@ -460,7 +460,7 @@ int
 data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err)
 {
 	static const char colpfx[] = "write.metadata.metrics.column.";
-	int64_t x;
+	int64_t x = 0;
 	int i;
 
 	if (!key || !value)
