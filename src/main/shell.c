@@ -77,6 +77,8 @@ struct Shell {
 	bool interactive;
 	char notice_pfx[512];
 
+	FILE *qout;              /* \o target; NULL: stdout */
+	bool qout_pipe;          /* \o |command */
 	char *field_sep;         /* \f / \pset fieldsep, owned */
 	char *null_display;      /* \pset null, owned */
 
@@ -366,7 +368,7 @@ list_relations(Shell *sh, Arena *a, const char *pattern)
 		.cells = cells,
 		.footer = true,
 	};
-	output_print_table(stdout, &t, &sh->opts.print);
+	output_print_table(sh->os.out, &t, &sh->opts.print);
 }
 
 /* \dn: schemas that hold tables. */
@@ -400,7 +402,7 @@ list_schemas(Shell *sh, Arena *a)
 		.cells = names,
 		.footer = true,
 	};
-	output_print_table(stdout, &t, &sh->opts.print);
+	output_print_table(sh->os.out, &t, &sh->opts.print);
 }
 
 /* \d NAME: columns of one table. */
@@ -456,7 +458,7 @@ describe(Shell *sh, Arena *a, const char *name)
 		.cells = cells,
 		.footer = false,
 	};
-	output_print_table(stdout, &t, &sh->opts.print);
+	output_print_table(sh->os.out, &t, &sh->opts.print);
 }
 
 /* \d PATTERN: describe every matching table. */
@@ -499,6 +501,7 @@ static const char help_text[] =
 	"Input/Output\n"
 	"  \\echo [STRING]         write string to standard output\n"
 	"  \\i FILE                execute commands from file\n"
+	"  \\o [FILE | |COMMAND]   send query results to a file or pipe; \\o alone: back to stdout\n"
 	"\n"
 	"Informational\n"
 	"  \\d                     list tables\n"
@@ -630,6 +633,52 @@ pset(Shell *sh, int argc, char **argv)
 		meta_error(sh, "\\pset: unknown option: %s", name);
 }
 
+/* \o [FILE | |COMMAND]: send query results to a file or a pipe. */
+static void
+close_qout(Shell *sh)
+{
+	if (sh->qout) {
+		if (sh->qout_pipe)
+			pclose(sh->qout);
+		else
+			fclose(sh->qout);
+	}
+	sh->qout = NULL;
+	sh->qout_pipe = false;
+	sh->os.out = stdout;
+}
+
+static void
+set_qout(Shell *sh, const char *rest)
+{
+	FILE *f;
+
+	while (isspace((unsigned char)*rest))
+		rest++;
+	fflush(stdout);
+	if (!*rest) {
+		close_qout(sh);
+		return;
+	}
+	if (*rest == '|') {
+		fflush(NULL);
+		f = popen(rest + 1, "w");
+	} else {
+		char path[4096];
+		size_t n = strcspn(rest, " \t");
+		snprintf(path, sizeof path, "%.*s", (int)n, rest);
+		f = fopen(path, "w");
+	}
+	if (!f) {
+		meta_error(sh, "%s: could not open", rest);
+		return;
+	}
+	close_qout(sh);
+	sh->qout = f;
+	sh->qout_pipe = *rest == '|';
+	sh->os.out = f;
+}
+
 static int run_lines(Shell *sh, FILE *f);
 
 /* Run one meta-command; text is what follows the backslash. */
@@ -695,6 +744,8 @@ meta_command(Shell *sh, const char *text)
 			set_field_sep(sh, argv[0]);
 		else if (!sh->opts.print.quiet)
 			printf("Field separator is \"%s\".\n", sh->opts.print.field_sep);
+	} else if (strcmp(cmd, "o") == 0 || strcmp(cmd, "out") == 0) {
+		set_qout(sh, text + n);
 	} else if (strcmp(cmd, "g") == 0) {
 		flush_statement(sh);
 	} else if (strcmp(cmd, "p") == 0) {
@@ -969,6 +1020,7 @@ shell_free(Shell *sh)
 {
 	if (!sh)
 		return;
+	close_qout(sh);
 	output_sink_dispose(&sh->os);
 	free(sh->field_sep);
 	free(sh->null_display);

@@ -234,6 +234,15 @@ else
 fi
 if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass pset_matches_psql; else fail pset_matches_psql "differs (- psql, + floe)" "$tmp/diff"; fi
 
+# \o FILE sends results there; \o alone comes back to stdout
+floe_run -c "\\o $tmp/o.txt" -c 'select 1 as in_file' -c '\o' -c 'select 2 as on_stdout' >"$tmp/out" 2>&1
+if grep -q in_file "$tmp/o.txt" && ! grep -q on_stdout "$tmp/o.txt" && grep -q on_stdout "$tmp/out" &&
+	! grep -q in_file "$tmp/out"; then
+	pass output_redirect
+else
+	fail output_redirect "unexpected" "$tmp/out"
+fi
+
 # ---- 4. -q, \timing, command tags ------------------------------------------------------
 floe_run -q -c 'create table shell_q (a int)' -c 'insert into shell_q values (1)' -c 'select a from shell_q' >"$tmp/out" 2>&1
 rc=$?
