@@ -7,12 +7,17 @@
  * "quoted identifier", a $tag$ dollar quote $tag$, a nested slash-star
  * comment, or parentheses.  Outside all of those:
  *
- *   ;          ends the statement: the buffer (without the ;) goes to
- *              session_exec; a buffer of only whitespace/comments is skipped
+ *   ;          ends the statement: the buffer (with the ;, as psql sends it)
+ *              goes to session_exec; a buffer of only whitespace/comments
+ *              is skipped
  *   --         comment to end of line (dropped before a statement starts,
  *              as psql does, so LINE numbers of errors match psql's)
  *   \cmd args  a meta-command, running to end of line (\q \? \d \dt \dn
- *              \timing \x \g \p \r \echo \i)
+ *              \timing \x \a \t \f \pset \o \g \p \r \echo \i)
+ *
+ * Ctrl-C (interactive only) cancels the running statement through the
+ * output sink, or drops the line being typed (siglongjmp out of readline,
+ * as psql does).
  *
  * At the end of a script (-c / -f / piped stdin) a statement without a
  * trailing ; still runs, as in psql.  In script mode the first error stops
