@@ -7,6 +7,12 @@
  * (datetime_set_timezone).  Input matches the *in functions: the same
  * accepted spellings, the same SQLSTATEs and error messages.
  *
+ * Numeric prints exactly at the type's scale (for unconstrained numeric,
+ * precision 0, the Value's type.scale is the value's own display scale).
+ * varchar(n)/char(n) input follows varcharin/bpcharin with a typmod: too
+ * long is 22001 unless only spaces are cut; char(n) pads (typmod -1 counts
+ * as char(1)).  Lengths count UTF-8 characters.
+ *
  * INTERFACE ROUTINES
  *   value_to_text(v, a, &len)            NUL-terminated text in a; NULL for SQL NULL
  *   vector_value_text(v, row, a, &len)   the same for a row of any vector kind
