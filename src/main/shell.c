@@ -210,6 +210,8 @@ meta_error(Shell *sh, const char *fmt, const char *arg)
 
 	fflush(stdout);
 	fputs(error_prefix(sh, pfx, sizeof pfx), stderr);
+	if (sh->prefix_errors)
+		fputs("error: ", stderr);   /* psql:FILE:LINE: error: ... */
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fflush(stderr);
