@@ -16,7 +16,9 @@
  * spaces are cut; char(n) pads; date/timestamp/timestamptz through the
  * session zone.  CAST_EXACT_FLOAT: an integer -> float4/float8 that is not
  * exact raises 22003 (floe's INSERT rule).  Pairs PostgreSQL lacks: 42846
- * 'cannot cast type X to Y'.
+ * 'cannot cast type X to Y'.  Infinite timestamp -> time gives NULL (as
+ * PostgreSQL).  Numeric NaN/Infinity do not exist in floe: float NaN/inf ->
+ * numeric is 0A000 (22003 with PostgreSQL's detail for numeric(p,s) and inf).
  */
 #ifndef FLOE_CAST_H
 #define FLOE_CAST_H
@@ -39,7 +41,10 @@ int cast_value(Value *out, const Value *in, SqlType to, Arena *a, floe_error *er
 int cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a,
 		  floe_error *err);
 /* out is initialised flat by the caller (vector_init(out, to, arena, cap));
- * strings are copied into out->arena. NULL stays NULL. */
+ * rows 0..count of in (flat, const or dict); strings are copied into
+ * out->arena; NULL stays NULL.  For an unconstrained numeric target
+ * (precision 0) every row is brought to to.scale.  The first failing row's
+ * error is returned (the rows before it are written). */
 int cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to,
 		int flags, floe_error *err);
 
