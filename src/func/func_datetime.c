@@ -24,6 +24,7 @@
  *   func_datetime_table[] / func_datetime_count   (searched by func_registry.c)
  */
 #include <math.h>
+#include <stdio.h>
 #include "func/func_internal.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
@@ -348,6 +349,291 @@ JUSTIFY_KERNEL(justify_days_k, datetime_justify_days)
 JUSTIFY_KERNEL(justify_hours_k, datetime_justify_hours)
 JUSTIFY_KERNEL(justify_interval_k, justify_interval)
 
+/* ---- to_char(timestamp[tz], text) ------------------------------------------- */
+
+static const char *const month_names[] = { "January", "February", "March", "April", "May",
+					   "June", "July", "August", "September", "October",
+					   "November", "December" };
+static const char *const day_names[] = { "Sunday", "Monday", "Tuesday", "Wednesday",
+					 "Thursday", "Friday", "Saturday" };
+
+typedef struct Tm {
+	int64_t year;       /* astronomical */
+	int mon, mday, hour, min, sec, usec, wday, yday;
+	int64_t days;       /* since 1970-01-01 */
+} Tm;
+
+static void
+tm_of(int64_t ts, Tm *tm)
+{
+	int64_t days = ts / USECS_PER_DAY, rem = ts % USECS_PER_DAY;
+
+	if (rem < 0) {
+		rem += USECS_PER_DAY;
+		days--;
+	}
+	tm->days = days;
+	datetime_civil_from_days(days, &tm->year, &tm->mon, &tm->mday);
+	tm->hour = (int)(rem / USECS_PER_HOUR);
+	tm->min = (int)(rem / USECS_PER_MIN % 60);
+	tm->sec = (int)(rem / USECS_PER_SEC % 60);
+	tm->usec = (int)(rem % USECS_PER_SEC);
+	tm->wday = (int)(((days % 7) + 11) % 7);   /* 1970-01-01 was a Thursday (4) */
+	tm->yday = (int)(days - datetime_days_from_civil(tm->year, 1, 1)) + 1;
+}
+
+/* case of a name as the pattern spells it: "MONTH", "Month", "month" */
+static void
+put_name(char *buf, size_t *n, const char *name, int ccase, int width, bool fm)
+{
+	size_t len = strlen(name), i;
+
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+		if (ccase == 2 || (ccase == 1 && i == 0))
+			c = (char)(c >= 'a' && c <= 'z' ? c - 32 : c);
+		else if (c >= 'A' && c <= 'Z')
+			c = (char)(c + 32);
+		buf[(*n)++] = c;
+	}
+	if (!fm)
+		for (; (int)len < width; len++)
+			buf[(*n)++] = ' ';
+}
+
+static void
+put_num(char *buf, size_t *n, int64_t v, int width, bool fm, const char *th)
+{
+	char tmp[32];
+	int len = fm ? snprintf(tmp, sizeof tmp, "%lld", (long long)v)
+		     : snprintf(tmp, sizeof tmp, "%0*lld", width, (long long)v);
+
+	memcpy(buf + *n, tmp, (size_t)len);
+	*n += (size_t)len;
+	if (th) {
+		int64_t a = v < 0 ? -v : v;
+		const char *suf = (a % 100 >= 11 && a % 100 <= 13) ? "th" :
+				  a % 10 == 1 ? "st" : a % 10 == 2 ? "nd" : a % 10 == 3 ? "rd" : "th";
+		buf[(*n)++] = th[0] == 'T' ? (char)(suf[0] - 32) : suf[0];
+		buf[(*n)++] = th[0] == 'T' ? (char)(suf[1] - 32) : suf[1];
+	}
+}
+
+/* ISO 8601 week number and week-numbering year */
+static void
+iso_week(const Tm *tm, int64_t *iyear, int *week)
+{
+	int64_t y = tm->year;
+	int64_t jan4 = datetime_days_from_civil(y, 1, 4);
+	int64_t wd4 = ((jan4 % 7) + 10) % 7;            /* Monday = 0 */
+	int64_t start = jan4 - wd4;                     /* Monday of week 1 */
+
+	if (tm->days < start) {
+		y--;
+		jan4 = datetime_days_from_civil(y, 1, 4);
+		wd4 = ((jan4 % 7) + 10) % 7;
+		start = jan4 - wd4;
+	} else {
+		int64_t njan4 = datetime_days_from_civil(y + 1, 1, 4);
+		int64_t nstart = njan4 - (((njan4 % 7) + 10) % 7);
+		if (tm->days >= nstart) {
+			y++;
+			start = nstart;
+		}
+	}
+	*iyear = y;
+	*week = (int)((tm->days - start) / 7) + 1;
+}
+
+static bool
+pat(const char *f, size_t flen, size_t i, const char *p)
+{
+	size_t n = strlen(p);
+	return i + n <= flen && memcmp(f + i, p, n) == 0;
+}
+
+/* a numeric keyword: all upper case ("DD") or all lower case ("dd") */
+static bool
+kw(const char *f, size_t flen, size_t i, const char *p)
+{
+	size_t n = strlen(p), k;
+
+	if (i + n > flen)
+		return false;
+	if (memcmp(f + i, p, n) == 0)
+		return true;
+	for (k = 0; k < n; k++) {
+		char c = p[k] >= 'A' && p[k] <= 'Z' ? (char)(p[k] + 32) : p[k];
+		if (f[i + k] != c)
+			return false;
+	}
+	return true;
+}
+
+/* Format tm by PostgreSQL's to_char template rules (the common patterns). */
+static size_t
+format_tm(const Tm *tm, const char *f, size_t flen, char *buf, bool tz)
+{
+	size_t i = 0, n = 0;
+	int64_t year_ce = tm->year > 0 ? tm->year : 1 - tm->year;   /* no year 0 */
+
+	while (i < flen) {
+		bool fm = false;
+		const char *th = NULL;
+		size_t before = n;
+		int64_t v = 0;
+		int width = 0, kind = 0;   /* 1 number, 2 done */
+		if (pat(f, flen, i, "FM")) {
+			fm = true;
+			i += 2;
+			if (i >= flen)
+				break;
+		}
+		(void)before;
+		if (f[i] == '"') {
+			for (i++; i < flen && f[i] != '"'; i++) {
+				if (f[i] == '\\' && i + 1 < flen)
+					i++;
+				buf[n++] = f[i];
+			}
+			i++;
+			continue;
+		}
+#define NUM(p, val, w) else if (kw(f, flen, i, p)) { v = (val); width = (w); i += strlen(p); kind = 1; }
+		if (pat(f, flen, i, "AM") || pat(f, flen, i, "PM")) {
+			memcpy(buf + n, tm->hour < 12 ? "AM" : "PM", 2);
+			n += 2, i += 2, kind = 2;
+		} else if (pat(f, flen, i, "am") || pat(f, flen, i, "pm")) {
+			memcpy(buf + n, tm->hour < 12 ? "am" : "pm", 2);
+			n += 2, i += 2, kind = 2;
+		} else if (pat(f, flen, i, "BC") || pat(f, flen, i, "AD")) {
+			memcpy(buf + n, tm->year > 0 ? "AD" : "BC", 2);
+			n += 2, i += 2, kind = 2;
+		} else if (pat(f, flen, i, "bc") || pat(f, flen, i, "ad")) {
+			memcpy(buf + n, tm->year > 0 ? "ad" : "bc", 2);
+			n += 2, i += 2, kind = 2;
+		} else if (pat(f, flen, i, "MONTH") || pat(f, flen, i, "Month") ||
+			   pat(f, flen, i, "month")) {
+			put_name(buf, &n, month_names[tm->mon - 1], f[i + 1] == 'O' ? 2 :
+				 f[i] == 'M' ? 1 : 0, 9, fm);
+			i += 5, kind = 2;
+		} else if (pat(f, flen, i, "MON") || pat(f, flen, i, "Mon") || pat(f, flen, i, "mon")) {
+			char ab[4];
+			memcpy(ab, month_names[tm->mon - 1], 3);
+			ab[3] = 0;
+			put_name(buf, &n, ab, f[i + 1] == 'O' ? 2 : f[i] == 'M' ? 1 : 0, 3, true);
+			i += 3, kind = 2;
+		} else if (pat(f, flen, i, "DAY") || pat(f, flen, i, "Day") || pat(f, flen, i, "day")) {
+			put_name(buf, &n, day_names[tm->wday], f[i + 1] == 'A' ? 2 :
+				 f[i] == 'D' ? 1 : 0, 9, fm);
+			i += 3, kind = 2;
+		} else if (pat(f, flen, i, "DY") || pat(f, flen, i, "Dy") || pat(f, flen, i, "dy")) {
+			char ab[4];
+			memcpy(ab, day_names[tm->wday], 3);
+			ab[3] = 0;
+			put_name(buf, &n, ab, f[i + 1] == 'Y' ? 2 : f[i] == 'D' ? 1 : 0, 3, true);
+			i += 2, kind = 2;
+		} else if (tz && (pat(f, flen, i, "TZ") || pat(f, flen, i, "tz"))) {
+			const char *z = datetime_timezone_name();
+			size_t zl = strlen(z), k;
+			for (k = 0; k < zl && k < 32; k++)
+				buf[n++] = f[i] == 't' && z[k] >= 'A' && z[k] <= 'Z' ? (char)(z[k] + 32) : z[k];
+			i += 2, kind = 2;
+		} else if (kw(f, flen, i, "IYYY") || kw(f, flen, i, "IW")) {
+			int64_t iy;
+			int wk;
+			iso_week(tm, &iy, &wk);
+			if (f[i + 1] == 'Y' || f[i + 1] == 'y') {
+				v = iy;
+				width = 4;
+				i += 4;
+			} else {
+				v = wk;
+				width = 2;
+				i += 2;
+			}
+			kind = 1;
+		}
+		NUM("ID", tm->wday == 0 ? 7 : tm->wday, 1)
+		NUM("HH24", tm->hour, 2)
+		NUM("HH12", tm->hour % 12 == 0 ? 12 : tm->hour % 12, 2)
+		NUM("HH", tm->hour % 12 == 0 ? 12 : tm->hour % 12, 2)
+		NUM("MI", tm->min, 2)
+		NUM("SSSS", tm->hour * 3600 + tm->min * 60 + tm->sec, 1)
+		NUM("SS", tm->sec, 2)
+		NUM("MS", tm->usec / 1000, 3)
+		NUM("US", tm->usec, 6)
+		NUM("YYYY", year_ce, 4)
+		NUM("YYY", year_ce % 1000, 3)
+		NUM("YY", year_ce % 100, 2)
+		NUM("Y", year_ce % 10, 1)
+		NUM("MM", tm->mon, 2)
+		NUM("DDD", tm->yday, 3)
+		NUM("DD", tm->mday, 2)
+		NUM("D", tm->wday + 1, 1)
+		NUM("Q", (tm->mon - 1) / 3 + 1, 1)
+		NUM("WW", (tm->yday - 1) / 7 + 1, 2)
+		NUM("W", (tm->mday - 1) / 7 + 1, 1)
+		NUM("CC", tm->year > 0 ? (tm->year + 99) / 100 : -((1 - tm->year + 99) / 100), 2)
+		NUM("J", tm->days + 2440588, 1)
+#undef NUM
+		if (kind == 1) {
+			if (pat(f, flen, i, "TH") || pat(f, flen, i, "th")) {
+				th = f + i;
+				i += 2;
+			}
+			put_num(buf, &n, v, width, fm, th);
+			continue;
+		}
+		if (kind == 2)
+			continue;
+		/* a backslash quotes only a double quote; anything else is literal */
+		if (f[i] == '\\' && i + 1 < flen && f[i + 1] == '"')
+			i++;
+		buf[n++] = f[i++];
+	}
+	return n;
+}
+
+static int
+to_char_ts(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const int64_t *a;
+	const strview *b;
+	bool tz = args[0].type.id == TYPE_TIMESTAMPTZ;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		int64_t ts;
+		Tm tm;
+		char *buf;
+		size_t n;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		ts = a[ka];
+		if (ts == TS_NOBEGIN || ts == TS_NOEND) {
+			out_null(out, i);       /* to_char of infinity is NULL */
+			continue;
+		}
+		if (tz)
+			ts = datetime_timestamptz_to_local(ts);
+		tm_of(ts, &tm);
+		/* each template byte expands to at most 40 bytes (names, numbers) */
+		buf = arena_alloc(out->arena, (size_t)b[kb].len * 40 + 1);
+		n = format_tm(&tm, strview_data(&b[kb]), b[kb].len, buf, tz);
+		out_string_owned(out, i, buf, (uint32_t)n);
+	}
+	return FLOE_OK;
+}
+
 #define DA TYPE_DATE
 #define TI TYPE_TIME
 #define TS TYPE_TIMESTAMP
@@ -382,6 +668,7 @@ const ScalarFunc func_datetime_table[] = {
 	FN("extract", date_part, TX, TS, F8), FN("extract", date_part, TX, TZ, F8),
 	FN("extract", date_part, TX, IV, F8),
 	FN("date_trunc", date_trunc, TX, TS, TS), FN("date_trunc", date_trunc, TX, TZ, TZ),
+	FN("to_char", to_char_ts, TS, TX, TX), FN("to_char", to_char_ts, TZ, TX, TX),
 	{ "make_date", make_date, 3, 0, { I4, I4, I4 }, DA, FRET_FIXED, true, false },
 	{ "to_timestamp", to_timestamp, 1, 0, { F8 }, TZ, FRET_FIXED, true, false },
 	{ "justify_days", justify_days_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },

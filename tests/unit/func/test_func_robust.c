@@ -195,6 +195,30 @@ test_func_robust__like_shapes(void **state)
 	}
 }
 
+/* to_char with random templates never overruns its buffer */
+static void
+test_func_robust__to_char(void **state)
+{
+	static const char tpl_chars[] = "YMDHISUQWJCTZFAPBymdhisuqwjctzfapb\"\\ -:1";
+	int k;
+
+	for (k = 0; k < 300; k++) {
+		char tpl[48];
+		uint32_t len = rnd(47), i;
+		Vector args[2], out;
+		Value ts = value_int(TYPE_TIMESTAMP, (int64_t)rnd(2000000000) * 1000000 -
+						     (int64_t)rnd(2000000) * 86400000000LL);
+		for (i = 0; i < len; i++)
+			tpl[i] = tpl_chars[rnd(sizeof tpl_chars - 1)];
+		tpl[len] = 0;
+		vector_init_const(&args[0], &ts, T_arena);
+		args[1] = t_const_text(tpl);
+		assert_int_equal(t_call("to_char", args, 2, 1, &out), FLOE_OK);
+		if (!t_null_at(&out, 0))
+			assert_true(((strview *)out.data)[0].len <= len * 40);
+	}
+}
+
 int
 main(void)
 {
@@ -202,6 +226,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_robust__string_functions, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_robust__like_direct, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_robust__like_shapes, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_robust__to_char, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
