@@ -192,10 +192,18 @@ layout(Arena *a, const char *s, Cell *out)
 	int lw = 0;
 	Line *lines;
 
-	/* worst case growth: every byte becomes \xNN or a tab 8 spaces */
-	buf = arena_alloc(a, n * 8 + 1);
-	for (size_t k = 0; k < n; k++)
-		cap += s[k] == '\n';
+	/* output size: a tab grows by at most 7 bytes, \r or \xNN by at most
+	 * 3, a 2-byte C1 control (lead byte 0xC2) by 4 as \uNNNN */
+	size_t extra = 0;
+	for (size_t k = 0; k < n; k++) {
+		unsigned char b = (unsigned char)s[k];
+		cap += b == '\n';
+		if (b < 0x20 || b == 0x7F)
+			extra += 7;
+		else if (b == 0xC2)
+			extra += 4;
+	}
+	buf = arena_alloc(a, n + extra + 1);
 	lines = ARENA_ARRAY(a, Line, cap);
 	bp = buf;
 	lines[0].s = bp;
