@@ -22,6 +22,7 @@
  *   func_utf8_len(), func_utf8_offset(), func_utf8_lower(), func_utf8_upper()
  */
 #include <stdio.h>
+#include <strings.h>
 #include "func/func_internal.h"
 #include "types/text.h"
 
@@ -996,6 +997,399 @@ pg_typeof(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 	return FLOE_OK;
 }
 
+/* ---- to_hex, quote_ident/literal/nullable, overlay ----------------------------- */
+
+#define TO_HEX(fname, T, UT)                                                           \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		Args a;                                                                \
+		uint32_t i;                                                            \
+		args_view(&a, args, 1);                                                \
+		for (i = 0; i < count; i++) {                                          \
+			char buf[24];                                                  \
+			UT u;                                                          \
+			int n = 0, k;                                                  \
+			char tmp[24];                                                  \
+			if (args_null(&a, i)) {                                        \
+				out_null(out, i);                                      \
+				continue;                                              \
+			}                                                              \
+			u = (UT)((const T *)a.v[0].data)[ARGK(a.v[0], i)];             \
+			do {                                                           \
+				tmp[n++] = "0123456789abcdef"[u & 15];                 \
+				u >>= 4;                                               \
+			} while (u);                                                   \
+			for (k = 0; k < n; k++)                                        \
+				buf[k] = tmp[n - 1 - k];                               \
+			vector_set_string(out, i, buf, (uint32_t)n);                   \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+TO_HEX(to_hex32, int32_t, uint32_t)
+TO_HEX(to_hex64, int64_t, uint64_t)
+
+/* SQL key words that quote_ident must quote (PostgreSQL's reserved words) */
+static const char *const reserved[] = {
+	"all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric",
+	"authorization", "between", "bigint", "binary", "bit", "boolean", "both", "case", "cast",
+	"char", "character", "check", "coalesce", "collate", "collation", "column",
+	"concurrently", "constraint", "create", "cross", "current_catalog", "current_date",
+	"current_role", "current_schema", "current_time", "current_timestamp", "current_user",
+	"dec", "decimal", "default", "deferrable", "desc", "distinct", "do", "else", "end",
+	"except", "exists", "extract", "false", "fetch", "float", "for", "foreign", "freeze",
+	"from", "full", "grant", "greatest", "group", "grouping", "having", "ilike", "in",
+	"initially", "inner", "inout", "int", "integer", "intersect", "interval", "into", "is",
+	"isnull", "join", "lateral", "leading", "least", "left", "like", "limit", "localtime",
+	"localtimestamp", "national", "natural", "nchar", "none", "normalize", "not", "notnull",
+	"null", "nullif", "numeric", "offset", "on", "only", "or", "order", "out", "outer",
+	"overlaps", "overlay", "placing", "position", "precision", "primary", "real",
+	"references", "returning", "right", "row", "select", "session_user", "setof", "similar",
+	"smallint", "some", "substring", "symmetric", "table", "tablesample", "then", "time",
+	"timestamp", "to", "trailing", "treat", "trim", "true", "union", "unique", "user",
+	"using", "values", "varchar", "variadic", "verbose", "when", "where", "window", "with",
+	"xmlattributes", "xmlconcat", "xmlelement", "xmlexists", "xmlforest", "xmlnamespaces",
+	"xmlparse", "xmlpi", "xmlroot", "xmlserialize", "xmltable", NULL,
+};
+
+static int
+quote_ident(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *sv;
+		const char *p;
+		bool safe;
+		uint32_t k, n = 0;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		sv = arg_s(&a, 0, i);
+		p = strview_data(sv);
+		safe = sv->len > 0 && ((p[0] >= 'a' && p[0] <= 'z') || p[0] == '_');
+		for (k = 0; safe && k < sv->len; k++)
+			safe = (p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9') ||
+			       p[k] == '_' || p[k] == '$';
+		for (k = 0; safe && reserved[k]; k++)
+			if (strlen(reserved[k]) == sv->len && !memcmp(reserved[k], p, sv->len))
+				safe = false;
+		if (safe) {
+			vector_set_string(out, i, p, sv->len);
+			continue;
+		}
+		d = arena_alloc(out->arena, (size_t)sv->len * 2 + 3);
+		d[n++] = '"';
+		for (k = 0; k < sv->len; k++) {
+			if (p[k] == '"')
+				d[n++] = '"';
+			d[n++] = p[k];
+		}
+		d[n++] = '"';
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
+/* 'text' with '' doubled; E'...' with \\ doubled when there is a backslash */
+static void
+put_literal(Vector *out, uint32_t i, const char *p, uint32_t len)
+{
+	char *d = arena_alloc(out->arena, (size_t)len * 2 + 4);
+	uint32_t k, n = 0;
+
+	if (memchr(p, '\\', len))
+		d[n++] = 'E';
+	d[n++] = '\'';
+	for (k = 0; k < len; k++) {
+		if (p[k] == '\'' || p[k] == '\\')
+			d[n++] = p[k];
+		d[n++] = p[k];
+	}
+	d[n++] = '\'';
+	out_string_owned(out, i, d, n);
+}
+
+static int
+quote_literal_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out,
+		     bool nullable)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		const strview *sv;
+		if (args_null(&a, i)) {
+			if (nullable)
+				vector_set_string(out, i, "NULL", 4);
+			else
+				out_null(out, i);
+			continue;
+		}
+		sv = arg_s(&a, 0, i);
+		put_literal(out, i, strview_data(sv), sv->len);
+	}
+	return FLOE_OK;
+}
+
+static int
+quote_literal(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return quote_literal_common(ctx, args, count, out, false);
+}
+
+static int
+quote_nullable(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return quote_literal_common(ctx, args, count, out, true);
+}
+
+/* overlay(s placing r from start [for n]) = left part || r || rest */
+static int
+overlay(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		const strview *sv, *rv;
+		const char *p;
+		int64_t start, n;
+		uint32_t b0, b1, slen;
+		char *d;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		sv = arg_s(&a, 0, i);
+		rv = arg_s(&a, 1, i);
+		p = strview_data(sv);
+		start = arg_i32(&a, 2, i);
+		n = nargs == 4 ? (int64_t)arg_i32(&a, 3, i) : (int64_t)func_utf8_len(strview_data(rv), rv->len);
+		if (start <= 0)
+			return floe_errorf(ctx->err, ERRCODE_SUBSTRING_ERROR,
+					   "negative substring length not allowed");
+		slen = func_utf8_len(p, sv->len);
+		b0 = func_utf8_offset(p, sv->len, (uint32_t)(start - 1 > slen ? slen : start - 1));
+		if (start + n - 1 < 0)
+			b1 = 0;
+		else
+			b1 = func_utf8_offset(p, sv->len, (uint32_t)(start + n - 1 > slen ? slen :
+								     start + n - 1));
+		d = arena_alloc(out->arena, (size_t)b0 + rv->len + (sv->len - b1) + 1);
+		memcpy(d, p, b0);
+		memcpy(d + b0, strview_data(rv), rv->len);
+		memcpy(d + b0 + rv->len, p + b1, sv->len - b1);
+		out_string_owned(out, i, d, b0 + rv->len + (sv->len - b1));
+	}
+	return FLOE_OK;
+}
+
+/* ---- encode(bytea, format) / decode(text, format): hex, base64, escape -------- */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static int
+bad_encoding(FuncCtx *ctx, const strview *f)
+{
+	return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "unrecognized encoding: \"%.*s\"", (int)(f->len > 64 ? 64 : f->len),
+			   strview_data(f));
+}
+
+static int
+fmt_of(const strview *f)
+{
+	if (f->len == 3 && !strncasecmp(strview_data(f), "hex", 3))
+		return 1;
+	if (f->len == 6 && !strncasecmp(strview_data(f), "base64", 6))
+		return 2;
+	if (f->len == 6 && !strncasecmp(strview_data(f), "escape", 6))
+		return 3;
+	return 0;
+}
+
+static int
+encode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *sv, *fv;
+		const unsigned char *p;
+		char *d;
+		uint32_t k, n = 0, len;
+		int fmt;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		sv = arg_s(&a, 0, i);
+		fv = arg_s(&a, 1, i);
+		p = (const unsigned char *)strview_data(sv);
+		len = sv->len;
+		fmt = fmt_of(fv);
+		if (!fmt)
+			return bad_encoding(ctx, fv);
+		if ((uint64_t)len * 4 + 16 > MAX_TEXT_BYTES)
+			return too_long(ctx);
+		d = arena_alloc(out->arena, (size_t)len * 4 + len / 57 + 16);
+		if (fmt == 1) {
+			for (k = 0; k < len; k++) {
+				d[n++] = "0123456789abcdef"[p[k] >> 4];
+				d[n++] = "0123456789abcdef"[p[k] & 15];
+			}
+		} else if (fmt == 2) {
+			/* 76 characters a line, as PostgreSQL's pg_base64_encode */
+			uint32_t col = 0;
+			for (k = 0; k < len; k += 3) {
+				uint32_t v = (uint32_t)p[k] << 16 | (k + 1 < len ? (uint32_t)p[k + 1] << 8 : 0) |
+					     (k + 2 < len ? p[k + 2] : 0);
+				if (col >= 76) {
+					d[n++] = '\n';
+					col = 0;
+				}
+				d[n++] = b64[(v >> 18) & 63];
+				d[n++] = b64[(v >> 12) & 63];
+				d[n++] = k + 1 < len ? b64[(v >> 6) & 63] : '=';
+				d[n++] = k + 2 < len ? b64[v & 63] : '=';
+				col += 4;
+			}
+		} else {
+			for (k = 0; k < len; k++) {
+				if (p[k] == '\\') {
+					d[n++] = '\\';
+					d[n++] = '\\';
+				} else if (p[k] == 0 || p[k] >= 0x80) {
+					n += (uint32_t)sprintf(d + n, "\\%03o", p[k]);
+				} else {
+					d[n++] = (char)p[k];
+				}
+			}
+		}
+		out_string_owned(out, i, d, n);
+	}
+	return FLOE_OK;
+}
+
+static int
+hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int
+decode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, 2);
+	for (i = 0; i < count; i++) {
+		const strview *sv, *fv;
+		const char *p;
+		unsigned char *d;
+		uint32_t k, n = 0, len;
+		int fmt;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		sv = arg_s(&a, 0, i);
+		fv = arg_s(&a, 1, i);
+		p = strview_data(sv);
+		len = sv->len;
+		fmt = fmt_of(fv);
+		if (!fmt)
+			return bad_encoding(ctx, fv);
+		d = arena_alloc(out->arena, (size_t)len + 1);
+		if (fmt == 1) {
+			for (k = 0; k < len;) {
+				int hi, lo;
+				if (p[k] == ' ' || p[k] == '\n' || p[k] == '\t' || p[k] == '\r') {
+					k++;
+					continue;
+				}
+				hi = hexval(p[k]);
+				if (hi < 0)
+					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid hexadecimal digit: \"%c\"", p[k]);
+				if (k + 1 >= len)
+					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid hexadecimal data: odd number of digits");
+				lo = hexval(p[k + 1]);
+				if (lo < 0)
+					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid hexadecimal digit: \"%c\"", p[k + 1]);
+				d[n++] = (unsigned char)(hi << 4 | lo);
+				k += 2;
+			}
+		} else if (fmt == 2) {
+			uint32_t acc = 0, bits = 0, pad = 0;
+			for (k = 0; k < len; k++) {
+				char c = p[k];
+				const char *pos;
+				if (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+					continue;
+				if (c == '=') {
+					pad++;
+					continue;
+				}
+				pos = c ? strchr(b64, c) : NULL;
+				if (!pos || pad)
+					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid symbol \"%c\" found while decoding base64 sequence", c);
+				acc = acc << 6 | (uint32_t)(pos - b64);
+				bits += 6;
+				if (bits >= 8) {
+					bits -= 8;
+					d[n++] = (unsigned char)(acc >> bits);
+				}
+			}
+			/* whole 4-character groups, at most "==" of padding */
+			{
+				uint32_t chars = 0, kk;
+				for (kk = 0; kk < len; kk++)
+					chars += !(p[kk] == ' ' || p[kk] == '\n' || p[kk] == '\t' ||
+						   p[kk] == '\r');
+				if (chars % 4 != 0 || pad > 2)
+					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid base64 end sequence");
+			}
+		} else {
+			for (k = 0; k < len;) {
+				if (p[k] != '\\') {
+					d[n++] = (unsigned char)p[k++];
+				} else if (k + 1 < len && p[k + 1] == '\\') {
+					d[n++] = '\\';
+					k += 2;
+				} else if (k + 3 < len && p[k + 1] >= '0' && p[k + 1] <= '3' &&
+					   p[k + 2] >= '0' && p[k + 2] <= '7' && p[k + 3] >= '0' &&
+					   p[k + 3] <= '7') {
+					d[n++] = (unsigned char)((p[k + 1] - '0') << 6 | (p[k + 2] - '0') << 3 |
+								 (p[k + 3] - '0'));
+					k += 4;
+				} else {
+					return floe_errorf(ctx->err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+							   "invalid input syntax for type bytea");
+				}
+			}
+		}
+		out_string_owned(out, i, (char *)d, n);
+	}
+	return FLOE_OK;
+}
+
 /* ---- ascii, chr ------------------------------------------------------------ */
 
 static int
@@ -1229,6 +1623,15 @@ const ScalarFunc func_string_table[] = {
 	F1("chr", chr, I4, TX),
 	F1("md5", md5, TX, TX),
 	F1("initcap", initcap, TX, TX),
+	F1("to_hex", to_hex32, I4, TX),
+	F1("to_hex", to_hex64, TYPE_INT64, TX),
+	F1("quote_ident", quote_ident, TX, TX),
+	F1("quote_literal", quote_literal, TX, TX),
+	{ "quote_nullable", quote_nullable, 1, 0, { TX }, TX, FRET_FIXED, false, false },
+	{ "overlay", overlay, 3, 0, { TX, TX, I4 }, TX, FRET_FIXED, true, false },
+	{ "overlay", overlay, 4, 0, { TX, TX, I4, I4 }, TX, FRET_FIXED, true, false },
+	F2("encode", encode, TYPE_BYTEA, TX, TX),
+	F2("decode", decode, TX, TX, TYPE_BYTEA),
 	{ "pg_typeof", pg_typeof, 1, 0, { FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
 	F3("translate", translate, TX, TX, TX, TX),
 };

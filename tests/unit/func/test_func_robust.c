@@ -76,6 +76,9 @@ test_func_robust__string_functions(void **state)
 		{ "!~~*", "ss" }, { "like_escape", "ss" }, { "=", "ss" }, { "<", "ss" },
 		{ "~", "ss" }, { "~*", "ss" }, { "regexp_replace", "sss" },
 		{ "regexp_replace", "ssss" }, { "substring", "ss" }, { "regexp_like", "sss" },
+		{ "encode", "bf" }, { "decode", "sf" }, { "overlay", "ssi" }, { "overlay", "ssii" },
+		{ "quote_ident", "s" }, { "quote_literal", "s" }, { "quote_nullable", "s" },
+		{ "initcap", "s" }, { "translate", "sss" }, { "similar_to_escape", "s" },
 	};
 	const uint32_t n = 64;
 	int round, c, j;
@@ -85,8 +88,20 @@ test_func_robust__string_functions(void **state)
 			Vector args[4], out;
 			int nargs = (int)strlen(calls[c].fmt), rc;
 			uint32_t i;
-			for (j = 0; j < nargs; j++)
-				args[j] = calls[c].fmt[j] == 's' ? rand_texts(n) : rand_ints(n);
+			for (j = 0; j < nargs; j++) {
+				char fc = calls[c].fmt[j];
+				if (fc == 's') {
+					args[j] = rand_texts(n);
+				} else if (fc == 'b') {
+					args[j] = rand_texts(n);
+					args[j].type = type_make(TYPE_BYTEA);
+				} else if (fc == 'f') {
+					static const char *fmts[] = { "hex", "base64", "escape", "HEX", "x" };
+					args[j] = t_const_text(fmts[rnd(5)]);
+				} else {
+					args[j] = rand_ints(n);
+				}
+			}
 			rc = t_call(calls[c].name, args, nargs, n, &out);
 			if (rc != FLOE_OK) {
 				assert_int_equal(rc, FLOE_ERR);
