@@ -746,6 +746,56 @@ test_parquet_write__large_values(void **state)
 	arena_free(a);
 }
 
+/* FIXED_LEN_BYTE_ARRAY widths for decimals (Iceberg's decimalRequiredBytes:
+ * smallest n with 2^(8n-1) >= 10^p), and decimal(20,2)/(25,0) written at
+ * those widths. */
+static void
+test_parquet_write__decimal_widths(void **state)
+{
+	static const int want[39] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9, 9,
+				     9, 10, 10, 11, 11, 11, 12, 12, 13, 13, 13, 14, 14, 15, 15, 16, 16, 16};
+	SqlType types[2] = {type_decimal(20, 2), type_decimal(25, 0)};
+	ParquetWriteColumn cols[2] = {{"a", 1, {0}, false}, {"b", 2, {0}, false}};
+	Arena *a = arena_new(0);
+	ParquetWriter *w;
+	Batch *b;
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	char path[512], q[2048], *out;
+	int p;
+
+	for (p = 1; p <= 38; p++)
+		assert_int_equal(parquet_decimal_bytes(p), want[p]);
+	cols[0].type = types[0];
+	cols[1].type = types[1];
+	w = parquet_writer_new(cols, 2, NULL);
+	b = batch_new(a, 2, types, 3);
+	((int128 *)b->cols[0].data)[0] = -(i128_pow10(20) - 1);
+	((int128 *)b->cols[0].data)[1] = i128_pow10(20) - 1;
+	((int128 *)b->cols[0].data)[2] = -1;
+	((int128 *)b->cols[1].data)[0] = i128_pow10(25) - 1;
+	((int128 *)b->cols[1].data)[1] = -(i128_pow10(25) - 1);
+	vector_set_null(&b->cols[1], 2);
+	b->count = 3;
+	assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+	assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+	snprintf(path, sizeof path, "%s/decw.parquet", tmpdir);
+	save(path, data, len);
+	free(check(path, 3));
+	snprintf(q, sizeof q, "SELECT string_agg(type_length::VARCHAR, ',' ORDER BY field_id) FROM "
+		 "parquet_schema('%s') WHERE field_id IS NOT NULL", path);
+	out = sql(q);
+	assert_text(out, "\"9,11\"\n");
+	free(out);
+	out = dump(path, NULL);
+	assert_text(out, "a,b\n-999999999999999999.99,9999999999999999999999999\n"
+		    "999999999999999999.99,-9999999999999999999999999\n-0.01,\n");
+	free(out);
+	parquet_writer_free(w);
+	arena_free(a);
+}
+
 /* ------------------------------------------------------------ round trip */
 
 /* Deterministic value of column c at row i (all-types table), into v. */
@@ -959,6 +1009,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__vector_kinds_and_errors),
 		cmocka_unit_test(test_parquet_write__round_trip_reader),
 		cmocka_unit_test(test_parquet_write__large_values),
+		cmocka_unit_test(test_parquet_write__decimal_widths),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
