@@ -16,9 +16,14 @@
  *     finish: close_file on a non-empty OPEN file, return DataFiles
  *     abort:  remove every file close_file wrote
  *
+ * Metrics modes (write.metadata.metrics.default / .column.<name>): none
+ * (column_size only), counts, truncate(N) (the default, N = 16), full; as
+ * Iceberg Java, columns past the first 100 default to none.
+ *
  * INTERFACE ROUTINES
- *   data_writer_new, data_writer_set_options, data_writer_write,
- *   data_writer_finish, data_writer_abort, data_writer_free, data_writer_bound
+ *   data_writer_new, data_writer_set_options, data_writer_set_property,
+ *   data_writer_write, data_writer_finish, data_writer_abort,
+ *   data_writer_free, data_writer_bound
  *
  * Invariants:
  *   1. A file is written (fileio_write, create-only) in one piece when it is
