@@ -12,7 +12,8 @@
  * reads statements from stdin, interactively (libedit) when stdin is a
  * terminal.  Exit status: 0 success; 1 a statement or meta-command failed
  * in a script (the first error stops the script, like psql with
- * ON_ERROR_STOP=1); 2 bad usage or the warehouse could not be opened.
+ * ON_ERROR_STOP=1, unless -v ON_ERROR_STOP=off); 2 bad usage or the
+ * warehouse could not be opened.
  *
  * INTERFACE ROUTINES
  *   main(argc, argv)
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "main/shell.h"
@@ -53,11 +55,35 @@ usage(FILE *out)
 		"  -q, --quiet              no command tags or banner\n"
 		"  -x, --expanded           expanded output (one line per column)\n"
 		"  -b, --echo-errors        echo a failed statement to stderr\n"
+		"  -v ON_ERROR_STOP=off     scripts go on after an error (exit status is still 1)\n"
 		"  -V, --version            print the version and exit\n"
 		"  -?, --help               show this help and exit\n"
 		"\n"
 		"In scripts (-c, -f, piped stdin) the first error stops floe with exit status 1.\n"
 		"Inside the shell, type \\? for help.\n");
+}
+
+/* -v NAME=VALUE: psql's variables; floe knows ON_ERROR_STOP only. */
+static int
+set_variable(ShellOptions *opts, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	const char *v = eq ? eq + 1 : "";
+
+	if (!eq || (size_t)(eq - arg) != strlen("ON_ERROR_STOP") ||
+	    strncmp(arg, "ON_ERROR_STOP", (size_t)(eq - arg)) != 0) {
+		fprintf(stderr, "floe: -v supports only ON_ERROR_STOP=on|off, not \"%s\"\n", arg);
+		return -1;
+	}
+	if (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0)
+		opts->continue_on_error = false;
+	else if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0)
+		opts->continue_on_error = true;
+	else {
+		fprintf(stderr, "floe: ON_ERROR_STOP expects on or off, not \"%s\"\n", v);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -74,6 +100,8 @@ main(int argc, char **argv)
 		{"expanded", no_argument, NULL, 'x'},
 		{"csv", no_argument, NULL, 1001},
 		{"echo-errors", no_argument, NULL, 'b'},
+		{"set", required_argument, NULL, 'v'},
+		{"variable", required_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 1000},
 		{NULL, 0, NULL, 0},
@@ -106,7 +134,7 @@ main(int argc, char **argv)
 	opts.print.field_sep = "|";
 	actions = xcalloc((size_t)argc + 1, sizeof *actions);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:c:f:AtF:qxbV?", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":D:c:f:AtF:qxbv:V?", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 'c':
@@ -121,6 +149,12 @@ main(int argc, char **argv)
 		case 'q': opts.print.quiet = true; break;
 		case 'x': opts.print.expanded = true; break;
 		case 'b': opts.echo_errors = true; break;
+		case 'v':
+			if (set_variable(&opts, optarg) != 0) {
+				free(actions);
+				return 2;
+			}
+			break;
 		case 'V':
 			printf("floe " FLOE_VERSION "\n");
 			free(actions);
@@ -187,20 +221,23 @@ main(int argc, char **argv)
 	sh = shell_new(session, &opts);
 
 	if (nactions > 0) {
-		for (int i = 0; i < nactions && rc == 0; i++) {
+		for (int i = 0; i < nactions && (rc == 0 || opts.continue_on_error); i++) {
 			if (actions[i].kind == 'c') {
-				rc = shell_run_string(sh, actions[i].arg) == FLOE_OK ? 0 : 1;
+				if (shell_run_string(sh, actions[i].arg) != FLOE_OK)
+					rc = 1;
 			} else if (strcmp(actions[i].arg, "-") == 0) {
-				rc = shell_run_stream(sh, stdin, "<stdin>", true) == FLOE_OK ? 0 : 1;
+				if (shell_run_stream(sh, stdin, "<stdin>", true) != FLOE_OK)
+					rc = 1;
 			} else {
 				FILE *f = fopen(actions[i].arg, "r");
 				if (!f) {
 					fprintf(stderr, "floe: error: %s: %s\n", actions[i].arg,
 						strerror(errno));
 					rc = 1;
-					break;
+					continue;
 				}
-				rc = shell_run_stream(sh, f, actions[i].arg, true) == FLOE_OK ? 0 : 1;
+				if (shell_run_stream(sh, f, actions[i].arg, true) != FLOE_OK)
+					rc = 1;
 				fclose(f);
 			}
 		}

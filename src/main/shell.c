@@ -88,7 +88,8 @@ struct Shell {
 	char *null_display;      /* \pset null, owned */
 
 	bool quit;               /* \q seen */
-	bool failed;             /* an error in script mode */
+	bool failed;             /* an error in script mode: stop */
+	bool had_error;          /* an error in script mode (sticky) */
 	int include_depth;
 };
 
@@ -198,8 +199,11 @@ report(Shell *sh, const floe_error *err, const char *query)
 	if (sh->opts.echo_errors && query)
 		fprintf(stderr, "STATEMENT:  %s\n", query);
 	fflush(stderr);
-	if (!sh->interactive)
-		sh->failed = true;
+	if (!sh->interactive) {
+		sh->had_error = true;
+		if (!sh->opts.continue_on_error)
+			sh->failed = true;
+	}
 }
 
 /* A failure of a meta-command: message only. */
@@ -215,8 +219,11 @@ meta_error(Shell *sh, const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	fflush(stderr);
-	if (!sh->interactive)
-		sh->failed = true;
+	if (!sh->interactive) {
+		sh->had_error = true;
+		if (!sh->opts.continue_on_error)
+			sh->failed = true;
+	}
 }
 
 static void
@@ -1003,7 +1010,7 @@ run_lines(Shell *sh, FILE *f)
 	}
 	free(line);
 	finish_input(sh);
-	return sh->failed ? FLOE_ERR : FLOE_OK;
+	return sh->failed || sh->had_error ? FLOE_ERR : FLOE_OK;
 }
 
 /* ---- entry points ---------------------------------------------------------------------- */
@@ -1058,7 +1065,7 @@ shell_run_string(Shell *sh, const char *text)
 		p = nl + 1;
 	}
 	finish_input(sh);
-	return sh->failed ? FLOE_ERR : FLOE_OK;
+	return sh->failed || sh->had_error ? FLOE_ERR : FLOE_OK;
 }
 
 int

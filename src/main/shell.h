@@ -62,6 +62,7 @@ typedef struct ShellOptions {
 	PrintOptions print;
 	bool echo_errors;        /* --echo-errors: "STATEMENT:  sql" after errors */
 	bool timing;             /* \timing */
+	bool continue_on_error;  /* -v ON_ERROR_STOP=0: scripts go on after errors */
 } ShellOptions;
 
 typedef struct Shell Shell;

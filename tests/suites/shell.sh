@@ -168,6 +168,15 @@ else
 	fail c_error_exit "rc=$rc" "$tmp/errout"
 fi
 
+# -v ON_ERROR_STOP=off: the script goes on, the exit status still says it failed
+floe_run -v ON_ERROR_STOP=off -A -t -f "$tmp/err.sql" >"$tmp/out" 2>"$tmp/errout"
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^2$' "$tmp/out" && grep -q 'ERROR:  syntax error' "$tmp/errout"; then
+	pass on_error_stop_off
+else
+	fail on_error_stop_off "rc=$rc" "$tmp/out"
+fi
+
 # --echo-errors
 floe_run -b -c 'selec 2' >/dev/null 2>"$tmp/errout"
 if grep -q '^STATEMENT:  selec 2$' "$tmp/errout"; then pass echo_errors; else fail echo_errors "no STATEMENT line" "$tmp/errout"; fi
