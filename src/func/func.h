@@ -34,6 +34,7 @@
  *   func_resolve_scalar(name, argtypes, nargs, &func, &ret, cast_to, err)
  *   func_resolve_agg(name, argtypes, nargs, star, &agg, &ret, cast_to, err)
  *   func_refine_return(f, consts, nargs, &ret)   result type from constant args
+ *   func_set_statement_time(us)   what now()/current_timestamp return
  *   func_type_name(t, buf, n)     a type as PostgreSQL names it in errors
  *   func_like_match(s, slen, p, plen, esc, icase, &match, err)   LIKE on bytes
  */
@@ -124,6 +125,17 @@ typedef struct AggFunc {
 
 int func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star,
 		     const AggFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err);
+
+/*
+ * The current statement's start time (microseconds since 1970-01-01 UTC),
+ * which now(), current_timestamp, current_date, localtimestamp, localtime,
+ * transaction_timestamp() and statement_timestamp() return for every row
+ * (PostgreSQL: the transaction's start; stable within a statement).  The
+ * engine sets it when a statement starts; 0 = unset, and those functions
+ * read the clock once per call.  clock_timestamp() always reads the clock.
+ * Process-wide (one value for all sessions of a process).
+ */
+void func_set_statement_time(int64_t micros_utc);
 
 /* PostgreSQL's format_type_be spelling (no typmods): "integer", "numeric". */
 const char *func_type_name(SqlType t, char *buf, size_t n);

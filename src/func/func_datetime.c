@@ -25,6 +25,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include "func/func_internal.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
@@ -634,6 +635,86 @@ to_char_ts(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 	return FLOE_OK;
 }
 
+/* ---- now() and friends ------------------------------------------------------------ */
+
+static int64_t statement_time;
+
+void
+func_set_statement_time(int64_t micros_utc)
+{
+	__atomic_store_n(&statement_time, micros_utc, __ATOMIC_RELAXED);
+}
+
+static int64_t
+clock_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (int64_t)t.tv_sec * USECS_PER_SEC + t.tv_nsec / 1000;
+}
+
+static int64_t
+stmt_now(void)
+{
+	int64_t t = __atomic_load_n(&statement_time, __ATOMIC_RELAXED);
+	return t ? t : clock_now();
+}
+
+/* what: 0 timestamptz, 1 local timestamp, 2 local date, 3 local time */
+static int
+now_common(Vector *out, uint32_t count, int64_t t, int what)
+{
+	uint32_t i;
+	int64_t local = what ? datetime_timestamptz_to_local(t) : t;
+	int64_t days = local / USECS_PER_DAY, rem = local % USECS_PER_DAY;
+
+	if (rem < 0) {
+		rem += USECS_PER_DAY;
+		days--;
+	}
+	for (i = 0; i < count; i++) {
+		if (what == 2)
+			((int32_t *)out->data)[i] = (int32_t)days;
+		else if (what == 3)
+			((int64_t *)out->data)[i] = rem;
+		else
+			((int64_t *)out->data)[i] = local;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+now_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return now_common(out, count, stmt_now(), 0);
+}
+
+static int
+clock_timestamp_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return now_common(out, count, clock_now(), 0);
+}
+
+static int
+localtimestamp_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return now_common(out, count, stmt_now(), 1);
+}
+
+static int
+current_date_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return now_common(out, count, stmt_now(), 2);
+}
+
+static int
+localtime_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return now_common(out, count, stmt_now(), 3);
+}
+
 #define DA TYPE_DATE
 #define TI TYPE_TIME
 #define TS TYPE_TIMESTAMP
@@ -669,6 +750,11 @@ const ScalarFunc func_datetime_table[] = {
 	FN("extract", date_part, TX, IV, F8),
 	FN("date_trunc", date_trunc, TX, TS, TS), FN("date_trunc", date_trunc, TX, TZ, TZ),
 	FN("to_char", to_char_ts, TS, TX, TX), FN("to_char", to_char_ts, TZ, TX, TX),
+#define NOW(nm, k, r) { nm, k, 0, 0, { 0 }, r, FRET_FIXED, false, false }
+	NOW("now", now_k, TZ), NOW("current_timestamp", now_k, TZ),
+	NOW("transaction_timestamp", now_k, TZ), NOW("statement_timestamp", now_k, TZ),
+	NOW("clock_timestamp", clock_timestamp_k, TZ), NOW("localtimestamp", localtimestamp_k, TS),
+	NOW("current_date", current_date_k, DA), NOW("localtime", localtime_k, TI),
 	{ "make_date", make_date, 3, 0, { I4, I4, I4 }, DA, FRET_FIXED, true, false },
 	{ "to_timestamp", to_timestamp, 1, 0, { F8 }, TZ, FRET_FIXED, true, false },
 	{ "justify_days", justify_days_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },

@@ -180,12 +180,44 @@ test_func_datetime__functions(void **state)
 	}
 }
 
+static void
+test_func_datetime__now(void **state)
+{
+	/* now() is the statement time set by the engine, for every row and every
+	 * call; current_date is its date (TimeZone UTC) */
+	SqlType none[1], ct[1], ret;
+	const ScalarFunc *f;
+	FuncCtx ctx = { T_arena, &T_err };
+	Vector out;
+	int32_t d;
+
+	func_set_statement_time(INT64_C(1600000000123456));   /* 2020-09-13 12:26:40.123456+00 */
+	assert_int_equal(func_resolve_scalar("now", none, 0, &f, &ret, ct, &T_err), FLOE_OK);
+	assert_int_equal(ret.id, TYPE_TIMESTAMPTZ);
+	vector_init(&out, ret, T_arena, 3);
+	assert_int_equal(f->kernel(&ctx, NULL, 0, 3, &out), FLOE_OK);
+	assert_true(((int64_t *)out.data)[0] == INT64_C(1600000000123456));
+	assert_true(((int64_t *)out.data)[2] == INT64_C(1600000000123456));
+	assert_int_equal(func_resolve_scalar("current_date", none, 0, &f, &ret, ct, &T_err), FLOE_OK);
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, NULL, 0, 1, &out), FLOE_OK);
+	assert_int_equal(datetime_parse_date("2020-09-13", 10, &d, &T_err), FLOE_OK);
+	assert_int_equal(((int32_t *)out.data)[0], d);
+	/* clock_timestamp() moves on */
+	assert_int_equal(func_resolve_scalar("clock_timestamp", none, 0, &f, &ret, ct, &T_err), FLOE_OK);
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, NULL, 0, 1, &out), FLOE_OK);
+	assert_true(((int64_t *)out.data)[0] > INT64_C(1700000000000000));
+	func_set_statement_time(0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_func_datetime__operators, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_datetime__functions, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_datetime__now, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
