@@ -1094,6 +1094,102 @@ prompt(Shell *sh)
 	return sh->paren_depth > 0 ? "floe(> " : "floe-> ";
 }
 
+/* ---- tab completion (interactive) ---------------------------------------------- */
+
+static Shell *completing;        /* the shell whose tables complete */
+
+static const char *const keywords[] = {
+	"ALTER", "AND", "AS", "ASC", "BETWEEN", "BIGINT", "BOOLEAN", "BY", "BYTEA",
+	"CASE", "CAST", "CHAR", "COALESCE", "COUNT", "CREATE", "DATE", "DEFAULT",
+	"DELETE", "DESC", "DISTINCT", "DOUBLE PRECISION", "DROP", "ELSE", "END",
+	"EXISTS", "FALSE", "FROM", "GROUP BY", "HAVING", "IF EXISTS", "IF NOT EXISTS",
+	"IN", "INSERT INTO", "INTEGER", "INTERVAL", "INTO", "IS", "LIKE", "LIMIT",
+	"NOT", "NULL", "NULLS FIRST", "NULLS LAST", "NUMERIC", "OFFSET", "ON", "OR",
+	"ORDER BY", "REAL", "SCHEMA", "SELECT", "SET", "SHOW", "SMALLINT", "TABLE",
+	"TEXT", "THEN", "TIME", "TIMESTAMP", "TIMESTAMPTZ", "TRUE", "UPDATE",
+	"UUID", "VALUES", "VARCHAR", "WHEN", "WHERE", "WITH",
+};
+
+static const char *const meta_names[] = {
+	"\\?", "\\a", "\\d", "\\dn", "\\dt", "\\echo", "\\f", "\\g", "\\i", "\\o", "\\p",
+	"\\pset", "\\q", "\\r", "\\t", "\\timing", "\\x",
+};
+
+typedef struct Candidates {
+	char **items;
+	int n, next;
+} Candidates;
+
+static Candidates cands;
+
+static void
+cands_free(void)
+{
+	for (int i = 0; i < cands.n; i++)
+		free(cands.items[i]);
+	free(cands.items);
+	memset(&cands, 0, sizeof cands);
+}
+
+static void
+cands_add(const char *word, const char *text, bool upper)
+{
+	size_t n = strlen(text);
+	char *w;
+
+	if (strncasecmp(word, text, n) != 0)
+		return;
+	w = xstrdup(word);
+	for (char *p = w; *p; p++)
+		*p = upper ? (char)toupper((unsigned char)*p) : (char)tolower((unsigned char)*p);
+	cands.items = xrealloc(cands.items, sizeof(char *) * (size_t)(cands.n + 1));
+	cands.items[cands.n++] = w;
+}
+
+/* readline's generator: state 0 builds the list, then hands out one a call. */
+static char *
+complete_word(const char *text, int state)
+{
+	if (state == 0) {
+		bool upper = text[0] && isupper((unsigned char)text[0]);
+		cands_free();
+		if (text[0] == '\\') {
+			for (size_t i = 0; i < sizeof meta_names / sizeof meta_names[0]; i++)
+				cands_add(meta_names[i], text, false);
+		} else {
+			for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+				cands_add(keywords[i], text, upper);
+			if (completing) {
+				Arena *a = arena_new(0);
+				TableInfo *t = NULL;
+				int n = 0;
+				floe_error err;
+				floe_error_clear(&err);
+				if (engine_list_tables(completing->session, a, &t, &n, &err) == FLOE_OK)
+					for (int i = 0; i < n; i++)
+						if (t[i].name)
+							cands_add(t[i].name, text, false);
+				arena_free(a);
+			}
+		}
+	}
+	if (cands.next < cands.n) {
+		char *w = cands.items[cands.next];
+		cands.items[cands.next++] = NULL;
+		return w;   /* readline frees it */
+	}
+	return NULL;
+}
+
+static char **
+complete(const char *text, int start, int end)
+{
+	(void)start;
+	(void)end;
+	rl_attempted_completion_over = 1;   /* no file-name fallback */
+	return rl_completion_matches(text, complete_word);
+}
+
 /* psql 11+: "help", "quit" and "exit" alone on a line at the start of a
  * statement (with an optional ;) act as commands in the interactive shell. */
 static bool
@@ -1173,6 +1269,9 @@ shell_interactive(Shell *sh)
 	sh->prefix_errors = false;
 	sh->source = "<stdin>";
 	rl_readline_name = "floe";
+	rl_attempted_completion_function = complete;
+	rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,.";
+	completing = sh;
 	using_history();
 	if (home && *home) {
 		hist = xmalloc(strlen(home) + 32);
@@ -1192,6 +1291,8 @@ shell_interactive(Shell *sh)
 		sigaction(SIGINT, &sa, NULL);
 	}
 	prompt_loop(sh);
+	completing = NULL;
+	cands_free();
 	sh->os.cancel = NULL;
 	signal(SIGINT, SIG_DFL);
 	if (hist) {
