@@ -34,6 +34,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "main/shell.h"
 #include "types/text.h"
@@ -623,11 +625,61 @@ print_csv(FILE *out, const PrintTable *t, const PrintOptions *o)
 		}
 }
 
+/* Width of the aligned table, for \x auto. */
+static int
+aligned_width(const PrintTable *t, Arena *a)
+{
+	int nc = t->ncols, total = nc > 0 ? nc * 3 - 1 : 0;
+
+	for (int j = 0; j < nc; j++) {
+		Cell c;
+		int w;
+		layout(a, t->headers[j], &c);
+		w = c.width;
+		for (uint64_t r = 0; r < t->nrows; r++) {
+			layout(a, t->cells[r * (uint64_t)nc + (uint64_t)j], &c);
+			if (c.width > w)
+				w = c.width;
+			arena_reset(a);
+		}
+		total += w;
+	}
+	return total;
+}
+
+/* Columns of the terminal out writes to; 0 when it is not a terminal. */
+static int
+terminal_columns(FILE *out)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+
+	if (!isatty(fileno(out)))
+		return 0;
+	if (env && atoi(env) > 0)
+		return atoi(env);
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0)
+		return ws.ws_col;
+	return 0;
+}
+
 void
 output_print_table(FILE *out, const PrintTable *t, const PrintOptions *o)
 {
 	Arena *a = arena_new(0);
 
+	if (o->expanded_auto && !o->expanded && !o->csv && !o->unaligned && t->ncols > 1) {
+		int cols = terminal_columns(out);
+		if (cols > 0 && aligned_width(t, a) > cols) {
+			PrintOptions x = *o;
+			x.expanded = true;
+			arena_reset(a);
+			print_expanded(out, t, &x, a);
+			arena_free(a);
+			return;
+		}
+		arena_reset(a);
+	}
 	if (o->csv)
 		print_csv(out, t, o);
 	else if (o->unaligned)

@@ -529,7 +529,7 @@ static const char help_text[] =
 	"  \\pset [NAME [VALUE]]   set an output option: format (aligned|unaligned|csv),\n"
 	"                         tuples_only, fieldsep, null, footer, expanded\n"
 	"  \\t [on|off]            rows only\n"
-	"  \\x [on|off]            toggle expanded output\n"
+	"  \\x [on|off|auto]       toggle expanded output (auto: when wider than the terminal)\n"
 	"  \\timing [on|off]       toggle timing of commands\n"
 	"\n"
 	"Statements end with a semicolon.  See docs/shell.md and docs/sql.md.\n";
@@ -736,8 +736,15 @@ meta_command(Shell *sh, const char *text)
 				printf("Timing is %s.\n", v ? "on" : "off");
 		}
 	} else if (strcmp(cmd, "x") == 0) {
-		if (onoff(sh, cmd, argc ? argv[0] : NULL, sh->opts.print.expanded, &v)) {
+		if (argc && strcasecmp(argv[0], "auto") == 0) {
+			sh->opts.print.expanded = false;
+			sh->opts.print.expanded_auto = true;
+			if (!sh->opts.print.quiet)
+				printf("Expanded display is used automatically.\n");
+		} else if (onoff(sh, cmd, argc ? argv[0] : NULL,
+				 sh->opts.print.expanded || sh->opts.print.expanded_auto, &v)) {
 			sh->opts.print.expanded = v;
+			sh->opts.print.expanded_auto = false;
 			if (!sh->opts.print.quiet)
 				printf("Expanded display is %s.\n", v ? "on" : "off");
 		}

@@ -41,6 +41,7 @@ typedef struct PrintOptions {
 	bool csv;                /* --csv (wins over unaligned) */
 	bool tuples_only;        /* -t */
 	bool expanded;           /* \x */
+	bool expanded_auto;      /* \x auto: expanded when wider than the terminal */
 	bool quiet;              /* -q: no command tags */
 	const char *field_sep;   /* -F; "|" when NULL */
 	const char *null_display;/* \pset null; "" when NULL */
