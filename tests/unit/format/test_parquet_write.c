@@ -998,6 +998,103 @@ test_parquet_write__round_trip_reader(void **state)
 	arena_free(a);
 }
 
+/*
+ * Files written by DuckDB (testdata/tpch-sf0.1), read with floe's reader
+ * and written again with the writer, must have the same content checksum
+ * as the originals, as computed by parquet-check (DuckDB and hyparquet).
+ */
+static void
+rewrite(const char *table)
+{
+	char src[512], dst[512], cmd[1200], *out, *sum;
+	int st, nc, c, rg;
+	FILE *f;
+	uint8_t *data;
+	long flen;
+	Arena *a = arena_new(0);
+	ParquetFile *pf;
+	ParquetWriteColumn *cols;
+	SqlType *types;
+	ParquetWriter *w;
+	floe_error err;
+	const uint8_t *o;
+	size_t olen;
+
+	snprintf(src, sizeof src, "%s/testdata/tpch-sf0.1/data/%s.parquet", shared(), table);
+	f = fopen(src, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	flen = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	data = malloc((size_t)flen);
+	assert_int_equal(fread(data, 1, (size_t)flen, f), (size_t)flen);
+	fclose(f);
+	if (parquet_open(&pf, data, (size_t)flen, src, a, &err) != FLOE_OK)
+		fail_msg("parquet_open %s: %s", src, err.message);
+	nc = parquet_num_columns(pf);
+	cols = ARENA_ARRAY(a, ParquetWriteColumn, nc);
+	types = ARENA_ARRAY(a, SqlType, nc);
+	for (c = 0; c < nc; c++) {
+		const ParquetColumn *pc = parquet_column(pf, c);
+		cols[c].name = pc->name;
+		cols[c].field_id = c + 1;
+		cols[c].type = types[c] = pc->type;
+		cols[c].required = !pc->optional;
+	}
+	w = parquet_writer_new(cols, nc, NULL);
+	assert_non_null(w);
+	for (rg = 0; rg < parquet_num_row_groups(pf); rg++) {
+		ParquetColumnReader **rs = ARENA_ARRAY(a, ParquetColumnReader *, nc);
+		Arena *ba = arena_new(0);
+		for (c = 0; c < nc; c++)
+			assert_int_equal(parquet_column_reader_open(&rs[c], pf, rg, c, a, &err), FLOE_OK);
+		for (;;) {
+			Batch *b;
+			uint32_t got = 0;
+			arena_reset(ba);
+			b = batch_new(ba, nc, types, VECTOR_SIZE);
+			for (c = 0; c < nc; c++)
+				if (parquet_column_read(rs[c], &b->cols[c], VECTOR_SIZE, &got, &err) != FLOE_OK)
+					fail_msg("read: %s", err.message);
+			if (!got)
+				break;
+			b->count = got;
+			assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+		}
+		arena_free(ba);
+	}
+	assert_int_equal(parquet_writer_finish(w, &o, &olen, &err), FLOE_OK);
+	snprintf(dst, sizeof dst, "%s/%s.parquet", tmpdir, table);
+	save(dst, o, olen);
+	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-check %s --quiet 2>&1", shared(), src);
+	out = run(cmd, &st);
+	assert_int_equal(st, 0);
+	sum = strstr(out, "checksum=");
+	assert_non_null(sum);
+	sum[strcspn(sum, "\n")] = 0;
+	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-check %s --quiet --expect-rows %lld "
+		 "--expect-checksum %s 2>&1", shared(), dst, (long long)parquet_num_rows(pf),
+		 sum + strlen("checksum="));
+	free(out);
+	out = run(cmd, &st);
+	if (st)
+		fprintf(stderr, "%s\n", out);
+	assert_int_equal(st, 0);
+	free(out);
+	parquet_writer_free(w);
+	free(data);
+	arena_free(a);
+}
+
+static void
+test_parquet_write__rewrite_duckdb_files(void **state)
+{
+	rewrite("nation");
+	rewrite("supplier");
+	rewrite("customer");
+	rewrite("orders");
+}
+
 int
 main(void)
 {
@@ -1010,6 +1107,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__round_trip_reader),
 		cmocka_unit_test(test_parquet_write__large_values),
 		cmocka_unit_test(test_parquet_write__decimal_widths),
+		cmocka_unit_test(test_parquet_write__rewrite_duckdb_files),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
