@@ -20,6 +20,7 @@
  *   func_math_table[] / func_math_count   (searched by func_registry.c)
  */
 #include <math.h>
+#include <stdio.h>
 #include "func/func_internal.h"
 
 static int
@@ -390,6 +391,319 @@ pi(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	return FLOE_OK;
 }
 
+/* ---- to_char(number, text) ------------------------------------------------------------ */
+
+/*
+ * PostgreSQL's numeric templates (formatting.c NUM_processor), the common
+ * part: 9 (digit, leading zero blank), 0 (digit, leading zero kept), . D
+ * (decimal point), , G (group separator, blank before the first digit),
+ * S (sign anchored to the number, + or -), MI PL SG (sign at that place),
+ * FM (no padding: no leading blanks, no trailing fraction zeros from 9),
+ * TH th (ordinal suffix); anything else is copied.  The value is rounded
+ * to the template's fraction digits; too many integer digits print #.
+ * intd: the integer digits without leading zeros ("" for 0); fracd: the
+ * fraction digits, exactly as many as the template has.
+ */
+static size_t
+format_number(bool neg, const char *intd, const char *fracd, const char *f, size_t flen,
+	      char *buf)
+{
+	size_t i, n = 0;
+	int int_pos = 0, frac_pos = 0, zero_start = -1, ip = 0, fp = 0, ndig = (int)strlen(intd);
+	bool fm = false, explicit_sign = false, anchored_sign = false, in_frac = false;
+	bool started = false, sign_done = false, overflow;
+	size_t frac_end = 0;
+
+	/* pass 1: shape of the template */
+	for (i = 0; i < flen; i++) {
+		if (!strncmp(f + i, "FM", 2) || !strncmp(f + i, "fm", 2)) {
+			fm = true;
+			i++;
+		} else if (f[i] == '"') {
+			for (i++; i < flen && f[i] != '"'; i++)
+				;
+		} else if (!strncmp(f + i, "MI", 2) || !strncmp(f + i, "SG", 2) ||
+			   !strncmp(f + i, "mi", 2) || !strncmp(f + i, "sg", 2)) {
+			explicit_sign = true;   /* PL adds a +, the usual sign stays */
+			i++;
+		} else if (!strncmp(f + i, "PL", 2) || !strncmp(f + i, "pl", 2)) {
+			i++;
+		} else if (!strncmp(f + i, "TH", 2) || !strncmp(f + i, "th", 2)) {
+			i++;
+		} else if (f[i] == 'S' || f[i] == 's') {
+			anchored_sign = true;
+		} else if (f[i] == '.' || f[i] == 'D' || f[i] == 'd') {
+			in_frac = true;
+		} else if (f[i] == '9' || f[i] == '0') {
+			if (in_frac) {
+				frac_pos++;
+			} else {
+				if (f[i] == '0' && zero_start < 0)
+					zero_start = int_pos;
+				int_pos++;
+			}
+		}
+	}
+	if (zero_start < 0)
+		zero_start = int_pos;
+	overflow = ndig > int_pos;
+	(void)frac_pos;
+	in_frac = false;
+
+#define PUT_SIGN()                                                                     \
+	do {                                                                           \
+		if (!sign_done && !explicit_sign) {                                    \
+			if (neg)                                                       \
+				buf[n++] = '-';                                        \
+			else if (anchored_sign)                                        \
+				buf[n++] = '+';                                        \
+			else if (!fm)                                                  \
+				buf[n++] = ' ';                                        \
+		}                                                                      \
+		sign_done = true;                                                      \
+	} while (0)
+
+	for (i = 0; i < flen; i++) {
+		char c = f[i];
+		if (c == '"') {
+			for (i++; i < flen && f[i] != '"'; i++) {
+				if (f[i] == '\\' && i + 1 < flen)
+					i++;
+				buf[n++] = f[i];
+			}
+			continue;
+		}
+		if (!strncmp(f + i, "FM", 2) || !strncmp(f + i, "fm", 2)) {
+			i++;
+			continue;
+		}
+		if (!strncmp(f + i, "MI", 2) || !strncmp(f + i, "mi", 2)) {
+			if (neg)
+				buf[n++] = '-';
+			else if (!fm)
+				buf[n++] = ' ';
+			i++;
+			continue;
+		}
+		if (!strncmp(f + i, "PL", 2) || !strncmp(f + i, "pl", 2)) {
+			buf[n++] = neg ? ' ' : '+';
+			i++;
+			continue;
+		}
+		if (!strncmp(f + i, "SG", 2) || !strncmp(f + i, "sg", 2)) {
+			buf[n++] = neg ? '-' : '+';
+			i++;
+			continue;
+		}
+		if (!strncmp(f + i, "TH", 2) || !strncmp(f + i, "th", 2)) {
+			/* ordinal of the integer part's last two digits */
+			int last = ndig ? intd[ndig - 1] - '0' : 0;
+			int tens = ndig > 1 ? intd[ndig - 2] - '0' : 0;
+			const char *suf = tens == 1 ? "th" : last == 1 ? "st" : last == 2 ? "nd" :
+					  last == 3 ? "rd" : "th";
+			buf[n++] = c == 'T' ? (char)(suf[0] - 32) : suf[0];
+			buf[n++] = c == 'T' ? (char)(suf[1] - 32) : suf[1];
+			i++;
+			continue;
+		}
+		if (c == 'S' || c == 's')
+			continue;               /* anchored: printed before the first digit */
+		if (c == '9' || c == '0') {
+			if (!in_frac) {
+				int lead = int_pos - ndig;      /* positions before the number */
+				if (overflow) {
+					if (ip == 0)
+						PUT_SIGN();
+					buf[n++] = '#';
+				} else if (ip < lead) {
+					if (ip >= zero_start) {
+						PUT_SIGN();
+						buf[n++] = '0';
+						started = true;
+					} else if (!fm) {
+						buf[n++] = ' ';
+					}
+				} else {
+					PUT_SIGN();
+					buf[n++] = intd[ip - lead];
+					started = true;
+				}
+				ip++;
+			} else {
+				buf[n++] = overflow ? '#' : fracd[fp];
+				if (c == '0' || overflow)
+					frac_end = n;
+				fp++;
+			}
+			continue;
+		}
+		if (c == '.' || c == 'D' || c == 'd') {
+			if (!sign_done)
+				PUT_SIGN();
+			buf[n++] = '.';
+			in_frac = true;
+			frac_end = n;
+			continue;
+		}
+		if (c == ',' || c == 'G' || c == 'g') {
+			if (started || overflow)
+				buf[n++] = ',';
+			else if (!fm)
+				buf[n++] = ' ';
+			continue;
+		}
+		buf[n++] = c;
+	}
+	if (!sign_done && !explicit_sign && neg)
+		buf[n++] = '-';
+	/* FM: drop trailing fraction zeros that came from 9 positions */
+	if (fm && in_frac) {
+		size_t e = n;
+		while (e > frac_end && buf[e - 1] == '0')
+			e--;
+		if (e < n) {
+			/* keep any text after the digits (MI, TH) */
+			size_t k, tail = 0;
+			for (k = n; k > 0 && !(buf[k - 1] >= '0' && buf[k - 1] <= '9') &&
+				    buf[k - 1] != '.'; k--)
+				tail++;
+			if (tail == 0)
+				n = e;
+		}
+	}
+#undef PUT_SIGN
+	return n;
+}
+
+/* fraction digits of a template */
+static int
+template_frac(const char *f, size_t flen)
+{
+	size_t i;
+	int nf = 0;
+	bool in_frac = false;
+
+	for (i = 0; i < flen; i++) {
+		if (f[i] == '.' || f[i] == 'D' || f[i] == 'd')
+			in_frac = true;
+		else if (in_frac && (f[i] == '9' || f[i] == '0'))
+			nf++;
+		else if (!strncmp(f + i, "FM", 2) || !strncmp(f + i, "fm", 2) ||
+			 !strncmp(f + i, "TH", 2) || !strncmp(f + i, "th", 2))
+			i++;
+	}
+	return nf;
+}
+
+/* digits of |v| (scale nf, already rounded) into intd / fracd */
+static void
+split_digits(uint128 u, int nf, char *intd, char *fracd)
+{
+	char tmp[64];
+	int n = 0, k, ni;
+
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	while (n <= nf)
+		tmp[n++] = '0';
+	ni = n - nf;
+	for (k = 0; k < ni; k++)
+		intd[k] = tmp[n - 1 - k];
+	intd[ni] = 0;
+	if (ni == 1 && intd[0] == '0')
+		intd[0] = 0;
+	for (k = 0; k < nf; k++)
+		fracd[k] = tmp[nf - 1 - k];
+	fracd[nf] = 0;
+}
+
+static int
+to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *b;
+	TypeId t = args[0].type.id;
+	int scale = t == TYPE_DECIMAL ? args[0].type.scale : 0;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		const char *f;
+		size_t flen, n;
+		int nf;
+		char intd[400], fracd[400], *buf;
+		bool neg;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		f = strview_data(&b[kb]);
+		flen = b[kb].len;
+		nf = template_frac(f, flen);
+		if (nf > 38)
+			nf = 38;
+		if (t == TYPE_FLOAT64 || t == TYPE_FLOAT32) {
+			double x = t == TYPE_FLOAT64 ? ((const double *)va.data)[ka]
+						     : ((const float *)va.data)[ka];
+			char tmp[400];
+			char *dot;
+			if (isnan(x) || isinf(x) || fabs(x) >= 1e38) {
+				/* too big for digits: all # */
+				snprintf(intd, sizeof intd, "%s", "999999999999999999999999999999999999999");
+				fracd[0] = 0;
+				memset(fracd, '0', (size_t)nf);
+				fracd[nf] = 0;
+				neg = x < 0;
+			} else {
+				neg = signbit(x) && x != 0;
+				snprintf(tmp, sizeof tmp, "%.*f", nf, fabs(x));
+				dot = strchr(tmp, '.');
+				if (dot)
+					*dot = 0;
+				snprintf(intd, sizeof intd, "%s", strcmp(tmp, "0") ? tmp : "");
+				snprintf(fracd, sizeof fracd, "%s", dot ? dot + 1 : "");
+			}
+		} else {
+			int128 v;
+			if (t == TYPE_DECIMAL)
+				v = ((const int128 *)va.data)[ka];
+			else if (t == TYPE_INT16)
+				v = ((const int16_t *)va.data)[ka];
+			else if (t == TYPE_INT32)
+				v = ((const int32_t *)va.data)[ka];
+			else
+				v = ((const int64_t *)va.data)[ka];
+			if (func_dec_rescale(v, scale, nf, &v) != FLOE_OK) {
+				/* more digits than 128 bits: print all # */
+				memset(intd, '9', 39);
+				intd[39] = 0;
+				memset(fracd, '0', (size_t)nf);
+				fracd[nf] = 0;
+				neg = v < 0;
+			} else {
+				neg = v < 0;
+				split_digits(neg ? -(uint128)v : (uint128)v, nf, intd, fracd);
+			}
+		}
+		/* a zero integer part shows as 0 when there are no fraction digits;
+		 * a value that rounds to zero has no sign */
+		if (!intd[0] && nf == 0)
+			snprintf(intd, sizeof intd, "0");
+		if (neg && (!intd[0] || !strcmp(intd, "0")) && strspn(fracd, "0") == strlen(fracd))
+			neg = false;
+		/* every template byte gives at most 2 output bytes (+ a sign) */
+		buf = arena_alloc(out->arena, flen * 2 + 4);
+		n = format_number(neg, intd, fracd, f, flen, buf);
+		out_string_owned(out, i, buf, (uint32_t)n);
+	}
+	return FLOE_OK;
+}
+
 #define I2 TYPE_INT16
 #define I4 TYPE_INT32
 #define I8 TYPE_INT64
@@ -436,6 +750,11 @@ const ScalarFunc func_math_table[] = {
 	F1("degrees", degrees_f64, F8, F8), F1("radians", radians_f64, F8, F8),
 	F2("gcd", gcd_i32, I4, I4, I4), F2("gcd", gcd_i64, I8, I8, I8),
 	F2("lcm", lcm_i32, I4, I4, I4), F2("lcm", lcm_i64, I8, I8, I8),
+	F2("to_char", to_char_num, I4, TYPE_TEXT, TYPE_TEXT),
+	F2("to_char", to_char_num, I8, TYPE_TEXT, TYPE_TEXT),
+	F2("to_char", to_char_num, F4, TYPE_TEXT, TYPE_TEXT),
+	F2("to_char", to_char_num, F8, TYPE_TEXT, TYPE_TEXT),
+	F2("to_char", to_char_num, NU, TYPE_TEXT, TYPE_TEXT),
 	{ "div", div_dec, 2, 0, { NU, NU }, NU, FRET_DEC_INT, true, false },
 };
 const int func_math_count = sizeof func_math_table / sizeof func_math_table[0];

@@ -234,6 +234,43 @@ test_func_robust__to_char(void **state)
 	}
 }
 
+/* to_char(number, template) with random templates and values */
+static void
+test_func_robust__to_char_num(void **state)
+{
+	static const char tpl_chars[] = "90.,DGSMIPLTHFMthfm\"x 9999000";
+	int k;
+
+	for (k = 0; k < 500; k++) {
+		char tpl[40];
+		uint32_t len = rnd(39), i;
+		Vector args[2], out;
+		int128 big = (int128)rnd(2000000000) * rnd(2000000000) * rnd(2000000000) - (int128)rnd(1000);
+		Value v;
+		memset(&v, 0, sizeof v);
+		for (i = 0; i < len; i++)
+			tpl[i] = tpl_chars[rnd(sizeof tpl_chars - 1)];
+		tpl[len] = 0;
+		switch (rnd(3)) {
+		case 0:
+			v = value_int(TYPE_INT64, (int64_t)rnd(4000000000u) - 2000000000);
+			break;
+		case 1:
+			v.type = type_decimal(0, (int)rnd(10));
+			v.u.d = rnd(2) ? big : -big;
+			break;
+		default:
+			v.type = type_make(TYPE_FLOAT64);
+			v.u.f = ((double)rnd(2000000) - 1e6) * (rnd(2) ? 1e-3 : 1e30);
+			break;
+		}
+		vector_init_const(&args[0], &v, T_arena);
+		args[1] = t_const_text(tpl);
+		assert_int_equal(t_call("to_char", args, 2, 1, &out), FLOE_OK);
+		assert_true(((strview *)out.data)[0].len <= len * 2 + 4);
+	}
+}
+
 int
 main(void)
 {
@@ -242,6 +279,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_robust__like_direct, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_robust__like_shapes, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_robust__to_char, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_robust__to_char_num, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
