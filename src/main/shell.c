@@ -652,9 +652,10 @@ static void
 close_qout(Shell *sh)
 {
 	if (sh->qout) {
-		if (sh->qout_pipe)
+		if (sh->qout_pipe) {
 			pclose(sh->qout);
-		else
+			signal(SIGPIPE, SIG_DFL);
+		} else
 			fclose(sh->qout);
 	}
 	sh->qout = NULL;
@@ -676,6 +677,7 @@ set_qout(Shell *sh, const char *rest)
 	}
 	if (*rest == '|') {
 		fflush(NULL);
+		signal(SIGPIPE, SIG_IGN);   /* a reader that quits early is not fatal */
 		f = popen(rest + 1, "w");
 	} else {
 		char path[4096];
@@ -684,6 +686,8 @@ set_qout(Shell *sh, const char *rest)
 		f = fopen(path, "w");
 	}
 	if (!f) {
+		if (*rest == '|' && !sh->qout_pipe)
+			signal(SIGPIPE, SIG_DFL);
 		meta_error(sh, "%s: could not open", rest);
 		return;
 	}
