@@ -18,7 +18,13 @@
  *   to double precision, and func_refine_return turns it into numeric with
  *   that scale when the field is a constant (the kernel writes whichever
  *   type its output vector has);
- *   date_trunc(text, timestamp|timestamptz) keeps the type.
+ *   date_trunc(text, timestamp|timestamptz) keeps the type;
+ *   to_char(timestamp|timestamptz, template) with the common template
+ *   patterns (YYYY MM DD HH24 MI SS MS US, names, ordinals, FM, quoting);
+ *   make_date, to_timestamp(double), justify_days/hours/interval;
+ *   now()/current_timestamp/transaction_timestamp/statement_timestamp/
+ *   current_date/localtimestamp/localtime (the statement time the engine
+ *   sets with func_set_statement_time) and clock_timestamp().
  *
  * INTERFACE ROUTINES
  *   func_datetime_table[] / func_datetime_count   (searched by func_registry.c)

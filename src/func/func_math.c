@@ -1,6 +1,8 @@
 /*
- * func_math.c — mathematical functions: abs, round, trunc, ceil/ceiling,
- * floor, sign, sqrt, cbrt, power/pow, exp, ln, log/log10, pi.
+ * func_math.c — mathematical functions: abs (@), round, trunc, ceil/ceiling,
+ * floor, sign, sqrt (|/), cbrt (||/), power/pow (^), exp, ln, log/log10, pi,
+ * trigonometry (sin cos tan cot asin acos atan atan2 degrees radians),
+ * gcd, lcm, div(numeric), and to_char(number, template).
  *
  * Spec: PostgreSQL 15 documentation 9.3 "Mathematical Functions and
  * Operators" and utils/adt/float.c, numeric.c, int.c:
@@ -13,8 +15,9 @@
  *   - sqrt of a negative, ln/log of zero or a negative, 0 ^ negative and
  *     negative ^ fractional raise PostgreSQL's 2201F / 2201E errors;
  *     infinite results of finite inputs are 22003 overflow.
- * numeric sqrt/power/exp/ln are computed through double precision (the
- * resolver's numeric->float8 implicit cast does it), so they return double.
+ * sqrt(numeric) is exact (correctly rounded integer square root) at scale
+ * max(15, s); numeric power/exp/ln go through double precision (the
+ * resolver's numeric->float8 implicit cast), so they return double.
  *
  * INTERFACE ROUTINES
  *   func_math_table[] / func_math_count   (searched by func_registry.c)

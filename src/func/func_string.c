@@ -10,8 +10,10 @@
  * btrim/ltrim/rtrim (characters set, default ' '), split_part (negative n
  * counts from the end), left, right (negative n drops), lpad/rpad
  * (truncating, default fill ' '), concat (NULLs skipped), concat_ws
- * (NULL separator -> NULL, NULL values skipped), starts_with, repeat,
- * reverse, md5 (RFC 1321), ascii, chr.
+ * (NULL separator -> NULL, NULL values skipped; non-text values printed by
+ * their output function), starts_with, repeat, reverse, md5 (RFC 1321),
+ * ascii, chr, initcap, translate, to_hex, quote_ident/quote_literal/
+ * quote_nullable, overlay, encode/decode (hex, base64, escape), pg_typeof.
  *
  * Result strings are built in out->arena.  Input is assumed to be valid
  * UTF-8 (the codecs and the text input function validate); a truncated
