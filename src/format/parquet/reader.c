@@ -47,7 +47,8 @@
 #include "format/parquet/decode.h"
 #include "format/parquet/thrift.h"
 
-#define PAGE_MAX ((size_t)1 << 30)      /* largest (un)compressed page accepted */
+#define PAGE_MAX ((size_t)1 << 28)      /* largest (un)compressed page accepted */
+#define PATH_MAX_LEN 4096               /* longest dotted column path */
 #define SCHEMA_MAX_DEPTH 100
 
 #define CORRUPT(pf, err, ...) \
@@ -544,6 +545,8 @@ walk(Walk *w, int depth, const char *path, int def, int rep, const char *top, in
 		def++;
 	if (e->rep == PQ_REPEATED)
 		rep++;
+	if ((path ? strlen(path) : 0) + strlen(e->name) > PATH_MAX_LEN)
+		return CORRUPT(pf, w->err, "column path longer than %d bytes", PATH_MAX_LEN);
 	const char *name = path ? arena_sprintf(pf->arena, "%s.%s", path, e->name) : e->name;
 	if (!top) {
 		top = e->name;
@@ -837,6 +840,10 @@ struct ParquetColumnReader {
 	bool loaded;
 	bool has_def;
 	RleDec def;
+	bool def_bp;                    /* deprecated BIT_PACKED levels (MSB first) */
+	const uint8_t *bp, *bp_end;
+	uint64_t bp_bit;
+	uint64_t dba_bytes;             /* DELTA_BYTE_ARRAY bytes materialised in this page */
 	int enc;
 	const uint8_t *vp, *vend;       /* values; PLAIN cursor */
 	uint32_t bit;                   /* PLAIN BOOLEAN bit offset from vp */
@@ -938,7 +945,9 @@ page_bytes(ParquetColumnReader *r, const uint8_t *src, size_t n, size_t ulen,
 	switch (codec) {
 	case PQ_CODEC_SNAPPY: {
 		size_t sl;
-		if (snappy_uncompressed_length((const char *)src, n, &sl) != SNAPPY_OK || sl != ulen)
+		/* A snappy element of k bytes yields at most ~32k bytes. */
+		if (snappy_uncompressed_length((const char *)src, n, &sl) != SNAPPY_OK || sl != ulen ||
+		    ulen / 32 > n + 64)
 			return RCORRUPT(r, err, "SNAPPY page size mismatch");
 		break;
 	}
@@ -1137,10 +1146,20 @@ load_page(ParquetColumnReader *r, floe_error *err)
 		TRY(page_bytes(r, r->body, (size_t)h->csize, (size_t)h->usize, &bytes, err));
 		const uint8_t *p = bytes, *pend = bytes + h->usize;
 		if (max_def > 0) {
-			if (h->def_enc == PQ_ENC_BIT_PACKED)
-				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "Parquet file \"%s\", column \"%s\": BIT_PACKED definition levels are not supported",
-						   r->pf->name, r->c->name);
+			r->def_bp = h->def_enc == PQ_ENC_BIT_PACKED;
+			if (r->def_bp) {
+				/* Deprecated: nvals levels, bw bits each, MSB first,
+				 * no length prefix (Encodings.md, BIT_PACKED = 4). */
+				uint64_t nb = ((uint64_t)h->nvals * (uint64_t)bit_width((uint32_t)max_def) + 7) / 8;
+				if (nb > (uint64_t)(pend - p))
+					return RCORRUPT(r, err, "definition levels out of bounds");
+				r->bp = p;
+				r->bp_end = p + nb;
+				r->bp_bit = 0;
+				p += nb;
+			}
+		}
+		if (max_def > 0 && !r->def_bp) {
 			if (h->def_enc != PQ_ENC_RLE)
 				return RCORRUPT(r, err, "bad definition level encoding %d", h->def_enc);
 			if (pend - p < 4)
@@ -1155,6 +1174,7 @@ load_page(ParquetColumnReader *r, floe_error *err)
 		vn = (size_t)(pend - p);
 		r->enc = h->enc;
 	} else {
+		r->def_bp = false;
 		if (h->def_len < 0 || h->rep_len < 0 ||
 		    (int64_t)h->def_len + h->rep_len > h->csize ||
 		    (int64_t)h->def_len + h->rep_len > h->usize)
@@ -1175,6 +1195,7 @@ load_page(ParquetColumnReader *r, floe_error *err)
 		r->enc = h->enc;
 	}
 	r->has_def = max_def > 0;
+	r->dba_bytes = 0;
 	r->vp = vals;
 	r->vend = vals + vn;
 	r->bit = 0;
@@ -1301,7 +1322,13 @@ decode_values(ParquetColumnReader *r, void *phys, uint32_t n, floe_error *err)
 			uint32_t len = (uint32_t)(pre + suf);
 			if (pt == PQ_FIXED_LEN_BYTE_ARRAY && len != (uint32_t)r->c->type_length)
 				return RCORRUPT(r, err, "DELTA_BYTE_ARRAY value has the wrong length");
-			if (pre > 0) {
+			if (pre > 0 && suf == 0 && pre == r->prev_len) {
+				v = r->prev;    /* the same value again: share it */
+			} else if (pre > 0) {
+				r->dba_bytes += len;
+				if (r->dba_bytes > PAGE_MAX)
+					return RCORRUPT(r, err, "DELTA_BYTE_ARRAY page expands beyond %zu bytes",
+							PAGE_MAX);
 				char *b = arena_alloc(r->arena, len);
 				memcpy(b, r->prev, (size_t)pre);
 				memcpy(b + pre, p, (size_t)suf);
@@ -1495,7 +1522,23 @@ parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t 
 		uint8_t *dst = (uint8_t *)out->data + (size_t)done * r->w;
 		uint32_t nn = k;
 		int mode = 1;
-		if (r->has_def) {
+		if (r->has_def && r->def_bp) {
+			int bw = bit_width(maxdef);
+			if (r->bp_bit + (uint64_t)k * (uint64_t)bw > (uint64_t)(r->bp_end - r->bp) * 8)
+				return RCORRUPT(r, err, "definition levels end early");
+			nn = 0;
+			for (uint32_t i = 0; i < k; i++) {
+				uint32_t lv = 0;
+				for (int b = 0; b < bw; b++, r->bp_bit++)
+					lv = lv << 1 | ((r->bp[r->bp_bit >> 3] >> (7 - (r->bp_bit & 7))) & 1);
+				if (lv > maxdef)
+					return RCORRUPT(r, err, "definition level above maximum %u", maxdef);
+				r->lv[i] = lv;
+				nn += lv == maxdef;
+			}
+			if (nn < k)
+				mode = -1;
+		} else if (r->has_def) {
 			uint32_t v;
 			if (rle_take_run(&r->def, k, &v)) {
 				if (v > maxdef)
