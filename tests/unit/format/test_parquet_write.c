@@ -998,6 +998,185 @@ test_parquet_write__round_trip_reader(void **state)
 	arena_free(a);
 }
 
+/* ------------------------------------------------------------ randomized */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+typedef struct RandCol {
+	SqlType type;
+	uint64_t domain;     /* distinct values drawn from [0, domain) */
+	int null_pct;
+	int run;             /* values repeat in runs of this length (RLE paths) */
+	uint64_t seed;
+} RandCol;
+
+static void
+rand_value(const RandCol *rc, int64_t i, Value *v, char *sbuf)
+{
+	uint64_t x = ((uint64_t)(i / rc->run) * 0x9E3779B97F4A7C15ull) ^ rc->seed;
+	uint64_t k;
+
+	x ^= x >> 29;
+	x *= 0xBF58476D1CE4E5B9ull;
+	x ^= x >> 32;
+	memset(v, 0, sizeof *v);
+	v->type = rc->type;
+	if ((int)(x % 100) < rc->null_pct) {
+		v->is_null = true;
+		return;
+	}
+	k = (x >> 8) % rc->domain;
+	switch (rc->type.id) {
+	case TYPE_BOOL: v->u.b = k & 1; break;
+	case TYPE_INT32: v->u.i = (int32_t)(k * 2654435761u); break;
+	case TYPE_INT64: v->u.i = (int64_t)(k * 0x9E3779B97F4A7C15ull); break;
+	case TYPE_FLOAT64: v->u.f = k % 7 == 3 ? NAN : (double)k / 3 - 100; break;
+	case TYPE_DECIMAL: v->u.d = ((int128)k * 1000003 - 500000) * (k % 2 ? -1 : 1); break;
+	case TYPE_TEXT:
+		snprintf(sbuf, 64, "%llu%s", (unsigned long long)k, k % 3 ? "-with-a-longer-tail" : "");
+		v->u.s = strview_make(sbuf, (uint32_t)strlen(sbuf));
+		break;
+	case TYPE_UUID: memcpy(v->u.uuid.b, &k, 8); break;
+	default: break;
+	}
+}
+
+/*
+ * Random schemas, value domains (dictionary bit widths 1..17), NULL rates,
+ * run lengths, batch sizes with selection vectors, row-group and page sizes,
+ * codecs and dictionary on/off; every file is read back through floe's
+ * reader and compared value by value; every third also by parquet-check.
+ */
+static void
+test_parquet_write__randomized_round_trip(void **state)
+{
+	static const TypeId ids[] = {TYPE_BOOL, TYPE_INT32, TYPE_INT64, TYPE_FLOAT64, TYPE_DECIMAL,
+				     TYPE_TEXT, TYPE_UUID};
+	static const int codecs[] = {PQ_CODEC_UNCOMPRESSED, PQ_CODEC_SNAPPY, PQ_CODEC_ZSTD,
+				     PQ_CODEC_LZ4_RAW, PQ_CODEC_GZIP};
+	int iter;
+
+	rng_state = 0x1234567887654321ull;
+	for (iter = 0; iter < 24; iter++) {
+		Arena *a = arena_new(0), *ra = arena_new(0);
+		int nc = 1 + (int)(rng() % 4), c, rg;
+		int64_t nrows = (int64_t)(rng() % 9000), done = 0, base = 0;
+		RandCol rcs[4];
+		ParquetWriteColumn cols[4];
+		SqlType types[4];
+		ParquetWriteOptions o;
+		ParquetWriter *w;
+		ParquetFile *pf;
+		floe_error err;
+		const uint8_t *data;
+		size_t len;
+		char sbuf[64];
+		Value v;
+
+		if (iter % 5 == 0)
+			nrows = (int64_t)(rng() % 4);
+		for (c = 0; c < nc; c++) {
+			static const uint64_t domains[] = {1, 2, 3, 200, 5000, 1u << 17, UINT32_MAX};
+			rcs[c].type = type_make(ids[rng() % (sizeof ids / sizeof ids[0])]);
+			if (rcs[c].type.id == TYPE_DECIMAL)
+				rcs[c].type = rng() % 2 ? type_decimal(12, 3) : type_decimal(30, 5);
+			rcs[c].domain = domains[rng() % (sizeof domains / sizeof domains[0])];
+			rcs[c].null_pct = (int)(rng() % 3) * 50;
+			rcs[c].run = rng() % 3 == 0 ? 1 + (int)(rng() % 40) : 1;
+			rcs[c].seed = rng();
+			types[c] = rcs[c].type;
+			cols[c].name = arena_sprintf(a, "c%d", c);
+			cols[c].field_id = 10 + c;
+			cols[c].type = types[c];
+			cols[c].required = rcs[c].null_pct == 0 && rng() % 2;
+		}
+		parquet_write_options_init(&o);
+		o.row_group_rows = 1 + (int64_t)(rng() % 4000);
+		o.page_size = 64 + (int64_t)(rng() % 20000);
+		o.dictionary = rng() % 4 != 0;
+		o.codec = codecs[rng() % (sizeof codecs / sizeof codecs[0])];
+		w = parquet_writer_new(cols, nc, &o);
+		assert_non_null(w);
+		while (done < nrows) {
+			uint32_t cap = 1 + (uint32_t)(rng() % 3000), n, r, *sel = NULL;
+			Batch *b = batch_new(a, nc, types, cap);
+			bool use_sel = rng() % 3 == 0;
+			if (use_sel)
+				sel = ARENA_ARRAY(a, uint32_t, cap);
+			n = 0;
+			for (r = 0; r < cap && done + n < nrows; r++) {
+				if (use_sel && rng() % 2)
+					continue;      /* a row the selection skips: garbage */
+				for (c = 0; c < nc; c++) {
+					rand_value(&rcs[c], done + n, &v, sbuf);
+					vector_set_value(&b->cols[c], r, &v);
+				}
+				if (use_sel)
+					sel[n] = r;
+				n++;
+			}
+			b->count = use_sel ? n : r;
+			b->sel = sel;
+			if (!use_sel)
+				n = r;
+			assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+			done += n;
+		}
+		assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+		assert_int_equal(parquet_writer_num_rows(w), nrows);
+		if (iter % 3 == 0) {
+			char path[512];
+			snprintf(path, sizeof path, "%s/rand%d.parquet", tmpdir, iter);
+			save(path, data, len);
+			free(check(path, nrows));
+		}
+		if (parquet_open(&pf, data, len, "rand.parquet", ra, &err) != FLOE_OK)
+			fail_msg("iter %d: parquet_open: %s", iter, err.message);
+		assert_int_equal(parquet_num_rows(pf), nrows);
+		for (rg = 0; rg < parquet_num_row_groups(pf); rg++) {
+			int64_t rows = parquet_row_group_num_rows(pf, rg);
+			for (c = 0; c < nc; c++) {
+				ParquetColumnReader *cr;
+				Vector out;
+				uint32_t got, k;
+				int64_t row = base;
+				if (parquet_column_reader_open(&cr, pf, rg, c, ra, &err) != FLOE_OK)
+					fail_msg("iter %d rg %d col %d: %s", iter, rg, c, err.message);
+				for (;;) {
+					vector_init(&out, types[c], ra, 1000);
+					if (parquet_column_read(cr, &out, 1000, &got, &err) != FLOE_OK)
+						fail_msg("iter %d rg %d col %d: %s", iter, rg, c, err.message);
+					if (!got)
+						break;
+					for (k = 0; k < got; k++, row++) {
+						Value rv;
+						vector_get_value(&out, k, &rv);
+						rand_value(&rcs[c], row, &v, sbuf);
+						if (!value_same(&v, &rv))
+							fail_msg("iter %d rg %d col %d row %lld differs", iter, rg, c,
+								 (long long)row);
+					}
+				}
+				assert_int_equal(row - base, rows);
+			}
+			base += rows;
+		}
+		assert_int_equal(base, nrows);
+		parquet_writer_free(w);
+		arena_free(ra);
+		arena_free(a);
+	}
+}
+
 /*
  * Files written by DuckDB (testdata/tpch-sf0.1), read with floe's reader
  * and written again with the writer, must have the same content checksum
@@ -1108,6 +1287,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__large_values),
 		cmocka_unit_test(test_parquet_write__decimal_widths),
 		cmocka_unit_test(test_parquet_write__rewrite_duckdb_files),
+		cmocka_unit_test(test_parquet_write__randomized_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
