@@ -230,14 +230,78 @@ INT_KERNELS(int64_t, TYPE_INT64, INT64_MIN, i64)
 FLOAT_KERNELS(float, f32, isinf)
 FLOAT_KERNELS(double, f64, isinf)
 
-/* numeric: + - % on aligned scales */
-BINARY_KERNEL(add_dec, int128, int128, TYPE_DECIMAL,
+int
+func_dec_max_scale(const Vector *args, int nargs)
+{
+	int j, m = 0;
+
+	for (j = 0; j < nargs; j++)
+		if (args[j].type.id == TYPE_DECIMAL && args[j].type.scale > m)
+			m = args[j].type.scale;
+	return m;
+}
+
+int
+func_dec_align(FuncCtx *ctx, const Vector *args, int nargs, int scale, uint32_t count,
+	       const Vector **aligned)
+{
+	Vector *copy;
+	int j;
+
+	for (j = 0; j < nargs; j++)
+		if (args[j].type.id == TYPE_DECIMAL && args[j].type.scale != scale)
+			break;
+	if (j == nargs) {
+		*aligned = args;
+		return FLOE_OK;
+	}
+	copy = arena_alloc(ctx->arena, sizeof(Vector) * (size_t)nargs);
+	for (j = 0; j < nargs; j++) {
+		VectorView v;
+		uint32_t i;
+		int128 *d;
+		copy[j] = args[j];
+		if (args[j].type.id != TYPE_DECIMAL || args[j].type.scale == scale)
+			continue;
+		vector_view(&args[j], &v);
+		vector_init(&copy[j], type_decimal(0, scale), ctx->arena, count ? count : 1);
+		d = copy[j].data;
+		for (i = 0; i < count; i++) {
+			uint32_t k = ARGK(v, i);
+			if (!ARGVALID(v, k)) {
+				vector_set_null(&copy[j], i);
+				continue;
+			}
+			if (func_dec_rescale(((const int128 *)v.data)[k], args[j].type.scale, scale,
+					     &d[i]) != FLOE_OK)
+				return err_numeric(ctx);
+		}
+	}
+	*aligned = copy;
+	return FLOE_OK;
+}
+
+/* numeric: + - % on aligned scales (dec_align'ed to the output scale) */
+BINARY_KERNEL(add_dec_al, int128, int128, TYPE_DECIMAL,
 	      if (__builtin_add_overflow(x, y, &r) || !func_dec_fits(r)) goto fail_num)
-BINARY_KERNEL(sub_dec, int128, int128, TYPE_DECIMAL,
+BINARY_KERNEL(sub_dec_al, int128, int128, TYPE_DECIMAL,
 	      if (__builtin_sub_overflow(x, y, &r) || !func_dec_fits(r)) goto fail_num)
-BINARY_KERNEL(mod_dec, int128, int128, TYPE_DECIMAL,
+BINARY_KERNEL(mod_dec_al, int128, int128, TYPE_DECIMAL,
 	      if (y == 0) goto fail_div0;
 	      r = x % y)
+
+#define ALIGNED(fname, inner)                                                          \
+	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
+			 Vector *out)                                                  \
+	{                                                                              \
+		const Vector *al;                                                      \
+		TRY(func_dec_align(ctx, args, nargs, out->type.scale, count, &al));    \
+		return inner(ctx, al, nargs, count, out);                              \
+	}
+
+ALIGNED(add_dec, add_dec_al)
+ALIGNED(sub_dec, sub_dec_al)
+ALIGNED(mod_dec, mod_dec_al)
 
 /* bitwise operators (int.c int4and...; shifts as the C compiler on x86 does them) */
 #define BIT_KERNELS(T, UT, sfx, BITS)                                                  \

@@ -84,7 +84,18 @@ CMP_KERNELS(int32_t, CMP_NUM, i32)
 CMP_KERNELS(int64_t, CMP_NUM, i64)
 CMP_KERNELS(float, CMP_F, f32)
 CMP_KERNELS(double, CMP_F, f64)
-CMP_KERNELS(int128, CMP_NUM, dec)
+CMP_KERNELS(int128, CMP_NUM, deca)
+
+/* numeric comparisons: both sides at the larger scale first */
+#define DEC_CMP(op)                                                                    \
+	static int op##_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, \
+			    Vector *out)                                               \
+	{                                                                              \
+		const Vector *al;                                                      \
+		TRY(func_dec_align(ctx, args, nargs, func_dec_max_scale(args, nargs), count, &al)); \
+		return op##_deca(ctx, al, nargs, count, out);                          \
+	}
+DEC_CMP(eq) DEC_CMP(ne) DEC_CMP(lt) DEC_CMP(le) DEC_CMP(gt) DEC_CMP(ge)
 CMP_KERNELS(strview, CMP_S, s)
 CMP_KERNELS(Interval, CMP_IV, iv)
 CMP_KERNELS(Uuid, CMP_U, u)
@@ -183,7 +194,25 @@ MINMAX_BOTH(i32, int32_t, CMP_NUM)
 MINMAX_BOTH(i64, int64_t, CMP_NUM)
 MINMAX_BOTH(f32, float, CMP_F)
 MINMAX_BOTH(f64, double, CMP_F)
-MINMAX_BOTH(dec, int128, CMP_NUM)
+MINMAX_BOTH(deca, int128, CMP_NUM)
+
+static int
+greatest_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	const Vector *al;
+
+	TRY(func_dec_align(ctx, args, nargs, out->type.scale, count, &al));
+	return greatest_deca(ctx, al, nargs, count, out);
+}
+
+static int
+least_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	const Vector *al;
+
+	TRY(func_dec_align(ctx, args, nargs, out->type.scale, count, &al));
+	return least_deca(ctx, al, nargs, count, out);
+}
 MINMAX_BOTH(s, strview, CMP_S)
 MINMAX_BOTH(iv, Interval, CMP_IV)
 MINMAX_BOTH(u, Uuid, CMP_U)

@@ -59,6 +59,18 @@ extern const int128 func_pow10[39];
 /* Exact decimal helpers (arith): FLOE_ERR on overflow of 38 digits. */
 int func_dec_rescale(int128 v, int from_scale, int to_scale, int128 *out);
 bool func_dec_fits(int128 v);
+/*
+ * Decimal arguments at one scale: returns args itself when every argument
+ * already has `scale`, else a copy (in ctx->arena) whose decimal vectors are
+ * rescaled flat vectors.  The resolver asks for aligned scales, but a caller
+ * may hand over a literal at its own scale; kernels that add or compare
+ * unscaled values call this first.  FLOE_ERR (22003) on overflow.
+ */
+int func_dec_align(FuncCtx *ctx, const Vector *args, int nargs, int scale, uint32_t count,
+		   const Vector **aligned);
+/* The largest scale among decimal arguments. */
+int func_dec_max_scale(const Vector *args, int nargs);
+
 /* x (scale sx) / y (scale sy) rounded half away from zero to scale so; y != 0 */
 int func_dec_div(int128 x, int sx, int128 y, int sy, int so, int128 *out);
 

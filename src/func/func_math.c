@@ -210,7 +210,7 @@ MATH_KERNEL(lcm_i64, int64_t, int64_t, int64_t,
 	    r = v)
 
 /* div(numeric, numeric): truncated integer quotient of aligned values */
-MATH_KERNEL(div_dec, int128, int128, int128,
+MATH_KERNEL(div_dec_al, int128, int128, int128,
 	    if (y == 0) return floe_errorf(ctx->err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
 	    r = x / y)
 
@@ -258,6 +258,15 @@ sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 		out_valid(out, i);
 	}
 	return FLOE_OK;
+}
+
+static int
+div_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	const Vector *al;
+
+	TRY(func_dec_align(ctx, args, nargs, func_dec_max_scale(args, nargs), count, &al));
+	return div_dec_al(ctx, al, nargs, count, out);
 }
 
 /*

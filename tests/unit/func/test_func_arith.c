@@ -210,6 +210,35 @@ test_func_arith__numeric(void **state)
 	}
 }
 
+/* a literal handed over at its own scale (not cast_to's) still adds and
+ * compares exactly: select 1.25 + 1.5, 1.10 = 1.1, 1.10 < 1.2 -> 2.75 | t | t */
+static void
+test_func_arith__numeric_unaligned(void **state)
+{
+	SqlType in[2] = { type_decimal(0, 2), type_decimal(0, 1) }, ct[2], ret;
+	const ScalarFunc *f;
+	FuncCtx ctx = { T_arena, &T_err };
+	int64_t a = 125, b = 15, c = 110, d = 11, e = 12;
+	Vector args[2], out;
+
+	assert_int_equal(func_resolve_scalar("+", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	args[0] = t_decs(2, &a, 1);
+	args[1] = t_decs(1, &b, 1);
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+	assert_string_equal(t_dec_at(&out, 0), "2.75");
+	assert_int_equal(func_resolve_scalar("=", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	args[0] = t_decs(2, &c, 1);
+	args[1] = t_decs(1, &d, 1);
+	vector_init(&out, ret, T_arena, 1);
+	assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+	assert_int_equal(((uint8_t *)out.data)[0], 1);
+	assert_int_equal(func_resolve_scalar("<", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
+	args[1] = t_decs(1, &e, 1);
+	assert_int_equal(f->kernel(&ctx, args, 2, 1, &out), FLOE_OK);
+	assert_int_equal(((uint8_t *)out.data)[0], 1);
+}
+
 static void
 test_func_arith__compare(void **state)
 {
@@ -352,6 +381,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_arith__float, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_arith__numeric, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_arith__compare, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_arith__numeric_unaligned, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_arith__math, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
