@@ -535,6 +535,12 @@ open_file(DataWriter *w, floe_error *err)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "writing nested column \"%s\" (%s) is not supported",
 					   f->name, f->iceberg_type ? f->iceberg_type : "nested");
+		if (f->type.id == TYPE_INTERVAL || f->type.id == TYPE_NULL) {
+			char tn[64];
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "column \"%s\" of type %s cannot be stored in an Iceberg table",
+					   f->name, type_name(f->type, tn, sizeof tn));
+		}
 	}
 	vals[0] = w->schema_json;
 	o.kv_keys = keys;
