@@ -424,6 +424,15 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 			cast_to[i] = in[i].id == TYPE_TEXT ? in[i] : type_make(TYPE_TEXT);
 		} else if ((int)in[i].id == t) {
 			cast_to[i] = in[i];
+		} else if (t == TYPE_DECIMAL && in[i].id == TYPE_NULL) {
+			/* an unknown literal as numeric: the scale of a known numeric
+			 * argument (PostgreSQL keeps the literal's own; a fixed-scale
+			 * column type cannot) */
+			int j, sc = -1;
+			for (j = 0; j < nargs; j++)
+				if (in[j].id == TYPE_DECIMAL && in[j].scale > sc)
+					sc = in[j].scale;
+			cast_to[i] = sc >= 0 ? type_decimal(0, sc) : decimal_of_int(TYPE_NULL);
 		} else if (t == TYPE_DECIMAL) {
 			cast_to[i] = decimal_of_int(in[i].id);
 		} else {

@@ -91,6 +91,14 @@ test_func_resolve__numeric_scales(void **state)
 	/* select 3/2::numeric -> 1.5000000000000000 : scale 16 */
 	assert_int_equal(func_resolve_scalar("/", in, 2, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_int_equal(ret.scale, 16);
+	/* n + '1.5' for n numeric(10,2): the unknown side takes n's scale -> 6.00 */
+	{
+		SqlType in2[2] = { type_decimal(10, 2), type_make(TYPE_NULL) };
+		assert_int_equal(func_resolve_scalar("+", in2, 2, &f, &ret, cast_to, &T_err), FLOE_OK);
+		assert_int_equal(cast_to[1].id, TYPE_DECIMAL);
+		assert_int_equal(cast_to[1].scale, 2);
+		assert_int_equal(ret.scale, 2);
+	}
 	/* comparisons align scales too */
 	assert_int_equal(func_resolve_scalar("<", in, 2, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_int_equal(ret.id, TYPE_BOOL);
