@@ -29,6 +29,20 @@
  * everything the reader allocates comes from the arenas passed in.  Strings
  * (TEXT/BYTEA values and statistics) may point into the file buffer.
  *
+ * Legacy converted types TIMESTAMP_MILLIS/MICROS and TIME_MILLIS/MICROS are
+ * UTC-adjusted by the spec (LogicalTypes.md, backward compatibility), so
+ * they map to TIMESTAMPTZ / TIME.  INT96 maps to TIMESTAMP, decoded with
+ * Spark's wrapping arithmetic.
+ *
+ * Statistics: min_value/max_value are used; the legacy min/max only for
+ * types whose order is signed (not strings, unsigned ints, FLBA, INT96).
+ * NaN bounds give has_min_max = false; a 0.0 min is reported as -0.0.
+ *
+ * A ParquetFile is read-only after parquet_open: readers of different
+ * columns or row groups may run on different threads, each with its own
+ * arena.  Page CRCs are not verified.  Limits: pages of at most 256 MiB
+ * (uncompressed); BIT_PACKED (deprecated) definition levels are read.
+ *
  * Corrupt input gives XX001 naming the file; unsupported features 0A000.
  */
 #ifndef FLOE_PARQUET_H

@@ -96,6 +96,7 @@ typedef struct ColInfo {
 	PqConv conv;
 	size_t pw;              /* physical width in the decode layout */
 	const char *unsupported;/* why type is TYPE_NULL, or NULL */
+	bool is_unsigned;       /* unsigned INTEGER: legacy min/max are unusable */
 } ColInfo;
 
 struct ParquetFile {
@@ -429,6 +430,7 @@ map_type(const SElem *e, ParquetColumn *c, ColInfo *ci)
 		bits = e->lt_bits;
 		is_signed = e->lt_signed;
 	}
+	ci->is_unsigned = lt == PQ_LT_INTEGER && !is_signed;
 	if (dec) {
 		if (prec < 1 || scale < 0 || scale > prec) {
 			unsupported(ci, c, "invalid DECIMAL precision/scale");
@@ -752,8 +754,7 @@ legacy_ok(const ParquetColumn *c, const ColInfo *ci)
 	case PQ_BOOLEAN: case PQ_FLOAT: case PQ_DOUBLE:
 		return true;
 	case PQ_INT32: case PQ_INT64:
-		return ci->conv != CV_U32_I64 && ci->conv != CV_U64_DEC &&
-		       !(c->converted_type >= PQ_CT_UINT_8 && c->converted_type <= PQ_CT_UINT_64);
+		return !ci->is_unsigned;
 	default:
 		return false;
 	}
