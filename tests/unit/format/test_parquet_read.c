@@ -1191,6 +1191,186 @@ test_parquet_read__duckdb_written(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* ---------- hand-built files (a minimal Thrift compact writer) ---------- */
+
+typedef struct Buf {
+	uint8_t b[4096];
+	size_t n;
+	int16_t last[16];
+	int depth;
+} Buf;
+
+static void put(Buf *w, uint8_t x) { w->b[w->n++] = x; }
+static void uvar(Buf *w, uint64_t v) { while (v >= 0x80) { put(w, (uint8_t)(v | 0x80)); v >>= 7; } put(w, (uint8_t)v); }
+static void zz(Buf *w, int64_t v) { uvar(w, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63)); }
+static void fld(Buf *w, int16_t id, int type)
+{
+	int16_t d = id - w->last[w->depth];
+	if (d > 0 && d <= 15)
+		put(w, (uint8_t)(d << 4 | type));
+	else {
+		put(w, (uint8_t)type);
+		zz(w, id);
+	}
+	w->last[w->depth] = id;
+}
+static void fi32(Buf *w, int16_t id, int64_t v) { fld(w, id, 5); zz(w, v); }
+static void fi64(Buf *w, int16_t id, int64_t v) { fld(w, id, 6); zz(w, v); }
+static void fstr(Buf *w, int16_t id, const char *s) { fld(w, id, 8); uvar(w, strlen(s)); memcpy(w->b + w->n, s, strlen(s)); w->n += strlen(s); }
+static void sbeg(Buf *w) { w->last[++w->depth] = 0; }
+static void fstruct(Buf *w, int16_t id) { fld(w, id, 12); sbeg(w); }
+static void send_(Buf *w) { put(w, 0); w->depth--; }
+static void flist(Buf *w, int16_t id, int et, int n) { fld(w, id, 9); put(w, (uint8_t)(n << 4 | et)); }
+
+/* One OPTIONAL INT32 column "x", one row group of `rows` rows, one v1 data
+ * page of `nvals` values whose body (levels + values) is `body`. */
+static size_t
+build_file(uint8_t *out, int64_t rows, int32_t nvals, int def_enc, const uint8_t *body, size_t blen)
+{
+	Buf ph = {0}, fm = {0};
+	size_t n = 0;
+	memcpy(out, "PAR1", 4);
+	n = 4;
+	sbeg(&ph);
+	fi32(&ph, 1, 0);                        /* DATA_PAGE */
+	fi32(&ph, 2, (int64_t)blen);
+	fi32(&ph, 3, (int64_t)blen);
+	fstruct(&ph, 5);
+	fi32(&ph, 1, nvals);
+	fi32(&ph, 2, 0);                        /* PLAIN */
+	fi32(&ph, 3, def_enc);
+	fi32(&ph, 4, 3);
+	send_(&ph);
+	send_(&ph);
+	memcpy(out + n, ph.b, ph.n);
+	n += ph.n;
+	memcpy(out + n, body, blen);
+	n += blen;
+	size_t chunk = ph.n + blen;
+	sbeg(&fm);
+	fi32(&fm, 1, 1);
+	flist(&fm, 2, 12, 2);
+	sbeg(&fm); fstr(&fm, 4, "schema"); fi32(&fm, 5, 1); send_(&fm);
+	sbeg(&fm); fi32(&fm, 1, 1); fi32(&fm, 3, 1); fstr(&fm, 4, "x"); send_(&fm);
+	fi64(&fm, 3, rows);
+	flist(&fm, 4, 12, 1);
+	sbeg(&fm);
+	flist(&fm, 1, 12, 1);
+	sbeg(&fm);
+	fi64(&fm, 2, 4);
+	fstruct(&fm, 3);
+	fi32(&fm, 1, 1);
+	flist(&fm, 2, 5, 1);
+	zz(&fm, 0);
+	flist(&fm, 3, 8, 1);
+	uvar(&fm, 1);
+	put(&fm, 'x');
+	fi32(&fm, 4, 0);
+	fi64(&fm, 5, rows);
+	fi64(&fm, 6, (int64_t)chunk);
+	fi64(&fm, 7, (int64_t)chunk);
+	fi64(&fm, 9, 4);
+	send_(&fm);
+	send_(&fm);
+	fi64(&fm, 2, (int64_t)chunk);
+	fi64(&fm, 3, rows);
+	send_(&fm);
+	send_(&fm);
+	memcpy(out + n, fm.b, fm.n);
+	n += fm.n;
+	out[n++] = (uint8_t)fm.n;
+	out[n++] = (uint8_t)(fm.n >> 8);
+	out[n++] = 0;
+	out[n++] = 0;
+	memcpy(out + n, "PAR1", 4);
+	return n + 4;
+}
+
+/* Read column 0 of a built file: status, and values/validity in v. */
+static int
+read_built(const uint8_t *file, size_t len, Arena *a, Vector *v, uint32_t *total, floe_error *err)
+{
+	ParquetFile *pf;
+	ParquetColumnReader *r;
+	*total = 0;
+	TRY(parquet_open(&pf, file, len, "built.parquet", a, err));
+	TRY(parquet_column_reader_open(&r, pf, 0, 0, a, err));
+	vector_init(v, parquet_column(pf, 0)->type, a, 64);
+	for (;;) {
+		uint32_t got;
+		Vector tmp;
+		vector_init(&tmp, v->type, a, 4);
+		TRY(parquet_column_read(r, &tmp, 4, &got, err));   /* small batches */
+		if (got == 0)
+			return FLOE_OK;
+		vector_copy_rows(v, *total, &tmp, NULL, got);
+		*total += got;
+	}
+}
+
+static void
+test_parquet_read__built_levels(void **state)
+{
+	uint8_t file[8192], body[256];
+	Arena *a = arena_new(0);
+	Vector v;
+	uint32_t n;
+	floe_error err;
+	int32_t vals[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+
+	/* BIT_PACKED (deprecated, MSB first) levels 1101101111: NULL at 2 and 5. */
+	body[0] = 0xDB;
+	body[1] = 0xC0;
+	memcpy(body + 2, vals, sizeof vals);
+	size_t len = build_file(file, 10, 10, 4, body, 2 + sizeof vals);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_OK);
+	assert_int_equal(n, 10);
+	int32_t want[10] = { 10, 11, 0, 12, 13, 0, 14, 15, 16, 17 };
+	for (uint32_t i = 0; i < 10; i++) {
+		assert_int_equal(vector_is_valid(&v, i), i != 2 && i != 5);
+		if (i != 2 && i != 5)
+			assert_int_equal(((int32_t *)v.data)[i], want[i]);
+	}
+
+	/* RLE levels: 4-byte length, bit-packed run of 8 levels 1,1,0,1,1,0,1,1
+	 * (LSB first = 0xDB), then an RLE run of two 1s: same NULLs. */
+	uint8_t lv[] = { 4, 0, 0, 0, 0x03, 0xDB, 0x04, 0x01 };
+	memcpy(body, lv, sizeof lv);
+	memcpy(body + sizeof lv, vals, sizeof vals);
+	len = build_file(file, 10, 10, 3, body, sizeof lv + sizeof vals);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_OK);
+	assert_int_equal(n, 10);
+	for (uint32_t i = 0; i < 10; i++)
+		assert_int_equal(vector_is_valid(&v, i), i != 2 && i != 5);
+
+	/* A definition level of 2 (max is 1): corrupt. */
+	uint8_t bad[] = { 2, 0, 0, 0, 0x14, 0x02 };  /* RLE run of 10 with value 2 */
+	memcpy(body, bad, sizeof bad);
+	memcpy(body + sizeof bad, vals, sizeof vals);
+	len = build_file(file, 10, 10, 3, body, sizeof bad + sizeof vals);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	assert_non_null(strstr(err.message, "built.parquet"));
+
+	/* The row group claims 12 rows, the chunk holds 10: corrupt. */
+	memcpy(body, lv, sizeof lv);
+	memcpy(body + sizeof lv, vals, sizeof vals);
+	len = build_file(file, 12, 10, 3, body, sizeof lv + sizeof vals);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+
+	/* A page claiming more values than the row group has rows: corrupt. */
+	len = build_file(file, 8, 10, 3, body, sizeof lv + sizeof vals);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+
+	/* Values missing (page body cut after 5 values): corrupt. */
+	len = build_file(file, 10, 10, 3, body, sizeof lv + 5 * 4);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -1204,6 +1384,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__skip),
 		cmocka_unit_test(test_parquet_read__mutations),
 		cmocka_unit_test(test_parquet_read__duckdb_written),
+		cmocka_unit_test(test_parquet_read__built_levels),
 	};
 	if (getenv("PQ_TEST"))
 		cmocka_set_test_filter(getenv("PQ_TEST"));
