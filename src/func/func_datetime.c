@@ -721,6 +721,145 @@ localtime_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 	return now_common(out, count, stmt_now(), 3);
 }
 
+/* ---- age(timestamp, timestamp) ------------------------------------------------------- */
+
+static int
+days_in_month(int64_t y, int m)
+{
+	static const int dm[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+	return m == 2 && leap ? 29 : dm[m - 1];
+}
+
+/* PostgreSQL's timestamp_age: field-wise difference, borrowing upward */
+static Interval
+age_of(int64_t t1, int64_t t2)
+{
+	Tm a, b;
+	int64_t usec, sec, min, hour, mday, mon, year;
+	bool flip = t1 < t2;
+	Interval r;
+
+	tm_of(t1, &a);
+	tm_of(t2, &b);
+	usec = a.usec - b.usec;
+	sec = a.sec - b.sec;
+	min = a.min - b.min;
+	hour = a.hour - b.hour;
+	mday = a.mday - b.mday;
+	mon = a.mon - b.mon;
+	year = a.year - b.year;
+	if (flip) {
+		usec = -usec, sec = -sec, min = -min, hour = -hour;
+		mday = -mday, mon = -mon, year = -year;
+	}
+	while (usec < 0)
+		usec += USECS_PER_SEC, sec--;
+	while (sec < 0)
+		sec += 60, min--;
+	while (min < 0)
+		min += 60, hour--;
+	while (hour < 0)
+		hour += 24, mday--;
+	while (mday < 0) {
+		if (flip)
+			mday += days_in_month(a.year, a.mon);
+		else
+			mday += days_in_month(b.year, b.mon);
+		mon--;
+	}
+	while (mon < 0)
+		mon += 12, year--;
+	if (flip) {
+		usec = -usec, sec = -sec, min = -min, hour = -hour;
+		mday = -mday, mon = -mon, year = -year;
+	}
+	r.months = (int32_t)(year * 12 + mon);
+	r.days = (int32_t)mday;
+	r.micros = ((hour * 60 + min) * 60 + sec) * USECS_PER_SEC + usec;
+	return r;
+}
+
+static int
+age2(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const int64_t *a, *b;
+	Interval *o = out->data;
+	bool tz = args[0].type.id == TYPE_TIMESTAMPTZ;
+	int64_t today = 0;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	a = va.data;
+	if (nargs == 2) {
+		vector_view(&args[1], &vb);
+		b = vb.data;
+	} else {
+		/* age(ts) = age(midnight of today, ts) */
+		int64_t local = datetime_timestamptz_to_local(stmt_now());
+		today = local - ((local % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY;
+		if (tz)
+			today = datetime_local_to_utc(today);
+		b = NULL;
+	}
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i);
+		int64_t x, y;
+		if (!ARGVALID(va, ka) || (b && !ARGVALID(vb, ARGK(vb, i)))) {
+			out_null(out, i);
+			continue;
+		}
+		if (b) {
+			x = a[ka];
+			y = b[ARGK(vb, i)];
+		} else {
+			x = today;
+			y = a[ka];
+		}
+		if (x == TS_NOBEGIN || x == TS_NOEND || y == TS_NOBEGIN || y == TS_NOEND)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "interval out of range");
+		if (tz) {
+			x = datetime_timestamptz_to_local(x);
+			y = datetime_timestamptz_to_local(y);
+		}
+		o[i] = age_of(x, y);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* isfinite(date|timestamp|timestamptz|interval) */
+static int
+isfinite_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va;
+	TypeId t = args[0].type.id;
+	uint8_t *o = out->data;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(va, i);
+		if (!ARGVALID(va, k)) {
+			out_null(out, i);
+			continue;
+		}
+		if (t == TYPE_DATE) {
+			int32_t d = ((const int32_t *)va.data)[k];
+			o[i] = d != DATE_NOBEGIN && d != DATE_NOEND;
+		} else if (t == TYPE_INTERVAL) {
+			o[i] = 1;
+		} else {
+			int64_t x = ((const int64_t *)va.data)[k];
+			o[i] = x != TS_NOBEGIN && x != TS_NOEND;
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 #define DA TYPE_DATE
 #define TI TYPE_TIME
 #define TS TYPE_TIMESTAMP
@@ -761,6 +900,13 @@ const ScalarFunc func_datetime_table[] = {
 	NOW("transaction_timestamp", now_k, TZ), NOW("statement_timestamp", now_k, TZ),
 	NOW("clock_timestamp", clock_timestamp_k, TZ), NOW("localtimestamp", localtimestamp_k, TS),
 	NOW("current_date", current_date_k, DA), NOW("localtime", localtime_k, TI),
+	FN("age", age2, TS, TS, IV), FN("age", age2, TZ, TZ, IV),
+	{ "age", age2, 1, 0, { TS }, IV, FRET_FIXED, true, false },
+	{ "age", age2, 1, 0, { TZ }, IV, FRET_FIXED, true, false },
+	{ "isfinite", isfinite_k, 1, 0, { DA }, TYPE_BOOL, FRET_FIXED, true, false },
+	{ "isfinite", isfinite_k, 1, 0, { TS }, TYPE_BOOL, FRET_FIXED, true, false },
+	{ "isfinite", isfinite_k, 1, 0, { TZ }, TYPE_BOOL, FRET_FIXED, true, false },
+	{ "isfinite", isfinite_k, 1, 0, { IV }, TYPE_BOOL, FRET_FIXED, true, false },
 	{ "make_date", make_date, 3, 0, { I4, I4, I4 }, DA, FRET_FIXED, true, false },
 	{ "to_timestamp", to_timestamp, 1, 0, { F8 }, TZ, FRET_FIXED, true, false },
 	{ "justify_days", justify_days_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },

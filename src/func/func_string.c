@@ -361,6 +361,25 @@ octet_length(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 }
 
 static int
+bit_length(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	int32_t *o = out->data;
+	uint32_t i;
+
+	args_view(&a, args, 1);
+	for (i = 0; i < count; i++) {
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		o[i] = (int32_t)arg_s(&a, 0, i)->len * 8;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
 case_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool upper)
 {
 	Args a;
@@ -1599,6 +1618,7 @@ const ScalarFunc func_string_table[] = {
 	F1("char_length", length, TX, I4),
 	F1("character_length", length, TX, I4),
 	F1("octet_length", octet_length, TX, I4),
+	F1("bit_length", bit_length, TX, I4),
 	F1("length", octet_length, TYPE_BYTEA, I4),
 	F1("octet_length", octet_length, TYPE_BYTEA, I4),
 	F1("lower", lower, TX, TX),

@@ -180,6 +180,19 @@ test_func_datetime__functions(void **state)
 	}
 }
 
+static const char *
+run1_age(const char *ts)
+{
+	Vector args[1], out;
+	char buf[DATETIME_BUF];
+
+	args[0] = c_i64(TYPE_TIMESTAMP, ts);
+	if (t_call("age", args, 1, 1, &out) != FLOE_OK)
+		return T_err.message;
+	datetime_format_interval(((Interval *)out.data)[0], buf);
+	return arena_strdup(T_arena, buf);
+}
+
 static void
 test_func_datetime__now(void **state)
 {
@@ -208,6 +221,10 @@ test_func_datetime__now(void **state)
 	vector_init(&out, ret, T_arena, 1);
 	assert_int_equal(f->kernel(&ctx, NULL, 0, 1, &out), FLOE_OK);
 	assert_true(((int64_t *)out.data)[0] > INT64_C(1700000000000000));
+	/* age(ts) counts from midnight of the statement's day:
+	 * with now() = 2020-09-13 12:26:40+00, age(timestamp '2020-08-01 06:00') -> 1 mon 11 days 18:00:00 */
+	func_set_statement_time(INT64_C(1600000000123456));
+	assert_string_equal(run1_age("2020-08-01 06:00"), "1 mon 11 days 18:00:00");
 	func_set_statement_time(0);
 }
 
