@@ -63,29 +63,6 @@ usage(FILE *out)
 		"Inside the shell, type \\? for help.\n");
 }
 
-/* -v NAME=VALUE: psql's variables; floe knows ON_ERROR_STOP only. */
-static int
-set_variable(ShellOptions *opts, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	const char *v = eq ? eq + 1 : "";
-
-	if (!eq || (size_t)(eq - arg) != strlen("ON_ERROR_STOP") ||
-	    strncmp(arg, "ON_ERROR_STOP", (size_t)(eq - arg)) != 0) {
-		fprintf(stderr, "floe: -v supports only ON_ERROR_STOP=on|off, not \"%s\"\n", arg);
-		return -1;
-	}
-	if (strcasecmp(v, "on") == 0 || strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0)
-		opts->continue_on_error = false;
-	else if (strcasecmp(v, "off") == 0 || strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0)
-		opts->continue_on_error = true;
-	else {
-		fprintf(stderr, "floe: ON_ERROR_STOP expects on or off, not \"%s\"\n", v);
-		return -1;
-	}
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -108,7 +85,8 @@ main(int argc, char **argv)
 	};
 	ShellOptions opts;
 	Action *actions;
-	int nactions = 0, c, rc = 0;
+	int nactions = 0, nvars = 0, c, rc = -1;   /* -1: not decided yet */
+	const char **vars;
 	const char *warehouse = NULL;
 	Engine *engine = NULL;
 	Session *session;
@@ -133,8 +111,9 @@ main(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	opts.print.field_sep = "|";
 	actions = xcalloc((size_t)argc + 1, sizeof *actions);
+	vars = xcalloc((size_t)argc + 1, sizeof *vars);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:c:f:AtF:qxbv:V?", longopts, NULL)) != -1) {
+	while (rc < 0 && (c = getopt_long(argc, argv, ":D:c:f:AtF:qxbv:V?", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 'c':
@@ -149,58 +128,62 @@ main(int argc, char **argv)
 		case 'q': opts.print.quiet = true; break;
 		case 'x': opts.print.expanded = true; break;
 		case 'b': opts.echo_errors = true; break;
+		case 1001: opts.print.csv = true; break;
 		case 'v':
-			if (set_variable(&opts, optarg) != 0) {
-				free(actions);
-				return 2;
-			}
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr, "floe: -v expects NAME=VALUE, not \"%s\"\n", optarg);
+				rc = 2;
+			} else
+				vars[nvars++] = optarg;
 			break;
 		case 'V':
 			printf("floe " FLOE_VERSION "\n");
-			free(actions);
-			return 0;
-		case 1001: opts.print.csv = true; break;
+			rc = 0;
+			break;
 		case 1000:
 			usage(stdout);
-			free(actions);
-			return 0;
+			rc = 0;
+			break;
 		case '?':
 			if (optopt == '?') {
 				usage(stdout);
-				free(actions);
-				return 0;
+				rc = 0;
+				break;
 			}
 			if (optopt)
 				fprintf(stderr, "floe: invalid option -- '%c'\n", optopt);
 			else
 				fprintf(stderr, "floe: unrecognized option \"%s\"\n", argv[optind - 1]);
 			fprintf(stderr, "Try \"floe --help\" for more information.\n");
-			free(actions);
-			return 2;
+			rc = 2;
+			break;
 		case ':':
 			fprintf(stderr, "floe: option requires an argument -- '%c'\n"
 				"Try \"floe --help\" for more information.\n", optopt);
-			free(actions);
-			return 2;
+			rc = 2;
+			break;
 		default:
-			free(actions);
-			return 2;
+			rc = 2;
+			break;
 		}
 	}
+	if (rc >= 0)
+		goto out;
 	/* "floe -D dir shell": the subcommand may also follow the options */
 	if (optind < argc && strcmp(argv[optind], "shell") == 0)
 		optind++;
 	else if (optind < argc && strcmp(argv[optind], "serve") == 0) {
 		fprintf(stderr, "floe serve: not implemented yet\n");
-		free(actions);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "floe: unexpected argument \"%s\"\n"
 			"Try \"floe --help\" for more information.\n", argv[optind]);
-		free(actions);
-		return 2;
+		rc = 2;
+		goto out;
 	}
+	rc = 0;
 
 	if (!warehouse)
 		warehouse = getenv("FLOE_WAREHOUSE");
@@ -214,14 +197,25 @@ main(int argc, char **argv)
 			warehouse, err.message);
 		if (err.detail[0])
 			fprintf(stderr, "DETAIL:  %s\n", err.detail);
-		free(actions);
-		return 2;
+		rc = 2;
+		goto out;
 	}
 	session = session_new(engine);
 	sh = shell_new(session, &opts);
+	for (int i = 0; i < nvars; i++) {
+		const char *eq = strchr(vars[i], '=');
+		char *name = xmalloc((size_t)(eq - vars[i]) + 1);
+		memcpy(name, vars[i], (size_t)(eq - vars[i]));
+		name[eq - vars[i]] = '\0';
+		if (shell_set_var(sh, name, eq + 1) != FLOE_OK)
+			rc = 2;
+		free(name);
+	}
 
-	if (nactions > 0) {
-		for (int i = 0; i < nactions && (rc == 0 || opts.continue_on_error); i++) {
+	if (rc != 0) {
+		/* a bad -v: run nothing */
+	} else if (nactions > 0) {
+		for (int i = 0; i < nactions && (rc == 0 || !shell_stops_on_error(sh)); i++) {
 			if (actions[i].kind == 'c') {
 				if (shell_run_string(sh, actions[i].arg) != FLOE_OK)
 					rc = 1;
@@ -251,6 +245,8 @@ main(int argc, char **argv)
 	shell_free(sh);
 	session_free(session);
 	engine_close(engine);
+out:
 	free(actions);
+	free(vars);
 	return rc;
 }

@@ -32,6 +32,7 @@
  *   shell_run_string(sh, text)
  *   shell_run_stream(sh, f, name, with_prefix)
  *   shell_interactive(sh)
+ *   shell_set_var(sh, name, value)      -v / \set; ON_ERROR_STOP is special
  *
  * Invariants: the lexer state and the query buffer persist across lines
  * until a statement ends; sh->failed is sticky for a script run.
@@ -84,6 +85,8 @@ struct Shell {
 
 	FILE *qout;              /* \o target; NULL: stdout */
 	bool qout_pipe;          /* \o |command */
+	struct Var { char *name, *value; } *vars;   /* \set / -v, owned */
+	int nvars;
 	char *field_sep;         /* \f / \pset fieldsep, owned */
 	char *null_display;      /* \pset null, owned */
 
@@ -259,6 +262,116 @@ flush_statement(Shell *sh)
 	if (sh->has_token && sh->len > 0)
 		run_sql(sh, sh->buf);
 	buf_reset(sh);
+}
+
+/* ---- variables (\set, -v, :name interpolation) ------------------------------------ */
+
+static const char *
+var_get(Shell *sh, const char *name, size_t n)
+{
+	for (int i = 0; i < sh->nvars; i++)
+		if (strlen(sh->vars[i].name) == n && strncmp(sh->vars[i].name, name, n) == 0)
+			return sh->vars[i].value;
+	return NULL;
+}
+
+int
+shell_set_var(Shell *sh, const char *name, const char *value)
+{
+	int i;
+
+	if (strcmp(name, "ON_ERROR_STOP") == 0) {
+		if (strcasecmp(value, "on") == 0 || strcasecmp(value, "true") == 0 ||
+		    strcmp(value, "1") == 0)
+			sh->opts.continue_on_error = false;
+		else if (strcasecmp(value, "off") == 0 || strcasecmp(value, "false") == 0 ||
+			 strcmp(value, "0") == 0)
+			sh->opts.continue_on_error = true;
+		else {
+			fflush(stdout);
+			fprintf(stderr, "unrecognized value \"%s\" for \"ON_ERROR_STOP\": Boolean expected\n",
+				value);
+			return FLOE_ERR;
+		}
+	}
+	for (i = 0; i < sh->nvars; i++)
+		if (strcmp(sh->vars[i].name, name) == 0)
+			break;
+	if (i == sh->nvars) {
+		sh->vars = xrealloc(sh->vars, sizeof *sh->vars * (size_t)(sh->nvars + 1));
+		sh->vars[i].name = xstrdup(name);
+		sh->vars[i].value = NULL;
+		sh->nvars++;
+	}
+	free(sh->vars[i].value);
+	sh->vars[i].value = xstrdup(value);
+	return FLOE_OK;
+}
+
+bool
+shell_stops_on_error(const Shell *sh)
+{
+	return !sh->opts.continue_on_error;
+}
+
+static void
+var_unset(Shell *sh, const char *name)
+{
+	for (int i = 0; i < sh->nvars; i++)
+		if (strcmp(sh->vars[i].name, name) == 0) {
+			if (strcmp(name, "ON_ERROR_STOP") == 0)
+				sh->opts.continue_on_error = false;
+			free(sh->vars[i].name);
+			free(sh->vars[i].value);
+			sh->vars[i] = sh->vars[--sh->nvars];
+			return;
+		}
+}
+
+/* Append value as a literal (q == '\'') or identifier (q == '"'), quoted as
+ * libpq's PQescapeLiteral / PQescapeIdentifier do, or as is (q == 0). */
+static void
+add_quoted(Shell *sh, const char *v, char q)
+{
+	if (!q) {
+		buf_add(sh, v, strlen(v));
+		return;
+	}
+	if (q == '\'' && strchr(v, '\\'))
+		buf_add(sh, " E", 2);
+	buf_add(sh, &q, 1);
+	for (; *v; v++) {
+		if (*v == q || (q == '\'' && *v == '\\'))
+			buf_add(sh, v, 1);
+		buf_add(sh, v, 1);
+	}
+	buf_add(sh, &q, 1);
+}
+
+/* At line[i] == ':' outside quotes: :name, :'name' or :"name" of a set
+ * variable?  Returns the bytes consumed (0: not a variable reference). */
+static size_t
+interpolate(Shell *sh, const char *line, size_t i)
+{
+	size_t j = i + 1, k;
+	char q = 0;
+	const char *v;
+
+	if (line[j] == ':' || (i > 0 && line[i - 1] == ':'))
+		return 0;   /* the :: cast */
+	if (line[j] == '\'' || line[j] == '"')
+		q = line[j++];
+	for (k = j; isalnum((unsigned char)line[k]) || line[k] == '_' ||
+		    (unsigned char)line[k] >= 0x80; k++)
+		;
+	if (k == j || (q && line[k] != q))
+		return 0;
+	v = var_get(sh, line + j, k - j);
+	if (!v)
+		return 0;
+	add_quoted(sh, v, q);
+	sh->has_token = true;
+	return k - i + (q ? 1 : 0);
 }
 
 /* ---- meta-commands ---------------------------------------------------------------- */
@@ -512,6 +625,10 @@ static const char help_text[] =
 	"  \\p                     show the contents of the query buffer\n"
 	"  \\r                     reset (clear) the query buffer\n"
 	"\n"
+	"Variables\n"
+	"  \\set [NAME [VALUE]]    set a variable, or list them; use as :NAME, :'NAME', :\"NAME\"\n"
+	"  \\unset NAME            unset a variable\n"
+	"\n"
 	"Input/Output\n"
 	"  \\echo [STRING]         write string to standard output\n"
 	"  \\i FILE                execute commands from file\n"
@@ -752,6 +869,34 @@ meta_command(Shell *sh, const char *text)
 			if (!sh->opts.print.quiet)
 				printf("Expanded display is %s.\n", v ? "on" : "off");
 		}
+	} else if (strcmp(cmd, "set") == 0) {
+		if (argc == 0) {
+			const char **names = ARENA_ARRAY(a, const char *, sh->nvars + 1);
+			for (int i = 0; i < sh->nvars; i++)
+				names[i] = sh->vars[i].name;
+			qsort(names, (size_t)sh->nvars, sizeof *names, cmp_str);
+			for (int i = 0; i < sh->nvars; i++)
+				printf("%s = '%s'\n", names[i], var_get(sh, names[i], strlen(names[i])));
+		} else {
+			size_t len = 1;
+			char *val;
+			for (int i = 1; i < argc; i++)
+				len += strlen(argv[i]);
+			val = arena_alloc(a, len);
+			val[0] = '\0';
+			for (int i = 1; i < argc; i++)
+				strcat(val, argv[i]);   /* psql joins the words without spaces */
+			if (shell_set_var(sh, argv[0], val) != FLOE_OK && !sh->interactive) {
+				sh->had_error = true;
+				if (!sh->opts.continue_on_error)
+					sh->failed = true;
+			}
+		}
+	} else if (strcmp(cmd, "unset") == 0) {
+		if (argc == 0)
+			meta_error(sh, "\\%s: missing required argument", cmd);
+		else
+			var_unset(sh, argv[0]);
 	} else if (strcmp(cmd, "pset") == 0) {
 		pset(sh, argc, argv);
 	} else if (strcmp(cmd, "a") == 0) {
@@ -885,6 +1030,13 @@ feed_line(Shell *sh, const char *line)
 
 		switch (sh->mode) {
 		case LX_NORMAL:
+			if (c == ':' && sh->nvars > 0) {
+				size_t used = interpolate(sh, line, i);
+				if (used) {
+					i += used;
+					continue;
+				}
+			}
 			if (c == '-' && line[i + 1] == '-') {
 				if (sh->len > 0)
 					buf_add(sh, line + i, n - i);
@@ -1046,6 +1198,11 @@ shell_free(Shell *sh)
 	if (!sh)
 		return;
 	close_qout(sh);
+	for (int i = 0; i < sh->nvars; i++) {
+		free(sh->vars[i].name);
+		free(sh->vars[i].value);
+	}
+	free(sh->vars);
 	output_sink_dispose(&sh->os);
 	free(sh->field_sep);
 	free(sh->null_display);

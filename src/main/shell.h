@@ -16,6 +16,7 @@
  *   shell_run_string(sh, text)          -c: run every statement, stop at error
  *   shell_run_stream(sh, f, name)       -f / stdin: same, reading f
  *   shell_interactive(sh)               libedit loop; continues after errors
+ *   shell_set_var(sh, name, value)      -v NAME=VALUE, \set
  *   output_print_table(out, t, opts)    psql's printTable for our formats
  *   output_print_error(out, e, severity, query, prefix)
  *   output_text_width(s, n)             display width (UTF-8, East Asian wide)
@@ -76,6 +77,12 @@ int shell_run_string(Shell *sh, const char *text);
 /* Same, reading lines from f; name is used in error prefixes ("floe:NAME:LINE: ")
  * when with_prefix. */
 int shell_run_stream(Shell *sh, FILE *f, const char *name, bool with_prefix);
+/* -v NAME=VALUE / \set: a variable interpolated as :NAME, :'NAME', :"NAME".
+ * ON_ERROR_STOP (on/off) decides whether scripts stop at the first error.
+ * FLOE_ERR (message printed) for a bad ON_ERROR_STOP value. */
+int shell_set_var(Shell *sh, const char *name, const char *value);
+/* Whether the first error stops a script (ON_ERROR_STOP, default on). */
+bool shell_stops_on_error(const Shell *sh);
 /* Interactive loop on the terminal; returns at \q or end of input. */
 int shell_interactive(Shell *sh);
 

@@ -243,6 +243,22 @@ else
 fi
 if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass pset_matches_psql; else fail pset_matches_psql "differs (- psql, + floe)" "$tmp/diff"; fi
 
+# -v NAME=VALUE and \set: :name, :'name', :"name" interpolation as psql's
+cat >"$tmp/vars.sql" <<'EOF'
+select :n + 1 as x, :'s' as s, :'b' as b, :"i" as ident_ok, 1::int as cast, ':n' as notvar
+from (select 1 as "Mixed""Case") q;
+\set y 5 6
+select :y as y;
+EOF
+floe_run -v n=3 -v "s=it's" -v 'b=a\b' -v 'i=Mixed"Case' -f "$tmp/vars.sql" >"$tmp/got" 2>&1
+if [ $have_pg = 1 ]; then
+	psql_run -v n=3 -v "s=it's" -v 'b=a\b' -v 'i=Mixed"Case' -f "$tmp/vars.sql" >"$tmp/want" 2>&1
+	if [ $capture = 1 ]; then cp "$tmp/want" "$EXP/vars.out"; fi
+else
+	cp "$EXP/vars.out" "$tmp/want" 2>/dev/null
+fi
+if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass variables_match_psql; else fail variables_match_psql "differs (- psql, + floe)" "$tmp/diff"; fi
+
 # \o FILE sends results there; \o alone comes back to stdout
 floe_run -c "\\o $tmp/o.txt" -c 'select 1 as in_file' -c '\o' -c 'select 2 as on_stdout' >"$tmp/out" 2>&1
 if grep -q in_file "$tmp/o.txt" && ! grep -q on_stdout "$tmp/o.txt" && grep -q on_stdout "$tmp/out" &&
