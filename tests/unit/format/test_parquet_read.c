@@ -1224,8 +1224,26 @@ static void flist(Buf *w, int16_t id, int et, int n) { fld(w, id, 9); put(w, (ui
 
 /* One OPTIONAL INT32 column "x", one row group of `rows` rows, one v1 data
  * page of `nvals` values whose body (levels + values) is `body`. */
+typedef struct BuiltCol {
+	int ptype, type_len, rep, enc;
+	int lt;                 /* 0 or a LogicalType union id with an empty struct */
+} BuiltCol;
+
+static const BuiltCol OPT_INT32 = { 1, 0, 1, 0, 0 };
+
+static size_t
+build_file2(uint8_t *out, const BuiltCol *col, int64_t rows, int32_t nvals, int def_enc,
+	    const uint8_t *body, size_t blen);
+
 static size_t
 build_file(uint8_t *out, int64_t rows, int32_t nvals, int def_enc, const uint8_t *body, size_t blen)
+{
+	return build_file2(out, &OPT_INT32, rows, nvals, def_enc, body, blen);
+}
+
+static size_t
+build_file2(uint8_t *out, const BuiltCol *col, int64_t rows, int32_t nvals, int def_enc,
+	    const uint8_t *body, size_t blen)
 {
 	Buf ph = {0}, fm = {0};
 	size_t n = 0;
@@ -1237,7 +1255,7 @@ build_file(uint8_t *out, int64_t rows, int32_t nvals, int def_enc, const uint8_t
 	fi32(&ph, 3, (int64_t)blen);
 	fstruct(&ph, 5);
 	fi32(&ph, 1, nvals);
-	fi32(&ph, 2, 0);                        /* PLAIN */
+	fi32(&ph, 2, col->enc);
 	fi32(&ph, 3, def_enc);
 	fi32(&ph, 4, 3);
 	send_(&ph);
@@ -1251,7 +1269,19 @@ build_file(uint8_t *out, int64_t rows, int32_t nvals, int def_enc, const uint8_t
 	fi32(&fm, 1, 1);
 	flist(&fm, 2, 12, 2);
 	sbeg(&fm); fstr(&fm, 4, "schema"); fi32(&fm, 5, 1); send_(&fm);
-	sbeg(&fm); fi32(&fm, 1, 1); fi32(&fm, 3, 1); fstr(&fm, 4, "x"); send_(&fm);
+	sbeg(&fm);
+	fi32(&fm, 1, col->ptype);
+	if (col->type_len)
+		fi32(&fm, 2, col->type_len);
+	fi32(&fm, 3, col->rep);
+	fstr(&fm, 4, "x");
+	if (col->lt) {
+		fstruct(&fm, 10);
+		fstruct(&fm, (int16_t)col->lt);
+		send_(&fm);
+		send_(&fm);
+	}
+	send_(&fm);
 	fi64(&fm, 3, rows);
 	flist(&fm, 4, 12, 1);
 	sbeg(&fm);
@@ -1259,7 +1289,7 @@ build_file(uint8_t *out, int64_t rows, int32_t nvals, int def_enc, const uint8_t
 	sbeg(&fm);
 	fi64(&fm, 2, 4);
 	fstruct(&fm, 3);
-	fi32(&fm, 1, 1);
+	fi32(&fm, 1, col->ptype);
 	flist(&fm, 2, 5, 1);
 	zz(&fm, 0);
 	flist(&fm, 3, 8, 1);
@@ -1371,6 +1401,63 @@ test_parquet_read__built_levels(void **state)
 	arena_free(a);
 }
 
+/* BYTE_STREAM_SPLIT on INT32 and FIXED_LEN_BYTE_ARRAY (Encodings.md:
+ * byte k of value i at offset k * n + i), and FLOAT16. */
+static void
+test_parquet_read__built_bss(void **state)
+{
+	uint8_t file[8192], body[256];
+	Arena *a = arena_new(0);
+	Vector v;
+	uint32_t n;
+	floe_error err;
+
+	/* REQUIRED INT32, 5 values, BSS (encoding 9). */
+	int32_t vals[5] = { 1, -2, 0x01020304, 70000, -70000 };
+	for (int i = 0; i < 5; i++)
+		for (int k = 0; k < 4; k++)
+			body[k * 5 + i] = (uint8_t)((uint32_t)vals[i] >> (8 * k));
+	BuiltCol ci = { 1, 0, 0, 9, 0 };
+	size_t len = build_file2(file, &ci, 5, 5, 3, body, 20);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_OK);
+	assert_int_equal(n, 5);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(((int32_t *)v.data)[i], vals[i]);
+
+	/* REQUIRED FIXED_LEN_BYTE_ARRAY(3), 4 values, BSS. */
+	const char *fl[4] = { "abc", "def", "ghi", "jkl" };
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 3; k++)
+			body[k * 4 + i] = (uint8_t)fl[i][k];
+	BuiltCol cf = { 7, 3, 0, 9, 0 };
+	len = build_file2(file, &cf, 4, 4, 3, body, 12);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_OK);
+	assert_int_equal(n, 4);
+	assert_int_equal(v.type.id, TYPE_BYTEA);
+	for (int i = 0; i < 4; i++) {
+		const strview *sv = (const strview *)v.data + i;
+		assert_int_equal(sv->len, 3);
+		assert_memory_equal(strview_data(sv), fl[i], 3);
+	}
+
+	/* FLOAT16 (FLBA(2) + logical type 15), PLAIN: 1.0, -2.0, 0.5, 65504. */
+	uint16_t h[4] = { 0x3c00, 0xc000, 0x3800, 0x7bff };
+	memcpy(body, h, sizeof h);
+	BuiltCol ch = { 7, 2, 0, 0, 15 };
+	len = build_file2(file, &ch, 4, 4, 3, body, sizeof h);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_OK);
+	assert_int_equal(v.type.id, TYPE_FLOAT32);
+	float want[4] = { 1.0f, -2.0f, 0.5f, 65504.0f };
+	for (int i = 0; i < 4; i++)
+		assert_true(((float *)v.data)[i] == want[i]);
+
+	/* BSS data not a multiple of the width: corrupt. */
+	len = build_file2(file, &ci, 5, 5, 3, body, 19);
+	assert_int_equal(read_built(file, len, a, &v, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -1385,6 +1472,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__mutations),
 		cmocka_unit_test(test_parquet_read__duckdb_written),
 		cmocka_unit_test(test_parquet_read__built_levels),
+		cmocka_unit_test(test_parquet_read__built_bss),
 	};
 	if (getenv("PQ_TEST"))
 		cmocka_set_test_filter(getenv("PQ_TEST"));
