@@ -3,7 +3,7 @@
  * shell (shell.c) or, later, the server.
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
- *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors]
+ *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve                     (not implemented yet: exits 2)
  *   floe --version | --help
  *
@@ -55,7 +55,8 @@ usage(FILE *out)
 		"  -q, --quiet              no command tags or banner\n"
 		"  -x, --expanded           expanded output (one line per column)\n"
 		"  -b, --echo-errors        echo a failed statement to stderr\n"
-		"  -v ON_ERROR_STOP=off     scripts go on after an error (exit status is still 1)\n"
+		"  -v, --set=NAME=VALUE     set a variable, used as :NAME in SQL; ON_ERROR_STOP=off\n"
+		"                           lets scripts go on after an error (exit status still 1)\n"
 		"  -V, --version            print the version and exit\n"
 		"  -?, --help               show this help and exit\n"
 		"\n"
