@@ -8,8 +8,8 @@
  * runs each through session_exec, and prints results with output.c.
  *
  * output.c prints a table of text cells exactly as psql 15 does in its
- * aligned (default), unaligned (-A), tuples-only (-t) and expanded (\x)
- * formats, and errors as libpq formats them (ERROR/LINE/caret/DETAIL/HINT).
+ * aligned (default), unaligned (-A), tuples-only (-t), expanded (\x) and
+ * csv (--csv) formats, and errors as libpq formats them (ERROR/LINE/caret/DETAIL/HINT).
  *
  * INTERFACE ROUTINES
  *   shell_new(session, opts) / shell_free(sh)
@@ -17,6 +17,7 @@
  *   shell_run_stream(sh, f, name)       -f / stdin: same, reading f
  *   shell_interactive(sh)               libedit loop; continues after errors
  *   shell_set_var(sh, name, value)      -v NAME=VALUE, \set
+ *   shell_stops_on_error(sh)            ON_ERROR_STOP (default on)
  *   output_print_table(out, t, opts)    psql's printTable for our formats
  *   output_print_error(out, e, severity, query, prefix)
  *   output_text_width(s, n)             display width (UTF-8, East Asian wide)
