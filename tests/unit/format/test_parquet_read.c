@@ -32,6 +32,12 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "format/parquet/parquet.h"
+#include "format/parquet/codec.h"
+#include <snappy-c.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <lz4.h>
+#include <brotli/encode.h>
 
 static const char *
 shared_dir(void)
@@ -1458,6 +1464,97 @@ test_parquet_read__built_bss(void **state)
 	arena_free(a);
 }
 
+static size_t
+gzip_member(const uint8_t *src, size_t n, uint8_t *dst, size_t cap)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)src;
+	z.avail_in = (uInt)n;
+	z.next_out = dst;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	size_t out = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+
+/* Each codec decompresses what its reference library compressed; a wrong
+ * size or garbage is XX001; LZO is 0A000. */
+static void
+test_parquet_read__codecs(void **state)
+{
+	enum { N = 100000 };
+	uint8_t *src = malloc(N), *c = malloc(2 * N + 1024), *d = malloc(N + 16);
+	floe_error err;
+	size_t cn;
+	for (int i = 0; i < N; i++)
+		src[i] = (uint8_t)((i * 7) % 251 ^ (i >> 9));
+
+	cn = 2 * N;
+	assert_int_equal(snappy_compress((const char *)src, N, (char *)c, &cn), SNAPPY_OK);
+	assert_int_equal(parquet_decompress(PQ_CODEC_SNAPPY, c, cn, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_SNAPPY, c, cn, d, N - 1, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+
+	cn = ZSTD_compress(c, 2 * N, src, N, 3);
+	assert_false(ZSTD_isError(cn));
+	assert_int_equal(parquet_decompress(PQ_CODEC_ZSTD, c, cn, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_ZSTD, c, cn - 5, d, N, &err), FLOE_ERR);
+
+	/* GZIP: two concatenated members (concatenated_gzip_members.parquet). */
+	size_t c1 = gzip_member(src, N / 3, c, 2 * N);
+	size_t c2 = gzip_member(src + N / 3, N - N / 3, c + c1, 2 * N - c1);
+	assert_int_equal(parquet_decompress(PQ_CODEC_GZIP, c, c1 + c2, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_GZIP, c, c1 + c2, d, N + 1, &err), FLOE_ERR);
+
+	/* LZ4_RAW, and LZ4 both raw and Hadoop-framed (two blocks). */
+	int l = LZ4_compress_default((const char *)src, (char *)c, N, 2 * N);
+	assert_true(l > 0);
+	assert_int_equal(parquet_decompress(PQ_CODEC_LZ4_RAW, c, (size_t)l, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	memset(d, 0, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_LZ4, c, (size_t)l, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	size_t pos = 0;
+	for (int part = 0; part < 2; part++) {
+		int off = part ? N / 2 : 0, len = part ? N - N / 2 : N / 2;
+		int k = LZ4_compress_default((const char *)src + off, (char *)c + pos + 8, len, N);
+		assert_true(k > 0);
+		uint8_t *h = c + pos;
+		h[0] = (uint8_t)(len >> 24); h[1] = (uint8_t)(len >> 16); h[2] = (uint8_t)(len >> 8); h[3] = (uint8_t)len;
+		h[4] = (uint8_t)(k >> 24); h[5] = (uint8_t)(k >> 16); h[6] = (uint8_t)(k >> 8); h[7] = (uint8_t)k;
+		pos += 8 + (size_t)k;
+	}
+	memset(d, 0, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_LZ4, c, pos, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+
+	cn = 2 * N;
+	assert_true(BrotliEncoderCompress(5, 22, BROTLI_MODE_GENERIC, N, src, &cn, c));
+	assert_int_equal(parquet_decompress(PQ_CODEC_BROTLI, c, cn, d, N, &err), FLOE_OK);
+	assert_memory_equal(src, d, N);
+	assert_int_equal(parquet_decompress(PQ_CODEC_BROTLI, c, cn, d, N - 10, &err), FLOE_ERR);
+
+	/* Garbage into every codec: clean errors. */
+	for (int codec = 1; codec <= 7; codec++) {
+		if (codec == PQ_CODEC_LZO) {
+			assert_int_equal(parquet_decompress(codec, src, 100, d, 1000, &err), FLOE_ERR);
+			assert_string_equal(err.sqlstate, "0A000");
+			continue;
+		}
+		assert_int_equal(parquet_decompress(codec, src + 3, 1000, d, N, &err), FLOE_ERR);
+		assert_string_equal(err.sqlstate, "XX001");
+	}
+	free(src);
+	free(c);
+	free(d);
+}
+
 int
 main(void)
 {
@@ -1473,6 +1570,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__duckdb_written),
 		cmocka_unit_test(test_parquet_read__built_levels),
 		cmocka_unit_test(test_parquet_read__built_bss),
+		cmocka_unit_test(test_parquet_read__codecs),
 	};
 	if (getenv("PQ_TEST"))
 		cmocka_set_test_filter(getenv("PQ_TEST"));
