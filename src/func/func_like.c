@@ -20,6 +20,7 @@
  *   func_like_match(s, slen, p, plen, esc, icase, &match, err)
  *   func_like_table[] / func_like_count   (searched by func_registry.c)
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include "func/func_internal.h"
 
@@ -184,7 +185,22 @@ shape_match(int shape, const char *s, uint32_t n, const char *lit, uint32_t ln)
 	case SHAPE_EXACT: return n == ln && memcmp(s, lit, ln) == 0;
 	case SHAPE_PREFIX: return n >= ln && memcmp(s, lit, ln) == 0;
 	case SHAPE_SUFFIX: return n >= ln && memcmp(s + n - ln, lit, ln) == 0;
-	case SHAPE_CONTAINS: return ln == 0 || (n >= ln && memmem(s, n, lit, ln) != NULL);
+	case SHAPE_CONTAINS: {
+		/* memchr for the first byte, then compare (cheaper than memmem's
+		 * setup on short strings) */
+		const char *p = s, *end = s + n;
+		if (ln == 0)
+			return true;
+		while (end - p >= (ptrdiff_t)ln) {
+			p = memchr(p, lit[0], (size_t)(end - p) - ln + 1);
+			if (!p)
+				return false;
+			if (memcmp(p + 1, lit + 1, ln - 1) == 0)
+				return true;
+			p++;
+		}
+		return false;
+	}
 	default: return true;
 	}
 }
