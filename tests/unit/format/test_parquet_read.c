@@ -729,7 +729,7 @@ test_parquet_read__manifest_rows(void **state)
 {
 	char path[1024], *text;
 	size_t len;
-	int checked = 0;
+	int checked = 0, ids = 0;
 	failures = 0;
 	snprintf(path, sizeof path, "%.700s/testdata/parquet/MANIFEST.md", shared_dir());
 	text = (char *)load(path, &len);
@@ -762,6 +762,21 @@ test_parquet_read__manifest_rows(void **state)
 				if (dr && atoll(dr + 20) != got)
 					FAILF("%s: MANIFEST DuckDB reads %lld rows, floe %lld", name,
 					      atoll(dr + 20), got);
+				/* Top-level schema lines "    - OPTIONAL T `name` id=N". */
+				for (char *ln = strstr(sec, "\n    - "); ln; ln = strstr(ln + 1, "\n    - ")) {
+					char *eol = strchr(ln + 1, '\n');
+					char *b1 = strchr(ln + 7, '`'), *b2 = b1 ? strchr(b1 + 1, '`') : NULL;
+					char *id = strstr(ln + 7, " id=");
+					if (!b1 || !b2 || !id || (eol && id > eol) || b2 > id)
+						continue;
+					*b2 = 0;
+					int c = col_index(o.pf, b1 + 1);
+					if (c < 0 || parquet_column(o.pf, c)->field_id != atoi(id + 4))
+						FAILF("%s: column %s: MANIFEST id=%d, floe %d", name, b1 + 1,
+						      atoi(id + 4), c < 0 ? -99 : parquet_column(o.pf, c)->field_id);
+					*b2 = '`';
+					ids++;
+				}
 				checked++;
 			}
 			close_rel(&o);
@@ -771,6 +786,7 @@ test_parquet_read__manifest_rows(void **state)
 	}
 	free(text);
 	assert_true(checked > 40);
+	assert_true(ids >= 3);
 	assert_int_equal(failures, 0);
 }
 
