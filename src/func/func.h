@@ -8,17 +8,22 @@
  *     -> f = the int8 + int8 kernel, ret = bigint, cast_to = {bigint, bigint}
  *
  * It must cast argument i to cast_to[i] (when it differs from the argument's
- * type; for `||`/concat that can be a text output conversion of any type,
- * and TYPE_NULL = unknown literals get their resolved type) and then call
- * f->kernel on vectors of exactly those types.  Resolution follows
+ * type; for `||` with a non-text side that is an explicit ::text conversion
+ * (f->args[i] == FARG_ANY), and TYPE_NULL = unknown literals get their
+ * resolved type) and then call f->kernel on vectors of those types.
+ * (Kernels of numeric + - % comparisons re-align decimal scales themselves,
+ * so a literal left at its own scale is still exact.)  Resolution follows
  * PostgreSQL 15's rules (parser/parse_func.c func_select_candidate,
  * parse_oper.c oper_select_candidate): exact match, binary operator with
  * one unknown side, implicit coercions, most exact matches, preferred types
  * of the category, unknown-literal category resolution.
  *
  * Operators are named as PostgreSQL spells them: "+", "-", "*", "/", "%",
- * "=", "<>", "<", "<=", ">", ">=", "||", "~~" (LIKE), "!~~", "~~*" (ILIKE),
- * "!~~*", "u-" (prefix minus), "u+"; functions by their lower-case names.
+ * "^", "=", "<>", "<", "<=", ">", ">=", "||", "~~" (LIKE), "!~~", "~~*"
+ * (ILIKE), "!~~*", "~" "!~" "~*" "!~*" (regex), "&" "|" "#" "<<" ">>",
+ * prefix "u-", "u+", "~", "|/", "||/", "@"; functions by their lower-case
+ * names (x LIKE p ESCAPE e -> x ~~ like_escape(p, e); x SIMILAR TO p ->
+ * x ~ similar_to_escape(p); GREATEST/LEAST -> "greatest"/"least").
  *
  * Numeric (TYPE_DECIMAL) results of arithmetic are typed numeric with
  * precision 0 (= unconstrained, PostgreSQL's "numeric") and a fixed scale:
@@ -27,7 +32,8 @@
  *
  * Aggregates keep one state block per group: update() gets one argument
  * vector and an array of state pointers (states[i] = row i's group), so a
- * hash aggregate calls it once per batch.  combine() merges partial states
+ * hash aggregate calls it once per batch; two-argument aggregates
+ * (string_agg) have update2 instead.  combine() merges partial states
  * (parallel workers), finalize() writes one result row.
  *
  * INTERFACE ROUTINES
