@@ -747,6 +747,95 @@ static const AggFunc agg_bool_and = { "bool_and", sizeof(BoolState), bool_and_in
 static const AggFunc agg_bool_or = { "bool_or", sizeof(BoolState), bool_or_init,
 				     bool_or_update, bool_or_combine, bool_final, NULL };
 
+/* ---- bit_and / bit_or (integers) ---------------------------------------------------- */
+
+typedef struct BitState {
+	int64_t v;
+	bool any;
+} BitState;
+
+static void
+bit_init(void *s)
+{
+	memset(s, 0, sizeof(BitState));
+}
+
+#define BIT_UPDATE(fname, T, OP)                                                       \
+	static int fname(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states) \
+	{                                                                              \
+		VectorView v;                                                          \
+		const T *d;                                                            \
+		uint32_t i;                                                            \
+		vector_view(arg, &v);                                                  \
+		d = v.data;                                                            \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t k = ARGK(v, i);                                       \
+			BitState *s = states[i];                                       \
+			if (!ARGVALID(v, k))                                           \
+				continue;                                              \
+			s->v = s->any ? (s->v OP (int64_t)d[k]) : (int64_t)d[k];       \
+			s->any = true;                                                 \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}
+
+BIT_UPDATE(band_i16, int16_t, &)
+BIT_UPDATE(band_i32, int32_t, &)
+BIT_UPDATE(band_i64, int64_t, &)
+BIT_UPDATE(bor_i16, int16_t, |)
+BIT_UPDATE(bor_i32, int32_t, |)
+BIT_UPDATE(bor_i64, int64_t, |)
+
+static int
+band_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	BitState *d = dst;
+	const BitState *s = src;
+
+	if (s->any) {
+		d->v = d->any ? (d->v & s->v) : s->v;
+		d->any = true;
+	}
+	return FLOE_OK;
+}
+
+static int
+bor_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	BitState *d = dst;
+	const BitState *s = src;
+
+	if (s->any) {
+		d->v = d->any ? (d->v | s->v) : s->v;
+		d->any = true;
+	}
+	return FLOE_OK;
+}
+
+static int
+bit_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
+{
+	BitState *s = st;
+	Value v;
+
+	if (!s->any) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	v = value_int(out->type.id, s->v);
+	vector_set_value(out, row, &v);
+	return FLOE_OK;
+}
+
+#define BIT_AGG(var, nm, upd, comb) \
+	static const AggFunc var = { nm, sizeof(BitState), bit_init, upd, comb, bit_final, NULL }
+BIT_AGG(agg_band_i16, "bit_and", band_i16, band_combine);
+BIT_AGG(agg_band_i32, "bit_and", band_i32, band_combine);
+BIT_AGG(agg_band_i64, "bit_and", band_i64, band_combine);
+BIT_AGG(agg_bor_i16, "bit_or", bor_i16, bor_combine);
+BIT_AGG(agg_bor_i32, "bit_or", bor_i32, bor_combine);
+BIT_AGG(agg_bor_i64, "bit_or", bor_i64, bor_combine);
+
 /* ---- string_agg(value, delimiter) ------------------------------------------------ */
 
 /*
@@ -879,6 +968,8 @@ const ScalarFunc func_agg_sigs[] = {
 	MM("min"), MM("max"),
 	A1("bool_and", TYPE_BOOL, TYPE_BOOL), A1("bool_or", TYPE_BOOL, TYPE_BOOL),
 	A1("every", TYPE_BOOL, TYPE_BOOL),
+	A1("bit_and", I2, I2), A1("bit_and", I4, I4), A1("bit_and", I8, I8),
+	A1("bit_or", I2, I2), A1("bit_or", I4, I4), A1("bit_or", I8, I8),
 	{ "string_agg", NULL, 2, 0, { TX, TX }, TX, FRET_FIXED, false, false },
 	{ "string_agg", NULL, 2, 0, { TYPE_BYTEA, TYPE_BYTEA }, TYPE_BYTEA, FRET_FIXED, false, false },
 };
@@ -894,6 +985,8 @@ const AggFunc *const func_agg_impls[] = {
 	&agg_max_i16, &agg_max_i32, &agg_max_i64, &agg_max_f32, &agg_max_f64, &agg_max_dec,
 	&agg_max_text, &agg_max_i32, &agg_max_i64, &agg_max_i64, &agg_max_i64, &agg_max_iv,
 	&agg_bool_and, &agg_bool_or, &agg_bool_and,
+	&agg_band_i16, &agg_band_i32, &agg_band_i64,
+	&agg_bor_i16, &agg_bor_i32, &agg_bor_i64,
 	&agg_string_agg, &agg_string_agg,
 };
 

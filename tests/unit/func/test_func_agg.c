@@ -388,6 +388,27 @@ test_func_agg__string_agg(void **state)
 }
 
 static void
+test_func_agg__bit(void **state)
+{
+	/* select bit_and(x), bit_or(x) from (values (12),(10),(NULL)) t(x) -> 8 | 14 */
+	int64_t v[] = { 12, 10, 0 };
+	bool nl[] = { false, false, true };
+	int g0[] = { 0, 0, 0 };
+	Agg a, o;
+	Vector x = t_ints(TYPE_INT32, v, nl, 3), out;
+
+	agg_open(&a, "bit_and", x.type, false, 1);
+	agg_open(&o, "bit_or", x.type, false, 1);
+	assert_int_equal(agg_feed(&a, &x, g0, 3), FLOE_OK);
+	assert_int_equal(agg_feed(&o, &x, g0, 3), FLOE_OK);
+	out = agg_result(&a, 1);
+	assert_int_equal(out.type.id, TYPE_INT32);
+	assert_int_equal(t_int_at(&out, 0), 8);
+	out = agg_result(&o, 1);
+	assert_int_equal(t_int_at(&out, 0), 14);
+}
+
+static void
 test_func_agg__overflow(void **state)
 {
 	/* sum(int8) beyond 38 digits: 22003 */
@@ -416,6 +437,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_agg__overflow, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__stats, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__string_agg, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_agg__bit, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
