@@ -536,6 +536,58 @@ text_parse_bytea(const char *s, size_t n, Arena *a, const char **out, size_t *ou
 /* Character types                                                     */
 /* ------------------------------------------------------------------ */
 
+/* Length of a legal UTF-8 character at s (n bytes left), 0 if illegal
+ * (pg_utf8_islegal: no overlongs, surrogates, > U+10FFFF or NUL). */
+static int
+utf8_legal(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	if (c == 0)
+		return 0;
+	if (c < 0x80)
+		return 1;
+	int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 0;
+	if (!len || (size_t)len > n || c > 0xF4 || c < 0xC2)
+		return 0;
+	for (int i = 1; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) ||
+	    (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] > 0x8F))
+		return 0;
+	return len;
+}
+
+int
+text_validate_utf8(const char *p, size_t n, floe_error *err)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	size_t i = 0;
+	while (i < n) {
+		if (s[i] && s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		int l = utf8_legal(s + i, n - i);
+		if (l) {
+			i += (size_t)l;
+			continue;
+		}
+		/* PostgreSQL reports the bytes of the character the lead byte announces */
+		unsigned char c = s[i];
+		size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		if (k > n - i)
+			k = n - i;
+		char hex[32];
+		int h = 0;
+		for (size_t j = 0; j < k; j++)
+			h += sprintf(hex + h, "%s0x%02x", j ? " " : "", s[i + j]);
+		return floe_errorf(err, ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+				   "invalid byte sequence for encoding \"UTF8\": %s", hex);
+	}
+	return FLOE_OK;
+}
+
 /* Number of UTF-8 characters in s[0..n). */
 static size_t
 utf8_chars(const char *s, size_t n)
@@ -774,6 +826,7 @@ value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a, floe_e
 	case TYPE_TEXT: {
 		const char *p;
 		size_t m;
+		TRY(text_validate_utf8(s, n, err));
 		TRY(text__fit_char(t, s, n, false, a, &p, &m, err));
 		set_string(out, p, m, a);
 		return FLOE_OK;

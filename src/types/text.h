@@ -21,6 +21,7 @@
  *   text_parse_int64(s, n, t, &out, err) int2/int4/int8 input with PG errors
  *   text_parse_float8(s, n, t, &out, err) float4/float8 input with PG errors
  *   text_parse_bool(s, n, &out, err)
+ *   text_validate_utf8(s, n, err)
  */
 #ifndef FLOE_TEXT_H
 #define FLOE_TEXT_H
@@ -48,6 +49,9 @@ int text_parse_int64(const char *s, size_t n, TypeId t, int64_t *out, floe_error
 /* t is TYPE_FLOAT32/FLOAT64. */
 int text_parse_float8(const char *s, size_t n, TypeId t, double *out, floe_error *err);
 int text_parse_bool(const char *s, size_t n, bool *out, floe_error *err);
+/* 22021 'invalid byte sequence for encoding "UTF8": 0xc3 0x28' on bad UTF-8
+ * or NUL (value_from_text checks every text input with it). */
+int text_validate_utf8(const char *s, size_t n, floe_error *err);
 int text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err);
 /* bytea input (hex "\x..." or escape format); bytes in a. */
 int text_parse_bytea(const char *s, size_t n, Arena *a, const char **out,

@@ -188,6 +188,17 @@ test_text__char_numeric(void **state)
 		{ "h\xc3\xa9l", "h\xc3\xa9l" },   /* 3 characters, 4 bytes */
 	};
 	CHECK(type_varchar(3), v3);
+	/* select E'\xc3\x28', E'ab\xe2\x82', E'\xed\xa0\x80', E'\xc0\x80', E'\xf4\x90\x80\x80' */
+	static const Case bad[] = {
+		{ "\xc3\x28", "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xc3 0x28" },
+		{ "ab\xe2\x82", "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xe2 0x82" },
+		{ "\xed\xa0\x80", "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xed 0xa0 0x80" },
+		{ "\xc0\x80", "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xc0 0x80" },
+		{ "\xf4\x90\x80\x80",
+		  "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xf4 0x90 0x80 0x80" },
+		{ "\xf0\x9f\x98\x80 ok", "\xf0\x9f\x98\x80 ok" },
+	};
+	CHECK(type_make(TYPE_TEXT), bad);
 	SqlType c4 = type_make(TYPE_TEXT);
 	c4.text_kind = TEXT_CHAR;
 	c4.typmod = 4;
