@@ -39,6 +39,7 @@
  * INTERFACE ROUTINES
  *   func_resolve_scalar(name, argtypes, nargs, &func, &ret, cast_to, err)
  *   func_resolve_agg(name, argtypes, nargs, star, &agg, &ret, cast_to, err)
+ *   func_is_aggregate(name)
  *   func_refine_return(f, consts, nargs, &ret)   result type from constant args
  *   func_set_statement_time(us)   what now()/current_timestamp return
  *   func_type_name(t, buf, n)     a type as PostgreSQL names it in errors
@@ -131,6 +132,9 @@ typedef struct AggFunc {
 
 int func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star,
 		     const AggFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err);
+
+/* Is name an aggregate func/ knows (count, sum, ..., string_agg, bit_or)? */
+bool func_is_aggregate(const char *name);
 
 /*
  * The current statement's start time (microseconds since 1970-01-01 UTC),

@@ -646,3 +646,15 @@ func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, S
 		*ret = type_decimal(0, scale);
 	}
 }
+
+bool
+func_is_aggregate(const char *name)
+{
+	int fam, k;
+
+	for (fam = 0; fam < (int)(sizeof agg_families / sizeof agg_families[0]); fam++)
+		for (k = 0; k < *agg_families[fam].n; k++)
+			if (!strcmp(agg_families[fam].sigs[k].name, name))
+				return true;
+	return false;
+}

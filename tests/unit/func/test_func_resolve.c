@@ -281,6 +281,9 @@ test_func_resolve__aggregates(void **state)
 	assert_int_equal(ret.scale, 16);
 	assert_int_equal(func_resolve_agg("sum", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_int_equal(ret.scale, 2);
+	assert_true(func_is_aggregate("string_agg"));
+	assert_true(func_is_aggregate("stddev_pop"));
+	assert_false(func_is_aggregate("upper"));
 	/* select sum('1') -> 42725 function sum(unknown) is not unique */
 	a = T(TYPE_NULL);
 	assert_int_equal(func_resolve_agg("sum", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_ERR);
