@@ -54,6 +54,9 @@
 enum Phys { PH_BOOL, PH_I32, PH_I64, PH_FLOAT, PH_DOUBLE, PH_BA, PH_FLBA };
 
 #define DICT_MAX_BYTES (1 << 20)
+/* "<application> version <semver>", the form parquet-mr's VersionParser
+ * accepts (an unparsable created_by makes it distrust binary statistics). */
+#define CREATED_BY "floe version 0.1.0"
 #define STATS_MAX_FOOTER 4096   /* longer BYTE_ARRAY bounds are left out of the footer */
 
 typedef struct Cut {
@@ -1450,7 +1453,7 @@ write_footer(ParquetWriter *w)
 			thrift_write_struct_end(&t);
 		}
 	}
-	thrift_write_field_binary(&t, 6, "floe", 4);
+	thrift_write_field_binary(&t, 6, CREATED_BY, strlen(CREATED_BY));
 	thrift_write_field_list(&t, 7, TW_STRUCT, w->ncols);
 	for (i = 0; i < w->ncols; i++) {
 		thrift_write_struct_begin(&t);                     /* ColumnOrder */

@@ -249,6 +249,7 @@ test_parquet_write__all_types(void **state)
 	snprintf(path, sizeof path, "%s/all.parquet", tmpdir);
 	save(path, data, len);
 	out = check(path, 5);
+	assert_non_null(strstr(out, "\"created_by\": \"floe version 0.1.0\""));
 	free(out);
 	/* the schema: names, field ids, physical and logical types */
 	{
