@@ -829,6 +829,7 @@ struct ParquetColumnReader {
 	size_t w;                       /* floe width of one value */
 	const uint8_t *pos, *end;       /* chunk cursor */
 	int64_t rows_left;
+	bool strings;                   /* values are views into page bytes */
 	bool fresh;                     /* page buffers must not be reused */
 	/* dictionary, in the floe layout */
 	void *dict;
@@ -1056,10 +1057,8 @@ load_dict(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_er
 				   r->pf->name, r->c->name, h->enc);
 	if (nd < 0 || h->usize < 0)
 		return RCORRUPT(r, err, "bad dictionary page header");
-	bool saved = r->fresh;
 	r->fresh = true;        /* the dictionary's strings keep pointing here */
 	int rc = page_bytes(r, body, (size_t)h->csize, (size_t)h->usize, &bytes, err);
-	r->fresh = saved;
 	if (rc != FLOE_OK)
 		return FLOE_ERR;
 	size_t ulen = (size_t)h->usize;
@@ -1142,6 +1141,9 @@ load_page(ParquetColumnReader *r, floe_error *err)
 	int max_def = r->ci->max_def;
 	int pt = r->c->physical_type;
 
+	/* String values point into the page unless it holds dictionary
+	 * indexes: only then must its buffer outlive the page. */
+	r->fresh = r->strings && h->enc != PQ_ENC_PLAIN_DICTIONARY && h->enc != PQ_ENC_RLE_DICTIONARY;
 	if (h->type == PQ_PAGE_DATA) {
 		const uint8_t *bytes;
 		TRY(page_bytes(r, r->body, (size_t)h->csize, (size_t)h->usize, &bytes, err));
@@ -1454,8 +1456,8 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	r->cm = cm;
 	r->w = type_width(c->type.id);
 	r->rows_left = rows;
-	r->fresh = (c->physical_type == PQ_BYTE_ARRAY || c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY) &&
-		   ci->conv == CV_NONE;
+	r->strings = (c->physical_type == PQ_BYTE_ARRAY || c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY) &&
+		     ci->conv == CV_NONE;
 	if (rows == 0) {
 		/* Nothing to read: empty chunks may carry no offsets at all. */
 		r->pos = r->end = pf->data;
