@@ -194,6 +194,31 @@ shortest_digits(double d, bool is_float4, char *digs, int *exp)
 			digs[--n] = '\0';
 		return n;
 	}
+	/*
+	 * "Nice" values (0.1, 123.45): if r / 10^k == d for an integer r below
+	 * 10^DIG, the decimal r * 10^-k reads back (IEEE division is correctly
+	 * rounded, like strtod), and having at most DIG digits it is the
+	 * DIG-digit rendering, hence the shortest once trailing zeros go.
+	 */
+	{
+		static const double p10[] = { 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+					      1e11, 1e12, 1e13, 1e14, 1e15 };
+		double lim = is_float4 ? 1e6 : 1e15;
+		for (int k = 0; k < (is_float4 ? 10 : 15); k++) {
+			double r = rint(d * p10[k]);
+			if (r >= lim)
+				break;
+			bool same = is_float4 ? (float)r / (float)p10[k] == (float)d : r / p10[k] == d;
+			if (r >= 1 && same) {
+				int n = snprintf(tmp, sizeof tmp, "%lld", (long long)r);
+				memcpy(digs, tmp, (size_t)n + 1);
+				*exp = n - 1 - (k + 1);
+				while (n > 1 && digs[n - 1] == '0')
+					digs[--n] = '\0';
+				return n;
+			}
+		}
+	}
 	if (d < (is_float4 ? (double)FLT_MIN : DBL_MIN)) {
 		for (int p = 1; p < max; p++) {
 			snprintf(tmp, sizeof tmp, "%.*e", p - 1, d);
