@@ -6,14 +6,17 @@
  * shortest text that reads back to the same binary value, spelled as
  * PostgreSQL's Ryu-based float output does: "1e+20", "1e-05", "-0", "NaN",
  * "Infinity"), numeric_in/numeric_out (through decimal.c, padded to the
- * type's scale), textin/varcharin/bpcharin with typmod checks, byteain
+ * type's scale), textin/varcharin/bpcharin with typmod checks and UTF-8
+ * validation (pg_verify_mbstr's messages), byteain
  * (hex and escape) / byteaout (hex), uuid_in/uuid_out, and the date/time
  * types (through datetime.c).
  *
- * Shortest float digits: the correctly rounded 15-digit (float4: 6-digit)
- * text, stripped of trailing zeros, if it reads back; else 16, else 17
- * digits (float4: 7, 8, 9) — see shortest_digits; candidates exactly
- * halfway to a neighbouring double are refused as PostgreSQL's Ryu does.
+ * Shortest float digits (shortest_digits): exact fast paths for integers
+ * and short decimals (r / 10^k == d); otherwise the correctly rounded
+ * 15-digit (float4: 6-digit) text, stripped of trailing zeros, if it reads
+ * back; else 16, else 17 digits (float4: 7, 8, 9).  Candidates exactly
+ * halfway to a neighbouring value are refused as PostgreSQL's Ryu does.
+ * Differentially tested against PostgreSQL 15 on 4700 values.
  *
  * INTERFACE ROUTINES: see text.h.
  *
