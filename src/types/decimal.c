@@ -539,7 +539,7 @@ decimal_coerce(int128 v, int scale, int p, int s, int128 *out, floe_error *err)
 	return FLOE_OK;
 ovf:
 	floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
-	if (p - s > 0)
+	if (p - s != 0)
 		return floe_error_detail(err,
 			"A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
 			p, s, p - s);

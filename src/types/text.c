@@ -840,7 +840,7 @@ value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a, floe_e
 		if (decimal__from_text_scale(s, n, t.scale, &v, err) != FLOE_OK ||
 		    decimal_check_precision(v, t.precision, err) != FLOE_OK) {
 			floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
-			if (t.precision - t.scale > 0)
+			if (t.precision - t.scale != 0)
 				return floe_error_detail(err,
 					"A field with precision %d, scale %d must round to an absolute value less than 10^%d.",
 					t.precision, t.scale, t.precision - t.scale);

@@ -175,6 +175,14 @@ test_decimal__coerce(void **state)
 	assert_string_equal(err.message, "numeric field overflow");
 	assert_string_equal(err.detail,
 		"A field with precision 4, scale 2 must round to an absolute value less than 10^2.");
+	/* select 0.5::numeric(2,4): scale above precision (PostgreSQL 15) */
+	parse("0.5", &v, &s);
+	assert_int_equal(decimal_coerce(v, s, 2, 4, &r, &err), FLOE_ERR);
+	assert_string_equal(err.detail,
+		"A field with precision 2, scale 4 must round to an absolute value less than 10^-2.");
+	parse("0.0049", &v, &s);
+	assert_int_equal(decimal_coerce(v, s, 2, 4, &r, &err), FLOE_OK);
+	assert_string_equal(fmt(r, 4), "0.0049");
 	parse("0.995", &v, &s);
 	assert_int_equal(decimal_coerce(v, s, 2, 2, &r, &err), FLOE_ERR);
 	assert_string_equal(err.detail,
