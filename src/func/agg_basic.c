@@ -469,6 +469,83 @@ iv_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	return FLOE_OK;
 }
 
+typedef struct IvAvgState {
+	Interval sum;
+	int64_t n;
+} IvAvgState;
+
+static void
+ivavg_init(void *s)
+{
+	memset(s, 0, sizeof(IvAvgState));
+}
+
+static int
+ivavg_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	VectorView v;
+	const Interval *d;
+	uint32_t i;
+
+	vector_view(arg, &v);
+	d = v.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i);
+		IvAvgState *s = states[i];
+		if (!ARGVALID(v, k))
+			continue;
+		TRY(iv_add(ctx, &s->sum, &d[k]));
+		s->n++;
+	}
+	return FLOE_OK;
+}
+
+static int
+ivavg_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	IvAvgState *d = dst;
+	const IvAvgState *s = src;
+
+	if (!s->n)
+		return FLOE_OK;
+	TRY(iv_add(ctx, &d->sum, &s->sum));
+	d->n += s->n;
+	return FLOE_OK;
+}
+
+/* sum / n as PostgreSQL's interval_div: fractional months spill into days,
+ * fractional days into time */
+static int
+ivavg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
+{
+	IvAvgState *s = st;
+	double f, mrd, sec;
+	Interval r;
+
+	if (!s->n) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	f = (double)s->n;
+	r.months = (int32_t)(s->sum.months / f);
+	r.days = (int32_t)(s->sum.days / f);
+	mrd = (s->sum.months / f - r.months) * 30.0;
+	sec = (s->sum.days / f - r.days + mrd - (int)mrd) * 86400.0;
+	sec = rint(sec * 1000000.0) / 1000000.0;
+	if (fabs(sec) >= 86400.0) {
+		r.days += (int32_t)(sec / 86400.0);
+		sec -= (int)(sec / 86400.0) * 86400.0;
+	}
+	r.days += (int32_t)mrd;
+	r.micros = (int64_t)rint((double)s->sum.micros / f + sec * 1000000.0);
+	((Interval *)out->data)[row] = r;
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+static const AggFunc agg_avg_iv = { "avg", sizeof(IvAvgState), ivavg_init, ivavg_update,
+				    ivavg_combine, ivavg_final, NULL };
+
 static const AggFunc agg_sum_iv = { "sum", sizeof(IvState), iv_init, iv_update, iv_combine,
 				    iv_final, NULL };
 
@@ -960,7 +1037,7 @@ const ScalarFunc func_agg_sigs[] = {
 	A1("sum", I2, I8), A1("sum", I4, I8), A1("sum", I8, NU), A1("sum", NU, NU),
 	A1("sum", F4, F4), A1("sum", F8, F8), A1("sum", TYPE_INTERVAL, TYPE_INTERVAL),
 	A1("avg", I2, NU), A1("avg", I4, NU), A1("avg", I8, NU), A1("avg", NU, NU),
-	A1("avg", F4, F8), A1("avg", F8, F8),
+	A1("avg", F4, F8), A1("avg", F8, F8), A1("avg", TYPE_INTERVAL, TYPE_INTERVAL),
 #define MM(nm)                                                                         \
 	A1R(nm, I2), A1R(nm, I4), A1R(nm, I8), A1R(nm, F4), A1R(nm, F8), A1R(nm, NU),  \
 	A1R(nm, TX), A1R(nm, TYPE_DATE), A1R(nm, TYPE_TIME), A1R(nm, TYPE_TIMESTAMP),  \
@@ -979,7 +1056,7 @@ const AggFunc *const func_agg_impls[] = {
 	&agg_sum_i16, &agg_sum_i32, &agg_sum_i64, &agg_sum_dec,
 	&agg_sum_f32, &agg_sum_f64, &agg_sum_iv,
 	&agg_avg_i16, &agg_avg_i32, &agg_avg_i64, &agg_avg_dec,
-	&agg_avg_f32, &agg_avg_f64,
+	&agg_avg_f32, &agg_avg_f64, &agg_avg_iv,
 	&agg_min_i16, &agg_min_i32, &agg_min_i64, &agg_min_f32, &agg_min_f64, &agg_min_dec,
 	&agg_min_text, &agg_min_i32, &agg_min_i64, &agg_min_i64, &agg_min_i64, &agg_min_iv,
 	&agg_max_i16, &agg_max_i32, &agg_max_i64, &agg_max_f32, &agg_max_f64, &agg_max_dec,

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include "func_testutil.h"
+#include "types/datetime.h"
 
 typedef struct Agg {
 	const AggFunc *f;
@@ -409,6 +410,30 @@ test_func_agg__bit(void **state)
 }
 
 static void
+test_func_agg__avg_interval(void **state)
+{
+	/* select avg(x) from (values (interval '1 mon'), (interval '2 days 3 hours'),
+	 *   (interval '1 hour')) t(x) -> 10 days 17:20:00 */
+	static const char *const ivs[] = { "1 mon", "2 days 3 hours", "1 hour" };
+	int g0[] = { 0, 0, 0 };
+	Agg a;
+	Vector v, out;
+	int k;
+	char buf[64];
+
+	vector_init(&v, type_make(TYPE_INTERVAL), T_arena, 3);
+	for (k = 0; k < 3; k++)
+		assert_int_equal(datetime_parse_interval(ivs[k], strlen(ivs[k]),
+							 &((Interval *)v.data)[k], &T_err), FLOE_OK);
+	agg_open(&a, "avg", v.type, false, 1);
+	assert_int_equal(a.ret.id, TYPE_INTERVAL);
+	assert_int_equal(agg_feed(&a, &v, g0, 3), FLOE_OK);
+	out = agg_result(&a, 1);
+	datetime_format_interval(((Interval *)out.data)[0], buf);
+	assert_string_equal(buf, "10 days 17:20:00");
+}
+
+static void
 test_func_agg__overflow(void **state)
 {
 	/* sum(int8) beyond 38 digits: 22003 */
@@ -438,6 +463,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_func_agg__stats, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__string_agg, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_func_agg__bit, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_func_agg__avg_interval, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
