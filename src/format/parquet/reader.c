@@ -1010,7 +1010,33 @@ plain_decode(ParquetColumnReader *r, const uint8_t **pp, const uint8_t *end, uin
 	}
 	case PQ_BYTE_ARRAY: {
 		strview *d = phys;
-		for (uint32_t i = 0; i < n; i++) {
+		uint32_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* Fast path: the 4-byte LE length and the bytes after it are
+		 * already a strview's first 16 bytes (len, inline data or prefix);
+		 * mask the bytes past an inline string, or store the pointer. */
+		for (; i < n && end - p >= 16; i++) {
+			uint64_t lo, hi;
+			uint32_t len = le32(p);
+			if (len > (size_t)(end - p - 4))
+				return RCORRUPT(r, err, "PLAIN BYTE_ARRAY length %u out of bounds", len);
+			memcpy(&lo, p, 8);
+			memcpy(&hi, p + 8, 8);
+			if (len <= 4) {
+				lo &= len == 4 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * (4 + len))) - 1;
+				hi = 0;
+			} else if (len < 12) {
+				hi &= ((uint64_t)1 << (8 * (len - 4))) - 1;
+			} else if (len > 12) {
+				const uint8_t *q = p + 4;
+				memcpy(&hi, &q, 8);
+			}
+			memcpy(&d[i], &lo, 8);
+			memcpy((char *)&d[i] + 8, &hi, 8);
+			p += 4 + (size_t)len;
+		}
+#endif
+		for (; i < n; i++) {
 			if (end - p < 4)
 				return RCORRUPT(r, err, "PLAIN BYTE_ARRAY values end early");
 			uint32_t len = le32(p);
