@@ -385,8 +385,12 @@ tzif_parse(const unsigned char *b, size_t n, const char *name)
 			goto bad;
 	}
 	q += tc;
-	for (uint32_t i = 0; i < ty; i++, q += 6)
+	for (uint32_t i = 0; i < ty; i++, q += 6) {
 		z->type_east[i] = (int32_t)be32(q);
+		/* RFC 8536: -89999 .. 93599 */
+		if (z->type_east[i] < -89999 || z->type_east[i] > 93599)
+			goto bad;
+	}
 	for (uint32_t i = 1; i < tc; i++)
 		if (z->times[i] <= z->times[i - 1])
 			goto bad;
@@ -398,7 +402,9 @@ tzif_parse(const unsigned char *b, size_t n, const char *name)
 				char rule[100];
 				memcpy(rule, f + 1, (size_t)(nl - f - 1));
 				rule[nl - f - 1] = '\0';
-				z->has_rule = rule[0] && posix_parse(rule, &z->rule);
+				z->has_rule = rule[0] && posix_parse(rule, &z->rule) &&
+					      z->rule.std_east > -90000 && z->rule.std_east < 93600 &&
+					      z->rule.dst_east > -90000 && z->rule.dst_east < 93600;
 			}
 		}
 	}
@@ -409,6 +415,24 @@ bad:
 	free(z->type_east);
 	free(z);
 	return NULL;
+}
+
+/* Test hook: does a TZif image parse?  (Bad images must fail cleanly.) */
+bool datetime__tzif_ok(const unsigned char *b, size_t n);
+bool
+datetime__tzif_ok(const unsigned char *b, size_t n)
+{
+	Zone *z = tzif_parse(b, n, "test");
+	if (!z)
+		return false;
+	/* exercise the lookups over the whole range */
+	for (int64_t t = -INT64_C(100000000000); t < INT64_C(100000000000); t += INT64_C(7777777777))
+		(void)zone_offset(z, t);
+	free(z->times);
+	free(z->idx);
+	free(z->type_east);
+	free(z);
+	return true;
 }
 
 static Zone *

@@ -240,6 +240,37 @@ test_datetime__padded(void **state)
 	assert_string_equal(err.message, want);   /* the original text, padding included */
 }
 
+bool datetime__tzif_ok(const unsigned char *b, size_t n);
+
+/* Corrupted TZif images (bit flips, truncations) fail cleanly (ASan). */
+static void
+test_datetime__tzif_corrupt(void **state)
+{
+	FILE *f = fopen("/usr/share/zoneinfo/Europe/Paris", "rb");
+	if (!f)
+		skip();
+	unsigned char img[8192], m[8192];
+	size_t n = fread(img, 1, sizeof img, f);
+	fclose(f);
+	assert_true(datetime__tzif_ok(img, n));
+	uint64_t seed = 99;
+	int ok = 0;
+	for (int i = 0; i < 3000; i++) {
+		memcpy(m, img, n);
+		size_t len = n;
+		for (int k = 0; k < 4; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t pos = (seed >> 33) % n;
+			if (k == 0 && (seed & 3) == 0)
+				len = pos;                      /* truncate */
+			else
+				m[pos] ^= (unsigned char)(1u << ((seed >> 20) & 7));
+		}
+		ok += datetime__tzif_ok(m, len);
+	}
+	print_message("tzif: %d of 3000 corrupted images still parse\n", ok);
+}
+
 static void
 test_datetime__civil(void **state)
 {
@@ -665,6 +696,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_datetime__civil),
 		cmocka_unit_test(test_datetime__padded),
+		cmocka_unit_test(test_datetime__tzif_corrupt),
 		cmocka_unit_test(test_datetime__date),
 		cmocka_unit_test(test_datetime__time),
 		cmocka_unit_test(test_datetime__timestamp),
