@@ -403,6 +403,70 @@ pi(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	return FLOE_OK;
 }
 
+/* width_bucket(x, low, high, count): bucket 1..count of equal width, 0 below,
+ * count+1 above (high < low counts downward) */
+static int
+width_bucket(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[4];
+	int32_t *o = out->data;
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < 4; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		double x, lo, hi;
+		int32_t n;
+		bool isnull = false;
+		for (j = 0; j < 4; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		x = ((const double *)v[0].data)[ARGK(v[0], i)];
+		lo = ((const double *)v[1].data)[ARGK(v[1], i)];
+		hi = ((const double *)v[2].data)[ARGK(v[2], i)];
+		n = ((const int32_t *)v[3].data)[ARGK(v[3], i)];
+		if (n <= 0)
+			return floe_errorf(ctx->err, "2201G", "count must be greater than zero");
+		if (isnan(x) || isnan(lo) || isnan(hi))
+			return floe_errorf(ctx->err, "2201G",
+					   "operand, lower bound, and upper bound cannot be NaN");
+		if (isinf(lo) || isinf(hi))
+			return floe_errorf(ctx->err, "2201G", "lower and upper bounds must be finite");
+		if (lo == hi)
+			return floe_errorf(ctx->err, "2201G", "lower bound cannot equal upper bound");
+		if (lo < hi) {
+			if (x < lo)
+				o[i] = 0;
+			else if (x >= hi) {
+				if (n == INT32_MAX)
+					return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+							   "integer out of range");
+				o[i] = n + 1;
+			} else
+				o[i] = (int32_t)((double)n * ((x - lo) / (hi - lo))) + 1;
+		} else {
+			if (x > lo)
+				o[i] = 0;
+			else if (x <= hi) {
+				if (n == INT32_MAX)
+					return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+							   "integer out of range");
+				o[i] = n + 1;
+			} else
+				o[i] = (int32_t)((double)n * ((lo - x) / (lo - hi))) + 1;
+		}
+		if (o[i] > n && x < hi && lo < hi)
+			o[i] = n;   /* rounding at the top edge */
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 /* ---- to_char(number, text) ------------------------------------------------------------ */
 
 /*
@@ -767,6 +831,7 @@ const ScalarFunc func_math_table[] = {
 	F2("to_char", to_char_num, F4, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, F8, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, NU, TYPE_TEXT, TYPE_TEXT),
+	{ "width_bucket", width_bucket, 4, 0, { F8, F8, F8, I4 }, I4, FRET_FIXED, true, false },
 	{ "div", div_dec, 2, 0, { NU, NU }, NU, FRET_DEC_INT, true, false },
 };
 const int func_math_count = sizeof func_math_table / sizeof func_math_table[0];

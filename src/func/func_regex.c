@@ -511,9 +511,73 @@ similar_to_escape(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, V
 	return FLOE_OK;
 }
 
+/* regexp_count(s, pattern[, start[, flags]]): non-overlapping matches */
+static int
+regexp_count(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[4];
+	int32_t *o = out->data;
+	Rx rx;
+	uint32_t i;
+	int j, rc = FLOE_OK;
+
+	memset(&rx, 0, sizeof rx);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count && rc == FLOE_OK; i++) {
+		const strview *s, *p;
+		const char *subj;
+		int cflags = 0, eflags = 0;
+		bool g = false, isnull = false;
+		size_t off = 0, slen;
+		int32_t start = 1, n = 0;
+		regmatch_t m[1];
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
+		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
+		if (nargs >= 3) {
+			start = ((const int32_t *)v[2].data)[ARGK(v[2], i)];
+			if (start <= 0) {
+				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						 "invalid value for parameter \"%s\": %d", "start", start);
+				break;
+			}
+		}
+		if (nargs == 4 &&
+		    (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)], &cflags, &g,
+				      false)) != FLOE_OK)
+			break;
+		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
+			break;
+		subj = rx_subject(&rx, s);
+		slen = s->len;
+		off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(start - 1));
+		if (off > 0)
+			eflags = REG_NOTBOL;
+		while (off <= slen && regexec(&rx.re, subj + off, 1, m, eflags) == 0) {
+			n++;
+			off += m[0].rm_eo > m[0].rm_so ? (size_t)m[0].rm_eo : (size_t)m[0].rm_so + 1;
+			eflags = REG_NOTBOL;
+		}
+		o[i] = n;
+		out_valid(out, i);
+	}
+	rx_free(&rx);
+	return rc;
+}
+
 #define TX TYPE_TEXT
 #define BO TYPE_BOOL
 const ScalarFunc func_regex_table[] = {
+	{ "regexp_count", regexp_count, 2, 0, { TX, TX }, TYPE_INT32, FRET_FIXED, true, false },
+	{ "regexp_count", regexp_count, 3, 0, { TX, TX, TYPE_INT32 }, TYPE_INT32, FRET_FIXED, true, false },
+	{ "regexp_count", regexp_count, 4, 0, { TX, TX, TYPE_INT32, TX }, TYPE_INT32, FRET_FIXED, true, false },
 	{ "similar_to_escape", similar_to_escape, 1, 0, { TX }, TX, FRET_FIXED, true, false },
 	{ "similar_to_escape", similar_to_escape, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
 	{ "~", rx_op_match, 2, 0, { TX, TX }, BO, FRET_FIXED, true, true },

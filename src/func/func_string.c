@@ -1411,6 +1411,190 @@ decode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	return FLOE_OK;
 }
 
+/* ---- format(fmt, variadic "any") ------------------------------------------------------ */
+
+/* the text of argument j at row i (output function for non-text), or NULL */
+static const char *
+arg_text(FuncCtx *ctx, const Vector *args, const VectorView *v, int j, uint32_t i, size_t *len)
+{
+	uint32_t k = ARGK(v[j], i);
+
+	if (!ARGVALID(v[j], k) || args[j].type.id == TYPE_NULL)
+		return NULL;
+	if (args[j].type.id == TYPE_TEXT) {
+		const strview *sv = &((const strview *)v[j].data)[k];
+		*len = sv->len;
+		return strview_data(sv);
+	}
+	return vector_value_text(&args[j], i, ctx->arena, len);
+}
+
+/* quote_ident's rule on raw bytes, appended to a growable buffer */
+typedef struct SBuf {
+	char *p;
+	size_t len, cap;
+	Arena *a;
+} SBuf;
+
+static void
+sb_put(SBuf *b, const char *s, size_t n)
+{
+	if (b->len + n > b->cap) {
+		size_t nc = (b->len + n) * 2 + 64;
+		b->p = arena_realloc(b->a, b->p, b->cap, nc);
+		b->cap = nc;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
+static void
+sb_pad(SBuf *b, size_t n)
+{
+	while (n--)
+		sb_put(b, " ", 1);
+}
+
+static bool
+ident_safe(const char *p, size_t len)
+{
+	size_t k;
+
+	if (len == 0 || !((p[0] >= 'a' && p[0] <= 'z') || p[0] == '_'))
+		return false;
+	for (k = 0; k < len; k++)
+		if (!((p[k] >= 'a' && p[k] <= 'z') || (p[k] >= '0' && p[k] <= '9') || p[k] == '_' ||
+		      p[k] == '$'))
+			return false;
+	for (k = 0; reserved[k]; k++)
+		if (strlen(reserved[k]) == len && !memcmp(reserved[k], p, len))
+			return false;
+	return true;
+}
+
+static int
+format_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView vs[16];
+	VectorView *v = nargs <= 16 ? vs : arena_alloc(ctx->arena, sizeof *v * (size_t)nargs);
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		SBuf b = { NULL, 0, 0, out->arena };
+		const char *f;
+		size_t flen, k, fl;
+		int next = 1;
+		f = arg_text(ctx, args, v, 0, i, &flen);
+		if (!f) {
+			out_null(out, i);
+			continue;
+		}
+		for (k = 0; k < flen; k++) {
+			int argn = 0, width = 0;
+			bool left = false;
+			const char *val;
+			size_t vlen = 0;
+			char conv;
+			if (f[k] != '%') {
+				sb_put(&b, f + k, 1);
+				continue;
+			}
+			if (++k >= flen)
+				return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "unterminated format() type specifier");
+			if (f[k] == '%') {
+				sb_put(&b, "%", 1);
+				continue;
+			}
+			/* [n$][-][width] */
+			{
+				size_t s0 = k;
+				int num = 0;
+				while (k < flen && f[k] >= '0' && f[k] <= '9' && num < 100000)
+					num = num * 10 + (f[k++] - '0');
+				if (k < flen && f[k] == '$' && k > s0) {
+					argn = num;
+					k++;
+				} else {
+					k = s0;
+				}
+			}
+			if (k < flen && f[k] == '-') {
+				left = true;
+				k++;
+			}
+			while (k < flen && f[k] >= '0' && f[k] <= '9' && width < 100000)
+				width = width * 10 + (f[k++] - '0');
+			if (k >= flen)
+				return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "unterminated format() type specifier");
+			conv = f[k];
+			if (conv != 's' && conv != 'I' && conv != 'L')
+				return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "unrecognized format() type specifier \"%c\"", conv);
+			if (argn == 0)
+				argn = next;
+			if (argn >= nargs)
+				return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "too few arguments for format()");
+			next = argn + 1;
+			val = arg_text(ctx, args, v, argn, i, &vlen);
+			{
+				SBuf t = { NULL, 0, 0, out->arena };
+				if (conv == 's') {
+					if (val)
+						sb_put(&t, val, vlen);
+				} else if (conv == 'I') {
+					size_t q;
+					if (!val)
+						return floe_errorf(ctx->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+								   "null values cannot be formatted as an SQL identifier");
+					if (ident_safe(val, vlen)) {
+						sb_put(&t, val, vlen);
+					} else {
+						sb_put(&t, "\"", 1);
+						for (q = 0; q < vlen; q++) {
+							if (val[q] == '"')
+								sb_put(&t, "\"", 1);
+							sb_put(&t, val + q, 1);
+						}
+						sb_put(&t, "\"", 1);
+					}
+				} else {
+					size_t q;
+					if (!val) {
+						sb_put(&t, "NULL", 4);
+					} else {
+						if (memchr(val, '\\', vlen))
+							sb_put(&t, "E", 1);
+						sb_put(&t, "'", 1);
+						for (q = 0; q < vlen; q++) {
+							if (val[q] == '\'' || val[q] == '\\')
+								sb_put(&t, val + q, 1);
+							sb_put(&t, val + q, 1);
+						}
+						sb_put(&t, "'", 1);
+					}
+				}
+				fl = func_utf8_len(t.p ? t.p : "", (uint32_t)t.len);
+				if (!left && (size_t)width > fl)
+					sb_pad(&b, (size_t)width - fl);
+				if (t.len)
+					sb_put(&b, t.p, t.len);
+				if (left && (size_t)width > fl)
+					sb_pad(&b, (size_t)width - fl);
+			}
+			if (b.len > MAX_TEXT_BYTES)
+				return too_long(ctx);
+		}
+		out_string_owned(out, i, b.p ? b.p : "", (uint32_t)b.len);
+	}
+	return FLOE_OK;
+}
+
 /* ---- ascii, chr ------------------------------------------------------------ */
 
 static int
@@ -1645,6 +1829,8 @@ const ScalarFunc func_string_table[] = {
 	F1("chr", chr, I4, TX),
 	F1("md5", md5, TX, TX),
 	F1("initcap", initcap, TX, TX),
+	{ "format", format_k, 1, 0, { TX }, TX, FRET_FIXED, false, false },
+	{ "format", format_k, 2, 1, { TX, FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
 	F1("to_hex", to_hex32, I4, TX),
 	F1("to_hex", to_hex64, TYPE_INT64, TX),
 	F1("quote_ident", quote_ident, TX, TX),

@@ -18,7 +18,7 @@ rnd(uint32_t n)
 	return (uint32_t)(rng % n);
 }
 
-static const char alphabet[] = "aAbé%_\\\xc3\xa9\x80\xff\xe2\x82\xac\xf0 ,x";
+static const char alphabet[] = "aAbé%_\\\xc3\xa9\x80\xff\xe2\x82\xac\xf0 ,x$-1sIL";
 
 static Vector
 rand_texts(uint32_t n)
@@ -79,6 +79,8 @@ test_func_robust__string_functions(void **state)
 		{ "encode", "bf" }, { "decode", "sf" }, { "overlay", "ssi" }, { "overlay", "ssii" },
 		{ "quote_ident", "s" }, { "quote_literal", "s" }, { "quote_nullable", "s" },
 		{ "initcap", "s" }, { "translate", "sss" }, { "similar_to_escape", "s" },
+		{ "format", "s" }, { "format", "ss" }, { "format", "sss" }, { "regexp_count", "ss" },
+		{ "regexp_count", "ssi" },
 	};
 	const uint32_t n = 64;
 	int round, c, j;
