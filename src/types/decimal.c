@@ -455,6 +455,9 @@ decimal_format(int128 v, int scale, char *buf)
 	int n = 0, len = 0;
 	uint128 u = uabs128(v);
 
+	if (scale < 0 || scale > DECIMAL_MAX_SCALE)   /* never valid: stay in bounds */
+		scale = scale < 0 ? 0 : DECIMAL_MAX_SCALE;
+
 	do {
 		tmp[n++] = (char)('0' + (int)(u % 10));
 		u /= 10;
