@@ -546,8 +546,12 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 	for (fam = 0; fam < (int)(sizeof families / sizeof families[0]); fam++)
 		for (k = 0; k < *families[fam].n; k++) {
 			const ScalarFunc *f = &families[fam].t[k];
-			if (!strcmp(f->name, name) && arity_ok(f, nargs) && nc < MAX_CANDS)
+			if (!strcmp(f->name, name) && arity_ok(f, nargs)) {
+				if (nc == MAX_CANDS)
+					return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+							   "too many candidates for %s", name);
 				cands[nc++] = f;
+			}
 		}
 	pick = nc ? select_candidate(cands, nc, argtypes, nargs, is_op) : -1;
 	if (pick == -1)
