@@ -46,6 +46,20 @@ rle_init(RleDec *d, const uint8_t *p, size_t n, int bw)
 	d->bw = bw;
 }
 
+/* 8 values of a constant bit width from at least bw + 8 readable bytes:
+ * inlined per width below, so shifts and masks are constants. */
+static inline __attribute__((always_inline)) void
+unpack8_const(const uint8_t *s, int bw, uint32_t *out)
+{
+	uint64_t mask = bw == 32 ? 0xffffffffu : ((uint64_t)1 << bw) - 1;
+	for (int i = 0; i < 8; i++) {
+		unsigned bit = (unsigned)(i * bw);
+		uint64_t w;
+		memcpy(&w, s + (bit >> 3), 8);
+		out[i] = (uint32_t)((w >> (bit & 7)) & mask);
+	}
+}
+
 /* Unpack 8 values of bw bits (<= 32) from src (at least bw bytes readable;
  * fewer when avail < bw: missing bytes read as zero). */
 static inline void
@@ -53,7 +67,6 @@ unpack8(const uint8_t *src, size_t avail, int bw, uint32_t *out)
 {
 	uint8_t tmp[48];
 	const uint8_t *s = src;
-	uint64_t mask = bw == 32 ? 0xffffffffu : ((uint64_t)1 << bw) - 1;
 
 	if (bw == 0) {
 		memset(out, 0, 8 * sizeof *out);
@@ -64,17 +77,14 @@ unpack8(const uint8_t *src, size_t avail, int bw, uint32_t *out)
 		memcpy(tmp, src, avail < (size_t)bw ? avail : (size_t)bw);
 		s = tmp;
 	}
-	if (bw == 1) {
-		uint8_t b = s[0];
-		for (int i = 0; i < 8; i++)
-			out[i] = (b >> i) & 1;
-		return;
-	}
-	for (int i = 0; i < 8; i++) {
-		unsigned bit = (unsigned)(i * bw);
-		uint64_t w;
-		memcpy(&w, s + (bit >> 3), 8);
-		out[i] = (uint32_t)((w >> (bit & 7)) & mask);
+	switch (bw) {
+#define W(k) case k: unpack8_const(s, k, out); return;
+	W(1) W(2) W(3) W(4) W(5) W(6) W(7) W(8) W(9) W(10) W(11) W(12) W(13) W(14) W(15) W(16)
+	W(17) W(18) W(19) W(20) W(21) W(22) W(23) W(24) W(25) W(26) W(27) W(28) W(29) W(30)
+	W(31) W(32)
+#undef W
+	default:
+		memset(out, 0, 8 * sizeof *out);
 	}
 }
 
