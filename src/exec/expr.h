@@ -72,6 +72,7 @@ typedef struct Expr {
 typedef struct AggCall {
 	const struct AggFunc *fn;
 	Expr *arg;                 /* NULL for count(*) */
+	Expr *arg2;                /* second argument (string_agg) or NULL */
 	bool distinct;
 	Expr *filter;              /* FILTER (WHERE ...) or NULL */
 	SqlType type;              /* result type */

@@ -180,6 +180,23 @@ new_group(HashAggOp *h)
 	return g;
 }
 
+/* Evaluate e over the batch's rows into a dense vector of in->count rows. */
+static int
+eval_dense(HashAggOp *h, const Expr *e, Batch *in, Vector *out)
+{
+	Operator *op = &h->op;
+	Vector raw;
+
+	TRY(expr_eval(op->ctx, e, in, in->sel, in->count, op->scratch, &raw));
+	if (in->sel && raw.kind != VECTOR_CONST) {
+		vector_init(out, raw.type, op->scratch, in->count);
+		vector_copy_rows(out, 0, &raw, in->sel, in->count);
+	} else {
+		*out = raw;
+	}
+	return FLOE_OK;
+}
+
 static int
 consume(HashAggOp *h, Batch *in)
 {
@@ -273,22 +290,19 @@ consume(HashAggOp *h, Batch *in)
 	for (j = 0; j < h->naggs; j++) {
 		AggCall *a = &h->aggs[j];
 		FuncCtx fc = { h->arena, op->ctx->err };
-		Vector arg, *argp = NULL;
+		Vector arg;
 
 		for (i = 0; i < n; i++)
 			ptrs[i] = h->states + h->stride * gids[i] + h->offsets[j];
-		if (a->arg) {
-			Vector raw;
-			TRY(expr_eval(op->ctx, a->arg, in, in->sel, n, op->scratch, &raw));
-			if (in->sel && raw.kind != VECTOR_CONST) {
-				vector_init(&arg, raw.type, op->scratch, n);
-				vector_copy_rows(&arg, 0, &raw, in->sel, n);
-			} else {
-				arg = raw;
-			}
-			argp = &arg;
+		if (a->arg)
+			TRY(eval_dense(h, a->arg, in, &arg));
+		if (a->arg2) {
+			Vector arg2;
+			TRY(eval_dense(h, a->arg2, in, &arg2));
+			TRY(a->fn->update2(&fc, &arg, &arg2, n, ptrs));
+		} else {
+			TRY(a->fn->update(&fc, a->arg ? &arg : NULL, n, ptrs));
 		}
-		TRY(a->fn->update(&fc, argp, n, ptrs));
 	}
 	return FLOE_OK;
 }

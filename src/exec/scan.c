@@ -111,6 +111,15 @@ open_file(ScanOp *s)
 		s->consts[i] = NULL;
 		if (s->pq_col[i] < 0 && s->md)
 			TRY(partition_const(s, f, fld, op->types[i], &s->consts[i]));
+		if (s->pq_col[i] < 0 && !s->consts[i] && fld->initial_default) {
+			Value *v = ARENA_NEW(s->file_arena, Value);
+			if (type_equal(fld->initial_default->type, op->types[i]))
+				*v = *fld->initial_default;
+			else
+				TRY(cast_value(v, fld->initial_default, op->types[i], s->file_arena,
+					       op->ctx->err));
+			s->consts[i] = v;
+		}
 	}
 	s->rg = -1;
 	s->rg_left = 0;

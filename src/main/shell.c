@@ -1396,6 +1396,7 @@ static void
 prompt_loop(Shell *sh)
 {
 	sh->os.cancel = &cancel_pressed;
+	session_set_cancel_flag(sh->session, &cancel_pressed);
 	while (!sh->quit) {
 		char *line;
 

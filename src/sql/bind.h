@@ -29,6 +29,7 @@ struct Session {
 	Engine *engine;
 	char *search_path;        /* first schema of search_path: "public" */
 	volatile int cancel;
+	volatile int *cancel_flag;   /* &cancel unless the embedder gave one */
 	char *settings_keys[32];
 	char *settings_values[32];
 	int nsettings;
@@ -38,6 +39,8 @@ typedef struct Scope {
 	int ncols;
 	char **names;
 	SqlType *types;
+	char **nested;            /* NULL, or per column the Iceberg type of a
+				     nested column floe cannot read yet */
 	char *relname;            /* the FROM item's name or alias, or NULL */
 } Scope;
 

@@ -20,20 +20,10 @@
 #include "types/decimal.h"
 #include "types/text.h"
 
-static const char *const agg_names[] = {
-	"count", "sum", "avg", "min", "max", "bool_and", "bool_or", "every",
-	"string_agg", "stddev", "stddev_samp", "stddev_pop", "variance", "var_samp",
-	"var_pop", "array_agg", NULL
-};
-
 bool
 bind_is_aggregate_name(const char *name)
 {
-	int i;
-	for (i = 0; agg_names[i]; i++)
-		if (strcmp(agg_names[i], name) == 0)
-			return true;
-	return false;
+	return func_is_aggregate(name);
 }
 
 int
@@ -188,10 +178,9 @@ bind_fold(BindCtx *b, Expr **e)
 		return FLOE_OK;
 	if ((*e)->kind == EXPR_AGGREF)
 		return FLOE_OK;
-	if (expr_eval_const(*e, b->arena, &v, b->err) != FLOE_OK) {
-		fail_at(b, (*e)->location - 1 >= 0 ? -1 : -1);
+	/* run-time errors of constants (1/0) carry no position, as in PostgreSQL */
+	if (expr_eval_const(*e, b->arena, &v, b->err) != FLOE_OK)
 		return FLOE_ERR;
-	}
 	c = expr_const(b->arena, &v);
 	c->location = (*e)->location;
 	*e = c;
@@ -286,12 +275,13 @@ bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlType *o
 			/* same base type, different modifiers: widen */
 			if (cand.id == TYPE_DECIMAL) {
 				if (cand.precision == 0 || e->type.precision == 0) {
-					cand = type_decimal(0, 0);
+					cand = type_decimal(0, cand.scale > e->type.scale ? cand.scale :
+							    e->type.scale);
 				} else {
 					int s = cand.scale > e->type.scale ? cand.scale : e->type.scale;
 					int ip = (cand.precision - cand.scale) > (e->type.precision - e->type.scale) ?
 						(cand.precision - cand.scale) : (e->type.precision - e->type.scale);
-					cand = ip + s > 38 ? type_decimal(0, 0) : type_decimal(ip + s, s);
+					cand = ip + s > 38 ? type_decimal(0, s) : type_decimal(ip + s, s);
 				}
 			} else {
 				cand = type_make(cand.id);
@@ -465,6 +455,12 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 			floe_errorf(b->err, ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", col);
 		return fail_at(b, c->location);
 	}
+	if (s->nested && s->nested[found]) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "column \"%s\" has the nested type %s, which floe cannot read yet", col,
+			    s->nested[found]);
+		return fail_at(b, c->location);
+	}
 	{
 		Expr *e = expr_colref(b->arena, found, s->types[found]);
 		e->location = bind_location(b, c->location);
@@ -501,22 +497,15 @@ bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
 		}
 		e->args[i] = a;
 	}
-	if (fn->ret_rule == FRET_DEC_ROUND && ret.id == TYPE_DECIMAL) {
-		/* round(numeric, n) / trunc(numeric, n): the result scale is n
-		 * when n is a constant (PostgreSQL's value-dependent scale) */
-		int scale = 0;
-		if (nargs == 2 && e->args[1]->kind == EXPR_CONST && !e->args[1]->value.is_null)
-			scale = (int)e->args[1]->value.u.i;
-		else if (nargs == 2)
-			scale = ret.scale;
-		if (scale < 0)
-			scale = 0;
-		if (scale > DECIMAL_MAX_PRECISION)
-			scale = DECIMAL_MAX_PRECISION;
-		e->type = type_decimal(0, scale);
+	{
+		/* result types that depend on constant arguments (round(x, 2)) */
+		const Value **consts = ARENA_ARRAY(b->arena, const Value *, nargs + 1);
+		for (i = 0; i < nargs; i++)
+			consts[i] = e->args[i]->kind == EXPR_CONST ? &e->args[i]->value : NULL;
+		func_refine_return(fn, consts, nargs, &e->type);
 	}
 	if (bind_fold(b, &e) != FLOE_OK)
-		return fail_at(b, location);
+		return NULL;
 	return e;
 }
 
@@ -659,9 +648,32 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 			return NULL;
 		return e;
 	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: {
+		/* x SIMILAR TO p [ESCAPE e]  ==  x ~ similar_to_escape(p [, e]) */
+		Expr *x = bind_expr(b, a->lexpr), *args[2], *re, *pair[2];
+		Node *pat = a->rexpr;
+		int np = 0;
+		if (!x)
+			return NULL;
+		if (pat->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+			/* the grammar wraps the pattern in similar_to_escape() already */
+			PgQuery__FuncCall *fc = pat->func_call;
+			size_t i;
+			for (i = 0; i < fc->n_args && i < 2; i++)
+				if (!(args[np++] = bind_expr(b, fc->args[i])))
+					return NULL;
+		} else if (!(args[np++] = bind_expr(b, pat))) {
+			return NULL;
+		}
+		if (!(re = bind_call(b, "similar_to_escape", args, np, a->location)))
+			return NULL;
+		pair[0] = x;
+		pair[1] = re;
+		return bind_call(b, strcmp(op, "!~") == 0 ? "!~" : "~", pair, 2, a->location);
+	}
 	default:
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "this operator form (ANY/ALL/SIMILAR/BETWEEN SYMMETRIC) is not supported yet");
+			    "this operator form (ANY/ALL/BETWEEN SYMMETRIC) is not supported yet");
 		return fail_at(b, a->location);
 	}
 }
@@ -781,7 +793,7 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		const AggFunc *af;
 		SqlType types[4], cast_to[4], ret;
 		AggCall *call;
-		Expr *arg = NULL, *ref;
+		Expr *arg = NULL, *arg2 = NULL, *ref;
 
 		if (!b->allow_aggs) {
 			floe_errorf(b->err, ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
@@ -798,23 +810,29 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 				    "DISTINCT, FILTER and ORDER BY in aggregates are not supported yet");
 			return fail_at(b, f->location);
 		}
-		if (f->n_args > 1) {
+		if (f->n_args > 2) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "aggregates with several arguments are not supported yet");
+				    "aggregates with more than two arguments are not supported yet");
 			return fail_at(b, f->location);
 		}
-		if (f->n_args == 1) {
+		if (f->n_args >= 1) {
 			b->in_agg = true;
 			arg = bind_expr(b, f->args[0]);
+			if (arg && f->n_args == 2)
+				arg2 = bind_expr(b, f->args[1]);
 			b->in_agg = false;
-			if (!arg)
+			if (!arg || (f->n_args == 2 && !arg2))
 				return NULL;
 			types[0] = arg->unknown_literal ? type_make(TYPE_NULL) : arg->type;
+			if (arg2)
+				types[1] = arg2->unknown_literal ? type_make(TYPE_NULL) : arg2->type;
 		}
 		if (func_resolve_agg(name, types, (int)f->n_args, f->agg_star, &af, &ret, cast_to,
 				     b->err) != FLOE_OK)
 			return fail_at(b, f->location);
-		if (arg && !(arg = bind_coerce(b, arg, cast_to[0], COERCE_IMPLICIT, NULL)))
+		if (arg && !(arg = bind_coerce(b, arg, cast_to[0], COERCE_EXPLICIT, NULL)))
+			return NULL;
+		if (arg2 && !(arg2 = bind_coerce(b, arg2, cast_to[1], COERCE_EXPLICIT, NULL)))
 			return NULL;
 		if (b->naggs == b->cap_aggs) {
 			int nc = b->cap_aggs ? b->cap_aggs * 2 : 8;
@@ -826,6 +844,7 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		memset(call, 0, sizeof *call);
 		call->fn = af;
 		call->arg = arg;
+		call->arg2 = arg2;
 		call->type = ret;
 		ref = expr_new(b->arena, EXPR_AGGREF, ret, 0);
 		ref->col = b->naggs++;
@@ -923,13 +942,40 @@ bind_expr(BindCtx *b, Node *n)
 	case PG_QUERY__NODE__NODE_PARAM_REF:
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "parameters are not supported yet");
 		return fail_at(b, n->param_ref->location);
-	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "GREATEST/LEAST are not supported yet");
-		return fail_at(b, n->min_max_expr->location);
-	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "CURRENT_DATE/CURRENT_TIMESTAMP/CURRENT_USER are not supported yet");
-		return fail_at(b, n->sqlvalue_function->location);
+	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
+		PgQuery__MinMaxExpr *m = n->min_max_expr;
+		Expr **args = ARENA_ARRAY(b->arena, Expr *, m->n_args + 1);
+		size_t i;
+		for (i = 0; i < m->n_args; i++)
+			if (!(args[i] = bind_expr(b, m->args[i])))
+				return NULL;
+		return bind_call(b, m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least",
+				 args, (int)m->n_args, m->location);
+	}
+	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
+		PgQuery__SQLValueFunction *v = n->sqlvalue_function;
+		const char *fname = NULL;
+		switch (v->op) {
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE: fname = "current_date"; break;
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP: fname = "now"; break;
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP: fname = "localtimestamp"; break;
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME: fname = "localtime"; break;
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA: {
+			Value sv;
+			memset(&sv, 0, sizeof sv);
+			sv.type = type_make(TYPE_TEXT);
+			sv.u.s = strview_make(b->session->search_path, (uint32_t)strlen(b->session->search_path));
+			return expr_const(b->arena, &sv);
+		}
+		default: break;
+		}
+		if (!fname) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "CURRENT_TIME with a time zone, precision arguments and user functions are not supported yet");
+			return fail_at(b, v->location);
+		}
+		return bind_call(b, fname, NULL, 0, v->location);
+	}
 	default:
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "expression type %d is not supported yet",
 			    (int)n->node_case);

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "func/func.h"
 #include "sql/bind.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
@@ -154,7 +155,14 @@ session_new(Engine *e)
 	Session *s = xcalloc(1, sizeof *s);
 	s->engine = e;
 	s->search_path = xstrdup("public");
+	s->cancel_flag = &s->cancel;
 	return s;
+}
+
+void
+session_set_cancel_flag(Session *s, volatile int *flag)
+{
+	s->cancel_flag = flag ? flag : &s->cancel;
 }
 
 void
@@ -519,11 +527,17 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
 	DataWriter *w = data_writer_new(e->io, data_dir, schema, 0, ctx->arena);
 	DataFile *files;
 	int nfiles, c, rc = FLOE_ERR;
+	const TableMetadata *md = t->md;
 	Batch *b;
 	Table *out;
 	char job[64];
 
 	*rows = 0;
+	for (c = 0; c < md->nproperties; c++)   /* write.* table properties */
+		if (!strncmp(md->properties[c].key, "write.", 6) &&
+		    data_writer_set_property(w, md->properties[c].key, md->properties[c].value,
+					     ctx->err) != FLOE_OK)
+			goto fail;
 	if (op_open(root) != FLOE_OK)
 		goto fail;
 	for (;;) {
@@ -994,11 +1008,20 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ExecCtx ctx;
 	Node *n = st->node;
 
+	{
+		/* now() / current_timestamp are the statement's start time */
+		struct timespec ts;
+		int64_t us;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+		func_set_statement_time(us);
+		datetime_set_statement_now(us);
+	}
 	memset(&ctx, 0, sizeof ctx);
 	ctx.arena = a;
 	ctx.io = s->engine->io;
 	ctx.err = err;
-	ctx.cancel = &s->cancel;
+	ctx.cancel = s->cancel_flag;
 
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT: {

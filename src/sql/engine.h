@@ -23,6 +23,9 @@
  *   engine_open(&engine, config, err) / engine_close(engine)
  *   session_new(engine) / session_free(session)
  *   session_exec(session, sql, sink, err)
+ *   session_set_cancel_flag(session, flag)   a flag (e.g. set by a SIGINT
+ *                                            handler) that cancels the running
+ *                                            statement with 57014 when non-zero
  *   engine_list_tables / engine_describe_table   (for the shell's \d)
  */
 #ifndef FLOE_ENGINE_H
@@ -65,6 +68,7 @@ void engine_close(Engine *engine);
 Session *session_new(Engine *engine);
 void session_free(Session *session);
 int session_exec(Session *session, const char *sql, ResultSink *sink, floe_error *err);
+void session_set_cancel_flag(Session *session, volatile int *flag);
 
 int engine_list_tables(Session *session, Arena *arena, TableInfo **tables, int *n,
 		       floe_error *err);

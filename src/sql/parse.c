@@ -16,18 +16,6 @@ free_unpacked(void *p)
 	pg_query__parse_result__free_unpacked(p, NULL);
 }
 
-/* libpg_query reports the byte offset; PostgreSQL reports characters. */
-static int
-char_position(const char *sql, int byte_pos)
-{
-	int i, chars = 0;
-
-	for (i = 0; i < byte_pos - 1 && sql[i]; i++)
-		if (((unsigned char)sql[i] & 0xc0) != 0x80)
-			chars++;
-	return chars + 1;
-}
-
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
@@ -38,7 +26,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 	if (r.error) {
 		floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s", r.error->message);
 		if (r.error->cursorpos > 0)
-			floe_error_position(err, char_position(sql, r.error->cursorpos));
+			floe_error_position(err, r.error->cursorpos);   /* already in characters */
 		pg_query_free_protobuf_parse_result(r);
 		return FLOE_ERR;
 	}

@@ -95,12 +95,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	src->scope.ncols = schema->nfields;
 	src->scope.names = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
 	src->scope.types = ARENA_ARRAY(b->arena, SqlType, schema->nfields + 1);
+	src->scope.nested = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
 	for (i = 0; i < schema->nfields; i++) {
 		proj[i] = i;
 		src->scope.names[i] = schema->fields[i].name;
 		src->scope.types[i] = schema->fields[i].type;
-		if (schema->fields[i].nested)
+		if (schema->fields[i].nested) {
 			src->scope.types[i] = type_make(TYPE_NULL);
+			src->scope.nested[i] = schema->fields[i].iceberg_type;
+		}
 	}
 	src->scope.relname = rv->relname;
 	/* nested columns are skipped in the scan: they read as NULL for now */
@@ -526,6 +529,13 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				return FLOE_ERR;
 			}
 			for (k = 0; k < src.scope.ncols; k++) {
+				if (src.scope.nested && src.scope.nested[k]) {
+					floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						    "column \"%s\" has the nested type %s, which floe cannot read yet",
+						    src.scope.names[k], src.scope.nested[k]);
+					floe_error_position(b->err, bind_location(b, c->location));
+					return FLOE_ERR;
+				}
 				targets[ntargets] = expr_colref(b->arena, k, src.scope.types[k]);
 				names[ntargets++] = src.scope.names[k];
 			}

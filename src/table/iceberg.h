@@ -34,6 +34,8 @@ typedef struct IcebergField {
 	bool nested;           /* struct/list/map: not readable yet (0A000) */
 	char *doc;             /* may be NULL */
 	char *default_sql;     /* floe: column DEFAULT as SQL text, or NULL */
+	Value *initial_default;/* v3 "initial-default": the value of rows written
+				  before the field existed; NULL = none (null) */
 } IcebergField;
 
 typedef struct IcebergSchema {

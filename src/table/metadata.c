@@ -41,6 +41,7 @@
 #include <zlib.h>
 #include <zstd.h>
 #include "table/metadata.h"
+#include "types/text.h"
 
 #define MAX_METADATA_BYTES ((size_t)256 << 20)
 
@@ -322,6 +323,66 @@ metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err)
 
 /* ---- schemas, specs, sort orders -------------------------------------- */
 
+/*
+ * A primitive field's v3 "initial-default" in the spec's JSON single-value
+ * serialization (Appendix D): JSON booleans and numbers, and strings for
+ * decimals, dates, times, timestamps, uuids; hex strings for binary.
+ */
+static int
+parse_initial_default(P *p, json_t *d, IcebergField *fl, const char *ctx)
+{
+	Value *v;
+	floe_error tmp;
+
+	if (!d || json_is_null(d) || fl->nested)
+		return FLOE_OK;
+	v = ARENA_NEW(p->a, Value);
+	v->type = fl->type;
+	switch (fl->type.id) {
+	case TYPE_BOOL:
+		if (!json_is_boolean(d))
+			return bad(p, "initial-default of %s must be a boolean", ctx);
+		v->u.b = json_is_true(d);
+		break;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64:
+		if (!json_is_integer(d))
+			return bad(p, "initial-default of %s must be an integer", ctx);
+		v->u.i = (int64_t)json_integer_value(d);
+		break;
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		if (!json_is_number(d))
+			return bad(p, "initial-default of %s must be a number", ctx);
+		v->u.f = json_number_value(d);
+		break;
+	case TYPE_BYTEA: {
+		const char *hx = json_string_value(d);
+		size_t n, i;
+		uint8_t *b;
+		if (!hx || (n = strlen(hx)) % 2)
+			return bad(p, "initial-default of %s must be a hex string", ctx);
+		b = arena_alloc(p->a, n / 2 + 1);
+		for (i = 0; i < n / 2; i++) {
+			unsigned x;
+			if (sscanf(hx + 2 * i, "%2x", &x) != 1)
+				return bad(p, "initial-default of %s must be a hex string", ctx);
+			b[i] = (uint8_t)x;
+		}
+		v->u.s = strview_make((const char *)b, (uint32_t)(n / 2));
+		break;
+	}
+	default: {
+		const char *str = json_string_value(d);
+		if (!str)
+			return bad(p, "initial-default of %s must be a string", ctx);
+		if (value_from_text(v, fl->type, str, strlen(str), p->a, &tmp) != FLOE_OK)
+			return bad(p, "initial-default of %s: %s", ctx, tmp.message);
+		break;
+	}
+	}
+	fl->initial_default = v;
+	return FLOE_OK;
+}
+
 static int
 parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 {
@@ -369,6 +430,7 @@ parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 		} else {
 			return bad(p, "missing required field \"type\" in %s", ctx);
 		}
+		TRY(parse_initial_default(p, field(f, "initial-default"), fl, ctx));
 	}
 	TRY(get_arr(p, js, "schema", "identifier-field-ids", false, &ids));
 	if (ids) {
