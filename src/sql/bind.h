@@ -72,6 +72,17 @@ int bind_fold(BindCtx *b, Expr **e); /* constant folding of a subtree */
 int bind_location(BindCtx *b, int byte_offset);
 bool bind_is_aggregate_name(const char *name);
 
+/* engine.c: assignment of an expression to a table column (assignment
+ * cast; integers into floats must be exact), and a column's DEFAULT (or
+ * NULL) as an expression */
+Expr *bind_coerce_column(BindCtx *b, Expr *e, const IcebergField *f);
+Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
+
+/* dml.c: UPDATE, DELETE, TRUNCATE */
+int dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink);
+int dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink);
+int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *st, ResultSink *sink);
+
 /* select.c */
 typedef struct SelectPlan {
 	Operator *root;

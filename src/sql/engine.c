@@ -457,8 +457,8 @@ exec_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_er
 
 /* Assignment coercion of e to a column; integers going to floats must be
  * exact (floe's rule: a BIGINT above 2^53 is rejected, not rounded). */
-static Expr *
-coerce_to_column(BindCtx *b, Expr *e, const IcebergField *f)
+Expr *
+bind_coerce_column(BindCtx *b, Expr *e, const IcebergField *f)
 {
 	if (type_is_integer(e->type.id) && !e->unknown_literal &&
 	    (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)) {
@@ -470,8 +470,8 @@ coerce_to_column(BindCtx *b, Expr *e, const IcebergField *f)
 	return bind_coerce(b, e, f->type, 1 /* COERCE_ASSIGNMENT */, f->name);
 }
 
-static Expr *
-default_expr(BindCtx *b, const IcebergField *f)
+Expr *
+bind_default_expr(BindCtx *b, const IcebergField *f)
 {
 	Node *n;
 	Expr *e;
@@ -494,7 +494,7 @@ default_expr(BindCtx *b, const IcebergField *f)
 	}
 	if (!e)
 		return NULL;
-	return coerce_to_column(b, e, f);
+	return bind_coerce_column(b, e, f);
 }
 
 static void
@@ -683,7 +683,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 		rows1[0] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
 		for (i = 0; i < schema->nfields; i++) {
 			types[i] = schema->fields[i].type;
-			if (!(rows1[0][i] = default_expr(&b, &schema->fields[i])))
+			if (!(rows1[0][i] = bind_default_expr(&b, &schema->fields[i])))
 				return FLOE_ERR;
 		}
 		root = values_new(ctx, schema->nfields, types, 1, rows1);
@@ -700,7 +700,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 
 			for (i = 0; i < schema->nfields; i++) {
 				types[i] = schema->fields[i].type;
-				if (!(defaults[i] = default_expr(&b, &schema->fields[i])))
+				if (!(defaults[i] = bind_default_expr(&b, &schema->fields[i])))
 					return FLOE_ERR;
 			}
 			for (r = 0; r < nrows; r++) {
@@ -724,7 +724,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 						continue;
 					if (!(x = bind_expr(&b, l->items[k])) ||
-					    !(x = coerce_to_column(&b, x, f)))
+					    !(x = bind_coerce_column(&b, x, f)))
 						return FLOE_ERR;
 					rows2[r][tcols[k]] = x;
 				}
@@ -742,9 +742,9 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 				const IcebergField *f = &schema->fields[i];
 				if (target[i] >= 0 && target[i] < p.ncols) {
 					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
-					if (!(proj[i] = coerce_to_column(&b, x, f)))
+					if (!(proj[i] = bind_coerce_column(&b, x, f)))
 						return FLOE_ERR;
-				} else if (!(proj[i] = default_expr(&b, f))) {
+				} else if (!(proj[i] = bind_default_expr(&b, f))) {
 					return FLOE_ERR;
 				}
 			}
@@ -1053,10 +1053,13 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "transaction blocks are not supported yet: every statement commits on its own");
 	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+		return dml_update(s, &ctx, sql, n->update_stmt, sink);
 	case PG_QUERY__NODE__NODE_DELETE_STMT:
+		return dml_delete(s, &ctx, sql, n->delete_stmt, sink);
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		return dml_truncate(s, &ctx, sql, n->truncate_stmt, sink);
 	case PG_QUERY__NODE__NODE_MERGE_STMT:
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "UPDATE, DELETE and MERGE are not supported yet");
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "MERGE is not supported yet");
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN is not supported yet");
 	default:
