@@ -70,7 +70,8 @@ typedef struct ParquetColumn {
 	int type_length;        /* FIXED_LEN_BYTE_ARRAY width, else 0 */
 	int converted_type;     /* enum ParquetConvertedType, PQ_CT_NONE if absent */
 	int logical_type;       /* enum ParquetLogicalType, PQ_LT_NONE if absent */
-	/* Additions beyond the agreed API: */
+	/* Additions beyond the agreed API (for matching a nested leaf to the
+	 * top-level Iceberg field it belongs to): */
 	const char *top_name;   /* name of the top-level field holding this leaf */
 	int32_t top_field_id;   /* its field id, -1 if none */
 } ParquetColumn;
@@ -104,7 +105,10 @@ int parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int r
  * column's SqlType, capacity >= max, initialised by the caller with
  * vector_init).  NULLs clear validity bits (vector_ensure_validity).
  * *nread == 0 at the end of the row group.  String views may point into the
- * file buffer or into page buffers in the reader's arena.
+ * file buffer or into page buffers in the reader's arena: a string column's
+ * decompressed PLAIN/delta pages and dictionaries stay in that arena until
+ * it is reset, other pages reuse one buffer.  out->type must be the
+ * column's type (its width is what is written).
  */
 int parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t *nread,
 			floe_error *err);
