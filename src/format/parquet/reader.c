@@ -12,7 +12,8 @@
  * 0A000.  Pages: DATA_PAGE (v1), DATA_PAGE_V2, DICTIONARY_PAGE (index pages
  * are skipped); value encodings PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, RLE
  * (booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
- * BYTE_STREAM_SPLIT; levels RLE.  Page CRCs are not verified.
+ * BYTE_STREAM_SPLIT; definition levels RLE or (deprecated) BIT_PACKED.
+ * Page CRCs are not verified.
  *
  * INTERFACE ROUTINES (parquet.h)
  *   parquet_open, parquet_num_columns, parquet_column, parquet_num_rows,

@@ -52,6 +52,5 @@ const uint8_t *thrift_binary(ThriftIn *t, uint32_t *len);
 uint32_t thrift_list(ThriftIn *t, int *elem_type);
 /* Skip a value of the given type (bounded depth). */
 void thrift_skip(ThriftIn *t, int type);
-/* Read an element of a list of structs: like struct_begin. */
 
 #endif
