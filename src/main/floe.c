@@ -4,7 +4,9 @@
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
- *   floe serve                     (not implemented yet: exits 2)
+ *   floe serve [-D DIR] [--port N] [--host 127.0.0.1]
+ *                                  the PostgreSQL wire-protocol server
+ *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe --version | --help
  *
  * The warehouse is -D/--warehouse, else $FLOE_WAREHOUSE, else ./floe-data.
@@ -26,7 +28,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include "main/shell.h"
+#include "server/server.h"
 
 typedef struct Action {
 	char kind;          /* 'c' command string, 'f' file */
@@ -41,7 +46,8 @@ usage(FILE *out)
 		"\n"
 		"Usage:\n"
 		"  floe [shell] [OPTION]...   run the interactive shell or a script\n"
-		"  floe serve                 run the PostgreSQL wire-protocol server (not implemented yet)\n"
+		"  floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n"
+		"                             run the PostgreSQL wire-protocol server (default port 5433)\n"
 		"\n"
 		"Options:\n"
 		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data)\n"
@@ -62,6 +68,95 @@ usage(FILE *out)
 		"\n"
 		"In scripts (-c, -f, piped stdin) the first error stops floe with exit status 1.\n"
 		"Inside the shell, type \\? for help.\n");
+}
+
+static volatile sig_atomic_t serve_stop;
+
+static void
+on_stop_signal(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+/* floe serve [-D DIR] [--port N] [--host ADDR] */
+static int
+serve_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"warehouse", required_argument, NULL, 'D'},
+		{"port", required_argument, NULL, 'p'},
+		{"host", required_argument, NULL, 'h'},
+		{"help", no_argument, NULL, 1000},
+		{NULL, 0, NULL, 0},
+	};
+	const char *warehouse = NULL, *host = "127.0.0.1";
+	int port = 5433, c;
+	char *end;
+	EngineConfig cfg;
+	Engine *engine;
+	Server *srv;
+	floe_error err;
+	struct sigaction sa;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":D:p:h:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D': warehouse = optarg; break;
+		case 'h': host = optarg; break;
+		case 'p':
+			port = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || port < 0 || port > 65535) {
+				fprintf(stderr, "floe serve: invalid port \"%s\"\n", optarg);
+				return 2;
+			}
+			break;
+		case 1000:
+			printf("Usage: floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n"
+			       "Serve the warehouse over the PostgreSQL protocol (default port 5433;\n"
+			       "--port 0 picks a free port).  Only loopback addresses are allowed:\n"
+			       "connections are trusted without a password.\n");
+			return 0;
+		default:
+			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
+				"Usage: floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "floe serve: unexpected argument \"%s\"\n", argv[optind]);
+		return 2;
+	}
+	if (!warehouse)
+		warehouse = getenv("FLOE_WAREHOUSE");
+	if (!warehouse || !*warehouse)
+		warehouse = "floe-data";
+	memset(&cfg, 0, sizeof cfg);
+	cfg.warehouse = warehouse;
+	if (engine_open(&engine, &cfg, &err) != FLOE_OK) {
+		fprintf(stderr, "floe serve: %s\n", err.message);
+		return 2;
+	}
+	if (server_listen(&srv, engine, host, port, &err) != FLOE_OK) {
+		fprintf(stderr, "floe serve: %s\n", err.message);
+		if (err.hint[0])
+			fprintf(stderr, "HINT:  %s\n", err.hint);
+		engine_close(engine);
+		return 2;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	printf("floe serve: warehouse %s, listening on %s port %d\n"
+	       "connect with: psql -h %s -p %d -U <user> floe\n",
+	       warehouse, host, server_port(srv), host, server_port(srv));
+	fflush(stdout);
+	server_run(srv, &serve_stop);
+	server_free(srv);
+	engine_close(engine);
+	return 0;
 }
 
 int
@@ -95,10 +190,8 @@ main(int argc, char **argv)
 	floe_error err;
 
 	if (argc > 1 && argv[1][0] != '-') {
-		if (strcmp(argv[1], "serve") == 0) {
-			fprintf(stderr, "floe serve: not implemented yet\n");
-			return 2;
-		}
+		if (strcmp(argv[1], "serve") == 0)
+			return serve_main(argc - 1, argv + 1);
 		if (strcmp(argv[1], "shell") != 0) {
 			fprintf(stderr, "floe: unknown command \"%s\"\n"
 				"Try \"floe --help\" for more information.\n", argv[1]);

@@ -33,6 +33,12 @@ struct Session {
 	char *settings_keys[32];
 	char *settings_values[32];
 	int nsettings;
+	/* $n parameters of the running statement (session_exec_params);
+	 * describing: values unknown, every $n binds as a typed NULL */
+	int nparams;
+	const char *const *param_values;
+	const uint32_t *param_oids;
+	bool params_describe;
 };
 
 typedef struct Scope {
@@ -42,7 +48,19 @@ typedef struct Scope {
 	char **nested;            /* NULL, or per column the Iceberg type of a
 				     nested column floe cannot read yet */
 	char *relname;            /* the FROM item's name or alias, or NULL */
+	/* joins (select.c): per column, the relation it belongs to (NULL: a
+	 * USING/NATURAL merged column) and whether it is hidden from
+	 * unqualified references and from "*" (a USING column of one side);
+	 * relnames NULL: every column belongs to relname */
+	char **relnames;
+	bool *hidden;
 } Scope;
+
+static inline const char *
+scope_relname(const Scope *s, int i)
+{
+	return s->relnames ? s->relnames[i] : s->relname;
+}
 
 typedef struct BindCtx {
 	Session *session;
@@ -56,6 +74,12 @@ typedef struct BindCtx {
 	bool in_agg;
 	AggCall *aggs;
 	int naggs, cap_aggs;
+	/* select.c: the enclosing query (subqueries: CTE lookup, correlation
+	 * errors), the executor context for running uncorrelated subqueries
+	 * (NULL: subqueries unsupported here) and this query's WITH */
+	struct BindCtx *parent;
+	ExecCtx *exec;
+	PgQuery__WithClause *with;
 } BindCtx;
 
 /* bind_expr.c */
@@ -92,6 +116,11 @@ typedef struct SelectPlan {
 } SelectPlan;
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
+/* Run an uncorrelated subquery of an expression once (b->exec): the
+ * values of its first column, at most max_rows of them (-1: all), copied
+ * into b->arena; *type and *ncols describe its output. */
+int select_run_subquery(BindCtx *b, Node *query, int64_t max_rows, Value **vals,
+			int64_t *nrows, SqlType *type, int *ncols);
 /* Resolve "name" or "schema.name" to (ns, table) with search_path. */
 void session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name);
 

@@ -414,11 +414,53 @@ bind_const(BindCtx *b, PgQuery__AConst *c)
 	return e;
 }
 
+/* Find col (of relation rel, or any visible one when rel is NULL) in s:
+ * *found = its index (the first), returns how many matched; *relseen says
+ * whether rel names a relation of s. */
+static int
+scope_lookup(const Scope *s, const char *rel, const char *col, int *found, bool *relseen)
+{
+	int i, n = 0;
+
+	*found = -1;
+	*relseen = false;
+	for (i = 0; s && i < s->ncols; i++) {
+		const char *r = scope_relname(s, i);
+		if (rel) {
+			if (!r || strcmp(r, rel) != 0)
+				continue;
+			*relseen = true;
+		} else if (s->hidden && s->hidden[i]) {
+			continue;
+		}
+		if (strcmp(s->names[i], col) == 0) {
+			if (n++ == 0)
+				*found = i;
+		}
+	}
+	return n;
+}
+
+/* Does an enclosing query see this column?  (A correlated reference.) */
+static bool
+outer_sees(BindCtx *b, const char *rel, const char *col)
+{
+	BindCtx *p;
+	int f;
+	bool relseen;
+
+	for (p = b->parent; p; p = p->parent)
+		if (scope_lookup(p->scope, rel, col, &f, &relseen) > 0)
+			return true;
+	return false;
+}
+
 static Expr *
 bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 {
 	const char *rel = NULL, *col;
-	int i, found = -1;
+	int found = -1, n;
+	bool relseen;
 	Scope *s = b->scope;
 
 	if (c->n_fields == 0 || !str_of(c->fields[c->n_fields - 1])) {
@@ -433,20 +475,22 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 			    "cross-database references are not implemented");
 		return fail_at(b, c->location);
 	}
-	if (rel && (!s || !s->relname || strcmp(rel, s->relname) != 0)) {
+	n = scope_lookup(s, rel, col, &found, &relseen);
+	if (n == 0 && outer_sees(b, rel, col)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "correlated subqueries are not supported yet (reference to outer column \"%s%s%s\")",
+			    rel ? rel : "", rel ? "." : "", col);
+		return fail_at(b, c->location);
+	}
+	if (rel && !relseen) {
 		floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
 			    "missing FROM-clause entry for table \"%s\"", rel);
 		return fail_at(b, c->location);
 	}
-	for (i = 0; s && i < s->ncols; i++) {
-		if (strcmp(s->names[i], col) == 0) {
-			if (found >= 0) {
-				floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
-					    "column reference \"%s\" is ambiguous", col);
-				return fail_at(b, c->location);
-			}
-			found = i;
-		}
+	if (n > 1) {
+		floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
+			    "column reference \"%s\" is ambiguous", col);
+		return fail_at(b, c->location);
 	}
 	if (found < 0) {
 		if (rel)
@@ -868,6 +912,137 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 	return bind_call(b, name, args, (int)f->n_args, f->location);
 }
 
+/* $n (pgwire Bind, session_exec_params): an unspecified parameter is an
+ * unknown-typed literal like '...'; a declared one a constant of its type.
+ * While describing (values unknown) every parameter is a NULL of its type. */
+static Expr *
+bind_param(BindCtx *b, PgQuery__ParamRef *p)
+{
+	Session *s = b->session;
+	int k = p->number;
+	uint32_t oid;
+	SqlType t = type_make(TYPE_NULL);
+	const char *text;
+	Value v;
+	Expr *e;
+
+	if (k < 1 || (!s->params_describe && k > s->nparams)) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d", k);
+		return fail_at(b, p->location);
+	}
+	oid = (s->param_oids && k <= s->nparams) ? s->param_oids[k - 1] : 0;
+	if (oid != 0 && oid != 705 && engine_type_from_pg_oid(oid, &t, b->err) != FLOE_OK)
+		return fail_at(b, p->location);
+	text = (s->params_describe || !s->param_values) ? NULL : s->param_values[k - 1];
+	memset(&v, 0, sizeof v);
+	if (!text) {
+		v = value_null(t);
+		e = expr_const(b->arena, &v);
+	} else if (t.id == TYPE_NULL) {
+		size_t len = strlen(text);
+		v.type = type_make(TYPE_TEXT);
+		v.u.s = strview_make(arena_strndup(b->arena, text, len), (uint32_t)len);
+		e = expr_const(b->arena, &v);
+		e->unknown_literal = true;
+	} else {
+		if (value_from_text(&v, t, text, strlen(text), b->arena, b->err) != FLOE_OK)
+			return fail_at(b, p->location);
+		e = expr_const(b->arena, &v);
+	}
+	e->location = bind_location(b, p->location);
+	return e;
+}
+
+/* Subqueries in expressions (uncorrelated; select.c runs them once):
+ * scalar -> the constant, EXISTS -> true/false, x op ANY/ALL (subquery)
+ * (IN is = ANY) -> an OR/AND of x op value over the values, so NULLs give
+ * PostgreSQL's three-valued answers (NOT IN with a NULL is never true). */
+static Expr *
+bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
+{
+	Value *vals;
+	int64_t nrows, i;
+	SqlType type;
+	int ncols;
+	Value v;
+
+	switch (sl->sub_link_type) {
+	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+		if (select_run_subquery(b, sl->subselect, 1, &vals, &nrows, &type, &ncols) != FLOE_OK)
+			return fail_at(b, sl->location);
+		memset(&v, 0, sizeof v);
+		v.type = type_make(TYPE_BOOL);
+		v.u.b = nrows > 0;
+		return expr_const(b->arena, &v);
+	case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+		if (select_run_subquery(b, sl->subselect, 2, &vals, &nrows, &type, &ncols) != FLOE_OK)
+			return fail_at(b, sl->location);
+		if (ncols != 1) {
+			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
+			return fail_at(b, sl->location);
+		}
+		if (nrows > 1) {
+			floe_errorf(b->err, ERRCODE_CARDINALITY_VIOLATION,
+				    "more than one row returned by a subquery used as an expression");
+			return NULL;
+		}
+		v = nrows ? vals[0] : value_null(type);
+		return expr_const(b->arena, &v);
+	case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+	case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
+		bool any = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK;
+		const char *op = sl->n_oper_name ? str_of(sl->oper_name[sl->n_oper_name - 1]) : "=";
+		Expr *x, *e;
+
+		if (sl->testexpr && sl->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "row comparisons with subqueries are not supported yet");
+			return fail_at(b, sl->location);
+		}
+		if (!(x = bind_expr(b, sl->testexpr)))
+			return NULL;
+		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK)
+			return fail_at(b, sl->location);
+		if (ncols != 1) {
+			floe_errorf(b->err, ncols > 1 ? ERRCODE_SYNTAX_ERROR : ERRCODE_SYNTAX_ERROR,
+				    ncols > 1 ? "subquery has too many columns" : "subquery has too few columns");
+			return fail_at(b, sl->location);
+		}
+		{
+			/* resolve the operator once, on the types, even for no rows */
+			Value nv = value_null(type);
+			Expr *args[2] = { x, expr_const(b->arena, &nv) };
+			Expr *probe = bind_call(b, op, args, 2, sl->location);
+			if (!probe)
+				return NULL;
+			if (probe->type.id != TYPE_BOOL && probe->type.id != TYPE_NULL) {
+				floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
+					    "op ANY/ALL (array) requires operator to yield boolean");
+				return fail_at(b, sl->location);
+			}
+		}
+		if (nrows == 0) {
+			memset(&v, 0, sizeof v);
+			v.type = type_make(TYPE_BOOL);
+			v.u.b = !any;
+			return expr_const(b->arena, &v);
+		}
+		e = expr_new(b->arena, any ? EXPR_OR : EXPR_AND, type_make(TYPE_BOOL), (int)nrows);
+		for (i = 0; i < nrows; i++) {
+			Expr *args[2] = { x, expr_const(b->arena, &vals[i]) };
+			if (!(e->args[i] = bind_call(b, op, args, 2, sl->location)))
+				return NULL;
+		}
+		if (nrows == 1)
+			return e->args[0];
+		return e;
+	}
+	default:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "this kind of subquery is not supported yet");
+		return fail_at(b, sl->location);
+	}
+}
+
 Expr *
 bind_expr(BindCtx *b, Node *n)
 {
@@ -937,11 +1112,9 @@ bind_expr(BindCtx *b, Node *n)
 	case PG_QUERY__NODE__NODE_FUNC_CALL:
 		return bind_func_call(b, n->func_call);
 	case PG_QUERY__NODE__NODE_SUB_LINK:
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "subqueries are not supported yet");
-		return fail_at(b, n->sub_link->location);
+		return bind_sublink(b, n->sub_link);
 	case PG_QUERY__NODE__NODE_PARAM_REF:
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "parameters are not supported yet");
-		return fail_at(b, n->param_ref->location);
+		return bind_param(b, n->param_ref);
 	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
 		PgQuery__MinMaxExpr *m = n->min_max_expr;
 		Expr **args = ARENA_ARRAY(b->arena, Expr *, m->n_args + 1);

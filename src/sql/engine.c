@@ -1152,3 +1152,128 @@ engine_describe_table(Session *s, const char *qname, Arena *a, ColumnInfo **cols
 	}
 	return FLOE_OK;
 }
+
+/* ==== pgwire support (server/): parameters and Describe ===================
+ * session_exec_params, session_describe, engine_type_from_pg_oid.  The
+ * parameters live in the Session only for the duration of the call;
+ * bind_expr.c's ParamRef case reads them (Session.nparams ...). */
+
+int
+engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err)
+{
+	switch (oid) {
+	case 16: *out = type_make(TYPE_BOOL); return FLOE_OK;
+	case 21: *out = type_make(TYPE_INT16); return FLOE_OK;
+	case 23: *out = type_make(TYPE_INT32); return FLOE_OK;
+	case 20: *out = type_make(TYPE_INT64); return FLOE_OK;
+	case 700: *out = type_make(TYPE_FLOAT32); return FLOE_OK;
+	case 701: *out = type_make(TYPE_FLOAT64); return FLOE_OK;
+	case 1700: *out = type_decimal(0, 0); return FLOE_OK;
+	case 19:   /* name */
+	case 25: *out = type_make(TYPE_TEXT); return FLOE_OK;
+	case 1043:
+		*out = type_make(TYPE_TEXT);
+		out->text_kind = TEXT_VARCHAR;
+		return FLOE_OK;
+	case 1042:
+		*out = type_make(TYPE_TEXT);
+		out->text_kind = TEXT_CHAR;
+		return FLOE_OK;
+	case 17: *out = type_make(TYPE_BYTEA); return FLOE_OK;
+	case 1082: *out = type_make(TYPE_DATE); return FLOE_OK;
+	case 1083: *out = type_make(TYPE_TIME); return FLOE_OK;
+	case 1114: *out = type_make(TYPE_TIMESTAMP); return FLOE_OK;
+	case 1184: *out = type_make(TYPE_TIMESTAMPTZ); return FLOE_OK;
+	case 1186: *out = type_make(TYPE_INTERVAL); return FLOE_OK;
+	case 2950: *out = type_make(TYPE_UUID); return FLOE_OK;
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "parameters of type OID %u are not supported yet", oid);
+	}
+}
+
+static int
+check_param_oids(int nparams, const uint32_t *oids, floe_error *err)
+{
+	int i;
+	SqlType t;
+	for (i = 0; oids && i < nparams; i++)
+		if (oids[i] != 0 && oids[i] != 705 && engine_type_from_pg_oid(oids[i], &t, err) != FLOE_OK)
+			return FLOE_ERR;
+	return FLOE_OK;
+}
+
+int
+session_exec_params(Session *s, const char *sql, int nparams, const char *const *values,
+		    const uint32_t *param_oids, ResultSink *sink, floe_error *err)
+{
+	int rc;
+
+	floe_error_clear(err);
+	if (nparams < 0 || check_param_oids(nparams, param_oids, err) != FLOE_OK)
+		return nparams < 0 ? floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION, "negative parameter count")
+				   : FLOE_ERR;
+	s->nparams = nparams;
+	s->param_values = values;
+	s->param_oids = param_oids;
+	s->params_describe = false;
+	rc = session_exec(s, sql, sink, err);
+	s->nparams = 0;
+	s->param_values = NULL;
+	s->param_oids = NULL;
+	return rc;
+}
+
+int
+session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
+		 Arena *out_arena, SqlDescription *out, floe_error *err)
+{
+	Arena *a;
+	SqlStmt *stmts;
+	int n, rc = FLOE_OK, i;
+
+	memset(out, 0, sizeof *out);
+	out->ncols = -1;
+	floe_error_clear(err);
+	TRY(check_param_oids(nparams, param_oids, err));
+	a = arena_new(64 * 1024);
+	if (sql_parse(sql, a, &stmts, &n, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	out->nstmts = n;
+	if (n > 1) {
+		arena_free(a);
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+				   "cannot insert multiple commands into a prepared statement");
+	}
+	if (n == 1 && stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+		ExecCtx ctx;
+		SelectPlan p;
+
+		memset(&ctx, 0, sizeof ctx);
+		ctx.arena = a;
+		ctx.io = s->engine->io;
+		ctx.err = err;
+		ctx.cancel = s->cancel_flag;
+		s->nparams = nparams;
+		s->param_values = NULL;
+		s->param_oids = param_oids;
+		s->params_describe = true;
+		rc = select_plan(s, &ctx, sql, stmts[0].node, &p);
+		s->nparams = 0;
+		s->param_oids = NULL;
+		s->params_describe = false;
+		if (rc == FLOE_OK) {
+			out->ncols = p.ncols;
+			out->names = ARENA_ARRAY(out_arena, char *, p.ncols + 1);
+			out->types = ARENA_ARRAY(out_arena, SqlType, p.ncols + 1);
+			for (i = 0; i < p.ncols; i++) {
+				out->names[i] = arena_strdup(out_arena, p.names[i]);
+				out->types[i] = p.types[i];
+			}
+		}
+	}
+	arena_free(a);
+	return rc;
+}

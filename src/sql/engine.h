@@ -75,4 +75,35 @@ int engine_list_tables(Session *session, Arena *arena, TableInfo **tables, int *
 int engine_describe_table(Session *session, const char *name, Arena *arena,
 			  ColumnInfo **cols, int *n, floe_error *err);
 
+/* ---- pgwire support: parameters and Describe (server/) --------------------
+ *
+ * session_exec_params runs `sql` like session_exec with $1..$nparams bound:
+ * values[i] is the text of $i+1 (NULL = SQL NULL); param_oids[i] (or
+ * param_oids == NULL) is its declared PostgreSQL type OID, 0 = unspecified.
+ * An unspecified parameter is an unknown-typed literal (like '...': the
+ * context types it); a declared one is parsed as that type (value_from_text
+ * errors, e.g. 22P02).  $n beyond nparams is 42P02.
+ *
+ * session_describe parses `sql` (at most one statement: 42601 otherwise) and,
+ * for a row-returning statement, plans it without running it to report the
+ * result columns; parameters bind as NULL of their declared type (unknown
+ * when unspecified), so `SELECT $1` reports text as PostgreSQL does.
+ */
+typedef struct SqlDescription {
+	int nstmts;            /* 0: empty query */
+	int ncols;             /* -1: the statement returns no rows */
+	char **names;          /* in the caller's arena */
+	SqlType *types;
+} SqlDescription;
+
+int session_exec_params(Session *session, const char *sql, int nparams,
+			const char *const *values, const uint32_t *param_oids,
+			ResultSink *sink, floe_error *err);
+int session_describe(Session *session, const char *sql, int nparams,
+		     const uint32_t *param_oids, Arena *arena, SqlDescription *out,
+		     floe_error *err);
+/* The SqlType of a PostgreSQL type OID floe supports; FLOE_ERR (0A000) for
+ * others.  OID 0 and 705 (unknown) are not types: FLOE_ERR. */
+int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);
+
 #endif

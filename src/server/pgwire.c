@@ -1,0 +1,1499 @@
+/*
+ * pgwire.c — the PostgreSQL frontend/backend protocol v3, server side: one
+ * connection's state machine, fed with bytes, replying through callbacks.
+ *
+ * Spec: PostgreSQL 15 "Frontend/Backend Protocol" (protocol.sgml): "Start
+ * Up", "Simple Query", "Extended Query", "Canceling Requests in Progress",
+ * "Termination", "SSL Session Encryption", "Message Formats", "Error and
+ * Notice Message Fields".  Behaviour follows PostgreSQL's tcop/postgres.c
+ * (SocketBackend, exec_simple_query, exec_parse/bind/execute_message).
+ *
+ * States and the functions that move between them:
+ *
+ *        bytes
+ *          |
+ *          v       SSLRequest / GSSENCRequest: reply 'N' (startup_packet)
+ *   +-------------+ <-----+
+ *   | PG_STARTUP  | ------+
+ *   +-------------+ --- CancelRequest (startup_packet -> backend.cancel) --+
+ *          | StartupMessage 3.x: session_open, AuthenticationOk (trust),  |
+ *          | ParameterStatus*, BackendKeyData, ReadyForQuery              |
+ *          v (startup_packet)                                             |
+ *   +-------------+  Q: simple_query (ReadyForQuery after it)             |
+ *   |  PG_READY   | <--+  P/B/D/E/C/H: parse_msg, bind_msg, describe_msg, |
+ *   +-------------+ ---+  execute_msg, close_msg, flush                   |
+ *     |  ^     | error in P/B/D/E/C (ext_error)                           |
+ *     |  |     v                                                          |
+ *     |  |  +-------------+  every message but Sync/Terminate: skipped    |
+ *     |  +--|  PG_FAILED  |                                               |
+ *     | Sync +-------------+                                              |
+ *     |        | Terminate                                                |
+ *     v        v                                                          |
+ *   +-------------+ <--- Terminate, FATAL (fatal: unknown message type,   |
+ *   |  PG_CLOSED  |      bad length, bad startup)  <----------------------+
+ *   +-------------+
+ *
+ * Invariants:
+ *   1. Every message is framed (pgmsg_frame) against the limit of its type
+ *      before it is buffered: startup packets PGWIRE_MAX_STARTUP, Q/P/B/F/d
+ *      PGWIRE_MAX_LARGE, all others PGWIRE_MAX_SMALL.  A bad length or an
+ *      unknown type byte is FATAL 08P01 and the connection closes.
+ *   2. Every backend message is built whole in `out` (pgbuf_begin/end);
+ *      `out` is written when it passes FLUSH_AT, at ReadyForQuery, on Flush
+ *      and before closing.
+ *   3. In PG_FAILED nothing but Sync and Terminate is processed; Sync always
+ *      answers ReadyForQuery and drops every portal (each Sync ends the
+ *      implicit transaction; floe has no transaction blocks yet, so the
+ *      status byte is always 'I').
+ *   4. Decoding never trusts a count from the wire: every get is bounded by
+ *      the message (PgReader) and arrays are sized from what remains.
+ *   5. A portal is run once: with a row limit its DataRows are encoded into
+ *      the portal and handed out limit by limit (PortalSuspended); without
+ *      one they stream to the client as the engine produces them.
+ *
+ * Parameter types: ParameterDescription reports the declared OID of each
+ * parameter, 25 (text) for an unspecified one; unspecified text parameters
+ * are typed by their context in the engine (bind_expr.c).  Binary
+ * parameters are decoded here to text for: bool, int2/4/8, float4/8,
+ * numeric, text/varchar/bpchar/name, bytea, date, time, timestamp(tz),
+ * interval, uuid; binary results are encoded for every floe type.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/pgwire.h"
+#include "server/pgwire_msg.h"
+#include "types/datetime.h"
+#include "types/text.h"
+
+/* SQLSTATEs PostgreSQL uses here that sqlstate.txt does not list yet */
+#define SQLSTATE_INVALID_SQL_STATEMENT_NAME "26000"
+#define SQLSTATE_INVALID_CURSOR_NAME "34000"
+#define SQLSTATE_DUPLICATE_PSTATEMENT "42P05"
+#define SQLSTATE_DUPLICATE_CURSOR "42P03"
+
+#define FLUSH_AT (64 * 1024)
+#define PG_EPOCH_DAYS 10957                        /* 2000-01-01 - 1970-01-01 */
+#define PG_EPOCH_USECS ((int64_t)PG_EPOCH_DAYS * 86400 * 1000000)
+
+typedef struct PgStmt {
+	struct PgStmt *next;
+	Arena *arena;
+	char *name;
+	char *sql;
+	int nparams;
+	uint32_t *oids;           /* nparams, 0 = unspecified */
+	SqlDescription desc;      /* ncols -1: no rows */
+} PgStmt;
+
+typedef struct PgPortal {
+	struct PgPortal *next;
+	Arena *arena;
+	char *name;
+	PgStmt *stmt;
+	int nparams;
+	char **values;            /* text, NULL = SQL NULL */
+	int16_t *formats;         /* per result column (desc.ncols), 0 text 1 binary */
+	int nformats;
+	bool started, done;
+	PgBuf rows;               /* encoded DataRow messages of a suspended run */
+	size_t cursor;
+	char tag[64];
+} PgPortal;
+
+struct PgConn {
+	const PgwireBackend *be;
+	void *io;
+	int32_t pid, key;
+	PgState state;
+	PgBuf in, out;
+	void *session;
+	volatile int cancel;
+	char user[256];
+	char timezone[64];        /* last TimeZone reported */
+	PgStmt *stmts;
+	PgPortal *portals;
+	Arena *scratch;           /* reset per batch / message */
+	bool write_failed;
+};
+
+/* ---- output helpers ---------------------------------------------------- */
+
+int
+pgwire_flush(PgConn *c)
+{
+	if (c->out.len && !c->write_failed) {
+		if (c->be->write(c->io, c->out.data, c->out.len) != 0)
+			c->write_failed = true;
+	}
+	pgbuf_reset(&c->out);
+	return c->write_failed ? -1 : 0;
+}
+
+static void
+maybe_flush(PgConn *c)
+{
+	if (c->out.len >= FLUSH_AT)
+		pgwire_flush(c);
+}
+
+static void
+send_error(PgConn *c, const floe_error *err, const char *severity)
+{
+	size_t m = pgbuf_begin(&c->out, strcmp(severity, "NOTICE") && strcmp(severity, "WARNING") ? 'E' : 'N');
+	char pos[16];
+
+	pgbuf_byte(&c->out, 'S');
+	pgbuf_cstr(&c->out, severity);
+	pgbuf_byte(&c->out, 'V');
+	pgbuf_cstr(&c->out, severity);
+	pgbuf_byte(&c->out, 'C');
+	pgbuf_cstr(&c->out, err->sqlstate[0] ? err->sqlstate : "XX000");
+	pgbuf_byte(&c->out, 'M');
+	pgbuf_cstr(&c->out, err->message);
+	if (err->detail[0]) {
+		pgbuf_byte(&c->out, 'D');
+		pgbuf_cstr(&c->out, err->detail);
+	}
+	if (err->hint[0]) {
+		pgbuf_byte(&c->out, 'H');
+		pgbuf_cstr(&c->out, err->hint);
+	}
+	if (err->position > 0) {
+		snprintf(pos, sizeof pos, "%d", err->position);
+		pgbuf_byte(&c->out, 'P');
+		pgbuf_cstr(&c->out, pos);
+	}
+	pgbuf_byte(&c->out, 0);
+	pgbuf_end(&c->out, m);
+}
+
+static void
+send_empty(PgConn *c, char type)
+{
+	size_t m = pgbuf_begin(&c->out, type);
+	pgbuf_end(&c->out, m);
+}
+
+static void
+send_parameter_status(PgConn *c, const char *name, const char *value)
+{
+	size_t m = pgbuf_begin(&c->out, 'S');
+	pgbuf_cstr(&c->out, name);
+	pgbuf_cstr(&c->out, value);
+	pgbuf_end(&c->out, m);
+}
+
+static void
+send_ready(PgConn *c)
+{
+	size_t m;
+	const char *tz = datetime_timezone_name();
+	/* SET TimeZone changes what the client must know (GUC_REPORT) */
+	if (tz && strcmp(tz, c->timezone) != 0) {
+		snprintf(c->timezone, sizeof c->timezone, "%s", tz);
+		send_parameter_status(c, "TimeZone", c->timezone);
+	}
+	m = pgbuf_begin(&c->out, 'Z');
+	pgbuf_byte(&c->out, 'I');
+	pgbuf_end(&c->out, m);
+	pgwire_flush(c);
+}
+
+/* FATAL: report, then close the connection. */
+static int
+fatal(PgConn *c, const char *sqlstate, const char *msg)
+{
+	floe_error e;
+	floe_errorf(&e, sqlstate, "%s", msg);
+	send_error(c, &e, "FATAL");
+	c->state = PG_CLOSED;
+	return FLOE_ERR;
+}
+
+/* ---- type descriptions ------------------------------------------------- */
+
+static uint32_t
+col_oid(SqlType t)
+{
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
+		return 1043;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
+		return 1042;
+	if (t.id == TYPE_NULL)
+		return 25;    /* an unknown-typed output column is resolved to text */
+	return type_pg_oid(t.id);
+}
+
+static int16_t
+col_len(SqlType t)
+{
+	switch (t.id) {
+	case TYPE_BOOL: return 1;
+	case TYPE_INT16: return 2;
+	case TYPE_INT32: case TYPE_DATE: case TYPE_FLOAT32: return 4;
+	case TYPE_INT64: case TYPE_FLOAT64: case TYPE_TIME:
+	case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: return 8;
+	case TYPE_INTERVAL: case TYPE_UUID: return 16;
+	default: return -1;
+	}
+}
+
+static int32_t
+col_typmod(SqlType t)
+{
+	if (t.id == TYPE_TEXT && t.text_kind != TEXT_PLAIN && t.typmod >= 0)
+		return t.typmod + 4;
+	if (t.id == TYPE_DECIMAL && t.precision > 0)
+		return (int32_t)(((uint32_t)t.precision << 16) | t.scale) + 4;
+	return -1;
+}
+
+static void
+send_row_description(PgConn *c, int ncols, char *const *names, const SqlType *types,
+		     const int16_t *formats)
+{
+	size_t m = pgbuf_begin(&c->out, 'T');
+	int i;
+	pgbuf_int16(&c->out, (int16_t)ncols);
+	for (i = 0; i < ncols; i++) {
+		pgbuf_cstr(&c->out, names[i] ? names[i] : "?column?");
+		pgbuf_int32(&c->out, 0);       /* table OID */
+		pgbuf_int16(&c->out, 0);       /* column number */
+		pgbuf_int32(&c->out, (int32_t)col_oid(types[i]));
+		pgbuf_int16(&c->out, col_len(types[i]));
+		pgbuf_int32(&c->out, col_typmod(types[i]));
+		pgbuf_int16(&c->out, formats ? formats[i] : 0);
+	}
+	pgbuf_end(&c->out, m);
+}
+
+/* ---- binary formats ---------------------------------------------------- */
+
+/* numeric's binary form from its text: int16 ndigits, weight, sign,
+ * dscale, then base-10000 digits (numeric_send). */
+static void
+numeric_send(PgBuf *b, const char *s)
+{
+	int16_t digits[64];
+	int nd = 0, weight, sign = 0, dscale = 0, ilen, flen, i, k;
+	const char *dot, *ip, *fp;
+	char grp[5];
+
+	if (*s == '-') {
+		sign = 0x4000;
+		s++;
+	}
+	if (!strcmp(s, "NaN")) {
+		pgbuf_int16(b, 0); pgbuf_int16(b, 0); pgbuf_int16(b, (int16_t)0xC000); pgbuf_int16(b, 0);
+		return;
+	}
+	dot = strchr(s, '.');
+	ip = s;
+	ilen = dot ? (int)(dot - s) : (int)strlen(s);
+	fp = dot ? dot + 1 : "";
+	flen = (int)strlen(fp);
+	dscale = flen;
+	while (ilen > 0 && *ip == '0') {
+		ip++;
+		ilen--;
+	}
+	/* integer part, groups of 4 from the right */
+	{
+		int first = ilen % 4 ? ilen % 4 : 4;
+		k = 0;
+		for (i = 0; i < ilen && nd < 64;) {
+			int take = i == 0 ? first : 4;
+			memcpy(grp, ip + i, (size_t)take);
+			grp[take] = 0;
+			digits[nd++] = (int16_t)atoi(grp);
+			i += take;
+			k++;
+		}
+		weight = k - 1;
+	}
+	for (i = 0; i < flen && nd < 64; i += 4) {
+		int j;
+		for (j = 0; j < 4; j++)
+			grp[j] = i + j < flen ? fp[i + j] : '0';
+		grp[4] = 0;
+		digits[nd++] = (int16_t)atoi(grp);
+	}
+	/* strip leading zero groups (moving the weight) and trailing ones */
+	k = 0;
+	while (k < nd && digits[k] == 0) {
+		k++;
+		weight--;
+	}
+	while (nd > k && digits[nd - 1] == 0)
+		nd--;
+	if (nd == k) {
+		weight = 0;
+		sign = 0;
+	}
+	pgbuf_int16(b, (int16_t)(nd - k));
+	pgbuf_int16(b, (int16_t)weight);
+	pgbuf_int16(b, (int16_t)sign);
+	pgbuf_int16(b, (int16_t)dscale);
+	for (i = k; i < nd; i++)
+		pgbuf_int16(b, digits[i]);
+}
+
+/* Append one binary field (length word included) for row `row` of v. */
+static void
+binary_field(PgConn *c, const Vector *v, uint32_t row)
+{
+	PgBuf *b = &c->out;
+	Value val;
+	size_t at, len;
+
+	vector_get_value(v, row, &val);
+	if (val.is_null) {
+		pgbuf_int32(b, -1);
+		return;
+	}
+	at = b->len;
+	pgbuf_int32(b, 0);
+	switch (v->type.id) {
+	case TYPE_BOOL: pgbuf_byte(b, val.u.b ? 1 : 0); break;
+	case TYPE_INT16: pgbuf_int16(b, (int16_t)val.u.i); break;
+	case TYPE_INT32: pgbuf_int32(b, (int32_t)val.u.i); break;
+	case TYPE_INT64: case TYPE_TIME: pgbuf_int64(b, val.u.i); break;
+	case TYPE_FLOAT32: {
+		float f = (float)val.u.f;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		pgbuf_int32(b, (int32_t)u);
+		break;
+	}
+	case TYPE_FLOAT64: {
+		uint64_t u;
+		memcpy(&u, &val.u.f, 8);
+		pgbuf_int64(b, (int64_t)u);
+		break;
+	}
+	case TYPE_DATE: {
+		int64_t d = val.u.i;
+		if (d != DATE_NOBEGIN && d != DATE_NOEND)
+			d -= PG_EPOCH_DAYS;
+		pgbuf_int32(b, (int32_t)d);
+		break;
+	}
+	case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: {
+		int64_t t = val.u.i;
+		if (t != TS_NOBEGIN && t != TS_NOEND)
+			t -= PG_EPOCH_USECS;
+		pgbuf_int64(b, t);
+		break;
+	}
+	case TYPE_INTERVAL:
+		pgbuf_int64(b, val.u.iv.micros);
+		pgbuf_int32(b, val.u.iv.days);
+		pgbuf_int32(b, val.u.iv.months);
+		break;
+	case TYPE_UUID: pgbuf_append(b, val.u.uuid.b, 16); break;
+	case TYPE_DECIMAL: {
+		const char *s = value_to_text(&val, c->scratch, &len);
+		numeric_send(b, s ? s : "0");
+		break;
+	}
+	case TYPE_TEXT: case TYPE_BYTEA:
+		pgbuf_append(b, strview_data(&val.u.s), val.u.s.len);
+		break;
+	default: {
+		const char *s = value_to_text(&val, c->scratch, &len);
+		pgbuf_append(b, s, len);
+		break;
+	}
+	}
+	len = b->len - at - 4;
+	b->data[at] = (uint8_t)(len >> 24);
+	b->data[at + 1] = (uint8_t)(len >> 16);
+	b->data[at + 2] = (uint8_t)(len >> 8);
+	b->data[at + 3] = (uint8_t)len;
+}
+
+static const char hexd[] = "0123456789abcdef";
+
+/* numeric_recv's input to text; NULL on a malformed value */
+static char *
+numeric_text(Arena *a, const uint8_t *p, size_t n)
+{
+	int nd, weight, sign, dscale, i, g;
+	char *out, *o;
+
+	if (n < 8)
+		return NULL;
+	nd = (int16_t)pg_get_u16(p);
+	weight = (int16_t)pg_get_u16(p + 2);
+	sign = pg_get_u16(p + 4);
+	dscale = (int16_t)pg_get_u16(p + 6);
+	if (nd < 0 || (size_t)nd * 2 + 8 != n || dscale < 0 || dscale > 1000 || weight > 1000 || weight < -1000)
+		return NULL;
+	if (sign == 0xC000)
+		return arena_strdup(a, "NaN");
+	if (sign != 0 && sign != 0x4000)
+		return NULL;
+	for (i = 0; i < nd; i++)
+		if (pg_get_u16(p + 8 + 2 * i) > 9999)
+			return NULL;
+	out = o = arena_alloc(a, (size_t)(4 * (abs(weight) + nd + 2) + dscale + 8));
+	if (sign == 0x4000)
+		*o++ = '-';
+	/* integer part: groups 0..weight */
+	if (weight < 0) {
+		*o++ = '0';
+	} else {
+		for (g = 0; g <= weight; g++) {
+			int d = g < nd ? pg_get_u16(p + 8 + 2 * g) : 0;
+			o += sprintf(o, g == 0 ? "%d" : "%04d", d);
+		}
+	}
+	if (dscale > 0) {
+		int written = 0;
+		*o++ = '.';
+		for (g = weight + 1; written < dscale; g++) {
+			int d = (g >= 0 && g < nd) ? pg_get_u16(p + 8 + 2 * g) : 0;
+			static const int pow10[4] = { 1000, 100, 10, 1 };
+			int j;
+			for (j = 0; j < 4 && written < dscale; j++, written++)
+				*o++ = (char)('0' + (d / pow10[j]) % 10);
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+/* A binary parameter (type oid) to the text the engine parses; NULL and
+ * err filled when the bytes are not a valid value of the type. */
+static char *
+binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n, int idx,
+		  floe_error *err)
+{
+	Value v;
+	size_t len;
+	char *s;
+	size_t need = 0;
+
+	memset(&v, 0, sizeof v);
+	switch (oid) {
+	case 16: need = 1; break;
+	case 21: need = 2; break;
+	case 23: case 700: case 1082: need = 4; break;
+	case 20: case 701: case 1083: case 1114: case 1184: need = 8; break;
+	case 1186: case 2950: need = 16; break;
+	default: break;
+	}
+	if (need && n != need)
+		goto bad;
+	switch (oid) {
+	case 16: return arena_strdup(a, p[0] ? "t" : "f");
+	case 21: return arena_sprintf(a, "%d", (int16_t)pg_get_u16(p));
+	case 23: return arena_sprintf(a, "%d", (int32_t)pg_get_u32(p));
+	case 20: return arena_sprintf(a, "%" PRId64, (int64_t)pg_get_u64(p));
+	case 700: {
+		uint32_t u = pg_get_u32(p);
+		float f;
+		memcpy(&f, &u, 4);
+		s = arena_alloc(a, TEXT_FLOAT_BUF);
+		text_format_float4(f, s);
+		return s;
+	}
+	case 701: {
+		uint64_t u = pg_get_u64(p);
+		double d;
+		memcpy(&d, &u, 8);
+		s = arena_alloc(a, TEXT_FLOAT_BUF);
+		text_format_float8(d, s);
+		return s;
+	}
+	case 1700:
+		if (!(s = numeric_text(a, p, n)))
+			goto bad;
+		return s;
+	case 0: case 705: case 25: case 1043: case 1042: case 19:
+		if (oid == 0 || oid == 705)
+			break;
+		if (memchr(p, 0, n) || text_validate_utf8((const char *)p, n, err) != FLOE_OK)
+			goto bad_utf8;
+		return arena_strndup(a, (const char *)p, n);
+	case 17: {
+		size_t i;
+		s = arena_alloc(a, 2 * n + 3);
+		s[0] = '\\';
+		s[1] = 'x';
+		for (i = 0; i < n; i++) {
+			s[2 + 2 * i] = hexd[p[i] >> 4];
+			s[3 + 2 * i] = hexd[p[i] & 15];
+		}
+		s[2 + 2 * n] = 0;
+		return s;
+	}
+	case 1082: {
+		int32_t d = (int32_t)pg_get_u32(p);
+		v.type = type_make(TYPE_DATE);
+		v.u.i = (d == DATE_NOBEGIN || d == DATE_NOEND) ? d : (int64_t)d + PG_EPOCH_DAYS;
+		goto as_text;
+	}
+	case 1083:
+		v.type = type_make(TYPE_TIME);
+		v.u.i = (int64_t)pg_get_u64(p);
+		if (v.u.i < 0 || v.u.i > (int64_t)86400 * 1000000)
+			goto bad;
+		goto as_text;
+	case 1114: case 1184: {
+		int64_t t = (int64_t)pg_get_u64(p);
+		v.type = type_make(oid == 1114 ? TYPE_TIMESTAMP : TYPE_TIMESTAMPTZ);
+		if (t != TS_NOBEGIN && t != TS_NOEND) {
+			if (t > TS_MAX_USECS - PG_EPOCH_USECS)
+				goto bad;
+			t += PG_EPOCH_USECS;
+		}
+		v.u.i = t;
+		goto as_text;
+	}
+	case 1186:
+		v.type = type_make(TYPE_INTERVAL);
+		v.u.iv.micros = (int64_t)pg_get_u64(p);
+		v.u.iv.days = (int32_t)pg_get_u32(p + 8);
+		v.u.iv.months = (int32_t)pg_get_u32(p + 12);
+		goto as_text;
+	case 2950:
+		v.type = type_make(TYPE_UUID);
+		memcpy(v.u.uuid.b, p, 16);
+		goto as_text;
+	default:
+		break;
+	}
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		    oid ? "binary format is not supported for parameter $%d of type OID %u"
+			: "binary format needs a declared type: parameter $%d has none%.0u",
+		    idx + 1, oid);
+	return NULL;
+as_text:
+	s = (char *)value_to_text(&v, a, &len);
+	if (!s)
+		goto bad;
+	return s;
+bad_utf8:
+	floe_error_prefix(err, "parameter $%d: ", idx + 1);
+	return NULL;
+bad:
+	(void)c;
+	floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
+		    "incorrect binary data format in bind parameter %d", idx + 1);
+	return NULL;
+}
+
+/* ---- result sinks ------------------------------------------------------ */
+
+typedef struct PgSink {
+	PgConn *c;
+	bool simple;              /* simple query: RowDescription before rows */
+	PgPortal *portal;         /* extended: formats; materialise when `into` */
+	PgBuf *into;              /* NULL: stream DataRows to c->out */
+	int64_t rows;
+	char tag[64];
+	bool completed;
+} PgSink;
+
+static int
+sink_columns(void *ctx, int ncols, const char *const *names, const SqlType *types)
+{
+	PgSink *s = ctx;
+	if (s->simple)
+		send_row_description(s->c, ncols, (char *const *)names, types, NULL);
+	return 0;
+}
+
+static int
+sink_batch(void *ctx, const Batch *b)
+{
+	PgSink *s = ctx;
+	PgConn *c = s->c;
+	PgBuf save;
+	uint32_t r;
+	int i;
+
+	if (*pgwire_cancel_flag(c))
+		return 1;
+	if (s->into) {
+		/* encode into the portal: swap it in as the output buffer */
+		save = c->out;
+		c->out = *s->into;
+	}
+	for (r = 0; r < b->count; r++) {
+		uint32_t row = b->sel ? b->sel[r] : r;
+		size_t m = pgbuf_begin(&c->out, 'D');
+		pgbuf_int16(&c->out, (int16_t)b->ncols);
+		for (i = 0; i < b->ncols; i++) {
+			int16_t fmt = 0;
+			if (s->portal && s->portal->nformats)
+				fmt = s->portal->formats[s->portal->nformats == 1 ? 0 :
+							 (i < s->portal->nformats ? i : 0)];
+			if (fmt == 1) {
+				binary_field(c, &b->cols[i], row);
+			} else {
+				size_t len;
+				const char *t = vector_value_text(&b->cols[i], row, c->scratch, &len);
+				if (!t) {
+					pgbuf_int32(&c->out, -1);
+				} else {
+					pgbuf_int32(&c->out, (int32_t)len);
+					pgbuf_append(&c->out, t, len);
+				}
+			}
+		}
+		pgbuf_end(&c->out, m);
+		s->rows++;
+		if (!s->into)
+			maybe_flush(c);
+	}
+	arena_reset(c->scratch);
+	if (s->into) {
+		*s->into = c->out;
+		c->out = save;
+	}
+	return c->write_failed ? 1 : 0;
+}
+
+static int
+sink_complete(void *ctx, const char *tag)
+{
+	PgSink *s = ctx;
+	snprintf(s->tag, sizeof s->tag, "%s", tag);
+	s->completed = true;
+	if (s->into)
+		return 0;
+	if (!tag[0]) {
+		send_empty(s->c, 'I');
+	} else {
+		size_t m = pgbuf_begin(&s->c->out, 'C');
+		pgbuf_cstr(&s->c->out, tag);
+		pgbuf_end(&s->c->out, m);
+	}
+	maybe_flush(s->c);
+	return 0;
+}
+
+static void
+sink_notice(void *ctx, const floe_error *n)
+{
+	PgSink *s = ctx;
+	send_error(s->c, n, n->sqlstate[0] == '0' && n->sqlstate[1] == '1' ? "WARNING" : "NOTICE");
+}
+
+static void
+sink_init(PgSink *s, ResultSink *rs, PgConn *c)
+{
+	memset(s, 0, sizeof *s);
+	s->c = c;
+	rs->ctx = s;
+	rs->columns = sink_columns;
+	rs->batch = sink_batch;
+	rs->complete = sink_complete;
+	rs->notice = sink_notice;
+}
+
+/* ---- statements and portals -------------------------------------------- */
+
+static PgStmt *
+find_stmt(PgConn *c, const char *name)
+{
+	PgStmt *s;
+	for (s = c->stmts; s; s = s->next)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+static PgPortal *
+find_portal(PgConn *c, const char *name)
+{
+	PgPortal *p;
+	for (p = c->portals; p; p = p->next)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+static void
+drop_portal(PgConn *c, PgPortal *p)
+{
+	PgPortal **pp;
+	for (pp = &c->portals; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	pgbuf_dispose(&p->rows);
+	arena_free(p->arena);
+}
+
+static void
+drop_all_portals(PgConn *c)
+{
+	while (c->portals)
+		drop_portal(c, c->portals);
+}
+
+static void
+drop_stmt(PgConn *c, PgStmt *s)
+{
+	PgStmt **ps;
+	PgPortal *p, *next;
+	/* closing a statement closes the portals made from it */
+	for (p = c->portals; p; p = next) {
+		next = p->next;
+		if (p->stmt == s)
+			drop_portal(c, p);
+	}
+	for (ps = &c->stmts; *ps; ps = &(*ps)->next)
+		if (*ps == s) {
+			*ps = s->next;
+			break;
+		}
+	arena_free(s->arena);
+}
+
+/* The highest $n in sql, skipping literals, quoted names and comments. */
+static int
+max_param_ref(const char *s)
+{
+	int max = 0;
+	while (*s) {
+		if (*s == '\'' || *s == '"') {
+			char q = *s++;
+			while (*s && *s != q)
+				s++;
+			if (*s)
+				s++;
+		} else if (s[0] == '-' && s[1] == '-') {
+			while (*s && *s != '\n')
+				s++;
+		} else if (s[0] == '/' && s[1] == '*') {
+			s += 2;
+			while (*s && !(s[0] == '*' && s[1] == '/'))
+				s++;
+			if (*s)
+				s += 2;
+		} else if (*s == '$' && s[1] >= '0' && s[1] <= '9') {
+			long v = 0;
+			s++;
+			while (*s >= '0' && *s <= '9') {
+				if (v < 100000)
+					v = v * 10 + (*s - '0');
+				s++;
+			}
+			if (v > max && v <= 65535)
+				max = (int)v;
+		} else if (*s == '$') {
+			/* dollar quoting: $tag$ ... $tag$ */
+			const char *t = s + 1;
+			while ((*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') || *t == '_' ||
+			       (*t >= '0' && *t <= '9'))
+				t++;
+			if (*t == '$') {
+				size_t tl = (size_t)(t - s) + 1;
+				const char *end = t + 1;
+				while (*end && strncmp(end, s, tl) != 0)
+					end++;
+				s = *end ? end + tl : end;
+			} else {
+				s++;
+			}
+		} else {
+			s++;
+		}
+	}
+	return max;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+/* An error inside the extended protocol: report it, skip until Sync. */
+static int
+ext_error(PgConn *c, const floe_error *err)
+{
+	send_error(c, err, "ERROR");
+	c->state = PG_FAILED;
+	return FLOE_OK;
+}
+
+static int
+bad_format(PgConn *c, bool extended)
+{
+	floe_error e;
+	floe_errorf(&e, ERRCODE_PROTOCOL_VIOLATION, "invalid message format");
+	if (extended)
+		return ext_error(c, &e);
+	send_error(c, &e, "ERROR");
+	return FLOE_OK;
+}
+
+static int
+check_utf8(const char *s, floe_error *err)
+{
+	return text_validate_utf8(s, strlen(s), err);
+}
+
+static int
+simple_query(PgConn *c, PgReader *r)
+{
+	const char *sql = pgreader_cstr(r);
+	floe_error err;
+	PgSink s;
+	ResultSink rs;
+	PgStmt *u;
+
+	if (r->bad || pgreader_left(r)) {
+		bad_format(c, false);
+		send_ready(c);
+		return FLOE_OK;
+	}
+	/* a simple query drops the unnamed statement and portal */
+	if ((u = find_stmt(c, "")))
+		drop_stmt(c, u);
+	drop_all_portals(c);
+	c->cancel = 0;
+	if (check_utf8(sql, &err) != FLOE_OK) {
+		send_error(c, &err, "ERROR");
+	} else {
+		sink_init(&s, &rs, c);
+		s.simple = true;
+		if (c->be->exec(c->be->ctx, c->session, sql, -1, NULL, NULL, &rs, &err) != FLOE_OK)
+			send_error(c, &err, "ERROR");
+	}
+	arena_reset(c->scratch);
+	send_ready(c);
+	return FLOE_OK;
+}
+
+static int
+parse_msg(PgConn *c, PgReader *r)
+{
+	const char *name = pgreader_cstr(r), *sql = pgreader_cstr(r);
+	int n = pgreader_int16(r), i, nmax;
+	floe_error err;
+	PgStmt *s;
+	Arena *a;
+
+	if (r->bad || n < 0 || pgreader_left(r) != (size_t)n * 4)
+		return bad_format(c, true);
+	if (check_utf8(sql, &err) != FLOE_OK || check_utf8(name, &err) != FLOE_OK)
+		return ext_error(c, &err);
+	if (name[0] && find_stmt(c, name)) {
+		floe_errorf(&err, SQLSTATE_DUPLICATE_PSTATEMENT, "prepared statement \"%s\" already exists", name);
+		return ext_error(c, &err);
+	}
+	a = arena_new(4096);
+	s = ARENA_NEW(a, PgStmt);
+	s->arena = a;
+	s->name = arena_strdup(a, name);
+	s->sql = arena_strdup(a, sql);
+	nmax = max_param_ref(sql);
+	s->nparams = n > nmax ? n : nmax;
+	s->oids = ARENA_ARRAY(a, uint32_t, s->nparams + 1);
+	for (i = 0; i < n; i++)
+		s->oids[i] = (uint32_t)pgreader_int32(r);
+	if (c->be->describe(c->be->ctx, c->session, s->sql, s->nparams, s->oids, a, &s->desc, &err) != FLOE_OK) {
+		arena_free(a);
+		return ext_error(c, &err);
+	}
+	if (!name[0] && (s->next = NULL, find_stmt(c, "")))
+		drop_stmt(c, find_stmt(c, ""));
+	s->next = c->stmts;
+	c->stmts = s;
+	send_empty(c, '1');
+	return FLOE_OK;
+}
+
+static int
+bind_msg(PgConn *c, PgReader *r)
+{
+	const char *pname = pgreader_cstr(r), *sname = pgreader_cstr(r);
+	int nfmt, nparams, nres, i;
+	int16_t *pfmt;
+	floe_error err;
+	PgStmt *s;
+	PgPortal *p;
+	Arena *a;
+
+	nfmt = pgreader_int16(r);
+	if (r->bad || nfmt < 0 || pgreader_left(r) < (size_t)nfmt * 2)
+		return bad_format(c, true);
+	if (!(s = find_stmt(c, sname))) {
+		if (sname[0])
+			floe_errorf(&err, SQLSTATE_INVALID_SQL_STATEMENT_NAME,
+				    "prepared statement \"%s\" does not exist", sname);
+		else
+			floe_errorf(&err, SQLSTATE_INVALID_SQL_STATEMENT_NAME,
+				    "unnamed prepared statement does not exist");
+		return ext_error(c, &err);
+	}
+	if (pname[0] && find_portal(c, pname)) {
+		floe_errorf(&err, SQLSTATE_DUPLICATE_CURSOR, "cursor \"%s\" already exists", pname);
+		return ext_error(c, &err);
+	}
+	a = arena_new(4096);
+	pfmt = ARENA_ARRAY(a, int16_t, nfmt + 1);
+	for (i = 0; i < nfmt; i++)
+		pfmt[i] = pgreader_int16(r);
+	nparams = pgreader_int16(r);
+	if (r->bad || nparams < 0) {
+		arena_free(a);
+		return bad_format(c, true);
+	}
+	if (nfmt > 1 && nfmt != nparams) {
+		arena_free(a);
+		floe_errorf(&err, ERRCODE_PROTOCOL_VIOLATION,
+			    "bind message has %d parameter formats but %d parameters", nfmt, nparams);
+		return ext_error(c, &err);
+	}
+	if (nparams != s->nparams) {
+		arena_free(a);
+		floe_errorf(&err, ERRCODE_PROTOCOL_VIOLATION,
+			    "bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
+			    nparams, s->name, s->nparams);
+		return ext_error(c, &err);
+	}
+	p = ARENA_NEW(a, PgPortal);
+	p->arena = a;
+	p->name = arena_strdup(a, pname);
+	p->stmt = s;
+	p->nparams = nparams;
+	p->values = ARENA_ARRAY(a, char *, nparams + 1);
+	pgbuf_init(&p->rows);
+	for (i = 0; i < nparams; i++) {
+		int32_t len = pgreader_int32(r);
+		const uint8_t *bytes;
+		int fmt = nfmt == 0 ? 0 : pfmt[nfmt == 1 ? 0 : i];
+		if (r->bad || len < -1)
+			goto badfmt;
+		if (len == -1)
+			continue;
+		if (!(bytes = pgreader_bytes(r, (size_t)len)))
+			goto badfmt;
+		if (fmt == 0) {
+			if (memchr(bytes, 0, (size_t)len)) {
+				floe_errorf(&err, ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+					    "invalid byte sequence for encoding \"UTF8\": 0x00");
+				goto fail;
+			}
+			if (text_validate_utf8((const char *)bytes, (size_t)len, &err) != FLOE_OK)
+				goto fail;
+			p->values[i] = arena_strndup(a, (const char *)bytes, (size_t)len);
+		} else if (fmt == 1) {
+			if (!(p->values[i] = binary_param_text(c, a, s->oids[i], bytes, (size_t)len, i, &err)))
+				goto fail;
+		} else {
+			floe_errorf(&err, ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
+			goto fail;
+		}
+	}
+	nres = pgreader_int16(r);
+	if (r->bad || nres < 0 || pgreader_left(r) != (size_t)nres * 2)
+		goto badfmt;
+	p->nformats = nres;
+	p->formats = ARENA_ARRAY(a, int16_t, nres + 1);
+	for (i = 0; i < nres; i++) {
+		p->formats[i] = pgreader_int16(r);
+		if (p->formats[i] != 0 && p->formats[i] != 1) {
+			floe_errorf(&err, ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d",
+				    p->formats[i]);
+			goto fail;
+		}
+	}
+	if (nres > 1 && nres != (s->desc.ncols < 0 ? 0 : s->desc.ncols)) {
+		floe_errorf(&err, ERRCODE_PROTOCOL_VIOLATION,
+			    "bind message has %d result formats but query has %d columns", nres,
+			    s->desc.ncols < 0 ? 0 : s->desc.ncols);
+		goto fail;
+	}
+	if (!pname[0] && find_portal(c, ""))
+		drop_portal(c, find_portal(c, ""));
+	p->next = c->portals;
+	c->portals = p;
+	send_empty(c, '2');
+	return FLOE_OK;
+badfmt:
+	pgbuf_dispose(&p->rows);
+	arena_free(a);
+	return bad_format(c, true);
+fail:
+	pgbuf_dispose(&p->rows);
+	arena_free(a);
+	return ext_error(c, &err);
+}
+
+/* RowDescription (or NoData) of a statement, with a portal's formats */
+static void
+describe_rows(PgConn *c, PgStmt *s, PgPortal *p)
+{
+	int16_t *fmts = NULL;
+	int i;
+	if (s->desc.ncols < 0) {
+		send_empty(c, 'n');
+		return;
+	}
+	if (p && p->nformats) {
+		fmts = arena_alloc(c->scratch, sizeof(int16_t) * (size_t)(s->desc.ncols + 1));
+		for (i = 0; i < s->desc.ncols; i++)
+			fmts[i] = p->formats[p->nformats == 1 ? 0 : i];
+	}
+	send_row_description(c, s->desc.ncols, s->desc.names, s->desc.types, fmts);
+	arena_reset(c->scratch);
+}
+
+static int
+describe_msg(PgConn *c, PgReader *r)
+{
+	int kind = pgreader_byte(r);
+	const char *name = pgreader_cstr(r);
+	floe_error err;
+
+	if (r->bad || pgreader_left(r))
+		return bad_format(c, true);
+	if (kind == 'S') {
+		PgStmt *s = find_stmt(c, name);
+		size_t m;
+		int i;
+		if (!s) {
+			floe_errorf(&err, SQLSTATE_INVALID_SQL_STATEMENT_NAME,
+				    "prepared statement \"%s\" does not exist", name);
+			return ext_error(c, &err);
+		}
+		m = pgbuf_begin(&c->out, 't');
+		pgbuf_int16(&c->out, (int16_t)s->nparams);
+		for (i = 0; i < s->nparams; i++)
+			pgbuf_int32(&c->out, (int32_t)(s->oids[i] && s->oids[i] != 705 ? s->oids[i] : 25));
+		pgbuf_end(&c->out, m);
+		describe_rows(c, s, NULL);
+		return FLOE_OK;
+	}
+	if (kind == 'P') {
+		PgPortal *p = find_portal(c, name);
+		if (!p) {
+			floe_errorf(&err, SQLSTATE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+			return ext_error(c, &err);
+		}
+		describe_rows(c, p->stmt, p);
+		return FLOE_OK;
+	}
+	floe_errorf(&err, ERRCODE_PROTOCOL_VIOLATION, "invalid DESCRIBE message subtype %d", kind);
+	return ext_error(c, &err);
+}
+
+static void
+send_tag(PgConn *c, const char *tag)
+{
+	size_t m = pgbuf_begin(&c->out, 'C');
+	pgbuf_cstr(&c->out, tag);
+	pgbuf_end(&c->out, m);
+}
+
+static int
+execute_msg(PgConn *c, PgReader *r)
+{
+	const char *name = pgreader_cstr(r);
+	int32_t maxrows = pgreader_int32(r);
+	floe_error err;
+	PgPortal *p;
+	PgSink s;
+	ResultSink rs;
+	int64_t sent = 0;
+
+	if (r->bad || pgreader_left(r))
+		return bad_format(c, true);
+	if (!(p = find_portal(c, name))) {
+		floe_errorf(&err, SQLSTATE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
+		return ext_error(c, &err);
+	}
+	if (!p->started) {
+		int rc;
+		p->started = true;
+		c->cancel = 0;
+		sink_init(&s, &rs, c);
+		s.portal = p;
+		s.into = maxrows > 0 ? &p->rows : NULL;
+		rc = c->be->exec(c->be->ctx, c->session, p->stmt->sql, p->nparams,
+				 (const char *const *)p->values, p->stmt->oids, &rs, &err);
+		arena_reset(c->scratch);
+		if (rc != FLOE_OK) {
+			p->done = true;
+			return ext_error(c, &err);
+		}
+		snprintf(p->tag, sizeof p->tag, "%s", s.tag);
+		if (!s.into) {
+			/* streamed: CommandComplete / EmptyQueryResponse already sent */
+			p->done = true;
+			return FLOE_OK;
+		}
+	} else if (p->done) {
+		/* re-executing a finished portal fetches nothing more */
+		if (!strncmp(p->tag, "SELECT", 6))
+			send_tag(c, "SELECT 0");
+		else
+			send_tag(c, p->tag);
+		return FLOE_OK;
+	}
+	while (p->cursor < p->rows.len && (maxrows <= 0 || sent < maxrows)) {
+		size_t l = 1 + pg_get_u32(p->rows.data + p->cursor + 1);
+		pgbuf_append(&c->out, p->rows.data + p->cursor, l);
+		p->cursor += l;
+		sent++;
+		maybe_flush(c);
+	}
+	if (p->cursor < p->rows.len) {
+		send_empty(c, 's');
+		return FLOE_OK;
+	}
+	p->done = true;
+	pgbuf_dispose(&p->rows);
+	if (!p->tag[0]) {
+		send_empty(c, 'I');
+	} else if (!strncmp(p->tag, "SELECT", 6)) {
+		char tag[64];
+		snprintf(tag, sizeof tag, "SELECT %lld", (long long)sent);
+		send_tag(c, tag);
+	} else {
+		send_tag(c, p->tag);
+	}
+	return FLOE_OK;
+}
+
+static int
+close_msg(PgConn *c, PgReader *r)
+{
+	int kind = pgreader_byte(r);
+	const char *name = pgreader_cstr(r);
+	floe_error err;
+
+	if (r->bad || pgreader_left(r))
+		return bad_format(c, true);
+	if (kind == 'S') {
+		PgStmt *s = find_stmt(c, name);
+		if (s)
+			drop_stmt(c, s);
+	} else if (kind == 'P') {
+		PgPortal *p = find_portal(c, name);
+		if (p)
+			drop_portal(c, p);
+	} else {
+		floe_errorf(&err, ERRCODE_PROTOCOL_VIOLATION, "invalid CLOSE message subtype %d", kind);
+		return ext_error(c, &err);
+	}
+	send_empty(c, '3');
+	return FLOE_OK;
+}
+
+/* ---- startup ----------------------------------------------------------- */
+
+/* Apply "-c name=value" / "--name=value" words of the options parameter. */
+static int
+apply_options(PgConn *c, const char *opts, floe_error *err)
+{
+	char word[1024], set[2300];
+	const char *s = opts;
+	bool want_c = false;
+
+	while (*s) {
+		size_t n = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		while (*s && *s != ' ' && *s != '\t') {
+			if (*s == '\\' && s[1])
+				s++;
+			if (n < sizeof word - 1)
+				word[n++] = *s;
+			s++;
+		}
+		word[n] = 0;
+		if (!strcmp(word, "-c")) {
+			want_c = true;
+			continue;
+		}
+		{
+			const char *kv = want_c ? word : !strncmp(word, "-c", 2) ? word + 2 :
+					 !strncmp(word, "--", 2) ? word + 2 : NULL;
+			const char *eq = kv ? strchr(kv, '=') : NULL;
+			size_t o = 0;
+			const char *v;
+			want_c = false;
+			if (!kv || !eq || eq == kv)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "invalid command-line argument for server process: %s", word);
+			o += (size_t)snprintf(set, sizeof set, "SET \"%.*s\" TO '", (int)(eq - kv), kv);
+			for (v = eq + 1; *v && o < sizeof set - 4; v++) {
+				if (*v == '\'')
+					set[o++] = '\'';
+				set[o++] = *v;
+			}
+			set[o++] = '\'';
+			set[o] = 0;
+			if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err) != FLOE_OK)
+				return FLOE_ERR;
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+startup_packet(PgConn *c, PgReader *r)
+{
+	uint32_t code = (uint32_t)pgreader_int32(r);
+	const char *user = NULL, *database = NULL, *app = "", *options = NULL;
+	const char *unknown[16];
+	int nunknown = 0;
+	floe_error err;
+	size_t m;
+
+	if (r->bad)
+		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid length of startup packet");
+	if (code == 80877103 || code == 80877104) {        /* SSLRequest, GSSENCRequest */
+		if (pgreader_left(r))
+			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid length of startup packet");
+		pgbuf_byte(&c->out, 'N');
+		pgwire_flush(c);
+		return FLOE_OK;
+	}
+	if (code == 80877102) {                          /* CancelRequest */
+		int32_t pid = pgreader_int32(r), key = pgreader_int32(r);
+		if (!r->bad && !pgreader_left(r))
+			c->be->cancel(c->be->ctx, pid, key);
+		c->state = PG_CLOSED;
+		return FLOE_OK;
+	}
+	if (code >> 16 != 3) {
+		snprintf(err.message, sizeof err.message,
+			 "unsupported frontend protocol %u.%u: server supports 3.0 to 3.0",
+			 code >> 16, code & 0xffff);
+		return fatal(c, ERRCODE_FEATURE_NOT_SUPPORTED, err.message);
+	}
+	for (;;) {
+		const char *k = pgreader_cstr(r), *v;
+		if (r->bad)
+			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid startup packet layout: expected terminator as last byte");
+		if (!k[0])
+			break;
+		v = pgreader_cstr(r);
+		if (r->bad)
+			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid startup packet layout: expected terminator as last byte");
+		if (check_utf8(k, &err) != FLOE_OK || check_utf8(v, &err) != FLOE_OK) {
+			send_error(c, &err, "FATAL");
+			c->state = PG_CLOSED;
+			return FLOE_ERR;
+		}
+		if (!strcmp(k, "user"))
+			user = v;
+		else if (!strcmp(k, "database"))
+			database = v;
+		else if (!strcmp(k, "application_name"))
+			app = v;
+		else if (!strcmp(k, "options"))
+			options = v;
+		else if (!strncmp(k, "_pq_.", 5) && nunknown < 16)
+			unknown[nunknown++] = k;
+	}
+	if (pgreader_left(r))
+		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid startup packet layout: expected terminator as last byte");
+	if (!user || !user[0])
+		return fatal(c, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+			     "no PostgreSQL user name specified in startup packet");
+	if ((code & 0xffff) > 0 || nunknown) {
+		int i;
+		m = pgbuf_begin(&c->out, 'v');
+		pgbuf_int32(&c->out, 0);
+		pgbuf_int32(&c->out, nunknown);
+		for (i = 0; i < nunknown; i++)
+			pgbuf_cstr(&c->out, unknown[i]);
+		pgbuf_end(&c->out, m);
+	}
+	snprintf(c->user, sizeof c->user, "%s", user);
+	c->session = c->be->session_open(c->be->ctx, user, database && database[0] ? database : user,
+					 &c->cancel, &err);
+	if (!c->session) {
+		send_error(c, &err, "FATAL");
+		c->state = PG_CLOSED;
+		return FLOE_ERR;
+	}
+	if (options && apply_options(c, options, &err) != FLOE_OK) {
+		send_error(c, &err, "FATAL");
+		c->state = PG_CLOSED;
+		return FLOE_ERR;
+	}
+	/* trust authentication (loopback only: server.c refuses other addresses) */
+	m = pgbuf_begin(&c->out, 'R');
+	pgbuf_int32(&c->out, 0);
+	pgbuf_end(&c->out, m);
+	send_parameter_status(c, "application_name", app);
+	send_parameter_status(c, "client_encoding", "UTF8");
+	send_parameter_status(c, "DateStyle", "ISO, MDY");
+	send_parameter_status(c, "default_transaction_read_only", "off");
+	send_parameter_status(c, "in_hot_standby", "off");
+	send_parameter_status(c, "integer_datetimes", "on");
+	send_parameter_status(c, "IntervalStyle", "postgres");
+	send_parameter_status(c, "is_superuser", "on");
+	send_parameter_status(c, "server_encoding", "UTF8");
+	send_parameter_status(c, "server_version", "15.0");
+	send_parameter_status(c, "session_authorization", user);
+	send_parameter_status(c, "standard_conforming_strings", "on");
+	snprintf(c->timezone, sizeof c->timezone, "%s",
+		 datetime_timezone_name() ? datetime_timezone_name() : "UTC");
+	send_parameter_status(c, "TimeZone", c->timezone);
+	m = pgbuf_begin(&c->out, 'K');
+	pgbuf_int32(&c->out, c->pid);
+	pgbuf_int32(&c->out, c->key);
+	pgbuf_end(&c->out, m);
+	c->state = PG_READY;
+	send_ready(c);
+	return FLOE_OK;
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+static size_t
+limit_of(char type)
+{
+	switch (type) {
+	case 'Q': case 'P': case 'B': case 'F': case 'd':
+		return PGWIRE_MAX_LARGE;
+	case 'E': case 'D': case 'C': case 'S': case 'H': case 'X': case 'c': case 'f':
+		return PGWIRE_MAX_SMALL;
+	default:
+		return 0;       /* unknown */
+	}
+}
+
+static int
+message(PgConn *c, char type, PgReader *r)
+{
+	floe_error err;
+
+	if (type == 'X') {
+		c->state = PG_CLOSED;
+		return FLOE_OK;
+	}
+	if (c->state == PG_FAILED && type != 'S')
+		return FLOE_OK;
+	switch (type) {
+	case 'Q': return simple_query(c, r);
+	case 'P': return parse_msg(c, r);
+	case 'B': return bind_msg(c, r);
+	case 'D': return describe_msg(c, r);
+	case 'E': return execute_msg(c, r);
+	case 'C': return close_msg(c, r);
+	case 'H':
+		pgwire_flush(c);
+		return FLOE_OK;
+	case 'S':
+		drop_all_portals(c);
+		c->state = PG_READY;
+		send_ready(c);
+		return FLOE_OK;
+	case 'd': case 'c': case 'f':
+		return FLOE_OK;     /* COPY data outside COPY: ignored, as PostgreSQL does */
+	case 'F':
+		floe_errorf(&err, ERRCODE_FEATURE_NOT_SUPPORTED, "function call messages are not supported");
+		return ext_error(c, &err);
+	default:
+		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid frontend message type");
+	}
+}
+
+int
+pgwire_feed(PgConn *c, const void *bytes, size_t n)
+{
+	size_t off = 0;
+
+	if (c->state == PG_CLOSED)
+		return 1;
+	pgbuf_append(&c->in, bytes, n);
+	while (c->state != PG_CLOSED && !c->write_failed) {
+		const uint8_t *p = c->in.data + off;
+		size_t left = c->in.len - off, len, max;
+		char type;
+		int fr;
+		PgReader r;
+
+		if (!left)
+			break;
+		if (c->state == PG_STARTUP) {
+			max = PGWIRE_MAX_STARTUP;
+		} else {
+			max = limit_of((char)p[0]);
+			if (!max) {
+				char msg[64];
+				snprintf(msg, sizeof msg, "invalid frontend message type %d", p[0]);
+				fatal(c, ERRCODE_PROTOCOL_VIOLATION, msg);
+				break;
+			}
+		}
+		fr = pgmsg_frame(p, left, c->state == PG_STARTUP, max, &type, &len);
+		if (fr < 0) {
+			fatal(c, ERRCODE_PROTOCOL_VIOLATION,
+			      c->state == PG_STARTUP ? "invalid length of startup packet" : "invalid message length");
+			break;
+		}
+		if (fr == 0)
+			break;
+		if (c->state == PG_STARTUP) {
+			pgreader_init(&r, p + 4, len - 4);
+			startup_packet(c, &r);
+		} else {
+			pgreader_init(&r, p + 5, len - 5);
+			message(c, type, &r);
+		}
+		off += len;
+	}
+	pgbuf_consume(&c->in, off);
+	pgwire_flush(c);
+	return c->state == PG_CLOSED || c->write_failed ? 1 : 0;
+}
+
+PgConn *
+pgwire_conn_new(const PgwireBackend *backend, void *io, int32_t pid, int32_t key)
+{
+	PgConn *c = xcalloc(1, sizeof *c);
+	c->be = backend;
+	c->io = io;
+	c->pid = pid;
+	c->key = key;
+	c->state = PG_STARTUP;
+	pgbuf_init(&c->in);
+	pgbuf_init(&c->out);
+	c->scratch = arena_new(64 * 1024);
+	return c;
+}
+
+void
+pgwire_conn_free(PgConn *c)
+{
+	if (!c)
+		return;
+	drop_all_portals(c);
+	while (c->stmts)
+		drop_stmt(c, c->stmts);
+	if (c->session)
+		c->be->session_close(c->be->ctx, c->session);
+	pgbuf_dispose(&c->in);
+	pgbuf_dispose(&c->out);
+	arena_free(c->scratch);
+	free(c);
+}
+
+volatile int *
+pgwire_cancel_flag(PgConn *c)
+{
+	return &c->cancel;
+}
+
+PgState
+pgwire_state(const PgConn *c)
+{
+	return c->state;
+}

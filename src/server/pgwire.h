@@ -1,0 +1,70 @@
+/*
+ * pgwire.h — one PostgreSQL protocol v3 connection as a state machine fed
+ * with bytes: no sockets, no threads, no engine calls of its own.
+ *
+ * The server (server.c) reads bytes from a socket and hands them to
+ * pgwire_feed; pgwire writes its replies through backend->write and reaches
+ * the SQL engine only through the PgwireBackend callbacks.  The fuzz targets
+ * (fuzz/fuzz_pgwire_*.c) drive the same code with stub callbacks.
+ *
+ * INTERFACE ROUTINES
+ *   pgwire_conn_new(backend, io, pid, key) / pgwire_conn_free(c)
+ *   pgwire_feed(c, bytes, n)        process every whole message; 1 = close
+ *   pgwire_flush(c)                 write buffered output
+ *   pgwire_cancel_flag(c)           the flag a CancelRequest sets
+ *   pgwire_state(c)                 PgState, for tests
+ */
+#ifndef FLOE_PGWIRE_H
+#define FLOE_PGWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/arena.h"
+#include "common/error.h"
+#include "sql/engine.h"
+
+typedef enum PgState {
+	PG_STARTUP = 0,     /* waiting for the startup packet (SSL/GSS requests loop here) */
+	PG_READY,           /* idle or between extended-protocol messages */
+	PG_FAILED,          /* extended-protocol error: discard until Sync */
+	PG_CLOSED           /* Terminate, FATAL error or cancel request: close the socket */
+} PgState;
+
+/* What a connection needs from the outside world.  `ctx` is the backend's,
+ * `io` (given to pgwire_conn_new) the connection's transport. */
+typedef struct PgwireBackend {
+	void *ctx;
+	/* a session for user/database; NULL and err filled to refuse */
+	void *(*session_open)(void *ctx, const char *user, const char *database,
+			      volatile int *cancel_flag, floe_error *err);
+	void (*session_close)(void *ctx, void *session);
+	/* nparams < 0: a simple-protocol query string (several statements);
+	 * else session_exec_params */
+	int (*exec)(void *ctx, void *session, const char *sql, int nparams,
+		    const char *const *values, const uint32_t *oids, ResultSink *sink,
+		    floe_error *err);
+	int (*describe)(void *ctx, void *session, const char *sql, int nparams,
+			const uint32_t *oids, Arena *arena, SqlDescription *out, floe_error *err);
+	/* a CancelRequest for (pid, key) arrived on this connection */
+	void (*cancel)(void *ctx, int32_t pid, int32_t key);
+	/* send bytes: 0, or -1 when the client is gone */
+	int (*write)(void *io, const void *p, size_t n);
+} PgwireBackend;
+
+typedef struct PgConn PgConn;
+
+PgConn *pgwire_conn_new(const PgwireBackend *backend, void *io, int32_t pid, int32_t key);
+void pgwire_conn_free(PgConn *c);
+/* Returns 0 to keep reading, 1 when the connection must be closed (after
+ * its output was written). */
+int pgwire_feed(PgConn *c, const void *bytes, size_t n);
+int pgwire_flush(PgConn *c);
+volatile int *pgwire_cancel_flag(PgConn *c);
+PgState pgwire_state(const PgConn *c);
+
+/* Largest message accepted: startup packets, and per message type. */
+#define PGWIRE_MAX_STARTUP 10000
+#define PGWIRE_MAX_SMALL 10000
+#define PGWIRE_MAX_LARGE (64u << 20)
+
+#endif

@@ -1,0 +1,345 @@
+/*
+ * server.c — the listener of `floe serve`: accepts TCP connections on a
+ * loopback address and runs each in its own thread through pgwire.c.
+ *
+ * Threads.  One thread per connection (simple, and a connection that runs a
+ * long query blocks only itself in its read/write calls); the accept loop
+ * polls the listening socket with a timeout so it notices `stop`, and reaps
+ * finished connection threads.
+ *
+ * Engine safety.  The Engine is shared: its SQLite catalog connection, its
+ * FileIO and the metadata cache are not thread-safe, and parts of the
+ * session state are process-global (the time zone, now()).  So every call
+ * into the engine (session_new/free, session_exec[_params],
+ * session_describe) holds `engine_mu`: statements of different sessions run
+ * one at a time.  A CancelRequest needs no engine lock: it only sets the
+ * target connection's cancel flag under `conns_mu`, which the running
+ * statement polls (57014).
+ *
+ * Authentication is trust, so listening is refused on any address but
+ * 127.0.0.1 / ::1 / localhost (password authentication is not built yet).
+ *
+ * INTERFACE ROUTINES: see server.h.
+ *
+ * Invariants:
+ *   1. A Conn is in `conns` from accept until its thread is joined; a cancel
+ *      finds it only there, under conns_mu, so it never touches a freed flag.
+ *   2. Every engine call holds engine_mu (see above).
+ *   3. A connection's socket is closed only by its own thread; server_free
+ *      shuts sockets down (shutdown(2)) to wake the threads, then joins them.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common/arena.h"
+#include "server/pgwire.h"
+#include "server/server.h"
+
+typedef struct Conn {
+	struct Conn *next;
+	Server *srv;
+	int fd;
+	int32_t pid, key;
+	PgConn *pg;
+	pthread_t thread;
+	volatile int done;
+} Conn;
+
+struct Server {
+	Engine *engine;
+	int fd;
+	int port;
+	pthread_mutex_t engine_mu;
+	pthread_mutex_t conns_mu;
+	Conn *conns;
+	int32_t next_pid;
+	PgwireBackend be;
+};
+
+/* ---- backend callbacks (engine access under engine_mu) ------------------- */
+
+static void *
+be_session_open(void *ctx, const char *user, const char *database, volatile int *cancel_flag,
+		floe_error *err)
+{
+	Server *srv = ctx;
+	Session *s;
+	(void)user;
+	(void)database;
+	(void)err;
+	pthread_mutex_lock(&srv->engine_mu);
+	s = session_new(srv->engine);
+	session_set_cancel_flag(s, cancel_flag);
+	pthread_mutex_unlock(&srv->engine_mu);
+	return s;
+}
+
+static void
+be_session_close(void *ctx, void *session)
+{
+	Server *srv = ctx;
+	pthread_mutex_lock(&srv->engine_mu);
+	session_free(session);
+	pthread_mutex_unlock(&srv->engine_mu);
+}
+
+static int
+be_exec(void *ctx, void *session, const char *sql, int nparams, const char *const *values,
+	const uint32_t *oids, ResultSink *sink, floe_error *err)
+{
+	Server *srv = ctx;
+	int rc;
+	pthread_mutex_lock(&srv->engine_mu);
+	if (nparams < 0)
+		rc = session_exec(session, sql, sink, err);
+	else
+		rc = session_exec_params(session, sql, nparams, values, oids, sink, err);
+	pthread_mutex_unlock(&srv->engine_mu);
+	return rc;
+}
+
+static int
+be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32_t *oids,
+	    Arena *a, SqlDescription *out, floe_error *err)
+{
+	Server *srv = ctx;
+	int rc;
+	pthread_mutex_lock(&srv->engine_mu);
+	rc = session_describe(session, sql, nparams, oids, a, out, err);
+	pthread_mutex_unlock(&srv->engine_mu);
+	return rc;
+}
+
+static void
+be_cancel(void *ctx, int32_t pid, int32_t key)
+{
+	Server *srv = ctx;
+	Conn *c;
+	pthread_mutex_lock(&srv->conns_mu);
+	for (c = srv->conns; c; c = c->next)
+		if (c->pid == pid && c->key == key && c->pg)
+			*pgwire_cancel_flag(c->pg) = 1;
+	pthread_mutex_unlock(&srv->conns_mu);
+}
+
+static int
+be_write(void *io, const void *p, size_t n)
+{
+	Conn *c = io;
+	const char *b = p;
+	while (n) {
+		ssize_t w = send(c->fd, b, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static void *
+conn_main(void *arg)
+{
+	Conn *c = arg;
+	char *buf = xmalloc(64 * 1024);
+
+	for (;;) {
+		ssize_t n = recv(c->fd, buf, 64 * 1024, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (pgwire_feed(c->pg, buf, (size_t)n))
+			break;
+	}
+	free(buf);
+	pthread_mutex_lock(&c->srv->conns_mu);
+	close(c->fd);
+	c->fd = -1;
+	c->done = 1;
+	pthread_mutex_unlock(&c->srv->conns_mu);
+	return NULL;
+}
+
+static void
+conn_free(Conn *c)
+{
+	pgwire_conn_free(c->pg);
+	free(c);
+}
+
+/* Join and free finished connections (all of them when `all`). */
+static void
+reap(Server *srv, bool all)
+{
+	Conn **pc = &srv->conns, *c;
+	for (;;) {
+		pthread_mutex_lock(&srv->conns_mu);
+		while (*pc && !(all || (*pc)->done))
+			pc = &(*pc)->next;
+		c = *pc;
+		if (c)
+			*pc = c->next;
+		pthread_mutex_unlock(&srv->conns_mu);
+		if (!c)
+			break;
+		pthread_join(c->thread, NULL);
+		conn_free(c);
+	}
+}
+
+static int32_t
+random_key(void)
+{
+	uint32_t k = 0;
+	if (getrandom(&k, sizeof k, 0) != sizeof k)
+		k = (uint32_t)rand() ^ (uint32_t)time(NULL);
+	return (int32_t)k;
+}
+
+/* ---- listener ---------------------------------------------------------- */
+
+static bool
+is_loopback(const char *host)
+{
+	return !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "::1");
+}
+
+int
+server_listen(Server **out, Engine *engine, const char *host, int port, floe_error *err)
+{
+	struct addrinfo hints, *ai = NULL;
+	char portstr[16];
+	Server *srv;
+	int fd, one = 1, rc;
+	struct sockaddr_storage sa;
+	socklen_t salen = sizeof sa;
+
+	*out = NULL;
+	if (!is_loopback(host)) {
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "floe serve listens only on a loopback address (127.0.0.1, ::1), not \"%s\"", host);
+		return floe_error_hint(err, "Connections are trusted without a password; "
+				       "password authentication is not available yet.");
+	}
+	if (port < 0 || port > 65535)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid port %d", port);
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	snprintf(portstr, sizeof portstr, "%d", port);
+	if ((rc = getaddrinfo(!strcmp(host, "localhost") ? "127.0.0.1" : host, portstr, &hints, &ai)) != 0)
+		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not resolve \"%s\": %s",
+				   host, gai_strerror(rc));
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		freeaddrinfo(ai);
+		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not create socket: %s",
+				   strerror(errno));
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+		int e = errno;
+		freeaddrinfo(ai);
+		close(fd);
+		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not listen on %s port %d: %s",
+				   host, port, strerror(e));
+	}
+	freeaddrinfo(ai);
+	srv = xcalloc(1, sizeof *srv);
+	srv->engine = engine;
+	srv->fd = fd;
+	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0)
+		srv->port = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+							   : ((struct sockaddr_in *)&sa)->sin_port);
+	pthread_mutex_init(&srv->engine_mu, NULL);
+	pthread_mutex_init(&srv->conns_mu, NULL);
+	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
+	srv->be.ctx = srv;
+	srv->be.session_open = be_session_open;
+	srv->be.session_close = be_session_close;
+	srv->be.exec = be_exec;
+	srv->be.describe = be_describe;
+	srv->be.cancel = be_cancel;
+	srv->be.write = be_write;
+	*out = srv;
+	return FLOE_OK;
+}
+
+int
+server_port(const Server *srv)
+{
+	return srv->port;
+}
+
+int
+server_run(Server *srv, volatile sig_atomic_t *stop)
+{
+	while (!*stop) {
+		struct pollfd p = { srv->fd, POLLIN, 0 };
+		int fd, one = 1;
+		Conn *c;
+
+		reap(srv, false);
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		fd = accept4(srv->fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		c = xcalloc(1, sizeof *c);
+		c->srv = srv;
+		c->fd = fd;
+		c->pid = srv->next_pid++;
+		c->key = random_key();
+		c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
+		pthread_mutex_lock(&srv->conns_mu);
+		if (pthread_create(&c->thread, NULL, conn_main, c) != 0) {
+			pthread_mutex_unlock(&srv->conns_mu);
+			close(fd);
+			conn_free(c);
+			continue;
+		}
+		c->next = srv->conns;
+		srv->conns = c;
+		pthread_mutex_unlock(&srv->conns_mu);
+	}
+	return FLOE_OK;
+}
+
+void
+server_free(Server *srv)
+{
+	Conn *c;
+	if (!srv)
+		return;
+	close(srv->fd);
+	pthread_mutex_lock(&srv->conns_mu);
+	for (c = srv->conns; c; c = c->next) {
+		*pgwire_cancel_flag(c->pg) = 1;
+		if (c->fd >= 0)
+			shutdown(c->fd, SHUT_RDWR);
+	}
+	pthread_mutex_unlock(&srv->conns_mu);
+	reap(srv, true);
+	pthread_mutex_destroy(&srv->engine_mu);
+	pthread_mutex_destroy(&srv->conns_mu);
+	free(srv);
+}
