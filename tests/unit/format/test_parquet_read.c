@@ -248,6 +248,8 @@ fmt_cell(const Vector *v, uint32_t i, char *o, size_t n, bool *is_null)
 	}
 }
 
+static int64_t fmt_limit;       /* format (and compare) only the first rows; 0 = all */
+
 /* ---------- CSV records ---------- */
 
 typedef struct Csv {
@@ -370,8 +372,8 @@ duckdb_csv(const char *path, Csv *c, Arena *a)
 {
 	char cmd[2048], *out;
 	size_t len;
-	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-dump '%s' 2>/dev/null",
-		 shared_dir(), path);
+	snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-dump '%s' --limit %lld 2>/dev/null",
+		 shared_dir(), path, (long long)(fmt_limit ? fmt_limit : INT64_MAX / 2));
 	int st = run_capture(cmd, &out, &len);
 	if (st != 0) {
 		free(out);
@@ -421,6 +423,8 @@ read_table(ParquetFile *pf, Table *t, uint32_t batch, Arena *a)
 	t->raw = arena_calloc(a, sizeof(char **) * (size_t)(nc + 1));
 	t->blob = arena_calloc(a, sizeof(char **) * (size_t)(nc + 1));
 	t->why = arena_calloc(a, 256 * (size_t)(nc + 1));
+	size_t bufcap = 4096;
+	char *buf = malloc(bufcap);
 	t->state = arena_calloc(a, 6 * (size_t)(nc + 1));
 	for (int c = 0; c < nc; c++) {
 		const ParquetColumn *col = parquet_column(pf, c);
@@ -453,9 +457,16 @@ read_table(ParquetFile *pf, Table *t, uint32_t batch, Arena *a)
 				for (uint32_t i = 0; i < got; i++) {
 					bool isnull;
 					size_t need = 4096;
+					if (row >= nr || (fmt_limit && row >= fmt_limit)) {
+						row++;
+						continue;
+					}
 					if (type_is_string(v.type.id) && vector_is_valid(&v, i))
 						need += 4 * (size_t)((const strview *)v.data)[i].len;
-					char *buf = arena_alloc(a, need);
+					if (need > bufcap) {
+						bufcap = need;
+						buf = realloc(buf, bufcap);
+					}
 					fmt_cell(&v, i, buf, need, &isnull);
 					if (row < nr)
 						t->cell[c][row] = isnull ? NULL : arena_strdup(a, buf);
@@ -485,6 +496,7 @@ read_table(ParquetFile *pf, Table *t, uint32_t batch, Arena *a)
 			memcpy(t->state[c], err.sqlstate, 6);
 		}
 	}
+	free(buf);
 }
 
 /* ---------- per-file expectations ---------- */
@@ -503,7 +515,8 @@ compare_duckdb(const char *path, ParquetFile *pf, Table *t, Arena *a)
 		fprintf(stderr, "note: DuckDB cannot read %s; not compared\n", path);
 		return;
 	}
-	if (csv.nrec != t->nrows + 1) {
+	int64_t nrows = fmt_limit && fmt_limit < t->nrows ? fmt_limit : t->nrows;
+	if (csv.nrec != nrows + 1) {
 		FAILF("%s: DuckDB has %d rows, footer says %lld", path, csv.nrec - 1,
 		      (long long)t->nrows);
 		csv_free(&csv);
@@ -526,7 +539,7 @@ compare_duckdb(const char *path, ParquetFile *pf, Table *t, Arena *a)
 			break;
 		}
 		compared++;
-		for (int64_t r = 0; r < t->nrows; r++) {
+		for (int64_t r = 0; r < nrows; r++) {
 			const char *want = csv.f[r + 1][top];
 			const char *got = t->cell[c][r] ? t->cell[c][r] : "";
 			bool ok = strcmp(want, got) == 0;
@@ -1584,6 +1597,35 @@ test_parquet_read__codecs(void **state)
 	free(d);
 }
 
+/* Data files of Iceberg tables written by Spark, PyIceberg, DuckDB...
+ * (testdata/iceberg-tables) and TPC-H sf0.1: every file reads fully; the
+ * TPC-H files and every 8th Iceberg file (first 3000 rows) match DuckDB. */
+static void
+test_parquet_read__other_engines(void **state)
+{
+	char cmd[1024], *out;
+	size_t len;
+	failures = 0;
+	fmt_limit = 3000;
+	snprintf(cmd, sizeof cmd, "find '%s/testdata/tpch-sf0.1/data' '%s/testdata/iceberg-tables' "
+		 "-name '*.parquet' | sort", shared_dir(), shared_dir());
+	assert_int_equal(run_capture(cmd, &out, &len), 0);
+	out = realloc(out, len + 1);
+	out[len] = 0;
+	int n = 0;
+	for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"), n++) {
+		char *slash = strrchr(line, '/');
+		*slash = 0;
+		no_duckdb = !strstr(line, "tpch") && n % 8 != 0;
+		check_file(line, slash + 1, false);
+	}
+	no_duckdb = false;
+	fmt_limit = 0;
+	free(out);
+	assert_true(n > 200);
+	assert_int_equal(failures, 0);
+}
+
 int
 main(void)
 {
@@ -1600,6 +1642,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__built_levels),
 		cmocka_unit_test(test_parquet_read__built_bss),
 		cmocka_unit_test(test_parquet_read__codecs),
+		cmocka_unit_test(test_parquet_read__other_engines),
 	};
 	if (getenv("PQ_TEST"))
 		cmocka_set_test_filter(getenv("PQ_TEST"));
