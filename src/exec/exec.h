@@ -19,7 +19,8 @@
  *   op_open(op) / op_next(op, &batch) / op_close(op)
  *   exec_check_cancel(ctx)
  *   Operator constructors: one per file (values.c, series.c, scan.c,
- *   filter.c, project.c, hash_agg.c, sort.c, limit.c), declared below.
+ *   filter.c, project.c, hash_agg.c, sort.c, limit.c, hash_join.c,
+ *   nested_loop.c, append.c, setop.c), declared below.
  */
 #ifndef FLOE_EXEC_H
 #define FLOE_EXEC_H
@@ -100,5 +101,27 @@ typedef struct SortKey {
 Operator *sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys);
 /* limit.c */
 Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, int64_t offset);
+
+/* hash_join.c: equi-join (INNER/LEFT/RIGHT/FULL) with a residual condition
+ * over the output (left columns then right columns); lkeys/rkeys are
+ * evaluated over the left/right input and have equal types; build_left
+ * builds the hash table on the left input.  nkeys = 0: every pair is a
+ * candidate (block nested loop). */
+typedef enum JoinType { JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL } JoinType;
+Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
+			int nkeys, Expr **lkeys, Expr **rkeys, Expr *residual, bool build_left);
+/* nested_loop.c: join without equi-keys: each pair tested by cond (NULL:
+ * cross product). */
+Operator *nested_loop_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
+			  Expr *cond);
+/* append.c: the rows of each child in turn (UNION ALL); children have the
+ * operator's types. */
+Operator *append_new(ExecCtx *ctx, int nchildren, Operator **children);
+/* setop.c: INTERSECT/EXCEPT [ALL] output from a child whose last two
+ * columns are the int64 counts of each row in the left and right inputs
+ * (one row per distinct row); emits the other columns as many times as
+ * the set operation says. */
+typedef enum SetOpKind { SETOP_INTERSECT, SETOP_EXCEPT } SetOpKind;
+Operator *setop_new(ExecCtx *ctx, Operator *child, SetOpKind kind, bool all);
 
 #endif

@@ -15,11 +15,34 @@
  * reference to its result; a source column left over is PostgreSQL's
  * 42803 "must appear in the GROUP BY clause".
  *
- * Not yet (0A000): joins, several FROM items, set operations, WITH,
- * DISTINCT ON, window functions, subqueries in expressions.
+ * FROM: several items and JOIN trees.  Each item is planned on its own;
+ * the scope of the FROM clause is the concatenation of the items' columns,
+ * each with its relation name (USING/NATURAL: the merged column first,
+ * unqualified, and both sides' columns hidden from unqualified names and
+ * from "*", as PostgreSQL shows them).  Explicit JOINs become a HashJoin
+ * on the equality conjuncts of ON/USING whose sides reference one input
+ * each (other conditions are residual; no equality: nested loop).  Comma
+ * lists are joined greedily from the WHERE conjuncts: single-item
+ * conjuncts are pushed below the join as filters, the largest item (by
+ * manifest record counts) is the first probe input, and each step joins
+ * an item connected to the joined set by an equality; the output is then
+ * projected back to FROM order.  The build side is the smaller input when
+ * both row counts are known, else the right one.
+ *
+ * Set operations: both branches planned, columns coerced to PostgreSQL's
+ * common type; UNION ALL = Append, UNION = Append + HashAggregate,
+ * INTERSECT/EXCEPT [ALL] = Append of (row, 1, 0) / (row, 0, 1), grouped
+ * with sum()s, then SetOp.  WITH: a CTE is planned again at each
+ * reference (non-recursive only).  Uncorrelated subqueries in expressions
+ * are run once while binding (select_run_subquery); a reference to an
+ * outer query's column is 0A000.
+ *
+ * Not yet (0A000): WITH RECURSIVE, correlated subqueries, LATERAL,
+ * DISTINCT ON, window functions.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
+ *   select_run_subquery(bindctx, query, max_rows, &vals, &nrows, &type, &ncols)
  *   session_resolve_name(session, rangevar, &ns, &name)
  */
 #include <string.h>
@@ -52,21 +75,221 @@ session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const c
 typedef struct Source {
 	Operator *op;
 	Scope scope;
+	double est;               /* estimated rows; < 0 unknown */
 } Source;
 
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
+static int plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out);
 
 static void
 apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 {
 	size_t i;
+	int k;
 
 	if (!alias)
 		return;
 	src->scope.relname = alias->aliasname;
-	for (i = 0; i < alias->n_colnames && (int)i < src->scope.ncols; i++)
-		src->scope.names[i] = alias->colnames[i]->string->sval;
+	if (src->scope.relnames)
+		for (k = 0; k < src->scope.ncols; k++)
+			src->scope.relnames[k] = alias->aliasname;
+	for (i = 0, k = 0; i < alias->n_colnames && k < src->scope.ncols; k++) {
+		if (src->scope.hidden && src->scope.hidden[k])
+			continue;
+		src->scope.names[k] = alias->colnames[i++]->string->sval;
+	}
 	(void)b;
+}
+
+static void
+scope_alloc(BindCtx *b, Scope *s, int n)
+{
+	memset(s, 0, sizeof *s);
+	s->ncols = n;
+	s->names = ARENA_ARRAY(b->arena, char *, n + 1);
+	s->types = ARENA_ARRAY(b->arena, SqlType, n + 1);
+	s->nested = ARENA_ARRAY(b->arena, char *, n + 1);
+	s->relnames = ARENA_ARRAY(b->arena, char *, n + 1);
+	s->hidden = ARENA_ARRAY(b->arena, bool, n + 1);
+}
+
+/* Copy src's columns into dst from column off on. */
+static void
+scope_put(Scope *dst, int off, const Scope *src)
+{
+	int i;
+
+	for (i = 0; i < src->ncols; i++) {
+		dst->names[off + i] = src->names[i];
+		dst->types[off + i] = src->types[i];
+		dst->nested[off + i] = src->nested ? src->nested[i] : NULL;
+		dst->relnames[off + i] = (char *)scope_relname(src, i);
+		dst->hidden[off + i] = src->hidden ? src->hidden[i] : false;
+	}
+}
+
+/* PostgreSQL's 42712 for FROM t, t (or two items with the same alias). */
+static int
+check_dup_rel(BindCtx *b, const Scope *x, const Scope *y)
+{
+	int i, j;
+
+	for (i = 0; i < x->ncols; i++) {
+		const char *r = scope_relname(x, i);
+		if (!r || (i > 0 && scope_relname(x, i - 1) && !strcmp(scope_relname(x, i - 1), r)))
+			continue;
+		for (j = 0; j < y->ncols; j++) {
+			const char *q = scope_relname(y, j);
+			if (q && !strcmp(q, r))
+				return floe_errorf(b->err, ERRCODE_DUPLICATE_ALIAS,
+						   "table name \"%s\" specified more than once", r);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* ---- expression helpers for join planning ----------------------------- */
+
+/* A copy of e with column c replaced by map[c]. */
+static Expr *
+remap(Arena *a, const Expr *e, const int *map)
+{
+	Expr *c;
+	int i;
+
+	if (e->kind == EXPR_COLREF) {
+		c = arena_memdup(a, e, sizeof *e);
+		c->col = map[e->col];
+		return c;
+	}
+	if (!e->nargs)
+		return (Expr *)e;
+	c = arena_memdup(a, e, sizeof *e);
+	c->args = ARENA_ARRAY(a, Expr *, e->nargs);
+	for (i = 0; i < e->nargs; i++)
+		c->args[i] = remap(a, e->args[i], map);
+	return c;
+}
+
+/* Bit i set when e references a column of FROM item col_item[c] = i. */
+static uint64_t
+item_mask(const Expr *e, const int *col_item)
+{
+	uint64_t m = 0;
+	int i;
+
+	if (e->kind == EXPR_COLREF)
+		return (uint64_t)1 << col_item[e->col];
+	for (i = 0; i < e->nargs; i++)
+		m |= item_mask(e->args[i], col_item);
+	return m;
+}
+
+static int
+count_conjuncts(const Expr *e)
+{
+	int i, n = 0;
+
+	if (!e)
+		return 0;
+	if (e->kind != EXPR_AND)
+		return 1;
+	for (i = 0; i < e->nargs; i++)
+		n += count_conjuncts(e->args[i]);
+	return n;
+}
+
+static void
+split_conjuncts(Expr *e, Expr **out, int *n)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->kind != EXPR_AND) {
+		out[(*n)++] = e;
+		return;
+	}
+	for (i = 0; i < e->nargs; i++)
+		split_conjuncts(e->args[i], out, n);
+}
+
+static Expr *
+and_of(BindCtx *b, Expr **es, int n)
+{
+	Expr *e;
+
+	if (n == 0)
+		return NULL;
+	if (n == 1)
+		return es[0];
+	e = expr_new(b->arena, EXPR_AND, type_make(TYPE_BOOL), n);
+	memcpy(e->args, es, sizeof(Expr *) * (size_t)n);
+	return e;
+}
+
+/* Can values of these types be hash-joined by their bytes? */
+static bool
+key_ok(SqlType a, SqlType b)
+{
+	if (a.id != b.id)
+		return false;
+	switch (a.id) {
+	case TYPE_NULL:
+	case TYPE_INTERVAL:
+		return false;
+	case TYPE_DECIMAL:
+		return a.scale == b.scale;
+	case TYPE_TEXT:
+		return a.text_kind != TEXT_CHAR && b.text_kind != TEXT_CHAR;
+	default:
+		return true;
+	}
+}
+
+static bool
+is_equi(const Expr *e)
+{
+	return e->kind == EXPR_FUNC && e->nargs == 2 && e->fn && !strcmp(e->fn->name, "=") &&
+	       key_ok(e->args[0]->type, e->args[1]->type);
+}
+
+/* x = y over equal types, for USING columns that cannot be hashed. */
+static Expr *
+make_eq(BindCtx *b, Expr *x, Expr *y)
+{
+	const ScalarFunc *fn;
+	SqlType ret, types[2] = { x->type, y->type }, cast_to[2];
+	Expr *e;
+
+	if (func_resolve_scalar("=", types, 2, &fn, &ret, cast_to, b->err) != FLOE_OK)
+		return NULL;
+	e = expr_new(b->arena, EXPR_FUNC, ret, 2);
+	e->fn = fn;
+	e->args[0] = expr_cast(b->arena, x, cast_to[0], 0);
+	e->args[1] = expr_cast(b->arena, y, cast_to[1], 0);
+	return e;
+}
+
+static Operator *
+make_join(ExecCtx *ctx, Source *l, Source *r, JoinType jt, int nkeys, Expr **lk, Expr **rk,
+	  Expr *residual)
+{
+	bool build_left = l->est >= 0 && r->est >= 0 && l->est < r->est;
+
+	if (nkeys == 0 && !build_left)
+		return nested_loop_new(ctx, l->op, r->op, jt, residual);
+	return hash_join_new(ctx, l->op, r->op, jt, nkeys, lk, rk, residual, build_left);
+}
+
+static double
+join_est(const Source *l, const Source *r, int nkeys)
+{
+	if (l->est < 0 || r->est < 0)
+		return -1;
+	if (nkeys)
+		return l->est > r->est ? l->est : r->est;
+	return l->est * r->est;
 }
 
 static int
@@ -80,6 +303,44 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	int *proj;
 	Engine *e = b->session->engine;
 
+	if (!rv->schemaname || !rv->schemaname[0]) {
+		/* a CTE of this query or an enclosing one */
+		BindCtx *p;
+		for (p = b; p; p = p->parent) {
+			size_t ci;
+			if (!p->with)
+				continue;
+			for (ci = 0; ci < p->with->n_ctes; ci++) {
+				PgQuery__CommonTableExpr *cte = p->with->ctes[ci]->common_table_expr;
+				if (!strcmp(cte->ctename, rv->relname)) {
+					/* plan it where it was defined, seeing only the
+					 * CTEs before it */
+					BindCtx def = *p;
+					PgQuery__WithClause w = *p->with;
+					SelectPlan sub;
+					size_t k;
+					w.n_ctes = ci;
+					def.with = &w;
+					def.scope = NULL;
+					TRY(plan_query(&def, ctx, cte->ctequery, &sub));
+					src->op = sub.root;
+					src->est = -1;
+					src->scope.ncols = sub.ncols;
+					src->scope.names = sub.names;
+					src->scope.types = sub.types;
+					if (cte->n_aliascolnames > (size_t)sub.ncols)
+						return floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+								   "WITH query \"%s\" has %d columns available but %zu columns specified",
+								   cte->ctename, sub.ncols, cte->n_aliascolnames);
+					for (k = 0; k < cte->n_aliascolnames; k++)
+						src->scope.names[k] = cte->aliascolnames[k]->string->sval;
+					src->scope.relname = rv->relname;
+					apply_alias(b, src, rv->alias);
+					return FLOE_OK;
+				}
+			}
+		}
+	}
 	session_resolve_name(b->session, rv, &ns, &name);
 	if (table_load(e->catalog, e->io, ns, name, b->arena, &t, b->err) != FLOE_OK) {
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
@@ -91,6 +352,9 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	}
 	schema = metadata_current_schema(t->md);
 	TRY(table_scan_files(e->io, t, -1, b->arena, &files, &nfiles, b->err));
+	src->est = 0;
+	for (i = 0; i < nfiles; i++)
+		src->est += (double)files[i].record_count;
 	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 1);
 	src->scope.ncols = schema->nfields;
 	src->scope.names = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
@@ -292,22 +556,13 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	return FLOE_ERR;
 }
 
-static int
-source_for(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, Source *src)
-{
-	Node *item;
+static int source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src);
 
+static int
+source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
+{
 	memset(src, 0, sizeof *src);
-	if (s->n_from_clause == 0) {
-		static Expr **empty_row;
-		Expr ***rows = ARENA_ARRAY(b->arena, Expr **, 1);
-		rows[0] = empty_row;
-		src->op = values_new(ctx, 0, NULL, 1, rows);
-		return FLOE_OK;
-	}
-	if (s->n_from_clause > 1)
-		return unsupported(b, "a FROM list with several items (joins)", -1);
-	item = s->from_clause[0];
+	src->est = -1;
 	switch (item->node_case) {
 	case PG_QUERY__NODE__NODE_RANGE_VAR:
 		return source_table(b, ctx, item->range_var, src);
@@ -316,9 +571,11 @@ source_for(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, Source *src)
 	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
 		SelectPlan sub;
 		PgQuery__RangeSubselect *rs = item->range_subselect;
+		BindCtx def = *b;
 		if (rs->lateral)
 			return unsupported(b, "LATERAL", -1);
-		TRY(plan_query(b, ctx, rs->subquery, &sub));
+		def.scope = NULL;
+		TRY(plan_query(&def, ctx, rs->subquery, &sub));
 		src->op = sub.root;
 		src->scope.ncols = sub.ncols;
 		src->scope.names = sub.names;
@@ -328,10 +585,410 @@ source_for(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, Source *src)
 		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_JOIN_EXPR:
-		return unsupported(b, "JOIN", -1);
+		return source_join(b, ctx, item->join_expr, src);
 	default:
 		return unsupported(b, "this FROM item", -1);
 	}
+}
+
+/* Index of the one visible column `name` of s; 42703/42702 as PostgreSQL
+ * words them for USING. */
+static int
+using_col(BindCtx *b, const Scope *s, const char *name, const char *side, int *out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < s->ncols; i++) {
+		if ((s->hidden && s->hidden[i]) || strcmp(s->names[i], name) != 0)
+			continue;
+		if (n++ == 0)
+			*out = i;
+	}
+	if (n == 0)
+		return floe_errorf(b->err, ERRCODE_UNDEFINED_COLUMN,
+				   "column \"%s\" specified in USING clause does not exist in %s table", name, side);
+	if (n > 1)
+		return floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
+				   "common column name \"%s\" appears more than once in %s table", name, side);
+	return FLOE_OK;
+}
+
+static int
+source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
+{
+	Source l, r;
+	JoinType jt;
+	Scope comb;
+	int nl, nr, i, k, nusing = 0, nkeys = 0, nres = 0, nconj;
+	char **using = NULL;
+	int *li = NULL, *ri = NULL, *rmap;
+	Expr **lk, **rk, **res, **conj;
+	Expr **ucol = NULL;
+	Scope *saved = b->scope;
+
+	switch (j->jointype) {
+	case PG_QUERY__JOIN_TYPE__JOIN_INNER: jt = JOIN_INNER; break;
+	case PG_QUERY__JOIN_TYPE__JOIN_LEFT: jt = JOIN_LEFT; break;
+	case PG_QUERY__JOIN_TYPE__JOIN_RIGHT: jt = JOIN_RIGHT; break;
+	case PG_QUERY__JOIN_TYPE__JOIN_FULL: jt = JOIN_FULL; break;
+	default: return unsupported(b, "this join type", -1);
+	}
+	TRY(source_item(b, ctx, j->larg, &l));
+	TRY(source_item(b, ctx, j->rarg, &r));
+	TRY(check_dup_rel(b, &l.scope, &r.scope));
+	nl = l.scope.ncols;
+	nr = r.scope.ncols;
+	scope_alloc(b, &comb, nl + nr);
+	scope_put(&comb, 0, &l.scope);
+	scope_put(&comb, nl, &r.scope);
+	rmap = ARENA_ARRAY(b->arena, int, nl + nr + 1);
+	for (i = 0; i < nl + nr; i++)
+		rmap[i] = i - nl;
+
+	/* USING / NATURAL column lists */
+	if (j->is_natural) {
+		using = ARENA_ARRAY(b->arena, char *, nl + 1);
+		for (i = 0; i < nl; i++) {
+			bool dup = false;
+			if (l.scope.hidden && l.scope.hidden[i])
+				continue;
+			for (k = 0; k < nusing; k++)
+				if (!strcmp(using[k], l.scope.names[i]))
+					dup = true;
+			for (k = 0; !dup && k < nr; k++)
+				if (!(r.scope.hidden && r.scope.hidden[k]) &&
+				    !strcmp(r.scope.names[k], l.scope.names[i])) {
+					using[nusing++] = l.scope.names[i];
+					break;
+				}
+		}
+	} else if (j->n_using_clause) {
+		using = ARENA_ARRAY(b->arena, char *, j->n_using_clause);
+		for (i = 0; i < (int)j->n_using_clause; i++) {
+			using[i] = j->using_clause[i]->string->sval;
+			for (k = 0; k < i; k++)
+				if (!strcmp(using[k], using[i]))
+					return floe_errorf(b->err, ERRCODE_DUPLICATE_COLUMN,
+							   "column name \"%s\" appears more than once in USING clause",
+							   using[i]);
+		}
+		nusing = (int)j->n_using_clause;
+	}
+	nconj = nusing;
+	conj = NULL;
+	if (j->quals) {
+		Expr *q;
+		b->scope = &comb;
+		b->allow_aggs = false;
+		b->where = "JOIN conditions";
+		q = bind_coerce_bool(b, bind_expr(b, j->quals), "JOIN/ON");
+		b->scope = saved;
+		if (!q)
+			return FLOE_ERR;
+		nconj = count_conjuncts(q);
+		conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
+		nconj = 0;
+		split_conjuncts(q, conj, &nconj);
+	}
+	lk = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
+	rk = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
+	res = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
+	if (nusing) {
+		li = ARENA_ARRAY(b->arena, int, nusing);
+		ri = ARENA_ARRAY(b->arena, int, nusing);
+		ucol = ARENA_ARRAY(b->arena, Expr *, nusing);
+		for (i = 0; i < nusing; i++) {
+			Expr *pair[2], *x, *y;
+			SqlType t;
+			TRY(using_col(b, &l.scope, using[i], "left", &li[i]));
+			TRY(using_col(b, &r.scope, using[i], "right", &ri[i]));
+			pair[0] = expr_colref(b->arena, li[i], l.scope.types[li[i]]);
+			pair[1] = expr_colref(b->arena, ri[i], r.scope.types[ri[i]]);
+			TRY(bind_common_type(b, pair, 2, "JOIN/USING", &t));
+			if (!(x = bind_coerce(b, pair[0], t, COERCE_IMPLICIT, NULL)) ||
+			    !(y = bind_coerce(b, pair[1], t, COERCE_IMPLICIT, NULL)))
+				return FLOE_ERR;
+			if (key_ok(t, t)) {
+				lk[nkeys] = x;
+				rk[nkeys++] = y;
+			} else {
+				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
+				for (k = 0; k < nr; k++)
+					sh[k] = k + nl;
+				if (!(res[nres++] = make_eq(b, x, remap(b->arena, y, sh))))
+					return FLOE_ERR;
+			}
+			/* the merged column */
+			if (jt == JOIN_RIGHT) {
+				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
+				for (k = 0; k < nr; k++)
+					sh[k] = k + nl;
+				ucol[i] = remap(b->arena, y, sh);
+			} else if (jt == JOIN_FULL) {
+				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
+				Expr *c = expr_new(b->arena, EXPR_COALESCE, t, 2);
+				for (k = 0; k < nr; k++)
+					sh[k] = k + nl;
+				c->args[0] = x;
+				c->args[1] = remap(b->arena, y, sh);
+				ucol[i] = c;
+			} else {
+				ucol[i] = x;
+			}
+		}
+	}
+	for (i = 0; conj && i < nconj; i++) {
+		Expr *c = conj[i];
+		if (is_equi(c)) {
+			uint64_t m0 = 0, m1 = 0;
+			int *side = ARENA_ARRAY(b->arena, int, nl + nr + 1);
+			for (k = 0; k < nl + nr; k++)
+				side[k] = k < nl ? 0 : 1;
+			m0 = item_mask(c->args[0], side);
+			m1 = item_mask(c->args[1], side);
+			if (m0 == 1 && m1 == 2) {
+				lk[nkeys] = c->args[0];
+				rk[nkeys++] = remap(b->arena, c->args[1], rmap);
+				continue;
+			}
+			if (m0 == 2 && m1 == 1) {
+				lk[nkeys] = c->args[1];
+				rk[nkeys++] = remap(b->arena, c->args[0], rmap);
+				continue;
+			}
+		}
+		res[nres++] = c;
+	}
+	src->op = make_join(ctx, &l, &r, jt, nkeys, lk, rk, and_of(b, res, nres));
+	src->est = join_est(&l, &r, nkeys);
+	if (jt == JOIN_LEFT && src->est >= 0 && src->est < l.est)
+		src->est = l.est;
+	if (nusing) {
+		Expr **ex = ARENA_ARRAY(b->arena, Expr *, nusing + nl + nr + 1);
+		Scope out;
+		scope_alloc(b, &out, nusing + nl + nr);
+		for (i = 0; i < nusing; i++) {
+			ex[i] = ucol[i];
+			out.names[i] = using[i];
+			out.types[i] = ucol[i]->type;
+		}
+		for (i = 0; i < nl + nr; i++)
+			ex[nusing + i] = expr_colref(b->arena, i, comb.types[i]);
+		scope_put(&out, nusing, &comb);
+		for (i = 0; i < nusing; i++) {
+			out.hidden[nusing + li[i]] = true;
+			out.hidden[nusing + nl + ri[i]] = true;
+		}
+		src->op = project_new(ctx, src->op, nusing + nl + nr, ex);
+		src->scope = out;
+	} else {
+		src->scope = comb;
+	}
+	if (j->alias) {
+		if (j->alias->n_colnames)
+			return unsupported(b, "column aliases on a JOIN", -1);
+		apply_alias(b, src, j->alias);
+	}
+	return FLOE_OK;
+}
+
+/* ---- the FROM list ---------------------------------------------------- */
+
+typedef struct FromList {
+	int n;
+	Source *items;
+	int *offset;              /* first column of item i in the FROM scope */
+	int *col_item;            /* item of each FROM scope column */
+} FromList;
+
+/* Plan every FROM item and build the FROM clause's scope in src. */
+static int
+from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Source *src)
+{
+	int i, k, total = 0;
+
+	memset(src, 0, sizeof *src);
+	memset(fl, 0, sizeof *fl);
+	src->est = -1;
+	if (s->n_from_clause == 0) {
+		static Expr **empty_row;
+		Expr ***rows = ARENA_ARRAY(b->arena, Expr **, 1);
+		rows[0] = empty_row;
+		src->op = values_new(ctx, 0, NULL, 1, rows);
+		src->est = 1;
+		return FLOE_OK;
+	}
+	fl->n = (int)s->n_from_clause;
+	if (fl->n > 64)
+		return unsupported(b, "a FROM list of more than 64 items", -1);
+	fl->items = ARENA_ARRAY(b->arena, Source, fl->n);
+	fl->offset = ARENA_ARRAY(b->arena, int, fl->n + 1);
+	for (i = 0; i < fl->n; i++) {
+		TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i]));
+		for (k = 0; k < i; k++)
+			TRY(check_dup_rel(b, &fl->items[k].scope, &fl->items[i].scope));
+		fl->offset[i] = total;
+		total += fl->items[i].scope.ncols;
+	}
+	fl->offset[fl->n] = total;
+	if (fl->n == 1) {
+		*src = fl->items[0];
+		return FLOE_OK;
+	}
+	scope_alloc(b, &src->scope, total);
+	fl->col_item = ARENA_ARRAY(b->arena, int, total + 1);
+	for (i = 0; i < fl->n; i++) {
+		scope_put(&src->scope, fl->offset[i], &fl->items[i].scope);
+		for (k = 0; k < fl->items[i].scope.ncols; k++)
+			fl->col_item[fl->offset[i] + k] = i;
+	}
+	return FLOE_OK;
+}
+
+/* Join the FROM items with the WHERE conjuncts (see the header); src->op
+ * gets the FROM clause's rows in FROM order with WHERE applied. */
+static int
+from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
+{
+	int nconj = count_conjuncts(where), nc = 0, i, k, start = 0, total;
+	Expr **conj;
+	uint64_t *mask, joined, all;
+	bool *used;
+	int *pos, curn;
+	Source cur;
+	Expr **top;
+	int ntop = 0;
+
+	if (fl->n <= 1) {
+		if (where)
+			src->op = filter_new(ctx, src->op, where);
+		return FLOE_OK;
+	}
+	total = fl->offset[fl->n];
+	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
+	split_conjuncts(where, conj, &nc);
+	mask = ARENA_ARRAY(b->arena, uint64_t, nc + 1);
+	used = ARENA_ARRAY(b->arena, bool, nc + 1);
+	top = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+	for (i = 0; i < nc; i++) {
+		mask[i] = item_mask(conj[i], fl->col_item);
+		if (mask[i] == 0) {
+			top[ntop++] = conj[i];
+			used[i] = true;
+		}
+	}
+	/* single-item conjuncts become filters on their item */
+	for (k = 0; k < fl->n; k++) {
+		int *local = ARENA_ARRAY(b->arena, int, total + 1), nf = 0;
+		Expr **f = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+		for (i = 0; i < total; i++)
+			local[i] = i - fl->offset[k];
+		for (i = 0; i < nc; i++)
+			if (!used[i] && mask[i] == (uint64_t)1 << k) {
+				f[nf++] = remap(b->arena, conj[i], local);
+				used[i] = true;
+			}
+		if (nf) {
+			fl->items[k].op = filter_new(ctx, fl->items[k].op, and_of(b, f, nf));
+			if (fl->items[k].est > 0)
+				fl->items[k].est /= 2;
+		}
+	}
+	/* the first probe input: the largest item */
+	for (k = 1; k < fl->n; k++)
+		if (fl->items[k].est > fl->items[start].est)
+			start = k;
+	pos = ARENA_ARRAY(b->arena, int, total + 1);
+	for (i = 0; i < total; i++)
+		pos[i] = -1;
+	for (i = 0; i < fl->items[start].scope.ncols; i++)
+		pos[fl->offset[start] + i] = i;
+	curn = fl->items[start].scope.ncols;
+	cur = fl->items[start];
+	joined = (uint64_t)1 << start;
+	all = fl->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << fl->n) - 1);
+	while (joined != all) {
+		int pick = -1, nkeys = 0, nres = 0;
+		Expr **lk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+		Expr **rk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+		Expr **res = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+		int *local = ARENA_ARRAY(b->arena, int, total + 1);
+		uint64_t bit;
+		Source *it;
+
+		/* prefer an item tied to the joined set by an equality */
+		for (i = 0; i < nc; i++) {
+			uint64_t m0, m1, rest;
+			if (used[i] || !is_equi(conj[i]))
+				continue;
+			m0 = item_mask(conj[i]->args[0], fl->col_item);
+			m1 = item_mask(conj[i]->args[1], fl->col_item);
+			rest = 0;
+			if (m0 && (m0 & ~joined) == 0 && m1 && !(m1 & (m1 - 1)) && !(m1 & joined))
+				rest = m1;
+			else if (m1 && (m1 & ~joined) == 0 && m0 && !(m0 & (m0 - 1)) && !(m0 & joined))
+				rest = m0;
+			if (rest) {
+				int c = __builtin_ctzll(rest);
+				double e = fl->items[c].est, pe = pick >= 0 ? fl->items[pick].est : 0;
+				if (pick < 0 || (e >= 0 && (pe < 0 || e < pe)))
+					pick = c;
+			}
+		}
+		if (pick < 0) {
+			for (k = 0; k < fl->n; k++) {
+				if (joined & ((uint64_t)1 << k))
+					continue;
+				if (pick < 0 || (fl->items[k].est >= 0 &&
+						 (fl->items[pick].est < 0 || fl->items[k].est < fl->items[pick].est)))
+					pick = k;
+			}
+		}
+		it = &fl->items[pick];
+		bit = (uint64_t)1 << pick;
+		for (i = 0; i < total; i++)
+			local[i] = i - fl->offset[pick];
+		for (i = 0; i < it->scope.ncols; i++)
+			pos[fl->offset[pick] + i] = curn + i;
+		for (i = 0; i < nc; i++) {
+			uint64_t m0, m1;
+			if (used[i] || !(mask[i] & bit) || (mask[i] & ~(joined | bit)))
+				continue;
+			used[i] = true;
+			if (is_equi(conj[i])) {
+				m0 = item_mask(conj[i]->args[0], fl->col_item);
+				m1 = item_mask(conj[i]->args[1], fl->col_item);
+				if (m0 && !(m0 & ~joined) && m1 == bit) {
+					lk[nkeys] = remap(b->arena, conj[i]->args[0], pos);
+					rk[nkeys++] = remap(b->arena, conj[i]->args[1], local);
+					continue;
+				}
+				if (m1 && !(m1 & ~joined) && m0 == bit) {
+					lk[nkeys] = remap(b->arena, conj[i]->args[1], pos);
+					rk[nkeys++] = remap(b->arena, conj[i]->args[0], local);
+					continue;
+				}
+			}
+			res[nres++] = remap(b->arena, conj[i], pos);
+		}
+		cur.op = make_join(ctx, &cur, it, JOIN_INNER, nkeys, lk, rk, and_of(b, res, nres));
+		cur.est = join_est(&cur, it, nkeys);
+		curn += it->scope.ncols;
+		joined |= bit;
+	}
+	for (i = 0; i < total && pos[i] == i; i++)
+		;
+	if (i < total) {
+		Expr **ex = ARENA_ARRAY(b->arena, Expr *, total + 1);
+		for (i = 0; i < total; i++)
+			ex[i] = expr_colref(b->arena, pos[i], src->scope.types[i]);
+		cur.op = project_new(ctx, cur.op, total, ex);
+	}
+	if (ntop)
+		cur.op = filter_new(ctx, cur.op, and_of(b, top, ntop));
+	src->op = cur.op;
+	src->est = cur.est;
+	return FLOE_OK;
 }
 
 /* ---- VALUES ------------------------------------------------------------ */
@@ -402,7 +1059,7 @@ rewrite_agg(AggRewrite *rw, Expr *e)
 		return r;
 	}
 	if (e->kind == EXPR_COLREF) {
-		const char *rel = rw->scope->relname;
+		const char *rel = scope_relname(rw->scope, e->col);
 		floe_errorf(rw->b->err, ERRCODE_GROUPING_ERROR,
 			    "column \"%s%s%s\" must appear in the GROUP BY clause or be used in an aggregate function",
 			    rel ? rel : "", rel ? "." : "", rw->scope->names[e->col]);
@@ -464,6 +1121,7 @@ static int
 plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
 	Source src;
+	FromList fl;
 	Operator *op;
 	Expr **targets;
 	char **names;
@@ -477,8 +1135,6 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	int64_t limit = -1, offset = 0;
 	bool distinct = s->n_distinct_clause > 0;
 
-	if (s->with_clause)
-		return unsupported(b, "WITH", -1);
 	if (s->n_window_clause)
 		return unsupported(b, "WINDOW", -1);
 	if (s->n_locking_clause)
@@ -491,9 +1147,8 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES)
 		return unsupported(b, "FETCH ... WITH TIES", -1);
 
-	TRY(source_for(b, ctx, s, &src));
+	TRY(from_items(b, ctx, s, &fl, &src));
 	b->scope = &src.scope;
-	op = src.op;
 
 	/* WHERE */
 	if (s->where_clause) {
@@ -503,9 +1158,11 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		if (!where)
 			return FLOE_ERR;
 	}
+	TRY(from_plan(b, ctx, &fl, where, &src));
+	op = src.op;
 
 	/* select list (aggregates allowed) */
-	cap = (int)s->n_target_list + src.scope.ncols + (int)s->n_sort_clause + 1;
+	cap = (int)s->n_target_list * (src.scope.ncols + 1) + (int)s->n_sort_clause + 1;
 	targets = ARENA_ARRAY(b->arena, Expr *, cap);
 	names = ARENA_ARRAY(b->arena, char *, cap);
 	b->allow_aggs = true;
@@ -514,8 +1171,12 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
 		if (is_star(rt->val)) {
 			PgQuery__ColumnRef *c = rt->val->column_ref;
-			if (c->n_fields == 2 && (!src.scope.relname ||
-			    strcmp(c->fields[0]->string->sval, src.scope.relname) != 0)) {
+			const char *qual = c->n_fields == 2 ? c->fields[0]->string->sval : NULL;
+			bool seen = false;
+			for (k = 0; qual && k < src.scope.ncols; k++)
+				if (scope_relname(&src.scope, k) && !strcmp(scope_relname(&src.scope, k), qual))
+					seen = true;
+			if (qual && !seen) {
 				floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
 					    "missing FROM-clause entry for table \"%s\"",
 					    c->fields[0]->string->sval);
@@ -529,6 +1190,10 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				return FLOE_ERR;
 			}
 			for (k = 0; k < src.scope.ncols; k++) {
+				if (qual ? !scope_relname(&src.scope, k) ||
+					   strcmp(scope_relname(&src.scope, k), qual) != 0 :
+				    src.scope.hidden && src.scope.hidden[k])
+					continue;
 				if (src.scope.nested && src.scope.nested[k]) {
 					floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 						    "column \"%s\" has the nested type %s, which floe cannot read yet",
@@ -692,8 +1357,6 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		limit = -1;
 
 	/* plan */
-	if (where)
-		op = filter_new(ctx, op, where);
 	aggregated = nkeys > 0 || b->naggs > 0;
 	if (aggregated) {
 		AggRewrite rw = { b, nkeys, keys, &src.scope };
@@ -742,29 +1405,248 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	return FLOE_OK;
 }
 
-static int
-plan_query(BindCtx *parent, ExecCtx *ctx, Node *stmt, SelectPlan *out)
+/* ---- set operations ---------------------------------------------------- */
+
+static const char *
+setop_name(PgQuery__SetOperation op)
 {
-	PgQuery__SelectStmt *s;
+	return op == PG_QUERY__SET_OPERATION__SETOP_UNION ? "UNION" :
+	       op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? "INTERSECT" : "EXCEPT";
+}
+
+/* Project branch p's columns to types (and append tag columns if ntag). */
+static Operator *
+coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types, int ntag,
+	      const int *tags)
+{
+	Expr **ex = ARENA_ARRAY(b->arena, Expr *, p->ncols + ntag + 1);
+	bool same = ntag == 0;
+	int i;
+
+	for (i = 0; i < p->ncols; i++) {
+		ex[i] = expr_colref(b->arena, i, p->types[i]);
+		if (!type_equal(p->types[i], types[i])) {
+			same = false;
+			if (!(ex[i] = bind_coerce(b, ex[i], types[i], COERCE_IMPLICIT, NULL)))
+				return NULL;
+		}
+	}
+	if (same)
+		return p->root;
+	for (i = 0; i < ntag; i++) {
+		Value v = value_int(TYPE_INT32, tags[i]);
+		ex[p->ncols + i] = expr_const(b->arena, &v);
+	}
+	return project_new(ctx, p->root, p->ncols + ntag, ex);
+}
+
+static int
+plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
+{
+	SelectPlan l, r;
+	int n, i;
+	SqlType *types;
+	Operator *op, *kids[2];
+	const char *name = setop_name(s->op);
+
+	TRY(plan_stmt(b, ctx, s->larg, &l));
+	TRY(plan_stmt(b, ctx, s->rarg, &r));
+	if (l.ncols != r.ncols)
+		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
+				   "each %s query must have the same number of columns", name);
+	n = l.ncols;
+	types = ARENA_ARRAY(b->arena, SqlType, n + 1);
+	for (i = 0; i < n; i++) {
+		Expr *pair[2] = { expr_colref(b->arena, i, l.types[i]), expr_colref(b->arena, i, r.types[i]) };
+		TRY(bind_common_type(b, pair, 2, name, &types[i]));
+	}
+	if (s->op == PG_QUERY__SET_OPERATION__SETOP_UNION) {
+		if (!(kids[0] = coerce_branch(b, ctx, &l, types, 0, NULL)) ||
+		    !(kids[1] = coerce_branch(b, ctx, &r, types, 0, NULL)))
+			return FLOE_ERR;
+		op = append_new(ctx, 2, arena_memdup(b->arena, kids, sizeof kids));
+		if (!s->all) {
+			Expr **dk = ARENA_ARRAY(b->arena, Expr *, n + 1);
+			for (i = 0; i < n; i++)
+				dk[i] = expr_colref(b->arena, i, types[i]);
+			op = hash_agg_new(ctx, op, n, dk, 0, NULL, false);
+		}
+	} else {
+		static const int lt[2] = { 1, 0 }, rt[2] = { 0, 1 };
+		Expr **dk = ARENA_ARRAY(b->arena, Expr *, n + 1);
+		AggCall *aggs = ARENA_ARRAY(b->arena, AggCall, 2);
+		SqlType it = type_make(TYPE_INT32), cast_to;
+
+		if (!(kids[0] = coerce_branch(b, ctx, &l, types, 2, lt)) ||
+		    !(kids[1] = coerce_branch(b, ctx, &r, types, 2, rt)))
+			return FLOE_ERR;
+		op = append_new(ctx, 2, arena_memdup(b->arena, kids, sizeof kids));
+		for (i = 0; i < n; i++)
+			dk[i] = expr_colref(b->arena, i, types[i]);
+		for (i = 0; i < 2; i++) {
+			TRY(func_resolve_agg("sum", &it, 1, false, &aggs[i].fn, &aggs[i].type, &cast_to, b->err));
+			aggs[i].arg = expr_colref(b->arena, n + i, it);
+		}
+		op = hash_agg_new(ctx, op, n, dk, 2, aggs, false);
+		op = setop_new(ctx, op, s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? SETOP_INTERSECT :
+			       SETOP_EXCEPT, s->all);
+	}
+	out->root = op;
+	out->ncols = n;
+	out->names = l.names;
+	out->types = types;
+
+	/* ORDER BY / LIMIT over the result: output columns only */
+	if (s->n_sort_clause) {
+		SortKey *sort = ARENA_ARRAY(b->arena, SortKey, s->n_sort_clause);
+		Scope sc;
+		memset(&sc, 0, sizeof sc);
+		sc.ncols = n;
+		sc.names = out->names;
+		sc.types = types;
+		for (i = 0; i < (int)s->n_sort_clause; i++) {
+			PgQuery__SortBy *sb = s->sort_clause[i]->sort_by;
+			Node *nd = sb->node;
+			int col = -1;
+			if (nd->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+			    nd->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+				int p = nd->a_const->ival->ival;
+				if (p < 1 || p > n) {
+					floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+						    "ORDER BY position %d is not in select list", p);
+					floe_error_position(b->err, bind_location(b, nd->a_const->location));
+					return FLOE_ERR;
+				}
+				col = p - 1;
+			} else {
+				Expr *e;
+				Scope *saved = b->scope;
+				b->scope = &sc;
+				b->allow_aggs = false;
+				b->where = "ORDER BY";
+				e = bind_expr(b, nd);
+				b->scope = saved;
+				if (!e)
+					return FLOE_ERR;
+				if (e->kind != EXPR_COLREF) {
+					floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						    "invalid UNION/INTERSECT/EXCEPT ORDER BY clause");
+					floe_error_detail(b->err, "Only result column names can be used, not expressions or functions.");
+					return FLOE_ERR;
+				}
+				col = e->col;
+			}
+			if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+				return unsupported(b, "ORDER BY ... USING", -1);
+			sort[i].col = col;
+			sort[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+			if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+				sort[i].nulls_first = true;
+			else if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+				sort[i].nulls_first = false;
+			else
+				sort[i].nulls_first = sort[i].desc;
+		}
+		out->root = sort_new(ctx, out->root, (int)s->n_sort_clause, sort);
+	}
+	if (s->limit_count || s->limit_offset) {
+		int64_t limit = -1, offset = 0;
+		TRY(limit_value(b, s->limit_count, "LIMIT", ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit));
+		TRY(limit_value(b, s->limit_offset, "OFFSET",
+				ERRCODE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset));
+		if (limit >= 0 || offset > 0)
+			out->root = limit_new(ctx, out->root, limit, offset);
+	}
+	return FLOE_OK;
+}
+
+/* ---- statements and subqueries ------------------------------------------ */
+
+static int
+plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
+{
 	BindCtx b;
 
-	if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
-		return floe_errorf(parent->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "this kind of subquery is not supported yet");
-	s = stmt->select_stmt;
 	memset(&b, 0, sizeof b);
 	b.session = parent->session;
 	b.arena = parent->arena;
 	b.err = parent->err;
 	b.sql = parent->sql;
+	b.parent = parent;
+	b.exec = ctx;
+	if (s->with_clause) {
+		if (s->with_clause->recursive)
+			return unsupported(&b, "WITH RECURSIVE", s->with_clause->location);
+		b.with = s->with_clause;
+	}
 	if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
-		return unsupported(&b, "UNION/INTERSECT/EXCEPT", -1);
+		return plan_setop(&b, ctx, s, out);
 	if (s->n_values_lists) {
 		if (s->n_sort_clause || s->limit_count || s->limit_offset)
 			return unsupported(&b, "ORDER BY/LIMIT on a bare VALUES list", -1);
 		return plan_values(&b, ctx, s, out);
 	}
 	return plan_select(&b, ctx, s, out);
+}
+
+static int
+plan_query(BindCtx *parent, ExecCtx *ctx, Node *stmt, SelectPlan *out)
+{
+	if (stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return floe_errorf(parent->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "this kind of subquery is not supported yet");
+	return plan_stmt(parent, ctx, stmt->select_stmt, out);
+}
+
+int
+select_run_subquery(BindCtx *b, Node *query, int64_t max_rows, Value **vals, int64_t *nrows,
+		    SqlType *type, int *ncols)
+{
+	SelectPlan p;
+	ExecCtx *ctx = b->exec;
+	Value *v = NULL;
+	int64_t n = 0, cap = 0;
+	int rc = FLOE_OK;
+
+	*nrows = 0;
+	*vals = NULL;
+	if (!ctx)
+		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "subqueries are not supported in this statement yet");
+	TRY(plan_query(b, ctx, query, &p));
+	*ncols = p.ncols;
+	*type = p.ncols ? p.types[0] : type_make(TYPE_NULL);
+	TRY(op_open(p.root));
+	while (max_rows < 0 || n < max_rows) {
+		Batch *batch;
+		uint32_t i;
+		if ((rc = op_next(p.root, &batch)) != FLOE_OK || !batch)
+			break;
+		for (i = 0; i < batch->count && (max_rows < 0 || n < max_rows); i++) {
+			uint32_t r = batch->sel ? batch->sel[i] : i;
+			if (n == cap) {
+				int64_t nc = cap ? cap * 2 : 16;
+				v = arena_realloc(b->arena, v, sizeof(Value) * (size_t)cap, sizeof(Value) * (size_t)nc);
+				cap = nc;
+			}
+			if (p.ncols == 0) {
+				v[n++] = value_null(type_make(TYPE_NULL));
+				continue;
+			}
+			vector_get_value(&batch->cols[0], r, &v[n]);
+			v[n].type = *type;
+			if (!v[n].is_null && type_is_string(type->id) && v[n].u.s.len > STRVIEW_INLINE)
+				v[n].u.s = strview_make(arena_memdup(b->arena, v[n].u.s.u.ptr, v[n].u.s.len),
+							v[n].u.s.len);
+			n++;
+		}
+	}
+	op_close(p.root);
+	if (rc != FLOE_OK)
+		return rc;
+	*vals = v;
+	*nrows = n;
+	return FLOE_OK;
 }
 
 int
@@ -777,5 +1659,6 @@ select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *o
 	b.arena = ctx->arena;
 	b.err = ctx->err;
 	b.sql = sql;
+	b.exec = ctx;
 	return plan_query(&b, ctx, stmt, out);
 }

@@ -1,0 +1,592 @@
+/*
+ * hash_join.c — equi-join of two inputs: INNER, LEFT, RIGHT and FULL
+ * [OUTER], with a residual (non-equi) condition.  With no keys it is a
+ * block nested loop (every build row is a candidate for every probe row);
+ * nested_loop.c builds it that way.
+ *
+ * Output columns are always left columns then right columns, whichever
+ * side is the build side (build_left chooses; the planner picks the
+ * smaller input when manifests give row counts).
+ *
+ * States (named as PostgreSQL's nodeHashjoin.c does):
+ *
+ *   HJ_BUILD        open(): consume the build child into flat column
+ *                   stores, hash its keys, chain rows by bucket
+ *   HJ_NEED_PROBE   next(): fetch a probe batch, hash its keys per column
+ *   HJ_PROBE        collect (probe row, build row) candidates whose hashes
+ *                   match, VECTOR_SIZE at a time; compare keys column by
+ *                   column; gather the output; apply the residual; mark
+ *                   matched rows
+ *   HJ_PROBE_OUTER  emit the probe batch's unmatched rows (outer probe side)
+ *   HJ_BUILD_OUTER  after the probe input: emit unmatched build rows
+ *   HJ_DONE
+ *
+ * Invariants:
+ *   1. a row whose key has a NULL is never inserted / never probed: NULL
+ *      keys never match (they still appear, NULL-extended, on outer sides).
+ *   2. key types are equal on both sides (the planner casts them); floats
+ *      are normalised (-0 = 0, NaN = NaN) as PostgreSQL's float equality.
+ *   3. the probe batch and its key vectors live in probe_arena, valid until
+ *      the next probe batch; output batches live in op->scratch.
+ *   4. matching is per row pair: key equality then residual; a pair counts
+ *      as a match for outer-join purposes only if the residual is true.
+ *
+ * INTERFACE ROUTINES
+ *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
+ */
+#include <math.h>
+#include <string.h>
+#include <xxhash.h>
+#include "exec/exec.h"
+
+typedef enum HJState {
+	HJ_BUILD,
+	HJ_NEED_PROBE,
+	HJ_PROBE,
+	HJ_PROBE_OUTER,
+	HJ_BUILD_OUTER,
+	HJ_DONE
+} HJState;
+
+#define END UINT32_MAX
+
+typedef struct HashJoinOp {
+	Operator op;
+	Operator *left, *right;
+	Operator *build, *probe;
+	JoinType type;
+	int nkeys;
+	Expr **bkeys, **pkeys;      /* key expressions over build / probe input */
+	Expr *residual;             /* over the output columns, or NULL */
+	bool build_left;
+	bool probe_outer, build_outer;
+	HJState state;
+	/* build side */
+	Arena *store;
+	int nbcols;
+	Vector *bcols;              /* flat, nb rows */
+	Vector *bkv;                /* flat key vectors, nb rows */
+	uint32_t nb;
+	uint64_t *bhash;
+	uint32_t *heads, *chain;
+	uint64_t mask;
+	uint8_t *bmatched;
+	uint32_t bouter_pos;
+	/* probe side */
+	Arena *probe_arena;
+	Batch *pb;
+	Vector *pkv;
+	uint64_t *phash;
+	uint8_t *pnull;
+	uint8_t *pmatched;
+	uint32_t pi, cur;
+	bool started;               /* cur is valid for pi */
+	uint32_t pouter_pos;
+	/* candidate buffers */
+	uint32_t *cand_p, *cand_b;
+} HashJoinOp;
+
+static inline uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Hash one key column into h[0..n) (combining with what is there) and
+ * flag NULL rows.  rows: physical row of logical i (NULL: identity). */
+static void
+hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint8_t *isnull)
+{
+	VectorView vv;
+	uint32_t i;
+	TypeId id = v->type.id;
+	size_t w = type_width(id);
+
+	vector_view(v, &vv);
+	for (i = 0; i < n; i++) {
+		uint32_t r = rows ? rows[i] : i;
+		uint32_t k = vv.sel ? vv.sel[r] : r;
+		uint64_t x;
+
+		if (!validity_get(vv.validity, k)) {
+			isnull[i] = 1;
+			continue;
+		}
+		switch (id) {
+		case TYPE_TEXT: case TYPE_BYTEA: {
+			const strview *s = (const strview *)vv.data + k;
+			x = XXH3_64bits(strview_data(s), s->len);
+			break;
+		}
+		case TYPE_FLOAT32: case TYPE_FLOAT64: {
+			double d = id == TYPE_FLOAT32 ? ((const float *)vv.data)[k] : ((const double *)vv.data)[k];
+			if (d == 0)
+				d = 0;
+			if (isnan(d))
+				d = NAN;
+			memcpy(&x, &d, 8);
+			x = mix64(x);
+			break;
+		}
+		case TYPE_BOOL:
+			x = mix64(((const uint8_t *)vv.data)[k]);
+			break;
+		case TYPE_INT16:
+			x = mix64((uint64_t)(int64_t)((const int16_t *)vv.data)[k]);
+			break;
+		case TYPE_INT32: case TYPE_DATE:
+			x = mix64((uint64_t)(int64_t)((const int32_t *)vv.data)[k]);
+			break;
+		case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+			x = mix64((uint64_t)((const int64_t *)vv.data)[k]);
+			break;
+		default:
+			x = XXH3_64bits((const char *)vv.data + (size_t)k * w, w);
+			break;
+		}
+		h[i] = mix64(h[i] * 31 + x);
+	}
+}
+
+/* Keep the candidates whose probe key equals the build key for one column.
+ * Returns the new candidate count. */
+static uint32_t
+match_column(const Vector *pv, const Batch *pb, const Vector *bv, uint32_t *cp, uint32_t *cb,
+	     uint32_t n)
+{
+	VectorView a;
+	uint32_t i, m = 0;
+	TypeId id = pv->type.id;
+	size_t w = type_width(id);
+	const char *bd = bv->data;
+
+	vector_view(pv, &a);
+#define PK(i) ({ uint32_t r_ = pb->sel ? pb->sel[cp[i]] : cp[i]; a.sel ? a.sel[r_] : r_; })
+	switch (id) {
+	case TYPE_TEXT: case TYPE_BYTEA:
+		for (i = 0; i < n; i++) {
+			uint32_t k = PK(i);
+			if (strview_eq((const strview *)a.data + k, (const strview *)bd + cb[i])) {
+				cp[m] = cp[i];
+				cb[m++] = cb[i];
+			}
+		}
+		return m;
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		for (i = 0; i < n; i++) {
+			uint32_t k = PK(i);
+			double x = id == TYPE_FLOAT32 ? ((const float *)a.data)[k] : ((const double *)a.data)[k];
+			double y = id == TYPE_FLOAT32 ? ((const float *)bd)[cb[i]] : ((const double *)bd)[cb[i]];
+			if (x == y || (isnan(x) && isnan(y))) {
+				cp[m] = cp[i];
+				cb[m++] = cb[i];
+			}
+		}
+		return m;
+	case TYPE_INT32: case TYPE_DATE:
+		for (i = 0; i < n; i++) {
+			uint32_t k = PK(i);
+			if (((const int32_t *)a.data)[k] == ((const int32_t *)bd)[cb[i]]) {
+				cp[m] = cp[i];
+				cb[m++] = cb[i];
+			}
+		}
+		return m;
+	case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+		for (i = 0; i < n; i++) {
+			uint32_t k = PK(i);
+			if (((const int64_t *)a.data)[k] == ((const int64_t *)bd)[cb[i]]) {
+				cp[m] = cp[i];
+				cb[m++] = cb[i];
+			}
+		}
+		return m;
+	default:
+		for (i = 0; i < n; i++) {
+			uint32_t k = PK(i);
+			if (memcmp((const char *)a.data + (size_t)k * w, bd + (size_t)cb[i] * w, w) == 0) {
+				cp[m] = cp[i];
+				cb[m++] = cb[i];
+			}
+		}
+		return m;
+	}
+#undef PK
+}
+
+/* Deep-copy strings of a flat vector's rows [from, to) into arena a. */
+static void
+own_strings(Vector *v, uint32_t from, uint32_t to, Arena *a)
+{
+	strview *sv = v->data;
+	uint32_t i;
+
+	if (!type_is_string(v->type.id))
+		return;
+	for (i = from; i < to; i++)
+		if (vector_is_valid(v, i) && sv[i].len > STRVIEW_INLINE)
+			sv[i] = strview_make(arena_memdup(a, sv[i].u.ptr, sv[i].len), sv[i].len);
+}
+
+typedef struct Chunk {
+	Vector *cols;   /* nbcols + nkeys */
+	uint32_t count;
+	struct Chunk *next;
+} Chunk;
+
+static int
+build(HashJoinOp *h)
+{
+	Operator *op = &h->op;
+	Chunk *first = NULL, **tail = &first, *c;
+	int ncv = h->nbcols + h->nkeys, j;
+	uint32_t i, nb = 0, pos;
+	uint64_t nbuckets = 16;
+
+	for (;;) {
+		Batch *in;
+		TRY(exec_check_cancel(op->ctx));
+		TRY(op_next(h->build, &in));
+		if (!in)
+			break;
+		if (in->count == 0)
+			continue;
+		c = ARENA_NEW(h->store, Chunk);
+		c->cols = ARENA_ARRAY(h->store, Vector, ncv + 1);
+		c->count = in->count;
+		for (j = 0; j < h->nbcols; j++) {
+			vector_init(&c->cols[j], h->build->types[j], h->store, in->count);
+			vector_copy_rows(&c->cols[j], 0, &in->cols[j], in->sel, in->count);
+			own_strings(&c->cols[j], 0, in->count, h->store);
+		}
+		for (j = 0; j < h->nkeys; j++) {
+			Vector kv;
+			TRY(expr_eval(op->ctx, h->bkeys[j], in, in->sel, in->count, h->store, &kv));
+			vector_init(&c->cols[h->nbcols + j], h->bkeys[j]->type, h->store, in->count);
+			vector_copy_rows(&c->cols[h->nbcols + j], 0, &kv, in->sel, in->count);
+			own_strings(&c->cols[h->nbcols + j], 0, in->count, h->store);
+		}
+		if ((uint64_t)nb + in->count >= UINT32_MAX)
+			return floe_errorf(op->ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					   "hash join build side has too many rows");
+		nb += in->count;
+		*tail = c;
+		tail = &c->next;
+	}
+	h->nb = nb;
+	h->bcols = ARENA_ARRAY(h->store, Vector, ncv + 1);
+	for (j = 0; j < ncv; j++) {
+		SqlType t = j < h->nbcols ? h->build->types[j] : h->bkeys[j - h->nbcols]->type;
+		vector_init(&h->bcols[j], t, h->store, nb ? nb : 1);
+		pos = 0;
+		for (c = first; c; c = c->next) {
+			vector_copy_rows(&h->bcols[j], pos, &c->cols[j], NULL, c->count);
+			pos += c->count;
+		}
+	}
+	h->bkv = h->bcols + h->nbcols;
+	h->bmatched = arena_calloc(h->store, nb + 1);
+	while (nbuckets < (uint64_t)nb * 2)
+		nbuckets *= 2;
+	h->mask = nbuckets - 1;
+	h->heads = arena_alloc(h->store, sizeof(uint32_t) * nbuckets);
+	memset(h->heads, 0xff, sizeof(uint32_t) * nbuckets);
+	h->chain = arena_alloc(h->store, sizeof(uint32_t) * (nb + 1));
+	h->bhash = arena_calloc(h->store, sizeof(uint64_t) * (nb + 1));
+	{
+		uint8_t *isnull = arena_calloc(h->store, nb + 1);
+		for (j = 0; j < h->nkeys; j++)
+			hash_column(&h->bkv[j], NULL, nb, h->bhash, isnull);
+		/* insert in reverse so chains list rows in input order */
+		for (i = nb; i-- > 0;) {
+			uint64_t b;
+			if (isnull[i])
+				continue;
+			b = h->bhash[i] & h->mask;
+			h->chain[i] = h->heads[b];
+			h->heads[b] = i;
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+hj_open(Operator *op)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	TRY(op_open(h->left));
+	TRY(op_open(h->right));
+	h->state = HJ_BUILD;
+	TRY(build(h));
+	h->state = HJ_NEED_PROBE;
+	return FLOE_OK;
+}
+
+/* An output batch: probe rows prow[0..n) (logical indexes into pb, or
+ * NULL-extended when prow == NULL) and build rows brow (or NULL-extended). */
+static Batch *
+gather(HashJoinOp *h, const uint32_t *prow, const uint32_t *brow, uint32_t n)
+{
+	Operator *op = &h->op;
+	Batch *b = ARENA_NEW(op->scratch, Batch);
+	int nl = h->left->ncols, nr = h->right->ncols, j;
+	int pbase = h->build_left ? nl : 0, bbase = h->build_left ? 0 : nl;
+	int np = h->build_left ? nr : nl;
+
+	b->ncols = op->ncols;
+	b->cols = ARENA_ARRAY(op->scratch, Vector, op->ncols + 1);
+	b->count = n;
+	b->arena = op->scratch;
+	for (j = 0; j < np; j++) {
+		Vector *v = &b->cols[pbase + j];
+		if (prow) {
+			uint32_t *phys = arena_alloc(op->scratch, sizeof(uint32_t) * (n + 1)), i;
+			for (i = 0; i < n; i++)
+				phys[i] = h->pb->sel ? h->pb->sel[prow[i]] : prow[i];
+			vector_init(v, op->types[pbase + j], op->scratch, n ? n : 1);
+			vector_copy_rows(v, 0, &h->pb->cols[j], phys, n);
+		} else {
+			Value nv = value_null(op->types[pbase + j]);
+			vector_init_const(v, &nv, op->scratch);
+		}
+	}
+	for (j = 0; j < h->nbcols; j++) {
+		Vector *v = &b->cols[bbase + j];
+		if (brow) {
+			vector_init(v, op->types[bbase + j], op->scratch, n ? n : 1);
+			vector_copy_rows(v, 0, &h->bcols[j], brow, n);
+		} else {
+			Value nv = value_null(op->types[bbase + j]);
+			vector_init_const(v, &nv, op->scratch);
+		}
+	}
+	return b;
+}
+
+static int
+next_probe_batch(HashJoinOp *h, bool *eof)
+{
+	Operator *op = &h->op;
+	Batch *in;
+	uint32_t *rows = NULL;
+	int j;
+
+	arena_reset(h->probe_arena);
+	for (;;) {
+		TRY(op_next(h->probe, &in));
+		if (!in) {
+			*eof = true;
+			return FLOE_OK;
+		}
+		if (in->count)
+			break;
+	}
+	*eof = false;
+	h->pb = in;
+	h->pkv = ARENA_ARRAY(h->probe_arena, Vector, h->nkeys + 1);
+	h->phash = arena_calloc(h->probe_arena, sizeof(uint64_t) * in->count);
+	h->pnull = arena_calloc(h->probe_arena, in->count);
+	h->pmatched = arena_calloc(h->probe_arena, in->count);
+	if (in->sel) {
+		rows = in->sel;
+	}
+	for (j = 0; j < h->nkeys; j++) {
+		TRY(expr_eval(op->ctx, h->pkeys[j], in, in->sel, in->count, h->probe_arena, &h->pkv[j]));
+		hash_column(&h->pkv[j], rows, in->count, h->phash, h->pnull);
+	}
+	h->pi = 0;
+	h->started = false;
+	h->pouter_pos = 0;
+	return FLOE_OK;
+}
+
+/* One round of candidates for the current probe batch; *out may be NULL
+ * when every candidate failed. */
+static int
+probe_round(HashJoinOp *h, Batch **out)
+{
+	Operator *op = &h->op;
+	uint32_t n = 0, i, m;
+	uint32_t count = h->pb->count;
+	int j;
+
+	*out = NULL;
+	while (n < VECTOR_SIZE && h->pi < count) {
+		uint32_t p = h->pi;
+		if (!h->started) {
+			h->started = true;
+			h->cur = h->pnull[p] || h->nb == 0 ? END : h->heads[h->phash[p] & h->mask];
+		}
+		while (h->cur != END && n < VECTOR_SIZE) {
+			uint32_t c = h->cur;
+			if (h->bhash[c] == h->phash[p]) {
+				h->cand_p[n] = p;
+				h->cand_b[n++] = c;
+			}
+			h->cur = h->chain[c];
+		}
+		if (h->cur == END) {
+			h->pi++;
+			h->started = false;
+		}
+	}
+	m = n;
+	for (j = 0; j < h->nkeys && m; j++)
+		m = match_column(&h->pkv[j], h->pb, &h->bkv[j], h->cand_p, h->cand_b, m);
+	if (m == 0)
+		return FLOE_OK;
+	{
+		Batch *b = gather(h, h->cand_p, h->cand_b, m);
+		if (h->residual) {
+			Vector pv;
+			VectorView v;
+			uint32_t *sel = arena_alloc(op->scratch, sizeof(uint32_t) * m), k = 0;
+			TRY(expr_eval(op->ctx, h->residual, b, NULL, m, op->scratch, &pv));
+			vector_view(&pv, &v);
+			for (i = 0; i < m; i++) {
+				uint32_t x = v.sel ? v.sel[i] : i;
+				if (validity_get(v.validity, x) && ((const uint8_t *)v.data)[x]) {
+					sel[k++] = i;
+					h->pmatched[h->cand_p[i]] = 1;
+					h->bmatched[h->cand_b[i]] = 1;
+				}
+			}
+			if (k == 0)
+				return FLOE_OK;
+			if (k < m) {
+				b->sel = sel;
+				b->count = k;
+			}
+		} else {
+			for (i = 0; i < m; i++) {
+				h->pmatched[h->cand_p[i]] = 1;
+				h->bmatched[h->cand_b[i]] = 1;
+			}
+		}
+		*out = b;
+	}
+	return FLOE_OK;
+}
+
+static int
+hj_next(Operator *op, Batch **out)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	arena_reset(op->scratch);
+	for (;;) {
+		TRY(exec_check_cancel(op->ctx));
+		switch (h->state) {
+		case HJ_BUILD:
+		case HJ_NEED_PROBE: {
+			bool eof;
+			TRY(next_probe_batch(h, &eof));
+			h->state = eof ? (h->build_outer ? HJ_BUILD_OUTER : HJ_DONE) : HJ_PROBE;
+			break;
+		}
+		case HJ_PROBE: {
+			Batch *b;
+			if (h->pi >= h->pb->count) {
+				h->state = h->probe_outer ? HJ_PROBE_OUTER : HJ_NEED_PROBE;
+				break;
+			}
+			TRY(probe_round(h, &b));
+			if (b) {
+				op->rows_out += b->count;
+				*out = b;
+				return FLOE_OK;
+			}
+			break;
+		}
+		case HJ_PROBE_OUTER: {
+			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
+			while (h->pouter_pos < h->pb->count && n < VECTOR_SIZE) {
+				if (!h->pmatched[h->pouter_pos])
+					rows[n++] = h->pouter_pos;
+				h->pouter_pos++;
+			}
+			if (h->pouter_pos >= h->pb->count)
+				h->state = HJ_NEED_PROBE;
+			if (n) {
+				*out = gather(h, rows, NULL, n);
+				op->rows_out += n;
+				return FLOE_OK;
+			}
+			break;
+		}
+		case HJ_BUILD_OUTER: {
+			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
+			while (h->bouter_pos < h->nb && n < VECTOR_SIZE) {
+				if (!h->bmatched[h->bouter_pos])
+					rows[n++] = h->bouter_pos;
+				h->bouter_pos++;
+			}
+			if (h->bouter_pos >= h->nb)
+				h->state = HJ_DONE;
+			if (n) {
+				*out = gather(h, NULL, rows, n);
+				op->rows_out += n;
+				return FLOE_OK;
+			}
+			break;
+		}
+		case HJ_DONE:
+			*out = NULL;
+			return FLOE_OK;
+		}
+	}
+}
+
+static void
+hj_close(Operator *op)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	op_close(h->left);
+	op_close(h->right);
+}
+
+static const OperatorVT hash_join_vt = { "HashJoin", hj_open, hj_next, hj_close };
+
+Operator *
+hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int nkeys,
+	      Expr **left_keys, Expr **right_keys, Expr *residual, bool build_left)
+{
+	HashJoinOp *h = ARENA_NEW(ctx->arena, HashJoinOp);
+	int nl = left->ncols, nr = right->ncols;
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nl + nr + 1);
+	bool left_outer = type == JOIN_LEFT || type == JOIN_FULL;
+	bool right_outer = type == JOIN_RIGHT || type == JOIN_FULL;
+
+	if (nl)
+		memcpy(types, left->types, sizeof(SqlType) * (size_t)nl);
+	if (nr)
+		memcpy(types + nl, right->types, sizeof(SqlType) * (size_t)nr);
+	op_init(&h->op, &hash_join_vt, ctx, nl + nr, types, NULL);
+	h->left = left;
+	h->right = right;
+	h->type = type;
+	h->nkeys = nkeys;
+	h->residual = residual;
+	h->build_left = build_left;
+	h->build = build_left ? left : right;
+	h->probe = build_left ? right : left;
+	h->bkeys = build_left ? left_keys : right_keys;
+	h->pkeys = build_left ? right_keys : left_keys;
+	h->nbcols = h->build->ncols;
+	h->probe_outer = build_left ? right_outer : left_outer;
+	h->build_outer = build_left ? left_outer : right_outer;
+	h->store = arena_new(256 * 1024);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->store);
+	h->probe_arena = arena_new(64 * 1024);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->probe_arena);
+	h->cand_p = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
+	h->cand_b = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
+	return &h->op;
+}
