@@ -48,6 +48,10 @@ temporal	id integer, d date, t time, ts timestamp, tz timestamptz	INSERT INTO {t
 uuids	id integer, u uuid	INSERT INTO {t} VALUES (1, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'), (2, '00000000-0000-0000-0000-000000000000'), (3, NULL)
 appends	id bigint, s text	INSERT INTO {t} VALUES (1, 'one'); INSERT INTO {t} VALUES (2, 'two'), (3, 'three'); INSERT INTO {t} VALUES (4, NULL)
 many	id bigint, s text	INSERT INTO {t} SELECT g, 'row ' || CAST(g AS text) FROM generate_series(1, 5000) AS g
+dml_update	id bigint, g integer, s text, n numeric(12,3), f double precision	INSERT INTO {t} SELECT x, x % 10, 'row ' || CAST(x AS text), x * 1.5, x / 3.0 FROM generate_series(1, 3000) AS x; INSERT INTO {t} (id, g) SELECT x, x % 10 FROM generate_series(3001, 4500) AS x; UPDATE {t} SET s = upper(s), n = n + 1 WHERE g = 3 OR id BETWEEN 2040 AND 2060; UPDATE {t} SET f = -f, g = NULL WHERE f > 900; UPDATE {t} SET s = 'tail' WHERE id > 4400
+dml_delete	id bigint, s text	INSERT INTO {t} SELECT x, 'row ' || CAST(x AS text) FROM generate_series(1, 3000) AS x; INSERT INTO {t} SELECT x, NULL FROM generate_series(3001, 5000) AS x; INSERT INTO {t} VALUES (5001, 'x'); DELETE FROM {t} WHERE id % 3 = 0; DELETE FROM {t} WHERE id > 5000; DELETE FROM {t} WHERE id BETWEEN 100 AND 200 OR s IS NULL AND id % 2 = 0
+dml_truncate	id integer, s text	INSERT INTO {t} VALUES (1, 'a'), (2, 'b'); INSERT INTO {t} VALUES (3, 'c'); TRUNCATE {t}; INSERT INTO {t} VALUES (4, 'after')
+dml_dropfile	id integer	INSERT INTO {t} VALUES (1), (2); INSERT INTO {t} VALUES (3); DELETE FROM {t} WHERE id < 3
 EOF
 )
 
