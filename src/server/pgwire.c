@@ -486,6 +486,11 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 	case 1186: case 2950: need = 16; break;
 	default: break;
 	}
+	if (need && n < need) {
+		/* PostgreSQL's *recv functions run out of message */
+		floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION, "insufficient data left in message");
+		return NULL;
+	}
 	if (need && n != need)
 		goto bad;
 	switch (oid) {

@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""wire.py -- raw PostgreSQL v3 protocol checks against a live server.
+
+Usage: wire.py HOST PORT TEST      TEST: proto | garbage [N]
+
+proto    byte-level behaviour libpq does not expose: SSLRequest/GSSENCRequest
+         answered 'N', protocol version negotiation, Execute with a row
+         limit (PortalSuspended), error recovery that discards until Sync,
+         Describe of statements and portals, Close, unknown message types
+         and bad lengths (FATAL 08P01).  The expectations were checked
+         against PostgreSQL 15 with this same script.
+garbage  N (default 10000) malformed packets over many connections (random
+         startup packets, random bodies of every message type, bad lengths,
+         truncated messages), then a normal query must still work.
+
+Prints "ok NAME" / "not ok NAME: why"; exit status 1 if anything failed.
+"""
+import random
+import socket
+import struct
+import sys
+
+failures = 0
+
+
+def check(cond, name, why=""):
+    global failures
+    if cond:
+        print("ok " + name)
+    else:
+        failures += 1
+        print("not ok %s: %s" % (name, why))
+
+
+class Conn:
+    def __init__(self, host, port, timeout=10):
+        self.s = socket.create_connection((host, port), timeout=timeout)
+        self.buf = b""
+
+    def send(self, b):
+        self.s.sendall(b)
+
+    def msg(self, t, body=b""):
+        self.send(t + struct.pack("!I", len(body) + 4) + body)
+
+    def recv_exact(self, n):
+        while len(self.buf) < n:
+            d = self.s.recv(65536)
+            if not d:
+                raise EOFError
+            self.buf += d
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def read(self):
+        t = self.recv_exact(1)
+        (n,) = struct.unpack("!I", self.recv_exact(4))
+        return t, self.recv_exact(n - 4)
+
+    def until(self, stop=b"Z"):
+        """messages up to and including one of type `stop`"""
+        out = []
+        while True:
+            t, b = self.read()
+            out.append((t, b))
+            if t == stop:
+                return out
+
+    def startup(self, user="wire", extra=None, version=196608):
+        params = [("user", user), ("database", "floe")] + (extra or [])
+        body = struct.pack("!I", version)
+        for k, v in params:
+            body += k.encode() + b"\0" + v.encode() + b"\0"
+        body += b"\0"
+        self.send(struct.pack("!I", len(body) + 4) + body)
+
+    def closed(self):
+        try:
+            self.s.settimeout(5)
+            while True:
+                d = self.s.recv(65536)
+                if not d:
+                    return True
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except socket.timeout:
+            return False
+
+
+def cstr(s):
+    return s.encode() + b"\0"
+
+
+def fields(body):
+    out = {}
+    for part in body.split(b"\0"):
+        if part:
+            out[chr(part[0])] = part[1:].decode()
+    return out
+
+
+def types(msgs):
+    return b"".join(t for t, _ in msgs).decode()
+
+
+def parse(name, sql, oids=()):
+    return cstr(name) + cstr(sql) + struct.pack("!h", len(oids)) + b"".join(struct.pack("!I", o) for o in oids)
+
+
+def bind(portal, stmt, params=(), rfmt=()):
+    b = cstr(portal) + cstr(stmt) + struct.pack("!h", 0) + struct.pack("!h", len(params))
+    for p in params:
+        if p is None:
+            b += struct.pack("!i", -1)
+        else:
+            b += struct.pack("!i", len(p)) + p
+    return b + struct.pack("!h", len(rfmt)) + b"".join(struct.pack("!h", f) for f in rfmt)
+
+
+def execute(portal, maxrows=0):
+    return cstr(portal) + struct.pack("!i", maxrows)
+
+
+def ready(host, port, name):
+    c = Conn(host, port)
+    c.startup()
+    msgs = c.until()
+    ok = msgs[0][0] == b"R" and msgs[0][1] == struct.pack("!I", 0)
+    check(ok, name, types(msgs))
+    return c
+
+
+def test_proto(host, port):
+    # SSLRequest and GSSENCRequest: 'N', then a normal startup
+    c = Conn(host, port)
+    c.send(struct.pack("!II", 8, 80877103))
+    check(c.recv_exact(1) == b"N", "ssl_request_N")
+    c.send(struct.pack("!II", 8, 80877104))
+    check(c.recv_exact(1) == b"N", "gssenc_request_N")
+    c.startup()
+    msgs = c.until()
+    ts = types(msgs)
+    check(ts.startswith("R") and "K" in ts and ts.endswith("Z") and msgs[-1][1] == b"I", "startup_sequence", ts)
+    ps = dict(tuple(x.decode() for x in b.split(b"\0")[:2]) for t, b in msgs if t == b"S")
+    for k in ("server_version", "server_encoding", "client_encoding", "DateStyle", "integer_datetimes",
+              "standard_conforming_strings", "TimeZone", "application_name", "is_superuser",
+              "session_authorization"):
+        check(k in ps, "parameter_status_" + k, str(sorted(ps)))
+    check(ps.get("DateStyle") == "ISO, MDY" and ps.get("client_encoding") == "UTF8", "parameter_values", str(ps))
+
+    # Execute with a row limit: PortalSuspended, then the rest
+    c.msg(b"P", parse("", "SELECT g FROM generate_series(1, 7) AS t(g)"))
+    c.msg(b"B", bind("", ""))
+    c.msg(b"D", b"P" + cstr(""))
+    c.msg(b"E", execute("", 3))
+    c.msg(b"E", execute("", 3))
+    c.msg(b"E", execute("", 3))
+    c.msg(b"S")
+    msgs = c.until()
+    ts = types(msgs)
+    check(ts == "12TDDDsDDDsDCZ", "portal_suspended", ts)
+    tags = [b.rstrip(b"\0").decode() for t, b in msgs if t == b"C"]
+    check(tags == ["SELECT 1"], "suspended_tag", str(tags))
+    rows = [b for t, b in msgs if t == b"D"]
+    check(rows and rows[-1][-1:] == b"7" and rows[0][-1:] == b"1", "suspended_rows_in_order", str(rows[:1]))
+
+    # named statement, Describe S (ParameterDescription + RowDescription), Close
+    c.msg(b"P", parse("s1", "SELECT $1::int AS v, $2 AS w", (23,)))
+    c.msg(b"D", b"S" + cstr("s1"))
+    c.msg(b"B", bind("p1", "s1", (b"5", b"x")))
+    c.msg(b"E", execute("p1"))
+    c.msg(b"C", b"P" + cstr("p1"))
+    c.msg(b"C", b"S" + cstr("s1"))
+    c.msg(b"S")
+    msgs = c.until()
+    ts = types(msgs)
+    check(ts == "1tT2DC33Z", "named_statement_flow", ts)
+    pd = [b for t, b in msgs if t == b"t"]
+    if pd:
+        n = struct.unpack("!h", pd[0][:2])[0]
+        oids = struct.unpack("!%dI" % n, pd[0][2:2 + 4 * n])
+        check(n == 2 and oids[0] == 23, "parameter_description", str(oids))
+    c.msg(b"B", bind("", "s1", (b"5", b"x")))
+    c.msg(b"S")
+    msgs = c.until()
+    check(types(msgs) == "EZ" and fields(msgs[0][1]).get("C") == "26000", "closed_statement_gone", types(msgs))
+
+    # error recovery: everything after the error is skipped until Sync
+    c.msg(b"P", parse("", "SELEC 1"))
+    c.msg(b"B", bind("", ""))
+    c.msg(b"E", execute(""))
+    c.msg(b"Q", cstr("SELECT 1"))
+    c.msg(b"S")
+    msgs = c.until()
+    check(types(msgs) == "EZ" and fields(msgs[0][1]).get("C") == "42601", "discard_until_sync", types(msgs))
+    f = fields(msgs[0][1])
+    check(f.get("S") == "ERROR" and f.get("V") == "ERROR" and f.get("P") == "1" and "M" in f, "error_fields", str(f))
+
+    # simple query: several statements, an empty query, an error in the middle
+    c.msg(b"Q", cstr("SELECT 1; SELECT 2"))
+    check(types(c.until()) == "TDCTDCZ", "simple_multi")
+    c.msg(b"Q", cstr(""))
+    check(types(c.until()) == "IZ", "simple_empty")
+    c.msg(b"Q", cstr("SELECT 1; SELECT 1/0; SELECT 3"))
+    msgs = c.until()
+    check(types(msgs) == "TDCEZ" and fields(msgs[3][1]).get("C") == "22012", "simple_stops_at_error", types(msgs))
+    c.msg(b"Q", cstr("SELECT '\xff'"))   # str -> UTF-8 bytes: valid UTF-8, fine
+    check(types(c.until()) == "TDCZ", "simple_utf8_ok")
+    c.send(b"Q" + struct.pack("!I", 4 + 11) + b"SELECT '\xc3(\0")
+    msgs = c.until()
+    check(types(msgs) == "EZ" and fields(msgs[0][1]).get("C") == "22021", "invalid_utf8_22021", types(msgs))
+    # Flush sends pending output without Sync
+    c.msg(b"P", parse("", "SELECT 1"))
+    c.msg(b"H")
+    t, _ = c.read()
+    check(t == b"1", "flush", t)
+    c.msg(b"S")
+    c.until()
+
+    # unknown message type: FATAL 08P01 and the connection closes
+    c.msg(b"@", b"")
+    t, b = c.read()
+    f = fields(b)
+    check(t == b"E" and f.get("S") == "FATAL" and f.get("C") == "08P01", "unknown_type_fatal", str(f))
+    check(c.closed(), "unknown_type_closes")
+
+    # a bad length word
+    c = ready(host, port, "startup_again")
+    c.send(b"Q" + struct.pack("!I", 2))
+    t, b = c.read()
+    check(t == b"E" and fields(b).get("C") == "08P01" and c.closed(), "bad_length_fatal", str(fields(b)))
+
+    # protocol 3.1: NegotiateProtocolVersion, then a normal session
+    c = Conn(host, port)
+    c.startup(extra=[("_pq_.nothing", "x")], version=196609)
+    msgs = c.until()
+    v = [b for t, b in msgs if t == b"v"]
+    check(v and struct.unpack("!II", v[0][:8]) == (0, 1) and b"_pq_.nothing" in v[0], "negotiate_protocol", types(msgs))
+    # protocol 2.0: refused
+    c = Conn(host, port)
+    c.startup(version=131072)
+    t, b = c.read()
+    check(t == b"E" and fields(b).get("C") == "0A000", "protocol_2_refused", str(fields(b)))
+    # no user
+    c = Conn(host, port)
+    body = struct.pack("!I", 196608) + b"database\0x\0\0"
+    c.send(struct.pack("!I", len(body) + 4) + body)
+    t, b = c.read()
+    check(t == b"E" and fields(b).get("C") == "28000", "no_user_28000", str(fields(b)))
+    # options: -c settings applied at startup
+    c = Conn(host, port)
+    c.startup(extra=[("options", "-c search_path=public --application_name=wireopt")])
+    msgs = c.until()
+    check(types(msgs).endswith("Z") and msgs[0][0] == b"R", "startup_options", types(msgs))
+    c.msg(b"Q", cstr("SHOW search_path"))
+    msgs = c.until()
+    rows = [b for t, b in msgs if t == b"D"]
+    check(rows and rows[0].endswith(b"public"), "option_applied", str(rows))
+    # an oversized startup packet
+    c = Conn(host, port)
+    c.send(struct.pack("!II", 20000, 196608))
+    t, b = c.read()
+    check(t == b"E" and fields(b).get("C") == "08P01", "startup_too_long", str(fields(b)))
+
+
+def test_garbage(host, port, n):
+    rnd = random.Random(12345)
+    sent = 0
+    conns = 0
+    typed = b"QPBDECSHdcfFXp@\x00\xff"
+    while sent < n:
+        conns += 1
+        try:
+            c = Conn(host, port, timeout=20)
+            kind = rnd.randrange(4)
+            if kind == 0:
+                # a garbage startup packet
+                ln = rnd.choice([0, 3, 4, 8, 9, 100, 10001, rnd.randrange(1 << 32)])
+                c.send(struct.pack("!I", ln) + bytes(rnd.randrange(256) for _ in range(rnd.randrange(64))))
+                sent += 1
+            else:
+                c.startup()
+                c.until()
+                out = b""
+                for _ in range(rnd.randrange(1, 120)):
+                    t = bytes([rnd.choice(typed)])
+                    body = bytes(rnd.randrange(256) for _ in range(rnd.randrange(40)))
+                    if rnd.randrange(6) == 0:
+                        ln = rnd.choice([0, 1, 3, 1 << 31, len(body) + 4 + rnd.randrange(10)])
+                    else:
+                        ln = len(body) + 4
+                    out += t + struct.pack("!I", ln & 0xffffffff) + body
+                    sent += 1
+                if kind == 2:
+                    out = out[:rnd.randrange(len(out) + 1)]     # truncated
+                c.send(out)
+            c.s.shutdown(socket.SHUT_WR)
+            c.closed()
+            c.s.close()
+        except (ConnectionResetError, BrokenPipeError, socket.timeout, EOFError) as e:
+            if isinstance(e, socket.timeout):
+                check(False, "garbage_timeout", "connection %d" % conns)
+                break
+    # the server still serves a normal client
+    c = ready(host, port, "after_garbage_startup")
+    c.msg(b"Q", cstr("SELECT 40 + 2"))
+    msgs = c.until()
+    rows = [b for t, b in msgs if t == b"D"]
+    check(rows and rows[0].endswith(b"42"), "after_garbage_query", "%d packets over %d connections" % (sent, conns))
+    print("# %d malformed packets over %d connections" % (sent, conns))
+
+
+def main():
+    host, port, test = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if test == "proto":
+        test_proto(host, port)
+    elif test == "garbage":
+        test_garbage(host, port, int(sys.argv[4]) if len(sys.argv) > 4 else 10000)
+    else:
+        sys.exit("unknown test " + test)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
