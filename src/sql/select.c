@@ -76,6 +76,8 @@ typedef struct Source {
 	Operator *op;
 	Scope scope;
 	double est;               /* estimated rows; < 0 unknown */
+	double *ndv;              /* per column, estimated distinct values (< 0
+				     unknown), or NULL */
 } Source;
 
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
@@ -292,6 +294,50 @@ join_est(const Source *l, const Source *r, int nkeys)
 	return l->est * r->est;
 }
 
+/* Distinct values of an integer or date column estimated from the data
+ * files' bounds (upper - lower + 1, at most the row count); -1 unknown. */
+static double
+column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t w;
+	int i, k;
+
+	switch (f->type.id) {
+	case TYPE_INT16: case TYPE_INT32: case TYPE_DATE: w = 4; break;
+	case TYPE_INT64: w = 8; break;
+	default: return -1;
+	}
+	if (nfiles == 0)
+		return -1;
+	for (i = 0; i < nfiles; i++) {
+		const ColumnStat *cs = NULL;
+		int64_t l = 0, u = 0;
+		for (k = 0; k < files[i].ncolumns; k++)
+			if (files[i].columns[k].field_id == f->id)
+				cs = &files[i].columns[k];
+		if (!cs || !cs->lower || !cs->upper || cs->lower_len != w || cs->upper_len != w)
+			return -1;
+		if (w == 4) {
+			int32_t a, c;
+			memcpy(&a, cs->lower, 4);   /* Iceberg single values: little-endian */
+			memcpy(&c, cs->upper, 4);
+			l = a;
+			u = c;
+		} else {
+			memcpy(&l, cs->lower, 8);
+			memcpy(&u, cs->upper, 8);
+		}
+		if (l < lo)
+			lo = l;
+		if (u > hi)
+			hi = u;
+	}
+	if (hi < lo)
+		return -1;
+	return (double)hi - (double)lo + 1 < rows ? (double)hi - (double)lo + 1 : rows;
+}
+
 static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
@@ -355,6 +401,9 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	src->est = 0;
 	for (i = 0; i < nfiles; i++)
 		src->est += (double)files[i].record_count;
+	src->ndv = ARENA_ARRAY(b->arena, double, schema->nfields + 1);
+	for (i = 0; i < schema->nfields; i++)
+		src->ndv[i] = column_ndv(&schema->fields[i], files, nfiles, src->est);
 	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 1);
 	src->scope.ncols = schema->nfields;
 	src->scope.names = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
@@ -856,6 +905,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	bool *used;
 	int *pos, curn;
 	Source cur;
+	double *gndv;
 	Expr **top;
 	int ntop = 0;
 
@@ -865,8 +915,36 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		return FLOE_OK;
 	}
 	total = fl->offset[fl->n];
-	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
+	conj = ARENA_ARRAY(b->arena, Expr *, 2 * nconj + 1);
 	split_conjuncts(where, conj, &nc);
+	/* (a AND x) OR (a AND y): a is implied; add it so it can be a join key */
+	for (i = 0, k = nc; i < k; i++) {
+		Expr *o = conj[i], **arm;
+		int na, j, m;
+		if (o->kind != EXPR_OR || o->args[0]->kind != EXPR_AND)
+			continue;
+		arm = o->args[0]->args;
+		na = o->args[0]->nargs;
+		for (j = 0; j < na; j++) {
+			bool everywhere = true;
+			if (!is_equi(arm[j]))
+				continue;
+			for (m = 1; everywhere && m < o->nargs; m++) {
+				Expr *a = o->args[m];
+				int q;
+				bool found = false;
+				if (a->kind != EXPR_AND) {
+					found = expr_equal(a, arm[j]);
+				} else {
+					for (q = 0; !found && q < a->nargs; q++)
+						found = expr_equal(a->args[q], arm[j]);
+				}
+				everywhere = found;
+			}
+			if (everywhere && nc < 2 * nconj)
+				conj[nc++] = arm[j];
+		}
+	}
 	mask = ARENA_ARRAY(b->arena, uint64_t, nc + 1);
 	used = ARENA_ARRAY(b->arena, bool, nc + 1);
 	top = ARENA_ARRAY(b->arena, Expr *, nc + 1);
@@ -894,6 +972,14 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 				fl->items[k].est /= 2;
 		}
 	}
+	gndv = ARENA_ARRAY(b->arena, double, total + 1);
+	for (k = 0; k < fl->n; k++)
+		for (i = 0; i < fl->items[k].scope.ncols; i++) {
+			double d = fl->items[k].ndv ? fl->items[k].ndv[i] : -1;
+			if (d > fl->items[k].est && fl->items[k].est >= 0)
+				d = fl->items[k].est;
+			gndv[fl->offset[k] + i] = d;
+		}
 	/* the first probe input: the largest item */
 	for (k = 1; k < fl->n; k++)
 		if (fl->items[k].est > fl->items[start].est)
@@ -909,6 +995,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	all = fl->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << fl->n) - 1);
 	while (joined != all) {
 		int pick = -1, nkeys = 0, nres = 0;
+		double next_est = -1;
 		Expr **lk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 		Expr **rk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 		Expr **res = ARENA_ARRAY(b->arena, Expr *, nc + 1);
@@ -916,23 +1003,47 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		uint64_t bit;
 		Source *it;
 
-		/* prefer an item tied to the joined set by an equality */
-		for (i = 0; i < nc; i++) {
-			uint64_t m0, m1, rest;
-			if (used[i] || !is_equi(conj[i]))
-				continue;
-			m0 = item_mask(conj[i]->args[0], fl->col_item);
-			m1 = item_mask(conj[i]->args[1], fl->col_item);
-			rest = 0;
-			if (m0 && (m0 & ~joined) == 0 && m1 && !(m1 & (m1 - 1)) && !(m1 & joined))
-				rest = m1;
-			else if (m1 && (m1 & ~joined) == 0 && m0 && !(m0 & (m0 - 1)) && !(m0 & joined))
-				rest = m0;
-			if (rest) {
-				int c = __builtin_ctzll(rest);
-				double e = fl->items[c].est, pe = pick >= 0 ? fl->items[pick].est : 0;
-				if (pick < 0 || (e >= 0 && (pe < 0 || e < pe)))
-					pick = c;
+		/* prefer the item tied to the joined set by equalities whose join
+		 * is estimated smallest: |cur| * |item| / max(ndv) over its keys */
+		{
+			double best = -1;
+			for (k = 0; k < fl->n; k++) {
+				double denom = -1, e;
+				bool tied = false;
+				if (joined & ((uint64_t)1 << k))
+					continue;
+				for (i = 0; i < nc; i++) {
+					uint64_t m0, m1;
+					if (used[i] || !is_equi(conj[i]) || (mask[i] & ~(joined | ((uint64_t)1 << k))))
+						continue;
+					m0 = item_mask(conj[i]->args[0], fl->col_item);
+					m1 = item_mask(conj[i]->args[1], fl->col_item);
+					if (!((m0 && !(m0 & ~joined) && m1 == (uint64_t)1 << k) ||
+					      (m1 && !(m1 & ~joined) && m0 == (uint64_t)1 << k)))
+						continue;
+					tied = true;
+					{
+						double d0 = conj[i]->args[0]->kind == EXPR_COLREF ? gndv[conj[i]->args[0]->col] : -1;
+						double d1 = conj[i]->args[1]->kind == EXPR_COLREF ? gndv[conj[i]->args[1]->col] : -1;
+						double d = d0 > d1 ? d0 : d1;
+						if (d > denom)
+							denom = d;
+					}
+				}
+				if (!tied)
+					continue;
+				if (cur.est < 0 || fl->items[k].est < 0)
+					e = 1e300;
+				else if (denom > 0)
+					e = cur.est * fl->items[k].est / denom;
+				else
+					e = cur.est > fl->items[k].est ? cur.est : fl->items[k].est;
+				if (pick < 0 || e < best ||
+				    (e == best && fl->items[k].est >= 0 && fl->items[k].est < fl->items[pick].est)) {
+					pick = k;
+					best = e;
+					next_est = e >= 1e300 ? -1 : e;
+				}
 			}
 		}
 		if (pick < 0) {
@@ -972,7 +1083,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 			res[nres++] = remap(b->arena, conj[i], pos);
 		}
 		cur.op = make_join(ctx, &cur, it, JOIN_INNER, nkeys, lk, rk, and_of(b, res, nres));
-		cur.est = join_est(&cur, it, nkeys);
+		cur.est = nkeys && next_est >= 0 ? next_est : join_est(&cur, it, nkeys);
 		curn += it->scope.ncols;
 		joined |= bit;
 	}
