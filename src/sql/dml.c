@@ -12,6 +12,8 @@
  * (table_commit_replace):
  *
  *   for each live data file f of the current snapshot:
+ *     PRUNE    skip f unread when its column bounds / null counts prove
+ *              WHERE false on every row (prune(): simple comparisons)
  *     MATCH    scan f reading only the columns WHERE needs; evaluate WHERE
  *              once per row and remember the positions where it is TRUE
  *              in a bitmap (volatile functions run once per row)
@@ -61,6 +63,7 @@
 #include "table/table.h"
 #include "types/cast.h"
 #include "types/text.h"
+#include "func/func.h"
 
 /* One output stream of new data files. */
 typedef struct Slot {
@@ -342,6 +345,164 @@ out:
 	return rc;
 }
 
+/* ---- pruning by column bounds ------------------------------------------ */
+
+/*
+ * A file is skipped without being read when its column metrics prove WHERE
+ * cannot be true on any of its rows: a conjunct (or every disjunct) is
+ * `col op const` (=, <, <=, >, >=, either side) on an integer, date, time,
+ * timestamp(tz) or text column whose bounds exclude the constant, `col IS
+ * NULL` with no nulls, or any comparison on a column that is all NULL.
+ * Bounds are Iceberg's single-value serialization; truncated text bounds
+ * still enclose the values (lower is a prefix, upper was incremented).
+ * No metrics for the column: the file is read.
+ */
+static const ColumnStat *
+file_stat(const DataFile *f, int32_t field_id)
+{
+	int i;
+
+	for (i = 0; i < f->ncolumns; i++)
+		if (f->columns[i].field_id == field_id)
+			return &f->columns[i];
+	return NULL;
+}
+
+static bool
+prunable_type(TypeId id)
+{
+	return type_is_integer(id) || id == TYPE_DATE || id == TYPE_TIME || id == TYPE_TIMESTAMP ||
+	       id == TYPE_TIMESTAMPTZ || id == TYPE_TEXT;
+}
+
+/* A bound against a constant: <0, 0, >0; false when it cannot be decoded. */
+static bool
+bound_cmp(TypeId id, const uint8_t *b, uint32_t len, const Value *c, int *out)
+{
+	if (id == TYPE_TEXT) {
+		strview bv = strview_make((const char *)b, len);
+		*out = strview_cmp(&bv, &c->u.s);
+		return true;
+	}
+	if (len == 4 || len == 8) {
+		int64_t v;
+		if (len == 4) {
+			uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				     (uint32_t)b[3] << 24;
+			v = (int32_t)u;
+		} else {
+			uint64_t u = 0;
+			int k;
+			for (k = 7; k >= 0; k--)
+				u = u << 8 | b[k];
+			v = (int64_t)u;
+		}
+		*out = v < c->u.i ? -1 : v > c->u.i;
+		return true;
+	}
+	return false;
+}
+
+static bool
+prune_cmp(const DataFile *f, const IcebergSchema *schema, const Expr *e)
+{
+	const Expr *col, *k;
+	const char *op = e->fn->name;
+	const ColumnStat *st;
+	TypeId id;
+	int c;
+	bool flip;
+
+	if (e->nargs != 2 || !e->args[0] || !e->args[1])
+		return false;
+	flip = e->args[0]->kind == EXPR_CONST;
+	col = e->args[flip ? 1 : 0];
+	k = e->args[flip ? 0 : 1];
+	if (col->kind != EXPR_COLREF || k->kind != EXPR_CONST)
+		return false;
+	id = schema->fields[col->col].type.id;
+	if (!(st = file_stat(f, schema->fields[col->col].id)))
+		return false;
+	if (k->value.is_null)
+		return true;                     /* strict comparison with NULL */
+	if (st->value_count >= 0 && st->null_count == st->value_count)
+		return true;                     /* all NULL */
+	if (schema->fields[col->col].type.id == TYPE_TEXT &&
+	    schema->fields[col->col].type.text_kind == TEXT_CHAR)
+		return false;                    /* bpchar: trailing blanks do not count */
+	if (!prunable_type(id) || k->type.id != id) {
+		if (!(type_is_integer(id) && type_is_integer(k->type.id)))
+			return false;
+	}
+	if (flip) {                              /* c op col  ->  col op' c */
+		if (!strcmp(op, "<"))
+			op = ">";
+		else if (!strcmp(op, "<="))
+			op = ">=";
+		else if (!strcmp(op, ">"))
+			op = "<";
+		else if (!strcmp(op, ">="))
+			op = "<=";
+	}
+	if (!strcmp(op, "=") || !strcmp(op, "<") || !strcmp(op, "<=")) {
+		if (st->lower && bound_cmp(id, st->lower, st->lower_len, &k->value, &c)) {
+			if (!strcmp(op, "<") && c >= 0)
+				return true;
+			if (strcmp(op, "<") && c > 0)
+				return true;
+		}
+	}
+	if (!strcmp(op, "=") || !strcmp(op, ">") || !strcmp(op, ">=")) {
+		if (st->upper && bound_cmp(id, st->upper, st->upper_len, &k->value, &c)) {
+			if (!strcmp(op, ">") && c <= 0)
+				return true;
+			if (strcmp(op, ">") && c < 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* True when no row of f can satisfy e. */
+static bool
+prune(const DataFile *f, const IcebergSchema *schema, const Expr *e)
+{
+	const ColumnStat *st;
+	int i;
+
+	switch (e->kind) {
+	case EXPR_AND:
+		for (i = 0; i < e->nargs; i++)
+			if (prune(f, schema, e->args[i]))
+				return true;
+		return false;
+	case EXPR_OR:
+		for (i = 0; i < e->nargs; i++)
+			if (!prune(f, schema, e->args[i]))
+				return false;
+		return e->nargs > 0;
+	case EXPR_IS_NULL:
+	case EXPR_IS_NOT_NULL:
+		if (e->nargs != 1 || e->args[0]->kind != EXPR_COLREF)
+			return false;
+		st = file_stat(f, schema->fields[e->args[0]->col].id);
+		if (!st || st->null_count < 0)
+			return false;
+		if (e->kind == EXPR_IS_NULL)
+			return st->null_count == 0;
+		return st->value_count >= 0 && st->null_count == st->value_count;
+	case EXPR_FUNC:
+		if (e->fn && e->fn->is_operator &&
+		    (!strcmp(e->fn->name, "=") || !strcmp(e->fn->name, "<") ||
+		     !strcmp(e->fn->name, "<=") || !strcmp(e->fn->name, ">") ||
+		     !strcmp(e->fn->name, ">=")))
+			return prune_cmp(f, schema, e);
+		return false;
+	default:
+		return false;
+	}
+}
+
 /* ---- REWRITE pass ------------------------------------------------------ */
 
 static Slot *
@@ -579,6 +740,8 @@ dml_run(Dml *d)
 
 		arena_reset(fa);
 		if (d->where) {
+			if (prune(f, d->schema, d->where))
+				continue;
 			if (match_file(d, f, fa, scratch, &bits, &nrows, &nmatch) != FLOE_OK)
 				goto fail;
 			if (nmatch == 0)
