@@ -58,10 +58,12 @@
  * numeric, text/varchar/bpchar/name, bytea, date, time, timestamp(tz),
  * interval, uuid; binary results are encoded for every floe type.
  */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "server/pgwire.h"
 #include "server/pgwire_msg.h"
@@ -86,6 +88,8 @@ typedef struct PgStmt {
 	int nparams;
 	uint32_t *oids;           /* nparams, 0 = unspecified */
 	SqlDescription desc;      /* ncols -1: no rows */
+	int dealloc;              /* DEALLOCATE handled here: 1 named, 2 ALL */
+	char *dealloc_name;
 } PgStmt;
 
 typedef struct PgPortal {
@@ -816,6 +820,81 @@ max_param_ref(const char *s)
 	return max;
 }
 
+/* DEALLOCATE [PREPARE] { name | ALL } [;] — prepared statements live in
+ * this connection, so pgwire runs it (psycopg sends DEALLOCATE ALL after
+ * DDL).  Returns 0 when sql is something else, 1 (name copied, lower-cased
+ * unless quoted) or 2 for ALL. */
+static int
+dealloc_stmt(const char *sql, Arena *a, char **name)
+{
+	const char *s = sql, *w;
+	size_t n;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	if (strncasecmp(s, "deallocate", 10) != 0 || !strchr(" \t\n\r", s[10]) || !s[10])
+		return 0;
+	s += 10;
+	while (*s && strchr(" \t\n\r", *s))
+		s++;
+	if (!strncasecmp(s, "prepare", 7) && s[7] && strchr(" \t\n\r", s[7])) {
+		s += 7;
+		while (*s && strchr(" \t\n\r", *s))
+			s++;
+	}
+	if (*s == '"') {
+		w = ++s;
+		while (*s && *s != '"')
+			s++;
+		if (!*s)
+			return 0;
+		*name = arena_strndup(a, w, (size_t)(s - w));
+		s++;
+	} else {
+		w = s;
+		while (*s && (isalnum((unsigned char)*s) || *s == '_' || (unsigned char)*s >= 0x80))
+			s++;
+		n = (size_t)(s - w);
+		if (!n)
+			return 0;
+		*name = arena_strndup(a, w, n);
+		for (n = 0; (*name)[n]; n++)
+			(*name)[n] = (char)tolower((unsigned char)(*name)[n]);
+	}
+	while (*s && strchr(" \t\n\r;", *s))
+		s++;
+	if (*s)
+		return 0;
+	return strcmp(*name, "all") == 0 && w[-1] != '"' ? 2 : 1;
+}
+
+/* Run a DEALLOCATE; `keep` (the statement running it) survives ALL. */
+static int
+run_dealloc(PgConn *c, int kind, const char *name, PgStmt *keep, floe_error *err)
+{
+	PgStmt *s, *next;
+	size_t m;
+	if (kind == 2) {
+		for (s = c->stmts; s; s = next) {
+			next = s->next;
+			if (s != keep && s->name[0])
+				drop_stmt(c, s);
+		}
+	} else {
+		if (!(s = find_stmt(c, name)) || !name[0])
+			return floe_errorf(err, SQLSTATE_INVALID_SQL_STATEMENT_NAME,
+					   "prepared statement \"%s\" does not exist", name);
+		if (s == keep)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "a prepared statement cannot deallocate itself");
+		drop_stmt(c, s);
+	}
+	m = pgbuf_begin(&c->out, 'C');
+	pgbuf_cstr(&c->out, kind == 2 ? "DEALLOCATE ALL" : "DEALLOCATE");
+	pgbuf_end(&c->out, m);
+	return FLOE_OK;
+}
+
 /* ---- messages ---------------------------------------------------------- */
 
 /* An error inside the extended protocol: report it, skip until Sync. */
@@ -852,6 +931,8 @@ simple_query(PgConn *c, PgReader *r)
 	PgSink s;
 	ResultSink rs;
 	PgStmt *u;
+	char *dname = NULL;
+	int kind;
 
 	if (r->bad || pgreader_left(r)) {
 		bad_format(c, false);
@@ -865,6 +946,9 @@ simple_query(PgConn *c, PgReader *r)
 	c->cancel = 0;
 	if (check_utf8(sql, &err) != FLOE_OK) {
 		send_error(c, &err, "ERROR");
+	} else if ((kind = dealloc_stmt(sql, c->scratch, &dname)) != 0) {
+		if (run_dealloc(c, kind, dname, NULL, &err) != FLOE_OK)
+			send_error(c, &err, "ERROR");
 	} else {
 		sink_init(&s, &rs, c);
 		s.simple = true;
@@ -903,7 +987,10 @@ parse_msg(PgConn *c, PgReader *r)
 	s->oids = ARENA_ARRAY(a, uint32_t, s->nparams + 1);
 	for (i = 0; i < n; i++)
 		s->oids[i] = (uint32_t)pgreader_int32(r);
-	if (c->be->describe(c->be->ctx, c->session, s->sql, s->nparams, s->oids, a, &s->desc, &err) != FLOE_OK) {
+	if ((s->dealloc = dealloc_stmt(sql, a, &s->dealloc_name)) != 0) {
+		s->desc.nstmts = 1;
+		s->desc.ncols = -1;
+	} else if (c->be->describe(c->be->ctx, c->session, s->sql, s->nparams, s->oids, a, &s->desc, &err) != FLOE_OK) {
 		arena_free(a);
 		return ext_error(c, &err);
 	}
@@ -1115,6 +1202,13 @@ execute_msg(PgConn *c, PgReader *r)
 	if (!(p = find_portal(c, name))) {
 		floe_errorf(&err, SQLSTATE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
 		return ext_error(c, &err);
+	}
+	if (!p->started && p->stmt->dealloc) {
+		p->started = p->done = true;
+		snprintf(p->tag, sizeof p->tag, "%s", p->stmt->dealloc == 2 ? "DEALLOCATE ALL" : "DEALLOCATE");
+		if (run_dealloc(c, p->stmt->dealloc, p->stmt->dealloc_name, p->stmt, &err) != FLOE_OK)
+			return ext_error(c, &err);
+		return FLOE_OK;
 	}
 	if (!p->started) {
 		int rc;

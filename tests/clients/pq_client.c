@@ -156,6 +156,22 @@ test_params(PGconn *c)
 	/* the connection still works after the error (discard until Sync) */
 	r = must(c, PQexec(c, "SELECT 1"), PGRES_TUPLES_OK, "after error");
 	PQclear(r);
+	/* DEALLOCATE reaches protocol-level statements */
+	r = must(c, PQexec(c, "DEALLOCATE sel"), PGRES_COMMAND_OK, "deallocate");
+	check(!strcmp(PQcmdStatus(r), "DEALLOCATE"), "deallocate_tag", "%s", PQcmdStatus(r));
+	PQclear(r);
+	r = PQexecPrepared(c, "sel", 1, vals, NULL, NULL, 0);
+	check(PQresultStatus(r) == PGRES_FATAL_ERROR && PQresultErrorField(r, PG_DIAG_SQLSTATE) &&
+	      !strcmp(PQresultErrorField(r, PG_DIAG_SQLSTATE), "26000"), "deallocated_gone", "%s",
+	      PQresultErrorMessage(r));
+	PQclear(r);
+	r = must(c, PQexecParams(c, "DEALLOCATE ALL", 0, NULL, NULL, NULL, NULL, 0), PGRES_COMMAND_OK,
+		 "deallocate all (extended)");
+	check(!strcmp(PQcmdStatus(r), "DEALLOCATE ALL"), "deallocate_all_tag", "%s", PQcmdStatus(r));
+	PQclear(r);
+	r = PQexecPrepared(c, "ins", 7, vals, NULL, NULL, 0);
+	check(PQresultStatus(r) == PGRES_FATAL_ERROR, "deallocate_all_gone", "%s", PQresStatus(PQresultStatus(r)));
+	PQclear(r);
 }
 
 /* ---- binary results and parameters ------------------------------------ */

@@ -8,6 +8,8 @@
 #   - tests/clients/pq_client.c (libpq): prepared statements with text and
 #     binary parameters, binary results, single-row mode, errors with
 #     SQLSTATEs and positions, CancelRequest (57014)
+#   - tests/clients/psycopg_client.py (psycopg 3): parameters of every type
+#     in text and binary, loaders, prepared statements, errors by SQLSTATE
 #   - tests/clients/wire.py: raw protocol (SSL/GSSENC 'N', PortalSuspended,
 #     discard until Sync, Describe, Close, FATAL 08P01 on unknown types and
 #     bad lengths, protocol negotiation) and 10,000 malformed packets, after
@@ -124,6 +126,18 @@ if cc -std=gnu11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined -I"$p
 	done
 else
 	fail libpq_build "cc failed" "$tmp/cc.out"
+fi
+
+# ---- psycopg 3 (Debian python3-psycopg, for the system python) -----------------
+pyexe=/usr/bin/python3
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 120 "$pyexe" tests/clients/psycopg_client.py "$conninfo" >"$tmp/psycopg.out" 2>&1; then
+		pass "psycopg3 ($(grep -c '^ok ' "$tmp/psycopg.out") checks)"
+	else
+		fail psycopg3 "exit $?" "$tmp/psycopg.out"
+	fi
+else
+	fail psycopg3 "python3-psycopg is not installed (scripts/install-deps.sh --test)"
 fi
 
 # ---- raw protocol and garbage ------------------------------------------------
