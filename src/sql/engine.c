@@ -1247,6 +1247,21 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 				   "cannot insert multiple commands into a prepared statement");
 	}
+	if (n == 1 && stmts[0].node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
+		/* one text column named as exec_show names it */
+		const char *name = stmts[0].node->variable_show_stmt->name;
+		if (!setting_get(s, name)) {
+			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "unrecognized configuration parameter \"%s\"", name);
+			arena_free(a);
+			return FLOE_ERR;
+		}
+		out->ncols = 1;
+		out->names = ARENA_ARRAY(out_arena, char *, 1);
+		out->types = ARENA_ARRAY(out_arena, SqlType, 1);
+		out->names[0] = arena_strdup(out_arena, !strcmp(name, "timezone") ? "TimeZone" :
+					     !strcmp(name, "datestyle") ? "DateStyle" : name);
+		out->types[0] = type_make(TYPE_TEXT);
+	}
 	if (n == 1 && stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
 		ExecCtx ctx;
 		SelectPlan p;

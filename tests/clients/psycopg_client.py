@@ -101,6 +101,9 @@ def main():
             check(e.sqlstate == state, "error_" + state, e.sqlstate)
         except psycopg.Error as e:
             check(False, "error_" + state, "%s %s" % (type(e).__name__, e.sqlstate))
+    cur.execute("SHOW DateStyle")
+    check(cur.fetchone() == ("ISO, MDY",) and cur.description[0].name == "DateStyle", "show_extended",
+          cur.description)
     cur.execute("SELECT 'alive'")
     check(cur.fetchone() == ("alive",), "alive_after_errors")
     cur.execute("DROP TABLE pyt")
