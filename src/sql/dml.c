@@ -45,8 +45,13 @@
  * run as copy-on-write in this slice (merge-on-read delete files come
  * later), which every Iceberg reader reads the same.
  *
+ * RETURNING (PostgreSQL's: the post-image of updated rows, the pre-image
+ * of deleted rows) is evaluated during REWRITE (a DELETE that drops a
+ * whole file then reads it too), kept in the statement arena and sent
+ * only after the commit succeeded, so a failed statement returns no rows.
+ *
  * Not yet (0A000): UPDATE ... FROM, DELETE ... USING, subqueries, WITH,
- * RETURNING, WHERE CURRENT OF, tables with nested columns, format-version
+ * WHERE CURRENT OF, tables with nested columns, format-version
  * 1 tables (upgrade to 2), SET of partition source columns.  v3 row
  * lineage is not carried over (rewritten rows get new row ids).
  *
@@ -95,6 +100,14 @@ typedef struct Dml {
 	const char **removed;
 	int nremoved, cap_removed;
 	int64_t rows;
+	/* RETURNING: expressions over the table's columns, and the rows they
+	 * gave, kept in the statement arena until the commit succeeds */
+	int nret;
+	Expr **ret;
+	char **ret_names;
+	SqlType *ret_types;
+	Batch **ret_batches;
+	int nret_batches, cap_ret_batches;
 } Dml;
 
 static int
@@ -503,6 +516,127 @@ prune(const DataFile *f, const IcebergSchema *schema, const Expr *e)
 	}
 }
 
+/* ---- RETURNING --------------------------------------------------------- */
+
+static bool
+is_star(Node *n)
+{
+	PgQuery__ColumnRef *c;
+
+	if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+		return false;
+	c = n->column_ref;
+	return c->n_fields > 0 &&
+	       c->fields[c->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
+/* Bind RETURNING's target list over the table's columns. */
+static int
+bind_returning(Dml *d, Node **list, int n)
+{
+	int cap = n + d->schema->nfields * n + 1, i, k;
+
+	d->ret = ARENA_ARRAY(d->ctx->arena, Expr *, cap);
+	d->ret_names = ARENA_ARRAY(d->ctx->arena, char *, cap);
+	d->b.allow_aggs = false;
+	d->b.where = "RETURNING";
+	for (i = 0; i < n; i++) {
+		PgQuery__ResTarget *rt = list[i]->res_target;
+		Expr *e;
+
+		if (is_star(rt->val)) {
+			PgQuery__ColumnRef *c = rt->val->column_ref;
+			if (c->n_fields == 2 &&
+			    (c->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
+			     strcmp(c->fields[0]->string->sval, d->scope.relname) != 0)) {
+				floe_errorf(d->ctx->err, ERRCODE_UNDEFINED_TABLE,
+					    "missing FROM-clause entry for table \"%s\"",
+					    c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING ?
+					    c->fields[0]->string->sval : "?");
+				floe_error_position(d->ctx->err, bind_location(&d->b, c->location));
+				return FLOE_ERR;
+			}
+			if (c->n_fields > 2)
+				return unsupported(d, "this RETURNING target", c->location);
+			for (k = 0; k < d->schema->nfields; k++) {
+				d->ret[d->nret] = expr_colref(d->ctx->arena, k, d->schema->fields[k].type);
+				d->ret_names[d->nret++] = d->schema->fields[k].name;
+			}
+			continue;
+		}
+		if (!(e = bind_expr(&d->b, rt->val)))
+			return FLOE_ERR;
+		if ((e->unknown_literal || e->type.id == TYPE_NULL) &&
+		    !(e = bind_coerce(&d->b, e, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
+			return FLOE_ERR;
+		d->ret[d->nret] = e;
+		d->ret_names[d->nret++] = rt->name && rt->name[0] ? rt->name :
+			(char *)bind_colname(rt->val);
+	}
+	d->ret_types = ARENA_ARRAY(d->ctx->arena, SqlType, d->nret + 1);
+	for (i = 0; i < d->nret; i++)
+		d->ret_types[i] = d->ret[i]->type;
+	return FLOE_OK;
+}
+
+/* Evaluate RETURNING on rows sel[0..n) of b (NULL: 0..n-1) and keep the
+ * values (copied into the statement arena). */
+static int
+returning_rows(Dml *d, const Batch *b, const uint32_t *sel, uint32_t n, Arena *scratch)
+{
+	Arena *a = d->ctx->arena;
+	Vector *vals;
+	uint32_t j;
+	int c;
+
+	if (n == 0)
+		return FLOE_OK;
+	vals = ARENA_ARRAY(scratch, Vector, d->nret);
+	for (c = 0; c < d->nret; c++)
+		TRY(expr_eval(d->ctx, d->ret[c], b, sel, n, scratch, &vals[c]));
+	for (j = 0; j < n; j++) {
+		uint32_t r = sel ? sel[j] : j;
+		Batch *out = d->nret_batches ? d->ret_batches[d->nret_batches - 1] : NULL;
+		if (!out || out->count == VECTOR_SIZE) {
+			if (d->nret_batches == d->cap_ret_batches) {
+				int nc = d->cap_ret_batches ? d->cap_ret_batches * 2 : 8;
+				d->ret_batches = arena_realloc(a, d->ret_batches,
+							       sizeof(Batch *) * (size_t)d->cap_ret_batches,
+							       sizeof(Batch *) * (size_t)nc);
+				d->cap_ret_batches = nc;
+			}
+			out = batch_new(a, d->nret, d->ret_types, VECTOR_SIZE);
+			d->ret_batches[d->nret_batches++] = out;
+		}
+		for (c = 0; c < d->nret; c++) {
+			Value v;
+			vector_get_value(&vals[c], r, &v);
+			vector_set_value(&out->cols[c], out->count, &v);
+		}
+		out->count++;
+	}
+	return FLOE_OK;
+}
+
+/* After the commit: RowDescription, the rows, then the tag. */
+static int
+returning_send(Dml *d, ResultSink *sink)
+{
+	int i;
+
+	if (!d->nret || !sink)
+		return FLOE_OK;
+	if (sink->columns && sink->columns(sink->ctx, d->nret, (const char *const *)d->ret_names,
+					   d->ret_types) != 0)
+		return floe_errorf(d->ctx->err, ERRCODE_QUERY_CANCELED,
+				   "canceling statement due to user request");
+	for (i = 0; i < d->nret_batches; i++)
+		if (sink->batch && sink->batch(sink->ctx, d->ret_batches[i]) != 0)
+			return floe_errorf(d->ctx->err, ERRCODE_QUERY_CANCELED,
+					   "canceling statement due to user request");
+	return FLOE_OK;
+}
+
 /* ---- REWRITE pass ------------------------------------------------------ */
 
 static Slot *
@@ -649,6 +783,16 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 				sel[nsel++] = j;
 		pos += b->count;
 		*changed += d->update ? nsel : b->count - nsel;
+		if (!d->update && d->nret && nsel < b->count) {
+			/* RETURNING of DELETE: the pre-image of the deleted rows */
+			uint32_t *dsel = ARENA_ARRAY(scratch, uint32_t, b->count);
+			uint32_t nd = 0;
+			for (j = 0; j < b->count; j++)
+				if (bit_get(bits, pos - b->count + j))
+					dsel[nd++] = j;
+			if (returning_rows(d, b, nd == b->count ? NULL : dsel, nd, scratch) != FLOE_OK)
+				goto out;
+		}
 		if (!d->update) {
 			if (nsel == 0)
 				continue;
@@ -661,8 +805,10 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 		} else if (nsel == 0) {
 			ob = *b;
 		} else if (update_batch(d, b, nsel == b->count ? NULL : sel, nsel, scratch,
-					&ob) != FLOE_OK) {
-			goto out;
+					&ob) != FLOE_OK ||
+			   (d->nret && returning_rows(d, &ob, nsel == b->count ? NULL : sel, nsel,
+						      scratch) != FLOE_OK)) {
+			goto out;   /* RETURNING of UPDATE: the post-image */
 		}
 		batch_compact(&ob);
 		if (data_writer_write(sl->w, &ob, ctx->err) != FLOE_OK)
@@ -749,7 +895,7 @@ dml_run(Dml *d)
 			if (nmatch == nrows)
 				bits = NULL;    /* every row */
 		}
-		if (d->update || bits) {
+		if (d->update || bits || d->nret) {
 			nmatch = 0;
 			if (rewrite_file(d, f, bits, nrows, scratch, &nmatch) != FLOE_OK)
 				goto fail;
@@ -875,8 +1021,6 @@ dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, R
 	TRY(dml_begin(&d, s, ctx, sql, st->relation, true));
 	if (st->n_from_clause)
 		return unsupported(&d, "UPDATE ... FROM", -1);
-	if (st->n_returning_list)
-		return unsupported(&d, "RETURNING", -1);
 	TRY(bind_where(&d, st->where_clause));
 
 	d.set = ARENA_ARRAY(ctx->arena, Expr *, d.schema->nfields + 1);
@@ -916,7 +1060,10 @@ dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, R
 		}
 		d.set[c] = x;
 	}
+	if (st->n_returning_list)
+		TRY(bind_returning(&d, st->returning_list, (int)st->n_returning_list));
 	TRY(dml_run(&d));
+	TRY(returning_send(&d, sink));
 	snprintf(tag, sizeof tag, "UPDATE %lld", (long long)d.rows);
 	return complete(sink, tag);
 }
@@ -935,10 +1082,11 @@ dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, R
 	TRY(dml_begin(&d, s, ctx, sql, st->relation, false));
 	if (st->n_using_clause)
 		return unsupported(&d, "DELETE ... USING", -1);
-	if (st->n_returning_list)
-		return unsupported(&d, "RETURNING", -1);
 	TRY(bind_where(&d, st->where_clause));
+	if (st->n_returning_list)
+		TRY(bind_returning(&d, st->returning_list, (int)st->n_returning_list));
 	TRY(dml_run(&d));
+	TRY(returning_send(&d, sink));
 	snprintf(tag, sizeof tag, "DELETE %lld", (long long)d.rows);
 	return complete(sink, tag);
 }
