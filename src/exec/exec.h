@@ -107,7 +107,9 @@ Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, 
  * evaluated over the left/right input and have equal types; build_left
  * builds the hash table on the left input.  nkeys = 0: every pair is a
  * candidate (block nested loop). */
-typedef enum JoinType { JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL } JoinType;
+/* SEMI/ANTI: left rows with / without a match, once each; output = left
+ * columns (the residual still sees left then right columns). */
+typedef enum JoinType { JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI } JoinType;
 Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
 			int nkeys, Expr **lkeys, Expr **rkeys, Expr *residual, bool build_left);
 /* nested_loop.c: join without equi-keys: each pair tested by cond (NULL:

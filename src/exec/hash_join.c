@@ -1,6 +1,7 @@
 /*
  * hash_join.c — equi-join of two inputs: INNER, LEFT, RIGHT and FULL
- * [OUTER], with a residual (non-equi) condition.  With no keys it is a
+ * [OUTER], SEMI and ANTI (EXISTS / IN, NOT EXISTS: left rows with / without
+ * a match, once each), with a residual (non-equi) condition.  With no keys it is a
  * block nested loop (every build row is a candidate for every probe row);
  * nested_loop.c builds it that way.
  *
@@ -17,7 +18,8 @@
  *                   match, VECTOR_SIZE at a time; compare keys column by
  *                   column; gather the output; apply the residual; mark
  *                   matched rows
- *   HJ_PROBE_OUTER  emit the probe batch's unmatched rows (outer probe side)
+ *   HJ_PROBE_OUTER  emit the probe batch's unmatched rows (outer probe side;
+ *                   SEMI: its matched rows, ANTI: its unmatched rows)
  *   HJ_BUILD_OUTER  after the probe input: emit unmatched build rows
  *   HJ_DONE
  *
@@ -30,6 +32,8 @@
  *      the next probe batch; output batches live in op->scratch.
  *   4. matching is per row pair: key equality then residual; a pair counts
  *      as a match for outer-join purposes only if the residual is true.
+ *   5. SEMI/ANTI: the probe side is the left input, the output is the left
+ *      columns only, and pairs are never emitted (only the match flags).
  *
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
@@ -60,6 +64,7 @@ typedef struct HashJoinOp {
 	Expr *residual;             /* over the output columns, or NULL */
 	bool build_left;
 	bool probe_outer, build_outer;
+	bool semi, anti;          /* JOIN_SEMI / JOIN_ANTI */
 	HJState state;
 	/* build side */
 	Arena *store;
@@ -331,16 +336,17 @@ hj_open(Operator *op)
 /* An output batch: probe rows prow[0..n) (logical indexes into pb, or
  * NULL-extended when prow == NULL) and build rows brow (or NULL-extended). */
 static Batch *
-gather(HashJoinOp *h, const uint32_t *prow, const uint32_t *brow, uint32_t n)
+gather(HashJoinOp *h, const uint32_t *prow, const uint32_t *brow, uint32_t n, bool pairs)
 {
 	Operator *op = &h->op;
 	Batch *b = ARENA_NEW(op->scratch, Batch);
 	int nl = h->left->ncols, nr = h->right->ncols, j;
+	int ncols = pairs ? nl + nr : op->ncols;
 	int pbase = h->build_left ? nl : 0, bbase = h->build_left ? 0 : nl;
 	int np = h->build_left ? nr : nl;
 
-	b->ncols = op->ncols;
-	b->cols = ARENA_ARRAY(op->scratch, Vector, op->ncols + 1);
+	b->ncols = ncols;
+	b->cols = ARENA_ARRAY(op->scratch, Vector, ncols + 1);
 	b->count = n;
 	b->arena = op->scratch;
 	for (j = 0; j < np; j++) {
@@ -349,20 +355,20 @@ gather(HashJoinOp *h, const uint32_t *prow, const uint32_t *brow, uint32_t n)
 			uint32_t *phys = arena_alloc(op->scratch, sizeof(uint32_t) * (n + 1)), i;
 			for (i = 0; i < n; i++)
 				phys[i] = h->pb->sel ? h->pb->sel[prow[i]] : prow[i];
-			vector_init(v, op->types[pbase + j], op->scratch, n ? n : 1);
+			vector_init(v, h->probe->types[j], op->scratch, n ? n : 1);
 			vector_copy_rows(v, 0, &h->pb->cols[j], phys, n);
 		} else {
-			Value nv = value_null(op->types[pbase + j]);
+			Value nv = value_null(h->probe->types[j]);
 			vector_init_const(v, &nv, op->scratch);
 		}
 	}
-	for (j = 0; j < h->nbcols; j++) {
+	for (j = 0; j < h->nbcols && (pairs || !(h->semi || h->anti)); j++) {
 		Vector *v = &b->cols[bbase + j];
 		if (brow) {
-			vector_init(v, op->types[bbase + j], op->scratch, n ? n : 1);
+			vector_init(v, h->build->types[j], op->scratch, n ? n : 1);
 			vector_copy_rows(v, 0, &h->bcols[j], brow, n);
 		} else {
-			Value nv = value_null(op->types[bbase + j]);
+			Value nv = value_null(h->build->types[j]);
 			vector_init_const(v, &nv, op->scratch);
 		}
 	}
@@ -442,7 +448,13 @@ probe_round(HashJoinOp *h, Batch **out)
 	if (m == 0)
 		return FLOE_OK;
 	{
-		Batch *b = gather(h, h->cand_p, h->cand_b, m);
+		Batch *b;
+		if ((h->semi || h->anti) && !h->residual) {
+			for (i = 0; i < m; i++)
+				h->pmatched[h->cand_p[i]] = 1;
+			return FLOE_OK;
+		}
+		b = gather(h, h->cand_p, h->cand_b, m, true);
 		if (h->residual) {
 			Vector pv;
 			VectorView v;
@@ -457,7 +469,7 @@ probe_round(HashJoinOp *h, Batch **out)
 					h->bmatched[h->cand_b[i]] = 1;
 				}
 			}
-			if (k == 0)
+			if (k == 0 || h->semi || h->anti)
 				return FLOE_OK;
 			if (k < m) {
 				b->sel = sel;
@@ -507,14 +519,14 @@ hj_next(Operator *op, Batch **out)
 		case HJ_PROBE_OUTER: {
 			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
 			while (h->pouter_pos < h->pb->count && n < VECTOR_SIZE) {
-				if (!h->pmatched[h->pouter_pos])
+				if (!h->pmatched[h->pouter_pos] != h->semi)
 					rows[n++] = h->pouter_pos;
 				h->pouter_pos++;
 			}
 			if (h->pouter_pos >= h->pb->count)
 				h->state = HJ_NEED_PROBE;
 			if (n) {
-				*out = gather(h, rows, NULL, n);
+				*out = gather(h, rows, NULL, n, false);
 				op->rows_out += n;
 				return FLOE_OK;
 			}
@@ -530,7 +542,7 @@ hj_next(Operator *op, Batch **out)
 			if (h->bouter_pos >= h->nb)
 				h->state = HJ_DONE;
 			if (n) {
-				*out = gather(h, NULL, rows, n);
+				*out = gather(h, NULL, rows, n, false);
 				op->rows_out += n;
 				return FLOE_OK;
 			}
@@ -563,6 +575,13 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nl + nr + 1);
 	bool left_outer = type == JOIN_LEFT || type == JOIN_FULL;
 	bool right_outer = type == JOIN_RIGHT || type == JOIN_FULL;
+	bool semi = type == JOIN_SEMI, anti = type == JOIN_ANTI;
+
+	if (semi || anti) {
+		build_left = false;
+		left_outer = true;   /* the probe batch's rows are emitted by flag */
+		nr = 0;
+	}
 
 	if (nl)
 		memcpy(types, left->types, sizeof(SqlType) * (size_t)nl);
@@ -575,6 +594,8 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	h->nkeys = nkeys;
 	h->residual = residual;
 	h->build_left = build_left;
+	h->semi = semi;
+	h->anti = anti;
 	h->build = build_left ? left : right;
 	h->probe = build_left ? right : left;
 	h->bkeys = build_left ? left_keys : right_keys;

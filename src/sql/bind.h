@@ -80,6 +80,10 @@ typedef struct BindCtx {
 	struct BindCtx *parent;
 	ExecCtx *exec;
 	PgQuery__WithClause *with;
+	/* decorrelation (select.c): a column not in scope but in corr_scope
+	 * binds as column corr_base + its index there (NULL: off) */
+	Scope *corr_scope;
+	int corr_base;
 } BindCtx;
 
 /* bind_expr.c */

@@ -476,6 +476,21 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 		return fail_at(b, c->location);
 	}
 	n = scope_lookup(s, rel, col, &found, &relseen);
+	if (n == 0 && b->corr_scope) {
+		int cf;
+		bool crel;
+		int cn = scope_lookup(b->corr_scope, rel, col, &cf, &crel);
+		if (cn > 1) {
+			floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
+				    "column reference \"%s\" is ambiguous", col);
+			return fail_at(b, c->location);
+		}
+		if (cn == 1) {
+			Expr *e = expr_colref(b->arena, b->corr_base + cf, b->corr_scope->types[cf]);
+			e->location = bind_location(b, c->location);
+			return e;
+		}
+	}
 	if (n == 0 && outer_sees(b, rel, col)) {
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "correlated subqueries are not supported yet (reference to outer column \"%s%s%s\")",

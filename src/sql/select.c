@@ -1189,7 +1189,6 @@ rewrite_agg(AggRewrite *rw, Expr *e)
 	return e;
 }
 
-/* ---- SELECT ------------------------------------------------------------ */
 
 static bool
 is_star(Node *n)
@@ -1228,6 +1227,245 @@ limit_value(BindCtx *b, Node *n, const char *what, const char *code, int64_t *ou
 	return FLOE_OK;
 }
 
+/* ---- EXISTS / IN as semi and anti joins ---------------------------------- */
+
+static void
+collect_and(Node *n, Node **out, int *k)
+{
+	if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+		size_t i;
+		for (i = 0; i < n->bool_expr->n_args; i++)
+			collect_and(n->bool_expr->args[i], out, k);
+		return;
+	}
+	out[(*k)++] = n;
+}
+
+static int
+count_and(Node *n)
+{
+	int k = 0;
+	size_t i;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+		for (i = 0; i < n->bool_expr->n_args; i++)
+			k += count_and(n->bool_expr->args[i]);
+		return k;
+	}
+	return 1;
+}
+
+/* A WHERE conjunct this planner turns into a semi/anti join: EXISTS,
+ * NOT EXISTS, x IN (SELECT ...) (= ANY).  Returns the SubLink or NULL. */
+static PgQuery__SubLink *
+semi_candidate(Node *n, bool *anti)
+{
+	PgQuery__SubLink *sl;
+
+	*anti = false;
+	if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__NOT_EXPR && n->bool_expr->n_args == 1 &&
+	    n->bool_expr->args[0]->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+	    n->bool_expr->args[0]->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+		*anti = true;
+		n = n->bool_expr->args[0];
+	}
+	if (n->node_case != PG_QUERY__NODE__NODE_SUB_LINK)
+		return NULL;
+	sl = n->sub_link;
+	if (sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return NULL;
+	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+		return sl;
+	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK && !*anti && sl->testexpr &&
+	    sl->testexpr->node_case != PG_QUERY__NODE__NODE_ROW_EXPR &&
+	    (sl->n_oper_name == 0 ||
+	     !strcmp(sl->oper_name[sl->n_oper_name - 1]->string->sval, "=")))
+		return sl;
+	return NULL;
+}
+
+/* Is sub a plain SELECT ... FROM ... WHERE whose rows are its FROM rows
+ * (no aggregation, grouping, limits or set operations)? */
+static bool
+plain_select(PgQuery__SelectStmt *sub)
+{
+	size_t i;
+
+	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists ||
+	    sub->n_group_clause || sub->having_clause || sub->limit_count || sub->limit_offset ||
+	    sub->n_window_clause || sub->n_distinct_clause ||
+	    (sub->with_clause && sub->with_clause->recursive))
+		return false;
+	for (i = 0; i < sub->n_target_list; i++) {
+		Node *v = sub->target_list[i]->res_target->val;
+		if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+			PgQuery__FuncCall *f = v->func_call;
+			if (bind_is_aggregate_name(f->funcname[f->n_funcname - 1]->string->sval) || f->over)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool
+refs_range(const Expr *e, int lo, int hi)
+{
+	int i;
+
+	if (e->kind == EXPR_COLREF)
+		return e->col >= lo && e->col < hi;
+	for (i = 0; i < e->nargs; i++)
+		if (refs_range(e->args[i], lo, hi))
+			return true;
+	return false;
+}
+
+/*
+ * *op (rows of the outer scope) semi/anti-joined with the subquery of sl.
+ * A plain subquery is joined on its FROM rows: its WHERE conjuncts that
+ * compare an outer expression with an inner one are hash keys, other
+ * correlated ones are residual, the rest filter the inner side.  Other
+ * IN subqueries are planned whole (uncorrelated only) and joined on their
+ * one column.  *handled = false: leave it to the expression binder.
+ */
+static int
+plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLink *sl, bool anti,
+	  bool *handled)
+{
+	PgQuery__SelectStmt *sub = sl->subselect->select_stmt;
+	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, nres = 0, ninner = 0;
+	Expr **conj = NULL, **ok, **ik, **res, **inner;
+	Expr *x = NULL, *y = NULL;
+	Source isrc;
+	BindCtx ib;
+	int *to_out, *to_outer;
+
+	*handled = false;
+	memset(&ib, 0, sizeof ib);
+	ib.session = b->session;
+	ib.arena = b->arena;
+	ib.err = b->err;
+	ib.sql = b->sql;
+	ib.parent = b;
+	ib.exec = ctx;
+	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
+		b->allow_aggs = false;
+		b->where = "WHERE";
+		if (!(x = bind_expr(b, sl->testexpr)))
+			return FLOE_ERR;
+	}
+	if (!plain_select(sub)) {
+		SelectPlan p;
+		Expr *eq;
+		if (!x)
+			return FLOE_OK;
+		TRY(plan_query(b, ctx, sl->subselect, &p));
+		if (p.ncols != 1)
+			return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery has too %s columns",
+					   p.ncols > 1 ? "many" : "few");
+		y = expr_colref(b->arena, 0, p.types[0]);
+		if (!(eq = make_eq(b, x, y)))
+			return FLOE_ERR;
+		isrc.op = p.root;
+		if (key_ok(eq->args[0]->type, eq->args[1]->type)) {
+			*op = hash_join_new(ctx, *op, isrc.op, JOIN_SEMI, 1, &eq->args[0], &eq->args[1], NULL, false);
+		} else {
+			int *m = ARENA_ARRAY(b->arena, int, 2);
+			m[0] = no;
+			eq->args[1] = remap(b->arena, eq->args[1], m);
+			*op = hash_join_new(ctx, *op, isrc.op, JOIN_SEMI, 0, NULL, NULL, eq, false);
+		}
+		*handled = true;
+		return FLOE_OK;
+	}
+	if (sub->with_clause)
+		ib.with = sub->with_clause;
+	{
+		FromList ifl;
+		TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
+		ni = isrc.scope.ncols;
+		ib.scope = &isrc.scope;
+		ib.corr_scope = outer;
+		ib.corr_base = ni;
+		ib.allow_aggs = false;
+		ib.where = "WHERE";
+		if (x) {
+			PgQuery__ResTarget *rt;
+			if (sub->n_target_list != 1)
+				return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery has too %s columns",
+						   sub->n_target_list > 1 ? "many" : "few");
+			rt = sub->target_list[0]->res_target;
+			if (is_star(rt->val))
+				return FLOE_OK;
+			if (!(y = bind_expr(&ib, rt->val)))
+				return FLOE_ERR;
+		}
+		if (sub->where_clause) {
+			Expr *w = bind_coerce_bool(&ib, bind_expr(&ib, sub->where_clause), "WHERE");
+			if (!w)
+				return FLOE_ERR;
+			conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 2);
+			split_conjuncts(w, conj, &nc);
+		} else {
+			conj = ARENA_ARRAY(b->arena, Expr *, 2);
+		}
+		ok = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+		ik = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+		res = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+		inner = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+		to_out = ARENA_ARRAY(b->arena, int, ni + no + 1);
+		to_outer = ARENA_ARRAY(b->arena, int, ni + no + 1);
+		for (i = 0; i < ni + no; i++) {
+			to_out[i] = i < ni ? no + i : i - ni;
+			to_outer[i] = i - ni;
+		}
+		if (x) {
+			/* x = y: x over the outer scope, y over inner (+ outer) columns */
+			Expr *eq;
+			int *shift = ARENA_ARRAY(b->arena, int, no + 1);
+			for (i = 0; i < no; i++)
+				shift[i] = ni + i;
+			if (!(eq = make_eq(b, remap(b->arena, x, shift), y)))
+				return FLOE_ERR;
+			conj[nc++] = eq;
+		}
+		for (i = 0; i < nc; i++) {
+			Expr *c = conj[i];
+			bool o = refs_range(c, ni, ni + no);
+			if (!o) {
+				inner[ninner++] = c;
+				continue;
+			}
+			if (is_equi(c)) {
+				Expr *a0 = c->args[0], *a1 = c->args[1];
+				bool a0o = refs_range(a0, ni, ni + no), a0i = refs_range(a0, 0, ni);
+				bool a1o = refs_range(a1, ni, ni + no), a1i = refs_range(a1, 0, ni);
+				if (a0o && !a0i && a1i && !a1o) {
+					ok[nkeys] = remap(b->arena, a0, to_outer);
+					ik[nkeys++] = a1;
+					continue;
+				}
+				if (a1o && !a1i && a0i && !a0o) {
+					ok[nkeys] = remap(b->arena, a1, to_outer);
+					ik[nkeys++] = a0;
+					continue;
+				}
+			}
+			res[nres++] = remap(b->arena, c, to_out);
+		}
+		TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+	}
+	*op = hash_join_new(ctx, *op, isrc.op, anti ? JOIN_ANTI : JOIN_SEMI, nkeys, ok, ik,
+			    and_of(b, res, nres), false);
+	*handled = true;
+	return FLOE_OK;
+}
+
+/* ---- SELECT ------------------------------------------------------------ */
+
 static int
 plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
@@ -1261,16 +1499,44 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	TRY(from_items(b, ctx, s, &fl, &src));
 	b->scope = &src.scope;
 
-	/* WHERE */
+	/* WHERE: EXISTS / IN conjuncts become semi/anti joins over the rest */
 	if (s->where_clause) {
-		b->allow_aggs = false;
-		b->where = "WHERE";
-		where = bind_coerce_bool(b, bind_expr(b, s->where_clause), "WHERE");
-		if (!where)
-			return FLOE_ERR;
+		int nw = 0, nsemi = 0, nbound = 0;
+		Node **wc = ARENA_ARRAY(b->arena, Node *, count_and(s->where_clause) + 1);
+		Node **semis = ARENA_ARRAY(b->arena, Node *, count_and(s->where_clause) + 1);
+		Expr **bound = ARENA_ARRAY(b->arena, Expr *, count_and(s->where_clause) + 1);
+		collect_and(s->where_clause, wc, &nw);
+		for (i = 0; i < nw; i++) {
+			bool anti;
+			if (semi_candidate(wc[i], &anti)) {
+				semis[nsemi++] = wc[i];
+				continue;
+			}
+			b->allow_aggs = false;
+			b->where = "WHERE";
+			if (!(bound[nbound++] = bind_coerce_bool(b, bind_expr(b, wc[i]), "WHERE")))
+				return FLOE_ERR;
+		}
+		where = and_of(b, bound, nbound);
+		TRY(from_plan(b, ctx, &fl, where, &src));
+		op = src.op;
+		for (i = 0; i < nsemi; i++) {
+			bool anti, handled;
+			PgQuery__SubLink *sl = semi_candidate(semis[i], &anti);
+			TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
+			if (!handled) {
+				Expr *e;
+				b->allow_aggs = false;
+				b->where = "WHERE";
+				if (!(e = bind_coerce_bool(b, bind_expr(b, semis[i]), "WHERE")))
+					return FLOE_ERR;
+				op = filter_new(ctx, op, e);
+			}
+		}
+	} else {
+		TRY(from_plan(b, ctx, &fl, NULL, &src));
+		op = src.op;
 	}
-	TRY(from_plan(b, ctx, &fl, where, &src));
-	op = src.op;
 
 	/* select list (aggregates allowed) */
 	cap = (int)s->n_target_list * (src.scope.ncols + 1) + (int)s->n_sort_clause + 1;
