@@ -95,6 +95,7 @@ typedef struct Dml {
 	int *match_proj;         /* columns the MATCH pass reads */
 	int nmatch_proj;
 	Expr *match_where;       /* where over match_proj's columns */
+	Arena *op_arena;         /* per file: the scans' state (reset per file) */
 	Slot *slots;
 	int nslots, cap_slots;
 	const char **removed;
@@ -312,8 +313,8 @@ match_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bits, int6
 	   int64_t *nmatch)
 {
 	ExecCtx *ctx = d->ctx;
-	Operator *scan = scan_new(ctx, d->schema, d->nmatch_proj, d->match_proj, f, 1, false,
-				  d->t->md);
+	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
+	Operator *scan;
 	size_t words = 0;
 	Batch *b;
 	int rc = FLOE_ERR;
@@ -321,6 +322,8 @@ match_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bits, int6
 	*bits = NULL;
 	*nrows = 0;
 	*nmatch = 0;
+	sctx.arena = d->op_arena;
+	scan = scan_new(&sctx, d->schema, d->nmatch_proj, d->match_proj, f, 1, false, d->t->md);
 	if (op_open(scan) != FLOE_OK)
 		goto out;
 	for (;;) {
@@ -744,8 +747,9 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 	     int64_t *changed)
 {
 	ExecCtx *ctx = d->ctx;
+	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
 	int n = d->schema->nfields, i, rc = FLOE_ERR;
-	int *proj = ARENA_ARRAY(ctx->arena, int, n + 1);
+	int *proj = ARENA_ARRAY(d->op_arena, int, n + 1);
 	Operator *scan;
 	Slot *sl;
 	int64_t pos = 0;
@@ -756,7 +760,8 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 		proj[i] = i;
 	if (!(sl = slot_for(d, f, ctx->err)))
 		return FLOE_ERR;
-	scan = scan_new(ctx, d->schema, n, proj, f, 1, false, d->t->md);
+	sctx.arena = d->op_arena;
+	scan = scan_new(&sctx, d->schema, n, proj, f, 1, false, d->t->md);
 	if (op_open(scan) != FLOE_OK)
 		goto out;
 	for (;;) {
@@ -879,12 +884,14 @@ dml_run(Dml *d)
 		plan_match(d);
 	fa = arena_new(64 * 1024);
 	scratch = arena_new(256 * 1024);
+	d->op_arena = arena_new(16 * 1024);
 	for (i = 0; i < nfiles; i++) {
 		DataFile *f = &files[i];
 		uint64_t *bits = NULL;
 		int64_t nrows = f->record_count, nmatch = f->record_count;
 
 		arena_reset(fa);
+		arena_reset(d->op_arena);   /* frees the previous file's scans */
 		if (d->where) {
 			if (prune(f, d->schema, d->where))
 				continue;
@@ -905,7 +912,9 @@ dml_run(Dml *d)
 	}
 	arena_free(fa);
 	arena_free(scratch);
+	arena_free(d->op_arena);
 	fa = scratch = NULL;
+	d->op_arena = NULL;
 	if (d->nremoved == 0)
 		return FLOE_OK;
 
@@ -941,6 +950,9 @@ fail:
 		arena_free(fa);
 	if (scratch)
 		arena_free(scratch);
+	if (d->op_arena)
+		arena_free(d->op_arena);
+	d->op_arena = NULL;
 	{
 		floe_error keep = *ctx->err;
 		cleanup(d);
