@@ -256,21 +256,36 @@ is_equi(const Expr *e)
 	       key_ok(e->args[0]->type, e->args[1]->type);
 }
 
-/* x = y over equal types, for USING columns that cannot be hashed. */
+/* x op y through func/'s operator resolution. */
 static Expr *
-make_eq(BindCtx *b, Expr *x, Expr *y)
+make_op(BindCtx *b, const char *op, Expr *x, Expr *y)
 {
 	const ScalarFunc *fn;
 	SqlType ret, types[2] = { x->type, y->type }, cast_to[2];
 	Expr *e;
 
-	if (func_resolve_scalar("=", types, 2, &fn, &ret, cast_to, b->err) != FLOE_OK)
+	if (x->unknown_literal)
+		types[0] = type_make(TYPE_NULL);
+	if (y->unknown_literal)
+		types[1] = type_make(TYPE_NULL);
+	if (func_resolve_scalar(op, types, 2, &fn, &ret, cast_to, b->err) != FLOE_OK)
+		return NULL;
+	if (x->unknown_literal && !(x = bind_coerce(b, x, cast_to[0], COERCE_EXPLICIT, NULL)))
+		return NULL;
+	if (y->unknown_literal && !(y = bind_coerce(b, y, cast_to[1], COERCE_EXPLICIT, NULL)))
 		return NULL;
 	e = expr_new(b->arena, EXPR_FUNC, ret, 2);
 	e->fn = fn;
 	e->args[0] = expr_cast(b->arena, x, cast_to[0], 0);
 	e->args[1] = expr_cast(b->arena, y, cast_to[1], 0);
 	return e;
+}
+
+/* x = y (USING columns that cannot be hashed, IN subqueries). */
+static Expr *
+make_eq(BindCtx *b, Expr *x, Expr *y)
+{
+	return make_op(b, "=", x, y);
 }
 
 static Operator *
@@ -1464,6 +1479,179 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	return FLOE_OK;
 }
 
+
+/* ---- correlated scalar subqueries in WHERE ------------------------------ */
+
+/* expr op (SELECT agg... FROM ... WHERE inner.k = outer.k ...): returns the
+ * SubLink side (*sub_right says which side) or NULL. */
+static PgQuery__SubLink *
+scalar_candidate(Node *n, bool *sub_right)
+{
+	PgQuery__AExpr *a;
+	Node *side;
+
+	if (n->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+		return NULL;
+	a = n->a_expr;
+	if (a->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || !a->lexpr || !a->rexpr || a->n_name != 1)
+		return NULL;
+	*sub_right = a->rexpr->node_case == PG_QUERY__NODE__NODE_SUB_LINK;
+	side = *sub_right ? a->rexpr : a->lexpr;
+	if (side->node_case != PG_QUERY__NODE__NODE_SUB_LINK ||
+	    side->sub_link->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK ||
+	    side->sub_link->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return NULL;
+	return side->sub_link;
+}
+
+/*
+ * Decorrelate one such conjunct: the subquery becomes
+ *   SELECT inner keys, value FROM ... WHERE <inner conditions> GROUP BY inner keys
+ * LEFT JOINed to *op on outer key = inner key (a missing group is the NULL
+ * an empty aggregate gives), then filtered by expr op value and projected
+ * back to the outer columns.  Only aggregates that are NULL over no rows
+ * (not count) and correlation by equalities only; else *handled = false.
+ */
+static int
+plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n, bool *handled)
+{
+	bool sub_right;
+	PgQuery__SubLink *sl = scalar_candidate(n, &sub_right);
+	PgQuery__SelectStmt *sub = sl->subselect->select_stmt;
+	PgQuery__AExpr *a = n->a_expr;
+	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, ninner = 0;
+	Expr **conj, **ok, **ik, **inner, *target, *other, *cmp;
+	Source isrc;
+	FromList ifl;
+	BindCtx ib;
+	int *to_outer;
+	bool correlated = false;
+
+	*handled = false;
+	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists || sub->n_group_clause ||
+	    sub->having_clause || sub->limit_count || sub->limit_offset || sub->n_distinct_clause ||
+	    sub->n_window_clause || sub->n_target_list != 1 || sub->with_clause || !sub->where_clause)
+		return FLOE_OK;
+	memset(&ib, 0, sizeof ib);
+	ib.session = b->session;
+	ib.arena = b->arena;
+	ib.err = b->err;
+	ib.sql = b->sql;
+	ib.parent = b;
+	ib.exec = ctx;
+	TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
+	ni = isrc.scope.ncols;
+	ib.scope = &isrc.scope;
+	ib.corr_scope = outer;
+	ib.corr_base = ni;
+	ib.allow_aggs = false;
+	ib.where = "WHERE";
+	{
+		Expr *w = bind_coerce_bool(&ib, bind_expr(&ib, sub->where_clause), "WHERE");
+		if (!w)
+			return FLOE_ERR;
+		conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 1);
+		split_conjuncts(w, conj, &nc);
+	}
+	ok = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+	ik = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+	inner = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+	to_outer = ARENA_ARRAY(b->arena, int, ni + no + 1);
+	for (i = 0; i < ni + no; i++)
+		to_outer[i] = i - ni;
+	for (i = 0; i < nc; i++) {
+		Expr *c = conj[i];
+		if (!refs_range(c, ni, ni + no)) {
+			inner[ninner++] = c;
+			continue;
+		}
+		correlated = true;
+		if (is_equi(c)) {
+			Expr *a0 = c->args[0], *a1 = c->args[1];
+			bool a0o = refs_range(a0, ni, ni + no), a0i = refs_range(a0, 0, ni);
+			bool a1o = refs_range(a1, ni, ni + no), a1i = refs_range(a1, 0, ni);
+			if (a0o && !a0i && a1i && !a1o) {
+				ok[nkeys] = remap(b->arena, a0, to_outer);
+				ik[nkeys++] = a1;
+				continue;
+			}
+			if (a1o && !a1i && a0i && !a0o) {
+				ok[nkeys] = remap(b->arena, a1, to_outer);
+				ik[nkeys++] = a0;
+				continue;
+			}
+		}
+		return FLOE_OK;         /* a correlation this planner cannot key */
+	}
+	if (!correlated)
+		return FLOE_OK;         /* uncorrelated: the binder runs it once */
+	/* the value: aggregates over the inner rows, grouped by the inner keys */
+	ib.allow_aggs = true;
+	ib.where = "this context";
+	ib.corr_scope = NULL;
+	if (!(target = bind_expr(&ib, sub->target_list[0]->res_target->val))) {
+		floe_error_clear(b->err);
+		return FLOE_OK;
+	}
+	if (ib.naggs == 0)
+		return FLOE_OK;
+	for (i = 0; i < ib.naggs; i++)
+		if (!strcmp(ib.aggs[i].fn->name, "count"))
+			return FLOE_OK;
+	TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+	{
+		AggRewrite rw = { &ib, nkeys, ik, &isrc.scope };
+		Expr **px = ARENA_ARRAY(b->arena, Expr *, nkeys + 2);
+		Operator *g = hash_agg_new(ctx, isrc.op, nkeys, ik, ib.naggs, ib.aggs, false);
+		Expr **gk = ARENA_ARRAY(b->arena, Expr *, nkeys + 1);
+		Expr **keep = ARENA_ARRAY(b->arena, Expr *, no + 1);
+		Source l, r;
+		Scope ext;
+
+		if (!(target = rewrite_agg(&rw, target)))
+			return FLOE_ERR;
+		for (i = 0; i < nkeys; i++) {
+			px[i] = expr_colref(b->arena, i, ik[i]->type);
+			gk[i] = expr_colref(b->arena, i, ik[i]->type);
+		}
+		px[nkeys] = target;
+		g = project_new(ctx, g, nkeys + 1, px);
+		memset(&l, 0, sizeof l);
+		memset(&r, 0, sizeof r);
+		l.op = *op;
+		l.est = -1;
+		r.op = g;
+		r.est = -1;
+		*op = hash_join_new(ctx, l.op, r.op, JOIN_LEFT, nkeys, ok, gk, NULL, false);
+		/* expr op value over the outer columns + (keys, value) */
+		scope_alloc(b, &ext, no);
+		scope_put(&ext, 0, outer);
+		{
+			Scope *saved = b->scope;
+			b->scope = &ext;
+			b->allow_aggs = false;
+			b->where = "WHERE";
+			other = bind_expr(b, sub_right ? a->lexpr : a->rexpr);
+			b->scope = saved;
+			if (!other)
+				return FLOE_ERR;
+		}
+		{
+			Expr *v = expr_colref(b->arena, no + nkeys, target->type);
+			const char *opname = a->name[0]->string->sval;
+			cmp = sub_right ? make_op(b, opname, other, v) : make_op(b, opname, v, other);
+			if (!cmp || !(cmp = bind_coerce_bool(b, cmp, "WHERE")))
+				return FLOE_ERR;
+		}
+		*op = filter_new(ctx, *op, cmp);
+		for (i = 0; i < no; i++)
+			keep[i] = expr_colref(b->arena, i, outer->types[i]);
+		*op = project_new(ctx, *op, no, keep);
+	}
+	*handled = true;
+	return FLOE_OK;
+}
+
 /* ---- SELECT ------------------------------------------------------------ */
 
 static int
@@ -1507,8 +1695,8 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		Expr **bound = ARENA_ARRAY(b->arena, Expr *, count_and(s->where_clause) + 1);
 		collect_and(s->where_clause, wc, &nw);
 		for (i = 0; i < nw; i++) {
-			bool anti;
-			if (semi_candidate(wc[i], &anti)) {
+			bool anti, sr;
+			if (semi_candidate(wc[i], &anti) || scalar_candidate(wc[i], &sr)) {
 				semis[nsemi++] = wc[i];
 				continue;
 			}
@@ -1523,7 +1711,10 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		for (i = 0; i < nsemi; i++) {
 			bool anti, handled;
 			PgQuery__SubLink *sl = semi_candidate(semis[i], &anti);
-			TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
+			if (sl)
+				TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
+			else
+				TRY(plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], &handled));
 			if (!handled) {
 				Expr *e;
 				b->allow_aggs = false;
