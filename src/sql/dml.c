@@ -50,7 +50,11 @@
  * whole file then reads it too), kept in the statement arena and sent
  * only after the commit succeeded, so a failed statement returns no rows.
  *
- * Not yet (0A000): UPDATE ... FROM, DELETE ... USING, subqueries, WITH,
+ * Uncorrelated subqueries (WHERE, SET, RETURNING) are run once while
+ * binding (select_run_subquery), before any file is read.
+ *
+ * Not yet (0A000): UPDATE ... FROM, DELETE ... USING, correlated
+ * subqueries, WITH,
  * WHERE CURRENT OF, tables with nested columns, format-version
  * 1 tables (upgrade to 2), SET of partition source columns.  v3 row
  * lineage is not carried over (rewritten rows get new row ids).
@@ -185,6 +189,7 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	d->b.arena = ctx->arena;
 	d->b.err = ctx->err;
 	d->b.sql = sql;
+	d->b.exec = ctx;          /* uncorrelated subqueries run once, at bind time */
 	TRY(load_table(s, ctx, sql, rv, &d->t));
 	d->schema = metadata_current_schema(d->t->md);
 	if (d->t->md->format_version < 2) {
@@ -724,11 +729,12 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 			out->cols[c] = m;
 		}
 	}
-	for (c = 0; c < b->ncols; c++) {
-		if (!d->set[c] || !d->schema->fields[c].required)
-			continue;
-		for (j = 0; j < nm; j++) {
-			uint32_t r = msel ? msel[j] : j;
+	/* row by row, columns in order: PostgreSQL reports the first row */
+	for (j = 0; j < nm; j++) {
+		uint32_t r = msel ? msel[j] : j;
+		for (c = 0; c < b->ncols; c++) {
+			if (!d->set[c] || !d->schema->fields[c].required)
+				continue;
 			if (!vector_is_valid(&out->cols[c], r)) {
 				floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
 					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
