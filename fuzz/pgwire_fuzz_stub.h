@@ -5,13 +5,16 @@
  * stub PgwireBackend standing in for the engine: every statement returns
  * two columns (int4, text) and three rows, one of them NULL; SQL containing
  * "err" fails with 22012 at position 1; Describe reports the same columns
- * for SQL starting with "SELECT".  Output bytes are discarded.
+ * for SQL starting with "SELECT"; user "scram" authenticates with
+ * SCRAM-SHA-256 (password "pw"), user "mock" gets the unknown-user mock
+ * exchange, everyone else is trusted.  Output bytes are discarded.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/auth_scram.c"
 #include "server/pgwire.c"
 #include "server/pgwire_msg.c"
 
@@ -113,6 +116,21 @@ stub_write(void *io, const void *p, size_t n)
 	return 0;
 }
 
+static int
+stub_auth(void *ctx, const char *user, ScramVerifier *v)
+{
+	if (!strcmp(user, "scram"))
+		return scram_verifier_parse("SCRAM-SHA-256$4096:MDEyMzQ1Njc4OWFiY2RlZg==$"
+					    "5ZYEbgx2oIM3fZnh8TduMjqml9cWqbXQbEZWmn915Ik=:"
+					    "6sv9J26dRZ6UzzzrfUNYjbMnEf5W9S+QtAvKkuddjcI=", v) == FLOE_OK;
+	if (!strcmp(user, "mock")) {
+		scram_mock_verifier(user, v);
+		return 1;
+	}
+	return 0;
+}
+
 static const PgwireBackend stub_backend = {
 	NULL, stub_open, stub_close, stub_exec, stub_describe, stub_cancel, stub_write,
+	stub_auth, NULL,
 };

@@ -9,7 +9,7 @@ pkgs=(
   libpg-query-dev libprotobuf-c-dev
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
   libxxhash-dev libroaring-dev
-  libsqlite3-dev libpq-dev libjansson-dev libedit-dev libcmocka-dev
+  libsqlite3-dev libpq-dev libjansson-dev libedit-dev libcmocka-dev libssl-dev
 )
 # Test-only tools: the reference PostgreSQL, libFuzzer (clang), node for the
 # interop readers in ../shared/tools/interop.

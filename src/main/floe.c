@@ -4,7 +4,9 @@
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
- *   floe serve [-D DIR] [--port N] [--host 127.0.0.1]
+ *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]
+ *   floe serve --make-verifier     read a password on stdin, print its
+ *                                  SCRAM-SHA-256 verifier (for --auth-file)
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe --version | --help
@@ -31,6 +33,7 @@
 #include <signal.h>
 
 #include "main/shell.h"
+#include "server/auth_scram.h"
 #include "server/server.h"
 
 typedef struct Action {
@@ -46,7 +49,7 @@ usage(FILE *out)
 		"\n"
 		"Usage:\n"
 		"  floe [shell] [OPTION]...   run the interactive shell or a script\n"
-		"  floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n"
+		"  floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]\n"
 		"                             run the PostgreSQL wire-protocol server (default port 5433)\n"
 		"\n"
 		"Options:\n"
@@ -87,10 +90,12 @@ serve_main(int argc, char **argv)
 		{"warehouse", required_argument, NULL, 'D'},
 		{"port", required_argument, NULL, 'p'},
 		{"host", required_argument, NULL, 'h'},
+		{"auth-file", required_argument, NULL, 'a'},
+		{"make-verifier", no_argument, NULL, 'm'},
 		{"help", no_argument, NULL, 1000},
 		{NULL, 0, NULL, 0},
 	};
-	const char *warehouse = NULL, *host = "127.0.0.1";
+	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
 	int port = 5433, c;
 	char *end;
 	EngineConfig cfg;
@@ -104,6 +109,25 @@ serve_main(int argc, char **argv)
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 'h': host = optarg; break;
+		case 'a': auth_file = optarg; break;
+		case 'm': {
+			char pw[1024], v[256];
+			size_t n;
+			if (!fgets(pw, sizeof pw, stdin)) {
+				fprintf(stderr, "floe serve: no password on stdin\n");
+				return 2;
+			}
+			n = strlen(pw);
+			while (n && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
+				pw[--n] = 0;
+			if (scram_verifier_make(pw, 4096, v, sizeof v) != FLOE_OK) {
+				fprintf(stderr, "floe serve: could not make a verifier\n");
+				return 2;
+			}
+			memset(pw, 0, sizeof pw);
+			printf("%s\n", v);
+			return 0;
+		}
 		case 'p':
 			port = (int)strtol(optarg, &end, 10);
 			if (*end || !*optarg || port < 0 || port > 65535) {
@@ -112,14 +136,18 @@ serve_main(int argc, char **argv)
 			}
 			break;
 		case 1000:
-			printf("Usage: floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n"
+			printf("Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]\n"
+			       "       floe serve --make-verifier < password\n"
 			       "Serve the warehouse over the PostgreSQL protocol (default port 5433;\n"
-			       "--port 0 picks a free port).  Only loopback addresses are allowed:\n"
-			       "connections are trusted without a password.\n");
+			       "--port 0 picks a free port).  Without --auth-file connections are\n"
+			       "trusted and only loopback addresses are allowed; with it, every user\n"
+			       "logs in with SCRAM-SHA-256 (lines \"user:SCRAM-SHA-256$...\", as made\n"
+			       "by --make-verifier or stored in PostgreSQL's pg_authid).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
-				"Usage: floe serve [-D DIR] [--port N] [--host 127.0.0.1]\n", argv[optind - 1]);
+				"Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
@@ -137,7 +165,7 @@ serve_main(int argc, char **argv)
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
 	}
-	if (server_listen(&srv, engine, host, port, &err) != FLOE_OK) {
+	if (server_listen(&srv, engine, host, port, auth_file, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		if (err.hint[0])
 			fprintf(stderr, "HINT:  %s\n", err.hint);

@@ -16,9 +16,17 @@
  *   +-------------+ <-----+
  *   | PG_STARTUP  | ------+
  *   +-------------+ --- CancelRequest (startup_packet -> backend.cancel) --+
- *          | StartupMessage 3.x: session_open, AuthenticationOk (trust),  |
+ *          | StartupMessage 3.x (startup_packet)                          |
+ *          | trust: finish_startup          SCRAM: AuthenticationSASL     |
+ *          |                                     v                        |
+ *          |                              +-------------+  wrong password |
+ *          |                              |   PG_AUTH   | --- or bad -----+
+ *          |                              +-------------+  SASL message   |
+ *          |    SASLInitialResponse, SASLResponse (auth_msg)  |           |
+ *          | <------------------------------------------------+           |
+ *          | finish_startup: session_open, AuthenticationOk,              |
  *          | ParameterStatus*, BackendKeyData, ReadyForQuery              |
- *          v (startup_packet)                                             |
+ *          v                                                              |
  *   +-------------+  Q: simple_query (ReadyForQuery after it)             |
  *   |  PG_READY   | <--+  P/B/D/E/C/H: parse_msg, bind_msg, describe_msg, |
  *   +-------------+ ---+  execute_msg, close_msg, flush                   |
@@ -113,6 +121,10 @@ struct PgConn {
 	int32_t pid, key;
 	PgState state;
 	PgBuf in, out;
+	Arena *arena;             /* connection lifetime: startup parameters */
+	char *database, *app, *options;
+	ScramState *scram;
+	int auth_step;
 	void *session;
 	volatile int cancel;
 	char user[256];
@@ -1341,6 +1353,61 @@ apply_options(PgConn *c, const char *opts, floe_error *err)
 	return FLOE_OK;
 }
 
+static int finish_startup(PgConn *c);
+
+/* SASLInitialResponse (step 0) and SASLResponse (step 1) of SCRAM-SHA-256. */
+static int
+auth_msg(PgConn *c, char type, PgReader *r)
+{
+	char reply[SCRAM_MSG_MAX];
+	floe_error err;
+	const uint8_t *data;
+	size_t n, m;
+	int rc;
+
+	if (type != 'p') {
+		char msg[80];
+		snprintf(msg, sizeof msg, "expected SASL response, got message type %d", (unsigned char)type);
+		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, msg);
+	}
+	if (c->auth_step == 0) {
+		const char *mech = pgreader_cstr(r);
+		int32_t len = pgreader_int32(r);
+		if (r->bad || len < 0 || (size_t)len != pgreader_left(r))
+			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid SASL initial response");
+		if (strcmp(mech, "SCRAM-SHA-256") != 0)
+			return fatal(c, ERRCODE_PROTOCOL_VIOLATION,
+				     "client selected an invalid SASL authentication mechanism");
+		data = pgreader_bytes(r, (size_t)len);
+		n = (size_t)len;
+		rc = scram_server_first(c->scram, &c->scram->v, data, n, reply, sizeof reply, &err);
+	} else {
+		n = pgreader_left(r);
+		data = pgreader_bytes(r, n);
+		rc = scram_server_final(c->scram, data, n, reply, sizeof reply, &err);
+	}
+	if (rc != FLOE_OK) {
+		if (floe_error_is(&err, ERRCODE_INVALID_PASSWORD)) {
+			floe_errorf(&err, ERRCODE_INVALID_PASSWORD,
+				    "password authentication failed for user \"%s\"", c->user);
+			if (c->be->auth_failed)
+				c->be->auth_failed(c->be->ctx, c->io, c->user);
+		}
+		send_error(c, &err, "FATAL");
+		c->state = PG_CLOSED;
+		return FLOE_ERR;
+	}
+	m = pgbuf_begin(&c->out, 'R');
+	pgbuf_int32(&c->out, c->auth_step == 0 ? 11 : 12);   /* SASLContinue / SASLFinal */
+	pgbuf_append(&c->out, reply, strlen(reply));
+	pgbuf_end(&c->out, m);
+	if (c->auth_step++ == 0)
+		return FLOE_OK;
+	free(c->scram);
+	c->scram = NULL;
+	return finish_startup(c);
+}
+
 static int
 startup_packet(PgConn *c, PgReader *r)
 {
@@ -1413,8 +1480,38 @@ startup_packet(PgConn *c, PgReader *r)
 		pgbuf_end(&c->out, m);
 	}
 	snprintf(c->user, sizeof c->user, "%s", user);
-	c->session = c->be->session_open(c->be->ctx, user, database && database[0] ? database : user,
-					 &c->cancel, &err);
+	c->database = arena_strdup(c->arena, database && database[0] ? database : user);
+	c->app = arena_strdup(c->arena, app);
+	c->options = options ? arena_strdup(c->arena, options) : NULL;
+	if (c->be->auth) {
+		ScramVerifier v;
+		if (c->be->auth(c->be->ctx, user, &v) == 1) {
+			/* AuthenticationSASL: the mechanisms we offer */
+			c->scram = xcalloc(1, sizeof *c->scram);
+			c->scram->v = v;
+			c->auth_step = 0;
+			m = pgbuf_begin(&c->out, 'R');
+			pgbuf_int32(&c->out, 10);
+			pgbuf_cstr(&c->out, "SCRAM-SHA-256");
+			pgbuf_byte(&c->out, 0);
+			pgbuf_end(&c->out, m);
+			c->state = PG_AUTH;
+			return FLOE_OK;
+		}
+	}
+	return finish_startup(c);
+}
+
+/* After authentication: the session, AuthenticationOk, ParameterStatus,
+ * BackendKeyData, ReadyForQuery. */
+static int
+finish_startup(PgConn *c)
+{
+	floe_error err;
+	size_t m;
+	const char *user = c->user, *app = c->app, *options = c->options;
+
+	c->session = c->be->session_open(c->be->ctx, user, c->database, &c->cancel, &err);
 	if (!c->session) {
 		send_error(c, &err, "FATAL");
 		c->state = PG_CLOSED;
@@ -1425,7 +1522,8 @@ startup_packet(PgConn *c, PgReader *r)
 		c->state = PG_CLOSED;
 		return FLOE_ERR;
 	}
-	/* trust authentication (loopback only: server.c refuses other addresses) */
+	/* AuthenticationOk (trust is loopback only: server.c refuses other
+	 * addresses unless SCRAM users are configured) */
 	m = pgbuf_begin(&c->out, 'R');
 	pgbuf_int32(&c->out, 0);
 	pgbuf_end(&c->out, m);
@@ -1523,6 +1621,8 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 			break;
 		if (c->state == PG_STARTUP) {
 			max = PGWIRE_MAX_STARTUP;
+		} else if (c->state == PG_AUTH) {
+			max = PGWIRE_MAX_SMALL;
 		} else {
 			max = limit_of((char)p[0]);
 			if (!max) {
@@ -1543,6 +1643,9 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 		if (c->state == PG_STARTUP) {
 			pgreader_init(&r, p + 4, len - 4);
 			startup_packet(c, &r);
+		} else if (c->state == PG_AUTH) {
+			pgreader_init(&r, p + 5, len - 5);
+			auth_msg(c, type, &r);
 		} else {
 			pgreader_init(&r, p + 5, len - 5);
 			message(c, type, &r);
@@ -1566,6 +1669,7 @@ pgwire_conn_new(const PgwireBackend *backend, void *io, int32_t pid, int32_t key
 	pgbuf_init(&c->in);
 	pgbuf_init(&c->out);
 	c->scratch = arena_new(64 * 1024);
+	c->arena = arena_new(4096);
 	return c;
 }
 
@@ -1582,6 +1686,8 @@ pgwire_conn_free(PgConn *c)
 	pgbuf_dispose(&c->in);
 	pgbuf_dispose(&c->out);
 	arena_free(c->scratch);
+	arena_free(c->arena);
+	free(c->scram);
 	free(c);
 }
 

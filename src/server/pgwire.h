@@ -21,10 +21,12 @@
 #include <stdint.h>
 #include "common/arena.h"
 #include "common/error.h"
+#include "server/auth_scram.h"
 #include "sql/engine.h"
 
 typedef enum PgState {
 	PG_STARTUP = 0,     /* waiting for the startup packet (SSL/GSS requests loop here) */
+	PG_AUTH,            /* SCRAM-SHA-256 exchange: only SASL messages ('p') */
 	PG_READY,           /* idle or between extended-protocol messages */
 	PG_FAILED,          /* extended-protocol error: discard until Sync */
 	PG_CLOSED           /* Terminate, FATAL error or cancel request: close the socket */
@@ -49,6 +51,11 @@ typedef struct PgwireBackend {
 	void (*cancel)(void *ctx, int32_t pid, int32_t key);
 	/* send bytes: 0, or -1 when the client is gone */
 	int (*write)(void *io, const void *p, size_t n);
+	/* how `user` authenticates: 0 trust, 1 SCRAM-SHA-256 with *v filled (a
+	 * mock verifier for an unknown user).  NULL: trust for everyone. */
+	int (*auth)(void *ctx, const char *user, ScramVerifier *v);
+	/* a failed login for `user` (rate limiting, logging); may be NULL */
+	void (*auth_failed)(void *ctx, void *io, const char *user);
 } PgwireBackend;
 
 typedef struct PgConn PgConn;

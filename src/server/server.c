@@ -16,8 +16,11 @@
  * target connection's cancel flag under `conns_mu`, which the running
  * statement polls (57014).
  *
- * Authentication is trust, so listening is refused on any address but
- * 127.0.0.1 / ::1 / localhost (password authentication is not built yet).
+ * Authentication: with an auth file (server_listen's auth_file: lines
+ * "user:<SCRAM-SHA-256 verifier>") every user must pass SCRAM-SHA-256
+ * (auth_scram.c; an unknown user runs a mock exchange and fails 28P01);
+ * without one, trust, and then listening is refused on any address but
+ * 127.0.0.1 / ::1 / localhost.
  *
  * INTERFACE ROUTINES: see server.h.
  *
@@ -66,6 +69,10 @@ struct Server {
 	Conn *conns;
 	int32_t next_pid;
 	PgwireBackend be;
+	/* SCRAM users from the auth file (none: trust) */
+	int nusers;
+	char **user_names;
+	ScramVerifier *verifiers;
 };
 
 /* ---- backend callbacks (engine access under engine_mu) ------------------- */
@@ -120,6 +127,62 @@ be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32
 	rc = session_describe(session, sql, nparams, oids, a, out, err);
 	pthread_mutex_unlock(&srv->engine_mu);
 	return rc;
+}
+
+static int
+be_auth(void *ctx, const char *user, ScramVerifier *v)
+{
+	Server *srv = ctx;
+	int i;
+	if (!srv->nusers)
+		return 0;
+	for (i = 0; i < srv->nusers; i++)
+		if (!strcmp(srv->user_names[i], user)) {
+			*v = srv->verifiers[i];
+			return 1;
+		}
+	scram_mock_verifier(user, v);
+	return 1;
+}
+
+/* Auth file: one "user:SCRAM-SHA-256$iter:salt$StoredKey:ServerKey" per
+ * line (PostgreSQL's pg_authid.rolpassword form); '#' comments. */
+static int
+load_auth_file(Server *srv, const char *path, floe_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[2048];
+	int lineno = 0;
+
+	if (!f)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not open auth file \"%s\": %s", path,
+				   strerror(errno));
+	while (fgets(line, sizeof line, f)) {
+		char *colon, *nl = strchr(line, '\n');
+		ScramVerifier v;
+		lineno++;
+		if (nl)
+			*nl = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		colon = strchr(line, ':');
+		if (!colon || colon == line || scram_verifier_parse(colon + 1, &v) != FLOE_OK) {
+			fclose(f);
+			return floe_errorf(err, "F0000" /* config_file_error */,
+					   "auth file \"%s\" line %d: expected user:SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>",
+					   path, lineno);
+		}
+		*colon = 0;
+		srv->user_names = xrealloc(srv->user_names, sizeof(char *) * (size_t)(srv->nusers + 1));
+		srv->verifiers = xrealloc(srv->verifiers, sizeof(ScramVerifier) * (size_t)(srv->nusers + 1));
+		srv->user_names[srv->nusers] = xstrdup(line);
+		srv->verifiers[srv->nusers] = v;
+		srv->nusers++;
+	}
+	fclose(f);
+	if (!srv->nusers)
+		return floe_errorf(err, "F0000" /* config_file_error */, "auth file \"%s\" has no users", path);
+	return FLOE_OK;
 }
 
 static void
@@ -222,7 +285,8 @@ is_loopback(const char *host)
 }
 
 int
-server_listen(Server **out, Engine *engine, const char *host, int port, floe_error *err)
+server_listen(Server **out, Engine *engine, const char *host, int port, const char *auth_file,
+	      floe_error *err)
 {
 	struct addrinfo hints, *ai = NULL;
 	char portstr[16];
@@ -230,40 +294,53 @@ server_listen(Server **out, Engine *engine, const char *host, int port, floe_err
 	int fd, one = 1, rc;
 	struct sockaddr_storage sa;
 	socklen_t salen = sizeof sa;
+	Server tmp;
 
 	*out = NULL;
-	if (!is_loopback(host)) {
+	memset(&tmp, 0, sizeof tmp);
+	if (auth_file && load_auth_file(&tmp, auth_file, err) != FLOE_OK)
+		goto fail;
+	if (!tmp.nusers && !is_loopback(host)) {
 		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "floe serve listens only on a loopback address (127.0.0.1, ::1), not \"%s\"", host);
-		return floe_error_hint(err, "Connections are trusted without a password; "
-				       "password authentication is not available yet.");
+			    "floe serve listens only on a loopback address (127.0.0.1, ::1), not \"%s\", "
+			    "unless password authentication is configured", host);
+		floe_error_hint(err, "Without --auth-file connections are trusted without a password.");
+		goto fail;
 	}
-	if (port < 0 || port > 65535)
-		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid port %d", port);
+	if (port < 0 || port > 65535) {
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid port %d", port);
+		goto fail;
+	}
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	snprintf(portstr, sizeof portstr, "%d", port);
-	if ((rc = getaddrinfo(!strcmp(host, "localhost") ? "127.0.0.1" : host, portstr, &hints, &ai)) != 0)
-		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not resolve \"%s\": %s",
-				   host, gai_strerror(rc));
+	if ((rc = getaddrinfo(!strcmp(host, "localhost") ? "127.0.0.1" : host, portstr, &hints, &ai)) != 0) {
+		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not resolve \"%s\": %s",
+			    host, gai_strerror(rc));
+		goto fail;
+	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		freeaddrinfo(ai);
-		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not create socket: %s",
-				   strerror(errno));
+		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not create socket: %s", strerror(errno));
+		goto fail;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
 		int e = errno;
 		freeaddrinfo(ai);
 		close(fd);
-		return floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not listen on %s port %d: %s",
-				   host, port, strerror(e));
+		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not listen on %s port %d: %s",
+			    host, port, strerror(e));
+		goto fail;
 	}
 	freeaddrinfo(ai);
 	srv = xcalloc(1, sizeof *srv);
+	srv->nusers = tmp.nusers;
+	srv->user_names = tmp.user_names;
+	srv->verifiers = tmp.verifiers;
 	srv->engine = engine;
 	srv->fd = fd;
 	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0)
@@ -279,8 +356,15 @@ server_listen(Server **out, Engine *engine, const char *host, int port, floe_err
 	srv->be.describe = be_describe;
 	srv->be.cancel = be_cancel;
 	srv->be.write = be_write;
+	srv->be.auth = be_auth;
 	*out = srv;
 	return FLOE_OK;
+fail:
+	while (tmp.nusers > 0)
+		free(tmp.user_names[--tmp.nusers]);
+	free(tmp.user_names);
+	free(tmp.verifiers);
+	return FLOE_ERR;
 }
 
 int
@@ -339,6 +423,10 @@ server_free(Server *srv)
 	}
 	pthread_mutex_unlock(&srv->conns_mu);
 	reap(srv, true);
+	while (srv->nusers > 0)
+		free(srv->user_names[--srv->nusers]);
+	free(srv->user_names);
+	free(srv->verifiers);
 	pthread_mutex_destroy(&srv->engine_mu);
 	pthread_mutex_destroy(&srv->conns_mu);
 	free(srv);

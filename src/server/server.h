@@ -4,8 +4,10 @@
  * connection with its own Session over one shared Engine.
  *
  * INTERFACE ROUTINES
- *   server_listen(&srv, engine, host, port, err)   bind + listen (port 0: any
- *                                                   free port); loopback only
+ *   server_listen(&srv, engine, host, port, auth_file, err)
+ *                        bind + listen (port 0: any free port).  auth_file
+ *                        NULL: trust, loopback only; else its users log in
+ *                        with SCRAM-SHA-256 (lines "user:SCRAM-SHA-256$...")
  *   server_port(srv)                                the port actually bound
  *   server_run(srv, stop)                           accept until *stop != 0
  *   server_free(srv)                                close every connection, join
@@ -19,7 +21,8 @@
 
 typedef struct Server Server;
 
-int server_listen(Server **out, Engine *engine, const char *host, int port, floe_error *err);
+int server_listen(Server **out, Engine *engine, const char *host, int port, const char *auth_file,
+		  floe_error *err);
 int server_port(const Server *srv);
 int server_run(Server *srv, volatile sig_atomic_t *stop);
 void server_free(Server *srv);

@@ -14,7 +14,10 @@
 #     discard until Sync, Describe, Close, FATAL 08P01 on unknown types and
 #     bad lengths, protocol negotiation) and 10,000 malformed packets, after
 #     which a normal client must still work
-#   - refusal of non-loopback addresses; a clean exit on SIGTERM with no
+#   - SCRAM-SHA-256 with --auth-file: a verifier made by PostgreSQL 15 and
+#     one made by floe, right and wrong passwords, unknown users (psql and
+#     psycopg 3, whose libpq checks the server's signature)
+#   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
 #
 # The server runs on a free port (--port 0) in a temporary warehouse, by PID,
@@ -29,7 +32,11 @@ tmp=$(mktemp -d /tmp/floe-server.XXXXXX)
 export FLOE_PG_DIR
 FLOE_PG_DIR=$(mktemp -u /tmp/floe-serverpg.XXXXXX)
 srv_pid=
+srv2_pid=
 stop_server() {
+	if [ -n "$srv2_pid" ] && kill -0 "$srv2_pid" 2>/dev/null; then
+		kill -KILL "$srv2_pid" 2>/dev/null
+	fi
 	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
 		kill -TERM "$srv_pid" 2>/dev/null
 		for _ in $(seq 50); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
@@ -153,6 +160,76 @@ else
 fi
 out=$(psql -X -At "$conninfo" -c 'SELECT 1' 2>&1)
 if [ "$out" = "1" ] && kill -0 "$srv_pid" 2>/dev/null; then pass alive_after_all; else fail alive_after_all "$out"; fi
+
+# ---- SCRAM-SHA-256 (--auth-file) -------------------------------------------------
+# alice's verifier is made by PostgreSQL itself (pg_authid) when a server is
+# available, else by Python's hashlib; bob's by `floe serve --make-verifier`
+if [ $have_pg -eq 1 ]; then
+	va=$(psql -X -At "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" -c \
+		"SET password_encryption = 'scram-sha-256'; CREATE ROLE srv_alice LOGIN PASSWORD 'Al1ce pw';
+		 SELECT rolpassword FROM pg_authid WHERE rolname = 'srv_alice'" 2>&1 | tail -1)
+else
+	va=$(python3 -c "
+import base64, hashlib, hmac, os
+salt = os.urandom(16); sp = hashlib.pbkdf2_hmac('sha256', b'Al1ce pw', salt, 4096)
+ck = hmac.new(sp, b'Client Key', 'sha256').digest(); sk = hmac.new(sp, b'Server Key', 'sha256').digest()
+b = lambda x: base64.b64encode(x).decode()
+print('SCRAM-SHA-256\$4096:%s\$%s:%s' % (b(salt), b(hashlib.sha256(ck).digest()), b(sk)))")
+fi
+vb=$(printf 'b0b secret\n' | "$FLOE_BIN" serve --make-verifier)
+printf '# users\nalice:%s\nbob:%s\n' "$va" "$vb" >"$tmp/auth"
+LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0" \
+	"$FLOE_BIN" serve -D "$tmp/wh" --port 0 --auth-file "$tmp/auth" >"$tmp/serve2.out" 2>"$tmp/serve2.err" &
+srv2_pid=$!
+port2=
+for _ in $(seq 100); do
+	port2=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve2.out")
+	[ -n "$port2" ] && break
+	sleep 0.1
+done
+if [ -z "$port2" ]; then
+	fail scram_start "floe serve --auth-file did not start" "$tmp/serve2.err"
+else
+	ci2="host=127.0.0.1 port=$port2 dbname=floe connect_timeout=10"
+	out=$(PGPASSWORD='Al1ce pw' psql -X -At "$ci2 user=alice" -c "SELECT 'in'" 2>&1)
+	if [ "$out" = "in" ]; then pass scram_login_postgres_verifier; else fail scram_login_postgres_verifier "$out"; fi
+	out=$(PGPASSWORD='b0b secret' psql -X -At "$ci2 user=bob" -c "SELECT 'in'" 2>&1)
+	if [ "$out" = "in" ]; then pass scram_login_floe_verifier; else fail scram_login_floe_verifier "$out"; fi
+	out=$(PGPASSWORD='wrong' psql -X -At "$ci2 user=alice" -c "SELECT 1" 2>&1)
+	if printf '%s' "$out" | grep -q 'FATAL:  password authentication failed for user "alice"'; then
+		pass scram_wrong_password; else fail scram_wrong_password "$out"; fi
+	out=$(PGPASSWORD='x' psql -X -At "$ci2 user=nobody" -c "SELECT 1" 2>&1)
+	if printf '%s' "$out" | grep -q 'password authentication failed for user "nobody"'; then
+		pass scram_unknown_user; else fail scram_unknown_user "$out"; fi
+	out=$(psql -X -w -At "$ci2 user=alice" -c "SELECT 1" 2>&1)
+	if printf '%s' "$out" | grep -q 'no password supplied'; then pass scram_requires_password; else fail scram_requires_password "$out"; fi
+	if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+		out=$("$pyexe" - "$ci2" <<'PY' 2>&1
+import sys, psycopg
+from psycopg import errors
+with psycopg.connect(sys.argv[1] + " user=bob password='b0b secret'", autocommit=True) as c:
+    print(c.execute("SELECT %s::int + 1", (41,)).fetchone()[0])
+try:
+    psycopg.connect(sys.argv[1] + " user=bob password=nope")
+    print("wrong password accepted")
+except psycopg.OperationalError as e:
+    print("refused" if "password authentication failed" in str(e) else str(e))
+PY
+)
+		if [ "$out" = "42
+refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
+	fi
+	if printf '%s\n' "$va" "$vb" | grep -q -F -f - "$tmp/serve2.err" "$tmp/serve2.out"; then
+		fail scram_no_secrets_logged "verifier in server output"
+	else
+		pass scram_no_secrets_logged
+	fi
+	kill -TERM "$srv2_pid"; wait "$srv2_pid"; rc=$?
+	if [ $rc -eq 0 ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/serve2.err"; then
+		pass scram_server_clean_exit; else fail scram_server_clean_exit "exit $rc" "$tmp/serve2.err"; fi
+fi
+out=$("$FLOE_BIN" serve -D "$tmp/wh3" --auth-file /nonexistent/auth --port 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not open auth file'; then pass bad_auth_file; else fail bad_auth_file "rc=$rc $out"; fi
 
 # ---- refusals -------------------------------------------------------------------
 out=$("$FLOE_BIN" serve -D "$tmp/wh2" --host 0.0.0.0 --port 0 2>&1); rc=$?
