@@ -25,7 +25,9 @@
  * lists are joined greedily from the WHERE conjuncts: single-item
  * conjuncts are pushed below the join as filters, the largest item (by
  * manifest record counts) is the first probe input, and each step joins
- * an item connected to the joined set by an equality; the output is then
+ * the item connected to the joined set by equalities whose join is
+ * estimated smallest (|joined| * |item| / the larger distinct count of the
+ * key columns, from the manifests' integer bounds); the output is then
  * projected back to FROM order.  The build side is the smaller input when
  * both row counts are known, else the right one.
  *
@@ -33,12 +35,22 @@
  * common type; UNION ALL = Append, UNION = Append + HashAggregate,
  * INTERSECT/EXCEPT [ALL] = Append of (row, 1, 0) / (row, 0, 1), grouped
  * with sum()s, then SetOp.  WITH: a CTE is planned again at each
- * reference (non-recursive only).  Uncorrelated subqueries in expressions
- * are run once while binding (select_run_subquery); a reference to an
- * outer query's column is 0A000.
+ * reference (non-recursive only).
  *
- * Not yet (0A000): WITH RECURSIVE, correlated subqueries, LATERAL,
- * DISTINCT ON, window functions.
+ * Subqueries.  In WHERE conjuncts: EXISTS / NOT EXISTS / x IN (SELECT ...)
+ * over a plain SELECT become semi / anti hash joins (plan_semi): the inner
+ * WHERE is bound with the outer scope visible as extra columns (BindCtx
+ * corr_scope), its outer = inner equalities are the hash keys, other
+ * correlated conditions the residual, the rest filter the inner side; an
+ * IN over any other query is a semi join on its one column.  expr op
+ * (SELECT agg ... WHERE inner.k = outer.k ...) becomes a LEFT join with
+ * the subquery grouped by its keys (plan_scalar_corr; not for count,
+ * whose empty group is 0, not NULL).  Any other uncorrelated subquery is
+ * run once while binding (select_run_subquery) and becomes a constant or
+ * an OR/AND over its values; other correlated ones are 0A000.
+ *
+ * Not yet (0A000): WITH RECURSIVE, LATERAL, correlated subqueries outside
+ * those forms, DISTINCT ON, window functions.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
@@ -1338,6 +1350,10 @@ refs_range(const Expr *e, int lo, int hi)
 	return false;
 }
 
+static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
+			    bool *handled);
+static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
+
 /*
  * *op (rows of the outer scope) semi/anti-joined with the subquery of sl.
  * A plain subquery is joined on its FROM rows: its WHERE conjuncts that
@@ -1357,6 +1373,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	Source isrc;
 	BindCtx ib;
 	int *to_out, *to_outer;
+	Node **deferred = NULL;
+	int ndef = 0;
 
 	*handled = false;
 	memset(&ib, 0, sizeof ib);
@@ -1419,9 +1437,22 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 				return FLOE_ERR;
 		}
 		if (sub->where_clause) {
-			Expr *w = bind_coerce_bool(&ib, bind_expr(&ib, sub->where_clause), "WHERE");
-			if (!w)
-				return FLOE_ERR;
+			/* subqueries of the inner WHERE apply to the inner rows */
+			int nn = count_and(sub->where_clause), k2 = 0, j, nbe = 0;
+			Node **wn = ARENA_ARRAY(b->arena, Node *, nn + 1);
+			Expr **be = ARENA_ARRAY(b->arena, Expr *, nn + 1), *w;
+			deferred = ARENA_ARRAY(b->arena, Node *, nn + 1);
+			collect_and(sub->where_clause, wn, &k2);
+			for (j = 0; j < k2; j++) {
+				bool an, sr;
+				if (semi_candidate(wn[j], &an) || scalar_candidate(wn[j], &sr)) {
+					deferred[ndef++] = wn[j];
+					continue;
+				}
+				if (!(be[nbe++] = bind_coerce_bool(&ib, bind_expr(&ib, wn[j]), "WHERE")))
+					return FLOE_ERR;
+			}
+			w = and_of(b, be, nbe);
 			conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 2);
 			split_conjuncts(w, conj, &nc);
 		} else {
@@ -1472,6 +1503,21 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			res[nres++] = remap(b->arena, c, to_out);
 		}
 		TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+		ib.corr_scope = NULL;
+		for (i = 0; i < ndef; i++) {
+			bool an, done;
+			PgQuery__SubLink *s2 = semi_candidate(deferred[i], &an);
+			if (s2)
+				TRY(plan_semi(&ib, ctx, &isrc.op, &isrc.scope, s2, an, &done));
+			else
+				TRY(plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], &done));
+			if (!done) {
+				Expr *e = bind_coerce_bool(&ib, bind_expr(&ib, deferred[i]), "WHERE");
+				if (!e)
+					return FLOE_ERR;
+				isrc.op = filter_new(ctx, isrc.op, e);
+			}
+		}
 	}
 	*op = hash_join_new(ctx, *op, isrc.op, anti ? JOIN_ANTI : JOIN_SEMI, nkeys, ok, ik,
 			    and_of(b, res, nres), false);
