@@ -61,6 +61,9 @@
  *
  * INTERFACE ROUTINES (bind.h)
  *   dml_update, dml_delete, dml_truncate
+ *   dml_describe(s, ctx, sql, stmt, &ncols, &names, &types)   RETURNING's
+ *       columns for the extended protocol's Describe (not yet in bind.h:
+ *       engine.c's session_describe is to call it)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1026,60 +1029,69 @@ set_value(Dml *d, PgQuery__ResTarget *rt, Node **val)
 	return FLOE_OK;
 }
 
-int
-dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink)
+/* Bind an UPDATE: table, WHERE, SET, RETURNING (nothing is read). */
+static int
+update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st)
 {
-	Dml d;
 	int i, c;
-	char tag[64];
 
 	if (st->with_clause)
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "WITH is not supported yet in UPDATE");
-	TRY(dml_begin(&d, s, ctx, sql, st->relation, true));
+	TRY(dml_begin(d, s, ctx, sql, st->relation, true));
 	if (st->n_from_clause)
-		return unsupported(&d, "UPDATE ... FROM", -1);
-	TRY(bind_where(&d, st->where_clause));
+		return unsupported(d, "UPDATE ... FROM", -1);
+	TRY(bind_where(d, st->where_clause));
 
-	d.set = ARENA_ARRAY(ctx->arena, Expr *, d.schema->nfields + 1);
-	d.b.allow_aggs = false;
-	d.b.where = "UPDATE";
+	d->set = ARENA_ARRAY(ctx->arena, Expr *, d->schema->nfields + 1);
+	d->b.allow_aggs = false;
+	d->b.where = "UPDATE";
 	for (i = 0; i < (int)st->n_target_list; i++) {
 		PgQuery__ResTarget *rt = st->target_list[i]->res_target;
 		const IcebergField *f;
 		Node *val;
 		Expr *x;
 
-		c = find_column(&d, rt->name);
+		c = find_column(d, rt->name);
 		if (c < 0) {
 			floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
 				    "column \"%s\" of relation \"%s\" does not exist", rt->name,
-				    d.t->name);
-			floe_error_position(ctx->err, bind_location(&d.b, rt->location));
+				    d->t->name);
+			floe_error_position(ctx->err, bind_location(&d->b, rt->location));
 			return FLOE_ERR;
 		}
-		f = &d.schema->fields[c];
+		f = &d->schema->fields[c];
 		if (rt->n_indirection)
-			return unsupported(&d, "assignment to a subfield or array element", rt->location);
-		if (d.set[c]) {
+			return unsupported(d, "assignment to a subfield or array element", rt->location);
+		if (d->set[c]) {
 			floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
 				    "multiple assignments to same column \"%s\"", rt->name);
-			floe_error_position(ctx->err, bind_location(&d.b, rt->location));
+			floe_error_position(ctx->err, bind_location(&d->b, rt->location));
 			return FLOE_ERR;
 		}
-		if (is_partition_source(d.t->md, f->id))
-			return unsupported(&d, "UPDATE of a partition source column", rt->location);
-		TRY(set_value(&d, rt, &val));
+		if (is_partition_source(d->t->md, f->id))
+			return unsupported(d, "UPDATE of a partition source column", rt->location);
+		TRY(set_value(d, rt, &val));
 		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
-			if (!(x = bind_default_expr(&d.b, f)))
+			if (!(x = bind_default_expr(&d->b, f)))
 				return FLOE_ERR;
-		} else if (!(x = bind_expr(&d.b, val)) || !(x = bind_coerce_column(&d.b, x, f))) {
+		} else if (!(x = bind_expr(&d->b, val)) || !(x = bind_coerce_column(&d->b, x, f))) {
 			return FLOE_ERR;
 		}
-		d.set[c] = x;
+		d->set[c] = x;
 	}
 	if (st->n_returning_list)
-		TRY(bind_returning(&d, st->returning_list, (int)st->n_returning_list));
+		TRY(bind_returning(d, st->returning_list, (int)st->n_returning_list));
+	return FLOE_OK;
+}
+
+int
+dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink)
+{
+	Dml d;
+	char tag[64];
+
+	TRY(update_bind(&d, s, ctx, sql, st));
 	TRY(dml_run(&d));
 	TRY(returning_send(&d, sink));
 	snprintf(tag, sizeof tag, "UPDATE %lld", (long long)d.rows);
@@ -1088,25 +1100,66 @@ dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, R
 
 /* ---- DELETE ------------------------------------------------------------ */
 
+static int
+delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st)
+{
+	if (st->with_clause)
+		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "WITH is not supported yet in DELETE");
+	TRY(dml_begin(d, s, ctx, sql, st->relation, false));
+	if (st->n_using_clause)
+		return unsupported(d, "DELETE ... USING", -1);
+	TRY(bind_where(d, st->where_clause));
+	if (st->n_returning_list)
+		TRY(bind_returning(d, st->returning_list, (int)st->n_returning_list));
+	return FLOE_OK;
+}
+
 int
 dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink)
 {
 	Dml d;
 	char tag[64];
 
-	if (st->with_clause)
-		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "WITH is not supported yet in DELETE");
-	TRY(dml_begin(&d, s, ctx, sql, st->relation, false));
-	if (st->n_using_clause)
-		return unsupported(&d, "DELETE ... USING", -1);
-	TRY(bind_where(&d, st->where_clause));
-	if (st->n_returning_list)
-		TRY(bind_returning(&d, st->returning_list, (int)st->n_returning_list));
+	TRY(delete_bind(&d, s, ctx, sql, st));
 	TRY(dml_run(&d));
 	TRY(returning_send(&d, sink));
 	snprintf(tag, sizeof tag, "DELETE %lld", (long long)d.rows);
 	return complete(sink, tag);
+}
+
+/* ---- Describe (extended protocol) -------------------------------------- */
+
+/*
+ * The result columns of an UPDATE / DELETE without running it: bound as
+ * dml_update / dml_delete bind it (errors included), nothing read.
+ * *ncols = -1 when the statement returns no rows (no RETURNING, TRUNCATE,
+ * any other statement).  names and types live in ctx->arena.
+ */
+int
+dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
+	     SqlType **types)
+{
+	Dml d;
+
+	*ncols = -1;
+	*names = NULL;
+	*types = NULL;
+	if (stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) {
+		if (!stmt->update_stmt->n_returning_list)
+			return FLOE_OK;
+		TRY(update_bind(&d, s, ctx, sql, stmt->update_stmt));
+	} else if (stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT) {
+		if (!stmt->delete_stmt->n_returning_list)
+			return FLOE_OK;
+		TRY(delete_bind(&d, s, ctx, sql, stmt->delete_stmt));
+	} else {
+		return FLOE_OK;
+	}
+	*ncols = d.nret;
+	*names = d.ret_names;
+	*types = d.ret_types;
+	return FLOE_OK;
 }
 
 /* ---- TRUNCATE ---------------------------------------------------------- */
