@@ -10,6 +10,8 @@
 #     SQLSTATEs and positions, CancelRequest (57014)
 #   - tests/clients/psycopg_client.py (psycopg 3): parameters of every type
 #     in text and binary, loaders, prepared statements, errors by SQLSTATE
+#   - tests/clients/many_clients.py: 100 connections at once inserting into
+#     and reading one table; every acknowledged row present exactly once
 #   - tests/clients/wire.py: raw protocol (SSL/GSSENC 'N', PortalSuspended,
 #     discard until Sync, Describe, Close, FATAL 08P01 on unknown types and
 #     bad lengths, protocol negotiation) and 10,000 malformed packets, after
@@ -145,6 +147,15 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 	fi
 else
 	fail psycopg3 "python3-psycopg is not installed (scripts/install-deps.sh --test)"
+fi
+
+# ---- 100 concurrent connections inserting into and reading one table -------------
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 300 "$pyexe" tests/clients/many_clients.py "$conninfo" 100 1 >"$tmp/many.out" 2>&1; then
+		pass "$(sed -n 's/^ok //p' "$tmp/many.out" | cut -d: -f1) (every acknowledged row present once)"
+	else
+		fail concurrent_clients "exit $?" "$tmp/many.out"
+	fi
 fi
 
 # ---- raw protocol and garbage ------------------------------------------------
