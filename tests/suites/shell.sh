@@ -9,7 +9,7 @@
 #   - error reports (ERROR / LINE / caret) compared with psql's
 #   - -c, -f, stdin; exit status 1 and stop at the first error; -q; -b
 #   - \d, \d NAME, \dn, \timing; warehouse from -D / $FLOE_WAREHOUSE
-#   - --version, --help, serve, bad options
+#   - --version, --help, bad options
 #
 # Prints "PASS name" / "FAIL name: why".  $FLOE_BIN is the binary.
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -345,8 +345,7 @@ out=$("$FLOE_BIN" --version 2>&1); rc=$?
 if [ $rc -eq 0 ] && [[ $out =~ ^floe\ [0-9] ]]; then pass version; else fail version "rc=$rc out=$out"; fi
 out=$("$FLOE_BIN" --help 2>&1); rc=$?
 if [ $rc -eq 0 ] && [[ $out == *Usage:* ]] && [[ $out == *--warehouse* ]]; then pass help; else fail help "rc=$rc"; fi
-out=$("$FLOE_BIN" serve 2>&1); rc=$?
-if [ $rc -eq 2 ] && [ "$out" = "floe serve: not implemented yet" ]; then pass serve_stub; else fail serve_stub "rc=$rc out=$out"; fi
+# `floe serve` is tested by tests/suites/server.sh
 "$FLOE_BIN" --no-such-option >/dev/null 2>&1; rc=$?
 if [ $rc -eq 2 ]; then pass bad_option; else fail bad_option "rc=$rc"; fi
 floe_run -f "$tmp/does-not-exist.sql" >"$tmp/out" 2>&1; rc=$?
