@@ -117,8 +117,12 @@ stub_write(void *io, const void *p, size_t n)
 }
 
 static int
-stub_auth(void *ctx, const char *user, ScramVerifier *v)
+stub_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err)
 {
+	if (!strcmp(user, "limited")) {
+		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "too many failed login attempts");
+		return -1;
+	}
 	if (!strcmp(user, "scram"))
 		return scram_verifier_parse("SCRAM-SHA-256$4096:MDEyMzQ1Njc4OWFiY2RlZg==$"
 					    "5ZYEbgx2oIM3fZnh8TduMjqml9cWqbXQbEZWmn915Ik=:"

@@ -1485,7 +1485,13 @@ startup_packet(PgConn *c, PgReader *r)
 	c->options = options ? arena_strdup(c->arena, options) : NULL;
 	if (c->be->auth) {
 		ScramVerifier v;
-		if (c->be->auth(c->be->ctx, user, &v) == 1) {
+		int how = c->be->auth(c->be->ctx, c->io, user, &v, &err);
+		if (how < 0) {
+			send_error(c, &err, "FATAL");
+			c->state = PG_CLOSED;
+			return FLOE_ERR;
+		}
+		if (how == 1) {
 			/* AuthenticationSASL: the mechanisms we offer */
 			c->scram = xcalloc(1, sizeof *c->scram);
 			c->scram->v = v;

@@ -51,9 +51,10 @@ typedef struct PgwireBackend {
 	void (*cancel)(void *ctx, int32_t pid, int32_t key);
 	/* send bytes: 0, or -1 when the client is gone */
 	int (*write)(void *io, const void *p, size_t n);
-	/* how `user` authenticates: 0 trust, 1 SCRAM-SHA-256 with *v filled (a
-	 * mock verifier for an unknown user).  NULL: trust for everyone. */
-	int (*auth)(void *ctx, const char *user, ScramVerifier *v);
+	/* how `user` on connection `io` authenticates: 0 trust, 1 SCRAM-SHA-256
+	 * with *v filled (a mock verifier for an unknown user), -1 refused with
+	 * err filled (too many failed logins).  NULL: trust for everyone. */
+	int (*auth)(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err);
 	/* a failed login for `user` (rate limiting, logging); may be NULL */
 	void (*auth_failed)(void *ctx, void *io, const char *user);
 } PgwireBackend;

@@ -30,6 +30,9 @@
  *   2. Every engine call holds engine_mu (see above).
  *   3. A connection's socket is closed only by its own thread; server_free
  *      shuts sockets down (shutdown(2)) to wake the threads, then joins them.
+ *   4. Failed logins are counted per client address; after AUTH_FAIL_MAX
+ *      failures within AUTH_FAIL_WINDOW seconds that address is refused
+ *      (28000) until the window ends, before any password is checked.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -44,6 +47,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/arena.h"
@@ -58,7 +62,18 @@ typedef struct Conn {
 	PgConn *pg;
 	pthread_t thread;
 	volatile int done;
+	char addr[INET6_ADDRSTRLEN];   /* the client's address */
 } Conn;
+
+/* Failed logins per client address (rate limiting, invariant 4). */
+#define AUTH_FAIL_MAX 5            /* failures allowed ... */
+#define AUTH_FAIL_WINDOW 60        /* ... per this many seconds */
+#define AUTH_FAIL_SLOTS 256
+typedef struct AuthFail {
+	char addr[INET6_ADDRSTRLEN];
+	int count;
+	time_t first;
+} AuthFail;
 
 struct Server {
 	Engine *engine;
@@ -73,6 +88,7 @@ struct Server {
 	int nusers;
 	char **user_names;
 	ScramVerifier *verifiers;
+	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
 };
 
 /* ---- backend callbacks (engine access under engine_mu) ------------------- */
@@ -129,13 +145,48 @@ be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32
 	return rc;
 }
 
+/* The failure slot of addr (a free or the oldest one when `create`). */
+static AuthFail *
+fail_slot(Server *srv, const char *addr, bool create)
+{
+	AuthFail *f, *victim = NULL;
+	for (f = srv->fails; f < srv->fails + AUTH_FAIL_SLOTS; f++) {
+		if (f->count && !strcmp(f->addr, addr))
+			return f;
+		/* prefer a free slot, else the one whose window began first */
+		if (!victim || (!f->count && victim->count) ||
+		    (f->count && victim->count && f->first < victim->first))
+			victim = f;
+	}
+	if (!create)
+		return NULL;
+	memset(victim, 0, sizeof *victim);
+	snprintf(victim->addr, sizeof victim->addr, "%s", addr);
+	return victim;
+}
+
 static int
-be_auth(void *ctx, const char *user, ScramVerifier *v)
+be_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err)
 {
 	Server *srv = ctx;
+	Conn *c = io;
+	AuthFail *f;
+	bool limited = false;
 	int i;
+
 	if (!srv->nusers)
 		return 0;
+	pthread_mutex_lock(&srv->conns_mu);
+	f = fail_slot(srv, c->addr, false);
+	if (f && time(NULL) - f->first < AUTH_FAIL_WINDOW && f->count >= AUTH_FAIL_MAX)
+		limited = true;
+	pthread_mutex_unlock(&srv->conns_mu);
+	if (limited) {
+		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+			    "too many failed login attempts from %s", c->addr);
+		floe_error_hint(err, "Try again in a minute.");
+		return -1;
+	}
 	for (i = 0; i < srv->nusers; i++)
 		if (!strcmp(srv->user_names[i], user)) {
 			*v = srv->verifiers[i];
@@ -143,6 +194,25 @@ be_auth(void *ctx, const char *user, ScramVerifier *v)
 		}
 	scram_mock_verifier(user, v);
 	return 1;
+}
+
+static void
+be_auth_failed(void *ctx, void *io, const char *user)
+{
+	Server *srv = ctx;
+	Conn *c = io;
+	AuthFail *f;
+	time_t now = time(NULL);
+
+	(void)user;
+	pthread_mutex_lock(&srv->conns_mu);
+	f = fail_slot(srv, c->addr, true);
+	if (!f->count || now - f->first >= AUTH_FAIL_WINDOW) {
+		f->count = 0;
+		f->first = now;
+	}
+	f->count++;
+	pthread_mutex_unlock(&srv->conns_mu);
 }
 
 /* Auth file: one "user:SCRAM-SHA-256$iter:salt$StoredKey:ServerKey" per
@@ -357,6 +427,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.cancel = be_cancel;
 	srv->be.write = be_write;
 	srv->be.auth = be_auth;
+	srv->be.auth_failed = be_auth_failed;
 	*out = srv;
 	return FLOE_OK;
 fail:
@@ -380,17 +451,24 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 		struct pollfd p = { srv->fd, POLLIN, 0 };
 		int fd, one = 1;
 		Conn *c;
+		struct sockaddr_storage peer;
+		socklen_t peerlen;
 
 		reap(srv, false);
 		if (poll(&p, 1, 200) <= 0)
 			continue;
-		fd = accept4(srv->fd, NULL, NULL, SOCK_CLOEXEC);
+		peerlen = sizeof peer;
+		fd = accept4(srv->fd, (struct sockaddr *)&peer, &peerlen, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		c = xcalloc(1, sizeof *c);
 		c->srv = srv;
 		c->fd = fd;
+		if (peer.ss_family == AF_INET6)
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&peer)->sin6_addr, c->addr, sizeof c->addr);
+		else
+			inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, c->addr, sizeof c->addr);
 		c->pid = srv->next_pid++;
 		c->key = random_key();
 		c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);

@@ -230,6 +230,19 @@ PY
 		if [ "$out" = "42
 refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
 	fi
+	# rate limiting: wrong passwords from 127.0.0.1 until refused; then even
+	# the right password is refused for the rest of the minute
+	limited=0
+	for _ in $(seq 8); do
+		out=$(PGPASSWORD='wrong' psql -X -At "$ci2 user=bob" -c "SELECT 1" 2>&1)
+		if printf '%s' "$out" | grep -q 'too many failed login attempts from 127.0.0.1'; then limited=1; break; fi
+	done
+	out=$(PGPASSWORD='b0b secret' psql -X -At "$ci2 user=bob" -c "SELECT 1" 2>&1)
+	if [ $limited -eq 1 ] && printf '%s' "$out" | grep -q 'too many failed login attempts'; then
+		pass scram_failed_logins_rate_limited
+	else
+		fail scram_failed_logins_rate_limited "limited=$limited out=$out"
+	fi
 	if printf '%s\n' "$va" "$vb" | grep -q -F -f - "$tmp/serve2.err" "$tmp/serve2.out"; then
 		fail scram_no_secrets_logged "verifier in server output"
 	else
