@@ -33,6 +33,9 @@
  *   4. Failed logins are counted per client address; after AUTH_FAIL_MAX
  *      failures within AUTH_FAIL_WINDOW seconds that address is refused
  *      (28000) until the window ends, before any password is checked.
+ *   5. statement_timeout (the session's setting, read when a statement
+ *      starts) is a deadline the watchdog thread turns into the connection's
+ *      cancel flag; the 57014 error then says "statement timeout".
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -89,7 +92,76 @@ struct Server {
 	char **user_names;
 	ScramVerifier *verifiers;
 	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
+	/* statement_timeout: statements run one at a time (engine_mu), so one
+	 * deadline suffices; the watchdog thread sets the flag when it passes */
+	pthread_t watchdog;
+	volatile int watchdog_stop;
+	pthread_mutex_t timer_mu;
+	int64_t deadline_us;               /* 0: none */
+	volatile int *timer_flag;
+	bool timed_out;
 };
+
+/* What pgwire holds as its session: the engine's Session and the
+ * connection's cancel flag. */
+typedef struct SrvSession {
+	Session *s;
+	volatile int *cancel;
+} SrvSession;
+
+static int64_t
+now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* statement_timeout in microseconds (PostgreSQL's units; no unit = ms);
+ * 0 for none or an unparsable value. */
+static int64_t
+timeout_us(const char *v)
+{
+	char *end;
+	double d;
+	if (!v || !*v)
+		return 0;
+	d = strtod(v, &end);
+	while (*end == ' ')
+		end++;
+	if (d <= 0 || d > 1e12)
+		return 0;
+	if (!*end || !strcmp(end, "ms"))
+		return (int64_t)(d * 1000);
+	if (!strcmp(end, "us"))
+		return (int64_t)d;
+	if (!strcmp(end, "s"))
+		return (int64_t)(d * 1e6);
+	if (!strcmp(end, "min"))
+		return (int64_t)(d * 60e6);
+	if (!strcmp(end, "h"))
+		return (int64_t)(d * 3600e6);
+	if (!strcmp(end, "d"))
+		return (int64_t)(d * 86400e6);
+	return 0;
+}
+
+static void *
+watchdog_main(void *arg)
+{
+	Server *srv = arg;
+	while (!srv->watchdog_stop) {
+		usleep(5000);
+		pthread_mutex_lock(&srv->timer_mu);
+		if (srv->deadline_us && now_us() >= srv->deadline_us && srv->timer_flag) {
+			*srv->timer_flag = 1;
+			srv->timed_out = true;
+			srv->deadline_us = 0;
+		}
+		pthread_mutex_unlock(&srv->timer_mu);
+	}
+	return NULL;
+}
 
 /* ---- backend callbacks (engine access under engine_mu) ------------------- */
 
@@ -98,24 +170,27 @@ be_session_open(void *ctx, const char *user, const char *database, volatile int 
 		floe_error *err)
 {
 	Server *srv = ctx;
-	Session *s;
+	SrvSession *ss = xcalloc(1, sizeof *ss);
 	(void)user;
 	(void)database;
 	(void)err;
 	pthread_mutex_lock(&srv->engine_mu);
-	s = session_new(srv->engine);
-	session_set_cancel_flag(s, cancel_flag);
+	ss->s = session_new(srv->engine);
+	ss->cancel = cancel_flag;
+	session_set_cancel_flag(ss->s, cancel_flag);
 	pthread_mutex_unlock(&srv->engine_mu);
-	return s;
+	return ss;
 }
 
 static void
 be_session_close(void *ctx, void *session)
 {
 	Server *srv = ctx;
+	SrvSession *ss = session;
 	pthread_mutex_lock(&srv->engine_mu);
-	session_free(session);
+	session_free(ss->s);
 	pthread_mutex_unlock(&srv->engine_mu);
+	free(ss);
 }
 
 static int
@@ -123,13 +198,34 @@ be_exec(void *ctx, void *session, const char *sql, int nparams, const char *cons
 	const uint32_t *oids, ResultSink *sink, floe_error *err)
 {
 	Server *srv = ctx;
+	SrvSession *ss = session;
+	int64_t tmo;
+	bool fired = false;
 	int rc;
+
 	pthread_mutex_lock(&srv->engine_mu);
+	tmo = timeout_us(session_setting(ss->s, "statement_timeout"));
+	if (tmo) {
+		pthread_mutex_lock(&srv->timer_mu);
+		srv->deadline_us = now_us() + tmo;
+		srv->timer_flag = ss->cancel;
+		srv->timed_out = false;
+		pthread_mutex_unlock(&srv->timer_mu);
+	}
 	if (nparams < 0)
-		rc = session_exec(session, sql, sink, err);
+		rc = session_exec(ss->s, sql, sink, err);
 	else
-		rc = session_exec_params(session, sql, nparams, values, oids, sink, err);
+		rc = session_exec_params(ss->s, sql, nparams, values, oids, sink, err);
+	if (tmo) {
+		pthread_mutex_lock(&srv->timer_mu);
+		fired = srv->timed_out;
+		srv->deadline_us = 0;
+		srv->timer_flag = NULL;
+		pthread_mutex_unlock(&srv->timer_mu);
+	}
 	pthread_mutex_unlock(&srv->engine_mu);
+	if (rc != FLOE_OK && fired && floe_error_is(err, ERRCODE_QUERY_CANCELED))
+		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	return rc;
 }
 
@@ -138,9 +234,10 @@ be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32
 	    Arena *a, SqlDescription *out, floe_error *err)
 {
 	Server *srv = ctx;
+	SrvSession *ss = session;
 	int rc;
 	pthread_mutex_lock(&srv->engine_mu);
-	rc = session_describe(session, sql, nparams, oids, a, out, err);
+	rc = session_describe(ss->s, sql, nparams, oids, a, out, err);
 	pthread_mutex_unlock(&srv->engine_mu);
 	return rc;
 }
@@ -418,6 +515,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 							   : ((struct sockaddr_in *)&sa)->sin_port);
 	pthread_mutex_init(&srv->engine_mu, NULL);
 	pthread_mutex_init(&srv->conns_mu, NULL);
+	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
@@ -428,6 +526,15 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.write = be_write;
 	srv->be.auth = be_auth;
 	srv->be.auth_failed = be_auth_failed;
+	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {
+		floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not start the timer thread");
+		close(fd);
+		pthread_mutex_destroy(&srv->engine_mu);
+		pthread_mutex_destroy(&srv->conns_mu);
+		pthread_mutex_destroy(&srv->timer_mu);
+		free(srv);
+		goto fail;
+	}
 	*out = srv;
 	return FLOE_OK;
 fail:
@@ -501,6 +608,9 @@ server_free(Server *srv)
 	}
 	pthread_mutex_unlock(&srv->conns_mu);
 	reap(srv, true);
+	srv->watchdog_stop = 1;
+	pthread_join(srv->watchdog, NULL);
+	pthread_mutex_destroy(&srv->timer_mu);
 	while (srv->nusers > 0)
 		free(srv->user_names[--srv->nusers]);
 	free(srv->user_names);

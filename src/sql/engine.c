@@ -1154,7 +1154,8 @@ engine_describe_table(Session *s, const char *qname, Arena *a, ColumnInfo **cols
 }
 
 /* ==== pgwire support (server/): parameters and Describe ===================
- * session_exec_params, session_describe, engine_type_from_pg_oid.  The
+ * session_exec_params, session_describe, engine_type_from_pg_oid,
+ * session_setting.  The
  * parameters live in the Session only for the duration of the call;
  * bind_expr.c's ParamRef case reads them (Session.nparams ...). */
 
@@ -1291,4 +1292,10 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	}
 	arena_free(a);
 	return rc;
+}
+
+const char *
+session_setting(Session *s, const char *name)
+{
+	return setting_get(s, name);
 }

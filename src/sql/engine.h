@@ -102,6 +102,9 @@ int session_exec_params(Session *session, const char *sql, int nparams,
 int session_describe(Session *session, const char *sql, int nparams,
 		     const uint32_t *param_oids, Arena *arena, SqlDescription *out,
 		     floe_error *err);
+/* The current value of a setting (SET / SHOW name, lower case), or NULL
+ * when it was never set and has no default. */
+const char *session_setting(Session *session, const char *name);
 /* The SqlType of a PostgreSQL type OID floe supports; FLOE_ERR (0A000) for
  * others.  OID 0 and 705 (unknown) are not types: FLOE_ERR. */
 int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);

@@ -24,4 +24,8 @@ SELECT i, s FROM srv_t ORDER BY i;
 \x on
 SELECT * FROM srv_t WHERE i = 1;
 \x off
+SET statement_timeout = 300;
+SELECT count(*) FROM generate_series(1, 2000000000);
+RESET statement_timeout;
+SELECT 1 AS after_timeout;
 DROP TABLE srv_t;
