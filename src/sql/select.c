@@ -864,6 +864,10 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 		if (j->alias->n_colnames)
 			return unsupported(b, "column aliases on a JOIN", -1);
 		apply_alias(b, src, j->alias);
+		/* behind an alias the sides' USING columns are gone */
+		for (i = 0; i < src->scope.ncols; i++)
+			if (src->scope.hidden[i])
+				src->scope.relnames[i] = NULL;
 	}
 	return FLOE_OK;
 }
