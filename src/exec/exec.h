@@ -109,7 +109,11 @@ Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, 
  * candidate (block nested loop). */
 /* SEMI/ANTI: left rows with / without a match, once each; output = left
  * columns (the residual still sees left then right columns). */
-typedef enum JoinType { JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI } JoinType;
+/* NOT_IN: ANTI that keeps a row only when x NOT IN (build keys) is true
+ * (no NULL key on either side, or an empty build side); one key, no residual. */
+typedef enum JoinType {
+	JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI, JOIN_NOT_IN
+} JoinType;
 Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
 			int nkeys, Expr **lkeys, Expr **rkeys, Expr *residual, bool build_left);
 /* nested_loop.c: join without equi-keys: each pair tested by cond (NULL:

@@ -34,6 +34,9 @@
  *      as a match for outer-join purposes only if the residual is true.
  *   5. SEMI/ANTI: the probe side is the left input, the output is the left
  *      columns only, and pairs are never emitted (only the match flags).
+ *      NOT_IN is ANTI with SQL's NOT IN answer for WHERE: no row passes
+ *      when the build side has a NULL key or the probe key is NULL, unless
+ *      the build side is empty.
  *
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
@@ -64,7 +67,9 @@ typedef struct HashJoinOp {
 	Expr *residual;             /* over the output columns, or NULL */
 	bool build_left;
 	bool probe_outer, build_outer;
-	bool semi, anti;          /* JOIN_SEMI / JOIN_ANTI */
+	bool semi, anti;          /* JOIN_SEMI / JOIN_ANTI (/ JOIN_NOT_IN) */
+	bool not_in;              /* JOIN_NOT_IN: NULL-aware anti join */
+	bool build_null;          /* some build row has a NULL key */
 	HJState state;
 	/* build side */
 	Arena *store;
@@ -310,8 +315,10 @@ build(HashJoinOp *h)
 		/* insert in reverse so chains list rows in input order */
 		for (i = nb; i-- > 0;) {
 			uint64_t b;
-			if (isnull[i])
+			if (isnull[i]) {
+				h->build_null = true;
 				continue;
+			}
 			b = h->bhash[i] & h->mask;
 			h->chain[i] = h->heads[b];
 			h->heads[b] = i;
@@ -519,8 +526,14 @@ hj_next(Operator *op, Batch **out)
 		case HJ_PROBE_OUTER: {
 			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
 			while (h->pouter_pos < h->pb->count && n < VECTOR_SIZE) {
-				if (!h->pmatched[h->pouter_pos] != h->semi)
-					rows[n++] = h->pouter_pos;
+				uint32_t p = h->pouter_pos;
+				bool emit = !h->pmatched[p] != h->semi;
+				/* x NOT IN (set): never true when the set has a NULL
+				 * or x is NULL, always true when the set is empty */
+				if (h->not_in && h->nb > 0 && (h->build_null || h->pnull[p]))
+					emit = false;
+				if (emit)
+					rows[n++] = p;
 				h->pouter_pos++;
 			}
 			if (h->pouter_pos >= h->pb->count)
@@ -575,7 +588,7 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nl + nr + 1);
 	bool left_outer = type == JOIN_LEFT || type == JOIN_FULL;
 	bool right_outer = type == JOIN_RIGHT || type == JOIN_FULL;
-	bool semi = type == JOIN_SEMI, anti = type == JOIN_ANTI;
+	bool semi = type == JOIN_SEMI, anti = type == JOIN_ANTI || type == JOIN_NOT_IN;
 
 	if (semi || anti) {
 		build_left = false;
@@ -596,6 +609,7 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	h->build_left = build_left;
 	h->semi = semi;
 	h->anti = anti;
+	h->not_in = type == JOIN_NOT_IN;
 	h->build = build_left ? left : right;
 	h->probe = build_left ? right : left;
 	h->bkeys = build_left ? left_keys : right_keys;

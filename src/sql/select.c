@@ -1298,8 +1298,7 @@ semi_candidate(Node *n, bool *anti)
 	*anti = false;
 	if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
 	    n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__NOT_EXPR && n->bool_expr->n_args == 1 &&
-	    n->bool_expr->args[0]->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
-	    n->bool_expr->args[0]->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+	    n->bool_expr->args[0]->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
 		*anti = true;
 		n = n->bool_expr->args[0];
 	}
@@ -1310,7 +1309,7 @@ semi_candidate(Node *n, bool *anti)
 		return NULL;
 	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
 		return sl;
-	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK && !*anti && sl->testexpr &&
+	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK && sl->testexpr &&
 	    sl->testexpr->node_case != PG_QUERY__NODE__NODE_ROW_EXPR &&
 	    (sl->n_oper_name == 0 ||
 	     !strcmp(sl->oper_name[sl->n_oper_name - 1]->string->sval, "=")))
@@ -1394,7 +1393,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		if (!(x = bind_expr(b, sl->testexpr)))
 			return FLOE_ERR;
 	}
-	if (!plain_select(sub)) {
+	if (!plain_select(sub) || (x && anti)) {
+		/* IN over any query, and NOT IN (NULL-aware, uncorrelated only) */
 		SelectPlan p;
 		Expr *eq;
 		if (!x)
@@ -1408,7 +1408,10 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			return FLOE_ERR;
 		isrc.op = p.root;
 		if (key_ok(eq->args[0]->type, eq->args[1]->type)) {
-			*op = hash_join_new(ctx, *op, isrc.op, JOIN_SEMI, 1, &eq->args[0], &eq->args[1], NULL, false);
+			*op = hash_join_new(ctx, *op, isrc.op, anti ? JOIN_NOT_IN : JOIN_SEMI, 1, &eq->args[0],
+					    &eq->args[1], NULL, false);
+		} else if (anti) {
+			return FLOE_OK;
 		} else {
 			int *m = ARENA_ARRAY(b->arena, int, 2);
 			m[0] = no;
@@ -2193,8 +2196,16 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 	b.parent = parent;
 	b.exec = ctx;
 	if (s->with_clause) {
+		size_t i, j;
 		if (s->with_clause->recursive)
 			return unsupported(&b, "WITH RECURSIVE", s->with_clause->location);
+		for (i = 0; i < s->with_clause->n_ctes; i++)
+			for (j = 0; j < i; j++)
+				if (!strcmp(s->with_clause->ctes[i]->common_table_expr->ctename,
+					    s->with_clause->ctes[j]->common_table_expr->ctename))
+					return floe_errorf(b.err, ERRCODE_DUPLICATE_ALIAS,
+							   "WITH query name \"%s\" specified more than once",
+							   s->with_clause->ctes[i]->common_table_expr->ctename);
 		b.with = s->with_clause;
 	}
 	if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
