@@ -784,12 +784,23 @@ static int
 max_param_ref(const char *s)
 {
 	int max = 0;
+	const char *start = s;
 	while (*s) {
 		if (*s == '\'' || *s == '"') {
+			/* E'...' honours backslash escapes; '' and "" stay inside */
+			bool esc = *s == '\'' && s > start && (s[-1] == 'E' || s[-1] == 'e') &&
+				   (s - 1 == start || !(isalnum((unsigned char)s[-2]) || s[-2] == '_'));
 			char q = *s++;
-			while (*s && *s != q)
+			while (*s && *s != q) {
+				if (esc && *s == '\\' && s[1])
+					s++;
 				s++;
+			}
 			if (*s)
+				s++;
+		} else if ((isalnum((unsigned char)*s) || *s == '_' || (unsigned char)*s >= 0x80)) {
+			/* an identifier or number: a '$' inside it is not a parameter */
+			while (isalnum((unsigned char)*s) || *s == '_' || *s == '$' || (unsigned char)*s >= 0x80)
 				s++;
 		} else if (s[0] == '-' && s[1] == '-') {
 			while (*s && *s != '\n')
@@ -1472,8 +1483,10 @@ startup_packet(PgConn *c, PgReader *r)
 			     "no PostgreSQL user name specified in startup packet");
 	if ((code & 0xffff) > 0 || nunknown) {
 		int i;
+		/* NegotiateProtocolVersion: newest version supported (PostgreSQL
+		 * 15 sends the whole version word, 3.0) and the options ignored */
 		m = pgbuf_begin(&c->out, 'v');
-		pgbuf_int32(&c->out, 0);
+		pgbuf_int32(&c->out, 196608);
 		pgbuf_int32(&c->out, nunknown);
 		for (i = 0; i < nunknown; i++)
 			pgbuf_cstr(&c->out, unknown[i]);
