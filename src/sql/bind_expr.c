@@ -345,6 +345,13 @@ bind_colname(Node *n)
 	case PG_QUERY__NODE__NODE_SUB_LINK:
 		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
 			return "exists";
+		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+		    n->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+		    n->sub_link->subselect->select_stmt->n_target_list > 0) {
+			/* PostgreSQL names (SELECT x ...) after the subquery's column */
+			PgQuery__ResTarget *rt = n->sub_link->subselect->select_stmt->target_list[0]->res_target;
+			return rt->name && rt->name[0] ? rt->name : bind_colname(rt->val);
+		}
 		return "?column?";
 	default:
 		return "?column?";

@@ -1354,7 +1354,7 @@ refs_range(const Expr *e, int lo, int hi)
 }
 
 static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
-			    bool *handled);
+			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
 
 /*
@@ -1517,7 +1517,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			if (s2)
 				TRY(plan_semi(&ib, ctx, &isrc.op, &isrc.scope, s2, an, &done));
 			else
-				TRY(plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], &done));
+				TRY(plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], NULL, &done, NULL));
 			if (!done) {
 				Expr *e = bind_coerce_bool(&ib, bind_expr(&ib, deferred[i]), "WHERE");
 				if (!e)
@@ -1558,7 +1558,9 @@ scalar_candidate(Node *n, bool *sub_right)
 }
 
 /*
- * Decorrelate one such conjunct: the subquery becomes
+ * Decorrelate one such conjunct (n), or a select-list subquery (sl, n =
+ * NULL: *op gets the value as one more column, of type *valtype): the
+ * subquery becomes
  *   SELECT inner keys, value FROM ... WHERE <inner conditions> GROUP BY inner keys
  * LEFT JOINed to *op on outer key = inner key (a missing group is the NULL
  * an empty aggregate gives), then filtered by expr op value and projected
@@ -1566,12 +1568,12 @@ scalar_candidate(Node *n, bool *sub_right)
  * (not count) and correlation by equalities only; else *handled = false.
  */
 static int
-plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n, bool *handled)
+plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
+		 PgQuery__SubLink *sl, bool *handled, SqlType *valtype)
 {
-	bool sub_right;
-	PgQuery__SubLink *sl = scalar_candidate(n, &sub_right);
-	PgQuery__SelectStmt *sub = sl->subselect->select_stmt;
-	PgQuery__AExpr *a = n->a_expr;
+	bool sub_right = false;
+	PgQuery__SelectStmt *sub;
+	PgQuery__AExpr *a = n ? n->a_expr : NULL;
 	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, ninner = 0;
 	Expr **conj, **ok, **ik, **inner, *target, *other, *cmp;
 	Source isrc;
@@ -1581,6 +1583,9 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	bool correlated = false;
 
 	*handled = false;
+	if (n)
+		sl = scalar_candidate(n, &sub_right);
+	sub = sl->subselect->select_stmt;
 	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists || sub->n_group_clause ||
 	    sub->having_clause || sub->limit_count || sub->limit_offset || sub->n_distinct_clause ||
 	    sub->n_window_clause || sub->n_target_list != 1 || sub->with_clause || !sub->where_clause)
@@ -1676,6 +1681,17 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 		r.op = g;
 		r.est = -1;
 		*op = hash_join_new(ctx, l.op, r.op, JOIN_LEFT, nkeys, ok, gk, NULL, false);
+		if (!n) {
+			/* a select-list value: the outer columns + the value */
+			Expr **ex = ARENA_ARRAY(b->arena, Expr *, no + 2);
+			for (i = 0; i < no; i++)
+				ex[i] = expr_colref(b->arena, i, outer->types[i]);
+			ex[no] = expr_colref(b->arena, no + nkeys, target->type);
+			*op = project_new(ctx, *op, no + 1, ex);
+			*valtype = target->type;
+			*handled = true;
+			return FLOE_OK;
+		}
 		/* expr op value over the outer columns + (keys, value) */
 		scope_alloc(b, &ext, no);
 		scope_put(&ext, 0, outer);
@@ -1767,7 +1783,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			if (sl)
 				TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
 			else
-				TRY(plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], &handled));
+				TRY(plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], NULL, &handled, NULL));
 			if (!handled) {
 				Expr *e;
 				b->allow_aggs = false;
@@ -1826,6 +1842,28 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				names[ntargets++] = src.scope.names[k];
 			}
 			continue;
+		}
+		if (rt->val->node_case == PG_QUERY__NODE__NODE_SUB_LINK &&
+		    rt->val->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+		    rt->val->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+		    s->n_group_clause == 0 && !s->having_clause) {
+			/* a correlated scalar subquery: one more (hidden) source column */
+			bool handled;
+			SqlType vt;
+			TRY(plan_scalar_corr(b, ctx, &op, &src.scope, NULL, rt->val->sub_link, &handled, &vt));
+			if (handled) {
+				Scope ext;
+				int no = src.scope.ncols;
+				scope_alloc(b, &ext, no + 1);
+				scope_put(&ext, 0, &src.scope);
+				ext.names[no] = "?column?";
+				ext.types[no] = vt;
+				ext.hidden[no] = true;
+				src.scope = ext;
+				targets[ntargets] = expr_colref(b->arena, no, vt);
+				names[ntargets++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(rt->val);
+				continue;
+			}
 		}
 		if (!(targets[ntargets] = bind_expr(b, rt->val)))
 			return FLOE_ERR;
