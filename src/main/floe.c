@@ -4,7 +4,7 @@
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
- *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]
+ *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE] [--auth-timeout S]
  *   floe serve --make-verifier     read a password on stdin, print its
  *                                  SCRAM-SHA-256 verifier (for --auth-file)
  *                                  the PostgreSQL wire-protocol server
@@ -92,11 +92,12 @@ serve_main(int argc, char **argv)
 		{"host", required_argument, NULL, 'h'},
 		{"auth-file", required_argument, NULL, 'a'},
 		{"make-verifier", no_argument, NULL, 'm'},
+		{"auth-timeout", required_argument, NULL, 't'},
 		{"help", no_argument, NULL, 1000},
 		{NULL, 0, NULL, 0},
 	};
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
-	int port = 5433, c;
+	int port = 5433, c, auth_timeout = 60;
 	char *end;
 	EngineConfig cfg;
 	Engine *engine;
@@ -110,6 +111,13 @@ serve_main(int argc, char **argv)
 		case 'D': warehouse = optarg; break;
 		case 'h': host = optarg; break;
 		case 'a': auth_file = optarg; break;
+		case 't':
+			auth_timeout = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || auth_timeout < 1 || auth_timeout > 600) {
+				fprintf(stderr, "floe serve: invalid --auth-timeout \"%s\" (1..600 seconds)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'm': {
 			char pw[1024], v[256];
 			size_t n;
@@ -142,7 +150,9 @@ serve_main(int argc, char **argv)
 			       "--port 0 picks a free port).  Without --auth-file connections are\n"
 			       "trusted and only loopback addresses are allowed; with it, every user\n"
 			       "logs in with SCRAM-SHA-256 (lines \"user:SCRAM-SHA-256$...\", as made\n"
-			       "by --make-verifier or stored in PostgreSQL's pg_authid).\n");
+			       "by --make-verifier or stored in PostgreSQL's pg_authid).\n"
+			       "--auth-timeout S closes connections that have not logged in after S\n"
+			       "seconds (default 60).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
@@ -172,6 +182,7 @@ serve_main(int argc, char **argv)
 		engine_close(engine);
 		return 2;
 	}
+	server_set_auth_timeout(srv, auth_timeout);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -36,6 +36,9 @@
  *   5. statement_timeout (the session's setting, read when a statement
  *      starts) is a deadline the watchdog thread turns into the connection's
  *      cancel flag; the 57014 error then says "statement timeout".
+ *   6. A connection must finish startup and authentication within
+ *      auth_timeout_ms (default 60 s, PostgreSQL's authentication_timeout)
+ *      or it is closed.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -86,6 +89,7 @@ struct Server {
 	pthread_mutex_t conns_mu;
 	Conn *conns;
 	int32_t next_pid;
+	int auth_timeout_ms;               /* startup + authentication must end within */
 	PgwireBackend be;
 	/* SCRAM users from the auth file (none: trust) */
 	int nusers;
@@ -388,9 +392,20 @@ conn_main(void *arg)
 {
 	Conn *c = arg;
 	char *buf = xmalloc(64 * 1024);
+	int64_t auth_deadline = now_us() + (int64_t)c->srv->auth_timeout_ms * 1000;
 
 	for (;;) {
-		ssize_t n = recv(c->fd, buf, 64 * 1024, 0);
+		ssize_t n;
+		PgState st = pgwire_state(c->pg);
+		if (st == PG_STARTUP || st == PG_AUTH) {
+			/* authentication_timeout: a client that does not finish
+			 * logging in is dropped (PostgreSQL closes silently too) */
+			struct pollfd p = { c->fd, POLLIN, 0 };
+			int64_t left = auth_deadline - now_us();
+			if (left <= 0 || poll(&p, 1, (int)(left / 1000) + 1) == 0)
+				break;
+		}
+		n = recv(c->fd, buf, 64 * 1024, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -517,6 +532,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	pthread_mutex_init(&srv->conns_mu, NULL);
 	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
+	srv->auth_timeout_ms = 60 * 1000;
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;
@@ -543,6 +559,12 @@ fail:
 	free(tmp.user_names);
 	free(tmp.verifiers);
 	return FLOE_ERR;
+}
+
+void
+server_set_auth_timeout(Server *srv, int seconds)
+{
+	srv->auth_timeout_ms = seconds > 0 ? seconds * 1000 : 60 * 1000;
 }
 
 int

@@ -19,6 +19,7 @@
 #   - SCRAM-SHA-256 with --auth-file: a verifier made by PostgreSQL 15 and
 #     one made by floe, right and wrong passwords, unknown users (psql and
 #     psycopg 3, whose libpq checks the server's signature)
+#   - connections that do not finish logging in are closed (--auth-timeout)
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
 #
@@ -72,11 +73,11 @@ fi
 # connection thread exits (format/parquet/codec_compress.c): not ours
 printf 'leak:ZSTD_createCCtx\n' >"$tmp/lsan.supp"
 LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0" \
-	"$FLOE_BIN" serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+	"$FLOE_BIN" serve -D "$tmp/wh" --port 0 --auth-timeout 2 >"$tmp/serve.out" 2>"$tmp/serve.err" &
 srv_pid=$!
 port=
 for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out")
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
 	[ -n "$port" ] && break
 	kill -0 "$srv_pid" 2>/dev/null || break
 	sleep 0.1
@@ -194,7 +195,7 @@ LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0" \
 srv2_pid=$!
 port2=
 for _ in $(seq 100); do
-	port2=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve2.out")
+	port2=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve2.out" 2>/dev/null)
 	[ -n "$port2" ] && break
 	sleep 0.1
 done
@@ -254,6 +255,25 @@ refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
 fi
 out=$("$FLOE_BIN" serve -D "$tmp/wh3" --auth-file /nonexistent/auth --port 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not open auth file'; then pass bad_auth_file; else fail bad_auth_file "rc=$rc $out"; fi
+
+# ---- a client that never finishes logging in is dropped (--auth-timeout 2) -------
+out=$(python3 - 127.0.0.1 "$port" <<'PY' 2>&1
+import socket, struct, sys, time
+t0 = time.time()
+silent = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+partial = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+partial.sendall(struct.pack("!II", 40, 196608) + b"user\0")   # a startup packet cut short
+res = []
+for s in (silent, partial):
+    s.settimeout(10)
+    try:
+        res.append("closed" if s.recv(1) == b"" else "data")
+    except (socket.timeout, ConnectionResetError) as e:
+        res.append(type(e).__name__)
+print(" ".join(res), "fast" if time.time() - t0 < 8 else "slow")
+PY
+)
+if [ "$out" = "closed closed fast" ]; then pass auth_timeout_drops_idle_logins; else fail auth_timeout_drops_idle_logins "$out"; fi
 
 # ---- refusals -------------------------------------------------------------------
 out=$("$FLOE_BIN" serve -D "$tmp/wh2" --host 0.0.0.0 --port 0 2>&1); rc=$?
