@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -582,6 +583,7 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 		Conn *c;
 		struct sockaddr_storage peer;
 		socklen_t peerlen;
+		struct timeval sndtimeo = { 60, 0 };
 
 		reap(srv, false);
 		if (poll(&p, 1, 200) <= 0)
@@ -591,6 +593,9 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 		if (fd < 0)
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+		/* a client that stops reading must not hold engine_mu forever:
+		 * after 60 s a blocked send fails and the statement is cancelled */
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
 		c = xcalloc(1, sizeof *c);
 		c->srv = srv;
 		c->fd = fd;
