@@ -10,6 +10,9 @@
 #     SQLSTATEs and positions, CancelRequest (57014)
 #   - tests/clients/psycopg_client.py (psycopg 3): parameters of every type
 #     in text and binary, loaders, prepared statements, errors by SQLSTATE
+#   - tests/clients/JdbcClient.java (pgjdbc 42.5, prepareThreshold=1: named
+#     statements, binary transfer): parameters and getters of common types,
+#     batches, metadata, SQLSTATEs
 #   - tests/clients/many_clients.py: 100 connections at once inserting into
 #     and reading one table; every acknowledged row present exactly once
 #   - tests/clients/wire.py: raw protocol (SSL/GSSENC 'N', PortalSuspended,
@@ -148,6 +151,19 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 	fi
 else
 	fail psycopg3 "python3-psycopg is not installed (scripts/install-deps.sh --test)"
+fi
+
+# ---- JDBC (Debian libpostgresql-jdbc-java, Java 17 single-file launch) ----------
+jar=/usr/share/java/postgresql.jar
+if command -v java >/dev/null 2>&1 && [ -f "$jar" ]; then
+	if timeout 180 java -cp "$jar" tests/clients/JdbcClient.java "jdbc:postgresql://127.0.0.1:$port/floe" tester \
+		>"$tmp/jdbc.out" 2>&1; then
+		pass "jdbc ($(grep -c '^ok ' "$tmp/jdbc.out") checks)"
+	else
+		fail jdbc "exit $?" "$tmp/jdbc.out"
+	fi
+else
+	fail jdbc "java or $jar missing (scripts/install-deps.sh --test)"
 fi
 
 # ---- 100 concurrent connections inserting into and reading one table -------------
