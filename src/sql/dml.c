@@ -53,11 +53,15 @@
  * Uncorrelated subqueries (WHERE, SET, RETURNING) are run once while
  * binding (select_run_subquery), before any file is read.
  *
+ * Memory: each file's scans live in op_arena, reset per file; the MATCH
+ * bitmap (one bit per row of one file) in a per-file arena.
+ *
  * Not yet (0A000): UPDATE ... FROM, DELETE ... USING, correlated
- * subqueries, WITH,
- * WHERE CURRENT OF, tables with nested columns, format-version
- * 1 tables (upgrade to 2), SET of partition source columns.  v3 row
- * lineage is not carried over (rewritten rows get new row ids).
+ * subqueries, WITH, WHERE CURRENT OF, tables with nested columns,
+ * format-version 1 tables (upgrade to 2), SET of partition source
+ * columns.  v3 row lineage is not carried over (rewritten rows get new
+ * row ids).  A concurrent commit that removed a file being rewritten
+ * makes the commit fail with 40001 (table_commit_replace).
  *
  * INTERFACE ROUTINES (bind.h)
  *   dml_update, dml_delete, dml_truncate
