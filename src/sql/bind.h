@@ -84,6 +84,9 @@ typedef struct BindCtx {
 	 * binds as column corr_base + its index there (NULL: off) */
 	Scope *corr_scope;
 	int corr_base;
+	/* select.c: every column name the statement mentions, for scan
+	 * projection (NULL: read every column) */
+	struct UsedNames *used;
 } BindCtx;
 
 /* bind_expr.c */

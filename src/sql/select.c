@@ -321,6 +321,100 @@ join_est(const Source *l, const Source *r, int nkeys)
 	return l->est * r->est;
 }
 
+/* ---- scan projection ---------------------------------------------------- */
+
+/* The names a statement mentions (ColumnRef parts, USING lists), found by
+ * walking the whole parse tree through its protobuf descriptors; `all` when
+ * it has "*" or NATURAL (which need every column). */
+typedef struct UsedNames {
+	bool all;
+	int n, cap;
+	const char **names;
+} UsedNames;
+
+static void
+used_add(Arena *a, UsedNames *u, const char *name)
+{
+	if (u->n == u->cap) {
+		int nc = u->cap ? u->cap * 2 : 32;
+		u->names = arena_realloc(a, u->names, sizeof(char *) * (size_t)u->cap, sizeof(char *) * (size_t)nc);
+		u->cap = nc;
+	}
+	u->names[u->n++] = name;
+}
+
+static void
+used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+
+	if (depth > 1000) {
+		u->all = true;
+		return;
+	}
+	if (d == &pg_query__column_ref__descriptor) {
+		const PgQuery__ColumnRef *c = (const PgQuery__ColumnRef *)m;
+		size_t k;
+		for (k = 0; k < c->n_fields; k++) {
+			if (c->fields[k]->node_case == PG_QUERY__NODE__NODE_STRING)
+				used_add(a, u, c->fields[k]->string->sval);
+			else
+				u->all = true;          /* t.* / * */
+		}
+		return;
+	}
+	if (d == &pg_query__join_expr__descriptor) {
+		const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
+		size_t k;
+		if (j->is_natural)
+			u->all = true;
+		for (k = 0; k < j->n_using_clause; k++)
+			if (j->using_clause[k]->node_case == PG_QUERY__NODE__NODE_STRING)
+				used_add(a, u, j->using_clause[k]->string->sval);
+	}
+	for (i = 0; i < d->n_fields && !u->all; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k])
+					used_walk(a, u, arr[k], depth + 1);
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub)
+				used_walk(a, u, sub, depth + 1);
+		}
+	}
+}
+
+static bool
+used_has(const UsedNames *u, const char *name)
+{
+	int i;
+
+	for (i = 0; i < u->n; i++)
+		if (!strcmp(u->names[i], name))
+			return true;
+	return false;
+}
+
+static const UsedNames *
+used_of(const BindCtx *b)
+{
+	for (; b; b = b->parent)
+		if (b->used)
+			return b->used;
+	return NULL;
+}
+
 /* Distinct values of an integer or date column estimated from the data
  * files' bounds (upper - lower + 1, at most the row count); -1 unknown. */
 static double
@@ -428,26 +522,35 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	src->est = 0;
 	for (i = 0; i < nfiles; i++)
 		src->est += (double)files[i].record_count;
-	src->ndv = ARENA_ARRAY(b->arena, double, schema->nfields + 1);
-	for (i = 0; i < schema->nfields; i++)
-		src->ndv[i] = column_ndv(&schema->fields[i], files, nfiles, src->est);
+	/* read only the columns the statement names (all of them for "*") */
 	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 1);
-	src->scope.ncols = schema->nfields;
-	src->scope.names = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
-	src->scope.types = ARENA_ARRAY(b->arena, SqlType, schema->nfields + 1);
-	src->scope.nested = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
-	for (i = 0; i < schema->nfields; i++) {
-		proj[i] = i;
-		src->scope.names[i] = schema->fields[i].name;
-		src->scope.types[i] = schema->fields[i].type;
-		if (schema->fields[i].nested) {
+	{
+		const UsedNames *u = used_of(b);
+		int np = 0;
+		for (i = 0; i < schema->nfields; i++)
+			if (!u || u->all || used_has(u, schema->fields[i].name))
+				proj[np++] = i;
+		if (np == 0 && schema->nfields > 0)
+			proj[np++] = 0;         /* count(*): rows still need a column */
+		src->scope.ncols = np;
+	}
+	src->ndv = ARENA_ARRAY(b->arena, double, src->scope.ncols + 1);
+	src->scope.names = ARENA_ARRAY(b->arena, char *, src->scope.ncols + 1);
+	src->scope.types = ARENA_ARRAY(b->arena, SqlType, src->scope.ncols + 1);
+	src->scope.nested = ARENA_ARRAY(b->arena, char *, src->scope.ncols + 1);
+	for (i = 0; i < src->scope.ncols; i++) {
+		const IcebergField *f = &schema->fields[proj[i]];
+		src->ndv[i] = column_ndv(f, files, nfiles, src->est);
+		src->scope.names[i] = f->name;
+		src->scope.types[i] = f->type;
+		if (f->nested) {
 			src->scope.types[i] = type_make(TYPE_NULL);
-			src->scope.nested[i] = schema->fields[i].iceberg_type;
+			src->scope.nested[i] = f->iceberg_type;
 		}
 	}
 	src->scope.relname = rv->relname;
 	/* nested columns are skipped in the scan: they read as NULL for now */
-	src->op = scan_new(ctx, schema, schema->nfields, proj, files, nfiles, false, t->md);
+	src->op = scan_new(ctx, schema, src->scope.ncols, proj, files, nfiles, false, t->md);
 	apply_alias(b, src, rv->alias);
 	return FLOE_OK;
 }
@@ -2327,5 +2430,7 @@ select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *o
 	b.err = ctx->err;
 	b.sql = sql;
 	b.exec = ctx;
+	b.used = ARENA_NEW(ctx->arena, UsedNames);
+	used_walk(ctx->arena, b.used, &stmt->base, 0);
 	return plan_query(&b, ctx, stmt, out);
 }
