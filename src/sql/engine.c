@@ -1225,6 +1225,10 @@ session_exec_params(Session *s, const char *sql, int nparams, const char *const 
 	return rc;
 }
 
+/* dml.c: RETURNING columns of UPDATE / DELETE without running them */
+int dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
+		 SqlType **types);
+
 int
 session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
 		 Arena *out_arena, SqlDescription *out, floe_error *err)
@@ -1263,9 +1267,12 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 					     !strcmp(name, "datestyle") ? "DateStyle" : name);
 		out->types[0] = type_make(TYPE_TEXT);
 	}
-	if (n == 1 && stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT) {
+	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||
+		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)) {
 		ExecCtx ctx;
 		SelectPlan p;
+		bool dml = stmts[0].node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT;
 
 		memset(&ctx, 0, sizeof ctx);
 		ctx.arena = a;
@@ -1276,11 +1283,14 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		s->param_values = NULL;
 		s->param_oids = param_oids;
 		s->params_describe = true;
-		rc = select_plan(s, &ctx, sql, stmts[0].node, &p);
+		if (dml)
+			rc = dml_describe(s, &ctx, sql, stmts[0].node, &p.ncols, &p.names, &p.types);
+		else
+			rc = select_plan(s, &ctx, sql, stmts[0].node, &p);
 		s->nparams = 0;
 		s->param_oids = NULL;
 		s->params_describe = false;
-		if (rc == FLOE_OK) {
+		if (rc == FLOE_OK && p.ncols >= 0) {
 			out->ncols = p.ncols;
 			out->names = ARENA_ARRAY(out_arena, char *, p.ncols + 1);
 			out->types = ARENA_ARRAY(out_arena, SqlType, p.ncols + 1);

@@ -101,6 +101,12 @@ def main():
             check(e.sqlstate == state, "error_" + state, e.sqlstate)
         except psycopg.Error as e:
             check(False, "error_" + state, "%s %s" % (type(e).__name__, e.sqlstate))
+    # RETURNING through the extended protocol (Describe reports its columns)
+    cur.execute("UPDATE pyt SET s = %s WHERE i = %s RETURNING i, s", ("upd", 7))
+    check(cur.fetchall() == [(7, "upd")] and [d.name for d in cur.description] == ["i", "s"] and
+          cur.statusmessage == "UPDATE 1", "update_returning", cur.statusmessage)
+    cur.execute("DELETE FROM pyt WHERE i >= %s RETURNING i", (103,))
+    check(sorted(cur.fetchall()) == [(103,), (104,)], "delete_returning")
     cur.execute("SHOW DateStyle")
     check(cur.fetchone() == ("ISO, MDY",) and cur.description[0].name == "DateStyle", "show_extended",
           cur.description)
