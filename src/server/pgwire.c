@@ -1536,6 +1536,21 @@ finish_startup(PgConn *c)
 		c->state = PG_CLOSED;
 		return FLOE_ERR;
 	}
+	if (app && app[0]) {
+		/* application_name from the startup packet, as SET would */
+		char set[600];
+		size_t o = (size_t)snprintf(set, sizeof set, "SET application_name TO '");
+		const char *v;
+		for (v = app; *v && o < sizeof set - 4; v++) {
+			if (*v == '\'')
+				set[o++] = '\'';
+			set[o++] = *v;
+		}
+		set[o++] = '\'';
+		set[o] = 0;
+		if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, &err) != FLOE_OK)
+			floe_error_clear(&err);
+	}
 	if (options && apply_options(c, options, &err) != FLOE_OK) {
 		send_error(c, &err, "FATAL");
 		c->state = PG_CLOSED;

@@ -287,6 +287,12 @@ def test_proto(host, port):
     msgs = c.until()
     rows = [b for t, b in msgs if t == b"D"]
     check(rows and rows[0].endswith(b"public"), "option_applied", str(rows))
+    c = Conn(host, port)
+    c.startup(extra=[("application_name", "wire's app")])
+    c.until()
+    c.msg(b"Q", cstr("SHOW application_name"))
+    rows = [b for t, b in c.until() if t == b"D"]
+    check(rows and rows[0].endswith(b"wire's app"), "startup_application_name", str(rows))
     # an oversized startup packet
     c = Conn(host, port)
     # (floe reports FATAL 08P01; PostgreSQL only logs it and closes)
