@@ -140,8 +140,11 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 		*out = type_make(TYPE_TIMESTAMP);
 	else if (!strcmp(name, "timestamptz"))
 		*out = type_make(TYPE_TIMESTAMPTZ);
-	else if (!strcmp(name, "interval"))
+	else if (!strcmp(name, "interval")) {
+		/* typmod: PostgreSQL's field mask of INTERVAL YEAR/MONTH/.../SECOND */
 		*out = type_make(TYPE_INTERVAL);
+		out->typmod = tn->n_typmods >= 1 ? m1 : -1;
+	}
 	else if (!strcmp(name, "uuid"))
 		*out = type_make(TYPE_UUID);
 	else if (!strcmp(name, "json") || !strcmp(name, "jsonb") || !strcmp(name, "timetz") ||
@@ -187,6 +190,37 @@ bind_fold(BindCtx *b, Expr **e)
 	return FLOE_OK;
 }
 
+/*
+ * interval '3' month: a bare number takes the unit of the last field of the
+ * INTERVAL qualifier (PostgreSQL's field mask: YEAR 1<<2, MONTH 1<<1,
+ * DAY 1<<3, HOUR 1<<10, MINUTE 1<<11, SECOND 1<<12).
+ */
+static void
+interval_units(BindCtx *b, int32_t mask, const char **txt, size_t *len)
+{
+	static const struct { int bit; const char *unit; } units[] = {
+		{ 12, "seconds" }, { 11, "minutes" }, { 10, "hours" }, { 3, "days" },
+		{ 1, "months" }, { 2, "years" },
+	};
+	size_t i;
+	const char *p = *txt;
+	bool numeric = *len > 0;
+
+	for (i = 0; i < *len; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || p[i] == '.' || p[i] == '-' || p[i] == '+' ||
+		      p[i] == ' '))
+			numeric = false;
+	if (!numeric)
+		return;
+	for (i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (mask & (1 << units[i].bit)) {
+			char *t = arena_sprintf(b->arena, "%.*s %s", (int)*len, p, units[i].unit);
+			*txt = t;
+			*len = strlen(t);
+			return;
+		}
+}
+
 Expr *
 bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 {
@@ -197,10 +231,13 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 		return e;
 	if (e->kind == EXPR_CONST && (e->unknown_literal || e->value.is_null)) {
 		Value v;
+		const char *txt = e->value.is_null ? NULL : strview_data(&e->value.u.s);
+		size_t tlen = e->value.is_null ? 0 : e->value.u.s.len;
+		if (txt && to.id == TYPE_INTERVAL && to.typmod > 0)
+			interval_units(b, to.typmod, &txt, &tlen);
 		if (e->value.is_null) {
 			v = value_null(to);
-		} else if (value_from_text(&v, to, strview_data(&e->value.u.s), e->value.u.s.len,
-					   b->arena, b->err) != FLOE_OK) {
+		} else if (value_from_text(&v, to, txt, tlen, b->arena, b->err) != FLOE_OK) {
 			if (e->location)
 				floe_error_position(b->err, e->location);
 			return NULL;
