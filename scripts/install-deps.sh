@@ -15,6 +15,7 @@ pkgs=(
 # interop readers in ../shared/tools/interop.
 if [ "${1:-}" = "--test" ]; then
   pkgs+=(clang libclang-rt-14-dev postgresql-15 postgresql-client-15 python3 python3-psycopg libpostgresql-jdbc-java)
+  command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm  >/dev/null 2>&1 || pkgs+=(npm)
 fi

@@ -22,11 +22,42 @@
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <pthread.h>
 #include "format/parquet/codec.h"
 #include "format/parquet/parquet_format.h"
 #include "format/parquet/parquet_write_int.h"
 
+/*
+ * One zstd compression context per thread, reused from call to call and
+ * freed when the thread exits (a pthread key destructor: connection
+ * threads of the server come and go).
+ */
 static __thread ZSTD_CCtx *zctx;
+static pthread_key_t zctx_key;
+static pthread_once_t zctx_once = PTHREAD_ONCE_INIT;
+
+static void
+zctx_free(void *p)
+{
+	ZSTD_freeCCtx(p);
+}
+
+static void
+zctx_key_init(void)
+{
+	pthread_key_create(&zctx_key, zctx_free);
+}
+
+static ZSTD_CCtx *
+zctx_get(void)
+{
+	if (!zctx) {
+		zctx = ZSTD_createCCtx();
+		pthread_once(&zctx_once, zctx_key_init);
+		pthread_setspecific(zctx_key, zctx);
+	}
+	return zctx;
+}
 
 static int
 fail(floe_error *err, const char *what)
@@ -46,11 +77,9 @@ codec_compress_append(int codec, int level, const uint8_t *src, size_t n,
 		return FLOE_OK;
 	case PQ_CODEC_ZSTD: {
 		size_t bound = ZSTD_compressBound(n), r;
-		if (!zctx)
-			zctx = ZSTD_createCCtx();
 		pqbuf_reserve(out, bound);
 		dst = out->p + out->len;
-		r = ZSTD_compressCCtx(zctx, dst, bound, src, n, level > 0 ? level : 3);
+		r = ZSTD_compressCCtx(zctx_get(), dst, bound, src, n, level > 0 ? level : 3);
 		if (ZSTD_isError(r))
 			return fail(err, "zstd");
 		out->len += r;
