@@ -12,6 +12,9 @@
  * GROUP BY treats NULLs as equal, and floats are normalised (-0 = 0, one
  * NaN) before hashing and comparing, as PostgreSQL groups them.
  *
+ * DISTINCT aggregates remember the (group, value) pairs they have fed to
+ * their state; FILTER (WHERE ...) narrows the rows an aggregate sees.
+ *
  * Invariants:
  *   1. group ids are dense 0..ngroups-1 in first-seen order.
  *   2. state pointers are recomputed per batch (the state buffer may move).
@@ -51,7 +54,23 @@ typedef struct HashAggOp {
 	uint32_t *ht_gid;
 	size_t ht_cap;
 	uint32_t emit_pos;
+	struct DistinctSet *dsets;  /* per aggregate: seen (group, value) pairs
+				       of a DISTINCT aggregate (else unused) */
 } HashAggOp;
+
+/*
+ * The (group, value) pairs a DISTINCT aggregate has already fed to its
+ * state: open addressing over (hash, group id, value index); values kept
+ * in a growable array (strings copied into the operator's arena).
+ */
+typedef struct DistinctSet {
+	uint64_t *hash;
+	uint32_t *gid;
+	uint32_t *vidx;          /* EMPTY = free slot */
+	size_t cap, n;
+	char *vals;
+	size_t width, vcap;
+} DistinctSet;
 
 #define EMPTY UINT32_MAX
 
@@ -180,6 +199,62 @@ new_group(HashAggOp *h)
 	return g;
 }
 
+static void
+dset_grow(DistinctSet *d)
+{
+	DistinctSet o = *d;
+	size_t i;
+
+	d->cap = o.cap ? o.cap * 2 : 1024;
+	d->hash = xmalloc(sizeof(uint64_t) * d->cap);
+	d->gid = xmalloc(sizeof(uint32_t) * d->cap);
+	d->vidx = xmalloc(sizeof(uint32_t) * d->cap);
+	memset(d->vidx, 0xff, sizeof(uint32_t) * d->cap);
+	for (i = 0; i < o.cap; i++) {
+		size_t m = d->cap - 1, sl;
+		if (o.vidx[i] == EMPTY)
+			continue;
+		for (sl = o.hash[i] & m; d->vidx[sl] != EMPTY; sl = (sl + 1) & m)
+			;
+		d->hash[sl] = o.hash[i];
+		d->gid[sl] = o.gid[i];
+		d->vidx[sl] = o.vidx[i];
+	}
+	free(o.hash);
+	free(o.gid);
+	free(o.vidx);
+}
+
+/* True (and remembered) if value p of group g was not seen before. */
+static bool
+dset_add(HashAggOp *h, DistinctSet *d, SqlType t, uint32_t g, const char *p)
+{
+	uint64_t hv = mix64(hash_value(p, t, d->width) ^ ((uint64_t)g * 0x9e3779b97f4a7c15ULL));
+	size_t m, sl;
+
+	if ((d->n + 1) * 2 > d->cap)
+		dset_grow(d);
+	m = d->cap - 1;
+	for (sl = hv & m; d->vidx[sl] != EMPTY; sl = (sl + 1) & m)
+		if (d->hash[sl] == hv && d->gid[sl] == g &&
+		    value_eq(d->vals + d->width * d->vidx[sl], p, t, d->width))
+			return false;
+	if (d->n == d->vcap) {
+		d->vcap = d->vcap ? d->vcap * 2 : 1024;
+		d->vals = xrealloc(d->vals, d->width * d->vcap);
+	}
+	memcpy(d->vals + d->width * d->n, p, d->width);
+	if (type_is_string(t.id)) {
+		strview *sv = (strview *)(d->vals + d->width * d->n);
+		if (sv->len > STRVIEW_INLINE)
+			*sv = strview_make(arena_memdup(h->arena, sv->u.ptr, sv->len), sv->len);
+	}
+	d->hash[sl] = hv;
+	d->gid[sl] = g;
+	d->vidx[sl] = (uint32_t)d->n++;
+	return true;
+}
+
 /* Evaluate e over the batch's rows into a dense vector of in->count rows. */
 static int
 eval_dense(HashAggOp *h, const Expr *e, Batch *in, Vector *out)
@@ -290,19 +365,65 @@ consume(HashAggOp *h, Batch *in)
 	for (j = 0; j < h->naggs; j++) {
 		AggCall *a = &h->aggs[j];
 		FuncCtx fc = { h->arena, op->ctx->err };
-		Vector arg;
+		Vector arg, arg2;
+		uint32_t m = n, *keep = NULL;
 
 		for (i = 0; i < n; i++)
 			ptrs[i] = h->states + h->stride * gids[i] + h->offsets[j];
 		if (a->arg)
 			TRY(eval_dense(h, a->arg, in, &arg));
-		if (a->arg2) {
-			Vector arg2;
+		if (a->arg2)
 			TRY(eval_dense(h, a->arg2, in, &arg2));
-			TRY(a->fn->update2(&fc, &arg, &arg2, n, ptrs));
-		} else {
-			TRY(a->fn->update(&fc, a->arg ? &arg : NULL, n, ptrs));
+		if (a->filter || a->distinct) {
+			/* the rows this aggregate sees: FILTER true, DISTINCT new */
+			VectorView fv, av;
+			Vector fvec;
+			keep = arena_alloc(op->scratch, sizeof(uint32_t) * n);
+			if (a->filter) {
+				TRY(eval_dense(h, a->filter, in, &fvec));
+				vector_view(&fvec, &fv);
+			}
+			if (a->distinct)
+				vector_view(&arg, &av);
+			m = 0;
+			for (i = 0; i < n; i++) {
+				if (a->filter) {
+					uint32_t fk = fv.sel ? fv.sel[i] : i;
+					if (!validity_get(fv.validity, fk) || !((const uint8_t *)fv.data)[fk])
+						continue;
+				}
+				if (a->distinct) {
+					uint32_t ak = av.sel ? av.sel[i] : i;
+					DistinctSet *d = &h->dsets[j];
+					if (!validity_get(av.validity, ak))
+						continue;   /* DISTINCT aggregates ignore NULLs */
+					if (!dset_add(h, d, arg.type, gids[i],
+						      (const char *)av.data + d->width * ak))
+						continue;
+				}
+				keep[m] = i;
+				ptrs[m] = ptrs[i];
+				m++;
+			}
+			if (m == 0)
+				continue;
+			if (a->arg) {
+				Vector c;
+				vector_init(&c, arg.type, op->scratch, m);
+				vector_copy_rows(&c, 0, &arg, keep, m);
+				arg = c;
+			}
+			if (a->arg2) {
+				Vector c;
+				vector_init(&c, arg2.type, op->scratch, m);
+				vector_copy_rows(&c, 0, &arg2, keep, m);
+				arg2 = c;
+			}
 		}
+		if (a->arg2)
+			TRY(a->fn->update2(&fc, &arg, &arg2, m, ptrs));
+		else
+			TRY(a->fn->update(&fc, a->arg ? &arg : NULL, m, ptrs));
 	}
 	return FLOE_OK;
 }
@@ -379,6 +500,17 @@ hash_agg_close(Operator *op)
 		h->kc[k].data = NULL;
 		h->kc[k].nulls = NULL;
 	}
+	for (k = 0; k < h->naggs; k++) {
+		DistinctSet *d = &h->dsets[k];
+		free(d->hash);
+		free(d->gid);
+		free(d->vidx);
+		free(d->vals);
+		d->hash = NULL;
+		d->gid = d->vidx = NULL;
+		d->vals = NULL;
+		d->cap = d->n = d->vcap = 0;
+	}
 	free(h->states);
 	free(h->ht_hash);
 	free(h->ht_gid);
@@ -417,6 +549,10 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 		h->kc[k].width = type_width(keys[k]->type.id);
 	}
 	h->offsets = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
+	h->dsets = ARENA_ARRAY(ctx->arena, DistinctSet, naggs ? naggs : 1);
+	for (j = 0; j < naggs; j++)
+		if (aggs[j].distinct && aggs[j].arg)
+			h->dsets[j].width = type_width(aggs[j].arg->type.id);
 	for (j = 0; j < naggs; j++) {
 		h->offsets[j] = h->stride;
 		h->stride += (aggs[j].fn->state_size + 15) & ~(size_t)15;

@@ -896,7 +896,7 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		const AggFunc *af;
 		SqlType types[4], cast_to[4], ret;
 		AggCall *call;
-		Expr *arg = NULL, *arg2 = NULL, *ref;
+		Expr *arg = NULL, *arg2 = NULL, *ref, *filter = NULL;
 
 		if (!b->allow_aggs) {
 			floe_errorf(b->err, ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
@@ -908,9 +908,14 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 				    "aggregate function calls cannot be nested");
 			return fail_at(b, f->location);
 		}
-		if (f->agg_distinct || f->agg_filter || f->n_agg_order || f->agg_within_group) {
+		if (f->n_agg_order || f->agg_within_group) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "DISTINCT, FILTER and ORDER BY in aggregates are not supported yet");
+				    "ORDER BY and WITHIN GROUP in aggregates are not supported yet");
+			return fail_at(b, f->location);
+		}
+		if (f->agg_distinct && f->n_args != 1) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "DISTINCT is supported in one-argument aggregates only");
 			return fail_at(b, f->location);
 		}
 		if (f->n_args > 2) {
@@ -943,11 +948,21 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 						sizeof(AggCall) * (size_t)nc);
 			b->cap_aggs = nc;
 		}
+		if (f->agg_filter) {
+			/* FILTER (WHERE ...): over the input rows, no aggregates inside */
+			b->in_agg = true;
+			filter = bind_coerce_bool(b, bind_expr(b, f->agg_filter), "FILTER");
+			b->in_agg = false;
+			if (!filter)
+				return NULL;
+		}
 		call = &b->aggs[b->naggs];
 		memset(call, 0, sizeof *call);
 		call->fn = af;
 		call->arg = arg;
 		call->arg2 = arg2;
+		call->distinct = f->agg_distinct;
+		call->filter = filter;
 		call->type = ret;
 		ref = expr_new(b->arena, EXPR_AGGREF, ret, 0);
 		ref->col = b->naggs++;
