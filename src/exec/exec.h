@@ -20,7 +20,7 @@
  *   exec_check_cancel(ctx)
  *   Operator constructors: one per file (values.c, series.c, scan.c,
  *   filter.c, project.c, hash_agg.c, sort.c, limit.c, hash_join.c,
- *   nested_loop.c, append.c, setop.c), declared below.
+ *   nested_loop.c, append.c, setop.c, window.c), declared below.
  */
 #ifndef FLOE_EXEC_H
 #define FLOE_EXEC_H
@@ -129,5 +129,44 @@ Operator *append_new(ExecCtx *ctx, int nchildren, Operator **children);
  * the set operation says. */
 typedef enum SetOpKind { SETOP_INTERSECT, SETOP_EXCEPT } SetOpKind;
 Operator *setop_new(ExecCtx *ctx, Operator *child, SetOpKind kind, bool all);
+
+/* window.c: window functions.  Output = the child's columns, then one
+ * column per call.  A spec is a PARTITION BY + ORDER BY (expressions over
+ * the child's columns; dirs[k].col unused); each call names its spec, its
+ * frame and up to three argument expressions:
+ *   ROW_NUMBER/RANK/DENSE_RANK (bigint), PERCENT_RANK/CUME_DIST (double):
+ *     no arguments; NTILE(arg int); LAG/LEAD(arg, arg2 offset int or NULL,
+ *     arg3 default of arg's type or NULL); FIRST_VALUE/LAST_VALUE(arg);
+ *     NTH_VALUE(arg, arg2 int); AGG: agg over arg (NULL: count(*)).
+ * Frame offsets are row counts (RANGE frames use only UNBOUNDED/CURRENT). */
+typedef enum WinKind {
+	WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_PERCENT_RANK, WIN_CUME_DIST, WIN_NTILE,
+	WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE, WIN_NTH_VALUE, WIN_AGG
+} WinKind;
+typedef enum WinBound {
+	WB_UNBOUNDED_PRECEDING, WB_PRECEDING, WB_CURRENT, WB_FOLLOWING, WB_UNBOUNDED_FOLLOWING
+} WinBound;
+typedef struct WindowFrame {
+	bool rows;                 /* ROWS; else RANGE */
+	WinBound start, end;
+	int64_t start_off, end_off;
+} WindowFrame;
+typedef struct WindowSpec {
+	int npart;
+	Expr **part;
+	int norder;
+	Expr **order;
+	SortKey *dirs;             /* [norder]: desc, nulls_first */
+} WindowSpec;
+typedef struct WindowCall {
+	WinKind kind;
+	int spec;
+	const struct AggFunc *agg; /* WIN_AGG */
+	Expr *arg, *arg2, *arg3;
+	SqlType type;              /* result type */
+	WindowFrame frame;
+} WindowCall;
+Operator *window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
+		     WindowCall *calls);
 
 #endif

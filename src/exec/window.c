@@ -1,0 +1,579 @@
+/*
+ * window.c — window functions (PostgreSQL's WindowAgg): a pipeline
+ * breaker that appends one column per window call to its input rows.
+ *
+ * Spec: PostgreSQL 15 documentation 3.5 "Window Functions", 4.2.8 "Window
+ * Function Calls" (frames) and 9.22 "Window Functions"; nodeWindowAgg.c
+ * for the semantics of peers, frames, ntile buckets and lag/lead defaults.
+ *
+ * open() consumes the child: every input row is appended to one growing
+ * flat Vector per "wide" column (the child's columns, then each evaluated
+ * partition key, order key and call argument), with long strings copied
+ * into the operator's store.  Then, once per distinct WindowSpec
+ * (PARTITION BY + ORDER BY), a permutation of the rows is sorted by
+ * (partition keys, order keys; ties by input position, so the sort is
+ * stable), partition and peer-group boundaries are found, and every call
+ * of that spec writes its result for each row (indexed by input row) into
+ * a result Vector.  next() emits the rows in the order of the last spec's
+ * permutation (as PostgreSQL emits the last window's sort order).
+ *
+ * Frames: ROWS or RANGE, bounds UNBOUNDED PRECEDING/FOLLOWING, CURRENT
+ * ROW (RANGE: the row's first/last peer) and n PRECEDING/FOLLOWING (ROWS
+ * only; the planner rejects RANGE offsets).  Aggregates whose frame
+ * starts at UNBOUNDED PRECEDING run incrementally (the frame end never
+ * moves back, so each row is added once: O(n) for the default frame);
+ * other frames are aggregated afresh per row (O(n * frame width)).
+ * Rows are fed to AggFunc.update through a DICT vector over the stored
+ * argument column whose selection is a slice of the permutation.
+ *
+ * Named states: the operator is COLLECTING (open: child rows appended),
+ * then COMPUTED (results filled), then EMITTING (next(): emit_pos moves
+ * from 0 to nrows).  Invariants: nrows <= cap; every stored vector has
+ * capacity cap; results[c] has capacity nrows and is written exactly once
+ * per row.
+ *
+ * Spilling to disk above a memory limit is not implemented.
+ *
+ * INTERFACE ROUTINES (exec.h)
+ *   window_new(ctx, child, nspecs, specs, ncalls, calls)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "exec/exec.h"
+#include "func/func.h"
+
+int sort_compare_values(const void *a, const void *b, SqlType t);
+
+/* not yet in common/sqlstate.txt */
+#ifndef ERRCODE_INVALID_ARGUMENT_FOR_NTILE
+#define ERRCODE_INVALID_ARGUMENT_FOR_NTILE "22014"
+#endif
+#ifndef ERRCODE_INVALID_ARGUMENT_FOR_NTH_VALUE
+#define ERRCODE_INVALID_ARGUMENT_FOR_NTH_VALUE "22016"
+#endif
+
+typedef struct WindowOp {
+	Operator op;
+	int nspecs, ncalls;
+	WindowSpec *specs;
+	WindowCall *calls;
+	int nchild;
+	int nwide;
+	Expr **wide_expr;          /* [nwide]: NULL for child columns */
+	SqlType *wide_type;
+	int **spec_part, **spec_order;   /* wide column of each key */
+	int *call_arg, *call_arg2, *call_arg3;   /* wide column or -1 */
+	Arena *store;
+	Vector *cols;              /* [nwide], capacity cap */
+	uint32_t nrows, cap;
+	Vector *results;           /* [ncalls], capacity nrows */
+	void **states;             /* [VECTOR_SIZE] update() state pointers */
+	void **call_state;         /* [ncalls] aggregate state blocks */
+	uint32_t *perm;            /* emission order */
+	uint32_t emit_pos;
+} WindowOp;
+
+typedef struct SortCtx {
+	WindowOp *w;
+	const WindowSpec *spec;
+	int sidx;
+} SortCtx;
+
+/* three-way comparison of wide column c at rows a and b; NULLs compare
+ * by nulls_first */
+static int
+cell_cmp(const Vector *v, uint32_t a, uint32_t b, bool desc, bool nulls_first)
+{
+	bool na = !validity_get(v->validity, a), nb = !validity_get(v->validity, b);
+	size_t wdt;
+	int c;
+
+	if (na || nb) {
+		if (na && nb)
+			return 0;
+		return na ? (nulls_first ? -1 : 1) : (nulls_first ? 1 : -1);
+	}
+	wdt = type_width(v->type.id);
+	c = sort_compare_values((const char *)v->data + wdt * a, (const char *)v->data + wdt * b,
+				v->type);
+	return desc ? -c : c;
+}
+
+static int
+part_cmp(WindowOp *w, int s, uint32_t a, uint32_t b)
+{
+	int k, c;
+
+	for (k = 0; k < w->specs[s].npart; k++)
+		if ((c = cell_cmp(&w->cols[w->spec_part[s][k]], a, b, false, false)))
+			return c;
+	return 0;
+}
+
+static int
+order_cmp(WindowOp *w, int s, uint32_t a, uint32_t b)
+{
+	const WindowSpec *sp = &w->specs[s];
+	int k, c;
+
+	for (k = 0; k < sp->norder; k++)
+		if ((c = cell_cmp(&w->cols[w->spec_order[s][k]], a, b, sp->dirs[k].desc,
+				  sp->dirs[k].nulls_first)))
+			return c;
+	return 0;
+}
+
+static int
+perm_cmp(const void *pa, const void *pb, void *arg)
+{
+	SortCtx *sc = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c;
+
+	if ((c = part_cmp(sc->w, sc->sidx, a, b)))
+		return c;
+	if ((c = order_cmp(sc->w, sc->sidx, a, b)))
+		return c;
+	return a < b ? -1 : a > b;
+}
+
+static void
+grow(WindowOp *w, uint32_t need)
+{
+	uint32_t ncap = w->cap ? w->cap : 2048;
+	int c;
+
+	if (need <= w->cap)
+		return;
+	while (ncap < need)
+		ncap *= 2;
+	for (c = 0; c < w->nwide; c++) {
+		Vector nv;
+		vector_init(&nv, w->wide_type[c], w->store, ncap);
+		if (w->nrows)
+			vector_copy_rows(&nv, 0, &w->cols[c], NULL, w->nrows);
+		w->cols[c] = nv;
+	}
+	w->cap = ncap;
+}
+
+static int
+append_batch(WindowOp *w, Batch *in)
+{
+	Operator *op = &w->op;
+	uint32_t n = in->count, i;
+	int c;
+
+	grow(w, w->nrows + n);
+	for (c = 0; c < w->nwide; c++) {
+		Vector *dst = &w->cols[c];
+		if (!w->wide_expr[c]) {
+			vector_copy_rows(dst, w->nrows, &in->cols[c], in->sel, n);
+		} else {
+			Vector raw;
+			TRY(expr_eval(op->ctx, w->wide_expr[c], in, in->sel, n, op->scratch, &raw));
+			vector_copy_rows(dst, w->nrows, &raw, in->sel, n);
+		}
+		if (type_is_string(dst->type.id)) {
+			strview *sv = dst->data;
+			for (i = w->nrows; i < w->nrows + n; i++)
+				if (vector_is_valid(dst, i) && sv[i].len > STRVIEW_INLINE)
+					sv[i] = strview_make(arena_memdup(w->store, sv[i].u.ptr, sv[i].len),
+							     sv[i].len);
+		}
+	}
+	w->nrows += n;
+	return FLOE_OK;
+}
+
+static void
+copy_cell(Vector *dst, uint32_t drow, const Vector *src, uint32_t srow)
+{
+	size_t wdt = type_width(dst->type.id);
+
+	if (!validity_get(src->validity, srow)) {
+		vector_set_null(dst, drow);
+		return;
+	}
+	memcpy((char *)dst->data + wdt * drow, (const char *)src->data + wdt * srow, wdt);
+	vector_set_valid(dst, drow);
+}
+
+static bool
+int_at(const Vector *v, uint32_t row, int64_t *out)
+{
+	Value val;
+
+	if (!validity_get(v->validity, row))
+		return false;
+	vector_get_value(v, row, &val);
+	*out = val.u.i;
+	return true;
+}
+
+/* frame [*fs, *fe] (positions in perm, inclusive; empty when fs > fe) of
+ * position i in partition [ps, pe) */
+static void
+frame_of(const WindowCall *call, int64_t i, int64_t ps, int64_t pe, const uint32_t *peer_start,
+	 const uint32_t *peer_end, int64_t *fs, int64_t *fe)
+{
+	const WindowFrame *f = &call->frame;
+
+	switch (f->start) {
+	case WB_UNBOUNDED_PRECEDING: *fs = ps; break;
+	case WB_PRECEDING: *fs = i - f->start_off < ps ? ps : i - f->start_off; break;
+	case WB_CURRENT: *fs = f->rows ? i : peer_start[i]; break;
+	case WB_FOLLOWING: *fs = i + f->start_off; break;
+	default: *fs = pe; break;
+	}
+	switch (f->end) {
+	case WB_UNBOUNDED_PRECEDING: *fe = ps - 1; break;
+	case WB_PRECEDING: *fe = i - f->end_off; break;
+	case WB_CURRENT: *fe = f->rows ? i : (int64_t)peer_end[i] - 1; break;
+	case WB_FOLLOWING: *fe = i + f->end_off > pe - 1 ? pe - 1 : i + f->end_off; break;
+	default: *fe = pe - 1; break;
+	}
+	if (*fs < ps)
+		*fs = ps;
+	if (*fe > pe - 1)
+		*fe = pe - 1;
+}
+
+/* add the rows at positions [a, b) of perm to one aggregate state */
+static int
+agg_add(WindowOp *w, const WindowCall *call, int argc, const uint32_t *perm, int64_t a,
+	int64_t b, void *state, void **states, FuncCtx *fctx)
+{
+	while (a < b) {
+		uint32_t n = (uint32_t)(b - a > VECTOR_SIZE ? VECTOR_SIZE : b - a), j;
+		Vector d;
+
+		for (j = 0; j < n; j++)
+			states[j] = state;
+		if (argc < 0) {
+			TRY(call->agg->update(fctx, NULL, n, states));
+		} else {
+			memset(&d, 0, sizeof d);
+			d.type = w->cols[argc].type;
+			d.kind = VECTOR_DICT;
+			d.capacity = n;
+			d.child = &w->cols[argc];
+			d.dict_sel = (uint32_t *)perm + a;
+			d.arena = w->store;
+			TRY(call->agg->update(fctx, &d, n, states));
+		}
+		a += n;
+	}
+	return FLOE_OK;
+}
+
+static int
+compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
+	     const uint32_t *peer_start, const uint32_t *peer_end)
+{
+	const WindowCall *call = &w->calls[ci];
+	Vector *res = &w->results[ci];
+	floe_error *err = w->op.ctx->err;
+	int64_t n = pe - ps, i, fs, fe, dense = 0;
+	const Vector *arg = call->arg ? &w->cols[w->call_arg[ci]] : NULL;
+	const Vector *arg2 = call->arg2 ? &w->cols[w->call_arg2[ci]] : NULL;
+	const Vector *arg3 = call->arg3 ? &w->cols[w->call_arg3[ci]] : NULL;
+	Value v;
+
+	if (call->kind == WIN_AGG) {
+		FuncCtx fctx = { w->store, err };
+		void **states = w->states;
+		void *state = w->call_state[ci];
+		int argc = call->arg ? w->call_arg[ci] : -1;
+
+		if (call->frame.start == WB_UNBOUNDED_PRECEDING) {
+			int64_t added = ps;
+			call->agg->init(state);
+			for (i = ps; i < pe; i++) {
+				frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				if (fe + 1 > added) {
+					TRY(agg_add(w, call, argc, perm, added, fe + 1, state, states, &fctx));
+					added = fe + 1;
+				}
+				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
+			}
+		} else {
+			for (i = ps; i < pe; i++) {
+				frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				call->agg->init(state);
+				if (fs <= fe)
+					TRY(agg_add(w, call, argc, perm, fs, fe + 1, state, states, &fctx));
+				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
+			}
+		}
+		return FLOE_OK;
+	}
+	for (i = ps; i < pe; i++) {
+		uint32_t row = perm[i];
+		int64_t r;
+
+		if (i == ps || peer_start[i] == i)
+			dense++;
+		memset(&v, 0, sizeof v);
+		v.type = call->type;
+		switch (call->kind) {
+		case WIN_ROW_NUMBER:
+			v.u.i = i - ps + 1;
+			break;
+		case WIN_RANK:
+			v.u.i = (int64_t)peer_start[i] - ps + 1;
+			break;
+		case WIN_DENSE_RANK:
+			v.u.i = dense;
+			break;
+		case WIN_PERCENT_RANK:
+			v.u.f = n > 1 ? (double)((int64_t)peer_start[i] - ps) / (double)(n - 1) : 0.0;
+			break;
+		case WIN_CUME_DIST:
+			v.u.f = (double)((int64_t)peer_end[i] - ps) / (double)n;
+			break;
+		case WIN_NTILE: {
+			int64_t k, q, rem, pos = i - ps;
+			if (!int_at(arg, perm[ps], &k)) {
+				v.is_null = true;
+				break;
+			}
+			if (k <= 0) {
+				floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_NTILE,
+					    "argument of ntile must be greater than zero");
+				return FLOE_ERR;
+			}
+			q = n / k;
+			rem = n % k;
+			if (pos < rem * (q + 1))
+				v.u.i = pos / (q + 1) + 1;
+			else
+				v.u.i = rem + (pos - rem * (q + 1)) / q + 1;
+			break;
+		}
+		case WIN_LAG:
+		case WIN_LEAD: {
+			int64_t off = 1, t;
+			if (arg2 && !int_at(arg2, row, &off)) {
+				vector_set_null(res, row);
+				continue;
+			}
+			t = call->kind == WIN_LAG ? i - off : i + off;
+			if (t >= ps && t < pe)
+				copy_cell(res, row, arg, perm[t]);
+			else if (arg3)
+				copy_cell(res, row, arg3, row);
+			else
+				vector_set_null(res, row);
+			continue;
+		}
+		case WIN_FIRST_VALUE:
+		case WIN_LAST_VALUE:
+		case WIN_NTH_VALUE:
+			frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+			if (call->kind == WIN_FIRST_VALUE)
+				r = fs;
+			else if (call->kind == WIN_LAST_VALUE)
+				r = fe;
+			else {
+				int64_t nth;
+				if (!int_at(arg2, row, &nth)) {
+					vector_set_null(res, row);
+					continue;
+				}
+				if (nth <= 0) {
+					floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_NTH_VALUE,
+						    "argument of nth_value must be greater than zero");
+					return FLOE_ERR;
+				}
+				r = fs + nth - 1;
+			}
+			if (fs > fe || r < fs || r > fe)
+				vector_set_null(res, row);
+			else
+				copy_cell(res, row, arg, perm[r]);
+			continue;
+		default:
+			break;
+		}
+		vector_set_value(res, row, &v);
+	}
+	return FLOE_OK;
+}
+
+static int
+compute_spec(WindowOp *w, int s, uint32_t *perm)
+{
+	uint32_t n = w->nrows, i, ps = 0;
+	uint32_t *peer_start = arena_alloc(w->store, sizeof(uint32_t) * (n ? n : 1));
+	uint32_t *peer_end = arena_alloc(w->store, sizeof(uint32_t) * (n ? n : 1));
+	SortCtx sc = { w, &w->specs[s], s };
+	int c;
+
+	for (i = 0; i < n; i++)
+		perm[i] = i;
+	if (n > 1 && (w->specs[s].npart || w->specs[s].norder))
+		qsort_r(perm, n, sizeof(uint32_t), perm_cmp, &sc);
+	while (ps < n) {
+		uint32_t pe = ps + 1, j, gs;
+
+		TRY(exec_check_cancel(w->op.ctx));
+		while (pe < n && part_cmp(w, s, perm[ps], perm[pe]) == 0)
+			pe++;
+		/* peer groups */
+		gs = ps;
+		for (j = ps; j < pe; j++) {
+			if (j > ps && order_cmp(w, s, perm[j - 1], perm[j]) != 0) {
+				uint32_t k;
+				for (k = gs; k < j; k++)
+					peer_end[k] = j;
+				gs = j;
+			}
+			peer_start[j] = gs;
+		}
+		for (j = gs; j < pe; j++)
+			peer_end[j] = pe;
+		for (c = 0; c < w->ncalls; c++)
+			if (w->calls[c].spec == s)
+				TRY(compute_call(w, c, perm, ps, pe, peer_start, peer_end));
+		ps = pe;
+	}
+	return FLOE_OK;
+}
+
+static int
+window_open(Operator *op)
+{
+	WindowOp *w = (WindowOp *)op;
+	Batch *in;
+	int c, s;
+
+	w->nrows = w->cap = 0;
+	w->emit_pos = 0;
+	TRY(op_open(op->child));
+	for (;;) {
+		TRY(exec_check_cancel(op->ctx));
+		arena_reset(op->scratch);
+		TRY(op_next(op->child, &in));
+		if (!in)
+			break;
+		if (in->count)
+			TRY(append_batch(w, in));
+	}
+	grow(w, 1);
+	arena_reset(op->scratch);
+	w->results = ARENA_ARRAY(w->store, Vector, w->ncalls + 1);
+	for (c = 0; c < w->ncalls; c++)
+		vector_init(&w->results[c], w->calls[c].type, w->store, w->nrows ? w->nrows : 1);
+	w->perm = arena_alloc(w->store, sizeof(uint32_t) * (w->nrows ? w->nrows : 1));
+	for (s = 0; s < w->nspecs; s++)
+		TRY(compute_spec(w, s, w->perm));
+	if (!w->nspecs) {
+		uint32_t i;
+		for (i = 0; i < w->nrows; i++)
+			w->perm[i] = i;
+	}
+	return FLOE_OK;
+}
+
+static int
+window_next(Operator *op, Batch **out)
+{
+	WindowOp *w = (WindowOp *)op;
+	uint32_t n;
+	Batch *b;
+	int c;
+
+	arena_reset(op->scratch);
+	if (w->emit_pos >= w->nrows) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	n = w->nrows - w->emit_pos < VECTOR_SIZE ? w->nrows - w->emit_pos : VECTOR_SIZE;
+	b = batch_new(op->scratch, op->ncols, op->types, n);
+	for (c = 0; c < w->nchild; c++)
+		vector_copy_rows(&b->cols[c], 0, &w->cols[c], w->perm + w->emit_pos, n);
+	for (c = 0; c < w->ncalls; c++)
+		vector_copy_rows(&b->cols[w->nchild + c], 0, &w->results[c], w->perm + w->emit_pos, n);
+	b->count = n;
+	w->emit_pos += n;
+	op->rows_out += n;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+window_close(Operator *op)
+{
+	WindowOp *w = (WindowOp *)op;
+
+	op_close(op->child);
+	w->nrows = w->cap = 0;
+	w->cols = ARENA_ARRAY(op->ctx->arena, Vector, w->nwide + 1);
+	if (w->store)
+		arena_reset(w->store);
+}
+
+static const OperatorVT window_vt = { "WindowAgg", window_open, window_next, window_close };
+
+static int
+add_wide(WindowOp *w, Expr *e)
+{
+	if (!e)
+		return -1;
+	w->wide_expr[w->nwide] = e;
+	w->wide_type[w->nwide] = e->type;
+	return w->nwide++;
+}
+
+Operator *
+window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
+	   WindowCall *calls)
+{
+	WindowOp *w = ARENA_NEW(ctx->arena, WindowOp);
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, child->ncols + ncalls + 1);
+	int maxwide = child->ncols + 3 * ncalls + 1, c, s, k;
+
+	for (s = 0; s < nspecs; s++)
+		maxwide += specs[s].npart + specs[s].norder;
+	memcpy(types, child->types, sizeof(SqlType) * (size_t)child->ncols);
+	for (c = 0; c < ncalls; c++)
+		types[child->ncols + c] = calls[c].type;
+	op_init(&w->op, &window_vt, ctx, child->ncols + ncalls, types, child);
+	w->nspecs = nspecs;
+	w->specs = specs;
+	w->ncalls = ncalls;
+	w->calls = calls;
+	w->nchild = child->ncols;
+	w->wide_expr = ARENA_ARRAY(ctx->arena, Expr *, maxwide);
+	w->wide_type = ARENA_ARRAY(ctx->arena, SqlType, maxwide);
+	for (c = 0; c < child->ncols; c++)
+		w->wide_type[c] = child->types[c];
+	w->nwide = child->ncols;
+	w->spec_part = ARENA_ARRAY(ctx->arena, int *, nspecs + 1);
+	w->spec_order = ARENA_ARRAY(ctx->arena, int *, nspecs + 1);
+	for (s = 0; s < nspecs; s++) {
+		w->spec_part[s] = ARENA_ARRAY(ctx->arena, int, specs[s].npart + 1);
+		w->spec_order[s] = ARENA_ARRAY(ctx->arena, int, specs[s].norder + 1);
+		for (k = 0; k < specs[s].npart; k++)
+			w->spec_part[s][k] = add_wide(w, specs[s].part[k]);
+		for (k = 0; k < specs[s].norder; k++)
+			w->spec_order[s][k] = add_wide(w, specs[s].order[k]);
+	}
+	w->call_arg = ARENA_ARRAY(ctx->arena, int, ncalls + 1);
+	w->call_arg2 = ARENA_ARRAY(ctx->arena, int, ncalls + 1);
+	w->call_arg3 = ARENA_ARRAY(ctx->arena, int, ncalls + 1);
+	w->call_state = ARENA_ARRAY(ctx->arena, void *, ncalls + 1);
+	w->states = ARENA_ARRAY(ctx->arena, void *, VECTOR_SIZE);
+	for (c = 0; c < ncalls; c++) {
+		w->call_arg[c] = add_wide(w, calls[c].arg);
+		w->call_arg2[c] = add_wide(w, calls[c].arg2);
+		w->call_arg3[c] = add_wide(w, calls[c].arg3);
+		if (calls[c].agg)
+			w->call_state[c] = arena_calloc(ctx->arena, calls[c].agg->state_size + 16);
+	}
+	w->cols = ARENA_ARRAY(ctx->arena, Vector, w->nwide + 1);
+	w->store = arena_new(1 << 20);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, w->store);
+	return &w->op;
+}
