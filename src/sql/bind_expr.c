@@ -876,6 +876,10 @@ bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
 	return e;
 }
 
+/* select.c: a window function call (f->over) -> a reference to its result
+ * column, or NULL with 42P20 where windows are not allowed */
+Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
+
 static Expr *
 bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 {
@@ -888,10 +892,8 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 			    str_of(f->funcname[0]), name);
 		return fail_at(b, f->location);
 	}
-	if (f->over) {
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "window functions are not supported yet");
-		return fail_at(b, f->location);
-	}
+	if (f->over)
+		return select_window_call(b, f);
 	if (bind_is_aggregate_name(name)) {
 		const AggFunc *af;
 		SqlType types[4], cast_to[4], ret;

@@ -66,6 +66,10 @@
 #include "table/table.h"
 #include "types/cast.h"
 
+/* window function results are bound as column references WIN_BASE + call
+ * index until the window operator's output columns are known */
+#define WIN_BASE (1 << 24)
+
 static int
 unsupported(BindCtx *b, const char *what, int location)
 {
@@ -1303,6 +1307,8 @@ rewrite_agg(AggRewrite *rw, Expr *e)
 		Expr *r = expr_colref(rw->b->arena, rw->nkeys + e->col, e->type);
 		return r;
 	}
+	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE)
+		return e;    /* a window function's result (select.c windows) */
 	if (e->kind == EXPR_COLREF) {
 		const char *rel = scope_relname(rw->scope, e->col);
 		floe_errorf(rw->b->err, ERRCODE_GROUPING_ERROR,
@@ -1826,8 +1832,409 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 
 /* ---- SELECT ------------------------------------------------------------ */
 
+
+/* ---- window functions -------------------------------------------------- */
+
+/*
+ * Window calls are collected while the select list and ORDER BY are bound
+ * (bind_expr's f->over branch calls select_window_call): each becomes a
+ * placeholder column reference WIN_BASE + call index, which plan_select
+ * maps to the window operator's output column once the input (source or
+ * aggregate output) is known.  The collector of the SELECT being planned
+ * is thread-local; nested SELECTs save and restore it.
+ */
+
+typedef struct WinCollect {
+	BindCtx *b;
+	PgQuery__SelectStmt *s;    /* for the WINDOW clause */
+	bool allowed;              /* binding the select list or ORDER BY */
+	bool in_window;            /* binding a window call's arguments */
+	int nspecs, ncalls, cap;
+	WindowSpec *specs;
+	WindowCall *calls;
+} WinCollect;
+
+static _Thread_local WinCollect *cur_win;
+
+Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
+
+static PgQuery__WindowDef *
+win_lookup(WinCollect *w, const char *name, int location)
+{
+	size_t i;
+
+	for (i = 0; i < w->s->n_window_clause; i++) {
+		PgQuery__WindowDef *d = w->s->window_clause[i]->window_def;
+		if (d->name && !strcmp(d->name, name))
+			return d;
+	}
+	floe_errorf(w->b->err, ERRCODE_UNDEFINED_OBJECT, "window \"%s\" does not exist", name);
+	floe_error_position(w->b->err, bind_location(w->b, location));
+	return NULL;
+}
+
+static int
+frame_off(BindCtx *b, Node *n, int64_t *out)
+{
+	Expr *e = bind_expr(b, n);
+	Value v;
+
+	if (!e || !(e = bind_coerce(b, e, type_make(TYPE_INT64), COERCE_IMPLICIT, NULL)))
+		return FLOE_ERR;
+	if (expr_has_colref(e))
+		return unsupported(b, "a frame offset that is not a constant", -1);
+	TRY(expr_eval_const(e, b->arena, &v, b->err));
+	if (v.is_null) {
+		floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame starting offset must not be null");
+		return FLOE_ERR;
+	}
+	if (v.u.i < 0) {
+		floe_errorf(b->err, "22013", "frame starting offset must not be negative");
+		return FLOE_ERR;
+	}
+	*out = v.u.i;
+	return FLOE_OK;
+}
+
+/* PostgreSQL's FRAMEOPTION_* bits (nodes/parsenodes.h) */
+enum {
+	FO_RANGE = 0x2, FO_ROWS = 0x4, FO_GROUPS = 0x8,
+	FO_START_UNB_PREC = 0x20, FO_END_UNB_PREC = 0x40, FO_START_UNB_FOLL = 0x80,
+	FO_END_UNB_FOLL = 0x100, FO_START_CUR = 0x200, FO_END_CUR = 0x400,
+	FO_START_PREC = 0x800, FO_END_PREC = 0x1000, FO_START_FOLL = 0x2000, FO_END_FOLL = 0x4000,
+	FO_EXCLUDE = 0x8000 | 0x10000 | 0x20000
+};
+
+static int
+win_frame(BindCtx *b, PgQuery__WindowDef *d, WindowFrame *fr)
+{
+	int o = d->frame_options;
+
+	memset(fr, 0, sizeof *fr);
+	fr->start = WB_UNBOUNDED_PRECEDING;
+	fr->end = WB_CURRENT;
+	if (!(o & 1))
+		return FLOE_OK;  /* default: RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
+	if (o & FO_GROUPS)
+		return unsupported(b, "GROUPS frames", d->location);
+	if (o & FO_EXCLUDE)
+		return unsupported(b, "frame EXCLUDE", d->location);
+	if ((o & FO_RANGE) && (o & (FO_START_PREC | FO_END_PREC | FO_START_FOLL | FO_END_FOLL)))
+		return unsupported(b, "RANGE with offset PRECEDING/FOLLOWING", d->location);
+	fr->rows = (o & FO_ROWS) != 0;
+	fr->start = o & FO_START_UNB_PREC ? WB_UNBOUNDED_PRECEDING : o & FO_START_CUR ? WB_CURRENT :
+		    o & FO_START_PREC ? WB_PRECEDING : o & FO_START_FOLL ? WB_FOLLOWING :
+		    WB_UNBOUNDED_FOLLOWING;
+	fr->end = o & FO_END_UNB_FOLL ? WB_UNBOUNDED_FOLLOWING : o & FO_END_CUR ? WB_CURRENT :
+		  o & FO_END_PREC ? WB_PRECEDING : o & FO_END_FOLL ? WB_FOLLOWING :
+		  WB_UNBOUNDED_PRECEDING;
+	if (o & (FO_START_PREC | FO_START_FOLL))
+		TRY(frame_off(b, d->start_offset, &fr->start_off));
+	if (o & (FO_END_PREC | FO_END_FOLL))
+		TRY(frame_off(b, d->end_offset, &fr->end_off));
+	return FLOE_OK;
+}
+
+static int
+win_spec(WinCollect *w, PgQuery__WindowDef *part_def, PgQuery__WindowDef *order_def, int *out)
+{
+	BindCtx *b = w->b;
+	WindowSpec sp;
+	int i, k;
+
+	memset(&sp, 0, sizeof sp);
+	sp.npart = (int)part_def->n_partition_clause;
+	sp.norder = (int)order_def->n_order_clause;
+	sp.part = ARENA_ARRAY(b->arena, Expr *, sp.npart + 1);
+	sp.order = ARENA_ARRAY(b->arena, Expr *, sp.norder + 1);
+	sp.dirs = ARENA_ARRAY(b->arena, SortKey, sp.norder + 1);
+	for (i = 0; i < sp.npart; i++) {
+		if (!(sp.part[i] = bind_expr(b, part_def->partition_clause[i])))
+			return FLOE_ERR;
+		if (sp.part[i]->unknown_literal &&
+		    !(sp.part[i] = bind_coerce(b, sp.part[i], type_make(TYPE_TEXT), 0, NULL)))
+			return FLOE_ERR;
+	}
+	for (i = 0; i < sp.norder; i++) {
+		PgQuery__SortBy *sb = order_def->order_clause[i]->sort_by;
+		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			return unsupported(b, "ORDER BY ... USING", -1);
+		if (!(sp.order[i] = bind_expr(b, sb->node)))
+			return FLOE_ERR;
+		if (sp.order[i]->unknown_literal &&
+		    !(sp.order[i] = bind_coerce(b, sp.order[i], type_make(TYPE_TEXT), 0, NULL)))
+			return FLOE_ERR;
+		sp.dirs[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+			sp.dirs[i].nulls_first = true;
+		else if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+			sp.dirs[i].nulls_first = false;
+		else
+			sp.dirs[i].nulls_first = sp.dirs[i].desc;
+	}
+	/* one sort per distinct spec */
+	for (k = 0; k < w->nspecs; k++) {
+		WindowSpec *o = &w->specs[k];
+		bool same = o->npart == sp.npart && o->norder == sp.norder;
+		for (i = 0; same && i < sp.npart; i++)
+			same = expr_equal(o->part[i], sp.part[i]);
+		for (i = 0; same && i < sp.norder; i++)
+			same = expr_equal(o->order[i], sp.order[i]) &&
+			       o->dirs[i].desc == sp.dirs[i].desc &&
+			       o->dirs[i].nulls_first == sp.dirs[i].nulls_first;
+		if (same) {
+			*out = k;
+			return FLOE_OK;
+		}
+	}
+	w->specs = arena_realloc(b->arena, w->specs, sizeof(WindowSpec) * (size_t)w->nspecs,
+				 sizeof(WindowSpec) * (size_t)(w->nspecs + 1));
+	w->specs[w->nspecs] = sp;
+	*out = w->nspecs++;
+	return FLOE_OK;
+}
+
+static const struct { const char *name; WinKind kind; int minargs, maxargs; } win_funcs[] = {
+	{ "row_number", WIN_ROW_NUMBER, 0, 0 }, { "rank", WIN_RANK, 0, 0 },
+	{ "dense_rank", WIN_DENSE_RANK, 0, 0 }, { "percent_rank", WIN_PERCENT_RANK, 0, 0 },
+	{ "cume_dist", WIN_CUME_DIST, 0, 0 }, { "ntile", WIN_NTILE, 1, 1 },
+	{ "lag", WIN_LAG, 1, 3 }, { "lead", WIN_LEAD, 1, 3 },
+	{ "first_value", WIN_FIRST_VALUE, 1, 1 }, { "last_value", WIN_LAST_VALUE, 1, 1 },
+	{ "nth_value", WIN_NTH_VALUE, 2, 2 },
+};
+
+static Expr *
+win_fail(BindCtx *b, int location)
+{
+	if (location >= 0 && b->err->position == 0)
+		floe_error_position(b->err, bind_location(b, location));
+	return NULL;
+}
+
+/* the call's function, arguments and result type */
+static int
+win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
+{
+	BindCtx *b = w->b;
+	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
+	Expr *args[3] = { NULL, NULL, NULL };
+	size_t i, nw = sizeof win_funcs / sizeof win_funcs[0];
+	int n = (int)f->n_args;
+
+	if (f->agg_distinct)
+		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "DISTINCT is not implemented for window functions"), win_fail(b, f->location), FLOE_ERR;
+	if (f->agg_filter || f->n_agg_order || f->agg_within_group)
+		return unsupported(b, "FILTER or ORDER BY in window aggregates", f->location), FLOE_ERR;
+	if (n > 3)
+		return unsupported(b, "window functions with more than three arguments", f->location), FLOE_ERR;
+	for (i = 0; i < (size_t)n; i++) {
+		if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+			return unsupported(b, "named arguments", f->location), FLOE_ERR;
+		if (!(args[i] = bind_expr(b, f->args[i])))
+			return FLOE_ERR;
+	}
+	for (i = 0; i < nw; i++)
+		if (!strcmp(win_funcs[i].name, name))
+			break;
+	if (i < nw && !f->agg_star) {
+		if (n < win_funcs[i].minargs || n > win_funcs[i].maxargs) {
+			floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s(%s) does not exist",
+				    name, n ? "..." : "");
+			return win_fail(b, f->location), FLOE_ERR;
+		}
+		call->kind = win_funcs[i].kind;
+		switch (call->kind) {
+		case WIN_ROW_NUMBER: case WIN_RANK: case WIN_DENSE_RANK:
+			call->type = type_make(TYPE_INT64);
+			break;
+		case WIN_PERCENT_RANK: case WIN_CUME_DIST:
+			call->type = type_make(TYPE_FLOAT64);
+			break;
+		case WIN_NTILE:
+			call->type = type_make(TYPE_INT32);
+			if (!(call->arg = bind_coerce(b, args[0], call->type, COERCE_IMPLICIT, NULL)))
+				return FLOE_ERR;
+			break;
+		case WIN_NTH_VALUE:
+			if (!(call->arg2 = bind_coerce(b, args[1], type_make(TYPE_INT32), COERCE_IMPLICIT, NULL)))
+				return FLOE_ERR;
+			/* fallthrough */
+		case WIN_FIRST_VALUE: case WIN_LAST_VALUE:
+			call->arg = args[0];
+			if (call->arg->unknown_literal &&
+			    !(call->arg = bind_coerce(b, call->arg, type_make(TYPE_TEXT), 0, NULL)))
+				return FLOE_ERR;
+			call->type = call->arg->type;
+			break;
+		default: { /* lag, lead */
+			SqlType t;
+			if (n >= 2 && !(call->arg2 = bind_coerce(b, args[1], type_make(TYPE_INT32),
+								 COERCE_IMPLICIT, NULL)))
+				return FLOE_ERR;
+			if (n == 3) {
+				Expr *pair[2] = { args[0], args[2] };
+				if (bind_common_type(b, pair, 2, "lag", &t) != FLOE_OK)
+					return FLOE_ERR;
+				if (!(call->arg3 = bind_coerce(b, args[2], t, COERCE_IMPLICIT, NULL)))
+					return FLOE_ERR;
+			} else {
+				t = args[0]->unknown_literal || args[0]->type.id == TYPE_NULL ?
+				    type_make(TYPE_TEXT) : args[0]->type;
+			}
+			if (!(call->arg = bind_coerce(b, args[0], t, COERCE_IMPLICIT, NULL)))
+				return FLOE_ERR;
+			call->type = t;
+			break;
+		}
+		}
+		return FLOE_OK;
+	}
+	if (bind_is_aggregate_name(name)) {
+		SqlType types[3], cast_to[3];
+		if (n > 1)
+			return unsupported(b, "window aggregates with more than one argument", f->location), FLOE_ERR;
+		for (i = 0; i < (size_t)n; i++)
+			types[i] = args[i]->unknown_literal ? type_make(TYPE_NULL) : args[i]->type;
+		if (func_resolve_agg(name, types, n, f->agg_star, &call->agg, &call->type, cast_to,
+				     b->err) != FLOE_OK)
+			return win_fail(b, f->location), FLOE_ERR;
+		if (n && !(call->arg = bind_coerce(b, args[0], cast_to[0], COERCE_EXPLICIT, NULL)))
+			return FLOE_ERR;
+		call->kind = WIN_AGG;
+		return FLOE_OK;
+	}
+	floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE,
+		    "OVER specified, but %s is not a window function nor an aggregate function", name);
+	return win_fail(b, f->location), FLOE_ERR;
+}
+
+Expr *
+select_window_call(BindCtx *b, PgQuery__FuncCall *f)
+{
+	WinCollect *w = cur_win;
+	PgQuery__WindowDef *d = f->over, *base = NULL, *pdef, *odef, *fdef;
+	WindowCall call;
+	Expr *ref;
+	int spec;
+
+	if (b->in_agg) {
+		floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
+			    "aggregate function calls cannot contain window function calls");
+		return win_fail(b, f->location);
+	}
+	if (w && w->b == b && w->in_window) {
+		floe_errorf(b->err, ERRCODE_WINDOWING_ERROR, "window function calls cannot be nested");
+		return win_fail(b, f->location);
+	}
+	if (!w || w->b != b || !w->allowed) {
+		floe_errorf(b->err, ERRCODE_WINDOWING_ERROR, "window functions are not allowed in %s",
+			    b->where && strcmp(b->where, "this context") ? b->where : "this context");
+		return win_fail(b, f->location);
+	}
+	if (f->n_funcname == 2 && strcmp(f->funcname[0]->string->sval, "pg_catalog") != 0) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s.%s does not exist",
+			    f->funcname[0]->string->sval, f->funcname[1]->string->sval);
+		return win_fail(b, f->location);
+	}
+	/* OVER w, or OVER (w ...) */
+	if (d->name && d->name[0] && !d->n_partition_clause && !d->n_order_clause &&
+	    !(d->frame_options & 1)) {
+		if (!(d = win_lookup(w, d->name, f->location)))
+			return NULL;
+	} else if (d->refname && d->refname[0]) {
+		if (!(base = win_lookup(w, d->refname, d->location)))
+			return NULL;
+		if (d->n_partition_clause) {
+			floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
+				    "cannot override PARTITION BY clause of window \"%s\"", d->refname);
+			return win_fail(b, d->location);
+		}
+		if (d->n_order_clause && base->n_order_clause) {
+			floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
+				    "cannot override ORDER BY clause of window \"%s\"", d->refname);
+			return win_fail(b, d->location);
+		}
+		if (base->frame_options & 1) {
+			floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
+				    "cannot copy window \"%s\" because it has a frame clause", d->refname);
+			return win_fail(b, d->location);
+		}
+	}
+	pdef = base ? base : d;
+	odef = base && !d->n_order_clause ? base : d;
+	fdef = d;
+	memset(&call, 0, sizeof call);
+	w->in_window = true;
+	if (win_spec(w, pdef, odef, &spec) != FLOE_OK || win_frame(b, fdef, &call.frame) != FLOE_OK ||
+	    win_bind_call(w, f, &call) != FLOE_OK) {
+		w->in_window = false;
+		return NULL;
+	}
+	w->in_window = false;
+	call.spec = spec;
+	/* RANGE without ORDER BY: every row of the partition is a peer */
+	w->calls = arena_realloc(b->arena, w->calls, sizeof(WindowCall) * (size_t)w->ncalls,
+				 sizeof(WindowCall) * (size_t)(w->ncalls + 1));
+	w->calls[w->ncalls] = call;
+	ref = expr_colref(b->arena, WIN_BASE + w->ncalls++, call.type);
+	ref->location = bind_location(b, f->location);
+	return ref;
+}
+
+static bool
+has_winref(const Expr *e)
+{
+	int i;
+
+	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE)
+		return true;
+	for (i = 0; i < e->nargs; i++)
+		if (has_winref(e->args[i]))
+			return true;
+	return false;
+}
+
+/* window placeholders -> output columns base + call index */
+static Expr *
+win_remap(Arena *a, Expr *e, int base)
+{
+	Expr *c;
+	int i;
+
+	if (!has_winref(e))
+		return e;
+	c = arena_memdup(a, e, sizeof *e);
+	if (e->kind == EXPR_COLREF) {
+		c->col = base + (e->col - WIN_BASE);
+		return c;
+	}
+	c->args = ARENA_ARRAY(a, Expr *, e->nargs);
+	for (i = 0; i < e->nargs; i++)
+		c->args[i] = win_remap(a, e->args[i], base);
+	return c;
+}
+
+static int plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out,
+			    WinCollect *win);
+
 static int
 plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
+{
+	WinCollect wc, *prev = cur_win;
+	int rc;
+
+	memset(&wc, 0, sizeof wc);
+	wc.b = b;
+	wc.s = s;
+	cur_win = &wc;
+	rc = plan_select_body(b, ctx, s, out, &wc);
+	cur_win = prev;
+	return rc;
+}
+
+static int
+plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out, WinCollect *win)
 {
 	Source src;
 	FromList fl;
@@ -1844,8 +2251,6 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	int64_t limit = -1, offset = 0;
 	bool distinct = s->n_distinct_clause > 0;
 
-	if (s->n_window_clause)
-		return unsupported(b, "WINDOW", -1);
 	if (s->n_locking_clause)
 		return unsupported(b, "FOR UPDATE/SHARE", -1);
 	if (s->into_clause)
@@ -1907,6 +2312,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	names = ARENA_ARRAY(b->arena, char *, cap);
 	b->allow_aggs = true;
 	b->where = "this context";
+	win->allowed = true;
 	for (i = 0; i < (int)s->n_target_list; i++) {
 		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
 		if (is_star(rt->val)) {
@@ -1978,6 +2384,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		names[ntargets++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(rt->val);
 	}
 	nvisible = ntargets;
+	win->allowed = false;
 
 	/* GROUP BY */
 	if (s->n_group_clause) {
@@ -2024,6 +2431,13 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			}
 			if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
 				return FLOE_ERR;
+			if (has_winref(e)) {
+				floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
+					    "window functions are not allowed in GROUP BY");
+				if (e->location)
+					floe_error_position(b->err, e->location);
+				return FLOE_ERR;
+			}
 			keys[nkeys++] = e;
 		}
 	}
@@ -2042,6 +2456,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		sort = ARENA_ARRAY(b->arena, SortKey, s->n_sort_clause);
 		b->allow_aggs = true;
 		b->where = "ORDER BY";
+		win->allowed = true;
 		for (i = 0; i < (int)s->n_sort_clause; i++) {
 			PgQuery__SortBy *sb = s->sort_clause[i]->sort_by;
 			Node *n = sb->node;
@@ -2109,6 +2524,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				sort[nsort].nulls_first = sort[nsort].desc;
 			nsort++;
 		}
+		win->allowed = false;
 	}
 
 	TRY(limit_value(b, s->limit_count, "LIMIT", ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit));
@@ -2140,6 +2556,32 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				return FLOE_ERR;
 		}
 		op = filter_new(ctx, op, having);
+	}
+	if (win->ncalls) {
+		/* window functions over the (grouped) rows */
+		int base = op->ncols, j;
+		if (aggregated) {
+			AggRewrite rw = { b, nkeys, keys, &src.scope };
+			for (k = 0; k < win->nspecs; k++) {
+				WindowSpec *sp = &win->specs[k];
+				for (j = 0; j < sp->npart; j++)
+					if (!(sp->part[j] = rewrite_agg(&rw, sp->part[j])))
+						return FLOE_ERR;
+				for (j = 0; j < sp->norder; j++)
+					if (!(sp->order[j] = rewrite_agg(&rw, sp->order[j])))
+						return FLOE_ERR;
+			}
+			for (k = 0; k < win->ncalls; k++) {
+				WindowCall *wcall = &win->calls[k];
+				if ((wcall->arg && !(wcall->arg = rewrite_agg(&rw, wcall->arg))) ||
+				    (wcall->arg2 && !(wcall->arg2 = rewrite_agg(&rw, wcall->arg2))) ||
+				    (wcall->arg3 && !(wcall->arg3 = rewrite_agg(&rw, wcall->arg3))))
+					return FLOE_ERR;
+			}
+		}
+		op = window_new(ctx, op, win->nspecs, win->specs, win->ncalls, win->calls);
+		for (i = 0; i < ntargets; i++)
+			targets[i] = win_remap(b->arena, targets[i], base);
 	}
 	op = project_new(ctx, op, ntargets, targets);
 	if (distinct) {
