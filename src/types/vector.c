@@ -184,10 +184,26 @@ vector_copy_rows(Vector *dst, uint32_t dst_off, const Vector *src,
 	sd = view.data;
 	if (!view.sel && !sel) {
 		memcpy(dd, sd, (size_t)count * w);
+	} else if (!view.sel) {
+		/* a plain gather: typed loops for the common widths */
+		switch (w) {
+		case 1: for (j = 0; j < count; j++) ((uint8_t *)dd)[j] = ((const uint8_t *)sd)[sel[j]]; break;
+		case 2: for (j = 0; j < count; j++) ((uint16_t *)dd)[j] = ((const uint16_t *)sd)[sel[j]]; break;
+		case 4: for (j = 0; j < count; j++) ((uint32_t *)dd)[j] = ((const uint32_t *)sd)[sel[j]]; break;
+		case 8: for (j = 0; j < count; j++) ((uint64_t *)dd)[j] = ((const uint64_t *)sd)[sel[j]]; break;
+		case 16:
+			for (j = 0; j < count; j++)
+				memcpy(dd + 16 * (size_t)j, sd + 16 * (size_t)sel[j], 16);
+			break;
+		default:
+			for (j = 0; j < count; j++)
+				memcpy(dd + (size_t)j * w, sd + (size_t)sel[j] * w, w);
+			break;
+		}
 	} else {
 		for (j = 0; j < count; j++) {
 			uint32_t r = sel ? sel[j] : j;
-			uint32_t k = view.sel ? view.sel[r] : r;
+			uint32_t k = view.sel[r];
 			memcpy(dd + (size_t)j * w, sd + (size_t)k * w, w);
 		}
 	}
