@@ -114,6 +114,9 @@ int dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *s
 int dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink);
 int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *st, ResultSink *sink);
 
+/* copy.c: COPY table/(query) TO / FROM */
+int copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink);
+
 /* select.c */
 typedef struct SelectPlan {
 	Operator *root;

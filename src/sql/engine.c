@@ -1060,6 +1060,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return dml_truncate(s, &ctx, sql, n->truncate_stmt, sink);
 	case PG_QUERY__NODE__NODE_MERGE_STMT:
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "MERGE is not supported yet");
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		return copy_exec(s, &ctx, sql, n->copy_stmt, sink);
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN is not supported yet");
 	default:
