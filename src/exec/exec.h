@@ -138,7 +138,7 @@ Operator *setop_new(ExecCtx *ctx, Operator *child, SetOpKind kind, bool all);
  *     no arguments; NTILE(arg int); LAG/LEAD(arg, arg2 offset int or NULL,
  *     arg3 default of arg's type or NULL); FIRST_VALUE/LAST_VALUE(arg);
  *     NTH_VALUE(arg, arg2 int); AGG: agg over arg (NULL: count(*)).
- * Frame offsets are row counts (RANGE frames use only UNBOUNDED/CURRENT). */
+ * ROWS offsets are row counts; RANGE offsets values of the ORDER BY key's type. */
 typedef enum WinKind {
 	WIN_ROW_NUMBER, WIN_RANK, WIN_DENSE_RANK, WIN_PERCENT_RANK, WIN_CUME_DIST, WIN_NTILE,
 	WIN_LAG, WIN_LEAD, WIN_FIRST_VALUE, WIN_LAST_VALUE, WIN_NTH_VALUE, WIN_AGG
@@ -149,7 +149,12 @@ typedef enum WinBound {
 typedef struct WindowFrame {
 	bool rows;                 /* ROWS; else RANGE */
 	WinBound start, end;
-	int64_t start_off, end_off;
+	int64_t start_off, end_off;     /* ROWS offsets */
+	bool range_off;            /* RANGE with an offset bound: the spec has one
+				      ORDER BY key, of an integer, float or numeric
+				      type, and start_val/end_val (that type) are
+				      the offsets */
+	Value start_val, end_val;
 } WindowFrame;
 typedef struct WindowSpec {
 	int npart;

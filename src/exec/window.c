@@ -18,8 +18,9 @@
  * permutation (as PostgreSQL emits the last window's sort order).
  *
  * Frames: ROWS or RANGE, bounds UNBOUNDED PRECEDING/FOLLOWING, CURRENT
- * ROW (RANGE: the row's first/last peer) and n PRECEDING/FOLLOWING (ROWS
- * only; the planner rejects RANGE offsets).  Aggregates whose frame
+ * ROW (RANGE: the row's first/last peer) and n PRECEDING/FOLLOWING (ROWS:
+ * n rows; RANGE: the rows whose one ORDER BY key is within n of the
+ * row's, found by binary search; a NULL key's frame is its NULL peers).  Aggregates whose frame
  * starts at UNBOUNDED PRECEDING run incrementally (the frame end never
  * moves back, so each row is added once: O(n) for the default frame);
  * other frames are aggregated afresh per row (O(n * frame width)).
@@ -211,26 +212,109 @@ int_at(const Vector *v, uint32_t row, int64_t *out)
 	return true;
 }
 
+/* the number in row `row` of a numeric key column (false: NULL) */
+static bool
+key_num(const Vector *kv, uint32_t row, double *f, int128 *d)
+{
+	Value v;
+
+	if (!validity_get(kv->validity, row))
+		return false;
+	vector_get_value(kv, row, &v);
+	if (v.type.id == TYPE_FLOAT32 || v.type.id == TYPE_FLOAT64)
+		*f = v.u.f;
+	else if (v.type.id == TYPE_DECIMAL)
+		*d = v.u.d;
+	else
+		*d = v.u.i;
+	return true;
+}
+
+/* position of the key at `row` against the target in the sort order:
+ * < 0 before it, 0 equal, > 0 after; NULLs lie beyond every value */
+static int
+range_cmp(const Vector *kv, const SortKey *dir, uint32_t row, bool isf, double tf, int128 td)
+{
+	double f = 0;
+	int128 d = 0;
+	int c;
+
+	if (!key_num(kv, row, &f, &d))
+		return dir->nulls_first ? -1 : 1;
+	c = isf ? (f < tf ? -1 : f > tf) : (d < td ? -1 : d > td);
+	return dir->desc ? -c : c;
+}
+
+/* a RANGE offset bound of position i: the first position at or after
+ * (start) / the last at or before (end) key(i) -/+ offset */
+static int64_t
+range_bound(WindowOp *w, int s, const uint32_t *perm, int64_t i, int64_t ps, int64_t pe,
+	    const Value *off, bool preceding, bool start)
+{
+	const SortKey *dir = &w->specs[s].dirs[0];
+	const Vector *kv = &w->cols[w->spec_order[s][0]];
+	bool isf = off->type.id == TYPE_FLOAT32 || off->type.id == TYPE_FLOAT64;
+	bool minus = preceding != dir->desc;
+	double tf = 0;
+	int128 td = 0;
+	int64_t lo = ps, hi = pe;
+
+	key_num(kv, perm[i], &tf, &td);
+	if (isf)
+		tf = minus ? tf - off->u.f : tf + off->u.f;
+	else {
+		int128 o = off->type.id == TYPE_DECIMAL ? off->u.d : off->u.i;
+		td = minus ? td - o : td + o;
+	}
+	/* first position whose cmp is >= 0 (start) or > 0 (end) */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		int c = range_cmp(kv, dir, perm[mid], isf, tf, td);
+		if (start ? c < 0 : c <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return start ? lo : lo - 1;
+}
+
 /* frame [*fs, *fe] (positions in perm, inclusive; empty when fs > fe) of
  * position i in partition [ps, pe) */
 static void
-frame_of(const WindowCall *call, int64_t i, int64_t ps, int64_t pe, const uint32_t *peer_start,
-	 const uint32_t *peer_end, int64_t *fs, int64_t *fe)
+frame_of(WindowOp *w, const WindowCall *call, const uint32_t *perm, int64_t i, int64_t ps,
+	 int64_t pe, const uint32_t *peer_start, const uint32_t *peer_end, int64_t *fs, int64_t *fe)
 {
 	const WindowFrame *f = &call->frame;
+	bool key_null = false;
 
+	if (f->range_off)
+		key_null = !validity_get(w->cols[w->spec_order[call->spec][0]].validity, perm[i]);
 	switch (f->start) {
 	case WB_UNBOUNDED_PRECEDING: *fs = ps; break;
-	case WB_PRECEDING: *fs = i - f->start_off < ps ? ps : i - f->start_off; break;
 	case WB_CURRENT: *fs = f->rows ? i : peer_start[i]; break;
-	case WB_FOLLOWING: *fs = i + f->start_off; break;
+	case WB_PRECEDING: case WB_FOLLOWING:
+		if (f->rows)
+			*fs = f->start == WB_PRECEDING ? i - f->start_off : i + f->start_off;
+		else if (key_null)
+			*fs = peer_start[i];
+		else
+			*fs = range_bound(w, call->spec, perm, i, ps, pe, &f->start_val,
+					  f->start == WB_PRECEDING, true);
+		break;
 	default: *fs = pe; break;
 	}
 	switch (f->end) {
 	case WB_UNBOUNDED_PRECEDING: *fe = ps - 1; break;
-	case WB_PRECEDING: *fe = i - f->end_off; break;
 	case WB_CURRENT: *fe = f->rows ? i : (int64_t)peer_end[i] - 1; break;
-	case WB_FOLLOWING: *fe = i + f->end_off > pe - 1 ? pe - 1 : i + f->end_off; break;
+	case WB_PRECEDING: case WB_FOLLOWING:
+		if (f->rows)
+			*fe = f->end == WB_PRECEDING ? i - f->end_off : i + f->end_off;
+		else if (key_null)
+			*fe = (int64_t)peer_end[i] - 1;
+		else
+			*fe = range_bound(w, call->spec, perm, i, ps, pe, &f->end_val,
+					  f->end == WB_PRECEDING, false);
+		break;
 	default: *fe = pe - 1; break;
 	}
 	if (*fs < ps)
@@ -290,7 +374,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 			int64_t added = ps;
 			call->agg->init(state);
 			for (i = ps; i < pe; i++) {
-				frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
 				if (fe + 1 > added) {
 					TRY(agg_add(w, call, argc, perm, added, fe + 1, state, states, &fctx));
 					added = fe + 1;
@@ -299,7 +383,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 			}
 		} else {
 			for (i = ps; i < pe; i++) {
-				frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
 				call->agg->init(state);
 				if (fs <= fe)
 					TRY(agg_add(w, call, argc, perm, fs, fe + 1, state, states, &fctx));
@@ -370,7 +454,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 		case WIN_FIRST_VALUE:
 		case WIN_LAST_VALUE:
 		case WIN_NTH_VALUE:
-			frame_of(call, i, ps, pe, peer_start, peer_end, &fs, &fe);
+			frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
 			if (call->kind == WIN_FIRST_VALUE)
 				r = fs;
 			else if (call->kind == WIN_LAST_VALUE)

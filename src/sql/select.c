@@ -1905,8 +1905,38 @@ enum {
 	FO_EXCLUDE = 0x8000 | 0x10000 | 0x20000
 };
 
+/* a RANGE offset: a constant of the ORDER BY key's type, not negative */
 static int
-win_frame(BindCtx *b, PgQuery__WindowDef *d, WindowFrame *fr)
+range_off(BindCtx *b, Node *n, SqlType t, Value *out)
+{
+	Expr *e = bind_expr(b, n);
+	bool neg;
+
+	/* in_range(): integer keys take a bigint offset, floats a double */
+	if (t.id == TYPE_INT16 || t.id == TYPE_INT32)
+		t = type_make(TYPE_INT64);
+	else if (t.id == TYPE_FLOAT32)
+		t = type_make(TYPE_FLOAT64);
+	if (!e || !(e = bind_coerce(b, e, t, COERCE_IMPLICIT, NULL)))
+		return FLOE_ERR;
+	if (expr_has_colref(e))
+		return unsupported(b, "a frame offset that is not a constant", -1);
+	TRY(expr_eval_const(e, b->arena, out, b->err));
+	neg = out->is_null ? false : t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64 ? out->u.f < 0 :
+	      t.id == TYPE_DECIMAL ? out->u.d < 0 : out->u.i < 0;
+	if (out->is_null) {
+		floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame starting offset must not be null");
+		return FLOE_ERR;
+	}
+	if (neg) {
+		floe_errorf(b->err, "22013", "invalid preceding or following size in window function");
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+static int
+win_frame(BindCtx *b, PgQuery__WindowDef *d, const WindowSpec *sp, WindowFrame *fr)
 {
 	int o = d->frame_options;
 
@@ -1919,18 +1949,35 @@ win_frame(BindCtx *b, PgQuery__WindowDef *d, WindowFrame *fr)
 		return unsupported(b, "GROUPS frames", d->location);
 	if (o & FO_EXCLUDE)
 		return unsupported(b, "frame EXCLUDE", d->location);
-	if ((o & FO_RANGE) && (o & (FO_START_PREC | FO_END_PREC | FO_START_FOLL | FO_END_FOLL)))
-		return unsupported(b, "RANGE with offset PRECEDING/FOLLOWING", d->location);
 	fr->rows = (o & FO_ROWS) != 0;
+	if (!fr->rows && (o & (FO_START_PREC | FO_END_PREC | FO_START_FOLL | FO_END_FOLL))) {
+		TypeId t;
+		if (sp->norder != 1) {
+			floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
+				    "RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column");
+			floe_error_position(b->err, bind_location(b, d->location));
+			return FLOE_ERR;
+		}
+		t = sp->order[0]->type.id;
+		if (t != TYPE_INT16 && t != TYPE_INT32 && t != TYPE_INT64 && t != TYPE_FLOAT32 &&
+		    t != TYPE_FLOAT64 && t != TYPE_DECIMAL)
+			return unsupported(b, "RANGE with offset PRECEDING/FOLLOWING on this type",
+					   d->location);
+		fr->range_off = true;
+		if (o & (FO_START_PREC | FO_START_FOLL))
+			TRY(range_off(b, d->start_offset, sp->order[0]->type, &fr->start_val));
+		if (o & (FO_END_PREC | FO_END_FOLL))
+			TRY(range_off(b, d->end_offset, sp->order[0]->type, &fr->end_val));
+	}
 	fr->start = o & FO_START_UNB_PREC ? WB_UNBOUNDED_PRECEDING : o & FO_START_CUR ? WB_CURRENT :
 		    o & FO_START_PREC ? WB_PRECEDING : o & FO_START_FOLL ? WB_FOLLOWING :
 		    WB_UNBOUNDED_FOLLOWING;
 	fr->end = o & FO_END_UNB_FOLL ? WB_UNBOUNDED_FOLLOWING : o & FO_END_CUR ? WB_CURRENT :
 		  o & FO_END_PREC ? WB_PRECEDING : o & FO_END_FOLL ? WB_FOLLOWING :
 		  WB_UNBOUNDED_PRECEDING;
-	if (o & (FO_START_PREC | FO_START_FOLL))
+	if (fr->rows && (o & (FO_START_PREC | FO_START_FOLL)))
 		TRY(frame_off(b, d->start_offset, &fr->start_off));
-	if (o & (FO_END_PREC | FO_END_FOLL))
+	if (fr->rows && (o & (FO_END_PREC | FO_END_FOLL)))
 		TRY(frame_off(b, d->end_offset, &fr->end_off));
 	return FLOE_OK;
 }
@@ -2166,7 +2213,8 @@ select_window_call(BindCtx *b, PgQuery__FuncCall *f)
 	fdef = d;
 	memset(&call, 0, sizeof call);
 	w->in_window = true;
-	if (win_spec(w, pdef, odef, &spec) != FLOE_OK || win_frame(b, fdef, &call.frame) != FLOE_OK ||
+	if (win_spec(w, pdef, odef, &spec) != FLOE_OK ||
+	    win_frame(b, fdef, &w->specs[spec], &call.frame) != FLOE_OK ||
 	    win_bind_call(w, f, &call) != FLOE_OK) {
 		w->in_window = false;
 		return NULL;
