@@ -5,7 +5,8 @@
  *
  *   source (table scan | VALUES | function | subquery | one empty row)
  *     -> Filter(WHERE) -> HashAggregate(GROUP BY, aggregates)
- *     -> Filter(HAVING) -> Project(select list + hidden ORDER BY keys)
+ *     -> Filter(HAVING) -> WindowAgg(window functions)
+ *     -> Project(select list + hidden ORDER BY keys)
  *     -> HashAggregate(DISTINCT) -> Sort(ORDER BY) -> Limit
  *     -> Project(drop hidden keys)
  *
@@ -49,13 +50,26 @@
  * run once while binding (select_run_subquery) and becomes a constant or
  * an OR/AND over its values; other correlated ones are 0A000.
  *
+ * Window functions (select list and ORDER BY only; 42P20 elsewhere, and
+ * when nested): bind_expr's OVER branch calls select_window_call, which
+ * binds the call's PARTITION BY / ORDER BY (a named WINDOW is looked up in
+ * the SELECT's WINDOW clause), frame and arguments over the same input as
+ * the select list (so over aggregate results in grouped queries), shares
+ * one WindowSpec among calls with equal PARTITION BY + ORDER BY, and
+ * returns a placeholder column WIN_BASE + call index; after aggregation
+ * and HAVING one window operator (exec/window.c) appends the results and
+ * the placeholders become its output columns.  The collector of the
+ * SELECT being planned is thread-local (cur_win), saved and restored
+ * around nested SELECTs.
+ *
  * Not yet (0A000): WITH RECURSIVE, LATERAL, correlated subqueries outside
- * those forms, DISTINCT ON, window functions.
+ * those forms, DISTINCT ON, GROUPS window frames, frame EXCLUDE.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
  *   select_run_subquery(bindctx, query, max_rows, &vals, &nrows, &type, &ncols)
  *   session_resolve_name(session, rangevar, &ns, &name)
+ *   select_window_call(bindctx, funccall)   (declared in bind_expr.c)
  */
 #include <string.h>
 #include <unistd.h>
