@@ -23,7 +23,9 @@
  * row's, found by binary search; a NULL key's frame is its NULL peers).  Aggregates whose frame
  * starts at UNBOUNDED PRECEDING run incrementally (the frame end never
  * moves back, so each row is added once: O(n) for the default frame);
- * other frames are aggregated afresh per row (O(n * frame width)).
+ * so do count/min/max and exact sum/avg whose frame ends at UNBOUNDED
+ * FOLLOWING, walking the partition backwards; other frames are
+ * aggregated afresh per row (O(n * frame width)).
  * Rows are fed to AggFunc.update through a DICT vector over the stored
  * argument column whose selection is a slice of the permutation.
  *
@@ -323,6 +325,22 @@ frame_of(WindowOp *w, const WindowCall *call, const uint32_t *perm, int64_t i, i
 		*fe = pe - 1;
 }
 
+/* Does the aggregate's result not depend on the order rows are added in?
+ * (float sums and averages round differently; PostgreSQL adds a frame's
+ * rows from its head) */
+static bool
+order_free(const WindowCall *call)
+{
+	const char *n = call->agg->name;
+	TypeId t = call->arg ? call->arg->type.id : TYPE_INT64;
+
+	if (!strcmp(n, "count") || !strcmp(n, "min") || !strcmp(n, "max"))
+		return true;
+	if (!strcmp(n, "sum") || !strcmp(n, "avg"))
+		return t != TYPE_FLOAT32 && t != TYPE_FLOAT64;
+	return false;
+}
+
 /* add the rows at positions [a, b) of perm to one aggregate state */
 static int
 agg_add(WindowOp *w, const WindowCall *call, int argc, const uint32_t *perm, int64_t a,
@@ -378,6 +396,18 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 				if (fe + 1 > added) {
 					TRY(agg_add(w, call, argc, perm, added, fe + 1, state, states, &fctx));
 					added = fe + 1;
+				}
+				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
+			}
+		} else if (call->frame.end == WB_UNBOUNDED_FOLLOWING && order_free(call)) {
+			/* frame [fs, end]: backwards, fs never moves forward */
+			int64_t added = pe;
+			call->agg->init(state);
+			for (i = pe - 1; i >= ps; i--) {
+				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				if (fs < added) {
+					TRY(agg_add(w, call, argc, perm, fs, added, state, states, &fctx));
+					added = fs;
 				}
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
 			}
