@@ -265,7 +265,15 @@ range_bound(WindowOp *w, int s, const uint32_t *perm, int64_t i, int64_t ps, int
 	if (isf)
 		tf = minus ? tf - off->u.f : tf + off->u.f;
 	else {
-		int128 o = off->type.id == TYPE_DECIMAL ? off->u.d : off->u.i;
+		int128 o = off->type.id == TYPE_DECIMAL ? off->u.d : off->u.i, lim = 1;
+		/* 38-digit decimals: saturate at +/-2^126 instead of overflowing */
+		lim <<= 126;
+		if (o > lim)
+			o = lim;
+		if (td > lim)
+			td = lim;
+		else if (td < -lim)
+			td = -lim;
 		td = minus ? td - o : td + o;
 	}
 	/* first position whose cmp is >= 0 (start) or > 0 (end) */

@@ -1906,7 +1906,8 @@ frame_off(BindCtx *b, Node *n, int64_t *out)
 		floe_errorf(b->err, "22013", "frame starting offset must not be negative");
 		return FLOE_ERR;
 	}
-	*out = v.u.i;
+	/* no partition has 2^40 rows: keeps i +/- offset from overflowing */
+	*out = v.u.i > ((int64_t)1 << 40) ? (int64_t)1 << 40 : v.u.i;
 	return FLOE_OK;
 }
 
