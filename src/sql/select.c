@@ -2171,6 +2171,26 @@ win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
 	return win_fail(b, f->location), FLOE_ERR;
 }
 
+static bool
+same_arg(const Expr *x, const Expr *y)
+{
+	return (!x && !y) || (x && y && expr_equal(x, y));
+}
+
+static bool
+same_call(const WindowCall *x, const WindowCall *y)
+{
+	const WindowFrame *a = &x->frame, *c = &y->frame;
+
+	if (x->kind != y->kind || x->spec != y->spec || x->agg != y->agg ||
+	    !same_arg(x->arg, y->arg) || !same_arg(x->arg2, y->arg2) || !same_arg(x->arg3, y->arg3) ||
+	    a->rows != c->rows || a->start != c->start || a->end != c->end ||
+	    a->start_off != c->start_off || a->end_off != c->end_off || a->range_off != c->range_off)
+		return false;
+	/* RANGE offsets: distinct calls unless both offsets are absent */
+	return !a->range_off;
+}
+
 Expr *
 select_window_call(BindCtx *b, PgQuery__FuncCall *f)
 {
@@ -2178,7 +2198,7 @@ select_window_call(BindCtx *b, PgQuery__FuncCall *f)
 	PgQuery__WindowDef *d = f->over, *base = NULL, *pdef, *odef, *fdef;
 	WindowCall call;
 	Expr *ref;
-	int spec;
+	int spec, k;
 
 	if (b->in_agg) {
 		floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
@@ -2236,7 +2256,13 @@ select_window_call(BindCtx *b, PgQuery__FuncCall *f)
 	}
 	w->in_window = false;
 	call.spec = spec;
-	/* RANGE without ORDER BY: every row of the partition is a peer */
+	/* the same call twice (select list and ORDER BY): one result column */
+	for (k = 0; k < w->ncalls; k++)
+		if (same_call(&w->calls[k], &call)) {
+			ref = expr_colref(b->arena, WIN_BASE + k, call.type);
+			ref->location = bind_location(b, f->location);
+			return ref;
+		}
 	w->calls = arena_realloc(b->arena, w->calls, sizeof(WindowCall) * (size_t)w->ncalls,
 				 sizeof(WindowCall) * (size_t)(w->ncalls + 1));
 	w->calls[w->ncalls] = call;
