@@ -867,8 +867,10 @@ sink_complete(void *ctx, const char *tag)
 		output_print_table(os->out, &t, os->opts);
 		if (tag && tag_is_dml(tag) && !os->opts->quiet)
 			fprintf(os->out, "%s\n", tag);
-	} else if (tag && tag[0] && !os->opts->quiet)
+	} else if (tag && tag[0] && !os->opts->quiet && !os->copy_out)
+		/* psql prints no status after COPY TO STDOUT (mixed with data) */
 		fprintf(os->out, "%s\n", tag);
+	os->copy_out = false;
 	fflush(os->out);
 	os->results++;
 	os->has_columns = false;
@@ -890,6 +892,97 @@ sink_notice(void *ctx, const floe_error *n)
 	output_print_error(stderr, n, sev, NULL, os->notice_prefix);
 }
 
+/* ---- COPY TO STDOUT / FROM STDIN (psql's handleCopyOut / handleCopyIn) --- */
+
+static int
+sink_copy_out_begin(void *ctx, int ncols)
+{
+	OutputSink *os = ctx;
+	(void)ncols;
+	os->copy_out = true;
+	return 0;
+}
+
+static int
+sink_copy_out_data(void *ctx, const char *data, size_t len)
+{
+	OutputSink *os = ctx;
+	if (os->cancel && *os->cancel)
+		return 1;
+	return fwrite(data, 1, len, os->out) == len ? 0 : 1;
+}
+
+static int
+sink_copy_in_begin(void *ctx, int ncols)
+{
+	OutputSink *os = ctx;
+	(void)ncols;
+	os->copy_end = false;
+	os->copy_active = true;
+	free(os->copy_pending);
+	os->copy_pending = NULL;
+	os->copy_pending_len = os->copy_pending_off = 0;
+	if (os->copy_prompt) {
+		fprintf(stdout, "Enter data to be copied followed by a newline.\n"
+			"End with a backslash and a period on a line by themselves, or an EOF signal.\n");
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int
+sink_copy_in_read(void *ctx, char *buf, size_t cap, size_t *len, floe_error *err)
+{
+	OutputSink *os = ctx;
+	size_t n;
+
+	*len = 0;
+	if (os->cancel && *os->cancel)
+		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	if (os->copy_pending_off >= os->copy_pending_len) {
+		ssize_t got;
+		size_t lcap = 0;
+		char *line = NULL;
+		free(os->copy_pending);
+		os->copy_pending = NULL;
+		os->copy_pending_len = os->copy_pending_off = 0;
+		if (os->copy_end || !os->copy_in)
+			return FLOE_OK;
+		if (os->copy_prompt) {
+			fputs(">> ", stdout);
+			fflush(stdout);
+		}
+		got = getline(&line, &lcap, os->copy_in);
+		if (got < 0) {
+			free(line);
+			os->copy_end = true;
+			return FLOE_OK;
+		}
+		if (os->copy_lineno)
+			(*os->copy_lineno)++;
+		if ((got == 2 || got == 3) && line[0] == '\\' && line[1] == '.' &&
+		    (got == 2 || line[2] == '\n')) {
+			free(line);
+			os->copy_end = true;
+			return FLOE_OK;
+		}
+		if (got > 0 && line[got - 1] != '\n') {   /* last line without newline */
+			line = xrealloc(line, (size_t)got + 2);
+			line[got++] = '\n';
+			line[got] = 0;
+		}
+		os->copy_pending = line;
+		os->copy_pending_len = (size_t)got;
+	}
+	n = os->copy_pending_len - os->copy_pending_off;
+	if (n > cap)
+		n = cap;
+	memcpy(buf, os->copy_pending + os->copy_pending_off, n);
+	os->copy_pending_off += n;
+	*len = n;
+	return FLOE_OK;
+}
+
 void
 output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts)
 {
@@ -902,12 +995,17 @@ output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts)
 	os->sink.batch = sink_batch;
 	os->sink.complete = sink_complete;
 	os->sink.notice = sink_notice;
+	os->sink.copy_out_begin = sink_copy_out_begin;
+	os->sink.copy_out_data = sink_copy_out_data;
+	os->sink.copy_in_begin = sink_copy_in_begin;
+	os->sink.copy_in_read = sink_copy_in_read;
 }
 
 /* Forget a partial result (after an error). */
 void
 output_sink_reset(OutputSink *os)
 {
+	os->copy_out = false;
 	os->has_columns = false;
 	os->ncols = 0;
 	os->nrows = 0;
@@ -922,4 +1020,32 @@ output_sink_dispose(OutputSink *os)
 	if (os->arena)
 		arena_free(os->arena);
 	os->arena = NULL;
+	free(os->copy_pending);
+	os->copy_pending = NULL;
+}
+
+/* After a COPY FROM STDIN (failed or not): skip data lines the engine did
+ * not read, up to "\." or EOF, as psql sends them all anyway. */
+void
+output_copy_finish(OutputSink *os)
+{
+	char buf[4096];
+	size_t n;
+	floe_error ignore;
+
+	if (!os->copy_active)
+		return;
+	while (!os->copy_end && os->copy_in) {
+		volatile int *c = os->cancel;
+		os->cancel = NULL;
+		if (sink_copy_in_read(os, buf, sizeof buf, &n, &ignore) != FLOE_OK || n == 0) {
+			os->cancel = c;
+			break;
+		}
+		os->cancel = c;
+	}
+	free(os->copy_pending);
+	os->copy_pending = NULL;
+	os->copy_pending_len = os->copy_pending_off = 0;
+	os->copy_active = false;
 }

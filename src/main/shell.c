@@ -243,7 +243,10 @@ run_sql(Shell *sh, const char *sql)
 		sh->os.notice_prefix = sh->notice_pfx;
 	} else
 		sh->os.notice_prefix = NULL;
+	sh->os.copy_lineno = &sh->lineno;
+	sh->os.copy_prompt = sh->interactive && isatty(fileno(sh->os.copy_in ? sh->os.copy_in : stdin));
 	rc = session_exec(sh->session, sql, &sh->os.sink, &err);
+	output_copy_finish(&sh->os);
 	if (rc != FLOE_OK) {
 		output_sink_reset(&sh->os);
 		if (!err.message[0])
@@ -1163,6 +1166,9 @@ run_lines(Shell *sh, FILE *f)
 	size_t cap = 0;
 	ssize_t got;
 
+	FILE *saved = sh->os.copy_in;
+
+	sh->os.copy_in = f;   /* COPY FROM STDIN data follows in the script */
 	while (!sh->quit && !sh->failed && (got = getline(&line, &cap, f)) >= 0) {
 		if (got > 0 && line[got - 1] == '\n')
 			line[--got] = '\0';
@@ -1173,6 +1179,7 @@ run_lines(Shell *sh, FILE *f)
 	}
 	free(line);
 	finish_input(sh);
+	sh->os.copy_in = saved;
 	return sh->failed || sh->had_error ? FLOE_ERR : FLOE_OK;
 }
 
@@ -1188,6 +1195,7 @@ shell_new(Session *session, const ShellOptions *opts)
 	if (!sh->opts.print.field_sep)
 		sh->opts.print.field_sep = "|";
 	output_sink_init(&sh->os, stdout, &sh->opts.print);
+	sh->os.copy_in = stdin;   /* -c and interactive: COPY data from stdin */
 	sh->source = "<stdin>";
 	return sh;
 }

@@ -107,10 +107,23 @@ typedef struct OutputSink {
 	const char *notice_prefix;
 	uint64_t results;        /* statements completed */
 	volatile int *cancel;    /* non-zero: ask the engine to cancel (Ctrl-C) */
+	/* COPY FROM STDIN: data lines come from copy_in until a line "\." or
+	 * EOF (psql's handleCopyIn); *copy_lineno counts them (error prefixes);
+	 * copy_prompt: print psql's "Enter data to be copied..." first */
+	FILE *copy_in;
+	int *copy_lineno;
+	bool copy_prompt;
+	char *copy_pending;      /* rest of a line longer than a read (owned) */
+	size_t copy_pending_len, copy_pending_off;
+	bool copy_end;           /* "\." or EOF seen */
+	bool copy_active;        /* a COPY FROM STDIN began */
+	bool copy_out;           /* the statement is a COPY TO STDOUT */
 } OutputSink;
 
 void output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts);
 void output_sink_reset(OutputSink *os);
 void output_sink_dispose(OutputSink *os);
+/* after each statement: skip unread COPY FROM STDIN data up to "\\." */
+void output_copy_finish(OutputSink *os);
 
 #endif

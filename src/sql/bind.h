@@ -116,6 +116,10 @@ int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStm
 
 /* copy.c: COPY table/(query) TO / FROM */
 int copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink);
+/* engine.c: write the rows of root (one column per field of t's current
+ * schema, in order) into t as one atomic append commit; NOT NULL checked */
+struct Table;
+int engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows);
 
 /* select.c */
 typedef struct SelectPlan {

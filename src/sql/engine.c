@@ -1311,3 +1311,10 @@ session_setting(Session *s, const char *name)
 {
 	return setting_get(s, name);
 }
+
+/* COPY FROM (copy.c) writes through the INSERT path. */
+int
+engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows)
+{
+	return write_rows(s, ctx, t, root, rows);
+}

@@ -48,6 +48,21 @@ typedef struct ResultSink {
 	int (*batch)(void *ctx, const Batch *b);
 	int (*complete)(void *ctx, const char *tag);
 	void (*notice)(void *ctx, const floe_error *notice);
+	/* COPY (sql/copy.c).  NULL callbacks: the embedder cannot do COPY TO
+	 * STDOUT / FROM STDIN and such a COPY fails with 0A000.
+	 * COPY TO STDOUT:  copy_out_begin(ncols)  copy_out_data(bytes)*
+	 *                  copy_out_end  complete("COPY n")
+	 *   data is text or CSV, whole rows per call, each ending in '\n'.
+	 * COPY FROM STDIN: copy_in_begin(ncols)  copy_in_read(...)* until *len
+	 *   is 0 (end of data) or it fails (FLOE_ERR, err filled: e.g. 57014
+	 *   "COPY from stdin failed: ..." for a client's CopyFail); the engine
+	 *   may stop reading early on a bad row (the embedder then discards
+	 *   the rest of the client's data).  complete("COPY n") on success. */
+	int (*copy_out_begin)(void *ctx, int ncols);
+	int (*copy_out_data)(void *ctx, const char *data, size_t len);
+	int (*copy_out_end)(void *ctx);
+	int (*copy_in_begin)(void *ctx, int ncols);
+	int (*copy_in_read)(void *ctx, char *buf, size_t cap, size_t *len, floe_error *err);
 } ResultSink;
 
 /* One row of engine_list_tables / one column of engine_describe_table. */

@@ -393,4 +393,83 @@ if command -v tmux >/dev/null 2>&1; then
 		fail interactive "unexpected screen" "$tmp/pane"
 	fi
 fi
+# ---- 9. COPY FROM STDIN / TO STDOUT in scripts (psql's handling) ---------------------------
+# Data follows the COPY in the script up to "\."; COPY TO STDOUT prints the
+# data and no status (as psql).  Same output as psql against PostgreSQL 15,
+# except that floe reports PostgreSQL's CONTEXT line as DETAIL (and has no
+# context line after a NOT NULL violation's "Failing row" detail).
+cat >"$tmp/copy.sql" <<'SQL'
+CREATE TABLE ct (a int NOT NULL, b text, c double precision DEFAULT 1.5, d date);
+COPY ct (a, b, d) FROM STDIN;
+1	hello	2024-01-02
+2	\N	\N
+3	tab\there, "q" \\ back	2020-02-29
+\.
+COPY ct FROM STDIN WITH (FORMAT csv, HEADER);
+a,b,c,d
+4,"x,y",2.5,2021-01-01
+5,,,
+6,"multi
+line ""quoted""",3,
+7,"",-0.25,
+\.
+COPY ct FROM STDIN (FORMAT csv, DELIMITER ';', NULL 'NULL', FORCE_NOT_NULL (b));
+8;;NULL;NULL
+9;NULL;1e3;2000-02-29
+\.
+SELECT * FROM ct ORDER BY a;
+COPY (SELECT * FROM ct ORDER BY a) TO STDOUT;
+COPY (SELECT * FROM ct ORDER BY a) TO STDOUT WITH (FORMAT csv, HEADER);
+COPY (SELECT a, b FROM ct ORDER BY a) TO STDOUT (FORMAT csv, FORCE_QUOTE (b), NULL 'N', DELIMITER '|');
+COPY (SELECT b FROM ct WHERE a < 3 ORDER BY a) TO STDOUT (FORMAT csv, FORCE_QUOTE *);
+COPY (SELECT a, b FROM ct ORDER BY a) TO STDOUT (DELIMITER ',', HEADER);
+\set ON_ERROR_STOP 0
+COPY ct FROM STDIN;
+10	a	1	2000-01-01
+x	b	2	2000-01-01
+\.
+COPY ct (a, b) FROM STDIN;
+11	a
+\N	b
+\.
+COPY ct (a, b) FROM STDIN;
+12
+\.
+COPY ct (a, b) FROM STDIN;
+13	a	b
+\.
+COPY ct (zz) FROM STDIN;
+COPY ct TO STDOUT (QUOTE '"');
+COPY ct FROM STDIN (FORMAT csv, FORCE_QUOTE *);
+COPY nosuch TO STDOUT;
+SELECT count(*) FROM ct;
+SQL
+if floe_run -f "$tmp/copy.sql" >"$tmp/copy.floe" 2>&1; then :; fi
+if [ $have_pg = 1 ]; then
+	psql_run -q -c 'DROP TABLE IF EXISTS ct' >/dev/null 2>&1
+	psql_run -f "$tmp/copy.sql" 2>&1 | sed -e 's/^psql:/floe:/' -e 's/^CONTEXT: /DETAIL: /' |
+		grep -v '^DETAIL:  COPY ct, line 2: "' >"$tmp/copy.pg"
+	psql_run -q -c 'DROP TABLE IF EXISTS ct' >/dev/null 2>&1
+	if cmp -s "$tmp/copy.pg" "$tmp/copy.floe"; then
+		pass "copy script same as psql"
+	else
+		diff "$tmp/copy.pg" "$tmp/copy.floe" >"$tmp/copy.diff"
+		fail "copy script same as psql" "differs" "$tmp/copy.diff"
+	fi
+fi
+if grep -q '^6,"multi$' "$tmp/copy.floe" && grep -q '^floe:.*:29: ERROR:  invalid input syntax for type integer: "x"$' "$tmp/copy.floe" &&
+	grep -q '^DETAIL:  COPY ct, line 2, column a: "x"$' "$tmp/copy.floe" &&
+	grep -qx '     9' "$tmp/copy.floe"; then
+	pass "copy script"
+else
+	fail "copy script" "unexpected output" "$tmp/copy.floe"
+fi
+# -c: COPY FROM STDIN reads the data from stdin
+out=$(printf '1\n2\n\\.\n' | floe_run -c 'CREATE TABLE s (a int)' -c 'COPY s FROM STDIN' -c 'SELECT sum(a) FROM s' -At 2>&1)
+if [ "$out" = "$(printf 'CREATE TABLE\nCOPY 2\n3')" ]; then
+	pass "copy -c from stdin"
+else
+	fail "copy -c from stdin" "got: $out"
+fi
+
 [ $nfail -eq 0 ]
