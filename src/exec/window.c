@@ -47,14 +47,6 @@
 
 int sort_compare_values(const void *a, const void *b, SqlType t);
 
-/* not yet in common/sqlstate.txt */
-#ifndef ERRCODE_INVALID_ARGUMENT_FOR_NTILE
-#define ERRCODE_INVALID_ARGUMENT_FOR_NTILE "22014"
-#endif
-#ifndef ERRCODE_INVALID_ARGUMENT_FOR_NTH_VALUE
-#define ERRCODE_INVALID_ARGUMENT_FOR_NTH_VALUE "22016"
-#endif
-
 typedef struct WindowOp {
 	Operator op;
 	int nspecs, ncalls;

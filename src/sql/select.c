@@ -1903,7 +1903,7 @@ frame_off(BindCtx *b, Node *n, int64_t *out)
 		return FLOE_ERR;
 	}
 	if (v.u.i < 0) {
-		floe_errorf(b->err, "22013", "frame starting offset must not be negative");
+		floe_errorf(b->err, ERRCODE_INVALID_PRECEDING_OR_FOLLOWING_SIZE, "frame starting offset must not be negative");
 		return FLOE_ERR;
 	}
 	/* no partition has 2^40 rows: keeps i +/- offset from overflowing */
@@ -1944,7 +1944,7 @@ range_off(BindCtx *b, Node *n, SqlType t, Value *out)
 		return FLOE_ERR;
 	}
 	if (neg) {
-		floe_errorf(b->err, "22013", "invalid preceding or following size in window function");
+		floe_errorf(b->err, ERRCODE_INVALID_PRECEDING_OR_FOLLOWING_SIZE, "invalid preceding or following size in window function");
 		return FLOE_ERR;
 	}
 	return FLOE_OK;
