@@ -431,14 +431,14 @@ width_bucket(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 		hi = ((const double *)v[2].data)[ARGK(v[2], i)];
 		n = ((const int32_t *)v[3].data)[ARGK(v[3], i)];
 		if (n <= 0)
-			return floe_errorf(ctx->err, "2201G", "count must be greater than zero");
+			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION, "count must be greater than zero");
 		if (isnan(x) || isnan(lo) || isnan(hi))
-			return floe_errorf(ctx->err, "2201G",
+			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION,
 					   "operand, lower bound, and upper bound cannot be NaN");
 		if (isinf(lo) || isinf(hi))
-			return floe_errorf(ctx->err, "2201G", "lower and upper bounds must be finite");
+			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION, "lower and upper bounds must be finite");
 		if (lo == hi)
-			return floe_errorf(ctx->err, "2201G", "lower bound cannot equal upper bound");
+			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_WIDTH_BUCKET_FUNCTION, "lower bound cannot equal upper bound");
 		if (lo < hi) {
 			if (x < lo)
 				o[i] = 0;

@@ -29,9 +29,6 @@
 #include <stdlib.h>
 #include "func/func_internal.h"
 
-#ifndef ERRCODE_INVALID_REGULAR_EXPRESSION
-#define ERRCODE_INVALID_REGULAR_EXPRESSION "2201B"
-#endif
 
 /* flag 'q': the pattern is a literal string (not a regcomp flag bit) */
 #define RX_LITERAL (1 << 28)

@@ -28,12 +28,6 @@
 #include "func/func_internal.h"
 #include "types/text.h"
 
-#ifndef ERRCODE_SUBSTRING_ERROR
-#define ERRCODE_SUBSTRING_ERROR "22011"
-#endif
-#ifndef ERRCODE_PROGRAM_LIMIT_EXCEEDED
-#define ERRCODE_PROGRAM_LIMIT_EXCEEDED "54000"
-#endif
 
 /* PostgreSQL's limit on one text value (1 GB) */
 #define MAX_TEXT_BYTES (1024u * 1024u * 1024u - 1)
