@@ -133,6 +133,16 @@ struct PgConn {
 	PgPortal *portals;
 	Arena *scratch;           /* reset per batch / message */
 	bool write_failed;
+	/* COPY FROM STDIN (copy_in_read): in[in_next..) are messages not yet
+	 * processed; cin holds bytes read from the socket during the COPY
+	 * (processed as normal input after it); cpay/cpay_len the unread part
+	 * of the current CopyData */
+	size_t in_next;
+	PgBuf cin;
+	const uint8_t *cpay;
+	size_t cpay_len;
+	bool cpay_cin;            /* cpay points into cin's first message */
+	bool copy_done;
 };
 
 /* ---- output helpers ---------------------------------------------------- */
@@ -706,6 +716,193 @@ sink_notice(void *ctx, const floe_error *n)
 	send_error(s->c, n, n->sqlstate[0] == '0' && n->sqlstate[1] == '1' ? "WARNING" : "NOTICE");
 }
 
+/* ---- COPY sub-protocol -------------------------------------------------- */
+
+/* CopyOutResponse ('H') / CopyInResponse ('G'): text format, ncols text columns */
+static void
+send_copy_response(PgConn *c, char type, int ncols)
+{
+	size_t m = pgbuf_begin(&c->out, type);
+	int i;
+	pgbuf_byte(&c->out, 0);
+	pgbuf_int16(&c->out, (int16_t)ncols);
+	for (i = 0; i < ncols; i++)
+		pgbuf_int16(&c->out, 0);
+	pgbuf_end(&c->out, m);
+}
+
+static int
+sink_copy_out_begin(void *ctx, int ncols)
+{
+	PgSink *s = ctx;
+	send_copy_response(s->c, 'H', ncols);
+	return s->c->write_failed ? 1 : 0;
+}
+
+static int
+sink_copy_out_data(void *ctx, const char *data, size_t len)
+{
+	PgSink *s = ctx;
+	PgConn *c = s->c;
+	size_t m;
+	if (*pgwire_cancel_flag(c))
+		return 1;
+	m = pgbuf_begin(&c->out, 'd');
+	pgbuf_append(&c->out, data, len);
+	pgbuf_end(&c->out, m);
+	maybe_flush(c);
+	return c->write_failed ? 1 : 0;
+}
+
+static int
+sink_copy_out_end(void *ctx)
+{
+	PgSink *s = ctx;
+	send_empty(s->c, 'c');
+	return s->c->write_failed ? 1 : 0;
+}
+
+static int
+sink_copy_in_begin(void *ctx, int ncols)
+{
+	PgSink *s = ctx;
+	PgConn *c = s->c;
+	send_copy_response(c, 'G', ncols);
+	c->cpay = NULL;
+	c->cpay_len = 0;
+	c->cpay_cin = false;
+	c->copy_done = false;
+	pgwire_flush(c);
+	return c->write_failed ? 1 : 0;
+}
+
+/* The next whole message of the COPY: from the unprocessed input first,
+ * then from the socket into cin.  *p points at the type byte. */
+static int
+copy_next_msg(PgConn *c, const uint8_t **p, char *type, size_t *len, floe_error *err)
+{
+	for (;;) {
+		int fr;
+		if (c->in_next < c->in.len) {
+			fr = pgmsg_frame(c->in.data + c->in_next, c->in.len - c->in_next, false,
+					 PGWIRE_MAX_LARGE, type, len);
+			if (fr > 0) {
+				*p = c->in.data + c->in_next;
+				c->in_next += *len;
+				return FLOE_OK;
+			}
+			if (fr < 0)
+				goto bad;
+			/* a partial message: continue it in cin */
+			pgbuf_append(&c->cin, c->in.data + c->in_next, c->in.len - c->in_next);
+			c->in_next = c->in.len;
+		}
+		if (c->cin.len) {
+			fr = pgmsg_frame(c->cin.data, c->cin.len, false, PGWIRE_MAX_LARGE, type, len);
+			if (fr > 0) {
+				*p = c->cin.data;
+				return FLOE_OK;   /* the caller consumes it (cin_used) */
+			}
+			if (fr < 0)
+				goto bad;
+		}
+		{
+			uint8_t buf[64 * 1024];
+			ssize_t n = c->be->read(c->io, buf, sizeof buf);
+			if (n <= 0) {
+				c->state = PG_CLOSED;
+				return floe_errorf(err, "08006",
+						   "unexpected EOF on client connection with an open transaction");
+			}
+			pgbuf_append(&c->cin, buf, (size_t)n);
+		}
+	}
+bad:
+	c->state = PG_CLOSED;
+	return floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION, "invalid message length");
+}
+
+static int
+sink_copy_in_read(void *ctx, char *buf, size_t cap, size_t *len, floe_error *err)
+{
+	PgSink *s = ctx;
+	PgConn *c = s->c;
+
+	*len = 0;
+	while (!c->cpay_len) {
+		const uint8_t *p;
+		char type;
+		size_t mlen;
+		bool from_cin;
+		if (c->copy_done)
+			return FLOE_OK;
+		if (*pgwire_cancel_flag(c))
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		/* drop the CopyData of cin already handed out */
+		if (c->cpay_cin)
+			pgbuf_consume(&c->cin, 1 + pg_get_u32(c->cin.data + 1));
+		c->cpay_cin = false;
+		c->cpay = NULL;
+		TRY(copy_next_msg(c, &p, &type, &mlen, err));
+		from_cin = c->cin.len && p == c->cin.data;
+		switch (type) {
+		case 'd':
+			c->cpay = p + 5;
+			c->cpay_len = mlen - 5;
+			c->cpay_cin = from_cin;
+			if (!c->cpay_len && from_cin) {
+				pgbuf_consume(&c->cin, mlen);
+				c->cpay_cin = false;
+			}
+			if (!c->cpay_len)
+				c->cpay = NULL;
+			break;
+		case 'c':
+			if (from_cin)
+				pgbuf_consume(&c->cin, mlen);
+			c->copy_done = true;
+			return FLOE_OK;
+		case 'f': {
+			PgReader r;
+			pgreader_init(&r, p + 5, mlen - 5);
+			floe_errorf(err, ERRCODE_QUERY_CANCELED, "COPY from stdin failed: %s", pgreader_cstr(&r));
+			if (from_cin)
+				pgbuf_consume(&c->cin, mlen);
+			c->copy_done = true;
+			return FLOE_ERR;
+		}
+		case 'H': case 'S':
+			/* ignored during COPY IN, as PostgreSQL does */
+			if (from_cin)
+				pgbuf_consume(&c->cin, mlen);
+			break;
+		default:
+			if (from_cin)
+				pgbuf_consume(&c->cin, mlen);
+			c->copy_done = true;
+			return floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION,
+					   "unexpected message type 0x%02X during COPY from stdin",
+					   (unsigned)(uint8_t)type);
+		}
+	}
+	*len = c->cpay_len < cap ? c->cpay_len : cap;
+	memcpy(buf, c->cpay, *len);
+	c->cpay += *len;
+	c->cpay_len -= *len;
+	return FLOE_OK;
+}
+
+/* After a COPY FROM STDIN: drop what is left of a CopyData handed out from cin */
+static void
+copy_in_finish(PgConn *c)
+{
+	if (c->cpay_cin)
+		pgbuf_consume(&c->cin, 1 + pg_get_u32(c->cin.data + 1));
+	c->cpay_cin = false;
+	c->cpay = NULL;
+	c->cpay_len = 0;
+}
+
 static void
 sink_init(PgSink *s, ResultSink *rs, PgConn *c)
 {
@@ -716,6 +913,13 @@ sink_init(PgSink *s, ResultSink *rs, PgConn *c)
 	rs->batch = sink_batch;
 	rs->complete = sink_complete;
 	rs->notice = sink_notice;
+	rs->copy_out_begin = sink_copy_out_begin;
+	rs->copy_out_data = sink_copy_out_data;
+	rs->copy_out_end = sink_copy_out_end;
+	if (c->be->read) {
+		rs->copy_in_begin = sink_copy_in_begin;
+		rs->copy_in_read = sink_copy_in_read;
+	}
 }
 
 /* ---- statements and portals -------------------------------------------- */
@@ -977,6 +1181,7 @@ simple_query(PgConn *c, PgReader *r)
 		s.simple = true;
 		if (c->be->exec(c->be->ctx, c->session, sql, -1, NULL, NULL, &rs, &err) != FLOE_OK)
 			send_error(c, &err, "ERROR");
+		copy_in_finish(c);
 	}
 	arena_reset(c->scratch);
 	send_ready(c);
@@ -1242,6 +1447,7 @@ execute_msg(PgConn *c, PgReader *r)
 		s.into = maxrows > 0 ? &p->rows : NULL;
 		rc = c->be->exec(c->be->ctx, c->session, p->stmt->sql, p->nparams,
 				 (const char *const *)p->values, p->stmt->oids, &rs, &err);
+		copy_in_finish(c);
 		arena_reset(c->scratch);
 		if (rc != FLOE_OK) {
 			p->done = true;
@@ -1651,6 +1857,12 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 		int fr;
 		PgReader r;
 
+		if (!left && c->cin.len) {
+			/* bytes read during a COPY FROM STDIN: process them now */
+			pgbuf_append(&c->in, c->cin.data, c->cin.len);
+			pgbuf_reset(&c->cin);
+			continue;
+		}
 		if (!left)
 			break;
 		if (c->state == PG_STARTUP) {
@@ -1682,7 +1894,10 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 			auth_msg(c, type, &r);
 		} else {
 			pgreader_init(&r, p + 5, len - 5);
+			c->in_next = off + len;
 			message(c, type, &r);
+			off = c->in_next;   /* a COPY FROM STDIN reads on */
+			continue;
 		}
 		off += len;
 	}
@@ -1719,6 +1934,7 @@ pgwire_conn_free(PgConn *c)
 		c->be->session_close(c->be->ctx, c->session);
 	pgbuf_dispose(&c->in);
 	pgbuf_dispose(&c->out);
+	pgbuf_dispose(&c->cin);
 	arena_free(c->scratch);
 	arena_free(c->arena);
 	free(c->scram);

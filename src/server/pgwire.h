@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include "common/arena.h"
 #include "common/error.h"
 #include "server/auth_scram.h"
@@ -57,6 +58,10 @@ typedef struct PgwireBackend {
 	int (*auth)(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err);
 	/* a failed login for `user` (rate limiting, logging); may be NULL */
 	void (*auth_failed)(void *ctx, void *io, const char *user);
+	/* COPY FROM STDIN: block until bytes arrive from the client; the count
+	 * read, 0 at end of stream, -1 on error.  NULL: COPY FROM STDIN is
+	 * refused (0A000). */
+	ssize_t (*read)(void *io, void *p, size_t cap);
 } PgwireBackend;
 
 typedef struct PgConn PgConn;

@@ -386,6 +386,20 @@ be_write(void *io, const void *p, size_t n)
 	return 0;
 }
 
+/* COPY FROM STDIN: the connection's thread waits for the client's data
+ * (it holds the engine lock meanwhile, as any running statement does). */
+static ssize_t
+be_read(void *io, void *p, size_t cap)
+{
+	Conn *c = io;
+	for (;;) {
+		ssize_t n = recv(c->fd, p, cap, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 ? -1 : n;
+	}
+}
+
 /* ---- connections ------------------------------------------------------- */
 
 static void *
@@ -541,6 +555,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.describe = be_describe;
 	srv->be.cancel = be_cancel;
 	srv->be.write = be_write;
+	srv->be.read = be_read;
 	srv->be.auth = be_auth;
 	srv->be.auth_failed = be_auth_failed;
 	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {

@@ -10,6 +10,9 @@
 #     SQLSTATEs and positions, CancelRequest (57014)
 #   - tests/clients/psycopg_client.py (psycopg 3): parameters of every type
 #     in text and binary, loaders, prepared statements, errors by SQLSTATE
+#   - tests/clients/copy_client.py (psycopg 3 cursor.copy) and psql's \copy:
+#     COPY FROM STDIN / TO STDOUT in text and CSV, output byte for byte equal
+#     to PostgreSQL 15's, bad rows (line number, nothing committed), CopyFail
 #   - tests/clients/JdbcClient.java (pgjdbc 42.5, prepareThreshold=1: named
 #     statements, binary transfer): parameters and getters of common types,
 #     batches, metadata, SQLSTATEs
@@ -147,6 +150,54 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 	fi
 else
 	fail psycopg3 "python3-psycopg is not installed (scripts/install-deps.sh --test)"
+fi
+
+# ---- COPY: psycopg 3 cursor.copy and psql \copy, compared with PostgreSQL 15 ----
+pgconn=
+[ $have_pg -eq 1 ] && pgconn="host=127.0.0.1 port=$pgport user=postgres dbname=postgres"
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 120 "$pyexe" tests/clients/copy_client.py "$conninfo" ${pgconn:+"$pgconn"} >"$tmp/copy_py.out" 2>&1; then
+		pass "psycopg3_copy ($(grep -c '^ok ' "$tmp/copy_py.out") checks$([ -n "$pgconn" ] && echo ', bytes equal to PostgreSQL 15'))"
+	else
+		fail psycopg3_copy "exit $?" "$tmp/copy_py.out"
+	fi
+fi
+printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n' >"$tmp/copy_in.csv"
+cat >"$tmp/copy_psql.sql" <<SQL
+DROP TABLE IF EXISTS copy_psql;
+CREATE TABLE copy_psql (a int NOT NULL, b text, c date);
+\copy copy_psql FROM '$tmp/copy_in.csv' CSV HEADER
+\copy (SELECT * FROM copy_psql ORDER BY a) TO '$tmp/copy_out.WHO.csv' CSV
+\copy (SELECT a, b FROM copy_psql ORDER BY a) TO '$tmp/copy_out.WHO.txt'
+\set ON_ERROR_STOP 0
+COPY copy_psql FROM STDIN;
+10	ok	2001-01-01
+11	ok	not a date
+\.
+SELECT count(*) FROM copy_psql;
+COPY copy_psql FROM '/nonexistent/floe-copy.csv';
+DROP TABLE copy_psql;
+SQL
+sed 's/WHO/floe/' "$tmp/copy_psql.sql" >"$tmp/copy_psql_floe.sql"
+psql -X "$conninfo" -f "$tmp/copy_psql_floe.sql" >"$tmp/copy_psql_floe.out" 2>&1
+if [ $have_pg -eq 1 ]; then
+	sed 's/WHO/pg/' "$tmp/copy_psql.sql" >"$tmp/copy_psql_pg.sql"
+	psql -X "$pgconn" -f "$tmp/copy_psql_pg.sql" 2>&1 | sed -e 's/_pg\.sql/_floe.sql/' -e 's/^CONTEXT: /DETAIL: /' \
+		-e '/^HINT:  COPY FROM instructs/d' \
+		-e 's/^\(psql:.*: ERROR:  \)could not open file "\/nonexistent\/floe-copy.csv".*/\1COPY to or from a file or program is not supported yet; use COPY ... FROM STDIN (psql: \\copy)/' \
+		>"$tmp/copy_psql_pg.out"
+	if cmp -s "$tmp/copy_out.floe.csv" "$tmp/copy_out.pg.csv" && cmp -s "$tmp/copy_out.floe.txt" "$tmp/copy_out.pg.txt" &&
+		diff -u "$tmp/copy_psql_pg.out" "$tmp/copy_psql_floe.out" >"$tmp/copy_psql.diff"; then
+		pass "psql_copy (\\copy files and output equal to PostgreSQL 15's)"
+	else
+		diff "$tmp/copy_out.pg.csv" "$tmp/copy_out.floe.csv" >>"$tmp/copy_psql.diff" 2>&1
+		fail psql_copy "differs from PostgreSQL 15" "$tmp/copy_psql.diff"
+	fi
+elif cmp -s "$tmp/copy_out.floe.csv" <(printf '1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n') &&
+	grep -q 'COPY copy_psql, line 2, column c: "not a date"' "$tmp/copy_psql_floe.out"; then
+	pass "psql_copy"
+else
+	fail psql_copy "unexpected output" "$tmp/copy_psql_floe.out"
 fi
 
 # ---- JDBC (Debian libpostgresql-jdbc-java, Java 17 single-file launch) ----------
