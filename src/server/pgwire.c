@@ -142,6 +142,7 @@ struct PgConn {
 	const uint8_t *cpay;
 	size_t cpay_len;
 	bool cpay_cin;            /* cpay points into cin's first message */
+	ssize_t (*read)(void *io, void *p, size_t cap);   /* NULL: no COPY FROM */
 	bool copy_done;
 };
 
@@ -808,7 +809,7 @@ copy_next_msg(PgConn *c, const uint8_t **p, char *type, size_t *len, floe_error 
 		}
 		{
 			uint8_t buf[64 * 1024];
-			ssize_t n = c->be->read(c->io, buf, sizeof buf);
+			ssize_t n = c->read(c->io, buf, sizeof buf);
 			if (n <= 0) {
 				c->state = PG_CLOSED;
 				return floe_errorf(err, "08006",
@@ -916,7 +917,7 @@ sink_init(PgSink *s, ResultSink *rs, PgConn *c)
 	rs->copy_out_begin = sink_copy_out_begin;
 	rs->copy_out_data = sink_copy_out_data;
 	rs->copy_out_end = sink_copy_out_end;
-	if (c->be->read) {
+	if (c->read) {
 		rs->copy_in_begin = sink_copy_in_begin;
 		rs->copy_in_read = sink_copy_in_read;
 	}
@@ -1904,6 +1905,12 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 	pgbuf_consume(&c->in, off);
 	pgwire_flush(c);
 	return c->state == PG_CLOSED || c->write_failed ? 1 : 0;
+}
+
+void
+pgwire_set_reader(PgConn *c, ssize_t (*read)(void *io, void *p, size_t cap))
+{
+	c->read = read;
 }
 
 PgConn *

@@ -11,6 +11,7 @@
  *   pgwire_conn_new(backend, io, pid, key) / pgwire_conn_free(c)
  *   pgwire_feed(c, bytes, n)        process every whole message; 1 = close
  *   pgwire_flush(c)                 write buffered output
+ *   pgwire_set_reader(c, read)      blocking reads for COPY FROM STDIN
  *   pgwire_cancel_flag(c)           the flag a CancelRequest sets
  *   pgwire_state(c)                 PgState, for tests
  */
@@ -58,10 +59,6 @@ typedef struct PgwireBackend {
 	int (*auth)(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err);
 	/* a failed login for `user` (rate limiting, logging); may be NULL */
 	void (*auth_failed)(void *ctx, void *io, const char *user);
-	/* COPY FROM STDIN: block until bytes arrive from the client; the count
-	 * read, 0 at end of stream, -1 on error.  NULL: COPY FROM STDIN is
-	 * refused (0A000). */
-	ssize_t (*read)(void *io, void *p, size_t cap);
 } PgwireBackend;
 
 typedef struct PgConn PgConn;
@@ -72,6 +69,11 @@ void pgwire_conn_free(PgConn *c);
  * its output was written). */
 int pgwire_feed(PgConn *c, const void *bytes, size_t n);
 int pgwire_flush(PgConn *c);
+/* COPY FROM STDIN needs to wait for the client's data inside a statement:
+ * read(io, p, cap) blocks until bytes arrive and returns their count, 0 at
+ * end of stream, -1 on error.  Without a reader (the default) COPY FROM
+ * STDIN is refused with 0A000. */
+void pgwire_set_reader(PgConn *c, ssize_t (*read)(void *io, void *p, size_t cap));
 volatile int *pgwire_cancel_flag(PgConn *c);
 PgState pgwire_state(const PgConn *c);
 

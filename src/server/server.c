@@ -555,7 +555,6 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.describe = be_describe;
 	srv->be.cancel = be_cancel;
 	srv->be.write = be_write;
-	srv->be.read = be_read;
 	srv->be.auth = be_auth;
 	srv->be.auth_failed = be_auth_failed;
 	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {
@@ -621,6 +620,7 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 		c->pid = srv->next_pid++;
 		c->key = random_key();
 		c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
+		pgwire_set_reader(c->pg, be_read);
 		pthread_mutex_lock(&srv->conns_mu);
 		if (pthread_create(&c->thread, NULL, conn_main, c) != 0) {
 			pthread_mutex_unlock(&srv->conns_mu);
