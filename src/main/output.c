@@ -899,7 +899,7 @@ sink_copy_out_begin(void *ctx, int ncols)
 {
 	OutputSink *os = ctx;
 	(void)ncols;
-	os->copy_out = true;
+	os->copy_out = !os->copy_out_file;   /* \copy to a file prints its tag */
 	return 0;
 }
 
@@ -909,7 +909,7 @@ sink_copy_out_data(void *ctx, const char *data, size_t len)
 	OutputSink *os = ctx;
 	if (os->cancel && *os->cancel)
 		return 1;
-	return fwrite(data, 1, len, os->out) == len ? 0 : 1;
+	return fwrite(data, 1, len, os->copy_out_file ? os->copy_out_file : os->out) == len ? 0 : 1;
 }
 
 static int

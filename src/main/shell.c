@@ -819,6 +819,108 @@ set_qout(Shell *sh, const char *rest)
 
 static int run_lines(Shell *sh, FILE *f);
 
+/*
+ * \copy ... FROM|TO file|stdin|stdout|pstdin|pstdout [options]: psql's
+ * client-side COPY.  The statement goes to the engine as COPY ... FROM STDIN
+ * / TO STDOUT with the data read from / written to the client's file.
+ */
+static void
+copy_meta(Shell *sh, Arena *a, const char *args)
+{
+	const char *p = args, *kw = NULL, *fstart, *fend;
+	int depth = 0;
+	bool from = false;
+	char *fname, *sql;
+	FILE *f = NULL, *saved_in = sh->os.copy_in;
+	size_t k;
+
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	if (!*p) {
+		meta_error(sh, "\\copy: arguments required%s", "");
+		return;
+	}
+	/* the FROM / TO keyword at top level, outside quotes */
+	for (const char *q = p; *q; q++) {
+		if (*q == '\'' || *q == '"') {
+			char c = *q++;
+			while (*q && *q != c)
+				q++;
+			if (!*q)
+				break;
+			continue;
+		}
+		if (*q == '(')
+			depth++;
+		else if (*q == ')')
+			depth--;
+		else if (depth == 0 && (q == p || isspace((unsigned char)q[-1]) || q[-1] == ')')) {
+			if (!strncasecmp(q, "from", 4) && (isspace((unsigned char)q[4]) || !q[4])) {
+				kw = q;
+				from = true;
+				break;
+			}
+			if (!strncasecmp(q, "to", 2) && (isspace((unsigned char)q[2]) || !q[2])) {
+				kw = q;
+				break;
+			}
+		}
+	}
+	if (!kw) {
+		meta_error(sh, "\\copy: parse error at \"%s\"", p);
+		return;
+	}
+	fstart = kw + (from ? 4 : 2);
+	while (*fstart && isspace((unsigned char)*fstart))
+		fstart++;
+	if (*fstart == '\'') {
+		char *o = fname = arena_alloc(a, strlen(fstart) + 1);
+		fend = fstart + 1;
+		while (*fend) {
+			if (*fend == '\'' && fend[1] == '\'') {
+				*o++ = '\'';
+				fend += 2;
+			} else if (*fend == '\'') {
+				fend++;
+				break;
+			} else {
+				*o++ = *fend++;
+			}
+		}
+		*o = 0;
+	} else {
+		fend = fstart;
+		while (*fend && !isspace((unsigned char)*fend))
+			fend++;
+		fname = arena_strndup(a, fstart, (size_t)(fend - fstart));
+	}
+	if (!fname[0]) {
+		meta_error(sh, "\\copy: parse error at \"%s\"", "end of line");
+		return;
+	}
+	sql = arena_sprintf(a, "COPY %.*s%s %s", (int)(kw - p), p, from ? "FROM STDIN" : "TO STDOUT", fend);
+	k = strlen(sql);
+	while (k > 0 && (isspace((unsigned char)sql[k - 1]) || sql[k - 1] == ';'))
+		sql[--k] = 0;
+	if (!strcasecmp(fname, "stdin") || !strcasecmp(fname, "pstdin")) {
+		sh->os.copy_in = stdin;
+	} else if (!strcasecmp(fname, "stdout") || !strcasecmp(fname, "pstdout")) {
+		/* data to the query output, as COPY TO STDOUT */
+	} else if (!(f = fopen(fname, from ? "r" : "w"))) {
+		meta_error(sh, "%s: No such file or directory", fname);
+		return;
+	} else if (from) {
+		sh->os.copy_in = f;
+	} else {
+		sh->os.copy_out_file = f;
+	}
+	run_sql(sh, sql);
+	sh->os.copy_in = saved_in;
+	sh->os.copy_out_file = NULL;
+	if (f)
+		fclose(f);
+}
+
 /* Run one meta-command; text is what follows the backslash. */
 static void
 meta_command(Shell *sh, const char *text)
@@ -931,6 +1033,8 @@ meta_command(Shell *sh, const char *text)
 		sh->mode = LX_NORMAL;
 		if (sh->interactive)
 			printf("Query buffer reset (cleared).\n");
+	} else if (strcmp(cmd, "copy") == 0) {
+		copy_meta(sh, a, text + n);
 	} else if (strcmp(cmd, "echo") == 0) {
 		for (int i = 0; i < argc; i++)
 			printf("%s%s", i ? " " : "", argv[i]);

@@ -118,6 +118,7 @@ typedef struct OutputSink {
 	bool copy_end;           /* "\." or EOF seen */
 	bool copy_active;        /* a COPY FROM STDIN began */
 	bool copy_out;           /* the statement is a COPY TO STDOUT */
+	FILE *copy_out_file;     /* \copy ... TO 'file': data goes there */
 } OutputSink;
 
 void output_sink_init(OutputSink *os, FILE *out, const PrintOptions *opts);

@@ -472,4 +472,33 @@ else
 	fail "copy -c from stdin" "got: $out"
 fi
 
+# \copy: client-side files, same output and file bytes as psql's
+printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n' >"$tmp/cin.csv"
+printf '7\tseven\n8\t\\N\n' >"$tmp/cin2.txt"
+for who in floe pg; do
+	cat >"$tmp/cm_$who.sql" <<SQL
+CREATE TABLE cm (a int NOT NULL, b text, c date);
+\copy cm FROM '$tmp/cin.csv' CSV HEADER
+\copy cm (a, b) from $tmp/cin2.txt
+\copy (SELECT * FROM cm ORDER BY a) TO '$tmp/cout_$who.csv' WITH (FORMAT csv, HEADER)
+\copy (SELECT a, b FROM cm ORDER BY a DESC) to stdout
+DROP TABLE cm;
+SQL
+done
+floe_run -f "$tmp/cm_floe.sql" >"$tmp/cm_floe.out" 2>&1
+if [ $have_pg = 1 ]; then
+	psql_run -f "$tmp/cm_pg.sql" >"$tmp/cm_pg.out" 2>&1
+	if cmp -s "$tmp/cm_pg.out" "$tmp/cm_floe.out" && cmp -s "$tmp/cout_pg.csv" "$tmp/cout_floe.csv"; then
+		pass "\\copy same as psql"
+	else
+		diff "$tmp/cm_pg.out" "$tmp/cm_floe.out" >"$tmp/cm.diff" 2>&1
+		diff "$tmp/cout_pg.csv" "$tmp/cout_floe.csv" >>"$tmp/cm.diff" 2>&1
+		fail "\\copy same as psql" "differs" "$tmp/cm.diff"
+	fi
+elif grep -qx 'COPY 5' "$tmp/cm_floe.out" && grep -q '^2,"comma, ""quoted""",$' "$tmp/cout_floe.csv"; then
+	pass "\\copy"
+else
+	fail "\\copy" "unexpected output" "$tmp/cm_floe.out"
+fi
+
 [ $nfail -eq 0 ]
