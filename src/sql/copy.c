@@ -471,6 +471,8 @@ typedef struct CopyInOp {
 	bool eof;                 /* no more input from the client */
 	bool done;                /* end of data seen */
 	int64_t line;             /* line number of the current record */
+	size_t scan_off;          /* record_end: bytes after pos already scanned */
+	bool scan_inq;            /* ... and whether that ended inside quotes */
 	bool header_pending;
 	/* fields of the current record */
 	char **fields;            /* NULL = SQL NULL */
@@ -510,10 +512,17 @@ static long
 record_end(CopyInOp *ci)
 {
 	size_t i;
-	bool inq = false;
+	bool inq = ci->scan_inq;
 	const CopyOpts *o = ci->opt;
-	for (i = ci->pos; i < ci->len; i++) {
+	/* resume where the last call stopped (before a byte that may pair
+	 * with the next one), so a long record is scanned once */
+	for (i = ci->pos + ci->scan_off; i < ci->len; i++) {
 		char c = ci->buf[i];
+		if (i + 1 == ci->len && !ci->eof && c != '\n') {
+			ci->scan_off = i - ci->pos;
+			ci->scan_inq = inq;
+			return -1;
+		}
 		if (o->csv) {
 			if (inq) {
 				if (c == o->escape && o->escape != o->quote && i + 1 < ci->len &&
@@ -530,15 +539,28 @@ record_end(CopyInOp *ci)
 				continue;
 			}
 		} else if (c == '\\' && i + 1 < ci->len) {
-			if (ci->buf[i + 1] == '\n')
+			if (ci->buf[i + 1] == '\n') {
+				ci->scan_off = 0;
+				ci->scan_inq = false;
 				return -2;   /* escaped newline: handled by the caller's parse */
+			}
 			i++;
 			continue;
 		}
-		if (c == '\n')
+		if (c == '\n') {
+			ci->scan_off = 0;
+			ci->scan_inq = false;
 			return (long)i;
+		}
 	}
-	return ci->eof ? (long)ci->len : -1;
+	if (!ci->eof) {
+		ci->scan_off = i - ci->pos;
+		ci->scan_inq = inq;
+		return -1;
+	}
+	ci->scan_off = 0;
+	ci->scan_inq = false;
+	return (long)ci->len;
 }
 
 static int
@@ -695,12 +717,17 @@ context(CopyInOp *ci, int col, const char *s, size_t n)
 	floe_error *err = ci->op.ctx->err;
 	if (err->detail[0])
 		return FLOE_ERR;
+	if (n > 200) {   /* cut at a character boundary */
+		n = 200;
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+	}
 	if (col >= 0)
 		return floe_error_detail(err, "COPY %s, line %lld, column %s: \"%.*s\"", ci->relname,
-					 (long long)ci->line, ci->colnames[col], (int)(n > 200 ? 200 : n),
+					 (long long)ci->line, ci->colnames[col], (int)n,
 					 s ? s : "");
 	return floe_error_detail(err, "COPY %s, line %lld: \"%.*s\"", ci->relname, (long long)ci->line,
-				 (int)(n > 200 ? 200 : n), s ? s : "");
+				 (int)n, s ? s : "");
 }
 
 /* Next record into fields; *got false at end of data. */
@@ -743,6 +770,9 @@ next_record(CopyInOp *ci, bool *got)
 		ci->done = true;
 		return FLOE_OK;
 	}
+	if (text_validate_utf8(s, n, ci->op.ctx->err) != FLOE_OK)
+		return floe_error_detail(ci->op.ctx->err, "COPY %s, line %lld", ci->relname,
+					 (long long)ci->line);
 	if (ci->fcap < n + 1) {
 		ci->fcap = n + 1 > 4096 ? n + 1 : 4096;
 		ci->fbuf = arena_alloc(ci->op.ctx->arena, ci->fcap);
