@@ -13,7 +13,13 @@
  *   --         comment to end of line (dropped before a statement starts,
  *              as psql does, so LINE numbers of errors match psql's)
  *   \cmd args  a meta-command, running to end of line (\q \? \d \dt \dn
- *              \timing \x \a \t \f \pset \o \g \p \r \echo \i)
+ *              \timing \x \a \t \f \pset \o \g \p \r \echo \i \copy)
+ *
+ * COPY ... FROM STDIN reads its data from the script after the statement
+ * (from stdin with -c and interactively) up to a line "\." or EOF, like
+ * psql; COPY ... TO STDOUT writes to the query output without a status
+ * line.  \copy ... FROM/TO 'file' runs COPY FROM STDIN / TO STDOUT with the
+ * client's file (output.c's sink does the reading and writing).
  *
  * Ctrl-C (interactive only) cancels the running statement through the
  * output sink, or drops the line being typed (siglongjmp out of readline,

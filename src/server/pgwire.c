@@ -59,6 +59,16 @@
  *      the portal and handed out limit by limit (PortalSuspended); without
  *      one they stream to the client as the engine produces them.
  *
+ * COPY: the engine's sink callbacks send CopyOutResponse / CopyData /
+ * CopyDone for COPY TO STDOUT, and CopyInResponse for COPY FROM STDIN, then
+ * pull the client's messages while the statement runs (copy_in_read): the
+ * unprocessed rest of `in` first (from in_next), then bytes read with the
+ * reader set by pgwire_set_reader into `cin`, which pgwire_feed processes
+ * as ordinary input after the statement.  CopyData feeds the engine,
+ * CopyDone ends the data, CopyFail is 57014, Flush/Sync are ignored, any
+ * other message is 08P01; CopyData/CopyDone/CopyFail outside a COPY (after
+ * a failed one) are ignored, as PostgreSQL does.
+ *
  * Parameter types: ParameterDescription reports the declared OID of each
  * parameter, 25 (text) for an unspecified one; unspecified text parameters
  * are typed by their context in the engine (bind_expr.c).  Binary
