@@ -36,6 +36,7 @@
 #include "sql/bind.h"
 #include "table/metadata.h"
 #include "table/table.h"
+#include "types/decimal.h"
 #include "types/text.h"
 
 /* not in common/sqlstate.txt yet */
@@ -834,6 +835,14 @@ copyin_next(Operator *op, Batch **out)
 			if (value_from_text(&v, op->types[c], ci->fields[c], ci->flens[c], op->scratch,
 					    op->ctx->err) != FLOE_OK)
 				return context(ci, c, ci->fields[c], ci->flens[c]);
+			if (v.type.id == TYPE_DECIMAL && v.type.scale != op->types[c].scale) {
+				/* unconstrained numeric input keeps the literal's scale;
+				 * the column stores it at the column's (decimal(38,10)) */
+				if (decimal_rescale(v.u.d, v.type.scale, op->types[c].scale, &v.u.d,
+						    op->ctx->err) != FLOE_OK)
+					return context(ci, c, ci->fields[c], ci->flens[c]);
+				v.type = op->types[c];
+			}
 			vector_set_value(&b->cols[c], r, &v);
 		}
 		r++;
