@@ -1476,6 +1476,39 @@ refs_range(const Expr *e, int lo, int hi)
 	return false;
 }
 
+/*
+ * A correlation conjunct `outer_expr = inner_expr` (either way round) of a
+ * subquery whose inner columns are 0..ni-1 and outer ones ni..ni+no-1: the
+ * outer side remapped to the outer query's columns and the inner side, as
+ * a hash key pair.  False when c is not such an equality.
+ */
+static bool
+corr_key(Arena *a, Expr *c, int ni, int no, const int *to_outer, Expr **okey, Expr **ikey)
+{
+	Expr *a0, *a1;
+	bool a0o, a0i, a1o, a1i;
+
+	if (!is_equi(c))
+		return false;
+	a0 = c->args[0];
+	a1 = c->args[1];
+	a0o = refs_range(a0, ni, ni + no);
+	a0i = refs_range(a0, 0, ni);
+	a1o = refs_range(a1, ni, ni + no);
+	a1i = refs_range(a1, 0, ni);
+	if (a0o && !a0i && a1i && !a1o) {
+		*okey = remap(a, a0, to_outer);
+		*ikey = a1;
+		return true;
+	}
+	if (a1o && !a1i && a0i && !a0o) {
+		*okey = remap(a, a1, to_outer);
+		*ikey = a0;
+		return true;
+	}
+	return false;
+}
+
 static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
@@ -1615,20 +1648,9 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 				inner[ninner++] = c;
 				continue;
 			}
-			if (is_equi(c)) {
-				Expr *a0 = c->args[0], *a1 = c->args[1];
-				bool a0o = refs_range(a0, ni, ni + no), a0i = refs_range(a0, 0, ni);
-				bool a1o = refs_range(a1, ni, ni + no), a1i = refs_range(a1, 0, ni);
-				if (a0o && !a0i && a1i && !a1o) {
-					ok[nkeys] = remap(b->arena, a0, to_outer);
-					ik[nkeys++] = a1;
-					continue;
-				}
-				if (a1o && !a1i && a0i && !a0o) {
-					ok[nkeys] = remap(b->arena, a1, to_outer);
-					ik[nkeys++] = a0;
-					continue;
-				}
+			if (corr_key(b->arena, c, ni, no, to_outer, &ok[nkeys], &ik[nkeys])) {
+				nkeys++;
+				continue;
 			}
 			res[nres++] = remap(b->arena, c, to_out);
 		}
@@ -1747,20 +1769,9 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			continue;
 		}
 		correlated = true;
-		if (is_equi(c)) {
-			Expr *a0 = c->args[0], *a1 = c->args[1];
-			bool a0o = refs_range(a0, ni, ni + no), a0i = refs_range(a0, 0, ni);
-			bool a1o = refs_range(a1, ni, ni + no), a1i = refs_range(a1, 0, ni);
-			if (a0o && !a0i && a1i && !a1o) {
-				ok[nkeys] = remap(b->arena, a0, to_outer);
-				ik[nkeys++] = a1;
-				continue;
-			}
-			if (a1o && !a1i && a0i && !a0o) {
-				ok[nkeys] = remap(b->arena, a1, to_outer);
-				ik[nkeys++] = a0;
-				continue;
-			}
+		if (corr_key(b->arena, c, ni, no, to_outer, &ok[nkeys], &ik[nkeys])) {
+			nkeys++;
+			continue;
 		}
 		return FLOE_OK;         /* a correlation this planner cannot key */
 	}
