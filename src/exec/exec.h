@@ -80,7 +80,12 @@ Operator *series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value
 		     const Value *step);
 /* scan.c: Parquet data files read into the columns of `schema` (matched by
  * field id, else by name); `proj` lists which schema columns to produce;
- * md (may be NULL) gives the partition specs of the files. */
+ * md (may be NULL) gives the partition specs of the files.  A file's
+ * deletes (DataFile.deletes) are applied: deleted rows are never produced.
+ * proj[i] == SCAN_PROJ_FILE_POS produces the row's position in its data
+ * file (int64, 0-based, counting deleted rows too): what a position delete
+ * or deletion vector names. */
+#define SCAN_PROJ_FILE_POS (-1)
 Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
 		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name,
 		   const struct TableMetadata *md);

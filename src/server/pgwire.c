@@ -51,8 +51,7 @@
  *      and before closing.
  *   3. In PG_FAILED nothing but Sync and Terminate is processed; Sync always
  *      answers ReadyForQuery and drops every portal (each Sync ends the
- *      implicit transaction; floe has no transaction blocks yet, so the
- *      status byte is always 'I').
+ *      implicit transaction; the status byte is the backend's txn_status).
  *   4. Decoding never trusts a count from the wire: every get is bounded by
  *      the message (PgReader) and arrays are sized from what remains.
  *   5. A portal is run once: with a row limit its DataRows are encoded into
@@ -234,7 +233,8 @@ send_ready(PgConn *c)
 		send_parameter_status(c, "TimeZone", c->timezone);
 	}
 	m = pgbuf_begin(&c->out, 'Z');
-	pgbuf_byte(&c->out, 'I');
+	pgbuf_byte(&c->out, (uint8_t)(c->be->txn_status && c->session
+					? c->be->txn_status(c->be->ctx, c->session) : 'I'));
 	pgbuf_end(&c->out, m);
 	pgwire_flush(c);
 }

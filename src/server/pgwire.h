@@ -42,6 +42,9 @@ typedef struct PgwireBackend {
 	void *(*session_open)(void *ctx, const char *user, const char *database,
 			      volatile int *cancel_flag, floe_error *err);
 	void (*session_close)(void *ctx, void *session);
+	/* ReadyForQuery's status byte: 'I' idle, 'T' in a transaction block,
+	 * 'E' in a failed block; NULL: always 'I' */
+	char (*txn_status)(void *ctx, void *session);
 	/* nparams < 0: a simple-protocol query string (several statements);
 	 * else session_exec_params */
 	int (*exec)(void *ctx, void *session, const char *sql, int nparams,

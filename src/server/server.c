@@ -198,6 +198,13 @@ be_session_close(void *ctx, void *session)
 	free(ss);
 }
 
+static char
+be_txn_status(void *ctx, void *session)
+{
+	(void)ctx;
+	return session_txn_status(((SrvSession *)session)->s);
+}
+
 static int
 be_exec(void *ctx, void *session, const char *sql, int nparams, const char *const *values,
 	const uint32_t *oids, ResultSink *sink, floe_error *err)
@@ -551,6 +558,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;
+	srv->be.txn_status = be_txn_status;
 	srv->be.exec = be_exec;
 	srv->be.describe = be_describe;
 	srv->be.cancel = be_cancel;

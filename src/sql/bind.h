@@ -39,6 +39,7 @@ struct Session {
 	const char *const *param_values;
 	const uint32_t *param_oids;
 	bool params_describe;
+	struct Txn *txn;          /* txn.c's state; NULL when none */
 };
 
 typedef struct Scope {
@@ -110,6 +111,12 @@ Expr *bind_coerce_column(BindCtx *b, Expr *e, const IcebergField *f);
 Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
 
 /* dml.c: UPDATE, DELETE, TRUNCATE */
+/* merge.c: MERGE, and INSERT ... ON CONFLICT (matched against the
+ * table's rows like a MERGE) */
+int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink);
+int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
+		 ResultSink *sink);
+
 int dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink);
 int dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink);
 int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *st, ResultSink *sink);
@@ -130,6 +137,14 @@ typedef struct SelectPlan {
 } SelectPlan;
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
+
+/* pg_catalog and information_schema relations (pgcatalog.c).  When
+ * (schema, name) names one (schema NULL: unqualified; pg_catalog is
+ * searched before search_path), *found = true with its columns and an
+ * operator producing its rows, built from floe's catalog at the call. */
+int pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *name, Arena *a,
+		       bool *found, int *ncols, char ***names, SqlType **types, Operator **op,
+		       floe_error *err);
 /* Run an uncorrelated subquery of an expression once (b->exec): the
  * values of its first column, at most max_rows of them (-1: all), copied
  * into b->arena; *type and *ncols describe its output. */

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 #include "sql/bind.h"
+#include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/decimal.h"
@@ -866,7 +867,6 @@ static int
 copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOpts *opt,
 	  ResultSink *sink)
 {
-	Engine *e = s->engine;
 	floe_error *err = ctx->err;
 	const char *ns, *name;
 	Table *t;
@@ -889,7 +889,7 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "COPY force quote only available using COPY TO");
 	session_resolve_name(s, st->relation, &ns, &name);
-	if (table_load(e->catalog, e->io, ns, name, ctx->arena, &t, err) != FLOE_OK) {
+	if (txn_table_load(s, ns, name, ctx->arena, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;

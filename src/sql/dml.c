@@ -74,6 +74,7 @@
 #include <string.h>
 #include <time.h>
 #include "sql/bind.h"
+#include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -151,10 +152,9 @@ load_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, Tab
 {
 	const char *ns, *name;
 	BindCtx b;
-	Engine *e = s->engine;
 
 	session_resolve_name(s, rv, &ns, &name);
-	if (table_load(e->catalog, e->io, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
+	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
 		return FLOE_OK;
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
@@ -951,9 +951,17 @@ dml_run(Dml *d)
 		for (k = 0; k < d->slots[i].nfiles; k++)
 			added[nadded++] = d->slots[i].files[k];
 	job_id(job, sizeof job);
-	if (table_commit_replace(e->catalog, e->io, d->t, d->removed, d->nremoved, false, added,
-				 nadded, job, ctx->arena, &out, ctx->err) != FLOE_OK)
-		goto fail;
+	{
+		TableChange ch;
+		memset(&ch, 0, sizeof ch);
+		ch.remove = (const char *const *)d->removed;
+		ch.nremove = d->nremoved;
+		ch.add = added;
+		ch.nadd = nadded;
+		ch.job_id = job;
+		if (txn_commit(d->s, d->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK)
+			goto fail;
+	}
 	for (i = 0; i < d->nslots; i++)
 		data_writer_free(d->slots[i].w);
 	d->nslots = 0;
@@ -1180,7 +1188,6 @@ dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, 
 int
 dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *st, ResultSink *sink)
 {
-	Engine *e = s->engine;
 	Table **ts = ARENA_ARRAY(ctx->arena, Table *, st->n_relations + 1);
 	int i;
 	char job[64];
@@ -1207,8 +1214,13 @@ dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *s
 		if (dup || !ts[i]->md->has_current_snapshot)
 			continue;           /* never written, or named twice: nothing to do */
 		job_id(job, sizeof job);
-		TRY(table_commit_replace(e->catalog, e->io, ts[i], NULL, 0, true, NULL, 0, job,
-					 ctx->arena, &out, ctx->err));
+		{
+			TableChange ch;
+			memset(&ch, 0, sizeof ch);
+			ch.remove_all = true;
+			ch.job_id = job;
+			TRY(txn_commit(s, ts[i], &ch, ctx->arena, &out, ctx->err));
+		}
 	}
 	return complete(sink, "TRUNCATE TABLE");
 }

@@ -25,6 +25,7 @@
 #include <time.h>
 #include "func/func.h"
 #include "sql/bind.h"
+#include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -171,6 +172,7 @@ session_free(Session *s)
 	int i;
 	if (!s)
 		return;
+	txn_session_free(s);
 	for (i = 0; i < s->nsettings; i++) {
 		free(s->settings_keys[i]);
 		free(s->settings_values[i]);
@@ -571,8 +573,12 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
 		goto fail;
 	if (*rows > 0) {
 		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
-		if (table_commit_append(e->catalog, e->io, t, files, nfiles, job, ctx->arena, &out,
-					ctx->err) != FLOE_OK) {
+		TableChange ch;
+		memset(&ch, 0, sizeof ch);
+		ch.add = files;
+		ch.nadd = nfiles;
+		ch.job_id = job;
+		if (txn_commit(s, t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
 			/* the commit removed nothing it wrote; our data files are ours */
 			int k;
 			floe_error ignore;
@@ -601,7 +607,6 @@ fail:
 static int
 exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
 {
-	Engine *e = s->engine;
 	const char *ns = rv_ns(s, is->relation), *name = is->relation->relname;
 	floe_error *err = ctx->err;
 	Table *t;
@@ -615,12 +620,12 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 	char tag[64];
 
 	if (is->on_conflict_clause)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "ON CONFLICT is not supported yet");
+		return merge_insert(s, ctx, sql, is, sink);
 	if (is->n_returning_list)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "RETURNING is not supported yet");
 	if (is->with_clause)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
-	if (table_load(e->catalog, e->io, ns, name, ctx->arena, &t, err) != FLOE_OK) {
+	if (txn_table_load(s, ns, name, ctx->arena, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 			memset(&b, 0, sizeof b);
@@ -777,7 +782,7 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "CREATE TABLE ... WITH (...) options are not supported yet");
 	TRY(check_namespace(s, ns, err));
-	if (table_load(e->catalog, e->io, ns, name, ctx->arena, &t, err) == FLOE_OK) {
+	if (txn_table_load(s, ns, name, ctx->arena, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
 			notice(sink, "relation \"%s\" already exists, skipping", name);
 			return complete(sink, "CREATE TABLE AS");
@@ -1050,8 +1055,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
 		return exec_show(s, &ctx, n->variable_show_stmt, sink);
 	case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "transaction blocks are not supported yet: every statement commits on its own");
+		return txn_exec(s, &ctx, n->transaction_stmt, sink);
 	case PG_QUERY__NODE__NODE_UPDATE_STMT:
 		return dml_update(s, &ctx, sql, n->update_stmt, sink);
 	case PG_QUERY__NODE__NODE_DELETE_STMT:
@@ -1059,7 +1063,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 		return dml_truncate(s, &ctx, sql, n->truncate_stmt, sink);
 	case PG_QUERY__NODE__NODE_MERGE_STMT:
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "MERGE is not supported yet");
+		return merge_exec(s, &ctx, sql, n->merge_stmt, sink);
 	case PG_QUERY__NODE__NODE_COPY_STMT:
 		return copy_exec(s, &ctx, sql, n->copy_stmt, sink);
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
@@ -1081,13 +1085,26 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	s->cancel = 0;
 	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
 		arena_free(parse_arena);
+		txn_after_statement(s, false);     /* a syntax error fails a block too */
 		return FLOE_ERR;
 	}
 	if (n == 0 && sink && sink->complete)
 		sink->complete(sink->ctx, "");
 	for (i = 0; i < n && rc == FLOE_OK; i++) {
 		Arena *a = arena_new(256 * 1024);
-		rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+		int attempt;
+		for (attempt = 0;; attempt++) {
+			rc = txn_before_statement(s, stmts[i].node, sink, err);
+			if (rc == FLOE_OK)
+				rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+			/* READ COMMITTED re-runs an autocommit statement that lost
+			 * a write conflict (nothing of it was sent or committed) */
+			if (rc == FLOE_OK || !txn_retry_statement(s, err, attempt))
+				break;
+			arena_reset(a);
+			floe_error_clear(err);
+		}
+		txn_after_statement(s, rc == FLOE_OK);
 		arena_free(a);
 	}
 	arena_free(parse_arena);

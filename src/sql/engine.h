@@ -120,6 +120,11 @@ int session_describe(Session *session, const char *sql, int nparams,
 /* The current value of a setting (SET / SHOW name, lower case), or NULL
  * when it was never set and has no default. */
 const char *session_setting(Session *session, const char *name);
+
+/* ReadyForQuery's transaction status: 'I' idle (autocommit), 'T' in a
+ * transaction block, 'E' in a failed block (statements refused with 25P02
+ * until ROLLBACK).  Implemented in txn.c. */
+char session_txn_status(Session *session);
 /* The SqlType of a PostgreSQL type OID floe supports; FLOE_ERR (0A000) for
  * others.  OID 0 and 705 (unknown) are not types: FLOE_ERR. */
 int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);

@@ -76,6 +76,7 @@
 #include "format/parquet/parquet.h"
 #include "func/func.h"
 #include "sql/bind.h"
+#include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/cast.h"
@@ -526,8 +527,22 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			}
 		}
 	}
+	{
+		/* pg_catalog / information_schema: pg_catalog is searched
+		 * before search_path, as PostgreSQL does */
+		bool found = false;
+		TRY(pgcatalog_relation(b->session, ctx, rv->schemaname, rv->relname, b->arena, &found,
+				       &src->scope.ncols, &src->scope.names, &src->scope.types,
+				       &src->op, b->err));
+		if (found) {
+			src->est = 1000;
+			src->scope.relname = rv->relname;
+			apply_alias(b, src, rv->alias);
+			return FLOE_OK;
+		}
+	}
 	session_resolve_name(b->session, rv, &ns, &name);
-	if (table_load(e->catalog, e->io, ns, name, b->arena, &t, b->err) != FLOE_OK) {
+	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
 				    rv->schemaname ? rv->schemaname : "", rv->schemaname && rv->schemaname[0] ? "." : "",

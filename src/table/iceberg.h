@@ -91,6 +91,13 @@ typedef struct DataFile {
 	int64_t content_size_in_bytes;
 	uint8_t *key_metadata;         /* encryption key metadata (131), NULL = none */
 	uint32_t key_metadata_len;
+	/* Scan planning only (table_scan_files fills them; not in manifests):
+	 * the data sequence number of this file, and the live delete files
+	 * (position deletes, equality deletes, deletion vectors) that apply
+	 * to it by the spec's sequence-number rules.  0 / NULL: none. */
+	int64_t data_sequence_number;
+	int ndeletes;
+	struct DataFile **deletes;
 } DataFile;
 
 typedef enum EntryStatus {

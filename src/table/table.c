@@ -742,8 +742,8 @@ remove_written(FileIO *io, Written *w)
 	w->n = 0;
 }
 
-/* What a commit changes: files added, files removed (by path, sorted), or
- * every live data file removed (TRUNCATE / INSERT OVERWRITE). */
+/* A TableChange normalized for one commit: remove sorted with strcmp and
+ * distinct. */
 typedef struct CommitSpec {
 	const DataFile *add;
 	int nadd;
@@ -974,11 +974,12 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	return FLOE_OK;
 }
 
-/* One attempt: write manifests, manifest list, metadata; swap.  On return
- * w lists the files written (the caller removes them on failure). */
+/* One attempt up to the swap: write manifests, manifest list, metadata.
+ * On return w lists the files written (the caller removes them on
+ * failure). */
 static int
-commit_attempt(Catalog *cat, FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
-	       Arena *a, Written *w, char **new_loc, char **new_json, floe_error *err)
+stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
+	      Arena *a, Written *w, char **new_loc, char **new_json, floe_error *err)
 {
 	const TableMetadata *hmd = head->md;
 	const Snapshot *hsnap = metadata_current_snapshot(hmd);
@@ -1178,9 +1179,6 @@ commit_attempt(Catalog *cat, FileIO *io, const Table *head, const CommitSpec *cs
 			      next_version(head->metadata_location, hmd), commit_uuid);
 	TRY(fileio_write(io, jpath, json, strlen(json), err));
 	written_add(w, jpath);
-
-	/* (4) the catalog compare-and-swap */
-	TRY(catalog_swap_table(cat, head->ns, head->name, head->metadata_location, jpath, err));
 	*new_loc = jpath;
 	*new_json = json;
 	return FLOE_OK;
@@ -1208,7 +1206,11 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
 				break;
 		}
-		rc = commit_attempt(cat, io, head, cs, attempt, tmp, &w, &loc, &json, err);
+		rc = stage_attempt(io, head, cs, attempt, tmp, &w, &loc, &json, err);
+		/* (4) the catalog compare-and-swap */
+		if (rc == FLOE_OK)
+			rc = catalog_swap_table(cat, head->ns, head->name, head->metadata_location,
+						loc, err);
 		if (rc == FLOE_OK) {
 			if (metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
 				rc = FLOE_ERR;
@@ -1226,21 +1228,87 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 	return rc;
 }
 
+/* The normalized form of a change: remove paths sorted and distinct. */
+static void
+normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
+{
+	int i, k = 0;
+
+	memset(cs, 0, sizeof *cs);
+	cs->add = ch->add;
+	cs->nadd = ch->nadd;
+	cs->remove_all = ch->remove_all;
+	cs->job_id = ch->job_id;
+	if (!ch->remove_all && ch->nremove > 0) {
+		cs->remove = ARENA_ARRAY(a, const char *, ch->nremove);
+		memcpy(cs->remove, ch->remove, sizeof(char *) * (size_t)ch->nremove);
+		qsort(cs->remove, (size_t)ch->nremove, sizeof(char *), cmp_str);
+		for (i = 0; i < ch->nremove; i++)          /* distinct paths */
+			if (k == 0 || strcmp(cs->remove[k - 1], cs->remove[i]) != 0)
+				cs->remove[k++] = cs->remove[i];
+		cs->nremove = k;
+	}
+}
+
+static bool
+change_empty(const TableChange *ch)
+{
+	return ch->nadd == 0 && ch->nremove == 0 && !ch->remove_all;
+}
+
+int
+table_commit(Catalog *cat, FileIO *io, Table *base, const TableChange *ch, Arena *a, Table **out,
+	     floe_error *err)
+{
+	CommitSpec cs;
+
+	if (change_empty(ch)) {
+		*out = base;
+		return FLOE_OK;
+	}
+	normalize(ch, a, &cs);
+	return commit_loop(cat, io, base, &cs, a, out, err);
+}
+
+int
+table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, Table **staged,
+	    char ***written, int *nwritten, floe_error *err)
+{
+	Written w = { NULL, 0, 0, a, false };
+	CommitSpec cs;
+	TableMetadata *md;
+	char *loc = NULL, *json = NULL;
+
+	*written = NULL;
+	*nwritten = 0;
+	if (change_empty(ch)) {
+		*staged = (Table *)head;
+		return FLOE_OK;
+	}
+	normalize(ch, a, &cs);
+	if (stage_attempt(io, head, &cs, 0, a, &w, &loc, &json, err) != FLOE_OK ||
+	    metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
+		remove_written(io, &w);
+		return FLOE_ERR;
+	}
+	table_apply_floe_properties(md);
+	*staged = make_table(a, head->ns, head->name, loc, md);
+	*written = w.paths;
+	*nwritten = w.n;
+	return FLOE_OK;
+}
+
 int
 table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files, int n,
 		    const char *job_id, Arena *a, Table **out, floe_error *err)
 {
-	CommitSpec cs;
+	TableChange ch;
 
-	if (n == 0) {
-		*out = base;
-		return FLOE_OK;
-	}
-	memset(&cs, 0, sizeof cs);
-	cs.add = files;
-	cs.nadd = n;
-	cs.job_id = job_id;
-	return commit_loop(cat, io, base, &cs, a, out, err);
+	memset(&ch, 0, sizeof ch);
+	ch.add = files;
+	ch.nadd = n;
+	ch.job_id = job_id;
+	return table_commit(cat, io, base, &ch, a, out, err);
 }
 
 int
@@ -1248,28 +1316,16 @@ table_commit_replace(Catalog *cat, FileIO *io, Table *base, const char *const *r
 		     int nremove, bool remove_all, const DataFile *add, int nadd,
 		     const char *job_id, Arena *a, Table **out, floe_error *err)
 {
-	CommitSpec cs;
-	int i, k = 0;
+	TableChange ch;
 
-	if (nadd == 0 && nremove == 0 && !remove_all) {
-		*out = base;
-		return FLOE_OK;
-	}
-	memset(&cs, 0, sizeof cs);
-	cs.add = add;
-	cs.nadd = nadd;
-	cs.remove_all = remove_all;
-	cs.job_id = job_id;
-	if (!remove_all && nremove > 0) {
-		cs.remove = ARENA_ARRAY(a, const char *, nremove);
-		memcpy(cs.remove, remove_paths, sizeof(char *) * (size_t)nremove);
-		qsort(cs.remove, (size_t)nremove, sizeof(char *), cmp_str);
-		for (i = 0; i < nremove; i++)          /* distinct paths */
-			if (k == 0 || strcmp(cs.remove[k - 1], cs.remove[i]) != 0)
-				cs.remove[k++] = cs.remove[i];
-		cs.nremove = k;
-	}
-	return commit_loop(cat, io, base, &cs, a, out, err);
+	memset(&ch, 0, sizeof ch);
+	ch.add = add;
+	ch.nadd = nadd;
+	ch.remove = remove_paths;
+	ch.nremove = nremove;
+	ch.remove_all = remove_all;
+	ch.job_id = job_id;
+	return table_commit(cat, io, base, &ch, a, out, err);
 }
 
 int

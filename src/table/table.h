@@ -26,6 +26,8 @@
  *   table_load(cat, io, ns, name, a, &t, err)                 42P01 if missing
  *   table_register(cat, io, ns, name, metadata_location, err)
  *   table_drop(cat, io, ns, name, purge, err)
+ *   table_commit(cat, io, base, change, a, &t, err)           one snapshot, retried
+ *   table_stage(io, head, change, a, &staged, &written, &n, err)  all but the swap
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
  *   table_commit_replace(cat, io, base, paths, n, all, add, nadd, job, a, &t, err)
  *                                                             DELETE/UPDATE/TRUNCATE (copy-on-write)
@@ -77,6 +79,33 @@ int table_register(Catalog *cat, FileIO *io, const char *ns, const char *name,
  * under its location (best effort). */
 int table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool purge,
 	       floe_error *err);
+
+/* What one snapshot changes.  remove: paths of live files (as
+ * table_scan_files gives them), any order, duplicates allowed. */
+typedef struct TableChange {
+	const DataFile *add;          /* new data files */
+	int nadd;
+	const char *const *remove;
+	int nremove;
+	bool remove_all;              /* every live data file (TRUNCATE, INSERT OVERWRITE) */
+	const char *job_id;           /* "floe.job-id" in the snapshot summary; may be NULL */
+} TableChange;
+
+/* One commit of `ch` on base: stage it (below) and compare-and-swap the
+ * catalog from base's metadata location; on a concurrent commit re-based on
+ * the new head and retried while every file to remove is still live
+ * (else 40001).  An empty change -> no commit, *out = base. */
+int table_commit(Catalog *cat, FileIO *io, Table *base, const TableChange *ch, Arena *a,
+		 Table **out, floe_error *err);
+
+/* Everything of a commit but the swap: write the manifests, manifest list
+ * and metadata file of `ch` applied to head, and return the table as it
+ * would be (staged->metadata_location is the new file, not yet in the
+ * catalog) and the paths written (remove them if it never lands).
+ * 40001 when a file to remove is no longer live in head.  Transactions
+ * stage, then swap every table they changed at once. */
+int table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, Table **staged,
+		char ***written, int *nwritten, floe_error *err);
 
 /* One "append" commit of n data files (n == 0: no commit, *out = base).
  * Re-based on the new head and retried on a concurrent commit. */

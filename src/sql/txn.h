@@ -1,0 +1,46 @@
+/*
+ * txn.h — transactions: every table read and every commit the SQL layer
+ * makes goes through here, so a transaction block can see its own writes
+ * and publish them all at COMMIT.
+ *
+ * Outside a block (autocommit) txn_table_load is table_load and
+ * txn_commit is table_commit: each statement is its own snapshot.  Inside
+ * a block (BEGIN ... COMMIT) the commits are kept by the session and
+ * become visible at COMMIT, one snapshot per table, every table's catalog
+ * update at once (see txn.c for the protocol and isolation levels).
+ *
+ * engine.c calls, around each statement:
+ *   txn_before_statement(s, stmt, sink, err)  25P02 in a failed block, and
+ *                                            whatever a block does before DDL
+ *   txn_after_statement(s, ok)                a failed statement fails the block
+ *   txn_retry_statement(s, err, attempt)      true: run the failed statement
+ *                                            again (backing off first)
+ *   txn_exec(s, ctx, stmt, sink)              BEGIN/COMMIT/ROLLBACK/... statements
+ *   session_txn_status(s)                     'I', 'T' or 'E' (engine.h)
+ *
+ * INTERFACE ROUTINES
+ *   txn_table_load(s, ns, name, a, &t, err)           the table as this session sees it
+ *   txn_commit(s, base, change, a, &t, err)           one statement's change to a table
+ *   txn_commit_metadata(s, base, md, a, &t, err)      a schema/property change
+ *   txn_session_free(s)                               rolls back an open block
+ */
+#ifndef FLOE_TXN_H
+#define FLOE_TXN_H
+
+#include "sql/bind.h"
+#include "table/table.h"
+
+int txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **out,
+		   floe_error *err);
+int txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out,
+	       floe_error *err);
+int txn_commit_metadata(Session *s, const Table *base, TableMetadata *md, Arena *a, Table **out,
+			floe_error *err);
+
+int txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err);
+void txn_after_statement(Session *s, bool ok);
+bool txn_retry_statement(Session *s, const floe_error *err, int attempt);
+int txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink);
+void txn_session_free(Session *s);
+
+#endif
