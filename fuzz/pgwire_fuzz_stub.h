@@ -135,6 +135,11 @@ stub_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *e
 }
 
 static const PgwireBackend stub_backend = {
-	NULL, stub_open, stub_close, stub_exec, stub_describe, stub_cancel, stub_write,
-	stub_auth, NULL,
+	.session_open = stub_open,
+	.session_close = stub_close,
+	.exec = stub_exec,
+	.describe = stub_describe,
+	.cancel = stub_cancel,
+	.write = stub_write,
+	.auth = stub_auth,
 };
