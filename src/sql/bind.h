@@ -117,6 +117,37 @@ int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st
 int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		 ResultSink *sink);
 
+/* RETURNING (dml.c): bound over a table's columns, rows evaluated as they
+ * are written and kept in ctx->arena, sent only after the commit. */
+typedef struct Returning {
+	int n;                    /* 0: no RETURNING */
+	Expr **exprs;             /* over the schema's fields (column i = field i) */
+	char **names;
+	SqlType *types;
+	Batch **batches;
+	int nbatches, cap_batches;
+} Returning;
+
+int dml_returning_bind(Returning *r, BindCtx *b, const IcebergSchema *schema, const char *relname,
+		       Node **list, int n);
+int dml_returning_rows(Returning *r, ExecCtx *ctx, const Batch *b, const uint32_t *sel, uint32_t n,
+		       Arena *scratch);
+int dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink);
+/* The columns of a RETURNING statement (INSERT/UPDATE/DELETE) without
+ * running it; *ncols = -1 when it returns no rows. */
+int dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
+		 SqlType **types);
+
+/* engine.c: the rows an INSERT adds (VALUES / SELECT / DEFAULT VALUES),
+ * one column per field of t's current schema, coerced, DEFAULTs filled;
+ * ON CONFLICT / RETURNING / WITH of `is` are the caller's. */
+struct Table;
+int insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
+		  struct Table *t, Operator **root);
+/* engine.c: INSERT's RETURNING columns, for dml_describe */
+int insert_describe(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
+		    Returning *r);
+
 int dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink);
 int dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink);
 int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *st, ResultSink *sink);

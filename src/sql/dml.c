@@ -115,12 +115,7 @@ typedef struct Dml {
 	int64_t rows;
 	/* RETURNING: expressions over the table's columns, and the rows they
 	 * gave, kept in the statement arena until the commit succeeds */
-	int nret;
-	Expr **ret;
-	char **ret_names;
-	SqlType *ret_types;
-	Batch **ret_batches;
-	int nret_batches, cap_ret_batches;
+	Returning ret;
 } Dml;
 
 static int
@@ -545,16 +540,35 @@ is_star(Node *n)
 	       c->fields[c->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR;
 }
 
-/* Bind RETURNING's target list over the table's columns. */
-static int
-bind_returning(Dml *d, Node **list, int n)
+/*
+ * RETURNING's target list over a table's columns (bind.h): b->scope must
+ * list the schema's fields first, in order (NULL: a scope of exactly those
+ * is made, named relname).  "*" and "rel.*" expand to the schema's fields;
+ * an unaliased expression is named as PostgreSQL's FigureColname does.
+ */
+int
+dml_returning_bind(Returning *r, BindCtx *b, const IcebergSchema *schema, const char *relname,
+		   Node **list, int n)
 {
-	int cap = n + d->schema->nfields * n + 1, i, k;
+	int cap = n + schema->nfields * n + 1, i, k;
 
-	d->ret = ARENA_ARRAY(d->ctx->arena, Expr *, cap);
-	d->ret_names = ARENA_ARRAY(d->ctx->arena, char *, cap);
-	d->b.allow_aggs = false;
-	d->b.where = "RETURNING";
+	memset(r, 0, sizeof *r);
+	if (!b->scope) {
+		Scope *sc = ARENA_NEW(b->arena, Scope);
+		sc->ncols = schema->nfields;
+		sc->names = ARENA_ARRAY(b->arena, char *, schema->nfields + 1);
+		sc->types = ARENA_ARRAY(b->arena, SqlType, schema->nfields + 1);
+		for (i = 0; i < schema->nfields; i++) {
+			sc->names[i] = schema->fields[i].name;
+			sc->types[i] = schema->fields[i].type;
+		}
+		sc->relname = (char *)relname;
+		b->scope = sc;
+	}
+	r->exprs = ARENA_ARRAY(b->arena, Expr *, cap);
+	r->names = ARENA_ARRAY(b->arena, char *, cap);
+	b->allow_aggs = false;
+	b->where = "RETURNING";
 	for (i = 0; i < n; i++) {
 		PgQuery__ResTarget *rt = list[i]->res_target;
 		Expr *e;
@@ -563,69 +577,74 @@ bind_returning(Dml *d, Node **list, int n)
 			PgQuery__ColumnRef *c = rt->val->column_ref;
 			if (c->n_fields == 2 &&
 			    (c->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
-			     strcmp(c->fields[0]->string->sval, d->scope.relname) != 0)) {
-				floe_errorf(d->ctx->err, ERRCODE_UNDEFINED_TABLE,
+			     strcmp(c->fields[0]->string->sval, relname) != 0)) {
+				floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
 					    "missing FROM-clause entry for table \"%s\"",
 					    c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING ?
 					    c->fields[0]->string->sval : "?");
-				floe_error_position(d->ctx->err, bind_location(&d->b, c->location));
+				floe_error_position(b->err, bind_location(b, c->location));
 				return FLOE_ERR;
 			}
-			if (c->n_fields > 2)
-				return unsupported(d, "this RETURNING target", c->location);
-			for (k = 0; k < d->schema->nfields; k++) {
-				d->ret[d->nret] = expr_colref(d->ctx->arena, k, d->schema->fields[k].type);
-				d->ret_names[d->nret++] = d->schema->fields[k].name;
+			if (c->n_fields > 2) {
+				floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					    "this RETURNING target is not supported yet");
+				floe_error_position(b->err, bind_location(b, c->location));
+				return FLOE_ERR;
+			}
+			for (k = 0; k < schema->nfields; k++) {
+				r->exprs[r->n] = expr_colref(b->arena, k, schema->fields[k].type);
+				r->names[r->n++] = schema->fields[k].name;
 			}
 			continue;
 		}
-		if (!(e = bind_expr(&d->b, rt->val)))
+		if (!(e = bind_expr(b, rt->val)))
 			return FLOE_ERR;
 		if ((e->unknown_literal || e->type.id == TYPE_NULL) &&
-		    !(e = bind_coerce(&d->b, e, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
+		    !(e = bind_coerce(b, e, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
 			return FLOE_ERR;
-		d->ret[d->nret] = e;
-		d->ret_names[d->nret++] = rt->name && rt->name[0] ? rt->name :
+		r->exprs[r->n] = e;
+		r->names[r->n++] = rt->name && rt->name[0] ? rt->name :
 			(char *)bind_colname(rt->val);
 	}
-	d->ret_types = ARENA_ARRAY(d->ctx->arena, SqlType, d->nret + 1);
-	for (i = 0; i < d->nret; i++)
-		d->ret_types[i] = d->ret[i]->type;
+	r->types = ARENA_ARRAY(b->arena, SqlType, r->n + 1);
+	for (i = 0; i < r->n; i++)
+		r->types[i] = r->exprs[i]->type;
 	return FLOE_OK;
 }
 
 /* Evaluate RETURNING on rows sel[0..n) of b (NULL: 0..n-1) and keep the
- * values (copied into the statement arena). */
-static int
-returning_rows(Dml *d, const Batch *b, const uint32_t *sel, uint32_t n, Arena *scratch)
+ * values (copied into ctx->arena, the statement's). */
+int
+dml_returning_rows(Returning *r, ExecCtx *ctx, const Batch *b, const uint32_t *sel, uint32_t n,
+		   Arena *scratch)
 {
-	Arena *a = d->ctx->arena;
+	Arena *a = ctx->arena;
 	Vector *vals;
 	uint32_t j;
 	int c;
 
-	if (n == 0)
+	if (n == 0 || r->n == 0)
 		return FLOE_OK;
-	vals = ARENA_ARRAY(scratch, Vector, d->nret);
-	for (c = 0; c < d->nret; c++)
-		TRY(expr_eval(d->ctx, d->ret[c], b, sel, n, scratch, &vals[c]));
+	vals = ARENA_ARRAY(scratch, Vector, r->n);
+	for (c = 0; c < r->n; c++)
+		TRY(expr_eval(ctx, r->exprs[c], b, sel, n, scratch, &vals[c]));
 	for (j = 0; j < n; j++) {
-		uint32_t r = sel ? sel[j] : j;
-		Batch *out = d->nret_batches ? d->ret_batches[d->nret_batches - 1] : NULL;
+		uint32_t row = sel ? sel[j] : j;
+		Batch *out = r->nbatches ? r->batches[r->nbatches - 1] : NULL;
 		if (!out || out->count == VECTOR_SIZE) {
-			if (d->nret_batches == d->cap_ret_batches) {
-				int nc = d->cap_ret_batches ? d->cap_ret_batches * 2 : 8;
-				d->ret_batches = arena_realloc(a, d->ret_batches,
-							       sizeof(Batch *) * (size_t)d->cap_ret_batches,
-							       sizeof(Batch *) * (size_t)nc);
-				d->cap_ret_batches = nc;
+			if (r->nbatches == r->cap_batches) {
+				int nc = r->cap_batches ? r->cap_batches * 2 : 8;
+				r->batches = arena_realloc(a, r->batches,
+							   sizeof(Batch *) * (size_t)r->cap_batches,
+							   sizeof(Batch *) * (size_t)nc);
+				r->cap_batches = nc;
 			}
-			out = batch_new(a, d->nret, d->ret_types, VECTOR_SIZE);
-			d->ret_batches[d->nret_batches++] = out;
+			out = batch_new(a, r->n, r->types, VECTOR_SIZE);
+			r->batches[r->nbatches++] = out;
 		}
-		for (c = 0; c < d->nret; c++) {
+		for (c = 0; c < r->n; c++) {
 			Value v;
-			vector_get_value(&vals[c], r, &v);
+			vector_get_value(&vals[c], row, &v);
 			vector_set_value(&out->cols[c], out->count, &v);
 		}
 		out->count++;
@@ -633,21 +652,21 @@ returning_rows(Dml *d, const Batch *b, const uint32_t *sel, uint32_t n, Arena *s
 	return FLOE_OK;
 }
 
-/* After the commit: RowDescription, the rows, then the tag. */
-static int
-returning_send(Dml *d, ResultSink *sink)
+/* After the commit: RowDescription, the rows (the caller sends the tag). */
+int
+dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink)
 {
 	int i;
 
-	if (!d->nret || !sink)
+	if (!r->n || !sink)
 		return FLOE_OK;
-	if (sink->columns && sink->columns(sink->ctx, d->nret, (const char *const *)d->ret_names,
-					   d->ret_types) != 0)
-		return floe_errorf(d->ctx->err, ERRCODE_QUERY_CANCELED,
+	if (sink->columns && sink->columns(sink->ctx, r->n, (const char *const *)r->names,
+					   r->types) != 0)
+		return floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED,
 				   "canceling statement due to user request");
-	for (i = 0; i < d->nret_batches; i++)
-		if (sink->batch && sink->batch(sink->ctx, d->ret_batches[i]) != 0)
-			return floe_errorf(d->ctx->err, ERRCODE_QUERY_CANCELED,
+	for (i = 0; i < r->nbatches; i++)
+		if (sink->batch && sink->batch(sink->ctx, r->batches[i]) != 0)
+			return floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED,
 					   "canceling statement due to user request");
 	return FLOE_OK;
 }
@@ -801,14 +820,14 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 				sel[nsel++] = j;
 		pos += b->count;
 		*changed += d->update ? nsel : b->count - nsel;
-		if (!d->update && d->nret && nsel < b->count) {
+		if (!d->update && d->ret.n && nsel < b->count) {
 			/* RETURNING of DELETE: the pre-image of the deleted rows */
 			uint32_t *dsel = ARENA_ARRAY(scratch, uint32_t, b->count);
 			uint32_t nd = 0;
 			for (j = 0; j < b->count; j++)
 				if (bit_get(bits, pos - b->count + j))
 					dsel[nd++] = j;
-			if (returning_rows(d, b, nd == b->count ? NULL : dsel, nd, scratch) != FLOE_OK)
+			if (dml_returning_rows(&d->ret, d->ctx, b, nd == b->count ? NULL : dsel, nd, scratch) != FLOE_OK)
 				goto out;
 		}
 		if (!d->update) {
@@ -824,8 +843,9 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 			ob = *b;
 		} else if (update_batch(d, b, nsel == b->count ? NULL : sel, nsel, scratch,
 					&ob) != FLOE_OK ||
-			   (d->nret && returning_rows(d, &ob, nsel == b->count ? NULL : sel, nsel,
-						      scratch) != FLOE_OK)) {
+			   (d->ret.n && dml_returning_rows(&d->ret, d->ctx, &ob,
+							  nsel == b->count ? NULL : sel, nsel,
+							  scratch) != FLOE_OK)) {
 			goto out;   /* RETURNING of UPDATE: the post-image */
 		}
 		batch_compact(&ob);
@@ -915,7 +935,7 @@ dml_run(Dml *d)
 			if (nmatch == nrows)
 				bits = NULL;    /* every row */
 		}
-		if (d->update || bits || d->nret) {
+		if (d->update || bits || d->ret.n) {
 			nmatch = 0;
 			if (rewrite_file(d, f, bits, nrows, scratch, &nmatch) != FLOE_OK)
 				goto fail;
@@ -1093,7 +1113,8 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		d->set[c] = x;
 	}
 	if (st->n_returning_list)
-		TRY(bind_returning(d, st->returning_list, (int)st->n_returning_list));
+		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
+					 (int)st->n_returning_list));
 	return FLOE_OK;
 }
 
@@ -1105,7 +1126,7 @@ dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, R
 
 	TRY(update_bind(&d, s, ctx, sql, st));
 	TRY(dml_run(&d));
-	TRY(returning_send(&d, sink));
+	TRY(dml_returning_send(&d.ret, ctx, sink));
 	snprintf(tag, sizeof tag, "UPDATE %lld", (long long)d.rows);
 	return complete(sink, tag);
 }
@@ -1123,7 +1144,8 @@ delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteSt
 		return unsupported(d, "DELETE ... USING", -1);
 	TRY(bind_where(d, st->where_clause));
 	if (st->n_returning_list)
-		TRY(bind_returning(d, st->returning_list, (int)st->n_returning_list));
+		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
+					 (int)st->n_returning_list));
 	return FLOE_OK;
 }
 
@@ -1135,7 +1157,7 @@ dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, R
 
 	TRY(delete_bind(&d, s, ctx, sql, st));
 	TRY(dml_run(&d));
-	TRY(returning_send(&d, sink));
+	TRY(dml_returning_send(&d.ret, ctx, sink));
 	snprintf(tag, sizeof tag, "DELETE %lld", (long long)d.rows);
 	return complete(sink, tag);
 }
@@ -1165,12 +1187,16 @@ dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, 
 		if (!stmt->delete_stmt->n_returning_list)
 			return FLOE_OK;
 		TRY(delete_bind(&d, s, ctx, sql, stmt->delete_stmt));
+	} else if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT) {
+		if (!stmt->insert_stmt->n_returning_list)
+			return FLOE_OK;
+		TRY(insert_describe(s, ctx, sql, stmt->insert_stmt, &d.ret));
 	} else {
 		return FLOE_OK;
 	}
-	*ncols = d.nret;
-	*names = d.ret_names;
-	*types = d.ret_types;
+	*ncols = d.ret.n;
+	*names = d.ret.names;
+	*types = d.ret.types;
 	return FLOE_OK;
 }
 

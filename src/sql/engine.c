@@ -519,9 +519,11 @@ row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
 }
 
 /* Write the rows of `root` (one column per schema field, in order) into
- * table t as one append commit. */
+ * table t as one append commit; hook (may be NULL) sees each batch once
+ * its NOT NULL checks passed, before it is written. */
 static int
-write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
+write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root,
+	   int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
 {
 	Engine *e = s->engine;
 	const IcebergSchema *schema = metadata_current_schema(t->md);
@@ -563,6 +565,8 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, int64_t *rows)
 					goto fail;
 				}
 		}
+		if (hook && hook(hook_arg, b) != FLOE_OK)
+			goto fail;
 		if (data_writer_write(w, b, ctx->err) != FLOE_OK)
 			goto fail;
 		*rows += b->count;
@@ -604,36 +608,25 @@ fail:
 	return FLOE_ERR;
 }
 
-static int
-exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+/*
+ * The rows an INSERT adds, as an operator producing one column per field of
+ * t's current schema, in order: the VALUES lists / SELECT / DEFAULT VALUES
+ * of `is`, coerced to the target columns (assignment casts), the columns
+ * not listed filled with their DEFAULT (or NULL).  NOT NULL is not checked
+ * here (write_rows does it as rows are written).  is->on_conflict_clause,
+ * RETURNING and WITH are ignored: the caller handles them.
+ */
+int
+insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table *t,
+	      Operator **root)
 {
-	const char *ns = rv_ns(s, is->relation), *name = is->relation->relname;
 	floe_error *err = ctx->err;
-	Table *t;
 	const IcebergSchema *schema;
 	int *target;              /* schema field -> source column, or -1 */
 	int ntarget, i, k;
 	int *tcols;
 	BindCtx b;
-	Operator *root;
-	int64_t rows;
-	char tag[64];
 
-	if (is->on_conflict_clause)
-		return merge_insert(s, ctx, sql, is, sink);
-	if (is->n_returning_list)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "RETURNING is not supported yet");
-	if (is->with_clause)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
-	if (txn_table_load(s, ns, name, ctx->arena, &t, err) != FLOE_OK) {
-		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
-			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
-			memset(&b, 0, sizeof b);
-			b.sql = sql;
-			floe_error_position(err, bind_location(&b, is->relation->location));
-		}
-		return FLOE_ERR;
-	}
 	schema = metadata_current_schema(t->md);
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -660,7 +653,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 					found = i;
 			if (found < 0) {
 				floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
-					    "column \"%s\" of relation \"%s\" does not exist", rt->name, name);
+					    "column \"%s\" of relation \"%s\" does not exist", rt->name, t->name);
 				floe_error_position(err, bind_location(&b, rt->location));
 				return FLOE_ERR;
 			}
@@ -691,7 +684,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 			if (!(rows1[0][i] = bind_default_expr(&b, &schema->fields[i])))
 				return FLOE_ERR;
 		}
-		root = values_new(ctx, schema->nfields, types, 1, rows1);
+		*root = values_new(ctx, schema->nfields, types, 1, rows1);
 	} else {
 		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
 		bool plain_values = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
@@ -734,7 +727,7 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 					rows2[r][tcols[k]] = x;
 				}
 			}
-			root = values_new(ctx, schema->nfields, types, nrows, rows2);
+			*root = values_new(ctx, schema->nfields, types, nrows, rows2);
 		} else {
 			SelectPlan p;
 			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
@@ -753,10 +746,108 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 					return FLOE_ERR;
 				}
 			}
-			root = project_new(ctx, p.root, schema->nfields, proj);
+			*root = project_new(ctx, p.root, schema->nfields, proj);
 		}
 	}
-	TRY(write_rows(s, ctx, t, root, &rows));
+	return FLOE_OK;
+}
+
+/* An operator's batches, passed to a hook as write_rows writes them. */
+typedef struct InsertReturning {
+	Returning ret;
+	ExecCtx *ctx;
+	Arena *scratch;
+} InsertReturning;
+
+static int
+insert_returning_hook(void *arg, const Batch *b)
+{
+	InsertReturning *ir = arg;
+
+	arena_reset(ir->scratch);
+	return dml_returning_rows(&ir->ret, ir->ctx, b, NULL, b->count, ir->scratch);
+}
+
+/* The table an INSERT names, with PostgreSQL's 42P01 message. */
+static int
+insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table **t)
+{
+	const char *ns = rv_ns(s, is->relation), *name = is->relation->relname;
+	BindCtx b;
+
+	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
+		return FLOE_OK;
+	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+		memset(&b, 0, sizeof b);
+		b.sql = sql;
+		floe_error_position(ctx->err, bind_location(&b, is->relation->location));
+	}
+	return FLOE_ERR;
+}
+
+/* Bind INSERT's RETURNING list over t's columns (alias or table name). */
+static int
+insert_bind_returning(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
+		      Table *t, Returning *r)
+{
+	BindCtx b;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = ctx->err;
+	b.sql = sql;
+	b.exec = ctx;
+	return dml_returning_bind(r, &b, metadata_current_schema(t->md),
+			      is->relation->alias ? is->relation->alias->aliasname :
+			      is->relation->relname,
+			      is->returning_list, (int)is->n_returning_list);
+}
+
+/* RETURNING columns of an INSERT for Describe (dml_describe). */
+int
+insert_describe(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Returning *r)
+{
+	Table *t;
+
+	memset(r, 0, sizeof *r);
+	if (!is->n_returning_list)
+		return FLOE_OK;
+	TRY(insert_table(s, ctx, sql, is, &t));
+	return insert_bind_returning(s, ctx, sql, is, t, r);
+}
+
+static int
+exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	Table *t;
+	Operator *root;
+	int64_t rows;
+	char tag[64];
+	InsertReturning ir;
+	int rc;
+
+	if (is->on_conflict_clause)
+		return merge_insert(s, ctx, sql, is, sink);
+	if (is->with_clause)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
+	TRY(insert_table(s, ctx, sql, is, &t));
+	memset(&ir, 0, sizeof ir);
+	if (is->n_returning_list)
+		TRY(insert_bind_returning(s, ctx, sql, is, t, &ir.ret));
+	TRY(insert_source(s, ctx, sql, is, t, &root));
+	if (!is->n_returning_list) {
+		TRY(write_rows(s, ctx, t, root, NULL, NULL, &rows));
+	} else {
+		ir.ctx = ctx;
+		ir.scratch = arena_new(64 * 1024);
+		rc = write_rows(s, ctx, t, root, insert_returning_hook, &ir, &rows);
+		arena_free(ir.scratch);
+		TRY(rc);
+		TRY(dml_returning_send(&ir.ret, ctx, sink));   /* only after the commit */
+	}
 	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
 	return complete(sink, tag);
 }
@@ -816,7 +907,7 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, ctx->arena, &t, err));
 	if (into->skip_data) {
 		rows = 0;
-	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), &rows) != FLOE_OK) {
+	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), NULL, NULL, &rows) != FLOE_OK) {
 		floe_error keep = *err;
 		floe_error ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
@@ -1244,10 +1335,6 @@ session_exec_params(Session *s, const char *sql, int nparams, const char *const 
 	return rc;
 }
 
-/* dml.c: RETURNING columns of UPDATE / DELETE without running them */
-int dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
-		 SqlType **types);
-
 int
 session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
 		 Arena *out_arena, SqlDescription *out, floe_error *err)
@@ -1288,7 +1375,8 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	}
 	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
-		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)) {
+		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_DELETE_STMT ||
+		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)) {
 		ExecCtx ctx;
 		SelectPlan p;
 		bool dml = stmts[0].node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT;
@@ -1333,5 +1421,5 @@ session_setting(Session *s, const char *name)
 int
 engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows)
 {
-	return write_rows(s, ctx, t, root, rows);
+	return write_rows(s, ctx, t, root, NULL, NULL, rows);
 }
