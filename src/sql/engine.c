@@ -519,10 +519,11 @@ row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
 }
 
 /* Write the rows of `root` (one column per schema field, in order) into
- * table t as one append commit; hook (may be NULL) sees each batch once
+ * table t as one append commit (overwrite: one commit that also removes
+ * every live data file, INSERT OVERWRITE; hook (may be NULL) sees each batch once
  * its NOT NULL checks passed, before it is written. */
 static int
-write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root,
+write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 	   int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
 {
 	Engine *e = s->engine;
@@ -575,12 +576,13 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root,
 	root = NULL;
 	if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
 		goto fail;
-	if (*rows > 0) {
+	if (*rows > 0 || (overwrite && t->md->has_current_snapshot)) {
 		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
 		TableChange ch;
 		memset(&ch, 0, sizeof ch);
 		ch.add = files;
-		ch.nadd = nfiles;
+		ch.nadd = *rows > 0 ? nfiles : 0;
+		ch.remove_all = overwrite;
 		ch.job_id = job;
 		if (txn_commit(s, t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
 			/* the commit removed nothing it wrote; our data files are ours */
@@ -591,9 +593,12 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root,
 			data_writer_free(w);
 			return FLOE_ERR;
 		}
+		if (*rows == 0)
+			goto no_rows;
 	} else {
 		int k;
 		floe_error ignore;
+no_rows:
 		for (k = 0; k < nfiles; k++)
 			fileio_remove(e->io, files[k].file_path, &ignore);
 	}
@@ -818,8 +823,15 @@ insert_describe(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *
 	return insert_bind_returning(s, ctx, sql, is, t, r);
 }
 
+/*
+ * INSERT [OVERWRITE] ... [RETURNING]: one commit; OVERWRITE (floe's, as
+ * Spark's / Hive's INSERT OVERWRITE TABLE) replaces every row of the table
+ * with the source's in one snapshot (operation "overwrite"; "delete" when
+ * the source is empty).
+ */
 static int
-exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,
+	    ResultSink *sink)
 {
 	floe_error *err = ctx->err;
 	Table *t;
@@ -829,6 +841,9 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 	InsertReturning ir;
 	int rc;
 
+	if (is->on_conflict_clause && overwrite)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "INSERT OVERWRITE cannot have ON CONFLICT");
 	if (is->on_conflict_clause)
 		return merge_insert(s, ctx, sql, is, sink);
 	if (is->with_clause)
@@ -839,11 +854,11 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 		TRY(insert_bind_returning(s, ctx, sql, is, t, &ir.ret));
 	TRY(insert_source(s, ctx, sql, is, t, &root));
 	if (!is->n_returning_list) {
-		TRY(write_rows(s, ctx, t, root, NULL, NULL, &rows));
+		TRY(write_rows(s, ctx, t, root, overwrite, NULL, NULL, &rows));
 	} else {
 		ir.ctx = ctx;
 		ir.scratch = arena_new(64 * 1024);
-		rc = write_rows(s, ctx, t, root, insert_returning_hook, &ir, &rows);
+		rc = write_rows(s, ctx, t, root, overwrite, insert_returning_hook, &ir, &rows);
 		arena_free(ir.scratch);
 		TRY(rc);
 		TRY(dml_returning_send(&ir.ret, ctx, sink));   /* only after the commit */
@@ -907,7 +922,8 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, ctx->arena, &t, err));
 	if (into->skip_data) {
 		rows = 0;
-	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), NULL, NULL, &rows) != FLOE_OK) {
+	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), false, NULL, NULL,
+			      &rows) != FLOE_OK) {
 		floe_error keep = *err;
 		floe_error ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
@@ -1130,7 +1146,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return complete(sink, tag);
 	}
 	case PG_QUERY__NODE__NODE_INSERT_STMT:
-		return exec_insert(s, &ctx, sql, n->insert_stmt, sink);
+		return exec_insert(s, &ctx, sql, n->insert_stmt, sql_is_insert_overwrite(sql, st),
+				   sink);
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
 		return exec_create_table(s, sql, n->create_stmt, a, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
@@ -1421,5 +1438,5 @@ session_setting(Session *s, const char *name)
 int
 engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows)
 {
-	return write_rows(s, ctx, t, root, NULL, NULL, rows);
+	return write_rows(s, ctx, t, root, false, NULL, NULL, rows);
 }

@@ -6,8 +6,15 @@
  * result is unpacked with protobuf-c and freed by an arena reset callback.
  * libpg_query's cursorpos (1-based character offset) becomes the error
  * position.
+ *
+ * floe extensions outside PostgreSQL 15's grammar are rewritten, keeping
+ * every byte offset, before libpg_query sees the text:
+ *   INSERT OVERWRITE t ...  ->  INSERT INTO      t ...   (the caller finds
+ *        OVERWRITE in its own, unchanged text: sql_is_insert_overwrite)
  */
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sql/parse.h"
 
 static void
@@ -16,12 +23,136 @@ free_unpacked(void *p)
 	pg_query__parse_result__free_unpacked(p, NULL);
 }
 
+/* Length of the identifier/keyword at p (letters, digits, _, $). */
+static size_t
+word_len(const char *p)
+{
+	size_t n = 0;
+
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+	       (p[n] >= '0' && p[n] <= '9') || p[n] == '_' || p[n] == '$' ||
+	       (unsigned char)p[n] >= 0x80)
+		n++;
+	return n;
+}
+
+/* Skip whitespace and comments from p. */
+static const char *
+skip_space(const char *p)
+{
+	for (;;) {
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v') {
+			p++;
+		} else if (p[0] == '-' && p[1] == '-') {
+			while (*p && *p != '\n')
+				p++;
+		} else if (p[0] == '/' && p[1] == '*') {
+			int depth = 1;
+			p += 2;
+			while (*p && depth) {
+				if (p[0] == '/' && p[1] == '*')
+					depth++, p++;
+				else if (p[0] == '*' && p[1] == '/')
+					depth--, p++;
+				p++;
+			}
+		} else {
+			return p;
+		}
+	}
+}
+
+/* Does the text at p start with INSERT OVERWRITE (after blanks and
+ * comments)?  *kw: where OVERWRITE is. */
+static bool
+insert_overwrite_at(const char *p, const char **kw)
+{
+	p = skip_space(p);
+	if (word_len(p) != 6 || strncasecmp(p, "insert", 6) != 0)
+		return false;
+	p = skip_space(p + 6);
+	if (word_len(p) != 9 || strncasecmp(p, "overwrite", 9) != 0)
+		return false;
+	*kw = p;
+	return true;
+}
+
+bool
+sql_is_insert_overwrite(const char *sql, const SqlStmt *st)
+{
+	const char *kw;
+
+	return insert_overwrite_at(sql + st->location, &kw);
+}
+
+/* A copy of sql with each INSERT OVERWRITE's OVERWRITE made INTO (padded:
+ * same length), or NULL when there is none.  Quotes, dollar quotes and
+ * comments are skipped so their contents are never rewritten. */
+static char *
+rewrite_extensions(const char *sql)
+{
+	const char *p = sql, *kw;
+	char *copy = NULL;
+
+	while (*p) {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			char quote = *p;
+			bool esc = quote == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e');
+			for (p++; *p; p++) {
+				if (esc && *p == '\\' && p[1]) {
+					p++;
+				} else if (*p == quote) {
+					if (p[1] != quote)
+						break;
+					p++;
+				}
+			}
+			if (*p)
+				p++;
+			continue;
+		}
+		if (*p == '$' && (p == sql || !word_len(p - 1))) {
+			const char *end = p + 1;
+			while ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') ||
+			       (*end >= '0' && *end <= '9') || *end == '_')
+				end++;
+			if (*end == '$' && !(p[1] >= '0' && p[1] <= '9')) {
+				size_t tl = (size_t)(end - p) + 1;
+				const char *close = p + tl;
+				while ((close = strstr(close, "$")) && strncmp(close, p, tl) != 0)
+					close++;
+				p = close ? close + tl : p + strlen(p);
+				continue;
+			}
+		}
+		w = word_len(p);
+		if (w == 6 && (p == sql || !word_len(p - 1)) && insert_overwrite_at(p, &kw)) {
+			if (!copy)
+				copy = strdup(sql);
+			memcpy(copy + (kw - sql), "INTO     ", 9);
+			p = kw + 9;
+			continue;
+		}
+		p += w ? w : 1;
+	}
+	return copy;
+}
+
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
-	PgQueryProtobufParseResult r = pg_query_parse_protobuf(sql);
+	char *rewritten = rewrite_extensions(sql);
+	PgQueryProtobufParseResult r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
 	PgQuery__ParseResult *tree;
 	size_t i;
+
+	free(rewritten);
 
 	if (r.error) {
 		floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s", r.error->message);

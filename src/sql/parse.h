@@ -8,10 +8,13 @@
  *                                             42601 with position on error
  *   sql_parse_expr(text, arena, &node, err)   parse one expression (column
  *                                             DEFAULT text)
+ *   sql_is_insert_overwrite(sql, stmt)        floe's INSERT OVERWRITE (parsed
+ *                                             as INSERT INTO)
  */
 #ifndef FLOE_SQL_PARSE_H
 #define FLOE_SQL_PARSE_H
 
+#include <stdbool.h>
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 #include "common/arena.h"
@@ -27,5 +30,8 @@ typedef struct SqlStmt {
 
 int sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err);
 int sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err);
+/* Was statement st of sql written INSERT OVERWRITE (floe's extension,
+ * parsed as INSERT INTO)? */
+bool sql_is_insert_overwrite(const char *sql, const SqlStmt *st);
 
 #endif
