@@ -51,6 +51,10 @@ static const struct {
 	{ func_agg_stats_sigs, func_agg_stats_impls, &func_agg_stats_count },
 };
 
+/* func_pgcatalog.c */
+extern const ScalarFunc func_pgcatalog_table[];
+extern const int func_pgcatalog_count;
+
 #define MAX_CANDS 64
 #define MAX_ARGS 100
 
@@ -65,6 +69,7 @@ static const struct {
 	{ func_math_table, &func_math_count },
 	{ func_datetime_table, &func_datetime_count },
 	{ func_regex_table, &func_regex_count },
+	{ func_pgcatalog_table, &func_pgcatalog_count },   /* func_pgcatalog.c */
 };
 
 const char *

@@ -2,28 +2,1184 @@
  * pgcatalog.c — PostgreSQL's system catalogs (pg_catalog) and the SQL
  * standard's information_schema as relations built from floe's catalog.
  *
- * This slice has none: every name is "not a catalog relation".
+ * Spec: PostgreSQL 15 documentation chapters 53 "System Catalogs" and 37
+ * "The Information Schema".  Every relation has PostgreSQL 15's columns, in
+ * its order and with its names (the table rels[] below lists them, taken
+ * from a PostgreSQL 15 server's own pg_attribute); columns floe knows are
+ * filled from the catalog (namespaces, tables, Iceberg schemas) at the
+ * call, the others hold PostgreSQL's value for an ordinary heap table and
+ * otherwise NULL.  Relations of objects floe does not have (indexes,
+ * constraints, comments, functions, policies, publications, ...) are empty.
  *
- * INTERFACE ROUTINES (bind.h)
+ * Types: oid and regproc-less catalogs need one choice (docs/catalog.md):
+ *   oid -> integer (int4; floe's oids stay below 2^31), name and "char" ->
+ *   text, arrays / pg_node_tree / aclitem[] / int2vector -> text (NULL or
+ *   an array's text form), information_schema's sql_identifier,
+ *   character_data, yes_or_no -> text and cardinal_number -> integer.
+ *
+ * Oids: PostgreSQL's fixed ones (namespaces pg_catalog 11, public 2200;
+ * type oids; role 10; database 5; heap am 2), and for user namespaces and
+ * tables a hash of the name into [16384, 2^31) — stable across calls and
+ * processes for the same name (pgcatalog_oid_of).
+ *
+ * INTERFACE ROUTINES
  *   pgcatalog_relation(s, ctx, schema, name, a, &found, &ncols, &names, &types, &op, err)
+ *                                         (bind.h)
+ *   pgcatalog_table_oid(ns, name)         a table's oid (bind_expr.c: regclass)
+ *   pgcatalog_visible_oids(s, a, &oids, &n, err)   oids of the tables on the
+ *                                         search_path (pg_table_is_visible)
+ *   pgcatalog_type_oid(t) / pgcatalog_typmod(t)     a SqlType as pg_attribute
+ *                                         describes it
+ *
+ * Invariants: rows are built at the call into the statement's arena and
+ * emitted by a tiny operator (RowsOp) that copies them into a fresh batch
+ * at every next(), so consumers may set selections or flatten freely and
+ * re-opening restarts.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "sql/bind.h"
+#include "sql/engine.h"
+#include "sql/txn.h"
+#include "table/metadata.h"
+#include "table/table.h"
+
+/* func_pgcatalog.c */
+const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
+
+int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
+int64_t pgcatalog_table_oid(const char *ns, const char *name);
+uint32_t pgcatalog_type_oid(SqlType t);
+int32_t pgcatalog_typmod(SqlType t);
+
+enum { NS_PG, NS_INFO };
+
+typedef struct RelDef {
+	int ns;
+	const char *name;
+	const char *spec;   /* "col:code ...": o oid, n name, c "char", t text,
+			       b bool, s int2, i int4, l int8, f float4,
+			       z timestamptz, x other (text) */
+} RelDef;
+
+static const RelDef rels[] = {
+	{ NS_INFO, "columns",
+	  "table_catalog:n table_schema:n table_name:n column_name:n "
+	  "ordinal_position:i column_default:t is_nullable:t data_type:t "
+	  "character_maximum_length:i character_octet_length:i "
+	  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+	  "datetime_precision:i interval_type:t interval_precision:i "
+	  "character_set_catalog:n character_set_schema:n character_set_name:n "
+	  "collation_catalog:n collation_schema:n collation_name:n "
+	  "domain_catalog:n domain_schema:n domain_name:n udt_catalog:n "
+	  "udt_schema:n udt_name:n scope_catalog:n scope_schema:n scope_name:n "
+	  "maximum_cardinality:i dtd_identifier:n is_self_referencing:t "
+	  "is_identity:t identity_generation:t identity_start:t "
+	  "identity_increment:t identity_maximum:t identity_minimum:t "
+	  "identity_cycle:t is_generated:t generation_expression:t "
+	  "is_updatable:t " },
+	{ NS_INFO, "constraint_column_usage",
+	  "table_catalog:n table_schema:n table_name:n column_name:n "
+	  "constraint_catalog:n constraint_schema:n constraint_name:n " },
+	{ NS_INFO, "key_column_usage",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "table_catalog:n table_schema:n table_name:n column_name:n "
+	  "ordinal_position:i position_in_unique_constraint:i " },
+	{ NS_INFO, "referential_constraints",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "unique_constraint_catalog:n unique_constraint_schema:n "
+	  "unique_constraint_name:n match_option:t update_rule:t delete_rule:t " },
+	{ NS_INFO, "routines",
+	  "specific_catalog:n specific_schema:n specific_name:n "
+	  "routine_catalog:n routine_schema:n routine_name:n routine_type:t "
+	  "module_catalog:n module_schema:n module_name:n udt_catalog:n "
+	  "udt_schema:n udt_name:n data_type:t character_maximum_length:i "
+	  "character_octet_length:i character_set_catalog:n "
+	  "character_set_schema:n character_set_name:n collation_catalog:n "
+	  "collation_schema:n collation_name:n numeric_precision:i "
+	  "numeric_precision_radix:i numeric_scale:i datetime_precision:i "
+	  "interval_type:t interval_precision:i type_udt_catalog:n "
+	  "type_udt_schema:n type_udt_name:n scope_catalog:n scope_schema:n "
+	  "scope_name:n maximum_cardinality:i dtd_identifier:n routine_body:t "
+	  "routine_definition:t external_name:t external_language:t "
+	  "parameter_style:t is_deterministic:t sql_data_access:t is_null_call:t "
+	  "sql_path:t schema_level_routine:t max_dynamic_result_sets:i "
+	  "is_user_defined_cast:t is_implicitly_invocable:t security_type:t "
+	  "to_sql_specific_catalog:n to_sql_specific_schema:n "
+	  "to_sql_specific_name:n as_locator:t created:z last_altered:z "
+	  "new_savepoint_level:t is_udt_dependent:t result_cast_from_data_type:t "
+	  "result_cast_as_locator:t result_cast_char_max_length:i "
+	  "result_cast_char_octet_length:i result_cast_char_set_catalog:n "
+	  "result_cast_char_set_schema:n result_cast_char_set_name:n "
+	  "result_cast_collation_catalog:n result_cast_collation_schema:n "
+	  "result_cast_collation_name:n result_cast_numeric_precision:i "
+	  "result_cast_numeric_precision_radix:i result_cast_numeric_scale:i "
+	  "result_cast_datetime_precision:i result_cast_interval_type:t "
+	  "result_cast_interval_precision:i result_cast_type_udt_catalog:n "
+	  "result_cast_type_udt_schema:n result_cast_type_udt_name:n "
+	  "result_cast_scope_catalog:n result_cast_scope_schema:n "
+	  "result_cast_scope_name:n result_cast_maximum_cardinality:i "
+	  "result_cast_dtd_identifier:n " },
+	{ NS_INFO, "schemata",
+	  "catalog_name:n schema_name:n schema_owner:n "
+	  "default_character_set_catalog:n default_character_set_schema:n "
+	  "default_character_set_name:n sql_path:t " },
+	{ NS_INFO, "sequences",
+	  "sequence_catalog:n sequence_schema:n sequence_name:n data_type:t "
+	  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+	  "start_value:t minimum_value:t maximum_value:t increment:t "
+	  "cycle_option:t " },
+	{ NS_INFO, "table_constraints",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "table_catalog:n table_schema:n table_name:n constraint_type:t "
+	  "is_deferrable:t initially_deferred:t enforced:t nulls_distinct:t " },
+	{ NS_INFO, "tables",
+	  "table_catalog:n table_schema:n table_name:n table_type:t "
+	  "self_referencing_column_name:n reference_generation:t "
+	  "user_defined_type_catalog:n user_defined_type_schema:n "
+	  "user_defined_type_name:n is_insertable_into:t is_typed:t "
+	  "commit_action:t " },
+	{ NS_INFO, "views",
+	  "table_catalog:n table_schema:n table_name:n view_definition:t "
+	  "check_option:t is_updatable:t is_insertable_into:t "
+	  "is_trigger_updatable:t is_trigger_deletable:t "
+	  "is_trigger_insertable_into:t " },
+	{ NS_PG, "pg_am",
+	  "oid:o amname:n amhandler:t amtype:c " },
+	{ NS_PG, "pg_attrdef",
+	  "oid:o adrelid:o adnum:s adbin:x " },
+	{ NS_PG, "pg_attribute",
+	  "attrelid:o attname:n atttypid:o attstattarget:i attlen:s attnum:s "
+	  "attndims:i attcacheoff:i atttypmod:i attbyval:b attalign:c "
+	  "attstorage:c attcompression:c attnotnull:b atthasdef:b "
+	  "atthasmissing:b attidentity:c attgenerated:c attisdropped:b "
+	  "attislocal:b attinhcount:i attcollation:o attacl:x attoptions:x "
+	  "attfdwoptions:x attmissingval:x " },
+	{ NS_PG, "pg_auth_members",
+	  "roleid:o member:o grantor:o admin_option:b " },
+	{ NS_PG, "pg_authid",
+	  "oid:o rolname:n rolsuper:b rolinherit:b rolcreaterole:b rolcreatedb:b "
+	  "rolcanlogin:b rolreplication:b rolbypassrls:b rolconnlimit:i "
+	  "rolpassword:t rolvaliduntil:z " },
+	{ NS_PG, "pg_class",
+	  "oid:o relname:n relnamespace:o reltype:o reloftype:o relowner:o "
+	  "relam:o relfilenode:o reltablespace:o relpages:i reltuples:f "
+	  "relallvisible:i reltoastrelid:o relhasindex:b relisshared:b "
+	  "relpersistence:c relkind:c relnatts:s relchecks:s relhasrules:b "
+	  "relhastriggers:b relhassubclass:b relrowsecurity:b "
+	  "relforcerowsecurity:b relispopulated:b relreplident:c "
+	  "relispartition:b relrewrite:o relfrozenxid:x relminmxid:x relacl:x "
+	  "reloptions:x relpartbound:x " },
+	{ NS_PG, "pg_collation",
+	  "oid:o collname:n collnamespace:o collowner:o collprovider:c "
+	  "collisdeterministic:b collencoding:i collcollate:t collctype:t "
+	  "colliculocale:t collversion:t " },
+	{ NS_PG, "pg_constraint",
+	  "oid:o conname:n connamespace:o contype:c condeferrable:b "
+	  "condeferred:b convalidated:b conrelid:o contypid:o conindid:o "
+	  "conparentid:o confrelid:o confupdtype:c confdeltype:c confmatchtype:c "
+	  "conislocal:b coninhcount:i connoinherit:b conkey:x confkey:x "
+	  "conpfeqop:x conppeqop:x conffeqop:x confdelsetcols:x conexclop:x "
+	  "conbin:x " },
+	{ NS_PG, "pg_database",
+	  "oid:o datname:n datdba:o encoding:i datlocprovider:c datistemplate:b "
+	  "datallowconn:b datconnlimit:i datfrozenxid:x datminmxid:x "
+	  "dattablespace:o datcollate:t datctype:t daticulocale:t "
+	  "datcollversion:t datacl:x " },
+	{ NS_PG, "pg_description",
+	  "objoid:o classoid:o objsubid:i description:t " },
+	{ NS_PG, "pg_enum",
+	  "oid:o enumtypid:o enumsortorder:f enumlabel:n " },
+	{ NS_PG, "pg_extension",
+	  "oid:o extname:n extowner:o extnamespace:o extrelocatable:b "
+	  "extversion:t extconfig:x extcondition:x " },
+	{ NS_PG, "pg_foreign_table",
+	  "ftrelid:o ftserver:o ftoptions:x " },
+	{ NS_PG, "pg_index",
+	  "indexrelid:o indrelid:o indnatts:s indnkeyatts:s indisunique:b "
+	  "indnullsnotdistinct:b indisprimary:b indisexclusion:b indimmediate:b "
+	  "indisclustered:b indisvalid:b indcheckxmin:b indisready:b indislive:b "
+	  "indisreplident:b indkey:x indcollation:x indclass:x indoption:x "
+	  "indexprs:x indpred:x " },
+	{ NS_PG, "pg_indexes",
+	  "schemaname:n tablename:n indexname:n tablespace:n indexdef:t " },
+	{ NS_PG, "pg_inherits",
+	  "inhrelid:o inhparent:o inhseqno:i inhdetachpending:b " },
+	{ NS_PG, "pg_matviews",
+	  "schemaname:n matviewname:n matviewowner:n tablespace:n hasindexes:b "
+	  "ispopulated:b definition:t " },
+	{ NS_PG, "pg_namespace",
+	  "oid:o nspname:n nspowner:o nspacl:x " },
+	{ NS_PG, "pg_partitioned_table",
+	  "partrelid:o partstrat:c partnatts:s partdefid:o partattrs:x "
+	  "partclass:x partcollation:x partexprs:x " },
+	{ NS_PG, "pg_policy",
+	  "oid:o polname:n polrelid:o polcmd:c polpermissive:b polroles:x "
+	  "polqual:x polwithcheck:x " },
+	{ NS_PG, "pg_proc",
+	  "oid:o proname:n pronamespace:o proowner:o prolang:o procost:f "
+	  "prorows:f provariadic:o prosupport:t prokind:c prosecdef:b "
+	  "proleakproof:b proisstrict:b proretset:b provolatile:c proparallel:c "
+	  "pronargs:s pronargdefaults:s prorettype:o proargtypes:x "
+	  "proallargtypes:x proargmodes:x proargnames:x proargdefaults:x "
+	  "protrftypes:x prosrc:t probin:t prosqlbody:x proconfig:x proacl:x " },
+	{ NS_PG, "pg_publication",
+	  "oid:o pubname:n pubowner:o puballtables:b pubinsert:b pubupdate:b "
+	  "pubdelete:b pubtruncate:b pubviaroot:b " },
+	{ NS_PG, "pg_publication_namespace",
+	  "oid:o pnpubid:o pnnspid:o " },
+	{ NS_PG, "pg_publication_rel",
+	  "oid:o prpubid:o prrelid:o prqual:x prattrs:x " },
+	{ NS_PG, "pg_range",
+	  "rngtypid:o rngsubtype:o rngmultitypid:o rngcollation:o rngsubopc:o "
+	  "rngcanonical:t rngsubdiff:t " },
+	{ NS_PG, "pg_rewrite",
+	  "oid:o rulename:n ev_class:o ev_type:c ev_enabled:c is_instead:b "
+	  "ev_qual:x ev_action:x " },
+	{ NS_PG, "pg_roles",
+	  "rolname:n rolsuper:b rolinherit:b rolcreaterole:b rolcreatedb:b "
+	  "rolcanlogin:b rolreplication:b rolconnlimit:i rolpassword:t "
+	  "rolvaliduntil:z rolbypassrls:b rolconfig:x oid:o " },
+	{ NS_PG, "pg_sequence",
+	  "seqrelid:o seqtypid:o seqstart:l seqincrement:l seqmax:l seqmin:l "
+	  "seqcache:l seqcycle:b " },
+	{ NS_PG, "pg_sequences",
+	  "schemaname:n sequencename:n sequenceowner:n data_type:x start_value:l "
+	  "min_value:l max_value:l increment_by:l cycle:b cache_size:l "
+	  "last_value:l " },
+	{ NS_PG, "pg_settings",
+	  "name:t setting:t unit:t category:t short_desc:t extra_desc:t "
+	  "context:t vartype:t source:t min_val:t max_val:t enumvals:x "
+	  "boot_val:t reset_val:t sourcefile:t sourceline:i pending_restart:b " },
+	{ NS_PG, "pg_shdescription",
+	  "objoid:o classoid:o description:t " },
+	{ NS_PG, "pg_statistic_ext",
+	  "oid:o stxrelid:o stxname:n stxnamespace:o stxowner:o stxstattarget:i "
+	  "stxkeys:x stxkind:x stxexprs:x " },
+	{ NS_PG, "pg_tables",
+	  "schemaname:n tablename:n tableowner:n tablespace:n hasindexes:b "
+	  "hasrules:b hastriggers:b rowsecurity:b " },
+	{ NS_PG, "pg_tablespace",
+	  "oid:o spcname:n spcowner:o spcacl:x spcoptions:x " },
+	{ NS_PG, "pg_trigger",
+	  "oid:o tgrelid:o tgparentid:o tgname:n tgfoid:o tgtype:s tgenabled:c "
+	  "tgisinternal:b tgconstrrelid:o tgconstrindid:o tgconstraint:o "
+	  "tgdeferrable:b tginitdeferred:b tgnargs:s tgattr:x tgargs:x tgqual:x "
+	  "tgoldtable:n tgnewtable:n " },
+	{ NS_PG, "pg_type",
+	  "oid:o typname:n typnamespace:o typowner:o typlen:s typbyval:b "
+	  "typtype:c typcategory:c typispreferred:b typisdefined:b typdelim:c "
+	  "typrelid:o typsubscript:t typelem:o typarray:o typinput:t typoutput:t "
+	  "typreceive:t typsend:t typmodin:t typmodout:t typanalyze:t typalign:c "
+	  "typstorage:c typnotnull:b typbasetype:o typtypmod:i typndims:i "
+	  "typcollation:o typdefaultbin:x typdefault:t typacl:x " },
+	{ NS_PG, "pg_user",
+	  "usename:n usesysid:o usecreatedb:b usesuper:b userepl:b "
+	  "usebypassrls:b passwd:t valuntil:z useconfig:x " },
+	{ NS_PG, "pg_views",
+	  "schemaname:n viewname:n viewowner:n definition:t " },
+};
+
+#define NRELS ((int)(sizeof rels / sizeof rels[0]))
+
+#define OID_PG_CATALOG 11
+#define OID_PUBLIC 2200
+#define OID_INFO_SCHEMA 13000
+#define OID_ROLE 10
+#define OID_DATABASE 5
+#define DEFAULT_USER "floe"
+#define DEFAULT_DATABASE "floe"
+
+/* ---- oids and types ----------------------------------------------------- */
+
+static uint32_t
+fnv1a(const char *a, const char *b)
+{
+	uint32_t h = 2166136261u;
+	const char *p;
+	for (p = a; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	h = (h ^ '.') * 16777619u;
+	for (p = b; p && *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	return h;
+}
+
+static int64_t
+hash_oid(const char *a, const char *b)
+{
+	return 16384 + (int64_t)(fnv1a(a, b) % (uint32_t)(2147483647 - 16384 - 16));
+}
+
+static int64_t
+ns_oid(const char *ns)
+{
+	if (!strcmp(ns, "pg_catalog"))
+		return OID_PG_CATALOG;
+	if (!strcmp(ns, "public"))
+		return OID_PUBLIC;
+	if (!strcmp(ns, "information_schema"))
+		return OID_INFO_SCHEMA;
+	return hash_oid("", ns);
+}
+
+int64_t
+pgcatalog_table_oid(const char *ns, const char *name)
+{
+	return hash_oid(ns, name);
+}
+
+uint32_t
+pgcatalog_type_oid(SqlType t)
+{
+	/* as pgwire.c's col_oid: varchar and char(n) are their own types */
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
+		return 1043;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
+		return 1042;
+	return type_pg_oid(t.id);
+}
+
+int32_t
+pgcatalog_typmod(SqlType t)
+{
+	if (t.id == TYPE_TEXT && t.text_kind != TEXT_PLAIN && t.typmod >= 0)
+		return t.typmod + 4;
+	if (t.id == TYPE_DECIMAL && t.precision > 0)
+		return (((int32_t)t.precision << 16) | t.scale) + 4;
+	return -1;
+}
+
+/* the builtin types of pg_type (PostgreSQL 15's rows for them) */
+static const struct PgType {
+	int32_t oid;
+	const char *name;
+	int16_t len;
+	bool byval;
+	char category;
+	bool preferred;
+	int32_t array;
+	char align, storage;
+	int32_t collation, elem;
+} pgtypes[] = {
+	{ 16, "bool", 1, true, 'B', true, 1000, 'c', 'p', 0, 0 },
+	{ 17, "bytea", -1, false, 'U', false, 1001, 'i', 'x', 0, 0 },
+	{ 18, "char", 1, true, 'Z', false, 1002, 'c', 'p', 0, 0 },
+	{ 19, "name", 64, false, 'S', false, 1003, 'c', 'p', 950, 18 },
+	{ 20, "int8", 8, true, 'N', false, 1016, 'd', 'p', 0, 0 },
+	{ 21, "int2", 2, true, 'N', false, 1005, 's', 'p', 0, 0 },
+	{ 23, "int4", 4, true, 'N', false, 1007, 'i', 'p', 0, 0 },
+	{ 25, "text", -1, false, 'S', true, 1009, 'i', 'x', 100, 0 },
+	{ 26, "oid", 4, true, 'N', true, 1028, 'i', 'p', 0, 0 },
+	{ 700, "float4", 4, true, 'N', false, 1021, 'i', 'p', 0, 0 },
+	{ 701, "float8", 8, true, 'N', true, 1022, 'd', 'p', 0, 0 },
+	{ 705, "unknown", -2, false, 'X', false, 0, 'c', 'p', 0, 0 },
+	{ 1042, "bpchar", -1, false, 'S', false, 1014, 'i', 'x', 100, 0 },
+	{ 1043, "varchar", -1, false, 'S', false, 1015, 'i', 'x', 100, 0 },
+	{ 1082, "date", 4, true, 'D', false, 1182, 'i', 'p', 0, 0 },
+	{ 1083, "time", 8, true, 'D', false, 1183, 'd', 'p', 0, 0 },
+	{ 1114, "timestamp", 8, true, 'D', false, 1115, 'd', 'p', 0, 0 },
+	{ 1184, "timestamptz", 8, true, 'D', true, 1185, 'd', 'p', 0, 0 },
+	{ 1186, "interval", 16, false, 'T', true, 1187, 'd', 'p', 0, 0 },
+	{ 1700, "numeric", -1, false, 'N', false, 1231, 'i', 'm', 0, 0 },
+	{ 2205, "regclass", 4, true, 'N', false, 2210, 'i', 'p', 0, 0 },
+	{ 2206, "regtype", 4, true, 'N', false, 2211, 'i', 'p', 0, 0 },
+	{ 2950, "uuid", 16, false, 'U', false, 2951, 'c', 'p', 0, 0 },
+};
+#define NPGTYPES ((int)(sizeof pgtypes / sizeof pgtypes[0]))
+
+static const struct PgType *
+pgtype_of(uint32_t oid)
+{
+	int i;
+	for (i = 0; i < NPGTYPES; i++)
+		if ((uint32_t)pgtypes[i].oid == oid)
+			return &pgtypes[i];
+	return NULL;
+}
+
+/* ---- relation being built ----------------------------------------------- */
+
+typedef struct Rel {
+	Arena *a;
+	int ncols;
+	char **names;
+	SqlType *types;
+	int nrows, cap;
+	Value *vals;             /* nrows * ncols */
+} Rel;
+
+static void
+rel_init(Rel *r, Arena *a, const char *spec)
+{
+	const char *p = spec;
+	int n = 0, i = 0;
+
+	for (p = spec; *p; p++)
+		if (*p == ':')
+			n++;
+	memset(r, 0, sizeof *r);
+	r->a = a;
+	r->ncols = n;
+	r->names = ARENA_ARRAY(a, char *, n + 1);
+	r->types = ARENA_ARRAY(a, SqlType, n + 1);
+	p = spec;
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		char code = colon[1];
+		TypeId id;
+		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
+		switch (code) {
+		case 'o': case 'i': id = TYPE_INT32; break;
+		case 's': id = TYPE_INT16; break;
+		case 'l': id = TYPE_INT64; break;
+		case 'b': id = TYPE_BOOL; break;
+		case 'f': id = TYPE_FLOAT32; break;
+		case 'z': id = TYPE_TIMESTAMPTZ; break;
+		default: id = TYPE_TEXT; break;
+		}
+		r->types[i++] = type_make(id);
+		p = colon + 2;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static Value *
+row_new(Rel *r)
+{
+	Value *row;
+	int c;
+	if (r->nrows == r->cap) {
+		int nc = r->cap ? r->cap * 2 : 16;
+		r->vals = arena_realloc(r->a, r->vals, sizeof(Value) * (size_t)r->cap * (size_t)r->ncols,
+					sizeof(Value) * (size_t)nc * (size_t)r->ncols);
+		r->cap = nc;
+	}
+	row = &r->vals[(size_t)r->nrows++ * (size_t)r->ncols];
+	for (c = 0; c < r->ncols; c++)
+		row[c] = value_null(r->types[c]);
+	return row;
+}
+
+static Value *
+cell(Rel *r, Value *row, const char *col)
+{
+	int c;
+	for (c = 0; c < r->ncols; c++)
+		if (!strcmp(r->names[c], col))
+			return &row[c];
+	/* a misspelt column in this file: caught by the tests */
+	fprintf(stderr, "pgcatalog: no column %s\n", col);
+	abort();
+}
+
+static void
+put_i(Rel *r, Value *row, const char *col, int64_t v)
+{
+	Value *x = cell(r, row, col);
+	x->is_null = false;
+	if (x->type.id == TYPE_FLOAT32)
+		x->u.f = (double)v;
+	else if (x->type.id == TYPE_BOOL)
+		x->u.b = v != 0;
+	else
+		x->u.i = v;
+}
+
+static void
+put_b(Rel *r, Value *row, const char *col, bool v)
+{
+	put_i(r, row, col, v);
+}
+
+static void
+put_s(Rel *r, Value *row, const char *col, const char *s)
+{
+	Value *x = cell(r, row, col);
+	if (!s)
+		return;
+	x->is_null = false;
+	x->u.s = strview_make(s, (uint32_t)strlen(s));
+}
+
+static void
+put_c(Rel *r, Value *row, const char *col, char ch)
+{
+	char *s = arena_alloc(r->a, 2);
+	s[0] = ch;
+	s[1] = 0;
+	put_s(r, row, col, s);
+}
+
+/* ---- the rows operator -------------------------------------------------- */
+
+typedef struct RowsOp {
+	Operator op;
+	int nrows;
+	const Value *vals;
+	int pos;
+} RowsOp;
+
+static int
+rows_open(Operator *op)
+{
+	((RowsOp *)op)->pos = 0;
+	return FLOE_OK;
+}
+
+static int
+rows_next(Operator *op, Batch **out)
+{
+	RowsOp *r = (RowsOp *)op;
+	int n, i, c;
+	Batch *b;
+
+	arena_reset(op->scratch);
+	TRY(exec_check_cancel(op->ctx));
+	if (r->pos >= r->nrows) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	n = r->nrows - r->pos;
+	if (n > VECTOR_SIZE)
+		n = VECTOR_SIZE;
+	b = batch_new(op->scratch, op->ncols, op->types, (uint32_t)n);
+	for (i = 0; i < n; i++)
+		for (c = 0; c < op->ncols; c++)
+			vector_set_value(&b->cols[c], (uint32_t)i,
+					 &r->vals[(size_t)(r->pos + i) * (size_t)op->ncols + (size_t)c]);
+	b->count = (uint32_t)n;
+	r->pos += n;
+	op->rows_out += n;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+rows_close(Operator *op)
+{
+	(void)op;   /* scratch is freed with the statement arena */
+}
+
+static const OperatorVT rows_vt = { "PgCatalog", rows_open, rows_next, rows_close };
+
+static Operator *
+rows_op(ExecCtx *ctx, const Rel *r)
+{
+	RowsOp *o = ARENA_NEW(ctx->arena, RowsOp);
+	op_init(&o->op, &rows_vt, ctx, r->ncols, r->types, NULL);
+	o->nrows = r->nrows;
+	o->vals = r->vals;
+	return &o->op;
+}
+
+/* ---- floe's catalog at the call ------------------------------------------ */
+
+typedef struct TabInfo {
+	const char *ns, *name;
+	int64_t oid, nsoid;
+	const IcebergSchema *schema;   /* NULL unless loaded */
+} TabInfo;
+
+typedef struct Snap {
+	int nns;
+	char **ns;
+	int ntabs;
+	TabInfo *tabs;
+	const char *user, *db;
+} Snap;
+
+static const char *
+session_user_name(Session *s)
+{
+	const char *u = session_setting(s, "session_authorization");
+	return u && u[0] ? u : DEFAULT_USER;
+}
+
+static const char *
+database_name(Session *s)
+{
+	(void)s;
+	return DEFAULT_DATABASE;
+}
+
+static int
+snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
+{
+	Catalog *cat = s->engine->catalog;
+	char **nss;
+	int nns, i, k, cap = 16;
+
+	memset(sn, 0, sizeof *sn);
+	sn->user = session_user_name(s);
+	sn->db = database_name(s);
+	TRY(catalog_list_namespaces(cat, a, &nss, &nns, err));
+	sn->ns = nss;
+	sn->nns = nns;
+	sn->tabs = ARENA_ARRAY(a, TabInfo, cap);
+	for (i = 0; i < nns; i++) {
+		char **names;
+		int nt;
+		TRY(catalog_list_tables(cat, nss[i], a, &names, &nt, err));
+		for (k = 0; k < nt; k++) {
+			TabInfo *t;
+			if (sn->ntabs == cap) {
+				sn->tabs = arena_realloc(a, sn->tabs, sizeof(TabInfo) * (size_t)cap,
+							 sizeof(TabInfo) * (size_t)cap * 2);
+				cap *= 2;
+			}
+			t = &sn->tabs[sn->ntabs++];
+			t->ns = nss[i];
+			t->name = names[k];
+			t->oid = pgcatalog_table_oid(nss[i], names[k]);
+			t->nsoid = ns_oid(nss[i]);
+			if (schemas) {
+				Table *tb;
+				TRY(txn_table_load(s, nss[i], names[k], a, &tb, err));
+				t->schema = metadata_current_schema(tb->md);
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+int
+pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err)
+{
+	char **names;
+	int nt, i;
+	bool exists = false;
+
+	*n = 0;
+	*oids = NULL;
+	TRY(catalog_namespace_exists(s->engine->catalog, s->search_path, &exists, err));
+	if (!exists)
+		return FLOE_OK;
+	TRY(catalog_list_tables(s->engine->catalog, s->search_path, a, &names, &nt, err));
+	*oids = ARENA_ARRAY(a, int64_t, nt + 1);
+	for (i = 0; i < nt; i++)
+		(*oids)[i] = pgcatalog_table_oid(s->search_path, names[i]);
+	*n = nt;
+	return FLOE_OK;
+}
+
+/* ---- pg_catalog ---------------------------------------------------------- */
+
+static void
+fill_namespace(Rel *r, const Snap *sn)
+{
+	static const char *const sys[] = { "pg_catalog", "information_schema" };
+	int i;
+	for (i = 0; i < 2 + sn->nns; i++) {
+		const char *ns = i < 2 ? sys[i] : sn->ns[i - 2];
+		Value *row;
+		if (i >= 2 && (!strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema")))
+			continue;
+		row = row_new(r);
+		put_i(r, row, "oid", ns_oid(ns));
+		put_s(r, row, "nspname", ns);
+		put_i(r, row, "nspowner", OID_ROLE);
+	}
+}
+
+static void
+fill_class(Rel *r, const Snap *sn)
+{
+	int i;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		Value *row = row_new(r);
+		put_i(r, row, "oid", t->oid);
+		put_s(r, row, "relname", t->name);
+		put_i(r, row, "relnamespace", t->nsoid);
+		put_i(r, row, "reltype", 0);
+		put_i(r, row, "reloftype", 0);
+		put_i(r, row, "relowner", OID_ROLE);
+		put_i(r, row, "relam", 2);
+		put_i(r, row, "relfilenode", t->oid);
+		put_i(r, row, "reltablespace", 0);
+		put_i(r, row, "relpages", 0);
+		put_i(r, row, "reltuples", -1);
+		put_i(r, row, "relallvisible", 0);
+		put_i(r, row, "reltoastrelid", 0);
+		put_b(r, row, "relhasindex", false);
+		put_b(r, row, "relisshared", false);
+		put_c(r, row, "relpersistence", 'p');
+		put_c(r, row, "relkind", 'r');
+		put_i(r, row, "relnatts", t->schema ? t->schema->nfields : 0);
+		put_i(r, row, "relchecks", 0);
+		put_b(r, row, "relhasrules", false);
+		put_b(r, row, "relhastriggers", false);
+		put_b(r, row, "relhassubclass", false);
+		put_b(r, row, "relrowsecurity", false);
+		put_b(r, row, "relforcerowsecurity", false);
+		put_b(r, row, "relispopulated", true);
+		put_c(r, row, "relreplident", 'd');
+		put_b(r, row, "relispartition", false);
+		put_i(r, row, "relrewrite", 0);
+		put_s(r, row, "relfrozenxid", "0");
+		put_s(r, row, "relminmxid", "0");
+	}
+}
+
+static void
+fill_attribute(Rel *r, const Snap *sn)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		for (k = 0; t->schema && k < t->schema->nfields; k++) {
+			const IcebergField *f = &t->schema->fields[k];
+			uint32_t toid = f->nested ? 25 : pgcatalog_type_oid(f->type);
+			const struct PgType *pt = pgtype_of(toid);
+			Value *row = row_new(r);
+			put_i(r, row, "attrelid", t->oid);
+			put_s(r, row, "attname", f->name);
+			put_i(r, row, "atttypid", toid);
+			put_i(r, row, "attstattarget", -1);
+			put_i(r, row, "attlen", pt ? pt->len : -1);
+			put_i(r, row, "attnum", k + 1);
+			put_i(r, row, "attndims", 0);
+			put_i(r, row, "attcacheoff", -1);
+			put_i(r, row, "atttypmod", f->nested ? -1 : pgcatalog_typmod(f->type));
+			put_b(r, row, "attbyval", pt ? pt->byval : false);
+			put_c(r, row, "attalign", pt ? pt->align : 'i');
+			put_c(r, row, "attstorage", pt ? pt->storage : 'x');
+			put_s(r, row, "attcompression", "");
+			put_b(r, row, "attnotnull", f->required);
+			put_b(r, row, "atthasdef", f->default_sql != NULL);
+			put_b(r, row, "atthasmissing", false);
+			put_s(r, row, "attidentity", "");
+			put_s(r, row, "attgenerated", "");
+			put_b(r, row, "attisdropped", false);
+			put_b(r, row, "attislocal", true);
+			put_i(r, row, "attinhcount", 0);
+			put_i(r, row, "attcollation", pt ? pt->collation : 0);
+		}
+	}
+}
+
+static void
+fill_attrdef(Rel *r, const Snap *sn)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		for (k = 0; t->schema && k < t->schema->nfields; k++) {
+			const IcebergField *f = &t->schema->fields[k];
+			Value *row;
+			char num[16];
+			if (!f->default_sql)
+				continue;
+			snprintf(num, sizeof num, "%d", k + 1);
+			row = row_new(r);
+			put_i(r, row, "oid", hash_oid(t->ns, arena_sprintf(r->a, "%s.%s", t->name, num)));
+			put_i(r, row, "adrelid", t->oid);
+			put_i(r, row, "adnum", k + 1);
+			put_s(r, row, "adbin", f->default_sql);
+		}
+	}
+}
+
+static void
+fill_type(Rel *r)
+{
+	int i;
+	for (i = 0; i < NPGTYPES; i++) {
+		const struct PgType *t = &pgtypes[i];
+		Value *row = row_new(r);
+		put_i(r, row, "oid", t->oid);
+		put_s(r, row, "typname", t->name);
+		put_i(r, row, "typnamespace", OID_PG_CATALOG);
+		put_i(r, row, "typowner", OID_ROLE);
+		put_i(r, row, "typlen", t->len);
+		put_b(r, row, "typbyval", t->byval);
+		put_c(r, row, "typtype", t->category == 'P' ? 'p' : 'b');
+		put_c(r, row, "typcategory", t->category);
+		put_b(r, row, "typispreferred", t->preferred);
+		put_b(r, row, "typisdefined", true);
+		put_c(r, row, "typdelim", ',');
+		put_i(r, row, "typrelid", 0);
+		put_s(r, row, "typsubscript", t->elem ? "raw_array_subscript_handler" : "-");
+		put_i(r, row, "typelem", t->elem);
+		put_i(r, row, "typarray", t->array);
+		put_s(r, row, "typinput", arena_sprintf(r->a, "%sin", t->name));
+		put_s(r, row, "typoutput", arena_sprintf(r->a, "%sout", t->name));
+		put_s(r, row, "typreceive", arena_sprintf(r->a, "%srecv", t->name));
+		put_s(r, row, "typsend", arena_sprintf(r->a, "%ssend", t->name));
+		put_s(r, row, "typmodin", "-");
+		put_s(r, row, "typmodout", "-");
+		put_s(r, row, "typanalyze", "-");
+		put_c(r, row, "typalign", t->align);
+		put_c(r, row, "typstorage", t->storage);
+		put_b(r, row, "typnotnull", false);
+		put_i(r, row, "typbasetype", 0);
+		put_i(r, row, "typtypmod", -1);
+		put_i(r, row, "typndims", 0);
+		put_i(r, row, "typcollation", t->collation);
+	}
+}
+
+static void
+fill_database(Rel *r, const Snap *sn)
+{
+	Value *row = row_new(r);
+	put_i(r, row, "oid", OID_DATABASE);
+	put_s(r, row, "datname", sn->db);
+	put_i(r, row, "datdba", OID_ROLE);
+	put_i(r, row, "encoding", 6);
+	put_c(r, row, "datlocprovider", 'c');
+	put_b(r, row, "datistemplate", false);
+	put_b(r, row, "datallowconn", true);
+	put_i(r, row, "datconnlimit", -1);
+	put_s(r, row, "datfrozenxid", "0");
+	put_s(r, row, "datminmxid", "1");
+	put_i(r, row, "dattablespace", 1663);
+	put_s(r, row, "datcollate", "C");
+	put_s(r, row, "datctype", "C");
+}
+
+/* pg_roles, pg_authid, pg_user: the one superuser */
+static void
+fill_role(Rel *r, const Snap *sn, const char *rel)
+{
+	Value *row = row_new(r);
+	if (!strcmp(rel, "pg_user")) {
+		put_s(r, row, "usename", sn->user);
+		put_i(r, row, "usesysid", OID_ROLE);
+		put_b(r, row, "usecreatedb", true);
+		put_b(r, row, "usesuper", true);
+		put_b(r, row, "userepl", true);
+		put_b(r, row, "usebypassrls", true);
+		put_s(r, row, "passwd", "********");
+		return;
+	}
+	put_i(r, row, "oid", OID_ROLE);
+	put_s(r, row, "rolname", sn->user);
+	put_b(r, row, "rolsuper", true);
+	put_b(r, row, "rolinherit", true);
+	put_b(r, row, "rolcreaterole", true);
+	put_b(r, row, "rolcreatedb", true);
+	put_b(r, row, "rolcanlogin", true);
+	put_b(r, row, "rolreplication", true);
+	put_b(r, row, "rolbypassrls", true);
+	put_i(r, row, "rolconnlimit", -1);
+	if (!strcmp(rel, "pg_roles"))
+		put_s(r, row, "rolpassword", "********");
+}
+
+static void
+fill_settings(Rel *r, Session *s)
+{
+	static const struct {
+		const char *name, *key, *category, *context, *vartype;
+	} set[] = {
+		{ "application_name", "application_name", "Reporting and Logging / What to Log", "user", "string" },
+		{ "client_encoding", "client_encoding", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+		{ "DateStyle", "datestyle", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+		{ "extra_float_digits", "extra_float_digits", "Client Connection Defaults / Locale and Formatting", "user", "integer" },
+		{ "integer_datetimes", NULL, "Preset Options", "internal", "bool" },
+		{ "max_identifier_length", NULL, "Preset Options", "internal", "integer" },
+		{ "search_path", "search_path", "Client Connection Defaults / Statement Behavior", "user", "string" },
+		{ "server_encoding", "server_encoding", "Preset Options", "internal", "string" },
+		{ "server_version", "server_version", "Preset Options", "internal", "string" },
+		{ "server_version_num", NULL, "Preset Options", "internal", "integer" },
+		{ "standard_conforming_strings", "standard_conforming_strings", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool" },
+		{ "statement_timeout", "statement_timeout", "Client Connection Defaults / Statement Behavior", "user", "integer" },
+		{ "TimeZone", "timezone", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+		{ "transaction_isolation", "transaction_isolation", "Client Connection Defaults / Statement Behavior", "user", "enum" },
+	};
+	size_t i;
+	for (i = 0; i < sizeof set / sizeof set[0]; i++) {
+		const char *v = set[i].key ? session_setting(s, set[i].key) : NULL;
+		Value *row;
+		if (!set[i].key)
+			v = !strcmp(set[i].name, "integer_datetimes") ? "on" :
+				!strcmp(set[i].name, "max_identifier_length") ? "63" : "150000";
+		if (!v)
+			v = !strcmp(set[i].name, "statement_timeout") ? "0" : "";
+		row = row_new(r);
+		put_s(r, row, "name", set[i].name);
+		put_s(r, row, "setting", v);
+		put_s(r, row, "unit", !strcmp(set[i].name, "statement_timeout") ? "ms" : NULL);
+		put_s(r, row, "category", set[i].category);
+		put_s(r, row, "short_desc", "");
+		put_s(r, row, "context", set[i].context);
+		put_s(r, row, "vartype", set[i].vartype);
+		put_s(r, row, "source", set[i].key ? "session" : "default");
+		put_s(r, row, "boot_val", v);
+		put_s(r, row, "reset_val", v);
+		put_b(r, row, "pending_restart", false);
+	}
+}
+
+static void
+fill_am(Rel *r)
+{
+	Value *row = row_new(r);
+	put_i(r, row, "oid", 2);
+	put_s(r, row, "amname", "heap");
+	put_s(r, row, "amhandler", "heap_tableam_handler");
+	put_c(r, row, "amtype", 't');
+	row = row_new(r);
+	put_i(r, row, "oid", 403);
+	put_s(r, row, "amname", "btree");
+	put_s(r, row, "amhandler", "bthandler");
+	put_c(r, row, "amtype", 'i');
+}
+
+static void
+fill_collation(Rel *r)
+{
+	static const struct { int oid; const char *name; char prov; } c[] = {
+		{ 100, "default", 'd' }, { 950, "C", 'c' }, { 951, "POSIX", 'c' },
+	};
+	int i;
+	for (i = 0; i < 3; i++) {
+		Value *row = row_new(r);
+		put_i(r, row, "oid", c[i].oid);
+		put_s(r, row, "collname", c[i].name);
+		put_i(r, row, "collnamespace", OID_PG_CATALOG);
+		put_i(r, row, "collowner", OID_ROLE);
+		put_c(r, row, "collprovider", c[i].prov);
+		put_b(r, row, "collisdeterministic", true);
+		put_i(r, row, "collencoding", -1);
+		if (c[i].prov == 'c') {
+			put_s(r, row, "collcollate", c[i].name);
+			put_s(r, row, "collctype", c[i].name);
+		}
+	}
+}
+
+static void
+fill_tablespace(Rel *r)
+{
+	Value *row = row_new(r);
+	put_i(r, row, "oid", 1663);
+	put_s(r, row, "spcname", "pg_default");
+	put_i(r, row, "spcowner", OID_ROLE);
+	row = row_new(r);
+	put_i(r, row, "oid", 1664);
+	put_s(r, row, "spcname", "pg_global");
+	put_i(r, row, "spcowner", OID_ROLE);
+}
+
+static void
+fill_tables_view(Rel *r, const Snap *sn)
+{
+	int i;
+	for (i = 0; i < sn->ntabs; i++) {
+		Value *row = row_new(r);
+		put_s(r, row, "schemaname", sn->tabs[i].ns);
+		put_s(r, row, "tablename", sn->tabs[i].name);
+		put_s(r, row, "tableowner", sn->user);
+		put_b(r, row, "hasindexes", false);
+		put_b(r, row, "hasrules", false);
+		put_b(r, row, "hastriggers", false);
+		put_b(r, row, "rowsecurity", false);
+	}
+}
+
+/* ---- information_schema -------------------------------------------------- */
+
+static void
+fill_schemata(Rel *r, const Snap *sn)
+{
+	static const char *const sys[] = { "pg_catalog", "information_schema" };
+	int i;
+	for (i = 0; i < 2 + sn->nns; i++) {
+		const char *ns = i < 2 ? sys[i] : sn->ns[i - 2];
+		Value *row;
+		if (i >= 2 && (!strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema")))
+			continue;
+		row = row_new(r);
+		put_s(r, row, "catalog_name", sn->db);
+		put_s(r, row, "schema_name", ns);
+		put_s(r, row, "schema_owner", sn->user);
+	}
+}
+
+static void
+fill_is_tables(Rel *r, const Snap *sn)
+{
+	int i;
+	for (i = 0; i < sn->ntabs; i++) {
+		Value *row = row_new(r);
+		put_s(r, row, "table_catalog", sn->db);
+		put_s(r, row, "table_schema", sn->tabs[i].ns);
+		put_s(r, row, "table_name", sn->tabs[i].name);
+		put_s(r, row, "table_type", "BASE TABLE");
+		put_s(r, row, "is_insertable_into", "YES");
+		put_s(r, row, "is_typed", "NO");
+	}
+}
+
+/* information_schema.columns' description of a type (PostgreSQL's
+ * _pg_char_max_length, _pg_numeric_precision, ... for floe's types) */
+static void
+describe_type(Rel *r, Value *row, SqlType t, uint32_t toid)
+{
+	char buf[96];
+	const struct PgType *pt = pgtype_of(toid);
+	const char *dt = func_pgcatalog_format_type(toid, -1, buf, sizeof buf);
+
+	put_s(r, row, "data_type", arena_strdup(r->a, !strcmp(dt, "bpchar") ? "character" : dt));
+	put_s(r, row, "udt_name", pt ? pt->name : "text");
+	switch (t.id) {
+	case TYPE_TEXT:
+		if (t.text_kind != TEXT_PLAIN && t.typmod >= 0) {
+			put_i(r, row, "character_maximum_length", t.typmod);
+			put_i(r, row, "character_octet_length", (int64_t)t.typmod * 4);
+		} else {
+			put_i(r, row, "character_octet_length", 1073741824);
+		}
+		break;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64:
+		put_i(r, row, "numeric_precision", t.id == TYPE_INT16 ? 16 : t.id == TYPE_INT32 ? 32 : 64);
+		put_i(r, row, "numeric_precision_radix", 2);
+		put_i(r, row, "numeric_scale", 0);
+		break;
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		put_i(r, row, "numeric_precision", t.id == TYPE_FLOAT32 ? 24 : 53);
+		put_i(r, row, "numeric_precision_radix", 2);
+		break;
+	case TYPE_DECIMAL:
+		put_i(r, row, "numeric_precision_radix", 10);
+		if (t.precision > 0) {
+			put_i(r, row, "numeric_precision", t.precision);
+			put_i(r, row, "numeric_scale", t.scale);
+		}
+		break;
+	case TYPE_DATE:
+		put_i(r, row, "datetime_precision", 0);
+		break;
+	case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: case TYPE_INTERVAL:
+		put_i(r, row, "datetime_precision", 6);
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+fill_is_columns(Rel *r, const Snap *sn)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		for (k = 0; t->schema && k < t->schema->nfields; k++) {
+			const IcebergField *f = &t->schema->fields[k];
+			SqlType ty = f->nested ? type_make(TYPE_TEXT) : f->type;
+			Value *row = row_new(r);
+			put_s(r, row, "table_catalog", sn->db);
+			put_s(r, row, "table_schema", t->ns);
+			put_s(r, row, "table_name", t->name);
+			put_s(r, row, "column_name", f->name);
+			put_i(r, row, "ordinal_position", k + 1);
+			put_s(r, row, "column_default", f->default_sql);
+			put_s(r, row, "is_nullable", f->required ? "NO" : "YES");
+			describe_type(r, row, ty, pgcatalog_type_oid(ty));
+			put_s(r, row, "udt_catalog", sn->db);
+			put_s(r, row, "udt_schema", "pg_catalog");
+			put_s(r, row, "dtd_identifier", arena_sprintf(r->a, "%d", k + 1));
+			put_s(r, row, "is_self_referencing", "NO");
+			put_s(r, row, "is_identity", "NO");
+			put_s(r, row, "identity_cycle", "NO");
+			put_s(r, row, "is_generated", "NEVER");
+			put_s(r, row, "is_updatable", "YES");
+		}
+	}
+}
+
+/* ---- lookup -------------------------------------------------------------- */
+
+static const RelDef *
+find_rel(Session *s, const char *schema, const char *name)
+{
+	int i;
+	for (i = 0; i < NRELS; i++) {
+		const RelDef *d = &rels[i];
+		const char *ns = d->ns == NS_PG ? "pg_catalog" : "information_schema";
+		if (strcmp(d->name, name) != 0)
+			continue;
+		if (schema ? !strcmp(schema, ns) :
+		    (d->ns == NS_PG || !strcmp(s->search_path, "information_schema")))
+			return d;
+	}
+	return NULL;
+}
+
+static bool
+is(const RelDef *d, const char *name)
+{
+	return !strcmp(d->name, name);
+}
 
 int
 pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *name, Arena *a,
 		   bool *found, int *ncols, char ***names, SqlType **types, Operator **op,
 		   floe_error *err)
 {
-	(void)s;
-	(void)ctx;
-	(void)schema;
-	(void)name;
-	(void)a;
-	(void)ncols;
-	(void)names;
-	(void)types;
-	(void)op;
-	(void)err;
+	const RelDef *d;
+	Rel r;
+	Snap sn;
+
 	*found = false;
+	if (schema && !schema[0])
+		schema = NULL;   /* protobuf-c's unset string */
+	d = find_rel(s, schema, name);
+	if (!d)
+		return FLOE_OK;
+	rel_init(&r, a, d->spec);
+	if (d->ns == NS_PG) {
+		bool cols = is(d, "pg_attribute") || is(d, "pg_attrdef") || is(d, "pg_class");
+		bool cat = cols || is(d, "pg_namespace") || is(d, "pg_tables") ||
+			   is(d, "pg_database") || is(d, "pg_roles") || is(d, "pg_user") ||
+			   is(d, "pg_authid");
+		if (cat)
+			TRY(snap_take(s, a, cols, &sn, err));
+		if (is(d, "pg_namespace"))
+			fill_namespace(&r, &sn);
+		else if (is(d, "pg_class"))
+			fill_class(&r, &sn);
+		else if (is(d, "pg_attribute"))
+			fill_attribute(&r, &sn);
+		else if (is(d, "pg_attrdef"))
+			fill_attrdef(&r, &sn);
+		else if (is(d, "pg_type"))
+			fill_type(&r);
+		else if (is(d, "pg_database"))
+			fill_database(&r, &sn);
+		else if (is(d, "pg_roles") || is(d, "pg_user") || is(d, "pg_authid"))
+			fill_role(&r, &sn, d->name);
+		else if (is(d, "pg_settings"))
+			fill_settings(&r, s);
+		else if (is(d, "pg_am"))
+			fill_am(&r);
+		else if (is(d, "pg_collation"))
+			fill_collation(&r);
+		else if (is(d, "pg_tablespace"))
+			fill_tablespace(&r);
+		else if (is(d, "pg_tables"))
+			fill_tables_view(&r, &sn);
+		/* the others are empty: floe has no such objects */
+	} else {
+		bool cols = is(d, "columns");
+		if (is(d, "schemata") || is(d, "tables") || cols)
+			TRY(snap_take(s, a, cols, &sn, err));
+		if (is(d, "schemata"))
+			fill_schemata(&r, &sn);
+		else if (is(d, "tables"))
+			fill_is_tables(&r, &sn);
+		else if (cols)
+			fill_is_columns(&r, &sn);
+	}
+	*found = true;
+	*ncols = r.ncols;
+	*names = r.names;
+	*types = r.types;
+	*op = rows_op(ctx, &r);
 	return FLOE_OK;
 }

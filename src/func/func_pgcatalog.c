@@ -1,0 +1,413 @@
+/*
+ * func_pgcatalog.c — PostgreSQL's system information and catalog functions
+ * that clients (psql, JDBC, psycopg, SQLAlchemy) call at connect and for
+ * introspection, over floe's pg_catalog relations (sql/pgcatalog.c).
+ *
+ * Spec: PostgreSQL 15 documentation 9.26 "System Information Functions and
+ * Operators" (format_type, pg_get_userbyid, pg_table_is_visible,
+ * obj_description, has_*_privilege, pg_get_expr, ...).  floe has one
+ * superuser role (oid 10), one database and no indexes, comments,
+ * statistics objects or publications, so:
+ *
+ *   format_type(oid, typmod)        PostgreSQL's spelling for the types floe
+ *                                   has ("character varying(10)",
+ *                                   "numeric(10,2)", "timestamp with time
+ *                                   zone"); NULL oid -> NULL; unknown "???"
+ *   pg_get_userbyid(oid)            the role name (FUNC_PGCATALOG_USER for 10,
+ *                                   else "unknown (OID=n)")
+ *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
+ *                                   pg_attrdef.adbin holds the DEFAULT's SQL
+ *   pg_type_is_visible, has_table_privilege, has_schema_privilege,
+ *   has_database_privilege, has_column_privilege        true
+ *   obj_description, col_description, shobj_description,
+ *   pg_get_indexdef, pg_get_constraintdef,
+ *   pg_get_statisticsobjdef_columns, inet_server_addr   NULL
+ *   pg_relation_is_publishable      false
+ *   pg_encoding_to_char(6)          "UTF8" (others "")
+ *   pg_backend_pid()                this process id
+ *   pg_postmaster_start_time()      when this process first asked
+ *   version()                       "PostgreSQL 15.0 (floe) on ..." (SQLAlchemy
+ *                                   and others parse the number after
+ *                                   "PostgreSQL ")
+ *   array_to_string(text, text)     over the text form of an array ('{a,b}'):
+ *                                   floe has no array type, catalog array
+ *                                   columns (datacl, ...) are text or NULL
+ *
+ * Oids are int4 in floe (see docs/catalog.md).  pg_table_is_visible,
+ * current_database(), current_user ... depend on the session and are bound
+ * by sql/bind_expr.c instead.
+ *
+ * INTERFACE ROUTINES
+ *   func_pgcatalog_table[] / func_pgcatalog_count   (func_registry.c)
+ *   func_pgcatalog_format_type(oid, typmod, buf, n) (sql/pgcatalog.c)
+ */
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+#include "func/func_internal.h"
+
+#define FUNC_PGCATALOG_USER "floe"
+
+const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
+
+static bool
+argv_at(const Vector *args, int k, uint32_t i, Value *v)
+{
+	vector_get_value(&args[k], i, v);
+	return !v->is_null;
+}
+
+static void
+out_text(Vector *out, uint32_t i, const char *s)
+{
+	vector_set_string(out, i, s, (uint32_t)strlen(s));
+	out_valid(out, i);
+}
+
+/* the PostgreSQL name of a type without its modifier, or NULL */
+static const char *
+base_name(int64_t oid)
+{
+	switch (oid) {
+	case 16: return "boolean";
+	case 17: return "bytea";
+	case 18: return "\"char\"";
+	case 19: return "name";
+	case 20: return "bigint";
+	case 21: return "smallint";
+	case 23: return "integer";
+	case 24: return "regproc";
+	case 25: return "text";
+	case 26: return "oid";
+	case 700: return "real";
+	case 701: return "double precision";
+	case 705: return "unknown";
+	case 1042: return "character";
+	case 1043: return "character varying";
+	case 1082: return "date";
+	case 1083: return "time without time zone";
+	case 1114: return "timestamp without time zone";
+	case 1184: return "timestamp with time zone";
+	case 1186: return "interval";
+	case 1700: return "numeric";
+	case 2205: return "regclass";
+	case 2206: return "regtype";
+	case 2249: return "record";
+	case 2278: return "void";
+	case 2950: return "uuid";
+	default: return NULL;
+	}
+}
+
+/* PostgreSQL's format_type(oid, typmod) for the types floe knows. */
+const char *
+func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n)
+{
+	const char *b = base_name(oid);
+
+	if (!b) {
+		snprintf(buf, n, "???");
+		return buf;
+	}
+	if (oid == 1042 && typmod < 0) {
+		snprintf(buf, n, "bpchar");
+		return buf;
+	}
+	if ((oid == 1042 || oid == 1043) && typmod >= 4) {
+		snprintf(buf, n, "%s(%d)", b, typmod - 4);
+		return buf;
+	}
+	if (oid == 1700 && typmod >= 4) {
+		snprintf(buf, n, "numeric(%d,%d)", ((typmod - 4) >> 16) & 0xffff, (typmod - 4) & 0xffff);
+		return buf;
+	}
+	if ((oid == 1083 || oid == 1114 || oid == 1184) && typmod >= 0) {
+		/* time(p) without time zone: the precision goes after the word */
+		const char *zone = oid == 1184 ? "with" : "without";
+		snprintf(buf, n, "%s(%d) %s time zone", oid == 1083 ? "time" : "timestamp", typmod,
+			 zone);
+		return buf;
+	}
+	snprintf(buf, n, "%s", b);
+	return buf;
+}
+
+static int
+format_type(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	for (i = 0; i < count; i++) {
+		Value o, m;
+		char buf[96];
+		int32_t typmod = -1;
+		if (!argv_at(args, 0, i, &o)) {
+			out_null(out, i);
+			continue;
+		}
+		if (nargs > 1 && argv_at(args, 1, i, &m))
+			typmod = (int32_t)m.u.i;
+		out_text(out, i, func_pgcatalog_format_type(o.u.i, typmod, buf, sizeof buf));
+	}
+	return FLOE_OK;
+}
+
+static int
+get_userbyid(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value o;
+		char buf[64];
+		if (!argv_at(args, 0, i, &o)) {
+			out_null(out, i);
+			continue;
+		}
+		if (o.u.i == 10)
+			out_text(out, i, FUNC_PGCATALOG_USER);
+		else {
+			snprintf(buf, sizeof buf, "unknown (OID=%lld)", (long long)o.u.i);
+			out_text(out, i, buf);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* pg_get_expr(expr_text, relid [, pretty]): the text (NULL when NULL) */
+static int
+get_expr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value v;
+		if (!argv_at(args, 0, i, &v)) {
+			out_null(out, i);
+			continue;
+		}
+		vector_set_string(out, i, strview_data(&v.u.s), v.u.s.len);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+const_true(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		((uint8_t *)out->data)[i] = 1;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+const_false(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		((uint8_t *)out->data)[i] = 0;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+const_null(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++)
+		out_null(out, i);
+	return FLOE_OK;
+}
+
+static int
+encoding_to_char(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value v;
+		if (!argv_at(args, 0, i, &v)) {
+			out_null(out, i);
+			continue;
+		}
+		out_text(out, i, v.u.i == 6 ? "UTF8" : v.u.i == 0 ? "SQL_ASCII" : "");
+	}
+	return FLOE_OK;
+}
+
+static int
+backend_pid(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		((int32_t *)out->data)[i] = (int32_t)getpid();
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+start_time(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	static int64_t started;   /* benign race: every writer stores a close value */
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	if (!started) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		started = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	}
+	for (i = 0; i < count; i++) {
+		((int64_t *)out->data)[i] = started;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+version(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++)
+		out_text(out, i, "PostgreSQL 15.0 (floe) on x86_64-pc-linux-gnu, compiled by cc, 64-bit");
+	return FLOE_OK;
+}
+
+/*
+ * array_to_string over an array's text form: '{a,"b c",NULL}' -> elements
+ * joined by the delimiter, NULL elements skipped (PostgreSQL's rule without
+ * a null string).  Input that is not '{...}' is returned as it is.
+ */
+static int
+array_to_string(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value a, d;
+		const char *p, *end;
+		char *buf, *w;
+		bool first = true;
+		if (!argv_at(args, 0, i, &a) || !argv_at(args, 1, i, &d)) {
+			out_null(out, i);
+			continue;
+		}
+		p = strview_data(&a.u.s);
+		end = p + a.u.s.len;
+		if (a.u.s.len < 2 || p[0] != '{' || end[-1] != '}') {
+			vector_set_string(out, i, p, a.u.s.len);
+			out_valid(out, i);
+			continue;
+		}
+		/* the output is at most the input plus one delimiter per element */
+		buf = arena_alloc(ctx->arena, (size_t)a.u.s.len * (d.u.s.len + 1) + 1);
+		w = buf;
+		p++;
+		end--;
+		while (p < end) {
+			char *start = w;
+			bool quoted = false;
+			size_t elen;
+			if (!first) {
+				memcpy(w, strview_data(&d.u.s), d.u.s.len);
+				w += d.u.s.len;
+			}
+			start = w;
+			if (*p == '"') {
+				quoted = true;
+				p++;
+				while (p < end && *p != '"') {
+					if (*p == '\\' && p + 1 < end)
+						p++;
+					*w++ = *p++;
+				}
+				if (p < end)
+					p++;
+			} else {
+				while (p < end && *p != ',')
+					*w++ = *p++;
+			}
+			elen = (size_t)(w - start);
+			if (!quoted && elen == 4 && !memcmp(start, "NULL", 4)) {
+				/* a NULL element: drop it and its delimiter */
+				w = first ? start : start - d.u.s.len;
+			} else {
+				first = false;
+			}
+			if (p < end && *p == ',')
+				p++;
+		}
+		out_string_owned(out, i, buf, (uint32_t)(w - buf));
+	}
+	return FLOE_OK;
+}
+
+#define I4 TYPE_INT32
+#define TX TYPE_TEXT
+#define BO TYPE_BOOL
+
+const ScalarFunc func_pgcatalog_table[] = {
+	{ "format_type", format_type, 2, 0, { I4, I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_userbyid", get_userbyid, 1, 0, { I4 }, TX, FRET_FIXED, true, false },
+	{ "pg_get_expr", get_expr, 2, 0, { TX, I4 }, TX, FRET_FIXED, true, false },
+	{ "pg_get_expr", get_expr, 3, 0, { TX, I4, BO }, TX, FRET_FIXED, true, false },
+	{ "pg_type_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "pg_function_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", const_true, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", const_true, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", const_true, 3, 0, { I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "pg_relation_is_publishable", const_false, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "obj_description", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "obj_description", const_null, 2, 0, { I4, TX }, TX, FRET_FIXED, false, false },
+	{ "col_description", const_null, 2, 0, { I4, I4 }, TX, FRET_FIXED, false, false },
+	{ "shobj_description", const_null, 2, 0, { I4, TX }, TX, FRET_FIXED, false, false },
+	{ "pg_get_indexdef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_indexdef", const_null, 3, 0, { I4, I4, BO }, TX, FRET_FIXED, false, false },
+	{ "pg_get_constraintdef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_constraintdef", const_null, 2, 0, { I4, BO }, TX, FRET_FIXED, false, false },
+	{ "pg_get_statisticsobjdef_columns", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_serial_sequence", const_null, 2, 0, { TX, TX }, TX, FRET_FIXED, false, false },
+	{ "inet_server_addr", const_null, 0, 0, { 0 }, TX, FRET_FIXED, false, false },
+	{ "inet_server_port", const_null, 0, 0, { 0 }, I4, FRET_FIXED, false, false },
+	{ "pg_encoding_to_char", encoding_to_char, 1, 0, { I4 }, TX, FRET_FIXED, true, false },
+	{ "pg_backend_pid", backend_pid, 0, 0, { 0 }, I4, FRET_FIXED, false, false },
+	{ "pg_postmaster_start_time", start_time, 0, 0, { 0 }, TYPE_TIMESTAMPTZ, FRET_FIXED, false, false },
+	{ "version", version, 0, 0, { 0 }, TX, FRET_FIXED, false, false },
+	{ "array_to_string", array_to_string, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+};
+const int func_pgcatalog_count = (int)(sizeof func_pgcatalog_table / sizeof func_pgcatalog_table[0]);
