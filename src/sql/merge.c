@@ -1,31 +1,1563 @@
 /*
- * merge.c — MERGE INTO, and INSERT ... ON CONFLICT, which matches the
- * inserted rows against the table's current rows the way a MERGE does.
+ * merge.c — MERGE INTO, INSERT ... ON CONFLICT, and PRIMARY KEY
+ * enforcement of plain INSERT, all through one mechanism: the table's
+ * current rows joined with a source, each joined row sent to the first
+ * WHEN clause that accepts it, one snapshot at the end.
  *
- * This slice has neither: both are 0A000.
+ * Spec: PostgreSQL 15 documentation "MERGE" and "INSERT" (ON CONFLICT),
+ * nodeModifyTable.c's rules for rows affected twice; WHEN NOT MATCHED BY
+ * SOURCE / BY TARGET as PostgreSQL 17 defines them (parse.c rewrites them
+ * before libpg_query and marks a BY SOURCE clause as a MATCHED clause with
+ * override OVERRIDING_SYSTEM_VALUE, which the grammar never gives one); apache/iceberg
+ * format/spec.md "Row-level deletes" (copy-on-write: a snapshot that drops
+ * the rewritten data files and adds their replacements; merge-on-read:
+ * position deletes / deletion vectors written by table/delete_writer.h).
+ *
+ * Plan (one pass over the join):
+ *
+ *   target: one scan per live data file f_i, producing the table's columns,
+ *           the row's position in f_i and the constant i  (T cols, pos, fidx)
+ *   source: SELECT * FROM <USING item>, plus a constant TRUE marker
+ *   join:   hash join target x source on the ON condition's equality
+ *           conjuncts between the two sides (the rest is the residual;
+ *           none: block nested loop), INNER, LEFT (NOT MATCHED BY SOURCE
+ *           clauses), RIGHT (NOT MATCHED [BY TARGET]) or FULL (both)
+ *   row:    pos NULL -> not matched by target; marker NULL -> not matched
+ *           by source; else matched.  Clauses of the row's kind are tried
+ *           in order, the first whose AND condition is true acts:
+ *             UPDATE  the new row (SET over target and source columns)
+ *                     is written; the old row's (file, pos) is recorded
+ *             DELETE  (file, pos) recorded
+ *             INSERT  the row (VALUES over source columns) is written
+ *   end:    per file the recorded positions are sorted: one recorded
+ *           twice is a target row affected twice -> 21000, nothing
+ *           written.  Copy-on-write: each file with recorded positions is
+ *           rewritten without them; merge-on-read (write.merge.mode, when
+ *           the delete writer works): position deletes / deletion
+ *           vectors for them.  One TableChange through txn_commit.
+ *
+ * ON CONFLICT (cols) is the same join with source = the INSERT's coerced
+ * rows (relation name "excluded"), ON = t.col = excluded.col for each
+ * conflict column (NULLs never conflict), MATCHED -> DO UPDATE [WHERE] /
+ * DO NOTHING and NOT MATCHED -> INSERT.  Rows of the INSERT with equal
+ * keys are numbered first (a window row_number() partitioned by the keys,
+ * in input order): any but the first is 21000 for DO UPDATE (PostgreSQL's
+ * "cannot affect row a second time") and skipped for DO NOTHING.  Iceberg
+ * has no unique index: the conflict columns may be any columns; they are
+ * matched against the current rows.  A table with identifier fields
+ * (PRIMARY KEY) makes a plain INSERT (engine.c's exec_insert calls
+ * merge_insert) the same join with a "matched -> 23505" clause, and a key
+ * twice among the inserted rows is 23505 as well.
+ *
+ * Invariants
+ *   1. A failed statement commits nothing and removes every file written.
+ *   2. Only UPDATE/DELETE actions record (file, pos); DO NOTHING never
+ *      counts as affecting a row (PostgreSQL: doing nothing is always OK).
+ *   3. Written rows are checked against NOT NULL before they are written.
+ *
+ * Not yet: partitioned tables, tables with nested columns and format
+ * version 1 tables (0A000), WITH on MERGE, RETURNING on MERGE (not in
+ * PostgreSQL 15), ON CONFLICT ON CONSTRAINT (0A000).
  *
  * INTERFACE ROUTINES (bind.h)
  *   merge_exec(s, ctx, sql, stmt, sink)
  *   merge_insert(s, ctx, sql, insert_stmt, sink)
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include "sql/bind.h"
+#include "sql/txn.h"
+#include "table/data_writer.h"
+#include "table/delete_writer.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/cast.h"
+#include "types/text.h"
+#include "func/func.h"
+
+typedef enum Cat { CAT_MATCHED, CAT_NOT_MATCHED, CAT_BY_SOURCE } Cat;
+typedef enum Act { ACT_UPDATE, ACT_DELETE, ACT_INSERT, ACT_NOTHING, ACT_ERROR } Act;
+
+typedef struct Clause {
+	Cat cat;
+	Act act;
+	Expr *cond;               /* over the join output; NULL: always */
+	Expr **vals;              /* UPDATE / INSERT: per schema field */
+} Clause;
+
+typedef struct PosList {
+	int64_t *pos;
+	int64_t n, cap;
+} PosList;
+
+typedef struct Merge {
+	Session *s;
+	ExecCtx *ctx;
+	const char *sql;
+	Table *t;
+	const IcebergSchema *schema;
+	int nt;                   /* target columns */
+	const char *trel;         /* target relation name (alias) */
+	DataFile *files;
+	int nfiles;
+	PosList *touched;         /* per file: positions updated or deleted */
+	/* source */
+	Operator *src;
+	int ns;
+	char **snames;
+	SqlType *stypes;
+	const char *srel;
+	/* binding: scope = target columns then source columns */
+	Scope scope;
+	BindCtx b;
+	Expr *on;                 /* over the scope; NULL: no target rows join */
+	Clause *clauses;
+	int nclauses;
+	/* ON CONFLICT / PRIMARY KEY */
+	bool on_conflict;
+	int nkeys;
+	int *keys;                /* target field indexes of the conflict columns */
+	int dup_col;              /* source column: row_number among equal keys; -1 none */
+	Act dup_act;              /* ACT_ERROR or ACT_NOTHING */
+	const char *dup_state;
+	const char *dup_msg;
+	const char *dup_hint;
+	bool pk_error;            /* matched rows are 23505 */
+	/* output */
+	DataWriter *w;
+	bool w_finished;
+	DataFile *wfiles;
+	int nwfiles;
+	int64_t affected;
+	Arena *scratch;
+	/* RETURNING (ON CONFLICT): over the written rows */
+	int nret;
+	Expr **ret;
+	char **ret_names;
+	SqlType *ret_types;
+	Batch **ret_batches;
+	int nret_batches, cap_ret_batches;
+} Merge;
+
+/* join output layout */
+#define COL_POS(m) ((m)->nt)
+#define COL_FIDX(m) ((m)->nt + 1)
+#define COL_SRC(m, j) ((m)->nt + 2 + (j))
+#define COL_MARK(m) ((m)->nt + 2 + (m)->ns)
+
+static int
+complete(ResultSink *sink, const char *tag)
+{
+	if (sink && sink->complete)
+		sink->complete(sink->ctx, tag);
+	return FLOE_OK;
+}
+
+static int
+unsupported(Merge *m, const char *what)
+{
+	return floe_errorf(m->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED, "%s is not supported yet", what);
+}
+
+static int
+fail_at(Merge *m, int location)
+{
+	if (location >= 0)
+		floe_error_position(m->ctx->err, bind_location(&m->b, location));
+	return FLOE_ERR;
+}
+
+/* ---- target ------------------------------------------------------------ */
+
+/* Load the target with PostgreSQL's 42P01, check what this file supports. */
+static int
+load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
+{
+	ExecCtx *ctx = m->ctx;
+	const char *ns, *name, *mode;
+	int i;
+
+	session_resolve_name(m->s, rv, &ns, &name);
+	if (txn_table_load(m->s, ns, name, ctx->arena, &m->t, ctx->err) != FLOE_OK) {
+		if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+			floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE,
+				    "relation \"%s%s%s\" does not exist",
+				    rv->schemaname ? rv->schemaname : "",
+				    rv->schemaname && rv->schemaname[0] ? "." : "", name);
+			fail_at(m, rv->location);
+		}
+		return FLOE_ERR;
+	}
+	m->schema = metadata_current_schema(m->t->md);
+	m->nt = m->schema->nfields;
+	m->trel = rv->alias ? rv->alias->aliasname : rv->relname;
+	if (m->t->md->format_version < 2) {
+		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "%s on an Iceberg format-version 1 table is not supported", verb);
+		return floe_error_hint(ctx->err, "Upgrade the table to format version 2.");
+	}
+	mode = metadata_property(m->t->md, "write.merge.mode");
+	if (mode && strcmp(mode, "copy-on-write") && strcmp(mode, "merge-on-read")) {
+		floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "invalid value for table property \"write.merge.mode\": \"%s\"", mode);
+		return floe_error_hint(ctx->err,
+				       "Valid values are \"copy-on-write\" and \"merge-on-read\".");
+	}
+	for (i = 0; i < m->nt; i++)
+		if (m->schema->fields[i].nested) {
+			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "%s of a table with nested columns is not supported yet", verb);
+			return floe_error_detail(ctx->err, "Column \"%s\" has the nested type %s.",
+						 m->schema->fields[i].name,
+						 m->schema->fields[i].iceberg_type);
+		}
+	for (i = 0; i < m->t->md->nspecs; i++)
+		if (m->t->md->specs[i].nfields > 0)
+			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "%s of a partitioned table is not supported yet", verb);
+	return FLOE_OK;
+}
+
+/* Every live row: table columns, position in its file, file index. */
+static Operator *
+target_op(Merge *m, bool empty)
+{
+	ExecCtx *ctx = m->ctx;
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, m->nt + 2);
+	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 1);
+	Operator **kids;
+	int i, c;
+
+	for (i = 0; i < m->nt; i++) {
+		types[i] = m->schema->fields[i].type;
+		proj[i] = i;
+	}
+	proj[m->nt] = SCAN_PROJ_FILE_POS;
+	types[m->nt] = type_make(TYPE_INT64);
+	types[m->nt + 1] = type_make(TYPE_INT32);
+	if (empty || m->nfiles == 0)
+		return values_new(ctx, m->nt + 2, types, 0, NULL);
+	kids = ARENA_ARRAY(ctx->arena, Operator *, m->nfiles);
+	for (i = 0; i < m->nfiles; i++) {
+		Operator *scan = scan_new(ctx, m->schema, m->nt + 1, proj, &m->files[i], 1, false,
+					  m->t->md);
+		Expr **ex = ARENA_ARRAY(ctx->arena, Expr *, m->nt + 2);
+		Value fi = value_int(TYPE_INT32, i);
+		for (c = 0; c <= m->nt; c++)
+			ex[c] = expr_colref(ctx->arena, c, types[c]);
+		ex[m->nt + 1] = expr_const(ctx->arena, &fi);
+		kids[i] = project_new(ctx, scan, m->nt + 2, ex);
+	}
+	return m->nfiles == 1 ? kids[0] : append_new(ctx, m->nfiles, kids);
+}
+
+/* ---- scope and binding -------------------------------------------------- */
+
+/* Scope: target columns (relation trel), then source columns (srel). */
+static void
+make_scope(Merge *m)
+{
+	Arena *a = m->ctx->arena;
+	int n = m->nt + m->ns, i;
+
+	memset(&m->scope, 0, sizeof m->scope);
+	m->scope.ncols = n;
+	m->scope.names = ARENA_ARRAY(a, char *, n + 1);
+	m->scope.types = ARENA_ARRAY(a, SqlType, n + 1);
+	m->scope.relnames = ARENA_ARRAY(a, char *, n + 1);
+	m->scope.hidden = ARENA_ARRAY(a, bool, n + 1);
+	for (i = 0; i < m->nt; i++) {
+		m->scope.names[i] = m->schema->fields[i].name;
+		m->scope.types[i] = m->schema->fields[i].type;
+		m->scope.relnames[i] = (char *)m->trel;
+	}
+	for (i = 0; i < m->ns; i++) {
+		m->scope.names[m->nt + i] = m->snames[i];
+		m->scope.types[m->nt + i] = m->stypes[i];
+		m->scope.relnames[m->nt + i] = (char *)m->srel;
+	}
+	memset(&m->b, 0, sizeof m->b);
+	m->b.session = m->s;
+	m->b.arena = a;
+	m->b.err = m->ctx->err;
+	m->b.sql = m->sql;
+	m->b.exec = m->ctx;
+	m->b.scope = &m->scope;
+}
+
+/* Which columns of the scope should unqualified names not see. */
+static void
+hide(Merge *m, bool target, bool source)
+{
+	int i;
+
+	for (i = 0; i < m->nt + m->ns; i++)
+		m->scope.hidden[i] = i < m->nt ? target : source;
+}
+
+/* Bit 1: e references target columns, bit 2: source columns. */
+static int
+sides(const Merge *m, const Expr *e)
+{
+	int r = 0, i;
+
+	if (!e)
+		return 0;
+	if (e->kind == EXPR_COLREF)
+		r |= e->col < m->nt ? 1 : 2;
+	for (i = 0; i < e->nargs; i++)
+		r |= sides(m, e->args[i]);
+	return r;
+}
+
+/* A copy of e (over the scope) with column references moved to the join
+ * output (base 0) or to the source input alone (to_source). */
+static Expr *
+to_join(Merge *m, const Expr *e, bool to_source)
+{
+	Expr *c = ARENA_NEW(m->ctx->arena, Expr);
+	int i;
+
+	*c = *e;
+	if (e->kind == EXPR_COLREF && e->col >= m->nt)
+		c->col = to_source ? e->col - m->nt : e->col + 2;
+	if (e->nargs) {
+		c->args = ARENA_ARRAY(m->ctx->arena, Expr *, e->nargs);
+		for (i = 0; i < e->nargs; i++)
+			c->args[i] = e->args[i] ? to_join(m, e->args[i], to_source) : NULL;
+	}
+	return c;
+}
+
+static bool
+key_ok(SqlType a, SqlType b)
+{
+	if (a.id != b.id)
+		return false;
+	switch (a.id) {
+	case TYPE_NULL:
+	case TYPE_INTERVAL:
+		return false;
+	case TYPE_DECIMAL:
+		return a.scale == b.scale;
+	case TYPE_TEXT:
+		return a.text_kind != TEXT_CHAR && b.text_kind != TEXT_CHAR;
+	default:
+		return true;
+	}
+}
+
+static void
+conjuncts(Expr *e, Expr **out, int *n)
+{
+	int i;
+
+	if (e->kind != EXPR_AND) {
+		out[(*n)++] = e;
+		return;
+	}
+	for (i = 0; i < e->nargs; i++)
+		conjuncts(e->args[i], out, n);
+}
+
+static int
+count_conjuncts(const Expr *e)
+{
+	int i, n = 0;
+
+	if (e->kind != EXPR_AND)
+		return 1;
+	for (i = 0; i < e->nargs; i++)
+		n += count_conjuncts(e->args[i]);
+	return n;
+}
+
+/* The join of target and source on m->on. */
+static Operator *
+join_op(Merge *m, Operator *target, Operator *source)
+{
+	Arena *a = m->ctx->arena;
+	bool by_target = false, by_source = false;
+	JoinType jt;
+	Expr **conj, **lk, **rk, **res;
+	int n = 0, nk = 0, nres = 0, i;
+	Expr *residual = NULL;
+
+	for (i = 0; i < m->nclauses; i++) {
+		if (m->clauses[i].cat == CAT_NOT_MATCHED)
+			by_target = true;
+		if (m->clauses[i].cat == CAT_BY_SOURCE)
+			by_source = true;
+	}
+	jt = by_target && by_source ? JOIN_FULL : by_target ? JOIN_RIGHT :
+		by_source ? JOIN_LEFT : JOIN_INNER;
+	n = count_conjuncts(m->on);
+	conj = ARENA_ARRAY(a, Expr *, n);
+	lk = ARENA_ARRAY(a, Expr *, n);
+	rk = ARENA_ARRAY(a, Expr *, n);
+	res = ARENA_ARRAY(a, Expr *, n);
+	n = 0;
+	conjuncts(m->on, conj, &n);
+	for (i = 0; i < n; i++) {
+		Expr *c = conj[i];
+		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && !strcmp(c->fn->name, "=") &&
+		    key_ok(c->args[0]->type, c->args[1]->type)) {
+			int s0 = sides(m, c->args[0]), s1 = sides(m, c->args[1]);
+			if (s0 == 1 && s1 == 2) {
+				lk[nk] = c->args[0];
+				rk[nk++] = to_join(m, c->args[1], true);
+				continue;
+			}
+			if (s0 == 2 && s1 == 1) {
+				lk[nk] = c->args[1];
+				rk[nk++] = to_join(m, c->args[0], true);
+				continue;
+			}
+		}
+		res[nres++] = to_join(m, c, false);
+	}
+	if (nres == 1) {
+		residual = res[0];
+	} else if (nres > 1) {
+		residual = expr_new(a, EXPR_AND, type_make(TYPE_BOOL), nres);
+		memcpy(residual->args, res, sizeof(Expr *) * (size_t)nres);
+	}
+	return hash_join_new(m->ctx, target, source, jt, nk, lk, rk, residual, false);
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+static int
+writer(Merge *m)
+{
+	const TableMetadata *md = m->t->md;
+	int i;
+
+	if (m->w)
+		return FLOE_OK;
+	m->w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->schema, 0,
+			       m->ctx->arena);
+	for (i = 0; i < md->nproperties; i++)
+		if (!strncmp(md->properties[i].key, "write.", 6))
+			TRY(data_writer_set_property(m->w, md->properties[i].key,
+						     md->properties[i].value, m->ctx->err));
+	return FLOE_OK;
+}
+
+static void
+row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
+{
+	char buf[900];
+	size_t used = 0;
+	int c;
+
+	used += (size_t)snprintf(buf, sizeof buf, "Failing row contains (");
+	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[c], row, a, &len);
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
+					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	if (used < sizeof buf - 2)
+		snprintf(buf + used, sizeof buf - used, ").");
+	floe_error_detail(err, "%s", buf);
+}
+
+/* RETURNING values of the rows of b (copied into the statement arena). */
+static int
+returning_rows(Merge *m, const Batch *b)
+{
+	Arena *a = m->ctx->arena;
+	Vector *vals = ARENA_ARRAY(m->scratch, Vector, m->nret);
+	uint32_t j;
+	int c;
+
+	for (c = 0; c < m->nret; c++)
+		TRY(expr_eval(m->ctx, m->ret[c], b, NULL, b->count, m->scratch, &vals[c]));
+	for (j = 0; j < b->count; j++) {
+		Batch *out = m->nret_batches ? m->ret_batches[m->nret_batches - 1] : NULL;
+		if (!out || out->count == VECTOR_SIZE) {
+			if (m->nret_batches == m->cap_ret_batches) {
+				int nc = m->cap_ret_batches ? m->cap_ret_batches * 2 : 8;
+				m->ret_batches = arena_realloc(a, m->ret_batches,
+							       sizeof(Batch *) * (size_t)m->cap_ret_batches,
+							       sizeof(Batch *) * (size_t)nc);
+				m->cap_ret_batches = nc;
+			}
+			out = batch_new(a, m->nret, m->ret_types, VECTOR_SIZE);
+			m->ret_batches[m->nret_batches++] = out;
+		}
+		for (c = 0; c < m->nret; c++) {
+			Value v;
+			vector_get_value(&vals[c], j, &v);
+			vector_set_value(&out->cols[c], out->count, &v);
+		}
+		out->count++;
+	}
+	return FLOE_OK;
+}
+
+/* Evaluate vals on rows sel[0..n) of b, check NOT NULL, write them. */
+static int
+write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
+{
+	Arena *sc = m->scratch;
+	Batch *ob = batch_new(sc, m->nt, m->scope.types, n);
+	int c;
+	uint32_t j;
+
+	for (c = 0; c < m->nt; c++) {
+		Vector v;
+		TRY(expr_eval(m->ctx, cl->vals[c], b, sel, n, sc, &v));
+		vector_copy_rows(&ob->cols[c], 0, &v, sel, n);
+	}
+	ob->count = n;
+	for (j = 0; j < n; j++)
+		for (c = 0; c < m->nt; c++)
+			if (m->schema->fields[c].required && !vector_is_valid(&ob->cols[c], j)) {
+				floe_errorf(m->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+					    m->schema->fields[c].name, m->t->name);
+				row_detail(m->ctx->err, ob, j, sc);
+				return FLOE_ERR;
+			}
+	TRY(writer(m));
+	TRY(data_writer_write(m->w, ob, m->ctx->err));
+	if (m->nret)
+		TRY(returning_rows(m, ob));
+	return FLOE_OK;
+}
+
+static void
+record(Merge *m, const Batch *b, const uint32_t *sel, uint32_t n)
+{
+	VectorView pv, fv;
+	uint32_t j;
+
+	vector_view(&b->cols[COL_POS(m)], &pv);
+	vector_view(&b->cols[COL_FIDX(m)], &fv);
+	for (j = 0; j < n; j++) {
+		uint32_t r = sel[j];
+		int64_t pos = ((const int64_t *)pv.data)[pv.sel ? pv.sel[r] : r];
+		int32_t fi = ((const int32_t *)fv.data)[fv.sel ? fv.sel[r] : r];
+		PosList *pl = &m->touched[fi];
+		if (pl->n == pl->cap) {
+			int64_t nc = pl->cap ? pl->cap * 2 : 64;
+			pl->pos = arena_realloc(m->ctx->arena, pl->pos, sizeof(int64_t) * (size_t)pl->cap,
+						sizeof(int64_t) * (size_t)nc);
+			pl->cap = nc;
+		}
+		pl->pos[pl->n++] = pos;
+	}
+}
+
+/* 23505 for the key of row r of b (key columns at cols[]). */
+static int
+key_violation(Merge *m, const Batch *b, const int *cols, uint32_t r)
+{
+	char names[600], vals[600];
+	size_t un = 0, uv = 0;
+	int k;
+
+	names[0] = vals[0] = '\0';
+	for (k = 0; k < m->nkeys && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[cols[k]], r, m->scratch, &len);
+		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
+				       m->schema->fields[m->keys[k]].name);
+		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
+				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	floe_errorf(m->ctx->err, ERRCODE_UNIQUE_VIOLATION,
+		    "duplicate key value violates unique constraint \"%s_pkey\"", m->t->name);
+	return floe_error_detail(m->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
+}
+
+static int
+dup_error(Merge *m)
+{
+	floe_errorf(m->ctx->err, m->dup_state, "%s", m->dup_msg);
+	if (m->dup_hint)
+		floe_error_hint(m->ctx->err, "%s", m->dup_hint);
+	return FLOE_ERR;
+}
+
+/* Route the rows of one join batch to their clauses and act. */
+static int
+merge_batch(Merge *m, Batch *b)
+{
+	uint32_t n = b->count, i, ns;
+	Arena *sc = m->scratch;
+	int *choice = ARENA_ARRAY(sc, int, n);
+	uint8_t *cat = ARENA_ARRAY(sc, uint8_t, n);
+	uint32_t *sel = ARENA_ARRAY(sc, uint32_t, n);
+	int k;
+
+	for (i = 0; i < n; i++) {
+		bool tp = vector_is_valid(&b->cols[COL_POS(m)], i);
+		bool sp = vector_is_valid(&b->cols[COL_MARK(m)], i);
+		cat[i] = tp && sp ? CAT_MATCHED : tp ? CAT_BY_SOURCE : CAT_NOT_MATCHED;
+		choice[i] = -1;
+		if (sp && m->dup_col >= 0) {
+			/* a row of the INSERT whose key came earlier in it */
+			Value rn;
+			bool dup;
+			int c;
+			vector_get_value(&b->cols[COL_SRC(m, m->dup_col)], i, &rn);
+			dup = !rn.is_null && rn.u.i > 1;
+			for (c = 0; dup && c < m->nkeys; c++)
+				if (!vector_is_valid(&b->cols[COL_SRC(m, m->keys[c])], i))
+					dup = false;
+			if (dup) {
+				if (m->dup_act == ACT_ERROR) {
+					if (m->pk_error) {
+						int *cols = ARENA_ARRAY(sc, int, m->nkeys);
+						for (c = 0; c < m->nkeys; c++)
+							cols[c] = COL_SRC(m, m->keys[c]);
+						return key_violation(m, b, cols, i);
+					}
+					return dup_error(m);
+				}
+				choice[i] = -2;
+			}
+		}
+	}
+	for (k = 0; k < m->nclauses; k++) {
+		Clause *cl = &m->clauses[k];
+		ns = 0;
+		for (i = 0; i < n; i++)
+			if (choice[i] == -1 && cat[i] == cl->cat)
+				sel[ns++] = i;
+		if (!ns)
+			continue;
+		if (cl->cond) {
+			Vector pv;
+			VectorView v;
+			uint32_t j;
+			TRY(expr_eval(m->ctx, cl->cond, b, sel, ns, sc, &pv));
+			vector_view(&pv, &v);
+			for (j = 0; j < ns; j++) {
+				uint32_t r = sel[j], q = v.sel ? v.sel[r] : r;
+				if (validity_get(v.validity, q) && ((const uint8_t *)v.data)[q])
+					choice[r] = k;
+			}
+		} else {
+			for (i = 0; i < ns; i++)
+				choice[sel[i]] = k;
+		}
+	}
+	for (k = 0; k < m->nclauses; k++) {
+		Clause *cl = &m->clauses[k];
+		ns = 0;
+		for (i = 0; i < n; i++)
+			if (choice[i] == k)
+				sel[ns++] = i;
+		if (!ns)
+			continue;
+		switch (cl->act) {
+		case ACT_UPDATE:
+			record(m, b, sel, ns);
+			TRY(write_new(m, cl, b, sel, ns));
+			m->affected += ns;
+			break;
+		case ACT_DELETE:
+			record(m, b, sel, ns);
+			m->affected += ns;
+			break;
+		case ACT_INSERT:
+			TRY(write_new(m, cl, b, sel, ns));
+			m->affected += ns;
+			break;
+		case ACT_NOTHING:
+			break;
+		case ACT_ERROR: {
+			int *cols = ARENA_ARRAY(sc, int, m->nkeys);
+			int c;
+			for (c = 0; c < m->nkeys; c++)
+				cols[c] = COL_SRC(m, m->keys[c]);
+			return key_violation(m, b, cols, sel[0]);
+		}
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+cmp_pos(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Copy-on-write: write f's rows but the sorted positions pl. */
+static int
+rewrite_file(Merge *m, DataFile *f, const PosList *pl)
+{
+	ExecCtx *ctx = m->ctx;
+	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 1);
+	Operator *scan;
+	Batch *b;
+	int64_t k = 0;
+	int i, rc = FLOE_ERR;
+
+	for (i = 0; i < m->nt; i++)
+		proj[i] = i;
+	proj[m->nt] = SCAN_PROJ_FILE_POS;
+	TRY(writer(m));
+	scan = scan_new(ctx, m->schema, m->nt + 1, proj, f, 1, false, m->t->md);
+	if (op_open(scan) != FLOE_OK)
+		goto out;
+	for (;;) {
+		uint32_t *sel, nsel = 0, j;
+		VectorView pv;
+		Batch ob;
+
+		arena_reset(m->scratch);
+		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+			goto out;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		sel = ARENA_ARRAY(m->scratch, uint32_t, b->count);
+		vector_view(&b->cols[m->nt], &pv);
+		for (j = 0; j < b->count; j++) {
+			int64_t p = ((const int64_t *)pv.data)[pv.sel ? pv.sel[j] : j];
+			while (k < pl->n && pl->pos[k] < p)
+				k++;
+			if (k < pl->n && pl->pos[k] == p)
+				continue;
+			sel[nsel++] = j;
+		}
+		if (!nsel)
+			continue;
+		ob = *b;
+		ob.ncols = m->nt;
+		if (nsel < b->count) {
+			ob.sel = sel;
+			ob.count = nsel;
+			batch_compact(&ob);
+		}
+		if (data_writer_write(m->w, &ob, ctx->err) != FLOE_OK)
+			goto out;
+	}
+	rc = FLOE_OK;
+out:
+	op_close(scan);
+	return rc;
+}
+
+static void
+cleanup(Merge *m)
+{
+	floe_error ignore;
+	int k;
+
+	if (!m->w)
+		return;
+	if (!m->w_finished)
+		data_writer_abort(m->w);
+	else
+		for (k = 0; k < m->nwfiles; k++)
+			fileio_remove(m->s->engine->io, m->wfiles[k].file_path, &ignore);
+	data_writer_free(m->w);
+	m->w = NULL;
+}
+
+/* Run the join, check rows affected twice, rewrite, commit. */
+static int
+merge_run(Merge *m, Operator *target)
+{
+	ExecCtx *ctx = m->ctx;
+	Operator *src, *join;
+	Expr **ex;
+	Batch *b;
+	int i, nremove = 0, nadd = 0;
+	const char **remove;
+	DataFile *add;
+	Table *out;
+	char job[64];
+	Value t = { 0 };
+	DeleteWriter *dw = NULL;
+	DataFile *dadd = NULL;
+	char **dremove = NULL;
+	int ndadd = 0, ndremove = 0;
+	const char *mode = metadata_property(m->t->md, "write.merge.mode");
+
+	t.type = type_make(TYPE_BOOL);
+	t.u.b = true;
+	ex = ARENA_ARRAY(ctx->arena, Expr *, m->ns + 1);
+	for (i = 0; i < m->ns; i++)
+		ex[i] = expr_colref(ctx->arena, i, m->stypes[i]);
+	ex[m->ns] = expr_const(ctx->arena, &t);
+	src = project_new(ctx, m->src, m->ns + 1, ex);
+	join = join_op(m, target, src);
+	m->touched = ARENA_ARRAY(ctx->arena, PosList, m->nfiles + 1);
+	m->scratch = arena_new(256 * 1024);
+	if (op_open(join) != FLOE_OK)
+		goto fail_open;
+	for (;;) {
+		arena_reset(m->scratch);
+		if (exec_check_cancel(ctx) != FLOE_OK || op_next(join, &b) != FLOE_OK)
+			goto fail_open;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		if (merge_batch(m, b) != FLOE_OK)
+			goto fail_open;
+	}
+	op_close(join);
+	join = NULL;
+	for (i = 0; i < m->nfiles; i++) {
+		PosList *pl = &m->touched[i];
+		int64_t k;
+		if (!pl->n)
+			continue;
+		qsort(pl->pos, (size_t)pl->n, sizeof(int64_t), cmp_pos);
+		for (k = 1; k < pl->n; k++)
+			if (pl->pos[k] == pl->pos[k - 1]) {
+				if (m->on_conflict)
+					dup_error(m);
+				else {
+					floe_errorf(ctx->err, ERRCODE_CARDINALITY_VIOLATION,
+						    "MERGE command cannot affect row a second time");
+					floe_error_hint(ctx->err,
+							"Ensure that not more than one source row matches any one target row.");
+				}
+				goto fail;
+			}
+		nremove++;
+	}
+	if (nremove && mode && !strcmp(mode, "merge-on-read")) {
+		/* position deletes / deletion vectors, when the delete writer works */
+		dw = delete_writer_new(m->s->engine->io, m->t, ctx->arena);
+		for (i = 0; i < m->nfiles; i++)
+			if (m->touched[i].n &&
+			    delete_writer_add(dw, &m->files[i], m->touched[i].pos, m->touched[i].n,
+					      ctx->err) != FLOE_OK)
+				break;
+		if (i == m->nfiles &&
+		    delete_writer_finish(dw, &dadd, &ndadd, &dremove, &ndremove, ctx->err) == FLOE_OK) {
+			nremove = 0;
+		} else {
+			delete_writer_abort(dw);
+			dw = NULL;
+			if (!floe_error_is(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED))
+				goto fail;
+			floe_error_clear(ctx->err);     /* not yet: copy-on-write */
+		}
+	}
+	remove = ARENA_ARRAY(ctx->arena, const char *, nremove + ndremove + 1);
+	if (!dw) {
+		nremove = 0;
+		for (i = 0; i < m->nfiles; i++) {
+			if (!m->touched[i].n)
+				continue;
+			if (rewrite_file(m, &m->files[i], &m->touched[i]) != FLOE_OK)
+				goto fail;
+			remove[nremove++] = m->files[i].file_path;
+		}
+	}
+	for (i = 0; i < ndremove; i++)
+		remove[nremove++] = dremove[i];
+	arena_free(m->scratch);
+	m->scratch = NULL;
+	if (m->w) {
+		if (data_writer_finish(m->w, &m->wfiles, &m->nwfiles, ctx->err) != FLOE_OK)
+			goto fail;
+		m->w_finished = true;
+	}
+	add = ARENA_ARRAY(ctx->arena, DataFile, m->nwfiles + ndadd + 1);
+	for (i = 0; i < m->nwfiles; i++)
+		add[nadd++] = m->wfiles[i];
+	for (i = 0; i < ndadd; i++)
+		add[nadd++] = dadd[i];
+	if (nadd || nremove) {
+		TableChange ch;
+		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+		memset(&ch, 0, sizeof ch);
+		ch.add = add;
+		ch.nadd = nadd;
+		ch.remove = remove;
+		ch.nremove = nremove;
+		ch.job_id = job;
+		if (txn_commit(m->s, m->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
+			floe_error keep = *ctx->err;
+			floe_error ignore;
+			for (i = 0; i < ndadd; i++)
+				fileio_remove(m->s->engine->io, dadd[i].file_path, &ignore);
+			cleanup(m);
+			*ctx->err = keep;
+			return FLOE_ERR;
+		}
+	} else {
+		cleanup(m);
+	}
+	if (m->w)
+		data_writer_free(m->w);
+	m->w = NULL;
+	return FLOE_OK;
+fail_open:
+	op_close(join);
+fail:
+	if (m->scratch)
+		arena_free(m->scratch);
+	m->scratch = NULL;
+	{
+		floe_error keep = *ctx->err;
+		if (dw)
+			delete_writer_abort(dw);
+		cleanup(m);
+		*ctx->err = keep;
+	}
+	return FLOE_ERR;
+}
+
+/* ---- MERGE ---------------------------------------------------------------- */
+
+static int
+find_field(Merge *m, const char *name)
+{
+	int i;
+
+	for (i = 0; i < m->nt; i++)
+		if (!strcmp(m->schema->fields[i].name, name))
+			return i;
+	return -1;
+}
+
+/* PostgreSQL's error for a reference to a relation a clause cannot see. */
+static int
+check_sides(Merge *m, Expr *e, int allowed, const char *rel)
+{
+	if (!e || !(sides(m, e) & ~allowed))
+		return FLOE_OK;
+	floe_errorf(m->ctx->err, ERRCODE_UNDEFINED_TABLE,
+		    "invalid reference to FROM-clause entry for table \"%s\"", rel);
+	return FLOE_ERR;
+}
+
+/* SELECT * FROM <item>: the source's rows, names and types. */
+static int
+plan_source(Merge *m, Node *item)
+{
+	SqlStmt *stmts;
+	int n;
+	SelectPlan p;
+	Node *q, *own;
+	int rc;
+
+	TRY(sql_parse("SELECT * FROM x", m->ctx->arena, &stmts, &n, m->ctx->err));
+	q = stmts[0].node;
+	own = q->select_stmt->from_clause[0];
+	q->select_stmt->from_clause[0] = item;
+	rc = select_plan(m->s, m->ctx, m->sql, q, &p);
+	q->select_stmt->from_clause[0] = own;   /* each tree frees its own nodes */
+	TRY(rc);
+	m->src = p.root;
+	m->ns = p.ncols;
+	m->snames = p.names;
+	m->stypes = p.types;
+	if (item->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+		m->srel = item->range_var->alias ? item->range_var->alias->aliasname :
+			item->range_var->relname;
+	else if (item->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT &&
+		 item->range_subselect->alias)
+		m->srel = item->range_subselect->alias->aliasname;
+	else if (item->node_case == PG_QUERY__NODE__NODE_RANGE_FUNCTION &&
+		 item->range_function->alias)
+		m->srel = item->range_function->alias->aliasname;
+	else
+		return unsupported(m, "this MERGE source");
+	return FLOE_OK;
+}
+
+/* Bind SET list of an UPDATE clause: vals = target columns, SET ones replaced. */
+static int
+bind_set(Merge *m, Clause *cl, PgQuery__Node **list, size_t n)
+{
+	size_t i;
+	int c;
+
+	cl->vals = ARENA_ARRAY(m->ctx->arena, Expr *, m->nt + 1);
+	for (i = 0; i < n; i++) {
+		PgQuery__ResTarget *rt = list[i]->res_target;
+		Node *val = rt->val;
+		const IcebergField *f;
+		Expr *x;
+
+		c = find_field(m, rt->name);
+		if (c < 0) {
+			floe_errorf(m->ctx->err, ERRCODE_UNDEFINED_COLUMN,
+				    "column \"%s\" of relation \"%s\" does not exist", rt->name, m->t->name);
+			return fail_at(m, rt->location);
+		}
+		f = &m->schema->fields[c];
+		if (rt->n_indirection)
+			return unsupported(m, "assignment to a subfield or array element");
+		if (cl->vals[c]) {
+			floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
+				    "multiple assignments to same column \"%s\"", rt->name);
+			return fail_at(m, rt->location);
+		}
+		if (val && val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
+			PgQuery__MultiAssignRef *ma = val->multi_assign_ref;
+			Node *srcn = ma->source;
+			if (!srcn || srcn->node_case != PG_QUERY__NODE__NODE_ROW_EXPR)
+				return unsupported(m, "this form of multiple-column assignment");
+			if ((int)srcn->row_expr->n_args != ma->ncolumns || ma->colno < 1 ||
+			    ma->colno > (int)srcn->row_expr->n_args) {
+				floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
+					    "number of columns does not match number of values");
+				return fail_at(m, rt->location);
+			}
+			val = srcn->row_expr->args[ma->colno - 1];
+		}
+		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+			x = bind_default_expr(&m->b, f);
+		else if ((x = bind_expr(&m->b, val)))
+			x = bind_coerce_column(&m->b, x, f);
+		if (!x)
+			return FLOE_ERR;
+		cl->vals[c] = x;
+	}
+	for (c = 0; c < m->nt; c++)
+		cl->vals[c] = cl->vals[c] ? to_join(m, cl->vals[c], false) :
+			expr_colref(m->ctx->arena, c, m->schema->fields[c].type);
+	return FLOE_OK;
+}
+
+/* INSERT [(cols)] VALUES (...) | DEFAULT VALUES of a MERGE clause. */
+static int
+bind_insert(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w)
+{
+	int *target = ARENA_ARRAY(m->ctx->arena, int, m->nt + 1);
+	int ntarget, i, c;
+
+	cl->vals = ARENA_ARRAY(m->ctx->arena, Expr *, m->nt + 1);
+	for (c = 0; c < m->nt; c++)
+		target[c] = c;
+	ntarget = m->nt;
+	if (w->n_target_list) {
+		bool *seen = ARENA_ARRAY(m->ctx->arena, bool, m->nt + 1);
+		ntarget = (int)w->n_target_list;
+		target = ARENA_ARRAY(m->ctx->arena, int, ntarget + 1);
+		for (i = 0; i < ntarget; i++) {
+			PgQuery__ResTarget *rt = w->target_list[i]->res_target;
+			c = find_field(m, rt->name);
+			if (c < 0) {
+				floe_errorf(m->ctx->err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" of relation \"%s\" does not exist", rt->name,
+					    m->t->name);
+				return fail_at(m, rt->location);
+			}
+			if (seen[c]) {
+				floe_errorf(m->ctx->err, ERRCODE_DUPLICATE_COLUMN,
+					    "column \"%s\" specified more than once", rt->name);
+				return fail_at(m, rt->location);
+			}
+			seen[c] = true;
+			target[i] = c;
+		}
+	}
+	if ((int)w->n_values > ntarget)
+		return floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
+				   "INSERT has more expressions than target columns");
+	if (w->n_values && (int)w->n_values < ntarget)
+		return floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
+				   "INSERT has more target columns than expressions");
+	for (i = 0; i < (int)w->n_values; i++) {
+		const IcebergField *f = &m->schema->fields[target[i]];
+		Node *v = w->values[i];
+		Expr *x;
+		if (v->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+			continue;
+		if (!(x = bind_expr(&m->b, v)))
+			return FLOE_ERR;
+		TRY(check_sides(m, x, 2, m->trel));
+		if (!(x = bind_coerce_column(&m->b, x, f)))
+			return FLOE_ERR;
+		cl->vals[target[i]] = to_join(m, x, false);
+	}
+	for (c = 0; c < m->nt; c++)
+		if (!cl->vals[c] && !(cl->vals[c] = bind_default_expr(&m->b, &m->schema->fields[c])))
+			return FLOE_ERR;
+	return FLOE_OK;
+}
+
+static int
+bind_clause(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w, Cat cat)
+{
+	Expr *cond = NULL;
+
+	memset(cl, 0, sizeof *cl);
+	cl->cat = cat;
+	hide(m, cat == CAT_NOT_MATCHED, cat == CAT_BY_SOURCE);
+	m->b.allow_aggs = false;
+	m->b.where = "WHEN";
+	if (w->condition) {
+		if (!(cond = bind_coerce_bool(&m->b, bind_expr(&m->b, w->condition), "WHEN")))
+			return FLOE_ERR;
+		if (cat == CAT_NOT_MATCHED)
+			TRY(check_sides(m, cond, 2, m->trel));
+		if (cat == CAT_BY_SOURCE)
+			TRY(check_sides(m, cond, 1, m->srel));
+		cl->cond = to_join(m, cond, false);
+	}
+	switch (w->command_type) {
+	case PG_QUERY__CMD_TYPE__CMD_UPDATE:
+		cl->act = ACT_UPDATE;
+		m->b.where = "UPDATE";
+		TRY(bind_set(m, cl, w->target_list, w->n_target_list));
+		if (cat == CAT_BY_SOURCE) {
+			int c;
+			for (c = 0; c < m->nt; c++)
+				TRY(check_sides(m, cl->vals[c], 1 | 4, m->srel));
+		}
+		break;
+	case PG_QUERY__CMD_TYPE__CMD_DELETE:
+		cl->act = ACT_DELETE;
+		break;
+	case PG_QUERY__CMD_TYPE__CMD_INSERT:
+		cl->act = ACT_INSERT;
+		m->b.where = "VALUES";
+		TRY(bind_insert(m, cl, w));
+		break;
+	case PG_QUERY__CMD_TYPE__CMD_NOTHING:
+		cl->act = ACT_NOTHING;
+		break;
+	default:
+		return unsupported(m, "this MERGE action");
+	}
+	return FLOE_OK;
+}
 
 int
 merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink)
 {
-	(void)s;
-	(void)sql;
-	(void)st;
-	(void)sink;
-	return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED, "MERGE is not supported yet");
+	Merge m;
+	Expr *on;
+	int i;
+	char tag[64];
+
+	memset(&m, 0, sizeof m);
+	m.s = s;
+	m.ctx = ctx;
+	m.sql = sql;
+	m.dup_col = -1;
+	m.b.sql = sql;
+	if (st->with_clause)
+		return unsupported(&m, "WITH in MERGE");
+	TRY(load_target(&m, st->relation, "MERGE"));
+	TRY(plan_source(&m, st->source_relation));
+	if (!strcmp(m.srel, m.trel)) {
+		floe_errorf(ctx->err, ERRCODE_DUPLICATE_ALIAS,
+			    "name \"%s\" specified more than once", m.srel);
+		return floe_error_detail(ctx->err, "The name is used both as MERGE target table and data source.");
+	}
+	make_scope(&m);
+	m.b.where = "JOIN/ON";
+	hide(&m, false, false);
+	if (!(on = bind_coerce_bool(&m.b, bind_expr(&m.b, st->join_condition), "JOIN/ON")))
+		return FLOE_ERR;
+	m.on = on;
+	m.clauses = ARENA_ARRAY(ctx->arena, Clause, st->n_merge_when_clauses + 1);
+	for (i = 0; i < (int)st->n_merge_when_clauses; i++) {
+		PgQuery__MergeWhenClause *w = st->merge_when_clauses[i]->merge_when_clause;
+		Cat cat = w->matched ? CAT_MATCHED : CAT_NOT_MATCHED;
+		if (w->matched && w->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE)
+			cat = CAT_BY_SOURCE;   /* parse.c's mark of WHEN NOT MATCHED BY SOURCE */
+		TRY(bind_clause(&m, &m.clauses[m.nclauses++], w, cat));
+	}
+	TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles, ctx->err));
+	TRY(merge_run(&m, target_op(&m, false)));
+	snprintf(tag, sizeof tag, "MERGE %lld", (long long)m.affected);
+	return complete(sink, tag);
+}
+
+/* ---- INSERT ... ON CONFLICT, PRIMARY KEY ------------------------------------ */
+
+/* The INSERT's rows, one column per table field, coerced and defaulted. */
+static int
+insert_rows(Merge *m, PgQuery__InsertStmt *is, Operator **out)
+{
+	ExecCtx *ctx = m->ctx;
+	const IcebergSchema *schema = m->schema;
+	int *target = ARENA_ARRAY(ctx->arena, int, schema->nfields + 1);
+	int *tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + is->n_cols + 1);
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
+	BindCtx b;
+	int ntarget, i, k;
+
+	memset(&b, 0, sizeof b);
+	b.session = m->s;
+	b.arena = ctx->arena;
+	b.err = ctx->err;
+	b.sql = m->sql;
+	b.exec = ctx;
+	b.where = "VALUES";
+	for (i = 0; i < schema->nfields; i++) {
+		target[i] = -1;
+		types[i] = schema->fields[i].type;
+	}
+	if (is->n_cols) {
+		ntarget = (int)is->n_cols;
+		for (k = 0; k < ntarget; k++) {
+			PgQuery__ResTarget *rt = is->cols[k]->res_target;
+			int found = find_field(m, rt->name);
+			if (rt->n_indirection)
+				return unsupported(m, "INSERT into subfields");
+			if (found < 0) {
+				floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" of relation \"%s\" does not exist", rt->name,
+					    m->t->name);
+				return fail_at(m, rt->location);
+			}
+			if (target[found] >= 0) {
+				floe_errorf(ctx->err, ERRCODE_DUPLICATE_COLUMN,
+					    "column \"%s\" specified more than once", rt->name);
+				return fail_at(m, rt->location);
+			}
+			target[found] = k;
+			tcols[k] = found;
+		}
+	} else {
+		ntarget = schema->nfields;
+		for (i = 0; i < schema->nfields; i++)
+			target[i] = tcols[i] = i;
+	}
+	if (!is->select_stmt) {
+		Expr ***rows = ARENA_ARRAY(ctx->arena, Expr **, 1);
+		rows[0] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+		for (i = 0; i < schema->nfields; i++)
+			if (!(rows[0][i] = bind_default_expr(&b, &schema->fields[i])))
+				return FLOE_ERR;
+		*out = values_new(ctx, schema->nfields, types, 1, rows);
+		return FLOE_OK;
+	}
+	{
+		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
+		bool plain = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
+			!sel->limit_offset && !sel->with_clause;
+		if (plain) {
+			int nrows = (int)sel->n_values_lists, r;
+			Expr ***rows = ARENA_ARRAY(ctx->arena, Expr **, nrows);
+			Expr **defaults = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+			for (i = 0; i < schema->nfields; i++)
+				if (!(defaults[i] = bind_default_expr(&b, &schema->fields[i])))
+					return FLOE_ERR;
+			for (r = 0; r < nrows; r++) {
+				PgQuery__List *l = sel->values_lists[r]->list;
+				if ((int)l->n_items > ntarget)
+					return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+							   "INSERT has more expressions than target columns");
+				if (r > 0 && l->n_items != sel->values_lists[0]->list->n_items)
+					return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+							   "VALUES lists must all be the same length");
+				rows[r] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+				for (i = 0; i < schema->nfields; i++)
+					rows[r][i] = defaults[i];
+				for (k = 0; k < (int)l->n_items; k++) {
+					const IcebergField *f = &schema->fields[tcols[k]];
+					Expr *x;
+					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+						continue;
+					if (!(x = bind_expr(&b, l->items[k])) ||
+					    !(x = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+					rows[r][tcols[k]] = x;
+				}
+			}
+			*out = values_new(ctx, schema->nfields, types, nrows, rows);
+		} else {
+			SelectPlan p;
+			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+			TRY(select_plan(m->s, ctx, m->sql, is->select_stmt, &p));
+			if (p.ncols > ntarget)
+				return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+						   "INSERT has more expressions than target columns");
+			for (i = 0; i < schema->nfields; i++) {
+				const IcebergField *f = &schema->fields[i];
+				if (target[i] >= 0 && target[i] < p.ncols) {
+					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
+					if (!(proj[i] = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+				} else if (!(proj[i] = bind_default_expr(&b, f))) {
+					return FLOE_ERR;
+				}
+			}
+			*out = project_new(ctx, p.root, schema->nfields, proj);
+		}
+	}
+	return FLOE_OK;
+}
+
+static char *
+quote_ident(Arena *a, const char *s)
+{
+	size_t n = strlen(s), i, k = 0;
+	char *o = arena_alloc(a, 2 * n + 3);
+
+	o[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			o[k++] = '"';
+		o[k++] = s[i];
+	}
+	o[k++] = '"';
+	o[k] = '\0';
+	return o;
+}
+
+/* Source = the INSERT's rows numbered by key (row_number() over
+ * (partition by keys), input order kept), ON = key equality. */
+static int
+conflict_join(Merge *m, Operator *rows)
+{
+	ExecCtx *ctx = m->ctx;
+	Arena *a = ctx->arena;
+	WindowSpec *specs = ARENA_ARRAY(a, WindowSpec, 2);
+	WindowCall *calls = ARENA_ARRAY(a, WindowCall, 2);
+	char *on = "";
+	Node *n;
+	int i;
+
+	m->ns = m->nt + 2;
+	m->snames = ARENA_ARRAY(a, char *, m->ns);
+	m->stypes = ARENA_ARRAY(a, SqlType, m->ns);
+	for (i = 0; i < m->nt; i++) {
+		m->snames[i] = m->schema->fields[i].name;
+		m->stypes[i] = m->schema->fields[i].type;
+	}
+	m->snames[m->nt] = "?rn";
+	m->snames[m->nt + 1] = "?ord";
+	m->stypes[m->nt] = m->stypes[m->nt + 1] = type_make(TYPE_INT64);
+	m->srel = "excluded";
+	m->dup_col = m->nt;
+	specs[0].npart = m->nkeys;
+	specs[0].part = ARENA_ARRAY(a, Expr *, m->nkeys + 1);
+	for (i = 0; i < m->nkeys; i++)
+		specs[0].part[i] = expr_colref(a, m->keys[i], m->schema->fields[m->keys[i]].type);
+	for (i = 0; i < 2; i++) {
+		calls[i].kind = WIN_ROW_NUMBER;
+		calls[i].spec = i;
+		calls[i].type = type_make(TYPE_INT64);
+		calls[i].frame.start = WB_UNBOUNDED_PRECEDING;
+		calls[i].frame.end = WB_CURRENT;
+	}
+	/* the last spec (no keys) decides the output order: the input's */
+	m->src = window_new(ctx, rows, 2, specs, 2, calls);
+	make_scope(m);
+	hide(m, false, true);
+	for (i = 0; i < m->nkeys; i++) {
+		const char *c = quote_ident(a, m->schema->fields[m->keys[i]].name);
+		on = arena_sprintf(a, "%s%s%s.%s = excluded.%s", on, i ? " AND " : "",
+				   quote_ident(a, m->trel), c, c);
+	}
+	TRY(sql_parse_expr(on, a, &n, ctx->err));
+	hide(m, false, false);
+	{
+		const char *saved = m->b.sql;
+		m->b.sql = NULL;
+		m->on = bind_expr(&m->b, n);
+		m->b.sql = saved;
+	}
+	if (!m->on)
+		return FLOE_ERR;
+	return FLOE_OK;
+}
+
+/* RETURNING over the table's columns. */
+static int
+bind_returning(Merge *m, PgQuery__Node **list, int n)
+{
+	Scope sc;
+	BindCtx b = m->b;
+	int cap = n + m->nt * n + 1, i, k;
+
+	memset(&sc, 0, sizeof sc);
+	sc.ncols = m->nt;
+	sc.names = m->scope.names;
+	sc.types = m->scope.types;
+	sc.relname = (char *)m->trel;
+	b.scope = &sc;
+	b.where = "RETURNING";
+	m->ret = ARENA_ARRAY(m->ctx->arena, Expr *, cap);
+	m->ret_names = ARENA_ARRAY(m->ctx->arena, char *, cap);
+	for (i = 0; i < n; i++) {
+		PgQuery__ResTarget *rt = list[i]->res_target;
+		Node *v = rt->val;
+		Expr *e;
+		if (v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+		    v->column_ref->n_fields &&
+		    v->column_ref->fields[v->column_ref->n_fields - 1]->node_case ==
+			    PG_QUERY__NODE__NODE_A_STAR) {
+			for (k = 0; k < m->nt; k++) {
+				m->ret[m->nret] = expr_colref(m->ctx->arena, k, sc.types[k]);
+				m->ret_names[m->nret++] = sc.names[k];
+			}
+			continue;
+		}
+		if (!(e = bind_expr(&b, v)))
+			return FLOE_ERR;
+		if ((e->unknown_literal || e->type.id == TYPE_NULL) &&
+		    !(e = bind_coerce(&b, e, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
+			return FLOE_ERR;
+		m->ret[m->nret] = e;
+		m->ret_names[m->nret++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(v);
+	}
+	m->ret_types = ARENA_ARRAY(m->ctx->arena, SqlType, m->nret + 1);
+	for (i = 0; i < m->nret; i++)
+		m->ret_types[i] = m->ret[i]->type;
+	return FLOE_OK;
+}
+
+static int
+returning_send(Merge *m, ResultSink *sink)
+{
+	int i;
+
+	if (!m->nret || !sink)
+		return FLOE_OK;
+	if (sink->columns && sink->columns(sink->ctx, m->nret, (const char *const *)m->ret_names,
+					   m->ret_types) != 0)
+		return floe_errorf(m->ctx->err, ERRCODE_QUERY_CANCELED,
+				   "canceling statement due to user request");
+	for (i = 0; i < m->nret_batches; i++)
+		if (sink->batch && sink->batch(sink->ctx, m->ret_batches[i]) != 0)
+			return floe_errorf(m->ctx->err, ERRCODE_QUERY_CANCELED,
+					   "canceling statement due to user request");
+	return FLOE_OK;
 }
 
 int
 merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
 {
-	(void)s;
-	(void)sql;
-	(void)is;
-	(void)sink;
-	return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED, "ON CONFLICT is not supported yet");
+	Merge m;
+	PgQuery__OnConflictClause *oc = is->on_conflict_clause;
+	Operator *rows;
+	Clause *cl;
+	int i;
+	char tag[64];
+
+	memset(&m, 0, sizeof m);
+	m.s = s;
+	m.ctx = ctx;
+	m.sql = sql;
+	m.dup_col = -1;
+	m.b.sql = sql;
+	m.on_conflict = oc != NULL;
+	if (is->with_clause)
+		return unsupported(&m, "WITH in INSERT");
+	TRY(load_target(&m, is->relation, "INSERT"));
+	/* conflict columns */
+	m.keys = ARENA_ARRAY(ctx->arena, int, m.nt + 1);
+	if (oc && oc->infer && oc->infer->conname && oc->infer->conname[0])
+		return unsupported(&m, "ON CONFLICT ON CONSTRAINT");
+	if (oc && oc->infer) {
+		if (oc->infer->where_clause)
+			return unsupported(&m, "ON CONFLICT (...) WHERE");
+		for (i = 0; i < (int)oc->infer->n_index_elems; i++) {
+			Node *e = oc->infer->index_elems[i];
+			int c;
+			if (e->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM || !e->index_elem->name)
+				return unsupported(&m, "an expression as ON CONFLICT target");
+			c = find_field(&m, e->index_elem->name);
+			if (c < 0) {
+				floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" does not exist", e->index_elem->name);
+				return fail_at(&m, oc->infer->location);
+			}
+			m.keys[m.nkeys++] = c;
+		}
+	} else {
+		if (oc && oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE) {
+			floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+				    "ON CONFLICT DO UPDATE requires inference specification or constraint name");
+			floe_error_hint(ctx->err, "For example, ON CONFLICT (column_name).");
+			return fail_at(&m, oc->location);
+		}
+		for (i = 0; i < m.schema->nidentifier; i++) {
+			int c, k;
+			for (c = 0; c < m.nt; c++)
+				if (m.schema->fields[c].id == m.schema->identifier_field_ids[i])
+					break;
+			for (k = 0; k < m.nkeys; k++)
+				if (m.keys[k] == c)
+					break;
+			if (c < m.nt && k == m.nkeys)
+				m.keys[m.nkeys++] = c;
+		}
+	}
+	TRY(insert_rows(&m, is, &rows));
+	if (m.nkeys) {
+		TRY(conflict_join(&m, rows));
+	} else {
+		/* nothing can conflict: a join with no target rows */
+		m.src = rows;
+		m.ns = m.nt;
+		m.snames = ARENA_ARRAY(ctx->arena, char *, m.nt + 1);
+		m.stypes = ARENA_ARRAY(ctx->arena, SqlType, m.nt + 1);
+		for (i = 0; i < m.nt; i++) {
+			m.snames[i] = m.schema->fields[i].name;
+			m.stypes[i] = m.schema->fields[i].type;
+		}
+		m.srel = "excluded";
+		make_scope(&m);
+		{
+			Value f = { 0 };
+			f.type = type_make(TYPE_BOOL);
+			m.on = expr_const(ctx->arena, &f);
+		}
+	}
+	m.clauses = ARENA_ARRAY(ctx->arena, Clause, 3);
+	/* MATCHED */
+	cl = &m.clauses[m.nclauses++];
+	cl->cat = CAT_MATCHED;
+	if (!oc) {
+		cl->act = ACT_ERROR;
+		m.pk_error = true;
+		m.dup_act = ACT_ERROR;
+	} else if (oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING) {
+		cl->act = ACT_NOTHING;
+		m.dup_act = ACT_NOTHING;
+	} else {
+		cl->act = ACT_UPDATE;
+		m.dup_act = ACT_ERROR;
+		m.dup_state = ERRCODE_CARDINALITY_VIOLATION;
+		m.dup_msg = "ON CONFLICT DO UPDATE command cannot affect row a second time";
+		m.dup_hint = "Ensure that no rows proposed for insertion within the same command have duplicate constrained values.";
+		hide(&m, false, true);
+		m.b.allow_aggs = false;
+		m.b.where = "UPDATE";
+		TRY(bind_set(&m, cl, oc->target_list, oc->n_target_list));
+		if (oc->where_clause) {
+			Expr *w;
+			m.b.where = "WHERE";
+			if (!(w = bind_coerce_bool(&m.b, bind_expr(&m.b, oc->where_clause), "WHERE")))
+				return FLOE_ERR;
+			cl->cond = to_join(&m, w, false);
+		}
+	}
+	/* NOT MATCHED: insert the row as proposed */
+	cl = &m.clauses[m.nclauses++];
+	cl->cat = CAT_NOT_MATCHED;
+	cl->act = ACT_INSERT;
+	cl->vals = ARENA_ARRAY(ctx->arena, Expr *, m.nt + 1);
+	for (i = 0; i < m.nt; i++)
+		cl->vals[i] = expr_colref(ctx->arena, COL_SRC(&m, i), m.schema->fields[i].type);
+	if (is->n_returning_list)
+		TRY(bind_returning(&m, is->returning_list, (int)is->n_returning_list));
+	if (m.nkeys)
+		TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles,
+				     ctx->err));
+	TRY(merge_run(&m, target_op(&m, m.nkeys == 0)));
+	TRY(returning_send(&m, sink));
+	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)m.affected);
+	return complete(sink, tag);
 }
