@@ -197,7 +197,9 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	if (d->t->md->format_version < 2) {
 		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "%s on an Iceberg format-version 1 table is not supported", verb);
-		return floe_error_hint(ctx->err, "Upgrade the table to format version 2.");
+		return floe_error_hint(ctx->err,
+				       "Upgrade the table to format version 2: ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
+				       d->t->name);
 	}
 	TRY(check_mode(d->t->md, update ? "write.update.mode" : "write.delete.mode", ctx->err));
 	for (i = 0; i < d->schema->nfields; i++)
@@ -1227,7 +1229,9 @@ dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *s
 		if (ts[i]->md->format_version < 2) {
 			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "TRUNCATE on an Iceberg format-version 1 table is not supported");
-			return floe_error_hint(ctx->err, "Upgrade the table to format version 2.");
+			return floe_error_hint(ctx->err,
+					       "Upgrade the table to format version 2: ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
+					       ts[i]->name);
 		}
 	}
 	for (i = 0; i < (int)st->n_relations; i++) {

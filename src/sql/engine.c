@@ -315,6 +315,40 @@ default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
 	return arena_sprintf(b->arena, "%s::%s", q, tb);
 }
 
+static int create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
+			  const char ***keys, const char ***values, int *nprops,
+			  int *format_version, floe_error *err);
+static int set_format_version(Session *s, Table *t, int version, Arena *a, floe_error *err);
+
+/* PRIMARY KEY: column i joins the key (NOT NULL as PostgreSQL makes it). */
+static int
+add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
+{
+	IcebergField *f = &schema->fields[i];
+	int k;
+
+	for (k = 0; k < schema->nidentifier; k++)
+		if (schema->identifier_field_ids[k] == i + 1)
+			return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+					   "column \"%s\" appears twice in primary key constraint",
+					   f->name);
+	if (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "column \"%s\" of type %s cannot be part of the primary key of \"%s\" (Iceberg identifier fields cannot be floating point)",
+				   f->name, f->type.id == TYPE_FLOAT32 ? "real" : "double precision",
+				   table);
+	f->required = true;
+	schema->identifier_field_ids[schema->nidentifier++] = i + 1;   /* table_create's ids */
+	return FLOE_OK;
+}
+
+/*
+ * CREATE TABLE [IF NOT EXISTS] t (col type [NOT NULL] [DEFAULT c]
+ * [PRIMARY KEY], ... [, PRIMARY KEY (cols)]) [WITH (props)]: the key's
+ * columns become the schema's identifier-field-ids (Iceberg's row
+ * identity) and NOT NULL; nothing else enforces it here (merge.c's INSERT
+ * does).  WITH: table properties (create_options).
+ */
 static int
 exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
@@ -324,8 +358,10 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 	BindCtx b;
 	Table *t;
 	size_t i, j;
-	int nf = 0;
+	int nf = 0, nprops, fv;
 	Engine *e = s->engine;
+	const char **keys, **values;
+	bool has_pk = false;
 
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -336,22 +372,22 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 	if (cs->n_inh_relations || cs->partbound || cs->partspec || cs->of_typename)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "INHERITS / PARTITION BY / OF type are not supported yet");
-	if (cs->n_options)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "CREATE TABLE ... WITH (...) options are not supported yet");
 	if (cs->relation->relpersistence && cs->relation->relpersistence[0] == 't')
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
 	TRY(check_namespace(s, ns, err));
 	memset(&schema, 0, sizeof schema);
 	schema.fields = ARENA_ARRAY(a, IcebergField, cs->n_table_elts + 1);
+	schema.identifier_field_ids = ARENA_ARRAY(a, int32_t, cs->n_table_elts + 1);
 	for (i = 0; i < cs->n_table_elts; i++) {
 		Node *el = cs->table_elts[i];
 		PgQuery__ColumnDef *cd;
 		IcebergField *f;
 
+		if (el->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
+			continue;             /* table constraints: below */
 		if (el->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "table constraints (PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY) and LIKE are not supported yet");
+					   "LIKE in CREATE TABLE is not supported yet");
 		cd = el->column_def;
 		for (j = 0; j < (size_t)nf; j++)
 			if (!strcmp(schema.fields[j].name, cd->colname))
@@ -375,13 +411,48 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 				if (!(f->default_sql = default_text(&b, c->raw_expr, f->type, f->name)))
 					return FLOE_ERR;
 				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+				if (has_pk)
+					goto multiple_pk;
+				schema.nfields = nf;
+				TRY(add_key_column(&schema, nf - 1, name, err));
+				has_pk = true;
+				break;
 			default:
 				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "column constraints other than NOT NULL and DEFAULT are not supported yet");
+						   "column constraints other than NOT NULL, DEFAULT and PRIMARY KEY are not supported yet");
 			}
 		}
 	}
 	schema.nfields = nf;
+	for (i = 0; i < cs->n_table_elts; i++) {
+		PgQuery__Constraint *c;
+		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+			continue;
+		c = cs->table_elts[i]->constraint;
+		if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "table constraints other than PRIMARY KEY (UNIQUE, CHECK, FOREIGN KEY) are not supported yet");
+		if (has_pk)
+			goto multiple_pk;
+		has_pk = true;
+		for (j = 0; j < c->n_keys; j++) {
+			const char *col = c->keys[j]->string->sval;
+			int k, found = -1;
+			for (k = 0; k < nf; k++)
+				if (!strcmp(schema.fields[k].name, col))
+					found = k;
+			if (found < 0) {
+				floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" named in key does not exist", col);
+				floe_error_position(err, bind_location(&b, c->location));
+				return FLOE_ERR;
+			}
+			TRY(add_key_column(&schema, found, name, err));
+		}
+	}
+	TRY(create_options(s, &schema, cs->options, cs->n_options, a, &keys, &values, &nprops, &fv,
+			   err));
 	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
 			notice(sink, "relation \"%s\" already exists, skipping", name);
@@ -390,8 +461,18 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	}
 	floe_error_clear(err);
-	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, a, &t, err));
+	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
+			 err));
+	if (set_format_version(s, t, fv, a, err) != FLOE_OK) {
+		floe_error keep = *err, ignore;
+		table_drop(e->catalog, e->io, ns, name, true, &ignore);
+		*err = keep;
+		return FLOE_ERR;
+	}
 	return complete(sink, "CREATE TABLE");
+multiple_pk:
+	return floe_errorf(err, "42P16",   /* invalid_table_definition: not in sqlstate.txt yet */
+			   "multiple primary keys for table \"%s\" are not allowed", name);
 }
 
 static int
@@ -453,6 +534,250 @@ exec_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_er
 		return complete(sink, "DROP SCHEMA");
 	}
 	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DROP is not supported yet");
+}
+
+/* ---- table properties ------------------------------------------------ */
+
+/*
+ * Iceberg table properties set by CREATE TABLE ... WITH (...) and ALTER
+ * TABLE ... SET (...) / RESET (...) (also Spark's TBLPROPERTIES spelling,
+ * rewritten by parse.c).  Checked when they are set:
+ *   format-version            1, 2 or 3 (Iceberg's reserved key: it sets the
+ *                             table's format version, it is not stored;
+ *                             ALTER may only upgrade)
+ *   write.delete.mode, write.update.mode, write.merge.mode
+ *                             copy-on-write or merge-on-read
+ *   other write.*             as the data writer reads them (data_writer.h)
+ *   floe.column.*             reserved (floe's column facts)
+ * Any other key is stored as given.  A bad value is 22023.
+ */
+static int
+option_text(PgQuery__DefElem *de, Arena *a, const char **out, floe_error *err)
+{
+	Node *v = de->arg;
+
+	if (!v) {
+		*out = "true";
+		return FLOE_OK;
+	}
+	switch (v->node_case) {
+	case PG_QUERY__NODE__NODE_STRING:
+		*out = v->string->sval;
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_INTEGER:
+		*out = arena_sprintf(a, "%d", (int)v->integer->ival);
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_FLOAT:
+		*out = v->float_->fval;
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_BOOLEAN:
+		*out = v->boolean->boolval ? "true" : "false";
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_TYPE_NAME:
+		if (v->type_name->n_names >= 1 && !v->type_name->n_typmods &&
+		    v->type_name->names[v->type_name->n_names - 1]->node_case ==
+		    PG_QUERY__NODE__NODE_STRING) {
+			*out = v->type_name->names[v->type_name->n_names - 1]->string->sval;
+			return FLOE_OK;
+		}
+		break;
+	default:
+		break;
+	}
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "invalid value for table property \"%s\"", de->defname);
+}
+
+static bool
+is_mode_key(const char *k)
+{
+	return !strcmp(k, "write.delete.mode") || !strcmp(k, "write.update.mode") ||
+	       !strcmp(k, "write.merge.mode");
+}
+
+/* Check one property (not format-version) before it is stored. */
+static int
+check_property(Session *s, const IcebergSchema *schema, const char *k, const char *v,
+	       Arena *a, floe_error *err)
+{
+	if (is_mode_key(k)) {
+		if (!strcmp(v, "copy-on-write") || !strcmp(v, "merge-on-read"))
+			return FLOE_OK;
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "invalid value for table property \"%s\": \"%s\"", k, v);
+		return floe_error_hint(err, "Valid values are \"copy-on-write\" and \"merge-on-read\".");
+	}
+	if (!strncmp(k, "floe.column.", 12))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "table property \"%s\" is reserved", k);
+	if (!strncmp(k, "write.", 6)) {
+		/* the data writer's own check (it ignores keys it does not use) */
+		DataWriter *w = data_writer_new(s->engine->io, "/nonexistent", schema, 0, a);
+		int rc = data_writer_set_property(w, k, v, err);
+		data_writer_free(w);
+		return rc;
+	}
+	return FLOE_OK;
+}
+
+static int
+parse_format_version(const char *v, int *out, floe_error *err)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "2") || !strcmp(v, "3")) {
+		*out = v[0] - '0';
+		return FLOE_OK;
+	}
+	floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+		    "invalid value for table property \"format-version\": \"%s\"", v);
+	return floe_error_hint(err, "Supported format versions are 1, 2 and 3.");
+}
+
+/* CREATE TABLE's WITH list: checked properties and the format version
+ * (2 when not given). */
+static int
+create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
+	       const char ***keys, const char ***values, int *nprops, int *format_version,
+	       floe_error *err)
+{
+	size_t i;
+	int j;
+
+	*keys = ARENA_ARRAY(a, const char *, n + 1);
+	*values = ARENA_ARRAY(a, const char *, n + 1);
+	*nprops = 0;
+	*format_version = 2;
+	for (i = 0; i < n; i++) {
+		PgQuery__DefElem *de = opts[i]->def_elem;
+		const char *k, *v;
+
+		if (de->defnamespace && de->defnamespace[0])
+			k = arena_sprintf(a, "%s.%s", de->defnamespace, de->defname);
+		else
+			k = de->defname;
+		TRY(option_text(de, a, &v, err));
+		if (!strcmp(k, "format-version")) {
+			TRY(parse_format_version(v, format_version, err));
+			continue;
+		}
+		TRY(check_property(s, schema, k, v, a, err));
+		for (j = 0; j < *nprops; j++)
+			if (!strcmp((*keys)[j], k))
+				break;
+		(*keys)[j] = k;
+		(*values)[j] = v;
+		if (j == *nprops)
+			(*nprops)++;
+	}
+	return FLOE_OK;
+}
+
+/* A freshly created table moved to another format version (table_create
+ * makes version 2): a metadata-only commit before anything is written. */
+static int
+set_format_version(Session *s, Table *t, int version, Arena *a, floe_error *err)
+{
+	TableMetadata *md;
+	Table *out;
+
+	if (t->md->format_version == version)
+		return FLOE_OK;
+	md = metadata_copy(t->md, a);
+	md->format_version = version;
+	if (version >= 3 && !md->has_next_row_id) {
+		md->has_next_row_id = true;
+		md->next_row_id = 0;
+	}
+	return table_commit_metadata(s->engine->catalog, s->engine->io, t, md, a, &out, err);
+}
+
+/*
+ * ALTER TABLE [IF EXISTS] t SET (k = v, ...) | RESET (k, ...) — also
+ * SET TBLPROPERTIES / UNSET TBLPROPERTIES — one metadata commit
+ * (txn_commit_metadata).  'format-version' may be raised (1 -> 2 -> 3),
+ * never lowered or reset.  Other ALTER TABLE forms are 0A000.
+ */
+static int
+exec_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *as,
+		 ResultSink *sink)
+{
+	const char *ns = rv_ns(s, as->relation), *name = as->relation->relname;
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	TableMetadata *md;
+	Table *t, *out;
+	size_t i, k;
+
+	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
+	for (i = 0; i < as->n_cmds; i++) {
+		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
+		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "ALTER TABLE supports only SET (...) / RESET (...) of table properties yet");
+	}
+	if (txn_table_load(s, ns, name, a, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
+			BindCtx b;
+			if (as->missing_ok) {
+				floe_error_clear(err);
+				notice(sink, "relation \"%s\" does not exist, skipping", name);
+				return complete(sink, "ALTER TABLE");
+			}
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			memset(&b, 0, sizeof b);
+			b.sql = sql;
+			floe_error_position(err, bind_location(&b, as->relation->location));
+		}
+		return FLOE_ERR;
+	}
+	md = metadata_copy(t->md, a);
+	for (i = 0; i < as->n_cmds; i++) {
+		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		bool reset = c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions;
+		PgQuery__List *l = c->def && c->def->node_case == PG_QUERY__NODE__NODE_LIST ?
+			c->def->list : NULL;
+
+		for (k = 0; l && k < l->n_items; k++) {
+			PgQuery__DefElem *de = l->items[k]->def_elem;
+			const char *key = de->defnamespace && de->defnamespace[0] ?
+				arena_sprintf(a, "%s.%s", de->defnamespace, de->defname) : de->defname;
+			const char *v;
+			int fv;
+
+			if (!strcmp(key, "format-version")) {
+				if (reset)
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "table property \"format-version\" cannot be reset");
+				TRY(option_text(de, a, &v, err));
+				TRY(parse_format_version(v, &fv, err));
+				if (fv < md->format_version) {
+					floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						    "cannot downgrade table \"%s\" from format version %d to %d",
+						    name, md->format_version, fv);
+					return FLOE_ERR;
+				}
+				md->format_version = fv;
+				if (fv >= 3 && !md->has_next_row_id) {
+					md->has_next_row_id = true;
+					md->next_row_id = 0;
+				}
+				continue;
+			}
+			if (reset) {
+				if (!strncmp(key, "floe.column.", 12))
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "table property \"%s\" is reserved", key);
+				metadata_set_property(md, key, NULL, a);
+				continue;
+			}
+			TRY(option_text(de, a, &v, err));
+			TRY(check_property(s, metadata_current_schema(md), key, v, a, err));
+			metadata_set_property(md, key, v, a);
+		}
+	}
+	TRY(txn_commit_metadata(s, t, md, a, &out, err));
+	return complete(sink, "ALTER TABLE");
 }
 
 /* ---- INSERT ------------------------------------------------------------ */
@@ -1152,6 +1477,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return exec_create_table(s, sql, n->create_stmt, a, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
 		return exec_ctas(s, &ctx, sql, n->create_table_as_stmt, sink);
+	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		return exec_alter_table(s, &ctx, sql, n->alter_table_stmt, sink);
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return exec_create_schema(s, n->create_schema_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_DROP_STMT:

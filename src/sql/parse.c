@@ -11,6 +11,12 @@
  * every byte offset, before libpg_query sees the text:
  *   INSERT OVERWRITE t ...  ->  INSERT INTO      t ...   (the caller finds
  *        OVERWRITE in its own, unchanged text: sql_is_insert_overwrite)
+ *   Iceberg table properties, as Spark writes them:
+ *     ... SET TBLPROPERTIES (...)     ->  ... SET               (...)
+ *     ... UNSET TBLPROPERTIES (...)   ->  ... RESET             (...)
+ *     CREATE TABLE ... TBLPROPERTIES (...)  ->  ... WITH          (...)
+ *     and in an option list after WITH / SET / RESET, a quoted key
+ *     'format-version' = ...  ->  "format-version" = ...   (a quoted name)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +100,13 @@ rewrite_extensions(const char *sql)
 	const char *p = sql, *kw;
 	char *copy = NULL;
 
+	/* option lists: pending after WITH/SET/RESET before "(", depth of
+	 * parentheses inside one, elem at the start of an element */
+	bool pending = false, elem = false;
+	int depth = 0;
+	const char *prev = NULL;     /* the previous word */
+	size_t prev_len = 0;
+
 	while (*p) {
 		const char *q = skip_space(p);
 		size_t w;
@@ -101,6 +114,30 @@ rewrite_extensions(const char *sql)
 			p = q;
 			continue;
 		}
+		if (*p == '(' || *p == ')' || *p == ',') {
+			if (*p == '(' && pending)
+				depth = 1, elem = true;
+			else if (*p == '(' && depth)
+				depth++, elem = false;
+			else if (*p == ')' && depth)
+				depth--, elem = false;
+			else
+				elem = depth == 1 && *p == ',';
+			pending = false;
+			p++;
+			continue;
+		}
+		if (*p == '\'' && depth == 1 && elem) {
+			/* a quoted key: 'k' -> "k" unless it holds quotes */
+			const char *end = strchr(p + 1, '\'');
+			if (end && end[1] != '\'' && !memchr(p + 1, '"', (size_t)(end - p - 1))) {
+				if (!copy)
+					copy = strdup(sql);
+				copy[p - sql] = '"';
+				copy[end - sql] = '"';
+			}
+		}
+		pending = elem = false;
 		if (*p == '\'' || *p == '"') {
 			char quote = *p;
 			bool esc = quote == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e');
@@ -138,6 +175,29 @@ rewrite_extensions(const char *sql)
 			memcpy(copy + (kw - sql), "INTO     ", 9);
 			p = kw + 9;
 			continue;
+		}
+		if (w && *skip_space(p + w) == '(') {
+			if (w == 13 && !strncasecmp(p, "tblproperties", 13)) {
+				if (!copy)
+					copy = strdup(sql);
+				if (prev_len == 3 && !strncasecmp(prev, "set", 3)) {
+					memset(copy + (p - sql), ' ', 13);
+				} else if (prev_len == 5 && !strncasecmp(prev, "unset", 5)) {
+					memcpy(copy + (prev - sql), "RESET", 5);
+					memset(copy + (p - sql), ' ', 13);
+				} else {
+					memcpy(copy + (p - sql), "WITH         ", 13);
+				}
+				pending = true;
+			} else if ((w == 4 && !strncasecmp(p, "with", 4)) ||
+				   (w == 3 && !strncasecmp(p, "set", 3)) ||
+				   (w == 5 && !strncasecmp(p, "reset", 5))) {
+				pending = true;
+			}
+		}
+		if (w) {
+			prev = p;
+			prev_len = w;
 		}
 		p += w ? w : 1;
 	}
