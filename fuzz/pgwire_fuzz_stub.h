@@ -6,14 +6,16 @@
  * two columns (int4, text) and three rows, one of them NULL; SQL containing
  * "err" fails with 22012 at position 1; Describe reports the same columns
  * for SQL starting with "SELECT"; user "scram" authenticates with
- * SCRAM-SHA-256 (password "pw"), user "mock" gets the unknown-user mock
- * exchange, everyone else is trusted.  Output bytes are discarded.
+ * SCRAM-SHA-256 (password "pw"), "password" with a cleartext password and
+ * "md5" with the md5 method (both "pw"), user "mock" gets the unknown-user
+ * mock exchange, everyone else is trusted.  Output bytes are discarded.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/auth_md5.c"
 #include "server/auth_scram.c"
 #include "server/pgwire.c"
 #include "server/pgwire_msg.c"
@@ -117,21 +119,29 @@ stub_write(void *io, const void *p, size_t n)
 }
 
 static int
-stub_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err)
+stub_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 {
 	if (!strcmp(user, "limited")) {
 		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION, "too many failed login attempts");
 		return -1;
 	}
+	if (!strcmp(user, "scram") || !strcmp(user, "password"))
+		a->has_scram = scram_verifier_parse("SCRAM-SHA-256$4096:MDEyMzQ1Njc4OWFiY2RlZg==$"
+						    "5ZYEbgx2oIM3fZnh8TduMjqml9cWqbXQbEZWmn915Ik=:"
+						    "6sv9J26dRZ6UzzzrfUNYjbMnEf5W9S+QtAvKkuddjcI=", &a->scram) == FLOE_OK;
 	if (!strcmp(user, "scram"))
-		return scram_verifier_parse("SCRAM-SHA-256$4096:MDEyMzQ1Njc4OWFiY2RlZg==$"
-					    "5ZYEbgx2oIM3fZnh8TduMjqml9cWqbXQbEZWmn915Ik=:"
-					    "6sv9J26dRZ6UzzzrfUNYjbMnEf5W9S+QtAvKkuddjcI=", v) == FLOE_OK;
-	if (!strcmp(user, "mock")) {
-		scram_mock_verifier(user, v);
-		return 1;
+		return a->has_scram ? PGAUTH_SCRAM : -1;
+	if (!strcmp(user, "password"))
+		return PGAUTH_PASSWORD;
+	if (!strcmp(user, "md5")) {
+		auth_md5_secret("pw", user, a->md5);
+		return PGAUTH_MD5;
 	}
-	return 0;
+	if (!strcmp(user, "mock")) {
+		scram_mock_verifier(user, &a->scram);
+		return PGAUTH_SCRAM;
+	}
+	return PGAUTH_TRUST;
 }
 
 static const PgwireBackend stub_backend = {

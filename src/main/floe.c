@@ -4,11 +4,16 @@
  *
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
- *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE] [--auth-timeout S]
- *   floe serve --make-verifier     read a password on stdin, print its
- *                                  SCRAM-SHA-256 verifier (for --auth-file)
+ *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
+ *              [--auth-timeout S] [--tls-cert FILE --tls-key FILE]
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
+ *   floe serve --make-verifier     read a password on stdin, print its
+ *                                  SCRAM-SHA-256 verifier (for --auth-file)
+ *   floe user add NAME [-D DIR] [--password-file FILE] [--md5]
+ *   floe user remove NAME [-D DIR]
+ *   floe user list [-D DIR]        the users of `floe serve`, kept in
+ *                                  <warehouse>/users (server/users.h)
  *   floe --version | --help
  *
  * The warehouse is -D/--warehouse, else $FLOE_WAREHOUSE, else ./floe-data.
@@ -33,8 +38,13 @@
 #include <signal.h>
 
 #include "main/shell.h"
+#include <sys/stat.h>
+#include <termios.h>
+
+#include "server/auth_md5.h"
 #include "server/auth_scram.h"
 #include "server/server.h"
+#include "server/users.h"
 
 typedef struct Action {
 	char kind;          /* 'c' command string, 'f' file */
@@ -49,8 +59,10 @@ usage(FILE *out)
 		"\n"
 		"Usage:\n"
 		"  floe [shell] [OPTION]...   run the interactive shell or a script\n"
-		"  floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]\n"
+		"  floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--tls-cert F --tls-key F]\n"
 		"                             run the PostgreSQL wire-protocol server (default port 5433)\n"
+		"  floe user add|remove|list [NAME] [-D DIR]\n"
+		"                             manage the server's users (floe user --help)\n"
 		"\n"
 		"Options:\n"
 		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data)\n"
@@ -93,12 +105,17 @@ serve_main(int argc, char **argv)
 		{"auth-file", required_argument, NULL, 'a'},
 		{"make-verifier", no_argument, NULL, 'm'},
 		{"auth-timeout", required_argument, NULL, 't'},
+		{"auth", required_argument, NULL, 'M'},
+		{"tls-cert", required_argument, NULL, 'C'},
+		{"tls-key", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 1000},
 		{NULL, 0, NULL, 0},
 	};
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
+	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
 	int port = 5433, c, auth_timeout = 60;
-	char *end;
+	char *end, users_file[4096];
+	ServerConfig scfg;
 	EngineConfig cfg;
 	Engine *engine;
 	Server *srv;
@@ -111,6 +128,9 @@ serve_main(int argc, char **argv)
 		case 'D': warehouse = optarg; break;
 		case 'h': host = optarg; break;
 		case 'a': auth_file = optarg; break;
+		case 'M': auth_method = optarg; break;
+		case 'C': tls_cert = optarg; break;
+		case 'K': tls_key = optarg; break;
 		case 't':
 			auth_timeout = (int)strtol(optarg, &end, 10);
 			if (*end || !*optarg || auth_timeout < 1 || auth_timeout > 600) {
@@ -144,13 +164,16 @@ serve_main(int argc, char **argv)
 			}
 			break;
 		case 1000:
-			printf("Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth-file FILE]\n"
+			printf("Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD]\n"
+			       "                  [--auth-file FILE] [--tls-cert FILE --tls-key FILE] [--auth-timeout S]\n"
 			       "       floe serve --make-verifier < password\n"
 			       "Serve the warehouse over the PostgreSQL protocol (default port 5433;\n"
-			       "--port 0 picks a free port).  Without --auth-file connections are\n"
-			       "trusted and only loopback addresses are allowed; with it, every user\n"
-			       "logs in with SCRAM-SHA-256 (lines \"user:SCRAM-SHA-256$...\", as made\n"
-			       "by --make-verifier or stored in PostgreSQL's pg_authid).\n"
+			       "--port 0 picks a free port).\n"
+			       "Users and their password verifiers are in <warehouse>/users (floe user add),\n"
+			       "or in --auth-file FILE (lines \"user:SCRAM-SHA-256$...\" or \"user:md5...\").\n"
+			       "--auth trust|password|md5|scram-sha-256: default scram-sha-256 when there are\n"
+			       "users, else trust; trust is allowed only on loopback addresses.\n"
+			       "--tls-cert/--tls-key: PEM certificate and key; SSLRequest is then accepted.\n"
 			       "--auth-timeout S closes connections that have not logged in after S\n"
 			       "seconds (default 60).\n");
 			return 0;
@@ -175,27 +198,208 @@ serve_main(int argc, char **argv)
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
 	}
-	if (server_listen(&srv, engine, host, port, auth_file, &err) != FLOE_OK) {
+	memset(&scfg, 0, sizeof scfg);
+	scfg.host = host;
+	scfg.port = port;
+	if (auth_file) {
+		scfg.users_file = auth_file;
+		scfg.users_required = true;
+	} else {
+		users_path(warehouse, users_file, sizeof users_file);
+		scfg.users_file = users_file;
+	}
+	scfg.auth_method = auth_method;
+	scfg.tls_cert = tls_cert;
+	scfg.tls_key = tls_key;
+	scfg.auth_timeout = auth_timeout;
+	if (server_listen(&srv, engine, &scfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		if (err.hint[0])
 			fprintf(stderr, "HINT:  %s\n", err.hint);
 		engine_close(engine);
 		return 2;
 	}
-	server_set_auth_timeout(srv, auth_timeout);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	printf("floe serve: warehouse %s, listening on %s port %d\n"
-	       "connect with: psql -h %s -p %d -U <user> floe\n",
-	       warehouse, host, server_port(srv), host, server_port(srv));
+	       "connect with: psql -h %s -p %d -U <user> floe\n"
+	       "authentication: %s%s, TLS %s\n",
+	       warehouse, host, server_port(srv), host, server_port(srv), server_auth_method_name(srv),
+	       !strcmp(server_auth_method_name(srv), "trust") ? " (any user, no password; loopback only)" : "",
+	       tls_cert ? "on" : "off");
 	fflush(stdout);
 	server_run(srv, &serve_stop);
 	server_free(srv);
 	engine_close(engine);
 	return 0;
+}
+
+/* A password: the first line of `file` (stdin when NULL; on a terminal,
+ * asked twice without echo).  Returns 0, or -1 with a message printed. */
+static int
+read_password(const char *file, char *pw, size_t n)
+{
+	FILE *f = stdin;
+	bool tty = !file && isatty(STDIN_FILENO);
+	struct termios old, quiet;
+	char again[1024];
+	size_t len;
+
+	if (file && !(f = fopen(file, "r"))) {
+		fprintf(stderr, "floe user: could not open \"%s\": %s\n", file, strerror(errno));
+		return -1;
+	}
+	for (int round = 0; round < (tty ? 2 : 1); round++) {
+		char *dst = round ? again : pw;
+		size_t cap = round ? sizeof again : n;
+		bool got;
+		if (tty) {
+			fprintf(stderr, round ? "Enter it again: " : "Enter password for new user: ");
+			tcgetattr(STDIN_FILENO, &old);
+			quiet = old;
+			quiet.c_lflag &= ~(tcflag_t)ECHO;
+			tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+		}
+		got = fgets(dst, (int)cap, f) != NULL;
+		if (tty) {
+			tcsetattr(STDIN_FILENO, TCSAFLUSH, &old);
+			fputc('\n', stderr);
+		}
+		if (!got) {
+			fprintf(stderr, "floe user: no password given\n");
+			if (file)
+				fclose(f);
+			return -1;
+		}
+		len = strlen(dst);
+		while (len && (dst[len - 1] == '\n' || dst[len - 1] == '\r'))
+			dst[--len] = 0;
+	}
+	if (file)
+		fclose(f);
+	if (tty && strcmp(pw, again) != 0) {
+		fprintf(stderr, "floe user: the passwords do not match\n");
+		memset(again, 0, sizeof again);
+		return -1;
+	}
+	memset(again, 0, sizeof again);
+	if (!pw[0]) {
+		fprintf(stderr, "floe user: empty passwords are not allowed\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* floe user add|remove|list [NAME] [-D DIR] [--password-file F] [--md5] */
+static int
+user_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"warehouse", required_argument, NULL, 'D'},
+		{"password-file", required_argument, NULL, 'P'},
+		{"md5", no_argument, NULL, '5'},
+		{"help", no_argument, NULL, 1000},
+		{NULL, 0, NULL, 0},
+	};
+	const char *warehouse = NULL, *pwfile = NULL, *verb, *name = NULL;
+	bool md5 = false;
+	char path[4096], pw[1024], verifier[256], md5s[AUTH_MD5_LEN + 1];
+	Users users;
+	floe_error err;
+	int c, lock, rc = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":D:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D': warehouse = optarg; break;
+		case 'P': pwfile = optarg; break;
+		case '5': md5 = true; break;
+		case 1000:
+			printf("Usage: floe user add NAME [-D DIR] [--password-file FILE] [--md5]\n"
+			       "       floe user remove NAME [-D DIR]\n"
+			       "       floe user list [-D DIR]\n"
+			       "Users of floe serve, in <warehouse>/users (mode 0600).  add reads the\n"
+			       "password from --password-file, else stdin (asked twice on a terminal), and\n"
+			       "stores its SCRAM-SHA-256 verifier, never the password; --md5 also stores\n"
+			       "PostgreSQL's md5 secret, for clients of the md5 method (weaker: avoid).\n"
+			       "add replaces the secrets of an existing user.\n");
+			return 0;
+		default:
+			fprintf(stderr, "floe user: invalid option \"%s\"\n"
+				"Try \"floe user --help\" for more information.\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "floe user: expected add, remove or list\n");
+		return 2;
+	}
+	verb = argv[optind++];
+	if (strcmp(verb, "list") != 0) {
+		if (optind >= argc) {
+			fprintf(stderr, "floe user %s: expected a user name\n", verb);
+			return 2;
+		}
+		name = argv[optind++];
+	}
+	if (optind < argc || (strcmp(verb, "add") && strcmp(verb, "remove") && strcmp(verb, "list"))) {
+		fprintf(stderr, "floe user: unexpected argument \"%s\"\n", optind < argc ? argv[optind] : verb);
+		return 2;
+	}
+	if (name && !users_valid_name(name)) {
+		fprintf(stderr, "floe user: invalid user name \"%s\" (1 to 63 printable characters without ':')\n", name);
+		return 2;
+	}
+	if (!warehouse)
+		warehouse = getenv("FLOE_WAREHOUSE");
+	if (!warehouse || !*warehouse)
+		warehouse = "floe-data";
+	if (mkdir(warehouse, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "floe user: could not create \"%s\": %s\n", warehouse, strerror(errno));
+		return 2;
+	}
+	users_path(warehouse, path, sizeof path);
+	if (!strcmp(verb, "add") && read_password(pwfile, pw, sizeof pw) != 0)
+		return 2;
+	if ((lock = users_lock(path, &err)) < 0 || users_load(path, true, &users, &err) != FLOE_OK) {
+		fprintf(stderr, "floe user: %s\n", err.message);
+		users_unlock(lock);
+		memset(pw, 0, sizeof pw);
+		return 2;
+	}
+	if (!strcmp(verb, "list")) {
+		for (int i = 0; i < users.n; i++)
+			printf("%s\t%s%s%s\n", users.u[i].name, users.u[i].scram_text ? "scram-sha-256" : "",
+			       users.u[i].scram_text && users.u[i].md5[0] ? "," : "", users.u[i].md5[0] ? "md5" : "");
+	} else if (!strcmp(verb, "remove")) {
+		if (!users_remove(&users, name)) {
+			fprintf(stderr, "floe user: user \"%s\" does not exist\n", name);
+			rc = 1;
+		} else if (users_save(path, &users, &err) != FLOE_OK) {
+			fprintf(stderr, "floe user: %s\n", err.message);
+			rc = 2;
+		}
+	} else {
+		if (scram_verifier_make(pw, 4096, verifier, sizeof verifier) != FLOE_OK) {
+			fprintf(stderr, "floe user: could not make a verifier\n");
+			rc = 2;
+		} else {
+			if (md5)
+				auth_md5_secret(pw, name, md5s);
+			if (users_set(&users, name, verifier, md5 ? md5s : NULL, &err) != FLOE_OK ||
+			    users_save(path, &users, &err) != FLOE_OK) {
+				fprintf(stderr, "floe user: %s\n", err.message);
+				rc = 2;
+			}
+		}
+	}
+	memset(pw, 0, sizeof pw);
+	users_free(&users);
+	users_unlock(lock);
+	return rc;
 }
 
 int
@@ -231,6 +435,8 @@ main(int argc, char **argv)
 	if (argc > 1 && argv[1][0] != '-') {
 		if (strcmp(argv[1], "serve") == 0)
 			return serve_main(argc - 1, argv + 1);
+		if (strcmp(argv[1], "user") == 0)
+			return user_main(argc - 1, argv + 1);
 		if (strcmp(argv[1], "shell") != 0) {
 			fprintf(stderr, "floe: unknown command \"%s\"\n"
 				"Try \"floe --help\" for more information.\n", argv[1]);

@@ -12,17 +12,19 @@
  *
  *        bytes
  *          |
- *          v       SSLRequest / GSSENCRequest: reply 'N' (startup_packet)
+ *          v       SSLRequest: 'S' + backend.tls_start, or 'N'; GSSENCRequest 'N'
  *   +-------------+ <-----+
  *   | PG_STARTUP  | ------+
  *   +-------------+ --- CancelRequest (startup_packet -> backend.cancel) --+
  *          | StartupMessage 3.x (startup_packet)                          |
- *          | trust: finish_startup          SCRAM: AuthenticationSASL     |
+ *          | trust: finish_startup   SCRAM: AuthenticationSASL;          |
+ *          |                 password / md5: AuthenticationCleartext/MD5  |
  *          |                                     v                        |
  *          |                              +-------------+  wrong password |
  *          |                              |   PG_AUTH   | --- or bad -----+
  *          |                              +-------------+  SASL message   |
- *          |    SASLInitialResponse, SASLResponse (auth_msg)  |           |
+ *          |    SASLInitialResponse, SASLResponse, PasswordMessage        |
+ *          |    (auth_msg, password_msg)                      |           |
  *          | <------------------------------------------------+           |
  *          | finish_startup: session_open, AuthenticationOk,              |
  *          | ParameterStatus*, BackendKeyData, ReadyForQuery              |
@@ -76,6 +78,8 @@
  * interval, uuid; binary results are encoded for every floe type.
  */
 #include <ctype.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +138,11 @@ struct PgConn {
 	char *database, *app, *options;
 	ScramState *scram;
 	int auth_step;
+	PgAuthMethod auth_method;  /* in PG_AUTH */
+	PgAuthInfo *auth;          /* PASSWORD / MD5: the stored secrets */
+	uint8_t md5_salt[4];
+	bool tls;                  /* TLS established (tls_start) */
+	size_t in_rest;            /* bytes after the startup packet being processed */
 	void *session;
 	volatile int cancel;
 	char user[256];
@@ -1583,6 +1592,44 @@ apply_options(PgConn *c, const char *opts, floe_error *err)
 
 static int finish_startup(PgConn *c);
 
+/* A wrong password: FATAL 28P01 (never naming the password), counted. */
+static int
+auth_fail(PgConn *c)
+{
+	floe_error err;
+	floe_errorf(&err, ERRCODE_INVALID_PASSWORD, "password authentication failed for user \"%s\"", c->user);
+	if (c->be->auth_failed)
+		c->be->auth_failed(c->be->ctx, c->io, c->user);
+	send_error(c, &err, "FATAL");
+	c->state = PG_CLOSED;
+	return FLOE_ERR;
+}
+
+/* PasswordMessage for the cleartext and md5 methods. */
+static int
+password_msg(PgConn *c, PgReader *r)
+{
+	const char *pw = pgreader_cstr(r);
+	bool ok;
+
+	if (r->bad || pgreader_left(r))
+		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid password packet size");
+	if (!pw[0])
+		return fatal(c, ERRCODE_INVALID_PASSWORD, "empty password returned by client");
+	if (c->auth_method == PGAUTH_MD5)
+		ok = auth_md5_check(c->auth->md5, c->md5_salt, pw);
+	else
+		ok = auth_password_check(c->auth->has_scram ? &c->auth->scram : NULL, c->auth->md5, c->user, pw);
+	/* the password's bytes stay in `in` until consumed: wipe them */
+	memset((char *)pw, 0, strlen(pw));
+	OPENSSL_cleanse(c->auth, sizeof *c->auth);
+	free(c->auth);
+	c->auth = NULL;
+	if (!ok)
+		return auth_fail(c);
+	return finish_startup(c);
+}
+
 /* SASLInitialResponse (step 0) and SASLResponse (step 1) of SCRAM-SHA-256. */
 static int
 auth_msg(PgConn *c, char type, PgReader *r)
@@ -1595,9 +1642,12 @@ auth_msg(PgConn *c, char type, PgReader *r)
 
 	if (type != 'p') {
 		char msg[80];
-		snprintf(msg, sizeof msg, "expected SASL response, got message type %d", (unsigned char)type);
+		snprintf(msg, sizeof msg, "expected %s response, got message type %d",
+			 c->auth_method == PGAUTH_SCRAM ? "SASL" : "password", (unsigned char)type);
 		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, msg);
 	}
+	if (c->auth_method == PGAUTH_PASSWORD || c->auth_method == PGAUTH_MD5)
+		return password_msg(c, r);
 	if (c->auth_step == 0) {
 		const char *mech = pgreader_cstr(r);
 		int32_t len = pgreader_int32(r);
@@ -1615,12 +1665,8 @@ auth_msg(PgConn *c, char type, PgReader *r)
 		rc = scram_server_final(c->scram, data, n, reply, sizeof reply, &err);
 	}
 	if (rc != FLOE_OK) {
-		if (floe_error_is(&err, ERRCODE_INVALID_PASSWORD)) {
-			floe_errorf(&err, ERRCODE_INVALID_PASSWORD,
-				    "password authentication failed for user \"%s\"", c->user);
-			if (c->be->auth_failed)
-				c->be->auth_failed(c->be->ctx, c->io, c->user);
-		}
+		if (floe_error_is(&err, ERRCODE_INVALID_PASSWORD))
+			return auth_fail(c);
 		send_error(c, &err, "FATAL");
 		c->state = PG_CLOSED;
 		return FLOE_ERR;
@@ -1651,6 +1697,20 @@ startup_packet(PgConn *c, PgReader *r)
 	if (code == 80877103 || code == 80877104) {        /* SSLRequest, GSSENCRequest */
 		if (pgreader_left(r))
 			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid length of startup packet");
+		if (code == 80877103 && c->be->tls_start && !c->tls) {
+			/* bytes sent after the request before the handshake would be
+			 * taken as encrypted input (CVE-2021-23214) */
+			if (c->in_rest)
+				return fatal(c, ERRCODE_PROTOCOL_VIOLATION,
+					     "received unencrypted data after SSL request");
+			pgbuf_byte(&c->out, 'S');
+			if (pgwire_flush(c) != 0 || c->be->tls_start(c->be->ctx, c->io) != 0) {
+				c->state = PG_CLOSED;
+				return FLOE_ERR;
+			}
+			c->tls = true;
+			return FLOE_OK;
+		}
 		pgbuf_byte(&c->out, 'N');
 		pgwire_flush(c);
 		return FLOE_OK;
@@ -1714,17 +1774,35 @@ startup_packet(PgConn *c, PgReader *r)
 	c->app = arena_strdup(c->arena, app);
 	c->options = options ? arena_strdup(c->arena, options) : NULL;
 	if (c->be->auth) {
-		ScramVerifier v;
-		int how = c->be->auth(c->be->ctx, c->io, user, &v, &err);
+		PgAuthInfo *a = xcalloc(1, sizeof *a);
+		int how = c->be->auth(c->be->ctx, c->io, user, a, &err);
 		if (how < 0) {
+			free(a);
 			send_error(c, &err, "FATAL");
 			c->state = PG_CLOSED;
 			return FLOE_ERR;
 		}
-		if (how == 1) {
+		c->auth_method = (PgAuthMethod)how;
+		if (how == PGAUTH_PASSWORD || how == PGAUTH_MD5) {
+			/* AuthenticationCleartextPassword (3) / MD5Password (5) + salt */
+			c->auth = a;
+			m = pgbuf_begin(&c->out, 'R');
+			pgbuf_int32(&c->out, how == PGAUTH_MD5 ? 5 : 3);
+			if (how == PGAUTH_MD5) {
+				if (RAND_bytes(c->md5_salt, 4) != 1)
+					memset(c->md5_salt, 0x5a, 4);
+				pgbuf_append(&c->out, c->md5_salt, 4);
+			}
+			pgbuf_end(&c->out, m);
+			c->state = PG_AUTH;
+			return FLOE_OK;
+		}
+		if (how == PGAUTH_SCRAM) {
 			/* AuthenticationSASL: the mechanisms we offer */
 			c->scram = xcalloc(1, sizeof *c->scram);
-			c->scram->v = v;
+			c->scram->v = a->scram;
+			OPENSSL_cleanse(a, sizeof *a);
+			free(a);
 			c->auth_step = 0;
 			m = pgbuf_begin(&c->out, 'R');
 			pgbuf_int32(&c->out, 10);
@@ -1734,6 +1812,7 @@ startup_packet(PgConn *c, PgReader *r)
 			c->state = PG_AUTH;
 			return FLOE_OK;
 		}
+		free(a);
 	}
 	return finish_startup(c);
 }
@@ -1899,6 +1978,7 @@ pgwire_feed(PgConn *c, const void *bytes, size_t n)
 			break;
 		if (c->state == PG_STARTUP) {
 			pgreader_init(&r, p + 4, len - 4);
+			c->in_rest = left - len;
 			startup_packet(c, &r);
 		} else if (c->state == PG_AUTH) {
 			pgreader_init(&r, p + 5, len - 5);
@@ -1955,6 +2035,7 @@ pgwire_conn_free(PgConn *c)
 	arena_free(c->scratch);
 	arena_free(c->arena);
 	free(c->scram);
+	free(c->auth);
 	free(c);
 }
 

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include "common/arena.h"
 #include "common/error.h"
+#include "server/auth_md5.h"
 #include "server/auth_scram.h"
 #include "sql/engine.h"
 
@@ -33,6 +34,20 @@ typedef enum PgState {
 	PG_FAILED,          /* extended-protocol error: discard until Sync */
 	PG_CLOSED           /* Terminate, FATAL error or cancel request: close the socket */
 } PgState;
+
+/* How a user logs in (PostgreSQL's pg_hba methods). */
+typedef enum PgAuthMethod {
+	PGAUTH_TRUST = 0,
+	PGAUTH_SCRAM = 1,       /* SCRAM-SHA-256 */
+	PGAUTH_PASSWORD = 2,    /* cleartext password */
+	PGAUTH_MD5 = 3          /* md5(md5(password || user) || salt) */
+} PgAuthMethod;
+
+typedef struct PgAuthInfo {
+	ScramVerifier scram;
+	bool has_scram;
+	char md5[AUTH_MD5_LEN + 1];   /* "md5..." or "" */
+} PgAuthInfo;
 
 /* What a connection needs from the outside world.  `ctx` is the backend's,
  * `io` (given to pgwire_conn_new) the connection's transport. */
@@ -56,12 +71,18 @@ typedef struct PgwireBackend {
 	void (*cancel)(void *ctx, int32_t pid, int32_t key);
 	/* send bytes: 0, or -1 when the client is gone */
 	int (*write)(void *io, const void *p, size_t n);
-	/* how `user` on connection `io` authenticates: 0 trust, 1 SCRAM-SHA-256
-	 * with *v filled (a mock verifier for an unknown user), -1 refused with
-	 * err filled (too many failed logins).  NULL: trust for everyone. */
-	int (*auth)(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err);
+	/* how `user` on connection `io` authenticates: a PgAuthMethod with *a
+	 * filled (SCRAM: a.scram, a mock verifier for an unknown user;
+	 * PASSWORD: a.has_scram/a.scram or a.md5; MD5: a.md5, "" for an unknown
+	 * user), or -1 refused with err filled (too many failed logins).
+	 * NULL: trust for everyone. */
+	int (*auth)(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err);
 	/* a failed login for `user` (rate limiting, logging); may be NULL */
 	void (*auth_failed)(void *ctx, void *io, const char *user);
+	/* SSLRequest: NULL answers 'N'; else pgwire answers 'S' and this runs
+	 * the TLS handshake on `io` (0 ok: the rest of the connection is
+	 * encrypted, -1 failed: the connection closes) */
+	int (*tls_start)(void *ctx, void *io);
 } PgwireBackend;
 
 typedef struct PgConn PgConn;

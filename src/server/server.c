@@ -16,11 +16,20 @@
  * target connection's cancel flag under `conns_mu`, which the running
  * statement polls (57014).
  *
- * Authentication: with an auth file (server_listen's auth_file: lines
- * "user:<SCRAM-SHA-256 verifier>") every user must pass SCRAM-SHA-256
- * (auth_scram.c; an unknown user runs a mock exchange and fails 28P01);
- * without one, trust, and then listening is refused on any address but
- * 127.0.0.1 / ::1 / localhost.
+ * Authentication (ServerConfig.auth_method, PostgreSQL's pg_hba methods):
+ * trust, password (cleartext, checked against the SCRAM verifier or md5
+ * secret), md5 (AuthenticationMD5Password; a user with only a SCRAM
+ * verifier is asked for SCRAM instead, as PostgreSQL does) or
+ * scram-sha-256 (auth_scram.c).  The secrets live in the users file
+ * (users.h: <warehouse>/users, made by `floe user add`, or --auth-file),
+ * re-read at every login so added or removed users take effect at once.
+ * An unknown user runs the same exchange with a mock secret and fails
+ * 28P01.  Trust is refused on any address but 127.0.0.1 / ::1 / localhost.
+ *
+ * TLS: with a certificate and key (ServerConfig.tls_cert/tls_key) an
+ * SSLRequest is answered 'S' and the connection runs over OpenSSL
+ * (TLS 1.2 or newer) from then on: conn_recv/conn_send are the only socket
+ * I/O.  Without them SSLRequest gets 'N'.  GSSENCRequest is always 'N'.
  *
  * INTERFACE ROUTINES: see server.h.
  *
@@ -57,9 +66,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
 #include "common/arena.h"
 #include "server/pgwire.h"
 #include "server/server.h"
+#include "server/users.h"
 
 typedef struct Conn {
 	struct Conn *next;
@@ -70,6 +83,8 @@ typedef struct Conn {
 	pthread_t thread;
 	volatile int done;
 	char addr[INET6_ADDRSTRLEN];   /* the client's address */
+	SSL *ssl;                      /* after tls_start; owned by the thread */
+	int64_t auth_deadline_us;
 } Conn;
 
 /* Failed logins per client address (rate limiting, invariant 4). */
@@ -92,10 +107,10 @@ struct Server {
 	int32_t next_pid;
 	int auth_timeout_ms;               /* startup + authentication must end within */
 	PgwireBackend be;
-	/* SCRAM users from the auth file (none: trust) */
-	int nusers;
-	char **user_names;
-	ScramVerifier *verifiers;
+	PgAuthMethod method;
+	char *users_file;                  /* NULL: no users */
+	bool users_required;
+	SSL_CTX *tls;                      /* NULL: no TLS */
 	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
 	/* statement_timeout: statements run one at a time (engine_mu), so one
 	 * deadline suffices; the watchdog thread sets the flag when it passes */
@@ -275,16 +290,18 @@ fail_slot(Server *srv, const char *addr, bool create)
 }
 
 static int
-be_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err)
+be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 {
 	Server *srv = ctx;
 	Conn *c = io;
 	AuthFail *f;
 	bool limited = false;
-	int i;
+	const UserEntry *e;
+	Users users;
+	int how;
 
-	if (!srv->nusers)
-		return 0;
+	if (srv->method == PGAUTH_TRUST)
+		return PGAUTH_TRUST;
 	pthread_mutex_lock(&srv->conns_mu);
 	f = fail_slot(srv, c->addr, false);
 	if (f && time(NULL) - f->first < AUTH_FAIL_WINDOW && f->count >= AUTH_FAIL_MAX)
@@ -296,13 +313,31 @@ be_auth(void *ctx, void *io, const char *user, ScramVerifier *v, floe_error *err
 		floe_error_hint(err, "Try again in a minute.");
 		return -1;
 	}
-	for (i = 0; i < srv->nusers; i++)
-		if (!strcmp(srv->user_names[i], user)) {
-			*v = srv->verifiers[i];
-			return 1;
-		}
-	scram_mock_verifier(user, v);
-	return 1;
+	if (!srv->users_file) {
+		memset(&users, 0, sizeof users);
+	} else if (users_load(srv->users_file, !srv->users_required, &users, err) != FLOE_OK) {
+		fprintf(stderr, "floe serve: %s\n", err->message);
+		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+			    "could not read the users file");
+		return -1;
+	}
+	e = users_find(&users, user);
+	how = srv->method;
+	if (how == PGAUTH_MD5 && e && !e->md5[0] && e->scram_text)
+		how = PGAUTH_SCRAM;        /* PostgreSQL: md5 falls back to SCRAM */
+	if (how == PGAUTH_SCRAM) {
+		if (e && e->scram_text)
+			a->scram = e->scram;
+		else
+			scram_mock_verifier(user, &a->scram);
+	} else if (e) {
+		a->has_scram = e->scram_text != NULL;
+		if (a->has_scram)
+			a->scram = e->scram;
+		memcpy(a->md5, e->md5, sizeof a->md5);
+	}
+	users_free(&users);
+	return how;
 }
 
 static void
@@ -313,7 +348,8 @@ be_auth_failed(void *ctx, void *io, const char *user)
 	AuthFail *f;
 	time_t now = time(NULL);
 
-	(void)user;
+	/* PostgreSQL logs this too; never the password */
+	fprintf(stderr, "floe serve: password authentication failed for user \"%s\" from %s\n", user, c->addr);
 	pthread_mutex_lock(&srv->conns_mu);
 	f = fail_slot(srv, c->addr, true);
 	if (!f->count || now - f->first >= AUTH_FAIL_WINDOW) {
@@ -322,46 +358,6 @@ be_auth_failed(void *ctx, void *io, const char *user)
 	}
 	f->count++;
 	pthread_mutex_unlock(&srv->conns_mu);
-}
-
-/* Auth file: one "user:SCRAM-SHA-256$iter:salt$StoredKey:ServerKey" per
- * line (PostgreSQL's pg_authid.rolpassword form); '#' comments. */
-static int
-load_auth_file(Server *srv, const char *path, floe_error *err)
-{
-	FILE *f = fopen(path, "r");
-	char line[2048];
-	int lineno = 0;
-
-	if (!f)
-		return floe_errorf(err, ERRCODE_IO_ERROR, "could not open auth file \"%s\": %s", path,
-				   strerror(errno));
-	while (fgets(line, sizeof line, f)) {
-		char *colon, *nl = strchr(line, '\n');
-		ScramVerifier v;
-		lineno++;
-		if (nl)
-			*nl = 0;
-		if (!line[0] || line[0] == '#')
-			continue;
-		colon = strchr(line, ':');
-		if (!colon || colon == line || scram_verifier_parse(colon + 1, &v) != FLOE_OK) {
-			fclose(f);
-			return floe_errorf(err, "F0000" /* config_file_error */,
-					   "auth file \"%s\" line %d: expected user:SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>",
-					   path, lineno);
-		}
-		*colon = 0;
-		srv->user_names = xrealloc(srv->user_names, sizeof(char *) * (size_t)(srv->nusers + 1));
-		srv->verifiers = xrealloc(srv->verifiers, sizeof(ScramVerifier) * (size_t)(srv->nusers + 1));
-		srv->user_names[srv->nusers] = xstrdup(line);
-		srv->verifiers[srv->nusers] = v;
-		srv->nusers++;
-	}
-	fclose(f);
-	if (!srv->nusers)
-		return floe_errorf(err, "F0000" /* config_file_error */, "auth file \"%s\" has no users", path);
-	return FLOE_OK;
 }
 
 static void
@@ -376,19 +372,90 @@ be_cancel(void *ctx, int32_t pid, int32_t key)
 	pthread_mutex_unlock(&srv->conns_mu);
 }
 
+/* The connection's only socket reads and writes (TLS or clear):
+ * bytes read, 0 at end of stream, -1 on error. */
+static ssize_t
+conn_recv(Conn *c, void *p, size_t cap)
+{
+	for (;;) {
+		ssize_t n;
+		if (c->ssl) {
+			int r = SSL_read(c->ssl, p, cap > INT32_MAX ? INT32_MAX : (int)cap);
+			if (r > 0)
+				return r;
+			if (SSL_get_error(c->ssl, r) == SSL_ERROR_ZERO_RETURN)
+				return 0;
+			if (errno == EINTR && SSL_get_error(c->ssl, r) == SSL_ERROR_SYSCALL)
+				continue;
+			ERR_clear_error();
+			return -1;
+		}
+		n = recv(c->fd, p, cap, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 ? -1 : n;
+	}
+}
+
 static int
 be_write(void *io, const void *p, size_t n)
 {
 	Conn *c = io;
 	const char *b = p;
 	while (n) {
-		ssize_t w = send(c->fd, b, n, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
+		ssize_t w;
+		if (c->ssl) {
+			int r = SSL_write(c->ssl, b, n > INT32_MAX ? INT32_MAX : (int)n);
+			if (r <= 0) {
+				ERR_clear_error();
+				return -1;
+			}
+			w = r;
+		} else {
+			w = send(c->fd, b, n, MSG_NOSIGNAL);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				return -1;
+		}
 		b += w;
 		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* After 'S': the TLS handshake, bounded by the login deadline. */
+static int
+be_tls_start(void *ctx, void *io)
+{
+	Server *srv = ctx;
+	Conn *c = io;
+	int64_t left = c->auth_deadline_us - now_us();
+	struct timeval tv = { 0, 0 };
+	int rc;
+
+	if (left <= 0)
+		return -1;
+	tv.tv_sec = left / 1000000;
+	tv.tv_usec = left % 1000000;
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	c->ssl = SSL_new(srv->tls);
+	if (!c->ssl)
+		return -1;
+	SSL_set_fd(c->ssl, c->fd);
+	rc = SSL_accept(c->ssl);
+	tv.tv_sec = tv.tv_usec = 0;
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	if (rc != 1) {
+		unsigned long e = ERR_get_error();
+		char buf[256] = "";
+		if (e)
+			ERR_error_string_n(e, buf, sizeof buf);
+		fprintf(stderr, "floe serve: TLS handshake with %s failed%s%s\n", c->addr, buf[0] ? ": " : "", buf);
+		ERR_clear_error();
+		SSL_free(c->ssl);
+		c->ssl = NULL;
+		return -1;
 	}
 	return 0;
 }
@@ -398,13 +465,7 @@ be_write(void *io, const void *p, size_t n)
 static ssize_t
 be_read(void *io, void *p, size_t cap)
 {
-	Conn *c = io;
-	for (;;) {
-		ssize_t n = recv(c->fd, p, cap, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n < 0 ? -1 : n;
-	}
+	return conn_recv(io, p, cap);
 }
 
 /* ---- connections ------------------------------------------------------- */
@@ -414,7 +475,7 @@ conn_main(void *arg)
 {
 	Conn *c = arg;
 	char *buf = xmalloc(64 * 1024);
-	int64_t auth_deadline = now_us() + (int64_t)c->srv->auth_timeout_ms * 1000;
+	int64_t auth_deadline = c->auth_deadline_us;
 
 	for (;;) {
 		ssize_t n;
@@ -424,18 +485,24 @@ conn_main(void *arg)
 			 * logging in is dropped (PostgreSQL closes silently too) */
 			struct pollfd p = { c->fd, POLLIN, 0 };
 			int64_t left = auth_deadline - now_us();
-			if (left <= 0 || poll(&p, 1, (int)(left / 1000) + 1) == 0)
+			if (left <= 0)
+				break;
+			if (!(c->ssl && SSL_pending(c->ssl) > 0) && poll(&p, 1, (int)(left / 1000) + 1) == 0)
 				break;
 		}
-		n = recv(c->fd, buf, 64 * 1024, 0);
-		if (n < 0 && errno == EINTR)
-			continue;
+		n = conn_recv(c, buf, 64 * 1024);
 		if (n <= 0)
 			break;
 		if (pgwire_feed(c->pg, buf, (size_t)n))
 			break;
 	}
 	free(buf);
+	if (c->ssl) {
+		SSL_shutdown(c->ssl);     /* close_notify; no wait for the reply */
+		SSL_free(c->ssl);
+		c->ssl = NULL;
+		ERR_clear_error();
+	}
 	pthread_mutex_lock(&c->srv->conns_mu);
 	close(c->fd);
 	c->fd = -1;
@@ -488,33 +555,91 @@ is_loopback(const char *host)
 	return !strcmp(host, "127.0.0.1") || !strcmp(host, "localhost") || !strcmp(host, "::1");
 }
 
+static const char *const method_names[] = { "trust", "scram-sha-256", "password", "md5" };
+
+/* The TLS context for cert/key (PEM), TLS 1.2 or newer. */
+static SSL_CTX *
+tls_context(const char *cert, const char *key, floe_error *err)
+{
+	SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+	unsigned long e;
+	char buf[256];
+	const char *what = cert;
+
+	if (!ctx)
+		goto fail;
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_NO_COMPRESSION);
+	SSL_CTX_set_mode(ctx, SSL_MODE_AUTO_RETRY);
+	if (SSL_CTX_use_certificate_chain_file(ctx, cert) != 1)
+		goto fail;
+	what = key;
+	if (SSL_CTX_use_PrivateKey_file(ctx, key, SSL_FILETYPE_PEM) != 1 || SSL_CTX_check_private_key(ctx) != 1)
+		goto fail;
+	return ctx;
+fail:
+	e = ERR_get_error();
+	ERR_error_string_n(e, buf, sizeof buf);
+	ERR_clear_error();
+	floe_errorf(err, "F0000" /* config_file_error */, "could not load TLS %s \"%s\": %s",
+		    what == cert ? "certificate" : "private key", what, e ? buf : "unknown error");
+	SSL_CTX_free(ctx);
+	return NULL;
+}
+
 int
-server_listen(Server **out, Engine *engine, const char *host, int port, const char *auth_file,
-	      floe_error *err)
+server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error *err)
 {
 	struct addrinfo hints, *ai = NULL;
 	char portstr[16];
 	Server *srv;
-	int fd, one = 1, rc;
+	int fd = -1, one = 1, rc, i, port = cfg->port;
 	struct sockaddr_storage sa;
 	socklen_t salen = sizeof sa;
-	Server tmp;
+	const char *host = cfg->host ? cfg->host : "127.0.0.1";
+	PgAuthMethod method = PGAUTH_TRUST;
+	SSL_CTX *tls = NULL;
+	Users users;
 
 	*out = NULL;
-	memset(&tmp, 0, sizeof tmp);
-	if (auth_file && load_auth_file(&tmp, auth_file, err) != FLOE_OK)
+	memset(&users, 0, sizeof users);
+	if (cfg->users_file && users_load(cfg->users_file, !cfg->users_required, &users, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (cfg->users_required && !users.n) {
+		floe_errorf(err, "F0000" /* config_file_error */, "auth file \"%s\" has no users", cfg->users_file);
 		goto fail;
-	if (!tmp.nusers && !is_loopback(host)) {
+	}
+	if (cfg->auth_method) {
+		for (i = 0; i < 4 && strcmp(cfg->auth_method, method_names[i]) != 0; i++)
+			;
+		if (i == 4) {
+			floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				    "invalid authentication method \"%s\" (trust, password, md5, scram-sha-256)",
+				    cfg->auth_method);
+			goto fail;
+		}
+		method = (PgAuthMethod)i;
+	} else if (users.n) {
+		method = PGAUTH_SCRAM;
+	}
+	if (method == PGAUTH_TRUST && !is_loopback(host)) {
 		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "floe serve listens only on a loopback address (127.0.0.1, ::1), not \"%s\", "
 			    "unless password authentication is configured", host);
-		floe_error_hint(err, "Without --auth-file connections are trusted without a password.");
+		floe_error_hint(err, "Add users with \"floe user add NAME\" (then SCRAM-SHA-256 is the default), "
+				"or pass --auth-file.");
 		goto fail;
 	}
 	if (port < 0 || port > 65535) {
 		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid port %d", port);
 		goto fail;
 	}
+	if ((cfg->tls_cert != NULL) != (cfg->tls_key != NULL)) {
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "TLS needs both a certificate and a key");
+		goto fail;
+	}
+	if (cfg->tls_cert && !(tls = tls_context(cfg->tls_cert, cfg->tls_key, err)))
+		goto fail;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
@@ -535,16 +660,16 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
 		int e = errno;
 		freeaddrinfo(ai);
-		close(fd);
 		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not listen on %s port %d: %s",
 			    host, port, strerror(e));
 		goto fail;
 	}
 	freeaddrinfo(ai);
 	srv = xcalloc(1, sizeof *srv);
-	srv->nusers = tmp.nusers;
-	srv->user_names = tmp.user_names;
-	srv->verifiers = tmp.verifiers;
+	srv->method = method;
+	srv->users_file = cfg->users_file ? xstrdup(cfg->users_file) : NULL;
+	srv->users_required = cfg->users_required;
+	srv->tls = tls;
 	srv->engine = engine;
 	srv->fd = fd;
 	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0)
@@ -554,7 +679,7 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	pthread_mutex_init(&srv->conns_mu, NULL);
 	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
-	srv->auth_timeout_ms = 60 * 1000;
+	srv->auth_timeout_ms = (cfg->auth_timeout > 0 ? cfg->auth_timeout : 60) * 1000;
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;
@@ -565,29 +690,33 @@ server_listen(Server **out, Engine *engine, const char *host, int port, const ch
 	srv->be.write = be_write;
 	srv->be.auth = be_auth;
 	srv->be.auth_failed = be_auth_failed;
+	srv->be.tls_start = tls ? be_tls_start : NULL;
+	users_free(&users);
 	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {
 		floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not start the timer thread");
 		close(fd);
 		pthread_mutex_destroy(&srv->engine_mu);
 		pthread_mutex_destroy(&srv->conns_mu);
 		pthread_mutex_destroy(&srv->timer_mu);
+		free(srv->users_file);
+		SSL_CTX_free(tls);
 		free(srv);
-		goto fail;
+		return FLOE_ERR;
 	}
 	*out = srv;
 	return FLOE_OK;
 fail:
-	while (tmp.nusers > 0)
-		free(tmp.user_names[--tmp.nusers]);
-	free(tmp.user_names);
-	free(tmp.verifiers);
+	if (fd >= 0)
+		close(fd);
+	SSL_CTX_free(tls);
+	users_free(&users);
 	return FLOE_ERR;
 }
 
-void
-server_set_auth_timeout(Server *srv, int seconds)
+const char *
+server_auth_method_name(const Server *srv)
 {
-	srv->auth_timeout_ms = seconds > 0 ? seconds * 1000 : 60 * 1000;
+	return method_names[srv->method];
 }
 
 int
@@ -625,6 +754,7 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&peer)->sin6_addr, c->addr, sizeof c->addr);
 		else
 			inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, c->addr, sizeof c->addr);
+		c->auth_deadline_us = now_us() + (int64_t)srv->auth_timeout_ms * 1000;
 		c->pid = srv->next_pid++;
 		c->key = random_key();
 		c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
@@ -661,10 +791,8 @@ server_free(Server *srv)
 	srv->watchdog_stop = 1;
 	pthread_join(srv->watchdog, NULL);
 	pthread_mutex_destroy(&srv->timer_mu);
-	while (srv->nusers > 0)
-		free(srv->user_names[--srv->nusers]);
-	free(srv->user_names);
-	free(srv->verifiers);
+	free(srv->users_file);
+	SSL_CTX_free(srv->tls);
 	pthread_mutex_destroy(&srv->engine_mu);
 	pthread_mutex_destroy(&srv->conns_mu);
 	free(srv);

@@ -25,6 +25,14 @@
 #   - SCRAM-SHA-256 with --auth-file: a verifier made by PostgreSQL 15 and
 #     one made by floe, right and wrong passwords, unknown users (psql and
 #     psycopg 3, whose libpq checks the server's signature)
+#   - floe user add|remove|list (<warehouse>/users, mode 0600, verifiers
+#     only); the methods scram-sha-256 (default with users; users added and
+#     removed live), md5 (exchange computed by tests/clients/auth_client.py;
+#     a PostgreSQL-made md5 secret; SCRAM fallback) and cleartext password;
+#     passwords never in the server's output; non-loopback with users
+#   - TLS with a self-signed certificate made by `openssl req`: psql
+#     sslmode=verify-full, psycopg 3 sslmode=require, 'N' without a
+#     certificate, data after SSLRequest refused, bad certificate
 #   - connections that do not finish logging in are closed (--auth-timeout)
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
@@ -42,9 +50,13 @@ export FLOE_PG_DIR
 FLOE_PG_DIR=$(mktemp -u /tmp/floe-serverpg.XXXXXX)
 srv_pid=
 srv2_pid=
+xpid=
 stop_server() {
 	if [ -n "$srv2_pid" ] && kill -0 "$srv2_pid" 2>/dev/null; then
 		kill -KILL "$srv2_pid" 2>/dev/null
+	fi
+	if [ -n "$xpid" ] && kill -0 "$xpid" 2>/dev/null; then
+		kill -KILL "$xpid" 2>/dev/null
 	fi
 	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
 		kill -TERM "$srv_pid" 2>/dev/null
@@ -318,6 +330,200 @@ refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
 fi
 out=$("$FLOE_BIN" serve -D "$tmp/wh3" --auth-file /nonexistent/auth --port 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not open auth file'; then pass bad_auth_file; else fail bad_auth_file "rc=$rc $out"; fi
+
+# ---- users in the warehouse (floe user add|remove|list) and auth methods --------
+# x_start ARGS...: start another floe serve (xpid, xport, $tmp/x.out, $tmp/x.err)
+x_start() {
+	"$FLOE_BIN" serve --port 0 "$@" >"$tmp/x.out" 2>>"$tmp/x.err" &
+	xpid=$!
+	xport=
+	for _ in $(seq 100); do
+		xport=$(sed -n 's/.*listening on [0-9.:]* port \([0-9][0-9]*\)$/\1/p' "$tmp/x.out" 2>/dev/null)
+		[ -n "$xport" ] && break
+		kill -0 "$xpid" 2>/dev/null || break
+		sleep 0.1
+	done
+	[ -n "$xport" ]
+}
+x_stop() {
+	kill -TERM "$xpid" 2>/dev/null
+	wait "$xpid"
+	local rc=$?
+	xpid=
+	[ $rc -eq 0 ] && ! grep -q 'Sanitizer\|runtime error' "$tmp/x.err"
+}
+xci() { echo "host=127.0.0.1 port=$xport dbname=floe connect_timeout=10 sslmode=disable user=$1"; }
+uw=$tmp/uw
+printf 'Al1ce pw\n' | "$FLOE_BIN" user add alice -D "$uw" 2>"$tmp/user.err"; rc1=$?
+printf 'b0b secret\n' >"$tmp/bobpw"
+"$FLOE_BIN" user add bob -D "$uw" --password-file "$tmp/bobpw" --md5 2>>"$tmp/user.err"; rc2=$?
+printf 'd4ve\n' | "$FLOE_BIN" user add dave -D "$uw" 2>>"$tmp/user.err"
+"$FLOE_BIN" user remove dave -D "$uw"; rc3=$?
+"$FLOE_BIN" user remove dave -D "$uw" 2>"$tmp/user2.err"; rc4=$?
+list=$("$FLOE_BIN" user list -D "$uw")
+if [ $rc1$rc2$rc3$rc4 = 0001 ] && [ "$list" = "$(printf 'alice\tscram-sha-256\nbob\tscram-sha-256,md5')" ] &&
+	grep -q 'user "dave" does not exist' "$tmp/user2.err" &&
+	[ "$(stat -c %a "$uw/users")" = 600 ] && ! grep -q 'Al1ce pw\|b0b secret' "$uw/users" &&
+	grep -q '^alice:SCRAM-SHA-256\$4096:' "$uw/users"; then
+	pass "floe_user_add_remove_list (mode 0600, verifiers only)"
+else
+	fail floe_user_add_remove_list "rc=$rc1$rc2$rc3$rc4 list=$list mode=$(stat -c %a "$uw/users" 2>&1)" "$tmp/user.err"
+fi
+out=$(printf '\n' | "$FLOE_BIN" user add eve -D "$uw" 2>&1); rc=$?
+out2=$(printf 'x\n' | "$FLOE_BIN" user add 'a:b' -D "$uw" 2>&1); rc2=$?
+if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && printf '%s' "$out" | grep -q 'empty passwords' &&
+	printf '%s' "$out2" | grep -q 'invalid user name'; then
+	pass floe_user_refuses_empty_password_and_bad_name
+else
+	fail floe_user_refuses_empty_password_and_bad_name "$out / $out2"
+fi
+
+# the warehouse has users: SCRAM-SHA-256 by default; users added or removed
+# while the server runs take effect at the next login
+if x_start -D "$uw"; then
+	ok=1; why=
+	grep -q '^authentication: scram-sha-256, TLS off$' "$tmp/x.out" || { ok=0; why="banner $(cat "$tmp/x.out")"; }
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" alice)
+	[ "$out" = "sasl SCRAM-SHA-256" ] || { ok=0; why="$why; auth request: $out"; }
+	out=$(PGPASSWORD='Al1ce pw' psql -X -At "$(xci alice)" -c "SELECT 'in'" 2>&1)
+	[ "$out" = in ] || { ok=0; why="$why; alice: $out"; }
+	out=$(PGPASSWORD='b0b secretX' psql -X -At "$(xci bob)" -c "SELECT 1" 2>&1)
+	printf '%s' "$out" | grep -q 'password authentication failed for user "bob"' || { ok=0; why="$why; bob wrong: $out"; }
+	printf 'd4ve 2\n' | "$FLOE_BIN" user add dave -D "$uw"
+	out=$(PGPASSWORD='d4ve 2' psql -X -At "$(xci dave)" -c "SELECT 'dave in'" 2>&1)
+	[ "$out" = "dave in" ] || { ok=0; why="$why; dave added live: $out"; }
+	"$FLOE_BIN" user remove dave -D "$uw"
+	out=$(PGPASSWORD='d4ve 2' psql -X -At "$(xci dave)" -c "SELECT 1" 2>&1)
+	printf '%s' "$out" | grep -q 'password authentication failed for user "dave"' || { ok=0; why="$why; dave removed: $out"; }
+	if [ $ok -eq 1 ]; then pass "warehouse_users_scram (default with users; live add/remove)"; else fail warehouse_users_scram "$why"; fi
+	x_stop || fail warehouse_users_clean_exit "exit" "$tmp/x.err"
+else
+	fail warehouse_users_scram "floe serve -D $uw did not start" "$tmp/x.err"
+fi
+
+# md5: a user with an md5 secret gets AuthenticationMD5Password, one with
+# only a SCRAM verifier gets SCRAM (PostgreSQL's fallback)
+if x_start -D "$uw" --auth md5; then
+	ok=1; why=
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" bob 'b0b secret' | tr '\n' ' ')
+	[ "$out" = "md5 ok " ] || { ok=0; why="bob by hand: $out"; }
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" bob 'wrong' | tr '\n' ' ')
+	[ "$out" = "md5 error 28P01 " ] || { ok=0; why="$why; bob wrong by hand: $out"; }
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" alice)
+	[ "$out" = "sasl SCRAM-SHA-256" ] || { ok=0; why="$why; alice: $out"; }
+	out=$(PGPASSWORD='b0b secret' psql -X -At "$(xci bob)" -c "SELECT 'md5 in'" 2>&1)
+	[ "$out" = "md5 in" ] || { ok=0; why="$why; psql bob: $out"; }
+	out=$(PGPASSWORD='Al1ce pw' psql -X -At "$(xci alice)" -c "SELECT 'scram in'" 2>&1)
+	[ "$out" = "scram in" ] || { ok=0; why="$why; psql alice: $out"; }
+	if [ $ok -eq 1 ]; then pass "auth_md5 (md5 exchange computed by the test; SCRAM fallback)"; else fail auth_md5 "$why"; fi
+	x_stop || fail auth_md5_clean_exit "exit" "$tmp/x.err"
+else
+	fail auth_md5 "floe serve --auth md5 did not start" "$tmp/x.err"
+fi
+# an md5 secret made by PostgreSQL 15 itself (pg_authid), in an auth file
+if [ $have_pg -eq 1 ]; then
+	vc=$(psql -X -At "$pgconn" -c "SET password_encryption = 'md5'; CREATE ROLE srv_carol LOGIN PASSWORD 'C4rol pw';
+		 SELECT rolpassword FROM pg_authid WHERE rolname = 'srv_carol'" 2>&1 | tail -1)
+else
+	vc=md5$(printf '%s' 'C4rol pwsrv_carol' | md5sum | cut -d' ' -f1)
+fi
+printf 'srv_carol:%s\n' "$vc" >"$tmp/auth_md5"
+if x_start -D "$uw" --auth-file "$tmp/auth_md5" --auth md5; then
+	out=$(PGPASSWORD='C4rol pw' psql -X -At "$(xci srv_carol)" -c "SELECT 'carol in'" 2>&1)
+	if [ "$out" = "carol in" ]; then pass "auth_md5_postgres_secret$([ $have_pg -eq 1 ] && echo ' (made by PostgreSQL 15)')"
+	else fail auth_md5_postgres_secret "$out"; fi
+	x_stop
+else
+	fail auth_md5_postgres_secret "did not start" "$tmp/x.err"
+fi
+
+# password: cleartext, checked against the SCRAM verifier or the md5 secret
+if x_start -D "$uw" --auth password; then
+	ok=1; why=
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" alice 'Al1ce pw' | tr '\n' ' ')
+	[ "$out" = "cleartext ok " ] || { ok=0; why="alice by hand: $out"; }
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" alice 'Al1ce' | tr '\n' ' ')
+	[ "$out" = "cleartext error 28P01 " ] || { ok=0; why="$why; alice wrong: $out"; }
+	out=$(python3 tests/clients/auth_client.py 127.0.0.1 "$xport" nobody 'x' | tr '\n' ' ')
+	[ "$out" = "cleartext error 28P01 " ] || { ok=0; why="$why; unknown user: $out"; }
+	out=$(PGPASSWORD='b0b secret' psql -X -At "$(xci bob)" -c "SELECT 'pw in'" 2>&1)
+	[ "$out" = "pw in" ] || { ok=0; why="$why; psql bob: $out"; }
+	if [ $ok -eq 1 ]; then pass auth_cleartext_password; else fail auth_cleartext_password "$why"; fi
+	x_stop || fail auth_password_clean_exit "exit" "$tmp/x.err"
+else
+	fail auth_cleartext_password "floe serve --auth password did not start" "$tmp/x.err"
+fi
+if grep -q 'Al1ce\|b0b secret\|d4ve\|C4rol' "$tmp/x.err" "$tmp/x.out"; then
+	fail passwords_never_logged "a password is in the server's output"
+elif grep -q 'password authentication failed for user "alice" from 127.0.0.1' "$tmp/x.err"; then
+	pass "passwords_never_logged (failed logins logged without them)"
+else
+	fail passwords_never_logged "failed logins not logged" "$tmp/x.err"
+fi
+
+# listening beyond loopback: allowed with users (password auth), never with trust
+if x_start -D "$uw" --host 0.0.0.0; then
+	pass "non_loopback_with_users ($(sed -n 's/^authentication: //p' "$tmp/x.out"))"
+	x_stop
+else
+	fail non_loopback_with_users "did not start" "$tmp/x.err"
+fi
+out=$("$FLOE_BIN" serve -D "$uw" --host 0.0.0.0 --auth trust --port 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'only on a loopback address'; then
+	pass refuse_non_loopback_trust_even_with_users
+else
+	fail refuse_non_loopback_trust_even_with_users "rc=$rc $out"
+fi
+
+# ---- TLS (--tls-cert/--tls-key): SSLRequest answered 'S', then OpenSSL ---------
+if command -v openssl >/dev/null 2>&1 &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+		-subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$tmp/openssl.out" 2>&1; then
+	if x_start -D "$uw" --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
+		ok=1; why=
+		grep -q '^authentication: scram-sha-256, TLS on$' "$tmp/x.out" || { ok=0; why="banner"; }
+		tci="host=127.0.0.1 port=$xport dbname=floe connect_timeout=10 user=alice"
+		out=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=verify-full sslrootcert=$tmp/cert.pem" \
+			-c '\conninfo' -c "SELECT 'tls in'" 2>&1)
+		printf '%s' "$out" | grep -q '^SSL connection (protocol: TLSv1\.[23]' &&
+			printf '%s' "$out" | grep -q '^tls in$' || { ok=0; why="$why; psql verify-full: $out"; }
+		out=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=disable" -c "SELECT 'clear in'" 2>&1)
+		[ "$out" = "clear in" ] || { ok=0; why="$why; sslmode=disable: $out"; }
+		if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+			out=$("$pyexe" -c "
+import sys, psycopg
+with psycopg.connect(sys.argv[1] + \" password='Al1ce pw' sslmode=require\", autocommit=True) as c:
+    print(c.pgconn.ssl_in_use, c.execute('SELECT %s::int * 2', (21,)).fetchone()[0])" "$tci" 2>&1)
+			[ "$out" = "True 42" ] || { ok=0; why="$why; psycopg3: $out"; }
+		fi
+		# bytes sent after an SSLRequest, before the handshake: refused (CVE-2021-23214)
+		out=$(python3 - 127.0.0.1 "$xport" <<'PY' 2>&1
+import socket, struct, sys
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=10)
+s.sendall(struct.pack("!II", 8, 80877103) + b"Q\0\0\0\x0dSELECT 1\0")
+d = b""
+while True:
+    x = s.recv(4096)
+    if not x:
+        break
+    d += x
+print("08P01" if d[:1] == b"E" and b"C08P01\0" in d and b"unencrypted data" in d else repr(d[:80]))
+PY
+)
+		[ "$out" = 08P01 ] || { ok=0; why="$why; data after SSLRequest: $out"; }
+		if [ $ok -eq 1 ]; then pass "tls (psql verify-full, psycopg3 sslmode=require, SCRAM inside TLS)"; else fail tls "$why"; fi
+		x_stop || fail tls_clean_exit "exit" "$tmp/x.err"
+	else
+		fail tls "floe serve with TLS did not start" "$tmp/x.err"
+	fi
+	out=$(psql -X -At "$conninfo sslmode=require" -c 'SELECT 1' 2>&1)
+	if printf '%s' "$out" | grep -q 'server does not support SSL'; then pass tls_off_answers_N; else fail tls_off_answers_N "$out"; fi
+	out=$("$FLOE_BIN" serve -D "$uw" --port 0 --tls-cert "$tmp/nonexistent.pem" --tls-key "$tmp/key.pem" 2>&1); rc=$?
+	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not load TLS certificate'; then pass tls_bad_certificate
+	else fail tls_bad_certificate "rc=$rc $out"; fi
+else
+	fail tls "openssl CLI missing or failed (scripts/install-deps.sh --test)" "$tmp/openssl.out"
+fi
 
 # ---- a client that never finishes logging in is dropped (--auth-timeout 2) -------
 out=$(python3 - 127.0.0.1 "$port" <<'PY' 2>&1
