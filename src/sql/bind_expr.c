@@ -20,6 +20,15 @@
 #include "types/decimal.h"
 #include "types/text.h"
 
+/* pgcatalog.c: oids of the relations of pg_catalog and the catalog, for
+ * regclass/regtype casts, pg_table_is_visible and the session functions */
+int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
+int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
+int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
+const char *pgcatalog_user(Session *s);
+const char *pgcatalog_database(Session *s);
+int64_t pgcatalog_ns_oid(const char *ns);
+
 bool
 bind_is_aggregate_name(const char *name)
 {
@@ -88,7 +97,13 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 	if (tn->n_typmods >= 2)
 		TRY(typmod_int(b, tn->typmods[1], &m2));
 
-	if (!strcmp(name, "bool") || !strcmp(name, "boolean"))
+	if (!strcmp(name, "oid") || !strcmp(name, "regclass") || !strcmp(name, "regtype") ||
+	    !strcmp(name, "regnamespace") || !strcmp(name, "regproc") || !strcmp(name, "regrole") ||
+	    !strcmp(name, "regprocedure") || !strcmp(name, "xid"))
+		*out = type_make(TYPE_INT32);   /* oids are int4 in floe (docs/catalog.md) */
+	else if (!strcmp(name, "name") || (!strcmp(name, "char") && tn->n_names == 1 && m1 < 0))
+		*out = type_make(TYPE_TEXT);    /* name, and the quoted "char" type */
+	else if (!strcmp(name, "bool") || !strcmp(name, "boolean"))
 		*out = type_make(TYPE_BOOL);
 	else if (!strcmp(name, "int2") || !strcmp(name, "smallint"))
 		*out = type_make(TYPE_INT16);
@@ -369,6 +384,18 @@ bind_colname(Node *n)
 			return t ? t : "?column?";
 		}
 	}
+	case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+		return bind_colname(n->collate_clause->arg);
+	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
+		static const char *const svf[] = {
+			"?column?", "current_date", "current_time", "current_time", "current_timestamp",
+			"current_timestamp", "localtime", "localtime", "localtimestamp", "localtimestamp",
+			"current_role", "current_user", "user", "session_user", "current_catalog",
+			"current_schema",
+		};
+		int op = (int)n->sqlvalue_function->op;
+		return op >= 0 && op < (int)(sizeof svf / sizeof svf[0]) ? svf[op] : "?column?";
+	}
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
 		return "case";
 	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
@@ -514,6 +541,10 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 	col = str_of(c->fields[c->n_fields - 1]);
 	if (c->n_fields == 2)
 		rel = str_of(c->fields[0]);
+	else if (c->n_fields == 3 && str_of(c->fields[0]) &&
+		 (!strcmp(str_of(c->fields[0]), "pg_catalog") ||
+		  !strcmp(str_of(c->fields[0]), "information_schema")))
+		rel = str_of(c->fields[1]);   /* pg_catalog.pg_class.relname (SQLAlchemy) */
 	else if (c->n_fields > 2) {
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "cross-database references are not implemented");
@@ -735,6 +766,43 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 			return NULL;
 		return acc;
 	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL: {
+		/* x op ANY/ALL (ARRAY[e1, e2, ...]): an OR/AND of x op ei, as
+		 * PostgreSQL's ScalarArrayOpExpr over a constructed array */
+		bool any = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY;
+		PgQuery__AArrayExpr *arr;
+		Expr *acc = NULL;
+		size_t i;
+
+		if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "op ANY/ALL over an array value is not supported yet (only ARRAY[...] and subqueries)");
+			return fail_at(b, a->location);
+		}
+		arr = a->rexpr->a_array_expr;
+		for (i = 0; i < arr->n_elements; i++) {
+			Expr *cmp = bind_op(b, op, a->lexpr, arr->elements[i], a->location);
+			if (!cmp)
+				return NULL;
+			if (cmp->type.id != TYPE_BOOL) {
+				floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
+					    "op ANY/ALL (array) requires operator to yield boolean");
+				return fail_at(b, a->location);
+			}
+			acc = acc ? bind_bool2(b, any ? EXPR_OR : EXPR_AND, acc, cmp) : cmp;
+		}
+		if (!acc) {
+			Value v;
+			memset(&v, 0, sizeof v);
+			v.type = type_make(TYPE_BOOL);
+			v.u.b = !any;
+			return expr_const(b->arena, &v);
+		}
+		if (bind_fold(b, &acc) != FLOE_OK)
+			return NULL;
+		return acc;
+	}
 	case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
 	case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
 		PgQuery__List *list = a->rexpr->list;
@@ -880,6 +948,178 @@ bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
  * column, or NULL with 42P20 where windows are not allowed */
 Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
 
+/* ---- pg_catalog: session functions, regclass, visibility ---------------- */
+
+static Expr *
+text_const(BindCtx *b, const char *str, int location)
+{
+	Value v;
+	Expr *e;
+	memset(&v, 0, sizeof v);
+	v.type = type_make(TYPE_TEXT);
+	if (!str)
+		v.is_null = true;
+	else
+		v.u.s = strview_make(arena_strdup(b->arena, str), (uint32_t)strlen(str));
+	e = expr_const(b->arena, &v);
+	e->location = bind_location(b, location);
+	return e;
+}
+
+static Expr *
+oid_const(BindCtx *b, int64_t oid, int location)
+{
+	Value v = value_int(TYPE_INT32, oid);
+	Expr *e = expr_const(b->arena, &v);
+	e->location = bind_location(b, location);
+	return e;
+}
+
+/* the text of a constant (NULL: not a constant string) */
+static const char *
+const_text(BindCtx *b, Expr *e)
+{
+	if (e->kind != EXPR_CONST || e->value.is_null || e->value.type.id != TYPE_TEXT)
+		return NULL;
+	return arena_strndup(b->arena, strview_data(&e->value.u.s), e->value.u.s.len);
+}
+
+/*
+ * x::regclass / regtype / regnamespace / regrole / regproc: a constant
+ * name resolves to its oid (42P01 / 42704 when missing); an oid stays the
+ * oid (int4).  NULL when the cast is not to one of them (*handled false).
+ */
+static Expr *
+bind_reg_cast(BindCtx *b, PgQuery__TypeCast *tc, bool *handled)
+{
+	PgQuery__TypeName *tn = tc->type_name;
+	const char *ty = str_of(tn->names[tn->n_names - 1]);
+	const char *txt;
+	int64_t oid = 0;
+	Expr *a;
+
+	*handled = false;
+	if (!ty || tn->n_array_bounds > 0)
+		return NULL;
+	if (strcmp(ty, "regclass") && strcmp(ty, "regtype") && strcmp(ty, "regnamespace") &&
+	    strcmp(ty, "regrole"))
+		return NULL;
+	*handled = true;
+	if (!(a = bind_expr(b, tc->arg)))
+		return NULL;
+	if (!(txt = const_text(b, a)))
+		return bind_coerce(b, a, type_make(TYPE_INT32), COERCE_EXPLICIT, NULL);
+	if (!strcmp(ty, "regclass")) {
+		if (pgcatalog_regclass(b->session, b->arena, txt, &oid, b->err) != FLOE_OK)
+			return fail_at(b, tc->location);
+	} else if (!strcmp(ty, "regtype")) {
+		if (pgcatalog_regtype(txt, &oid, b->err) != FLOE_OK)
+			return fail_at(b, tc->location);
+	} else if (!strcmp(ty, "regrole")) {
+		if (strcmp(txt, pgcatalog_user(b->session)) != 0) {
+			floe_errorf(b->err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", txt);
+			return fail_at(b, tc->location);
+		}
+		oid = 10;
+	} else {
+		bool found = !strcmp(txt, "pg_catalog") || !strcmp(txt, "information_schema");
+		if (!found && catalog_namespace_exists(b->session->engine->catalog, txt, &found,
+						       b->err) != FLOE_OK)
+			return NULL;
+		if (!found) {
+			floe_errorf(b->err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", txt);
+			return fail_at(b, tc->location);
+		}
+		oid = pgcatalog_ns_oid(txt);
+	}
+	return oid_const(b, oid, tc->location);
+}
+
+/* pg_table_is_visible(x): x is a table of the search_path's schema */
+static Expr *
+bind_table_visible(BindCtx *b, Expr *x, int location)
+{
+	int64_t *oids;
+	int n, i;
+	Expr *acc = NULL;
+
+	if (pgcatalog_visible_oids(b->session, b->arena, &oids, &n, b->err) != FLOE_OK)
+		return NULL;
+	if (!(x = bind_coerce(b, x, type_make(TYPE_INT32), COERCE_IMPLICIT, NULL)))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		Expr *args[2], *eq;
+		args[0] = x;
+		args[1] = oid_const(b, oids[i], location);
+		if (!(eq = bind_call(b, "=", args, 2, location)))
+			return NULL;
+		acc = acc ? bind_bool2(b, EXPR_OR, acc, eq) : eq;
+	}
+	if (!acc) {
+		Value v;
+		memset(&v, 0, sizeof v);
+		v.type = type_make(TYPE_BOOL);
+		/* NULL in, NULL out; else false */
+		v.u.b = false;
+		acc = expr_new(b->arena, EXPR_AND, type_make(TYPE_BOOL), 2);
+		acc->args[0] = expr_const(b->arena, &v);
+		acc->args[1] = expr_new(b->arena, EXPR_IS_NOT_NULL, type_make(TYPE_BOOL), 1);
+		acc->args[1]->args[0] = x;
+	}
+	if (bind_fold(b, &acc) != FLOE_OK)
+		return NULL;
+	return acc;
+}
+
+/* Session-dependent functions bound as constants (NULL, *handled false:
+ * not one of them). */
+static Expr *
+bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int location, bool *handled)
+{
+	*handled = true;
+	if ((!strcmp(name, "current_database") || !strcmp(name, "current_catalog")) && nargs == 0)
+		return text_const(b, pgcatalog_database(b->session), location);
+	if (!strcmp(name, "current_schema") && nargs == 0)
+		return text_const(b, b->session->search_path, location);
+	if ((!strcmp(name, "current_user") || !strcmp(name, "session_user") ||
+	     !strcmp(name, "current_role") || !strcmp(name, "user")) && nargs == 0)
+		return text_const(b, pgcatalog_user(b->session), location);
+	if (!strcmp(name, "current_schemas") && nargs == 1) {
+		/* no array type: the array's text form */
+		Expr *a = bind_coerce(b, args[0], type_make(TYPE_BOOL), COERCE_IMPLICIT, NULL);
+		if (!a)
+			return NULL;
+		if (a->kind == EXPR_CONST) {
+			const char *sp = b->session->search_path;
+			if (a->value.is_null)
+				return text_const(b, NULL, location);
+			return text_const(b, arena_sprintf(b->arena, a->value.u.b ? "{pg_catalog,%s}" : "{%s}", sp),
+					  location);
+		}
+	}
+	if (!strcmp(name, "pg_table_is_visible") && nargs == 1)
+		return bind_table_visible(b, args[0], location);
+	if (!strcmp(name, "to_regclass") && nargs == 1) {
+		const char *txt = const_text(b, args[0]);
+		int64_t oid;
+		if (txt) {
+			if (pgcatalog_regclass(b->session, b->arena, txt, &oid, b->err) == FLOE_OK)
+				return oid_const(b, oid, location);
+			if (!floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
+				return NULL;
+			floe_error_clear(b->err);
+			{
+				Value v = value_null(type_make(TYPE_INT32));
+				return expr_const(b->arena, &v);
+			}
+		}
+	}
+	if (!strcmp(name, "pg_my_temp_schema") && nargs == 0)
+		return oid_const(b, 0, location);
+	*handled = false;
+	return NULL;
+}
+
 static Expr *
 bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 {
@@ -894,6 +1134,24 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 	}
 	if (f->over)
 		return select_window_call(b, f);
+	if (!f->n_agg_order && !f->agg_star && !f->agg_distinct && !f->agg_filter &&
+	    (!strncmp(name, "current_", 8) || !strncmp(name, "pg_", 3) || !strcmp(name, "to_regclass") ||
+	     !strcmp(name, "session_user") || !strcmp(name, "user"))) {
+		bool handled = false, named = false;
+		Expr *e;
+		for (i = 0; i < f->n_args; i++)
+			if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR)
+				named = true;
+		if (!named) {
+			for (i = 0; i < f->n_args; i++)
+				if (!(args[i] = bind_expr(b, f->args[i])))
+					return NULL;
+			e = bind_session_func(b, name, args, (int)f->n_args, f->location, &handled);
+			if (handled)
+				return e;
+			return bind_call(b, name, args, (int)f->n_args, f->location);
+		}
+	}
 	if (bind_is_aggregate_name(name)) {
 		const AggFunc *af;
 		SqlType types[4], cast_to[4], ret;
@@ -1169,8 +1427,28 @@ bind_expr(BindCtx *b, Node *n)
 	}
 	case PG_QUERY__NODE__NODE_TYPE_CAST: {
 		SqlType t;
-		Expr *a = bind_expr(b, n->type_cast->arg), *e;
-		if (!a)
+		Expr *a, *e;
+		bool handled;
+		PgQuery__TypeName *tn = n->type_cast->type_name;
+		Node *inner = n->type_cast->arg;
+		e = bind_reg_cast(b, n->type_cast, &handled);
+		if (handled)
+			return e;
+		if (inner->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && tn->n_names >= 1 &&
+		    !strcmp(str_of(tn->names[tn->n_names - 1]) ? str_of(tn->names[tn->n_names - 1]) : "", "text")) {
+			/* x::regtype::text is format_type(x, NULL) */
+			PgQuery__TypeName *itn = inner->type_cast->type_name;
+			const char *iname = str_of(itn->names[itn->n_names - 1]);
+			if (iname && !strcmp(iname, "regtype")) {
+				Expr *fa[2];
+				Value nv = value_null(type_make(TYPE_INT32));
+				if (!(fa[0] = bind_expr(b, inner)))
+					return NULL;
+				fa[1] = expr_const(b->arena, &nv);
+				return bind_call(b, "format_type", fa, 2, n->type_cast->location);
+			}
+		}
+		if (!(a = bind_expr(b, inner)))
 			return NULL;
 		if (bind_type_name(b, n->type_cast->type_name, &t) != FLOE_OK)
 			return NULL;
@@ -1180,6 +1458,19 @@ bind_expr(BindCtx *b, Node *n)
 		if (e->kind == EXPR_CONST)
 			e->unknown_literal = false;
 		return e;
+	}
+	case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: {
+		/* COLLATE "default" / "C" / "POSIX" / pg_catalog.default: floe
+		 * compares bytewise (locale C), so these change nothing */
+		PgQuery__CollateClause *cc = n->collate_clause;
+		const char *cn = cc->n_collname ? str_of(cc->collname[cc->n_collname - 1]) : NULL;
+		if (!cn || (strcmp(cn, "default") && strcmp(cn, "C") && strcmp(cn, "POSIX") &&
+			    strcmp(cn, "ucs_basic"))) {
+			floe_errorf(b->err, ERRCODE_UNDEFINED_OBJECT,
+				    "collation \"%s\" for encoding \"UTF8\" does not exist", cn ? cn : "");
+			return fail_at(b, cc->location);
+		}
+		return bind_expr(b, cc->arg);
 	}
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
 		return bind_case(b, n->case_expr);
@@ -1209,6 +1500,13 @@ bind_expr(BindCtx *b, Node *n)
 		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP: fname = "now"; break;
 		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIMESTAMP: fname = "localtimestamp"; break;
 		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_LOCALTIME: fname = "localtime"; break;
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE:
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER:
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER:
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER:
+			return text_const(b, pgcatalog_user(b->session), v->location);
+		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG:
+			return text_const(b, pgcatalog_database(b->session), v->location);
 		case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA: {
 			Value sv;
 			memset(&sv, 0, sizeof sv);

@@ -30,6 +30,9 @@
  *                                         search_path (pg_table_is_visible)
  *   pgcatalog_type_oid(t) / pgcatalog_typmod(t)     a SqlType as pg_attribute
  *                                         describes it
+ *   pgcatalog_regclass(s, a, text, &oid, err)   'name'::regclass (42P01)
+ *   pgcatalog_regtype(text, &oid, err)          'name'::regtype (42704)
+ *   pgcatalog_user(s) / pgcatalog_database(s)   current_user, current_database()
  *
  * Invariants: rows are built at the call into the statement's arena and
  * emitted by a tiny operator (RowsOp) that copies them into a fresh batch
@@ -50,6 +53,11 @@ const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, s
 
 int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
 int64_t pgcatalog_table_oid(const char *ns, const char *name);
+const char *pgcatalog_user(Session *s);
+int64_t pgcatalog_ns_oid(const char *ns);
+const char *pgcatalog_database(Session *s);
+int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
+int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
 uint32_t pgcatalog_type_oid(SqlType t);
 int32_t pgcatalog_typmod(SqlType t);
 
@@ -325,6 +333,12 @@ ns_oid(const char *ns)
 }
 
 int64_t
+pgcatalog_ns_oid(const char *ns)
+{
+	return ns_oid(ns);
+}
+
+int64_t
 pgcatalog_table_oid(const char *ns, const char *name)
 {
 	return hash_oid(ns, name);
@@ -591,19 +605,23 @@ typedef struct Snap {
 	const char *user, *db;
 } Snap;
 
-static const char *
-session_user_name(Session *s)
+/* the session's role: session_authorization when the embedder set it */
+const char *
+pgcatalog_user(Session *s)
 {
 	const char *u = session_setting(s, "session_authorization");
 	return u && u[0] ? u : DEFAULT_USER;
 }
 
-static const char *
-database_name(Session *s)
+const char *
+pgcatalog_database(Session *s)
 {
 	(void)s;
 	return DEFAULT_DATABASE;
 }
+
+#define session_user_name pgcatalog_user
+#define database_name pgcatalog_database
 
 static int
 snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
@@ -1094,6 +1112,118 @@ fill_is_columns(Rel *r, const Snap *sn)
 }
 
 /* ---- lookup -------------------------------------------------------------- */
+
+/* one identifier of a qualified name: "Quoted" kept, else lower-cased */
+static const char *
+ident(Arena *a, const char *p, size_t n)
+{
+	char *o;
+	size_t i, k = 0;
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+		o = arena_alloc(a, n);
+		for (i = 1; i + 1 < n; i++) {
+			if (p[i] == '"' && i + 2 < n && p[i + 1] == '"')
+				i++;
+			o[k++] = p[i];
+		}
+		o[k] = 0;
+		return o;
+	}
+	o = arena_strndup(a, p, n);
+	for (i = 0; i < n; i++)
+		if (o[i] >= 'A' && o[i] <= 'Z')
+			o[i] = (char)(o[i] - 'A' + 'a');
+	return o;
+}
+
+static const RelDef *find_rel(Session *s, const char *schema, const char *name);
+
+static int
+table_in(Session *s, Arena *a, const char *ns, const char *name, bool *found, floe_error *err)
+{
+	char **names;
+	int n, i;
+	bool exists = false;
+	*found = false;
+	TRY(catalog_namespace_exists(s->engine->catalog, ns, &exists, err));
+	if (!exists)
+		return FLOE_OK;
+	TRY(catalog_list_tables(s->engine->catalog, ns, a, &names, &n, err));
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			*found = true;
+	return FLOE_OK;
+}
+
+/* 'name'::regclass and 'schema.name'::regclass: the table's oid */
+int
+pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err)
+{
+	const char *dot = NULL, *p, *ns = NULL, *name;
+	bool q = false, found = false;
+	const RelDef *d;
+
+	for (p = text; *p; p++) {
+		if (*p == '"')
+			q = !q;
+		else if (*p == '.' && !q && !dot)
+			dot = p;
+	}
+	if (dot) {
+		ns = ident(a, text, (size_t)(dot - text));
+		name = ident(a, dot + 1, strlen(dot + 1));
+	} else {
+		name = ident(a, text, strlen(text));
+	}
+	if ((d = find_rel(s, ns, name))) {
+		*oid = hash_oid(d->ns == NS_PG ? "pg_catalog" : "information_schema", name);
+		return FLOE_OK;
+	}
+	TRY(table_in(s, a, ns ? ns : s->search_path, name, &found, err));
+	if (!found)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", text);
+	*oid = pgcatalog_table_oid(ns ? ns : s->search_path, name);
+	return FLOE_OK;
+}
+
+/* 'name'::regtype for the types of pg_type (and their SQL spellings) */
+int
+pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err)
+{
+	static const struct { const char *name; int oid; } alias[] = {
+		{ "boolean", 16 }, { "smallint", 21 }, { "integer", 23 }, { "int", 23 },
+		{ "bigint", 20 }, { "real", 700 }, { "double precision", 701 },
+		{ "decimal", 1700 }, { "character varying", 1043 }, { "character", 1042 },
+		{ "char", 1042 }, { "time without time zone", 1083 },
+		{ "timestamp without time zone", 1114 }, { "timestamp with time zone", 1184 },
+		{ "\"char\"", 18 },
+	};
+	char buf[64];
+	size_t i, n = strlen(text);
+	const char *par = strchr(text, '(');
+	if (par)
+		n = (size_t)(par - text);   /* varchar(10)::regtype is varchar */
+	while (n > 0 && text[n - 1] == ' ')
+		n--;
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	for (i = 0; i < n; i++)
+		buf[i] = (char)(text[i] >= 'A' && text[i] <= 'Z' ? text[i] - 'A' + 'a' : text[i]);
+	buf[n] = 0;
+	if (!strncmp(buf, "pg_catalog.", 11))
+		memmove(buf, buf + 11, strlen(buf + 11) + 1);
+	for (i = 0; i < sizeof alias / sizeof alias[0]; i++)
+		if (!strcmp(buf, alias[i].name)) {
+			*oid = alias[i].oid;
+			return FLOE_OK;
+		}
+	for (i = 0; i < (size_t)NPGTYPES; i++)
+		if (!strcmp(buf, pgtypes[i].name)) {
+			*oid = pgtypes[i].oid;
+			return FLOE_OK;
+		}
+	return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "type \"%s\" does not exist", text);
+}
 
 static const RelDef *
 find_rel(Session *s, const char *schema, const char *name)
