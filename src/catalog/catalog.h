@@ -2,8 +2,8 @@
  * catalog.h — the catalog interface: where a table's current metadata
  * location lives, and the atomic compare-and-swap that commits a table.
  *
- * Backends: SQLite (embedded default, catalog_sqlite.c), later PostgreSQL
- * and REST.  The SQL backends use the tables of Iceberg's JDBC catalog so
+ * Backends: SQLite (embedded default, catalog_sqlite.c), PostgreSQL
+ * (catalog_pg.c, libpq: several floe processes share it), later REST.  The SQL backends use the tables of Iceberg's JDBC catalog so
  * other tools can open them:
  *
  *   iceberg_tables(catalog_name, table_namespace, table_name,
@@ -26,6 +26,9 @@
  *   catalog_create_table(cat, ns, name, metadata_location, err)
  *   catalog_load_table(cat, ns, name, arena, &metadata_location, err)
  *   catalog_swap_table(cat, ns, name, expected, new_location, err)   CAS
+ *   catalog_swap_tables(cat, n, ns[], names[], expected[], new[], err)
+ *                       n CASes in one catalog transaction: all or none;
+ *                       40001 when any expected location differs
  *   catalog_drop_table(cat, ns, name, err)
  *   catalog_list_tables(cat, ns, arena, &names, &n, err)
  */
@@ -50,6 +53,10 @@ typedef struct CatalogVT {
 	int (*swap_table)(Catalog *c, const char *ns, const char *name,
 			  const char *expected, const char *new_location, floe_error *err);
 	int (*drop_table)(Catalog *c, const char *ns, const char *name, floe_error *err);
+	/* transactions (sql/txn.c): every swap or none, in one transaction */
+	int (*swap_tables)(Catalog *c, int n, const char *const *ns, const char *const *names,
+			   const char *const *expected, const char *const *new_locations,
+			   floe_error *err);
 	int (*list_tables)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
 			   floe_error *err);
 	void (*close)(Catalog *c);
@@ -62,6 +69,10 @@ struct Catalog {
 int catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_name,
 			floe_error *err);
 
+/* conninfo: a libpq connection string or postgresql:// URI. */
+int catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_name,
+		    floe_error *err);
+
 #define catalog_close(c) ((c)->vt->close(c))
 #define catalog_create_namespace(c, ns, e) ((c)->vt->create_namespace((c), (ns), (e)))
 #define catalog_drop_namespace(c, ns, e) ((c)->vt->drop_namespace((c), (ns), (e)))
@@ -70,6 +81,8 @@ int catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_
 #define catalog_create_table(c, ns, t, loc, e) ((c)->vt->create_table((c), (ns), (t), (loc), (e)))
 #define catalog_load_table(c, ns, t, a, loc, e) ((c)->vt->load_table((c), (ns), (t), (a), (loc), (e)))
 #define catalog_swap_table(c, ns, t, x, loc, e) ((c)->vt->swap_table((c), (ns), (t), (x), (loc), (e)))
+#define catalog_swap_tables(c, n, ns, t, x, loc, e) \
+	((c)->vt->swap_tables((c), (n), (ns), (t), (x), (loc), (e)))
 #define catalog_drop_table(c, ns, t, e) ((c)->vt->drop_table((c), (ns), (t), (e)))
 #define catalog_list_tables(c, ns, a, nm, n, e) ((c)->vt->list_tables((c), (ns), (a), (nm), (n), (e)))
 

@@ -30,6 +30,13 @@
  * the table is gone).  The database runs in WAL mode with a busy timeout,
  * so several floe processes can share one catalog file.
  *
+ * Multi-table commit (swap_tables, for transactions): BEGIN IMMEDIATE (the
+ * write lock first, so two committers never deadlock upgrading a read
+ * lock), the same UPDATE per table, COMMIT only when each changed one row;
+ * else ROLLBACK and 40001.  The connection is shared by the Engine's
+ * sessions, which the caller serializes (server.c's engine_mu), so no other
+ * statement runs inside that transaction.
+ *
  * INTERFACE ROUTINES
  *   catalog_sqlite_open(&cat, db_path, catalog_name, err)
  *   (the vtable of catalog.h)
@@ -272,6 +279,40 @@ tbl_swap(Catalog *c, const char *ns, const char *name, const char *expected,
 }
 
 static int
+tbl_swap_many(Catalog *c, int n, const char *const *ns, const char *const *names,
+	      const char *const *expected, const char *const *new_locs, floe_error *err)
+{
+	floe_error ignore;
+	int i, changes;
+
+	if (n == 1)
+		return tbl_swap(c, ns[0], names[0], expected[0], new_locs[0], err);
+	TRY(exec_args(DB(c), err, NULL, "BEGIN IMMEDIATE", 0, NULL));
+	for (i = 0; i < n; i++) {
+		const char *args[] = { new_locs[i], expected[i], NAME(c), ns[i], names[i],
+				       expected[i] };
+		changes = 0;
+		if (exec_args(DB(c), err, &changes,
+			      "UPDATE iceberg_tables SET metadata_location = ?, "
+			      "previous_metadata_location = ? WHERE catalog_name = ? AND "
+			      "table_namespace = ? AND table_name = ? AND metadata_location = ?",
+			      6, args) != FLOE_OK)
+			goto fail;
+		if (changes != 1) {
+			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				    "could not commit table \"%s.%s\": concurrent update", ns[i],
+				    names[i]);
+			goto fail;
+		}
+	}
+	if (exec_args(DB(c), err, NULL, "COMMIT", 0, NULL) == FLOE_OK)
+		return FLOE_OK;
+fail:
+	(void)exec_args(DB(c), &ignore, NULL, "ROLLBACK", 0, NULL);
+	return FLOE_ERR;
+}
+
+static int
 tbl_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
 {
 	const char *args[] = { NAME(c), ns, name };
@@ -321,6 +362,7 @@ static const CatalogVT sqlite_vt = {
 	.load_table = tbl_load,
 	.swap_table = tbl_swap,
 	.drop_table = tbl_drop,
+	.swap_tables = tbl_swap_many,
 	.list_tables = tbl_list,
 	.close = cat_close,
 };

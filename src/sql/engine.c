@@ -109,6 +109,8 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	Engine *e;
 	char *db = NULL;
 	char real[4096];
+	char uri_line[2048] = "";      /* catalog choice (txn engineer) */
+	const char *uri;
 	bool exists;
 
 	TRY(mkdir_p(config->warehouse, err));
@@ -118,10 +120,27 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	e = xcalloc(1, sizeof *e);
 	e->warehouse = xstrdup(real);
 	e->io = fileio_local_new(e->warehouse);
+	/* ---- catalog choice (txn engineer): see EngineConfig.catalog_uri */
+	uri = config->catalog_uri;
+	if (!uri || !*uri)
+		uri = getenv("FLOE_CATALOG");
+	if ((!uri || !*uri) && asprintf(&db, "%s/catalog-uri", e->warehouse) >= 0) {
+		FILE *f = fopen(db, "r");
+		free(db);
+		db = NULL;
+		if (f) {
+			if (fgets(uri_line, sizeof uri_line, f))
+				uri_line[strcspn(uri_line, "\r\n")] = 0;
+			fclose(f);
+			uri = uri_line;
+		}
+	}
 	if (asprintf(&db, "%s/catalog.db", e->warehouse) < 0)
 		abort();
-	if (catalog_sqlite_open(&e->catalog, db, config->catalog_name ? config->catalog_name : "floe",
-				err) != FLOE_OK) {
+	if ((uri && *uri ? catalog_pg_open(&e->catalog, uri, config->catalog_name, err)
+	     : catalog_sqlite_open(&e->catalog, db, config->catalog_name ? config->catalog_name : "floe",
+				   err)) != FLOE_OK) {
+		/* ---- end of catalog choice */
 		free(db);
 		fileio_free(e->io);
 		free(e->warehouse);
@@ -1174,6 +1193,8 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 	if (is->with_clause)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
 	TRY(insert_table(s, ctx, sql, is, &t));
+	if (!overwrite && metadata_current_schema(t->md)->nidentifier > 0)
+		return merge_insert(s, ctx, sql, is, sink);   /* PRIMARY KEY: 23505 (merge.c) */
 	memset(&ir, 0, sizeof ir);
 	if (is->n_returning_list)
 		TRY(insert_bind_returning(s, ctx, sql, is, t, &ir.ret));

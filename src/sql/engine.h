@@ -40,6 +40,10 @@ typedef struct Session Session;
 typedef struct EngineConfig {
 	const char *warehouse;     /* folder; created if missing */
 	const char *catalog_name;  /* default "floe" */
+	/* catalog choice (txn.c's owner): a PostgreSQL catalog's libpq
+	 * conninfo or postgresql:// URI; NULL: $FLOE_CATALOG, else the first
+	 * line of <warehouse>/catalog-uri, else SQLite <warehouse>/catalog.db */
+	const char *catalog_uri;
 } EngineConfig;
 
 typedef struct ResultSink {

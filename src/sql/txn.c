@@ -1,78 +1,1090 @@
 /*
- * txn.c — transactions (see txn.h).
+ * txn.c — transaction blocks over Iceberg's optimistic commits (txn.h).
  *
- * This slice is autocommit only: every statement commits on its own, and
- * BEGIN / COMMIT / ROLLBACK are 0A000.
+ * PostgreSQL's behaviour (src/backend/access/transam/xact.c, the
+ * TBLOCK_* states, as a client sees them):
+ *
+ *     IDLE 'I' ──BEGIN/START──> IN BLOCK 'T' ──error──> FAILED 'E'
+ *       ^                         │   │  ^                 │  │
+ *       │   COMMIT/END (publish)  │   │  └─ROLLBACK TO sp──┘  │
+ *       ├─────────────────────────┘   │                       │
+ *       ├── ROLLBACK/ABORT ───────────┘                       │
+ *       └── ROLLBACK, or COMMIT (tag ROLLBACK) ───────────────┘
+ *
+ *   txn_exec           BEGIN, START TRANSACTION, COMMIT/END, ROLLBACK/ABORT,
+ *                      SAVEPOINT, RELEASE, ROLLBACK TO
+ *   txn_after_statement  T -> E on any failed statement
+ *   txn_before_statement E: everything but COMMIT/ROLLBACK/ROLLBACK TO is
+ *                      25P02; SET TRANSACTION; READ ONLY (25006); DDL (below)
+ *
+ * Invariants:
+ *   1. Outside a block txn_table_load is table_load and txn_commit is
+ *      table_commit (autocommit: one snapshot per statement and table).
+ *   2. Inside a block nothing reaches the catalog before COMMIT.  Per table
+ *      touched the Txn keeps (TxnTable):
+ *        base    the Table the block's change applies to: the first load in
+ *                the block (REPEATABLE READ / SERIALIZABLE, pinned), or the
+ *                latest load before the first write (READ COMMITTED);
+ *        staged  base + every change of the block, written by table_stage
+ *                (manifests, manifest list, metadata: never published);
+ *                what later statements of the block read (their own writes).
+ *      The net change of a table is the difference of the live data files
+ *      of staged and base (table_scan_files): added = in staged only,
+ *      removed = in base only.  So a file written and rewritten inside the
+ *      block (INSERT then UPDATE) is never published.
+ *   3. COMMIT re-stages each written table's net change on its base as ONE
+ *      snapshot (job id of the transaction in "floe.job-id") and swaps all
+ *      tables' metadata locations in ONE catalog transaction
+ *      (catalog_swap_tables: all or nothing).  On 40001 (a head moved): back
+ *      off (100 ms doubling, jitter, TXN_COMMIT_TRIES attempts), reload every
+ *      head; a head whose history holds our job id means the previous
+ *      attempt landed (an ambiguous failure: no duplicate); else re-stage on
+ *      the new head: table_stage re-validates that every file removed is
+ *      still live (40001 for the whole transaction otherwise), an append is
+ *      always re-based.  SERIALIZABLE first checks that no table the block
+ *      read has a new head (40001, read/write dependencies).
+ *   4. Every file the block wrote is deleted when it is not part of what was
+ *      published: staged metadata files always, at the end of the block;
+ *      data files on ROLLBACK / failed COMMIT, or when superseded inside the
+ *      block (after COMMIT).  A COMMIT whose outcome is unknown (the catalog
+ *      connection broke) keeps every file (orphan candidates).
+ *   5. Isolation (table granularity):
+ *        READ COMMITTED   each statement loads the latest committed head of a
+ *                         table the block has not written; a written table is
+ *                         read as base + own writes;
+ *        REPEATABLE READ  a table's snapshot is pinned at its first load in
+ *                         the block (tables are pinned one by one, not all at
+ *                         BEGIN);
+ *        SERIALIZABLE     REPEATABLE READ, and COMMIT of a block that wrote
+ *                         fails with 40001 when any table it READ (loaded by
+ *                         anything but an INSERT/COPY into that table) has a
+ *                         new head since it was pinned.
+ *   6. DDL in a block (anything but SELECT/DML/COPY/SET/SHOW/transaction
+ *      statements) first commits the block's pending changes (NOTICE), then
+ *      runs and commits at once, as in autocommit; the block goes on.  A
+ *      failure of that implicit commit fails the block.
+ *   7. txn_retry_statement: an autocommit statement under READ COMMITTED
+ *      that failed with 40001 is re-run (TXN_STATEMENT_TRIES, backing off),
+ *      so concurrent UPDATE ... SET v = v + 1 lose nothing.
+ *   8. Savepoints: SAVEPOINT copies the TxnTable array; ROLLBACK TO restores
+ *      it (the files written since are superseded, rule 4), RELEASE drops it.
  *
  * INTERFACE ROUTINES: see txn.h.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "sql/txn.h"
+
+/* SQLSTATEs not in common/sqlstate.txt yet (PostgreSQL's codes) */
+#ifndef ERRCODE_ACTIVE_SQL_TRANSACTION
+#define ERRCODE_ACTIVE_SQL_TRANSACTION "25001"
+#endif
+#ifndef ERRCODE_NO_ACTIVE_SQL_TRANSACTION
+#define ERRCODE_NO_ACTIVE_SQL_TRANSACTION "25P01"
+#endif
+#ifndef ERRCODE_READ_ONLY_SQL_TRANSACTION
+#define ERRCODE_READ_ONLY_SQL_TRANSACTION "25006"
+#endif
+#ifndef ERRCODE_S_E_INVALID_SPECIFICATION
+#define ERRCODE_S_E_INVALID_SPECIFICATION "3B001"
+#endif
+
+#define TXN_COMMIT_TRIES 6
+#define TXN_STATEMENT_TRIES 6
+
+enum { ISO_READ_UNCOMMITTED, ISO_READ_COMMITTED, ISO_REPEATABLE_READ, ISO_SERIALIZABLE };
+static const char *const iso_names[] = { "read uncommitted", "read committed",
+					 "repeatable read", "serializable" };
+
+/* What kind of statement is running (txn_before_statement). */
+enum { K_OTHER, K_READ, K_DML, K_DDL, K_SET, K_TXN };
+
+typedef struct TxnTable {
+	char *ns, *name;
+	Table *base;
+	Table *staged;            /* NULL: not written */
+	bool read;                /* SERIALIZABLE's read set */
+} TxnTable;
+
+typedef struct Savepoint {
+	char *name;
+	TxnTable *tabs;
+	int ntabs;
+} Savepoint;
+
+typedef struct Txn {
+	char state;               /* 'I', 'T', 'E' */
+	Arena *arena;             /* the block's; NULL when idle */
+	int level;                /* ISO_*: this block's */
+	bool read_only;
+	bool ran_query;           /* SET TRANSACTION ISOLATION only before */
+	TxnTable *tabs;
+	int ntabs, cap;
+	char **garbage;           /* staged metadata files: always deleted */
+	int ngarbage, capg;
+	char **data;              /* data files the block added */
+	int ndata, capd;
+	Savepoint *sps;
+	int nsps, capsp;
+	char job[64];
+	/* the running statement */
+	int kind;
+	bool passthrough;         /* DDL: loads and commits go straight through */
+	char *insert_ns, *insert_name;   /* INSERT/COPY target: not a read */
+	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
+	const char *pending_value;
+	/* counters for bench/ and tests */
+	long retries;
+} Txn;
+
+/* ---- session settings ------------------------------------------------ */
+
+static void
+setting_put(Session *s, const char *key, const char *value)
+{
+	int k;
+
+	for (k = 0; k < s->nsettings; k++)
+		if (!strcmp(s->settings_keys[k], key))
+			break;
+	if (k == s->nsettings) {
+		if (k == 32)
+			return;
+		s->settings_keys[k] = xstrdup(key);
+		s->settings_values[k] = NULL;
+		s->nsettings++;
+	}
+	if (s->settings_values[k] && !strcmp(s->settings_values[k], value))
+		return;
+	free(s->settings_values[k]);
+	s->settings_values[k] = xstrdup(value);
+}
+
+static int
+iso_parse(const char *v)
+{
+	int i;
+	for (i = 0; i < 4; i++)
+		if (v && !strcasecmp(v, iso_names[i]))
+			return i;
+	return -1;
+}
+
+static int
+default_level(Session *s)
+{
+	int l = iso_parse(session_setting(s, "default_transaction_isolation"));
+	return l < 0 ? ISO_READ_COMMITTED : l;
+}
+
+/* SHOW transaction_isolation: the block's level, else the default. */
+static void
+sync_settings(Session *s)
+{
+	Txn *t = s->txn;
+	const char *d = session_setting(s, "default_transaction_isolation");
+
+	if (!d || !*d)
+		setting_put(s, "default_transaction_isolation", "read committed");
+	setting_put(s, "transaction_isolation",
+		    iso_names[t && t->state != 'I' ? t->level : default_level(s)]);
+	setting_put(s, "transaction_read_only", t && t->state != 'I' && t->read_only ? "on" : "off");
+}
+
+static Txn *
+get_txn(Session *s)
+{
+	if (!s->txn) {
+		s->txn = xcalloc(1, sizeof(Txn));
+		s->txn->state = 'I';
+		sync_settings(s);
+	}
+	return s->txn;
+}
+
+static bool
+in_block(Session *s)
+{
+	return s->txn && s->txn->state != 'I';
+}
+
+/* ---- the block's bookkeeping ----------------------------------------- */
+
+static TxnTable *
+find_table(Txn *t, const char *ns, const char *name)
+{
+	int i;
+	for (i = 0; i < t->ntabs; i++)
+		if (!strcmp(t->tabs[i].ns, ns) && !strcmp(t->tabs[i].name, name))
+			return &t->tabs[i];
+	return NULL;
+}
+
+static TxnTable *
+add_table(Txn *t, const char *ns, const char *name)
+{
+	TxnTable *e;
+
+	if (t->ntabs == t->cap) {
+		int ncap = t->cap ? t->cap * 2 : 8;
+		t->tabs = arena_realloc(t->arena, t->tabs, sizeof(TxnTable) * (size_t)t->cap,
+					sizeof(TxnTable) * (size_t)ncap);
+		t->cap = ncap;
+	}
+	e = &t->tabs[t->ntabs++];
+	memset(e, 0, sizeof *e);
+	e->ns = arena_strdup(t->arena, ns);
+	e->name = arena_strdup(t->arena, name);
+	return e;
+}
+
+static void
+push_path(Txn *t, char ***v, int *n, int *cap, const char *path)
+{
+	if (*n == *cap) {
+		int ncap = *cap ? *cap * 2 : 16;
+		*v = arena_realloc(t->arena, *v, sizeof(char *) * (size_t)*cap,
+				   sizeof(char *) * (size_t)ncap);
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = arena_strdup(t->arena, path);
+}
+
+static void
+begin_block(Session *s, int level, bool read_only)
+{
+	Txn *t = get_txn(s);
+	Txn keep = *t;
+
+	memset(t, 0, sizeof *t);
+	t->state = 'T';
+	t->arena = arena_new(64 * 1024);
+	t->level = level;
+	t->read_only = read_only;
+	t->retries = keep.retries;
+	t->kind = keep.kind;
+	t->passthrough = keep.passthrough;
+	{
+		uint8_t r[8];
+		FILE *f = fopen("/dev/urandom", "rb");
+		unsigned long long x = (unsigned long long)time(NULL) ^ (unsigned long long)getpid() << 32;
+		if (f) {
+			if (fread(r, 1, sizeof r, f) == sizeof r)
+				memcpy(&x, r, sizeof x);
+			fclose(f);
+		}
+		snprintf(t->job, sizeof t->job, "floe-txn-%lx-%llx", (long)time(NULL), x);
+	}
+}
+
+/* Delete the block's files: metadata always; data files unless `keep`
+ * lists them (the published ones). */
+static void
+remove_files(Session *s, char **keep, int nkeep)
+{
+	Txn *t = s->txn;
+	FileIO *io = s->engine->io;
+	floe_error ignore;
+	int i, k;
+
+	for (i = 0; i < t->ngarbage; i++)
+		(void)fileio_remove(io, t->garbage[i], &ignore);
+	for (i = 0; i < t->ndata; i++) {
+		bool kept = false;
+		for (k = 0; k < nkeep && !kept; k++)
+			kept = !strcmp(keep[k], t->data[i]);
+		if (!kept)
+			(void)fileio_remove(io, t->data[i], &ignore);
+	}
+}
+
+/* The block is over: back to idle, the arena freed. */
+static void
+end_block(Session *s)
+{
+	Txn *t = s->txn;
+
+	if (!t)
+		return;
+	if (t->arena)
+		arena_free(t->arena);
+	t->arena = NULL;
+	t->tabs = NULL;
+	t->ntabs = t->cap = 0;
+	t->garbage = t->data = NULL;
+	t->ngarbage = t->capg = t->ndata = t->capd = 0;
+	t->sps = NULL;
+	t->nsps = t->capsp = 0;
+	t->state = 'I';
+	t->read_only = false;
+	t->ran_query = false;
+}
+
+static void
+rollback_block(Session *s)
+{
+	if (!in_block(s))
+		return;
+	remove_files(s, NULL, 0);
+	end_block(s);
+}
+
+/* ---- COMMIT ----------------------------------------------------------- */
+
+typedef struct NetChange {
+	TxnTable *e;
+	TableChange ch;
+	Table *head;              /* what the next swap asserts */
+	Table *staged;            /* this attempt's */
+	char **written;
+	int nwritten;
+	bool landed;
+} NetChange;
+
+static int
+cmp_path(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static bool
+has_path(char **sorted, int n, const char *p)
+{
+	return n > 0 && bsearch(&p, sorted, (size_t)n, sizeof(char *), cmp_path) != NULL;
+}
+
+/* added = live in staged only, removed = live in base only */
+static int
+net_change(Session *s, TxnTable *e, Arena *a, NetChange *nc, floe_error *err)
+{
+	FileIO *io = s->engine->io;
+	DataFile *bf, *sf;
+	int nb, ns, i;
+	char **bp, **sp;
+	DataFile *add;
+	const char **rem;
+
+	memset(nc, 0, sizeof *nc);
+	nc->e = e;
+	nc->head = e->base;
+	TRY(table_scan_files(io, e->base, -1, a, &bf, &nb, err));
+	TRY(table_scan_files(io, e->staged, -1, a, &sf, &ns, err));
+	bp = ARENA_ARRAY(a, char *, nb + 1);
+	sp = ARENA_ARRAY(a, char *, ns + 1);
+	for (i = 0; i < nb; i++)
+		bp[i] = bf[i].file_path;
+	for (i = 0; i < ns; i++)
+		sp[i] = sf[i].file_path;
+	qsort(bp, (size_t)nb, sizeof(char *), cmp_path);
+	qsort(sp, (size_t)ns, sizeof(char *), cmp_path);
+	add = ARENA_ARRAY(a, DataFile, ns + 1);
+	rem = ARENA_ARRAY(a, const char *, nb + 1);
+	for (i = 0; i < ns; i++)
+		if (!has_path(bp, nb, sf[i].file_path))
+			add[nc->ch.nadd++] = sf[i];
+	for (i = 0; i < nb; i++)
+		if (!has_path(sp, ns, bf[i].file_path))
+			rem[nc->ch.nremove++] = bf[i].file_path;
+	nc->ch.add = add;
+	nc->ch.remove = rem;
+	nc->ch.job_id = s->txn->job;
+	return FLOE_OK;
+}
+
+static bool
+job_landed(const Table *head, const char *job)
+{
+	int i, k;
+
+	for (i = 0; i < head->md->nsnapshots; i++) {
+		const Snapshot *sn = &head->md->snapshots[i];
+		for (k = 0; k < sn->nsummary; k++)
+			if (!strcmp(sn->summary[k].key, "floe.job-id") &&
+			    !strcmp(sn->summary[k].value, job))
+				return true;
+	}
+	return false;
+}
+
+static void
+backoff(int attempt)
+{
+	/* 100 ms doubling, capped at 1.6 s, plus up to 50% jitter */
+	long ms = 100L << (attempt < 4 ? attempt : 4);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ms += (long)(((unsigned long)ts.tv_nsec * 2654435761UL) % (unsigned long)(ms / 2 + 1));
+	usleep((useconds_t)ms * 1000);
+}
+
+/* SERIALIZABLE: no table read by the block has a new head. */
+static int
+check_reads(Session *s, Arena *a, floe_error *err)
+{
+	Txn *t = s->txn;
+	int i;
+
+	for (i = 0; i < t->ntabs; i++) {
+		TxnTable *e = &t->tabs[i];
+		char *loc;
+		if (!e->read || !e->base)
+			continue;
+		if (catalog_load_table(s->engine->catalog, e->ns, e->name, a, &loc, err) != FLOE_OK) {
+			if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+				return FLOE_ERR;
+			loc = NULL;
+		}
+		if (!loc || strcmp(loc, e->base->metadata_location) != 0) {
+			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				    "could not serialize access due to read/write dependencies among transactions");
+			floe_error_detail(err, "Table \"%s.%s\" changed after this transaction read it.",
+					  e->ns, e->name);
+			return floe_error_hint(err, "The transaction might succeed if retried.");
+		}
+	}
+	return FLOE_OK;
+}
+
+/* Publish the block (rule 3).  On return the block is over either way. */
+static int
+commit_block(Session *s, floe_error *err)
+{
+	Txn *t = s->txn;
+	Engine *eng = s->engine;
+	Arena *a = arena_new(0);
+	NetChange *nc = ARENA_ARRAY(a, NetChange, t->ntabs + 1);
+	const char **nss, **names, **expected, **locs;
+	char **keep = NULL;
+	int n = 0, i, k, nkeep = 0, attempt, rc = FLOE_ERR;
+	bool unknown = false;
+
+	for (i = 0; i < t->ntabs; i++) {
+		if (!t->tabs[i].staged)
+			continue;
+		if (net_change(s, &t->tabs[i], a, &nc[n], err) != FLOE_OK)
+			goto out;
+		if (nc[n].ch.nadd || nc[n].ch.nremove)
+			n++;
+	}
+	if (n == 0) {
+		rc = FLOE_OK;
+		goto out;
+	}
+	if (t->level == ISO_SERIALIZABLE && check_reads(s, a, err) != FLOE_OK)
+		goto out;
+	nss = ARENA_ARRAY(a, const char *, n);
+	names = ARENA_ARRAY(a, const char *, n);
+	expected = ARENA_ARRAY(a, const char *, n);
+	locs = ARENA_ARRAY(a, const char *, n);
+	for (attempt = 0; attempt < TXN_COMMIT_TRIES; attempt++) {
+		int m = 0;
+		if (attempt > 0) {
+			bool all_landed = true;
+			t->retries++;
+			backoff(attempt - 1);
+			if (t->level == ISO_SERIALIZABLE && check_reads(s, a, err) != FLOE_OK)
+				goto out;
+			for (i = 0; i < n; i++) {
+				if (table_load(eng->catalog, eng->io, nc[i].e->ns, nc[i].e->name, a,
+					       &nc[i].head, err) != FLOE_OK)
+					goto out;
+				nc[i].landed = job_landed(nc[i].head, t->job);
+				all_landed = all_landed && nc[i].landed;
+			}
+			if (all_landed) {
+				rc = FLOE_OK;
+				break;
+			}
+		}
+		for (i = 0; i < n; i++) {
+			if (nc[i].landed)
+				continue;
+			if (table_stage(eng->io, nc[i].head, &nc[i].ch, a, &nc[i].staged,
+					&nc[i].written, &nc[i].nwritten, err) != FLOE_OK)
+				break;
+			nss[m] = nc[i].e->ns;
+			names[m] = nc[i].e->name;
+			expected[m] = nc[i].head->metadata_location;
+			locs[m] = nc[i].staged->metadata_location;
+			m++;
+		}
+		if (i == n)
+			rc = catalog_swap_tables(eng->catalog, m, nss, names, expected, locs, err);
+		if (rc == FLOE_OK)
+			break;
+		if (i == n && !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE)) {
+			/* the catalog failed mid-commit: the outcome is unknown
+			 * unless the heads tell (our job id) */
+			floe_error e2;
+			bool all = true;
+			for (k = 0; k < n; k++) {
+				Table *h;
+				if (table_load(eng->catalog, eng->io, nc[k].e->ns, nc[k].e->name, a, &h,
+					       &e2) != FLOE_OK) {
+					unknown = true;
+					break;
+				}
+				all = all && (nc[k].landed || job_landed(h, t->job));
+			}
+			if (!unknown && all)
+				rc = FLOE_OK;
+			else if (!unknown)
+				goto cleanup_attempt;
+			break;
+		}
+cleanup_attempt:
+		for (k = 0; k < n; k++) {
+			int w;
+			floe_error ignore;
+			for (w = 0; w < nc[k].nwritten; w++)
+				(void)fileio_remove(eng->io, nc[k].written[w], &ignore);
+			nc[k].nwritten = 0;
+		}
+		if (i < n || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+			break;           /* a removed file is gone, or a hard error */
+	}
+	if (rc == FLOE_OK) {
+		floe_error_clear(err);
+		keep = ARENA_ARRAY(a, char *, t->ndata + 1);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < nc[i].ch.nadd; k++)
+				keep[nkeep++] = nc[i].ch.add[k].file_path;
+	}
+out:
+	if (unknown) {
+		floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+			    "the outcome of COMMIT is unknown: the catalog connection failed");
+		floe_error_detail(err, "Files of transaction %s are kept; it may have committed.",
+				  t->job);
+	} else if (rc == FLOE_OK) {
+		remove_files(s, keep, nkeep);
+	} else {
+		remove_files(s, NULL, 0);
+	}
+	end_block(s);
+	arena_free(a);
+	return rc;
+}
+
+/* ---- the hooks of txn.h ---------------------------------------------- */
+
+static Table *
+copy_table(const Table *x, Arena *a)
+{
+	Table *t = ARENA_NEW(a, Table);
+	*t = *x;
+	return t;
+}
 
 int
 txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **out,
 	       floe_error *err)
 {
-	return table_load(s->engine->catalog, s->engine->io, ns, name, a, out, err);
+	Txn *t = s->txn;
+	TxnTable *e;
+	Table *x;
+	bool is_target;
+
+	if (!in_block(s) || t->passthrough)
+		return table_load(s->engine->catalog, s->engine->io, ns, name, a, out, err);
+	is_target = t->insert_ns && !strcmp(t->insert_ns, ns) && !strcmp(t->insert_name, name);
+	e = find_table(t, ns, name);
+	if (e && e->staged) {
+		*out = copy_table(e->staged, a);
+		return FLOE_OK;
+	}
+	if (e && e->base && t->level >= ISO_REPEATABLE_READ) {
+		e->read = e->read || !is_target;
+		*out = copy_table(e->base, a);
+		return FLOE_OK;
+	}
+	TRY(table_load(s->engine->catalog, s->engine->io, ns, name, t->arena, &x, err));
+	if (!e)
+		e = add_table(t, ns, name);
+	e->base = x;
+	e->read = e->read || !is_target;
+	*out = copy_table(x, a);
+	return FLOE_OK;
 }
 
 int
 txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out, floe_error *err)
 {
-	return table_commit(s->engine->catalog, s->engine->io, base, ch, a, out, err);
+	Txn *t = s->txn;
+	TxnTable *e;
+	Table *cur, *staged;
+	char **written;
+	int nw, i;
+
+	if (!in_block(s) || t->passthrough)
+		return table_commit(s->engine->catalog, s->engine->io, base, ch, a, out, err);
+	if (t->read_only)
+		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
+				   "cannot write to a table in a read-only transaction");
+	e = find_table(t, base->ns, base->name);
+	if (!e || !e->base) {
+		/* not loaded through txn_table_load: pin the head now */
+		Table *x;
+		TRY(table_load(s->engine->catalog, s->engine->io, base->ns, base->name, t->arena,
+			       &x, err));
+		if (strcmp(x->metadata_location, base->metadata_location) != 0)
+			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "could not serialize access due to concurrent update");
+		if (!e)
+			e = add_table(t, base->ns, base->name);
+		e->base = x;
+	}
+	cur = e->staged ? e->staged : e->base;
+	TRY(table_stage(s->engine->io, cur, ch, t->arena, &staged, &written, &nw, err));
+	for (i = 0; i < nw; i++)
+		push_path(t, &t->garbage, &t->ngarbage, &t->capg, written[i]);
+	for (i = 0; i < ch->nadd; i++)
+		push_path(t, &t->data, &t->ndata, &t->capd, ch->add[i].file_path);
+	e->staged = staged;
+	*out = copy_table(staged, a);
+	return FLOE_OK;
 }
 
 int
 txn_commit_metadata(Session *s, const Table *base, TableMetadata *md, Arena *a, Table **out,
 		    floe_error *err)
 {
+	Txn *t = s->txn;
+	TxnTable *e;
+
+	if (in_block(s) && !t->passthrough && (e = find_table(t, base->ns, base->name)) &&
+	    e->staged)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot change the definition of table \"%s\": this transaction has uncommitted changes to it",
+				   base->name);
 	return table_commit_metadata(s->engine->catalog, s->engine->io, base, md, a, out, err);
+}
+
+static int
+stmt_kind(Node *n)
+{
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_SELECT_STMT:
+	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+		return K_READ;
+	case PG_QUERY__NODE__NODE_INSERT_STMT:
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		return K_DML;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		return n->copy_stmt->is_from ? K_DML : K_READ;
+	case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
+	case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
+		return K_SET;
+	case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
+		return K_TXN;
+	default:
+		return K_DDL;
+	}
+}
+
+static const char *
+dml_name(Node *n)
+{
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: return "INSERT";
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: return "UPDATE";
+	case PG_QUERY__NODE__NODE_DELETE_STMT: return "DELETE";
+	case PG_QUERY__NODE__NODE_MERGE_STMT: return "MERGE";
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT: return "TRUNCATE TABLE";
+	case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY FROM";
+	case PG_QUERY__NODE__NODE_CREATE_STMT: return "CREATE TABLE";
+	case PG_QUERY__NODE__NODE_DROP_STMT: return "DROP TABLE";
+	default: return "this statement";
+	}
+}
+
+static void
+warn(ResultSink *sink, const char *code, const char *msg)
+{
+	floe_error n;
+	if (!sink || !sink->notice)
+		return;
+	floe_errorf(&n, code, "%s", msg);
+	sink->notice(sink->ctx, &n);
+}
+
+static const char *
+const_text(Node *n, char *buf, size_t cap)
+{
+	if (!n)
+		return NULL;
+	if (n->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+		PgQuery__AConst *c = n->a_const;
+		if (c->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+			return c->sval->sval;
+		if (c->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+			snprintf(buf, cap, "%d", c->ival->ival);
+			return buf;
+		}
+		if (c->val_case == PG_QUERY__A__CONST__VAL_BOOLVAL)
+			return c->boolval->boolval ? "1" : "0";
+	}
+	if (n->node_case == PG_QUERY__NODE__NODE_STRING)
+		return n->string->sval;
+	return NULL;
+}
+
+/* Transaction modes (BEGIN / START TRANSACTION / SET TRANSACTION options):
+ * DefElem transaction_isolation / transaction_read_only /
+ * transaction_deferrable. */
+static int
+parse_modes(PgQuery__Node **opts, size_t n, int *level, bool *read_only, floe_error *err)
+{
+	size_t i;
+	char buf[32];
+
+	for (i = 0; i < n; i++) {
+		PgQuery__DefElem *d;
+		const char *v;
+		if (opts[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
+			continue;
+		d = opts[i]->def_elem;
+		v = const_text(d->arg, buf, sizeof buf);
+		if (!strcmp(d->defname, "transaction_isolation")) {
+			int l = iso_parse(v);
+			if (l < 0)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid value for parameter \"transaction_isolation\": \"%s\"",
+						   v ? v : "");
+			*level = l;
+		} else if (!strcmp(d->defname, "transaction_read_only")) {
+			*read_only = v && strcmp(v, "0") != 0;
+		}
+	}
+	return FLOE_OK;
+}
+
+/* SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ... /
+ * SET [default_]transaction_isolation.  The engine's SET stores settings;
+ * the multi forms are turned into "SET <setting> TO DEFAULT" here (same
+ * command tag) and the value is applied after the statement. */
+static int
+before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error *err)
+{
+	Txn *t = s->txn;
+	bool multi = vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI;
+	bool session_chars = multi && !strcasecmp(vs->name, "SESSION CHARACTERISTICS");
+	bool set_txn = multi && !strcasecmp(vs->name, "TRANSACTION");
+	int level = -1;
+	bool ro = false;
+	char buf[32];
+
+	if (!vs->name)
+		return FLOE_OK;
+	if (set_txn || session_chars) {
+		TRY(parse_modes(vs->args, vs->n_args, &level, &ro, err));
+		if (set_txn && !in_block(s)) {
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+			     "SET TRANSACTION can only be used in transaction blocks");
+			level = -1;
+		}
+		if (set_txn && in_block(s) && level >= 0 && t->ran_query && level != t->level)
+			return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
+					   "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+		free(vs->name);
+		vs->name = xstrdup(session_chars ? "default_transaction_isolation" : "transaction_isolation");
+		vs->kind = PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT;
+		t->pending_key = session_chars ? "default_transaction_isolation" : "transaction_isolation";
+		t->pending_value = level >= 0 ? iso_names[level] : NULL;
+		if (set_txn && in_block(s)) {
+			if (level >= 0)
+				t->level = level;
+			t->read_only = t->read_only || ro;
+		}
+		if (session_chars && level < 0) {
+			/* only READ ONLY / DEFERRABLE: keep the default as it is */
+			const char *cur = session_setting(s, "default_transaction_isolation");
+			t->pending_value = iso_names[iso_parse(cur) < 0 ? 1 : iso_parse(cur)];
+		}
+		return FLOE_OK;
+	}
+	if (!strcasecmp(vs->name, "transaction_isolation") ||
+	    !strcasecmp(vs->name, "default_transaction_isolation")) {
+		const char *v = vs->n_args ? const_text(vs->args[0], buf, sizeof buf) : NULL;
+		bool dflt = !strcasecmp(vs->name, "default_transaction_isolation");
+		if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE) {
+			level = iso_parse(v);
+			if (level < 0)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid value for parameter \"%s\": \"%s\"", vs->name,
+						   v ? v : "");
+		} else {
+			level = dflt ? ISO_READ_COMMITTED : default_level(s);
+		}
+		if (!dflt && in_block(s)) {
+			if (t->ran_query && level != t->level)
+				return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
+						   "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+			t->level = level;
+		}
+		t->pending_key = dflt ? "default_transaction_isolation" : "transaction_isolation";
+		t->pending_value = iso_names[level];
+	}
+	return FLOE_OK;
 }
 
 int
 txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 {
-	(void)s;
-	(void)stmt;
-	(void)sink;
-	(void)err;
+	Txn *t = get_txn(s);
+	int kind = stmt_kind(stmt);
+
+	t->kind = kind;
+	t->passthrough = false;
+	t->insert_ns = t->insert_name = NULL;
+	t->pending_key = t->pending_value = NULL;
+	if (t->state == 'E') {
+		PgQuery__TransactionStmtKind k = kind == K_TXN ? stmt->transaction_stmt->kind : 0;
+		if (k != PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT &&
+		    k != PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK &&
+		    k != PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO)
+			return floe_errorf(err, ERRCODE_IN_FAILED_SQL_TRANSACTION,
+					   "current transaction is aborted, commands ignored until end of transaction block");
+		return FLOE_OK;
+	}
+	if (kind == K_SET && stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SET_STMT)
+		return before_set(s, stmt->variable_set_stmt, sink, err);
+	if (t->state != 'T')
+		return FLOE_OK;
+	if (kind == K_READ || kind == K_DML)
+		t->ran_query = true;
+	if (t->read_only && (kind == K_DML || kind == K_DDL)) {
+		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
+				   "cannot execute %s in a read-only transaction", dml_name(stmt));
+	}
+	if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT ||
+	    (stmt->node_case == PG_QUERY__NODE__NODE_COPY_STMT && stmt->copy_stmt->is_from &&
+	     stmt->copy_stmt->relation)) {
+		PgQuery__RangeVar *rv = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT
+			? stmt->insert_stmt->relation : stmt->copy_stmt->relation;
+		const char *ns, *name;
+		session_resolve_name(s, rv, &ns, &name);
+		t->insert_ns = (char *)ns;
+		t->insert_name = (char *)name;
+	}
+	if (kind == K_DDL) {
+		int i;
+		bool pending = false;
+		for (i = 0; i < t->ntabs; i++)
+			pending = pending || t->tabs[i].staged;
+		if (pending) {
+			int level = t->level;
+			bool ro = t->read_only;
+			warn(sink, "00000",
+			     "DDL in a transaction block: committing the block's earlier changes first");
+			if (commit_block(s, err) != FLOE_OK) {
+				begin_block(s, level, ro);   /* then failed by after_statement */
+				return FLOE_ERR;
+			}
+			begin_block(s, level, ro);
+			t = s->txn;
+			t->ran_query = true;
+			t->kind = kind;
+		} else {
+			t->ntabs = 0;   /* DDL may change what was loaded */
+		}
+		t->passthrough = true;
+	}
 	return FLOE_OK;
 }
 
 bool
 txn_retry_statement(Session *s, const floe_error *err, int attempt)
 {
-	(void)s;
-	(void)err;
-	(void)attempt;
-	return false;
+	Txn *t = s->txn;
+
+	if (in_block(s) || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+		return false;
+	if (t && t->kind != K_DML)
+		return false;
+	if (default_level(s) > ISO_READ_COMMITTED || attempt + 1 >= TXN_STATEMENT_TRIES)
+		return false;
+	if (t)
+		t->retries++;
+	backoff(attempt);
+	return true;
 }
 
 void
 txn_after_statement(Session *s, bool ok)
 {
-	(void)s;
-	(void)ok;
+	Txn *t = s->txn;
+
+	if (!t)
+		return;
+	if (ok && t->pending_key && t->pending_value)
+		setting_put(s, t->pending_key, t->pending_value);
+	t->pending_key = t->pending_value = NULL;
+	if (!ok && t->state == 'T')
+		t->state = 'E';
+	if (t->kind == K_DDL && t->state == 'T')
+		t->ntabs = 0;               /* reload what the DDL changed */
+	t->passthrough = false;
+	t->insert_ns = t->insert_name = NULL;
+	sync_settings(s);
+}
+
+static int
+complete(ResultSink *sink, const char *tag)
+{
+	if (sink && sink->complete)
+		return sink->complete(sink->ctx, tag);
+	return FLOE_OK;
+}
+
+static Savepoint *
+find_savepoint(Txn *t, const char *name)
+{
+	int i;
+	for (i = t->nsps - 1; i >= 0; i--)
+		if (!strcmp(t->sps[i].name, name))
+			return &t->sps[i];
+	return NULL;
 }
 
 int
 txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink)
 {
-	(void)s;
-	(void)ts;
-	(void)sink;
-	return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			   "transaction blocks are not supported yet: every statement commits on its own");
+	Txn *t = get_txn(s);
+	floe_error *err = ctx->err;
+	int level, rc;
+	bool ro = false;
+
+	switch (ts->kind) {
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START: {
+		const char *tag = ts->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN
+			? "BEGIN" : "START TRANSACTION";
+		level = in_block(s) ? t->level : default_level(s);
+		TRY(parse_modes(ts->options, ts->n_options, &level, &ro, err));
+		if (in_block(s)) {
+			warn(sink, ERRCODE_ACTIVE_SQL_TRANSACTION,
+			     "there is already a transaction in progress");
+			return complete(sink, tag);
+		}
+		begin_block(s, level, ro);
+		return complete(sink, tag);
+	}
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+		if (!in_block(s)) {
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+			return complete(sink, "COMMIT");
+		}
+		if (t->state == 'E') {
+			rollback_block(s);
+			return complete(sink, "ROLLBACK");
+		}
+		level = t->level;
+		ro = t->read_only;
+		rc = commit_block(s, err);
+		if (rc == FLOE_OK && ts->chain)
+			begin_block(s, level, ro);
+		TRY(rc);
+		return complete(sink, "COMMIT");
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
+		if (!in_block(s)) {
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+			return complete(sink, "ROLLBACK");
+		}
+		level = t->level;
+		ro = t->read_only;
+		rollback_block(s);
+		if (ts->chain)
+			begin_block(s, level, ro);
+		return complete(sink, "ROLLBACK");
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: {
+		Savepoint *sp;
+		if (!in_block(s))
+			return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+					   "SAVEPOINT can only be used in transaction blocks");
+		if (t->nsps == t->capsp) {
+			int ncap = t->capsp ? t->capsp * 2 : 4;
+			t->sps = arena_realloc(t->arena, t->sps, sizeof(Savepoint) * (size_t)t->capsp,
+					       sizeof(Savepoint) * (size_t)ncap);
+			t->capsp = ncap;
+		}
+		sp = &t->sps[t->nsps++];
+		sp->name = arena_strdup(t->arena, ts->savepoint_name);
+		sp->ntabs = t->ntabs;
+		sp->tabs = ARENA_ARRAY(t->arena, TxnTable, t->ntabs + 1);
+		if (t->ntabs)
+			memcpy(sp->tabs, t->tabs, sizeof(TxnTable) * (size_t)t->ntabs);
+		t->ran_query = true;
+		return complete(sink, "SAVEPOINT");
+	}
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE:
+	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: {
+		bool release = ts->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE;
+		Savepoint *sp;
+		if (!in_block(s))
+			return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+					   "%s can only be used in transaction blocks",
+					   release ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT");
+		if (!(sp = find_savepoint(t, ts->savepoint_name)))
+			return floe_errorf(err, ERRCODE_S_E_INVALID_SPECIFICATION,
+					   "savepoint \"%s\" does not exist", ts->savepoint_name);
+		if (release) {
+			t->nsps = (int)(sp - t->sps);
+			return complete(sink, "RELEASE");
+		}
+		/* rule 8: the tables as they were; pins taken since stay */
+		{
+			int i;
+			int nnow = t->ntabs;
+			TxnTable *now = ARENA_ARRAY(t->arena, TxnTable, nnow + 1);
+			if (nnow)
+				memcpy(now, t->tabs, sizeof(TxnTable) * (size_t)nnow);
+			t->ntabs = 0;
+			for (i = 0; i < sp->ntabs; i++) {
+				TxnTable *e = add_table(t, sp->tabs[i].ns, sp->tabs[i].name);
+				*e = sp->tabs[i];
+			}
+			for (i = 0; i < nnow; i++)
+				if (!find_table(t, now[i].ns, now[i].name) && !now[i].staged &&
+				    t->level >= ISO_REPEATABLE_READ) {
+					TxnTable *e = add_table(t, now[i].ns, now[i].name);
+					*e = now[i];
+				}
+		}
+		t->nsps = (int)(sp - t->sps) + 1;
+		t->state = 'T';
+		return complete(sink, "ROLLBACK");
+	}
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "prepared transactions are not supported");
+	}
 }
 
 void
 txn_session_free(Session *s)
 {
-	(void)s;
+	if (!s->txn)
+		return;
+	rollback_block(s);
+	free(s->txn);
+	s->txn = NULL;
 }
 
 char
 session_txn_status(Session *s)
 {
-	(void)s;
-	return 'I';
+	return s->txn ? s->txn->state : 'I';
+}
+
+long
+txn_retry_count(Session *s)
+{
+	return s->txn ? s->txn->retries : 0;
 }

@@ -23,6 +23,7 @@
  *   txn_commit(s, base, change, a, &t, err)           one statement's change to a table
  *   txn_commit_metadata(s, base, md, a, &t, err)      a schema/property change
  *   txn_session_free(s)                               rolls back an open block
+ *   txn_retry_count(s)                                commit/statement retries so far
  */
 #ifndef FLOE_TXN_H
 #define FLOE_TXN_H
@@ -42,5 +43,8 @@ void txn_after_statement(Session *s, bool ok);
 bool txn_retry_statement(Session *s, const floe_error *err, int attempt);
 int txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink);
 void txn_session_free(Session *s);
+/* Conflict retries this session made (COMMIT re-stages and re-run
+ * autocommit statements), for bench/ and tests. */
+long txn_retry_count(Session *s);
 
 #endif

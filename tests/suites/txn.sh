@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# Transactions suite (issue 6): transaction blocks through a real driver,
+# the PostgreSQL catalog, and concurrent writers on several floe nodes.
+#
+#   - tests/txn/test_psycopg_txn.py: psycopg 3 (non-autocommit by default)
+#     against `floe serve` on a SQLite-catalog warehouse; the checks
+#     PostgreSQL shares also run against PostgreSQL 15 (--pg)
+#   - build-san/tests/unit/catalog/test_catalog_pg against the throwaway
+#     PostgreSQL 15 (FLOE_TEST_PG)
+#   - tests/txn/concurrency.py lost_update / append_storm / bank with TWO
+#     `floe serve` processes sharing one warehouse folder and one
+#     PostgreSQL catalog (<warehouse>/catalog-uri); each table is then
+#     checked with ../shared/tools/interop/bin/iceberg-validate
+#
+# Servers run on free ports (--port 0) and are stopped by PID; PostgreSQL
+# by scripts/pg-test-server.sh with a private FLOE_PG_DIR.
+# Prints "PASS txn: name" / "FAIL txn: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+SHARED=${FLOE_SHARED:-../shared}
+VALIDATE=$SHARED/tools/interop/bin/iceberg-validate
+PY=/usr/bin/python3
+
+tmp=$(mktemp -d /tmp/floe-txn.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-txnpg.XXXXXX)
+pids=()
+stop_servers() {
+	local p
+	for p in "${pids[@]}"; do
+		if kill -0 "$p" 2>/dev/null; then
+			kill -TERM "$p" 2>/dev/null
+			for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+			kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null
+			wait "$p" 2>/dev/null
+		fi
+	done
+	pids=()
+}
+cleanup() {
+	stop_servers
+	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE FLOE_CATALOG PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+nfail=0
+pass() { echo "PASS txn: $1"; }
+fail() {
+	echo "FAIL txn: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then grep -v '^ok ' "$3" | head -30 | sed 's/^/    /'; fi
+}
+
+# start_server WAREHOUSE LOG -> sets $port, appends the PID to pids
+start_server() {
+	"$FLOE_BIN" serve -D "$1" --port 0 >"$2.out" 2>"$2.err" &
+	local pid=$!
+	pids+=("$pid")
+	port=
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$2.out" 2>/dev/null)
+		[ -n "$port" ] && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL txn: binary $FLOE_BIN not built"
+	exit 1
+fi
+if ! $PY -c 'import psycopg' >/dev/null 2>&1; then
+	echo "FAIL txn: python3-psycopg is not installed (scripts/install-deps.sh --test)"
+	exit 1
+fi
+
+have_pg=0
+if envout=$(scripts/pg-test-server.sh start 2>&1); then
+	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+	pgci="host=127.0.0.1 port=$pgport user=postgres dbname=postgres"
+	psql -X -q "$pgci" -c 'select 1' >/dev/null 2>&1 && have_pg=1
+fi
+[ $have_pg -eq 1 ] || fail postgres "cannot start PostgreSQL 15" 
+
+# ---- psycopg 3 against floe serve (SQLite catalog) ---------------------------
+if start_server "$tmp/wh1" "$tmp/s1"; then
+	ci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+	extra=()
+	if [ $have_pg -eq 1 ]; then
+		psql -X -q "$pgci" -c 'CREATE DATABASE txn_psycopg' >/dev/null 2>&1
+		extra=(--pg "host=127.0.0.1 port=$pgport user=postgres dbname=txn_psycopg")
+	fi
+	if timeout 120 $PY tests/txn/test_psycopg_txn.py "$ci" "$tmp/wh1" "${extra[@]}" \
+		>"$tmp/psycopg.out" 2>&1; then
+		pass "psycopg_txn ($(grep -c '^ok ' "$tmp/psycopg.out") checks)"
+	else
+		fail psycopg_txn "exit $?" "$tmp/psycopg.out"
+	fi
+	stop_servers
+	if grep -q "ERROR: \(Address\|Undefined\|Leak\)Sanitizer\|runtime error" "$tmp/s1.err"; then
+		fail psycopg_txn_sanitizers "sanitizer report in the server's stderr" "$tmp/s1.err"
+	fi
+else
+	fail psycopg_txn "floe serve did not start" "$tmp/s1.err"
+fi
+
+[ $have_pg -eq 1 ] || exit 1
+
+# ---- the PostgreSQL catalog's unit test ---------------------------------------
+unit=build-san/tests/unit/catalog/test_catalog_pg
+psql -X -q "$pgci" -c 'CREATE DATABASE txn_unit' >/dev/null 2>&1
+if [ -x "$unit" ]; then
+	if FLOE_TEST_PG="host=127.0.0.1 port=$pgport user=postgres dbname=txn_unit" \
+		timeout 60 "$unit" >"$tmp/unit.out" 2>&1; then
+		pass "catalog_pg unit ($(grep -c 'OK \]' "$tmp/unit.out") tests)"
+	else
+		fail catalog_pg_unit "exit $?" "$tmp/unit.out"
+	fi
+else
+	fail catalog_pg_unit "$unit not built"
+fi
+
+# ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
+for t in lost_update append_storm bank; do
+	psql -X -q "$pgci" -c "CREATE DATABASE txn_$t" >/dev/null 2>&1
+	wh="$tmp/wh_$t"
+	mkdir -p "$wh"
+	echo "host=127.0.0.1 port=$pgport user=postgres dbname=txn_$t" >"$wh/catalog-uri"
+	cis=()
+	for n in 1 2; do
+		if start_server "$wh" "$tmp/${t}_$n"; then
+			cis+=("host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10")
+		else
+			fail "$t" "floe serve $n did not start" "$tmp/${t}_$n.err"
+		fi
+	done
+	if [ ${#cis[@]} -eq 2 ]; then
+		if timeout 300 $PY tests/txn/concurrency.py "$t" "${cis[@]}" >"$tmp/$t.out" 2>&1; then
+			pass "$t ($(grep '^ok '"$t"' ' "$tmp/$t.out" | head -1 | cut -d' ' -f3-); $(grep '^# ' "$tmp/$t.out" | cut -d: -f2-))"
+		else
+			fail "$t" "exit $?" "$tmp/$t.out"
+		fi
+		for tbl in "$wh"/public/*/; do
+			if "$VALIDATE" "$tbl" >"$tmp/validate.out" 2>&1; then
+				pass "${t}_iceberg_valid ($(basename "$tbl"))"
+			else
+				fail "${t}_iceberg_valid" "$(basename "$tbl")" "$tmp/validate.out"
+			fi
+		done
+	fi
+	stop_servers
+	for n in 1 2; do
+		if grep -q "ERROR: \(Address\|Undefined\|Leak\)Sanitizer\|runtime error" "$tmp/${t}_$n.err" 2>/dev/null; then
+			fail "${t}_sanitizers" "server $n" "$tmp/${t}_$n.err"
+		fi
+	done
+done
+
+[ $nfail -eq 0 ]

@@ -1,0 +1,182 @@
+#!/usr/bin/python3
+"""concurrency.py -- concurrent writers against one or more floe serve nodes.
+
+Usage: concurrency.py TEST CONNINFO [CONNINFO...]
+
+Clients are spread round-robin over the given servers (several `floe serve`
+processes sharing one warehouse and one PostgreSQL catalog, so commits
+really race on the catalog's compare-and-swap).  Tests:
+
+  lost_update   16 clients x 8 autocommit `UPDATE counter SET v = v + 1`
+                (READ COMMITTED): v must equal the number of acknowledged
+                updates (floe re-runs a statement that lost a conflict).
+  append_storm  8 clients per server x 12 single-row autocommit INSERTs:
+                every acknowledged row present exactly once.
+  bank          5 accounts x 100, 8 clients x 6 transfers of random amounts
+                in SERIALIZABLE blocks (read both balances, two UPDATEs, a
+                ledger INSERT), retried on 40001: the total is unchanged,
+                every committed transfer is in the ledger exactly once, and
+                every balance equals 100 + ledger in - ledger out.
+
+Prints "ok NAME ..." / "not ok NAME: why" and the retry count; exit 1 on
+failure.  The caller validates the tables with iceberg-validate.
+"""
+import random
+import sys
+import threading
+import time
+
+import psycopg
+from psycopg import errors
+
+failures = 0
+
+
+def check(cond, name, why=""):
+    global failures
+    if cond:
+        print("ok " + name)
+    else:
+        failures += 1
+        print("not ok %s: %s" % (name, why))
+
+
+def run_threads(n, fn):
+    threads = [threading.Thread(target=fn, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def lost_update(cis):
+    admin = psycopg.connect(cis[0], autocommit=True)
+    admin.execute("CREATE TABLE counter (id int, v int)")
+    admin.execute("INSERT INTO counter VALUES (1, 0)")
+    acked = [0]
+    errs = []
+    lock = threading.Lock()
+
+    def client(i):
+        conn = psycopg.connect(cis[i % len(cis)], autocommit=True)
+        for _ in range(8):
+            try:
+                cur = conn.execute("UPDATE counter SET v = v + 1 WHERE id = 1")
+                if cur.rowcount == 1:
+                    with lock:
+                        acked[0] += 1
+            except psycopg.Error as e:
+                with lock:
+                    errs.append(e.sqlstate)
+        conn.close()
+
+    run_threads(16, client)
+    v = admin.execute("SELECT v FROM counter").fetchone()[0]
+    check(v == acked[0], "lost_update v=%d acknowledged=%d failed=%d" % (v, acked[0], len(errs)),
+          "v %d != acknowledged %d (errors %s)" % (v, acked[0], errs[:5]))
+    check(all(s == "40001" for s in errs), "lost_update_errors_are_40001", errs[:5])
+    check(acked[0] >= 64, "lost_update_most_succeed", acked[0])
+    admin.close()
+
+
+def append_storm(cis):
+    admin = psycopg.connect(cis[0], autocommit=True)
+    admin.execute("CREATE TABLE storm (client int, n int)")
+    acked = set()
+    errs = []
+    lock = threading.Lock()
+
+    def client(i):
+        conn = psycopg.connect(cis[i % len(cis)], autocommit=True)
+        for n in range(12):
+            try:
+                conn.execute("INSERT INTO storm VALUES (%d, %d)" % (i, n))
+                with lock:
+                    acked.add((i, n))
+            except psycopg.Error as e:
+                with lock:
+                    errs.append(e.sqlstate)
+        conn.close()
+
+    run_threads(8 * len(cis), client)
+    rows = admin.execute("SELECT client, n FROM storm").fetchall()
+    seen = {}
+    for r in rows:
+        seen[r] = seen.get(r, 0) + 1
+    dups = [r for r, c in seen.items() if c > 1]
+    missing = [r for r in acked if r not in seen]
+    check(not dups and not missing,
+          "append_storm rows=%d acknowledged=%d failed=%d" % (len(rows), len(acked), len(errs)),
+          "duplicates %s missing %s" % (dups[:5], missing[:5]))
+    check(len(errs) == 0, "append_storm_no_errors", errs[:5])
+    admin.close()
+
+
+def bank(cis):
+    admin = psycopg.connect(cis[0], autocommit=True)
+    admin.execute("CREATE TABLE accounts (id int, balance int)")
+    admin.execute("CREATE TABLE ledger (tid text, src int, dst int, amount int)")
+    admin.execute("INSERT INTO accounts VALUES (1, 100), (2, 100), (3, 100), (4, 100), (5, 100)")
+    committed = []
+    retries = [0]
+    gaveup = []
+    lock = threading.Lock()
+
+    def client(i):
+        rnd = random.Random(i)
+        conn = psycopg.connect(cis[i % len(cis)])
+        conn.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
+        for k in range(6):
+            src, dst = rnd.sample(range(1, 6), 2)
+            amount = rnd.randint(1, 20)
+            tid = "c%d-%d" % (i, k)
+            for attempt in range(40):
+                try:
+                    b = conn.execute("SELECT balance FROM accounts WHERE id = %d" % src).fetchone()[0]
+                    if b < amount:
+                        amount = b
+                    conn.execute("UPDATE accounts SET balance = balance - %d WHERE id = %d" % (amount, src))
+                    conn.execute("UPDATE accounts SET balance = balance + %d WHERE id = %d" % (amount, dst))
+                    conn.execute("INSERT INTO ledger VALUES ('%s', %d, %d, %d)" % (tid, src, dst, amount))
+                    conn.commit()
+                    with lock:
+                        committed.append(tid)
+                    break
+                except errors.SerializationFailure:
+                    conn.rollback()
+                    with lock:
+                        retries[0] += 1
+                    time.sleep(rnd.uniform(0.01, 0.05 * (1 + attempt)))
+            else:
+                with lock:
+                    gaveup.append(tid)
+        conn.close()
+
+    run_threads(8, client)
+    total = admin.execute("SELECT sum(balance) FROM accounts").fetchone()[0]
+    check(total == 500, "bank_total_unchanged", total)
+    tids = [r[0] for r in admin.execute("SELECT tid FROM ledger").fetchall()]
+    check(sorted(tids) == sorted(committed),
+          "bank_ledger_exactly_once committed=%d retries=%d gave_up=%d"
+          % (len(committed), retries[0], len(gaveup)),
+          "ledger %d rows, %d committed" % (len(tids), len(committed)))
+    bal = dict(admin.execute("SELECT id, balance FROM accounts").fetchall())
+    flows = {i: 100 for i in range(1, 6)}
+    for src, dst, amount in admin.execute("SELECT src, dst, amount FROM ledger").fetchall():
+        flows[src] -= amount
+        flows[dst] += amount
+    check(bal == flows, "bank_balances_match_ledger", "%s vs %s" % (bal, flows))
+    check(len(committed) >= 24, "bank_progress", len(committed))
+    admin.close()
+
+
+def main():
+    test, cis = sys.argv[1], sys.argv[2:]
+    t0 = time.time()
+    {"lost_update": lost_update, "append_storm": append_storm, "bank": bank}[test](cis)
+    print("# %s: %.1f s" % (test, time.time() - t0))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,287 @@
+#!/usr/bin/python3
+"""test_psycopg_txn.py -- transactions through psycopg 3 against floe serve.
+
+Usage: test_psycopg_txn.py CONNINFO WAREHOUSE [--pg CONNINFO]
+
+psycopg 3's default connection is NOT autocommit: it sends BEGIN before
+the first statement and waits for conn.commit() / conn.rollback(), and it
+tracks the server's ReadyForQuery status (conn.info.transaction_status).
+This checks, on floe:
+  - status IDLE / INTRANS / INERROR as PostgreSQL reports it; commit,
+    rollback, an error then 25P02 (InFailedSqlTransaction) then rollback;
+    commit of a failed block rolls back;
+  - visibility: a block's writes are visible to itself and invisible to
+    another connection until COMMIT (both tables of a two-table block
+    appear at once);
+  - Iceberg facts nobody else checks: one snapshot per table per
+    committed block (the metadata JSON the catalog points to), no file
+    left behind by ROLLBACK or by a failed COMMIT, rows rewritten inside
+    a block never published;
+  - isolation between two connections (statements interleaved):
+    READ COMMITTED sees other commits, REPEATABLE READ does not,
+    SERIALIZABLE write skew -> 40001 at COMMIT; two blocks that UPDATE the
+    same rows -> the second COMMIT 40001; two appending blocks both commit.
+With --pg, the status/visibility/isolation checks that PostgreSQL shares
+are also run against PostgreSQL 15, so the expectations are proven there.
+Prints "ok NAME" / "not ok NAME: why"; exit 1 if anything failed.
+"""
+import glob
+import json
+import os
+import sqlite3
+import sys
+
+import psycopg
+from psycopg import errors
+from psycopg.pq import TransactionStatus as TS
+
+failures = 0
+
+
+def check(cond, name, why=""):
+    global failures
+    if cond:
+        print("ok " + name)
+    else:
+        failures += 1
+        print("not ok %s: %s" % (name, why))
+
+
+def files_under(wh):
+    out = set()
+    for root, _, names in os.walk(wh):
+        for n in names:
+            p = os.path.join(root, n)
+            if p.endswith((".parquet", ".avro", ".metadata.json")):
+                out.add(p)
+    return out
+
+
+def snapshots(wh, table):
+    """Number of snapshots in the metadata the SQLite catalog points to."""
+    db = sqlite3.connect(os.path.join(wh, "catalog.db"))
+    row = db.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?",
+                     (table,)).fetchone()
+    db.close()
+    with open(row[0]) as f:
+        md = json.load(f)
+    return len(md.get("snapshots", []))
+
+
+def scalar(conn, sql):
+    with conn.cursor() as cur:
+        cur.execute(sql)
+        return cur.fetchone()[0]
+
+
+def shared_checks(ci, tag):
+    """Behaviour PostgreSQL 15 has too: run on both."""
+    a = psycopg.connect(ci)
+    b = psycopg.connect(ci, autocommit=True)
+    b.execute("DROP TABLE IF EXISTS pt1")
+    b.execute("DROP TABLE IF EXISTS pt2")
+    b.execute("CREATE TABLE pt1 (id int, v int)")
+    b.execute("CREATE TABLE pt2 (id int)")
+    b.execute("INSERT INTO pt1 VALUES (1, 10), (2, 20)")
+
+    check(a.info.transaction_status == TS.IDLE, tag + "status_idle", a.info.transaction_status)
+    a.execute("INSERT INTO pt1 VALUES (3, 30)")
+    check(a.info.transaction_status == TS.INTRANS, tag + "status_intrans",
+          a.info.transaction_status)
+    a.execute("INSERT INTO pt2 VALUES (3)")
+    check(scalar(a, "SELECT count(*) FROM pt1") == 3, tag + "own_writes_visible")
+    check(scalar(b, "SELECT count(*) FROM pt1") == 2, tag + "uncommitted_invisible")
+    check(scalar(b, "SELECT count(*) FROM pt2") == 0, tag + "uncommitted_invisible_2")
+    a.commit()
+    check(a.info.transaction_status == TS.IDLE, tag + "status_after_commit")
+    check(scalar(b, "SELECT count(*) FROM pt1") == 3 and scalar(b, "SELECT count(*) FROM pt2") == 1,
+          tag + "committed_visible_both_tables")
+
+    a.execute("DELETE FROM pt1 WHERE id = 1")
+    a.rollback()
+    check(a.info.transaction_status == TS.IDLE, tag + "status_after_rollback")
+    check(scalar(b, "SELECT count(*) FROM pt1") == 3, tag + "rollback_undoes")
+
+    # error -> INERROR -> 25P02 -> rollback
+    a.execute("INSERT INTO pt1 VALUES (4, 40)")
+    try:
+        a.execute("SELECT 1 / 0")
+        check(False, tag + "error_raised")
+    except errors.DivisionByZero:
+        check(True, tag + "error_raised")
+    check(a.info.transaction_status == TS.INERROR, tag + "status_inerror",
+          a.info.transaction_status)
+    try:
+        a.execute("SELECT 1")
+        check(False, tag + "in_failed_transaction")
+    except errors.InFailedSqlTransaction as e:
+        check(e.sqlstate == "25P02", tag + "in_failed_transaction", e.sqlstate)
+    a.rollback()
+    check(a.info.transaction_status == TS.IDLE, tag + "status_after_error_rollback")
+    check(scalar(b, "SELECT count(*) FROM pt1") == 3, tag + "error_block_rolled_back")
+
+    # COMMIT of a failed block: the server answers ROLLBACK
+    a.execute("INSERT INTO pt1 VALUES (5, 50)")
+    try:
+        a.execute("SELECT * FROM missing_table")
+    except errors.UndefinedTable:
+        pass
+    cur = a.cursor()
+    cur.execute("COMMIT")
+    check(cur.statusmessage == "ROLLBACK", tag + "commit_failed_block_tag", cur.statusmessage)
+    check(a.info.transaction_status == TS.IDLE, tag + "status_after_failed_commit")
+    check(scalar(b, "SELECT count(*) FROM pt1") == 3, tag + "failed_commit_rolled_back")
+
+    # with conn.transaction(): a context manager (savepoints when nested)
+    with a.transaction():
+        a.execute("INSERT INTO pt2 VALUES (10)")
+        try:
+            with a.transaction():
+                a.execute("INSERT INTO pt2 VALUES (11)")
+                a.execute("SELECT 1 / 0")
+        except errors.DivisionByZero:
+            pass
+        a.execute("INSERT INTO pt2 VALUES (12)")
+    a.commit()
+    with b.cursor() as c:
+        c.execute("SELECT id FROM pt2 ORDER BY id")
+        got = [r[0] for r in c.fetchall()]
+    check(got == [3, 10, 12], tag + "nested_transaction_savepoint", got)
+
+    # isolation: READ COMMITTED sees commits made during the block
+    a.execute("SELECT count(*) FROM pt1")
+    b.execute("INSERT INTO pt1 VALUES (6, 60)")
+    check(scalar(a, "SELECT count(*) FROM pt1") == 4, tag + "read_committed_sees_new")
+    a.commit()
+
+    # REPEATABLE READ: the snapshot is pinned at the first read
+    a.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    n0 = scalar(a, "SELECT count(*) FROM pt1")
+    b.execute("INSERT INTO pt1 VALUES (7, 70)")
+    check(scalar(a, "SELECT count(*) FROM pt1") == n0, tag + "repeatable_read_pinned")
+    check(scalar(a, "SHOW transaction_isolation") == "repeatable read", tag + "show_rr")
+    a.commit()
+    check(scalar(a, "SELECT count(*) FROM pt1") == n0 + 1, tag + "repeatable_read_after")
+    a.commit()
+
+    # SERIALIZABLE write skew: both read pt1, both write -> one 40001
+    a.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
+    c2 = psycopg.connect(ci)
+    c2.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
+    s1 = scalar(a, "SELECT sum(v) FROM pt1")
+    s2 = scalar(c2, "SELECT sum(v) FROM pt1")
+    a.execute("INSERT INTO pt2 VALUES (%s)" % s1)
+    c2.execute("INSERT INTO pt1 VALUES (100, %s)" % s2)
+    a.execute("UPDATE pt1 SET v = v + 1 WHERE id = 1")
+    a.commit()
+    try:
+        c2.commit()
+        check(False, tag + "serializable_write_skew_40001", "second commit succeeded")
+    except errors.SerializationFailure as e:
+        check(e.sqlstate == "40001", tag + "serializable_write_skew_40001")
+    check(c2.info.transaction_status == TS.IDLE, tag + "status_after_40001")
+    check(scalar(b, "SELECT count(*) FROM pt1 WHERE id = 100") == 0, tag + "skew_loser_not_visible")
+    c2.close()
+    a.isolation_level = None
+
+    b.execute("DROP TABLE pt2")
+    b.execute("DROP TABLE pt1")
+    a.close()
+    b.close()
+
+
+def floe_checks(ci, wh):
+    a = psycopg.connect(ci)
+    b = psycopg.connect(ci, autocommit=True)
+    b.execute("CREATE TABLE f1 (id int, v int)")
+    b.execute("CREATE TABLE f2 (id int)")
+    b.execute("INSERT INTO f1 VALUES (1, 1)")
+    before = files_under(wh)
+    n1 = snapshots(wh, "f1")
+
+    # one snapshot per table per transaction, and rewritten files unpublished
+    for i in range(3):
+        a.execute("INSERT INTO f1 VALUES (%d, %d)" % (10 + i, i))
+    a.execute("UPDATE f1 SET v = v + 100 WHERE id >= 10")
+    a.execute("INSERT INTO f2 VALUES (1)")
+    a.commit()
+    check(snapshots(wh, "f1") == n1 + 1, "one_snapshot_per_table", snapshots(wh, "f1") - n1)
+    check(snapshots(wh, "f2") == 1, "one_snapshot_second_table", snapshots(wh, "f2"))
+    data = [p for p in files_under(wh) - before if p.endswith(".parquet")]
+    # f1: the UPDATE rewrote the 3 inserted files into 1; f2: 1 file
+    with b.cursor() as c:
+        c.execute("SELECT id, v FROM f1 ORDER BY id")
+        rows = c.fetchall()
+    check(rows == [(1, 1), (10, 100), (11, 101), (12, 102)], "block_result", rows)
+    check(len(data) <= 3, "superseded_files_deleted", sorted(data))
+
+    # ROLLBACK leaves no file behind
+    before = files_under(wh)
+    a.execute("INSERT INTO f1 VALUES (20, 20)")
+    a.execute("UPDATE f1 SET v = 0")
+    a.execute("INSERT INTO f2 VALUES (2)")
+    a.execute("DELETE FROM f2")
+    a.rollback()
+    check(files_under(wh) == before, "rollback_leaves_no_files",
+          sorted(files_under(wh) ^ before))
+
+    # an error then rollback: no files either
+    a.execute("INSERT INTO f1 VALUES (21, 21)")
+    try:
+        a.execute("INSERT INTO f1 VALUES (1/0, 1)")
+    except errors.DivisionByZero:
+        pass
+    a.rollback()
+    check(files_under(wh) == before, "error_rollback_leaves_no_files",
+          sorted(files_under(wh) ^ before))
+
+    # a failed COMMIT (40001) leaves no file behind
+    c2 = psycopg.connect(ci)
+    a.execute("UPDATE f1 SET v = v + 1 WHERE id = 1")
+    before_c2 = files_under(wh)
+    c2.execute("UPDATE f1 SET v = v + 2 WHERE id = 1")
+    c2_wrote = files_under(wh) - before_c2
+    a.commit()
+    after_a = files_under(wh) - c2_wrote
+    try:
+        c2.commit()
+        check(False, "conflicting_update_40001", "second commit succeeded")
+    except errors.SerializationFailure:
+        check(True, "conflicting_update_40001")
+    check(files_under(wh) == after_a, "failed_commit_leaves_no_files",
+          sorted(files_under(wh) ^ after_a))
+    check(scalar(b, "SELECT v FROM f1 WHERE id = 1") == 2, "first_update_kept")
+
+    # two appending blocks: both commit (the second is re-based)
+    a.execute("INSERT INTO f2 VALUES (100)")
+    c2.execute("INSERT INTO f2 VALUES (200)")
+    a.commit()
+    c2.commit()
+    check(scalar(b, "SELECT count(*) FROM f2 WHERE id IN (100, 200)") == 2, "append_blocks_both_commit")
+
+    # DDL in a block commits the pending changes first (NOTICE), floe only
+    notices = []
+    a.add_notice_handler(lambda d: notices.append(d.message_primary))
+    a.execute("INSERT INTO f2 VALUES (300)")
+    a.execute("CREATE TABLE f3 (x int)")
+    check(scalar(b, "SELECT count(*) FROM f2 WHERE id = 300") == 1, "ddl_commits_pending")
+    check(any("DDL" in n for n in notices), "ddl_notice", notices)
+    a.execute("INSERT INTO f3 VALUES (1)")
+    a.rollback()
+    check(scalar(b, "SELECT count(*) FROM f3") == 0, "after_ddl_block_goes_on")
+    c2.close()
+    a.close()
+    b.close()
+
+
+def main():
+    ci, wh = sys.argv[1], sys.argv[2]
+    shared_checks(ci, "")
+    if "--pg" in sys.argv:
+        shared_checks(sys.argv[sys.argv.index("--pg") + 1], "postgres:")
+    floe_checks(ci, wh)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
