@@ -1182,121 +1182,6 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 
 /* ---- INSERT ... ON CONFLICT, PRIMARY KEY ------------------------------------ */
 
-/* The INSERT's rows, one column per table field, coerced and defaulted. */
-static int
-insert_rows(Merge *m, PgQuery__InsertStmt *is, Operator **out)
-{
-	ExecCtx *ctx = m->ctx;
-	const IcebergSchema *schema = m->schema;
-	int *target = ARENA_ARRAY(ctx->arena, int, schema->nfields + 1);
-	int *tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + is->n_cols + 1);
-	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
-	BindCtx b;
-	int ntarget, i, k;
-
-	memset(&b, 0, sizeof b);
-	b.session = m->s;
-	b.arena = ctx->arena;
-	b.err = ctx->err;
-	b.sql = m->sql;
-	b.exec = ctx;
-	b.where = "VALUES";
-	for (i = 0; i < schema->nfields; i++) {
-		target[i] = -1;
-		types[i] = schema->fields[i].type;
-	}
-	if (is->n_cols) {
-		ntarget = (int)is->n_cols;
-		for (k = 0; k < ntarget; k++) {
-			PgQuery__ResTarget *rt = is->cols[k]->res_target;
-			int found = find_field(m, rt->name);
-			if (rt->n_indirection)
-				return unsupported(m, "INSERT into subfields");
-			if (found < 0) {
-				floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
-					    "column \"%s\" of relation \"%s\" does not exist", rt->name,
-					    m->t->name);
-				return fail_at(m, rt->location);
-			}
-			if (target[found] >= 0) {
-				floe_errorf(ctx->err, ERRCODE_DUPLICATE_COLUMN,
-					    "column \"%s\" specified more than once", rt->name);
-				return fail_at(m, rt->location);
-			}
-			target[found] = k;
-			tcols[k] = found;
-		}
-	} else {
-		ntarget = schema->nfields;
-		for (i = 0; i < schema->nfields; i++)
-			target[i] = tcols[i] = i;
-	}
-	if (!is->select_stmt) {
-		Expr ***rows = ARENA_ARRAY(ctx->arena, Expr **, 1);
-		rows[0] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
-		for (i = 0; i < schema->nfields; i++)
-			if (!(rows[0][i] = bind_default_expr(&b, &schema->fields[i])))
-				return FLOE_ERR;
-		*out = values_new(ctx, schema->nfields, types, 1, rows);
-		return FLOE_OK;
-	}
-	{
-		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
-		bool plain = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
-			!sel->limit_offset && !sel->with_clause;
-		if (plain) {
-			int nrows = (int)sel->n_values_lists, r;
-			Expr ***rows = ARENA_ARRAY(ctx->arena, Expr **, nrows);
-			Expr **defaults = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
-			for (i = 0; i < schema->nfields; i++)
-				if (!(defaults[i] = bind_default_expr(&b, &schema->fields[i])))
-					return FLOE_ERR;
-			for (r = 0; r < nrows; r++) {
-				PgQuery__List *l = sel->values_lists[r]->list;
-				if ((int)l->n_items > ntarget)
-					return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
-							   "INSERT has more expressions than target columns");
-				if (r > 0 && l->n_items != sel->values_lists[0]->list->n_items)
-					return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
-							   "VALUES lists must all be the same length");
-				rows[r] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
-				for (i = 0; i < schema->nfields; i++)
-					rows[r][i] = defaults[i];
-				for (k = 0; k < (int)l->n_items; k++) {
-					const IcebergField *f = &schema->fields[tcols[k]];
-					Expr *x;
-					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
-						continue;
-					if (!(x = bind_expr(&b, l->items[k])) ||
-					    !(x = bind_coerce_column(&b, x, f)))
-						return FLOE_ERR;
-					rows[r][tcols[k]] = x;
-				}
-			}
-			*out = values_new(ctx, schema->nfields, types, nrows, rows);
-		} else {
-			SelectPlan p;
-			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
-			TRY(select_plan(m->s, ctx, m->sql, is->select_stmt, &p));
-			if (p.ncols > ntarget)
-				return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
-						   "INSERT has more expressions than target columns");
-			for (i = 0; i < schema->nfields; i++) {
-				const IcebergField *f = &schema->fields[i];
-				if (target[i] >= 0 && target[i] < p.ncols) {
-					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
-					if (!(proj[i] = bind_coerce_column(&b, x, f)))
-						return FLOE_ERR;
-				} else if (!(proj[i] = bind_default_expr(&b, f))) {
-					return FLOE_ERR;
-				}
-			}
-			*out = project_new(ctx, p.root, schema->nfields, proj);
-		}
-	}
-	return FLOE_OK;
-}
-
 static char *
 quote_ident(Arena *a, const char *s)
 {
@@ -1494,7 +1379,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 				m.keys[m.nkeys++] = c;
 		}
 	}
-	TRY(insert_rows(&m, is, &rows));
+	TRY(insert_source(s, ctx, sql, is, m.t, &rows));
 	if (m.nkeys) {
 		TRY(conflict_join(&m, rows));
 	} else {

@@ -17,6 +17,8 @@
  *     CREATE TABLE ... TBLPROPERTIES (...)  ->  ... WITH          (...)
  *     and in an option list after WITH / SET / RESET, a quoted key
  *     'format-version' = ...  ->  "format-version" = ...   (a quoted name)
+ *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
+ *     merge_rewrite below
  */
 #include <stdlib.h>
 #include <string.h>
@@ -204,13 +206,173 @@ rewrite_extensions(const char *sql)
 	return copy;
 }
 
+/* ---- MERGE: WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17) ------
+ *
+ * PostgreSQL 15's grammar has neither.  merge_rewrite finds every
+ * "WHEN [NOT] MATCHED" outside quotes and comments (their offsets, in
+ * order) and blanks, in the copy libpg_query parses, "NOT" and "BY SOURCE"
+ * of WHEN NOT MATCHED BY SOURCE (leaving WHEN MATCHED) and "BY TARGET" of
+ * WHEN NOT MATCHED BY TARGET (leaving WHEN NOT MATCHED): offsets are kept.
+ * merge_mark then gives each BY SOURCE clause of a MERGE the override
+ * OVERRIDING_SYSTEM_VALUE, which the grammar never gives a MATCHED clause:
+ * merge.c reads it as the clause kind.  A MERGE whose clauses cannot be
+ * paired with the offsets found (a column named "matched" after a CASE
+ * WHEN) is 0A000 when it used BY SOURCE.
+ */
+typedef struct MergeWhen {
+	int offset;
+	bool by_source;
+} MergeWhen;
+
+static const char *
+skip_quoted(const char *sql, const char *p)
+{
+	char quote = *p;
+	bool esc = quote == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e');
+
+	for (p++; *p; p++) {
+		if (esc && *p == '\\' && p[1])
+			p++;
+		else if (*p == quote) {
+			if (p[1] != quote)
+				break;
+			p++;
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+static bool
+word_is(const char *p, size_t w, const char *kw)
+{
+	return w == strlen(kw) && !strncasecmp(p, kw, w);
+}
+
+/* The next word at or after p (quotes and comments skipped), or NULL. */
+static const char *
+next_word(const char *p, size_t *w)
+{
+	p = skip_space(p);
+	*w = word_len(p);
+	return *w ? p : NULL;
+}
+
+static int
+merge_rewrite(const char *sql, char **copy, Arena *a, MergeWhen **out, int *n)
+{
+	const char *p = sql;
+	int cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!strcasestr(sql, "matched"))
+		return FLOE_OK;
+	while (*p) {
+		const char *q = skip_space(p), *w1, *w2, *w3, *w4;
+		size_t w, l1, l2, l3, l4;
+		bool not_ = false;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quoted(sql, p);
+			continue;
+		}
+		w = word_len(p);
+		if (!w) {
+			p++;
+			continue;
+		}
+		if (!((p == sql || !word_len(p - 1)) && word_is(p, w, "when"))) {
+			p += w;
+			continue;
+		}
+		w1 = next_word(p + w, &l1);
+		if (w1 && word_is(w1, l1, "not")) {
+			not_ = true;
+			w2 = next_word(w1 + l1, &l2);
+		} else {
+			w2 = w1, l2 = l1;
+		}
+		if (!w2 || !word_is(w2, l2, "matched")) {
+			p += w;
+			continue;
+		}
+		if (*n == cap) {
+			int nc = cap ? cap * 2 : 8;
+			*out = arena_realloc(a, *out, sizeof(MergeWhen) * (size_t)cap,
+					     sizeof(MergeWhen) * (size_t)nc);
+			cap = nc;
+		}
+		(*out)[*n].offset = (int)(p - sql);
+		(*out)[*n].by_source = false;
+		w3 = next_word(w2 + l2, &l3);
+		w4 = w3 && word_is(w3, l3, "by") ? next_word(w3 + l3, &l4) : NULL;
+		if (not_ && w4 && (word_is(w4, l4, "source") || word_is(w4, l4, "target"))) {
+			if (!*copy)
+				*copy = strdup(sql);
+			memset(*copy + (w3 - sql), ' ', l3);
+			memset(*copy + (w4 - sql), ' ', l4);
+			if (word_is(w4, l4, "source")) {
+				memset(*copy + (w1 - sql), ' ', l1);
+				(*out)[*n].by_source = true;
+			}
+			p = w4 + l4;
+		} else {
+			p = w2 + l2;
+		}
+		(*n)++;
+	}
+	return FLOE_OK;
+}
+
+static int
+merge_mark(SqlStmt *stmts, int nstmts, const MergeWhen *mw, int n, floe_error *err)
+{
+	int i, k;
+
+	for (i = 0; i < nstmts && n; i++) {
+		Node *s = stmts[i].node;
+		PgQuery__MergeStmt *m;
+		int lo = stmts[i].location, hi = stmts[i].len ? lo + stmts[i].len : -1;
+		int first = -1, cnt = 0;
+		bool any = false;
+		if (!s || s->node_case != PG_QUERY__NODE__NODE_MERGE_STMT)
+			continue;
+		m = s->merge_stmt;
+		for (k = 0; k < n; k++)
+			if (mw[k].offset >= lo && (hi < 0 || mw[k].offset < hi)) {
+				if (first < 0)
+					first = k;
+				cnt++;
+				any |= mw[k].by_source;
+			}
+		if (!any)
+			continue;
+		if (cnt != (int)m->n_merge_when_clauses)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "WHEN NOT MATCHED BY SOURCE could not be recognised in this MERGE");
+		for (k = 0; k < cnt; k++)
+			if (mw[first + k].by_source)
+				m->merge_when_clauses[k]->merge_when_clause->override =
+					PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE;
+	}
+	return FLOE_OK;
+}
+
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
 	char *rewritten = rewrite_extensions(sql);
-	PgQueryProtobufParseResult r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
+	MergeWhen *mw;
+	int nmw;
+	PgQueryProtobufParseResult r;
 	PgQuery__ParseResult *tree;
 	size_t i;
+
+	merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
+	r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
 
 	free(rewritten);
 
@@ -234,7 +396,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 		(*stmts)[i].location = tree->stmts[i]->stmt_location;
 		(*stmts)[i].len = tree->stmts[i]->stmt_len;
 	}
-	return FLOE_OK;
+	return merge_mark(*stmts, *n, mw, nmw, err);
 }
 
 int
