@@ -55,8 +55,11 @@
  *      counts as affecting a row (PostgreSQL: doing nothing is always OK).
  *   3. Written rows are checked against NOT NULL before they are written.
  *
+ * WITH before MERGE: its CTEs are visible to the USING item (not to
+ * subqueries in the WHEN clauses).
+ *
  * Not yet: partitioned tables, tables with nested columns and format
- * version 1 tables (0A000), WITH on MERGE, RETURNING on MERGE (not in
+ * version 1 tables (0A000), RETURNING on MERGE (not in
  * PostgreSQL 15), ON CONFLICT ON CONSTRAINT (0A000).
  *
  * INTERFACE ROUTINES (bind.h)
@@ -942,9 +945,9 @@ check_sides(Merge *m, Expr *e, int allowed, const char *rel)
 	return FLOE_ERR;
 }
 
-/* SELECT * FROM <item>: the source's rows, names and types. */
+/* [WITH ...] SELECT * FROM <item>: the source's rows, names and types. */
 static int
-plan_source(Merge *m, Node *item)
+plan_source(Merge *m, Node *item, PgQuery__WithClause *with)
 {
 	SqlStmt *stmts;
 	int n;
@@ -956,8 +959,10 @@ plan_source(Merge *m, Node *item)
 	q = stmts[0].node;
 	own = q->select_stmt->from_clause[0];
 	q->select_stmt->from_clause[0] = item;
+	q->select_stmt->with_clause = with;
 	rc = select_plan(m->s, m->ctx, m->sql, q, &p);
 	q->select_stmt->from_clause[0] = own;   /* each tree frees its own nodes */
+	q->select_stmt->with_clause = NULL;
 	TRY(rc);
 	m->src = p.root;
 	m->ns = p.ncols;
@@ -1151,10 +1156,8 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 	m.sql = sql;
 	m.dup_col = -1;
 	m.b.sql = sql;
-	if (st->with_clause)
-		return unsupported(&m, "WITH in MERGE");
 	TRY(load_target(&m, st->relation, "MERGE"));
-	TRY(plan_source(&m, st->source_relation));
+	TRY(plan_source(&m, st->source_relation, st->with_clause));
 	if (!strcmp(m.srel, m.trel)) {
 		floe_errorf(ctx->err, ERRCODE_DUPLICATE_ALIAS,
 			    "name \"%s\" specified more than once", m.srel);
