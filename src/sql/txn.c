@@ -64,8 +64,10 @@
  *      runs and commits at once, as in autocommit; the block goes on.  A
  *      failure of that implicit commit fails the block.
  *   7. txn_retry_statement: an autocommit statement under READ COMMITTED
- *      that failed with 40001 is re-run (TXN_STATEMENT_TRIES, backing off),
- *      so concurrent UPDATE ... SET v = v + 1 lose nothing.
+ *      that failed with 40001 is re-run (TXN_STATEMENT_TRIES, backing off
+ *      from 20 ms), so concurrent UPDATE ... SET v = v + 1 lose nothing.
+ *      SHOW floe.txn_retries: this session's retries (COMMIT re-stages and
+ *      statement re-runs), for bench/.
  *   8. Savepoints: SAVEPOINT copies the TxnTable array; ROLLBACK TO restores
  *      it (the files written since are superseded, rule 4), RELEASE drops it.
  *
@@ -94,6 +96,11 @@
 
 #define TXN_COMMIT_TRIES 6
 #define TXN_STATEMENT_TRIES 6
+/* First back-off of a COMMIT retry and of an autocommit statement re-run.
+ * A statement re-run backs off less: it has already lost once and re-reads
+ * the table, and the server runs statements one at a time per process. */
+#define TXN_COMMIT_BACKOFF_MS 100
+#define TXN_STATEMENT_BACKOFF_MS 20
 
 enum { ISO_READ_UNCOMMITTED, ISO_READ_COMMITTED, ISO_REPEATABLE_READ, ISO_SERIALIZABLE };
 static const char *const iso_names[] = { "read uncommitted", "read committed",
@@ -192,6 +199,11 @@ sync_settings(Session *s)
 	setting_put(s, "transaction_isolation",
 		    iso_names[t && t->state != 'I' ? t->level : default_level(s)]);
 	setting_put(s, "transaction_read_only", t && t->state != 'I' && t->read_only ? "on" : "off");
+	if (t) {
+		char n[32];
+		snprintf(n, sizeof n, "%ld", t->retries);
+		setting_put(s, "floe.txn_retries", n);
+	}
 }
 
 static Txn *
@@ -410,10 +422,10 @@ job_landed(const Table *head, const char *job)
 }
 
 static void
-backoff(int attempt)
+backoff(long base_ms, int attempt)
 {
-	/* 100 ms doubling, capped at 1.6 s, plus up to 50% jitter */
-	long ms = 100L << (attempt < 4 ? attempt : 4);
+	/* base doubling, capped at 16 x base, plus up to 50% jitter */
+	long ms = base_ms << (attempt < 4 ? attempt : 4);
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ms += (long)(((unsigned long)ts.tv_nsec * 2654435761UL) % (unsigned long)(ms / 2 + 1));
@@ -484,7 +496,7 @@ commit_block(Session *s, floe_error *err)
 		if (attempt > 0) {
 			bool all_landed = true;
 			t->retries++;
-			backoff(attempt - 1);
+			backoff(TXN_COMMIT_BACKOFF_MS, attempt - 1);
 			if (t->level == ISO_SERIALIZABLE && check_reads(s, a, err) != FLOE_OK)
 				goto out;
 			for (i = 0; i < n; i++) {
@@ -912,7 +924,7 @@ txn_retry_statement(Session *s, const floe_error *err, int attempt)
 		return false;
 	if (t)
 		t->retries++;
-	backoff(attempt);
+	backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
 	return true;
 }
 

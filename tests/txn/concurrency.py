@@ -7,12 +7,12 @@ Clients are spread round-robin over the given servers (several `floe serve`
 processes sharing one warehouse and one PostgreSQL catalog, so commits
 really race on the catalog's compare-and-swap).  Tests:
 
-  lost_update   16 clients x 8 autocommit `UPDATE counter SET v = v + 1`
+  lost_update   12 clients x 4 autocommit `UPDATE counter SET v = v + 1`
                 (READ COMMITTED): v must equal the number of acknowledged
                 updates (floe re-runs a statement that lost a conflict).
-  append_storm  8 clients per server x 12 single-row autocommit INSERTs:
+  append_storm  8 clients per server x 4 single-row autocommit INSERTs:
                 every acknowledged row present exactly once.
-  bank          5 accounts x 100, 8 clients x 6 transfers of random amounts
+  bank          5 accounts x 100, 6 clients x 2 transfers of random amounts
                 in SERIALIZABLE blocks (read both balances, two UPDATEs, a
                 ledger INSERT), retried on 40001: the total is unchanged,
                 every committed transfer is in the ledger exactly once, and
@@ -55,11 +55,12 @@ def lost_update(cis):
     admin.execute("INSERT INTO counter VALUES (1, 0)")
     acked = [0]
     errs = []
+    server_retries = [0]
     lock = threading.Lock()
 
     def client(i):
         conn = psycopg.connect(cis[i % len(cis)], autocommit=True)
-        for _ in range(8):
+        for _ in range(4):
             try:
                 cur = conn.execute("UPDATE counter SET v = v + 1 WHERE id = 1")
                 if cur.rowcount == 1:
@@ -68,14 +69,18 @@ def lost_update(cis):
             except psycopg.Error as e:
                 with lock:
                     errs.append(e.sqlstate)
+        n = int(conn.execute("SHOW floe.txn_retries").fetchone()[0])
+        with lock:
+            server_retries[0] += n
         conn.close()
 
-    run_threads(16, client)
+    run_threads(12, client)
     v = admin.execute("SELECT v FROM counter").fetchone()[0]
-    check(v == acked[0], "lost_update v=%d acknowledged=%d failed=%d" % (v, acked[0], len(errs)),
+    check(v == acked[0], "lost_update v=%d acknowledged=%d failed=%d server_retries=%d"
+          % (v, acked[0], len(errs), server_retries[0]),
           "v %d != acknowledged %d (errors %s)" % (v, acked[0], errs[:5]))
     check(all(s == "40001" for s in errs), "lost_update_errors_are_40001", errs[:5])
-    check(acked[0] >= 64, "lost_update_most_succeed", acked[0])
+    check(acked[0] >= 24, "lost_update_most_succeed", acked[0])
     admin.close()
 
 
@@ -88,7 +93,7 @@ def append_storm(cis):
 
     def client(i):
         conn = psycopg.connect(cis[i % len(cis)], autocommit=True)
-        for n in range(12):
+        for n in range(4):
             try:
                 conn.execute("INSERT INTO storm VALUES (%d, %d)" % (i, n))
                 with lock:
@@ -126,7 +131,7 @@ def bank(cis):
         rnd = random.Random(i)
         conn = psycopg.connect(cis[i % len(cis)])
         conn.isolation_level = psycopg.IsolationLevel.SERIALIZABLE
-        for k in range(6):
+        for k in range(2):
             src, dst = rnd.sample(range(1, 6), 2)
             amount = rnd.randint(1, 20)
             tid = "c%d-%d" % (i, k)
@@ -152,13 +157,13 @@ def bank(cis):
                     gaveup.append(tid)
         conn.close()
 
-    run_threads(8, client)
+    run_threads(6, client)
     total = admin.execute("SELECT sum(balance) FROM accounts").fetchone()[0]
-    check(total == 500, "bank_total_unchanged", total)
+    check(total == 500, "bank total=500 committed=%d retries=%d gave_up=%d"
+          % (len(committed), retries[0], len(gaveup)), total)
     tids = [r[0] for r in admin.execute("SELECT tid FROM ledger").fetchall()]
     check(sorted(tids) == sorted(committed),
-          "bank_ledger_exactly_once committed=%d retries=%d gave_up=%d"
-          % (len(committed), retries[0], len(gaveup)),
+          "bank_ledger_exactly_once",
           "ledger %d rows, %d committed" % (len(tids), len(committed)))
     bal = dict(admin.execute("SELECT id, balance FROM accounts").fetchall())
     flows = {i: 100 for i in range(1, 6)}
@@ -166,7 +171,7 @@ def bank(cis):
         flows[src] -= amount
         flows[dst] += amount
     check(bal == flows, "bank_balances_match_ledger", "%s vs %s" % (bal, flows))
-    check(len(committed) >= 24, "bank_progress", len(committed))
+    check(len(committed) >= 6, "bank_progress", len(committed))
     admin.close()
 
 
