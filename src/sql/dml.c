@@ -1,6 +1,6 @@
 /*
- * dml.c — UPDATE, DELETE and TRUNCATE on Iceberg tables, copy-on-write,
- * with PostgreSQL 15's semantics (command tags, NULL handling in WHERE,
+ * dml.c — UPDATE [... FROM], DELETE [... USING] and TRUNCATE on Iceberg
+ * tables, copy-on-write or merge-on-read, with PostgreSQL 15's semantics (command tags, NULL handling in WHERE,
  * assignment casts, NOT NULL checks, SQLSTATEs).
  *
  * Spec: apache/iceberg format/spec.md ("Row-level deletes" — copy-on-write
@@ -8,8 +8,8 @@
  * files and add their replacements); PostgreSQL 15 docs "UPDATE",
  * "DELETE", "TRUNCATE".
  *
- * Copy-on-write plan of UPDATE / DELETE, all in ONE commit
- * (table_commit_replace):
+ * Copy-on-write plan of a plain UPDATE / DELETE (no FROM / USING), all in
+ * ONE commit (txn_commit):
  *
  *   for each live data file f of the current snapshot:
  *     PRUNE    skip f unread when its column bounds / null counts prove
@@ -40,10 +40,36 @@
  *   3. UPDATE never moves a row between partitions: SET of a partition
  *      source column is 0A000 for now.
  *
- * Write modes: write.delete.mode / write.update.mode are checked (a value
- * other than copy-on-write or merge-on-read is 22023 at DML time); both
- * run as copy-on-write in this slice (merge-on-read delete files come
- * later), which every Iceberg reader reads the same.
+ * The position path (pos_file) serves UPDATE ... FROM / DELETE ... USING
+ * and merge-on-read: each file is scanned with its columns plus each row's
+ * file position (SCAN_PROJ_FILE_POS, counting deleted rows: what a delete
+ * file names), joined with the FROM / USING side or filtered by WHERE;
+ * the changed positions are kept in a per-file bitmap (a target row joined
+ * to several FROM rows changes once, by the first joined row: PostgreSQL
+ * uses an unspecified one of them), UPDATE's new rows are written as they
+ * come, then the positions become deletes (merge-on-read, delete_writer.h:
+ * v2 position delete files, v3 deletion vectors) or the file is rewritten
+ * without them (copy-on-write).  One commit adds data and delete files
+ * and removes rewritten data files and replaced vectors.
+ *
+ * Joined DML: the FROM / USING items are planned by select.c as
+ * SELECT * FROM items (joins, subqueries, VALUES, functions) and run once,
+ * their rows copied into the statement arena; WHERE, SET and RETURNING
+ * bind over target columns, a hidden position column, then the items'
+ * columns (relation names per item; a JOIN without alias keeps its sides'
+ * names).  The join is a hash join on WHERE's equalities between a
+ * target-side and a FROM-side expression of equal types (the whole WHERE
+ * is the residual), else a nested loop.  This is done here rather than by
+ * planning a SELECT over the target because select.c cannot scan one data
+ * file with positions; an exported select.c entry that plans a SELECT over
+ * a given Operator as the target would let correlated subqueries
+ * (decorrelated there) work too.
+ *
+ * Write modes: write.delete.mode / write.update.mode (a value other than
+ * copy-on-write or merge-on-read is 22023 at DML time).  merge-on-read
+ * takes the position path; when the delete writer refuses (0A000: a form
+ * it cannot write yet) the file falls back to copy-on-write, which every
+ * reader reads the same.
  *
  * RETURNING (PostgreSQL's: the post-image of updated rows, the pre-image
  * of deleted rows) is evaluated during REWRITE (a DELETE that drops a
@@ -56,8 +82,7 @@
  * Memory: each file's scans live in op_arena, reset per file; the MATCH
  * bitmap (one bit per row of one file) in a per-file arena.
  *
- * Not yet (0A000): UPDATE ... FROM, DELETE ... USING, correlated
- * subqueries, WITH, WHERE CURRENT OF, tables with nested columns,
+ * Not yet (0A000): correlated subqueries, WITH, WHERE CURRENT OF, tables with nested columns,
  * format-version 1 tables (upgrade to 2), SET of partition source
  * columns.  v3 row lineage is not carried over (rewritten rows get new
  * row ids).  A concurrent commit that removed a file being rewritten
@@ -66,8 +91,9 @@
  * INTERFACE ROUTINES (bind.h)
  *   dml_update, dml_delete, dml_truncate
  *   dml_describe(s, ctx, sql, stmt, &ncols, &names, &types)   RETURNING's
- *       columns for the extended protocol's Describe (not yet in bind.h:
- *       engine.c's session_describe is to call it)
+ *       columns of INSERT / UPDATE / DELETE for Describe
+ *   dml_returning_bind / dml_returning_rows / dml_returning_send   RETURNING
+ *       for any statement that writes a table's rows (INSERT, ON CONFLICT)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +102,7 @@
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
+#include "table/delete_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/cast.h"
@@ -116,6 +143,22 @@ typedef struct Dml {
 	/* RETURNING: expressions over the table's columns, and the rows they
 	 * gave, kept in the statement arena until the commit succeeds */
 	Returning ret;
+	/* the position path (joined DML, merge-on-read): rows carry their
+	 * file position in column nfields; joined: the FROM / USING side's
+	 * columns follow (nfrom of them), its rows materialised once */
+	bool pos_path;
+	bool joined;
+	bool mor;                /* merge-on-read: delete files, no rewrite */
+	int nfrom;
+	Operator *from_root;     /* the FROM side's plan (run once) */
+	SqlType *from_types;
+	Batch **from_rows;
+	int nfrom_rows, cap_from_rows;
+	int nkeys;               /* equi-join keys: target side / FROM side */
+	Expr **lkeys, **rkeys;
+	DeleteWriter *dw;
+	DataFile *dw_add;        /* its finished files */
+	int ndw_add;
 } Dml;
 
 static int
@@ -202,6 +245,11 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 				       d->t->name);
 	}
 	TRY(check_mode(d->t->md, update ? "write.update.mode" : "write.delete.mode", ctx->err));
+	{
+		const char *mode = metadata_property(d->t->md, update ? "write.update.mode" :
+						     "write.delete.mode");
+		d->mor = d->pos_path = mode && !strcmp(mode, "merge-on-read");
+	}
 	for (i = 0; i < d->schema->nfields; i++)
 		if (d->schema->fields[i].nested) {
 			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -552,7 +600,7 @@ int
 dml_returning_bind(Returning *r, BindCtx *b, const IcebergSchema *schema, const char *relname,
 		   Node **list, int n)
 {
-	int cap = n + schema->nfields * n + 1, i, k;
+	int cap = n + 1, i, k;
 
 	memset(r, 0, sizeof *r);
 	if (!b->scope) {
@@ -576,26 +624,43 @@ dml_returning_bind(Returning *r, BindCtx *b, const IcebergSchema *schema, const 
 		Expr *e;
 
 		if (is_star(rt->val)) {
+			/* *: every visible column of the scope (the target's, then
+			 * a joined FROM's, as PostgreSQL); rel.*: rel's columns */
 			PgQuery__ColumnRef *c = rt->val->column_ref;
-			if (c->n_fields == 2 &&
-			    (c->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
-			     strcmp(c->fields[0]->string->sval, relname) != 0)) {
-				floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
-					    "missing FROM-clause entry for table \"%s\"",
-					    c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING ?
-					    c->fields[0]->string->sval : "?");
-				floe_error_position(b->err, bind_location(b, c->location));
-				return FLOE_ERR;
-			}
+			const Scope *sc = b->scope;
+			const char *rel = NULL;
+			int before = r->n;
 			if (c->n_fields > 2) {
 				floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					    "this RETURNING target is not supported yet");
 				floe_error_position(b->err, bind_location(b, c->location));
 				return FLOE_ERR;
 			}
-			for (k = 0; k < schema->nfields; k++) {
-				r->exprs[r->n] = expr_colref(b->arena, k, schema->fields[k].type);
-				r->names[r->n++] = schema->fields[k].name;
+			if (c->n_fields == 2)
+				rel = c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING ?
+				      c->fields[0]->string->sval : "?";
+			if (r->n + sc->ncols + (n - i) >= cap) {
+				int nc = r->n + sc->ncols + (n - i) + 1;
+				r->exprs = arena_realloc(b->arena, r->exprs, sizeof(Expr *) * (size_t)cap,
+							 sizeof(Expr *) * (size_t)nc);
+				r->names = arena_realloc(b->arena, r->names, sizeof(char *) * (size_t)cap,
+							 sizeof(char *) * (size_t)nc);
+				cap = nc;
+			}
+			for (k = 0; k < sc->ncols; k++) {
+				const char *kr = scope_relname(sc, k);
+				if (sc->hidden && sc->hidden[k] && !(rel && kr && !strcmp(kr, rel)))
+					continue;
+				if (!sc->names[k][0] || (rel && (!kr || strcmp(kr, rel) != 0)))
+					continue;
+				r->exprs[r->n] = expr_colref(b->arena, k, sc->types[k]);
+				r->names[r->n++] = sc->names[k];
+			}
+			if (rel && r->n == before) {
+				floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE,
+					    "missing FROM-clause entry for table \"%s\"", rel);
+				floe_error_position(b->err, bind_location(b, c->location));
+				return FLOE_ERR;
 			}
 			continue;
 		}
@@ -711,14 +776,14 @@ slot_for(Dml *d, const DataFile *f, floe_error *err)
 }
 
 static void
-row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
+row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
 {
 	char buf[900];
 	size_t used = 0;
 	int c;
 
 	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
-	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
+	for (c = 0; c < ncols && used < sizeof buf - 8; c++) {
 		size_t len;
 		const char *t = vector_value_text(&b->cols[c], row, a, &len);
 		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
@@ -741,7 +806,7 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 	*out = *b;
 	out->cols = ARENA_ARRAY(scratch, Vector, b->ncols);
 	memcpy(out->cols, b->cols, sizeof(Vector) * (size_t)b->ncols);
-	for (c = 0; c < b->ncols; c++) {
+	for (c = 0; c < d->schema->nfields; c++) {
 		Vector nv;
 		if (!d->set[c])
 			continue;
@@ -760,14 +825,14 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 	/* row by row, columns in order: PostgreSQL reports the first row */
 	for (j = 0; j < nm; j++) {
 		uint32_t r = msel ? msel[j] : j;
-		for (c = 0; c < b->ncols; c++) {
+		for (c = 0; c < d->schema->nfields; c++) {
 			if (!d->set[c] || !d->schema->fields[c].required)
 				continue;
 			if (!vector_is_valid(&out->cols[c], r)) {
 				floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
 					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 					    d->schema->fields[c].name, d->t->name);
-				row_detail(ctx->err, out, r, scratch);
+				row_detail(ctx->err, out, d->schema->nfields, r, scratch);
 				return FLOE_ERR;
 			}
 		}
@@ -895,6 +960,330 @@ cleanup(Dml *d)
 		data_writer_free(sl->w);
 	}
 	d->nslots = 0;
+	if (d->dw)
+		delete_writer_abort(d->dw);
+	d->dw = NULL;
+}
+
+/* ---- the position path: joined DML and merge-on-read ----------------- */
+
+/*
+ * Each file is scanned with its columns plus the row's file position
+ * (SCAN_PROJ_FILE_POS: counts deleted rows too, what a delete file
+ * names), joined with the FROM / USING side (hash join on the WHERE's
+ * equalities between the two sides, the whole WHERE as the residual) or
+ * filtered by WHERE.  A target row is changed once, by its first joined
+ * row (PostgreSQL updates a row joined to several source rows once, with
+ * an unspecified one of them: floe takes the first the join produces).
+ * UPDATE evaluates SET on that joined row and writes the new row; the
+ * file's changed positions then become deletes (merge-on-read) or the file
+ * is rewritten without them (copy-on-write).
+ */
+
+/* An operator over the FROM side's materialised rows. */
+typedef struct RowsOp {
+	Operator op;
+	Dml *d;
+	int next;
+	Batch out;
+} RowsOp;
+
+static int
+rows_open(Operator *op)
+{
+	((RowsOp *)op)->next = 0;
+	return FLOE_OK;
+}
+
+static int
+rows_next(Operator *op, Batch **out)
+{
+	RowsOp *r = (RowsOp *)op;
+
+	if (r->next >= r->d->nfrom_rows) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	r->out = *r->d->from_rows[r->next++];
+	r->out.cols = ARENA_ARRAY(op->ctx->arena, Vector, r->out.ncols + 1);
+	memcpy(r->out.cols, r->d->from_rows[r->next - 1]->cols,
+	       sizeof(Vector) * (size_t)r->out.ncols);
+	*out = &r->out;
+	return FLOE_OK;
+}
+
+static void
+rows_close(Operator *op)
+{
+	(void)op;
+}
+
+static const OperatorVT rows_vt = { "FromRows", rows_open, rows_next, rows_close };
+
+static Operator *
+rows_new(ExecCtx *ctx, Dml *d)
+{
+	RowsOp *r = ARENA_NEW(ctx->arena, RowsOp);
+
+	op_init(&r->op, &rows_vt, ctx, d->nfrom, d->from_types, NULL);
+	r->d = d;
+	return &r->op;
+}
+
+/* Run the FROM side once, its rows deep-copied into the statement arena. */
+static int
+materialise_from(Dml *d, Operator *root)
+{
+	Arena *a = d->ctx->arena;
+	Batch *b;
+	int rc = FLOE_ERR;
+
+	if (op_open(root) != FLOE_OK)
+		goto out;
+	for (;;) {
+		Batch *cp;
+		uint32_t i;
+		int c;
+
+		if (exec_check_cancel(d->ctx) != FLOE_OK || op_next(root, &b) != FLOE_OK)
+			goto out;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		cp = batch_new(a, d->nfrom, d->from_types, b->count);
+		for (i = 0; i < b->count; i++)
+			for (c = 0; c < d->nfrom; c++) {
+				Value v;
+				vector_get_value(&b->cols[c], i, &v);
+				vector_set_value(&cp->cols[c], i, &v);
+			}
+		cp->count = b->count;
+		if (d->nfrom_rows == d->cap_from_rows) {
+			int nc = d->cap_from_rows ? d->cap_from_rows * 2 : 8;
+			d->from_rows = arena_realloc(a, d->from_rows,
+						     sizeof(Batch *) * (size_t)d->cap_from_rows,
+						     sizeof(Batch *) * (size_t)nc);
+			d->cap_from_rows = nc;
+		}
+		d->from_rows[d->nfrom_rows++] = cp;
+	}
+	rc = FLOE_OK;
+out:
+	op_close(root);
+	return rc;
+}
+
+/* Which side an expression's columns come from: 1 target (and its
+ * position), 2 the FROM side, 3 both, 0 none. */
+static int
+expr_side(const Expr *e, int ntarget)
+{
+	int side = 0, i;
+
+	if (!e)
+		return 0;
+	if (e->kind == EXPR_COLREF)
+		return e->col < ntarget ? 1 : 2;
+	for (i = 0; i < e->nargs; i++)
+		side |= expr_side(e->args[i], ntarget);
+	return side;
+}
+
+/* Hash keys: conjuncts target_expr = from_expr of equal types. */
+static void
+plan_join_keys(Dml *d)
+{
+	int nt = d->schema->nfields + 1, i, n = 0;
+	const Expr *w = d->where;
+	Expr *const *conj;
+	int nconj;
+	int *map;
+
+	if (!w)
+		return;
+	conj = w->kind == EXPR_AND ? w->args : (Expr *const *)&d->where;
+	nconj = w->kind == EXPR_AND ? w->nargs : 1;
+	d->lkeys = ARENA_ARRAY(d->ctx->arena, Expr *, nconj + 1);
+	d->rkeys = ARENA_ARRAY(d->ctx->arena, Expr *, nconj + 1);
+	map = ARENA_ARRAY(d->ctx->arena, int, nt + d->nfrom + 1);
+	for (i = 0; i < nt + d->nfrom; i++)
+		map[i] = i >= nt ? i - nt : i;
+	for (i = 0; i < nconj; i++) {
+		const Expr *e = conj[i];
+		int s0, s1;
+		if (!e || e->kind != EXPR_FUNC || !e->fn || !e->fn->is_operator ||
+		    strcmp(e->fn->name, "=") != 0 || e->nargs != 2 ||
+		    !type_equal(e->args[0]->type, e->args[1]->type))
+			continue;
+		s0 = expr_side(e->args[0], nt);
+		s1 = expr_side(e->args[1], nt);
+		if (s0 == 1 && s1 == 2) {
+			d->lkeys[n] = e->args[0];
+			d->rkeys[n++] = remap(d->ctx->arena, e->args[1], map);
+		} else if (s0 == 2 && s1 == 1) {
+			d->lkeys[n] = e->args[1];
+			d->rkeys[n++] = remap(d->ctx->arena, e->args[0], map);
+		}
+	}
+	d->nkeys = n;
+}
+
+/* The batch's first nfields columns, rows sel (NULL: all), for the data
+ * writer. */
+static int
+write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n, Arena *scratch)
+{
+	Batch wb = *b;
+	Slot *sl = slot_for(d, f, d->ctx->err);
+
+	if (!sl)
+		return FLOE_ERR;
+	wb.ncols = d->schema->nfields;
+	wb.cols = ARENA_ARRAY(scratch, Vector, wb.ncols + 1);
+	memcpy(wb.cols, b->cols, sizeof(Vector) * (size_t)wb.ncols);
+	if (sel && n < b->count) {
+		wb.sel = sel;
+		wb.count = n;
+	}
+	batch_compact(&wb);
+	return data_writer_write(sl->w, &wb, d->ctx->err);
+}
+
+/* The position path for one file. */
+static int
+pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
+{
+	ExecCtx *ctx = d->ctx;
+	ExecCtx sctx = *ctx;     /* the scans' memory goes with op_arena */
+	int n = d->schema->nfields, i, rc = FLOE_ERR;
+	int *proj = ARENA_ARRAY(d->op_arena, int, n + 2);
+	Operator *scan, *op;
+	uint64_t *bits = NULL;
+	size_t words = 0;
+	int64_t nmatch = 0;
+	Batch *b;
+
+	for (i = 0; i < n; i++)
+		proj[i] = i;
+	proj[n] = SCAN_PROJ_FILE_POS;
+	sctx.arena = d->op_arena;
+	scan = op = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
+	if (d->joined)
+		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_INNER, d->nkeys, d->lkeys,
+				   d->rkeys, d->where, false);
+	else if (d->where)
+		op = filter_new(&sctx, scan, d->where);
+	if (op_open(op) != FLOE_OK)
+		goto out;
+	for (;;) {
+		uint32_t *sel, ns = 0, j;
+		const int64_t *pv;
+
+		arena_reset(scratch);
+		if (exec_check_cancel(ctx) != FLOE_OK || op_next(op, &b) != FLOE_OK)
+			goto out;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		pv = (const int64_t *)b->cols[n].data;
+		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
+		for (j = 0; j < b->count; j++) {
+			int64_t p = pv[j];
+			if (p < 0 || p >= f->record_count) {
+				FLOE_CORRUPT(ctx->err, "row position %lld out of range in data file \"%s\"",
+					     (long long)p, f->file_path);
+				goto out;
+			}
+			bits_grow(fa, &bits, &words, p + 1);
+			if (bit_get(bits, p))
+				continue;         /* changed already (joined to another row) */
+			bits[p >> 6] |= (uint64_t)1 << (p & 63);
+			sel[ns++] = j;
+		}
+		if (ns == 0)
+			continue;
+		nmatch += ns;
+		if (d->update) {
+			Batch ob;
+			if (update_batch(d, b, ns == b->count ? NULL : sel, ns, scratch, &ob) != FLOE_OK ||
+			    (d->ret.n && dml_returning_rows(&d->ret, ctx, &ob, ns == b->count ? NULL : sel,
+							    ns, scratch) != FLOE_OK))
+				goto out;
+			if (write_target_rows(d, f, &ob, sel, ns, scratch) != FLOE_OK)
+				goto out;
+		} else if (d->ret.n &&
+			   dml_returning_rows(&d->ret, ctx, b, ns == b->count ? NULL : sel, ns,
+					      scratch) != FLOE_OK) {
+			goto out;
+		}
+	}
+	op_close(op);
+	op = NULL;
+	d->rows += nmatch;
+	if (nmatch == 0) {
+		rc = FLOE_OK;
+		goto out;
+	}
+	if (d->mor) {
+		int64_t *pos = arena_alloc(fa, sizeof(int64_t) * (size_t)nmatch), np = 0;
+		size_t w;
+		for (w = 0; w < words; w++) {
+			uint64_t x = bits[w];
+			while (x) {
+				int bit = __builtin_ctzll(x);
+				pos[np++] = (int64_t)(w * 64 + (size_t)bit);
+				x &= x - 1;
+			}
+		}
+		if (!d->dw)
+			d->dw = delete_writer_new(d->s->engine->io, d->t, ctx->arena);
+		if (delete_writer_add(d->dw, f, pos, np, ctx->err) == FLOE_OK) {
+			rc = FLOE_OK;
+			goto out;
+		}
+		if (!floe_error_is(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED))
+			goto out;
+		/* a delete the writer cannot write (yet): copy-on-write gives
+		 * the same rows to every reader */
+		floe_error_clear(ctx->err);
+		d->mor = false;
+	}
+	/* copy-on-write: the file again, without the changed positions */
+	arena_reset(scratch);
+	scan = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
+	op = scan;
+	if (op_open(op) != FLOE_OK)
+		goto out;
+	for (;;) {
+		uint32_t *sel, ns = 0, j;
+		const int64_t *pv;
+
+		arena_reset(scratch);
+		if (exec_check_cancel(ctx) != FLOE_OK || op_next(op, &b) != FLOE_OK)
+			goto out;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		pv = (const int64_t *)b->cols[n].data;
+		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
+		for (j = 0; j < b->count; j++)
+			if (pv[j] < 0 || (size_t)(pv[j] >> 6) >= words || !bit_get(bits, pv[j]))
+				sel[ns++] = j;
+		if (ns && write_target_rows(d, f, b, sel, ns, scratch) != FLOE_OK)
+			goto out;
+	}
+	add_removed(d, f->file_path);
+	rc = FLOE_OK;
+out:
+	if (op)
+		op_close(op);
+	return rc;
 }
 
 /* MATCH + REWRITE over every live file, then one commit. */
@@ -915,8 +1304,14 @@ dml_run(Dml *d)
 	TRY(table_scan_files(e->io, d->t, -1, ctx->arena, &files, &nfiles, ctx->err));
 	if (none || nfiles == 0)
 		return FLOE_OK;
-	if (d->where)
+	if (d->where && !d->pos_path)
 		plan_match(d);
+	if (d->joined) {
+		plan_join_keys(d);
+		TRY(materialise_from(d, d->from_root));
+		if (d->nfrom_rows == 0)
+			return FLOE_OK;      /* nothing to join with */
+	}
 	fa = arena_new(64 * 1024);
 	scratch = arena_new(256 * 1024);
 	d->op_arena = arena_new(16 * 1024);
@@ -927,6 +1322,13 @@ dml_run(Dml *d)
 
 		arena_reset(fa);
 		arena_reset(d->op_arena);   /* frees the previous file's scans */
+		if (d->pos_path) {
+			if (!d->joined && d->where && prune(f, d->schema, d->where))
+				continue;
+			if (pos_file(d, f, fa, scratch) != FLOE_OK)
+				goto fail;
+			continue;
+		}
 		if (d->where) {
 			if (prune(f, d->schema, d->where))
 				continue;
@@ -950,8 +1352,19 @@ dml_run(Dml *d)
 	arena_free(d->op_arena);
 	fa = scratch = NULL;
 	d->op_arena = NULL;
-	if (d->nremoved == 0)
+	if (d->nremoved == 0 && !d->dw && d->nslots == 0)
 		return FLOE_OK;
+	if (d->dw) {
+		DataFile *dadd;
+		char **drm;
+		int ndadd, ndrm;
+		if (delete_writer_finish(d->dw, &dadd, &ndadd, &drm, &ndrm, ctx->err) != FLOE_OK)
+			goto fail;
+		d->dw_add = dadd;
+		d->ndw_add = ndadd;
+		for (k = 0; k < ndrm; k++)
+			add_removed(d, drm[k]);
+	}
 
 	for (i = 0; i < d->nslots; i++) {
 		Slot *sl = &d->slots[i];
@@ -967,11 +1380,13 @@ dml_run(Dml *d)
 		}
 		nadded += sl->nfiles;
 	}
-	added = ARENA_ARRAY(ctx->arena, DataFile, nadded + 1);
+	added = ARENA_ARRAY(ctx->arena, DataFile, nadded + d->ndw_add + 1);
 	nadded = 0;
 	for (i = 0; i < d->nslots; i++)
 		for (k = 0; k < d->slots[i].nfiles; k++)
 			added[nadded++] = d->slots[i].files[k];
+	for (k = 0; k < d->ndw_add; k++)
+		added[nadded++] = d->dw_add[k];     /* delete files / vectors */
 	job_id(job, sizeof job);
 	{
 		TableChange ch;
@@ -987,6 +1402,7 @@ dml_run(Dml *d)
 	for (i = 0; i < d->nslots; i++)
 		data_writer_free(d->slots[i].w);
 	d->nslots = 0;
+	d->dw = NULL;            /* committed: its files are the table's now */
 	return FLOE_OK;
 fail:
 	if (fa)
@@ -1002,6 +1418,140 @@ fail:
 		*ctx->err = keep;
 	}
 	return FLOE_ERR;
+}
+
+/* ---- UPDATE ... FROM / DELETE ... USING: the joined side -------------- */
+
+/* SELECT * FROM items (a parse tree sharing the statement's items). */
+static Node *
+select_star_from(Arena *a, Node **items, size_t nitems)
+{
+	PgQuery__AStar *star = ARENA_NEW(a, PgQuery__AStar);
+	PgQuery__ColumnRef *cr = ARENA_NEW(a, PgQuery__ColumnRef);
+	PgQuery__ResTarget *rt = ARENA_NEW(a, PgQuery__ResTarget);
+	PgQuery__SelectStmt *ss = ARENA_NEW(a, PgQuery__SelectStmt);
+	Node **n = ARENA_ARRAY(a, Node *, 4);
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		n[i] = ARENA_NEW(a, Node);
+		pg_query__node__init(n[i]);
+	}
+	pg_query__a__star__init(star);
+	pg_query__column_ref__init(cr);
+	pg_query__res_target__init(rt);
+	pg_query__select_stmt__init(ss);
+	n[0]->node_case = PG_QUERY__NODE__NODE_A_STAR;
+	n[0]->a_star = star;
+	cr->n_fields = 1;
+	cr->fields = &n[0];
+	cr->location = -1;
+	n[1]->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+	n[1]->column_ref = cr;
+	rt->val = n[1];
+	rt->location = -1;
+	n[2]->node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+	n[2]->res_target = rt;
+	ss->n_target_list = 1;
+	ss->target_list = &n[2];
+	ss->n_from_clause = nitems;
+	ss->from_clause = items;
+	ss->op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+	ss->limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+	n[3]->node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+	n[3]->select_stmt = ss;
+	return n[3];
+}
+
+/* The relation name each column of FROM item `it` answers to (NULL: only
+ * unqualified references); *k advances by the item's column count. */
+static int
+item_relnames(Dml *d, Node *it, char **out, int *k, int max)
+{
+	SelectPlan p;
+	const char *rel = NULL;
+	int i, start = *k;
+
+	if (it->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && !it->join_expr->alias &&
+	    !it->join_expr->n_using_clause && !it->join_expr->is_natural) {
+		TRY(item_relnames(d, it->join_expr->larg, out, k, max));
+		TRY(item_relnames(d, it->join_expr->rarg, out, k, max));
+		return FLOE_OK;
+	}
+	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, &it, 1), &p));
+	switch (it->node_case) {
+	case PG_QUERY__NODE__NODE_RANGE_VAR:
+		rel = it->range_var->alias ? it->range_var->alias->aliasname : it->range_var->relname;
+		if (!it->range_var->alias && !d->scope.relnames &&
+		    !strcmp(rel, d->scope.relname)) {
+			floe_errorf(d->ctx->err, ERRCODE_DUPLICATE_ALIAS,
+				    "table name \"%s\" specified more than once", rel);
+			floe_error_position(d->ctx->err, bind_location(&d->b, it->range_var->location));
+			return FLOE_ERR;
+		}
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+		rel = it->range_subselect->alias ? it->range_subselect->alias->aliasname : NULL;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+		rel = it->range_function->alias ? it->range_function->alias->aliasname : NULL;
+		break;
+	case PG_QUERY__NODE__NODE_JOIN_EXPR:
+		rel = it->join_expr->alias ? it->join_expr->alias->aliasname : NULL;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < p.ncols && start + i < max; i++)
+		out[start + i] = (char *)rel;
+	*k = start + p.ncols;
+	return FLOE_OK;
+}
+
+/*
+ * Plan the FROM / USING items (SELECT * FROM items: select.c plans joins,
+ * subqueries, functions) and widen the scope to the target's columns, its
+ * hidden file position, then the items' columns.  The rows are read once
+ * when the statement runs (materialise_from).
+ */
+static int
+bind_from(Dml *d, Node **items, size_t nitems, Operator **root)
+{
+	SelectPlan p;
+	int n = d->schema->nfields, m, i, k = 0;
+	Scope *sc = &d->scope;
+	char **rels;
+
+	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, items, nitems), &p));
+	m = p.ncols;
+	rels = ARENA_ARRAY(d->ctx->arena, char *, m + 1);
+	for (i = 0; i < (int)nitems; i++)
+		TRY(item_relnames(d, items[i], rels, &k, m));
+	if (k != m)
+		for (i = 0; i < m; i++)
+			rels[i] = NULL;
+	d->joined = d->pos_path = true;
+	d->nfrom = m;
+	d->from_types = p.types;
+	*root = p.root;
+	sc->names = arena_realloc(d->ctx->arena, sc->names, sizeof(char *) * (size_t)(n + 1),
+				  sizeof(char *) * (size_t)(n + m + 2));
+	sc->types = arena_realloc(d->ctx->arena, sc->types, sizeof(SqlType) * (size_t)(n + 1),
+				  sizeof(SqlType) * (size_t)(n + m + 2));
+	sc->relnames = ARENA_ARRAY(d->ctx->arena, char *, n + m + 2);
+	sc->hidden = ARENA_ARRAY(d->ctx->arena, bool, n + m + 2);
+	for (i = 0; i < n; i++)
+		sc->relnames[i] = sc->relname;
+	sc->names[n] = "";
+	sc->types[n] = type_make(TYPE_INT64);
+	sc->hidden[n] = true;                /* the file position */
+	for (i = 0; i < m; i++) {
+		sc->names[n + 1 + i] = p.names[i];
+		sc->types[n + 1 + i] = p.types[i];
+		sc->relnames[n + 1 + i] = rels[i];
+	}
+	sc->ncols = n + 1 + m;
+	return FLOE_OK;
 }
 
 /* ---- UPDATE ------------------------------------------------------------ */
@@ -1074,7 +1624,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 				   "WITH is not supported yet in UPDATE");
 	TRY(dml_begin(d, s, ctx, sql, st->relation, true));
 	if (st->n_from_clause)
-		return unsupported(d, "UPDATE ... FROM", -1);
+		TRY(bind_from(d, st->from_clause, st->n_from_clause, &d->from_root));
 	TRY(bind_where(d, st->where_clause));
 
 	d->set = ARENA_ARRAY(ctx->arena, Expr *, d->schema->nfields + 1);
@@ -1143,7 +1693,7 @@ delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteSt
 				   "WITH is not supported yet in DELETE");
 	TRY(dml_begin(d, s, ctx, sql, st->relation, false));
 	if (st->n_using_clause)
-		return unsupported(d, "DELETE ... USING", -1);
+		TRY(bind_from(d, st->using_clause, st->n_using_clause, &d->from_root));
 	TRY(bind_where(d, st->where_clause));
 	if (st->n_returning_list)
 		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
