@@ -11,6 +11,15 @@
  * the table's (int -> long promotion, decimal widening, nanosecond
  * timestamps) is cast to the table type.
  *
+ * Deletes (spec "Scan Planning", "Position Delete Files", "Deletion
+ * Vectors", "Equality Delete Files"): each file's DataFile.deletes are
+ * loaded through table/deletes.h when the file is opened (delete files are
+ * parsed once per scan); rows at deleted positions or whose equality-key
+ * values are in an equality delete set are left out of the batch's
+ * selection.  Equality columns the query does not project are read as
+ * hidden columns after the projected ones.  proj[i] == SCAN_PROJ_FILE_POS
+ * yields the row's 0-based position in its data file (deleted rows count).
+ *
  * States:  NEXT_FILE -> NEXT_ROW_GROUP -> READING -> (row group done)
  *          NEXT_ROW_GROUP ... -> (files done) END
  *
@@ -21,6 +30,7 @@
 #include "exec/exec.h"
 #include "format/parquet/parquet.h"
 #include "storage/fileio.h"
+#include "table/deletes.h"
 #include "table/iceberg.h"
 #include "table/metadata.h"
 #include "types/cast.h"
@@ -30,6 +40,17 @@ typedef struct ScanOp {
 	const IcebergSchema *schema;
 	int nproj;
 	int *proj;
+	/* columns read: the projected ones, then hidden equality-delete columns
+	 * of the current file (schema index, or SCAN_PROJ_FILE_POS) */
+	int ncols;
+	int *cols;
+	SqlType *ctypes;
+	DeleteLoader *loader;
+	DeleteSet *dset;             /* current file's deletes; NULL: none */
+	int **eqcol;                 /* per dset->eq[e]: internal column of each id */
+	Value *eqvals;
+	int64_t rg_first;            /* file position of the row group's first row */
+	int64_t rg_rows;
 	DataFile *files;
 	int nfiles;
 	bool by_name;
@@ -92,9 +113,43 @@ open_file(ScanOp *s)
 				   f->file_format, f->file_path);
 	TRY(fileio_read(op->ctx->io, f->file_path, s->file_arena, &data, &len, op->ctx->err));
 	TRY(parquet_open(&s->pf, data, len, f->file_path, s->file_arena, op->ctx->err));
-	for (i = 0; i < s->nproj; i++) {
-		const IcebergField *fld = &s->schema->fields[s->proj[i]];
+	s->dset = NULL;
+	s->ncols = s->nproj;
+	if (f->ndeletes > 0) {
+		if (!s->loader)
+			s->loader = deletes_loader_new(op->ctx->io, s->schema, op->ctx->arena);
+		TRY(deletes_load(s->loader, f, s->file_arena, &s->dset, op->ctx->err));
+	}
+	if (s->dset && s->dset->neq > 0) {
+		int e, k, maxn = 1;
+		s->eqcol = ARENA_ARRAY(s->file_arena, int *, s->dset->neq);
+		for (e = 0; e < s->dset->neq; e++) {
+			const EqDelete *eq = s->dset->eq[e];
+			if (eq->nids > maxn)
+				maxn = eq->nids;
+			s->eqcol[e] = ARENA_ARRAY(s->file_arena, int, eq->nids);
+			for (k = 0; k < eq->nids; k++) {
+				int x;
+				for (x = 0; x < s->ncols; x++)
+					if (s->cols[x] == eq->cols[k])
+						break;
+				if (x == s->ncols) {
+					s->cols[x] = eq->cols[k];
+					s->ctypes[x] = s->schema->fields[eq->cols[k]].type;
+					s->ncols++;
+				}
+				s->eqcol[e][k] = x;
+			}
+		}
+		s->eqvals = ARENA_ARRAY(s->file_arena, Value, maxn);
+	}
+	for (i = 0; i < s->ncols; i++) {
+		const IcebergField *fld;
 		s->pq_col[i] = -1;
+		s->consts[i] = NULL;
+		if (s->cols[i] == SCAN_PROJ_FILE_POS)
+			continue;
+		fld = &s->schema->fields[s->cols[i]];
 		for (c = 0; c < parquet_num_columns(s->pf); c++) {
 			const ParquetColumn *pc = parquet_column(s->pf, c);
 			bool match = s->by_name || pc->field_id < 0 ?
@@ -108,19 +163,20 @@ open_file(ScanOp *s)
 				break;
 			}
 		}
-		s->consts[i] = NULL;
 		if (s->pq_col[i] < 0 && s->md)
-			TRY(partition_const(s, f, fld, op->types[i], &s->consts[i]));
+			TRY(partition_const(s, f, fld, s->ctypes[i], &s->consts[i]));
 		if (s->pq_col[i] < 0 && !s->consts[i] && fld->initial_default) {
 			Value *v = ARENA_NEW(s->file_arena, Value);
-			if (type_equal(fld->initial_default->type, op->types[i]))
+			if (type_equal(fld->initial_default->type, s->ctypes[i]))
 				*v = *fld->initial_default;
 			else
-				TRY(cast_value(v, fld->initial_default, op->types[i], s->file_arena,
+				TRY(cast_value(v, fld->initial_default, s->ctypes[i], s->file_arena,
 					       op->ctx->err));
 			s->consts[i] = v;
 		}
 	}
+	s->rg_first = 0;
+	s->rg_rows = 0;
 	s->rg = -1;
 	s->rg_left = 0;
 	return FLOE_OK;
@@ -133,8 +189,9 @@ open_row_group(ScanOp *s)
 	int i;
 
 	arena_reset(s->rg_arena);
-	s->rg_left = parquet_row_group_num_rows(s->pf, s->rg);
-	for (i = 0; i < s->nproj; i++) {
+	s->rg_first += s->rg_rows;
+	s->rg_rows = s->rg_left = parquet_row_group_num_rows(s->pf, s->rg);
+	for (i = 0; i < s->ncols; i++) {
 		s->readers[i] = NULL;
 		if (s->pq_col[i] >= 0)
 			TRY(parquet_column_reader_open(&s->readers[i], s->pf, s->rg, s->pq_col[i],
@@ -173,38 +230,24 @@ scan_open(Operator *op)
 	return FLOE_OK;
 }
 
+/* Read rows [pos, pos + want) of the row group into b->cols[0..ncols). */
 static int
-scan_next(Operator *op, Batch **out)
+read_columns(ScanOp *s, Batch *b, uint32_t want)
 {
-	ScanOp *s = (ScanOp *)op;
-	Batch *b;
-	uint32_t want;
+	Operator *op = &s->op;
+	int64_t first = s->rg_first + (s->rg_rows - s->rg_left);
 	int i;
 
-	arena_reset(op->scratch);
-	TRY(exec_check_cancel(op->ctx));
-	while (s->rg_left == 0) {
-		if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
-			s->rg++;
-			TRY(open_row_group(s));
+	for (i = 0; i < s->ncols; i++) {
+		SqlType want_type = s->ctypes[i];
+		Vector *v = &b->cols[i];
+		if (s->cols[i] == SCAN_PROJ_FILE_POS) {
+			uint32_t r;
+			vector_init(v, type_make(TYPE_INT64), op->scratch, want);
+			for (r = 0; r < want; r++)
+				((int64_t *)v->data)[r] = first + r;
 			continue;
 		}
-		if (s->file_idx + 1 >= s->nfiles) {
-			*out = NULL;
-			return FLOE_OK;
-		}
-		s->file_idx++;
-		s->pf = NULL;
-		TRY(open_file(s));
-	}
-	want = s->rg_left < VECTOR_SIZE ? (uint32_t)s->rg_left : VECTOR_SIZE;
-	b = ARENA_NEW(op->scratch, Batch);
-	b->ncols = s->nproj;
-	b->cols = ARENA_ARRAY(op->scratch, Vector, s->nproj ? s->nproj : 1);
-	b->arena = op->scratch;
-	for (i = 0; i < s->nproj; i++) {
-		SqlType want_type = op->types[i];
-		Vector *v = &b->cols[i];
 		if (!s->readers[i]) {
 			Value nv = value_null(want_type);
 			vector_init_const(v, s->consts[i] ? s->consts[i] : &nv, op->scratch);
@@ -234,11 +277,98 @@ scan_next(Operator *op, Batch **out)
 			}
 		}
 	}
-	b->count = want;
-	s->rg_left -= want;
-	op->rows_out += want;
-	*out = b;
 	return FLOE_OK;
+}
+
+/* The rows of the batch no delete removes -> b->sel / b->count. */
+static void
+apply_deletes(ScanOp *s, Batch *b, uint32_t want)
+{
+	const DeleteSet *d = s->dset;
+	int64_t first = s->rg_first + (s->rg_rows - s->rg_left);
+	uint32_t *sel = NULL, r, n = 0;
+	int64_t lo = 0;
+	int e, k;
+
+	/* first deleted position >= first */
+	if (d->npos > 0) {
+		int64_t hi = d->npos;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+			if (d->pos[mid] < first)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (d->neq == 0 && (lo == d->npos || d->pos[lo] >= first + want)) {
+			b->count = want;    /* nothing deleted in this range */
+			return;
+		}
+	}
+	sel = arena_alloc(s->op.scratch, sizeof(uint32_t) * (want ? want : 1));
+	for (r = 0; r < want; r++) {
+		bool gone = false;
+		while (lo < d->npos && d->pos[lo] < first + r)
+			lo++;
+		if (lo < d->npos && d->pos[lo] == first + r)
+			gone = true;
+		for (e = 0; !gone && e < d->neq; e++) {
+			const EqDelete *eq = d->eq[e];
+			for (k = 0; k < eq->nids; k++)
+				vector_get_value(&b->cols[s->eqcol[e][k]], r, &s->eqvals[k]);
+			gone = deletes_eq_match(eq, s->eqvals);
+		}
+		if (!gone)
+			sel[n++] = r;
+	}
+	b->count = want;
+	if (n < want) {
+		b->sel = sel;
+		b->count = n;
+	}
+}
+
+static int
+scan_next(Operator *op, Batch **out)
+{
+	ScanOp *s = (ScanOp *)op;
+	Batch *b;
+	uint32_t want;
+
+	TRY(exec_check_cancel(op->ctx));
+	for (;;) {
+		arena_reset(op->scratch);
+		while (s->rg_left == 0) {
+			if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
+				s->rg++;
+				TRY(open_row_group(s));
+				continue;
+			}
+			if (s->file_idx + 1 >= s->nfiles) {
+				*out = NULL;
+				return FLOE_OK;
+			}
+			s->file_idx++;
+			s->pf = NULL;
+			TRY(open_file(s));
+		}
+		want = s->rg_left < VECTOR_SIZE ? (uint32_t)s->rg_left : VECTOR_SIZE;
+		b = ARENA_NEW(op->scratch, Batch);
+		b->ncols = s->nproj;
+		b->cols = ARENA_ARRAY(op->scratch, Vector, s->ncols ? s->ncols : 1);
+		b->arena = op->scratch;
+		TRY(read_columns(s, b, want));
+		if (s->dset)
+			apply_deletes(s, b, want);
+		else
+			b->count = want;
+		s->rg_left -= want;
+		if (b->count == 0)
+			continue;           /* every row of this stretch was deleted */
+		op->rows_out += b->count;
+		*out = b;
+		return FLOE_OK;
+	}
 }
 
 static void
@@ -261,7 +391,8 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	int i;
 
 	for (i = 0; i < nproj; i++)
-		types[i] = schema->fields[proj[i]].type;
+		types[i] = proj[i] == SCAN_PROJ_FILE_POS ? type_make(TYPE_INT64)
+							 : schema->fields[proj[i]].type;
 	op_init(&s->op, &scan_vt, ctx, nproj, types, NULL);
 	s->schema = schema;
 	s->nproj = nproj;
@@ -270,9 +401,17 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	s->nfiles = nfiles;
 	s->by_name = match_by_name;
 	s->md = md;
-	s->consts = ARENA_ARRAY(ctx->arena, Value *, nproj ? nproj : 1);
-	s->pq_col = ARENA_ARRAY(ctx->arena, int, nproj ? nproj : 1);
-	s->readers = ARENA_ARRAY(ctx->arena, ParquetColumnReader *, nproj ? nproj : 1);
+	{
+		int cap = nproj + schema->nfields + 1;
+		s->cols = ARENA_ARRAY(ctx->arena, int, cap);
+		s->ctypes = ARENA_ARRAY(ctx->arena, SqlType, cap);
+		memcpy(s->cols, proj, sizeof(int) * (size_t)nproj);
+		memcpy(s->ctypes, types, sizeof(SqlType) * (size_t)nproj);
+		s->ncols = nproj;
+		s->consts = ARENA_ARRAY(ctx->arena, Value *, cap);
+		s->pq_col = ARENA_ARRAY(ctx->arena, int, cap);
+		s->readers = ARENA_ARRAY(ctx->arena, ParquetColumnReader *, cap);
+	}
 	s->file_arena = arena_new(64 * 1024);
 	s->rg_arena = arena_new(1 << 20);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->file_arena);

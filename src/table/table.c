@@ -590,6 +590,140 @@ resolve_snapshot(const Table *t, int64_t snapshot_id, const Snapshot **snap, flo
 	return FLOE_OK;
 }
 
+static int storage_class(TypeId id);
+
+/* Two partition tuples hold the same values (same storage, same bytes). */
+static bool
+part_value_eq(const Value *x, const Value *y)
+{
+	if (x->is_null || y->is_null || x->type.id == TYPE_NULL || y->type.id == TYPE_NULL)
+		return (x->is_null || x->type.id == TYPE_NULL) == (y->is_null || y->type.id == TYPE_NULL);
+	if (storage_class(x->type.id) != storage_class(y->type.id))
+		return false;
+	switch (storage_class(x->type.id)) {
+	case 1: return x->u.b == y->u.b;
+	case 2: return x->u.i == y->u.i;
+	case 3: return x->u.f == y->u.f || (x->u.f != x->u.f && y->u.f != y->u.f);
+	case 4: return x->u.d == y->u.d;
+	case 5: return strview_cmp(&x->u.s, &y->u.s) == 0;
+	case 6: return memcmp(x->u.uuid.b, y->u.uuid.b, 16) == 0;
+	default: return false;
+	}
+}
+
+static bool
+same_partition(const DataFile *x, const DataFile *y)
+{
+	int i;
+
+	if (x->spec_id != y->spec_id || x->npartition != y->npartition)
+		return false;
+	for (i = 0; i < x->npartition; i++)
+		if (!part_value_eq(&x->partition[i], &y->partition[i]))
+			return false;
+	return true;
+}
+
+/* The one data file a position delete file names: referenced_data_file,
+ * else equal lower/upper bounds of its file_path column; NULL: several. */
+static char *
+pos_delete_target(const DataFile *d, Arena *a)
+{
+	int i;
+
+	if (d->referenced_data_file)
+		return d->referenced_data_file;
+	for (i = 0; i < d->ncolumns; i++) {
+		const ColumnStat *c = &d->columns[i];
+		if (c->field_id == 2147483546 && c->lower && c->upper && c->lower_len == c->upper_len &&
+		    memcmp(c->lower, c->upper, c->lower_len) == 0)
+			return arena_strndup(a, (const char *)c->lower, c->lower_len);
+	}
+	return NULL;
+}
+
+typedef struct PlanDelete {
+	DataFile *f;
+	int64_t seq;             /* data sequence number */
+	char *target;            /* resolved path of the one data file it names, or NULL */
+	bool global;             /* its spec is unpartitioned */
+	bool dv;
+} PlanDelete;
+
+/*
+ * Attach to every data file the live delete files that apply to it
+ * (spec "Scan Planning"):
+ *   position deletes / DVs: data seq <= delete seq, the named data file
+ *     (when one is named, compared after the FileIO mapping) and the same
+ *     partition (spec and values) unless the delete's spec is unpartitioned;
+ *     a file with a DV takes no position delete files (the DV holds them);
+ *   equality deletes: data seq < delete seq, same partition or global.
+ */
+static void
+plan_deletes(FileIO *io, const TableMetadata *md, DataFile *files, const int64_t *seqs, int n,
+	     PlanDelete *dels, int nd, Arena *a)
+{
+	const DataFile **tmp = ARENA_ARRAY(a, const DataFile *, nd + 1);
+	int i, j;
+
+	for (j = 0; j < nd; j++) {
+		const PartitionSpec *sp = metadata_spec_by_id(md, dels[j].f->spec_id);
+		char *t = dels[j].f->content == CONTENT_POSITION_DELETES ?
+			pos_delete_target(dels[j].f, a) : NULL;
+		dels[j].target = t ? fileio_resolve(io, t, a) : NULL;
+		dels[j].global = !sp || sp->nfields == 0;
+		dels[j].dv = dels[j].f->content == CONTENT_POSITION_DELETES && dels[j].f->file_format &&
+			     strcasecmp(dels[j].f->file_format, "PUFFIN") == 0;
+	}
+	for (i = 0; i < n; i++) {
+		DataFile *f = &files[i];
+		const PlanDelete *dv = NULL;
+		char *res = NULL;
+		int k = 0, m;
+
+		f->data_sequence_number = seqs[i];
+		for (j = 0; j < nd; j++) {
+			const PlanDelete *d = &dels[j];
+			if (d->f->content == CONTENT_EQUALITY_DELETES) {
+				if (seqs[i] < d->seq && (d->global || same_partition(f, d->f)))
+					tmp[k++] = d->f;
+				continue;
+			}
+			if (seqs[i] > d->seq)
+				continue;
+			if (d->target) {
+				if (!res)
+					res = fileio_resolve(io, f->file_path, a);
+				if (strcmp(res, d->target) != 0)
+					continue;
+			} else if (d->dv) {
+				continue;        /* a DV without its data file names nothing */
+			} else if (!d->global && !same_partition(f, d->f)) {
+				continue;
+			}
+			if (d->dv) {
+				if (!dv || d->seq > dv->seq)
+					dv = d;
+				continue;
+			}
+			tmp[k++] = d->f;
+		}
+		if (dv) {
+			for (m = 0, j = 0; j < k; j++)
+				if (tmp[j]->content == CONTENT_EQUALITY_DELETES)
+					tmp[m++] = tmp[j];
+			k = m;
+			tmp[k++] = dv->f;
+		}
+		f->ndeletes = k;
+		f->deletes = NULL;
+		if (k > 0) {
+			f->deletes = ARENA_ARRAY(a, DataFile *, k);
+			memcpy(f->deletes, tmp, sizeof(DataFile *) * (size_t)k);
+		}
+	}
+}
+
 int
 table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		 DataFile **files, int *n, floe_error *err)
@@ -597,7 +731,9 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 	const Snapshot *snap;
 	ManifestFile *mf;
 	DataFile *out = NULL;
-	int nmf, i, j, cnt = 0, cap = 0;
+	int64_t *seqs = NULL;
+	PlanDelete *dels = NULL;
+	int nmf, i, j, cnt = 0, cap = 0, nd = 0, dcap = 0;
 
 	*files = NULL;
 	*n = 0;
@@ -611,20 +747,43 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 
 		TRY(read_entries(io, &mf[i], a, &e, &ne, err));
 		for (j = 0; j < ne; j++) {
+			int64_t seq;
 			if (e[j].status == ENTRY_DELETED)
 				continue;
-			if (mf[i].content != 0 || e[j].file.content != CONTENT_DATA)
-				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "tables with delete files are not supported yet");
+			seq = e[j].has_sequence_number ? e[j].sequence_number : mf[i].sequence_number;
+			if (e[j].file.content != CONTENT_DATA) {
+				if (mf[i].content == 0)
+					return FLOE_CORRUPT(err, "data manifest \"%s\" lists delete file \"%s\"",
+							    mf[i].manifest_path, e[j].file.file_path);
+				if (nd == dcap) {
+					int ncap = dcap ? dcap * 2 : 16;
+					dels = arena_realloc(a, dels, sizeof(PlanDelete) * (size_t)dcap,
+							     sizeof(PlanDelete) * (size_t)ncap);
+					dcap = ncap;
+				}
+				memset(&dels[nd], 0, sizeof dels[nd]);
+				dels[nd].f = ARENA_NEW(a, DataFile);
+				*dels[nd].f = e[j].file;
+				dels[nd++].seq = seq;
+				continue;
+			}
+			if (mf[i].content != 0)
+				return FLOE_CORRUPT(err, "delete manifest \"%s\" lists data file \"%s\"",
+						    mf[i].manifest_path, e[j].file.file_path);
 			if (cnt == cap) {
 				int ncap = cap ? cap * 2 : 16;
 				out = arena_realloc(a, out, sizeof(DataFile) * (size_t)cap,
 						    sizeof(DataFile) * (size_t)ncap);
+				seqs = arena_realloc(a, seqs, sizeof(int64_t) * (size_t)cap,
+						     sizeof(int64_t) * (size_t)ncap);
 				cap = ncap;
 			}
+			seqs[cnt] = seq;
 			out[cnt++] = e[j].file;
 		}
 	}
+	if (cnt > 0)
+		plan_deletes(io, t->md, out, seqs, cnt, dels, nd, a);
 	*files = out;
 	*n = cnt;
 	return FLOE_OK;
