@@ -23,6 +23,8 @@
  *   pg_get_indexdef, pg_get_constraintdef,
  *   pg_get_statisticsobjdef_columns, inet_server_addr   NULL
  *   pg_relation_is_publishable      false
+ *   pg_table_size, pg_relation_size, pg_total_relation_size   NULL (unknown)
+ *   pg_size_pretty(bigint)          PostgreSQL's rounding and units
  *   pg_encoding_to_char(6)          "UTF8" (others "")
  *   pg_backend_pid()                this process id
  *   pg_postmaster_start_time()      when this process first asked
@@ -32,6 +34,9 @@
  *   array_to_string(text, text)     over the text form of an array ('{a,b}'):
  *                                   floe has no array type, catalog array
  *                                   columns (datacl, ...) are text or NULL
+ *   array_upper(text, 1)            its element count (NULL when empty)
+ *   floe_array_element(text, i)     its element i (1-based): what arr[i]
+ *                                   binds to (sql/bind_expr.c)
  *
  * Oids are int4 in floe (see docs/catalog.md).  pg_table_is_visible,
  * current_database(), current_user ... depend on the session and are bound
@@ -366,6 +371,146 @@ array_to_string(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vec
 	return FLOE_OK;
 }
 
+/*
+ * The elements of an array's text form '{a,"b c",NULL}': calls fn for each
+ * (quoted elements unescaped into buf, which has the input's size); NULL
+ * elements have p == NULL.  Returns the count (-1: not an array literal).
+ */
+static int
+each_element(const char *p, uint32_t len, char *buf, int want, const char **ep, uint32_t *elen,
+	     bool *isnull)
+{
+	const char *end = p + len;
+	int n = 0;
+	if (len < 2 || p[0] != '{' || end[-1] != '}')
+		return -1;
+	p++;
+	end--;
+	while (p < end) {
+		char *w = buf;
+		bool quoted = false;
+		if (*p == '"') {
+			quoted = true;
+			p++;
+			while (p < end && *p != '"') {
+				if (*p == '\\' && p + 1 < end)
+					p++;
+				*w++ = *p++;
+			}
+			if (p < end)
+				p++;
+		} else {
+			while (p < end && *p != ',')
+				*w++ = *p++;
+		}
+		n++;
+		if (n == want) {
+			*ep = buf;
+			*elen = (uint32_t)(w - buf);
+			*isnull = !quoted && *elen == 4 && !memcmp(buf, "NULL", 4);
+			return n;   /* buf is reused by the next element */
+		}
+		if (p < end && *p == ',')
+			p++;
+	}
+	return n;
+}
+
+/* floe_array_element(arr_text, i): arr[i] of an array's text form (1-based) */
+static int
+array_element(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value a, k;
+		const char *ep = NULL;
+		uint32_t elen = 0;
+		bool isnull = true;
+		char *buf;
+		int n;
+		if (!argv_at(args, 0, i, &a) || !argv_at(args, 1, i, &k)) {
+			out_null(out, i);
+			continue;
+		}
+		buf = arena_alloc(ctx->arena, a.u.s.len + 1);
+		n = each_element(strview_data(&a.u.s), a.u.s.len, buf, k.u.i >= 1 && k.u.i <= INT32_MAX ? (int)k.u.i : 0,
+				 &ep, &elen, &isnull);
+		if (n < 0 || !ep || isnull) {
+			out_null(out, i);
+			continue;
+		}
+		out_string_owned(out, i, ep, elen);
+	}
+	return FLOE_OK;
+}
+
+/* array_upper(arr_text, 1): the number of elements (NULL when empty) */
+static int
+array_upper(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value a, d;
+		const char *ep;
+		uint32_t elen;
+		bool isnull;
+		int n;
+		if (!argv_at(args, 0, i, &a) || !argv_at(args, 1, i, &d) || d.u.i != 1) {
+			out_null(out, i);
+			continue;
+		}
+		n = each_element(strview_data(&a.u.s), a.u.s.len, arena_alloc(ctx->arena, a.u.s.len + 1), 0,
+				 &ep, &elen, &isnull);
+		if (n <= 0) {
+			out_null(out, i);
+			continue;
+		}
+		((int32_t *)out->data)[i] = n;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/*
+ * pg_size_pretty(bigint): PostgreSQL's rule: below 10240 in bytes, else
+ * in the largest of kB, MB, GB, TB, PB that keeps the number below 20480,
+ * halves rounded away from zero.
+ */
+static int
+size_pretty(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	static const char *const units[] = { "kB", "MB", "GB", "TB", "PB" };
+	uint32_t i;
+	(void)ctx;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value v;
+		char buf[64];
+		int64_t size;
+		int u = 0;
+		if (!argv_at(args, 0, i, &v)) {
+			out_null(out, i);
+			continue;
+		}
+		size = v.u.i;
+		if (size > -10240 && size < 10240) {
+			snprintf(buf, sizeof buf, "%lld bytes", (long long)size);
+		} else {
+			size /= 512;   /* kB with one extra bit for rounding */
+			while (u < 4 && (size <= -20480 + 1 || size >= 20480 - 1)) {
+				size /= 1024;
+				u++;
+			}
+			size = (size + (size < 0 ? -1 : 1)) / 2;
+			snprintf(buf, sizeof buf, "%lld %s", (long long)size, units[u]);
+		}
+		out_text(out, i, buf);
+	}
+	return FLOE_OK;
+}
+
 #define I4 TYPE_INT32
 #define TX TYPE_TEXT
 #define BO TYPE_BOOL
@@ -409,5 +554,11 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "pg_postmaster_start_time", start_time, 0, 0, { 0 }, TYPE_TIMESTAMPTZ, FRET_FIXED, false, false },
 	{ "version", version, 0, 0, { 0 }, TX, FRET_FIXED, false, false },
 	{ "array_to_string", array_to_string, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+	{ "pg_size_pretty", size_pretty, 1, 0, { TYPE_INT64 }, TX, FRET_FIXED, true, false },
+	{ "pg_table_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
+	{ "pg_relation_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
+	{ "pg_total_relation_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
+	{ "array_upper", array_upper, 2, 0, { TX, I4 }, I4, FRET_FIXED, true, false },
+	{ "floe_array_element", array_element, 2, 0, { TX, I4 }, TX, FRET_FIXED, true, false },
 };
 const int func_pgcatalog_count = (int)(sizeof func_pgcatalog_table / sizeof func_pgcatalog_table[0]);

@@ -98,11 +98,13 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 		TRY(typmod_int(b, tn->typmods[1], &m2));
 
 	if (!strcmp(name, "oid") || !strcmp(name, "regclass") || !strcmp(name, "regtype") ||
-	    !strcmp(name, "regnamespace") || !strcmp(name, "regproc") || !strcmp(name, "regrole") ||
-	    !strcmp(name, "regprocedure") || !strcmp(name, "xid"))
+	    !strcmp(name, "regnamespace") || !strcmp(name, "regrole") || !strcmp(name, "xid"))
 		*out = type_make(TYPE_INT32);   /* oids are int4 in floe (docs/catalog.md) */
-	else if (!strcmp(name, "name") || (!strcmp(name, "char") && tn->n_names == 1 && m1 < 0))
-		*out = type_make(TYPE_TEXT);    /* name, and the quoted "char" type */
+	else if (!strcmp(name, "name") || (!strcmp(name, "char") && tn->n_names == 1 && m1 < 0) ||
+		 !strcmp(name, "regproc") || !strcmp(name, "regprocedure"))
+		*out = type_make(TYPE_TEXT);    /* name, the quoted "char" type, and
+						   regproc (pg_type.typinput ...: the
+						   function's name) */
 	else if (!strcmp(name, "bool") || !strcmp(name, "boolean"))
 		*out = type_make(TYPE_BOOL);
 	else if (!strcmp(name, "int2") || !strcmp(name, "smallint"))
@@ -1001,6 +1003,15 @@ bind_reg_cast(BindCtx *b, PgQuery__TypeCast *tc, bool *handled)
 	*handled = false;
 	if (!ty || tn->n_array_bounds > 0)
 		return NULL;
+	if (!strcmp(ty, "regproc") && tc->arg->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+		/* 'pg_catalog.array_in'::regproc: the name as pg_type shows it */
+		*handled = true;
+		if (!(a = bind_expr(b, tc->arg)))
+			return NULL;
+		if ((txt = const_text(b, a)) && !strncmp(txt, "pg_catalog.", 11))
+			return text_const(b, txt + 11, tc->location);
+		return bind_coerce(b, a, type_make(TYPE_TEXT), COERCE_EXPLICIT, NULL);
+	}
 	if (strcmp(ty, "regclass") && strcmp(ty, "regtype") && strcmp(ty, "regnamespace") &&
 	    strcmp(ty, "regrole"))
 		return NULL;
@@ -1458,6 +1469,29 @@ bind_expr(BindCtx *b, Node *n)
 		if (e->kind == EXPR_CONST)
 			e->unknown_literal = false;
 		return e;
+	}
+	case PG_QUERY__NODE__NODE_A_INDIRECTION: {
+		/* arr[i]: floe has no array type; the arrays of pg_catalog
+		 * (current_schemas(), ...) are their text form '{a,b}' */
+		PgQuery__AIndirection *ind = n->a_indirection;
+		Expr *args[2];
+		if (ind->n_indirection != 1 ||
+		    ind->indirection[0]->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
+		    ind->indirection[0]->a_indices->is_slice) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "field selection and array slices are not supported yet");
+			return NULL;
+		}
+		if (!(args[0] = bind_expr(b, ind->arg)) ||
+		    !(args[1] = bind_expr(b, ind->indirection[0]->a_indices->uidx)))
+			return NULL;
+		if (args[0]->type.id != TYPE_TEXT && !args[0]->unknown_literal) {
+			floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
+				    "cannot subscript type %s because it does not support subscripting",
+				    tname(args[0]->type, (char[64]){ 0 }, 64));
+			return NULL;
+		}
+		return bind_call(b, "floe_array_element", args, 2, -1);
 	}
 	case PG_QUERY__NODE__NODE_COLLATE_CLAUSE: {
 		/* COLLATE "default" / "C" / "POSIX" / pg_catalog.default: floe
