@@ -82,7 +82,12 @@
  * Memory: each file's scans live in op_arena, reset per file; the MATCH
  * bitmap (one bit per row of one file) in a per-file arena.
  *
- * Not yet (0A000): correlated subqueries, WITH, WHERE CURRENT OF, tables with nested columns,
+ * Correlated subqueries: one WHERE conjunct EXISTS / NOT EXISTS / IN whose
+ * subquery references the target joins its items (see
+ * bind_where_sublink); other correlated forms (scalar subqueries in SET,
+ * under OR, with GROUP BY...) are 0A000.
+ *
+ * Not yet (0A000): the correlated forms above, WITH, WHERE CURRENT OF, tables with nested columns,
  * format-version 1 tables (upgrade to 2), SET of partition source
  * columns.  v3 row lineage is not carried over (rewritten rows get new
  * row ids).  A concurrent commit that removed a file being rewritten
@@ -154,6 +159,8 @@ typedef struct Dml {
 	SqlType *from_types;
 	Batch **from_rows;
 	int nfrom_rows, cap_from_rows;
+	bool anti;               /* NOT EXISTS: rows with no partner change */
+	Expr *join_cond;         /* anti: the join's condition (WHERE: the rest) */
 	int nkeys;               /* equi-join keys: target side / FROM side */
 	Expr **lkeys, **rkeys;
 	DeleteWriter *dw;
@@ -270,6 +277,188 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	return FLOE_OK;
 }
 
+/* ---- correlated EXISTS / NOT EXISTS / IN in WHERE ------------------- */
+
+static int bind_from(Dml *d, Node **items, size_t nitems, Operator **root);
+
+/*
+ * A WHERE conjunct EXISTS (SELECT ... FROM items WHERE cond), NOT EXISTS
+ * (...) or x IN (SELECT y FROM items WHERE cond) whose subquery references
+ * the target becomes a join with the items (the position path): EXISTS /
+ * IN an inner join on cond [AND x = y] whose rows change each target row
+ * once (a semi join), NOT EXISTS an anti join on cond.  cond binds with
+ * the items' columns first and the target's as the outer scope, as in
+ * PostgreSQL.  One such conjunct per statement, no FROM / USING, and a
+ * plain subquery (no GROUP BY, DISTINCT, LIMIT, WITH, set operations);
+ * other forms stay 0A000.
+ */
+static bool
+correlated_error(const floe_error *err)
+{
+	return floe_error_is(err, ERRCODE_FEATURE_NOT_SUPPORTED) &&
+	       strstr(err->message, "correlated subqueries") != NULL;
+}
+
+static Expr *
+bind_bool_and(Arena *a, Expr *x, Expr *y)
+{
+	Expr *e = expr_new(a, EXPR_AND, type_make(TYPE_BOOL), 2);
+
+	e->args[0] = x;
+	e->args[1] = y;
+	return e;
+}
+
+static Expr *
+and_of(Arena *a, Expr **xs, int n)
+{
+	Expr *e;
+
+	if (n == 0)
+		return NULL;
+	if (n == 1)
+		return xs[0];
+	e = expr_new(a, EXPR_AND, type_make(TYPE_BOOL), n);
+	memcpy(e->args, xs, sizeof(Expr *) * (size_t)n);
+	return e;
+}
+
+/* l = r for two bound expressions (PostgreSQL's operator resolution). */
+static Expr *
+bind_eq(BindCtx *b, Expr *l, Expr *r, int location)
+{
+	const ScalarFunc *fn;
+	SqlType types[2], cast_to[2], ret;
+	Expr *args[2] = { l, r }, *e;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		types[i] = args[i]->unknown_literal ? type_make(TYPE_NULL) : args[i]->type;
+	if (func_resolve_scalar("=", types, 2, &fn, &ret, cast_to, b->err) != FLOE_OK) {
+		floe_error_position(b->err, bind_location(b, location));
+		return NULL;
+	}
+	e = expr_new(b->arena, EXPR_FUNC, ret, 2);
+	e->fn = fn;
+	for (i = 0; i < 2; i++) {
+		Expr *a = args[i];
+		if ((!type_equal(a->type, cast_to[i]) || a->unknown_literal) &&
+		    !(a = bind_coerce(b, a, cast_to[i], COERCE_EXPLICIT, NULL)))
+			return NULL;
+		e->args[i] = a;
+	}
+	return e;
+}
+
+/* The kind of a conjunct: 1 EXISTS, 2 NOT EXISTS, 3 IN; 0 other. */
+static int
+sublink_kind(Node *n, PgQuery__SubLink **out)
+{
+	PgQuery__SubLink *sl;
+	int neg = 0;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    n->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__NOT_EXPR && n->bool_expr->n_args == 1) {
+		n = n->bool_expr->args[0];
+		neg = 1;
+	}
+	if (n->node_case != PG_QUERY__NODE__NODE_SUB_LINK)
+		return 0;
+	sl = n->sub_link;
+	*out = sl;
+	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+		return neg ? 2 : 1;
+	if (!neg && sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK &&
+	    (sl->n_oper_name == 0 ||
+	     (sl->n_oper_name == 1 && sl->oper_name[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+	      !strcmp(sl->oper_name[0]->string->sval, "="))))
+		return 3;
+	return 0;
+}
+
+static int
+bind_where_sublink(Dml *d, Node *w)
+{
+	Node **conj = &w;
+	int nconj = 1, i, si = -1, kind = 0, nrest = 0, n = d->schema->nfields;
+	Expr **rest, *cond = NULL;
+	PgQuery__SubLink *sl = NULL;
+	PgQuery__SelectStmt *q;
+	Scope inner, outer;
+	floe_error *err = d->ctx->err;
+
+	if (w->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    w->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+		conj = w->bool_expr->args;
+		nconj = (int)w->bool_expr->n_args;
+	}
+	rest = ARENA_ARRAY(d->ctx->arena, Expr *, nconj + 2);
+	for (i = 0; i < nconj; i++) {
+		PgQuery__SubLink *x = NULL;
+		int k;
+		Expr *e = bind_expr(&d->b, conj[i]);
+		if (e) {
+			if (!(e = bind_coerce_bool(&d->b, e, "WHERE")))
+				return FLOE_ERR;
+			rest[nrest++] = e;
+			continue;
+		}
+		if (!correlated_error(err) || si >= 0 || !(k = sublink_kind(conj[i], &x)))
+			return FLOE_ERR;
+		floe_error_clear(err);
+		si = i;
+		kind = k;
+		sl = x;
+	}
+	if (si < 0 || !sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return unsupported(d, "this correlated subquery", -1);
+	q = sl->subselect->select_stmt;
+	if (q->op != PG_QUERY__SET_OPERATION__SETOP_NONE || q->n_group_clause || q->having_clause ||
+	    q->n_distinct_clause || q->limit_count || q->limit_offset || q->with_clause ||
+	    q->n_values_lists || q->n_window_clause || !q->n_from_clause ||
+	    (kind == 3 && (q->n_target_list != 1 || !sl->testexpr ||
+			   sl->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)))
+		return unsupported(d, "this form of correlated subquery", sl->location);
+	TRY(bind_from(d, q->from_clause, q->n_from_clause, &d->from_root));
+	/* inner: the items' columns first; the target answers as the outer
+	 * query (qualified references still reach it) */
+	inner = d->scope;
+	inner.hidden = ARENA_ARRAY(d->ctx->arena, bool, inner.ncols + 1);
+	memcpy(inner.hidden, d->scope.hidden, sizeof(bool) * (size_t)inner.ncols);
+	for (i = 0; i < n; i++)
+		inner.hidden[i] = true;
+	outer = d->scope;
+	outer.ncols = n;
+	d->b.scope = &inner;
+	d->b.corr_scope = &outer;
+	d->b.corr_base = 0;
+	if (q->where_clause &&
+	    !(cond = bind_coerce_bool(&d->b, bind_expr(&d->b, q->where_clause), "WHERE")))
+		return FLOE_ERR;
+	if (kind == 3) {
+		Expr *r = bind_expr(&d->b, q->target_list[0]->res_target->val), *l, *eq;
+		d->b.scope = &outer;
+		d->b.corr_scope = NULL;
+		if (!r || !(l = bind_expr(&d->b, sl->testexpr)) ||
+		    !(eq = bind_eq(&d->b, l, r, sl->location)))
+			return FLOE_ERR;
+		if (eq->type.id != TYPE_BOOL)
+			return unsupported(d, "this IN comparison", sl->location);
+		cond = cond ? bind_bool_and(d->ctx->arena, cond, eq) : eq;
+	}
+	d->b.scope = &d->scope;
+	d->b.corr_scope = NULL;
+	d->scope.ncols = n;          /* SET / RETURNING see the target only */
+	if (kind == 2) {
+		d->anti = true;
+		d->join_cond = cond;
+	} else if (cond) {
+		rest[nrest++] = cond;
+	}
+	d->where = and_of(d->ctx->arena, rest, nrest);
+	return FLOE_OK;
+}
+
 static int
 bind_where(Dml *d, Node *w)
 {
@@ -279,7 +468,12 @@ bind_where(Dml *d, Node *w)
 		return unsupported(d, "WHERE CURRENT OF", -1);
 	d->b.allow_aggs = false;
 	d->b.where = "WHERE";
-	d->where = bind_coerce_bool(&d->b, bind_expr(&d->b, w), "WHERE");
+	d->where = bind_expr(&d->b, w);
+	if (!d->where && !d->joined && correlated_error(d->ctx->err)) {
+		floe_error_clear(d->ctx->err);
+		return bind_where_sublink(d, w);
+	}
+	d->where = bind_coerce_bool(&d->b, d->where, "WHERE");
 	if (!d->where)
 		return FLOE_ERR;
 	if (d->where->kind == EXPR_CONST && !d->where->value.is_null && d->where->value.u.b)
@@ -1093,17 +1287,17 @@ expr_side(const Expr *e, int ntarget)
 
 /* Hash keys: conjuncts target_expr = from_expr of equal types. */
 static void
-plan_join_keys(Dml *d)
+plan_join_keys(Dml *d, Expr *const *cond)
 {
 	int nt = d->schema->nfields + 1, i, n = 0;
-	const Expr *w = d->where;
+	const Expr *w = *cond;
 	Expr *const *conj;
 	int nconj;
 	int *map;
 
 	if (!w)
 		return;
-	conj = w->kind == EXPR_AND ? w->args : (Expr *const *)&d->where;
+	conj = w->kind == EXPR_AND ? w->args : cond;
 	nconj = w->kind == EXPR_AND ? w->nargs : 1;
 	d->lkeys = ARENA_ARRAY(d->ctx->arena, Expr *, nconj + 1);
 	d->rkeys = ARENA_ARRAY(d->ctx->arena, Expr *, nconj + 1);
@@ -1170,11 +1364,17 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	proj[n] = SCAN_PROJ_FILE_POS;
 	sctx.arena = d->op_arena;
 	scan = op = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
-	if (d->joined)
+	if (d->joined && d->anti) {
+		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_ANTI, d->nkeys, d->lkeys,
+				   d->rkeys, d->join_cond, false);
+		if (d->where)
+			op = filter_new(&sctx, op, d->where);
+	} else if (d->joined) {
 		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_INNER, d->nkeys, d->lkeys,
 				   d->rkeys, d->where, false);
-	else if (d->where)
+	} else if (d->where) {
 		op = filter_new(&sctx, scan, d->where);
+	}
 	if (op_open(op) != FLOE_OK)
 		goto out;
 	for (;;) {
@@ -1307,9 +1507,9 @@ dml_run(Dml *d)
 	if (d->where && !d->pos_path)
 		plan_match(d);
 	if (d->joined) {
-		plan_join_keys(d);
+		plan_join_keys(d, d->anti ? &d->join_cond : &d->where);
 		TRY(materialise_from(d, d->from_root));
-		if (d->nfrom_rows == 0)
+		if (d->nfrom_rows == 0 && !d->anti)
 			return FLOE_OK;      /* nothing to join with */
 	}
 	fa = arena_new(64 * 1024);
