@@ -11,6 +11,9 @@
 #     `floe serve` processes sharing one warehouse folder and one
 #     PostgreSQL catalog (<warehouse>/catalog-uri); each table is then
 #     checked with ../shared/tools/interop/bin/iceberg-validate
+#   - tests/txn/crash.py: kill -9 of floe serve in the middle of commits
+#     (4 rounds), then every acknowledged commit present exactly once and no
+#     transaction half applied; tables valid (iceberg-validate)
 #
 # Servers run on free ports (--port 0) and are stopped by PID; PostgreSQL
 # by scripts/pg-test-server.sh with a private FLOE_PG_DIR.
@@ -106,6 +109,21 @@ if start_server "$tmp/wh1" "$tmp/s1"; then
 else
 	fail psycopg_txn "floe serve did not start" "$tmp/s1.err"
 fi
+
+# ---- crash: kill -9 the server mid-commit, 4 times, then check ---------------
+mkdir -p "$tmp/crash"
+if timeout 120 $PY tests/txn/crash.py "$FLOE_BIN" "$tmp/crash/wh" 4 >"$tmp/crash.out" 2>&1; then
+	pass "crash ($(grep -c '^ok ' "$tmp/crash.out") checks; $(grep -o 'acked=[0-9]* rows=[0-9]*' "$tmp/crash.out" | tr '\n' ' '))"
+else
+	fail crash "exit $?" "$tmp/crash.out"
+fi
+for tbl in "$tmp/crash/wh"/public/*/; do
+	if "$VALIDATE" "$tbl" >"$tmp/validate.out" 2>&1; then
+		pass "crash_iceberg_valid ($(basename "$tbl"))"
+	else
+		fail crash_iceberg_valid "$(basename "$tbl")" "$tmp/validate.out"
+	fi
+done
 
 [ $have_pg -eq 1 ] || exit 1
 
