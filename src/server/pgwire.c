@@ -564,12 +564,14 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		if (!(s = numeric_text(a, p, n)))
 			goto bad;
 		return s;
-	case 0: case 705: case 25: case 1043: case 1042: case 19:
-		if (oid == 0 || oid == 705)
-			break;
+	case 25: case 1043: case 1042: case 19:
 		if (memchr(p, 0, n) || text_validate_utf8((const char *)p, n, err) != FLOE_OK)
 			goto bad_utf8;
 		return arena_strndup(a, (const char *)p, n);
+	case 0: case 705:
+		/* unspecified: floe cannot infer a binary parameter's type for the
+		 * decoding, so it is taken as bytea (what node-postgres sends for
+		 * a Buffer), a '\x...' literal its context may type */
 	case 17: {
 		size_t i;
 		s = arena_alloc(a, 2 * n + 3);

@@ -30,6 +30,11 @@
 #     removed live), md5 (exchange computed by tests/clients/auth_client.py;
 #     a PostgreSQL-made md5 secret; SCRAM fallback) and cleartext password;
 #     passwords never in the server's output; non-loopback with users
+#   - tests/clients/psycopg2_client.py (psycopg2) and tests/clients/node/
+#     client.js (node-postgres, npm ci from its package-lock.json when
+#     node_modules is missing) logged in with SCRAM-SHA-256: parameters of
+#     every type, errors, COPY, cancel, wrong password; both also run
+#     against PostgreSQL 15, which proves their expectations
 #   - TLS with a self-signed certificate made by `openssl req`: psql
 #     sslmode=verify-full, psycopg 3 sslmode=require, 'N' without a
 #     certificate, data after SSLRequest refused, bad certificate
@@ -473,6 +478,56 @@ if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'only on a loopback address'; t
 	pass refuse_non_loopback_trust_even_with_users
 else
 	fail refuse_non_loopback_trust_even_with_users "rc=$rc $out"
+fi
+
+# ---- psycopg2 and node-postgres, logged in with SCRAM-SHA-256 ---------------------
+# each script also runs against PostgreSQL 15, which proves its expectations
+if x_start -D "$uw"; then
+	if "$pyexe" -c 'import psycopg2' >/dev/null 2>&1; then
+		if timeout 120 "$pyexe" tests/clients/psycopg2_client.py "$(xci alice) password='Al1ce pw'" 'Al1ce pw' \
+			>"$tmp/psycopg2.out" 2>&1; then
+			pass "psycopg2 ($(grep -c '^ok ' "$tmp/psycopg2.out") checks, SCRAM login)"
+		else
+			fail psycopg2 "exit $?" "$tmp/psycopg2.out"
+		fi
+		if [ $have_pg -eq 1 ]; then
+			if timeout 120 "$pyexe" tests/clients/psycopg2_client.py "$pgconn" >"$tmp/psycopg2_pg.out" 2>&1; then
+				pass "psycopg2_expectations_hold_on_postgres"
+			else
+				fail psycopg2_expectations_hold_on_postgres "exit $?" "$tmp/psycopg2_pg.out"
+			fi
+		fi
+	else
+		fail psycopg2 "python3-psycopg2 is not installed (scripts/install-deps.sh --test)"
+	fi
+	nodedir=tests/clients/node
+	if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+		if [ ! -d "$nodedir/node_modules/pg" ] || [ ! -d "$nodedir/node_modules/pg-copy-streams" ]; then
+			(cd "$nodedir" && timeout 300 npm ci --no-audit --no-fund) >"$tmp/npm.out" 2>&1
+		fi
+		if [ -d "$nodedir/node_modules/pg-copy-streams" ]; then
+			if (cd "$nodedir" && timeout 120 node client.js 127.0.0.1 "$xport" alice floe 'Al1ce pw' --password-check) \
+				>"$tmp/node.out" 2>&1; then
+				pass "node_postgres ($(grep -c '^ok ' "$tmp/node.out") checks, SCRAM login)"
+			else
+				fail node_postgres "exit $?" "$tmp/node.out"
+			fi
+			if [ $have_pg -eq 1 ]; then
+				if (cd "$nodedir" && timeout 120 node client.js 127.0.0.1 "$pgport" postgres postgres) >"$tmp/node_pg.out" 2>&1; then
+					pass "node_postgres_expectations_hold_on_postgres"
+				else
+					fail node_postgres_expectations_hold_on_postgres "exit $?" "$tmp/node_pg.out"
+				fi
+			fi
+		else
+			fail node_postgres "npm ci in $nodedir failed (registry unreachable?)" "$tmp/npm.out"
+		fi
+	else
+		fail node_postgres "node/npm missing (Debian nodejs npm; scripts/install-deps.sh --test)"
+	fi
+	x_stop || fail clients_server_clean_exit "exit" "$tmp/x.err"
+else
+	fail psycopg2_node "floe serve -D $uw did not start" "$tmp/x.err"
 fi
 
 # ---- TLS (--tls-cert/--tls-key): SSLRequest answered 'S', then OpenSSL ---------
