@@ -179,4 +179,24 @@ typedef struct WindowCall {
 Operator *window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
 		     WindowCall *calls);
 
+/* buffer.c: rows materialised once and read by several operators.  With
+ * a child, the first scan to open reads the child into the store (a
+ * shared Materialize: GROUPING SETS); without, the caller fills it with
+ * rowstore_append (the work table of WITH RECURSIVE). */
+typedef struct RowStore RowStore;
+RowStore *rowstore_new(ExecCtx *ctx, int ncols, const SqlType *types, Operator *child);
+void rowstore_append(RowStore *rs, const Batch *b);   /* deep copy */
+void rowstore_clear(RowStore *rs);
+void rowstore_swap(RowStore *a, RowStore *b);
+int64_t rowstore_rows(const RowStore *rs);
+int rowstore_nbatches(const RowStore *rs);
+Batch *rowstore_batch(const RowStore *rs, int i);
+Operator *rowstore_scan_new(ExecCtx *ctx, RowStore *rs);
+/* recursive.c: WITH RECURSIVE's Recursive Union: init's rows, then rec run
+ * over the work table (whose scans rec contains) until it adds no rows;
+ * distinct: UNION (rows equal to an earlier one dropped), else UNION ALL.
+ * init and rec have the operator's types. */
+Operator *recursive_new(ExecCtx *ctx, Operator *init, Operator *rec, RowStore *work,
+			bool distinct);
+
 #endif

@@ -27,3 +27,12 @@ exec_check_cancel(ExecCtx *ctx)
 				   "canceling statement due to user request");
 	return FLOE_OK;
 }
+
+/* Release the scratch memory of the last batch (the arena itself is freed
+ * with the statement's arena). */
+void
+op_free_scratch(Operator *op)
+{
+	if (op && op->scratch)
+		arena_reset(op->scratch);
+}

@@ -400,6 +400,8 @@ bind_colname(Node *n)
 	}
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
 		return "case";
+	case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+		return "grouping";
 	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 		return "coalesce";
 	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
@@ -949,6 +951,8 @@ bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
 /* select.c: a window function call (f->over) -> a reference to its result
  * column, or NULL with 42P20 where windows are not allowed */
 Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
+/* select.c: grouping(args) -> a reference to its per-grouping-set value */
+Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
 
 /* ---- pg_catalog: session functions, regclass, visibility ---------------- */
 
@@ -1516,6 +1520,8 @@ bind_expr(BindCtx *b, Node *n)
 		return bind_sublink(b, n->sub_link);
 	case PG_QUERY__NODE__NODE_PARAM_REF:
 		return bind_param(b, n->param_ref);
+	case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+		return select_grouping_func(b, n->grouping_func);
 	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
 		PgQuery__MinMaxExpr *m = n->min_max_expr;
 		Expr **args = ARENA_ARRAY(b->arena, Expr *, m->n_args + 1);

@@ -62,15 +62,26 @@
  * SELECT being planned is thread-local (cur_win), saved and restored
  * around nested SELECTs.
  *
- * Not yet (0A000): WITH RECURSIVE, LATERAL, correlated subqueries outside
- * those forms, DISTINCT ON, GROUPS window frames, frame EXCLUDE.
+ * GROUPING SETS / ROLLUP / CUBE: expanded to a list of sets over the
+ * distinct GROUP BY expressions; one HashAggregate per set over the input
+ * materialised once (exec/buffer.c), NULL for the keys a set lacks, and
+ * grouping() values as constants per set; the sets' rows are appended.
+ *
+ * WITH RECURSIVE: a self-referencing CTE becomes a Recursive Union
+ * (exec/recursive.c) of its non-recursive term and its recursive term, in
+ * which the CTE's name is a WorkTable Scan (see plan_recursive_cte).
+ *
+ * Not yet (0A000): LATERAL, correlated subqueries outside those forms,
+ * DISTINCT ON, GROUPS window frames, frame EXCLUDE.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
  *   select_run_subquery(bindctx, query, max_rows, &vals, &nrows, &type, &ncols)
  *   session_resolve_name(session, rangevar, &ns, &name)
  *   select_window_call(bindctx, funccall)   (declared in bind_expr.c)
+ *   select_grouping_func(bindctx, groupingfunc)   (declared in bind_expr.c)
  */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "format/parquet/parquet.h"
@@ -78,12 +89,29 @@
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
+
+/* not in common/sqlstate.txt yet (PostgreSQL's codes) */
+#ifndef ERRCODE_STATEMENT_TOO_COMPLEX
+#define ERRCODE_STATEMENT_TOO_COMPLEX "54001"
+#endif
+#ifndef ERRCODE_TOO_MANY_ARGUMENTS
+#define ERRCODE_TOO_MANY_ARGUMENTS "54023"
+#endif
+#ifndef ERRCODE_INVALID_RECURSION
+#define ERRCODE_INVALID_RECURSION "42P19"
+#endif
+#ifndef ERRCODE_TOO_MANY_COLUMNS
+#define ERRCODE_TOO_MANY_COLUMNS "54011"
+#endif
 #include "table/table.h"
 #include "types/cast.h"
 
 /* window function results are bound as column references WIN_BASE + call
  * index until the window operator's output columns are known */
 #define WIN_BASE (1 << 24)
+/* grouping() results: placeholders GF_BASE + call index (below WIN_BASE's
+ * range test: WIN_BASE <= col < GF_BASE are window results) */
+#define GF_BASE (1 << 26)
 
 static int
 unsupported(BindCtx *b, const char *what, int location)
@@ -414,6 +442,42 @@ used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 	}
 }
 
+/* Does the parse tree m mention the unqualified relation `name`? */
+static bool
+mentions_rel(const ProtobufCMessage *m, const char *name, int depth)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+
+	if (depth > 1000)
+		return true;
+	if (d == &pg_query__range_var__descriptor) {
+		const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
+		return (!rv->schemaname || !rv->schemaname[0]) && rv->relname && !strcmp(rv->relname, name);
+	}
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && mentions_rel(arr[k], name, depth + 1))
+					return true;
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && mentions_rel(sub, name, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
 static bool
 used_has(const UsedNames *u, const char *name)
 {
@@ -478,6 +542,114 @@ column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows
 	return (double)hi - (double)lo + 1 < rows ? (double)hi - (double)lo + 1 : rows;
 }
 
+/* ---- WITH RECURSIVE ----------------------------------------------------- */
+
+/*
+ * A recursive CTE `name` (its query mentions itself) must be
+ * "non-recursive term UNION [ALL] recursive term"; the non-recursive term
+ * is planned first and gives the columns' names and types; while the
+ * recursive term is planned, `name` resolves to a WorkTable Scan of a
+ * RowStore (the innermost WorkRef of this thread); the two become a
+ * Recursive Union (exec/recursive.c).  Like PostgreSQL, the recursive
+ * term's column types must resolve to the non-recursive term's (42804),
+ * and the self-reference may appear once, not in the non-recursive term.
+ */
+typedef struct WorkRef {
+	const char *name;
+	RowStore *rs;
+	int ncols;
+	char **names;
+	SqlType *types;
+	int uses;
+	struct WorkRef *prev;
+} WorkRef;
+
+static _Thread_local WorkRef *cur_work;
+
+static Operator *coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types,
+			       int ntag, const int *tags);
+
+static int
+invalid_recursion(BindCtx *b, int location, const char *fmt, const char *name)
+{
+	floe_errorf(b->err, ERRCODE_INVALID_RECURSION, fmt, name);
+	if (location >= 0)
+		floe_error_position(b->err, bind_location(b, location));
+	return FLOE_ERR;
+}
+
+static int
+plan_recursive_cte(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, SelectPlan *out)
+{
+	PgQuery__SelectStmt *q = cte->ctequery->select_stmt;
+	SelectPlan l, r;
+	WorkRef w;
+	Operator *rop;
+	int i, rc;
+
+	if (q->op != PG_QUERY__SET_OPERATION__SETOP_UNION)
+		return invalid_recursion(def, cte->location,
+					 "recursive query \"%s\" does not have the form non-recursive-term UNION [ALL] recursive-term",
+					 cte->ctename);
+	if (q->n_sort_clause)
+		return unsupported(def, "ORDER BY in a recursive query", -1);
+	if (q->limit_count || q->limit_offset)
+		return unsupported(def, "LIMIT/OFFSET in a recursive query", -1);
+	if (q->with_clause)
+		return unsupported(def, "WITH in a recursive query's top level", -1);
+	if (mentions_rel(&q->larg->base, cte->ctename, 0))
+		return invalid_recursion(def, cte->location,
+					 "recursive reference to query \"%s\" must not appear within its non-recursive term",
+					 cte->ctename);
+	TRY(plan_stmt(def, ctx, q->larg, &l));
+	if (cte->n_aliascolnames > (size_t)l.ncols)
+		return floe_errorf(def->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+				   "WITH query \"%s\" has %d columns available but %zu columns specified",
+				   cte->ctename, l.ncols, cte->n_aliascolnames);
+	memset(&w, 0, sizeof w);
+	w.name = cte->ctename;
+	w.ncols = l.ncols;
+	w.names = ARENA_ARRAY(def->arena, char *, l.ncols + 1);
+	w.types = l.types;
+	for (i = 0; i < l.ncols; i++)
+		w.names[i] = (size_t)i < cte->n_aliascolnames ? cte->aliascolnames[i]->string->sval :
+			l.names[i];
+	w.rs = rowstore_new(ctx, l.ncols, l.types, NULL);
+	w.prev = cur_work;
+	cur_work = &w;
+	rc = plan_stmt(def, ctx, q->rarg, &r);
+	cur_work = w.prev;
+	TRY(rc);
+	if (r.ncols != l.ncols) {
+		floe_errorf(def->err, ERRCODE_SYNTAX_ERROR,
+			    "each UNION query must have the same number of columns");
+		return FLOE_ERR;
+	}
+	for (i = 0; i < l.ncols; i++) {
+		Expr *pair[2];
+		SqlType t;
+		pair[0] = expr_colref(def->arena, i, l.types[i]);
+		pair[1] = expr_colref(def->arena, i, r.types[i]);
+		TRY(bind_common_type(def, pair, 2, "UNION", &t));
+		if (!type_equal(t, l.types[i])) {
+			char b1[64], b2[64];
+			floe_errorf(def->err, ERRCODE_DATATYPE_MISMATCH,
+				    "recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall",
+				    cte->ctename, i + 1, func_type_name(l.types[i], b1, sizeof b1),
+				    func_type_name(t, b2, sizeof b2));
+			floe_error_hint(def->err, "Cast the output of the non-recursive term to the correct type.");
+			return FLOE_ERR;
+		}
+	}
+	if (!(rop = coerce_branch(def, ctx, &r, l.types, 0, NULL)))
+		return FLOE_ERR;
+	out->root = recursive_new(ctx, l.root, rop, w.rs, !q->all);
+	out->ncols = l.ncols;
+	out->names = w.names;
+	out->types = l.types;
+	return FLOE_OK;
+}
+
 static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
@@ -489,6 +661,22 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	int *proj;
 	Engine *e = b->session->engine;
 
+	if ((!rv->schemaname || !rv->schemaname[0]) && cur_work && !strcmp(cur_work->name, rv->relname)) {
+		/* the recursive term's reference to its own CTE */
+		WorkRef *w = cur_work;
+		if (++w->uses > 1)
+			return invalid_recursion(b, rv->location,
+						 "recursive reference to query \"%s\" must not appear more than once",
+						 w->name);
+		src->op = rowstore_scan_new(ctx, w->rs);
+		src->est = -1;
+		src->scope.ncols = w->ncols;
+		src->scope.names = w->names;
+		src->scope.types = w->types;
+		src->scope.relname = rv->relname;
+		apply_alias(b, src, rv->alias);
+		return FLOE_OK;
+	}
 	if (!rv->schemaname || !rv->schemaname[0]) {
 		/* a CTE of this query or an enclosing one */
 		BindCtx *p;
@@ -508,7 +696,13 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 					w.n_ctes = ci;
 					def.with = &w;
 					def.scope = NULL;
-					TRY(plan_query(&def, ctx, cte->ctequery, &sub));
+					if (p->with->recursive &&
+					    cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+					    mentions_rel(&cte->ctequery->base, cte->ctename, 0)) {
+						TRY(plan_recursive_cte(&def, ctx, cte, &sub));
+					} else {
+						TRY(plan_query(&def, ctx, cte->ctequery, &sub));
+					}
 					src->op = sub.root;
 					src->est = -1;
 					src->scope.ncols = sub.ncols;
@@ -1319,6 +1513,9 @@ typedef struct AggRewrite {
 	int nkeys;
 	Expr **keys;
 	Scope *scope;
+	/* grouping() placeholders: gf_sets ? column gf_col + index : 0 */
+	bool gf_sets;
+	int gf_col;
 } AggRewrite;
 
 static Expr *
@@ -1335,6 +1532,12 @@ rewrite_agg(AggRewrite *rw, Expr *e)
 	if (e->kind == EXPR_AGGREF) {
 		Expr *r = expr_colref(rw->b->arena, rw->nkeys + e->col, e->type);
 		return r;
+	}
+	if (e->kind == EXPR_COLREF && e->col >= GF_BASE) {
+		Value z = value_int(TYPE_INT32, 0);
+		if (rw->gf_sets)
+			return expr_colref(rw->b->arena, rw->gf_col + (e->col - GF_BASE), e->type);
+		return expr_const(rw->b->arena, &z);
 	}
 	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE)
 		return e;    /* a window function's result (select.c windows) */
@@ -1807,7 +2010,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			return FLOE_OK;
 	TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
 	{
-		AggRewrite rw = { &ib, nkeys, ik, &isrc.scope };
+		AggRewrite rw = { &ib, nkeys, ik, &isrc.scope, false, 0 };
 		Expr **px = ARENA_ARRAY(b->arena, Expr *, nkeys + 2);
 		Operator *g = hash_agg_new(ctx, isrc.op, nkeys, ik, ib.naggs, ib.aggs, false);
 		Expr **gk = ARENA_ARRAY(b->arena, Expr *, nkeys + 1);
@@ -1892,6 +2095,11 @@ typedef struct WinCollect {
 	int nspecs, ncalls, cap;
 	WindowSpec *specs;
 	WindowCall *calls;
+	/* grouping(args) calls: placeholders GF_BASE + index */
+	int ngf, cap_gf;
+	Expr ***gf_args;
+	int *gf_nargs;
+	int *gf_loc;
 } WinCollect;
 
 static _Thread_local WinCollect *cur_win;
@@ -2302,7 +2510,7 @@ has_winref(const Expr *e)
 {
 	int i;
 
-	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE)
+	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE && e->col < GF_BASE)
 		return true;
 	for (i = 0; i < e->nargs; i++)
 		if (has_winref(e->args[i]))
@@ -2328,6 +2536,407 @@ win_remap(Arena *a, Expr *e, int base)
 	for (i = 0; i < e->nargs; i++)
 		c->args[i] = win_remap(a, e->args[i], base);
 	return c;
+}
+
+/* ---- GROUPING SETS, ROLLUP, CUBE, grouping() ----------------------------- */
+
+/*
+ * GROUP BY items expand to a list of grouping sets over the distinct key
+ * expressions (PostgreSQL's expand_grouping_sets): a plain expression is
+ * the one set {e}; (a, b) the set {a, b}; ROLLUP(e1..en) the n+1 prefixes;
+ * CUBE(e1..en) all 2^n subsets; GROUPING SETS(...) the concatenation of
+ * its items' sets; the items of the clause combine as a cartesian product.
+ * When there is more than one set, the input is materialised once and
+ * aggregated per set; each set's rows carry NULL for the keys it lacks and
+ * the value of every grouping() call (bit i set when argument i is not
+ * grouped in that set), and the sets' rows are appended.
+ */
+typedef struct GSet {
+	int n;
+	int *k;
+} GSet;
+
+typedef struct GSets {
+	int n, cap;
+	GSet *s;
+} GSets;
+
+typedef struct GroupCtx {
+	BindCtx *b;
+	Expr **targets;
+	char **names;
+	int nvisible;
+	Scope *scope;
+	Expr **keys;
+	int nkeys, cap_keys;
+	bool any_sets;
+} GroupCtx;
+
+#define MAX_GROUPING_SETS 4096
+
+static void
+gs_add(Arena *a, GSets *g, int n, const int *k)
+{
+	if (g->n == g->cap) {
+		int nc = g->cap ? g->cap * 2 : 4;
+		g->s = arena_realloc(a, g->s, sizeof(GSet) * (size_t)g->cap, sizeof(GSet) * (size_t)nc);
+		g->cap = nc;
+	}
+	g->s[g->n].n = n;
+	g->s[g->n].k = ARENA_ARRAY(a, int, n + 1);
+	if (n)
+		memcpy(g->s[g->n].k, k, sizeof(int) * (size_t)n);
+	g->n++;
+}
+
+/* One GROUP BY expression -> index of its key (new or equal to one). */
+static int
+group_key(GroupCtx *g, Node *n, int *out)
+{
+	BindCtx *b = g->b;
+	Expr *e = NULL;
+	int k;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+		int pos = n->a_const->ival->ival;
+		if (pos < 1 || pos > g->nvisible) {
+			floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+				    "GROUP BY position %d is not in select list", pos);
+			floe_error_position(b->err, bind_location(b, n->a_const->location));
+			return FLOE_ERR;
+		}
+		e = g->targets[pos - 1];
+	} else {
+		/* a bare name that is an output alias but not a source column */
+		if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && n->column_ref->n_fields == 1 &&
+		    n->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+			const char *nm = n->column_ref->fields[0]->string->sval;
+			bool in_src = false;
+			for (k = 0; k < g->scope->ncols; k++)
+				if (!strcmp(g->scope->names[k], nm))
+					in_src = true;
+			for (k = 0; !in_src && k < g->nvisible; k++)
+				if (!strcmp(g->names[k], nm))
+					e = g->targets[k];
+		}
+		if (!e && !(e = bind_expr(b, n)))
+			return FLOE_ERR;
+	}
+	if (e->kind == EXPR_AGGREF)
+		return floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
+				   "aggregate functions are not allowed in GROUP BY");
+	if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
+		return FLOE_ERR;
+	if (has_winref(e)) {
+		floe_errorf(b->err, ERRCODE_WINDOWING_ERROR, "window functions are not allowed in GROUP BY");
+		if (e->location)
+			floe_error_position(b->err, e->location);
+		return FLOE_ERR;
+	}
+	for (k = 0; k < g->nkeys; k++)
+		if (expr_equal(g->keys[k], e)) {
+			*out = k;
+			return FLOE_OK;
+		}
+	if (g->nkeys == g->cap_keys) {
+		g->keys = arena_realloc(b->arena, g->keys, sizeof(Expr *) * (size_t)g->cap_keys,
+					sizeof(Expr *) * (size_t)g->cap_keys * 2);
+		g->cap_keys *= 2;
+	}
+	g->keys[g->nkeys] = e;
+	*out = g->nkeys++;
+	return FLOE_OK;
+}
+
+/* A "simple set" item: an expression, or a parenthesised list of them. */
+static int
+group_simple(GroupCtx *g, Node *n, int **k, int *nk)
+{
+	Arena *a = g->b->arena;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+	    n->row_expr->row_format != PG_QUERY__COERCION_FORM__COERCE_EXPLICIT_CALL) {
+		size_t i;
+		*k = ARENA_ARRAY(a, int, n->row_expr->n_args + 1);
+		*nk = (int)n->row_expr->n_args;
+		for (i = 0; i < n->row_expr->n_args; i++)
+			TRY(group_key(g, n->row_expr->args[i], &(*k)[i]));
+		return FLOE_OK;
+	}
+	*k = ARENA_ARRAY(a, int, 1);
+	*nk = 1;
+	return group_key(g, n, &(*k)[0]);
+}
+
+static int
+group_item(GroupCtx *g, Node *n, GSets *out)
+{
+	BindCtx *b = g->b;
+	Arena *a = b->arena;
+	PgQuery__GroupingSet *gs;
+	size_t i;
+
+	if (n->node_case != PG_QUERY__NODE__NODE_GROUPING_SET) {
+		int *k, nk;
+		TRY(group_simple(g, n, &k, &nk));
+		gs_add(a, out, nk, k);
+		return FLOE_OK;
+	}
+	gs = n->grouping_set;
+	g->any_sets = true;
+	switch (gs->kind) {
+	case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY:
+		gs_add(a, out, 0, NULL);
+		return FLOE_OK;
+	case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE: {
+		int *all = ARENA_ARRAY(a, int, 1), nall = 0;
+		for (i = 0; i < gs->n_content; i++) {
+			int *k, nk;
+			TRY(group_simple(g, gs->content[i], &k, &nk));
+			all = arena_realloc(a, all, sizeof(int) * (size_t)(nall ? nall : 1),
+					    sizeof(int) * (size_t)(nall + nk + 1));
+			memcpy(all + nall, k, sizeof(int) * (size_t)nk);
+			nall += nk;
+		}
+		gs_add(a, out, nall, all);
+		return FLOE_OK;
+	}
+	case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP:
+	case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE: {
+		int ne = (int)gs->n_content, e, total = 0;
+		int **ek = ARENA_ARRAY(a, int *, ne + 1), *enk = ARENA_ARRAY(a, int, ne + 1);
+		int *buf;
+		bool cube = gs->kind == PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE;
+		if (cube && ne > 12) {
+			floe_errorf(b->err, ERRCODE_TOO_MANY_COLUMNS, "CUBE is limited to 12 elements");
+			floe_error_position(b->err, bind_location(b, gs->location));
+			return FLOE_ERR;
+		}
+		for (e = 0; e < ne; e++) {
+			TRY(group_simple(g, gs->content[e], &ek[e], &enk[e]));
+			total += enk[e];
+		}
+		buf = ARENA_ARRAY(a, int, total + 1);
+		if (!cube) {
+			for (e = ne; e >= 0; e--) {
+				int m = 0, j;
+				for (j = 0; j < e; j++) {
+					memcpy(buf + m, ek[j], sizeof(int) * (size_t)enk[j]);
+					m += enk[j];
+				}
+				gs_add(a, out, m, buf);
+			}
+		} else {
+			int mask;
+			for (mask = (1 << ne) - 1; mask >= 0; mask--) {
+				int m = 0, j;
+				for (j = 0; j < ne; j++)
+					if (mask & (1 << (ne - 1 - j))) {
+						memcpy(buf + m, ek[j], sizeof(int) * (size_t)enk[j]);
+						m += enk[j];
+					}
+				gs_add(a, out, m, buf);
+			}
+		}
+		return FLOE_OK;
+	}
+	case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SETS:
+		for (i = 0; i < gs->n_content; i++) {
+			TRY(group_item(g, gs->content[i], out));
+			if (out->n > MAX_GROUPING_SETS)
+				return floe_errorf(b->err, ERRCODE_STATEMENT_TOO_COMPLEX,
+						   "too many grouping sets present (maximum 4096)");
+		}
+		return FLOE_OK;
+	default:
+		return unsupported(b, "this grouping set", gs->location);
+	}
+}
+
+static int
+int_cmp(const void *x, const void *y)
+{
+	int a = *(const int *)x, c = *(const int *)y;
+	return a < c ? -1 : a > c;
+}
+
+/* Sort a set's keys and drop repeats (GROUP BY a, ROLLUP(a) groups by a once). */
+static void
+gs_normalise(GSet *s)
+{
+	int i, m = 0;
+
+	qsort(s->k, (size_t)s->n, sizeof(int), int_cmp);
+	for (i = 0; i < s->n; i++)
+		if (!m || s->k[m - 1] != s->k[i])
+			s->k[m++] = s->k[i];
+	s->n = m;
+}
+
+static int
+group_sets(GroupCtx *g, PgQuery__SelectStmt *s, GSets *out)
+{
+	BindCtx *b = g->b;
+	Arena *a = b->arena;
+	GSets acc = { 0, 0, NULL };
+	size_t i;
+	int x, y;
+
+	gs_add(a, &acc, 0, NULL);
+	for (i = 0; i < s->n_group_clause; i++) {
+		GSets item = { 0, 0, NULL }, prod = { 0, 0, NULL };
+		TRY(group_item(g, s->group_clause[i], &item));
+		if ((int64_t)acc.n * item.n > MAX_GROUPING_SETS)
+			return floe_errorf(b->err, ERRCODE_STATEMENT_TOO_COMPLEX,
+					   "too many grouping sets present (maximum 4096)");
+		for (x = 0; x < acc.n; x++)
+			for (y = 0; y < item.n; y++) {
+				int *k = ARENA_ARRAY(a, int, acc.s[x].n + item.s[y].n + 1);
+				memcpy(k, acc.s[x].k, sizeof(int) * (size_t)acc.s[x].n);
+				memcpy(k + acc.s[x].n, item.s[y].k, sizeof(int) * (size_t)item.s[y].n);
+				gs_add(a, &prod, acc.s[x].n + item.s[y].n, k);
+			}
+		acc = prod;
+	}
+	for (x = 0; x < acc.n; x++)
+		gs_normalise(&acc.s[x]);
+	if (s->group_distinct) {
+		int m = 0;
+		for (x = 0; x < acc.n; x++) {
+			bool dup = false;
+			for (y = 0; y < m && !dup; y++)
+				dup = acc.s[y].n == acc.s[x].n &&
+				      !memcmp(acc.s[y].k, acc.s[x].k, sizeof(int) * (size_t)acc.s[x].n);
+			if (!dup)
+				acc.s[m++] = acc.s[x];
+		}
+		acc.n = m;
+	}
+	*out = acc;
+	return FLOE_OK;
+}
+
+/* grouping(args) while binding (bind_expr.c): a placeholder GF_BASE + i. */
+Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
+
+Expr *
+select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f)
+{
+	WinCollect *w = cur_win;
+	Expr **args, *ref;
+	size_t i;
+
+	if (!w || !b->allow_aggs || b->in_agg) {
+		floe_errorf(b->err, ERRCODE_GROUPING_ERROR, "%s",
+			    b->in_agg ? "aggregate function calls cannot contain grouping operations" :
+			    arena_sprintf(b->arena, "grouping operations are not allowed in %s",
+					  b->where ? b->where : "this context"));
+		floe_error_position(b->err, bind_location(b, f->location));
+		return NULL;
+	}
+	if (f->n_args > 31) {
+		floe_errorf(b->err, ERRCODE_TOO_MANY_ARGUMENTS, "GROUPING must have fewer than 32 arguments");
+		floe_error_position(b->err, bind_location(b, f->location));
+		return NULL;
+	}
+	args = ARENA_ARRAY(b->arena, Expr *, f->n_args + 1);
+	for (i = 0; i < f->n_args; i++)
+		if (!(args[i] = bind_expr(b, f->args[i])))
+			return NULL;
+	if (w->ngf == w->cap_gf) {
+		int nc = w->cap_gf ? w->cap_gf * 2 : 4;
+		w->gf_args = arena_realloc(b->arena, w->gf_args, sizeof(Expr **) * (size_t)w->cap_gf,
+					   sizeof(Expr **) * (size_t)nc);
+		w->gf_nargs = arena_realloc(b->arena, w->gf_nargs, sizeof(int) * (size_t)w->cap_gf,
+					    sizeof(int) * (size_t)nc);
+		w->gf_loc = arena_realloc(b->arena, w->gf_loc, sizeof(int) * (size_t)w->cap_gf,
+					  sizeof(int) * (size_t)nc);
+		w->cap_gf = nc;
+	}
+	w->gf_args[w->ngf] = args;
+	w->gf_nargs[w->ngf] = (int)f->n_args;
+	w->gf_loc[w->ngf] = bind_location(b, f->location);
+	ref = expr_colref(b->arena, GF_BASE + w->ngf++, type_make(TYPE_INT32));
+	ref->location = bind_location(b, f->location);
+	return ref;
+}
+
+/* Every grouping() argument must be a GROUP BY expression (42803). */
+static int
+check_grouping_args(BindCtx *b, WinCollect *w, Expr **keys, int nkeys)
+{
+	int i, j, k;
+
+	for (i = 0; i < w->ngf; i++)
+		for (j = 0; j < w->gf_nargs[i]; j++) {
+			for (k = 0; k < nkeys; k++)
+				if (expr_equal(keys[k], w->gf_args[i][j]))
+					break;
+			if (k == nkeys) {
+				Expr *a = w->gf_args[i][j];
+				floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
+					    "arguments to GROUPING must be grouping expressions of the associated query level");
+				floe_error_position(b->err, a->location ? a->location : w->gf_loc[i]);
+				return FLOE_ERR;
+			}
+		}
+	return FLOE_OK;
+}
+
+/* One aggregation per grouping set over the input materialised once;
+ * output: every key (NULL where the set lacks it), the aggregates, then
+ * the grouping() values. */
+static Operator *
+plan_grouping_sets(BindCtx *b, ExecCtx *ctx, Operator *op, Expr **keys, int nkeys, GSets *sets,
+		   WinCollect *w)
+{
+	RowStore *rs = rowstore_new(ctx, op->ncols, op->types, op);
+	Operator **br = ARENA_ARRAY(b->arena, Operator *, sets->n);
+	int nout = nkeys + b->naggs + w->ngf, i, j, k;
+
+	for (i = 0; i < sets->n; i++) {
+		GSet *gs = &sets->s[i];
+		Expr **sk = ARENA_ARRAY(b->arena, Expr *, gs->n + 1);
+		Expr **ex = ARENA_ARRAY(b->arena, Expr *, nout + 1);
+		int *pos = ARENA_ARRAY(b->arena, int, nkeys + 1);
+		Operator *ha;
+
+		for (k = 0; k < nkeys; k++)
+			pos[k] = -1;
+		for (j = 0; j < gs->n; j++) {
+			sk[j] = keys[gs->k[j]];
+			pos[gs->k[j]] = j;
+		}
+		ha = hash_agg_new(ctx, rowstore_scan_new(ctx, rs), gs->n, sk, b->naggs, b->aggs,
+				  gs->n == 0);
+		for (k = 0; k < nkeys; k++) {
+			if (pos[k] >= 0) {
+				ex[k] = expr_colref(b->arena, pos[k], keys[k]->type);
+			} else {
+				Value nv = value_null(keys[k]->type);
+				ex[k] = expr_const(b->arena, &nv);
+			}
+		}
+		for (j = 0; j < b->naggs; j++)
+			ex[nkeys + j] = expr_colref(b->arena, gs->n + j, b->aggs[j].type);
+		for (j = 0; j < w->ngf; j++) {
+			int64_t v = 0;
+			int a;
+			for (a = 0; a < w->gf_nargs[j]; a++) {
+				for (k = 0; k < nkeys; k++)
+					if (expr_equal(keys[k], w->gf_args[j][a]))
+						break;
+				v = (v << 1) | (k < nkeys && pos[k] >= 0 ? 0 : 1);
+			}
+			{
+				Value gv = value_int(TYPE_INT32, v);
+				ex[nkeys + b->naggs + j] = expr_const(b->arena, &gv);
+			}
+		}
+		br[i] = project_new(ctx, ha, nout, ex);
+	}
+	return sets->n == 1 ? br[0] : append_new(ctx, sets->n, br);
 }
 
 static int plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out,
@@ -2365,6 +2974,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	int nsort = 0, nvisible;
 	int64_t limit = -1, offset = 0;
 	bool distinct = s->n_distinct_clause > 0;
+	GSets sets = { 0, 0, NULL };
+	bool multi_sets = false;
 
 	if (s->n_locking_clause)
 		return unsupported(b, "FOR UPDATE/SHARE", -1);
@@ -2501,60 +3112,23 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	nvisible = ntargets;
 	win->allowed = false;
 
-	/* GROUP BY */
+	/* GROUP BY: distinct key expressions and the grouping sets over them */
 	if (s->n_group_clause) {
-		keys = ARENA_ARRAY(b->arena, Expr *, s->n_group_clause);
+		GroupCtx g;
+		memset(&g, 0, sizeof g);
+		g.b = b;
+		g.targets = targets;
+		g.names = names;
+		g.nvisible = nvisible;
+		g.scope = &src.scope;
+		g.keys = ARENA_ARRAY(b->arena, Expr *, 8);
+		g.cap_keys = 8;
 		b->allow_aggs = false;
 		b->where = "GROUP BY";
-		for (i = 0; i < (int)s->n_group_clause; i++) {
-			Node *g = s->group_clause[i];
-			Expr *e = NULL;
-			if (g->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-			    g->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-				int pos = g->a_const->ival->ival;
-				if (pos < 1 || pos > nvisible) {
-					floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
-						    "GROUP BY position %d is not in select list", pos);
-					floe_error_position(b->err, bind_location(b, g->a_const->location));
-					return FLOE_ERR;
-				}
-				e = targets[pos - 1];
-			} else if (g->node_case == PG_QUERY__NODE__NODE_GROUPING_SET ||
-				   g->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
-				return unsupported(b, "GROUPING SETS/ROLLUP/CUBE", -1);
-			} else {
-				/* a bare name that is an output alias but not a source column */
-				if (g->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-				    g->column_ref->n_fields == 1 &&
-				    g->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
-					const char *nm = g->column_ref->fields[0]->string->sval;
-					bool in_src = false;
-					for (k = 0; k < src.scope.ncols; k++)
-						if (!strcmp(src.scope.names[k], nm))
-							in_src = true;
-					for (k = 0; !in_src && k < nvisible; k++)
-						if (!strcmp(names[k], nm))
-							e = targets[k];
-				}
-				if (!e && !(e = bind_expr(b, g)))
-					return FLOE_ERR;
-			}
-			if (e->kind == EXPR_AGGREF || (e->nargs && b->naggs && expr_has_colref(e) && 0)) {
-				floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
-					    "aggregate functions are not allowed in GROUP BY");
-				return FLOE_ERR;
-			}
-			if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
-				return FLOE_ERR;
-			if (has_winref(e)) {
-				floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
-					    "window functions are not allowed in GROUP BY");
-				if (e->location)
-					floe_error_position(b->err, e->location);
-				return FLOE_ERR;
-			}
-			keys[nkeys++] = e;
-		}
+		TRY(group_sets(&g, s, &sets));
+		keys = g.keys;
+		nkeys = g.nkeys;
+		multi_sets = g.any_sets && !(sets.n == 1 && sets.s[0].n == nkeys);
 	}
 
 	/* HAVING */
@@ -2650,10 +3224,17 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		limit = -1;
 
 	/* plan */
-	aggregated = nkeys > 0 || b->naggs > 0;
+	aggregated = nkeys > 0 || b->naggs > 0 || s->n_group_clause > 0;
+	TRY(check_grouping_args(b, win, keys, nkeys));
 	if (aggregated) {
-		AggRewrite rw = { b, nkeys, keys, &src.scope };
-		op = hash_agg_new(ctx, op, nkeys, keys, b->naggs, b->aggs, nkeys == 0);
+		AggRewrite rw = { b, nkeys, keys, &src.scope, false, 0 };
+		if (multi_sets) {
+			op = plan_grouping_sets(b, ctx, op, keys, nkeys, &sets, win);
+			rw.gf_sets = true;
+			rw.gf_col = nkeys + b->naggs;
+		} else {
+			op = hash_agg_new(ctx, op, nkeys, keys, b->naggs, b->aggs, nkeys == 0);
+		}
 		for (i = 0; i < ntargets; i++)
 			if (!(targets[i] = rewrite_agg(&rw, targets[i])))
 				return FLOE_ERR;
@@ -2666,7 +3247,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		/* HAVING without GROUP BY or aggregates: one group of all rows */
 		op = hash_agg_new(ctx, op, 0, NULL, 0, NULL, true);
 		if (expr_has_colref(having)) {
-			AggRewrite rw = { b, 0, NULL, &src.scope };
+			AggRewrite rw = { b, 0, NULL, &src.scope, false, 0 };
 			if (!rewrite_agg(&rw, having))
 				return FLOE_ERR;
 		}
@@ -2676,7 +3257,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		/* window functions over the (grouped) rows */
 		int base = op->ncols, j;
 		if (aggregated) {
-			AggRewrite rw = { b, nkeys, keys, &src.scope };
+			AggRewrite rw = { b, nkeys, keys, &src.scope, multi_sets, nkeys + b->naggs };
 			for (k = 0; k < win->nspecs; k++) {
 				WindowSpec *sp = &win->specs[k];
 				for (j = 0; j < sp->npart; j++)
@@ -2895,8 +3476,6 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 	b.exec = ctx;
 	if (s->with_clause) {
 		size_t i, j;
-		if (s->with_clause->recursive)
-			return unsupported(&b, "WITH RECURSIVE", s->with_clause->location);
 		for (i = 0; i < s->with_clause->n_ctes; i++)
 			for (j = 0; j < i; j++)
 				if (!strcmp(s->with_clause->ctes[i]->common_table_expr->ctename,
