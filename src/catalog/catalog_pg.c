@@ -16,10 +16,12 @@
  *                locks make concurrent multi-table swaps all-or-nothing.
  *
  * Connection loss: a statement that fails because the connection broke is
- * re-run once on a reset connection, except a swap's COMMIT, whose outcome
- * is then unknown: that is 08006 ("outcome unknown"), never 40001, so the
- * caller keeps its files and checks the table's history (txn.c looks for
- * its job id) instead of deleting what may have been committed.
+ * re-run once on a reset connection.  A swap whose connection broke has an
+ * unknown outcome: the catalog reconnects and reads the tables' locations
+ * (resolve): all at the new ones -> it landed (success); all at the
+ * expected ones -> it did not, and runs once more; else 40001.  Only when
+ * no connection can be made is it 08006 ("outcome unknown"), never 40001,
+ * so the caller keeps its files (txn.c also looks for its job id).
  *
  * Not thread-safe: one connection; the Engine's callers serialize (server.c
  * engine_mu), as with the SQLite catalog.
@@ -258,31 +260,84 @@ swap_lost(Catalog *c, const char *ns, const char *name, floe_error *err)
 			   "could not commit table \"%s.%s\": concurrent update", ns, name);
 }
 
+/* After the connection broke during a swap: reconnect and read where the
+ * tables are.  All at new: the swap landed (FLOE_OK, *landed).  All at
+ * expected: it did not (FLOE_OK, !*landed: the caller may run it again).
+ * Otherwise 40001; no connection: 08006, the outcome unknown. */
+static int
+resolve(Catalog *c, int n, const char *const *ns, const char *const *names,
+	const char *const *expected, const char *const *new_locs, bool *landed, floe_error *err)
+{
+	Arena *a;
+	int i, at_new = 0, at_old = 0;
+
+	PQreset(CONN(c));
+	if (PQstatus(CONN(c)) != CONNECTION_OK)
+		return floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+				   "catalog: connection lost during a commit; its outcome is unknown");
+	a = arena_new(0);
+	for (i = 0; i < n; i++) {
+		char *cur;
+		if (tbl_load(c, ns[i], names[i], a, &cur, err) != FLOE_OK) {
+			arena_free(a);
+			return FLOE_ERR;
+		}
+		at_new += !strcmp(cur, new_locs[i]);
+		at_old += !strcmp(cur, expected[i]);
+	}
+	arena_free(a);
+	*landed = at_new == n;
+	if (at_new == n || at_old == n)
+		return FLOE_OK;
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit: concurrent update");
+}
+
+static int swap_once(Catalog *c, int n, const char *const *ns, const char *const *names,
+		     const char *const *expected, const char *const *new_locs, floe_error *err);
+
+/* A swap, resolved and run once more when the connection broke under it. */
+static int
+swap_resolved(Catalog *c, int n, const char *const *ns, const char *const *names,
+	      const char *const *expected, const char *const *new_locs, floe_error *err)
+{
+	int attempt;
+	bool landed;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (swap_once(c, n, ns, names, expected, new_locs, err) == FLOE_OK)
+			return FLOE_OK;
+		if (PQstatus(CONN(c)) == CONNECTION_OK)
+			return FLOE_ERR;
+		TRY(resolve(c, n, ns, names, expected, new_locs, &landed, err));
+		if (landed)
+			return FLOE_OK;
+	}
+	return FLOE_ERR;
+}
+
 static int
 tbl_swap(Catalog *c, const char *ns, const char *name, const char *expected,
 	 const char *new_loc, floe_error *err)
 {
-	const char *args[] = { new_loc, expected, NAME(c), ns, name };
-	PGresult *r;
-
-	/* one autocommit UPDATE: on a broken connection its outcome is
-	 * unknown, so no re-run (08006) */
-	TRY(run(c, err, &r, false, SWAP_SQL, 5, args));
-	if (changed(r) == 1)
-		return FLOE_OK;
-	return swap_lost(c, ns, name, err);
+	return swap_resolved(c, 1, &ns, &name, &expected, &new_loc, err);
 }
 
 static int
-tbl_swap_many(Catalog *c, int n, const char *const *ns, const char *const *names,
-	      const char *const *expected, const char *const *new_locs, floe_error *err)
+swap_once(Catalog *c, int n, const char *const *ns, const char *const *names,
+	  const char *const *expected, const char *const *new_locs, floe_error *err)
 {
 	floe_error ignore;
 	PGresult *r;
 	int i;
 
-	if (n == 1)
-		return tbl_swap(c, ns[0], names[0], expected[0], new_locs[0], err);
+	if (n == 1) {
+		const char *args[] = { new_locs[0], expected[0], NAME(c), ns[0], names[0] };
+		TRY(run(c, err, &r, false, SWAP_SQL, 5, args));
+		if (changed(r) == 1)
+			return FLOE_OK;
+		return swap_lost(c, ns[0], names[0], err);
+	}
 	TRY(run(c, err, NULL, true, "BEGIN", 0, NULL));
 	for (i = 0; i < n; i++) {
 		const char *args[] = { new_locs[i], expected[i], NAME(c), ns[i], names[i] };
@@ -298,9 +353,14 @@ tbl_swap_many(Catalog *c, int n, const char *const *ns, const char *const *names
 fail:
 	if (PQstatus(CONN(c)) == CONNECTION_OK)
 		(void)run(c, &ignore, NULL, false, "ROLLBACK", 0, NULL);
-	else
-		PQreset(CONN(c));
 	return FLOE_ERR;
+}
+
+static int
+tbl_swap_many(Catalog *c, int n, const char *const *ns, const char *const *names,
+	      const char *const *expected, const char *const *new_locs, floe_error *err)
+{
+	return swap_resolved(c, n, ns, names, expected, new_locs, err);
 }
 
 static int

@@ -95,7 +95,7 @@
 #endif
 
 #define TXN_COMMIT_TRIES 6
-#define TXN_STATEMENT_TRIES 6
+#define TXN_STATEMENT_TRIES 8
 /* First back-off of a COMMIT retry and of an autocommit statement re-run.
  * A statement re-run backs off less: it has already lost once and re-reads
  * the table, and the server runs statements one at a time per process. */

@@ -13,6 +13,8 @@
  *     table moves;
  *   - two connections to one catalog see each other's swaps (how several
  *     floe processes share it);
+ *   - PostgreSQL: a connection the server closes is re-made, and a swap
+ *     whose connection broke is resolved (landed or re-run), never lost;
  *   - PostgreSQL: the iceberg_tables / iceberg_namespace_properties columns
  *     of Iceberg's JdbcCatalog (information_schema).
  */
@@ -199,6 +201,60 @@ test_catalog_pg__jdbc_schema(void **state)
 	PQfinish(conn);
 }
 
+/* The server closes the catalog's connection (pg_terminate_backend, as a
+ * restart or failover would): loads and a swap reconnect; the swap, whose
+ * outcome was unknown, is resolved by reading the location and re-run. */
+static void
+test_catalog_pg__reconnect(void **state)
+{
+	char ci[1024], name[64];
+	const char *ns[] = { "s", "s" }, *t[] = { "k1", "k2" };
+	const char *exp[] = { "/k1-0", "/k2-0" }, *next[] = { "/k1-1", "/k2-1" };
+	Catalog *c;
+	PGconn *killer;
+	PGresult *r;
+	Arena *a = arena_new(0);
+	floe_error err;
+	int round;
+
+	if (!getenv("FLOE_TEST_PG"))
+		skip();
+	snprintf(ci, sizeof ci, "%s application_name=floe_unit_victim", getenv("FLOE_TEST_PG"));
+	snprintf(name, sizeof name, "reconnect%ld", (long)getpid());
+	assert_int_equal(catalog_pg_open(&c, ci, name, &err), FLOE_OK);
+	killer = PQconnectdb(getenv("FLOE_TEST_PG"));
+	assert_int_equal(PQstatus(killer), CONNECTION_OK);
+	assert_int_equal(catalog_create_namespace(c, "s", &err), FLOE_OK);
+	assert_int_equal(catalog_create_table(c, "s", "k1", "/k1-0", &err), FLOE_OK);
+	assert_int_equal(catalog_create_table(c, "s", "k2", "/k2-0", &err), FLOE_OK);
+	for (round = 0; round < 3; round++) {
+		r = PQexec(killer, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+			   "WHERE application_name = 'floe_unit_victim'");
+		assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+		assert_int_equal(PQntuples(r), 1);
+		PQclear(r);
+		usleep(100 * 1000);
+		if (round == 0) {
+			assert_string_equal(loc(c, "s", "k1", a), "/k1-0");
+		} else if (round == 1) {
+			assert_int_equal(catalog_swap_table(c, "s", "k1", "/k1-0", "/k1-1", &err), FLOE_OK);
+			assert_string_equal(loc(c, "s", "k1", a), "/k1-1");
+		} else {
+			exp[0] = "/k1-1";
+			next[0] = "/k1-2";
+			assert_int_equal(catalog_swap_tables(c, 2, ns, t, exp, next, &err), FLOE_OK);
+			assert_string_equal(loc(c, "s", "k1", a), "/k1-2");
+			assert_string_equal(loc(c, "s", "k2", a), "/k2-1");
+		}
+	}
+	assert_int_equal(catalog_drop_table(c, "s", "k1", &err), FLOE_OK);
+	assert_int_equal(catalog_drop_table(c, "s", "k2", &err), FLOE_OK);
+	assert_int_equal(catalog_drop_namespace(c, "s", &err), FLOE_OK);
+	PQfinish(killer);
+	catalog_close(c);
+	arena_free(a);
+}
+
 static void
 test_catalog_pg__bad_conninfo(void **state)
 {
@@ -219,6 +275,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_catalog_pg__sqlite_swaps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_catalog_pg__pg_swaps, setup, teardown),
 		cmocka_unit_test(test_catalog_pg__jdbc_schema),
+		cmocka_unit_test(test_catalog_pg__reconnect),
 		cmocka_unit_test(test_catalog_pg__bad_conninfo),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
