@@ -913,7 +913,11 @@ fail:
 	m->scratch = NULL;
 	{
 		floe_error keep = *ctx->err;
-		if (dw)
+		floe_error ignore;
+		if (dw && dadd)         /* finished: its files are ours to remove */
+			for (i = 0; i < ndadd; i++)
+				fileio_remove(m->s->engine->io, dadd[i].file_path, &ignore);
+		else if (dw)
 			delete_writer_abort(dw);
 		cleanup(m);
 		*ctx->err = keep;
