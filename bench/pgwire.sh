@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench/pgwire.sh — issue 3's speed question: round trips through the wire
+# protocol, floe serve versus PostgreSQL 15 started in the same run
+# (scripts/pg-test-server.sh), with the same client program: pgbench
+# (postgresql-client), custom scripts, no vacuum.
+#
+#   select1  c=1   "SELECT 1" in the simple protocol, 1 connection
+#   select1  c=16  the same on 16 connections (pgbench -j 2)
+#   point    c=1   prepared (-M prepared: Parse once, then Bind/Execute)
+#                  "SELECT v FROM pgw WHERE id = :id" on a 1000-row table,
+#                  id random, 1 connection
+#   point    c=16  the same on 16 connections
+#
+# Prints transactions (round trips) per second of each and the ratio
+# floe/PostgreSQL (above 1: floe was faster).  The PostgreSQL table has no
+# index either (an Iceberg table has none), so both scan 1000 rows per point
+# SELECT.  Not a test: run on demand,
+#   bench/pgwire.sh [SECONDS]              (default 5 per case)
+# and record the numbers in bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+make -s -j2 B=build all
+tmp=$(mktemp -d /tmp/floe-pgwbench.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-pgwbench-pg.XXXXXX)
+srv_pid=
+cleanup() {
+	if [ -n "$srv_pid" ]; then kill -TERM "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; fi
+	scripts/pg-test-server.sh stop >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+build/floe serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+srv_pid=$!
+fport=
+for _ in $(seq 100); do
+	fport=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out")
+	[ -n "$fport" ] && break
+	sleep 0.1
+done
+[ -n "$fport" ] || { echo "floe serve did not start"; cat "$tmp/serve.err"; exit 1; }
+pgport=$(scripts/pg-test-server.sh start | sed -n 's/^PGPORT=//p')
+
+setup="CREATE TABLE pgw (id int, v text); INSERT INTO pgw SELECT g, 'value ' || g FROM generate_series(1, 1000) AS s(g)"
+psql -X -q "host=127.0.0.1 port=$fport user=bench dbname=floe" -c "$setup"
+psql -X -q "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" -c "$setup"
+printf 'SELECT 1;\n' >"$tmp/select1.sql"
+printf '\\set id random(1, 1000)\nSELECT v FROM pgw WHERE id = :id;\n' >"$tmp/point.sql"
+
+# tps FILE MODE CLIENTS PORT USER DB
+tps() {
+	local jobs=1
+	[ "$3" -gt 1 ] && jobs=2
+	pgbench -n -T "$secs" -c "$3" -j "$jobs" -M "$2" -f "$1" -h 127.0.0.1 -p "$4" -U "$5" "$6" 2>"$tmp/pgbench.err" |
+		sed -n 's/^tps = \([0-9.]*\) .*/\1/p' | head -1
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+echo "pgbench ${secs}s per case, cores: $(nproc), floe $(git rev-parse --short HEAD)"
+printf '%-8s %-9s %4s %12s %12s %7s\n' case mode conns floe_tps pg_tps ratio
+for c in "select1 simple 1" "select1 simple 16" "point prepared 1" "point prepared 16"; do
+	set -- $c
+	f=$(tps "$tmp/$1.sql" "$2" "$3" "$fport" bench floe)
+	p=$(tps "$tmp/$1.sql" "$2" "$3" "$pgport" postgres postgres)
+	printf '%-8s %-9s %4s %12s %12s %7s\n' "$1" "$2" "$3" "${f:-fail}" "${p:-fail}" "$(ratio "${f:-0}" "${p:-0}")"
+done
