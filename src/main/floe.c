@@ -109,9 +109,11 @@ serve_main(int argc, char **argv)
 		{"tls-cert", required_argument, NULL, 'C'},
 		{"tls-key", required_argument, NULL, 'K'},
 		{"help", no_argument, NULL, 1000},
+		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{NULL, 0, NULL, 0},
 	};
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
+	const char *catalog_uri = NULL;   /* --catalog (txn engineer) */
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
 	int port = 5433, c, auth_timeout = 60;
 	char *end, users_file[4096];
@@ -126,6 +128,7 @@ serve_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":D:p:h:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D': warehouse = optarg; break;
+		case 1001: catalog_uri = optarg; break;   /* txn engineer */
 		case 'h': host = optarg; break;
 		case 'a': auth_file = optarg; break;
 		case 'M': auth_method = optarg; break;
@@ -175,7 +178,10 @@ serve_main(int argc, char **argv)
 			       "users, else trust; trust is allowed only on loopback addresses.\n"
 			       "--tls-cert/--tls-key: PEM certificate and key; SSLRequest is then accepted.\n"
 			       "--auth-timeout S closes connections that have not logged in after S\n"
-			       "seconds (default 60).\n");
+			       "seconds (default 60).\n"
+			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
+			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
+			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
@@ -194,6 +200,7 @@ serve_main(int argc, char **argv)
 		warehouse = "floe-data";
 	memset(&cfg, 0, sizeof cfg);
 	cfg.warehouse = warehouse;
+	cfg.catalog_uri = catalog_uri;   /* txn engineer */
 	if (engine_open(&engine, &cfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
