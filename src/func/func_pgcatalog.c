@@ -17,11 +17,15 @@
  *                                   else "unknown (OID=n)")
  *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
  *                                   pg_attrdef.adbin holds the DEFAULT's SQL
- *   pg_type_is_visible, has_table_privilege, has_schema_privilege,
+ *   pg_type_is_visible (and function, operator, opclass, collation,
+ *   conversion), has_table_privilege, has_schema_privilege,
  *   has_database_privilege, has_column_privilege        true
  *   obj_description, col_description, shobj_description,
  *   pg_get_indexdef, pg_get_constraintdef,
- *   pg_get_statisticsobjdef_columns, inet_server_addr   NULL
+ *   pg_get_statisticsobjdef_columns, pg_get_function_result / _arguments /
+ *   _identity_arguments, pg_get_viewdef, pg_get_triggerdef, pg_get_ruledef,
+ *   pg_get_partkeydef, pg_tablespace_location, inet_server_addr   NULL
+ *   pg_is_in_recovery               false
  *   pg_relation_is_publishable      false
  *   pg_table_size, pg_relation_size, pg_total_relation_size   NULL (unknown)
  *   pg_size_pretty(bigint)          PostgreSQL's rounding and units
@@ -522,6 +526,10 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "pg_get_expr", get_expr, 3, 0, { TX, I4, BO }, TX, FRET_FIXED, true, false },
 	{ "pg_type_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
 	{ "pg_function_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "pg_operator_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "pg_opclass_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "pg_collation_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
+	{ "pg_conversion_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
 	{ "has_table_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_table_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_table_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
@@ -554,6 +562,17 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "pg_postmaster_start_time", start_time, 0, 0, { 0 }, TYPE_TIMESTAMPTZ, FRET_FIXED, false, false },
 	{ "version", version, 0, 0, { 0 }, TX, FRET_FIXED, false, false },
 	{ "array_to_string", array_to_string, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+	{ "pg_get_function_result", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_function_arguments", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_function_identity_arguments", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_viewdef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_viewdef", const_null, 2, 0, { I4, BO }, TX, FRET_FIXED, false, false },
+	{ "pg_get_triggerdef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_triggerdef", const_null, 2, 0, { I4, BO }, TX, FRET_FIXED, false, false },
+	{ "pg_get_ruledef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_get_partkeydef", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_tablespace_location", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
+	{ "pg_is_in_recovery", const_false, 0, 0, { 0 }, BO, FRET_FIXED, false, false },
 	{ "pg_size_pretty", size_pretty, 1, 0, { TYPE_INT64 }, TX, FRET_FIXED, true, false },
 	{ "pg_table_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
 	{ "pg_relation_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },

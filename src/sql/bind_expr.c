@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "func/func.h"
 #include "sql/bind.h"
 #include "types/cast.h"
@@ -28,6 +29,8 @@ int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
 const char *pgcatalog_user(Session *s);
 const char *pgcatalog_database(Session *s);
 int64_t pgcatalog_ns_oid(const char *ns);
+const char *pgcatalog_setting(Session *s, const char *name, bool *found);
+int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
 
 bool
 bind_is_aggregate_name(const char *name)
@@ -413,6 +416,8 @@ bind_colname(Node *n)
 	case PG_QUERY__NODE__NODE_SUB_LINK:
 		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
 			return "exists";
+		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
+			return "array";
 		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
 		    n->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 		    n->sub_link->subselect->select_stmt->n_target_list > 0) {
@@ -1129,10 +1134,96 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 			}
 		}
 	}
+	if (!strcmp(name, "current_setting") && (nargs == 1 || nargs == 2)) {
+		/* current_setting(name [, missing_ok]) */
+		const char *txt = const_text(b, args[0]);
+		bool missing_ok = false, found;
+		if (nargs == 2) {
+			Expr *m = bind_coerce(b, args[1], type_make(TYPE_BOOL), COERCE_IMPLICIT, NULL);
+			if (!m)
+				return NULL;
+			missing_ok = m->kind == EXPR_CONST && !m->value.is_null && m->value.u.b;
+		}
+		if (txt) {
+			const char *v = pgcatalog_setting(b->session, txt, &found);
+			if (!found && !missing_ok) {
+				floe_errorf(b->err, ERRCODE_UNDEFINED_OBJECT,
+					    "unrecognized configuration parameter \"%s\"", txt);
+				return fail_at(b, location);
+			}
+			return text_const(b, v, location);
+		}
+		{
+			/* over a column (psql's \dconfig): CASE lower(x) WHEN ... */
+			const char **names, **values;
+			int n = pgcatalog_settings(b->session, b->arena, &names, &values), k;
+			Expr *x = bind_coerce(b, args[0], type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL), *e;
+			Expr *lx;
+			if (!x || !(lx = bind_call(b, "lower", &x, 1, location)))
+				return NULL;
+			e = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2 * n);
+			for (k = 0; k < n; k++) {
+				Expr *eq[2];
+				char *low = arena_strdup(b->arena, names[k]), *c;
+				for (c = low; *c; c++)
+					if (*c >= 'A' && *c <= 'Z')
+						*c = (char)(*c - 'A' + 'a');
+				eq[0] = lx;
+				eq[1] = text_const(b, low, location);
+				if (!(e->args[2 * k] = bind_call(b, "=", eq, 2, location)))
+					return NULL;
+				e->args[2 * k + 1] = text_const(b, values[k], location);
+			}
+			return e;
+		}
+	}
 	if (!strcmp(name, "pg_my_temp_schema") && nargs == 0)
 		return oid_const(b, 0, location);
 	*handled = false;
 	return NULL;
+}
+
+/* agg(... ORDER BY keys): keys over the input rows, no aggregates inside;
+ * with DISTINCT every key must be an argument (PostgreSQL's 42P10). */
+static int
+bind_agg_order(BindCtx *b, PgQuery__FuncCall *f, Expr *arg, Expr *arg2, AggOrderKey **out)
+{
+	AggOrderKey *o = ARENA_ARRAY(b->arena, AggOrderKey, f->n_agg_order);
+	size_t i;
+
+	for (i = 0; i < f->n_agg_order; i++) {
+		PgQuery__SortBy *sb = f->agg_order[i]->sort_by;
+		Expr *e;
+		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "ORDER BY ... USING is not supported yet");
+			fail_at(b, sb->location);
+			return FLOE_ERR;
+		}
+		b->in_agg = true;
+		e = bind_expr(b, sb->node);
+		b->in_agg = false;
+		if (!e)
+			return FLOE_ERR;
+		if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
+			return FLOE_ERR;
+		if (f->agg_distinct && !expr_equal(e, arg) && !(arg2 && expr_equal(e, arg2)) &&
+		    !(arg->kind == EXPR_CAST && expr_equal(e, arg->args[0]))) {
+			floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+				    "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list");
+			fail_at(b, sb->location);
+			return FLOE_ERR;
+		}
+		o[i].e = e;
+		o[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
+			o[i].nulls_first = true;
+		else if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST)
+			o[i].nulls_first = false;
+		else
+			o[i].nulls_first = o[i].desc;
+	}
+	*out = o;
+	return FLOE_OK;
 }
 
 static Expr *
@@ -1172,6 +1263,7 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		SqlType types[4], cast_to[4], ret;
 		AggCall *call;
 		Expr *arg = NULL, *arg2 = NULL, *ref, *filter = NULL;
+		AggOrderKey *order = NULL;
 
 		if (!b->allow_aggs) {
 			floe_errorf(b->err, ERRCODE_GROUPING_ERROR, "aggregate functions are not allowed in %s",
@@ -1183,12 +1275,13 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 				    "aggregate function calls cannot be nested");
 			return fail_at(b, f->location);
 		}
-		if (f->n_agg_order || f->agg_within_group) {
+		if (f->agg_within_group) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "ORDER BY and WITHIN GROUP in aggregates are not supported yet");
+				    "WITHIN GROUP in aggregates is not supported yet");
 			return fail_at(b, f->location);
 		}
-		if (f->agg_distinct && f->n_args != 1) {
+		if (f->agg_distinct && f->n_args != 1 &&
+		    !(f->n_args == 2 && f->args[1]->node_case == PG_QUERY__NODE__NODE_A_CONST)) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "DISTINCT is supported in one-argument aggregates only");
 			return fail_at(b, f->location);
@@ -1231,8 +1324,12 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 			if (!filter)
 				return NULL;
 		}
+		if (f->n_agg_order && bind_agg_order(b, f, arg, arg2, &order) != FLOE_OK)
+			return NULL;
 		call = &b->aggs[b->naggs];
 		memset(call, 0, sizeof *call);
+		call->norder = (int)f->n_agg_order;
+		call->order = order;
 		call->fn = af;
 		call->arg = arg;
 		call->arg2 = arg2;
@@ -1385,6 +1482,57 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 		if (nrows == 1)
 			return e->args[0];
 		return e;
+	}
+	case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: {
+		/* ARRAY(SELECT ...), uncorrelated: run once; floe has no array
+		 * type, so the value is the array's text form '{a,b}' (as the
+		 * catalog's array columns, docs/catalog.md) */
+		char *buf;
+		size_t len = 0, cap = 64;
+		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK)
+			return fail_at(b, sl->location);
+		if (ncols != 1) {
+			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
+			return fail_at(b, sl->location);
+		}
+		buf = arena_alloc(b->arena, cap);
+		buf[len++] = '{';
+		for (i = 0; i < nrows; i++) {
+			const char *t;
+			size_t tl, k, need;
+			bool quote;
+			if (vals[i].is_null) {
+				t = "NULL";
+				tl = 4;
+				quote = false;
+			} else {
+				t = value_to_text(&vals[i], b->arena, &tl);
+				quote = tl == 0 || (tl == 4 && !strncasecmp(t, "null", 4));
+				for (k = 0; k < tl; k++)
+					if (strchr("{},\" \\", t[k]))
+						quote = true;
+			}
+			need = len + 2 * tl + 4;
+			if (need > cap) {
+				size_t nc = need * 2;
+				buf = arena_realloc(b->arena, buf, cap, nc);
+				cap = nc;
+			}
+			if (i)
+				buf[len++] = ',';
+			if (quote)
+				buf[len++] = '"';
+			for (k = 0; k < tl; k++) {
+				if (quote && (t[k] == '"' || t[k] == '\\'))
+					buf[len++] = '\\';
+				buf[len++] = t[k];
+			}
+			if (quote)
+				buf[len++] = '"';
+		}
+		buf[len++] = '}';
+		buf[len] = 0;
+		return text_const(b, buf, sl->location);
 	}
 	default:
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "this kind of subquery is not supported yet");

@@ -33,6 +33,8 @@
  *   pgcatalog_regclass(s, a, text, &oid, err)   'name'::regclass (42P01)
  *   pgcatalog_regtype(text, &oid, err)          'name'::regtype (42704)
  *   pgcatalog_user(s) / pgcatalog_database(s)   current_user, current_database()
+ *   pgcatalog_setting(s, name, &found) / pgcatalog_settings(s, a, &names, &values)
+ *                                         current_setting(); pg_settings' rows
  *
  * Invariants: rows are built at the call into the statement's arena and
  * emitted by a tiny operator (RowsOp) that copies them into a fresh batch
@@ -42,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sql/bind.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
@@ -55,6 +58,8 @@ int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_er
 int64_t pgcatalog_table_oid(const char *ns, const char *name);
 const char *pgcatalog_user(Session *s);
 int64_t pgcatalog_ns_oid(const char *ns);
+const char *pgcatalog_setting(Session *s, const char *name, bool *found);
+int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
 const char *pgcatalog_database(Session *s);
 int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
 int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
@@ -67,7 +72,7 @@ typedef struct RelDef {
 	int ns;
 	const char *name;
 	const char *spec;   /* "col:code ...": o oid, n name, c "char", t text,
-			       b bool, s int2, i int4, l int8, f float4,
+			       b bool, s int2, i int4, l int8, f float4, d float8,
 			       z timestamptz, x other (text) */
 } RelDef;
 
@@ -287,6 +292,308 @@ static const RelDef rels[] = {
 	  "usebypassrls:b passwd:t valuntil:z useconfig:x " },
 	{ NS_PG, "pg_views",
 	  "schemaname:n viewname:n viewowner:n definition:t " },
+	{ NS_INFO, "applicable_roles",
+	  "grantee:n role_name:n is_grantable:t " },
+	{ NS_INFO, "attributes",
+	  "udt_catalog:n udt_schema:n udt_name:n attribute_name:n "
+	  "ordinal_position:i attribute_default:t is_nullable:t data_type:t "
+	  "character_maximum_length:i character_octet_length:i "
+	  "character_set_catalog:n character_set_schema:n character_set_name:n "
+	  "collation_catalog:n collation_schema:n collation_name:n "
+	  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+	  "datetime_precision:i interval_type:t interval_precision:i "
+	  "attribute_udt_catalog:n attribute_udt_schema:n attribute_udt_name:n "
+	  "scope_catalog:n scope_schema:n scope_name:n maximum_cardinality:i "
+	  "dtd_identifier:n is_derived_reference_attribute:t " },
+	{ NS_INFO, "character_sets",
+	  "character_set_catalog:n character_set_schema:n character_set_name:n "
+	  "character_repertoire:n form_of_use:n default_collate_catalog:n "
+	  "default_collate_schema:n default_collate_name:n " },
+	{ NS_INFO, "check_constraint_routine_usage",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "specific_catalog:n specific_schema:n specific_name:n " },
+	{ NS_INFO, "check_constraints",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "check_clause:t " },
+	{ NS_INFO, "collations",
+	  "collation_catalog:n collation_schema:n collation_name:n "
+	  "pad_attribute:t " },
+	{ NS_INFO, "column_domain_usage",
+	  "domain_catalog:n domain_schema:n domain_name:n table_catalog:n "
+	  "table_schema:n table_name:n column_name:n " },
+	{ NS_INFO, "column_privileges",
+	  "grantor:n grantee:n table_catalog:n table_schema:n table_name:n "
+	  "column_name:n privilege_type:t is_grantable:t " },
+	{ NS_INFO, "column_udt_usage",
+	  "udt_catalog:n udt_schema:n udt_name:n table_catalog:n table_schema:n "
+	  "table_name:n column_name:n " },
+	{ NS_INFO, "constraint_table_usage",
+	  "table_catalog:n table_schema:n table_name:n constraint_catalog:n "
+	  "constraint_schema:n constraint_name:n " },
+	{ NS_INFO, "domain_constraints",
+	  "constraint_catalog:n constraint_schema:n constraint_name:n "
+	  "domain_catalog:n domain_schema:n domain_name:n is_deferrable:t "
+	  "initially_deferred:t " },
+	{ NS_INFO, "domains",
+	  "domain_catalog:n domain_schema:n domain_name:n data_type:t "
+	  "character_maximum_length:i character_octet_length:i "
+	  "character_set_catalog:n character_set_schema:n character_set_name:n "
+	  "collation_catalog:n collation_schema:n collation_name:n "
+	  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+	  "datetime_precision:i interval_type:t interval_precision:i "
+	  "domain_default:t udt_catalog:n udt_schema:n udt_name:n "
+	  "scope_catalog:n scope_schema:n scope_name:n maximum_cardinality:i "
+	  "dtd_identifier:n " },
+	{ NS_INFO, "element_types",
+	  "object_catalog:n object_schema:n object_name:n object_type:t "
+	  "collection_type_identifier:n data_type:t character_maximum_length:i "
+	  "character_octet_length:i character_set_catalog:n "
+	  "character_set_schema:n character_set_name:n collation_catalog:n "
+	  "collation_schema:n collation_name:n numeric_precision:i "
+	  "numeric_precision_radix:i numeric_scale:i datetime_precision:i "
+	  "interval_type:t interval_precision:i domain_default:t udt_catalog:n "
+	  "udt_schema:n udt_name:n scope_catalog:n scope_schema:n scope_name:n "
+	  "maximum_cardinality:i dtd_identifier:n " },
+	{ NS_INFO, "enabled_roles",
+	  "role_name:n " },
+	{ NS_INFO, "foreign_servers",
+	  "foreign_server_catalog:n foreign_server_name:n "
+	  "foreign_data_wrapper_catalog:n foreign_data_wrapper_name:n "
+	  "foreign_server_type:t foreign_server_version:t "
+	  "authorization_identifier:n " },
+	{ NS_INFO, "foreign_tables",
+	  "foreign_table_catalog:n foreign_table_schema:n foreign_table_name:n "
+	  "foreign_server_catalog:n foreign_server_name:n " },
+	{ NS_INFO, "information_schema_catalog_name",
+	  "catalog_name:n " },
+	{ NS_INFO, "parameters",
+	  "specific_catalog:n specific_schema:n specific_name:n "
+	  "ordinal_position:i parameter_mode:t is_result:t as_locator:t "
+	  "parameter_name:n data_type:t character_maximum_length:i "
+	  "character_octet_length:i character_set_catalog:n "
+	  "character_set_schema:n character_set_name:n collation_catalog:n "
+	  "collation_schema:n collation_name:n numeric_precision:i "
+	  "numeric_precision_radix:i numeric_scale:i datetime_precision:i "
+	  "interval_type:t interval_precision:i udt_catalog:n udt_schema:n "
+	  "udt_name:n scope_catalog:n scope_schema:n scope_name:n "
+	  "maximum_cardinality:i dtd_identifier:n parameter_default:t " },
+	{ NS_INFO, "role_column_grants",
+	  "grantor:n grantee:n table_catalog:n table_schema:n table_name:n "
+	  "column_name:n privilege_type:t is_grantable:t " },
+	{ NS_INFO, "role_table_grants",
+	  "grantor:n grantee:n table_catalog:n table_schema:n table_name:n "
+	  "privilege_type:t is_grantable:t with_hierarchy:t " },
+	{ NS_INFO, "routine_privileges",
+	  "grantor:n grantee:n specific_catalog:n specific_schema:n "
+	  "specific_name:n routine_catalog:n routine_schema:n routine_name:n "
+	  "privilege_type:t is_grantable:t " },
+	{ NS_INFO, "sql_features",
+	  "feature_id:t feature_name:t sub_feature_id:t sub_feature_name:t "
+	  "is_supported:t is_verified_by:t comments:t " },
+	{ NS_INFO, "table_privileges",
+	  "grantor:n grantee:n table_catalog:n table_schema:n table_name:n "
+	  "privilege_type:t is_grantable:t with_hierarchy:t " },
+	{ NS_INFO, "triggers",
+	  "trigger_catalog:n trigger_schema:n trigger_name:n "
+	  "event_manipulation:t event_object_catalog:n event_object_schema:n "
+	  "event_object_table:n action_order:i action_condition:t "
+	  "action_statement:t action_orientation:t action_timing:t "
+	  "action_reference_old_table:n action_reference_new_table:n "
+	  "action_reference_old_row:n action_reference_new_row:n created:z " },
+	{ NS_INFO, "udt_privileges",
+	  "grantor:n grantee:n udt_catalog:n udt_schema:n udt_name:n "
+	  "privilege_type:t is_grantable:t " },
+	{ NS_INFO, "usage_privileges",
+	  "grantor:n grantee:n object_catalog:n object_schema:n object_name:n "
+	  "object_type:t privilege_type:t is_grantable:t " },
+	{ NS_INFO, "user_defined_types",
+	  "user_defined_type_catalog:n user_defined_type_schema:n "
+	  "user_defined_type_name:n user_defined_type_category:t "
+	  "is_instantiable:t is_final:t ordering_form:t ordering_category:t "
+	  "ordering_routine_catalog:n ordering_routine_schema:n "
+	  "ordering_routine_name:n reference_type:t data_type:t "
+	  "character_maximum_length:i character_octet_length:i "
+	  "character_set_catalog:n character_set_schema:n character_set_name:n "
+	  "collation_catalog:n collation_schema:n collation_name:n "
+	  "numeric_precision:i numeric_precision_radix:i numeric_scale:i "
+	  "datetime_precision:i interval_type:t interval_precision:i "
+	  "source_dtd_identifier:n ref_dtd_identifier:n " },
+	{ NS_INFO, "view_column_usage",
+	  "view_catalog:n view_schema:n view_name:n table_catalog:n "
+	  "table_schema:n table_name:n column_name:n " },
+	{ NS_INFO, "view_table_usage",
+	  "view_catalog:n view_schema:n view_name:n table_catalog:n "
+	  "table_schema:n table_name:n " },
+	{ NS_PG, "pg_aggregate",
+	  "aggfnoid:t aggkind:c aggnumdirectargs:s aggtransfn:t aggfinalfn:t "
+	  "aggcombinefn:t aggserialfn:t aggdeserialfn:t aggmtransfn:t "
+	  "aggminvtransfn:t aggmfinalfn:t aggfinalextra:b aggmfinalextra:b "
+	  "aggfinalmodify:c aggmfinalmodify:c aggsortop:o aggtranstype:o "
+	  "aggtransspace:i aggmtranstype:o aggmtransspace:i agginitval:t "
+	  "aggminitval:t " },
+	{ NS_PG, "pg_amop",
+	  "oid:o amopfamily:o amoplefttype:o amoprighttype:o amopstrategy:s "
+	  "amoppurpose:c amopopr:o amopmethod:o amopsortfamily:o " },
+	{ NS_PG, "pg_amproc",
+	  "oid:o amprocfamily:o amproclefttype:o amprocrighttype:o amprocnum:s "
+	  "amproc:t " },
+	{ NS_PG, "pg_available_extensions",
+	  "name:n default_version:t installed_version:t comment:t " },
+	{ NS_PG, "pg_cast",
+	  "oid:o castsource:o casttarget:o castfunc:o castcontext:c castmethod:c " },
+	{ NS_PG, "pg_conversion",
+	  "oid:o conname:n connamespace:o conowner:o conforencoding:i "
+	  "contoencoding:i conproc:t condefault:b " },
+	{ NS_PG, "pg_cursors",
+	  "name:t statement:t is_holdable:b is_binary:b is_scrollable:b "
+	  "creation_time:z " },
+	{ NS_PG, "pg_db_role_setting",
+	  "setdatabase:o setrole:o setconfig:x " },
+	{ NS_PG, "pg_default_acl",
+	  "oid:o defaclrole:o defaclnamespace:o defaclobjtype:c defaclacl:x " },
+	{ NS_PG, "pg_depend",
+	  "classid:o objid:o objsubid:i refclassid:o refobjid:o refobjsubid:i "
+	  "deptype:c " },
+	{ NS_PG, "pg_event_trigger",
+	  "oid:o evtname:n evtevent:n evtowner:o evtfoid:o evtenabled:c "
+	  "evttags:x " },
+	{ NS_PG, "pg_file_settings",
+	  "sourcefile:t sourceline:i seqno:i name:t setting:t applied:b error:t " },
+	{ NS_PG, "pg_foreign_data_wrapper",
+	  "oid:o fdwname:n fdwowner:o fdwhandler:o fdwvalidator:o fdwacl:x "
+	  "fdwoptions:x " },
+	{ NS_PG, "pg_foreign_server",
+	  "oid:o srvname:n srvowner:o srvfdw:o srvtype:t srvversion:t srvacl:x "
+	  "srvoptions:x " },
+	{ NS_PG, "pg_group",
+	  "groname:n grosysid:o grolist:x " },
+	{ NS_PG, "pg_hba_file_rules",
+	  "line_number:i type:t database:x user_name:x address:t netmask:t "
+	  "auth_method:t options:x error:t " },
+	{ NS_PG, "pg_init_privs",
+	  "objoid:o classoid:o objsubid:i privtype:c initprivs:x " },
+	{ NS_PG, "pg_language",
+	  "oid:o lanname:n lanowner:o lanispl:b lanpltrusted:b lanplcallfoid:o "
+	  "laninline:o lanvalidator:o lanacl:x " },
+	{ NS_PG, "pg_largeobject",
+	  "loid:o pageno:i data:x " },
+	{ NS_PG, "pg_largeobject_metadata",
+	  "oid:o lomowner:o lomacl:x " },
+	{ NS_PG, "pg_locks",
+	  "locktype:t database:o relation:o page:i tuple:s virtualxid:t "
+	  "transactionid:x classid:o objid:o objsubid:s virtualtransaction:t "
+	  "pid:i mode:t granted:b fastpath:b waitstart:z " },
+	{ NS_PG, "pg_opclass",
+	  "oid:o opcmethod:o opcname:n opcnamespace:o opcowner:o opcfamily:o "
+	  "opcintype:o opcdefault:b opckeytype:o " },
+	{ NS_PG, "pg_operator",
+	  "oid:o oprname:n oprnamespace:o oprowner:o oprkind:c oprcanmerge:b "
+	  "oprcanhash:b oprleft:o oprright:o oprresult:o oprcom:o oprnegate:o "
+	  "oprcode:t oprrest:t oprjoin:t " },
+	{ NS_PG, "pg_opfamily",
+	  "oid:o opfmethod:o opfname:n opfnamespace:o opfowner:o " },
+	{ NS_PG, "pg_policies",
+	  "schemaname:n tablename:n policyname:n permissive:t roles:x cmd:t "
+	  "qual:t with_check:t " },
+	{ NS_PG, "pg_prepared_statements",
+	  "name:t statement:t prepare_time:z parameter_types:x from_sql:b "
+	  "generic_plans:l custom_plans:l " },
+	{ NS_PG, "pg_prepared_xacts",
+	  "transaction:x gid:t prepared:z owner:n database:n " },
+	{ NS_PG, "pg_publication_tables",
+	  "pubname:n schemaname:n tablename:n attnames:x rowfilter:t " },
+	{ NS_PG, "pg_replication_slots",
+	  "slot_name:n plugin:n slot_type:t datoid:o database:n temporary:b "
+	  "active:b active_pid:i xmin:x catalog_xmin:x restart_lsn:x "
+	  "confirmed_flush_lsn:x wal_status:t safe_wal_size:l two_phase:b " },
+	{ NS_PG, "pg_rules",
+	  "schemaname:n tablename:n rulename:n definition:t " },
+	{ NS_PG, "pg_seclabel",
+	  "objoid:o classoid:o objsubid:i provider:t label:t " },
+	{ NS_PG, "pg_shadow",
+	  "usename:n usesysid:o usecreatedb:b usesuper:b userepl:b "
+	  "usebypassrls:b passwd:t valuntil:z useconfig:x " },
+	{ NS_PG, "pg_shdepend",
+	  "dbid:o classid:o objid:o objsubid:i refclassid:o refobjid:o deptype:c " },
+	{ NS_PG, "pg_shseclabel",
+	  "objoid:o classoid:o provider:t label:t " },
+	{ NS_PG, "pg_stat_activity",
+	  "datid:o datname:n pid:i leader_pid:i usesysid:o usename:n "
+	  "application_name:t client_addr:x client_hostname:t client_port:i "
+	  "backend_start:z xact_start:z query_start:z state_change:z "
+	  "wait_event_type:t wait_event:t state:t backend_xid:x backend_xmin:x "
+	  "query_id:l query:t backend_type:t " },
+	{ NS_PG, "pg_stat_all_tables",
+	  "relid:o schemaname:n relname:n seq_scan:l seq_tup_read:l idx_scan:l "
+	  "idx_tup_fetch:l n_tup_ins:l n_tup_upd:l n_tup_del:l n_tup_hot_upd:l "
+	  "n_live_tup:l n_dead_tup:l n_mod_since_analyze:l n_ins_since_vacuum:l "
+	  "last_vacuum:z last_autovacuum:z last_analyze:z last_autoanalyze:z "
+	  "vacuum_count:l autovacuum_count:l analyze_count:l autoanalyze_count:l " },
+	{ NS_PG, "pg_stat_database",
+	  "datid:o datname:n numbackends:i xact_commit:l xact_rollback:l "
+	  "blks_read:l blks_hit:l tup_returned:l tup_fetched:l tup_inserted:l "
+	  "tup_updated:l tup_deleted:l conflicts:l temp_files:l temp_bytes:l "
+	  "deadlocks:l checksum_failures:l checksum_last_failure:z "
+	  "blk_read_time:x blk_write_time:x session_time:x active_time:x "
+	  "idle_in_transaction_time:x sessions:l sessions_abandoned:l "
+	  "sessions_fatal:l sessions_killed:l stats_reset:z " },
+	{ NS_PG, "pg_stat_replication",
+	  "pid:i usesysid:o usename:n application_name:t client_addr:x "
+	  "client_hostname:t client_port:i backend_start:z backend_xmin:x "
+	  "state:t sent_lsn:x write_lsn:x flush_lsn:x replay_lsn:x write_lag:x "
+	  "flush_lag:x replay_lag:x sync_priority:i sync_state:t reply_time:z " },
+	{ NS_PG, "pg_stat_ssl",
+	  "pid:i ssl:b version:t cipher:t bits:i client_dn:t client_serial:x "
+	  "issuer_dn:t " },
+	{ NS_PG, "pg_stat_subscription",
+	  "subid:o subname:n pid:i relid:o received_lsn:x last_msg_send_time:z "
+	  "last_msg_receipt_time:z latest_end_lsn:x latest_end_time:z " },
+	{ NS_PG, "pg_stat_user_indexes",
+	  "relid:o indexrelid:o schemaname:n relname:n indexrelname:n idx_scan:l "
+	  "idx_tup_read:l idx_tup_fetch:l " },
+	{ NS_PG, "pg_stat_user_tables",
+	  "relid:o schemaname:n relname:n seq_scan:l seq_tup_read:l idx_scan:l "
+	  "idx_tup_fetch:l n_tup_ins:l n_tup_upd:l n_tup_del:l n_tup_hot_upd:l "
+	  "n_live_tup:l n_dead_tup:l n_mod_since_analyze:l n_ins_since_vacuum:l "
+	  "last_vacuum:z last_autovacuum:z last_analyze:z last_autoanalyze:z "
+	  "vacuum_count:l autovacuum_count:l analyze_count:l autoanalyze_count:l " },
+	{ NS_PG, "pg_statio_user_indexes",
+	  "relid:o indexrelid:o schemaname:n relname:n indexrelname:n "
+	  "idx_blks_read:l idx_blks_hit:l " },
+	{ NS_PG, "pg_statio_user_tables",
+	  "relid:o schemaname:n relname:n heap_blks_read:l heap_blks_hit:l "
+	  "idx_blks_read:l idx_blks_hit:l toast_blks_read:l toast_blks_hit:l "
+	  "tidx_blks_read:l tidx_blks_hit:l " },
+	{ NS_PG, "pg_statistic_ext_data",
+	  "stxoid:o stxdinherit:b stxdndistinct:x stxddependencies:x stxdmcv:x "
+	  "stxdexpr:x " },
+	{ NS_PG, "pg_stats",
+	  "schemaname:n tablename:n attname:n inherited:b null_frac:f "
+	  "avg_width:i n_distinct:f most_common_vals:x most_common_freqs:x "
+	  "histogram_bounds:x correlation:f most_common_elems:x "
+	  "most_common_elem_freqs:x elem_count_histogram:x " },
+	{ NS_PG, "pg_subscription",
+	  "oid:o subdbid:o subskiplsn:x subname:n subowner:o subenabled:b "
+	  "subbinary:b substream:b subtwophasestate:c subdisableonerr:b "
+	  "subconninfo:t subslotname:n subsynccommit:t subpublications:x " },
+	{ NS_PG, "pg_timezone_abbrevs",
+	  "abbrev:t utc_offset:x is_dst:b " },
+	{ NS_PG, "pg_transform",
+	  "oid:o trftype:o trflang:o trffromsql:t trftosql:t " },
+	{ NS_PG, "pg_ts_config",
+	  "oid:o cfgname:n cfgnamespace:o cfgowner:o cfgparser:o " },
+	{ NS_PG, "pg_ts_dict",
+	  "oid:o dictname:n dictnamespace:o dictowner:o dicttemplate:o "
+	  "dictinitoption:t " },
+	{ NS_PG, "pg_ts_parser",
+	  "oid:o prsname:n prsnamespace:o prsstart:t prstoken:t prsend:t "
+	  "prsheadline:t prslextype:t " },
+	{ NS_PG, "pg_ts_template",
+	  "oid:o tmplname:n tmplnamespace:o tmplinit:t tmpllexize:t " },
+	{ NS_PG, "pg_user_mapping",
+	  "oid:o umuser:o umserver:o umoptions:x " },
+	{ NS_PG, "pg_user_mappings",
+	  "umid:o srvid:o srvname:n umuser:o usename:n umoptions:x " },
 };
 
 #define NRELS ((int)(sizeof rels / sizeof rels[0]))
@@ -450,6 +757,7 @@ rel_init(Rel *r, Arena *a, const char *spec)
 		case 'l': id = TYPE_INT64; break;
 		case 'b': id = TYPE_BOOL; break;
 		case 'f': id = TYPE_FLOAT32; break;
+		case 'd': id = TYPE_FLOAT64; break;
 		case 'z': id = TYPE_TIMESTAMPTZ; break;
 		default: id = TYPE_TEXT; break;
 		}
@@ -888,46 +1196,95 @@ fill_role(Rel *r, const Snap *sn, const char *rel)
 		put_s(r, row, "rolpassword", "********");
 }
 
+/* the settings of pg_settings and current_setting(): key is the name SET
+ * and SHOW use (session_setting); NULL key: a fixed value */
+static const struct Setting {
+	const char *name, *key, *fixed, *category, *context, *vartype;
+} settings[] = {
+	{ "application_name", "application_name", "", "Reporting and Logging / What to Log", "user", "string" },
+	{ "block_size", NULL, "8192", "Preset Options", "internal", "integer" },
+	{ "client_encoding", "client_encoding", "UTF8", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+	{ "DateStyle", "datestyle", "ISO, MDY", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+	{ "default_transaction_isolation", NULL, "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum" },
+	{ "default_transaction_read_only", NULL, "off", "Client Connection Defaults / Statement Behavior", "user", "bool" },
+	{ "extra_float_digits", "extra_float_digits", "1", "Client Connection Defaults / Locale and Formatting", "user", "integer" },
+	{ "integer_datetimes", NULL, "on", "Preset Options", "internal", "bool" },
+	{ "IntervalStyle", "intervalstyle", "postgres", "Client Connection Defaults / Locale and Formatting", "user", "enum" },
+	{ "is_superuser", NULL, "on", "Preset Options", "internal", "bool" },
+	{ "lc_collate", NULL, "C", "Preset Options", "internal", "string" },
+	{ "lc_ctype", NULL, "C", "Preset Options", "internal", "string" },
+	{ "max_identifier_length", NULL, "63", "Preset Options", "internal", "integer" },
+	{ "max_index_keys", NULL, "32", "Preset Options", "internal", "integer" },
+	{ "search_path", "search_path", "public", "Client Connection Defaults / Statement Behavior", "user", "string" },
+	{ "server_encoding", "server_encoding", "UTF8", "Preset Options", "internal", "string" },
+	{ "server_version", "server_version", "15.0", "Preset Options", "internal", "string" },
+	{ "server_version_num", NULL, "150000", "Preset Options", "internal", "integer" },
+	{ "standard_conforming_strings", "standard_conforming_strings", "on", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool" },
+	{ "statement_timeout", "statement_timeout", "0", "Client Connection Defaults / Statement Behavior", "user", "integer" },
+	{ "TimeZone", "timezone", "UTC", "Client Connection Defaults / Locale and Formatting", "user", "string" },
+	{ "transaction_isolation", "transaction_isolation", "read committed", "Client Connection Defaults / Statement Behavior", "user", "enum" },
+	{ "transaction_read_only", NULL, "off", "Client Connection Defaults / Statement Behavior", "user", "bool" },
+};
+#define NSETTINGS ((int)(sizeof settings / sizeof settings[0]))
+
+static const char *
+setting_value(Session *s, const struct Setting *st)
+{
+	const char *v = st->key ? session_setting(s, st->key) : NULL;
+	return v && (v[0] || !strcmp(st->name, "application_name")) ? v : st->fixed;
+}
+
+/*
+ * current_setting(name): the value of setting `name` (case-insensitive),
+ * *found false when floe has no such setting.  names/values: every
+ * setting, for current_setting over a column.
+ */
+const char *
+pgcatalog_setting(Session *s, const char *name, bool *found)
+{
+	int i;
+	*found = false;
+	for (i = 0; i < NSETTINGS; i++)
+		if (!strcasecmp(settings[i].name, name)) {
+			*found = true;
+			return setting_value(s, &settings[i]);
+		}
+	if (!strcasecmp(name, "session_authorization")) {
+		*found = true;
+		return pgcatalog_user(s);
+	}
+	return NULL;
+}
+
+int
+pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values)
+{
+	int i;
+	*names = ARENA_ARRAY(a, const char *, NSETTINGS);
+	*values = ARENA_ARRAY(a, const char *, NSETTINGS);
+	for (i = 0; i < NSETTINGS; i++) {
+		(*names)[i] = settings[i].name;
+		(*values)[i] = setting_value(s, &settings[i]);
+	}
+	return NSETTINGS;
+}
+
 static void
 fill_settings(Rel *r, Session *s)
 {
-	static const struct {
-		const char *name, *key, *category, *context, *vartype;
-	} set[] = {
-		{ "application_name", "application_name", "Reporting and Logging / What to Log", "user", "string" },
-		{ "client_encoding", "client_encoding", "Client Connection Defaults / Locale and Formatting", "user", "string" },
-		{ "DateStyle", "datestyle", "Client Connection Defaults / Locale and Formatting", "user", "string" },
-		{ "extra_float_digits", "extra_float_digits", "Client Connection Defaults / Locale and Formatting", "user", "integer" },
-		{ "integer_datetimes", NULL, "Preset Options", "internal", "bool" },
-		{ "max_identifier_length", NULL, "Preset Options", "internal", "integer" },
-		{ "search_path", "search_path", "Client Connection Defaults / Statement Behavior", "user", "string" },
-		{ "server_encoding", "server_encoding", "Preset Options", "internal", "string" },
-		{ "server_version", "server_version", "Preset Options", "internal", "string" },
-		{ "server_version_num", NULL, "Preset Options", "internal", "integer" },
-		{ "standard_conforming_strings", "standard_conforming_strings", "Version and Platform Compatibility / Previous PostgreSQL Versions", "user", "bool" },
-		{ "statement_timeout", "statement_timeout", "Client Connection Defaults / Statement Behavior", "user", "integer" },
-		{ "TimeZone", "timezone", "Client Connection Defaults / Locale and Formatting", "user", "string" },
-		{ "transaction_isolation", "transaction_isolation", "Client Connection Defaults / Statement Behavior", "user", "enum" },
-	};
-	size_t i;
-	for (i = 0; i < sizeof set / sizeof set[0]; i++) {
-		const char *v = set[i].key ? session_setting(s, set[i].key) : NULL;
-		Value *row;
-		if (!set[i].key)
-			v = !strcmp(set[i].name, "integer_datetimes") ? "on" :
-				!strcmp(set[i].name, "max_identifier_length") ? "63" : "150000";
-		if (!v)
-			v = !strcmp(set[i].name, "statement_timeout") ? "0" : "";
-		row = row_new(r);
-		put_s(r, row, "name", set[i].name);
+	int i;
+	for (i = 0; i < NSETTINGS; i++) {
+		const char *v = setting_value(s, &settings[i]);
+		Value *row = row_new(r);
+		put_s(r, row, "name", settings[i].name);
 		put_s(r, row, "setting", v);
-		put_s(r, row, "unit", !strcmp(set[i].name, "statement_timeout") ? "ms" : NULL);
-		put_s(r, row, "category", set[i].category);
+		put_s(r, row, "unit", !strcmp(settings[i].name, "statement_timeout") ? "ms" : NULL);
+		put_s(r, row, "category", settings[i].category);
 		put_s(r, row, "short_desc", "");
-		put_s(r, row, "context", set[i].context);
-		put_s(r, row, "vartype", set[i].vartype);
-		put_s(r, row, "source", set[i].key ? "session" : "default");
-		put_s(r, row, "boot_val", v);
+		put_s(r, row, "context", settings[i].context);
+		put_s(r, row, "vartype", settings[i].vartype);
+		put_s(r, row, "source", settings[i].key ? "session" : "default");
+		put_s(r, row, "boot_val", settings[i].fixed);
 		put_s(r, row, "reset_val", v);
 		put_b(r, row, "pending_restart", false);
 	}
