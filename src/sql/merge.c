@@ -115,7 +115,13 @@ typedef struct Merge {
 	/* binding: scope = target columns then source columns */
 	Scope scope;
 	BindCtx b;
-	Expr *on;                 /* over the scope; NULL: no target rows join */
+	Expr *on;                 /* over the scope */
+	/* ON split for the hash join: keys over the target input (lk) and the
+	 * source input (rk), the rest over the join output */
+	int nk;
+	Expr **lk, **rk;
+	Expr *residual;
+	bool by_source;           /* some clause is WHEN NOT MATCHED BY SOURCE */
 	Clause *clauses;
 	int nclauses;
 	/* ON CONFLICT / PRIMARY KEY */
@@ -377,31 +383,22 @@ count_conjuncts(const Expr *e)
 	return n;
 }
 
-/* The join of target and source on m->on. */
-static Operator *
-join_op(Merge *m, Operator *target, Operator *source)
+/* Split ON into hash keys (target expression = source expression) and
+ * the residual. */
+static void
+split_on(Merge *m)
 {
 	Arena *a = m->ctx->arena;
-	bool by_target = false, by_source = false;
-	JoinType jt;
-	Expr **conj, **lk, **rk, **res;
-	int n = 0, nk = 0, nres = 0, i;
-	Expr *residual = NULL;
+	Expr **conj, **res;
+	int n, nres = 0, i;
 
-	for (i = 0; i < m->nclauses; i++) {
-		if (m->clauses[i].cat == CAT_NOT_MATCHED)
-			by_target = true;
-		if (m->clauses[i].cat == CAT_BY_SOURCE)
-			by_source = true;
-	}
-	jt = by_target && by_source ? JOIN_FULL : by_target ? JOIN_RIGHT :
-		by_source ? JOIN_LEFT : JOIN_INNER;
 	n = count_conjuncts(m->on);
 	conj = ARENA_ARRAY(a, Expr *, n);
-	lk = ARENA_ARRAY(a, Expr *, n);
-	rk = ARENA_ARRAY(a, Expr *, n);
+	m->lk = ARENA_ARRAY(a, Expr *, n);
+	m->rk = ARENA_ARRAY(a, Expr *, n);
 	res = ARENA_ARRAY(a, Expr *, n);
 	n = 0;
+	m->nk = 0;
 	conjuncts(m->on, conj, &n);
 	for (i = 0; i < n; i++) {
 		Expr *c = conj[i];
@@ -409,25 +406,220 @@ join_op(Merge *m, Operator *target, Operator *source)
 		    key_ok(c->args[0]->type, c->args[1]->type)) {
 			int s0 = sides(m, c->args[0]), s1 = sides(m, c->args[1]);
 			if (s0 == 1 && s1 == 2) {
-				lk[nk] = c->args[0];
-				rk[nk++] = to_join(m, c->args[1], true);
+				m->lk[m->nk] = c->args[0];
+				m->rk[m->nk++] = to_join(m, c->args[1], true);
 				continue;
 			}
 			if (s0 == 2 && s1 == 1) {
-				lk[nk] = c->args[1];
-				rk[nk++] = to_join(m, c->args[0], true);
+				m->lk[m->nk] = c->args[1];
+				m->rk[m->nk++] = to_join(m, c->args[0], true);
 				continue;
 			}
 		}
 		res[nres++] = to_join(m, c, false);
 	}
+	m->residual = NULL;
 	if (nres == 1) {
-		residual = res[0];
+		m->residual = res[0];
 	} else if (nres > 1) {
-		residual = expr_new(a, EXPR_AND, type_make(TYPE_BOOL), nres);
-		memcpy(residual->args, res, sizeof(Expr *) * (size_t)nres);
+		m->residual = expr_new(a, EXPR_AND, type_make(TYPE_BOOL), nres);
+		memcpy(m->residual->args, res, sizeof(Expr *) * (size_t)nres);
 	}
-	return hash_join_new(m->ctx, target, source, jt, nk, lk, rk, residual, false);
+	for (i = 0; i < m->nclauses; i++)
+		if (m->clauses[i].cat == CAT_BY_SOURCE)
+			m->by_source = true;
+}
+
+/* The join of target and source: INNER, LEFT (BY SOURCE clauses), RIGHT
+ * (NOT MATCHED clauses) or FULL. */
+static Operator *
+join_op(Merge *m, Operator *target, Operator *source)
+{
+	bool by_target = false;
+	JoinType jt;
+	int i;
+
+	for (i = 0; i < m->nclauses; i++)
+		if (m->clauses[i].cat == CAT_NOT_MATCHED)
+			by_target = true;
+	jt = by_target && m->by_source ? JOIN_FULL : by_target ? JOIN_RIGHT :
+		m->by_source ? JOIN_LEFT : JOIN_INNER;
+	return hash_join_new(m->ctx, target, source, jt, m->nk, m->lk, m->rk, m->residual, false);
+}
+
+/* ---- pruning target files by the source's keys ---------------------------
+ *
+ * Without BY SOURCE clauses a target row matters only when it can join a
+ * source row.  The source is materialised first; for each hash key whose
+ * target side is a plain column of an integer, date/time or text type,
+ * the source's smallest and largest non-NULL key are compared with each
+ * data file's column bounds: a file whose bounds lie outside that range
+ * (or any file, when the source has no non-NULL key) is not read.  Text
+ * bounds may be truncated (the lower a prefix, the upper incremented):
+ * they still enclose the values.  Missing metrics keep the file.
+ */
+typedef struct KeyRange {
+	int col;                  /* target column */
+	TypeId id;
+	bool any;
+	Value lo, hi;
+} KeyRange;
+
+static bool
+prunable(SqlType t)
+{
+	switch (t.id) {
+	case TYPE_INT16:
+	case TYPE_INT32:
+	case TYPE_INT64:
+	case TYPE_DATE:
+	case TYPE_TIME:
+	case TYPE_TIMESTAMP:
+	case TYPE_TIMESTAMPTZ:
+		return true;
+	case TYPE_TEXT:
+		return t.text_kind != TEXT_CHAR;
+	default:
+		return false;
+	}
+}
+
+static int
+value_cmp(TypeId id, const Value *a, const Value *b)
+{
+	if (id == TYPE_TEXT)
+		return strview_cmp(&a->u.s, &b->u.s);
+	return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
+}
+
+/* A column bound (Iceberg single-value serialization) against v; false
+ * when the bound cannot be decoded. */
+static bool
+bound_cmp(TypeId id, const uint8_t *p, uint32_t len, const Value *v, int *out)
+{
+	Value bv;
+	int k;
+
+	memset(&bv, 0, sizeof bv);
+	if (id == TYPE_TEXT) {
+		bv.u.s = strview_make((const char *)p, len);
+	} else if (len == 4 && (id == TYPE_INT16 || id == TYPE_INT32 || id == TYPE_DATE)) {
+		uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+		bv.u.i = (int32_t)u;
+	} else if (len == 8 && id != TYPE_INT16 && id != TYPE_INT32 && id != TYPE_DATE) {
+		uint64_t u = 0;
+		for (k = 7; k >= 0; k--)
+			u = u << 8 | p[k];
+		bv.u.i = (int64_t)u;
+	} else {
+		return false;
+	}
+	*out = value_cmp(id, &bv, v);
+	return true;
+}
+
+static bool
+file_outside(const DataFile *f, const IcebergField *field, const KeyRange *r)
+{
+	int i, c;
+
+	if (!r->any)
+		return true;
+	for (i = 0; i < f->ncolumns; i++) {
+		const ColumnStat *st = &f->columns[i];
+		if (st->field_id != field->id)
+			continue;
+		if (st->upper && bound_cmp(r->id, st->upper, st->upper_len, &r->lo, &c) && c < 0)
+			return true;
+		if (st->lower && bound_cmp(r->id, st->lower, st->lower_len, &r->hi, &c) && c > 0)
+			return true;
+		return false;
+	}
+	return false;
+}
+
+static int
+prune_target(Merge *m)
+{
+	ExecCtx *ctx = m->ctx;
+	KeyRange *kr;
+	int nkr = 0, k, i, n;
+	RowStore *rs;
+	Batch *b;
+	Arena *sc;
+	int rc = FLOE_OK;
+
+	if (m->by_source || m->nfiles == 0)
+		return FLOE_OK;
+	kr = ARENA_ARRAY(ctx->arena, KeyRange, m->nk + 1);
+	for (k = 0; k < m->nk; k++)
+		if (m->lk[k]->kind == EXPR_COLREF && prunable(m->lk[k]->type) &&
+		    m->lk[k]->type.id == m->rk[k]->type.id) {
+			kr[nkr].col = m->lk[k]->col;
+			kr[nkr].id = m->lk[k]->type.id;
+			nkr++;
+		}
+	if (!nkr)
+		return FLOE_OK;
+	/* materialise the source; the join reads the store */
+	rs = rowstore_new(ctx, m->ns, m->stypes, NULL);
+	TRY(op_open(m->src));
+	for (;;) {
+		if (op_next(m->src, &b) != FLOE_OK) {
+			op_close(m->src);
+			return FLOE_ERR;
+		}
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		rowstore_append(rs, b);
+	}
+	op_close(m->src);
+	m->src = rowstore_scan_new(ctx, rs);
+	sc = arena_new(64 * 1024);
+	for (i = 0; i < rowstore_nbatches(rs) && rc == FLOE_OK; i++) {
+		b = rowstore_batch(rs, i);
+		for (k = 0, nkr = 0; k < m->nk && rc == FLOE_OK; k++) {
+			KeyRange *r;
+			Vector v;
+			uint32_t j;
+			if (!(m->lk[k]->kind == EXPR_COLREF && prunable(m->lk[k]->type) &&
+			      m->lk[k]->type.id == m->rk[k]->type.id))
+				continue;
+			r = &kr[nkr++];
+			arena_reset(sc);
+			if ((rc = expr_eval(ctx, m->rk[k], b, NULL, b->count, sc, &v)) != FLOE_OK)
+				break;
+			for (j = 0; j < b->count; j++) {
+				Value x;
+				vector_get_value(&v, j, &x);
+				if (x.is_null)
+					continue;
+				if (r->id == TYPE_TEXT && x.u.s.len > STRVIEW_INLINE)
+					x.u.s = strview_make(arena_memdup(ctx->arena, x.u.s.u.ptr, x.u.s.len),
+							     x.u.s.len);
+				if (!r->any || value_cmp(r->id, &x, &r->lo) < 0)
+					r->lo = x;
+				if (!r->any || value_cmp(r->id, &x, &r->hi) > 0)
+					r->hi = x;
+				r->any = true;
+			}
+		}
+	}
+	arena_free(sc);
+	TRY(rc);
+	for (i = 0, n = 0; i < m->nfiles; i++) {
+		bool out = false;
+		for (k = 0; k < nkr && !out; k++)
+			out = file_outside(&m->files[i], &m->schema->fields[kr[k].col], &kr[k]);
+		if (!out)
+			m->files[n++] = m->files[i];
+	}
+	m->nfiles = n;
+	return FLOE_OK;
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -772,7 +964,7 @@ cleanup(Merge *m)
 
 /* Run the join, check rows affected twice, rewrite, commit. */
 static int
-merge_run(Merge *m, Operator *target)
+merge_run(Merge *m, bool no_target)
 {
 	ExecCtx *ctx = m->ctx;
 	Operator *src, *join;
@@ -796,8 +988,11 @@ merge_run(Merge *m, Operator *target)
 	for (i = 0; i < m->ns; i++)
 		ex[i] = expr_colref(ctx->arena, i, m->stypes[i]);
 	ex[m->ns] = expr_const(ctx->arena, &t);
+	split_on(m);
+	if (!no_target)
+		TRY(prune_target(m));
 	src = project_new(ctx, m->src, m->ns + 1, ex);
-	join = join_op(m, target, src);
+	join = join_op(m, target_op(m, no_target), src);
 	m->touched = ARENA_ARRAY(ctx->arena, PosList, m->nfiles + 1);
 	m->scratch = arena_new(256 * 1024);
 	if (op_open(join) != FLOE_OK)
@@ -1182,7 +1377,7 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 		TRY(bind_clause(&m, &m.clauses[m.nclauses++], w, cat));
 	}
 	TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles, ctx->err));
-	TRY(merge_run(&m, target_op(&m, false)));
+	TRY(merge_run(&m, false));
 	snprintf(tag, sizeof tag, "MERGE %lld", (long long)m.affected);
 	return complete(sink, tag);
 }
@@ -1448,7 +1643,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	if (m.nkeys)
 		TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles,
 				     ctx->err));
-	TRY(merge_run(&m, target_op(&m, m.nkeys == 0)));
+	TRY(merge_run(&m, m.nkeys == 0));
 	TRY(returning_send(&m, sink));
 	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)m.affected);
 	return complete(sink, tag);
