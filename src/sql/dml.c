@@ -154,6 +154,7 @@ typedef struct Dml {
 	bool pos_path;
 	bool joined;
 	bool mor;                /* merge-on-read: delete files, no rewrite */
+	bool narrow;             /* the position pass reads match_proj only */
 	int nfrom;
 	Operator *from_root;     /* the FROM side's plan (run once) */
 	SqlType *from_types;
@@ -532,7 +533,7 @@ plan_match(Dml *d)
 		}
 	if (d->nmatch_proj == 0)
 		d->match_proj[d->nmatch_proj++] = 0;
-	d->match_where = remap(d->ctx->arena, d->where, map);
+	d->match_where = d->where ? remap(d->ctx->arena, d->where, map) : NULL;
 }
 
 static void
@@ -1351,7 +1352,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 {
 	ExecCtx *ctx = d->ctx;
 	ExecCtx sctx = *ctx;     /* the scans' memory goes with op_arena */
-	int n = d->schema->nfields, i, rc = FLOE_ERR;
+	int n = d->schema->nfields, i, rc = FLOE_ERR, pcol = n;
 	int *proj = ARENA_ARRAY(d->op_arena, int, n + 2);
 	Operator *scan, *op;
 	uint64_t *bits = NULL;
@@ -1363,8 +1364,20 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		proj[i] = i;
 	proj[n] = SCAN_PROJ_FILE_POS;
 	sctx.arena = d->op_arena;
-	scan = op = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
-	if (d->joined && d->anti) {
+	if (d->narrow) {
+		int *np = ARENA_ARRAY(d->op_arena, int, d->nmatch_proj + 2);
+		memcpy(np, d->match_proj, sizeof(int) * (size_t)d->nmatch_proj);
+		np[d->nmatch_proj] = SCAN_PROJ_FILE_POS;
+		pcol = d->nmatch_proj;
+		scan = op = scan_new(&sctx, d->schema, pcol + 1, np, f, 1, false, d->t->md);
+		if (d->match_where)
+			op = filter_new(&sctx, scan, d->match_where);
+	} else {
+		scan = op = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
+	}
+	if (d->narrow) {
+		/* planned above */
+	} else if (d->joined && d->anti) {
 		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_ANTI, d->nkeys, d->lkeys,
 				   d->rkeys, d->join_cond, false);
 		if (d->where)
@@ -1389,7 +1402,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		pv = (const int64_t *)b->cols[n].data;
+		pv = (const int64_t *)b->cols[pcol].data;
 		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
 		for (j = 0; j < b->count; j++) {
 			int64_t p = pv[j];
@@ -1506,6 +1519,11 @@ dml_run(Dml *d)
 		return FLOE_OK;
 	if (d->where && !d->pos_path)
 		plan_match(d);
+	if (d->mor && !d->update && !d->ret.n && !d->joined) {
+		/* merge-on-read DELETE: read WHERE's columns and the position */
+		plan_match(d);
+		d->narrow = true;
+	}
 	if (d->joined) {
 		plan_join_keys(d, d->anti ? &d->join_cond : &d->where);
 		TRY(materialise_from(d, d->from_root));
