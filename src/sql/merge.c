@@ -16,7 +16,9 @@
  * Plan (one pass over the join):
  *
  *   target: one scan per live data file f_i, producing the table's columns,
- *           the row's position in f_i and the constant i  (T cols, pos, fidx)
+ *           the row's position in f_i and the constant i  (T cols, pos, fidx);
+ *           without BY SOURCE clauses, files whose column bounds exclude
+ *           every source key are skipped (prune_target)
  *   source: SELECT * FROM <USING item>, plus a constant TRUE marker
  *   join:   hash join target x source on the ON condition's equality
  *           conjuncts between the two sides (the rest is the residual;
