@@ -598,6 +598,15 @@ static const RelDef rels[] = {
 
 #define NRELS ((int)(sizeof rels / sizeof rels[0]))
 
+static int64_t hash_oid(const char *a, const char *b);
+
+/* a system relation's oid ('pg_class'::regclass) */
+static int64_t
+sys_oid(const struct RelDef *d)
+{
+	return hash_oid(d->ns == NS_PG ? "pg_catalog" : "information_schema", d->name);
+}
+
 #define OID_PG_CATALOG 11
 #define OID_PUBLIC 2200
 #define OID_INFO_SCHEMA 13000
@@ -981,17 +990,108 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 	*n = 0;
 	*oids = NULL;
 	TRY(catalog_namespace_exists(s->engine->catalog, s->search_path, &exists, err));
-	if (!exists)
-		return FLOE_OK;
-	TRY(catalog_list_tables(s->engine->catalog, s->search_path, a, &names, &nt, err));
-	*oids = ARENA_ARRAY(a, int64_t, nt + 1);
+	nt = 0;
+	if (exists)
+		TRY(catalog_list_tables(s->engine->catalog, s->search_path, a, &names, &nt, err));
+	/* pg_catalog is always searched first: its relations are visible */
+	*oids = ARENA_ARRAY(a, int64_t, nt + NRELS + 1);
+	for (i = 0; i < NRELS; i++)
+		if (rels[i].ns == NS_PG || !strcmp(s->search_path, "information_schema"))
+			(*oids)[(*n)++] = sys_oid(&rels[i]);
 	for (i = 0; i < nt; i++)
-		(*oids)[i] = pgcatalog_table_oid(s->search_path, names[i]);
-	*n = nt;
+		(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, names[i]);
 	return FLOE_OK;
 }
 
 /* ---- pg_catalog ---------------------------------------------------------- */
+
+/* the views among the system relations (PostgreSQL's relkind 'v') */
+static bool
+is_view(const RelDef *d)
+{
+	static const char *const views[] = {
+		"pg_roles", "pg_user", "pg_settings", "pg_tables", "pg_views", "pg_matviews",
+		"pg_indexes", "pg_sequences", "pg_policies", "pg_rules", "pg_locks", "pg_stats",
+		"pg_available_extensions", "pg_cursors", "pg_prepared_statements",
+		"pg_prepared_xacts", "pg_file_settings", "pg_hba_file_rules", "pg_group",
+		"pg_shadow", "pg_timezone_abbrevs", "pg_replication_slots", "pg_user_mappings",
+		"pg_publication_tables", "pg_triggers",
+	};
+	size_t i;
+	if (d->ns == NS_INFO || !strncmp(d->name, "pg_stat", 7))
+		return true;
+	for (i = 0; i < sizeof views / sizeof views[0]; i++)
+		if (!strcmp(views[i], d->name))
+			return true;
+	return false;
+}
+
+/* a system relation's columns, as floe types them */
+static int
+sys_columns(const RelDef *d, Arena *a, char ***names, SqlType **types)
+{
+	Rel r;
+	rel_init(&r, a, d->spec);
+	*names = r.names;
+	*types = r.types;
+	return r.ncols;
+}
+
+static void
+fill_sys_class(Rel *r)
+{
+	int i;
+	for (i = 0; i < NRELS; i++) {
+		const RelDef *d = &rels[i];
+		char **names;
+		SqlType *types;
+		bool view = is_view(d);
+		Value *row = row_new(r);
+		put_i(r, row, "oid", sys_oid(d));
+		put_s(r, row, "relname", d->name);
+		put_i(r, row, "relnamespace", d->ns == NS_PG ? OID_PG_CATALOG : OID_INFO_SCHEMA);
+		put_i(r, row, "reltype", 0);
+		put_i(r, row, "reloftype", 0);
+		put_i(r, row, "relowner", OID_ROLE);
+		put_i(r, row, "relam", view ? 0 : 2);
+		put_i(r, row, "relfilenode", view ? 0 : sys_oid(d));
+		put_i(r, row, "reltablespace", 0);
+		put_i(r, row, "relpages", 0);
+		put_i(r, row, "reltuples", -1);
+		put_i(r, row, "relallvisible", 0);
+		put_i(r, row, "reltoastrelid", 0);
+		put_b(r, row, "relhasindex", false);
+		put_b(r, row, "relisshared", false);
+		put_c(r, row, "relpersistence", 'p');
+		put_c(r, row, "relkind", view ? 'v' : 'r');
+		put_i(r, row, "relnatts", sys_columns(d, r->a, &names, &types));
+		put_i(r, row, "relchecks", 0);
+		put_b(r, row, "relhasrules", view);
+		put_b(r, row, "relhastriggers", false);
+		put_b(r, row, "relhassubclass", false);
+		put_b(r, row, "relrowsecurity", false);
+		put_b(r, row, "relforcerowsecurity", false);
+		put_b(r, row, "relispopulated", true);
+		put_c(r, row, "relreplident", view ? 'n' : 'd');
+		put_b(r, row, "relispartition", false);
+		put_i(r, row, "relrewrite", 0);
+	}
+}
+
+static void fill_column_rows(Rel *r, int64_t relid, int nfields, char **names, const SqlType *types,
+			     const bool *notnull, const bool *hasdef);
+
+static void
+fill_sys_attribute(Rel *r)
+{
+	int i;
+	for (i = 0; i < NRELS; i++) {
+		char **names;
+		SqlType *types;
+		int n = sys_columns(&rels[i], r->a, &names, &types);
+		fill_column_rows(r, sys_oid(&rels[i]), n, names, types, NULL, NULL);
+	}
+}
 
 static void
 fill_namespace(Rel *r, const Snap *sn)
@@ -1009,6 +1109,8 @@ fill_namespace(Rel *r, const Snap *sn)
 		put_i(r, row, "nspowner", OID_ROLE);
 	}
 }
+
+static void fill_sys_class(Rel *r);
 
 static void
 fill_class(Rel *r, const Snap *sn)
@@ -1048,6 +1150,41 @@ fill_class(Rel *r, const Snap *sn)
 		put_s(r, row, "relfrozenxid", "0");
 		put_s(r, row, "relminmxid", "0");
 	}
+	fill_sys_class(r);
+}
+
+static void
+fill_column_rows(Rel *r, int64_t relid, int nfields, char **names, const SqlType *types,
+		 const bool *notnull, const bool *hasdef)
+{
+	int k;
+	for (k = 0; k < nfields; k++) {
+		uint32_t toid = pgcatalog_type_oid(types[k]);
+		const struct PgType *pt = pgtype_of(toid);
+		Value *row = row_new(r);
+		put_i(r, row, "attrelid", relid);
+		put_s(r, row, "attname", names[k]);
+		put_i(r, row, "atttypid", toid);
+		put_i(r, row, "attstattarget", -1);
+		put_i(r, row, "attlen", pt ? pt->len : -1);
+		put_i(r, row, "attnum", k + 1);
+		put_i(r, row, "attndims", 0);
+		put_i(r, row, "attcacheoff", -1);
+		put_i(r, row, "atttypmod", pgcatalog_typmod(types[k]));
+		put_b(r, row, "attbyval", pt ? pt->byval : false);
+		put_c(r, row, "attalign", pt ? pt->align : 'i');
+		put_c(r, row, "attstorage", pt ? pt->storage : 'x');
+		put_s(r, row, "attcompression", "");
+		put_b(r, row, "attnotnull", notnull && notnull[k]);
+		put_b(r, row, "atthasdef", hasdef && hasdef[k]);
+		put_b(r, row, "atthasmissing", false);
+		put_s(r, row, "attidentity", "");
+		put_s(r, row, "attgenerated", "");
+		put_b(r, row, "attisdropped", false);
+		put_b(r, row, "attislocal", true);
+		put_i(r, row, "attinhcount", 0);
+		put_i(r, row, "attcollation", pt ? pt->collation : 0);
+	}
 }
 
 static void
@@ -1056,35 +1193,20 @@ fill_attribute(Rel *r, const Snap *sn)
 	int i, k;
 	for (i = 0; i < sn->ntabs; i++) {
 		const TabInfo *t = &sn->tabs[i];
-		for (k = 0; t->schema && k < t->schema->nfields; k++) {
+		int nf = t->schema ? t->schema->nfields : 0;
+		char **names = ARENA_ARRAY(r->a, char *, nf + 1);
+		SqlType *types = ARENA_ARRAY(r->a, SqlType, nf + 1);
+		bool *nn = ARENA_ARRAY(r->a, bool, nf + 1), *hd = ARENA_ARRAY(r->a, bool, nf + 1);
+		for (k = 0; k < nf; k++) {
 			const IcebergField *f = &t->schema->fields[k];
-			uint32_t toid = f->nested ? 25 : pgcatalog_type_oid(f->type);
-			const struct PgType *pt = pgtype_of(toid);
-			Value *row = row_new(r);
-			put_i(r, row, "attrelid", t->oid);
-			put_s(r, row, "attname", f->name);
-			put_i(r, row, "atttypid", toid);
-			put_i(r, row, "attstattarget", -1);
-			put_i(r, row, "attlen", pt ? pt->len : -1);
-			put_i(r, row, "attnum", k + 1);
-			put_i(r, row, "attndims", 0);
-			put_i(r, row, "attcacheoff", -1);
-			put_i(r, row, "atttypmod", f->nested ? -1 : pgcatalog_typmod(f->type));
-			put_b(r, row, "attbyval", pt ? pt->byval : false);
-			put_c(r, row, "attalign", pt ? pt->align : 'i');
-			put_c(r, row, "attstorage", pt ? pt->storage : 'x');
-			put_s(r, row, "attcompression", "");
-			put_b(r, row, "attnotnull", f->required);
-			put_b(r, row, "atthasdef", f->default_sql != NULL);
-			put_b(r, row, "atthasmissing", false);
-			put_s(r, row, "attidentity", "");
-			put_s(r, row, "attgenerated", "");
-			put_b(r, row, "attisdropped", false);
-			put_b(r, row, "attislocal", true);
-			put_i(r, row, "attinhcount", 0);
-			put_i(r, row, "attcollation", pt ? pt->collation : 0);
+			names[k] = f->name;
+			types[k] = f->nested ? type_make(TYPE_TEXT) : f->type;
+			nn[k] = f->required;
+			hd[k] = f->default_sql != NULL;
 		}
+		fill_column_rows(r, t->oid, nf, names, types, nn, hd);
 	}
+	fill_sys_attribute(r);
 }
 
 static void
@@ -1533,7 +1655,7 @@ pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_er
 		name = ident(a, text, strlen(text));
 	}
 	if ((d = find_rel(s, ns, name))) {
-		*oid = hash_oid(d->ns == NS_PG ? "pg_catalog" : "information_schema", name);
+		*oid = sys_oid(d);
 		return FLOE_OK;
 	}
 	TRY(table_in(s, a, ns ? ns : s->search_path, name, &found, err));
