@@ -150,6 +150,8 @@ typedef struct Merge {
 	SqlType *ret_types;
 	Batch **ret_batches;
 	int nret_batches, cap_ret_batches;
+	int64_t *ret_ord;         /* per returned row: its position in the INSERT */
+	int64_t nret_ord, cap_ret_ord;
 } Merge;
 
 /* join output layout */
@@ -722,8 +724,24 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 			}
 	TRY(writer(m));
 	TRY(data_writer_write(m->w, ob, m->ctx->err));
-	if (m->nret)
+	if (m->nret) {
 		TRY(returning_rows(m, ob));
+		if (m->dup_col >= 0) {
+			/* ON CONFLICT: RETURNING goes out in the INSERT's order */
+			for (j = 0; j < n; j++) {
+				Value o;
+				if (m->nret_ord == m->cap_ret_ord) {
+					int64_t nc = m->cap_ret_ord ? m->cap_ret_ord * 2 : 64;
+					m->ret_ord = arena_realloc(m->ctx->arena, m->ret_ord,
+								   sizeof(int64_t) * (size_t)m->cap_ret_ord,
+								   sizeof(int64_t) * (size_t)nc);
+					m->cap_ret_ord = nc;
+				}
+				vector_get_value(&b->cols[COL_SRC(m, m->dup_col + 1)], sel[j], &o);
+				m->ret_ord[m->nret_ord++] = o.is_null ? 0 : o.u.i;
+			}
+		}
+	}
 	return FLOE_OK;
 }
 
@@ -1506,6 +1524,51 @@ bind_returning(Merge *m, PgQuery__Node **list, int n)
 	return FLOE_OK;
 }
 
+static const int64_t *sort_ord;
+
+static int
+cmp_ord(const void *a, const void *b)
+{
+	int64_t x = sort_ord[*(const int64_t *)a], y = sort_ord[*(const int64_t *)b];
+	return x < y ? -1 : x > y;
+}
+
+/* The RETURNING rows in ret_ord order (rows of the INSERT come once each). */
+static void
+returning_sort(Merge *m)
+{
+	Arena *a = m->ctx->arena;
+	int64_t total = 0, i, *perm;
+	Batch **nb;
+	int nnb = 0, c;
+
+	for (i = 0; i < m->nret_batches; i++)
+		total += m->ret_batches[i]->count;
+	if (total != m->nret_ord || total < 2)
+		return;
+	perm = ARENA_ARRAY(a, int64_t, total);
+	for (i = 0; i < total; i++)
+		perm[i] = i;
+	sort_ord = m->ret_ord;
+	qsort(perm, (size_t)total, sizeof(int64_t), cmp_ord);
+	nb = ARENA_ARRAY(a, Batch *, m->nret_batches);
+	for (i = 0; i < total; i++) {
+		const Batch *src = m->ret_batches[perm[i] / VECTOR_SIZE];
+		uint32_t r = (uint32_t)(perm[i] % VECTOR_SIZE);
+		Batch *out = nnb ? nb[nnb - 1] : NULL;
+		if (!out || out->count == VECTOR_SIZE)
+			out = nb[nnb++] = batch_new(a, m->nret, m->ret_types, VECTOR_SIZE);
+		for (c = 0; c < m->nret; c++) {
+			Value v;
+			vector_get_value(&src->cols[c], r, &v);
+			vector_set_value(&out->cols[c], out->count, &v);
+		}
+		out->count++;
+	}
+	m->ret_batches = nb;
+	m->nret_batches = nnb;
+}
+
 static int
 returning_send(Merge *m, ResultSink *sink)
 {
@@ -1513,6 +1576,7 @@ returning_send(Merge *m, ResultSink *sink)
 
 	if (!m->nret || !sink)
 		return FLOE_OK;
+	returning_sort(m);
 	if (sink->columns && sink->columns(sink->ctx, m->nret, (const char *const *)m->ret_names,
 					   m->ret_types) != 0)
 		return floe_errorf(m->ctx->err, ERRCODE_QUERY_CANCELED,
