@@ -1122,7 +1122,16 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 	if (!strcmp(name, "to_regclass") && nargs == 1) {
 		const char *txt = const_text(b, args[0]);
 		int64_t oid;
-		if (txt) {
+		if (args[0]->kind == EXPR_CONST && args[0]->value.is_null) {
+			Value v = value_null(type_make(TYPE_INT32));
+			return expr_const(b->arena, &v);
+		}
+		if (!txt) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "to_regclass of a non-constant name is not supported yet");
+			return fail_at(b, location);
+		}
+		{
 			if (pgcatalog_regclass(b->session, b->arena, txt, &oid, b->err) == FLOE_OK)
 				return oid_const(b, oid, location);
 			if (!floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
