@@ -1524,12 +1524,11 @@ bind_returning(Merge *m, PgQuery__Node **list, int n)
 	return FLOE_OK;
 }
 
-static const int64_t *sort_ord;
-
 static int
-cmp_ord(const void *a, const void *b)
+cmp_ord(const void *a, const void *b, void *arg)
 {
-	int64_t x = sort_ord[*(const int64_t *)a], y = sort_ord[*(const int64_t *)b];
+	const int64_t *ord = arg;
+	int64_t x = ord[*(const int64_t *)a], y = ord[*(const int64_t *)b];
 	return x < y ? -1 : x > y;
 }
 
@@ -1549,8 +1548,7 @@ returning_sort(Merge *m)
 	perm = ARENA_ARRAY(a, int64_t, total);
 	for (i = 0; i < total; i++)
 		perm[i] = i;
-	sort_ord = m->ret_ord;
-	qsort(perm, (size_t)total, sizeof(int64_t), cmp_ord);
+	qsort_r(perm, (size_t)total, sizeof(int64_t), cmp_ord, m->ret_ord);
 	nb = ARENA_ARRAY(a, Batch *, m->nret_batches);
 	for (i = 0; i < total; i++) {
 		const Batch *src = m->ret_batches[perm[i] / VECTOR_SIZE];
