@@ -534,7 +534,7 @@ fi
 if command -v openssl >/dev/null 2>&1 &&
 	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
 		-subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$tmp/openssl.out" 2>&1; then
-	if x_start -D "$uw" --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
+	if x_start -D "$uw" --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" --auth-timeout 2; then
 		ok=1; why=
 		grep -q '^authentication: scram-sha-256, TLS on$' "$tmp/x.out" || { ok=0; why="banner"; }
 		tci="host=127.0.0.1 port=$xport dbname=floe connect_timeout=10 user=alice"
@@ -567,6 +567,52 @@ PY
 )
 		[ "$out" = 08P01 ] || { ok=0; why="$why; data after SSLRequest: $out"; }
 		if [ $ok -eq 1 ]; then pass "tls (psql verify-full, psycopg3 sslmode=require, SCRAM inside TLS)"; else fail tls "$why"; fi
+		# garbage instead of a TLS handshake, handshakes cut short, a client
+		# that stops after 'S' (closed by --auth-timeout 2), then a TLS login
+		out=$(python3 - 127.0.0.1 "$xport" <<'PY' 2>&1
+import os, random, socket, ssl, struct, sys, time
+host, port = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(3)
+sent = 0
+for i in range(300):
+    s = socket.create_connection((host, port), timeout=10)
+    s.sendall(struct.pack("!II", 8, 80877103))
+    if s.recv(1) != b"S":
+        print("no S"); sys.exit(1)
+    kind = i % 3
+    if kind == 0:      # random bytes
+        s.sendall(rnd.randbytes(rnd.randint(1, 2000)))
+    elif kind == 1:    # a TLS record header announcing more than is sent
+        s.sendall(b"\x16\x03\x01" + struct.pack("!H", rnd.randint(1, 16384)) + rnd.randbytes(rnd.randint(0, 50)))
+    else:              # a real ClientHello cut off by closing
+        ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
+        inb, outb = ssl.MemoryBIO(), ssl.MemoryBIO()
+        obj = ctx.wrap_bio(inb, outb)
+        try:
+            obj.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        hello = outb.read()
+        s.sendall(hello[: rnd.randint(1, len(hello))])
+    sent += 1
+    s.close()
+t0 = time.time()
+idle = socket.create_connection((host, port), timeout=10)
+idle.sendall(struct.pack("!II", 8, 80877103))
+idle.recv(1)
+try:
+    closed = idle.recv(1) == b""
+except (ConnectionResetError, socket.timeout):
+    closed = True
+print("sent %d, idle handshake %s" % (sent, "closed" if closed and time.time() - t0 < 8 else "kept"))
+PY
+)
+		out2=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=require" -c "SELECT 'still in'" 2>&1)
+		if [ "$out" = "sent 300, idle handshake closed" ] && [ "$out2" = "still in" ] && kill -0 "$xpid" 2>/dev/null; then
+			pass "tls_garbage_handshakes (300, then a TLS login works)"
+		else
+			fail tls_garbage_handshakes "$out / $out2"
+		fi
 		x_stop || fail tls_clean_exit "exit" "$tmp/x.err"
 	else
 		fail tls "floe serve with TLS did not start" "$tmp/x.err"
