@@ -136,6 +136,9 @@ typedef struct Merge {
 	const char *dup_msg;
 	const char *dup_hint;
 	bool pk_error;            /* matched rows are 23505 */
+	bool pk_bad;              /* a 23505 was found: the earliest row's key */
+	int64_t pk_bad_ord;
+	char *pk_bad_detail;
 	/* output */
 	DataWriter *w;
 	bool w_finished;
@@ -785,9 +788,29 @@ key_violation(Merge *m, const Batch *b, const int *cols, uint32_t r)
 		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
 				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
 	}
+	/* PostgreSQL reports the first offending row in the INSERT's order:
+	 * keep the one with the smallest position, report after the pass */
+	{
+		Value o;
+		int64_t ord;
+		vector_get_value(&b->cols[COL_SRC(m, m->dup_col + 1)], r, &o);
+		ord = o.is_null ? 0 : o.u.i;
+		if (m->pk_bad && ord >= m->pk_bad_ord)
+			return FLOE_OK;
+		m->pk_bad = true;
+		m->pk_bad_ord = ord;
+		m->pk_bad_detail = arena_sprintf(m->ctx->arena, "Key (%s)=(%s) already exists.", names,
+						 vals);
+	}
+	return FLOE_OK;
+}
+
+static int
+pk_error(Merge *m)
+{
 	floe_errorf(m->ctx->err, ERRCODE_UNIQUE_VIOLATION,
 		    "duplicate key value violates unique constraint \"%s_pkey\"", m->t->name);
-	return floe_error_detail(m->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
+	return floe_error_detail(m->ctx->err, "%s", m->pk_bad_detail);
 }
 
 static int
@@ -831,7 +854,9 @@ merge_batch(Merge *m, Batch *b)
 						int *cols = ARENA_ARRAY(sc, int, m->nkeys);
 						for (c = 0; c < m->nkeys; c++)
 							cols[c] = COL_SRC(m, m->keys[c]);
-						return key_violation(m, b, cols, i);
+						TRY(key_violation(m, b, cols, i));
+						choice[i] = -2;
+						continue;
 					}
 					return dup_error(m);
 				}
@@ -892,7 +917,9 @@ merge_batch(Merge *m, Batch *b)
 			int c;
 			for (c = 0; c < m->nkeys; c++)
 				cols[c] = COL_SRC(m, m->keys[c]);
-			return key_violation(m, b, cols, sel[0]);
+			for (i = 0; i < ns; i++)
+				TRY(key_violation(m, b, cols, sel[i]));
+			break;
 		}
 		}
 	}
@@ -1028,6 +1055,10 @@ merge_run(Merge *m, bool no_target)
 		batch_compact(b);
 		if (merge_batch(m, b) != FLOE_OK)
 			goto fail_open;
+	}
+	if (m->pk_bad) {
+		pk_error(m);
+		goto fail_open;
 	}
 	op_close(join);
 	join = NULL;
