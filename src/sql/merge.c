@@ -1617,6 +1617,30 @@ returning_send(Merge *m, ResultSink *sink)
 	return FLOE_OK;
 }
 
+/* Do the conflict columns name exactly the table's identifier fields? */
+static bool
+same_as_primary_key(const Merge *m)
+{
+	const IcebergSchema *sc = m->schema;
+	int i, k;
+
+	for (k = 0; k < m->nkeys; k++) {
+		for (i = 0; i < sc->nidentifier; i++)
+			if (sc->fields[m->keys[k]].id == sc->identifier_field_ids[i])
+				break;
+		if (i == sc->nidentifier)
+			return false;
+	}
+	for (i = 0; i < sc->nidentifier; i++) {
+		for (k = 0; k < m->nkeys; k++)
+			if (sc->fields[m->keys[k]].id == sc->identifier_field_ids[i])
+				break;
+		if (k == m->nkeys)
+			return false;
+	}
+	return true;
+}
+
 int
 merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
 {
@@ -1656,6 +1680,15 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 				return fail_at(&m, oc->infer->location);
 			}
 			m.keys[m.nkeys++] = c;
+		}
+		if (m.schema->nidentifier > 0 && !same_as_primary_key(&m)) {
+			/* rows inserted past another key's conflicts could repeat the
+			 * primary key, which nothing would check */
+			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "ON CONFLICT on columns other than the primary key of \"%s\" is not supported yet",
+				    m.t->name);
+			floe_error_hint(ctx->err, "Name exactly the primary key columns, or omit the column list.");
+			return fail_at(&m, oc->infer->location);
 		}
 	} else {
 		if (oc && oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE) {
