@@ -6,7 +6,8 @@
  * batches, and SQLSTATEs.  The expectations are Java's values; this program
  * passes against PostgreSQL 15 too.
  *
- * Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcClient.java URL USER
+ * Run: java -cp /usr/share/java/postgresql.jar tests/clients/JdbcClient.java URL USER [PASSWORD [--password-check]]
+ * With --password-check, a login with a wrong password must fail with 28P01.
  * Prints "ok NAME" / "not ok NAME: why"; exit status 1 if anything failed.
  */
 import java.math.BigDecimal;
@@ -41,6 +42,8 @@ public class JdbcClient {
 		p.setProperty("user", args[1]);
 		p.setProperty("prepareThreshold", "1");
 		p.setProperty("sslmode", "disable");
+		if (args.length > 2)
+			p.setProperty("password", args[2]);
 		try (Connection c = DriverManager.getConnection(args[0], p)) {
 			DatabaseMetaData md = c.getMetaData();
 			check(md.getDatabaseMajorVersion() == 15, "server_major_version", md.getDatabaseProductVersion());
@@ -127,6 +130,15 @@ public class JdbcClient {
 			try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT 'alive'")) {
 				check(rs.next() && "alive".equals(rs.getString(1)), "alive_after_errors", "");
 				st.execute("DROP TABLE jt");
+			}
+		}
+		if (args.length > 3 && args[3].equals("--password-check")) {
+			Properties bad = (Properties) p.clone();
+			bad.setProperty("password", args[2] + "x");
+			try (Connection c = DriverManager.getConnection(args[0], bad)) {
+				check(false, "wrong_password_refused", "connected");
+			} catch (SQLException e) {
+				check("28P01".equals(e.getSQLState()), "wrong_password_refused", e.getSQLState() + " " + e.getMessage());
 			}
 		}
 		System.exit(failures == 0 ? 0 : 1);

@@ -5,7 +5,9 @@
  * SQLSTATEs and positions, and a CancelRequest during a long query.
  *
  * Usage: pq_client "host=127.0.0.1 port=N user=u dbname=floe" TEST
- * TEST is one of: params, binary, errors, singlerow, cancel.
+ * TEST is one of: params, binary, errors, singlerow, cancel, password (CONNINFO
+ * has the right password: the login used it, and the same CONNINFO with a
+ * wrong one fails with "password authentication failed").
  * Prints "ok NAME" per check and "not ok NAME: why" on failure; exits 1 if
  * any check failed.  The expected values are PostgreSQL 15's documented
  * binary formats (the *send functions of src/backend/utils/adt) and libpq's behaviour, not
@@ -436,7 +438,17 @@ main(int argc, char **argv)
 		printf("not ok connect: %s\n", PQerrorMessage(c));
 		return 1;
 	}
-	if (!strcmp(argv[2], "params"))
+	if (!strcmp(argv[2], "password")) {
+		char *bad = malloc(strlen(argv[1]) + 32);
+		PGconn *b;
+		check(PQconnectionUsedPassword(c) == 1, "login_used_password", "");
+		sprintf(bad, "%s password=wrong", argv[1]);
+		b = PQconnectdb(bad);
+		check(PQstatus(b) == CONNECTION_BAD && strstr(PQerrorMessage(b), "password authentication failed"),
+		      "wrong_password_refused", "%s", PQerrorMessage(b));
+		PQfinish(b);
+		free(bad);
+	} else if (!strcmp(argv[2], "params"))
 		test_params(c);
 	else if (!strcmp(argv[2], "binary"))
 		test_binary(c);

@@ -15,7 +15,7 @@
 #     to PostgreSQL 15's, bad rows (line number, nothing committed), CopyFail
 #   - tests/clients/JdbcClient.java (pgjdbc 42.5, prepareThreshold=1: named
 #     statements, binary transfer): parameters and getters of common types,
-#     batches, metadata, SQLSTATEs
+#     batches, metadata, SQLSTATEs; logged in with SCRAM, wrong password
 #   - tests/clients/many_clients.py: 100 connections at once inserting into
 #     and reading one table; every acknowledged row present exactly once
 #   - tests/clients/wire.py: raw protocol (SSL/GSSENC 'N', PortalSuspended,
@@ -215,19 +215,6 @@ elif cmp -s "$tmp/copy_out.floe.csv" <(printf '1,hello,2024-01-02\n2,"comma, ""q
 	pass "psql_copy"
 else
 	fail psql_copy "unexpected output" "$tmp/copy_psql_floe.out"
-fi
-
-# ---- JDBC (Debian libpostgresql-jdbc-java, Java 17 single-file launch) ----------
-jar=/usr/share/java/postgresql.jar
-if command -v java >/dev/null 2>&1 && [ -f "$jar" ]; then
-	if timeout 180 java -cp "$jar" tests/clients/JdbcClient.java "jdbc:postgresql://127.0.0.1:$port/floe" tester \
-		>"$tmp/jdbc.out" 2>&1; then
-		pass "jdbc ($(grep -c '^ok ' "$tmp/jdbc.out") checks)"
-	else
-		fail jdbc "exit $?" "$tmp/jdbc.out"
-	fi
-else
-	fail jdbc "java or $jar missing (scripts/install-deps.sh --test)"
 fi
 
 # ---- 100 concurrent connections inserting into and reading one table -------------
@@ -480,8 +467,9 @@ else
 	fail refuse_non_loopback_trust_even_with_users "rc=$rc $out"
 fi
 
-# ---- psycopg2 and node-postgres, logged in with SCRAM-SHA-256 ---------------------
-# each script also runs against PostgreSQL 15, which proves its expectations
+# ---- psycopg2, JDBC, libpq and node-postgres, logged in with SCRAM-SHA-256 ----------
+# psycopg2 and node-postgres also run against PostgreSQL 15, which proves
+# their expectations
 if x_start -D "$uw"; then
 	if "$pyexe" -c 'import psycopg2' >/dev/null 2>&1; then
 		if timeout 120 "$pyexe" tests/clients/psycopg2_client.py "$(xci alice) password='Al1ce pw'" 'Al1ce pw' \
@@ -499,6 +487,25 @@ if x_start -D "$uw"; then
 		fi
 	else
 		fail psycopg2 "python3-psycopg2 is not installed (scripts/install-deps.sh --test)"
+	fi
+	# JDBC (Debian libpostgresql-jdbc-java, Java 17 single-file launch)
+	jar=/usr/share/java/postgresql.jar
+	if command -v java >/dev/null 2>&1 && [ -f "$jar" ]; then
+		if timeout 180 java -cp "$jar" tests/clients/JdbcClient.java "jdbc:postgresql://127.0.0.1:$xport/floe" alice \
+			'Al1ce pw' --password-check >"$tmp/jdbc.out" 2>&1; then
+			pass "jdbc ($(grep -c '^ok ' "$tmp/jdbc.out") checks, SCRAM login)"
+		else
+			fail jdbc "exit $?" "$tmp/jdbc.out"
+		fi
+	else
+		fail jdbc "java or $jar missing (scripts/install-deps.sh --test)"
+	fi
+	if [ -x "$tmp/pq_client" ]; then
+		if timeout 60 "$tmp/pq_client" "$(xci alice) password='Al1ce pw'" password >"$tmp/pq_password.out" 2>&1; then
+			pass "libpq_password ($(grep -c '^ok ' "$tmp/pq_password.out") checks, SCRAM login)"
+		else
+			fail libpq_password "exit $?" "$tmp/pq_password.out"
+		fi
 	fi
 	nodedir=tests/clients/node
 	if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
