@@ -68,6 +68,13 @@ typedef struct Expr {
 	struct Expr **args;
 } Expr;
 
+/* ORDER BY inside an aggregate call: one sort key over the input rows. */
+typedef struct AggOrderKey {
+	Expr *e;
+	bool desc;
+	bool nulls_first;
+} AggOrderKey;
+
 /* One aggregate call of a GROUP BY. */
 typedef struct AggCall {
 	const struct AggFunc *fn;
@@ -76,6 +83,10 @@ typedef struct AggCall {
 	bool distinct;
 	Expr *filter;              /* FILTER (WHERE ...) or NULL */
 	SqlType type;              /* result type */
+	/* agg(x ORDER BY ...): the rows are fed to the state in this order
+	 * (hash_agg.c buffers and sorts them per group); 0 = any order */
+	int norder;
+	AggOrderKey *order;
 } AggCall;
 
 Expr *expr_new(Arena *a, ExprKind kind, SqlType type, int nargs);

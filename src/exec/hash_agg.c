@@ -14,6 +14,12 @@
  *
  * DISTINCT aggregates remember the (group, value) pairs they have fed to
  * their state; FILTER (WHERE ...) narrows the rows an aggregate sees.
+ * An aggregate with ORDER BY (string_agg(x, ',' ORDER BY y)) does not
+ * update its states while the input is read: its rows (group id,
+ * arguments, sort keys) are kept in a RowStore, sorted by (group, keys,
+ * arrival) when the input ends, and fed to the states in that order; with
+ * DISTINCT (whose sort keys are arguments) a row equal to the previous
+ * one fed to the same group is skipped.
  *
  * Invariants:
  *   1. group ids are dense 0..ngroups-1 in first-seen order.
@@ -56,6 +62,8 @@ typedef struct HashAggOp {
 	uint32_t emit_pos;
 	struct DistinctSet *dsets;  /* per aggregate: seen (group, value) pairs
 				       of a DISTINCT aggregate (else unused) */
+	RowStore **ostore;       /* per aggregate with ORDER BY: its input rows
+				    (group id, arg, arg2, order keys), else NULL */
 } HashAggOp;
 
 /*
@@ -272,6 +280,231 @@ eval_dense(HashAggOp *h, const Expr *e, Batch *in, Vector *out)
 	return FLOE_OK;
 }
 
+/* ---- aggregates with ORDER BY ---------------------------------------------- */
+
+/* Store column layout of aggregate j's buffered rows. */
+static int
+ord_arg_col(const AggCall *a)
+{
+	return a->arg ? 1 : -1;
+}
+
+static int
+ord_key_col(const AggCall *a)
+{
+	return 1 + (a->arg ? 1 : 0) + (a->arg2 ? 1 : 0);
+}
+
+/* Keep the rows of `in` that aggregate j sees (FILTER) in its store. */
+static int
+buffer_ordered(HashAggOp *h, int j, Batch *in, const uint32_t *gids)
+{
+	Operator *op = &h->op;
+	AggCall *a = &h->aggs[j];
+	uint32_t n = in->count, m = 0, i;
+	uint32_t *keep = arena_alloc(op->scratch, sizeof(uint32_t) * (n ? n : 1));
+	int ncols = ord_key_col(a) + a->norder, c = 0, k;
+	Batch *b = ARENA_NEW(op->scratch, Batch);
+	Vector tmp;
+
+	if (a->filter) {
+		Vector fvec;
+		VectorView fv;
+		TRY(eval_dense(h, a->filter, in, &fvec));
+		vector_view(&fvec, &fv);
+		for (i = 0; i < n; i++) {
+			uint32_t fk = fv.sel ? fv.sel[i] : i;
+			if (validity_get(fv.validity, fk) && ((const uint8_t *)fv.data)[fk])
+				keep[m++] = i;
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			keep[m++] = i;
+	}
+	if (!m)
+		return FLOE_OK;
+	b->ncols = ncols;
+	b->cols = ARENA_ARRAY(op->scratch, Vector, ncols);
+	b->arena = op->scratch;
+	vector_init(&b->cols[c], type_make(TYPE_INT64), op->scratch, m);
+	for (i = 0; i < m; i++)
+		((int64_t *)b->cols[c].data)[i] = gids[keep[i]];
+	c++;
+	if (a->arg) {
+		TRY(eval_dense(h, a->arg, in, &tmp));
+		vector_init(&b->cols[c], tmp.type, op->scratch, m);
+		vector_copy_rows(&b->cols[c], 0, &tmp, keep, m);
+		c++;
+	}
+	if (a->arg2) {
+		TRY(eval_dense(h, a->arg2, in, &tmp));
+		vector_init(&b->cols[c], tmp.type, op->scratch, m);
+		vector_copy_rows(&b->cols[c], 0, &tmp, keep, m);
+		c++;
+	}
+	for (k = 0; k < a->norder; k++) {
+		TRY(eval_dense(h, a->order[k].e, in, &tmp));
+		vector_init(&b->cols[c], tmp.type, op->scratch, m);
+		vector_copy_rows(&b->cols[c], 0, &tmp, keep, m);
+		c++;
+	}
+	b->count = m;
+	rowstore_append(h->ostore[j], b);
+	return FLOE_OK;
+}
+
+typedef struct OrdRef {
+	uint32_t batch, row;
+} OrdRef;
+
+typedef struct OrdSort {
+	RowStore *rs;
+	const AggCall *a;
+	int key0;
+} OrdSort;
+
+int sort_compare_values(const void *a, const void *b, SqlType t);
+
+static int
+ord_cmp(const void *pa, const void *pb, void *arg)
+{
+	const OrdRef *x = pa, *y = pb;
+	const OrdSort *os = arg;
+	const Batch *bx = rowstore_batch(os->rs, (int)x->batch), *by = rowstore_batch(os->rs, (int)y->batch);
+	int64_t gx = ((const int64_t *)bx->cols[0].data)[x->row];
+	int64_t gy = ((const int64_t *)by->cols[0].data)[y->row];
+	int k;
+
+	if (gx != gy)
+		return gx < gy ? -1 : 1;
+	for (k = 0; k < os->a->norder; k++) {
+		const AggOrderKey *key = &os->a->order[k];
+		const Vector *vx = &bx->cols[os->key0 + k], *vy = &by->cols[os->key0 + k];
+		bool nx = !validity_get(vx->validity, x->row), ny = !validity_get(vy->validity, y->row);
+		size_t w = type_width(vx->type.id);
+		int c;
+		if (nx || ny) {
+			if (nx && ny)
+				continue;
+			return nx ? (key->nulls_first ? -1 : 1) : (key->nulls_first ? 1 : -1);
+		}
+		c = sort_compare_values((const char *)vx->data + w * x->row,
+					(const char *)vy->data + w * y->row, vx->type);
+		if (c)
+			return key->desc ? -c : c;
+	}
+	if (x->batch != y->batch)
+		return x->batch < y->batch ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Copy value (batch, row) of column col into dst row i. */
+static void
+ord_copy(const Batch *src, int col, uint32_t row, Vector *dst, uint32_t i)
+{
+	const Vector *v = &src->cols[col];
+	size_t w = type_width(v->type.id);
+
+	memcpy((char *)dst->data + w * i, (const char *)v->data + w * row, w);
+	if (!validity_get(v->validity, row))
+		vector_set_null(dst, i);
+}
+
+static bool
+ord_same_arg(const Batch *bx, uint32_t rx, const Batch *by, uint32_t ry, int col)
+{
+	const Vector *vx = &bx->cols[col], *vy = &by->cols[col];
+	size_t w = type_width(vx->type.id);
+	bool nx = !validity_get(vx->validity, rx), ny = !validity_get(vy->validity, ry);
+
+	if (nx || ny)
+		return nx && ny;
+	return sort_compare_values((const char *)vx->data + w * rx, (const char *)vy->data + w * ry,
+				   vx->type) == 0;
+}
+
+/* Sort aggregate j's buffered rows and feed them to the group states. */
+static int
+feed_ordered(HashAggOp *h, int j)
+{
+	Operator *op = &h->op;
+	AggCall *a = &h->aggs[j];
+	RowStore *rs = h->ostore[j];
+	int nb = rowstore_nbatches(rs), bi, ac = ord_arg_col(a);
+	size_t total = (size_t)rowstore_rows(rs), n = 0, pos;
+	OrdRef *refs;
+	OrdSort os = { rs, a, ord_key_col(a) };
+	bool have_prev = false;
+	OrdRef prev = { 0, 0 };
+
+	if (!total)
+		return FLOE_OK;
+	refs = xmalloc(sizeof(OrdRef) * total);
+	for (bi = 0; bi < nb; bi++) {
+		const Batch *b = rowstore_batch(rs, bi);
+		uint32_t r;
+		for (r = 0; r < b->count; r++) {
+			refs[n].batch = (uint32_t)bi;
+			refs[n].row = r;
+			n++;
+		}
+	}
+	qsort_r(refs, n, sizeof(OrdRef), ord_cmp, &os);
+	for (pos = 0; pos < n;) {
+		uint32_t m = 0, cap = VECTOR_SIZE;
+		Vector arg, arg2;
+		void **ptrs;
+		FuncCtx fc = { h->arena, op->ctx->err };
+		int rc;
+
+		arena_reset(op->scratch);
+		if ((rc = exec_check_cancel(op->ctx)) != FLOE_OK) {
+			free(refs);
+			return rc;
+		}
+		ptrs = arena_alloc(op->scratch, sizeof(void *) * cap);
+		if (a->arg)
+			vector_init(&arg, a->arg->type, op->scratch, cap);
+		if (a->arg2)
+			vector_init(&arg2, a->arg2->type, op->scratch, cap);
+		for (; pos < n && m < cap; pos++) {
+			const Batch *b = rowstore_batch(rs, (int)refs[pos].batch);
+			uint32_t r = refs[pos].row;
+			int64_t g = ((const int64_t *)b->cols[0].data)[r];
+			if (a->distinct && ac >= 0) {
+				const Batch *pb;
+				if (!validity_get(b->cols[ac].validity, r))
+					continue;   /* DISTINCT aggregates ignore NULLs */
+				pb = have_prev ? rowstore_batch(rs, (int)prev.batch) : NULL;
+				if (pb && ((const int64_t *)pb->cols[0].data)[prev.row] == g &&
+				    ord_same_arg(pb, prev.row, b, r, ac))
+					continue;
+				prev = refs[pos];
+				have_prev = true;
+			}
+			ptrs[m] = h->states + h->stride * (size_t)g + h->offsets[j];
+			if (a->arg)
+				ord_copy(b, ac, r, &arg, m);
+			if (a->arg2)
+				ord_copy(b, ac + 1, r, &arg2, m);
+			m++;
+		}
+		if (!m)
+			continue;
+		if (a->arg2)
+			rc = a->fn->update2(&fc, &arg, &arg2, m, ptrs);
+		else
+			rc = a->fn->update(&fc, a->arg ? &arg : NULL, m, ptrs);
+		if (rc != FLOE_OK) {
+			free(refs);
+			return rc;
+		}
+	}
+	free(refs);
+	rowstore_clear(rs);
+	return FLOE_OK;
+}
+
 static int
 consume(HashAggOp *h, Batch *in)
 {
@@ -368,6 +601,11 @@ consume(HashAggOp *h, Batch *in)
 		Vector arg, arg2;
 		uint32_t m = n, *keep = NULL;
 
+		if (h->ostore[j]) {
+			TRY(buffer_ordered(h, j, in, gids));
+			continue;
+		}
+
 		for (i = 0; i < n; i++)
 			ptrs[i] = h->states + h->stride * gids[i] + h->offsets[j];
 		if (a->arg)
@@ -433,6 +671,7 @@ hash_agg_open(Operator *op)
 {
 	HashAggOp *h = (HashAggOp *)op;
 	Batch *in;
+	int j;
 
 	TRY(op_open(op->child));
 	if (h->plain)
@@ -446,6 +685,9 @@ hash_agg_open(Operator *op)
 		if (in->count)
 			TRY(consume(h, in));
 	}
+	for (j = 0; j < h->naggs; j++)
+		if (h->ostore[j])
+			TRY(feed_ordered(h, j));
 	h->emit_pos = 0;
 	return FLOE_OK;
 }
@@ -511,6 +753,9 @@ hash_agg_close(Operator *op)
 		d->vals = NULL;
 		d->cap = d->n = d->vcap = 0;
 	}
+	for (k = 0; k < h->naggs; k++)
+		if (h->ostore[k])
+			rowstore_clear(h->ostore[k]);
 	free(h->states);
 	free(h->ht_hash);
 	free(h->ht_gid);
@@ -553,6 +798,23 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 	for (j = 0; j < naggs; j++)
 		if (aggs[j].distinct && aggs[j].arg)
 			h->dsets[j].width = type_width(aggs[j].arg->type.id);
+	h->ostore = ARENA_ARRAY(ctx->arena, RowStore *, naggs ? naggs : 1);
+	for (j = 0; j < naggs; j++) {
+		const AggCall *a = &aggs[j];
+		SqlType *ot;
+		int c = 0, k2;
+		if (!a->norder)
+			continue;
+		ot = ARENA_ARRAY(ctx->arena, SqlType, ord_key_col(a) + a->norder);
+		ot[c++] = type_make(TYPE_INT64);
+		if (a->arg)
+			ot[c++] = a->arg->type;
+		if (a->arg2)
+			ot[c++] = a->arg2->type;
+		for (k2 = 0; k2 < a->norder; k2++)
+			ot[c++] = a->order[k2].e->type;
+		h->ostore[j] = rowstore_new(ctx, c, ot, NULL);
+	}
 	for (j = 0; j < naggs; j++) {
 		h->offsets[j] = h->stride;
 		h->stride += (aggs[j].fn->state_size + 15) & ~(size_t)15;

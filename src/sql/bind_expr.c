@@ -784,6 +784,21 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 		Expr *acc = NULL;
 		size_t i;
 
+		if (a->rexpr && a->rexpr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR && any &&
+		    !strcmp(op, "=")) {
+			/* x = ANY (arr): arr is an array's text form (pg_catalog's
+			 * array columns, docs/catalog.md) */
+			Expr *args[2];
+			if (!(args[0] = bind_expr(b, a->rexpr)) || !(args[1] = bind_expr(b, a->lexpr)))
+				return NULL;
+			if (args[0]->type.id != TYPE_TEXT && !args[0]->unknown_literal) {
+				floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE, "op ANY/ALL (array) requires array on right side");
+				return fail_at(b, a->location);
+			}
+			if (!(args[1] = bind_coerce(b, args[1], type_make(TYPE_TEXT), COERCE_EXPLICIT, NULL)))
+				return NULL;
+			return bind_call(b, "floe_array_has", args, 2, a->location);
+		}
 		if (!a->rexpr || a->rexpr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "op ANY/ALL over an array value is not supported yet (only ARRAY[...] and subqueries)");
@@ -1412,6 +1427,490 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
  * scalar -> the constant, EXISTS -> true/false, x op ANY/ALL (subquery)
  * (IN is = ANY) -> an OR/AND of x op value over the values, so NULLs give
  * PostgreSQL's three-valued answers (NOT IN with a NULL is never true). */
+/* ---- correlated subqueries over small inputs ------------------------------
+ *
+ * The planner (select.c) decorrelates EXISTS / IN / aggregate comparisons
+ * in WHERE; other correlated scalar, EXISTS and ARRAY subqueries (the
+ * lookups catalog queries make: psql's \du, column defaults) are bound
+ * here when their inner side is small:
+ *
+ *   (SELECT v FROM inner WHERE p_inner AND p_corr)
+ *     -> run SELECT v, k1..kn FROM inner WHERE p_inner once (k: the inner
+ *        columns p_corr reads), at most CORR_MAX_ROWS rows, then
+ *        CASE WHEN p_corr[row 1] THEN v1 WHEN p_corr[row 2] THEN v2 ... END
+ *
+ * where p_corr[row i] is p_corr with the inner columns replaced by row i's
+ * values.  EXISTS is the OR of the p_corr[row i]; ARRAY(...) the text form
+ * '{...}' of the values whose p_corr holds, in the inner query's order.
+ * Only a plain SELECT (one target, no aggregates, GROUP BY, DISTINCT,
+ * LIMIT, set operations, WITH, nested subqueries) whose outer references
+ * are all in WHERE conjuncts qualifies; otherwise the original 0A000
+ * stands.  Unlike PostgreSQL, a scalar subquery matching several rows
+ * yields the first instead of failing with 21000.
+ */
+#define CORR_MAX_ROWS 1000
+
+typedef struct CorrRefs {
+	const char **aliases;     /* the inner FROM's relation names / aliases */
+	int naliases;
+	bool outer;               /* a reference to another relation was seen */
+	PgQuery__ColumnRef **inner;   /* inner columns read (deduplicated) */
+	int ninner, cap;
+	Arena *a;
+} CorrRefs;
+
+static void
+from_aliases(CorrRefs *cr, Node *n)
+{
+	const char *name = NULL;
+	if (!n)
+		return;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_RANGE_VAR:
+		name = n->range_var->alias ? n->range_var->alias->aliasname : n->range_var->relname;
+		break;
+	case PG_QUERY__NODE__NODE_JOIN_EXPR:
+		from_aliases(cr, n->join_expr->larg);
+		from_aliases(cr, n->join_expr->rarg);
+		if (n->join_expr->alias)
+			name = n->join_expr->alias->aliasname;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+		if (n->range_subselect->alias)
+			name = n->range_subselect->alias->aliasname;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+		if (n->range_function->alias)
+			name = n->range_function->alias->aliasname;
+		break;
+	default:
+		break;
+	}
+	if (name) {
+		cr->aliases = arena_realloc(cr->a, cr->aliases, sizeof(char *) * (size_t)cr->naliases,
+					    sizeof(char *) * (size_t)(cr->naliases + 1));
+		cr->aliases[cr->naliases++] = name;
+	}
+}
+
+/* the relation a column reference names (NULL: unqualified) */
+static const char *
+ref_rel(PgQuery__ColumnRef *c)
+{
+	if (c->n_fields == 2)
+		return str_of(c->fields[0]);
+	if (c->n_fields == 3)
+		return str_of(c->fields[1]);
+	return NULL;
+}
+
+static void
+note_ref(CorrRefs *cr, PgQuery__ColumnRef *c)
+{
+	const char *rel = ref_rel(c), *col = str_of(c->fields[c->n_fields - 1]);
+	int i;
+	if (rel) {
+		for (i = 0; i < cr->naliases; i++)
+			if (!strcmp(cr->aliases[i], rel))
+				break;
+		if (i == cr->naliases) {
+			cr->outer = true;
+			return;
+		}
+	}
+	if (!col)
+		return;
+	for (i = 0; i < cr->ninner; i++) {
+		const char *r2 = ref_rel(cr->inner[i]);
+		if (!strcmp(str_of(cr->inner[i]->fields[cr->inner[i]->n_fields - 1]), col) &&
+		    ((!r2 && !rel) || (r2 && rel && !strcmp(r2, rel))))
+			return;
+	}
+	if (cr->ninner == cr->cap) {
+		int nc = cr->cap ? cr->cap * 2 : 8;
+		cr->inner = arena_realloc(cr->a, cr->inner, sizeof(void *) * (size_t)cr->cap,
+					  sizeof(void *) * (size_t)nc);
+		cr->cap = nc;
+	}
+	cr->inner[cr->ninner++] = c;
+}
+
+/* Note the column references of an expression; false for node kinds this
+ * walk does not know (subqueries among them). */
+static bool
+walk_refs(CorrRefs *cr, Node *n)
+{
+	size_t i;
+	if (!n)
+		return true;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_COLUMN_REF:
+		note_ref(cr, n->column_ref);
+		return true;
+	case PG_QUERY__NODE__NODE_A_CONST:
+	case PG_QUERY__NODE__NODE_PARAM_REF:
+	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
+		return true;
+	case PG_QUERY__NODE__NODE_A_EXPR:
+		return walk_refs(cr, n->a_expr->lexpr) && walk_refs(cr, n->a_expr->rexpr);
+	case PG_QUERY__NODE__NODE_LIST:
+		for (i = 0; i < n->list->n_items; i++)
+			if (!walk_refs(cr, n->list->items[i]))
+				return false;
+		return true;
+	case PG_QUERY__NODE__NODE_BOOL_EXPR:
+		for (i = 0; i < n->bool_expr->n_args; i++)
+			if (!walk_refs(cr, n->bool_expr->args[i]))
+				return false;
+		return true;
+	case PG_QUERY__NODE__NODE_FUNC_CALL:
+		if (n->func_call->over || n->func_call->agg_star || n->func_call->n_agg_order ||
+		    n->func_call->agg_filter || bind_is_aggregate_name(str_of(
+			    n->func_call->funcname[n->func_call->n_funcname - 1])))
+			return false;
+		for (i = 0; i < n->func_call->n_args; i++)
+			if (!walk_refs(cr, n->func_call->args[i]))
+				return false;
+		return true;
+	case PG_QUERY__NODE__NODE_TYPE_CAST:
+		return walk_refs(cr, n->type_cast->arg);
+	case PG_QUERY__NODE__NODE_NULL_TEST:
+		return walk_refs(cr, n->null_test->arg);
+	case PG_QUERY__NODE__NODE_BOOLEAN_TEST:
+		return walk_refs(cr, n->boolean_test->arg);
+	case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+		return walk_refs(cr, n->collate_clause->arg);
+	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+		for (i = 0; i < n->coalesce_expr->n_args; i++)
+			if (!walk_refs(cr, n->coalesce_expr->args[i]))
+				return false;
+		return true;
+	case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+		for (i = 0; i < n->a_array_expr->n_elements; i++)
+			if (!walk_refs(cr, n->a_array_expr->elements[i]))
+				return false;
+		return true;
+	case PG_QUERY__NODE__NODE_CASE_EXPR:
+		if (!walk_refs(cr, n->case_expr->arg) || !walk_refs(cr, n->case_expr->defresult))
+			return false;
+		for (i = 0; i < n->case_expr->n_args; i++) {
+			PgQuery__CaseWhen *w = n->case_expr->args[i]->case_when;
+			if (!walk_refs(cr, w->expr) || !walk_refs(cr, w->result))
+				return false;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* a copy of e with inner column k (< ninner) replaced by row[k] and outer
+ * column ninner + j by column j */
+static Expr *
+corr_subst(Arena *a, const Expr *e, int ninner, const Value *row)
+{
+	Expr *c;
+	int i;
+	if (e->kind == EXPR_COLREF) {
+		if (e->col < ninner) {
+			Value v = row[e->col];
+			c = expr_const(a, &v);
+			c->location = e->location;
+			return c;
+		}
+		c = expr_colref(a, e->col - ninner, e->type);
+		c->location = e->location;
+		return c;
+	}
+	c = ARENA_NEW(a, Expr);
+	*c = *e;
+	if (e->nargs) {
+		c->args = ARENA_ARRAY(a, Expr *, e->nargs);
+		for (i = 0; i < e->nargs; i++)
+			c->args[i] = e->args[i] ? corr_subst(a, e->args[i], ninner, row) : NULL;
+	}
+	return c;
+}
+
+/* one element of an array's text form: quoted when PostgreSQL quotes it */
+static const char *
+array_elem_text(BindCtx *b, const Value *v)
+{
+	const char *t;
+	size_t tl, k, len = 0;
+	bool quote;
+	char *o;
+	if (v->is_null)
+		return "NULL";
+	t = value_to_text(v, b->arena, &tl);
+	quote = tl == 0 || (tl == 4 && !strncasecmp(t, "null", 4));
+	for (k = 0; k < tl; k++)
+		if (strchr("{},\" \\", t[k]))
+			quote = true;
+	if (!quote)
+		return t;
+	o = arena_alloc(b->arena, 2 * tl + 3);
+	o[len++] = '"';
+	for (k = 0; k < tl; k++) {
+		if (t[k] == '"' || t[k] == '\\')
+			o[len++] = '\\';
+		o[len++] = t[k];
+	}
+	o[len++] = '"';
+	o[len] = 0;
+	return o;
+}
+
+/* Bind a correlated subquery as described above; NULL with *handled false
+ * when it does not qualify (the caller keeps its error). */
+static Expr *
+bind_corr_sublink(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
+{
+	PgQuery__SelectStmt *sub, *ns;
+	CorrRefs cr;
+	Node **conj, **inner_conj, **corr_conj, stmt;
+	size_t nconj = 0, i;
+	int ninner_c = 0, ncorr = 0, k, ncols;
+	SelectPlan p;
+	Value *rows = NULL;
+	int64_t nrows = 0, cap = 0;
+	Scope is;
+	BindCtx nb;
+	Expr *cond = NULL, *e;
+	int rc;
+
+	*handled = false;
+	if (!b->exec || !b->scope || b->corr_scope || !sl->subselect ||
+	    sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return NULL;
+	sub = sl->subselect->select_stmt;
+	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists ||
+	    sub->n_group_clause || sub->having_clause || sub->limit_count || sub->limit_offset ||
+	    sub->n_distinct_clause || sub->n_window_clause || sub->with_clause ||
+	    sub->n_target_list != 1 || !sub->where_clause || sub->into_clause)
+		return NULL;
+	memset(&cr, 0, sizeof cr);
+	cr.a = b->arena;
+	for (i = 0; i < sub->n_from_clause; i++)
+		from_aliases(&cr, sub->from_clause[i]);
+	/* the target and ORDER BY may not look outside */
+	if (!walk_refs(&cr, sub->target_list[0]->res_target->val) || cr.outer)
+		return NULL;
+	for (i = 0; i < sub->n_sort_clause; i++)
+		if (!walk_refs(&cr, sub->sort_clause[i]->sort_by->node) || cr.outer)
+			return NULL;
+	/* split WHERE into inner-only and correlated conjuncts */
+	if (sub->where_clause->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    sub->where_clause->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+		conj = sub->where_clause->bool_expr->args;
+		nconj = sub->where_clause->bool_expr->n_args;
+	} else {
+		conj = &sub->where_clause;
+		nconj = 1;
+	}
+	inner_conj = ARENA_ARRAY(b->arena, Node *, nconj + 1);
+	corr_conj = ARENA_ARRAY(b->arena, Node *, nconj + 1);
+	cr.ninner = 0;   /* from here on: the inner columns of correlated conjuncts */
+	for (i = 0; i < nconj; i++) {
+		CorrRefs one = cr;
+		one.outer = false;
+		one.ninner = 0;
+		one.inner = NULL;
+		one.cap = 0;
+		if (!walk_refs(&one, conj[i]))
+			return NULL;
+		if (!one.outer) {
+			inner_conj[ninner_c++] = conj[i];
+			continue;
+		}
+		corr_conj[ncorr++] = conj[i];
+		for (k = 0; k < one.ninner; k++)
+			note_ref(&cr, one.inner[k]);
+	}
+	if (ncorr == 0)
+		return NULL;
+	/* SELECT target, inner columns FROM ... WHERE inner conjuncts */
+	ns = ARENA_NEW(b->arena, PgQuery__SelectStmt);
+	*ns = *sub;
+	ns->n_target_list = 1 + (size_t)cr.ninner;
+	ns->target_list = ARENA_ARRAY(b->arena, Node *, ns->n_target_list);
+	ns->target_list[0] = sub->target_list[0];
+	for (k = 0; k < cr.ninner; k++) {
+		PgQuery__ResTarget *rt = ARENA_NEW(b->arena, PgQuery__ResTarget);
+		Node *n = ARENA_NEW(b->arena, Node), *ref = ARENA_NEW(b->arena, Node);
+		pg_query__res_target__init(rt);
+		pg_query__node__init(ref);
+		ref->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+		ref->column_ref = cr.inner[k];
+		rt->val = ref;
+		rt->location = -1;
+		pg_query__node__init(n);
+		n->node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+		n->res_target = rt;
+		ns->target_list[1 + k] = n;
+	}
+	if (ninner_c == 0) {
+		ns->where_clause = NULL;
+	} else if (ninner_c == 1) {
+		ns->where_clause = inner_conj[0];
+	} else {
+		PgQuery__BoolExpr *be = ARENA_NEW(b->arena, PgQuery__BoolExpr);
+		Node *n = ARENA_NEW(b->arena, Node);
+		pg_query__bool_expr__init(be);
+		be->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+		be->n_args = (size_t)ninner_c;
+		be->args = inner_conj;
+		be->location = -1;
+		pg_query__node__init(n);
+		n->node_case = PG_QUERY__NODE__NODE_BOOL_EXPR;
+		n->bool_expr = be;
+		ns->where_clause = n;
+	}
+	pg_query__node__init(&stmt);
+	stmt.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+	stmt.select_stmt = ns;
+	if (select_plan(b->session, b->exec, b->sql, &stmt, &p) != FLOE_OK)
+		return NULL;
+	ncols = p.ncols;
+	if ((rc = op_open(p.root)) == FLOE_OK) {
+		Batch *batch;
+		while ((rc = op_next(p.root, &batch)) == FLOE_OK && batch) {
+			uint32_t r;
+			for (r = 0; r < batch->count; r++) {
+				uint32_t row = batch->sel ? batch->sel[r] : r;
+				int c;
+				if (nrows == CORR_MAX_ROWS) {
+					rc = FLOE_ERR;
+					break;
+				}
+				if (nrows == cap) {
+					int64_t nc = cap ? cap * 2 : 16;
+					rows = arena_realloc(b->arena, rows, sizeof(Value) * (size_t)(cap * ncols),
+							     sizeof(Value) * (size_t)(nc * ncols));
+					cap = nc;
+				}
+				for (c = 0; c < ncols; c++) {
+					Value *v = &rows[nrows * ncols + c];
+					vector_get_value(&batch->cols[c], row, v);
+					v->type = p.types[c];
+					if (!v->is_null && type_is_string(v->type.id) && v->u.s.len > STRVIEW_INLINE)
+						v->u.s = strview_make(arena_memdup(b->arena, v->u.s.u.ptr, v->u.s.len),
+								      v->u.s.len);
+				}
+				nrows++;
+			}
+			if (rc != FLOE_OK)
+				break;
+		}
+	}
+	op_close(p.root);
+	if (rc != FLOE_OK)
+		return NULL;
+	/* the correlated conjuncts over (inner columns, outer scope) */
+	memset(&is, 0, sizeof is);
+	is.ncols = cr.ninner;
+	is.names = ARENA_ARRAY(b->arena, char *, cr.ninner + 1);
+	is.types = p.types + 1;
+	is.relnames = ARENA_ARRAY(b->arena, char *, cr.ninner + 1);
+	for (k = 0; k < cr.ninner; k++) {
+		is.names[k] = (char *)str_of(cr.inner[k]->fields[cr.inner[k]->n_fields - 1]);
+		is.relnames[k] = (char *)ref_rel(cr.inner[k]);
+	}
+	nb = *b;
+	nb.scope = &is;
+	nb.corr_scope = b->scope;
+	nb.corr_base = cr.ninner;
+	nb.allow_aggs = false;
+	nb.where = "WHERE";
+	for (k = 0; k < ncorr; k++) {
+		Expr *c = bind_coerce_bool(&nb, bind_expr(&nb, corr_conj[k]), "WHERE");
+		if (!c)
+			return NULL;
+		cond = cond ? bind_bool2(b, EXPR_AND, cond, c) : c;
+	}
+	*handled = true;
+	switch (sl->sub_link_type) {
+	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK: {
+		Value fv;
+		memset(&fv, 0, sizeof fv);
+		fv.type = type_make(TYPE_BOOL);
+		e = expr_const(b->arena, &fv);
+		for (i = 0; i < (size_t)nrows; i++) {
+			Expr *ci = corr_subst(b->arena, cond, cr.ninner, &rows[i * (size_t)ncols + 1]);
+			e = i == 0 ? ci : bind_bool2(b, EXPR_OR, e, ci);
+		}
+		return e;
+	}
+	case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK: {
+		Value nv = value_null(p.types[0]);
+		if (nrows == 0)
+			return expr_const(b->arena, &nv);
+		e = expr_new(b->arena, EXPR_CASE, p.types[0], (int)(2 * nrows));
+		for (i = 0; i < (size_t)nrows; i++) {
+			e->args[2 * i] = corr_subst(b->arena, cond, cr.ninner, &rows[i * (size_t)ncols + 1]);
+			e->args[2 * i + 1] = expr_const(b->arena, &rows[i * (size_t)ncols]);
+		}
+		e->location = bind_location(b, sl->location);
+		return e;
+	}
+	case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK: {
+		Expr **args, *pair[2];
+		if (nrows == 0)
+			return text_const(b, "{}", sl->location);
+		args = ARENA_ARRAY(b->arena, Expr *, nrows + 1);
+		args[0] = text_const(b, ",", sl->location);
+		for (i = 0; i < (size_t)nrows; i++) {
+			Expr *w = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2);
+			w->args[0] = corr_subst(b->arena, cond, cr.ninner, &rows[i * (size_t)ncols + 1]);
+			w->args[1] = text_const(b, array_elem_text(b, &rows[i * (size_t)ncols]), sl->location);
+			args[i + 1] = w;
+		}
+		if (!(e = bind_call(b, "concat_ws", args, (int)nrows + 1, sl->location)))
+			return NULL;
+		pair[0] = text_const(b, "{", sl->location);
+		pair[1] = e;
+		if (!(e = bind_call(b, "||", pair, 2, sl->location)))
+			return NULL;
+		pair[0] = e;
+		pair[1] = text_const(b, "}", sl->location);
+		return bind_call(b, "||", pair, 2, sl->location);
+	}
+	default:
+		*handled = false;
+		return NULL;
+	}
+}
+
+/* After a subquery failed with the planner's "correlated subqueries are
+ * not supported": bind it with bind_corr_sublink, or keep that error. */
+static Expr *
+try_corr(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
+{
+	floe_error saved = *b->err;
+	Expr *e;
+
+	*handled = false;
+	if (strcmp(saved.sqlstate, ERRCODE_FEATURE_NOT_SUPPORTED) != 0 ||
+	    strncmp(saved.message, "correlated subqueries", 21) != 0)
+		return NULL;
+	floe_error_clear(b->err);
+	e = bind_corr_sublink(b, sl, handled);
+	if (*handled)
+		return e;
+	*b->err = saved;
+	if (b->scope && b->scope->ncols > 0 && !b->corr_scope) {
+		/* not runnable here: an expression that fails with 0A000 when a
+		 * row reaches it (none does over psql's empty catalog relations,
+		 * or in a CASE branch not taken); typed text (boolean for EXISTS) */
+		Expr *arg = expr_colref(b->arena, 0, b->scope->types[0]);
+		floe_error_clear(b->err);
+		*handled = true;
+		return bind_call(b, sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK ?
+				 "floe_correlated_exists" : "floe_correlated_subquery", &arg, 1, sl->location);
+	}
+	return NULL;
+}
+
 static Expr *
 bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 {
@@ -1423,15 +1922,21 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 
 	switch (sl->sub_link_type) {
 	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
-		if (select_run_subquery(b, sl->subselect, 1, &vals, &nrows, &type, &ncols) != FLOE_OK)
-			return fail_at(b, sl->location);
+		if (select_run_subquery(b, sl->subselect, 1, &vals, &nrows, &type, &ncols) != FLOE_OK) {
+			bool h;
+			Expr *ce = try_corr(b, sl, &h);
+			return h ? ce : fail_at(b, sl->location);
+		}
 		memset(&v, 0, sizeof v);
 		v.type = type_make(TYPE_BOOL);
 		v.u.b = nrows > 0;
 		return expr_const(b->arena, &v);
 	case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
-		if (select_run_subquery(b, sl->subselect, 2, &vals, &nrows, &type, &ncols) != FLOE_OK)
-			return fail_at(b, sl->location);
+		if (select_run_subquery(b, sl->subselect, 2, &vals, &nrows, &type, &ncols) != FLOE_OK) {
+			bool h;
+			Expr *ce = try_corr(b, sl, &h);
+			return h ? ce : fail_at(b, sl->location);
+		}
 		if (ncols != 1) {
 			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
 			return fail_at(b, sl->location);
@@ -1498,8 +2003,11 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 		 * catalog's array columns, docs/catalog.md) */
 		char *buf;
 		size_t len = 0, cap = 64;
-		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK)
-			return fail_at(b, sl->location);
+		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK) {
+			bool h;
+			Expr *ce = try_corr(b, sl, &h);
+			return h ? ce : fail_at(b, sl->location);
+		}
 		if (ncols != 1) {
 			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery must return only one column");
 			return fail_at(b, sl->location);
@@ -1507,37 +2015,17 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 		buf = arena_alloc(b->arena, cap);
 		buf[len++] = '{';
 		for (i = 0; i < nrows; i++) {
-			const char *t;
-			size_t tl, k, need;
-			bool quote;
-			if (vals[i].is_null) {
-				t = "NULL";
-				tl = 4;
-				quote = false;
-			} else {
-				t = value_to_text(&vals[i], b->arena, &tl);
-				quote = tl == 0 || (tl == 4 && !strncasecmp(t, "null", 4));
-				for (k = 0; k < tl; k++)
-					if (strchr("{},\" \\", t[k]))
-						quote = true;
-			}
-			need = len + 2 * tl + 4;
-			if (need > cap) {
-				size_t nc = need * 2;
+			const char *t = array_elem_text(b, &vals[i]);
+			size_t tl = strlen(t);
+			if (len + tl + 3 > cap) {
+				size_t nc = (len + tl + 3) * 2;
 				buf = arena_realloc(b->arena, buf, cap, nc);
 				cap = nc;
 			}
 			if (i)
 				buf[len++] = ',';
-			if (quote)
-				buf[len++] = '"';
-			for (k = 0; k < tl; k++) {
-				if (quote && (t[k] == '"' || t[k] == '\\'))
-					buf[len++] = '\\';
-				buf[len++] = t[k];
-			}
-			if (quote)
-				buf[len++] = '"';
+			memcpy(buf + len, t, tl);
+			len += tl;
 		}
 		buf[len++] = '}';
 		buf[len] = 0;
