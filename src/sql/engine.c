@@ -957,6 +957,25 @@ fail:
 	return FLOE_ERR;
 }
 
+/* Target k of a plain SELECT when it is an untyped literal (NULL or a
+ * quoted string), else NULL. */
+static Node *
+select_literal(PgQuery__SelectStmt *sel, int k)
+{
+	Node *v;
+
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->n_values_lists ||
+	    k >= (int)sel->n_target_list ||
+	    sel->target_list[k]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+		return NULL;
+	v = sel->target_list[k]->res_target->val;
+	if (!v || v->node_case != PG_QUERY__NODE__NODE_A_CONST)
+		return NULL;
+	if (v->a_const->isnull || v->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+		return v;
+	return NULL;
+}
+
 /*
  * The rows an INSERT adds, as an operator producing one column per field of
  * t's current schema, in order: the VALUES lists / SELECT / DEFAULT VALUES
@@ -1087,7 +1106,15 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 						   "INSERT has more expressions than target columns");
 			for (i = 0; i < schema->nfields; i++) {
 				const IcebergField *f = &schema->fields[i];
-				if (target[i] >= 0 && target[i] < p.ncols) {
+				Node *lit;
+				if (target[i] >= 0 && target[i] < p.ncols &&
+				    (lit = select_literal(sel, target[i]))) {
+					/* an untyped literal (NULL, 'text') takes the
+					 * column's type, as in PostgreSQL */
+					Expr *x = bind_expr(&b, lit);
+					if (!x || !(proj[i] = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+				} else if (target[i] >= 0 && target[i] < p.ncols) {
 					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
 					if (!(proj[i] = bind_coerce_column(&b, x, f)))
 						return FLOE_ERR;
