@@ -14,6 +14,13 @@
  * Overflow: sum(int2/int4) past bigint is 22003 "bigint out of range";
  * numeric sums past 38 digits 22003 "value overflows numeric format".
  *
+ * Display scales (vector.h, dscale) of numeric results, as PostgreSQL:
+ * sum(numeric) shows the largest display scale among the rows it added;
+ * min/max the kept row's own; avg select_div_scale(sum, count) (at least
+ * 16 significant digits: avg 36002.12 of 147790 rows shows 12 decimals),
+ * capped at the result type's scale max(16, s), so an average below 1
+ * shows 16 decimals where PostgreSQL shows 20.
+ *
  * State blocks are plain structs (state_size bytes, init()ed by the
  * caller); update() adds a batch of rows where row i goes to states[i];
  * combine() merges two partial states; finalize() writes one row.
@@ -26,6 +33,7 @@
  */
 #include <math.h>
 #include "func/func_internal.h"
+#include "types/decimal.h"
 
 /* ---- count ---------------------------------------------------------------- */
 
@@ -162,7 +170,8 @@ static const AggFunc agg_sum_i32 = { "sum", sizeof(SumI64State), sumi_init, sum_
 typedef struct DecState {
 	int128 sum;         /* at scale `scale` */
 	int64_t n;
-	int32_t scale;
+	int16_t scale;
+	int16_t dmax;       /* largest display scale among the rows (vector.h) */
 } DecState;
 
 static void
@@ -193,15 +202,22 @@ dec_add(FuncCtx *ctx, DecState *s, int128 x)
 		VectorView v;                                                          \
 		const T *d;                                                            \
 		int scale = arg->type.id == TYPE_DECIMAL ? arg->type.scale : 0;        \
+		bool varies = vector_varies(arg);                                      \
+		const uint8_t *ds = vector_dscale_of(arg);                             \
 		uint32_t i;                                                            \
 		vector_view(arg, &v);                                                  \
 		d = v.data;                                                            \
 		for (i = 0; i < count; i++) {                                          \
 			uint32_t k = ARGK(v, i);                                       \
 			DecState *s = states[i];                                       \
+			int dsc = scale;                                               \
 			if (!ARGVALID(v, k))                                           \
 				continue;                                              \
-			s->scale = scale;                                              \
+			if (varies)                                                    \
+				dsc = vector_dscale_at(arg, ds, k, (int128)d[k]);      \
+			if (!s->n || dsc > s->dmax)                                    \
+				s->dmax = (int16_t)dsc;                                \
+			s->scale = (int16_t)scale;                                     \
 			TRY(dec_add(ctx, s, (int128)d[k]));                            \
 		}                                                                      \
 		return FLOE_OK;                                                        \
@@ -222,9 +238,25 @@ dec_combine(FuncCtx *ctx, void *dst, const void *src)
 		return FLOE_OK;
 	if (__builtin_add_overflow(d->sum, s->sum, &d->sum) || !func_dec_fits(d->sum))
 		return numeric_overflow(ctx);
+	if (!d->n || s->dmax > d->dmax)
+		d->dmax = s->dmax;
 	d->n += s->n;
 	d->scale = s->scale;
 	return FLOE_OK;
+}
+
+/* Row `row` of an unconstrained result displays at dsc (vector.h). */
+static void
+set_dscale(Vector *out, uint32_t row, int dsc)
+{
+	if (out->type.precision != 0)
+		return;
+	if (dsc > out->type.scale)
+		dsc = out->type.scale;
+	if (!out->dscale && dsc == out->type.scale && out->type.scale != NUMERIC_DEFAULT_SCALE)
+		return;
+	vector_ensure_dscale(out);
+	out->dscale[row] = (uint8_t)dsc;
 }
 
 /* sum: the sum at the output scale */
@@ -240,6 +272,8 @@ dec_sum_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	if (func_dec_rescale(s->sum, s->scale, out->type.scale,
 			     &((int128 *)out->data)[row]) != FLOE_OK)
 		return numeric_overflow(ctx);
+	/* PostgreSQL's sum displays at the largest scale it added */
+	set_dscale(out, row, s->dmax);
 	out_valid(out, row);
 	return FLOE_OK;
 }
@@ -253,6 +287,22 @@ dec_avg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	if (!s->n) {
 		out_null(out, row);
 		return FLOE_OK;
+	}
+	if (out->type.precision == 0) {
+		/* PostgreSQL: sum / count at select_div_scale of the sum (at its
+		 * display scale) and the count; capped at the output scale */
+		int dm = s->dmax < s->scale ? s->dmax : s->scale;
+		int rs = decimal_div_scale(s->sum / func_pow10[s->scale - dm], dm, (int128)s->n, 0);
+		if (rs < out->type.scale && DECIMAL_DIV_SHRINK) {
+			int128 q;
+			if (func_dec_div(s->sum, s->scale, (int128)s->n, 0, rs, &q) != FLOE_OK ||
+			    func_dec_rescale(q, rs, out->type.scale, &((int128 *)out->data)[row]) != FLOE_OK)
+				return numeric_overflow(ctx);
+			set_dscale(out, row, rs);
+			out_valid(out, row);
+			return FLOE_OK;
+		}
+		set_dscale(out, row, out->type.scale);
 	}
 	if (func_dec_div(s->sum, s->scale, (int128)s->n, 0, out->type.scale,
 			 &((int128 *)out->data)[row]) != FLOE_OK)
@@ -560,6 +610,7 @@ typedef struct MinMaxState {
 		Interval iv;
 	} v;
 	bool any;
+	uint8_t dscale;     /* numeric: the kept value's display scale */
 } MinMaxState;
 
 static void
@@ -644,7 +695,57 @@ MINMAX_BOTH(i32, int32_t, i, CMP_I, int64_t)
 MINMAX_BOTH(i64, int64_t, i, CMP_I, int64_t)
 MINMAX_BOTH(f32, float, f, CMP_F, double)
 MINMAX_BOTH(f64, double, f, CMP_F, double)
-MINMAX_BOTH(dec, int128, d, CMP_I, int128)
+
+/* numeric: as MINMAX, keeping the chosen row's display scale (vector.h) */
+#define MINMAX_DEC(name, SIGN)                                                         \
+	static int name##_update(FuncCtx *ctx, const Vector *arg, uint32_t count,     \
+				 void **states)                                        \
+	{                                                                              \
+		VectorView v;                                                          \
+		const int128 *d;                                                       \
+		const uint8_t *ds = vector_dscale_of(arg);                             \
+		bool varies = vector_varies(arg);                                      \
+		uint32_t i;                                                            \
+		vector_view(arg, &v);                                                  \
+		d = v.data;                                                            \
+		for (i = 0; i < count; i++) {                                          \
+			uint32_t k = ARGK(v, i);                                       \
+			MinMaxState *s = states[i];                                    \
+			if (!ARGVALID(v, k))                                           \
+				continue;                                              \
+			if (!s->any || CMP_I(d[k], s->v.d) * (SIGN) > 0) {             \
+				s->v.d = d[k];                                         \
+				s->dscale = (uint8_t)(varies ? vector_dscale_at(arg, ds, k, d[k]) \
+						   : arg->type.scale);                 \
+				s->any = true;                                         \
+			}                                                              \
+		}                                                                      \
+		return FLOE_OK;                                                        \
+	}                                                                              \
+	static int name##_combine(FuncCtx *ctx, void *dst, const void *src)           \
+	{                                                                              \
+		MinMaxState *dd = dst;                                                 \
+		const MinMaxState *ss = src;                                           \
+		if (ss->any && (!dd->any || CMP_I(ss->v.d, dd->v.d) * (SIGN) > 0))     \
+			*dd = *ss;                                                     \
+		return FLOE_OK;                                                        \
+	}                                                                              \
+	static int name##_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)    \
+	{                                                                              \
+		MinMaxState *s = st;                                                   \
+		if (!s->any) {                                                         \
+			out_null(out, row);                                            \
+			return FLOE_OK;                                                \
+		}                                                                      \
+		((int128 *)out->data)[row] = s->v.d;                                   \
+		set_dscale(out, row, s->dscale);                                       \
+		out_valid(out, row);                                                   \
+		return FLOE_OK;                                                        \
+	}                                                                              \
+	static const AggFunc agg_##name = { (SIGN) < 0 ? "min" : "max", sizeof(MinMaxState), mm_init,       \
+					    name##_update, name##_combine, name##_final, NULL };
+MINMAX_DEC(min_dec, -1)
+MINMAX_DEC(max_dec, 1)
 MINMAX_BOTH(iv, Interval, iv, CMP_IV, Interval)
 
 /* text: copy the kept string into ctx->arena */

@@ -17,6 +17,14 @@
  *     scale s1+s2 (rounded down to the output scale when that is capped),
  *     / rounds half away from zero to the output type's scale; more than 38
  *     digits is 22003 "value overflows numeric format".
+ *   - numeric display scales (vector.h, dscale): each result row gets
+ *     PostgreSQL's display scale from its arguments' rows: + - % the max,
+ *     * the sum, unary - the same; / select_div_scale (at least 16
+ *     significant digits, at least either input's scale) on the row's
+ *     values.  Every display scale is capped at the output type's scale,
+ *     which the resolver fixes per expression (for / max(16, inputs'
+ *     scales)): a quotient below 1 (1.0/3: PostgreSQL prints 20 digits)
+ *     prints 16, and 38 digits in all is the limit (22003 beyond).
  *
  * Mixed-type signatures (int2 + int4, float4 * float8, ...) are listed as
  * PostgreSQL has them so resolution picks the same operator; the resolver
@@ -28,6 +36,7 @@
  */
 #include <math.h>
 #include "func/func_internal.h"
+#include "types/decimal.h"
 
 #define P10(n) ((int128)n)
 const int128 func_pow10[39] = {
@@ -290,13 +299,59 @@ BINARY_KERNEL(mod_dec_al, int128, int128, TYPE_DECIMAL,
 	      if (y == 0) goto fail_div0;
 	      r = x % y)
 
+/*
+ * Display scales (vector.h, dscale) of a numeric result: per row, the max
+ * (DS_MAX: + - %) or the sum (DS_SUM: *) of the arguments' display scales
+ * (an integer argument counts 0), capped at out's scale.  Written only when
+ * an argument's rows vary or out sits at NUMERIC_DEFAULT_SCALE (which would
+ * otherwise read as a stored column's); else every row prints at out's
+ * scale, which is then the same rule applied to the types.
+ */
+enum { DS_MAX, DS_SUM };
+
+static void
+dec_result_dscale(const Vector *args, int nargs, uint32_t count, Vector *out, int rule)
+{
+	VectorView v[2];
+	const uint8_t *ds[2];
+	bool any = false;
+	uint32_t i;
+	int j;
+
+	if (out->type.id != TYPE_DECIMAL || out->type.precision != 0 || nargs > 2)
+		return;
+	for (j = 0; j < nargs; j++)
+		any |= vector_varies(&args[j]);
+	if (!any && out->type.scale != NUMERIC_DEFAULT_SCALE)
+		return;
+	for (j = 0; j < nargs; j++) {
+		vector_view(&args[j], &v[j]);
+		ds[j] = vector_dscale_of(&args[j]);
+	}
+	vector_ensure_dscale(out);
+	for (i = 0; i < count; i++) {
+		int d = 0;
+		for (j = 0; j < nargs; j++) {
+			int dj = 0;
+			if (args[j].type.id == TYPE_DECIMAL) {
+				uint32_t k = ARGK(v[j], i);
+				dj = vector_dscale_at(&args[j], ds[j], k, ((const int128 *)v[j].data)[k]);
+			}
+			d = rule == DS_SUM ? d + dj : (dj > d ? dj : d);
+		}
+		out->dscale[i] = (uint8_t)(d < out->type.scale ? d : out->type.scale);
+	}
+}
+
 #define ALIGNED(fname, inner)                                                          \
 	static int fname(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count,  \
 			 Vector *out)                                                  \
 	{                                                                              \
 		const Vector *al;                                                      \
 		TRY(func_dec_align(ctx, args, nargs, out->type.scale, count, &al));    \
-		return inner(ctx, al, nargs, count, out);                              \
+		TRY(inner(ctx, al, nargs, count, out));                                \
+		dec_result_dscale(args, nargs, count, out, DS_MAX);                    \
+		return FLOE_OK;                                                        \
 	}
 
 ALIGNED(add_dec, add_dec_al)
@@ -378,6 +433,7 @@ mul_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 		o[i] = r;
 		out_valid(out, i);
 	}
+	dec_result_dscale(args, nargs, count, out, DS_SUM);
 	return FLOE_OK;
 }
 
@@ -454,8 +510,12 @@ div_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 	const int128 *a, *b;
 	int128 *o = out->data;
 	int sx = args[0].type.scale, sy = args[1].type.scale, so = out->type.scale;
+	const uint8_t *dsa = vector_dscale_of(&args[0]), *dsb = vector_dscale_of(&args[1]);
+	bool dyn = out->type.precision == 0 && DECIMAL_DIV_SHRINK;
 	uint32_t i;
 
+	if (dyn)
+		vector_ensure_dscale(out);
 	vector_view(&args[0], &va);
 	vector_view(&args[1], &vb);
 	a = va.data;
@@ -468,6 +528,23 @@ div_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 		}
 		if (b[kb] == 0)
 			return err_div0(ctx);
+		if (dyn) {
+			/* PostgreSQL's select_div_scale on the display values */
+			int da = vector_dscale_at(&args[0], dsa, ka, a[ka]);
+			int db = vector_dscale_at(&args[1], dsb, kb, b[kb]);
+			int rs = decimal_div_scale(a[ka] / func_pow10[sx - da], da,
+						   b[kb] / func_pow10[sy - db], db);
+			if (rs < so && DECIMAL_DIV_SHRINK) {
+				int128 q;
+				if (func_dec_div(a[ka], sx, b[kb], sy, rs, &q) != FLOE_OK ||
+				    func_dec_rescale(q, rs, so, &o[i]) != FLOE_OK)
+					return err_numeric(ctx);
+				out->dscale[i] = (uint8_t)rs;
+				out_valid(out, i);
+				continue;
+			}
+			out->dscale[i] = (uint8_t)so;
+		}
 		if (func_dec_div(a[ka], sx, b[kb], sy, so, &o[i]) != FLOE_OK)
 			return err_numeric(ctx);
 		out_valid(out, i);
@@ -509,7 +586,15 @@ UNARY_KERNEL(neg_i32, int32_t, int32_t, TYPE_INT32, if (x == INT32_MIN) goto fai
 UNARY_KERNEL(neg_i64, int64_t, int64_t, TYPE_INT64, if (x == INT64_MIN) goto fail_range; r = -x)
 UNARY_KERNEL(neg_f32, float, float, TYPE_FLOAT32, r = -x)
 UNARY_KERNEL(neg_f64, double, double, TYPE_FLOAT64, r = -x)
-UNARY_KERNEL(neg_dec, int128, int128, TYPE_DECIMAL, r = -x)
+UNARY_KERNEL(neg_dec_k, int128, int128, TYPE_DECIMAL, r = -x)
+
+static int
+neg_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	TRY(neg_dec_k(ctx, args, nargs, count, out));
+	dec_result_dscale(args, nargs, count, out, DS_MAX);
+	return FLOE_OK;
+}
 UNARY_KERNEL(not_i16, int16_t, int16_t, TYPE_INT16, r = (int16_t)~x)
 UNARY_KERNEL(not_i32, int32_t, int32_t, TYPE_INT32, r = ~x)
 UNARY_KERNEL(not_i64, int64_t, int64_t, TYPE_INT64, r = ~x)

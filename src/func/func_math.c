@@ -9,8 +9,9 @@
  *   - abs of the most negative integer is 22003 "<type> out of range";
  *   - round(double precision) rounds half to even (rint), round(numeric)
  *     half away from zero; round/trunc(numeric, n) with n < 0 round to tens,
- *     hundreds...; the result keeps the argument's scale (floe types have
- *     one scale per column: PostgreSQL would print n digits);
+ *     hundreds...; the result keeps the argument's scale as its type's
+ *     and displays n digits (max(n, 0)) as PostgreSQL (vector.h, dscale);
+ *     abs keeps each row's display scale;
  *   - ceil/floor/round/trunc of numeric without n give scale 0;
  *   - sqrt of a negative, ln/log of zero or a negative, 0 ^ negative and
  *     negative ^ fractional raise PostgreSQL's 2201F / 2201E errors;
@@ -86,7 +87,28 @@ MATH_KERNEL(abs_i64, int64_t, int32_t, int64_t,
 	    if (x == INT64_MIN) return err_range(ctx, TYPE_INT64); r = x < 0 ? -x : x)
 MATH_KERNEL(abs_f32, float, int32_t, float, r = fabsf(x))
 MATH_KERNEL(abs_f64, double, int32_t, double, r = fabs(x))
-MATH_KERNEL(abs_dec, int128, int32_t, int128, r = x < 0 ? -x : x)
+MATH_KERNEL(abs_dec_k, int128, int32_t, int128, r = x < 0 ? -x : x)
+
+/* abs(numeric) keeps each row's display scale (vector.h, dscale) */
+static int
+abs_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v;
+	const uint8_t *ds = vector_dscale_of(&args[0]);
+	uint32_t i;
+
+	TRY(abs_dec_k(ctx, args, nargs, count, out));
+	if (!vector_varies(&args[0]) || out->type.precision != 0 ||
+	    out->type.scale != args[0].type.scale)
+		return FLOE_OK;
+	vector_view(&args[0], &v);
+	vector_ensure_dscale(out);
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i);
+		out->dscale[i] = (uint8_t)vector_dscale_at(&args[0], ds, k, ((const int128 *)v.data)[k]);
+	}
+	return FLOE_OK;
+}
 
 MATH_KERNEL(round_f64, double, int32_t, double, r = rint(x))
 MATH_KERNEL(trunc_f64, double, int32_t, double, r = trunc(x))
@@ -361,6 +383,12 @@ dec_round_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Ve
 				n = os;
 		}
 		TRY(dec_round(ctx, a[ka], s, n, os, mode, &o[i]));
+		if (b && out->type.precision == 0) {
+			/* PostgreSQL displays round/trunc(x, n) with max(n, 0)
+			 * digits (vector.h, dscale) */
+			vector_ensure_dscale(out);
+			out->dscale[i] = (uint8_t)(n < 0 ? 0 : n);
+		}
 		out_valid(out, i);
 	}
 	return FLOE_OK;

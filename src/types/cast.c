@@ -184,8 +184,14 @@ int
 cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe_error *err)
 {
 	TypeId f = in->type.id, t = to.id;
-	Value r;
+	Value r, shown;
 
+	if (f == TYPE_DECIMAL && in->dzeros && !in->is_null) {
+		/* a row's display scale is the value's own scale */
+		shown = *in;
+		value_to_display_scale(&shown);
+		in = &shown;
+	}
 	memset(&r, 0, sizeof r);
 	r.type = to;
 	if (in->is_null || f == TYPE_NULL) {
@@ -481,6 +487,34 @@ checked_path(const Vector *in, uint32_t count, Vector *out, SqlType to, floe_err
 				return decimal_coerce(x, 0, to.precision, to.scale, &r, err);
 			dst[i] = r;
 		}
+		if (to.precision == 0 && to.scale > 0) {
+			/* an integer displays without fraction digits */
+			vector_ensure_dscale(out);
+			memset(out->dscale, 0, count);
+		}
+		return FLOE_OK;
+	}
+	if (f == TYPE_DECIMAL && t == TYPE_DECIMAL && !to.precision) {
+		/* to unconstrained numeric: rescale, each row keeping its display
+		 * scale (at most to.scale) */
+		int128 *dst = out->data;
+		const int128 *src = v.data;
+		const uint8_t *ds = vector_dscale_of(in);
+		bool varies = vector_varies(in) || in->type.scale > to.scale;
+		if (varies || in->type.scale < to.scale)
+			vector_ensure_dscale(out);
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t k = v.sel ? v.sel[i] : i;
+			if (!validity_get(v.validity, k)) {
+				vector_set_null(out, i);
+				continue;
+			}
+			TRY(decimal_rescale(src[k], in->type.scale, to.scale, &dst[i], err));
+			if (out->dscale) {
+				int d = varies ? vector_dscale_at(in, ds, k, src[k]) : in->type.scale;
+				out->dscale[i] = (uint8_t)(d < to.scale ? d : to.scale);
+			}
+		}
 		return FLOE_OK;
 	}
 	if (f == TYPE_DECIMAL && t == TYPE_DECIMAL && to.precision) {
@@ -569,20 +603,31 @@ cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags
 		       in->type.id == TYPE_BYTEA;
 	Arena *scratch = strings ? arena_new(0) : out->arena;
 	int rc = FLOE_OK;
+	bool unconstrained = to.id == TYPE_DECIMAL && to.precision == 0;
+	if (unconstrained)
+		vector_ensure_dscale(out);
 	for (uint32_t i = 0; i < count; i++) {
 		Value x, y;
+		int ds = to.scale;
 		vector_get_value(in, i, &x);
 		if (cast_value_ex(&y, &x, to, flags, scratch, err) != FLOE_OK) {
 			rc = FLOE_ERR;
 			break;
 		}
-		if (!y.is_null && to.id == TYPE_DECIMAL && to.precision == 0 &&
-		    y.type.scale != to.scale &&
-		    decimal_rescale(y.u.d, y.type.scale, to.scale, &y.u.d, err) != FLOE_OK) {
-			rc = FLOE_ERR;
-			break;
+		if (!y.is_null && unconstrained) {
+			/* the value's own scale is its display scale (at most
+			 * the vector's) */
+			ds = y.type.scale < to.scale ? y.type.scale : to.scale;
+			if (y.type.scale != to.scale &&
+			    decimal_rescale(y.u.d, y.type.scale, to.scale, &y.u.d, err) != FLOE_OK) {
+				rc = FLOE_ERR;
+				break;
+			}
+			y.type.scale = to.scale;
 		}
 		vector_set_value(out, i, &y);
+		if (unconstrained)
+			out->dscale[i] = (uint8_t)ds;
 		if (strings && (i & 255) == 255)
 			arena_reset(scratch);
 	}

@@ -74,6 +74,17 @@ int decimal_div(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
 /* Truncated remainder (sign of a), scale max(sa, sb); 22012 on b == 0. */
 int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
 		floe_error *err);
+/*
+ * Whether a quotient (/ and avg of unconstrained numeric) whose
+ * select_div_scale is below the expression's type scale is rounded to it
+ * and displayed so (PostgreSQL: 1000000::numeric / 3 = 333333.333333333333).
+ * Off for now: exec's sort and hash-aggregate key gathers copy data
+ * without the per-row display scale (vector.h), and such a row would then
+ * print its zero padding (333333.3333333333330000); with it off, quotients
+ * keep the type's scale (max(16, inputs' scales)) as before.
+ */
+#define DECIMAL_DIV_SHRINK 0
+
 /* Division result scale PostgreSQL would choose (select_div_scale). */
 int decimal_div_scale(int128 a, int sa, int128 b, int sb);
 

@@ -729,9 +729,12 @@ value_to_text(const Value *v, Arena *a, size_t *len)
 	case TYPE_FLOAT64:
 		n = text_format_float8(v->u.f, buf);
 		break;
-	case TYPE_DECIMAL:
-		n = decimal_format(v->u.d, v->type.scale, buf);
+	case TYPE_DECIMAL: {
+		Value d = *v;
+		value_to_display_scale(&d);
+		n = decimal_format(d.u.d, d.type.scale, buf);
 		break;
+	}
 	case TYPE_TEXT:
 		return dup_out(a, strview_data(&v->u.s), v->u.s.len, len);
 	case TYPE_BYTEA: {

@@ -8,7 +8,8 @@
  * accepted spellings, the same SQLSTATEs and error messages.
  *
  * Numeric prints exactly at the type's scale (for unconstrained numeric,
- * precision 0, the Value's type.scale is the value's own display scale).
+ * precision 0, the Value's type.scale is the value's own display scale);
+ * vector_value_text prints a row at its display scale (vector.h, dscale).
  * varchar(n)/char(n) input follows varcharin/bpcharin with a typmod: too
  * long is 22001 unless only spaces are cut; char(n) pads (typmod -1 counts
  * as char(1)).  Lengths count UTF-8 characters.

@@ -7,6 +7,14 @@
  *   INT16/INT32/INT64/DATE/TIME/TIMESTAMP(TZ)  u.i  (widened to int64)
  *   FLOAT32/FLOAT64                       u.f  (float32 widened, exactly)
  *   DECIMAL                               u.d  (unscaled; scale in type)
+ *
+ * dzeros (DECIMAL only): how many of the type.scale fraction digits are
+ * not displayed — the value prints at scale type.scale - dzeros, its
+ * display scale (PostgreSQL's dscale; vector.h).  They are zeros by
+ * invariant.  0, the default of every constructor, prints at type.scale.
+ * Unconstrained numeric Values built outside vectors (literals, casts)
+ * instead carry their own scale in type.scale; dzeros is what a Value
+ * read from a vector row keeps of that row's display scale.
  *   TEXT/BYTEA                            u.s  (bytes owned by an arena)
  *   INTERVAL                              u.iv
  *   UUID                                  u.uuid
@@ -20,6 +28,7 @@
 typedef struct Value {
 	SqlType type;
 	bool is_null;
+	uint8_t dzeros;     /* DECIMAL: fraction digits not displayed (see above) */
 	union {
 		bool b;
 		int64_t i;

@@ -1,5 +1,11 @@
 /*
- * vector.c — Vector and Batch basics (see vector.h).
+ * vector.c — Vector and Batch basics (see vector.h, which also describes
+ * the per-row display scale of unconstrained numeric vectors, `dscale`).
+ *
+ * INTERFACE ROUTINES: those of vector.h.
+ * Invariants: every copy of rows (vector_copy_rows and what is built on it)
+ * carries dscale: a destination without one gets one as soon as a source
+ * row has a display scale other than the one the destination would give it.
  */
 #include <string.h>
 #include "types/vector.h"
@@ -29,6 +35,50 @@ vector_init_const(Vector *v, const Value *value, Arena *arena)
 	vector_init(v, value->type, arena, 1);
 	vector_set_value(v, 0, value);
 	v->kind = VECTOR_CONST;
+}
+
+void
+vector_ensure_dscale(Vector *v)
+{
+	uint32_t cap = v->capacity ? v->capacity : 1, k;
+	const int128 *d = v->data;
+
+	if (v->dscale || v->type.id != TYPE_DECIMAL)
+		return;
+	v->dscale = arena_alloc(v->arena, cap);
+	for (k = 0; k < cap; k++)
+		v->dscale[k] = (uint8_t)vector_dscale_at(v, NULL, k, d[k]);
+}
+
+int
+vector_row_dscale(const Vector *v, uint32_t i)
+{
+	VectorView view;
+	uint32_t k;
+
+	if (v->type.id != TYPE_DECIMAL || !vector_varies(v))
+		return v->type.scale;
+	vector_view(v, &view);
+	k = view.sel ? view.sel[i] : i;
+	return vector_dscale_at(v, vector_dscale_of(v), k, ((const int128 *)view.data)[k]);
+}
+
+void
+vector_display_value(const Vector *v, uint32_t i, Value *out)
+{
+	vector_get_value(v, i, out);
+	value_to_display_scale(out);
+}
+
+void
+value_to_display_scale(Value *v)
+{
+	if (v->is_null || v->type.id != TYPE_DECIMAL || !v->dzeros)
+		return;
+	for (int j = 0; j < v->dzeros; j++)
+		v->u.d /= 10;
+	v->type.scale = (uint8_t)(v->type.scale - v->dzeros);
+	v->dzeros = 0;
 }
 
 void
@@ -127,7 +177,12 @@ vector_get_value(const Vector *v, uint32_t i, Value *out)
 		out->u.i = ((const int64_t *)d)[k]; break;
 	case TYPE_FLOAT32: out->u.f = ((const float *)d)[k]; break;
 	case TYPE_FLOAT64: out->u.f = ((const double *)d)[k]; break;
-	case TYPE_DECIMAL: out->u.d = ((const int128 *)d)[k]; break;
+	case TYPE_DECIMAL:
+		out->u.d = ((const int128 *)d)[k];
+		if (vector_varies(v))
+			out->dzeros = (uint8_t)(v->type.scale -
+						vector_dscale_at(v, vector_dscale_of(v), k, out->u.d));
+		break;
 	case TYPE_TEXT: case TYPE_BYTEA: out->u.s = ((const strview *)d)[k]; break;
 	case TYPE_INTERVAL: out->u.iv = ((const Interval *)d)[k]; break;
 	case TYPE_UUID: out->u.uuid = ((const Uuid *)d)[k]; break;
@@ -154,13 +209,39 @@ vector_set_value(Vector *v, uint32_t i, const Value *value)
 		((int64_t *)d)[i] = value->u.i; break;
 	case TYPE_FLOAT32: ((float *)d)[i] = (float)value->u.f; break;
 	case TYPE_FLOAT64: ((double *)d)[i] = value->u.f; break;
-	case TYPE_DECIMAL: ((int128 *)d)[i] = value->u.d; break;
+	case TYPE_DECIMAL:
+		/* value->u.d is at v's scale (callers rescale); the row prints
+		 * at type.scale - dzeros */
+		((int128 *)d)[i] = value->u.d;
+		if (value->dzeros && v->type.precision == 0 && value->dzeros <= v->type.scale)
+			vector_ensure_dscale(v);
+		if (v->dscale)
+			v->dscale[i] = (uint8_t)(value->dzeros <= v->type.scale ?
+						 v->type.scale - value->dzeros : v->type.scale);
+		break;
 	case TYPE_TEXT: case TYPE_BYTEA:
 		vector_set_string(v, i, strview_data(&value->u.s), value->u.s.len);
 		break;
 	case TYPE_INTERVAL: ((Interval *)d)[i] = value->u.iv; break;
 	case TYPE_UUID: ((Uuid *)d)[i] = value->u.uuid; break;
 	case TYPE__COUNT: break;
+	}
+}
+
+/* vector_copy_rows' dscale part: dst rows get src rows' display scales. */
+static void
+copy_dscale(Vector *dst, uint32_t dst_off, const Vector *src, const VectorView *view,
+	    const uint32_t *sel, uint32_t count)
+{
+	const uint8_t *sds = vector_dscale_of(src);
+	const int128 *sd = view->data;
+	uint32_t j;
+
+	vector_ensure_dscale(dst);
+	for (j = 0; j < count; j++) {
+		uint32_t r = sel ? sel[j] : j;
+		uint32_t k = view->sel ? view->sel[r] : r;
+		dst->dscale[dst_off + j] = (uint8_t)vector_dscale_at(src, sds, k, sd[k]);
 	}
 }
 
@@ -207,6 +288,8 @@ vector_copy_rows(Vector *dst, uint32_t dst_off, const Vector *src,
 			memcpy(dd + (size_t)j * w, sd + (size_t)k * w, w);
 		}
 	}
+	if (dst->type.id == TYPE_DECIMAL && (dst->dscale || vector_dscale_of(src)))
+		copy_dscale(dst, dst_off, src, &view, sel, count);
 	if (view.validity || dst->validity) {
 		for (j = 0; j < count; j++) {
 			uint32_t r = sel ? sel[j] : j;

@@ -13,6 +13,25 @@
  * bytes live in `arena` (or in memory the producer guarantees outlives the
  * batch, e.g. a mapped Parquet file or a dictionary page).
  *
+ * Display scale (numeric).  PostgreSQL's unconstrained numeric carries a
+ * display scale per value (1.50 prints 1.50, 10/3 prints 16 decimals,
+ * 1000000/3 prints 12).  floe stores every row of a TYPE_DECIMAL vector at
+ * type.scale (the physical scale, fixed per expression by the binder); a
+ * vector of unconstrained numeric (precision 0) may also carry `dscale`,
+ * one byte per row indexed like data (k), giving the scale the row prints
+ * at.  NULL means "every row prints at type.scale", with one exception:
+ * an unconstrained vector at scale NUMERIC_DEFAULT_SCALE without dscale is
+ * a stored Iceberg column (decimal(38,10)), whose rows print with their
+ * trailing fractional zeros dropped (PostgreSQL would print the scale the
+ * value was inserted with, which Iceberg does not keep; 1.50 reads back
+ * as 1.5).  Invariants: dscale[k] <= type.scale and the value is exact at
+ * dscale[k] (the stored digits past it are zero).  Copies (vector_copy_rows,
+ * vector_flatten, batch_compact) carry dscale; vector_get_value returns
+ * the value at type.scale (callers rely on that) with Value.dzeros saying
+ * how many of its fraction digits are not displayed (value.h), which
+ * vector_set_value / vector_init_const turn back into a dscale; text
+ * output (value_to_text, vector_value_text) prints at the display scale.
+ *
  * A Batch is a set of equally long Vectors, plus an optional selection
  * vector: when sel != NULL, the batch's rows are rows sel[0..count) of its
  * vectors (a filter's output).  batch_compact() materialises the selection.
@@ -26,6 +45,10 @@
  *   vector_view(v, out)                       unified read view
  *   vector_flatten(v, count)                  make FLAT in place
  *   vector_copy_rows(dst, dst_off, src, sel, count)   append/gather rows
+ *   vector_dscale_of(v) / vector_varies(v) / vector_dscale_at(v, ds, k, x)
+ *   vector_row_dscale(v, i) / vector_ensure_dscale(v)
+ *   vector_display_value(v, i, out)           Value at the row's display scale
+ *   numeric_trim_scale(x, scale)              smallest exact scale of x
  *   batch_new(arena, ncols, types, capacity) / batch_reset(b)
  *   batch_compact(b)                          apply sel, making every vector flat
  */
@@ -53,6 +76,8 @@ typedef struct Vector {
 	struct Vector *child;    /* DICT */
 	uint32_t *dict_sel;      /* DICT */
 	Arena *arena;            /* buffers and long strings */
+	uint8_t *dscale;         /* unconstrained numeric: per-row display scale
+				  * (indexed like data), NULL = see above */
 } Vector;
 
 typedef struct VectorView {
@@ -103,6 +128,56 @@ validity_set(uint64_t *validity, uint32_t k)
 {
 	validity[k >> 6] |= (uint64_t)1 << (k & 63);
 }
+
+/* Smallest scale <= `scale` at which x (at `scale`) is exact: 1.500 -> 1. */
+static inline int
+numeric_trim_scale(int128 x, int scale)
+{
+	if (x == 0)
+		return 0;
+	while (scale > 0 && x % 10 == 0) {
+		x /= 10;
+		scale--;
+	}
+	return scale;
+}
+
+/* The dscale array indexed like v's view data (a DICT's child's), or NULL. */
+static inline const uint8_t *
+vector_dscale_of(const Vector *v)
+{
+	return v->kind == VECTOR_DICT ? v->child->dscale : v->dscale;
+}
+
+/* true when v's rows may print at less than type.scale (a dscale array, or
+ * a stored unconstrained column): kernels then compute result dscales. */
+static inline bool
+vector_varies(const Vector *v)
+{
+	return v->type.id == TYPE_DECIMAL && v->type.precision == 0 &&
+	       (vector_dscale_of(v) || v->type.scale == NUMERIC_DEFAULT_SCALE);
+}
+
+/* Display scale of view index k whose value is x; ds = vector_dscale_of(v). */
+static inline int
+vector_dscale_at(const Vector *v, const uint8_t *ds, uint32_t k, int128 x)
+{
+	if (ds)
+		return ds[k];
+	if (v->type.id == TYPE_DECIMAL && v->type.precision == 0 &&
+	    v->type.scale == NUMERIC_DEFAULT_SCALE)
+		return numeric_trim_scale(x, v->type.scale);
+	return v->type.scale;
+}
+
+/* Display scale of row i (any kind); type.scale for non-numeric vectors. */
+int vector_row_dscale(const Vector *v, uint32_t i);
+/* Give a flat unconstrained vector a dscale array (all type.scale) if it has none. */
+void vector_ensure_dscale(Vector *v);
+/* vector_get_value, then the decimal brought down to its display scale. */
+void vector_display_value(const Vector *v, uint32_t i, Value *out);
+/* A decimal Value with dzeros: divided down to scale type.scale - dzeros. */
+void value_to_display_scale(Value *v);
 
 Batch *batch_new(Arena *arena, int ncols, const SqlType *types, uint32_t capacity);
 void batch_reset(Batch *b);
