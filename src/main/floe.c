@@ -5,7 +5,7 @@
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
- *              [--auth-timeout S] [--tls-cert FILE --tls-key FILE]
+ *              [--auth-timeout S] [--tls-cert FILE --tls-key FILE [--tls-required]]
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe serve --make-verifier     read a password on stdin, print its
@@ -108,6 +108,7 @@ serve_main(int argc, char **argv)
 		{"auth", required_argument, NULL, 'M'},
 		{"tls-cert", required_argument, NULL, 'C'},
 		{"tls-key", required_argument, NULL, 'K'},
+		{"tls-required", no_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{NULL, 0, NULL, 0},
@@ -116,6 +117,7 @@ serve_main(int argc, char **argv)
 	const char *catalog_uri = NULL;   /* --catalog (txn engineer) */
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
 	int port = 5433, c, auth_timeout = 60;
+	bool tls_required = false;
 	char *end, users_file[4096];
 	ServerConfig scfg;
 	EngineConfig cfg;
@@ -134,6 +136,7 @@ serve_main(int argc, char **argv)
 		case 'M': auth_method = optarg; break;
 		case 'C': tls_cert = optarg; break;
 		case 'K': tls_key = optarg; break;
+		case 'R': tls_required = true; break;
 		case 't':
 			auth_timeout = (int)strtol(optarg, &end, 10);
 			if (*end || !*optarg || auth_timeout < 1 || auth_timeout > 600) {
@@ -176,7 +179,8 @@ serve_main(int argc, char **argv)
 			       "or in --auth-file FILE (lines \"user:SCRAM-SHA-256$...\" or \"user:md5...\").\n"
 			       "--auth trust|password|md5|scram-sha-256: default scram-sha-256 when there are\n"
 			       "users, else trust; trust is allowed only on loopback addresses.\n"
-			       "--tls-cert/--tls-key: PEM certificate and key; SSLRequest is then accepted.\n"
+			       "--tls-cert/--tls-key: PEM certificate and key; SSLRequest is then accepted;\n"
+			       "--tls-required: logins without TLS are refused.\n"
 			       "--auth-timeout S closes connections that have not logged in after S\n"
 			       "seconds (default 60).\n"
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
@@ -218,6 +222,7 @@ serve_main(int argc, char **argv)
 	scfg.auth_method = auth_method;
 	scfg.tls_cert = tls_cert;
 	scfg.tls_key = tls_key;
+	scfg.tls_required = tls_required;
 	scfg.auth_timeout = auth_timeout;
 	if (server_listen(&srv, engine, &scfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
@@ -236,7 +241,7 @@ serve_main(int argc, char **argv)
 	       "authentication: %s%s, TLS %s\n",
 	       warehouse, host, server_port(srv), host, server_port(srv), server_auth_method_name(srv),
 	       !strcmp(server_auth_method_name(srv), "trust") ? " (any user, no password; loopback only)" : "",
-	       tls_cert ? "on" : "off");
+	       tls_required ? "required" : tls_cert ? "on" : "off");
 	fflush(stdout);
 	server_run(srv, &serve_stop);
 	server_free(srv);

@@ -30,6 +30,8 @@
  * SSLRequest is answered 'S' and the connection runs over OpenSSL
  * (TLS 1.2 or newer) from then on: conn_recv/conn_send are the only socket
  * I/O.  Without them SSLRequest gets 'N'.  GSSENCRequest is always 'N'.
+ * With tls_required a login on a connection without TLS is refused (28000)
+ * before any password is asked for.
  *
  * INTERFACE ROUTINES: see server.h.
  *
@@ -111,6 +113,7 @@ struct Server {
 	char *users_file;                  /* NULL: no users */
 	bool users_required;
 	SSL_CTX *tls;                      /* NULL: no TLS */
+	bool tls_required;
 	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
 	/* statement_timeout: statements run one at a time (engine_mu), so one
 	 * deadline suffices; the watchdog thread sets the flag when it passes */
@@ -300,6 +303,12 @@ be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 	Users users;
 	int how;
 
+	if (srv->tls_required && !c->ssl) {
+		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+			    "connection without TLS refused: this server requires TLS");
+		floe_error_hint(err, "Connect with sslmode=require.");
+		return -1;
+	}
 	if (srv->method == PGAUTH_TRUST)
 		return PGAUTH_TRUST;
 	pthread_mutex_lock(&srv->conns_mu);
@@ -638,6 +647,10 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "TLS needs both a certificate and a key");
 		goto fail;
 	}
+	if (cfg->tls_required && !cfg->tls_cert) {
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "requiring TLS needs a certificate and a key");
+		goto fail;
+	}
 	if (cfg->tls_cert && !(tls = tls_context(cfg->tls_cert, cfg->tls_key, err)))
 		goto fail;
 	memset(&hints, 0, sizeof hints);
@@ -670,6 +683,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->users_file = cfg->users_file ? xstrdup(cfg->users_file) : NULL;
 	srv->users_required = cfg->users_required;
 	srv->tls = tls;
+	srv->tls_required = cfg->tls_required;
 	srv->engine = engine;
 	srv->fd = fd;
 	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0)

@@ -17,6 +17,7 @@
 #define FLOE_SERVER_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include "common/error.h"
 #include "sql/engine.h"
 
@@ -30,6 +31,7 @@ typedef struct ServerConfig {
 	 * when the users file names a user, else trust */
 	const char *auth_method;
 	const char *tls_cert, *tls_key;   /* PEM files; NULL: no TLS ('N') */
+	bool tls_required;         /* logins without TLS are refused (28000) */
 	int auth_timeout;          /* seconds to finish startup + login; 0: 60 */
 } ServerConfig;
 
