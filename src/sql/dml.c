@@ -87,7 +87,10 @@
  * bind_where_sublink); other correlated forms (scalar subqueries in SET,
  * under OR, with GROUP BY...) are 0A000.
  *
- * Not yet (0A000): the correlated forms above, WITH, WHERE CURRENT OF, tables with nested columns,
+ * WITH: read-only CTEs, visible to FROM / USING items (the planned
+ * SELECT * FROM items carries the WITH) and to subqueries (BindCtx.with).
+ *
+ * Not yet (0A000): the correlated forms above, data-modifying WITH, WHERE CURRENT OF, tables with nested columns,
  * format-version 1 tables (upgrade to 2), SET of partition source
  * columns.  v3 row lineage is not carried over (rewritten rows get new
  * row ids).  A concurrent commit that removed a file being rewritten
@@ -164,6 +167,8 @@ typedef struct Dml {
 	Expr *join_cond;         /* anti: the join's condition (WHERE: the rest) */
 	int nkeys;               /* equi-join keys: target side / FROM side */
 	Expr **lkeys, **rkeys;
+	PgQuery__WithClause *with;   /* the statement's WITH: its CTEs are
+					 visible to FROM / USING and subqueries */
 	DeleteWriter *dw;
 	DataFile *dw_add;        /* its finished files */
 	int ndw_add;
@@ -1640,9 +1645,25 @@ fail:
 
 /* ---- UPDATE ... FROM / DELETE ... USING: the joined side -------------- */
 
+/* WITH on UPDATE / DELETE: read-only CTEs (select.c plans them where they
+ * are referenced); data-modifying ones are 0A000. */
+static int
+check_with(ExecCtx *ctx, PgQuery__WithClause *w)
+{
+	size_t i;
+
+	for (i = 0; w && i < w->n_ctes; i++) {
+		Node *q = w->ctes[i]->common_table_expr->ctequery;
+		if (!q || q->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "data-modifying statements in WITH are not supported yet");
+	}
+	return FLOE_OK;
+}
+
 /* SELECT * FROM items (a parse tree sharing the statement's items). */
 static Node *
-select_star_from(Arena *a, Node **items, size_t nitems)
+select_star_from(Arena *a, PgQuery__WithClause *with, Node **items, size_t nitems)
 {
 	PgQuery__AStar *star = ARENA_NEW(a, PgQuery__AStar);
 	PgQuery__ColumnRef *cr = ARENA_NEW(a, PgQuery__ColumnRef);
@@ -1676,6 +1697,7 @@ select_star_from(Arena *a, Node **items, size_t nitems)
 	ss->from_clause = items;
 	ss->op = PG_QUERY__SET_OPERATION__SETOP_NONE;
 	ss->limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+	ss->with_clause = with;      /* the statement's WITH (not the parser's tree) */
 	n[3]->node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
 	n[3]->select_stmt = ss;
 	return n[3];
@@ -1696,7 +1718,7 @@ item_relnames(Dml *d, Node *it, char **out, int *k, int max)
 		TRY(item_relnames(d, it->join_expr->rarg, out, k, max));
 		return FLOE_OK;
 	}
-	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, &it, 1), &p));
+	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, d->with, &it, 1), &p));
 	switch (it->node_case) {
 	case PG_QUERY__NODE__NODE_RANGE_VAR:
 		rel = it->range_var->alias ? it->range_var->alias->aliasname : it->range_var->relname;
@@ -1740,7 +1762,7 @@ bind_from(Dml *d, Node **items, size_t nitems, Operator **root)
 	Scope *sc = &d->scope;
 	char **rels;
 
-	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, items, nitems), &p));
+	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, d->with, items, nitems), &p));
 	m = p.ncols;
 	rels = ARENA_ARRAY(d->ctx->arena, char *, m + 1);
 	for (i = 0; i < (int)nitems; i++)
@@ -1837,10 +1859,9 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 {
 	int i, c;
 
-	if (st->with_clause)
-		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "WITH is not supported yet in UPDATE");
+	TRY(check_with(ctx, st->with_clause));
 	TRY(dml_begin(d, s, ctx, sql, st->relation, true));
+	d->b.with = d->with = st->with_clause;
 	if (st->n_from_clause)
 		TRY(bind_from(d, st->from_clause, st->n_from_clause, &d->from_root));
 	TRY(bind_where(d, st->where_clause));
@@ -1906,10 +1927,9 @@ dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, R
 static int
 delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st)
 {
-	if (st->with_clause)
-		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "WITH is not supported yet in DELETE");
+	TRY(check_with(ctx, st->with_clause));
 	TRY(dml_begin(d, s, ctx, sql, st->relation, false));
+	d->b.with = d->with = st->with_clause;
 	if (st->n_using_clause)
 		TRY(bind_from(d, st->using_clause, st->n_using_clause, &d->from_root));
 	TRY(bind_where(d, st->where_clause));

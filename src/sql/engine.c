@@ -1056,7 +1056,7 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 	} else {
 		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
 		bool plain_values = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
-			!sel->limit_offset && !sel->with_clause;
+			!sel->limit_offset && !sel->with_clause && !is->with_clause;
 
 		if (plain_values) {
 			int nrows = (int)sel->n_values_lists, r;
@@ -1100,7 +1100,27 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 			SelectPlan p;
 			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
 
-			TRY(select_plan(s, ctx, sql, is->select_stmt, &p));
+			if (is->with_clause) {
+				/* WITH ... INSERT: the CTEs are the source query's (the
+				 * parse tree is restored: its free walks it) */
+				size_t k2;
+				int rc;
+				for (k2 = 0; k2 < is->with_clause->n_ctes; k2++) {
+					Node *q = is->with_clause->ctes[k2]->common_table_expr->ctequery;
+					if (!q || q->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+						return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+								   "data-modifying statements in WITH are not supported yet");
+				}
+				if (sel->with_clause)
+					return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							   "WITH on both INSERT and its SELECT is not supported yet");
+				sel->with_clause = is->with_clause;
+				rc = select_plan(s, ctx, sql, is->select_stmt, &p);
+				sel->with_clause = NULL;
+				TRY(rc);
+			} else {
+				TRY(select_plan(s, ctx, sql, is->select_stmt, &p));
+			}
 			if (p.ncols > ntarget)
 				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 						   "INSERT has more expressions than target columns");
@@ -1217,8 +1237,6 @@ exec_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 				   "INSERT OVERWRITE cannot have ON CONFLICT");
 	if (is->on_conflict_clause)
 		return merge_insert(s, ctx, sql, is, sink);
-	if (is->with_clause)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "WITH is not supported yet");
 	TRY(insert_table(s, ctx, sql, is, &t));
 	if (!overwrite && metadata_current_schema(t->md)->nidentifier > 0)
 		return merge_insert(s, ctx, sql, is, sink);   /* PRIMARY KEY: 23505 (merge.c) */
