@@ -938,6 +938,7 @@ static int
 rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 {
 	ExecCtx *ctx = m->ctx;
+	ExecCtx sctx = *ctx;      /* the scan's state goes with a per-file arena */
 	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 1);
 	Operator *scan;
 	Batch *b;
@@ -948,7 +949,8 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 		proj[i] = i;
 	proj[m->nt] = SCAN_PROJ_FILE_POS;
 	TRY(writer(m));
-	scan = scan_new(ctx, m->schema, m->nt + 1, proj, f, 1, false, m->t->md);
+	sctx.arena = arena_new(16 * 1024);
+	scan = scan_new(&sctx, m->schema, m->nt + 1, proj, f, 1, false, m->t->md);
 	if (op_open(scan) != FLOE_OK)
 		goto out;
 	for (;;) {
@@ -989,6 +991,7 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 	rc = FLOE_OK;
 out:
 	op_close(scan);
+	arena_free(sctx.arena);
 	return rc;
 }
 
