@@ -1041,8 +1041,27 @@ merge_run(Merge *m, bool no_target)
 	split_on(m);
 	if (!no_target)
 		TRY(prune_target(m));
-	src = project_new(ctx, m->src, m->ns + 1, ex);
-	join = join_op(m, target_op(m, no_target), src);
+	if (no_target || m->nfiles == 0) {
+		/* no target row: every source row is not matched (no hash table) */
+		int nout = m->nt + 2 + m->ns + 1;
+		Expr **pe = ARENA_ARRAY(ctx->arena, Expr *, nout);
+		Value nv;
+		for (i = 0; i < m->nt; i++) {
+			nv = value_null(m->schema->fields[i].type);
+			pe[i] = expr_const(ctx->arena, &nv);
+		}
+		nv = value_null(type_make(TYPE_INT64));
+		pe[m->nt] = expr_const(ctx->arena, &nv);
+		nv = value_null(type_make(TYPE_INT32));
+		pe[m->nt + 1] = expr_const(ctx->arena, &nv);
+		for (i = 0; i <= m->ns; i++)
+			pe[m->nt + 2 + i] = ex[i];
+		m->nfiles = 0;
+		join = project_new(ctx, m->src, nout, pe);
+	} else {
+		src = project_new(ctx, m->src, m->ns + 1, ex);
+		join = join_op(m, target_op(m, false), src);
+	}
 	m->touched = ARENA_ARRAY(ctx->arena, PosList, m->nfiles + 1);
 	m->scratch = arena_new(256 * 1024);
 	if (op_open(join) != FLOE_OK)
