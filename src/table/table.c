@@ -35,11 +35,23 @@
  * live; otherwise 40001 without further tries.  remove_all (TRUNCATE,
  * INSERT OVERWRITE) removes whatever is live in the head it commits on.
  *
- * Scan planning (table_scan_files): snapshot -> manifest list -> data
- * manifests -> entries whose status is not DELETED (a v1 snapshot that lists
+ * Delete files in a commit (TableChange.add with content POSITION_DELETES
+ * or EQUALITY_DELETES, Parquet or Puffin DVs): written as ADDED entries of
+ * delete manifests (manifest content 1, one per partition spec), after
+ * check_delete_adds (format version, DV fields, every named data file still
+ * live, no second DV for a file).  TableChange.remove may name delete files
+ * (a replaced DV).  When data files are removed (copy-on-write), position
+ * deletes and DVs whose one named data file goes are retired with it
+ * (DELETED entries); equality deletes and position deletes naming several
+ * files are carried forward (EXISTING).  remove_all retires every delete
+ * file.  Operation: "append" (data only), "delete" (no data added),
+ * "overwrite" (data added and something removed or deletes added).
+ *
+ * Scan planning (table_scan_files): snapshot -> manifest list -> manifests
+ * -> entries whose status is not DELETED (a v1 snapshot that lists
  * "manifests" instead of a manifest list is read through synth_manifest_list).
- * A live delete file in a
- * delete manifest is 0A000 for now.
+ * Data files get data_sequence_number and the delete files that apply to
+ * them (plan_deletes: the spec's "Scan Planning" rules).
  *
  * INTERFACE ROUTINES: see table.h.
  */
@@ -1048,9 +1060,52 @@ summarize(const TableMetadata *md, const PartitionSpec *spec, const DataFile *co
 }
 
 typedef struct Removed {
-	int64_t files, records, size;
-	int found;                 /* distinct requested paths found live */
+	int64_t files, records, size;          /* data files */
+	int64_t del_files, del_pos_files, del_dvs, del_pos, del_eq, del_size;   /* delete files */
+	bool *mark;                /* per cs->remove[i]: found live */
+	const char **dvt;          /* data files that get a new DV (sorted) */
+	int ndvt;
 } Removed;
+
+static bool
+is_dv_file(const DataFile *f)
+{
+	return f->content == CONTENT_POSITION_DELETES && f->file_format &&
+	       strcasecmp(f->file_format, "PUFFIN") == 0;
+}
+
+/* Does this commit retire live entry x: it is named (or remove_all), or it
+ * is a position delete / DV whose one data file is removed (such entries
+ * are dropped with their data file; equality deletes and position deletes
+ * naming several files are carried forward). */
+static bool
+entry_removed(const CommitSpec *cs, Removed *rm, const ManifestEntry *x, Arena *a, bool *named)
+{
+	const char *p = x->file.file_path, **hit;
+	char *t;
+
+	*named = false;
+	if (cs->remove_all)
+		return *named = true;
+	if (cs->nremove == 0)
+		return false;
+	hit = bsearch(&p, cs->remove, (size_t)cs->nremove, sizeof(char *), cmp_str);
+	/* one Puffin file holds the DVs of many data files: a DV named by its
+	 * path is retired only when its data file gets a new one here */
+	if (hit && is_dv_file(&x->file) &&
+	    !(x->file.referenced_data_file && rm->ndvt > 0 &&
+	      bsearch(&x->file.referenced_data_file, rm->dvt, (size_t)rm->ndvt, sizeof(char *),
+		      cmp_str)))
+		hit = NULL;
+	if (hit) {
+		rm->mark[hit - cs->remove] = true;
+		return *named = true;
+	}
+	if (x->file.content != CONTENT_POSITION_DELETES)
+		return false;
+	t = pos_delete_target(&x->file, a);
+	return t && removing(cs, t);
+}
 
 /*
  * Rewrite manifest m of the head without the removed files: removed live
@@ -1071,10 +1126,12 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	int n, i, k = 0, hits = 0;
 	int64_t minseq = INT64_MAX;
 
+	bool named;
+
 	*out = *m;
 	TRY(read_entries(io, m, a, &e, &n, err));
 	for (i = 0; i < n; i++)
-		if (e[i].status != ENTRY_DELETED && removing(cs, e[i].file.file_path))
+		if (e[i].status != ENTRY_DELETED && entry_removed(cs, rm, &e[i], a, &named))
 			hits++;
 	if (hits == 0)
 		return FLOE_OK;
@@ -1083,6 +1140,7 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 		return FLOE_CORRUPT(err, "manifest \"%s\" has unknown partition spec %d",
 				    m->manifest_path, (int)m->partition_spec_id);
 	TRY(write_info(hmd, spec, &info, a, err));
+	info.content = m->content;
 	ne = ARENA_ARRAY(a, ManifestEntry, n + 1);
 	memset(out, 0, sizeof *out);
 	for (i = 0; i < n; i++) {
@@ -1091,15 +1149,29 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 		ne[k] = e[i];
 		ne[k].has_sequence_number = true;
 		ne[k].has_file_sequence_number = true;
-		if (removing(cs, e[i].file.file_path)) {
+		if (entry_removed(cs, rm, &e[i], a, &named)) {
+			const DataFile *f = &e[i].file;
 			ne[k].status = ENTRY_DELETED;
 			ne[k].snapshot_id = snapshot_id;
 			out->deleted_files_count++;
-			out->deleted_rows_count += e[i].file.record_count;
-			rm->files++;
-			rm->records += e[i].file.record_count;
-			rm->size += e[i].file.file_size_in_bytes;
-			rm->found++;
+			out->deleted_rows_count += f->record_count;
+			if (f->content == CONTENT_DATA) {
+				rm->files++;
+				rm->records += f->record_count;
+				rm->size += f->file_size_in_bytes;
+			} else {
+				rm->del_files++;
+				rm->del_size += f->file_size_in_bytes;
+				if (f->content == CONTENT_EQUALITY_DELETES) {
+					rm->del_eq += f->record_count;
+				} else {
+					rm->del_pos += f->record_count;
+					if (is_dv_file(f))
+						rm->del_dvs++;
+					else
+						rm->del_pos_files++;
+				}
+			}
 		} else {
 			ne[k].status = ENTRY_EXISTING;
 			out->existing_files_count++;
@@ -1115,7 +1187,7 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	out->manifest_path = (char *)path;
 	out->manifest_length = (int64_t)len;
 	out->partition_spec_id = spec->spec_id;
-	out->content = 0;
+	out->content = m->content;
 	out->sequence_number = seq;
 	out->min_sequence_number = minseq == INT64_MAX ? seq : minseq;
 	out->added_snapshot_id = snapshot_id;
@@ -1133,6 +1205,95 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	return FLOE_OK;
 }
 
+/*
+ * Checks of the delete files a commit adds, against the head it commits on:
+ * well-formed (content, DV fields, equality ids; format version >= 2), every
+ * data file a delete names is still live, and no other live DV exists for a
+ * data file that gets a new one (unless this commit removes it).  A
+ * concurrent change that breaks this is 40001 (not retried).
+ */
+static int
+check_delete_adds(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, int nprev,
+		  const CommitSpec *cs, const DataFile *dels, int ndel, Arena *a, Written *w,
+		  floe_error *err)
+{
+	const char **targets = ARENA_ARRAY(a, const char *, ndel + 1);
+	const char **dvt = ARENA_ARRAY(a, const char *, ndel + 1);
+	bool *live;
+	int nt = 0, ndv = 0, i, j, k;
+
+	for (i = 0; i < ndel; i++) {
+		const DataFile *f = &dels[i];
+		char *t;
+		if (hmd->format_version < 2)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "delete files need Iceberg format version 2 or later (table is "
+					   "version %d): upgrade with ALTER TABLE ... SET TBLPROPERTIES "
+					   "('format-version' = '2')", hmd->format_version);
+		if (f->content != CONTENT_POSITION_DELETES && f->content != CONTENT_EQUALITY_DELETES)
+			return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "file \"%s\" is not a delete file",
+					   f->file_path);
+		if (f->content == CONTENT_EQUALITY_DELETES && f->nequality_ids <= 0)
+			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+					   "equality delete file \"%s\" has no equality ids", f->file_path);
+		if (is_dv_file(f)) {
+			if (hmd->format_version < 3)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "deletion vectors need Iceberg format version 3 (table is "
+						   "version %d)", hmd->format_version);
+			if (!f->referenced_data_file || !f->has_content_offset)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "deletion vector \"%s\" lacks referenced_data_file or "
+						   "content_offset", f->file_path);
+			dvt[ndv++] = f->referenced_data_file;
+		}
+		if (f->content == CONTENT_POSITION_DELETES && (t = pos_delete_target(f, a)) != NULL)
+			targets[nt++] = t;
+	}
+	if (nt == 0)
+		return FLOE_OK;
+	qsort(targets, (size_t)nt, sizeof(char *), cmp_str);
+	qsort(dvt, (size_t)ndv, sizeof(char *), cmp_str);
+	live = ARENA_ARRAY(a, bool, nt);
+	for (i = 0; i < nprev; i++) {
+		ManifestEntry *e;
+		int ne;
+		TRY(read_entries(io, &prev[i], a, &e, &ne, err));
+		for (j = 0; j < ne; j++) {
+			const DataFile *f = &e[j].file;
+			const char *p = f->file_path;
+			const char **hit;
+			if (e[j].status == ENTRY_DELETED)
+				continue;
+			if (f->content == CONTENT_DATA) {
+				hit = bsearch(&p, targets, (size_t)nt, sizeof(char *), cmp_str);
+				if (hit)
+					for (k = (int)(hit - targets); k >= 0 && strcmp(targets[k], p) == 0; k--)
+						live[k] = true;
+				if (hit)
+					for (k = (int)(hit - targets); k < nt && strcmp(targets[k], p) == 0; k++)
+						live[k] = true;
+			} else if (is_dv_file(f) && f->referenced_data_file && ndv > 0 &&
+				   bsearch(&f->referenced_data_file, dvt, (size_t)ndv, sizeof(char *),
+					   cmp_str) && !removing(cs, p)) {
+				w->final = true;
+				return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+						   "could not serialize access due to concurrent update: data "
+						   "file \"%s\" already has deletion vector \"%s\"",
+						   f->referenced_data_file, p);
+			}
+		}
+	}
+	for (k = 0; k < nt; k++)
+		if (!live[k]) {
+			w->final = true;
+			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "could not serialize access due to concurrent update: data file "
+					   "\"%s\" named by a delete is no longer live", targets[k]);
+		}
+	return FLOE_OK;
+}
+
 /* One attempt up to the swap: write manifests, manifest list, metadata.
  * On return w lists the files written (the caller removes them on
  * failure). */
@@ -1144,8 +1305,10 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	const Snapshot *hsnap = metadata_current_snapshot(hmd);
 	const IcebergSchema *schema = metadata_current_schema(hmd);
 	const PartitionSpec *spec = metadata_default_spec(hmd);
-	const DataFile *files = cs->add;
-	int n = cs->nadd;
+	const DataFile *files;
+	DataFile *dels;
+	int n = 0, ndel = 0;
+	int64_t add_pos = 0, add_eq = 0, add_pos_files = 0, add_dvs = 0, add_eq_files = 0;
 	ManifestWriteInfo info;
 	ManifestEntry *entries;
 	ManifestFile *list, *prev = NULL;
@@ -1164,16 +1327,33 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	seq = hmd->format_version >= 2 ? hmd->last_sequence_number + 1 : 0;
 	if (hsnap)
 		TRY(read_manifest_list(io, hsnap, a, &prev, &nprev, err));
-	list = ARENA_ARRAY(a, ManifestFile, nprev + 2);
+
+	/* (0) split the added files: data, then delete files (by spec) */
+	{
+		DataFile *df = ARENA_ARRAY(a, DataFile, cs->nadd + 1);
+		dels = ARENA_ARRAY(a, DataFile, cs->nadd + 1);
+		for (i = 0; i < cs->nadd; i++) {
+			if (cs->add[i].content == CONTENT_DATA)
+				df[n++] = cs->add[i];
+			else
+				dels[ndel++] = cs->add[i];
+		}
+		files = df;
+	}
+	if (ndel > 0)
+		TRY(check_delete_adds(io, hmd, prev, nprev, cs, dels, ndel, a, w, err));
+	rm.mark = ARENA_ARRAY(a, bool, cs->nremove + 1);
+	rm.dvt = ARENA_ARRAY(a, const char *, ndel + 1);
+	for (i = 0; i < ndel; i++)
+		if (is_dv_file(&dels[i]) && dels[i].referenced_data_file)
+			rm.dvt[rm.ndvt++] = dels[i].referenced_data_file;
+	qsort(rm.dvt, (size_t)rm.ndvt, sizeof(char *), cmp_str);
+	list = ARENA_ARRAY(a, ManifestFile, nprev + 2 + ndel);
 
 	/* (1) the manifest of ADDED entries; sequence numbers inherited (null) */
 	if (n > 0) {
 		entries = ARENA_ARRAY(a, ManifestEntry, n);
 		for (i = 0; i < n; i++) {
-			if (files[i].content != CONTENT_DATA)
-				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
-						   "commit given a delete file \"%s\" to add",
-						   files[i].file_path);
 			if (files[i].npartition != spec->nfields)
 				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
 						   "data file \"%s\" has %d partition values, spec %d has %d",
@@ -1215,19 +1395,78 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		nlist = 1;
 	}
 
-	/* (2) the head's manifests: unchanged, or rewritten without removed files */
+	/* (1b) delete manifests (content 1) of ADDED delete files, one per spec */
+	{
+		bool *done = ARENA_ARRAY(a, bool, ndel + 1);
+		int d, j, nd;
+		for (d = 0; d < ndel; d++) {
+			const PartitionSpec *ds;
+			ManifestFile *lf = &list[nlist];
+			const DataFile **fp;
+			if (done[d])
+				continue;
+			ds = metadata_spec_by_id(hmd, dels[d].spec_id);
+			if (!ds)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "delete file \"%s\" names unknown partition spec %d",
+						   dels[d].file_path, (int)dels[d].spec_id);
+			entries = ARENA_ARRAY(a, ManifestEntry, ndel);
+			fp = ARENA_ARRAY(a, const DataFile *, ndel);
+			memset(lf, 0, sizeof *lf);
+			nd = 0;
+			for (j = d; j < ndel; j++) {
+				const DataFile *f = &dels[j];
+				if (done[j] || f->spec_id != dels[d].spec_id)
+					continue;
+				done[j] = true;
+				if (f->npartition != ds->nfields)
+					return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+							   "delete file \"%s\" has %d partition values, spec %d has %d",
+							   f->file_path, f->npartition, (int)ds->spec_id, ds->nfields);
+				entries[nd].status = ENTRY_ADDED;
+				entries[nd].has_snapshot_id = true;
+				entries[nd].snapshot_id = snapshot_id;
+				entries[nd].file = *f;
+				entries[nd].file.ndeletes = 0;
+				entries[nd].file.deletes = NULL;
+				fp[nd++] = f;
+				lf->added_rows_count += f->record_count;
+				added_size += f->file_size_in_bytes;
+				if (f->content == CONTENT_EQUALITY_DELETES) {
+					add_eq_files++;
+					add_eq += f->record_count;
+				} else {
+					add_pos += f->record_count;
+					if (is_dv_file(f))
+						add_dvs++;
+					else
+						add_pos_files++;
+				}
+			}
+			TRY(write_info(hmd, ds, &info, a, err));
+			info.content = 1;
+			TRY(manifest_write(&info, entries, nd, a, &data, &len, err));
+			lf->manifest_path = arena_sprintf(a, "%s/%s-d%d.avro", mdir, commit_uuid, (int)ds->spec_id);
+			TRY(fileio_write(io, lf->manifest_path, data, len, err));
+			written_add(w, lf->manifest_path);
+			lf->manifest_length = (int64_t)len;
+			lf->partition_spec_id = ds->spec_id;
+			lf->content = 1;
+			lf->sequence_number = seq;
+			lf->min_sequence_number = seq;
+			lf->added_snapshot_id = snapshot_id;
+			lf->added_files_count = nd;
+			lf->npartitions = ds->nfields;
+			TRY(summarize(hmd, ds, fp, nd, a, &lf->partitions, err));
+			nlist++;
+		}
+	}
+
+	/* (2) the head's manifests: unchanged, or rewritten without removed files
+	 * (delete files named in remove, or whose one data file is removed, go
+	 * with it; remove_all retires every delete file too) */
 	for (i = 0; i < nprev; i++) {
 		if (cs->remove_all || cs->nremove > 0) {
-			if (prev[i].content != 0) {
-				ManifestEntry *e;
-				int ne, j;
-				TRY(read_entries(io, &prev[i], a, &e, &ne, err));
-				for (j = 0; j < ne; j++)
-					if (e[j].status != ENTRY_DELETED)
-						return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-								   "tables with delete files are not supported yet");
-				continue;   /* nothing live: leave it out */
-			}
 			TRY(rewrite_manifest(io, hmd, &prev[i], cs, snapshot_id, seq,
 					     arena_sprintf(a, "%s/%s-m%d.avro", mdir, commit_uuid, i + 1),
 					     a, w, &list[nlist], &rm, err));
@@ -1236,12 +1475,13 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 			list[nlist++] = prev[i];
 		}
 	}
-	if (!cs->remove_all && rm.found != cs->nremove) {
+	for (i = 0, k = 0; i < cs->nremove; i++)
+		k += rm.mark[i];
+	if (!cs->remove_all && k != cs->nremove) {
 		w->final = true;
 		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
 				   "could not serialize access due to concurrent update: %d of %d "
-				   "data files to replace are no longer live",
-				   cs->nremove - rm.found, cs->nremove);
+				   "files to replace are no longer live", cs->nremove - k, cs->nremove);
 	}
 	TRY(manifest_list_write(hmd->format_version, snapshot_id, hsnap != NULL,
 				hsnap ? hsnap->snapshot_id : 0, seq, list, nlist, a, &data,
@@ -1264,7 +1504,12 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 				      sizeof(Snapshot) * (size_t)(hmd->nsnapshots + 1));
 	snap = &md->snapshots[md->nsnapshots++];
 	memset(snap, 0, sizeof *snap);
-	op = rm.files == 0 && !cs->remove_all ? "append" : n == 0 ? "delete" : "overwrite";
+	if (ndel == 0 && rm.files == 0 && rm.del_files == 0 && !cs->remove_all)
+		op = "append";
+	else if (n == 0)
+		op = "delete";
+	else
+		op = "overwrite";
 	snap->snapshot_id = snapshot_id;
 	snap->has_parent = hsnap != NULL;
 	snap->parent_snapshot_id = hsnap ? hsnap->snapshot_id : 0;
@@ -1274,25 +1519,53 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	snap->operation = (char *)op;
 	snap->has_schema_id = true;
 	snap->schema_id = schema->schema_id;
-	snap->summary = ARENA_ARRAY(a, MdProp, 16);
+	snap->summary = ARENA_ARRAY(a, MdProp, 40);
 	k = 0;
 	if (n > 0) {
 		set_summary(snap, a, &k, "added-data-files", n);
 		set_summary(snap, a, &k, "added-records", added_rows);
-		set_summary(snap, a, &k, "added-files-size", added_size);
 	}
+	if (ndel > 0) {
+		set_summary(snap, a, &k, "added-delete-files", ndel);
+		if (add_pos_files + add_dvs > 0) {
+			set_summary(snap, a, &k, "added-position-deletes", add_pos);
+			if (add_pos_files > 0)
+				set_summary(snap, a, &k, "added-position-delete-files", add_pos_files);
+			if (add_dvs > 0)
+				set_summary(snap, a, &k, "added-dvs", add_dvs);
+		}
+		if (add_eq_files > 0) {
+			set_summary(snap, a, &k, "added-equality-delete-files", add_eq_files);
+			set_summary(snap, a, &k, "added-equality-deletes", add_eq);
+		}
+	}
+	if (n > 0 || ndel > 0)
+		set_summary(snap, a, &k, "added-files-size", added_size);
 	if (rm.files > 0) {
 		set_summary(snap, a, &k, "deleted-data-files", rm.files);
 		set_summary(snap, a, &k, "deleted-records", rm.records);
-		set_summary(snap, a, &k, "removed-files-size", rm.size);
 	}
-	set_summary(snap, a, &k, "changed-partition-count", spec->nfields ? n + rm.files : 1);
+	if (rm.del_files > 0) {
+		set_summary(snap, a, &k, "removed-delete-files", rm.del_files);
+		if (rm.del_pos_files + rm.del_dvs > 0)
+			set_summary(snap, a, &k, "removed-position-deletes", rm.del_pos);
+		if (rm.del_pos_files > 0)
+			set_summary(snap, a, &k, "removed-position-delete-files", rm.del_pos_files);
+		if (rm.del_dvs > 0)
+			set_summary(snap, a, &k, "removed-dvs", rm.del_dvs);
+		if (rm.del_eq > 0)
+			set_summary(snap, a, &k, "removed-equality-deletes", rm.del_eq);
+	}
+	if (rm.files > 0 || rm.del_files > 0)
+		set_summary(snap, a, &k, "removed-files-size", rm.size + rm.del_size);
+	set_summary(snap, a, &k, "changed-partition-count", spec->nfields ? n + ndel + rm.files : 1);
 	set_summary(snap, a, &k, "total-records", tot.records + added_rows - rm.records);
-	set_summary(snap, a, &k, "total-files-size", tot.files_size + added_size - rm.size);
+	set_summary(snap, a, &k, "total-files-size",
+		    tot.files_size + added_size - rm.size - rm.del_size);
 	set_summary(snap, a, &k, "total-data-files", tot.data_files + n - rm.files);
-	set_summary(snap, a, &k, "total-delete-files", tot.delete_files);
-	set_summary(snap, a, &k, "total-position-deletes", tot.pos_deletes);
-	set_summary(snap, a, &k, "total-equality-deletes", tot.eq_deletes);
+	set_summary(snap, a, &k, "total-delete-files", tot.delete_files + ndel - rm.del_files);
+	set_summary(snap, a, &k, "total-position-deletes", tot.pos_deletes + add_pos - rm.del_pos);
+	set_summary(snap, a, &k, "total-equality-deletes", tot.eq_deletes + add_eq - rm.del_eq);
 	if (cs->job_id) {
 		snap->summary[k].key = "floe.job-id";
 		snap->summary[k++].value = arena_strdup(a, cs->job_id);
@@ -1462,7 +1735,12 @@ table_commit_append(Catalog *cat, FileIO *io, Table *base, const DataFile *files
 		    const char *job_id, Arena *a, Table **out, floe_error *err)
 {
 	TableChange ch;
+	int i;
 
+	for (i = 0; i < n; i++)
+		if (files[i].content != CONTENT_DATA)
+			return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+					   "append commit given a delete file \"%s\"", files[i].file_path);
 	memset(&ch, 0, sizeof ch);
 	ch.add = files;
 	ch.nadd = n;
