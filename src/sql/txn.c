@@ -47,7 +47,8 @@
  *      published: staged metadata files always, at the end of the block;
  *      data files on ROLLBACK / failed COMMIT, or when superseded inside the
  *      block (after COMMIT).  A COMMIT whose outcome is unknown (the catalog
- *      connection broke) keeps every file (orphan candidates).
+ *      connection broke and cannot be re-made) keeps every file and lists
+ *      them in <warehouse>/orphan-candidates.
  *   5. Isolation (table granularity):
  *        READ COMMITTED   each statement loads the latest committed head of a
  *                         table the block has not written; a written table is
@@ -57,8 +58,8 @@
  *                         BEGIN);
  *        SERIALIZABLE     REPEATABLE READ, and COMMIT of a block that wrote
  *                         fails with 40001 when any table it READ (loaded by
- *                         anything but an INSERT/COPY into that table) has a
- *                         new head since it was pinned.
+ *                         anything but INSERT ... VALUES / COPY FROM into
+ *                         that table) has a new head since it was pinned.
  *   6. DDL in a block (anything but SELECT/DML/COPY/SET/SHOW/transaction
  *      statements) first commits the block's pending changes (NOTICE), then
  *      runs and commits at once, as in autocommit; the block goes on.  A
@@ -432,6 +433,27 @@ backoff(long base_ms, int attempt)
 	usleep((useconds_t)ms * 1000);
 }
 
+/* A COMMIT with an unknown outcome keeps the block's files; they are
+ * listed ("<job id>\t<path>") in <warehouse>/orphan-candidates for a later
+ * cleanup to delete those no snapshot references. */
+static void
+record_orphans(Session *s)
+{
+	Txn *t = s->txn;
+	char path[4096];
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof path, "%s/orphan-candidates", s->engine->warehouse);
+	if (!(f = fopen(path, "a")))
+		return;
+	for (i = 0; i < t->ngarbage; i++)
+		fprintf(f, "%s\t%s\n", t->job, t->garbage[i]);
+	for (i = 0; i < t->ndata; i++)
+		fprintf(f, "%s\t%s\n", t->job, t->data[i]);
+	fclose(f);
+}
+
 /* SERIALIZABLE: no table read by the block has a new head. */
 static int
 check_reads(Session *s, Arena *a, floe_error *err)
@@ -567,10 +589,11 @@ cleanup_attempt:
 	}
 out:
 	if (unknown) {
+		record_orphans(s);
 		floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
 			    "the outcome of COMMIT is unknown: the catalog connection failed");
-		floe_error_detail(err, "Files of transaction %s are kept; it may have committed.",
-				  t->job);
+		floe_error_detail(err, "Files of transaction %s are kept (listed in "
+				  "<warehouse>/orphan-candidates); it may have committed.", t->job);
 	} else if (rc == FLOE_OK) {
 		remove_files(s, keep, nkeep);
 	} else {
@@ -875,7 +898,13 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot execute %s in a read-only transaction", dml_name(stmt));
 	}
-	if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT ||
+	/* INSERT ... VALUES / DEFAULT VALUES and COPY FROM load their target
+	 * without reading it (an INSERT ... SELECT may read it: a read) */
+	if ((stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
+	     !stmt->insert_stmt->on_conflict_clause &&
+	     (!stmt->insert_stmt->select_stmt ||
+	      (stmt->insert_stmt->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+	       stmt->insert_stmt->select_stmt->select_stmt->n_values_lists > 0))) ||
 	    (stmt->node_case == PG_QUERY__NODE__NODE_COPY_STMT && stmt->copy_stmt->is_from &&
 	     stmt->copy_stmt->relation)) {
 		PgQuery__RangeVar *rv = stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT

@@ -5,6 +5,8 @@
 #   - tests/txn/test_psycopg_txn.py: psycopg 3 (non-autocommit by default)
 #     against `floe serve` on a SQLite-catalog warehouse; the checks
 #     PostgreSQL shares also run against PostgreSQL 15 (--pg)
+#   - tests/txn/psql_txn.sql through psql: floe serve's output equals
+#     PostgreSQL 15's (command tags, warnings, 25P02, savepoints)
 #   - build-san/tests/unit/catalog/test_catalog_pg against the throwaway
 #     PostgreSQL 15 (FLOE_TEST_PG)
 #   - tests/txn/concurrency.py lost_update / append_storm / bank with TWO
@@ -101,6 +103,20 @@ if start_server "$tmp/wh1" "$tmp/s1"; then
 		pass "psycopg_txn ($(grep -c '^ok ' "$tmp/psycopg.out") checks)"
 	else
 		fail psycopg_txn "exit $?" "$tmp/psycopg.out"
+	fi
+	# psql through floe serve vs PostgreSQL 15: same output.  Known gap:
+	# pgwire sends the 25001/25P01 warnings with severity NOTICE (it uses
+	# WARNING for class 01 only), so that word is normalized.
+	if [ $have_pg -eq 1 ]; then
+		psql -X -q "$pgci" -c 'CREATE DATABASE txn_psql' >/dev/null 2>&1
+		(cd tests/txn && psql -X "$ci" -f psql_txn.sql) >"$tmp/floe_psql.out" 2>&1
+		(cd tests/txn && psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=txn_psql" \
+			-f psql_txn.sql) 2>&1 | sed 's/: WARNING:  /: NOTICE:  /' >"$tmp/pg_psql.out"
+		if diff -u "$tmp/pg_psql.out" "$tmp/floe_psql.out" >"$tmp/psql.diff"; then
+			pass "psql_txn_same_as_postgres ($(wc -l <"$tmp/pg_psql.out") lines)"
+		else
+			fail psql_txn_same_as_postgres "output differs" "$tmp/psql.diff"
+		fi
 	fi
 	stop_servers
 	if grep -q "ERROR: \(Address\|Undefined\|Leak\)Sanitizer\|runtime error" "$tmp/s1.err"; then
