@@ -273,10 +273,14 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_catalog_pg__sqlite_swaps, setup, teardown),
+		cmocka_unit_test(test_catalog_pg__bad_conninfo),
 		cmocka_unit_test_setup_teardown(test_catalog_pg__pg_swaps, setup, teardown),
 		cmocka_unit_test(test_catalog_pg__jdbc_schema),
 		cmocka_unit_test(test_catalog_pg__reconnect),
-		cmocka_unit_test(test_catalog_pg__bad_conninfo),
 	};
+	/* without a server (the unit suite) only the first two: cmocka counts
+	 * a skipped test as a failure in its exit status */
+	if (!getenv("FLOE_TEST_PG"))
+		return _cmocka_run_group_tests("tests", tests, 2, NULL, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
