@@ -20,7 +20,13 @@
  *   bool -> text              "true"/"false" (booltext), not boolout's t/f
  *   dates/times               through the session time zone (datetime.c)
  *
- * INTERFACE ROUTINES: cast_allowed, cast_value, cast_value_ex, cast_vector.
+ * INTERFACE ROUTINES: cast_allowed, cast_value, cast_value_ex, cast_vector,
+ * cast_unconstrained_numeric.
+ *
+ * Display scales (vector.h): a cast to unconstrained numeric gives each
+ * row its own scale (at most the target's) as its display scale: an
+ * integer 0, a numeric its row's, a float that of its "%.15g" text, text
+ * that of its digits; numeric -> text prints at the display scale.
  *
  * Invariants: NULL converts to NULL of the target type; a failed row
  * leaves its error in err and stops the vector cast; strings produced for
@@ -584,6 +590,16 @@ checked_path(const Vector *in, uint32_t count, Vector *out, SqlType to, floe_err
 		return FLOE_OK;
 	}
 	return -1;
+}
+
+SqlType
+cast_unconstrained_numeric(SqlType from)
+{
+	if (from.id == TYPE_DECIMAL)
+		return type_decimal(0, from.scale);
+	if (type_is_integer(from.id) || from.id == TYPE_NULL || from.id == TYPE_BOOL)
+		return type_decimal(0, 0);
+	return type_decimal(0, NUMERIC_DEFAULT_SCALE);
 }
 
 int

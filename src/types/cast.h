@@ -36,6 +36,16 @@ typedef enum { COERCE_IMPLICIT, COERCE_ASSIGNMENT, COERCE_EXPLICIT } CoercionCon
 
 bool cast_allowed(SqlType from, SqlType to, CoercionContext ctx);
 
+/*
+ * The type to give CAST(x AS numeric) (no typmod) when x has type `from`:
+ * PostgreSQL keeps x's digits, so numeric(p,s) and numeric at scale s give
+ * numeric at scale s, integers scale 0, floats and text
+ * NUMERIC_DEFAULT_SCALE with each row's own scale as its display scale
+ * (vector.h, dscale).  Binders should use it in place of a bare
+ * type_decimal(0, 0), which rounds 1.50::numeric to 2.
+ */
+SqlType cast_unconstrained_numeric(SqlType from);
+
 /* Explicit-cast semantics (CAST_EXPLICIT). Text results are in a. */
 int cast_value(Value *out, const Value *in, SqlType to, Arena *a, floe_error *err);
 int cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a,

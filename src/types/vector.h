@@ -47,6 +47,7 @@
  *   vector_copy_rows(dst, dst_off, src, sel, count)   append/gather rows
  *   vector_dscale_of(v) / vector_varies(v) / vector_dscale_at(v, ds, k, x)
  *   vector_row_dscale(v, i) / vector_ensure_dscale(v)
+ *   vector_copy_dscale(dst, i, src, k)       for hand-written gathers
  *   vector_display_value(v, i, out)           Value at the row's display scale
  *   numeric_trim_scale(x, scale)              smallest exact scale of x
  *   batch_new(arena, ncols, types, capacity) / batch_reset(b)
@@ -178,6 +179,27 @@ void vector_ensure_dscale(Vector *v);
 void vector_display_value(const Vector *v, uint32_t i, Value *out);
 /* A decimal Value with dzeros: divided down to scale type.scale - dzeros. */
 void value_to_display_scale(Value *v);
+
+/*
+ * For gathers that copy data[k] of src into row i of a flat dst themselves
+ * (memcpy of type_width bytes, as sort's emit or hash-aggregate key
+ * columns do): carry the display scale too.  A no-op unless dst is numeric
+ * and src has one to carry (or dst already has a dscale array).
+ */
+static inline void
+vector_copy_dscale(Vector *dst, uint32_t i, const Vector *src, uint32_t k)
+{
+	const uint8_t *ds;
+
+	if (dst->type.id != TYPE_DECIMAL)
+		return;
+	ds = vector_dscale_of(src);
+	if (!ds && !dst->dscale)
+		return;
+	vector_ensure_dscale(dst);
+	dst->dscale[i] = (uint8_t)vector_dscale_at(src, ds, k,
+		((const int128 *)(src->kind == VECTOR_DICT ? src->child->data : src->data))[k]);
+}
 
 Batch *batch_new(Arena *arena, int ncols, const SqlType *types, uint32_t capacity);
 void batch_reset(Batch *b);
