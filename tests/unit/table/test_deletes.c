@@ -377,6 +377,108 @@ test_v3_deletion_vectors(void **state)
 	teardown(&fx);
 }
 
+/* Damage a delete file in place; floe's SELECT fails with an error naming it. */
+static void
+damage_and_expect_xx001(Fixture *fx, const char *path, long off, long keep)
+{
+	char cmd[2048], *out;
+	FILE *f = fopen(path, "r+b");
+	size_t cap = 4096, len = 0, got;
+	FILE *p;
+	int st;
+
+	assert_non_null(f);
+	if (keep >= 0) {
+		assert_int_equal(ftruncate(fileno(f), keep), 0);
+	} else {
+		int c;
+		fseek(f, off, SEEK_SET);
+		c = fgetc(f);
+		fseek(f, off, SEEK_SET);
+		fputc(c ^ 0x5a, f);
+	}
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "%s -D %s -A -t -c 'SELECT count(*) FROM t' 2>&1", floe_bin(),
+		 fx->wh);
+	p = popen(cmd, "r");
+	out = malloc(cap);
+	while ((got = fread(out + len, 1, cap - len - 1, p)) > 0)
+		len += got;
+	out[len] = 0;
+	st = pclose(p);
+	/* the shell prints "ERROR:  <message>" (XX001 messages name the file) */
+	if (st == 0 || !strstr(out, "ERROR") || !strstr(out, strrchr(path, '/') + 1)) {
+		static char msg[4096];
+		snprintf(msg, sizeof msg, "expected XX001 naming %s, got (%d): %.1000s", path, st, out);
+		free(out);
+		fail_msg("%s", msg);
+	}
+	free(out);
+}
+
+static const DataFile *
+first_delete(Fixture *fx, const Table *t, const DataFile **data)
+{
+	DataFile *files;
+	int n, i;
+	floe_error err;
+
+	assert_int_equal(table_scan_files(fx->io, t, -1, fx->a, &files, &n, &err), FLOE_OK);
+	for (i = 0; i < n; i++)
+		if (files[i].ndeletes > 0) {
+			*data = &files[i];
+			return files[i].deletes[0];
+		}
+	fail_msg("no delete file");
+	return NULL;
+}
+
+/* deletes_load itself: XX001 naming the delete file. */
+static void
+load_fails_xx001(Fixture *fx, const Table *t, const DataFile *data, const DataFile *d)
+{
+	DeleteLoader *l = deletes_loader_new(fx->io, metadata_current_schema(t->md), fx->a);
+	DeleteSet *set;
+	floe_error err;
+
+	floe_error_clear(&err);
+	assert_int_equal(deletes_load(l, data, fx->a, &set, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	assert_non_null(strstr(err.message, strrchr(d->file_path, '/') + 1));
+}
+
+static void
+test_corrupt_delete_files(void **state)
+{
+	(void)state;
+	Fixture fx;
+	static const int64_t pa[] = { 1, 2, 3 };
+	const DataFile *d, *data;
+	int nadd, nrem;
+	Table *t;
+
+	/* v2: a truncated position-delete file */
+	setup_table(&fx, 2);
+	t = delete_positions(&fx, pa, 3, NULL, 0, &nadd, &nrem);
+	d = first_delete(&fx, t, &data);
+	damage_and_expect_xx001(&fx, fileio_resolve(fx.io, d->file_path, fx.a), 0,
+				d->file_size_in_bytes / 2);
+	load_fails_xx001(&fx, t, data, d);
+	teardown(&fx);
+
+	/* v3: one flipped byte inside the DV blob (CRC), then a cut Puffin file */
+	setup_table(&fx, 3);
+	t = delete_positions(&fx, pa, 3, NULL, 0, &nadd, &nrem);
+	d = first_delete(&fx, t, &data);
+	damage_and_expect_xx001(&fx, fileio_resolve(fx.io, d->file_path, fx.a),
+				(long)d->content_offset + 10, -1);
+	load_fails_xx001(&fx, t, data, d);
+	damage_and_expect_xx001(&fx, fileio_resolve(fx.io, d->file_path, fx.a), 0,
+				(long)d->content_offset + 6);
+	load_fails_xx001(&fx, t, data, d);
+	teardown(&fx);
+}
+
 static void
 test_v1_refused(void **state)
 {
@@ -405,6 +507,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_v2_position_deletes),
 		cmocka_unit_test(test_v3_deletion_vectors),
+		cmocka_unit_test(test_corrupt_delete_files),
 		cmocka_unit_test(test_v1_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
