@@ -39,6 +39,8 @@
  *                                   floe has no array type, catalog array
  *                                   columns (datacl, ...) are text or NULL
  *   array_upper(text, 1)            its element count (NULL when empty)
+ *   floe_array_has(text, x)         x = ANY (arr) over the text form
+ *   floe_correlated_subquery / _exists(col)   0A000 when evaluated on a row
  *   floe_array_element(text, i)     its element i (1-based): what arr[i]
  *                                   binds to (sql/bind_expr.c)
  *
@@ -449,6 +451,64 @@ array_element(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vecto
 	return FLOE_OK;
 }
 
+/*
+ * floe_correlated_subquery(any) / floe_correlated_exists(any): stand for a
+ * correlated subquery floe cannot run (sql/bind_expr.c): 0A000 when a row
+ * reaches it, nothing when none does (a catalog query over an empty
+ * relation, a CASE branch not taken).
+ */
+static int
+correlated(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)args;
+	(void)nargs;
+	if (count > 0)
+		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "correlated subqueries are not supported yet (this subquery reads the outer query's columns)");
+	for (i = 0; i < count; i++)
+		out_null(out, i);
+	return FLOE_OK;
+}
+
+/* floe_array_has(arr_text, x): x = ANY (arr) (NULL when arr is NULL, or
+ * x is NULL, or no element equals x and one is NULL) */
+static int
+array_has(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	uint32_t i;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		Value a, x;
+		char *buf;
+		int n, k;
+		bool found = false, sawnull = false;
+		if (!argv_at(args, 0, i, &a) || !argv_at(args, 1, i, &x)) {
+			out_null(out, i);
+			continue;
+		}
+		buf = arena_alloc(ctx->arena, a.u.s.len + 1);
+		n = each_element(strview_data(&a.u.s), a.u.s.len, buf, 0, NULL, NULL, NULL);
+		for (k = 1; k <= n && !found; k++) {
+			const char *ep = NULL;
+			uint32_t elen = 0;
+			bool isnull = false;
+			each_element(strview_data(&a.u.s), a.u.s.len, buf, k, &ep, &elen, &isnull);
+			if (isnull)
+				sawnull = true;
+			else if (elen == x.u.s.len && !memcmp(ep, strview_data(&x.u.s), elen))
+				found = true;
+		}
+		if (!found && (sawnull || n < 0)) {
+			out_null(out, i);
+			continue;
+		}
+		((uint8_t *)out->data)[i] = found;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 /* array_upper(arr_text, 1): the number of elements (NULL when empty) */
 static int
 array_upper(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
@@ -578,6 +638,9 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "pg_relation_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
 	{ "pg_total_relation_size", const_null, 1, 0, { I4 }, TYPE_INT64, FRET_FIXED, false, false },
 	{ "array_upper", array_upper, 2, 0, { TX, I4 }, I4, FRET_FIXED, true, false },
+	{ "floe_correlated_subquery", correlated, 1, 0, { FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
+	{ "floe_correlated_exists", correlated, 1, 0, { FARG_ANY_ASIS }, BO, FRET_FIXED, false, false },
+	{ "floe_array_has", array_has, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
 	{ "floe_array_element", array_element, 2, 0, { TX, I4 }, TX, FRET_FIXED, true, false },
 };
 const int func_pgcatalog_count = (int)(sizeof func_pgcatalog_table / sizeof func_pgcatalog_table[0]);

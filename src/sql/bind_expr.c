@@ -31,6 +31,7 @@ const char *pgcatalog_database(Session *s);
 int64_t pgcatalog_ns_oid(const char *ns);
 const char *pgcatalog_setting(Session *s, const char *name, bool *found);
 int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
+bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
 
 bool
 bind_is_aggregate_name(const char *name)
@@ -1430,9 +1431,10 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
 /* ---- correlated subqueries over small inputs ------------------------------
  *
  * The planner (select.c) decorrelates EXISTS / IN / aggregate comparisons
- * in WHERE; other correlated scalar, EXISTS and ARRAY subqueries (the
- * lookups catalog queries make: psql's \du, column defaults) are bound
- * here when their inner side is small:
+ * in WHERE; other correlated scalar, EXISTS and ARRAY subqueries over
+ * pg_catalog / information_schema relations (the lookups catalog queries
+ * make: psql's \d and \du, column defaults) are bound here when their
+ * inner side is small:
  *
  *   (SELECT v FROM inner WHERE p_inner AND p_corr)
  *     -> run SELECT v, k1..kn FROM inner WHERE p_inner once (k: the inner
@@ -1446,9 +1448,11 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
  * LIMIT, set operations, WITH, nested subqueries) whose outer references
  * are all in WHERE conjuncts qualifies; otherwise the original 0A000
  * stands.  Unlike PostgreSQL, a scalar subquery matching several rows
- * yields the first instead of failing with 21000.
+ * yields the first instead of failing with 21000.  A catalog subquery
+ * that does not qualify becomes an expression failing with 0A000 when a
+ * row reaches it (try_corr): psql's queries over empty catalogs run.
  */
-#define CORR_MAX_ROWS 1000
+#define CORR_MAX_ROWS 5000
 
 typedef struct CorrRefs {
 	const char **aliases;     /* the inner FROM's relation names / aliases */
@@ -1491,6 +1495,41 @@ from_aliases(CorrRefs *cr, Node *n)
 					    sizeof(char *) * (size_t)(cr->naliases + 1));
 		cr->aliases[cr->naliases++] = name;
 	}
+}
+
+/* Are the relations a FROM item reads all pg_catalog / information_schema
+ * relations (functions such as generate_series allowed)? */
+static bool
+from_is_catalog(Session *s, Node *n)
+{
+	if (!n)
+		return true;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_RANGE_VAR:
+		return pgcatalog_is_relation(s, n->range_var->schemaname, n->range_var->relname);
+	case PG_QUERY__NODE__NODE_JOIN_EXPR:
+		return from_is_catalog(s, n->join_expr->larg) && from_is_catalog(s, n->join_expr->rarg);
+	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool
+subquery_reads_catalog(Session *s, PgQuery__SubLink *sl)
+{
+	PgQuery__SelectStmt *sub;
+	size_t i;
+	if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return false;
+	sub = sl->subselect->select_stmt;
+	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_from_clause == 0)
+		return false;
+	for (i = 0; i < sub->n_from_clause; i++)
+		if (!from_is_catalog(s, sub->from_clause[i]))
+			return false;
+	return true;
 }
 
 /* the relation a column reference names (NULL: unqualified) */
@@ -1857,16 +1896,41 @@ bind_corr_sublink(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
 		Expr **args, *pair[2];
 		if (nrows == 0)
 			return text_const(b, "{}", sl->location);
-		args = ARENA_ARRAY(b->arena, Expr *, nrows + 1);
-		args[0] = text_const(b, ",", sl->location);
-		for (i = 0; i < (size_t)nrows; i++) {
-			Expr *w = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2);
-			w->args[0] = corr_subst(b->arena, cond, cr.ninner, &rows[i * (size_t)ncols + 1]);
-			w->args[1] = text_const(b, array_elem_text(b, &rows[i * (size_t)ncols]), sl->location);
-			args[i + 1] = w;
+		/* concat_ws(',', CASE WHEN p1 THEN 'e1' END, ...), 99 elements per
+		 * call (functions take at most 100 arguments), the calls joined by
+		 * an outer concat_ws of their non-empty results */
+		{
+			int nchunks = (int)((nrows + 98) / 99), ch;
+			Expr **outer = ARENA_ARRAY(b->arena, Expr *, nchunks + 1);
+			outer[0] = text_const(b, ",", sl->location);
+			for (ch = 0; ch < nchunks; ch++) {
+				size_t lo = (size_t)ch * 99, hi = lo + 99 > (size_t)nrows ? (size_t)nrows : lo + 99;
+				Expr *part, *eq[2], *nz;
+				Value nv = value_null(type_make(TYPE_TEXT));
+				args = ARENA_ARRAY(b->arena, Expr *, hi - lo + 1);
+				args[0] = text_const(b, ",", sl->location);
+				for (i = lo; i < hi; i++) {
+					Expr *w = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2);
+					w->args[0] = corr_subst(b->arena, cond, cr.ninner, &rows[i * (size_t)ncols + 1]);
+					w->args[1] = text_const(b, array_elem_text(b, &rows[i * (size_t)ncols]),
+								sl->location);
+					args[i - lo + 1] = w;
+				}
+				if (!(part = bind_call(b, "concat_ws", args, (int)(hi - lo) + 1, sl->location)))
+					return NULL;
+				eq[0] = part;
+				eq[1] = text_const(b, "", sl->location);
+				nz = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 3);
+				if (!(nz->args[0] = bind_call(b, "=", eq, 2, sl->location)))
+					return NULL;
+				nz->args[1] = expr_const(b->arena, &nv);
+				nz->args[2] = part;
+				nz->has_else = true;
+				outer[ch + 1] = nz;
+			}
+			if (!(e = bind_call(b, "concat_ws", outer, nchunks + 1, sl->location)))
+				return NULL;
 		}
-		if (!(e = bind_call(b, "concat_ws", args, (int)nrows + 1, sl->location)))
-			return NULL;
 		pair[0] = text_const(b, "{", sl->location);
 		pair[1] = e;
 		if (!(e = bind_call(b, "||", pair, 2, sl->location)))
@@ -1891,7 +1955,8 @@ try_corr(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
 
 	*handled = false;
 	if (strcmp(saved.sqlstate, ERRCODE_FEATURE_NOT_SUPPORTED) != 0 ||
-	    strncmp(saved.message, "correlated subqueries", 21) != 0)
+	    strncmp(saved.message, "correlated subqueries", 21) != 0 ||
+	    !subquery_reads_catalog(b->session, sl))
 		return NULL;
 	floe_error_clear(b->err);
 	e = bind_corr_sublink(b, sl, handled);

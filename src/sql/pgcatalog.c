@@ -33,6 +33,7 @@
  *   pgcatalog_regclass(s, a, text, &oid, err)   'name'::regclass (42P01)
  *   pgcatalog_regtype(text, &oid, err)          'name'::regtype (42704)
  *   pgcatalog_user(s) / pgcatalog_database(s)   current_user, current_database()
+ *   pgcatalog_is_relation(s, schema, name)   one of these relations?
  *   pgcatalog_setting(s, name, &found) / pgcatalog_settings(s, a, &names, &values)
  *                                         current_setting(); pg_settings' rows
  *
@@ -59,6 +60,7 @@ int64_t pgcatalog_table_oid(const char *ns, const char *name);
 const char *pgcatalog_user(Session *s);
 int64_t pgcatalog_ns_oid(const char *ns);
 const char *pgcatalog_setting(Session *s, const char *name, bool *found);
+bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
 int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
 const char *pgcatalog_database(Session *s);
 int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
@@ -1718,6 +1720,14 @@ find_rel(Session *s, const char *schema, const char *name)
 			return d;
 	}
 	return NULL;
+}
+
+/* Is (schema, name) one of this file's relations?  (bind_expr.c: the
+ * correlated lookups it binds itself are those over catalog relations) */
+bool
+pgcatalog_is_relation(Session *s, const char *schema, const char *name)
+{
+	return find_rel(s, schema && schema[0] ? schema : NULL, name) != NULL;
 }
 
 static bool

@@ -4,8 +4,8 @@
 # and a throwaway PostgreSQL 15 (scripts/pg-test-server.sh); each client's
 # output on floe must equal its output on PostgreSQL:
 #
-#   - psql: \dt, \dn, \l with patterns (unaligned; role and database names
-#     masked), over the same schema and tables in both
+#   - psql: \dt, \dn, \l, \d table, \du, \dT, \df, \dx (unaligned; role and
+#     database names masked), over the same schema and tables in both
 #   - JDBC (pgjdbc, tests/server/IntrospectJdbc.java): DatabaseMetaData
 #     getSchemas / getTables / getColumns, ResultSetMetaData
 #   - psycopg 3 (tests/server/introspect_psycopg.py): cursor.description and
@@ -92,9 +92,10 @@ run_psql() {   # conninfo out
 	local p=(psql -X -A -v ON_ERROR_STOP=0 "$1")
 	"${p[@]}" -q -c "DROP SCHEMA IF EXISTS intro_psql CASCADE" >/dev/null 2>&1
 	"${p[@]}" -q -c "CREATE SCHEMA intro_psql" \
-		-c "CREATE TABLE intro_psql.b (x integer NOT NULL, y varchar(5))" \
+		-c "CREATE TABLE intro_psql.b (x integer NOT NULL, y varchar(5), z numeric(9,3), w timestamptz, v text, u boolean, d date, f double precision, c char(3), i bigint)" \
 		-c "CREATE TABLE intro_psql.a (t text)" >/dev/null 2>&1
-	for c in '\dt intro_psql.*' '\dt intro_psql.a' '\dn intro_psql' '\l :DBNAME' '\dt intro_psql.nothing'; do
+	for c in '\dt intro_psql.*' '\dt intro_psql.a' '\dn intro_psql' '\l :DBNAME' '\dt intro_psql.nothing' \
+		'\d intro_psql.b' '\d intro_psql.*' '\du' '\dT' '\df intro_psql.*' '\dx intro_none'; do
 		echo "=== $c"
 		"${p[@]}" -c "$c" 2>&1
 	done | sed -E 's/\b(floe|postgres|tester|pg_database_owner)\b/X/g' >"$2"
