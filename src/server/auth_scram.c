@@ -1,6 +1,8 @@
 /*
  * auth_scram.c — SCRAM-SHA-256 server side (RFC 5802, RFC 7677) in
- * PostgreSQL's dialect: no channel binding ("n,," / "y,," gs2 headers), the
+ * PostgreSQL's dialect: gs2 headers "n,," / "y,," and, for
+ * SCRAM-SHA-256-PLUS over TLS, "p=tls-server-end-point,," (RFC 5929: the
+ * channel binding data is the hash of the server's certificate), the
  * user name comes from the startup packet (the SCRAM "n=" attribute is
  * ignored, as PostgreSQL ignores it), verifiers in pg_authid's format.
  * Hashes and PBKDF2 come from OpenSSL's libcrypto.
@@ -175,6 +177,20 @@ int
 scram_server_first(ScramState *st, const ScramVerifier *v, const uint8_t *msg, size_t n,
 		   char *out, size_t outn, floe_error *err)
 {
+	return scram_server_first_cb(st, v, false, NULL, 0, msg, n, out, outn, err);
+}
+
+static int
+negotiation(floe_error *err, const char *what)
+{
+	return floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION, "SCRAM channel binding negotiation error (%s)", what);
+}
+
+int
+scram_server_first_cb(ScramState *st, const ScramVerifier *v, bool plus, const uint8_t *cbind,
+		      size_t cbind_len, const uint8_t *msg, size_t n, char *out, size_t outn,
+		      floe_error *err)
+{
 	const char *p = (const char *)msg, *end = p + n, *bare, *r;
 	uint8_t raw[NONCE_RAW];
 	char snonce[32], salt64[SCRAM_SALT_MAX * 2];
@@ -187,10 +203,31 @@ scram_server_first(ScramState *st, const ScramVerifier *v, const uint8_t *msg, s
 	v = &st->v;
 	if (n >= SCRAM_MSG_MAX || memchr(msg, 0, n))
 		return bad(err, "client-first too long");
-	/* gs2-header: "n,," or "y,,"; channel binding ("p=") is not offered */
-	if (n < 3 || (p[0] != 'n' && p[0] != 'y') || p[1] != ',')
-		return bad(err, p[0] == 'p' ? "channel binding is not supported" : "gs2 header");
-	p += 2;
+	if (cbind_len > SCRAM_CBIND_MAX)
+		return bad(err, "channel binding data too long");
+	/* gs2-header: "n,," (no binding), "y,," (the client could bind but
+	 * thinks the server cannot), "p=tls-server-end-point,," (binding) */
+	if (n >= 2 && p[0] == 'p' && p[1] == '=') {
+		static const char tse[] = "p=tls-server-end-point,";
+		if (n < sizeof tse - 1 || memcmp(p, tse, sizeof tse - 1) != 0)
+			return bad(err, "unsupported channel binding type");
+		if (!plus || !cbind_len)
+			return negotiation(err, "binding requested without SCRAM-SHA-256-PLUS");
+		p += sizeof tse - 2;
+		st->plus = true;
+		memcpy(st->cbind, cbind, cbind_len);
+		st->cbind_len = cbind_len;
+	} else {
+		if (n < 3 || (p[0] != 'n' && p[0] != 'y') || p[1] != ',')
+			return bad(err, "gs2 header");
+		if (plus)
+			return negotiation(err, "SCRAM-SHA-256-PLUS without binding");
+		if (p[0] == 'y' && cbind_len)
+			return negotiation(err, "the client thinks the server cannot bind, but it can");
+		p += 1;
+	}
+	/* p is at the ',' that ends the cbind-flag */
+	p++;
 	if (p < end && *p == 'a') {        /* authzid: skip */
 		const char *c = memchr(p, ',', (size_t)(end - p));
 		if (!c)
@@ -200,6 +237,9 @@ scram_server_first(ScramState *st, const ScramVerifier *v, const uint8_t *msg, s
 	if (p >= end || *p != ',')
 		return bad(err, "gs2 header");
 	p++;
+	if ((size_t)(p - (const char *)msg) >= sizeof st->gs2)
+		return bad(err, "gs2 header too long");
+	memcpy(st->gs2, msg, (size_t)(p - (const char *)msg));
 	bare = p;
 	if (!attr(&p, end, 'n', &len))
 		return bad(err, "username");
@@ -231,17 +271,24 @@ scram_server_final(ScramState *st, const uint8_t *msg, size_t n, char *out, size
 {
 	const char *p = (const char *)msg, *end = p + n, *c, *r, *proof, *without_end;
 	size_t clen, rlen, plen, i;
-	uint8_t cb[8], pr[SCRAM_KEY_LEN], sig[SCRAM_KEY_LEN], ck[SCRAM_KEY_LEN], h[SCRAM_KEY_LEN];
+	uint8_t cb[sizeof st->gs2 + SCRAM_CBIND_MAX + 8], want[sizeof st->gs2 + SCRAM_CBIND_MAX], pr[SCRAM_KEY_LEN], sig[SCRAM_KEY_LEN], ck[SCRAM_KEY_LEN], h[SCRAM_KEY_LEN];
 	char authmsg[3 * SCRAM_MSG_MAX + 4], sig64[64];
 	int cbn, an;
+	size_t gl = strlen(st->gs2), wl;
 
 	if (n >= SCRAM_MSG_MAX || memchr(msg, 0, n))
 		return bad(err, "client-final too long");
 	if (!(c = attr(&p, end, 'c', &clen)))
 		return bad(err, "channel binding attribute");
+	/* c= is base64(gs2 header || channel binding data) */
+	memcpy(want, st->gs2, gl);
+	if (st->plus)
+		memcpy(want + gl, st->cbind, st->cbind_len);
+	wl = gl + (st->plus ? st->cbind_len : 0);
 	cbn = b64_decode(c, clen, cb, sizeof cb);
-	if (cbn != 3 || (memcmp(cb, "n,,", 3) != 0 && memcmp(cb, "y,,", 3) != 0))
-		return bad(err, "unexpected channel binding");
+	if (cbn < 0 || (size_t)cbn != wl || CRYPTO_memcmp(cb, want, wl) != 0)
+		return floe_errorf(err, ERRCODE_PROTOCOL_VIOLATION,
+				   st->plus ? "SCRAM channel binding check failed" : "unexpected SCRAM channel-binding attribute in client-final-message");
 	if (!(r = attr(&p, end, 'r', &rlen)) || rlen != strlen(st->nonce) || memcmp(r, st->nonce, rlen) != 0)
 		return bad(err, "nonce mismatch");
 	/* extensions until p= */

@@ -1,6 +1,7 @@
 /*
  * auth_scram.h — SCRAM-SHA-256 password authentication, server side, as
- * PostgreSQL does it (RFC 5802 / RFC 7677, no channel binding).
+ * PostgreSQL does it (RFC 5802 / RFC 7677), with SCRAM-SHA-256-PLUS
+ * channel binding (tls-server-end-point, RFC 5929) over TLS.
  *
  * A verifier is PostgreSQL's stored form (pg_authid.rolpassword):
  *   SCRAM-SHA-256$<iterations>:<salt base64>$<StoredKey base64>:<ServerKey base64>
@@ -16,7 +17,11 @@
  *   scram_verifier_parse(s, &v)                 FLOE_OK, or FLOE_ERR if malformed
  *   scram_verifier_make(password, iterations, buf, n)   a new verifier, random salt
  *   scram_mock_verifier(user, &v)               a plausible verifier for an unknown user
- *   scram_server_first(st, v, msg, n, out, outn, err)
+ *   scram_server_first(st, v, msg, n, out, outn, err)     no channel binding
+ *   scram_server_first_cb(st, v, plus, cbind, cbind_len, msg, n, out, outn, err)
+ *                       plus: the client chose SCRAM-SHA-256-PLUS; cbind: the
+ *                       server certificate's hash when TLS offers binding
+ *                       (then a client saying "y" is a downgrade: 28000)
  *   scram_server_final(st, msg, n, out, outn, err)      28P01 on a wrong proof
  */
 #ifndef FLOE_AUTH_SCRAM_H
@@ -30,6 +35,7 @@
 #define SCRAM_KEY_LEN 32
 #define SCRAM_SALT_MAX 64
 #define SCRAM_MSG_MAX 1024
+#define SCRAM_CBIND_MAX 64     /* a certificate hash (SHA-512 at most) */
 
 typedef struct ScramVerifier {
 	int iterations;
@@ -45,6 +51,10 @@ typedef struct ScramState {
 	char client_first_bare[SCRAM_MSG_MAX];
 	char server_first[SCRAM_MSG_MAX];
 	char nonce[SCRAM_MSG_MAX];     /* client nonce + server nonce */
+	char gs2[64];                  /* the client's gs2 header, "n,," ... */
+	uint8_t cbind[SCRAM_CBIND_MAX];   /* plus: channel binding data */
+	size_t cbind_len;
+	bool plus;
 } ScramState;
 
 int scram_verifier_parse(const char *s, ScramVerifier *out);
@@ -52,6 +62,9 @@ int scram_verifier_make(const char *password, int iterations, char *buf, size_t 
 void scram_mock_verifier(const char *user, ScramVerifier *out);
 int scram_server_first(ScramState *st, const ScramVerifier *v, const uint8_t *msg, size_t n,
 		       char *out, size_t outn, floe_error *err);
+int scram_server_first_cb(ScramState *st, const ScramVerifier *v, bool plus, const uint8_t *cbind,
+			  size_t cbind_len, const uint8_t *msg, size_t n, char *out, size_t outn,
+			  floe_error *err);
 int scram_server_final(ScramState *st, const uint8_t *msg, size_t n, char *out, size_t outn,
 		       floe_error *err);
 

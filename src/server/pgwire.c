@@ -142,6 +142,8 @@ struct PgConn {
 	PgAuthInfo *auth;          /* PASSWORD / MD5: the stored secrets */
 	uint8_t md5_salt[4];
 	bool tls;                  /* TLS established (tls_start) */
+	uint8_t cbind[SCRAM_CBIND_MAX];   /* TLS channel binding data (tls_cbind) */
+	size_t cbind_len;
 	size_t in_rest;            /* bytes after the startup packet being processed */
 	void *session;
 	volatile int cancel;
@@ -1655,12 +1657,14 @@ auth_msg(PgConn *c, char type, PgReader *r)
 		int32_t len = pgreader_int32(r);
 		if (r->bad || len < 0 || (size_t)len != pgreader_left(r))
 			return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid SASL initial response");
-		if (strcmp(mech, "SCRAM-SHA-256") != 0)
+		bool plus = c->cbind_len && !strcmp(mech, "SCRAM-SHA-256-PLUS");
+		if (!plus && strcmp(mech, "SCRAM-SHA-256") != 0)
 			return fatal(c, ERRCODE_PROTOCOL_VIOLATION,
 				     "client selected an invalid SASL authentication mechanism");
 		data = pgreader_bytes(r, (size_t)len);
 		n = (size_t)len;
-		rc = scram_server_first(c->scram, &c->scram->v, data, n, reply, sizeof reply, &err);
+		rc = scram_server_first_cb(c->scram, &c->scram->v, plus, c->cbind, c->cbind_len, data, n,
+					   reply, sizeof reply, &err);
 	} else {
 		n = pgreader_left(r);
 		data = pgreader_bytes(r, n);
@@ -1808,6 +1812,12 @@ startup_packet(PgConn *c, PgReader *r)
 			c->auth_step = 0;
 			m = pgbuf_begin(&c->out, 'R');
 			pgbuf_int32(&c->out, 10);
+			if (c->tls && c->be->tls_cbind)
+				c->cbind_len = c->be->tls_cbind(c->be->ctx, c->io, c->cbind, sizeof c->cbind);
+			if (c->cbind_len > sizeof c->cbind)
+				c->cbind_len = 0;
+			if (c->cbind_len)
+				pgbuf_cstr(&c->out, "SCRAM-SHA-256-PLUS");
 			pgbuf_cstr(&c->out, "SCRAM-SHA-256");
 			pgbuf_byte(&c->out, 0);
 			pgbuf_end(&c->out, m);

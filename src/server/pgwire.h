@@ -83,6 +83,10 @@ typedef struct PgwireBackend {
 	 * the TLS handshake on `io` (0 ok: the rest of the connection is
 	 * encrypted, -1 failed: the connection closes) */
 	int (*tls_start)(void *ctx, void *io);
+	/* after tls_start: the tls-server-end-point channel binding data (the
+	 * server certificate's hash) into out, its length; 0: none, then
+	 * SCRAM-SHA-256-PLUS is not offered.  May be NULL. */
+	size_t (*tls_cbind)(void *ctx, void *io, uint8_t *out, size_t cap);
 } PgwireBackend;
 
 typedef struct PgConn PgConn;

@@ -29,7 +29,8 @@
  * TLS: with a certificate and key (ServerConfig.tls_cert/tls_key) an
  * SSLRequest is answered 'S' and the connection runs over OpenSSL
  * (TLS 1.2 or newer) from then on: conn_recv/conn_send are the only socket
- * I/O.  Without them SSLRequest gets 'N'.  GSSENCRequest is always 'N'.
+ * I/O.  Over TLS, SCRAM-SHA-256-PLUS is offered too, bound to the
+ * certificate's hash (tls-server-end-point).  Without them SSLRequest gets 'N'.  GSSENCRequest is always 'N'.
  * With tls_required a login on a connection without TLS is refused (28000)
  * before any password is asked for.
  *
@@ -113,6 +114,8 @@ struct Server {
 	char *users_file;                  /* NULL: no users */
 	bool users_required;
 	SSL_CTX *tls;                      /* NULL: no TLS */
+	uint8_t cert_hash[EVP_MAX_MD_SIZE];  /* tls-server-end-point binding data */
+	unsigned int cert_hash_len;          /* 0: not offered */
 	bool tls_required;
 	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
 	/* statement_timeout: statements run one at a time (engine_mu), so one
@@ -433,6 +436,37 @@ be_write(void *io, const void *p, size_t n)
 	return 0;
 }
 
+/* tls-server-end-point (RFC 5929 §4.1): the certificate's hash with its
+ * signature's digest, SHA-256 for MD5 and SHA-1; 0 when that digest is
+ * unknown (e.g. Ed25519 certificates: no binding offered). */
+static unsigned int
+cert_hash(SSL_CTX *ctx, uint8_t *out)
+{
+	X509 *cert = SSL_CTX_get0_certificate(ctx);
+	int md_nid = NID_undef;
+	const EVP_MD *md;
+	unsigned int len = 0;
+
+	if (!cert || !OBJ_find_sigid_algs(X509_get_signature_nid(cert), &md_nid, NULL) || md_nid == NID_undef)
+		return 0;
+	md = (md_nid == NID_md5 || md_nid == NID_sha1) ? EVP_sha256() : EVP_get_digestbynid(md_nid);
+	if (!md || EVP_MD_get_size(md) > SCRAM_CBIND_MAX || X509_digest(cert, md, out, &len) != 1)
+		len = 0;
+	ERR_clear_error();
+	return len;
+}
+
+static size_t
+be_tls_cbind(void *ctx, void *io, uint8_t *out, size_t cap)
+{
+	Server *srv = ctx;
+	Conn *c = io;
+	if (!c->ssl || !srv->cert_hash_len || srv->cert_hash_len > cap)
+		return 0;
+	memcpy(out, srv->cert_hash, srv->cert_hash_len);
+	return srv->cert_hash_len;
+}
+
 /* After 'S': the TLS handshake, bounded by the login deadline. */
 static int
 be_tls_start(void *ctx, void *io)
@@ -683,6 +717,8 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->users_file = cfg->users_file ? xstrdup(cfg->users_file) : NULL;
 	srv->users_required = cfg->users_required;
 	srv->tls = tls;
+	if (tls)
+		srv->cert_hash_len = cert_hash(tls, srv->cert_hash);
 	srv->tls_required = cfg->tls_required;
 	srv->engine = engine;
 	srv->fd = fd;
@@ -705,6 +741,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->be.auth = be_auth;
 	srv->be.auth_failed = be_auth_failed;
 	srv->be.tls_start = tls ? be_tls_start : NULL;
+	srv->be.tls_cbind = be_tls_cbind;
 	users_free(&users);
 	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {
 		floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not start the timer thread");

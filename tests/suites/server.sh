@@ -36,7 +36,9 @@
 #     every type, errors, COPY, cancel, wrong password; both also run
 #     against PostgreSQL 15, which proves their expectations
 #   - TLS with a self-signed certificate made by `openssl req`: psql
-#     sslmode=verify-full, psycopg 3 sslmode=require, 'N' without a
+#     sslmode=verify-full, psycopg 3 sslmode=require, SCRAM-SHA-256-PLUS
+#     (psql channel_binding=require; tests/clients/scram_bind.py: tampered
+#     binding and "y" downgrade refused), 'N' without a
 #     certificate, data after SSLRequest refused, bad certificate
 #   - connections that do not finish logging in are closed (--auth-timeout)
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
@@ -551,6 +553,15 @@ if command -v openssl >/dev/null 2>&1 &&
 			-c '\conninfo' -c "SELECT 'tls in'" 2>&1)
 		printf '%s' "$out" | grep -q '^SSL connection (protocol: TLSv1\.[23]' &&
 			printf '%s' "$out" | grep -q '^tls in$' || { ok=0; why="$why; psql verify-full: $out"; }
+		# SCRAM-SHA-256-PLUS: libpq checks the binding to the certificate
+		out=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=require channel_binding=require" -c "SELECT 'bound'" 2>&1)
+		[ "$out" = "bound" ] || { ok=0; why="$why; channel_binding=require: $out"; }
+		out=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=require channel_binding=disable" -c "SELECT 'unbound'" 2>&1)
+		[ "$out" = "unbound" ] || { ok=0; why="$why; channel_binding=disable: $out"; }
+		# the same by hand: right binding, another certificate's, a "y" downgrade
+		out=$(for m in good tampered downgrade; do
+			python3 tests/clients/scram_bind.py 127.0.0.1 "$xport" alice 'Al1ce pw' $m 2>&1 | tail -1; done | tr '\n' ' ')
+		[ "$out" = "ok error 08P01 error 08P01 " ] || { ok=0; why="$why; scram_bind.py: $out"; }
 		out=$(PGPASSWORD='Al1ce pw' psql -X -At "$tci sslmode=disable" -c "SELECT 'clear in'" 2>&1)
 		[ "$out" = "clear in" ] || { ok=0; why="$why; sslmode=disable: $out"; }
 		if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
@@ -575,7 +586,7 @@ print("08P01" if d[:1] == b"E" and b"C08P01\0" in d and b"unencrypted data" in d
 PY
 )
 		[ "$out" = 08P01 ] || { ok=0; why="$why; data after SSLRequest: $out"; }
-		if [ $ok -eq 1 ]; then pass "tls (psql verify-full, psycopg3 sslmode=require, SCRAM inside TLS)"; else fail tls "$why"; fi
+		if [ $ok -eq 1 ]; then pass "tls (psql verify-full, psycopg3 sslmode=require, SCRAM-SHA-256-PLUS channel binding)"; else fail tls "$why"; fi
 		# garbage instead of a TLS handshake, handshakes cut short, a client
 		# that stops after 'S' (closed by --auth-timeout 2), then a TLS login
 		out=$(python3 - 127.0.0.1 "$xport" <<'PY' 2>&1
