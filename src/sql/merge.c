@@ -34,9 +34,11 @@
  *   end:    per file the recorded positions are sorted: one recorded
  *           twice is a target row affected twice -> 21000, nothing
  *           written.  Copy-on-write: each file with recorded positions is
- *           rewritten without them; merge-on-read (write.merge.mode, when
- *           the delete writer works): position deletes / deletion
- *           vectors for them.  One TableChange through txn_commit.
+ *           rewritten without them; merge-on-read (write.merge.mode, also
+ *           for ON CONFLICT): position deletes (v2) / deletion vectors
+ *           (v3) for them, from the delete writer (a delete writer that
+ *           answers 0A000 falls back to copy-on-write).  One TableChange
+ *           through txn_commit.
  *
  * ON CONFLICT (cols) is the same join with source = the INSERT's coerced
  * rows (relation name "excluded"), ON = t.col = excluded.col for each
