@@ -1,7 +1,8 @@
 /*
  * dml.c — UPDATE [... FROM], DELETE [... USING] and TRUNCATE on Iceberg
- * tables, copy-on-write or merge-on-read, with PostgreSQL 15's semantics (command tags, NULL handling in WHERE,
- * assignment casts, NOT NULL checks, SQLSTATEs).
+ * tables, copy-on-write or merge-on-read, with PostgreSQL 15's semantics
+ * (command tags, NULL handling in WHERE, assignment casts, NOT NULL checks,
+ * SQLSTATEs).
  *
  * Spec: apache/iceberg format/spec.md ("Row-level deletes" — copy-on-write
  * is the plain form: a snapshot whose manifests drop the rewritten data
@@ -84,16 +85,17 @@
  *
  * Correlated subqueries: one WHERE conjunct EXISTS / NOT EXISTS / IN whose
  * subquery references the target joins its items (see
- * bind_where_sublink); other correlated forms (scalar subqueries in SET,
- * under OR, with GROUP BY...) are 0A000.
+ * bind_where_sublink); SET c = (correlated scalar subquery without
+ * aggregates) is a LEFT join (bind_scalar); other correlated forms
+ * (aggregating subqueries in SET, under OR, several...) are 0A000.
  *
  * WITH: read-only CTEs, visible to FROM / USING items (the planned
  * SELECT * FROM items carries the WITH) and to subqueries (BindCtx.with).
  *
- * Not yet (0A000): the correlated forms above, data-modifying WITH, WHERE CURRENT OF, tables with nested columns,
- * format-version 1 tables (upgrade to 2), SET of partition source
- * columns.  v3 row lineage is not carried over (rewritten rows get new
- * row ids).  A concurrent commit that removed a file being rewritten
+ * Not yet (0A000): the correlated forms above, data-modifying WITH,
+ * WHERE CURRENT OF, tables with nested columns, format-version 1 tables
+ * (upgrade to 2), SET of partition source columns.  v3 row lineage is
+ * not carried over (rewritten rows get new row ids).  A concurrent commit that removed a file being rewritten
  * makes the commit fail with 40001 (table_commit_replace).
  *
  * INTERFACE ROUTINES (bind.h)
@@ -164,6 +166,9 @@ typedef struct Dml {
 	Batch **from_rows;
 	int nfrom_rows, cap_from_rows;
 	bool anti;               /* NOT EXISTS: rows with no partner change */
+	bool scalar;             /* SET c = (correlated scalar subquery): a LEFT
+				    join; its marker column is the last one */
+	int scalar_col;
 	Expr *join_cond;         /* anti: the join's condition (WHERE: the rest) */
 	int nkeys;               /* equi-join keys: target side / FROM side */
 	Expr **lkeys, **rkeys;
@@ -254,7 +259,8 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "%s on an Iceberg format-version 1 table is not supported", verb);
 		return floe_error_hint(ctx->err,
-				       "Upgrade the table to format version 2: ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
+				       "Upgrade the table to format version 2: "
+				       "ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
 				       d->t->name);
 	}
 	TRY(check_mode(d->t->md, update ? "write.update.mode" : "write.delete.mode", ctx->err));
@@ -462,6 +468,59 @@ bind_where_sublink(Dml *d, Node *w)
 		rest[nrest++] = cond;
 	}
 	d->where = and_of(d->ctx->arena, rest, nrest);
+	return FLOE_OK;
+}
+
+/*
+ * SET c = (SELECT e FROM items WHERE cond) referencing the target (no FROM,
+ * no other correlated subquery): a LEFT join of the target's rows passing
+ * WHERE with the items on cond; a row with no partner gets NULL, a row
+ * with two is 21000, as PostgreSQL's subquery.  e must not aggregate
+ * (0A000: a grouped subquery is not decorrelated here).
+ */
+static int
+bind_scalar(Dml *d, int c, PgQuery__SubLink *sl)
+{
+	PgQuery__SelectStmt *q;
+	Scope inner, outer;
+	int i, n = d->schema->nfields;
+	Node *tv;
+	Expr *e;
+
+	if (!sl->subselect || sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return unsupported(d, "this correlated subquery", sl->location);
+	q = sl->subselect->select_stmt;
+	if (q->op != PG_QUERY__SET_OPERATION__SETOP_NONE || q->n_group_clause || q->having_clause ||
+	    q->n_distinct_clause || q->limit_count || q->limit_offset || q->with_clause ||
+	    q->n_values_lists || q->n_window_clause || !q->n_from_clause || q->n_target_list != 1)
+		return unsupported(d, "this form of correlated subquery in SET", sl->location);
+	tv = q->target_list[0]->res_target->val;
+	if (tv && tv->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
+	    bind_is_aggregate_name(tv->func_call->funcname[tv->func_call->n_funcname - 1]->string->sval))
+		return unsupported(d, "a correlated aggregate subquery in SET", sl->location);
+	d->scalar = true;
+	d->scalar_col = c;
+	TRY(bind_from(d, q->from_clause, q->n_from_clause, &d->from_root));
+	inner = d->scope;
+	inner.hidden = ARENA_ARRAY(d->ctx->arena, bool, inner.ncols + 1);
+	memcpy(inner.hidden, d->scope.hidden, sizeof(bool) * (size_t)inner.ncols);
+	for (i = 0; i < n; i++)
+		inner.hidden[i] = true;
+	outer = d->scope;
+	outer.ncols = n;
+	d->b.scope = &inner;
+	d->b.corr_scope = &outer;
+	d->b.corr_base = 0;
+	if (q->where_clause &&
+	    !(d->join_cond = bind_coerce_bool(&d->b, bind_expr(&d->b, q->where_clause), "WHERE")))
+		return FLOE_ERR;
+	e = bind_expr(&d->b, tv);
+	d->b.scope = &d->scope;
+	d->b.corr_scope = NULL;
+	d->scope.ncols = n;          /* the other SET items / RETURNING: the target */
+	if (!e || !(e = bind_coerce_column(&d->b, e, &d->schema->fields[c])))
+		return FLOE_ERR;
+	d->set[c] = e;
 	return FLOE_OK;
 }
 
@@ -1351,6 +1410,35 @@ write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n
 	return data_writer_write(sl->w, &wb, d->ctx->err);
 }
 
+/* A correlated scalar subquery with no row is NULL: the SET column of the
+ * LEFT join's unmatched rows (marker NULL), then its NOT NULL check. */
+static int
+scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch)
+{
+	int c = d->scalar_col, mk = ob->ncols - 1;
+	const IcebergField *f = &d->schema->fields[c];
+	Vector v;
+	uint32_t j;
+
+	vector_init(&v, f->type, scratch, ob->count);
+	vector_copy_rows(&v, 0, &ob->cols[c], NULL, ob->count);
+	for (j = 0; j < ns; j++) {
+		uint32_t r = ns == ob->count ? j : sel[j];
+		if (!vector_is_valid(&ob->cols[mk], r))
+			vector_set_null(&v, r);
+		if (f->required && !vector_is_valid(&v, r)) {
+			floe_errorf(d->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+				    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+				    f->name, d->t->name);
+			ob->cols[c] = v;
+			row_detail(d->ctx->err, ob, d->schema->nfields, r, scratch);
+			return FLOE_ERR;
+		}
+	}
+	ob->cols[c] = v;
+	return FLOE_OK;
+}
+
 /* The position path for one file. */
 static int
 pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
@@ -1382,6 +1470,11 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	}
 	if (d->narrow) {
 		/* planned above */
+	} else if (d->joined && d->scalar) {
+		if (d->where)
+			op = filter_new(&sctx, op, d->where);
+		op = hash_join_new(&sctx, op, rows_new(&sctx, d), JOIN_LEFT, d->nkeys, d->lkeys,
+				   d->rkeys, d->join_cond, false);
 	} else if (d->joined && d->anti) {
 		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_ANTI, d->nkeys, d->lkeys,
 				   d->rkeys, d->join_cond, false);
@@ -1417,6 +1510,11 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 				goto out;
 			}
 			bits_grow(fa, &bits, &words, p + 1);
+			if (bit_get(bits, p) && d->scalar) {
+				floe_errorf(ctx->err, ERRCODE_CARDINALITY_VIOLATION,
+					    "more than one row returned by a subquery used as an expression");
+				goto out;
+			}
 			if (bit_get(bits, p))
 				continue;         /* changed already (joined to another row) */
 			bits[p >> 6] |= (uint64_t)1 << (p & 63);
@@ -1428,6 +1526,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		if (d->update) {
 			Batch ob;
 			if (update_batch(d, b, ns == b->count ? NULL : sel, ns, scratch, &ob) != FLOE_OK ||
+			    (d->scalar && scalar_nulls(d, &ob, sel, ns, scratch) != FLOE_OK) ||
 			    (d->ret.n && dml_returning_rows(&d->ret, ctx, &ob, ns == b->count ? NULL : sel,
 							    ns, scratch) != FLOE_OK))
 				goto out;
@@ -1530,9 +1629,9 @@ dml_run(Dml *d)
 		d->narrow = true;
 	}
 	if (d->joined) {
-		plan_join_keys(d, d->anti ? &d->join_cond : &d->where);
+		plan_join_keys(d, d->anti || d->scalar ? &d->join_cond : &d->where);
 		TRY(materialise_from(d, d->from_root));
-		if (d->nfrom_rows == 0 && !d->anti)
+		if (d->nfrom_rows == 0 && !d->anti && !d->scalar)
 			return FLOE_OK;      /* nothing to join with */
 	}
 	fa = arena_new(64 * 1024);
@@ -1663,7 +1762,7 @@ check_with(ExecCtx *ctx, PgQuery__WithClause *w)
 
 /* SELECT * FROM items (a parse tree sharing the statement's items). */
 static Node *
-select_star_from(Arena *a, PgQuery__WithClause *with, Node **items, size_t nitems)
+select_star_from(Arena *a, PgQuery__WithClause *with, Node **items, size_t nitems, bool marker)
 {
 	PgQuery__AStar *star = ARENA_NEW(a, PgQuery__AStar);
 	PgQuery__ColumnRef *cr = ARENA_NEW(a, PgQuery__ColumnRef);
@@ -1693,6 +1792,33 @@ select_star_from(Arena *a, PgQuery__WithClause *with, Node **items, size_t nitem
 	n[2]->res_target = rt;
 	ss->n_target_list = 1;
 	ss->target_list = &n[2];
+	if (marker) {
+		/* SELECT *, true: a column that is NULL only on a LEFT join's
+		 * unmatched rows */
+		PgQuery__AConst *k = ARENA_NEW(a, PgQuery__AConst);
+		PgQuery__Boolean *bv = ARENA_NEW(a, PgQuery__Boolean);
+		PgQuery__ResTarget *rt2 = ARENA_NEW(a, PgQuery__ResTarget);
+		Node *kn = ARENA_NEW(a, Node), *rn = ARENA_NEW(a, Node);
+		pg_query__a__const__init(k);
+		pg_query__boolean__init(bv);
+		pg_query__res_target__init(rt2);
+		pg_query__node__init(kn);
+		pg_query__node__init(rn);
+		bv->boolval = true;
+		k->val_case = PG_QUERY__A__CONST__VAL_BOOLVAL;
+		k->boolval = bv;
+		k->location = -1;
+		kn->node_case = PG_QUERY__NODE__NODE_A_CONST;
+		kn->a_const = k;
+		rt2->val = kn;
+		rt2->location = -1;
+		rn->node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+		rn->res_target = rt2;
+		ss->target_list = ARENA_ARRAY(a, Node *, 2);
+		ss->target_list[0] = n[2];
+		ss->target_list[1] = rn;
+		ss->n_target_list = 2;
+	}
 	ss->n_from_clause = nitems;
 	ss->from_clause = items;
 	ss->op = PG_QUERY__SET_OPERATION__SETOP_NONE;
@@ -1718,7 +1844,7 @@ item_relnames(Dml *d, Node *it, char **out, int *k, int max)
 		TRY(item_relnames(d, it->join_expr->rarg, out, k, max));
 		return FLOE_OK;
 	}
-	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, d->with, &it, 1), &p));
+	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, d->with, &it, 1, false), &p));
 	switch (it->node_case) {
 	case PG_QUERY__NODE__NODE_RANGE_VAR:
 		rel = it->range_var->alias ? it->range_var->alias->aliasname : it->range_var->relname;
@@ -1762,14 +1888,19 @@ bind_from(Dml *d, Node **items, size_t nitems, Operator **root)
 	Scope *sc = &d->scope;
 	char **rels;
 
-	TRY(select_plan(d->s, d->ctx, d->sql, select_star_from(d->ctx->arena, d->with, items, nitems), &p));
+	TRY(select_plan(d->s, d->ctx, d->sql,
+			select_star_from(d->ctx->arena, d->with, items, nitems, d->scalar), &p));
 	m = p.ncols;
 	rels = ARENA_ARRAY(d->ctx->arena, char *, m + 1);
 	for (i = 0; i < (int)nitems; i++)
 		TRY(item_relnames(d, items[i], rels, &k, m));
-	if (k != m)
+	if (k != m - (d->scalar ? 1 : 0))
 		for (i = 0; i < m; i++)
 			rels[i] = NULL;
+	if (d->scalar) {
+		rels[m - 1] = NULL;
+		p.names[m - 1] = "";         /* the marker: hidden below */
+	}
 	d->joined = d->pos_path = true;
 	d->nfrom = m;
 	d->from_types = p.types;
@@ -1789,6 +1920,7 @@ bind_from(Dml *d, Node **items, size_t nitems, Operator **root)
 		sc->names[n + 1 + i] = p.names[i];
 		sc->types[n + 1 + i] = p.types[i];
 		sc->relnames[n + 1 + i] = rels[i];
+		sc->hidden[n + 1 + i] = !p.names[i][0];
 	}
 	sc->ncols = n + 1 + m;
 	return FLOE_OK;
@@ -1898,7 +2030,15 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
 			if (!(x = bind_default_expr(&d->b, f)))
 				return FLOE_ERR;
-		} else if (!(x = bind_expr(&d->b, val)) || !(x = bind_coerce_column(&d->b, x, f))) {
+		} else if (!(x = bind_expr(&d->b, val))) {
+			if (!correlated_error(ctx->err) || d->joined || !val ||
+			    val->node_case != PG_QUERY__NODE__NODE_SUB_LINK ||
+			    val->sub_link->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
+				return FLOE_ERR;
+			floe_error_clear(ctx->err);
+			TRY(bind_scalar(d, c, val->sub_link));
+			continue;
+		} else if (!(x = bind_coerce_column(&d->b, x, f))) {
 			return FLOE_ERR;
 		}
 		d->set[c] = x;
@@ -2018,7 +2158,8 @@ dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *s
 			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "TRUNCATE on an Iceberg format-version 1 table is not supported");
 			return floe_error_hint(ctx->err,
-					       "Upgrade the table to format version 2: ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
+					       "Upgrade the table to format version 2: "
+				       "ALTER TABLE %s SET TBLPROPERTIES ('format-version' = '2').",
 					       ts[i]->name);
 		}
 	}
