@@ -8,8 +8,9 @@
  * nodeModifyTable.c's rules for rows affected twice; WHEN NOT MATCHED BY
  * SOURCE / BY TARGET as PostgreSQL 17 defines them (parse.c rewrites them
  * before libpg_query and marks a BY SOURCE clause as a MATCHED clause with
- * override OVERRIDING_SYSTEM_VALUE, which the grammar never gives one); apache/iceberg
- * format/spec.md "Row-level deletes" (copy-on-write: a snapshot that drops
+ * override OVERRIDING_SYSTEM_VALUE, which the grammar never gives one);
+ * apache/iceberg format/spec.md "Row-level deletes" (copy-on-write: a
+ * snapshot that drops
  * the rewritten data files and adds their replacements; merge-on-read:
  * position deletes / deletion vectors written by table/delete_writer.h).
  *
@@ -51,7 +52,10 @@
  * matched against the current rows.  A table with identifier fields
  * (PRIMARY KEY) makes a plain INSERT (engine.c's exec_insert calls
  * merge_insert) the same join with a "matched -> 23505" clause, and a key
- * twice among the inserted rows is 23505 as well.
+ * twice among the inserted rows is 23505 as well (DETAIL: the key of the
+ * first offending row in the INSERT's order, as PostgreSQL).  RETURNING
+ * rows go out in the INSERT's order.  On a table with a primary key the
+ * conflict columns must be exactly its columns (0A000 otherwise).
  *
  * Invariants
  *   1. A failed statement commits nothing and removes every file written.
@@ -63,8 +67,10 @@
  * subqueries in the WHEN clauses).
  *
  * Not yet: partitioned tables, tables with nested columns and format
- * version 1 tables (0A000), RETURNING on MERGE (not in
- * PostgreSQL 15), ON CONFLICT ON CONSTRAINT (0A000).
+ * version 1 tables (0A000), RETURNING on MERGE (not in PostgreSQL 15),
+ * ON CONFLICT ON CONSTRAINT / index expressions (0A000), v3 row lineage
+ * (updated rows get new _row_ids).  PostgreSQL 15 accepts a non-boolean
+ * ON (MERGE ... ON 1); floe requires a boolean (42804).
  *
  * INTERFACE ROUTINES (bind.h)
  *   merge_exec(s, ctx, sql, stmt, sink)
