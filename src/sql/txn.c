@@ -350,6 +350,8 @@ rollback_block(Session *s)
 typedef struct NetChange {
 	TxnTable *e;
 	TableChange ch;
+	TableChange ch2;          /* delete files, when ch adds data files: a
+				     second snapshot (see net_change) */
 	Table *head;              /* what the next swap asserts */
 	Table *staged;            /* this attempt's */
 	char **written;
@@ -369,16 +371,71 @@ has_path(char **sorted, int n, const char *p)
 	return n > 0 && bsearch(&p, sorted, (size_t)n, sizeof(char *), cmp_path) != NULL;
 }
 
-/* added = live in staged only, removed = live in base only */
+/* A delete file's identity: its path, and for a deletion vector (many in
+ * one Puffin file) its data file and offset. */
+static char *
+delete_key(const DataFile *d, Arena *a)
+{
+	return arena_sprintf(a, "%s\x01%s\x01%lld", d->file_path,
+			     d->referenced_data_file ? d->referenced_data_file : "",
+			     d->has_content_offset ? (long long)d->content_offset : -1LL);
+}
+
+/* The distinct delete files attached to files[] (scan planning), sorted
+ * keys in *keys, the files in *dels (same order). */
+static void
+attached_deletes(const DataFile *files, int n, Arena *a, char ***keys, DataFile ***dels, int *nd)
+{
+	int i, k, cnt = 0, total = 0;
+	char **kv;
+	DataFile **dv;
+
+	for (i = 0; i < n; i++)
+		total += files[i].ndeletes;
+	kv = ARENA_ARRAY(a, char *, total + 1);
+	dv = ARENA_ARRAY(a, DataFile *, total + 1);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < files[i].ndeletes; k++) {
+			char *key = delete_key(files[i].deletes[k], a);
+			int j;
+			for (j = 0; j < cnt && strcmp(kv[j], key) != 0; j++)
+				;
+			if (j == cnt) {
+				kv[cnt] = key;
+				dv[cnt++] = files[i].deletes[k];
+			}
+		}
+	*keys = kv;
+	*dels = dv;
+	*nd = cnt;
+}
+
+static bool
+has_key(char **keys, int n, const char *key)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+/* added = live in staged only, removed = live in base only; data files by
+ * path, delete files (merge-on-read) by delete_key: a delete file attached
+ * in staged only is added; one attached in base to a data file that staged
+ * still has, but no longer attached there, was replaced (a deletion vector
+ * unioned into a new one) and is removed.  Deletes of data files the block
+ * removed are retired by the commit itself (table.c). */
 static int
 net_change(Session *s, TxnTable *e, Arena *a, NetChange *nc, floe_error *err)
 {
 	FileIO *io = s->engine->io;
 	DataFile *bf, *sf;
-	int nb, ns, i;
-	char **bp, **sp;
-	DataFile *add;
-	const char **rem;
+	int nb, ns, i, nbd, nsd, nadd = 0, ndadd = 0, nrem = 0, ndrem = 0;
+	char **bp, **sp, **bkeys, **skeys;
+	DataFile **bdel, **sdel;
+	DataFile *add, *dadd;
+	const char **rem, **drem;
 
 	memset(nc, 0, sizeof *nc);
 	nc->e = e;
@@ -393,17 +450,90 @@ net_change(Session *s, TxnTable *e, Arena *a, NetChange *nc, floe_error *err)
 		sp[i] = sf[i].file_path;
 	qsort(bp, (size_t)nb, sizeof(char *), cmp_path);
 	qsort(sp, (size_t)ns, sizeof(char *), cmp_path);
+	attached_deletes(bf, nb, a, &bkeys, &bdel, &nbd);
+	attached_deletes(sf, ns, a, &skeys, &sdel, &nsd);
 	add = ARENA_ARRAY(a, DataFile, ns + 1);
-	rem = ARENA_ARRAY(a, const char *, nb + 1);
+	dadd = ARENA_ARRAY(a, DataFile, nsd + 1);
+	{
+		int attached = 0;
+		for (i = 0; i < nb; i++)
+			attached += bf[i].ndeletes;
+		rem = ARENA_ARRAY(a, const char *, nb + attached + 1);
+		drem = ARENA_ARRAY(a, const char *, attached + 1);
+	}
 	for (i = 0; i < ns; i++)
 		if (!has_path(bp, nb, sf[i].file_path))
-			add[nc->ch.nadd++] = sf[i];
-	for (i = 0; i < nb; i++)
-		if (!has_path(sp, ns, bf[i].file_path))
-			rem[nc->ch.nremove++] = bf[i].file_path;
-	nc->ch.add = add;
+			add[nadd++] = sf[i];
+	for (i = 0; i < nsd; i++)
+		if (!has_key(bkeys, nbd, skeys[i])) {
+			dadd[ndadd] = *sdel[i];
+			dadd[ndadd].ndeletes = 0;
+			dadd[ndadd++].deletes = NULL;
+		}
+	for (i = 0; i < nb; i++) {
+		int k;
+		if (!has_path(sp, ns, bf[i].file_path)) {
+			rem[nrem++] = bf[i].file_path;
+			continue;
+		}
+		for (k = 0; k < bf[i].ndeletes; k++) {
+			char *key = delete_key(bf[i].deletes[k], a);
+			if (!has_key(skeys, nsd, key))
+				drem[ndrem++] = bf[i].deletes[k]->file_path;
+		}
+	}
+	nc->ch.job_id = nc->ch2.job_id = s->txn->job;
+	if (nadd > 0 && ndadd > 0) {
+		/* a delete of a row the block inserted names a data file the
+		 * commit adds, which table_stage validates against the head
+		 * only: data files first, then the deletes, two snapshots in
+		 * one metadata file and one swap (never visible apart) */
+		nc->ch.add = add;
+		nc->ch.nadd = nadd;
+		nc->ch.remove = rem;
+		nc->ch.nremove = nrem;
+		nc->ch2.add = dadd;
+		nc->ch2.nadd = ndadd;
+		nc->ch2.remove = drem;
+		nc->ch2.nremove = ndrem;
+		return FLOE_OK;
+	}
+	nc->ch.add = nadd ? add : dadd;
+	nc->ch.nadd = nadd ? nadd : ndadd;
+	for (i = 0; i < ndrem; i++)
+		rem[nrem++] = drem[i];
 	nc->ch.remove = rem;
-	nc->ch.job_id = s->txn->job;
+	nc->ch.nremove = nrem;
+	return FLOE_OK;
+}
+
+/* Stage nc's change on nc->head (and ch2 on that): nc->staged, and every
+ * file written in nc->written. */
+static int
+stage_net(FileIO *io, NetChange *nc, Arena *a, floe_error *err)
+{
+	char **w1, **w2;
+	int n1, n2, i;
+	Table *mid;
+	floe_error ignore;
+
+	TRY(table_stage(io, nc->head, &nc->ch, a, &mid, &w1, &n1, err));
+	nc->written = w1;
+	nc->nwritten = n1;
+	nc->staged = mid;
+	if (nc->ch2.nadd == 0 && nc->ch2.nremove == 0)
+		return FLOE_OK;
+	if (table_stage(io, mid, &nc->ch2, a, &nc->staged, &w2, &n2, err) != FLOE_OK) {
+		for (i = 0; i < n1; i++)
+			(void)fileio_remove(io, w1[i], &ignore);
+		nc->nwritten = 0;
+		return FLOE_ERR;
+	}
+	nc->written = ARENA_ARRAY(a, char *, n1 + n2 + 1);
+	memcpy(nc->written, w1, sizeof(char *) * (size_t)n1);
+	if (n2)
+		memcpy(nc->written + n1, w2, sizeof(char *) * (size_t)n2);
+	nc->nwritten = n1 + n2;
 	return FLOE_OK;
 }
 
@@ -500,7 +630,7 @@ commit_block(Session *s, floe_error *err)
 			continue;
 		if (net_change(s, &t->tabs[i], a, &nc[n], err) != FLOE_OK)
 			goto out;
-		if (nc[n].ch.nadd || nc[n].ch.nremove)
+		if (nc[n].ch.nadd || nc[n].ch.nremove || nc[n].ch2.nadd || nc[n].ch2.nremove)
 			n++;
 	}
 	if (n == 0) {
@@ -536,8 +666,7 @@ commit_block(Session *s, floe_error *err)
 		for (i = 0; i < n; i++) {
 			if (nc[i].landed)
 				continue;
-			if (table_stage(eng->io, nc[i].head, &nc[i].ch, a, &nc[i].staged,
-					&nc[i].written, &nc[i].nwritten, err) != FLOE_OK)
+			if (stage_net(eng->io, &nc[i], a, err) != FLOE_OK)
 				break;
 			nss[m] = nc[i].e->ns;
 			names[m] = nc[i].e->name;
@@ -581,11 +710,15 @@ cleanup_attempt:
 			break;           /* a removed file is gone, or a hard error */
 	}
 	if (rc == FLOE_OK) {
+		int total = 0;
 		floe_error_clear(err);
-		keep = ARENA_ARRAY(a, char *, t->ndata + 1);
 		for (i = 0; i < n; i++)
-			for (k = 0; k < nc[i].ch.nadd; k++)
-				keep[nkeep++] = nc[i].ch.add[k].file_path;
+			total += nc[i].ch.nadd + nc[i].ch2.nadd;
+		keep = ARENA_ARRAY(a, char *, total + 1);
+		for (i = 0; i < n; i++)
+			for (k = 0; k < nc[i].ch.nadd + nc[i].ch2.nadd; k++)
+				keep[nkeep++] = k < nc[i].ch.nadd ? nc[i].ch.add[k].file_path
+					: nc[i].ch2.add[k - nc[i].ch.nadd].file_path;
 	}
 out:
 	if (unknown) {

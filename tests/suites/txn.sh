@@ -104,6 +104,14 @@ if start_server "$tmp/wh1" "$tmp/s1"; then
 	else
 		fail psycopg_txn "exit $?" "$tmp/psycopg.out"
 	fi
+	for tbl in "$tmp/wh1"/public/*/; do
+		ls "$tbl"metadata/*.metadata.json >/dev/null 2>&1 || continue   # dropped
+		if ! "$VALIDATE" "$tbl" >"$tmp/validate.out" 2>&1; then
+			fail psycopg_txn_iceberg_valid "$(basename "$tbl")" "$tmp/validate.out"
+			continue
+		fi
+		pass "psycopg_txn_iceberg_valid ($(basename "$tbl"))"
+	done
 	# psql through floe serve vs PostgreSQL 15: same output.  Known gap:
 	# pgwire sends the 25001/25P01 warnings with severity NOTICE (it uses
 	# WARNING for class 01 only), so that word is normalized.

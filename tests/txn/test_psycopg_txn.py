@@ -269,6 +269,21 @@ def floe_checks(ci, wh):
     a.execute("INSERT INTO f3 VALUES (1)")
     a.rollback()
     check(scalar(b, "SELECT count(*) FROM f3") == 0, "after_ddl_block_goes_on")
+    # merge-on-read (v3 deletion vectors) in a block: deletes of base rows
+    # and of rows the block inserted; the suite validates the table after
+    b.execute("CREATE TABLE fm (id int, v text) WITH ('format-version' = '3', "
+              "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read')")
+    b.execute("INSERT INTO fm SELECT i, 'v' FROM generate_series(1, 20) AS s(i)")
+    a.execute("DELETE FROM fm WHERE id <= 3")
+    a.execute("UPDATE fm SET v = 'u' WHERE id = 4")
+    a.execute("INSERT INTO fm VALUES (50, 'n'), (51, 'n')")
+    a.execute("DELETE FROM fm WHERE id = 50")
+    a.execute("DELETE FROM fm WHERE id = 5")
+    a.commit()
+    with b.cursor() as c:
+        c.execute("SELECT count(*), sum(id), count(*) FILTER (WHERE v = 'u') FROM fm")
+        got = c.fetchone()
+    check(got == (17, 210 - 6 - 5 + 51, 1), "merge_on_read_block", got)
     c2.close()
     a.close()
     b.close()
