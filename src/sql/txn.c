@@ -33,7 +33,10 @@
  *      removed = in base only.  So a file written and rewritten inside the
  *      block (INSERT then UPDATE) is never published.
  *   3. COMMIT re-stages each written table's net change on its base as ONE
- *      snapshot (job id of the transaction in "floe.job-id") and swaps all
+ *      snapshot (two when merge-on-read deletes name data files the block
+ *      added: table_stage validates a delete's data file against the head,
+ *      so the data files go first; still one metadata file and one swap)
+ *      (job id of the transaction in "floe.job-id") and swaps all
  *      tables' metadata locations in ONE catalog transaction
  *      (catalog_swap_tables: all or nothing).  On 40001 (a head moved): back
  *      off (100 ms doubling, jitter, TXN_COMMIT_TRIES attempts), reload every
