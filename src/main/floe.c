@@ -5,7 +5,7 @@
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
- *              [--auth-timeout S] [--tls-cert FILE --tls-key FILE [--tls-required]]
+ *              [--auth-timeout S] [--idle-timeout S] [--tls-cert FILE --tls-key FILE [--tls-required]]
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe serve --make-verifier     read a password on stdin, print its
@@ -109,6 +109,7 @@ serve_main(int argc, char **argv)
 		{"tls-cert", required_argument, NULL, 'C'},
 		{"tls-key", required_argument, NULL, 'K'},
 		{"tls-required", no_argument, NULL, 'R'},
+		{"idle-timeout", required_argument, NULL, 'I'},
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{NULL, 0, NULL, 0},
@@ -116,7 +117,7 @@ serve_main(int argc, char **argv)
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
 	const char *catalog_uri = NULL;   /* --catalog (txn engineer) */
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
-	int port = 5433, c, auth_timeout = 60;
+	int port = 5433, c, auth_timeout = 60, idle_timeout = 0;
 	bool tls_required = false;
 	char *end, users_file[4096];
 	ServerConfig scfg;
@@ -137,6 +138,13 @@ serve_main(int argc, char **argv)
 		case 'C': tls_cert = optarg; break;
 		case 'K': tls_key = optarg; break;
 		case 'R': tls_required = true; break;
+		case 'I':
+			idle_timeout = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || idle_timeout < 0 || idle_timeout > 86400 * 7) {
+				fprintf(stderr, "floe serve: invalid --idle-timeout \"%s\" (seconds, 0: none)\n", optarg);
+				return 2;
+			}
+			break;
 		case 't':
 			auth_timeout = (int)strtol(optarg, &end, 10);
 			if (*end || !*optarg || auth_timeout < 1 || auth_timeout > 600) {
@@ -172,6 +180,7 @@ serve_main(int argc, char **argv)
 		case 1000:
 			printf("Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD]\n"
 			       "                  [--auth-file FILE] [--tls-cert FILE --tls-key FILE] [--auth-timeout S]\n"
+			       "                  [--tls-required] [--idle-timeout S]\n"
 			       "       floe serve --make-verifier < password\n"
 			       "Serve the warehouse over the PostgreSQL protocol (default port 5433;\n"
 			       "--port 0 picks a free port).\n"
@@ -182,7 +191,8 @@ serve_main(int argc, char **argv)
 			       "--tls-cert/--tls-key: PEM certificate and key; SSLRequest is then accepted;\n"
 			       "--tls-required: logins without TLS are refused.\n"
 			       "--auth-timeout S closes connections that have not logged in after S\n"
-			       "seconds (default 60).\n"
+			       "seconds (default 60); --idle-timeout S closes sessions idle for S seconds\n"
+			       "(idle_session_timeout's default; 0, the default: never).\n"
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
 			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
 			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n");
@@ -224,6 +234,7 @@ serve_main(int argc, char **argv)
 	scfg.tls_key = tls_key;
 	scfg.tls_required = tls_required;
 	scfg.auth_timeout = auth_timeout;
+	scfg.idle_timeout = idle_timeout;
 	if (server_listen(&srv, engine, &scfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		if (err.hint[0])

@@ -2062,3 +2062,18 @@ pgwire_state(const PgConn *c)
 {
 	return c->state;
 }
+
+void *
+pgwire_session(const PgConn *c)
+{
+	return c->session;
+}
+
+void
+pgwire_terminate(PgConn *c, const char *sqlstate, const char *msg)
+{
+	if (c->state == PG_CLOSED)
+		return;
+	fatal(c, sqlstate, msg);
+	pgwire_flush(c);
+}

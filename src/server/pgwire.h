@@ -14,6 +14,8 @@
  *   pgwire_set_reader(c, read)      blocking reads for COPY FROM STDIN
  *   pgwire_cancel_flag(c)           the flag a CancelRequest sets
  *   pgwire_state(c)                 PgState, for tests
+ *   pgwire_session(c)               the backend's session (NULL before login)
+ *   pgwire_terminate(c, sqlstate, msg)  FATAL to the client, then PG_CLOSED
  */
 #ifndef FLOE_PGWIRE_H
 #define FLOE_PGWIRE_H
@@ -104,6 +106,8 @@ int pgwire_flush(PgConn *c);
 void pgwire_set_reader(PgConn *c, ssize_t (*read)(void *io, void *p, size_t cap));
 volatile int *pgwire_cancel_flag(PgConn *c);
 PgState pgwire_state(const PgConn *c);
+void *pgwire_session(const PgConn *c);
+void pgwire_terminate(PgConn *c, const char *sqlstate, const char *msg);
 
 /* Largest message accepted: startup packets, and per message type. */
 #define PGWIRE_MAX_STARTUP 10000

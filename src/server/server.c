@@ -51,6 +51,11 @@
  *   6. A connection must finish startup and authentication within
  *      auth_timeout_ms (default 60 s, PostgreSQL's authentication_timeout)
  *      or it is closed.
+ *   7. A logged-in connection waiting for its next message longer than
+ *      idle_in_transaction_session_timeout (inside a transaction block) or
+ *      idle_session_timeout (outside; the server's --idle-timeout when the
+ *      session sets none) is closed with FATAL 25P03 / 57P05, as
+ *      PostgreSQL does.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -109,6 +114,7 @@ struct Server {
 	Conn *conns;
 	int32_t next_pid;
 	int auth_timeout_ms;               /* startup + authentication must end within */
+	int64_t idle_timeout_us;           /* default idle_session_timeout; 0: none */
 	PgwireBackend be;
 	PgAuthMethod method;
 	char *users_file;                  /* NULL: no users */
@@ -513,16 +519,55 @@ be_read(void *io, void *p, size_t cap)
 
 /* ---- connections ------------------------------------------------------- */
 
+/* How long a logged-in connection may wait for its next message (µs, 0:
+ * forever), and the FATAL that ends the wait (invariant 7). */
+static int64_t
+idle_limit(Conn *c, const char **sqlstate, const char **msg)
+{
+	SrvSession *ss = pgwire_session(c->pg);
+	int64_t us = 0;
+	char st;
+
+	if (!ss)
+		return 0;
+	pthread_mutex_lock(&c->srv->engine_mu);
+	st = session_txn_status(ss->s);
+	if (st == 'T' || st == 'E') {
+		us = timeout_us(session_setting(ss->s, "idle_in_transaction_session_timeout"));
+		*sqlstate = "25P03" /* idle_in_transaction_session_timeout */;
+		*msg = "terminating connection due to idle-in-transaction timeout";
+	} else {
+		const char *v = session_setting(ss->s, "idle_session_timeout");
+		us = timeout_us(v);
+		if (!us && (!v || !*v))
+			us = c->srv->idle_timeout_us;
+		*sqlstate = "57P05" /* idle_session_timeout */;
+		*msg = "terminating connection due to idle-session timeout";
+	}
+	pthread_mutex_unlock(&c->srv->engine_mu);
+	return us;
+}
+
 static void *
 conn_main(void *arg)
 {
 	Conn *c = arg;
 	char *buf = xmalloc(64 * 1024);
-	int64_t auth_deadline = c->auth_deadline_us;
+	int64_t auth_deadline = c->auth_deadline_us, idle_us = 0;
+	const char *idle_state = NULL, *idle_msg = NULL;
 
 	for (;;) {
 		ssize_t n;
 		PgState st = pgwire_state(c->pg);
+		if ((st == PG_READY || st == PG_FAILED) && idle_us > 0 && !(c->ssl && SSL_pending(c->ssl) > 0)) {
+			/* server_free's shutdown(2) wakes this poll too */
+			struct pollfd p = { c->fd, POLLIN, 0 };
+			int64_t ms = idle_us / 1000 + 1;
+			if (poll(&p, 1, ms > INT32_MAX ? INT32_MAX : (int)ms) == 0) {
+				pgwire_terminate(c->pg, idle_state, idle_msg);
+				break;
+			}
+		}
 		if (st == PG_STARTUP || st == PG_AUTH) {
 			/* authentication_timeout: a client that does not finish
 			 * logging in is dropped (PostgreSQL closes silently too) */
@@ -538,6 +583,7 @@ conn_main(void *arg)
 			break;
 		if (pgwire_feed(c->pg, buf, (size_t)n))
 			break;
+		idle_us = idle_limit(c, &idle_state, &idle_msg);
 	}
 	free(buf);
 	if (c->ssl) {
@@ -730,6 +776,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
 	srv->auth_timeout_ms = (cfg->auth_timeout > 0 ? cfg->auth_timeout : 60) * 1000;
+	srv->idle_timeout_us = cfg->idle_timeout > 0 ? (int64_t)cfg->idle_timeout * 1000000 : 0;
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;

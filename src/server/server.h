@@ -33,6 +33,7 @@ typedef struct ServerConfig {
 	const char *tls_cert, *tls_key;   /* PEM files; NULL: no TLS ('N') */
 	bool tls_required;         /* logins without TLS are refused (28000) */
 	int auth_timeout;          /* seconds to finish startup + login; 0: 60 */
+	int idle_timeout;          /* seconds: default idle_session_timeout; 0: none */
 } ServerConfig;
 
 typedef struct Server Server;

@@ -40,6 +40,9 @@
 #     (psql channel_binding=require; tests/clients/scram_bind.py: tampered
 #     binding and "y" downgrade refused), 'N' without a
 #     certificate, data after SSLRequest refused, bad certificate
+#   - idle_session_timeout / idle_in_transaction_session_timeout
+#     (tests/clients/idle_client.py, same output as PostgreSQL 15) and
+#     --idle-timeout
 #   - connections that do not finish logging in are closed (--auth-timeout)
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
@@ -658,6 +661,26 @@ PY
 	else fail tls_bad_certificate "rc=$rc $out"; fi
 else
 	fail tls "openssl CLI missing or failed (scripts/install-deps.sh --test)" "$tmp/openssl.out"
+fi
+
+# ---- idle sessions: idle_session_timeout, idle_in_transaction_session_timeout -----
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	out=$(timeout 60 "$pyexe" tests/clients/idle_client.py "$conninfo" 2>&1)
+	ref="closed:msg closed:msg busy-alive"
+	[ $have_pg -eq 1 ] && ref=$(timeout 60 "$pyexe" tests/clients/idle_client.py "$pgconn" 2>&1)
+	if [ "$out" = "closed:msg closed:msg busy-alive" ] && [ "$out" = "$ref" ]; then
+		pass "idle_session_timeouts$([ $have_pg -eq 1 ] && echo ' (as PostgreSQL 15)')"
+	else
+		fail idle_session_timeouts "floe: $out; PostgreSQL: $ref"
+	fi
+	if x_start -D "$tmp/wi" --idle-timeout 1; then
+		out=$(timeout 60 "$pyexe" tests/clients/idle_client.py "$(xci someone)" --server 2>&1)
+		if [ "$out" = "closed:msg alive" ]; then pass "idle_timeout_server_default (--idle-timeout 1)"
+		else fail idle_timeout_server_default "$out"; fi
+		x_stop || fail idle_timeout_clean_exit "exit" "$tmp/x.err"
+	else
+		fail idle_timeout_server_default "did not start" "$tmp/x.err"
+	fi
 fi
 
 # ---- a client that never finishes logging in is dropped (--auth-timeout 2) -------
