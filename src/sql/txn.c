@@ -74,6 +74,11 @@
  *      statement re-runs), for bench/.
  *   8. Savepoints: SAVEPOINT copies the TxnTable array; ROLLBACK TO restores
  *      it (the files written since are superseded, rule 4), RELEASE drops it.
+ *   9. SELECT ... FOR UPDATE/SHARE in a block locks, optimistically, every
+ *      table it reads: the lock is the metadata location it read
+ *      (TxnTable.lock_loc); COMMIT of the block fails with 40001 when any
+ *      locked table has another head (someone else committed to it), at
+ *      every isolation level.  Table granularity; it never waits.
  *
  * INTERFACE ROUTINES: see txn.h.
  */
@@ -118,6 +123,9 @@ typedef struct TxnTable {
 	Table *base;
 	Table *staged;            /* NULL: not written */
 	bool read;                /* SERIALIZABLE's read set */
+	char *lock_loc;           /* SELECT ... FOR UPDATE/SHARE read this
+				     metadata location: COMMIT needs it still
+				     to be the head (NULL: not locked) */
 } TxnTable;
 
 typedef struct Savepoint {
@@ -145,6 +153,7 @@ typedef struct Txn {
 	int kind;
 	bool passthrough;         /* DDL: loads and commits go straight through */
 	char *insert_ns, *insert_name;   /* INSERT/COPY target: not a read */
+	bool locking;             /* SELECT ... FOR UPDATE/SHARE in a block */
 	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
 	const char *pending_value;
 	/* counters for bench/ and tests */
@@ -587,7 +596,8 @@ record_orphans(Session *s)
 	fclose(f);
 }
 
-/* SERIALIZABLE: no table read by the block has a new head. */
+/* SERIALIZABLE: no table read by the block has a new head; any level: no
+ * table locked by SELECT ... FOR UPDATE/SHARE has a new head. */
 static int
 check_reads(Session *s, Arena *a, floe_error *err)
 {
@@ -596,17 +606,24 @@ check_reads(Session *s, Arena *a, floe_error *err)
 
 	for (i = 0; i < t->ntabs; i++) {
 		TxnTable *e = &t->tabs[i];
+		const char *want = e->lock_loc;
 		char *loc;
-		if (!e->read || !e->base)
+		if (!want && t->level == ISO_SERIALIZABLE && e->read && e->base)
+			want = e->base->metadata_location;
+		if (!want)
 			continue;
 		if (catalog_load_table(s->engine->catalog, e->ns, e->name, a, &loc, err) != FLOE_OK) {
 			if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 				return FLOE_ERR;
 			loc = NULL;
 		}
-		if (!loc || strcmp(loc, e->base->metadata_location) != 0) {
-			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
-				    "could not serialize access due to read/write dependencies among transactions");
+		if (!loc || strcmp(loc, want) != 0) {
+			if (e->lock_loc)
+				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					    "could not serialize access due to concurrent update");
+			else
+				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					    "could not serialize access due to read/write dependencies among transactions");
 			floe_error_detail(err, "Table \"%s.%s\" changed after this transaction read it.",
 					  e->ns, e->name);
 			return floe_error_hint(err, "The transaction might succeed if retried.");
@@ -640,7 +657,7 @@ commit_block(Session *s, floe_error *err)
 		rc = FLOE_OK;
 		goto out;
 	}
-	if (t->level == ISO_SERIALIZABLE && check_reads(s, a, err) != FLOE_OK)
+	if (check_reads(s, a, err) != FLOE_OK)
 		goto out;
 	nss = ARENA_ARRAY(a, const char *, n);
 	names = ARENA_ARRAY(a, const char *, n);
@@ -652,7 +669,7 @@ commit_block(Session *s, floe_error *err)
 			bool all_landed = true;
 			t->retries++;
 			backoff(TXN_COMMIT_BACKOFF_MS, attempt - 1);
-			if (t->level == ISO_SERIALIZABLE && check_reads(s, a, err) != FLOE_OK)
+			if (check_reads(s, a, err) != FLOE_OK)
 				goto out;
 			for (i = 0; i < n; i++) {
 				if (table_load(eng->catalog, eng->io, nc[i].e->ns, nc[i].e->name, a,
@@ -764,11 +781,15 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 	is_target = t->insert_ns && !strcmp(t->insert_ns, ns) && !strcmp(t->insert_name, name);
 	e = find_table(t, ns, name);
 	if (e && e->staged) {
+		if (t->locking && !e->lock_loc)
+			e->lock_loc = e->base->metadata_location;
 		*out = copy_table(e->staged, a);
 		return FLOE_OK;
 	}
 	if (e && e->base && t->level >= ISO_REPEATABLE_READ) {
 		e->read = e->read || !is_target;
+		if (t->locking && !e->lock_loc)
+			e->lock_loc = e->base->metadata_location;
 		*out = copy_table(e->base, a);
 		return FLOE_OK;
 	}
@@ -777,6 +798,8 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 		e = add_table(t, ns, name);
 	e->base = x;
 	e->read = e->read || !is_target;
+	if (t->locking && !e->lock_loc)
+		e->lock_loc = x->metadata_location;
 	*out = copy_table(x, a);
 	return FLOE_OK;
 }
@@ -1005,6 +1028,79 @@ before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_erro
 	return FLOE_OK;
 }
 
+/* SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE [NOWAIT]:
+ * optimistic row locks at table granularity (rule 9).  The clause is taken
+ * off the statement (the SELECT runs as a plain read); in a block every
+ * table the statement loads is locked.  Outside a block a lock would end
+ * with the statement: nothing to do.  SKIP LOCKED cannot be had: 0A000. */
+static const char *
+strength_name(PgQuery__LockClauseStrength st)
+{
+	switch (st) {
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "KEY SHARE";
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "SHARE";
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "NO KEY UPDATE";
+	default: return "UPDATE";
+	}
+}
+
+/* PostgreSQL's CheckSelectLocking (0A000), on the statement's top level:
+ * aggregates only when a target is an aggregate call itself. */
+static int
+check_lockable(PgQuery__SelectStmt *sel, const char *what, floe_error *err)
+{
+	const char *why = NULL;
+	size_t i;
+
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+		why = "UNION/INTERSECT/EXCEPT";
+	else if (sel->n_distinct_clause)
+		why = "DISTINCT clause";
+	else if (sel->n_group_clause)
+		why = "GROUP BY clause";
+	else if (sel->having_clause)
+		why = "HAVING clause";
+	for (i = 0; !why && i < sel->n_target_list; i++) {
+		Node *v = sel->target_list[i]->node_case == PG_QUERY__NODE__NODE_RES_TARGET
+			? sel->target_list[i]->res_target->val : NULL;
+		if (v && v->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+			PgQuery__FuncCall *f = v->func_call;
+			if (f->over)
+				why = "window functions";
+			else if (f->agg_star || f->agg_distinct ||
+				 bind_is_aggregate_name(f->funcname[f->n_funcname - 1]->string->sval))
+				why = "aggregate functions";
+		}
+	}
+	if (why)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "FOR %s is not allowed with %s",
+				   what, why);
+	return FLOE_OK;
+}
+
+static int
+take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < sel->n_locking_clause; i++) {
+		Node *n = sel->locking_clause[i];
+		if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+			continue;
+		TRY(check_lockable(sel, strength_name(n->locking_clause->strength), err));
+		if (n->locking_clause->wait_policy == PG_QUERY__LOCK_WAIT_POLICY__LockWaitSkip)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "SKIP LOCKED is not supported: floe's row locks are optimistic");
+	}
+	for (i = 0; i < sel->n_locking_clause; i++)
+		pg_query__node__free_unpacked(sel->locking_clause[i], NULL);
+	free(sel->locking_clause);
+	sel->locking_clause = NULL;
+	sel->n_locking_clause = 0;
+	s->txn->locking = in_block(s);
+	return FLOE_OK;
+}
+
 int
 txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 {
@@ -1013,6 +1109,7 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 
 	t->kind = kind;
 	t->passthrough = false;
+	t->locking = false;
 	t->insert_ns = t->insert_name = NULL;
 	t->pending_key = t->pending_value = NULL;
 	if (t->state == 'E') {
@@ -1026,6 +1123,9 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	}
 	if (kind == K_SET && stmt->node_case == PG_QUERY__NODE__NODE_VARIABLE_SET_STMT)
 		return before_set(s, stmt->variable_set_stmt, sink, err);
+	if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+	    stmt->select_stmt->n_locking_clause > 0)
+		TRY(take_locking_clause(s, stmt->select_stmt, err));
 	if (t->state != 'T')
 		return FLOE_OK;
 	if (kind == K_READ || kind == K_DML)

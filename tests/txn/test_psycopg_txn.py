@@ -269,6 +269,28 @@ def floe_checks(ci, wh):
     a.execute("INSERT INTO f3 VALUES (1)")
     a.rollback()
     check(scalar(b, "SELECT count(*) FROM f3") == 0, "after_ddl_block_goes_on")
+    # SELECT ... FOR UPDATE (simple protocol: psycopg.ClientCursor) locks
+    # the table optimistically: a commit by another session to it makes
+    # this block's COMMIT fail with 40001 (floe only: PostgreSQL locks rows)
+    cf = psycopg.ClientCursor
+    l1 = psycopg.connect(ci, cursor_factory=cf)
+    l2 = psycopg.connect(ci, cursor_factory=cf)
+    l1.execute("SELECT v FROM f1 WHERE id = 1 FOR UPDATE")
+    l2.execute("UPDATE f1 SET v = v WHERE id = 10")
+    l2.commit()
+    l1.execute("INSERT INTO f2 VALUES (400)")
+    try:
+        l1.commit()
+        check(False, "for_update_conflict_40001", "committed")
+    except errors.SerializationFailure:
+        check(True, "for_update_conflict_40001")
+    l1.execute("SELECT v FROM f1 WHERE id = 1 FOR UPDATE")
+    l1.execute("UPDATE f1 SET v = v + 10 WHERE id = 1")
+    l1.commit()
+    check(scalar(b, "SELECT v FROM f1 WHERE id = 1") == 12, "for_update_no_conflict")
+    l1.close()
+    l2.close()
+
     # merge-on-read (v3 deletion vectors) in a block: deletes of base rows
     # and of rows the block inserted; the suite validates the table after
     b.execute("CREATE TABLE fm (id int, v text) WITH ('format-version' = '3', "
