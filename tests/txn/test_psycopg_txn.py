@@ -30,6 +30,7 @@ import json
 import os
 import sqlite3
 import sys
+import time
 
 import psycopg
 from psycopg import errors
@@ -224,6 +225,15 @@ def floe_checks(ci, wh):
     a.rollback()
     check(files_under(wh) == before, "rollback_leaves_no_files",
           sorted(files_under(wh) ^ before))
+
+    # a connection closed inside a block: rolled back, no files left
+    d = psycopg.connect(ci)
+    d.execute("INSERT INTO f1 VALUES (30, 30)")
+    d.execute("INSERT INTO f2 VALUES (30)")
+    d.close()
+    time.sleep(0.5)
+    check(files_under(wh) == before, "disconnect_rolls_back", sorted(files_under(wh) ^ before))
+    check(scalar(b, "SELECT count(*) FROM f1 WHERE id = 30") == 0, "disconnect_not_visible")
 
     # an error then rollback: no files either
     a.execute("INSERT INTO f1 VALUES (21, 21)")
