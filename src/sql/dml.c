@@ -85,9 +85,10 @@
  *
  * Correlated subqueries: one WHERE conjunct EXISTS / NOT EXISTS / IN whose
  * subquery references the target joins its items (see
- * bind_where_sublink); SET c = (correlated scalar subquery without
- * aggregates) is a LEFT join (bind_scalar); other correlated forms
- * (aggregating subqueries in SET, under OR, several...) are 0A000.
+ * bind_where_sublink); SET c = (correlated scalar subquery) is a LEFT
+ * join (bind_scalar; a bare aggregate call joins the subquery grouped by
+ * its correlation keys: bind_scalar_agg); other correlated forms (an
+ * expression over an aggregate, under OR, several...) are 0A000.
  *
  * WITH: read-only CTEs, visible to FROM / USING items (the planned
  * SELECT * FROM items carries the WITH) and to subqueries (BindCtx.with).
@@ -169,6 +170,7 @@ typedef struct Dml {
 	bool scalar;             /* SET c = (correlated scalar subquery): a LEFT
 				    join; its marker column is the last one */
 	int scalar_col;
+	bool scalar_keep;        /* the SET value holds for unmatched rows too */
 	Expr *join_cond;         /* anti: the join's condition (WHERE: the rest) */
 	int nkeys;               /* equi-join keys: target side / FROM side */
 	Expr **lkeys, **rkeys;
@@ -471,6 +473,324 @@ bind_where_sublink(Dml *d, Node *w)
 	return FLOE_OK;
 }
 
+static int bind_scalar_agg(Dml *d, int c, PgQuery__SubLink *sl, PgQuery__SelectStmt *q);
+static bool has_agg(const ProtobufCMessage *m, int depth);
+
+/* Does the parse tree m call an aggregate (outside subqueries too)? */
+static bool
+has_agg(const ProtobufCMessage *m, int depth)
+{
+	const ProtobufCMessageDescriptor *desc = m->descriptor;
+	unsigned i;
+
+	if (depth > 1000)
+		return true;
+	if (desc == &pg_query__func_call__descriptor) {
+		const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+		Node *nm = f->n_funcname ? f->funcname[f->n_funcname - 1] : NULL;
+		if (nm && nm->node_case == PG_QUERY__NODE__NODE_STRING &&
+		    bind_is_aggregate_name(nm->string->sval))
+			return true;
+	}
+	for (i = 0; i < desc->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &desc->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && has_agg(arr[k], depth + 1))
+					return true;
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && has_agg(sub, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Are all column references of m qualified with rel (and is there one)? */
+static int
+only_rel(const ProtobufCMessage *m, const char *rel, int depth)
+{
+	const ProtobufCMessageDescriptor *desc = m->descriptor;
+	unsigned i;
+	int seen = 0, r;
+
+	if (depth > 1000)
+		return -1;
+	if (desc == &pg_query__column_ref__descriptor) {
+		const PgQuery__ColumnRef *c = (const PgQuery__ColumnRef *)m;
+		return c->n_fields == 2 && c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+		       !strcmp(c->fields[0]->string->sval, rel) ? 1 : -1;
+	}
+	if (desc == &pg_query__sub_link__descriptor)
+		return -1;
+	for (i = 0; i < desc->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &desc->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && (r = only_rel(arr[k], rel, depth + 1)) != 0) {
+					if (r < 0)
+						return -1;
+					seen = 1;
+				}
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && (r = only_rel(sub, rel, depth + 1)) != 0) {
+				if (r < 0)
+					return -1;
+				seen = 1;
+			}
+		}
+	}
+	return seen;
+}
+
+/* Does the parse tree n reference relation rel (rel.col)? */
+static bool
+refs_rel(const ProtobufCMessage *m, const char *rel, int depth)
+{
+	const ProtobufCMessageDescriptor *desc = m->descriptor;
+	unsigned i;
+
+	if (depth > 1000)
+		return true;
+	if (desc == &pg_query__column_ref__descriptor) {
+		const PgQuery__ColumnRef *c = (const PgQuery__ColumnRef *)m;
+		return c->n_fields == 2 && c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+		       !strcmp(c->fields[0]->string->sval, rel);
+	}
+	for (i = 0; i < desc->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &desc->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && refs_rel(arr[k], rel, depth + 1))
+					return true;
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && refs_rel(sub, rel, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+static Node *
+wrap(Arena *a, PgQuery__Node__NodeCase kind, void *msg)
+{
+	Node *n = ARENA_NEW(a, Node);
+
+	pg_query__node__init(n);
+	n->node_case = kind;
+	n->select_stmt = msg;        /* the union: every member is a pointer */
+	return n;
+}
+
+static Node *
+res_target(Arena *a, const char *name, Node *val)
+{
+	PgQuery__ResTarget *rt = ARENA_NEW(a, PgQuery__ResTarget);
+
+	pg_query__res_target__init(rt);
+	rt->name = (char *)name;
+	rt->val = val;
+	rt->location = -1;
+	return wrap(a, PG_QUERY__NODE__NODE_RES_TARGET, rt);
+}
+
+static Node *
+column_ref2(Arena *a, const char *rel, const char *col)
+{
+	PgQuery__ColumnRef *cr = ARENA_NEW(a, PgQuery__ColumnRef);
+	PgQuery__String *s1 = ARENA_NEW(a, PgQuery__String), *s2 = ARENA_NEW(a, PgQuery__String);
+
+	pg_query__column_ref__init(cr);
+	pg_query__string__init(s1);
+	pg_query__string__init(s2);
+	s1->sval = (char *)rel;
+	s2->sval = (char *)col;
+	cr->n_fields = 2;
+	cr->fields = ARENA_ARRAY(a, Node *, 2);
+	cr->fields[0] = wrap(a, PG_QUERY__NODE__NODE_STRING, s1);
+	cr->fields[1] = wrap(a, PG_QUERY__NODE__NODE_STRING, s2);
+	cr->location = -1;
+	return wrap(a, PG_QUERY__NODE__NODE_COLUMN_REF, cr);
+}
+
+/*
+ * SET c = (SELECT agg(...) FROM items WHERE inner.k = t.col AND ...): the
+ * subquery grouped by its correlation keys becomes a derived table
+ *   (SELECT k1 AS __k1, ..., agg(...) AS __v FROM items
+ *    WHERE <conjuncts without the target> GROUP BY k1, ...) AS __s
+ * LEFT joined on t.col = __s.__k1 ...; a row without a group gets count's
+ * 0, any other aggregate's NULL (PostgreSQL's value over no rows).  The
+ * subquery's references to the target must be qualified (t.col) and sit
+ * in equalities with an expression of the items; the SET value is the
+ * aggregate call itself.  Other forms are 0A000.
+ */
+static int
+bind_scalar_agg(Dml *d, int c, PgQuery__SubLink *sl, PgQuery__SelectStmt *q)
+{
+	Arena *a = d->ctx->arena;
+	const char *rel = d->scope.relname;
+	Node *w = q->where_clause, **conj = &w, **inner, **keys, **outer, *tv, *item, *val, **items;
+	PgQuery__SelectStmt *ss;
+	PgQuery__RangeSubselect *rs;
+	PgQuery__Alias *al;
+	int nconj = 1, ninner = 0, nkeys = 0, i, n = d->schema->nfields;
+	Expr *cond = NULL, *e;
+	const char *fname;
+	bool is_count;
+
+	tv = q->target_list[0]->res_target->val;
+	fname = tv->func_call->funcname[tv->func_call->n_funcname - 1]->string->sval;
+	is_count = !strcmp(fname, "count");
+	if (tv->func_call->over || refs_rel(&tv->base, rel, 0))
+		return unsupported(d, "this correlated aggregate subquery in SET", sl->location);
+	if (w && w->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+	    w->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR) {
+		conj = w->bool_expr->args;
+		nconj = (int)w->bool_expr->n_args;
+	}
+	inner = ARENA_ARRAY(a, Node *, nconj + 1);
+	keys = ARENA_ARRAY(a, Node *, nconj + 1);
+	outer = ARENA_ARRAY(a, Node *, nconj + 1);
+	for (i = 0; w && i < nconj; i++) {
+		PgQuery__AExpr *x;
+		bool l, r;
+		if (!refs_rel(&conj[i]->base, rel, 0)) {
+			inner[ninner++] = conj[i];
+			continue;
+		}
+		if (conj[i]->node_case != PG_QUERY__NODE__NODE_A_EXPR)
+			goto bad;
+		x = conj[i]->a_expr;
+		if (x->kind != PG_QUERY__A__EXPR__KIND__AEXPR_OP || x->n_name != 1 ||
+		    x->name[0]->node_case != PG_QUERY__NODE__NODE_STRING ||
+		    strcmp(x->name[0]->string->sval, "=") || !x->lexpr || !x->rexpr)
+			goto bad;
+		l = refs_rel(&x->lexpr->base, rel, 0);
+		r = refs_rel(&x->rexpr->base, rel, 0);
+		/* the target's side names only the target's columns, qualified */
+		if (l == r || only_rel(l ? &x->lexpr->base : &x->rexpr->base, rel, 0) != 1)
+			goto bad;
+		keys[nkeys] = l ? x->rexpr : x->lexpr;
+		outer[nkeys++] = l ? x->lexpr : x->rexpr;
+	}
+	if (nkeys == 0)
+		goto bad;
+	/* the derived table */
+	ss = ARENA_NEW(a, PgQuery__SelectStmt);
+	pg_query__select_stmt__init(ss);
+	ss->op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+	ss->limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+	ss->n_target_list = (size_t)nkeys + 1;
+	ss->target_list = ARENA_ARRAY(a, Node *, nkeys + 1);
+	for (i = 0; i < nkeys; i++)
+		ss->target_list[i] = res_target(a, arena_sprintf(a, "__k%d", i + 1), keys[i]);
+	ss->target_list[nkeys] = res_target(a, "__v", tv);
+	ss->n_from_clause = q->n_from_clause;
+	ss->from_clause = q->from_clause;
+	if (ninner == 1) {
+		ss->where_clause = inner[0];
+	} else if (ninner > 1) {
+		PgQuery__BoolExpr *be = ARENA_NEW(a, PgQuery__BoolExpr);
+		pg_query__bool_expr__init(be);
+		be->boolop = PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR;
+		be->n_args = (size_t)ninner;
+		be->args = inner;
+		be->location = -1;
+		ss->where_clause = wrap(a, PG_QUERY__NODE__NODE_BOOL_EXPR, be);
+	}
+	ss->n_group_clause = (size_t)nkeys;
+	ss->group_clause = keys;
+	ss->with_clause = d->with;
+	rs = ARENA_NEW(a, PgQuery__RangeSubselect);
+	al = ARENA_NEW(a, PgQuery__Alias);
+	pg_query__range_subselect__init(rs);
+	pg_query__alias__init(al);
+	al->aliasname = "__s";
+	rs->subquery = wrap(a, PG_QUERY__NODE__NODE_SELECT_STMT, ss);
+	rs->alias = al;
+	item = wrap(a, PG_QUERY__NODE__NODE_RANGE_SUBSELECT, rs);
+	d->scalar = true;
+	d->scalar_keep = is_count;   /* count over no rows is 0, not NULL */
+	d->scalar_col = c;
+	items = ARENA_ARRAY(a, Node *, 1);
+	items[0] = item;
+	if (bind_from(d, items, 1, &d->from_root) != FLOE_OK) {
+		if (floe_error_is(d->ctx->err, ERRCODE_UNDEFINED_COLUMN) ||
+		    floe_error_is(d->ctx->err, ERRCODE_UNDEFINED_TABLE))
+			goto bad;   /* an unqualified reference to the target */
+		return FLOE_ERR;
+	}
+	/* the join: t.col = __s.__ki (the target's expressions over its own
+	 * columns, the keys after its hidden position) */
+	d->scope.ncols = n;
+	for (i = 0; i < nkeys; i++) {
+		Expr *l = bind_expr(&d->b, outer[i]), *eq;
+		int kc = n + 1 + i;
+		if (!l || !(eq = bind_eq(&d->b, l, expr_colref(a, kc, d->scope.types[kc]), sl->location)))
+			return FLOE_ERR;
+		cond = cond ? bind_bool_and(a, cond, eq) : eq;
+	}
+	d->join_cond = cond;
+	/* the value: __s.__v (count: coalesce(__s.__v, 0)) */
+	d->scope.ncols = n + 1 + nkeys + 2;
+	val = column_ref2(a, "__s", "__v");
+	if (is_count) {
+		PgQuery__CoalesceExpr *ce = ARENA_NEW(a, PgQuery__CoalesceExpr);
+		PgQuery__AConst *zero = ARENA_NEW(a, PgQuery__AConst);
+		PgQuery__Integer *iv = ARENA_NEW(a, PgQuery__Integer);
+		pg_query__coalesce_expr__init(ce);
+		pg_query__a__const__init(zero);
+		pg_query__integer__init(iv);
+		iv->ival = 0;
+		zero->val_case = PG_QUERY__A__CONST__VAL_IVAL;
+		zero->ival = iv;
+		zero->location = -1;
+		ce->n_args = 2;
+		ce->args = ARENA_ARRAY(a, Node *, 2);
+		ce->args[0] = val;
+		ce->args[1] = wrap(a, PG_QUERY__NODE__NODE_A_CONST, zero);
+		ce->location = -1;
+		val = wrap(a, PG_QUERY__NODE__NODE_COALESCE_EXPR, ce);
+	}
+	e = bind_expr(&d->b, val);
+	d->scope.ncols = n;
+	if (!e || !(e = bind_coerce_column(&d->b, e, &d->schema->fields[c])))
+		return FLOE_ERR;
+	d->set[c] = e;
+	return FLOE_OK;
+bad:
+	floe_error_clear(d->ctx->err);
+	return unsupported(d, "this correlated aggregate subquery in SET (the target's columns must be qualified and compared with = to the subquery's)",
+			   sl->location);
+}
+
 /*
  * SET c = (SELECT e FROM items WHERE cond) referencing the target (no FROM,
  * no other correlated subquery): a LEFT join of the target's rows passing
@@ -497,7 +817,10 @@ bind_scalar(Dml *d, int c, PgQuery__SubLink *sl)
 	tv = q->target_list[0]->res_target->val;
 	if (tv && tv->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
 	    bind_is_aggregate_name(tv->func_call->funcname[tv->func_call->n_funcname - 1]->string->sval))
-		return unsupported(d, "a correlated aggregate subquery in SET", sl->location);
+		return bind_scalar_agg(d, c, sl, q);
+	if (tv && has_agg(&tv->base, 0))
+		return unsupported(d, "a correlated subquery in SET computing over an aggregate",
+				   sl->location);
 	d->scalar = true;
 	d->scalar_col = c;
 	TRY(bind_from(d, q->from_clause, q->n_from_clause, &d->from_root));
@@ -1424,7 +1747,7 @@ scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch
 	vector_copy_rows(&v, 0, &ob->cols[c], NULL, ob->count);
 	for (j = 0; j < ns; j++) {
 		uint32_t r = ns == ob->count ? j : sel[j];
-		if (!vector_is_valid(&ob->cols[mk], r))
+		if (!d->scalar_keep && !vector_is_valid(&ob->cols[mk], r))
 			vector_set_null(&v, r);
 		if (f->required && !vector_is_valid(&v, r)) {
 			floe_errorf(d->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
