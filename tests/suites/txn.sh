@@ -117,7 +117,8 @@ if start_server "$tmp/wh1" "$tmp/s1"; then
 	# WARNING for class 01 only), so that word is normalized.
 	if [ $have_pg -eq 1 ]; then
 		psql -X -q "$pgci" -c 'CREATE DATABASE txn_psql' >/dev/null 2>&1
-		(cd tests/txn && psql -X "$ci" -f psql_txn.sql) >"$tmp/floe_psql.out" 2>&1
+		(cd tests/txn && psql -X "$ci" -f psql_txn.sql) 2>&1 |
+			sed 's/: WARNING:  /: NOTICE:  /' >"$tmp/floe_psql.out"
 		(cd tests/txn && psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=txn_psql" \
 			-f psql_txn.sql) 2>&1 | sed 's/: WARNING:  /: NOTICE:  /' >"$tmp/pg_psql.out"
 		if diff -u "$tmp/pg_psql.out" "$tmp/floe_psql.out" >"$tmp/psql.diff"; then
