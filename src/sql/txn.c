@@ -63,8 +63,8 @@
  *                         fails with 40001 when any table it READ (loaded by
  *                         anything but INSERT ... VALUES / COPY FROM into
  *                         that table) has a new head since it was pinned.
- *   6. DDL in a block (anything but SELECT/DML/COPY/SET/SHOW/transaction
- *      statements) first commits the block's pending changes (NOTICE), then
+ *   6. DDL in a block (CREATE/DROP/ALTER/RENAME, CALL, ...: stmt_kind)
+ *      first commits the block's pending changes (NOTICE), then
  *      runs and commits at once, as in autocommit; the block goes on.  A
  *      failure of that implicit commit fails the block.
  *   7. txn_retry_statement: an autocommit statement under READ COMMITTED
@@ -877,8 +877,20 @@ stmt_kind(Node *n)
 		return K_SET;
 	case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
 		return K_TXN;
-	default:
+	case PG_QUERY__NODE__NODE_CREATE_STMT:
+	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+	case PG_QUERY__NODE__NODE_DROP_STMT:
+	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+	case PG_QUERY__NODE__NODE_RENAME_STMT:
+	case PG_QUERY__NODE__NODE_CALL_STMT:
+	case PG_QUERY__NODE__NODE_INDEX_STMT:
+	case PG_QUERY__NODE__NODE_VIEW_STMT:
+	case PG_QUERY__NODE__NODE_COMMENT_STMT:
+	case PG_QUERY__NODE__NODE_GRANT_STMT:
 		return K_DDL;
+	default:
+		return K_OTHER;          /* unsupported, or no table effect */
 	}
 }
 
