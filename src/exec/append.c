@@ -71,5 +71,7 @@ append_new(ExecCtx *ctx, int nchildren, Operator **children)
 	op_init(&a->op, &append_vt, ctx, children[0]->ncols, children[0]->types, NULL);
 	a->n = nchildren;
 	a->children = children;
+	a->op.inputs = children;
+	a->op.ninputs = nchildren;
 	return &a->op;
 }

@@ -33,6 +33,7 @@ struct RowStore {
 	SqlType *types;
 	Operator *child;
 	bool filled;
+	bool shown;                /* a scan lists child as its EXPLAIN input */
 	int nopen;
 	Arena *arena;
 	Batch **batches;
@@ -222,5 +223,11 @@ rowstore_scan_new(ExecCtx *ctx, RowStore *rs)
 	op_init(&s->op, rs->child ? &store_scan_vt : &work_scan_vt, ctx, rs->ncols, rs->types,
 		NULL);
 	s->rs = rs;
+	if (rs->child && !rs->shown) {
+		rs->shown = true;
+		s->op.inputs = ARENA_ARRAY(ctx->arena, Operator *, 1);
+		s->op.inputs[0] = rs->child;
+		s->op.ninputs = 1;
+	}
 	return &s->op;
 }

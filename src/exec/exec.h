@@ -51,6 +51,16 @@ typedef struct OperatorVT {
 	void (*close)(Operator *op);
 } OperatorVT;
 
+/* EXPLAIN ANALYZE counters of one operator (operator.c): every open is a
+ * loop; time is inclusive of the inputs (as PostgreSQL's "actual time"). */
+typedef struct OpInstr {
+	int64_t loops;
+	int64_t rows;
+	int64_t total_ns;          /* in open + next, all loops */
+	int64_t first_ns;          /* until the first batch (or the end), all loops */
+	bool got_first;            /* this loop */
+} OpInstr;
+
 struct Operator {
 	const OperatorVT *vt;
 	ExecCtx *ctx;
@@ -59,10 +69,24 @@ struct Operator {
 	Operator *child;
 	Arena *scratch;            /* reset at the top of next() */
 	int64_t rows_out;
+	/* EXPLAIN (explain.c): inputs other than `child` (joins, Append,
+	 * Recursive Union, a Materialize's source), a label replacing vt->name
+	 * ("Seq Scan on t", "Hash Left Join"), the planner's row estimate
+	 * (est_rows < 0: none), and ANALYZE counters when instr != NULL */
+	Operator **inputs;
+	int ninputs;
+	const char *label;
+	double est_rows;
+	OpInstr *instr;
 };
 
-static inline int op_open(Operator *op) { return op->vt->open(op); }
-static inline int op_next(Operator *op, Batch **out) { return op->vt->next(op, out); }
+int op_open_instr(Operator *op);
+int op_next_instr(Operator *op, Batch **out);
+static inline int op_open(Operator *op) { return op->instr ? op_open_instr(op) : op->vt->open(op); }
+static inline int op_next(Operator *op, Batch **out)
+{
+	return op->instr ? op_next_instr(op, out) : op->vt->next(op, out);
+}
 static inline void op_close(Operator *op) { if (op) op->vt->close(op); }
 
 int exec_check_cancel(ExecCtx *ctx);
@@ -178,6 +202,16 @@ typedef struct WindowCall {
 } WindowCall;
 Operator *window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
 		     WindowCall *calls);
+
+/* explain.c: EXPLAIN's text, one line per element of *lines: the operator
+ * tree indented as PostgreSQL does ("->  " per level), with estimated rows
+ * (costs), actual rows / loops (analyze, after the tree has run with
+ * explain_instrument), times (timing) and output types (verbose). */
+typedef struct ExplainOpts {
+	bool analyze, verbose, costs, timing;
+} ExplainOpts;
+void explain_instrument(Operator *root, Arena *a);
+int explain_text(Operator *root, const ExplainOpts *o, Arena *a, char ***lines, int *nlines);
 
 /* buffer.c: rows materialised once and read by several operators.  With
  * a child, the first scan to open reads the child into the store (a

@@ -788,6 +788,10 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 	h->aggs = aggs;
 	h->plain = plain && nkeys == 0;
 	h->arena = ctx->arena;
+	if (h->plain) {
+		h->op.label = "Aggregate";
+		h->op.est_rows = 1;
+	}
 	h->kc = ARENA_ARRAY(ctx->arena, KeyCol, nkeys ? nkeys : 1);
 	for (k = 0; k < nkeys; k++) {
 		h->kc[k].type = keys[k]->type;

@@ -623,5 +623,16 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->probe_arena);
 	h->cand_p = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
 	h->cand_b = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
+	/* EXPLAIN: PostgreSQL's node names; the probe input first */
+	h->op.inputs = ARENA_ARRAY(ctx->arena, Operator *, 2);
+	h->op.inputs[0] = left;
+	h->op.inputs[1] = right;
+	h->op.ninputs = 2;
+	{
+		static const char *const kind[] = { "", " Left", " Right", " Full", " Semi", " Anti",
+						    " Anti" };
+		h->op.label = arena_sprintf(ctx->arena, "%s%s%s", nkeys ? "Hash" : "Nested Loop",
+					    kind[type], nkeys || type != JOIN_INNER ? " Join" : "");
+	}
 	return &h->op;
 }

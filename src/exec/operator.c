@@ -1,7 +1,10 @@
 /*
- * operator.c — parts shared by every operator: construction, cancellation.
+ * operator.c — parts shared by every operator: construction, cancellation,
+ * and the EXPLAIN ANALYZE wrappers of open/next (op_open / op_next call
+ * them when op->instr is set): loops, rows, inclusive time.
  */
 #include <string.h>
+#include <time.h>
 #include "exec/exec.h"
 
 void
@@ -15,6 +18,7 @@ op_init(Operator *op, const OperatorVT *vt, ExecCtx *ctx, int ncols, const SqlTy
 	if (ncols)
 		memcpy(op->types, types, sizeof(SqlType) * (size_t)ncols);
 	op->child = child;
+	op->est_rows = -1;
 	op->scratch = arena_new(64 * 1024);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, op->scratch);
 }
@@ -35,4 +39,44 @@ op_free_scratch(Operator *op)
 {
 	if (op && op->scratch)
 		arena_reset(op->scratch);
+}
+
+static int64_t
+now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int
+op_open_instr(Operator *op)
+{
+	OpInstr *in = op->instr;
+	int64_t t0 = now_ns();
+	int rc = op->vt->open(op);
+
+	in->loops++;
+	in->got_first = false;
+	in->total_ns += now_ns() - t0;
+	return rc;
+}
+
+int
+op_next_instr(Operator *op, Batch **out)
+{
+	OpInstr *in = op->instr;
+	int64_t t0 = now_ns(), dt;
+	int rc = op->vt->next(op, out);
+
+	dt = now_ns() - t0;
+	in->total_ns += dt;
+	if (!in->got_first) {
+		/* startup: open + until the first batch */
+		in->first_ns = in->total_ns;
+		in->got_first = true;
+	}
+	if (rc == FLOE_OK && *out)
+		in->rows += (*out)->count;
+	return rc;
 }

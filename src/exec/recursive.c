@@ -323,6 +323,10 @@ recursive_new(ExecCtx *ctx, Operator *init, Operator *rec, RowStore *work, bool 
 	r->next = rowstore_new(ctx, init->ncols, init->types, NULL);
 	r->seen = rowstore_new(ctx, init->ncols, init->types, NULL);
 	r->distinct = distinct;
+	r->op.inputs = ARENA_ARRAY(ctx->arena, Operator *, 2);
+	r->op.inputs[0] = init;
+	r->op.inputs[1] = rec;
+	r->op.ninputs = 2;
 	r->keep_cap = VECTOR_SIZE;
 	r->keep = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
 	r->phase = 2;

@@ -68,5 +68,6 @@ values_new(ExecCtx *ctx, int ncols, const SqlType *types, int nrows, Expr ***row
 	op_init(&v->op, &values_vt, ctx, ncols, types, NULL);
 	v->nrows = nrows;
 	v->rows = rows;
+	v->op.est_rows = nrows;
 	return &v->op;
 }

@@ -83,6 +83,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "format/parquet/parquet.h"
 #include "func/func.h"
@@ -347,17 +348,6 @@ make_eq(BindCtx *b, Expr *x, Expr *y)
 	return make_op(b, "=", x, y);
 }
 
-static Operator *
-make_join(ExecCtx *ctx, Source *l, Source *r, JoinType jt, int nkeys, Expr **lk, Expr **rk,
-	  Expr *residual)
-{
-	bool build_left = l->est >= 0 && r->est >= 0 && l->est < r->est;
-
-	if (nkeys == 0 && !build_left)
-		return nested_loop_new(ctx, l->op, r->op, jt, residual);
-	return hash_join_new(ctx, l->op, r->op, jt, nkeys, lk, rk, residual, build_left);
-}
-
 static double
 join_est(const Source *l, const Source *r, int nkeys)
 {
@@ -366,6 +356,22 @@ join_est(const Source *l, const Source *r, int nkeys)
 	if (nkeys)
 		return l->est > r->est ? l->est : r->est;
 	return l->est * r->est;
+}
+
+static Operator *
+make_join(ExecCtx *ctx, Source *l, Source *r, JoinType jt, int nkeys, Expr **lk, Expr **rk,
+	  Expr *residual)
+{
+	bool build_left = l->est >= 0 && r->est >= 0 && l->est < r->est;
+	Operator *op;
+
+	if (nkeys == 0 && !build_left)
+		op = nested_loop_new(ctx, l->op, r->op, jt, residual);
+	else
+		op = hash_join_new(ctx, l->op, r->op, jt, nkeys, lk, rk, residual, build_left);
+	if (jt == JOIN_INNER || jt == JOIN_LEFT || jt == JOIN_RIGHT || jt == JOIN_FULL)
+		op->est_rows = join_est(l, r, nkeys);
+	return op;
 }
 
 /* ---- scan projection ---------------------------------------------------- */
@@ -669,6 +675,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 						 "recursive reference to query \"%s\" must not appear more than once",
 						 w->name);
 		src->op = rowstore_scan_new(ctx, w->rs);
+		src->op->label = arena_sprintf(b->arena, "WorkTable Scan on %s", w->name);
 		src->est = -1;
 		src->scope.ncols = w->ncols;
 		src->scope.names = w->names;
@@ -778,6 +785,10 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	src->scope.relname = rv->relname;
 	/* nested columns are skipped in the scan: they read as NULL for now */
 	src->op = scan_new(ctx, schema, src->scope.ncols, proj, files, nfiles, false, t->md);
+	src->op->label = rv->alias ? arena_sprintf(b->arena, "Seq Scan on %s %s", rv->relname,
+						  rv->alias->aliasname) :
+		arena_sprintf(b->arena, "Seq Scan on %s", rv->relname);
+	src->op->est_rows = src->est;
 	apply_alias(b, src, rv->alias);
 	return FLOE_OK;
 }
@@ -884,6 +895,15 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			}
 		}
 		src->op = series_new(ctx, t, &v[0], &v[1], &v[2]);
+		src->op->label = rf->alias ? arena_sprintf(b->arena, "Function Scan on generate_series %s",
+							   rf->alias->aliasname) :
+			"Function Scan on generate_series";
+		if ((t.id == TYPE_INT32 || t.id == TYPE_INT64) && !v[0].is_null && !v[1].is_null &&
+		    !v[2].is_null && v[2].u.i != 0) {
+			/* integer series: the exact row count */
+			double n = ((double)v[1].u.i - (double)v[0].u.i) / (double)v[2].u.i + 1;
+			src->op->est_rows = n < 0 ? 0 : (double)(int64_t)n;
+		}
 		src->scope.ncols = 1;
 		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
 		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
@@ -3555,6 +3575,149 @@ select_run_subquery(BindCtx *b, Node *query, int64_t max_rows, Value **vals, int
 	return FLOE_OK;
 }
 
+/* ---- EXPLAIN ------------------------------------------------------------ */
+
+/*
+ * EXPLAIN [ANALYZE] [VERBOSE] query, or EXPLAIN (option [value], ...) query
+ * with ANALYZE, VERBOSE, COSTS, TIMING, SUMMARY and FORMAT TEXT: the plan
+ * of a SELECT / VALUES query as one text column "QUERY PLAN" (exec/
+ * explain.c).  ANALYZE runs the query here, its rows discarded, with
+ * per-operator counters; SUMMARY (default on with ANALYZE) adds the
+ * planning and execution times.
+ */
+static int
+explain_bool(BindCtx *b, PgQuery__DefElem *d, bool *out)
+{
+	Node *a = d->arg;
+
+	if (!a) {
+		*out = true;
+		return FLOE_OK;
+	}
+	if (a->node_case == PG_QUERY__NODE__NODE_STRING || a->node_case == PG_QUERY__NODE__NODE_BOOLEAN ||
+	    a->node_case == PG_QUERY__NODE__NODE_INTEGER) {
+		const char *v = a->node_case == PG_QUERY__NODE__NODE_STRING ? a->string->sval : NULL;
+		if (a->node_case == PG_QUERY__NODE__NODE_BOOLEAN) {
+			*out = a->boolean->boolval;
+			return FLOE_OK;
+		}
+		if (a->node_case == PG_QUERY__NODE__NODE_INTEGER && (a->integer->ival == 0 || a->integer->ival == 1)) {
+			*out = a->integer->ival == 1;
+			return FLOE_OK;
+		}
+		if (v && (!strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes"))) {
+			*out = true;
+			return FLOE_OK;
+		}
+		if (v && (!strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"))) {
+			*out = false;
+			return FLOE_OK;
+		}
+	}
+	floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "%s requires a Boolean value", d->defname);
+	floe_error_position(b->err, bind_location(b, d->location));
+	return FLOE_ERR;
+}
+
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int
+plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out)
+{
+	ExplainOpts o = { false, false, true, true };
+	bool summary = false, summary_set = false, timing_set = false;
+	SelectPlan p;
+	char **lines;
+	int nlines, i, rc = FLOE_OK;
+	int64_t t0 = mono_ns(), t1, t2 = 0, t3 = 0;
+	Expr ***rows;
+	SqlType tt = type_make(TYPE_TEXT);
+	size_t k;
+
+	for (k = 0; k < st->n_options; k++) {
+		PgQuery__DefElem *d = st->options[k]->def_elem;
+		const char *n = d->defname;
+		if (!strcmp(n, "analyze"))
+			TRY(explain_bool(b, d, &o.analyze));
+		else if (!strcmp(n, "verbose"))
+			TRY(explain_bool(b, d, &o.verbose));
+		else if (!strcmp(n, "costs"))
+			TRY(explain_bool(b, d, &o.costs));
+		else if (!strcmp(n, "timing")) {
+			TRY(explain_bool(b, d, &o.timing));
+			timing_set = true;
+		} else if (!strcmp(n, "summary")) {
+			TRY(explain_bool(b, d, &summary));
+			summary_set = true;
+		} else if (!strcmp(n, "format")) {
+			const char *v = d->arg && d->arg->node_case == PG_QUERY__NODE__NODE_STRING ?
+				d->arg->string->sval : "";
+			if (strcmp(v, "text") != 0)
+				return unsupported(b, arena_sprintf(b->arena, "EXPLAIN (FORMAT %s)", v),
+						   d->location);
+		} else if (!strcmp(n, "buffers") || !strcmp(n, "wal") || !strcmp(n, "settings")) {
+			return unsupported(b, arena_sprintf(b->arena, "EXPLAIN option %s", n), d->location);
+		} else {
+			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "unrecognized EXPLAIN option \"%s\"", n);
+			floe_error_position(b->err, bind_location(b, d->location));
+			return FLOE_ERR;
+		}
+	}
+	if (timing_set && o.timing && !o.analyze)
+		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "EXPLAIN option TIMING requires ANALYZE");
+	if (!summary_set)
+		summary = o.analyze;
+	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
+	TRY(plan_query(b, ctx, st->query, &p));
+	t1 = mono_ns();
+	if (o.analyze) {
+		Batch *batch;
+		explain_instrument(p.root, ctx->arena);
+		t2 = mono_ns();
+		if ((rc = op_open(p.root)) == FLOE_OK) {
+			for (;;) {
+				if ((rc = op_next(p.root, &batch)) != FLOE_OK || !batch)
+					break;
+			}
+		}
+		op_close(p.root);
+		t3 = mono_ns();
+		TRY(rc);
+	}
+	TRY(explain_text(p.root, &o, ctx->arena, &lines, &nlines));
+	rows = ARENA_ARRAY(b->arena, Expr **, nlines + 2);
+	for (i = 0; i < nlines + 2; i++) {
+		const char *text = i < nlines ? lines[i] :
+			i == nlines ? arena_sprintf(b->arena, "Planning Time: %.3f ms", (double)(t1 - t0) / 1e6) :
+			arena_sprintf(b->arena, "Execution Time: %.3f ms", (double)(t3 - t2) / 1e6);
+		Value v;
+		memset(&v, 0, sizeof v);
+		v.type = tt;
+		v.u.s = strview_make(text, (uint32_t)strlen(text));
+		rows[i] = ARENA_ARRAY(b->arena, Expr *, 1);
+		rows[i][0] = expr_const(b->arena, &v);
+	}
+	if (summary && !o.analyze)
+		nlines += 1;           /* planning time only */
+	else if (summary)
+		nlines += 2;
+	out->root = values_new(ctx, 1, &tt, nlines, rows);
+	out->ncols = 1;
+	out->names = ARENA_ARRAY(b->arena, char *, 1);
+	out->names[0] = "QUERY PLAN";
+	out->types = ARENA_ARRAY(b->arena, SqlType, 1);
+	out->types[0] = tt;
+	return FLOE_OK;
+}
+
 int
 select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out)
 {
@@ -3568,5 +3731,7 @@ select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *o
 	b.exec = ctx;
 	b.used = ARENA_NEW(ctx->arena, UsedNames);
 	used_walk(ctx->arena, b.used, &stmt->base, 0);
+	if (stmt->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT)
+		return plan_explain(&b, ctx, stmt->explain_stmt, out);
 	return plan_query(&b, ctx, stmt, out);
 }
