@@ -79,6 +79,11 @@
  *      (TxnTable.lock_loc); COMMIT of the block fails with 40001 when any
  *      locked table has another head (someone else committed to it), at
  *      every isolation level.  Table granularity; it never waits.
+ *  10. Settings are transactional as in PostgreSQL: BEGIN snapshots the
+ *      session's settings and search_path; ROLLBACK (and a failed COMMIT)
+ *      puts them all back, COMMIT only those SET LOCAL.  SET LOCAL outside
+ *      a block warns and ends with its statement.  Not undone: the time
+ *      zone (process-wide); ROLLBACK TO a savepoint keeps later SETs.
  *
  * INTERFACE ROUTINES: see txn.h.
  */
@@ -158,6 +163,16 @@ typedef struct Txn {
 	const char *pending_value;
 	/* counters for bench/ and tests */
 	long retries;
+	/* settings when the block began (malloc'd; rule 10) */
+	bool snapped;
+	int nsnap;
+	char **snap_keys, **snap_values;
+	char *snap_search_path;
+	char **local;             /* names SET LOCAL in the block */
+	int nlocal;
+	char *revert_key;         /* SET LOCAL outside a block: undone after */
+	char *revert_value;       /* (NULL: was not set) */
+	bool revert;
 } Txn;
 
 /* ---- session settings ------------------------------------------------ */
@@ -236,6 +251,105 @@ in_block(Session *s)
 	return s->txn && s->txn->state != 'I';
 }
 
+/* Settings the block must not undo: txn.c's own, re-synced after. */
+static bool
+managed(const char *key)
+{
+	return !strcmp(key, "transaction_isolation") || !strcmp(key, "transaction_read_only") ||
+	       !strcmp(key, "floe.txn_retries");
+}
+
+static void
+setting_remove(Session *s, int k)
+{
+	free(s->settings_keys[k]);
+	free(s->settings_values[k]);
+	memmove(&s->settings_keys[k], &s->settings_keys[k + 1],
+		sizeof(char *) * (size_t)(s->nsettings - k - 1));
+	memmove(&s->settings_values[k], &s->settings_values[k + 1],
+		sizeof(char *) * (size_t)(s->nsettings - k - 1));
+	s->nsettings--;
+}
+
+static void
+free_snapshot(Txn *t)
+{
+	int i;
+
+	for (i = 0; i < t->nsnap; i++) {
+		free(t->snap_keys[i]);
+		free(t->snap_values[i]);
+	}
+	for (i = 0; i < t->nlocal; i++)
+		free(t->local[i]);
+	free(t->snap_keys);
+	free(t->snap_values);
+	free(t->snap_search_path);
+	free(t->local);
+	t->snap_keys = t->snap_values = t->local = NULL;
+	t->snap_search_path = NULL;
+	t->nsnap = t->nlocal = 0;
+	t->snapped = false;
+}
+
+/* rule 10: the session's settings as BEGIN found them */
+static void
+snapshot_settings(Session *s)
+{
+	Txn *t = s->txn;
+	int i;
+
+	free_snapshot(t);
+	t->snap_keys = xcalloc((size_t)s->nsettings + 1, sizeof(char *));
+	t->snap_values = xcalloc((size_t)s->nsettings + 1, sizeof(char *));
+	for (i = 0; i < s->nsettings; i++) {
+		t->snap_keys[i] = xstrdup(s->settings_keys[i]);
+		t->snap_values[i] = xstrdup(s->settings_values[i] ? s->settings_values[i] : "");
+	}
+	t->nsnap = s->nsettings;
+	t->snap_search_path = xstrdup(s->search_path);
+	t->snapped = true;
+}
+
+static bool
+is_local(const Txn *t, const char *key)
+{
+	int i;
+	for (i = 0; i < t->nlocal; i++)
+		if (!strcmp(t->local[i], key))
+			return true;
+	return false;
+}
+
+/* Put back what the block changed: everything (ROLLBACK, failed COMMIT) or
+ * only what it SET LOCAL (COMMIT).  The time zone is process-wide and is
+ * not restored. */
+static void
+restore_settings(Session *s, bool all)
+{
+	Txn *t = s->txn;
+	int k, i;
+
+	if (!t->snapped)
+		return;
+	for (k = s->nsettings - 1; k >= 0; k--) {
+		const char *key = s->settings_keys[k];
+		if (managed(key) || (!all && !is_local(t, key)))
+			continue;
+		for (i = 0; i < t->nsnap && strcmp(t->snap_keys[i], key) != 0; i++)
+			;
+		if (i < t->nsnap)
+			setting_put(s, key, t->snap_values[i]);
+		else
+			setting_remove(s, k);
+	}
+	if ((all || is_local(t, "search_path")) && strcmp(s->search_path, t->snap_search_path)) {
+		free(s->search_path);
+		s->search_path = xstrdup(t->snap_search_path);
+	}
+	free_snapshot(t);
+}
+
 /* ---- the block's bookkeeping ----------------------------------------- */
 
 static TxnTable *
@@ -292,6 +406,13 @@ begin_block(Session *s, int level, bool read_only)
 	t->retries = keep.retries;
 	t->kind = keep.kind;
 	t->passthrough = keep.passthrough;
+	t->snapped = keep.snapped;
+	t->nsnap = keep.nsnap;
+	t->snap_keys = keep.snap_keys;
+	t->snap_values = keep.snap_values;
+	t->snap_search_path = keep.snap_search_path;
+	t->local = keep.local;
+	t->nlocal = keep.nlocal;
 	{
 		uint8_t r[8];
 		FILE *f = fopen("/dev/urandom", "rb");
@@ -988,6 +1109,25 @@ before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_erro
 
 	if (!vs->name)
 		return FLOE_OK;
+	if (vs->is_local && !multi) {
+		if (in_block(s)) {
+			if (!is_local(t, vs->name)) {
+				t->local = xrealloc(t->local, sizeof(char *) * (size_t)(t->nlocal + 1));
+				t->local[t->nlocal++] = xstrdup(vs->name);
+			}
+		} else {
+			/* PostgreSQL: a warning, and the SET ends with its statement */
+			const char *cur = strcmp(vs->name, "search_path") ? session_setting(s, vs->name)
+				: s->search_path;
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+			     "SET LOCAL can only be used in transaction blocks");
+			free(t->revert_key);
+			free(t->revert_value);
+			t->revert_key = xstrdup(vs->name);
+			t->revert_value = cur ? xstrdup(cur) : NULL;
+			t->revert = true;
+		}
+	}
 	if (set_txn || session_chars) {
 		TRY(parse_modes(vs->args, vs->n_args, &level, &ro, err));
 		if (set_txn && !in_block(s)) {
@@ -1214,6 +1354,25 @@ txn_after_statement(Session *s, bool ok)
 		return;
 	if (ok && t->pending_key && t->pending_value)
 		setting_put(s, t->pending_key, t->pending_value);
+	if (t->revert) {
+		if (!strcmp(t->revert_key, "search_path")) {
+			free(s->search_path);
+			s->search_path = xstrdup(t->revert_value ? t->revert_value : "public");
+		} else if (t->revert_value) {
+			setting_put(s, t->revert_key, t->revert_value);
+		} else {
+			int k;
+			for (k = 0; k < s->nsettings; k++)
+				if (!strcmp(s->settings_keys[k], t->revert_key)) {
+					setting_remove(s, k);
+					break;
+				}
+		}
+		free(t->revert_key);
+		free(t->revert_value);
+		t->revert_key = t->revert_value = NULL;
+		t->revert = false;
+	}
 	t->pending_key = t->pending_value = NULL;
 	if (!ok && t->state == 'T')
 		t->state = 'E';
@@ -1263,6 +1422,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 			return complete(sink, tag);
 		}
 		begin_block(s, level, ro);
+		snapshot_settings(s);
 		return complete(sink, tag);
 	}
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
@@ -1272,13 +1432,17 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		}
 		if (t->state == 'E') {
 			rollback_block(s);
+			restore_settings(s, true);
 			return complete(sink, "ROLLBACK");
 		}
 		level = t->level;
 		ro = t->read_only;
 		rc = commit_block(s, err);
-		if (rc == FLOE_OK && ts->chain)
+		restore_settings(s, rc != FLOE_OK);
+		if (rc == FLOE_OK && ts->chain) {
 			begin_block(s, level, ro);
+			snapshot_settings(s);
+		}
 		TRY(rc);
 		return complete(sink, "COMMIT");
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
@@ -1289,8 +1453,11 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		level = t->level;
 		ro = t->read_only;
 		rollback_block(s);
-		if (ts->chain)
+		restore_settings(s, true);
+		if (ts->chain) {
 			begin_block(s, level, ro);
+			snapshot_settings(s);
+		}
 		return complete(sink, "ROLLBACK");
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: {
 		Savepoint *sp;
@@ -1362,6 +1529,9 @@ txn_session_free(Session *s)
 	if (!s->txn)
 		return;
 	rollback_block(s);
+	free_snapshot(s->txn);
+	free(s->txn->revert_key);
+	free(s->txn->revert_value);
 	free(s->txn);
 	s->txn = NULL;
 }
