@@ -171,7 +171,8 @@ typedef struct DecState {
 	int128 sum;         /* at scale `scale` */
 	int64_t n;
 	int16_t scale;
-	int16_t dmax;       /* largest display scale among the rows (vector.h) */
+	int8_t varied;      /* rows came with display scales (vector.h) ... */
+	uint8_t dmax;       /* ... the largest of them; else `scale` is it */
 } DecState;
 
 static void
@@ -202,22 +203,37 @@ dec_add(FuncCtx *ctx, DecState *s, int128 x)
 		VectorView v;                                                          \
 		const T *d;                                                            \
 		int scale = arg->type.id == TYPE_DECIMAL ? arg->type.scale : 0;        \
-		bool varies = vector_varies(arg);                                      \
-		const uint8_t *ds = vector_dscale_of(arg);                             \
 		uint32_t i;                                                            \
 		vector_view(arg, &v);                                                  \
 		d = v.data;                                                            \
+		if (vector_varies(arg)) {                                              \
+			/* rows with their own display scales: keep the largest */     \
+			const uint8_t *ds = vector_dscale_of(arg);                     \
+			for (i = 0; i < count; i++) {                                  \
+				uint32_t k = ARGK(v, i);                               \
+				DecState *s = states[i];                               \
+				int dsc;                                               \
+				if (!ARGVALID(v, k))                                   \
+					continue;                                      \
+				dsc = vector_dscale_at(arg, ds, k, (int128)d[k]);      \
+				if (!s->n) {                                           \
+					s->varied = 1;                                 \
+					s->dmax = (uint8_t)dsc;                        \
+				} else if (s->varied && dsc > s->dmax) {               \
+					s->dmax = (uint8_t)dsc;                        \
+				}                                                      \
+				s->scale = (int16_t)scale;                             \
+				TRY(dec_add(ctx, s, (int128)d[k]));                    \
+			}                                                              \
+			return FLOE_OK;                                                \
+		}                                                                      \
 		for (i = 0; i < count; i++) {                                          \
 			uint32_t k = ARGK(v, i);                                       \
 			DecState *s = states[i];                                       \
-			int dsc = scale;                                               \
 			if (!ARGVALID(v, k))                                           \
 				continue;                                              \
-			if (varies)                                                    \
-				dsc = vector_dscale_at(arg, ds, k, (int128)d[k]);      \
-			if (!s->n || dsc > s->dmax)                                    \
-				s->dmax = (int16_t)dsc;                                \
 			s->scale = (int16_t)scale;                                     \
+			s->varied = 0;                                                 \
 			TRY(dec_add(ctx, s, (int128)d[k]));                            \
 		}                                                                      \
 		return FLOE_OK;                                                        \
@@ -238,8 +254,15 @@ dec_combine(FuncCtx *ctx, void *dst, const void *src)
 		return FLOE_OK;
 	if (__builtin_add_overflow(d->sum, s->sum, &d->sum) || !func_dec_fits(d->sum))
 		return numeric_overflow(ctx);
-	if (!d->n || s->dmax > d->dmax)
+	/* rows without display scales show the type's, the largest */
+	if (!d->n) {
+		d->varied = s->varied;
 		d->dmax = s->dmax;
+	} else if (!s->varied) {
+		d->varied = 0;
+	} else if (d->varied && s->dmax > d->dmax) {
+		d->dmax = s->dmax;
+	}
 	d->n += s->n;
 	d->scale = s->scale;
 	return FLOE_OK;
@@ -273,7 +296,7 @@ dec_sum_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 			     &((int128 *)out->data)[row]) != FLOE_OK)
 		return numeric_overflow(ctx);
 	/* PostgreSQL's sum displays at the largest scale it added */
-	set_dscale(out, row, s->dmax);
+	set_dscale(out, row, s->varied ? s->dmax : s->scale);
 	out_valid(out, row);
 	return FLOE_OK;
 }
@@ -291,7 +314,7 @@ dec_avg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	if (out->type.precision == 0) {
 		/* PostgreSQL: sum / count at select_div_scale of the sum (at its
 		 * display scale) and the count; capped at the output scale */
-		int dm = s->dmax < s->scale ? s->dmax : s->scale;
+		int dm = s->varied && s->dmax < s->scale ? s->dmax : s->scale;
 		int rs = decimal_div_scale(s->sum / func_pow10[s->scale - dm], dm, (int128)s->n, 0);
 		if (rs < out->type.scale && DECIMAL_DIV_SHRINK) {
 			int128 q;

@@ -320,13 +320,33 @@ dec_result_dscale(const Vector *args, int nargs, uint32_t count, Vector *out, in
 
 	if (out->type.id != TYPE_DECIMAL || out->type.precision != 0 || nargs > 2)
 		return;
-	for (j = 0; j < nargs; j++)
-		any |= vector_varies(&args[j]);
-	if (!any && out->type.scale != NUMERIC_DEFAULT_SCALE)
-		return;
+	bool uniform = true;
+	int ud = 0;
 	for (j = 0; j < nargs; j++) {
+		int dj = 0;
 		vector_view(&args[j], &v[j]);
 		ds[j] = vector_dscale_of(&args[j]);
+		if (vector_varies(&args[j])) {
+			any = true;
+			if (args[j].kind != VECTOR_CONST) {
+				uniform = false;
+				continue;
+			}
+			dj = vector_dscale_at(&args[j], ds[j], 0, ((const int128 *)v[j].data)[0]);
+		} else if (args[j].type.id == TYPE_DECIMAL) {
+			dj = args[j].type.scale;
+		}
+		ud = rule == DS_SUM ? ud + dj : (dj > ud ? dj : ud);
+	}
+	if (!any && out->type.scale != NUMERIC_DEFAULT_SCALE)
+		return;
+	if (uniform) {
+		/* constants and fixed scales: one display scale for all rows */
+		if (ud >= out->type.scale && out->type.scale != NUMERIC_DEFAULT_SCALE)
+			return;
+		vector_ensure_dscale(out);
+		memset(out->dscale, ud < out->type.scale ? ud : out->type.scale, count);
+		return;
 	}
 	vector_ensure_dscale(out);
 	for (i = 0; i < count; i++) {
