@@ -1091,11 +1091,13 @@ entry_removed(const CommitSpec *cs, Removed *rm, const ManifestEntry *x, Arena *
 		return false;
 	hit = bsearch(&p, cs->remove, (size_t)cs->nremove, sizeof(char *), cmp_str);
 	/* one Puffin file holds the DVs of many data files: a DV named by its
-	 * path is retired only when its data file gets a new one here */
+	 * path is retired only when its data file gets a new one here (or is
+	 * itself removed) */
 	if (hit && is_dv_file(&x->file) &&
-	    !(x->file.referenced_data_file && rm->ndvt > 0 &&
-	      bsearch(&x->file.referenced_data_file, rm->dvt, (size_t)rm->ndvt, sizeof(char *),
-		      cmp_str)))
+	    !(x->file.referenced_data_file &&
+	      ((rm->ndvt > 0 && bsearch(&x->file.referenced_data_file, rm->dvt, (size_t)rm->ndvt,
+					sizeof(char *), cmp_str)) ||
+	       removing(cs, x->file.referenced_data_file))))
 		hit = NULL;
 	if (hit) {
 		rm->mark[hit - cs->remove] = true;
