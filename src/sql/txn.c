@@ -159,6 +159,8 @@ typedef struct Txn {
 	bool passthrough;         /* DDL: loads and commits go straight through */
 	char *insert_ns, *insert_name;   /* INSERT/COPY target: not a read */
 	bool locking;             /* SELECT ... FOR UPDATE/SHARE in a block */
+	bool retryable;           /* DML that may run again (not COPY: its
+				     input is consumed) */
 	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
 	const char *pending_value;
 	/* counters for bench/ and tests */
@@ -1260,6 +1262,7 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	int kind = stmt_kind(stmt);
 
 	t->kind = kind;
+	t->retryable = kind == K_DML && stmt->node_case != PG_QUERY__NODE__NODE_COPY_STMT;
 	t->passthrough = false;
 	t->locking = false;
 	t->insert_ns = t->insert_name = NULL;
@@ -1335,7 +1338,7 @@ txn_retry_statement(Session *s, const floe_error *err, int attempt)
 
 	if (in_block(s) || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
 		return false;
-	if (t && t->kind != K_DML)
+	if (t && !t->retryable)
 		return false;
 	if (default_level(s) > ISO_READ_COMMITTED || attempt + 1 >= TXN_STATEMENT_TRIES)
 		return false;
