@@ -25,6 +25,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,21 +134,29 @@ scram_verifier_make(const char *password, int iterations, char *buf, size_t n)
 	return FLOE_OK;
 }
 
+/* The process's secret for mock salts: made once (connection threads call
+ * scram_mock_verifier concurrently). */
+static uint8_t mock_secret[32];
+static pthread_once_t mock_once = PTHREAD_ONCE_INIT;
+
+static void
+mock_init(void)
+{
+	if (RAND_bytes(mock_secret, sizeof mock_secret) != 1)
+		memset(mock_secret, 0x5a, sizeof mock_secret);
+}
+
 void
 scram_mock_verifier(const char *user, ScramVerifier *out)
 {
-	static uint8_t secret[32];
-	static int have;
+	uint8_t *secret = mock_secret;
+	const size_t secret_len = sizeof mock_secret;
 	uint8_t h[SCRAM_KEY_LEN];
 
-	if (!have) {
-		if (RAND_bytes(secret, sizeof secret) != 1)
-			memset(secret, 0x5a, sizeof secret);
-		have = 1;
-	}
+	pthread_once(&mock_once, mock_init);
 	memset(out, 0, sizeof *out);
 	out->iterations = 4096;
-	hmac(secret, sizeof secret, user, strlen(user), h);
+	hmac(secret, secret_len, user, strlen(user), h);
 	memcpy(out->salt, h, 16);
 	out->salt_len = 16;
 	out->mock = true;
