@@ -13,7 +13,8 @@ proto    byte-level behaviour libpq does not expose: SSLRequest/GSSENCRequest
          PostgreSQL built with GSSAPI answers 'G'.
 garbage  N (default 10000) malformed packets over many connections (random
          startup packets, random bodies of every message type, bad lengths,
-         truncated messages), then a normal query must still work.
+         truncated messages, well-framed packets with invalid UTF-8), then a
+         normal query must still work.
 
 Prints "ok NAME" / "not ok NAME: why"; exit status 1 if anything failed.
 """
@@ -313,8 +314,32 @@ def test_garbage(host, port, n):
         conns += 1
         try:
             c = Conn(host, port, timeout=20)
-            kind = rnd.randrange(4)
-            if kind == 0:
+            kind = rnd.randrange(5)
+            if kind == 4 and rnd.randrange(2):
+                # a well-framed startup packet with invalid UTF-8 in it
+                bad = bytes([rnd.choice([0x80, 0xc3, 0xe2, 0xf0, 0xff, 0xfe])]) + b"x"
+                params = rnd.choice([b"user\0" + bad + b"\0\0", b"user\0t\0" + bad + b"\0v\0\0",
+                                     b"user\0t\0database\0" + bad + b"\0\0"])
+                c.send(struct.pack("!II", 8 + len(params), 196608) + params)
+                sent += 1
+            elif kind == 4:
+                # well-framed messages carrying invalid UTF-8 (22021 or 08P01, then on)
+                c.startup()
+                c.until()
+                out = b""
+                for _ in range(rnd.randrange(1, 40)):
+                    bad = b"'" + bytes(rnd.choice([0x80, 0xc3, 0xed, 0xf4, 0xff]) for _ in range(3)) + b"'"
+                    t, body = rnd.choice([
+                        (b"Q", b"SELECT " + bad + b"\0"),
+                        (b"P", bad[1:3] + b"\0SELECT $1\0\0\0"),
+                        (b"P", b"\0SELECT " + bad + b"\0\0\0"),
+                        (b"B", b"\0\0\0\0\0\1" + struct.pack("!I", 3) + bad[1:4] + b"\0\0"),
+                        (b"S", b""),
+                    ])
+                    out += t + struct.pack("!I", len(body) + 4) + body
+                    sent += 1
+                c.send(out)
+            elif kind == 0:
                 # a garbage startup packet
                 ln = rnd.choice([0, 3, 4, 8, 9, 100, 10001, rnd.randrange(1 << 32)])
                 c.send(struct.pack("!I", ln) + bytes(rnd.randrange(256) for _ in range(rnd.randrange(64))))
