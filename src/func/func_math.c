@@ -1,6 +1,7 @@
 /*
  * func_math.c — mathematical functions: abs (@), round, trunc, ceil/ceiling,
  * floor, sign, sqrt (|/), cbrt (||/), power/pow (^), exp, ln, log/log10, pi,
+ * scale, min_scale, trim_scale,
  * trigonometry (sin cos tan cot asin acos atan atan2 degrees radians),
  * gcd, lcm, div(numeric), and to_char(number, template).
  *
@@ -808,6 +809,69 @@ to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 	return FLOE_OK;
 }
 
+/*
+ * scale(numeric): the display scale (vector.h, dscale); min_scale: the
+ * fewest fraction digits that represent the value exactly; trim_scale:
+ * the value displayed at min_scale (PostgreSQL 13+).
+ */
+enum { SC_SCALE, SC_MIN, SC_TRIM };
+
+static int
+scale_common(const Vector *args, uint32_t count, Vector *out, int what)
+{
+	VectorView v;
+	const int128 *a;
+	const uint8_t *ds = vector_dscale_of(&args[0]);
+	uint32_t i;
+
+	vector_view(&args[0], &v);
+	a = v.data;
+	if (what == SC_TRIM)
+		vector_ensure_dscale(out);
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i);
+		int d;
+		if (!ARGVALID(v, k)) {
+			out_null(out, i);
+			continue;
+		}
+		d = vector_dscale_at(&args[0], ds, k, a[k]);
+		if (what == SC_SCALE) {
+			((int32_t *)out->data)[i] = d;
+		} else {
+			int m = numeric_trim_scale(a[k], args[0].type.scale);
+			if (what == SC_MIN) {
+				((int32_t *)out->data)[i] = m;
+			} else {
+				((int128 *)out->data)[i] = a[k];
+				out->dscale[i] = (uint8_t)m;
+			}
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+scale_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return scale_common(args, count, out, SC_SCALE);
+}
+
+static int
+min_scale_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return scale_common(args, count, out, SC_MIN);
+}
+
+static int
+trim_scale_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	if (out->type.precision != 0 || out->type.scale != args[0].type.scale)
+		return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR, "trim_scale: unexpected type");
+	return scale_common(args, count, out, SC_TRIM);
+}
+
 #define I2 TYPE_INT16
 #define I4 TYPE_INT32
 #define I8 TYPE_INT64
@@ -822,6 +886,8 @@ to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 const ScalarFunc func_math_table[] = {
 	F1("abs", abs_i16, I2, I2), F1("abs", abs_i32, I4, I4), F1("abs", abs_i64, I8, I8),
 	F1("abs", abs_f32, F4, F4), F1("abs", abs_f64, F8, F8), N1("abs", abs_dec, FRET_ARG0),
+	F1("scale", scale_dec, NU, I4), F1("min_scale", min_scale_dec, NU, I4),
+	N1("trim_scale", trim_scale_dec, FRET_ARG0),
 	F1("round", round_f64, F8, F8), N1("round", round_dec, FRET_DEC_ROUND),
 	N2("round", round_dec, FRET_DEC_ROUND),
 	F1("trunc", trunc_f64, F8, F8), N1("trunc", trunc_dec, FRET_DEC_ROUND),
