@@ -55,7 +55,10 @@
  * twice among the inserted rows is 23505 as well (DETAIL: the key of the
  * first offending row in the INSERT's order, as PostgreSQL).  RETURNING
  * rows go out in the INSERT's order.  On a table with a primary key the
- * conflict columns must be exactly its columns (0A000 otherwise).
+ * conflict columns must be exactly its columns (0A000 otherwise).  A
+ * MERGE that writes rows into such a table, or a DO UPDATE that sets a key
+ * column, checks the key afterwards (pk_check: the written keys against
+ * each other and against the rows that stay).
  *
  * Invariants
  *   1. A failed statement commits nothing and removes every file written.
@@ -116,6 +119,14 @@ typedef struct Merge {
 	DataFile *files;
 	int nfiles;
 	PosList *touched;         /* per file: positions updated or deleted */
+	DataFile *all_files;      /* every live file (files: those not pruned) */
+	int nall;
+	int *file_map;            /* all_files index -> files index, or -1 */
+	/* PRIMARY KEY check of MERGE / ON CONFLICT DO UPDATE: the identifier
+	 * fields and the keys of every row written */
+	int npk;
+	int *pk;
+	RowStore *newkeys;
 	/* source */
 	Operator *src;
 	int ns;
@@ -626,14 +637,20 @@ prune_target(Merge *m)
 	}
 	arena_free(sc);
 	TRY(rc);
-	for (i = 0, n = 0; i < m->nfiles; i++) {
-		bool out = false;
-		for (k = 0; k < nkr && !out; k++)
-			out = file_outside(&m->files[i], &m->schema->fields[kr[k].col], &kr[k]);
-		if (!out)
-			m->files[n++] = m->files[i];
+	{
+		DataFile *kept = ARENA_ARRAY(ctx->arena, DataFile, m->nfiles + 1);
+		for (i = 0, n = 0; i < m->nfiles; i++) {
+			bool out = false;
+			for (k = 0; k < nkr && !out; k++)
+				out = file_outside(&m->files[i], &m->schema->fields[kr[k].col],
+						   &kr[k]);
+			m->file_map[i] = out ? -1 : n;
+			if (!out)
+				kept[n++] = m->files[i];
+		}
+		m->files = kept;
+		m->nfiles = n;
 	}
-	m->nfiles = n;
 	return FLOE_OK;
 }
 
@@ -735,6 +752,14 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 			}
 	TRY(writer(m));
 	TRY(data_writer_write(m->w, ob, m->ctx->err));
+	if (m->newkeys) {
+		Batch kb = *ob;
+		kb.ncols = m->npk;
+		kb.cols = ARENA_ARRAY(sc, Vector, m->npk);
+		for (c = 0; c < m->npk; c++)
+			kb.cols[c] = ob->cols[m->pk[c]];
+		rowstore_append(m->newkeys, &kb);
+	}
 	if (m->nret) {
 		TRY(returning_rows(m, ob));
 		if (m->dup_col >= 0) {
@@ -1020,6 +1045,137 @@ cleanup(Merge *m)
 	m->w = NULL;
 }
 
+/*
+ * The PRIMARY KEY after a MERGE (or an ON CONFLICT DO UPDATE of a key
+ * column): no key twice among the rows written, and none equal to the key
+ * of a row that stays (a live row not updated or deleted).  Reads every
+ * live file's key columns (not only the files the join read).
+ */
+static int
+pk_violation(Merge *m, const Batch *b, const int *cols, uint32_t r)
+{
+	char names[600], vals[600];
+	size_t un = 0, uv = 0;
+	int k;
+
+	names[0] = vals[0] = '\0';
+	for (k = 0; k < m->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[cols[k]], r, m->ctx->arena, &len);
+		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
+				       m->schema->fields[m->pk[k]].name);
+		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
+				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	floe_errorf(m->ctx->err, ERRCODE_UNIQUE_VIOLATION,
+		    "duplicate key value violates unique constraint \"%s_pkey\"", m->t->name);
+	return floe_error_detail(m->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
+}
+
+static bool
+pos_touched(const PosList *pl, int64_t pos)
+{
+	int64_t lo = 0, hi = pl->n;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (pl->pos[mid] < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pl->n && pl->pos[lo] == pos;
+}
+
+static int
+pk_check(Merge *m)
+{
+	ExecCtx *ctx = m->ctx;
+	Arena *a = ctx->arena;
+	WindowSpec *spec = ARENA_ARRAY(a, WindowSpec, 1);
+	WindowCall *call = ARENA_ARRAY(a, WindowCall, 1);
+	SqlType *kt = ARENA_ARRAY(a, SqlType, m->npk + 1);
+	int *cols = ARENA_ARRAY(a, int, m->npk + 1);
+	Expr **lk = ARENA_ARRAY(a, Expr *, m->npk + 1), **rk = ARENA_ARRAY(a, Expr *, m->npk + 1);
+	Operator *op;
+	Batch *b;
+	int c, i, rc = FLOE_OK;
+
+	/* a key twice among the rows written */
+	spec->npart = m->npk;
+	spec->part = ARENA_ARRAY(a, Expr *, m->npk + 1);
+	for (c = 0; c < m->npk; c++) {
+		kt[c] = m->schema->fields[m->pk[c]].type;
+		spec->part[c] = expr_colref(a, c, kt[c]);
+		cols[c] = c;
+	}
+	call->kind = WIN_ROW_NUMBER;
+	call->type = type_make(TYPE_INT64);
+	call->frame.start = WB_UNBOUNDED_PRECEDING;
+	call->frame.end = WB_CURRENT;
+	op = window_new(ctx, rowstore_scan_new(ctx, m->newkeys), 1, spec, 1, call);
+	if (op_open(op) != FLOE_OK) {
+		op_close(op);
+		return FLOE_ERR;
+	}
+	while (rc == FLOE_OK) {
+		uint32_t j;
+		if ((rc = op_next(op, &b)) != FLOE_OK || !b)
+			break;
+		batch_compact(b);
+		for (j = 0; j < b->count && rc == FLOE_OK; j++) {
+			Value rn;
+			vector_get_value(&b->cols[m->npk], j, &rn);
+			if (!rn.is_null && rn.u.i > 1)
+				rc = pk_violation(m, b, cols, j);
+		}
+	}
+	op_close(op);
+	TRY(rc);
+	if (m->nall == 0)
+		return FLOE_OK;
+	/* a key of a row that stays: every live file, joined on the key */
+	{
+		DataFile *pruned = m->files;
+		int npruned = m->nfiles;
+		m->files = m->all_files;
+		m->nfiles = m->nall;
+		op = target_op(m, false);
+		m->files = pruned;
+		m->nfiles = npruned;
+	}
+	for (c = 0; c < m->npk; c++) {
+		lk[c] = expr_colref(a, m->pk[c], kt[c]);
+		rk[c] = expr_colref(a, c, kt[c]);
+		cols[c] = m->pk[c];
+	}
+	op = hash_join_new(ctx, op, rowstore_scan_new(ctx, m->newkeys), JOIN_INNER, m->npk, lk, rk,
+			   NULL, false);
+	if (op_open(op) != FLOE_OK) {
+		op_close(op);
+		return FLOE_ERR;
+	}
+	while (rc == FLOE_OK) {
+		VectorView pv, fv;
+		uint32_t j;
+		if ((rc = exec_check_cancel(ctx)) != FLOE_OK || (rc = op_next(op, &b)) != FLOE_OK || !b)
+			break;
+		batch_compact(b);
+		vector_view(&b->cols[COL_POS(m)], &pv);
+		vector_view(&b->cols[COL_FIDX(m)], &fv);
+		for (j = 0; j < b->count && rc == FLOE_OK; j++) {
+			int64_t pos = ((const int64_t *)pv.data)[pv.sel ? pv.sel[j] : j];
+			int32_t fi = ((const int32_t *)fv.data)[fv.sel ? fv.sel[j] : j];
+			i = m->file_map[fi];
+			if (i >= 0 && pos_touched(&m->touched[i], pos))
+				continue;       /* updated or deleted by this statement */
+			rc = pk_violation(m, b, cols, j);
+		}
+	}
+	op_close(op);
+	return rc;
+}
+
 /* Run the join, check rows affected twice, rewrite, commit. */
 static int
 merge_run(Merge *m, bool no_target)
@@ -1047,6 +1203,11 @@ merge_run(Merge *m, bool no_target)
 		ex[i] = expr_colref(ctx->arena, i, m->stypes[i]);
 	ex[m->ns] = expr_const(ctx->arena, &t);
 	split_on(m);
+	m->all_files = m->files;
+	m->nall = m->nfiles;
+	m->file_map = ARENA_ARRAY(ctx->arena, int, m->nfiles + 1);
+	for (i = 0; i < m->nfiles; i++)
+		m->file_map[i] = i;
 	if (!no_target)
 		TRY(prune_target(m));
 	if (no_target || m->nfiles == 0) {
@@ -1112,6 +1273,8 @@ merge_run(Merge *m, bool no_target)
 			}
 		nremove++;
 	}
+	if (m->newkeys && rowstore_rows(m->newkeys) > 0 && pk_check(m) != FLOE_OK)
+		goto fail;
 	if (nremove && mode && !strcmp(mode, "merge-on-read")) {
 		/* position deletes / deletion vectors, when the delete writer works */
 		dw = delete_writer_new(m->s->engine->io, m->t, ctx->arena);
@@ -1422,6 +1585,30 @@ bind_clause(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w, Cat cat)
 	return FLOE_OK;
 }
 
+/* A table with a PRIMARY KEY whose rows this statement writes (UPDATE /
+ * INSERT actions): collect the written keys for pk_check. */
+static void
+want_pk_check(Merge *m)
+{
+	const IcebergSchema *sc = m->schema;
+	SqlType *types;
+	int i, c;
+
+	if (sc->nidentifier == 0)
+		return;
+	m->pk = ARENA_ARRAY(m->ctx->arena, int, sc->nidentifier + 1);
+	types = ARENA_ARRAY(m->ctx->arena, SqlType, sc->nidentifier + 1);
+	for (i = 0; i < sc->nidentifier; i++)
+		for (c = 0; c < m->nt; c++)
+			if (sc->fields[c].id == sc->identifier_field_ids[i]) {
+				types[m->npk] = sc->fields[c].type;
+				m->pk[m->npk++] = c;
+				break;
+			}
+	if (m->npk)
+		m->newkeys = rowstore_new(m->ctx, m->npk, types, NULL);
+}
+
 int
 merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink)
 {
@@ -1457,6 +1644,11 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 			cat = CAT_BY_SOURCE;   /* parse.c's mark of WHEN NOT MATCHED BY SOURCE */
 		TRY(bind_clause(&m, &m.clauses[m.nclauses++], w, cat));
 	}
+	for (i = 0; i < m.nclauses; i++)
+		if (m.clauses[i].act == ACT_UPDATE || m.clauses[i].act == ACT_INSERT) {
+			want_pk_check(&m);
+			break;
+		}
 	TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles, ctx->err));
 	TRY(merge_run(&m, false));
 	snprintf(tag, sizeof tag, "MERGE %lld", (long long)m.affected);
@@ -1781,6 +1973,12 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		m.b.allow_aggs = false;
 		m.b.where = "UPDATE";
 		TRY(bind_set(&m, cl, oc->target_list, oc->n_target_list));
+		for (i = 0; i < m.nkeys; i++)
+			if (cl->vals[m.keys[i]]->kind != EXPR_COLREF ||
+			    cl->vals[m.keys[i]]->col != m.keys[i]) {
+				want_pk_check(&m);   /* SET of a key column */
+				break;
+			}
 		if (oc->where_clause) {
 			Expr *w;
 			m.b.where = "WHERE";
