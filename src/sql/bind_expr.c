@@ -32,6 +32,8 @@ int64_t pgcatalog_ns_oid(const char *ns);
 const char *pgcatalog_setting(Session *s, const char *name, bool *found);
 int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
 bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
+int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols,
+			const char ***defs, int *n, floe_error *err);
 
 bool
 bind_is_aggregate_name(const char *name)
@@ -1201,6 +1203,57 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 			}
 			return e;
 		}
+	}
+	if ((!strcmp(name, "pg_get_indexdef") && (nargs == 1 || nargs == 3)) ||
+	    (!strcmp(name, "pg_get_constraintdef") && (nargs == 1 || nargs == 2))) {
+		/* the primary keys' definitions, by oid (pgcatalog.c) */
+		int64_t *oids;
+		const char **defs;
+		int n, k, m = 0, *cols;
+		bool pretty = false;
+		Expr *x, *e, *col = NULL;
+		Value nv = value_null(type_make(TYPE_TEXT));
+		if (nargs > 1) {
+			Expr *pr = bind_coerce(b, args[nargs - 1], type_make(TYPE_BOOL), COERCE_IMPLICIT, NULL);
+			if (!pr)
+				return NULL;
+			pretty = pr->kind == EXPR_CONST && !pr->value.is_null && pr->value.u.b;
+		}
+		if (nargs == 3) {
+			/* pg_get_indexdef(oid, column, pretty): column 0 = the whole index */
+			if (!(col = bind_coerce(b, args[1], type_make(TYPE_INT32), COERCE_IMPLICIT, NULL)))
+				return NULL;
+		}
+		if (!(x = bind_coerce(b, args[0], type_make(TYPE_INT32), COERCE_IMPLICIT, NULL)))
+			return NULL;
+		if (pgcatalog_pkey_defs(b->session, b->arena, pretty, &oids, &cols, &defs, &n, b->err) != FLOE_OK)
+			return NULL;
+		e = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2 * n + 1);
+		for (k = 0; k < n; k++) {
+			Expr *eq[2], *c;
+			if (cols[k] != 0 && !col)
+				continue;
+			eq[0] = x;
+			eq[1] = oid_const(b, oids[k], location);
+			if (!(c = bind_call(b, "=", eq, 2, location)))
+				return NULL;
+			if (col) {
+				eq[0] = col;
+				eq[1] = oid_const(b, cols[k], location);
+				if (!(eq[1] = bind_call(b, "=", eq, 2, location)))
+					return NULL;
+				c = bind_bool2(b, EXPR_AND, c, eq[1]);
+			}
+			e->args[2 * m] = c;
+			e->args[2 * m + 1] = text_const(b, defs[k], location);
+			m++;
+		}
+		if (m == 0)
+			return expr_const(b->arena, &nv);
+		e->nargs = 2 * m;
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
 	}
 	if (!strcmp(name, "pg_my_temp_schema") && nargs == 0)
 		return oid_const(b, 0, location);

@@ -34,6 +34,10 @@
  *   pgcatalog_regtype(text, &oid, err)          'name'::regtype (42704)
  *   pgcatalog_user(s) / pgcatalog_database(s)   current_user, current_database()
  *   pgcatalog_is_relation(s, schema, name)   one of these relations?
+ *   pgcatalog_pkey_defs(s, a, pretty, &oids, &cols, &defs, &n, err)
+ *                                         pg_get_indexdef (column cols[i]; 0 =
+ *                                         all) / pg_get_constraintdef texts of
+ *                                         the primary keys
  *   pgcatalog_setting(s, name, &found) / pgcatalog_settings(s, a, &names, &values)
  *                                         current_setting(); pg_settings' rows
  *
@@ -61,6 +65,8 @@ const char *pgcatalog_user(Session *s);
 int64_t pgcatalog_ns_oid(const char *ns);
 const char *pgcatalog_setting(Session *s, const char *name, bool *found);
 bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
+int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols,
+			const char ***defs, int *n, floe_error *err);
 int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
 const char *pgcatalog_database(Session *s);
 int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
@@ -638,6 +644,19 @@ hash_oid(const char *a, const char *b)
 	return 16384 + (int64_t)(fnv1a(a, b) % (uint32_t)(2147483647 - 16384 - 16));
 }
 
+/* the oid of an object belonging to table ns.name (its index, its
+ * primary key constraint): a hash of tag, ns and name */
+static int64_t
+tagged_oid(const char *tag, const char *ns, const char *name)
+{
+	uint32_t h = fnv1a(tag, ns);
+	const char *p;
+	h = (h ^ '.') * 16777619u;
+	for (p = name; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	return 16384 + (int64_t)(h % (uint32_t)(2147483647 - 16384 - 16));
+}
+
 static int64_t
 ns_oid(const char *ns)
 {
@@ -924,6 +943,64 @@ typedef struct Snap {
 	const char *user, *db;
 } Snap;
 
+/* ---- primary keys (Iceberg identifier fields) ---------------------------- */
+
+/* an identifier as PostgreSQL's quote_ident prints it */
+static const char *
+quote_ident(Arena *a, const char *id)
+{
+	const char *p;
+	bool plain = id[0] && !(id[0] >= '0' && id[0] <= '9');
+	size_t n = 0;
+	char *o;
+	for (p = id; *p && plain; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			plain = false;
+	if (plain)
+		return id;
+	o = arena_alloc(a, 2 * strlen(id) + 3);
+	o[n++] = '"';
+	for (p = id; *p; p++) {
+		if (*p == '"')
+			o[n++] = '"';
+		o[n++] = *p;
+	}
+	o[n++] = '"';
+	o[n] = 0;
+	return o;
+}
+
+static int64_t
+pk_index_oid(const TabInfo *t)
+{
+	return tagged_oid("index", t->ns, t->name);
+}
+
+/* the field positions of the identifier fields, in key order */
+static void
+pk_columns(const IcebergSchema *sc, int *cols)
+{
+	int k, f;
+	for (k = 0; k < sc->nidentifier; k++) {
+		cols[k] = 0;
+		for (f = 0; f < sc->nfields; f++)
+			if (sc->fields[f].id == sc->identifier_field_ids[k])
+				cols[k] = f;
+	}
+}
+
+static const char *
+pk_name(Arena *a, const TabInfo *t)
+{
+	return arena_sprintf(a, "%s_pkey", t->name);
+}
+
+static int64_t
+pk_constraint_oid(const TabInfo *t)
+{
+	return tagged_oid("constraint", t->ns, t->name);
+}
+
 /* the session's role: session_authorization when the embedder set it */
 const char *
 pgcatalog_user(Session *s)
@@ -1134,7 +1211,7 @@ fill_class(Rel *r, const Snap *sn)
 		put_i(r, row, "reltuples", -1);
 		put_i(r, row, "relallvisible", 0);
 		put_i(r, row, "reltoastrelid", 0);
-		put_b(r, row, "relhasindex", false);
+		put_b(r, row, "relhasindex", t->schema && t->schema->nidentifier > 0);
 		put_b(r, row, "relisshared", false);
 		put_c(r, row, "relpersistence", 'p');
 		put_c(r, row, "relkind", 'r');
@@ -1152,7 +1229,140 @@ fill_class(Rel *r, const Snap *sn)
 		put_s(r, row, "relfrozenxid", "0");
 		put_s(r, row, "relminmxid", "0");
 	}
+	for (i = 0; i < sn->ntabs; i++) {
+		/* the primary key's index */
+		const TabInfo *t = &sn->tabs[i];
+		Value *row;
+		if (!t->schema || t->schema->nidentifier == 0)
+			continue;
+		row = row_new(r);
+		put_i(r, row, "oid", pk_index_oid(t));
+		put_s(r, row, "relname", pk_name(r->a, t));
+		put_i(r, row, "relnamespace", t->nsoid);
+		put_i(r, row, "reltype", 0);
+		put_i(r, row, "reloftype", 0);
+		put_i(r, row, "relowner", OID_ROLE);
+		put_i(r, row, "relam", 403);
+		put_i(r, row, "relfilenode", pk_index_oid(t));
+		put_i(r, row, "reltablespace", 0);
+		put_i(r, row, "relpages", 1);
+		put_i(r, row, "reltuples", -1);
+		put_i(r, row, "relallvisible", 0);
+		put_i(r, row, "reltoastrelid", 0);
+		put_b(r, row, "relhasindex", false);
+		put_b(r, row, "relisshared", false);
+		put_c(r, row, "relpersistence", 'p');
+		put_c(r, row, "relkind", 'i');
+		put_i(r, row, "relnatts", t->schema->nidentifier);
+		put_i(r, row, "relchecks", 0);
+		put_b(r, row, "relhasrules", false);
+		put_b(r, row, "relhastriggers", false);
+		put_b(r, row, "relhassubclass", false);
+		put_b(r, row, "relrowsecurity", false);
+		put_b(r, row, "relforcerowsecurity", false);
+		put_b(r, row, "relispopulated", true);
+		put_c(r, row, "relreplident", 'n');
+		put_b(r, row, "relispartition", false);
+		put_i(r, row, "relrewrite", 0);
+		put_s(r, row, "relfrozenxid", "0");
+		put_s(r, row, "relminmxid", "0");
+	}
 	fill_sys_class(r);
+}
+
+/* pg_index and pg_constraint: each table's primary key (Iceberg
+ * identifier fields, in key order) */
+static void
+fill_index(Rel *r, const Snap *sn)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		int n = t->schema ? t->schema->nidentifier : 0, *cols;
+		char *key, *opt, *coll, *cls;
+		size_t kl = 0, ol = 0, cl = 0, sl = 0;
+		Value *row;
+		if (n == 0)
+			continue;
+		cols = ARENA_ARRAY(r->a, int, n);
+		pk_columns(t->schema, cols);
+		key = arena_alloc(r->a, (size_t)n * 8 + 1);
+		opt = arena_alloc(r->a, (size_t)n * 2 + 1);
+		coll = arena_alloc(r->a, (size_t)n * 8 + 1);
+		cls = arena_alloc(r->a, (size_t)n * 8 + 1);
+		key[0] = opt[0] = coll[0] = cls[0] = 0;
+		for (k = 0; k < n; k++) {
+			SqlType ty = t->schema->fields[cols[k]].type;
+			const struct PgType *pt = pgtype_of(pgcatalog_type_oid(ty));
+			kl += (size_t)sprintf(key + kl, "%s%d", k ? " " : "", cols[k] + 1);
+			ol += (size_t)sprintf(opt + ol, "%s0", k ? " " : "");
+			cl += (size_t)sprintf(coll + cl, "%s%d", k ? " " : "", pt ? pt->collation : 0);
+			sl += (size_t)sprintf(cls + sl, "%s0", k ? " " : "");
+		}
+		row = row_new(r);
+		put_i(r, row, "indexrelid", pk_index_oid(t));
+		put_i(r, row, "indrelid", t->oid);
+		put_i(r, row, "indnatts", n);
+		put_i(r, row, "indnkeyatts", n);
+		put_b(r, row, "indisunique", true);
+		put_b(r, row, "indnullsnotdistinct", false);
+		put_b(r, row, "indisprimary", true);
+		put_b(r, row, "indisexclusion", false);
+		put_b(r, row, "indimmediate", true);
+		put_b(r, row, "indisclustered", false);
+		put_b(r, row, "indisvalid", true);
+		put_b(r, row, "indcheckxmin", false);
+		put_b(r, row, "indisready", true);
+		put_b(r, row, "indislive", true);
+		put_b(r, row, "indisreplident", false);
+		put_s(r, row, "indkey", key);
+		put_s(r, row, "indcollation", coll);
+		put_s(r, row, "indclass", cls);
+		put_s(r, row, "indoption", opt);
+	}
+}
+
+static void
+fill_constraint(Rel *r, const Snap *sn)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		int n = t->schema ? t->schema->nidentifier : 0, *cols;
+		char *key;
+		size_t kl = 1;
+		Value *row;
+		if (n == 0)
+			continue;
+		cols = ARENA_ARRAY(r->a, int, n);
+		pk_columns(t->schema, cols);
+		key = arena_alloc(r->a, (size_t)n * 8 + 3);
+		key[0] = '{';
+		for (k = 0; k < n; k++)
+			kl += (size_t)sprintf(key + kl, "%s%d", k ? "," : "", cols[k] + 1);
+		key[kl++] = '}';
+		key[kl] = 0;
+		row = row_new(r);
+		put_i(r, row, "oid", pk_constraint_oid(t));
+		put_s(r, row, "conname", pk_name(r->a, t));
+		put_i(r, row, "connamespace", t->nsoid);
+		put_c(r, row, "contype", 'p');
+		put_b(r, row, "condeferrable", false);
+		put_b(r, row, "condeferred", false);
+		put_b(r, row, "convalidated", true);
+		put_i(r, row, "conrelid", t->oid);
+		put_i(r, row, "contypid", 0);
+		put_i(r, row, "conindid", pk_index_oid(t));
+		put_i(r, row, "conparentid", 0);
+		put_i(r, row, "confrelid", 0);
+		put_c(r, row, "confupdtype", ' ');
+		put_c(r, row, "confdeltype", ' ');
+		put_c(r, row, "confmatchtype", ' ');
+		put_b(r, row, "conislocal", true);
+		put_i(r, row, "coninhcount", 0);
+		put_b(r, row, "connoinherit", true);
+		put_s(r, row, "conkey", key);
+	}
 }
 
 static void
@@ -1207,6 +1417,18 @@ fill_attribute(Rel *r, const Snap *sn)
 			hd[k] = f->default_sql != NULL;
 		}
 		fill_column_rows(r, t->oid, nf, names, types, nn, hd);
+		if (t->schema && t->schema->nidentifier > 0) {
+			/* the primary key index's columns */
+			int n = t->schema->nidentifier, *cols = ARENA_ARRAY(r->a, int, n);
+			char **kn = ARENA_ARRAY(r->a, char *, n);
+			SqlType *kt = ARENA_ARRAY(r->a, SqlType, n);
+			pk_columns(t->schema, cols);
+			for (k = 0; k < n; k++) {
+				kn[k] = names[cols[k]];
+				kt[k] = types[cols[k]];
+			}
+			fill_column_rows(r, pk_index_oid(t), n, kn, kt, NULL, NULL);
+		}
 	}
 	fill_sys_attribute(r);
 }
@@ -1592,6 +1814,92 @@ fill_is_columns(Rel *r, const Snap *sn)
 	}
 }
 
+/* information_schema.table_constraints / key_column_usage: primary keys
+ * (PostgreSQL also lists NOT NULL columns as CHECK constraints there;
+ * floe does not) */
+static void
+fill_is_pkeys(Rel *r, const Snap *sn, bool per_column)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		int n = t->schema ? t->schema->nidentifier : 0, *cols;
+		if (n == 0)
+			continue;
+		cols = ARENA_ARRAY(r->a, int, n);
+		pk_columns(t->schema, cols);
+		for (k = 0; k < (per_column ? n : 1); k++) {
+			Value *row = row_new(r);
+			put_s(r, row, "constraint_catalog", sn->db);
+			put_s(r, row, "constraint_schema", t->ns);
+			put_s(r, row, "constraint_name", pk_name(r->a, t));
+			put_s(r, row, "table_catalog", sn->db);
+			put_s(r, row, "table_schema", t->ns);
+			put_s(r, row, "table_name", t->name);
+			if (per_column) {
+				put_s(r, row, "column_name", t->schema->fields[cols[k]].name);
+				put_i(r, row, "ordinal_position", k + 1);
+			} else {
+				put_s(r, row, "constraint_type", "PRIMARY KEY");
+				put_s(r, row, "is_deferrable", "NO");
+				put_s(r, row, "initially_deferred", "NO");
+				put_s(r, row, "enforced", "YES");
+			}
+		}
+	}
+}
+
+/* pg_get_indexdef / pg_get_constraintdef of every primary key, for
+ * bind_expr.c (which binds those functions over the oids it is given) */
+int
+pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols_out,
+		    const char ***defs, int *n, floe_error *err)
+{
+	Snap sn;
+	int i, k, cap = 1;
+	TRY(snap_take(s, a, true, &sn, err));
+	for (i = 0; i < sn.ntabs; i++)
+		cap += sn.tabs[i].schema ? 2 + sn.tabs[i].schema->nidentifier : 0;
+	*oids = ARENA_ARRAY(a, int64_t, cap);
+	*cols_out = ARENA_ARRAY(a, int, cap);
+	*defs = ARENA_ARRAY(a, const char *, cap);
+	*n = 0;
+	for (i = 0; i < sn.ntabs; i++) {
+		const TabInfo *t = &sn.tabs[i];
+		int nk = t->schema ? t->schema->nidentifier : 0, *cols;
+		char *list;
+		size_t len = 0, sz = 1;
+		if (nk == 0)
+			continue;
+		cols = ARENA_ARRAY(a, int, nk);
+		pk_columns(t->schema, cols);
+		for (k = 0; k < nk; k++)
+			sz += 2 * strlen(t->schema->fields[cols[k]].name) + 5;
+		list = arena_alloc(a, sz);
+		list[0] = 0;
+		for (k = 0; k < nk; k++)
+			len += (size_t)sprintf(list + len, "%s%s", k ? ", " : "",
+					       quote_ident(a, t->schema->fields[cols[k]].name));
+		for (k = 0; k < nk; k++) {
+			/* pg_get_indexdef(index, k + 1, ...): the key column */
+			(*oids)[*n] = pk_index_oid(t);
+			(*cols_out)[*n] = k + 1;
+			(*defs)[(*n)++] = quote_ident(a, t->schema->fields[cols[k]].name);
+		}
+		(*oids)[*n] = pk_index_oid(t);
+		(*cols_out)[*n] = 0;
+		(*defs)[(*n)++] = arena_sprintf(a, "CREATE UNIQUE INDEX %s ON %s%s%s USING btree (%s)",
+						quote_ident(a, pk_name(a, t)),
+						pretty && !strcmp(t->ns, s->search_path) ? "" : quote_ident(a, t->ns),
+						pretty && !strcmp(t->ns, s->search_path) ? "" : ".",
+						quote_ident(a, t->name), list);
+		(*oids)[*n] = pk_constraint_oid(t);
+		(*cols_out)[*n] = 0;
+		(*defs)[(*n)++] = arena_sprintf(a, "PRIMARY KEY (%s)", list);
+	}
+	return FLOE_OK;
+}
+
 /* ---- lookup -------------------------------------------------------------- */
 
 /* one identifier of a qualified name: "Quoted" kept, else lower-cased */
@@ -1661,6 +1969,20 @@ pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_er
 		return FLOE_OK;
 	}
 	TRY(table_in(s, a, ns ? ns : s->search_path, name, &found, err));
+	if (!found && strlen(name) > 5 && !strcmp(name + strlen(name) - 5, "_pkey")) {
+		/* a primary key's index: <table>_pkey */
+		const char *tn = arena_strndup(a, name, strlen(name) - 5);
+		TRY(table_in(s, a, ns ? ns : s->search_path, tn, &found, err));
+		if (found) {
+			Table *t;
+			TRY(txn_table_load(s, ns ? ns : s->search_path, tn, a, &t, err));
+			if (metadata_current_schema(t->md)->nidentifier > 0) {
+				*oid = tagged_oid("index", ns ? ns : s->search_path, tn);
+				return FLOE_OK;
+			}
+			found = false;
+		}
+	}
 	if (!found)
 		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", text);
 	*oid = pgcatalog_table_oid(ns ? ns : s->search_path, name);
@@ -1753,7 +2075,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 		return FLOE_OK;
 	rel_init(&r, a, d->spec);
 	if (d->ns == NS_PG) {
-		bool cols = is(d, "pg_attribute") || is(d, "pg_attrdef") || is(d, "pg_class");
+		bool cols = is(d, "pg_attribute") || is(d, "pg_attrdef") || is(d, "pg_class") ||
+			    is(d, "pg_index") || is(d, "pg_constraint");
 		bool cat = cols || is(d, "pg_namespace") || is(d, "pg_tables") ||
 			   is(d, "pg_database") || is(d, "pg_roles") || is(d, "pg_user") ||
 			   is(d, "pg_authid");
@@ -1783,16 +2106,22 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_tablespace(&r);
 		else if (is(d, "pg_tables"))
 			fill_tables_view(&r, &sn);
+		else if (is(d, "pg_index"))
+			fill_index(&r, &sn);
+		else if (is(d, "pg_constraint"))
+			fill_constraint(&r, &sn);
 		/* the others are empty: floe has no such objects */
 	} else {
-		bool cols = is(d, "columns");
+		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage");
 		if (is(d, "schemata") || is(d, "tables") || cols)
 			TRY(snap_take(s, a, cols, &sn, err));
+		if (is(d, "table_constraints") || is(d, "key_column_usage"))
+			fill_is_pkeys(&r, &sn, is(d, "key_column_usage"));
 		if (is(d, "schemata"))
 			fill_schemata(&r, &sn);
 		else if (is(d, "tables"))
 			fill_is_tables(&r, &sn);
-		else if (cols)
+		else if (is(d, "columns"))
 			fill_is_columns(&r, &sn);
 	}
 	*found = true;

@@ -93,9 +93,10 @@ run_psql() {   # conninfo out
 	"${p[@]}" -q -c "DROP SCHEMA IF EXISTS intro_psql CASCADE" >/dev/null 2>&1
 	"${p[@]}" -q -c "CREATE SCHEMA intro_psql" \
 		-c "CREATE TABLE intro_psql.b (x integer NOT NULL, y varchar(5), z numeric(9,3), w timestamptz, v text, u boolean, d date, f double precision, c char(3), i bigint)" \
-		-c "CREATE TABLE intro_psql.a (t text)" >/dev/null 2>&1
+		-c "CREATE TABLE intro_psql.a (t text)" \
+		-c "CREATE TABLE intro_psql.k (id bigint PRIMARY KEY, name text NOT NULL, n integer)" >/dev/null 2>&1
 	for c in '\dt intro_psql.*' '\dt intro_psql.a' '\dn intro_psql' '\l :DBNAME' '\dt intro_psql.nothing' \
-		'\d intro_psql.b' '\d intro_psql.*' '\du' '\dT' '\df intro_psql.*' '\dx intro_none'; do
+		'\d intro_psql.b' '\d intro_psql.k' '\d intro_psql.*' '\du' '\dT' '\df intro_psql.*' '\dx intro_none'; do
 		echo "=== $c"
 		"${p[@]}" -c "$c" 2>&1
 	done | sed -E 's/\b(floe|postgres|tester|pg_database_owner)\b/X/g' >"$2"
