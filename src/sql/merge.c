@@ -127,6 +127,7 @@ typedef struct Merge {
 	int npk;
 	int *pk;
 	RowStore *newkeys;
+	int *pk_cand;             /* pk_check's file index -> all_files index */
 	/* source */
 	Operator *src;
 	int ns;
@@ -1134,15 +1135,55 @@ pk_check(Merge *m)
 	TRY(rc);
 	if (m->nall == 0)
 		return FLOE_OK;
-	/* a key of a row that stays: every live file, joined on the key */
+	/* a key of a row that stays: the live files whose bounds admit one of
+	 * the written keys (file index = all_files index), joined on the key */
 	{
-		DataFile *pruned = m->files;
-		int npruned = m->nfiles;
-		m->files = m->all_files;
-		m->nfiles = m->nall;
+		DataFile *pruned = m->files, *cand = ARENA_ARRAY(a, DataFile, m->nall + 1);
+		int npruned = m->nfiles, ncand = 0, k;
+		int *cand_idx = ARENA_ARRAY(a, int, m->nall + 1);
+		KeyRange *kr = ARENA_ARRAY(a, KeyRange, m->npk + 1);
+		for (c = 0; c < m->npk; c++) {
+			kr[c].col = m->pk[c];
+			kr[c].id = kt[c].id;
+		}
+		for (i = 0; i < rowstore_nbatches(m->newkeys); i++) {
+			const Batch *kb = rowstore_batch(m->newkeys, i);
+			uint32_t j;
+			for (c = 0; c < m->npk; c++) {
+				if (!prunable(kt[c]))
+					continue;
+				for (j = 0; j < kb->count; j++) {
+					Value x;
+					vector_get_value(&kb->cols[c], j, &x);
+					if (x.is_null)
+						continue;
+					if (!kr[c].any || value_cmp(kr[c].id, &x, &kr[c].lo) < 0)
+						kr[c].lo = x;   /* strings live in the store */
+					if (!kr[c].any || value_cmp(kr[c].id, &x, &kr[c].hi) > 0)
+						kr[c].hi = x;
+					kr[c].any = true;
+				}
+			}
+		}
+		for (i = 0; i < m->nall; i++) {
+			bool out = false;
+			for (k = 0; k < m->npk && !out; k++)
+				if (prunable(kt[k]))
+					out = file_outside(&m->all_files[i], &m->schema->fields[m->pk[k]],
+							   &kr[k]);
+			if (!out) {
+				cand_idx[ncand] = i;
+				cand[ncand++] = m->all_files[i];
+			}
+		}
+		if (ncand == 0)
+			return FLOE_OK;
+		m->files = cand;
+		m->nfiles = ncand;
 		op = target_op(m, false);
 		m->files = pruned;
 		m->nfiles = npruned;
+		m->pk_cand = cand_idx;
 	}
 	for (c = 0; c < m->npk; c++) {
 		lk[c] = expr_colref(a, m->pk[c], kt[c]);
@@ -1166,7 +1207,7 @@ pk_check(Merge *m)
 		for (j = 0; j < b->count && rc == FLOE_OK; j++) {
 			int64_t pos = ((const int64_t *)pv.data)[pv.sel ? pv.sel[j] : j];
 			int32_t fi = ((const int32_t *)fv.data)[fv.sel ? fv.sel[j] : j];
-			i = m->file_map[fi];
+			i = m->file_map[m->pk_cand[fi]];
 			if (i >= 0 && pos_touched(&m->touched[i], pos))
 				continue;       /* updated or deleted by this statement */
 			rc = pk_violation(m, b, cols, j);
