@@ -70,6 +70,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -730,6 +731,17 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	if (cfg->tls_required && !cfg->tls_cert) {
 		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "requiring TLS needs a certificate and a key");
 		goto fail;
+	}
+	if (cfg->tls_key) {
+		/* as PostgreSQL: a private key others can read is refused */
+		struct stat ks;
+		if (stat(cfg->tls_key, &ks) == 0 && (ks.st_mode & (S_IRWXO | S_IWGRP | S_IXGRP))) {
+			floe_errorf(err, "F0000" /* config_file_error */,
+				    "private key file \"%s\" has group or world access", cfg->tls_key);
+			floe_error_hint(err, "File must have permissions u=rw (0600) or less if owned by the "
+					"server's user, or u=rw,g=r (0640) or less.");
+			goto fail;
+		}
 	}
 	if (cfg->tls_cert && !(tls = tls_context(cfg->tls_cert, cfg->tls_key, err)))
 		goto fail;

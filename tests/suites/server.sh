@@ -659,6 +659,10 @@ PY
 	out=$("$FLOE_BIN" serve -D "$uw" --port 0 --tls-cert "$tmp/nonexistent.pem" --tls-key "$tmp/key.pem" 2>&1); rc=$?
 	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not load TLS certificate'; then pass tls_bad_certificate
 	else fail tls_bad_certificate "rc=$rc $out"; fi
+	cp -p "$tmp/key.pem" "$tmp/key644.pem"; chmod 644 "$tmp/key644.pem"
+	out=$("$FLOE_BIN" serve -D "$uw" --port 0 --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key644.pem" 2>&1); rc=$?
+	if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'has group or world access'; then pass tls_key_readable_by_others_refused
+	else fail tls_key_readable_by_others_refused "rc=$rc $out"; fi
 else
 	fail tls "openssl CLI missing or failed (scripts/install-deps.sh --test)" "$tmp/openssl.out"
 fi
