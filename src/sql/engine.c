@@ -337,7 +337,7 @@ default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
 static int create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
 			  const char ***keys, const char ***values, int *nprops,
 			  int *format_version, floe_error *err);
-static int set_format_version(Session *s, Table *t, int version, Arena *a, floe_error *err);
+static int set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err);
 
 /* PRIMARY KEY: column i joins the key (NOT NULL as PostgreSQL makes it). */
 static int
@@ -353,7 +353,8 @@ add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
 					   f->name);
 	if (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "column \"%s\" of type %s cannot be part of the primary key of \"%s\" (Iceberg identifier fields cannot be floating point)",
+				   "column \"%s\" of type %s cannot be part of the primary key of \"%s\" "
+				   "(Iceberg identifier fields cannot be floating point)",
 				   f->name, f->type.id == TYPE_FLOAT32 ? "real" : "double precision",
 				   table);
 	f->required = true;
@@ -482,7 +483,7 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 	floe_error_clear(err);
 	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
 			 err));
-	if (set_format_version(s, t, fv, a, err) != FLOE_OK) {
+	if (set_format_version(s, &t, fv, a, err) != FLOE_OK) {
 		floe_error keep = *err, ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
 		*err = keep;
@@ -693,20 +694,19 @@ create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, A
 /* A freshly created table moved to another format version (table_create
  * makes version 2): a metadata-only commit before anything is written. */
 static int
-set_format_version(Session *s, Table *t, int version, Arena *a, floe_error *err)
+set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err)
 {
 	TableMetadata *md;
-	Table *out;
 
-	if (t->md->format_version == version)
+	if ((*t)->md->format_version == version)
 		return FLOE_OK;
-	md = metadata_copy(t->md, a);
+	md = metadata_copy((*t)->md, a);
 	md->format_version = version;
 	if (version >= 3 && !md->has_next_row_id) {
 		md->has_next_row_id = true;
 		md->next_row_id = 0;
 	}
-	return table_commit_metadata(s->engine->catalog, s->engine->io, t, md, a, &out, err);
+	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
 }
 
 /*
@@ -1275,9 +1275,6 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
-	if (into->n_options)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "CREATE TABLE ... WITH (...) options are not supported yet");
 	TRY(check_namespace(s, ns, err));
 	if (txn_table_load(s, ns, name, ctx->arena, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
@@ -1310,7 +1307,20 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
 						   "column \"%s\" specified more than once", schema.fields[i].name);
 	}
-	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, NULL, NULL, 0, ctx->arena, &t, err));
+	{
+		const char **keys, **values;
+		int nprops, fv;
+		TRY(create_options(s, &schema, into->options, into->n_options, ctx->arena, &keys,
+				   &values, &nprops, &fv, err));
+		TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops,
+				 ctx->arena, &t, err));
+		if (set_format_version(s, &t, fv, ctx->arena, err) != FLOE_OK) {
+			floe_error keep = *err, ignore;
+			table_drop(e->catalog, e->io, ns, name, true, &ignore);
+			*err = keep;
+			return FLOE_ERR;
+		}
+	}
 	if (into->skip_data) {
 		rows = 0;
 	} else if (write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), false, NULL, NULL,
