@@ -329,6 +329,10 @@ refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
 fi
 out=$("$FLOE_BIN" serve -D "$tmp/wh3" --auth-file /nonexistent/auth --port 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'could not open auth file'; then pass bad_auth_file; else fail bad_auth_file "rc=$rc $out"; fi
+printf '# ok\nbob:%s\ncarol:md5nothex\n' "$vb" >"$tmp/auth_bad"
+out=$("$FLOE_BIN" serve -D "$tmp/wh3" --auth-file "$tmp/auth_bad" --port 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "auth file \"$tmp/auth_bad\" line 3: expected"; then
+	pass bad_auth_file_line; else fail bad_auth_file_line "rc=$rc $out"; fi
 
 # ---- users in the warehouse (floe user add|remove|list) and auth methods --------
 # x_start ARGS...: start another floe serve (xpid, xport, $tmp/x.out, $tmp/x.err)
@@ -475,13 +479,25 @@ else
 fi
 
 # ---- psycopg2, JDBC, libpq and node-postgres, logged in with SCRAM-SHA-256 ----------
+# (a self-signed certificate for this server and the TLS section below;
+# psycopg2 runs over TLS: COPY and cancel through OpenSSL too)
+have_cert=0
+tls_args=()
+if command -v openssl >/dev/null 2>&1 &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+		-subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$tmp/openssl.out" 2>&1; then
+	have_cert=1
+	tls_args=(--tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem")
+fi
 # psycopg2 and node-postgres also run against PostgreSQL 15, which proves
 # their expectations
-if x_start -D "$uw"; then
+if x_start -D "$uw" "${tls_args[@]}"; then
 	if "$pyexe" -c 'import psycopg2' >/dev/null 2>&1; then
-		if timeout 120 "$pyexe" tests/clients/psycopg2_client.py "$(xci alice) password='Al1ce pw'" 'Al1ce pw' \
+		p2ci="$(xci alice) password='Al1ce pw'"
+		[ $have_cert -eq 1 ] && p2ci="$p2ci sslmode=require"
+		if timeout 120 "$pyexe" tests/clients/psycopg2_client.py "$p2ci" 'Al1ce pw' \
 			>"$tmp/psycopg2.out" 2>&1; then
-			pass "psycopg2 ($(grep -c '^ok ' "$tmp/psycopg2.out") checks, SCRAM login)"
+			pass "psycopg2 ($(grep -c '^ok ' "$tmp/psycopg2.out") checks, SCRAM login$([ $have_cert -eq 1 ] && echo ', over TLS'))"
 		else
 			fail psycopg2 "exit $?" "$tmp/psycopg2.out"
 		fi
@@ -545,9 +561,7 @@ else
 fi
 
 # ---- TLS (--tls-cert/--tls-key): SSLRequest answered 'S', then OpenSSL ---------
-if command -v openssl >/dev/null 2>&1 &&
-	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
-		-subj "/CN=localhost" -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" >"$tmp/openssl.out" 2>&1; then
+if [ $have_cert -eq 1 ]; then
 	if x_start -D "$uw" --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" --auth-timeout 2; then
 		ok=1; why=
 		grep -q '^authentication: scram-sha-256, TLS on$' "$tmp/x.out" || { ok=0; why="banner"; }
