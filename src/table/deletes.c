@@ -19,7 +19,8 @@
  *     -0.0 and 0.0, and all NaNs, serialize alike; NULL has its own tag;
  *   - nothing read from a file is trusted: negative positions, missing
  *     columns, a blob outside its file, a vector with more positions than
- *     its data file has rows are XX001 naming the delete file.
+ *     its data file has rows, a delete file with far more rows than its
+ *     manifest entry's record_count are XX001 naming the delete file.
  *
  * INTERFACE ROUTINES: see deletes.h.
  */
@@ -239,8 +240,8 @@ to_type(const Value *in, SqlType want, Value *out, Arena *a, const char *path, f
  * field ids), converted to want[i] (TYPE_NULL: as stored).
  */
 static int
-read_rows(FileIO *io, const char *path, int n, const int32_t *ids, const char *const *names,
-	  const SqlType *want, RowFn fn, void *arg, floe_error *err)
+read_rows(FileIO *io, const char *path, int64_t max_rows, int n, const int32_t *ids,
+	  const char *const *names, const SqlType *want, RowFn fn, void *arg, floe_error *err)
 {
 	Arena *fa = arena_new(64 * 1024), *rga = arena_new(256 * 1024);
 	const uint8_t *data;
@@ -255,6 +256,15 @@ read_rows(FileIO *io, const char *path, int n, const int32_t *ids, const char *c
 	if (fileio_read(io, path, fa, &data, &len, err) != FLOE_OK ||
 	    parquet_open(&pf, data, len, path, fa, err) != FLOE_OK)
 		goto out;
+	/* rows are materialised: not far beyond what the manifest entry
+	 * promises (some writers, e.g. Impala, under-count: slack of 4x or 1M) */
+	if (max_rows >= 0 && max_rows < (INT64_MAX >> 3))
+		max_rows = max_rows * 4 > (1 << 20) ? max_rows * 4 : (1 << 20);
+	if (max_rows >= 0 && parquet_num_rows(pf) > max_rows) {
+		FLOE_CORRUPT(err, "delete file \"%s\" holds %lld rows, its manifest entry allows %lld",
+			     path, (long long)parquet_num_rows(pf), (long long)max_rows);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		col[i] = -1;
 		for (c = 0; c < parquet_num_columns(pf); c++) {
@@ -486,7 +496,8 @@ load_pos_file(DeleteLoader *l, const DataFile *d, Cached **out, floe_error *err)
 	b.file = d->file_path;
 	want[0] = type_make(TYPE_NULL);
 	want[1] = type_make(TYPE_INT64);
-	if (read_rows(l->io, d->file_path, 2, ids, names, want, pos_row, &b, err) != FLOE_OK) {
+	if (read_rows(l->io, d->file_path, d->record_count, 2, ids, names, want, pos_row, &b,
+		      err) != FLOE_OK) {
 		l->n--;                  /* not cached */
 		return FLOE_ERR;
 	}
@@ -556,7 +567,8 @@ load_eq_file(DeleteLoader *l, const DataFile *d, EqDelete **out, floe_error *err
 	eq->keys = keyset_new(l->a);
 	b.eq = eq;
 	kb_init(&b.kb);
-	rc = read_rows(l->io, d->file_path, eq->nids, eq->ids, names, eq->types, eq_row, &b, err);
+	rc = read_rows(l->io, d->file_path, d->record_count, eq->nids, eq->ids, names, eq->types,
+		       eq_row, &b, err);
 	kb_free(&b.kb);
 	if (rc != FLOE_OK)
 		return FLOE_ERR;
