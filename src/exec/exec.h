@@ -40,6 +40,11 @@ typedef struct ExecCtx {
 	struct FileIO *io;
 	floe_error *err;
 	volatile int *cancel;      /* set non-zero to cancel (57014) */
+	/* parameters of a LATERAL subquery's plan: a column reference
+	 * EXPR_PARAM_BASE + k reads params[k] (set per outer row by the
+	 * lateral operator); NULL elsewhere */
+	Value *params;
+	int nparams;
 } ExecCtx;
 
 typedef struct Operator Operator;
@@ -149,6 +154,11 @@ Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType 
  * cross product). */
 Operator *nested_loop_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
 			  Expr *cond);
+/* lateral.c: LATERAL join: right (planned with rctx, whose params are the
+ * left columns) run once per left row; INNER or LEFT; cond over the left
+ * then right columns, or NULL. */
+Operator *lateral_new(ExecCtx *ctx, Operator *left, Operator *right, ExecCtx *rctx, JoinType type,
+		      Expr *cond);
 /* append.c: the rows of each child in turn (UNION ALL); children have the
  * operator's types. */
 Operator *append_new(ExecCtx *ctx, int nchildren, Operator **children);

@@ -255,6 +255,17 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 		vector_init_const(out, &e->value, scratch);
 		return FLOE_OK;
 	case EXPR_COLREF:
+		if (e->col >= EXPR_PARAM_BASE) {
+			int k = e->col - EXPR_PARAM_BASE;
+			Value v;
+			if (!ctx->params || k >= ctx->nparams)
+				return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+						   "parameter %d of a LATERAL subquery is not set", k);
+			v = ctx->params[k];
+			v.type = e->type;
+			vector_init_const(out, &v, scratch);
+			return FLOE_OK;
+		}
 		*out = in->cols[e->col];
 		return FLOE_OK;
 	case EXPR_FUNC:

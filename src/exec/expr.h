@@ -89,6 +89,10 @@ typedef struct AggCall {
 	AggOrderKey *order;
 } AggCall;
 
+/* A column reference at or above EXPR_PARAM_BASE is a parameter: the
+ * value ExecCtx.params[col - EXPR_PARAM_BASE] (LATERAL's outer columns). */
+#define EXPR_PARAM_BASE (1 << 22)
+
 Expr *expr_new(Arena *a, ExprKind kind, SqlType type, int nargs);
 Expr *expr_const(Arena *a, const Value *v);
 Expr *expr_colref(Arena *a, int col, SqlType type);

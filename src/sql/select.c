@@ -220,6 +220,8 @@ remap(Arena *a, const Expr *e, const int *map)
 	int i;
 
 	if (e->kind == EXPR_COLREF) {
+		if (e->col >= EXPR_PARAM_BASE)
+			return (Expr *)e;       /* a LATERAL parameter */
 		c = arena_memdup(a, e, sizeof *e);
 		c->col = map[e->col];
 		return c;
@@ -241,7 +243,7 @@ item_mask(const Expr *e, const int *col_item)
 	int i;
 
 	if (e->kind == EXPR_COLREF)
-		return (uint64_t)1 << col_item[e->col];
+		return e->col >= EXPR_PARAM_BASE ? 0 : (uint64_t)1 << col_item[e->col];
 	for (i = 0; i < e->nargs; i++)
 		m |= item_mask(e->args[i], col_item);
 	return m;
@@ -984,6 +986,118 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 
 static int source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src);
 
+/* ---- LATERAL ------------------------------------------------------------- */
+
+/*
+ * A LATERAL derived table is planned once with the columns of the FROM
+ * items to its left visible as parameters (BindCtx corr_scope with base
+ * EXPR_PARAM_BASE, set on the subquery's own BindCtx through cur_lateral),
+ * in an ExecCtx of its own whose params the lateral operator
+ * (exec/lateral.c) fills from each left row before re-running it.  The
+ * items to its left are joined first (a comma list: cross joined, the
+ * WHERE applied above); the combining join may be INNER/CROSS or LEFT.
+ */
+typedef struct LateralDef {
+	BindCtx *def;
+	Scope *outer;
+} LateralDef;
+
+static _Thread_local LateralDef *cur_lateral;
+static _Thread_local bool setop_branch;    /* plan_stmt of a set operation's branch */
+
+static int
+plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, PgQuery__RangeSubselect *rs, Source *r,
+	     ExecCtx **rctx_out)
+{
+	ExecCtx *rctx = ARENA_NEW(b->arena, ExecCtx);
+	BindCtx def = *b;
+	LateralDef ld, *prev = cur_lateral;
+	SelectPlan sub;
+	int rc;
+
+	*rctx = *ctx;
+	rctx->nparams = l->scope.ncols;
+	rctx->params = ARENA_ARRAY(b->arena, Value, l->scope.ncols + 1);
+	def.scope = NULL;
+	def.exec = rctx;
+	ld.def = &def;
+	ld.outer = &l->scope;
+	cur_lateral = &ld;
+	rc = plan_query(&def, rctx, rs->subquery, &sub);
+	cur_lateral = prev;
+	TRY(rc);
+	memset(r, 0, sizeof *r);
+	r->op = sub.root;
+	r->est = -1;
+	r->scope.ncols = sub.ncols;
+	r->scope.names = sub.names;
+	r->scope.types = sub.types;
+	r->scope.relname = rs->alias ? rs->alias->aliasname : NULL;
+	apply_alias(b, r, rs->alias);
+	*rctx_out = rctx;
+	return FLOE_OK;
+}
+
+static bool
+is_lateral(Node *n)
+{
+	return n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT && n->range_subselect->lateral;
+}
+
+/* l LATERAL-joined with r (INNER or LEFT, cond over the combined scope's
+ * ON clause or NULL) into src. */
+static int
+join_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, JoinType jt, Node *quals, Source *src)
+{
+	Source r;
+	ExecCtx *rctx;
+	Scope comb, *saved = b->scope;
+	Expr *cond = NULL;
+
+	TRY(plan_lateral(b, ctx, l, rnode->range_subselect, &r, &rctx));
+	TRY(check_dup_rel(b, &l->scope, &r.scope));
+	scope_alloc(b, &comb, l->scope.ncols + r.scope.ncols);
+	scope_put(&comb, 0, &l->scope);
+	scope_put(&comb, l->scope.ncols, &r.scope);
+	if (quals) {
+		b->scope = &comb;
+		b->allow_aggs = false;
+		b->where = "JOIN conditions";
+		cond = bind_coerce_bool(b, bind_expr(b, quals), "JOIN/ON");
+		b->scope = saved;
+		if (!cond)
+			return FLOE_ERR;
+		if (cond->kind == EXPR_CONST && !cond->value.is_null && cond->value.u.b)
+			cond = NULL;
+	}
+	memset(src, 0, sizeof *src);
+	src->op = lateral_new(ctx, l->op, r.op, rctx, jt, cond);
+	src->est = -1;
+	src->scope = comb;
+	return FLOE_OK;
+}
+
+/* Cross join of items[0..n) (the FROM items left of a comma-list LATERAL). */
+static void
+cross_items(BindCtx *b, ExecCtx *ctx, Source *items, int n, Source *out)
+{
+	int i, total = 0;
+
+	*out = items[0];
+	for (i = 1; i < n; i++) {
+		Source acc = *out;
+		Scope comb;
+		total = acc.scope.ncols + items[i].scope.ncols;
+		scope_alloc(b, &comb, total);
+		scope_put(&comb, 0, &acc.scope);
+		scope_put(&comb, acc.scope.ncols, &items[i].scope);
+		memset(out, 0, sizeof *out);
+		out->op = nested_loop_new(ctx, acc.op, items[i].op, JOIN_INNER, NULL);
+		out->est = acc.est >= 0 && items[i].est >= 0 ? acc.est * items[i].est : -1;
+		out->scope = comb;
+	}
+}
+
 static int
 source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 {
@@ -998,9 +1112,7 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 		SelectPlan sub;
 		PgQuery__RangeSubselect *rs = item->range_subselect;
 		BindCtx def = *b;
-		if (rs->lateral)
-			return unsupported(b, "LATERAL", -1);
-		def.scope = NULL;
+		def.scope = NULL;   /* LATERAL as the first FROM item: nothing to its left */
 		TRY(plan_query(&def, ctx, rs->subquery, &sub));
 		src->op = sub.root;
 		src->scope.ncols = sub.ncols;
@@ -1058,6 +1170,18 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 	case PG_QUERY__JOIN_TYPE__JOIN_RIGHT: jt = JOIN_RIGHT; break;
 	case PG_QUERY__JOIN_TYPE__JOIN_FULL: jt = JOIN_FULL; break;
 	default: return unsupported(b, "this join type", -1);
+	}
+	if (is_lateral(j->rarg)) {
+		if (jt != JOIN_INNER && jt != JOIN_LEFT)
+			return floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+					   "The combining JOIN type must be INNER or LEFT for a LATERAL reference.");
+		if (j->is_natural || j->n_using_clause)
+			return unsupported(b, "NATURAL/USING joins with LATERAL", -1);
+		TRY(source_item(b, ctx, j->larg, &l));
+		TRY(join_lateral(b, ctx, &l, j->rarg, jt, j->quals, src));
+		if (j->alias)
+			return unsupported(b, "an alias on a LATERAL join", -1);
+		return FLOE_OK;
 	}
 	TRY(source_item(b, ctx, j->larg, &l));
 	TRY(source_item(b, ctx, j->rarg, &r));
@@ -1253,13 +1377,25 @@ from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Sourc
 		return unsupported(b, "a FROM list of more than 64 items", -1);
 	fl->items = ARENA_ARRAY(b->arena, Source, fl->n);
 	fl->offset = ARENA_ARRAY(b->arena, int, fl->n + 1);
-	for (i = 0; i < fl->n; i++) {
-		TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i]));
-		for (k = 0; k < i; k++)
-			TRY(check_dup_rel(b, &fl->items[k].scope, &fl->items[i].scope));
-		fl->offset[i] = total;
-		total += fl->items[i].scope.ncols;
+	for (i = 0, k = 0; i < fl->n; i++) {
+		if (is_lateral(s->from_clause[i]) && i > 0) {
+			/* the items so far become one, LATERAL-joined with this one */
+			Source left;
+			cross_items(b, ctx, fl->items, i - k, &left);
+			TRY(join_lateral(b, ctx, &left, s->from_clause[i], JOIN_INNER, NULL,
+					 &fl->items[0]));
+			k = i;        /* items merged away */
+			fl->offset[0] = 0;
+			total = fl->items[0].scope.ncols;
+			continue;
+		}
+		TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i - k]));
+		for (int p = 0; p < i - k; p++)
+			TRY(check_dup_rel(b, &fl->items[p].scope, &fl->items[i - k].scope));
+		fl->offset[i - k] = total;
+		total += fl->items[i - k].scope.ncols;
 	}
+	fl->n -= k;
 	fl->offset[fl->n] = total;
 	if (fl->n == 1) {
 		*src = fl->items[0];
@@ -1561,6 +1697,8 @@ rewrite_agg(AggRewrite *rw, Expr *e)
 	}
 	if (e->kind == EXPR_COLREF && e->col >= WIN_BASE)
 		return e;    /* a window function's result (select.c windows) */
+	if (e->kind == EXPR_COLREF && e->col >= EXPR_PARAM_BASE)
+		return e;    /* a LATERAL parameter: constant within the query */
 	if (e->kind == EXPR_COLREF) {
 		const char *rel = scope_relname(rw->scope, e->col);
 		floe_errorf(rw->b->err, ERRCODE_GROUPING_ERROR,
@@ -1610,6 +1748,9 @@ limit_value(BindCtx *b, Node *n, const char *what, const char *code, int64_t *ou
 	}
 	if (!e || !(e = bind_coerce(b, e, type_make(TYPE_INT64), 1, NULL)))
 		return FLOE_ERR;
+	if (expr_has_colref(e))
+		return unsupported(b, arena_sprintf(b->arena, "%s referencing a LATERAL outer column", what),
+				   -1);
 	TRY(expr_eval_const(e, b->arena, &v, b->err));
 	if (v.is_null)
 		return FLOE_OK;
@@ -3369,7 +3510,9 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	Operator *op, *kids[2];
 	const char *name = setop_name(s->op);
 
+	setop_branch = true;
 	TRY(plan_stmt(b, ctx, s->larg, &l));
+	setop_branch = true;
 	TRY(plan_stmt(b, ctx, s->rarg, &r));
 	if (l.ncols != r.ncols)
 		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
@@ -3494,6 +3637,14 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 	b.sql = parent->sql;
 	b.parent = parent;
 	b.exec = ctx;
+	if (cur_lateral && (cur_lateral->def == parent ||
+			    (setop_branch && parent->corr_base == EXPR_PARAM_BASE && parent->corr_scope))) {
+		/* the LATERAL subquery itself (or a branch of it, a set
+		 * operation): the outer columns are parameters */
+		b.corr_scope = cur_lateral->outer;
+		b.corr_base = EXPR_PARAM_BASE;
+	}
+	setop_branch = false;
 	if (s->with_clause) {
 		size_t i, j;
 		for (i = 0; i < s->with_clause->n_ctes; i++)
