@@ -1255,6 +1255,23 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 			return NULL;
 		return e;
 	}
+	if (!strcmp(name, "pg_get_userbyid") && nargs == 1) {
+		/* role 10 is the session's role (pgcatalog_user) */
+		Expr *x = bind_coerce(b, args[0], type_make(TYPE_INT32), COERCE_IMPLICIT, NULL), *eq[2], *e;
+		if (!x)
+			return NULL;
+		eq[0] = x;
+		eq[1] = oid_const(b, 10, location);
+		e = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 3);
+		if (!(e->args[0] = bind_call(b, "=", eq, 2, location)) ||
+		    !(e->args[2] = bind_call(b, "pg_get_userbyid", &x, 1, location)))
+			return NULL;
+		e->args[1] = text_const(b, pgcatalog_user(b->session), location);
+		e->has_else = true;
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
 	if (!strcmp(name, "pg_my_temp_schema") && nargs == 0)
 		return oid_const(b, 0, location);
 	*handled = false;
