@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include "sql/bind.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
@@ -1636,6 +1637,22 @@ fill_settings(Rel *r, Session *s)
 	}
 }
 
+/* pg_stat_activity: this session only (floe does not list the others) */
+static void
+fill_activity(Rel *r, Session *s)
+{
+	Value *row = row_new(r);
+	const char *app = session_setting(s, "application_name");
+	put_i(r, row, "datid", OID_DATABASE);
+	put_s(r, row, "datname", pgcatalog_database(s));
+	put_i(r, row, "pid", (int64_t)getpid());
+	put_i(r, row, "usesysid", OID_ROLE);
+	put_s(r, row, "usename", pgcatalog_user(s));
+	put_s(r, row, "application_name", app ? app : "");
+	put_s(r, row, "state", "active");
+	put_s(r, row, "backend_type", "client backend");
+}
+
 static void
 fill_am(Rel *r)
 {
@@ -2098,6 +2115,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_role(&r, &sn, d->name);
 		else if (is(d, "pg_settings"))
 			fill_settings(&r, s);
+		else if (is(d, "pg_stat_activity"))
+			fill_activity(&r, s);
 		else if (is(d, "pg_am"))
 			fill_am(&r);
 		else if (is(d, "pg_collation"))
