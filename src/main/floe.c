@@ -5,7 +5,7 @@
  *   floe [shell] [-D DIR | --warehouse DIR] [-c SQL]... [-f FILE]...
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
- *              [--auth-timeout S] [--idle-timeout S] [--tls-cert FILE --tls-key FILE [--tls-required]]
+ *              [--auth-timeout S] [--idle-timeout S] [--max-connections N] [--tls-cert FILE --tls-key FILE [--tls-required]]
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe serve --make-verifier     read a password on stdin, print its
@@ -110,6 +110,7 @@ serve_main(int argc, char **argv)
 		{"tls-key", required_argument, NULL, 'K'},
 		{"tls-required", no_argument, NULL, 'R'},
 		{"idle-timeout", required_argument, NULL, 'I'},
+		{"max-connections", required_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{NULL, 0, NULL, 0},
@@ -117,7 +118,7 @@ serve_main(int argc, char **argv)
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
 	const char *catalog_uri = NULL;   /* --catalog (txn engineer) */
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
-	int port = 5433, c, auth_timeout = 60, idle_timeout = 0;
+	int port = 5433, c, auth_timeout = 60, idle_timeout = 0, max_conns = 0;
 	bool tls_required = false;
 	char *end, users_file[4096];
 	ServerConfig scfg;
@@ -138,6 +139,13 @@ serve_main(int argc, char **argv)
 		case 'C': tls_cert = optarg; break;
 		case 'K': tls_key = optarg; break;
 		case 'R': tls_required = true; break;
+		case 'N':
+			max_conns = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || max_conns < 1 || max_conns > 100000) {
+				fprintf(stderr, "floe serve: invalid --max-connections \"%s\" (1..100000)\n", optarg);
+				return 2;
+			}
+			break;
 		case 'I':
 			idle_timeout = (int)strtol(optarg, &end, 10);
 			if (*end || !*optarg || idle_timeout < 0 || idle_timeout > 86400 * 7) {
@@ -180,7 +188,7 @@ serve_main(int argc, char **argv)
 		case 1000:
 			printf("Usage: floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD]\n"
 			       "                  [--auth-file FILE] [--tls-cert FILE --tls-key FILE] [--auth-timeout S]\n"
-			       "                  [--tls-required] [--idle-timeout S]\n"
+			       "                  [--tls-required] [--idle-timeout S] [--max-connections N]\n"
 			       "       floe serve --make-verifier < password\n"
 			       "Serve the warehouse over the PostgreSQL protocol (default port 5433;\n"
 			       "--port 0 picks a free port).\n"
@@ -193,6 +201,8 @@ serve_main(int argc, char **argv)
 			       "--auth-timeout S closes connections that have not logged in after S\n"
 			       "seconds (default 60); --idle-timeout S closes sessions idle for S seconds\n"
 			       "(idle_session_timeout's default; 0, the default: never).\n"
+			       "--max-connections N: logins beyond N open connections are refused (53300;\n"
+			       "default 500).\n"
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
 			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
 			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n");
@@ -235,6 +245,7 @@ serve_main(int argc, char **argv)
 	scfg.tls_required = tls_required;
 	scfg.auth_timeout = auth_timeout;
 	scfg.idle_timeout = idle_timeout;
+	scfg.max_connections = max_conns;
 	if (server_listen(&srv, engine, &scfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		if (err.hint[0])

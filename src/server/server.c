@@ -56,6 +56,9 @@
  *      idle_session_timeout (outside; the server's --idle-timeout when the
  *      session sets none) is closed with FATAL 25P03 / 57P05, as
  *      PostgreSQL does.
+ *   8. At most max_connections connections (alive threads, this one
+ *      included) get past login; more are refused with FATAL 53300, as
+ *      PostgreSQL's max_connections.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -116,6 +119,7 @@ struct Server {
 	int32_t next_pid;
 	int auth_timeout_ms;               /* startup + authentication must end within */
 	int64_t idle_timeout_us;           /* default idle_session_timeout; 0: none */
+	int max_connections;               /* logins beyond: 53300 */
 	PgwireBackend be;
 	PgAuthMethod method;
 	char *users_file;                  /* NULL: no users */
@@ -313,6 +317,20 @@ be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 	Users users;
 	int how;
 
+	{
+		/* max_connections: counted at login, so CancelRequests (which
+		 * never log in) still reach a full server */
+		int live = 0;
+		Conn *o;
+		pthread_mutex_lock(&srv->conns_mu);
+		for (o = srv->conns; o; o = o->next)
+			live += !o->done;
+		pthread_mutex_unlock(&srv->conns_mu);
+		if (live > srv->max_connections) {
+			floe_errorf(err, "53300" /* too_many_connections */, "sorry, too many clients already");
+			return -1;
+		}
+	}
 	if (srv->tls_required && !c->ssl) {
 		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 			    "connection without TLS refused: this server requires TLS");
@@ -789,6 +807,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
 	srv->auth_timeout_ms = (cfg->auth_timeout > 0 ? cfg->auth_timeout : 60) * 1000;
 	srv->idle_timeout_us = cfg->idle_timeout > 0 ? (int64_t)cfg->idle_timeout * 1000000 : 0;
+	srv->max_connections = cfg->max_connections > 0 ? cfg->max_connections : SERVER_MAX_CONNECTIONS;
 	srv->be.ctx = srv;
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;

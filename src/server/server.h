@@ -21,6 +21,8 @@
 #include "common/error.h"
 #include "sql/engine.h"
 
+#define SERVER_MAX_CONNECTIONS 500
+
 typedef struct ServerConfig {
 	const char *host;          /* NULL: 127.0.0.1 */
 	int port;
@@ -34,6 +36,7 @@ typedef struct ServerConfig {
 	bool tls_required;         /* logins without TLS are refused (28000) */
 	int auth_timeout;          /* seconds to finish startup + login; 0: 60 */
 	int idle_timeout;          /* seconds: default idle_session_timeout; 0: none */
+	int max_connections;       /* 0: SERVER_MAX_CONNECTIONS */
 } ServerConfig;
 
 typedef struct Server Server;

@@ -43,6 +43,8 @@
 #   - idle_session_timeout / idle_in_transaction_session_timeout
 #     (tests/clients/idle_client.py, same output as PostgreSQL 15) and
 #     --idle-timeout
+#   - --max-connections 2: a third login refused with 53300, a CancelRequest
+#     still served
 #   - connections that do not finish logging in are closed (--auth-timeout)
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
@@ -699,6 +701,37 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 	else
 		fail idle_timeout_server_default "did not start" "$tmp/x.err"
 	fi
+fi
+
+# ---- max connections: a third login refused (53300), cancel still gets through ----
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1 && x_start -D "$tmp/wi" --max-connections 2; then
+	out=$(timeout 60 "$pyexe" - "$(xci someone)" <<'PY' 2>&1
+import sys, threading, time, psycopg
+ci = sys.argv[1]
+c1 = psycopg.connect(ci, autocommit=True)
+c2 = psycopg.connect(ci, autocommit=True)
+res = []
+try:
+    psycopg.connect(ci)
+    res.append("third accepted")
+except psycopg.OperationalError as e:
+    res.append("refused" if "too many clients" in str(e) else str(e))
+threading.Timer(0.5, c1.cancel).start()
+try:
+    c1.execute("SELECT count(*) FROM generate_series(1, 2000000000)")
+    res.append("not cancelled")
+except psycopg.errors.QueryCanceled:
+    res.append("cancelled")
+c2.close()
+time.sleep(0.3)
+c3 = psycopg.connect(ci)
+res.append("then %d" % c3.execute("SELECT 3").fetchone()[0])
+print(" ".join(res))
+PY
+)
+	if [ "$out" = "refused cancelled then 3" ]; then pass "max_connections (53300; CancelRequest still served)"
+	else fail max_connections "$out"; fi
+	x_stop || fail max_connections_clean_exit "exit" "$tmp/x.err"
 fi
 
 # ---- a client that never finishes logging in is dropped (--auth-timeout 2) -------
