@@ -8,14 +8,26 @@
  *   <warehouse>/<schema>/<table>/metadata  metadata JSON, manifests
  *   <warehouse>/<schema>/<table>/data      Parquet data files
  *
- * Every INSERT / CREATE TABLE AS is one Iceberg commit (table/table.h):
- * data files are written first, then table_commit_append swaps the
- * metadata location in the catalog; a statement that fails before the
- * swap removes the files it wrote and leaves the table as it was.
+ * Every INSERT / CREATE TABLE AS is one Iceberg commit (txn_commit):
+ * data files are written first, then the commit swaps the metadata
+ * location in the catalog; a statement that fails before the swap removes
+ * the files it wrote and leaves the table as it was.  INSERT OVERWRITE
+ * (parse.c recognises it) is the same commit removing every live file.
+ * INSERT ... RETURNING evaluates its list on each written batch and sends
+ * the rows after the commit (dml.c's Returning).
+ *
+ * DDL: CREATE TABLE [WITH (props)] with NOT NULL / DEFAULT / PRIMARY KEY
+ * (identifier-field-ids), CREATE TABLE AS, ALTER TABLE SET / RESET of
+ * table properties (checked when set: create_options / check_property),
+ * DROP, CREATE / DROP SCHEMA.
  *
  * INTERFACE ROUTINES (engine.h)
  *   engine_open, engine_close, session_new, session_free, session_exec,
  *   engine_list_tables, engine_describe_table
+ * (bind.h)
+ *   insert_source(s, ctx, sql, insert_stmt, t, &root)   INSERT's rows, coerced
+ *   insert_describe(s, ctx, sql, insert_stmt, &returning)
+ *   bind_coerce_column, bind_default_expr, engine_write_rows
  */
 #include <errno.h>
 #include <stdio.h>
