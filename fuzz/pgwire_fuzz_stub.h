@@ -129,8 +129,12 @@ stub_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 		a->has_scram = scram_verifier_parse("SCRAM-SHA-256$4096:MDEyMzQ1Njc4OWFiY2RlZg==$"
 						    "5ZYEbgx2oIM3fZnh8TduMjqml9cWqbXQbEZWmn915Ik=:"
 						    "6sv9J26dRZ6UzzzrfUNYjbMnEf5W9S+QtAvKkuddjcI=", &a->scram) == FLOE_OK;
-	if (!strcmp(user, "scram"))
-		return a->has_scram ? PGAUTH_SCRAM : -1;
+	if (!strcmp(user, "scram")) {
+		if (a->has_scram)
+			return PGAUTH_SCRAM;
+		floe_errorf(err, ERRCODE_INTERNAL_ERROR, "bad stub verifier");
+		return -1;
+	}
 	if (!strcmp(user, "password"))
 		return PGAUTH_PASSWORD;
 	if (!strcmp(user, "md5")) {
