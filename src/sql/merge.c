@@ -1429,6 +1429,26 @@ check_sides(Merge *m, Expr *e, int allowed, const char *rel)
 	return FLOE_ERR;
 }
 
+/* The name of an unaliased function in FROM: the function's own name. */
+static const char *
+range_function_name(PgQuery__RangeFunction *rf)
+{
+	Node *l = rf->functions[0], *f;
+	PgQuery__FuncCall *fc;
+	Node *last;
+
+	if (l->node_case != PG_QUERY__NODE__NODE_LIST || l->list->n_items < 1)
+		return NULL;
+	f = l->list->items[0];
+	if (f->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
+		return NULL;
+	fc = f->func_call;
+	if (!fc->n_funcname)
+		return NULL;
+	last = fc->funcname[fc->n_funcname - 1];
+	return last->node_case == PG_QUERY__NODE__NODE_STRING ? last->string->sval : NULL;
+}
+
 /* [WITH ...] SELECT * FROM <item>: the source's rows, names and types. */
 static int
 plan_source(Merge *m, Node *item, PgQuery__WithClause *with)
@@ -1461,7 +1481,10 @@ plan_source(Merge *m, Node *item, PgQuery__WithClause *with)
 	else if (item->node_case == PG_QUERY__NODE__NODE_RANGE_FUNCTION &&
 		 item->range_function->alias)
 		m->srel = item->range_function->alias->aliasname;
-	else
+	else if (item->node_case == PG_QUERY__NODE__NODE_RANGE_FUNCTION &&
+		 item->range_function->n_functions == 1 && !item->range_function->is_rowsfrom)
+		m->srel = range_function_name(item->range_function);   /* as PostgreSQL */
+	if (!m->srel)
 		return unsupported(m, "this MERGE source");
 	return FLOE_OK;
 }
