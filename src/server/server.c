@@ -549,7 +549,8 @@ idle_limit(Conn *c, const char **sqlstate, const char **msg)
 
 	if (!ss)
 		return 0;
-	pthread_mutex_lock(&c->srv->engine_mu);
+	/* no engine_mu: only this connection's thread touches its Session,
+	 * and these read session-local state (as be_txn_status does) */
 	st = session_txn_status(ss->s);
 	if (st == 'T' || st == 'E') {
 		us = timeout_us(session_setting(ss->s, "idle_in_transaction_session_timeout"));
@@ -563,7 +564,6 @@ idle_limit(Conn *c, const char **sqlstate, const char **msg)
 		*sqlstate = "57P05" /* idle_session_timeout */;
 		*msg = "terminating connection due to idle-session timeout";
 	}
-	pthread_mutex_unlock(&c->srv->engine_mu);
 	return us;
 }
 
