@@ -169,7 +169,9 @@ typedef struct Dml {
 	bool anti;               /* NOT EXISTS: rows with no partner change */
 	bool scalar;             /* SET c = (correlated scalar subquery): a LEFT
 				    join; its marker column is the last one */
-	int scalar_col;
+	int scalar_col;          /* the SET column(s) it gives */
+	int *scalar_cols;
+	int nscalar_cols;
 	bool scalar_keep;        /* the SET value holds for unmatched rows too */
 	Expr *join_cond;         /* anti: the join's condition (WHERE: the rest) */
 	int nkeys;               /* equi-join keys: target side / FROM side */
@@ -474,6 +476,7 @@ bind_where_sublink(Dml *d, Node *w)
 }
 
 static int bind_scalar_agg(Dml *d, int c, PgQuery__SubLink *sl, PgQuery__SelectStmt *q);
+static Node *wrap(Arena *a, PgQuery__Node__NodeCase kind, void *msg);
 static bool has_agg(const ProtobufCMessage *m, int depth);
 
 /* Does the parse tree m call an aggregate (outside subqueries too)? */
@@ -739,6 +742,9 @@ bind_scalar_agg(Dml *d, int c, PgQuery__SubLink *sl, PgQuery__SelectStmt *q)
 	d->scalar = true;
 	d->scalar_keep = is_count;   /* count over no rows is 0, not NULL */
 	d->scalar_col = c;
+	d->scalar_cols = ARENA_ARRAY(a, int, 1);
+	d->scalar_cols[0] = c;
+	d->nscalar_cols = 1;
 	items = ARENA_ARRAY(a, Node *, 1);
 	items[0] = item;
 	if (bind_from(d, items, 1, &d->from_root) != FLOE_OK) {
@@ -799,11 +805,11 @@ bad:
  * (0A000: a grouped subquery is not decorrelated here).
  */
 static int
-bind_scalar(Dml *d, int c, PgQuery__SubLink *sl)
+bind_scalar(Dml *d, const int *cols, int ncols, PgQuery__SubLink *sl)
 {
 	PgQuery__SelectStmt *q;
 	Scope inner, outer;
-	int i, n = d->schema->nfields;
+	int i, k, n = d->schema->nfields;
 	Node *tv;
 	Expr *e;
 
@@ -812,17 +818,26 @@ bind_scalar(Dml *d, int c, PgQuery__SubLink *sl)
 	q = sl->subselect->select_stmt;
 	if (q->op != PG_QUERY__SET_OPERATION__SETOP_NONE || q->n_group_clause || q->having_clause ||
 	    q->n_distinct_clause || q->limit_count || q->limit_offset || q->with_clause ||
-	    q->n_values_lists || q->n_window_clause || !q->n_from_clause || q->n_target_list != 1)
+	    q->n_values_lists || q->n_window_clause || !q->n_from_clause)
 		return unsupported(d, "this form of correlated subquery in SET", sl->location);
+	if ((int)q->n_target_list != ncols) {
+		floe_errorf(d->ctx->err, ERRCODE_SYNTAX_ERROR,
+			    "number of columns does not match number of values");
+		floe_error_position(d->ctx->err, bind_location(&d->b, sl->location));
+		return FLOE_ERR;
+	}
 	tv = q->target_list[0]->res_target->val;
-	if (tv && tv->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
+	if (ncols == 1 && tv && tv->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
 	    bind_is_aggregate_name(tv->func_call->funcname[tv->func_call->n_funcname - 1]->string->sval))
-		return bind_scalar_agg(d, c, sl, q);
-	if (tv && has_agg(&tv->base, 0))
-		return unsupported(d, "a correlated subquery in SET computing over an aggregate",
-				   sl->location);
+		return bind_scalar_agg(d, cols[0], sl, q);
+	for (k = 0; k < ncols; k++)
+		if (has_agg(&q->target_list[k]->base, 0))
+			return unsupported(d, "a subquery in SET computing over an aggregate here",
+					   sl->location);
 	d->scalar = true;
-	d->scalar_col = c;
+	d->scalar_col = cols[0];
+	d->scalar_cols = (int *)cols;
+	d->nscalar_cols = ncols;
 	TRY(bind_from(d, q->from_clause, q->n_from_clause, &d->from_root));
 	inner = d->scope;
 	inner.hidden = ARENA_ARRAY(d->ctx->arena, bool, inner.ncols + 1);
@@ -837,13 +852,17 @@ bind_scalar(Dml *d, int c, PgQuery__SubLink *sl)
 	if (q->where_clause &&
 	    !(d->join_cond = bind_coerce_bool(&d->b, bind_expr(&d->b, q->where_clause), "WHERE")))
 		return FLOE_ERR;
-	e = bind_expr(&d->b, tv);
-	d->b.scope = &d->scope;
-	d->b.corr_scope = NULL;
+	for (k = 0; k < ncols; k++) {
+		d->b.scope = &inner;
+		d->b.corr_scope = &outer;
+		e = bind_expr(&d->b, q->target_list[k]->res_target->val);
+		d->b.scope = &d->scope;
+		d->b.corr_scope = NULL;
+		if (!e || !(e = bind_coerce_column(&d->b, e, &d->schema->fields[cols[k]])))
+			return FLOE_ERR;
+		d->set[cols[k]] = e;
+	}
 	d->scope.ncols = n;          /* the other SET items / RETURNING: the target */
-	if (!e || !(e = bind_coerce_column(&d->b, e, &d->schema->fields[c])))
-		return FLOE_ERR;
-	d->set[c] = e;
 	return FLOE_OK;
 }
 
@@ -1733,32 +1752,36 @@ write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n
 	return data_writer_write(sl->w, &wb, d->ctx->err);
 }
 
-/* A correlated scalar subquery with no row is NULL: the SET column of the
- * LEFT join's unmatched rows (marker NULL), then its NOT NULL check. */
+/* A correlated scalar subquery with no row is NULL: the SET column(s) of
+ * the LEFT join's unmatched rows (marker NULL), then their NOT NULL check. */
 static int
 scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch)
 {
-	int c = d->scalar_col, mk = ob->ncols - 1;
-	const IcebergField *f = &d->schema->fields[c];
-	Vector v;
-	uint32_t j;
+	int mk = ob->ncols - 1, k;
 
-	vector_init(&v, f->type, scratch, ob->count);
-	vector_copy_rows(&v, 0, &ob->cols[c], NULL, ob->count);
-	for (j = 0; j < ns; j++) {
-		uint32_t r = ns == ob->count ? j : sel[j];
-		if (!d->scalar_keep && !vector_is_valid(&ob->cols[mk], r))
-			vector_set_null(&v, r);
-		if (f->required && !vector_is_valid(&v, r)) {
-			floe_errorf(d->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
-				    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-				    f->name, d->t->name);
-			ob->cols[c] = v;
-			row_detail(d->ctx->err, ob, d->schema->nfields, r, scratch);
-			return FLOE_ERR;
+	for (k = 0; k < d->nscalar_cols; k++) {
+		int c = d->scalar_cols[k];
+		const IcebergField *f = &d->schema->fields[c];
+		Vector v;
+		uint32_t j;
+
+		vector_init(&v, f->type, scratch, ob->count);
+		vector_copy_rows(&v, 0, &ob->cols[c], NULL, ob->count);
+		for (j = 0; j < ns; j++) {
+			uint32_t r = ns == ob->count ? j : sel[j];
+			if (!d->scalar_keep && !vector_is_valid(&ob->cols[mk], r))
+				vector_set_null(&v, r);
+			if (f->required && !vector_is_valid(&v, r)) {
+				floe_errorf(d->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+					    f->name, d->t->name);
+				ob->cols[c] = v;
+				row_detail(d->ctx->err, ob, d->schema->nfields, r, scratch);
+				return FLOE_ERR;
+			}
 		}
+		ob->cols[c] = v;
 	}
-	ob->cols[c] = v;
 	return FLOE_OK;
 }
 
@@ -2308,6 +2331,106 @@ set_value(Dml *d, PgQuery__ResTarget *rt, Node **val)
 	return FLOE_OK;
 }
 
+/* SET (cols) = (uncorrelated SELECT): the subquery as a derived table
+ * LEFT joined to every row (no row: NULLs; two rows: 21000). */
+static int
+set_multi_derived(Dml *d, int *cols, int n, PgQuery__SubLink *sl, int nout)
+{
+	Arena *a = d->ctx->arena;
+	PgQuery__RangeSubselect *rs = ARENA_NEW(a, PgQuery__RangeSubselect);
+	PgQuery__Alias *al = ARENA_NEW(a, PgQuery__Alias);
+	Node **items = ARENA_ARRAY(a, Node *, 1);
+	int k, nt = d->schema->nfields;
+
+	if (nout != n) {
+		floe_errorf(d->ctx->err, ERRCODE_SYNTAX_ERROR,
+			    "number of columns does not match number of values");
+		floe_error_position(d->ctx->err, bind_location(&d->b, sl->location));
+		return FLOE_ERR;
+	}
+	pg_query__range_subselect__init(rs);
+	pg_query__alias__init(al);
+	al->aliasname = "__s";
+	rs->subquery = sl->subselect;
+	rs->alias = al;
+	items[0] = wrap(a, PG_QUERY__NODE__NODE_RANGE_SUBSELECT, rs);
+	d->scalar = true;
+	d->scalar_col = cols[0];
+	d->scalar_cols = cols;
+	d->nscalar_cols = n;
+	TRY(bind_from(d, items, 1, &d->from_root));
+	for (k = 0; k < n; k++) {
+		int sc = nt + 1 + k;
+		Expr *e = expr_colref(a, sc, d->scope.types[sc]);
+		if (!(e = bind_coerce_column(&d->b, e, &d->schema->fields[cols[k]])))
+			return FLOE_ERR;
+		d->set[cols[k]] = e;
+	}
+	d->scope.ncols = nt;         /* the other SET items / RETURNING: the target */
+	return FLOE_OK;
+}
+
+/*
+ * SET (a, b, ...) = (SELECT x, y, ... FROM ...), correlated or not: the
+ * subquery is a LEFT join (bind_scalar) giving each listed column; the
+ * ResTargets i .. i + ncolumns - 1 of the statement are its columns.
+ */
+static int
+set_multi_subquery(Dml *d, PgQuery__UpdateStmt *st, int i, int c0)
+{
+	PgQuery__MultiAssignRef *m = st->target_list[i]->res_target->val->multi_assign_ref;
+	int n = m->ncolumns, k, j;
+	int *cols = ARENA_ARRAY(d->ctx->arena, int, n + 1);
+	PgQuery__SubLink *sl = m->source->sub_link;
+
+	if (d->joined || d->scalar)
+		return unsupported(d, "UPDATE ... SET (...) = (SELECT ...) with FROM or another subquery",
+				   st->target_list[i]->res_target->location);
+	if (m->colno != 1 || i + n > (int)st->n_target_list)
+		return unsupported(d, "this form of multiple-column UPDATE",
+				   st->target_list[i]->res_target->location);
+	cols[0] = c0;
+	for (k = 1; k < n; k++) {
+		PgQuery__ResTarget *rt = st->target_list[i + k]->res_target;
+		int c = find_column(d, rt->name);
+		if (c < 0) {
+			floe_errorf(d->ctx->err, ERRCODE_UNDEFINED_COLUMN,
+				    "column \"%s\" of relation \"%s\" does not exist", rt->name,
+				    d->t->name);
+			floe_error_position(d->ctx->err, bind_location(&d->b, rt->location));
+			return FLOE_ERR;
+		}
+		for (j = 0; j < k; j++)
+			if (cols[j] == c || d->set[c]) {
+				floe_errorf(d->ctx->err, ERRCODE_SYNTAX_ERROR,
+					    "multiple assignments to same column \"%s\"", rt->name);
+				floe_error_position(d->ctx->err, bind_location(&d->b, rt->location));
+				return FLOE_ERR;
+			}
+		if (rt->n_indirection)
+			return unsupported(d, "assignment to a subfield or array element", rt->location);
+		if (is_partition_source(d->t->md, d->schema->fields[c].id))
+			return unsupported(d, "UPDATE of a partition source column", rt->location);
+		cols[k] = c;
+	}
+	if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__MULTIEXPR_SUBLINK &&
+	    sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
+		return unsupported(d, "this form of multiple-column UPDATE", sl->location);
+	{
+		/* uncorrelated (it plans on its own): the whole subquery is the
+		 * joined item, any SELECT; else the correlated form */
+		SelectPlan p;
+		if (select_plan(d->s, d->ctx, d->sql, sl->subselect, &p) == FLOE_OK)
+			return set_multi_derived(d, cols, n, sl, p.ncols);
+		if (!floe_error_is(d->ctx->err, ERRCODE_UNDEFINED_TABLE) &&
+		    !floe_error_is(d->ctx->err, ERRCODE_UNDEFINED_COLUMN) &&
+		    !correlated_error(d->ctx->err))
+			return FLOE_ERR;
+		floe_error_clear(d->ctx->err);
+	}
+	return bind_scalar(d, cols, n, sl);
+}
+
 /* Bind an UPDATE: table, WHERE, SET, RETURNING (nothing is read). */
 static int
 update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st)
@@ -2349,17 +2472,28 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		}
 		if (is_partition_source(d->t->md, f->id))
 			return unsupported(d, "UPDATE of a partition source column", rt->location);
+		if (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF &&
+		    rt->val->multi_assign_ref->source &&
+		    rt->val->multi_assign_ref->source->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
+			TRY(set_multi_subquery(d, st, i, c));
+			i += rt->val->multi_assign_ref->ncolumns - 1;
+			continue;
+		}
 		TRY(set_value(d, rt, &val));
 		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
 			if (!(x = bind_default_expr(&d->b, f)))
 				return FLOE_ERR;
 		} else if (!(x = bind_expr(&d->b, val))) {
-			if (!correlated_error(ctx->err) || d->joined || !val ||
+			if (!correlated_error(ctx->err) || d->joined || d->scalar || !val ||
 			    val->node_case != PG_QUERY__NODE__NODE_SUB_LINK ||
 			    val->sub_link->sub_link_type != PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK)
 				return FLOE_ERR;
 			floe_error_clear(ctx->err);
-			TRY(bind_scalar(d, c, val->sub_link));
+			{
+				int *one = ARENA_ARRAY(ctx->arena, int, 1);
+				one[0] = c;
+				TRY(bind_scalar(d, one, 1, val->sub_link));
+			}
 			continue;
 		} else if (!(x = bind_coerce_column(&d->b, x, f))) {
 			return FLOE_ERR;
