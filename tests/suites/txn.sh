@@ -15,7 +15,8 @@
 #     checked with ../shared/tools/interop/bin/iceberg-validate
 #   - tests/txn/crash.py: kill -9 of floe serve in the middle of commits
 #     (4 rounds), then every acknowledged commit present exactly once and no
-#     transaction half applied; tables valid (iceberg-validate)
+#     transaction half applied; tables valid (iceberg-validate); with the
+#     SQLite catalog, then with the PostgreSQL one (3 rounds)
 #
 # Servers run on free ports (--port 0) and are stopped by PID; PostgreSQL
 # by scripts/pg-test-server.sh with a private FLOE_PG_DIR.
@@ -165,6 +166,23 @@ if [ -x "$unit" ]; then
 else
 	fail catalog_pg_unit "$unit not built"
 fi
+
+# ---- crash with the PostgreSQL catalog: a killed node's catalog transaction --
+psql -X -q "$pgci" -c 'CREATE DATABASE txn_crash' >/dev/null 2>&1
+mkdir -p "$tmp/crashpg/wh"
+echo "host=127.0.0.1 port=$pgport user=postgres dbname=txn_crash" >"$tmp/crashpg/wh/catalog-uri"
+if timeout 120 $PY tests/txn/crash.py "$FLOE_BIN" "$tmp/crashpg/wh" 3 >"$tmp/crashpg.out" 2>&1; then
+	pass "crash_pg_catalog ($(grep -c '^ok ' "$tmp/crashpg.out") checks)"
+else
+	fail crash_pg_catalog "exit $?" "$tmp/crashpg.out"
+fi
+for tbl in "$tmp/crashpg/wh"/public/*/; do
+	if "$VALIDATE" "$tbl" >"$tmp/validate.out" 2>&1; then
+		pass "crash_pg_catalog_iceberg_valid ($(basename "$tbl"))"
+	else
+		fail crash_pg_catalog_iceberg_valid "$(basename "$tbl")" "$tmp/validate.out"
+	fi
+done
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
 for t in lost_update append_storm bank; do
