@@ -210,6 +210,19 @@ iso_parse(const char *v)
 	return -1;
 }
 
+static bool
+bool_text(const char *v)
+{
+	return v && (!strcasecmp(v, "on") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") ||
+		     !strcmp(v, "1") || !strcasecmp(v, "t") || !strcasecmp(v, "y"));
+}
+
+static bool
+default_read_only(Session *s)
+{
+	return bool_text(session_setting(s, "default_transaction_read_only"));
+}
+
 static int
 default_level(Session *s)
 {
@@ -226,6 +239,9 @@ sync_settings(Session *s)
 
 	if (!d || !*d)
 		setting_put(s, "default_transaction_isolation", "read committed");
+	d = session_setting(s, "default_transaction_read_only");
+	if (!d || !*d)
+		setting_put(s, "default_transaction_read_only", "off");
 	setting_put(s, "transaction_isolation",
 		    iso_names[t && t->state != 'I' ? t->level : default_level(s)]);
 	setting_put(s, "transaction_read_only", t && t->state != 'I' && t->read_only ? "on" : "off");
@@ -1155,8 +1171,18 @@ before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_erro
 			const char *cur = session_setting(s, "default_transaction_isolation");
 			t->pending_value = iso_names[iso_parse(cur) < 0 ? 1 : iso_parse(cur)];
 		}
+		if (session_chars) {
+			size_t i;
+			for (i = 0; i < vs->n_args; i++)
+				if (vs->args[i]->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
+				    !strcmp(vs->args[i]->def_elem->defname, "transaction_read_only"))
+					setting_put(s, "default_transaction_read_only", ro ? "on" : "off");
+		}
 		return FLOE_OK;
 	}
+	if (!strcasecmp(vs->name, "transaction_read_only") && in_block(s) &&
+	    vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE && vs->n_args)
+		t->read_only = bool_text(const_text(vs->args[0], buf, sizeof buf));
 	if (!strcasecmp(vs->name, "transaction_isolation") ||
 	    !strcasecmp(vs->name, "default_transaction_isolation")) {
 		const char *v = vs->n_args ? const_text(vs->args[0], buf, sizeof buf) : NULL;
@@ -1418,6 +1444,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		const char *tag = ts->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN
 			? "BEGIN" : "START TRANSACTION";
 		level = in_block(s) ? t->level : default_level(s);
+		ro = in_block(s) ? t->read_only : default_read_only(s);
 		TRY(parse_modes(ts->options, ts->n_options, &level, &ro, err));
 		if (in_block(s)) {
 			warn(sink, ERRCODE_ACTIVE_SQL_TRANSACTION,
