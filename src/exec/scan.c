@@ -335,8 +335,8 @@ scan_next(Operator *op, Batch **out)
 	Batch *b;
 	uint32_t want;
 
-	TRY(exec_check_cancel(op->ctx));
 	for (;;) {
+		TRY(exec_check_cancel(op->ctx));
 		arena_reset(op->scratch);
 		while (s->rg_left == 0) {
 			if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
