@@ -1307,8 +1307,13 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 	    stmt->select_stmt->n_locking_clause > 0)
 		TRY(take_locking_clause(s, stmt->select_stmt, err));
-	if (t->state != 'T')
+	if (t->state != 'T') {
+		/* autocommit statements are transactions too */
+		if ((kind == K_DML || kind == K_DDL) && default_read_only(s))
+			return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
+					   "cannot execute %s in a read-only transaction", dml_name(stmt));
 		return FLOE_OK;
+	}
 	if (kind == K_READ || kind == K_DML)
 		t->ran_query = true;
 	if (t->read_only && (kind == K_DML || kind == K_DDL)) {
