@@ -116,6 +116,12 @@ Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
 int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink);
 int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		 ResultSink *sink);
+/* optimize.c: compaction, OPTIMIZE t [REWRITE DELETES] (deletes_only) and
+ * CALL rewrite_data_files / rewrite_position_delete_files; one "replace"
+ * snapshot; table is "name" or "schema.name" */
+int optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, const char *tag,
+		  ResultSink *sink);
+int optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink);
 
 /* RETURNING (dml.c): bound over a table's columns, rows evaluated as they
  * are written and kept in ctx->arena, sent only after the commit. */

@@ -1362,6 +1362,8 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 	Engine *e = s->engine;
 	char *ns, *tbl, *dot;
 
+	if (!strcmp(name, "rewrite_data_files") || !strcmp(name, "rewrite_position_delete_files"))
+		return optimize_call(s, ctx, sql, cs, sink);
 	if (strcmp(name, "register_table") != 0)
 		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "procedure %s does not exist", name);
 	memset(&b, 0, sizeof b);

@@ -45,7 +45,8 @@
  * (DELETED entries); equality deletes and position deletes naming several
  * files are carried forward (EXISTING).  remove_all retires every delete
  * file.  Operation: "append" (data only), "delete" (no data added),
- * "overwrite" (data added and something removed or deletes added).
+ * "overwrite" (data added and something removed or deletes added), unless
+ * TableChange.operation names it ("replace": OPTIMIZE's compaction).
  *
  * Scan planning (table_scan_files): snapshot -> manifest list -> manifests
  * -> entries whose status is not DELETED (a v1 snapshot that lists
@@ -922,6 +923,7 @@ typedef struct CommitSpec {
 	int nremove;
 	bool remove_all;
 	const char *job_id;
+	const char *operation;     /* NULL: derived */
 } CommitSpec;
 
 static int
@@ -1512,6 +1514,8 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		op = "delete";
 	else
 		op = "overwrite";
+	if (cs->operation)
+		op = cs->operation;
 	snap->snapshot_id = snapshot_id;
 	snap->has_parent = hsnap != NULL;
 	snap->parent_snapshot_id = hsnap ? hsnap->snapshot_id : 0;
@@ -1673,6 +1677,7 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->nadd = ch->nadd;
 	cs->remove_all = ch->remove_all;
 	cs->job_id = ch->job_id;
+	cs->operation = ch->operation;
 	if (!ch->remove_all && ch->nremove > 0) {
 		cs->remove = ARENA_ARRAY(a, const char *, ch->nremove);
 		memcpy(cs->remove, ch->remove, sizeof(char *) * (size_t)ch->nremove);

@@ -89,6 +89,8 @@ typedef struct TableChange {
 	int nremove;
 	bool remove_all;              /* every live data file (TRUNCATE, INSERT OVERWRITE) */
 	const char *job_id;           /* "floe.job-id" in the snapshot summary; may be NULL */
+	const char *operation;        /* snapshot operation ("replace": compaction);
+					 NULL: derived from what is added/removed */
 } TableChange;
 
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the

@@ -1,0 +1,419 @@
+/*
+ * optimize.c — compaction of an Iceberg table: OPTIMIZE t [REWRITE
+ * DELETES] and Spark's procedures CALL [system.]rewrite_data_files(table
+ * => 't') / CALL [system.]rewrite_position_delete_files(table => 't').
+ *
+ * Spec: apache/iceberg format/spec.md — "Snapshots" (operation "replace":
+ * data and delete files were added and removed without changing the
+ * table's data), "Scan Planning" (which delete files apply to which data
+ * files), "Row-level deletes".
+ *
+ * Plan, one snapshot:
+ *   1. the live data files of the current snapshot (table_scan_files, each
+ *      with the delete files that apply to it)
+ *   2. candidates: every data file with deletes, and (full form only)
+ *      every data file smaller than write.target-file-size-bytes (default
+ *      512 MB).  Candidates are grouped by partition (spec id + partition
+ *      tuple); in the full form a group made of one small file without
+ *      deletes is left alone (rewriting it would gain nothing).
+ *   3. each group is scanned (every column; deletes applied by scan.c) into
+ *      one DataWriter whose files keep the group's spec id and partition
+ *      tuple (rows never change partition: the tuple is the same for all)
+ *   4. commit (TableChange.operation "replace"): add the new files, remove
+ *      the rewritten data files and each delete file that applied only to
+ *      rewritten files (position deletes and DVs naming one rewritten file
+ *      are retired by table.c with their data file; multi-file position
+ *      deletes and equality deletes are named here).  New files get the
+ *      commit's sequence number, so an equality delete kept for other
+ *      files never applies to them (their rows already went through it).
+ *
+ * Invariants
+ *   1. The table's rows are unchanged: the new files hold exactly the rows
+ *      the scan of the rewritten files produced.
+ *   2. The commit is staged on the table as loaded and swapped with no
+ *      re-base (table_stage + catalog_swap_table): a concurrent commit,
+ *      which may have added deletes to a file rewritten here, makes
+ *      OPTIMIZE fail with 40001 rather than resurrect rows.  A failure
+ *      removes every file OPTIMIZE wrote.
+ *   3. Not inside a transaction block (25001, as PostgreSQL's VACUUM).
+ *
+ * Result: one row (rewritten_data_files_count, added_data_files_count,
+ * rewritten_bytes_count, removed_delete_files_count), Spark's names, and
+ * the command tag OPTIMIZE (CALL for the procedures).
+ *
+ * Not yet: v3 row lineage is not carried (rewritten rows get new
+ * _row_id values), tables with nested columns (0A000).
+ *
+ * INTERFACE ROUTINES (bind.h)
+ *   optimize_exec(s, ctx, table, deletes_only, tag, sink)
+ *   optimize_call(s, ctx, sql, callstmt, sink)  CALL rewrite_data_files /
+ *                                               rewrite_position_delete_files
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "sql/bind.h"
+#include "sql/txn.h"
+#include "table/data_writer.h"
+#include "table/metadata.h"
+#include "table/table.h"
+
+/* Same partition value (the values of one spec field share a type). */
+static bool
+pval_eq(const Value *x, const Value *y)
+{
+	bool xn = x->is_null || x->type.id == TYPE_NULL, yn = y->is_null || y->type.id == TYPE_NULL;
+
+	if (xn || yn)
+		return xn == yn;
+	switch (x->type.id) {
+	case TYPE_BOOL: return x->u.b == y->u.b;
+	case TYPE_FLOAT32:
+	case TYPE_FLOAT64: return x->u.f == y->u.f || (x->u.f != x->u.f && y->u.f != y->u.f);
+	case TYPE_DECIMAL: return x->u.d == y->u.d;
+	case TYPE_TEXT:
+	case TYPE_BYTEA: return strview_cmp(&x->u.s, &y->u.s) == 0;
+	case TYPE_UUID: return memcmp(x->u.uuid.b, y->u.uuid.b, 16) == 0;
+	default: return x->u.i == y->u.i;
+	}
+}
+
+static bool
+same_part(const DataFile *x, const DataFile *y)
+{
+	int i;
+
+	if (x->spec_id != y->spec_id || x->npartition != y->npartition)
+		return false;
+	for (i = 0; i < x->npartition; i++)
+		if (!pval_eq(&x->partition[i], &y->partition[i]))
+			return false;
+	return true;
+}
+
+static int
+cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+typedef struct Stats {
+	int64_t rewritten, added, bytes, removed_deletes;
+} Stats;
+
+/* Scan the files of one group into a new writer; *out / *nout: its files. */
+static int
+rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFile **out,
+	      int *nout)
+{
+	const TableMetadata *md = t->md;
+	const IcebergSchema *schema = metadata_current_schema(md);
+	DataWriter *w = data_writer_new(s->engine->io, table_data_dir(t, ctx->arena), schema, 0,
+					ctx->arena);
+	int *proj = ARENA_ARRAY(ctx->arena, int, schema->nfields > 0 ? schema->nfields : 1);
+	Operator *op;
+	Batch *b;
+	int i, k;
+
+	for (i = 0; i < md->nproperties; i++)
+		if (!strncmp(md->properties[i].key, "write.", 6) &&
+		    data_writer_set_property(w, md->properties[i].key, md->properties[i].value,
+					     ctx->err) != FLOE_OK)
+			goto fail;
+	for (i = 0; i < schema->nfields; i++)
+		proj[i] = i;
+	op = scan_new(ctx, schema, schema->nfields, proj, files, n, false, md);
+	if (op_open(op) != FLOE_OK) {
+		op_close(op);
+		goto fail;
+	}
+	for (;;) {
+		if (op_next(op, &b) != FLOE_OK) {
+			op_close(op);
+			goto fail;
+		}
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		if (data_writer_write(w, b, ctx->err) != FLOE_OK) {
+			op_close(op);
+			goto fail;
+		}
+	}
+	op_close(op);
+	if (data_writer_finish(w, out, nout, ctx->err) != FLOE_OK)
+		goto fail;
+	for (k = 0; k < *nout; k++) {
+		(*out)[k].spec_id = files[0].spec_id;
+		(*out)[k].npartition = files[0].npartition;
+		(*out)[k].partition = files[0].partition;
+	}
+	data_writer_free(w);
+	return FLOE_OK;
+fail:
+	data_writer_abort(w);
+	data_writer_free(w);
+	return FLOE_ERR;
+}
+
+static void
+remove_files(Session *s, DataFile *f, int n)
+{
+	floe_error ignore;
+	int i;
+
+	for (i = 0; i < n; i++)
+		fileio_remove(s->engine->io, f[i].file_path, &ignore);
+}
+
+static int
+send_result(ExecCtx *ctx, const Stats *st, const char *tag, ResultSink *sink)
+{
+	static const char *const names[4] = { "rewritten_data_files_count",
+		"added_data_files_count", "rewritten_bytes_count", "removed_delete_files_count" };
+	SqlType types[4];
+	Value v[4];
+	Batch *b;
+	int i;
+
+	types[0] = types[1] = types[3] = type_make(TYPE_INT32);
+	types[2] = type_make(TYPE_INT64);
+	b = batch_new(ctx->arena, 4, types, 1);
+	v[0] = value_int(TYPE_INT32, st->rewritten);
+	v[1] = value_int(TYPE_INT32, st->added);
+	v[2] = value_int(TYPE_INT64, st->bytes);
+	v[3] = value_int(TYPE_INT32, st->removed_deletes);
+	for (i = 0; i < 4; i++)
+		vector_set_value(&b->cols[i], 0, &v[i]);
+	b->count = 1;
+	if (sink && sink->columns)
+		sink->columns(sink->ctx, 4, names, types);
+	if (sink && sink->batch)
+		sink->batch(sink->ctx, b);
+	if (sink && sink->complete)
+		sink->complete(sink->ctx, tag);
+	return FLOE_OK;
+}
+
+int
+optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, const char *tag,
+	      ResultSink *sink)
+{
+	Engine *e = s->engine;
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	const char *ns = s->search_path, *name = table, *v;
+	char *dot, job[64];
+	Table *t, *staged;
+	DataFile *files, *add = NULL;
+	int nfiles, i, j, k, nadd = 0, capadd = 0, ngroups = 0, nremove = 0, nw = 0;
+	int *group, *cand;
+	int64_t target = DATA_WRITER_DEFAULT_TARGET;
+	const char **remove;
+	char **written = NULL, **keep = NULL;
+	int nkeep = 0;
+	Stats st;
+	TableChange ch;
+
+	memset(&st, 0, sizeof st);
+	if (session_txn_status(s) != 'I')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "%s cannot run inside a transaction block", tag);
+	if ((dot = strchr(table, '.'))) {
+		ns = arena_strndup(a, table, (size_t)(dot - table));
+		name = dot + 1;
+	}
+	if (txn_table_load(s, ns, name, a, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+				    table);
+		return FLOE_ERR;
+	}
+	{
+		const IcebergSchema *schema = metadata_current_schema(t->md);
+		for (i = 0; i < schema->nfields; i++)
+			if (schema->fields[i].nested)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "OPTIMIZE of a table with nested columns is not supported yet");
+	}
+	if ((v = metadata_property(t->md, "write.target-file-size-bytes"))) {
+		char *end;
+		long long x = strtoll(v, &end, 10);
+		if (end == v || *end || x <= 0)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for table property write.target-file-size-bytes: \"%s\"",
+					   v);
+		target = x;
+	}
+	TRY(table_scan_files(e->io, t, -1, a, &files, &nfiles, err));
+
+	/* candidates, grouped by partition */
+	cand = ARENA_ARRAY(a, int, nfiles + 1);
+	group = ARENA_ARRAY(a, int, nfiles + 1);
+	for (i = 0; i < nfiles; i++) {
+		DataFile *f = &files[i];
+		group[i] = -1;
+		cand[i] = f->content == CONTENT_DATA &&
+			  (f->ndeletes > 0 || (!deletes_only && f->file_size_in_bytes < target));
+		if (!cand[i])
+			continue;
+		for (j = 0; j < i; j++)
+			if (cand[j] && same_part(&files[j], f)) {
+				group[i] = group[j];
+				break;
+			}
+		if (group[i] < 0)
+			group[i] = ngroups++;
+	}
+	/* a group of one clean small file stays as it is */
+	for (k = 0; k < ngroups; k++) {
+		int members = 0, dirty = 0, last = -1;
+		for (i = 0; i < nfiles; i++)
+			if (cand[i] && group[i] == k) {
+				members++;
+				dirty += files[i].ndeletes > 0;
+				last = i;
+			}
+		if (members == 1 && !dirty)
+			cand[last] = 0;
+	}
+
+	remove = ARENA_ARRAY(a, const char *, nfiles + 1);
+	for (k = 0; k < ngroups; k++) {
+		DataFile *g = ARENA_ARRAY(a, DataFile, nfiles + 1), *out;
+		int ng = 0, nout;
+		for (i = 0; i < nfiles; i++)
+			if (cand[i] && group[i] == k)
+				g[ng++] = files[i];
+		if (ng == 0)
+			continue;
+		if (rewrite_group(s, ctx, t, g, ng, &out, &nout) != FLOE_OK) {
+			remove_files(s, add, nadd);
+			return FLOE_ERR;
+		}
+		for (i = 0; i < ng; i++) {
+			remove[nremove++] = g[i].file_path;
+			st.bytes += g[i].file_size_in_bytes;
+		}
+		if (nadd + nout > capadd) {
+			int nc = (nadd + nout) * 2;
+			add = arena_realloc(a, add, sizeof(DataFile) * (size_t)capadd,
+					    sizeof(DataFile) * (size_t)nc);
+			capadd = nc;
+		}
+		memcpy(add + nadd, out, sizeof(DataFile) * (size_t)nout);
+		nadd += nout;
+	}
+	st.rewritten = nremove;
+	st.added = nadd;
+	if (nremove == 0)
+		return send_result(ctx, &st, tag, sink);
+
+	/* delete files that apply to a data file left alone stay */
+	for (i = 0; i < nfiles; i++)
+		if (!cand[i])
+			nkeep += files[i].ndeletes;
+	keep = ARENA_ARRAY(a, char *, nkeep + 1);
+	nkeep = 0;
+	for (i = 0; i < nfiles; i++)
+		if (!cand[i])
+			for (j = 0; j < files[i].ndeletes; j++)
+				keep[nkeep++] = files[i].deletes[j]->file_path;
+	qsort(keep, (size_t)nkeep, sizeof(char *), cmp_cstr);
+	{
+		int nd = 0;
+		const char **dels;
+		for (i = 0; i < nfiles; i++)
+			if (cand[i])
+				nd += files[i].ndeletes;
+		dels = ARENA_ARRAY(a, const char *, nd + 1);
+		nd = 0;
+		for (i = 0; i < nfiles; i++)
+			if (cand[i])
+				for (j = 0; j < files[i].ndeletes; j++)
+					dels[nd++] = files[i].deletes[j]->file_path;
+		qsort(dels, (size_t)nd, sizeof(char *), cmp_cstr);
+		remove = arena_realloc(a, remove, sizeof(char *) * (size_t)(nfiles + 1),
+				       sizeof(char *) * (size_t)(nfiles + nd + 1));
+		for (i = 0; i < nd; i++) {
+			if (i > 0 && !strcmp(dels[i], dels[i - 1]))
+				continue;
+			if (nkeep > 0 && bsearch(&dels[i], keep, (size_t)nkeep, sizeof(char *), cmp_cstr))
+				continue;
+			st.removed_deletes++;
+			remove[nremove++] = dels[i];
+		}
+	}
+
+	memset(&ch, 0, sizeof ch);
+	snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+	ch.add = add;
+	ch.nadd = nadd;
+	ch.remove = remove;
+	ch.nremove = nremove;
+	ch.job_id = job;
+	ch.operation = "replace";
+	/* no re-base: a concurrent commit may have added deletes to a file
+	 * rewritten here (invariant 2) */
+	if (table_stage(e->io, t, &ch, a, &staged, &written, &nw, err) != FLOE_OK) {
+		remove_files(s, add, nadd);
+		return FLOE_ERR;
+	}
+	if (catalog_swap_table(e->catalog, t->ns, t->name, t->metadata_location,
+			       staged->metadata_location, err) != FLOE_OK) {
+		floe_error ignore;
+		for (i = 0; i < nw; i++)
+			fileio_remove(e->io, written[i], &ignore);
+		remove_files(s, add, nadd);
+		return FLOE_ERR;
+	}
+	return send_result(ctx, &st, tag, sink);
+}
+
+int
+optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
+{
+	PgQuery__FuncCall *f = cs->funccall;
+	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
+	bool deletes_only = strcmp(name, "rewrite_position_delete_files") == 0;
+	floe_error *err = ctx->err;
+	char *table = NULL;
+	BindCtx b;
+	size_t i;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = err;
+	b.sql = sql;
+	b.where = "CALL";
+	for (i = 0; i < f->n_args; i++) {
+		Node *n = f->args[i];
+		Expr *x;
+		Value v;
+		if (n->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			if (strcmp(n->named_arg_expr->name, "table") != 0)
+				return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+						   "%s has no argument named \"%s\"", name,
+						   n->named_arg_expr->name);
+			n = n->named_arg_expr->arg;
+		} else if (i > 0) {
+			return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+					   "%s takes one argument (table)", name);
+		}
+		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, type_make(TYPE_TEXT), 1, NULL)))
+			return FLOE_ERR;
+		TRY(expr_eval_const(x, ctx->arena, &v, err));
+		if (v.is_null)
+			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+					   "%s arguments must not be NULL", name);
+		table = arena_strndup(ctx->arena, strview_data(&v.u.s), v.u.s.len);
+	}
+	if (!table)
+		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "%s(table) needs a table name",
+				   name);
+	return optimize_exec(s, ctx, table, deletes_only, "CALL", sink);
+}
