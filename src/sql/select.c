@@ -71,8 +71,15 @@
  * (exec/recursive.c) of its non-recursive term and its recursive term, in
  * which the CTE's name is a WorkTable Scan (see plan_recursive_cte).
  *
- * Not yet (0A000): LATERAL, correlated subqueries outside those forms,
- * DISTINCT ON, GROUPS window frames, frame EXCLUDE.
+ * LATERAL (SELECT ...): planned once with the columns to its left as
+ * parameters and run per outer row by exec/lateral.c (see plan_lateral).
+ *
+ * EXPLAIN: select_plan also takes an ExplainStmt (plan_explain): the plan's
+ * text from exec/explain.c as rows of one column, after running it with
+ * counters for ANALYZE.
+ *
+ * Not yet (0A000): LATERAL functions, correlated subqueries outside those
+ * forms, DISTINCT ON, GROUPS window frames, frame EXCLUDE.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
@@ -418,6 +425,22 @@ used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 				u->all = true;          /* t.* / * */
 		}
 		return;
+	}
+	if (d == &pg_query__sub_link__descriptor) {
+		/* EXISTS (SELECT * ...): its select list is never read, so its
+		 * "*" does not make every column used (TPC-H Q4, Q21) */
+		PgQuery__SubLink *sl = (PgQuery__SubLink *)m;
+		if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && sl->subselect &&
+		    sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+		    sl->subselect->select_stmt->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
+		    !sl->subselect->select_stmt->n_distinct_clause) {
+			PgQuery__SelectStmt *ss = sl->subselect->select_stmt;
+			size_t nt = ss->n_target_list;
+			ss->n_target_list = 0;     /* walked without it, restored below */
+			used_walk(a, u, &ss->base, depth + 1);
+			ss->n_target_list = nt;
+			return;
+		}
 	}
 	if (d == &pg_query__join_expr__descriptor) {
 		const PgQuery__JoinExpr *j = (const PgQuery__JoinExpr *)m;
