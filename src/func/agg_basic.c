@@ -736,7 +736,9 @@ MINMAX_BOTH(f64, double, f, CMP_F, double)
 			MinMaxState *s = states[i];                                    \
 			if (!ARGVALID(v, k))                                           \
 				continue;                                              \
-			if (!s->any || CMP_I(d[k], s->v.d) * (SIGN) > 0) {             \
+			/* >= : of equal values the later one, as numeric_smaller \
+			 * and numeric_larger (its display scale shows) */     \
+			if (!s->any || CMP_I(d[k], s->v.d) * (SIGN) >= 0) {            \
 				s->v.d = d[k];                                         \
 				s->dscale = (uint8_t)(varies ? vector_dscale_at(arg, ds, k, d[k]) \
 						   : arg->type.scale);                 \
