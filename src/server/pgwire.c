@@ -833,6 +833,11 @@ copy_next_msg(PgConn *c, const uint8_t **p, char *type, size_t *len, floe_error 
 		{
 			uint8_t buf[64 * 1024];
 			ssize_t n = c->read(c->io, buf, sizeof buf);
+			if (n == -2) {
+				/* CancelRequest or statement_timeout while waiting for
+				 * data; the rest of the client's COPY is ignored */
+				return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+			}
 			if (n <= 0) {
 				c->state = PG_CLOSED;
 				return floe_errorf(err, "08006",

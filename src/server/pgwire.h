@@ -101,7 +101,8 @@ int pgwire_feed(PgConn *c, const void *bytes, size_t n);
 int pgwire_flush(PgConn *c);
 /* COPY FROM STDIN needs to wait for the client's data inside a statement:
  * read(io, p, cap) blocks until bytes arrive and returns their count, 0 at
- * end of stream, -1 on error.  Without a reader (the default) COPY FROM
+ * end of stream, -1 on error, -2 when it stopped waiting because the
+ * connection's cancel flag was set (the COPY fails with 57014).  Without a reader (the default) COPY FROM
  * STDIN is refused with 0A000. */
 void pgwire_set_reader(PgConn *c, ssize_t (*read)(void *io, void *p, size_t cap));
 volatile int *pgwire_cancel_flag(PgConn *c);

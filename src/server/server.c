@@ -529,11 +529,22 @@ be_tls_start(void *ctx, void *io)
 }
 
 /* COPY FROM STDIN: the connection's thread waits for the client's data
- * (it holds the engine lock meanwhile, as any running statement does). */
+ * (it holds the engine lock meanwhile, as any running statement does,
+ * until the data comes or the statement is cancelled or times out). */
 static ssize_t
 be_read(void *io, void *p, size_t cap)
 {
-	return conn_recv(io, p, cap);
+	Conn *c = io;
+	/* wait in slices so a CancelRequest, statement_timeout or shutdown
+	 * (all set the cancel flag) stops a COPY whose client sends nothing */
+	while (!(c->ssl && SSL_pending(c->ssl) > 0)) {
+		struct pollfd pf = { c->fd, POLLIN, 0 };
+		if (*pgwire_cancel_flag(c->pg))
+			return -2;
+		if (poll(&pf, 1, 50) != 0)
+			break;
+	}
+	return conn_recv(c, p, cap);
 }
 
 /* ---- connections ------------------------------------------------------- */

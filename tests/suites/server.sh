@@ -43,6 +43,9 @@
 #   - idle_session_timeout / idle_in_transaction_session_timeout
 #     (tests/clients/idle_client.py, same output as PostgreSQL 15) and
 #     --idle-timeout
+#   - tests/clients/copy_stall.py: a COPY FROM STDIN client silent for 4 s
+#     under statement_timeout 1s fails with 57014 and does not hold other
+#     sessions (same output as PostgreSQL 15)
 #   - --max-connections 2: a third login refused with 53300, a CancelRequest
 #     still served
 #   - connections that do not finish logging in are closed (--auth-timeout)
@@ -700,6 +703,18 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 		x_stop || fail idle_timeout_clean_exit "exit" "$tmp/x.err"
 	else
 		fail idle_timeout_server_default "did not start" "$tmp/x.err"
+	fi
+fi
+
+# ---- a COPY FROM STDIN whose client goes silent: statement_timeout stops it --------
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	out=$(timeout 60 "$pyexe" tests/clients/copy_stall.py "$conninfo" 2>&1)
+	ref="copy_canceled:statement timeout rows:0 other:fast after:ok"
+	[ $have_pg -eq 1 ] && ref=$(timeout 60 "$pyexe" tests/clients/copy_stall.py "$pgconn" 2>&1)
+	if [ "$out" = "copy_canceled:statement timeout rows:0 other:fast after:ok" ] && [ "$out" = "$ref" ]; then
+		pass "copy_stalled_client_timeout$([ $have_pg -eq 1 ] && echo ' (as PostgreSQL 15)')"
+	else
+		fail copy_stalled_client_timeout "floe: $out; PostgreSQL: $ref"
 	fi
 fi
 
