@@ -116,11 +116,14 @@ Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
 int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink);
 int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		 ResultSink *sink);
-/* optimize.c: compaction, OPTIMIZE t [REWRITE DELETES] (deletes_only) and
- * CALL rewrite_data_files / rewrite_position_delete_files; one "replace"
- * snapshot; table is "name" or "schema.name" */
-int optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, const char *tag,
-		  ResultSink *sink);
+/* optimize.c: compaction, OPTIMIZE t [REWRITE DELETES] (deletes_only;
+ * parsed as VACUUM t, see parse.c) and CALL rewrite_data_files /
+ * rewrite_position_delete_files('[schema.]name'); one "replace" snapshot;
+ * ns NULL: search_path */
+int optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool deletes_only,
+		  const char *tag, ResultSink *sink);
+int optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
+		  PgQuery__VacuumStmt *vs, ResultSink *sink);
 int optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink);
 
 /* RETURNING (dml.c): bound over a table's columns, rows evaluated as they

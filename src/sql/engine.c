@@ -1575,6 +1575,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return exec_drop(s, n->drop_stmt, a, sink, err);
 	case PG_QUERY__NODE__NODE_CALL_STMT:
 		return exec_call(s, &ctx, sql, n->call_stmt, sink);
+	case PG_QUERY__NODE__NODE_VACUUM_STMT:   /* OPTIMIZE (optimize.c) */
+		return optimize_stmt(s, &ctx, sql, st, n->vacuum_stmt, sink);
 	case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
 		return exec_set(s, &ctx, n->variable_set_stmt, sink);
 	case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:

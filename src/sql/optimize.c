@@ -11,7 +11,9 @@
  * Plan, one snapshot:
  *   1. the live data files of the current snapshot (table_scan_files, each
  *      with the delete files that apply to it)
- *   2. candidates: every data file with deletes, and (full form only)
+ *   2. candidates: every data file with deletes (live_deletes: a
+ *      multi-file position delete file counts only where its file_path
+ *      bounds, spelled in the file's folder, admit it), and (full form only)
  *      every data file smaller than write.target-file-size-bytes (default
  *      512 MB).  Candidates are grouped by partition (spec id + partition
  *      tuple); in the full form a group made of one small file without
@@ -45,7 +47,9 @@
  * _row_id values), tables with nested columns (0A000).
  *
  * INTERFACE ROUTINES (bind.h)
- *   optimize_exec(s, ctx, table, deletes_only, tag, sink)
+ *   optimize_exec(s, ctx, ns, name, deletes_only, tag, sink)   ns NULL: search_path
+ *   optimize_stmt(s, ctx, sql, stmt, vacuumstmt, sink)  OPTIMIZE t [REWRITE
+ *                                DELETES], which parse.c hands over as VACUUM t
  *   optimize_call(s, ctx, sql, callstmt, sink)  CALL rewrite_data_files /
  *                                               rewrite_position_delete_files
  */
@@ -96,6 +100,51 @@ static int
 cmp_cstr(const void *x, const void *y)
 {
 	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Byte order of a path against a (possibly truncated) bound; 0 also when
+ * the bound is not spelled in the path's folder (another prefix spelling
+ * of the same file, a truncated bound): then it rules nothing out. */
+static int
+cmp_bound(const char *p, size_t n, const uint8_t *b, uint32_t bn)
+{
+	const char *slash = strrchr(p, '/');
+	size_t dir = slash ? (size_t)(slash - p) + 1 : 0;
+	int c;
+
+	if (bn < dir || memcmp(p, b, dir) != 0)
+		return 0;
+	c = memcmp(p, b, n < bn ? n : bn);
+	return c ? c : (n > bn) - (n < bn);
+}
+
+/* How many of f's delete files may delete rows of f.  Scan planning
+ * attaches a position delete file naming several data files to every file
+ * of its partition with an older or equal sequence number; its file_path
+ * bounds rule most of them out (truncated bounds still enclose every path
+ * in the file).  Only candidate selection uses this: the rewrite's scan
+ * applies all of f's deletes regardless. */
+static int
+live_deletes(const DataFile *f)
+{
+	int i, k, n = 0;
+	size_t plen = strlen(f->file_path);
+
+	for (i = 0; i < f->ndeletes; i++) {
+		const DataFile *d = f->deletes[i];
+		bool out = false;
+		if (d->content == CONTENT_POSITION_DELETES && !d->referenced_data_file)
+			for (k = 0; k < d->ncolumns; k++) {
+				const ColumnStat *c = &d->columns[k];
+				if (c->field_id != 2147483546)
+					continue;
+				if ((c->lower && cmp_bound(f->file_path, plen, c->lower, c->lower_len) < 0) ||
+				    (c->upper && cmp_bound(f->file_path, plen, c->upper, c->upper_len) > 0))
+					out = true;
+			}
+		n += !out;
+	}
+	return n;
 }
 
 typedef struct Stats {
@@ -199,14 +248,14 @@ send_result(ExecCtx *ctx, const Stats *st, const char *tag, ResultSink *sink)
 }
 
 int
-optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, const char *tag,
-	      ResultSink *sink)
+optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool deletes_only,
+	      const char *tag, ResultSink *sink)
 {
 	Engine *e = s->engine;
 	floe_error *err = ctx->err;
 	Arena *a = ctx->arena;
-	const char *ns = s->search_path, *name = table, *v;
-	char *dot, job[64];
+	const char *v;
+	char job[64];
 	Table *t, *staged;
 	DataFile *files, *add = NULL;
 	int nfiles, i, j, k, nadd = 0, capadd = 0, ngroups = 0, nremove = 0, nw = 0;
@@ -222,14 +271,10 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, co
 	if (session_txn_status(s) != 'I')
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "%s cannot run inside a transaction block", tag);
-	if ((dot = strchr(table, '.'))) {
-		ns = arena_strndup(a, table, (size_t)(dot - table));
-		name = dot + 1;
-	}
-	if (txn_table_load(s, ns, name, a, &t, err) != FLOE_OK) {
+	if (txn_table_load(s, ns ? ns : s->search_path, name, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
-			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
-				    table);
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
+				    ns ? ns : "", ns ? "." : "", name);
 		return FLOE_ERR;
 	}
 	{
@@ -257,7 +302,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, co
 		DataFile *f = &files[i];
 		group[i] = -1;
 		cand[i] = f->content == CONTENT_DATA &&
-			  (f->ndeletes > 0 || (!deletes_only && f->file_size_in_bytes < target));
+			  (live_deletes(f) > 0 || (!deletes_only && f->file_size_in_bytes < target));
 		if (!cand[i])
 			continue;
 		for (j = 0; j < i; j++)
@@ -274,7 +319,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, co
 		for (i = 0; i < nfiles; i++)
 			if (cand[i] && group[i] == k) {
 				members++;
-				dirty += files[i].ndeletes > 0;
+				dirty += live_deletes(&files[i]) > 0;
 				last = i;
 			}
 		if (members == 1 && !dirty)
@@ -304,7 +349,8 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *table, bool deletes_only, co
 					    sizeof(DataFile) * (size_t)nc);
 			capadd = nc;
 		}
-		memcpy(add + nadd, out, sizeof(DataFile) * (size_t)nout);
+		if (nout > 0)
+			memcpy(add + nadd, out, sizeof(DataFile) * (size_t)nout);
 		nadd += nout;
 	}
 	st.rewritten = nremove;
@@ -380,7 +426,7 @@ optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, 
 	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
 	bool deletes_only = strcmp(name, "rewrite_position_delete_files") == 0;
 	floe_error *err = ctx->err;
-	char *table = NULL;
+	char *table = NULL, *dot;
 	BindCtx b;
 	size_t i;
 
@@ -415,5 +461,31 @@ optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, 
 	if (!table)
 		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "%s(table) needs a table name",
 				   name);
-	return optimize_exec(s, ctx, table, deletes_only, "CALL", sink);
+	if ((dot = strchr(table, '.'))) {
+		*dot = 0;
+		return optimize_exec(s, ctx, table, dot + 1, deletes_only, "CALL", sink);
+	}
+	return optimize_exec(s, ctx, NULL, table, deletes_only, "CALL", sink);
+}
+
+int
+optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
+	      PgQuery__VacuumStmt *vs, ResultSink *sink)
+{
+	bool deletes_only = false;
+	const char *ns, *name;
+	PgQuery__RangeVar *rv;
+
+	if (!sql_is_optimize(sql, st, &deletes_only))
+		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "%s is not supported (OPTIMIZE t compacts a table)",
+				   vs->is_vacuumcmd ? "VACUUM" : "ANALYZE");
+	if (vs->n_rels != 1 || vs->n_options > 0 ||
+	    vs->rels[0]->node_case != PG_QUERY__NODE__NODE_VACUUM_RELATION ||
+	    !(rv = vs->rels[0]->vacuum_relation->relation) ||
+	    vs->rels[0]->vacuum_relation->n_va_cols > 0)
+		return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+				   "OPTIMIZE takes one table name, optionally followed by REWRITE DELETES");
+	session_resolve_name(s, rv, &ns, &name);
+	return optimize_exec(s, ctx, ns, name, deletes_only, "OPTIMIZE", sink);
 }

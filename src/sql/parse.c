@@ -17,6 +17,8 @@
  *     CREATE TABLE ... TBLPROPERTIES (...)  ->  ... WITH          (...)
  *     and in an option list after WITH / SET / RESET, a quoted key
  *     'format-version' = ...  ->  "format-version" = ...   (a quoted name)
+ *   OPTIMIZE t [REWRITE DELETES]  ->  VACUUM   t                 (first
+ *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
  *     merge_rewrite below
  */
@@ -93,13 +95,63 @@ sql_is_insert_overwrite(const char *sql, const SqlStmt *st)
 	return insert_overwrite_at(sql + st->location, &kw);
 }
 
+/* OPTIMIZE name [REWRITE DELETES] at p (optimize.c): *kw at OPTIMIZE,
+ * *rw / *rw_end around REWRITE DELETES (both NULL when absent).  The name
+ * is one or two identifiers (plain or double-quoted) joined by a dot. */
+static bool
+optimize_at(const char *p, const char **kw, const char **rw, const char **rw_end)
+{
+	int part;
+
+	p = skip_space(p);
+	if (word_len(p) != 8 || strncasecmp(p, "optimize", 8) != 0)
+		return false;
+	*kw = p;
+	*rw = *rw_end = NULL;
+	p = skip_space(p + 8);
+	for (part = 0; part < 2; part++) {
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
+				if (*p == '"')
+					p++;
+			if (*p)
+				p++;
+		} else {
+			p += word_len(p);
+		}
+		if (*p != '.')
+			break;
+		p++;
+	}
+	p = skip_space(p);
+	if (word_len(p) == 7 && !strncasecmp(p, "rewrite", 7)) {
+		const char *q = skip_space(p + 7);
+		if (word_len(q) == 7 && !strncasecmp(q, "deletes", 7)) {
+			*rw = p;
+			*rw_end = q + 7;
+		}
+	}
+	return true;
+}
+
+bool
+sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only)
+{
+	const char *kw, *rw, *rw_end;
+
+	if (!optimize_at(sql + st->location, &kw, &rw, &rw_end))
+		return false;
+	*deletes_only = rw != NULL;
+	return true;
+}
+
 /* A copy of sql with each INSERT OVERWRITE's OVERWRITE made INTO (padded:
  * same length), or NULL when there is none.  Quotes, dollar quotes and
  * comments are skipped so their contents are never rewritten. */
 static char *
 rewrite_extensions(const char *sql)
 {
-	const char *p = sql, *kw;
+	const char *p = sql, *kw, *rw, *rw_end;
 	char *copy = NULL;
 
 	/* option lists: pending after WITH/SET/RESET before "(", depth of
@@ -170,7 +222,25 @@ rewrite_extensions(const char *sql)
 				continue;
 			}
 		}
+		if (*p == ';') {          /* a new statement: no previous word */
+			prev = NULL;
+			prev_len = 0;
+			p++;
+			continue;
+		}
 		w = word_len(p);
+		if (w == 8 && !prev_len && optimize_at(p, &kw, &rw, &rw_end)) {
+			/* OPTIMIZE t [REWRITE DELETES] -> VACUUM t (first word only) */
+			if (!copy)
+				copy = strdup(sql);
+			memcpy(copy + (kw - sql), "VACUUM  ", 8);
+			if (rw)
+				memset(copy + (rw - sql), ' ', (size_t)(rw_end - rw));
+			p = kw + 8;
+			prev = kw;
+			prev_len = 8;
+			continue;
+		}
 		if (w == 6 && (p == sql || !word_len(p - 1)) && insert_overwrite_at(p, &kw)) {
 			if (!copy)
 				copy = strdup(sql);

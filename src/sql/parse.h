@@ -33,5 +33,8 @@ int sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err);
 /* Was statement st of sql written INSERT OVERWRITE (floe's extension,
  * parsed as INSERT INTO)? */
 bool sql_is_insert_overwrite(const char *sql, const SqlStmt *st);
+/* Was statement st written OPTIMIZE t [REWRITE DELETES] (floe's
+ * compaction, parsed as VACUUM t)?  *deletes_only: REWRITE DELETES. */
+bool sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only);
 
 #endif
