@@ -78,6 +78,9 @@ if [ ! -x "$FLOE_BIN" ]; then
 	echo "FAIL txn: binary $FLOE_BIN not built"
 	exit 1
 fi
+# servers are started and killed many times: run a private copy, so a
+# rebuild of build-san/ in the meantime cannot pull the binary away
+cp "$FLOE_BIN" "$tmp/floe" && FLOE_BIN=$tmp/floe
 if ! $PY -c 'import psycopg' >/dev/null 2>&1; then
 	echo "FAIL txn: python3-psycopg is not installed (scripts/install-deps.sh --test)"
 	exit 1
