@@ -13,7 +13,9 @@
 #                                cannot read) compare with icebird's rows of <base>_v2
 # B. READ cases: every table of $FLOE_SHARED/testdata/iceberg-tables whose
 #    current snapshot is readable, with its position deletes, equality
-#    deletes and deletion vectors (tests/tools/interop_helper.py
+#    deletes and deletion vectors, and every earlier metadata file whose
+#    current snapshot has delete files (key <table>__<stem>: time travel by
+#    metadata file, floe has no AS OF yet) (tests/tools/interop_helper.py
 #    external-cases derives the list from the expected/*.json and MANIFEST.md)
 #    is registered with REGISTER_SQL and read back; rows are compared with the
 #    table's expected JSON (counts only for big or nested tables):

@@ -19,7 +19,9 @@ Subcommands (all print a reason on stdout and exit 1 on a mismatch):
   external-cases SHARED
       One tab-separated line per table of SHARED/testdata/iceberg-tables
       whose current snapshot is readable and has only Parquet data
-      (position/equality delete files and deletion vectors included):
+      (position/equality delete files and deletion vectors included), plus
+      one line per earlier metadata file whose current snapshot has delete
+      files (key <table>__<metadata file stem>; time travel by metadata file):
         key  table_dir  metadata_json  expected_rows  expected_json  maps
       where maps is "from=to|from=to" (from MANIFEST.md, to made absolute).
 
@@ -336,6 +338,27 @@ def cmd_external_cases(shared):
             key = re.sub(r'[^a-z0-9]+', '_', table[len('iceberg-tables/'):].lower()).strip('_')
             out.append('\t'.join([key, tdir, meta, str(s.get('expected_row_count', '')), ej,
                                   '|'.join(pairs)]))
+            # earlier snapshots with delete files (floe has no AS OF yet: the
+            # older metadata file whose current snapshot it is is registered)
+            seen = {cur}
+            for m in d['metadata_files']:
+                mcur = m.get('current_snapshot_id')
+                if m['metadata_file'] == mname or mcur in seen:
+                    continue
+                ms = [x for x in m.get('snapshots', []) if x['snapshot_id'] == mcur]
+                if not ms or ms[0].get('expected_error') or not (
+                        ms[0].get('position_delete_files') or ms[0].get('deletion_vectors') or
+                        ms[0].get('equality_delete_files')):
+                    continue
+                if any(fmt.lower() != 'parquet' for fmt in ms[0].get('data_file_formats', [])):
+                    continue
+                mpath = os.path.join(tdir, 'metadata', m['metadata_file'])
+                if not os.path.exists(mpath):
+                    continue
+                seen.add(mcur)
+                stem = re.sub(r'[^a-z0-9]+', '_', m['metadata_file'].lower().replace('.metadata.json', ''))
+                out.append('\t'.join([key + '__' + stem, tdir, mpath,
+                                      str(ms[0].get('expected_row_count', '')), ej, '|'.join(pairs)]))
     for line in sorted(out):
         print(line)
     return 0
