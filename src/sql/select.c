@@ -596,6 +596,10 @@ typedef struct WorkRef {
 } WorkRef;
 
 static _Thread_local WorkRef *cur_work;
+static _Thread_local bool setop_branch;    /* plan_stmt of a set operation's branch */
+/* plan_select_body of a set operation's branch: a bare NULL output column
+ * stays untyped (TYPE_NULL) for the set operation's type resolution */
+static _Thread_local bool keep_null_cols;
 
 static Operator *coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types,
 			       int ntag, const int *tags);
@@ -648,6 +652,7 @@ plan_recursive_cte(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, Se
 	w.rs = rowstore_new(ctx, l.ncols, l.types, NULL);
 	w.prev = cur_work;
 	cur_work = &w;
+	setop_branch = true;      /* a bare NULL takes the non-recursive term's type */
 	rc = plan_stmt(def, ctx, q->rarg, &r);
 	cur_work = w.prev;
 	TRY(rc);
@@ -1026,7 +1031,6 @@ typedef struct LateralDef {
 } LateralDef;
 
 static _Thread_local LateralDef *cur_lateral;
-static _Thread_local bool setop_branch;    /* plan_stmt of a set operation's branch */
 
 static int
 plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, PgQuery__RangeSubselect *rs, Source *r,
@@ -3158,9 +3162,11 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	int nsort = 0, nvisible;
 	int64_t limit = -1, offset = 0;
 	bool distinct = s->n_distinct_clause > 0;
+	bool keep_null = keep_null_cols && !distinct && !s->n_sort_clause && !s->n_group_clause;
 	GSets sets = { 0, 0, NULL };
 	bool multi_sets = false;
 
+	keep_null_cols = false;
 	if (s->n_locking_clause)
 		return unsupported(b, "FOR UPDATE/SHARE", -1);
 	if (s->into_clause)
@@ -3286,7 +3292,9 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		}
 		if (!(targets[ntargets] = bind_expr(b, rt->val)))
 			return FLOE_ERR;
-		if (targets[ntargets]->unknown_literal || targets[ntargets]->type.id == TYPE_NULL) {
+		if ((targets[ntargets]->unknown_literal || targets[ntargets]->type.id == TYPE_NULL) &&
+		    !(keep_null && targets[ntargets]->type.id == TYPE_NULL &&
+		      targets[ntargets]->kind == EXPR_CONST)) {
 			/* an unknown-typed output column resolves to text */
 			if (!(targets[ntargets] = bind_coerce(b, targets[ntargets], type_make(TYPE_TEXT), 0, NULL)))
 				return FLOE_ERR;
@@ -3509,7 +3517,12 @@ coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types, int
 
 	for (i = 0; i < p->ncols; i++) {
 		ex[i] = expr_colref(b->arena, i, p->types[i]);
-		if (!type_equal(p->types[i], types[i])) {
+		if (p->types[i].id == TYPE_NULL && types[i].id != TYPE_NULL) {
+			/* an untyped NULL column of a set operation's branch */
+			Value nv = value_null(types[i]);
+			ex[i] = expr_const(b->arena, &nv);
+			same = false;
+		} else if (!type_equal(p->types[i], types[i])) {
 			same = false;
 			if (!(ex[i] = bind_coerce(b, ex[i], types[i], COERCE_IMPLICIT, NULL)))
 				return NULL;
@@ -3652,6 +3665,7 @@ static int
 plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
 	BindCtx b;
+	bool branch = setop_branch;
 
 	memset(&b, 0, sizeof b);
 	b.session = parent->session;
@@ -3686,6 +3700,7 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 			return unsupported(&b, "ORDER BY/LIMIT on a bare VALUES list", -1);
 		return plan_values(&b, ctx, s, out);
 	}
+	keep_null_cols = branch;
 	return plan_select(&b, ctx, s, out);
 }
 
