@@ -503,7 +503,7 @@ exec_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a
 	}
 	return complete(sink, "CREATE TABLE");
 multiple_pk:
-	return floe_errorf(err, "42P16",   /* invalid_table_definition: not in sqlstate.txt yet */
+	return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
 			   "multiple primary keys for table \"%s\" are not allowed", name);
 }
 
@@ -1593,8 +1593,14 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return merge_exec(s, &ctx, sql, n->merge_stmt, sink);
 	case PG_QUERY__NODE__NODE_COPY_STMT:
 		return copy_exec(s, &ctx, sql, n->copy_stmt, sink);
-	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "EXPLAIN is not supported yet");
+	case PG_QUERY__NODE__NODE_EXPLAIN_STMT: {
+		/* select_plan plans EXPLAIN [ANALYZE] into one text column */
+		SelectPlan p;
+		int64_t rows;
+		TRY(select_plan(s, &ctx, sql, n, &p));
+		TRY(run_plan(s, &ctx, &p, sink, &rows));
+		return complete(sink, "EXPLAIN");
+	}
 	default:
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "this statement is not supported yet");
@@ -1810,12 +1816,19 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		out->types[0] = type_make(TYPE_TEXT);
 	}
 	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||
+		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_DELETE_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)) {
 		ExecCtx ctx;
 		SelectPlan p;
-		bool dml = stmts[0].node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT;
+		PgQuery__Node__NodeCase nc = stmts[0].node->node_case;
+		bool dml = nc != PG_QUERY__NODE__NODE_SELECT_STMT && nc != PG_QUERY__NODE__NODE_EXPLAIN_STMT;
+		/* FOR UPDATE/SHARE are optimistic table locks txn.c takes when the
+		 * statement runs; they do not change the result's shape */
+		PgQuery__SelectStmt *sel = nc == PG_QUERY__NODE__NODE_SELECT_STMT
+					   ? stmts[0].node->select_stmt : NULL;
+		size_t nlock = sel ? sel->n_locking_clause : 0;
 
 		memset(&ctx, 0, sizeof ctx);
 		ctx.arena = a;
@@ -1828,8 +1841,13 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		s->params_describe = true;
 		if (dml)
 			rc = dml_describe(s, &ctx, sql, stmts[0].node, &p.ncols, &p.names, &p.types);
-		else
+		else {
+			if (sel)
+				sel->n_locking_clause = 0;
 			rc = select_plan(s, &ctx, sql, stmts[0].node, &p);
+			if (sel)
+				sel->n_locking_clause = nlock;
+		}
 		s->nparams = 0;
 		s->param_oids = NULL;
 		s->params_describe = false;

@@ -94,20 +94,6 @@
 #include <unistd.h>
 #include "sql/txn.h"
 
-/* SQLSTATEs not in common/sqlstate.txt yet (PostgreSQL's codes) */
-#ifndef ERRCODE_ACTIVE_SQL_TRANSACTION
-#define ERRCODE_ACTIVE_SQL_TRANSACTION "25001"
-#endif
-#ifndef ERRCODE_NO_ACTIVE_SQL_TRANSACTION
-#define ERRCODE_NO_ACTIVE_SQL_TRANSACTION "25P01"
-#endif
-#ifndef ERRCODE_READ_ONLY_SQL_TRANSACTION
-#define ERRCODE_READ_ONLY_SQL_TRANSACTION "25006"
-#endif
-#ifndef ERRCODE_S_E_INVALID_SPECIFICATION
-#define ERRCODE_S_E_INVALID_SPECIFICATION "3B001"
-#endif
-
 #define TXN_COMMIT_TRIES 6
 #define TXN_STATEMENT_TRIES 8
 /* First back-off of a COMMIT retry and of an autocommit statement re-run.
