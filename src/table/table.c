@@ -1658,7 +1658,10 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			*out = make_table(a, base->ns, base->name, loc, md);
 			break;
 		}
-		remove_written(io, &w);
+		/* 08006: the catalog cannot tell whether the swap landed; the
+		 * files may be referenced, so they stay */
+		if (!floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
+			remove_written(io, &w);
 		if (w.final || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
 			break;
 	}

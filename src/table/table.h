@@ -81,9 +81,13 @@ int table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool 
 	       floe_error *err);
 
 /* What one snapshot changes.  remove: paths of live files (as
- * table_scan_files gives them), any order, duplicates allowed. */
+ * table_scan_files gives them), any order, duplicates allowed.  Both may
+ * hold delete files (content 1/2; written to delete manifests): naming a
+ * Puffin file in remove retires only the deletion vectors whose data file
+ * gets a new vector in the same change or is itself removed; position
+ * deletes and vectors that name only a removed data file go with it. */
 typedef struct TableChange {
-	const DataFile *add;          /* new data files */
+	const DataFile *add;          /* new data and delete files */
 	int nadd;
 	const char *const *remove;
 	int nremove;
@@ -129,8 +133,9 @@ int table_commit_replace(Catalog *cat, FileIO *io, Table *base, const char *cons
 int table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata *md,
 			  Arena *a, Table **out, floe_error *err);
 
-/* Live data files of a snapshot (-1 = current; none -> n = 0).  Delete
- * files that are live -> 0A000 for now. */
+/* Live data files of a snapshot (-1 = current; none -> n = 0), each with
+ * its data sequence number and the live delete files that apply to it
+ * (DataFile.deletes, by the spec's sequence-number rules). */
 int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		     DataFile **files, int *n, floe_error *err);
 
