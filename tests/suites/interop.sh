@@ -231,4 +231,8 @@ while IFS=$'\t' read -r key tdir meta count ejson maps; do
 	fi
 done < <($HELPER external-cases "$SHARED")
 
+# C. DML/DDL metadata that SQL cannot see (identifier fields, format version,
+#    properties, overwrite snapshots), checked in the JSON and by the tools
+FLOE_BIN="$FLOE_BIN" FLOE_SHARED="$SHARED" bash tests/sql/dml/check_metadata.sh || rc=1
+
 exit $rc
