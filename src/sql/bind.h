@@ -178,6 +178,12 @@ typedef struct SelectPlan {
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
 
+/* Iceberg metadata tables and time travel (metatables.c).  When the FROM
+ * item names one (e.g. t$snapshots, or a table read as of a snapshot),
+ * *found = true with its columns and an operator producing its rows. */
+int metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
+		       int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err);
+
 /* pg_catalog and information_schema relations (pgcatalog.c).  When
  * (schema, name) names one (schema NULL: unqualified; pg_catalog is
  * searched before search_path), *found = true with its columns and an

@@ -771,6 +771,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			apply_alias(b, src, rv->alias);
 			return FLOE_OK;
 		}
+		/* Iceberg metadata tables (t$snapshots, ...) and time travel */
+		TRY(metatable_relation(b->session, ctx, rv, b->arena, &found, &src->scope.ncols,
+				       &src->scope.names, &src->scope.types, &src->op, b->err));
+		if (found) {
+			src->est = 1000;
+			src->scope.relname = rv->relname;
+			apply_alias(b, src, rv->alias);
+			return FLOE_OK;
+		}
 	}
 	session_resolve_name(b->session, rv, &ns, &name);
 	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
