@@ -118,32 +118,38 @@ cmp_bound(const char *p, size_t n, const uint8_t *b, uint32_t bn)
 	return c ? c : (n > bn) - (n < bn);
 }
 
-/* How many of f's delete files may delete rows of f.  Scan planning
- * attaches a position delete file naming several data files to every file
- * of its partition with an older or equal sequence number; its file_path
- * bounds rule most of them out (truncated bounds still enclose every path
- * in the file).  Only candidate selection uses this: the rewrite's scan
- * applies all of f's deletes regardless. */
+/* May delete file d (attached to f by scan planning) delete rows of f?
+ * Scan planning attaches a position delete file naming several data files
+ * to every file of its partition with an older or equal sequence number;
+ * its file_path bounds rule most of them out (truncated bounds still
+ * enclose every path in the file).  Candidate selection and which delete
+ * files go use this; the rewrite's scan applies all of f's deletes. */
+static bool
+applies(const DataFile *d, const DataFile *f)
+{
+	size_t plen = strlen(f->file_path);
+	int k;
+
+	if (d->content != CONTENT_POSITION_DELETES || d->referenced_data_file)
+		return true;
+	for (k = 0; k < d->ncolumns; k++) {
+		const ColumnStat *c = &d->columns[k];
+		if (c->field_id != 2147483546)
+			continue;
+		if ((c->lower && cmp_bound(f->file_path, plen, c->lower, c->lower_len) < 0) ||
+		    (c->upper && cmp_bound(f->file_path, plen, c->upper, c->upper_len) > 0))
+			return false;
+	}
+	return true;
+}
+
 static int
 live_deletes(const DataFile *f)
 {
-	int i, k, n = 0;
-	size_t plen = strlen(f->file_path);
+	int i, n = 0;
 
-	for (i = 0; i < f->ndeletes; i++) {
-		const DataFile *d = f->deletes[i];
-		bool out = false;
-		if (d->content == CONTENT_POSITION_DELETES && !d->referenced_data_file)
-			for (k = 0; k < d->ncolumns; k++) {
-				const ColumnStat *c = &d->columns[k];
-				if (c->field_id != 2147483546)
-					continue;
-				if ((c->lower && cmp_bound(f->file_path, plen, c->lower, c->lower_len) < 0) ||
-				    (c->upper && cmp_bound(f->file_path, plen, c->upper, c->upper_len) > 0))
-					out = true;
-			}
-		n += !out;
-	}
+	for (i = 0; i < f->ndeletes; i++)
+		n += applies(f->deletes[i], f);
 	return n;
 }
 
@@ -358,7 +364,9 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	if (nremove == 0)
 		return send_result(ctx, &st, tag, sink);
 
-	/* delete files that apply to a data file left alone stay */
+	/* delete files that may apply to a data file left alone stay (none
+	 * so far: such a file has deletes, so it is rewritten; kept for
+	 * whatever selection rule comes next) */
 	for (i = 0; i < nfiles; i++)
 		if (!cand[i])
 			nkeep += files[i].ndeletes;
@@ -367,7 +375,8 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	for (i = 0; i < nfiles; i++)
 		if (!cand[i])
 			for (j = 0; j < files[i].ndeletes; j++)
-				keep[nkeep++] = files[i].deletes[j]->file_path;
+				if (applies(files[i].deletes[j], &files[i]))
+					keep[nkeep++] = files[i].deletes[j]->file_path;
 	qsort(keep, (size_t)nkeep, sizeof(char *), cmp_cstr);
 	{
 		int nd = 0;

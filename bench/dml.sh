@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench/dml.sh — issue 5's speed question: row-level DML on a 10-million-row
+# table (10 INSERTs of 1M rows from generate_series: 10 data files of
+# bigint id, int k, text name, double amount), in each configuration
+#   cow      copy-on-write, format version 2
+#   mor-v2   merge-on-read, format version 2 (position delete files)
+#   mor-v3   merge-on-read, format version 3 (deletion vectors)
+# runs, each a whole `floe -c` process (start-up, catalog, commit included):
+#   UPDATE of 1,000 rows   WHERE id BETWEEN 4000001 AND 4001000
+#   DELETE of 1% of rows   WHERE id % 100 = 42
+#   MERGE of a 100,000-row source, half of it matching (ids 9950001..10050000)
+#   a full scan (count(*), sum(amount)) after each, then OPTIMIZE and a scan.
+# Prints each DML's time as a ratio to a plain SELECT count(*) with the same
+# predicate (MERGE: the same join) on the same table just before it, and
+# each scan's slowdown against the scan of the fresh table.  For
+# copy-on-write it also times rewriting the rows of the touched files
+# (CREATE TABLE AS SELECT of them: reading and writing that many rows),
+# the issue's yardstick for copy-on-write.
+# Not a test: run on demand,
+#   bench/dml.sh [ROWS] [CONFIGS...]      (default 10000000 cow mor-v2 mor-v3)
+# and record the numbers in bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rows=${1:-10000000}
+shift || true
+configs=("$@")
+[ ${#configs[@]} -eq 0 ] && configs=(cow mor-v2 mor-v3)
+make -s -j2 B=build build/floe
+F=build/floe
+tmp=$(mktemp -d /tmp/floe-bench-dml.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+files=10
+per=$((rows / files))
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# run SQL in the warehouse; sets $t (seconds) and $out (the output)
+run() {
+	local t0 t1
+	t0=$(now)
+	out=$("$F" -D "$wh" -q -A -t -c "$1")
+	t1=$(now)
+	t=$(secs "$t0" "$t1")
+}
+
+lo_u=$((rows * 4 / 10 + 1)); hi_u=$((lo_u + 999))
+u_pred="id BETWEEN $lo_u AND $hi_u"
+d_pred="id % 100 = 42"
+m_lo=$((rows - 49999)); m_hi=$((rows + 50000))
+m_src="SELECT g AS id, g * 2.0 AS amount FROM generate_series($m_lo, $m_hi) AS s(g)"
+scan="SELECT count(*), sum(amount) FROM t"
+
+echo "rows: $rows in $files files   cores: $(nproc)   floe: $F"
+for cfg in "${configs[@]}"; do
+	case $cfg in
+	cow) mode=copy-on-write; fv=2 ;;
+	mor-v2) mode=merge-on-read; fv=2 ;;
+	mor-v3) mode=merge-on-read; fv=3 ;;
+	*) echo "unknown configuration $cfg" >&2; exit 2 ;;
+	esac
+	wh=$tmp/$cfg
+	run "CREATE TABLE t (id bigint, k integer, name text, amount double precision) WITH ('format-version' = '$fv', 'write.delete.mode' = '$mode', 'write.update.mode' = '$mode', 'write.merge.mode' = '$mode')"
+	load=0
+	for i in $(seq 0 $((files - 1))); do
+		run "INSERT INTO t SELECT g, (g % 1000)::integer, 'name-' || (g % 1000), g * 0.5 FROM generate_series($((i * per + 1)), $(((i + 1) * per))) AS s(g)"
+		load=$(awk -v a="$load" -v b="$t" 'BEGIN { printf "%.3f", a + b }')
+	done
+	echo
+	echo "== $cfg ($mode, format version $fv): load ${load}s"
+	run "$scan"; scan0=$t
+	printf '%-34s %8ss   %s\n' "scan (fresh)" "$scan0" "$out"
+
+	one() {   # label, DML, count query, [rewrite query]
+		local label=$1 dml=$2 cnt=$3 rw=${4:-} c d w=""
+		run "$cnt"; c=$t; local n=$out
+		run "$dml"; d=$t; local tag=$out
+		if [ "$mode" = copy-on-write ] && [ -n "$rw" ]; then
+			run "CREATE TABLE rw AS $rw"; w=$t
+			run "DROP TABLE rw"
+		fi
+		printf '%-34s %8ss   count(*) %ss (%s rows)   ratio %s' "$label" "$d" "$c" "$n" "$(ratio "$d" "$c")"
+		[ -n "$w" ] && printf '   rewrite-touched %ss   ratio %s' "$w" "$(ratio "$d" "$w")"
+		echo
+		run "$scan"
+		printf '%-34s %8ss   slowdown %s   %s\n' "  scan after" "$t" "$(ratio "$t" "$scan0")" "$out"
+	}
+	one "UPDATE 1000 rows" "UPDATE t SET amount = amount + 1 WHERE $u_pred" \
+		"SELECT count(*) FROM t WHERE $u_pred" \
+		"SELECT * FROM t WHERE id BETWEEN $((rows * 4 / 10 + 1)) AND $((rows * 5 / 10))"
+	one "DELETE 1% of rows" "DELETE FROM t WHERE $d_pred" \
+		"SELECT count(*) FROM t WHERE $d_pred" "SELECT * FROM t"
+	one "MERGE 100k source (half match)" \
+		"MERGE INTO t USING ($m_src) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET amount = s.amount WHEN NOT MATCHED THEN INSERT VALUES (s.id, 0, 'new', s.amount)" \
+		"SELECT count(*) FROM t JOIN ($m_src) AS s ON t.id = s.id" \
+		"SELECT * FROM t WHERE id > $((rows * 9 / 10))"
+	run "OPTIMIZE t"; o=$t
+	printf '%-34s %8ss   %s\n' "OPTIMIZE" "$o" "$(echo "$out" | tr '|' ' ')"
+	run "$scan"
+	printf '%-34s %8ss   slowdown %s   %s\n' "  scan after" "$t" "$(ratio "$t" "$scan0")" "$out"
+done
