@@ -59,6 +59,10 @@
  *   8. At most max_connections connections (alive threads, this one
  *      included) get past login; more are refused with FATAL 53300, as
  *      PostgreSQL's max_connections.
+ *   9. A connection's thread closes its own session (pgwire_conn_free,
+ *      which takes engine_mu) and then sets c->pg = NULL under conns_mu;
+ *      the accept loop only joins threads and never waits for engine_mu,
+ *      so it accepts CancelRequests while a long statement runs.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -583,6 +587,7 @@ conn_main(void *arg)
 {
 	Conn *c = arg;
 	char *buf = xmalloc(64 * 1024);
+	PgConn *pg;
 	int64_t auth_deadline = c->auth_deadline_us, idle_us = 0;
 	const char *idle_state = NULL, *idle_msg = NULL;
 
@@ -622,6 +627,15 @@ conn_main(void *arg)
 		c->ssl = NULL;
 		ERR_clear_error();
 	}
+	/* the session is closed here, not by the accept loop's reap: closing
+	 * it takes engine_mu, which a long statement of another connection
+	 * may hold, and the accept loop must go on accepting (CancelRequests
+	 * above all) meanwhile (invariant 9) */
+	pthread_mutex_lock(&c->srv->conns_mu);
+	pg = c->pg;
+	c->pg = NULL;
+	pthread_mutex_unlock(&c->srv->conns_mu);
+	pgwire_conn_free(pg);
 	pthread_mutex_lock(&c->srv->conns_mu);
 	close(c->fd);
 	c->fd = -1;
@@ -633,7 +647,7 @@ conn_main(void *arg)
 static void
 conn_free(Conn *c)
 {
-	pgwire_conn_free(c->pg);
+	pgwire_conn_free(c->pg);     /* NULL once its thread ran */
 	free(c);
 }
 
@@ -922,7 +936,8 @@ server_free(Server *srv)
 	close(srv->fd);
 	pthread_mutex_lock(&srv->conns_mu);
 	for (c = srv->conns; c; c = c->next) {
-		*pgwire_cancel_flag(c->pg) = 1;
+		if (c->pg)
+			*pgwire_cancel_flag(c->pg) = 1;
 		if (c->fd >= 0)
 			shutdown(c->fd, SHUT_RDWR);
 	}
