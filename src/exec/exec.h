@@ -107,6 +107,9 @@ Operator *values_new(ExecCtx *ctx, int ncols, const SqlType *types, int nrows,
  * timestamps; one column of `type`. */
 Operator *series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value *stop,
 		     const Value *step);
+/* Arguments evaluated at each open instead (NULL: keep that Value); for
+ * LATERAL calls whose arguments are parameters. */
+void series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step);
 /* scan.c: Parquet data files read into the columns of `schema` (matched by
  * field id, else by name); `proj` lists which schema columns to produce;
  * md (may be NULL) gives the partition specs of the files.  A file's

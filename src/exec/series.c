@@ -4,8 +4,13 @@
  * one decimal type) and timestamps (step an interval).  Step 0 is 22023.
  * An empty range yields no rows; NULL arguments yield no rows.
  *
+ * Arguments given as expressions (series_set_args: a LATERAL call whose
+ * arguments use the outer row's columns, ExecCtx params) are evaluated at
+ * each open.
+ *
  * INTERFACE ROUTINES
  *   series_new(ctx, type, start, stop, step)
+ *   series_set_args(op, start, stop, step)
  */
 #include "exec/exec.h"
 #include "types/datetime.h"
@@ -13,6 +18,7 @@
 typedef struct SeriesOp {
 	Operator op;
 	Value start, stop, step;
+	Expr *args[3];             /* NULL: the Value above is fixed */
 	bool done;
 	int64_t cur_i;
 	int128 cur_d;
@@ -22,7 +28,21 @@ static int
 series_open(Operator *op)
 {
 	SeriesOp *s = (SeriesOp *)op;
+	Value *dst[3] = { &s->start, &s->stop, &s->step };
+	int k;
 
+	for (k = 0; k < 3; k++) {
+		Batch *one;
+		Vector v;
+		if (!s->args[k])
+			continue;
+		arena_reset(op->scratch);
+		one = batch_new(op->scratch, 0, NULL, 1);
+		one->count = 1;
+		TRY(expr_eval(op->ctx, s->args[k], one, NULL, 1, op->scratch, &v));
+		vector_get_value(&v, 0, dst[k]);
+		dst[k]->type = s->args[k]->type;
+	}
 	s->done = s->start.is_null || s->stop.is_null || s->step.is_null;
 	if (s->done)
 		return FLOE_OK;
@@ -139,4 +159,14 @@ series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value *stop, co
 	s->stop = *stop;
 	s->step = *step;
 	return &s->op;
+}
+
+void
+series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step)
+{
+	SeriesOp *s = (SeriesOp *)op;
+
+	s->args[0] = start;
+	s->args[1] = stop;
+	s->args[2] = step;
 }

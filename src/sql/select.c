@@ -853,15 +853,15 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	const char *name;
 	Node *fn;
 
-	if (rf->n_functions != 1 || rf->is_rowsfrom || rf->ordinality || rf->lateral)
-		return unsupported(b, "ROWS FROM / WITH ORDINALITY / LATERAL", -1);
+	if (rf->n_functions != 1 || rf->is_rowsfrom || rf->ordinality)
+		return unsupported(b, "ROWS FROM / WITH ORDINALITY", -1);
 	fn = rf->functions[0]->list->items[0];
 	if (fn->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
 		return unsupported(b, "this FROM function", -1);
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
 	if (!strcmp(name, "generate_series")) {
-		Expr *args[3];
+		Expr *args[3], *deferred[3] = { NULL, NULL, NULL };
 		SqlType t;
 		Value v[3];
 		size_t i;
@@ -905,16 +905,28 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		}
 		if (type_is_numeric(t.id) && (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64))
 			t = type_decimal(38, 0);   /* PG has no float generate_series: numeric */
-		for (i = 0; i < 2; i++)
-			if (!(args[i] = bind_coerce(b, args[i], t, 0, NULL)) ||
-			    expr_eval_const(args[i], b->arena, &v[i], b->err) != FLOE_OK)
+		for (i = 0; i < 2; i++) {
+			if (!(args[i] = bind_coerce(b, args[i], t, 0, NULL)))
 				return FLOE_ERR;
+			if (expr_has_colref(args[i])) {
+				/* a LATERAL parameter: evaluated per outer row */
+				deferred[i] = args[i];
+				v[i] = value_null(t);
+			} else if (expr_eval_const(args[i], b->arena, &v[i], b->err) != FLOE_OK) {
+				return FLOE_ERR;
+			}
+		}
 		if (f->n_args == 3) {
 			SqlType st = (t.id == TYPE_TIMESTAMP || t.id == TYPE_TIMESTAMPTZ) ?
 				type_make(TYPE_INTERVAL) : t;
-			if (!(args[2] = bind_coerce(b, args[2], st, 0, NULL)) ||
-			    expr_eval_const(args[2], b->arena, &v[2], b->err) != FLOE_OK)
+			if (!(args[2] = bind_coerce(b, args[2], st, 0, NULL)))
 				return FLOE_ERR;
+			if (expr_has_colref(args[2])) {
+				deferred[2] = args[2];
+				v[2] = value_null(st);
+			} else if (expr_eval_const(args[2], b->arena, &v[2], b->err) != FLOE_OK) {
+				return FLOE_ERR;
+			}
 		} else {
 			if (t.id == TYPE_TIMESTAMP || t.id == TYPE_TIMESTAMPTZ) {
 				floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
@@ -934,6 +946,8 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			}
 		}
 		src->op = series_new(ctx, t, &v[0], &v[1], &v[2]);
+		if (deferred[0] || deferred[1] || deferred[2])
+			series_set_args(src->op, deferred[0], deferred[1], deferred[2]);
 		src->op->label = rf->alias ? arena_sprintf(b->arena, "Function Scan on generate_series %s",
 							   rf->alias->aliasname) :
 			"Function Scan on generate_series";
@@ -1042,9 +1056,10 @@ typedef struct LateralDef {
 static _Thread_local LateralDef *cur_lateral;
 
 static int
-plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, PgQuery__RangeSubselect *rs, Source *r,
-	     ExecCtx **rctx_out)
+plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, Source *r, ExecCtx **rctx_out)
 {
+	PgQuery__RangeSubselect *rs = rnode->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT ?
+		rnode->range_subselect : NULL;
 	ExecCtx *rctx = ARENA_NEW(b->arena, ExecCtx);
 	BindCtx def = *b;
 	LateralDef ld, *prev = cur_lateral;
@@ -1056,6 +1071,16 @@ plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, PgQuery__RangeSubselect *rs, S
 	rctx->params = ARENA_ARRAY(b->arena, Value, l->scope.ncols + 1);
 	def.scope = NULL;
 	def.exec = rctx;
+	if (!rs) {
+		/* a function: its arguments see the outer columns */
+		def.corr_scope = &l->scope;
+		def.corr_base = EXPR_PARAM_BASE;
+		memset(r, 0, sizeof *r);
+		r->est = -1;
+		TRY(source_function(&def, rctx, rnode->range_function, r));
+		*rctx_out = rctx;
+		return FLOE_OK;
+	}
 	ld.def = &def;
 	ld.outer = &l->scope;
 	cur_lateral = &ld;
@@ -1075,9 +1100,46 @@ plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, PgQuery__RangeSubselect *rs, S
 }
 
 static bool
+mentions_column(const ProtobufCMessage *m, int depth)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	unsigned i;
+
+	if (d == &pg_query__column_ref__descriptor || depth > 1000)
+		return true;
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		const char *base = (const char *)m;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && mentions_column(arr[k], depth + 1))
+					return true;
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && mentions_column(sub, depth + 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A LATERAL derived table, or a FROM function whose arguments use columns
+ * (functions in FROM are implicitly LATERAL in PostgreSQL). */
+static bool
 is_lateral(Node *n)
 {
-	return n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT && n->range_subselect->lateral;
+	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_SUBSELECT)
+		return n->range_subselect->lateral;
+	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_FUNCTION)
+		return mentions_column(&n->range_function->base, 0);
+	return false;
 }
 
 /* l LATERAL-joined with r (INNER or LEFT, cond over the combined scope's
@@ -1090,7 +1152,7 @@ join_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, JoinType jt, Node
 	Scope comb, *saved = b->scope;
 	Expr *cond = NULL;
 
-	TRY(plan_lateral(b, ctx, l, rnode->range_subselect, &r, &rctx));
+	TRY(plan_lateral(b, ctx, l, rnode, &r, &rctx));
 	TRY(check_dup_rel(b, &l->scope, &r.scope));
 	scope_alloc(b, &comb, l->scope.ncols + r.scope.ncols);
 	scope_put(&comb, 0, &l->scope);
