@@ -125,6 +125,8 @@ int optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bo
 int optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		  PgQuery__VacuumStmt *vs, ResultSink *sink);
 int optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink);
+bool optimize_describe(const char *sql, const SqlStmt *st, Arena *a, int *ncols, char ***names,
+		       SqlType **types);
 
 /* RETURNING (dml.c): bound over a table's columns, rows evaluated as they
  * are written and kept in ctx->arena, sent only after the commit. */

@@ -1815,6 +1815,8 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 					     !strcmp(name, "datestyle") ? "DateStyle" : name);
 		out->types[0] = type_make(TYPE_TEXT);
 	}
+	if (n == 1)   /* OPTIMIZE / CALL rewrite_*: one metrics row (optimize.c) */
+		optimize_describe(sql, &stmts[0], out_arena, &out->ncols, &out->names, &out->types);
 	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||

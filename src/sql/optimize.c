@@ -52,6 +52,7 @@
  *                                DELETES], which parse.c hands over as VACUUM t
  *   optimize_call(s, ctx, sql, callstmt, sink)  CALL rewrite_data_files /
  *                                               rewrite_position_delete_files
+ *   optimize_describe(sql, stmt, arena, &ncols, &names, &types)  Describe
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -497,4 +498,37 @@ optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 				   "OPTIMIZE takes one table name, optionally followed by REWRITE DELETES");
 	session_resolve_name(s, rv, &ns, &name);
 	return optimize_exec(s, ctx, ns, name, deletes_only, "OPTIMIZE", sink);
+}
+
+/* The result columns of statement st when it is OPTIMIZE or CALL
+ * rewrite_data_files / rewrite_position_delete_files (extended protocol
+ * Describe); false for any other statement. */
+bool
+optimize_describe(const char *sql, const SqlStmt *st, Arena *a, int *ncols, char ***names,
+		  SqlType **types)
+{
+	static const char *const cols[4] = { "rewritten_data_files_count",
+		"added_data_files_count", "rewritten_bytes_count", "removed_delete_files_count" };
+	Node *n = st->node;
+	bool deletes_only;
+	int i;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_CALL_STMT) {
+		PgQuery__FuncCall *f = n->call_stmt->funccall;
+		const char *name = f && f->n_funcname > 0 ? f->funcname[f->n_funcname - 1]->string->sval : "";
+		if (strcmp(name, "rewrite_data_files") != 0 &&
+		    strcmp(name, "rewrite_position_delete_files") != 0)
+			return false;
+	} else if (n->node_case != PG_QUERY__NODE__NODE_VACUUM_STMT ||
+		   !sql_is_optimize(sql, st, &deletes_only)) {
+		return false;
+	}
+	*ncols = 4;
+	*names = ARENA_ARRAY(a, char *, 4);
+	*types = ARENA_ARRAY(a, SqlType, 4);
+	for (i = 0; i < 4; i++) {
+		(*names)[i] = arena_strdup(a, cols[i]);
+		(*types)[i] = type_make(i == 2 ? TYPE_INT64 : TYPE_INT32);
+	}
+	return true;
 }
