@@ -1642,12 +1642,18 @@ chr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 			continue;
 		}
 		c = arg_i32(&a, 0, i);
+		if (c < 0)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "character number must be positive");
 		if (c == 0)
 			return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					   "null character not permitted");
-		if (c < 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		if (c > 0x10ffff)
 			return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					   "requested character too large for encoding: %d", c);
+		if (c >= 0xd800 && c <= 0xdfff)
+			return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					   "requested character not valid for encoding: %d", c);
 		if (c < 0x80) {
 			b[0] = (char)c;
 			n = 1;
