@@ -18,6 +18,8 @@
 #    OPTIMIZEd; rows unchanged (and equal to the MANIFEST's expected count),
 #    no delete files left, partition tuples kept (iceberg-validate), icebird
 #    reads the same rows.
+# C. OPTIMIZE / CALL through floe serve with psycopg 3 (extended protocol:
+#    Describe reports the metrics row).
 #
 # Prints "PASS optimize: name" / "FAIL optimize: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -164,4 +166,41 @@ while IFS='|' read -r key folder from from2; do
 	if [ "$ice" != "$nrec" ]; then fail "ext $key" "icebird reads $ice rows, floe $nrec"; continue; fi
 	pass "ext $key"
 done <<<"$ext_cases"
+
+# ---- C. through floe serve: psycopg 3's extended protocol (Describe) ----
+wh=$tmp/serve
+"$FLOE_BIN" serve -D "$wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+spid=$!
+port=
+for _ in $(seq 100); do
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+if [ -z "$port" ]; then
+	fail "serve extended protocol" "floe serve did not start: $(head -3 "$tmp/serve.err")"
+elif out=$($PY - "$port" 2>&1 <<'PYEOF'
+import sys, psycopg
+c = psycopg.connect(host="127.0.0.1", port=int(sys.argv[1]), user="floe", dbname="floe", autocommit=True)
+c.execute("CREATE TABLE t (a int) WITH ('write.delete.mode' = 'merge-on-read')")
+for v in (1, 2, 3):
+    c.execute("INSERT INTO t VALUES (%s)", [v])
+c.execute("DELETE FROM t WHERE a = %s", [2])
+cur = c.execute("OPTIMIZE t", prepare=True)
+names = [d.name for d in cur.description]
+assert names == ["rewritten_data_files_count", "added_data_files_count",
+                 "rewritten_bytes_count", "removed_delete_files_count"], names
+r = cur.fetchall()
+assert r[0][0] == 3 and r[0][1] == 1 and r[0][3] == 1 and cur.statusmessage == "OPTIMIZE", (r, cur.statusmessage)
+cur = c.execute("CALL system.rewrite_data_files(%s)", ["t"])
+assert cur.fetchall() == [(0, 0, 0, 0)] and cur.statusmessage == "CALL"
+assert c.execute("SELECT a FROM t WHERE a > %s ORDER BY a", [0]).fetchall() == [(1,), (3,)]
+PYEOF
+); then
+	pass "serve extended protocol"
+else
+	fail "serve extended protocol" "$(echo "$out" | tail -2 | tr '\n' ' ')"
+fi
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
 exit 0
