@@ -2,26 +2,517 @@
  * metatables.c — Iceberg metadata tables (t$snapshots, t$history,
  * t$files, ...) and time travel, as relations of a FROM clause.
  *
- * This slice has none: no FROM item is a metadata table.
+ * Spec: apache/iceberg format/spec.md ("Snapshots", "Manifests", "Table
+ * Metadata"); names and columns follow Trino's Iceberg connector metadata
+ * tables (docs/iceberg-metadata.md lists them).
+ *
+ * A FROM item "<table>$<kind>" (schema-qualified or not) whose <table>
+ * exists and whose <kind> is one of:
+ *   snapshots  history  files  data_files  delete_files  manifests  refs
+ *   properties  metadata_log_entries
+ * reads the table's metadata as txn_table_load gives it (a transaction sees
+ * its own snapshots).  Time travel comes from parse.c, which rewrites
+ *   t FOR VERSION AS OF 123        ->  "t$v$123"
+ *   t FOR TIMESTAMP AS OF '...'    ->  "t$ts$..."
+ * (same length, padded) and reads the table's rows as of that snapshot,
+ * in the snapshot's schema.
+ *
+ * Any other name with '$' is not ours (*found = false): a user table may
+ * hold '$' in its name.
  *
  * INTERFACE ROUTINES (bind.h)
  *   metatable_relation(s, ctx, rv, a, &found, &ncols, &names, &types, &op, err)
  */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "exec/expr.h"
 #include "sql/bind.h"
+#include "sql/txn.h"
+#include "table/manifest.h"
+#include "types/datetime.h"
+
+/* ---- rows of a metadata table ------------------------------------------- */
+
+typedef struct Rows {
+	Arena *a;
+	int ncols;
+	char **names;
+	SqlType *types;
+	int nrows, cap;
+	Value *vals;                 /* nrows * ncols */
+} Rows;
+
+/* spec: "name:T name:T ..." with T l (bigint) i (int) b (bool) z
+ * (timestamptz) t (text) */
+static void
+rows_init(Rows *r, Arena *a, const char *spec)
+{
+	const char *p;
+	int n = 0, i = 0;
+
+	for (p = spec; *p; p++)
+		n += *p == ':';
+	memset(r, 0, sizeof *r);
+	r->a = a;
+	r->ncols = n;
+	r->names = ARENA_ARRAY(a, char *, n + 1);
+	r->types = ARENA_ARRAY(a, SqlType, n + 1);
+	p = spec;
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		TypeId id;
+		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
+		switch (colon[1]) {
+		case 'l': id = TYPE_INT64; break;
+		case 'i': id = TYPE_INT32; break;
+		case 'b': id = TYPE_BOOL; break;
+		case 'z': id = TYPE_TIMESTAMPTZ; break;
+		default: id = TYPE_TEXT; break;
+		}
+		r->types[i++] = type_make(id);
+		p = colon + 2;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static Value *
+row_new(Rows *r)
+{
+	Value *row;
+	int c;
+
+	if (r->nrows == r->cap) {
+		int nc = r->cap ? r->cap * 2 : 16;
+		r->vals = arena_realloc(r->a, r->vals, sizeof(Value) * (size_t)r->cap * (size_t)r->ncols,
+					sizeof(Value) * (size_t)nc * (size_t)r->ncols);
+		r->cap = nc;
+	}
+	row = &r->vals[(size_t)r->nrows++ * (size_t)r->ncols];
+	for (c = 0; c < r->ncols; c++)
+		row[c] = value_null(r->types[c]);
+	return row;
+}
+
+static void
+put_i(Value *row, int c, int64_t v)
+{
+	row[c].is_null = false;
+	if (row[c].type.id == TYPE_BOOL)
+		row[c].u.b = v != 0;
+	else
+		row[c].u.i = v;
+}
+
+static void
+put_s(Value *row, int c, const char *s)
+{
+	if (!s)
+		return;
+	row[c].is_null = false;
+	row[c].u.s = strview_make(s, (uint32_t)strlen(s));
+}
+
+static Operator *
+rows_op(ExecCtx *ctx, Rows *r)
+{
+	Expr ***rows = ARENA_ARRAY(r->a, Expr **, r->nrows + 1);
+	int i, c;
+
+	for (i = 0; i < r->nrows; i++) {
+		rows[i] = ARENA_ARRAY(r->a, Expr *, r->ncols);
+		for (c = 0; c < r->ncols; c++)
+			rows[i][c] = expr_const(r->a, &r->vals[(size_t)i * (size_t)r->ncols + (size_t)c]);
+	}
+	return values_new(ctx, r->ncols, r->types, r->nrows, rows);
+}
+
+/* ---- JSON text of a snapshot summary ------------------------------------ */
+
+static void
+json_str(char **buf, size_t *len, size_t *cap, Arena *a, const char *s)
+{
+	const char *p;
+
+	for (p = s; ; p++) {
+		if (*len + 10 >= *cap) {
+			size_t nc = *cap * 2 + 64;
+			*buf = arena_realloc(a, *buf, *cap, nc);
+			*cap = nc;
+		}
+		if (p == s)
+			(*buf)[(*len)++] = '"';
+		if (!*p)
+			break;
+		if ((unsigned char)*p < 0x20)
+			*len += (size_t)snprintf(*buf + *len, 8, "\\u%04x", (unsigned)(unsigned char)*p);
+		else if (*p == '"' || *p == '\\')
+			(*buf)[(*len)++] = '\\', (*buf)[(*len)++] = *p;
+		else
+			(*buf)[(*len)++] = *p;
+	}
+	(*buf)[(*len)++] = '"';
+	(*buf)[*len] = 0;
+}
+
+static char *
+summary_json(const Snapshot *sn, Arena *a)
+{
+	size_t cap = 256, len = 0;
+	char *buf = arena_alloc(a, cap);
+	int i;
+
+	buf[len++] = '{';
+	buf[len] = 0;
+	if (sn->operation) {
+		json_str(&buf, &len, &cap, a, "operation");
+		buf[len++] = ':';
+		json_str(&buf, &len, &cap, a, sn->operation);
+	}
+	for (i = 0; i < sn->nsummary; i++) {
+		if (len > 1)
+			buf[len++] = ',';
+		json_str(&buf, &len, &cap, a, sn->summary[i].key);
+		buf[len++] = ':';
+		json_str(&buf, &len, &cap, a, sn->summary[i].value ? sn->summary[i].value : "");
+	}
+	if (len + 2 > cap)
+		buf = arena_realloc(a, buf, cap, len + 2);
+	buf[len++] = '}';
+	buf[len] = 0;
+	return buf;
+}
+
+/* ---- the metadata tables ------------------------------------------------- */
+
+static void
+fill_snapshots(Rows *r, const TableMetadata *md)
+{
+	int i;
+
+	rows_init(r, r->a, "committed_at:z snapshot_id:l parent_id:l operation:t manifest_list:t "
+		  "summary:t");
+	for (i = 0; i < md->nsnapshots; i++) {
+		const Snapshot *sn = &md->snapshots[i];
+		Value *row = row_new(r);
+		put_i(row, 0, sn->timestamp_ms * 1000);
+		put_i(row, 1, sn->snapshot_id);
+		if (sn->has_parent)
+			put_i(row, 2, sn->parent_snapshot_id);
+		put_s(row, 3, sn->operation);
+		put_s(row, 4, sn->manifest_list);
+		put_s(row, 5, summary_json(sn, r->a));
+	}
+}
+
+/* Is id the current snapshot or one of its ancestors? */
+static bool
+current_ancestor(const TableMetadata *md, int64_t id)
+{
+	const Snapshot *sn = metadata_current_snapshot(md);
+	int guard = 0;
+
+	while (sn && guard++ <= md->nsnapshots) {
+		if (sn->snapshot_id == id)
+			return true;
+		sn = sn->has_parent ? metadata_snapshot_by_id(md, sn->parent_snapshot_id) : NULL;
+	}
+	return false;
+}
+
+static void
+fill_history(Rows *r, const TableMetadata *md)
+{
+	int i;
+
+	rows_init(r, r->a, "made_current_at:z snapshot_id:l parent_id:l is_current_ancestor:b");
+	for (i = 0; i < md->nsnapshot_log; i++) {
+		const SnapshotLogEntry *e = &md->snapshot_log[i];
+		const Snapshot *sn = metadata_snapshot_by_id(md, e->snapshot_id);
+		Value *row = row_new(r);
+		put_i(row, 0, e->timestamp_ms * 1000);
+		put_i(row, 1, e->snapshot_id);
+		if (sn && sn->has_parent)
+			put_i(row, 2, sn->parent_snapshot_id);
+		put_i(row, 3, current_ancestor(md, e->snapshot_id));
+	}
+}
+
+static void
+file_row(Rows *r, const DataFile *f)
+{
+	Value *row = row_new(r);
+
+	put_i(row, 0, (int64_t)f->content);
+	put_s(row, 1, f->file_path);
+	put_s(row, 2, f->file_format);
+	put_i(row, 3, f->spec_id);
+	put_i(row, 4, f->record_count);
+	put_i(row, 5, f->file_size_in_bytes);
+	if (f->referenced_data_file)
+		put_s(row, 6, f->referenced_data_file);
+	if (f->has_content_offset) {
+		put_i(row, 7, f->content_offset);
+		put_i(row, 8, f->content_size_in_bytes);
+	}
+}
+
+/* which: 0 all, 1 data only, 2 deletes only */
+static int
+fill_files(Rows *r, Session *s, const Table *t, int which, floe_error *err)
+{
+	DataFile *files;
+	int n, i, k, j, nseen = 0;
+	const DataFile **seen;
+	int total = 0;
+
+	rows_init(r, r->a, "content:i file_path:t file_format:t spec_id:i record_count:l "
+		  "file_size_in_bytes:l referenced_data_file:t content_offset:l "
+		  "content_size_in_bytes:l");
+	TRY(table_scan_files(s->engine->io, t, -1, r->a, &files, &n, err));
+	for (i = 0; i < n; i++)
+		total += files[i].ndeletes;
+	seen = ARENA_ARRAY(r->a, const DataFile *, total + 1);
+	if (which != 2)
+		for (i = 0; i < n; i++)
+			file_row(r, &files[i]);
+	if (which == 1)
+		return FLOE_OK;
+	/* delete files, each once (one may apply to several data files);
+	 * a deletion vector is one row per vector (path + offset) */
+	for (i = 0; i < n; i++)
+		for (k = 0; k < files[i].ndeletes; k++) {
+			const DataFile *d = files[i].deletes[k];
+			bool dup = false;
+			for (j = 0; j < nseen && !dup; j++)
+				dup = seen[j] == d ||
+					(!strcmp(seen[j]->file_path, d->file_path) &&
+					 seen[j]->has_content_offset == d->has_content_offset &&
+					 seen[j]->content_offset == d->content_offset);
+			if (dup)
+				continue;
+			seen[nseen++] = d;
+			file_row(r, d);
+		}
+	return FLOE_OK;
+}
+
+static int
+fill_manifests(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
+{
+	const Snapshot *sn = metadata_current_snapshot(md);
+	const uint8_t *data;
+	size_t len;
+	ManifestFile *m;
+	int n, i;
+
+	rows_init(r, r->a, "path:t length:l partition_spec_id:i added_snapshot_id:l content:i "
+		  "sequence_number:l added_data_files_count:i existing_data_files_count:i "
+		  "deleted_data_files_count:i added_rows_count:l existing_rows_count:l "
+		  "deleted_rows_count:l");
+	if (!sn || !sn->manifest_list)
+		return FLOE_OK;
+	TRY(fileio_read(s->engine->io, sn->manifest_list, r->a, &data, &len, err));
+	TRY(manifest_list_read(data, len, sn->manifest_list, r->a, &m, &n, err));
+	for (i = 0; i < n; i++) {
+		Value *row = row_new(r);
+		put_s(row, 0, m[i].manifest_path);
+		put_i(row, 1, m[i].manifest_length);
+		put_i(row, 2, m[i].partition_spec_id);
+		put_i(row, 3, m[i].added_snapshot_id);
+		put_i(row, 4, m[i].content);
+		put_i(row, 5, m[i].sequence_number);
+		put_i(row, 6, m[i].added_files_count);
+		put_i(row, 7, m[i].existing_files_count);
+		put_i(row, 8, m[i].deleted_files_count);
+		put_i(row, 9, m[i].added_rows_count);
+		put_i(row, 10, m[i].existing_rows_count);
+		put_i(row, 11, m[i].deleted_rows_count);
+	}
+	return FLOE_OK;
+}
+
+static void
+fill_refs(Rows *r, const TableMetadata *md)
+{
+	int i;
+	bool main_seen = false;
+
+	rows_init(r, r->a, "name:t type:t snapshot_id:l");
+	for (i = 0; i < md->nrefs; i++) {
+		Value *row = row_new(r);
+		put_s(row, 0, md->refs[i].name);
+		put_s(row, 1, md->refs[i].type ? md->refs[i].type : "branch");
+		put_i(row, 2, md->refs[i].snapshot_id);
+		main_seen |= !strcmp(md->refs[i].name, "main");
+	}
+	if (!main_seen && md->has_current_snapshot) {
+		/* v1 metadata without refs: main is the current snapshot */
+		Value *row = row_new(r);
+		put_s(row, 0, "main");
+		put_s(row, 1, "branch");
+		put_i(row, 2, md->current_snapshot_id);
+	}
+}
+
+static void
+fill_properties(Rows *r, const TableMetadata *md)
+{
+	int i;
+
+	rows_init(r, r->a, "key:t value:t");
+	for (i = 0; i < md->nproperties; i++) {
+		Value *row = row_new(r);
+		put_s(row, 0, md->properties[i].key);
+		put_s(row, 1, md->properties[i].value);
+	}
+}
+
+static void
+fill_metadata_log(Rows *r, const Table *t)
+{
+	const TableMetadata *md = t->md;
+	int i;
+
+	rows_init(r, r->a, "timestamp:z file:t latest_snapshot_id:l latest_schema_id:i "
+		  "latest_sequence_number:l");
+	for (i = 0; i < md->nmetadata_log; i++) {
+		Value *row = row_new(r);
+		put_i(row, 0, md->metadata_log[i].timestamp_ms * 1000);
+		put_s(row, 1, md->metadata_log[i].metadata_file);
+	}
+	/* the current metadata file, as Trino lists it last */
+	if (t->metadata_location) {
+		Value *row = row_new(r);
+		put_i(row, 0, md->last_updated_ms * 1000);
+		put_s(row, 1, t->metadata_location);
+		if (md->has_current_snapshot)
+			put_i(row, 2, md->current_snapshot_id);
+		put_i(row, 3, md->current_schema_id);
+		put_i(row, 4, md->last_sequence_number);
+	}
+}
+
+/* ---- time travel --------------------------------------------------------- */
+
+static int
+time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by_version,
+	    const char *arg, Arena *a, int *ncols, char ***names, SqlType **types, Operator **op,
+	    floe_error *err)
+{
+	const Snapshot *sn;
+	const IcebergSchema *schema;
+	DataFile *files;
+	int nfiles, i, *proj;
+
+	if (by_version) {
+		char *end;
+		long long id = strtoll(arg, &end, 10);
+		if (!*arg || *end)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid snapshot id \"%s\"", arg);
+		sn = metadata_snapshot_by_id(t->md, (int64_t)id);
+		if (!sn)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "snapshot %lld of table \"%s\" does not exist", id, tname);
+	} else {
+		int64_t ts;
+		if (!strcasecmp(arg, "now") || !strcasecmp(arg, "current_timestamp"))
+			ts = datetime_now();
+		else
+			TRY(datetime_parse_timestamptz(arg, strlen(arg), &ts, err));
+		/* a snapshot is current from its millisecond on */
+		sn = metadata_snapshot_as_of(t->md, ts >= 0 ? ts / 1000 : -((-ts + 999) / 1000));
+		if (!sn)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "table \"%s\" has no snapshot at or before %s", tname, arg);
+	}
+	schema = sn->has_schema_id ? metadata_schema_by_id(t->md, sn->schema_id) : NULL;
+	if (!schema)
+		schema = metadata_current_schema(t->md);
+	TRY(table_scan_files(s->engine->io, t, sn->snapshot_id, a, &files, &nfiles, err));
+	*ncols = schema->nfields;
+	*names = ARENA_ARRAY(a, char *, schema->nfields + 1);
+	*types = ARENA_ARRAY(a, SqlType, schema->nfields + 1);
+	proj = ARENA_ARRAY(a, int, schema->nfields + 1);
+	for (i = 0; i < schema->nfields; i++) {
+		(*names)[i] = schema->fields[i].name;
+		(*types)[i] = schema->fields[i].nested ? type_make(TYPE_NULL) : schema->fields[i].type;
+		proj[i] = i;
+	}
+	*op = scan_new(ctx, schema, schema->nfields, proj, files, nfiles, false, t->md);
+	(*op)->label = arena_sprintf(a, "Seq Scan on %s (snapshot %" PRId64 ")", tname,
+				     sn->snapshot_id);
+	return FLOE_OK;
+}
+
+/* ---- the hook ------------------------------------------------------------ */
+
+static const char *const kinds[] = {
+	"snapshots", "history", "files", "data_files", "delete_files", "manifests", "refs",
+	"properties", "metadata_log_entries", NULL
+};
 
 int
 metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
 		   int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err)
 {
-	(void)s;
-	(void)ctx;
-	(void)rv;
-	(void)a;
-	(void)ncols;
-	(void)names;
-	(void)types;
-	(void)op;
-	(void)err;
+	const char *dollar = rv->relname ? strchr(rv->relname, '$') : NULL;
+	const char *kind, *ns, *name, *arg = NULL;
+	PgQuery__RangeVar base;
+	Table *t;
+	Rows r;
+	int k = -1, tt = 0;       /* tt: 1 by version, 2 by timestamp */
+	floe_error e2;
+
 	*found = false;
+	if (!dollar || dollar == rv->relname)
+		return FLOE_OK;
+	kind = dollar + 1;
+	if (!strncmp(kind, "v$", 2))
+		tt = 1, arg = kind + 2;
+	else if (!strncmp(kind, "ts$", 3))
+		tt = 2, arg = kind + 3;
+	else
+		for (k = 0; kinds[k] && strcmp(kinds[k], kind); k++)
+			;
+	if (!tt && !kinds[k])
+		return FLOE_OK;
+	base = *rv;
+	base.relname = arena_strndup(a, rv->relname, (size_t)(dollar - rv->relname));
+	session_resolve_name(s, &base, &ns, &name);
+	memset(&e2, 0, sizeof e2);
+	if (txn_table_load(s, ns, name, a, &t, &e2) != FLOE_OK) {
+		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE) && !tt)
+			return FLOE_OK;        /* not ours: maybe a table named so */
+		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE))
+			return floe_errorf(err, ERRCODE_UNDEFINED_TABLE,
+					   "relation \"%s%s%s\" does not exist",
+					   rv->schemaname ? rv->schemaname : "",
+					   rv->schemaname && rv->schemaname[0] ? "." : "", base.relname);
+		*err = e2;
+		return FLOE_ERR;
+	}
+	*found = true;
+	if (tt)
+		return time_travel(s, ctx, t, base.relname, tt == 1, arg, a, ncols, names, types, op,
+				   err);
+	memset(&r, 0, sizeof r);
+	r.a = a;
+	switch (k) {
+	case 0: fill_snapshots(&r, t->md); break;
+	case 1: fill_history(&r, t->md); break;
+	case 2: case 3: case 4: TRY(fill_files(&r, s, t, k - 2, err)); break;
+	case 5: TRY(fill_manifests(&r, s, t->md, err)); break;
+	case 6: fill_refs(&r, t->md); break;
+	case 7: fill_properties(&r, t->md); break;
+	default: fill_metadata_log(&r, t); break;
+	}
+	*ncols = r.ncols;
+	*names = r.names;
+	*types = r.types;
+	*op = rows_op(ctx, &r);
 	return FLOE_OK;
 }

@@ -21,7 +21,10 @@
  *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
  *     merge_rewrite below
+ *   time travel: t FOR VERSION|TIMESTAMP AS OF x  ->  "t$v$x" / "t$ts$x"
+ *     (metatables.c reads them): see timetravel_rewrite below
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -431,6 +434,141 @@ merge_mark(SqlStmt *stmts, int nstmts, const MergeWhen *mw, int n, floe_error *e
 	return FLOE_OK;
 }
 
+/* ---- time travel: t FOR VERSION AS OF n / FOR TIMESTAMP AS OF '...' ------
+ *
+ * Trino's FOR VERSION|TIMESTAMP AS OF and Spark's VERSION|TIMESTAMP AS OF
+ * (after FROM/JOIN/, t) after a relation name become, in place and padded
+ * with blanks, one quoted name that metatables.c recognises:
+ *   t FOR VERSION AS OF 42              ->  "t$v$42"
+ *   t FOR TIMESTAMP AS OF [TIMESTAMP[TZ]] '2024-01-01 10:00'  ->  "t$ts$2024-01-01 10:00"
+ *   t FOR TIMESTAMP AS OF now() | current_timestamp            ->  "t$ts$now"
+ * Only the last part of a qualified name is rewritten (s."t$v$42").
+ * Names over 63 bytes are left alone (a syntax error).
+ */
+typedef struct Tok {
+	const char *p;
+	size_t len;               /* 0: no token */
+	char kind;                /* 'w' word, 'q' quoted name, 'c' other character */
+} Tok;
+
+static bool
+tok_is(const Tok *t, const char *kw)
+{
+	return t->kind == 'w' && word_is(t->p, t->len, kw);
+}
+
+static void
+timetravel_rewrite(const char *sql, char **copy)
+{
+	const char *p = sql;
+	Tok h[4];                 /* h[0]: the last token, h[1] the one before... */
+
+	if (!strcasestr(sql, "as") || !strcasestr(sql, "of"))
+		return;
+	memset(h, 0, sizeof h);
+	while (*p) {
+		const char *q = skip_space(p), *w1, *w2, *w3, *arg, *arg_end, *lit, *rel;
+		size_t w, l1, l2, l3, la, rl;
+		bool version, spark;
+		Tok t;
+		char buf[80];
+		int n, i;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		t.p = p;
+		if (*p == '\'' || *p == '"') {
+			p = skip_quoted(sql, p);
+			t.kind = *t.p == '"' ? 'q' : 'c';
+		} else if ((w = word_len(p)) > 0) {
+			t.kind = 'w';
+			p += w;
+		} else {
+			t.kind = 'c';
+			p++;
+		}
+		t.len = (size_t)(p - t.p);
+		if (t.kind != 'w')
+			goto push;
+		version = word_is(t.p, w, "version");
+		spark = version || word_is(t.p, w, "timestamp");
+		if (!(spark || word_is(t.p, w, "for")) || !(h[0].kind == 'w' || h[0].kind == 'q'))
+			goto push;
+		/* after FROM/JOIN/, [schema.] for Spark's form */
+		if (spark && !(tok_is(&h[1], "from") || tok_is(&h[1], "join") ||
+			       (h[1].kind == 'c' && *h[1].p == ',') ||
+			       (h[1].kind == 'c' && *h[1].p == '.' &&
+				(tok_is(&h[3], "from") || tok_is(&h[3], "join") ||
+				 (h[3].kind == 'c' && *h[3].p == ',')))))
+			goto push;
+		w1 = t.p, l1 = w;
+		if (!spark) {
+			w1 = next_word(t.p + w, &l1);
+			if (!w1)
+				goto push;
+			version = word_is(w1, l1, "version");
+			if (!version && !word_is(w1, l1, "timestamp"))
+				goto push;
+		}
+		w2 = next_word(w1 + l1, &l2);
+		if (!w2 || !word_is(w2, l2, "as"))
+			goto push;
+		w3 = next_word(w2 + l2, &l3);
+		if (!w3 || !word_is(w3, l3, "of"))
+			goto push;
+		arg = skip_space(w3 + l3);
+		if (!version && (word_is(arg, word_len(arg), "timestamp") ||
+				 word_is(arg, word_len(arg), "timestamptz")))
+			arg = skip_space(arg + word_len(arg));
+		if (*arg == '\'') {
+			arg_end = skip_quoted(sql, arg);
+			lit = arg + 1;
+			la = (size_t)(arg_end - arg) - 2;
+			if (arg_end - arg < 2 || arg_end[-1] != '\'' || memchr(lit, '\'', la) ||
+			    memchr(lit, '"', la))
+				goto push;
+		} else if (version && *arg >= '0' && *arg <= '9') {
+			lit = arg;
+			la = word_len(arg);
+			arg_end = arg + la;
+		} else if (!version && word_is(arg, word_len(arg), "current_timestamp")) {
+			arg_end = arg + word_len(arg);
+			lit = "now", la = 3;
+		} else if (!version && word_is(arg, word_len(arg), "now") &&
+			   *skip_space(arg + 3) == '(' && *skip_space(skip_space(arg + 3) + 1) == ')') {
+			arg_end = skip_space(skip_space(arg + 3) + 1) + 1;
+			lit = "now", la = 3;
+		} else {
+			goto push;
+		}
+		rel = h[0].p, rl = h[0].len;
+		if (h[0].kind == 'q')
+			n = snprintf(buf, sizeof buf, "%.*s$%s$%.*s\"", (int)rl - 1, rel,
+				     version ? "v" : "ts", (int)la, lit);
+		else
+			n = snprintf(buf, sizeof buf, "\"%.*s$%s$%.*s\"", (int)rl, rel,
+				     version ? "v" : "ts", (int)la, lit);
+		if (n < 0 || n >= (int)sizeof buf || n - 2 > 63 || n > arg_end - rel)
+			goto push;
+		if (h[0].kind == 'w')
+			for (i = 1; i <= (int)rl; i++)
+				if (buf[i] >= 'A' && buf[i] <= 'Z')
+					buf[i] += 'a' - 'A';
+		if (!*copy)
+			*copy = strdup(sql);
+		memset(*copy + (rel - sql), ' ', (size_t)(arg_end - rel));
+		memcpy(*copy + (rel - sql), buf, (size_t)n);
+		p = arg_end;
+		t.p = rel, t.len = (size_t)n, t.kind = 'q';
+		h[0] = t;
+		continue;
+push:
+		memmove(&h[1], &h[0], sizeof h[0] * 3);
+		h[0] = t;
+	}
+}
+
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
@@ -442,6 +580,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 	size_t i;
 
 	merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
+	timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
 	r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
 
 	free(rewritten);
