@@ -2247,6 +2247,8 @@ bind_expr(BindCtx *b, Node *n)
 			return NULL;
 		if (bind_type_name(b, n->type_cast->type_name, &t) != FLOE_OK)
 			return NULL;
+		if (t.id == TYPE_DECIMAL && t.precision == 0 && !a->unknown_literal)
+			t = cast_unconstrained_numeric(a->type);   /* keeps each value's scale */
 		e = bind_coerce(b, a, t, COERCE_EXPLICIT, NULL);
 		if (!e)
 			return fail_at(b, n->type_cast->location);
