@@ -331,7 +331,7 @@ be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 			live += !o->done;
 		pthread_mutex_unlock(&srv->conns_mu);
 		if (live > srv->max_connections) {
-			floe_errorf(err, "53300" /* too_many_connections */, "sorry, too many clients already");
+			floe_errorf(err, ERRCODE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
 			return -1;
 		}
 	}
@@ -569,14 +569,14 @@ idle_limit(Conn *c, const char **sqlstate, const char **msg)
 	st = session_txn_status(ss->s);
 	if (st == 'T' || st == 'E') {
 		us = timeout_us(session_setting(ss->s, "idle_in_transaction_session_timeout"));
-		*sqlstate = "25P03" /* idle_in_transaction_session_timeout */;
+		*sqlstate = ERRCODE_IDLE_IN_TRANSACTION_SESSION_TIMEOUT;
 		*msg = "terminating connection due to idle-in-transaction timeout";
 	} else {
 		const char *v = session_setting(ss->s, "idle_session_timeout");
 		us = timeout_us(v);
 		if (!us && (!v || !*v))
 			us = c->srv->idle_timeout_us;
-		*sqlstate = "57P05" /* idle_session_timeout */;
+		*sqlstate = ERRCODE_IDLE_SESSION_TIMEOUT;
 		*msg = "terminating connection due to idle-session timeout";
 	}
 	return us;
