@@ -212,11 +212,10 @@ be_session_open(void *ctx, const char *user, const char *database, volatile int 
 {
 	Server *srv = ctx;
 	SrvSession *ss = xcalloc(1, sizeof *ss);
-	(void)user;
-	(void)database;
 	(void)err;
 	pthread_mutex_lock(&srv->engine_mu);
 	ss->s = session_new(srv->engine);
+	session_set_identity(ss->s, user, database);
 	ss->cancel = cancel_flag;
 	session_set_cancel_flag(ss->s, cancel_flag);
 	pthread_mutex_unlock(&srv->engine_mu);

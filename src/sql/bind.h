@@ -40,6 +40,8 @@ struct Session {
 	const uint32_t *param_oids;
 	bool params_describe;
 	struct Txn *txn;          /* txn.c's state; NULL when none */
+	char *user;               /* the login role and database (NULL: floe's defaults) */
+	char *database;
 };
 
 typedef struct Scope {

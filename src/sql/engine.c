@@ -192,6 +192,15 @@ session_new(Engine *e)
 }
 
 void
+session_set_identity(Session *s, const char *user, const char *database)
+{
+	free(s->user);
+	free(s->database);
+	s->user = user && user[0] ? xstrdup(user) : NULL;
+	s->database = database && database[0] ? xstrdup(database) : NULL;
+}
+
+void
 session_set_cancel_flag(Session *s, volatile int *flag)
 {
 	s->cancel_flag = flag ? flag : &s->cancel;
@@ -204,6 +213,8 @@ session_free(Session *s)
 	if (!s)
 		return;
 	txn_session_free(s);
+	free(s->user);
+	free(s->database);
 	for (i = 0; i < s->nsettings; i++) {
 		free(s->settings_keys[i]);
 		free(s->settings_values[i]);

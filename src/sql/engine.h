@@ -129,6 +129,10 @@ const char *session_setting(Session *session, const char *name);
  * transaction block, 'E' in a failed block (statements refused with 25P02
  * until ROLLBACK).  Implemented in txn.c. */
 char session_txn_status(Session *session);
+
+/* The role and database a client logged in as (current_user,
+ * current_database(), pg_catalog); NULL keeps floe's defaults. */
+void session_set_identity(Session *session, const char *user, const char *database);
 /* The SqlType of a PostgreSQL type OID floe supports; FLOE_ERR (0A000) for
  * others.  OID 0 and 705 (unknown) are not types: FLOE_ERR. */
 int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);

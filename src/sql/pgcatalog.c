@@ -1007,14 +1007,13 @@ const char *
 pgcatalog_user(Session *s)
 {
 	const char *u = session_setting(s, "session_authorization");
-	return u && u[0] ? u : DEFAULT_USER;
+	return u && u[0] ? u : s->user ? s->user : DEFAULT_USER;
 }
 
 const char *
 pgcatalog_database(Session *s)
 {
-	(void)s;
-	return DEFAULT_DATABASE;
+	return s->database ? s->database : DEFAULT_DATABASE;
 }
 
 #define session_user_name pgcatalog_user
