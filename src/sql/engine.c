@@ -1360,6 +1360,10 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 
 /* ---- CALL, SET, SHOW --------------------------------------------------- */
 
+/* metatables.c (bind.h should declare it) */
+int metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
+		   ResultSink *sink);
+
 static int
 exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
 {
@@ -1375,6 +1379,9 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 
 	if (!strcmp(name, "rewrite_data_files") || !strcmp(name, "rewrite_position_delete_files"))
 		return optimize_call(s, ctx, sql, cs, sink);
+	if (!strcmp(name, "rollback_to_snapshot") || !strcmp(name, "set_current_snapshot") ||
+	    !strcmp(name, "rollback_to_timestamp"))
+		return metatable_call(s, ctx, sql, cs, sink);
 	if (strcmp(name, "register_table") != 0)
 		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "procedure %s does not exist", name);
 	memset(&b, 0, sizeof b);

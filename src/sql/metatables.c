@@ -20,8 +20,16 @@
  * Any other name with '$' is not ours (*found = false): a user table may
  * hold '$' in its name.
  *
+ * Procedures (Iceberg's Spark procedures; no result rows, tag CALL):
+ *   CALL rollback_to_snapshot('[ns.]t', id)     id: an ancestor of the current
+ *   CALL set_current_snapshot('[ns.]t', id)     id: any snapshot of t
+ *   CALL rollback_to_timestamp('[ns.]t', ts)    the newest ancestor at or before ts
+ * make the snapshot current (refs "main", a snapshot-log entry) in one
+ * metadata commit through txn_commit_metadata.
+ *
  * INTERFACE ROUTINES (bind.h)
  *   metatable_relation(s, ctx, rv, a, &found, &ncols, &names, &types, &op, err)
+ *   metatable_call(s, ctx, sql, cs, sink)       the procedures above
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -514,5 +522,133 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	*names = r.names;
 	*types = r.types;
 	*op = rows_op(ctx, &r);
+	return FLOE_OK;
+}
+
+/* ---- procedures ------------------------------------------------------------ */
+
+int
+metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
+{
+	PgQuery__FuncCall *f = cs->funccall;
+	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
+	static const char *const argnames[2] = { "table", "snapshot_id" };
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	bool by_time = !strcmp(name, "rollback_to_timestamp");
+	bool any = !strcmp(name, "set_current_snapshot");
+	Value args[2];
+	bool have[2] = { false, false };
+	BindCtx b;
+	const char *ns, *tbl, *dot;
+	const Snapshot *target = NULL, *sn;
+	TableMetadata *md;
+	Table *t, *out;
+	int64_t now;
+	size_t i;
+	int k;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = a;
+	b.err = err;
+	b.sql = sql;
+	b.where = "CALL";
+	for (i = 0; i < f->n_args; i++) {
+		Node *n = f->args[i];
+		int slot = (int)i;
+		Expr *x;
+		SqlType to;
+		if (n->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			slot = -1;
+			for (k = 0; k < 2; k++)
+				if (!strcmp(n->named_arg_expr->name, argnames[k]) ||
+				    (k == 1 && by_time && !strcmp(n->named_arg_expr->name, "timestamp")))
+					slot = k;
+			if (slot < 0)
+				return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION,
+						   "%s has no argument named \"%s\"", name,
+						   n->named_arg_expr->name);
+			n = n->named_arg_expr->arg;
+		}
+		if (slot >= 2)
+			return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "%s takes 2 arguments", name);
+		to = type_make(slot == 0 ? TYPE_TEXT : by_time ? TYPE_TIMESTAMPTZ : TYPE_INT64);
+		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, to, 1, NULL)))
+			return FLOE_ERR;
+		TRY(expr_eval_const(x, a, &args[slot], err));
+		if (args[slot].is_null)
+			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+					   "%s arguments must not be NULL", name);
+		have[slot] = true;
+	}
+	if (!have[0] || !have[1])
+		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "%s(table, %s) needs 2 arguments",
+				   name, by_time ? "timestamp" : "snapshot_id");
+	tbl = arena_strndup(a, strview_data(&args[0].u.s), args[0].u.s.len);
+	ns = s->search_path;
+	if ((dot = strchr(tbl, '.'))) {
+		ns = arena_strndup(a, tbl, (size_t)(dot - tbl));
+		tbl = dot + 1;
+	}
+	TRY(txn_table_load(s, ns, tbl, a, &t, err));
+	if (by_time) {
+		/* the newest ancestor of the current snapshot at or before ts */
+		int64_t ms = args[1].u.i >= 0 ? args[1].u.i / 1000 : -((-args[1].u.i + 999) / 1000);
+		int guard = 0;
+		for (sn = metadata_current_snapshot(t->md); sn && guard++ <= t->md->nsnapshots;
+		     sn = sn->has_parent ? metadata_snapshot_by_id(t->md, sn->parent_snapshot_id) : NULL)
+			if (sn->timestamp_ms <= ms) {
+				target = sn;
+				break;
+			}
+		if (!target)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "table \"%s\" has no snapshot at or before that time", tbl);
+	} else {
+		target = metadata_snapshot_by_id(t->md, args[1].u.i);
+		if (!target)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "snapshot %" PRId64 " of table \"%s\" does not exist",
+					   args[1].u.i, tbl);
+		if (!any && !current_ancestor(t->md, target->snapshot_id))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "snapshot %" PRId64 " is not an ancestor of the current snapshot of table \"%s\"",
+					   target->snapshot_id, tbl);
+	}
+	if (!t->md->has_current_snapshot || t->md->current_snapshot_id != target->snapshot_id) {
+		md = metadata_copy(t->md, a);
+		md->has_current_snapshot = true;
+		md->current_snapshot_id = target->snapshot_id;
+		/* refs: main moves (added if absent) */
+		md->refs = ARENA_ARRAY(a, SnapshotRef, t->md->nrefs + 1);
+		memcpy(md->refs, t->md->refs, sizeof(SnapshotRef) * (size_t)t->md->nrefs);
+		md->nrefs = t->md->nrefs;
+		for (k = 0; k < md->nrefs && strcmp(md->refs[k].name, "main"); k++)
+			;
+		if (k == md->nrefs) {
+			memset(&md->refs[k], 0, sizeof md->refs[k]);
+			md->refs[k].name = "main";
+			md->refs[k].type = "branch";
+			md->nrefs++;
+		}
+		md->refs[k].snapshot_id = target->snapshot_id;
+		/* snapshot log: the target became current now */
+		now = datetime_now() / 1000;
+		if (now < t->md->last_updated_ms)
+			now = t->md->last_updated_ms;
+		for (k = 0; k < t->md->nsnapshot_log; k++)
+			if (now < t->md->snapshot_log[k].timestamp_ms)
+				now = t->md->snapshot_log[k].timestamp_ms;
+		md->snapshot_log = ARENA_ARRAY(a, SnapshotLogEntry, t->md->nsnapshot_log + 1);
+		memcpy(md->snapshot_log, t->md->snapshot_log,
+		       sizeof(SnapshotLogEntry) * (size_t)t->md->nsnapshot_log);
+		md->snapshot_log[t->md->nsnapshot_log].timestamp_ms = now;
+		md->snapshot_log[t->md->nsnapshot_log].snapshot_id = target->snapshot_id;
+		md->nsnapshot_log = t->md->nsnapshot_log + 1;
+		TRY(txn_commit_metadata(s, t, md, a, &out, err));
+	}
+	if (sink && sink->complete)
+		sink->complete(sink->ctx, "CALL");
 	return FLOE_OK;
 }
