@@ -18,6 +18,7 @@
 #    OPTIMIZEd; rows unchanged (and equal to the MANIFEST's expected count),
 #    no delete files left, partition tuples kept (iceberg-validate), icebird
 #    reads the same rows.
+# B2. a corrupt data file: XX001 naming it, no file left behind.
 # C. OPTIMIZE / CALL through floe serve with psycopg 3 (extended protocol:
 #    Describe reports the metrics row).
 #
@@ -166,6 +167,29 @@ while IFS='|' read -r key folder from from2; do
 	if [ "$ice" != "$nrec" ]; then fail "ext $key" "icebird reads $ice rows, floe $nrec"; continue; fi
 	pass "ext $key"
 done <<<"$ext_cases"
+
+# ---- B2. a corrupt data file: OPTIMIZE fails with XX001 naming it, and
+# leaves no file behind and the table as it was --------------------------
+wh=$tmp/corrupt
+if out=$("$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (a int, b text); INSERT INTO t SELECT g, 'x' || g FROM generate_series(1, 1000) g; INSERT INTO t VALUES (0, 'y'); INSERT INTO t VALUES (-1, 'z')" 2>&1); then
+	victim=$(ls "$wh"/public/t/data/*.parquet | head -1)
+	head -c 200 "$victim" >"$tmp/cut" && chmod u+w "$victim" 2>/dev/null; cat "$tmp/cut" >"$victim"
+	ls -R "$wh"/public/t | sort >"$tmp/files0"
+	out=$("$FLOE_BIN" -D "$wh" -q -c "OPTIMIZE t" 2>&1)
+	rc=$?
+	ls -R "$wh"/public/t | sort >"$tmp/files1"
+	if [ $rc = 0 ]; then
+		fail "corrupt data file" "OPTIMIZE succeeded: $out"
+	elif ! echo "$out" | grep -q "$(basename "$victim")"; then
+		fail "corrupt data file" "the error does not name the file: $out"
+	elif ! cmp -s "$tmp/files0" "$tmp/files1"; then
+		fail "corrupt data file" "files left behind: $(diff "$tmp/files0" "$tmp/files1" | grep '^>' | head -3 | tr '\n' ' ')"
+	else
+		pass "corrupt data file"
+	fi
+else
+	fail "corrupt data file" "setup: $out"
+fi
 
 # ---- C. through floe serve: psycopg 3's extended protocol (Describe) ----
 wh=$tmp/serve
