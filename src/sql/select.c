@@ -97,20 +97,6 @@
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
-
-/* not in common/sqlstate.txt yet (PostgreSQL's codes) */
-#ifndef ERRCODE_STATEMENT_TOO_COMPLEX
-#define ERRCODE_STATEMENT_TOO_COMPLEX "54001"
-#endif
-#ifndef ERRCODE_TOO_MANY_ARGUMENTS
-#define ERRCODE_TOO_MANY_ARGUMENTS "54023"
-#endif
-#ifndef ERRCODE_INVALID_RECURSION
-#define ERRCODE_INVALID_RECURSION "42P19"
-#endif
-#ifndef ERRCODE_TOO_MANY_COLUMNS
-#define ERRCODE_TOO_MANY_COLUMNS "54011"
-#endif
 #include "table/table.h"
 #include "types/cast.h"
 
