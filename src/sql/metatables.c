@@ -12,7 +12,7 @@
  *   properties  metadata_log_entries
  * reads the table's metadata as txn_table_load gives it (a transaction sees
  * its own snapshots).  Time travel comes from parse.c, which rewrites
- *   t FOR VERSION AS OF 123        ->  "t$v$123"
+ *   t FOR VERSION AS OF 123        ->  "t$v$123"   (or 'main': a branch/tag)
  *   t FOR TIMESTAMP AS OF '...'    ->  "t$ts$..."
  * (same length, padded) and reads the table's rows as of that snapshot,
  * in the snapshot's schema.
@@ -418,9 +418,17 @@ time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by
 	if (by_version) {
 		char *end;
 		long long id = strtoll(arg, &end, 10);
-		if (!*arg || *end)
-			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-					   "invalid snapshot id \"%s\"", arg);
+		int k;
+		if (!*arg || *end) {
+			/* a branch or tag name */
+			for (k = 0; k < t->md->nrefs && strcmp(t->md->refs[k].name, arg); k++)
+				;
+			if (k == t->md->nrefs)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "table \"%s\" has no snapshot, branch or tag \"%s\"",
+						   tname, arg);
+			id = t->md->refs[k].snapshot_id;
+		}
 		sn = metadata_snapshot_by_id(t->md, (int64_t)id);
 		if (!sn)
 			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
