@@ -161,6 +161,7 @@ scatter(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
 	const char *sd;
 	char *od = out->data;
 	uint32_t j;
+	bool dec = out->type.id == TYPE_DECIMAL;   /* carries display scales */
 
 	vector_view(src, &v);
 	sd = v.data;
@@ -171,6 +172,8 @@ scatter(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
 			vector_set_valid(out, sel[j]);
 		else
 			vector_set_null(out, sel[j]);
+		if (dec)
+			vector_copy_dscale(out, sel[j], src, k);
 	}
 }
 
@@ -183,6 +186,7 @@ copy_at(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
 	const char *sd;
 	char *od = out->data;
 	uint32_t j;
+	bool dec = out->type.id == TYPE_DECIMAL;   /* carries display scales */
 
 	vector_view(src, &v);
 	sd = v.data;
@@ -194,6 +198,8 @@ copy_at(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
 			vector_set_valid(out, r);
 		else
 			vector_set_null(out, r);
+		if (dec)
+			vector_copy_dscale(out, r, src, k);
 	}
 }
 

@@ -209,12 +209,15 @@ sort_next(Operator *op, Batch **out)
 	for (c = 0; c < op->ncols; c++) {
 		Vector *dst = &b->cols[c];
 		size_t w = type_width(dst->type.id);
+		bool dec = dst->type.id == TYPE_DECIMAL;   /* carries display scales */
 		for (i = 0; i < n; i++) {
 			const RowRef *r = &s->rows[s->emit_pos + i];
 			const Vector *src = &s->batches[r->batch]->cols[c];
 			memcpy((char *)dst->data + w * i, (const char *)src->data + w * r->row, w);
 			if (!validity_get(src->validity, r->row))
 				vector_set_null(dst, i);
+			if (dec)
+				vector_copy_dscale(dst, i, src, r->row);
 		}
 	}
 	b->count = n;

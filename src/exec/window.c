@@ -192,6 +192,7 @@ copy_cell(Vector *dst, uint32_t drow, const Vector *src, uint32_t srow)
 	}
 	memcpy((char *)dst->data + wdt * drow, (const char *)src->data + wdt * srow, wdt);
 	vector_set_valid(dst, drow);
+	vector_copy_dscale(dst, drow, src, srow);
 }
 
 static bool
