@@ -22,6 +22,15 @@
  *   to_char(timestamp|timestamptz, template) with the common template
  *   patterns (YYYY MM DD HH24 MI SS MS US, names, ordinals, FM, quoting);
  *   make_date, to_timestamp(double), justify_days/hours/interval;
+ *   date_trunc(text, interval) (interval_trunc: week 0A000); timezone(zone,
+ *   timestamp[tz]) = AT TIME ZONE (names, abbreviations, POSIX offsets);
+ *   make_time, make_timestamp[tz] (6 args), make_interval (0..7 positional
+ *   args); date_bin(interval, ts, origin); to_date/to_timestamp(text,
+ *   template) for the common patterns (numbers read their width when another
+ *   number follows, else all digits; a template separator matches any one
+ *   input separator; 22007 on unreadable text, 22008 on out-of-range
+ *   fields); to_char also FF1-FF6, OF/TZH/TZM, A.M./a.d. forms, and NULL for
+ *   an empty template;
  *   now()/current_timestamp/transaction_timestamp/statement_timestamp/
  *   current_date/localtimestamp/localtime (the statement time the engine
  *   sets with func_set_statement_time) and clock_timestamp().
@@ -356,6 +365,281 @@ JUSTIFY_KERNEL(justify_days_k, datetime_justify_days)
 JUSTIFY_KERNEL(justify_hours_k, datetime_justify_hours)
 JUSTIFY_KERNEL(justify_interval_k, justify_interval)
 
+/* ---- date_trunc(interval), AT TIME ZONE, make_*, date_bin ------------------------ */
+
+/* in types/datetime.c (not yet in datetime.h) */
+int datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err);
+int datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
+			 floe_error *err);
+
+static int
+date_trunc_iv(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a;
+	const Interval *b;
+	Interval *o = out->data;
+	uint32_t i;
+	char buf[64];
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		TRY(datetime_trunc_interval(field_at(ctx, &a[ka], buf, sizeof buf), b[kb], &o[i],
+					    ctx->err));
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* timezone(zone, timestamp) -> timestamptz (the wall clock read in zone);
+ * timezone(zone, timestamptz) -> timestamp (the wall clock in zone) */
+static int
+timezone_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a;
+	const int64_t *b;
+	int64_t *o = out->data;
+	bool from_tz = args[1].type.id == TYPE_TIMESTAMPTZ;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		char zone[128];
+		uint32_t zl;
+		int32_t east;
+		int64_t t;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		zl = a[ka].len < sizeof zone - 1 ? a[ka].len : (uint32_t)sizeof zone - 1;
+		memcpy(zone, strview_data(&a[ka]), zl);
+		zone[zl] = 0;
+		t = b[kb];
+		TRY(datetime_zone_offset(zone, t, !from_tz, &east, ctx->err));
+		if (t != TS_NOBEGIN && t != TS_NOEND) {
+			t = from_tz ? t + (int64_t)east * USECS_PER_SEC
+				    : t - (int64_t)east * USECS_PER_SEC;
+			if (t < TS_MIN_USECS || t > TS_MAX_USECS)
+				return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+						   "timestamp out of range");
+		}
+		o[i] = t;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* argument j of row i as a double; false when NULL */
+static bool
+f8_at(const VectorView *v, uint32_t i, double *x)
+{
+	uint32_t k = ARGK(*v, i);
+	if (!ARGVALID(*v, k))
+		return false;
+	*x = ((const double *)v->data)[k];
+	return true;
+}
+
+static int
+no_such(FuncCtx *ctx, const char *name, int nargs)
+{
+	return floe_errorf(ctx->err, ERRCODE_UNDEFINED_FUNCTION,
+			   "function %s with %d arguments does not exist", name, nargs);
+}
+
+/* an integer argument passed through the double-precision variadic */
+static int
+int_arg(FuncCtx *ctx, double x, int *out)
+{
+	if (!(x >= -2147483648.0 && x <= 2147483647.0))
+		return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "integer out of range");
+	*out = (int)x;
+	return FLOE_OK;
+}
+
+/* make_timestamp / make_timestamptz (year, month, mday, hour, min, sec) */
+static int
+make_ts_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[6];
+	int64_t *o = out->data;
+	bool tz = out->type.id == TYPE_TIMESTAMPTZ;
+	uint32_t i;
+	int j;
+
+	if (nargs != 6)
+		return no_such(ctx, tz ? "make_timestamptz" : "make_timestamp", nargs);
+	for (j = 0; j < 6; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		double x[6];
+		int f[5];
+		bool isnull = false;
+		for (j = 0; j < 6; j++)
+			if (!f8_at(&v[j], i, &x[j]))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		for (j = 0; j < 5; j++)
+			TRY(int_arg(ctx, x[j], &f[j]));
+		TRY(datetime_make_timestamp(f[0], f[1], f[2], f[3], f[4], x[5], &o[i], ctx->err));
+		if (tz)
+			o[i] = datetime_local_to_utc(o[i]);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* make_time(hour, min, sec) */
+static int
+make_time_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[3];
+	int64_t *o = out->data;
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < 3; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		uint32_t k0 = ARGK(v[0], i), k1 = ARGK(v[1], i);
+		int32_t h, mi;
+		double sec;
+		if (!ARGVALID(v[0], k0) || !ARGVALID(v[1], k1) || !f8_at(&v[2], i, &sec)) {
+			out_null(out, i);
+			continue;
+		}
+		h = ((const int32_t *)v[0].data)[k0];
+		mi = ((const int32_t *)v[1].data)[k1];
+		if (h < 0 || mi < 0 || mi > 59 || !(sec >= 0) || sec > 60 || h > 24 ||
+		    (h == 24 && (mi > 0 || sec > 0)) ||
+		    (int64_t)h * USECS_PER_HOUR + (int64_t)mi * USECS_PER_MIN + rint(sec * 1e6) >
+			    USECS_PER_DAY)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "time field value out of range: %d:%02d:%02g", h, mi, sec);
+		o[i] = (int64_t)h * USECS_PER_HOUR + (int64_t)mi * USECS_PER_MIN +
+		       (int64_t)rint(sec * 1e6);
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* make_interval(years, months, weeks, days, hours, mins, secs), trailing
+ * arguments default to 0 */
+static int
+make_interval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[7];
+	Interval *o = out->data;
+	uint32_t i;
+	int j;
+
+	if (nargs > 7)
+		return no_such(ctx, "make_interval", nargs);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		double x[7] = { 0, 0, 0, 0, 0, 0, 0 };
+		int f[6];
+		bool isnull = false;
+		double us;
+		int64_t months, days;
+		for (j = 0; j < nargs; j++)
+			if (!f8_at(&v[j], i, &x[j]))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		for (j = 0; j < 6; j++)
+			TRY(int_arg(ctx, x[j], &f[j]));
+		months = (int64_t)f[0] * 12 + f[1];
+		days = (int64_t)f[2] * 7 + f[3];
+		us = rint(((double)f[4] * 3600.0 + (double)f[5] * 60.0 + x[6]) * 1e6);
+		if (months > INT32_MAX || months < INT32_MIN || days > INT32_MAX ||
+		    days < INT32_MIN || !(us > -9.2e18 && us < 9.2e18))
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "interval out of range");
+		o[i].months = (int32_t)months;
+		o[i].days = (int32_t)days;
+		o[i].micros = (int64_t)us;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* date_bin(stride, source, origin) for timestamp and timestamptz */
+static int
+date_bin_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[3];
+	int64_t *o = out->data;
+	uint32_t i;
+	int j;
+
+	for (j = 0; j < 3; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count; i++) {
+		uint32_t k0 = ARGK(v[0], i), k1 = ARGK(v[1], i), k2 = ARGK(v[2], i);
+		Interval st;
+		int64_t src, org, stride, diff, delta;
+		if (!ARGVALID(v[0], k0) || !ARGVALID(v[1], k1) || !ARGVALID(v[2], k2)) {
+			out_null(out, i);
+			continue;
+		}
+		st = ((const Interval *)v[0].data)[k0];
+		src = ((const int64_t *)v[1].data)[k1];
+		org = ((const int64_t *)v[2].data)[k2];
+		if (src == TS_NOBEGIN || src == TS_NOEND) {
+			o[i] = src;
+			out_valid(out, i);
+			continue;
+		}
+		if (org == TS_NOBEGIN || org == TS_NOEND)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "origin out of range");
+		if (st.months != 0)
+			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "timestamps cannot be binned into intervals containing months or years");
+		if (__builtin_mul_overflow((int64_t)st.days, USECS_PER_DAY, &stride) ||
+		    __builtin_add_overflow(stride, st.micros, &stride))
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "interval out of range");
+		if (stride <= 0)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "stride must be greater than zero");
+		if (__builtin_sub_overflow(src, org, &diff))
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "interval out of range");
+		delta = diff - diff % stride;
+		if (org > src && stride > 1)
+			delta -= stride;
+		if (__builtin_add_overflow(org, delta, &o[i]) || o[i] < TS_MIN_USECS ||
+		    o[i] > TS_MAX_USECS)
+			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+					   "timestamp out of range");
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 /* ---- to_char(timestamp[tz], text) ------------------------------------------- */
 
 static const char *const month_names[] = { "January", "February", "March", "April", "May",
@@ -479,7 +763,7 @@ kw(const char *f, size_t flen, size_t i, const char *p)
 
 /* Format tm by PostgreSQL's to_char template rules (the common patterns). */
 static size_t
-format_tm(const Tm *tm, const char *f, size_t flen, char *buf, bool tz)
+format_tm(const Tm *tm, const char *f, size_t flen, char *buf, bool tz, int32_t east)
 {
 	size_t i = 0, n = 0;
 	int64_t year_ce = tm->year > 0 ? tm->year : 1 - tm->year;   /* no year 0 */
@@ -513,6 +797,39 @@ format_tm(const Tm *tm, const char *f, size_t flen, char *buf, bool tz)
 		} else if (pat(f, flen, i, "am") || pat(f, flen, i, "pm")) {
 			memcpy(buf + n, tm->hour < 12 ? "am" : "pm", 2);
 			n += 2, i += 2, kind = 2;
+		} else if (pat(f, flen, i, "A.M.") || pat(f, flen, i, "P.M.")) {
+			memcpy(buf + n, tm->hour < 12 ? "A.M." : "P.M.", 4);
+			n += 4, i += 4, kind = 2;
+		} else if (pat(f, flen, i, "a.m.") || pat(f, flen, i, "p.m.")) {
+			memcpy(buf + n, tm->hour < 12 ? "a.m." : "p.m.", 4);
+			n += 4, i += 4, kind = 2;
+		} else if (pat(f, flen, i, "A.D.") || pat(f, flen, i, "B.C.")) {
+			memcpy(buf + n, tm->year > 0 ? "A.D." : "B.C.", 4);
+			n += 4, i += 4, kind = 2;
+		} else if (pat(f, flen, i, "a.d.") || pat(f, flen, i, "b.c.")) {
+			memcpy(buf + n, tm->year > 0 ? "a.d." : "b.c.", 4);
+			n += 4, i += 4, kind = 2;
+		} else if (kw(f, flen, i, "FF") && i + 2 < flen && f[i + 2] >= '1' && f[i + 2] <= '6') {
+			int digits = f[i + 2] - '0', k;
+			int64_t u = tm->usec;
+			for (k = digits; k < 6; k++)
+				u /= 10;
+			v = u, width = digits, kind = 1;
+			i += 3;
+		} else if (tz && pat(f, flen, i, "OF")) {
+			int32_t a = east < 0 ? -east : east;
+			n += (size_t)sprintf(buf + n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
+			if (a / 60 % 60)
+				n += (size_t)sprintf(buf + n, ":%02d", a / 60 % 60);
+			i += 2, kind = 2;
+		} else if (tz && pat(f, flen, i, "TZH")) {
+			int32_t a = east < 0 ? -east : east;
+			n += (size_t)sprintf(buf + n, "%c%02d", east < 0 ? '-' : '+', a / 3600);
+			i += 3, kind = 2;
+		} else if (tz && pat(f, flen, i, "TZM")) {
+			int32_t a = east < 0 ? -east : east;
+			n += (size_t)sprintf(buf + n, "%02d", a / 60 % 60);
+			i += 3, kind = 2;
 		} else if (pat(f, flen, i, "BC") || pat(f, flen, i, "AD")) {
 			memcpy(buf + n, tm->year > 0 ? "AD" : "BC", 2);
 			n += 2, i += 2, kind = 2;
@@ -618,6 +935,7 @@ to_char_ts(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 	for (i = 0; i < count; i++) {
 		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
 		int64_t ts;
+		int32_t east;
 		Tm tm;
 		char *buf;
 		size_t n;
@@ -630,13 +948,361 @@ to_char_ts(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 			out_null(out, i);       /* to_char of infinity is NULL */
 			continue;
 		}
+		if (b[kb].len == 0) {
+			out_null(out, i);       /* an empty template gives NULL */
+			continue;
+		}
+		east = tz ? datetime_tz_offset_utc(ts) : 0;
 		if (tz)
 			ts = datetime_timestamptz_to_local(ts);
 		tm_of(ts, &tm);
 		/* each template byte expands to at most 40 bytes (names, numbers) */
 		buf = arena_alloc(out->arena, (size_t)b[kb].len * 40 + 1);
-		n = format_tm(&tm, strview_data(&b[kb]), b[kb].len, buf, tz);
+		n = format_tm(&tm, strview_data(&b[kb]), b[kb].len, buf, tz, east);
 		out_string_owned(out, i, buf, (uint32_t)n);
+	}
+	return FLOE_OK;
+}
+
+/* ---- to_date(text, text) / to_timestamp(text, text) ------------------------------- */
+
+/* Parsed fields; -1 = absent */
+typedef struct TmIn {
+	int64_t year;
+	int yy_digits, mon, mday, yday, hour, min, sec, usec, pm, h12, tzs, tzh, tzm, bc;
+	int64_t julian, ssss;
+} TmIn;
+
+static int
+bad_value(FuncCtx *ctx, const char *s, size_t n, const char *field)
+{
+	return floe_errorf(ctx->err, ERRCODE_INVALID_DATETIME_FORMAT,
+			   "invalid value \"%.*s\" for \"%s\"", (int)(n > 20 ? 20 : n), s, field);
+}
+
+/* read a number of at most maxd digits (an optional sign when sgn) */
+static int
+read_num(FuncCtx *ctx, const char *s, size_t n, size_t *pos, int maxd, bool sgn,
+	 const char *field, int64_t *out, int *ndig)
+{
+	size_t p = *pos;
+	int64_t v = 0, sign = 1;
+	int d = 0;
+
+	while (p < n && s[p] == ' ')
+		p++;
+	if (sgn && p < n && (s[p] == '-' || s[p] == '+'))
+		sign = s[p++] == '-' ? -1 : 1;
+	while (p < n && d < maxd && s[p] >= '0' && s[p] <= '9') {
+		v = v * 10 + (s[p++] - '0');
+		d++;
+	}
+	if (d == 0)
+		return bad_value(ctx, s + *pos, n - *pos, field);
+	*pos = p;
+	*out = v * sign;
+	if (ndig)
+		*ndig = d;
+	return FLOE_OK;
+}
+
+/* match one of names (case-insensitive, full name or its 3-letter prefix) */
+static int
+read_name(FuncCtx *ctx, const char *s, size_t n, size_t *pos, const char *const *names,
+	  int count, bool abbrev, const char *field, int *out)
+{
+	size_t p = *pos;
+	int k;
+
+	while (p < n && s[p] == ' ')
+		p++;
+	for (k = 0; k < count; k++) {
+		size_t len = abbrev ? 3 : strlen(names[k]);
+		if (p + len <= n && strncasecmp(s + p, names[k], len) == 0) {
+			*pos = p + len;
+			*out = k;
+			return FLOE_OK;
+		}
+	}
+	return floe_errorf(ctx->err, ERRCODE_INVALID_DATETIME_FORMAT,
+			   "invalid value \"%.*s\" for \"%s\"", (int)(n - p > 9 ? 9 : n - p), s + p,
+			   field);
+}
+
+static bool
+is_sep(char c)
+{
+	return !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+
+/* does a number pattern follow directly at template position i (then a
+ * field reads exactly its width, as "YYYYMMDD") */
+static bool
+num_follows(const char *f, size_t flen, size_t i)
+{
+	if (i + 1 < flen && f[i] == 'F' && f[i + 1] == 'M')
+		i += 2;
+	return i < flen && strchr("YMDHSIJUFC", f[i] >= 'a' && f[i] <= 'z' ? f[i] - 32 : f[i]) &&
+	       !(i + 2 < flen && strncasecmp(f + i, "MON", 3) == 0) &&
+	       !(i + 1 < flen && strncasecmp(f + i, "DY", 2) == 0) &&
+	       !(i + 2 < flen && strncasecmp(f + i, "DAY", 3) == 0);
+}
+
+static int
+parse_tm(FuncCtx *ctx, const char *s, size_t n, const char *f, size_t flen, TmIn *t)
+{
+	size_t i = 0, p = 0;
+	static const struct { const char *pat; int width; int id; } nums[] = {
+		{ "YYYY", 4, 1 }, { "YYY", 3, 2 }, { "YY", 2, 3 }, { "Y", 1, 4 },
+		{ "HH24", 2, 5 }, { "HH12", 2, 6 }, { "HH", 2, 6 }, { "MI", 2, 7 },
+		{ "SSSS", 5, 8 }, { "SS", 2, 9 }, { "MS", 3, 10 }, { "US", 6, 11 },
+		{ "MM", 2, 12 }, { "DDD", 3, 13 }, { "DD", 2, 14 }, { "D", 1, 15 },
+		{ "J", 7, 16 }, { "CC", 2, 17 }, { "Q", 1, 15 }, { "WW", 2, 15 }, { "W", 1, 15 },
+		{ "IYYY", 4, 15 }, { "IW", 2, 15 }, { "ID", 1, 15 }, { "TZH", 2, 18 }, { "TZM", 2, 19 },
+	};
+
+	while (i < flen) {
+		size_t k;
+		bool done = false;
+		if (i + 1 < flen && f[i] == 'F' && (f[i + 1] == 'M' || f[i + 1] == 'X')) {
+			i += 2;
+			continue;
+		}
+		if (f[i] == '"') {   /* quoted literal: skip as many input characters */
+			for (i++; i < flen && f[i] != '"'; i++)
+				if (p < n)
+					p++;
+			i++;
+			continue;
+		}
+		if (i + 2 < flen && (f[i] == 'F' || f[i] == 'f') && (f[i + 1] == 'F' || f[i + 1] == 'f') &&
+		    f[i + 2] >= '1' && f[i + 2] <= '6') {
+			int64_t v;
+			int d, w = f[i + 2] - '0';
+			TRY(read_num(ctx, s, n, &p, w, false, "FF", &v, &d));
+			for (; d < 6; d++)
+				v *= 10;
+			t->usec = (int)v;
+			i += 3;
+			continue;
+		}
+		if (pat(f, flen, i, "AM") || pat(f, flen, i, "PM") || pat(f, flen, i, "am") ||
+		    pat(f, flen, i, "pm") || pat(f, flen, i, "A.M.") || pat(f, flen, i, "P.M.") ||
+		    pat(f, flen, i, "a.m.") || pat(f, flen, i, "p.m.")) {
+			size_t len = f[i + 1] == '.' ? 4 : 2;
+			while (p < n && s[p] == ' ')
+				p++;
+			if (p + len <= n && (s[p] == 'A' || s[p] == 'a' || s[p] == 'P' || s[p] == 'p') &&
+			    (len == 2 ? (s[p + 1] == 'M' || s[p + 1] == 'm')
+				      : (s[p + 1] == '.' && (s[p + 2] == 'M' || s[p + 2] == 'm') &&
+					 s[p + 3] == '.'))) {
+				t->pm = s[p] == 'P' || s[p] == 'p';
+				p += len;
+			} else
+				return floe_errorf(ctx->err, ERRCODE_INVALID_DATETIME_FORMAT,
+						   "invalid value \"%.*s\" for \"%.*s\"",
+						   (int)(n - p > 2 ? 2 : n - p), s + p, (int)len, f + i);
+			i += len;
+			continue;
+		}
+		if (pat(f, flen, i, "BC") || pat(f, flen, i, "AD") || pat(f, flen, i, "bc") ||
+		    pat(f, flen, i, "ad") || pat(f, flen, i, "B.C.") || pat(f, flen, i, "A.D.") ||
+		    pat(f, flen, i, "b.c.") || pat(f, flen, i, "a.d.")) {
+			size_t len = f[i + 1] == '.' ? 4 : 2;
+			while (p < n && s[p] == ' ')
+				p++;
+			if (p < n && (s[p] == 'B' || s[p] == 'b'))
+				t->bc = 1;
+			p = p + len <= n ? p + len : n;
+			i += len;
+			continue;
+		}
+		if (i + 2 < flen && (strncasecmp(f + i, "MONTH", 5) == 0 && i + 4 < flen)) {
+			int m;
+			TRY(read_name(ctx, s, n, &p, month_names, 12, false, "MONTH", &m));
+			t->mon = m + 1;
+			i += 5;
+			continue;
+		}
+		if (i + 2 < flen && strncasecmp(f + i, "MON", 3) == 0) {
+			int m;
+			TRY(read_name(ctx, s, n, &p, month_names, 12, true, "MON", &m));
+			t->mon = m + 1;
+			i += 3;
+			continue;
+		}
+		if (i + 2 < flen && strncasecmp(f + i, "DAY", 3) == 0) {
+			int d;
+			TRY(read_name(ctx, s, n, &p, day_names, 7, false, "DAY", &d));
+			i += 3;
+			continue;
+		}
+		if (i + 1 < flen && strncasecmp(f + i, "DY", 2) == 0) {
+			int d;
+			TRY(read_name(ctx, s, n, &p, day_names, 7, true, "DY", &d));
+			i += 2;
+			continue;
+		}
+		for (k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+			int64_t v;
+			int d, width;
+			size_t pl = strlen(nums[k].pat);
+			if (!kw(f, flen, i, nums[k].pat))
+				continue;
+			/* a field followed directly by another number reads its width;
+			 * otherwise as many digits as there are (YYYY up to 9) */
+			width = num_follows(f, flen, i + pl) ? nums[k].width
+				: nums[k].id == 1 || nums[k].id == 16 || nums[k].id == 8 ? 9
+				: nums[k].id == 10 || nums[k].id == 11 ? nums[k].width : 9;
+			TRY(read_num(ctx, s, n, &p, width, nums[k].id == 18, nums[k].pat, &v, &d));
+			if (v > INT32_MAX && nums[k].id != 16 && nums[k].id != 1)
+				return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+						   "value for \"%s\" in source string is out of range",
+						   nums[k].pat);
+			switch (nums[k].id) {
+			case 1: t->year = v; t->yy_digits = d; break;
+			case 2: case 3: case 4: t->year = v; t->yy_digits = (int)pl; break;
+			case 5: t->hour = (int)v; t->h12 = 0; break;
+			case 6: t->hour = (int)v; t->h12 = 1; break;
+			case 7: t->min = (int)v; break;
+			case 8: t->ssss = v; break;
+			case 9: t->sec = (int)v; break;
+			case 10: for (; d < 3; d++) v *= 10; t->usec = (int)v * 1000; break;
+			case 11: for (; d < 6; d++) v *= 10; t->usec = (int)v; break;
+			case 12: t->mon = (int)v; break;
+			case 13: t->yday = (int)v; break;
+			case 14: t->mday = (int)v; break;
+			case 16: t->julian = v; break;
+			case 18: t->tzh = (int)(v < 0 ? -v : v); t->tzs = v < 0 ? -1 : 1; break;
+			case 19: t->tzm = (int)v; break;
+			default: break;   /* accepted, ignored (as PostgreSQL mostly does) */
+			}
+			i += pl;
+			done = true;
+			break;
+		}
+		if (done)
+			continue;
+		/* a separator in the template matches any one separator (or none) of
+		 * the input; runs of spaces are skipped; other characters skip one */
+		if (f[i] == ' ') {
+			while (p < n && s[p] == ' ')
+				p++;
+		} else if (is_sep(f[i])) {
+			if (p < n && is_sep(s[p]))
+				p++;
+		} else if (p < n)
+			p++;
+		i++;
+	}
+	return FLOE_OK;
+}
+
+/* text -> local timestamp micros (to_date uses the day only) */
+static int
+to_ts_text(FuncCtx *ctx, const strview *sv, const strview *fv, int64_t *out, bool *has_tz,
+	   int32_t *east)
+{
+	const char *s = strview_data(sv), *f = strview_data(fv);
+	TmIn t = { .year = 0, .yy_digits = 4, .mon = 1, .mday = 1, .yday = -1, .hour = 0,
+		   .min = 0, .sec = 0, .usec = 0, .pm = -1, .h12 = 0, .tzs = 0, .tzh = -1,
+		   .tzm = 0, .bc = 0, .julian = -1, .ssss = -1 };
+	int64_t y, days;
+	int hour;
+
+	TRY(parse_tm(ctx, s, sv->len, f, fv->len, &t));
+	y = t.year;
+	if (t.yy_digits < 4 && y < 100 && t.yy_digits == 2)
+		y += y < 70 ? 2000 : 1900;
+	else if (t.yy_digits == 3 && y < 1000)
+		y += y < 100 ? 2000 : 1000;
+	else if (t.yy_digits == 1 && y < 10)
+		y += 2000;
+	if (t.bc) {
+		if (y <= 0)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_DATETIME_FORMAT,
+					   "inconsistent use of year %04lld and \"BC\"", (long long)y);
+		y = 1 - y;
+	} else if (y < 0)   /* year 0 (also the default) is 1 BC, as PostgreSQL */
+		y = y + 1;
+	hour = t.hour;
+	if (t.h12 || t.pm >= 0) {
+		if (hour < 1 || hour > 12)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_DATETIME_FORMAT,
+					   "hour \"%d\" is invalid for the 12-hour clock", hour);
+		if (t.pm == 1 && hour < 12)
+			hour += 12;
+		else if (t.pm != 1 && hour == 12)
+			hour = 0;
+	}
+	if (t.julian >= 0) {
+		days = t.julian - 2440588;
+	} else if (t.yday >= 0) {
+		if (t.yday < 1 || t.yday > (datetime_valid_civil(y, 2, 29) ? 366 : 365))
+			goto range;
+		days = datetime_days_from_civil(y, 1, 1) + t.yday - 1;
+	} else {
+		if (!datetime_valid_civil(y, t.mon, t.mday))
+			goto range;
+		days = datetime_days_from_civil(y, t.mon, t.mday);
+	}
+	if (t.ssss >= 0) {
+		if (t.ssss >= 86400)
+			goto range;
+		hour = (int)(t.ssss / 3600);
+		t.min = (int)(t.ssss / 60 % 60);
+		t.sec = (int)(t.ssss % 60);
+	}
+	if (hour < 0 || hour > 24 || t.min < 0 || t.min > 59 || t.sec < 0 || t.sec > 60 ||
+	    (hour == 24 && (t.min || t.sec || t.usec)))
+		goto range;
+	if (days < DATE_MIN_DAYS || days > DATE_MAX_DAYS)
+		return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+				   "date out of range: \"%.*s\"", (int)sv->len, s);
+	*out = days * USECS_PER_DAY + (int64_t)hour * USECS_PER_HOUR +
+	       (int64_t)t.min * USECS_PER_MIN + (int64_t)t.sec * USECS_PER_SEC + t.usec;
+	*has_tz = t.tzh >= 0;
+	*east = *has_tz ? (t.tzs < 0 ? -1 : 1) * (t.tzh * 3600 + t.tzm * 60) : 0;
+	return FLOE_OK;
+range:
+	return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+			   "date/time field value out of range: \"%.*s\"", (int)sv->len, s);
+}
+
+static int
+to_date_ts_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a, *b;
+	bool date = out->type.id == TYPE_DATE;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		int64_t local;
+		bool has_tz;
+		int32_t east;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		TRY(to_ts_text(ctx, &a[ka], &b[kb], &local, &has_tz, &east));
+		if (date) {
+			((int32_t *)out->data)[i] = (int32_t)(local / USECS_PER_DAY -
+							      (local % USECS_PER_DAY < 0));
+		} else {
+			int64_t t = has_tz ? local - (int64_t)east * USECS_PER_SEC
+					   : datetime_local_to_utc(local);
+			if (t < TS_MIN_USECS || t > TS_MAX_USECS)
+				return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
+						   "timestamp out of range");
+			((int64_t *)out->data)[i] = t;
+		}
+		out_valid(out, i);
 	}
 	return FLOE_OK;
 }
@@ -912,5 +1578,15 @@ const ScalarFunc func_datetime_table[] = {
 	{ "justify_days", justify_days_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
 	{ "justify_hours", justify_hours_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
 	{ "justify_interval", justify_interval_k, 1, 0, { IV }, IV, FRET_FIXED, true, false },
+	FN("date_trunc", date_trunc_iv, TX, IV, IV),
+	FN("to_date", to_date_ts_k, TX, TX, DA), FN("to_timestamp", to_date_ts_k, TX, TX, TZ),
+	FN("timezone", timezone_k, TX, TS, TZ), FN("timezone", timezone_k, TX, TZ, TS),
+	{ "make_time", make_time_k, 3, 0, { I4, I4, F8 }, TI, FRET_FIXED, true, false },
+	{ "make_timestamp", make_ts_k, 1, 1, { F8 }, TS, FRET_FIXED, true, false },
+	{ "make_timestamptz", make_ts_k, 1, 1, { F8 }, TZ, FRET_FIXED, true, false },
+	{ "make_interval", make_interval_k, 0, 0, { 0 }, IV, FRET_FIXED, true, false },
+	{ "make_interval", make_interval_k, 1, 1, { F8 }, IV, FRET_FIXED, true, false },
+	{ "date_bin", date_bin_k, 3, 0, { IV, TS, TS }, TS, FRET_FIXED, true, false },
+	{ "date_bin", date_bin_k, 3, 0, { IV, TZ, TZ }, TZ, FRET_FIXED, true, false },
 };
 const int func_datetime_count = sizeof func_datetime_table / sizeof func_datetime_table[0];

@@ -2607,3 +2607,101 @@ datetime_make_timestamp(int64_t y, int mo, int d, int h, int mi, double sec, int
 	*out = (int64_t)t;
 	return FLOE_OK;
 }
+
+/*
+ * date_trunc(text, interval) (PostgreSQL's interval_trunc): the interval is
+ * split into years/months/days/hours/minutes/seconds/micros (signs as C
+ * division leaves them) and the fields below the unit are zeroed.  week is
+ * 0A000, an unknown unit 22023.  Declared in func_datetime.c (datetime.h is
+ * not this file's owner's to change; see the report).
+ */
+int datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err);
+int
+datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err)
+{
+	char lb[64];
+	int f = field_from_name(field);
+	int64_t year = iv.months / 12, mon = iv.months % 12, mday = iv.days;
+	int64_t hour = iv.micros / USECS_PER_HOUR, rest = iv.micros % USECS_PER_HOUR;
+	int64_t min = rest / USECS_PER_MIN, usec = rest % USECS_PER_MIN;   /* sec + fraction */
+
+	switch (f) {
+	case FLD_MILLENNIUM: year = (year / 1000) * 1000; /* FALLTHROUGH */
+	case FLD_CENTURY: year = (year / 100) * 100; /* FALLTHROUGH */
+	case FLD_DECADE: year = (year / 10) * 10; /* FALLTHROUGH */
+	case FLD_YEAR: mon = 0; /* FALLTHROUGH */
+	case FLD_QUARTER: mon = 3 * (mon / 3); /* FALLTHROUGH */
+	case FLD_MONTH: mday = 0; /* FALLTHROUGH */
+	case FLD_DAY: hour = 0; /* FALLTHROUGH */
+	case FLD_HOUR: min = 0; /* FALLTHROUGH */
+	case FLD_MIN: usec = 0; break;
+	case FLD_SEC: usec = (usec / USECS_PER_SEC) * USECS_PER_SEC; break;
+	case FLD_MSEC: usec = (usec / 1000) * 1000; break;
+	case FLD_USEC: break;
+	case FLD_WEEK:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "unit \"%s\" not supported for type interval",
+				   lower_unit(field, lb, sizeof lb));
+	default:
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "unit \"%s\" not recognized for type interval",
+				   lower_unit(field, lb, sizeof lb));
+	}
+	out->months = (int32_t)(year * 12 + mon);
+	out->days = (int32_t)mday;
+	out->micros = hour * USECS_PER_HOUR + min * USECS_PER_MIN + usec;
+	return FLOE_OK;
+}
+
+/*
+ * The offset east of UTC (seconds) of the zone named `name` (as AT TIME ZONE
+ * reads it: a zone name, "UTC", or a POSIX-style "+05"/"UTC+3" meaning hours
+ * WEST of UTC) at t: UTC micros when is_local is false, else local wall-clock
+ * micros (PostgreSQL's DetermineTimeZoneOffset rules).  22023 "time zone
+ * \"%s\" not recognized" when unknown.  Declared in func_datetime.c.
+ */
+int datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
+			 floe_error *err);
+int
+datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
+		     floe_error *err)
+{
+	int sign, h, mi, sec;
+	const char *p = name;
+	int64_t secs = floordiv(t, USECS_PER_SEC);
+
+	if (strcasecmp(name, "UTC") == 0 || strcasecmp(name, "GMT") == 0 ||
+	    strcasecmp(name, "Z") == 0 || strcasecmp(name, "Etc/UTC") == 0 ||
+	    strcasecmp(name, "Zulu") == 0 || strcasecmp(name, "UCT") == 0) {
+		*east = 0;
+		return FLOE_OK;
+	}
+	if ((strncasecmp(p, "UTC", 3) == 0 || strncasecmp(p, "GMT", 3) == 0) &&
+	    (p[3] == '+' || p[3] == '-'))
+		p += 3;
+	if (parse_offset_text(p, &sign, &h, &mi, &sec) == 0) {
+		if (h > 15 || mi > 59 || sec > 59)
+			goto bad;
+		*east = -sign * (h * 3600 + mi * 60 + sec);
+		return FLOE_OK;
+	}
+	char low[16];
+	size_t n = strlen(name);
+	if (n < sizeof low) {   /* an abbreviation ("EST") wins over a zone name */
+		int32_t ab;
+		for (size_t i = 0; i <= n; i++)
+			low[i] = (char)tolower((unsigned char)name[i]);
+		if (zone_abbrev(low, &ab)) {
+			*east = ab;
+			return FLOE_OK;
+		}
+	}
+	const Zone *z = zone_lookup(name);
+	if (!z)
+		goto bad;
+	*east = is_local ? local_offset(z, secs) : zone_offset(z, secs);
+	return FLOE_OK;
+bad:
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "time zone \"%s\" not recognized", name);
+}
