@@ -31,6 +31,7 @@
  *   metatable_relation(s, ctx, rv, a, &found, &ncols, &names, &types, &op, err)
  *   metatable_call(s, ctx, sql, cs, sink)       the procedures above
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,8 +418,13 @@ time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by
 
 	if (by_version) {
 		char *end;
-		long long id = strtoll(arg, &end, 10);
+		long long id;
 		int k;
+		errno = 0;
+		id = strtoll(arg, &end, 10);
+		if (errno == ERANGE)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "snapshot %s of table \"%s\" does not exist", arg, tname);
 		if (!*arg || *end) {
 			/* a branch or tag name */
 			for (k = 0; k < t->md->nrefs && strcmp(t->md->refs[k].name, arg); k++)
@@ -432,7 +438,7 @@ time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by
 		sn = metadata_snapshot_by_id(t->md, (int64_t)id);
 		if (!sn)
 			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-					   "snapshot %lld of table \"%s\" does not exist", id, tname);
+					   "snapshot %s of table \"%s\" does not exist", arg, tname);
 	} else {
 		int64_t ts;
 		if (!strcasecmp(arg, "now") || !strcasecmp(arg, "current_timestamp"))
@@ -475,8 +481,8 @@ int
 metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
 		   int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err)
 {
-	const char *dollar = rv->relname ? strchr(rv->relname, '$') : NULL;
-	const char *kind, *ns, *name, *arg = NULL;
+	const char *dollar = rv->relname ? strrchr(rv->relname, '$') : NULL;
+	const char *kind, *ns, *name, *arg = NULL, *x, *v = NULL, *ts = NULL;
 	PgQuery__RangeVar base;
 	Table *t;
 	Rows r;
@@ -486,12 +492,18 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	*found = false;
 	if (!dollar || dollar == rv->relname)
 		return FLOE_OK;
+	/* the last "$v$" / "$ts$" (a table name may hold '$'), else the
+	 * last '$' before a kind */
+	for (x = rv->relname + 1; (x = strstr(x, "$v$")); x++)
+		v = x;
+	for (x = rv->relname + 1; (x = strstr(x, "$ts$")); x++)
+		ts = x;
+	if (v && (!ts || v > ts))
+		tt = 1, arg = v + 3, dollar = v;
+	else if (ts)
+		tt = 2, arg = ts + 4, dollar = ts;
 	kind = dollar + 1;
-	if (!strncmp(kind, "v$", 2))
-		tt = 1, arg = kind + 2;
-	else if (!strncmp(kind, "ts$", 3))
-		tt = 2, arg = kind + 3;
-	else
+	if (!tt)
 		for (k = 0; kinds[k] && strcmp(kinds[k], kind); k++)
 			;
 	if (!tt && !kinds[k])
@@ -503,6 +515,13 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	if (txn_table_load(s, ns, name, a, &t, &e2) != FLOE_OK) {
 		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE) && !tt)
 			return FLOE_OK;        /* not ours: maybe a table named so */
+		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE)) {
+			/* a user table named "a$v$b"? */
+			session_resolve_name(s, rv, &ns, &name);
+			memset(&e2, 0, sizeof e2);
+			if (txn_table_load(s, ns, name, a, &t, &e2) == FLOE_OK)
+				return FLOE_OK;
+		}
 		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE))
 			return floe_errorf(err, ERRCODE_UNDEFINED_TABLE,
 					   "relation \"%s%s%s\" does not exist",
