@@ -9,7 +9,7 @@
  * A FROM item "<table>$<kind>" (schema-qualified or not) whose <table>
  * exists and whose <kind> is one of:
  *   snapshots  history  files  data_files  delete_files  manifests  refs
- *   properties  metadata_log_entries
+ *   properties  metadata_log_entries  partitions
  * reads the table's metadata as txn_table_load gives it (a transaction sees
  * its own snapshots).  Time travel comes from parse.c, which rewrites
  *   t FOR VERSION AS OF 123        ->  "t$v$123"   (or 'main': a branch/tag)
@@ -40,6 +40,7 @@
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/manifest.h"
+#include "types/cast.h"
 #include "types/datetime.h"
 
 /* ---- rows of a metadata table ------------------------------------------- */
@@ -308,6 +309,67 @@ fill_files(Rows *r, Session *s, const Table *t, int which, floe_error *err)
 	return FLOE_OK;
 }
 
+/* One row per partition of the current snapshot's data files: partition
+ * as JSON-like text {"name":value,...} ({} unpartitioned), spec_id, and
+ * the sums over its data files (deletes not subtracted, as Trino). */
+static int
+fill_partitions(Rows *r, Session *s, const Table *t, floe_error *err)
+{
+	DataFile *files;
+	int n, i, j, c;
+	char **keys;
+	int *ri;                     /* the row of each file */
+
+	rows_init(r, r->a, "partition:t spec_id:i record_count:l file_count:l total_size:l");
+	TRY(table_scan_files(s->engine->io, t, -1, r->a, &files, &n, err));
+	keys = ARENA_ARRAY(r->a, char *, n + 1);
+	ri = ARENA_ARRAY(r->a, int, n + 1);
+	for (i = 0; i < n; i++) {
+		const PartitionSpec *spec = metadata_spec_by_id(t->md, files[i].spec_id);
+		char *k = arena_strdup(r->a, "{");
+		Value *row = NULL;
+		for (c = 0; c < files[i].npartition; c++) {
+			const char *fname = spec && c < spec->nfields ? spec->fields[c].name : "?";
+			const Value *pv = &files[i].partition[c];
+			const char *txt = "null";
+			if (!pv->is_null && pv->type.id != TYPE_NULL) {
+				Value out;
+				TRY(cast_value(&out, pv, type_make(TYPE_TEXT), r->a, err));
+				txt = arena_strndup(r->a, strview_data(&out.u.s), out.u.s.len);
+				if (pv->type.id != TYPE_INT16 && pv->type.id != TYPE_INT32 &&
+				    pv->type.id != TYPE_INT64 && pv->type.id != TYPE_BOOL &&
+				    pv->type.id != TYPE_DECIMAL && pv->type.id != TYPE_FLOAT32 &&
+				    pv->type.id != TYPE_FLOAT64) {
+					size_t len = 0, cap = 16;
+					char *q = arena_alloc(r->a, cap);
+					json_str(&q, &len, &cap, r->a, txt);
+					txt = q;
+				}
+			}
+			k = arena_sprintf(r->a, "%s%s\"%s\":%s", k, c ? "," : "", fname, txt);
+		}
+		keys[i] = arena_sprintf(r->a, "%s}", k);
+		ri[i] = -1;
+		for (j = 0; j < i && ri[i] < 0; j++)
+			if (files[j].spec_id == files[i].spec_id && !strcmp(keys[j], keys[i]))
+				ri[i] = ri[j];
+		if (ri[i] < 0) {
+			row = row_new(r);
+			ri[i] = r->nrows - 1;
+			put_s(row, 0, keys[i]);
+			put_i(row, 1, files[i].spec_id);
+			put_i(row, 2, 0);
+			put_i(row, 3, 0);
+			put_i(row, 4, 0);
+		}
+		row = &r->vals[(size_t)ri[i] * (size_t)r->ncols];
+		row[2].u.i += files[i].record_count;
+		row[3].u.i += 1;
+		row[4].u.i += files[i].file_size_in_bytes;
+	}
+	return FLOE_OK;
+}
+
 static int
 fill_manifests(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
 {
@@ -474,7 +536,7 @@ time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by
 
 static const char *const kinds[] = {
 	"snapshots", "history", "files", "data_files", "delete_files", "manifests", "refs",
-	"properties", "metadata_log_entries", NULL
+	"properties", "metadata_log_entries", "partitions", NULL
 };
 
 int
@@ -543,7 +605,8 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	case 5: TRY(fill_manifests(&r, s, t->md, err)); break;
 	case 6: fill_refs(&r, t->md); break;
 	case 7: fill_properties(&r, t->md); break;
-	default: fill_metadata_log(&r, t); break;
+	case 8: fill_metadata_log(&r, t); break;
+	default: TRY(fill_partitions(&r, s, t, err)); break;
 	}
 	*ncols = r.ncols;
 	*names = r.names;
