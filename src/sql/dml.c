@@ -479,12 +479,17 @@ static int bind_scalar_agg(Dml *d, int c, PgQuery__SubLink *sl, PgQuery__SelectS
 static Node *wrap(Arena *a, PgQuery__Node__NodeCase kind, void *msg);
 static bool has_agg(const ProtobufCMessage *m, int depth);
 
+static int
+has_agg_child(const ProtobufCMessage *c, void *arg)
+{
+	return has_agg(c, *(int *)arg + 1);
+}
+
 /* Does the parse tree m call an aggregate (outside subqueries too)? */
 static bool
 has_agg(const ProtobufCMessage *m, int depth)
 {
 	const ProtobufCMessageDescriptor *desc = m->descriptor;
-	unsigned i;
 
 	if (depth > 1000)
 		return true;
@@ -495,27 +500,25 @@ has_agg(const ProtobufCMessage *m, int depth)
 		    bind_is_aggregate_name(nm->string->sval))
 			return true;
 	}
-	for (i = 0; i < desc->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &desc->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k] && has_agg(arr[k], depth + 1))
-					return true;
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub && has_agg(sub, depth + 1))
-				return true;
-		}
-	}
-	return false;
+	return sql_children(m, has_agg_child, &depth) != 0;
+}
+
+typedef struct OnlyArg {
+	const char *rel;
+	int depth;
+	int seen;
+} OnlyArg;
+
+static int only_rel(const ProtobufCMessage *m, const char *rel, int depth);
+
+static int
+only_rel_child(const ProtobufCMessage *c, void *arg)
+{
+	OnlyArg *oa = arg;
+	int r = only_rel(c, oa->rel, oa->depth + 1);
+	if (r > 0)
+		oa->seen = 1;
+	return r < 0;             /* stop at the first reference to another relation */
 }
 
 /* Are all column references of m qualified with rel (and is there one)? */
@@ -523,8 +526,6 @@ static int
 only_rel(const ProtobufCMessage *m, const char *rel, int depth)
 {
 	const ProtobufCMessageDescriptor *desc = m->descriptor;
-	unsigned i;
-	int seen = 0, r;
 
 	if (depth > 1000)
 		return -1;
@@ -535,33 +536,26 @@ only_rel(const ProtobufCMessage *m, const char *rel, int depth)
 	}
 	if (desc == &pg_query__sub_link__descriptor)
 		return -1;
-	for (i = 0; i < desc->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &desc->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k] && (r = only_rel(arr[k], rel, depth + 1)) != 0) {
-					if (r < 0)
-						return -1;
-					seen = 1;
-				}
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub && (r = only_rel(sub, rel, depth + 1)) != 0) {
-				if (r < 0)
-					return -1;
-				seen = 1;
-			}
-		}
+	{
+		OnlyArg oa = { rel, depth, 0 };
+		if (sql_children(m, only_rel_child, &oa) != 0)
+			return -1;
+		return oa.seen;
 	}
-	return seen;
+}
+
+typedef struct RefsArg {
+	const char *rel;
+	int depth;
+} RefsArg;
+
+static bool refs_rel(const ProtobufCMessage *m, const char *rel, int depth);
+
+static int
+refs_rel_child(const ProtobufCMessage *c, void *arg)
+{
+	RefsArg *ra = arg;
+	return refs_rel(c, ra->rel, ra->depth + 1);
 }
 
 /* Does the parse tree n reference relation rel (rel.col)? */
@@ -569,7 +563,6 @@ static bool
 refs_rel(const ProtobufCMessage *m, const char *rel, int depth)
 {
 	const ProtobufCMessageDescriptor *desc = m->descriptor;
-	unsigned i;
 
 	if (depth > 1000)
 		return true;
@@ -578,27 +571,10 @@ refs_rel(const ProtobufCMessage *m, const char *rel, int depth)
 		return c->n_fields == 2 && c->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
 		       !strcmp(c->fields[0]->string->sval, rel);
 	}
-	for (i = 0; i < desc->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &desc->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k] && refs_rel(arr[k], rel, depth + 1))
-					return true;
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub && refs_rel(sub, rel, depth + 1))
-				return true;
-		}
+	{
+		RefsArg ra = { rel, depth };
+		return sql_children(m, refs_rel_child, &ra) != 0;
 	}
-	return false;
 }
 
 static Node *

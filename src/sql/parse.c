@@ -623,3 +623,36 @@ sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err)
 	*out = s->select_stmt->target_list[0]->res_target->val;
 	return FLOE_OK;
 }
+
+/* ---- tree walking ------------------------------------------------------ */
+
+int
+sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *child, void *arg),
+	     void *arg)
+{
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	const char *base = (const char *)m;
+	unsigned i;
+	int r;
+
+	for (i = 0; i < d->n_fields; i++) {
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
+			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
+			for (k = 0; k < n; k++)
+				if (arr[k] && (r = fn(arr[k], arg)) != 0)
+					return r;
+		} else {
+			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
+			if (sub && (r = fn(sub, arg)) != 0)
+				return r;
+		}
+	}
+	return 0;
+}

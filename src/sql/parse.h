@@ -10,6 +10,8 @@
  *                                             DEFAULT text)
  *   sql_is_insert_overwrite(sql, stmt)        floe's INSERT OVERWRITE (parsed
  *                                             as INSERT INTO)
+ *   sql_is_optimize(sql, stmt, &deletes_only) floe's OPTIMIZE (parsed as VACUUM)
+ *   sql_children(m, fn, arg)                  visit a parse-tree node's children
  */
 #ifndef FLOE_SQL_PARSE_H
 #define FLOE_SQL_PARSE_H
@@ -36,5 +38,12 @@ bool sql_is_insert_overwrite(const char *sql, const SqlStmt *st);
 /* Was statement st written OPTIMIZE t [REWRITE DELETES] (floe's
  * compaction, parsed as VACUUM t)?  *deletes_only: REWRITE DELETES. */
 bool sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only);
+
+/* Calls fn(child, arg) for every message-typed child of parse-tree node m
+ * (set oneof members, every element of repeated fields), in field order,
+ * and stops at the first non-zero result, which it returns; 0 when every
+ * call returned 0.  The one child-iteration of every tree walker. */
+int sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *child, void *arg),
+		 void *arg);
 
 #endif

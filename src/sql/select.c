@@ -391,11 +391,26 @@ used_add(Arena *a, UsedNames *u, const char *name)
 	u->names[u->n++] = name;
 }
 
+typedef struct UsedArg {
+	Arena *a;
+	UsedNames *u;
+	int depth;
+} UsedArg;
+
+static void used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth);
+
+static int
+used_child(const ProtobufCMessage *c, void *arg)
+{
+	UsedArg *ua = arg;
+	used_walk(ua->a, ua->u, c, ua->depth + 1);
+	return ua->u->all;        /* nothing more to learn */
+}
+
 static void
 used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
-	unsigned i;
 
 	if (depth > 1000) {
 		u->all = true;
@@ -437,26 +452,24 @@ used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 			if (j->using_clause[k]->node_case == PG_QUERY__NODE__NODE_STRING)
 				used_add(a, u, j->using_clause[k]->string->sval);
 	}
-	for (i = 0; i < d->n_fields && !u->all; i++) {
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k])
-					used_walk(a, u, arr[k], depth + 1);
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub)
-				used_walk(a, u, sub, depth + 1);
-		}
+	{
+		UsedArg ua = { a, u, depth };
+		(void)sql_children(m, used_child, &ua);
 	}
+}
+
+typedef struct RelArg {
+	const char *name;
+	int depth;
+} RelArg;
+
+static bool mentions_rel(const ProtobufCMessage *m, const char *name, int depth);
+
+static int
+mentions_rel_child(const ProtobufCMessage *c, void *arg)
+{
+	RelArg *ra = arg;
+	return mentions_rel(c, ra->name, ra->depth + 1);
 }
 
 /* Does the parse tree m mention the unqualified relation `name`? */
@@ -464,7 +477,6 @@ static bool
 mentions_rel(const ProtobufCMessage *m, const char *name, int depth)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
-	unsigned i;
 
 	if (depth > 1000)
 		return true;
@@ -472,27 +484,10 @@ mentions_rel(const ProtobufCMessage *m, const char *name, int depth)
 		const PgQuery__RangeVar *rv = (const PgQuery__RangeVar *)m;
 		return (!rv->schemaname || !rv->schemaname[0]) && rv->relname && !strcmp(rv->relname, name);
 	}
-	for (i = 0; i < d->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k] && mentions_rel(arr[k], name, depth + 1))
-					return true;
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub && mentions_rel(sub, name, depth + 1))
-				return true;
-		}
+	{
+		RelArg ra = { name, depth };
+		return sql_children(m, mentions_rel_child, &ra) != 0;
 	}
-	return false;
 }
 
 static bool
@@ -1085,35 +1080,22 @@ plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, Source *r, ExecCt
 	return FLOE_OK;
 }
 
+static bool mentions_column(const ProtobufCMessage *m, int depth);
+
+static int
+mentions_column_child(const ProtobufCMessage *c, void *arg)
+{
+	return mentions_column(c, *(int *)arg + 1);
+}
+
 static bool
 mentions_column(const ProtobufCMessage *m, int depth)
 {
 	const ProtobufCMessageDescriptor *d = m->descriptor;
-	unsigned i;
 
 	if (d == &pg_query__column_ref__descriptor || depth > 1000)
 		return true;
-	for (i = 0; i < d->n_fields; i++) {
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		const char *base = (const char *)m;
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
-		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
-		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
-			continue;
-		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
-			size_t n = *(const size_t *)(base + f->quantifier_offset), k;
-			ProtobufCMessage *const *arr = *(ProtobufCMessage *const *const *)(base + f->offset);
-			for (k = 0; k < n; k++)
-				if (arr[k] && mentions_column(arr[k], depth + 1))
-					return true;
-		} else {
-			const ProtobufCMessage *sub = *(const ProtobufCMessage *const *)(base + f->offset);
-			if (sub && mentions_column(sub, depth + 1))
-				return true;
-		}
-	}
-	return false;
+	return sql_children(m, mentions_column_child, &depth) != 0;
 }
 
 /* A LATERAL derived table, or a FROM function whose arguments use columns
