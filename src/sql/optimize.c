@@ -276,7 +276,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 
 	memset(&st, 0, sizeof st);
 	if (session_txn_status(s) != 'I')
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
 				   "%s cannot run inside a transaction block", tag);
 	if (txn_table_load(s, ns ? ns : s->search_path, name, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
