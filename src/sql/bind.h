@@ -127,6 +127,9 @@ int optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bo
 int optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		  PgQuery__VacuumStmt *vs, ResultSink *sink);
 int optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink);
+/* metatables.c: CALL rollback_to_snapshot / set_current_snapshot / rollback_to_timestamp */
+int metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
+		   ResultSink *sink);
 bool optimize_describe(const char *sql, const SqlStmt *st, Arena *a, int *ncols, char ***names,
 		       SqlType **types);
 

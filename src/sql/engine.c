@@ -1360,9 +1360,6 @@ exec_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt 
 
 /* ---- CALL, SET, SHOW --------------------------------------------------- */
 
-/* metatables.c (bind.h should declare it) */
-int metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
-		   ResultSink *sink);
 
 static int
 exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
