@@ -8,8 +8,8 @@
  * PostgreSQL uses Henry Spencer's ARE engine; floe uses the C library's
  * POSIX extended regular expressions (regcomp/regexec, REG_EXTENDED), after
  * rewriting the ARE class escapes \d \D outside brackets (\w \s \W \S are
- * GNU extensions glibc already has).  Matching is byte-wise: '.' matches one
- * byte of a multibyte character.  Flags: i (case-insensitive), g (all
+ * GNU extensions glibc already has).  Matching runs under a C.UTF-8 LC_CTYPE, so
+ * '.' matches one (multibyte) character as in PostgreSQL.  Flags: i (case-insensitive), g (all
  * matches, regexp_replace), c (case-sensitive, default); any other flag is
  * 22023 'invalid regular expression option: "x"'.  A bad pattern is 2201B
  * "invalid regular expression: <reason>".
@@ -25,10 +25,66 @@
  * INTERFACE ROUTINES
  *   func_regex_table[] / func_regex_count   (searched by func_registry.c)
  */
+#include <locale.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include "func/func_internal.h"
 
+
+/*
+ * Patterns are compiled and run under a UTF-8 LC_CTYPE (C.UTF-8, switched per
+ * thread around each call) so that '.' and bracket expressions match whole
+ * characters as PostgreSQL's do in a UTF8 database; offsets stay in bytes.
+ */
+static locale_t utf8_loc;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void
+utf8_init(void)
+{
+	utf8_loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+	if (!utf8_loc)
+		utf8_loc = newlocale(LC_CTYPE_MASK, "C.utf8", (locale_t)0);
+}
+
+static int
+rx_regcomp(regex_t *re, const char *pat, int cflags)
+{
+	locale_t old = (locale_t)0;
+	int rc;
+
+	pthread_once(&utf8_once, utf8_init);
+	if (utf8_loc)
+		old = uselocale(utf8_loc);
+	rc = regcomp(re, pat, cflags);
+	if (utf8_loc)
+		uselocale(old);
+	return rc;
+}
+
+static int
+rx_regexec(const regex_t *re, const char *s, size_t nm, regmatch_t *m, int eflags)
+{
+	locale_t old = (locale_t)0;
+	int rc;
+
+	if (utf8_loc)
+		old = uselocale(utf8_loc);
+	rc = regexec(re, s, nm, m, eflags);
+	if (utf8_loc)
+		uselocale(old);
+	return rc;
+}
+
+/* bytes of the UTF-8 character at s (1 for a stray byte or at the end) */
+static size_t
+u8len(const char *s, size_t left)
+{
+	unsigned char c = (unsigned char)s[0];
+	size_t n = c < 0xc0 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	return n <= left ? n : 1;
+}
 
 /* flag 'q': the pattern is a literal string (not a regcomp flag bit) */
 #define RX_LITERAL (1 << 28)
@@ -129,7 +185,7 @@ rx_compile(FuncCtx *ctx, Rx *rx, const strview *pat, int cflags)
 	rx->plen = pat->len;
 	rx->cflags = cflags;
 	ere = translate(p, pat->len, (cflags & RX_LITERAL) != 0);
-	rc = regcomp(&rx->re, ere, REG_EXTENDED | (cflags & ~RX_LITERAL));
+	rc = rx_regcomp(&rx->re, ere, REG_EXTENDED | (cflags & ~RX_LITERAL));
 	free(ere);
 	if (rc != 0) {
 		char msg[256];
@@ -219,7 +275,7 @@ match_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 			break;
 		if ((rc = rx_compile(ctx, &rx, p, cflags | REG_NOSUB)) != FLOE_OK)
 			break;
-		o[i] = (regexec(&rx.re, rx_subject(&rx, s), 0, NULL, 0) == 0) != negate;
+		o[i] = (rx_regexec(&rx.re, rx_subject(&rx, s), 0, NULL, 0) == 0) != negate;
 		out_valid(out, i);
 	}
 	rx_free(&rx);
@@ -318,7 +374,7 @@ regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 		slen = s->len;
 		rep = strview_data(r);
 		b.len = 0;
-		while (off <= slen && regexec(&rx.re, subj + off, 10, m, eflags) == 0) {
+		while (off <= slen && rx_regexec(&rx.re, subj + off, 10, m, eflags) == 0) {
 			size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
 			uint32_t k;
 			if ((rc = buf_put(ctx, &b, subj + off, ms - off)) != FLOE_OK)
@@ -351,10 +407,11 @@ regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 			if (rc != FLOE_OK)
 				break;
 			if (me == ms) {
-				/* empty match: copy one byte and move on */
-				if (ms < slen && (rc = buf_put(ctx, &b, subj + ms, 1)) != FLOE_OK)
+				/* empty match: copy one character and move on */
+				size_t cl = ms < slen ? u8len(subj + ms, slen - ms) : 1;
+				if (ms < slen && (rc = buf_put(ctx, &b, subj + ms, cl)) != FLOE_OK)
 					break;
-				off = ms + 1;
+				off = ms + cl;
 			} else {
 				off = me;
 			}
@@ -398,7 +455,7 @@ regex_substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vec
 		if ((rc = rx_compile(ctx, &rx, p, 0)) != FLOE_OK)
 			break;
 		subj = rx_subject(&rx, s);
-		if (regexec(&rx.re, subj, 2, m, 0) != 0) {
+		if (rx_regexec(&rx.re, subj, 2, m, 0) != 0) {
 			out_null(out, i);
 			continue;
 		}
@@ -557,9 +614,11 @@ regexp_count(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 		off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(start - 1));
 		if (off > 0)
 			eflags = REG_NOTBOL;
-		while (off <= slen && regexec(&rx.re, subj + off, 1, m, eflags) == 0) {
+		while (off <= slen && rx_regexec(&rx.re, subj + off, 1, m, eflags) == 0) {
 			n++;
-			off += m[0].rm_eo > m[0].rm_so ? (size_t)m[0].rm_eo : (size_t)m[0].rm_so + 1;
+			off += m[0].rm_eo > m[0].rm_so ? (size_t)m[0].rm_eo
+				: (size_t)m[0].rm_so + u8len(subj + off + m[0].rm_so,
+							     slen - off - (size_t)m[0].rm_so + 1);
 			eflags = REG_NOTBOL;
 		}
 		o[i] = n;
