@@ -629,7 +629,7 @@ date_bin_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 			return floe_errorf(ctx->err, ERRCODE_DATETIME_FIELD_OVERFLOW,
 					   "interval out of range");
 		delta = diff - diff % stride;
-		if (org > src && stride > 1)
+		if (diff < 0 && diff % stride != 0)   /* round towards -infinity */
 			delta -= stride;
 		if (__builtin_add_overflow(org, delta, &o[i]) || o[i] < TS_MIN_USECS ||
 		    o[i] > TS_MAX_USECS)
