@@ -1,7 +1,7 @@
 /*
  * func_regex.c — POSIX regular expression operators and functions:
  * ~ !~ ~* !~* (text, text) -> boolean, regexp_like(text, text[, flags]),
- * regexp_replace(text, pattern, replacement[, flags]), and
+ * regexp_replace(text, pattern, replacement[, flags | start]), and
  * substring(text, pattern) (SQL's SUBSTRING(x FROM pattern)).
  *
  * Spec: PostgreSQL 15 documentation 9.7.3 "POSIX Regular Expressions".
@@ -354,6 +354,7 @@ regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 		int cflags = 0, eflags = 0;
 		bool g = false, isnull = false;
 		size_t off = 0, slen;
+		int32_t start = 1;
 		for (j = 0; j < nargs; j++)
 			if (!ARGVALID(v[j], ARGK(v[j], i)))
 				isnull = true;
@@ -364,9 +365,16 @@ regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
 		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
 		r = &((const strview *)v[2].data)[ARGK(v[2], i)];
-		if (nargs == 4 &&
-		    (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)], &cflags, &g,
-				      true)) != FLOE_OK)
+		if (nargs == 4 && args[3].type.id == TYPE_INT32) {
+			start = ((const int32_t *)v[3].data)[ARGK(v[3], i)];
+			if (start <= 0) {
+				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						 "invalid value for parameter \"%s\": %d", "start", start);
+				break;
+			}
+		} else if (nargs == 4 &&
+			   (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)],
+					     &cflags, &g, true)) != FLOE_OK)
 			break;
 		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
 			break;
@@ -374,6 +382,14 @@ regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 		slen = s->len;
 		rep = strview_data(r);
 		b.len = 0;
+		if (start > 1) {   /* regexp_replace(s, p, r, start): search from there */
+			off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(start - 1));
+			if (off > 0) {
+				eflags = REG_NOTBOL;
+				if ((rc = buf_put(ctx, &b, subj, off)) != FLOE_OK)
+					break;
+			}
+		}
 		while (off <= slen && rx_regexec(&rx.re, subj + off, 10, m, eflags) == 0) {
 			size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
 			uint32_t k;
@@ -644,6 +660,7 @@ const ScalarFunc func_regex_table[] = {
 	{ "regexp_like", regexp_like, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "regexp_replace", regexp_replace, 3, 0, { TX, TX, TX }, TX, FRET_FIXED, true, false },
 	{ "regexp_replace", regexp_replace, 4, 0, { TX, TX, TX, TX }, TX, FRET_FIXED, true, false },
+	{ "regexp_replace", regexp_replace, 4, 0, { TX, TX, TX, TYPE_INT32 }, TX, FRET_FIXED, true, false },
 	{ "substring", regex_substring, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
 };
 const int func_regex_count = sizeof func_regex_table / sizeof func_regex_table[0];
