@@ -367,11 +367,6 @@ JUSTIFY_KERNEL(justify_interval_k, justify_interval)
 
 /* ---- date_trunc(interval), AT TIME ZONE, make_*, date_bin ------------------------ */
 
-/* in types/datetime.c (not yet in datetime.h) */
-int datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err);
-int datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
-			 floe_error *err);
-
 static int
 date_trunc_iv(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {

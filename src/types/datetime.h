@@ -133,6 +133,13 @@ int datetime_timestamp_diff(int64_t a, int64_t b, Interval *out, floe_error *err
  * zone'). tz: truncate in the session zone (PostgreSQL's offset rules). */
 int datetime_trunc(const char *field, int64_t ts, bool tz, int64_t *out,
 		   floe_error *err);
+/* date_trunc(field, interval); 22023 unknown unit, 0A000 "week" */
+int datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err);
+/* UTC offset (seconds east) of zone `name` (names, abbreviations, POSIX
+ * offsets) at t: a UTC instant, or (is_local) a wall-clock time with
+ * PostgreSQL's DST gap/overlap rules; 22023 unknown zone */
+int datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
+			 floe_error *err);
 /* extract(field from ts) as a double ("year", "month", "day", "hour",
  * "minute", "second" (with fraction), "dow", "isodow", "doy", "epoch",
  * "quarter", "week", "isoyear", "decade", "century", "millennium",
