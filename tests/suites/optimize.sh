@@ -37,12 +37,19 @@ fail() { echo "FAIL optimize: $1: $2"; }
 # newest metadata file of a table folder
 meta() { ls "$1"/metadata/*.metadata.json | sort | tail -1; }
 
-# One iceberg-validate --deep of the current snapshot of table folder $1
+# The metadata file the catalog of warehouse $1 holds for table $2 (file
+# times cannot tell metadata files written within one clock tick apart).
+current_meta() {
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+
+# One iceberg-validate --deep of the current snapshot of metadata file $1
 # (more args: --map ...).  Prints "errors operation data_files
 # delete_files records" and writes the live data files, sorted, to $tmp/live.
 inspect() {
-	local m cur
-	m=$(ls -t "$1"/metadata/*.metadata.json | head -1)
+	local m=$1 cur
 	shift
 	cur=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["current-snapshot-id"])' "$m")
 	"$TOOLS/iceberg-validate" "$m" "$@" --snapshot "$cur" --deep --json --files 2>/dev/null | $PY -c '
@@ -69,7 +76,6 @@ for v in 2 3; do
 	for mode in copy-on-write merge-on-read; do
 		name="v${v}_$mode"
 		wh=$tmp/$name
-		tdir=$wh/public/t
 		sql="CREATE TABLE t (id int, v text, n bigint) WITH ('format-version' = '$v', 'write.delete.mode' = '$mode', 'write.update.mode' = '$mode', 'write.merge.mode' = '$mode');
 INSERT INTO t SELECT g, CASE WHEN g % 3 = 0 THEN NULL ELSE 'v' || g END, g * 10 FROM generate_series(1, 200) g;
 INSERT INTO t SELECT g, 'w' || g, NULL FROM generate_series(201, 300) g;
@@ -85,13 +91,13 @@ MERGE INTO t USING (SELECT g AS id FROM generate_series(295, 310) g) s ON t.id =
 			fail "$name" "setup: $out"; continue
 		fi
 		before=$(rows "$wh" t)
-		read -r _ _ d0 x0 _ <<<"$(inspect "$tdir")"
+		read -r _ _ d0 x0 _ <<<"$(inspect "$(current_meta "$wh" t)")"
 		cp "$tmp/live" "$tmp/live0"
 		# the purge-only form
 		if ! out=$("$FLOE_BIN" -D "$wh" -q -A -t -c "OPTIMIZE t REWRITE DELETES" 2>&1); then
 			fail "$name rewrite-deletes" "$out"; continue
 		fi
-		read -r nerr op d1 x1 _ <<<"$(inspect "$tdir")"
+		read -r nerr op d1 x1 _ <<<"$(inspect "$(current_meta "$wh" t)")"
 		if [ "$nerr" != 0 ]; then fail "$name rewrite-deletes" "iceberg-validate: $nerr errors"; continue; fi
 		if [ "$mode" = merge-on-read ]; then
 			# the files with deletes become one clean file; files without
@@ -113,11 +119,11 @@ MERGE INTO t USING (SELECT g AS id FROM generate_series(295, 310) g) s ON t.id =
 			fail "$name optimize" "$out"; continue
 		fi
 		before=$(rows "$wh" t)
-		read -r nerr op d2 x2 nrec <<<"$(inspect "$tdir")"
+		read -r nerr op d2 x2 nrec <<<"$(inspect "$(current_meta "$wh" t)")"
 		if [ "$nerr" != 0 ] || [ "$op" != replace ] || [ "$d2" != 1 ] || [ "$x2" != 0 ]; then
 			fail "$name optimize" "expected 0 errors, replace, 1 data file, 0 delete files; got $nerr $op $d2 $x2"; continue
 		fi
-		ice=$("$TOOLS/iceberg-read" "$tdir" --csv 2>&1 | tail -n +3 | LC_ALL=C sort)
+		ice=$("$TOOLS/iceberg-read" "$(current_meta "$wh" t)" --csv 2>&1 | tail -n +3 | LC_ALL=C sort)
 		if [ "$ice" != "$before" ]; then
 			fail "$name optimize" "icebird's rows differ from floe's: $(diff <(echo "$ice") <(echo "$before") | head -4 | tr '\n' ' ')"; continue
 		fi
@@ -155,10 +161,12 @@ while IFS='|' read -r key folder from from2; do
 	if ! out=$("$FLOE_BIN" -D "$wh" -q -A -t -c "OPTIMIZE e" 2>&1); then fail "ext $key" "OPTIMIZE: $out"; continue; fi
 	after=$(rows "$wh" e)
 	if [ "$after" != "$before" ] || [ -z "$before" ]; then fail "ext $key" "rows changed by OPTIMIZE"; continue; fi
-	newmeta=$(ls -t "$copy"/metadata/*.metadata.json | head -1)
+	newmeta=$(current_meta "$wh" e)
+	newmeta=${newmeta/#"$from"/$copy}      # the catalog holds the engine's own path
+	[ -n "$from2" ] && newmeta=${newmeta/#"$from2"/$copy}
 	# (only the current snapshot is validated: older ones are the other
 	# engine's, e.g. Hive's manifests lack header keys the spec requires)
-	facts=$(inspect "$copy" "${maps[@]}")
+	facts=$(inspect "$newmeta" "${maps[@]}")
 	read -r nerr op _ ndel nrec <<<"$facts"
 	if [ "$nerr" != 0 ] || [ "$op" != replace ] || [ "$ndel" != 0 ] || [ "$nrec" != "$(echo "$before" | wc -l)" ]; then
 		fail "ext $key" "validate errors/op/data files/delete files/records: $facts"; continue

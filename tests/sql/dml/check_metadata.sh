@@ -22,7 +22,7 @@ wh=$tmp/wh
 rc=0
 
 floe() { timeout -k 5 60 "$FLOE_BIN" -D "$wh" "$@"; }
-latest() { ls -t "$wh"/public/"$1"/metadata/*.metadata.json 2>/dev/null | head -1; }
+latest() { ls "$wh"/public/"$1"/metadata/*.metadata.json 2>/dev/null | sort | tail -1; }   # NNNNN- prefix: the newest
 # check NAME TABLE PYTHON-EXPR (m = the metadata JSON; must be true)
 check() {
 	local f out
