@@ -38,6 +38,7 @@
 #include <string.h>
 #include "exec/expr.h"
 #include "sql/bind.h"
+#include "sql/constrel.h"
 #include "sql/txn.h"
 #include "table/manifest.h"
 #include "types/cast.h"
@@ -45,66 +46,7 @@
 
 /* ---- rows of a metadata table ------------------------------------------- */
 
-typedef struct Rows {
-	Arena *a;
-	int ncols;
-	char **names;
-	SqlType *types;
-	int nrows, cap;
-	Value *vals;                 /* nrows * ncols */
-} Rows;
-
-/* spec: "name:T name:T ..." with T l (bigint) i (int) b (bool) z
- * (timestamptz) t (text) */
-static void
-rows_init(Rows *r, Arena *a, const char *spec)
-{
-	const char *p;
-	int n = 0, i = 0;
-
-	for (p = spec; *p; p++)
-		n += *p == ':';
-	memset(r, 0, sizeof *r);
-	r->a = a;
-	r->ncols = n;
-	r->names = ARENA_ARRAY(a, char *, n + 1);
-	r->types = ARENA_ARRAY(a, SqlType, n + 1);
-	p = spec;
-	while (*p) {
-		const char *colon = strchr(p, ':');
-		TypeId id;
-		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
-		switch (colon[1]) {
-		case 'l': id = TYPE_INT64; break;
-		case 'i': id = TYPE_INT32; break;
-		case 'b': id = TYPE_BOOL; break;
-		case 'z': id = TYPE_TIMESTAMPTZ; break;
-		default: id = TYPE_TEXT; break;
-		}
-		r->types[i++] = type_make(id);
-		p = colon + 2;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-static Value *
-row_new(Rows *r)
-{
-	Value *row;
-	int c;
-
-	if (r->nrows == r->cap) {
-		int nc = r->cap ? r->cap * 2 : 16;
-		r->vals = arena_realloc(r->a, r->vals, sizeof(Value) * (size_t)r->cap * (size_t)r->ncols,
-					sizeof(Value) * (size_t)nc * (size_t)r->ncols);
-		r->cap = nc;
-	}
-	row = &r->vals[(size_t)r->nrows++ * (size_t)r->ncols];
-	for (c = 0; c < r->ncols; c++)
-		row[c] = value_null(r->types[c]);
-	return row;
-}
+typedef ConstRel Rows;       /* the metadata table being built */
 
 static void
 put_i(Value *row, int c, int64_t v)
@@ -123,20 +65,6 @@ put_s(Value *row, int c, const char *s)
 		return;
 	row[c].is_null = false;
 	row[c].u.s = strview_make(s, (uint32_t)strlen(s));
-}
-
-static Operator *
-rows_op(ExecCtx *ctx, Rows *r)
-{
-	Expr ***rows = ARENA_ARRAY(r->a, Expr **, r->nrows + 1);
-	int i, c;
-
-	for (i = 0; i < r->nrows; i++) {
-		rows[i] = ARENA_ARRAY(r->a, Expr *, r->ncols);
-		for (c = 0; c < r->ncols; c++)
-			rows[i][c] = expr_const(r->a, &r->vals[(size_t)i * (size_t)r->ncols + (size_t)c]);
-	}
-	return values_new(ctx, r->ncols, r->types, r->nrows, rows);
 }
 
 /* ---- JSON text of a snapshot summary ------------------------------------ */
@@ -202,11 +130,11 @@ fill_snapshots(Rows *r, const TableMetadata *md)
 {
 	int i;
 
-	rows_init(r, r->a, "committed_at:z snapshot_id:l parent_id:l operation:t manifest_list:t "
+	constrel_init(r, r->a, "committed_at:z snapshot_id:l parent_id:l operation:t manifest_list:t "
 		  "summary:t");
 	for (i = 0; i < md->nsnapshots; i++) {
 		const Snapshot *sn = &md->snapshots[i];
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(row, 0, sn->timestamp_ms * 1000);
 		put_i(row, 1, sn->snapshot_id);
 		if (sn->has_parent)
@@ -237,11 +165,11 @@ fill_history(Rows *r, const TableMetadata *md)
 {
 	int i;
 
-	rows_init(r, r->a, "made_current_at:z snapshot_id:l parent_id:l is_current_ancestor:b");
+	constrel_init(r, r->a, "made_current_at:z snapshot_id:l parent_id:l is_current_ancestor:b");
 	for (i = 0; i < md->nsnapshot_log; i++) {
 		const SnapshotLogEntry *e = &md->snapshot_log[i];
 		const Snapshot *sn = metadata_snapshot_by_id(md, e->snapshot_id);
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(row, 0, e->timestamp_ms * 1000);
 		put_i(row, 1, e->snapshot_id);
 		if (sn && sn->has_parent)
@@ -253,7 +181,7 @@ fill_history(Rows *r, const TableMetadata *md)
 static void
 file_row(Rows *r, const DataFile *f)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 
 	put_i(row, 0, (int64_t)f->content);
 	put_s(row, 1, f->file_path);
@@ -278,7 +206,7 @@ fill_files(Rows *r, Session *s, const Table *t, int which, floe_error *err)
 	const DataFile **seen;
 	int total = 0;
 
-	rows_init(r, r->a, "content:i file_path:t file_format:t spec_id:i record_count:l "
+	constrel_init(r, r->a, "content:i file_path:t file_format:t spec_id:i record_count:l "
 		  "file_size_in_bytes:l referenced_data_file:t content_offset:l "
 		  "content_size_in_bytes:l");
 	TRY(table_scan_files(s->engine->io, t, -1, r->a, &files, &n, err));
@@ -320,7 +248,7 @@ fill_partitions(Rows *r, Session *s, const Table *t, floe_error *err)
 	char **keys;
 	int *ri;                     /* the row of each file */
 
-	rows_init(r, r->a, "partition:t spec_id:i record_count:l file_count:l total_size:l");
+	constrel_init(r, r->a, "partition:t spec_id:i record_count:l file_count:l total_size:l");
 	TRY(table_scan_files(s->engine->io, t, -1, r->a, &files, &n, err));
 	keys = ARENA_ARRAY(r->a, char *, n + 1);
 	ri = ARENA_ARRAY(r->a, int, n + 1);
@@ -354,7 +282,7 @@ fill_partitions(Rows *r, Session *s, const Table *t, floe_error *err)
 			if (files[j].spec_id == files[i].spec_id && !strcmp(keys[j], keys[i]))
 				ri[i] = ri[j];
 		if (ri[i] < 0) {
-			row = row_new(r);
+			row = constrel_row(r);
 			ri[i] = r->nrows - 1;
 			put_s(row, 0, keys[i]);
 			put_i(row, 1, files[i].spec_id);
@@ -379,7 +307,7 @@ fill_manifests(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
 	ManifestFile *m;
 	int n, i;
 
-	rows_init(r, r->a, "path:t length:l partition_spec_id:i added_snapshot_id:l content:i "
+	constrel_init(r, r->a, "path:t length:l partition_spec_id:i added_snapshot_id:l content:i "
 		  "sequence_number:l added_data_files_count:i existing_data_files_count:i "
 		  "deleted_data_files_count:i added_rows_count:l existing_rows_count:l "
 		  "deleted_rows_count:l");
@@ -388,7 +316,7 @@ fill_manifests(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
 	TRY(fileio_read(s->engine->io, sn->manifest_list, r->a, &data, &len, err));
 	TRY(manifest_list_read(data, len, sn->manifest_list, r->a, &m, &n, err));
 	for (i = 0; i < n; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(row, 0, m[i].manifest_path);
 		put_i(row, 1, m[i].manifest_length);
 		put_i(row, 2, m[i].partition_spec_id);
@@ -411,9 +339,9 @@ fill_refs(Rows *r, const TableMetadata *md)
 	int i;
 	bool main_seen = false;
 
-	rows_init(r, r->a, "name:t type:t snapshot_id:l");
+	constrel_init(r, r->a, "name:t type:t snapshot_id:l");
 	for (i = 0; i < md->nrefs; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(row, 0, md->refs[i].name);
 		put_s(row, 1, md->refs[i].type ? md->refs[i].type : "branch");
 		put_i(row, 2, md->refs[i].snapshot_id);
@@ -421,7 +349,7 @@ fill_refs(Rows *r, const TableMetadata *md)
 	}
 	if (!main_seen && md->has_current_snapshot) {
 		/* v1 metadata without refs: main is the current snapshot */
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(row, 0, "main");
 		put_s(row, 1, "branch");
 		put_i(row, 2, md->current_snapshot_id);
@@ -433,9 +361,9 @@ fill_properties(Rows *r, const TableMetadata *md)
 {
 	int i;
 
-	rows_init(r, r->a, "key:t value:t");
+	constrel_init(r, r->a, "key:t value:t");
 	for (i = 0; i < md->nproperties; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(row, 0, md->properties[i].key);
 		put_s(row, 1, md->properties[i].value);
 	}
@@ -447,16 +375,16 @@ fill_metadata_log(Rows *r, const Table *t)
 	const TableMetadata *md = t->md;
 	int i;
 
-	rows_init(r, r->a, "timestamp:z file:t latest_snapshot_id:l latest_schema_id:i "
+	constrel_init(r, r->a, "timestamp:z file:t latest_snapshot_id:l latest_schema_id:i "
 		  "latest_sequence_number:l");
 	for (i = 0; i < md->nmetadata_log; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(row, 0, md->metadata_log[i].timestamp_ms * 1000);
 		put_s(row, 1, md->metadata_log[i].metadata_file);
 	}
 	/* the current metadata file, as Trino lists it last */
 	if (t->metadata_location) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(row, 0, md->last_updated_ms * 1000);
 		put_s(row, 1, t->metadata_location);
 		if (md->has_current_snapshot)
@@ -611,7 +539,7 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	*ncols = r.ncols;
 	*names = r.names;
 	*types = r.types;
-	*op = rows_op(ctx, &r);
+	*op = constrel_op(ctx, &r, "Metadata");
 	return FLOE_OK;
 }
 

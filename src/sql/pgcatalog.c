@@ -52,6 +52,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "sql/bind.h"
+#include "sql/constrel.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -753,68 +754,7 @@ pgtype_of(uint32_t oid)
 
 /* ---- relation being built ----------------------------------------------- */
 
-typedef struct Rel {
-	Arena *a;
-	int ncols;
-	char **names;
-	SqlType *types;
-	int nrows, cap;
-	Value *vals;             /* nrows * ncols */
-} Rel;
-
-static void
-rel_init(Rel *r, Arena *a, const char *spec)
-{
-	const char *p = spec;
-	int n = 0, i = 0;
-
-	for (p = spec; *p; p++)
-		if (*p == ':')
-			n++;
-	memset(r, 0, sizeof *r);
-	r->a = a;
-	r->ncols = n;
-	r->names = ARENA_ARRAY(a, char *, n + 1);
-	r->types = ARENA_ARRAY(a, SqlType, n + 1);
-	p = spec;
-	while (*p) {
-		const char *colon = strchr(p, ':');
-		char code = colon[1];
-		TypeId id;
-		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
-		switch (code) {
-		case 'o': case 'i': id = TYPE_INT32; break;
-		case 's': id = TYPE_INT16; break;
-		case 'l': id = TYPE_INT64; break;
-		case 'b': id = TYPE_BOOL; break;
-		case 'f': id = TYPE_FLOAT32; break;
-		case 'd': id = TYPE_FLOAT64; break;
-		case 'z': id = TYPE_TIMESTAMPTZ; break;
-		default: id = TYPE_TEXT; break;
-		}
-		r->types[i++] = type_make(id);
-		p = colon + 2;
-		while (*p == ' ')
-			p++;
-	}
-}
-
-static Value *
-row_new(Rel *r)
-{
-	Value *row;
-	int c;
-	if (r->nrows == r->cap) {
-		int nc = r->cap ? r->cap * 2 : 16;
-		r->vals = arena_realloc(r->a, r->vals, sizeof(Value) * (size_t)r->cap * (size_t)r->ncols,
-					sizeof(Value) * (size_t)nc * (size_t)r->ncols);
-		r->cap = nc;
-	}
-	row = &r->vals[(size_t)r->nrows++ * (size_t)r->ncols];
-	for (c = 0; c < r->ncols; c++)
-		row[c] = value_null(r->types[c]);
-	return row;
-}
+typedef ConstRel Rel;        /* the relation being built */
 
 static Value *
 cell(Rel *r, Value *row, const char *col)
@@ -864,68 +804,6 @@ put_c(Rel *r, Value *row, const char *col, char ch)
 	s[0] = ch;
 	s[1] = 0;
 	put_s(r, row, col, s);
-}
-
-/* ---- the rows operator -------------------------------------------------- */
-
-typedef struct RowsOp {
-	Operator op;
-	int nrows;
-	const Value *vals;
-	int pos;
-} RowsOp;
-
-static int
-rows_open(Operator *op)
-{
-	((RowsOp *)op)->pos = 0;
-	return FLOE_OK;
-}
-
-static int
-rows_next(Operator *op, Batch **out)
-{
-	RowsOp *r = (RowsOp *)op;
-	int n, i, c;
-	Batch *b;
-
-	arena_reset(op->scratch);
-	TRY(exec_check_cancel(op->ctx));
-	if (r->pos >= r->nrows) {
-		*out = NULL;
-		return FLOE_OK;
-	}
-	n = r->nrows - r->pos;
-	if (n > VECTOR_SIZE)
-		n = VECTOR_SIZE;
-	b = batch_new(op->scratch, op->ncols, op->types, (uint32_t)n);
-	for (i = 0; i < n; i++)
-		for (c = 0; c < op->ncols; c++)
-			vector_set_value(&b->cols[c], (uint32_t)i,
-					 &r->vals[(size_t)(r->pos + i) * (size_t)op->ncols + (size_t)c]);
-	b->count = (uint32_t)n;
-	r->pos += n;
-	op->rows_out += n;
-	*out = b;
-	return FLOE_OK;
-}
-
-static void
-rows_close(Operator *op)
-{
-	(void)op;   /* scratch is freed with the statement arena */
-}
-
-static const OperatorVT rows_vt = { "PgCatalog", rows_open, rows_next, rows_close };
-
-static Operator *
-rows_op(ExecCtx *ctx, const Rel *r)
-{
-	RowsOp *o = ARENA_NEW(ctx->arena, RowsOp);
-	op_init(&o->op, &rows_vt, ctx, r->ncols, r->types, NULL);
-	o->nrows = r->nrows;
-	o->vals = r->vals;
-	return &o->op;
 }
 
 /* ---- floe's catalog at the call ------------------------------------------ */
@@ -1110,7 +988,7 @@ static int
 sys_columns(const RelDef *d, Arena *a, char ***names, SqlType **types)
 {
 	Rel r;
-	rel_init(&r, a, d->spec);
+	constrel_init(&r, a, d->spec);
 	*names = r.names;
 	*types = r.types;
 	return r.ncols;
@@ -1125,7 +1003,7 @@ fill_sys_class(Rel *r)
 		char **names;
 		SqlType *types;
 		bool view = is_view(d);
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(r, row, "oid", sys_oid(d));
 		put_s(r, row, "relname", d->name);
 		put_i(r, row, "relnamespace", d->ns == NS_PG ? OID_PG_CATALOG : OID_INFO_SCHEMA);
@@ -1182,7 +1060,7 @@ fill_namespace(Rel *r, const Snap *sn)
 		Value *row;
 		if (i >= 2 && (!strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema")))
 			continue;
-		row = row_new(r);
+		row = constrel_row(r);
 		put_i(r, row, "oid", ns_oid(ns));
 		put_s(r, row, "nspname", ns);
 		put_i(r, row, "nspowner", OID_ROLE);
@@ -1197,7 +1075,7 @@ fill_class(Rel *r, const Snap *sn)
 	int i;
 	for (i = 0; i < sn->ntabs; i++) {
 		const TabInfo *t = &sn->tabs[i];
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(r, row, "oid", t->oid);
 		put_s(r, row, "relname", t->name);
 		put_i(r, row, "relnamespace", t->nsoid);
@@ -1235,7 +1113,7 @@ fill_class(Rel *r, const Snap *sn)
 		Value *row;
 		if (!t->schema || t->schema->nidentifier == 0)
 			continue;
-		row = row_new(r);
+		row = constrel_row(r);
 		put_i(r, row, "oid", pk_index_oid(t));
 		put_s(r, row, "relname", pk_name(r->a, t));
 		put_i(r, row, "relnamespace", t->nsoid);
@@ -1299,7 +1177,7 @@ fill_index(Rel *r, const Snap *sn)
 			cl += (size_t)sprintf(coll + cl, "%s%d", k ? " " : "", pt ? pt->collation : 0);
 			sl += (size_t)sprintf(cls + sl, "%s0", k ? " " : "");
 		}
-		row = row_new(r);
+		row = constrel_row(r);
 		put_i(r, row, "indexrelid", pk_index_oid(t));
 		put_i(r, row, "indrelid", t->oid);
 		put_i(r, row, "indnatts", n);
@@ -1342,7 +1220,7 @@ fill_constraint(Rel *r, const Snap *sn)
 			kl += (size_t)sprintf(key + kl, "%s%d", k ? "," : "", cols[k] + 1);
 		key[kl++] = '}';
 		key[kl] = 0;
-		row = row_new(r);
+		row = constrel_row(r);
 		put_i(r, row, "oid", pk_constraint_oid(t));
 		put_s(r, row, "conname", pk_name(r->a, t));
 		put_i(r, row, "connamespace", t->nsoid);
@@ -1373,7 +1251,7 @@ fill_column_rows(Rel *r, int64_t relid, int nfields, char **names, const SqlType
 	for (k = 0; k < nfields; k++) {
 		uint32_t toid = pgcatalog_type_oid(types[k]);
 		const struct PgType *pt = pgtype_of(toid);
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(r, row, "attrelid", relid);
 		put_s(r, row, "attname", names[k]);
 		put_i(r, row, "atttypid", toid);
@@ -1446,7 +1324,7 @@ fill_attrdef(Rel *r, const Snap *sn)
 			if (!f->default_sql)
 				continue;
 			snprintf(num, sizeof num, "%d", k + 1);
-			row = row_new(r);
+			row = constrel_row(r);
 			put_i(r, row, "oid", hash_oid(t->ns, arena_sprintf(r->a, "%s.%s", t->name, num)));
 			put_i(r, row, "adrelid", t->oid);
 			put_i(r, row, "adnum", k + 1);
@@ -1461,7 +1339,7 @@ fill_type(Rel *r)
 	int i;
 	for (i = 0; i < NPGTYPES; i++) {
 		const struct PgType *t = &pgtypes[i];
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(r, row, "oid", t->oid);
 		put_s(r, row, "typname", t->name);
 		put_i(r, row, "typnamespace", OID_PG_CATALOG);
@@ -1497,7 +1375,7 @@ fill_type(Rel *r)
 static void
 fill_database(Rel *r, const Snap *sn)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 	put_i(r, row, "oid", OID_DATABASE);
 	put_s(r, row, "datname", sn->db);
 	put_i(r, row, "datdba", OID_ROLE);
@@ -1517,7 +1395,7 @@ fill_database(Rel *r, const Snap *sn)
 static void
 fill_role(Rel *r, const Snap *sn, const char *rel)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 	if (!strcmp(rel, "pg_user")) {
 		put_s(r, row, "usename", sn->user);
 		put_i(r, row, "usesysid", OID_ROLE);
@@ -1621,7 +1499,7 @@ fill_settings(Rel *r, Session *s)
 	int i;
 	for (i = 0; i < NSETTINGS; i++) {
 		const char *v = setting_value(s, &settings[i]);
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(r, row, "name", settings[i].name);
 		put_s(r, row, "setting", v);
 		put_s(r, row, "unit", !strcmp(settings[i].name, "statement_timeout") ? "ms" : NULL);
@@ -1640,7 +1518,7 @@ fill_settings(Rel *r, Session *s)
 static void
 fill_activity(Rel *r, Session *s)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 	const char *app = session_setting(s, "application_name");
 	put_i(r, row, "datid", OID_DATABASE);
 	put_s(r, row, "datname", pgcatalog_database(s));
@@ -1655,12 +1533,12 @@ fill_activity(Rel *r, Session *s)
 static void
 fill_am(Rel *r)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 	put_i(r, row, "oid", 2);
 	put_s(r, row, "amname", "heap");
 	put_s(r, row, "amhandler", "heap_tableam_handler");
 	put_c(r, row, "amtype", 't');
-	row = row_new(r);
+	row = constrel_row(r);
 	put_i(r, row, "oid", 403);
 	put_s(r, row, "amname", "btree");
 	put_s(r, row, "amhandler", "bthandler");
@@ -1675,7 +1553,7 @@ fill_collation(Rel *r)
 	};
 	int i;
 	for (i = 0; i < 3; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_i(r, row, "oid", c[i].oid);
 		put_s(r, row, "collname", c[i].name);
 		put_i(r, row, "collnamespace", OID_PG_CATALOG);
@@ -1693,11 +1571,11 @@ fill_collation(Rel *r)
 static void
 fill_tablespace(Rel *r)
 {
-	Value *row = row_new(r);
+	Value *row = constrel_row(r);
 	put_i(r, row, "oid", 1663);
 	put_s(r, row, "spcname", "pg_default");
 	put_i(r, row, "spcowner", OID_ROLE);
-	row = row_new(r);
+	row = constrel_row(r);
 	put_i(r, row, "oid", 1664);
 	put_s(r, row, "spcname", "pg_global");
 	put_i(r, row, "spcowner", OID_ROLE);
@@ -1708,7 +1586,7 @@ fill_tables_view(Rel *r, const Snap *sn)
 {
 	int i;
 	for (i = 0; i < sn->ntabs; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(r, row, "schemaname", sn->tabs[i].ns);
 		put_s(r, row, "tablename", sn->tabs[i].name);
 		put_s(r, row, "tableowner", sn->user);
@@ -1731,7 +1609,7 @@ fill_schemata(Rel *r, const Snap *sn)
 		Value *row;
 		if (i >= 2 && (!strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema")))
 			continue;
-		row = row_new(r);
+		row = constrel_row(r);
 		put_s(r, row, "catalog_name", sn->db);
 		put_s(r, row, "schema_name", ns);
 		put_s(r, row, "schema_owner", sn->user);
@@ -1743,7 +1621,7 @@ fill_is_tables(Rel *r, const Snap *sn)
 {
 	int i;
 	for (i = 0; i < sn->ntabs; i++) {
-		Value *row = row_new(r);
+		Value *row = constrel_row(r);
 		put_s(r, row, "table_catalog", sn->db);
 		put_s(r, row, "table_schema", sn->tabs[i].ns);
 		put_s(r, row, "table_name", sn->tabs[i].name);
@@ -1809,7 +1687,7 @@ fill_is_columns(Rel *r, const Snap *sn)
 		for (k = 0; t->schema && k < t->schema->nfields; k++) {
 			const IcebergField *f = &t->schema->fields[k];
 			SqlType ty = f->nested ? type_make(TYPE_TEXT) : f->type;
-			Value *row = row_new(r);
+			Value *row = constrel_row(r);
 			put_s(r, row, "table_catalog", sn->db);
 			put_s(r, row, "table_schema", t->ns);
 			put_s(r, row, "table_name", t->name);
@@ -1845,7 +1723,7 @@ fill_is_pkeys(Rel *r, const Snap *sn, bool per_column)
 		cols = ARENA_ARRAY(r->a, int, n);
 		pk_columns(t->schema, cols);
 		for (k = 0; k < (per_column ? n : 1); k++) {
-			Value *row = row_new(r);
+			Value *row = constrel_row(r);
 			put_s(r, row, "constraint_catalog", sn->db);
 			put_s(r, row, "constraint_schema", t->ns);
 			put_s(r, row, "constraint_name", pk_name(r->a, t));
@@ -2089,7 +1967,7 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 	d = find_rel(s, schema, name);
 	if (!d)
 		return FLOE_OK;
-	rel_init(&r, a, d->spec);
+	constrel_init(&r, a, d->spec);
 	if (d->ns == NS_PG) {
 		bool cols = is(d, "pg_attribute") || is(d, "pg_attrdef") || is(d, "pg_class") ||
 			    is(d, "pg_index") || is(d, "pg_constraint");
@@ -2146,6 +2024,6 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 	*ncols = r.ncols;
 	*names = r.names;
 	*types = r.types;
-	*op = rows_op(ctx, &r);
+	*op = constrel_op(ctx, &r, "PgCatalog");
 	return FLOE_OK;
 }
