@@ -45,7 +45,14 @@ typedef struct ExecCtx {
 	 * lateral operator); NULL elsewhere */
 	Value *params;
 	int nparams;
+	/* bytes a memory-hungry operator (sort, hash aggregation, hash join
+	 * build) may hold before it spills to disk; 0 = no limit.  Set per
+	 * statement from the work_mem setting (exec_mem_limit, spill.c). */
+	int64_t mem_limit;
 } ExecCtx;
+
+/* spill.c: the byte limit of a work_mem setting value (NULL: the default) */
+int64_t exec_mem_limit(const char *work_mem);
 
 typedef struct Operator Operator;
 
@@ -118,6 +125,14 @@ void series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step);
  * file (int64, 0-based, counting deleted rows too): what a position delete
  * or deletion vector names. */
 #define SCAN_PROJ_FILE_POS (-1)
+/* Format version 3 row lineage (spec "Row Lineage"): proj[i] ==
+ * SCAN_PROJ_ROW_ID produces the row's _row_id (int64: the file's
+ * _row_id column where written and not null, else the data file's
+ * first_row_id + its position; NULL when the file has no first_row_id),
+ * SCAN_PROJ_LAST_UPDATED_SEQ its _last_updated_sequence_number (the
+ * file's column where not null, else the file's data sequence number). */
+#define SCAN_PROJ_ROW_ID (-2)
+#define SCAN_PROJ_LAST_UPDATED_SEQ (-3)
 Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
 		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name,
 		   const struct TableMetadata *md);

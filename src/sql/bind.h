@@ -4,7 +4,9 @@
  *
  *   bind_expr.c   parse-tree expressions -> Expr (types, casts, functions)
  *   select.c      SELECT / VALUES -> Operator tree with output names
- *   engine.c      the Engine and Session, statement dispatch, DDL, INSERT
+ *   engine.c      the Engine and Session, statement dispatch, SET/SHOW, CALL
+ *   ddl.c         CREATE/ALTER/DROP of schemas and tables, table properties
+ *   insert.c      INSERT [OVERWRITE] [RETURNING], CREATE TABLE AS
  *
  * A Scope is the set of columns an expression may reference: the FROM
  * item's columns, each with the relation name it belongs to.
@@ -154,13 +156,44 @@ int dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink);
 int dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
 		 SqlType **types);
 
-/* engine.c: the rows an INSERT adds (VALUES / SELECT / DEFAULT VALUES),
+/* engine.c: statement completion (command tag) and NOTICE to the sink */
+int engine_complete(ResultSink *sink, const char *tag);
+void engine_notice(ResultSink *sink, const char *fmt, const char *arg);
+
+/* ddl.c */
+const char *ddl_rv_ns(Session *s, PgQuery__RangeVar *rv);   /* schema of a name */
+int ddl_check_namespace(Session *s, const char *ns, floe_error *err);   /* 3F000 */
+int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err);
+int ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
+		     ResultSink *sink, floe_error *err);
+int ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err);
+int ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *as,
+		    ResultSink *sink);
+/* CREATE TABLE's WITH (...) options -> checked table properties and the
+ * format version (default 2) */
+int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
+		       const char ***keys, const char ***values, int *nprops, int *format_version,
+		       floe_error *err);
+struct Table;
+int ddl_set_format_version(Session *s, struct Table **t, int version, Arena *a, floe_error *err);
+
+/* insert.c */
+int insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,
+		ResultSink *sink);
+int insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt *cs,
+		ResultSink *sink);
+/* rows of root into t as one commit (overwrite: removing every live data
+ * file); hook (may be NULL) sees each batch after its NOT NULL checks */
+int insert_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, bool overwrite,
+		      int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows);
+
+/* insert.c: the rows an INSERT adds (VALUES / SELECT / DEFAULT VALUES),
  * one column per field of t's current schema, coerced, DEFAULTs filled;
  * ON CONFLICT / RETURNING / WITH of `is` are the caller's. */
 struct Table;
 int insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		  struct Table *t, Operator **root);
-/* engine.c: INSERT's RETURNING columns, for dml_describe */
+/* insert.c: INSERT's RETURNING columns, for dml_describe */
 int insert_describe(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		    Returning *r);
 
@@ -170,7 +203,7 @@ int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStm
 
 /* copy.c: COPY table/(query) TO / FROM */
 int copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink);
-/* engine.c: write the rows of root (one column per field of t's current
+/* insert.c: write the rows of root (one column per field of t's current
  * schema, in order) into t as one atomic append commit; NOT NULL checked */
 struct Table;
 int engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows);

@@ -94,6 +94,7 @@
 #include <unistd.h>
 #include "format/parquet/parquet.h"
 #include "func/func.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -981,6 +982,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 				file->file_path = arena_sprintf(b->arena, "%s/%s", cwd, file->file_path);
 		}
 		file->file_format = "PARQUET";
+		TRY(acl_check_file(b->session, file->file_path, false, b->err));
 		TRY(fileio_read(e->io, file->file_path, b->arena, &data, &len, b->err));
 		TRY(parquet_open(&pf, data, len, file->file_path, b->arena, b->err));
 		nc = parquet_num_columns(pf);

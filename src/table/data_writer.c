@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include "format/parquet/parquet_format.h"
 #include "table/data_writer.h"
+#include "table/metadata.h"
 
 /* Iceberg metrics modes (write.metadata.metrics.*). */
 enum MetricsMode { M_NONE, M_COUNTS, M_TRUNCATE, M_FULL };
@@ -678,4 +679,15 @@ data_writer_free(DataWriter *w)
 		parquet_writer_free(w->pw);
 		w->pw = NULL;
 	}
+}
+
+/* STUB until partitioned writes land: only unpartitioned specs. */
+int
+data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err)
+{
+	(void)w;
+	if (spec && spec->nfields > 0)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "writing a partitioned table is not supported yet");
+	return FLOE_OK;
 }

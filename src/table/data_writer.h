@@ -24,6 +24,7 @@
  *   data_writer_new(io, data_dir, schema, target_file_size, arena)
  *   data_writer_set_options(w, parquet_options)   codec, row groups (tests)
  *   data_writer_set_property(w, key, value, err)  Iceberg write.* table properties
+ *   data_writer_set_spec(w, spec, err)           partitioned writes (fan-out)
  *   data_writer_write(w, batch, err)
  *   data_writer_finish(w, &files, &nfiles, err)   DataFiles in w's arena
  *   data_writer_abort(w)                          remove written files
@@ -63,6 +64,18 @@ void data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts);
  *   first 100 default to "none"; a column property wins over the default.
  */
 int data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err);
+/*
+ * Partitioned writes: each row's partition tuple is computed from spec's
+ * transforms (identity, bucket[N], truncate[W], year, month, day, hour,
+ * void — spec "Partition Transforms") over the batch's columns (matched
+ * by source field id in the writer's schema), rows are routed to one
+ * open file per partition tuple, and every returned DataFile carries
+ * spec_id and its partition tuple (npartition / partition).  Call before
+ * the first write; NULL or a spec without fields keeps one stream.  The
+ * spec is copied.  0A000 for a transform floe cannot evaluate.
+ */
+struct PartitionSpec;
+int data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err);
 int data_writer_write(DataWriter *w, const Batch *b, floe_error *err);
 int data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err);
 void data_writer_abort(DataWriter *w);

@@ -46,6 +46,11 @@ typedef struct IcebergSchema {
 	int32_t *identifier_field_ids;
 } IcebergSchema;
 
+/* Reserved field ids (spec "Reserved Field IDs"): v3 row lineage columns,
+ * written in data files when rows keep their lineage across a rewrite. */
+#define ICEBERG_FIELD_ROW_ID 2147483540
+#define ICEBERG_FIELD_LAST_UPDATED_SEQ 2147483539
+
 typedef enum FileContent {
 	CONTENT_DATA = 0,
 	CONTENT_POSITION_DELETES = 1,

@@ -1,0 +1,600 @@
+/*
+ * ddl.c — DDL on schemas and Iceberg tables: CREATE / DROP SCHEMA,
+ * CREATE TABLE [WITH (props)] with NOT NULL / DEFAULT / PRIMARY KEY
+ * (identifier-field-ids), DROP TABLE, ALTER TABLE SET / RESET of table
+ * properties (checked when set: ddl_create_options / check_property).
+ *
+ * Spec: apache/iceberg format/spec.md ("Table Metadata", "Identifier
+ * Field IDs", reserved table properties); PostgreSQL 15 docs "CREATE
+ * TABLE", "ALTER TABLE", "DROP TABLE", "CREATE SCHEMA".
+ *
+ * Every CREATE TABLE is one catalog create of a first metadata file
+ * (table_create); ALTER TABLE is one metadata-only commit.
+ *
+ * INTERFACE ROUTINES (bind.h)
+ *   ddl_rv_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
+ *   ddl_drop, ddl_alter_table, ddl_create_options, ddl_set_format_version
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "func/func.h"
+#include "sql/bind.h"
+#include "sql/txn.h"
+#include "table/data_writer.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/cast.h"
+#include "types/datetime.h"
+#include "types/text.h"
+
+/* ---- DDL --------------------------------------------------------------- */
+
+const char *
+ddl_rv_ns(Session *s, PgQuery__RangeVar *rv)
+{
+	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+}
+
+int
+ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err)
+{
+	bool exists;
+	Catalog *cat = s->engine->catalog;
+
+	if (cs->n_schema_elts)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "CREATE SCHEMA with elements is not supported yet");
+	TRY(catalog_namespace_exists(cat, cs->schemaname, &exists, err));
+	if (exists) {
+		if (cs->if_not_exists) {
+			engine_notice(sink, "schema \"%s\" already exists, skipping", cs->schemaname);
+			return engine_complete(sink, "CREATE SCHEMA");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists",
+				   cs->schemaname);
+	}
+	TRY(catalog_create_namespace(cat, cs->schemaname, err));
+	return engine_complete(sink, "CREATE SCHEMA");
+}
+
+int
+ddl_check_namespace(Session *s, const char *ns, floe_error *err)
+{
+	bool exists;
+	TRY(catalog_namespace_exists(s->engine->catalog, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	return FLOE_OK;
+}
+
+/* A constant DEFAULT kept as SQL text: 'text'::type. */
+static char *
+default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
+{
+	Expr *e = bind_expr(b, raw);
+	Value v;
+	const char *txt;
+	size_t len, i;
+	char tb[64];
+	char *q, *p;
+
+	if (!e)
+		return NULL;
+	if (!(e = bind_coerce(b, e, type, 1 /* assignment */, col)))
+		return NULL;
+	if (expr_has_colref(e) || e->kind != EXPR_CONST) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "only constant DEFAULT values are supported yet (column \"%s\")", col);
+		return NULL;
+	}
+	v = e->value;
+	if (v.is_null)
+		return arena_strdup(b->arena, "NULL");
+	txt = value_to_text(&v, b->arena, &len);
+	q = arena_alloc(b->arena, len * 2 + 3);
+	p = q;
+	*p++ = '\'';
+	for (i = 0; i < len; i++) {
+		if (txt[i] == '\'')
+			*p++ = '\'';
+		*p++ = txt[i];
+	}
+	*p++ = '\'';
+	*p = 0;
+	type_name(type, tb, sizeof tb);
+	return arena_sprintf(b->arena, "%s::%s", q, tb);
+}
+
+int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
+			  const char ***keys, const char ***values, int *nprops,
+			  int *format_version, floe_error *err);
+int ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err);
+
+/* PRIMARY KEY: column i joins the key (NOT NULL as PostgreSQL makes it). */
+static int
+add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
+{
+	IcebergField *f = &schema->fields[i];
+	int k;
+
+	for (k = 0; k < schema->nidentifier; k++)
+		if (schema->identifier_field_ids[k] == i + 1)
+			return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+					   "column \"%s\" appears twice in primary key constraint",
+					   f->name);
+	if (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "column \"%s\" of type %s cannot be part of the primary key of \"%s\" "
+				   "(Iceberg identifier fields cannot be floating point)",
+				   f->name, f->type.id == TYPE_FLOAT32 ? "real" : "double precision",
+				   table);
+	f->required = true;
+	schema->identifier_field_ids[schema->nidentifier++] = i + 1;   /* table_create's ids */
+	return FLOE_OK;
+}
+
+/*
+ * CREATE TABLE [IF NOT EXISTS] t (col type [NOT NULL] [DEFAULT c]
+ * [PRIMARY KEY], ... [, PRIMARY KEY (cols)]) [WITH (props)]: the key's
+ * columns become the schema's identifier-field-ids (Iceberg's row
+ * identity) and NOT NULL; nothing else enforces it here (merge.c's INSERT
+ * does).  WITH: table properties (create_options).
+ */
+int
+ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
+		  floe_error *err)
+{
+	const char *ns = ddl_rv_ns(s, cs->relation), *name = cs->relation->relname;
+	IcebergSchema schema;
+	BindCtx b;
+	Table *t;
+	size_t i, j;
+	int nf = 0, nprops, fv;
+	Engine *e = s->engine;
+	const char **keys, **values;
+	bool has_pk = false;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = a;
+	b.err = err;
+	b.sql = sql;
+	b.where = "DEFAULT expressions";
+	if (cs->n_inh_relations || cs->partbound || cs->partspec || cs->of_typename)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "INHERITS / PARTITION BY / OF type are not supported yet");
+	if (cs->relation->relpersistence && cs->relation->relpersistence[0] == 't')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
+	TRY(ddl_check_namespace(s, ns, err));
+	memset(&schema, 0, sizeof schema);
+	schema.fields = ARENA_ARRAY(a, IcebergField, cs->n_table_elts + 1);
+	schema.identifier_field_ids = ARENA_ARRAY(a, int32_t, cs->n_table_elts + 1);
+	for (i = 0; i < cs->n_table_elts; i++) {
+		Node *el = cs->table_elts[i];
+		PgQuery__ColumnDef *cd;
+		IcebergField *f;
+
+		if (el->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
+			continue;             /* table constraints: below */
+		if (el->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "LIKE in CREATE TABLE is not supported yet");
+		cd = el->column_def;
+		for (j = 0; j < (size_t)nf; j++)
+			if (!strcmp(schema.fields[j].name, cd->colname))
+				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+						   "column \"%s\" specified more than once", cd->colname);
+		f = &schema.fields[nf++];
+		f->name = arena_strdup(a, cd->colname);
+		TRY(bind_type_name(&b, cd->type_name, &f->type));
+		if (f->type.id == TYPE_DECIMAL && f->type.precision == 0)
+			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
+		f->required = cd->is_not_null;
+		for (j = 0; j < cd->n_constraints; j++) {
+			PgQuery__Constraint *c = cd->constraints[j]->constraint;
+			switch (c->contype) {
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+				f->required = true;
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+				if (!(f->default_sql = default_text(&b, c->raw_expr, f->type, f->name)))
+					return FLOE_ERR;
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+				if (has_pk)
+					goto multiple_pk;
+				schema.nfields = nf;
+				TRY(add_key_column(&schema, nf - 1, name, err));
+				has_pk = true;
+				break;
+			default:
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "column constraints other than NOT NULL, DEFAULT and PRIMARY KEY are not supported yet");
+			}
+		}
+	}
+	schema.nfields = nf;
+	for (i = 0; i < cs->n_table_elts; i++) {
+		PgQuery__Constraint *c;
+		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
+			continue;
+		c = cs->table_elts[i]->constraint;
+		if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "table constraints other than PRIMARY KEY (UNIQUE, CHECK, FOREIGN KEY) are not supported yet");
+		if (has_pk)
+			goto multiple_pk;
+		has_pk = true;
+		for (j = 0; j < c->n_keys; j++) {
+			const char *col = c->keys[j]->string->sval;
+			int k, found = -1;
+			for (k = 0; k < nf; k++)
+				if (!strcmp(schema.fields[k].name, col))
+					found = k;
+			if (found < 0) {
+				floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" named in key does not exist", col);
+				floe_error_position(err, bind_location(&b, c->location));
+				return FLOE_ERR;
+			}
+			TRY(add_key_column(&schema, found, name, err));
+		}
+	}
+	TRY(ddl_create_options(s, &schema, cs->options, cs->n_options, a, &keys, &values, &nprops, &fv,
+			   err));
+	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
+		if (cs->if_not_exists) {
+			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
+			return engine_complete(sink, "CREATE TABLE");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	}
+	floe_error_clear(err);
+	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
+			 err));
+	if (ddl_set_format_version(s, &t, fv, a, err) != FLOE_OK) {
+		floe_error keep = *err, ignore;
+		table_drop(e->catalog, e->io, ns, name, true, &ignore);
+		*err = keep;
+		return FLOE_ERR;
+	}
+	return engine_complete(sink, "CREATE TABLE");
+multiple_pk:
+	return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+			   "multiple primary keys for table \"%s\" are not allowed", name);
+}
+
+int
+ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err)
+{
+	Engine *e = s->engine;
+	size_t i;
+
+	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+		for (i = 0; i < ds->n_objects; i++) {
+			PgQuery__List *l = ds->objects[i]->list;
+			const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+			const char *name = l->items[l->n_items - 1]->string->sval;
+			Table *t;
+			if (l->n_items > 2)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "cross-database references are not implemented");
+			if (table_load(e->catalog, e->io, ns, name, a, &t, err) != FLOE_OK) {
+				if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+					return FLOE_ERR;
+				if (ds->missing_ok) {
+					floe_error_clear(err);
+					engine_notice(sink, "table \"%s\" does not exist, skipping", name);
+					continue;
+				}
+				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
+			}
+			TRY(table_drop(e->catalog, e->io, ns, name, true, err));
+		}
+		return engine_complete(sink, "DROP TABLE");
+	}
+	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
+		for (i = 0; i < ds->n_objects; i++) {
+			const char *ns = ds->objects[i]->string->sval;
+			bool exists;
+			char **names;
+			int n, k;
+
+			TRY(catalog_namespace_exists(e->catalog, ns, &exists, err));
+			if (!exists) {
+				if (ds->missing_ok) {
+					engine_notice(sink, "schema \"%s\" does not exist, skipping", ns);
+					continue;
+				}
+				return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+			}
+			TRY(catalog_list_tables(e->catalog, ns, a, &names, &n, err));
+			if (n > 0 && ds->behavior != PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) {
+				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+					    "cannot drop schema %s because other objects depend on it", ns);
+				floe_error_detail(err, "table %s.%s depends on schema %s", ns, names[0], ns);
+				floe_error_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+				return FLOE_ERR;
+			}
+			for (k = 0; k < n; k++)
+				TRY(table_drop(e->catalog, e->io, ns, names[k], true, err));
+			TRY(catalog_drop_namespace(e->catalog, ns, err));
+		}
+		return engine_complete(sink, "DROP SCHEMA");
+	}
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DROP is not supported yet");
+}
+
+/* ---- table properties ------------------------------------------------ */
+
+/*
+ * Iceberg table properties set by CREATE TABLE ... WITH (...) and ALTER
+ * TABLE ... SET (...) / RESET (...) (also Spark's TBLPROPERTIES spelling,
+ * rewritten by parse.c).  Checked when they are set:
+ *   format-version            1, 2 or 3 (Iceberg's reserved key: it sets the
+ *                             table's format version, it is not stored;
+ *                             ALTER may only upgrade)
+ *   write.delete.mode, write.update.mode, write.merge.mode
+ *                             copy-on-write or merge-on-read
+ *   other write.*             as the data writer reads them (data_writer.h)
+ *   floe.column.*             reserved (floe's column facts)
+ * Any other key is stored as given.  A bad value is 22023.
+ */
+static int
+option_text(PgQuery__DefElem *de, Arena *a, const char **out, floe_error *err)
+{
+	Node *v = de->arg;
+
+	if (!v) {
+		*out = "true";
+		return FLOE_OK;
+	}
+	switch (v->node_case) {
+	case PG_QUERY__NODE__NODE_STRING:
+		*out = v->string->sval;
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_INTEGER:
+		*out = arena_sprintf(a, "%d", (int)v->integer->ival);
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_FLOAT:
+		*out = v->float_->fval;
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_BOOLEAN:
+		*out = v->boolean->boolval ? "true" : "false";
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_TYPE_NAME:
+		if (v->type_name->n_names >= 1 && !v->type_name->n_typmods &&
+		    v->type_name->names[v->type_name->n_names - 1]->node_case ==
+		    PG_QUERY__NODE__NODE_STRING) {
+			*out = v->type_name->names[v->type_name->n_names - 1]->string->sval;
+			return FLOE_OK;
+		}
+		break;
+	default:
+		break;
+	}
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "invalid value for table property \"%s\"", de->defname);
+}
+
+static bool
+is_mode_key(const char *k)
+{
+	return !strcmp(k, "write.delete.mode") || !strcmp(k, "write.update.mode") ||
+	       !strcmp(k, "write.merge.mode");
+}
+
+/* Check one property (not format-version) before it is stored. */
+static int
+check_property(Session *s, const IcebergSchema *schema, const char *k, const char *v,
+	       Arena *a, floe_error *err)
+{
+	if (is_mode_key(k)) {
+		if (!strcmp(v, "copy-on-write") || !strcmp(v, "merge-on-read"))
+			return FLOE_OK;
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "invalid value for table property \"%s\": \"%s\"", k, v);
+		return floe_error_hint(err, "Valid values are \"copy-on-write\" and \"merge-on-read\".");
+	}
+	if (!strncmp(k, "floe.column.", 12))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "table property \"%s\" is reserved", k);
+	if (!strncmp(k, "write.", 6)) {
+		/* the data writer's own check (it ignores keys it does not use) */
+		DataWriter *w = data_writer_new(s->engine->io, "/nonexistent", schema, 0, a);
+		int rc = data_writer_set_property(w, k, v, err);
+		data_writer_free(w);
+		return rc;
+	}
+	return FLOE_OK;
+}
+
+static int
+parse_format_version(const char *v, int *out, floe_error *err)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "2") || !strcmp(v, "3")) {
+		*out = v[0] - '0';
+		return FLOE_OK;
+	}
+	floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+		    "invalid value for table property \"format-version\": \"%s\"", v);
+	return floe_error_hint(err, "Supported format versions are 1, 2 and 3.");
+}
+
+/* CREATE TABLE's WITH list: checked properties and the format version
+ * (2 when not given). */
+int
+ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
+	       const char ***keys, const char ***values, int *nprops, int *format_version,
+	       floe_error *err)
+{
+	size_t i, ndef = 0;
+	int j;
+	const char *defaults = getenv("FLOE_TABLE_DEFAULTS");
+	char *dcopy = NULL, *tok, *save = NULL;
+
+	if (defaults)
+		for (i = 0; defaults[i]; i++)
+			ndef += defaults[i] == ',';
+	*keys = ARENA_ARRAY(a, const char *, n + ndef + 2);
+	*values = ARENA_ARRAY(a, const char *, n + ndef + 2);
+	*nprops = 0;
+	*format_version = 2;
+	/* FLOE_TABLE_DEFAULTS="k=v,k=v": defaults for every CREATE TABLE
+	 * (as Iceberg catalogs' table-default.* properties); WITH wins */
+	if (defaults && defaults[0]) {
+		dcopy = arena_strdup(a, defaults);
+		for (tok = strtok_r(dcopy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(tok, '=');
+			if (!eq)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "FLOE_TABLE_DEFAULTS entry \"%s\" is not key=value", tok);
+			*eq = 0;
+			if (!strcmp(tok, "format-version")) {
+				TRY(parse_format_version(eq + 1, format_version, err));
+				continue;
+			}
+			TRY(check_property(s, schema, tok, eq + 1, a, err));
+			(*keys)[*nprops] = tok;
+			(*values)[*nprops] = eq + 1;
+			(*nprops)++;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		PgQuery__DefElem *de = opts[i]->def_elem;
+		const char *k, *v;
+
+		if (de->defnamespace && de->defnamespace[0])
+			k = arena_sprintf(a, "%s.%s", de->defnamespace, de->defname);
+		else
+			k = de->defname;
+		TRY(option_text(de, a, &v, err));
+		if (!strcmp(k, "format-version")) {
+			TRY(parse_format_version(v, format_version, err));
+			continue;
+		}
+		TRY(check_property(s, schema, k, v, a, err));
+		for (j = 0; j < *nprops; j++)
+			if (!strcmp((*keys)[j], k))
+				break;
+		(*keys)[j] = k;
+		(*values)[j] = v;
+		if (j == *nprops)
+			(*nprops)++;
+	}
+	return FLOE_OK;
+}
+
+/* A freshly created table moved to another format version (table_create
+ * makes version 2): a metadata-only commit before anything is written. */
+int
+ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err)
+{
+	TableMetadata *md;
+
+	if ((*t)->md->format_version == version)
+		return FLOE_OK;
+	md = metadata_copy((*t)->md, a);
+	md->format_version = version;
+	if (version >= 3 && !md->has_next_row_id) {
+		md->has_next_row_id = true;
+		md->next_row_id = 0;
+	}
+	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
+}
+
+/*
+ * ALTER TABLE [IF EXISTS] t SET (k = v, ...) | RESET (k, ...) — also
+ * SET TBLPROPERTIES / UNSET TBLPROPERTIES — one metadata commit
+ * (txn_commit_metadata).  'format-version' may be raised (1 -> 2 -> 3),
+ * never lowered or reset.  Other ALTER TABLE forms are 0A000.
+ */
+int
+ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *as,
+		 ResultSink *sink)
+{
+	const char *ns = ddl_rv_ns(s, as->relation), *name = as->relation->relname;
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	TableMetadata *md;
+	Table *t, *out;
+	size_t i, k;
+
+	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
+	for (i = 0; i < as->n_cmds; i++) {
+		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
+		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "ALTER TABLE supports only SET (...) / RESET (...) of table properties yet");
+	}
+	if (txn_table_load(s, ns, name, a, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
+			BindCtx b;
+			if (as->missing_ok) {
+				floe_error_clear(err);
+				engine_notice(sink, "relation \"%s\" does not exist, skipping", name);
+				return engine_complete(sink, "ALTER TABLE");
+			}
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			memset(&b, 0, sizeof b);
+			b.sql = sql;
+			floe_error_position(err, bind_location(&b, as->relation->location));
+		}
+		return FLOE_ERR;
+	}
+	md = metadata_copy(t->md, a);
+	for (i = 0; i < as->n_cmds; i++) {
+		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		bool reset = c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions;
+		PgQuery__List *l = c->def && c->def->node_case == PG_QUERY__NODE__NODE_LIST ?
+			c->def->list : NULL;
+
+		for (k = 0; l && k < l->n_items; k++) {
+			PgQuery__DefElem *de = l->items[k]->def_elem;
+			const char *key = de->defnamespace && de->defnamespace[0] ?
+				arena_sprintf(a, "%s.%s", de->defnamespace, de->defname) : de->defname;
+			const char *v;
+			int fv;
+
+			if (!strcmp(key, "format-version")) {
+				if (reset)
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "table property \"format-version\" cannot be reset");
+				TRY(option_text(de, a, &v, err));
+				TRY(parse_format_version(v, &fv, err));
+				if (fv < md->format_version) {
+					floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						    "cannot downgrade table \"%s\" from format version %d to %d",
+						    name, md->format_version, fv);
+					return FLOE_ERR;
+				}
+				md->format_version = fv;
+				if (fv >= 3 && !md->has_next_row_id) {
+					md->has_next_row_id = true;
+					md->next_row_id = 0;
+				}
+				continue;
+			}
+			if (reset) {
+				if (!strncmp(key, "floe.column.", 12))
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "table property \"%s\" is reserved", key);
+				metadata_set_property(md, key, NULL, a);
+				continue;
+			}
+			TRY(option_text(de, a, &v, err));
+			TRY(check_property(s, metadata_current_schema(md), key, v, a, err));
+			metadata_set_property(md, key, v, a);
+		}
+	}
+	TRY(txn_commit_metadata(s, t, md, a, &out, err));
+	return engine_complete(sink, "ALTER TABLE");
+}
+

@@ -1,0 +1,577 @@
+/*
+ * insert.c — INSERT [OVERWRITE] ... VALUES / SELECT / DEFAULT VALUES
+ * [RETURNING] and CREATE TABLE AS on Iceberg tables.
+ *
+ * Every INSERT / CREATE TABLE AS is one Iceberg commit (txn_commit):
+ * data files are written first, then the commit swaps the metadata
+ * location in the catalog; a statement that fails before the swap removes
+ * the files it wrote and leaves the table as it was.  INSERT OVERWRITE
+ * (parse.c recognises it) is the same commit removing every live file.
+ * INSERT ... RETURNING evaluates its list on each written batch and sends
+ * the rows after the commit (dml.c's Returning).  COPY FROM (copy.c)
+ * writes through the same path (engine_write_rows).
+ *
+ * INTERFACE ROUTINES (bind.h)
+ *   insert_exec, insert_ctas, insert_write_rows, engine_write_rows
+ *   insert_source(s, ctx, sql, insert_stmt, t, &root)   INSERT's rows, coerced
+ *   insert_describe(s, ctx, sql, insert_stmt, &returning)
+ *   bind_coerce_column, bind_default_expr
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "func/func.h"
+#include "sql/bind.h"
+#include "sql/txn.h"
+#include "table/data_writer.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/cast.h"
+#include "types/datetime.h"
+#include "types/text.h"
+
+/* ---- INSERT ------------------------------------------------------------ */
+
+/* Assignment coercion of e to a column; integers going to floats must be
+ * exact (floe's rule: a BIGINT above 2^53 is rejected, not rounded). */
+Expr *
+bind_coerce_column(BindCtx *b, Expr *e, const IcebergField *f)
+{
+	if (type_is_integer(e->type.id) && !e->unknown_literal &&
+	    (f->type.id == TYPE_FLOAT32 || f->type.id == TYPE_FLOAT64)) {
+		Expr *c = expr_cast(b->arena, e, f->type, CAST_EXACT_FLOAT);
+		if (bind_fold(b, &c) != FLOE_OK)
+			return NULL;
+		return c;
+	}
+	return bind_coerce(b, e, f->type, 1 /* COERCE_ASSIGNMENT */, f->name);
+}
+
+Expr *
+bind_default_expr(BindCtx *b, const IcebergField *f)
+{
+	Node *n;
+	Expr *e;
+	Value nv;
+
+	if (!f->default_sql) {
+		nv = value_null(f->type);
+		return expr_const(b->arena, &nv);
+	}
+	if (sql_parse_expr(f->default_sql, b->arena, &n, b->err) != FLOE_OK)
+		return NULL;
+	{
+		const char *saved = b->sql;
+		Scope *sc = b->scope;
+		b->sql = NULL;
+		b->scope = NULL;
+		e = bind_expr(b, n);
+		b->sql = saved;
+		b->scope = sc;
+	}
+	if (!e)
+		return NULL;
+	return bind_coerce_column(b, e, f);
+}
+
+static void
+row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
+{
+	char buf[900];
+	size_t used = 0;
+	int c;
+
+	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
+	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[c], row, a, &len);
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
+					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	if (used < sizeof buf - 2)
+		snprintf(buf + used, sizeof buf - used, ").");
+	floe_error_detail(err, "%s", buf);
+}
+
+/* Write the rows of `root` (one column per schema field, in order) into
+ * table t as one append commit (overwrite: one commit that also removes
+ * every live data file, INSERT OVERWRITE; hook (may be NULL) sees each batch once
+ * its NOT NULL checks passed, before it is written. */
+int
+insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
+	   int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
+{
+	Engine *e = s->engine;
+	const IcebergSchema *schema = metadata_current_schema(t->md);
+	char *data_dir = table_data_dir(t, ctx->arena);
+	DataWriter *w = data_writer_new(e->io, data_dir, schema, 0, ctx->arena);
+	DataFile *files;
+	int nfiles, c, rc = FLOE_ERR;
+	const TableMetadata *md = t->md;
+	Batch *b;
+	Table *out;
+	char job[64];
+
+	*rows = 0;
+	for (c = 0; c < md->nproperties; c++)   /* write.* table properties */
+		if (!strncmp(md->properties[c].key, "write.", 6) &&
+		    data_writer_set_property(w, md->properties[c].key, md->properties[c].value,
+					     ctx->err) != FLOE_OK)
+			goto fail;
+	if (op_open(root) != FLOE_OK)
+		goto fail;
+	for (;;) {
+		if (op_next(root, &b) != FLOE_OK)
+			goto fail;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		for (c = 0; c < schema->nfields; c++) {
+			uint32_t i;
+			if (!schema->fields[c].required)
+				continue;
+			for (i = 0; i < b->count; i++)
+				if (!vector_is_valid(&b->cols[c], i)) {
+					floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+						    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+						    schema->fields[c].name, t->name);
+					row_detail(ctx->err, b, i, ctx->arena);
+					goto fail;
+				}
+		}
+		if (hook && hook(hook_arg, b) != FLOE_OK)
+			goto fail;
+		if (data_writer_write(w, b, ctx->err) != FLOE_OK)
+			goto fail;
+		*rows += b->count;
+	}
+	op_close(root);
+	root = NULL;
+	if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
+		goto fail;
+	if (*rows > 0 || (overwrite && t->md->has_current_snapshot)) {
+		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+		TableChange ch;
+		memset(&ch, 0, sizeof ch);
+		ch.add = files;
+		ch.nadd = *rows > 0 ? nfiles : 0;
+		ch.remove_all = overwrite;
+		ch.job_id = job;
+		if (txn_commit(s, t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
+			/* the commit removed nothing it wrote; our data files are ours */
+			int k;
+			floe_error ignore;
+			for (k = 0; k < nfiles; k++)
+				fileio_remove(e->io, files[k].file_path, &ignore);
+			data_writer_free(w);
+			return FLOE_ERR;
+		}
+		if (*rows == 0)
+			goto no_rows;
+	} else {
+		int k;
+		floe_error ignore;
+no_rows:
+		for (k = 0; k < nfiles; k++)
+			fileio_remove(e->io, files[k].file_path, &ignore);
+	}
+	rc = FLOE_OK;
+	data_writer_free(w);
+	return rc;
+fail:
+	if (root)
+		op_close(root);
+	data_writer_abort(w);
+	data_writer_free(w);
+	return FLOE_ERR;
+}
+
+/* Target k of a plain SELECT when it is an untyped literal (NULL or a
+ * quoted string), else NULL. */
+static Node *
+select_literal(PgQuery__SelectStmt *sel, int k)
+{
+	Node *v;
+
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->n_values_lists ||
+	    k >= (int)sel->n_target_list ||
+	    sel->target_list[k]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+		return NULL;
+	v = sel->target_list[k]->res_target->val;
+	if (!v || v->node_case != PG_QUERY__NODE__NODE_A_CONST)
+		return NULL;
+	if (v->a_const->isnull || v->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+		return v;
+	return NULL;
+}
+
+/*
+ * The rows an INSERT adds, as an operator producing one column per field of
+ * t's current schema, in order: the VALUES lists / SELECT / DEFAULT VALUES
+ * of `is`, coerced to the target columns (assignment casts), the columns
+ * not listed filled with their DEFAULT (or NULL).  NOT NULL is not checked
+ * here (write_rows does it as rows are written).  is->on_conflict_clause,
+ * RETURNING and WITH are ignored: the caller handles them.
+ */
+int
+insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table *t,
+	      Operator **root)
+{
+	floe_error *err = ctx->err;
+	const IcebergSchema *schema;
+	int *target;              /* schema field -> source column, or -1 */
+	int ntarget, i, k;
+	int *tcols;
+	BindCtx b;
+
+	schema = metadata_current_schema(t->md);
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = err;
+	b.sql = sql;
+	b.where = "VALUES";
+
+	/* target column list */
+	target = ARENA_ARRAY(ctx->arena, int, schema->nfields + 1);
+	tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + is->n_cols + 1);
+	for (i = 0; i < schema->nfields; i++)
+		target[i] = -1;
+	if (is->n_cols) {
+		ntarget = (int)is->n_cols;
+		for (k = 0; k < ntarget; k++) {
+			PgQuery__ResTarget *rt = is->cols[k]->res_target;
+			int found = -1;
+			if (rt->n_indirection)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "INSERT into subfields is not supported");
+			for (i = 0; i < schema->nfields; i++)
+				if (!strcmp(schema->fields[i].name, rt->name))
+					found = i;
+			if (found < 0) {
+				floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					    "column \"%s\" of relation \"%s\" does not exist", rt->name, t->name);
+				floe_error_position(err, bind_location(&b, rt->location));
+				return FLOE_ERR;
+			}
+			if (target[found] >= 0) {
+				floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+					    "column \"%s\" specified more than once", rt->name);
+				floe_error_position(err, bind_location(&b, rt->location));
+				return FLOE_ERR;
+			}
+			target[found] = k;
+			tcols[k] = found;
+		}
+	} else {
+		ntarget = schema->nfields;
+		for (i = 0; i < schema->nfields; i++) {
+			target[i] = i;
+			tcols[i] = i;
+		}
+	}
+
+	if (!is->select_stmt) {
+		/* INSERT ... DEFAULT VALUES */
+		Expr ***rows1 = ARENA_ARRAY(ctx->arena, Expr **, 1);
+		SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
+		rows1[0] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+		for (i = 0; i < schema->nfields; i++) {
+			types[i] = schema->fields[i].type;
+			if (!(rows1[0][i] = bind_default_expr(&b, &schema->fields[i])))
+				return FLOE_ERR;
+		}
+		*root = values_new(ctx, schema->nfields, types, 1, rows1);
+	} else {
+		PgQuery__SelectStmt *sel = is->select_stmt->select_stmt;
+		bool plain_values = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
+			!sel->limit_offset && !sel->with_clause && !is->with_clause;
+
+		if (plain_values) {
+			int nrows = (int)sel->n_values_lists, r;
+			Expr ***rows2 = ARENA_ARRAY(ctx->arena, Expr **, nrows);
+			SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, schema->nfields + 1);
+			Expr **defaults = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+
+			for (i = 0; i < schema->nfields; i++) {
+				types[i] = schema->fields[i].type;
+				if (!(defaults[i] = bind_default_expr(&b, &schema->fields[i])))
+					return FLOE_ERR;
+			}
+			for (r = 0; r < nrows; r++) {
+				PgQuery__List *l = sel->values_lists[r]->list;
+				if ((int)l->n_items > ntarget) {
+					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						    "INSERT has more expressions than target columns");
+					return FLOE_ERR;
+				}
+				if (r > 0 && l->n_items != sel->values_lists[0]->list->n_items) {
+					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						    "VALUES lists must all be the same length");
+					return FLOE_ERR;
+				}
+				rows2[r] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+				for (i = 0; i < schema->nfields; i++)
+					rows2[r][i] = defaults[i];
+				for (k = 0; k < (int)l->n_items; k++) {
+					const IcebergField *f = &schema->fields[tcols[k]];
+					Expr *x;
+					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+						continue;
+					if (!(x = bind_expr(&b, l->items[k])) ||
+					    !(x = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+					rows2[r][tcols[k]] = x;
+				}
+			}
+			*root = values_new(ctx, schema->nfields, types, nrows, rows2);
+		} else {
+			SelectPlan p;
+			Expr **proj = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
+
+			if (is->with_clause) {
+				/* WITH ... INSERT: the CTEs are the source query's (the
+				 * parse tree is restored: its free walks it) */
+				size_t k2;
+				int rc;
+				for (k2 = 0; k2 < is->with_clause->n_ctes; k2++) {
+					Node *q = is->with_clause->ctes[k2]->common_table_expr->ctequery;
+					if (!q || q->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+						return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+								   "data-modifying statements in WITH are not supported yet");
+				}
+				if (sel->with_clause)
+					return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							   "WITH on both INSERT and its SELECT is not supported yet");
+				sel->with_clause = is->with_clause;
+				rc = select_plan(s, ctx, sql, is->select_stmt, &p);
+				sel->with_clause = NULL;
+				TRY(rc);
+			} else {
+				TRY(select_plan(s, ctx, sql, is->select_stmt, &p));
+			}
+			if (p.ncols > ntarget)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "INSERT has more expressions than target columns");
+			for (i = 0; i < schema->nfields; i++) {
+				const IcebergField *f = &schema->fields[i];
+				Node *lit;
+				if (target[i] >= 0 && target[i] < p.ncols &&
+				    (lit = select_literal(sel, target[i]))) {
+					/* an untyped literal (NULL, 'text') takes the
+					 * column's type, as in PostgreSQL */
+					Expr *x = bind_expr(&b, lit);
+					if (!x || !(proj[i] = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+				} else if (target[i] >= 0 && target[i] < p.ncols) {
+					Expr *x = expr_colref(ctx->arena, target[i], p.types[target[i]]);
+					if (!(proj[i] = bind_coerce_column(&b, x, f)))
+						return FLOE_ERR;
+				} else if (!(proj[i] = bind_default_expr(&b, f))) {
+					return FLOE_ERR;
+				}
+			}
+			*root = project_new(ctx, p.root, schema->nfields, proj);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* An operator's batches, passed to a hook as write_rows writes them. */
+typedef struct InsertReturning {
+	Returning ret;
+	ExecCtx *ctx;
+	Arena *scratch;
+} InsertReturning;
+
+static int
+insert_returning_hook(void *arg, const Batch *b)
+{
+	InsertReturning *ir = arg;
+
+	arena_reset(ir->scratch);
+	return dml_returning_rows(&ir->ret, ir->ctx, b, NULL, b->count, ir->scratch);
+}
+
+/* The table an INSERT names, with PostgreSQL's 42P01 message. */
+static int
+insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table **t)
+{
+	const char *ns = ddl_rv_ns(s, is->relation), *name = is->relation->relname;
+	BindCtx b;
+
+	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
+		return FLOE_OK;
+	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+		memset(&b, 0, sizeof b);
+		b.sql = sql;
+		floe_error_position(ctx->err, bind_location(&b, is->relation->location));
+	}
+	return FLOE_ERR;
+}
+
+/* Bind INSERT's RETURNING list over t's columns (alias or table name). */
+static int
+insert_bind_returning(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
+		      Table *t, Returning *r)
+{
+	BindCtx b;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = ctx->arena;
+	b.err = ctx->err;
+	b.sql = sql;
+	b.exec = ctx;
+	return dml_returning_bind(r, &b, metadata_current_schema(t->md),
+			      is->relation->alias ? is->relation->alias->aliasname :
+			      is->relation->relname,
+			      is->returning_list, (int)is->n_returning_list);
+}
+
+/* RETURNING columns of an INSERT for Describe (dml_describe). */
+int
+insert_describe(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Returning *r)
+{
+	Table *t;
+
+	memset(r, 0, sizeof *r);
+	if (!is->n_returning_list)
+		return FLOE_OK;
+	TRY(insert_table(s, ctx, sql, is, &t));
+	return insert_bind_returning(s, ctx, sql, is, t, r);
+}
+
+/*
+ * INSERT [OVERWRITE] ... [RETURNING]: one commit; OVERWRITE (floe's, as
+ * Spark's / Hive's INSERT OVERWRITE TABLE) replaces every row of the table
+ * with the source's in one snapshot (operation "overwrite"; "delete" when
+ * the source is empty).
+ */
+int
+insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,
+	    ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	Table *t;
+	Operator *root;
+	int64_t rows;
+	char tag[64];
+	InsertReturning ir;
+	int rc;
+
+	if (is->on_conflict_clause && overwrite)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "INSERT OVERWRITE cannot have ON CONFLICT");
+	if (is->on_conflict_clause)
+		return merge_insert(s, ctx, sql, is, sink);
+	TRY(insert_table(s, ctx, sql, is, &t));
+	if (!overwrite && metadata_current_schema(t->md)->nidentifier > 0)
+		return merge_insert(s, ctx, sql, is, sink);   /* PRIMARY KEY: 23505 (merge.c) */
+	memset(&ir, 0, sizeof ir);
+	if (is->n_returning_list)
+		TRY(insert_bind_returning(s, ctx, sql, is, t, &ir.ret));
+	TRY(insert_source(s, ctx, sql, is, t, &root));
+	if (!is->n_returning_list) {
+		TRY(insert_write_rows(s, ctx, t, root, overwrite, NULL, NULL, &rows));
+	} else {
+		ir.ctx = ctx;
+		ir.scratch = arena_new(64 * 1024);
+		rc = insert_write_rows(s, ctx, t, root, overwrite, insert_returning_hook, &ir, &rows);
+		arena_free(ir.scratch);
+		TRY(rc);
+		TRY(dml_returning_send(&ir.ret, ctx, sink));   /* only after the commit */
+	}
+	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
+	return engine_complete(sink, tag);
+}
+
+int
+insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStmt *cs, ResultSink *sink)
+{
+	Engine *e = s->engine;
+	PgQuery__IntoClause *into = cs->into;
+	const char *ns = ddl_rv_ns(s, into->rel), *name = into->rel->relname;
+	floe_error *err = ctx->err;
+	SelectPlan p;
+	IcebergSchema schema;
+	Table *t;
+	int i;
+	int64_t rows;
+	char tag[64];
+	Expr **proj;
+
+	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
+	TRY(ddl_check_namespace(s, ns, err));
+	if (txn_table_load(s, ns, name, ctx->arena, &t, err) == FLOE_OK) {
+		if (cs->if_not_exists) {
+			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
+			return engine_complete(sink, "CREATE TABLE AS");
+		}
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	}
+	floe_error_clear(err);
+	TRY(select_plan(s, ctx, sql, cs->query, &p));
+	memset(&schema, 0, sizeof schema);
+	schema.nfields = p.ncols;
+	schema.fields = ARENA_ARRAY(ctx->arena, IcebergField, p.ncols + 1);
+	proj = ARENA_ARRAY(ctx->arena, Expr *, p.ncols + 1);
+	for (i = 0; i < p.ncols; i++) {
+		schema.fields[i].name = (size_t)i < into->n_col_names ?
+			into->col_names[i]->string->sval : p.names[i];
+		schema.fields[i].type = p.types[i];
+		if (p.types[i].id == TYPE_NULL)
+			schema.fields[i].type = type_make(TYPE_TEXT);
+		if (p.types[i].id == TYPE_DECIMAL && p.types[i].precision == 0)
+			schema.fields[i].type = type_decimal(0, NUMERIC_DEFAULT_SCALE);
+		proj[i] = expr_cast(ctx->arena, expr_colref(ctx->arena, i, p.types[i]),
+				    schema.fields[i].type, 0);
+	}
+	for (i = 0; i < p.ncols; i++) {
+		int j;
+		for (j = 0; j < i; j++)
+			if (!strcmp(schema.fields[i].name, schema.fields[j].name))
+				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+						   "column \"%s\" specified more than once", schema.fields[i].name);
+	}
+	{
+		const char **keys, **values;
+		int nprops, fv;
+		TRY(ddl_create_options(s, &schema, into->options, into->n_options, ctx->arena, &keys,
+				   &values, &nprops, &fv, err));
+		TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops,
+				 ctx->arena, &t, err));
+		if (ddl_set_format_version(s, &t, fv, ctx->arena, err) != FLOE_OK) {
+			floe_error keep = *err, ignore;
+			table_drop(e->catalog, e->io, ns, name, true, &ignore);
+			*err = keep;
+			return FLOE_ERR;
+		}
+	}
+	if (into->skip_data) {
+		rows = 0;
+	} else if (insert_write_rows(s, ctx, t, project_new(ctx, p.root, p.ncols, proj), false, NULL, NULL,
+			      &rows) != FLOE_OK) {
+		floe_error keep = *err;
+		floe_error ignore;
+		table_drop(e->catalog, e->io, ns, name, true, &ignore);
+		*err = keep;
+		return FLOE_ERR;
+	}
+	snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
+	return engine_complete(sink, tag);
+}
+
+
+/* COPY FROM (copy.c) writes through the INSERT path. */
+int
+engine_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, int64_t *rows)
+{
+	return insert_write_rows(s, ctx, t, root, false, NULL, NULL, rows);
+}
