@@ -721,6 +721,23 @@ record_orphans(Session *s)
 	fclose(f);
 }
 
+void
+txn_record_orphans(Session *s, const char *job, const char *const *paths, int n)
+{
+	char path[4096];
+	FILE *f;
+	int i;
+
+	if (n <= 0)
+		return;
+	snprintf(path, sizeof path, "%s/orphan-candidates", s->engine->warehouse);
+	if (!(f = fopen(path, "a")))
+		return;
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s\t%s\n", job ? job : "", paths[i]);
+	fclose(f);
+}
+
 /* SERIALIZABLE: no table read by the block has a new head; any level: no
  * table locked by SELECT ... FOR UPDATE/SHARE has a new head. */
 static int

@@ -24,6 +24,7 @@
  *   txn_commit_metadata(s, base, md, a, &t, err)      a schema/property change
  *   txn_session_free(s)                               rolls back an open block
  *   txn_retry_count(s)                                commit/statement retries so far
+ *   txn_record_orphans(s, job, paths, n)              a statement's files after 08006
  */
 #ifndef FLOE_TXN_H
 #define FLOE_TXN_H
@@ -46,5 +47,11 @@ void txn_session_free(Session *s);
 /* Conflict retries this session made (COMMIT re-stages and re-run
  * autocommit statements), for bench/ and tests. */
 long txn_retry_count(Session *s);
+/* A statement whose txn_commit failed with 08006 (the catalog connection
+ * broke: the swap may have landed) must not delete the files it wrote:
+ * it lists them here instead ("<job>\t<path>" lines appended to
+ * <warehouse>/orphan-candidates, as a COMMIT with an unknown outcome
+ * does), for a later cleanup to delete those no snapshot references. */
+void txn_record_orphans(Session *s, const char *job, const char *const *paths, int n);
 
 #endif
