@@ -1879,3 +1879,31 @@ table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool purg
 	arena_free(a);
 	return rc;
 }
+
+/* ---- row lineage ------------------------------------------------------- */
+
+IcebergSchema *
+table_lineage_schema(const IcebergSchema *s, Arena *a)
+{
+	IcebergSchema *o = arena_alloc(a, sizeof *o);
+	static const struct { int32_t id; const char *name; } res[2] = {
+		{ICEBERG_FIELD_ROW_ID, TABLE_LINEAGE_ROW_ID_NAME},
+		{ICEBERG_FIELD_LAST_UPDATED_SEQ, TABLE_LINEAGE_SEQ_NAME},
+	};
+
+	*o = *s;
+	o->nfields = s->nfields + 2;
+	o->fields = arena_alloc(a, sizeof *o->fields * (size_t)o->nfields);
+	if (s->nfields)
+		memcpy(o->fields, s->fields, sizeof *o->fields * (size_t)s->nfields);
+	for (int i = 0; i < 2; i++) {
+		IcebergField *f = &o->fields[s->nfields + i];
+		memset(f, 0, sizeof *f);
+		f->id = res[i].id;
+		f->name = arena_strdup(a, res[i].name);
+		f->required = false;
+		f->type = type_make(TYPE_INT64);
+		f->iceberg_type = arena_strdup(a, "long");
+	}
+	return o;
+}

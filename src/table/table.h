@@ -36,6 +36,7 @@
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_data_dir(t, a)                                      where new data files go
  *   table_metadata_cache_stats(&hits, &misses)
+ *   table_lineage_schema(schema, a)                           + _row_id, _last_updated_seq
  */
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
@@ -148,5 +149,18 @@ void table_metadata_cache_stats(uint64_t *hits, uint64_t *misses);
 /* Folder for new data files: property write.data.path, else
  * <location>/data (Iceberg's default). */
 char *table_data_dir(const Table *t, Arena *a);
+
+/* v3 row lineage (spec "Row Lineage"): a copy of `s` with the two
+ * reserved columns appended, in this order: _row_id (field id
+ * ICEBERG_FIELD_ROW_ID) and _last_updated_sequence_number
+ * (ICEBERG_FIELD_LAST_UPDATED_SEQ), both optional long.  For writers that
+ * keep lineage across a rewrite (data_writer with this schema): kept rows
+ * write both values as scanned (SCAN_PROJ_ROW_ID / SCAN_PROJ_LAST_UPDATED_SEQ),
+ * updated rows keep _row_id and write NULL _last_updated_sequence_number,
+ * inserted rows write NULL for both.  Never a table schema: commit the files
+ * as usual (the reserved columns' metrics are accepted). */
+#define TABLE_LINEAGE_ROW_ID_NAME "_row_id"
+#define TABLE_LINEAGE_SEQ_NAME "_last_updated_sequence_number"
+IcebergSchema *table_lineage_schema(const IcebergSchema *s, Arena *a);
 
 #endif
