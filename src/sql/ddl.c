@@ -8,23 +8,44 @@
  * Field IDs", reserved table properties); PostgreSQL 15 docs "CREATE
  * TABLE", "ALTER TABLE", "DROP TABLE", "CREATE SCHEMA".
  *
+ * Partitioning (Spark SQL's syntax; parse.c blanks the clauses and
+ * sql_partition_clause gives their original text back):
+ *   CREATE TABLE ... PARTITIONED BY (col, bucket(16, id), truncate(4, s),
+ *     years(ts), months(ts), days(ts), hours(ts), identity(c), void(c))
+ *     (Trino's bucket(id, 16) order too, and Trino's
+ *     WITH (partitioning = 'bucket(id, 16), day(ts)') as a string) ->
+ *     spec 0 of the new table (ddl_create_partitioning / ddl_set_partitioning)
+ *   ALTER TABLE t ADD PARTITION FIELD term [AS name]
+ *                 DROP PARTITION FIELD term|name
+ *                 REPLACE PARTITION FIELD term|name WITH term [AS name]
+ *     -> a new spec (spec "Partition Evolution": new field ids above
+ *     last-partition-id, field ids of kept fields unchanged), made the
+ *     default; an identical earlier spec is reused.  Files keep their spec.
+ *     v1 tables: ADD only (dropping needs v1's void-field rewrite; 0A000).
+ *
  * Every CREATE TABLE is one catalog create of a first metadata file
- * (table_create); ALTER TABLE is one metadata-only commit.
+ * (table_create) (plus metadata commits for format-version and
+ * partitioning); ALTER TABLE is one metadata-only commit.
  *
  * INTERFACE ROUTINES (bind.h)
  *   ddl_rv_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
- *   ddl_drop, ddl_alter_table, ddl_create_options, ddl_set_format_version
+ *   ddl_drop, ddl_alter_table, ddl_create_options, ddl_set_format_version,
+ *   ddl_partition_spec, ddl_create_partitioning, ddl_set_partitioning (declared here:
+ *   insert.c's CREATE TABLE AS uses them)
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include "func/func.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
+#include "table/partition.h"
 #include "table/table.h"
 #include "types/cast.h"
 #include "types/datetime.h"
@@ -112,6 +133,13 @@ int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, siz
 			  const char ***keys, const char ***values, int *nprops,
 			  int *format_version, floe_error *err);
 int ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err);
+/* partitioning (below; bind.h does not declare them yet) */
+int ddl_partition_spec(const IcebergSchema *schema, bool ids_by_index, const char *text, int len,
+		       Arena *a, PartitionSpec **out, floe_error *err);
+int ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a,
+			 floe_error *err);
+int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
+			    size_t nopts, Arena *a, PartitionSpec **spec, floe_error *err);
 
 /* PRIMARY KEY: column i joins the key (NOT NULL as PostgreSQL makes it). */
 static int
@@ -156,6 +184,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	Engine *e = s->engine;
 	const char **keys, **values;
 	bool has_pk = false;
+	PartitionSpec *pspec = NULL;
 
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -247,6 +276,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	}
 	TRY(ddl_create_options(s, &schema, cs->options, cs->n_options, a, &keys, &values, &nprops, &fv,
 			   err));
+	TRY(ddl_create_partitioning(&schema, sql, cs->relation->location, cs->options, cs->n_options, a,
+				&pspec, err));
 	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
 			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
@@ -257,7 +288,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	floe_error_clear(err);
 	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
 			 err));
-	if (ddl_set_format_version(s, &t, fv, a, err) != FLOE_OK) {
+	if (ddl_set_partitioning(s, &t, pspec, a, err) != FLOE_OK ||
+	    ddl_set_format_version(s, &t, fv, a, err) != FLOE_OK) {
 		floe_error keep = *err, ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
 		*err = keep;
@@ -328,6 +360,380 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 		return engine_complete(sink, "DROP SCHEMA");
 	}
 	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DROP is not supported yet");
+}
+
+
+/* ---- partitioning ------------------------------------------------------ */
+
+/* Split text[0..len) at top-level commas (outside parentheses and quotes). */
+static int
+split_terms(const char *text, int len, Arena *a, const char ***terms, int **lens)
+{
+	int n = 1, i, depth = 0, start = 0, k = 0;
+	char q = 0;
+
+	for (i = 0; i < len; i++)
+		n += text[i] == ',';
+	*terms = ARENA_ARRAY(a, const char *, n);
+	*lens = ARENA_ARRAY(a, int, n);
+	for (i = 0; i <= len; i++) {
+		char c = i < len ? text[i] : ',';
+		if (q) {
+			if (c == q)
+				q = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'')
+			q = c;
+		else if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (c == ',' && depth == 0) {
+			(*terms)[k] = text + start;
+			(*lens)[k++] = i - start;
+			start = i + 1;
+		}
+	}
+	return k;
+}
+
+/* Offset of the first top-level word kw in text[0..len), or -1. */
+static int
+find_word(const char *text, int len, const char *kw)
+{
+	int i, depth = 0, kl = (int)strlen(kw);
+	char q = 0;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+		if (q) {
+			if (c == q)
+				q = 0;
+			continue;
+		}
+		if (c == '"' || c == '\'')
+			q = c;
+		else if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		else if (depth == 0 && i + kl <= len && !strncasecmp(text + i, kw, (size_t)kl) &&
+			 (i == 0 || !(isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')) &&
+			 (i + kl == len || !(isalnum((unsigned char)text[i + kl]) || text[i + kl] == '_')))
+			return i;
+	}
+	return -1;
+}
+
+/* Index of column `name` in schema, or -1. */
+static int
+schema_column(const IcebergSchema *schema, const char *name)
+{
+	int i;
+
+	for (i = 0; i < schema->nfields; i++)
+		if (!strcmp(schema->fields[i].name, name))
+			return i;
+	return -1;
+}
+
+/* One term ("bucket(16, id)", optionally "... AS name") as a field of a
+ * spec over schema: source id (ids_by_index: i + 1, table_create's), the
+ * spec's transform string, the given or default name. */
+static int
+term_field(const IcebergSchema *schema, bool ids_by_index, const char *text, int len, bool allow_as,
+	   Arena *a, PartitionField *pf, PartitionTransform *tr, floe_error *err)
+{
+	int as = allow_as ? find_word(text, len, "as") : -1, c;
+	char *col, *name = NULL;
+	SqlType rt;
+
+	if (as >= 0) {
+		PartitionTransform dummy;
+		char *n2;
+		/* AS name: an identifier */
+		if (partition_parse_term(text + as + 2, (size_t)(len - as - 2), a, &dummy, &n2, err) !=
+		    FLOE_OK || dummy.kind != PT_IDENTITY)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "invalid partition field name after AS");
+		name = n2;
+		len = as;
+	}
+	TRY(partition_parse_term(text, (size_t)len, a, tr, &col, err));
+	if ((c = schema_column(schema, col)) < 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+				   "column \"%s\" named in partition field does not exist", col);
+	if (schema->fields[c].nested)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "column \"%s\" of a nested type cannot be a partition source", col);
+	TRY(partition_transform_type(tr, schema->fields[c].type, &rt, err));
+	pf->source_id = ids_by_index ? c + 1 : schema->fields[c].id;
+	pf->transform = partition_transform_string(tr, a);
+	pf->name = name ? name : partition_default_name(tr, col, a);
+	return FLOE_OK;
+}
+
+/* Names must be unique, and only an identity field may take the name of
+ * a schema column (its own source's). */
+static int
+check_field_name(const IcebergSchema *schema, bool ids_by_index, const PartitionField *fields,
+		 int n, const PartitionField *pf, floe_error *err)
+{
+	int i, c;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(fields[i].name, pf->name))
+			return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT,
+					   "partition field \"%s\" already exists", pf->name);
+		if (fields[i].source_id == pf->source_id && !strcmp(fields[i].transform, pf->transform))
+			return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT,
+					   "partition field \"%s\" duplicates partition field \"%s\" (same column and transform)",
+					   pf->name, fields[i].name);
+	}
+	c = schema_column(schema, pf->name);
+	if (c >= 0 && (strcmp(pf->transform, "identity") ||
+		       pf->source_id != (ids_by_index ? c + 1 : schema->fields[c].id)))
+		return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT,
+				   "partition field name \"%s\" conflicts with a column of the table",
+				   pf->name);
+	return FLOE_OK;
+}
+
+/* A spec (id 0, field ids 1000...) from a comma-separated term list. */
+int
+ddl_partition_spec(const IcebergSchema *schema, bool ids_by_index, const char *text, int len,
+		   Arena *a, PartitionSpec **out, floe_error *err)
+{
+	PartitionSpec *spec = ARENA_NEW(a, PartitionSpec);
+	const char **terms;
+	int *lens, n, i;
+
+	n = split_terms(text, len, a, &terms, &lens);
+	spec->fields = ARENA_ARRAY(a, PartitionField, n);
+	for (i = 0; i < n; i++) {
+		PartitionField pf;
+		PartitionTransform tr;
+		memset(&pf, 0, sizeof pf);
+		TRY(term_field(schema, ids_by_index, terms[i], lens[i], false, a, &pf, &tr, err));
+		TRY(check_field_name(schema, ids_by_index, spec->fields, spec->nfields, &pf, err));
+		pf.field_id = 1000 + spec->nfields;
+		spec->fields[spec->nfields++] = pf;
+	}
+	*out = spec;
+	return FLOE_OK;
+}
+
+/* The PARTITIONED BY (...) list of a CREATE TABLE (statement text from
+ * `from`): the text inside the parentheses; false if none. */
+static bool
+partitioned_by(const char *sql, int from, const char **text, int *len)
+{
+	const char *c, *open;
+	int cl;
+
+	if (!sql || from < 0 || !sql_partition_clause(sql, from, &c, &cl) ||
+	    strncasecmp(c, "partitioned", 11))
+		return false;
+	open = memchr(c, '(', (size_t)cl);
+	if (!open || c[cl - 1] != ')')
+		return false;
+	*text = open + 1;
+	*len = (int)(c + cl - 1 - open - 1);
+	return true;
+}
+
+/* A new table's partitioning: PARTITIONED BY, or WITH (partitioning =
+ * '...') (Trino); NULL spec when neither.  Before the table exists:
+ * source ids are the field indexes + 1 table_create assigns. */
+int
+ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
+		    size_t nopts, Arena *a, PartitionSpec **spec, floe_error *err)
+{
+	const char *text = NULL;
+	int len = 0;
+	size_t i;
+
+	*spec = NULL;
+	if (!partitioned_by(sql, from, &text, &len)) {
+		for (i = 0; i < nopts; i++) {
+			PgQuery__DefElem *de = opts[i]->def_elem;
+			if ((!de->defnamespace || !de->defnamespace[0]) &&
+			    !strcmp(de->defname, "partitioning") && de->arg &&
+			    de->arg->node_case == PG_QUERY__NODE__NODE_STRING) {
+				text = de->arg->string->sval;
+				len = (int)strlen(text);
+			}
+		}
+	}
+	if (!text)
+		return FLOE_OK;
+	return ddl_partition_spec(schema, true, text, len, a, spec, err);
+}
+
+/* Make spec the only (and default) spec of a table with no data yet. */
+int
+ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a, floe_error *err)
+{
+	TableMetadata *md;
+	PartitionSpec *sp;
+
+	if (!spec || spec->nfields == 0)
+		return FLOE_OK;
+	md = metadata_copy((*t)->md, a);
+	sp = ARENA_NEW(a, PartitionSpec);
+	*sp = *spec;
+	sp->spec_id = 0;
+	md->specs = sp;
+	md->nspecs = 1;
+	md->default_spec_id = 0;
+	md->last_partition_id = 999 + spec->nfields;
+	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
+}
+
+/* Two specs with the same fields (ids, sources, transforms, names). */
+static bool
+same_fields(const PartitionSpec *x, const PartitionSpec *y)
+{
+	int i;
+
+	if (x->nfields != y->nfields)
+		return false;
+	for (i = 0; i < x->nfields; i++)
+		if (x->fields[i].field_id != y->fields[i].field_id ||
+		    x->fields[i].source_id != y->fields[i].source_id ||
+		    strcmp(x->fields[i].transform, y->fields[i].transform) ||
+		    strcmp(x->fields[i].name, y->fields[i].name))
+			return false;
+	return true;
+}
+
+/* The field of spec that `text` names: a field name, else a term
+ * (same source and transform); -1 with 42704. */
+static int
+find_field(const IcebergSchema *schema, const PartitionSpec *spec, const char *text, int len,
+	   Arena *a, floe_error *err)
+{
+	PartitionTransform tr;
+	PartitionField pf;
+	char *col;
+	int i;
+	floe_error ignore;
+
+	if (partition_parse_term(text, (size_t)len, a, &tr, &col, &ignore) == FLOE_OK &&
+	    tr.kind == PT_IDENTITY)
+		for (i = 0; i < spec->nfields; i++)
+			if (!strcmp(spec->fields[i].name, col))
+				return i;
+	memset(&pf, 0, sizeof pf);
+	if (term_field(schema, false, text, len, false, a, &pf, &tr, err) != FLOE_OK)
+		return -1;
+	for (i = 0; i < spec->nfields; i++)
+		if (spec->fields[i].source_id == pf.source_id &&
+		    !strcmp(spec->fields[i].transform, pf.transform))
+			return i;
+	floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "partition field \"%.*s\" does not exist",
+		    len > 200 ? 200 : len, text);
+	return -1;
+}
+
+/*
+ * ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ... (clause: the text
+ * sql_partition_clause found) applied to md: a new default spec.
+ */
+static int
+alter_partition(TableMetadata *md, const char *clause, int len, const char *table, Arena *a,
+		floe_error *err)
+{
+	const IcebergSchema *schema = metadata_current_schema(md);
+	const PartitionSpec *cur = metadata_default_spec(md);
+	PartitionSpec *ns = ARENA_NEW(a, PartitionSpec);
+	const char *body;
+	int blen, i, drop = -1, maxid = -1;
+	bool add = false;
+	PartitionField pf;
+	PartitionTransform tr;
+
+	/* skip "<verb> PARTITION FIELD" */
+	body = clause;
+	for (i = 0; i < 3; i++) {
+		while (body < clause + len && isspace((unsigned char)*body))
+			body++;
+		while (body < clause + len && (isalnum((unsigned char)*body) || *body == '_'))
+			body++;
+	}
+	blen = (int)(clause + len - body);
+	while (blen > 0 && isspace((unsigned char)body[blen - 1]))
+		blen--;
+	memset(&pf, 0, sizeof pf);
+	if (!strncasecmp(clause, "add", 3)) {
+		TRY(term_field(schema, false, body, blen, true, a, &pf, &tr, err));
+		add = true;
+	} else if (!strncasecmp(clause, "drop", 4)) {
+		if ((drop = find_field(schema, cur, body, blen, a, err)) < 0)
+			return FLOE_ERR;
+	} else {
+		int w = find_word(body, blen, "with");
+		if (w < 0)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+					   "REPLACE PARTITION FIELD needs WITH <new field>");
+		if ((drop = find_field(schema, cur, body, w, a, err)) < 0)
+			return FLOE_ERR;
+		TRY(term_field(schema, false, body + w + 4, blen - w - 4, true, a, &pf, &tr, err));
+		add = true;
+	}
+	if (drop >= 0 && md->format_version < 2)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "dropping a partition field of format version 1 table \"%s\" is not supported; upgrade it first (ALTER TABLE %s SET ('format-version' = '2'))",
+				   table, table);
+	ns->fields = ARENA_ARRAY(a, PartitionField, cur->nfields + 1);
+	for (i = 0; i < cur->nfields; i++)
+		if (i != drop)
+			ns->fields[ns->nfields++] = cur->fields[i];
+	if (add) {
+		TRY(check_field_name(schema, false, ns->fields, ns->nfields, &pf, err));
+		/* a field dropped earlier with the same source and transform
+		 * gets its old id back (spec: reuse), else a new one */
+		pf.field_id = -1;
+		for (i = 0; i < md->nspecs && pf.field_id < 0; i++) {
+			int j;
+			for (j = 0; j < md->specs[i].nfields; j++)
+				if (md->specs[i].fields[j].source_id == pf.source_id &&
+				    !strcmp(md->specs[i].fields[j].transform, pf.transform) &&
+				    (drop < 0 || md->specs[i].fields[j].field_id != cur->fields[drop].field_id)) {
+					pf.field_id = md->specs[i].fields[j].field_id;
+					break;
+				}
+		}
+		if (pf.field_id < 0)
+			pf.field_id = ++md->last_partition_id;
+		if (drop >= 0) {
+			/* REPLACE keeps the position of the replaced field */
+			memmove(&ns->fields[drop + 1], &ns->fields[drop],
+				sizeof(PartitionField) * (size_t)(ns->nfields - drop));
+			ns->fields[drop] = pf;
+			ns->nfields++;
+		} else {
+			ns->fields[ns->nfields++] = pf;
+		}
+	}
+	for (i = 0; i < md->nspecs; i++) {
+		if (same_fields(&md->specs[i], ns)) {
+			md->default_spec_id = md->specs[i].spec_id;
+			return FLOE_OK;
+		}
+		if (md->specs[i].spec_id > maxid)
+			maxid = md->specs[i].spec_id;
+	}
+	ns->spec_id = maxid + 1;
+	{
+		PartitionSpec *specs = ARENA_ARRAY(a, PartitionSpec, md->nspecs + 1);
+		memcpy(specs, md->specs, sizeof(PartitionSpec) * (size_t)md->nspecs);
+		specs[md->nspecs] = *ns;
+		md->specs = specs;
+		md->nspecs++;
+	}
+	md->default_spec_id = ns->spec_id;
+	return FLOE_OK;
 }
 
 /* ---- table properties ------------------------------------------------ */
@@ -478,6 +884,8 @@ ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t 
 			TRY(parse_format_version(v, format_version, err));
 			continue;
 		}
+		if (!strcmp(k, "partitioning"))
+			continue;     /* Trino's: the table's spec (create_partitioning) */
 		TRY(check_property(s, schema, k, v, a, err));
 		for (j = 0; j < *nprops; j++)
 			if (!strcmp((*keys)[j], k))
@@ -508,6 +916,18 @@ ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error 
 	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
 }
 
+/* Is c parse.c's stand-in for a PARTITION FIELD clause, RESET(floe$pf)? */
+static bool
+is_partition_cmd(PgQuery__AlterTableCmd *c)
+{
+	PgQuery__List *l = c->def && c->def->node_case == PG_QUERY__NODE__NODE_LIST ?
+		c->def->list : NULL;
+
+	return c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions && l &&
+	       l->n_items == 1 && l->items[0]->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
+	       !strcmp(l->items[0]->def_elem->defname, "floe$pf");
+}
+
 /*
  * ALTER TABLE [IF EXISTS] t SET (k = v, ...) | RESET (k, ...) — also
  * SET TBLPROPERTIES / UNSET TBLPROPERTIES — one metadata commit
@@ -524,11 +944,20 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 	TableMetadata *md;
 	Table *t, *out;
 	size_t i, k;
+	const char *pclause = NULL;
+	int pclen = 0;
 
 	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
 	for (i = 0; i < as->n_cmds; i++) {
 		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		if (is_partition_cmd(c)) {
+			if (as->n_cmds != 1 ||
+			    !sql_partition_clause(sql, as->relation->location, &pclause, &pclen))
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "syntax error in ALTER TABLE ... PARTITION FIELD");
+			continue;
+		}
 		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
 		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -550,6 +979,11 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 		return FLOE_ERR;
 	}
 	md = metadata_copy(t->md, a);
+	if (pclause) {
+		TRY(alter_partition(md, pclause, pclen, name, a, err));
+		TRY(txn_commit_metadata(s, t, md, a, &out, err));
+		return engine_complete(sink, "ALTER TABLE");
+	}
 	for (i = 0; i < as->n_cmds; i++) {
 		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
 		bool reset = c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions;

@@ -28,6 +28,12 @@
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
+
+/* ddl.c's partitioning (bind.h does not declare them yet) */
+int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
+			    size_t nopts, Arena *a, PartitionSpec **spec, floe_error *err);
+int ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a,
+			 floe_error *err);
 #include "types/cast.h"
 #include "types/datetime.h"
 #include "types/text.h"
@@ -115,6 +121,9 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 	char job[64];
 
 	*rows = 0;
+	/* partitioned tables: one file (or more) per partition of the default spec */
+	if (data_writer_set_spec(w, metadata_default_spec(md), ctx->err) != FLOE_OK)
+		goto fail;
 	for (c = 0; c < md->nproperties; c++)   /* write.* table properties */
 		if (!strncmp(md->properties[c].key, "write.", 6) &&
 		    data_writer_set_property(w, md->properties[c].key, md->properties[c].value,
@@ -543,11 +552,15 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	{
 		const char **keys, **values;
 		int nprops, fv;
+		PartitionSpec *pspec;
 		TRY(ddl_create_options(s, &schema, into->options, into->n_options, ctx->arena, &keys,
 				   &values, &nprops, &fv, err));
+		TRY(ddl_create_partitioning(&schema, sql, into->rel->location, into->options,
+					    into->n_options, ctx->arena, &pspec, err));
 		TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops,
 				 ctx->arena, &t, err));
-		if (ddl_set_format_version(s, &t, fv, ctx->arena, err) != FLOE_OK) {
+		if (ddl_set_partitioning(s, &t, pspec, ctx->arena, err) != FLOE_OK ||
+		    ddl_set_format_version(s, &t, fv, ctx->arena, err) != FLOE_OK) {
 			floe_error keep = *err, ignore;
 			table_drop(e->catalog, e->io, ns, name, true, &ignore);
 			*err = keep;

@@ -23,6 +23,11 @@
  *     merge_rewrite below
  *   time travel: t FOR VERSION|TIMESTAMP AS OF x  ->  "t$v$x" / "t$ts$x"
  *     (metatables.c reads them): see timetravel_rewrite below
+ *   partitioning (Spark's syntax; ddl.c reads the original text through
+ *   sql_partition_clause):
+ *     CREATE TABLE ... PARTITIONED BY (...)  ->  the clause blanked
+ *     ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ...
+ *                      ->  ALTER TABLE t RESET(floe$pf)   (rest blanked)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,6 +153,117 @@ sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only)
 	return true;
 }
 
+
+/* ---- partition clauses (Spark SQL) ------------------------------------ */
+
+/* Skip a quoted string or identifier at p (p at the quote). */
+static const char *
+skip_quote_at(const char *sql, const char *p)
+{
+	char quote = *p;
+	bool esc = quote == '\'' && p > sql && (p[-1] == 'E' || p[-1] == 'e');
+
+	for (p++; *p; p++) {
+		if (esc && *p == '\\' && p[1])
+			p++;
+		else if (*p == quote) {
+			if (p[1] != quote)
+				break;
+			p++;
+		}
+	}
+	return *p ? p + 1 : p;
+}
+
+/* At p: PARTITIONED BY ( ... ) -> *end past the ")"; or ADD|DROP|REPLACE
+ * PARTITION FIELD ... -> *end at the statement's end (";" or NUL).
+ * *alter tells which. */
+static bool
+partition_clause_at(const char *sql, const char *p, const char **end, bool *alter)
+{
+	size_t w = word_len(p);
+	const char *q;
+	int depth = 0;
+
+	if (w == 11 && !strncasecmp(p, "partitioned", 11)) {
+		q = skip_space(p + 11);
+		if (word_len(q) != 2 || strncasecmp(q, "by", 2))
+			return false;
+		q = skip_space(q + 2);
+		if (*q != '(')
+			return false;
+		*alter = false;
+	} else if ((w == 3 && !strncasecmp(p, "add", 3)) || (w == 4 && !strncasecmp(p, "drop", 4)) ||
+		   (w == 7 && !strncasecmp(p, "replace", 7))) {
+		q = skip_space(p + w);
+		if (word_len(q) != 9 || strncasecmp(q, "partition", 9))
+			return false;
+		q = skip_space(q + 9);
+		if (word_len(q) != 5 || strncasecmp(q, "field", 5))
+			return false;
+		q += 5;
+		*alter = true;
+	} else {
+		return false;
+	}
+	while (*q) {
+		const char *r = skip_space(q);
+		if (r != q) {
+			q = r;
+			continue;
+		}
+		if (*q == '\'' || *q == '"') {
+			q = skip_quote_at(sql, q);
+			continue;
+		}
+		if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			if (--depth == 0 && !*alter) {
+				*end = q + 1;
+				return true;
+			}
+			if (depth < 0)
+				break;
+		} else if (*q == ';' && depth <= 0) {
+			break;
+		}
+		q++;
+	}
+	if (!*alter)
+		return false;
+	*end = q;
+	return true;
+}
+
+bool
+sql_partition_clause(const char *sql, int from, const char **clause, int *len)
+{
+	const char *p = sql + from, *end;
+	bool alter;
+
+	while (*p && *p != ';') {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quote_at(sql, p);
+			continue;
+		}
+		w = word_len(p);
+		if (w && (p == sql || !word_len(p - 1)) && partition_clause_at(sql, p, &end, &alter)) {
+			*clause = p;
+			*len = (int)(end - p);
+			return true;
+		}
+		p += w ? w : 1;
+	}
+	return false;
+}
+
 /* A copy of sql with each INSERT OVERWRITE's OVERWRITE made INTO (padded:
  * same length), or NULL when there is none.  Quotes, dollar quotes and
  * comments are skipped so their contents are never rewritten. */
@@ -243,6 +359,20 @@ rewrite_extensions(const char *sql)
 			prev = kw;
 			prev_len = 8;
 			continue;
+		}
+		if (w >= 3 && w <= 11 && (p == sql || !word_len(p - 1))) {
+			const char *end;
+			bool alter;
+			if (partition_clause_at(sql, p, &end, &alter) &&
+			    (!alter || end - p >= 14)) {
+				if (!copy)
+					copy = strdup(sql);
+				memset(copy + (p - sql), ' ', (size_t)(end - p));
+				if (alter)
+					memcpy(copy + (p - sql), "RESET(floe$pf)", 14);
+				p = end;
+				continue;
+			}
 		}
 		if (w == 6 && (p == sql || !word_len(p - 1)) && insert_overwrite_at(p, &kw)) {
 			if (!copy)

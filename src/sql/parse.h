@@ -11,6 +11,8 @@
  *   sql_is_insert_overwrite(sql, stmt)        floe's INSERT OVERWRITE (parsed
  *                                             as INSERT INTO)
  *   sql_is_optimize(sql, stmt, &deletes_only) floe's OPTIMIZE (parsed as VACUUM)
+ *   sql_partition_clause(sql, from, &clause, &len)  Spark's PARTITIONED BY /
+ *                                             ADD|DROP|REPLACE PARTITION FIELD
  *   sql_children(m, fn, arg)                  visit a parse-tree node's children
  */
 #ifndef FLOE_SQL_PARSE_H
@@ -38,6 +40,13 @@ bool sql_is_insert_overwrite(const char *sql, const SqlStmt *st);
 /* Was statement st written OPTIMIZE t [REWRITE DELETES] (floe's
  * compaction, parsed as VACUUM t)?  *deletes_only: REWRITE DELETES. */
 bool sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only);
+
+/* Spark's partition clauses, blanked before parsing: the first CREATE
+ * TABLE ... PARTITIONED BY (...) clause ("PARTITIONED BY (...)") or ALTER
+ * TABLE ... ADD|DROP|REPLACE PARTITION FIELD clause (to the statement's
+ * end; parsed as RESET(floe$pf)) at or after byte offset `from` of the
+ * statement there, in the original text. */
+bool sql_partition_clause(const char *sql, int from, const char **clause, int *len);
 
 /* Calls fn(child, arg) for every message-typed child of parse-tree node m
  * (set oneof members, every element of repeated fields), in field order,

@@ -16,14 +16,23 @@
  *     finish: close_file on a non-empty OPEN file, return DataFiles
  *     abort:  remove every file close_file wrote
  *
+ * Partitioned (data_writer_set_spec): the same machine per partition
+ * tuple.  Each batch's spec fields are evaluated over their source
+ * columns (partition_transform_vector), each row's tuple is looked up by
+ * its key bytes in an open-addressing table of Parts, and each Part
+ * touched gets one sub-batch (the batch's own vectors with a selection of
+ * its rows).  At most DATA_WRITER_MAX_OPEN files are open at once; the
+ * smallest open one is finished to make room.  Every DataFile carries the
+ * spec id and its Part's tuple (Values of the transforms' result types).
+ *
  * Metrics modes (write.metadata.metrics.default / .column.<name>): none
  * (column_size only), counts, truncate(N) (the default, N = 16), full; as
  * Iceberg Java, columns past the first 100 default to none.
  *
  * INTERFACE ROUTINES
  *   data_writer_new, data_writer_set_options, data_writer_set_property,
- *   data_writer_write, data_writer_finish, data_writer_abort,
- *   data_writer_free, data_writer_bound
+ *   data_writer_set_spec, data_writer_write, data_writer_finish,
+ *   data_writer_abort, data_writer_free, data_writer_bound
  *
  * Invariants:
  *   1. A file is written (fileio_write, create-only) in one piece when it is
@@ -43,6 +52,7 @@
 #include "format/parquet/parquet_format.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
+#include "table/partition.h"
 
 /* Iceberg metrics modes (write.metadata.metrics.*). */
 enum MetricsMode { M_NONE, M_COUNTS, M_TRUNCATE, M_FULL };
@@ -69,7 +79,38 @@ struct DataWriter {
 	int nfiles, capfiles;
 	int seq;
 	bool failed;
+	/* partitioned writes (data_writer_set_spec); nspec == 0: one stream */
+	int32_t spec_id;
+	int nspec;
+	int *src_col;              /* per spec field: schema column index */
+	PartitionTransform *tr;
+	SqlType *rtype;            /* per spec field: result type */
+	struct Part *parts;
+	int nparts, capparts;
+	int *slots;                /* open-addressing table of part indexes, -1 empty */
+	int nslots;
+	int nopen;                 /* parts with an open Parquet writer */
+	Arena *scratch;            /* per-batch vectors, reset every write */
 };
+
+/* One partition tuple seen by a partitioned writer. */
+typedef struct Part {
+	uint8_t *key;              /* the tuple's key bytes (see part_key) */
+	uint32_t keylen;
+	uint32_t hash;
+	Value *tuple;              /* nspec Values in w->arena */
+	ParquetWriter *pw;         /* open file of this partition, or NULL */
+	uint32_t *rows;            /* this batch's rows (scratch) */
+	uint32_t nrows;
+} Part;
+
+/*
+ * Bound on the Parquet files a partitioned writer keeps open at once (each
+ * buffers its whole file in memory until it is closed): when a row needs
+ * one more, the open file with the smallest estimated size is finished
+ * first (its partition gets another file if more rows come).
+ */
+#define DATA_WRITER_MAX_OPEN 128
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -369,6 +410,8 @@ data_writer_bound(SqlType type, const Value *v, bool upper, Arena *a,
 
 /* ---------------------------------------------------------------- writer */
 
+static int write_partitioned(DataWriter *w, const Batch *b, floe_error *err);
+
 DataWriter *
 data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
 		int64_t target_file_size, Arena *arena)
@@ -523,7 +566,7 @@ data_writer_set_property(DataWriter *w, const char *key, const char *value, floe
 }
 
 static int
-open_file(DataWriter *w, floe_error *err)
+open_file(DataWriter *w, ParquetWriter **pwp, floe_error *err)
 {
 	static const char *keys[] = {"iceberg.schema"};
 	const char *vals[1];
@@ -547,23 +590,26 @@ open_file(DataWriter *w, floe_error *err)
 	o.kv_keys = keys;
 	o.kv_values = vals;
 	o.nkv = 1;
-	w->pw = parquet_writer_new(w->cols, w->schema.nfields, &o);
-	if (!w->pw)
+	*pwp = parquet_writer_new(w->cols, w->schema.nfields, &o);
+	if (!*pwp)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "cannot write this table schema to Parquet (unsupported column type)");
 	return FLOE_OK;
 }
 
+/* Finish the Parquet file *pwp (the single stream's, or a partition's
+ * whose tuple is `tuple`), write it and describe it in files[]. */
 static int
-close_file(DataWriter *w, floe_error *err)
+close_file(DataWriter *w, ParquetWriter **pwp, const Value *tuple, floe_error *err)
 {
 	const uint8_t *data;
 	size_t len;
 	DataFile *df;
 	char *path;
 	int i, nrg;
+	ParquetWriter *pw = *pwp;
 
-	TRY(parquet_writer_finish(w->pw, &data, &len, err));
+	TRY(parquet_writer_finish(pw, &data, &len, err));
 	path = arena_sprintf(w->arena, "%s/%s-%d.parquet", w->dir, w->uuid, w->seq++);
 	TRY(fileio_write(w->io, path, data, len, err));
 	if (w->nfiles == w->capfiles) {
@@ -577,12 +623,12 @@ close_file(DataWriter *w, floe_error *err)
 	df->content = CONTENT_DATA;
 	df->file_path = path;
 	df->file_format = arena_strdup(w->arena, "PARQUET");
-	df->record_count = parquet_writer_num_rows(w->pw);
+	df->record_count = parquet_writer_num_rows(pw);
 	df->file_size_in_bytes = (int64_t)len;
 	df->ncolumns = w->schema.nfields;
 	df->columns = ARENA_ARRAY(w->arena, ColumnStat, w->schema.nfields ? w->schema.nfields : 1);
 	for (i = 0; i < w->schema.nfields; i++) {
-		const ParquetColumnResult *r = parquet_writer_column_result(w->pw, i);
+		const ParquetColumnResult *r = parquet_writer_column_result(pw, i);
 		ColumnStat *cs = &df->columns[i];
 		SqlType t = w->schema.fields[i].type;
 		int mode = w->mode[i];
@@ -602,13 +648,16 @@ close_file(DataWriter *w, floe_error *err)
 		if (!bound(t, &r->max, true, tr, w->arena, &cs->upper, &cs->upper_len))
 			cs->upper = NULL;
 	}
-	nrg = parquet_writer_num_row_groups(w->pw);
+	nrg = parquet_writer_num_row_groups(pw);
 	df->nsplit_offsets = nrg;
 	df->split_offsets = ARENA_ARRAY(w->arena, int64_t, nrg ? nrg : 1);
 	for (i = 0; i < nrg; i++)
-		df->split_offsets[i] = parquet_writer_row_group_offset(w->pw, i);
-	parquet_writer_free(w->pw);
-	w->pw = NULL;
+		df->split_offsets[i] = parquet_writer_row_group_offset(pw, i);
+	df->spec_id = w->spec_id;
+	df->npartition = w->nspec;
+	df->partition = w->nspec ? (Value *)tuple : NULL;
+	parquet_writer_free(pw);
+	*pwp = NULL;
 	return FLOE_OK;
 }
 
@@ -623,11 +672,14 @@ data_writer_write(DataWriter *w, const Batch *b, floe_error *err)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
 				   "data writer: batch has %d columns, schema has %d",
 				   b->ncols, w->schema.nfields);
-	if (!w->pw && open_file(w, err) != FLOE_OK)
+	if (w->nspec)
+		return write_partitioned(w, b, err);
+	if (!w->pw && open_file(w, &w->pw, err) != FLOE_OK)
 		goto fail;
 	if (parquet_writer_write(w->pw, b, err) != FLOE_OK)
 		goto fail;
-	if (parquet_writer_estimated_size(w->pw) >= w->target && close_file(w, err) != FLOE_OK)
+	if (parquet_writer_estimated_size(w->pw) >= w->target &&
+	    close_file(w, &w->pw, NULL, err) != FLOE_OK)
 		goto fail;
 	return FLOE_OK;
 fail:
@@ -635,14 +687,267 @@ fail:
 	return FLOE_ERR;
 }
 
+/* ---------------------------------------------------------------- partitions */
+
+static void
+free_scratch(void *arg)
+{
+	arena_free(arg);
+}
+
+/* Byte width of a partition value of type t in a key (strings: 0). */
+static size_t
+key_width(TypeId t)
+{
+	return type_is_string(t) ? 0 : type_width(t);
+}
+
+/* The key bytes of view row k of transformed vectors pv (one per spec
+ * field): per field a null flag, then the value's bytes (strings: 4-byte
+ * length + bytes).  Appended to buf (capacity grown as needed). */
+static uint32_t
+part_key(DataWriter *w, const Vector *pv, uint32_t k, uint8_t **buf, size_t *cap)
+{
+	size_t len = 0;
+	int f;
+
+	for (f = 0; f < w->nspec; f++) {
+		const Vector *v = &pv[f];
+		TypeId t = v->type.id;
+		size_t need = 1 + (type_is_string(t) ? 4 + ((const strview *)v->data)[k].len :
+				   key_width(t));
+		if (len + need > *cap) {
+			size_t nc = *cap * 2 + need;
+			*buf = arena_realloc(w->scratch, *buf, *cap, nc);
+			*cap = nc;
+		}
+		if (!validity_get(v->validity, k)) {
+			(*buf)[len++] = 0;
+			continue;
+		}
+		(*buf)[len++] = 1;
+		if (type_is_string(t)) {
+			const strview *sv = &((const strview *)v->data)[k];
+			memcpy(*buf + len, &sv->len, 4);
+			if (sv->len)
+				memcpy(*buf + len + 4, strview_data(sv), sv->len);
+			len += 4 + sv->len;
+		} else {
+			memcpy(*buf + len, (const char *)v->data + (size_t)k * key_width(t), key_width(t));
+			len += key_width(t);
+		}
+	}
+	return (uint32_t)len;
+}
+
+static void
+slots_grow(DataWriter *w)
+{
+	int n = w->nslots ? w->nslots * 2 : 64, i;
+	int *s = ARENA_ARRAY(w->arena, int, n);
+
+	for (i = 0; i < n; i++)
+		s[i] = -1;
+	for (i = 0; i < w->nparts; i++) {
+		uint32_t h = w->parts[i].hash & (uint32_t)(n - 1);
+		while (s[h] >= 0)
+			h = (h + 1) & (uint32_t)(n - 1);
+		s[h] = i;
+	}
+	w->slots = s;
+	w->nslots = n;
+}
+
+/* The part of key (new parts get their tuple from pv row k). */
+static int
+part_find(DataWriter *w, const uint8_t *key, uint32_t keylen, const Vector *pv, uint32_t k)
+{
+	uint32_t hash = partition_murmur3_32(key, keylen), h;
+	Part *p;
+	int f, i;
+
+	if ((w->nparts + 1) * 2 > w->nslots)
+		slots_grow(w);
+	for (h = hash & (uint32_t)(w->nslots - 1); (i = w->slots[h]) >= 0;
+	     h = (h + 1) & (uint32_t)(w->nslots - 1))
+		if (w->parts[i].hash == hash && w->parts[i].keylen == keylen &&
+		    memcmp(w->parts[i].key, key, keylen) == 0)
+			return i;
+	if (w->nparts == w->capparts) {
+		int nc = w->capparts ? w->capparts * 2 : 16;
+		w->parts = arena_realloc(w->arena, w->parts, sizeof(Part) * (size_t)w->capparts,
+					 sizeof(Part) * (size_t)nc);
+		w->capparts = nc;
+	}
+	i = w->nparts++;
+	w->slots[h] = i;
+	p = &w->parts[i];
+	memset(p, 0, sizeof *p);
+	p->key = arena_memdup(w->arena, key, keylen ? keylen : 1);
+	p->keylen = keylen;
+	p->hash = hash;
+	p->tuple = ARENA_ARRAY(w->arena, Value, w->nspec);
+	for (f = 0; f < w->nspec; f++) {
+		Value *v = &p->tuple[f];
+		vector_get_value(&pv[f], k, v);
+		v->type = w->rtype[f];
+		if (!v->is_null && type_is_string(v->type.id)) {
+			char *c = arena_memdup(w->arena, v->u.s.len ? strview_data(&v->u.s) : "",
+					       v->u.s.len ? v->u.s.len : 1);
+			v->u.s = strview_make(c, v->u.s.len);
+		}
+		v->dzeros = 0;
+	}
+	return i;
+}
+
+/* Make room for one more open file: finish the smallest open one. */
+static int
+close_smallest(DataWriter *w, floe_error *err)
+{
+	int i, best = -1;
+	int64_t bsz = 0;
+
+	for (i = 0; i < w->nparts; i++) {
+		int64_t sz;
+		if (!w->parts[i].pw)
+			continue;
+		sz = parquet_writer_estimated_size(w->parts[i].pw);
+		if (best < 0 || sz < bsz) {
+			best = i;
+			bsz = sz;
+		}
+	}
+	if (best < 0)
+		return FLOE_OK;
+	TRY(close_file(w, &w->parts[best].pw, w->parts[best].tuple, err));
+	w->nopen--;
+	return FLOE_OK;
+}
+
+/* Route the rows of b to their partitions' files. */
+static int
+write_partitioned(DataWriter *w, const Batch *b, floe_error *err)
+{
+	Vector *pv;
+	uint32_t nphys = b->count, r, *touched, ntouched = 0;
+	uint8_t *key = NULL;
+	size_t cap = 0;
+	int f, *rowpart;
+
+	arena_reset(w->scratch);
+	pv = ARENA_ARRAY(w->scratch, Vector, w->nspec);
+	if (b->sel)
+		for (r = 0, nphys = 0; r < b->count; r++)
+			if (b->sel[r] + 1 > nphys)
+				nphys = b->sel[r] + 1;
+	for (f = 0; f < w->nspec; f++) {
+		vector_init(&pv[f], w->rtype[f], w->scratch, nphys);
+		if (partition_transform_vector(&w->tr[f], &b->cols[w->src_col[f]], nphys, &pv[f],
+					       err) != FLOE_OK)
+			goto fail;
+	}
+	/* rows -> parts */
+	rowpart = ARENA_ARRAY(w->scratch, int, b->count);
+	touched = ARENA_ARRAY(w->scratch, uint32_t, b->count);
+	for (r = 0; r < b->count; r++) {
+		uint32_t k = b->sel ? b->sel[r] : r, kl = part_key(w, pv, k, &key, &cap);
+		int pi = part_find(w, key, kl, pv, k);
+		Part *p = &w->parts[pi];
+		if (p->nrows == 0)
+			touched[ntouched++] = (uint32_t)pi;
+		p->nrows++;
+		rowpart[r] = pi;
+	}
+	for (r = 0; r < ntouched; r++) {
+		Part *p = &w->parts[touched[r]];
+		p->rows = ARENA_ARRAY(w->scratch, uint32_t, p->nrows);
+		p->nrows = 0;
+	}
+	for (r = 0; r < b->count; r++) {
+		Part *p = &w->parts[rowpart[r]];
+		p->rows[p->nrows++] = b->sel ? b->sel[r] : r;
+	}
+	/* one sub-batch per touched part: b's vectors with a selection */
+	for (r = 0; r < ntouched; r++) {
+		Part *p = &w->parts[touched[r]];
+		Batch sub = *b;
+		sub.sel = p->rows;
+		sub.count = p->nrows;
+		if (!p->pw) {
+			if (w->nopen >= DATA_WRITER_MAX_OPEN && close_smallest(w, err) != FLOE_OK)
+				goto fail;
+			if (open_file(w, &p->pw, err) != FLOE_OK)
+				goto fail;
+			w->nopen++;
+		}
+		p->rows = NULL;
+		p->nrows = 0;
+		if (parquet_writer_write(p->pw, &sub, err) != FLOE_OK)
+			goto fail;
+		if (parquet_writer_estimated_size(p->pw) >= w->target) {
+			if (close_file(w, &p->pw, p->tuple, err) != FLOE_OK)
+				goto fail;
+			w->nopen--;
+		}
+	}
+	return FLOE_OK;
+fail:
+	w->failed = true;
+	return FLOE_ERR;
+}
+
+int
+data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err)
+{
+	int f, c;
+
+	if (!spec || spec->nfields == 0)
+		return FLOE_OK;
+	if (w->nfiles || w->pw || w->nspec)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+				   "data_writer_set_spec after the first write");
+	w->src_col = ARENA_ARRAY(w->arena, int, spec->nfields);
+	w->tr = ARENA_ARRAY(w->arena, PartitionTransform, spec->nfields);
+	w->rtype = ARENA_ARRAY(w->arena, SqlType, spec->nfields);
+	for (f = 0; f < spec->nfields; f++) {
+		const PartitionField *pf = &spec->fields[f];
+		for (c = 0; c < w->schema.nfields; c++)
+			if (w->schema.fields[c].id == pf->source_id)
+				break;
+		if (c == w->schema.nfields)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "partition field \"%s\" has source column id %d, which is not in the schema written",
+					   pf->name ? pf->name : "", (int)pf->source_id);
+		w->src_col[f] = c;
+		TRY(partition_transform_parse(pf->transform, &w->tr[f], err));
+		TRY(partition_transform_type(&w->tr[f], w->schema.fields[c].type, &w->rtype[f], err));
+	}
+	w->spec_id = spec->spec_id;
+	w->nspec = spec->nfields;
+	w->scratch = arena_new(64 * 1024);
+	arena_on_reset(w->arena, free_scratch, w->scratch);
+	return FLOE_OK;
+}
+
 int
 data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err)
 {
+	int i;
+
 	if (w->failed)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "data writer is in a failed state");
+	for (i = 0; i < w->nparts; i++)
+		if (w->parts[i].pw) {
+			if (close_file(w, &w->parts[i].pw, w->parts[i].tuple, err) != FLOE_OK) {
+				w->failed = true;
+				return FLOE_ERR;
+			}
+			w->nopen--;
+		}
 	if (w->pw) {
 		if (parquet_writer_num_rows(w->pw) > 0) {
-			if (close_file(w, err) != FLOE_OK) {
+			if (close_file(w, &w->pw, NULL, err) != FLOE_OK) {
 				w->failed = true;
 				return FLOE_ERR;
 			}
@@ -669,25 +974,30 @@ data_writer_abort(DataWriter *w)
 		parquet_writer_free(w->pw);
 		w->pw = NULL;
 	}
+	for (i = 0; i < w->nparts; i++)
+		if (w->parts[i].pw) {
+			parquet_writer_free(w->parts[i].pw);
+			w->parts[i].pw = NULL;
+		}
+	w->nopen = 0;
 	w->failed = true;
 }
 
 void
 data_writer_free(DataWriter *w)
 {
-	if (w && w->pw) {
+	int i;
+
+	if (!w)
+		return;
+	if (w->pw) {
 		parquet_writer_free(w->pw);
 		w->pw = NULL;
 	}
-}
-
-/* STUB until partitioned writes land: only unpartitioned specs. */
-int
-data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err)
-{
-	(void)w;
-	if (spec && spec->nfields > 0)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "writing a partitioned table is not supported yet");
-	return FLOE_OK;
+	for (i = 0; i < w->nparts; i++)
+		if (w->parts[i].pw) {
+			parquet_writer_free(w->parts[i].pw);
+			w->parts[i].pw = NULL;
+		}
+	w->nopen = 0;
 }

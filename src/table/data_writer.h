@@ -18,7 +18,8 @@
  * record_count, file_size_in_bytes, columns (one ColumnStat per schema
  * field: column_size, value_count, null_count, nan_count (-1 except float
  * and double), lower/upper bounds), split_offsets (row-group starts).
- * spec_id 0 and no partition tuple: the caller sets those.
+ * spec_id 0 and no partition tuple unless data_writer_set_spec gave a
+ * partitioned spec.
  *
  * INTERFACE ROUTINES
  *   data_writer_new(io, data_dir, schema, target_file_size, arena)
@@ -72,7 +73,10 @@ int data_writer_set_property(DataWriter *w, const char *key, const char *value, 
  * open file per partition tuple, and every returned DataFile carries
  * spec_id and its partition tuple (npartition / partition).  Call before
  * the first write; NULL or a spec without fields keeps one stream.  The
- * spec is copied.  0A000 for a transform floe cannot evaluate.
+ * spec is copied.  0A000 for a transform floe cannot evaluate (or a
+ * source type the transform is not defined for).  At most 128 files
+ * (DATA_WRITER_MAX_OPEN in data_writer.c) are open at once: the smallest
+ * is finished to open another, so a partition may get several files.
  */
 struct PartitionSpec;
 int data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err);
