@@ -61,10 +61,14 @@
  * each other and against the rows that stay).
  *
  * Invariants
- *   1. A failed statement commits nothing and removes every file written.
+ *   1. A failed statement commits nothing and removes every file written
+ *      (but see 4).
  *   2. Only UPDATE/DELETE actions record (file, pos); DO NOTHING never
  *      counts as affecting a row (PostgreSQL: doing nothing is always OK).
  *   3. Written rows are checked against NOT NULL before they are written.
+ *   4. Except when the commit's outcome is unknown (txn_commit fails with
+ *      08006: the catalog connection broke, the swap may have landed):
+ *      then every file written is kept and listed by txn_record_orphans.
  *
  * WITH before MERGE: its CTEs are visible to the USING item (not to
  * subqueries in the WHEN clauses).
@@ -1372,6 +1376,17 @@ merge_run(Merge *m, bool no_target)
 		if (txn_commit(m->s, m->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
 			floe_error keep = *ctx->err;
 			floe_error ignore;
+			if (floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE)) {
+				/* the swap may have landed: keep every file (invariant 4) */
+				const char **paths = ARENA_ARRAY(ctx->arena, const char *, nadd + 1);
+				for (i = 0; i < nadd; i++)
+					paths[i] = add[i].file_path;
+				txn_record_orphans(m->s, job, paths, nadd);
+				if (m->w)
+					data_writer_free(m->w);
+				m->w = NULL;
+				return FLOE_ERR;
+			}
 			for (i = 0; i < ndadd; i++)
 				fileio_remove(m->s->engine->io, dadd[i].file_path, &ignore);
 			cleanup(m);

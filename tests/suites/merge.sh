@@ -1,0 +1,199 @@
+#!/usr/bin/env bash
+# MERGE / upsert suite (issue 5): what the .test files in tests/sql/merge/
+# cannot see — the files a failed statement leaves behind.
+#
+# A. A failed MERGE / INSERT ... ON CONFLICT commits nothing and leaves no
+#    file: on tables in copy-on-write, merge-on-read v2 (position deletes)
+#    and merge-on-read v3 (deletion vectors) mode, statements failing late
+#    in a big source — 21000 (a target row matched twice, the duplicate
+#    source row last), 22012 (an expression error at the last source row),
+#    23505 (a MERGE inserting a key the table holds, a plain INSERT
+#    repeating a key at its end), 22012 in ON CONFLICT DO UPDATE at the
+#    last conflicting row — must leave the table folder's file list, the
+#    catalog's metadata location and the rows exactly as they were.
+# B. Unknown commit outcome (08006): with a PostgreSQL catalog whose
+#    iceberg_tables UPDATE is stalled by a trigger, the test refuses new
+#    connections to the catalog database and terminates floe's catalog
+#    backend in the middle of the swap; MERGE and OPTIMIZE then fail with
+#    08006, must keep every data file they wrote (the swap may have
+#    landed) and list them in <warehouse>/orphan-candidates; the table is
+#    unchanged once the catalog is back.
+#
+# Prints "PASS merge: name" / "FAIL merge: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/floe-merge.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-mergepg.XXXXXX)
+cleanup() {
+	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE FLOE_CATALOG PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_TABLE_DEFAULTS
+
+pass() { echo "PASS merge: $1"; }
+fail() { echo "FAIL merge: $1: $2"; }
+
+# Every file of a table folder with its size, sorted.
+files() { (cd "$1" && find . -type f -printf '%p %s\n' | LC_ALL=C sort); }
+
+rows() {   # floe's rows, CSV, sorted
+	"$FLOE_BIN" -D "$1" -c "COPY (SELECT * FROM $2) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort
+}
+
+current_meta() {   # SQLite catalog of warehouse $1, table $2
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+
+# ---- A. failed statements leave nothing --------------------------------
+for variant in cow mor2 mor3; do
+	case $variant in
+	cow) with="'write.merge.mode' = 'copy-on-write'" ;;
+	mor2) with="'write.merge.mode' = 'merge-on-read'" ;;
+	mor3) with="'write.merge.mode' = 'merge-on-read', 'format-version' = '3'" ;;
+	esac
+	wh=$tmp/a_$variant
+	# target: 3 files (20000 rows); a small target file size makes the
+	# writer roll several files before the failure
+	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int PRIMARY KEY, v text) WITH ($with, 'write.target-file-size-bytes' = '60000');
+INSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 8000) g;
+INSERT INTO t SELECT g, 'v' || g FROM generate_series(8001, 16000) g;
+INSERT INTO t SELECT g, 'v' || g FROM generate_series(16001, 20000) g;
+CREATE TABLE s (id int, v text);
+INSERT INTO s SELECT g, 'w' || g FROM generate_series(1, 60000) g;
+INSERT INTO s VALUES (10, 'again');" >"$tmp/setup.out" 2>&1; then
+		fail "$variant setup" "$(tail -2 "$tmp/setup.out" | tr '\n' ' ')"
+		continue
+	fi
+	before_files=$(files "$wh/public/t")
+	before_meta=$(current_meta "$wh" t)
+	rows "$wh" t >"$tmp/before.csv"
+	while IFS='|' read -r name state sql; do
+		out=$("$FLOE_BIN" -D "$wh" -c "$sql" 2>&1)
+		got=$(echo "$out" | grep -o 'ERROR:.*' | head -1)
+		if ! echo "$out" | grep -q "ERROR"; then
+			fail "$variant $name" "no error: $(echo "$out" | tail -1)"
+			continue
+		fi
+		if ! echo "$out" | grep -q "$state"; then
+			fail "$variant $name" "expected $state, got $got"
+			continue
+		fi
+		if [ "$(files "$wh/public/t")" != "$before_files" ]; then
+			fail "$variant $name" "files changed: $(diff <(echo "$before_files") <(files "$wh/public/t") | grep '^[<>]' | head -3 | tr '\n' ' ')"
+			continue
+		fi
+		if [ "$(current_meta "$wh" t)" != "$before_meta" ]; then
+			fail "$variant $name" "the catalog moved"
+			continue
+		fi
+		rows "$wh" t >"$tmp/after.csv"
+		if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then
+			fail "$variant $name" "rows changed"
+			continue
+		fi
+		pass "$variant $name leaves no file"
+	done <<'EOF'
+21000 late|cannot affect row a second time|MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)
+22012 at the last row|division by zero|MERGE INTO t USING s ON t.id = s.id WHEN MATCHED AND s.v <> 'again' THEN DELETE WHEN NOT MATCHED THEN INSERT VALUES (s.id, (1 / (60000 - s.id))::text)
+23505 MERGE insert|duplicate key value|MERGE INTO t USING (SELECT id + 20000 AS id, v FROM s WHERE id <= 30000 UNION ALL SELECT 90000, 'x') s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (CASE WHEN s.id = 90000 THEN 19999 ELSE s.id END, s.v)
+23505 INSERT|duplicate key value|INSERT INTO t SELECT g, 'x' FROM generate_series(20001, 50000) g UNION ALL SELECT 5, 'x'
+22012 ON CONFLICT DO UPDATE|division by zero|INSERT INTO t SELECT g, 'x' FROM generate_series(1, 40000) g ON CONFLICT (id) DO UPDATE SET v = (1 / (excluded.id - 20000))::text
+EOF
+done
+
+# ---- B. 08006: files kept and listed ----------------------------------------
+if ! envout=$(scripts/pg-test-server.sh start 2>&1); then
+	fail "pg catalog" "could not start PostgreSQL: $(echo "$envout" | tail -1)"
+	exit 0
+fi
+pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+pg() { psql -h 127.0.0.1 -p "$pgport" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+# unknown_outcome NAME SQL: run SQL with the swap of table t stalled, cut
+# the catalog off in the middle of it, check what is left.
+unknown_outcome() {
+	local name=$1 sql=$2 db=m_$1 wh=$tmp/b_$1 pid bpid out loc_before loc_after i
+	mkdir -p "$wh"
+	pg -d postgres -c "CREATE DATABASE $db" || { fail "$name 08006" "CREATE DATABASE"; return; }
+	echo "host=127.0.0.1 port=$pgport user=postgres dbname=$db" >"$wh/catalog-uri"
+	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int, v text) WITH ('write.merge.mode' = 'copy-on-write');
+INSERT INTO t VALUES (1, 'a'), (2, 'b');
+INSERT INTO t VALUES (3, 'c');
+CREATE TABLE s (id int, v text);
+INSERT INTO s VALUES (2, 'B'), (4, 'd');" >"$tmp/setup.out" 2>&1; then
+		fail "$name 08006 setup" "$(tail -2 "$tmp/setup.out" | tr '\n' ' ')"
+		return
+	fi
+	rows "$wh" t >"$tmp/before.csv"
+	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_before"
+	loc_before=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
+	pg -d "$db" <<'EOF'
+CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF NEW.table_name = 't' THEN PERFORM pg_sleep(30); END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER stall BEFORE UPDATE ON iceberg_tables FOR EACH ROW EXECUTE FUNCTION stall();
+EOF
+	"$FLOE_BIN" -D "$wh" -c "$sql" >"$tmp/b.out" 2>&1 &
+	pid=$!
+	bpid=
+	for i in $(seq 300); do
+		bpid=$(pg -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$db' AND wait_event = 'PgSleep'")
+		[ -n "$bpid" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -z "$bpid" ]; then
+		wait "$pid"
+		fail "$name 08006" "the swap never stalled: $(tail -2 "$tmp/b.out" | tr '\n' ' ')"
+		return
+	fi
+	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS false" -c "SELECT pg_terminate_backend($bpid)" >/dev/null
+	wait "$pid"
+	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS true"
+	pg -d "$db" -c "DROP TRIGGER stall ON iceberg_tables"
+	loc_after=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
+	out=$(cat "$tmp/b.out")
+	if ! grep -q "outcome is unknown" "$tmp/b.out"; then
+		fail "$name 08006" "expected an unknown outcome, got: $(echo "$out" | tail -2 | tr '\n' ' ')"
+		return
+	fi
+	if [ "$loc_after" != "$loc_before" ]; then
+		fail "$name 08006" "the catalog moved"
+		return
+	fi
+	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_after"
+	# every file still there, at least one new one, each new one listed
+	if [ -n "$(comm -23 "$tmp/data_before" "$tmp/data_after")" ]; then
+		fail "$name 08006" "a data file of the table was removed"
+		return
+	fi
+	new=$(comm -13 "$tmp/data_before" "$tmp/data_after")
+	if [ -z "$new" ]; then
+		fail "$name 08006" "no data file was written (or the written ones were deleted)"
+		return
+	fi
+	for f in $new; do
+		if ! grep -q "/public/t/data/$f\$" "$wh/orphan-candidates" 2>/dev/null; then
+			fail "$name 08006" "$f is not listed in orphan-candidates"
+			return
+		fi
+	done
+	rows "$wh" t >"$tmp/after.csv"
+	if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then
+		fail "$name 08006" "rows changed"
+		return
+	fi
+	pass "$name 08006 keeps its $(echo "$new" | wc -w) new data file(s) and lists them"
+}
+
+unknown_outcome merge "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"
+unknown_outcome upsert "INSERT INTO t VALUES (2, 'x'), (5, 'e') ON CONFLICT (id) DO UPDATE SET v = excluded.v"
+unknown_outcome optimize "OPTIMIZE t"
+exit 0
