@@ -619,18 +619,24 @@ find_field(const IcebergSchema *schema, const PartitionSpec *spec, const char *t
 	int i;
 	floe_error ignore;
 
-	if (partition_parse_term(text, (size_t)len, a, &tr, &col, &ignore) == FLOE_OK &&
-	    tr.kind == PT_IDENTITY)
+	bool bare = partition_parse_term(text, (size_t)len, a, &tr, &col, &ignore) == FLOE_OK &&
+		tr.kind == PT_IDENTITY && !memchr(text, '(', (size_t)len);
+
+	if (bare)
 		for (i = 0; i < spec->nfields; i++)
 			if (!strcmp(spec->fields[i].name, col))
 				return i;
 	memset(&pf, 0, sizeof pf);
-	if (term_field(schema, false, text, len, false, a, &pf, &tr, err) != FLOE_OK)
+	if (term_field(schema, false, text, len, false, a, &pf, &tr, err) != FLOE_OK) {
+		if (bare)
+			goto missing;
 		return -1;
+	}
 	for (i = 0; i < spec->nfields; i++)
 		if (spec->fields[i].source_id == pf.source_id &&
 		    !strcmp(spec->fields[i].transform, pf.transform))
 			return i;
+missing:
 	floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "partition field \"%.*s\" does not exist",
 		    len > 200 ? 200 : len, text);
 	return -1;

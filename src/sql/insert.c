@@ -5,8 +5,15 @@
  * Every INSERT / CREATE TABLE AS is one Iceberg commit (txn_commit):
  * data files are written first, then the commit swaps the metadata
  * location in the catalog; a statement that fails before the swap removes
- * the files it wrote and leaves the table as it was.  INSERT OVERWRITE
- * (parse.c recognises it) is the same commit removing every live file.
+ * the files it wrote and leaves the table as it was (after 08006, outcome
+ * unknown, it keeps them and lists them: txn_record_orphans).  INSERT
+ * OVERWRITE (parse.c recognises it) is the same commit removing every
+ * live file, or on a partitioned table those of the partitions the new
+ * rows touch (Spark's dynamic overwrite).  Partitioned tables are written
+ * through data_writer_set_spec with the table's default spec.  PRIMARY
+ * KEY: plain INSERT goes through merge.c; COPY FROM and INSERT OVERWRITE
+ * check the key here (KeySet: keys of the rows written, then the rows
+ * that stay), 23505 as PostgreSQL.
  * INSERT ... RETURNING evaluates its list on each written batch and sends
  * the rows after the commit (dml.c's Returning).  COPY FROM (copy.c)
  * writes through the same path (engine_write_rows).
@@ -101,28 +108,292 @@ row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
 	floe_error_detail(err, "%s", buf);
 }
 
-/* Write the rows of `root` (one column per schema field, in order) into
- * table t as one append commit (overwrite: one commit that also removes
- * every live data file, INSERT OVERWRITE; hook (may be NULL) sees each batch once
- * its NOT NULL checks passed, before it is written. */
+/* ---- PRIMARY KEY of written rows (COPY FROM, INSERT OVERWRITE) ------- */
+
+/* The set of key values (serialized) of the rows a statement writes. */
+typedef struct KeySet {
+	Arena *a;
+	int npk;
+	int *pk;                   /* schema column indexes of the key */
+	const IcebergSchema *schema;
+	const char *table;
+	uint8_t **keys;
+	uint32_t *lens, *hashes;
+	int *slots;                /* open addressing, -1 empty */
+	int nkeys, cap, nslots;
+	uint8_t *buf;
+	size_t bufcap;
+} KeySet;
+
+/* Key bytes of row i of b's key columns (cols[k] = column of key k). */
+static uint32_t
+key_bytes(KeySet *ks, const Batch *b, const int *cols, uint32_t i)
+{
+	size_t len = 0;
+	int k;
+
+	for (k = 0; k < ks->npk; k++) {
+		const Vector *v = &b->cols[cols[k]];
+		VectorView vv;
+		uint32_t x;
+		size_t w = type_width(v->type.id), need;
+		vector_view(v, &vv);
+		x = vv.sel ? vv.sel[i] : i;
+		need = 1 + (type_is_string(v->type.id) ? 4 + ((const strview *)vv.data)[x].len : w);
+		if (len + need > ks->bufcap) {
+			size_t nc = ks->bufcap * 2 + need + 64;
+			ks->buf = arena_realloc(ks->a, ks->buf, ks->bufcap, nc);
+			ks->bufcap = nc;
+		}
+		if (!validity_get(vv.validity, x)) {
+			ks->buf[len++] = 0;
+			continue;
+		}
+		ks->buf[len++] = 1;
+		if (type_is_string(v->type.id)) {
+			const strview *sv = &((const strview *)vv.data)[x];
+			memcpy(ks->buf + len, &sv->len, 4);
+			if (sv->len)
+				memcpy(ks->buf + len + 4, strview_data(sv), sv->len);
+			len += 4 + sv->len;
+		} else {
+			memcpy(ks->buf + len, (const char *)vv.data + (size_t)x * w, w);
+			len += w;
+		}
+	}
+	return (uint32_t)len;
+}
+
+static uint32_t
+key_hash(const uint8_t *p, uint32_t n)
+{
+	uint32_t h = 2166136261u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+/* Slot of key (buf, len, h): its index, or the empty slot where it goes. */
+static int
+key_slot(const KeySet *ks, uint32_t len, uint32_t h)
+{
+	uint32_t m = (uint32_t)ks->nslots - 1, j = h & m;
+	int i;
+
+	while ((i = ks->slots[j]) >= 0) {
+		if (ks->hashes[i] == h && ks->lens[i] == len && !memcmp(ks->keys[i], ks->buf, len))
+			break;
+		j = (j + 1) & m;
+	}
+	return (int)j;
+}
+
+static void
+keys_grow(KeySet *ks)
+{
+	int n = ks->nslots ? ks->nslots * 2 : 1024, i;
+	int *sl = xmalloc(sizeof(int) * (size_t)n);
+
+	for (i = 0; i < n; i++)
+		sl[i] = -1;
+	for (i = 0; i < ks->nkeys; i++) {
+		uint32_t j = ks->hashes[i] & (uint32_t)(n - 1);
+		while (sl[j] >= 0)
+			j = (j + 1) & (uint32_t)(n - 1);
+		sl[j] = i;
+	}
+	free(ks->slots);
+	ks->slots = sl;
+	ks->nslots = n;
+}
+
+static int
+key_violation(KeySet *ks, const Batch *b, const int *cols, uint32_t i, floe_error *err)
+{
+	char names[600], vals[600];
+	size_t un = 0, uv = 0;
+	int k;
+
+	names[0] = vals[0] = '\0';
+	for (k = 0; k < ks->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[cols[k]], i, ks->a, &len);
+		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
+				       ks->schema->fields[ks->pk[k]].name);
+		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
+				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	floe_errorf(err, ERRCODE_UNIQUE_VIOLATION,
+		    "duplicate key value violates unique constraint \"%s_pkey\"", ks->table);
+	return floe_error_detail(err, "Key (%s)=(%s) already exists.", names, vals);
+}
+
+/* Add the keys of b's rows (columns: the schema's); 23505 on a repeat. */
+static int
+keys_add(KeySet *ks, const Batch *b, floe_error *err)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->count; i++) {
+		uint32_t len = key_bytes(ks, b, ks->pk, i), h = key_hash(ks->buf, len);
+		int j;
+		if ((ks->nkeys + 1) * 2 > ks->nslots)
+			keys_grow(ks);
+		j = key_slot(ks, len, h);
+		if (ks->slots[j] >= 0)
+			return key_violation(ks, b, ks->pk, i, err);
+		if (ks->nkeys == ks->cap) {
+			int nc = ks->cap ? ks->cap * 2 : 1024;
+			ks->keys = arena_realloc(ks->a, ks->keys, sizeof(uint8_t *) * (size_t)ks->cap,
+						 sizeof(uint8_t *) * (size_t)nc);
+			ks->lens = arena_realloc(ks->a, ks->lens, sizeof(uint32_t) * (size_t)ks->cap,
+						 sizeof(uint32_t) * (size_t)nc);
+			ks->hashes = arena_realloc(ks->a, ks->hashes, sizeof(uint32_t) * (size_t)ks->cap,
+						   sizeof(uint32_t) * (size_t)nc);
+			ks->cap = nc;
+		}
+		ks->keys[ks->nkeys] = arena_memdup(ks->a, ks->buf, len ? len : 1);
+		ks->lens[ks->nkeys] = len;
+		ks->hashes[ks->nkeys] = h;
+		ks->slots[j] = ks->nkeys++;
+	}
+	return FLOE_OK;
+}
+
+/* 23505 when a row of the files that stay (files[i] with keep[i]) has a
+ * key of the rows written. */
+static int
+keys_probe(KeySet *ks, ExecCtx *ctx, const TableMetadata *md, DataFile *files, int n,
+	   const bool *keep, floe_error *err)
+{
+	DataFile *kf = ARENA_ARRAY(ctx->arena, DataFile, n + 1);
+	int *proj = ARENA_ARRAY(ctx->arena, int, ks->npk), *cols = ARENA_ARRAY(ctx->arena, int, ks->npk);
+	int nk = 0, i, rc = FLOE_OK;
+	Operator *op;
+	Batch *b;
+
+	if (ks->nkeys == 0)
+		return FLOE_OK;
+	for (i = 0; i < n; i++)
+		if (keep[i])
+			kf[nk++] = files[i];
+	if (nk == 0)
+		return FLOE_OK;
+	for (i = 0; i < ks->npk; i++) {
+		proj[i] = ks->pk[i];
+		cols[i] = i;
+	}
+	op = scan_new(ctx, ks->schema, ks->npk, proj, kf, nk, false, md);
+	if (op_open(op) != FLOE_OK) {
+		op_close(op);
+		return FLOE_ERR;
+	}
+	while (rc == FLOE_OK) {
+		uint32_t r;
+		if ((rc = exec_check_cancel(ctx)) != FLOE_OK || (rc = op_next(op, &b)) != FLOE_OK || !b)
+			break;
+		batch_compact(b);
+		for (r = 0; r < b->count && rc == FLOE_OK; r++) {
+			uint32_t len = key_bytes(ks, b, cols, r), h = key_hash(ks->buf, len);
+			if (ks->slots[key_slot(ks, len, h)] >= 0)
+				rc = key_violation(ks, b, cols, r, err);
+		}
+	}
+	op_close(op);
+	return rc;
+}
+
+/* ---- writing rows ------------------------------------------------------ */
+
+/* Two partition values are equal (both NULL, or same value). */
+static bool
+part_value_eq(const Value *x, const Value *y)
+{
+	if (x->is_null || y->is_null)
+		return x->is_null && y->is_null;
+	switch (x->type.id) {
+	case TYPE_BOOL:
+		return x->u.b == y->u.b;
+	case TYPE_FLOAT32:
+	case TYPE_FLOAT64:
+		return x->u.f == y->u.f;
+	case TYPE_DECIMAL:
+		return x->u.d == y->u.d && x->type.scale == y->type.scale;
+	case TYPE_TEXT:
+	case TYPE_BYTEA:
+		return x->u.s.len == y->u.s.len &&
+		       !memcmp(strview_data(&x->u.s), strview_data(&y->u.s), x->u.s.len);
+	case TYPE_UUID:
+		return !memcmp(x->u.uuid.b, y->u.uuid.b, 16);
+	case TYPE_INTERVAL:
+		return false;
+	default:
+		return x->u.i == y->u.i;
+	}
+}
+
+static bool
+same_tuple(const DataFile *a, const DataFile *b)
+{
+	int i;
+
+	if (a->spec_id != b->spec_id || a->npartition != b->npartition)
+		return false;
+	for (i = 0; i < a->npartition; i++)
+		if (!part_value_eq(&a->partition[i], &b->partition[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Write the rows of `root` (one column per schema field, in order) into
+ * table t as one append commit; hook (may be NULL) sees each batch once
+ * its NOT NULL checks passed, before it is written.
+ *
+ * overwrite (INSERT OVERWRITE): an unpartitioned table loses every live
+ * data file in the same commit; a partitioned one loses only the live
+ * files of the default spec whose partition tuple a new file has (Spark's
+ * dynamic overwrite: the partitions the new rows touch), and no rows is no
+ * change.  PRIMARY KEY (identifier fields): no key twice among the rows
+ * written nor equal to the key of a row that stays (23505).  A commit
+ * whose outcome is unknown (08006) keeps the files written and lists them
+ * as orphan candidates (txn_record_orphans).
+ */
 int
 insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 	   int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
 {
 	Engine *e = s->engine;
 	const IcebergSchema *schema = metadata_current_schema(t->md);
+	const PartitionSpec *spec = metadata_default_spec(t->md);
+	bool partitioned = spec && spec->nfields > 0;
 	char *data_dir = table_data_dir(t, ctx->arena);
 	DataWriter *w = data_writer_new(e->io, data_dir, schema, 0, ctx->arena);
-	DataFile *files;
-	int nfiles, c, rc = FLOE_ERR;
+	DataFile *files, *live = NULL;
+	int nfiles, c, nlive = 0, rc = FLOE_ERR;
 	const TableMetadata *md = t->md;
 	Batch *b;
 	Table *out;
 	char job[64];
+	KeySet ks;
 
 	*rows = 0;
+	memset(&ks, 0, sizeof ks);
+	if (schema->nidentifier > 0) {
+		ks.a = arena_new(64 * 1024);
+		ks.schema = schema;
+		ks.table = t->name;
+		ks.pk = ARENA_ARRAY(ctx->arena, int, schema->nidentifier);
+		for (c = 0; c < schema->nidentifier; c++) {
+			int f;
+			for (f = 0; f < schema->nfields; f++)
+				if (schema->fields[f].id == schema->identifier_field_ids[c])
+					ks.pk[ks.npk++] = f;
+		}
+	}
 	/* partitioned tables: one file (or more) per partition of the default spec */
-	if (data_writer_set_spec(w, metadata_default_spec(md), ctx->err) != FLOE_OK)
+	if (data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
 		goto fail;
 	for (c = 0; c < md->nproperties; c++)   /* write.* table properties */
 		if (!strncmp(md->properties[c].key, "write.", 6) &&
@@ -152,6 +423,8 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 					goto fail;
 				}
 		}
+		if (ks.npk && keys_add(&ks, b, ctx->err) != FLOE_OK)
+			goto fail;
 		if (hook && hook(hook_arg, b) != FLOE_OK)
 			goto fail;
 		if (data_writer_write(w, b, ctx->err) != FLOE_OK)
@@ -162,22 +435,53 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 	root = NULL;
 	if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
 		goto fail;
-	if (*rows > 0 || (overwrite && t->md->has_current_snapshot)) {
-		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+	if ((ks.npk && *rows > 0) || (overwrite && partitioned && *rows > 0)) {
+		if (table_scan_files(e->io, t, -1, ctx->arena, &live, &nlive, ctx->err) != FLOE_OK)
+			goto fail_files;
+	}
+	if (*rows > 0 || (overwrite && !partitioned && t->md->has_current_snapshot)) {
+		const char **remove = NULL;
+		bool *keep = ARENA_ARRAY(ctx->arena, bool, nlive + 1);
+		int nremove = 0, i, k;
 		TableChange ch;
+
+		/* what stays: every live file (append), none (overwrite), or
+		 * those of partitions no new file has (dynamic overwrite) */
+		for (i = 0; i < nlive; i++) {
+			keep[i] = !overwrite;
+			if (overwrite && partitioned) {
+				keep[i] = true;
+				if (live[i].content == CONTENT_DATA && live[i].spec_id == spec->spec_id)
+					for (k = 0; k < nfiles && keep[i]; k++)
+						if (same_tuple(&live[i], &files[k]))
+							keep[i] = false;
+				if (!keep[i]) {
+					if (!remove)
+						remove = ARENA_ARRAY(ctx->arena, const char *, nlive);
+					remove[nremove++] = live[i].file_path;
+				}
+			}
+		}
+		if (ks.npk && keys_probe(&ks, ctx, md, live, nlive, keep, ctx->err) != FLOE_OK)
+			goto fail_files;
+		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
 		memset(&ch, 0, sizeof ch);
 		ch.add = files;
 		ch.nadd = *rows > 0 ? nfiles : 0;
-		ch.remove_all = overwrite;
+		ch.remove_all = overwrite && !partitioned;
+		ch.remove = remove;
+		ch.nremove = nremove;
 		ch.job_id = job;
 		if (txn_commit(s, t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
-			/* the commit removed nothing it wrote; our data files are ours */
-			int k;
-			floe_error ignore;
-			for (k = 0; k < nfiles; k++)
-				fileio_remove(e->io, files[k].file_path, &ignore);
-			data_writer_free(w);
-			return FLOE_ERR;
+			if (floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE)) {
+				/* the swap may have landed: keep the files, list them */
+				const char **paths = ARENA_ARRAY(ctx->arena, const char *, nfiles + 1);
+				for (k = 0; k < nfiles; k++)
+					paths[k] = files[k].file_path;
+				txn_record_orphans(s, job, paths, nfiles);
+				goto done_err;
+			}
+			goto fail_files;
 		}
 		if (*rows == 0)
 			goto no_rows;
@@ -189,13 +493,32 @@ no_rows:
 			fileio_remove(e->io, files[k].file_path, &ignore);
 	}
 	rc = FLOE_OK;
+	goto done;
+fail_files:
+	{
+		/* the commit (or the check before it) failed: nothing
+		 * references our data files */
+		int k;
+		floe_error ignore;
+		for (k = 0; k < nfiles; k++)
+			fileio_remove(e->io, files[k].file_path, &ignore);
+	}
+done_err:
+	rc = FLOE_ERR;
+done:
 	data_writer_free(w);
+	if (ks.a)
+		arena_free(ks.a);
+	free(ks.slots);
 	return rc;
 fail:
 	if (root)
 		op_close(root);
 	data_writer_abort(w);
 	data_writer_free(w);
+	if (ks.a)
+		arena_free(ks.a);
+	free(ks.slots);
 	return FLOE_ERR;
 }
 
