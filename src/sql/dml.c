@@ -40,6 +40,10 @@
  *      (the scan is deterministic); a different row count is XX001.
  *   3. UPDATE never moves a row between partitions: SET of a partition
  *      source column is 0A000 for now.
+ *   4. PRIMARY KEY: an UPDATE that sets a key column keeps the new and old
+ *      key of every updated row; before the commit, a new key twice, or a
+ *      new key held by a live row that is not an old key, is 23505
+ *      (pk_check: end-of-statement, not PostgreSQL's row-by-row check).
  *
  * The position path (pos_file) serves UPDATE ... FROM / DELETE ... USING
  * and merge-on-read: each file is scanned with its columns plus each row's
@@ -181,6 +185,11 @@ typedef struct Dml {
 	DeleteWriter *dw;
 	DataFile *dw_add;        /* its finished files */
 	int ndw_add;
+	/* PRIMARY KEY (identifier fields) of an UPDATE that sets a key
+	 * column: the new and the old key of every updated row (pk_check) */
+	int npk;
+	int *pk;                 /* schema columns of the key */
+	RowStore *newkeys, *oldkeys;
 } Dml;
 
 static int
@@ -1371,6 +1380,241 @@ row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
 	floe_error_detail(err, "%s", buf);
 }
 
+/* ---- PRIMARY KEY ------------------------------------------------------ */
+
+/*
+ * An UPDATE that sets a column of the PRIMARY KEY (Iceberg
+ * identifier-field-ids) is checked once every row is updated, before the
+ * commit (the SQL standard's end-of-statement check, which PostgreSQL
+ * makes row by row): 23505 when two updated rows get the same key, or an
+ * updated row gets the key of a live row the statement did not update (a
+ * live row with a new key that is not also an OLD key of an updated row:
+ * the table's keys were unique before).  NULL keys cannot occur (key
+ * columns are NOT NULL, checked first).
+ */
+static void
+pk_plan(Dml *d)
+{
+	const IcebergSchema *sc = d->schema;
+	SqlType *types;
+	bool set = false;
+	int i, c;
+
+	if (sc->nidentifier == 0)
+		return;
+	d->pk = ARENA_ARRAY(d->ctx->arena, int, sc->nidentifier + 1);
+	types = ARENA_ARRAY(d->ctx->arena, SqlType, sc->nidentifier + 1);
+	for (i = 0; i < sc->nidentifier; i++)
+		for (c = 0; c < sc->nfields; c++)
+			if (sc->fields[c].id == sc->identifier_field_ids[i]) {
+				types[d->npk] = sc->fields[c].type;
+				d->pk[d->npk++] = c;
+				set = set || d->set[c];
+			}
+	if (!set || d->npk != sc->nidentifier) {
+		d->npk = 0;              /* keys unchanged (or nested: not checked) */
+		return;
+	}
+	d->newkeys = rowstore_new(d->ctx, d->npk, types, NULL);
+	d->oldkeys = rowstore_new(d->ctx, d->npk, types, NULL);
+}
+
+/* Keep the new (from out) and old (from in) keys of the rows msel. */
+static void
+pk_collect(Dml *d, const Batch *in, const Batch *out, const uint32_t *msel, uint32_t nm,
+	   Arena *scratch)
+{
+	Batch kb;
+	int k;
+
+	memset(&kb, 0, sizeof kb);
+	kb.ncols = d->npk;
+	kb.cols = ARENA_ARRAY(scratch, Vector, d->npk);
+	kb.count = nm;
+	kb.sel = (uint32_t *)msel;
+	kb.arena = scratch;
+	for (k = 0; k < d->npk; k++)
+		kb.cols[k] = out->cols[d->pk[k]];
+	rowstore_append(d->newkeys, &kb);
+	for (k = 0; k < d->npk; k++)
+		kb.cols[k] = in->cols[d->pk[k]];
+	rowstore_append(d->oldkeys, &kb);
+}
+
+/* 23505 naming row r's key (columns 0..npk-1 of b), as PostgreSQL. */
+static int
+pk_violation(Dml *d, const Batch *b, uint32_t r)
+{
+	char names[600], vals[600];
+	size_t un = 0, uv = 0;
+	int k;
+
+	names[0] = vals[0] = '\0';
+	for (k = 0; k < d->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[k], r, d->ctx->arena, &len);
+		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
+				       d->schema->fields[d->pk[k]].name);
+		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
+				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	floe_errorf(d->ctx->err, ERRCODE_UNIQUE_VIOLATION,
+		    "duplicate key value violates unique constraint \"%s_pkey\"", d->t->name);
+	return floe_error_detail(d->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
+}
+
+/* Run op to its end; its first row (key columns first) is a violation. */
+static int
+pk_first_row(Dml *d, Operator *op)
+{
+	Batch *b;
+	int rc;
+
+	if ((rc = op_open(op)) == FLOE_OK)
+		for (;;) {
+			if ((rc = exec_check_cancel(d->ctx)) != FLOE_OK ||
+			    (rc = op_next(op, &b)) != FLOE_OK || !b)
+				break;
+			if (!b->count)
+				continue;
+			batch_compact(b);
+			rc = pk_violation(d, b, 0);
+			break;
+		}
+	op_close(op);
+	return rc;
+}
+
+/* The window over the new keys: a row numbered above 1 is a key twice. */
+static int
+pk_dup_row(Dml *d, Operator *op)
+{
+	Batch *b;
+	int rc;
+
+	if ((rc = op_open(op)) == FLOE_OK)
+		for (;;) {
+			uint32_t j;
+			if ((rc = exec_check_cancel(d->ctx)) != FLOE_OK ||
+			    (rc = op_next(op, &b)) != FLOE_OK || !b)
+				break;
+			batch_compact(b);
+			for (j = 0; j < b->count; j++) {
+				Value rn;
+				vector_get_value(&b->cols[d->npk], j, &rn);
+				if (!rn.is_null && rn.u.i > 1) {
+					rc = pk_violation(d, b, j);
+					break;
+				}
+			}
+			if (rc != FLOE_OK || j < b->count)
+				break;
+		}
+	op_close(op);
+	return rc;
+}
+
+static int
+key_cmp(TypeId id, const Value *x, const Value *y)
+{
+	if (id == TYPE_TEXT)
+		return strview_cmp(&x->u.s, &y->u.s);
+	return x->u.i < y->u.i ? -1 : x->u.i > y->u.i;
+}
+
+/* Can f hold a key within the new keys' range (per prunable column)? */
+static bool
+pk_file_may_match(Dml *d, const DataFile *f, const Value *lo, const Value *hi, const bool *any)
+{
+	int k, c;
+
+	for (k = 0; k < d->npk; k++) {
+		const IcebergField *fd = &d->schema->fields[d->pk[k]];
+		const ColumnStat *st;
+		if (!any[k] || !prunable_type(fd->type.id) ||
+		    (fd->type.id == TYPE_TEXT && fd->type.text_kind == TEXT_CHAR) ||
+		    !(st = file_stat(f, fd->id)))
+			continue;
+		if (st->upper && bound_cmp(fd->type.id, st->upper, st->upper_len, &lo[k], &c) && c < 0)
+			return false;
+		if (st->lower && bound_cmp(fd->type.id, st->lower, st->lower_len, &hi[k], &c) && c > 0)
+			return false;
+	}
+	return true;
+}
+
+static int
+pk_check(Dml *d, DataFile *files, int nfiles)
+{
+	ExecCtx *ctx = d->ctx;
+	Arena *a = ctx->arena;
+	int np = d->npk, c, i, ncand = 0;
+	WindowSpec *spec = ARENA_ARRAY(a, WindowSpec, 1);
+	WindowCall *call = ARENA_ARRAY(a, WindowCall, 1);
+	Expr **lk = ARENA_ARRAY(a, Expr *, np), **rk = ARENA_ARRAY(a, Expr *, np);
+	Expr **lk2 = ARENA_ARRAY(a, Expr *, np), **rk2 = ARENA_ARRAY(a, Expr *, np);
+	Value *lo = ARENA_ARRAY(a, Value, np), *hi = ARENA_ARRAY(a, Value, np);
+	bool *any = ARENA_ARRAY(a, bool, np);
+	DataFile *cand = ARENA_ARRAY(a, DataFile, nfiles + 1);
+	Operator *op;
+
+	if (rowstore_rows(d->newkeys) == 0)
+		return FLOE_OK;
+	/* two updated rows with one key: row_number() over (partition by key) > 1 */
+	spec->npart = np;
+	spec->part = ARENA_ARRAY(a, Expr *, np);
+	for (c = 0; c < np; c++)
+		spec->part[c] = expr_colref(a, c, d->schema->fields[d->pk[c]].type);
+	call->kind = WIN_ROW_NUMBER;
+	call->type = type_make(TYPE_INT64);
+	call->frame.start = WB_UNBOUNDED_PRECEDING;
+	call->frame.end = WB_CURRENT;
+	op = window_new(ctx, rowstore_scan_new(ctx, d->newkeys), 1, spec, 1, call);
+	TRY(pk_dup_row(d, op));
+
+	/* a key of a live row the statement leaves alone: the live files
+	 * whose bounds admit a new key, semi-joined with the new keys,
+	 * anti-joined with the old ones */
+	for (i = 0; i < rowstore_nbatches(d->newkeys); i++) {
+		const Batch *kb = rowstore_batch(d->newkeys, i);
+		uint32_t j;
+		for (c = 0; c < np; c++) {
+			TypeId id = d->schema->fields[d->pk[c]].type.id;
+			if (!prunable_type(id))
+				continue;
+			for (j = 0; j < kb->count; j++) {
+				Value x;
+				vector_get_value(&kb->cols[c], j, &x);
+				if (x.is_null)
+					continue;
+				if (!any[c] || key_cmp(id, &x, &lo[c]) < 0)
+					lo[c] = x;       /* strings live in the store */
+				if (!any[c] || key_cmp(id, &x, &hi[c]) > 0)
+					hi[c] = x;
+				any[c] = true;
+			}
+		}
+	}
+	for (i = 0; i < nfiles; i++)
+		if (pk_file_may_match(d, &files[i], lo, hi, any))
+			cand[ncand++] = files[i];
+	if (ncand == 0)
+		return FLOE_OK;
+	for (c = 0; c < np; c++) {
+		SqlType kt = d->schema->fields[d->pk[c]].type;
+		lk[c] = expr_colref(a, c, kt);
+		rk[c] = expr_colref(a, c, kt);
+		lk2[c] = expr_colref(a, c, kt);
+		rk2[c] = expr_colref(a, c, kt);
+	}
+	op = scan_new(ctx, d->schema, np, d->pk, cand, ncand, false, d->t->md);
+	op = hash_join_new(ctx, op, rowstore_scan_new(ctx, d->newkeys), JOIN_SEMI, np, lk, rk, NULL,
+			   false);
+	op = hash_join_new(ctx, op, rowstore_scan_new(ctx, d->oldkeys), JOIN_ANTI, np, lk2, rk2,
+			   NULL, false);
+	return pk_first_row(d, op);
+}
+
 /* UPDATE one batch: SET evaluated on the msel rows (NULL = all), other
  * rows kept; NOT NULL checked on the new values. */
 static int
@@ -1414,6 +1658,8 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 			}
 		}
 	}
+	if (d->npk)
+		pk_collect(d, b, out, msel, nm, scratch);
 	return FLOE_OK;
 }
 
@@ -1996,6 +2242,8 @@ dml_run(Dml *d)
 	arena_free(d->op_arena);
 	fa = scratch = NULL;
 	d->op_arena = NULL;
+	if (d->npk && pk_check(d, files, nfiles) != FLOE_OK)
+		goto fail;
 	if (d->nremoved == 0 && !d->dw && d->nslots == 0)
 		return FLOE_OK;
 	if (d->dw) {
@@ -2476,6 +2724,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		}
 		d->set[c] = x;
 	}
+	pk_plan(d);
 	if (st->n_returning_list)
 		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
 					 (int)st->n_returning_list));
