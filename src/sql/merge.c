@@ -73,7 +73,17 @@
  * WITH before MERGE: its CTEs are visible to the USING item (not to
  * subqueries in the WHEN clauses).
  *
- * Not yet: partitioned tables, tables with nested columns and format
+ * Partitioned tables: new and updated rows go through one writer with the
+ * table's default spec (data_writer_set_spec: an updated row may move to
+ * another partition); a copy-on-write rewrite of a file of the
+ * partitioned default spec goes to its own writer whose files keep that
+ * file's spec id and partition tuple; the kept rows of a file of an older
+ * spec are written under the default spec (with the new rows), since a
+ * commit's added data files all carry the default spec; position deletes
+ * / deletion vectors carry their data file's spec and partition
+ * (delete_writer.h).
+ *
+ * Not yet: tables with nested columns and format
  * version 1 tables (0A000), RETURNING on MERGE (not in PostgreSQL 15),
  * ON CONFLICT ON CONSTRAINT / index expressions (0A000), v3 row lineage
  * (updated rows get new _row_ids).  PostgreSQL 15 accepts a non-boolean
@@ -168,6 +178,8 @@ typedef struct Merge {
 	bool w_finished;
 	DataFile *wfiles;
 	int nwfiles;
+	DataFile *rfiles;         /* copy-on-write rewrites of partitioned files */
+	int nrfiles, caprfiles;
 	int64_t affected;
 	Arena *scratch;
 	/* RETURNING (ON CONFLICT): over the written rows */
@@ -253,10 +265,6 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
 						 m->schema->fields[i].name,
 						 m->schema->fields[i].iceberg_type);
 		}
-	for (i = 0; i < m->t->md->nspecs; i++)
-		if (m->t->md->specs[i].nfields > 0)
-			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "%s of a partitioned table is not supported yet", verb);
 	return FLOE_OK;
 }
 
@@ -661,21 +669,48 @@ prune_target(Merge *m)
 
 /* ---- writing ------------------------------------------------------------ */
 
+/* A data writer with the table's write.* properties; spec: partitioned
+ * writes (NULL: one stream). */
+static int
+new_writer(Merge *m, const PartitionSpec *spec, DataWriter **out)
+{
+	const TableMetadata *md = m->t->md;
+	DataWriter *w;
+	int i;
+
+	w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->schema, 0,
+			    m->ctx->arena);
+	*out = w;
+	TRY(data_writer_set_spec(w, spec, m->ctx->err));
+	for (i = 0; i < md->nproperties; i++)
+		if (!strncmp(md->properties[i].key, "write.", 6))
+			TRY(data_writer_set_property(w, md->properties[i].key,
+						     md->properties[i].value, m->ctx->err));
+	return FLOE_OK;
+}
+
+/* The writer of new and updated rows: the table's default spec. */
 static int
 writer(Merge *m)
 {
-	const TableMetadata *md = m->t->md;
-	int i;
-
 	if (m->w)
 		return FLOE_OK;
-	m->w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->schema, 0,
-			       m->ctx->arena);
-	for (i = 0; i < md->nproperties; i++)
-		if (!strncmp(md->properties[i].key, "write.", 6))
-			TRY(data_writer_set_property(m->w, md->properties[i].key,
-						     md->properties[i].value, m->ctx->err));
-	return FLOE_OK;
+	return new_writer(m, metadata_default_spec(m->t->md), &m->w);
+}
+
+/* Do the kept rows of f go to the shared writer (the default spec)?  A
+ * file of the partitioned default spec is rewritten into its own files,
+ * which keep its partition tuple; a file of an older spec is rewritten
+ * under the default spec (a commit adds data files of the default spec
+ * only: table.c writes one manifest of added files). */
+static bool
+shared_rewrite(const Merge *m, const DataFile *f)
+{
+	const PartitionSpec *spec = metadata_default_spec(m->t->md);
+
+	if (!spec || spec->nfields == 0)
+		return true;
+	return f->spec_id != spec->spec_id;
 }
 
 static void
@@ -982,11 +1017,19 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 	Batch *b;
 	int64_t k = 0;
 	int i, rc = FLOE_ERR;
+	DataWriter *w = NULL;
 
 	for (i = 0; i < m->nt; i++)
 		proj[i] = i;
 	proj[m->nt] = SCAN_PROJ_FILE_POS;
-	TRY(writer(m));
+	if (shared_rewrite(m, f)) {
+		TRY(writer(m));
+		w = m->w;
+	} else if (new_writer(m, NULL, &w) != FLOE_OK) {
+		data_writer_abort(w);
+		data_writer_free(w);
+		return FLOE_ERR;
+	}
 	sctx.arena = arena_new(16 * 1024);
 	scan = scan_new(&sctx, m->schema, m->nt + 1, proj, f, 1, false, m->t->md);
 	if (op_open(scan) != FLOE_OK)
@@ -1023,13 +1066,39 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 			ob.count = nsel;
 			batch_compact(&ob);
 		}
-		if (data_writer_write(m->w, &ob, ctx->err) != FLOE_OK)
+		if (data_writer_write(w, &ob, ctx->err) != FLOE_OK)
 			goto out;
+	}
+	if (w != m->w) {
+		/* f's own files: its spec id and partition tuple */
+		DataFile *files;
+		int nfiles, j;
+		if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
+			goto out;
+		if (m->nrfiles + nfiles > m->caprfiles) {
+			int nc = (m->nrfiles + nfiles) * 2;
+			m->rfiles = arena_realloc(ctx->arena, m->rfiles,
+						  sizeof(DataFile) * (size_t)m->caprfiles,
+						  sizeof(DataFile) * (size_t)nc);
+			m->caprfiles = nc;
+		}
+		for (j = 0; j < nfiles; j++) {
+			files[j].spec_id = f->spec_id;
+			files[j].npartition = f->npartition;
+			files[j].partition = f->partition;
+			m->rfiles[m->nrfiles++] = files[j];
+		}
+		data_writer_free(w);
+		w = NULL;
 	}
 	rc = FLOE_OK;
 out:
 	op_close(scan);
 	arena_free(sctx.arena);
+	if (w && w != m->w) {
+		data_writer_abort(w);
+		data_writer_free(w);
+	}
 	return rc;
 }
 
@@ -1039,6 +1108,9 @@ cleanup(Merge *m)
 	floe_error ignore;
 	int k;
 
+	for (k = 0; k < m->nrfiles; k++)
+		fileio_remove(m->s->engine->io, m->rfiles[k].file_path, &ignore);
+	m->nrfiles = 0;
 	if (!m->w)
 		return;
 	if (!m->w_finished)
@@ -1359,9 +1431,16 @@ merge_run(Merge *m, bool no_target)
 			goto fail;
 		m->w_finished = true;
 	}
-	add = ARENA_ARRAY(ctx->arena, DataFile, m->nwfiles + ndadd + 1);
-	for (i = 0; i < m->nwfiles; i++)
-		add[nadd++] = m->wfiles[i];
+	add = ARENA_ARRAY(ctx->arena, DataFile, m->nwfiles + m->nrfiles + ndadd + 1);
+	for (i = 0; i < m->nwfiles; i++) {
+		const PartitionSpec *spec = metadata_default_spec(m->t->md);
+		add[nadd] = m->wfiles[i];
+		if (spec && spec->nfields == 0)
+			add[nadd].spec_id = spec->spec_id;
+		nadd++;
+	}
+	for (i = 0; i < m->nrfiles; i++)
+		add[nadd++] = m->rfiles[i];
 	for (i = 0; i < ndadd; i++)
 		add[nadd++] = dadd[i];
 	if (nadd || nremove) {
