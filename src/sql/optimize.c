@@ -20,7 +20,10 @@
  *      deletes is left alone (rewriting it would gain nothing).
  *   3. each group is scanned (every column; deletes applied by scan.c) into
  *      one DataWriter whose files keep the group's spec id and partition
- *      tuple (rows never change partition: the tuple is the same for all)
+ *      tuple (rows never change partition: the tuple is the same for all);
+ *      a group of an older spec (after ALTER TABLE ... PARTITION FIELD) is
+ *      written under the default spec instead (data_writer_set_spec), as
+ *      Spark's rewrite_data_files does (its output-spec-id default)
  *   4. commit (TableChange.operation "replace"): add the new files, remove
  *      the rewritten data files and each delete file that applied only to
  *      rewritten files (position deletes and DVs naming one rewritten file
@@ -170,10 +173,15 @@ rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFi
 	DataWriter *w = data_writer_new(s->engine->io, table_data_dir(t, ctx->arena), schema, 0,
 					ctx->arena);
 	int *proj = ARENA_ARRAY(ctx->arena, int, schema->nfields > 0 ? schema->nfields : 1);
+	const PartitionSpec *spec = metadata_default_spec(md);
+	bool migrate = spec && files[0].spec_id != spec->spec_id;
 	Operator *op;
 	Batch *b;
 	int i, k;
 
+	/* files of an older spec: rows written under the default spec */
+	if (migrate && data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
+		goto fail;
 	for (i = 0; i < md->nproperties; i++)
 		if (!strncmp(md->properties[i].key, "write.", 6) &&
 		    data_writer_set_property(w, md->properties[i].key, md->properties[i].value,
@@ -204,10 +212,10 @@ rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFi
 	op_close(op);
 	if (data_writer_finish(w, out, nout, ctx->err) != FLOE_OK)
 		goto fail;
-	for (k = 0; k < *nout; k++) {
-		(*out)[k].spec_id = files[0].spec_id;
-		(*out)[k].npartition = files[0].npartition;
-		(*out)[k].partition = files[0].partition;
+	for (k = 0; k < *nout && !(migrate && spec->nfields > 0); k++) {
+		(*out)[k].spec_id = migrate ? spec->spec_id : files[0].spec_id;
+		(*out)[k].npartition = migrate ? 0 : files[0].npartition;
+		(*out)[k].partition = migrate ? NULL : files[0].partition;
 	}
 	data_writer_free(w);
 	return FLOE_OK;
