@@ -9,7 +9,15 @@
  * 30-day months, as interval_cmp does.  The sort is stable (ties keep
  * input order), which PostgreSQL does not promise but tests like.
  *
- * Spilling above a memory limit is not implemented yet.
+ * External sort (work_mem, spill.h): while the input is read, once the
+ * buffered rows pass ctx->mem_limit they are sorted and written as a run
+ * (a spill file, batches of at most VECTOR_SIZE rows), and the buffer
+ * starts again.  At the end, runs are merged MERGE_FANIN at a time (each
+ * merge of consecutive runs yields one run) until at most MERGE_FANIN
+ * remain, which next() merges as it emits.  Runs hold consecutive slices
+ * of the input and a merge prefers the earlier run on ties, so the result
+ * is the same stable order as the in-memory sort.  Memory while merging:
+ * one batch per open run.
  *
  * INTERFACE ROUTINES
  *   sort_new(ctx, child, nkeys, keys)
@@ -18,11 +26,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
+#include "exec/spill.h"
+
+#define MERGE_FANIN 16
 
 typedef struct RowRef {
 	uint32_t batch;
 	uint32_t row;
 } RowRef;
+
+/* One run being merged: its current batch and position. */
+typedef struct RunReader {
+	SpillFile *f;
+	Arena *a;
+	Batch *b;                /* NULL: exhausted */
+	uint32_t pos;
+} RunReader;
 
 typedef struct SortOp {
 	Operator op;
@@ -34,6 +53,14 @@ typedef struct SortOp {
 	RowRef *rows;
 	size_t nrows, cap_rows;
 	size_t emit_pos;
+	/* external sort */
+	SpillSet *ss;
+	SpillFile **runs;
+	int nruns, cap_runs;
+	RunReader *rd;           /* [MERGE_FANIN] */
+	int nrd;
+	bool merging;            /* next() merges rd[] */
+	Arena *merge_arena;      /* output batches of intermediate merges */
 } SortOp;
 
 int sort_compare_values(const void *a, const void *b, SqlType t);
@@ -114,19 +141,18 @@ copy_batch(SortOp *s, const Batch *in)
 	return b;
 }
 
+/* Compare row ra of batch a with row rb of batch b on the sort keys. */
 static int
-row_cmp(const void *pa, const void *pb, void *arg)
+key_cmp(const SortOp *s, const Batch *a, uint32_t ra, const Batch *b, uint32_t rb)
 {
-	const RowRef *ra = pa, *rb = pb;
-	SortOp *s = arg;
 	int k;
 
 	for (k = 0; k < s->nkeys; k++) {
 		const SortKey *key = &s->keys[k];
-		const Vector *va = &s->batches[ra->batch]->cols[key->col];
-		const Vector *vb = &s->batches[rb->batch]->cols[key->col];
-		bool na = !validity_get(va->validity, ra->row);
-		bool nb = !validity_get(vb->validity, rb->row);
+		const Vector *va = &a->cols[key->col];
+		const Vector *vb = &b->cols[key->col];
+		bool na = !validity_get(va->validity, ra);
+		bool nb = !validity_get(vb->validity, rb);
 		int c;
 
 		if (na || nb) {
@@ -138,16 +164,238 @@ row_cmp(const void *pa, const void *pb, void *arg)
 		}
 		{
 			size_t w = type_width(va->type.id);
-			c = sort_compare_values((const char *)va->data + w * ra->row,
-						(const char *)vb->data + w * rb->row, va->type);
+			c = sort_compare_values((const char *)va->data + w * ra,
+						(const char *)vb->data + w * rb, va->type);
 		}
 		if (c)
 			return key->desc ? -c : c;
 	}
+	return 0;
+}
+
+static int
+row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const RowRef *ra = pa, *rb = pb;
+	SortOp *s = arg;
+	int c = key_cmp(s, s->batches[ra->batch], ra->row, s->batches[rb->batch], rb->row);
+
+	if (c)
+		return c;
 	/* stable */
 	if (ra->batch != rb->batch)
 		return ra->batch < rb->batch ? -1 : 1;
 	return ra->row < rb->row ? -1 : ra->row > rb->row;
+}
+
+/* Copy row r of src (flat) into row i of dst (flat, dst's arena owns
+ * long strings when own_strings). */
+static void
+copy_row(Batch *dst, uint32_t i, const Batch *src, uint32_t r, bool own_strings)
+{
+	int c;
+
+	for (c = 0; c < dst->ncols; c++) {
+		Vector *dv = &dst->cols[c];
+		const Vector *sv = &src->cols[c];
+		size_t w = type_width(dv->type.id);
+
+		if (!validity_get(sv->validity, r)) {
+			memset((char *)dv->data + w * i, 0, w);
+			vector_set_null(dv, i);
+			continue;
+		}
+		if (own_strings && type_is_string(dv->type.id)) {
+			const strview *x = (const strview *)sv->data + r;
+			vector_set_string(dv, i, strview_data(x), x->len);
+		} else {
+			memcpy((char *)dv->data + w * i, (const char *)sv->data + w * r, w);
+		}
+		if (dv->type.id == TYPE_DECIMAL)
+			vector_copy_dscale(dv, i, sv, r);
+	}
+}
+
+/* The sorted rows [pos, pos + n) of the in-memory buffer as a batch in a. */
+static Batch *
+gather_sorted(SortOp *s, Arena *a, size_t pos, uint32_t n)
+{
+	Operator *op = &s->op;
+	Batch *b = batch_new(a, op->ncols, op->types, n);
+	uint32_t i;
+	int c;
+
+	for (c = 0; c < op->ncols; c++) {
+		Vector *dst = &b->cols[c];
+		size_t w = type_width(dst->type.id);
+		bool dec = dst->type.id == TYPE_DECIMAL;   /* carries display scales */
+		for (i = 0; i < n; i++) {
+			const RowRef *r = &s->rows[pos + i];
+			const Vector *src = &s->batches[r->batch]->cols[c];
+			memcpy((char *)dst->data + w * i, (const char *)src->data + w * r->row, w);
+			if (!validity_get(src->validity, r->row))
+				vector_set_null(dst, i);
+			if (dec)
+				vector_copy_dscale(dst, i, src, r->row);
+		}
+	}
+	b->count = n;
+	return b;
+}
+
+static void
+clear_buffer(SortOp *s)
+{
+	s->nbatches = 0;
+	s->nrows = 0;
+	arena_reset(s->store);
+}
+
+static void
+push_run(SortOp *s, SpillFile *f)
+{
+	if (s->nruns == s->cap_runs) {
+		int ncap = s->cap_runs ? s->cap_runs * 2 : 16;
+		s->runs = arena_realloc(s->op.ctx->arena, s->runs, sizeof(SpillFile *) * (size_t)s->cap_runs,
+					sizeof(SpillFile *) * (size_t)ncap);
+		s->cap_runs = ncap;
+	}
+	s->runs[s->nruns++] = f;
+}
+
+static int
+add_run(SortOp *s, SpillFile **out)
+{
+	TRY(spill_file_new(s->ss, s->op.ncols, s->op.types, out));
+	push_run(s, *out);
+	return FLOE_OK;
+}
+
+/* Sort the buffered rows and write them as the next run. */
+static int
+write_run(SortOp *s)
+{
+	SpillFile *f;
+	size_t pos;
+
+	if (s->nrows > 1)
+		qsort_r(s->rows, s->nrows, sizeof(RowRef), row_cmp, s);
+	TRY(add_run(s, &f));
+	for (pos = 0; pos < s->nrows; pos += VECTOR_SIZE) {
+		uint32_t n = (uint32_t)(s->nrows - pos < VECTOR_SIZE ? s->nrows - pos : VECTOR_SIZE);
+		TRY(exec_check_cancel(s->op.ctx));
+		arena_reset(s->merge_arena);
+		TRY(spill_write(f, gather_sorted(s, s->merge_arena, pos, n), NULL, n));
+	}
+	clear_buffer(s);
+	return FLOE_OK;
+}
+
+static int
+reader_load(SortOp *s, RunReader *r)
+{
+	arena_reset(r->a);
+	r->pos = 0;
+	return spill_read(r->f, r->a, &r->b);
+}
+
+/* Open readers on runs files[0..n). */
+static int
+readers_open(SortOp *s, SpillFile **files, int n)
+{
+	int i;
+
+	s->nrd = n;
+	for (i = 0; i < n; i++) {
+		RunReader *r = &s->rd[i];
+		if (!r->a)
+			r->a = arena_new(64 * 1024);
+		r->f = files[i];
+		TRY(spill_rewind(r->f));
+		TRY(reader_load(s, r));
+	}
+	return FLOE_OK;
+}
+
+static void
+readers_close(SortOp *s)
+{
+	int i;
+
+	for (i = 0; i < s->nrd; i++) {
+		spill_file_close(s->rd[i].f);
+		s->rd[i].f = NULL;
+		s->rd[i].b = NULL;
+	}
+	s->nrd = 0;
+}
+
+/* Up to cap merged rows from the readers into a new batch in a; *out NULL
+ * when every reader is exhausted. */
+static int
+merge_batch(SortOp *s, Arena *a, uint32_t cap, Batch **out)
+{
+	Batch *b = NULL;
+	uint32_t n = 0;
+
+	while (n < cap) {
+		int best = -1, i;
+		for (i = 0; i < s->nrd; i++) {
+			RunReader *r = &s->rd[i];
+			if (!r->b)
+				continue;
+			/* ties: the earlier run wins (stability) */
+			if (best < 0 || key_cmp(s, r->b, r->pos, s->rd[best].b, s->rd[best].pos) < 0)
+				best = i;
+		}
+		if (best < 0)
+			break;
+		if (!b)
+			b = batch_new(a, s->op.ncols, s->op.types, cap);
+		copy_row(b, n++, s->rd[best].b, s->rd[best].pos, true);
+		if (++s->rd[best].pos >= s->rd[best].b->count)
+			TRY(reader_load(s, &s->rd[best]));
+	}
+	if (b)
+		b->count = n;
+	*out = b;
+	return FLOE_OK;
+}
+
+/* Merge runs until at most MERGE_FANIN remain; then open them for next(). */
+static int
+merge_runs(SortOp *s)
+{
+	while (s->nruns > MERGE_FANIN) {
+		SpillFile **old = s->runs;
+		int nold = s->nruns, from;
+
+		s->runs = NULL;
+		s->nruns = s->cap_runs = 0;
+		for (from = 0; from < nold; from += MERGE_FANIN) {
+			int n = nold - from < MERGE_FANIN ? nold - from : MERGE_FANIN;
+			SpillFile *dst;
+			Batch *b;
+			if (n == 1) {
+				push_run(s, old[from]);
+				continue;
+			}
+			TRY(add_run(s, &dst));
+			TRY(readers_open(s, old + from, n));
+			for (;;) {
+				TRY(exec_check_cancel(s->op.ctx));
+				arena_reset(s->merge_arena);
+				TRY(merge_batch(s, s->merge_arena, VECTOR_SIZE, &b));
+				if (!b)
+					break;
+				TRY(spill_write(dst, b, NULL, b->count));
+			}
+			readers_close(s);
+		}
+	}
+	TRY(readers_open(s, s->runs, s->nruns));
+	s->merging = true;
+	return FLOE_OK;
 }
 
 static int
@@ -156,6 +404,8 @@ sort_open(Operator *op)
 	SortOp *s = (SortOp *)op;
 	Batch *in;
 
+	s->merging = false;
+	s->nruns = 0;
 	TRY(op_open(op->child));
 	for (;;) {
 		Batch *b;
@@ -184,6 +434,14 @@ sort_open(Operator *op)
 			s->nrows++;
 		}
 		s->nbatches++;
+		if (spill_over(op->ctx, (int64_t)arena_bytes(s->store) +
+				       (int64_t)(sizeof(RowRef) * s->nrows)))
+			TRY(write_run(s));
+	}
+	if (s->nruns) {
+		if (s->nrows)
+			TRY(write_run(s));
+		return merge_runs(s);
 	}
 	if (s->nrows > 1)
 		qsort_r(s->rows, s->nrows, sizeof(RowRef), row_cmp, s);
@@ -195,35 +453,24 @@ static int
 sort_next(Operator *op, Batch **out)
 {
 	SortOp *s = (SortOp *)op;
-	uint32_t n, i;
-	Batch *b;
-	int c;
+	uint32_t n;
 
 	arena_reset(op->scratch);
+	if (s->merging) {
+		TRY(exec_check_cancel(op->ctx));
+		TRY(merge_batch(s, op->scratch, VECTOR_SIZE, out));
+		if (*out)
+			op->rows_out += (*out)->count;
+		return FLOE_OK;
+	}
 	if (s->emit_pos >= s->nrows) {
 		*out = NULL;
 		return FLOE_OK;
 	}
 	n = (uint32_t)(s->nrows - s->emit_pos < VECTOR_SIZE ? s->nrows - s->emit_pos : VECTOR_SIZE);
-	b = batch_new(op->scratch, op->ncols, op->types, n);
-	for (c = 0; c < op->ncols; c++) {
-		Vector *dst = &b->cols[c];
-		size_t w = type_width(dst->type.id);
-		bool dec = dst->type.id == TYPE_DECIMAL;   /* carries display scales */
-		for (i = 0; i < n; i++) {
-			const RowRef *r = &s->rows[s->emit_pos + i];
-			const Vector *src = &s->batches[r->batch]->cols[c];
-			memcpy((char *)dst->data + w * i, (const char *)src->data + w * r->row, w);
-			if (!validity_get(src->validity, r->row))
-				vector_set_null(dst, i);
-			if (dec)
-				vector_copy_dscale(dst, i, src, r->row);
-		}
-	}
-	b->count = n;
+	*out = gather_sorted(s, op->scratch, s->emit_pos, n);
 	s->emit_pos += n;
 	op->rows_out += n;
-	*out = b;
 	return FLOE_OK;
 }
 
@@ -231,6 +478,7 @@ static void
 sort_close(Operator *op)
 {
 	SortOp *s = (SortOp *)op;
+	int i;
 
 	op_close(op->child);
 	free(s->batches);
@@ -241,6 +489,28 @@ sort_close(Operator *op)
 	s->nrows = s->cap_rows = 0;
 	if (s->store)
 		arena_reset(s->store);
+	for (i = 0; i < MERGE_FANIN; i++)
+		if (s->rd[i].a) {
+			arena_free(s->rd[i].a);
+			s->rd[i].a = NULL;
+		}
+	s->nrd = 0;
+	s->merging = false;
+	s->nruns = 0;
+	spill_set_close(s->ss);
+}
+
+static void
+free_readers(void *p)
+{
+	SortOp *s = p;
+	int i;
+
+	for (i = 0; i < MERGE_FANIN; i++)
+		if (s->rd[i].a) {
+			arena_free(s->rd[i].a);
+			s->rd[i].a = NULL;
+		}
 }
 
 static const OperatorVT sort_vt = { "Sort", sort_open, sort_next, sort_close };
@@ -255,5 +525,10 @@ sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys)
 	s->keys = arena_memdup(ctx->arena, keys, sizeof(SortKey) * (size_t)(nkeys ? nkeys : 1));
 	s->store = arena_new(1 << 20);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->store);
+	s->merge_arena = arena_new(64 * 1024);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->merge_arena);
+	s->rd = ARENA_ARRAY(ctx->arena, RunReader, MERGE_FANIN);
+	arena_on_reset(ctx->arena, free_readers, s);
+	s->ss = spill_set_new(ctx);
 	return &s->op;
 }
