@@ -6,14 +6,20 @@
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
  *              [--auth-timeout S] [--idle-timeout S] [--max-connections N] [--tls-cert FILE --tls-key FILE [--tls-required]]
+ *              [--allow-dir DIR]...
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM
  *   floe serve --make-verifier     read a password on stdin, print its
  *                                  SCRAM-SHA-256 verifier (for --auth-file)
- *   floe user add NAME [-D DIR] [--password-file FILE] [--md5]
+ *   floe user add NAME [-D DIR] [--password-file FILE] [--md5] [--superuser]
  *   floe user remove NAME [-D DIR]
  *   floe user list [-D DIR]        the users of `floe serve`, kept in
- *                                  <warehouse>/users (server/users.h)
+ *                                  <warehouse>/users, and their roles in
+ *                                  <warehouse>/roles (server/users.h): the
+ *                                  first user is a superuser
+ *   floe serve ... --allow-dir DIR  (repeatable) a directory server-side
+ *                                  files may be in besides the warehouse
+ *                                  (sql/acl.h)
  *   floe --version | --help
  *
  * The warehouse is -D/--warehouse, else $FLOE_WAREHOUSE, else ./floe-data.
@@ -45,6 +51,7 @@
 #include "server/auth_scram.h"
 #include "server/server.h"
 #include "server/users.h"
+#include "sql/acl.h"
 
 typedef struct Action {
 	char kind;          /* 'c' command string, 'f' file */
@@ -113,6 +120,7 @@ serve_main(int argc, char **argv)
 		{"max-connections", required_argument, NULL, 'N'},
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
+		{"allow-dir", required_argument, NULL, 1002},
 		{NULL, 0, NULL, 0},
 	};
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
@@ -133,6 +141,12 @@ serve_main(int argc, char **argv)
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 1001: catalog_uri = optarg; break;   /* txn engineer */
+		case 1002:
+			if (acl_allow_dir(optarg, &err) != FLOE_OK) {
+				fprintf(stderr, "floe serve: %s\n", err.message);
+				return 2;
+			}
+			break;
 		case 'h': host = optarg; break;
 		case 'a': auth_file = optarg; break;
 		case 'M': auth_method = optarg; break;
@@ -205,7 +219,9 @@ serve_main(int argc, char **argv)
 			       "default 500).\n"
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
 			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
-			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n");
+			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n"
+			       "--allow-dir DIR (repeatable): besides the warehouse, a directory whose\n"
+			       "files COPY ... TO/FROM 'file' and read_parquet may use (docs/security.md).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
@@ -335,12 +351,14 @@ user_main(int argc, char **argv)
 		{"warehouse", required_argument, NULL, 'D'},
 		{"password-file", required_argument, NULL, 'P'},
 		{"md5", no_argument, NULL, '5'},
+		{"superuser", no_argument, NULL, 'S'},
 		{"help", no_argument, NULL, 1000},
 		{NULL, 0, NULL, 0},
 	};
 	const char *warehouse = NULL, *pwfile = NULL, *verb, *name = NULL;
-	bool md5 = false;
-	char path[4096], pw[1024], verifier[256], md5s[AUTH_MD5_LEN + 1];
+	bool md5 = false, superuser = false;
+	char path[4096], rpath[4096], pw[1024], verifier[256], md5s[AUTH_MD5_LEN + 1];
+	Roles roles;
 	Users users;
 	floe_error err;
 	int c, lock, rc = 0;
@@ -349,17 +367,20 @@ user_main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":D:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D': warehouse = optarg; break;
+		case 'S': superuser = true; break;
 		case 'P': pwfile = optarg; break;
 		case '5': md5 = true; break;
 		case 1000:
-			printf("Usage: floe user add NAME [-D DIR] [--password-file FILE] [--md5]\n"
+			printf("Usage: floe user add NAME [-D DIR] [--password-file FILE] [--md5] [--superuser]\n"
 			       "       floe user remove NAME [-D DIR]\n"
 			       "       floe user list [-D DIR]\n"
 			       "Users of floe serve, in <warehouse>/users (mode 0600).  add reads the\n"
 			       "password from --password-file, else stdin (asked twice on a terminal), and\n"
 			       "stores its SCRAM-SHA-256 verifier, never the password; --md5 also stores\n"
 			       "PostgreSQL's md5 secret, for clients of the md5 method (weaker: avoid).\n"
-			       "add replaces the secrets of an existing user.\n");
+			       "add replaces the secrets of an existing user.\n"
+			       "Roles: the first user added is a superuser, later ones ordinary login\n"
+			       "roles (GRANT gives them privileges) unless --superuser (docs/security.md).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe user: invalid option \"%s\"\n"
@@ -408,15 +429,31 @@ user_main(int argc, char **argv)
 		for (int i = 0; i < users.n; i++)
 			printf("%s\t%s%s%s\n", users.u[i].name, users.u[i].scram_text ? "scram-sha-256" : "",
 			       users.u[i].scram_text && users.u[i].md5[0] ? "," : "", users.u[i].md5[0] ? "md5" : "");
+	} else if (roles_path(warehouse, rpath, sizeof rpath), roles_load(rpath, &roles, &err) != FLOE_OK) {
+		fprintf(stderr, "floe user: %s\n", err.message);
+		rc = 2;
 	} else if (!strcmp(verb, "remove")) {
+		bool had_role = roles_remove(&roles, name);
 		if (!users_remove(&users, name)) {
 			fprintf(stderr, "floe user: user \"%s\" does not exist\n", name);
 			rc = 1;
-		} else if (users_save(path, &users, &err) != FLOE_OK) {
+		} else if (users_save(path, &users, &err) != FLOE_OK ||
+			   (had_role && roles_save(rpath, &roles, &err) != FLOE_OK)) {
 			fprintf(stderr, "floe user: %s\n", err.message);
 			rc = 2;
 		}
+		roles_free(&roles);
 	} else {
+		/* the roles file (server/users.h): the first user is a superuser;
+		 * users from before the roles file existed stay superusers */
+		if (!roles.exists) {
+			for (int i = 0; i < users.n; i++)
+				roles_set(&roles, users.u[i].name, true, true);
+			if (!users.n)
+				superuser = true;
+		}
+		if (!roles_find(&roles, name) || superuser)
+			roles_set(&roles, name, superuser || (roles_find(&roles, name) && roles_find(&roles, name)->super), true);
 		if (scram_verifier_make(pw, 4096, verifier, sizeof verifier) != FLOE_OK) {
 			fprintf(stderr, "floe user: could not make a verifier\n");
 			rc = 2;
@@ -424,11 +461,12 @@ user_main(int argc, char **argv)
 			if (md5)
 				auth_md5_secret(pw, name, md5s);
 			if (users_set(&users, name, verifier, md5 ? md5s : NULL, &err) != FLOE_OK ||
-			    users_save(path, &users, &err) != FLOE_OK) {
+			    users_save(path, &users, &err) != FLOE_OK || roles_save(rpath, &roles, &err) != FLOE_OK) {
 				fprintf(stderr, "floe user: %s\n", err.message);
 				rc = 2;
 			}
 		}
+		roles_free(&roles);
 	}
 	memset(pw, 0, sizeof pw);
 	users_free(&users);

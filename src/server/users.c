@@ -1,6 +1,7 @@
 /*
  * users.c — the users file of `floe serve` (format in users.h): load,
- * look up, change and save user secrets.
+ * look up, change and save user secrets; and the roles file (role
+ * attributes, table privileges, memberships) that acl.c enforces.
  *
  * Spec: the secrets are PostgreSQL's stored password forms (pg_authid):
  * SCRAM-SHA-256 verifiers (auth_scram.c) and md5 secrets (auth_md5.c).
@@ -16,6 +17,8 @@
  *      the file and line (F0000), never a partial table.
  *   3. Read-modify-write (floe user add/remove) holds an exclusive flock
  *      on <path>.lock so two admin commands do not lose each other's change.
+ *   4. The roles file (users.h) follows 1-3 too; it is changed under the
+ *      users file's lock, so users and roles change together.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -253,4 +256,342 @@ users_unlock(int fd)
 {
 	if (fd >= 0)
 		close(fd);
+}
+
+/* ==== the roles file (users.h) ========================================== */
+
+void
+roles_path(const char *warehouse, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s/roles", warehouse);
+}
+
+RoleEntry *
+roles_find(const Roles *r, const char *name)
+{
+	int i;
+	for (i = 0; i < r->nroles; i++)
+		if (!strcmp(r->roles[i].name, name))
+			return &r->roles[i];
+	return NULL;
+}
+
+void
+roles_set(Roles *r, const char *name, bool super, bool login)
+{
+	RoleEntry *e = roles_find(r, name);
+	if (!e) {
+		r->roles = xrealloc(r->roles, sizeof *r->roles * (size_t)(r->nroles + 1));
+		e = &r->roles[r->nroles++];
+		e->name = xstrdup(name);
+	}
+	e->super = super;
+	e->login = login;
+}
+
+static void
+grant_del(Roles *r, int i)
+{
+	free(r->grants[i].grantee);
+	free(r->grants[i].schema);
+	free(r->grants[i].table);
+	memmove(&r->grants[i], &r->grants[i + 1], sizeof *r->grants * (size_t)(r->ngrants - i - 1));
+	r->ngrants--;
+}
+
+static void
+member_del(Roles *r, int i)
+{
+	free(r->members[i].role);
+	free(r->members[i].group);
+	memmove(&r->members[i], &r->members[i + 1], sizeof *r->members * (size_t)(r->nmembers - i - 1));
+	r->nmembers--;
+}
+
+bool
+roles_remove(Roles *r, const char *name)
+{
+	RoleEntry *e = roles_find(r, name);
+	int i;
+	int k;
+	if (!e)
+		return false;
+	k = (int)(e - r->roles);
+	for (i = r->ngrants - 1; i >= 0; i--)
+		if (!strcmp(r->grants[i].grantee, name))
+			grant_del(r, i);
+	for (i = r->nmembers - 1; i >= 0; i--)
+		if (!strcmp(r->members[i].role, name) || !strcmp(r->members[i].group, name))
+			member_del(r, i);
+	free(r->roles[k].name);   /* may be `name` itself: freed last */
+	memmove(&r->roles[k], &r->roles[k + 1], sizeof *r->roles * (size_t)(r->nroles - k - 1));
+	r->nroles--;
+	return true;
+}
+
+static RoleGrant *
+grant_find(const Roles *r, const char *grantee, const char *schema, const char *table)
+{
+	int i;
+	for (i = 0; i < r->ngrants; i++)
+		if (!strcmp(r->grants[i].grantee, grantee) && !strcmp(r->grants[i].schema, schema) &&
+		    !strcmp(r->grants[i].table, table))
+			return &r->grants[i];
+	return NULL;
+}
+
+void
+roles_grant(Roles *r, const char *grantee, const char *schema, const char *table, unsigned privs,
+	    bool add)
+{
+	RoleGrant *g = grant_find(r, grantee, schema, table);
+	if (!g) {
+		if (!add)
+			return;
+		r->grants = xrealloc(r->grants, sizeof *r->grants * (size_t)(r->ngrants + 1));
+		g = &r->grants[r->ngrants++];
+		g->grantee = xstrdup(grantee);
+		g->schema = xstrdup(schema);
+		g->table = xstrdup(table);
+		g->privs = 0;
+	}
+	if (add)
+		g->privs |= privs & ROLE_PRIV_ALL;
+	else
+		g->privs &= ~privs;
+	if (!g->privs)
+		grant_del(r, (int)(g - r->grants));
+}
+
+unsigned
+roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table)
+{
+	const RoleGrant *g = grant_find(r, grantee, schema, table);
+	return g ? g->privs : 0;
+}
+
+void
+roles_drop_table(Roles *r, const char *schema, const char *table)
+{
+	int i;
+	for (i = r->ngrants - 1; i >= 0; i--)
+		if (!strcmp(r->grants[i].schema, schema) && !strcmp(r->grants[i].table, table))
+			grant_del(r, i);
+}
+
+bool
+roles_is_member(const Roles *r, const char *role, const char *group)
+{
+	int i;
+	for (i = 0; i < r->nmembers; i++)
+		if (!strcmp(r->members[i].role, role) && !strcmp(r->members[i].group, group))
+			return true;
+	return false;
+}
+
+void
+roles_member(Roles *r, const char *role, const char *group, bool add)
+{
+	int i;
+	for (i = 0; i < r->nmembers; i++)
+		if (!strcmp(r->members[i].role, role) && !strcmp(r->members[i].group, group)) {
+			if (!add)
+				member_del(r, i);
+			return;
+		}
+	if (!add)
+		return;
+	r->members = xrealloc(r->members, sizeof *r->members * (size_t)(r->nmembers + 1));
+	r->members[r->nmembers].role = xstrdup(role);
+	r->members[r->nmembers].group = xstrdup(group);
+	r->nmembers++;
+}
+
+void
+roles_free(Roles *r)
+{
+	while (r->nroles)
+		roles_remove(r, r->roles[r->nroles - 1].name);
+	while (r->ngrants)
+		grant_del(r, r->ngrants - 1);
+	while (r->nmembers)
+		member_del(r, r->nmembers - 1);
+	free(r->roles);
+	free(r->grants);
+	free(r->members);
+	memset(r, 0, sizeof *r);
+}
+
+static const char priv_letters[] = "rawdD";
+
+/* %-escape one field: ':' '%' and bytes below 0x20 / 0x7f */
+static void
+put_field(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == ':' || ch == '%' || ch < 0x20 || ch == 0x7f)
+			fprintf(f, "%%%02X", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+/* split line into at most max ':'-separated fields, unescaping in place */
+static int
+split_fields(char *line, char **fields, int max)
+{
+	int n = 0;
+	char *p = line;
+	for (;;) {
+		char *out, *end = strchr(p, ':');
+		if (n == max)
+			return -1;
+		if (end)
+			*end = 0;
+		fields[n++] = p;
+		for (out = p; *p; p++) {
+			if (*p == '%') {
+				int hi, lo;
+				if (!p[1] || !p[2])
+					return -1;
+				hi = p[1] <= '9' ? p[1] - '0' : (p[1] | 0x20) - 'a' + 10;
+				lo = p[2] <= '9' ? p[2] - '0' : (p[2] | 0x20) - 'a' + 10;
+				if (hi < 0 || hi > 15 || lo < 0 || lo > 15 || (hi == 0 && lo == 0))
+					return -1;
+				*out++ = (char)(hi * 16 + lo);
+				p += 2;
+			} else {
+				*out++ = *p;
+			}
+		}
+		*out = 0;
+		if (!end)
+			return n;
+		p = end + 1;
+	}
+}
+
+int
+roles_load(const char *path, Roles *out, floe_error *err)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	int lineno = 0;
+
+	memset(out, 0, sizeof *out);
+	if (!f) {
+		if (errno == ENOENT)
+			return FLOE_OK;
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not open roles file \"%s\": %s", path,
+				   strerror(errno));
+	}
+	out->exists = true;
+	while (fgets(line, sizeof line, f)) {
+		char *fl[6], *nl = strchr(line, '\n');
+		int n;
+		lineno++;
+		if (!nl && !feof(f))
+			goto bad;
+		if (nl)
+			*nl = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		n = split_fields(line, fl, 6);
+		if (n < 1)
+			goto bad;
+		if (!strcmp(fl[0], "role") && n == 3) {
+			if (!users_valid_name(fl[1]) || strspn(fl[2], "SL") != strlen(fl[2]))
+				goto bad;
+			roles_set(out, fl[1], strchr(fl[2], 'S') != NULL, strchr(fl[2], 'L') != NULL);
+		} else if (!strcmp(fl[0], "grant") && n == 5) {
+			unsigned privs = 0;
+			const char *p;
+			for (p = fl[4]; *p; p++) {
+				const char *k = strchr(priv_letters, *p);
+				if (!k)
+					goto bad;
+				privs |= 1u << (k - priv_letters);
+			}
+			if (!fl[1][0] || !fl[2][0] || !fl[3][0])
+				goto bad;
+			roles_grant(out, fl[1], fl[2], fl[3], privs, true);
+		} else if (!strcmp(fl[0], "member") && n == 3) {
+			if (!fl[1][0] || !fl[2][0])
+				goto bad;
+			roles_member(out, fl[1], fl[2], true);
+		} else {
+			goto bad;
+		}
+	}
+	fclose(f);
+	return FLOE_OK;
+bad:
+	fclose(f);
+	roles_free(out);
+	return floe_errorf(err, CONFIG_FILE_ERROR, "roles file \"%s\" line %d: malformed", path, lineno);
+}
+
+int
+roles_save(const char *path, const Roles *r, floe_error *err)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = xmalloc(n);
+	FILE *f;
+	int fd, i, e, k;
+
+	snprintf(tmp, n, "%s.tmp%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not write \"%s\": %s", tmp, strerror(e));
+		free(tmp);
+		return FLOE_ERR;
+	}
+	fprintf(f, "# floe roles: role:NAME:FLAGS (S superuser, L login), grant:GRANTEE:SCHEMA:TABLE:PRIVS, member:ROLE:GROUP\n");
+	for (i = 0; i < r->nroles; i++) {
+		fputs("role:", f);
+		put_field(f, r->roles[i].name);
+		fprintf(f, ":%s%s\n", r->roles[i].super ? "S" : "", r->roles[i].login ? "L" : "");
+	}
+	for (i = 0; i < r->ngrants; i++) {
+		fputs("grant:", f);
+		put_field(f, r->grants[i].grantee);
+		fputc(':', f);
+		put_field(f, r->grants[i].schema);
+		fputc(':', f);
+		put_field(f, r->grants[i].table);
+		fputc(':', f);
+		for (k = 0; k < 5; k++)
+			if (r->grants[i].privs & (1u << k))
+				fputc(priv_letters[k], f);
+		fputc('\n', f);
+	}
+	for (i = 0; i < r->nmembers; i++) {
+		fputs("member:", f);
+		put_field(f, r->members[i].role);
+		fputc(':', f);
+		put_field(f, r->members[i].group);
+		fputc('\n', f);
+	}
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		e = errno;
+		fclose(f);
+		unlink(tmp);
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not write \"%s\": %s", tmp, strerror(e));
+		free(tmp);
+		return FLOE_ERR;
+	}
+	fclose(f);
+	if (rename(tmp, path) != 0) {
+		e = errno;
+		unlink(tmp);
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not rename \"%s\" to \"%s\": %s", tmp, path, strerror(e));
+		free(tmp);
+		return FLOE_ERR;
+	}
+	free(tmp);
+	return FLOE_OK;
 }

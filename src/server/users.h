@@ -21,6 +21,29 @@
  *   users_valid_name(name)                 a name the file can hold
  *   users_lock(path, err) / users_unlock(fd)  exclusive lock for read-modify-write
  *   users_free(u)
+ *
+ * The roles file <warehouse>/roles (mode 0600, written like the users
+ * file, changed under the same users_lock) holds what a role may do:
+ *     role:NAME:FLAGS                 S superuser, L may log in
+ *     grant:GRANTEE:SCHEMA:TABLE:PRIVS   PRIVS letters of PostgreSQL's
+ *                                     aclitem: r SELECT, a INSERT, w UPDATE,
+ *                                     d DELETE, D TRUNCATE; GRANTEE "public"
+ *     member:ROLE:GROUP               ROLE is a member of GROUP (e.g.
+ *                                     pg_read_server_files)
+ * Fields are %-escaped (':' '%' and control bytes as %XX).  No roles file:
+ * no roles were ever defined, every login acts as superuser (acl.c).
+ *
+ *   roles_path(warehouse, buf, n)        <warehouse>/roles
+ *   roles_load(path, &r, err)            parse (missing: r.exists = false)
+ *   roles_save(path, r, err)             write atomically, mode 0600
+ *   roles_find(r, name)                  the role, or NULL
+ *   roles_set(r, name, super, login)     add or change a role
+ *   roles_remove(r, name)                drop it with its grants and memberships
+ *   roles_grant(r, grantee, schema, table, privs, add)   add/remove privilege bits
+ *   roles_privs(r, grantee, schema, table)   bits granted directly
+ *   roles_member(r, role, group, add) / roles_is_member(r, role, group)
+ *   roles_drop_table(r, schema, table)   forget a table's grants
+ *   roles_free(r)
  */
 #ifndef FLOE_USERS_H
 #define FLOE_USERS_H
@@ -53,5 +76,53 @@ bool users_valid_name(const char *name);
 int users_lock(const char *path, floe_error *err);
 void users_unlock(int fd);
 void users_free(Users *u);
+
+/* ---- roles (privileges) ---- */
+enum {
+	ROLE_PRIV_SELECT = 1,
+	ROLE_PRIV_INSERT = 2,
+	ROLE_PRIV_UPDATE = 4,
+	ROLE_PRIV_DELETE = 8,
+	ROLE_PRIV_TRUNCATE = 16,
+	ROLE_PRIV_ALL = 31
+};
+
+typedef struct RoleEntry {
+	char *name;
+	bool super;
+	bool login;
+} RoleEntry;
+
+typedef struct RoleGrant {
+	char *grantee;             /* "public": PUBLIC */
+	char *schema, *table;
+	unsigned privs;
+} RoleGrant;
+
+typedef struct RoleMember {
+	char *role, *group;
+} RoleMember;
+
+typedef struct Roles {
+	bool exists;               /* the file exists */
+	int nroles, ngrants, nmembers;
+	RoleEntry *roles;
+	RoleGrant *grants;
+	RoleMember *members;
+} Roles;
+
+void roles_path(const char *warehouse, char *buf, size_t n);
+int roles_load(const char *path, Roles *out, floe_error *err);
+int roles_save(const char *path, const Roles *r, floe_error *err);
+RoleEntry *roles_find(const Roles *r, const char *name);
+void roles_set(Roles *r, const char *name, bool super, bool login);
+bool roles_remove(Roles *r, const char *name);
+void roles_grant(Roles *r, const char *grantee, const char *schema, const char *table,
+		 unsigned privs, bool add);
+unsigned roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table);
+void roles_member(Roles *r, const char *role, const char *group, bool add);
+bool roles_is_member(const Roles *r, const char *role, const char *group);
+void roles_drop_table(Roles *r, const char *schema, const char *table);
+void roles_free(Roles *r);
 
 #endif

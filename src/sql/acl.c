@@ -1,29 +1,1172 @@
 /*
- * acl.c — roles and privileges (acl.h).  STUB: every statement and file
- * is allowed; role statements are 0A000.  To be filled.
+ * acl.c — roles and privileges (acl.h): CREATE / ALTER / DROP ROLE,
+ * GRANT / REVOKE of table privileges and role membership, their
+ * enforcement before every statement (42501), SET ROLE / SET SESSION
+ * AUTHORIZATION checks, and the confinement of server-side files.
+ *
+ * Spec: PostgreSQL 15 "Database Roles", "Privileges" (ddl-priv), GRANT,
+ * REVOKE, CREATE ROLE, ALTER ROLE, DROP ROLE, COPY (file access needs
+ * pg_read_server_files / pg_write_server_files); messages and SQLSTATEs
+ * are PostgreSQL 15's (commands/user.c, catalog/aclchk.c, commands/copy.c).
+ *
+ * Model (docs/security.md):
+ *   - Roles, their attributes, table grants and memberships are the roles
+ *     file <warehouse>/roles (server/users.h); password verifiers are the
+ *     users file <warehouse>/users.  Both change under users_lock and are
+ *     replaced atomically; every statement re-reads the roles file when it
+ *     changed (inode / mtime / size, one stat()).
+ *   - No roles file (no role was ever created): every session is a
+ *     superuser (floe before roles).  The embedded shell (no login user)
+ *     is always a superuser.  A login name missing from the file is an
+ *     ordinary role with only PUBLIC's privileges.
+ *   - Privileges are per table (schema, name), granted to a role or
+ *     PUBLIC, inherited through memberships (GRANT role TO role).  GRANT
+ *     ... ON ALL TABLES IN SCHEMA s grants on the tables existing then
+ *     (PostgreSQL's rule).  USAGE on schemas and databases is accepted and
+ *     not enforced.
+ *   - DDL (CREATE / ALTER / DROP TABLE or SCHEMA, OPTIMIZE, CALL) and role
+ *     management need a superuser: floe does not track owners.
+ *   - Server-side files (COPY ... 'file', read_parquet): superusers and
+ *     members of pg_read_server_files (read) / pg_write_server_files
+ *     (write); for server sessions the real path (symlinks and .. resolved)
+ *     must be inside the warehouse or an --allow-dir directory.  The
+ *     embedded shell reads and writes with its OS user's rights.
  *
  * INTERFACE ROUTINES: see acl.h.
+ *
+ * Invariants:
+ *   1. A superuser is never refused by acl_check_stmt; a non-superuser is
+ *      refused (42501) before the statement touches any table.
+ *   2. A clear-text password lives only in the parse tree of its
+ *      statement: CREATE/ALTER ROLE store its SCRAM verifier.
+ *   3. The cache of the roles file is shared by all sessions of the
+ *      process and guarded by one mutex.
  */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server/auth_scram.h"
+#include "server/users.h"
 #include "sql/acl.h"
+
+/* pgcatalog.c */
+bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
+const char *pgcatalog_database(Session *s);
+
+/* ---- configuration: allowed directories -------------------------------- */
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static char **allow_dirs;
+static int nallow_dirs;
+
+int
+acl_allow_dir(const char *dir, floe_error *err)
+{
+	char real[PATH_MAX];
+	if (!realpath(dir, real))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "could not resolve allowed directory \"%s\": %s", dir, strerror(errno));
+	pthread_mutex_lock(&mu);
+	allow_dirs = xrealloc(allow_dirs, sizeof *allow_dirs * (size_t)(nallow_dirs + 1));
+	allow_dirs[nallow_dirs++] = xstrdup(real);
+	pthread_mutex_unlock(&mu);
+	return FLOE_OK;
+}
+
+/* ---- the roles file cache ---------------------------------------------- */
+
+static struct {
+	char *path;
+	bool valid, had_file;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	off_t size;
+	Roles r;
+} cache;
+
+/* Refresh the cache for s's warehouse; mu held. */
+static int
+refresh(Session *s, floe_error *err)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	bool have;
+	Roles r;
+
+	roles_path(s->engine->warehouse, path, sizeof path);
+	have = stat(path, &st) == 0;
+	if (cache.valid && !strcmp(cache.path, path) && have == cache.had_file &&
+	    (!have || (st.st_dev == cache.dev && st.st_ino == cache.ino && st.st_size == cache.size &&
+		       st.st_mtim.tv_sec == cache.mtime.tv_sec && st.st_mtim.tv_nsec == cache.mtime.tv_nsec)))
+		return FLOE_OK;
+	if (roles_load(path, &r, err) != FLOE_OK)
+		return FLOE_ERR;
+	roles_free(&cache.r);
+	cache.r = r;
+	free(cache.path);
+	cache.path = xstrdup(path);
+	cache.valid = true;
+	cache.had_file = have && r.exists;
+	if (cache.had_file) {
+		cache.dev = st.st_dev;
+		cache.ino = st.st_ino;
+		cache.size = st.st_size;
+		cache.mtime = st.st_mtim;
+	}
+	return FLOE_OK;
+}
+
+/* ---- who is the session ------------------------------------------------ */
+
+/* the session user: SET SESSION AUTHORIZATION, else the login role; NULL
+ * = the embedded shell */
+static const char *
+session_user(Session *s)
+{
+	const char *a = session_setting(s, "session_authorization");
+	return a && a[0] ? a : s->user;
+}
+
+/* the current role: SET ROLE, else the session user */
+static const char *
+current_role(Session *s)
+{
+	const char *r = session_setting(s, "role");
+	if (r && r[0] && strcasecmp(r, "none"))
+		return r;
+	return session_user(s);
+}
+
+static bool
+predefined(const char *name)
+{
+	return !strcmp(name, "pg_read_server_files") || !strcmp(name, "pg_write_server_files") ||
+	       !strcmp(name, "pg_execute_server_program") || !strcmp(name, "pg_read_all_data") ||
+	       !strcmp(name, "pg_write_all_data");
+}
+
+/* mu held, cache fresh */
+static bool
+is_super(const char *role)
+{
+	const RoleEntry *e;
+	if (!role || !cache.r.exists)
+		return true;
+	e = roles_find(&cache.r, role);
+	return e && e->super;
+}
+
+/* Is role a (transitive) member of group (or group itself)?  mu held. */
+static bool
+member_of(const char *role, const char *group, int depth)
+{
+	int i;
+	if (!strcmp(role, group))
+		return true;
+	if (depth > 16)
+		return false;
+	for (i = 0; i < cache.r.nmembers; i++)
+		if (!strcmp(cache.r.members[i].role, role) &&
+		    member_of(cache.r.members[i].group, group, depth + 1))
+			return true;
+	return false;
+}
+
+/* privileges of role on (ns, table): its own, PUBLIC's and its groups'. */
+static unsigned
+privs_of(const char *role, const char *ns, const char *table, int depth)
+{
+	unsigned p = roles_privs(&cache.r, role, ns, table);
+	int i;
+	if (depth == 0)
+		p |= roles_privs(&cache.r, "public", ns, table);
+	if (depth > 16)
+		return p;
+	for (i = 0; i < cache.r.nmembers; i++)
+		if (!strcmp(cache.r.members[i].role, role))
+			p |= privs_of(cache.r.members[i].group, ns, table, depth + 1);
+	return p;
+}
+
+static bool
+role_exists(Session *s, const char *name)
+{
+	if (predefined(name) || roles_find(&cache.r, name))
+		return true;
+	/* before any role was created: the login user */
+	return !cache.r.exists && s->user && !strcmp(s->user, name);
+}
+
+static bool
+table_exists(Session *s, const char *ns, const char *name, Arena *a)
+{
+	char *loc = NULL;
+	floe_error e;
+	floe_error_clear(&e);
+	return catalog_load_table(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK;
+}
+
+/* ---- enforcement -------------------------------------------------------- */
+
+typedef struct Check {
+	Session *s;
+	ExecCtx *ctx;
+	const char *role;
+	/* CTE names of the statement (skipped as relations) */
+	const char **ctes;
+	int nctes, capctes;
+	unsigned want;            /* privileges a walked RangeVar needs */
+} Check;
+
+static const char *
+priv_name(unsigned p)
+{
+	return p == ROLE_PRIV_SELECT ? "SELECT" : p == ROLE_PRIV_INSERT ? "INSERT" :
+	       p == ROLE_PRIV_UPDATE ? "UPDATE" : p == ROLE_PRIV_DELETE ? "DELETE" : "TRUNCATE";
+}
+
+/* Does c->role hold `want` on rv?  mu held. */
+static int
+need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
+{
+	const char *schema = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
+	const char *ns, *name;
+	char *base, *dollar;
+	int i;
+
+	if (!schema)
+		for (i = 0; i < c->nctes; i++)
+			if (!strcmp(c->ctes[i], rv->relname))
+				return FLOE_OK;
+	if (pgcatalog_is_relation(c->s, schema, rv->relname))
+		return FLOE_OK;
+	session_resolve_name(c->s, rv, &ns, &name);
+	/* Iceberg metadata tables t$snapshots ...: t's privileges */
+	base = arena_strdup(c->ctx->arena, name);
+	if ((dollar = strchr(base, '$')) && dollar > base)
+		*dollar = 0;
+	if ((privs_of(c->role, ns, base, 0) & want) == want)
+		return FLOE_OK;
+	if (!table_exists(c->s, ns, base, c->ctx->arena))
+		return FLOE_OK;    /* the statement reports 42P01 */
+	(void)priv_name;
+	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
+			   base);
+}
+
+static int
+collect_ctes(const ProtobufCMessage *m, void *arg)
+{
+	Check *c = arg;
+	if (m->descriptor == &pg_query__common_table_expr__descriptor) {
+		const PgQuery__CommonTableExpr *cte = (const PgQuery__CommonTableExpr *)m;
+		if (c->nctes == c->capctes) {
+			int cap = c->capctes ? c->capctes * 2 : 8;
+			const char **n = ARENA_ARRAY(c->ctx->arena, const char *, cap);
+			if (c->nctes)
+				memcpy(n, c->ctes, sizeof *n * (size_t)c->nctes);
+			c->ctes = n;
+			c->capctes = cap;
+		}
+		c->ctes[c->nctes++] = cte->ctename;
+	}
+	return sql_children(m, collect_ctes, arg);
+}
+
+/* every relation below m needs c->want */
+static int
+walk_rels(const ProtobufCMessage *m, void *arg)
+{
+	Check *c = arg;
+	if (m->descriptor == &pg_query__range_var__descriptor)
+		return need_rel(c, (PgQuery__RangeVar *)m, c->want);
+	return sql_children(m, walk_rels, arg);
+}
+
+static int
+walk_select(Check *c, const void *m)
+{
+	if (!m)
+		return FLOE_OK;
+	c->want = ROLE_PRIV_SELECT;
+	return walk_rels((const ProtobufCMessage *)m, c) ? FLOE_ERR : FLOE_OK;
+}
+
+static int
+find_colref(const ProtobufCMessage *m, void *arg)
+{
+	(void)arg;
+	if (m->descriptor == &pg_query__column_ref__descriptor)
+		return 1;
+	return sql_children(m, find_colref, NULL);
+}
+
+static bool
+reads_columns(Node **list, size_t n, Node *one)
+{
+	size_t i;
+	if (one && find_colref(&one->base, NULL))
+		return true;
+	for (i = 0; i < n; i++)
+		if (find_colref(&list[i]->base, NULL))
+			return true;
+	return false;
+}
+
+static int
+walk_list(Check *c, Node **list, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		TRY(walk_select(c, list[i]));
+	return FLOE_OK;
+}
+
+static int
+owner_error(Check *c, const char *what, const char *name)
+{
+	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of %s %s", what, name);
+}
+
+static const char *
+last_name(Node *n)
+{
+	if (!n)
+		return "?";
+	if (n->node_case == PG_QUERY__NODE__NODE_STRING)
+		return n->string->sval;
+	if (n->node_case == PG_QUERY__NODE__NODE_LIST && n->list->n_items)
+		return last_name(n->list->items[n->list->n_items - 1]);
+	return "?";
+}
+
+static const char *
+const_text(Node *n)
+{
+	if (!n)
+		return NULL;
+	if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    n->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL)
+		return n->a_const->sval->sval;
+	if (n->node_case == PG_QUERY__NODE__NODE_STRING)
+		return n->string->sval;
+	return NULL;
+}
+
+/* SET ROLE / SET SESSION AUTHORIZATION; mu held */
+static int
+check_set(Check *c, PgQuery__VariableSetStmt *vs)
+{
+	floe_error *err = c->ctx->err;
+	const char *v;
+	if (vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE || vs->n_args != 1)
+		return FLOE_OK;
+	v = const_text(vs->args[0]);
+	if (!v)
+		return FLOE_OK;
+	if (!strcmp(vs->name, "role")) {
+		if (!strcasecmp(v, "none"))
+			return FLOE_OK;
+		if (!role_exists(c->s, v))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "role \"%s\" does not exist", v);
+		if (!is_super(session_user(c->s)) && !member_of(session_user(c->s), v, 0))
+			return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to set role \"%s\"", v);
+	} else if (!strcmp(vs->name, "session_authorization")) {
+		if (!role_exists(c->s, v))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "role \"%s\" does not exist", v);
+		if (!is_super(c->s->user) && !(c->s->user && !strcmp(c->s->user, v)))
+			return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+					   "permission denied to set session authorization");
+	}
+	return FLOE_OK;
+}
+
+/* the checks of one statement; mu held, cache fresh */
+static int
+check(Check *c, Node *n)
+{
+	Session *s = c->s;
+	floe_error *err = c->ctx->err;
+	size_t i;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_VARIABLE_SET_STMT)
+		return check_set(c, n->variable_set_stmt);
+	if (is_super(c->role))
+		return FLOE_OK;
+	if (sql_children(&n->base, collect_ctes, c))
+		return FLOE_ERR;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_SELECT_STMT:
+	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+		return walk_select(c, n);
+	case PG_QUERY__NODE__NODE_INSERT_STMT: {
+		PgQuery__InsertStmt *is = n->insert_stmt;
+		unsigned want = ROLE_PRIV_INSERT;
+		if (is->n_returning_list)
+			want |= ROLE_PRIV_SELECT;
+		if (is->on_conflict_clause) {
+			if (is->on_conflict_clause->infer)
+				want |= ROLE_PRIV_SELECT;
+			if (is->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE)
+				want |= ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE;
+		}
+		TRY(need_rel(c, is->relation, want));
+		TRY(walk_select(c, is->with_clause));
+		return walk_select(c, is->select_stmt);
+	}
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: {
+		PgQuery__UpdateStmt *us = n->update_stmt;
+		unsigned want = ROLE_PRIV_UPDATE;
+		if (us->n_returning_list || reads_columns(us->target_list, us->n_target_list, us->where_clause))
+			want |= ROLE_PRIV_SELECT;
+		TRY(need_rel(c, us->relation, want));
+		TRY(walk_select(c, us->with_clause));
+		TRY(walk_list(c, us->from_clause, us->n_from_clause));
+		TRY(walk_select(c, us->where_clause));
+		return walk_list(c, us->target_list, us->n_target_list);
+	}
+	case PG_QUERY__NODE__NODE_DELETE_STMT: {
+		PgQuery__DeleteStmt *ds = n->delete_stmt;
+		unsigned want = ROLE_PRIV_DELETE;
+		if (ds->n_returning_list || reads_columns(NULL, 0, ds->where_clause))
+			want |= ROLE_PRIV_SELECT;
+		TRY(need_rel(c, ds->relation, want));
+		TRY(walk_select(c, ds->with_clause));
+		TRY(walk_list(c, ds->using_clause, ds->n_using_clause));
+		return walk_select(c, ds->where_clause);
+	}
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		for (i = 0; i < n->truncate_stmt->n_relations; i++) {
+			Node *r = n->truncate_stmt->relations[i];
+			if (r->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+				TRY(need_rel(c, r->range_var, ROLE_PRIV_TRUNCATE));
+		}
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_MERGE_STMT: {
+		PgQuery__MergeStmt *ms = n->merge_stmt;
+		unsigned want = ROLE_PRIV_SELECT;
+		for (i = 0; i < ms->n_merge_when_clauses; i++) {
+			Node *w = ms->merge_when_clauses[i];
+			if (w->node_case != PG_QUERY__NODE__NODE_MERGE_WHEN_CLAUSE)
+				continue;
+			switch (w->merge_when_clause->command_type) {
+			case PG_QUERY__CMD_TYPE__CMD_INSERT: want |= ROLE_PRIV_INSERT; break;
+			case PG_QUERY__CMD_TYPE__CMD_UPDATE: want |= ROLE_PRIV_UPDATE; break;
+			case PG_QUERY__CMD_TYPE__CMD_DELETE: want |= ROLE_PRIV_DELETE; break;
+			default: break;
+			}
+		}
+		TRY(need_rel(c, ms->relation, want));
+		TRY(walk_select(c, ms->with_clause));
+		TRY(walk_select(c, ms->source_relation));
+		TRY(walk_select(c, ms->join_condition));
+		return walk_list(c, ms->merge_when_clauses, ms->n_merge_when_clauses);
+	}
+	case PG_QUERY__NODE__NODE_COPY_STMT: {
+		PgQuery__CopyStmt *cs = n->copy_stmt;
+		if (cs->relation)
+			return need_rel(c, cs->relation, cs->is_from ? ROLE_PRIV_INSERT : ROLE_PRIV_SELECT);
+		return walk_select(c, cs->query);
+	}
+	case PG_QUERY__NODE__NODE_CREATE_STMT:
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+				   ddl_rv_ns(s, n->create_stmt->relation));
+	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+				   n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
+				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : s->search_path);
+	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
+				   pgcatalog_database(s));
+	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		return owner_error(c, "table", n->alter_table_stmt->relation ?
+				   n->alter_table_stmt->relation->relname : "?");
+	case PG_QUERY__NODE__NODE_DROP_STMT: {
+		PgQuery__DropStmt *ds = n->drop_stmt;
+		bool schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
+		return owner_error(c, schema ? "schema" : "table", ds->n_objects ? last_name(ds->objects[0]) : "?");
+	}
+	case PG_QUERY__NODE__NODE_VACUUM_STMT: {
+		PgQuery__VacuumStmt *vs = n->vacuum_stmt;
+		const char *t = "?";
+		if (vs->n_rels && vs->rels[0]->node_case == PG_QUERY__NODE__NODE_VACUUM_RELATION &&
+		    vs->rels[0]->vacuum_relation->relation)
+			t = vs->rels[0]->vacuum_relation->relation->relname;
+		return owner_error(c, "table", t);
+	}
+	case PG_QUERY__NODE__NODE_CALL_STMT: {
+		PgQuery__CallStmt *cs = n->call_stmt;
+		const char *f = "?";
+		if (cs->funccall && cs->funccall->n_funcname)
+			f = last_name(cs->funccall->funcname[cs->funccall->n_funcname - 1]);
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for procedure %s", f);
+	}
+	default:
+		return FLOE_OK;
+	}
+}
 
 int
 acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 {
-	(void)s; (void)ctx; (void)st;
-	return FLOE_OK;
+	Check c;
+	int rc;
+
+	/* the embedded shell without SET ROLE: a superuser, nothing to read */
+	if (!current_role(s))
+		return FLOE_OK;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.ctx = ctx;
+	c.role = current_role(s);
+	pthread_mutex_lock(&mu);
+	rc = refresh(s, ctx->err);
+	if (rc == FLOE_OK && s->user && cache.r.exists) {
+		const RoleEntry *e = roles_find(&cache.r, s->user);
+		if (e && !e->login)
+			rc = floe_errorf(ctx->err, "28000", "role \"%s\" is not permitted to log in", s->user);
+	}
+	if (rc == FLOE_OK)
+		rc = check(&c, st->node);
+	pthread_mutex_unlock(&mu);
+	return rc;
 }
 
-int
-acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink)
+bool
+acl_is_superuser(Session *s)
 {
-	(void)s; (void)n; (void)sink;
-	return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			   "roles and privileges are not supported yet");
+	bool r;
+	const char *role = current_role(s);
+	floe_error e;
+	if (!role)
+		return true;
+	pthread_mutex_lock(&mu);
+	r = refresh(s, &e) == FLOE_OK && is_super(role);
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
+/* ---- server-side files ------------------------------------------------- */
+
+static bool
+under(const char *real, const char *root)
+{
+	size_t n = strlen(root);
+	if (n == 1 && root[0] == '/')
+		return true;
+	return !strncmp(real, root, n) && (real[n] == '/' || real[n] == 0);
+}
+
+/* The real path of path: realpath() of the file, or of its directory
+ * plus its last component when it does not exist yet. */
+static bool
+resolve(const char *path, char *out)
+{
+	char dir[PATH_MAX], rdir[PATH_MAX];
+	const char *slash, *base;
+	if (realpath(path, out))
+		return true;
+	if (errno != ENOENT || strlen(path) >= sizeof dir)
+		return false;
+	slash = strrchr(path, '/');
+	if (slash) {
+		memcpy(dir, path, (size_t)(slash - path));
+		dir[slash - path] = 0;
+		if (!dir[0])
+			strcpy(dir, "/");
+		base = slash + 1;
+	} else {
+		strcpy(dir, ".");
+		base = path;
+	}
+	if (!base[0] || !strcmp(base, ".") || !strcmp(base, "..") || !realpath(dir, rdir))
+		return false;
+	{
+		size_t nd = strcmp(rdir, "/") ? strlen(rdir) : 0, nb = strlen(base);
+		if (nd + nb + 2 > PATH_MAX)
+			return false;
+		memcpy(out, rdir, nd);
+		out[nd] = '/';
+		memcpy(out + nd + 1, base, nb + 1);
+	}
+	return true;
 }
 
 int
 acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 {
-	(void)s; (void)path; (void)write; (void)err;
+	const char *role = current_role(s);
+	char real[PATH_MAX], wh[PATH_MAX];
+	bool ok = false;
+	int i;
+
+	if (!role)
+		return FLOE_OK;    /* the embedded shell: the OS user's own rights */
+	pthread_mutex_lock(&mu);
+	if (refresh(s, err) != FLOE_OK) {
+		pthread_mutex_unlock(&mu);
+		return FLOE_ERR;
+	}
+	if (!is_super(role) &&
+	    !member_of(role, write ? "pg_write_server_files" : "pg_read_server_files", 0)) {
+		pthread_mutex_unlock(&mu);
+		floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+			    "must be superuser or have privileges of the %s role to COPY %s a file",
+			    write ? "pg_write_server_files" : "pg_read_server_files", write ? "to" : "from");
+		floe_error_hint(err, "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.");
+		return FLOE_ERR;
+	}
+	if (resolve(path, real)) {
+		if (realpath(s->engine->warehouse, wh) && under(real, wh))
+			ok = true;
+		for (i = 0; i < nallow_dirs && !ok; i++)
+			ok = under(real, allow_dirs[i]);
+	}
+	pthread_mutex_unlock(&mu);
+	if (!ok) {
+		floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+			    "could not access file \"%s\": outside the warehouse and the allowed directories", path);
+		floe_error_hint(err, "Server-side files must resolve (after symbolic links) inside the warehouse "
+				"or a directory given with floe serve --allow-dir.");
+		return FLOE_ERR;
+	}
 	return FLOE_OK;
+}
+
+/* ---- role statements --------------------------------------------------- */
+
+typedef struct RoleTxn {
+	char upath[PATH_MAX], rpath[PATH_MAX];
+	int lock;
+	Users u;
+	Roles r;
+} RoleTxn;
+
+/* lock and read both files; a first roles file keeps every existing user
+ * and the session user superusers (they were, before roles existed) */
+static int
+rt_begin(Session *s, RoleTxn *t, floe_error *err)
+{
+	int i;
+	memset(t, 0, sizeof *t);
+	users_path(s->engine->warehouse, t->upath, sizeof t->upath);
+	roles_path(s->engine->warehouse, t->rpath, sizeof t->rpath);
+	if ((t->lock = users_lock(t->upath, err)) < 0)
+		return FLOE_ERR;
+	if (users_load(t->upath, true, &t->u, err) != FLOE_OK) {
+		users_unlock(t->lock);
+		return FLOE_ERR;
+	}
+	if (roles_load(t->rpath, &t->r, err) != FLOE_OK) {
+		users_free(&t->u);
+		users_unlock(t->lock);
+		return FLOE_ERR;
+	}
+	if (!t->r.exists) {
+		for (i = 0; i < t->u.n; i++)
+			roles_set(&t->r, t->u.u[i].name, true, true);
+		if (s->user)
+			roles_set(&t->r, s->user, true, true);
+	}
+	return FLOE_OK;
+}
+
+static int
+rt_end(RoleTxn *t, bool save_users, bool save, floe_error *err)
+{
+	int rc = FLOE_OK;
+	if (save && save_users)
+		rc = users_save(t->upath, &t->u, err);
+	if (save && rc == FLOE_OK)
+		rc = roles_save(t->rpath, &t->r, err);
+	users_free(&t->u);
+	roles_free(&t->r);
+	users_unlock(t->lock);
+	return rc;
+}
+
+static bool
+defel_bool(PgQuery__DefElem *d)
+{
+	Node *a = d->arg;
+	if (!a)
+		return true;
+	if (a->node_case == PG_QUERY__NODE__NODE_BOOLEAN)
+		return a->boolean->boolval;
+	if (a->node_case == PG_QUERY__NODE__NODE_INTEGER)
+		return a->integer->ival != 0;
+	return true;
+}
+
+typedef struct RoleOpts {
+	int super, login;          /* -1: not given */
+	bool has_password;
+	const char *password;      /* NULL with has_password: PASSWORD NULL */
+	const char **in_roles, **members;
+	int nin, nmembers;
+} RoleOpts;
+
+static const char *
+spec_name(Session *s, Node *n)
+{
+	PgQuery__RoleSpec *rs;
+	if (!n || n->node_case != PG_QUERY__NODE__NODE_ROLE_SPEC)
+		return NULL;
+	rs = n->role_spec;
+	switch (rs->roletype) {
+	case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING: return rs->rolename;
+	case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_PUBLIC: return "public";
+	case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_SESSION_USER:
+		return session_user(s) ? session_user(s) : "floe";
+	default: return current_role(s) ? current_role(s) : "floe";
+	}
+}
+
+static int
+role_opts(Session *s, Arena *a, Node **opts, size_t n, RoleOpts *o, floe_error *err)
+{
+	size_t i, k;
+	memset(o, 0, sizeof *o);
+	o->super = o->login = -1;
+	for (i = 0; i < n; i++) {
+		PgQuery__DefElem *d;
+		if (opts[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
+			continue;
+		d = opts[i]->def_elem;
+		if (!strcmp(d->defname, "password")) {
+			o->has_password = true;
+			o->password = const_text(d->arg);
+		} else if (!strcmp(d->defname, "superuser")) {
+			o->super = defel_bool(d);
+		} else if (!strcmp(d->defname, "canlogin")) {
+			o->login = defel_bool(d);
+		} else if (!strcmp(d->defname, "addroleto") || !strcmp(d->defname, "rolemembers")) {
+			bool in = !strcmp(d->defname, "addroleto");
+			Node *l = d->arg;
+			if (!l || l->node_case != PG_QUERY__NODE__NODE_LIST)
+				continue;
+			for (k = 0; k < l->list->n_items; k++) {
+				const char *nm = spec_name(s, l->list->items[k]);
+				if (!nm)
+					continue;
+				if (in) {
+					o->in_roles = arena_realloc(a, o->in_roles, sizeof(char *) * (size_t)o->nin,
+								    sizeof(char *) * (size_t)(o->nin + 1));
+					o->in_roles[o->nin++] = nm;
+				} else {
+					o->members = arena_realloc(a, o->members, sizeof(char *) * (size_t)o->nmembers,
+								   sizeof(char *) * (size_t)(o->nmembers + 1));
+					o->members[o->nmembers++] = nm;
+				}
+			}
+		} else if (!strcmp(d->defname, "inherit") || !strcmp(d->defname, "createdb") ||
+			   !strcmp(d->defname, "createrole") || !strcmp(d->defname, "replication") ||
+			   !strcmp(d->defname, "bypassrls") || !strcmp(d->defname, "connectionlimit") ||
+			   !strcmp(d->defname, "validUntil")) {
+			/* accepted, not enforced (docs/security.md) */
+		} else {
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "role option \"%s\" is not supported",
+					   d->defname);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* set or clear the password of name in t->u */
+static int
+set_password(ExecCtx *ctx, RoleTxn *t, const char *name, const RoleOpts *o, ResultSink *sink)
+{
+	char verifier[512];
+	ScramVerifier v;
+	if (!o->password || !o->password[0]) {
+		if (o->password)
+			engine_notice(sink, "empty string is not a valid password, clearing password%s", "");
+		users_remove(&t->u, name);
+		return FLOE_OK;
+	}
+	if (!strncmp(o->password, "SCRAM-SHA-256$", 14) && scram_verifier_parse(o->password, &v) == FLOE_OK)
+		return users_set(&t->u, name, o->password, NULL, ctx->err);
+	if (scram_verifier_make(o->password, 4096, verifier, sizeof verifier) != FLOE_OK)
+		return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR, "could not make a SCRAM verifier");
+	return users_set(&t->u, name, verifier, NULL, ctx->err);
+}
+
+static int
+reserved_name(floe_error *err, const char *name)
+{
+	if (!strncmp(name, "pg_", 3)) {
+		floe_errorf(err, "42939", "role name \"%s\" is reserved", name);
+		floe_error_detail(err, "Role names starting with \"pg_\" are reserved.");
+		return FLOE_ERR;
+	}
+	if (!strcmp(name, "public") || !strcmp(name, "none"))
+		return floe_errorf(err, "42939", "role name \"%s\" is reserved", name);
+	if (!users_valid_name(name))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid role name \"%s\": 1 to 63 printable characters without ':'", name);
+	return FLOE_OK;
+}
+
+static int
+create_role(Session *s, ExecCtx *ctx, PgQuery__CreateRoleStmt *cr, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	RoleOpts o;
+	RoleTxn t;
+	bool super_me = acl_is_superuser(s);
+	int i, rc;
+
+	TRY(role_opts(s, ctx->arena, cr->options, cr->n_options, &o, err));
+	if (o.super == 1 && !super_me)
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be superuser to create superusers");
+	if (!super_me)
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to create role");
+	TRY(reserved_name(err, cr->role));
+	TRY(rt_begin(s, &t, err));
+	rc = FLOE_ERR;
+	if (roles_find(&t.r, cr->role) || users_find(&t.u, cr->role)) {
+		floe_errorf(err, ERRCODE_DUPLICATE_OBJECT, "role \"%s\" already exists", cr->role);
+		goto out;
+	}
+	for (i = 0; i < o.nin; i++)
+		if (!predefined(o.in_roles[i]) && !roles_find(&t.r, o.in_roles[i])) {
+			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", o.in_roles[i]);
+			goto out;
+		}
+	for (i = 0; i < o.nmembers; i++)
+		if (!roles_find(&t.r, o.members[i])) {
+			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", o.members[i]);
+			goto out;
+		}
+	roles_set(&t.r, cr->role, o.super == 1,
+		  o.login >= 0 ? o.login == 1 : cr->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER);
+	for (i = 0; i < o.nin; i++)
+		roles_member(&t.r, cr->role, o.in_roles[i], true);
+	for (i = 0; i < o.nmembers; i++)
+		roles_member(&t.r, o.members[i], cr->role, true);
+	if (o.has_password && set_password(ctx, &t, cr->role, &o, sink) != FLOE_OK)
+		goto out;
+	rc = FLOE_OK;
+out:
+	if (rt_end(&t, o.has_password, rc == FLOE_OK, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	return rc == FLOE_OK ? engine_complete(sink, "CREATE ROLE") : FLOE_ERR;
+}
+
+static int
+alter_role(Session *s, ExecCtx *ctx, PgQuery__AlterRoleStmt *ar, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	const char *name = spec_name(s, ar->role ? &(Node){ .node_case = PG_QUERY__NODE__NODE_ROLE_SPEC,
+							    .role_spec = ar->role } : NULL);
+	RoleOpts o;
+	RoleTxn t;
+	RoleEntry *e;
+	bool super_me = acl_is_superuser(s);
+	int i, rc = FLOE_ERR;
+
+	if (!name)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this form of ALTER ROLE is not supported");
+	TRY(role_opts(s, ctx->arena, ar->options, ar->n_options, &o, err));
+	TRY(rt_begin(s, &t, err));
+	e = roles_find(&t.r, name);
+	if (!e && !users_find(&t.u, name)) {
+		floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+		goto out;
+	}
+	if (!super_me) {
+		const char *me = current_role(s);
+		if ((e && e->super) || o.super >= 0) {
+			floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+				    "must be superuser to alter superuser roles or change superuser attribute");
+			goto out;
+		}
+		if (o.login >= 0 || o.nin || o.nmembers || !o.has_password || !me || strcmp(me, name)) {
+			floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied");
+			goto out;
+		}
+	}
+	if (!e) {
+		roles_set(&t.r, name, false, true);
+		e = roles_find(&t.r, name);
+	}
+	roles_set(&t.r, name, o.super >= 0 ? o.super == 1 : e->super, o.login >= 0 ? o.login == 1 : e->login);
+	for (i = 0; i < o.nin; i++)
+		roles_member(&t.r, name, o.in_roles[i], true);
+	if (o.has_password && set_password(ctx, &t, name, &o, sink) != FLOE_OK)
+		goto out;
+	rc = FLOE_OK;
+out:
+	if (rt_end(&t, o.has_password, rc == FLOE_OK, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	return rc == FLOE_OK ? engine_complete(sink, "ALTER ROLE") : FLOE_ERR;
+}
+
+static int
+drop_role(Session *s, ExecCtx *ctx, PgQuery__DropRoleStmt *dr, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	RoleTxn t;
+	size_t i;
+	int k, rc = FLOE_ERR;
+	bool changed_users = false;
+
+	if (!acl_is_superuser(s))
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied to drop role");
+	TRY(rt_begin(s, &t, err));
+	for (i = 0; i < dr->n_roles; i++) {
+		const char *name = spec_name(s, dr->roles[i]);
+		if (!name)
+			continue;
+		if (predefined(name) || !strcmp(name, "public")) {
+			floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "cannot drop role %s: it is reserved", name);
+			goto out;
+		}
+		if (!roles_find(&t.r, name) && !users_find(&t.u, name)) {
+			if (!dr->missing_ok) {
+				floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", name);
+				goto out;
+			}
+			engine_notice(sink, "role \"%s\" does not exist, skipping", name);
+			continue;
+		}
+		if (current_role(s) && !strcmp(current_role(s), name)) {
+			floe_errorf(err, "55006", "current user cannot be dropped");
+			goto out;
+		}
+		if (session_user(s) && !strcmp(session_user(s), name)) {
+			floe_errorf(err, "55006", "session user cannot be dropped");
+			goto out;
+		}
+		for (k = 0; k < t.r.ngrants; k++)
+			if (!strcmp(t.r.grants[k].grantee, name)) {
+				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+					    "role \"%s\" cannot be dropped because some objects depend on it", name);
+				floe_error_detail(err, arena_sprintf(ctx->arena, "privileges for table %s",
+								     t.r.grants[k].table));
+				goto out;
+			}
+		roles_remove(&t.r, name);
+		if (users_remove(&t.u, name))
+			changed_users = true;
+	}
+	rc = FLOE_OK;
+out:
+	if (rt_end(&t, changed_users, rc == FLOE_OK, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	return rc == FLOE_OK ? engine_complete(sink, "DROP ROLE") : FLOE_ERR;
+}
+
+static int
+parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
+{
+	size_t i;
+	*out = 0;
+	if (!gs->n_privileges) {
+		*out = ROLE_PRIV_ALL;
+		return FLOE_OK;
+	}
+	for (i = 0; i < gs->n_privileges; i++) {
+		PgQuery__AccessPriv *ap;
+		const char *p;
+		if (gs->privileges[i]->node_case != PG_QUERY__NODE__NODE_ACCESS_PRIV)
+			continue;
+		ap = gs->privileges[i]->access_priv;
+		p = ap->priv_name;
+		if (ap->n_cols)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "column privileges are not supported");
+		if (!table) {
+			if (strcmp(p, "usage") && strcmp(p, "create") && strcmp(p, "connect") &&
+			    strcmp(p, "temporary") && strcmp(p, "temp"))
+				return floe_errorf(err, "0LP01", "invalid privilege type %s for %s", p,
+						   gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "schema" : "database");
+			continue;
+		}
+		if (!strcmp(p, "select"))
+			*out |= ROLE_PRIV_SELECT;
+		else if (!strcmp(p, "insert"))
+			*out |= ROLE_PRIV_INSERT;
+		else if (!strcmp(p, "update"))
+			*out |= ROLE_PRIV_UPDATE;
+		else if (!strcmp(p, "delete"))
+			*out |= ROLE_PRIV_DELETE;
+		else if (!strcmp(p, "truncate"))
+			*out |= ROLE_PRIV_TRUNCATE;
+		else if (!strcmp(p, "references") || !strcmp(p, "trigger"))
+			;      /* no foreign keys or triggers: nothing to allow */
+		else {
+			char up[64];
+			size_t k;
+			for (k = 0; p[k] && k < sizeof up - 1; k++)
+				up[k] = (char)(p[k] >= 'a' && p[k] <= 'z' ? p[k] - 32 : p[k]);
+			up[k] = 0;
+			return floe_errorf(err, "0LP01", "invalid privilege type %s for table", up);
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	bool table = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+	bool super_me = acl_is_superuser(s);
+	const char **nss = NULL, **names = NULL;
+	int ntab = 0, rc = FLOE_ERR;
+	unsigned privs;
+	size_t i, g;
+	RoleTxn t;
+
+	if (gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_DEFAULTS ||
+	    (!table && gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA &&
+	     gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "GRANT / REVOKE on this kind of object is not supported");
+	TRY(parse_privs(gs, table, &privs, err));
+	/* the objects: tables (named, or all of a schema), or schemas */
+	for (i = 0; i < gs->n_objects; i++) {
+		Node *o = gs->objects[i];
+		if (table && gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT) {
+			const char *ns, *name;
+			if (o->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+				continue;
+			session_resolve_name(s, o->range_var, &ns, &name);
+			if (!table_exists(s, ns, name, ctx->arena))
+				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			if (!super_me) {
+				/* PostgreSQL: a role with some privilege but no grant
+				 * option gets a warning, one with none an error */
+				unsigned have;
+				pthread_mutex_lock(&mu);
+				have = refresh(s, err) == FLOE_OK ? privs_of(current_role(s), ns, name, 0) : 0;
+				pthread_mutex_unlock(&mu);
+				if (!have)
+					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+							   "permission denied for table %s", name);
+				engine_notice(sink, gs->is_grant ? "no privileges were granted for \"%s\"" :
+					      "no privileges could be revoked for \"%s\"", name);
+				continue;
+			}
+			nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab, sizeof *nss * (size_t)(ntab + 1));
+			names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
+					      sizeof *names * (size_t)(ntab + 1));
+			nss[ntab] = ns;
+			names[ntab++] = name;
+		} else {
+			const char *sch = last_name(o);
+			if (gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE) {
+				if (!super_me)
+					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+							   "permission denied for database %s", sch);
+				continue;
+			}
+			TRY(ddl_check_namespace(s, sch, err));
+			if (!super_me)
+				return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", sch);
+			if (table) {
+				char **tn;
+				int n, k;
+				TRY(catalog_list_tables(s->engine->catalog, sch, ctx->arena, &tn, &n, err));
+				nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab,
+						    sizeof *nss * (size_t)(ntab + n));
+				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
+						      sizeof *names * (size_t)(ntab + n));
+				for (k = 0; k < n; k++) {
+					nss[ntab] = sch;
+					names[ntab++] = tn[k];
+				}
+			}
+		}
+	}
+	TRY(rt_begin(s, &t, err));
+	for (g = 0; g < gs->n_grantees; g++) {
+		const char *who = spec_name(s, gs->grantees[g]);
+		int k;
+		if (!who)
+			continue;
+		if (strcmp(who, "public") && !roles_find(&t.r, who) && !predefined(who)) {
+			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", who);
+			goto out;
+		}
+		for (k = 0; k < ntab; k++)
+			roles_grant(&t.r, who, nss[k], names[k], privs, gs->is_grant);
+	}
+	rc = FLOE_OK;
+out:
+	if (rt_end(&t, false, rc == FLOE_OK, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	return rc == FLOE_OK ? engine_complete(sink, gs->is_grant ? "GRANT" : "REVOKE") : FLOE_ERR;
+}
+
+static int
+grant_role(Session *s, ExecCtx *ctx, PgQuery__GrantRoleStmt *gr, ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	bool super_me = acl_is_superuser(s);
+	size_t i, k;
+	int rc = FLOE_ERR;
+	RoleTxn t;
+
+	TRY(rt_begin(s, &t, err));
+	for (i = 0; i < gr->n_granted_roles; i++) {
+		const char *grp;
+		if (gr->granted_roles[i]->node_case != PG_QUERY__NODE__NODE_ACCESS_PRIV)
+			continue;
+		grp = gr->granted_roles[i]->access_priv->priv_name;
+		if (!predefined(grp) && !roles_find(&t.r, grp)) {
+			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", grp);
+			goto out;
+		}
+		if (!super_me) {
+			floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must have admin option on role \"%s\"", grp);
+			goto out;
+		}
+		for (k = 0; k < gr->n_grantee_roles; k++) {
+			const char *who = spec_name(s, gr->grantee_roles[k]);
+			if (!who)
+				continue;
+			if (!roles_find(&t.r, who)) {
+				floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", who);
+				goto out;
+			}
+			if (gr->is_grant && !strcmp(who, grp)) {
+				floe_errorf(err, "0LP01", "role \"%s\" is a member of role \"%s\"", who, grp);
+				goto out;
+			}
+			roles_member(&t.r, who, grp, gr->is_grant);
+		}
+	}
+	rc = FLOE_OK;
+out:
+	if (rt_end(&t, false, rc == FLOE_OK, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	return rc == FLOE_OK ? engine_complete(sink, gr->is_grant ? "GRANT ROLE" : "REVOKE ROLE") : FLOE_ERR;
+}
+
+int
+acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink)
+{
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+		return create_role(s, ctx, n->create_role_stmt, sink);
+	case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+		return alter_role(s, ctx, n->alter_role_stmt, sink);
+	case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+		return drop_role(s, ctx, n->drop_role_stmt, sink);
+	case PG_QUERY__NODE__NODE_GRANT_STMT:
+		return grant(s, ctx, n->grant_stmt, sink);
+	case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+		return grant_role(s, ctx, n->grant_role_stmt, sink);
+	default:
+		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED, "this statement is not supported yet");
+	}
 }

@@ -10,6 +10,9 @@
  *   acl_check_stmt(s, ctx, st)        may the session's role run st?  42501
  *   acl_exec(s, ctx, node, sink)      CREATE/ALTER/DROP ROLE, GRANT, REVOKE
  *   acl_check_file(s, path, write, err)   server-side file path allowed?
+ *   acl_is_superuser(s)               is the session's current role a superuser?
+ *   acl_allow_dir(dir, err)           add a directory server-side files may be
+ *                                     in (floe --allow-dir; process-wide)
  */
 #ifndef FLOE_SQL_ACL_H
 #define FLOE_SQL_ACL_H
@@ -20,5 +23,7 @@
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
 int acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
+bool acl_is_superuser(Session *s);
+int acl_allow_dir(const char *dir, floe_error *err);
 
 #endif
