@@ -69,6 +69,7 @@
 #include "common/arena.h"
 #include "common/error.h"
 #include "sql/engine.h"
+#include "sql/parse.h"
 #include "types/vector.h"
 
 #if __has_include("types/text.h")
@@ -83,6 +84,7 @@ const char *vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *l
 #pragma weak session_free
 #pragma weak session_exec
 #pragma weak vector_value_text
+#pragma weak session_txn_status
 
 #define MAX_SHOW_ROWS 10
 #define MAX_LOOP_DEPTH 8
@@ -377,13 +379,18 @@ result_reset(Result *res, int ncols)
 }
 
 /* Render one value as the test files spell it. */
+/* The spellings of SQL NULL and of the empty string: these very pointers, so
+ * that --validate can tell them from the strings 'NULL' and '(empty)'. */
+static char null_text[] = "NULL";
+static char empty_text[] = "(empty)";
+
 static const char *
 render(Arena *a, const char *s, size_t len, bool is_null)
 {
 	if (is_null)
-		return "NULL";
+		return null_text;
 	if (len == 0)
-		return "(empty)";
+		return empty_text;
 	return arena_strndup(a, s, len);
 }
 
@@ -428,6 +435,19 @@ sink_notice(void *ctx, const floe_error *notice)
 
 /* ---------------------------------------------------------------- runner */
 
+/* The tables a DML statement writes, as parsed (names already folded). */
+#define MAX_TARGETS 8
+
+typedef struct Target1 {
+	char schema[128];
+	char rel[128];
+} Target1;
+
+typedef struct Targets {
+	Target1 t[MAX_TARGETS];
+	int n;
+} Targets;
+
 typedef struct Var {
 	const char *name;
 	const char *value;
@@ -452,6 +472,14 @@ typedef struct Runner {
 	bool halted;
 	int nstatements;
 	int nqueries;
+	Targets pending;         /* one-sided DML targets not compared yet */
+	int pending_line;
+	bool validate;           /* --validate */
+	char vdir[320];          /* its folder: jobs.jsonl, states/N/ */
+	FILE *jobs;
+	int njobs;
+	int ncontents;           /* table contents compared */
+	char vsummary[4096];     /* the checker's OK line */
 } Runner;
 
 static int
@@ -708,6 +736,17 @@ compare_results(Runner *r, const Record *rec, const char *want_label, const Resu
 	return FLOE_ERR;
 }
 
+/* Differential mode: floe's command tag must be PostgreSQL's (PQcmdStatus). */
+static int
+compare_tags(Runner *r, const Record *rec, const char *sql, const Result *floe, const Result *pg)
+{
+	if (strcmp(floe->tag, pg->tag) == 0)
+		return FLOE_OK;
+	failf(r, rec->line, "command tag \"%s\" from floe, \"%s\" from PostgreSQL", floe->tag, pg->tag);
+	printf("    SQL: %s\n", sql);
+	return FLOE_ERR;
+}
+
 static void
 show_error(const char *who, const floe_error *e)
 {
@@ -738,6 +777,8 @@ run_statement(Runner *r, const Record *rec)
 			show_error("PostgreSQL", &perr);
 			return FLOE_ERR;
 		}
+		if (r->pg)
+			TRY(compare_tags(r, rec, sql, &res, &pres));
 		return FLOE_OK;
 	}
 	if (rc == FLOE_OK) {
@@ -821,6 +862,7 @@ run_query(Runner *r, const Record *rec)
 		}
 		sort_result(r->arena, &pres, rec->sort);
 		TRY(compare_results(r, rec, "PostgreSQL", &pres, "floe", &res));
+		TRY(compare_tags(r, rec, sql, &res, &pres));
 	}
 	if (rec->has_expected || !r->pg) {
 		Result want;
@@ -833,6 +875,316 @@ run_query(Runner *r, const Record *rec)
 		TRY(compare_results(r, rec, "expected", &want, "floe", &res));
 	}
 	return FLOE_OK;
+}
+
+/* ---------------------------------------------------------------- DML checks
+ *
+ * After every successful INSERT/UPDATE/DELETE/MERGE/TRUNCATE/COPY FROM
+ * record (a statement, or a query: ... RETURNING), differential mode
+ * compares the whole target table (SELECT *, rows sorted as text) between
+ * floe and PostgreSQL.  A one-sided DML (onlyif floe / onlyif postgres: the
+ * two halves of an equivalent pair) marks its targets pending; they are
+ * compared before the next record that runs on both systems and at the end
+ * of the file.  A table gone on both systems (dropped by the same
+ * statement) is skipped.
+ *
+ * --validate: after every successful DML on floe outside a transaction
+ * block, the target's current metadata file (the last row of
+ * t$metadata_log_entries) and floe's rows are recorded, with a hard-link
+ * copy of the table folder (Iceberg files are immutable, so the copy is
+ * that state even after later statements delete files).  At the end of the
+ * file one node process (validate_js below) checks every recorded state.
+ */
+
+static void
+add_target(Targets *ts, const PgQuery__RangeVar *rv)
+{
+	if (!rv || !rv->relname || !rv->relname[0])
+		return;
+	const char *schema = rv->schemaname ? rv->schemaname : "";
+	for (int i = 0; i < ts->n; i++)
+		if (strcmp(ts->t[i].schema, schema) == 0 && strcmp(ts->t[i].rel, rv->relname) == 0)
+			return;
+	if (ts->n == MAX_TARGETS || strlen(schema) >= sizeof ts->t[0].schema ||
+	    strlen(rv->relname) >= sizeof ts->t[0].rel)
+		return;
+	snprintf(ts->t[ts->n].schema, sizeof ts->t[0].schema, "%s", schema);
+	snprintf(ts->t[ts->n].rel, sizeof ts->t[0].rel, "%s", rv->relname);
+	ts->n++;
+}
+
+static void stmt_targets(const Node *n, Targets *ts);
+
+static void
+with_targets(const PgQuery__WithClause *w, Targets *ts)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n_ctes; i++) {
+		const Node *c = w->ctes[i];
+		if (c && c->node_case == PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR)
+			stmt_targets(c->common_table_expr->ctequery, ts);
+	}
+}
+
+static void
+stmt_targets(const Node *n, Targets *ts)
+{
+	if (!n)
+		return;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT:
+		add_target(ts, n->insert_stmt->relation);
+		with_targets(n->insert_stmt->with_clause, ts);
+		break;
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+		add_target(ts, n->update_stmt->relation);
+		with_targets(n->update_stmt->with_clause, ts);
+		break;
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+		add_target(ts, n->delete_stmt->relation);
+		with_targets(n->delete_stmt->with_clause, ts);
+		break;
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+		add_target(ts, n->merge_stmt->relation);
+		with_targets(n->merge_stmt->with_clause, ts);
+		break;
+	case PG_QUERY__NODE__NODE_SELECT_STMT:
+		with_targets(n->select_stmt->with_clause, ts);
+		break;
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		for (size_t i = 0; i < n->truncate_stmt->n_relations; i++) {
+			const Node *rel = n->truncate_stmt->relations[i];
+			if (rel && rel->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+				add_target(ts, rel->range_var);
+		}
+		break;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		if (n->copy_stmt->is_from)
+			add_target(ts, n->copy_stmt->relation);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The tables sql writes; none when it does not parse. */
+static void
+dml_targets(Runner *r, const char *sql, Targets *ts)
+{
+	SqlStmt *stmts;
+	int n;
+	floe_error err;
+	ts->n = 0;
+	if (sql_parse(sql, r->arena, &stmts, &n, &err) != FLOE_OK)
+		return;
+	for (int i = 0; i < n; i++)
+		stmt_targets(stmts[i].node, ts);
+}
+
+static void
+add_pending(Runner *r, const Targets *ts, int line)
+{
+	for (int i = 0; i < ts->n; i++) {
+		PgQuery__RangeVar rv = { .schemaname = (char *)ts->t[i].schema,
+					 .relname = (char *)ts->t[i].rel };
+		add_target(&r->pending, &rv);
+	}
+	if (ts->n)
+		r->pending_line = line;
+}
+
+/* "schema"."rel<suffix>" (identifiers quoted: the parser folded them). */
+static char *
+table_ref(Arena *a, const Target1 *t, const char *suffix)
+{
+	char *out = arena_alloc(a, 2 * (strlen(t->schema) + strlen(t->rel) + strlen(suffix)) + 8);
+	char *p = out;
+	for (int part = 0; part < 2; part++) {
+		const char *s = part ? t->rel : t->schema;
+		if (!part && !s[0])
+			continue;
+		if (part && t->schema[0])
+			*p++ = '.';
+		*p++ = '"';
+		for (; *s; s++) {
+			if (*s == '"')
+				*p++ = '"';
+			*p++ = *s;
+		}
+		if (part)
+			for (const char *x = suffix; *x; x++)
+				*p++ = *x;
+		*p++ = '"';
+	}
+	*p = '\0';
+	return out;
+}
+
+/* SELECT * FROM t on floe (and, with_pg, on PostgreSQL: rows compared).
+ * fres gets floe's rows; *exists is false when the table is gone (on both). */
+static int
+table_contents(Runner *r, int line, const char *after, const Target1 *t, bool with_pg,
+	       Result *fres, bool *exists)
+{
+	char *q = arena_sprintf(r->arena, "SELECT * FROM %s", table_ref(r->arena, t, ""));
+	Result pres;
+	floe_error err, perr;
+	int rc = floe_run(r, q, fres, &err);
+	int prc = with_pg ? pg_run(r, q, &pres, &perr) : rc;
+	*exists = rc == FLOE_OK;
+	if (rc != FLOE_OK && prc != FLOE_OK)
+		return FLOE_OK;
+	if (rc != FLOE_OK || prc != FLOE_OK || fres->ncols < 0 || (with_pg && pres.ncols < 0)) {
+		failf(r, line, "table %s after the statement: %s", table_ref(r->arena, t, ""),
+		      rc != FLOE_OK ? "SELECT * fails on floe" : "SELECT * fails on PostgreSQL");
+		printf("    after: %s\n", after);
+		if (rc != FLOE_OK)
+			show_error("floe", &err);
+		if (prc != FLOE_OK)
+			show_error("PostgreSQL", &perr);
+		return FLOE_ERR;
+	}
+	sort_result(r->arena, fres, SORT_ROWS);
+	if (!with_pg)
+		return FLOE_OK;
+	r->ncontents++;
+	sort_result(r->arena, &pres, SORT_ROWS);
+	Record fake = { .line = line, .sql = q };
+	if (compare_results(r, &fake, "PostgreSQL", &pres, "floe", fres) != FLOE_OK) {
+		printf("    (the contents of %s after: %s)\n", table_ref(r->arena, t, ""), after);
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+static void
+json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Hard-link copy of a folder tree (for record_state). */
+static const char *link_src, *link_dst;
+
+static int
+link_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	char dst[4096];
+	snprintf(dst, sizeof dst, "%s%s", link_dst, path + strlen(link_src));
+	if (flag == FTW_D)
+		mkdir(dst, 0755);
+	else if (flag == FTW_F && link(path, dst) != 0)
+		return -1;
+	return 0;
+}
+
+/* --validate: record table t's committed state (metadata file + floe's rows). */
+static int
+record_state(Runner *r, int line, const Target1 *t, const Result *rows)
+{
+	if (session_txn_status && session_txn_status(r->session) != 'I')
+		return FLOE_OK;   /* uncommitted: the metadata file is not this state */
+	char *q = arena_sprintf(r->arena, "SELECT file FROM %s",
+				table_ref(r->arena, t, "$metadata_log_entries"));
+	Result m;
+	floe_error err;
+	if (floe_run(r, q, &m, &err) != FLOE_OK || m.ncols != 1 || m.nrows == 0) {
+		failf(r, line, "validate: cannot read the current metadata file of %s",
+		      table_ref(r->arena, t, ""));
+		printf("    SQL: %s\n", q);
+		if (err.sqlstate[0])
+			show_error("floe", &err);
+		return FLOE_ERR;
+	}
+	const char *meta = m.vals[m.nrows - 1];
+	if (strncmp(meta, "file://", 7) == 0)
+		meta += 7;
+	char tdir[4096], state[400];
+	snprintf(tdir, sizeof tdir, "%s", meta);
+	for (int k = 0; k < 2; k++) {
+		char *slash = strrchr(tdir, '/');
+		if (slash && slash != tdir)
+			*slash = '\0';
+	}
+	snprintf(state, sizeof state, "%s/states/%d", r->vdir, r->njobs);
+	link_src = tdir;
+	link_dst = state;
+	if (nftw(tdir, link_entry, 16, FTW_PHYS) != 0)
+		return failf(r, line, "validate: cannot copy %s: %s", tdir, strerror(errno));
+	fprintf(r->jobs, "{\"line\":%d,\"table\":", line);
+	json_string(r->jobs, table_ref(r->arena, t, ""));
+	fprintf(r->jobs, ",\"dir\":");
+	json_string(r->jobs, tdir);
+	fprintf(r->jobs, ",\"state\":");
+	json_string(r->jobs, state);
+	fprintf(r->jobs, ",\"metadata\":\"%s%s\",\"rows\":[", state, meta + strlen(tdir));
+	for (int i = 0; i < rows->nrows; i++) {
+		fputs(i ? ",[" : "[", r->jobs);
+		for (int c = 0; c < rows->ncols; c++) {
+			const char *v = rows->vals[i * rows->ncols + c];
+			if (c)
+				fputc(',', r->jobs);
+			if (v == null_text)
+				fputs("null", r->jobs);
+			else
+				json_string(r->jobs, v == empty_text ? "" : v);
+		}
+		fputc(']', r->jobs);
+	}
+	fputs("]}\n", r->jobs);
+	r->njobs++;
+	return FLOE_OK;
+}
+
+/* The checks after a successful record. */
+static int
+after_record(Runner *r, const Record *rec)
+{
+	if (!r->pg && !r->validate)
+		return FLOE_OK;
+	char *sql = substitute(r, rec->sql);
+	Targets ts;
+	dml_targets(r, sql, &ts);
+	if (rec->target == TARGET_PG) {
+		add_pending(r, &ts, rec->line);
+		return FLOE_OK;
+	}
+	if (rec->target == TARGET_FLOE && r->pg)
+		add_pending(r, &ts, rec->line);
+	for (int i = 0; i < ts.n; i++) {
+		Result rows;
+		bool exists;
+		TRY(table_contents(r, rec->line, sql, &ts.t[i], r->pg && rec->target == TARGET_BOTH,
+				   &rows, &exists));
+		if (r->validate && exists)
+			TRY(record_state(r, rec->line, &ts.t[i], &rows));
+	}
+	return FLOE_OK;
+}
+
+/* Compare the tables one-sided DML records wrote. */
+static int
+check_pending(Runner *r)
+{
+	int rc = FLOE_OK;
+	for (int i = 0; i < r->pending.n && rc == FLOE_OK; i++) {
+		Result rows;
+		bool exists;
+		rc = table_contents(r, r->pending_line, "the one-sided statements up to here",
+				    &r->pending.t[i], true, &rows, &exists);
+	}
+	r->pending.n = 0;
+	return rc;
 }
 
 /* An `onlyif postgres` record in differential mode: PostgreSQL alone. */
@@ -880,13 +1232,22 @@ run_pg_only(Runner *r, const Record *rec)
 static int
 run_record(Runner *r, const Record *rec)
 {
-	if (rec->target == TARGET_PG)
-		return r->pg ? run_pg_only(r, rec) : FLOE_OK;
-	PGconn *saved = r->pg;
-	if (rec->target == TARGET_FLOE)
-		r->pg = NULL;
-	int rc = rec->kind == R_QUERY ? run_query(r, rec) : run_statement(r, rec);
-	r->pg = saved;
+	if (rec->target == TARGET_BOTH && r->pg && r->pending.n)
+		TRY(check_pending(r));
+	if (rec->target == TARGET_PG && !r->pg)
+		return FLOE_OK;
+	int rc;
+	if (rec->target == TARGET_PG) {
+		rc = run_pg_only(r, rec);
+	} else {
+		PGconn *saved = r->pg;
+		if (rec->target == TARGET_FLOE)
+			r->pg = NULL;
+		rc = rec->kind == R_QUERY ? run_query(r, rec) : run_statement(r, rec);
+		r->pg = saved;
+	}
+	if (rc == FLOE_OK && !rec->expect_error)
+		rc = after_record(r, rec);
 	return rc;
 }
 
@@ -954,6 +1315,325 @@ run_range(Runner *r, Script *s, int from, int to)
 	return FLOE_OK;
 }
 
+/* ---------------------------------------------------------------- validate */
+
+/* The checker node runs (generated from its .mjs text: edit it here). */
+/* BEGIN validate_js */
+static const char validate_js[] =
+	"// sqltest --validate: every recorded table state (jobs.jsonl: one JSON line per\n"
+	"// successful DML) is checked by the interop toolkit (../shared/tools/interop):\n"
+	"// iceberg-validate (its main() run in this process for the state's current\n"
+	"// snapshot), and the rows floe returned are compared with an independent\n"
+	"// reader's: icebird, or, for v3 snapshots with deletion vectors (which\n"
+	"// icebird 0.3 cannot read), DuckDB over the live data files minus the\n"
+	"// position deletes and deletion vectors (decoded by the toolkit's puffin.mjs).\n"
+	"// argv: INTEROP_HOME JOBS.  The folder of this script holds symlinks lib/ and\n"
+	"// node_modules/ to the toolkit's install.  Prints \"FAIL <line> <message>\"\n"
+	"// (then \"  detail\" lines) for the first failing state, else \"OK <n> <notes>\".\n"
+	"import fs from 'node:fs'\n"
+	"import path from 'node:path'\n"
+	"import { fileURLToPath, pathToFileURL } from 'node:url'\n"
+	"\n"
+	"const [home, jobsFile] = process.argv.slice(2)\n"
+	"const here = path.dirname(fileURLToPath(import.meta.url))\n"
+	"const lib = m => import(pathToFileURL(path.join(here, 'lib', m)).href)\n"
+	"const { loadMetadata, makeResolver, readAvro, schemaById, snapshotById } = await lib('iceberg.mjs')\n"
+	"const { startStaticServer } = await lib('httpserve.mjs')\n"
+	"const { duckConnect, duckObjects } = await lib('duck.mjs')\n"
+	"const { readPuffinFooter, decodeDeletionVector } = await lib('puffin.mjs')\n"
+	"const { sqlString } = await lib('common.mjs')\n"
+	"const { icebergRead } = await import('icebird')\n"
+	"\n"
+	"// A tool's main() as a function: its source with the final runMain(main) made an export.\n"
+	"async function toolMain(name) {\n"
+	"  const src = fs.readFileSync(path.join(home, 'bin', name), 'utf8')\n"
+	"  if (!/^runMain\\(main\\)\\s*$/m.test(src)) throw new Error(`${name}: no runMain(main) line`)\n"
+	"  fs.mkdirSync(path.join(here, 'bin'), { recursive: true })\n"
+	"  const f = path.join(here, 'bin', `${name}.mjs`)\n"
+	"  fs.writeFileSync(f, src.replace(/^#!.*\\n/, '').replace(/^runMain\\(main\\)\\s*$/m, 'export { main }\\n'))\n"
+	"  return (await import(pathToFileURL(f).href)).main\n"
+	"}\n"
+	"\n"
+	"class Exit extends Error { constructor(code) { super(`exit ${code}`); this.code = code } }\n"
+	"\n"
+	"// Run a tool's main with args; its output is captured, process.exit becomes a throw.\n"
+	"async function runTool(main, args) {\n"
+	"  const out = []\n"
+	"  const saved = [process.argv, process.exit, process.stdout.write, process.stderr.write]\n"
+	"  process.argv = [process.argv[0], 'tool', ...args]\n"
+	"  process.exit = code => { throw new Exit(code ?? 0) }\n"
+	"  process.stdout.write = s => { out.push(String(s)); return true }\n"
+	"  process.stderr.write = s => { out.push(String(s)); return true }\n"
+	"  let code\n"
+	"  try {\n"
+	"    code = (await main()) ?? 0\n"
+	"  } catch (e) {\n"
+	"    if (e instanceof Exit) code = e.code\n"
+	"    else { out.push(`exception: ${e.message}\\n`); code = 1 }\n"
+	"  } finally {\n"
+	"    [process.argv, process.exit, process.stdout.write, process.stderr.write] = saved\n"
+	"  }\n"
+	"  return { code, text: out.join('') }\n"
+	"}\n"
+	"\n"
+	"// ---- canonical text of one value, so floe's PostgreSQL text and each reader's values compare\n"
+	"const NULL = '\\u2400'\n"
+	"function tsCanon(s) {\n"
+	"  const m = /^(\\d{4,}-\\d\\d-\\d\\d)[ T](\\d\\d:\\d\\d:\\d\\d)(?:\\.(\\d+))?/.exec(s)\n"
+	"  if (!m) return s\n"
+	"  return `${m[1]} ${m[2]}.${((m[3] ?? '') + '000').slice(0, 3)}`\n"
+	"}\n"
+	"function timeCanon(s) {\n"
+	"  const m = /^(\\d\\d):(\\d\\d):(\\d\\d)(?:\\.(\\d+))?$/.exec(s)\n"
+	"  if (!m) return s\n"
+	"  return String(((BigInt(m[1]) * 60n + BigInt(m[2])) * 60n + BigInt(m[3])) * 1000000n + BigInt(((m[4] ?? '') + '000000').slice(0, 6)))\n"
+	"}\n"
+	"function numCanon(s, float) {\n"
+	"  const t = s.toLowerCase().replace(/^\\+/, '')\n"
+	"  let n = t === 'inf' || t === 'infinity' ? Infinity : t === '-inf' || t === '-infinity' ? -Infinity : Number(t)\n"
+	"  if (float) n = Math.fround(n)\n"
+	"  return String(n)\n"
+	"}\n"
+	"function binCanon(s) {\n"
+	"  if (/^\\\\x[0-9a-fA-F]*$/.test(s)) return s.slice(2).toLowerCase()   // PostgreSQL bytea hex\n"
+	"  const bytes = []                                                   // DuckDB blob text\n"
+	"  for (let i = 0; i < s.length;) {\n"
+	"    if (s[i] === '\\\\' && s[i + 1] === 'x') { bytes.push(parseInt(s.slice(i + 2, i + 4), 16)); i += 4 } else { bytes.push(...Buffer.from(s[i])); i++ }\n"
+	"  }\n"
+	"  return Buffer.from(bytes).toString('hex')\n"
+	"}\n"
+	"function canon(type, x) {\n"
+	"  if (x === null || x === undefined) return NULL\n"
+	"  if (typeof type !== 'string') return '?'                           // nested: not compared\n"
+	"  const t = type.startsWith('decimal') ? 'decimal' : type.startsWith('fixed') ? 'binary' : type.startsWith('timestamp') ? 'timestamp' : type\n"
+	"  if (x instanceof Date) return t === 'date' ? x.toISOString().slice(0, 10) : tsCanon(x.toISOString())\n"
+	"  if (x instanceof Uint8Array) return Buffer.from(x).toString('hex')\n"
+	"  if (typeof x === 'boolean') return String(x)\n"
+	"  if (typeof x === 'number' || typeof x === 'bigint') return t === 'float' ? String(Math.fround(Number(x))) : String(x)\n"
+	"  const s = String(x)\n"
+	"  switch (t) {\n"
+	"    case 'boolean': return s === 't' ? 'true' : s === 'f' ? 'false' : s\n"
+	"    case 'float': case 'double': return numCanon(s, t === 'float')\n"
+	"    case 'decimal': return String(Number(s))\n"
+	"    case 'int': case 'long': return String(BigInt(s))\n"
+	"    case 'date': return s.slice(0, 10)\n"
+	"    case 'timestamp': return tsCanon(s)\n"
+	"    case 'time': return timeCanon(s)\n"
+	"    case 'binary': return binCanon(s)\n"
+	"    case 'uuid': return s.replace(/-/g, '').toLowerCase()\n"
+	"    default: return s\n"
+	"  }\n"
+	"}\n"
+	"\n"
+	"// ---- the live files of the current snapshot, read from the manifests\n"
+	"async function liveFiles(md, resolver, snap) {\n"
+	"  const data = [], deletes = []\n"
+	"  const list = await readAvro(resolver.local(snap['manifest-list']))\n"
+	"  for (const m of list.records) {\n"
+	"    const mf = await readAvro(resolver.local(m.manifest_path))\n"
+	"    for (const e of mf.records) {\n"
+	"      if (Number(e.status) === 2) continue\n"
+	"      const df = e.data_file\n"
+	"      const seq = BigInt(e.sequence_number ?? m.sequence_number ?? 0)\n"
+	"      const f = { df, seq, local: resolver.local(df.file_path) }\n"
+	"      if (Number(df.content) === 0) data.push(f)\n"
+	"      else deletes.push(f)\n"
+	"    }\n"
+	"  }\n"
+	"  return { data, deletes }\n"
+	"}\n"
+	"\n"
+	"// DuckDB over the data files, minus position deletes and deletion vectors.\n"
+	"async function duckRows(con, fields, files) {\n"
+	"  const dels = new Map()   // data file path -> [{ seq, set of positions }]\n"
+	"  const add = (p, seq, positions) => { if (!dels.has(p)) dels.set(p, []); dels.get(p).push({ seq, set: new Set(positions.map(String)) }) }\n"
+	"  for (const d of files.deletes) {\n"
+	"    if (Number(d.df.content) === 2) throw new Error('equality delete files: not supported by the DuckDB reader')\n"
+	"    if (String(d.df.file_format).toLowerCase() === 'puffin') {\n"
+	"      const off = Number(d.df.content_offset), len = Number(d.df.content_size_in_bytes)\n"
+	"      const pf = readPuffinFooter(d.local)\n"
+	"      add(d.df.referenced_data_file, d.seq, decodeDeletionVector(pf.buf.subarray(off, off + len)).positions)\n"
+	"    } else {\n"
+	"      const rows = await duckObjects(con, `SELECT file_path, pos::VARCHAR AS pos FROM read_parquet(${sqlString(d.local)})`)\n"
+	"      const by = new Map()\n"
+	"      for (const r of rows) { if (!by.has(r.file_path)) by.set(r.file_path, []); by.get(r.file_path).push(r.pos) }\n"
+	"      for (const [p, ps] of by) add(p, d.seq, ps)\n"
+	"    }\n"
+	"  }\n"
+	"  const out = []\n"
+	"  for (const f of files.data) {\n"
+	"    const rows = await duckObjects(con, `SELECT COLUMNS(*)::VARCHAR FROM read_parquet(${sqlString(f.local)}, file_row_number = true)`)\n"
+	"    const ds = (dels.get(f.df.file_path) ?? []).filter(d => d.seq >= f.seq)\n"
+	"    for (const r of rows) {\n"
+	"      if (ds.some(d => d.set.has(r.file_row_number))) continue\n"
+	"      out.push(fields.map(fl => r[fl.name] ?? null))\n"
+	"    }\n"
+	"  }\n"
+	"  return out\n"
+	"}\n"
+	"\n"
+	"let server\n"
+	"async function icebirdRows(metadataText, resolver, fields) {\n"
+	"  const realFetch = globalThis.fetch\n"
+	"  globalThis.fetch = (input, init) => {\n"
+	"    const url = typeof input === 'string' ? input : input.url\n"
+	"    if (url.startsWith(`http://127.0.0.1:${server.port}/`)) return realFetch(input, init)\n"
+	"    const local = resolver.local(url)\n"
+	"    const served = local && server.urlFor(local)\n"
+	"    if (!served) return Promise.reject(new Error(`refusing to fetch ${url}`))\n"
+	"    return realFetch(served, init)\n"
+	"  }\n"
+	"  try {\n"
+	"    const rows = await icebergRead({ tableUrl: `http://127.0.0.1:${server.port}/0`, metadata: JSON.parse(metadataText) })\n"
+	"    return rows.map(r => fields.map(f => r[f.name]))\n"
+	"  } finally {\n"
+	"    globalThis.fetch = realFetch\n"
+	"  }\n"
+	"}\n"
+	"\n"
+	"function diffRows(want, got) {\n"
+	"  const count = new Map()\n"
+	"  for (const r of want) count.set(r, (count.get(r) ?? 0) + 1)\n"
+	"  const extra = []\n"
+	"  for (const r of got) { const c = count.get(r); if (c) count.set(r, c - 1); else extra.push(r) }\n"
+	"  const missing = [...count].filter(([, c]) => c > 0).map(([r]) => r)\n"
+	"  const show = r => r.split('\\u001f').map(v => (v === NULL ? 'NULL' : v)).join('\\t')\n"
+	"  return [...missing.slice(0, 5).map(r => `  only floe:   ${show(r)}`), ...extra.slice(0, 5).map(r => `  only reader: ${show(r)}`)]\n"
+	"}\n"
+	"\n"
+	"let current = null\n"
+	"const failures = []\n"
+	"function failJob(job, msg, details = []) {\n"
+	"  failures.push([`FAIL ${job.line} ${job.table}: ${msg}`, ...details.map(d => `  ${d}`)])\n"
+	"}\n"
+	"process.on('unhandledRejection', e => { if (current) failJob(current, `unhandled rejection: ${e && e.message}`) })\n"
+	"\n"
+	"const validate = await toolMain('iceberg-validate')\n"
+	"const jobs = fs.readFileSync(jobsFile, 'utf8').split('\\n').filter(Boolean).map(l => JSON.parse(l))\n"
+	"const con = await duckConnect()\n"
+	"server = await startStaticServer([path.join(path.dirname(jobsFile), 'states')])\n"
+	"const used = { icebird: 0, duckdb: 0 }\n"
+	"try {\n"
+	"  for (const job of jobs) {\n"
+	"    current = job\n"
+	"    const text = fs.readFileSync(job.metadata, 'utf8')\n"
+	"    const md = loadMetadata(job.metadata)\n"
+	"    const maps = [[String(md.location), job.state], [job.dir, job.state]]\n"
+	"    const resolver = makeResolver(md, job.state, maps)\n"
+	"    const cur = md['current-snapshot-id']\n"
+	"    const snap = cur === undefined || cur === null || String(cur) === '-1' ? null : snapshotById(md, cur)\n"
+	"    const args = [job.metadata, ...maps.flatMap(([p, d]) => ['--map', `${p}=${d}`])]\n"
+	"    if (snap) args.push('--snapshot', String(cur))\n"
+	"    const v = await runTool(validate, args)\n"
+	"    if (v.code !== 0) {\n"
+	"      failJob(job, 'iceberg-validate failed', v.text.split('\\n').filter(l => /^(ERROR|FAIL|exception)/.test(l)).slice(0, 8))\n"
+	"      break\n"
+	"    }\n"
+	"    const fields = schemaById(md, md['current-schema-id']).fields\n"
+	"    const ncols = job.rows.length ? job.rows[0].length : fields.length\n"
+	"    if (ncols !== fields.length) { failJob(job, `floe returned ${ncols} columns, the schema has ${fields.length}`); break }\n"
+	"    let got = []\n"
+	"    let reader = 'icebird'\n"
+	"    try {\n"
+	"      if (snap) {\n"
+	"        const files = await liveFiles(md, resolver, snap)\n"
+	"        if (files.deletes.some(d => String(d.df.file_format).toLowerCase() === 'puffin')) {\n"
+	"          reader = 'duckdb'\n"
+	"          got = await duckRows(con, fields, files)\n"
+	"        } else {\n"
+	"          got = await icebirdRows(text, resolver, fields)\n"
+	"        }\n"
+	"      }\n"
+	"    } catch (e) {\n"
+	"      failJob(job, `${reader} failed: ${e.message}`)\n"
+	"      break\n"
+	"    }\n"
+	"    used[reader]++\n"
+	"    const key = r => fields.map((f, i) => canon(f.type, r[i])).join('\\u001f')\n"
+	"    const want = job.rows.map(key).sort(), have = got.map(key).sort()\n"
+	"    if (want.length !== have.length || want.some((r, i) => r !== have[i])) {\n"
+	"      failJob(job, want.length === have.length ? `${reader} reads other rows than floe returned (${have.length})` : `${reader} reads ${have.length} rows, floe returned ${want.length}`, diffRows(want, have))\n"
+	"      break\n"
+	"    }\n"
+	"    if (failures.length) break\n"
+	"  }\n"
+	"} finally {\n"
+	"  await server.close()\n"
+	"}\n"
+	"current = null\n"
+	"if (failures.length) for (const l of failures[0]) process.stdout.write(l + '\\n')\n"
+	"else process.stdout.write(`OK ${jobs.length} states: ${used.icebird} read by icebird, ${used.duckdb} by DuckDB\\n`)\n"
+	"process.exit(failures.length ? 1 : 0)\n";
+/* END validate_js */
+
+/* At the end of a --validate file: one node process checks every recorded
+ * state (validate_js); its FAIL line names the record's line. */
+static int
+run_validator(Runner *r)
+{
+	fclose(r->jobs);
+	r->jobs = NULL;
+	if (r->njobs == 0)
+		return FLOE_OK;
+	char cmd[8192], line[4096], home[4096] = "", path[512], link_to[4200];
+	snprintf(cmd, sizeof cmd, "'%s/tools/interop/setup' 2>/dev/null", r->shared);
+	FILE *p = popen(cmd, "r");
+	if (p) {
+		if (!fgets(home, sizeof home, p))
+			home[0] = '\0';
+		pclose(p);
+	}
+	trim_right(home);
+	home[strcspn(home, "\n")] = '\0';
+	if (!home[0])
+		return failf(r, 0, "validate: the interop tools are not installed (%s/tools/interop/setup)",
+			     r->shared);
+	snprintf(path, sizeof path, "%s/validate.mjs", r->vdir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return failf(r, 0, "validate: cannot write %s: %s", path, strerror(errno));
+	fputs(validate_js, f);
+	fclose(f);
+	const char *links[] = { "lib", "node_modules" };
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", r->vdir, links[i]);
+		snprintf(link_to, sizeof link_to, "%s/%s", home, links[i]);
+		if (symlink(link_to, path) != 0)
+			return failf(r, 0, "validate: symlink %s: %s", path, strerror(errno));
+	}
+	snprintf(cmd, sizeof cmd, "cd '%s' && node validate.mjs '%s' jobs.jsonl 2>&1", r->vdir, home);
+	p = popen(cmd, "r");
+	if (!p)
+		return failf(r, 0, "validate: cannot run node: %s", strerror(errno));
+	bool ok = false;
+	int rc = FLOE_OK, nlast = 0;
+	char last[6][4096];
+	while (fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "OK ", 3) == 0) {
+			ok = true;
+			snprintf(r->vsummary, sizeof r->vsummary, "%s", line + 3);
+		} else if (strncmp(line, "FAIL ", 5) == 0 && rc == FLOE_OK) {
+			const char *msg = strchr(line + 5, ' ');
+			failf(r, atoi(line + 5), "validate: %s", msg ? msg + 1 : line);
+			rc = FLOE_ERR;
+		} else if (rc != FLOE_OK) {
+			printf("  %s\n", line);
+		} else {
+			snprintf(last[nlast % 6], sizeof last[0], "%s", line);
+			nlast++;
+		}
+	}
+	int st = pclose(p);
+	if (rc == FLOE_OK && (!ok || st != 0)) {
+		failf(r, 0, "validate: the checker failed (status %d)", st);
+		for (int i = nlast > 6 ? nlast - 6 : 0; i < nlast; i++)
+			printf("    %s\n", last[i % 6]);
+		rc = FLOE_ERR;
+	}
+	return rc;
+}
+
 /* ---------------------------------------------------------------- files */
 
 static int
@@ -999,7 +1679,7 @@ pg_command(PGconn *c, const char *sql, char *why, size_t whylen)
 }
 
 static int
-run_file(const char *path, const char *pg_conninfo, bool verbose, bool keep)
+run_file(const char *path, const char *pg_conninfo, bool verbose, bool keep, bool validate)
 {
 	static int file_no;
 	Runner r;
@@ -1075,11 +1755,36 @@ run_file(const char *path, const char *pg_conninfo, bool verbose, bool keep)
 		goto out;
 	}
 	r.session = session_new(r.engine);
+	if (validate) {
+		r.validate = true;
+		snprintf(r.vdir, sizeof r.vdir, "%s/validate", r.tmpdir);
+		char jobs[400], states[400];
+		snprintf(jobs, sizeof jobs, "%s/jobs.jsonl", r.vdir);
+		snprintf(states, sizeof states, "%s/states", r.vdir);
+		if (mkdir(r.vdir, 0755) != 0 || mkdir(states, 0755) != 0 || !(r.jobs = fopen(jobs, "w"))) {
+			failf(&r, 0, "cannot create %s: %s", jobs, strerror(errno));
+			goto out;
+		}
+	}
 	rc = run_range(&r, &script, 0, script.n);
-	if (rc == FLOE_OK)
+	if (rc == FLOE_OK && r.pg && r.pending.n) {
+		arena_reset(r.arena);
+		rc = check_pending(&r);
+	}
+	if (rc == FLOE_OK && r.validate)
+		rc = run_validator(&r);
+	if (rc == FLOE_OK && r.validate)
+		printf("PASS %s (%d statements, %d queries, %d tables compared, validated %s)\n",
+		       path, r.nstatements, r.nqueries, r.ncontents, r.njobs ? r.vsummary : "0 states");
+	else if (rc == FLOE_OK && r.pg)
+		printf("PASS %s (%d statements, %d queries, %d tables compared)\n", path,
+		       r.nstatements, r.nqueries, r.ncontents);
+	else if (rc == FLOE_OK)
 		printf("PASS %s (%d statements, %d queries)\n", path, r.nstatements, r.nqueries);
 out:
 	fflush(stdout);
+	if (r.jobs)
+		fclose(r.jobs);
 	if (r.session)
 		session_free(r.session);
 	if (r.engine)
@@ -1108,7 +1813,7 @@ out:
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sqltest [-v] [--keep] [--pg CONNINFO] FILE.test...\n");
+	fprintf(stderr, "usage: sqltest [-v] [--keep] [--validate] [--pg CONNINFO] FILE.test...\n");
 	exit(2);
 }
 
@@ -1116,7 +1821,7 @@ int
 main(int argc, char **argv)
 {
 	const char *pg = NULL;
-	bool verbose = false, keep = false;
+	bool verbose = false, keep = false, validate = false;
 	int i = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--pg") == 0 && i + 1 < argc)
@@ -1125,6 +1830,8 @@ main(int argc, char **argv)
 			verbose = true;
 		else if (strcmp(argv[i], "--keep") == 0)
 			keep = true;
+		else if (strcmp(argv[i], "--validate") == 0)
+			validate = true;
 		else if (strcmp(argv[i], "--") == 0) {
 			i++;
 			break;
@@ -1136,7 +1843,7 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	int failed = 0;
 	for (; i < argc; i++)
-		if (run_file(argv[i], pg, verbose, keep) != FLOE_OK)
+		if (run_file(argv[i], pg, verbose, keep, validate) != FLOE_OK)
 			failed++;
 	return failed ? 1 : 0;
 }
