@@ -71,6 +71,9 @@ typedef struct OpInstr {
 	int64_t total_ns;          /* in open + next, all loops */
 	int64_t first_ns;          /* until the first batch (or the end), all loops */
 	bool got_first;            /* this loop */
+	/* scans: data files and row groups skipped by statistics (prune.c) */
+	int64_t files_pruned;
+	int64_t row_groups_pruned;
 } OpInstr;
 
 struct Operator {
@@ -136,6 +139,15 @@ void series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step);
 Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
 		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name,
 		   const struct TableMetadata *md);
+/* prune.c: may a data file / a Parquet row group be skipped because its
+ * statistics prove pred (over the scan's projected columns: COLREF col i
+ * is proj[i] / Parquet column pq_col[i], -1 = none) FALSE or NULL on every
+ * row?  false is always safe. */
+struct ParquetFile;
+bool prune_file(const Expr *pred, int nproj, const int *proj, const struct IcebergSchema *schema,
+		const struct DataFile *file);
+bool prune_row_group(const Expr *pred, int nproj, const int *pq_col, struct ParquetFile *pf,
+		     int rg);
 /* filter.c: keeps rows where pred is true (sets the batch selection). */
 Operator *filter_new(ExecCtx *ctx, Operator *child, Expr *pred);
 /* project.c: one output column per expression over the child's columns. */

@@ -8,7 +8,9 @@
  * operator's vt name), the estimated rows "(rows=N)" when costs are on,
  * and after a run with explain_instrument "(actual time=S..T rows=R
  * loops=L)" (times in ms, per loop, inclusive of the inputs; rows per
- * loop, rounded as PostgreSQL does) or "(never executed)".
+ * loop, rounded as PostgreSQL does) or "(never executed)"; a scan that
+ * skipped data files or row groups by statistics adds "Pruned: files=F
+ * row groups=G".
  *
  * Estimates: the planner's op->est_rows when set (scans from manifest
  * record counts, VALUES, generate_series, LIMIT), else derived from the
@@ -154,6 +156,10 @@ walk(Operator *op, const ExplainOpts *x, Out *o, int depth)
 		}
 	}
 	emit(o, arena_sprintf(o->a, "%s%s", head, tail));
+	if (x->analyze && op->instr && (op->instr->files_pruned || op->instr->row_groups_pruned))
+		emit(o, arena_sprintf(o->a, "%*sPruned: files=%lld row groups=%lld", dind, "",
+				      (long long)op->instr->files_pruned,
+				      (long long)op->instr->row_groups_pruned));
 	if (x->verbose) {
 		char *line = arena_sprintf(o->a, "%*sOutput: %d column%s", dind, "", op->ncols,
 					   op->ncols == 1 ? "" : "s");
