@@ -20,6 +20,15 @@
  * hidden columns after the projected ones.  proj[i] == SCAN_PROJ_FILE_POS
  * yields the row's 0-based position in its data file (deleted rows count).
  *
+ * Row lineage (spec "Row Lineage", format version 3): proj[i] ==
+ * SCAN_PROJ_ROW_ID reads the file's _row_id column (field id
+ * ICEBERG_FIELD_ROW_ID) where present and not null, else inherits
+ * first_row_id + position (NULL when the file has no first_row_id);
+ * SCAN_PROJ_LAST_UPDATED_SEQ reads _last_updated_sequence_number
+ * (ICEBERG_FIELD_LAST_UPDATED_SEQ), else the file's data sequence number.
+ * The reserved columns are matched by field id only (by name for a file
+ * without field ids).
+ *
  * States:  NEXT_FILE -> NEXT_ROW_GROUP -> READING -> (row group done)
  *          NEXT_ROW_GROUP ... -> (files done) END
  *
@@ -66,6 +75,10 @@ typedef struct ScanOp {
 					its identity-partition value, or NULL */
 	ParquetColumnReader **readers;
 	int64_t rg_left;
+	/* the filter right above this scan (scan_set_prune), or NULL: files and
+	 * row groups whose statistics prove it false are skipped (prune.c) */
+	const Expr *prune;
+	int *prune_pq;               /* per projected column: parquet column, -1 */
 } ScanOp;
 
 /* The identity-partition value of field fld in file f, if its spec has one. */
@@ -92,6 +105,57 @@ partition_const(ScanOp *s, const DataFile *f, const IcebergField *fld, SqlType t
 		}
 		*out = v;
 		return FLOE_OK;
+	}
+	return FLOE_OK;
+}
+
+/* The Parquet column holding a lineage field (SCAN_PROJ_ROW_ID or
+ * SCAN_PROJ_LAST_UPDATED_SEQ), or -1. */
+static int
+find_lineage_col(ScanOp *s, const DataFile *f, int which, int *out)
+{
+	int32_t id = which == SCAN_PROJ_ROW_ID ? ICEBERG_FIELD_ROW_ID : ICEBERG_FIELD_LAST_UPDATED_SEQ;
+	const char *name = which == SCAN_PROJ_ROW_ID ? "_row_id" : "_last_updated_sequence_number";
+	int c;
+
+	*out = -1;
+	for (c = 0; c < parquet_num_columns(s->pf); c++) {
+		const ParquetColumn *pc = parquet_column(s->pf, c);
+		if (pc->field_id >= 0 ? pc->field_id != id : strcmp(pc->name, name) != 0)
+			continue;
+		if (pc->nested || (pc->type.id != TYPE_INT64 && pc->type.id != TYPE_INT32))
+			return FLOE_CORRUPT(s->op.ctx->err, "row lineage column %s of %s is not a long",
+					    pc->name, f->file_path);
+		*out = c;
+		return FLOE_OK;
+	}
+	return FLOE_OK;
+}
+
+/* Fill the nulls of a lineage column (or all of it, raw == NULL) by
+ * inheritance: first_row_id + position, or the data sequence number. */
+static int
+lineage_vector(ScanOp *s, int which, const Vector *raw, int64_t first, uint32_t want, Vector *v)
+{
+	const DataFile *f = &s->files[s->file_idx];
+	uint32_t r;
+
+	vector_init(v, type_make(TYPE_INT64), s->op.scratch, want);
+	for (r = 0; r < want; r++) {
+		int64_t x;
+		if (raw && vector_is_valid(raw, r)) {
+			Value val;
+			vector_get_value(raw, r, &val);
+			x = val.u.i;
+		} else if (which == SCAN_PROJ_LAST_UPDATED_SEQ) {
+			x = f->data_sequence_number;
+		} else if (f->has_first_row_id) {
+			x = f->first_row_id + first + (int64_t)r;
+		} else {
+			vector_set_null(v, r);
+			continue;
+		}
+		((int64_t *)v->data)[r] = x;
 	}
 	return FLOE_OK;
 }
@@ -149,6 +213,10 @@ open_file(ScanOp *s)
 		s->consts[i] = NULL;
 		if (s->cols[i] == SCAN_PROJ_FILE_POS)
 			continue;
+		if (s->cols[i] == SCAN_PROJ_ROW_ID || s->cols[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
+			TRY(find_lineage_col(s, f, s->cols[i], &s->pq_col[i]));
+			continue;
+		}
 		fld = &s->schema->fields[s->cols[i]];
 		for (c = 0; c < parquet_num_columns(s->pf); c++) {
 			const ParquetColumn *pc = parquet_column(s->pf, c);
@@ -248,6 +316,22 @@ read_columns(ScanOp *s, Batch *b, uint32_t want)
 				((int64_t *)v->data)[r] = first + r;
 			continue;
 		}
+		if (s->cols[i] == SCAN_PROJ_ROW_ID || s->cols[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
+			Vector raw;
+			bool have = s->readers[i] != NULL;
+			if (have) {
+				const ParquetColumn *pc = parquet_column(s->pf, s->pq_col[i]);
+				uint32_t got = 0;
+				vector_init(&raw, pc->type, op->scratch, want);
+				TRY(parquet_column_read(s->readers[i], &raw, want, &got, op->ctx->err));
+				if (got != want)
+					return FLOE_CORRUPT(op->ctx->err,
+							    "column %s of %s has %u values where the row group promises %u",
+							    pc->name, s->files[s->file_idx].file_path, got, want);
+			}
+			TRY(lineage_vector(s, s->cols[i], have ? &raw : NULL, first, want, v));
+			continue;
+		}
 		if (!s->readers[i]) {
 			Value nv = value_null(want_type);
 			vector_init_const(v, s->consts[i] ? s->consts[i] : &nv, op->scratch);
@@ -328,6 +412,24 @@ apply_deletes(ScanOp *s, Batch *b, uint32_t want)
 	}
 }
 
+/* May the current file's row group s->rg be skipped?  Only real columns
+ * count: a lineage column's NULLs inherit values its statistics omit. */
+static bool
+prune_rg(ScanOp *s)
+{
+	int i;
+
+	if (!s->prune_pq)
+		s->prune_pq = ARENA_ARRAY(s->op.ctx->arena, int, s->nproj ? s->nproj : 1);
+	for (i = 0; i < s->nproj; i++)
+		s->prune_pq[i] = s->proj[i] >= 0 ? s->pq_col[i] : -1;
+	if (!prune_row_group(s->prune, s->nproj, s->prune_pq, s->pf, s->rg))
+		return false;
+	if (s->op.instr)
+		s->op.instr->row_groups_pruned++;
+	return true;
+}
+
 static int
 scan_next(Operator *op, Batch **out)
 {
@@ -341,6 +443,12 @@ scan_next(Operator *op, Batch **out)
 		while (s->rg_left == 0) {
 			if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
 				s->rg++;
+				if (s->prune && prune_rg(s)) {
+					/* skipped: positions still count its rows */
+					s->rg_first += s->rg_rows;
+					s->rg_rows = parquet_row_group_num_rows(s->pf, s->rg);
+					continue;
+				}
 				TRY(open_row_group(s));
 				continue;
 			}
@@ -350,6 +458,12 @@ scan_next(Operator *op, Batch **out)
 			}
 			s->file_idx++;
 			s->pf = NULL;
+			if (s->prune && prune_file(s->prune, s->nproj, s->proj, s->schema,
+						   &s->files[s->file_idx])) {
+				if (op->instr)
+					op->instr->files_pruned++;
+				continue;
+			}
 			TRY(open_file(s));
 		}
 		want = s->rg_left < VECTOR_SIZE ? (uint32_t)s->rg_left : VECTOR_SIZE;
@@ -382,6 +496,15 @@ scan_close(Operator *op)
 
 static const OperatorVT scan_vt = { "Scan", scan_open, scan_next, scan_close };
 
+bool
+scan_set_prune(Operator *op, const Expr *pred)
+{
+	if (!op || op->vt != &scan_vt)
+		return false;
+	((ScanOp *)op)->prune = pred;
+	return true;
+}
+
 Operator *
 scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, DataFile *files,
 	 int nfiles, bool match_by_name, const TableMetadata *md)
@@ -391,8 +514,7 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	int i;
 
 	for (i = 0; i < nproj; i++)
-		types[i] = proj[i] == SCAN_PROJ_FILE_POS ? type_make(TYPE_INT64)
-							 : schema->fields[proj[i]].type;
+		types[i] = proj[i] < 0 ? type_make(TYPE_INT64) : schema->fields[proj[i]].type;
 	op_init(&s->op, &scan_vt, ctx, nproj, types, NULL);
 	s->schema = schema;
 	s->nproj = nproj;

@@ -78,6 +78,15 @@
  * text from exec/explain.c as rows of one column, after running it with
  * counters for ANALYZE.
  *
+ * Row lineage (Iceberg format version 3): a v3 table's scan also offers
+ * the metadata columns _row_id and _last_updated_sequence_number (exec/
+ * scan.c SCAN_PROJ_ROW_ID / SCAN_PROJ_LAST_UPDATED_SEQ), as Spark 4's
+ * Iceberg tables do: bindable by name (qualified or not) anywhere, but not
+ * part of "*", NATURAL joins or a FROM alias's column list; a user column
+ * of the same name wins.  They are recognised by their name pointers
+ * (lin_row_id / lin_seq).  On v1/v2 tables they do not exist (42703, as
+ * Spark 4, which offers them only when the table supports row lineage).
+ *
  * Not yet (0A000): LATERAL functions, correlated subqueries outside those
  * forms, DISTINCT ON, GROUPS window frames, frame EXCLUDE.
  *
@@ -137,6 +146,17 @@ typedef struct Source {
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
 static int plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out);
 
+/* The row lineage metadata columns: distinct objects, so a scope column
+ * is one of them exactly when its name points here. */
+static char lin_row_id[] = "_row_id";
+static char lin_seq[] = "_last_updated_sequence_number";
+
+static bool
+is_lineage_col(const char *name)
+{
+	return name == lin_row_id || name == lin_seq;
+}
+
 static void
 apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 {
@@ -150,7 +170,7 @@ apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 		for (k = 0; k < src->scope.ncols; k++)
 			src->scope.relnames[k] = alias->aliasname;
 	for (i = 0, k = 0; i < alias->n_colnames && k < src->scope.ncols; k++) {
-		if (src->scope.hidden && src->scope.hidden[k])
+		if ((src->scope.hidden && src->scope.hidden[k]) || is_lineage_col(src->scope.names[k]))
 			continue;
 		src->scope.names[k] = alias->colnames[i++]->string->sval;
 	}
@@ -778,13 +798,28 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	for (i = 0; i < nfiles; i++)
 		src->est += (double)files[i].record_count;
 	/* read only the columns the statement names (all of them for "*") */
-	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 1);
+	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 3);
 	{
-		const UsedNames *u = used_of(b);
+		/* column aliases rename by position: read every column then */
+		const UsedNames *u = rv->alias && rv->alias->n_colnames > 0 ? NULL : used_of(b);
 		int np = 0;
 		for (i = 0; i < schema->nfields; i++)
 			if (!u || u->all || used_has(u, schema->fields[i].name))
 				proj[np++] = i;
+		/* v3 row lineage metadata columns, when named (or maybe named) */
+		if (t->md->format_version >= 3) {
+			static const int which[2] = { SCAN_PROJ_ROW_ID, SCAN_PROJ_LAST_UPDATED_SEQ };
+			const char *lnames[2] = { lin_row_id, lin_seq };
+			int w;
+			for (w = 0; w < 2; w++) {
+				bool shadowed = false;
+				for (i = 0; i < schema->nfields; i++)
+					if (!strcmp(schema->fields[i].name, lnames[w]))
+						shadowed = true;
+				if (!shadowed && (!u || u->all || used_has(u, lnames[w])))
+					proj[np++] = which[w];
+			}
+		}
 		if (np == 0 && schema->nfields > 0)
 			proj[np++] = 0;         /* count(*): rows still need a column */
 		src->scope.ncols = np;
@@ -794,7 +829,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	src->scope.types = ARENA_ARRAY(b->arena, SqlType, src->scope.ncols + 1);
 	src->scope.nested = ARENA_ARRAY(b->arena, char *, src->scope.ncols + 1);
 	for (i = 0; i < src->scope.ncols; i++) {
-		const IcebergField *f = &schema->fields[proj[i]];
+		const IcebergField *f;
+		if (proj[i] == SCAN_PROJ_ROW_ID || proj[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
+			/* row ids are unique; sequence numbers are few */
+			src->ndv[i] = proj[i] == SCAN_PROJ_ROW_ID ? src->est : -1;
+			src->scope.names[i] = proj[i] == SCAN_PROJ_ROW_ID ? lin_row_id : lin_seq;
+			src->scope.types[i] = type_make(TYPE_INT64);
+			continue;
+		}
+		f = &schema->fields[proj[i]];
 		src->ndv[i] = column_ndv(f, files, nfiles, src->est);
 		src->scope.names[i] = f->name;
 		src->scope.types[i] = f->type;
@@ -1268,13 +1311,13 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 		using = ARENA_ARRAY(b->arena, char *, nl + 1);
 		for (i = 0; i < nl; i++) {
 			bool dup = false;
-			if (l.scope.hidden && l.scope.hidden[i])
+			if ((l.scope.hidden && l.scope.hidden[i]) || is_lineage_col(l.scope.names[i]))
 				continue;
 			for (k = 0; k < nusing; k++)
 				if (!strcmp(using[k], l.scope.names[i]))
 					dup = true;
 			for (k = 0; !dup && k < nr; k++)
-				if (!(r.scope.hidden && r.scope.hidden[k]) &&
+				if (!(r.scope.hidden && r.scope.hidden[k]) && !is_lineage_col(r.scope.names[k]) &&
 				    !strcmp(r.scope.names[k], l.scope.names[i])) {
 					using[nusing++] = l.scope.names[i];
 					break;
@@ -3297,6 +3340,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 					   strcmp(scope_relname(&src.scope, k), qual) != 0 :
 				    src.scope.hidden && src.scope.hidden[k])
 					continue;
+				if (is_lineage_col(src.scope.names[k]))
+					continue;       /* metadata columns: never in "*" */
 				if (src.scope.nested && src.scope.nested[k]) {
 					floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 						    "column \"%s\" has the nested type %s, which floe cannot read yet",

@@ -558,7 +558,37 @@ read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf
 	return manifest_list_read(data, len, snap->manifest_list, a, mf, n, err);
 }
 
-/* Entries of one manifest, with inherited snapshot ids / sequence numbers. */
+/*
+ * First row ID inheritance (spec "First Row ID Inheritance"; as Iceberg
+ * Java's ManifestReader): in a data manifest with a first_row_id, each live
+ * (not DELETED) data file whose first_row_id is null gets the manifest's
+ * first_row_id plus the record counts of the earlier such files.  A
+ * manifest without one (written before a v3 upgrade) has no row ids: its
+ * files' first_row_id are null whatever the entries say.
+ */
+static void
+inherit_first_row_ids(const ManifestFile *m, ManifestEntry *e, int n)
+{
+	int64_t next = m->first_row_id;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		DataFile *f = &e[i].file;
+		if (f->content != CONTENT_DATA || m->content != 0 || !m->has_first_row_id) {
+			f->has_first_row_id = false;
+			f->first_row_id = 0;
+			continue;
+		}
+		if (e[i].status == ENTRY_DELETED || f->has_first_row_id)
+			continue;
+		f->has_first_row_id = true;
+		f->first_row_id = next;
+		next += f->record_count;
+	}
+}
+
+/* Entries of one manifest, with inherited snapshot ids / sequence numbers
+ * and first row ids. */
 static int
 read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int *n,
 	     floe_error *err)
@@ -585,6 +615,7 @@ read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int
 		}
 		x->file.spec_id = m->partition_spec_id;
 	}
+	inherit_first_row_ids(m, *e, *n);
 	return FLOE_OK;
 }
 
@@ -1202,10 +1233,9 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 			fp[i] = &ne[i].file;
 		TRY(summarize(hmd, spec, fp, k, a, &out->partitions, err));
 	}
-	if (m->has_first_row_id) {
-		out->has_first_row_id = true;
-		out->first_row_id = m->first_row_id;
-	}
+	/* the entries carry their (inherited) first_row_id explicitly; the new
+	 * manifest gets a first_row_id of its own when the list is written
+	 * (assign_row_ids), as every new data manifest does */
 	return FLOE_OK;
 }
 
@@ -1325,6 +1355,7 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	char *commit_uuid = new_uuid(a), *mdir = metadata_dir(hmd, a), *lpath, *json, *jpath;
 	const char *op;
 	int64_t snapshot_id = new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
+	int64_t next_row_id = hmd->next_row_id;
 	int nprev = 0, nlist = 0, i, k;
 
 	memset(&rm, 0, sizeof rm);
@@ -1368,6 +1399,9 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 			entries[i].snapshot_id = snapshot_id;
 			entries[i].file = files[i];
 			entries[i].file.spec_id = spec->spec_id;
+			/* row lineage: inherited from the manifest's first_row_id */
+			entries[i].file.has_first_row_id = false;
+			entries[i].file.first_row_id = 0;
 			added_rows += files[i].record_count;
 			added_size += files[i].file_size_in_bytes;
 		}
@@ -1390,11 +1424,6 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 			for (i = 0; i < n; i++)
 				fp[i] = &files[i];
 			TRY(summarize(hmd, spec, fp, n, a, &list[0].partitions, err));
-		}
-		if (hmd->format_version >= 3) {
-			/* row lineage: the new rows get ids from the table's next-row-id */
-			list[0].has_first_row_id = true;
-			list[0].first_row_id = hmd->next_row_id;
 		}
 		nlist = 1;
 	}
@@ -1487,6 +1516,8 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 				   "could not serialize access due to concurrent update: %d of %d "
 				   "files to replace are no longer live", cs->nremove - k, cs->nremove);
 	}
+	if (hmd->format_version >= 3)
+		next_row_id = table_assign_row_ids(hmd->next_row_id, list, nlist);
 	TRY(manifest_list_write(hmd->format_version, snapshot_id, hsnap != NULL,
 				hsnap ? hsnap->snapshot_id : 0, seq, list, nlist, a, &data,
 				&len, err));
@@ -1581,9 +1612,9 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		snap->has_first_row_id = true;
 		snap->first_row_id = hmd->next_row_id;
 		snap->has_added_rows = true;
-		snap->added_rows = added_rows;
+		snap->added_rows = next_row_id - hmd->next_row_id;
 		md->has_next_row_id = true;
-		md->next_row_id = hmd->next_row_id + added_rows;
+		md->next_row_id = next_row_id;
 	}
 	md->has_current_snapshot = true;
 	md->current_snapshot_id = snapshot_id;
@@ -1881,6 +1912,37 @@ table_drop(Catalog *cat, FileIO *io, const char *ns, const char *name, bool purg
 }
 
 /* ---- row lineage ------------------------------------------------------- */
+
+/*
+ * First Row ID Assignment (spec; as Iceberg Java's ManifestListWriter):
+ * every data manifest of the new list without a first_row_id gets the
+ * running next id, which then grows by the manifest's added and existing
+ * row counts (room for every file that inherits one, including existing
+ * files of manifests written before a v3 upgrade).  Manifests that have one
+ * keep it; delete manifests have none.  Returns the table's new
+ * next-row-id; the snapshot's first-row-id is `next`, its added-rows the
+ * difference.
+ */
+int64_t
+table_assign_row_ids(int64_t next, ManifestFile *list, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ManifestFile *m = &list[i];
+		if (m->content != 0) {
+			m->has_first_row_id = false;
+			continue;
+		}
+		if (m->has_first_row_id)
+			continue;
+		m->has_first_row_id = true;
+		m->first_row_id = next;
+		next += (m->added_rows_count > 0 ? m->added_rows_count : 0) +
+			(m->existing_rows_count > 0 ? m->existing_rows_count : 0);
+	}
+	return next;
+}
 
 IcebergSchema *
 table_lineage_schema(const IcebergSchema *s, Arena *a)

@@ -37,6 +37,7 @@
  *   table_data_dir(t, a)                                      where new data files go
  *   table_metadata_cache_stats(&hits, &misses)
  *   table_lineage_schema(schema, a)                           + _row_id, _last_updated_seq
+ *   table_assign_row_ids(next_row_id, list, n)                v3 first_row_id assignment
  */
 #ifndef FLOE_TABLE_H
 #define FLOE_TABLE_H
@@ -162,5 +163,11 @@ char *table_data_dir(const Table *t, Arena *a);
 #define TABLE_LINEAGE_ROW_ID_NAME "_row_id"
 #define TABLE_LINEAGE_SEQ_NAME "_last_updated_sequence_number"
 IcebergSchema *table_lineage_schema(const IcebergSchema *s, Arena *a);
+
+/* The commit's First Row ID Assignment over a new manifest list (v3):
+ * data manifests without first_row_id get one from `next` on, which grows
+ * by their added + existing rows; returns the new next-row-id.  Exposed
+ * for the unit test of the arithmetic. */
+int64_t table_assign_row_ids(int64_t next, ManifestFile *list, int n);
 
 #endif
