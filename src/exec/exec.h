@@ -148,7 +148,11 @@ bool prune_file(const Expr *pred, int nproj, const int *proj, const struct Icebe
 		const struct DataFile *file);
 bool prune_row_group(const Expr *pred, int nproj, const int *pq_col, struct ParquetFile *pf,
 		     int rg);
-/* filter.c: keeps rows where pred is true (sets the batch selection). */
+/* scan.c: give a scan the predicate of the filter right above it, for
+ * skipping files and row groups (prune.c); false if op is not a scan. */
+bool scan_set_prune(Operator *op, const Expr *pred);
+/* filter.c: keeps rows where pred is true (sets the batch selection);
+ * over a scan it also hands pred to the scan (scan_set_prune). */
 Operator *filter_new(ExecCtx *ctx, Operator *child, Expr *pred);
 /* project.c: one output column per expression over the child's columns. */
 Operator *project_new(ExecCtx *ctx, Operator *child, int nexprs, Expr **exprs);

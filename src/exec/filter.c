@@ -73,5 +73,6 @@ filter_new(ExecCtx *ctx, Operator *child, Expr *pred)
 	FilterOp *f = ARENA_NEW(ctx->arena, FilterOp);
 	op_init(&f->op, &filter_vt, ctx, child->ncols, child->types, child);
 	f->pred = pred;
+	scan_set_prune(child, pred);
 	return &f->op;
 }
