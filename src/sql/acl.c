@@ -216,6 +216,19 @@ table_exists(Session *s, const char *ns, const char *name, Arena *a)
 
 /* ---- enforcement -------------------------------------------------------- */
 
+/* may role use server files at all?  mu held */
+static int
+file_role(const char *role, bool write, floe_error *err)
+{
+	if (is_super(role) || member_of(role, write ? "pg_write_server_files" : "pg_read_server_files", 0))
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+		    "must be superuser or have privileges of the %s role to COPY %s a file",
+		    write ? "pg_write_server_files" : "pg_read_server_files", write ? "to" : "from");
+	floe_error_hint(err, "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.");
+	return FLOE_ERR;
+}
+
 typedef struct Check {
 	Session *s;
 	ExecCtx *ctx;
@@ -472,6 +485,9 @@ check(Check *c, Node *n)
 	}
 	case PG_QUERY__NODE__NODE_COPY_STMT: {
 		PgQuery__CopyStmt *cs = n->copy_stmt;
+		/* PostgreSQL checks the file privilege first */
+		if (cs->filename && cs->filename[0] && !cs->is_program)
+			TRY(file_role(c->role, !cs->is_from, err));
 		if (cs->relation)
 			return need_rel(c, cs->relation, cs->is_from ? ROLE_PRIV_INSERT : ROLE_PRIV_SELECT);
 		return walk_select(c, cs->query);
@@ -615,14 +631,12 @@ acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 		pthread_mutex_unlock(&mu);
 		return FLOE_ERR;
 	}
-	if (!is_super(role) &&
-	    !member_of(role, write ? "pg_write_server_files" : "pg_read_server_files", 0)) {
+	/* COPY checked file_role in acl_check_stmt; this is read_parquet */
+	if (!is_super(role) && !member_of(role, write ? "pg_write_server_files" : "pg_read_server_files", 0)) {
 		pthread_mutex_unlock(&mu);
-		floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
-			    "must be superuser or have privileges of the %s role to COPY %s a file",
-			    write ? "pg_write_server_files" : "pg_read_server_files", write ? "to" : "from");
-		floe_error_hint(err, "Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.");
-		return FLOE_ERR;
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+				   "must be superuser or have privileges of the %s role to %s server files",
+				   write ? "pg_write_server_files" : "pg_read_server_files", write ? "write" : "read");
 	}
 	if (resolve(path, real)) {
 		if (realpath(s->engine->warehouse, wh) && under(real, wh))

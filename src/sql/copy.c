@@ -18,9 +18,17 @@
  *
  * A bad record stops the COPY with PostgreSQL's error; the CONTEXT line
  * PostgreSQL prints ("COPY t, line 3, column a: "x"") is the error's
- * detail.  Nothing is committed then.  COPY to/from a server file or a
- * program is 0A000 (issue 3 confines it to superusers and configured
- * folders; not done yet).
+ * detail.  Nothing is committed then.
+ *
+ *   COPY ... TO 'file' / FROM 'file'   the same over a server file:
+ *                                 acl_check_file first (superusers and
+ *                                 pg_read/write_server_files members,
+ *                                 inside the allowed folders: sql/acl.h);
+ *                                 TO writes a temporary file renamed over
+ *                                 the target (one file write), FROM is one
+ *                                 atomic commit like FROM STDIN.  TO needs
+ *                                 an absolute path (PostgreSQL's rule).
+ * COPY to/from a program is 0A000.
  *
  * INTERFACE ROUTINES (bind.h)
  *   copy_exec
@@ -29,10 +37,15 @@
  * always holds at least the current record (it grows for long records);
  * each output call to copy_out_data carries whole rows.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -964,16 +977,168 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	return FLOE_OK;
 }
 
+/* ---- server-side files ------------------------------------------------ */
+
+/* A sink over a server file: COPY TO writes a temporary file in the
+ * target's folder, renamed over the target at the end (one file write);
+ * COPY FROM reads the file.  complete / notice go to the client's sink. */
+typedef struct CopyFile {
+	ResultSink sink;
+	ResultSink *outer;
+	FILE *f;
+	const char *path;
+	char *tmp;                /* COPY TO: the temporary file */
+	int failed_errno;         /* a write failed: errno */
+} CopyFile;
+
+static int
+cf_begin(void *c, int ncols)
+{
+	(void)c; (void)ncols;
+	return 0;
+}
+
+static int
+cf_data(void *c, const char *data, size_t len)
+{
+	CopyFile *cf = c;
+	if (fwrite(data, 1, len, cf->f) != len) {
+		cf->failed_errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cf_end(void *c)
+{
+	CopyFile *cf = c;
+	FILE *f = cf->f;
+	cf->f = NULL;
+	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
+		cf->failed_errno = errno ? errno : EIO;
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (rename(cf->tmp, cf->path) != 0) {
+		cf->failed_errno = errno;
+		return -1;
+	}
+	free(cf->tmp);
+	cf->tmp = NULL;
+	return 0;
+}
+
+static int
+cf_read(void *c, char *buf, size_t cap, size_t *len, floe_error *err)
+{
+	CopyFile *cf = c;
+	*len = fread(buf, 1, cap, cf->f);
+	if (*len == 0 && ferror(cf->f))
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not read from COPY file: %s", strerror(errno));
+	return FLOE_OK;
+}
+
+static int
+cf_complete(void *c, const char *tag)
+{
+	CopyFile *cf = c;
+	return cf->outer && cf->outer->complete ? cf->outer->complete(cf->outer->ctx, tag) : 0;
+}
+
+static void
+cf_notice(void *c, const floe_error *n)
+{
+	CopyFile *cf = c;
+	if (cf->outer && cf->outer->notice)
+		cf->outer->notice(cf->outer->ctx, n);
+}
+
+static int
+open_error(floe_error *err, const char *path, const char *how, int e)
+{
+	return floe_errorf(err, e == ENOENT ? ERRCODE_UNDEFINED_FILE :
+			   e == EACCES || e == EPERM ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_IO_ERROR,
+			   "could not open file \"%s\" for %s: %s", path, how, strerror(e));
+}
+
+/* COPY ... FROM / TO 'file': acl_check_file, then the same COPY over a
+ * file sink */
+static int
+copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOpts *opt,
+	  ResultSink *sink)
+{
+	floe_error *err = ctx->err;
+	const char *path = st->filename;
+	CopyFile cf;
+	struct stat sb;
+	int rc;
+
+	memset(&cf, 0, sizeof cf);
+	cf.outer = sink;
+	cf.path = path;
+	cf.sink.ctx = &cf;
+	cf.sink.complete = cf_complete;
+	cf.sink.notice = cf_notice;
+	if (!st->is_from && path[0] != '/')
+		return floe_errorf(err, ERRCODE_INVALID_NAME, "relative path not allowed for COPY to file");
+	TRY(acl_check_file(s, path, !st->is_from, err));
+	if (st->is_from) {
+		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);
+		if (!(cf.f = fopen(path, "r")))
+			return open_error(err, path, "reading", errno);
+		cf.sink.copy_in_begin = cf_begin;
+		cf.sink.copy_in_read = cf_read;
+		rc = copy_from(s, ctx, sql, st, opt, &cf.sink);
+		fclose(cf.f);
+		return rc;
+	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);
+	{
+		size_t n = strlen(path) + 32;
+		int fd;
+		cf.tmp = xmalloc(n);
+		snprintf(cf.tmp, n, "%s.floe-tmp%d", path, (int)getpid());
+		fd = open(cf.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		if (fd < 0 || !(cf.f = fdopen(fd, "w"))) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			free(cf.tmp);
+			return open_error(err, path, "writing", e);
+		}
+	}
+	cf.sink.copy_out_begin = cf_begin;
+	cf.sink.copy_out_data = cf_data;
+	cf.sink.copy_out_end = cf_end;
+	rc = copy_to(s, ctx, sql, st, opt, &cf.sink);
+	if (cf.f)
+		fclose(cf.f);
+	if (cf.tmp) {
+		unlink(cf.tmp);
+		free(cf.tmp);
+	}
+	if (rc != FLOE_OK && cf.failed_errno)
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not write to file \"%s\": %s", path,
+			    strerror(cf.failed_errno));
+	return rc;
+}
+
 int
 copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink)
 {
 	CopyOpts opt;
 
-	if (st->is_program || (st->filename && st->filename[0]))
+	if (st->is_program)
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "COPY to or from a file or program is not supported yet; use COPY ... %s (psql: \\copy)",
+				   "COPY to or from a program is not supported; use COPY ... %s (psql: \\copy)",
 				   st->is_from ? "FROM STDIN" : "TO STDOUT");
 	TRY(parse_opts(st, &opt, ctx->err));
+	if (st->filename && st->filename[0])
+		return copy_file(s, ctx, sql, st, &opt, sink);
 	if (st->is_from) {
 		if (!sink || !sink->copy_in_begin || !sink->copy_in_read)
 			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
