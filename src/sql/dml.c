@@ -29,6 +29,15 @@
  *   commit: remove the matched files, add the written ones; no matched
  *   row -> no commit ("UPDATE 0").
  *
+ * UPDATE with WHERE reads a touched file ONCE where it can (onepass_file):
+ * every column is scanned and WHERE evaluated batch by batch; the batches
+ * before the first match are buffered and written unchanged when it
+ * comes, the rest streams through the REWRITE logic.  A file without a
+ * match is left alone; when ONEPASS_CELLS values are buffered without a
+ * match, the buffer is dropped and MATCH goes on narrowly from that row
+ * (then REWRITE as above).  DELETE keeps MATCH + REWRITE: a file whose
+ * rows all match is dropped after the narrow read alone.
+ *
  * Without WHERE (or WHERE folded to TRUE) every row matches and MATCH is
  * skipped; WHERE folded to FALSE/NULL matches nothing and reads nothing.
  *
@@ -44,6 +53,9 @@
  *      key of every updated row; before the commit, a new key twice, or a
  *      new key held by a live row that is not an old key, is 23505
  *      (pk_check: end-of-statement, not PostgreSQL's row-by-row check).
+ *   5. WHERE is evaluated once per row of a file, SET once per matched
+ *      row (onepass_file's narrow fallback starts after the rows the full
+ *      scan evaluated).
  *
  * The position path (pos_file) serves UPDATE ... FROM / DELETE ... USING
  * and merge-on-read: each file is scanned with its columns plus each row's
@@ -190,6 +202,7 @@ typedef struct Dml {
 	int npk;
 	int *pk;                 /* schema columns of the key */
 	RowStore *newkeys, *oldkeys;
+	RowStore *buf;           /* onepass_file: rows before the first match */
 } Dml;
 
 static int
@@ -949,11 +962,12 @@ bit_get(const uint64_t *bits, int64_t i)
 	return bits ? (bits[i >> 6] >> (i & 63)) & 1 : true;
 }
 
-/* Evaluate WHERE on every row of f: bitmap of TRUE rows (in fa), the
- * file's row count and the number of matches. */
+/* Evaluate WHERE on every row of f from row `from` on (the rows before
+ * are not matched): bitmap of TRUE rows (in fa), the file's row count and
+ * the number of matches. */
 static int
-match_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bits, int64_t *nrows,
-	   int64_t *nmatch)
+match_file(Dml *d, DataFile *f, int64_t from, Arena *fa, Arena *scratch, uint64_t **bits,
+	   int64_t *nrows, int64_t *nmatch)
 {
 	ExecCtx *ctx = d->ctx;
 	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
@@ -972,7 +986,7 @@ match_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bits, int6
 	for (;;) {
 		Vector pv;
 		VectorView v;
-		uint32_t i;
+		uint32_t i, *fsel, nf;
 
 		arena_reset(scratch);
 		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
@@ -982,10 +996,25 @@ match_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bits, int6
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		if (expr_eval(ctx, d->match_where, b, NULL, b->count, scratch, &pv) != FLOE_OK)
+		if (*nrows + b->count <= from) {
+			*nrows += b->count;
+			continue;
+		}
+		if (*nrows < from) {
+			/* the batch holding row `from`: evaluate from there */
+			uint32_t skip = (uint32_t)(from - *nrows), k;
+			fsel = ARENA_ARRAY(scratch, uint32_t, b->count);
+			for (k = skip; k < b->count; k++)
+				fsel[k - skip] = k;
+			nf = b->count - skip;
+		} else {
+			fsel = NULL;
+			nf = b->count;
+		}
+		if (expr_eval(ctx, d->match_where, b, fsel, nf, scratch, &pv) != FLOE_OK)
 			goto out;
 		vector_view(&pv, &v);
-		for (i = 0; i < b->count; i++) {
+		for (i = fsel ? fsel[0] : 0; i < b->count; i++) {
 			uint32_t k = v.sel ? v.sel[i] : i;
 			if (validity_get(v.validity, k) && ((const uint8_t *)v.data)[k]) {
 				int64_t pos = *nrows + i;
@@ -1663,6 +1692,52 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 	return FLOE_OK;
 }
 
+/* One batch of the REWRITE: rows pos.. of the file, bits the file's
+ * matches (NULL: every row).  DELETE writes the rows not in bits, UPDATE
+ * every row with SET applied to those in bits; RETURNING as it goes. */
+static int
+rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Arena *scratch,
+	      int64_t *changed)
+{
+	uint32_t j, nsel = 0;
+	uint32_t *sel = ARENA_ARRAY(scratch, uint32_t, b->count);
+	Batch ob;
+
+	/* DELETE: rows to keep; UPDATE: rows to change */
+	for (j = 0; j < b->count; j++)
+		if (bit_get(bits, pos + j) == d->update)
+			sel[nsel++] = j;
+	*changed += d->update ? nsel : b->count - nsel;
+	if (!d->update && d->ret.n && nsel < b->count) {
+		/* RETURNING of DELETE: the pre-image of the deleted rows */
+		uint32_t *dsel = ARENA_ARRAY(scratch, uint32_t, b->count);
+		uint32_t nd = 0;
+		for (j = 0; j < b->count; j++)
+			if (bit_get(bits, pos + j))
+				dsel[nd++] = j;
+		TRY(dml_returning_rows(&d->ret, d->ctx, b, nd == b->count ? NULL : dsel, nd, scratch));
+	}
+	if (!d->update) {
+		if (nsel == 0)
+			return FLOE_OK;
+		if (nsel < b->count) {
+			b->sel = sel;
+			b->count = nsel;
+			batch_compact(b);
+		}
+		ob = *b;
+	} else if (nsel == 0) {
+		ob = *b;
+	} else {
+		TRY(update_batch(d, b, nsel == b->count ? NULL : sel, nsel, scratch, &ob));
+		if (d->ret.n)   /* RETURNING of UPDATE: the post-image */
+			TRY(dml_returning_rows(&d->ret, d->ctx, &ob, nsel == b->count ? NULL : sel,
+					       nsel, scratch));
+	}
+	batch_compact(&ob);
+	return data_writer_write(sl->w, &ob, d->ctx->err);
+}
+
 /* Rewrite f: DELETE drops the bitmap's rows, UPDATE changes them. */
 static int
 rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *scratch,
@@ -1676,7 +1751,6 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 	Slot *sl;
 	int64_t pos = 0;
 	Batch *b;
-	uint32_t *sel = NULL;
 
 	for (i = 0; i < n; i++)
 		proj[i] = i;
@@ -1687,8 +1761,7 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 	if (op_open(scan) != FLOE_OK)
 		goto out;
 	for (;;) {
-		uint32_t j, nsel = 0;
-		Batch ob;
+		uint32_t cnt;
 
 		arena_reset(scratch);
 		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
@@ -1703,44 +1776,10 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 				     f->file_path);
 			goto out;
 		}
-		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
-		/* DELETE: rows to keep; UPDATE: rows to change */
-		for (j = 0; j < b->count; j++)
-			if (bit_get(bits, pos + j) == d->update)
-				sel[nsel++] = j;
-		pos += b->count;
-		*changed += d->update ? nsel : b->count - nsel;
-		if (!d->update && d->ret.n && nsel < b->count) {
-			/* RETURNING of DELETE: the pre-image of the deleted rows */
-			uint32_t *dsel = ARENA_ARRAY(scratch, uint32_t, b->count);
-			uint32_t nd = 0;
-			for (j = 0; j < b->count; j++)
-				if (bit_get(bits, pos - b->count + j))
-					dsel[nd++] = j;
-			if (dml_returning_rows(&d->ret, d->ctx, b, nd == b->count ? NULL : dsel, nd, scratch) != FLOE_OK)
-				goto out;
-		}
-		if (!d->update) {
-			if (nsel == 0)
-				continue;
-			if (nsel < b->count) {
-				b->sel = sel;
-				b->count = nsel;
-				batch_compact(b);
-			}
-			ob = *b;
-		} else if (nsel == 0) {
-			ob = *b;
-		} else if (update_batch(d, b, nsel == b->count ? NULL : sel, nsel, scratch,
-					&ob) != FLOE_OK ||
-			   (d->ret.n && dml_returning_rows(&d->ret, d->ctx, &ob,
-							  nsel == b->count ? NULL : sel, nsel,
-							  scratch) != FLOE_OK)) {
-			goto out;   /* RETURNING of UPDATE: the post-image */
-		}
-		batch_compact(&ob);
-		if (data_writer_write(sl->w, &ob, ctx->err) != FLOE_OK)
+		cnt = b->count;
+		if (rewrite_batch(d, sl, b, bits, pos, scratch, changed) != FLOE_OK)
 			goto out;
+		pos += cnt;
 	}
 	if (bits && pos != nrows) {
 		FLOE_CORRUPT(ctx->err, "data file \"%s\" changed while it was being rewritten",
@@ -1750,6 +1789,126 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 	rc = FLOE_OK;
 out:
 	op_close(scan);
+	return rc;
+}
+
+/*
+ * UPDATE with WHERE, copy-on-write, in one read of f (invariant 5): every
+ * column is scanned and WHERE evaluated per batch; batches before the
+ * first match are buffered (d->buf); at the first match they go to the
+ * writer unchanged and the rest of the file streams through
+ * rewrite_batch.  A file without a match is left alone.  When the buffer
+ * reaches ONEPASS_CELLS values without a match, the buffer is dropped and
+ * the rest of the file is matched by a narrow scan from that row on
+ * (match_file with `from`: no row's WHERE runs twice); a match there
+ * rewrites the file in a second read, as the two-pass plan does.
+ * *done: f was handled (rewritten or untouched); false: the caller
+ * rewrites it with *bits / *nrows / *nmatch.
+ */
+#define ONEPASS_CELLS (1 << 20)
+
+static void add_removed(Dml *d, const char *path);
+
+static int match_file(Dml *d, DataFile *f, int64_t from, Arena *fa, Arena *scratch,
+		      uint64_t **bits, int64_t *nrows, int64_t *nmatch);
+
+static int
+onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, int64_t *nrows,
+	     int64_t *nmatch, bool *done)
+{
+	ExecCtx *ctx = d->ctx;
+	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
+	int n = d->schema->nfields, i, rc = FLOE_ERR;
+	int *proj = ARENA_ARRAY(d->op_arena, int, n + 1);
+	Operator *scan;
+	Slot *sl = NULL;
+	int64_t pos = 0, changed = 0, cells = 0;
+	uint64_t *bits = NULL;
+	size_t words = 0;
+	bool streaming = false, overflow = false;
+	Batch *b;
+
+	*done = false;
+	*nmatch = 0;
+	for (i = 0; i < n; i++)
+		proj[i] = i;
+	if (!d->buf)
+		d->buf = rowstore_new(ctx, n, d->scope.types, NULL);
+	rowstore_clear(d->buf);
+	sctx.arena = d->op_arena;
+	scan = scan_new(&sctx, d->schema, n, proj, f, 1, false, d->t->md);
+	if (op_open(scan) != FLOE_OK)
+		goto out;
+	for (;;) {
+		Vector pv;
+		VectorView v;
+		uint32_t j, cnt, nm = 0;
+
+		arena_reset(scratch);
+		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+			goto out;
+		if (!b)
+			break;
+		if (!b->count)
+			continue;
+		batch_compact(b);
+		cnt = b->count;
+		if (expr_eval(ctx, d->where, b, NULL, cnt, scratch, &pv) != FLOE_OK)
+			goto out;
+		vector_view(&pv, &v);
+		bits_grow(fa, &bits, &words, pos + cnt);
+		for (j = 0; j < cnt; j++) {
+			uint32_t k = v.sel ? v.sel[j] : j;
+			if (validity_get(v.validity, k) && ((const uint8_t *)v.data)[k]) {
+				bits[(pos + j) >> 6] |= (uint64_t)1 << ((pos + j) & 63);
+				nm++;
+			}
+		}
+		*nmatch += nm;
+		if (!streaming && nm == 0) {
+			rowstore_append(d->buf, b);
+			pos += cnt;
+			cells += (int64_t)cnt * n;
+			if (cells >= ONEPASS_CELLS) {
+				overflow = true;
+				break;
+			}
+			continue;
+		}
+		if (!streaming) {
+			/* the first match: the buffered rows are unchanged */
+			if (!(sl = slot_for(d, f, ctx->err)))
+				goto out;
+			for (i = 0; i < rowstore_nbatches(d->buf); i++)
+				if (data_writer_write(sl->w, rowstore_batch(d->buf, i), ctx->err) !=
+				    FLOE_OK)
+					goto out;
+			rowstore_clear(d->buf);
+			streaming = true;
+		}
+		if (rewrite_batch(d, sl, b, bits, pos, scratch, &changed) != FLOE_OK)
+			goto out;
+		pos += cnt;
+	}
+	op_close(scan);
+	scan = NULL;
+	rowstore_clear(d->buf);
+	if (streaming) {
+		d->rows += changed;
+		add_removed(d, f->file_path);
+		*done = true;
+	} else if (!overflow) {
+		*done = true;            /* no match: f stays */
+	} else {
+		/* no match in the first rows: match the rest narrowly */
+		if (match_file(d, f, pos, fa, scratch, bitsp, nrows, nmatch) != FLOE_OK)
+			goto out;
+		*done = *nmatch == 0;
+	}
+	rc = FLOE_OK;
+out:
+	if (scan)
+		op_close(scan);
 	return rc;
 }
 
@@ -2220,10 +2379,18 @@ dml_run(Dml *d)
 			continue;
 		}
 		if (d->where) {
+			bool done;
 			if (prune(f, d->schema, d->where))
 				continue;
-			if (match_file(d, f, fa, scratch, &bits, &nrows, &nmatch) != FLOE_OK)
+			if (d->update) {
+				if (onepass_file(d, f, fa, scratch, &bits, &nrows, &nmatch, &done) !=
+				    FLOE_OK)
+					goto fail;
+				if (done)
+					continue;
+			} else if (match_file(d, f, 0, fa, scratch, &bits, &nrows, &nmatch) != FLOE_OK) {
 				goto fail;
+			}
 			if (nmatch == 0)
 				continue;
 			if (nmatch == nrows)
