@@ -13,12 +13,15 @@
  *                                   has ("character varying(10)",
  *                                   "numeric(10,2)", "timestamp with time
  *                                   zone"); NULL oid -> NULL; unknown "???"
- *   pg_get_userbyid(oid)            the role name (FUNC_PGCATALOG_USER for 10,
- *                                   else "unknown (OID=n)")
+ *   pg_get_userbyid(oid)            the role name (sql/acl.c's roles; without
+ *                                   a session FUNC_PGCATALOG_USER for 10),
+ *                                   else "unknown (OID=n)"
+ *   has_table_privilege, has_schema_privilege (text forms)   the roles and
+ *                                   grants of sql/acl.c (acl_fn_*)
  *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
  *                                   pg_attrdef.adbin holds the DEFAULT's SQL
  *   pg_type_is_visible (and function, operator, opclass, collation,
- *   conversion), has_table_privilege, has_schema_privilege,
+ *   conversion), has_schema_privilege by schema oid,
  *   has_database_privilege, has_column_privilege        true
  *   obj_description, col_description, shobj_description,
  *   pg_get_indexdef, pg_get_constraintdef,
@@ -60,6 +63,7 @@
 #define FUNC_PGCATALOG_USER "floe"
 
 const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
+const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);   /* sql/acl.c */
 
 static bool
 argv_at(const Vector *args, int k, uint32_t i, Value *v)
@@ -176,7 +180,9 @@ get_userbyid(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 			out_null(out, i);
 			continue;
 		}
-		if (o.u.i == 10)
+		if (acl_fn_role_name(o.u.i, buf, sizeof buf))
+			out_text(out, i, buf);
+		else if (o.u.i == 10)
 			out_text(out, i, FUNC_PGCATALOG_USER);
 		else {
 			snprintf(buf, sizeof buf, "unknown (OID=%lld)", (long long)o.u.i);
@@ -217,6 +223,74 @@ const_true(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
 		out_valid(out, i);
 	}
 	return FLOE_OK;
+}
+
+/* has_table_privilege([user,] table, priv) / has_schema_privilege([user,]
+ * schema, priv): the roles and grants of sql/acl.c.  Argument kinds by
+ * signature: user text or oid (absent: the current role), table text
+ * (regclass syntax) or oid. */
+int acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table,
+			   int64_t table_oid, const char *priv, bool *out, floe_error *err);
+int acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema,
+			    const char *priv, bool *out, floe_error *err);
+
+static const char *
+text_arg(FuncCtx *ctx, const Value *v)
+{
+	return arena_strndup(ctx->arena, strview_data(&v->u.s), v->u.s.len);
+}
+
+static int
+privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool table)
+{
+	uint32_t i;
+	for (i = 0; i < count; i++) {
+		Value v[3];
+		const char *user = NULL, *obj = NULL;
+		int64_t user_oid = -1, obj_oid = -1;
+		bool res, null = false;
+		int k, o = nargs == 3 ? 1 : 0;
+		for (k = 0; k < nargs; k++)
+			if (!argv_at(args, k, i, &v[k]))
+				null = true;
+		if (null) {
+			out_null(out, i);
+			continue;
+		}
+		if (nargs == 3) {
+			if (args[0].type.id == TYPE_TEXT)
+				user = text_arg(ctx, &v[0]);
+			else
+				user_oid = v[0].u.i;
+		}
+		if (args[o].type.id == TYPE_TEXT)
+			obj = text_arg(ctx, &v[o]);
+		else
+			obj_oid = v[o].u.i;
+		if (table) {
+			if (acl_fn_table_privilege(user, user_oid, obj, obj_oid, text_arg(ctx, &v[o + 1]), &res,
+						   ctx->err) != FLOE_OK)
+				return FLOE_ERR;
+		} else if (acl_fn_schema_privilege(user, user_oid, obj, text_arg(ctx, &v[o + 1]), &res,
+						   ctx->err) != FLOE_OK) {
+			return FLOE_ERR;
+		}
+		((uint8_t *)out->data)[i] = res;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+table_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return privilege(ctx, args, nargs, count, out, true);
+}
+
+static int
+schema_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return privilege(ctx, args, nargs, count, out, false);
 }
 
 static int
@@ -590,14 +664,14 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "pg_opclass_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
 	{ "pg_collation_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
 	{ "pg_conversion_is_visible", const_true, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
-	{ "has_table_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_table_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_table_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_table_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_table_privilege", const_true, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_schema_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", table_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", table_privilege, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", table_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", table_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_table_privilege", table_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_schema_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },

@@ -59,6 +59,9 @@
 /* pgcatalog.c */
 bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
 const char *pgcatalog_database(Session *s);
+int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
+int64_t pgcatalog_table_oid(const char *ns, const char *name);
+static __thread Session *tl_session;
 
 /* ---- configuration: allowed directories -------------------------------- */
 
@@ -536,6 +539,7 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	Check c;
 	int rc;
 
+	tl_session = s;   /* for has_table_privilege & co. (acl_fn_*) */
 	/* the embedded shell without SET ROLE: a superuser, nothing to read */
 	if (!current_role(s))
 		return FLOE_OK;
@@ -1183,4 +1187,267 @@ acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink)
 	default:
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED, "this statement is not supported yet");
 	}
+}
+
+/* ---- catalog views and privilege functions ------------------------------ */
+
+
+static const struct {
+	const char *name;
+	int64_t oid;
+} predefined_oids[] = {
+	{ "pg_read_server_files", 4569 },
+	{ "pg_write_server_files", 4570 },
+	{ "pg_execute_server_program", 4571 },
+};
+
+/* the first superuser of the roles file (oid 10); mu held */
+static const char *
+bootstrap_name(Session *s)
+{
+	int i;
+	for (i = 0; i < cache.r.nroles; i++)
+		if (cache.r.roles[i].super)
+			return cache.r.roles[i].name;
+	return s->user ? s->user : "floe";
+}
+
+static int64_t
+role_oid(Session *s, const char *name)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+	for (i = 0; i < sizeof predefined_oids / sizeof predefined_oids[0]; i++)
+		if (!strcmp(predefined_oids[i].name, name))
+			return predefined_oids[i].oid;
+	if (!strcmp(name, bootstrap_name(s)))
+		return 10;
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return 16384 + (int64_t)(h % (0x7fffffffu - 16384u));
+}
+
+int
+acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **members,
+	       int *nmembers, floe_error *err)
+{
+	const char *me = session_user(s) ? session_user(s) : "floe";
+	int i, k = 0, cap;
+
+	pthread_mutex_lock(&mu);
+	if (refresh(s, err) != FLOE_OK) {
+		pthread_mutex_unlock(&mu);
+		return FLOE_ERR;
+	}
+	cap = cache.r.nroles + 4;
+	*roles = ARENA_ARRAY(a, AclRoleRow, cap);
+	for (i = 0; i < cache.r.nroles; i++) {
+		(*roles)[k].name = arena_strdup(a, cache.r.roles[i].name);
+		(*roles)[k].oid = role_oid(s, cache.r.roles[i].name);
+		(*roles)[k].super = cache.r.roles[i].super;
+		(*roles)[k++].login = cache.r.roles[i].login;
+	}
+	if (!roles_find(&cache.r, me)) {
+		/* no roles file: the session's user is the superuser; the
+		 * embedded shell's "floe" always is */
+		(*roles)[k].name = arena_strdup(a, me);
+		(*roles)[k].oid = role_oid(s, me);
+		(*roles)[k].super = !cache.r.exists || !session_user(s);
+		(*roles)[k++].login = true;
+	}
+	for (i = 0; i < (int)(sizeof predefined_oids / sizeof predefined_oids[0]); i++) {
+		(*roles)[k].name = predefined_oids[i].name;
+		(*roles)[k].oid = predefined_oids[i].oid;
+		(*roles)[k].super = false;
+		(*roles)[k++].login = false;
+	}
+	*n = k;
+	*members = ARENA_ARRAY(a, AclMemberRow, cache.r.nmembers + 1);
+	for (i = 0; i < cache.r.nmembers; i++) {
+		(*members)[i].roleid = role_oid(s, cache.r.members[i].group);
+		(*members)[i].member = role_oid(s, cache.r.members[i].role);
+	}
+	*nmembers = cache.r.nmembers;
+	pthread_mutex_unlock(&mu);
+	return FLOE_OK;
+}
+
+/* privilege names of a has_*_privilege argument -> bits; 22023 on unknown */
+static int
+fn_privs(const char *priv, bool table, unsigned *out, bool *schema_any, floe_error *err)
+{
+	char word[64];
+	const char *p = priv;
+	*out = 0;
+	*schema_any = false;
+	while (*p) {
+		size_t n = 0;
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		while (*p && *p != ',' && n < sizeof word - 1)
+			word[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p), p++;
+		while (n && word[n - 1] == ' ')
+			n--;
+		word[n] = 0;
+		if (n > 18 && !strcmp(word + n - 18, " with grant option"))
+			word[n - 18] = 0;
+		if (table && !strcmp(word, "select"))
+			*out |= ROLE_PRIV_SELECT;
+		else if (table && !strcmp(word, "insert"))
+			*out |= ROLE_PRIV_INSERT;
+		else if (table && !strcmp(word, "update"))
+			*out |= ROLE_PRIV_UPDATE;
+		else if (table && !strcmp(word, "delete"))
+			*out |= ROLE_PRIV_DELETE;
+		else if (table && !strcmp(word, "truncate"))
+			*out |= ROLE_PRIV_TRUNCATE;
+		else if (table && (!strcmp(word, "references") || !strcmp(word, "trigger")))
+			;
+		else if (!table && (!strcmp(word, "usage") || !strcmp(word, "create")))
+			*schema_any |= !strcmp(word, "usage");
+		else
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "unrecognized privilege type: \"%s\"", word);
+	}
+	return FLOE_OK;
+}
+
+/* the role a has_*_privilege call asks about; mu held */
+static int
+fn_role(Session *s, const char *user, int64_t user_oid, const char **out, floe_error *err)
+{
+	int i;
+	if (user) {
+		if (!strcmp(user, "public")) {
+			*out = "public";
+			return FLOE_OK;
+		}
+		if (!role_exists(s, user) && !(session_user(s) && !strcmp(session_user(s), user)))
+			return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", user);
+		*out = user;
+		return FLOE_OK;
+	}
+	if (user_oid < 0) {
+		*out = current_role(s);
+		return FLOE_OK;
+	}
+	for (i = 0; i < cache.r.nroles; i++)
+		if (role_oid(s, cache.r.roles[i].name) == user_oid) {
+			*out = cache.r.roles[i].name;
+			return FLOE_OK;
+		}
+	if (role_oid(s, session_user(s) ? session_user(s) : "floe") == user_oid) {
+		*out = session_user(s);
+		return FLOE_OK;
+	}
+	return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role with OID %lld does not exist", (long long)user_oid);
+}
+
+int
+acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, int64_t table_oid,
+		       const char *priv, bool *out, floe_error *err)
+{
+	Session *s = tl_session;
+	Arena *a;
+	const char *role, *ns = NULL, *name = NULL;
+	unsigned want;
+	bool dummy;
+	char **nss;
+	int nns, i, k, rc = FLOE_OK;
+
+	*out = true;
+	if (!s)
+		return FLOE_OK;
+	TRY(fn_privs(priv, true, &want, &dummy, err));
+	a = arena_new(16 * 1024);
+	if (table && pgcatalog_regclass(s, a, table, &table_oid, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	/* the oid's table */
+	if (catalog_list_namespaces(s->engine->catalog, a, &nss, &nns, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	for (i = 0; i < nns && !name; i++) {
+		char **tn;
+		int nt;
+		if (catalog_list_tables(s->engine->catalog, nss[i], a, &tn, &nt, err) != FLOE_OK) {
+			arena_free(a);
+			return FLOE_ERR;
+		}
+		for (k = 0; k < nt; k++)
+			if (pgcatalog_table_oid(nss[i], tn[k]) == table_oid) {
+				ns = nss[i];
+				name = tn[k];
+				break;
+			}
+	}
+	pthread_mutex_lock(&mu);
+	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	else if (!name)
+		*out = (want & ROLE_PRIV_SELECT) != 0;   /* a catalog relation: readable */
+	else if (!role || (strcmp(role, "public") && is_super(role)))
+		*out = true;     /* NULL: the embedded shell */
+	else
+		*out = !want || (privs_of(role ? role : "public", ns, name, 0) & want) != 0;
+	pthread_mutex_unlock(&mu);
+	arena_free(a);
+	return rc;
+}
+
+int
+acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema, const char *priv,
+			bool *out, floe_error *err)
+{
+	Session *s = tl_session;
+	const char *role;
+	unsigned want;
+	bool usage;
+	int rc = FLOE_OK;
+
+	*out = true;
+	if (!s)
+		return FLOE_OK;
+	TRY(fn_privs(priv, false, &want, &usage, err));
+	if (schema && strcmp(schema, "pg_catalog") && strcmp(schema, "information_schema"))
+		TRY(ddl_check_namespace(s, schema, err));
+	pthread_mutex_lock(&mu);
+	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
+		rc = FLOE_ERR;
+	else
+		/* USAGE is not enforced (everyone has it); CREATE needs a superuser */
+		*out = usage || !role || (strcmp(role, "public") && is_super(role));
+	pthread_mutex_unlock(&mu);
+	return rc;
+}
+
+const char *
+acl_fn_role_name(int64_t oid, char *buf, size_t n)
+{
+	Session *s = tl_session;
+	const char *r = NULL;
+	int i;
+	floe_error e;
+	if (!s)
+		return oid == 10 ? "floe" : NULL;
+	pthread_mutex_lock(&mu);
+	if (refresh(s, &e) == FLOE_OK) {
+		for (i = 0; i < (int)(sizeof predefined_oids / sizeof predefined_oids[0]) && !r; i++)
+			if (predefined_oids[i].oid == oid)
+				r = predefined_oids[i].name;
+		for (i = 0; i < cache.r.nroles && !r; i++)
+			if (role_oid(s, cache.r.roles[i].name) == oid)
+				r = cache.r.roles[i].name;
+		if (!r && role_oid(s, session_user(s) ? session_user(s) : "floe") == oid)
+			r = session_user(s) ? session_user(s) : "floe";
+		if (r) {
+			snprintf(buf, n, "%s", r);
+			r = buf;
+		}
+	}
+	pthread_mutex_unlock(&mu);
+	return r;
 }

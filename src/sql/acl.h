@@ -13,6 +13,13 @@
  *   acl_is_superuser(s)               is the session's current role a superuser?
  *   acl_allow_dir(dir, err)           add a directory server-side files may be
  *                                     in (floe --allow-dir; process-wide)
+ *   acl_list_roles(s, a, &roles, &n, &members, &nm, err)
+ *                                     the roles and memberships pg_roles,
+ *                                     pg_authid, pg_user, pg_auth_members show
+ *   acl_fn_table_privilege / acl_fn_schema_privilege / acl_fn_role_name
+ *                                     has_table_privilege, has_schema_privilege,
+ *                                     pg_get_userbyid (func_pgcatalog.c) for the
+ *                                     session whose statement runs on this thread
  */
 #ifndef FLOE_SQL_ACL_H
 #define FLOE_SQL_ACL_H
@@ -25,5 +32,28 @@ int acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
 bool acl_is_superuser(Session *s);
 int acl_allow_dir(const char *dir, floe_error *err);
+
+typedef struct AclRoleRow {
+	const char *name;
+	int64_t oid;              /* 10: the first superuser; PostgreSQL's for
+				     pg_read_server_files ...; else a hash */
+	bool super, login;
+} AclRoleRow;
+
+typedef struct AclMemberRow {
+	int64_t roleid, member;   /* member is in role roleid */
+} AclMemberRow;
+
+int acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **members,
+		   int *nmembers, floe_error *err);
+/* user NULL: user_oid (< 0: the current role); table NULL: table_oid;
+ * priv: PostgreSQL's list ("SELECT, INSERT", "select with grant option");
+ * *out: any of them held.  Without a running statement: true. */
+int acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table,
+			   int64_t table_oid, const char *priv, bool *out, floe_error *err);
+int acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema,
+			    const char *priv, bool *out, floe_error *err);
+/* the name of role oid into buf, or NULL when unknown */
+const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);
 
 #endif

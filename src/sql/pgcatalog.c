@@ -52,6 +52,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "sql/bind.h"
+#include "sql/acl.h"
 #include "sql/constrel.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
@@ -884,7 +885,10 @@ pk_constraint_oid(const TabInfo *t)
 const char *
 pgcatalog_user(Session *s)
 {
-	const char *u = session_setting(s, "session_authorization");
+	const char *u = session_setting(s, "role");
+	if (u && u[0] && strcasecmp(u, "none"))
+		return u;      /* SET ROLE (checked by acl.c) */
+	u = session_setting(s, "session_authorization");
 	return u && u[0] ? u : s->user ? s->user : DEFAULT_USER;
 }
 
@@ -1391,33 +1395,57 @@ fill_database(Rel *r, const Snap *sn)
 	put_s(r, row, "datctype", "C");
 }
 
-/* pg_roles, pg_authid, pg_user: the one superuser */
-static void
-fill_role(Rel *r, const Snap *sn, const char *rel)
+/* pg_roles, pg_authid, pg_user, pg_auth_members: the roles of the roles
+ * file (sql/acl.c; before any role was created, the session's user as the
+ * one superuser), passwords never shown (pg_authid.rolpassword NULL) */
+static int
+fill_role(Rel *r, Session *s, Arena *a, const char *rel, floe_error *err)
 {
-	Value *row = constrel_row(r);
-	if (!strcmp(rel, "pg_user")) {
-		put_s(r, row, "usename", sn->user);
-		put_i(r, row, "usesysid", OID_ROLE);
-		put_b(r, row, "usecreatedb", true);
-		put_b(r, row, "usesuper", true);
-		put_b(r, row, "userepl", true);
-		put_b(r, row, "usebypassrls", true);
-		put_s(r, row, "passwd", "********");
-		return;
+	AclRoleRow *roles;
+	AclMemberRow *mem;
+	int n, nm, i;
+
+	TRY(acl_list_roles(s, a, &roles, &n, &mem, &nm, err));
+	if (!strcmp(rel, "pg_auth_members")) {
+		for (i = 0; i < nm; i++) {
+			Value *row = constrel_row(r);
+			put_i(r, row, "roleid", mem[i].roleid);
+			put_i(r, row, "member", mem[i].member);
+			put_i(r, row, "grantor", OID_ROLE);
+			put_b(r, row, "admin_option", false);
+		}
+		return FLOE_OK;
 	}
-	put_i(r, row, "oid", OID_ROLE);
-	put_s(r, row, "rolname", sn->user);
-	put_b(r, row, "rolsuper", true);
-	put_b(r, row, "rolinherit", true);
-	put_b(r, row, "rolcreaterole", true);
-	put_b(r, row, "rolcreatedb", true);
-	put_b(r, row, "rolcanlogin", true);
-	put_b(r, row, "rolreplication", true);
-	put_b(r, row, "rolbypassrls", true);
-	put_i(r, row, "rolconnlimit", -1);
-	if (!strcmp(rel, "pg_roles"))
-		put_s(r, row, "rolpassword", "********");
+	for (i = 0; i < n; i++) {
+		Value *row;
+		bool su = roles[i].super;
+		if (!strcmp(rel, "pg_user") && !roles[i].login)
+			continue;
+		row = constrel_row(r);
+		if (!strcmp(rel, "pg_user")) {
+			put_s(r, row, "usename", roles[i].name);
+			put_i(r, row, "usesysid", roles[i].oid);
+			put_b(r, row, "usecreatedb", su);
+			put_b(r, row, "usesuper", su);
+			put_b(r, row, "userepl", su);
+			put_b(r, row, "usebypassrls", su);
+			put_s(r, row, "passwd", "********");
+			continue;
+		}
+		put_i(r, row, "oid", roles[i].oid);
+		put_s(r, row, "rolname", roles[i].name);
+		put_b(r, row, "rolsuper", su);
+		put_b(r, row, "rolinherit", true);
+		put_b(r, row, "rolcreaterole", su);
+		put_b(r, row, "rolcreatedb", su);
+		put_b(r, row, "rolcanlogin", roles[i].login);
+		put_b(r, row, "rolreplication", su);
+		put_b(r, row, "rolbypassrls", su);
+		put_i(r, row, "rolconnlimit", -1);
+		if (!strcmp(rel, "pg_roles"))
+			put_s(r, row, "rolpassword", "********");
+	}
+	return FLOE_OK;
 }
 
 /* the settings of pg_settings and current_setting(): key is the name SET
@@ -1988,8 +2016,9 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_type(&r);
 		else if (is(d, "pg_database"))
 			fill_database(&r, &sn);
-		else if (is(d, "pg_roles") || is(d, "pg_user") || is(d, "pg_authid"))
-			fill_role(&r, &sn, d->name);
+		else if (is(d, "pg_roles") || is(d, "pg_user") || is(d, "pg_authid") ||
+			 is(d, "pg_auth_members"))
+			TRY(fill_role(&r, s, a, d->name, err));
 		else if (is(d, "pg_settings"))
 			fill_settings(&r, s);
 		else if (is(d, "pg_stat_activity"))

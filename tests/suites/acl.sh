@@ -34,7 +34,7 @@ cleanup() {
 		wait "$spid" 2>/dev/null
 	fi
 	scripts/pg-test-server.sh stop >/dev/null 2>&1
-	rm -rf "$tmp"
+	[ -n "${ACL_KEEP:-}" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
 unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS PGPASSWORD
@@ -241,5 +241,103 @@ if ! grep -q '^loader:\|^role:loader:' "$wh/users" "$wh/roles"; then pass drop_r
 else fail drop_role_removes_secrets "still there"; fi
 
 stop_server || fail clean_exit "exit" "$tmp/serve.err"
+
+# ---- the same script on floe serve and on PostgreSQL 15 -------------------------
+# (a fresh warehouse served with trust to "postgres", and a throwaway
+# PostgreSQL 15 cluster with a database "floe"): every output line equal,
+# errors included (SQLSTATE and message), LOCATION / LINE lines aside
+cat >"$tmp/cmp.sql" <<'SQL'
+\set VERBOSITY verbose
+CREATE TABLE t (a int, b text);
+INSERT INTO t VALUES (1, 'one');
+CREATE TABLE u (a int);
+CREATE ROLE ro LOGIN PASSWORD 'Pr0be pw';
+CREATE USER rw;
+CREATE ROLE grp;
+CREATE ROLE ro;
+CREATE ROLE pg_x;
+CREATE ROLE nolog NOLOGIN;
+GRANT SELECT ON t TO ro;
+GRANT ALL ON ALL TABLES IN SCHEMA public TO rw;
+GRANT SELECT ON nosuch TO ro;
+GRANT SELECT ON t TO nosuch;
+GRANT USAGE ON t TO ro;
+GRANT SELECT ON u TO grp;
+GRANT grp TO ro;
+GRANT nosuch TO ro;
+\du
+SELECT rolname, rolsuper, rolcanlogin FROM pg_roles WHERE rolname !~ '^pg_' ORDER BY 1;
+SELECT has_table_privilege('ro', 't', 'SELECT'), has_table_privilege('ro', 't', 'INSERT'), has_table_privilege('ro', 'u', 'select'), has_table_privilege('rw', 'public.t', 'UPDATE, DELETE');
+SELECT has_schema_privilege('ro', 'public', 'USAGE'), has_table_privilege('nosuch', 't', 'SELECT');
+SELECT has_table_privilege('ro', 'nosuch', 'SELECT');
+SET ROLE ro;
+SELECT current_user;
+SELECT * FROM t;
+SELECT * FROM u;
+SELECT * FROM t JOIN u USING (a);
+INSERT INTO t VALUES (2, 'two');
+UPDATE t SET b = 'x';
+UPDATE t SET b = 'x' WHERE a = 1;
+DELETE FROM t;
+TRUNCATE t;
+DROP TABLE t;
+ALTER TABLE t ADD COLUMN c int;
+CREATE SCHEMA s;
+CREATE ROLE x;
+CREATE ROLE x SUPERUSER;
+DROP ROLE rw;
+DROP ROLE IF EXISTS nosuch;
+ALTER ROLE rw LOGIN;
+ALTER ROLE ro PASSWORD 'Pr0be pw2';
+GRANT pg_read_server_files TO rw;
+COPY t FROM '/tmp/x.csv';
+COPY t TO '/tmp/x.csv';
+COPY t FROM STDIN;
+SELECT has_table_privilege('t', 'SELECT'), has_table_privilege('t', 'INSERT');
+RESET ROLE;
+SET ROLE nosuch;
+SET ROLE rw;
+SELECT count(*) FROM t;
+INSERT INTO t VALUES (3, 'three');
+UPDATE t SET b = 'tres' WHERE a = 3;
+DELETE FROM t WHERE a = 3;
+TRUNCATE t;
+RESET ROLE;
+REVOKE SELECT ON t FROM ro;
+SET ROLE ro;
+SELECT * FROM t;
+RESET ROLE;
+GRANT SELECT ON t TO PUBLIC;
+SET ROLE ro;
+SELECT * FROM t;
+RESET ROLE;
+DROP ROLE ro;
+DROP ROLE nosuch;
+REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rw;
+REVOKE SELECT ON u FROM grp;
+DROP ROLE ro, rw, grp, nolog;
+\du
+SQL
+cmp_filter() { grep -v '^LOCATION:\|^LINE [0-9]*:\|^ *^$' | sed 's/^psql:[^:]*:[0-9]*: //'; }
+if envout=$(scripts/pg-test-server.sh start 2>&1); then
+	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+	psql -X -q "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" -c "CREATE DATABASE floe" >/dev/null 2>&1
+	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmp.sql" 2>&1 | cmp_filter >"$tmp/cmp.pg"
+	mkdir -p "$tmp/wh2"
+	if start_server -D "$tmp/wh2"; then
+		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmp.sql" 2>&1 |
+			cmp_filter >"$tmp/cmp.floe"
+		stop_server || fail clean_exit_2 "exit" "$tmp/serve.err"
+		if diff -u "$tmp/cmp.pg" "$tmp/cmp.floe" >"$tmp/cmp.diff" && [ "$(grep -c ERROR "$tmp/cmp.pg")" -gt 25 ]; then
+			pass "same_as_postgresql ($(grep -c ERROR "$tmp/cmp.pg") errors, \\du, has_table_privilege, SET ROLE)"
+		else
+			fail same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmp.diff"
+		fi
+	else
+		fail same_as_postgresql "floe serve did not start" "$tmp/serve.err"
+	fi
+else
+	echo "SKIP acl: same_as_postgresql (PostgreSQL 15 did not start)"
+fi
 
 exit $((nfail > 0))
