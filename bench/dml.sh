@@ -18,8 +18,11 @@
 # held (the data files the DML removed, from iceberg-validate --files:
 # CREATE TABLE AS SELECT * FROM t LIMIT that many), the issue's yardstick
 # for copy-on-write.
+# Wall times on a shared machine swing; each DML and its yardstick also
+# print their CPU time (user+sys of the floe process, "cpu"), steadier.
 # Not a test: run on demand,
 #   bench/dml.sh [ROWS] [CONFIGS...]      (default 10000000 cow mor-v2 mor-v3)
+#   FLOE_BENCH_BIN=path/to/floe bench/dml.sh ...   another binary (no make)
 # and record the numbers in bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,8 +30,8 @@ rows=${1:-10000000}
 shift || true
 configs=("$@")
 [ ${#configs[@]} -eq 0 ] && configs=(cow mor-v2 mor-v3)
-make -s -j2 B=build build/floe
-F=build/floe
+F=${FLOE_BENCH_BIN:-build/floe}
+[ -n "${FLOE_BENCH_BIN:-}" ] || make -s -j2 B=build build/floe
 tmp=$(mktemp -d /tmp/floe-bench-dml.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -37,13 +40,15 @@ per=$((rows / files))
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-# run SQL in the warehouse; sets $t (seconds) and $out (the output)
+# run SQL in the warehouse; sets $t (seconds), $cpu (user+sys seconds)
+# and $out (the output)
 run() {
 	local t0 t1
 	t0=$(now)
-	out=$("$F" -D "$wh" -q -A -t -c "$1")
+	out=$(/usr/bin/time -f '%U %S' -o "$tmp/cpu" "$F" -D "$wh" -q -A -t -c "$1")
 	t1=$(now)
 	t=$(secs "$t0" "$t1")
+	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$tmp/cpu")
 }
 
 run2() {   # the faster of two runs
@@ -89,18 +94,19 @@ for cfg in "${configs[@]}"; do
 	printf '%-34s %8ss   %s\n' "scan (fresh)" "$scan0" "$out"
 
 	one() {   # label, DML, count query
-		local label=$1 dml=$2 cnt=$3 c d w="" n tag touched=0
+		local label=$1 dml=$2 cnt=$3 c d w="" n tag touched=0 dc wc
 		run2 "$cnt"; c=$t; n=$out
 		[ "$mode" = copy-on-write ] && live_files >"$tmp/before"
-		run "$dml"; d=$t; tag=$out
+		run "$dml"; d=$t; tag=$out; dc=$cpu
 		if [ "$mode" = copy-on-write ]; then
 			live_files >"$tmp/after"
 			touched=$(comm -23 "$tmp/before" "$tmp/after" | awk '{ s += $2 } END { print s + 0 }')
-			run "CREATE TABLE rw AS SELECT * FROM t LIMIT $touched"; w=$t
+			run "CREATE TABLE rw AS SELECT * FROM t LIMIT $touched"; w=$t; wc=$cpu
 			run "DROP TABLE rw"
 		fi
 		printf '%-34s %8ss   count(*) %ss (%s rows)   ratio %s' "$label" "$d" "$c" "$n" "$(ratio "$d" "$c")"
-		[ -n "$w" ] && printf '   rewrite %s rows %ss   ratio %s' "$touched" "$w" "$(ratio "$d" "$w")"
+		[ -n "$w" ] && printf '   rewrite %s rows %ss   ratio %s   cpu %s/%s ratio %s' "$touched" "$w" \
+			"$(ratio "$d" "$w")" "$dc" "$wc" "$(ratio "$dc" "$wc")"
 		echo
 		run2 "$scan"
 		printf '%-34s %8ss   slowdown %s   %s\n' "  scan after" "$t" "$(ratio "$t" "$scan0")" "$out"

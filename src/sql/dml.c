@@ -44,7 +44,11 @@
  * Invariants
  *   1. A failed statement commits nothing: every file it wrote is removed
  *      (unfinished writers aborted, finished ones' files deleted, and the
- *      commit's own failure leaves our data files to us to delete).
+ *      commit's own failure leaves our data files to us to delete) --
+ *      except when the commit's outcome is unknown (08006: the catalog
+ *      connection broke during the swap, which may have landed): then
+ *      every data / delete file is kept and listed in
+ *      <warehouse>/orphan-candidates (txn_record_orphans).
  *   2. The REWRITE pass of a file sees the rows in the MATCH pass's order
  *      (the scan is deterministic); a different row count is XX001.
  *   3. UPDATE never moves a row between partitions: SET of a partition
@@ -2455,8 +2459,22 @@ dml_run(Dml *d)
 		ch.add = added;
 		ch.nadd = nadded;
 		ch.job_id = job;
-		if (txn_commit(d->s, d->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK)
-			goto fail;
+		if (txn_commit(d->s, d->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
+			const char **paths;
+			if (!floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE))
+				goto fail;
+			/* 08006: the swap may have landed and name our files:
+			 * keep them all, listed as orphan candidates (invariant 1) */
+			paths = ARENA_ARRAY(ctx->arena, const char *, nadded + 1);
+			for (k = 0; k < nadded; k++)
+				paths[k] = added[k].file_path;
+			txn_record_orphans(d->s, job, paths, nadded);
+			for (i = 0; i < d->nslots; i++)
+				data_writer_free(d->slots[i].w);
+			d->nslots = 0;
+			d->dw = NULL;
+			return FLOE_ERR;
+		}
 	}
 	for (i = 0; i < d->nslots; i++)
 		data_writer_free(d->slots[i].w);

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# UPDATE / DELETE suite (issue 5): what tests/sql/dml/failures.test cannot
+# see — the files a statement leaves in the table's folder.
+#
+# A. A failed UPDATE / DELETE commits nothing and leaves no file: on tables
+#    in copy-on-write and merge-on-read mode, format versions 2 and 3
+#    (position delete files / deletion vectors), with a small target file
+#    size so the writers have finished files when the error comes,
+#    statements failing late in a 100,000-row table — 22012 in SET at row
+#    99,999, 22012 in RETURNING (UPDATE and DELETE: after rows were
+#    written), 21000 (a correlated scalar subquery with two rows for row
+#    99,999), 23502 (NOT NULL at row 99,999), 23505 (PRIMARY KEY, checked
+#    after every row was written) — must leave the table folder's file list
+#    (data, delete and metadata files), the catalog's metadata location and
+#    the rows exactly as they were, and no orphan-candidates list.
+# B. Unknown commit outcome (08006): with a PostgreSQL catalog whose
+#    iceberg_tables UPDATE is stalled by a trigger, the test refuses new
+#    connections to the catalog database and terminates floe's catalog
+#    backend in the middle of the swap; UPDATE (copy-on-write, merge-on-read
+#    v2) and DELETE (merge-on-read v3) then fail with 08006, must keep every
+#    data / delete file they wrote (the swap may have landed) and list them
+#    in <warehouse>/orphan-candidates; the table is unchanged once the
+#    catalog is back.
+#
+# Prints "PASS dml: name" / "FAIL dml: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/floe-dmlsuite.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-dmlpg.XXXXXX)
+cleanup() {
+	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE FLOE_CATALOG PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_TABLE_DEFAULTS
+
+pass() { echo "PASS dml: $1"; }
+fail() { echo "FAIL dml: $1: $2"; }
+
+# Every file of a table folder with its size, sorted.
+files() { (cd "$1" && find . -type f -printf '%p %s\n' | LC_ALL=C sort); }
+
+rows() {   # floe's rows, CSV, sorted
+	"$FLOE_BIN" -D "$1" -c "COPY (SELECT * FROM $2) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort
+}
+
+current_meta() {   # SQLite catalog of warehouse $1, table $2
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+
+# ---- A. failed statements leave nothing --------------------------------
+for variant in cow2 cow3 mor2 mor3; do
+	case $variant in
+	cow2) with="'format-version' = '2'" ;;
+	cow3) with="'format-version' = '3'" ;;
+	mor2) with="'format-version' = '2', 'write.update.mode' = 'merge-on-read', 'write.delete.mode' = 'merge-on-read'" ;;
+	mor3) with="'format-version' = '3', 'write.update.mode' = 'merge-on-read', 'write.delete.mode' = 'merge-on-read'" ;;
+	esac
+	wh=$tmp/a_$variant
+	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id bigint PRIMARY KEY, x integer, v text) WITH ($with, 'write.target-file-size-bytes' = '131072');
+INSERT INTO t SELECT g, 0, 'v' || g FROM generate_series(1, 100000) AS s(g);
+CREATE TABLE o (id bigint, n integer);
+INSERT INTO o VALUES (99999, 1), (99999, 2), (7, 7);" >"$tmp/setup.out" 2>&1; then
+		fail "$variant setup" "$(tail -2 "$tmp/setup.out" | tr '\n' ' ')"
+		continue
+	fi
+	before_files=$(files "$wh/public/t")
+	before_meta=$(current_meta "$wh" t)
+	rows "$wh" t >"$tmp/before.csv"
+	while IFS='|' read -r name state sql; do
+		out=$("$FLOE_BIN" -D "$wh" -c "$sql" 2>&1)
+		got=$(echo "$out" | grep -o 'ERROR:.*' | head -1)
+		if ! echo "$out" | grep -q "ERROR"; then
+			fail "$variant $name" "no error: $(echo "$out" | tail -1)"
+			continue
+		fi
+		if ! echo "$out" | grep -q "$state"; then
+			fail "$variant $name" "expected $state, got $got"
+			continue
+		fi
+		if [ "$(files "$wh/public/t")" != "$before_files" ]; then
+			fail "$variant $name" "files changed: $(diff <(echo "$before_files") <(files "$wh/public/t") | grep '^[<>]' | head -3 | tr '\n' ' ')"
+			continue
+		fi
+		if [ "$(current_meta "$wh" t)" != "$before_meta" ]; then
+			fail "$variant $name" "the catalog moved"
+			continue
+		fi
+		if [ -e "$wh/orphan-candidates" ]; then
+			fail "$variant $name" "orphan-candidates written"
+			continue
+		fi
+		rows "$wh" t >"$tmp/after.csv"
+		if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then
+			fail "$variant $name" "rows changed"
+			continue
+		fi
+		pass "$variant $name leaves no file"
+	done <<'EOF'
+UPDATE 22012 in SET at row 99999|division by zero|UPDATE t SET x = 1 / (id - 99999)
+UPDATE 22012 in RETURNING|division by zero|UPDATE t SET v = 'new' WHERE id % 3 = 0 RETURNING 1 / (id - 99999)
+DELETE 22012 in RETURNING|division by zero|DELETE FROM t WHERE id % 2 = 0 RETURNING 1 / (id - 99998)
+UPDATE 21000|more than one row|UPDATE t SET x = (SELECT o.n FROM o WHERE o.id = t.id)
+UPDATE 23502|violates not-null|UPDATE t SET id = NULLIF(id, 99999)
+UPDATE 23505|duplicate key value|UPDATE t SET id = id - 1 WHERE id >= 99990
+EOF
+done
+
+# ---- B. 08006: files kept and listed ----------------------------------------
+if ! envout=$(scripts/pg-test-server.sh start 2>&1); then
+	fail "pg catalog" "could not start PostgreSQL: $(echo "$envout" | tail -1)"
+	exit 0
+fi
+pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+pg() { psql -h 127.0.0.1 -p "$pgport" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
+
+# unknown_outcome NAME WITH SQL: run SQL on a table created WITH (...)
+# with the swap of table t stalled, cut the catalog off in the middle of
+# it, check what is left.
+unknown_outcome() {
+	local name=$1 with=$2 sql=$3 db=d_$1 wh=$tmp/b_$1 pid bpid out loc_before loc_after i new f
+	mkdir -p "$wh"
+	pg -d postgres -c "CREATE DATABASE $db" || { fail "$name 08006" "CREATE DATABASE"; return; }
+	echo "host=127.0.0.1 port=$pgport user=postgres dbname=$db" >"$wh/catalog-uri"
+	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int, v text) WITH ($with);
+INSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 1000) AS s(g);
+INSERT INTO t VALUES (2000, 'x');" >"$tmp/setup.out" 2>&1; then
+		fail "$name 08006 setup" "$(tail -2 "$tmp/setup.out" | tr '\n' ' ')"
+		return
+	fi
+	rows "$wh" t >"$tmp/before.csv"
+	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_before"
+	loc_before=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
+	pg -d "$db" <<'EOF'
+CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF NEW.table_name = 't' THEN PERFORM pg_sleep(30); END IF;
+	RETURN NEW;
+END $$;
+CREATE TRIGGER stall BEFORE UPDATE ON iceberg_tables FOR EACH ROW EXECUTE FUNCTION stall();
+EOF
+	"$FLOE_BIN" -D "$wh" -c "$sql" >"$tmp/b.out" 2>&1 &
+	pid=$!
+	bpid=
+	for i in $(seq 300); do
+		bpid=$(pg -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$db' AND wait_event = 'PgSleep'")
+		[ -n "$bpid" ] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -z "$bpid" ]; then
+		wait "$pid"
+		fail "$name 08006" "the swap never stalled: $(tail -2 "$tmp/b.out" | tr '\n' ' ')"
+		return
+	fi
+	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS false" -c "SELECT pg_terminate_backend($bpid)" >/dev/null
+	wait "$pid"
+	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS true"
+	pg -d "$db" -c "DROP TRIGGER stall ON iceberg_tables"
+	loc_after=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
+	out=$(cat "$tmp/b.out")
+	if ! grep -q "outcome is unknown" "$tmp/b.out"; then
+		fail "$name 08006" "expected an unknown outcome, got: $(echo "$out" | tail -2 | tr '\n' ' ')"
+		return
+	fi
+	if [ "$loc_after" != "$loc_before" ]; then
+		fail "$name 08006" "the catalog moved"
+		return
+	fi
+	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_after"
+	# every file still there, at least one new one, each new one listed
+	if [ -n "$(comm -23 "$tmp/data_before" "$tmp/data_after")" ]; then
+		fail "$name 08006" "a data file of the table was removed"
+		return
+	fi
+	new=$(comm -13 "$tmp/data_before" "$tmp/data_after")
+	if [ -z "$new" ]; then
+		fail "$name 08006" "no data / delete file was written (or the written ones were deleted)"
+		return
+	fi
+	for f in $new; do
+		if ! grep -q "/public/t/data/$f\$" "$wh/orphan-candidates" 2>/dev/null; then
+			fail "$name 08006" "$f is not listed in orphan-candidates"
+			return
+		fi
+	done
+	rows "$wh" t >"$tmp/after.csv"
+	if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then
+		fail "$name 08006" "rows changed"
+		return
+	fi
+	pass "$name 08006 keeps its $(echo "$new" | wc -w) new file(s) and lists them"
+}
+
+unknown_outcome update_cow "'format-version' = '2'" "UPDATE t SET v = v || '!' WHERE id % 10 = 0"
+unknown_outcome update_mor2 "'format-version' = '2', 'write.update.mode' = 'merge-on-read'" \
+	"UPDATE t SET v = 'u' WHERE id > 990"
+unknown_outcome delete_mor3 "'format-version' = '3', 'write.delete.mode' = 'merge-on-read'" \
+	"DELETE FROM t WHERE id % 7 = 0"
+exit 0
