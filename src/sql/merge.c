@@ -129,6 +129,8 @@ typedef struct Merge {
 	Table *t;
 	const IcebergSchema *schema;
 	int nt;                   /* target columns */
+	int nlin;                 /* 2 on format version 3 (row lineage), else 0 */
+	const IcebergSchema *wschema;  /* what the writers write: schema, + lineage */
 	const char *trel;         /* target relation name (alias) */
 	DataFile *files;
 	int nfiles;
@@ -196,8 +198,10 @@ typedef struct Merge {
 /* join output layout */
 #define COL_POS(m) ((m)->nt)
 #define COL_FIDX(m) ((m)->nt + 1)
-#define COL_SRC(m, j) ((m)->nt + 2 + (j))
-#define COL_MARK(m) ((m)->nt + 2 + (m)->ns)
+#define COL_ROWID(m) ((m)->nt + 2)           /* v3 (nlin == 2) only */
+#define COL_SEQ(m) ((m)->nt + 3)
+#define COL_SRC(m, j) ((m)->nt + 2 + (m)->nlin + (j))
+#define COL_MARK(m) ((m)->nt + 2 + (m)->nlin + (m)->ns)
 
 static int
 complete(ResultSink *sink, const char *tag)
@@ -244,6 +248,12 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
 	}
 	m->schema = metadata_current_schema(m->t->md);
 	m->nt = m->schema->nfields;
+	m->wschema = m->schema;
+	if (m->t->md->format_version >= 3) {
+		/* row lineage: updated rows keep _row_id, kept rows both values */
+		m->nlin = 2;
+		m->wschema = table_lineage_schema(m->schema, ctx->arena);
+	}
 	m->trel = rv->alias ? rv->alias->aliasname : rv->relname;
 	if (m->t->md->format_version < 2) {
 		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -273,8 +283,9 @@ static Operator *
 target_op(Merge *m, bool empty)
 {
 	ExecCtx *ctx = m->ctx;
-	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, m->nt + 2);
-	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 1);
+	int nout = m->nt + 2 + m->nlin;
+	SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, nout);
+	int *proj = ARENA_ARRAY(ctx->arena, int, nout);
 	Operator **kids;
 	int i, c;
 
@@ -285,18 +296,26 @@ target_op(Merge *m, bool empty)
 	proj[m->nt] = SCAN_PROJ_FILE_POS;
 	types[m->nt] = type_make(TYPE_INT64);
 	types[m->nt + 1] = type_make(TYPE_INT32);
+	if (m->nlin) {
+		/* scan: cols, pos, rowid, seq; output: cols, pos, fidx, rowid, seq */
+		proj[m->nt + 1] = SCAN_PROJ_ROW_ID;
+		proj[m->nt + 2] = SCAN_PROJ_LAST_UPDATED_SEQ;
+		types[COL_ROWID(m)] = types[COL_SEQ(m)] = type_make(TYPE_INT64);
+	}
 	if (empty || m->nfiles == 0)
-		return values_new(ctx, m->nt + 2, types, 0, NULL);
+		return values_new(ctx, nout, types, 0, NULL);
 	kids = ARENA_ARRAY(ctx->arena, Operator *, m->nfiles);
 	for (i = 0; i < m->nfiles; i++) {
-		Operator *scan = scan_new(ctx, m->schema, m->nt + 1, proj, &m->files[i], 1, false,
-					  m->t->md);
-		Expr **ex = ARENA_ARRAY(ctx->arena, Expr *, m->nt + 2);
+		Operator *scan = scan_new(ctx, m->schema, m->nt + 1 + m->nlin, proj, &m->files[i], 1,
+					  false, m->t->md);
+		Expr **ex = ARENA_ARRAY(ctx->arena, Expr *, nout);
 		Value fi = value_int(TYPE_INT32, i);
 		for (c = 0; c <= m->nt; c++)
 			ex[c] = expr_colref(ctx->arena, c, types[c]);
 		ex[m->nt + 1] = expr_const(ctx->arena, &fi);
-		kids[i] = project_new(ctx, scan, m->nt + 2, ex);
+		for (c = 0; c < m->nlin; c++)
+			ex[m->nt + 2 + c] = expr_colref(ctx->arena, m->nt + 1 + c, types[m->nt + 2 + c]);
+		kids[i] = project_new(ctx, scan, nout, ex);
 	}
 	return m->nfiles == 1 ? kids[0] : append_new(ctx, m->nfiles, kids);
 }
@@ -370,7 +389,7 @@ to_join(Merge *m, const Expr *e, bool to_source)
 
 	*c = *e;
 	if (e->kind == EXPR_COLREF && e->col >= m->nt)
-		c->col = to_source ? e->col - m->nt : e->col + 2;
+		c->col = to_source ? e->col - m->nt : e->col + 2 + m->nlin;
 	if (e->nargs) {
 		c->args = ARENA_ARRAY(m->ctx->arena, Expr *, e->nargs);
 		for (i = 0; i < e->nargs; i++)
@@ -678,7 +697,7 @@ new_writer(Merge *m, const PartitionSpec *spec, DataWriter **out)
 	DataWriter *w;
 	int i;
 
-	w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->schema, 0,
+	w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->wschema, 0,
 			    m->ctx->arena);
 	*out = w;
 	TRY(data_writer_set_spec(w, spec, m->ctx->err));
@@ -791,7 +810,28 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 				return FLOE_ERR;
 			}
 	TRY(writer(m));
-	TRY(data_writer_write(m->w, ob, m->ctx->err));
+	if (m->nlin) {
+		/* row lineage: an updated row keeps its _row_id, a new row gets
+		 * none; _last_updated_sequence_number NULL (this commit's) */
+		Batch lb = *ob;
+		Value nv = value_null(type_make(TYPE_INT64));
+		lb.ncols = m->nt + 2;
+		lb.cols = ARENA_ARRAY(sc, Vector, m->nt + 2);
+		for (c = 0; c < m->nt; c++)
+			lb.cols[c] = ob->cols[c];
+		vector_init(&lb.cols[m->nt], type_make(TYPE_INT64), sc, n);
+		vector_init(&lb.cols[m->nt + 1], type_make(TYPE_INT64), sc, n);
+		if (cl->act == ACT_UPDATE)
+			vector_copy_rows(&lb.cols[m->nt], 0, &b->cols[COL_ROWID(m)], sel, n);
+		for (j = 0; j < n; j++) {
+			if (cl->act != ACT_UPDATE)
+				vector_set_value(&lb.cols[m->nt], j, &nv);
+			vector_set_value(&lb.cols[m->nt + 1], j, &nv);
+		}
+		TRY(data_writer_write(m->w, &lb, m->ctx->err));
+	} else {
+		TRY(data_writer_write(m->w, ob, m->ctx->err));
+	}
 	if (m->newkeys) {
 		Batch kb = *ob;
 		kb.ncols = m->npk;
@@ -1012,7 +1052,7 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 {
 	ExecCtx *ctx = m->ctx;
 	ExecCtx sctx = *ctx;      /* the scan's state goes with a per-file arena */
-	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 1);
+	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 3);
 	Operator *scan;
 	Batch *b;
 	int64_t k = 0;
@@ -1022,6 +1062,8 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 	for (i = 0; i < m->nt; i++)
 		proj[i] = i;
 	proj[m->nt] = SCAN_PROJ_FILE_POS;
+	proj[m->nt + 1] = SCAN_PROJ_ROW_ID;             /* v3: kept rows keep both */
+	proj[m->nt + 2] = SCAN_PROJ_LAST_UPDATED_SEQ;
 	if (shared_rewrite(m, f)) {
 		TRY(writer(m));
 		w = m->w;
@@ -1031,7 +1073,7 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 		return FLOE_ERR;
 	}
 	sctx.arena = arena_new(16 * 1024);
-	scan = scan_new(&sctx, m->schema, m->nt + 1, proj, f, 1, false, m->t->md);
+	scan = scan_new(&sctx, m->schema, m->nt + 1 + m->nlin, proj, f, 1, false, m->t->md);
 	if (op_open(scan) != FLOE_OK)
 		goto out;
 	for (;;) {
@@ -1061,6 +1103,14 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 			continue;
 		ob = *b;
 		ob.ncols = m->nt;
+		if (m->nlin) {
+			/* table columns, then _row_id and the sequence number */
+			ob.ncols = m->nt + 2;
+			ob.cols = ARENA_ARRAY(m->scratch, Vector, m->nt + 2);
+			memcpy(ob.cols, b->cols, sizeof(Vector) * (size_t)m->nt);
+			ob.cols[m->nt] = b->cols[m->nt + 1];
+			ob.cols[m->nt + 1] = b->cols[m->nt + 2];
+		}
 		if (nsel < b->count) {
 			ob.sel = sel;
 			ob.count = nsel;
@@ -1329,7 +1379,7 @@ merge_run(Merge *m, bool no_target)
 		TRY(prune_target(m));
 	if (no_target || m->nfiles == 0) {
 		/* no target row: every source row is not matched (no hash table) */
-		int nout = m->nt + 2 + m->ns + 1;
+		int nout = m->nt + 2 + m->nlin + m->ns + 1;
 		Expr **pe = ARENA_ARRAY(ctx->arena, Expr *, nout);
 		Value nv;
 		for (i = 0; i < m->nt; i++) {
@@ -1338,10 +1388,12 @@ merge_run(Merge *m, bool no_target)
 		}
 		nv = value_null(type_make(TYPE_INT64));
 		pe[m->nt] = expr_const(ctx->arena, &nv);
+		for (i = 0; i < m->nlin; i++)
+			pe[m->nt + 2 + i] = expr_const(ctx->arena, &nv);
 		nv = value_null(type_make(TYPE_INT32));
 		pe[m->nt + 1] = expr_const(ctx->arena, &nv);
 		for (i = 0; i <= m->ns; i++)
-			pe[m->nt + 2 + i] = ex[i];
+			pe[COL_SRC(m, i)] = ex[i];
 		m->nfiles = 0;
 		join = project_new(ctx, m->src, nout, pe);
 	} else {

@@ -48,8 +48,13 @@
  * rewritten_bytes_count, removed_delete_files_count), Spark's names, and
  * the command tag OPTIMIZE (CALL for the procedures).
  *
- * Not yet: v3 row lineage is not carried (rewritten rows get new
- * _row_id values), tables with nested columns (0A000).
+ * Row lineage (format version 3, spec "Row Lineage": compaction keeps
+ * it): the scan also produces each row's _row_id and
+ * _last_updated_sequence_number (SCAN_PROJ_ROW_ID / _LAST_UPDATED_SEQ)
+ * and the writer writes them as the reserved columns
+ * (table_lineage_schema), so every row keeps both values.
+ *
+ * Not yet: tables with nested columns (0A000).
  *
  * INTERFACE ROUTINES (bind.h)
  *   optimize_exec(s, ctx, ns, name, deletes_only, tag, sink)   ns NULL: search_path
@@ -170,9 +175,12 @@ rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFi
 {
 	const TableMetadata *md = t->md;
 	const IcebergSchema *schema = metadata_current_schema(md);
-	DataWriter *w = data_writer_new(s->engine->io, table_data_dir(t, ctx->arena), schema, 0,
+	/* v3: every row keeps its _row_id and _last_updated_sequence_number */
+	int nlin = md->format_version >= 3 ? 2 : 0;
+	DataWriter *w = data_writer_new(s->engine->io, table_data_dir(t, ctx->arena),
+					nlin ? table_lineage_schema(schema, ctx->arena) : schema, 0,
 					ctx->arena);
-	int *proj = ARENA_ARRAY(ctx->arena, int, schema->nfields > 0 ? schema->nfields : 1);
+	int *proj = ARENA_ARRAY(ctx->arena, int, schema->nfields + 2);
 	const PartitionSpec *spec = metadata_default_spec(md);
 	bool migrate = spec && files[0].spec_id != spec->spec_id;
 	Operator *op;
@@ -189,7 +197,9 @@ rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFi
 			goto fail;
 	for (i = 0; i < schema->nfields; i++)
 		proj[i] = i;
-	op = scan_new(ctx, schema, schema->nfields, proj, files, n, false, md);
+	proj[schema->nfields] = SCAN_PROJ_ROW_ID;
+	proj[schema->nfields + 1] = SCAN_PROJ_LAST_UPDATED_SEQ;
+	op = scan_new(ctx, schema, schema->nfields + nlin, proj, files, n, false, md);
 	if (op_open(op) != FLOE_OK) {
 		op_close(op);
 		goto fail;

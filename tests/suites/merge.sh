@@ -183,7 +183,13 @@ INSERT INTO p SELECT g, 'u', NULL, g FROM generate_series(50, 60) g ON CONFLICT 
 		continue
 	fi
 	m=$(current_meta "$wh" p)
-	nerr=$("$TOOLS/iceberg-validate" "$m" --deep --json 2>/dev/null | $PY -c 'import json,sys; v=json.JSONDecoder().raw_decode(sys.stdin.read())[0]; print(len(v["errors"]))' 2>&1)
+	# v3: data files hold the row lineage columns (reserved field ids
+	# 2147483540/39, spec "Row Lineage"), which iceberg-validate reports as
+	# "not in the table schema" (also for the Spark-written lineage table
+	# in testdata): those errors are not counted
+	nerr=$("$TOOLS/iceberg-validate" "$m" --deep --json 2>/dev/null | $PY -c 'import json,sys
+v = json.JSONDecoder().raw_decode(sys.stdin.read())[0]
+print(len([e for e in v["errors"] if not (("field_id 2147483540" in e or "field_id 2147483539" in e) and "not in the table schema" in e)]))' 2>&1)
 	if [ "$nerr" != 0 ]; then
 		fail "$variant partitioned" "iceberg-validate --deep: $nerr error(s)"
 		continue
