@@ -20,9 +20,12 @@
  * tuple.  Each batch's spec fields are evaluated over their source
  * columns (partition_transform_vector), each row's tuple is looked up by
  * its key bytes in an open-addressing table of Parts, and each Part
- * touched gets one sub-batch (the batch's own vectors with a selection of
- * its rows).  At most DATA_WRITER_MAX_OPEN files are open at once; the
- * smallest open one is finished to make room.  Every DataFile carries the
+ * touched gets its rows: half a vector or more are written at once (the
+ * batch's own vectors with a selection), fewer are copied into the Part's
+ * buffer, written when it is full (DATA_WRITER_BUFFER_ROWS), when all
+ * buffers use DATA_WRITER_BUFFER_BYTES, or at finish.  At most
+ * DATA_WRITER_MAX_OPEN files are open at once; the smallest open one is
+ * finished to make room.  Every DataFile carries the
  * spec id and its Part's tuple (Values of the transforms' result types).
  *
  * Metrics modes (write.metadata.metrics.default / .column.<name>): none
@@ -91,6 +94,8 @@ struct DataWriter {
 	int nslots;
 	int nopen;                 /* parts with an open Parquet writer */
 	Arena *scratch;            /* per-batch vectors, reset every write */
+	Arena *bufarena;           /* every Part's buffered rows; reset when all
+				      buffers are flushed */
 };
 
 /* One partition tuple seen by a partitioned writer. */
@@ -102,6 +107,8 @@ typedef struct Part {
 	ParquetWriter *pw;         /* open file of this partition, or NULL */
 	uint32_t *rows;            /* this batch's rows (scratch) */
 	uint32_t nrows;
+	Batch *buf;                /* rows not yet given to pw (in bufarena), or NULL */
+	uint32_t bufcap;
 } Part;
 
 /*
@@ -111,6 +118,17 @@ typedef struct Part {
  * first (its partition gets another file if more rows come).
  */
 #define DATA_WRITER_MAX_OPEN 128
+
+/*
+ * Rows of a partition that gets fewer than a vector's worth from a batch
+ * are copied into that partition's buffer first and written when it holds
+ * DATA_WRITER_BUFFER_ROWS rows, at finish, or when all buffers together
+ * have used DATA_WRITER_BUFFER_BYTES of bufarena (then every buffer is
+ * written and the arena reset).  So unsorted input over many partitions
+ * writes whole batches, and a partition's file is rarely finished early.
+ */
+#define DATA_WRITER_BUFFER_ROWS VECTOR_SIZE
+#define DATA_WRITER_BUFFER_BYTES ((size_t)64 << 20)
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -825,6 +843,90 @@ close_smallest(DataWriter *w, floe_error *err)
 	return FLOE_OK;
 }
 
+/* Give rows (b's vectors with selection sel, n rows) to p's file,
+ * opening one (finishing the smallest open file if too many are open)
+ * and finishing it at the target size. */
+static int
+part_write(DataWriter *w, Part *p, const Batch *b, uint32_t *sel, uint32_t n, floe_error *err)
+{
+	Batch sub = *b;
+
+	sub.sel = sel;
+	sub.count = n;
+	if (!p->pw) {
+		if (w->nopen >= DATA_WRITER_MAX_OPEN)
+			TRY(close_smallest(w, err));
+		TRY(open_file(w, &p->pw, err));
+		w->nopen++;
+	}
+	TRY(parquet_writer_write(p->pw, &sub, err));
+	if (parquet_writer_estimated_size(p->pw) >= w->target) {
+		TRY(close_file(w, &p->pw, p->tuple, err));
+		w->nopen--;
+	}
+	return FLOE_OK;
+}
+
+/* Write p's buffered rows. */
+static int
+part_flush(DataWriter *w, Part *p, floe_error *err)
+{
+	Batch *buf = p->buf;
+
+	if (!buf || buf->count == 0)
+		return FLOE_OK;
+	p->buf = NULL;
+	p->bufcap = 0;
+	return part_write(w, p, buf, NULL, buf->count, err);
+}
+
+/* Write every buffer; the buffer arena starts over. */
+static int
+flush_all(DataWriter *w, floe_error *err)
+{
+	int i;
+
+	for (i = 0; i < w->nparts; i++)
+		TRY(part_flush(w, &w->parts[i], err));
+	arena_reset(w->bufarena);
+	return FLOE_OK;
+}
+
+/* Copy rows sel[0..n) of b into p's buffer (long strings too). */
+static void
+part_buffer(DataWriter *w, Part *p, const Batch *b, const uint32_t *sel, uint32_t n)
+{
+	uint32_t have = p->buf ? p->buf->count : 0, i;
+	int c;
+
+	if (have + n > p->bufcap) {
+		uint32_t cap = p->bufcap ? p->bufcap : 64;
+		SqlType *types = ARENA_ARRAY(w->scratch, SqlType, b->ncols);
+		Batch *nb;
+		while (cap < have + n)
+			cap *= 2;
+		for (c = 0; c < b->ncols; c++)
+			types[c] = b->cols[c].type;
+		nb = batch_new(w->bufarena, b->ncols, types, cap);
+		for (c = 0; c < b->ncols && have; c++)
+			vector_copy_rows(&nb->cols[c], 0, &p->buf->cols[c], NULL, have);
+		nb->count = have;
+		p->buf = nb;
+		p->bufcap = cap;
+	}
+	for (c = 0; c < b->ncols; c++) {
+		Vector *v = &p->buf->cols[c];
+		vector_copy_rows(v, have, &b->cols[c], sel, n);
+		if (type_is_string(v->type.id))
+			for (i = have; i < have + n; i++) {
+				strview *sv = &((strview *)v->data)[i];
+				if (sv->len > STRVIEW_INLINE)
+					sv->u.ptr = arena_memdup(w->bufarena, sv->u.ptr, sv->len);
+			}
+	}
+	p->buf->count = have + n;
+}
+
 /* Route the rows of b to their partitions' files. */
 static int
 write_partitioned(DataWriter *w, const Batch *b, floe_error *err)
@@ -868,29 +970,24 @@ write_partitioned(DataWriter *w, const Batch *b, floe_error *err)
 		Part *p = &w->parts[rowpart[r]];
 		p->rows[p->nrows++] = b->sel ? b->sel[r] : r;
 	}
-	/* one sub-batch per touched part: b's vectors with a selection */
+	/* each touched part: a large share is written as it is (b's vectors
+	 * with a selection), a small one is buffered */
 	for (r = 0; r < ntouched; r++) {
 		Part *p = &w->parts[touched[r]];
-		Batch sub = *b;
-		sub.sel = p->rows;
-		sub.count = p->nrows;
-		if (!p->pw) {
-			if (w->nopen >= DATA_WRITER_MAX_OPEN && close_smallest(w, err) != FLOE_OK)
-				goto fail;
-			if (open_file(w, &p->pw, err) != FLOE_OK)
-				goto fail;
-			w->nopen++;
-		}
+		uint32_t *rows = p->rows, n = p->nrows;
 		p->rows = NULL;
 		p->nrows = 0;
-		if (parquet_writer_write(p->pw, &sub, err) != FLOE_OK)
-			goto fail;
-		if (parquet_writer_estimated_size(p->pw) >= w->target) {
-			if (close_file(w, &p->pw, p->tuple, err) != FLOE_OK)
+		if (n >= DATA_WRITER_BUFFER_ROWS / 2 && !p->buf) {
+			if (part_write(w, p, b, rows, n, err) != FLOE_OK)
 				goto fail;
-			w->nopen--;
+			continue;
 		}
+		part_buffer(w, p, b, rows, n);
+		if (p->buf->count >= DATA_WRITER_BUFFER_ROWS && part_flush(w, p, err) != FLOE_OK)
+			goto fail;
 	}
+	if (arena_bytes(w->bufarena) >= DATA_WRITER_BUFFER_BYTES && flush_all(w, err) != FLOE_OK)
+		goto fail;
 	return FLOE_OK;
 fail:
 	w->failed = true;
@@ -902,6 +999,8 @@ data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error
 {
 	int f, c;
 
+	if (spec && spec->nfields == 0 && !w->nspec)
+		w->spec_id = spec->spec_id;    /* an unpartitioned spec: one stream */
 	if (!spec || spec->nfields == 0)
 		return FLOE_OK;
 	if (w->nfiles || w->pw || w->nspec)
@@ -927,6 +1026,8 @@ data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error
 	w->nspec = spec->nfields;
 	w->scratch = arena_new(64 * 1024);
 	arena_on_reset(w->arena, free_scratch, w->scratch);
+	w->bufarena = arena_new(256 * 1024);
+	arena_on_reset(w->arena, free_scratch, w->bufarena);
 	return FLOE_OK;
 }
 
@@ -937,6 +1038,10 @@ data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err
 
 	if (w->failed)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "data writer is in a failed state");
+	if (w->nspec && flush_all(w, err) != FLOE_OK) {
+		w->failed = true;
+		return FLOE_ERR;
+	}
 	for (i = 0; i < w->nparts; i++)
 		if (w->parts[i].pw) {
 			if (close_file(w, &w->parts[i].pw, w->parts[i].tuple, err) != FLOE_OK) {

@@ -72,7 +72,8 @@ int data_writer_set_property(DataWriter *w, const char *key, const char *value, 
  * by source field id in the writer's schema), rows are routed to one
  * open file per partition tuple, and every returned DataFile carries
  * spec_id and its partition tuple (npartition / partition).  Call before
- * the first write; NULL or a spec without fields keeps one stream.  The
+ * the first write; NULL or a spec without fields keeps one stream (whose
+ * files carry that spec's id).  The
  * spec is copied.  0A000 for a transform floe cannot evaluate (or a
  * source type the transform is not defined for).  At most 128 files
  * (DATA_WRITER_MAX_OPEN in data_writer.c) are open at once: the smallest
