@@ -83,11 +83,19 @@
  * / deletion vectors carry their data file's spec and partition
  * (delete_writer.h).
  *
+ * Row lineage (format version 3, spec "Row Lineage"): the target scan
+ * also produces each row's _row_id and _last_updated_sequence_number
+ * (SCAN_PROJ_ROW_ID / _LAST_UPDATED_SEQ, join columns COL_ROWID /
+ * COL_SEQ) and every writer writes table_lineage_schema: an UPDATE
+ * action writes the old row's _row_id and a NULL sequence number (the
+ * commit's), an INSERT NULL for both (new ids at commit), a copy-on-write
+ * rewrite the kept rows' two values as scanned.
+ *
  * Not yet: tables with nested columns and format
  * version 1 tables (0A000), RETURNING on MERGE (not in PostgreSQL 15),
- * ON CONFLICT ON CONSTRAINT / index expressions (0A000), v3 row lineage
- * (updated rows get new _row_ids).  PostgreSQL 15 accepts a non-boolean
- * ON (MERGE ... ON 1); floe requires a boolean (42804).
+ * ON CONFLICT ON CONSTRAINT / index expressions (0A000).  PostgreSQL 15
+ * accepts a non-boolean ON (MERGE ... ON 1); floe requires a boolean
+ * (42804).
  *
  * INTERFACE ROUTINES (bind.h)
  *   merge_exec(s, ctx, sql, stmt, sink)
