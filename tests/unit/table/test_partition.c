@@ -12,9 +12,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "common/arena.h"
 #include "common/error.h"
+#include "storage/fileio.h"
+#include "table/data_writer.h"
+#include "table/metadata.h"
 #include "table/partition.h"
 #include "types/datetime.h"
 #include "types/vector.h"
@@ -320,6 +325,126 @@ test_partition__parse(void **state)
 	arena_free(a);
 }
 
+/*
+ * The partitioned data writer: 6000 unsorted rows over ~200 partition
+ * tuples of (identity(s), bucket[4](id)), NULLs included.  DuckDB reads
+ * every file back (read_parquet with filename): each row's s must be its
+ * file's tuple value, bucket[4] of its id the tuple's bucket, and every
+ * row must be there once.
+ */
+static void
+test_partition__writer_routes_rows(void **state)
+{
+	enum { N = 6000 };
+	IcebergField f[2];
+	IcebergSchema schema;
+	PartitionField pf[2];
+	PartitionSpec spec;
+	SqlType types[2];
+	Arena *a = arena_new(0);
+	char tmpl[] = "/tmp/floe-test-partition.XXXXXX", *tmpdir, *q, line[512], cmd[1024];
+	const char *sh = getenv("FLOE_SHARED") ? getenv("FLOE_SHARED") : "../shared";
+	FileIO *io;
+	DataWriter *w;
+	DataFile *files;
+	int nfiles, i, row = 0, seen = 0;
+	size_t qlen = 0, qcap = 1 << 20;
+	floe_error err;
+	FILE *p;
+	PartitionTransform bucket = {PT_BUCKET, 4};
+	(void)state;
+
+	tmpdir = mkdtemp(tmpl);
+	assert_non_null(tmpdir);
+	io = fileio_local_new(tmpdir);
+	memset(f, 0, sizeof f);
+	f[0].id = 1; f[0].name = "id"; f[0].type = type_make(TYPE_INT64); f[0].iceberg_type = "long";
+	f[1].id = 2; f[1].name = "s"; f[1].type = type_make(TYPE_TEXT); f[1].iceberg_type = "string";
+	memset(&schema, 0, sizeof schema);
+	schema.nfields = 2;
+	schema.fields = f;
+	pf[0] = (PartitionField){2, 1000, "s", "identity"};
+	pf[1] = (PartitionField){1, 1001, "id_bucket", "bucket[4]"};
+	spec = (PartitionSpec){7, 2, pf};
+	types[0] = f[0].type;
+	types[1] = f[1].type;
+	w = data_writer_new(io, tmpdir, &schema, 0, a);
+	assert_int_equal(data_writer_set_spec(w, &spec, &err), FLOE_OK);
+	while (row < N) {
+		Batch *b = batch_new(a, 2, types, 2048);
+		uint32_t n = N - row > 2048 ? 2048 : (uint32_t)(N - row), j;
+		for (j = 0; j < n; j++, row++) {
+			char sv[32];
+			int len = snprintf(sv, sizeof sv, "key-with-long-text-%d", (row * 31) % 50);
+			((int64_t *)b->cols[0].data)[j] = row;
+			if (row % 97 == 0)
+				vector_set_null(&b->cols[1], j);
+			else
+				vector_set_string(&b->cols[1], j, sv, (uint32_t)len);
+		}
+		b->count = n;
+		assert_int_equal(data_writer_write(w, b, &err), FLOE_OK);
+	}
+	assert_int_equal(data_writer_finish(w, &files, &nfiles, &err), FLOE_OK);
+	assert_true(nfiles > 150 && nfiles <= 204);   /* one file per tuple */
+	q = malloc(qcap);
+	qlen = (size_t)snprintf(q, qcap, "SELECT id, coalesce(s, '<null>'), filename FROM read_parquet([");
+	for (i = 0; i < nfiles; i++) {
+		assert_int_equal(files[i].spec_id, 7);
+		assert_int_equal(files[i].npartition, 2);
+		qlen += (size_t)snprintf(q + qlen, qcap - qlen, "%s'%s'", i ? "," : "", files[i].file_path);
+		assert_true(qlen < qcap - 100);
+	}
+	snprintf(q + qlen, qcap - qlen, "], filename = true)");
+	{
+		FILE *qf;
+		char qpath[300];
+		snprintf(qpath, sizeof qpath, "%s/q.sql", tmpdir);
+		qf = fopen(qpath, "w");
+		assert_non_null(qf);
+		fputs(q, qf);
+		fclose(qf);
+		snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/duckdb-sql -f %s --no-header", sh, qpath);
+	}
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof line, p)) {
+		char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL, *nl;
+		long long id;
+		Value v, out;
+		const DataFile *df = NULL;
+		assert_non_null(c2);
+		*c1 = *c2 = 0;
+		if ((nl = strchr(c2 + 1, '\n')))
+			*nl = 0;
+		id = atoll(line);
+		for (i = 0; i < nfiles && !df; i++)
+			if (!strcmp(files[i].file_path, c2 + 1))
+				df = &files[i];
+		assert_non_null(df);
+		if (!strcmp(c1 + 1, "<null>")) {
+			assert_true(df->partition[0].is_null);
+		} else {
+			assert_false(df->partition[0].is_null);
+			assert_int_equal(df->partition[0].u.s.len, strlen(c1 + 1));
+			assert_memory_equal(strview_data(&df->partition[0].u.s), c1 + 1, strlen(c1 + 1));
+		}
+		v = value_int(TYPE_INT64, id);
+		assert_int_equal(partition_transform_value(&bucket, &v, &out, a, &err), FLOE_OK);
+		assert_int_equal(df->partition[1].type.id, TYPE_INT32);
+		assert_int_equal(df->partition[1].u.i, out.u.i);
+		seen++;
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_int_equal(seen, N);
+	data_writer_free(w);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	assert_int_equal(system(cmd), 0);
+	free(q);
+	fileio_free(io);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -329,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_partition__time_transforms),
 		cmocka_unit_test(test_partition__vector_kinds),
 		cmocka_unit_test(test_partition__parse),
+		cmocka_unit_test(test_partition__writer_routes_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
