@@ -21,8 +21,22 @@
  * DISTINCT (whose sort keys are arguments) a row equal to the previous
  * one fed to the same group is skipped.
  *
+ * Spilling (work_mem, spill.h), as PostgreSQL 13's hash aggregation:
+ * once the table's memory passes ctx->mem_limit, the groups already in
+ * it stay and keep absorbing their rows, but a row whose group is not in
+ * the table is written (the child's whole row) to one of SPILL_PARTS
+ * partition files chosen by 4 bits of its key hash.  When the input ends
+ * the in-memory groups are finished and emitted, then each partition file
+ * is aggregated the same way as a new input (a "pass"), with the next 4
+ * hash bits if it spills again, up to MAX_LEVEL levels.  A group is thus
+ * never split between passes, so every aggregate (DISTINCT, ORDER BY,
+ * FILTER, string_agg) sees all of its rows in one state.  What cannot be
+ * bounded this way (the states of groups already in memory growing, one
+ * group's rows past MAX_LEVEL) fails with 53200 once it holds
+ * SPILL_HARD_FACTOR times work_mem.
+ *
  * Invariants:
- *   1. group ids are dense 0..ngroups-1 in first-seen order.
+ *   1. group ids are dense 0..ngroups-1 in first-seen order (per pass).
  *   2. state pointers are recomputed per batch (the state buffer may move).
  *   3. a plain aggregation (no GROUP BY) has exactly one group, even over
  *      no input rows.
@@ -35,7 +49,17 @@
 #include <string.h>
 #include <xxhash.h>
 #include "exec/exec.h"
+#include "exec/spill.h"
 #include "func/func.h"
+
+#define SPILL_BITS 4
+#define SPILL_PARTS (1 << SPILL_BITS)
+#define MAX_LEVEL 8
+
+typedef struct Pending {
+	SpillFile *f;
+	int level;
+} Pending;
 
 typedef struct KeyCol {
 	SqlType type;
@@ -64,6 +88,22 @@ typedef struct HashAggOp {
 				       of a DISTINCT aggregate (else unused) */
 	RowStore **ostore;       /* per aggregate with ORDER BY: its input rows
 				    (group id, arg, arg2, order keys), else NULL */
+	size_t *orow_bytes;      /* per aggregate: bytes of one ostore row */
+	/* spilling */
+	SpillSet *ss;
+	int level;               /* of the current pass */
+	bool spilling;           /* new groups of this pass go to parts[] */
+	SpillFile *parts[SPILL_PARTS];
+	Pending *pending;
+	int npending, cap_pending;
+	Arena *read_arena;       /* a batch read back from a partition */
+	/* aggregates whose states grow with their rows (DISTINCT, ORDER BY):
+	 * a pass keeps its input (replay) until it passes the limit, then
+	 * partitions all of it and the rest of its input (grace_all) */
+	bool growing;
+	bool grace_all;
+	RowStore *replay;
+	int64_t replay_bytes;
 } HashAggOp;
 
 /*
@@ -213,7 +253,7 @@ dset_grow(DistinctSet *d)
 	DistinctSet o = *d;
 	size_t i;
 
-	d->cap = o.cap ? o.cap * 2 : 1024;
+	d->cap = o.cap ? o.cap * 2 : 64;
 	d->hash = xmalloc(sizeof(uint64_t) * d->cap);
 	d->gid = xmalloc(sizeof(uint32_t) * d->cap);
 	d->vidx = xmalloc(sizeof(uint32_t) * d->cap);
@@ -248,7 +288,7 @@ dset_add(HashAggOp *h, DistinctSet *d, SqlType t, uint32_t g, const char *p)
 		    value_eq(d->vals + d->width * d->vidx[sl], p, t, d->width))
 			return false;
 	if (d->n == d->vcap) {
-		d->vcap = d->vcap ? d->vcap * 2 : 1024;
+		d->vcap = d->vcap ? d->vcap * 2 : 64;
 		d->vals = xrealloc(d->vals, d->width * d->vcap);
 	}
 	memcpy(d->vals + d->width * d->n, p, d->width);
@@ -505,17 +545,114 @@ feed_ordered(HashAggOp *h, int j)
 	return FLOE_OK;
 }
 
+/* ---- memory and spilling ----------------------------------------------------- */
+
+static int64_t
+mem_used(const HashAggOp *h)
+{
+	/* groups in use (not capacity: the first allocations alone may pass
+	 * a small work_mem) */
+	int64_t m = (int64_t)arena_bytes(h->arena) + (int64_t)h->ngroups * (24 + (int64_t)h->stride);
+	int k;
+
+	for (k = 0; k < h->nkeys; k++)
+		m += (int64_t)h->ngroups * (int64_t)(h->kc[k].width + 1);
+	for (k = 0; k < h->naggs; k++) {
+		const DistinctSet *d = &h->dsets[k];
+		m += (int64_t)d->cap * 16 + (int64_t)d->vcap * (int64_t)d->width;
+		if (h->ostore[k])
+			m += rowstore_rows(h->ostore[k]) * (int64_t)h->orow_bytes[k];
+	}
+	return m;
+}
+
+/* Forget every group (the end of a pass, close). */
+static void
+reset_table(HashAggOp *h)
+{
+	int k;
+
+	for (k = 0; k < h->nkeys; k++) {
+		free(h->kc[k].data);
+		free(h->kc[k].nulls);
+		h->kc[k].data = NULL;
+		h->kc[k].nulls = NULL;
+	}
+	for (k = 0; k < h->naggs; k++) {
+		DistinctSet *d = &h->dsets[k];
+		free(d->hash);
+		free(d->gid);
+		free(d->vidx);
+		free(d->vals);
+		d->hash = NULL;
+		d->gid = d->vidx = NULL;
+		d->vals = NULL;
+		d->cap = d->n = d->vcap = 0;
+	}
+	for (k = 0; k < h->naggs; k++)
+		if (h->ostore[k])
+			rowstore_clear(h->ostore[k]);
+	free(h->states);
+	free(h->ht_hash);
+	free(h->ht_gid);
+	h->states = NULL;
+	h->ht_hash = NULL;
+	h->ht_gid = NULL;
+	h->ngroups = h->gcap = 0;
+	h->ht_cap = 0;
+	h->emit_pos = 0;
+	arena_reset(h->arena);
+}
+
 static int
-consume(HashAggOp *h, Batch *in)
+part_of(const HashAggOp *h, uint64_t hash)
+{
+	return (int)((hash >> (64 - SPILL_BITS * (h->level + 1))) & (SPILL_PARTS - 1));
+}
+
+/* Write rows[0..n) of in (logical) to partition p of this pass. */
+static int
+spill_rows(HashAggOp *h, Batch *in, int p, const uint32_t *rows, uint32_t n)
+{
+	Operator *c = h->op.child;
+
+	if (!h->parts[p])
+		TRY(spill_file_new(h->ss, c->ncols, c->types, &h->parts[p]));
+	return spill_write(h->parts[p], in, rows, n);
+}
+
+/* The end of a pass's input: its partitions become pending passes. */
+static void
+push_parts(HashAggOp *h)
+{
+	int p;
+
+	for (p = 0; p < SPILL_PARTS; p++) {
+		if (!h->parts[p])
+			continue;
+		if (h->npending == h->cap_pending) {
+			int ncap = h->cap_pending ? h->cap_pending * 2 : 32;
+			h->pending = arena_realloc(h->op.ctx->arena, h->pending,
+						   sizeof(Pending) * (size_t)h->cap_pending,
+						   sizeof(Pending) * (size_t)ncap);
+			h->cap_pending = ncap;
+		}
+		h->pending[h->npending].f = h->parts[p];
+		h->pending[h->npending].level = h->level + 1;
+		h->npending++;
+		h->parts[p] = NULL;
+	}
+	h->spilling = false;
+}
+
+/* Evaluate the keys over in (dense views) and hash every row. */
+static int
+hash_keys(HashAggOp *h, Batch *in, VectorView *views, uint64_t *hashes)
 {
 	Operator *op = &h->op;
 	uint32_t n = in->count, i;
 	Vector *kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys ? h->nkeys : 1);
-	VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys ? h->nkeys : 1);
-	uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * n);
-	uint32_t *gids = arena_alloc(op->scratch, sizeof(uint32_t) * n);
-	void **ptrs = arena_alloc(op->scratch, sizeof(void *) * n);
-	int k, j;
+	int k;
 
 	for (k = 0; k < h->nkeys; k++) {
 		Vector raw;
@@ -528,7 +665,6 @@ consume(HashAggOp *h, Batch *in)
 		}
 		vector_view(&kv[k], &views[k]);
 	}
-	/* hash */
 	for (i = 0; i < n; i++)
 		hashes[i] = 0x9e3779b97f4a7c15ULL;
 	for (k = 0; k < h->nkeys; k++) {
@@ -541,6 +677,44 @@ consume(HashAggOp *h, Batch *in)
 			hashes[i] = mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
 		}
 	}
+	return FLOE_OK;
+}
+
+/* Write every row of in to its partition (gids[i] == EMPTY: only those
+ * rows when gids != NULL). */
+static int
+spill_batch(HashAggOp *h, Batch *in, const uint64_t *hashes, const uint32_t *gids)
+{
+	uint32_t n = in->count, i;
+	uint32_t *rows = arena_alloc(h->op.scratch, sizeof(uint32_t) * (n ? n : 1));
+	int p;
+
+	for (p = 0; p < SPILL_PARTS; p++) {
+		uint32_t c = 0;
+		for (i = 0; i < n; i++)
+			if ((!gids || gids[i] == EMPTY) && part_of(h, hashes[i]) == p)
+				rows[c++] = i;
+		if (c)
+			TRY(spill_rows(h, in, p, rows, c));
+	}
+	return FLOE_OK;
+}
+
+static int
+consume(HashAggOp *h, Batch *in)
+{
+	Operator *op = &h->op;
+	uint32_t n = in->count, i;
+	VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys ? h->nkeys : 1);
+	uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * n);
+	uint32_t *gids = arena_alloc(op->scratch, sizeof(uint32_t) * n);
+	void **ptrs = arena_alloc(op->scratch, sizeof(void *) * n);
+	uint32_t nspill = 0;
+	int k, j;
+
+	TRY(hash_keys(h, in, views, hashes));
+	if (h->grace_all)
+		return spill_batch(h, in, hashes, NULL);
 	/* probe / insert */
 	for (i = 0; i < n; i++) {
 		uint32_t g = EMPTY;
@@ -570,6 +744,17 @@ consume(HashAggOp *h, Batch *in)
 					break;
 				}
 			}
+			/* the limit is checked every 64 new groups: one batch may
+			 * hold VECTOR_SIZE of them */
+			if (g == EMPTY && !h->spilling && !h->growing && h->ngroups &&
+			    (h->ngroups & 63) == 0 &&
+			    h->level < MAX_LEVEL && spill_over(op->ctx, mem_used(h)))
+				h->spilling = true;
+			if (g == EMPTY && h->spilling) {
+				gids[i] = EMPTY;
+				nspill++;
+				continue;
+			}
 			if (g == EMPTY) {
 				g = new_group(h);
 				for (k = 0; k < h->nkeys; k++) {
@@ -593,6 +778,26 @@ consume(HashAggOp *h, Batch *in)
 			}
 		}
 		gids[i] = g;
+	}
+	if (nspill) {
+		/* rows of groups not in the table go to their partitions; the
+		 * others (kept) update states below */
+		uint32_t *ksel = arena_alloc(op->scratch, sizeof(uint32_t) * n), m = 0;
+		Batch *kept;
+		TRY(spill_batch(h, in, hashes, gids));
+		for (i = 0; i < n; i++)
+			if (gids[i] != EMPTY) {
+				ksel[m] = in->sel ? in->sel[i] : i;
+				gids[m++] = gids[i];
+			}
+		if (!m)
+			return FLOE_OK;
+		kept = ARENA_NEW(op->scratch, Batch);
+		*kept = *in;
+		kept->sel = ksel;
+		kept->count = m;
+		in = kept;
+		n = m;
 	}
 	/* update aggregate states */
 	for (j = 0; j < h->naggs; j++) {
@@ -666,29 +871,130 @@ consume(HashAggOp *h, Batch *in)
 	return FLOE_OK;
 }
 
-static int
-hash_agg_open(Operator *op)
+/* Bytes a deep copy of in holds (the replay's accounting). */
+static int64_t
+batch_bytes(const Batch *in)
 {
-	HashAggOp *h = (HashAggOp *)op;
+	int64_t m = 0;
+	int c;
+
+	for (c = 0; c < in->ncols; c++) {
+		const Vector *v = &in->cols[c];
+		m += (int64_t)in->count * (int64_t)(type_width(v->type.id) + 1);
+		if (type_is_string(v->type.id)) {
+			VectorView vv;
+			uint32_t i;
+			vector_view(v, &vv);
+			for (i = 0; i < in->count; i++) {
+				uint32_t r = in->sel ? in->sel[i] : i, k = vv.sel ? vv.sel[r] : r;
+				const strview *sv = (const strview *)vv.data + k;
+				if (validity_get(vv.validity, k) && sv->len > STRVIEW_INLINE)
+					m += sv->len;
+			}
+		}
+	}
+	return m;
+}
+
+/* The pass outgrew the limit with growing aggregates: forget its groups,
+ * partition the input read so far, and from now on all of it. */
+static int
+start_grace(HashAggOp *h)
+{
+	Operator *op = &h->op;
+	int nb = rowstore_nbatches(h->replay), i;
+
+	reset_table(h);
+	for (i = 0; i < nb; i++) {
+		Batch *b = rowstore_batch(h->replay, i);
+		VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys);
+		uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * b->count);
+		TRY(exec_check_cancel(op->ctx));
+		TRY(hash_keys(h, b, views, hashes));
+		TRY(spill_batch(h, b, hashes, NULL));
+		arena_reset(op->scratch);
+	}
+	rowstore_clear(h->replay);
+	h->replay_bytes = 0;
+	h->grace_all = true;
+	return FLOE_OK;
+}
+
+/* Read one pass's input (the child at level 0, else a partition file). */
+static int
+run_pass(HashAggOp *h, SpillFile *f)
+{
+	Operator *op = &h->op;
 	Batch *in;
 	int j;
 
-	TRY(op_open(op->child));
 	if (h->plain)
 		new_group(h);
 	for (;;) {
 		arena_reset(op->scratch);
 		TRY(exec_check_cancel(op->ctx));
-		TRY(op_next(op->child, &in));
+		if (f) {
+			arena_reset(h->read_arena);
+			TRY(spill_read(f, h->read_arena, &in));
+		} else {
+			TRY(op_next(op->child, &in));
+		}
 		if (!in)
 			break;
-		if (in->count)
-			TRY(consume(h, in));
+		if (!in->count)
+			continue;
+		if (h->growing && !h->grace_all && h->level < MAX_LEVEL) {
+			rowstore_append(h->replay, in);
+			h->replay_bytes += batch_bytes(in);
+		}
+		TRY(consume(h, in));
+		if (h->growing && !h->grace_all && h->level < MAX_LEVEL &&
+		    spill_over(op->ctx, mem_used(h) + h->replay_bytes))
+			TRY(start_grace(h));
+		TRY(spill_guard(op->ctx, mem_used(h), "hash aggregation"));
 	}
 	for (j = 0; j < h->naggs; j++)
 		if (h->ostore[j])
 			TRY(feed_ordered(h, j));
+	push_parts(h);
+	h->grace_all = false;
+	rowstore_clear(h->replay);
+	h->replay_bytes = 0;
 	h->emit_pos = 0;
+	return FLOE_OK;
+}
+
+static int
+hash_agg_open(Operator *op)
+{
+	HashAggOp *h = (HashAggOp *)op;
+
+	reset_table(h);
+	h->level = 0;
+	h->npending = 0;
+	TRY(op_open(op->child));
+	return run_pass(h, NULL);
+}
+
+/* After a pass's groups are emitted: the next pending partition. */
+static int
+next_pass(HashAggOp *h, bool *more)
+{
+	Pending pd;
+
+	*more = false;
+	while (h->npending) {
+		pd = h->pending[--h->npending];
+		reset_table(h);
+		h->level = pd.level;
+		if (run_pass(h, pd.f) != FLOE_OK)
+			return FLOE_ERR;
+		spill_file_close(pd.f);
+		if (h->ngroups) {
+			*more = true;
+			return FLOE_OK;
+		}
+	}
 	return FLOE_OK;
 }
 
@@ -702,8 +1008,13 @@ hash_agg_next(Operator *op, Batch **out)
 
 	arena_reset(op->scratch);
 	if (h->emit_pos >= h->ngroups) {
-		*out = NULL;
-		return FLOE_OK;
+		bool more;
+		TRY(next_pass(h, &more));
+		if (!more) {
+			*out = NULL;
+			return FLOE_OK;
+		}
+		arena_reset(op->scratch);
 	}
 	n = h->ngroups - h->emit_pos;
 	if (n > VECTOR_SIZE)
@@ -733,37 +1044,29 @@ static void
 hash_agg_close(Operator *op)
 {
 	HashAggOp *h = (HashAggOp *)op;
-	int k;
+	int p;
 
 	op_close(op->child);
-	for (k = 0; k < h->nkeys; k++) {
-		free(h->kc[k].data);
-		free(h->kc[k].nulls);
-		h->kc[k].data = NULL;
-		h->kc[k].nulls = NULL;
-	}
-	for (k = 0; k < h->naggs; k++) {
-		DistinctSet *d = &h->dsets[k];
-		free(d->hash);
-		free(d->gid);
-		free(d->vidx);
-		free(d->vals);
-		d->hash = NULL;
-		d->gid = d->vidx = NULL;
-		d->vals = NULL;
-		d->cap = d->n = d->vcap = 0;
-	}
-	for (k = 0; k < h->naggs; k++)
-		if (h->ostore[k])
-			rowstore_clear(h->ostore[k]);
-	free(h->states);
-	free(h->ht_hash);
-	free(h->ht_gid);
-	h->states = NULL;
-	h->ht_hash = NULL;
-	h->ht_gid = NULL;
-	h->ngroups = h->gcap = 0;
-	h->ht_cap = 0;
+	reset_table(h);
+	for (p = 0; p < SPILL_PARTS; p++)
+		h->parts[p] = NULL;
+	h->npending = 0;
+	h->spilling = false;
+	h->grace_all = false;
+	rowstore_clear(h->replay);
+	h->replay_bytes = 0;
+	spill_set_close(h->ss);
+	arena_reset(h->read_arena);
+}
+
+static void
+free_tables(void *p)
+{
+	HashAggOp *h = p;
+
+	reset_table(h);
+	arena_free(h->arena);
+	arena_free(h->read_arena);
 }
 
 static const OperatorVT hash_agg_vt = { "HashAggregate", hash_agg_open, hash_agg_next,
@@ -787,7 +1090,9 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 	h->keys = keys;
 	h->aggs = aggs;
 	h->plain = plain && nkeys == 0;
-	h->arena = ctx->arena;
+	h->arena = arena_new(64 * 1024);
+	h->read_arena = arena_new(64 * 1024);
+	h->ss = spill_set_new(ctx);
 	if (h->plain) {
 		h->op.label = "Aggregate";
 		h->op.est_rows = 1;
@@ -803,6 +1108,7 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 		if (aggs[j].distinct && aggs[j].arg)
 			h->dsets[j].width = type_width(aggs[j].arg->type.id);
 	h->ostore = ARENA_ARRAY(ctx->arena, RowStore *, naggs ? naggs : 1);
+	h->orow_bytes = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
 	for (j = 0; j < naggs; j++) {
 		const AggCall *a = &aggs[j];
 		SqlType *ot;
@@ -818,6 +1124,8 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 		for (k2 = 0; k2 < a->norder; k2++)
 			ot[c++] = a->order[k2].e->type;
 		h->ostore[j] = rowstore_new(ctx, c, ot, NULL);
+		for (k2 = 0; k2 < c; k2++)
+			h->orow_bytes[j] += type_width(ot[k2].id) + 1;
 	}
 	for (j = 0; j < naggs; j++) {
 		h->offsets[j] = h->stride;
@@ -825,5 +1133,10 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 	}
 	if (h->stride == 0)
 		h->stride = 16;
+	for (j = 0; j < naggs; j++)
+		if (aggs[j].distinct || aggs[j].norder)
+			h->growing = nkeys > 0;
+	h->replay = rowstore_new(ctx, child->ncols, child->types, NULL);
+	arena_on_reset(ctx->arena, free_tables, h);
 	return &h->op;
 }

@@ -21,7 +21,22 @@
  *   HJ_PROBE_OUTER  emit the probe batch's unmatched rows (outer probe side;
  *                   SEMI: its matched rows, ANTI: its unmatched rows)
  *   HJ_BUILD_OUTER  after the probe input: emit unmatched build rows
+ *   HJ_NEXT_PART    (spilled) the next pending partition: build it
  *   HJ_DONE
+ *
+ * Grace hash join (work_mem, spill.h): when the build side's copy passes
+ * ctx->mem_limit, the rows built so far and the rest of the build input
+ * are written to SPILL_PARTS partition files by 4 bits of their key hash,
+ * then the whole probe input likewise; each (build, probe) partition pair
+ * is then joined as a join of its own (recursively partitioned with the
+ * next 4 bits if its build side is still too big, up to MAX_LEVEL).
+ * Equal keys hash alike, so every match is within one pair; rows with a
+ * NULL key go to partition 0, where they match nothing and are emitted
+ * NULL-extended by outer, ANTI and NOT IN joins as before.  NOT IN's
+ * "some build key is NULL" and "the build side is empty" are decided over
+ * the whole build input (nb_total, build_null_any), not per partition.
+ * A join without keys (block nested loop) cannot be partitioned: its
+ * build side fails with 53200 above SPILL_HARD_FACTOR x work_mem.
  *
  * Invariants:
  *   1. a row whose key has a NULL is never inserted / never probed: NULL
@@ -45,6 +60,16 @@
 #include <string.h>
 #include <xxhash.h>
 #include "exec/exec.h"
+#include "exec/spill.h"
+
+#define SPILL_BITS 4
+#define SPILL_PARTS (1 << SPILL_BITS)
+#define MAX_LEVEL 8
+
+typedef struct Pending {
+	SpillFile *bf, *pf;
+	int level;
+} Pending;
 
 typedef enum HJState {
 	HJ_BUILD,
@@ -52,6 +77,7 @@ typedef enum HJState {
 	HJ_PROBE,
 	HJ_PROBE_OUTER,
 	HJ_BUILD_OUTER,
+	HJ_NEXT_PART,
 	HJ_DONE
 } HJState;
 
@@ -94,6 +120,17 @@ typedef struct HashJoinOp {
 	uint32_t pouter_pos;
 	/* candidate buffers */
 	uint32_t *cand_p, *cand_b;
+	/* spilling: the current sources (build/probe at level 0, else scans
+	 * of a partition pair), pending pairs, whole-input NOT IN facts */
+	Operator *bsrc, *psrc;
+	Operator *bscan, *pscan;
+	SpillSet *ss;
+	int level;
+	SpillFile *cur_bf, *cur_pf;
+	Pending *pending;
+	int npending, cap_pending;
+	int64_t nb_total;
+	bool build_null_any;
 } HashJoinOp;
 
 static inline uint64_t
@@ -249,8 +286,10 @@ typedef struct Chunk {
 	struct Chunk *next;
 } Chunk;
 
+static int partition_all(HashJoinOp *h, Chunk *first, bool *done);
+
 static int
-build(HashJoinOp *h)
+build(HashJoinOp *h, bool *partitioned)
 {
 	Operator *op = &h->op;
 	Chunk *first = NULL, **tail = &first, *c;
@@ -258,10 +297,22 @@ build(HashJoinOp *h)
 	uint32_t i, nb = 0, pos;
 	uint64_t nbuckets = 16;
 
+	*partitioned = false;
+	arena_reset(h->store);
+	h->build_null = false;
+	h->bouter_pos = 0;
+	h->nb = 0;
 	for (;;) {
 		Batch *in;
 		TRY(exec_check_cancel(op->ctx));
-		TRY(op_next(h->build, &in));
+		if (h->nkeys && h->level < MAX_LEVEL &&
+		    spill_over(op->ctx, (int64_t)arena_bytes(h->store))) {
+			*partitioned = true;
+			return partition_all(h, first, partitioned);
+		}
+		TRY(spill_guard(op->ctx, (int64_t)arena_bytes(h->store),
+				h->nkeys ? "hash join" : "nested loop join"));
+		TRY(op_next(h->bsrc, &in));
 		if (!in)
 			break;
 		if (in->count == 0)
@@ -289,6 +340,8 @@ build(HashJoinOp *h)
 		tail = &c->next;
 	}
 	h->nb = nb;
+	if (h->level == 0)
+		h->nb_total = nb;
 	h->bcols = ARENA_ARRAY(h->store, Vector, ncv + 1);
 	for (j = 0; j < ncv; j++) {
 		SqlType t = j < h->nbcols ? h->build->types[j] : h->bkeys[j - h->nbcols]->type;
@@ -317,6 +370,7 @@ build(HashJoinOp *h)
 			uint64_t b;
 			if (isnull[i]) {
 				h->build_null = true;
+				h->build_null_any = true;
 				continue;
 			}
 			b = h->bhash[i] & h->mask;
@@ -327,16 +381,172 @@ build(HashJoinOp *h)
 	return FLOE_OK;
 }
 
+/* ---- Grace partitioning ------------------------------------------------------ */
+
+static int
+part_of(const HashJoinOp *h, uint64_t hash, bool isnull)
+{
+	if (isnull)
+		return 0;
+	return (int)((hash >> (64 - SPILL_BITS * (h->level + 1))) & (SPILL_PARTS - 1));
+}
+
+/* Write the rows of b (ncols columns of src's types) to parts[] by the
+ * hash of key vectors kv (indexed like b's logical rows when dense, else
+ * through b->sel: rows = b->sel). */
+static int
+write_parts(HashJoinOp *h, Operator *src, SpillFile **parts, Batch *b, const Vector *kv,
+	    bool build_side)
+{
+	Operator *op = &h->op;
+	uint32_t n = b->count, i;
+	uint64_t *hash = arena_calloc(op->scratch, sizeof(uint64_t) * n);
+	uint8_t *isnull = arena_calloc(op->scratch, n);
+	uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * n);
+	int j, p;
+
+	for (j = 0; j < h->nkeys; j++)
+		hash_column(&kv[j], b->sel, n, hash, isnull);
+	if (build_side && h->level == 0) {
+		h->nb_total += n;
+		for (i = 0; i < n; i++)
+			if (isnull[i])
+				h->build_null_any = true;
+	}
+	for (p = 0; p < SPILL_PARTS; p++) {
+		uint32_t c = 0;
+		for (i = 0; i < n; i++)
+			if (part_of(h, hash[i], isnull[i]) == p)
+				rows[c++] = i;
+		if (!c)
+			continue;
+		if (!parts[p])
+			TRY(spill_file_new(h->ss, src->ncols, src->types, &parts[p]));
+		TRY(spill_write(parts[p], b, rows, c));
+	}
+	return FLOE_OK;
+}
+
+/* Partition a whole input: key vectors evaluated per batch. */
+static int
+partition_input(HashJoinOp *h, Operator *src, Expr **keys, SpillFile **parts, bool build_side)
+{
+	Operator *op = &h->op;
+
+	for (;;) {
+		Batch *in;
+		Vector *kv;
+		int j;
+		arena_reset(op->scratch);
+		TRY(exec_check_cancel(op->ctx));
+		TRY(op_next(src, &in));
+		if (!in)
+			return FLOE_OK;
+		if (!in->count)
+			continue;
+		kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys + 1);
+		for (j = 0; j < h->nkeys; j++)
+			TRY(expr_eval(op->ctx, keys[j], in, in->sel, in->count, op->scratch, &kv[j]));
+		TRY(write_parts(h, src, parts, in, kv, build_side));
+	}
+}
+
+static void
+push_pending(HashJoinOp *h, SpillFile *bf, SpillFile *pf)
+{
+	if (h->npending == h->cap_pending) {
+		int ncap = h->cap_pending ? h->cap_pending * 2 : 32;
+		h->pending = arena_realloc(h->op.ctx->arena, h->pending,
+					   sizeof(Pending) * (size_t)h->cap_pending,
+					   sizeof(Pending) * (size_t)ncap);
+		h->cap_pending = ncap;
+	}
+	h->pending[h->npending].bf = bf;
+	h->pending[h->npending].pf = pf;
+	h->pending[h->npending].level = h->level + 1;
+	h->npending++;
+}
+
+/* The build side outgrew the limit: the chunks built so far, the rest of
+ * the build source and the whole probe source go to partition files. */
+static int
+partition_all(HashJoinOp *h, Chunk *first, bool *partitioned)
+{
+	Operator *op = &h->op;
+	SpillFile *bparts[SPILL_PARTS] = { 0 }, *pparts[SPILL_PARTS] = { 0 };
+	Chunk *c;
+	int p;
+
+	*partitioned = true;
+	if (h->level == 0) {
+		h->nb_total = 0;
+		h->build_null_any = false;
+	}
+	for (c = first; c; c = c->next) {
+		Batch b = { h->nbcols, c->cols, c->count, NULL, h->store };
+		arena_reset(op->scratch);
+		TRY(write_parts(h, h->bsrc, bparts, &b, c->cols + h->nbcols, true));
+	}
+	arena_reset(h->store);
+	TRY(partition_input(h, h->bsrc, h->bkeys, bparts, true));
+	TRY(partition_input(h, h->psrc, h->pkeys, pparts, false));
+	arena_reset(op->scratch);
+	for (p = SPILL_PARTS; p-- > 0;)
+		if (bparts[p] || pparts[p])
+			push_pending(h, bparts[p], pparts[p]);
+	return FLOE_OK;
+}
+
+/* Start the next pending partition pair: *more = false when none is left. */
+static int
+next_part(HashJoinOp *h, bool *more)
+{
+	for (;;) {
+		Pending pd;
+		bool partitioned;
+
+		spill_file_close(h->cur_bf);
+		spill_file_close(h->cur_pf);
+		h->cur_bf = h->cur_pf = NULL;
+		if (!h->npending) {
+			*more = false;
+			return FLOE_OK;
+		}
+		pd = h->pending[--h->npending];
+		h->cur_bf = pd.bf;
+		h->cur_pf = pd.pf;
+		h->level = pd.level;
+		spill_scan_set(h->bscan, pd.bf);
+		spill_scan_set(h->pscan, pd.pf);
+		h->bsrc = h->bscan;
+		h->psrc = h->pscan;
+		TRY(op_open(h->bscan));
+		TRY(op_open(h->pscan));
+		TRY(build(h, &partitioned));
+		if (!partitioned) {
+			*more = true;
+			return FLOE_OK;
+		}
+	}
+}
+
 static int
 hj_open(Operator *op)
 {
 	HashJoinOp *h = (HashJoinOp *)op;
+	bool partitioned;
 
 	TRY(op_open(h->left));
 	TRY(op_open(h->right));
 	h->state = HJ_BUILD;
-	TRY(build(h));
-	h->state = HJ_NEED_PROBE;
+	h->level = 0;
+	h->npending = 0;
+	h->bsrc = h->build;
+	h->psrc = h->probe;
+	h->nb_total = 0;
+	h->build_null_any = false;
+	TRY(build(h, &partitioned));
+	h->state = partitioned ? HJ_NEXT_PART : HJ_NEED_PROBE;
 	return FLOE_OK;
 }
 
@@ -392,7 +602,7 @@ next_probe_batch(HashJoinOp *h, bool *eof)
 
 	arena_reset(h->probe_arena);
 	for (;;) {
-		TRY(op_next(h->probe, &in));
+		TRY(op_next(h->psrc, &in));
 		if (!in) {
 			*eof = true;
 			return FLOE_OK;
@@ -506,7 +716,13 @@ hj_next(Operator *op, Batch **out)
 		case HJ_NEED_PROBE: {
 			bool eof;
 			TRY(next_probe_batch(h, &eof));
-			h->state = eof ? (h->build_outer ? HJ_BUILD_OUTER : HJ_DONE) : HJ_PROBE;
+			h->state = eof ? (h->build_outer ? HJ_BUILD_OUTER : HJ_NEXT_PART) : HJ_PROBE;
+			break;
+		}
+		case HJ_NEXT_PART: {
+			bool more;
+			TRY(next_part(h, &more));
+			h->state = more ? HJ_NEED_PROBE : HJ_DONE;
 			break;
 		}
 		case HJ_PROBE: {
@@ -530,7 +746,7 @@ hj_next(Operator *op, Batch **out)
 				bool emit = !h->pmatched[p] != h->semi;
 				/* x NOT IN (set): never true when the set has a NULL
 				 * or x is NULL, always true when the set is empty */
-				if (h->not_in && h->nb > 0 && (h->build_null || h->pnull[p]))
+				if (h->not_in && h->nb_total > 0 && (h->build_null_any || h->pnull[p]))
 					emit = false;
 				if (emit)
 					rows[n++] = p;
@@ -553,7 +769,7 @@ hj_next(Operator *op, Batch **out)
 				h->bouter_pos++;
 			}
 			if (h->bouter_pos >= h->nb)
-				h->state = HJ_DONE;
+				h->state = HJ_NEXT_PART;
 			if (n) {
 				*out = gather(h, NULL, rows, n, false);
 				op->rows_out += n;
@@ -575,6 +791,9 @@ hj_close(Operator *op)
 
 	op_close(h->left);
 	op_close(h->right);
+	h->cur_bf = h->cur_pf = NULL;
+	h->npending = 0;
+	spill_set_close(h->ss);
 }
 
 static const OperatorVT hash_join_vt = { "HashJoin", hj_open, hj_next, hj_close };
@@ -623,6 +842,9 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->probe_arena);
 	h->cand_p = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
 	h->cand_b = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
+	h->ss = spill_set_new(ctx);
+	h->bscan = spill_scan_new(ctx, h->build->ncols, h->build->types, NULL);
+	h->pscan = spill_scan_new(ctx, h->probe->ncols, h->probe->types, NULL);
 	/* EXPLAIN: PostgreSQL's node names; the probe input first */
 	h->op.inputs = ARENA_ARRAY(ctx->arena, Operator *, 2);
 	h->op.inputs[0] = left;

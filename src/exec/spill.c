@@ -8,7 +8,8 @@
  * optional spaces and a unit B, kB, MB, GB or TB (case-sensitive, as
  * PostgreSQL's); no unit means kB; the result is rounded to whole kB and
  * clamped to PostgreSQL's range 64 kB .. 2147483647 kB.  Unset (NULL) or
- * unparsable: floe's default, 1/32 of physical memory clamped to
+ * unparsable: floe's default, $FLOE_DEFAULT_WORK_MEM if set (a test hook
+ * that makes whole suites spill), else 1/32 of physical memory clamped to
  * 64 MB .. 1 GB.  PostgreSQL's 4 MB default is sized for many backends
  * each running many operators; floe is one analytical process whose
  * operators are few, and scanning Parquet row groups of tens of MB would
@@ -69,8 +70,12 @@ exec_mem_limit(const char *work_mem)
 	char *end;
 	double v, mult = 1;      /* in kB */
 
-	if (!p)
-		return default_limit();
+	if (!p) {
+		/* tests run whole suites with spilling forced this way */
+		p = getenv("FLOE_DEFAULT_WORK_MEM");
+		if (!p || !*p)
+			return default_limit();
+	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	errno = 0;
@@ -445,7 +450,9 @@ typedef struct SpillScanOp {
 static int
 scan_open(Operator *op)
 {
-	return spill_rewind(((SpillScanOp *)op)->f);
+	SpillScanOp *s = (SpillScanOp *)op;
+
+	return s->f ? spill_rewind(s->f) : FLOE_OK;
 }
 
 static int
@@ -455,6 +462,9 @@ scan_next(Operator *op, Batch **out)
 
 	arena_reset(op->scratch);
 	TRY(exec_check_cancel(op->ctx));
+	*out = NULL;
+	if (!s->f)
+		return FLOE_OK;
 	TRY(spill_read(s->f, op->scratch, out));
 	if (*out)
 		op->rows_out += (*out)->count;
@@ -470,11 +480,17 @@ scan_close(Operator *op)
 static const OperatorVT spill_scan_vt = { "Spill Scan", scan_open, scan_next, scan_close };
 
 Operator *
-spill_scan_new(ExecCtx *ctx, SpillFile *f)
+spill_scan_new(ExecCtx *ctx, int ncols, const SqlType *types, SpillFile *f)
 {
 	SpillScanOp *s = ARENA_NEW(ctx->arena, SpillScanOp);
 
-	op_init(&s->op, &spill_scan_vt, ctx, f->ncols, f->types, NULL);
+	op_init(&s->op, &spill_scan_vt, ctx, ncols, types, NULL);
 	s->f = f;
 	return &s->op;
+}
+
+void
+spill_scan_set(Operator *op, SpillFile *f)
+{
+	((SpillScanOp *)op)->f = f;
 }

@@ -21,7 +21,9 @@
  *   spill_file_new(ss, ncols, types, &f) / spill_file_close(f)
  *   spill_write(f, batch, rows, n) / spill_rewind(f) / spill_read(f, arena, &b)
  *   spill_file_rows(f)
- *   spill_scan_new(ctx, f)            an Operator reading f from the start
+ *   spill_scan_new(ctx, ncols, types, f) / spill_scan_set(op, f)
+ *                                     an Operator reading f (NULL: no rows)
+ *                                     from the start at each open
  *   spill_over(ctx, bytes)            true when bytes pass ctx->mem_limit
  *   spill_guard(ctx, bytes, what)     53200 when bytes pass SPILL_HARD_FACTOR x limit
  *   spill_stats(&files, &bytes)       process-wide counters (tests, EXPLAIN)
@@ -49,7 +51,8 @@ int spill_rewind(SpillFile *f);
 /* *out = NULL at the end; the batch lives in `a` */
 int spill_read(SpillFile *f, Arena *a, Batch **out);
 int64_t spill_file_rows(const SpillFile *f);
-Operator *spill_scan_new(ExecCtx *ctx, SpillFile *f);
+Operator *spill_scan_new(ExecCtx *ctx, int ncols, const SqlType *types, SpillFile *f);
+void spill_scan_set(Operator *op, SpillFile *f);
 
 bool spill_over(const ExecCtx *ctx, int64_t bytes);
 int spill_guard(ExecCtx *ctx, int64_t bytes, const char *what);
