@@ -35,7 +35,10 @@
  * capacity cap; results[c] has capacity nrows and is written exactly once
  * per row.
  *
- * Spilling to disk above a memory limit is not implemented.
+ * Memory (work_mem, spill.h): the rows are not spilled to disk; above
+ * SPILL_HARD_FACTOR times ctx->mem_limit the operator fails with 53200
+ * ("out of memory: work_mem exceeded by window function") instead of
+ * growing without bound.
  *
  * INTERFACE ROUTINES (exec.h)
  *   window_new(ctx, child, nspecs, specs, ncalls, calls)
@@ -43,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
+#include "exec/spill.h"
 #include "func/func.h"
 
 int sort_compare_values(const void *a, const void *b, SqlType t);
@@ -574,6 +578,7 @@ window_open(Operator *op)
 			break;
 		if (in->count)
 			TRY(append_batch(w, in));
+		TRY(spill_guard(op->ctx, (int64_t)arena_bytes(w->store), "window function"));
 	}
 	grow(w, 1);
 	arena_reset(op->scratch);
