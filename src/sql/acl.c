@@ -421,8 +421,10 @@ check(Check *c, Node *n)
 		return FLOE_ERR;
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT:
-	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
 		return walk_select(c, n);
+	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+		/* EXPLAIN [ANALYZE] q needs what q needs */
+		return n->explain_stmt->query ? check(c, n->explain_stmt->query) : FLOE_OK;
 	case PG_QUERY__NODE__NODE_INSERT_STMT: {
 		PgQuery__InsertStmt *is = n->insert_stmt;
 		unsigned want = ROLE_PRIV_INSERT;

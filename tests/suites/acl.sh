@@ -157,6 +157,12 @@ expect reader_ddl_refused reader 'R3ader pw' $'ERROR:  42501: permission denied 
 	"CREATE TABLE r (a int)" "DROP TABLE t" "ALTER TABLE t ADD COLUMN c int"
 expect reader_role_mgmt_refused reader 'R3ader pw' $'ERROR:  42501: permission denied to create role\nERROR:  42501: permission denied to drop role\nERROR:  42501: permission denied to set role "admin"' \
 	"CREATE ROLE x" "DROP ROLE writer" "SET ROLE admin"
+expect reader_explain_insert_refused reader 'R3ader pw' "$denied" "EXPLAIN ANALYZE INSERT INTO t VALUES (9, 'x')"
+out=$(PGOPTIONS='-c role=admin' PGPASSWORD='R3ader pw' psql -X -At "$(ci reader)" -c "SELECT current_user" 2>&1)
+if printf '%s' "$out" | grep -q 'permission denied to set role "admin"'; then pass "startup_options_role_refused"
+else fail startup_options_role_refused "$out"; fi
+expect reader_session_authorization_refused reader 'R3ader pw' 'ERROR:  42501: permission denied to set session authorization' \
+	"SET SESSION AUTHORIZATION admin"
 expect reader_catalog_ok reader 'R3ader pw' 't' "SELECT count(*) > 0 FROM pg_catalog.pg_class"
 expect reader_copy_to_stdout reader 'R3ader pw' $'1\tone\n2\ttwo' "COPY t TO STDOUT"
 expect reader_copy_file_refused reader 'R3ader pw' $'ERROR:  42501: must be superuser or have privileges of the pg_read_server_files role to COPY from a file\nHINT:  Anyone can COPY to stdout or from stdin. psql\'s \\copy command also works for anyone.' \
