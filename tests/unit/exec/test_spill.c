@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "exec/exec.h"
 #include "exec/spill.h"
+#include "func/func.h"
 
 static char T_dir[256];
 static Arena *T_arena;
@@ -417,6 +418,101 @@ test_spill__unwritable_dir_is_an_error(void **state)
 	setenv("FLOE_SPILL_DIR", T_dir, 1);
 }
 
+/* GROUP BY col0 with count(*) and sum(col1): 33334 groups at 64kB */
+static void
+test_spill__hash_agg_spills(void **state)
+{
+	int64_t n = 100000, groups = 0, rows = 0, total = 0, nb0, nb1;
+	Expr *key = expr_colref(T_arena, 0, type_make(TYPE_INT64));
+	AggCall *aggs = ARENA_ARRAY(T_arena, AggCall, 2);
+	SqlType it = type_make(TYPE_INT64), cast;
+	Operator *h;
+	Batch *b;
+
+	(void)state;
+	assert_int_equal(func_resolve_agg("count", NULL, 0, true, &aggs[0].fn, &aggs[0].type, &cast,
+					  &T_err), FLOE_OK);
+	assert_int_equal(func_resolve_agg("sum", &it, 1, false, &aggs[1].fn, &aggs[1].type, &cast,
+					  &T_err), FLOE_OK);
+	aggs[1].arg = expr_colref(T_arena, 1, it);
+	T_ctx.mem_limit = 64 * 1024;
+	h = hash_agg_new(&T_ctx, gen_new(n, 0), 1, &key, 2, aggs, false);
+	spill_stats(NULL, &nb0);
+	assert_int_equal(op_open(h), FLOE_OK);
+	for (;;) {
+		uint32_t i;
+		assert_int_equal(op_next(h, &b), FLOE_OK);
+		if (!b)
+			break;
+		for (i = 0; i < b->count; i++) {
+			Value c, sm;
+			vector_get_value(&b->cols[1], i, &c);
+			vector_get_value(&b->cols[2], i, &sm);
+			rows += c.u.i;
+			total += (int64_t)sm.u.d;
+			groups++;
+		}
+	}
+	assert_int_equal(groups, (n + 2) / 3);
+	assert_int_equal(rows, n);
+	assert_int_equal(total, n * (n - 1) / 2);
+	spill_stats(NULL, &nb1);
+	assert_true(nb1 - nb0 > n * 8);
+	op_close(h);
+	assert_int_equal(dir_entries(), 0);
+}
+
+/* FULL JOIN on col0 = col0: each key has 3 rows a side (the last 1) */
+static void
+test_spill__hash_join_spills_and_cancels(void **state)
+{
+	int64_t n = 100000, pairs = 0, expect = (n / 3) * 9 + (n % 3) * (n % 3), nb0, nb1;
+	Expr *lk = expr_colref(T_arena, 0, type_make(TYPE_INT64));
+	Expr *rk = expr_colref(T_arena, 0, type_make(TYPE_INT64));
+	Operator *j;
+	Batch *b;
+
+	(void)state;
+	T_ctx.mem_limit = 64 * 1024;
+	j = hash_join_new(&T_ctx, gen_new(n, 0), gen_new(n, 0), JOIN_FULL, 1, &lk, &rk, NULL, false);
+	spill_stats(NULL, &nb0);
+	assert_int_equal(op_open(j), FLOE_OK);
+	for (;;) {
+		assert_int_equal(op_next(j, &b), FLOE_OK);
+		if (!b)
+			break;
+		pairs += b->count;
+	}
+	assert_int_equal(pairs, expect);
+	spill_stats(NULL, &nb1);
+	assert_true(nb1 - nb0 > n * 16);
+	op_close(j);
+	assert_int_equal(dir_entries(), 0);
+
+	/* cancelled while partitioning the probe side */
+	j = hash_join_new(&T_ctx, gen_new(n, 30), gen_new(n, 0), JOIN_INNER, 1, &lk, &rk, NULL, false);
+	assert_int_equal(op_open(j), FLOE_ERR);
+	assert_string_equal(T_err.sqlstate, "57014");
+	op_close(j);
+	assert_int_equal(dir_entries(), 0);
+}
+
+/* a join without keys cannot spill: 53200 past 10x work_mem */
+static void
+test_spill__nested_loop_limit(void **state)
+{
+	Operator *j;
+
+	(void)state;
+	T_ctx.mem_limit = 64 * 1024;
+	j = hash_join_new(&T_ctx, gen_new(10, 0), gen_new(100000, 0), JOIN_INNER, 0, NULL, NULL, NULL,
+			  false);
+	assert_int_equal(op_open(j), FLOE_ERR);
+	assert_string_equal(T_err.sqlstate, "53200");
+	assert_non_null(strstr(T_err.message, "work_mem exceeded by nested loop join"));
+	op_close(j);
+}
+
 int
 main(void)
 {
@@ -427,6 +523,9 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_spill__sort_spills_stable, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_spill__sort_cancel_cleans, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_spill__unwritable_dir_is_an_error, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_spill__hash_agg_spills, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_spill__hash_join_spills_and_cancels, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_spill__nested_loop_limit, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
