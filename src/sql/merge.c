@@ -70,8 +70,9 @@
  *      08006: the catalog connection broke, the swap may have landed):
  *      then every file written is kept and listed by txn_record_orphans.
  *
- * WITH before MERGE: its CTEs are visible to the USING item (not to
- * subqueries in the WHEN clauses).
+ * WITH before MERGE: its CTEs are visible to the USING item and to
+ * subqueries in ON and the WHEN clauses; WITH RECURSIVE is 42601, as in
+ * PostgreSQL.
  *
  * Partitioned tables: new and updated rows go through one writer with the
  * table's default spec (data_writer_set_spec: an updated row may move to
@@ -1841,6 +1842,9 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 	m.sql = sql;
 	m.dup_col = -1;
 	m.b.sql = sql;
+	if (st->with_clause && st->with_clause->recursive)
+		return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
+				   "WITH RECURSIVE is not supported for MERGE statement");
 	TRY(load_target(&m, st->relation, "MERGE"));
 	TRY(plan_source(&m, st->source_relation, st->with_clause));
 	if (!strcmp(m.srel, m.trel)) {
@@ -1849,6 +1853,7 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 		return floe_error_detail(ctx->err, "The name is used both as MERGE target table and data source.");
 	}
 	make_scope(&m);
+	m.b.with = st->with_clause;    /* CTEs are visible to subqueries in ON / WHEN too */
 	m.b.where = "JOIN/ON";
 	hide(&m, false, false);
 	if (!(on = bind_coerce_bool(&m.b, bind_expr(&m.b, st->join_condition), "JOIN/ON")))
