@@ -486,6 +486,7 @@ typedef struct Runner {
 	Targets pending;         /* one-sided DML targets not compared yet */
 	Targets in_block;        /* --validate: tables written in the open transaction block */
 	int in_block_line;
+	char last_meta[4096];    /* the metadata file recorded last */
 	int pending_line;
 	bool validate;           /* --validate */
 	char vdir[320];          /* its folder: jobs.jsonl, states/N/ */
@@ -1134,6 +1135,9 @@ record_state(Runner *r, int line, const Target1 *t, const Result *rows)
 	const char *meta = m.vals[m.nrows - 1];
 	if (strncmp(meta, "file://", 7) == 0)
 		meta += 7;
+	if (strcmp(meta, r->last_meta) == 0)
+		return FLOE_OK;   /* no new commit (e.g. a DML that changed nothing): checked already */
+	snprintf(r->last_meta, sizeof r->last_meta, "%s", meta);
 	char tdir[4096], state[400];
 	snprintf(tdir, sizeof tdir, "%s", meta);
 	for (int k = 0; k < 2; k++) {
