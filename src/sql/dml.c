@@ -86,6 +86,15 @@
  * a given Operator as the target would let correlated subqueries
  * (decorrelated there) work too.
  *
+ * v3 row lineage (spec "Row Lineage"; format version >= 3): every scan
+ * whose rows are written also reads _row_id and
+ * _last_updated_sequence_number (SCAN_PROJ_ROW_ID / _LAST_UPDATED_SEQ) and
+ * the writers use table_lineage_schema: rows copied by copy-on-write keep
+ * both values, updated rows keep _row_id and write a NULL sequence number
+ * (they get the commit's).  On the position path the updated rows come
+ * out of the join without them: lineage_ids reads the file's _row_id by
+ * position first (one narrow scan per touched file of an UPDATE).
+ *
  * Write modes: write.delete.mode / write.update.mode (a value other than
  * copy-on-write or merge-on-read is 22023 at DML time).  merge-on-read
  * takes the position path; when the delete writer refuses (0A000: a form
@@ -115,8 +124,8 @@
  *
  * Not yet (0A000): the correlated forms above, data-modifying WITH,
  * WHERE CURRENT OF, tables with nested columns, format-version 1 tables
- * (upgrade to 2), SET of partition source columns.  v3 row lineage is
- * not carried over (rewritten rows get new row ids).  A concurrent commit that removed a file being rewritten
+ * (upgrade to 2), SET of partition source columns.  A concurrent commit
+ * that removed a file being rewritten
  * makes the commit fail with 40001 (table_commit_replace).
  *
  * INTERFACE ROUTINES (bind.h)
@@ -207,6 +216,15 @@ typedef struct Dml {
 	int *pk;                 /* schema columns of the key */
 	RowStore *newkeys, *oldkeys;
 	RowStore *buf;           /* onepass_file: rows before the first match */
+	/* v3 row lineage: rows are scanned with _row_id and
+	 * _last_updated_sequence_number after the table's columns and written
+	 * with wschema (table_lineage_schema); nw = the columns written */
+	bool lineage;
+	const IcebergSchema *wschema;
+	SqlType *wtypes;
+	int nw;
+	int64_t *row_ids;        /* pos_file, UPDATE: _row_id by file position */
+	uint8_t *row_id_ok;
 } Dml;
 
 static int
@@ -316,6 +334,12 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	}
 	d->scope.relname = rv->alias ? rv->alias->aliasname : rv->relname;
 	d->b.scope = &d->scope;
+	d->lineage = d->t->md->format_version >= 3;
+	d->wschema = d->lineage ? table_lineage_schema(d->schema, ctx->arena) : d->schema;
+	d->nw = d->wschema->nfields;
+	d->wtypes = ARENA_ARRAY(ctx->arena, SqlType, d->nw + 1);
+	for (i = 0; i < d->nw; i++)
+		d->wtypes[i] = d->wschema->fields[i].type;
 	return FLOE_OK;
 }
 
@@ -1380,7 +1404,7 @@ slot_for(Dml *d, const DataFile *f, floe_error *err)
 	}
 	sl = &d->slots[d->nslots];
 	memset(sl, 0, sizeof *sl);
-	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->schema, 0,
+	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
 				d->ctx->arena);
 	sl->src = f;
 	sl->spec_id = f->spec_id;
@@ -1411,6 +1435,44 @@ row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
 	if (used < sizeof buf - 2)
 		snprintf(buf + used, sizeof buf - used, ").");
 	floe_error_detail(err, "%s", buf);
+}
+
+/* ---- v3 row lineage ---------------------------------------------------- */
+
+/* The projection of a scan whose rows are written: every column, then
+ * (lineage) _row_id and _last_updated_sequence_number; *n = its length. */
+static int *
+write_proj(Dml *d, int *n)
+{
+	int nf = d->schema->nfields, i;
+	int *proj = ARENA_ARRAY(d->op_arena, int, nf + 3);
+
+	for (i = 0; i < nf; i++)
+		proj[i] = i;
+	*n = nf;
+	if (d->lineage) {
+		proj[(*n)++] = SCAN_PROJ_ROW_ID;
+		proj[(*n)++] = SCAN_PROJ_LAST_UPDATED_SEQ;
+	}
+	return proj;
+}
+
+/* Updated rows (msel, NULL = all) keep their _row_id and get a NULL
+ * _last_updated_sequence_number (the new file's sequence number). */
+static void
+lineage_updated(Dml *d, Batch *ob, const uint32_t *msel, uint32_t nm, Arena *scratch)
+{
+	int c = d->schema->nfields + 1;
+	Vector v;
+	uint32_t j;
+
+	if (!d->lineage)
+		return;
+	vector_init(&v, type_make(TYPE_INT64), scratch, ob->count);
+	vector_copy_rows(&v, 0, &ob->cols[c], NULL, ob->count);
+	for (j = 0; j < nm; j++)
+		vector_set_null(&v, msel ? msel[j] : j);
+	ob->cols[c] = v;
 }
 
 /* ---- PRIMARY KEY ------------------------------------------------------ */
@@ -1734,6 +1796,7 @@ rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Are
 		ob = *b;
 	} else {
 		TRY(update_batch(d, b, nsel == b->count ? NULL : sel, nsel, scratch, &ob));
+		lineage_updated(d, &ob, nsel == b->count ? NULL : sel, nsel, scratch);
 		if (d->ret.n)   /* RETURNING of UPDATE: the post-image */
 			TRY(dml_returning_rows(&d->ret, d->ctx, &ob, nsel == b->count ? NULL : sel,
 					       nsel, scratch));
@@ -1749,15 +1812,13 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 {
 	ExecCtx *ctx = d->ctx;
 	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
-	int n = d->schema->nfields, i, rc = FLOE_ERR;
-	int *proj = ARENA_ARRAY(d->op_arena, int, n + 1);
+	int n, rc = FLOE_ERR;
+	int *proj = write_proj(d, &n);
 	Operator *scan;
 	Slot *sl;
 	int64_t pos = 0;
 	Batch *b;
 
-	for (i = 0; i < n; i++)
-		proj[i] = i;
 	if (!(sl = slot_for(d, f, ctx->err)))
 		return FLOE_ERR;
 	sctx.arena = d->op_arena;
@@ -1822,8 +1883,8 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 {
 	ExecCtx *ctx = d->ctx;
 	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
-	int n = d->schema->nfields, i, rc = FLOE_ERR;
-	int *proj = ARENA_ARRAY(d->op_arena, int, n + 1);
+	int n, i, rc = FLOE_ERR;
+	int *proj = write_proj(d, &n);
 	Operator *scan;
 	Slot *sl = NULL;
 	int64_t pos = 0, changed = 0, cells = 0;
@@ -1834,10 +1895,8 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 
 	*done = false;
 	*nmatch = 0;
-	for (i = 0; i < n; i++)
-		proj[i] = i;
 	if (!d->buf)
-		d->buf = rowstore_new(ctx, n, d->scope.types, NULL);
+		d->buf = rowstore_new(ctx, n, d->wtypes, NULL);
 	rowstore_clear(d->buf);
 	sctx.arena = d->op_arena;
 	scan = scan_new(&sctx, d->schema, n, proj, f, 1, false, d->t->md);
@@ -2119,16 +2178,41 @@ plan_join_keys(Dml *d, Expr *const *cond)
 /* The batch's first nfields columns, rows sel (NULL: all), for the data
  * writer. */
 static int
-write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n, Arena *scratch)
+write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n, int lc, int pcol,
+		  Arena *scratch)
 {
 	Batch wb = *b;
 	Slot *sl = slot_for(d, f, d->ctx->err);
+	int nf = d->schema->nfields;
 
 	if (!sl)
 		return FLOE_ERR;
-	wb.ncols = d->schema->nfields;
+	wb.ncols = d->nw;
 	wb.cols = ARENA_ARRAY(scratch, Vector, wb.ncols + 1);
-	memcpy(wb.cols, b->cols, sizeof(Vector) * (size_t)wb.ncols);
+	memcpy(wb.cols, b->cols, sizeof(Vector) * (size_t)nf);
+	if (d->lineage && lc >= 0) {
+		/* kept rows: their lineage as scanned (columns lc, lc + 1) */
+		wb.cols[nf] = b->cols[lc];
+		wb.cols[nf + 1] = b->cols[lc + 1];
+	} else if (d->lineage) {
+		/* updated rows: the _row_id at their file position, NULL seq */
+		const int64_t *pv = (const int64_t *)b->cols[pcol].data;
+		uint32_t j;
+		vector_init(&wb.cols[nf], type_make(TYPE_INT64), scratch, b->count);
+		vector_init(&wb.cols[nf + 1], type_make(TYPE_INT64), scratch, b->count);
+		for (j = 0; j < b->count; j++) {
+			vector_set_null(&wb.cols[nf], j);
+			vector_set_null(&wb.cols[nf + 1], j);
+		}
+		for (j = 0; j < (sel ? n : b->count); j++) {
+			uint32_t r = sel ? sel[j] : j;
+			int64_t p = pv[r];
+			if (d->row_ids && p >= 0 && p < f->record_count && d->row_id_ok[p]) {
+				((int64_t *)wb.cols[nf].data)[r] = d->row_ids[p];
+				vector_set_valid(&wb.cols[nf], r);
+			}
+		}
+	}
 	if (sel && n < b->count) {
 		wb.sel = sel;
 		wb.count = n;
@@ -2170,6 +2254,50 @@ scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch
 	return FLOE_OK;
 }
 
+/* UPDATE on the position path (lineage): the _row_id of every live row
+ * of f by file position, in fa (a scan of the position and the id). */
+static int
+lineage_ids(Dml *d, DataFile *f, Arena *fa)
+{
+	ExecCtx sctx = *d->ctx;
+	int proj[2] = { SCAN_PROJ_FILE_POS, SCAN_PROJ_ROW_ID };
+	Operator *scan;
+	Batch *b;
+	int rc;
+
+	if (f->record_count <= 0)
+		return FLOE_OK;
+	d->row_ids = arena_alloc(fa, sizeof(int64_t) * (size_t)f->record_count);
+	d->row_id_ok = arena_alloc(fa, (size_t)f->record_count);
+	memset(d->row_id_ok, 0, (size_t)f->record_count);
+	sctx.arena = d->op_arena;
+	scan = scan_new(&sctx, d->schema, 2, proj, f, 1, false, d->t->md);
+	if ((rc = op_open(scan)) == FLOE_OK)
+		for (;;) {
+			uint32_t j;
+			if ((rc = op_next(scan, &b)) != FLOE_OK || !b)
+				break;
+			batch_compact(b);
+			for (j = 0; j < b->count; j++) {
+				int64_t p = ((const int64_t *)b->cols[0].data)[j];
+				if (p < 0 || p >= f->record_count) {
+					rc = FLOE_CORRUPT(d->ctx->err,
+							  "row position %lld out of range in data file \"%s\"",
+							  (long long)p, f->file_path);
+					break;
+				}
+				if (vector_is_valid(&b->cols[1], j)) {
+					d->row_ids[p] = ((const int64_t *)b->cols[1].data)[j];
+					d->row_id_ok[p] = 1;
+				}
+			}
+			if (rc != FLOE_OK)
+				break;
+		}
+	op_close(scan);
+	return rc;
+}
+
 /* The position path for one file. */
 static int
 pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
@@ -2177,7 +2305,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	ExecCtx *ctx = d->ctx;
 	ExecCtx sctx = *ctx;     /* the scans' memory goes with op_arena */
 	int n = d->schema->nfields, i, rc = FLOE_ERR, pcol = n;
-	int *proj = ARENA_ARRAY(d->op_arena, int, n + 2);
+	int *proj = ARENA_ARRAY(d->op_arena, int, n + 4);
 	Operator *scan, *op;
 	uint64_t *bits = NULL;
 	size_t words = 0;
@@ -2187,7 +2315,12 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	for (i = 0; i < n; i++)
 		proj[i] = i;
 	proj[n] = SCAN_PROJ_FILE_POS;
+	proj[n + 1] = SCAN_PROJ_ROW_ID;          /* the copy-on-write scan (lineage) */
+	proj[n + 2] = SCAN_PROJ_LAST_UPDATED_SEQ;
 	sctx.arena = d->op_arena;
+	d->row_ids = NULL;
+	if (d->update && d->lineage && lineage_ids(d, f, fa) != FLOE_OK)
+		return FLOE_ERR;
 	if (d->narrow) {
 		int *np = ARENA_ARRAY(d->op_arena, int, d->nmatch_proj + 2);
 		memcpy(np, d->match_proj, sizeof(int) * (size_t)d->nmatch_proj);
@@ -2261,7 +2394,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 			    (d->ret.n && dml_returning_rows(&d->ret, ctx, &ob, ns == b->count ? NULL : sel,
 							    ns, scratch) != FLOE_OK))
 				goto out;
-			if (write_target_rows(d, f, &ob, sel, ns, scratch) != FLOE_OK)
+			if (write_target_rows(d, f, &ob, sel, ns, -1, pcol, scratch) != FLOE_OK)
 				goto out;
 		} else if (d->ret.n &&
 			   dml_returning_rows(&d->ret, ctx, b, ns == b->count ? NULL : sel, ns,
@@ -2302,7 +2435,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	}
 	/* copy-on-write: the file again, without the changed positions */
 	arena_reset(scratch);
-	scan = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
+	scan = scan_new(&sctx, d->schema, d->lineage ? n + 3 : n + 1, proj, f, 1, false, d->t->md);
 	op = scan;
 	if (op_open(op) != FLOE_OK)
 		goto out;
@@ -2323,7 +2456,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		for (j = 0; j < b->count; j++)
 			if (pv[j] < 0 || (size_t)(pv[j] >> 6) >= words || !bit_get(bits, pv[j]))
 				sel[ns++] = j;
-		if (ns && write_target_rows(d, f, b, sel, ns, scratch) != FLOE_OK)
+		if (ns && write_target_rows(d, f, b, sel, ns, n + 1, n, scratch) != FLOE_OK)
 			goto out;
 	}
 	add_removed(d, f->file_path);
