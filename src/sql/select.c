@@ -157,6 +157,17 @@ is_lineage_col(const char *name)
 	return name == lin_row_id || name == lin_seq;
 }
 
+/* Might the statement name `name`?  (Its text holds it, any case; no
+ * text: maybe.)  For "*" statements, whose used-name set is not kept. */
+static bool
+sql_mentions(const BindCtx *b, const char *name)
+{
+	for (; b; b = b->parent)
+		if (b->sql)
+			return strcasestr(b->sql, name) != NULL;
+	return true;
+}
+
 static void
 apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 {
@@ -816,7 +827,8 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 				for (i = 0; i < schema->nfields; i++)
 					if (!strcmp(schema->fields[i].name, lnames[w]))
 						shadowed = true;
-				if (!shadowed && (!u || u->all || used_has(u, lnames[w])))
+				if (!shadowed && (u && !u->all ? used_has(u, lnames[w]) :
+						  sql_mentions(b, lnames[w])))
 					proj[np++] = which[w];
 			}
 		}
