@@ -15,6 +15,9 @@
  * iceberg_namespace_properties (the JDBC catalog writes an "exists"
  * property for that).  Namespaces here are single-level strings.
  *
+ * Thread-safe: one Catalog serves concurrent sessions (server.c); each
+ * call runs on a pooled connection of its own (see the backends).
+ *
  * Errors: 3F000 unknown namespace, 42P06 namespace exists, 42P01 unknown
  * table, 42P07 table exists, 2BP01 dropping a non-empty namespace,
  * 40001 when swap finds a metadata location other than the expected one.

@@ -23,22 +23,38 @@
  * no connection can be made is it 08006 ("outcome unknown"), never 40001,
  * so the caller keeps its files (txn.c also looks for its job id).
  *
- * Not thread-safe: one connection; the Engine's callers serialize (server.c
- * engine_mu), as with the SQLite catalog.
+ * Threads: the Engine's sessions call the catalog concurrently (server.c).
+ * Every call takes a libpq connection of its own from a pool (connected on
+ * demand, at most POOL_IDLE_MAX kept idle) and gives it back when done; a
+ * connection that is broken or not idle (inside a transaction) is closed,
+ * not pooled.  libpq is thread-safe for distinct connections.
  *
  * INTERFACE ROUTINES
  *   catalog_pg_open(&cat, conninfo, catalog_name, err)
  *   (the vtable of catalog.h)
  */
 #include <postgresql/libpq-fe.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "catalog/catalog.h"
 
+#define POOL_IDLE_MAX 32
+
+typedef struct Pool {
+	pthread_mutex_t mu;
+	char *conninfo;
+	PGconn *idle[POOL_IDLE_MAX];
+	int nidle;
+} Pool;
+
+/* The shared catalog has conn = NULL; each call runs on a copy of it with
+ * conn set to the connection it took (see WRAP below). */
 typedef struct PgCatalog {
 	Catalog base;
 	PGconn *conn;
 	char *name;
+	Pool *pool;
 } PgCatalog;
 
 #define CONN(c) (((PgCatalog *)(c))->conn)
@@ -394,27 +410,116 @@ tbl_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 			 "ORDER BY table_name COLLATE \"C\"", 2, args);
 }
 
+/* ---- the connection pool ----------------------------------------------- */
+
+static void quiet(void *arg, const char *message);
+
+/* h = a copy of the shared catalog c with a connection of its own. */
+static int
+take(Catalog *c, PgCatalog *h, floe_error *err)
+{
+	PgCatalog *pc = (PgCatalog *)c;
+	Pool *p = pc->pool;
+
+	*h = *pc;
+	h->conn = NULL;
+	pthread_mutex_lock(&p->mu);
+	if (p->nidle)
+		h->conn = p->idle[--p->nidle];
+	pthread_mutex_unlock(&p->mu);
+	if (h->conn)
+		return FLOE_OK;
+	h->conn = PQconnectdb(p->conninfo);
+	if (!h->conn || PQstatus(h->conn) != CONNECTION_OK) {
+		floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+			    "could not connect to the PostgreSQL catalog: %s",
+			    h->conn ? PQerrorMessage(h->conn) : "out of memory");
+		PQfinish(h->conn);
+		return FLOE_ERR;
+	}
+	PQsetNoticeProcessor(h->conn, quiet, NULL);
+	return FLOE_OK;
+}
+
+static void
+give(PgCatalog *h)
+{
+	Pool *p = h->pool;
+	PGconn *conn = h->conn;
+
+	if (PQstatus(conn) == CONNECTION_OK && PQtransactionStatus(conn) == PQTRANS_IDLE) {
+		pthread_mutex_lock(&p->mu);
+		if (p->nidle < POOL_IDLE_MAX) {
+			p->idle[p->nidle++] = conn;
+			conn = NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (conn)
+		PQfinish(conn);
+}
+
+#define WRAP(fn, params, args)                                   \
+	static int w_##fn params                                 \
+	{                                                        \
+		PgCatalog h;                                     \
+		int rc;                                          \
+		if (take(c, &h, err) != FLOE_OK)                 \
+			return FLOE_ERR;                         \
+		rc = fn args;                                    \
+		give(&h);                                        \
+		return rc;                                       \
+	}
+
+WRAP(ns_create, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_drop, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_exists, (Catalog *c, const char *ns, bool *exists, floe_error *err),
+     (&h.base, ns, exists, err))
+WRAP(ns_list, (Catalog *c, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, a, names, n, err))
+WRAP(tbl_create, (Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err),
+     (&h.base, ns, name, loc, err))
+WRAP(tbl_load, (Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err),
+     (&h.base, ns, name, a, loc, err))
+WRAP(tbl_swap, (Catalog *c, const char *ns, const char *name, const char *expected,
+		const char *new_loc, floe_error *err),
+     (&h.base, ns, name, expected, new_loc, err))
+WRAP(tbl_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
+     (&h.base, ns, name, err))
+WRAP(tbl_swap_many, (Catalog *c, int n, const char *const *ns, const char *const *names,
+		     const char *const *expected, const char *const *new_locs, floe_error *err),
+     (&h.base, n, ns, names, expected, new_locs, err))
+WRAP(tbl_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, ns, a, names, n, err))
+
 static void
 cat_close(Catalog *c)
 {
+	PgCatalog *pc = (PgCatalog *)c;
+	int i;
+
 	if (!c)
 		return;
-	PQfinish(CONN(c));
-	free(NAME(c));
-	free(c);
+	for (i = 0; i < pc->pool->nidle; i++)
+		PQfinish(pc->pool->idle[i]);
+	pthread_mutex_destroy(&pc->pool->mu);
+	free(pc->pool->conninfo);
+	free(pc->pool);
+	free(pc->name);
+	free(pc);
 }
 
 static const CatalogVT pg_vt = {
-	.create_namespace = ns_create,
-	.drop_namespace = ns_drop,
-	.namespace_exists = ns_exists,
-	.list_namespaces = ns_list,
-	.create_table = tbl_create,
-	.load_table = tbl_load,
-	.swap_table = tbl_swap,
-	.drop_table = tbl_drop,
-	.swap_tables = tbl_swap_many,
-	.list_tables = tbl_list,
+	.create_namespace = w_ns_create,
+	.drop_namespace = w_ns_drop,
+	.namespace_exists = w_ns_exists,
+	.list_namespaces = w_ns_list,
+	.create_table = w_tbl_create,
+	.load_table = w_tbl_load,
+	.swap_table = w_tbl_swap,
+	.drop_table = w_tbl_drop,
+	.swap_tables = w_tbl_swap_many,
+	.list_tables = w_tbl_list,
 	.close = cat_close,
 };
 
@@ -471,8 +576,12 @@ catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_name, f
 	PQclear(r);
 	c = xcalloc(1, sizeof *c);
 	c->base.vt = &pg_vt;
-	c->conn = conn;
+	c->conn = NULL;
 	c->name = xstrdup(catalog_name && *catalog_name ? catalog_name : "floe");
+	c->pool = xcalloc(1, sizeof *c->pool);
+	pthread_mutex_init(&c->pool->mu, NULL);
+	c->pool->conninfo = xstrdup(conninfo);
+	c->pool->idle[c->pool->nidle++] = conn;   /* the first pooled connection */
 	*out = &c->base;
 	return FLOE_OK;
 }

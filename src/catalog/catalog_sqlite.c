@@ -33,25 +33,44 @@
  * Multi-table commit (swap_tables, for transactions): BEGIN IMMEDIATE (the
  * write lock first, so two committers never deadlock upgrading a read
  * lock), the same UPDATE per table, COMMIT only when each changed one row;
- * else ROLLBACK and 40001.  The connection is shared by the Engine's
- * sessions, which the caller serializes (server.c's engine_mu), so no other
- * statement runs inside that transaction.
+ * else ROLLBACK and 40001.
+ *
+ * Threads: the Engine's sessions call the catalog concurrently (server.c).
+ * Every call takes a connection of its own from a pool (opened on demand,
+ * at most POOL_IDLE_MAX kept idle) and gives it back when done, so no other
+ * call's statement runs inside a swap_tables transaction and
+ * sqlite3_changes / sqlite3_errmsg are the call's own.  SQLite's WAL mode
+ * lets readers run beside the one writer; writers wait for each other in
+ * the busy handler (no floe lock is held meanwhile).  A connection left
+ * inside a transaction (a failed ROLLBACK) is closed, not pooled.
  *
  * INTERFACE ROUTINES
  *   catalog_sqlite_open(&cat, db_path, catalog_name, err)
  *   (the vtable of catalog.h)
  */
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include "catalog/catalog.h"
 
 #define BUSY_TIMEOUT_MS 10000
+#define POOL_IDLE_MAX 64
 
+typedef struct Pool {
+	pthread_mutex_t mu;
+	char *path;
+	sqlite3 *idle[POOL_IDLE_MAX];
+	int nidle;
+} Pool;
+
+/* The shared catalog has db = NULL; each call runs on a copy of it with
+ * db set to the connection it took (see WRAP below). */
 typedef struct SqliteCatalog {
 	Catalog base;
 	sqlite3 *db;
 	char *name;
+	Pool *pool;
 } SqliteCatalog;
 
 #define DB(c) (((SqliteCatalog *)(c))->db)
@@ -343,27 +362,122 @@ tbl_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 			 "ORDER BY table_name", 2, args);
 }
 
+/* ---- the connection pool ----------------------------------------------- */
+
+static int
+open_conn(const char *path, sqlite3 **out, floe_error *err)
+{
+	sqlite3 *db = NULL;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not open catalog \"%s\": %s", path,
+			    db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return FLOE_ERR;
+	}
+	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	*out = db;
+	return FLOE_OK;
+}
+
+/* h = a copy of the shared catalog c with a connection of its own. */
+static int
+take(Catalog *c, SqliteCatalog *h, floe_error *err)
+{
+	SqliteCatalog *sc = (SqliteCatalog *)c;
+	Pool *p = sc->pool;
+
+	*h = *sc;
+	h->db = NULL;
+	pthread_mutex_lock(&p->mu);
+	if (p->nidle)
+		h->db = p->idle[--p->nidle];
+	pthread_mutex_unlock(&p->mu);
+	if (h->db)
+		return FLOE_OK;
+	return open_conn(p->path, &h->db, err);
+}
+
+static void
+give(SqliteCatalog *h)
+{
+	Pool *p = h->pool;
+	sqlite3 *db = h->db;
+
+	if (sqlite3_get_autocommit(db)) {     /* not inside a transaction */
+		pthread_mutex_lock(&p->mu);
+		if (p->nidle < POOL_IDLE_MAX) {
+			p->idle[p->nidle++] = db;
+			db = NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (db)
+		sqlite3_close(db);
+}
+
+#define WRAP(fn, params, args)                                   \
+	static int w_##fn params                                 \
+	{                                                        \
+		SqliteCatalog h;                                 \
+		int rc;                                          \
+		if (take(c, &h, err) != FLOE_OK)                 \
+			return FLOE_ERR;                         \
+		rc = fn args;                                    \
+		give(&h);                                        \
+		return rc;                                       \
+	}
+
+WRAP(ns_create, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_drop, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_exists, (Catalog *c, const char *ns, bool *exists, floe_error *err),
+     (&h.base, ns, exists, err))
+WRAP(ns_list, (Catalog *c, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, a, names, n, err))
+WRAP(tbl_create, (Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err),
+     (&h.base, ns, name, loc, err))
+WRAP(tbl_load, (Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err),
+     (&h.base, ns, name, a, loc, err))
+WRAP(tbl_swap, (Catalog *c, const char *ns, const char *name, const char *expected,
+		const char *new_loc, floe_error *err),
+     (&h.base, ns, name, expected, new_loc, err))
+WRAP(tbl_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
+     (&h.base, ns, name, err))
+WRAP(tbl_swap_many, (Catalog *c, int n, const char *const *ns, const char *const *names,
+		     const char *const *expected, const char *const *new_locs, floe_error *err),
+     (&h.base, n, ns, names, expected, new_locs, err))
+WRAP(tbl_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, ns, a, names, n, err))
+
 static void
 cat_close(Catalog *c)
 {
+	SqliteCatalog *sc = (SqliteCatalog *)c;
+	int i;
+
 	if (!c)
 		return;
-	sqlite3_close(DB(c));
-	free(NAME(c));
-	free(c);
+	for (i = 0; i < sc->pool->nidle; i++)
+		sqlite3_close(sc->pool->idle[i]);
+	pthread_mutex_destroy(&sc->pool->mu);
+	free(sc->pool->path);
+	free(sc->pool);
+	free(sc->name);
+	free(sc);
 }
 
 static const CatalogVT sqlite_vt = {
-	.create_namespace = ns_create,
-	.drop_namespace = ns_drop,
-	.namespace_exists = ns_exists,
-	.list_namespaces = ns_list,
-	.create_table = tbl_create,
-	.load_table = tbl_load,
-	.swap_table = tbl_swap,
-	.drop_table = tbl_drop,
-	.swap_tables = tbl_swap_many,
-	.list_tables = tbl_list,
+	.create_namespace = w_ns_create,
+	.drop_namespace = w_ns_drop,
+	.namespace_exists = w_ns_exists,
+	.list_namespaces = w_ns_list,
+	.create_table = w_tbl_create,
+	.load_table = w_tbl_load,
+	.swap_table = w_tbl_swap,
+	.drop_table = w_tbl_drop,
+	.swap_tables = w_tbl_swap_many,
+	.list_tables = w_tbl_list,
 	.close = cat_close,
 };
 
@@ -441,8 +555,12 @@ catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_name
 	}
 	c = xcalloc(1, sizeof *c);
 	c->base.vt = &sqlite_vt;
-	c->db = db;
+	c->db = NULL;
 	c->name = xstrdup(catalog_name && *catalog_name ? catalog_name : "floe");
+	c->pool = xcalloc(1, sizeof *c->pool);
+	pthread_mutex_init(&c->pool->mu, NULL);
+	c->pool->path = xstrdup(db_path);
+	c->pool->idle[c->pool->nidle++] = db;   /* the first pooled connection */
 	*out = &c->base;
 	return FLOE_OK;
 }

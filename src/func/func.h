@@ -143,7 +143,7 @@ bool func_is_aggregate(const char *name);
  * (PostgreSQL: the transaction's start; stable within a statement).  The
  * engine sets it when a statement starts; 0 = unset, and those functions
  * read the clock once per call.  clock_timestamp() always reads the clock.
- * Process-wide (one value for all sessions of a process).
+ * Per thread: the engine sets it on the thread that runs the statement.
  */
 void func_set_statement_time(int64_t micros_utc);
 

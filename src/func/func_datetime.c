@@ -1304,12 +1304,13 @@ to_date_ts_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 
 /* ---- now() and friends ------------------------------------------------------------ */
 
-static int64_t statement_time;
+/* per thread: a server thread runs one session's statement at a time */
+static _Thread_local int64_t statement_time;
 
 void
 func_set_statement_time(int64_t micros_utc)
 {
-	__atomic_store_n(&statement_time, micros_utc, __ATOMIC_RELAXED);
+	statement_time = micros_utc;
 }
 
 static int64_t
@@ -1324,7 +1325,7 @@ clock_now(void)
 static int64_t
 stmt_now(void)
 {
-	int64_t t = __atomic_load_n(&statement_time, __ATOMIC_RELAXED);
+	int64_t t = statement_time;
 	return t ? t : clock_now();
 }
 

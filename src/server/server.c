@@ -7,14 +7,32 @@
  * polls the listening socket with a timeout so it notices `stop`, and reaps
  * finished connection threads.
  *
- * Engine safety.  The Engine is shared: its SQLite catalog connection, its
- * FileIO and the metadata cache are not thread-safe, and parts of the
- * session state are process-global (the time zone, now()).  So every call
- * into the engine (session_new/free, session_exec[_params],
- * session_describe) holds `engine_mu`: statements of different sessions run
- * one at a time.  A CancelRequest needs no engine lock: it only sets the
- * target connection's cancel flag under `conns_mu`, which the running
- * statement polls (57014).
+ * Concurrency design.  A thread per connection, not an event loop: the
+ * engine's statements are long, blocking computations (Parquet scans,
+ * sorts, file writes, catalog commits) written as straight-line C; an
+ * event loop would need them all to yield, or a worker pool behind it,
+ * which is a thread per running statement again.  A thread per connection
+ * keeps each statement on its own stack and lets the kernel share the
+ * cores; idle connections cost only a blocked thread (PostgreSQL itself
+ * runs a process per connection).
+ *
+ * Statements of different sessions run at the same time, with no server
+ * lock: the engine is thread-safe for concurrent sessions (engine.h):
+ *   - a Session is used only by its connection's thread;
+ *   - per-session state the executor reads as globals (the time zone,
+ *     now()) is thread-local, installed from the Session by the engine at
+ *     each statement start (datetime_use_zone, func_set_statement_time);
+ *   - the catalog hands each call a connection of its own from a pool
+ *     (catalog_sqlite.c: WAL + busy timeout; catalog_pg.c: libpq);
+ *   - the metadata cache (table.c) is under its own mutex and its entries
+ *     are immutable and reference-counted;
+ *   - the Engine's FileIO is replaced, never changed, when a path map is
+ *     added (engine.c);
+ *   - two sessions committing the same table race in the catalog's
+ *     compare-and-swap: the loser gets 40001 and an autocommit statement
+ *     is re-run (txn.c), so every acknowledged row is committed once.
+ * A CancelRequest only sets the target connection's cancel flag under
+ * `conns_mu`, which the running statement polls (57014).
  *
  * Authentication (ServerConfig.auth_method, PostgreSQL's pg_hba methods):
  * trust, password (cleartext, checked against the SCRAM verifier or md5
@@ -39,7 +57,8 @@
  * Invariants:
  *   1. A Conn is in `conns` from accept until its thread is joined; a cancel
  *      finds it only there, under conns_mu, so it never touches a freed flag.
- *   2. Every engine call holds engine_mu (see above).
+ *   2. No lock is held across an engine call; a Session is touched only by
+ *      its connection's thread (see above).
  *   3. A connection's socket is closed only by its own thread; server_free
  *      shuts sockets down (shutdown(2)) to wake the threads, then joins them.
  *   4. Failed logins are counted per client address; after AUTH_FAIL_MAX
@@ -59,10 +78,10 @@
  *   8. At most max_connections connections (alive threads, this one
  *      included) get past login; more are refused with FATAL 53300, as
  *      PostgreSQL's max_connections.
- *   9. A connection's thread closes its own session (pgwire_conn_free,
- *      which takes engine_mu) and then sets c->pg = NULL under conns_mu;
- *      the accept loop only joins threads and never waits for engine_mu,
- *      so it accepts CancelRequests while a long statement runs.
+ *   9. A connection's thread closes its own session (pgwire_conn_free)
+ *      and then sets c->pg = NULL under conns_mu; the accept loop only
+ *      joins threads, so it accepts CancelRequests while statements run.
+ *  10. No thread sleeps or does I/O while holding conns_mu or timer_mu.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -89,6 +108,15 @@
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/users.h"
+
+/* A running statement's statement_timeout (invariant 5): on the stack of
+ * be_exec, linked into Server.timers while the statement runs. */
+typedef struct Timer {
+	struct Timer *next;
+	int64_t deadline_us;
+	volatile int *flag;
+	bool fired;
+} Timer;
 
 typedef struct Conn {
 	struct Conn *next;
@@ -117,7 +145,6 @@ struct Server {
 	Engine *engine;
 	int fd;
 	int port;
-	pthread_mutex_t engine_mu;
 	pthread_mutex_t conns_mu;
 	Conn *conns;
 	int32_t next_pid;
@@ -133,14 +160,12 @@ struct Server {
 	unsigned int cert_hash_len;          /* 0: not offered */
 	bool tls_required;
 	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
-	/* statement_timeout: statements run one at a time (engine_mu), so one
-	 * deadline suffices; the watchdog thread sets the flag when it passes */
+	/* statement_timeout: one Timer per running statement that has one;
+	 * the watchdog thread sets a timer's flag when its deadline passes */
 	pthread_t watchdog;
 	volatile int watchdog_stop;
 	pthread_mutex_t timer_mu;
-	int64_t deadline_us;               /* 0: none */
-	volatile int *timer_flag;
-	bool timed_out;
+	Timer *timers;                     /* under timer_mu */
 };
 
 /* What pgwire holds as its session: the engine's Session and the
@@ -192,19 +217,22 @@ watchdog_main(void *arg)
 {
 	Server *srv = arg;
 	while (!srv->watchdog_stop) {
+		Timer *t;
+		int64_t now;
 		usleep(5000);
+		now = now_us();
 		pthread_mutex_lock(&srv->timer_mu);
-		if (srv->deadline_us && now_us() >= srv->deadline_us && srv->timer_flag) {
-			*srv->timer_flag = 1;
-			srv->timed_out = true;
-			srv->deadline_us = 0;
-		}
+		for (t = srv->timers; t; t = t->next)
+			if (!t->fired && now >= t->deadline_us) {
+				*t->flag = 1;
+				t->fired = true;
+			}
 		pthread_mutex_unlock(&srv->timer_mu);
 	}
 	return NULL;
 }
 
-/* ---- backend callbacks (engine access under engine_mu) ------------------- */
+/* ---- backend callbacks (no lock around the engine: see the top) --------- */
 
 static void *
 be_session_open(void *ctx, const char *user, const char *database, volatile int *cancel_flag,
@@ -213,23 +241,19 @@ be_session_open(void *ctx, const char *user, const char *database, volatile int 
 	Server *srv = ctx;
 	SrvSession *ss = xcalloc(1, sizeof *ss);
 	(void)err;
-	pthread_mutex_lock(&srv->engine_mu);
 	ss->s = session_new(srv->engine);
 	session_set_identity(ss->s, user, database);
 	ss->cancel = cancel_flag;
 	session_set_cancel_flag(ss->s, cancel_flag);
-	pthread_mutex_unlock(&srv->engine_mu);
 	return ss;
 }
 
 static void
 be_session_close(void *ctx, void *session)
 {
-	Server *srv = ctx;
 	SrvSession *ss = session;
-	pthread_mutex_lock(&srv->engine_mu);
+	(void)ctx;
 	session_free(ss->s);
-	pthread_mutex_unlock(&srv->engine_mu);
 	free(ss);
 }
 
@@ -248,15 +272,17 @@ be_exec(void *ctx, void *session, const char *sql, int nparams, const char *cons
 	SrvSession *ss = session;
 	int64_t tmo;
 	bool fired = false;
+	Timer t;
 	int rc;
 
-	pthread_mutex_lock(&srv->engine_mu);
 	tmo = timeout_us(session_setting(ss->s, "statement_timeout"));
 	if (tmo) {
+		t.deadline_us = now_us() + tmo;
+		t.flag = ss->cancel;
+		t.fired = false;
 		pthread_mutex_lock(&srv->timer_mu);
-		srv->deadline_us = now_us() + tmo;
-		srv->timer_flag = ss->cancel;
-		srv->timed_out = false;
+		t.next = srv->timers;
+		srv->timers = &t;
 		pthread_mutex_unlock(&srv->timer_mu);
 	}
 	if (nparams < 0)
@@ -264,13 +290,14 @@ be_exec(void *ctx, void *session, const char *sql, int nparams, const char *cons
 	else
 		rc = session_exec_params(ss->s, sql, nparams, values, oids, sink, err);
 	if (tmo) {
+		Timer **pt;
 		pthread_mutex_lock(&srv->timer_mu);
-		fired = srv->timed_out;
-		srv->deadline_us = 0;
-		srv->timer_flag = NULL;
+		for (pt = &srv->timers; *pt != &t; pt = &(*pt)->next)
+			;
+		*pt = t.next;
+		fired = t.fired;
 		pthread_mutex_unlock(&srv->timer_mu);
 	}
-	pthread_mutex_unlock(&srv->engine_mu);
 	if (rc != FLOE_OK && fired && floe_error_is(err, ERRCODE_QUERY_CANCELED))
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	return rc;
@@ -280,13 +307,9 @@ static int
 be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32_t *oids,
 	    Arena *a, SqlDescription *out, floe_error *err)
 {
-	Server *srv = ctx;
 	SrvSession *ss = session;
-	int rc;
-	pthread_mutex_lock(&srv->engine_mu);
-	rc = session_describe(ss->s, sql, nparams, oids, a, out, err);
-	pthread_mutex_unlock(&srv->engine_mu);
-	return rc;
+	(void)ctx;
+	return session_describe(ss->s, sql, nparams, oids, a, out, err);
 }
 
 /* The failure slot of addr (a free or the oldest one when `create`). */
@@ -532,8 +555,7 @@ be_tls_start(void *ctx, void *io)
 }
 
 /* COPY FROM STDIN: the connection's thread waits for the client's data
- * (it holds the engine lock meanwhile, as any running statement does,
- * until the data comes or the statement is cancelled or times out). */
+ * (until the data comes or the statement is cancelled or times out). */
 static ssize_t
 be_read(void *io, void *p, size_t cap)
 {
@@ -563,8 +585,7 @@ idle_limit(Conn *c, const char **sqlstate, const char **msg)
 
 	if (!ss)
 		return 0;
-	/* no engine_mu: only this connection's thread touches its Session,
-	 * and these read session-local state (as be_txn_status does) */
+	/* only this connection's thread touches its Session */
 	st = session_txn_status(ss->s);
 	if (st == 'T' || st == 'E') {
 		us = timeout_us(session_setting(ss->s, "idle_in_transaction_session_timeout"));
@@ -627,9 +648,8 @@ conn_main(void *arg)
 		ERR_clear_error();
 	}
 	/* the session is closed here, not by the accept loop's reap: closing
-	 * it takes engine_mu, which a long statement of another connection
-	 * may hold, and the accept loop must go on accepting (CancelRequests
-	 * above all) meanwhile (invariant 9) */
+	 * it may roll back a transaction, and the accept loop must go on
+	 * accepting (CancelRequests above all) meanwhile (invariant 9) */
 	pthread_mutex_lock(&c->srv->conns_mu);
 	pg = c->pg;
 	c->pg = NULL;
@@ -825,7 +845,6 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0)
 		srv->port = ntohs(sa.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
 							   : ((struct sockaddr_in *)&sa)->sin_port);
-	pthread_mutex_init(&srv->engine_mu, NULL);
 	pthread_mutex_init(&srv->conns_mu, NULL);
 	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
@@ -848,7 +867,6 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	if (pthread_create(&srv->watchdog, NULL, watchdog_main, srv) != 0) {
 		floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not start the timer thread");
 		close(fd);
-		pthread_mutex_destroy(&srv->engine_mu);
 		pthread_mutex_destroy(&srv->conns_mu);
 		pthread_mutex_destroy(&srv->timer_mu);
 		free(srv->users_file);
@@ -897,8 +915,9 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 		if (fd < 0)
 			continue;
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-		/* a client that stops reading must not hold engine_mu forever:
-		 * after 60 s a blocked send fails and the statement is cancelled */
+		/* a client that stops reading must not keep its statement (and
+		 * the snapshot and memory it holds) forever: after 60 s a blocked
+		 * send fails and the statement is cancelled */
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
 		c = xcalloc(1, sizeof *c);
 		c->srv = srv;
@@ -947,7 +966,6 @@ server_free(Server *srv)
 	pthread_mutex_destroy(&srv->timer_mu);
 	free(srv->users_file);
 	SSL_CTX_free(srv->tls);
-	pthread_mutex_destroy(&srv->engine_mu);
 	pthread_mutex_destroy(&srv->conns_mu);
 	free(srv);
 }

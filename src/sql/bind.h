@@ -21,10 +21,16 @@
 #include "storage/fileio.h"
 #include "table/iceberg.h"
 
+/* Shared by every session (server threads run statements concurrently):
+ * warehouse and catalog never change after engine_open (the catalog is
+ * thread-safe: catalog.h); io is replaced, never modified, when CALL
+ * register_table adds a path map (an atomic pointer; old ones are kept
+ * until engine_close, so a statement's FileIO stays valid). */
 struct Engine {
 	char *warehouse;
-	FileIO *io;
+	FileIO *_Atomic io;
 	Catalog *catalog;
+	struct EngineShared *shared;   /* engine.c's lock and retired FileIOs */
 };
 
 struct Session {
@@ -44,6 +50,8 @@ struct Session {
 	struct Txn *txn;          /* txn.c's state; NULL when none */
 	char *user;               /* the login role and database (NULL: floe's defaults) */
 	char *database;
+	const struct Zone *tz;    /* TimeZone (datetime.h DatetimeZone; NULL: UTC),
+				     installed on the thread at statement start */
 };
 
 typedef struct Scope {

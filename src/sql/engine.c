@@ -9,6 +9,15 @@
  *   <warehouse>/<schema>/<table>/metadata  metadata JSON, manifests
  *   <warehouse>/<schema>/<table>/data      Parquet data files
  *
+ * Threads (engine.h): sessions of one Engine run statements concurrently,
+ * each session on one thread at a time.  The Engine's mutable part is
+ * EngineShared: `mu` serializes path-map changes, which build a new FileIO
+ * and publish it with an atomic store (readers load Engine.io once per use
+ * and never see a FileIO change under them; replaced ones are freed at
+ * engine_close).  Per-session state the executor reads as thread globals
+ * (time zone, statement time) is installed on the calling thread at every
+ * entry point (session_enter).
+ *
  * INTERFACE ROUTINES (engine.h)
  *   engine_open, engine_close, session_new, session_free, session_exec,
  *   engine_list_tables, engine_describe_table
@@ -16,6 +25,7 @@
  *   engine_complete, engine_notice
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +43,123 @@
 #include "types/text.h"
 
 /* ---- engine ------------------------------------------------------------ */
+
+/* An autocommit write statement's turn on its target table (see
+ * write_turn_take). */
+typedef struct WriteTurn {
+	struct WriteTurn *next;
+	char *key;                 /* "schema.table" */
+	int users;                 /* the holder + the waiters */
+	bool held;
+} WriteTurn;
+
+struct EngineShared {
+	pthread_mutex_t mu;        /* path-map changes */
+	FileIO **retired;          /* FileIOs replaced by add_path_map */
+	int nretired;
+	pthread_mutex_t turn_mu;   /* the write turns */
+	pthread_cond_t turn_cv;
+	WriteTurn *turns;          /* held (or waited for) ones */
+};
+
+/* ---- write turns ---------------------------------------------------------
+ *
+ * Commits to one Iceberg table are serial by nature: the catalog's
+ * compare-and-swap lets one of several concurrent committers win and the
+ * others re-stage (new manifest list and metadata file) after a back-off.
+ * With many sessions of this process writing one table, most of that work
+ * is wasted and the back-offs add up.  So an autocommit INSERT, UPDATE,
+ * DELETE or MERGE takes its target table's turn for the statement: writers
+ * of one table queue in this process instead of colliding; readers, and
+ * writers of other tables, never wait.  Writers in other processes (a
+ * shared catalog), and COMMITs of transaction blocks, are still resolved by
+ * the compare-and-swap and its retries.  A waiter polls its cancel flag
+ * (CancelRequest, statement_timeout: 57014).  A statement holds at most one
+ * turn, so turns cannot deadlock; the statement re-run after a lost
+ * conflict (txn_retry_statement's back-off) happens without the turn.
+ */
+static int
+write_turn_take(Session *s, const char *key, WriteTurn **out, floe_error *err)
+{
+	struct EngineShared *sh = s->engine->shared;
+	WriteTurn *t;
+
+	*out = NULL;
+	pthread_mutex_lock(&sh->turn_mu);
+	for (t = sh->turns; t && strcmp(t->key, key) != 0; t = t->next)
+		;
+	if (!t) {
+		t = xcalloc(1, sizeof *t);
+		t->key = xstrdup(key);
+		t->next = sh->turns;
+		sh->turns = t;
+	}
+	t->users++;
+	while (t->held) {
+		/* wait, waking up now and then to look at the cancel flag */
+		struct timespec ts;
+		if (*s->cancel_flag) {
+			t->users--;
+			pthread_mutex_unlock(&sh->turn_mu);
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED,
+					   "canceling statement due to user request");
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 50 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		(void)pthread_cond_timedwait(&sh->turn_cv, &sh->turn_mu, &ts);
+	}
+	t->held = true;
+	pthread_mutex_unlock(&sh->turn_mu);
+	*out = t;
+	return FLOE_OK;
+}
+
+static void
+write_turn_give(Session *s, WriteTurn *t)
+{
+	struct EngineShared *sh = s->engine->shared;
+	WriteTurn **pt;
+
+	if (!t)
+		return;
+	pthread_mutex_lock(&sh->turn_mu);
+	t->held = false;
+	if (--t->users == 0) {
+		for (pt = &sh->turns; *pt != t; pt = &(*pt)->next)
+			;
+		*pt = t->next;
+		free(t->key);
+		free(t);
+	}
+	pthread_cond_broadcast(&sh->turn_cv);
+	pthread_mutex_unlock(&sh->turn_mu);
+}
+
+/* The "schema.table" an autocommit write statement commits to, or NULL. */
+static const char *
+write_target(Session *s, const Node *n, char *buf, size_t cap)
+{
+	const PgQuery__RangeVar *rv = NULL;
+
+	if (session_txn_status(s) != 'I')
+		return NULL;           /* a block commits at COMMIT */
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: rv = n->insert_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: rv = n->update_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_DELETE_STMT: rv = n->delete_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_MERGE_STMT: rv = n->merge_stmt->relation; break;
+	default: return NULL;
+	}
+	if (!rv || !rv->relname)
+		return NULL;
+	snprintf(buf, cap, "%s.%s", rv->schemaname && rv->schemaname[0] ? rv->schemaname
+		 : s->search_path, rv->relname);
+	return buf;
+}
 
 static int
 mkdir_p(const char *path, floe_error *err)
@@ -57,7 +184,7 @@ mkdir_p(const char *path, floe_error *err)
 }
 
 static void
-load_path_maps(Engine *e)
+load_path_maps(Engine *e, FileIO *io)
 {
 	char *p = NULL;
 	FILE *f;
@@ -76,7 +203,7 @@ load_path_maps(Engine *e)
 		if (!tab)
 			continue;
 		*tab = 0;
-		fileio_map_prefix(e->io, line, tab + 1);
+		fileio_map_prefix(io, line, tab + 1);
 	}
 	fclose(f);
 }
@@ -86,19 +213,35 @@ add_path_map(Engine *e, const char *from, const char *to, floe_error *err)
 {
 	char *p = NULL;
 	FILE *f;
+	FileIO *io, *old;
+	struct EngineShared *sh = e->shared;
 
 	if (strchr(from, '\t') || strchr(from, '\n') || strchr(to, '\t') || strchr(to, '\n'))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "path maps cannot contain tabs or newlines");
 	if (asprintf(&p, "%s/path-maps", e->warehouse) < 0)
 		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory");
+	pthread_mutex_lock(&sh->mu);
 	f = fopen(p, "a");
 	free(p);
-	if (!f)
+	if (!f) {
+		pthread_mutex_unlock(&sh->mu);
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not write path maps: %s", strerror(errno));
+	}
 	fprintf(f, "%s\t%s\n", from, to);
-	if (fclose(f) != 0)
+	if (fclose(f) != 0) {
+		pthread_mutex_unlock(&sh->mu);
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not write path maps: %s", strerror(errno));
-	fileio_map_prefix(e->io, from, to);
+	}
+	/* a new FileIO with every map, published whole: statements running
+	 * meanwhile keep the old one, which lives until engine_close */
+	io = fileio_local_new(e->warehouse);
+	load_path_maps(e, io);
+	fileio_map_prefix(io, from, to);     /* in case the file was not readable */
+	old = e->io;
+	e->io = io;
+	sh->retired = xrealloc(sh->retired, sizeof(FileIO *) * (size_t)(sh->nretired + 1));
+	sh->retired[sh->nretired++] = old;
+	pthread_mutex_unlock(&sh->mu);
 	return FLOE_OK;
 }
 
@@ -117,6 +260,10 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not resolve \"%s\": %s",
 				   config->warehouse, strerror(errno));
 	e = xcalloc(1, sizeof *e);
+	e->shared = xcalloc(1, sizeof *e->shared);
+	pthread_mutex_init(&e->shared->mu, NULL);
+	pthread_mutex_init(&e->shared->turn_mu, NULL);
+	pthread_cond_init(&e->shared->turn_cv, NULL);
 	e->warehouse = xstrdup(real);
 	e->io = fileio_local_new(e->warehouse);
 	/* ---- catalog choice (txn engineer): see EngineConfig.catalog_uri */
@@ -142,6 +289,10 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		/* ---- end of catalog choice */
 		free(db);
 		fileio_free(e->io);
+		pthread_mutex_destroy(&e->shared->mu);
+		pthread_mutex_destroy(&e->shared->turn_mu);
+		pthread_cond_destroy(&e->shared->turn_cv);
+		free(e->shared);
 		free(e->warehouse);
 		free(e);
 		return FLOE_ERR;
@@ -152,7 +303,7 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		engine_close(e);
 		return FLOE_ERR;
 	}
-	load_path_maps(e);
+	load_path_maps(e, e->io);
 	*out = e;
 	return FLOE_OK;
 }
@@ -160,10 +311,19 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 void
 engine_close(Engine *e)
 {
+	int i;
+
 	if (!e)
 		return;
 	catalog_close(e->catalog);
 	fileio_free(e->io);
+	for (i = 0; i < e->shared->nretired; i++)
+		fileio_free(e->shared->retired[i]);
+	free(e->shared->retired);
+	pthread_mutex_destroy(&e->shared->mu);
+	pthread_mutex_destroy(&e->shared->turn_mu);
+	pthread_cond_destroy(&e->shared->turn_cv);
+	free(e->shared);
 	free(e->warehouse);
 	free(e);
 }
@@ -175,7 +335,17 @@ session_new(Engine *e)
 	s->engine = e;
 	s->search_path = xstrdup("public");
 	s->cancel_flag = &s->cancel;
+	s->tz = NULL;                  /* UTC */
+	datetime_use_zone(NULL);
 	return s;
+}
+
+/* Install the session's thread-global state on the calling thread (every
+ * entry point that runs SQL calls this first). */
+static void
+session_enter(Session *s)
+{
+	datetime_use_zone(s->tz);
 }
 
 void
@@ -348,7 +518,7 @@ setting_get(Session *s, const char *name)
 	if (!strcmp(name, "search_path"))
 		return s->search_path;
 	if (!strcmp(name, "timezone"))
-		return datetime_timezone_name();
+		return datetime_zone_name(s->tz);
 	for (i = 0; i < s->nsettings; i++)
 		if (!strcmp(s->settings_keys[i], name))
 			return s->settings_values[i];
@@ -367,6 +537,15 @@ setting_get(Session *s, const char *name)
 	return NULL;
 }
 
+/* Setting names are case-insensitive (SET "TimeZone" = SET timezone). */
+static void
+lower_name(char *name)
+{
+	for (; name && *name; name++)
+		if (*name >= 'A' && *name <= 'Z')
+			*name = (char)(*name + 32);
+}
+
 static int
 exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sink)
 {
@@ -379,6 +558,7 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT &&
 	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this form of SET is not supported yet");
+	lower_name(vs->name);
 	for (i = 0; i < vs->n_args; i++) {
 		Node *n = vs->args[i];
 		const char *part = "";
@@ -401,6 +581,7 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	}
 	if (!strcmp(vs->name, "timezone")) {
 		TRY(datetime_set_timezone(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "UTC", err));
+		s->tz = datetime_current_zone();
 		return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 	}
 	if (!strcmp(vs->name, "search_path")) {
@@ -430,11 +611,13 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 static int
 exec_show(Session *s, ExecCtx *ctx, PgQuery__VariableShowStmt *vs, ResultSink *sink)
 {
-	const char *v = setting_get(s, vs->name);
+	const char *v;
 	const char *names[1];
 	SqlType t = type_make(TYPE_TEXT);
 	Batch *b;
 
+	lower_name(vs->name);
+	v = setting_get(s, vs->name);
 	if (!v)
 		return floe_errorf(ctx->err, ERRCODE_UNDEFINED_OBJECT,
 				   "unrecognized configuration parameter \"%s\"", vs->name);
@@ -547,6 +730,7 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 
 	floe_error_clear(err);
 	s->cancel = 0;
+	session_enter(s);
 	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
 		arena_free(parse_arena);
 		txn_after_statement(s, false);     /* a syntax error fails a block too */
@@ -558,9 +742,15 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		Arena *a = arena_new(256 * 1024);
 		int attempt;
 		for (attempt = 0;; attempt++) {
+			WriteTurn *turn = NULL;
+			char key[1024];
+			const char *target;
 			rc = txn_before_statement(s, stmts[i].node, sink, err);
+			if (rc == FLOE_OK && (target = write_target(s, stmts[i].node, key, sizeof key)))
+				rc = write_turn_take(s, target, &turn, err);
 			if (rc == FLOE_OK)
 				rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+			write_turn_give(s, turn);
 			/* READ COMMITTED re-runs an autocommit statement that lost
 			 * a write conflict (nothing of it was sent or committed) */
 			if (rc == FLOE_OK || !txn_retry_statement(s, err, attempt))
@@ -719,6 +909,7 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	memset(out, 0, sizeof *out);
 	out->ncols = -1;
 	floe_error_clear(err);
+	session_enter(s);
 	TRY(check_param_oids(nparams, param_oids, err));
 	a = arena_new(64 * 1024);
 	if (sql_parse(sql, a, &stmts, &n, err) != FLOE_OK) {

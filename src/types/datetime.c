@@ -16,10 +16,13 @@
  * bare number is seconds, a number before a time field is days), plus ISO
  * 8601 "P1Y2M3DT4H5M6S".
  *
- * The session time zone is process-global: UTC, a fixed offset, or a named
+ * The session time zone is per thread (a server thread runs one session at
+ * a time; the engine installs each session's zone at statement start with
+ * datetime_use_zone): UTC, a fixed offset, or a named
  * zone read from the system tzdata (TZif, RFC 8536, with its POSIX TZ
  * footer rule for instants after the last transition).  Loaded zones are
- * immutable and cached, so conversions are thread-safe.
+ * immutable, cached and never freed, so a DatetimeZone pointer stays valid
+ * for the life of the process and conversions are thread-safe.
  * Local -> UTC follows PostgreSQL's DetermineTimeZoneOffset: in a
  * spring-forward gap the offset before the transition is used, in a
  * fall-back overlap the offset after it.
@@ -148,7 +151,11 @@ typedef struct Zone {
 static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 static Zone *zone_cache;
 static Zone zone_utc = { .name = "UTC", .fixed = true };
-static const Zone *_Atomic session_zone = &zone_utc;
+/* The running session's zone, per thread (NULL: UTC).  A server thread
+ * runs one session's statements at a time; the engine installs the
+ * session's zone (datetime_use_zone) when each statement starts. */
+static _Thread_local const Zone *cur_zone;
+#define session_zone (cur_zone ? cur_zone : &zone_utc)
 
 static uint32_t
 be32(const unsigned char *p)
@@ -643,7 +650,7 @@ datetime_set_timezone(const char *name, floe_error *err)
 	if (strcasecmp(name, "UTC") == 0 || strcasecmp(name, "GMT") == 0 ||
 	    strcasecmp(name, "Z") == 0 || strcasecmp(name, "Etc/UTC") == 0 ||
 	    strcasecmp(name, "Zulu") == 0 || strcasecmp(name, "UCT") == 0) {
-		session_zone = zone_fixed(0, name);
+		cur_zone = zone_fixed(0, name);
 		return FLOE_OK;
 	}
 	/* POSIX-style "+05:30", "UTC+3": the offset is hours WEST of UTC, as
@@ -655,12 +662,12 @@ datetime_set_timezone(const char *name, floe_error *err)
 	if (parse_offset_text(p, &sign, &h, &mi, &sec) == 0) {
 		if (h > 15 || mi > 59 || sec > 59)
 			goto bad;
-		session_zone = zone_fixed(-sign * (h * 3600 + mi * 60 + sec), name);
+		cur_zone = zone_fixed(-sign * (h * 3600 + mi * 60 + sec), name);
 		return FLOE_OK;
 	}
 	const Zone *z = zone_lookup(name);
 	if (z) {
-		session_zone = z;
+		cur_zone = z;
 		return FLOE_OK;
 	}
 bad:
@@ -684,7 +691,7 @@ datetime_set_timezone_offset(int32_t east_seconds, floe_error *err)
 		snprintf(name, sizeof name, "<%c%02d%02d>%c%02d:%02d",
 			 east_seconds < 0 ? '-' : '+', a / 3600, a / 60 % 60,
 			 east_seconds < 0 ? '+' : '-', a / 3600, a / 60 % 60);
-	session_zone = zone_fixed(east_seconds, name);
+	cur_zone = zone_fixed(east_seconds, name);
 	return FLOE_OK;
 }
 
@@ -692,6 +699,24 @@ const char *
 datetime_timezone_name(void)
 {
 	return session_zone->name;
+}
+
+const DatetimeZone *
+datetime_current_zone(void)
+{
+	return session_zone;
+}
+
+void
+datetime_use_zone(const DatetimeZone *z)
+{
+	cur_zone = z;
+}
+
+const char *
+datetime_zone_name(const DatetimeZone *z)
+{
+	return z ? z->name : zone_utc.name;
 }
 
 /* ------------------------------------------------------------------ */

@@ -11,7 +11,10 @@
  * Dates are proleptic Gregorian; year 0 does not exist in text (1 BC = year 0
  * internally, "0001-01-01 BC").
  *
- * The session time zone is process-global (datetime_set_timezone): "UTC",
+ * The session time zone is per thread (datetime_set_timezone sets the
+ * calling thread's; datetime_current_zone / datetime_use_zone save and
+ * restore it, so an embedder running several sessions keeps one per
+ * session): "UTC",
  * fixed offsets, and named zones read from the system tzdata
  * (/usr/share/zoneinfo TZif files, parsed here; thread-safe lookups).
  * floe's finite timestamps end at 294247-01-10 (int64 micros since 1970),
@@ -23,6 +26,7 @@
  *   datetime_format_date/time/timestamp/timestamptz/interval(v, buf) -> len
  *   datetime_set_timezone(name, err) / datetime_set_timezone_offset(secs, err)
  *   datetime_timezone_name() / datetime_set_statement_now(ts) / datetime_now()
+ *   datetime_current_zone() / datetime_use_zone(z) / datetime_zone_name(z)
  *   datetime_tz_offset_utc(ts_utc) / datetime_local_to_utc(local)
  *   datetime_timestamptz_to_local / datetime_add_interval / datetime_interval_*
  *   datetime_justify_hours/days/interval / datetime_timestamp_diff
@@ -97,6 +101,12 @@ int datetime_set_timezone(const char *name, floe_error *err);
 /* SET TIME ZONE <number|interval>: ISO sign, seconds east of UTC. */
 int datetime_set_timezone_offset(int32_t east_seconds, floe_error *err);
 const char *datetime_timezone_name(void);
+/* The calling thread's zone, and installing one (NULL: UTC).  Zones are
+ * immutable and live as long as the process: a Session keeps the pointer. */
+typedef struct Zone DatetimeZone;
+const DatetimeZone *datetime_current_zone(void);
+void datetime_use_zone(const DatetimeZone *z);
+const char *datetime_zone_name(const DatetimeZone *z);   /* NULL: "UTC" */
 /* Offset east of UTC in seconds at the UTC instant ts (micros). */
 int32_t datetime_tz_offset_utc(int64_t ts_utc);
 /* Local wall-clock timestamp -> UTC instant (PostgreSQL's DST choice). */
