@@ -625,8 +625,14 @@ spill_rows(HashAggOp *h, Batch *in, int p, const uint32_t *rows, uint32_t n)
 static void
 push_parts(HashAggOp *h)
 {
-	int p;
+	int p, nparts = 0, next = h->level + 1;
 
+	for (p = 0; p < SPILL_PARTS; p++)
+		nparts += h->parts[p] != NULL;
+	/* everything in one partition with nothing kept here: its keys do not
+	 * split (one group); more levels would only copy it again */
+	if (nparts == 1 && h->ngroups == 0)
+		next = MAX_LEVEL;
 	for (p = 0; p < SPILL_PARTS; p++) {
 		if (!h->parts[p])
 			continue;
@@ -638,7 +644,7 @@ push_parts(HashAggOp *h)
 			h->cap_pending = ncap;
 		}
 		h->pending[h->npending].f = h->parts[p];
-		h->pending[h->npending].level = h->level + 1;
+		h->pending[h->npending].level = next;
 		h->npending++;
 		h->parts[p] = NULL;
 	}

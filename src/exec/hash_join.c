@@ -452,7 +452,7 @@ partition_input(HashJoinOp *h, Operator *src, Expr **keys, SpillFile **parts, bo
 }
 
 static void
-push_pending(HashJoinOp *h, SpillFile *bf, SpillFile *pf)
+push_pending(HashJoinOp *h, SpillFile *bf, SpillFile *pf, int level)
 {
 	if (h->npending == h->cap_pending) {
 		int ncap = h->cap_pending ? h->cap_pending * 2 : 32;
@@ -463,7 +463,7 @@ push_pending(HashJoinOp *h, SpillFile *bf, SpillFile *pf)
 	}
 	h->pending[h->npending].bf = bf;
 	h->pending[h->npending].pf = pf;
-	h->pending[h->npending].level = h->level + 1;
+	h->pending[h->npending].level = level;
 	h->npending++;
 }
 
@@ -491,9 +491,18 @@ partition_all(HashJoinOp *h, Chunk *first, bool *partitioned)
 	TRY(partition_input(h, h->bsrc, h->bkeys, bparts, true));
 	TRY(partition_input(h, h->psrc, h->pkeys, pparts, false));
 	arena_reset(op->scratch);
-	for (p = SPILL_PARTS; p-- > 0;)
-		if (bparts[p] || pparts[p])
-			push_pending(h, bparts[p], pparts[p]);
+	{
+		/* all build rows in one partition: its keys do not split (one
+		 * key); more levels would only copy it again */
+		int nb = 0, next = h->level + 1;
+		for (p = 0; p < SPILL_PARTS; p++)
+			nb += bparts[p] != NULL;
+		if (nb == 1)
+			next = MAX_LEVEL;
+		for (p = SPILL_PARTS; p-- > 0;)
+			if (bparts[p] || pparts[p])
+				push_pending(h, bparts[p], pparts[p], next);
+	}
 	return FLOE_OK;
 }
 

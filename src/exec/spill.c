@@ -139,7 +139,8 @@ spill_guard(ExecCtx *ctx, int64_t bytes, const char *what)
 	floe_errorf(ctx->err, ERRCODE_OUT_OF_MEMORY,
 		    "out of memory: work_mem exceeded by %s (%lld kB held, work_mem is %lld kB)",
 		    what, (long long)(bytes / KB), (long long)(ctx->mem_limit / KB));
-	return floe_error_hint(ctx->err, "Raise work_mem; %s cannot spill to disk.", what);
+	return floe_error_hint(ctx->err, "Raise work_mem: these rows of the %s cannot be spilled to disk "
+			       "(rows it must hold together, such as one key's or one window's).", what);
 }
 
 /* ---- files ---------------------------------------------------------------- */
