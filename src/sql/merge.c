@@ -2103,8 +2103,6 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	m.dup_col = -1;
 	m.b.sql = sql;
 	m.on_conflict = oc != NULL;
-	if (is->with_clause)
-		return unsupported(&m, "WITH in INSERT");
 	TRY(load_target(&m, is->relation, "INSERT"));
 	/* conflict columns */
 	m.keys = ARENA_ARRAY(ctx->arena, int, m.nt + 1);
@@ -2175,6 +2173,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 			m.on = expr_const(ctx->arena, &f);
 		}
 	}
+	m.b.with = is->with_clause;   /* WITH ... INSERT: CTEs seen by SET / WHERE too */
 	m.clauses = ARENA_ARRAY(ctx->arena, Clause, 3);
 	/* MATCHED */
 	cl = &m.clauses[m.nclauses++];
