@@ -51,8 +51,13 @@
  *      <warehouse>/orphan-candidates (txn_record_orphans).
  *   2. The REWRITE pass of a file sees the rows in the MATCH pass's order
  *      (the scan is deterministic); a different row count is XX001.
- *   3. UPDATE never moves a row between partitions: SET of a partition
- *      source column is 0A000 for now.
+ *   3. Partitions: rows copied by a rewrite stay in their file's
+ *      partition (one writer per source file of a partitioned spec),
+ *      except that rows of a file written under an older spec are written
+ *      under the table's default spec (a commit adds files of the default
+ *      spec only); an UPDATE that sets a partition source column writes
+ *      its updated rows through one writer with the default spec
+ *      (moved_slot, data_writer_set_spec), so a row may change partition.
  *   4. PRIMARY KEY: an UPDATE that sets a key column keeps the new and old
  *      key of every updated row; before the commit, a new key twice, or a
  *      new key held by a live row that is not an old key, is 23505
@@ -124,7 +129,7 @@
  *
  * Not yet (0A000): the correlated forms above, data-modifying WITH,
  * WHERE CURRENT OF, tables with nested columns, format-version 1 tables
- * (upgrade to 2), SET of partition source columns.  A concurrent commit
+ * (upgrade to 2).  A concurrent commit
  * that removed a file being rewritten
  * makes the commit fail with 40001 (table_commit_replace).
  *
@@ -155,6 +160,7 @@ typedef struct Slot {
 	const DataFile *src;     /* partitioned: the file whose partition it keeps */
 	int32_t spec_id;
 	bool shared;             /* unpartitioned spec: all rewritten files */
+	bool fanout;             /* the default spec's partitions (d->moves) */
 	bool finished;
 	DataFile *files;
 	int nfiles;
@@ -225,6 +231,11 @@ typedef struct Dml {
 	int nw;
 	int64_t *row_ids;        /* pos_file, UPDATE: _row_id by file position */
 	uint8_t *row_id_ok;
+	/* SET of a partition source column: updated rows go to one writer
+	 * with the table's default spec (moved_slot), kept rows stay in
+	 * their file's partition */
+	bool moves;
+	int mslot;               /* index + 1 in slots, 0: none yet */
 } Dml;
 
 static int
@@ -1383,6 +1394,8 @@ dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink)
 
 /* ---- REWRITE pass ------------------------------------------------------ */
 
+static Slot *moved_slot(Dml *d, floe_error *err);
+
 static Slot *
 slot_for(Dml *d, const DataFile *f, floe_error *err)
 {
@@ -1392,6 +1405,8 @@ slot_for(Dml *d, const DataFile *f, floe_error *err)
 	Slot *sl;
 	int i;
 
+	if (f->spec_id != md->default_spec_id)
+		return moved_slot(d, err);   /* an older spec: rows take the current one */
 	if (unpart)
 		for (i = 0; i < d->nslots; i++)
 			if (d->slots[i].shared && d->slots[i].spec_id == f->spec_id)
@@ -1416,6 +1431,60 @@ slot_for(Dml *d, const DataFile *f, floe_error *err)
 					     err) != FLOE_OK)
 			return NULL;
 	return sl;
+}
+
+/* The writer of updated rows when they may change partition (invariant
+ * 3): the table's default spec, one file per partition tuple. */
+static Slot *
+moved_slot(Dml *d, floe_error *err)
+{
+	const TableMetadata *md = d->t->md;
+	Slot *sl;
+	int i;
+
+	if (d->mslot > 0)
+		return &d->slots[d->mslot - 1];
+	if (d->nslots == d->cap_slots) {
+		int nc = d->cap_slots ? d->cap_slots * 2 : 8;
+		d->slots = arena_realloc(d->ctx->arena, d->slots, sizeof(Slot) * (size_t)d->cap_slots,
+					 sizeof(Slot) * (size_t)nc);
+		d->cap_slots = nc;
+	}
+	sl = &d->slots[d->nslots];
+	memset(sl, 0, sizeof *sl);
+	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
+				d->ctx->arena);
+	sl->spec_id = md->default_spec_id;
+	sl->fanout = true;
+	d->nslots++;
+	d->mslot = d->nslots;       /* index + 1 */
+	if (data_writer_set_spec(sl->w, metadata_default_spec(md), err) != FLOE_OK)
+		return NULL;
+	for (i = 0; i < md->nproperties; i++)   /* write.* table properties */
+		if (!strncmp(md->properties[i].key, "write.", 6) &&
+		    data_writer_set_property(sl->w, md->properties[i].key, md->properties[i].value,
+					     err) != FLOE_OK)
+			return NULL;
+	return sl;
+}
+
+/* Write rows sel (n of them) of b to sl (b is left as it was). */
+static int
+write_sel(Slot *sl, const Batch *b, const uint32_t *sel, uint32_t n, Arena *scratch,
+	  floe_error *err)
+{
+	Batch wb = *b;
+
+	if (n == 0)
+		return FLOE_OK;
+	wb.cols = ARENA_ARRAY(scratch, Vector, b->ncols + 1);
+	memcpy(wb.cols, b->cols, sizeof(Vector) * (size_t)b->ncols);
+	if (n < b->count) {
+		wb.sel = (uint32_t *)sel;
+		wb.count = n;
+	}
+	batch_compact(&wb);
+	return data_writer_write(sl->w, &wb, err);
 }
 
 static void
@@ -1800,6 +1869,22 @@ rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Are
 		if (d->ret.n)   /* RETURNING of UPDATE: the post-image */
 			TRY(dml_returning_rows(&d->ret, d->ctx, &ob, nsel == b->count ? NULL : sel,
 					       nsel, scratch));
+		if (d->moves) {
+			/* updated rows to the default spec's partitions, the
+			 * others stay in the file's */
+			Slot *ms = moved_slot(d, d->ctx->err);
+			uint32_t *keep = ARENA_ARRAY(scratch, uint32_t, b->count), nk = 0, k = 0;
+			if (!ms)
+				return FLOE_ERR;
+			for (j = 0; j < ob.count; j++) {
+				if (k < nsel && sel[k] == j)
+					k++;
+				else
+					keep[nk++] = j;
+			}
+			TRY(write_sel(ms, &ob, sel, nsel, scratch, d->ctx->err));
+			return write_sel(sl, &ob, keep, nk, scratch, d->ctx->err);
+		}
 	}
 	batch_compact(&ob);
 	return data_writer_write(sl->w, &ob, d->ctx->err);
@@ -2182,7 +2267,7 @@ write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n
 		  Arena *scratch)
 {
 	Batch wb = *b;
-	Slot *sl = slot_for(d, f, d->ctx->err);
+	Slot *sl = d->moves && lc < 0 ? moved_slot(d, d->ctx->err) : slot_for(d, f, d->ctx->err);
 	int nf = d->schema->nfields;
 
 	if (!sl)
@@ -2568,6 +2653,8 @@ dml_run(Dml *d)
 			goto fail;
 		sl->finished = true;
 		for (k = 0; k < sl->nfiles; k++) {
+			if (sl->fanout)
+				continue;       /* the writer set spec and partition */
 			sl->files[k].spec_id = sl->spec_id;
 			if (!sl->shared) {
 				sl->files[k].npartition = sl->src->npartition;
@@ -2952,7 +3039,7 @@ set_multi_subquery(Dml *d, PgQuery__UpdateStmt *st, int i, int c0)
 		if (rt->n_indirection)
 			return unsupported(d, "assignment to a subfield or array element", rt->location);
 		if (is_partition_source(d->t->md, d->schema->fields[c].id))
-			return unsupported(d, "UPDATE of a partition source column", rt->location);
+			d->moves = true;
 		cols[k] = c;
 	}
 	if (sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__MULTIEXPR_SUBLINK &&
@@ -3013,7 +3100,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 			return FLOE_ERR;
 		}
 		if (is_partition_source(d->t->md, f->id))
-			return unsupported(d, "UPDATE of a partition source column", rt->location);
+			d->moves = true;         /* updated rows may change partition */
 		if (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF &&
 		    rt->val->multi_assign_ref->source &&
 		    rt->val->multi_assign_ref->source->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
