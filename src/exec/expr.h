@@ -60,6 +60,7 @@ typedef struct Expr {
 	int location;              /* 1-based position in the query, 0 none */
 	Value value;               /* EXPR_CONST */
 	bool unknown_literal;      /* EXPR_CONST: untyped string literal */
+	int param;                 /* EXPR_CONST made from parameter $n: n, else 0 */
 	int col;                   /* EXPR_COLREF: input column; AGGREF: agg index */
 	const struct ScalarFunc *fn;
 	int cast_flags;            /* EXPR_CAST */

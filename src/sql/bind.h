@@ -47,6 +47,10 @@ struct Session {
 	const char *const *param_values;
 	const uint32_t *param_oids;
 	bool params_describe;
+	/* describing: the type each $n's context gave it (bind_coerce), TYPE_NULL
+	 * while unknown; nparam_inferred entries (0: not collecting) */
+	SqlType *param_inferred;
+	int nparam_inferred;
 	struct Txn *txn;          /* txn.c's state; NULL when none */
 	char *user;               /* the login role and database (NULL: floe's defaults) */
 	char *database;

@@ -267,6 +267,13 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 		}
 		c = expr_const(b->arena, &v);
 		c->location = e->location;
+		c->param = e->param;
+		/* describing: an unspecified $n takes the first type its context
+		 * gives it (PostgreSQL's parameter type inference) */
+		if (e->param > 0 && e->param <= b->session->nparam_inferred &&
+		    e->value.type.id == TYPE_NULL &&
+		    b->session->param_inferred[e->param - 1].id == TYPE_NULL)
+			b->session->param_inferred[e->param - 1] = to;
 		return c;
 	}
 	if (e->type.id == to.id && to.id != TYPE_DECIMAL && to.id != TYPE_TEXT) {
@@ -1491,6 +1498,7 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
 		e = expr_const(b->arena, &v);
 	}
 	e->location = bind_location(b, p->location);
+	e->param = k;
 	return e;
 }
 
