@@ -1056,11 +1056,16 @@ cf_notice(void *c, const floe_error *n)
 }
 
 static int
-open_error(floe_error *err, const char *path, const char *how, int e)
+open_error(floe_error *err, const char *path, bool reading, int e)
 {
-	return floe_errorf(err, e == ENOENT ? ERRCODE_UNDEFINED_FILE :
-			   e == EACCES || e == EPERM ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_IO_ERROR,
-			   "could not open file \"%s\" for %s: %s", path, how, strerror(e));
+	floe_errorf(err, e == ENOENT ? ERRCODE_UNDEFINED_FILE :
+		    e == EACCES || e == EPERM ? ERRCODE_INSUFFICIENT_PRIVILEGE : ERRCODE_IO_ERROR,
+		    "could not open file \"%s\" for %s: %s", path, reading ? "reading" : "writing", strerror(e));
+	if (e == ENOENT || e == EACCES)
+		floe_error_hint(err, "COPY %s instructs the PostgreSQL server process to %s a file. You may want a "
+				"client-side facility such as psql's \\copy.", reading ? "FROM" : "TO",
+				reading ? "read" : "write");
+	return FLOE_ERR;
 }
 
 /* COPY ... FROM / TO 'file': acl_check_file, then the same COPY over a
@@ -1088,7 +1093,7 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);
 		if (!(cf.f = fopen(path, "r")))
-			return open_error(err, path, "reading", errno);
+			return open_error(err, path, true, errno);
 		cf.sink.copy_in_begin = cf_begin;
 		cf.sink.copy_in_read = cf_read;
 		rc = copy_from(s, ctx, sql, st, opt, &cf.sink);
@@ -1108,7 +1113,7 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 			if (fd >= 0)
 				close(fd);
 			free(cf.tmp);
-			return open_error(err, path, "writing", e);
+			return open_error(err, path, false, e);
 		}
 	}
 	cf.sink.copy_out_begin = cf_begin;

@@ -323,6 +323,9 @@ REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rw;
 REVOKE SELECT ON u FROM grp;
 DROP ROLE ro, rw, grp, nolog;
 \du
+COPY t FROM '/nonexistent/floe-acl.csv';
+COPY t TO '/nonexistent/floe-acl.csv';
+COPY t TO 'relative.csv';
 SQL
 cmp_filter() { grep -v '^LOCATION:\|^LINE [0-9]*:\|^ *^$' | sed 's/^psql:[^:]*:[0-9]*: //'; }
 if envout=$(scripts/pg-test-server.sh start 2>&1); then
