@@ -82,6 +82,12 @@
  *      and then sets c->pg = NULL under conns_mu; the accept loop only
  *      joins threads, so it accepts CancelRequests while statements run.
  *  10. No thread sleeps or does I/O while holding conns_mu or timer_mu.
+ *  11. Startup-packet parameters that are settings: pgwire.c applies
+ *      `options` and application_name; TimeZone (JDBC sends it, libpq
+ *      sends PGTZ as "timezone") is read here from the bytes before they go
+ *      to pgwire (peek_startup, the packet only, bounded by
+ *      PGWIRE_MAX_STARTUP) and set when the session opens (be_session_open;
+ *      a bad zone is a FATAL 22023, as PostgreSQL's).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -129,7 +135,15 @@ typedef struct Conn {
 	char addr[INET6_ADDRSTRLEN];   /* the client's address */
 	SSL *ssl;                      /* after tls_start; owned by the thread */
 	int64_t auth_deadline_us;
+	/* the startup packet's TimeZone (peek_startup), applied at login */
+	uint8_t *sbuf;
+	size_t slen;
+	bool startup_seen;
+	char startup_tz[128];
 } Conn;
+
+/* The connection the calling thread serves (be_session_open reads it). */
+static _Thread_local Conn *thread_conn;
 
 /* Failed logins per client address (rate limiting, invariant 4). */
 #define AUTH_FAIL_MAX 5            /* failures allowed ... */
@@ -240,8 +254,13 @@ be_session_open(void *ctx, const char *user, const char *database, volatile int 
 {
 	Server *srv = ctx;
 	SrvSession *ss = xcalloc(1, sizeof *ss);
-	(void)err;
 	ss->s = session_new(srv->engine);
+	if (thread_conn && thread_conn->startup_tz[0] &&
+	    session_set_timezone(ss->s, thread_conn->startup_tz, err) != FLOE_OK) {
+		session_free(ss->s);
+		free(ss);
+		return NULL;
+	}
 	session_set_identity(ss->s, user, database);
 	ss->cancel = cancel_flag;
 	session_set_cancel_flag(ss->s, cancel_flag);
@@ -602,6 +621,68 @@ idle_limit(Conn *c, const char **sqlstate, const char **msg)
 	return us;
 }
 
+static uint32_t
+rd32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Invariant 11: collect the bytes of the startup phase until the startup
+ * packet (protocol 3) is whole, skipping SSLRequest/GSSENCRequest, and
+ * keep its TimeZone.  pgwire.c validates the packet itself; anything odd
+ * here just ends the peeking. */
+static void
+peek_startup(Conn *c, const char *bytes, size_t n)
+{
+	size_t cap = PGWIRE_MAX_STARTUP + 8;
+
+	if (!c->sbuf)
+		c->sbuf = xmalloc(cap);
+	if (n > cap - c->slen) {
+		c->startup_seen = true;
+		return;
+	}
+	memcpy(c->sbuf + c->slen, bytes, n);
+	c->slen += n;
+	while (!c->startup_seen && c->slen >= 8) {
+		uint32_t len = rd32(c->sbuf), code = rd32(c->sbuf + 4);
+		size_t i;
+		if (len < 8 || len > PGWIRE_MAX_STARTUP) {
+			c->startup_seen = true;
+			break;
+		}
+		if (c->slen < len)
+			return;
+		if (code == 80877103 || code == 80877104) {   /* SSL / GSSENC request */
+			memmove(c->sbuf, c->sbuf + len, c->slen - len);
+			c->slen -= len;
+			continue;
+		}
+		c->startup_seen = true;
+		if (code >> 16 != 3)
+			break;
+		/* key\0value\0 ... \0 */
+		for (i = 8; i < len;) {
+			const char *k = (const char *)c->sbuf + i, *v;
+			size_t kl = strnlen(k, len - i), vl;
+			if (kl == 0 || i + kl + 1 >= len)
+				break;
+			v = k + kl + 1;
+			vl = strnlen(v, len - (i + kl + 1));
+			if (i + kl + 1 + vl >= len)
+				break;
+			if (!strcasecmp(k, "timezone") && vl < sizeof c->startup_tz)
+				memcpy(c->startup_tz, v, vl + 1);
+			i += kl + 1 + vl + 1;
+		}
+	}
+	if (c->startup_seen) {
+		free(c->sbuf);
+		c->sbuf = NULL;
+		c->slen = 0;
+	}
+}
+
 static void *
 conn_main(void *arg)
 {
@@ -610,6 +691,8 @@ conn_main(void *arg)
 	PgConn *pg;
 	int64_t auth_deadline = c->auth_deadline_us, idle_us = 0;
 	const char *idle_state = NULL, *idle_msg = NULL;
+
+	thread_conn = c;
 
 	for (;;) {
 		ssize_t n;
@@ -636,6 +719,8 @@ conn_main(void *arg)
 		n = conn_recv(c, buf, 64 * 1024);
 		if (n <= 0)
 			break;
+		if (!c->startup_seen && st == PG_STARTUP)
+			peek_startup(c, buf, (size_t)n);
 		if (pgwire_feed(c->pg, buf, (size_t)n))
 			break;
 		idle_us = idle_limit(c, &idle_state, &idle_msg);
@@ -667,6 +752,7 @@ static void
 conn_free(Conn *c)
 {
 	pgwire_conn_free(c->pg);     /* NULL once its thread ran */
+	free(c->sbuf);
 	free(c);
 }
 

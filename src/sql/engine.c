@@ -20,7 +20,7 @@
  *
  * INTERFACE ROUTINES (engine.h)
  *   engine_open, engine_close, session_new, session_free, session_exec,
- *   engine_list_tables, engine_describe_table
+ *   session_set_timezone, engine_list_tables, engine_describe_table
  * (bind.h)
  *   engine_complete, engine_notice
  */
@@ -355,6 +355,14 @@ session_set_identity(Session *s, const char *user, const char *database)
 	free(s->database);
 	s->user = user && user[0] ? xstrdup(user) : NULL;
 	s->database = database && database[0] ? xstrdup(database) : NULL;
+}
+
+int
+session_set_timezone(Session *s, const char *name, floe_error *err)
+{
+	TRY(datetime_set_timezone(name, err));
+	s->tz = datetime_current_zone();
+	return FLOE_OK;
 }
 
 void

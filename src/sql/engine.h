@@ -133,6 +133,9 @@ char session_txn_status(Session *session);
 /* The role and database a client logged in as (current_user,
  * current_database(), pg_catalog); NULL keeps floe's defaults. */
 void session_set_identity(Session *session, const char *user, const char *database);
+/* SET TimeZone = name for the session (the startup packet's TimeZone);
+ * 22023 for an unknown zone.  Also installs it on the calling thread. */
+int session_set_timezone(Session *session, const char *name, floe_error *err);
 /* The SqlType of a PostgreSQL type OID floe supports; FLOE_ERR (0A000) for
  * others.  OID 0 and 705 (unknown) are not types: FLOE_ERR. */
 int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);

@@ -13,10 +13,12 @@
 #     "statement timeout" (the timeout is per session)
 #   - cancel_is_per_session: a CancelRequest stops one session's long query
 #     (57014) while another session's statements keep succeeding
-#   - timezone_per_session: two sessions, one with TimeZone from the
-#     startup packet (options -c TimeZone=...) and one with SET TIME ZONE,
-#     format the same timestamptz at the same time, each in its own zone,
-#     and ParameterStatus reports each session's TimeZone
+#   - timezone_per_session: three sessions, TimeZone given by the startup
+#     packet's options (-c TimeZone=...), by SET TIME ZONE and by the
+#     startup parameter libpq sends for PGTZ, format the same timestamptz
+#     at the same time, each in its own zone; ParameterStatus and SHOW
+#     report each session's; an unknown startup zone is FATAL 22023 (the
+#     message PostgreSQL 15 gives)
 #   - the server's stderr has no sanitizer report and it exits cleanly on
 #     SIGTERM
 #
@@ -211,42 +213,60 @@ def long_query(cancel):
 
 
 def timezones():
+    """Three sessions, three zones, queried at the same time."""
+    import os
     ts = "SELECT (timestamptz '2024-07-01 12:00:00+00')::text"
-    want = {"ny": "2024-07-01 08:00:00-04", "tokyo": "2024-07-01 21:00:00+09"}
-    zone = {"ny": "America/New_York", "tokyo": "Asia/Tokyo"}
+    want = {"ny": "2024-07-01 08:00:00-04", "tokyo": "2024-07-01 21:00:00+09",
+            "paris": "2024-07-01 14:00:00+02"}
+    zone = {"ny": "America/New_York", "tokyo": "Asia/Tokyo", "paris": "Europe/Paris"}
     bad = []
-    barrier = threading.Barrier(2)
+    conns = {}
+    conns["ny"] = connect(options="-c TimeZone=America/New_York")   # startup options
+    conns["tokyo"] = connect()
+    conns["tokyo"].execute("SET TIME ZONE 'Asia/Tokyo'")               # SET
+    os.environ["PGTZ"] = "Europe/Paris"       # libpq: startup parameter "timezone"
+    try:
+        conns["paris"] = connect()
+    finally:
+        del os.environ["PGTZ"]
+    barrier = threading.Barrier(len(conns))
     lock = threading.Lock()
 
     def run(who):
-        if who == "ny":
-            c = connect(options="-c TimeZone=America/New_York")
-        else:
-            c = connect()
-            c.execute("SET TIME ZONE 'Asia/Tokyo'")
-        with c:
-            reported = c.info.parameter_status("TimeZone")
-            shown = c.execute("SHOW TimeZone").fetchone()[0]
-            barrier.wait(30)
-            got = [c.execute(ts).fetchone()[0] for _ in range(200)]
-            with lock:
-                if reported != zone[who]:
-                    bad.append("%s: ParameterStatus TimeZone %r" % (who, reported))
-                if shown != zone[who]:
-                    bad.append("%s: SHOW TimeZone %r" % (who, shown))
-                wrong = [g for g in got if g != want[who]]
-                if wrong:
-                    bad.append("%s: %d of 200 answers wrong, e.g. %r" % (who, len(wrong), wrong[0]))
+        c = conns[who]
+        reported = c.info.parameter_status("TimeZone")
+        shown = c.execute("SHOW TimeZone").fetchone()[0]
+        barrier.wait(30)
+        got = [c.execute(ts).fetchone()[0] for _ in range(200)]
+        with lock:
+            if reported != zone[who]:
+                bad.append("%s: ParameterStatus TimeZone %r" % (who, reported))
+            if shown != zone[who]:
+                bad.append("%s: SHOW TimeZone %r" % (who, shown))
+            wrong = [g for g in got if g != want[who]]
+            if wrong:
+                bad.append("%s: %d of 200 answers wrong, e.g. %r" % (who, len(wrong), wrong[0]))
 
-    threads = [threading.Thread(target=run, args=(w,)) for w in ("ny", "tokyo")]
+    threads = [threading.Thread(target=run, args=(w,)) for w in conns]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    for c in conns.values():
+        c.close()
     with connect() as c:
         utc = c.execute(ts).fetchone()[0]
     if utc != "2024-07-01 12:00:00+00":
         bad.append("a new session is not UTC: %r" % utc)
+    os.environ["PGTZ"] = "Nowhere/Zone"
+    try:
+        connect().close()
+        bad.append("an unknown startup TimeZone was accepted")
+    except psycopg.OperationalError as e:
+        if 'invalid value for parameter "TimeZone": "Nowhere/Zone"' not in str(e):
+            bad.append("unknown startup TimeZone: %s" % e)
+    finally:
+        del os.environ["PGTZ"]
     print("%s timezone_per_session%s" % ("ok" if not bad else "not ok", ": " + "; ".join(bad) if bad else ""))
     return not bad
 
