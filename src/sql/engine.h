@@ -4,7 +4,14 @@
  * (tests/tools/sqltest.c) and later the pgwire server all use only this.
  *
  * An Engine owns the warehouse: its FileIO, its Catalog, the metadata
- * cache.  A Session holds per-connection settings (search_path, ...).
+ * cache.  A Session holds per-connection settings (search_path, TimeZone,
+ * ...).
+ *
+ * Threads: one Engine serves sessions on many threads at once (floe serve
+ * runs a thread per connection with no lock around statements); a Session
+ * must be used by one thread at a time.  Each entry point installs the
+ * session's thread-global state (time zone, statement time) on the calling
+ * thread, so several sessions may also share one thread in turn.
  *
  * session_exec runs every statement of `sql` in order, reporting each
  * result to the sink; it stops at the first error, which it returns
