@@ -13,7 +13,8 @@
  *     row ids; the first v3 commit assigns ids to the old files too;
  *   - the table's Spark-written lineage table (impala iceberg_v3_row_lineage)
  *     plans with the first_row_id values its manifests imply;
- *   - table_lineage_schema, and a data file written with it commits;
+ *   - table_lineage_schema, and a data file written with it commits (DuckDB
+ *     and hyparquet read its rows, reserved columns included);
  *   every floe-written metadata file passes iceberg-validate and icebird
  *   reads the row count.
  */
@@ -562,6 +563,27 @@ test_lineage__writer_schema(void **state)
 	assert_snapshot_ids(t1, 0, 3, 3);
 	assert_first_row_id(io, t1, out[0].file_path, 0);
 	assert_int_equal(icebird_rows(t1->metadata_location), 3);
+	/* DuckDB and hyparquet read the file, reserved columns included */
+	{
+		char cmd[4096];
+		snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-check '%s' --quiet --expect-rows 3 "
+			 "> '%s/pc.log' 2>&1", shared(), out[0].file_path, dir);
+		if (run(cmd) != 0) {
+			snprintf(cmd, sizeof cmd, "cat '%s/pc.log'", dir);
+			(void)run(cmd);
+			fail_msg("parquet-check %s", out[0].file_path);
+		}
+		snprintf(cmd, sizeof cmd, "%s/tools/interop/bin/parquet-dump '%s' --no-header > '%s/pd.csv' 2>&1",
+			 shared(), out[0].file_path, dir);
+		assert_int_equal(run(cmd), 0);
+		snprintf(cmd, sizeof cmd, "grep -qx '100,x,7,3' '%s/pd.csv' && grep -qx '101,x,8,' '%s/pd.csv' && "
+			 "grep -qx '102,x,,' '%s/pd.csv'", dir, dir, dir);
+		if (run(cmd) != 0) {
+			snprintf(cmd, sizeof cmd, "cat '%s/pd.csv'", dir);
+			(void)run(cmd);
+			fail_msg("parquet-dump rows differ");
+		}
+	}
 	/* (iceberg-validate reports the reserved columns as "not in the table
 	 * schema"; it does so for Spark's own lineage table too) */
 	catalog_close(cat);
