@@ -15,7 +15,7 @@
 #    iceberg_tables UPDATE is stalled by a trigger, the test refuses new
 #    connections to the catalog database and terminates floe's catalog
 #    backend in the middle of the swap; MERGE and OPTIMIZE then fail with
-#    08006, must keep every data file they wrote (the swap may have
+#    08006, must keep every file they wrote (the swap may have
 #    landed) and list them in <warehouse>/orphan-candidates; the table is
 #    unchanged once the catalog is back.
 # C. Partitioned tables (identity + days): MERGE and ON CONFLICT moving
@@ -218,14 +218,16 @@ fi
 pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
 pg() { psql -h 127.0.0.1 -p "$pgport" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
-# unknown_outcome NAME SQL: run SQL with the swap of table t stalled, cut
+# unknown_outcome NAME SQL [WITH]: run SQL with the swap of table t stalled, cut
 # the catalog off in the middle of it, check what is left.
 unknown_outcome() {
-	local name=$1 sql=$2 db=m_$1 wh=$tmp/b_$1 pid bpid out loc_before loc_after i
+	local cow="'write.merge.mode' = 'copy-on-write'"
+	local name=$1 sql=$2 with=${3:-$cow} db=m_$1 wh=$tmp/b_$1
+	local pid bpid out loc_before loc_after i
 	mkdir -p "$wh"
 	pg -d postgres -c "CREATE DATABASE $db" || { fail "$name 08006" "CREATE DATABASE"; return; }
 	echo "host=127.0.0.1 port=$pgport user=postgres dbname=$db" >"$wh/catalog-uri"
-	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int, v text) WITH ('write.merge.mode' = 'copy-on-write');
+	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int, v text) WITH ($with);
 INSERT INTO t VALUES (1, 'a'), (2, 'b');
 INSERT INTO t VALUES (3, 'c');
 CREATE TABLE s (id int, v text);
@@ -294,10 +296,13 @@ EOF
 		fail "$name 08006" "rows changed"
 		return
 	fi
-	pass "$name 08006 keeps its $(echo "$new" | wc -w) new data file(s) and lists them"
+	pass "$name 08006 keeps its $(echo "$new" | wc -w) new file(s) and lists them"
 }
 
 unknown_outcome merge "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"
 unknown_outcome upsert "INSERT INTO t VALUES (2, 'x'), (5, 'e') ON CONFLICT (id) DO UPDATE SET v = excluded.v"
 unknown_outcome optimize "OPTIMIZE t"
+# merge-on-read v3: the deletion vector file is kept and listed too
+unknown_outcome merge_dv "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)" \
+	"'write.merge.mode' = 'merge-on-read', 'format-version' = '3'"
 exit 0
