@@ -349,4 +349,15 @@ else
 	echo "SKIP acl: same_as_postgresql (PostgreSQL 15 did not start)"
 fi
 
+# a damaged roles file fails every statement cleanly (F0000 naming the
+# file and line), it is never read as "no roles"
+mkdir -p "$tmp/wh3"
+printf 'role:boss:SL\nrole:bad:XYZ\n' >"$tmp/wh3/roles"
+if start_server -D "$tmp/wh3"; then
+	expect damaged_roles_file boss x "ERROR:  F0000: roles file \"$tmp/wh3/roles\" line 2: malformed" "SELECT 1"
+	stop_server || fail clean_exit_3 "exit" "$tmp/serve.err"
+else
+	fail damaged_roles_file "floe serve did not start" "$tmp/serve.err"
+fi
+
 exit $((nfail > 0))
