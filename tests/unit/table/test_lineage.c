@@ -15,8 +15,8 @@
  *     plans with the first_row_id values its manifests imply;
  *   - table_lineage_schema, and a data file written with it commits (DuckDB
  *     and hyparquet read its rows, reserved columns included);
- *   every floe-written metadata file passes iceberg-validate and icebird
- *   reads the row count.
+ *   the last state of each passes iceberg-validate (and the earlier ones
+ *   with it: it checks every snapshot) and icebird reads its row count.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -346,7 +346,6 @@ test_lineage__appends_and_replace(void **state)
 				      a, &t, &err), FLOE_OK);
 	t = upgrade_v3(cat, io, t, a);
 	assert_int_equal(t->md->format_version, 3);
-	validate(t->metadata_location);
 	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof path, "%s/data/f%d.parquet", loc, i);
 		f[i] = put_data_file(io, path, a);
@@ -357,8 +356,6 @@ test_lineage__appends_and_replace(void **state)
 	assert_snapshot_ids(t1, 0, 6, 6);
 	assert_first_row_id(io, t1, f[0].file_path, 0);
 	assert_first_row_id(io, t1, f[1].file_path, 3);
-	validate(t1->metadata_location);
-	assert_int_equal(icebird_rows(t1->metadata_location), 6);
 
 	/* second commit continues at next-row-id */
 	assert_int_equal(table_commit_append(cat, io, t1, &f[2], 1, NULL, a, &t2, &err), FLOE_OK);
@@ -366,7 +363,6 @@ test_lineage__appends_and_replace(void **state)
 	assert_first_row_id(io, t2, f[0].file_path, 0);
 	assert_first_row_id(io, t2, f[1].file_path, 3);
 	assert_first_row_id(io, t2, f[2].file_path, 6);
-	validate(t2->metadata_location);
 
 	/* replace f0 by f3: f1 keeps 3 (explicit in its EXISTING entry); the
 	 * new manifest (f3) gets 9, the rewritten one 12 with room for its 3
@@ -421,7 +417,6 @@ test_lineage__upgrade(void **state)
 	assert_first_row_id(io, t1, f[0].file_path, -1);
 	t2 = upgrade_v3(cat, io, t1, a);
 	old_snap = t1->md->current_snapshot_id;
-	validate_upgraded(t2->metadata_location, &old_snap, 1);
 	/* upgraded, no new snapshot yet: still no row ids */
 	assert_first_row_id(io, t2, f[0].file_path, -1);
 	assert_int_equal(table_commit_append(cat, io, t2, &f[2], 1, NULL, a, &t3, &err), FLOE_OK);
@@ -436,7 +431,6 @@ test_lineage__upgrade(void **state)
 	assert_int_equal(table_commit_replace(cat, io, t3, NULL, 0, true, NULL, 0, NULL, a, &t4, &err),
 			 FLOE_OK);
 	assert_snapshot_ids(t4, 9, 0, 9);
-	validate_upgraded(t4->metadata_location, &old_snap, 1);
 	catalog_close(cat);
 	fileio_free(io);
 	arena_free(a);
