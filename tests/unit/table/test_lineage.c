@@ -9,6 +9,8 @@
  *   - a copy-on-write replace keeps the surviving file's first_row_id (now
  *     written explicitly in an EXISTING entry) while the rewritten manifest
  *     gets fresh ids (as Iceberg Java: its existing rows are counted);
+ *   - a commit re-based after losing a race takes ids from the winner's
+ *     next-row-id;
  *   - a v2 table upgraded to v3 (next-row-id 0): its old snapshot keeps no
  *     row ids; the first v3 commit assigns ids to the old files too;
  *   - the table's Spark-written lineage table (impala iceberg_v3_row_lineage)
@@ -389,6 +391,43 @@ test_lineage__appends_and_replace(void **state)
 	arena_free(a);
 }
 
+/* Two writers append from the same base: the loser re-bases and takes
+ * its ids from the winner's next-row-id (spec: "If a commit is retried,
+ * the first-row-id must be reassigned"). */
+static void
+test_lineage__concurrent_appends(void **state)
+{
+	Catalog *cat;
+	FileIO *io;
+	Arena *a = arena_new(0);
+	floe_error err;
+	Table *t, *t1, *t2;
+	DataFile f[2];
+	char loc[512], path[600];
+	int i;
+
+	open_env("conc", &cat, &io);
+	snprintf(loc, sizeof loc, "%s/conc/wh/ns/t", dir);
+	assert_int_equal(table_create(cat, io, loc, "ns", "t", two_column_schema(a), NULL, NULL, 0,
+				      a, &t, &err), FLOE_OK);
+	t = upgrade_v3(cat, io, t, a);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/data/f%d.parquet", loc, i);
+		f[i] = put_data_file(io, path, a);
+	}
+	assert_int_equal(table_commit_append(cat, io, t, &f[0], 1, NULL, a, &t1, &err), FLOE_OK);
+	assert_snapshot_ids(t1, 0, 3, 3);
+	/* t is stale now */
+	if (table_commit_append(cat, io, t, &f[1], 1, NULL, a, &t2, &err) != FLOE_OK)
+		fail_msg("re-based append: %s", err.message);
+	assert_snapshot_ids(t2, 3, 3, 6);
+	assert_first_row_id(io, t2, f[0].file_path, 0);
+	assert_first_row_id(io, t2, f[1].file_path, 3);
+	catalog_close(cat);
+	fileio_free(io);
+	arena_free(a);
+}
+
 /* v2 -> v3: the v2 snapshot has no row ids; the first v3 commit assigns
  * them to the new file (its manifest first) and to the old ones. */
 static void
@@ -591,6 +630,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lineage__assignment_example),
 		cmocka_unit_test(test_lineage__appends_and_replace),
+		cmocka_unit_test(test_lineage__concurrent_appends),
 		cmocka_unit_test(test_lineage__upgrade),
 		cmocka_unit_test(test_lineage__spark_table),
 		cmocka_unit_test(test_lineage__writer_schema),
