@@ -48,6 +48,15 @@
  * "overwrite" (data added and something removed or deletes added), unless
  * TableChange.operation names it ("replace": OPTIMIZE's compaction).
  *
+ * Row lineage (format version 3; spec "Row Lineage"): every commit sets
+ * the snapshot's first-row-id to the head's next-row-id; ADDED data files
+ * are written with a null first_row_id; table_assign_row_ids gives each
+ * data manifest of the new list that has none a first_row_id (the running
+ * id, growing by its added + existing rows), and the sum is the snapshot's
+ * added-rows and what next-row-id grows by.  Rewritten manifests carry each
+ * entry's inherited first_row_id explicitly (read_entries inherits them:
+ * inherit_first_row_ids).  Re-based attempts recompute all of it.
+ *
  * Scan planning (table_scan_files): snapshot -> manifest list -> manifests
  * -> entries whose status is not DELETED (a v1 snapshot that lists
  * "manifests" instead of a manifest list is read through synth_manifest_list).
