@@ -177,7 +177,7 @@ struct Server {
 	/* statement_timeout: one Timer per running statement that has one;
 	 * the watchdog thread sets a timer's flag when its deadline passes */
 	pthread_t watchdog;
-	volatile int watchdog_stop;
+	_Atomic int watchdog_stop;
 	pthread_mutex_t timer_mu;
 	Timer *timers;                     /* under timer_mu */
 };
@@ -188,6 +188,14 @@ typedef struct SrvSession {
 	Session *s;
 	volatile int *cancel;
 } SrvSession;
+
+/* A cancel flag is a volatile int the running statement polls (engine.h);
+ * set it with an atomic store. */
+static void
+set_flag(volatile int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+}
 
 static int64_t
 now_us(void)
@@ -238,7 +246,7 @@ watchdog_main(void *arg)
 		pthread_mutex_lock(&srv->timer_mu);
 		for (t = srv->timers; t; t = t->next)
 			if (!t->fired && now >= t->deadline_us) {
-				*t->flag = 1;
+				set_flag(t->flag);
 				t->fired = true;
 			}
 		pthread_mutex_unlock(&srv->timer_mu);
@@ -450,7 +458,7 @@ be_cancel(void *ctx, int32_t pid, int32_t key)
 	pthread_mutex_lock(&srv->conns_mu);
 	for (c = srv->conns; c; c = c->next)
 		if (c->pid == pid && c->key == key && c->pg)
-			*pgwire_cancel_flag(c->pg) = 1;
+			set_flag(pgwire_cancel_flag(c->pg));
 	pthread_mutex_unlock(&srv->conns_mu);
 }
 
@@ -1041,7 +1049,7 @@ server_free(Server *srv)
 	pthread_mutex_lock(&srv->conns_mu);
 	for (c = srv->conns; c; c = c->next) {
 		if (c->pg)
-			*pgwire_cancel_flag(c->pg) = 1;
+			set_flag(pgwire_cancel_flag(c->pg));
 		if (c->fd >= 0)
 			shutdown(c->fd, SHUT_RDWR);
 	}
