@@ -28,6 +28,8 @@
  *     CREATE TABLE ... PARTITIONED BY (...)  ->  the clause blanked
  *     ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ...
  *                      ->  ALTER TABLE t RESET(floe$pf)   (rest blanked)
+ *     Trino's WITH (partitioning = ARRAY['a', 'b'])  ->  ... = 'a    b'
+ *                      (one string; see trino_partitioning_at)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +238,54 @@ partition_clause_at(const char *sql, const char *p, const char **end, bool *alte
 	return true;
 }
 
+
+/* Trino's WITH (partitioning = ARRAY['bucket(id, 16)', 'day(ts)']) at p
+ * (the word partitioning): in copy, ARRAY[ and ] are blanked and the
+ * quotes between the elements too, leaving one string literal
+ * 'bucket(id, 16)    day(ts)' with the elements comma-separated
+ * (ddl.c splits it).  Returns where to go on, or NULL if not that form. */
+static const char *
+trino_partitioning_at(const char *sql, const char *p, char **copy)
+{
+	const char *q = skip_space(p + 12), *open, *r;
+	int nq = 0;
+
+	if (*q != '=')
+		return NULL;
+	q = skip_space(q + 1);
+	if (word_len(q) != 5 || strncasecmp(q, "array", 5))
+		return NULL;
+	open = skip_space(q + 5);
+	if (*open != '[')
+		return NULL;
+	/* elements: 'text' separated by commas, no quote inside */
+	for (r = skip_space(open + 1); *r == '\''; r = skip_space(r + 1)) {
+		const char *end = strchr(r + 1, '\'');
+		if (!end || end[1] == '\'')
+			return NULL;
+		nq++;
+		r = skip_space(end + 1);
+		if (*r != ',')
+			break;
+	}
+	if (!nq || *r != ']')
+		return NULL;
+	if (!*copy)
+		*copy = strdup(sql);
+	memset(*copy + (q - sql), ' ', (size_t)(open - q) + 1);
+	(*copy)[r - sql] = ' ';
+	{
+		/* quotes between the first and the last become blanks */
+		const char *first = strchr(open, '\''), *last = r;
+		while (*last != '\'')
+			last--;
+		for (q = first + 1; q < last; q++)
+			if (*q == '\'')
+				(*copy)[q - sql] = ' ';
+	}
+	return r + 1;
+}
+
 bool
 sql_partition_clause(const char *sql, int from, const char **clause, int *len)
 {
@@ -359,6 +409,13 @@ rewrite_extensions(const char *sql)
 			prev = kw;
 			prev_len = 8;
 			continue;
+		}
+		if (w == 12 && depth == 1 && !strncasecmp(p, "partitioning", 12)) {
+			const char *next = trino_partitioning_at(sql, p, &copy);
+			if (next) {
+				p = next;
+				continue;
+			}
 		}
 		if (w >= 3 && w <= 11 && (p == sql || !word_len(p - 1))) {
 			const char *end;
