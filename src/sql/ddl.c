@@ -13,7 +13,7 @@
  *   CREATE TABLE ... PARTITIONED BY (col, bucket(16, id), truncate(4, s),
  *     years(ts), months(ts), days(ts), hours(ts), identity(c), void(c))
  *     (Trino's bucket(id, 16) order too, and Trino's
- *     WITH (partitioning = ARRAY['bucket(id, 16)', 'day(ts)']), or one string,
+ *     WITH (partitioning = ARRAY['bucket(id, 16)', 'day(ts)']), or one string) ->
  *     spec 0 of the new table (ddl_create_partitioning / ddl_set_partitioning)
  *   ALTER TABLE t ADD PARTITION FIELD term [AS name]
  *                 DROP PARTITION FIELD term|name
