@@ -18,7 +18,10 @@
 #    repeated key is 23505 and leaves no data file behind.
 # C. Impala's bucket[16] table from testdata (copied, registered): floe's
 #    INSERT puts '1' in ID_bucket 3 and '2' in ID_bucket 7, as Impala did;
-#    iceberg-validate passes on the new snapshot and icebird reads all rows.
+#    iceberg-validate passes on the new snapshot and DuckDB reads all rows.
+# C2. DuckDB's Hive-layout table with two identity specs (copied,
+#    registered): INSERT and a dynamic INSERT OVERWRITE give the expected
+#    spec-1 tuples, the spec-0 files stay, DuckDB counts the live rows.
 #
 # Prints "PASS partition: name" / "FAIL partition: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
