@@ -422,7 +422,7 @@ roles_free(Roles *r)
 	memset(r, 0, sizeof *r);
 }
 
-static const char priv_letters[] = "rawdD";
+static const char priv_letters[] = "rawdDxt";
 
 /* %-escape one field: ':' '%' and bytes below 0x20 / 0x7f */
 static void
@@ -564,7 +564,7 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		fputc(':', f);
 		put_field(f, r->grants[i].table);
 		fputc(':', f);
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 7; k++)
 			if (r->grants[i].privs & (1u << k))
 				fputc(priv_letters[k], f);
 		fputc('\n', f);

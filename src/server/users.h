@@ -27,7 +27,8 @@
  *     role:NAME:FLAGS                 S superuser, L may log in
  *     grant:GRANTEE:SCHEMA:TABLE:PRIVS   PRIVS letters of PostgreSQL's
  *                                     aclitem: r SELECT, a INSERT, w UPDATE,
- *                                     d DELETE, D TRUNCATE; GRANTEE "public"
+ *                                     d DELETE, D TRUNCATE, x REFERENCES,
+ *                                     t TRIGGER; GRANTEE "public"
  *     member:ROLE:GROUP               ROLE is a member of GROUP (e.g.
  *                                     pg_read_server_files)
  * Fields are %-escaped (':' '%' and control bytes as %XX).  No roles file:
@@ -84,7 +85,9 @@ enum {
 	ROLE_PRIV_UPDATE = 4,
 	ROLE_PRIV_DELETE = 8,
 	ROLE_PRIV_TRUNCATE = 16,
-	ROLE_PRIV_ALL = 31
+	ROLE_PRIV_REFERENCES = 32,  /* recorded, nothing to enforce */
+	ROLE_PRIV_TRIGGER = 64,
+	ROLE_PRIV_ALL = 127
 };
 
 typedef struct RoleEntry {

@@ -1024,8 +1024,10 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 			*out |= ROLE_PRIV_DELETE;
 		else if (!strcmp(p, "truncate"))
 			*out |= ROLE_PRIV_TRUNCATE;
-		else if (!strcmp(p, "references") || !strcmp(p, "trigger"))
-			;      /* no foreign keys or triggers: nothing to allow */
+		else if (!strcmp(p, "references"))
+			*out |= ROLE_PRIV_REFERENCES;   /* recorded; floe has no foreign keys */
+		else if (!strcmp(p, "trigger"))
+			*out |= ROLE_PRIV_TRIGGER;      /* ... nor triggers */
 		else {
 			char up[64];
 			size_t k;
@@ -1309,8 +1311,10 @@ fn_privs(const char *priv, bool table, unsigned *out, bool *schema_any, floe_err
 			*out |= ROLE_PRIV_DELETE;
 		else if (table && !strcmp(word, "truncate"))
 			*out |= ROLE_PRIV_TRUNCATE;
-		else if (table && (!strcmp(word, "references") || !strcmp(word, "trigger")))
-			;
+		else if (table && !strcmp(word, "references"))
+			*out |= ROLE_PRIV_REFERENCES;
+		else if (table && !strcmp(word, "trigger"))
+			*out |= ROLE_PRIV_TRIGGER;
 		else if (!table && (!strcmp(word, "usage") || !strcmp(word, "create")))
 			*schema_any |= !strcmp(word, "usage");
 		else
@@ -1456,4 +1460,46 @@ acl_fn_role_name(int64_t oid, char *buf, size_t n)
 	}
 	pthread_mutex_unlock(&mu);
 	return r;
+}
+
+int
+acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGrantRow **rows,
+		 int *n, floe_error *err)
+{
+	const char *me = current_role(s);
+	const char *owner;
+	bool su;
+	int i, k = 0;
+
+	pthread_mutex_lock(&mu);
+	if (refresh(s, err) != FLOE_OK) {
+		pthread_mutex_unlock(&mu);
+		return FLOE_ERR;
+	}
+	su = is_super(me);
+	owner = arena_strdup(a, bootstrap_name(s));
+	*rows = ARENA_ARRAY(a, AclGrantRow, cache.r.ngrants + 2);
+	/* the owner's own privileges, all grantable */
+	if (su || (me && !strcmp(me, owner))) {
+		(*rows)[k].grantor = owner;
+		(*rows)[k].grantee = owner;
+		(*rows)[k].privs = ROLE_PRIV_ALL;
+		(*rows)[k++].owner = true;
+	}
+	for (i = 0; i < cache.r.ngrants; i++) {
+		const RoleGrant *g = &cache.r.grants[i];
+		bool pub = !strcmp(g->grantee, "public");
+		if (strcmp(g->schema, ns) || strcmp(g->table, table))
+			continue;
+		/* PostgreSQL shows a grant to roles of the grantor or grantee */
+		if (!su && !pub && !(me && member_of(me, g->grantee, 0)) && !(me && !strcmp(me, owner)))
+			continue;
+		(*rows)[k].grantor = owner;
+		(*rows)[k].grantee = pub ? "PUBLIC" : arena_strdup(a, g->grantee);
+		(*rows)[k].privs = g->privs;
+		(*rows)[k++].owner = false;
+	}
+	*n = k;
+	pthread_mutex_unlock(&mu);
+	return FLOE_OK;
 }

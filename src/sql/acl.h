@@ -16,6 +16,8 @@
  *   acl_list_roles(s, a, &roles, &n, &members, &nm, err)
  *                                     the roles and memberships pg_roles,
  *                                     pg_authid, pg_user, pg_auth_members show
+ *   acl_table_grants(s, a, ns, table, &rows, &n, err)   information_schema
+ *                                     table_privileges / role_table_grants rows
  *   acl_fn_table_privilege / acl_fn_schema_privilege / acl_fn_role_name
  *                                     has_table_privilege, has_schema_privilege,
  *                                     pg_get_userbyid (func_pgcatalog.c) for the
@@ -53,6 +55,17 @@ int acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table
 			   int64_t table_oid, const char *priv, bool *out, floe_error *err);
 int acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema,
 			    const char *priv, bool *out, floe_error *err);
+/* information_schema.table_privileges / role_table_grants: the rows of
+ * table (ns, table) the current role may see; owner rows carry every
+ * privilege (floe's owner is the first superuser, oid 10) */
+typedef struct AclGrantRow {
+	const char *grantor, *grantee;   /* grantee "PUBLIC" for PUBLIC */
+	unsigned privs;                  /* ROLE_PRIV_* (server/users.h) */
+	bool owner;                      /* grantable: the owner's row */
+} AclGrantRow;
+int acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGrantRow **rows,
+		     int *n, floe_error *err);
+
 /* the name of role oid into buf, or NULL when unknown */
 const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);
 

@@ -52,6 +52,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "sql/bind.h"
+#include "server/users.h"
 #include "sql/acl.h"
 #include "sql/constrel.h"
 #include "sql/engine.h"
@@ -1448,6 +1449,43 @@ fill_role(Rel *r, Session *s, Arena *a, const char *rel, floe_error *err)
 	return FLOE_OK;
 }
 
+/* information_schema.table_privileges / role_table_grants (sql/acl.c):
+ * per table the owner's privileges and the grants the role may see */
+static int
+fill_is_privileges(Rel *r, Session *s, Arena *a, const Snap *sn, floe_error *err)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} kinds[] = {
+		{ ROLE_PRIV_INSERT, "INSERT" }, { ROLE_PRIV_SELECT, "SELECT" },
+		{ ROLE_PRIV_UPDATE, "UPDATE" }, { ROLE_PRIV_DELETE, "DELETE" },
+		{ ROLE_PRIV_TRUNCATE, "TRUNCATE" }, { ROLE_PRIV_REFERENCES, "REFERENCES" },
+		{ ROLE_PRIV_TRIGGER, "TRIGGER" },
+	};
+	int t, g, k, n;
+	for (t = 0; t < sn->ntabs; t++) {
+		AclGrantRow *rows;
+		TRY(acl_table_grants(s, a, sn->tabs[t].ns, sn->tabs[t].name, &rows, &n, err));
+		for (g = 0; g < n; g++)
+			for (k = 0; k < (int)(sizeof kinds / sizeof kinds[0]); k++) {
+				Value *row;
+				if (!(rows[g].privs & kinds[k].bit))
+					continue;
+				row = constrel_row(r);
+				put_s(r, row, "grantor", rows[g].grantor);
+				put_s(r, row, "grantee", rows[g].grantee);
+				put_s(r, row, "table_catalog", sn->db);
+				put_s(r, row, "table_schema", sn->tabs[t].ns);
+				put_s(r, row, "table_name", sn->tabs[t].name);
+				put_s(r, row, "privilege_type", kinds[k].name);
+				put_s(r, row, "is_grantable", rows[g].owner ? "YES" : "NO");
+				put_s(r, row, "with_hierarchy", kinds[k].bit == ROLE_PRIV_SELECT ? "YES" : "NO");
+			}
+	}
+	return FLOE_OK;
+}
+
 /* the settings of pg_settings and current_setting(): key is the name SET
  * and SHOW use (session_setting); NULL key: a fixed value */
 static const struct Setting {
@@ -2038,8 +2076,11 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 		/* the others are empty: floe has no such objects */
 	} else {
 		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage");
-		if (is(d, "schemata") || is(d, "tables") || cols)
+		bool privs = is(d, "table_privileges") || is(d, "role_table_grants");
+		if (is(d, "schemata") || is(d, "tables") || cols || privs)
 			TRY(snap_take(s, a, cols, &sn, err));
+		if (privs)
+			TRY(fill_is_privileges(&r, s, a, &sn, err));
 		if (is(d, "table_constraints") || is(d, "key_column_usage"))
 			fill_is_pkeys(&r, &sn, is(d, "key_column_usage"));
 		if (is(d, "schemata"))

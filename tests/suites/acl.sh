@@ -273,11 +273,13 @@ GRANT grp TO ro;
 GRANT nosuch TO ro;
 \du
 SELECT rolname, rolsuper, rolcanlogin FROM pg_roles WHERE rolname !~ '^pg_' ORDER BY 1;
+SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY 2, 3, 4;
 SELECT has_table_privilege('ro', 't', 'SELECT'), has_table_privilege('ro', 't', 'INSERT'), has_table_privilege('ro', 'u', 'select'), has_table_privilege('rw', 'public.t', 'UPDATE, DELETE');
 SELECT has_schema_privilege('ro', 'public', 'USAGE'), has_table_privilege('nosuch', 't', 'SELECT');
 SELECT has_table_privilege('ro', 'nosuch', 'SELECT');
 SET ROLE ro;
 SELECT current_user;
+SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY 2, 3, 4;
 SELECT * FROM t;
 SELECT * FROM u;
 SELECT * FROM t JOIN u USING (a);
