@@ -619,7 +619,11 @@ find_field(const IcebergSchema *schema, const PartitionSpec *spec, const char *t
 	int i;
 	floe_error ignore;
 
-	bool bare = partition_parse_term(text, (size_t)len, a, &tr, &col, &ignore) == FLOE_OK &&
+	bool bare;
+
+	while (len > 0 && isspace((unsigned char)text[len - 1]))
+		len--;
+	bare = partition_parse_term(text, (size_t)len, a, &tr, &col, &ignore) == FLOE_OK &&
 		tr.kind == PT_IDENTITY && !memchr(text, '(', (size_t)len);
 
 	if (bare)
@@ -667,6 +671,8 @@ alter_partition(TableMetadata *md, const char *clause, int len, const char *tabl
 		while (body < clause + len && (isalnum((unsigned char)*body) || *body == '_'))
 			body++;
 	}
+	while (body < clause + len && isspace((unsigned char)*body))
+		body++;
 	blen = (int)(clause + len - body);
 	while (blen > 0 && isspace((unsigned char)body[blen - 1]))
 		blen--;
