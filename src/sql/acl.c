@@ -535,6 +535,52 @@ check(Check *c, Node *n)
 	}
 }
 
+struct RoleTxn {
+	char upath[PATH_MAX], rpath[PATH_MAX];
+	int lock;
+	Users u;
+	Roles r;
+};
+typedef struct RoleTxn RoleTxn;
+
+static int rt_begin(Session *s, struct RoleTxn *t, floe_error *err);
+static int rt_end(struct RoleTxn *t, bool save_users, bool save, floe_error *err);
+
+/* CREATE TABLE [AS] of a name that has grants but no table: the grants
+ * belonged to a dropped table of that name (floe keys grants by name);
+ * PostgreSQL's new table starts without them, so forget them. */
+static int
+forget_dropped(Session *s, ExecCtx *ctx, Node *n)
+{
+	PgQuery__RangeVar *rv = NULL;
+	const char *ns, *name;
+	bool stale = false;
+	int i;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_STMT)
+		rv = n->create_stmt->relation;
+	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into)
+		rv = n->create_table_as_stmt->into->rel;
+	if (!rv)
+		return FLOE_OK;
+	session_resolve_name(s, rv, &ns, &name);
+	pthread_mutex_lock(&mu);
+	if (refresh(s, ctx->err) != FLOE_OK) {
+		pthread_mutex_unlock(&mu);
+		return FLOE_ERR;
+	}
+	for (i = 0; i < cache.r.ngrants && !stale; i++)
+		stale = !strcmp(cache.r.grants[i].schema, ns) && !strcmp(cache.r.grants[i].table, name);
+	pthread_mutex_unlock(&mu);
+	if (stale && !table_exists(s, ns, name, ctx->arena)) {
+		struct RoleTxn t;
+		TRY(rt_begin(s, &t, ctx->err));
+		roles_drop_table(&t.r, ns, name);
+		return rt_end(&t, false, true, ctx->err);
+	}
+	return FLOE_OK;
+}
+
 int
 acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 {
@@ -544,7 +590,7 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	tl_session = s;   /* for has_table_privilege & co. (acl_fn_*) */
 	/* the embedded shell without SET ROLE: a superuser, nothing to read */
 	if (!current_role(s))
-		return FLOE_OK;
+		return forget_dropped(s, ctx, st->node);
 	memset(&c, 0, sizeof c);
 	c.s = s;
 	c.ctx = ctx;
@@ -559,6 +605,8 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	if (rc == FLOE_OK)
 		rc = check(&c, st->node);
 	pthread_mutex_unlock(&mu);
+	if (rc == FLOE_OK)
+		rc = forget_dropped(s, ctx, st->node);
 	return rc;
 }
 
@@ -667,17 +715,11 @@ acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 
 /* ---- role statements --------------------------------------------------- */
 
-typedef struct RoleTxn {
-	char upath[PATH_MAX], rpath[PATH_MAX];
-	int lock;
-	Users u;
-	Roles r;
-} RoleTxn;
 
 /* lock and read both files; a first roles file keeps every existing user
  * and the session user superusers (they were, before roles existed) */
 static int
-rt_begin(Session *s, RoleTxn *t, floe_error *err)
+rt_begin(Session *s, struct RoleTxn *t, floe_error *err)
 {
 	int i;
 	memset(t, 0, sizeof *t);
@@ -704,7 +746,7 @@ rt_begin(Session *s, RoleTxn *t, floe_error *err)
 }
 
 static int
-rt_end(RoleTxn *t, bool save_users, bool save, floe_error *err)
+rt_end(struct RoleTxn *t, bool save_users, bool save, floe_error *err)
 {
 	int rc = FLOE_OK;
 	if (save && save_users)

@@ -238,6 +238,11 @@ else
 	fail passwords_never_stored "no verifiers" "$wh/users"
 fi
 
+# a table dropped and created again starts without the old one's grants
+q admin 'Adm1n pw' "GRANT SELECT ON later TO reader" "DROP TABLE later" "CREATE TABLE later (a int)" >/dev/null
+expect recreated_table_no_old_grants reader 'R3ader pw2' 'ERROR:  42501: permission denied for table later' \
+	"SELECT * FROM later"
+
 # DROP ROLE: refused while it holds privileges (PostgreSQL), then removed
 # from the roles and users files
 expect drop_role_with_privileges admin 'Adm1n pw' $'ERROR:  2BP01: role "loader" cannot be dropped because some objects depend on it\nDETAIL:  privileges for table t' \
