@@ -251,6 +251,14 @@ expect drop_role admin 'Adm1n pw' $'REVOKE\nDROP ROLE' "REVOKE ALL ON t FROM loa
 if ! grep -q '^loader:\|^role:loader:' "$wh/users" "$wh/roles"; then pass drop_role_removes_secrets
 else fail drop_role_removes_secrets "still there"; fi
 
+"$FLOE_BIN" user remove writer -D "$wh" 2>"$tmp/user.err"
+out=$(PGPASSWORD='Wr1ter pw' psql -X -At "$(ci writer)" -c "SELECT 1" 2>&1)
+if ! grep -q 'writer' "$wh/users" "$wh/roles" && printf '%s' "$out" | grep -q 'password authentication failed'; then
+	pass "floe_user_remove (secrets, role and grants gone)"
+else
+	fail floe_user_remove "$out" "$wh/roles"
+fi
+
 stop_server || fail clean_exit "exit" "$tmp/serve.err"
 
 # ---- the same script on floe serve and on PostgreSQL 15 -------------------------
