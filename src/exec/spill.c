@@ -37,6 +37,9 @@
  *   spill_set_new / spill_set_close / spill_file_new / spill_file_close
  *   spill_write / spill_rewind / spill_read / spill_file_rows / spill_scan_new
  *   spill_over / spill_guard / spill_stats
+ *
+ * spill_guard's limit is SPILL_HARD_FACTOR x work_mem, but never below
+ * the default work_mem (so 64kB does not make a window over 1 MB fail).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,10 +134,31 @@ spill_over(const ExecCtx *ctx, int64_t bytes)
 	return ctx->mem_limit > 0 && bytes > ctx->mem_limit;
 }
 
+/* The hard limit never drops below the default work_mem (or
+ * $FLOE_SPILL_HARD_MIN bytes, a test hook): a small work_mem makes
+ * operators spill sooner, not fail sooner (engine-internal plans such as
+ * PRIMARY KEY checks use windows and joins too). */
+static int64_t
+hard_min(void)
+{
+	const char *e = getenv("FLOE_SPILL_HARD_MIN");
+
+	if (e && *e)
+		return strtoll(e, NULL, 10);
+	return default_limit();
+}
+
 int
 spill_guard(ExecCtx *ctx, int64_t bytes, const char *what)
 {
-	if (ctx->mem_limit <= 0 || bytes <= ctx->mem_limit * SPILL_HARD_FACTOR)
+	int64_t hard;
+
+	if (ctx->mem_limit <= 0)
+		return FLOE_OK;
+	hard = ctx->mem_limit * SPILL_HARD_FACTOR;
+	if (bytes <= hard)
+		return FLOE_OK;
+	if (bytes <= hard_min())
 		return FLOE_OK;
 	floe_errorf(ctx->err, ERRCODE_OUT_OF_MEMORY,
 		    "out of memory: work_mem exceeded by %s (%lld kB held, work_mem is %lld kB)",

@@ -26,6 +26,7 @@
  *                                     from the start at each open
  *   spill_over(ctx, bytes)            true when bytes pass ctx->mem_limit
  *   spill_guard(ctx, bytes, what)     53200 when bytes pass SPILL_HARD_FACTOR x limit
+ *                                     and the default limit
  *   spill_stats(&files, &bytes)       process-wide counters (tests, EXPLAIN)
  */
 #ifndef FLOE_SPILL_H
@@ -34,7 +35,9 @@
 #include "exec/exec.h"
 
 /* Operators that cannot spill fail with 53200 above this many times the
- * limit (window partitions, nested loops, unsplittable hash partitions). */
+ * limit (window partitions, nested loops, unsplittable hash partitions),
+ * and above the default work_mem (physical memory / 32, 64MB .. 1GB;
+ * $FLOE_SPILL_HARD_MIN bytes overrides it, for tests). */
 #define SPILL_HARD_FACTOR 10
 
 typedef struct SpillSet SpillSet;

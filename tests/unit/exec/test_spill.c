@@ -32,6 +32,7 @@ t_setup(void **state)
 	snprintf(T_dir, sizeof T_dir, "/tmp/floe-test-spill-XXXXXX");
 	assert_non_null(mkdtemp(T_dir));
 	setenv("FLOE_SPILL_DIR", T_dir, 1);
+	setenv("FLOE_SPILL_HARD_MIN", "0", 1);   /* 53200 at 10x work_mem */
 	T_arena = arena_new(1 << 16);
 	floe_error_clear(&T_err);
 	T_cancel = 0;
@@ -513,6 +514,56 @@ test_spill__nested_loop_limit(void **state)
 	op_close(j);
 }
 
+/* window functions cannot spill: 53200 past 10x work_mem (and past the
+ * default work_mem, which FLOE_SPILL_HARD_MIN lowers here) */
+static void
+test_spill__window_limit(void **state)
+{
+	WindowSpec spec;
+	WindowCall call;
+	Operator *w;
+
+	(void)state;
+	memset(&spec, 0, sizeof spec);
+	memset(&call, 0, sizeof call);
+	call.kind = WIN_ROW_NUMBER;
+	call.type = type_make(TYPE_INT64);
+	call.frame.start = WB_UNBOUNDED_PRECEDING;
+	call.frame.end = WB_CURRENT;
+	T_ctx.mem_limit = 64 * 1024;
+	w = window_new(&T_ctx, gen_new(100000, 0), 1, &spec, 1, &call);
+	assert_int_equal(op_open(w), FLOE_ERR);
+	assert_string_equal(T_err.sqlstate, "53200");
+	assert_non_null(strstr(T_err.message, "work_mem exceeded by window function"));
+	op_close(w);
+	/* the floor: below the default work_mem nothing fails */
+	unsetenv("FLOE_SPILL_HARD_MIN");
+	floe_error_clear(&T_err);
+	w = window_new(&T_ctx, gen_new(100000, 0), 1, &spec, 1, &call);
+	assert_int_equal(op_open(w), FLOE_OK);
+	op_close(w);
+}
+
+/* count(DISTINCT) without GROUP BY: one group, cannot be partitioned */
+static void
+test_spill__plain_distinct_limit(void **state)
+{
+	AggCall *agg = ARENA_NEW(T_arena, AggCall);
+	SqlType it = type_make(TYPE_INT64), cast;
+	Operator *h;
+
+	(void)state;
+	assert_int_equal(func_resolve_agg("count", &it, 1, false, &agg->fn, &agg->type, &cast, &T_err),
+			 FLOE_OK);
+	agg->arg = expr_colref(T_arena, 1, it);
+	agg->distinct = true;
+	T_ctx.mem_limit = 64 * 1024;
+	h = hash_agg_new(&T_ctx, gen_new(100000, 0), 0, NULL, 1, agg, true);
+	assert_int_equal(op_open(h), FLOE_ERR);
+	assert_string_equal(T_err.sqlstate, "53200");
+	op_close(h);
+}
+
 int
 main(void)
 {
@@ -526,6 +577,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_spill__hash_agg_spills, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_spill__hash_join_spills_and_cancels, t_setup, t_teardown),
 		cmocka_unit_test_setup_teardown(test_spill__nested_loop_limit, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_spill__window_limit, t_setup, t_teardown),
+		cmocka_unit_test_setup_teardown(test_spill__plain_distinct_limit, t_setup, t_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
