@@ -71,8 +71,10 @@
  * a failed one) are ignored, as PostgreSQL does.
  *
  * Parameter types: ParameterDescription reports the declared OID of each
- * parameter, 25 (text) for an unspecified one; unspecified text parameters
- * are typed by their context in the engine (bind_expr.c).  Binary
+ * parameter, else the type its context gives it (session_describe's
+ * inference), else 25 (text); unspecified text parameters are still typed
+ * by their context in the engine (bind_expr.c), and an unspecified binary
+ * one is decoded as the type ParameterDescription reported.  Binary
  * parameters are decoded here to text for: bool, int2/4/8, float4/8,
  * numeric, text/varchar/bpchar/name, bytea, date, time, timestamp(tz),
  * interval, uuid; binary results are encoded for every floe type.
@@ -108,6 +110,8 @@ typedef struct PgStmt {
 	char *sql;
 	int nparams;
 	uint32_t *oids;           /* nparams, 0 = unspecified */
+	uint32_t *pdesc;          /* nparams: ParameterDescription's types (declared,
+				     else inferred from context, else 25 text) */
 	SqlDescription desc;      /* ncols -1: no rows */
 	int dealloc;              /* DEALLOCATE handled here: 1 named, 2 ALL */
 	char *dealloc_name;
@@ -1251,6 +1255,15 @@ parse_msg(PgConn *c, PgReader *r)
 		arena_free(a);
 		return ext_error(c, &err);
 	}
+	s->pdesc = ARENA_ARRAY(a, uint32_t, s->nparams + 1);
+	for (i = 0; i < s->nparams; i++) {
+		if (s->oids[i] && s->oids[i] != 705)
+			s->pdesc[i] = s->oids[i];
+		else if (i < s->desc.nparams && s->desc.param_types[i].id != TYPE_NULL)
+			s->pdesc[i] = col_oid(s->desc.param_types[i]);
+		else
+			s->pdesc[i] = 25;
+	}
 	if (!name[0] && (s->next = NULL, find_stmt(c, "")))
 		drop_stmt(c, find_stmt(c, ""));
 	s->next = c->stmts;
@@ -1335,7 +1348,11 @@ bind_msg(PgConn *c, PgReader *r)
 				goto fail;
 			p->values[i] = arena_strndup(a, (const char *)bytes, (size_t)len);
 		} else if (fmt == 1) {
-			if (!(p->values[i] = binary_param_text(c, a, s->oids[i], bytes, (size_t)len, i, &err)))
+			/* an unspecified parameter whose type was inferred arrives
+			 * in the binary form of what ParameterDescription said */
+			uint32_t oid = s->oids[i] && s->oids[i] != 705 ? s->oids[i] :
+				       s->pdesc && s->pdesc[i] != 25 ? s->pdesc[i] : s->oids[i];
+			if (!(p->values[i] = binary_param_text(c, a, oid, bytes, (size_t)len, i, &err)))
 				goto fail;
 		} else {
 			floe_errorf(&err, ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
@@ -1417,7 +1434,7 @@ describe_msg(PgConn *c, PgReader *r)
 		m = pgbuf_begin(&c->out, 't');
 		pgbuf_int16(&c->out, (int16_t)s->nparams);
 		for (i = 0; i < s->nparams; i++)
-			pgbuf_int32(&c->out, (int32_t)(s->oids[i] && s->oids[i] != 705 ? s->oids[i] : 25));
+			pgbuf_int32(&c->out, (int32_t)s->pdesc[i]);
 		pgbuf_end(&c->out, m);
 		describe_rows(c, s, NULL);
 		return FLOE_OK;

@@ -528,8 +528,14 @@ setting_get(Session *s, const char *name)
 	if (!strcmp(name, "timezone"))
 		return datetime_zone_name(s->tz);
 	for (i = 0; i < s->nsettings; i++)
-		if (!strcmp(s->settings_keys[i], name))
-			return s->settings_values[i];
+		if (!strcmp(s->settings_keys[i], name)) {
+			if (s->settings_values[i][0])
+				return s->settings_values[i];
+			break;      /* RESET stores "": the default below, if any */
+		}
+	if (i < s->nsettings && s->settings_values[i][0] == 0 &&
+	    strcmp(name, "datestyle") && strcmp(name, "extra_float_digits") && strcmp(name, "work_mem"))
+		return s->settings_values[i];
 	if (!strcmp(name, "datestyle"))
 		return "ISO, MDY";
 	if (!strcmp(name, "server_version"))
@@ -542,6 +548,18 @@ setting_get(Session *s, const char *name)
 		return "read committed";
 	if (!strcmp(name, "extra_float_digits"))
 		return "1";
+	if (!strcmp(name, "work_mem")) {
+		/* floe's default (spill.c), in PostgreSQL's unit style */
+		static _Thread_local char buf[32];
+		long long kb = (long long)(exec_mem_limit(NULL) / 1024);
+		if (kb % (1024 * 1024) == 0)
+			snprintf(buf, sizeof buf, "%lldGB", kb / (1024 * 1024));
+		else if (kb % 1024 == 0)
+			snprintf(buf, sizeof buf, "%lldMB", kb / 1024);
+		else
+			snprintf(buf, sizeof buf, "%lldkB", kb);
+		return buf;
+	}
 	return NULL;
 }
 
@@ -906,6 +924,155 @@ session_exec_params(Session *s, const char *sql, int nparams, const char *const 
 	return rc;
 }
 
+/* ---- parameter type inference for DML (session_describe) ---------------
+ *
+ * SELECT's parameters are typed by the binder (bind_coerce records the
+ * type each unspecified $n is coerced to).  DML without RETURNING is not
+ * bound while describing, so its common shapes are read off the parse
+ * tree against the target table's columns: INSERT ... VALUES ($n, ...)
+ * (the column at that position), UPDATE ... SET c = $n, and c op $n /
+ * $n op c / c IN ($n, ...) anywhere in WHERE (c a column of the target).
+ * The first type found for a parameter wins, as in PostgreSQL.
+ */
+typedef struct InferCtx {
+	const IcebergSchema *schema;
+	SqlType *types;
+	int n;
+} InferCtx;
+
+static const IcebergField *
+infer_column(const InferCtx *ic, Node *n)
+{
+	PgQuery__ColumnRef *cr;
+	Node *last;
+	int i;
+
+	if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+		return NULL;
+	cr = n->column_ref;
+	if (cr->n_fields == 0 || cr->n_fields > 3)
+		return NULL;
+	last = cr->fields[cr->n_fields - 1];
+	if (last->node_case != PG_QUERY__NODE__NODE_STRING)
+		return NULL;
+	for (i = 0; i < ic->schema->nfields; i++)
+		if (!strcmp(ic->schema->fields[i].name, last->string->sval))
+			return &ic->schema->fields[i];
+	return NULL;
+}
+
+/* compare: in a comparison varchar has no operators of its own, so the
+ * parameter resolves to text (an assignment keeps varchar) */
+static void
+infer_set(InferCtx *ic, Node *n, const IcebergField *f, bool compare)
+{
+	int k;
+
+	if (!f || !n || n->node_case != PG_QUERY__NODE__NODE_PARAM_REF)
+		return;
+	k = n->param_ref->number;
+	if (k >= 1 && k <= ic->n && ic->types[k - 1].id == TYPE_NULL) {
+		ic->types[k - 1] = f->type;
+		if (compare && f->type.id == TYPE_TEXT && f->type.text_kind == TEXT_VARCHAR)
+			ic->types[k - 1].text_kind = TEXT_PLAIN;
+	}
+}
+
+static int
+infer_walk(const ProtobufCMessage *m, void *arg)
+{
+	InferCtx *ic = arg;
+
+	if (m->descriptor == &pg_query__node__descriptor) {
+		Node *n = (Node *)m;
+		if (n->node_case == PG_QUERY__NODE__NODE_A_EXPR) {
+			PgQuery__AExpr *ae = n->a_expr;
+			const IcebergField *l = infer_column(ic, ae->lexpr);
+			const IcebergField *r = infer_column(ic, ae->rexpr);
+			infer_set(ic, ae->rexpr, l, true);
+			infer_set(ic, ae->lexpr, r, true);
+			if (l && ae->rexpr && ae->rexpr->node_case == PG_QUERY__NODE__NODE_LIST) {
+				size_t i;
+				for (i = 0; i < ae->rexpr->list->n_items; i++)
+					infer_set(ic, ae->rexpr->list->items[i], l, true);
+			}
+		}
+	}
+	return sql_children(m, infer_walk, arg);
+}
+
+static void
+infer_dml_params(Session *s, Arena *a, Node *stmt, int nparams, SqlType *types)
+{
+	PgQuery__RangeVar *rv = NULL;
+	const char *ns, *name;
+	Table *t;
+	floe_error err;
+	InferCtx ic;
+	size_t i, j;
+
+	if (nparams <= 0)
+		return;
+	if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)
+		rv = stmt->insert_stmt->relation;
+	else if (stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT)
+		rv = stmt->update_stmt->relation;
+	else if (stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
+		rv = stmt->delete_stmt->relation;
+	if (!rv)
+		return;
+	session_resolve_name(s, rv, &ns, &name);
+	if (txn_table_load(s, ns, name, a, &t, &err) != FLOE_OK)
+		return;          /* describing still works; the run reports it */
+	ic.schema = metadata_current_schema(t->md);
+	ic.types = types;
+	ic.n = nparams;
+	if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT) {
+		PgQuery__InsertStmt *is = stmt->insert_stmt;
+		PgQuery__SelectStmt *sel = is->select_stmt &&
+			is->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
+			? is->select_stmt->select_stmt : NULL;
+		for (i = 0; sel && i < sel->n_values_lists; i++) {
+			Node *row = sel->values_lists[i];
+			if (row->node_case != PG_QUERY__NODE__NODE_LIST)
+				continue;
+			for (j = 0; j < row->list->n_items; j++) {
+				const IcebergField *f = NULL;
+				if (is->n_cols) {
+					if (j < is->n_cols && is->cols[j]->node_case == PG_QUERY__NODE__NODE_RES_TARGET) {
+						int c;
+						for (c = 0; c < ic.schema->nfields; c++)
+							if (!strcmp(ic.schema->fields[c].name, is->cols[j]->res_target->name))
+								f = &ic.schema->fields[c];
+					}
+				} else if ((int)j < ic.schema->nfields) {
+					f = &ic.schema->fields[j];
+				}
+				infer_set(&ic, row->list->items[j], f, false);
+			}
+		}
+		return;
+	}
+	if (stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) {
+		PgQuery__UpdateStmt *us = stmt->update_stmt;
+		for (i = 0; i < us->n_target_list; i++) {
+			PgQuery__ResTarget *rt;
+			int c;
+			if (us->target_list[i]->node_case != PG_QUERY__NODE__NODE_RES_TARGET)
+				continue;
+			rt = us->target_list[i]->res_target;
+			for (c = 0; c < ic.schema->nfields; c++)
+				if (rt->name && !strcmp(ic.schema->fields[c].name, rt->name))
+					infer_set(&ic, rt->val, &ic.schema->fields[c], false);
+		}
+		if (us->where_clause)
+			infer_walk(&us->where_clause->base, &ic);
+		return;
+	}
+	if (stmt->delete_stmt->where_clause)
+		infer_walk(&stmt->delete_stmt->where_clause->base, &ic);
+}
+
 int
 session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
 		 Arena *out_arena, SqlDescription *out, floe_error *err)
@@ -971,6 +1138,10 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		s->param_values = NULL;
 		s->param_oids = param_oids;
 		s->params_describe = true;
+		s->param_inferred = ARENA_ARRAY(a, SqlType, nparams + 1);
+		s->nparam_inferred = nparams;
+		if (dml)
+			infer_dml_params(s, a, stmts[0].node, nparams, s->param_inferred);
 		if (dml)
 			rc = dml_describe(s, &ctx, sql, stmts[0].node, &p.ncols, &p.names, &p.types);
 		else {
@@ -983,6 +1154,13 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		s->nparams = 0;
 		s->param_oids = NULL;
 		s->params_describe = false;
+		if (rc == FLOE_OK && nparams > 0) {
+			out->nparams = nparams;
+			out->param_types = ARENA_ARRAY(out_arena, SqlType, nparams);
+			memcpy(out->param_types, s->param_inferred, sizeof(SqlType) * (size_t)nparams);
+		}
+		s->param_inferred = NULL;
+		s->nparam_inferred = 0;
 		if (rc == FLOE_OK && p.ncols >= 0) {
 			out->ncols = p.ncols;
 			out->names = ARENA_ARRAY(out_arena, char *, p.ncols + 1);

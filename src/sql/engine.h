@@ -120,6 +120,11 @@ typedef struct SqlDescription {
 	int ncols;             /* -1: the statement returns no rows */
 	char **names;          /* in the caller's arena */
 	SqlType *types;
+	/* the type each parameter's context gives it (PostgreSQL's parameter
+	 * type inference), TYPE_NULL where none does (reported as text);
+	 * nparams entries, NULL when nparams is 0 */
+	int nparams;
+	SqlType *param_types;
 } SqlDescription;
 
 int session_exec_params(Session *session, const char *sql, int nparams,

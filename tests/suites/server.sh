@@ -189,6 +189,14 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 		fail psycopg3_copy "exit $?" "$tmp/copy_py.out"
 	fi
 fi
+# ---- parameter type inference: ParameterDescription equal to PostgreSQL 15's ----
+if [ -n "$pgconn" ] && "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 60 "$pyexe" tests/clients/param_types.py "$conninfo" "$pgconn" >"$tmp/param_types.out" 2>&1; then
+		pass "param_types ($(grep -c '^ok ' "$tmp/param_types.out") checks, equal to PostgreSQL 15)"
+	else
+		fail param_types "exit $?" "$tmp/param_types.out"
+	fi
+fi
 printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n' >"$tmp/copy_in.csv"
 cat >"$tmp/copy_psql.sql" <<SQL
 DROP TABLE IF EXISTS copy_psql;

@@ -1,0 +1,65 @@
+#!/usr/bin/python3
+"""tests/clients/param_types.py FLOE_CONNINFO PG_CONNINFO — parameter type
+inference: for statements whose $n have no declared types, the types
+ParameterDescription reports (Parse + Describe statement, libpq through
+psycopg's pgconn) must equal PostgreSQL 15's; then each statement runs with
+binary parameters of those types on floe.  Prints "ok <stmt>" per check;
+exit status 1 at the first difference."""
+import struct
+import sys
+
+import psycopg
+
+TABLE = "CREATE TABLE pt (a integer, b text, c numeric(10,2), d date, e bigint, f varchar(5), g boolean, h double precision)"
+STMTS = [
+    "SELECT $1",
+    "SELECT $1 + 1",
+    "SELECT * FROM pt WHERE a = $1 AND b = $2",
+    "SELECT * FROM pt WHERE c > $1 OR e IN ($2, $3)",
+    "SELECT upper($1), $2::date, $3::bigint",
+    "SELECT count(*) FROM pt WHERE h < $1 AND g = $2",
+    "SELECT a FROM pt WHERE $1 = f ORDER BY a LIMIT $2",
+    "INSERT INTO pt VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    "INSERT INTO pt (f, a) VALUES ($1, $2)",
+    "UPDATE pt SET b = $1, c = $2 WHERE a = $3 AND d < $4",
+    "DELETE FROM pt WHERE e = $1 OR $2 = f",
+    "INSERT INTO pt (a) VALUES ($1) RETURNING a + $2",
+]
+
+
+def describe(conn, sql):
+    pg = conn.pgconn
+    r = pg.prepare(b"", sql.encode())
+    if r.status != psycopg.pq.ExecStatus.COMMAND_OK:
+        raise SystemExit(f"prepare failed: {sql}: {r.error_message.decode()}")
+    d = pg.describe_prepared(b"")
+    return [d.param_type(i) for i in range(d.nparams)]
+
+
+def main():
+    floe = psycopg.connect(sys.argv[1], autocommit=True)
+    pg = psycopg.connect(sys.argv[2], autocommit=True)
+    for c in (floe, pg):
+        c.execute("DROP TABLE IF EXISTS pt")
+        c.execute(TABLE)
+    for sql in STMTS:
+        got, want = describe(floe, sql), describe(pg, sql)
+        if got != want:
+            print(f"FAIL {sql}: floe {got}, PostgreSQL {want}")
+            sys.exit(1)
+        print(f"ok {sql} {got}")
+    # binary parameters of the described types: int4 and date as PostgreSQL sends them
+    r = floe.pgconn.prepare(b"ins", b"INSERT INTO pt (a, d) VALUES ($1, $2)")
+    days = (2024 - 2000) * 365 + 6          # 2024-01-01 since 2000-01-01
+    r = floe.pgconn.exec_prepared(b"ins", [struct.pack("!i", 42), struct.pack("!i", days)], [1, 1])
+    if r.status != psycopg.pq.ExecStatus.COMMAND_OK:
+        print(f"FAIL binary insert: {r.error_message.decode()}")
+        sys.exit(1)
+    row = floe.execute("SELECT a, d::text FROM pt WHERE a = 42").fetchone()
+    if row != (42, "2024-01-01"):
+        print(f"FAIL binary insert read back {row}")
+        sys.exit(1)
+    print("ok binary parameters of inferred types")
+
+
+main()
