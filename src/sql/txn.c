@@ -82,8 +82,9 @@
  *  10. Settings are transactional as in PostgreSQL: BEGIN snapshots the
  *      session's settings and search_path; ROLLBACK (and a failed COMMIT)
  *      puts them all back, COMMIT only those SET LOCAL.  SET LOCAL outside
- *      a block warns and ends with its statement.  Not undone: the time
- *      zone (process-wide); ROLLBACK TO a savepoint keeps later SETs.
+ *      a block warns and ends with its statement.  The time zone is
+ *      the session's and is restored too; ROLLBACK TO a savepoint keeps
+ *      later SETs.
  *
  * INTERFACE ROUTINES: see txn.h.
  */
@@ -93,6 +94,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sql/txn.h"
+#include "types/datetime.h"
 
 #define TXN_COMMIT_TRIES 6
 #define TXN_STATEMENT_TRIES 8
@@ -156,6 +158,7 @@ typedef struct Txn {
 	int nsnap;
 	char **snap_keys, **snap_values;
 	char *snap_search_path;
+	const struct Zone *snap_tz;        /* Session.tz at BEGIN (zones live forever) */
 	char **local;             /* names SET LOCAL in the block */
 	int nlocal;
 	char *revert_key;         /* SET LOCAL outside a block: undone after */
@@ -312,6 +315,7 @@ snapshot_settings(Session *s)
 	}
 	t->nsnap = s->nsettings;
 	t->snap_search_path = xstrdup(s->search_path);
+	t->snap_tz = s->tz;
 	t->snapped = true;
 }
 
@@ -326,8 +330,7 @@ is_local(const Txn *t, const char *key)
 }
 
 /* Put back what the block changed: everything (ROLLBACK, failed COMMIT) or
- * only what it SET LOCAL (COMMIT).  The time zone is process-wide and is
- * not restored. */
+ * only what it SET LOCAL (COMMIT), the time zone included. */
 static void
 restore_settings(Session *s, bool all)
 {
@@ -350,6 +353,10 @@ restore_settings(Session *s, bool all)
 	if ((all || is_local(t, "search_path")) && strcmp(s->search_path, t->snap_search_path)) {
 		free(s->search_path);
 		s->search_path = xstrdup(t->snap_search_path);
+	}
+	if ((all || is_local(t, "timezone")) && s->tz != t->snap_tz) {
+		s->tz = t->snap_tz;
+		datetime_use_zone(s->tz);
 	}
 	free_snapshot(t);
 }
