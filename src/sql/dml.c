@@ -33,8 +33,8 @@
  * every column is scanned and WHERE evaluated batch by batch; the batches
  * before the first match are buffered and written unchanged when it
  * comes, the rest streams through the REWRITE logic.  A file without a
- * match is left alone; when ONEPASS_CELLS values are buffered without a
- * match, the buffer is dropped and MATCH goes on narrowly from that row
+ * match is left alone; when ONEPASS_CELLS values (or ONEPASS_BYTES) are
+ * buffered without a match, the buffer is dropped and MATCH goes on narrowly from that row
  * (then REWRITE as above).  DELETE keeps MATCH + REWRITE: a file whose
  * rows all match is dropped after the narrow read alone.
  *
@@ -1956,6 +1956,29 @@ out:
  * rewrites it with *bits / *nrows / *nmatch.
  */
 #define ONEPASS_CELLS (1 << 20)
+#define ONEPASS_BYTES ((int64_t)64 << 20)
+
+/* About the bytes a deep copy of b takes: 16 per value plus long strings. */
+static int64_t
+batch_bytes(const Batch *b)
+{
+	int64_t n = (int64_t)b->count * 16 * b->ncols;
+	int c;
+	uint32_t j;
+
+	for (c = 0; c < b->ncols; c++) {
+		VectorView v;
+		if (!type_is_string(b->cols[c].type.id))
+			continue;
+		vector_view(&b->cols[c], &v);
+		for (j = 0; j < b->count; j++) {
+			uint32_t k = v.sel ? v.sel[j] : j;
+			if (validity_get(v.validity, k) && ((const strview *)v.data)[k].len > STRVIEW_INLINE)
+				n += ((const strview *)v.data)[k].len;
+		}
+	}
+	return n;
+}
 
 static void add_removed(Dml *d, const char *path);
 
@@ -1972,7 +1995,7 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 	int *proj = write_proj(d, &n);
 	Operator *scan;
 	Slot *sl = NULL;
-	int64_t pos = 0, changed = 0, cells = 0;
+	int64_t pos = 0, changed = 0, cells = 0, bytes = 0;
 	uint64_t *bits = NULL;
 	size_t words = 0;
 	bool streaming = false, overflow = false;
@@ -2017,7 +2040,8 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 			rowstore_append(d->buf, b);
 			pos += cnt;
 			cells += (int64_t)cnt * n;
-			if (cells >= ONEPASS_CELLS) {
+			bytes += batch_bytes(b);
+			if (cells >= ONEPASS_CELLS || bytes >= ONEPASS_BYTES) {
 				overflow = true;
 				break;
 			}
