@@ -122,7 +122,7 @@ while IFS=$'\t' read -r name defs stmts; do
 		continue
 	fi
 
-	if "$TOOLS/iceberg-validate" "$meta" --deep >"$tmp/$name.validate" 2>&1; then
+	if FLOE_INTEROP_BIN="$TOOLS" tests/tools/iceberg-validate.sh "$meta" --deep >"$tmp/$name.validate" 2>&1; then
 		echo "PASS interop-validate $name"
 	else
 		fail "interop-validate $name: iceberg-validate --deep $(basename "$meta")"

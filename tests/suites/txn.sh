@@ -24,7 +24,8 @@
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
 SHARED=${FLOE_SHARED:-../shared}
-VALIDATE=$SHARED/tools/interop/bin/iceberg-validate
+VALIDATE=$PWD/tests/tools/iceberg-validate.sh   # the interop tool minus its v3 lineage-column report
+export FLOE_INTEROP_BIN=$(cd "$SHARED/tools/interop/bin" && pwd)
 PY=/usr/bin/python3
 
 tmp=$(mktemp -d /tmp/floe-txn.XXXXXX)

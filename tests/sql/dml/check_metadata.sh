@@ -46,7 +46,7 @@ sys.exit(0 if ok else 1)" "$f" 2>&1); then
 validate() {
 	local f
 	f=$(latest "$1")
-	if "$TOOLS/iceberg-validate" "$f" --deep >"$tmp/v.out" 2>&1; then
+	if FLOE_INTEROP_BIN="$TOOLS" tests/tools/iceberg-validate.sh "$f" --deep >"$tmp/v.out" 2>&1; then
 		echo "PASS dml-metadata: iceberg-validate $1"
 	else
 		echo "FAIL dml-metadata: iceberg-validate $1"; sed 's/^/    /' "$tmp/v.out" | head -10; rc=1
