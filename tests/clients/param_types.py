@@ -60,6 +60,14 @@ def main():
         print(f"FAIL binary insert read back {row}")
         sys.exit(1)
     print("ok binary parameters of inferred types")
+    # SELECT ... FOR UPDATE through the extended protocol (Parse/Describe) in a block
+    blk = psycopg.connect(sys.argv[1])
+    rows = blk.execute("SELECT a FROM pt WHERE a = %s FOR UPDATE", (42,)).fetchall()
+    blk.commit()
+    if rows != [(42,)]:
+        print(f"FAIL FOR UPDATE over the extended protocol: {rows}")
+        sys.exit(1)
+    print("ok FOR UPDATE over the extended protocol")
 
 
 main()
