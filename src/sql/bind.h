@@ -188,6 +188,16 @@ int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, siz
 		       floe_error *err);
 struct Table;
 int ddl_set_format_version(Session *s, struct Table **t, int version, Arena *a, floe_error *err);
+/* partitioning: the spec of a PARTITIONED BY / partition field text (ids
+ * by position for a new table), a new table's spec from its clause or
+ * WITH (partitioning = ...), and a metadata commit of a new default spec */
+struct PartitionSpec;
+int ddl_partition_spec(const IcebergSchema *schema, bool ids_by_index, const char *text, int len,
+		       Arena *a, struct PartitionSpec **out, floe_error *err);
+int ddl_set_partitioning(Session *s, struct Table **t, const struct PartitionSpec *spec, Arena *a,
+			 floe_error *err);
+int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
+			    size_t nopts, Arena *a, struct PartitionSpec **spec, floe_error *err);
 
 /* insert.c */
 int insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,

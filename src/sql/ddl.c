@@ -129,18 +129,6 @@ default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
 	return arena_sprintf(b->arena, "%s::%s", q, tb);
 }
 
-int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
-			  const char ***keys, const char ***values, int *nprops,
-			  int *format_version, floe_error *err);
-int ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err);
-/* partitioning (below; bind.h does not declare them yet) */
-int ddl_partition_spec(const IcebergSchema *schema, bool ids_by_index, const char *text, int len,
-		       Arena *a, PartitionSpec **out, floe_error *err);
-int ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a,
-			 floe_error *err);
-int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
-			    size_t nopts, Arena *a, PartitionSpec **spec, floe_error *err);
-
 /* PRIMARY KEY: column i joins the key (NOT NULL as PostgreSQL makes it). */
 static int
 add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)

@@ -36,11 +36,6 @@
 #include "table/metadata.h"
 #include "table/table.h"
 
-/* ddl.c's partitioning (bind.h does not declare them yet) */
-int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
-			    size_t nopts, Arena *a, PartitionSpec **spec, floe_error *err);
-int ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a,
-			 floe_error *err);
 #include "types/cast.h"
 #include "types/datetime.h"
 #include "types/text.h"
