@@ -141,8 +141,8 @@ Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
 		   const struct TableMetadata *md);
 /* prune.c: may a data file / a Parquet row group be skipped because its
  * statistics prove pred (over the scan's projected columns: COLREF col i
- * is proj[i] / Parquet column pq_col[i], -1 = none) FALSE or NULL on every
- * row?  false is always safe. */
+ * is proj[i] / Parquet column pq_col[i], -1 = none; proj NULL: schema
+ * field i) FALSE or NULL on every row?  false is always safe. */
 struct ParquetFile;
 bool prune_file(const Expr *pred, int nproj, const int *proj, const struct IcebergSchema *schema,
 		const struct DataFile *file);

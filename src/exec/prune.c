@@ -28,6 +28,7 @@
  *
  * INTERFACE ROUTINES (exec.h)
  *   prune_file(pred, nproj, proj, schema, file)       skip a data file?
+ *                    (proj NULL: COLREF col i is schema field i, as in DML)
  *   prune_row_group(pred, nproj, pq_col, pf, rg)     skip a row group?
  */
 #include <string.h>
@@ -275,7 +276,10 @@ file_stats(void *arg, int col, ColStats *out)
 	const IcebergField *fld;
 	int i, p;
 
-	if (col < 0 || col >= fa->nproj || (p = fa->proj[col]) < 0 || p >= fa->schema->nfields)
+	if (col < 0 || col >= fa->nproj)
+		return false;
+	p = fa->proj ? fa->proj[col] : col;
+	if (p < 0 || p >= fa->schema->nfields)
 		return false;
 	fld = &fa->schema->fields[p];
 	for (i = 0; i < fa->file->ncolumns; i++) {

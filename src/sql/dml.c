@@ -1130,104 +1130,12 @@ bound_cmp(TypeId id, const uint8_t *b, uint32_t len, const Value *c, int *out)
 	return false;
 }
 
-static bool
-prune_cmp(const DataFile *f, const IcebergSchema *schema, const Expr *e)
-{
-	const Expr *col, *k;
-	const char *op = e->fn->name;
-	const ColumnStat *st;
-	TypeId id;
-	int c;
-	bool flip;
-
-	if (e->nargs != 2 || !e->args[0] || !e->args[1])
-		return false;
-	flip = e->args[0]->kind == EXPR_CONST;
-	col = e->args[flip ? 1 : 0];
-	k = e->args[flip ? 0 : 1];
-	if (col->kind != EXPR_COLREF || k->kind != EXPR_CONST)
-		return false;
-	id = schema->fields[col->col].type.id;
-	if (!(st = file_stat(f, schema->fields[col->col].id)))
-		return false;
-	if (k->value.is_null)
-		return true;                     /* strict comparison with NULL */
-	if (st->value_count >= 0 && st->null_count == st->value_count)
-		return true;                     /* all NULL */
-	if (schema->fields[col->col].type.id == TYPE_TEXT &&
-	    schema->fields[col->col].type.text_kind == TEXT_CHAR)
-		return false;                    /* bpchar: trailing blanks do not count */
-	if (!prunable_type(id) || k->type.id != id) {
-		if (!(type_is_integer(id) && type_is_integer(k->type.id)))
-			return false;
-	}
-	if (flip) {                              /* c op col  ->  col op' c */
-		if (!strcmp(op, "<"))
-			op = ">";
-		else if (!strcmp(op, "<="))
-			op = ">=";
-		else if (!strcmp(op, ">"))
-			op = "<";
-		else if (!strcmp(op, ">="))
-			op = "<=";
-	}
-	if (!strcmp(op, "=") || !strcmp(op, "<") || !strcmp(op, "<=")) {
-		if (st->lower && bound_cmp(id, st->lower, st->lower_len, &k->value, &c)) {
-			if (!strcmp(op, "<") && c >= 0)
-				return true;
-			if (strcmp(op, "<") && c > 0)
-				return true;
-		}
-	}
-	if (!strcmp(op, "=") || !strcmp(op, ">") || !strcmp(op, ">=")) {
-		if (st->upper && bound_cmp(id, st->upper, st->upper_len, &k->value, &c)) {
-			if (!strcmp(op, ">") && c <= 0)
-				return true;
-			if (strcmp(op, ">") && c < 0)
-				return true;
-		}
-	}
-	return false;
-}
-
-/* True when no row of f can satisfy e. */
+/* True when no row of f can satisfy e (WHERE over the schema's columns):
+ * prune.c, the same proof SELECT's scans use. */
 static bool
 prune(const DataFile *f, const IcebergSchema *schema, const Expr *e)
 {
-	const ColumnStat *st;
-	int i;
-
-	switch (e->kind) {
-	case EXPR_AND:
-		for (i = 0; i < e->nargs; i++)
-			if (prune(f, schema, e->args[i]))
-				return true;
-		return false;
-	case EXPR_OR:
-		for (i = 0; i < e->nargs; i++)
-			if (!prune(f, schema, e->args[i]))
-				return false;
-		return e->nargs > 0;
-	case EXPR_IS_NULL:
-	case EXPR_IS_NOT_NULL:
-		if (e->nargs != 1 || e->args[0]->kind != EXPR_COLREF)
-			return false;
-		st = file_stat(f, schema->fields[e->args[0]->col].id);
-		if (!st || st->null_count < 0)
-			return false;
-		if (e->kind == EXPR_IS_NULL)
-			return st->null_count == 0;
-		return st->value_count >= 0 && st->null_count == st->value_count;
-	case EXPR_FUNC:
-		if (e->fn && e->fn->is_operator &&
-		    (!strcmp(e->fn->name, "=") || !strcmp(e->fn->name, "<") ||
-		     !strcmp(e->fn->name, "<=") || !strcmp(e->fn->name, ">") ||
-		     !strcmp(e->fn->name, ">=")))
-			return prune_cmp(f, schema, e);
-		return false;
-	default:
-		return false;
-	}
+	return prune_file(e, schema->nfields, NULL, schema, f);
 }
 
 /* ---- RETURNING --------------------------------------------------------- */
