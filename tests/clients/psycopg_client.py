@@ -7,6 +7,8 @@ Connects, runs parameterized INSERT/SELECT with a Python value of every type
 floe has (psycopg picks the parameter OIDs and formats), reads them back
 through psycopg's loaders in text and in binary cursors, prepared
 statements (prepare=True), errors with SQLSTATEs (psycopg.errors classes),
+a long query cancelled from another thread with conn.cancel() and one
+stopped by statement_timeout (both 57014, the connection usable after),
 and checks the values are the Python values that went in.  The
 expectations are Python's, and this script passes against PostgreSQL 15.
 Prints "ok NAME" / "not ok NAME: why"; exit 1 if anything failed.
@@ -14,6 +16,8 @@ Prints "ok NAME" / "not ok NAME: why"; exit 1 if anything failed.
 import datetime
 import decimal
 import sys
+import threading
+import time
 import uuid
 
 import psycopg
@@ -112,6 +116,38 @@ def main():
           cur.description)
     cur.execute("SELECT 'alive'")
     check(cur.fetchone() == ("alive",), "alive_after_errors")
+    # cancel: conn.cancel() from another thread sends a CancelRequest
+    for name, sql, params in (
+            ("cancel_57014", "SELECT count(*) FROM generate_series(1, 2000000000)", None),
+            ("cancel_57014_params", "SELECT count(*) FROM generate_series(1, %s) WHERE %s", (2000000000, True))):
+        timer = threading.Timer(0.5, conn.cancel)
+        timer.start()
+        t0 = time.monotonic()
+        try:
+            cur.execute(sql, params)
+            check(False, name, "not cancelled: %s" % (cur.fetchall(),))
+        except errors.QueryCanceled as e:
+            check(e.sqlstate == "57014" and "canceling statement due to user request" in str(e) and
+                  time.monotonic() - t0 < 30, name, "%s %s" % (e.sqlstate, e))
+        except psycopg.Error as e:
+            check(False, name, "%s %s %s" % (type(e).__name__, e.sqlstate, e))
+        timer.join()
+        cur.execute("SELECT %s::int * 2", (21,))
+        check(cur.fetchone() == (42,), name + "_then_usable")
+    # statement_timeout: 57014 with its own message; the session goes on
+    cur.execute("SET statement_timeout = '300ms'")
+    t0 = time.monotonic()
+    try:
+        cur.execute("SELECT count(*) FROM generate_series(1, 2000000000)")
+        check(False, "statement_timeout_57014", "not cancelled")
+    except errors.QueryCanceled as e:
+        check(e.sqlstate == "57014" and "canceling statement due to statement timeout" in str(e) and
+              time.monotonic() - t0 < 30, "statement_timeout_57014", "%s %s" % (e.sqlstate, e))
+    except psycopg.Error as e:
+        check(False, "statement_timeout_57014", "%s %s %s" % (type(e).__name__, e.sqlstate, e))
+    cur.execute("RESET statement_timeout")
+    cur.execute("SELECT count(*) FROM generate_series(1, 100000)")
+    check(cur.fetchone() == (100000,), "statement_timeout_then_usable")
     cur.execute("DROP TABLE pyt")
     conn.close()
     sys.exit(1 if failures else 0)
