@@ -662,11 +662,68 @@ bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
 	return e;
 }
 
+static Expr *bind_op(BindCtx *b, const char *op, Node *l, Node *r, int location);
+static Expr *bind_bool2(BindCtx *b, ExprKind kind, Expr *x, Expr *y);
+
+/* (a, b) op (c, d): PostgreSQL's row comparison.  = is the AND of the
+ * pairs, <> their OR; < <= > >= compare lexicographically (the first
+ * unequal pair decides: l1 < r1 OR (l1 = r1 AND (l2 < r2 OR ...)), which
+ * gives NULL exactly where PostgreSQL's RowCompareExpr does). */
+static Expr *
+bind_row_op(BindCtx *b, const char *op, PgQuery__RowExpr *l, PgQuery__RowExpr *r, int location)
+{
+	bool eq = !strcmp(op, "="), ne = !strcmp(op, "<>") || !strcmp(op, "!=");
+	bool lt = !strcmp(op, "<") || !strcmp(op, "<="), gt = !strcmp(op, ">") || !strcmp(op, ">=");
+	Expr *acc = NULL;
+	size_t i;
+
+	if (l->n_args != r->n_args) {
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "unequal number of entries in row expressions");
+		return fail_at(b, location);
+	}
+	if (l->n_args == 0 || !(eq || ne || lt || gt)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "row comparison with operator %s is not supported yet", op);
+		return fail_at(b, location);
+	}
+	if (eq || ne) {
+		for (i = 0; i < l->n_args; i++) {
+			Expr *c = bind_op(b, eq ? "=" : "<>", l->args[i], r->args[i], location);
+			if (!c)
+				return NULL;
+			acc = acc ? bind_bool2(b, eq ? EXPR_AND : EXPR_OR, acc, c) : c;
+		}
+	} else {
+		for (i = l->n_args; i-- > 0;) {
+			Expr *c;
+			if (!acc) {
+				c = bind_op(b, op, l->args[i], r->args[i], location);
+			} else {
+				Expr *strict = bind_op(b, lt ? "<" : ">", l->args[i], r->args[i], location);
+				Expr *same = bind_op(b, "=", l->args[i], r->args[i], location);
+				if (!strict || !same)
+					return NULL;
+				c = bind_bool2(b, EXPR_OR, strict, bind_bool2(b, EXPR_AND, same, acc));
+			}
+			if (!c)
+				return NULL;
+			acc = c;
+		}
+	}
+	if (bind_fold(b, &acc) != FLOE_OK)
+		return NULL;
+	return acc;
+}
+
 static Expr *
 bind_op(BindCtx *b, const char *op, Node *l, Node *r, int location)
 {
 	Expr *args[2];
 	int n = 0;
+
+	if (l && r && l->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+	    r->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+		return bind_row_op(b, op, l->row_expr, r->row_expr, location);
 
 	if (l && !(args[n++] = bind_expr(b, l)))
 		return NULL;
@@ -721,7 +778,13 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 		return bind_op(b, op, a->lexpr, a->rexpr, a->location);
 	case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
 	case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
-		Expr *eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location), *e;
+		Expr *eq, *e;
+		if (a->lexpr && a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "IS [NOT] DISTINCT FROM on row values is not supported yet");
+			return fail_at(b, a->location);
+		}
+		eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location);
 		if (!eq)
 			return NULL;
 		if (eq->kind == EXPR_CONST) {
@@ -2197,7 +2260,33 @@ bind_expr(BindCtx *b, Node *n)
 	case PG_QUERY__NODE__NODE_BOOL_EXPR:
 		return bind_bool_expr(b, n->bool_expr);
 	case PG_QUERY__NODE__NODE_NULL_TEST: {
-		Expr *a = bind_expr(b, n->null_test->arg), *e;
+		Expr *a, *e;
+		if (n->null_test->arg && n->null_test->arg->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+			/* ROW IS [NOT] NULL: every field is [not] null */
+			PgQuery__RowExpr *row = n->null_test->arg->row_expr;
+			Expr *acc = NULL;
+			size_t i;
+			for (i = 0; i < row->n_args; i++) {
+				Expr *f = bind_expr(b, row->args[i]), *t;
+				if (!f)
+					return NULL;
+				t = expr_new(b->arena, n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ?
+					     EXPR_IS_NULL : EXPR_IS_NOT_NULL, type_make(TYPE_BOOL), 1);
+				t->args[0] = f;
+				acc = acc ? bind_bool2(b, EXPR_AND, acc, t) : t;
+			}
+			if (!acc) {
+				Value v;
+				memset(&v, 0, sizeof v);
+				v.type = type_make(TYPE_BOOL);
+				v.u.b = true;
+				return expr_const(b->arena, &v);
+			}
+			if (bind_fold(b, &acc) != FLOE_OK)
+				return NULL;
+			return acc;
+		}
+		a = bind_expr(b, n->null_test->arg);
 		if (!a)
 			return NULL;
 		e = expr_new(b->arena, n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ?
@@ -2353,9 +2442,18 @@ bind_expr(BindCtx *b, Node *n)
 		}
 		return bind_call(b, fname, NULL, 0, v->location);
 	}
-	default:
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "expression type %d is not supported yet",
-			    (int)n->node_case);
+	case PG_QUERY__NODE__NODE_ROW_EXPR:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "row values are supported only in comparisons, IN and IS [NOT] NULL");
+		return fail_at(b, n->row_expr->location);
+	default: {
+		/* name the construct (protobuf-c's node name), not its number */
+		const ProtobufCFieldDescriptor *fd =
+			protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor,
+								(unsigned)n->node_case);
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "%s expressions are not supported yet",
+			    fd ? fd->name : "this kind of");
 		return NULL;
+	}
 	}
 }
