@@ -14,8 +14,11 @@
 #     COPY FROM STDIN / TO STDOUT in text and CSV, output byte for byte equal
 #     to PostgreSQL 15's, bad rows (line number, nothing committed), CopyFail
 #   - tests/clients/JdbcClient.java (pgjdbc 42.5, prepareThreshold=1: named
-#     statements, binary transfer): parameters and getters of common types,
-#     batches, metadata, SQLSTATEs; logged in with SCRAM, wrong password
+#     statements, binary transfer; and a text-only connection): parameters
+#     and getters of every floe type, batches, metadata, SQLSTATEs,
+#     CopyManager COPY in/out (text, CSV, bad row), Statement.cancel() and
+#     setQueryTimeout (57014); logged in with SCRAM, wrong password; also
+#     run against PostgreSQL 15, which proves its expectations
 #   - tests/clients/many_clients.py: 100 connections at once inserting into
 #     and reading one table; every acknowledged row present exactly once
 #   - tests/clients/wire.py: raw protocol (SSL/GSSENC 'N', PortalSuspended,
@@ -530,6 +533,14 @@ if x_start -D "$uw" "${tls_args[@]}"; then
 			pass "jdbc ($(grep -c '^ok ' "$tmp/jdbc.out") checks, SCRAM login)"
 		else
 			fail jdbc "exit $?" "$tmp/jdbc.out"
+		fi
+		if [ $have_pg -eq 1 ]; then
+			if timeout 180 java -cp "$jar" tests/clients/JdbcClient.java \
+				"jdbc:postgresql://127.0.0.1:$pgport/postgres" postgres >"$tmp/jdbc_pg.out" 2>&1; then
+				pass "jdbc_expectations_hold_on_postgres"
+			else
+				fail jdbc_expectations_hold_on_postgres "exit $?" "$tmp/jdbc_pg.out"
+			fi
 		fi
 	else
 		fail jdbc "java or $jar missing (scripts/install-deps.sh --test)"
