@@ -5,11 +5,15 @@
 #     a throwaway PostgreSQL 15 (scripts/pg-test-server.sh); the outputs
 #     (aligned, \x, errors with LINE/caret, NULL display) must be identical;
 #     without a server, against tests/clients/expected/psql_compare.out
-#   - tests/clients/pq_client.c (libpq): prepared statements with text and
-#     binary parameters, binary results, single-row mode, errors with
-#     SQLSTATEs and positions, CancelRequest (57014)
+#   - tests/clients/pq_client.c (libpq): prepared statements, parameters of
+#     every type in text and binary, binary results, single-row mode, errors
+#     with SQLSTATEs and positions, CancelRequest (57014), COPY FROM STDIN /
+#     TO STDOUT (bad row 22P02, CopyFail 57014, nothing committed); its
+#     params/binary/copy expectations also run against PostgreSQL 15; SCRAM
+#     login right and wrong (28P01) against the --auth-file server
 #   - tests/clients/psycopg_client.py (psycopg 3): parameters of every type
-#     in text and binary, loaders, prepared statements, errors by SQLSTATE
+#     in text and binary, loaders, prepared statements, errors by SQLSTATE,
+#     conn.cancel() from another thread and statement_timeout (57014)
 #   - tests/clients/copy_client.py (psycopg 3 cursor.copy) and psql's \copy:
 #     COPY FROM STDIN / TO STDOUT in text and CSV, output byte for byte equal
 #     to PostgreSQL 15's, bad rows (line number, nothing committed), CopyFail
@@ -159,13 +163,24 @@ fi
 pqinc=$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 if cc -std=gnu11 -Wall -Wextra -Werror -O1 -g -fsanitize=address,undefined -I"$pqinc" \
 	-o "$tmp/pq_client" tests/clients/pq_client.c -lpq >"$tmp/cc.out" 2>&1; then
-	for t in params binary errors singlerow cancel; do
+	for t in params binary errors singlerow cancel copy; do
 		if timeout 60 "$tmp/pq_client" "$conninfo" "$t" >"$tmp/pq_$t.out" 2>&1; then
 			pass "libpq_$t ($(grep -c '^ok ' "$tmp/pq_$t.out") checks)"
 		else
 			fail "libpq_$t" "exit $?" "$tmp/pq_$t.out"
 		fi
 	done
+	# the same expectations hold on PostgreSQL 15
+	if [ $have_pg -eq 1 ]; then
+		for t in params binary copy; do
+			if timeout 60 "$tmp/pq_client" "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" "$t" \
+				>"$tmp/pq_pg_$t.out" 2>&1; then
+				pass "libpq_${t}_expectations_hold_on_postgres"
+			else
+				fail "libpq_${t}_expectations_hold_on_postgres" "exit $?" "$tmp/pq_pg_$t.out"
+			fi
+		done
+	fi
 else
 	fail libpq_build "cc failed" "$tmp/cc.out"
 fi
@@ -318,6 +333,18 @@ PY
 )
 		if [ "$out" = "42
 refused" ]; then pass scram_psycopg3; else fail scram_psycopg3 "$out"; fi
+	fi
+	# libpq: alice (PostgreSQL-made verifier) right, then wrong (28P01); one
+	# failed login only, so the rate limit below is still reached as before
+	if [ -x "$tmp/pq_client" ] && grep -q '^authentication: scram-sha-256' "$tmp/serve2.out"; then
+		if timeout 60 "$tmp/pq_client" "$ci2 user=alice password='Al1ce pw'" scram "$ci2 user=alice password=wrong" \
+			>"$tmp/pq_scram.out" 2>&1; then
+			pass "libpq_scram ($(grep -c '^ok ' "$tmp/pq_scram.out") checks)"
+		else
+			fail libpq_scram "exit $?" "$tmp/pq_scram.out"
+		fi
+	else
+		fail libpq_scram "no pq_client or the --auth-file server is not scram-sha-256" "$tmp/serve2.out"
 	fi
 	# rate limiting: wrong passwords from 127.0.0.1 until refused; then even
 	# the right password is refused for the rest of the minute
