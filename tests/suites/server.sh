@@ -193,6 +193,14 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 	else
 		fail psycopg3 "exit $?" "$tmp/psycopg.out"
 	fi
+	if [ $have_pg -eq 1 ]; then
+		if timeout 120 "$pyexe" tests/clients/psycopg_client.py "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" \
+			>"$tmp/psycopg_pg.out" 2>&1; then
+			pass psycopg3_expectations_hold_on_postgres
+		else
+			fail psycopg3_expectations_hold_on_postgres "exit $?" "$tmp/psycopg_pg.out"
+		fi
+	fi
 else
 	fail psycopg3 "python3-psycopg is not installed (scripts/install-deps.sh --test)"
 fi
