@@ -6,7 +6,11 @@
  * batches, and SQLSTATEs; parameters of every floe type (smallint .. uuid,
  * interval as PGInterval, timestamptz as OffsetDateTime) inserted and read
  * back over a binary-transfer connection and a text-only one
- * (prepareThreshold=0, binaryTransfer=false); COPY FROM STDIN / TO STDOUT
+ * (prepareThreshold=0, binaryTransfer=false), the result formats checked
+ * column by column (PGResultSetMetaData.getFormat; pgjdbc itself picks
+ * which parameters go in binary (numbers, bytea, uuid), sends dates and
+ * timestamps as untyped text, and reads interval only as text); COPY
+ * FROM STDIN / TO STDOUT
  * through CopyManager in text and CSV (a bad row: 22P02 naming its line,
  * nothing committed); Statement.cancel() from another thread and
  * setQueryTimeout (57014).  The expectations are Java's values; this
@@ -26,6 +30,7 @@ import java.util.Arrays;
 import java.util.Properties;
 import java.util.UUID;
 import org.postgresql.PGConnection;
+import org.postgresql.PGResultSetMetaData;
 import org.postgresql.copy.CopyManager;
 import org.postgresql.util.PGInterval;
 import org.postgresql.util.PSQLException;
@@ -123,6 +128,14 @@ public class JdbcClient {
 					check("int2".equals(m.getColumnTypeName(2)) && "float4".equals(m.getColumnTypeName(4))
 					      && "timestamptz".equals(m.getColumnTypeName(14)) && "uuid".equals(m.getColumnTypeName(15)),
 					      n + "type_names", m.getColumnTypeName(2) + " " + m.getColumnTypeName(14));
+					/* the transfer mode really used: 1 binary, 0 text, per column */
+					PGResultSetMetaData pm = m.unwrap(PGResultSetMetaData.class);
+					StringBuilder fmts = new StringBuilder();
+					for (int i = 1; i <= m.getColumnCount(); i++)
+						fmts.append(pm.getFormat(i));
+					/* (pgjdbc asks for binary once it has seen the statement's row type) */
+					check(fmts.toString().equals(mode.equals("binary") && rep > 0 ? "111111111111111" : "000000000000000"),
+					      n + "result_formats", fmts);
 					check(!rs.next(), n + "one_row", "more rows");
 				}
 			}
@@ -134,8 +147,14 @@ public class JdbcClient {
 			ps.setTimestamp(4, ts);
 			ps.setString(5, "v");
 			ps.setObject(6, iv);
+			ps.executeQuery().close();      /* the second run gets binary results */
 			try (ResultSet rs = ps.executeQuery()) {
 				rs.next();
+				PGResultSetMetaData pm = rs.getMetaData().unwrap(PGResultSetMetaData.class);
+				StringBuilder fmts = new StringBuilder();
+				for (int i = 1; i <= 6; i++)
+					fmts.append(pm.getFormat(i));
+				check(fmts.toString().equals(mode.equals("binary") ? "111110" : "000000"), mode + "_cast_formats", fmts);
 				check(rs.getFloat(1) == -0.5f && new BigDecimal("0.000001").equals(rs.getBigDecimal(2))
 				      && tm.equals(rs.getTime(3)) && ts.equals(rs.getTimestamp(4)) && "v".equals(rs.getString(5))
 				      && iv.equals(rs.getObject(6)) && "interval".equals(rs.getMetaData().getColumnTypeName(6)),
@@ -245,9 +264,11 @@ public class JdbcClient {
 		p.setProperty("user", args[1]);
 		p.setProperty("prepareThreshold", "1");
 		p.setProperty("sslmode", "disable");
-		/* binary results for every type the driver can decode in binary */
+		/* binary results for every type the driver can decode in binary
+		 * (not interval: pgjdbc 42.5 reads a binary interval as null, on
+		 * PostgreSQL 15 too) */
 		p.setProperty("binaryTransferEnable", "int2,int4,int8,float4,float8,numeric,bool,text,varchar,bytea,"
-			      + "date,time,timestamp,timestamptz,interval,uuid");
+			      + "date,time,timestamp,timestamptz,uuid");
 		if (args.length > 2)
 			p.setProperty("password", args[2]);
 		try (Connection c = DriverManager.getConnection(args[0], p)) {
