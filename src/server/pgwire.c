@@ -74,7 +74,8 @@
  * parameter, else the type its context gives it (session_describe's
  * inference), else 25 (text); unspecified text parameters are still typed
  * by their context in the engine (bind_expr.c), and an unspecified binary
- * one is decoded as the type ParameterDescription reported.  Binary
+ * one is decoded as the type ParameterDescription reported (text when its
+ * context gives none, as PostgreSQL does).  Binary
  * parameters are decoded here to text for: bool, int2/4/8, float4/8,
  * numeric, text/varchar/bpchar/name, bytea, date, time, timestamp(tz),
  * interval, uuid; binary results are encoded for every floe type.
@@ -575,9 +576,8 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 			goto bad_utf8;
 		return arena_strndup(a, (const char *)p, n);
 	case 0: case 705:
-		/* unspecified: floe cannot infer a binary parameter's type for the
-		 * decoding, so it is taken as bytea (what node-postgres sends for
-		 * a Buffer), a '\x...' literal its context may type */
+		/* unspecified and not described (no PgStmt.pdesc): taken as
+		 * bytea, a '\x...' literal its context may type */
 	case 17: {
 		size_t i;
 		s = arena_alloc(a, 2 * n + 3);
@@ -1348,10 +1348,11 @@ bind_msg(PgConn *c, PgReader *r)
 				goto fail;
 			p->values[i] = arena_strndup(a, (const char *)bytes, (size_t)len);
 		} else if (fmt == 1) {
-			/* an unspecified parameter whose type was inferred arrives
-			 * in the binary form of what ParameterDescription said */
+			/* an unspecified parameter arrives in the binary form of
+			 * the type ParameterDescription gave it (its context's,
+			 * else text), as PostgreSQL resolves it at Parse */
 			uint32_t oid = s->oids[i] && s->oids[i] != 705 ? s->oids[i] :
-				       s->pdesc && s->pdesc[i] != 25 ? s->pdesc[i] : s->oids[i];
+				       s->pdesc ? s->pdesc[i] : s->oids[i];
 			if (!(p->values[i] = binary_param_text(c, a, oid, bytes, (size_t)len, i, &err)))
 				goto fail;
 		} else {

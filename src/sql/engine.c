@@ -527,15 +527,20 @@ setting_get(Session *s, const char *name)
 		return s->search_path;
 	if (!strcmp(name, "timezone"))
 		return datetime_zone_name(s->tz);
+	bool reset = false;
+
 	for (i = 0; i < s->nsettings; i++)
 		if (!strcmp(s->settings_keys[i], name)) {
 			if (s->settings_values[i][0])
 				return s->settings_values[i];
-			break;      /* RESET stores "": the default below, if any */
+			reset = true;   /* RESET stores "": the default below, if any */
+			break;
 		}
-	if (i < s->nsettings && s->settings_values[i][0] == 0 &&
-	    strcmp(name, "datestyle") && strcmp(name, "extra_float_digits") && strcmp(name, "work_mem"))
-		return s->settings_values[i];
+	/* (idle_session_timeout has none here: unset, floe serve's
+	 * --idle-timeout applies) */
+	if (!strcmp(name, "statement_timeout") || !strcmp(name, "lock_timeout") ||
+	    !strcmp(name, "idle_in_transaction_session_timeout"))
+		return "0";
 	if (!strcmp(name, "datestyle"))
 		return "ISO, MDY";
 	if (!strcmp(name, "server_version"))
@@ -560,7 +565,7 @@ setting_get(Session *s, const char *name)
 			snprintf(buf, sizeof buf, "%lldkB", kb);
 		return buf;
 	}
-	return NULL;
+	return reset ? "" : NULL;
 }
 
 /* Setting names are case-insensitive (SET "TimeZone" = SET timezone). */

@@ -60,6 +60,16 @@ def main():
         print(f"FAIL binary insert read back {row}")
         sys.exit(1)
     print("ok binary parameters of inferred types")
+    # an unspecified binary parameter is decoded as the type its context
+    # gives it (text here), on floe as on PostgreSQL
+    for name, c in (("floe", floe), ("PostgreSQL", pg)):
+        r = c.pgconn.exec_params(b"INSERT INTO pt (a, b) VALUES (7, $1)", ["h\u00e9llo".encode()], [0], [1])
+        r2 = c.pgconn.exec_params(b"SELECT $1 = 'x'::text", [b"x"], [0], [1])
+        got = c.execute("SELECT b FROM pt WHERE a = 7").fetchone()
+        if r.status != psycopg.pq.ExecStatus.COMMAND_OK or got != ("h\u00e9llo",) or r2.get_value(0, 0) != b"t":
+            print(f"FAIL unspecified binary parameter on {name}: {got} {r2.get_value(0, 0)}")
+            sys.exit(1)
+    print("ok unspecified binary parameters decode as their context's type")
     # SELECT ... FOR UPDATE through the extended protocol (Parse/Describe) in a block
     blk = psycopg.connect(sys.argv[1])
     rows = blk.execute("SELECT a FROM pt WHERE a = %s FOR UPDATE", (42,)).fetchall()
