@@ -53,16 +53,25 @@
 #define MAGIC 0x42505346u      /* "FSPB" */
 #define KB 1024LL
 
+/* 1/32 of physical memory, 64MB..1GB; computed once (sysconf reads
+ * /proc through sysinfo: one system call per statement otherwise) */
 static int64_t
 default_limit(void)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-	int64_t l = pages > 0 && psz > 0 ? (int64_t)pages * psz / 32 : 0;
+	static _Atomic int64_t cached;
+	int64_t l = cached;
+	long pages, psz;
 
+	if (l)
+		return l;
+	pages = sysconf(_SC_PHYS_PAGES);
+	psz = sysconf(_SC_PAGESIZE);
+	l = pages > 0 && psz > 0 ? (int64_t)pages * psz / 32 : 0;
 	if (l < 64 * KB * KB)
 		l = 64 * KB * KB;
 	if (l > KB * KB * KB)
 		l = KB * KB * KB;
+	cached = l;
 	return l;
 }
 
