@@ -219,14 +219,13 @@ pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
 pg() { psql -h 127.0.0.1 -p "$pgport" -U postgres -v ON_ERROR_STOP=1 -qAt "$@"; }
 
 # unknown_outcome NAME SQL [WITH]: run SQL with the swap of table t stalled, cut
-# the catalog off in the middle of it, check what is left.
+# the catalog off in the middle of it, check what is left
+# (tests/tools/unknown_outcome.sh).
+. tests/tools/unknown_outcome.sh
 unknown_outcome() {
 	local cow="'write.merge.mode' = 'copy-on-write'"
 	local name=$1 sql=$2 with=${3:-$cow} db=m_$1 wh=$tmp/b_$1
-	local pid bpid out loc_before loc_after i
-	mkdir -p "$wh"
-	pg -d postgres -c "CREATE DATABASE $db" || { fail "$name 08006" "CREATE DATABASE"; return; }
-	echo "host=127.0.0.1 port=$pgport user=postgres dbname=$db" >"$wh/catalog-uri"
+	catalog_db_new "$db" "$wh" || { fail "$name 08006" "CREATE DATABASE"; return; }
 	if ! "$FLOE_BIN" -D "$wh" -c "CREATE TABLE t (id int, v text) WITH ($with);
 INSERT INTO t VALUES (1, 'a'), (2, 'b');
 INSERT INTO t VALUES (3, 'c');
@@ -235,68 +234,7 @@ INSERT INTO s VALUES (2, 'B'), (4, 'd');" >"$tmp/setup.out" 2>&1; then
 		fail "$name 08006 setup" "$(tail -2 "$tmp/setup.out" | tr '\n' ' ')"
 		return
 	fi
-	rows "$wh" t >"$tmp/before.csv"
-	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_before"
-	loc_before=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
-	pg -d "$db" <<'EOF'
-CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF NEW.table_name = 't' THEN PERFORM pg_sleep(30); END IF;
-	RETURN NEW;
-END $$;
-CREATE TRIGGER stall BEFORE UPDATE ON iceberg_tables FOR EACH ROW EXECUTE FUNCTION stall();
-EOF
-	"$FLOE_BIN" -D "$wh" -c "$sql" >"$tmp/b.out" 2>&1 &
-	pid=$!
-	bpid=
-	for i in $(seq 300); do
-		bpid=$(pg -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$db' AND wait_event = 'PgSleep'")
-		[ -n "$bpid" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if [ -z "$bpid" ]; then
-		wait "$pid"
-		fail "$name 08006" "the swap never stalled: $(tail -2 "$tmp/b.out" | tr '\n' ' ')"
-		return
-	fi
-	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS false" -c "SELECT pg_terminate_backend($bpid)" >/dev/null
-	wait "$pid"
-	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS true"
-	pg -d "$db" -c "DROP TRIGGER stall ON iceberg_tables"
-	loc_after=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
-	out=$(cat "$tmp/b.out")
-	if ! grep -q "outcome is unknown" "$tmp/b.out"; then
-		fail "$name 08006" "expected an unknown outcome, got: $(echo "$out" | tail -2 | tr '\n' ' ')"
-		return
-	fi
-	if [ "$loc_after" != "$loc_before" ]; then
-		fail "$name 08006" "the catalog moved"
-		return
-	fi
-	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_after"
-	# every file still there, at least one new one, each new one listed
-	if [ -n "$(comm -23 "$tmp/data_before" "$tmp/data_after")" ]; then
-		fail "$name 08006" "a data file of the table was removed"
-		return
-	fi
-	new=$(comm -13 "$tmp/data_before" "$tmp/data_after")
-	if [ -z "$new" ]; then
-		fail "$name 08006" "no data file was written (or the written ones were deleted)"
-		return
-	fi
-	for f in $new; do
-		if ! grep -q "/public/t/data/$f\$" "$wh/orphan-candidates" 2>/dev/null; then
-			fail "$name 08006" "$f is not listed in orphan-candidates"
-			return
-		fi
-	done
-	rows "$wh" t >"$tmp/after.csv"
-	if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then
-		fail "$name 08006" "rows changed"
-		return
-	fi
-	pass "$name 08006 keeps its $(echo "$new" | wc -w) new file(s) and lists them"
+	expect_unknown_outcome "$name" "$db" "$wh" "$sql"
 }
 
 unknown_outcome merge "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"

@@ -283,59 +283,15 @@ print(",".join("'"'"'%s'"'"'" % x["path"] for x in s.get("files", []) if x["kind
 	fi
 fi
 # ---- D. 08006: an autocommit INSERT keeps its files and lists them --------
-unknown_outcome() {   # NAME SQL
-	local name=$1 sql=$2 db=p_$1 wh=$tmp/d_$1 pid bpid i loc_before loc_after new f out
-	mkdir -p "$wh"
-	pg -d postgres -c "CREATE DATABASE $db" || { fail "$name 08006" "CREATE DATABASE"; return; }
-	echo "host=127.0.0.1 port=$pgport user=postgres dbname=$db" >"$wh/catalog-uri"
+. tests/tools/unknown_outcome.sh
+unknown_outcome() {   # NAME SQL (tests/tools/unknown_outcome.sh)
+	local name=$1 sql=$2 db=p_$1 wh=$tmp/d_$1 out
+	catalog_db_new "$db" "$wh" || { fail "$name 08006" "CREATE DATABASE"; return; }
 	if ! out=$("$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int, v text) PARTITIONED BY (bucket(4, id), v);
 INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c')" 2>&1); then
 		fail "$name 08006" "setup: $out"; return
 	fi
-	rows "$wh" t >"$tmp/before.csv"
-	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_before"
-	loc_before=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
-	pg -d "$db" -c 'CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	IF NEW.table_name = '"'t'"' THEN PERFORM pg_sleep(30); END IF;
-	RETURN NEW;
-END $$' -c 'CREATE TRIGGER stall BEFORE UPDATE ON iceberg_tables FOR EACH ROW EXECUTE FUNCTION stall()'
-	"$FLOE_BIN" -D "$wh" -c "$sql" >"$tmp/d.out" 2>&1 &
-	pid=$!
-	bpid=
-	for i in $(seq 300); do
-		bpid=$(pg -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$db' AND wait_event = 'PgSleep'")
-		[ -n "$bpid" ] && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if [ -z "$bpid" ]; then
-		wait "$pid"
-		fail "$name 08006" "the swap never stalled: $(tail -2 "$tmp/d.out" | tr '\n' ' ')"; return
-	fi
-	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS false" -c "SELECT pg_terminate_backend($bpid)" >/dev/null
-	wait "$pid"
-	pg -d postgres -c "ALTER DATABASE $db ALLOW_CONNECTIONS true"
-	pg -d "$db" -c "DROP TRIGGER stall ON iceberg_tables"
-	loc_after=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
-	if ! grep -q "outcome is unknown" "$tmp/d.out"; then
-		fail "$name 08006" "expected an unknown outcome, got: $(tail -2 "$tmp/d.out" | tr '\n' ' ')"; return
-	fi
-	if [ "$loc_after" != "$loc_before" ]; then fail "$name 08006" "the catalog moved"; return; fi
-	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/data_after"
-	if [ -n "$(comm -23 "$tmp/data_before" "$tmp/data_after")" ]; then
-		fail "$name 08006" "a data file of the table was removed"; return
-	fi
-	new=$(comm -13 "$tmp/data_before" "$tmp/data_after")
-	if [ -z "$new" ]; then fail "$name 08006" "the written data files were deleted"; return; fi
-	for f in $new; do
-		if ! grep -q "/public/t/data/$f\$" "$wh/orphan-candidates" 2>/dev/null; then
-			fail "$name 08006" "$f is not listed in orphan-candidates"; return
-		fi
-	done
-	rows "$wh" t >"$tmp/after.csv"
-	if ! cmp -s "$tmp/before.csv" "$tmp/after.csv"; then fail "$name 08006" "rows changed"; return; fi
-	pass "$name 08006 keeps its $(echo "$new" | wc -w) new file(s) and lists them"
+	expect_unknown_outcome "$name" "$db" "$wh" "$sql"
 }
 if ! envout=$(scripts/pg-test-server.sh start 2>&1); then
 	fail "pg catalog" "could not start PostgreSQL: $(echo "$envout" | tail -1)"
