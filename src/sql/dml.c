@@ -1302,6 +1302,28 @@ dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink)
 
 /* ---- REWRITE pass ------------------------------------------------------ */
 
+/* A new writer slot (the array grows), its writer on the table's data folder
+ * with the table's write.* properties; the caller sets what the slot is for. */
+static Slot *
+new_slot(Dml *d, floe_error *err)
+{
+	Slot *sl;
+
+	if (d->nslots == d->cap_slots) {
+		int nc = d->cap_slots ? d->cap_slots * 2 : 8;
+		d->slots = arena_realloc(d->ctx->arena, d->slots, sizeof(Slot) * (size_t)d->cap_slots,
+					 sizeof(Slot) * (size_t)nc);
+		d->cap_slots = nc;
+	}
+	sl = &d->slots[d->nslots++];
+	memset(sl, 0, sizeof *sl);
+	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
+				d->ctx->arena);
+	if (data_writer_set_table_properties(sl->w, d->t->md, err) != FLOE_OK)
+		return NULL;
+	return sl;
+}
+
 static Slot *moved_slot(Dml *d, floe_error *err);
 
 static Slot *
@@ -1319,25 +1341,11 @@ slot_for(Dml *d, const DataFile *f, floe_error *err)
 		for (i = 0; i < d->nslots; i++)
 			if (d->slots[i].shared && d->slots[i].spec_id == f->spec_id)
 				return &d->slots[i];
-	if (d->nslots == d->cap_slots) {
-		int nc = d->cap_slots ? d->cap_slots * 2 : 8;
-		d->slots = arena_realloc(d->ctx->arena, d->slots, sizeof(Slot) * (size_t)d->cap_slots,
-					 sizeof(Slot) * (size_t)nc);
-		d->cap_slots = nc;
-	}
-	sl = &d->slots[d->nslots];
-	memset(sl, 0, sizeof *sl);
-	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
-				d->ctx->arena);
+	if (!(sl = new_slot(d, err)))
+		return NULL;
 	sl->src = f;
 	sl->spec_id = f->spec_id;
 	sl->shared = unpart;
-	d->nslots++;
-	for (i = 0; i < md->nproperties; i++)   /* write.* table properties */
-		if (!strncmp(md->properties[i].key, "write.", 6) &&
-		    data_writer_set_property(sl->w, md->properties[i].key, md->properties[i].value,
-					     err) != FLOE_OK)
-			return NULL;
 	return sl;
 }
 
@@ -1348,31 +1356,16 @@ moved_slot(Dml *d, floe_error *err)
 {
 	const TableMetadata *md = d->t->md;
 	Slot *sl;
-	int i;
 
 	if (d->mslot > 0)
 		return &d->slots[d->mslot - 1];
-	if (d->nslots == d->cap_slots) {
-		int nc = d->cap_slots ? d->cap_slots * 2 : 8;
-		d->slots = arena_realloc(d->ctx->arena, d->slots, sizeof(Slot) * (size_t)d->cap_slots,
-					 sizeof(Slot) * (size_t)nc);
-		d->cap_slots = nc;
-	}
-	sl = &d->slots[d->nslots];
-	memset(sl, 0, sizeof *sl);
-	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
-				d->ctx->arena);
+	if (!(sl = new_slot(d, err)))
+		return NULL;
 	sl->spec_id = md->default_spec_id;
 	sl->fanout = true;
-	d->nslots++;
 	d->mslot = d->nslots;       /* index + 1 */
 	if (data_writer_set_spec(sl->w, metadata_default_spec(md), err) != FLOE_OK)
 		return NULL;
-	for (i = 0; i < md->nproperties; i++)   /* write.* table properties */
-		if (!strncmp(md->properties[i].key, "write.", 6) &&
-		    data_writer_set_property(sl->w, md->properties[i].key, md->properties[i].value,
-					     err) != FLOE_OK)
-			return NULL;
 	return sl;
 }
 

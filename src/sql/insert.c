@@ -390,11 +390,8 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 	/* partitioned tables: one file (or more) per partition of the default spec */
 	if (data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
 		goto fail;
-	for (c = 0; c < md->nproperties; c++)   /* write.* table properties */
-		if (!strncmp(md->properties[c].key, "write.", 6) &&
-		    data_writer_set_property(w, md->properties[c].key, md->properties[c].value,
-					     ctx->err) != FLOE_OK)
-			goto fail;
+	if (data_writer_set_table_properties(w, md, ctx->err) != FLOE_OK)
+		goto fail;
 	if (op_open(root) != FLOE_OK)
 		goto fail;
 	for (;;) {

@@ -704,17 +704,12 @@ new_writer(Merge *m, const PartitionSpec *spec, DataWriter **out)
 {
 	const TableMetadata *md = m->t->md;
 	DataWriter *w;
-	int i;
 
 	w = data_writer_new(m->s->engine->io, table_data_dir(m->t, m->ctx->arena), m->wschema, 0,
 			    m->ctx->arena);
 	*out = w;
 	TRY(data_writer_set_spec(w, spec, m->ctx->err));
-	for (i = 0; i < md->nproperties; i++)
-		if (!strncmp(md->properties[i].key, "write.", 6))
-			TRY(data_writer_set_property(w, md->properties[i].key,
-						     md->properties[i].value, m->ctx->err));
-	return FLOE_OK;
+	return data_writer_set_table_properties(w, md, m->ctx->err);
 }
 
 /* The writer of new and updated rows: the table's default spec. */

@@ -190,11 +190,8 @@ rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFi
 	/* files of an older spec: rows written under the default spec */
 	if (migrate && data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
 		goto fail;
-	for (i = 0; i < md->nproperties; i++)
-		if (!strncmp(md->properties[i].key, "write.", 6) &&
-		    data_writer_set_property(w, md->properties[i].key, md->properties[i].value,
-					     ctx->err) != FLOE_OK)
-			goto fail;
+	if (data_writer_set_table_properties(w, md, ctx->err) != FLOE_OK)
+		goto fail;
 	for (i = 0; i < schema->nfields; i++)
 		proj[i] = i;
 	proj[schema->nfields] = SCAN_PROJ_ROW_ID;

@@ -680,6 +680,19 @@ close_file(DataWriter *w, ParquetWriter **pwp, const Value *tuple, floe_error *e
 }
 
 int
+data_writer_set_table_properties(DataWriter *w, const TableMetadata *md, floe_error *err)
+{
+	int i;
+
+	for (i = 0; i < md->nproperties; i++)
+		if (!strncmp(md->properties[i].key, "write.", 6) &&
+		    data_writer_set_property(w, md->properties[i].key, md->properties[i].value,
+					     err) != FLOE_OK)
+			return FLOE_ERR;
+	return FLOE_OK;
+}
+
+int
 data_writer_write(DataWriter *w, const Batch *b, floe_error *err)
 {
 	if (w->failed)

@@ -25,6 +25,7 @@
  *   data_writer_new(io, data_dir, schema, target_file_size, arena)
  *   data_writer_set_options(w, parquet_options)   codec, row groups (tests)
  *   data_writer_set_property(w, key, value, err)  Iceberg write.* table properties
+ *   data_writer_set_table_properties(w, md, err)  all of a table's write.* ones
  *   data_writer_set_spec(w, spec, err)           partitioned writes (fan-out)
  *   data_writer_write(w, batch, err)
  *   data_writer_finish(w, &files, &nfiles, err)   DataFiles in w's arena
@@ -65,6 +66,9 @@ void data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts);
  *   first 100 default to "none"; a column property wins over the default.
  */
 int data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err);
+/* Every write.* property of a table's metadata (data_writer_set_property). */
+struct TableMetadata;
+int data_writer_set_table_properties(DataWriter *w, const struct TableMetadata *md, floe_error *err);
 /*
  * Partitioned writes: each row's partition tuple is computed from spec's
  * transforms (identity, bucket[N], truncate[W], year, month, day, hour,

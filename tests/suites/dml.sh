@@ -199,4 +199,28 @@ unknown_outcome update_mor2 "'format-version' = '2', 'write.update.mode' = 'merg
 	"UPDATE t SET v = 'u' WHERE id > 990"
 unknown_outcome delete_mor3 "'format-version' = '3', 'write.delete.mode' = 'merge-on-read'" \
 	"DELETE FROM t WHERE id % 7 = 0"
+
+# ---- the table's write.* properties reach every writer of rows ------------
+# (data_writer_set_table_properties: INSERT, merge-on-read and copy-on-write
+# UPDATE, MERGE, partitioned or not): every live data file is snappy
+wh=$tmp/props
+if "$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int, v text) PARTITIONED BY (bucket(2, id))
+  WITH ('write.parquet.compression-codec' = 'snappy', 'write.update.mode' = 'merge-on-read')" \
+	-c "INSERT INTO t SELECT g, 'v' || g FROM generate_series(1, 100) g" \
+	-c "UPDATE t SET v = 'c' WHERE id < 10" \
+	-c "MERGE INTO t USING (VALUES (5, 'm'), (500, 'n')) s(id, v) ON t.id = s.id
+  WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)" \
+	-c "ALTER TABLE t SET ('write.update.mode' = 'copy-on-write')" \
+	-c "UPDATE t SET v = 'd' WHERE id = 50" >"$tmp/props.out" 2>&1; then
+	files=$("$FLOE_BIN" -D "$wh" -A -t -c 'SELECT file_path FROM t$files' | sed "s/.*/'&'/" | paste -sd,)
+	codecs=$("$SHARED_TOOLS/duckdb-sql" "SELECT DISTINCT compression FROM parquet_metadata([$files])" \
+		--no-header 2>&1 | paste -sd,)
+	if [ "$codecs" = SNAPPY ]; then
+		pass "write.* properties in every writer ($(echo "$files" | tr ',' '\n' | wc -l) live files snappy)"
+	else
+		fail "write.* properties" "codecs of the live files: $codecs"
+	fi
+else
+	fail "write.* properties" "$(tail -2 "$tmp/props.out" | tr '\n' ' ')"
+fi
 exit 0
