@@ -13,6 +13,8 @@
 # key (orderkey, custkey, partkey, suppkey), so joins, group sizes and
 # selectivities stay TPC-H's; names and comments repeat.  The queries'
 # constants are unchanged, so answers differ from official SF-N answers.
+# Copy i also adds i cents to l_extendedprice, o_totalprice and
+# ps_supplycost, so ORDER BY ... LIMIT has no ties between copies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 first=${1:-1}; last=${2:-22}
@@ -20,28 +22,37 @@ scripts/install-deps.sh
 make -s -j"$(nproc)" B=build all
 T=../shared/testdata/tpch-sf0.1
 SF=${SF:-0.1}
-tmp=$(mktemp -d /tmp/floe-tpch.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# TPCH_DIR=dir keeps the generated files and the loaded warehouse there and
+# reuses them on the next run with the same SF (for profiling one query).
+if [ -n "${TPCH_DIR:-}" ]; then
+	tmp=$TPCH_DIR/sf$SF
+	mkdir -p "$tmp"
+else
+	tmp=$(mktemp -d /tmp/floe-tpch.XXXXXX)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 tables="nation region part supplier partsupp customer orders lineitem"
 D=$PWD/$T/data
-if [ "$SF" != 0.1 ]; then
+if [ "$SF" != 0.1 ] && [ -f "$tmp/data/lineitem.parquet" ]; then
+	D=$tmp/data
+elif [ "$SF" != 0.1 ]; then
 	k=$(awk -v s="$SF" 'BEGIN { printf "%d", s * 10 + 0.5 }')
 	D=$tmp/data
 	mkdir -p "$D"
 	o=150000 c=15000 p=20000 s=1000    # SF0.1 key ranges
 	src=$PWD/$T/data
 	gen=()
-	rep() {   # table, select list with i = copy number
-		gen+=("COPY (SELECT $2 FROM read_parquet('$src/$1.parquet'), range($k) r(i)) TO '$D/$1.parquet' (FORMAT parquet)")
+	rep() {   # table, REPLACE list with i = copy number
+		gen+=("COPY (SELECT * EXCLUDE (i) REPLACE ($2) FROM read_parquet('$src/$1.parquet'), range($k) r(i)) TO '$D/$1.parquet' (FORMAT parquet)")
 	}
 	gen+=("COPY (SELECT * FROM read_parquet('$src/nation.parquet')) TO '$D/nation.parquet' (FORMAT parquet)")
 	gen+=("COPY (SELECT * FROM read_parquet('$src/region.parquet')) TO '$D/region.parquet' (FORMAT parquet)")
-	rep part "* REPLACE (p_partkey + i * $p AS p_partkey)"
-	rep supplier "* REPLACE (s_suppkey + i * $s AS s_suppkey)"
-	rep partsupp "* REPLACE (ps_partkey + i * $p AS ps_partkey, ps_suppkey + i * $s AS ps_suppkey)"
-	rep customer "* REPLACE (c_custkey + i * $c AS c_custkey)"
-	rep orders "* REPLACE (o_orderkey + i * ($o * 4) AS o_orderkey, o_custkey + i * $c AS o_custkey)"
-	rep lineitem "* REPLACE (l_orderkey + i * ($o * 4) AS l_orderkey, l_partkey + i * $p AS l_partkey, l_suppkey + i * $s AS l_suppkey)"
+	rep part "p_partkey + i * $p AS p_partkey"
+	rep supplier "s_suppkey + i * $s AS s_suppkey"
+	rep partsupp "ps_partkey + i * $p AS ps_partkey, ps_suppkey + i * $s AS ps_suppkey, ps_supplycost + i * 0.01 AS ps_supplycost"
+	rep customer "c_custkey + i * $c AS c_custkey"
+	rep orders "o_orderkey + i * ($o * 4) AS o_orderkey, o_custkey + i * $c AS o_custkey, o_totalprice + i * 0.01 AS o_totalprice"
+	rep lineitem "l_orderkey + i * ($o * 4) AS l_orderkey, l_partkey + i * $p AS l_partkey, l_suppkey + i * $s AS l_suppkey, l_extendedprice + i * 0.01 AS l_extendedprice"
 	echo "generating SF$SF (x$k) with DuckDB ..." >&2
 	node bench/duck_time.mjs "${gen[@]}" >/dev/null
 fi
@@ -52,7 +63,7 @@ for t in $tables; do
 	views+=("CREATE VIEW $t AS SELECT * FROM read_parquet('$D/$t.parquet')")
 done
 t0=$(date +%s.%N)
-build/floe -D "$tmp/wh" -q "${load[@]}" >/dev/null
+[ -d "$tmp/wh" ] && [ -n "${TPCH_DIR:-}" ] || build/floe -D "$tmp/wh" -q "${load[@]}" >/dev/null
 echo "floe load: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s (SF$SF)" >&2
 printf '%-4s %9s %9s %7s %s\n' query floe_s duck_s ratio answer
 logsum=0 nq=0

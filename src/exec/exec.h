@@ -49,10 +49,17 @@ typedef struct ExecCtx {
 	 * build) may hold before it spills to disk; 0 = no limit.  Set per
 	 * statement from the work_mem setting (exec_mem_limit, spill.c). */
 	int64_t mem_limit;
+	/* threads a parallel plan may run at once (the leader plus
+	 * max_parallel_workers_per_gather workers; parallel.c); 1 = serial */
+	int threads;
 } ExecCtx;
 
 /* spill.c: the byte limit of a work_mem setting value (NULL: the default) */
 int64_t exec_mem_limit(const char *work_mem);
+/* parallel.c: threads per parallel operator for a
+ * max_parallel_workers_per_gather value (NULL/invalid: the default, one
+ * per core); the leader counts, so the result is workers + 1 >= 1 */
+int exec_threads(const char *workers);
 
 typedef struct Operator Operator;
 
@@ -246,6 +253,12 @@ typedef struct WindowCall {
 } WindowCall;
 Operator *window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
 		     WindowCall *calls);
+
+/* parallel.c: the plan rewritten to use ctx->threads threads where it
+ * pays (morsel-driven scans feeding partial aggregation, a shared hash
+ * join build probed by every thread); returns root itself when nothing
+ * is parallel.  Called once on a finished plan, before op_open. */
+Operator *exec_parallelize(ExecCtx *ctx, Operator *root);
 
 /* explain.c: EXPLAIN's text, one line per element of *lines: the operator
  * tree indented as PostgreSQL does ("->  " per level), with estimated rows

@@ -553,6 +553,11 @@ setting_get(Session *s, const char *name)
 		return "read committed";
 	if (!strcmp(name, "extra_float_digits"))
 		return "1";
+	if (!strcmp(name, "max_parallel_workers_per_gather")) {
+		static _Thread_local char buf[16];
+		snprintf(buf, sizeof buf, "%d", exec_threads(NULL) - 1);
+		return buf;
+	}
 	if (!strcmp(name, "work_mem")) {
 		/* floe's default (spill.c), in PostgreSQL's unit style */
 		static _Thread_local char buf[32];
@@ -687,6 +692,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ctx.err = err;
 	ctx.cancel = s->cancel_flag;
 	ctx.mem_limit = exec_mem_limit(setting_get(s, "work_mem"));
+	ctx.threads = exec_threads(setting_get(s, "max_parallel_workers_per_gather"));
 	TRY(acl_check_stmt(s, &ctx, st));
 
 	switch (n->node_case) {

@@ -4020,5 +4020,7 @@ select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *o
 	used_walk(ctx->arena, b.used, &stmt->base, 0);
 	if (stmt->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT)
 		return plan_explain(&b, ctx, stmt->explain_stmt, out);
-	return plan_query(&b, ctx, stmt, out);
+	TRY(plan_query(&b, ctx, stmt, out));
+	out->root = exec_parallelize(ctx, out->root);
+	return FLOE_OK;
 }
