@@ -146,6 +146,7 @@ bool func_is_aggregate(const char *name);
  * Per thread: the engine sets it on the thread that runs the statement.
  */
 void func_set_statement_time(int64_t micros_utc);
+int64_t func_statement_time(void);   /* the value set (parallel workers copy it) */
 
 /* PostgreSQL's format_type_be spelling (no typmods): "integer", "numeric". */
 const char *func_type_name(SqlType t, char *buf, size_t n);

@@ -1313,6 +1313,12 @@ func_set_statement_time(int64_t micros_utc)
 	statement_time = micros_utc;
 }
 
+int64_t
+func_statement_time(void)
+{
+	return statement_time;
+}
+
 static int64_t
 clock_now(void)
 {

@@ -1473,6 +1473,12 @@ datetime_set_statement_now(int64_t ts_utc)
 }
 
 int64_t
+datetime_statement_now(void)
+{
+	return stmt_now;
+}
+
+int64_t
 datetime_now(void)
 {
 	if (stmt_now)

@@ -83,6 +83,7 @@ int datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *
  * set it per thread at statement (or transaction) start; 0 (the default)
  * reads the clock at each call. */
 void datetime_set_statement_now(int64_t ts_utc);
+int64_t datetime_statement_now(void);   /* the value set, 0: none */
 int64_t datetime_now(void);   /* UTC micros */
 
 /* Text output (DateStyle ISO, IntervalStyle postgres); returns the length;
