@@ -1,5 +1,11 @@
 /*
  * error.c — filling floe_error (see error.h).  Never allocates.
+ *
+ * Spec: the fields of PostgreSQL's ErrorResponse (protocol-error-fields):
+ * message (M), detail (D), hint (H), position (P), context "Where" (W).
+ *
+ * INTERFACE ROUTINES: see error.h.  Invariant: every text field is always
+ * NUL-terminated; a too-long text is cut, never overflows.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +19,7 @@ floe_error_clear(floe_error *err)
 	err->message[0] = 0;
 	err->detail[0] = 0;
 	err->hint[0] = 0;
+	err->context[0] = 0;
 }
 
 int
@@ -52,6 +59,25 @@ floe_error_hint(floe_error *err, const char *fmt, ...)
 		return FLOE_ERR;
 	va_start(ap, fmt);
 	vsnprintf(err->hint, sizeof err->hint, fmt, ap);
+	va_end(ap);
+	return FLOE_ERR;
+}
+
+int
+floe_error_context(floe_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	if (!err)
+		return FLOE_ERR;
+	n = strlen(err->context);
+	if (n > 0 && n + 1 < sizeof err->context)
+		err->context[n++] = '\n';
+	if (n + 1 >= sizeof err->context)
+		return FLOE_ERR;
+	va_start(ap, fmt);
+	vsnprintf(err->context + n, sizeof err->context - n, fmt, ap);
 	va_end(ap);
 	return FLOE_ERR;
 }

@@ -12,6 +12,11 @@
  *   floe_errorf(err, code, fmt, ...)            set code + message, return FLOE_ERR
  *   floe_error_detail/hint(err, fmt, ...)       add detail / hint, return FLOE_ERR
  *   floe_error_position(err, pos)               1-based character position in the query
+ *   floe_error_context(err, fmt, ...)           add a CONTEXT line (PostgreSQL's "Where"
+ *                                               field, e.g. "COPY t, line 3, column a:
+ *                                               \"x\""); a second call appends a line
+ *                                               below the first (innermost first, as
+ *                                               PostgreSQL's error context stack)
  *   floe_error_prefix(err, fmt, ...)            prepend context ("file x: ") to the message
  *   FLOE_CORRUPT(err, fmt, ...)                 XX001, with __FILE__:__LINE__ in the detail
  *                                               of debug builds (SQLITE_CORRUPT_BKPT)
@@ -31,6 +36,7 @@ typedef struct floe_error {
 	char message[1024];
 	char detail[1024];
 	char hint[512];
+	char context[1024];    /* "Where": lines separated by '\n', "" if none */
 } floe_error;
 
 void floe_error_clear(floe_error *err);
@@ -39,6 +45,8 @@ int floe_errorf(floe_error *err, const char *sqlstate, const char *fmt, ...)
 int floe_error_detail(floe_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int floe_error_hint(floe_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int floe_error_context(floe_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int floe_error_prefix(floe_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -16,9 +16,9 @@
  * skipped), DELIMITER, NULL, QUOTE, ESCAPE (csv), FORCE_QUOTE (* | cols,
  * TO csv), FORCE_NOT_NULL / FORCE_NULL (cols, FROM csv).
  *
- * A bad record stops the COPY with PostgreSQL's error; the CONTEXT line
- * PostgreSQL prints ("COPY t, line 3, column a: "x"") is the error's
- * detail.  Nothing is committed then.
+ * A bad record stops the COPY with PostgreSQL's error and its CONTEXT
+ * ("COPY t, line 3, column a: "x"", floe_error.context, sent as the
+ * ErrorResponse's Where field).  Nothing is committed then.
  *
  *   COPY ... TO 'file' / FROM 'file'   the same over a server file:
  *                                 acl_check_file first (superusers and
@@ -486,6 +486,8 @@ typedef struct CopyInOp {
 	bool eof;                 /* no more input from the client */
 	bool done;                /* end of data seen */
 	int64_t line;             /* line number of the current record */
+	int eol;                  /* 0 until a record ended in a newline, then
+				     '\n' or '\r' (it ended in "\r\n") */
 	size_t scan_off;          /* record_end: bytes after pos already scanned */
 	bool scan_inq;            /* ... and whether that ended inside quotes */
 	bool header_pending;
@@ -726,23 +728,31 @@ split_csv(CopyInOp *ci, const char *s, size_t n)
 	return FLOE_OK;
 }
 
+/* The error's CONTEXT (PostgreSQL's CopyFromErrorCallback): the line and
+ * the column's value, or the whole line; a value longer than 100 bytes is
+ * cut at a character boundary and ends in "..." (limit_printout_length). */
 static int
 context(CopyInOp *ci, int col, const char *s, size_t n)
 {
 	floe_error *err = ci->op.ctx->err;
-	if (err->detail[0])
+	const char *more = "";
+
+	if (err->context[0])
 		return FLOE_ERR;
-	if (n > 200) {   /* cut at a character boundary */
-		n = 200;
+	if (!s)
+		n = 0;
+	if (n > 100) {
+		n = 100;
 		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
 			n--;
+		more = "...";
 	}
 	if (col >= 0)
-		return floe_error_detail(err, "COPY %s, line %lld, column %s: \"%.*s\"", ci->relname,
-					 (long long)ci->line, ci->colnames[col], (int)n,
-					 s ? s : "");
-	return floe_error_detail(err, "COPY %s, line %lld: \"%.*s\"", ci->relname, (long long)ci->line,
-				 (int)n, s ? s : "");
+		return floe_error_context(err, "COPY %s, line %lld, column %s: \"%.*s%s\"", ci->relname,
+					  (long long)ci->line, ci->colnames[col], (int)n,
+					  s ? s : "", more);
+	return floe_error_context(err, "COPY %s, line %lld: \"%.*s%s\"", ci->relname,
+				  (long long)ci->line, (int)n, s ? s : "", more);
 }
 
 /* Next record into fields; *got false at end of data. */
@@ -779,6 +789,19 @@ next_record(CopyInOp *ci, bool *got)
 	s = ci->buf + ci->pos;
 	n = (size_t)end - ci->pos;
 	ci->pos = (size_t)end < ci->len ? (size_t)end + 1 : (size_t)end;
+	if (ci->opt->csv && ci->eol) {
+		/* PostgreSQL counts the line ends inside quoted fields as lines
+		 * (a record's number is that of its last physical line) once it
+		 * knows the input's line end: from the second record on */
+		const char *p = s, *e = s + n;
+		while ((p = memchr(p, ci->eol, (size_t)(e - p))) != NULL) {
+			if (ci->eol == '\n' || p + 1 < e)
+				ci->line++;
+			p++;
+		}
+	}
+	if (!ci->eol && (size_t)end < ci->len)
+		ci->eol = n > 0 && s[n - 1] == '\r' ? '\r' : '\n';
 	if (n > 0 && s[n - 1] == '\r')
 		n--;
 	if (n == 2 && s[0] == '\\' && s[1] == '.') {
@@ -786,8 +809,8 @@ next_record(CopyInOp *ci, bool *got)
 		return FLOE_OK;
 	}
 	if (text_validate_utf8(s, n, ci->op.ctx->err) != FLOE_OK)
-		return floe_error_detail(ci->op.ctx->err, "COPY %s, line %lld", ci->relname,
-					 (long long)ci->line);
+		return floe_error_context(ci->op.ctx->err, "COPY %s, line %lld", ci->relname,
+					  (long long)ci->line);
 	if (ci->fcap < n + 1) {
 		ci->fcap = n + 1 > 4096 ? n + 1 : 4096;
 		ci->fbuf = arena_alloc(ci->op.ctx->arena, ci->fcap);
@@ -874,7 +897,9 @@ copyin_close(Operator *op)
 	ci->buf = NULL;
 }
 
-static const OperatorVT copyin_vt = { "CopyIn", copyin_open, copyin_next, copyin_close };
+static const OperatorVT copyin_vt = {
+	.name = "CopyIn", .open = copyin_open, .next = copyin_next, .close = copyin_close,
+};
 
 static int
 copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOpts *opt,

@@ -5,8 +5,8 @@
  * (int2/4/8, float4/8, numeric, bool, text, bytea, date, time, timestamp,
  * timestamptz, interval, uuid) sent in text and in binary, single-row mode,
  * errors with SQLSTATEs and positions, a CancelRequest during a long query,
- * COPY FROM STDIN (PQputCopyData/PQputCopyEnd; a bad row is 22P02 and
- * commits nothing; CopyFail is 57014) and COPY TO STDOUT (PQgetCopyData),
+ * COPY FROM STDIN (PQputCopyData/PQputCopyEnd; a bad row is 22P02 with
+ * PostgreSQL's CONTEXT "COPY t, line 2, column i: "x"" and commits nothing; CopyFail is 57014) and COPY TO STDOUT (PQgetCopyData),
  * and SCRAM-SHA-256 logins with the right and a wrong password (28P01).
  *
  * Usage: pq_client "host=127.0.0.1 port=N user=u dbname=floe" TEST [BAD]
@@ -566,6 +566,8 @@ test_all_types(PGconn *c)
 }
 
 /* ---- COPY FROM STDIN / TO STDOUT ---------------------------------------- */
+static char copy_context[512];   /* the last COPY error's CONTEXT (Where field) */
+
 static int
 copy_in(PGconn *c, const char *sql, const char *const *chunks, const char *failmsg, const char **state,
 	char *tag, size_t tagsz)
@@ -585,8 +587,11 @@ copy_in(PGconn *c, const char *sql, const char *const *chunks, const char *failm
 	if (PQputCopyEnd(c, failmsg) != 1)
 		return 0;
 	while ((r = PQgetResult(c))) {
-		if (PQresultStatus(r) == PGRES_FATAL_ERROR && PQresultErrorField(r, PG_DIAG_SQLSTATE))
+		if (PQresultStatus(r) == PGRES_FATAL_ERROR && PQresultErrorField(r, PG_DIAG_SQLSTATE)) {
 			*state = strdup(PQresultErrorField(r, PG_DIAG_SQLSTATE));
+			snprintf(copy_context, sizeof copy_context, "%s",
+				 PQresultErrorField(r, PG_DIAG_CONTEXT) ? PQresultErrorField(r, PG_DIAG_CONTEXT) : "");
+		}
 		else if (PQresultStatus(r) == PGRES_COMMAND_OK)
 			snprintf(tag, tagsz, "%s", PQcmdStatus(r));
 		PQclear(r);
@@ -684,6 +689,8 @@ test_copy(PGconn *c)
 	check(ok && state && !strcmp(state, "22P02"), "copy_in_bad_row_22P02", "state %s tag %s",
 	      state ? state : "-", tag);
 	free((void *)state);
+	check(!strcmp(copy_context, "COPY pq_copy, line 2, column i: \"x\""), "copy_in_bad_row_context",
+	      "context [%s]", copy_context);
 	check(!strcmp(count_rows(c, "pq_copy"), "4"), "copy_in_bad_row_nothing_committed", "count %s",
 	      count_rows(c, "pq_copy"));
 
