@@ -783,6 +783,10 @@ output_print_error(FILE *out, const floe_error *e, const char *severity,
 		fprintf(out, "DETAIL:  %s\n", e->detail);
 	if (e->hint[0])
 		fprintf(out, "HINT:  %s\n", e->hint);
+	/* psql's default SHOW_CONTEXT errors: the Where field of errors only */
+	if (e->context[0] && strcmp(severity, "NOTICE") && strcmp(severity, "WARNING") &&
+	    strcmp(severity, "INFO") && strcmp(severity, "LOG"))
+		fprintf(out, "CONTEXT:  %s\n", e->context);
 	fflush(out);
 }
 
