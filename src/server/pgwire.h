@@ -69,6 +69,10 @@ typedef struct PgwireBackend {
 		    floe_error *err);
 	int (*describe)(void *ctx, void *session, const char *sql, int nparams,
 			const uint32_t *oids, Arena *arena, SqlDescription *out, floe_error *err);
+	/* the session's current value of a setting (lower-case name, as
+	 * SHOW), for the ParameterStatus messages of reported settings; NULL
+	 * (the callback or its result): PostgreSQL's default is reported */
+	const char *(*setting)(void *ctx, void *session, const char *name);
 	/* a CancelRequest for (pid, key) arrived on this connection */
 	void (*cancel)(void *ctx, int32_t pid, int32_t key);
 	/* send bytes: 0, or -1 when the client is gone */

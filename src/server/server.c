@@ -284,6 +284,13 @@ be_session_close(void *ctx, void *session)
 	free(ss);
 }
 
+static const char *
+be_setting(void *ctx, void *session, const char *name)
+{
+	(void)ctx;
+	return session_setting(((SrvSession *)session)->s, name);
+}
+
 static char
 be_txn_status(void *ctx, void *session)
 {
@@ -949,6 +956,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;
 	srv->be.txn_status = be_txn_status;
+	srv->be.setting = be_setting;
 	srv->be.exec = be_exec;
 	srv->be.describe = be_describe;
 	srv->be.cancel = be_cancel;
