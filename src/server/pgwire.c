@@ -91,7 +91,6 @@
 
 #include "server/pgwire.h"
 #include "server/pgwire_msg.h"
-#include "types/array.h"
 #include "types/datetime.h"
 #include "types/text.h"
 
@@ -134,19 +133,6 @@ typedef struct PgPortal {
 	char tag[64];
 } PgPortal;
 
-/* Settings whose changes PostgreSQL 15 reports with ParameterStatus
- * (GUC_REPORT) and that a session can change: name as reported, name as
- * SHOW takes it, PostgreSQL's default.  (TimeZone has its own tracking:
- * send_ready.) */
-static const struct { const char *name, *key, *dflt; } reported[] = {
-	{ "application_name", "application_name", "" },
-	{ "client_encoding", "client_encoding", "UTF8" },
-	{ "DateStyle", "datestyle", "ISO, MDY" },
-	{ "IntervalStyle", "intervalstyle", "postgres" },
-};
-#define NREPORTED 4
-#define PGWIRE_MAX_STARTUP_SETTINGS 32
-
 struct PgConn {
 	const PgwireBackend *be;
 	void *io;
@@ -168,13 +154,6 @@ struct PgConn {
 	volatile int cancel;
 	char user[256];
 	char timezone[64];        /* last TimeZone reported */
-	char reported[NREPORTED][128];   /* last value of each reported[] setting sent */
-	/* startup-packet parameters that are settings (not user, database,
-	 * options, application_name, TimeZone, replication, _pq_.*): applied
-	 * as SET at session start, in packet order */
-	const char *startup_keys[PGWIRE_MAX_STARTUP_SETTINGS];
-	const char *startup_vals[PGWIRE_MAX_STARTUP_SETTINGS];
-	int nstartup;
 	PgStmt *stmts;
 	PgPortal *portals;
 	Arena *scratch;           /* reset per batch / message */
@@ -263,26 +242,6 @@ send_parameter_status(PgConn *c, const char *name, const char *value)
 	pgbuf_end(&c->out, m);
 }
 
-/* ParameterStatus for each reported[] setting whose value changed since
- * it was last sent (all: every one, at startup), as PostgreSQL sends them
- * before ReadyForQuery. */
-static void
-report_settings(PgConn *c, bool all)
-{
-	int i;
-
-	for (i = 0; i < NREPORTED; i++) {
-		const char *v = c->be->setting && c->session
-			? c->be->setting(c->be->ctx, c->session, reported[i].key) : NULL;
-		if (!v)
-			v = reported[i].dflt;
-		if (!all && !strcmp(v, c->reported[i]))
-			continue;
-		snprintf(c->reported[i], sizeof c->reported[i], "%s", v);
-		send_parameter_status(c, reported[i].name, v);
-	}
-}
-
 static void
 send_ready(PgConn *c)
 {
@@ -293,8 +252,6 @@ send_ready(PgConn *c)
 		snprintf(c->timezone, sizeof c->timezone, "%s", tz);
 		send_parameter_status(c, "TimeZone", c->timezone);
 	}
-	if (c->session)
-		report_settings(c, false);
 	m = pgbuf_begin(&c->out, 'Z');
 	pgbuf_byte(&c->out, (uint8_t)(c->be->txn_status && c->session
 					? c->be->txn_status(c->be->ctx, c->session) : 'I'));
@@ -318,8 +275,6 @@ fatal(PgConn *c, const char *sqlstate, const char *msg)
 static uint32_t
 col_oid(SqlType t)
 {
-	if (t.id == TYPE_ARRAY)
-		return type_pg_oid_of(t);   /* int4[] 1007 ... (types.c) */
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
 		return 1043;
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
@@ -443,41 +398,6 @@ numeric_send(PgBuf *b, const char *s)
 		pgbuf_int16(b, digits[i]);
 }
 
-static void binary_field(PgConn *c, const Vector *v, uint32_t row);
-
-/* array_send: int32 ndim (0 for '{}'), has-null flag, element OID, then
- * per dimension int32 length and lower bound 1, then each element as a
- * binary field of its type (length -1 for NULL) */
-static void
-binary_array(PgConn *c, const Value *val, SqlType t)
-{
-	SqlType et = array_elem_type(t);
-	floe_error err;
-	Value *vals;
-	uint32_t n = 0, k;
-	bool nulls = false;
-
-	if (array_decode(&val->u.s, t, c->scratch, &vals, &n, &err) != FLOE_OK)
-		n = 0;
-	for (k = 0; k < n; k++)
-		nulls |= vals[k].is_null;
-	pgbuf_int32(&c->out, n ? 1 : 0);
-	pgbuf_int32(&c->out, nulls);
-	pgbuf_int32(&c->out, (int32_t)type_pg_oid_of(et));
-	if (n) {
-		pgbuf_int32(&c->out, (int32_t)n);
-		pgbuf_int32(&c->out, 1);
-	}
-	for (k = 0; k < n; k++) {
-		Vector ev;
-		Value e;
-		if (array_elem_value(&vals[k], et, &e, &err) != FLOE_OK)
-			e = value_null(et);
-		vector_init_const(&ev, &e, c->scratch);
-		binary_field(c, &ev, 0);
-	}
-}
-
 /* Append one binary field (length word included) for row `row` of v. */
 static void
 binary_field(PgConn *c, const Vector *v, uint32_t row)
@@ -538,9 +458,6 @@ binary_field(PgConn *c, const Vector *v, uint32_t row)
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
 		pgbuf_append(b, strview_data(&val.u.s), val.u.s.len);
-		break;
-	case TYPE_ARRAY:
-		binary_array(c, &val, v->type);
 		break;
 	default: {
 		const char *s = value_to_text(&val, c->scratch, &len);
@@ -604,77 +521,6 @@ numeric_text(Arena *a, const uint8_t *p, size_t n)
 	}
 	*o = 0;
 	return out;
-}
-
-static char *binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
-			       int idx, floe_error *err);
-
-/* array_recv's input (one dimension; see binary_array) to array text */
-static char *
-binary_array_param(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n, int idx,
-		   floe_error *err)
-{
-	uint32_t elem = type_array_elem_oid(oid), ndim, cnt, k;
-	size_t at = 12, len = 1, cap = 64;
-	char *out;
-
-	if (n < 12)
-		goto bad;
-	ndim = pg_get_u32(p);
-	if (ndim == 0)
-		return arena_strdup(a, "{}");
-	if (ndim != 1) {
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "multidimensional arrays are not supported");
-		return NULL;
-	}
-	if (pg_get_u32(p + 8) != elem || n < 20 || pg_get_u32(p + 16) != 1)
-		goto bad;
-	cnt = pg_get_u32(p + 12);
-	at = 20;
-	out = arena_alloc(a, cap);
-	out[0] = '{';
-	for (k = 0; k < cnt; k++) {
-		const char *t = "NULL";
-		size_t tl = 4;
-		int32_t el;
-		if (n - at < 4)
-			goto bad;
-		el = (int32_t)pg_get_u32(p + at);
-		at += 4;
-		if (el >= 0) {
-			Value tv;
-			char *txt;
-			if ((size_t)el > n - at)
-				goto bad;
-			if (!(txt = binary_param_text(c, a, elem, p + at, (size_t)el, idx, err)))
-				return NULL;
-			at += (size_t)el;
-			memset(&tv, 0, sizeof tv);
-			tv.type = type_make(TYPE_TEXT);
-			tv.u.s = strview_make(txt, (uint32_t)strlen(txt));
-			t = array_elem_out(&tv, a, &tl);
-		} else if (el != -1) {
-			goto bad;
-		}
-		if (len + tl + 3 > cap) {
-			size_t nc = (len + tl + 3) * 2;
-			out = arena_realloc(a, out, cap, nc);
-			cap = nc;
-		}
-		if (k)
-			out[len++] = ',';
-		memcpy(out + len, t, tl);
-		len += tl;
-	}
-	if (at != n)
-		goto bad;
-	out[len++] = '}';
-	out[len] = 0;
-	return out;
-bad:
-	floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
-		    "incorrect binary data format in bind parameter %d", idx + 1);
-	return NULL;
 }
 
 /* A binary parameter (type oid) to the text the engine parses; NULL and
@@ -782,8 +628,6 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		memcpy(v.u.uuid.b, p, 16);
 		goto as_text;
 	default:
-		if (type_array_elem_oid(oid))
-			return binary_array_param(c, a, oid, p, n, idx, err);
 		break;
 	}
 	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -1726,50 +1570,11 @@ close_msg(PgConn *c, PgReader *r)
 
 /* ---- startup ----------------------------------------------------------- */
 
-/* SET "name" TO 'value' in the session (name: len bytes). */
-static int
-set_setting(PgConn *c, const char *name, size_t len, const char *value, floe_error *err)
-{
-	char set[2400];
-	size_t o = 0, i;
-	const char *v;
-
-	o += (size_t)snprintf(set, sizeof set, "SET \"");
-	for (i = 0; i < len && o < 1100; i++) {
-		if (name[i] == '"')
-			set[o++] = '"';
-		set[o++] = name[i];
-	}
-	o += (size_t)snprintf(set + o, sizeof set - o, "\" TO '");
-	for (v = value; *v && o < sizeof set - 4; v++) {
-		if (*v == '\'')
-			set[o++] = '\'';
-		set[o++] = *v;
-	}
-	set[o++] = '\'';
-	set[o] = 0;
-	return c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err);
-}
-
-/* The startup packet's other settings (PostgreSQL: after the options
- * parameter's -c switches, so they win). */
-static int
-apply_startup_settings(PgConn *c, floe_error *err)
-{
-	int i;
-
-	for (i = 0; i < c->nstartup; i++)
-		if (set_setting(c, c->startup_keys[i], strlen(c->startup_keys[i]), c->startup_vals[i],
-				err) != FLOE_OK)
-			return FLOE_ERR;
-	return FLOE_OK;
-}
-
 /* Apply "-c name=value" / "--name=value" words of the options parameter. */
 static int
 apply_options(PgConn *c, const char *opts, floe_error *err)
 {
-	char word[1024];
+	char word[1024], set[2300];
 	const char *s = opts;
 	bool want_c = false;
 
@@ -1795,11 +1600,21 @@ apply_options(PgConn *c, const char *opts, floe_error *err)
 			const char *kv = want_c ? word : !strncmp(word, "-c", 2) ? word + 2 :
 					 !strncmp(word, "--", 2) ? word + 2 : NULL;
 			const char *eq = kv ? strchr(kv, '=') : NULL;
+			size_t o = 0;
+			const char *v;
 			want_c = false;
 			if (!kv || !eq || eq == kv)
 				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 						   "invalid command-line argument for server process: %s", word);
-			if (set_setting(c, kv, (size_t)(eq - kv), eq + 1, err) != FLOE_OK)
+			o += (size_t)snprintf(set, sizeof set, "SET \"%.*s\" TO '", (int)(eq - kv), kv);
+			for (v = eq + 1; *v && o < sizeof set - 4; v++) {
+				if (*v == '\'')
+					set[o++] = '\'';
+				set[o++] = *v;
+			}
+			set[o++] = '\'';
+			set[o] = 0;
+			if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err) != FLOE_OK)
 				return FLOE_ERR;
 		}
 	}
@@ -1968,17 +1783,8 @@ startup_packet(PgConn *c, PgReader *r)
 			app = v;
 		else if (!strcmp(k, "options"))
 			options = v;
-		else if (!strncmp(k, "_pq_.", 5)) {
-			if (nunknown < 16)
-				unknown[nunknown++] = k;
-		} else if (strcasecmp(k, "timezone") != 0 && strcmp(k, "replication") != 0) {
-			/* TimeZone: server.c sets it when the session opens */
-			if (c->nstartup == PGWIRE_MAX_STARTUP_SETTINGS)
-				return fatal(c, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-					     "too many settings in the startup packet");
-			c->startup_keys[c->nstartup] = arena_strdup(c->arena, k);
-			c->startup_vals[c->nstartup++] = arena_strdup(c->arena, v);
-		}
+		else if (!strncmp(k, "_pq_.", 5) && nunknown < 16)
+			unknown[nunknown++] = k;
 	}
 	if (pgreader_left(r))
 		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid startup packet layout: expected terminator as last byte");
@@ -2080,8 +1886,7 @@ finish_startup(PgConn *c)
 		if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, &err) != FLOE_OK)
 			floe_error_clear(&err);
 	}
-	if ((options && apply_options(c, options, &err) != FLOE_OK) ||
-	    apply_startup_settings(c, &err) != FLOE_OK) {
+	if (options && apply_options(c, options, &err) != FLOE_OK) {
 		send_error(c, &err, "FATAL");
 		c->state = PG_CLOSED;
 		return FLOE_ERR;
@@ -2091,10 +1896,13 @@ finish_startup(PgConn *c)
 	m = pgbuf_begin(&c->out, 'R');
 	pgbuf_int32(&c->out, 0);
 	pgbuf_end(&c->out, m);
-	report_settings(c, true);     /* application_name, DateStyle, ... */
+	send_parameter_status(c, "application_name", app);
+	send_parameter_status(c, "client_encoding", "UTF8");
+	send_parameter_status(c, "DateStyle", "ISO, MDY");
 	send_parameter_status(c, "default_transaction_read_only", "off");
 	send_parameter_status(c, "in_hot_standby", "off");
 	send_parameter_status(c, "integer_datetimes", "on");
+	send_parameter_status(c, "IntervalStyle", "postgres");
 	send_parameter_status(c, "is_superuser", "on");
 	send_parameter_status(c, "server_encoding", "UTF8");
 	send_parameter_status(c, "server_version", "15.0");
