@@ -25,7 +25,9 @@
  *   engine_complete, engine_notice
  */
 #include <errno.h>
+#include <strings.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,6 +521,21 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 	return engine_complete(sink, "CALL");
 }
 
+/* exec_threads(NULL) (the online CPUs, which sysconf reads from /sys on
+ * every call), asked once per process. */
+static int
+default_threads(void)
+{
+	static _Atomic int n;
+	int v = atomic_load_explicit(&n, memory_order_relaxed);
+
+	if (!v) {
+		v = exec_threads(NULL);
+		atomic_store_explicit(&n, v, memory_order_relaxed);
+	}
+	return v;
+}
+
 static const char *
 setting_get(Session *s, const char *name)
 {
@@ -555,7 +572,7 @@ setting_get(Session *s, const char *name)
 		return "1";
 	if (!strcmp(name, "max_parallel_workers_per_gather")) {
 		static _Thread_local char buf[16];
-		snprintf(buf, sizeof buf, "%d", exec_threads(NULL) - 1);
+		snprintf(buf, sizeof buf, "%d", default_threads() - 1);
 		return buf;
 	}
 	if (!strcmp(name, "work_mem")) {

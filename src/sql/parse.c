@@ -30,7 +30,23 @@
  *                      ->  ALTER TABLE t RESET(floe$pf)   (rest blanked)
  *     Trino's WITH (partitioning = ARRAY['a', 'b'])  ->  ... = 'a    b'
  *                      (one string; see trino_partitioning_at)
+ *
+ * Parsed-statement cache.  A parse is a pure function of the text (the
+ * rewrites above and libpg_query's grammar depend on nothing else), and
+ * clients send the same text again and again (the simple protocol every
+ * time, the extended protocol at every Bind/Execute of a prepared
+ * statement).  So the packed protobuf of every successful parse is kept,
+ * keyed by the exact text, with the MERGE clause offsets merge_mark needs:
+ * a repeat skips the rewrites, the parser and the pack, and only unpacks.
+ * Every call still gets its own freshly unpacked tree in its own arena
+ * (callers may edit their tree; nothing of a tree is shared), and binding
+ * and planning still happen per execution (the catalog can change).
+ * Shared by all threads under one mutex, held only to find an entry and
+ * copy its bytes; bounded: PC_SLOTS entries, texts up to PC_MAX_TEXT bytes
+ * and trees up to PC_MAX_TREE packed bytes (others are parsed each time),
+ * a full set evicts its least recently used entry.  Errors are not cached.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -756,32 +772,169 @@ push:
 	}
 }
 
+/* ---- parsed-statement cache (see the header comment) ------------------ */
+
+#define PC_SLOTS 512          /* entries, in sets of PC_WAYS */
+#define PC_WAYS 8
+#define PC_MAX_TEXT 8192
+#define PC_MAX_TREE 65536
+
+typedef struct PcEntry {
+	uint64_t hash;
+	char *sql;                /* NULL: empty slot */
+	size_t sql_len;
+	uint8_t *tree;            /* packed PgQuery__ParseResult */
+	size_t tree_len;
+	MergeWhen *mw;
+	int nmw;
+	uint64_t used;
+} PcEntry;
+
+static pthread_mutex_t pc_mu = PTHREAD_MUTEX_INITIALIZER;
+static PcEntry pc[PC_SLOTS];
+static uint64_t pc_tick, pc_hits, pc_misses;
+
+static uint64_t
+text_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;       /* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The cached parse of sql (len bytes), copied into arena a: *tree, *mw. */
+static bool
+pc_get(const char *sql, size_t len, uint64_t h, Arena *a, uint8_t **tree, size_t *tree_len,
+       MergeWhen **mw, int *nmw)
+{
+	PcEntry *set = &pc[(h % (PC_SLOTS / PC_WAYS)) * PC_WAYS];
+	bool found = false;
+	int i;
+
+	pthread_mutex_lock(&pc_mu);
+	for (i = 0; i < PC_WAYS; i++) {
+		PcEntry *e = &set[i];
+		if (e->sql && e->hash == h && e->sql_len == len && !memcmp(e->sql, sql, len)) {
+			e->used = ++pc_tick;
+			*tree_len = e->tree_len;
+			*tree = arena_alloc(a, e->tree_len ? e->tree_len : 1);
+			memcpy(*tree, e->tree, e->tree_len);
+			*nmw = e->nmw;
+			*mw = NULL;
+			if (e->nmw) {
+				*mw = ARENA_ARRAY(a, MergeWhen, e->nmw);
+				memcpy(*mw, e->mw, sizeof(MergeWhen) * (size_t)e->nmw);
+			}
+			found = true;
+			break;
+		}
+	}
+	if (found)
+		pc_hits++;
+	else
+		pc_misses++;
+	pthread_mutex_unlock(&pc_mu);
+	return found;
+}
+
+static void
+pc_put(const char *sql, size_t len, uint64_t h, const void *tree, size_t tree_len,
+       const MergeWhen *mw, int nmw)
+{
+	PcEntry *set = &pc[(h % (PC_SLOTS / PC_WAYS)) * PC_WAYS], *victim = NULL, ne;
+	int i;
+
+	if (len > PC_MAX_TEXT || tree_len > PC_MAX_TREE)
+		return;
+	memset(&ne, 0, sizeof ne);
+	ne.hash = h;
+	ne.sql_len = len;
+	ne.tree_len = tree_len;
+	ne.nmw = nmw;
+	ne.sql = malloc(len + 1);
+	ne.tree = malloc(tree_len ? tree_len : 1);
+	ne.mw = nmw ? malloc(sizeof(MergeWhen) * (size_t)nmw) : NULL;
+	if (!ne.sql || !ne.tree || (nmw && !ne.mw)) {
+		free(ne.sql);
+		free(ne.tree);
+		free(ne.mw);
+		return;          /* no memory: just not cached */
+	}
+	memcpy(ne.sql, sql, len);
+	ne.sql[len] = 0;
+	memcpy(ne.tree, tree, tree_len);
+	if (nmw)
+		memcpy(ne.mw, mw, sizeof(MergeWhen) * (size_t)nmw);
+	pthread_mutex_lock(&pc_mu);
+	for (i = 0; i < PC_WAYS; i++) {
+		PcEntry *e = &set[i];
+		if (e->sql && e->hash == h && e->sql_len == len && !memcmp(e->sql, sql, len)) {
+			victim = NULL;      /* another thread put it meanwhile */
+			break;
+		}
+		if (!victim || !e->sql || (victim->sql && e->used < victim->used))
+			victim = e;
+	}
+	if (victim) {
+		PcEntry old = *victim;
+		ne.used = ++pc_tick;
+		*victim = ne;
+		ne = old;        /* the evicted entry: freed below, unlocked */
+	}
+	pthread_mutex_unlock(&pc_mu);
+	free(ne.sql);
+	free(ne.tree);
+	free(ne.mw);
+}
+
+void
+sql_parse_cache_stats(uint64_t *hits, uint64_t *misses)
+{
+	pthread_mutex_lock(&pc_mu);
+	*hits = pc_hits;
+	*misses = pc_misses;
+	pthread_mutex_unlock(&pc_mu);
+}
+
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
-	char *rewritten = rewrite_extensions(sql);
+	size_t len = strlen(sql), tree_len;
+	uint64_t h = text_hash(sql, len);
+	uint8_t *packed;
 	MergeWhen *mw;
 	int nmw;
-	PgQueryProtobufParseResult r;
 	PgQuery__ParseResult *tree;
 	size_t i;
 
-	merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
-	timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
-	r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
+	if (!pc_get(sql, len, h, arena, &packed, &tree_len, &mw, &nmw)) {
+		char *rewritten = rewrite_extensions(sql);
+		PgQueryProtobufParseResult r;
 
-	free(rewritten);
+		merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
+		timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
+		r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
 
-	if (r.error) {
-		floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s", r.error->message);
-		if (r.error->cursorpos > 0)
-			floe_error_position(err, r.error->cursorpos);   /* already in characters */
+		free(rewritten);
+
+		if (r.error) {
+			floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s", r.error->message);
+			if (r.error->cursorpos > 0)
+				floe_error_position(err, r.error->cursorpos);   /* already in characters */
+			pg_query_free_protobuf_parse_result(r);
+			return FLOE_ERR;
+		}
+		tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len,
+						      (const uint8_t *)r.parse_tree.data);
+		if (tree)
+			pc_put(sql, len, h, r.parse_tree.data, r.parse_tree.len, mw, nmw);
 		pg_query_free_protobuf_parse_result(r);
-		return FLOE_ERR;
+	} else {
+		tree = pg_query__parse_result__unpack(NULL, tree_len, packed);
 	}
-	tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len,
-					      (const uint8_t *)r.parse_tree.data);
-	pg_query_free_protobuf_parse_result(r);
 	if (!tree)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not decode the parse tree");
 	arena_on_reset(arena, free_unpacked, tree);

@@ -14,11 +14,14 @@
  *   sql_partition_clause(sql, from, &clause, &len)  Spark's PARTITIONED BY /
  *                                             ADD|DROP|REPLACE PARTITION FIELD
  *   sql_children(m, fn, arg)                  visit a parse-tree node's children
+ *   sql_parse_cache_stats(&hits, &misses)     the parsed-statement cache
+ *                                             (parse.c), for tests
  */
 #ifndef FLOE_SQL_PARSE_H
 #define FLOE_SQL_PARSE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 #include "common/arena.h"
@@ -33,6 +36,8 @@ typedef struct SqlStmt {
 } SqlStmt;
 
 int sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err);
+/* Counters of sql_parse's parsed-statement cache (parse.c). */
+void sql_parse_cache_stats(uint64_t *hits, uint64_t *misses);
 int sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err);
 /* Was statement st of sql written INSERT OVERWRITE (floe's extension,
  * parsed as INSERT INTO)? */
