@@ -114,6 +114,7 @@
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/users.h"
+#include "sql/acl.h"
 
 /* A running statement's statement_timeout (invariant 5): on the stack of
  * be_exec, linked into Server.timers while the statement runs. */
@@ -270,6 +271,11 @@ be_session_open(void *ctx, const char *user, const char *database, volatile int 
 		return NULL;
 	}
 	session_set_identity(ss->s, user, database);
+	if (acl_check_login(ss->s, err) != FLOE_OK) {   /* NOLOGIN: 28000 */
+		session_free(ss->s);
+		free(ss);
+		return NULL;
+	}
 	ss->cancel = cancel_flag;
 	session_set_cancel_flag(ss->s, cancel_flag);
 	return ss;

@@ -295,6 +295,7 @@ grant_del(Roles *r, int i)
 	free(r->grants[i].grantee);
 	free(r->grants[i].schema);
 	free(r->grants[i].table);
+	free(r->grants[i].uuid);
 	memmove(&r->grants[i], &r->grants[i + 1], sizeof *r->grants * (size_t)(r->ngrants - i - 1));
 	r->ngrants--;
 }
@@ -340,11 +341,19 @@ grant_find(const Roles *r, const char *grantee, const char *schema, const char *
 	return NULL;
 }
 
+bool
+roles_grant_applies(const RoleGrant *g, const char *uuid)
+{
+	return !uuid || !g->uuid || !strcmp(g->uuid, uuid);
+}
+
 void
-roles_grant(Roles *r, const char *grantee, const char *schema, const char *table, unsigned privs,
-	    bool add)
+roles_grant(Roles *r, const char *grantee, const char *schema, const char *table, const char *uuid,
+	    unsigned privs, bool add)
 {
 	RoleGrant *g = grant_find(r, grantee, schema, table);
+	if (g && !roles_grant_applies(g, uuid))
+		g->privs = 0;   /* a dropped table's grant: not this table's */
 	if (!g) {
 		if (!add)
 			return;
@@ -353,7 +362,12 @@ roles_grant(Roles *r, const char *grantee, const char *schema, const char *table
 		g->grantee = xstrdup(grantee);
 		g->schema = xstrdup(schema);
 		g->table = xstrdup(table);
+		g->uuid = NULL;
 		g->privs = 0;
+	}
+	if (uuid && (!g->uuid || strcmp(g->uuid, uuid))) {
+		free(g->uuid);
+		g->uuid = xstrdup(uuid);
 	}
 	if (add)
 		g->privs |= privs & ROLE_PRIV_ALL;
@@ -364,10 +378,10 @@ roles_grant(Roles *r, const char *grantee, const char *schema, const char *table
 }
 
 unsigned
-roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table)
+roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table, const char *uuid)
 {
 	const RoleGrant *g = grant_find(r, grantee, schema, table);
-	return g ? g->privs : 0;
+	return g && roles_grant_applies(g, uuid) ? g->privs : 0;
 }
 
 void
@@ -504,7 +518,7 @@ roles_load(const char *path, Roles *out, floe_error *err)
 			if (!users_valid_name(fl[1]) || strspn(fl[2], "SL") != strlen(fl[2]))
 				goto bad;
 			roles_set(out, fl[1], strchr(fl[2], 'S') != NULL, strchr(fl[2], 'L') != NULL);
-		} else if (!strcmp(fl[0], "grant") && n == 5) {
+		} else if (!strcmp(fl[0], "grant") && (n == 5 || n == 6)) {
 			unsigned privs = 0;
 			const char *p;
 			for (p = fl[4]; *p; p++) {
@@ -515,7 +529,9 @@ roles_load(const char *path, Roles *out, floe_error *err)
 			}
 			if (!fl[1][0] || !fl[2][0] || !fl[3][0])
 				goto bad;
-			roles_grant(out, fl[1], fl[2], fl[3], privs, true);
+			if (n == 6 && !fl[5][0])
+				goto bad;
+			roles_grant(out, fl[1], fl[2], fl[3], n == 6 ? fl[5] : NULL, privs, true);
 		} else if (!strcmp(fl[0], "member") && n == 3) {
 			if (!fl[1][0] || !fl[2][0])
 				goto bad;
@@ -550,7 +566,7 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		free(tmp);
 		return FLOE_ERR;
 	}
-	fprintf(f, "# floe roles: role:NAME:FLAGS (S superuser, L login), grant:GRANTEE:SCHEMA:TABLE:PRIVS, member:ROLE:GROUP\n");
+	fprintf(f, "# floe roles: role:NAME:FLAGS (S superuser, L login), grant:GRANTEE:SCHEMA:TABLE:PRIVS[:UUID], member:ROLE:GROUP\n");
 	for (i = 0; i < r->nroles; i++) {
 		fputs("role:", f);
 		put_field(f, r->roles[i].name);
@@ -567,6 +583,10 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		for (k = 0; k < 7; k++)
 			if (r->grants[i].privs & (1u << k))
 				fputc(priv_letters[k], f);
+		if (r->grants[i].uuid) {
+			fputc(':', f);
+			put_field(f, r->grants[i].uuid);
+		}
 		fputc('\n', f);
 	}
 	for (i = 0; i < r->nmembers; i++) {

@@ -25,10 +25,15 @@
  * The roles file <warehouse>/roles (mode 0600, written like the users
  * file, changed under the same users_lock) holds what a role may do:
  *     role:NAME:FLAGS                 S superuser, L may log in
- *     grant:GRANTEE:SCHEMA:TABLE:PRIVS   PRIVS letters of PostgreSQL's
+ *     grant:GRANTEE:SCHEMA:TABLE:PRIVS[:UUID]   PRIVS letters of PostgreSQL's
  *                                     aclitem: r SELECT, a INSERT, w UPDATE,
  *                                     d DELETE, D TRUNCATE, x REFERENCES,
- *                                     t TRIGGER; GRANTEE "public"
+ *                                     t TRIGGER; GRANTEE "public"; UUID the
+ *                                     table's Iceberg table-uuid: the grant
+ *                                     belongs to that table only, so a table
+ *                                     dropped and created again (by floe or
+ *                                     any other engine) starts without it,
+ *                                     as PostgreSQL's new table does
  *     member:ROLE:GROUP               ROLE is a member of GROUP (e.g.
  *                                     pg_read_server_files)
  * Fields are %-escaped (':' '%' and control bytes as %XX).  No roles file:
@@ -40,8 +45,11 @@
  *   roles_find(r, name)                  the role, or NULL
  *   roles_set(r, name, super, login)     add or change a role
  *   roles_remove(r, name)                drop it with its grants and memberships
- *   roles_grant(r, grantee, schema, table, privs, add)   add/remove privilege bits
- *   roles_privs(r, grantee, schema, table)   bits granted directly
+ *   roles_grant(r, grantee, schema, table, uuid, privs, add)   add/remove privilege
+ *                                     bits (a grant of another uuid is replaced)
+ *   roles_privs(r, grantee, schema, table, uuid)   bits granted directly on the
+ *                                     table of that uuid (NULL: any uuid)
+ *   roles_grant_applies(g, uuid)      does grant g belong to the table of uuid?
  *   roles_member(r, role, group, add) / roles_is_member(r, role, group)
  *   roles_drop_table(r, schema, table)   forget a table's grants
  *   roles_free(r)
@@ -99,6 +107,8 @@ typedef struct RoleEntry {
 typedef struct RoleGrant {
 	char *grantee;             /* "public": PUBLIC */
 	char *schema, *table;
+	char *uuid;                /* the table's Iceberg table-uuid when granted;
+				      NULL: any table of that name (older files) */
 	unsigned privs;
 } RoleGrant;
 
@@ -121,8 +131,10 @@ RoleEntry *roles_find(const Roles *r, const char *name);
 void roles_set(Roles *r, const char *name, bool super, bool login);
 bool roles_remove(Roles *r, const char *name);
 void roles_grant(Roles *r, const char *grantee, const char *schema, const char *table,
-		 unsigned privs, bool add);
-unsigned roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table);
+		 const char *uuid, unsigned privs, bool add);
+unsigned roles_privs(const Roles *r, const char *grantee, const char *schema, const char *table,
+		     const char *uuid);
+bool roles_grant_applies(const RoleGrant *g, const char *uuid);
 void roles_member(Roles *r, const char *role, const char *group, bool add);
 bool roles_is_member(const Roles *r, const char *role, const char *group);
 void roles_drop_table(Roles *r, const char *schema, const char *table);

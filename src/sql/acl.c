@@ -20,7 +20,14 @@
  *     is always a superuser.  A login name missing from the file is an
  *     ordinary role with only PUBLIC's privileges.
  *   - Privileges are per table (schema, name), granted to a role or
- *     PUBLIC, inherited through memberships (GRANT role TO role).  GRANT
+ *     PUBLIC, inherited through memberships (GRANT role TO role).  Each
+ *     grant records the table's Iceberg table-uuid: it applies only to
+ *     that table, so a table dropped and created again (by floe, in a
+ *     transaction, or by another engine) starts with its owner's
+ *     privileges only, and a dropped table's grants are no dependency
+ *     for DROP ROLE (PostgreSQL drops a table's privileges with it).
+ *   - A role without LOGIN is refused when it connects (acl_check_login,
+ *     28000), not per statement.  GRANT
  *     ... ON ALL TABLES IN SCHEMA s grants on the tables existing then
  *     (PostgreSQL's rule).  USAGE on schemas and databases is accepted and
  *     not enforced.
@@ -55,6 +62,8 @@
 #include "server/auth_scram.h"
 #include "server/users.h"
 #include "sql/acl.h"
+#include "sql/txn.h"
+#include "table/table.h"
 
 /* pgcatalog.c */
 bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
@@ -184,18 +193,20 @@ member_of(const char *role, const char *group, int depth)
 }
 
 /* privileges of role on (ns, table): its own, PUBLIC's and its groups'. */
+/* uuid: the table's Iceberg table-uuid (grants of a dropped table of that
+ * name do not count); NULL: any. */
 static unsigned
-privs_of(const char *role, const char *ns, const char *table, int depth)
+privs_of(const char *role, const char *ns, const char *table, const char *uuid, int depth)
 {
-	unsigned p = roles_privs(&cache.r, role, ns, table);
+	unsigned p = roles_privs(&cache.r, role, ns, table, uuid);
 	int i;
 	if (depth == 0)
-		p |= roles_privs(&cache.r, "public", ns, table);
+		p |= roles_privs(&cache.r, "public", ns, table, uuid);
 	if (depth > 16)
 		return p;
 	for (i = 0; i < cache.r.nmembers; i++)
 		if (!strcmp(cache.r.members[i].role, role))
-			p |= privs_of(cache.r.members[i].group, ns, table, depth + 1);
+			p |= privs_of(cache.r.members[i].group, ns, table, uuid, depth + 1);
 	return p;
 }
 
@@ -206,6 +217,19 @@ role_exists(Session *s, const char *name)
 		return true;
 	/* before any role was created: the login user */
 	return !cache.r.exists && s->user && !strcmp(s->user, name);
+}
+
+/* The Iceberg table-uuid of (ns, name) as the session sees it (its open
+ * transaction included); *exists false when there is no such table.
+ * NULL with *exists: a v1 table without a uuid. */
+static const char *
+table_uuid(Session *s, const char *ns, const char *name, Arena *a, bool *exists)
+{
+	Table *t;
+	floe_error e;
+	floe_error_clear(&e);
+	*exists = txn_table_load(s, ns, name, a, &t, &e) == FLOE_OK;
+	return *exists && t->md ? t->md->table_uuid : NULL;
 }
 
 static bool
@@ -269,10 +293,15 @@ need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 	base = arena_strdup(c->ctx->arena, name);
 	if ((dollar = strchr(base, '$')) && dollar > base)
 		*dollar = 0;
-	if ((privs_of(c->role, ns, base, 0) & want) == want)
-		return FLOE_OK;
-	if (!table_exists(c->s, ns, base, c->ctx->arena))
+	if ((privs_of(c->role, ns, base, NULL, 0) & want) == want) {
+		/* granted on that name: to this table, not a dropped one? */
+		bool exists;
+		const char *uuid = table_uuid(c->s, ns, base, c->ctx->arena, &exists);
+		if (!exists || !uuid || (privs_of(c->role, ns, base, uuid, 0) & want) == want)
+			return FLOE_OK;   /* no table: the statement reports 42P01 */
+	} else if (!table_exists(c->s, ns, base, c->ctx->arena)) {
 		return FLOE_OK;    /* the statement reports 42P01 */
+	}
 	(void)priv_name;
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
 			   base);
@@ -597,16 +626,33 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	c.role = current_role(s);
 	pthread_mutex_lock(&mu);
 	rc = refresh(s, ctx->err);
-	if (rc == FLOE_OK && s->user && cache.r.exists) {
-		const RoleEntry *e = roles_find(&cache.r, s->user);
-		if (e && !e->login)
-			rc = floe_errorf(ctx->err, "28000", "role \"%s\" is not permitted to log in", s->user);
-	}
 	if (rc == FLOE_OK)
 		rc = check(&c, st->node);
 	pthread_mutex_unlock(&mu);
 	if (rc == FLOE_OK)
 		rc = forget_dropped(s, ctx, st->node);
+	return rc;
+}
+
+/* PostgreSQL's InitializeSessionUserId: after authentication, a role
+ * without LOGIN is refused (28000) before the session starts; a session
+ * already running when its role loses LOGIN goes on. */
+int
+acl_check_login(Session *s, floe_error *err)
+{
+	int rc;
+
+	if (!s->user)
+		return FLOE_OK;
+	pthread_mutex_lock(&mu);
+	rc = refresh(s, err);
+	if (rc == FLOE_OK && cache.r.exists) {
+		const RoleEntry *e = roles_find(&cache.r, s->user);
+		if (e && !e->login)
+			rc = floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+					 "role \"%s\" is not permitted to log in", s->user);
+	}
+	pthread_mutex_unlock(&mu);
 	return rc;
 }
 
@@ -1012,14 +1058,26 @@ drop_role(Session *s, ExecCtx *ctx, PgQuery__DropRoleStmt *dr, ResultSink *sink)
 			floe_errorf(err, "55006", "session user cannot be dropped");
 			goto out;
 		}
-		for (k = 0; k < t.r.ngrants; k++)
-			if (!strcmp(t.r.grants[k].grantee, name)) {
-				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
-					    "role \"%s\" cannot be dropped because some objects depend on it", name);
-				floe_error_detail(err, arena_sprintf(ctx->arena, "privileges for table %s",
-								     t.r.grants[k].table));
-				goto out;
+		for (k = 0; k < t.r.ngrants; k++) {
+			const RoleGrant *gr = &t.r.grants[k];
+			bool exists;
+			const char *uuid;
+			if (strcmp(gr->grantee, name))
+				continue;
+			/* a dropped table's grant is no dependency (PostgreSQL drops
+			 * a table's privileges with it): forget it */
+			uuid = table_uuid(s, gr->schema, gr->table, ctx->arena, &exists);
+			if (!exists || !roles_grant_applies(gr, uuid)) {
+				/* (revoking all of it deletes entry k) */
+				roles_grant(&t.r, gr->grantee, gr->schema, gr->table, gr->uuid, ROLE_PRIV_ALL, false);
+				k--;
+				continue;
 			}
+			floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				    "role \"%s\" cannot be dropped because some objects depend on it", name);
+			floe_error_detail(err, "privileges for table %s", gr->table);
+			goto out;
+		}
 		roles_remove(&t.r, name);
 		if (users_remove(&t.u, name))
 			changed_users = true;
@@ -1088,7 +1146,7 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 	floe_error *err = ctx->err;
 	bool table = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
 	bool super_me = acl_is_superuser(s);
-	const char **nss = NULL, **names = NULL;
+	const char **nss = NULL, **names = NULL, **uuids = NULL;
 	int ntab = 0, rc = FLOE_ERR;
 	unsigned privs;
 	size_t i, g;
@@ -1104,18 +1162,20 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 	for (i = 0; i < gs->n_objects; i++) {
 		Node *o = gs->objects[i];
 		if (table && gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT) {
-			const char *ns, *name;
+			const char *ns, *name, *uuid;
+			bool exists;
 			if (o->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
 				continue;
 			session_resolve_name(s, o->range_var, &ns, &name);
-			if (!table_exists(s, ns, name, ctx->arena))
+			uuid = table_uuid(s, ns, name, ctx->arena, &exists);
+			if (!exists)
 				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 			if (!super_me) {
 				/* PostgreSQL: a role with some privilege but no grant
 				 * option gets a warning, one with none an error */
 				unsigned have;
 				pthread_mutex_lock(&mu);
-				have = refresh(s, err) == FLOE_OK ? privs_of(current_role(s), ns, name, 0) : 0;
+				have = refresh(s, err) == FLOE_OK ? privs_of(current_role(s), ns, name, uuid, 0) : 0;
 				pthread_mutex_unlock(&mu);
 				if (!have)
 					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
@@ -1127,7 +1187,10 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab, sizeof *nss * (size_t)(ntab + 1));
 			names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
 					      sizeof *names * (size_t)(ntab + 1));
+			uuids = arena_realloc(ctx->arena, uuids, sizeof *uuids * (size_t)ntab,
+					      sizeof *uuids * (size_t)(ntab + 1));
 			nss[ntab] = ns;
+			uuids[ntab] = uuid;
 			names[ntab++] = name;
 		} else {
 			const char *sch = last_name(o);
@@ -1148,8 +1211,12 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 						    sizeof *nss * (size_t)(ntab + n));
 				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
 						      sizeof *names * (size_t)(ntab + n));
+				uuids = arena_realloc(ctx->arena, uuids, sizeof *uuids * (size_t)ntab,
+						      sizeof *uuids * (size_t)(ntab + n));
 				for (k = 0; k < n; k++) {
+					bool exists;
 					nss[ntab] = sch;
+					uuids[ntab] = table_uuid(s, sch, tn[k], ctx->arena, &exists);
 					names[ntab++] = tn[k];
 				}
 			}
@@ -1166,7 +1233,7 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			goto out;
 		}
 		for (k = 0; k < ntab; k++)
-			roles_grant(&t.r, who, nss[k], names[k], privs, gs->is_grant);
+			roles_grant(&t.r, who, nss[k], names[k], uuids[k], privs, gs->is_grant);
 	}
 	rc = FLOE_OK;
 out:
@@ -1402,7 +1469,7 @@ acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, in
 {
 	Session *s = tl_session;
 	Arena *a;
-	const char *role, *ns = NULL, *name = NULL;
+	const char *role, *ns = NULL, *name = NULL, *uuid = NULL;
 	unsigned want;
 	bool dummy;
 	char **nss;
@@ -1436,6 +1503,10 @@ acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, in
 				break;
 			}
 	}
+	if (name) {
+		bool exists;
+		uuid = table_uuid(s, ns, name, a, &exists);
+	}
 	pthread_mutex_lock(&mu);
 	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
 		rc = FLOE_ERR;
@@ -1444,7 +1515,7 @@ acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, in
 	else if (!role || (strcmp(role, "public") && is_super(role)))
 		*out = true;     /* NULL: the embedded shell */
 	else
-		*out = !want || (privs_of(role ? role : "public", ns, name, 0) & want) != 0;
+		*out = !want || (privs_of(role ? role : "public", ns, name, uuid, 0) & want) != 0;
 	pthread_mutex_unlock(&mu);
 	arena_free(a);
 	return rc;
@@ -1509,10 +1580,11 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 		 int *n, floe_error *err)
 {
 	const char *me = current_role(s);
-	const char *owner;
-	bool su;
+	const char *owner, *uuid;
+	bool su, exists;
 	int i, k = 0;
 
+	uuid = table_uuid(s, ns, table, a, &exists);
 	pthread_mutex_lock(&mu);
 	if (refresh(s, err) != FLOE_OK) {
 		pthread_mutex_unlock(&mu);
@@ -1531,7 +1603,7 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 	for (i = 0; i < cache.r.ngrants; i++) {
 		const RoleGrant *g = &cache.r.grants[i];
 		bool pub = !strcmp(g->grantee, "public");
-		if (strcmp(g->schema, ns) || strcmp(g->table, table))
+		if (strcmp(g->schema, ns) || strcmp(g->table, table) || !roles_grant_applies(g, uuid))
 			continue;
 		/* PostgreSQL shows a grant to roles of the grantor or grantee */
 		if (!su && !pub && !(me && member_of(me, g->grantee, 0)) && !(me && !strcmp(me, owner)))

@@ -8,6 +8,9 @@
  *
  * INTERFACE ROUTINES
  *   acl_check_stmt(s, ctx, st)        may the session's role run st?  42501
+ *   acl_check_login(s, err)           may the session's login role connect?
+ *                                     28000 for a NOLOGIN role (at connect,
+ *                                     after authentication, as PostgreSQL)
  *   acl_exec(s, ctx, node, sink)      CREATE/ALTER/DROP ROLE, GRANT, REVOKE
  *   acl_check_file(s, path, write, err)   server-side file path allowed?
  *   acl_is_superuser(s)               is the session's current role a superuser?
@@ -30,6 +33,7 @@
 #include "sql/bind.h"
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
+int acl_check_login(Session *s, floe_error *err);
 int acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
 bool acl_is_superuser(Session *s);

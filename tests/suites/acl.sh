@@ -172,7 +172,19 @@ expect reader_new_password reader 'R3ader pw2' '1' "SELECT 1"
 out=$(PGPASSWORD='R3ader pw' psql -X -At "$(ci reader)" -c "SELECT 1" 2>&1)
 if printf '%s' "$out" | grep -q 'password authentication failed for user "reader"'; then
 	pass "wrong_password_refused"; else fail wrong_password_refused "$out"; fi
-expect nologin_refused nologin 'N0login pw' 'ERROR:  28000: role "nologin" is not permitted to log in' "SELECT 1"
+# NOLOGIN: refused when connecting, after authentication (PostgreSQL's FATAL)
+expect nologin_refused nologin 'N0login pw' "psql: error: connection to server at \"127.0.0.1\", port $port failed: FATAL:  role \"nologin\" is not permitted to log in" "SELECT 1"
+# a session that was open when its role lost LOGIN goes on (PostgreSQL)
+out=$( (printf 'SELECT 1;\n'; sleep 1; printf 'SELECT 2;\n') |
+	PGPASSWORD='R3ader pw2' psql -X -At -v ON_ERROR_STOP=1 "$(ci reader)" 2>&1 &
+	sleep 0.5; q admin 'Adm1n pw' "ALTER ROLE reader NOLOGIN" >/dev/null; wait)
+got=$(q reader 'R3ader pw2' "SELECT 3" 2>&1)
+q admin 'Adm1n pw' "ALTER ROLE reader LOGIN" >/dev/null
+if [ "$out" = $'1\n2' ] && printf '%s' "$got" | grep -q 'FATAL:  role "reader" is not permitted to log in'; then
+	pass "nologin_checked_at_connect_only (open session goes on, next login refused)"
+else
+	fail nologin_checked_at_connect_only "open session: $out | new login: $got"
+fi
 
 expect writer_dml writer 'Wr1ter pw' $'INSERT 0 1\nUPDATE 1\nDELETE 1\n2' \
 	"INSERT INTO t VALUES (3, 'three')" "UPDATE t SET b = 'drei' WHERE a = 3" "DELETE FROM t WHERE a = 3" \
@@ -332,6 +344,39 @@ GRANT SELECT ON t TO PUBLIC;
 SET ROLE ro;
 SELECT * FROM t;
 RESET ROLE;
+CREATE TABLE g (a int);
+GRANT SELECT, INSERT ON g TO ro;
+GRANT SELECT ON g TO PUBLIC;
+DROP TABLE g;
+CREATE TABLE g (a int);
+SELECT grantee, privilege_type FROM information_schema.table_privileges WHERE table_name = 'g' ORDER BY 1, 2;
+SELECT has_table_privilege('ro', 'g', 'SELECT'), has_table_privilege('ro', 'g', 'INSERT');
+SET ROLE ro;
+SELECT * FROM g;
+INSERT INTO g VALUES (1);
+RESET ROLE;
+GRANT SELECT ON g TO ro;
+SET ROLE ro;
+SELECT * FROM g;
+RESET ROLE;
+CREATE TABLE g2 (a int);
+GRANT SELECT ON g2 TO ro;
+BEGIN;
+DROP TABLE g2;
+CREATE TABLE g2 (a int);
+COMMIT;
+SELECT has_table_privilege('ro', 'g2', 'SELECT');
+SELECT grantee, privilege_type FROM information_schema.table_privileges WHERE table_name = 'g2' ORDER BY 1, 2;
+SET ROLE ro;
+SELECT * FROM g2;
+RESET ROLE;
+DROP TABLE g, g2;
+CREATE ROLE gone;
+CREATE TABLE d (a int);
+GRANT SELECT ON d TO gone;
+DROP ROLE gone;
+DROP TABLE d;
+DROP ROLE gone;
 DROP ROLE ro;
 DROP ROLE nosuch;
 REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rw;
@@ -342,15 +387,23 @@ COPY t FROM '/nonexistent/floe-acl.csv';
 COPY t TO '/nonexistent/floe-acl.csv';
 COPY t TO 'relative.csv';
 SQL
+# a NOLOGIN role's login (trust): refused at connection time, FATAL 28000
+nologin_login() {
+	psql -X -q "host=127.0.0.1 port=$1 user=postgres dbname=floe ${2:-}" -c "CREATE ROLE nolog2 NOLOGIN" 2>&1
+	psql -X "host=127.0.0.1 port=$1 user=nolog2 dbname=floe ${2:-}" -c "SELECT 1" 2>&1 | sed "s/port $1 /port P /"
+	psql -X "host=127.0.0.1 port=$1 user=postgres dbname=floe ${2:-}" -c "DROP ROLE nolog2" 2>&1
+}
 cmp_filter() { grep -v '^LOCATION:\|^LINE [0-9]*:\|^ *^$' | sed 's/^psql:[^:]*:[0-9]*: //'; }
 if envout=$(scripts/pg-test-server.sh start 2>&1); then
 	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
 	psql -X -q "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" -c "CREATE DATABASE floe" >/dev/null 2>&1
 	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmp.sql" 2>&1 | cmp_filter >"$tmp/cmp.pg"
+	nologin_login "$pgport" >>"$tmp/cmp.pg"
 	mkdir -p "$tmp/wh2"
 	if start_server -D "$tmp/wh2"; then
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmp.sql" 2>&1 |
 			cmp_filter >"$tmp/cmp.floe"
+		nologin_login "$port" sslmode=disable >>"$tmp/cmp.floe"
 		stop_server || fail clean_exit_2 "exit" "$tmp/serve.err"
 		if diff -u "$tmp/cmp.pg" "$tmp/cmp.floe" >"$tmp/cmp.diff" && [ "$(grep -c ERROR "$tmp/cmp.pg")" -gt 25 ]; then
 			pass "same_as_postgresql ($(grep -c ERROR "$tmp/cmp.pg") errors, \\du, has_table_privilege, SET ROLE)"
@@ -364,12 +417,12 @@ else
 	echo "SKIP acl: same_as_postgresql (PostgreSQL 15 did not start)"
 fi
 
-# a damaged roles file fails every statement cleanly (F0000 naming the
-# file and line), it is never read as "no roles"
+# a damaged roles file fails every login cleanly (F0000 naming the file
+# and line), it is never read as "no roles"
 mkdir -p "$tmp/wh3"
 printf 'role:boss:SL\nrole:bad:XYZ\n' >"$tmp/wh3/roles"
 if start_server -D "$tmp/wh3"; then
-	expect damaged_roles_file boss x "ERROR:  F0000: roles file \"$tmp/wh3/roles\" line 2: malformed" "SELECT 1"
+	expect damaged_roles_file boss x "psql: error: connection to server at \"127.0.0.1\", port $port failed: FATAL:  roles file \"$tmp/wh3/roles\" line 2: malformed" "SELECT 1"
 	stop_server || fail clean_exit_3 "exit" "$tmp/serve.err"
 else
 	fail damaged_roles_file "floe serve did not start" "$tmp/serve.err"
