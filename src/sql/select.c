@@ -1534,6 +1534,173 @@ from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Sourc
 	return FLOE_OK;
 }
 
+/* ---- OR factoring -------------------------------------------------------
+ *
+ * A WHERE conjunct (A AND B) OR (A AND C) equals A AND (B OR C) (the
+ * distributive law holds in three-valued logic), so A becomes a conjunct
+ * of its own: an equality in it can be a join key and a one-item condition
+ * a filter below the joins (PostgreSQL's find_duplicate_ors does the same).
+ * Then, for each FROM item k that every arm of a remaining many-item OR
+ * restricts, the OR over the arms of their item-k conjuncts is implied by
+ * the OR (an arm that is true makes its item-k part true) and is added as
+ * one more conjunct, which becomes a filter on k below the joins; the OR
+ * itself stays and is evaluated above the join (as PostgreSQL's
+ * extract_restriction_or_clauses).  An OR with a volatile call is left as
+ * it is (factoring or copying it would change how often it runs).
+ */
+
+static bool
+is_volatile(const Expr *e)
+{
+	static const char *const names[] = { "random", "clock_timestamp", "timeofday",
+					     "gen_random_uuid", "nextval", "setseed" };
+	size_t k;
+	int i;
+
+	if (e->kind == EXPR_FUNC && e->fn)
+		for (k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (!strcmp(e->fn->name, names[k]))
+				return true;
+	for (i = 0; i < e->nargs; i++)
+		if (is_volatile(e->args[i]))
+			return true;
+	return false;
+}
+
+typedef struct ConjVec {
+	Expr **v;
+	int n, cap;
+} ConjVec;
+
+static void
+cv_push(Arena *a, ConjVec *c, Expr *e)
+{
+	if (c->n == c->cap) {
+		int nc = c->cap ? c->cap * 2 : 16;
+		c->v = arena_realloc(a, c->v, sizeof(Expr *) * (size_t)c->cap, sizeof(Expr *) * (size_t)nc);
+		c->cap = nc;
+	}
+	c->v[c->n++] = e;
+}
+
+static Expr *
+or_of(BindCtx *b, Expr **es, int n)
+{
+	Expr *e;
+
+	if (n == 1)
+		return es[0];
+	e = expr_new(b->arena, EXPR_OR, type_make(TYPE_BOOL), n);
+	memcpy(e->args, es, sizeof(Expr *) * (size_t)n);
+	return e;
+}
+
+/* Equal conjuncts: the same tree, or x = y and y = x. */
+static bool
+same_conjunct(const Expr *x, const Expr *y)
+{
+	if (expr_equal(x, y))
+		return true;
+	return x->kind == EXPR_FUNC && y->kind == EXPR_FUNC && x->nargs == 2 && y->nargs == 2 &&
+	       x->fn && x->fn == y->fn && !strcmp(x->fn->name, "=") &&
+	       expr_equal(x->args[0], y->args[1]) && expr_equal(x->args[1], y->args[0]);
+}
+
+/* Remove element j of v[0..*n), keeping the order. */
+static void
+drop_at(Expr **v, int *n, int j)
+{
+	memmove(v + j, v + j + 1, sizeof(Expr *) * (size_t)(*n - j - 1));
+	(*n)--;
+}
+
+/* The conjunct list conj[0..*nc) with its ORs factored and the implied
+ * one-item ORs added (see above); col_item NULL: factoring only. */
+static Expr **
+factor_ors(BindCtx *b, Expr **conj, int *nc, const int *col_item, int nitems)
+{
+	ConjVec out = { NULL, 0, 0 };
+	int i, j, m, q, k;
+
+	for (i = 0; i < *nc; i++) {
+		Expr *o = conj[i], ***arms;
+		int na, *alen, ncommon = 0;
+		bool gone = false;
+		uint64_t om;
+
+		if (o->kind != EXPR_OR || o->nargs < 2 || is_volatile(o)) {
+			cv_push(b->arena, &out, o);
+			continue;
+		}
+		na = o->nargs;
+		arms = ARENA_ARRAY(b->arena, Expr **, na);
+		alen = ARENA_ARRAY(b->arena, int, na);
+		for (m = 0; m < na; m++) {
+			arms[m] = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(o->args[m]) + 1);
+			split_conjuncts(o->args[m], arms[m], &alen[m]);
+		}
+		/* conjuncts of the first arm found in every other arm */
+		for (j = 0; j < alen[0];) {
+			Expr *a = arms[0][j];
+			int *at = ARENA_ARRAY(b->arena, int, na);
+			bool everywhere = true;
+			for (m = 1; everywhere && m < na; m++) {
+				at[m] = -1;
+				for (q = 0; q < alen[m] && at[m] < 0; q++)
+					if (same_conjunct(arms[m][q], a))
+						at[m] = q;
+				everywhere = at[m] >= 0;
+			}
+			if (!everywhere) {
+				j++;
+				continue;
+			}
+			cv_push(b->arena, &out, a);
+			ncommon++;
+			drop_at(arms[0], &alen[0], j);
+			for (m = 1; m < na; m++)
+				drop_at(arms[m], &alen[m], at[m]);
+		}
+		for (m = 0; m < na; m++)
+			gone |= alen[m] == 0;
+		if (gone)
+			continue;       /* A AND (B OR TRUE) = A */
+		if (ncommon) {
+			Expr **ae = ARENA_ARRAY(b->arena, Expr *, na);
+			for (m = 0; m < na; m++)
+				ae[m] = and_of(b, arms[m], alen[m]);
+			o = or_of(b, ae, na);
+		}
+		cv_push(b->arena, &out, o);
+		if (!col_item)
+			continue;
+		om = item_mask(o, col_item);
+		if (!(om & (om - 1)))
+			continue;       /* one item or none: a filter as it is */
+		for (k = 0; k < nitems && k < 64; k++) {
+			uint64_t bit = (uint64_t)1 << k;
+			Expr **darm;
+			bool all = true;
+			if (!(om & bit))
+				continue;
+			darm = ARENA_ARRAY(b->arena, Expr *, na);
+			for (m = 0; all && m < na; m++) {
+				Expr **part = ARENA_ARRAY(b->arena, Expr *, alen[m] + 1);
+				int np = 0;
+				for (q = 0; q < alen[m]; q++)
+					if (item_mask(arms[m][q], col_item) == bit)
+						part[np++] = arms[m][q];
+				all = np > 0;
+				darm[m] = all ? and_of(b, part, np) : NULL;
+			}
+			if (all)
+				cv_push(b->arena, &out, or_of(b, darm, na));
+		}
+	}
+	*nc = out.n;
+	return out.v;
+}
+
 /* Join the FROM items with the WHERE conjuncts (see the header); src->op
  * gets the FROM clause's rows in FROM order with WHERE applied. */
 static int
@@ -1555,36 +1722,9 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		return FLOE_OK;
 	}
 	total = fl->offset[fl->n];
-	conj = ARENA_ARRAY(b->arena, Expr *, 2 * nconj + 1);
+	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
 	split_conjuncts(where, conj, &nc);
-	/* (a AND x) OR (a AND y): a is implied; add it so it can be a join key */
-	for (i = 0, k = nc; i < k; i++) {
-		Expr *o = conj[i], **arm;
-		int na, j, m;
-		if (o->kind != EXPR_OR || o->args[0]->kind != EXPR_AND)
-			continue;
-		arm = o->args[0]->args;
-		na = o->args[0]->nargs;
-		for (j = 0; j < na; j++) {
-			bool everywhere = true;
-			if (!is_equi(arm[j]))
-				continue;
-			for (m = 1; everywhere && m < o->nargs; m++) {
-				Expr *a = o->args[m];
-				int q;
-				bool found = false;
-				if (a->kind != EXPR_AND) {
-					found = expr_equal(a, arm[j]);
-				} else {
-					for (q = 0; !found && q < a->nargs; q++)
-						found = expr_equal(a->args[q], arm[j]);
-				}
-				everywhere = found;
-			}
-			if (everywhere && nc < 2 * nconj)
-				conj[nc++] = arm[j];
-		}
-	}
+	conj = factor_ors(b, conj, &nc, fl->col_item, fl->n);
 	mask = ARENA_ARRAY(b->arena, uint64_t, nc + 1);
 	used = ARENA_ARRAY(b->arena, bool, nc + 1);
 	top = ARENA_ARRAY(b->arena, Expr *, nc + 1);
@@ -3964,6 +4104,7 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
 	TRY(plan_query(b, ctx, st->query, &p));
+	p.root = exec_parallelize(ctx, p.root);
 	t1 = mono_ns();
 	if (o.analyze) {
 		Batch *batch;
