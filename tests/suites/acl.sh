@@ -271,6 +271,22 @@ else
 	fail floe_user_remove "$out" "$wh/roles"
 fi
 
+# failed logins are rate-limited per source address: wrong passwords from
+# 127.0.0.1 until refused; then 127.0.0.1 is refused at once, while
+# 127.0.0.2 is still asked for its password (AuthenticationSASL, R 10)
+limited=0
+for _ in $(seq 12); do
+	out=$(PGPASSWORD=wrong psql -X -At "$(ci reader)" -c "SELECT 1" 2>&1)
+	if printf '%s' "$out" | grep -q 'too many failed login attempts from 127.0.0.1'; then limited=1; break; fi
+done
+p1=$(/usr/bin/python3 tests/clients/startup_probe.py 127.0.0.1 "$port" reader 127.0.0.1 2>&1)
+p2=$(/usr/bin/python3 tests/clients/startup_probe.py 127.0.0.1 "$port" reader 127.0.0.2 2>&1)
+if [ $limited -eq 1 ] && [ "$p1" = "E 28000 too many failed login attempts from 127.0.0.1" ] && [ "$p2" = "R 10" ]; then
+	pass "failed_logins_rate_limited_per_address (127.0.0.1 refused, 127.0.0.2 still asked)"
+else
+	fail failed_logins_rate_limited_per_address "limited=$limited 127.0.0.1: $p1 | 127.0.0.2: $p2"
+fi
+
 stop_server || fail clean_exit "exit" "$tmp/serve.err"
 
 # ---- the same script on floe serve and on PostgreSQL 15 -------------------------
