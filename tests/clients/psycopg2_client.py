@@ -94,6 +94,13 @@ def main():
     tc.execute("INSERT INTO py2t (i, s) VALUES (%s, %s)", (100, "in txn"))
     check(tconn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_INTRANS,
           "transaction_status_in_block", tconn.get_transaction_status())
+    # an error inside the block: ReadyForQuery 'E' (failed transaction)
+    try:
+        tc.execute("SELECT 1 / 0")
+    except psycopg2.Error:
+        pass
+    check(tconn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_INERROR,
+          "transaction_status_failed_block", tconn.get_transaction_status())
     tconn.rollback()
     tc.execute("INSERT INTO py2t (i, s) VALUES (%s, %s)", (101, "committed"))
     tconn.commit()
