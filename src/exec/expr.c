@@ -73,7 +73,7 @@ value_equal(const Value *a, const Value *b)
 	if (a->is_null)
 		return true;
 	switch (a->type.id) {
-	case TYPE_TEXT: case TYPE_BYTEA:
+	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY:
 		return strview_eq(&a->u.s, &b->u.s);
 	case TYPE_FLOAT32: case TYPE_FLOAT64:
 		return memcmp(&a->u.f, &b->u.f, sizeof a->u.f) == 0;

@@ -165,7 +165,7 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 			continue;
 		}
 		switch (id) {
-		case TYPE_TEXT: case TYPE_BYTEA: {
+		case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY: {
 			const strview *s = (const strview *)vv.data + k;
 			x = XXH3_64bits(strview_data(s), s->len);
 			break;
@@ -215,7 +215,7 @@ match_column(const Vector *pv, const Batch *pb, const Vector *bv, uint32_t *cp, 
 	vector_view(pv, &a);
 #define PK(i) ({ uint32_t r_ = pb->sel ? pb->sel[cp[i]] : cp[i]; a.sel ? a.sel[r_] : r_; })
 	switch (id) {
-	case TYPE_TEXT: case TYPE_BYTEA:
+	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY:
 		for (i = 0; i < n; i++) {
 			uint32_t k = PK(i);
 			if (strview_eq((const strview *)a.data + k, (const strview *)bd + cb[i])) {

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "exec/exec.h"
 #include "exec/spill.h"
+#include "types/array.h"
 
 #define MERGE_FANIN 16
 
@@ -105,6 +106,8 @@ sort_compare_values(const void *a, const void *b, SqlType t)
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
 		return strview_cmp((const strview *)a, (const strview *)b);
+	case TYPE_ARRAY:
+		return array_compare((const strview *)a, (const strview *)b, t);
 	case TYPE_INTERVAL: {
 		const Interval *x = a, *y = b;
 		int128 sx = ((int128)x->months * 30 + x->days) * (int128)86400000000LL + x->micros;

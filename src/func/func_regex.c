@@ -22,14 +22,18 @@
  * A kernel compiles each distinct pattern once per call (a constant
  * pattern: once per batch) and frees it before returning.
  *
+ * regexp_match / regexp_split_to_array return text[] (see their comment).
+ *
  * INTERFACE ROUTINES
  *   func_regex_table[] / func_regex_count   (searched by func_registry.c)
+ *   func_regexp_match, func_regexp_split    (kernels; func_array.c's table)
  */
 #include <locale.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include "func/func_internal.h"
+#include "types/array.h"
 
 
 /*
@@ -487,6 +491,221 @@ regex_substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vec
 					  (uint32_t)(m[0].rm_eo - m[0].rm_so));
 		}
 	}
+	rx_free(&rx);
+	return rc;
+}
+
+/*
+ * regexp_match(s, pattern [, flags]) -> text[] and regexp_split_to_array
+ * (s, pattern [, flags]) -> text[] (called through func_array.c's
+ * signatures, which give them their array result types).
+ *
+ * regexp_match: NULL when nothing matches; else the capture groups (a group
+ * that did not take part is NULL), or the whole match when the pattern has
+ * none.  ARE non-capturing groups (?:...) are plain groups to the ERE
+ * engine, so group_map numbers the pattern's '(' and keeps the capturing
+ * ones.  The g flag is 22023 as in PostgreSQL.
+ *
+ * regexp_split_to_array: the pieces between matches, PostgreSQL's
+ * regexp_split rule for empty matches: a match that is empty at the end of
+ * the string or ends where the previous match ended is ignored, so
+ * regexp_split_to_array('abc', '') is {a,b,c}.
+ */
+#define RX_MAX_GROUPS 32
+
+/* map[k] = the ERE group number of the pattern's k-th capturing group */
+static int
+group_map(const char *p, uint32_t n, int *map, int max)
+{
+	uint32_t i;
+	int ere = 0, ncap = 0;
+	bool in_br = false;
+
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+		if (!in_br && c == '\\' && i + 1 < n) {
+			i++;
+			continue;
+		}
+		if (!in_br && c == '[') {
+			in_br = true;
+			if (i + 1 < n && p[i + 1] == '^')
+				i++;
+			if (i + 1 < n && p[i + 1] == ']')
+				i++;
+			continue;
+		}
+		if (in_br) {
+			if (c == ']')
+				in_br = false;
+			continue;
+		}
+		if (c == '(') {
+			ere++;
+			if (!(i + 2 < n && p[i + 1] == '?' && p[i + 2] == ':') && ncap < max)
+				map[ncap++] = ere;
+		}
+	}
+	return ncap;
+}
+
+/* Encode the text pieces vals[0..n) as a text[] into out row i. */
+static int
+emit_text_array(FuncCtx *ctx, Vector *out, uint32_t i, const Value *vals, uint32_t n)
+{
+	strview a;
+	Arena *tmp = arena_new(0);
+	int rc = array_encode(tmp, out->type, vals, n, &a, ctx->err);
+	if (rc == FLOE_OK)
+		vector_set_string(out, i, strview_data(&a), a.len);
+	arena_free(tmp);
+	return rc;
+}
+
+static Value
+piece(const char *p, size_t n)
+{
+	Value v;
+	memset(&v, 0, sizeof v);
+	v.type = type_make(TYPE_TEXT);
+	v.u.s = strview_make(p, (uint32_t)n);
+	return v;
+}
+
+int
+func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[3];
+	Rx rx;
+	uint32_t i;
+	int j, rc = FLOE_OK;
+
+	memset(&rx, 0, sizeof rx);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count && rc == FLOE_OK; i++) {
+		const strview *s, *p;
+		const char *subj;
+		regmatch_t m[RX_MAX_GROUPS + 1];
+		Value vals[RX_MAX_GROUPS];
+		int map[RX_MAX_GROUPS], ng, k, cflags = 0;
+		bool g = false, isnull = false;
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
+		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
+		if (nargs == 3) {
+			if ((rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags,
+					      &g, true)) != FLOE_OK)
+				break;
+			if (g) {
+				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						 "regexp_match() does not support the \"global\" option");
+				floe_error_hint(ctx->err, "Use the regexp_matches function instead.");
+				break;
+			}
+		}
+		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
+			break;
+		ng = (cflags & RX_LITERAL) ? 0 : group_map(strview_data(p), p->len, map, RX_MAX_GROUPS);
+		if ((size_t)ng > rx.re.re_nsub)
+			ng = (int)rx.re.re_nsub;
+		subj = rx_subject(&rx, s);
+		if (rx_regexec(&rx.re, subj, RX_MAX_GROUPS + 1, m, 0) != 0) {
+			out_null(out, i);
+			continue;
+		}
+		if (ng == 0) {
+			vals[0] = piece(subj + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so));
+			ng = 1;
+		} else {
+			for (k = 0; k < ng; k++) {
+				regmatch_t *gm = &m[map[k]];
+				if (map[k] > RX_MAX_GROUPS || gm->rm_so < 0)
+					vals[k] = value_null(type_make(TYPE_TEXT));
+				else
+					vals[k] = piece(subj + gm->rm_so, (size_t)(gm->rm_eo - gm->rm_so));
+			}
+		}
+		rc = emit_text_array(ctx, out, i, vals, (uint32_t)ng);
+	}
+	rx_free(&rx);
+	return rc;
+}
+
+int
+func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v[3];
+	Rx rx;
+	uint32_t i;
+	int j, rc = FLOE_OK;
+	Value *vals = NULL;
+	size_t cap = 0;
+
+	memset(&rx, 0, sizeof rx);
+	for (j = 0; j < nargs; j++)
+		vector_view(&args[j], &v[j]);
+	for (i = 0; i < count && rc == FLOE_OK; i++) {
+		const strview *s, *p;
+		const char *subj;
+		regmatch_t m[1];
+		int cflags = 0, eflags = 0;
+		bool g = false, isnull = false;
+		size_t slen, off = 0, start = 0, prev_end = 0, n = 0;
+		for (j = 0; j < nargs; j++)
+			if (!ARGVALID(v[j], ARGK(v[j], i)))
+				isnull = true;
+		if (isnull) {
+			out_null(out, i);
+			continue;
+		}
+		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
+		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
+		if (nargs == 3) {
+			if ((rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags,
+					      &g, true)) != FLOE_OK)
+				break;
+			if (g) {
+				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						 "regexp_split_to_array() does not support the \"global\" option");
+				break;
+			}
+		}
+		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
+			break;
+		subj = rx_subject(&rx, s);
+		slen = s->len;
+		for (;;) {
+			size_t ms, me;
+			if (n + 2 > cap) {
+				cap = (n + 2) * 2;
+				vals = xrealloc(vals, cap * sizeof(Value));
+			}
+			if (off > slen || rx_regexec(&rx.re, subj + off, 1, m, eflags) != 0)
+				break;
+			ms = off + (size_t)m[0].rm_so;
+			me = off + (size_t)m[0].rm_eo;
+			if (ms < slen && me > prev_end) {
+				vals[n++] = piece(subj + start, ms - start);
+				start = me;
+			}
+			prev_end = me;
+			if (me == ms)
+				off = ms + (ms < slen ? u8len(subj + ms, slen - ms) : 1);
+			else
+				off = me;
+			eflags = REG_NOTBOL;
+		}
+		vals[n++] = piece(subj + start, slen - start);
+		rc = emit_text_array(ctx, out, i, vals, (uint32_t)n);
+	}
+	free(vals);
 	rx_free(&rx);
 	return rc;
 }

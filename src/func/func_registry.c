@@ -41,6 +41,16 @@ extern const int func_agg_count;
 extern const ScalarFunc func_agg_stats_sigs[];
 extern const AggFunc *const func_agg_stats_impls[];
 extern const int func_agg_stats_count;
+/* agg_array.c */
+extern const ScalarFunc func_agg_array_sigs[];
+extern const AggFunc *const func_agg_array_impls[];
+extern const int func_agg_array_count;
+
+/* func_array.c: arrays and their polymorphic resolution */
+int func_array_resolve(const char *name, const SqlType *argtypes, int nargs,
+		       const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
+		       floe_error *err);
+
 
 static const struct {
 	const ScalarFunc *sigs;
@@ -49,6 +59,7 @@ static const struct {
 } agg_families[] = {
 	{ func_agg_sigs, func_agg_impls, &func_agg_count },
 	{ func_agg_stats_sigs, func_agg_stats_impls, &func_agg_stats_count },
+	{ func_agg_array_sigs, func_agg_array_impls, &func_agg_array_count },
 };
 
 /* func_pgcatalog.c */
@@ -76,6 +87,14 @@ const char *
 func_type_name(SqlType t, char *buf, size_t n)
 {
 	switch (t.id) {
+	case TYPE_ARRAY: {
+		char eb[64];
+		SqlType e = t;
+		e.id = (TypeId)t.elem;
+		e.elem = 0;
+		snprintf(buf, n, "%s[]", func_type_name(e, eb, sizeof eb));
+		return buf;
+	}
 	case TYPE_DECIMAL:
 		snprintf(buf, n, "numeric");
 		return buf;
@@ -543,11 +562,15 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 {
 	const ScalarFunc *cands[MAX_CANDS];
 	int nc = 0, fam, k, pick;
-	bool is_op = is_operator_name(name);
+	bool is_op = is_operator_name(name), handled;
 
 	if (nargs < 0 || nargs > MAX_ARGS)
 		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 				   "cannot pass more than %d arguments to a function", MAX_ARGS);
+	/* arrays: polymorphic signatures (func_array.c) */
+	TRY(func_array_resolve(name, argtypes, nargs, out, ret, cast_to, &handled, err));
+	if (handled)
+		return FLOE_OK;
 	for (fam = 0; fam < (int)(sizeof families / sizeof families[0]); fam++)
 		for (k = 0; k < *families[fam].n; k++) {
 			const ScalarFunc *f = &families[fam].t[k];
@@ -617,6 +640,18 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 	if (ret->id == TYPE_DECIMAL && (strstr(name, "var") || strstr(name, "stddev"))) {
 		int s2 = cast_to[0].id == TYPE_DECIMAL ? 2 * cast_to[0].scale : 0;
 		*ret = type_decimal(0, s2 > 16 ? (s2 > 30 ? 30 : s2) : 16);
+	}
+	/* array_agg(x): an array of x's type (arrays of arrays: 0A000) */
+	if (!strcmp(name, "array_agg")) {
+		SqlType e = cast_to[0];
+		if (e.id == TYPE_ARRAY)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "array_agg of arrays (multidimensional arrays) is not supported");
+		if (e.id == TYPE_NULL)
+			e = cast_to[0] = type_make(TYPE_TEXT);
+		*ret = e;
+		ret->elem = (uint8_t)e.id;
+		ret->id = TYPE_ARRAY;
 	}
 	/* min/max(varchar) is text; min/max(char(n)) stays character */
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)

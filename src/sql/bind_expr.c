@@ -17,6 +17,7 @@
 #include <strings.h>
 #include "func/func.h"
 #include "sql/bind.h"
+#include "types/array.h"
 #include "types/cast.h"
 #include "types/decimal.h"
 #include "types/text.h"
@@ -87,15 +88,50 @@ typmod_int(BindCtx *b, Node *n, int *out)
 	return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "type modifiers must be simple constants");
 }
 
+static int base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out);
+
+/* int[], integer[3], int[][] (PostgreSQL ignores the sizes and the number
+ * of dimensions of a declared array type) and the _int4 spellings of
+ * pg_type are arrays of the base type (types/array.h) */
 int
 bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 {
 	const char *name = str_of(tn->names[tn->n_names - 1]);
+	bool arr = tn->n_array_bounds > 0;
+	SqlType e;
+
+	if (name && name[0] == '_' && name[1] && !arr) {
+		static const char *const bases[] = { "bool", "int2", "int4", "int8", "float4", "float8",
+						     "numeric", "text", "varchar", "bpchar", "bytea",
+						     "date", "time", "timestamp", "timestamptz",
+						     "interval", "uuid" };
+		size_t k;
+		for (k = 0; k < sizeof bases / sizeof bases[0]; k++)
+			if (!strcmp(name + 1, bases[k])) {
+				name++;
+				arr = true;
+				break;
+			}
+	}
+	TRY(base_type_name(b, tn, name, &e));
+	if (!arr) {
+		*out = e;
+		return FLOE_OK;
+	}
+	if (!array_elem_supported(e)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "arrays of this type are not supported");
+		fail_at(b, tn->location);
+		return FLOE_ERR;
+	}
+	*out = array_of(e);
+	return FLOE_OK;
+}
+
+static int
+base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out)
+{
 	int m1 = -1, m2 = -1;
 
-	if (tn->n_array_bounds > 0)
-		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "array types are not supported yet"), fail_at(b, tn->location), FLOE_ERR;
 	if (!name)
 		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "invalid type name");
 	if (tn->n_typmods >= 1)
@@ -276,7 +312,8 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 			b->session->param_inferred[e->param - 1] = to;
 		return c;
 	}
-	if (e->type.id == to.id && to.id != TYPE_DECIMAL && to.id != TYPE_TEXT) {
+	if (e->type.id == to.id && to.id != TYPE_DECIMAL && to.id != TYPE_TEXT &&
+	    to.id != TYPE_ARRAY) {
 		e->type = to;
 		return e;
 	}
@@ -413,6 +450,10 @@ bind_colname(Node *n)
 	}
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
 		return "case";
+	case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+		return "array";
+	case PG_QUERY__NODE__NODE_A_INDIRECTION:
+		return bind_colname(n->a_indirection->arg);
 	case PG_QUERY__NODE__NODE_GROUPING_FUNC:
 		return "grouping";
 	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
@@ -857,13 +898,47 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 		Expr *acc = NULL;
 		size_t i;
 
-		if (a->rexpr && a->rexpr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR && any &&
-		    !strcmp(op, "=")) {
-			/* x = ANY (arr): arr is an array's text form (pg_catalog's
-			 * array columns, docs/catalog.md) */
+		if (a->rexpr && a->rexpr->node_case != PG_QUERY__NODE__NODE_A_ARRAY_EXPR &&
+		    a->rexpr->node_case != PG_QUERY__NODE__NODE_SUB_LINK) {
+			/* x op ANY/ALL (array value): func_array.c's floe_any_<op> /
+			 * floe_all_<op>; an unknown literal is an array of x's type */
 			Expr *args[2];
 			if (!(args[0] = bind_expr(b, a->rexpr)) || !(args[1] = bind_expr(b, a->lexpr)))
 				return NULL;
+			if (args[0]->type.id == TYPE_ARRAY || args[0]->unknown_literal ||
+			    args[0]->type.id == TYPE_NULL) {
+				static const char *const ops[] = { "=", "<>", "<", "<=", ">", ">=" };
+				Expr *pair[2];
+				size_t k;
+				for (k = 0; k < 6 && strcmp(op, ops[k]); k++)
+					;
+				if (k == 6) {
+					floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						    "op ANY/ALL (array) is supported for comparison operators only, not %s", op);
+					return fail_at(b, a->location);
+				}
+				if (args[0]->type.id != TYPE_ARRAY) {
+					SqlType et = args[1]->unknown_literal || args[1]->type.id == TYPE_NULL ?
+						type_make(TYPE_TEXT) : args[1]->type;
+					if (!array_elem_supported(et) || et.id == TYPE_ARRAY) {
+						floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE,
+							    "op ANY/ALL (array) requires array on right side");
+						return fail_at(b, a->location);
+					}
+					if (!(args[0] = bind_coerce(b, args[0], array_of(et), COERCE_IMPLICIT, NULL)))
+						return NULL;
+				}
+				pair[0] = args[1];
+				pair[1] = args[0];
+				return bind_call(b, arena_sprintf(b->arena, "floe_%s_%s", any ? "any" : "all", op),
+						 pair, 2, a->location);
+			}
+			if (!any || strcmp(op, "=")) {
+				floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE, "op ANY/ALL (array) requires array on right side");
+				return fail_at(b, a->location);
+			}
+			/* x = ANY (text): the array's text form (pg_catalog's array
+			 * columns, docs/catalog.md) */
 			if (args[0]->type.id != TYPE_TEXT && !args[0]->unknown_literal) {
 				floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE, "op ANY/ALL (array) requires array on right side");
 				return fail_at(b, a->location);
@@ -2243,6 +2318,113 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 	}
 }
 
+/* ARRAY[e1, ..., en]: the elements' common type (or the element type of
+ * an enclosing cast, *target) -> floe_array_build; ARRAY[] needs a cast */
+static Expr *
+bind_array_expr(BindCtx *b, PgQuery__AArrayExpr *ae, const SqlType *target)
+{
+	Expr **es = ARENA_ARRAY(b->arena, Expr *, ae->n_elements + 1);
+	SqlType et;
+	size_t i;
+
+	if (ae->n_elements == 0) {
+		Value v;
+		if (!target) {
+			floe_errorf(b->err, ERRCODE_INDETERMINATE_DATATYPE, "cannot determine type of empty array");
+			floe_error_hint(b->err, "Explicitly cast to the desired type, for example ARRAY[]::integer[].");
+			return fail_at(b, ae->location);
+		}
+		memset(&v, 0, sizeof v);
+		v.type = *target;
+		if (array_encode(b->arena, *target, NULL, 0, &v.u.s, b->err) != FLOE_OK)
+			return NULL;
+		return expr_const(b->arena, &v);
+	}
+	for (i = 0; i < ae->n_elements; i++) {
+		if (ae->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "multidimensional arrays are not supported");
+			return fail_at(b, ae->location);
+		}
+		if (!(es[i] = bind_expr(b, ae->elements[i])))
+			return NULL;
+		if (es[i]->type.id == TYPE_ARRAY) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "multidimensional arrays are not supported");
+			return fail_at(b, ae->location);
+		}
+	}
+	if (target) {
+		/* elements without the length; the cast to *target cuts them */
+		et = array_elem_type(*target);
+		if (et.id == TYPE_TEXT && et.text_kind == TEXT_CHAR)
+			et = type_make(TYPE_TEXT);   /* (char without typmod is char(1)) */
+		else if (et.id == TYPE_TEXT)
+			et.typmod = -1;
+	} else {
+		if (bind_common_type(b, es, (int)ae->n_elements, "ARRAY", &et) != FLOE_OK)
+			return NULL;
+		if (et.id == TYPE_TEXT && et.text_kind == TEXT_CHAR)
+			et = type_make(TYPE_TEXT);
+		if (et.id == TYPE_TEXT && et.text_kind == TEXT_VARCHAR)
+			et = type_varchar(-1);
+	}
+	if (!array_elem_supported(et)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "arrays of this type are not supported");
+		return fail_at(b, ae->location);
+	}
+	for (i = 0; i < ae->n_elements; i++)
+		if (!(es[i] = bind_coerce(b, es[i], et, target ? COERCE_EXPLICIT : COERCE_IMPLICIT, NULL)))
+			return NULL;
+	{
+		const ScalarFunc *fn;
+		SqlType ret, *types = ARENA_ARRAY(b->arena, SqlType, ae->n_elements + 1);
+		SqlType *cast_to = ARENA_ARRAY(b->arena, SqlType, ae->n_elements + 1);
+		Expr *e;
+		for (i = 0; i < ae->n_elements; i++)
+			types[i] = et;
+		if (func_resolve_scalar("floe_array_build", types, (int)ae->n_elements, &fn, &ret, cast_to,
+					b->err) != FLOE_OK)
+			return fail_at(b, ae->location);
+		e = expr_new(b->arena, EXPR_FUNC, ret, (int)ae->n_elements);
+		e->fn = fn;
+		e->location = bind_location(b, ae->location);
+		for (i = 0; i < ae->n_elements; i++)
+			e->args[i] = es[i];
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+		return e;
+	}
+}
+
+/* a[i] / a[lo:hi] / a[lo:] / a[:hi] / a[:] of an array value */
+static Expr *
+bind_subscript(BindCtx *b, Expr *base, PgQuery__AIndirection *ind)
+{
+	PgQuery__AIndices *ix;
+	Expr *args[3];
+	int n = 1;
+
+	if (ind->n_indirection != 1) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "multidimensional arrays are not supported");
+		return NULL;
+	}
+	ix = ind->indirection[0]->a_indices;
+	args[0] = base;
+	if (!ix->is_slice) {
+		if (!(args[1] = bind_expr(b, ix->uidx)))
+			return NULL;
+		return bind_call(b, "floe_array_subscript", args, 2, -1);
+	}
+	if (ix->lidx && !(args[n++] = bind_expr(b, ix->lidx)))
+		return NULL;
+	if (ix->uidx && !(args[n++] = bind_expr(b, ix->uidx)))
+		return NULL;
+	return bind_call(b, ix->lidx && ix->uidx ? "floe_array_slice" : ix->lidx ? "floe_array_slice_lo" :
+			 ix->uidx ? "floe_array_slice_hi" : "floe_array_slice_all", args, n, -1);
+}
+
 Expr *
 bind_expr(BindCtx *b, Node *n)
 {
@@ -2326,6 +2508,16 @@ bind_expr(BindCtx *b, Node *n)
 		e = bind_reg_cast(b, n->type_cast, &handled);
 		if (handled)
 			return e;
+		if (inner->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+			/* ARRAY[...]::t[]: the elements are cast to t (ARRAY[]::int[]) */
+			if (bind_type_name(b, tn, &t) != FLOE_OK)
+				return NULL;
+			if (t.id == TYPE_ARRAY) {
+				if (!(a = bind_array_expr(b, inner->a_array_expr, &t)))
+					return NULL;
+				return bind_coerce(b, a, t, COERCE_EXPLICIT, NULL);
+			}
+		}
 		if (inner->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && tn->n_names >= 1 &&
 		    !strcmp(str_of(tn->names[tn->n_names - 1]) ? str_of(tn->names[tn->n_names - 1]) : "", "text")) {
 			/* x::regtype::text is format_type(x, NULL) */
@@ -2354,10 +2546,17 @@ bind_expr(BindCtx *b, Node *n)
 		return e;
 	}
 	case PG_QUERY__NODE__NODE_A_INDIRECTION: {
-		/* arr[i]: floe has no array type; the arrays of pg_catalog
-		 * (current_schemas(), ...) are their text form '{a,b}' */
+		/* arr[i], arr[lo:hi] on arrays (func_array.c); the arrays of
+		 * pg_catalog (current_schemas(), ...) are their text form '{a,b}' */
 		PgQuery__AIndirection *ind = n->a_indirection;
-		Expr *args[2];
+		Expr *args[3], *base = NULL;
+		if (ind->n_indirection >= 1 &&
+		    ind->indirection[0]->node_case == PG_QUERY__NODE__NODE_A_INDICES) {
+			if (!(base = bind_expr(b, ind->arg)))
+				return NULL;
+			if (base->type.id == TYPE_ARRAY)
+				return bind_subscript(b, base, ind);
+		}
 		if (ind->n_indirection != 1 ||
 		    ind->indirection[0]->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
 		    ind->indirection[0]->a_indices->is_slice) {
@@ -2365,7 +2564,7 @@ bind_expr(BindCtx *b, Node *n)
 				    "field selection and array slices are not supported yet");
 			return NULL;
 		}
-		if (!(args[0] = bind_expr(b, ind->arg)) ||
+		if (!(args[0] = base) ||
 		    !(args[1] = bind_expr(b, ind->indirection[0]->a_indices->uidx)))
 			return NULL;
 		if (args[0]->type.id != TYPE_TEXT && !args[0]->unknown_literal) {
@@ -2389,6 +2588,8 @@ bind_expr(BindCtx *b, Node *n)
 		}
 		return bind_expr(b, cc->arg);
 	}
+	case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+		return bind_array_expr(b, n->a_array_expr, NULL);
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
 		return bind_case(b, n->case_expr);
 	case PG_QUERY__NODE__NODE_COALESCE_EXPR:

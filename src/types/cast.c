@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "types/array.h"
 #include "types/cast.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
@@ -78,6 +79,15 @@ cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 {
 	if ((unsigned)from.id >= TYPE__COUNT || (unsigned)to.id >= TYPE__COUNT)
 		return false;
+	/* arrays: element-wise when the elements cast in this context
+	 * (array_coerce); to text by the output function (assignment), from
+	 * text by the input function (explicit) */
+	if (from.id == TYPE_ARRAY && to.id == TYPE_ARRAY)
+		return cast_allowed(array_elem_type(from), array_elem_type(to), ctx);
+	if (from.id == TYPE_ARRAY)
+		return to.id == TYPE_TEXT && ctx != COERCE_IMPLICIT;
+	if (to.id == TYPE_ARRAY)
+		return from.id == TYPE_NULL || (from.id == TYPE_TEXT && ctx == COERCE_EXPLICIT);
 	if (to.id == TYPE_NULL)
 		return from.id == TYPE_NULL;
 	int need = ctx_tab[from.id][to.id];
@@ -216,6 +226,11 @@ cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe
 		size_t m;
 		TRY(text__fit_char(to, s, n, (flags & CAST_EXPLICIT) != 0, a, &p, &m, err));
 		set_str(&r, p, m, a);
+		*out = r;
+		return FLOE_OK;
+	}
+	if (t == TYPE_ARRAY && f == TYPE_ARRAY) {
+		TRY(array_cast(&in->u.s, in->type, to, flags, a, &r.u.s, err));
 		*out = r;
 		return FLOE_OK;
 	}
@@ -615,8 +630,7 @@ cast_vector(const Vector *in, uint32_t count, Vector *out, SqlType to, int flags
 	int rc0 = checked_path(in, count, out, to, err);
 	if (rc0 != -1)
 		return rc0;
-	bool strings = to.id == TYPE_TEXT || to.id == TYPE_BYTEA || in->type.id == TYPE_TEXT ||
-		       in->type.id == TYPE_BYTEA;
+	bool strings = type_is_string(to.id) || type_is_string(in->type.id);
 	Arena *scratch = strings ? arena_new(0) : out->arena;
 	int rc = FLOE_OK;
 	bool unconstrained = to.id == TYPE_DECIMAL && to.precision == 0;

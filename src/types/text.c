@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "types/array.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
 #include "types/text.h"
@@ -779,6 +780,8 @@ value_to_text(const Value *v, Arena *a, size_t *len)
 		buf[n] = '\0';
 		break;
 	}
+	case TYPE_ARRAY:
+		return array_to_text(&v->u.s, v->type, a, len);
 	case TYPE_NULL:
 	case TYPE__COUNT:
 		break;
@@ -885,6 +888,9 @@ value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a, floe_e
 		return datetime_parse_interval(s, n, &out->u.iv, err);
 	case TYPE_UUID:
 		return text_parse_uuid(s, n, &out->u.uuid, err);
+	case TYPE_ARRAY:
+		TRY(text_validate_utf8(s, n, err));
+		return array_from_text(s, n, t, a, &out->u.s, err);
 	case TYPE__COUNT:
 		break;
 	}

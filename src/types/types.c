@@ -1,5 +1,7 @@
 /*
  * types.c — type metadata: widths, PostgreSQL names and OIDs (types.h).
+ * Arrays (TYPE_ARRAY) are named and numbered by their element type:
+ * "integer[]", OID 1007 (pg_type.typarray of int4).
  */
 #include <stdio.h>
 #include "types/types.h"
@@ -16,7 +18,7 @@ type_width(TypeId id)
 	case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
 	case TYPE_FLOAT64: return 8;
 	case TYPE_DECIMAL: return sizeof(int128);
-	case TYPE_TEXT: case TYPE_BYTEA: return sizeof(strview);
+	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY: return sizeof(strview);
 	case TYPE_INTERVAL: return sizeof(Interval);
 	case TYPE_UUID: return sizeof(Uuid);
 	case TYPE__COUNT: break;
@@ -64,6 +66,15 @@ type_name(SqlType t, char *buf, size_t n)
 	case TYPE_TIMESTAMPTZ: s = "timestamp with time zone"; break;
 	case TYPE_INTERVAL: s = "interval"; break;
 	case TYPE_UUID: s = "uuid"; break;
+	case TYPE_ARRAY: {
+		/* the element's name, then [] (format_type: "integer[]") */
+		char eb[64];
+		SqlType e = t;
+		e.id = (TypeId)t.elem;
+		e.elem = 0;
+		snprintf(buf, n, "%s[]", type_name(e, eb, sizeof eb));
+		return buf;
+	}
 	case TYPE__COUNT: break;
 	}
 	snprintf(buf, n, "%s", s);
@@ -90,15 +101,89 @@ type_pg_oid(TypeId id)
 	case TYPE_TIMESTAMPTZ: return 1184;
 	case TYPE_INTERVAL: return 1186;
 	case TYPE_UUID: return 2950;
+	case TYPE_ARRAY: return 2277;   /* anyarray; type_pg_oid_of knows the element */
 	case TYPE__COUNT: break;
 	}
 	return 705;
 }
 
+/* pg_type.typarray of each element type (PostgreSQL 15's OIDs). */
+static uint32_t
+array_oid(SqlType e)
+{
+	switch ((TypeId)e.id) {
+	case TYPE_BOOL: return 1000;
+	case TYPE_INT16: return 1005;
+	case TYPE_INT32: return 1007;
+	case TYPE_INT64: return 1016;
+	case TYPE_FLOAT32: return 1021;
+	case TYPE_FLOAT64: return 1022;
+	case TYPE_DECIMAL: return 1231;
+	case TYPE_TEXT:
+		return e.text_kind == TEXT_VARCHAR ? 1015 : e.text_kind == TEXT_CHAR ? 1014 : 1009;
+	case TYPE_BYTEA: return 1001;
+	case TYPE_DATE: return 1182;
+	case TYPE_TIME: return 1183;
+	case TYPE_TIMESTAMP: return 1115;
+	case TYPE_TIMESTAMPTZ: return 1185;
+	case TYPE_INTERVAL: return 1187;
+	case TYPE_UUID: return 2951;
+	default: return 2277;
+	}
+}
+
+uint32_t
+type_array_elem_oid(uint32_t arr_oid)
+{
+	static const uint32_t elems[] = { 16, 21, 23, 20, 700, 701, 1700, 25, 1043, 1042, 17,
+					  1082, 1083, 1114, 1184, 1186, 2950 };
+	size_t i;
+	for (i = 0; i < sizeof elems / sizeof elems[0]; i++) {
+		SqlType e = type_make(TYPE_NULL);
+		switch (elems[i]) {
+		case 16: e.id = TYPE_BOOL; break;
+		case 21: e.id = TYPE_INT16; break;
+		case 23: e.id = TYPE_INT32; break;
+		case 20: e.id = TYPE_INT64; break;
+		case 700: e.id = TYPE_FLOAT32; break;
+		case 701: e.id = TYPE_FLOAT64; break;
+		case 1700: e.id = TYPE_DECIMAL; break;
+		case 25: e.id = TYPE_TEXT; break;
+		case 1043: e.id = TYPE_TEXT; e.text_kind = TEXT_VARCHAR; break;
+		case 1042: e.id = TYPE_TEXT; e.text_kind = TEXT_CHAR; break;
+		case 17: e.id = TYPE_BYTEA; break;
+		case 1082: e.id = TYPE_DATE; break;
+		case 1083: e.id = TYPE_TIME; break;
+		case 1114: e.id = TYPE_TIMESTAMP; break;
+		case 1184: e.id = TYPE_TIMESTAMPTZ; break;
+		case 1186: e.id = TYPE_INTERVAL; break;
+		default: e.id = TYPE_UUID; break;
+		}
+		if (array_oid(e) == arr_oid)
+			return elems[i];
+	}
+	return 0;
+}
+
+uint32_t
+type_pg_oid_of(SqlType t)
+{
+	if (t.id == TYPE_ARRAY) {
+		SqlType e = t;
+		e.id = (TypeId)t.elem;
+		return array_oid(e);
+	}
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
+		return 1043;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
+		return 1042;
+	return type_pg_oid(t.id);
+}
+
 SqlType
 type_make(TypeId id)
 {
-	SqlType t = { id, 0, 0, TEXT_PLAIN, -1 };
+	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1 };
 	return t;
 }
 
@@ -124,7 +209,7 @@ bool
 type_equal(SqlType a, SqlType b)
 {
 	return a.id == b.id && a.precision == b.precision && a.scale == b.scale &&
-	       a.text_kind == b.text_kind && a.typmod == b.typmod;
+	       a.text_kind == b.text_kind && a.typmod == b.typmod && a.elem == b.elem;
 }
 
 bool
@@ -143,7 +228,7 @@ type_is_numeric(TypeId id)
 bool
 type_is_string(TypeId id)
 {
-	return id == TYPE_TEXT || id == TYPE_BYTEA;
+	return id == TYPE_TEXT || id == TYPE_BYTEA || id == TYPE_ARRAY;
 }
 
 bool

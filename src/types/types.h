@@ -17,12 +17,17 @@
  *   TYPE_TIMESTAMPTZ  int64_t microseconds since 1970-01-01 00:00 UTC
  *   TYPE_INTERVAL     Interval {months, days, micros}
  *   TYPE_UUID         Uuid (16 bytes, big-endian as written)
+ *   TYPE_ARRAY        strview over array.h's encoding; element type in
+ *                     SqlType.elem with the element's precision/scale/
+ *                     text_kind/typmod in the other fields (array.h)
  *   TYPE_NULL         no storage: the type of a bare NULL literal
  *
  * INTERFACE ROUTINES
  *   type_width(id)            bytes per value in a flat vector
  *   type_name(t, buf, n)      PostgreSQL's spelling ("numeric(10,2)")
  *   type_pg_oid(id)           the PostgreSQL type OID (for pgwire, pg_catalog)
+ *   type_pg_oid_of(t)         the same for a full SqlType (arrays: int4[] 1007 ...)
+ *   type_array_elem_oid(oid)  1007 -> 23; 0 when oid is not an array type
  *   type_make(id) / type_decimal(p, s) / type_varchar(n)
  *   type_equal(a, b)
  */
@@ -53,6 +58,7 @@ typedef enum TypeId {
 	TYPE_TIMESTAMPTZ,
 	TYPE_INTERVAL,
 	TYPE_UUID,
+	TYPE_ARRAY,         /* one-dimensional array of SqlType.elem (array.h) */
 	TYPE__COUNT
 } TypeId;
 
@@ -64,6 +70,8 @@ typedef struct SqlType {
 	uint8_t precision;  /* TYPE_DECIMAL: 1..38; 0 = unconstrained numeric */
 	uint8_t scale;      /* TYPE_DECIMAL */
 	uint8_t text_kind;  /* TYPE_TEXT: TextKind */
+	uint8_t elem;       /* TYPE_ARRAY: the element's TypeId (the fields above
+			       and typmod then describe the element) */
 	int32_t typmod;     /* TYPE_TEXT: varchar(n)/char(n) length, -1 none */
 } SqlType;
 
@@ -84,6 +92,9 @@ typedef struct Uuid {
 size_t type_width(TypeId id);
 const char *type_name(SqlType t, char *buf, size_t n);
 uint32_t type_pg_oid(TypeId id);
+uint32_t type_pg_oid_of(SqlType t);
+/* the element type OID of an array type OID (1007 -> 23), 0 if not one */
+uint32_t type_array_elem_oid(uint32_t array_oid);
 SqlType type_make(TypeId id);
 SqlType type_decimal(int precision, int scale);
 SqlType type_varchar(int32_t n);

@@ -183,7 +183,7 @@ vector_get_value(const Vector *v, uint32_t i, Value *out)
 			out->dzeros = (uint8_t)(v->type.scale -
 						vector_dscale_at(v, vector_dscale_of(v), k, out->u.d));
 		break;
-	case TYPE_TEXT: case TYPE_BYTEA: out->u.s = ((const strview *)d)[k]; break;
+	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY: out->u.s = ((const strview *)d)[k]; break;
 	case TYPE_INTERVAL: out->u.iv = ((const Interval *)d)[k]; break;
 	case TYPE_UUID: out->u.uuid = ((const Uuid *)d)[k]; break;
 	case TYPE__COUNT: break;
@@ -219,7 +219,7 @@ vector_set_value(Vector *v, uint32_t i, const Value *value)
 			v->dscale[i] = (uint8_t)(value->dzeros <= v->type.scale ?
 						 v->type.scale - value->dzeros : v->type.scale);
 		break;
-	case TYPE_TEXT: case TYPE_BYTEA:
+	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY:
 		vector_set_string(v, i, strview_data(&value->u.s), value->u.s.len);
 		break;
 	case TYPE_INTERVAL: ((Interval *)d)[i] = value->u.iv; break;
