@@ -52,8 +52,9 @@
  *      `out` is written when it passes FLUSH_AT, at ReadyForQuery, on Flush
  *      and before closing.
  *   3. In PG_FAILED nothing but Sync and Terminate is processed; Sync always
- *      answers ReadyForQuery and drops every portal (each Sync ends the
- *      implicit transaction; the status byte is the backend's txn_status).
+ *      answers ReadyForQuery; outside a transaction block it drops every
+ *      portal (it ends the implicit transaction), inside one they stay
+ *      until the block ends (the status byte is the backend's txn_status).
  *   4. Decoding never trusts a count from the wire: every get is bounded by
  *      the message (PgReader) and arrays are sized from what remains.
  *   5. A portal is run once: with a row limit its DataRows are encoded into
@@ -1957,7 +1958,10 @@ message(PgConn *c, char type, PgReader *r)
 		pgwire_flush(c);
 		return FLOE_OK;
 	case 'S':
-		drop_all_portals(c);
+		/* portals live until the transaction ends (pgjdbc's fetch size
+		 * runs Execute n again after a Sync inside a block) */
+		if (!c->be->txn_status || !c->session || c->be->txn_status(c->be->ctx, c->session) == 'I')
+			drop_all_portals(c);
 		c->state = PG_READY;
 		send_ready(c);
 		return FLOE_OK;
