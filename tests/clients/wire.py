@@ -6,8 +6,9 @@ Usage: wire.py HOST PORT TEST      TEST: proto | garbage [N]
 proto    byte-level behaviour libpq does not expose: SSLRequest/GSSENCRequest
          answered 'N', protocol version negotiation, Execute with a row
          limit (PortalSuspended), error recovery that discards until Sync,
-         Describe of statements and portals, Close, unknown message types
-         and bad lengths (FATAL 08P01).  The expectations were checked
+         Describe of statements and portals, Close, ReadyForQuery's status
+         byte (I/T/E), NoticeResponse fields, Terminate, unknown message
+         types and bad lengths (FATAL 08P01).  The expectations were checked
          against PostgreSQL 15 with this same script (WIRE_USER=postgres
          WIRE_DB=postgres): all pass there but gssenc_request_N, as a
          PostgreSQL built with GSSAPI answers 'G'.
@@ -233,6 +234,24 @@ def test_proto(host, port):
     check(t == b"1", "flush", t)
     c.msg(b"S")
     c.until()
+
+    # ReadyForQuery's status byte: I idle, T in a block, E in a failed block
+    tc = ready(host, port, "status_byte")
+    st = []
+    for q in ("BEGIN", "SELECT 1 / 0", "SELECT 1", "ROLLBACK"):
+        tc.msg(b"Q", cstr(q))
+        st.append(tc.until()[-1][1])
+    check(st == [b"T", b"E", b"E", b"I"], "ready_status_T_E_I", str(st))
+    # NoticeResponse: S, V, C 00000, M
+    tc.msg(b"Q", cstr("DROP TABLE IF EXISTS wire_nosuch"))
+    msgs = tc.until()
+    n = [fields(b) for t, b in msgs if t == b"N"]
+    check(types(msgs) == "NCZ" and n[0].get("S") == "NOTICE" and n[0].get("V") == "NOTICE" and
+          n[0].get("C") == "00000" and n[0].get("M") == 'table "wire_nosuch" does not exist, skipping',
+          "notice_fields", str(n))
+    # Terminate: the server closes the connection without an answer
+    tc.msg(b"X")
+    check(tc.closed(), "terminate_closes")
 
     # unknown message type: FATAL 08P01 and the connection closes
     c.msg(b"@", b"")
