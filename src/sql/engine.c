@@ -915,6 +915,15 @@ engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err)
 	case 1186: *out = type_make(TYPE_INTERVAL); return FLOE_OK;
 	case 2950: *out = type_make(TYPE_UUID); return FLOE_OK;
 	default:
+		if (type_array_elem_oid(oid)) {
+			/* int4[] ...: an array of the element type (types/array.h) */
+			TRY(engine_type_from_pg_oid(type_array_elem_oid(oid), out, err));
+			if (out->id == TYPE_DECIMAL)
+				out->scale = NUMERIC_DEFAULT_SCALE;   /* as array_of */
+			out->elem = (uint8_t)out->id;
+			out->id = TYPE_ARRAY;
+			return FLOE_OK;
+		}
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "parameters of type OID %u are not supported yet", oid);
 	}

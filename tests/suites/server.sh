@@ -223,6 +223,15 @@ if [ -n "$pgconn" ] && "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 		fail param_types "exit $?" "$tmp/param_types.out"
 	fi
 fi
+# ---- arrays (psycopg 3): text and binary results as Python lists, list
+# parameters in text and binary; answers and type OIDs equal to PostgreSQL 15's
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 60 "$pyexe" tests/clients/array_client.py "$conninfo" ${pgconn:+"$pgconn"} >"$tmp/array.out" 2>&1; then
+		pass "arrays_psycopg3 ($(grep -c '^ok ' "$tmp/array.out") checks$([ -n "$pgconn" ] && echo ', equal to PostgreSQL 15'))"
+	else
+		fail arrays_psycopg3 "exit $?" "$tmp/array.out"
+	fi
+fi
 printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n' >"$tmp/copy_in.csv"
 cat >"$tmp/copy_psql.sql" <<SQL
 DROP TABLE IF EXISTS copy_psql;
