@@ -56,6 +56,11 @@ struct Session {
 	char *database;
 	const struct Zone *tz;    /* TimeZone (datetime.h DatetimeZone; NULL: UTC),
 				     installed on the thread at statement start */
+	/* session_exec's parse and statement arenas, reset (not freed) after
+	 * each use so a statement does not map and unmap them (engine.c);
+	 * NULL until first used; exec_busy: in use (a nested call makes its own) */
+	Arena *exec_parse_arena, *exec_stmt_arena;
+	bool exec_busy;
 };
 
 typedef struct Scope {
