@@ -92,6 +92,7 @@
 
 #include "server/pgwire.h"
 #include "server/pgwire_msg.h"
+#include "types/array.h"
 #include "types/datetime.h"
 #include "types/text.h"
 
@@ -276,6 +277,8 @@ fatal(PgConn *c, const char *sqlstate, const char *msg)
 static uint32_t
 col_oid(SqlType t)
 {
+	if (t.id == TYPE_ARRAY)
+		return type_pg_oid_of(t);   /* int4[] 1007 ... (types.c) */
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_VARCHAR)
 		return 1043;
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
@@ -399,6 +402,39 @@ numeric_send(PgBuf *b, const char *s)
 		pgbuf_int16(b, digits[i]);
 }
 
+static void binary_field(PgConn *c, const Vector *v, uint32_t row);
+
+/* array_send: int32 ndim (0 for '{}'), has-null flag, element OID, then
+ * per dimension int32 length and lower bound 1, then each element as a
+ * binary field of its type (length -1 for NULL) */
+static void
+binary_array(PgConn *c, const Value *val, SqlType t)
+{
+	SqlType et = array_elem_type(t);
+	floe_error err;
+	Value *vals;
+	uint32_t n = 0, k;
+	bool nulls = false;
+
+	if (array_decode(&val->u.s, t, c->scratch, &vals, &n, &err) != FLOE_OK)
+		n = 0;
+	for (k = 0; k < n; k++)
+		nulls |= vals[k].is_null;
+	pgbuf_int32(&c->out, n ? 1 : 0);
+	pgbuf_int32(&c->out, nulls);
+	pgbuf_int32(&c->out, (int32_t)type_pg_oid_of(et));
+	if (n) {
+		pgbuf_int32(&c->out, (int32_t)n);
+		pgbuf_int32(&c->out, 1);
+	}
+	for (k = 0; k < n; k++) {
+		Vector ev;
+		/* numeric elements at their own scale (array.h) */
+		vector_init_const(&ev, &vals[k], c->scratch);
+		binary_field(c, &ev, 0);
+	}
+}
+
 /* Append one binary field (length word included) for row `row` of v. */
 static void
 binary_field(PgConn *c, const Vector *v, uint32_t row)
@@ -459,6 +495,9 @@ binary_field(PgConn *c, const Vector *v, uint32_t row)
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
 		pgbuf_append(b, strview_data(&val.u.s), val.u.s.len);
+		break;
+	case TYPE_ARRAY:
+		binary_array(c, &val, v->type);
 		break;
 	default: {
 		const char *s = value_to_text(&val, c->scratch, &len);
@@ -522,6 +561,77 @@ numeric_text(Arena *a, const uint8_t *p, size_t n)
 	}
 	*o = 0;
 	return out;
+}
+
+static char *binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
+			       int idx, floe_error *err);
+
+/* array_recv's input (one dimension; see binary_array) to array text */
+static char *
+binary_array_param(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n, int idx,
+		   floe_error *err)
+{
+	uint32_t elem = type_array_elem_oid(oid), ndim, cnt, k;
+	size_t at = 12, len = 1, cap = 64;
+	char *out;
+
+	if (n < 12)
+		goto bad;
+	ndim = pg_get_u32(p);
+	if (ndim == 0)
+		return arena_strdup(a, "{}");
+	if (ndim != 1) {
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "multidimensional arrays are not supported");
+		return NULL;
+	}
+	if (pg_get_u32(p + 8) != elem || n < 20 || pg_get_u32(p + 16) != 1)
+		goto bad;
+	cnt = pg_get_u32(p + 12);
+	at = 20;
+	out = arena_alloc(a, cap);
+	out[0] = '{';
+	for (k = 0; k < cnt; k++) {
+		const char *t = "NULL";
+		size_t tl = 4;
+		int32_t el;
+		if (n - at < 4)
+			goto bad;
+		el = (int32_t)pg_get_u32(p + at);
+		at += 4;
+		if (el >= 0) {
+			Value tv;
+			char *txt;
+			if ((size_t)el > n - at)
+				goto bad;
+			if (!(txt = binary_param_text(c, a, elem, p + at, (size_t)el, idx, err)))
+				return NULL;
+			at += (size_t)el;
+			memset(&tv, 0, sizeof tv);
+			tv.type = type_make(TYPE_TEXT);
+			tv.u.s = strview_make(txt, (uint32_t)strlen(txt));
+			t = array_elem_out(&tv, a, &tl);
+		} else if (el != -1) {
+			goto bad;
+		}
+		if (len + tl + 3 > cap) {
+			size_t nc = (len + tl + 3) * 2;
+			out = arena_realloc(a, out, cap, nc);
+			cap = nc;
+		}
+		if (k)
+			out[len++] = ',';
+		memcpy(out + len, t, tl);
+		len += tl;
+	}
+	if (at != n)
+		goto bad;
+	out[len++] = '}';
+	out[len] = 0;
+	return out;
+bad:
+	floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
+		    "incorrect binary data format in bind parameter %d", idx + 1);
+	return NULL;
 }
 
 /* A binary parameter (type oid) to the text the engine parses; NULL and
@@ -629,6 +739,8 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		memcpy(v.u.uuid.b, p, 16);
 		goto as_text;
 	default:
+		if (type_array_elem_oid(oid))
+			return binary_array_param(c, a, oid, p, n, idx, err);
 		break;
 	}
 	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
