@@ -271,6 +271,25 @@ else
 	fail floe_user_remove "$out" "$wh/roles"
 fi
 
+# psql's cancel (issue 3: every client cancels): SIGINT makes psql send a
+# CancelRequest, the running statement stops with 57014 as on PostgreSQL
+PGPASSWORD='R3ader pw2' psql -X -v VERBOSITY=verbose "$(ci reader)" \
+	-c "SELECT count(*) FROM generate_series(1, 2000000000)" >"$tmp/cancel.out" 2>&1 &
+cpid=$!
+sleep 3
+for _ in $(seq 30); do
+	kill -0 "$cpid" 2>/dev/null || break
+	kill -INT "$cpid" 2>/dev/null
+	sleep 1
+done
+kill -0 "$cpid" 2>/dev/null && kill -KILL "$cpid" 2>/dev/null
+wait "$cpid"
+if [ "$(grep -v '^LOCATION:' "$tmp/cancel.out")" = $'Cancel request sent\nERROR:  57014: canceling statement due to user request' ]; then
+	pass "psql_cancel (SIGINT: CancelRequest, 57014)"
+else
+	fail psql_cancel "unexpected output" "$tmp/cancel.out"
+fi
+
 # failed logins are rate-limited per source address: wrong passwords from
 # 127.0.0.1 until refused; then 127.0.0.1 is refused at once, while
 # 127.0.0.2 is still asked for its password (AuthenticationSASL, R 10)
