@@ -18,6 +18,7 @@
 #include "exec/expr.h"
 #include "func/func.h"
 #include "types/cast.h"
+#include "types/datetime.h"
 
 Expr *
 expr_new(Arena *a, ExprKind kind, SqlType type, int nargs)
@@ -139,42 +140,58 @@ expr_has_colref(const Expr *e)
 
 /* ---- helpers ---------------------------------------------------------- */
 
+/* 1 + the largest row of sel (n when sel is NULL): the physical length a
+ * result under sel needs.  Four running maxima, so the loop vectorizes. */
 static uint32_t
 phys_rows(const uint32_t *sel, uint32_t n)
 {
-	uint32_t i, m = 0;
+	uint32_t i, m0 = 0, m1 = 0, m2 = 0, m3 = 0;
 
 	if (!sel)
 		return n;
-	for (i = 0; i < n; i++)
-		if (sel[i] + 1 > m)
-			m = sel[i] + 1;
-	return m;
+	if (n == 0)
+		return 0;
+	for (i = 0; i + 4 <= n; i += 4) {
+		m0 = sel[i] > m0 ? sel[i] : m0;
+		m1 = sel[i + 1] > m1 ? sel[i + 1] : m1;
+		m2 = sel[i + 2] > m2 ? sel[i + 2] : m2;
+		m3 = sel[i + 3] > m3 ? sel[i + 3] : m3;
+	}
+	for (; i < n; i++)
+		m0 = sel[i] > m0 ? sel[i] : m0;
+	m0 = m1 > m0 ? m1 : m0;
+	m2 = m3 > m2 ? m3 : m2;
+	return (m2 > m0 ? m2 : m0) + 1;
 }
 
-/* out[sel[j]] = src[j] for j < n (src dense, any kind). */
+/*
+ * out[sel[j]] = src[j] for j < n (src dense and flat, n rows): out becomes
+ * a DICT over src whose map sends row sel[j] to j (rows outside sel go to
+ * row 0, so a stray read of one stays in bounds).  No row is copied, and
+ * a consumer that gathers rows sel[0..n) again gets src back as is
+ * (vector_dense_under).
+ */
 static void
-scatter(Vector *out, const Vector *src, const uint32_t *sel, uint32_t n)
+scatter(Vector *out, Vector *src, const uint32_t *sel, uint32_t n, uint32_t phys,
+	Arena *scratch)
 {
-	VectorView v;
-	size_t w = type_width(out->type.id);
-	const char *sd;
-	char *od = out->data;
+	Vector *child = ARENA_NEW(scratch, Vector);
+	uint32_t *map = arena_calloc(scratch, sizeof(uint32_t) * (phys ? phys : 1));
 	uint32_t j;
-	bool dec = out->type.id == TYPE_DECIMAL;   /* carries display scales */
 
-	vector_view(src, &v);
-	sd = v.data;
-	for (j = 0; j < n; j++) {
-		uint32_t k = v.sel ? v.sel[j] : j;
-		memcpy(od + (size_t)sel[j] * w, sd + (size_t)k * w, w);
-		if (validity_get(v.validity, k))
-			vector_set_valid(out, sel[j]);
-		else
-			vector_set_null(out, sel[j]);
-		if (dec)
-			vector_copy_dscale(out, sel[j], src, k);
-	}
+	if (src->kind != VECTOR_FLAT)
+		vector_flatten(src, n);
+	*child = *src;
+	for (j = 0; j < n; j++)
+		map[sel[j]] = j;
+	*out = *src;
+	out->kind = VECTOR_DICT;
+	out->capacity = phys;
+	out->validity = NULL;
+	out->data = NULL;
+	out->dscale = NULL;
+	out->child = child;
+	out->dict_sel = map;
 }
 
 /* out[k] = src[k] for k in sel (both physical-indexed). */
@@ -219,7 +236,11 @@ gather(Vector *dst, const Vector *v, const uint32_t *sel, uint32_t n, Arena *scr
 		*dst = *v;
 		return;
 	}
-	vector_init(dst, v->type, scratch, n);
+	if (vector_dense_under(v, sel, n)) {
+		*dst = *v->child;
+		return;
+	}
+	vector_init_raw(dst, v->type, scratch, n);
 	vector_copy_rows(dst, 0, v, sel, n);
 }
 
@@ -253,9 +274,11 @@ int
 expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uint32_t n,
 	  Arena *scratch, Vector *out)
 {
-	uint32_t phys = phys_rows(sel, n);
+	uint32_t phys;
 	uint32_t i;
 
+	phys = e->kind == EXPR_CONST || e->kind == EXPR_COLREF || e->kind == EXPR_FUNC ||
+	       e->kind == EXPR_CAST ? 0 : phys_rows(sel, n);
 	switch (e->kind) {
 	case EXPR_CONST:
 		vector_init_const(out, &e->value, scratch);
@@ -335,21 +358,37 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 			VectorView v;
 			uint32_t nn = 0;
 
+			uint32_t *t;
+			const uint8_t *vd;
+
 			TRY(expr_eval(ctx, e->args[j], in, active, nactive, scratch, &a));
 			vector_view(&a, &v);
-			for (a_i = 0; a_i < nactive; a_i++) {
-				uint32_t r = active[a_i];
-				int b = bool_at(&v, r);
-				if (b == decided) {
+			vd = v.data;
+			/* branch-free: every row gets the deciding value (rows left
+			 * open are overwritten at the end; out has no NULLs before
+			 * then) and is appended to next unless it was decided */
+			if (!v.validity) {
+				const uint32_t *vs = v.sel;
+				for (a_i = 0; a_i < nactive; a_i++) {
+					uint32_t r = active[a_i];
+					int b = vd[vs ? vs[r] : r] != 0;
 					od[r] = (uint8_t)decided;
-					vector_set_valid(out, r);
-				} else {
-					if (b < 0)
-						saw_null[r] = 1;
-					next[nn++] = r;
+					next[nn] = r;
+					nn += b != decided;
+				}
+			} else {
+				for (a_i = 0; a_i < nactive; a_i++) {
+					uint32_t r = active[a_i];
+					int b = bool_at(&v, r);
+					od[r] = (uint8_t)decided;
+					saw_null[r] |= (uint8_t)(b < 0);
+					next[nn] = r;
+					nn += b != decided;
 				}
 			}
-			memcpy(active, next, sizeof(uint32_t) * nn);
+			t = active;
+			active = next;
+			next = t;
 			nactive = nn;
 		}
 		for (a_i = 0; a_i < nactive; a_i++) {
@@ -471,6 +510,47 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 }
 
 /*
+ * date -> timestamp without time zone, the cast a comparison of a date
+ * column with a timestamp (date '...' - interval '...') puts on every row:
+ * a typed loop instead of cast_vector's per-Value path.  false when the
+ * cast is another one (or a row is out of range: cast_vector then reports
+ * it).
+ */
+static bool
+cast_date_timestamp(const Vector *in, uint32_t n, Vector *out, SqlType to)
+{
+	VectorView v;
+	const int32_t *d;
+	int64_t *o = out->data;
+	uint32_t i;
+
+	if (in->type.id != TYPE_DATE || to.id != TYPE_TIMESTAMP)
+		return false;
+	vector_view(in, &v);
+	d = v.data;
+	for (i = 0; i < n; i++) {
+		uint32_t k = v.sel ? v.sel[i] : i;
+		int32_t x = d[k];
+		if (x == DATE_NOEND || x == DATE_NOBEGIN ||
+		    (int128)x * USECS_PER_DAY < TS_MIN_USECS || (int128)x * USECS_PER_DAY > TS_MAX_USECS) {
+			if (!validity_get(v.validity, k))
+				continue;
+			if (x == DATE_NOEND || x == DATE_NOBEGIN)
+				o[i] = x == DATE_NOEND ? TS_NOEND : TS_NOBEGIN;
+			else
+				return false;
+			continue;
+		}
+		o[i] = (int64_t)x * USECS_PER_DAY;
+	}
+	if (v.validity)
+		for (i = 0; i < n; i++)
+			if (!validity_get(v.validity, v.sel ? v.sel[i] : i))
+				vector_set_null(out, i);
+	return true;
+}
+
+/*
  * A function call or cast: evaluate the arguments on the rows, run the
  * kernel densely, scatter under a selection.
  */
@@ -497,7 +577,9 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 		Vector *target = (sel || fold) ? &dense : out;
 
 		vector_init(target, e->type, scratch, rows ? rows : 1);
-		if (e->kind == EXPR_CAST) {
+		if (e->kind == EXPR_CAST && cast_date_timestamp(&args[0], rows, target, e->type)) {
+			/* done */
+		} else if (e->kind == EXPR_CAST) {
 			TRY(cast_vector(&args[0], rows, target, e->type, e->cast_flags, ctx->err));
 		} else {
 			FuncCtx fc = { scratch, ctx->err };
@@ -509,10 +591,8 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 			*out = dense;
 			return FLOE_OK;
 		}
-		if (sel) {
-			vector_init(out, e->type, scratch, phys_rows(sel, n));
-			scatter(out, &dense, sel, n);
-		}
+		if (sel)
+			scatter(out, &dense, sel, n, phys_rows(sel, n), scratch);
 	}
 	return FLOE_OK;
 }

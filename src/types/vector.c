@@ -29,6 +29,33 @@ vector_init(Vector *v, SqlType type, Arena *arena, uint32_t capacity)
 	v->data = arena_calloc(arena, type_width(type.id) * (capacity ? capacity : 1));
 }
 
+/* vector_init without zeroing data: for producers that write every row
+ * (gathers, scatters whose unwritten rows are never read). */
+void
+vector_init_raw(Vector *v, SqlType type, Arena *arena, uint32_t capacity)
+{
+	memset(v, 0, sizeof *v);
+	v->type = type;
+	v->kind = VECTOR_FLAT;
+	v->capacity = capacity;
+	v->arena = arena;
+	v->data = arena_alloc(arena, type_width(type.id) * (capacity ? capacity : 1));
+}
+
+bool
+vector_dense_under(const Vector *v, const uint32_t *sel, uint32_t n)
+{
+	const uint32_t *ds;
+	uint32_t j, bad = 0;
+
+	if (v->kind != VECTOR_DICT || !sel || v->child->kind != VECTOR_FLAT)
+		return false;
+	ds = v->dict_sel;
+	for (j = 0; j < n; j++)
+		bad |= ds[sel[j]] ^ j;
+	return bad == 0;
+}
+
 void
 vector_init_const(Vector *v, const Value *value, Arena *arena)
 {
@@ -245,11 +272,64 @@ copy_dscale(Vector *dst, uint32_t dst_off, const Vector *src, const VectorView *
 	}
 }
 
+/* Validity of dst rows dst_off.. from src view rows (row sel[j] or j). */
+static void
+copy_validity(Vector *dst, uint32_t dst_off, const VectorView *view, const uint32_t *sel,
+	      uint32_t count)
+{
+	const uint64_t *sv = view->validity;
+	uint64_t *dv;
+	uint32_t j;
+
+	if (!sv) {
+		/* all valid: only an existing dst bitmap needs bits set */
+		if (!dst->validity)
+			return;
+		dv = dst->validity;
+		for (j = 0; j < count; j++)
+			validity_set(dv, dst_off + j);
+		return;
+	}
+	vector_ensure_validity(dst);
+	dv = dst->validity;
+	for (j = 0; j < count; j++) {
+		uint32_t r = sel ? sel[j] : j;
+		uint32_t k = view->sel ? view->sel[r] : r;
+		uint32_t d = dst_off + j;
+		uint64_t bit = (sv[k >> 6] >> (k & 63)) & 1;
+		dv[d >> 6] = (dv[d >> 6] & ~((uint64_t)1 << (d & 63))) | (bit << (d & 63));
+	}
+}
+
+/* dd[j] = sd[idx[j]] for the common widths (idx: a selection or a map). */
+static void
+gather_width(char *dd, const char *sd, size_t w, const uint32_t *idx, uint32_t count)
+{
+	uint32_t j;
+
+	switch (w) {
+	case 1: for (j = 0; j < count; j++) ((uint8_t *)dd)[j] = ((const uint8_t *)sd)[idx[j]]; break;
+	case 2: for (j = 0; j < count; j++) ((uint16_t *)dd)[j] = ((const uint16_t *)sd)[idx[j]]; break;
+	case 4: for (j = 0; j < count; j++) ((uint32_t *)dd)[j] = ((const uint32_t *)sd)[idx[j]]; break;
+	case 8: for (j = 0; j < count; j++) ((uint64_t *)dd)[j] = ((const uint64_t *)sd)[idx[j]]; break;
+	case 16:
+		for (j = 0; j < count; j++)
+			memcpy(dd + 16 * (size_t)j, sd + 16 * (size_t)idx[j], 16);
+		break;
+	default:
+		for (j = 0; j < count; j++)
+			memcpy(dd + (size_t)j * w, sd + (size_t)idx[j] * w, w);
+		break;
+	}
+}
+
 /*
  * Gather count rows of src (row sel[j], or j when sel is NULL) into dst at
  * dst_off...  dst must be flat with room.  Long strings are not copied: dst
  * points at src's bytes, so src's memory must outlive dst (callers that
- * need ownership copy with vector_set_string).
+ * need ownership copy with vector_set_string).  A DICT src that is dense
+ * under sel (vector_dense_under: an expression result) is copied as its
+ * child's rows 0..count.
  */
 void
 vector_copy_rows(Vector *dst, uint32_t dst_off, const Vector *src,
@@ -261,45 +341,28 @@ vector_copy_rows(Vector *dst, uint32_t dst_off, const Vector *src,
 	char *dd = (char *)dst->data + (size_t)dst_off * w;
 	uint32_t j;
 
+	if (vector_dense_under(src, sel, count)) {
+		src = src->child;
+		sel = NULL;
+	}
 	vector_view(src, &view);
 	sd = view.data;
 	if (!view.sel && !sel) {
 		memcpy(dd, sd, (size_t)count * w);
 	} else if (!view.sel) {
-		/* a plain gather: typed loops for the common widths */
-		switch (w) {
-		case 1: for (j = 0; j < count; j++) ((uint8_t *)dd)[j] = ((const uint8_t *)sd)[sel[j]]; break;
-		case 2: for (j = 0; j < count; j++) ((uint16_t *)dd)[j] = ((const uint16_t *)sd)[sel[j]]; break;
-		case 4: for (j = 0; j < count; j++) ((uint32_t *)dd)[j] = ((const uint32_t *)sd)[sel[j]]; break;
-		case 8: for (j = 0; j < count; j++) ((uint64_t *)dd)[j] = ((const uint64_t *)sd)[sel[j]]; break;
-		case 16:
-			for (j = 0; j < count; j++)
-				memcpy(dd + 16 * (size_t)j, sd + 16 * (size_t)sel[j], 16);
-			break;
-		default:
-			for (j = 0; j < count; j++)
-				memcpy(dd + (size_t)j * w, sd + (size_t)sel[j] * w, w);
-			break;
-		}
+		gather_width(dd, sd, w, sel, count);
+	} else if (!sel) {
+		gather_width(dd, sd, w, view.sel, count);
 	} else {
 		for (j = 0; j < count; j++) {
-			uint32_t r = sel ? sel[j] : j;
-			uint32_t k = view.sel[r];
+			uint32_t k = view.sel[sel[j]];
 			memcpy(dd + (size_t)j * w, sd + (size_t)k * w, w);
 		}
 	}
 	if (dst->type.id == TYPE_DECIMAL && (dst->dscale || vector_dscale_of(src)))
 		copy_dscale(dst, dst_off, src, &view, sel, count);
-	if (view.validity || dst->validity) {
-		for (j = 0; j < count; j++) {
-			uint32_t r = sel ? sel[j] : j;
-			uint32_t k = view.sel ? view.sel[r] : r;
-			if (validity_get(view.validity, k))
-				vector_set_valid(dst, dst_off + j);
-			else
-				vector_set_null(dst, dst_off + j);
-		}
-	}
+	if (view.validity || dst->validity)
+		copy_validity(dst, dst_off, &view, sel, count);
 }
 
 void

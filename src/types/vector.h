@@ -38,6 +38,8 @@
  *
  * INTERFACE ROUTINES
  *   vector_init(v, type, arena, capacity)     flat, all valid, zeroed data
+ *   vector_init_raw(v, type, arena, capacity) the same, data not zeroed
+ *   vector_dense_under(v, sel, n)             v's rows sel[0..n) = its child's 0..n
  *   vector_init_const(v, value, arena)        a CONST vector from a Value
  *   vector_is_valid(v, i) / vector_set_null(v, i) / vector_set_valid(v, i)
  *   vector_set_string(v, i, p, len)           copies long strings into v->arena
@@ -99,7 +101,12 @@ typedef struct Batch {
 extern const uint32_t vector_zero_sel[VECTOR_SIZE];
 
 void vector_init(Vector *v, SqlType type, Arena *arena, uint32_t capacity);
+void vector_init_raw(Vector *v, SqlType type, Arena *arena, uint32_t capacity);
 void vector_init_const(Vector *v, const Value *value, Arena *arena);
+/* true when v is a DICT whose row sel[j] is its flat child's row j for
+ * every j < n (expr_eval's result under a selection): the child is then
+ * the dense copy of those rows, to use as is. */
+bool vector_dense_under(const Vector *v, const uint32_t *sel, uint32_t n);
 void vector_ensure_validity(Vector *v);
 void vector_set_null(Vector *v, uint32_t i);
 void vector_set_valid(Vector *v, uint32_t i);
