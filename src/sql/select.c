@@ -23,14 +23,22 @@
  * from "*", as PostgreSQL shows them).  Explicit JOINs become a HashJoin
  * on the equality conjuncts of ON/USING whose sides reference one input
  * each (other conditions are residual; no equality: nested loop).  Comma
- * lists are joined greedily from the WHERE conjuncts: single-item
- * conjuncts are pushed below the join as filters, the largest item (by
- * manifest record counts) is the first probe input, and each step joins
- * the item connected to the joined set by equalities whose join is
- * estimated smallest (|joined| * |item| / the larger distinct count of the
- * key columns, from the manifests' integer bounds); the output is then
- * projected back to FROM order.  The build side is the smaller input when
- * both row counts are known, else the right one.
+ * lists are joined greedily from the WHERE conjuncts: conjuncts shared by
+ * every arm of an OR are factored out of it, and each item that every arm
+ * restricts gets the implied OR of those restrictions (factor_ors, TPC-H
+ * q19); single-item conjuncts are pushed below the join as filters (cheap
+ * ones first, order_conjuncts; each item's row estimate scaled by their
+ * selectivity, conj_sel: 1/ndv for equality, the manifests' bounds for a
+ * range over an integer or date column, else System R's guesses), the
+ * largest item (by manifest record counts) is the first probe input, and
+ * each step joins the item connected to the joined set by equalities whose
+ * join is estimated smallest (|joined| * fraction of the item kept when
+ * its key is unique, else |joined| * |item| / the larger distinct count of
+ * the key columns, from the manifests' integer bounds; ranked also by the
+ * filters of the small items hanging off it only, satellites: supplier
+ * before orders when nation is filtered); the output is then projected
+ * back to FROM order.  The build side is the smaller input when both row
+ * counts are known, else the right one.
  *
  * Set operations: both branches planned, columns coerced to PostgreSQL's
  * common type; UNION ALL = Append, UNION = Append + HashAggregate,
@@ -43,12 +51,19 @@
  * WHERE is bound with the outer scope visible as extra columns (BindCtx
  * corr_scope), its outer = inner equalities are the hash keys, other
  * correlated conditions the residual, the rest filter the inner side; an
- * IN over any other query is a semi join on its one column.  expr op
- * (SELECT agg ... WHERE inner.k = outer.k ...) becomes a LEFT join with
- * the subquery grouped by its keys (plan_scalar_corr; not for count,
- * whose empty group is 0, not NULL).  Any other uncorrelated subquery is
- * run once while binding (select_run_subquery) and becomes a constant or
- * an OR/AND over its values; other correlated ones are 0A000.
+ * IN over any other query is a semi join on its one column, applied to
+ * the FROM item x comes from before the joins when it plans uncorrelated
+ * (push_semi, TPC-H q18).  expr op (SELECT agg ... WHERE inner.k = outer.k
+ * ...) becomes a LEFT join with the subquery grouped by its keys
+ * (plan_scalar_corr), the value computed after the join with count()
+ * coalesced to 0 (a key without rows: 0, not NULL).  In both, unless the
+ * outer side is estimated larger, the outer rows are materialised once
+ * (exec/buffer.c) and their keys semi-join the inner FROM item holding
+ * the inner keys before its filters and joins (reduce_inner/reduce_item:
+ * a magic-set reduction; TPC-H q2, q4, q17, q20, q21, q22).  Any other
+ * uncorrelated subquery is run once while binding (select_run_subquery)
+ * and becomes a constant or an OR/AND over its values; other correlated
+ * ones are 0A000.
  *
  * Window functions (select list and ORDER BY only; 42P20 elsewhere, and
  * when nested): bind_expr's OVER branch calls select_window_call, which
@@ -141,6 +156,9 @@ typedef struct Source {
 	double est;               /* estimated rows; < 0 unknown */
 	double *ndv;              /* per column, estimated distinct values (< 0
 				     unknown), or NULL */
+	double *lo, *hi;          /* per column, the manifests' bounds of an
+				     integer or date column (lo > hi unknown),
+				     or NULL */
 } Source;
 
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
@@ -542,10 +560,10 @@ used_of(const BindCtx *b)
 	return NULL;
 }
 
-/* Distinct values of an integer or date column estimated from the data
- * files' bounds (upper - lower + 1, at most the row count); -1 unknown. */
-static double
-column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows)
+/* The bounds over all data files of an integer or date column (Iceberg
+ * lower/upper bounds, little-endian); false when some file lacks them. */
+static bool
+column_bounds(const IcebergField *f, const DataFile *files, int nfiles, double *lo_out, double *hi_out)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t w;
@@ -554,10 +572,10 @@ column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows
 	switch (f->type.id) {
 	case TYPE_INT16: case TYPE_INT32: case TYPE_DATE: w = 4; break;
 	case TYPE_INT64: w = 8; break;
-	default: return -1;
+	default: return false;
 	}
 	if (nfiles == 0)
-		return -1;
+		return false;
 	for (i = 0; i < nfiles; i++) {
 		const ColumnStat *cs = NULL;
 		int64_t l = 0, u = 0;
@@ -565,7 +583,7 @@ column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows
 			if (files[i].columns[k].field_id == f->id)
 				cs = &files[i].columns[k];
 		if (!cs || !cs->lower || !cs->upper || cs->lower_len != w || cs->upper_len != w)
-			return -1;
+			return false;
 		if (w == 4) {
 			int32_t a, c;
 			memcpy(&a, cs->lower, 4);   /* Iceberg single values: little-endian */
@@ -582,8 +600,20 @@ column_ndv(const IcebergField *f, const DataFile *files, int nfiles, double rows
 			hi = u;
 	}
 	if (hi < lo)
+		return false;
+	*lo_out = (double)lo;
+	*hi_out = (double)hi;
+	return true;
+}
+
+/* Distinct values of an integer or date column: at most hi - lo + 1 by its
+ * bounds, and at most the rows; < 0 unknown. */
+static double
+column_ndv(double lo, double hi, double rows)
+{
+	if (lo > hi)
 		return -1;
-	return (double)hi - (double)lo + 1 < rows ? (double)hi - (double)lo + 1 : rows;
+	return hi - lo + 1 < rows ? hi - lo + 1 : rows;
 }
 
 /* ---- WITH RECURSIVE ----------------------------------------------------- */
@@ -837,11 +867,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		src->scope.ncols = np;
 	}
 	src->ndv = ARENA_ARRAY(b->arena, double, src->scope.ncols + 1);
+	src->lo = ARENA_ARRAY(b->arena, double, src->scope.ncols + 1);
+	src->hi = ARENA_ARRAY(b->arena, double, src->scope.ncols + 1);
 	src->scope.names = ARENA_ARRAY(b->arena, char *, src->scope.ncols + 1);
 	src->scope.types = ARENA_ARRAY(b->arena, SqlType, src->scope.ncols + 1);
 	src->scope.nested = ARENA_ARRAY(b->arena, char *, src->scope.ncols + 1);
 	for (i = 0; i < src->scope.ncols; i++) {
 		const IcebergField *f;
+		src->lo[i] = 1;
+		src->hi[i] = 0;
 		if (proj[i] == SCAN_PROJ_ROW_ID || proj[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
 			/* row ids are unique; sequence numbers are few */
 			src->ndv[i] = proj[i] == SCAN_PROJ_ROW_ID ? src->est : -1;
@@ -850,7 +884,8 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			continue;
 		}
 		f = &schema->fields[proj[i]];
-		src->ndv[i] = column_ndv(f, files, nfiles, src->est);
+		column_bounds(f, files, nfiles, &src->lo[i], &src->hi[i]);
+		src->ndv[i] = column_ndv(src->lo[i], src->hi[i], src->est);
 		src->scope.names[i] = f->name;
 		src->scope.types[i] = f->type;
 		if (f->nested) {
@@ -1595,6 +1630,132 @@ or_of(BindCtx *b, Expr **es, int n)
 	return e;
 }
 
+/* A rough cost of evaluating e per row: one per operator, more for text
+ * arguments and for comparing two columns (less selective than a
+ * comparison with a constant, as a rule). */
+static int
+expr_cost(const Expr *e)
+{
+	int i, c = 0, ncol = 0;
+	bool text = false;
+
+	if (e->kind == EXPR_COLREF || e->kind == EXPR_CONST)
+		return 0;
+	for (i = 0; i < e->nargs; i++) {
+		c += expr_cost(e->args[i]);
+		text |= type_is_string(e->args[i]->type.id);
+		ncol += e->args[i]->kind == EXPR_COLREF ||
+			(e->args[i]->kind == EXPR_CAST && e->args[i]->args[0]->kind == EXPR_COLREF);
+	}
+	if (e->kind == EXPR_AND || e->kind == EXPR_OR)
+		return c;
+	return c + 1 + (text ? 2 : 0) + (ncol > 1 ? 1 : 0);
+}
+
+/* Order filter conjuncts cheapest first (stable: equal costs keep the
+ * query's order, so a guard such as x <> 0 stays before 1 / x > 1, which
+ * costs more), as PostgreSQL's order_qual_clauses: AND evaluates each
+ * conjunct only on the rows the ones before it passed. */
+static void
+order_conjuncts(Expr **c, int n)
+{
+	int i, j;
+
+	for (i = 1; i < n; i++) {
+		Expr *x = c[i];
+		int k = expr_cost(x);
+		for (j = i; j > 0 && expr_cost(c[j - 1]) > k; j--)
+			c[j] = c[j - 1];
+		c[j] = x;
+	}
+}
+
+/* The fraction of an item's rows a condition over its columns keeps, for
+ * join ordering and build sides: 1 / ndv for column = constant when the
+ * manifests give the column's distinct count, else System R's defaults
+ * (0.1 for equality, 1/3 for a range), as PostgreSQL guesses without
+ * statistics. */
+/* column < / <= / > / >= constant over an integer or date column with
+ * known bounds: the part of [lo, hi] it keeps (values spread evenly);
+ * else 1/3. */
+static double
+range_sel(const Expr *e, const Source *it)
+{
+	const Expr *c = e->args[0], *k = e->args[1];
+	bool less = e->fn->name[0] == '<';
+	double lo, hi, v, f;
+	Value cv;
+
+	if (c->kind != EXPR_COLREF) {
+		c = e->args[1];
+		k = e->args[0];
+		less = !less;
+	}
+	if (c->kind != EXPR_COLREF || k->kind != EXPR_CONST || k->value.is_null || !it->lo ||
+	    c->col >= it->scope.ncols || it->lo[c->col] > it->hi[c->col] || k->type.id != c->type.id)
+		return 1.0 / 3;
+	cv = k->value;
+	switch (c->type.id) {
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64: case TYPE_DATE:
+		v = (double)cv.u.i;
+		break;
+	default:
+		return 1.0 / 3;
+	}
+	lo = it->lo[c->col];
+	hi = it->hi[c->col];
+	f = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+	if (!less)
+		f = 1 - f;
+	return f < 0.001 ? 0.001 : f > 1 ? 1 : f;
+}
+
+static double
+conj_sel(const Expr *e, const Source *it)
+{
+	double s;
+	int i;
+
+	switch (e->kind) {
+	case EXPR_AND:
+		for (s = 1, i = 0; i < e->nargs; i++)
+			s *= conj_sel(e->args[i], it);
+		return s;
+	case EXPR_OR:
+		for (s = 0, i = 0; i < e->nargs; i++)
+			s += conj_sel(e->args[i], it);
+		return s > 1 ? 1 : s;
+	case EXPR_NOT:
+		return 1 - conj_sel(e->args[0], it);
+	case EXPR_IS_NULL:
+		return 0.05;
+	case EXPR_IS_NOT_NULL:
+		return 0.95;
+	case EXPR_FUNC:
+		break;
+	default:
+		return 0.5;
+	}
+	if (!e->fn || e->nargs != 2)
+		return 0.5;
+	if (!strcmp(e->fn->name, "=")) {
+		const Expr *c = e->args[0]->kind == EXPR_COLREF ? e->args[0] : e->args[1];
+		const Expr *k = c == e->args[0] ? e->args[1] : e->args[0];
+		if (c->kind == EXPR_COLREF && !expr_has_colref(k) && it->ndv && c->col < it->scope.ncols &&
+		    it->ndv[c->col] >= 1)
+			return 1 / it->ndv[c->col];
+		return 0.1;
+	}
+	if (!strcmp(e->fn->name, "<>"))
+		return 0.9;
+	if (!strcmp(e->fn->name, "<") || !strcmp(e->fn->name, ">") || !strcmp(e->fn->name, "<=") ||
+	    !strcmp(e->fn->name, ">="))
+		return range_sel(e, it);
+	if (!strcmp(e->fn->name, "~~") || !strcmp(e->fn->name, "~~*"))
+		return 0.1;
+	return 0.5;
+}
+
 /* Equal conjuncts: the same tree, or x = y and y = x. */
 static bool
 same_conjunct(const Expr *x, const Expr *y)
@@ -1701,6 +1862,38 @@ factor_ors(BindCtx *b, Expr **conj, int *nc, const int *col_item, int nitems)
 	return out.v;
 }
 
+/* The fraction of item k's rows that joining its filtered satellites will
+ * keep: items not joined yet whose only join conditions are equalities
+ * with k (a nation for a supplier) each keep about est / raw of k's rows,
+ * k's key pointing at one row of theirs.  Ranking k's join by this lets a
+ * small filtered dimension chain (supplier -> nation = 'X') come before a
+ * big table that filters less (TPC-H q21's orders). */
+static double
+satellites(const FromList *fl, Expr **conj, const uint64_t *mask, const bool *used, int nc,
+	   uint64_t joined, int k, const double *raw)
+{
+	double f = 1;
+	int s, i;
+
+	for (s = 0; s < fl->n; s++) {
+		uint64_t sb = (uint64_t)1 << s, kb = (uint64_t)1 << k;
+		bool tied = false, only = true;
+		if (s == k || (joined & sb) || raw[s] <= 0 || fl->items[s].est < 0)
+			continue;
+		for (i = 0; i < nc && only; i++) {
+			if (used[i] || !(mask[i] & sb) || mask[i] == sb)
+				continue;
+			if (mask[i] == (sb | kb) && is_equi(conj[i]))
+				tied = true;
+			else
+				only = false;
+		}
+		if (tied && only && fl->items[s].est < raw[s])
+			f *= fl->items[s].est / raw[s];
+	}
+	return f;
+}
+
 /* Join the FROM items with the WHERE conjuncts (see the header); src->op
  * gets the FROM clause's rows in FROM order with WHERE applied. */
 static int
@@ -1715,10 +1908,15 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	double *gndv;
 	Expr **top;
 	int ntop = 0;
+	double *raw;
 
 	if (fl->n <= 1) {
-		if (where)
-			src->op = filter_new(ctx, src->op, where);
+		if (where) {
+			conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
+			split_conjuncts(where, conj, &nc);
+			order_conjuncts(conj, nc);
+			src->op = filter_new(ctx, src->op, and_of(b, conj, nc));
+		}
 		return FLOE_OK;
 	}
 	total = fl->offset[fl->n];
@@ -1735,6 +1933,9 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 			used[i] = true;
 		}
 	}
+	raw = ARENA_ARRAY(b->arena, double, fl->n + 1);
+	for (k = 0; k < fl->n; k++)
+		raw[k] = fl->items[k].est;
 	/* single-item conjuncts become filters on their item */
 	for (k = 0; k < fl->n; k++) {
 		int *local = ARENA_ARRAY(b->arena, int, total + 1), nf = 0;
@@ -1747,9 +1948,14 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 				used[i] = true;
 			}
 		if (nf) {
+			order_conjuncts(f, nf);
 			fl->items[k].op = filter_new(ctx, fl->items[k].op, and_of(b, f, nf));
-			if (fl->items[k].est > 0)
-				fl->items[k].est /= 2;
+			if (fl->items[k].est > 0) {
+				double e = fl->items[k].est;
+				for (i = 0; i < nf; i++)
+					e *= conj_sel(f[i], &fl->items[k]);
+				fl->items[k].est = e < 1 ? 1 : e;
+			}
 		}
 	}
 	gndv = ARENA_ARRAY(b->arena, double, total + 1);
@@ -1788,8 +1994,8 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		{
 			double best = -1;
 			for (k = 0; k < fl->n; k++) {
-				double denom = -1, e;
-				bool tied = false;
+				double denom = -1, e, rank;
+				bool tied = false, unique = false;
 				if (joined & ((uint64_t)1 << k))
 					continue;
 				for (i = 0; i < nc; i++) {
@@ -1803,6 +2009,12 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 						continue;
 					tied = true;
 					{
+						const Expr *kc = m0 == (uint64_t)1 << k ? conj[i]->args[0] : conj[i]->args[1];
+						if (kc->kind == EXPR_COLREF && fl->items[k].ndv && raw[k] > 0 &&
+						    fl->items[k].ndv[kc->col - fl->offset[k]] >= 0.9 * raw[k])
+							unique = true;
+					}
+					{
 						double d0 = conj[i]->args[0]->kind == EXPR_COLREF ? gndv[conj[i]->args[0]->col] : -1;
 						double d1 = conj[i]->args[1]->kind == EXPR_COLREF ? gndv[conj[i]->args[1]->col] : -1;
 						double d = d0 > d1 ? d0 : d1;
@@ -1814,14 +2026,18 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 					continue;
 				if (cur.est < 0 || fl->items[k].est < 0)
 					e = 1e300;
+				else if (unique)
+					e = cur.est * (fl->items[k].est / raw[k]);   /* a key of k: each row meets one */
 				else if (denom > 0)
 					e = cur.est * fl->items[k].est / denom;
 				else
 					e = cur.est > fl->items[k].est ? cur.est : fl->items[k].est;
-				if (pick < 0 || e < best ||
-				    (e == best && fl->items[k].est >= 0 && fl->items[k].est < fl->items[pick].est)) {
+				rank = e >= 1e300 ? e : e * satellites(fl, conj, mask, used, nc, joined, k, raw);
+				/* within 0.1%: a tie, the smaller item first */
+				if (pick < 0 || rank < best * 0.999 ||
+				    (rank <= best * 1.001 && fl->items[k].est >= 0 && fl->items[k].est < fl->items[pick].est)) {
 					pick = k;
-					best = e;
+					best = rank;
 					next_est = e >= 1e300 ? -1 : e;
 				}
 			}
@@ -2151,6 +2367,54 @@ corr_key(Arena *a, Expr *c, int ni, int no, const int *to_outer, Expr **okey, Ex
 	return false;
 }
 
+/* Semi-join the inner rows of a subquery with the outer rows' keys before
+ * building or grouping them?  Yes unless the outer side is known to be
+ * larger than the inner one (then few inner rows would go, and
+ * materialising the outer rows costs). */
+static bool
+reduce_inner(const Operator *outer, const Source *inner)
+{
+	if (outer->est_rows < 0 || inner->est < 0)
+		return true;
+	return outer->est_rows <= inner->est;
+}
+
+/* The inner rows (of ifl, planned into isrc by from_plan later) semi-joined
+ * with the keys of the outer rows in rs: on the one FROM item that all the
+ * inner keys ik come from, below its filters and joins (a hash probe per
+ * row is cheaper than most filters, and the joins see fewer rows); false
+ * when the keys span items (the caller joins after from_plan). */
+static bool
+reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Expr **ik, Expr **ok,
+	    RowStore *rs)
+{
+	uint64_t m = 0;
+	Expr **lk;
+	int i, k, *local;
+	Source *it;
+
+	if (ifl->n <= 1) {
+		isrc->op = hash_join_new(ctx, isrc->op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
+					 NULL, false);
+		return true;
+	}
+	for (i = 0; i < nkeys; i++)
+		m |= item_mask(ik[i], ifl->col_item);
+	if (!m || (m & (m - 1)))
+		return false;
+	for (k = 0; !(m & ((uint64_t)1 << k)); k++)
+		;
+	it = &ifl->items[k];
+	local = ARENA_ARRAY(b->arena, int, ifl->offset[ifl->n] + 1);
+	for (i = 0; i < ifl->offset[ifl->n]; i++)
+		local[i] = i - ifl->offset[k];
+	lk = ARENA_ARRAY(b->arena, Expr *, nkeys + 1);
+	for (i = 0; i < nkeys; i++)
+		lk[i] = remap(b->arena, ik[i], local);
+	it->op = hash_join_new(ctx, it->op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, lk, ok, NULL, false);
+	return true;
+}
+
 static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
@@ -2176,6 +2440,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	int *to_out, *to_outer;
 	Node **deferred = NULL;
 	int ndef = 0;
+	RowStore *rs = NULL;
+	bool reduced = false;
 
 	*handled = false;
 	memset(&ib, 0, sizeof ib);
@@ -2296,7 +2562,19 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			}
 			res[nres++] = remap(b->arena, c, to_out);
 		}
+		/* a large inner side: only its rows whose keys some outer row has
+		 * (the outer rows materialised once, their keys semi-join the
+		 * inner rows), so the hash table is built over few rows */
+		if (nkeys && reduce_inner(*op, &isrc)) {
+			rs = rowstore_new(ctx, no, outer->types, *op);
+			reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
+		}
 		TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+		if (rs && !reduced)
+			isrc.op = hash_join_new(ctx, isrc.op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
+						NULL, false);
+		if (rs)
+			*op = rowstore_scan_new(ctx, rs);
 		ib.corr_scope = NULL;
 		for (i = 0; i < ndef; i++) {
 			bool an, done;
@@ -2319,6 +2597,57 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	return FLOE_OK;
 }
 
+
+/*
+ * x [NOT] IN (a grouped or set-operation query) where x is over one FROM
+ * item: semi/anti-join that item before the joins (TPC-H q18's orders
+ * with the keys of its GROUP BY ... HAVING), so the joins see its few
+ * rows.  Only when the subquery plans on its own (not correlated: planned
+ * with the item's columns as the only outer scope, any failure leaves the
+ * conjunct to the usual path after the joins, which reports it).
+ */
+static int
+push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
+{
+	bool anti, handled = false;
+	PgQuery__SubLink *sl = semi_candidate(n, &anti);
+	Scope *all = b->scope;
+	Operator *op;
+	uint64_t m;
+	Expr *x;
+	int k, rc;
+
+	*done = false;
+	if (!sl || sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK ||
+	    plain_select(sl->subselect->select_stmt))
+		return FLOE_OK;
+	b->allow_aggs = false;
+	b->where = "WHERE";
+	if (!(x = bind_expr(b, sl->testexpr))) {
+		floe_error_clear(b->err);
+		return FLOE_OK;
+	}
+	m = item_mask(x, fl->col_item);
+	if (!m || (m & (m - 1)))
+		return FLOE_OK;
+	for (k = 0; !(m & ((uint64_t)1 << k)); k++)
+		;
+	op = fl->items[k].op;
+	b->scope = &fl->items[k].scope;
+	rc = plan_semi(b, ctx, &op, &fl->items[k].scope, sl, anti, &handled);
+	b->scope = all;
+	if (rc != FLOE_OK) {
+		floe_error_clear(b->err);
+		return FLOE_OK;
+	}
+	if (!handled)
+		return FLOE_OK;
+	fl->items[k].op = op;
+	if (fl->items[k].est > 0)
+		fl->items[k].est /= 2;
+	*done = true;
+	return FLOE_OK;
+}
 
 /* ---- correlated scalar subqueries in WHERE ------------------------------ */
 
@@ -2344,6 +2673,34 @@ scalar_candidate(Node *n, bool *sub_right)
 	return side->sub_link;
 }
 
+/* e with every count() aggregate reference c replaced by coalesce(c, 0):
+ * the value a group that the LEFT join finds no match for must give (every
+ * other aggregate is NULL over no rows, as the join's NULLs are). */
+static Expr *
+count_zero(BindCtx *b, Expr *e, const AggCall *aggs)
+{
+	Expr *c;
+	int i;
+
+	if (e->kind == EXPR_AGGREF) {
+		Value z;
+		if (strcmp(aggs[e->col].fn->name, "count"))
+			return e;
+		z = value_int(e->type.id, 0);
+		c = expr_new(b->arena, EXPR_COALESCE, e->type, 2);
+		c->args[0] = e;
+		c->args[1] = expr_const(b->arena, &z);
+		return c;
+	}
+	if (!e->nargs)
+		return e;
+	c = arena_memdup(b->arena, e, sizeof *e);
+	c->args = ARENA_ARRAY(b->arena, Expr *, e->nargs);
+	for (i = 0; i < e->nargs; i++)
+		c->args[i] = count_zero(b, e->args[i], aggs);
+	return c;
+}
+
 /*
  * Decorrelate one such conjunct (n), or a select-list subquery (sl, n =
  * NULL: *op gets the value as one more column, of type *valtype): the
@@ -2367,7 +2724,8 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	FromList ifl;
 	BindCtx ib;
 	int *to_outer;
-	bool correlated = false;
+	bool correlated = false, reduced = false;
+	RowStore *rs = NULL;
 
 	*handled = false;
 	if (n)
@@ -2430,39 +2788,46 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	if (ib.naggs == 0)
 		return FLOE_OK;
 	for (i = 0; i < ib.naggs; i++)
-		if (!strcmp(ib.aggs[i].fn->name, "count"))
+		if (!strcmp(ib.aggs[i].fn->name, "regr_count"))
 			return FLOE_OK;
+	/* only the groups of keys the outer rows have: the outer rows
+	 * materialised once, their keys semi-join the inner rows */
+	if (reduce_inner(*op, &isrc)) {
+		rs = rowstore_new(ctx, no, outer->types, *op);
+		reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
+	}
 	TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+	if (rs && !reduced)
+		isrc.op = hash_join_new(ctx, isrc.op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
+					NULL, false);
 	{
 		AggRewrite rw = { &ib, nkeys, ik, &isrc.scope, false, 0 };
-		Expr **px = ARENA_ARRAY(b->arena, Expr *, nkeys + 2);
-		Operator *g = hash_agg_new(ctx, isrc.op, nkeys, ik, ib.naggs, ib.aggs, false);
+		Operator *g, *left = *op;
 		Expr **gk = ARENA_ARRAY(b->arena, Expr *, nkeys + 1);
 		Expr **keep = ARENA_ARRAY(b->arena, Expr *, no + 1);
-		Source l, r;
+		int *shift = ARENA_ARRAY(b->arena, int, nkeys + ib.naggs + 1);
 		Scope ext;
 
+		/* count() over a missing group is 0: coalesce it after the join */
+		target = count_zero(b, target, ib.aggs);
 		if (!(target = rewrite_agg(&rw, target)))
 			return FLOE_ERR;
-		for (i = 0; i < nkeys; i++) {
-			px[i] = expr_colref(b->arena, i, ik[i]->type);
+		if (rs)
+			left = rowstore_scan_new(ctx, rs);
+		g = hash_agg_new(ctx, isrc.op, nkeys, ik, ib.naggs, ib.aggs, false);
+		for (i = 0; i < nkeys; i++)
 			gk[i] = expr_colref(b->arena, i, ik[i]->type);
-		}
-		px[nkeys] = target;
-		g = project_new(ctx, g, nkeys + 1, px);
-		memset(&l, 0, sizeof l);
-		memset(&r, 0, sizeof r);
-		l.op = *op;
-		l.est = -1;
-		r.op = g;
-		r.est = -1;
-		*op = hash_join_new(ctx, l.op, r.op, JOIN_LEFT, nkeys, ok, gk, NULL, false);
+		*op = hash_join_new(ctx, left, g, JOIN_LEFT, nkeys, ok, gk, NULL, false);
+		/* the value over the outer columns + (keys, aggregates) */
+		for (i = 0; i < nkeys + ib.naggs; i++)
+			shift[i] = no + i;
+		target = remap(b->arena, target, shift);
 		if (!n) {
 			/* a select-list value: the outer columns + the value */
 			Expr **ex = ARENA_ARRAY(b->arena, Expr *, no + 2);
 			for (i = 0; i < no; i++)
 				ex[i] = expr_colref(b->arena, i, outer->types[i]);
-			ex[no] = expr_colref(b->arena, no + nkeys, target->type);
+			ex[no] = target;
 			*op = project_new(ctx, *op, no + 1, ex);
 			*valtype = target->type;
 			*handled = true;
@@ -2482,7 +2847,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 				return FLOE_ERR;
 		}
 		{
-			Expr *v = expr_colref(b->arena, no + nkeys, target->type);
+			Expr *v = target;
 			const char *opname = a->name[0]->string->sval;
 			cmp = sub_right ? make_op(b, opname, other, v) : make_op(b, opname, v, other);
 			if (!cmp || !(cmp = bind_coerce_bool(b, cmp, "WHERE")))
@@ -3435,11 +3800,21 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				return FLOE_ERR;
 		}
 		where = and_of(b, bound, nbound);
+		for (i = 0; fl.n > 1 && i < nsemi; i++) {
+			bool done;
+			TRY(push_semi(b, ctx, &fl, semis[i], &done));
+			if (done)
+				semis[i] = NULL;
+		}
+		b->scope = &src.scope;
 		TRY(from_plan(b, ctx, &fl, where, &src));
 		op = src.op;
 		for (i = 0; i < nsemi; i++) {
 			bool anti, handled;
-			PgQuery__SubLink *sl = semi_candidate(semis[i], &anti);
+			PgQuery__SubLink *sl;
+			if (!semis[i])
+				continue;
+			sl = semi_candidate(semis[i], &anti);
 			if (sl)
 				TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
 			else
@@ -4104,7 +4479,6 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
 	TRY(plan_query(b, ctx, st->query, &p));
-	p.root = exec_parallelize(ctx, p.root);
 	t1 = mono_ns();
 	if (o.analyze) {
 		Batch *batch;
