@@ -12,6 +12,7 @@
  *   bind_expr, bind_type_name, bind_coerce, bind_coerce_bool,
  *   bind_common_type, bind_colname, bind_fold, bind_location
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -601,13 +602,27 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 	col = str_of(c->fields[c->n_fields - 1]);
 	if (c->n_fields == 2)
 		rel = str_of(c->fields[0]);
-	else if (c->n_fields == 3 && str_of(c->fields[0]) &&
-		 (!strcmp(str_of(c->fields[0]), "pg_catalog") ||
-		  !strcmp(str_of(c->fields[0]), "information_schema")))
-		rel = str_of(c->fields[1]);   /* pg_catalog.pg_class.relname (SQLAlchemy) */
+	else if (c->n_fields == 3 && str_of(c->fields[0]) && str_of(c->fields[1]))
+		/* schema.table.column (SQLAlchemy qualifies every column of a
+		 * schema-qualified table so).  The FROM item is matched by its
+		 * name; the schema is not checked against it. */
+		rel = str_of(c->fields[1]);
+	else if (c->n_fields == 4 && str_of(c->fields[0]) && str_of(c->fields[1]) &&
+		 str_of(c->fields[2]) && b->session &&
+		 !strcmp(str_of(c->fields[0]), pgcatalog_database(b->session)))
+		rel = str_of(c->fields[2]);   /* database.schema.table.column */
 	else if (c->n_fields > 2) {
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "cross-database references are not implemented");
+		char name[256];
+		size_t k, len = 0;
+		for (k = 0; k < c->n_fields && len < sizeof name - 1; k++)
+			len += (size_t)snprintf(name + len, sizeof name - len, "%s%s", k ? "." : "",
+						str_of(c->fields[k]) ? str_of(c->fields[k]) : "*");
+		if (c->n_fields > 4)
+			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
+				    "improper qualified name (too many dotted names): %s", name);
+		else
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "cross-database references are not implemented: %s", name);
 		return fail_at(b, c->location);
 	}
 	n = scope_lookup(s, rel, col, &found, &relseen);
