@@ -112,8 +112,10 @@
  *   select_window_call(bindctx, funccall)   (declared in bind_expr.c)
  *   select_grouping_func(bindctx, groupingfunc)   (declared in bind_expr.c)
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 #include "format/parquet/parquet.h"
@@ -729,6 +731,114 @@ plan_recursive_cte(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, Se
 	return FLOE_OK;
 }
 
+/* ---- shared CTEs -----------------------------------------------------------
+ *
+ * A CTE of the statement's top-level WITH that the statement names more
+ * than once (TPC-H q15: revenue0 in FROM and in the max() subquery) is run
+ * once, while planning, into a RowStore that every reference scans ("CTE
+ * Scan"), as PostgreSQL materialises such CTEs.  Only under select_plan
+ * (not EXPLAIN, whose plan must not run, nor when describing a prepared
+ * statement), only SELECT CTEs, and only while the rows stay within 4 x
+ * work_mem (256 MB without one); a larger one is dropped and planned at
+ * each reference as before.  The list lives for one select_plan call
+ * (thread-local, saved and restored around nested calls).
+ */
+typedef struct CteStore {
+	const PgQuery__CommonTableExpr *cte;
+	RowStore *rs;                  /* NULL: too large, plan inline */
+	int ncols;
+	char **names;
+	SqlType *types;
+	struct CteStore *next;
+} CteStore;
+
+typedef struct CteCache {
+	CteStore *list;
+} CteCache;
+
+static _Thread_local CteCache *cte_cache;
+
+/* How often the word w occurs in text (any case, as an identifier). */
+static int
+word_count(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+	const char *t;
+	int c = 0;
+
+	if (!text || !n)
+		return 0;
+	for (t = text; *t; t++) {
+		if (strncasecmp(t, w, n) != 0)
+			continue;
+		if (t > text && (t[-1] == '_' || (t[-1] & 0x80) || isalnum((unsigned char)t[-1])))
+			continue;
+		if (t[n] == '_' || (t[n] & 0x80) || isalnum((unsigned char)t[n]))
+			continue;
+		c++;
+	}
+	return c;
+}
+
+/* Is this CTE (defined in p's WITH) one to materialise once? */
+static bool
+cte_shared(const BindCtx *p, const PgQuery__CommonTableExpr *cte)
+{
+	return cte_cache && p->parent && !p->parent->parent && !p->corr_scope &&
+	       cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+	       cte->ctematerialized != PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever &&
+	       word_count(p->sql, cte->ctename) >= 3;   /* its definition + two references */
+}
+
+/* The CTE's store, run now on first use; *out NULL: plan it inline. */
+static int
+cte_store(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, CteStore **out)
+{
+	SelectPlan sub;
+	CteStore *c;
+	int64_t bytes = 0, cap = ctx->mem_limit > 0 ? 4 * ctx->mem_limit : (int64_t)256 << 20;
+	int rc = FLOE_OK;
+
+	for (c = cte_cache->list; c; c = c->next)
+		if (c->cte == cte) {
+			*out = c->rs ? c : NULL;
+			return FLOE_OK;
+		}
+	*out = NULL;
+	TRY(plan_query(def, ctx, cte->ctequery, &sub));
+	c = ARENA_NEW(ctx->arena, CteStore);
+	c->cte = cte;
+	c->next = cte_cache->list;
+	cte_cache->list = c;
+	if (sub.root->est_rows >= 0 && sub.root->est_rows * 16.0 * (sub.ncols + 1) > (double)cap)
+		return FLOE_OK;         /* estimated too large: inline */
+	c->rs = rowstore_new(ctx, sub.ncols, sub.types, NULL);
+	c->ncols = sub.ncols;
+	c->names = sub.names;
+	c->types = sub.types;
+	TRY(op_open(sub.root));
+	for (;;) {
+		Batch *batch;
+		if ((rc = exec_check_cancel(ctx)) != FLOE_OK || (rc = op_next(sub.root, &batch)) != FLOE_OK ||
+		    !batch)
+			break;
+		rowstore_append(c->rs, batch);
+		bytes += (int64_t)batch->count * 16 * (sub.ncols + 1);
+		if (bytes > cap)
+			break;
+	}
+	op_close(sub.root);
+	if (rc != FLOE_OK)
+		return rc;
+	if (bytes > cap) {
+		rowstore_clear(c->rs);
+		c->rs = NULL;
+		return FLOE_OK;
+	}
+	*out = c;
+	return FLOE_OK;
+}
+
 static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
@@ -776,10 +886,21 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 					w.n_ctes = ci;
 					def.with = &w;
 					def.scope = NULL;
-					if (p->with->recursive &&
-					    cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
-					    mentions_rel(&cte->ctequery->base, cte->ctename, 0)) {
+					CteStore *cs = NULL;
+					bool rec = p->with->recursive &&
+						   cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+						   mentions_rel(&cte->ctequery->base, cte->ctename, 0);
+					if (!rec && cte_shared(p, cte))
+						TRY(cte_store(&def, ctx, cte, &cs));
+					if (rec) {
 						TRY(plan_recursive_cte(&def, ctx, cte, &sub));
+					} else if (cs) {
+						sub.root = rowstore_scan_new(ctx, cs->rs);
+						sub.root->label = arena_sprintf(b->arena, "CTE Scan on %s", cte->ctename);
+						sub.ncols = cs->ncols;
+						sub.names = ARENA_ARRAY(b->arena, char *, cs->ncols + 1);
+						memcpy(sub.names, cs->names, sizeof(char *) * (size_t)cs->ncols);
+						sub.types = cs->types;
 					} else {
 						TRY(plan_query(&def, ctx, cte->ctequery, &sub));
 					}
@@ -4535,7 +4656,15 @@ select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *o
 	used_walk(ctx->arena, b.used, &stmt->base, 0);
 	if (stmt->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT)
 		return plan_explain(&b, ctx, stmt->explain_stmt, out);
-	TRY(plan_query(&b, ctx, stmt, out));
+	{
+		CteCache cc = { NULL }, *saved = cte_cache;
+		int rc;
+		/* describing a statement (no parameter values) runs nothing */
+		cte_cache = s->params_describe ? NULL : &cc;
+		rc = plan_query(&b, ctx, stmt, out);
+		cte_cache = saved;
+		TRY(rc);
+	}
 	out->root = exec_parallelize(ctx, out->root);
 	return FLOE_OK;
 }
