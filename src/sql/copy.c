@@ -39,6 +39,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -488,6 +489,18 @@ typedef struct CopyInOp {
 	int64_t line;             /* line number of the current record */
 	int eol;                  /* 0 until a record ended in a newline, then
 				     '\n' or '\r' (it ended in "\r\n") */
+	const char *rec;          /* the current record's text (in buf) */
+	size_t reclen;
+	/* NOT NULL: the required table columns in table order, each the input
+	 * column it comes from, or -1 (its DEFAULT is NULL: every row), and
+	 * the row of the last batch INSERT's check reports first (table
+	 * column order, then rows: sql/insert.c), for the error's CONTEXT */
+	int *req;
+	int nreq;
+	int nn_rank;              /* INT_MAX: no NULL there */
+	int64_t nn_line;
+	char *nn_text;
+	size_t nn_len;
 	size_t scan_off;          /* record_end: bytes after pos already scanned */
 	bool scan_inq;            /* ... and whether that ended inside quotes */
 	bool header_pending;
@@ -732,7 +745,7 @@ split_csv(CopyInOp *ci, const char *s, size_t n)
  * the column's value, or the whole line; a value longer than 100 bytes is
  * cut at a character boundary and ends in "..." (limit_printout_length). */
 static int
-context(CopyInOp *ci, int col, const char *s, size_t n)
+context_at(CopyInOp *ci, int64_t line, int col, const char *s, size_t n)
 {
 	floe_error *err = ci->op.ctx->err;
 	const char *more = "";
@@ -749,10 +762,35 @@ context(CopyInOp *ci, int col, const char *s, size_t n)
 	}
 	if (col >= 0)
 		return floe_error_context(err, "COPY %s, line %lld, column %s: \"%.*s%s\"", ci->relname,
-					  (long long)ci->line, ci->colnames[col], (int)n,
+					  (long long)line, ci->colnames[col], (int)n,
 					  s ? s : "", more);
 	return floe_error_context(err, "COPY %s, line %lld: \"%.*s%s\"", ci->relname,
-				  (long long)ci->line, (int)n, s ? s : "", more);
+				  (long long)line, (int)n, s ? s : "", more);
+}
+
+static int
+context(CopyInOp *ci, int col, const char *s, size_t n)
+{
+	return context_at(ci, ci->line, col, s, n);
+}
+
+/* Remember row r of the batch (the current record) when INSERT's NOT NULL
+ * check would report it before the one remembered so far. */
+static void
+note_null(CopyInOp *ci, uint32_t r)
+{
+	int j;
+	for (j = 0; j < ci->nreq && j < ci->nn_rank; j++) {
+		int k = ci->req[j];
+		if ((k < 0 && r == 0) || (k >= 0 && !ci->fields[k])) {
+			ci->nn_rank = j;
+			ci->nn_line = ci->line;
+			ci->nn_len = ci->reclen;
+			ci->nn_text = arena_alloc(ci->op.scratch, ci->reclen + 1);
+			memcpy(ci->nn_text, ci->rec, ci->reclen);
+			return;
+		}
+	}
 }
 
 /* Next record into fields; *got false at end of data. */
@@ -808,6 +846,8 @@ next_record(CopyInOp *ci, bool *got)
 		ci->done = true;
 		return FLOE_OK;
 	}
+	ci->rec = s;
+	ci->reclen = n;
 	if (text_validate_utf8(s, n, ci->op.ctx->err) != FLOE_OK)
 		return floe_error_context(ci->op.ctx->err, "COPY %s, line %lld", ci->relname,
 					  (long long)ci->line);
@@ -856,6 +896,8 @@ copyin_next(Operator *op, Batch **out)
 	int c;
 
 	arena_reset(op->scratch);
+	ci->nn_rank = INT_MAX;
+	ci->nn_text = NULL;
 	TRY(exec_check_cancel(op->ctx));
 	b = batch_new(op->scratch, op->ncols, op->types, VECTOR_SIZE);
 	while (r < VECTOR_SIZE) {
@@ -863,6 +905,8 @@ copyin_next(Operator *op, Batch **out)
 		TRY(next_record(ci, &got));
 		if (!got)
 			break;
+		if (ci->nn_rank > 0)
+			note_null(ci, r);
 		for (c = 0; c < op->ncols; c++) {
 			Value v;
 			if (!ci->fields[c]) {
@@ -988,10 +1032,25 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	ci->relname = name;
 	ci->colnames = names;
 	ci->header_pending = opt->header;
+	ci->nn_rank = INT_MAX;
+	ci->req = ARENA_ARRAY(ctx->arena, int, schema->nfields + 1);
+	for (i = 0; i < schema->nfields; i++) {
+		if (!schema->fields[i].required)
+			continue;
+		for (k = 0; k < ncols && tcols[k] != i; k++)
+			;
+		if (k < ncols)
+			ci->req[ci->nreq++] = k;
+		else if (proj[i]->kind == EXPR_CONST && proj[i]->value.is_null)
+			ci->req[ci->nreq++] = -1;
+	}
 
 	if (sink->copy_in_begin(sink->ctx, ncols) != 0)
 		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
 	if (engine_write_rows(s, ctx, t, project_new(ctx, &ci->op, schema->nfields, proj), &rows) != FLOE_OK) {
+		/* a NOT NULL violation: the record's line as CONTEXT (PostgreSQL's) */
+		if (floe_error_is(err, ERRCODE_NOT_NULL_VIOLATION) && ci->nn_text)
+			context_at(ci, ci->nn_line, -1, ci->nn_text, ci->nn_len);
 		free(ci->buf);
 		ci->buf = NULL;
 		return FLOE_ERR;

@@ -77,6 +77,8 @@ BAD = [
     ("COPY copyt (a, c) FROM STDIN (FORMAT csv, HEADER)", 'a,c\n100,"x"y"\n'),
     ("COPY copyt (a, c) FROM STDIN", "100\tok\n" + "x" * 150 + "\tlong\n"),
     ("COPY copyt (a, c) FROM STDIN", b"100\tok\n101\t\xff\n"),
+    ("COPY copyt (a, c) FROM STDIN", "100\tok\n\\N\tnull a\n"),
+    ("COPY copyt (c) FROM STDIN (FORMAT csv)", "no a\n"),
 ]
 
 
