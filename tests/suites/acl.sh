@@ -54,6 +54,7 @@ fi
 
 # start_server ARGS...: floe serve on a free port (spid, port)
 start_server() {
+	: >"$tmp/serve.out"   # not the previous server's port (the child truncates it late)
 	"$FLOE_BIN" serve --port 0 "$@" >"$tmp/serve.out" 2>>"$tmp/serve.err" &
 	spid=$!
 	port=
