@@ -394,6 +394,7 @@ if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "auth file \"$tmp/auth_bad\" li
 # ---- users in the warehouse (floe user add|remove|list) and auth methods --------
 # x_start ARGS...: start another floe serve (xpid, xport, $tmp/x.out, $tmp/x.err)
 x_start() {
+	: >"$tmp/x.out"   # not the previous server's port (the child truncates it late)
 	"$FLOE_BIN" serve --port 0 "$@" >"$tmp/x.out" 2>>"$tmp/x.err" &
 	xpid=$!
 	xport=
