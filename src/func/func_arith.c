@@ -444,9 +444,16 @@ mul_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 			out_null(out, i);
 			continue;
 		}
-		if (__builtin_mul_overflow(a[ka], b[kb], &r))
-			return err_numeric(ctx);
-		if (ps != os)
+		if (__builtin_mul_overflow(a[ka], b[kb], &r)) {
+			/* more than 128 bits before rounding (0.5 * 0.5 at scale
+			 * 20 each): the 256-bit product, rounded */
+			int sr;
+			floe_error e;
+			if (decimal_mul(a[ka], args[0].type.scale, b[kb], args[1].type.scale,
+					&r, &sr, &e) != FLOE_OK ||
+			    func_dec_rescale(r, sr, os, &r) != FLOE_OK)
+				return err_numeric(ctx);
+		} else if (ps != os)
 			func_dec_rescale(r, ps, os, &r);
 		if (!func_dec_fits(r))
 			return err_numeric(ctx);

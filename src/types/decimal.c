@@ -669,6 +669,64 @@ decimal_div_scale(int128 a, int sa, int128 b, int sb)
 }
 
 int
+decimal_log10_floor(int128 v, int s)
+{
+	return decimal_digits(v) - 1 - s;
+}
+
+int
+decimal_type_int_digits(SqlType t)
+{
+	if (t.id == TYPE_INT16)
+		return 5;
+	if (t.id == TYPE_INT32)
+		return 10;
+	if (t.id == TYPE_INT64)
+		return 19;
+	if (t.id != TYPE_DECIMAL || t.precision == 0)
+		return -1;
+	return t.precision > t.scale ? t.precision - t.scale : 0;
+}
+
+int
+decimal_product_scale(int s1, int s2)
+{
+	int s = s1 + s2;
+
+	if (s > DECIMAL_MUL_TYPE_SCALE) {
+		s = s1 > s2 ? s1 : s2;
+		if (s < DECIMAL_MUL_TYPE_SCALE)
+			s = DECIMAL_MUL_TYPE_SCALE;
+	}
+	return s > DECIMAL_MAX_SCALE ? DECIMAL_MAX_SCALE : s;
+}
+
+int
+decimal_quotient_scale(int sa, int sb, int int_digits, int div_log10)
+{
+	int lo = sa > sb ? sa : sb, s;
+
+	if (lo < 16)
+		lo = 16;
+	if (int_digits < 0) {
+		s = DECIMAL_DIV_TYPE_SCALE;
+	} else {
+		/* |q| < 10^(int_digits - div_log10), + 1 for rounding up to it */
+		int iq = int_digits - div_log10 + 1;
+		s = iq < 0 ? DECIMAL_MAX_SCALE : DECIMAL_MAX_SCALE - iq;
+		if (s > DECIMAL_DIV_TYPE_SCALE)
+			s = DECIMAL_DIV_TYPE_SCALE;
+	}
+	if (s < lo)
+		s = lo;
+	if (s < sa)
+		s = sa;
+	if (s < sb)
+		s = sb;
+	return s > DECIMAL_MAX_SCALE ? DECIMAL_MAX_SCALE : s;
+}
+
+int
 decimal_div(int128 a, int sa, int128 b, int sb, int128 *out, int *sout, floe_error *err)
 {
 	if (b == 0)

@@ -83,10 +83,39 @@ int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
  * print its zero padding (333333.3333333333330000); with it off, quotients
  * keep the type's scale (max(16, inputs' scales)) as before.
  */
-#define DECIMAL_DIV_SHRINK 0
+#define DECIMAL_DIV_SHRINK 1
 
 /* Division result scale PostgreSQL would choose (select_div_scale). */
 int decimal_div_scale(int128 a, int sa, int128 b, int sb);
+
+/*
+ * Physical (type) scale of an unconstrained quotient (x / y, avg): rows are
+ * stored at it and display at their own select_div_scale (dscale), so it
+ * must hold the common display scales (20 for quotients in [0.0001, 1),
+ * 16 in [1, 10000)) while leaving room for the quotient's integer digits.
+ *   sa, sb      the operands' scales
+ *   int_digits  bound on the dividend's integer digits, -1 unknown
+ *   div_log10   lower bound of floor(log10 |divisor|) (-sb for any nonzero
+ *               divisor of scale sb; 0 for a count)
+ * Result: max(sa, sb, min(DECIMAL_DIV_TYPE_SCALE, 38 - quotient's integer
+ * digits)), at least 16 (the scale before display scales); an unknown bound
+ * takes DECIMAL_DIV_TYPE_SCALE (quotients of 10^18 and more then overflow
+ * with 22003 naming floe's 38-digit limit).
+ */
+#define DECIMAL_DIV_TYPE_SCALE 20
+int decimal_quotient_scale(int sa, int sb, int int_digits, int div_log10);
+/*
+ * Physical scale of an unconstrained product: s1 + s2 (PostgreSQL's), but
+ * above DECIMAL_MUL_TYPE_SCALE only as far as an operand's own scale, so
+ * products of quotients (scale 20 each) keep 16 integer digits; rows then
+ * display at most that scale.
+ */
+#define DECIMAL_MUL_TYPE_SCALE 22
+int decimal_product_scale(int s1, int s2);
+/* Integer digits of numeric(p, s) (p - s), -1 for unconstrained / non-decimal. */
+int decimal_type_int_digits(SqlType t);
+/* floor(log10 |v|) of v at scale s (v != 0): 123.4 -> 2, 0.05 -> -2. */
+int decimal_log10_floor(int128 v, int s);
 
 int decimal_cmp(int128 a, int sa, int128 b, int sb);
 /* Drop trailing fractional zeros (1.500 -> 15, scale 1; 0.00 -> 0, scale 0):

@@ -207,12 +207,19 @@ t_text_at(const Vector *v, uint32_t i)
 	return arena_strndup(T_arena, strview_data(s), s->len);
 }
 
-/* Render an int128 decimal with the vector's scale ("1.5000"). */
+/* Render an int128 decimal at the row's display scale ("1.5000"): the
+ * vector's scale, or the row's dscale (vector.h) when it has one. */
 static inline const char *
 t_dec_at(const Vector *v, uint32_t i)
 {
 	int128 x = ((const int128 *)v->data)[i];
 	int scale = v->type.scale, n = 0, k;
+
+	if (v->kind == VECTOR_FLAT && v->dscale)
+		while (scale > v->dscale[i]) {
+			x /= 10;
+			scale--;
+		}
 	char digits[64], out[80];
 	uint128 u;
 	bool neg = x < 0;

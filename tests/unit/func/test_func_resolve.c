@@ -88,9 +88,10 @@ test_func_resolve__numeric_scales(void **state)
 	assert_int_equal(func_resolve_scalar("*", in, 2, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_int_equal(ret.scale, 5);
 	assert_int_equal(cast_to[0].scale, 2);
-	/* select 3/2::numeric -> 1.5000000000000000 : scale 16 */
+	/* select 3/2::numeric -> 1.5000000000000000 : stored at scale 20
+	 * (decimal_quotient_scale), each row displayed at select_div_scale */
 	assert_int_equal(func_resolve_scalar("/", in, 2, &f, &ret, cast_to, &T_err), FLOE_OK);
-	assert_int_equal(ret.scale, 16);
+	assert_int_equal(ret.scale, 20);
 	/* n + '1.5' for n numeric(10,2): the unknown side takes n's scale -> 6.00 */
 	{
 		SqlType in2[2] = { type_decimal(10, 2), type_make(TYPE_NULL) };
@@ -276,9 +277,10 @@ test_func_resolve__aggregates(void **state)
 	a = type_decimal(10, 2);
 	assert_int_equal(func_resolve_agg("count", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_true(type_equal(cast_to[0], a));
-	/* avg(numeric(10,2)) -> numeric at scale 16; sum keeps scale 2 */
+	/* avg(numeric(10,2)) -> numeric stored at scale 20 (rows display at
+	 * select_div_scale); sum keeps scale 2 */
 	assert_int_equal(func_resolve_agg("avg", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_OK);
-	assert_int_equal(ret.scale, 16);
+	assert_int_equal(ret.scale, 20);
 	assert_int_equal(func_resolve_agg("sum", &a, 1, false, &f, &ret, cast_to, &T_err), FLOE_OK);
 	assert_int_equal(ret.scale, 2);
 	assert_true(func_is_aggregate("string_agg"));
