@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "func/func_internal.h"
+#include "types/decimal.h"
 
 /* agg_basic.c, agg_stats.c */
 extern const ScalarFunc func_agg_sigs[];
@@ -495,13 +496,13 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	case FRET_DEC_ADD:
 		*ret = type_decimal(0, smax);
 		break;
-	case FRET_DEC_MUL: {
-		int s = cast_to[0].scale + cast_to[1].scale;
-		*ret = type_decimal(0, s > DECIMAL_MAX_PRECISION ? DECIMAL_MAX_PRECISION : s);
+	case FRET_DEC_MUL:
+		*ret = type_decimal(0, decimal_product_scale(cast_to[0].scale, cast_to[1].scale));
 		break;
-	}
 	case FRET_DEC_DIV:
-		*ret = type_decimal(0, smax > 16 ? smax : 16);
+		/* rows display at PostgreSQL's select_div_scale (decimal.h) */
+		*ret = type_decimal(0, decimal_quotient_scale(cast_to[0].scale, cast_to[1].scale,
+			decimal_type_int_digits(cast_to[0]), -(int)cast_to[1].scale));
 		break;
 	case FRET_DEC_ROUND:
 		*ret = type_decimal(0, nargs == 1 ? 0 : cast_to[0].scale);
@@ -634,7 +635,7 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		*ret = type_decimal(0, cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0);
 	if (!strcmp(name, "avg") && ret->id == TYPE_DECIMAL) {
 		int s = cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0;
-		*ret = type_decimal(0, s > 16 ? s : 16);
+		*ret = type_decimal(0, decimal_quotient_scale(s, 0, decimal_type_int_digits(cast_to[0]), 0));
 	}
 	/* variance/stddev of integers and numeric: scale 16 (2s when larger) */
 	if (ret->id == TYPE_DECIMAL && (strstr(name, "var") || strstr(name, "stddev"))) {
@@ -662,6 +663,27 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 void
 func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, SqlType *ret)
 {
+	/* a quotient of two constants: exactly PostgreSQL's scale (1e-10 / 3) */
+	if (f->ret_rule == FRET_DEC_DIV && nargs == 2 && ret->precision == 0 && consts &&
+	    consts[0] && consts[1] && !consts[0]->is_null && !consts[1]->is_null &&
+	    consts[0]->type.id == TYPE_DECIMAL && consts[1]->type.id == TYPE_DECIMAL &&
+	    consts[1]->u.d != 0) {
+		int128 q;
+		int sq;
+		floe_error e;
+		int z0 = consts[0]->dzeros, z1 = consts[1]->dzeros;
+		if (decimal_div(consts[0]->u.d / decimal_pow10(z0), consts[0]->type.scale - z0,
+				consts[1]->u.d / decimal_pow10(z1), consts[1]->type.scale - z1,
+				&q, &sq, &e) == FLOE_OK)
+			ret->scale = (uint8_t)sq;
+	}
+	/* a product of two constants: exactly the sum of their scales */
+	if (f->ret_rule == FRET_DEC_MUL && nargs == 2 && ret->precision == 0 && consts &&
+	    consts[0] && consts[1] && !consts[0]->is_null && !consts[1]->is_null &&
+	    consts[0]->type.id == TYPE_DECIMAL && consts[1]->type.id == TYPE_DECIMAL) {
+		int s = consts[0]->type.scale + consts[1]->type.scale;
+		ret->scale = (uint8_t)(s > DECIMAL_MAX_SCALE ? DECIMAL_MAX_SCALE : s);
+	}
 	if (f->ret_rule == FRET_DEC_ROUND && nargs == 2 && ret->id == TYPE_DECIMAL && consts &&
 	    consts[1] && !consts[1]->is_null && type_is_integer(consts[1]->type.id)) {
 		int64_t n = consts[1]->u.i;
