@@ -100,9 +100,14 @@ CMP_KERNELS(strview, CMP_S, s)
 CMP_KERNELS(Interval, CMP_IV, iv)
 CMP_KERNELS(Uuid, CMP_U, u)
 
-/* text equality: one 8-byte compare first (strview_eq) */
+/*
+ * text = and <>: one 8-byte compare first (strview_eq).  Against a
+ * constant of at most STRVIEW_INLINE bytes, both strviews hold every byte
+ * inline (zero padded, strview_make), so equality is two 8-byte compares,
+ * branch-free.
+ */
 static int
-eq_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+eq_text_common(const Vector *args, uint32_t count, Vector *out, bool negate)
 {
 	VectorView va, vb;
 	const strview *a, *b;
@@ -113,16 +118,42 @@ eq_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out
 	vector_view(&args[1], &vb);
 	a = va.data;
 	b = vb.data;
+	if (vb.sel == vector_zero_sel && !vb.validity && !va.validity && !out->validity &&
+	    b[0].len <= STRVIEW_INLINE) {
+		uint64_t h0, h1;
+		memcpy(&h0, &b[0], 8);
+		memcpy(&h1, (const char *)&b[0] + 8, 8);
+		for (i = 0; i < count; i++) {
+			uint32_t ka = ARGK(va, i);
+			uint64_t x0, x1;
+			memcpy(&x0, &a[ka], 8);
+			memcpy(&x1, (const char *)&a[ka] + 8, 8);
+			o[i] = (uint8_t)(((x0 == h0) & (x1 == h1)) != negate);
+		}
+		return FLOE_OK;
+	}
 	for (i = 0; i < count; i++) {
 		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
 		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
 			out_null(out, i);
 			continue;
 		}
-		o[i] = strview_eq(&a[ka], &b[kb]);
+		o[i] = strview_eq(&a[ka], &b[kb]) != negate;
 		out_valid(out, i);
 	}
 	return FLOE_OK;
+}
+
+static int
+eq_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return eq_text_common(args, count, out, false);
+}
+
+static int
+ne_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return eq_text_common(args, count, out, true);
 }
 
 /* char(n): trailing spaces do not count (bpchareq, bpcharcmp) */
@@ -243,7 +274,7 @@ const ScalarFunc func_compare_table[] = {
 	OPS6(F4, F4, f32), OPS6(F4, F8, f64), OPS6(F8, F4, f64), OPS6(F8, F8, f64),
 	OPS6(TYPE_DECIMAL, TYPE_DECIMAL, dec),
 	{ "=", eq_text, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
-	{ "<>", ne_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
+	{ "<>", ne_text, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
 	{ "<", lt_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
 	{ "<=", le_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },
 	{ ">", gt_s, 2, 0, { TYPE_TEXT, TYPE_TEXT }, BO, FRET_FIXED, true, true },

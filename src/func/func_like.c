@@ -152,7 +152,8 @@ func_like_match(const char *s, size_t slen, const char *p, size_t plen, int esc,
 
 /*
  * Constant patterns of the forms 'abc', 'abc%', '%abc', '%abc%' and '%'
- * (no _, no escape, % only at the ends) match with memcmp/memmem.
+ * (no _, no escape, % only at the ends) match with memcmp/memchr; other
+ * patterns of literals and % only with pattern_segs/segs_match below.
  */
 enum { SHAPE_NONE, SHAPE_EXACT, SHAPE_PREFIX, SHAPE_SUFFIX, SHAPE_CONTAINS, SHAPE_ALL };
 
@@ -205,6 +206,96 @@ shape_match(int shape, const char *s, uint32_t n, const char *lit, uint32_t ln)
 	}
 }
 
+/*
+ * Constant patterns made of literal segments and % only ('%special%requests%',
+ * 'a%b'): the first segment is a prefix unless the pattern opens with %,
+ * the last a suffix unless it ends with %, and the ones between are found
+ * left to right, each after the previous (leftmost is always right when
+ * only % separates them).  Bytewise search is exact on valid UTF-8: a
+ * literal cannot start inside another character.
+ */
+#define MAX_SEGS 16
+
+typedef struct Segs {
+	int n;
+	bool lead, trail;          /* pattern opens / ends with % */
+	const char *p[MAX_SEGS];
+	uint32_t len[MAX_SEGS];
+} Segs;
+
+static bool
+pattern_segs(const char *p, uint32_t n, Segs *sg)
+{
+	uint32_t i = 0;
+
+	sg->n = 0;
+	sg->lead = n > 0 && p[0] == '%';
+	sg->trail = n > 0 && p[n - 1] == '%';
+	while (i < n) {
+		uint32_t j;
+		while (i < n && p[i] == '%')
+			i++;
+		if (i == n)
+			break;
+		for (j = i; j < n && p[j] != '%'; j++)
+			if (p[j] == '_' || p[j] == '\\')
+				return false;
+		if (sg->n == MAX_SEGS)
+			return false;
+		sg->p[sg->n] = p + i;
+		sg->len[sg->n++] = j - i;
+		i = j;
+	}
+	return sg->n > 0;
+}
+
+/* Leftmost occurrence of lit (ln >= 1) in s[0..n), or NULL. */
+static inline const char *
+find_lit(const char *s, uint32_t n, const char *lit, uint32_t ln)
+{
+	const char *q = s, *end = s + n;
+
+	while (end - q >= (ptrdiff_t)ln) {
+		q = memchr(q, lit[0], (size_t)(end - q) - ln + 1);
+		if (!q)
+			return NULL;
+		if (memcmp(q + 1, lit + 1, ln - 1) == 0)
+			return q;
+		q++;
+	}
+	return NULL;
+}
+
+static bool
+segs_match(const Segs *sg, const char *s, uint32_t n)
+{
+	uint32_t pos = 0, end = n;
+	int first = 0, last = sg->n;
+
+	if (!sg->lead) {
+		if (n < sg->len[0] || memcmp(s, sg->p[0], sg->len[0]) != 0)
+			return false;
+		pos = sg->len[0];
+		first = 1;
+	}
+	if (!sg->trail && last > first) {
+		uint32_t l = sg->len[last - 1];
+		if (end - pos < l || memcmp(s + end - l, sg->p[last - 1], l) != 0)
+			return false;
+		end -= l;
+		last--;
+	} else if (!sg->trail && pos != n) {
+		return false;   /* one segment, no %: an exact match */
+	}
+	for (int k = first; k < last; k++) {
+		const char *q = find_lit(s + pos, end - pos, sg->p[k], sg->len[k]);
+		if (!q)
+			return false;
+		pos = (uint32_t)(q - s) + sg->len[k];
+	}
+	return true;
+}
+
 static int
 like_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool icase,
 	    bool negate)
@@ -232,6 +323,19 @@ like_common(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool 
 					continue;
 				}
 				o[i] = shape_match(shape, strview_data(&a[ka]), a[ka].len, lit, ln) != negate;
+				out_valid(out, i);
+			}
+			return FLOE_OK;
+		}
+		Segs sg;
+		if (pattern_segs(strview_data(&b[0]), b[0].len, &sg)) {
+			for (i = 0; i < count; i++) {
+				uint32_t ka = ARGK(va, i);
+				if (!ARGVALID(va, ka)) {
+					out_null(out, i);
+					continue;
+				}
+				o[i] = segs_match(&sg, strview_data(&a[ka]), a[ka].len) != negate;
 				out_valid(out, i);
 			}
 			return FLOE_OK;

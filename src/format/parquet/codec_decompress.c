@@ -6,7 +6,7 @@
  * ZSTD, LZ4 (deprecated Hadoop framing: repeated [BE u32 decompressed size]
  * [BE u32 compressed size][raw LZ4 block], with fallback to one raw block,
  * as parquet-cpp does), LZ4_RAW (one raw LZ4 block), BROTLI.  LZO is not
- * supported (0A000).
+ * supported (0A000).  ZSTD decompresses with a per-thread reused context.
  *
  * INTERFACE ROUTINES (codec.h)
  *   parquet_decompress(codec, src, n, dst, dst_cap, err)
@@ -15,6 +15,7 @@
  * uncompressed size) or the call fails with XX001; no library is ever asked
  * to write beyond dst_cap.
  */
+#include <pthread.h>
 #include <string.h>
 #include <snappy-c.h>
 #include <zlib.h>
@@ -23,6 +24,38 @@
 #include <brotli/decode.h>
 #include "format/parquet/codec.h"
 #include "format/parquet/parquet_format.h"
+
+/*
+ * One zstd decompression context per thread, reused from page to page
+ * (ZSTD_decompress would allocate and initialise one per call) and freed
+ * when the thread exits.
+ */
+static __thread ZSTD_DCtx *dctx;
+static pthread_key_t dctx_key;
+static pthread_once_t dctx_once = PTHREAD_ONCE_INIT;
+
+static void
+dctx_free(void *p)
+{
+	ZSTD_freeDCtx(p);
+}
+
+static void
+dctx_key_init(void)
+{
+	pthread_key_create(&dctx_key, dctx_free);
+}
+
+static ZSTD_DCtx *
+dctx_get(void)
+{
+	if (!dctx) {
+		dctx = ZSTD_createDCtx();
+		pthread_once(&dctx_once, dctx_key_init);
+		pthread_setspecific(dctx_key, dctx);
+	}
+	return dctx;
+}
 
 static int
 bad(floe_error *err, const char *what)
@@ -138,7 +171,9 @@ parquet_decompress(int codec, const uint8_t *src, size_t n, uint8_t *dst, size_t
 	case PQ_CODEC_ZSTD: {
 		if (n == 0 && dst_cap == 0)
 			return FLOE_OK;
-		size_t got = ZSTD_decompress(dst, dst_cap, src, n);
+		ZSTD_DCtx *z = dctx_get();
+		size_t got = z ? ZSTD_decompressDCtx(z, dst, dst_cap, src, n)
+			       : ZSTD_decompress(dst, dst_cap, src, n);
 		if (ZSTD_isError(got) || got != dst_cap)
 			return bad(err, "ZSTD");
 		return FLOE_OK;

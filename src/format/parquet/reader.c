@@ -1402,12 +1402,25 @@ decode_into(ParquetColumnReader *r, void *dst, uint32_t n, floe_error *err)
 	if (r->enc == PQ_ENC_PLAIN_DICTIONARY || r->enc == PQ_ENC_RLE_DICTIONARY) {
 		if (rle_get(&r->idx, r->ix, n) != 0)
 			return RCORRUPT(r, err, "dictionary indexes end early");
-		uint32_t mx = 0;
-		for (uint32_t i = 0; i < n; i++)
-			mx = r->ix[i] > mx ? r->ix[i] : mx;
-		if (mx >= r->dict_n)
+		/* range check without a dependency chain: four running ORs of
+		 * "index >= dict_n" (the max is only found for the message) */
+		uint32_t b0 = 0, b1 = 0, b2 = 0, b3 = 0, dn = r->dict_n, i = 0;
+		const uint32_t *ix = r->ix;
+		for (; i + 4 <= n; i += 4) {
+			b0 |= ix[i] >= dn;
+			b1 |= ix[i + 1] >= dn;
+			b2 |= ix[i + 2] >= dn;
+			b3 |= ix[i + 3] >= dn;
+		}
+		for (; i < n; i++)
+			b0 |= ix[i] >= dn;
+		if (b0 | b1 | b2 | b3) {
+			uint32_t mx = 0;
+			for (i = 0; i < n; i++)
+				mx = ix[i] > mx ? ix[i] : mx;
 			return RCORRUPT(r, err, "dictionary index %u out of range (dictionary has %u entries)",
 					mx, r->dict_n);
+		}
 		pq_gather(dst, r->dict, r->ix, n, r->w);
 		return FLOE_OK;
 	}
