@@ -11,11 +11,14 @@
  *     so results agree with PostgreSQL bit for bit;
  *   - smallint/integer/bigint/numeric arguments -> numeric, computed exactly
  *     from N, sum(x) and sum(x^2) in int128: (N*Sxx - Sx^2) / (N*(N-1))
- *     rounded half away from zero to the result scale (16, or 2*scale when
- *     larger: PostgreSQL's value-dependent display scale for results of
- *     magnitude 1..9999); stddev is the correctly rounded integer square
- *     root at that scale; a numerator <= 0 gives 0 (PostgreSQL's guard
- *     against roundoff);
+ *     rounded half away from zero to PostgreSQL's scale for it
+ *     (select_div_scale of that numerator and denominator: 16 significant
+ *     digits, at least 2*scale), which is the row's display scale; stddev
+ *     is the correctly rounded integer square root at that scale.  Both
+ *     are stored at the result type's scale (16, or 2*scale when larger),
+ *     so a quotient needing more digits than that (a variance below 1:
+ *     PostgreSQL prints 20 decimals) prints at the type's scale; a
+ *     numerator <= 0 gives 0 (PostgreSQL's guard against roundoff);
  *   - no rows -> NULL; the sample variants of one row -> NULL.
  * Sums that overflow 128 bits (huge bigint/numeric inputs) are 22003
  * "value overflows numeric format".
@@ -26,6 +29,7 @@
  */
 #include <math.h>
 #include "func/func_internal.h"
+#include "types/decimal.h"
 
 enum { V_SAMP = 0, V_POP = 1 };
 
@@ -216,11 +220,23 @@ n_combine(FuncCtx *ctx, void *dst, const void *src)
 	return FLOE_OK;
 }
 
+/* Row `row` of an unconstrained result displays at dsc (vector.h). */
+static void
+show_at(Vector *out, uint32_t row, int dsc)
+{
+	if (out->type.precision != 0 || dsc > out->type.scale)
+		return;
+	if (!out->dscale && dsc == out->type.scale && out->type.scale != NUMERIC_DEFAULT_SCALE)
+		return;
+	vector_ensure_dscale(out);
+	out->dscale[row] = (uint8_t)dsc;
+}
+
 static int
 n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 {
 	int128 num, sq, den, var;
-	int so = out->type.scale, s2 = 2 * s->scale;
+	int so = out->type.scale, s2 = 2 * s->scale, rs, pad = 0;
 
 	if (s->n == 0 || (kind == V_SAMP && s->n <= 1)) {
 		out_null(out, row);
@@ -232,10 +248,19 @@ n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 		return num_overflow(ctx);
 	if (num <= 0) {
 		((int128 *)out->data)[row] = 0;
+		show_at(out, row, 0);          /* PostgreSQL's const_zero: "0" */
 		out_valid(out, row);
 		return FLOE_OK;
 	}
 	den = kind == V_SAMP ? (int128)s->n * (int128)(s->n - 1) : (int128)s->n * (int128)s->n;
+	/* PostgreSQL: select_div_scale(N*Sxx - Sx^2, den); stddev's square
+	 * root at the same scale.  Computed there when the output scale
+	 * holds it, then stored at the output scale (trailing zeros). */
+	rs = decimal_div_scale(num, s2, den, 0);
+	if (rs < so && out->type.precision == 0) {
+		so = rs;
+		pad = out->type.scale - rs;
+	}
 	if (func_dec_div(num, s2, den, 0, so, &var) != FLOE_OK)
 		return num_overflow(ctx);
 	if (root) {
@@ -251,7 +276,10 @@ n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 			var = (int128)roundl(sqrtl(v) * powl(10.0L, so));
 		}
 	}
+	if (pad && func_dec_rescale(var, so, so + pad, &var) != FLOE_OK)
+		return num_overflow(ctx);
 	((int128 *)out->data)[row] = var;
+	show_at(out, row, so);
 	out_valid(out, row);
 	return FLOE_OK;
 }
