@@ -49,8 +49,9 @@
  * Subqueries.  In WHERE conjuncts: EXISTS / NOT EXISTS / x IN (SELECT ...)
  * over a plain SELECT become semi / anti hash joins (plan_semi): the inner
  * WHERE is bound with the outer scope visible as extra columns (BindCtx
- * corr_scope), its outer = inner equalities are the hash keys, other
- * correlated conditions the residual, the rest filter the inner side; an
+ * corr_scope), its conjuncts' ORs factored (factor_ors), its outer =
+ * inner equalities are the hash keys, other correlated conditions the
+ * residual, the rest filter the inner side; an
  * IN over any other query is a semi join on its one column, applied to
  * the FROM item x comes from before the joins when it plans uncorrelated
  * (push_semi, TPC-H q18).  expr op (SELECT agg ... WHERE inner.k = outer.k
@@ -2647,6 +2648,14 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			w = and_of(b, be, nbe);
 			conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 2);
 			split_conjuncts(w, conj, &nc);
+			/* (outer.k = k AND x) OR (outer.k = k AND y): k a hash key */
+			conj = factor_ors(b, conj, &nc, NULL, 0);
+			{
+				Expr **c2 = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+				if (nc)
+					memcpy(c2, conj, sizeof(Expr *) * (size_t)nc);
+				conj = c2;      /* room for x = y below */
+			}
 		} else {
 			conj = ARENA_ARRAY(b->arena, Expr *, 2);
 		}
@@ -2876,6 +2885,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			return FLOE_ERR;
 		conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 1);
 		split_conjuncts(w, conj, &nc);
+		conj = factor_ors(b, conj, &nc, NULL, 0);
 	}
 	ok = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 	ik = ARENA_ARRAY(b->arena, Expr *, nc + 1);
