@@ -184,8 +184,7 @@ dec_init(void *s)
 static int
 numeric_overflow(FuncCtx *ctx)
 {
-	return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-			   "value overflows numeric format");
+	return decimal_overflow_error(ctx->err);
 }
 
 static inline int

@@ -144,8 +144,7 @@ err_float(FuncCtx *ctx, bool over)
 static int
 err_numeric(FuncCtx *ctx)
 {
-	return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-			   "value overflows numeric format");
+	return decimal_overflow_error(ctx->err);
 }
 
 /*

@@ -27,6 +27,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "func/func_internal.h"
+#include "types/decimal.h"
 
 static int
 err_range(FuncCtx *ctx, TypeId id)
@@ -270,8 +271,7 @@ sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 				/* s > 2*sc: drop digits of x first */
 				func_dec_rescale(x, s, 2 * sc, &X);
 			} else if (ee > 38 || __builtin_mul_overflow(x, func_pow10[ee], &X)) {
-				return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-						   "value overflows numeric format");
+				return decimal_overflow_error(ctx->err);
 			}
 			r = func_isqrt128((uint128)X);
 			if ((uint128)X - r * r > r)
@@ -335,13 +335,11 @@ dec_round(FuncCtx *ctx, int128 x, int s, int n, int os, int mode, int128 *out)
 		}
 		/* back to scale os: q is at scale n */
 		if (func_dec_rescale(q, n, os, out) != FLOE_OK)
-			return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-					   "value overflows numeric format");
+			return decimal_overflow_error(ctx->err);
 		return FLOE_OK;
 	}
 	if (func_dec_rescale(x, s, os, out) != FLOE_OK)
-		return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-				   "value overflows numeric format");
+		return decimal_overflow_error(ctx->err);
 	return FLOE_OK;
 }
 

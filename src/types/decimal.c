@@ -240,11 +240,18 @@ u_pow10(int n)   /* n in 0..76 */
 	return r;
 }
 
+int
+decimal_overflow_error(floe_error *err)
+{
+	floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value overflows numeric format");
+	return floe_error_detail(err, "floe's numeric holds at most %d significant digits "
+				 "at the scale of the expression.", DECIMAL_MAX_PRECISION);
+}
+
 static int
 overflow(floe_error *err)
 {
-	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-			   "value overflows numeric format");
+	return decimal_overflow_error(err);
 }
 
 /*

@@ -58,6 +58,10 @@ int decimal_check_precision(int128 v, int precision, floe_error *err);
 int decimal_coerce(int128 v, int scale, int p, int s, int128 *out,
 		   floe_error *err);
 
+/* 22003 "value overflows numeric format" with a DETAIL naming floe's limit
+ * of 38 digits (PostgreSQL's numeric has no such limit); returns FLOE_ERR. */
+int decimal_overflow_error(floe_error *err);
+
 /* Result scale max(sa, sb). */
 int decimal_add(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
 		floe_error *err);
@@ -78,10 +82,10 @@ int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
  * Whether a quotient (/ and avg of unconstrained numeric) whose
  * select_div_scale is below the expression's type scale is rounded to it
  * and displayed so (PostgreSQL: 1000000::numeric / 3 = 333333.333333333333).
- * Off for now: exec's sort and hash-aggregate key gathers copy data
- * without the per-row display scale (vector.h), and such a row would then
- * print its zero padding (333333.3333333333330000); with it off, quotients
- * keep the type's scale (max(16, inputs' scales)) as before.
+ * On.  Known gap: exec's hash-aggregate key gather copies data without the
+ * per-row display scale (vector.h), so a GROUP BY / DISTINCT / UNION key
+ * that is a quotient prints at the type's scale (2.50000000000000000000
+ * for 10/4.0 where PostgreSQL prints 2.5000000000000000).
  */
 #define DECIMAL_DIV_SHRINK 1
 
