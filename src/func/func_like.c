@@ -179,6 +179,35 @@ pattern_shape(const char *p, uint32_t n, const char **lit, uint32_t *litlen)
 	return lead && trail ? SHAPE_CONTAINS : lead ? SHAPE_SUFFIX : trail ? SHAPE_PREFIX : SHAPE_EXACT;
 }
 
+/* Leftmost occurrence of lit (ln >= 1) in s[0..n), or NULL. */
+static inline const char *
+find_lit(const char *s, uint32_t n, const char *lit, uint32_t ln)
+{
+	const char *q = s, *end = s + n;
+	uint32_t head = 0;
+
+	if (ln >= 4)
+		memcpy(&head, lit, 4);
+	while (end - q >= (ptrdiff_t)ln) {
+		q = memchr(q, lit[0], (size_t)(end - q) - ln + 1);
+		if (!q)
+			return NULL;
+		/* the first 4 bytes and the last one before a memcmp call: most
+		 * candidates fail there (q + ln <= end, so the load is in range) */
+		if (ln >= 4) {
+			uint32_t h;
+			memcpy(&h, q, 4);
+			if (h == head && q[ln - 1] == lit[ln - 1] &&
+			    memcmp(q + 4, lit + 4, ln - 4) == 0)
+				return q;
+		} else if (memcmp(q + 1, lit + 1, ln - 1) == 0) {
+			return q;
+		}
+		q++;
+	}
+	return NULL;
+}
+
 static inline bool
 shape_match(int shape, const char *s, uint32_t n, const char *lit, uint32_t ln)
 {
@@ -186,22 +215,10 @@ shape_match(int shape, const char *s, uint32_t n, const char *lit, uint32_t ln)
 	case SHAPE_EXACT: return n == ln && memcmp(s, lit, ln) == 0;
 	case SHAPE_PREFIX: return n >= ln && memcmp(s, lit, ln) == 0;
 	case SHAPE_SUFFIX: return n >= ln && memcmp(s + n - ln, lit, ln) == 0;
-	case SHAPE_CONTAINS: {
+	case SHAPE_CONTAINS:
 		/* memchr for the first byte, then compare (cheaper than memmem's
 		 * setup on short strings) */
-		const char *p = s, *end = s + n;
-		if (ln == 0)
-			return true;
-		while (end - p >= (ptrdiff_t)ln) {
-			p = memchr(p, lit[0], (size_t)(end - p) - ln + 1);
-			if (!p)
-				return false;
-			if (memcmp(p + 1, lit + 1, ln - 1) == 0)
-				return true;
-			p++;
-		}
-		return false;
-	}
+		return ln == 0 || find_lit(s, n, lit, ln) != NULL;
 	default: return true;
 	}
 }
@@ -247,23 +264,6 @@ pattern_segs(const char *p, uint32_t n, Segs *sg)
 		i = j;
 	}
 	return sg->n > 0;
-}
-
-/* Leftmost occurrence of lit (ln >= 1) in s[0..n), or NULL. */
-static inline const char *
-find_lit(const char *s, uint32_t n, const char *lit, uint32_t ln)
-{
-	const char *q = s, *end = s + n;
-
-	while (end - q >= (ptrdiff_t)ln) {
-		q = memchr(q, lit[0], (size_t)(end - q) - ln + 1);
-		if (!q)
-			return NULL;
-		if (memcmp(q + 1, lit + 1, ln - 1) == 0)
-			return q;
-		q++;
-	}
-	return NULL;
 }
 
 static bool

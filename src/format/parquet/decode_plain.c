@@ -226,7 +226,15 @@ pq_flba_decimal(const uint8_t *p, uint32_t L, int128 *out, uint32_t n)
 		return 0;
 	}
 	unsigned sh = 64 - 8 * L;
-	for (i = 0; i < n; i++, p += L) {
+	/* while 8 bytes are readable from p (all but the last few values):
+	 * one unaligned load, byte swap, arithmetic shift right */
+	uint32_t fast = n > 8 / L + 1 ? n - (8 / L + 1) : 0;
+	for (i = 0; i < fast; i++, p += L) {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		out[i] = (int64_t)__builtin_bswap64(v) >> sh;
+	}
+	for (; i < n; i++, p += L) {
 		uint64_t v = 0;
 		for (uint32_t j = 0; j < L; j++)
 			v = v << 8 | p[j];
