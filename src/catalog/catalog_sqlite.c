@@ -85,14 +85,23 @@ db_err(sqlite3 *db, floe_error *err, const char *what)
 	return floe_errorf(err, state, "catalog: %s: %s", what, sqlite3_errmsg(db));
 }
 
-/* Prepare sql and bind the string arguments (NULL binds SQL NULL). */
+/* Prepare sql and bind the string arguments (NULL binds SQL NULL).
+ * Statements stay prepared on their (pooled) connection: a statement of
+ * the same text that is not running is reused (done() resets it), so a
+ * catalog lookup does not parse SQL each time.  A connection holds at most
+ * one idle statement per text: the few fixed texts of this file. */
 static int
 prep(sqlite3 *db, sqlite3_stmt **st, floe_error *err, const char *sql, int n,
      const char *const *args)
 {
+	sqlite3_stmt *s = NULL;
 	int i;
 
-	if (sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
+	while ((s = sqlite3_next_stmt(db, s)))
+		if (!sqlite3_stmt_busy(s) && !strcmp(sqlite3_sql(s), sql))
+			break;
+	*st = s;
+	if (!s && sqlite3_prepare_v2(db, sql, -1, st, NULL) != SQLITE_OK)
 		return db_err(db, err, "prepare");
 	for (i = 0; i < n; i++) {
 		if (args[i])
@@ -101,6 +110,25 @@ prep(sqlite3 *db, sqlite3_stmt **st, floe_error *err, const char *sql, int n,
 			sqlite3_bind_null(*st, i + 1);
 	}
 	return FLOE_OK;
+}
+
+/* A statement of prep() is finished with: reset for the next prep(). */
+static void
+done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+/* Close a connection with its prepared statements. */
+static void
+close_db(sqlite3 *db)
+{
+	sqlite3_stmt *s;
+
+	while (db && (s = sqlite3_next_stmt(db, NULL)))
+		sqlite3_finalize(s);
+	sqlite3_close(db);
 }
 
 /* Run a statement that returns no rows; *changes = rows changed. */
@@ -113,7 +141,7 @@ exec_args(sqlite3 *db, floe_error *err, int *changes, const char *sql, int n,
 
 	TRY(prep(db, &st, err, sql, n, args));
 	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	done(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return db_err(db, err, "execute");
 	if (changes)
@@ -131,7 +159,7 @@ any_row(sqlite3 *db, floe_error *err, bool *found, const char *sql, int n,
 
 	TRY(prep(db, &st, err, sql, n, args));
 	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	done(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return db_err(db, err, "query");
 	*found = rc == SQLITE_ROW;
@@ -158,7 +186,7 @@ list_rows(sqlite3 *db, floe_error *err, Arena *a, char ***out, int *nout,
 		}
 		v[cnt++] = arena_strdup(a, s ? s : "");
 	}
-	sqlite3_finalize(st);
+	done(st);
 	if (rc != SQLITE_DONE)
 		return db_err(db, err, "list");
 	*out = v;
@@ -262,7 +290,7 @@ tbl_load(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, flo
 		const char *s = (const char *)sqlite3_column_text(st, 0);
 		*loc = s ? arena_strdup(a, s) : NULL;
 	}
-	sqlite3_finalize(st);
+	done(st);
 	if (rc == SQLITE_ROW && *loc)
 		return FLOE_OK;
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
@@ -414,7 +442,7 @@ give(SqliteCatalog *h)
 		pthread_mutex_unlock(&p->mu);
 	}
 	if (db)
-		sqlite3_close(db);
+		close_db(db);
 }
 
 #define WRAP(fn, params, args)                                   \
@@ -459,7 +487,7 @@ cat_close(Catalog *c)
 	if (!c)
 		return;
 	for (i = 0; i < sc->pool->nidle; i++)
-		sqlite3_close(sc->pool->idle[i]);
+		close_db(sc->pool->idle[i]);
 	pthread_mutex_destroy(&sc->pool->mu);
 	free(sc->pool->path);
 	free(sc->pool);

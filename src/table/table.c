@@ -777,11 +777,10 @@ plan_deletes(FileIO *io, const TableMetadata *md, DataFile *files, const int64_t
 	}
 }
 
-int
-table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
-		 DataFile **files, int *n, floe_error *err)
+static int
+scan_files(FileIO *io, const Table *t, const Snapshot *snap, Arena *a, DataFile **files, int *n,
+	   floe_error *err)
 {
-	const Snapshot *snap;
 	ManifestFile *mf;
 	DataFile *out = NULL;
 	int64_t *seqs = NULL;
@@ -790,9 +789,6 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 
 	*files = NULL;
 	*n = 0;
-	TRY(resolve_snapshot(t, snapshot_id, &snap, err));
-	if (!snap)
-		return FLOE_OK;
 	TRY(read_manifest_list(io, snap, a, &mf, &nmf, err));
 	for (i = 0; i < nmf; i++) {
 		ManifestEntry *e;
@@ -840,6 +836,138 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 	*files = out;
 	*n = cnt;
 	return FLOE_OK;
+}
+
+/*
+ * Scan-plan cache.  A snapshot's live files are a function of its manifest
+ * list and the manifests it names, all immutable files (a new commit writes
+ * new ones), plus the partition specs (ids never change meaning) and, for
+ * delete files naming a data file, the FileIO's path maps.  So a plan is
+ * kept keyed by the FileIO and the resolved manifest-list path; a repeat
+ * (every point SELECT of a table that did not change) reads no manifest.
+ * Like the metadata cache: an entry owns an arena with the plan, callers
+ * hold a reference until their arena is reset and get their own copy of
+ * the DataFile array (the structs; what they point to is shared and
+ * read-only); only unreferenced entries are evicted, least recently used
+ * first; plans over SF_CACHE_MAX_BYTES are not kept.  Snapshots without a
+ * manifest list (v1 "manifests") are planned every time.
+ */
+#define SF_CACHE_SIZE 64
+#define SF_CACHE_MAX_BYTES ((size_t)32 << 20)
+
+typedef struct SfCacheEntry {
+	char *key;                 /* xstrdup'd; NULL = free slot */
+	Arena *arena;
+	DataFile *files;
+	int n;
+	int refs;
+	uint64_t used;
+} SfCacheEntry;
+
+static pthread_mutex_t sf_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static SfCacheEntry sf_cache[SF_CACHE_SIZE];
+static uint64_t sf_cache_tick;
+static uint64_t sf_cache_hits, sf_cache_misses;
+
+static void
+sf_cache_release(void *arg)
+{
+	SfCacheEntry *e = arg;
+
+	pthread_mutex_lock(&sf_cache_mu);
+	e->refs--;
+	pthread_mutex_unlock(&sf_cache_mu);
+}
+
+/* The caller's copy of an entry's array. */
+static void
+sf_hand_out(const DataFile *src, int cnt, Arena *a, DataFile **files, int *n)
+{
+	*n = cnt;
+	*files = NULL;
+	if (cnt > 0)
+		*files = arena_memdup(a, src, sizeof(DataFile) * (size_t)cnt);
+}
+
+int
+table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
+		 DataFile **files, int *n, floe_error *err)
+{
+	const Snapshot *snap;
+	char *key;
+	SfCacheEntry *e = NULL;
+	Arena *own;
+	DataFile *f;
+	int cnt, i;
+
+	*files = NULL;
+	*n = 0;
+	TRY(resolve_snapshot(t, snapshot_id, &snap, err));
+	if (!snap)
+		return FLOE_OK;
+	if (!snap->manifest_list)
+		return scan_files(io, t, snap, a, files, n, err);
+	key = arena_sprintf(a, "%p %s", (void *)io, fileio_resolve(io, snap->manifest_list, a));
+	pthread_mutex_lock(&sf_cache_mu);
+	for (i = 0; i < SF_CACHE_SIZE; i++)
+		if (sf_cache[i].key && strcmp(sf_cache[i].key, key) == 0) {
+			e = &sf_cache[i];
+			e->refs++;
+			e->used = ++sf_cache_tick;
+			sf_cache_hits++;
+			break;
+		}
+	pthread_mutex_unlock(&sf_cache_mu);
+	if (e) {
+		arena_on_reset(a, sf_cache_release, e);
+		sf_hand_out(e->files, e->n, a, files, n);
+		return FLOE_OK;
+	}
+
+	own = arena_new(0);
+	if (scan_files(io, t, snap, own, &f, &cnt, err) != FLOE_OK) {
+		arena_free(own);
+		return FLOE_ERR;
+	}
+	pthread_mutex_lock(&sf_cache_mu);
+	sf_cache_misses++;
+	for (i = 0; arena_bytes(own) <= SF_CACHE_MAX_BYTES && i < SF_CACHE_SIZE; i++) {
+		SfCacheEntry *c = &sf_cache[i];
+		if (c->key && strcmp(c->key, key) == 0) {   /* raced with another planner */
+			e = NULL;
+			break;
+		}
+		if (c->refs == 0 && (!e || !c->key || (e->key && c->used < e->used)))
+			e = c;
+	}
+	if (e) {
+		if (e->key) {
+			free(e->key);
+			arena_free(e->arena);
+		}
+		e->key = xstrdup(key);
+		e->arena = own;
+		e->files = f;
+		e->n = cnt;
+		e->refs = 1;
+		e->used = ++sf_cache_tick;
+	}
+	pthread_mutex_unlock(&sf_cache_mu);
+	if (e)
+		arena_on_reset(a, sf_cache_release, e);
+	else
+		arena_on_reset(a, free_arena_cb, own);
+	sf_hand_out(f, cnt, a, files, n);
+	return FLOE_OK;
+}
+
+void
+table_scan_cache_stats(uint64_t *hits, uint64_t *misses)
+{
+	pthread_mutex_lock(&sf_cache_mu);
+	*hits = sf_cache_hits;
+	*misses = sf_cache_misses;
+	pthread_mutex_unlock(&sf_cache_mu);
 }
 
 /* ---- append commit ---------------------------------------------------- */

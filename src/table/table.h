@@ -36,6 +36,7 @@
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_data_dir(t, a)                                      where new data files go
  *   table_metadata_cache_stats(&hits, &misses)
+ *   table_scan_cache_stats(&hits, &misses)                    table_scan_files' plan cache
  *   table_lineage_schema(schema, a)                           + _row_id, _last_updated_seq
  *   table_assign_row_ids(next_row_id, list, n)                v3 first_row_id assignment
  */
@@ -140,6 +141,10 @@ int table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMeta
  * (DataFile.deletes, by the spec's sequence-number rules). */
 int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		     DataFile **files, int *n, floe_error *err);
+/* table_scan_files caches plans by manifest list (table.c): the DataFile
+ * array is the caller's, what its entries point to is shared: read-only.
+ * Counters for tests. */
+void table_scan_cache_stats(uint64_t *hits, uint64_t *misses);
 
 void table_apply_floe_properties(TableMetadata *md);
 

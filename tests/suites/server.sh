@@ -232,6 +232,25 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 		fail arrays_psycopg3 "exit $?" "$tmp/array.out"
 	fi
 fi
+# ---- caches never show a stale table: prepared statements re-run after other
+# sessions / another floe process commit, DROP/CREATE; transcript equal to PG 15's
+if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
+	if timeout 120 "$pyexe" tests/clients/cache_client.py "$conninfo" "$FLOE_BIN -D $tmp/wh -c" \
+		>"$tmp/cache.out" 2>&1; then
+		if [ -n "$pgconn" ]; then
+			if timeout 120 "$pyexe" tests/clients/cache_client.py "$pgconn" pg >"$tmp/cache_pg.out" 2>&1 &&
+				diff "$tmp/cache_pg.out" "$tmp/cache.out" >"$tmp/cache.diff"; then
+				pass "cache_freshness ($(wc -l <"$tmp/cache.out") steps, equal to PostgreSQL 15)"
+			else
+				fail cache_freshness "differs from PostgreSQL 15" "$tmp/cache.diff"
+			fi
+		else
+			pass "cache_freshness ($(wc -l <"$tmp/cache.out") steps)"
+		fi
+	else
+		fail cache_freshness "exit $?" "$tmp/cache.out"
+	fi
+fi
 printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n' >"$tmp/copy_in.csv"
 cat >"$tmp/copy_psql.sql" <<SQL
 DROP TABLE IF EXISTS copy_psql;
