@@ -16,6 +16,7 @@
 #include <string.h>
 #include "exec/exec.h"
 #include "exec/expr.h"
+#include "exec/subplan.h"
 #include "func/func.h"
 #include "types/cast.h"
 #include "types/datetime.h"
@@ -300,6 +301,8 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 	case EXPR_FUNC:
 	case EXPR_CAST:
 		return eval_dense_call(ctx, e, in, sel, n, scratch, out);
+	case EXPR_SUBPLAN:
+		return subplan_eval(ctx, e, in, sel, n, scratch, out);
 	case EXPR_NOT:
 	case EXPR_IS_NULL:
 	case EXPR_IS_NOT_NULL:

@@ -51,7 +51,10 @@ typedef enum ExprKind {
 	EXPR_COALESCE,
 	EXPR_DISTINCT,    /* a IS DISTINCT FROM b: args[0], args[1]; fn is "=" */
 	EXPR_NOT_DISTINCT,
-	EXPR_AGGREF       /* only during binding; replaced before execution */
+	EXPR_AGGREF,      /* only during binding; replaced before execution */
+	EXPR_SUBPLAN      /* correlated subquery run per row (exec/subplan.c):
+			   * args = the outer columns it reads [, the IN/ANY
+			   * left operand]; subplan = its plan */
 } ExprKind;
 
 typedef struct Expr {
@@ -67,6 +70,7 @@ typedef struct Expr {
 	bool has_else;             /* EXPR_CASE */
 	int nargs;
 	struct Expr **args;
+	struct SubPlan *subplan;   /* EXPR_SUBPLAN */
 } Expr;
 
 /* ORDER BY inside an aggregate call: one sort key over the input rows. */
