@@ -76,6 +76,9 @@ typedef struct Scope {
 	 * relnames NULL: every column belongs to relname */
 	char **relnames;
 	bool *hidden;
+	/* NULL, or per column: set when a correlated subquery planned with
+	 * this scope as its parameters (select_plan_correlated) reads it */
+	bool *param_used;
 } Scope;
 
 static inline const char *
@@ -263,6 +266,10 @@ int pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char 
  * into b->arena; *type and *ncols describe its output. */
 int select_run_subquery(BindCtx *b, Node *query, int64_t max_rows, Value **vals,
 			int64_t *nrows, SqlType *type, int *ncols);
+/* Plan a correlated subquery once with the columns of `outer` as
+ * parameters of a new ExecCtx (*rctx), for exec/subplan.c. */
+int select_plan_correlated(BindCtx *b, Node *query, Scope *outer, ExecCtx **rctx,
+			   SelectPlan *out);
 /* Resolve "name" or "schema.name" to (ns, table) with search_path. */
 void session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name);
 

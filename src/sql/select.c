@@ -1040,6 +1040,67 @@ const_arg(BindCtx *b, Node *n, SqlType want, Value *out)
 	return expr_eval_const(e, b->arena, out, b->err);
 }
 
+/* exec/srf.c: unnest(array) (kind 0) and regexp_matches (kind 1) */
+Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
+
+/* unnest(array) / regexp_matches(s, pattern [, flags]) in FROM (also
+ * LATERAL: arguments over the outer row are evaluated per row, srf.c) */
+static int
+source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCall *f,
+	   const char *name, Source *src)
+{
+	bool unnest = !strcmp(name, "unnest");
+	Expr *args[3];
+	SqlType t;
+	size_t i;
+
+	if (unnest ? f->n_args != 1 : (f->n_args < 2 || f->n_args > 3)) {
+		if (unnest && f->n_args > 1)
+			return unsupported(b, "unnest with more than one argument", f->location);
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+			    "function %s with %zu arguments does not exist", name, f->n_args);
+		floe_error_position(b->err, bind_location(b, f->location));
+		return FLOE_ERR;
+	}
+	for (i = 0; i < f->n_args; i++) {
+		if (!(args[i] = bind_expr(b, f->args[i])))
+			return FLOE_ERR;
+		if (!unnest && !(args[i] = bind_coerce(b, args[i], type_make(TYPE_TEXT), 0, NULL)))
+			return FLOE_ERR;
+	}
+	if (unnest) {
+		char buf[64];
+		if (args[0]->type.id != TYPE_ARRAY) {
+			floe_errorf(b->err, args[0]->unknown_literal ? ERRCODE_AMBIGUOUS_FUNCTION :
+				    ERRCODE_UNDEFINED_FUNCTION, args[0]->unknown_literal ?
+				    "function unnest(unknown) is not unique" : "function unnest(%s) does not exist",
+				    func_type_name(args[0]->type, buf, sizeof buf));
+			floe_error_position(b->err, bind_location(b, f->location));
+			return FLOE_ERR;
+		}
+		t = args[0]->type;
+		t.id = (TypeId)t.elem;
+		t.elem = 0;
+	} else {
+		t = type_make(TYPE_TEXT);
+		t.elem = TYPE_TEXT;
+		t.id = TYPE_ARRAY;
+	}
+	src->op = srf_new(ctx, unnest ? 0 : 1, t, args, (int)f->n_args);
+	src->op->label = arena_sprintf(b->arena, "Function Scan on %s%s%s", name,
+				       rf->alias ? " " : "", rf->alias ? rf->alias->aliasname : "");
+	src->scope.ncols = 1;
+	src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
+	src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
+	src->scope.names[0] = (char *)name;
+	src->scope.types[0] = t;
+	src->scope.relname = (char *)name;
+	if (rf->alias && rf->alias->n_colnames == 0)
+		src->scope.names[0] = rf->alias->aliasname;
+	apply_alias(b, src, rf->alias);
+	return FLOE_OK;
+}
+
 static int
 source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *src)
 {
@@ -1054,6 +1115,8 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		return unsupported(b, "this FROM function", -1);
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
+	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches"))
+		return source_srf(b, ctx, rf, f, name, src);
 	if (!strcmp(name, "generate_series")) {
 		Expr *args[3], *deferred[3] = { NULL, NULL, NULL };
 		SqlType t;
@@ -3859,6 +3922,15 @@ plan_grouping_sets(BindCtx *b, ExecCtx *ctx, Operator *op, Expr **keys, int nkey
 	return sets->n == 1 ? br[0] : append_new(ctx, sets->n, br);
 }
 
+/* What srf_targets changed in the parse tree, put back after planning (the
+ * tree may be freed by its own allocator, which must not see arena nodes). */
+typedef struct SrfUndo {
+	Node *found, saved;
+	Node **from;
+	size_t nfrom;
+} SrfUndo;
+
+static int srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo);
 static int plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out,
 			    WinCollect *win);
 
@@ -3868,13 +3940,159 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	WinCollect wc, *prev = cur_win;
 	int rc;
 
+	SrfUndo undo = { NULL };
+
 	memset(&wc, 0, sizeof wc);
 	wc.b = b;
 	wc.s = s;
 	cur_win = &wc;
-	rc = plan_select_body(b, ctx, s, out, &wc);
+	rc = srf_targets(b, s, &undo);
+	if (rc == FLOE_OK)
+		rc = plan_select_body(b, ctx, s, out, &wc);
+	if (undo.found) {
+		*undo.found = undo.saved;
+		s->from_clause = undo.from;
+		s->n_from_clause = undo.nfrom;
+	}
 	cur_win = prev;
 	return rc;
+}
+
+/* ---- set-returning functions in the SELECT list ----------------------------
+ * SELECT ..., f(args), ... FROM items  with one SRF call (unnest(array),
+ * regexp_matches(...)) anywhere in the targets is planned as
+ * SELECT ..., __srf.f, ... FROM items, LATERAL f(args) __srf: one output
+ * row per row the function returns, no row where it returns none
+ * (PostgreSQL 10+'s ProjectSet with a single SRF).  Two or more SRF calls
+ * (PostgreSQL runs them in lockstep), or one with GROUP BY, aggregates,
+ * DISTINCT or windows, are 0A000. */
+typedef struct SrfFind {
+	Node *found;              /* the (single) SRF call's Node */
+	int count;
+	bool agg;                 /* an aggregate or window call in the targets */
+} SrfFind;
+
+static bool
+srf_name(const char *n)
+{
+	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches");
+}
+
+static int
+srf_find(const ProtobufCMessage *m, void *arg)
+{
+	SrfFind *sf = arg;
+
+	if (m->descriptor == &pg_query__select_stmt__descriptor)
+		return 0;                         /* a subquery has its own targets */
+	if (m->descriptor == &pg_query__node__descriptor) {
+		Node *n = (Node *)m;
+		if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
+			return 0;
+		if (n->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+			PgQuery__FuncCall *f = n->func_call;
+			const char *nm = f->funcname[f->n_funcname - 1]->string->sval;
+			if (f->over || bind_is_aggregate_name(nm))
+				sf->agg = true;
+			else if (srf_name(nm)) {
+				sf->count++;
+				sf->found = n;
+				return 0;                 /* its arguments are the LATERAL call's */
+			}
+		}
+	}
+	return sql_children(m, srf_find, sf);
+}
+
+static int
+srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
+{
+	SrfFind sf = { NULL, 0, false };
+	Node *call, *rfn, *ref, **from;
+	PgQuery__RangeFunction *rf;
+	PgQuery__FuncCall *f;
+	const char *nm;
+	size_t i;
+
+	for (i = 0; i < s->n_target_list; i++)
+		(void)srf_find(&s->target_list[i]->base, &sf);
+	if (!sf.count)
+		return FLOE_OK;
+	for (i = 0; i < s->n_target_list; i++) {
+		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
+		if (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+		    rt->val->column_ref->n_fields == 1 &&
+		    rt->val->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+			return unsupported(b, "SELECT * with a set-returning function in the SELECT list (name the columns)",
+					   sf.found->func_call->location);
+	}
+	if (sf.count > 1 || sf.agg || s->n_group_clause || s->having_clause || s->n_distinct_clause ||
+	    s->n_window_clause)
+		return unsupported(b, sf.count > 1 ? "more than one set-returning function in the SELECT list" :
+				   "set-returning functions in the SELECT list with GROUP BY, aggregates, DISTINCT or windows",
+				   sf.found->func_call->location);
+	f = sf.found->func_call;
+	nm = f->funcname[f->n_funcname - 1]->string->sval;
+	/* FROM ..., LATERAL f(args) AS __floe_srf(<name>) */
+	call = ARENA_NEW(b->arena, Node);
+	*call = *sf.found;
+	rf = ARENA_NEW(b->arena, PgQuery__RangeFunction);
+	pg_query__range_function__init(rf);
+	rf->lateral = true;
+	rf->n_functions = 1;
+	rf->functions = ARENA_ARRAY(b->arena, Node *, 1);
+	rf->functions[0] = ARENA_NEW(b->arena, Node);
+	pg_query__node__init(rf->functions[0]);
+	rf->functions[0]->node_case = PG_QUERY__NODE__NODE_LIST;
+	rf->functions[0]->list = ARENA_NEW(b->arena, PgQuery__List);
+	pg_query__list__init(rf->functions[0]->list);
+	rf->functions[0]->list->n_items = 1;
+	rf->functions[0]->list->items = ARENA_ARRAY(b->arena, Node *, 1);
+	rf->functions[0]->list->items[0] = call;
+	rf->alias = ARENA_NEW(b->arena, PgQuery__Alias);
+	pg_query__alias__init(rf->alias);
+	rf->alias->aliasname = "__floe_srf";
+	rf->alias->n_colnames = 1;
+	rf->alias->colnames = ARENA_ARRAY(b->arena, Node *, 1);
+	rf->alias->colnames[0] = ARENA_NEW(b->arena, Node);
+	pg_query__node__init(rf->alias->colnames[0]);
+	rf->alias->colnames[0]->node_case = PG_QUERY__NODE__NODE_STRING;
+	rf->alias->colnames[0]->string = ARENA_NEW(b->arena, PgQuery__String);
+	pg_query__string__init(rf->alias->colnames[0]->string);
+	rf->alias->colnames[0]->string->sval = (char *)nm;
+	rfn = ARENA_NEW(b->arena, Node);
+	pg_query__node__init(rfn);
+	rfn->node_case = PG_QUERY__NODE__NODE_RANGE_FUNCTION;
+	rfn->range_function = rf;
+	undo->found = sf.found;
+	undo->saved = *sf.found;
+	undo->from = s->from_clause;
+	undo->nfrom = s->n_from_clause;
+	from = ARENA_ARRAY(b->arena, Node *, s->n_from_clause + 1);
+	for (i = 0; i < s->n_from_clause; i++)
+		from[i] = s->from_clause[i];
+	from[s->n_from_clause] = rfn;
+	s->from_clause = from;
+	s->n_from_clause++;
+	/* the call in the targets becomes __floe_srf.<name> */
+	ref = sf.found;
+	pg_query__node__init(ref);
+	ref->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+	ref->column_ref = ARENA_NEW(b->arena, PgQuery__ColumnRef);
+	pg_query__column_ref__init(ref->column_ref);
+	ref->column_ref->n_fields = 2;
+	ref->column_ref->fields = ARENA_ARRAY(b->arena, Node *, 2);
+	ref->column_ref->location = f->location;
+	for (i = 0; i < 2; i++) {
+		Node *fld = ARENA_NEW(b->arena, Node);
+		pg_query__node__init(fld);
+		fld->node_case = PG_QUERY__NODE__NODE_STRING;
+		fld->string = ARENA_NEW(b->arena, PgQuery__String);
+		pg_query__string__init(fld->string);
+		fld->string->sval = i ? (char *)nm : "__floe_srf";
+		ref->column_ref->fields[i] = fld;
+	}
+	return FLOE_OK;
 }
 
 static int
@@ -4505,6 +4723,38 @@ select_run_subquery(BindCtx *b, Node *query, int64_t max_rows, Value **vals, int
 		return rc;
 	*vals = v;
 	*nrows = n;
+	return FLOE_OK;
+}
+
+/* Plan a correlated subquery of an expression once, its references to
+ * `outer` (the enclosing query's columns) as parameters of a fresh ExecCtx
+ * (*rctx_out; EXPR_PARAM_BASE + k reads params[k]), for exec/subplan.c
+ * to run per outer row.  As plan_lateral. */
+int
+select_plan_correlated(BindCtx *b, Node *query, Scope *outer, ExecCtx **rctx_out, SelectPlan *out)
+{
+	ExecCtx *rctx;
+	BindCtx def = *b;
+	LateralDef ld, *prev = cur_lateral;
+	int rc;
+
+	if (!b->exec)
+		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "subqueries are not supported in this statement yet");
+	rctx = ARENA_NEW(b->arena, ExecCtx);
+	*rctx = *b->exec;
+	rctx->nparams = outer->ncols;
+	rctx->params = ARENA_ARRAY(b->arena, Value, outer->ncols + 1);
+	rctx->threads = 1;
+	def.scope = NULL;
+	def.exec = rctx;
+	ld.def = &def;
+	ld.outer = outer;
+	cur_lateral = &ld;
+	rc = plan_query(&def, rctx, query, out);
+	cur_lateral = prev;
+	TRY(rc);
+	*rctx_out = rctx;
 	return FLOE_OK;
 }
 
