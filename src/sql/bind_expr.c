@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include "func/func.h"
+#include "exec/subplan.h"
 #include "sql/bind.h"
 #include "types/array.h"
 #include "types/cast.h"
@@ -637,6 +638,8 @@ bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 		}
 		if (cn == 1) {
 			Expr *e = expr_colref(b->arena, b->corr_base + cf, b->corr_scope->types[cf]);
+			if (b->corr_scope->param_used)
+				b->corr_scope->param_used[cf] = true;
 			e->location = bind_location(b, c->location);
 			return e;
 		}
@@ -2176,33 +2179,105 @@ bind_corr_sublink(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
 	}
 }
 
-/* After a subquery failed with the planner's "correlated subqueries are
- * not supported": bind it with bind_corr_sublink, or keep that error. */
+/* A correlated subquery the planner could not turn into a join, run per
+ * outer row (exec/subplan.c): planned once with the columns of b->scope it
+ * reads as parameters; the EXPR_SUBPLAN's args are those columns, then x
+ * (the left operand of IN / op ANY / op ALL, else NULL). */
 static Expr *
-try_corr(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
+bind_subplan(BindCtx *b, PgQuery__SubLink *sl, Expr *x, const char *op)
+{
+	Scope outer = *b->scope;
+	SelectPlan p;
+	ExecCtx *rctx;
+	SubPlan *sp = ARENA_NEW(b->arena, SubPlan);
+	SqlType type = type_make(TYPE_BOOL);
+	Expr *e;
+	int i, np = 0;
+
+	outer.param_used = ARENA_ARRAY(b->arena, bool, outer.ncols + 1);
+	memset(outer.param_used, 0, sizeof(bool) * (size_t)(outer.ncols + 1));
+	if (select_plan_correlated(b, sl->subselect, &outer, &rctx, &p) != FLOE_OK)
+		return fail_at(b, sl->location);
+	switch (sl->sub_link_type) {
+	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+		sp->kind = SUBPLAN_EXISTS;
+		break;
+	case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+		sp->kind = SUBPLAN_EXPR;
+		break;
+	case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+		sp->kind = SUBPLAN_ANY;
+		break;
+	case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK:
+		sp->kind = SUBPLAN_ALL;
+		break;
+	default:
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "this kind of correlated subquery is not supported yet");
+		return fail_at(b, sl->location);
+	}
+	if (sp->kind != SUBPLAN_EXISTS && p.ncols != 1) {
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, sp->kind == SUBPLAN_EXPR ?
+			    "subquery must return only one column" :
+			    p.ncols > 1 ? "subquery has too many columns" : "subquery has too few columns");
+		return fail_at(b, sl->location);
+	}
+	if (sp->kind == SUBPLAN_EXPR)
+		type = p.types[0];
+	if (x) {
+		Expr *args[2] = { expr_colref(b->arena, 0, x->type), expr_colref(b->arena, 1, p.types[0]) };
+		if (!(sp->cmp = bind_call(b, op, args, 2, sl->location)))
+			return NULL;
+		if (sp->cmp->type.id != TYPE_BOOL && sp->cmp->type.id != TYPE_NULL) {
+			floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
+				    "op ANY/ALL (array) requires operator to yield boolean");
+			return fail_at(b, sl->location);
+		}
+	}
+	for (i = 0; i < outer.ncols; i++)
+		np += outer.param_used[i];
+	sp->root = p.root;
+	sp->rctx = rctx;
+	sp->nparams = np;
+	sp->param_idx = ARENA_ARRAY(b->arena, int, np + 1);
+	e = expr_new(b->arena, EXPR_SUBPLAN, type, np + (x ? 1 : 0));
+	for (i = 0, np = 0; i < outer.ncols; i++)
+		if (outer.param_used[i]) {
+			sp->param_idx[np] = i;
+			e->args[np++] = expr_colref(b->arena, i, outer.types[i]);
+		}
+	if (x)
+		e->args[np] = x;
+	e->subplan = sp;
+	e->location = bind_location(b, sl->location);
+	return e;
+}
+
+/* After a subquery failed with the planner's "correlated subqueries are
+ * not supported": bind it with bind_corr_sublink (small catalog lookups),
+ * else as a subplan run per outer row (bind_subplan), or keep that error. */
+static Expr *
+try_corr(BindCtx *b, PgQuery__SubLink *sl, Expr *x, const char *op, bool *handled)
 {
 	floe_error saved = *b->err;
 	Expr *e;
 
 	*handled = false;
 	if (strcmp(saved.sqlstate, ERRCODE_FEATURE_NOT_SUPPORTED) != 0 ||
-	    strncmp(saved.message, "correlated subqueries", 21) != 0 ||
-	    !subquery_reads_catalog(b->session, sl))
+	    strncmp(saved.message, "correlated subqueries", 21) != 0)
 		return NULL;
-	floe_error_clear(b->err);
-	e = bind_corr_sublink(b, sl, handled);
-	if (*handled)
-		return e;
-	*b->err = saved;
-	if (b->scope && b->scope->ncols > 0 && !b->corr_scope) {
-		/* not runnable here: an expression that fails with 0A000 when a
-		 * row reaches it (none does over psql's empty catalog relations,
-		 * or in a CASE branch not taken); typed text (boolean for EXISTS) */
-		Expr *arg = expr_colref(b->arena, 0, b->scope->types[0]);
+	if (!x && subquery_reads_catalog(b->session, sl)) {
+		floe_error_clear(b->err);
+		e = bind_corr_sublink(b, sl, handled);
+		if (*handled)
+			return e;
+		*b->err = saved;
+	}
+	if (b->scope && b->scope->ncols > 0 && !b->corr_scope && b->exec &&
+	    sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
 		floe_error_clear(b->err);
 		*handled = true;
-		return bind_call(b, sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK ?
-				 "floe_correlated_exists" : "floe_correlated_subquery", &arg, 1, sl->location);
+		return bind_subplan(b, sl, x, op);
 	}
 	return NULL;
 }
@@ -2220,7 +2295,7 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
 		if (select_run_subquery(b, sl->subselect, 1, &vals, &nrows, &type, &ncols) != FLOE_OK) {
 			bool h;
-			Expr *ce = try_corr(b, sl, &h);
+			Expr *ce = try_corr(b, sl, NULL, NULL, &h);
 			return h ? ce : fail_at(b, sl->location);
 		}
 		memset(&v, 0, sizeof v);
@@ -2230,7 +2305,7 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 	case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
 		if (select_run_subquery(b, sl->subselect, 2, &vals, &nrows, &type, &ncols) != FLOE_OK) {
 			bool h;
-			Expr *ce = try_corr(b, sl, &h);
+			Expr *ce = try_corr(b, sl, NULL, NULL, &h);
 			return h ? ce : fail_at(b, sl->location);
 		}
 		if (ncols != 1) {
@@ -2257,8 +2332,11 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 		}
 		if (!(x = bind_expr(b, sl->testexpr)))
 			return NULL;
-		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK)
-			return fail_at(b, sl->location);
+		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK) {
+			bool h;
+			Expr *ce = try_corr(b, sl, x, op, &h);
+			return h ? ce : fail_at(b, sl->location);
+		}
 		if (ncols != 1) {
 			floe_errorf(b->err, ncols > 1 ? ERRCODE_SYNTAX_ERROR : ERRCODE_SYNTAX_ERROR,
 				    ncols > 1 ? "subquery has too many columns" : "subquery has too few columns");
@@ -2301,7 +2379,7 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 		size_t len = 0, cap = 64;
 		if (select_run_subquery(b, sl->subselect, -1, &vals, &nrows, &type, &ncols) != FLOE_OK) {
 			bool h;
-			Expr *ce = try_corr(b, sl, &h);
+			Expr *ce = try_corr(b, sl, NULL, NULL, &h);
 			return h ? ce : fail_at(b, sl->location);
 		}
 		if (ncols != 1) {
