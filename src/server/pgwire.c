@@ -60,6 +60,15 @@
  *   5. A portal is run once: with a row limit its DataRows are encoded into
  *      the portal and handed out limit by limit (PortalSuspended); without
  *      one they stream to the client as the engine produces them.
+ *   6. Settings (PostgreSQL's process_startup_options): the startup
+ *      packet's `options` -c/-- switches, then every other parameter of the
+ *      packet but user, database, replication, _pq_.* and TimeZone (server.c
+ *      sets that one), in packet order, run as SET name TO 'value'; a
+ *      failure is FATAL.  ParameterStatus reports application_name,
+ *      client_encoding, DateStyle and IntervalStyle as the session then
+ *      holds them (backend.setting), and again before any ReadyForQuery
+ *      after a statement changed one (report_settings), as for GUC_REPORT
+ *      settings; TimeZone likewise (send_ready).
  *
  * COPY: the engine's sink callbacks send CopyOutResponse / CopyData /
  * CopyDone for COPY TO STDOUT, and CopyInResponse for COPY FROM STDIN, then
@@ -135,6 +144,19 @@ typedef struct PgPortal {
 	char tag[64];
 } PgPortal;
 
+/* Settings whose changes PostgreSQL 15 reports with ParameterStatus
+ * (GUC_REPORT) and that a session can change: name as reported, name as
+ * SHOW takes it, PostgreSQL's default.  (TimeZone has its own tracking:
+ * send_ready.) */
+static const struct { const char *name, *key, *dflt; } reported[] = {
+	{ "application_name", "application_name", "" },
+	{ "client_encoding", "client_encoding", "UTF8" },
+	{ "DateStyle", "datestyle", "ISO, MDY" },
+	{ "IntervalStyle", "intervalstyle", "postgres" },
+};
+#define NREPORTED 4
+#define PGWIRE_MAX_STARTUP_SETTINGS 32
+
 struct PgConn {
 	const PgwireBackend *be;
 	void *io;
@@ -156,6 +178,13 @@ struct PgConn {
 	volatile int cancel;
 	char user[256];
 	char timezone[64];        /* last TimeZone reported */
+	char reported[NREPORTED][128];   /* last value of each reported[] setting sent */
+	/* startup-packet parameters that are settings (not user, database,
+	 * options, application_name, TimeZone, replication, _pq_.*): applied
+	 * as SET at session start, in packet order */
+	const char *startup_keys[PGWIRE_MAX_STARTUP_SETTINGS];
+	const char *startup_vals[PGWIRE_MAX_STARTUP_SETTINGS];
+	int nstartup;
 	PgStmt *stmts;
 	PgPortal *portals;
 	Arena *scratch;           /* reset per batch / message */
@@ -244,6 +273,26 @@ send_parameter_status(PgConn *c, const char *name, const char *value)
 	pgbuf_end(&c->out, m);
 }
 
+/* ParameterStatus for each reported[] setting whose value changed since
+ * it was last sent (all: every one, at startup), as PostgreSQL sends them
+ * before ReadyForQuery. */
+static void
+report_settings(PgConn *c, bool all)
+{
+	int i;
+
+	for (i = 0; i < NREPORTED; i++) {
+		const char *v = c->be->setting && c->session
+			? c->be->setting(c->be->ctx, c->session, reported[i].key) : NULL;
+		if (!v)
+			v = reported[i].dflt;
+		if (!all && !strcmp(v, c->reported[i]))
+			continue;
+		snprintf(c->reported[i], sizeof c->reported[i], "%s", v);
+		send_parameter_status(c, reported[i].name, v);
+	}
+}
+
 static void
 send_ready(PgConn *c)
 {
@@ -254,6 +303,8 @@ send_ready(PgConn *c)
 		snprintf(c->timezone, sizeof c->timezone, "%s", tz);
 		send_parameter_status(c, "TimeZone", c->timezone);
 	}
+	if (c->session)
+		report_settings(c, false);
 	m = pgbuf_begin(&c->out, 'Z');
 	pgbuf_byte(&c->out, (uint8_t)(c->be->txn_status && c->session
 					? c->be->txn_status(c->be->ctx, c->session) : 'I'));
@@ -1683,11 +1734,50 @@ close_msg(PgConn *c, PgReader *r)
 
 /* ---- startup ----------------------------------------------------------- */
 
+/* SET "name" TO 'value' in the session (name: len bytes). */
+static int
+set_setting(PgConn *c, const char *name, size_t len, const char *value, floe_error *err)
+{
+	char set[2400];
+	size_t o = 0, i;
+	const char *v;
+
+	o += (size_t)snprintf(set, sizeof set, "SET \"");
+	for (i = 0; i < len && o < 1100; i++) {
+		if (name[i] == '"')
+			set[o++] = '"';
+		set[o++] = name[i];
+	}
+	o += (size_t)snprintf(set + o, sizeof set - o, "\" TO '");
+	for (v = value; *v && o < sizeof set - 4; v++) {
+		if (*v == '\'')
+			set[o++] = '\'';
+		set[o++] = *v;
+	}
+	set[o++] = '\'';
+	set[o] = 0;
+	return c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err);
+}
+
+/* The startup packet's other settings (PostgreSQL: after the options
+ * parameter's -c switches, so they win). */
+static int
+apply_startup_settings(PgConn *c, floe_error *err)
+{
+	int i;
+
+	for (i = 0; i < c->nstartup; i++)
+		if (set_setting(c, c->startup_keys[i], strlen(c->startup_keys[i]), c->startup_vals[i],
+				err) != FLOE_OK)
+			return FLOE_ERR;
+	return FLOE_OK;
+}
+
 /* Apply "-c name=value" / "--name=value" words of the options parameter. */
 static int
 apply_options(PgConn *c, const char *opts, floe_error *err)
 {
-	char word[1024], set[2300];
+	char word[1024];
 	const char *s = opts;
 	bool want_c = false;
 
@@ -1713,21 +1803,11 @@ apply_options(PgConn *c, const char *opts, floe_error *err)
 			const char *kv = want_c ? word : !strncmp(word, "-c", 2) ? word + 2 :
 					 !strncmp(word, "--", 2) ? word + 2 : NULL;
 			const char *eq = kv ? strchr(kv, '=') : NULL;
-			size_t o = 0;
-			const char *v;
 			want_c = false;
 			if (!kv || !eq || eq == kv)
 				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 						   "invalid command-line argument for server process: %s", word);
-			o += (size_t)snprintf(set, sizeof set, "SET \"%.*s\" TO '", (int)(eq - kv), kv);
-			for (v = eq + 1; *v && o < sizeof set - 4; v++) {
-				if (*v == '\'')
-					set[o++] = '\'';
-				set[o++] = *v;
-			}
-			set[o++] = '\'';
-			set[o] = 0;
-			if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err) != FLOE_OK)
+			if (set_setting(c, kv, (size_t)(eq - kv), eq + 1, err) != FLOE_OK)
 				return FLOE_ERR;
 		}
 	}
@@ -1896,8 +1976,17 @@ startup_packet(PgConn *c, PgReader *r)
 			app = v;
 		else if (!strcmp(k, "options"))
 			options = v;
-		else if (!strncmp(k, "_pq_.", 5) && nunknown < 16)
-			unknown[nunknown++] = k;
+		else if (!strncmp(k, "_pq_.", 5)) {
+			if (nunknown < 16)
+				unknown[nunknown++] = k;
+		} else if (strcasecmp(k, "timezone") != 0 && strcmp(k, "replication") != 0) {
+			/* TimeZone: server.c sets it when the session opens */
+			if (c->nstartup == PGWIRE_MAX_STARTUP_SETTINGS)
+				return fatal(c, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					     "too many settings in the startup packet");
+			c->startup_keys[c->nstartup] = arena_strdup(c->arena, k);
+			c->startup_vals[c->nstartup++] = arena_strdup(c->arena, v);
+		}
 	}
 	if (pgreader_left(r))
 		return fatal(c, ERRCODE_PROTOCOL_VIOLATION, "invalid startup packet layout: expected terminator as last byte");
@@ -1999,7 +2088,8 @@ finish_startup(PgConn *c)
 		if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, &err) != FLOE_OK)
 			floe_error_clear(&err);
 	}
-	if (options && apply_options(c, options, &err) != FLOE_OK) {
+	if ((options && apply_options(c, options, &err) != FLOE_OK) ||
+	    apply_startup_settings(c, &err) != FLOE_OK) {
 		send_error(c, &err, "FATAL");
 		c->state = PG_CLOSED;
 		return FLOE_ERR;
@@ -2009,13 +2099,10 @@ finish_startup(PgConn *c)
 	m = pgbuf_begin(&c->out, 'R');
 	pgbuf_int32(&c->out, 0);
 	pgbuf_end(&c->out, m);
-	send_parameter_status(c, "application_name", app);
-	send_parameter_status(c, "client_encoding", "UTF8");
-	send_parameter_status(c, "DateStyle", "ISO, MDY");
+	report_settings(c, true);     /* application_name, DateStyle, ... */
 	send_parameter_status(c, "default_transaction_read_only", "off");
 	send_parameter_status(c, "in_hot_standby", "off");
 	send_parameter_status(c, "integer_datetimes", "on");
-	send_parameter_status(c, "IntervalStyle", "postgres");
 	send_parameter_status(c, "is_superuser", "on");
 	send_parameter_status(c, "server_encoding", "UTF8");
 	send_parameter_status(c, "server_version", "15.0");

@@ -599,6 +599,134 @@ lower_name(char *name)
 			*name = (char)(*name + 32);
 }
 
+/* ---- setting values in PostgreSQL's canonical form ----------------------
+ * SET (and the startup packet's settings, which pgwire applies as SET)
+ * of the settings clients send at connect: their values are checked and
+ * stored as PostgreSQL 15 shows (and reports with ParameterStatus) them
+ * (guc.c's parse_int; variable.c's check_datestyle, check_client_encoding).
+ * floe formats dates ISO, MDY and floats shortest-exact whatever these say. */
+
+static int
+bad_value(floe_error *err, const char *param, const char *value)
+{
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "invalid value for parameter \"%s\": \"%s\"", param, value);
+}
+
+/* DateStyle: comma-separated keywords; the output style and the field
+ * order, each kept from cur when not given (GERMAN alone implies DMY). */
+static int
+canon_datestyle(const char *cur, const char *value, char *out, size_t cap, floe_error *err)
+{
+	const char *style = strncmp(cur, "SQL", 3) == 0 ? "SQL" : strncmp(cur, "Postgres", 8) == 0
+		? "Postgres" : strncmp(cur, "German", 6) == 0 ? "German" : "ISO";
+	const char *order = strstr(cur, "DMY") ? "DMY" : strstr(cur, "YMD") ? "YMD" : "MDY";
+	const char *p = value, *new_style = NULL, *new_order = NULL;
+
+	while (*p) {
+		char w[32];
+		size_t n = 0;
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		while (*p && *p != ',' && *p != ' ' && *p != '\t' && *p != '\n')
+			if (n < sizeof w - 1)
+				w[n++] = *p++;
+			else
+				return bad_value(err, "DateStyle", value);
+		w[n] = 0;
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return bad_value(err, "DateStyle", value);     /* list syntax */
+		if (!n)
+			return bad_value(err, "DateStyle", value);
+		if (!strcasecmp(w, "iso") || !strcasecmp(w, "sql") || !strcasecmp(w, "postgres") ||
+		    !strcasecmp(w, "german")) {
+			const char *st = !strcasecmp(w, "iso") ? "ISO" : !strcasecmp(w, "sql") ? "SQL" :
+				!strcasecmp(w, "postgres") ? "Postgres" : "German";
+			if (new_style && strcmp(new_style, st))
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid value for parameter \"DateStyle\": \"%s\"", value);
+			new_style = st;
+		} else if (!strcasecmp(w, "ymd") || !strcasecmp(w, "dmy") || !strcasecmp(w, "euro") ||
+			   !strcasecmp(w, "european") || !strcasecmp(w, "mdy") || !strcasecmp(w, "us") ||
+			   !strcasecmp(w, "noneuro") || !strcasecmp(w, "noneuropean")) {
+			const char *o = !strcasecmp(w, "ymd") ? "YMD" : (!strcasecmp(w, "dmy") ||
+				!strcasecmp(w, "euro") || !strcasecmp(w, "european")) ? "DMY" : "MDY";
+			if (new_order && strcmp(new_order, o))
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid value for parameter \"DateStyle\": \"%s\"", value);
+			new_order = o;
+		} else if (!strcasecmp(w, "default")) {
+			new_style = new_style ? new_style : "ISO";
+			new_order = new_order ? new_order : "MDY";
+		} else {
+			return bad_value(err, "DateStyle", value);
+		}
+	}
+	if (new_style && !strcmp(new_style, "German") && !new_order)
+		new_order = "DMY";
+	snprintf(out, cap, "%s, %s", new_style ? new_style : style, new_order ? new_order : order);
+	return FLOE_OK;
+}
+
+/* Letters and digits of a name, lower case ("UTF-8" -> "utf8"). */
+static void
+alnum_lower(const char *v, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	for (; *v && n < cap - 1; v++)
+		if ((*v >= 'a' && *v <= 'z') || (*v >= '0' && *v <= '9'))
+			out[n++] = *v;
+		else if (*v >= 'A' && *v <= 'Z')
+			out[n++] = (char)(*v + 32);
+	out[n] = 0;
+}
+
+/* The canonical form of value for setting name into out (unchanged for
+ * settings without one); FLOE_ERR (22023, 0A000) for a bad value. */
+static int
+canon_setting(Session *s, const char *name, const char *value, char *out, size_t cap,
+	      floe_error *err)
+{
+	snprintf(out, cap, "%s", value);
+	if (!strcmp(name, "datestyle")) {
+		const char *cur = setting_get(s, "datestyle");
+		return canon_datestyle(cur ? cur : "ISO, MDY", value, out, cap, err);
+	}
+	if (!strcmp(name, "client_encoding")) {
+		char n[64];
+		alnum_lower(value, n, sizeof n);
+		if (!strcmp(n, "utf8") || !strcmp(n, "unicode"))
+			snprintf(out, cap, "UTF8");
+		else if (!strcmp(n, "sqlascii"))
+			snprintf(out, cap, "SQL_ASCII");
+		else
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "client_encoding \"%s\" is not supported: floe speaks UTF8", value);
+		return FLOE_OK;
+	}
+	if (!strcmp(name, "extra_float_digits")) {
+		char *end;
+		long v;
+		errno = 0;
+		v = strtol(value, &end, 0);
+		while (*end == ' ' || *end == '\t')
+			end++;
+		if (end == value || *end || errno)
+			return bad_value(err, "extra_float_digits", value);
+		if (v < -15 || v > 3)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "%ld is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)",
+					   v);
+		snprintf(out, cap, "%ld", v);
+	}
+	return FLOE_OK;
+}
+
 static int
 exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sink)
 {
@@ -645,6 +773,11 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 		free(s->search_path);
 		s->search_path = xstrdup(first);
 		return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+	}
+	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE) {
+		char canon[sizeof value];
+		TRY(canon_setting(s, vs->name, value, canon, sizeof canon, err));
+		memcpy(value, canon, sizeof value);
 	}
 	for (k = 0; k < s->nsettings; k++)
 		if (!strcmp(s->settings_keys[k], vs->name))

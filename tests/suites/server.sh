@@ -251,6 +251,22 @@ if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
 		fail cache_freshness "exit $?" "$tmp/cache.out"
 	fi
 fi
+# ---- startup-packet settings (options -c, DateStyle, extra_float_digits,
+# search_path, statement_timeout ...) as SET, ParameterStatus as PostgreSQL 15's
+if timeout 120 python3 tests/clients/startup_client.py 127.0.0.1 "$port" tester floe >"$tmp/startup.out" 2>&1; then
+	if [ $have_pg -eq 1 ]; then
+		if timeout 120 python3 tests/clients/startup_client.py 127.0.0.1 "$pgport" postgres postgres \
+			>"$tmp/startup_pg.out" 2>&1 && diff "$tmp/startup_pg.out" "$tmp/startup.out" >"$tmp/startup.diff"; then
+			pass "startup_settings ($(wc -l <"$tmp/startup.out") checks, equal to PostgreSQL 15)"
+		else
+			fail startup_settings "differs from PostgreSQL 15" "$tmp/startup.diff"
+		fi
+	else
+		pass "startup_settings ($(wc -l <"$tmp/startup.out") checks)"
+	fi
+else
+	fail startup_settings "exit $?" "$tmp/startup.out"
+fi
 printf 'a,b,c\n1,hello,2024-01-02\n2,"comma, ""quoted""",\n3,,1999-12-31\n4,"two\nlines",2000-02-29\n' >"$tmp/copy_in.csv"
 cat >"$tmp/copy_psql.sql" <<SQL
 DROP TABLE IF EXISTS copy_psql;
