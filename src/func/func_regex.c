@@ -27,6 +27,7 @@
  * INTERFACE ROUTINES
  *   func_regex_table[] / func_regex_count   (searched by func_registry.c)
  *   func_regexp_match, func_regexp_split    (kernels; func_array.c's table)
+ *   func_regexp_matches_rows                (regexp_matches in FROM, exec/srf.c)
  */
 #include <locale.h>
 #include <pthread.h>
@@ -635,6 +636,76 @@ func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, V
 		rc = emit_text_array(ctx, out, i, vals, (uint32_t)ng);
 	}
 	rx_free(&rx);
+	return rc;
+}
+
+/* regexp_matches(s, pattern [, flags]) for srf.c: each match (every one
+ * with flag g, else the first) as a text[] of its capture groups (or of
+ * the whole match), encoded in a; an empty match advances one character */
+int
+func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
+			 SqlType arrtype, Arena *a, strview **rows, uint32_t *n, floe_error *err)
+{
+	FuncCtx fc = { a, err };
+	Rx rx;
+	int cflags = 0, eflags = 0, map[RX_MAX_GROUPS], ng, k, rc = FLOE_OK;
+	bool g = false;
+	const char *subj;
+	size_t slen, off = 0;
+	uint32_t cnt = 0, cap = 8;
+	strview *out = ARENA_ARRAY(a, strview, cap);
+
+	memset(&rx, 0, sizeof rx);
+	if (flags && parse_flags(&fc, flags, &cflags, &g, true) != FLOE_OK)
+		return FLOE_ERR;
+	if (rx_compile(&fc, &rx, pat, cflags) != FLOE_OK) {
+		rx_free(&rx);
+		return FLOE_ERR;
+	}
+	ng = (cflags & RX_LITERAL) ? 0 : group_map(strview_data(pat), pat->len, map, RX_MAX_GROUPS);
+	if ((size_t)ng > rx.re.re_nsub)
+		ng = (int)rx.re.re_nsub;
+	subj = rx_subject(&rx, s);
+	slen = s->len;
+	while (off <= slen) {
+		regmatch_t m[RX_MAX_GROUPS + 1];
+		Value vals[RX_MAX_GROUPS];
+		size_t ms, me;
+		int nv = ng ? ng : 1;
+		if (rx_regexec(&rx.re, subj + off, RX_MAX_GROUPS + 1, m, eflags) != 0)
+			break;
+		ms = off + (size_t)m[0].rm_so;
+		me = off + (size_t)m[0].rm_eo;
+		if (ng == 0) {
+			vals[0] = piece(subj + ms, me - ms);
+		} else {
+			for (k = 0; k < ng; k++) {
+				regmatch_t *gm = &m[map[k]];
+				if (map[k] > RX_MAX_GROUPS || gm->rm_so < 0)
+					vals[k] = value_null(type_make(TYPE_TEXT));
+				else
+					vals[k] = piece(subj + off + gm->rm_so, (size_t)(gm->rm_eo - gm->rm_so));
+			}
+		}
+		for (k = 0; k < nv; k++)      /* the subject buffer is reused: own the bytes */
+			if (!vals[k].is_null && vals[k].u.s.len > STRVIEW_INLINE)
+				vals[k].u.s = strview_make(arena_memdup(a, vals[k].u.s.u.ptr, vals[k].u.s.len),
+							   vals[k].u.s.len);
+		if (cnt == cap) {
+			out = arena_realloc(a, out, cap * sizeof(strview), cap * 2 * sizeof(strview));
+			cap *= 2;
+		}
+		if ((rc = array_encode(a, arrtype, vals, (uint32_t)nv, &out[cnt], err)) != FLOE_OK)
+			break;
+		cnt++;
+		if (!g)
+			break;
+		off = me == ms ? ms + (ms < slen ? u8len(subj + ms, slen - ms) : 1) : me;
+		eflags = REG_NOTBOL;
+	}
+	rx_free(&rx);
+	*rows = out;
+	*n = cnt;
 	return rc;
 }
 

@@ -4860,6 +4860,7 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
 	TRY(plan_query(b, ctx, st->query, &p));
+	p.root = exec_parallelize(ctx, p.root);
 	t1 = mono_ns();
 	if (o.analyze) {
 		Batch *batch;
