@@ -100,6 +100,12 @@ struct Operator {
 	const char *label;
 	double est_rows;
 	OpInstr *instr;
+	/* optional (parallel.c), set by the constructor: a copy of op for a
+	 * worker thread, built in the leader before the workers start: its own
+	 * state, scratch and ctx (wctx), sharing the read-only parts (Exprs, a
+	 * hash join's built table, a scan's MorselSource); its inputs cloned
+	 * with exec_clone.  NULL: op cannot run in parallel. */
+	Operator *(*clone)(Operator *op, ExecCtx *wctx);
 };
 
 int op_open_instr(Operator *op);
@@ -253,6 +259,52 @@ typedef struct WindowCall {
 } WindowCall;
 Operator *window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int ncalls,
 		     WindowCall *calls);
+
+/* parallel.c: morsel-driven parallelism.
+ *
+ * A MorselSource hands out the (data file, row group) units of one scan's
+ * file list to the scans of every thread (scan_clone shares it); a file's
+ * row-group count is learnt by the first scan that opens its footer
+ * (morsel_next returns *claim = true: that scan must call
+ * morsel_publish).  morsel_reset starts over (a rescan, a serial rerun).
+ *
+ * exec_worker_ctx: a worker's ExecCtx (own arena, freed with ctx's; own
+ * error; ctx's io, cancel and params-free).  exec_clone: op_clone with
+ * EXPLAIN ANALYZE counters of its own (NULL if some node cannot clone);
+ * exec_instr_add folds a clone tree's counters into the prototype's.
+ * par_run runs fn(arg, i) for i = 0..n-1, i = 0 in the calling thread and
+ * the others on threads that inherit its time zone and statement time,
+ * joins them all, and returns the first error (copied into ctx->err);
+ * a failing thread sets the shared abort flag the others poll
+ * (par_aborted) per batch. */
+typedef struct MorselSource MorselSource;
+MorselSource *morsel_source_new(ExecCtx *ctx, int nfiles);
+/* *file = -1 at the end; *rg = the row group to read (0 with *claim) */
+int morsel_next(MorselSource *ms, int *file, int *rg, bool *claim);
+void morsel_publish(MorselSource *ms, int file, int nrg);
+void morsel_reset(MorselSource *ms);
+ExecCtx *exec_worker_ctx(ExecCtx *ctx, int64_t mem_limit);
+Operator *exec_clone(Operator *op, ExecCtx *wctx);
+void exec_instr_add(Operator *proto, Operator *clone);
+typedef struct ParRun ParRun;
+int par_run(ExecCtx *ctx, int n, ExecCtx **wctx, int (*fn)(void *arg, int i, ParRun *pr),
+	    void *arg);
+bool par_aborted(const ParRun *pr);
+void par_abort(ParRun *pr);
+/* scan.c: the scan's MorselSource, made on the first call (from then on
+ * the scan and its clones read the units it hands out); NULL: not a scan */
+MorselSource *scan_morsels(Operator *op);
+/* is op a scan?  *rows: its files' record count */
+bool scan_is_scan(const Operator *op, int64_t *rows);
+/* parallel.c: the scan that drives the pipeline ending at op (through
+ * filters, projections, hash join probe sides), or NULL */
+Operator *exec_pipeline_scan(Operator *op);
+/* hash_agg.c: run the child pipeline on `threads` threads (partial tables
+ * merged with AggFunc.combine); false when the aggregates do not allow it */
+bool hash_agg_set_parallel(Operator *op, int threads);
+/* hash_join.c: the probe input a clone of this join would clone (NULL:
+ * the join cannot run probe-parallel: RIGHT/FULL, no keys) */
+Operator *hash_join_probe_input(Operator *op);
 
 /* parallel.c: the plan rewritten to use ctx->threads threads where it
  * pays (morsel-driven scans feeding partial aggregation, a shared hash

@@ -2,6 +2,8 @@
  * filter.c — WHERE / HAVING: keeps the rows whose predicate is true, by
  * narrowing the batch's selection vector (no copying).
  *
+ * Clonable for parallel pipelines (parallel.c): the predicate is shared.
+ *
  * INTERFACE ROUTINES
  *   filter_new(ctx, child, pred)
  */
@@ -65,6 +67,13 @@ filter_close(Operator *op)
 	op_close(op->child);
 }
 
+static Operator *
+filter_clone(Operator *op, ExecCtx *wctx)
+{
+	Operator *c = exec_clone(op->child, wctx);
+	return c ? filter_new(wctx, c, ((FilterOp *)op)->pred) : NULL;
+}
+
 static const OperatorVT filter_vt = { "Filter", filter_open, filter_next, filter_close };
 
 Operator *
@@ -73,6 +82,7 @@ filter_new(ExecCtx *ctx, Operator *child, Expr *pred)
 	FilterOp *f = ARENA_NEW(ctx->arena, FilterOp);
 	op_init(&f->op, &filter_vt, ctx, child->ncols, child->types, child);
 	f->pred = pred;
+	f->op.clone = filter_clone;
 	scan_set_prune(child, pred);
 	return &f->op;
 }

@@ -53,8 +53,19 @@
  *      when the build side has a NULL key or the probe key is NULL, unless
  *      the build side is empty.
  *
+ * Parallel probe (parallel.c): a clone (hash_join_clone) shares the
+ * built table of its prototype, which the leader builds in its open()
+ * before the workers start; the clone copies the table's pointers at its
+ * own open() and probes it with its own clone of the probe input.  The
+ * table is read-only while probed (build-row match marks are only written
+ * when the join emits unmatched build rows, RIGHT/FULL, which are never
+ * cloned).  If the prototype's build spilled, partition_all has already
+ * read the whole probe input (all morsels of the shared scan), so a clone
+ * emits nothing and the prototype joins every partition itself.
+ *
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
+ *   hash_join_probe_input(op)      the input a clone copies, or NULL
  */
 #include <math.h>
 #include <string.h>
@@ -131,6 +142,8 @@ typedef struct HashJoinOp {
 	int npending, cap_pending;
 	int64_t nb_total;
 	bool build_null_any;
+	/* a clone for a parallel worker (parallel.c): probes proto's table */
+	struct HashJoinOp *proto;
 } HashJoinOp;
 
 static inline uint64_t
@@ -545,6 +558,32 @@ hj_open(Operator *op)
 	HashJoinOp *h = (HashJoinOp *)op;
 	bool partitioned;
 
+	if (h->proto) {
+		/* a clone: probe the prototype's table (opened before us) */
+		HashJoinOp *p = h->proto;
+		TRY(op_open(h->probe));
+		h->level = 0;
+		h->npending = 0;
+		h->psrc = h->probe;
+		h->bsrc = NULL;
+		if (p->state != HJ_NEED_PROBE || p->npending) {
+			h->state = HJ_DONE;
+			return FLOE_OK;
+		}
+		h->bcols = p->bcols;
+		h->bkv = p->bkv;
+		h->nb = p->nb;
+		h->bhash = p->bhash;
+		h->heads = p->heads;
+		h->chain = p->chain;
+		h->mask = p->mask;
+		h->bmatched = NULL;
+		h->build_null = p->build_null;
+		h->build_null_any = p->build_null_any;
+		h->nb_total = p->nb_total;
+		h->state = HJ_NEED_PROBE;
+		return FLOE_OK;
+	}
 	TRY(op_open(h->left));
 	TRY(op_open(h->right));
 	h->state = HJ_BUILD;
@@ -692,7 +731,8 @@ probe_round(HashJoinOp *h, Batch **out)
 				if (validity_get(v.validity, x) && ((const uint8_t *)v.data)[x]) {
 					sel[k++] = i;
 					h->pmatched[h->cand_p[i]] = 1;
-					h->bmatched[h->cand_b[i]] = 1;
+					if (h->build_outer)
+						h->bmatched[h->cand_b[i]] = 1;
 				}
 			}
 			if (k == 0 || h->semi || h->anti)
@@ -702,10 +742,11 @@ probe_round(HashJoinOp *h, Batch **out)
 				b->count = k;
 			}
 		} else {
-			for (i = 0; i < m; i++) {
+			for (i = 0; i < m; i++)
 				h->pmatched[h->cand_p[i]] = 1;
-				h->bmatched[h->cand_b[i]] = 1;
-			}
+			if (h->build_outer)
+				for (i = 0; i < m; i++)
+					h->bmatched[h->cand_b[i]] = 1;
 		}
 		*out = b;
 	}
@@ -798,6 +839,11 @@ hj_close(Operator *op)
 {
 	HashJoinOp *h = (HashJoinOp *)op;
 
+	if (h->proto) {
+		op_close(h->probe);
+		spill_set_close(h->ss);
+		return;
+	}
 	op_close(h->left);
 	op_close(h->right);
 	h->cur_bf = h->cur_pf = NULL;
@@ -806,6 +852,28 @@ hj_close(Operator *op)
 }
 
 static const OperatorVT hash_join_vt = { "HashJoin", hj_open, hj_next, hj_close };
+
+/* A worker's copy: its own probe input (cloned), the build input shared
+ * (never opened, read nor closed by the copy). */
+static Operator *
+hj_clone(Operator *op, ExecCtx *wctx)
+{
+	HashJoinOp *h = (HashJoinOp *)op, *c;
+	Operator *probe;
+	Expr **lkeys, **rkeys;
+
+	if (h->proto || h->build_outer || !(probe = exec_clone(h->probe, wctx)))
+		return NULL;
+	lkeys = h->build_left ? h->bkeys : h->pkeys;
+	rkeys = h->build_left ? h->pkeys : h->bkeys;
+	c = (HashJoinOp *)hash_join_new(wctx, h->build_left ? h->build : probe,
+					h->build_left ? probe : h->right, h->type, h->nkeys, lkeys,
+					rkeys, h->residual, h->build_left);
+	c->proto = h;
+	if (op->ncols)
+		memcpy(c->op.types, op->types, sizeof(SqlType) * (size_t)op->ncols);
+	return &c->op;
+}
 
 Operator *
 hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int nkeys,
@@ -865,5 +933,16 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 		h->op.label = arena_sprintf(ctx->arena, "%s%s%s", nkeys ? "Hash" : "Nested Loop",
 					    kind[type], nkeys || type != JOIN_INNER ? " Join" : "");
 	}
+	h->op.clone = hj_clone;
 	return &h->op;
+}
+
+Operator *
+hash_join_probe_input(Operator *op)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	if (!op || op->vt != &hash_join_vt || h->build_outer || h->proto)
+		return NULL;
+	return h->probe;
 }

@@ -3,9 +3,12 @@
  * batches are dense (no selection vector): a filtered input is evaluated
  * under its selection and the results gathered.
  *
+ * Clonable for parallel pipelines (parallel.c): the expressions are shared.
+ *
  * INTERFACE ROUTINES
  *   project_new(ctx, child, nexprs, exprs)
  */
+#include <string.h>
 #include "exec/exec.h"
 
 typedef struct ProjectOp {
@@ -60,6 +63,19 @@ project_close(Operator *op)
 	op_close(op->child);
 }
 
+static Operator *
+project_clone(Operator *op, ExecCtx *wctx)
+{
+	Operator *c = exec_clone(op->child, wctx), *p;
+
+	if (!c)
+		return NULL;
+	p = project_new(wctx, c, op->ncols, ((ProjectOp *)op)->exprs);
+	if (op->ncols)
+		memcpy(p->types, op->types, sizeof(SqlType) * (size_t)op->ncols);
+	return p;
+}
+
 static const OperatorVT project_vt = { "Project", project_open, project_next, project_close };
 
 Operator *
@@ -73,5 +89,6 @@ project_new(ExecCtx *ctx, Operator *child, int nexprs, Expr **exprs)
 		types[i] = exprs[i]->type;
 	op_init(&p->op, &project_vt, ctx, nexprs, types, child);
 	p->exprs = exprs;
+	p->op.clone = project_clone;
 	return &p->op;
 }

@@ -32,8 +32,19 @@
  * States:  NEXT_FILE -> NEXT_ROW_GROUP -> READING -> (row group done)
  *          NEXT_ROW_GROUP ... -> (files done) END
  *
+ * Parallel scans (parallel.c): once scan_morsels gave the scan a
+ * MorselSource, it reads the (file, row group) units the source hands
+ * out instead of walking its files itself, and scan_clone makes copies
+ * for worker threads that share the source (each opens the files it is
+ * handed with its own readers, arenas and DeleteLoader).  A unit's
+ * positions (SCAN_PROJ_FILE_POS, deletes, lineage) are computed from the
+ * row counts of the row groups before it, so they do not depend on which
+ * scan reads it.  One scan alone over a source reads the units in file
+ * and row-group order, as the serial walk does.
+ *
  * INTERFACE ROUTINES
  *   scan_new(ctx, schema, nproj, proj, files, nfiles, match_by_name, md)
+ *   scan_morsels(op) / scan_is_scan(op, &rows)   (parallel.c)
  */
 #include <string.h>
 #include "exec/exec.h"
@@ -79,6 +90,7 @@ typedef struct ScanOp {
 	 * row groups whose statistics prove it false are skipped (prune.c) */
 	const Expr *prune;
 	int *prune_pq;               /* per projected column: parquet column, -1 */
+	MorselSource *ms;            /* parallel: the units to read, or NULL */
 } ScanOp;
 
 /* The identity-partition value of field fld in file f, if its spec has one. */
@@ -295,6 +307,7 @@ scan_open(Operator *op)
 	ScanOp *s = (ScanOp *)op;
 	s->file_idx = -1;
 	s->pf = NULL;
+	s->rg_left = 0;
 	return FLOE_OK;
 }
 
@@ -430,6 +443,53 @@ prune_rg(ScanOp *s)
 	return true;
 }
 
+/* Parallel: take the next unit of the MorselSource (*done at the end). */
+static int
+next_morsel(ScanOp *s, bool *done)
+{
+	int f, rg, r, nrg;
+	bool claim;
+
+	*done = false;
+	TRY(morsel_next(s->ms, &f, &rg, &claim));
+	if (f < 0) {
+		*done = true;
+		return FLOE_OK;
+	}
+	if (claim) {
+		s->file_idx = f;
+		s->pf = NULL;
+		if (s->prune && prune_file(s->prune, s->nproj, s->proj, s->schema, &s->files[f])) {
+			if (s->op.instr)
+				s->op.instr->files_pruned++;
+			morsel_publish(s->ms, f, 0);
+			return FLOE_OK;
+		}
+		if (open_file(s) != FLOE_OK) {
+			s->pf = NULL;
+			morsel_publish(s->ms, f, 0);
+			return FLOE_ERR;
+		}
+		nrg = parquet_num_row_groups(s->pf);
+		morsel_publish(s->ms, f, nrg);
+		if (nrg == 0)
+			return FLOE_OK;
+	} else if (f != s->file_idx || !s->pf) {
+		s->file_idx = f;
+		s->pf = NULL;
+		TRY(open_file(s));
+	}
+	s->rg = rg;
+	s->rg_first = 0;
+	for (r = 0; r < rg; r++)
+		s->rg_first += parquet_row_group_num_rows(s->pf, r);
+	s->rg_rows = 0;
+	s->rg_left = 0;
+	if (s->prune && prune_rg(s))
+		return FLOE_OK;
+	return open_row_group(s);
+}
+
 static int
 scan_next(Operator *op, Batch **out)
 {
@@ -441,6 +501,15 @@ scan_next(Operator *op, Batch **out)
 		TRY(exec_check_cancel(op->ctx));
 		arena_reset(op->scratch);
 		while (s->rg_left == 0) {
+			if (s->ms) {
+				bool done;
+				TRY(next_morsel(s, &done));
+				if (done) {
+					*out = NULL;
+					return FLOE_OK;
+				}
+				continue;
+			}
 			if (s->pf && s->rg + 1 < parquet_num_row_groups(s->pf)) {
 				s->rg++;
 				if (s->prune && prune_rg(s)) {
@@ -494,7 +563,52 @@ scan_close(Operator *op)
 	s->pf = NULL;
 }
 
+static Operator *scan_clone(Operator *op, ExecCtx *wctx);
+
 static const OperatorVT scan_vt = { "Scan", scan_open, scan_next, scan_close };
+
+/* A copy for a worker thread, reading units of the same MorselSource. */
+static Operator *
+scan_clone(Operator *op, ExecCtx *wctx)
+{
+	ScanOp *s = (ScanOp *)op, *c;
+
+	if (!s->ms)
+		return NULL;
+	c = (ScanOp *)scan_new(wctx, s->schema, s->nproj, s->proj, s->files, s->nfiles, s->by_name,
+			       s->md);
+	c->prune = s->prune;
+	c->ms = s->ms;
+	return &c->op;
+}
+
+MorselSource *
+scan_morsels(Operator *op)
+{
+	ScanOp *s = (ScanOp *)op;
+
+	if (!op || op->vt != &scan_vt)
+		return NULL;
+	if (!s->ms)
+		s->ms = morsel_source_new(op->ctx, s->nfiles);
+	return s->ms;
+}
+
+bool
+scan_is_scan(const Operator *op, int64_t *rows)
+{
+	const ScanOp *s = (const ScanOp *)op;
+	int64_t n = 0;
+	int f;
+
+	if (!op || op->vt != &scan_vt)
+		return false;
+	for (f = 0; f < s->nfiles; f++)
+		if (s->files[f].record_count > 0)
+			n += s->files[f].record_count;
+	*rows = n;
+	return true;
+}
 
 bool
 scan_set_prune(Operator *op, const Expr *pred)
@@ -516,6 +630,7 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	for (i = 0; i < nproj; i++)
 		types[i] = proj[i] < 0 ? type_make(TYPE_INT64) : schema->fields[proj[i]].type;
 	op_init(&s->op, &scan_vt, ctx, nproj, types, NULL);
+	s->op.clone = scan_clone;
 	s->schema = schema;
 	s->nproj = nproj;
 	s->proj = arena_memdup(ctx->arena, proj, sizeof(int) * (size_t)(nproj ? nproj : 1));
