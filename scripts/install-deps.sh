@@ -14,7 +14,7 @@ pkgs=(
 # Test-only tools: the reference PostgreSQL, libFuzzer (clang), node for the
 # interop readers in ../shared/tools/interop.
 if [ "${1:-}" = "--test" ]; then
-  pkgs+=(clang libclang-rt-14-dev postgresql-15 postgresql-client-15 python3 python3-psycopg python3-psycopg2 libpostgresql-jdbc-java openssl)
+  pkgs+=(clang libclang-rt-14-dev postgresql-15 postgresql-client-15 python3 python3-psycopg python3-psycopg2 python3-sqlalchemy libpostgresql-jdbc-java openssl)
   command -v javac >/dev/null 2>&1 || pkgs+=(default-jdk-headless)
   command -v node >/dev/null 2>&1 || pkgs+=(nodejs)
   command -v npm  >/dev/null 2>&1 || pkgs+=(npm)

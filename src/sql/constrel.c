@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "sql/constrel.h"
+#include "types/array.h"
 
 void
 constrel_init(ConstRel *r, Arena *a, const char *spec)
@@ -25,6 +26,13 @@ constrel_init(ConstRel *r, Arena *a, const char *spec)
 		const char *colon = strchr(p, ':');
 		TypeId id;
 		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
+		if (colon[1] == 'v') {   /* int2[] (an int2vector column floe never fills) */
+			r->types[i++] = array_of(type_make(TYPE_INT16));
+			p = colon + 2;
+			while (*p == ' ')
+				p++;
+			continue;
+		}
 		switch (colon[1]) {
 		case 'o': case 'i': id = TYPE_INT32; break;
 		case 's': id = TYPE_INT16; break;

@@ -255,7 +255,7 @@ static const RelDef rels[] = {
 	{ NS_PG, "pg_publication_namespace",
 	  "oid:o pnpubid:o pnnspid:o " },
 	{ NS_PG, "pg_publication_rel",
-	  "oid:o prpubid:o prrelid:o prqual:x prattrs:x " },
+	  "oid:o prpubid:o prrelid:o prqual:x prattrs:v " },
 	{ NS_PG, "pg_range",
 	  "rngtypid:o rngsubtype:o rngmultitypid:o rngcollation:o rngsubopc:o "
 	  "rngcanonical:t rngsubdiff:t " },

@@ -10,6 +10,10 @@
 #     getSchemas / getTables / getColumns, ResultSetMetaData
 #   - psycopg 3 (tests/server/introspect_psycopg.py): cursor.description and
 #     loaded Python values of every type, text and binary; TypeInfo.fetch
+#   - SQLAlchemy 1.4's PostgreSQL dialect (tests/server/introspect_sqlalchemy.py):
+#     connect, Inspector reflection of a table's columns (not yet its primary
+#     key: pg_index.indkey is text, not an int2vector), Core
+#     insert/select/update/delete through a Table of the reflected columns
 #
 # Without PostgreSQL the outputs are compared with tests/server/expected/.
 # The server runs on a free port in a temporary warehouse, by PID, stopped
@@ -143,6 +147,21 @@ if /usr/bin/python3 -c 'import psycopg' 2>/dev/null; then
 	compare psycopg "$tmp/psycopg.floe" "$want"
 else
 	fail psycopg "python3-psycopg missing"
+fi
+
+# ---- SQLAlchemy (1.4, psycopg2 driver) ---------------------------------------
+if /usr/bin/python3 -c 'import sqlalchemy, psycopg2' 2>/dev/null; then
+	timeout 120 /usr/bin/python3 tests/server/introspect_sqlalchemy.py \
+		"host=127.0.0.1 port=$port user=tester dbname=floe" >"$tmp/sqlalchemy.floe" 2>&1
+	want=
+	if [ -n "$pgport" ]; then
+		timeout 120 /usr/bin/python3 tests/server/introspect_sqlalchemy.py \
+			"host=127.0.0.1 port=$pgport user=postgres dbname=postgres" >"$tmp/sqlalchemy.pg" 2>&1
+		want=$tmp/sqlalchemy.pg
+	fi
+	compare sqlalchemy "$tmp/sqlalchemy.floe" "$want"
+else
+	fail sqlalchemy "python3-sqlalchemy or python3-psycopg2 missing (scripts/install-deps.sh --test)"
 fi
 
 if grep -q "ERROR: AddressSanitizer\|runtime error:" "$tmp/serve.err"; then
