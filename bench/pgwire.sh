@@ -19,6 +19,9 @@
 # SELECT.  Not a test: run on demand,
 #   bench/pgwire.sh [SECONDS]              (default 5 per case)
 # and record the numbers in bench/RESULTS.md.
+#   FLOE_BASE=/path/to/an/older/floe bench/pgwire.sh [SECONDS]
+# also runs that binary (e.g. a build of the commit before a change) in the
+# same run: columns base_tps and base_ratio.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -26,9 +29,9 @@ make -s -j2 B=build all
 tmp=$(mktemp -d /tmp/floe-pgwbench.XXXXXX)
 export FLOE_PG_DIR
 FLOE_PG_DIR=$(mktemp -u /tmp/floe-pgwbench-pg.XXXXXX)
-srv_pid=
+srv_pids=
 cleanup() {
-	if [ -n "$srv_pid" ]; then kill -TERM "$srv_pid" 2>/dev/null || true; wait "$srv_pid" 2>/dev/null || true; fi
+	for p in $srv_pids; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
 	scripts/pg-test-server.sh stop >/dev/null 2>&1 || true
 	rm -rf "$tmp"
 }
@@ -37,19 +40,33 @@ unset PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
 
 # a copy: another build of build/ meanwhile cannot pull the binary away
 cp build/floe "$tmp/floe"
-"$tmp/floe" serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-fport=
-for _ in $(seq 100); do
-	fport=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out")
-	[ -n "$fport" ] && break
-	sleep 0.1
-done
-[ -n "$fport" ] || { echo "floe serve did not start"; cat "$tmp/serve.err"; exit 1; }
+# start BIN DIR: floe serve on DIR/wh; sets srv_port
+start() {
+	"$1" serve -D "$2/wh" --port 0 >"$2/serve.out" 2>"$2/serve.err" &
+	srv_pids="$srv_pids $!"
+	srv_port=
+	for _ in $(seq 100); do
+		srv_port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$2/serve.out")
+		[ -n "$srv_port" ] && break
+		sleep 0.1
+	done
+	[ -n "$srv_port" ] || { echo "floe serve did not start"; cat "$2/serve.err"; exit 1; }
+}
+srv_pids=
+start "$tmp/floe" "$tmp"
+fport=$srv_port
+bport=
+if [ -n "${FLOE_BASE:-}" ]; then
+	mkdir -p "$tmp/base"
+	cp "$FLOE_BASE" "$tmp/base/floe"
+	start "$tmp/base/floe" "$tmp/base"
+	bport=$srv_port
+fi
 pgport=$(scripts/pg-test-server.sh start | sed -n 's/^PGPORT=//p')
 
 setup="CREATE TABLE pgw (id int, v text); INSERT INTO pgw SELECT g, 'value ' || g FROM generate_series(1, 1000) AS s(g)"
 psql -X -q "host=127.0.0.1 port=$fport user=bench dbname=floe" -c "$setup"
+[ -z "$bport" ] || psql -X -q "host=127.0.0.1 port=$bport user=bench dbname=floe" -c "$setup"
 psql -X -q "host=127.0.0.1 port=$pgport user=postgres dbname=postgres" -c "$setup"
 printf 'SELECT 1;\n' >"$tmp/select1.sql"
 printf '\\set id random(1, 1000)\nSELECT v FROM pgw WHERE id = :id;\n' >"$tmp/point.sql"
@@ -63,10 +80,20 @@ tps() {
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 echo "pgbench ${secs}s per case, cores: $(nproc), floe $(git rev-parse --short HEAD)"
-printf '%-8s %-9s %4s %12s %12s %7s\n' case mode conns floe_tps pg_tps ratio
+if [ -n "$bport" ]; then
+	printf '%-8s %-9s %4s %12s %12s %7s %12s %10s\n' case mode conns floe_tps pg_tps ratio base_tps base_ratio
+else
+	printf '%-8s %-9s %4s %12s %12s %7s\n' case mode conns floe_tps pg_tps ratio
+fi
 for c in "select1 simple 1" "select1 simple 16" "point prepared 1" "point prepared 16"; do
 	set -- $c
 	f=$(tps "$tmp/$1.sql" "$2" "$3" "$fport" bench floe)
 	p=$(tps "$tmp/$1.sql" "$2" "$3" "$pgport" postgres postgres)
-	printf '%-8s %-9s %4s %12s %12s %7s\n' "$1" "$2" "$3" "${f:-fail}" "${p:-fail}" "$(ratio "${f:-0}" "${p:-0}")"
+	if [ -n "$bport" ]; then
+		b=$(tps "$tmp/$1.sql" "$2" "$3" "$bport" bench floe)
+		printf '%-8s %-9s %4s %12s %12s %7s %12s %10s\n' "$1" "$2" "$3" "${f:-fail}" "${p:-fail}" \
+			"$(ratio "${f:-0}" "${p:-0}")" "${b:-fail}" "$(ratio "${b:-0}" "${p:-0}")"
+	else
+		printf '%-8s %-9s %4s %12s %12s %7s\n' "$1" "$2" "$3" "${f:-fail}" "${p:-fail}" "$(ratio "${f:-0}" "${p:-0}")"
+	fi
 done
