@@ -387,6 +387,8 @@ session_free(Session *s)
 		free(s->settings_values[i]);
 	}
 	free(s->search_path);
+	arena_free(s->exec_parse_arena);
+	arena_free(s->exec_stmt_arena);
 	free(s);
 }
 
@@ -908,25 +910,54 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	}
 }
 
+/* An arena of session_exec: the session's own (reset after use), or a new
+ * one in a nested call (freed after use). */
+static Arena *
+exec_arena(Session *s, bool own, Arena **slot, size_t hint)
+{
+	if (!own)
+		return arena_new(hint);
+	if (!*slot)
+		*slot = arena_new(hint);
+	return *slot;
+}
+
+/* ... and after use: one that grew past 1 MB is freed all the same (a
+ * reset would keep up to 16 MB of its chunks for the session). */
+static void
+exec_arena_done(bool own, Arena **slot, Arena *a)
+{
+	if (own && arena_bytes(a) <= ((size_t)1 << 20)) {
+		arena_reset(a);
+		return;
+	}
+	arena_free(a);
+	if (own)
+		*slot = NULL;
+}
+
 int
 session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 {
-	Arena *parse_arena = arena_new(64 * 1024);
+	bool own = !s->exec_busy;
+	Arena *parse_arena = exec_arena(s, own, &s->exec_parse_arena, 64 * 1024);
 	SqlStmt *stmts;
 	int n, i, rc = FLOE_OK;
 
+	s->exec_busy = true;
 	floe_error_clear(err);
 	s->cancel = 0;
 	session_enter(s);
 	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
-		arena_free(parse_arena);
+		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
+		s->exec_busy = !own;
 		txn_after_statement(s, false);     /* a syntax error fails a block too */
 		return FLOE_ERR;
 	}
 	if (n == 0 && sink && sink->complete)
 		sink->complete(sink->ctx, "");
 	for (i = 0; i < n && rc == FLOE_OK; i++) {
-		Arena *a = arena_new(256 * 1024);
+		Arena *a = exec_arena(s, own, &s->exec_stmt_arena, 256 * 1024);
 		int attempt;
 		for (attempt = 0;; attempt++) {
 			WriteTurn *turn = NULL;
@@ -946,9 +977,10 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 			floe_error_clear(err);
 		}
 		txn_after_statement(s, rc == FLOE_OK);
-		arena_free(a);
+		exec_arena_done(own, &s->exec_stmt_arena, a);
 	}
-	arena_free(parse_arena);
+	exec_arena_done(own, &s->exec_parse_arena, parse_arena);
+	s->exec_busy = !own;
 	return rc;
 }
 
