@@ -33,7 +33,8 @@
 #include "exec/subplan.h"
 #include "types/value.h"
 
-static pthread_mutex_t subplan_lock = PTHREAD_MUTEX_INITIALIZER;
+/* recursive: a subplan inside a subplan runs in the same thread */
+static pthread_mutex_t subplan_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 /* Certainly equal (NULLs equal; text never, to stay simple). */
 static bool

@@ -4746,8 +4746,7 @@ select_plan_correlated(BindCtx *b, Node *query, Scope *outer, ExecCtx **rctx_out
 	rctx->nparams = outer->ncols;
 	rctx->params = ARENA_ARRAY(b->arena, Value, outer->ncols + 1);
 	rctx->threads = 1;
-	def.scope = NULL;
-	def.exec = rctx;
+	def.exec = rctx;   /* def.scope stays: deeper references to it are 0A000 */
 	ld.def = &def;
 	ld.outer = outer;
 	cur_lateral = &ld;
