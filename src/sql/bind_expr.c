@@ -2273,7 +2273,8 @@ try_corr(BindCtx *b, PgQuery__SubLink *sl, Expr *x, const char *op, bool *handle
 			return e;
 		*b->err = saved;
 	}
-	if (b->scope && b->scope->ncols > 0 && !b->corr_scope && b->exec &&
+	if (b->scope && b->scope->ncols > 0 && b->exec &&
+	    (!b->corr_scope || b->corr_base == EXPR_PARAM_BASE) &&
 	    sl->sub_link_type != PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
 		floe_error_clear(b->err);
 		*handled = true;
