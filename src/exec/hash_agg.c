@@ -1202,11 +1202,9 @@ par_safe(const AggCall *a)
 		return true;
 	if (a->arg && (a->arg->type.id == TYPE_FLOAT32 || a->arg->type.id == TYPE_FLOAT64))
 		return false;   /* the sum's last bits depend on the order */
-	/* sum/avg(numeric)'s result scale comes from the display scales its
-	 * rows carry; merged partial states gave other scales now and then on
-	 * TPC-H q1, q8, q17 (known gap, not yet understood): serial until fixed */
-	if (a->arg && a->arg->type.id == TYPE_DECIMAL)
-		return false;
+	/* sum/avg(numeric): exact int128 sums; the display-scale fields merge
+	 * as the serial update sets them (varied: every row had its own
+	 * scale; dmax: the largest), so dec_combine gives the serial result */
 	for (k = 0; k < sizeof exact / sizeof exact[0]; k++)
 		if (!strcmp(n, exact[k]))
 			return true;
