@@ -402,18 +402,29 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		for (c = 0; c < schema->nfields; c++) {
-			uint32_t i;
-			if (!schema->fields[c].required)
-				continue;
-			for (i = 0; i < b->count; i++)
-				if (!vector_is_valid(&b->cols[c], i)) {
-					floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
-						    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-						    schema->fields[c].name, t->name);
-					row_detail(ctx->err, b, i, ctx->arena);
-					goto fail;
-				}
+		/* PostgreSQL reports the first bad row, and in it the first
+		 * bad column: scan each required column up to the best row so
+		 * far (columns in order, so a tie keeps the earlier column) */
+		{
+			uint32_t bad = b->count, i;
+			int badc = -1;
+			for (c = 0; c < schema->nfields; c++) {
+				if (!schema->fields[c].required)
+					continue;
+				for (i = 0; i < bad; i++)
+					if (!vector_is_valid(&b->cols[c], i)) {
+						bad = i;
+						badc = c;
+						break;
+					}
+			}
+			if (badc >= 0) {
+				floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+					    schema->fields[badc].name, t->name);
+				row_detail(ctx->err, b, bad, ctx->arena);
+				goto fail;
+			}
 		}
 		if (ks.npk && keys_add(&ks, b, ctx->err) != FLOE_OK)
 			goto fail;
