@@ -115,6 +115,10 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 				break;
 			}
 	}
+	if (name && !arr && (!strcmp(name, "int2vector") || !strcmp(name, "oidvector"))) {
+		*out = name[0] == 'i' ? type_int2vector() : type_oidvector();   /* array.h */
+		return FLOE_OK;
+	}
 	TRY(base_type_name(b, tn, name, &e));
 	if (!arr) {
 		*out = e;
@@ -825,6 +829,68 @@ bind_bool2(BindCtx *b, ExprKind kind, Expr *x, Expr *y)
 	return e;
 }
 
+/* l IS [NOT] DISTINCT FROM r (distinct: IS DISTINCT): the = operator's
+ * function under EXPR_[NOT_]DISTINCT, which treats NULLs as values. */
+static Expr *
+bind_distinct(BindCtx *b, bool distinct, Node *l, Node *r, int location)
+{
+	Expr *eq, *e;
+
+	eq = bind_op(b, "=", l, r, location);
+	if (!eq)
+		return NULL;
+	if (eq->kind == EXPR_CONST) {
+		/* both constant: evaluate IS [NOT] DISTINCT on the folded args */
+		Expr *x = bind_expr(b, l), *y = bind_expr(b, r);
+		Value v;
+		bool nx, ny, same;
+		if (!x || !y)
+			return NULL;
+		nx = x->value.is_null;
+		ny = y->value.is_null;
+		same = (nx || ny) ? (nx && ny) : (!eq->value.is_null && eq->value.u.b);
+		memset(&v, 0, sizeof v);
+		v.type = type_make(TYPE_BOOL);
+		v.u.b = distinct ? !same : same;
+		return expr_const(b->arena, &v);
+	}
+	e = expr_new(b->arena, distinct ? EXPR_DISTINCT : EXPR_NOT_DISTINCT, type_make(TYPE_BOOL), 2);
+	e->fn = eq->fn;
+	e->args[0] = eq->args[0];
+	e->args[1] = eq->args[1];
+	e->location = eq->location;
+	return e;
+}
+
+/* (a, b) IS [NOT] DISTINCT FROM (c, d): PostgreSQL compares the rows field
+ * by field with NULLs as values, so the row form is the OR of the fields'
+ * IS DISTINCT FROM (the AND of their IS NOT DISTINCT FROM); never NULL. */
+static Expr *
+bind_row_distinct(BindCtx *b, bool distinct, PgQuery__RowExpr *l, PgQuery__RowExpr *r, int location)
+{
+	Expr *acc = NULL;
+	size_t i;
+
+	if (l->n_args != r->n_args) {
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "unequal number of entries in row expressions");
+		return fail_at(b, location);
+	}
+	if (l->n_args == 0) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "IS [NOT] DISTINCT FROM on empty rows is not supported yet");
+		return fail_at(b, location);
+	}
+	for (i = 0; i < l->n_args; i++) {
+		Expr *c = bind_distinct(b, distinct, l->args[i], r->args[i], location);
+		if (!c)
+			return NULL;
+		acc = acc ? bind_bool2(b, distinct ? EXPR_OR : EXPR_AND, acc, c) : c;
+	}
+	if (bind_fold(b, &acc) != FLOE_OK)
+		return NULL;
+	return acc;
+}
+
 static Expr *
 bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 {
@@ -837,37 +903,16 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 		return bind_op(b, op, a->lexpr, a->rexpr, a->location);
 	case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
 	case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
-		Expr *eq, *e;
+		bool distinct = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT;
+		if (a->lexpr && a->rexpr && a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+		    a->rexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+			return bind_row_distinct(b, distinct, a->lexpr->row_expr, a->rexpr->row_expr, a->location);
 		if (a->lexpr && a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "IS [NOT] DISTINCT FROM on row values is not supported yet");
+				    "IS [NOT] DISTINCT FROM between a row value and a non-row value is not supported yet");
 			return fail_at(b, a->location);
 		}
-		eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location);
-		if (!eq)
-			return NULL;
-		if (eq->kind == EXPR_CONST) {
-			/* both constant: evaluate IS [NOT] DISTINCT on the folded args */
-			Expr *x = bind_expr(b, a->lexpr), *y = bind_expr(b, a->rexpr);
-			Value v;
-			bool nx, ny, same;
-			if (!x || !y)
-				return NULL;
-			nx = x->value.is_null;
-			ny = y->value.is_null;
-			same = (nx || ny) ? (nx && ny) : (!eq->value.is_null && eq->value.u.b);
-			memset(&v, 0, sizeof v);
-			v.type = type_make(TYPE_BOOL);
-			v.u.b = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? !same : same;
-			return expr_const(b->arena, &v);
-		}
-		e = expr_new(b->arena, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ?
-			     EXPR_DISTINCT : EXPR_NOT_DISTINCT, type_make(TYPE_BOOL), 2);
-		e->fn = eq->fn;
-		e->args[0] = eq->args[0];
-		e->args[1] = eq->args[1];
-		e->location = eq->location;
-		return e;
+		return bind_distinct(b, distinct, a->lexpr, a->rexpr, a->location);
 	}
 	case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
 		Expr *eq = bind_op(b, "=", a->lexpr, a->rexpr, a->location), *x, *e;
