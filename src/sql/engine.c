@@ -342,12 +342,15 @@ session_new(Engine *e)
 	return s;
 }
 
+static void apply_output(Session *s);
+
 /* Install the session's thread-global state on the calling thread (every
  * entry point that runs SQL calls this first). */
 static void
 session_enter(Session *s)
 {
 	datetime_use_zone(s->tz);
+	apply_output(s);
 }
 
 void
@@ -590,6 +593,30 @@ setting_get(Session *s, const char *name)
 		return buf;
 	}
 	return reset ? "" : NULL;
+}
+
+/* The settings that change text output, installed as the calling thread's
+ * (text.c extra_float_digits, datetime.c DateStyle / IntervalStyle) at
+ * session entry and at each statement start, so SET, RESET and the end of
+ * a block's SET LOCAL take effect from the next statement. */
+static void
+apply_output(Session *s)
+{
+	const char *v = setting_get(s, "extra_float_digits");
+	DatetimeStyle st = { 0, 0, 0 };
+
+	text_set_extra_float_digits(v && *v ? atoi(v) : 1);
+	if ((v = setting_get(s, "datestyle")) && *v) {
+		st.style = !strncmp(v, "SQL", 3) ? DATESTYLE_SQL : !strncmp(v, "Postgres", 8) ?
+			DATESTYLE_POSTGRES : !strncmp(v, "German", 6) ? DATESTYLE_GERMAN : DATESTYLE_ISO;
+		st.order = strstr(v, "DMY") ? DATEORDER_DMY : strstr(v, "YMD") ? DATEORDER_YMD :
+			DATEORDER_MDY;
+	}
+	if ((v = setting_get(s, "intervalstyle")) && *v)
+		st.interval = !strcmp(v, "postgres_verbose") ? INTSTYLE_POSTGRES_VERBOSE :
+			!strcmp(v, "sql_standard") ? INTSTYLE_SQL_STANDARD :
+			!strcmp(v, "iso_8601") ? INTSTYLE_ISO_8601 : INTSTYLE_POSTGRES;
+	datetime_use_style(st);
 }
 
 /* Setting names are case-insensitive (SET "TimeZone" = SET timezone). */
@@ -845,6 +872,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ctx.cancel = s->cancel_flag;
 	ctx.mem_limit = exec_mem_limit(setting_get(s, "work_mem"));
 	ctx.threads = exec_threads(setting_get(s, "max_parallel_workers_per_gather"));
+	apply_output(s);
 	TRY(acl_check_stmt(s, &ctx, st));
 
 	switch (n->node_case) {

@@ -723,6 +723,22 @@ datetime_zone_name(const DatetimeZone *z)
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
+/* The running session's DateStyle and IntervalStyle, per thread (zero:
+ * ISO, MDY; postgres), installed like cur_zone. */
+static _Thread_local DatetimeStyle cur_style;
+
+DatetimeStyle
+datetime_current_style(void)
+{
+	return cur_style;
+}
+
+void
+datetime_use_style(DatetimeStyle st)
+{
+	cur_style = st;
+}
+
 static int
 fmt_ymd(char *buf, int64_t y, int m, int d, bool *bc)
 {

@@ -27,6 +27,7 @@
  *   datetime_set_timezone(name, err) / datetime_set_timezone_offset(secs, err)
  *   datetime_timezone_name() / datetime_set_statement_now(ts) / datetime_now()
  *   datetime_current_zone() / datetime_use_zone(z) / datetime_zone_name(z)
+ *   datetime_current_style() / datetime_use_style(st)   DateStyle, IntervalStyle
  *   datetime_tz_offset_utc(ts_utc) / datetime_local_to_utc(local)
  *   datetime_timestamptz_to_local / datetime_add_interval / datetime_interval_*
  *   datetime_justify_hours/days/interval / datetime_timestamp_diff
@@ -86,8 +87,21 @@ void datetime_set_statement_now(int64_t ts_utc);
 int64_t datetime_statement_now(void);   /* the value set, 0: none */
 int64_t datetime_now(void);   /* UTC micros */
 
-/* Text output (DateStyle ISO, IntervalStyle postgres); returns the length;
- * buf holds DATETIME_BUF bytes. */
+/* DateStyle and IntervalStyle, per thread like the time zone (the engine
+ * installs the session's at each statement start; parallel.c copies them
+ * into worker threads).  style: output of date/timestamp(tz); order: the
+ * field order of ambiguous input ("01/02/2024") and of SQL/Postgres output. */
+enum { DATESTYLE_ISO, DATESTYLE_SQL, DATESTYLE_POSTGRES, DATESTYLE_GERMAN };
+enum { DATEORDER_MDY, DATEORDER_DMY, DATEORDER_YMD };
+enum { INTSTYLE_POSTGRES, INTSTYLE_POSTGRES_VERBOSE, INTSTYLE_SQL_STANDARD, INTSTYLE_ISO_8601 };
+typedef struct DatetimeStyle {
+	int8_t style, order, interval;
+} DatetimeStyle;
+DatetimeStyle datetime_current_style(void);       /* default ISO, MDY; postgres */
+void datetime_use_style(DatetimeStyle st);
+
+/* Text output under the thread's DateStyle / IntervalStyle; returns the
+ * length; buf holds DATETIME_BUF bytes. */
 int datetime_format_date(int32_t d, char *buf);
 int datetime_format_time(int64_t t, char *buf);
 int datetime_format_timestamp(int64_t ts, char *buf);

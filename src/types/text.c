@@ -2,10 +2,12 @@
  * text.c — PostgreSQL 15 input and output functions for every floe type.
  *
  * Implements text.h: the equivalents of boolin/boolout, int2in..int8out,
- * float4in/float8in and float4out/float8out (extra_float_digits = 1: the
- * shortest text that reads back to the same binary value, spelled as
- * PostgreSQL's Ryu-based float output does: "1e+20", "1e-05", "-0", "NaN",
- * "Infinity"), numeric_in/numeric_out (through decimal.c, padded to the
+ * float4in/float8in and float4out/float8out (float.c float8out_internal:
+ * extra_float_digits > 0, the default 1, is the shortest text that reads
+ * back to the same binary value, spelled as PostgreSQL's Ryu-based float
+ * output does: "1e+20", "1e-05", "-0", "NaN", "Infinity"; <= 0 is %.*g with
+ * DBL_DIG (FLT_DIG) + extra_float_digits digits; the setting is a
+ * thread-local the engine installs per statement), numeric_in/numeric_out (through decimal.c, padded to the
  * type's scale), textin/varcharin/bpcharin with typmod checks and UTF-8
  * validation (pg_verify_mbstr's messages), byteain
  * (hex and escape) / byteaout (hex), uuid_in/uuid_out, and the date/time
@@ -305,6 +307,51 @@ int
 text_format_float4(float f, char *buf)
 {
 	return format_float(f, true, buf);
+}
+
+/* The calling thread's extra_float_digits (the session's, installed by the
+ * engine at each statement start; parallel.c copies it into workers). */
+static _Thread_local int extra_digits = 1;
+
+void
+text_set_extra_float_digits(int efd)
+{
+	extra_digits = efd < -15 ? -15 : efd > 3 ? 3 : efd;
+}
+
+int
+text_extra_float_digits(void)
+{
+	return extra_digits;
+}
+
+/* float8out_internal / float4out: extra_float_digits > 0 is the shortest
+ * round-trip text; otherwise printf's %.*g with DBL_DIG (FLT_DIG) +
+ * extra_float_digits significant digits (at least 1), NaN, Infinity,
+ * -Infinity and -0 spelled as PostgreSQL's pg_strfromd spells them. */
+static int
+output_float(double d, bool is_float4, char *buf)
+{
+	int ndig;
+
+	if (extra_digits > 0 || isnan(d) || isinf(d) || d == 0)
+		return format_float(d, is_float4, buf);
+	ndig = (is_float4 ? FLT_DIG : DBL_DIG) + extra_digits;
+	if (ndig < 1)
+		ndig = 1;
+	return snprintf(buf, TEXT_FLOAT_BUF, "%.*g", ndig, d);
+}
+
+int
+text_output_float8(double d, char *buf)
+{
+	return output_float(d, false, buf);
+}
+
+int
+text_output_float4(float f, char *buf)
+{
+	return output_float(f, true, buf);
 }
 
 static int
@@ -725,10 +772,10 @@ value_to_text(const Value *v, Arena *a, size_t *len)
 		n = sprintf(buf, "%lld", (long long)v->u.i);
 		break;
 	case TYPE_FLOAT32:
-		n = text_format_float4((float)v->u.f, buf);
+		n = text_output_float4((float)v->u.f, buf);
 		break;
 	case TYPE_FLOAT64:
-		n = text_format_float8(v->u.f, buf);
+		n = text_output_float8(v->u.f, buf);
 		break;
 	case TYPE_DECIMAL: {
 		Value d = *v;

@@ -1,10 +1,11 @@
 /*
  * text.h — PostgreSQL 15 input/output functions for every floe type.
  *
- * Output matches PostgreSQL's *out functions with DateStyle ISO, MDY;
- * IntervalStyle postgres; extra_float_digits = 1 (shortest round-trip float
- * text); bytea_output hex; timestamptz in the session time zone
- * (datetime_set_timezone).  Input matches the *in functions: the same
+ * Output matches PostgreSQL's *out functions with the calling thread's
+ * extra_float_digits (text_set_extra_float_digits; default 1, shortest
+ * round-trip float text) and DateStyle (datetime_set_datestyle);
+ * IntervalStyle postgres; bytea_output hex; timestamptz in the session time
+ * zone (datetime_set_timezone).  Input matches the *in functions: the same
  * accepted spellings, the same SQLSTATEs and error messages.
  *
  * Numeric prints exactly at the type's scale (for unconstrained numeric,
@@ -18,7 +19,10 @@
  *   value_to_text(v, a, &len)            NUL-terminated text in a; NULL for SQL NULL
  *   vector_value_text(v, row, a, &len)   the same for a row of any vector kind
  *   value_from_text(out, t, s, n, a, err)  parse text as type t
- *   text_format_float8/float4(d, buf)    float8out/float4out text, buf >= 32
+ *   text_format_float8/float4(d, buf)    shortest round-trip text (efd 1), buf >= 32
+ *   text_output_float8/float4(d, buf)    float8out/float4out under the thread's
+ *                                        extra_float_digits (value_to_text uses it)
+ *   text_set_extra_float_digits(efd) / text_extra_float_digits()
  *   text_parse_int64(s, n, t, &out, err) int2/int4/int8 input with PG errors
  *   text_parse_float8(s, n, t, &out, err) float4/float8 input with PG errors
  *   text_parse_bool(s, n, &out, err)
@@ -43,8 +47,16 @@ const char *vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *l
 int value_from_text(Value *out, SqlType t, const char *s, size_t n, Arena *a,
 		    floe_error *err);
 
+/* Shortest round-trip text whatever extra_float_digits says (exact: for
+ * values that are read back, e.g. binary parameters turned into text). */
 int text_format_float8(double d, char *buf);
 int text_format_float4(float f, char *buf);
+/* float8out/float4out: the calling thread's extra_float_digits (-15 .. 3;
+ * > 0 shortest round-trip, else %.*g with DBL_DIG/FLT_DIG + efd digits). */
+int text_output_float8(double d, char *buf);
+int text_output_float4(float f, char *buf);
+void text_set_extra_float_digits(int efd);
+int text_extra_float_digits(void);
 /* t is TYPE_INT16/INT32/INT64: range and message follow that type. */
 int text_parse_int64(const char *s, size_t n, TypeId t, int64_t *out, floe_error *err);
 /* t is TYPE_FLOAT32/FLOAT64. */
