@@ -63,6 +63,7 @@
 #include "exec/exec.h"
 #include "func/func.h"
 #include "types/datetime.h"
+#include "types/text.h"
 
 /* a pipeline whose scan holds fewer rows runs serially */
 #define PAR_MIN_ROWS 50000
@@ -267,6 +268,8 @@ struct ParRun {
 	pthread_mutex_t mu;
 	int first_err;             /* index of the first failing thread, -1 */
 	const DatetimeZone *zone;
+	DatetimeStyle style;       /* DateStyle, IntervalStyle (datetime.c) */
+	int float_digits;          /* extra_float_digits (text.c) */
 	int64_t stmt_time, stmt_now;
 };
 
@@ -315,6 +318,8 @@ worker_main(void *p)
 	ParRun *pr = s->pr;
 
 	datetime_use_zone(pr->zone);
+	datetime_use_style(pr->style);
+	text_set_extra_float_digits(pr->float_digits);
 	func_set_statement_time(pr->stmt_time);
 	datetime_set_statement_now(pr->stmt_now);
 	run_slot(pr, s->i);
@@ -337,6 +342,8 @@ par_run(ExecCtx *ctx, int n, ExecCtx **wctx, int (*fn)(void *arg, int i, ParRun 
 	pthread_mutex_init(&pr.mu, NULL);
 	pr.first_err = -1;
 	pr.zone = datetime_current_zone();
+	pr.style = datetime_current_style();
+	pr.float_digits = text_extra_float_digits();
 	pr.stmt_time = func_statement_time();
 	pr.stmt_now = datetime_statement_now();
 	for (i = 1; i < n; i++) {
