@@ -79,6 +79,9 @@ typedef struct KeyCol {
 	size_t width;
 	char *data;
 	uint8_t *nulls;
+	uint8_t *dscale;         /* unconstrained numeric: each group's display
+				    scale, its first row's (else NULL) */
+	bool varies;             /* keep dscale (an unconstrained numeric key) */
 } KeyCol;
 
 typedef struct HashAggOp {
@@ -222,6 +225,8 @@ grow_groups(HashAggOp *h)
 	for (k = 0; k < h->nkeys; k++) {
 		h->kc[k].data = xrealloc(h->kc[k].data, h->kc[k].width * ncap);
 		h->kc[k].nulls = xrealloc(h->kc[k].nulls, ncap);
+		if (h->kc[k].varies)
+			h->kc[k].dscale = xrealloc(h->kc[k].dscale, ncap);
 	}
 	h->states = xrealloc(h->states, h->stride * ncap + 16);
 	h->gcap = ncap;
@@ -467,6 +472,7 @@ ord_copy(const Batch *src, int col, uint32_t row, Vector *dst, uint32_t i)
 	size_t w = type_width(v->type.id);
 
 	memcpy((char *)dst->data + w * i, (const char *)v->data + w * row, w);
+	vector_copy_dscale(dst, i, v, row);
 	if (!validity_get(v->validity, row))
 		vector_set_null(dst, i);
 }
@@ -577,7 +583,7 @@ mem_used(const HashAggOp *h)
 	int k;
 
 	for (k = 0; k < h->nkeys; k++)
-		m += (int64_t)h->ngroups * (int64_t)(h->kc[k].width + 1);
+		m += (int64_t)h->ngroups * (int64_t)(h->kc[k].width + 1 + h->kc[k].varies);
 	for (k = 0; k < h->naggs; k++) {
 		const DistinctSet *d = &h->dsets[k];
 		m += (int64_t)d->cap * 16 + (int64_t)d->vcap * (int64_t)d->width;
@@ -596,8 +602,10 @@ reset_table(HashAggOp *h)
 	for (k = 0; k < h->nkeys; k++) {
 		free(h->kc[k].data);
 		free(h->kc[k].nulls);
+		free(h->kc[k].dscale);
 		h->kc[k].data = NULL;
 		h->kc[k].nulls = NULL;
+		h->kc[k].dscale = NULL;
 	}
 	for (k = 0; k < h->naggs; k++) {
 		DistinctSet *d = &h->dsets[k];
@@ -674,11 +682,10 @@ push_parts(HashAggOp *h)
 
 /* Evaluate the keys over in (dense views) and hash every row. */
 static int
-hash_keys(HashAggOp *h, Batch *in, VectorView *views, uint64_t *hashes)
+hash_keys(HashAggOp *h, Batch *in, Vector *kv, VectorView *views, uint64_t *hashes)
 {
 	Operator *op = &h->op;
 	uint32_t n = in->count, i;
-	Vector *kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys ? h->nkeys : 1);
 	int k;
 
 	for (k = 0; k < h->nkeys; k++) {
@@ -733,13 +740,14 @@ consume(HashAggOp *h, Batch *in)
 	Operator *op = &h->op;
 	uint32_t n = in->count, i;
 	VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys ? h->nkeys : 1);
+	Vector *kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys ? h->nkeys : 1);
 	uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * n);
 	uint32_t *gids = arena_alloc(op->scratch, sizeof(uint32_t) * n);
 	void **ptrs = arena_alloc(op->scratch, sizeof(void *) * n);
 	uint32_t nspill = 0;
 	int k, j;
 
-	TRY(hash_keys(h, in, views, hashes));
+	TRY(hash_keys(h, in, kv, views, hashes));
 	if (h->grace_all)
 		return spill_batch(h, in, hashes, NULL);
 	/* probe / insert */
@@ -790,11 +798,16 @@ consume(HashAggOp *h, Batch *in)
 					char *dst = h->kc[k].data + w * g;
 					bool valid = validity_get(views[k].validity, r);
 					h->kc[k].nulls[g] = !valid;
+					if (h->kc[k].varies)
+						h->kc[k].dscale[g] = (uint8_t)h->kc[k].type.scale;
 					if (!valid) {
 						memset(dst, 0, w);
 						continue;
 					}
 					memcpy(dst, (const char *)views[k].data + w * r, w);
+					if (h->kc[k].varies)
+						h->kc[k].dscale[g] = (uint8_t)vector_dscale_at(&kv[k],
+							vector_dscale_of(&kv[k]), r, *(const int128 *)dst);
 					if (type_is_string(h->kc[k].type.id)) {
 						strview *sv = (strview *)dst;
 						if (sv->len > STRVIEW_INLINE)
@@ -935,9 +948,10 @@ start_grace(HashAggOp *h)
 	for (i = 0; i < nb; i++) {
 		Batch *b = rowstore_batch(h->replay, i);
 		VectorView *views = ARENA_ARRAY(op->scratch, VectorView, h->nkeys);
+		Vector *kv = ARENA_ARRAY(op->scratch, Vector, h->nkeys);
 		uint64_t *hashes = arena_alloc(op->scratch, sizeof(uint64_t) * b->count);
 		TRY(exec_check_cancel(op->ctx));
-		TRY(hash_keys(h, b, views, hashes));
+		TRY(hash_keys(h, b, kv, views, hashes));
 		TRY(spill_batch(h, b, hashes, NULL));
 		arena_reset(op->scratch);
 	}
@@ -1070,6 +1084,8 @@ merge_part(HashAggOp *h, HashAggOp *w)
 				char *dst = h->kc[k].data + wd * d;
 				memcpy(dst, w->kc[k].data + wd * g, wd);
 				h->kc[k].nulls[d] = w->kc[k].nulls[g];
+				if (h->kc[k].varies)
+					h->kc[k].dscale[d] = w->kc[k].dscale[g];
 				if (!h->kc[k].nulls[d] && type_is_string(h->kc[k].type.id)) {
 					strview *sv = (strview *)dst;
 					if (sv->len > STRVIEW_INLINE)
@@ -1278,6 +1294,10 @@ hash_agg_next(Operator *op, Batch **out)
 		for (i = 0; i < n; i++)
 			if (h->kc[k].nulls[h->emit_pos + i])
 				vector_set_null(&b->cols[k], i);
+		if (h->kc[k].varies) {
+			vector_ensure_dscale(&b->cols[k]);
+			memcpy(b->cols[k].dscale, h->kc[k].dscale + h->emit_pos, n);
+		}
 	}
 	for (j = 0; j < h->naggs; j++) {
 		FuncCtx fc = { op->scratch, op->ctx->err };
@@ -1377,6 +1397,7 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 	for (k = 0; k < nkeys; k++) {
 		h->kc[k].type = keys[k]->type;
 		h->kc[k].width = type_width(keys[k]->type.id);
+		h->kc[k].varies = keys[k]->type.id == TYPE_DECIMAL && keys[k]->type.precision == 0;
 	}
 	h->offsets = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
 	h->dsets = ARENA_ARRAY(ctx->arena, DistinctSet, naggs ? naggs : 1);
