@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "func/agg_ordered.h"
 #include "func/func.h"
 #include "exec/subplan.h"
 #include "sql/bind.h"
@@ -41,7 +42,7 @@ int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int *
 bool
 bind_is_aggregate_name(const char *name)
 {
-	return func_is_aggregate(name);
+	return func_is_aggregate(name) || agg_ordered_is(name);
 }
 
 int
@@ -1529,6 +1530,78 @@ bind_agg_order(BindCtx *b, PgQuery__FuncCall *f, Expr *arg, Expr *arg2, AggOrder
 	return FLOE_OK;
 }
 
+/* name(direct) WITHIN GROUP (ORDER BY key) — the ordered-set aggregates of
+ * func/agg_ordered.c — as an AggCall: arg = the key (cast as resolved),
+ * arg2 = the direct argument (a constant: floe does not evaluate direct
+ * arguments per group), ORDER BY = the key, so hash_agg.c feeds the rows
+ * in the WITHIN GROUP order.  Without WITHIN GROUP, or WITHIN GROUP on a
+ * plain aggregate, no function matches (42883), as in PostgreSQL. */
+static int
+bind_ordered_set(BindCtx *b, PgQuery__FuncCall *f, const char *name, const AggFunc **af,
+		 SqlType *ret, Expr **arg, Expr **arg2, AggOrderKey **order)
+{
+	Expr *direct = NULL, *key = NULL;
+	SqlType dt = type_make(TYPE_NULL), kt = type_make(TYPE_NULL), key_cast, direct_cast;
+	int ndirect = (int)f->n_args, nkeys = (int)f->n_agg_order;
+
+	if (f->agg_star || f->agg_distinct || ndirect > 1) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+			    "function %s with these arguments does not exist", name);
+		fail_at(b, f->location);
+		return FLOE_ERR;
+	}
+	if (ndirect == 1) {
+		b->in_agg = true;
+		direct = bind_expr(b, f->args[0]);
+		b->in_agg = false;
+		if (!direct)
+			return FLOE_ERR;
+		dt = direct->unknown_literal ? type_make(TYPE_NULL) : direct->type;
+	}
+	if (nkeys) {
+		if (!f->agg_within_group) {   /* name(x ORDER BY y): a plain aggregate call */
+			floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE,
+				    "WITHIN GROUP is required for ordered-set aggregate %s", name);
+			fail_at(b, f->location);
+			return FLOE_ERR;
+		}
+		if (bind_agg_order(b, f, NULL, NULL, order) != FLOE_OK)
+			return FLOE_ERR;
+		key = (*order)[0].e;
+		kt = key->type;
+	}
+	if (!agg_ordered_is(name) || !f->agg_within_group) {
+		/* sum(x) WITHIN GROUP (ORDER BY y), percentile_cont(0.5): no such function */
+		char b1[64], b2[64];
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s(%s%s%s) does not exist", name,
+			    direct ? tname(dt, b1, sizeof b1) : "", direct && key ? ", " : "",
+			    key ? tname(kt, b2, sizeof b2) : "");
+		fail_at(b, f->location);
+		return FLOE_ERR;
+	}
+	if (agg_ordered_resolve(name, ndirect, dt, nkeys, kt, af, ret, &key_cast, &direct_cast,
+				b->err) != FLOE_OK) {
+		fail_at(b, f->location);
+		return FLOE_ERR;
+	}
+	if (!(*arg = bind_coerce(b, key, key_cast, COERCE_EXPLICIT, NULL)))
+		return FLOE_ERR;
+	*arg2 = NULL;
+	if (direct) {
+		if (!(direct = bind_coerce(b, direct, direct_cast, COERCE_EXPLICIT, NULL)) ||
+		    bind_fold(b, &direct) != FLOE_OK)
+			return FLOE_ERR;
+		if (direct->kind != EXPR_CONST) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "direct arguments of %s other than constants are not supported yet", name);
+			fail_at(b, f->location);
+			return FLOE_ERR;
+		}
+		*arg2 = direct;
+	}
+	return FLOE_OK;
+}
+
 static Expr *
 bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 {
@@ -1539,6 +1612,11 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 	if (f->n_funcname == 2 && strcmp(str_of(f->funcname[0]), "pg_catalog") != 0) {
 		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s.%s does not exist",
 			    str_of(f->funcname[0]), name);
+		return fail_at(b, f->location);
+	}
+	if (f->over && f->agg_within_group && agg_ordered_is(name)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "OVER is not supported for ordered-set aggregate %s", name);
 		return fail_at(b, f->location);
 	}
 	if (f->over)
@@ -1578,10 +1656,10 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 				    "aggregate function calls cannot be nested");
 			return fail_at(b, f->location);
 		}
-		if (f->agg_within_group) {
-			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "WITHIN GROUP in aggregates is not supported yet");
-			return fail_at(b, f->location);
+		if (f->agg_within_group || agg_ordered_is(name)) {
+			if (bind_ordered_set(b, f, name, &af, &ret, &arg, &arg2, &order) != FLOE_OK)
+				return NULL;
+			goto have_call;
 		}
 		if (f->agg_distinct && f->n_args != 1 &&
 		    !(f->n_args == 2 && f->args[1]->node_case == PG_QUERY__NODE__NODE_A_CONST)) {
@@ -1629,6 +1707,20 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		}
 		if (f->n_agg_order && bind_agg_order(b, f, arg, arg2, &order) != FLOE_OK)
 			return NULL;
+have_call:
+		if (b->naggs == b->cap_aggs) {
+			int nc = b->cap_aggs ? b->cap_aggs * 2 : 8;
+			b->aggs = arena_realloc(b->arena, b->aggs, sizeof(AggCall) * (size_t)b->cap_aggs,
+						sizeof(AggCall) * (size_t)nc);
+			b->cap_aggs = nc;
+		}
+		if (f->agg_filter && !filter) {
+			b->in_agg = true;
+			filter = bind_coerce_bool(b, bind_expr(b, f->agg_filter), "FILTER");
+			b->in_agg = false;
+			if (!filter)
+				return NULL;
+		}
 		call = &b->aggs[b->naggs];
 		memset(call, 0, sizeof *call);
 		call->norder = (int)f->n_agg_order;
