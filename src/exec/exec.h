@@ -239,8 +239,11 @@ typedef struct WindowFrame {
 	bool range_off;            /* RANGE with an offset bound: the spec has one
 				      ORDER BY key, of an integer, float or numeric
 				      type, and start_val/end_val (that type) are
-				      the offsets */
+				      the offsets; date/timestamp(tz) keys: interval
+				      offsets */
 	Value start_val, end_val;
+	bool groups;               /* GROUPS: start_off/end_off count peer groups */
+	uint8_t exclude;           /* EXCLUDE: 0 NO OTHERS, 1 CURRENT ROW, 2 GROUP, 3 TIES */
 } WindowFrame;
 typedef struct WindowSpec {
 	int npart;
@@ -305,6 +308,15 @@ bool hash_agg_set_parallel(Operator *op, int threads);
 /* hash_join.c: the probe input a clone of this join would clone (NULL:
  * the join cannot run probe-parallel: RIGHT/FULL, no keys) */
 Operator *hash_join_probe_input(Operator *op);
+/* hash_join.c: input i (0 left, 1 right) replaced by in, which produces
+ * the same columns (a Gather over it; parallel.c, before op_open) */
+void hash_join_set_input(Operator *op, int i, Operator *in);
+/* parallel.c: Gather: the pipeline child (clonable down to a scan) run
+ * by `threads` threads at once, the leader's child plus clones of it in
+ * worker threads sharing its scan's morsels; workers' batches are copied
+ * (a few per worker at most) and handed to the consumer in any order.
+ * Worker threads run from open() until the end, an error, or close(). */
+Operator *gather_new(ExecCtx *ctx, Operator *child, int threads);
 
 /* parallel.c: the plan rewritten to use ctx->threads threads where it
  * pays (morsel-driven scans feeding partial aggregation, a shared hash

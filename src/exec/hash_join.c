@@ -52,6 +52,11 @@
  *      NOT_IN is ANTI with SQL's NOT IN answer for WHERE: no row passes
  *      when the build side has a NULL key or the probe key is NULL, unless
  *      the build side is empty.
+ *   6. SEMI/ANTI stop at a probe row's first match (its remaining
+ *      candidates are skipped), and candidate rounds that emit nothing
+ *      reset scratch: a residual that rejects most pairs (a join with no
+ *      equality keys) runs in memory bounded by one round, not by
+ *      probe rows x build rows.
  *
  * Parallel probe (parallel.c): a clone (hash_join_clone) shares the
  * built table of its prototype, which the leader builds in its open()
@@ -66,6 +71,8 @@
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
  *   hash_join_probe_input(op)      the input a clone copies, or NULL
+ *   hash_join_set_input(op, i, in) input i (0 left, 1 right) replaced by
+ *                                  in (a Gather over it; parallel.c)
  */
 #include <math.h>
 #include <string.h>
@@ -693,6 +700,8 @@ probe_round(HashJoinOp *h, Batch **out)
 		if (!h->started) {
 			h->started = true;
 			h->cur = h->pnull[p] || h->nb == 0 ? END : h->heads[h->phash[p] & h->mask];
+		} else if ((h->semi || h->anti) && h->pmatched[p]) {
+			h->cur = END;   /* SEMI/ANTI: the first match settles the row */
 		}
 		while (h->cur != END && n < VECTOR_SIZE) {
 			uint32_t c = h->cur;
@@ -781,6 +790,10 @@ hj_next(Operator *op, Batch **out)
 				h->state = h->probe_outer ? HJ_PROBE_OUTER : HJ_NEED_PROBE;
 				break;
 			}
+			/* nothing of the last round is kept: candidates that all
+			 * failed (a selective residual, SEMI/ANTI) must not pile
+			 * up in scratch until a batch is emitted */
+			arena_reset(op->scratch);
 			TRY(probe_round(h, &b));
 			if (b) {
 				op->rows_out += b->count;
@@ -945,4 +958,22 @@ hash_join_probe_input(Operator *op)
 	if (!op || op->vt != &hash_join_vt || h->build_outer || h->proto)
 		return NULL;
 	return h->probe;
+}
+
+void
+hash_join_set_input(Operator *op, int i, Operator *in)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	if (op->vt != &hash_join_vt || i < 0 || i > 1 || in->ncols != op->inputs[i]->ncols)
+		return;
+	if (h->build == op->inputs[i])
+		h->build = in;
+	if (h->probe == op->inputs[i])
+		h->probe = in;
+	if (i == 0)
+		h->left = in;
+	else
+		h->right = in;
+	op->inputs[i] = in;
 }

@@ -16,11 +16,21 @@
  * owns the copies (hash_agg.c today) gives each thread its own partial
  * table and merges them with AggFunc.combine; par_run runs the threads.
  *
- * Why not exchange operators (Volcano-style Gather everywhere): a
- * partial aggregation per thread moves only the groups between threads,
- * never the rows, and needs no copying of batches (a batch is valid only
- * until the next next()).  Sharing the join build (instead of building it
- * per thread) keeps memory at one table.
+ * Where no aggregation sits on top, a Gather (exchange) operator runs the
+ * pipeline instead: its child in the leader and clones in workers that
+ * start at open() and run until their pipeline ends, an error, or
+ * close().  A worker copies each batch it produces (deep: strings too)
+ * into one of GQ slots of its own and blocks while all are full; the
+ * leader hands a slot's batch on and releases it at its next next()
+ * (valid until the next next(), as every batch).  While no worker batch
+ * waits, the leader runs a batch of its own pipeline (handed on without a
+ * copy).  A Gather is planned only where the order of the rows does not
+ * matter above it: at the plan root, under Sort, Limit, Project, Filter,
+ * a hash join's inputs and Append in such a place, and under an
+ * order-free (parallel) aggregation's join build sides.  Under anything
+ * else (window functions, order-dependent aggregates such as a float sum,
+ * a Materialize) the plan stays serial, so results never depend on the
+ * thread count except for the row order SQL leaves open.
  *
  * Not parallel (the serial plan runs): plans under LATERAL (parameters),
  * pipelines whose scans hold under PAR_MIN_ROWS rows (thread start-up
@@ -32,8 +42,8 @@
  * build-row match marks), and an aggregation whose partial table passes
  * its share of work_mem (it reruns serially, with spilling, from scratch).
  *
- * Threads: pthreads, started and joined inside one par_run call; none
- * outlives the operator call that started it.  Workers inherit the
+ * Threads: pthreads, started and joined inside one par_run call (a
+ * Gather's: see invariant 3).  Workers inherit the
  * leader's session time zone and statement time (thread-locals in
  * types/datetime.c and func/func_datetime.c).  The first failing thread's
  * error is the statement's; the others stop at their next batch
@@ -46,14 +56,20 @@
  *   morsel_source_new / morsel_next / morsel_publish / morsel_reset
  *   exec_worker_ctx(ctx, mem_limit) / exec_clone(op, wctx) / exec_instr_add
  *   par_run(ctx, n, wctx, fn, arg) / par_aborted(pr) / par_abort(pr)
+ *   gather_new(ctx, child, threads)
  *
  * Invariants:
  *   1. every (file, row group) is handed out exactly once per reset; a
  *      file's first unit goes to the scan that claims it, which publishes
  *      its row-group count (0 when pruned or on error) before anyone waits
  *      forever on it.
- *   2. clones are built single-threaded (leader, before par_run) and are
- *      only touched by their own thread while par_run runs.
+ *   2. clones are built single-threaded (leader, before par_run or a
+ *      Gather's workers start) and are only touched by their own thread
+ *      while it runs.
+ *   3. a Gather's workers are joined before its open() returns an error,
+ *      at the end of its rows, on any error, at close(), and at the
+ *      latest when the statement's arena is reset (before the worker
+ *      arenas are freed): no thread outlives the statement.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -259,6 +275,36 @@ exec_instr_add(Operator *proto, Operator *clone)
 
 /* ---- threads ------------------------------------------------------------------ */
 
+/* What a worker thread inherits from the leader's thread-locals: the
+ * session time zone and the statement's time (datetime.c, func_datetime.c).
+ * Every thread start (par_run, Gather) goes through env_capture/env_apply. */
+typedef struct ThreadEnv {
+	const DatetimeZone *zone;
+	DatetimeStyle style;       /* DateStyle, IntervalStyle (datetime.c) */
+	int float_digits;          /* extra_float_digits (text.c) */
+	int64_t stmt_time, stmt_now;
+} ThreadEnv;
+
+static void
+env_capture(ThreadEnv *e)
+{
+	e->zone = datetime_current_zone();
+	e->style = datetime_current_style();
+	e->float_digits = text_extra_float_digits();
+	e->stmt_time = func_statement_time();
+	e->stmt_now = datetime_statement_now();
+}
+
+static void
+env_apply(const ThreadEnv *e)
+{
+	datetime_use_zone(e->zone);
+	datetime_use_style(e->style);
+	text_set_extra_float_digits(e->float_digits);
+	func_set_statement_time(e->stmt_time);
+	datetime_set_statement_now(e->stmt_now);
+}
+
 struct ParRun {
 	ExecCtx *ctx;
 	ExecCtx **wctx;
@@ -267,10 +313,7 @@ struct ParRun {
 	atomic_int abort;
 	pthread_mutex_t mu;
 	int first_err;             /* index of the first failing thread, -1 */
-	const DatetimeZone *zone;
-	DatetimeStyle style;       /* DateStyle, IntervalStyle (datetime.c) */
-	int float_digits;          /* extra_float_digits (text.c) */
-	int64_t stmt_time, stmt_now;
+	ThreadEnv env;
 };
 
 typedef struct Slot {
@@ -317,11 +360,7 @@ worker_main(void *p)
 	Slot *s = p;
 	ParRun *pr = s->pr;
 
-	datetime_use_zone(pr->zone);
-	datetime_use_style(pr->style);
-	text_set_extra_float_digits(pr->float_digits);
-	func_set_statement_time(pr->stmt_time);
-	datetime_set_statement_now(pr->stmt_now);
+	env_apply(&pr->env);
 	run_slot(pr, s->i);
 	return NULL;
 }
@@ -341,11 +380,7 @@ par_run(ExecCtx *ctx, int n, ExecCtx **wctx, int (*fn)(void *arg, int i, ParRun 
 	atomic_init(&pr.abort, 0);
 	pthread_mutex_init(&pr.mu, NULL);
 	pr.first_err = -1;
-	pr.zone = datetime_current_zone();
-	pr.style = datetime_current_style();
-	pr.float_digits = text_extra_float_digits();
-	pr.stmt_time = func_statement_time();
-	pr.stmt_now = datetime_statement_now();
+	env_capture(&pr.env);
 	for (i = 1; i < n; i++) {
 		slots[i].pr = &pr;
 		slots[i].i = i;
@@ -409,27 +444,458 @@ exec_pipeline_scan(Operator *op)
 	return NULL;
 }
 
+/* ---- Gather ------------------------------------------------------------------- */
+
+/* Batches a worker may have copied and not yet handed over */
+#define GQ 4
+
+typedef struct GatherOp GatherOp;
+
+typedef struct GWorker {
+	GatherOp *g;
+	Operator *op;              /* the clone of the pipeline */
+	ExecCtx *wctx;
+	pthread_t tid;
+	bool started;
+	/* ring of copied batches, under g->mu: slots head..head+count-1 are
+	 * full; the leader holds slot head while held (released at its next
+	 * next()), so the worker only writes slots outside the ring */
+	Arena *arena[GQ];
+	Batch *b[GQ];
+	int head, count;
+	bool held, done;
+} GWorker;
+
+struct GatherOp {
+	Operator op;
+	int nw;                    /* workers (threads - 1); 0 = serial */
+	GWorker *w;
+	MorselSource *ms;
+	bool prepared, running, leader_done;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;         /* a batch, a free slot, a worker done, abort */
+	atomic_int abort;
+	int err_worker;            /* the first failing worker, -1 */
+	int rr;                    /* next worker to look at first */
+	int held;                  /* the worker whose slot the leader holds, -1 */
+	ThreadEnv env;
+};
+
+static bool
+g_aborted(GatherOp *g)
+{
+	return atomic_load_explicit(&g->abort, memory_order_relaxed) != 0;
+}
+
+/* Deep copy of b's selected rows into a (strings too). */
+static Batch *
+copy_batch(Arena *a, const Batch *in)
+{
+	Batch *b = ARENA_NEW(a, Batch);
+	int c;
+	uint32_t i;
+
+	b->ncols = in->ncols;
+	b->cols = ARENA_ARRAY(a, Vector, in->ncols ? in->ncols : 1);
+	b->count = in->count;
+	b->arena = a;
+	for (c = 0; c < in->ncols; c++) {
+		Vector *v = &b->cols[c];
+		vector_init(v, in->cols[c].type, a, in->count ? in->count : 1);
+		vector_copy_rows(v, 0, &in->cols[c], in->sel, in->count);
+		if (type_is_string(v->type.id)) {
+			strview *sv = v->data;
+			for (i = 0; i < in->count; i++)
+				if (vector_is_valid(v, i) && sv[i].len > STRVIEW_INLINE)
+					sv[i] = strview_make(arena_memdup(a, sv[i].u.ptr, sv[i].len),
+							     sv[i].len);
+		}
+	}
+	return b;
+}
+
 static void
-walk(ExecCtx *ctx, Operator *op, int depth)
+worker_fail(GatherOp *g, GWorker *w)
+{
+	pthread_mutex_lock(&g->mu);
+	if (g->err_worker < 0)
+		g->err_worker = (int)(w - g->w);
+	atomic_store(&g->abort, 1);
+	w->done = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+}
+
+static void *
+gather_worker(void *p)
+{
+	GWorker *w = p;
+	GatherOp *g = w->g;
+
+	env_apply(&g->env);
+	for (;;) {
+		Batch *in;
+		int slot;
+
+		if (g_aborted(g))
+			break;
+		if (op_next(w->op, &in) != FLOE_OK) {
+			worker_fail(g, w);
+			return NULL;
+		}
+		if (!in)
+			break;
+		if (!in->count)
+			continue;
+		pthread_mutex_lock(&g->mu);
+		while (w->count == GQ && !g_aborted(g))
+			pthread_cond_wait(&g->cv, &g->mu);
+		slot = (w->head + w->count) % GQ;
+		pthread_mutex_unlock(&g->mu);
+		if (g_aborted(g))
+			break;
+		arena_reset(w->arena[slot]);
+		w->b[slot] = copy_batch(w->arena[slot], in);
+		pthread_mutex_lock(&g->mu);
+		w->count++;
+		pthread_cond_broadcast(&g->cv);
+		pthread_mutex_unlock(&g->mu);
+	}
+	pthread_mutex_lock(&g->mu);
+	w->done = true;
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+	return NULL;
+}
+
+/* Stop the workers (abort) and join them; fold their EXPLAIN counters. */
+static void
+g_stop(GatherOp *g)
+{
+	int i;
+
+	if (!g->running)
+		return;
+	pthread_mutex_lock(&g->mu);
+	atomic_store(&g->abort, 1);
+	pthread_cond_broadcast(&g->cv);
+	pthread_mutex_unlock(&g->mu);
+	for (i = 0; i < g->nw; i++)
+		if (g->w[i].started) {
+			pthread_join(g->w[i].tid, NULL);
+			g->w[i].started = false;
+		}
+	g->running = false;
+	for (i = 0; i < g->nw; i++)
+		exec_instr_add(g->op.child, g->w[i].op);
+}
+
+static void
+g_free(void *p)
+{
+	GatherOp *g = p;
+
+	g_stop(g);
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->cv);
+}
+
+/* Clones and worker contexts, once (NULL clone: run serially). */
+static void
+g_prepare(GatherOp *g)
+{
+	Operator *op = &g->op, *scan;
+	int i, k;
+
+	g->prepared = true;
+	if (!(scan = exec_pipeline_scan(op->child))) {
+		g->nw = 0;
+		return;
+	}
+	g->ms = scan_morsels(scan);
+	g->w = ARENA_ARRAY(op->ctx->arena, GWorker, g->nw);
+	for (i = 0; i < g->nw; i++) {
+		GWorker *w = &g->w[i];
+		int64_t share = op->ctx->mem_limit > 0 ? op->ctx->mem_limit / (g->nw + 1) : 0;
+		w->g = g;
+		w->wctx = exec_worker_ctx(op->ctx, share);
+		if (!(w->op = exec_clone(op->child, w->wctx))) {
+			g->nw = 0;
+			return;
+		}
+		for (k = 0; k < GQ; k++) {
+			w->arena[k] = arena_new(64 * 1024);
+			arena_on_reset(op->ctx->arena, (void (*)(void *))arena_free, w->arena[k]);
+		}
+	}
+	/* registered last: runs before the worker arenas are freed */
+	arena_on_reset(op->ctx->arena, g_free, g);
+}
+
+static int
+gather_open(Operator *op)
+{
+	GatherOp *g = (GatherOp *)op;
+	int i, rc = FLOE_OK;
+
+	if (!g->prepared)
+		g_prepare(g);
+	g_stop(g);
+	g->leader_done = false;
+	g->held = -1;
+	if (g->nw == 0)
+		return op_open(op->child);
+	morsel_reset(g->ms);
+	atomic_store(&g->abort, 0);
+	g->err_worker = -1;
+	TRY(op_open(op->child));
+	for (i = 0; i < g->nw; i++) {
+		GWorker *w = &g->w[i];
+		w->head = w->count = 0;
+		w->held = w->done = false;
+		if (rc == FLOE_OK)
+			rc = op_open(w->op);
+	}
+	TRY(rc);
+	env_capture(&g->env);
+	g->running = true;
+	for (i = 0; i < g->nw; i++) {
+		GWorker *w = &g->w[i];
+		w->started = pthread_create(&w->tid, NULL, gather_worker, w) == 0;
+		if (!w->started)
+			w->done = true;   /* its morsels go to the others */
+	}
+	return FLOE_OK;
+}
+
+/* The leader's own pipeline failed or was cancelled: stop the workers. */
+static int
+g_fail(GatherOp *g)
+{
+	g_stop(g);
+	return FLOE_ERR;
+}
+
+static int
+gather_next(Operator *op, Batch **out)
+{
+	GatherOp *g = (GatherOp *)op;
+
+	*out = NULL;
+	if (g->nw == 0) {
+		TRY(op_next(op->child, out));
+		if (*out)
+			op->rows_out += (*out)->count;
+		return FLOE_OK;
+	}
+	pthread_mutex_lock(&g->mu);
+	if (g->held >= 0) {
+		GWorker *w = &g->w[g->held];
+		w->head = (w->head + 1) % GQ;
+		w->count--;
+		w->held = false;
+		g->held = -1;
+		pthread_cond_broadcast(&g->cv);
+	}
+	pthread_mutex_unlock(&g->mu);
+	for (;;) {
+		bool all_done = true;
+		int k;
+
+		if (!g->running)
+			return FLOE_OK;   /* ended (or stopped by close) */
+		pthread_mutex_lock(&g->mu);
+		if (g->err_worker >= 0) {
+			int e = g->err_worker;
+			pthread_mutex_unlock(&g->mu);
+			g_stop(g);
+			*op->ctx->err = *g->w[e].wctx->err;
+			return FLOE_ERR;
+		}
+		for (k = 0; k < g->nw; k++) {
+			int i = (g->rr + k) % g->nw;
+			GWorker *w = &g->w[i];
+			if (w->count > 0) {
+				w->held = true;
+				g->held = i;
+				g->rr = (i + 1) % g->nw;
+				*out = w->b[w->head];
+				pthread_mutex_unlock(&g->mu);
+				op->rows_out += (*out)->count;
+				return FLOE_OK;
+			}
+			all_done &= w->done;
+		}
+		if (g->leader_done && !all_done)
+			pthread_cond_wait(&g->cv, &g->mu);
+		pthread_mutex_unlock(&g->mu);
+		if (!g->leader_done) {
+			Batch *b;
+			if (op_next(op->child, &b) != FLOE_OK)
+				return g_fail(g);
+			if (!b) {
+				g->leader_done = true;
+				continue;
+			}
+			if (!b->count)
+				continue;
+			op->rows_out += b->count;
+			*out = b;
+			return FLOE_OK;
+		}
+		if (all_done) {
+			g_stop(g);
+			return FLOE_OK;
+		}
+		if (exec_check_cancel(op->ctx) != FLOE_OK)
+			return g_fail(g);
+	}
+}
+
+static void
+gather_close(Operator *op)
+{
+	GatherOp *g = (GatherOp *)op;
+	int i;
+
+	g_stop(g);
+	for (i = 0; i < g->nw; i++)
+		op_close(g->w[i].op);
+	op_close(op->child);
+}
+
+static const OperatorVT gather_vt = { "Gather", gather_open, gather_next, gather_close };
+
+Operator *
+gather_new(ExecCtx *ctx, Operator *child, int threads)
+{
+	GatherOp *g = ARENA_NEW(ctx->arena, GatherOp);
+
+	op_init(&g->op, &gather_vt, ctx, child->ncols, child->types, child);
+	g->op.label = arena_sprintf(ctx->arena, "Gather (threads=%d)", threads);
+	g->op.est_rows = child->est_rows;
+	g->nw = threads > 1 ? threads - 1 : 0;
+	g->held = -1;
+	g->err_worker = -1;
+	atomic_init(&g->abort, 0);
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	return &g->op;
+}
+
+/* ---- planning ----------------------------------------------------------------- */
+
+/* Rows in any order do not change the result above op (the final result
+ * without ORDER BY, a sort's input, a LIMIT without ORDER BY, a join's
+ * inputs there, an order-free aggregation's input): where a Gather may go. */
+static bool
+passes_order(const Operator *op)
+{
+	static const char *const free_ops[] = { "Project", "Filter", "Sort", "Limit", "HashJoin",
+						"Append", "Gather" };
+	size_t k;
+
+	for (k = 0; k < sizeof free_ops / sizeof free_ops[0]; k++)
+		if (!strcmp(op->vt->name, free_ops[k]))
+			return true;
+	return false;
+}
+
+/* Replace op's input i (as inputs_of numbers them) by g. */
+static void
+set_input(Operator *op, int i, Operator *g)
+{
+	if (!strcmp(op->vt->name, "HashJoin"))
+		hash_join_set_input(op, i, g);
+	else if (op->ninputs)
+		op->inputs[i] = g;     /* Append reads its inputs array */
+	else
+		op->child = g;
+}
+
+static bool
+replaceable(const Operator *op)
+{
+	return !op->ninputs || !strcmp(op->vt->name, "Append") || !strcmp(op->vt->name, "HashJoin");
+}
+
+static void walk(ExecCtx *ctx, Operator *op, bool free, int depth);
+static void walk_chain(ExecCtx *ctx, Operator *op, int depth);
+
+/* op's input i, c: under a Gather when it is a clonable pipeline big
+ * enough and its row order is free (cfree), else walked as a plan. */
+static void
+visit_input(ExecCtx *ctx, Operator *op, int i, Operator *c, bool cfree, int depth)
+{
+	int64_t rows = 0;
+
+	if (cfree && replaceable(op) && clonable(c, &rows, 0) && rows >= PAR_MIN_ROWS) {
+		set_input(op, i, gather_new(ctx, c, ctx->threads));
+		walk_chain(ctx, c, depth + 1);
+	} else
+		walk(ctx, c, cfree, depth + 1);
+}
+
+/* op tops a pipeline that runs on every thread (under a Gather or a
+ * parallel aggregation): what hangs off the chain (hash join build sides)
+ * runs in the leader before the workers start and may go parallel itself;
+ * its row order is free (a Gather's or an order-free aggregation's input). */
+static void
+walk_chain(ExecCtx *ctx, Operator *op, int depth)
+{
+	int64_t rows;
+
+	for (; op && depth < 1000; depth++) {
+		Operator *in, **ins;
+		int n, i;
+		if (scan_is_scan(op, &rows))
+			return;
+		if (!(in = hash_join_probe_input(op))) {
+			op = op->child;
+			continue;
+		}
+		n = inputs_of(op, &ins);
+		for (i = 0; i < n; i++)
+			if (ins[i] != in)
+				visit_input(ctx, op, i, ins[i], true, depth + 1);
+		op = in;
+	}
+}
+
+static void
+walk(ExecCtx *ctx, Operator *op, bool free, int depth)
 {
 	Operator **in;
 	int n, i;
 	int64_t rows = 0;
+	bool cfree;
 
 	if (!op || depth > 1000)
 		return;
 	if (op->child && !op->ctx->params && !op->ctx->nparams &&
-	    clonable(op->child, &rows, 0) && rows >= PAR_MIN_ROWS)
-		hash_agg_set_parallel(op, ctx->threads);
+	    clonable(op->child, &rows, 0) && rows >= PAR_MIN_ROWS &&
+	    hash_agg_set_parallel(op, ctx->threads)) {
+		walk_chain(ctx, op->child, depth + 1);
+		return;
+	}
+	cfree = free && passes_order(op) && !op->ctx->params && !op->ctx->nparams;
 	n = inputs_of(op, &in);
 	for (i = 0; i < n; i++)
-		walk(ctx, in[i], depth + 1);
+		visit_input(ctx, op, i, in[i], cfree, depth);
 }
 
 Operator *
 exec_parallelize(ExecCtx *ctx, Operator *root)
 {
-	if (ctx->threads > 1)
-		walk(ctx, root, 0);
+	int64_t rows = 0;
+
+	if (ctx->threads <= 1 || !root)
+		return root;
+	if (clonable(root, &rows, 0) && rows >= PAR_MIN_ROWS) {
+		Operator *g = gather_new(ctx, root, ctx->threads);
+		walk_chain(ctx, root, 1);
+		return g;
+	}
+	walk(ctx, root, true, 0);
 	return root;
 }
