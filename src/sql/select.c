@@ -4095,6 +4095,71 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	return FLOE_OK;
 }
 
+/* The output column an ORDER BY or DISTINCT ON item names, as PostgreSQL's
+ * findTargetlistEntrySQL92: an ordinal, an output column name, or an
+ * expression: one already in the list, else a hidden column appended to
+ * targets (refused for plain SELECT DISTINCT, at loc). */
+static int
+sort_item_col(BindCtx *b, Node *n, const char *clause, bool plain_distinct, int loc,
+	      Expr **targets, char **names, int *ntargets, int nvisible, int *out)
+{
+	int col = -1, k;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+		int pos = n->a_const->ival->ival;
+		if (pos < 1 || pos > nvisible) {
+			floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+				    "%s position %d is not in select list", clause, pos);
+			floe_error_position(b->err, bind_location(b, n->a_const->location));
+			return FLOE_ERR;
+		}
+		*out = pos - 1;
+		return FLOE_OK;
+	}
+	if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && n->column_ref->n_fields == 1 &&
+	    n->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+		const char *nm = n->column_ref->fields[0]->string->sval;
+		int hits = 0;
+		for (k = 0; k < nvisible; k++)
+			if (!strcmp(names[k], nm)) {
+				if (hits++ == 0)
+					col = k;
+				else if (!expr_equal(targets[k], targets[col])) {
+					floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN, "%s \"%s\" is ambiguous",
+						    clause, nm);
+					floe_error_position(b->err, bind_location(b, n->column_ref->location));
+					return FLOE_ERR;
+				}
+			}
+	}
+	if (col < 0) {
+		Expr *e = bind_expr(b, n);
+		if (!e)
+			return FLOE_ERR;
+		if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
+			return FLOE_ERR;
+		for (k = 0; k < *ntargets; k++)
+			if (expr_equal(targets[k], e)) {
+				col = k;
+				break;
+			}
+		if (col < 0) {
+			if (plain_distinct) {
+				floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+					    "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
+				floe_error_position(b->err, bind_location(b, loc));
+				return FLOE_ERR;
+			}
+			targets[*ntargets] = e;
+			names[*ntargets] = "?sort?";
+			col = (*ntargets)++;
+		}
+	}
+	*out = col;
+	return FLOE_OK;
+}
+
 static int
 plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out, WinCollect *win)
 {
@@ -4115,6 +4180,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	bool keep_null = keep_null_cols && !distinct && !s->n_sort_clause && !s->n_group_clause;
 	GSets sets = { 0, 0, NULL };
 	bool multi_sets = false;
+	int ndon = 0, *don = NULL;
 
 	keep_null_cols = false;
 	if (s->n_locking_clause)
@@ -4122,8 +4188,10 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	if (s->into_clause)
 		return unsupported(b, "SELECT INTO", -1);
 	if (distinct && !(s->n_distinct_clause == 1 && (s->distinct_clause[0] == NULL ||
-			 s->distinct_clause[0]->node_case == PG_QUERY__NODE__NODE__NOT_SET)))
-		return unsupported(b, "DISTINCT ON", -1);
+			 s->distinct_clause[0]->node_case == PG_QUERY__NODE__NODE__NOT_SET))) {
+		ndon = (int)s->n_distinct_clause;       /* DISTINCT ON (...) */
+		distinct = false;
+	}
 	if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES)
 		return unsupported(b, "FETCH ... WITH TIES", -1);
 
@@ -4183,7 +4251,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	}
 
 	/* select list (aggregates allowed) */
-	cap = (int)s->n_target_list * (src.scope.ncols + 1) + (int)s->n_sort_clause + 1;
+	cap = (int)s->n_target_list * (src.scope.ncols + 1) + (int)s->n_sort_clause +
+	      (int)s->n_distinct_clause + 1;
 	targets = ARENA_ARRAY(b->arena, Expr *, cap);
 	names = ARENA_ARRAY(b->arena, char *, cap);
 	b->allow_aggs = true;
@@ -4302,61 +4371,12 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		win->allowed = true;
 		for (i = 0; i < (int)s->n_sort_clause; i++) {
 			PgQuery__SortBy *sb = s->sort_clause[i]->sort_by;
-			Node *n = sb->node;
-			int col = -1;
+			int col;
 
 			if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
 				return unsupported(b, "ORDER BY ... USING", -1);
-			if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-			    n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
-				int pos = n->a_const->ival->ival;
-				if (pos < 1 || pos > nvisible) {
-					floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
-						    "ORDER BY position %d is not in select list", pos);
-					floe_error_position(b->err, bind_location(b, n->a_const->location));
-					return FLOE_ERR;
-				}
-				col = pos - 1;
-			} else if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-				   n->column_ref->n_fields == 1 &&
-				   n->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
-				const char *nm = n->column_ref->fields[0]->string->sval;
-				int hits = 0;
-				for (k = 0; k < nvisible; k++)
-					if (!strcmp(names[k], nm)) {
-						if (hits++ == 0)
-							col = k;
-						else if (!expr_equal(targets[k], targets[col])) {
-							floe_errorf(b->err, ERRCODE_AMBIGUOUS_COLUMN,
-								    "ORDER BY \"%s\" is ambiguous", nm);
-							floe_error_position(b->err, bind_location(b, n->column_ref->location));
-							return FLOE_ERR;
-						}
-					}
-			}
-			if (col < 0) {
-				Expr *e = bind_expr(b, n);
-				if (!e)
-					return FLOE_ERR;
-				if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
-					return FLOE_ERR;
-				for (k = 0; k < ntargets; k++)
-					if (expr_equal(targets[k], e)) {
-						col = k;
-						break;
-					}
-				if (col < 0) {
-					if (distinct) {
-						floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
-							    "for SELECT DISTINCT, ORDER BY expressions must appear in select list");
-						floe_error_position(b->err, bind_location(b, sb->location));
-						return FLOE_ERR;
-					}
-					targets[ntargets] = e;
-					names[ntargets] = "?sort?";
-					col = ntargets++;
-				}
-			}
+			TRY(sort_item_col(b, sb->node, "ORDER BY", distinct, sb->location, targets, names,
+					  &ntargets, nvisible, &col));
 			sort[nsort].col = col;
 			sort[nsort].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
 			if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
@@ -4368,6 +4388,45 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			nsort++;
 		}
 		win->allowed = false;
+	}
+
+	/* DISTINCT ON: its items resolve like ORDER BY's; the ORDER BY must
+	 * start with them (transformDistinctOnClause's rule, 42P10) */
+	if (ndon) {
+		bool skipped = false;
+		int nd = 0, j;
+		don = ARENA_ARRAY(b->arena, int, ndon);
+		b->allow_aggs = true;
+		b->where = "DISTINCT ON";
+		win->allowed = true;
+		for (i = 0; i < ndon; i++) {
+			int col;
+			TRY(sort_item_col(b, s->distinct_clause[i], "DISTINCT ON", false, -1, targets, names,
+					  &ntargets, nvisible, &col));
+			for (j = 0; j < nd && don[j] != col; j++)
+				;
+			if (j == nd)
+				don[nd++] = col;
+		}
+		ndon = nd;
+		win->allowed = false;
+		for (i = 0; i < nsort; i++) {
+			for (j = 0; j < ndon && don[j] != sort[i].col; j++)
+				;
+			if (j == ndon)
+				skipped = true;
+			else if (skipped)
+				break;
+		}
+		for (j = 0; i == nsort && skipped && j < ndon; j++) {
+			for (k = 0; k < nsort && sort[k].col != don[j]; k++)
+				;
+			if (k == nsort)
+				break;
+		}
+		if (i < nsort || (skipped && j < ndon))
+			return floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+					   "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
 	}
 
 	TRY(limit_value(b, s->limit_count, "LIMIT", ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit));
@@ -4434,6 +4493,36 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			targets[i] = win_remap(b->arena, targets[i], base);
 	}
 	op = project_new(ctx, op, ntargets, targets);
+	if (ndon) {
+		/* DISTINCT ON: the first row of each key group in ORDER BY's
+		 * order = row_number() OVER (PARTITION BY keys ORDER BY the rest
+		 * of the ORDER BY) = 1 */
+		WindowSpec *sp = ARENA_NEW(b->arena, WindowSpec);
+		WindowCall *wc = ARENA_NEW(b->arena, WindowCall);
+		Value one = value_int(TYPE_INT64, 1);
+		Expr *eq;
+		int j;
+
+		sp->part = ARENA_ARRAY(b->arena, Expr *, ndon);
+		for (j = 0; j < ndon; j++)
+			sp->part[sp->npart++] = expr_colref(b->arena, don[j], targets[don[j]]->type);
+		sp->order = ARENA_ARRAY(b->arena, Expr *, nsort + 1);
+		sp->dirs = ARENA_ARRAY(b->arena, SortKey, nsort + 1);
+		for (i = 0; i < nsort; i++) {
+			for (j = 0; j < ndon && don[j] != sort[i].col; j++)
+				;
+			if (j < ndon)
+				continue;
+			sp->dirs[sp->norder] = sort[i];
+			sp->order[sp->norder++] = expr_colref(b->arena, sort[i].col, targets[sort[i].col]->type);
+		}
+		wc->kind = WIN_ROW_NUMBER;
+		wc->type = type_make(TYPE_INT64);
+		op = window_new(ctx, op, 1, sp, 1, wc);
+		if (!(eq = make_op(b, "=", expr_colref(b->arena, ntargets, wc->type), expr_const(b->arena, &one))))
+			return FLOE_ERR;
+		op = filter_new(ctx, op, eq);
+	}
 	if (distinct) {
 		Expr **dk = ARENA_ARRAY(b->arena, Expr *, ntargets + 1);
 		for (i = 0; i < ntargets; i++)
@@ -4444,7 +4533,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		op = sort_new(ctx, op, nsort, sort);
 	if (limit >= 0 || offset > 0)
 		op = limit_new(ctx, op, limit, offset);
-	if (ntargets > nvisible) {
+	if (ntargets > nvisible || ndon) {
 		Expr **vis = ARENA_ARRAY(b->arena, Expr *, nvisible + 1);
 		for (i = 0; i < nvisible; i++)
 			vis[i] = expr_colref(b->arena, i, targets[i]->type);
