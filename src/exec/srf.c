@@ -6,14 +6,30 @@
  *   regexp_matches(s, pattern [, flags]) one text[] row per match (all
  *                                       matches with flag g, else the first);
  *                                       no match: no rows
+ *   generate_subscripts(arr, dim [, reverse])   the subscripts of dimension
+ *                                       dim (only 1 exists): lower bound ..
+ *                                       upper bound (int2vector: from 0),
+ *                                       descending when reverse; a NULL
+ *                                       or empty array or another dim: none
  *
- * Spec: PostgreSQL 15 documentation 9.19 (unnest) and 9.7.3
- * (regexp_matches).  The arguments are expressions evaluated at each open,
+ * and ROWS FROM (f1(...), f2(...), ...) — also what a SELECT list with
+ * several set-returning functions becomes (select.c): the functions run in
+ * lockstep, row i of the result is row i of each, a function that has
+ * run out gives NULLs, until every one has (srf_zip_new).
+ *
+ * Spec: PostgreSQL 15 documentation 9.19 (unnest, generate_subscripts),
+ * 9.7.3 (regexp_matches), 7.2.1.4 (ROWS FROM) and 9.25 / xfunc-sql's
+ * "set-returning functions in the select list" (lockstep since
+ * PostgreSQL 10).  The arguments are expressions evaluated at each open,
  * so a LATERAL call whose arguments use the outer row's columns (ExecCtx
  * params) gives each outer row its own rows, as series.c does.
  *
  * INTERFACE ROUTINES
- *   srf_new(ctx, kind, type, args, nargs)   (declared in select.c, its caller)
+ *   srf_new(ctx, kind, type, args, nargs)   kind 0 unnest, 1 regexp_matches,
+ *                                          2 generate_subscripts (declared
+ *                                          in select.c, its caller)
+ *   srf_zip_new(ctx, n, inputs)             ROWS FROM: the inputs' columns
+ *                                          side by side, in lockstep
  *
  * Invariants: the values of one open live in the operator's own arena,
  * reset at the next open and freed at close; next() emits at most
@@ -23,7 +39,7 @@
 #include "func/func.h"
 #include "types/array.h"
 
-enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1 };
+enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2 };
 
 /* func_regex.c: every match of pattern in s as a text[] value */
 int func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
@@ -31,6 +47,7 @@ int func_regexp_matches_rows(const strview *s, const strview *pat, const strview
 			     floe_error *err);
 
 Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
+Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
 
 typedef struct SrfOp {
 	Operator op;
@@ -41,6 +58,7 @@ typedef struct SrfOp {
 	Value *vals;               /* unnest: the elements */
 	strview *rows;             /* regexp_matches: the text[] rows */
 	uint32_t n, at;
+	int32_t first, step;       /* generate_subscripts: first value, +1 / -1 */
 } SrfOp;
 
 static int
@@ -73,6 +91,24 @@ srf_open(Operator *op)
 			return FLOE_OK;
 		return array_decode(&v[0].u.s, v[0].type, s->mem, &s->vals, &s->n, op->ctx->err);
 	}
+	if (s->kind == SRF_SUBSCRIPTS) {
+		uint32_t n;
+		Value *vals;
+		int lb = array_lower_bound(v[0].type);
+		if (v[0].is_null || v[1].is_null || v[1].u.i != 1 ||
+		    (s->nargs == 3 && v[2].is_null))
+			return FLOE_OK;
+		TRY(array_decode(&v[0].u.s, v[0].type, s->mem, &vals, &n, op->ctx->err));
+		s->n = n;
+		if (s->nargs == 3 && v[2].u.b) {
+			s->first = lb + (int32_t)n - 1;
+			s->step = -1;
+		} else {
+			s->first = lb;
+			s->step = 1;
+		}
+		return FLOE_OK;
+	}
 	for (k = 0; k < s->nargs; k++)
 		if (v[k].is_null)
 			return FLOE_OK;
@@ -99,6 +135,8 @@ srf_next(Operator *op, Batch **out)
 			Value e;
 			TRY(array_elem_value(&s->vals[s->at], op->types[0], &e, op->ctx->err));
 			vector_set_value(&b->cols[0], n, &e);
+		} else if (s->kind == SRF_SUBSCRIPTS) {
+			((int32_t *)b->cols[0].data)[n] = s->first + s->step * (int32_t)s->at;
 		} else {
 			vector_set_string(&b->cols[0], n, strview_data(&s->rows[s->at]), s->rows[s->at].len);
 		}
@@ -136,4 +174,125 @@ srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs)
 	for (k = 0; k < s->nargs; k++)
 		s->args[k] = args[k];
 	return &s->op;
+}
+
+/* ---- ROWS FROM: functions in lockstep ----------------------------------- */
+
+typedef struct ZipOp {
+	Operator op;
+	int n;
+	Operator **in;
+	Batch **cur;               /* each input's current batch (NULL: need one) */
+	uint32_t *pos;             /* the next row of cur[k] */
+	bool *done;
+} ZipOp;
+
+static int
+zip_open(Operator *op)
+{
+	ZipOp *z = (ZipOp *)op;
+	int k;
+
+	for (k = 0; k < z->n; k++) {
+		z->cur[k] = NULL;
+		z->pos[k] = 0;
+		z->done[k] = false;
+		TRY(op_open(z->in[k]));
+	}
+	return FLOE_OK;
+}
+
+/* input k's next row in cur[k] at pos[k]; done[k] once it has none */
+static int
+zip_fill(ZipOp *z, int k)
+{
+	while (!z->done[k] && (!z->cur[k] || z->pos[k] >= z->cur[k]->count)) {
+		TRY(op_next(z->in[k], &z->cur[k]));
+		z->pos[k] = 0;
+		if (!z->cur[k])
+			z->done[k] = true;
+	}
+	return FLOE_OK;
+}
+
+static int
+zip_next(Operator *op, Batch **out)
+{
+	ZipOp *z = (ZipOp *)op;
+	Batch *b = NULL;
+	uint32_t n = 0;
+	int k, c, col;
+
+	arena_reset(op->scratch);
+	TRY(exec_check_cancel(op->ctx));
+	while (n < VECTOR_SIZE) {
+		bool any = false;
+		for (k = 0; k < z->n; k++) {
+			TRY(zip_fill(z, k));
+			any |= !z->done[k];
+		}
+		if (!any)
+			break;
+		if (!b)
+			b = batch_new(op->scratch, op->ncols, op->types, VECTOR_SIZE);
+		for (k = 0, col = 0; k < z->n; k++) {
+			Batch *in = z->cur[k];
+			for (c = 0; c < z->in[k]->ncols; c++, col++) {
+				if (z->done[k]) {
+					vector_set_null(&b->cols[col], n);
+				} else {
+					Value v;
+					uint32_t row = in->sel ? in->sel[z->pos[k]] : z->pos[k];
+					vector_get_value(&in->cols[c], row, &v);
+					vector_set_value(&b->cols[col], n, &v);
+				}
+			}
+			if (!z->done[k])
+				z->pos[k]++;
+		}
+		n++;
+	}
+	if (b)
+		b->count = n;
+	op->rows_out += n;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+zip_close(Operator *op)
+{
+	ZipOp *z = (ZipOp *)op;
+	int k;
+
+	for (k = 0; k < z->n; k++)
+		op_close(z->in[k]);
+}
+
+static const OperatorVT zip_vt = { "FunctionScan", zip_open, zip_next, zip_close };
+
+Operator *
+srf_zip_new(ExecCtx *ctx, int n, Operator **inputs)
+{
+	ZipOp *z = ARENA_NEW(ctx->arena, ZipOp);
+	int k, c, ncols = 0;
+	SqlType *types;
+
+	for (k = 0; k < n; k++)
+		ncols += inputs[k]->ncols;
+	types = ARENA_ARRAY(ctx->arena, SqlType, ncols + 1);
+	for (k = 0, ncols = 0; k < n; k++)
+		for (c = 0; c < inputs[k]->ncols; c++)
+			types[ncols++] = inputs[k]->types[c];
+	op_init(&z->op, &zip_vt, ctx, ncols, types, NULL);
+	z->n = n;
+	z->in = ARENA_ARRAY(ctx->arena, Operator *, n);
+	z->cur = ARENA_ARRAY(ctx->arena, Batch *, n);
+	z->pos = ARENA_ARRAY(ctx->arena, uint32_t, n);
+	z->done = ARENA_ARRAY(ctx->arena, bool, n);
+	for (k = 0; k < n; k++)
+		z->in[k] = inputs[k];
+	z->op.inputs = z->in;
+	z->op.ninputs = n;
+	return &z->op;
 }

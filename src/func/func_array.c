@@ -315,12 +315,15 @@ dim(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, in
 {
 	BEGIN
 	uint32_t n;
+	int32_t lb;
 	if (!count_of(ctx, a, args, &r, i, &n, &rc) || row_null(&r, 1, i) ||
 	    row_int(&args[1], &r, 1, i) != 1 || n == 0) {
 		out_null(out, i);
 		continue;
 	}
-	set_int(out, i, which == 2 ? 1 : (int32_t)n);
+	/* int2vector / oidvector: lower bound 0 (array.h) */
+	lb = array_lower_bound(args[0].type);
+	set_int(out, i, which == 2 ? lb : which == 1 ? (int32_t)n - 1 + lb : (int32_t)n);
 	END
 }
 
@@ -361,7 +364,8 @@ KERNEL(k_dims)
 		out_null(out, i);
 		continue;
 	}
-	snprintf(buf, sizeof buf, "[1:%u]", n);
+	snprintf(buf, sizeof buf, "[%d:%d]", array_lower_bound(args[0].type),
+		 (int)n - 1 + array_lower_bound(args[0].type));
 	vector_set_string(out, i, buf, (uint32_t)strlen(buf));
 	END
 }
@@ -379,7 +383,7 @@ KERNEL(k_subscript)
 		continue;
 	}
 	CHECK(decode(ctx, a, &args[0], &r, 0, i, &vals, &n));
-	k = row_int(&args[1], &r, 1, i);
+	k = row_int(&args[1], &r, 1, i) + 1 - array_lower_bound(args[0].type);
 	if (k < 1 || k > (int64_t)n || vals[k - 1].is_null) {
 		out_null(out, i);
 		continue;
@@ -833,7 +837,12 @@ func_array_resolve(const char *name, const SqlType *argtypes, int nargs,
 				   "multidimensional arrays are not supported");
 	for (i = 0; i < nargs; i++) {
 		switch (kind_at(s, i)) {
-		case K_ARR: cast_to[i] = array_of(elem); break;
+		case K_ARR:
+			cast_to[i] = array_of(elem);
+			if (argtypes[i].id == TYPE_ARRAY && argtypes[i].vector &&
+			    type_equal(array_elem_type(argtypes[i]), elem))
+				cast_to[i] = argtypes[i];   /* int2vector: lower bound 0 */
+			break;
 		case K_ELEM: cast_to[i] = elem; break;
 		case K_INT: cast_to[i] = type_make(TYPE_INT32); break;
 		default: cast_to[i] = type_make(TYPE_TEXT); break;

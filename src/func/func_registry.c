@@ -91,6 +91,8 @@ func_type_name(SqlType t, char *buf, size_t n)
 	case TYPE_ARRAY: {
 		char eb[64];
 		SqlType e = t;
+		if (t.vector)
+			return type_name(t, buf, n);   /* int2vector, oidvector */
 		e.id = (TypeId)t.elem;
 		e.elem = 0;
 		snprintf(buf, n, "%s[]", func_type_name(e, eb, sizeof eb));

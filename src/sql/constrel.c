@@ -26,8 +26,11 @@ constrel_init(ConstRel *r, Arena *a, const char *spec)
 		const char *colon = strchr(p, ':');
 		TypeId id;
 		r->names[i] = arena_strndup(a, p, (size_t)(colon - p));
-		if (colon[1] == 'v') {   /* int2[] (an int2vector column floe never fills) */
-			r->types[i++] = array_of(type_make(TYPE_INT16));
+		if (colon[1] == 'v' || colon[1] == 'w' || colon[1] == 'a') {
+			/* int2vector, oidvector (int4 elements), int2[] */
+			r->types[i++] = colon[1] == 'v' ? type_int2vector() :
+					colon[1] == 'w' ? type_oidvector() :
+					array_of(type_make(TYPE_INT16));
 			p = colon + 2;
 			while (*p == ' ')
 				p++;

@@ -6,7 +6,8 @@
  * INTERFACE ROUTINES
  *   constrel_init(r, arena, spec)   spec "name:T name:T ...", T one of
  *        o / i int4, s int2, l int8, b bool, f float4, d float8,
- *        z timestamptz, v int2[] (int2vector), t (or anything else) text
+ *        z timestamptz, v int2vector, w oidvector, a int2[],
+ *        t (or anything else) text
  *   constrel_row(r)                 a new row, every column NULL
  *   constrel_op(ctx, r, label)      an operator producing the rows (label:
  *                                   its EXPLAIN name)

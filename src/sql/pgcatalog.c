@@ -13,8 +13,9 @@
  *
  * Types: oid and regproc-less catalogs need one choice (docs/catalog.md):
  *   oid -> integer (int4; floe's oids stay below 2^31), name and "char" ->
- *   text, arrays / pg_node_tree / aclitem[] / int2vector -> text (NULL or
- *   an array's text form), information_schema's sql_identifier,
+ *   text, arrays other than int2vector, oidvector and
+ *   int2[] (pg_index.indkey, pg_constraint.conkey ...), pg_node_tree,
+ *   aclitem[] -> text (NULL or an array's text form), information_schema's sql_identifier,
  *   character_data, yes_or_no -> text and cardinal_number -> integer.
  *
  * Oids: PostgreSQL's fixed ones (namespaces pg_catalog 11, public 2200;
@@ -57,6 +58,7 @@
 #include "sql/constrel.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
+#include "types/array.h"
 #include "table/metadata.h"
 #include "table/table.h"
 
@@ -85,7 +87,8 @@ typedef struct RelDef {
 	const char *name;
 	const char *spec;   /* "col:code ...": o oid, n name, c "char", t text,
 			       b bool, s int2, i int4, l int8, f float4, d float8,
-			       z timestamptz, x other (text) */
+			       z timestamptz, v int2vector, w oidvector,
+			       a int2[], x other (text) */
 } RelDef;
 
 static const RelDef rels[] = {
@@ -204,7 +207,7 @@ static const RelDef rels[] = {
 	  "oid:o conname:n connamespace:o contype:c condeferrable:b "
 	  "condeferred:b convalidated:b conrelid:o contypid:o conindid:o "
 	  "conparentid:o confrelid:o confupdtype:c confdeltype:c confmatchtype:c "
-	  "conislocal:b coninhcount:i connoinherit:b conkey:x confkey:x "
+	  "conislocal:b coninhcount:i connoinherit:b conkey:a confkey:a "
 	  "conpfeqop:x conppeqop:x conffeqop:x confdelsetcols:x conexclop:x "
 	  "conbin:x " },
 	{ NS_PG, "pg_database",
@@ -225,7 +228,7 @@ static const RelDef rels[] = {
 	  "indexrelid:o indrelid:o indnatts:s indnkeyatts:s indisunique:b "
 	  "indnullsnotdistinct:b indisprimary:b indisexclusion:b indimmediate:b "
 	  "indisclustered:b indisvalid:b indcheckxmin:b indisready:b indislive:b "
-	  "indisreplident:b indkey:x indcollation:x indclass:x indoption:x "
+	  "indisreplident:b indkey:v indcollation:w indclass:w indoption:v "
 	  "indexprs:x indpred:x " },
 	{ NS_PG, "pg_indexes",
 	  "schemaname:n tablename:n indexname:n tablespace:n indexdef:t " },
@@ -693,7 +696,7 @@ pgcatalog_type_oid(SqlType t)
 		return 1043;
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
 		return 1042;
-	return type_pg_oid(t.id);
+	return type_pg_oid_of(t);   /* arrays: int2[] 1005, int2vector 22 ... */
 }
 
 int32_t
@@ -724,9 +727,11 @@ static const struct PgType {
 	{ 19, "name", 64, false, 'S', false, 1003, 'c', 'p', 950, 18 },
 	{ 20, "int8", 8, true, 'N', false, 1016, 'd', 'p', 0, 0 },
 	{ 21, "int2", 2, true, 'N', false, 1005, 's', 'p', 0, 0 },
+	{ 22, "int2vector", -1, false, 'A', false, 1006, 'i', 'p', 0, 21 },
 	{ 23, "int4", 4, true, 'N', false, 1007, 'i', 'p', 0, 0 },
 	{ 25, "text", -1, false, 'S', true, 1009, 'i', 'x', 100, 0 },
 	{ 26, "oid", 4, true, 'N', true, 1028, 'i', 'p', 0, 0 },
+	{ 30, "oidvector", -1, false, 'A', false, 1013, 'i', 'p', 0, 26 },
 	{ 700, "float4", 4, true, 'N', false, 1021, 'i', 'p', 0, 0 },
 	{ 701, "float8", 8, true, 'N', true, 1022, 'd', 'p', 0, 0 },
 	{ 705, "unknown", -2, false, 'X', false, 0, 'c', 'p', 0, 0 },
@@ -797,6 +802,24 @@ put_s(Rel *r, Value *row, const char *col, const char *s)
 		return;
 	x->is_null = false;
 	x->u.s = strview_make(s, (uint32_t)strlen(s));
+}
+
+/* an int2vector / oidvector / int2[] cell from n integers */
+static void
+put_arr(Rel *r, Value *row, const char *col, const int64_t *v, int n)
+{
+	Value *x = cell(r, row, col);
+	SqlType et = array_elem_type(x->type);
+	Value *e = ARENA_ARRAY(r->a, Value, n + 1);
+	floe_error err;
+	int k;
+	for (k = 0; k < n; k++) {
+		e[k] = value_null(et);
+		e[k].is_null = false;
+		e[k].u.i = v[k];
+	}
+	if (array_encode(r->a, x->type, e, (uint32_t)n, &x->u.s, &err) == FLOE_OK)
+		x->is_null = false;
 }
 
 static void
@@ -1162,25 +1185,23 @@ fill_index(Rel *r, const Snap *sn)
 	for (i = 0; i < sn->ntabs; i++) {
 		const TabInfo *t = &sn->tabs[i];
 		int n = t->schema ? t->schema->nidentifier : 0, *cols;
-		char *key, *opt, *coll, *cls;
-		size_t kl = 0, ol = 0, cl = 0, sl = 0;
+		int64_t *key, *opt, *coll, *cls;
 		Value *row;
 		if (n == 0)
 			continue;
 		cols = ARENA_ARRAY(r->a, int, n);
 		pk_columns(t->schema, cols);
-		key = arena_alloc(r->a, (size_t)n * 8 + 1);
-		opt = arena_alloc(r->a, (size_t)n * 2 + 1);
-		coll = arena_alloc(r->a, (size_t)n * 8 + 1);
-		cls = arena_alloc(r->a, (size_t)n * 8 + 1);
-		key[0] = opt[0] = coll[0] = cls[0] = 0;
+		key = ARENA_ARRAY(r->a, int64_t, n);
+		opt = ARENA_ARRAY(r->a, int64_t, n);
+		coll = ARENA_ARRAY(r->a, int64_t, n);
+		cls = ARENA_ARRAY(r->a, int64_t, n);
 		for (k = 0; k < n; k++) {
 			SqlType ty = t->schema->fields[cols[k]].type;
 			const struct PgType *pt = pgtype_of(pgcatalog_type_oid(ty));
-			kl += (size_t)sprintf(key + kl, "%s%d", k ? " " : "", cols[k] + 1);
-			ol += (size_t)sprintf(opt + ol, "%s0", k ? " " : "");
-			cl += (size_t)sprintf(coll + cl, "%s%d", k ? " " : "", pt ? pt->collation : 0);
-			sl += (size_t)sprintf(cls + sl, "%s0", k ? " " : "");
+			key[k] = cols[k] + 1;
+			opt[k] = 0;
+			coll[k] = pt ? pt->collation : 0;
+			cls[k] = 0;
 		}
 		row = constrel_row(r);
 		put_i(r, row, "indexrelid", pk_index_oid(t));
@@ -1198,10 +1219,10 @@ fill_index(Rel *r, const Snap *sn)
 		put_b(r, row, "indisready", true);
 		put_b(r, row, "indislive", true);
 		put_b(r, row, "indisreplident", false);
-		put_s(r, row, "indkey", key);
-		put_s(r, row, "indcollation", coll);
-		put_s(r, row, "indclass", cls);
-		put_s(r, row, "indoption", opt);
+		put_arr(r, row, "indkey", key, n);
+		put_arr(r, row, "indcollation", coll, n);
+		put_arr(r, row, "indclass", cls, n);
+		put_arr(r, row, "indoption", opt, n);
 	}
 }
 
@@ -1212,19 +1233,15 @@ fill_constraint(Rel *r, const Snap *sn)
 	for (i = 0; i < sn->ntabs; i++) {
 		const TabInfo *t = &sn->tabs[i];
 		int n = t->schema ? t->schema->nidentifier : 0, *cols;
-		char *key;
-		size_t kl = 1;
+		int64_t *key;
 		Value *row;
 		if (n == 0)
 			continue;
 		cols = ARENA_ARRAY(r->a, int, n);
 		pk_columns(t->schema, cols);
-		key = arena_alloc(r->a, (size_t)n * 8 + 3);
-		key[0] = '{';
+		key = ARENA_ARRAY(r->a, int64_t, n);
 		for (k = 0; k < n; k++)
-			kl += (size_t)sprintf(key + kl, "%s%d", k ? "," : "", cols[k] + 1);
-		key[kl++] = '}';
-		key[kl] = 0;
+			key[k] = cols[k] + 1;
 		row = constrel_row(r);
 		put_i(r, row, "oid", pk_constraint_oid(t));
 		put_s(r, row, "conname", pk_name(r->a, t));
@@ -1244,7 +1261,7 @@ fill_constraint(Rel *r, const Snap *sn)
 		put_b(r, row, "conislocal", true);
 		put_i(r, row, "coninhcount", 0);
 		put_b(r, row, "connoinherit", true);
-		put_s(r, row, "conkey", key);
+		put_arr(r, row, "conkey", key, n);
 	}
 }
 
@@ -1357,7 +1374,8 @@ fill_type(Rel *r)
 		put_b(r, row, "typisdefined", true);
 		put_c(r, row, "typdelim", ',');
 		put_i(r, row, "typrelid", 0);
-		put_s(r, row, "typsubscript", t->elem ? "raw_array_subscript_handler" : "-");
+		put_s(r, row, "typsubscript", !t->elem ? "-" : t->len == -1 ? "array_subscript_handler" :
+		      "raw_array_subscript_handler");
 		put_i(r, row, "typelem", t->elem);
 		put_i(r, row, "typarray", t->array);
 		put_s(r, row, "typinput", arena_sprintf(r->a, "%sin", t->name));

@@ -1040,8 +1040,10 @@ const_arg(BindCtx *b, Node *n, SqlType want, Value *out)
 	return expr_eval_const(e, b->arena, out, b->err);
 }
 
-/* exec/srf.c: unnest(array) (kind 0) and regexp_matches (kind 1) */
+/* exec/srf.c: unnest(array) (kind 0), regexp_matches (kind 1),
+ * generate_subscripts (kind 2); ROWS FROM (srf_zip_new) */
 Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
+Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
 
 /* unnest(array) / regexp_matches(s, pattern [, flags]) in FROM (also
  * LATERAL: arguments over the outer row are evaluated per row, srf.c) */
@@ -1049,11 +1051,49 @@ static int
 source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCall *f,
 	   const char *name, Source *src)
 {
-	bool unnest = !strcmp(name, "unnest");
+	bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
 	Expr *args[3];
 	SqlType t;
 	size_t i;
 
+	if (subs) {
+		/* generate_subscripts(anyarray, int [, bool]) -> int */
+		char b0[64], b1[64], b2[64];
+		if (f->n_args < 2 || f->n_args > 3)
+			return floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+					   "function generate_subscripts with %zu arguments does not exist",
+					   f->n_args);
+		for (i = 0; i < f->n_args; i++)
+			if (!(args[i] = bind_expr(b, f->args[i])))
+				return FLOE_ERR;
+		if (args[0]->type.id != TYPE_ARRAY || !type_is_integer(args[1]->type.id) ||
+		    (f->n_args == 3 && args[2]->type.id != TYPE_BOOL && !args[2]->unknown_literal)) {
+			floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+				    "function generate_subscripts(%s, %s%s%s) does not exist",
+				    func_type_name(args[0]->type, b0, sizeof b0),
+				    func_type_name(args[1]->type, b1, sizeof b1), f->n_args == 3 ? ", " : "",
+				    f->n_args == 3 ? func_type_name(args[2]->type, b2, sizeof b2) : "");
+			floe_error_position(b->err, bind_location(b, f->location));
+			return FLOE_ERR;
+		}
+		if (!(args[1] = bind_coerce(b, args[1], type_make(TYPE_INT32), 0, NULL)) ||
+		    (f->n_args == 3 && !(args[2] = bind_coerce(b, args[2], type_make(TYPE_BOOL), 0, NULL))))
+			return FLOE_ERR;
+		t = type_make(TYPE_INT32);
+		src->op = srf_new(ctx, 2, t, args, (int)f->n_args);
+		src->op->label = arena_sprintf(b->arena, "Function Scan on %s%s%s", name,
+					       rf->alias ? " " : "", rf->alias ? rf->alias->aliasname : "");
+		src->scope.ncols = 1;
+		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
+		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
+		src->scope.names[0] = (char *)name;
+		src->scope.types[0] = t;
+		src->scope.relname = (char *)name;
+		if (rf->alias && rf->alias->n_colnames == 0)
+			src->scope.names[0] = rf->alias->aliasname;
+		apply_alias(b, src, rf->alias);
+		return FLOE_OK;
+	}
 	if (unnest ? f->n_args != 1 : (f->n_args < 2 || f->n_args > 3)) {
 		if (unnest && f->n_args > 1)
 			return unsupported(b, "unnest with more than one argument", f->location);
@@ -1108,14 +1148,50 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	const char *name;
 	Node *fn;
 
-	if (rf->n_functions != 1 || rf->is_rowsfrom || rf->ordinality)
-		return unsupported(b, "ROWS FROM / WITH ORDINALITY", -1);
+	if (rf->ordinality)
+		return unsupported(b, "WITH ORDINALITY", -1);
+	if (rf->n_functions > 1) {
+		/* ROWS FROM (f1(...), f2(...), ...): in lockstep (srf.c) */
+		size_t k;
+		int c, nc = 0;
+		Source *parts = ARENA_ARRAY(b->arena, Source, rf->n_functions);
+		Operator **ops = ARENA_ARRAY(b->arena, Operator *, rf->n_functions);
+		for (k = 0; k < rf->n_functions; k++) {
+			PgQuery__RangeFunction one = *rf;
+			one.n_functions = 1;
+			one.functions = &rf->functions[k];
+			one.alias = NULL;
+			one.is_rowsfrom = false;
+			memset(&parts[k], 0, sizeof parts[k]);
+			parts[k].est = -1;
+			TRY(source_function(b, ctx, &one, &parts[k]));
+			ops[k] = parts[k].op;
+			nc += parts[k].scope.ncols;
+		}
+		src->op = srf_zip_new(ctx, (int)rf->n_functions, ops);
+		src->op->label = rf->alias ? arena_sprintf(b->arena, "Function Scan on %s",
+							   rf->alias->aliasname) : "Function Scan";
+		src->scope.ncols = nc;
+		src->scope.names = ARENA_ARRAY(b->arena, char *, nc + 1);
+		src->scope.types = ARENA_ARRAY(b->arena, SqlType, nc + 1);
+		for (k = 0, nc = 0; k < rf->n_functions; k++)
+			for (c = 0; c < parts[k].scope.ncols; c++, nc++) {
+				src->scope.names[nc] = parts[k].scope.names[c];
+				src->scope.types[nc] = parts[k].scope.types[c];
+			}
+		src->scope.relname = parts[0].scope.relname;
+		apply_alias(b, src, rf->alias);
+		return FLOE_OK;
+	}
+	if (rf->n_functions != 1)
+		return unsupported(b, "this FROM function", -1);
 	fn = rf->functions[0]->list->items[0];
 	if (fn->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
 		return unsupported(b, "this FROM function", -1);
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
-	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches"))
+	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches") ||
+	    !strcmp(name, "generate_subscripts"))
 		return source_srf(b, ctx, rf, f, name, src);
 	if (!strcmp(name, "generate_series")) {
 		Expr *args[3], *deferred[3] = { NULL, NULL, NULL };
@@ -3924,8 +4000,13 @@ plan_grouping_sets(BindCtx *b, ExecCtx *ctx, Operator *op, Expr **keys, int nkey
 
 /* What srf_targets changed in the parse tree, put back after planning (the
  * tree may be freed by its own allocator, which must not see arena nodes). */
+#define SRF_MAX 16
 typedef struct SrfUndo {
-	Node *found, saved;
+	int nfound;
+	Node *found[SRF_MAX], saved[SRF_MAX];
+	PgQuery__ResTarget *named[SRF_MAX];   /* targets given the function's name */
+	char *names[SRF_MAX];                 /* their names before */
+	int nnamed;
 	Node **from;
 	size_t nfrom;
 } SrfUndo;
@@ -3940,7 +4021,10 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	WinCollect wc, *prev = cur_win;
 	int rc;
 
-	SrfUndo undo = { NULL };
+	SrfUndo undo;
+	int k;
+
+	memset(&undo, 0, sizeof undo);
 
 	memset(&wc, 0, sizeof wc);
 	wc.b = b;
@@ -3949,8 +4033,11 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	rc = srf_targets(b, s, &undo);
 	if (rc == FLOE_OK)
 		rc = plan_select_body(b, ctx, s, out, &wc);
-	if (undo.found) {
-		*undo.found = undo.saved;
+	if (undo.nfound) {
+		for (k = 0; k < undo.nfound; k++)
+			*undo.found[k] = undo.saved[k];
+		for (k = 0; k < undo.nnamed; k++)
+			undo.named[k]->name = undo.names[k];
 		s->from_clause = undo.from;
 		s->n_from_clause = undo.nfrom;
 	}
@@ -3959,23 +4046,47 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 }
 
 /* ---- set-returning functions in the SELECT list ----------------------------
- * SELECT ..., f(args), ... FROM items  with one SRF call (unnest(array),
- * regexp_matches(...)) anywhere in the targets is planned as
- * SELECT ..., __srf.f, ... FROM items, LATERAL f(args) __srf: one output
- * row per row the function returns, no row where it returns none
- * (PostgreSQL 10+'s ProjectSet with a single SRF).  Two or more SRF calls
- * (PostgreSQL runs them in lockstep), or one with GROUP BY, aggregates,
- * DISTINCT or windows, are 0A000. */
+ * SELECT ..., f(args), ..., g(args) ... FROM items  with SRF calls
+ * (unnest, regexp_matches, generate_series, generate_subscripts) anywhere
+ * in the targets is planned as
+ *   SELECT ..., __floe_srf.s1, ..., __floe_srf.s2 ... FROM items,
+ *          LATERAL ROWS FROM (f(args), g(args)) __floe_srf(s1, s2)
+ * (one function: LATERAL f(args) __floe_srf(f)): the functions run in
+ * lockstep, the shorter padded with NULLs, one output row per row of the
+ * longest, none when every one returns none (PostgreSQL 10+'s ProjectSet).
+ * A target that is just the call keeps the function's name.  As
+ * PostgreSQL: an SRF inside CASE, COALESCE or an aggregate / window
+ * call's arguments is 0A000 with its message; an SRF nested in another
+ * SRF's arguments, or SRFs together with GROUP BY, aggregates, DISTINCT or
+ * windows, are 0A000 here (PostgreSQL runs them). */
 typedef struct SrfFind {
-	Node *found;              /* the (single) SRF call's Node */
+	Node *found[SRF_MAX];     /* the SRF calls' Nodes, in target order */
 	int count;
 	bool agg;                 /* an aggregate or window call in the targets */
+	bool nested;              /* an SRF inside another SRF's arguments */
+	const char *inside;       /* CASE / COALESCE / aggregate / window: PG's error */
+	BindCtx *b;
 } SrfFind;
 
 static bool
 srf_name(const char *n)
 {
-	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches");
+	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches") ||
+	       !strcmp(n, "generate_series") || !strcmp(n, "generate_subscripts");
+}
+
+static int srf_find(const ProtobufCMessage *m, void *arg);
+
+/* walk m's children with sf->inside = what (PostgreSQL's context) */
+static int
+srf_find_in(const ProtobufCMessage *m, SrfFind *sf, const char *what)
+{
+	const char *prev = sf->inside;
+	int rc;
+	sf->inside = what;
+	rc = sql_children(m, srf_find, sf);
+	sf->inside = prev;
+	return rc;
 }
 
 static int
@@ -3989,15 +4100,45 @@ srf_find(const ProtobufCMessage *m, void *arg)
 		Node *n = (Node *)m;
 		if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
 			return 0;
+		if (n->node_case == PG_QUERY__NODE__NODE_CASE_EXPR)
+			return srf_find_in(m, sf, "CASE");
+		if (n->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR)
+			return srf_find_in(m, sf, "COALESCE");
 		if (n->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
 			PgQuery__FuncCall *f = n->func_call;
 			const char *nm = f->funcname[f->n_funcname - 1]->string->sval;
-			if (f->over || bind_is_aggregate_name(nm))
+			if (f->over || bind_is_aggregate_name(nm)) {
 				sf->agg = true;
-			else if (srf_name(nm)) {
-				sf->count++;
-				sf->found = n;
-				return 0;                 /* its arguments are the LATERAL call's */
+				return srf_find_in(m, sf, f->over ? "window" : "aggregate");
+			}
+			if (srf_name(nm)) {
+				SrfFind in = *sf;
+				if (sf->inside) {
+					BindCtx *b = sf->b;
+					if (!strcmp(sf->inside, "aggregate") || !strcmp(sf->inside, "window"))
+						floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							    "%s function calls cannot contain set-returning function calls",
+							    sf->inside);
+					else
+						floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							    "set-returning functions are not allowed in %s", sf->inside);
+					floe_error_position(b->err, bind_location(b, f->location));
+					floe_error_hint(b->err, "You might be able to move the set-returning function into a LATERAL FROM item.");
+					return 1;
+				}
+				if (sf->count == SRF_MAX) {
+					sf->nested = true;    /* reported as unsupported */
+					return 0;
+				}
+				sf->found[sf->count++] = n;
+				/* its arguments are the LATERAL call's: any SRF there is nested */
+				in.count = 0;
+				in.inside = NULL;
+				if (sql_children(m, srf_find, &in))
+					return 1;
+				if (in.count)
+					sf->nested = true;
+				return 0;
 			}
 		}
 	}
@@ -4007,65 +4148,103 @@ srf_find(const ProtobufCMessage *m, void *arg)
 static int
 srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 {
-	SrfFind sf = { NULL, 0, false };
-	Node *call, *rfn, *ref, **from;
+	SrfFind sf;
+	Node *rfn, **from;
 	PgQuery__RangeFunction *rf;
-	PgQuery__FuncCall *f;
-	const char *nm;
 	size_t i;
+	int k, n;
 
+	memset(&sf, 0, sizeof sf);
+	sf.b = b;
 	for (i = 0; i < s->n_target_list; i++)
-		(void)srf_find(&s->target_list[i]->base, &sf);
+		if (srf_find(&s->target_list[i]->base, &sf))
+			return FLOE_ERR;
 	if (!sf.count)
 		return FLOE_OK;
+	n = sf.count;
 	for (i = 0; i < s->n_target_list; i++) {
 		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
 		if (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
 		    rt->val->column_ref->n_fields == 1 &&
 		    rt->val->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_A_STAR)
 			return unsupported(b, "SELECT * with a set-returning function in the SELECT list (name the columns)",
-					   sf.found->func_call->location);
+					   sf.found[0]->func_call->location);
 	}
-	if (sf.count > 1 || sf.agg || s->n_group_clause || s->having_clause || s->n_distinct_clause ||
+	if (sf.nested)
+		return unsupported(b, "a set-returning function in the arguments of another one in the SELECT list",
+				   sf.found[0]->func_call->location);
+	if (sf.agg || s->n_group_clause || s->having_clause || s->n_distinct_clause ||
 	    s->n_window_clause)
-		return unsupported(b, sf.count > 1 ? "more than one set-returning function in the SELECT list" :
-				   "set-returning functions in the SELECT list with GROUP BY, aggregates, DISTINCT or windows",
-				   sf.found->func_call->location);
-	f = sf.found->func_call;
-	nm = f->funcname[f->n_funcname - 1]->string->sval;
-	/* FROM ..., LATERAL f(args) AS __floe_srf(<name>) */
-	call = ARENA_NEW(b->arena, Node);
-	*call = *sf.found;
+		return unsupported(b, "set-returning functions in the SELECT list with GROUP BY, aggregates, DISTINCT or windows",
+				   sf.found[0]->func_call->location);
+	/* FROM ..., LATERAL ROWS FROM (f(args), ...) AS __floe_srf(<names>) */
 	rf = ARENA_NEW(b->arena, PgQuery__RangeFunction);
 	pg_query__range_function__init(rf);
 	rf->lateral = true;
-	rf->n_functions = 1;
-	rf->functions = ARENA_ARRAY(b->arena, Node *, 1);
-	rf->functions[0] = ARENA_NEW(b->arena, Node);
-	pg_query__node__init(rf->functions[0]);
-	rf->functions[0]->node_case = PG_QUERY__NODE__NODE_LIST;
-	rf->functions[0]->list = ARENA_NEW(b->arena, PgQuery__List);
-	pg_query__list__init(rf->functions[0]->list);
-	rf->functions[0]->list->n_items = 1;
-	rf->functions[0]->list->items = ARENA_ARRAY(b->arena, Node *, 1);
-	rf->functions[0]->list->items[0] = call;
+	rf->is_rowsfrom = n > 1;
+	rf->n_functions = (size_t)n;
+	rf->functions = ARENA_ARRAY(b->arena, Node *, n);
 	rf->alias = ARENA_NEW(b->arena, PgQuery__Alias);
 	pg_query__alias__init(rf->alias);
 	rf->alias->aliasname = "__floe_srf";
-	rf->alias->n_colnames = 1;
-	rf->alias->colnames = ARENA_ARRAY(b->arena, Node *, 1);
-	rf->alias->colnames[0] = ARENA_NEW(b->arena, Node);
-	pg_query__node__init(rf->alias->colnames[0]);
-	rf->alias->colnames[0]->node_case = PG_QUERY__NODE__NODE_STRING;
-	rf->alias->colnames[0]->string = ARENA_NEW(b->arena, PgQuery__String);
-	pg_query__string__init(rf->alias->colnames[0]->string);
-	rf->alias->colnames[0]->string->sval = (char *)nm;
+	rf->alias->n_colnames = (size_t)n;
+	rf->alias->colnames = ARENA_ARRAY(b->arena, Node *, n);
+	for (k = 0; k < n; k++) {
+		PgQuery__FuncCall *f = sf.found[k]->func_call;
+		const char *nm = f->funcname[f->n_funcname - 1]->string->sval;
+		const char *col = n == 1 ? nm : arena_sprintf(b->arena, "s%d", k + 1);
+		Node *call = ARENA_NEW(b->arena, Node), *ref, *lst;
+		*call = *sf.found[k];
+		lst = ARENA_NEW(b->arena, Node);
+		pg_query__node__init(lst);
+		lst->node_case = PG_QUERY__NODE__NODE_LIST;
+		lst->list = ARENA_NEW(b->arena, PgQuery__List);
+		pg_query__list__init(lst->list);
+		lst->list->n_items = 1;
+		lst->list->items = ARENA_ARRAY(b->arena, Node *, 1);
+		lst->list->items[0] = call;
+		rf->functions[k] = lst;
+		rf->alias->colnames[k] = ARENA_NEW(b->arena, Node);
+		pg_query__node__init(rf->alias->colnames[k]);
+		rf->alias->colnames[k]->node_case = PG_QUERY__NODE__NODE_STRING;
+		rf->alias->colnames[k]->string = ARENA_NEW(b->arena, PgQuery__String);
+		pg_query__string__init(rf->alias->colnames[k]->string);
+		rf->alias->colnames[k]->string->sval = (char *)col;
+		/* a target that is just the call keeps the function's name */
+		for (i = 0; i < s->n_target_list; i++) {
+			PgQuery__ResTarget *rt = s->target_list[i]->res_target;
+			if (rt->val == sf.found[k] && (!rt->name || !rt->name[0]) && n > 1) {
+				undo->named[undo->nnamed] = rt;
+				undo->names[undo->nnamed++] = rt->name;
+				rt->name = (char *)nm;
+			}
+		}
+		/* the call in the targets becomes __floe_srf.<col> */
+		undo->found[k] = sf.found[k];
+		undo->saved[k] = *sf.found[k];
+		undo->nfound = k + 1;
+		ref = sf.found[k];
+		pg_query__node__init(ref);
+		ref->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+		ref->column_ref = ARENA_NEW(b->arena, PgQuery__ColumnRef);
+		pg_query__column_ref__init(ref->column_ref);
+		ref->column_ref->n_fields = 2;
+		ref->column_ref->fields = ARENA_ARRAY(b->arena, Node *, 2);
+		ref->column_ref->location = f->location;
+		for (i = 0; i < 2; i++) {
+			Node *fld = ARENA_NEW(b->arena, Node);
+			pg_query__node__init(fld);
+			fld->node_case = PG_QUERY__NODE__NODE_STRING;
+			fld->string = ARENA_NEW(b->arena, PgQuery__String);
+			pg_query__string__init(fld->string);
+			fld->string->sval = i ? (char *)col : "__floe_srf";
+			ref->column_ref->fields[i] = fld;
+		}
+	}
 	rfn = ARENA_NEW(b->arena, Node);
 	pg_query__node__init(rfn);
 	rfn->node_case = PG_QUERY__NODE__NODE_RANGE_FUNCTION;
 	rfn->range_function = rf;
-	undo->found = sf.found;
-	undo->saved = *sf.found;
 	undo->from = s->from_clause;
 	undo->nfrom = s->n_from_clause;
 	from = ARENA_ARRAY(b->arena, Node *, s->n_from_clause + 1);
@@ -4074,24 +4253,6 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	from[s->n_from_clause] = rfn;
 	s->from_clause = from;
 	s->n_from_clause++;
-	/* the call in the targets becomes __floe_srf.<name> */
-	ref = sf.found;
-	pg_query__node__init(ref);
-	ref->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
-	ref->column_ref = ARENA_NEW(b->arena, PgQuery__ColumnRef);
-	pg_query__column_ref__init(ref->column_ref);
-	ref->column_ref->n_fields = 2;
-	ref->column_ref->fields = ARENA_ARRAY(b->arena, Node *, 2);
-	ref->column_ref->location = f->location;
-	for (i = 0; i < 2; i++) {
-		Node *fld = ARENA_NEW(b->arena, Node);
-		pg_query__node__init(fld);
-		fld->node_case = PG_QUERY__NODE__NODE_STRING;
-		fld->string = ARENA_NEW(b->arena, PgQuery__String);
-		pg_query__string__init(fld->string);
-		fld->string->sval = i ? (char *)nm : "__floe_srf";
-		ref->column_ref->fields[i] = fld;
-	}
 	return FLOE_OK;
 }
 

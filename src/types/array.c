@@ -10,7 +10,8 @@
  * INTERFACE ROUTINES (array.h)
  *   array_of, array_elem_type, array_elem_supported, array_decode,
  *   array_encode, array_elem_value, array_compare, array_value_compare,
- *   array_to_text, array_from_text, array_cast, array_elem_out
+ *   array_to_text, array_from_text, array_cast, array_elem_out,
+ *   array_lower_bound
  *
  * Invariants: an encoding's NULL slots are zero bytes (zero length), and
  * the NULL bitmap is present exactly when some element is NULL, so equal
@@ -35,6 +36,7 @@ array_of(SqlType elem)
 		t.scale = NUMERIC_DEFAULT_SCALE;
 	t.elem = (uint8_t)elem.id;
 	t.id = TYPE_ARRAY;
+	t.vector = 0;
 	return t;
 }
 
@@ -44,7 +46,14 @@ array_elem_type(SqlType arr)
 	SqlType t = arr;
 	t.id = (TypeId)arr.elem;
 	t.elem = 0;
+	t.vector = 0;
 	return t;
+}
+
+int
+array_lower_bound(SqlType arr)
+{
+	return arr.id == TYPE_ARRAY && arr.vector ? 0 : 1;
 }
 
 bool
@@ -408,6 +417,20 @@ array_to_text(const strview *s, SqlType arrtype, Arena *a, size_t *len)
 		*len = 0;
 		return "";
 	}
+	if (arrtype.vector) {
+		/* int2vectorout / oidvectorout: "1 2", no braces, no NULLs */
+		put(&b, "", 0);
+		for (i = 0; i < n; i++) {
+			size_t l;
+			const char *t = array_elem_out(&v[i], a, &l);
+			if (i)
+				put(&b, " ", 1);
+			put(&b, t, l);
+		}
+		put(&b, "", 1);
+		*len = b.len - 1;
+		return b.p;
+	}
 	put(&b, "{", 1);
 	for (i = 0; i < n; i++) {
 		size_t l;
@@ -442,6 +465,23 @@ array_from_text(const char *s, size_t n, SqlType arrtype, Arena *a, strview *out
 	Value *vals;
 	char *tok = arena_alloc(a, n + 1);
 
+	if (arrtype.vector) {
+		/* int2vectorin / oidvectorin: integers separated by spaces */
+		vals = ARENA_ARRAY(a, Value, n / 2 + 1);
+		for (;;) {
+			size_t st;
+			while (i < n && is_ws(s[i]))
+				i++;
+			if (i >= n)
+				break;
+			st = i;
+			while (i < n && !is_ws(s[i]))
+				i++;
+			TRY(value_from_text(&vals[nv], et, s + st, i - st, a, err));
+			nv++;
+		}
+		return array_encode(a, arrtype, vals, (uint32_t)nv, out, err);
+	}
 	while (i < n && is_ws(s[i]))
 		i++;
 	if (i < n && s[i] == '[')

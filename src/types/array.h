@@ -44,6 +44,11 @@
  *   array_from_text(s, n, arrtype, a, &out, err)   array_in
  *   array_cast(in, from, to, flags, a, &out, err)  element-wise cast
  *   array_elem_out(v, a, &len)              one element as array_out shows it
+ *   array_lower_bound(arr)                  1; 0 for int2vector / oidvector
+ *
+ * int2vector / oidvector (SqlType.vector, types.h) are int2[] / int4[]
+ * with PostgreSQL's lower bound 0 (indkey[0] is the first key column) and
+ * its int2vectorout text: the elements separated by one space, no braces.
  */
 #ifndef FLOE_ARRAY_H
 #define FLOE_ARRAY_H
@@ -78,5 +83,6 @@ int array_cast(const strview *in, SqlType from, SqlType to, int flags, Arena *a,
 /* An element's text as it appears inside array_out: quoted when PostgreSQL
  * quotes it, NULL as NULL. */
 const char *array_elem_out(const Value *v, Arena *a, size_t *len);
+int array_lower_bound(SqlType arr);
 
 #endif

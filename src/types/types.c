@@ -1,7 +1,9 @@
 /*
  * types.c — type metadata: widths, PostgreSQL names and OIDs (types.h).
  * Arrays (TYPE_ARRAY) are named and numbered by their element type:
- * "integer[]", OID 1007 (pg_type.typarray of int4).
+ * "integer[]", OID 1007 (pg_type.typarray of int4); the vector flag
+ * makes int2[] PostgreSQL's int2vector (OID 22) and int4[] (floe's oid is
+ * int4) its oidvector (OID 30).
  */
 #include <stdio.h>
 #include "types/types.h"
@@ -70,6 +72,10 @@ type_name(SqlType t, char *buf, size_t n)
 		/* the element's name, then [] (format_type: "integer[]") */
 		char eb[64];
 		SqlType e = t;
+		if (t.vector) {
+			snprintf(buf, n, "%s", t.elem == TYPE_INT16 ? "int2vector" : "oidvector");
+			return buf;
+		}
 		e.id = (TypeId)t.elem;
 		e.elem = 0;
 		snprintf(buf, n, "%s[]", type_name(e, eb, sizeof eb));
@@ -170,6 +176,8 @@ type_pg_oid_of(SqlType t)
 {
 	if (t.id == TYPE_ARRAY) {
 		SqlType e = t;
+		if (t.vector)
+			return t.elem == TYPE_INT16 ? 22 : 30;
 		e.id = (TypeId)t.elem;
 		return array_oid(e);
 	}
@@ -183,7 +191,25 @@ type_pg_oid_of(SqlType t)
 SqlType
 type_make(TypeId id)
 {
-	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1 };
+	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1, 0 };
+	return t;
+}
+
+SqlType
+type_int2vector(void)
+{
+	SqlType t = type_make(TYPE_ARRAY);
+	t.elem = TYPE_INT16;
+	t.vector = 1;
+	return t;
+}
+
+SqlType
+type_oidvector(void)
+{
+	SqlType t = type_make(TYPE_ARRAY);
+	t.elem = TYPE_INT32;
+	t.vector = 1;
 	return t;
 }
 
@@ -209,7 +235,8 @@ bool
 type_equal(SqlType a, SqlType b)
 {
 	return a.id == b.id && a.precision == b.precision && a.scale == b.scale &&
-	       a.text_kind == b.text_kind && a.typmod == b.typmod && a.elem == b.elem;
+	       a.text_kind == b.text_kind && a.typmod == b.typmod && a.elem == b.elem &&
+	       (a.id != TYPE_ARRAY || a.vector == b.vector);
 }
 
 bool

@@ -19,7 +19,9 @@
  *   TYPE_UUID         Uuid (16 bytes, big-endian as written)
  *   TYPE_ARRAY        strview over array.h's encoding; element type in
  *                     SqlType.elem with the element's precision/scale/
- *                     text_kind/typmod in the other fields (array.h)
+ *                     text_kind/typmod in the other fields (array.h);
+ *                     SqlType.vector set: int2vector / oidvector
+ *                     (type_int2vector / type_oidvector)
  *   TYPE_NULL         no storage: the type of a bare NULL literal
  *
  * INTERFACE ROUTINES
@@ -29,6 +31,7 @@
  *   type_pg_oid_of(t)         the same for a full SqlType (arrays: int4[] 1007 ...)
  *   type_array_elem_oid(oid)  1007 -> 23; 0 when oid is not an array type
  *   type_make(id) / type_decimal(p, s) / type_varchar(n)
+ *   type_int2vector() / type_oidvector()   pg_index.indkey's and indclass's types
  *   type_equal(a, b)
  */
 #ifndef FLOE_TYPES_H
@@ -73,6 +76,10 @@ typedef struct SqlType {
 	uint8_t elem;       /* TYPE_ARRAY: the element's TypeId (the fields above
 			       and typmod then describe the element) */
 	int32_t typmod;     /* TYPE_TEXT: varchar(n)/char(n) length, -1 none */
+	uint8_t vector;     /* TYPE_ARRAY of int2 / of oid (int4): PostgreSQL's
+			       int2vector (OID 22) / oidvector (30): lower bound
+			       0, text "1 2" (array.h); 0 for every other type
+			       (ignored by type_equal unless id is TYPE_ARRAY) */
 } SqlType;
 
 typedef struct Interval {
@@ -98,6 +105,8 @@ uint32_t type_array_elem_oid(uint32_t array_oid);
 SqlType type_make(TypeId id);
 SqlType type_decimal(int precision, int scale);
 SqlType type_varchar(int32_t n);
+SqlType type_int2vector(void);
+SqlType type_oidvector(void);
 bool type_equal(SqlType a, SqlType b);
 bool type_is_integer(TypeId id);
 bool type_is_numeric(TypeId id);   /* integer, float, decimal */

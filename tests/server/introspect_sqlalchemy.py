@@ -2,11 +2,14 @@
 # tests/server/introspect_sqlalchemy.py CONNINFO — SQLAlchemy's PostgreSQL
 # dialect (Debian python3-sqlalchemy, driver psycopg2) against a server:
 # connect (the dialect's own start-up queries: version, standard strings,
-# isolation level), reflect a table through the Inspector (schemas,
-# tables, has_table, columns with types / nullability, foreign keys, view
-# names), then insert, select, update and delete through a Table built from
-# the reflected columns, with bound parameters.  Prints one
-# line per fact; run on floe and on PostgreSQL 15, the outputs must match.
+# isolation level), reflect tables through the Inspector (schemas,
+# tables, has_table, columns with types / nullability, primary keys (one
+# and two columns, in key order: unnest(pg_index.indkey) with
+# generate_subscripts over an int2vector), indexes, unique and check
+# constraints, foreign keys, view names), Table(..., autoload_with=engine),
+# then insert, select, update and delete through the autoloaded Table, with
+# bound parameters.  Prints one line per fact; run on floe and on
+# PostgreSQL 15, the outputs must match.
 import sys
 import sqlalchemy as sa
 
@@ -21,6 +24,7 @@ with eng.begin() as c:
     c.execute(sa.text('CREATE TABLE intro_sqla.item (id bigint PRIMARY KEY, name varchar(20) NOT NULL, '
                       'price numeric(10,2), added timestamptz, flag boolean, qty integer, ratio double precision, '
                       'born date, note text)'))
+    c.execute(sa.text('CREATE TABLE intro_sqla.two (a integer, b integer, c text, PRIMARY KEY (b, a))'))
 print('server_version_info', eng.dialect.server_version_info[:1])
 ins = sa.inspect(eng)
 print('has_table', ins.has_table('item', schema='intro_sqla'), ins.has_table('nope', schema='intro_sqla'))
@@ -29,16 +33,19 @@ print('tables', ins.get_table_names(schema='intro_sqla'))
 print('views', ins.get_view_names(schema='intro_sqla'))
 for col in ins.get_columns('item', schema='intro_sqla'):
     print('column', col['name'], repr(col['type']), col['nullable'], col.get('default'))
-# Not yet on floe: get_pk_constraint / get_indexes and so Table(...,
-# autoload_with=eng) (they need unnest() and generate_subscripts() over
-# pg_index.indkey, an int2vector; floe's is text).  The Table is built from
-# the Inspector's columns instead.
 print('fks', ins.get_foreign_keys('item', schema='intro_sqla'))
+for t in ('item', 'two'):
+    print('pk', t, ins.get_pk_constraint(t, schema='intro_sqla'))
+    print('indexes', t, ins.get_indexes(t, schema='intro_sqla'))
+    print('unique', t, ins.get_unique_constraints(t, schema='intro_sqla'))
+    print('checks', t, ins.get_check_constraints(t, schema='intro_sqla'))
 md = sa.MetaData()
-item = sa.Table('item', md, *[sa.Column(c['name'], c['type'], nullable=c['nullable'])
-                              for c in ins.get_columns('item', schema='intro_sqla')],
-                schema='intro_sqla')
+item = sa.Table('item', md, autoload_with=eng, schema='intro_sqla')
+two = sa.Table('two', md, autoload_with=eng, schema='intro_sqla')
 print('reflected', [c.name for c in item.columns])
+for t in (item, two):
+    print('autoload', t.name, [(c.name, repr(c.type), c.nullable, c.primary_key) for c in t.columns],
+          [c.name for c in t.primary_key.columns], t.primary_key.name)
 import datetime, decimal
 with eng.begin() as c:
     c.execute(item.insert(), [

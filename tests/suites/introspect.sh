@@ -11,9 +11,10 @@
 #   - psycopg 3 (tests/server/introspect_psycopg.py): cursor.description and
 #     loaded Python values of every type, text and binary; TypeInfo.fetch
 #   - SQLAlchemy 1.4's PostgreSQL dialect (tests/server/introspect_sqlalchemy.py):
-#     connect, Inspector reflection of a table's columns (not yet its primary
-#     key: pg_index.indkey is text, not an int2vector), Core
-#     insert/select/update/delete through a Table of the reflected columns
+#     connect, Inspector reflection of tables (columns, primary keys in key
+#     order through pg_index.indkey, an int2vector; indexes, unique and
+#     check constraints, foreign keys), Table(autoload_with=), Core
+#     insert/select/update/delete through the autoloaded Table
 #
 # Without PostgreSQL the outputs are compared with tests/server/expected/.
 # The server runs on a free port in a temporary warehouse, by PID, stopped
