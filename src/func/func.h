@@ -85,6 +85,8 @@ enum {
 	FRET_DEC_ROUND,     /* numeric, scale = the constant 2nd arg (binder) or 0 */
 	FRET_DEC_INT,       /* numeric scale 0, arguments aligned to one scale (div) */
 	FRET_DEC_SQRT,      /* numeric, scale max(15, s) (sqrt_var's rscale for 1..9999) */
+	FRET_DEC_FN,        /* numeric, scale max(the arguments' scales, ScalarFunc.ret),
+			       rows at PostgreSQL's result scale (exp, ln, power...) */
 };
 
 typedef struct ScalarFunc {
