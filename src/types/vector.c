@@ -240,7 +240,10 @@ vector_set_value(Vector *v, uint32_t i, const Value *value)
 		/* value->u.d is at v's scale (callers rescale); the row prints
 		 * at type.scale - dzeros */
 		((int128 *)d)[i] = value->u.d;
-		if (value->dzeros && v->type.precision == 0 && value->dzeros <= v->type.scale)
+		/* (at NUMERIC_DEFAULT_SCALE too: without a dscale such a vector
+		 * reads as a stored column, printed without trailing zeros) */
+		if ((value->dzeros || v->type.scale == NUMERIC_DEFAULT_SCALE) &&
+		    v->type.precision == 0 && value->dzeros <= v->type.scale)
 			vector_ensure_dscale(v);
 		if (v->dscale)
 			v->dscale[i] = (uint8_t)(value->dzeros <= v->type.scale ?
