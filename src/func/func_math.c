@@ -3,7 +3,7 @@
  * floor, sign, sqrt (|/), cbrt (||/), power/pow (^), exp, ln, log/log10, pi,
  * scale, min_scale, trim_scale,
  * trigonometry (sin cos tan cot asin acos atan atan2 degrees radians),
- * gcd, lcm, div(numeric), and to_char(number, template).
+ * gcd, lcm, factorial, div(numeric), and to_char(number, template).
  *
  * Spec: PostgreSQL 15 documentation 9.3 "Mathematical Functions and
  * Operators" and utils/adt/float.c, numeric.c, int.c:
@@ -17,12 +17,19 @@
  *   - sqrt of a negative, ln/log of zero or a negative, 0 ^ negative and
  *     negative ^ fractional raise PostgreSQL's 2201F / 2201E errors;
  *     infinite results of finite inputs are 22003 overflow.
- * sqrt(numeric) is exact (correctly rounded integer square root) at scale
- * max(15, s); numeric power/exp/ln go through double precision (the
- * resolver's numeric->float8 implicit cast), so they return double.
+ * sqrt, exp, ln, log, log10, log(b, x), power/pow/^ of numeric return
+ * numeric (decimal.h: decimal_exp ...) with each row at PostgreSQL's
+ * result scale (dscale), stored at a fixed physical scale per expression
+ * (FRET_DEC_FN: max(arguments' scales, 20 exp / 30 logarithms / 16 power /
+ * 19 sqrt); constants get their exact scale, func_math_const_scale); sqrt
+ * is the correctly rounded integer square root (wider arithmetic when
+ * 128 bits are short).  gcd/lcm(numeric) display at the larger scale;
+ * factorial(bigint) is numeric.  Integer and float arguments resolve to
+ * the double precision versions, as in PostgreSQL.
  *
  * INTERFACE ROUTINES
  *   func_math_table[] / func_math_count   (searched by func_registry.c)
+ *   func_math_const_scale(f, consts, nargs) exact scale of exp(2.0) ...
  */
 #include <math.h>
 #include <stdio.h>
@@ -238,21 +245,52 @@ MATH_KERNEL(div_dec_al, int128, int128, int128,
 	    if (y == 0) return floe_errorf(ctx->err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
 	    r = x / y)
 
-/* sqrt(numeric): correctly rounded at the output scale */
+/* Row k of numeric vector v at its display scale: value, *ds = the scale */
+static int128
+at_display(const Vector *v, const int128 *data, uint32_t k, int *ds)
+{
+	int128 x = data[k];
+	int d = vector_dscale_at(v, vector_dscale_of(v), k, x), s = v->type.scale;
+
+	if (v->type.id != TYPE_DECIMAL)
+		d = s;
+	*ds = d;
+	return d < s ? x / func_pow10[s - d] : x;
+}
+
+/* Store r (at scale rs <= out's scale) in row i, displayed at rs. */
+static int
+put_scaled(FuncCtx *ctx, Vector *out, uint32_t i, int128 r, int rs)
+{
+	int128 *o = out->data;
+
+	if (func_dec_rescale(r, rs, out->type.scale, &o[i]) != FLOE_OK)
+		return decimal_overflow_error(ctx->err);
+	if (out->type.precision == 0) {
+		vector_ensure_dscale(out);
+		out->dscale[i] = (uint8_t)rs;
+	}
+	out_valid(out, i);
+	return FLOE_OK;
+}
+
+/* sqrt(numeric): correctly rounded at PostgreSQL's scale (sqrt_var's
+ * rscale: 15 - 2 * base-10000 weight, at least the argument's display
+ * scale), or at the output's scale when that is smaller */
 static int
 sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	VectorView va;
 	const int128 *a;
-	int128 *o = out->data;
-	int s = args[0].type.scale, so = out->type.scale, e = 2 * so - s;
+	int s = args[0].type.scale, so = out->type.scale;
 	uint32_t i;
 
 	vector_view(&args[0], &va);
 	a = va.data;
 	for (i = 0; i < count; i++) {
 		uint32_t k = ARGK(va, i);
-		int128 x = a[k], X;
+		int128 x = a[k], X, xd;
+		int ds, tgt;
 		if (!ARGVALID(va, k)) {
 			out_null(out, i);
 			continue;
@@ -260,10 +298,14 @@ sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 		if (x < 0)
 			return floe_errorf(ctx->err, ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
 					   "cannot take square root of a negative number");
-		/* at the largest scale <= so where x * 10^(2*scale - s) fits 128 bits:
+		xd = at_display(&args[0], a, k, &ds);
+		tgt = decimal_sqrt_scale(xd, ds);
+		if (tgt > so)
+			tgt = so;
+		/* at the largest scale <= tgt where x * 10^(2*scale - s) fits 128 bits:
 		 * correctly rounded there, zero digits after */
 		{
-			int sc = so, ee = e;
+			int sc = tgt, ee = 2 * tgt - s;
 			uint128 r;
 			while (sc > 0 && (ee > 38 || __builtin_mul_overflow(x, func_pow10[ee < 0 ? 0 : ee], &X)))
 				sc--, ee -= 2;
@@ -273,11 +315,200 @@ sqrt_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 			} else if (ee > 38 || __builtin_mul_overflow(x, func_pow10[ee], &X)) {
 				return decimal_overflow_error(ctx->err);
 			}
+			if (sc < tgt) {
+				/* x * 10^(2 tgt - s) passes 128 bits: wider arithmetic */
+				int128 rr;
+				TRY(decimal_sqrt(x, s, tgt, &rr, ctx->err));
+				TRY(put_scaled(ctx, out, i, rr, tgt));
+				continue;
+			}
 			r = func_isqrt128((uint128)X);
 			if ((uint128)X - r * r > r)
 				r++;
-			o[i] = (int128)r * func_pow10[so - sc];
+			TRY(put_scaled(ctx, out, i, (int128)r, sc));
 		}
+	}
+	return FLOE_OK;
+}
+
+/* exp / ln / log10 / log(b, x) / power of numeric (decimal.h) */
+enum { DF_EXP, DF_LN, DF_LOG10, DF_LOG, DF_POWER };
+
+static int
+dec_fn(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, int fn)
+{
+	VectorView va, vb;
+	const int128 *a, *b = NULL;
+	int so = out->type.scale;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	a = va.data;
+	if (nargs > 1) {
+		vector_view(&args[1], &vb);
+		b = vb.data;
+	}
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = 0;
+		int128 x, y = 0, r;
+		int dx, dy = 0, rs;
+		if (!ARGVALID(va, ka)) {
+			out_null(out, i);
+			continue;
+		}
+		if (b) {
+			kb = ARGK(vb, i);
+			if (!ARGVALID(vb, kb)) {
+				out_null(out, i);
+				continue;
+			}
+			y = at_display(&args[1], b, kb, &dy);
+		}
+		x = at_display(&args[0], a, ka, &dx);
+		switch (fn) {
+		case DF_EXP:
+			TRY(decimal_exp(x, dx, so, &r, &rs, ctx->err));
+			break;
+		case DF_LN:
+			TRY(decimal_ln(x, dx, so, &r, &rs, ctx->err));
+			break;
+		case DF_LOG10:
+			TRY(decimal_log(10, 0, x, dx, so, &r, &rs, ctx->err));
+			break;
+		case DF_LOG:
+			TRY(decimal_log(x, dx, y, dy, so, &r, &rs, ctx->err));
+			break;
+		default:
+			TRY(decimal_power(x, dx, y, dy, so, &r, &rs, ctx->err));
+			break;
+		}
+		TRY(put_scaled(ctx, out, i, r, rs));
+	}
+	return FLOE_OK;
+}
+
+static int
+exp_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return dec_fn(ctx, args, nargs, count, out, DF_EXP);
+}
+
+static int
+ln_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return dec_fn(ctx, args, nargs, count, out, DF_LN);
+}
+
+static int
+log10_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return dec_fn(ctx, args, nargs, count, out, DF_LOG10);
+}
+
+static int
+log_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return dec_fn(ctx, args, nargs, count, out, DF_LOG);
+}
+
+static int
+power_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return dec_fn(ctx, args, nargs, count, out, DF_POWER);
+}
+
+/* gcd / lcm of numeric: on the common scale of both (the resolver aligns
+ * them), displayed at the larger display scale (PostgreSQL's numeric_gcd) */
+static int
+gcd_lcm_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool lcm)
+{
+	VectorView va, vb;
+	const int128 *a, *b;
+	int s = out->type.scale;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		uint128 x, y, g, r;
+		int dx, dy;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb)) {
+			out_null(out, i);
+			continue;
+		}
+		dx = vector_dscale_at(&args[0], vector_dscale_of(&args[0]), ka, a[ka]);
+		dy = vector_dscale_at(&args[1], vector_dscale_of(&args[1]), kb, b[kb]);
+		x = a[ka] < 0 ? (uint128)0 - (uint128)a[ka] : (uint128)a[ka];
+		y = b[kb] < 0 ? (uint128)0 - (uint128)b[kb] : (uint128)b[kb];
+		for (g = x, r = y; r;) {
+			uint128 t = g % r;
+			g = r;
+			r = t;
+		}
+		if (lcm) {
+			if (!x || !y)
+				g = 0;
+			else if (__builtin_mul_overflow(x / g, y, &r) ||
+				 r >= (uint128)func_pow10[38])
+				return decimal_overflow_error(ctx->err);
+			else
+				g = r;
+		}
+		((int128 *)out->data)[i] = (int128)g;       /* at scale s */
+		if (out->type.precision == 0) {
+			int d = dx > dy ? dx : dy;
+			vector_ensure_dscale(out);
+			out->dscale[i] = (uint8_t)(d < s ? d : s);
+		}
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+static int
+gcd_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return gcd_lcm_dec(ctx, args, nargs, count, out, false);
+}
+
+static int
+lcm_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return gcd_lcm_dec(ctx, args, nargs, count, out, true);
+}
+
+/* factorial(bigint) -> numeric scale 0 (22003 past 33!, floe's 38 digits) */
+static int
+factorial(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va;
+	const int64_t *a;
+	int128 *o = out->data;
+	uint32_t i;
+
+	vector_view(&args[0], &va);
+	a = va.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(va, i);
+		int128 f = 1;
+		int64_t n, j;
+		if (!ARGVALID(va, k)) {
+			out_null(out, i);
+			continue;
+		}
+		n = a[k];
+		if (n < 0)
+			return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+					   "factorial of a negative number is undefined");
+		if (n > 33)
+			return decimal_overflow_error(ctx->err);
+		for (j = 2; j <= n; j++)
+			f *= j;
+		if (func_dec_rescale(f, 0, out->type.scale, &o[i]) != FLOE_OK)
+			return decimal_overflow_error(ctx->err);
 		out_valid(out, i);
 	}
 	return FLOE_OK;
@@ -880,6 +1111,10 @@ trim_scale_dec(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vect
 #define F2(nm, k, a, b, r) { nm, k, 2, 0, { a, b }, r, FRET_FIXED, true, false }
 #define N1(nm, k, rule) { nm, k, 1, 0, { NU }, NU, rule, true, false }
 #define N2(nm, k, rule) { nm, k, 2, 0, { NU, I4 }, NU, rule, true, false }
+/* numeric functions whose rows carry PostgreSQL's result scale (dscale):
+ * physical scale max(the arguments' scales, minscale) (func.h, FRET_DEC_FN) */
+#define NF1(nm, k, minscale) { nm, k, 1, 0, { NU }, minscale, FRET_DEC_FN, true, false }
+#define NF2(nm, k, minscale) { nm, k, 2, 0, { NU, NU }, minscale, FRET_DEC_FN, true, false }
 
 const ScalarFunc func_math_table[] = {
 	F1("abs", abs_i16, I2, I2), F1("abs", abs_i32, I4, I4), F1("abs", abs_i64, I8, I8),
@@ -894,15 +1129,17 @@ const ScalarFunc func_math_table[] = {
 	F1("ceiling", ceil_f64, F8, F8), N1("ceiling", ceil_dec, FRET_DEC_ROUND),
 	F1("floor", floor_f64, F8, F8), N1("floor", floor_dec, FRET_DEC_ROUND),
 	F1("sign", sign_f64, F8, F8), N1("sign", sign_dec, FRET_DEC_ROUND),
-	F1("sqrt", sqrt_f64, F8, F8), N1("sqrt", sqrt_dec, FRET_DEC_SQRT),
+	F1("sqrt", sqrt_f64, F8, F8), NF1("sqrt", sqrt_dec, 19),
 	F1("cbrt", cbrt_f64, F8, F8),
-	F1("exp", exp_f64, F8, F8),
-	F1("ln", ln_f64, F8, F8),
-	F1("log", log10_f64, F8, F8),
-	F1("log10", log10_f64, F8, F8),
-	F2("power", power_f64, F8, F8, F8),
-	F2("pow", power_f64, F8, F8, F8),
+	F1("exp", exp_f64, F8, F8), NF1("exp", exp_dec, 20),
+	F1("ln", ln_f64, F8, F8), NF1("ln", ln_dec, 30),
+	F1("log", log10_f64, F8, F8), NF1("log", log10_dec, 30),
+	F1("log10", log10_f64, F8, F8), NF1("log10", log10_dec, 30),
+	NF2("log", log_dec, 30),
+	F2("power", power_f64, F8, F8, F8), NF2("power", power_dec, 16),
+	F2("pow", power_f64, F8, F8, F8), NF2("pow", power_dec, 16),
 	{ "^", power_f64, 2, 0, { F8, F8 }, F8, FRET_FIXED, true, true },
+	{ "^", power_dec, 2, 0, { NU, NU }, 16, FRET_DEC_FN, true, true },
 	{ "|/", sqrt_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
 	{ "||/", cbrt_f64, 1, 0, { F8 }, F8, FRET_FIXED, true, true },
 	{ "@", abs_i16, 1, 0, { I2 }, I2, FRET_FIXED, true, true },
@@ -918,6 +1155,9 @@ const ScalarFunc func_math_table[] = {
 	F1("degrees", degrees_f64, F8, F8), F1("radians", radians_f64, F8, F8),
 	F2("gcd", gcd_i32, I4, I4, I4), F2("gcd", gcd_i64, I8, I8, I8),
 	F2("lcm", lcm_i32, I4, I4, I4), F2("lcm", lcm_i64, I8, I8, I8),
+	{ "gcd", gcd_dec, 2, 0, { NU, NU }, NU, FRET_DEC_ADD, true, false },
+	{ "lcm", lcm_dec, 2, 0, { NU, NU }, NU, FRET_DEC_ADD, true, false },
+	{ "factorial", factorial, 1, 0, { I8 }, NU, FRET_DEC_INT, true, false },
 	F2("to_char", to_char_num, I4, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, I8, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, F4, TYPE_TEXT, TYPE_TEXT),
@@ -927,3 +1167,48 @@ const ScalarFunc func_math_table[] = {
 	{ "div", div_dec, 2, 0, { NU, NU }, NU, FRET_DEC_INT, true, false },
 };
 const int func_math_count = sizeof func_math_table / sizeof func_math_table[0];
+
+/*
+ * The exact PostgreSQL result scale of a FRET_DEC_FN function whose
+ * arguments are all constants (func_refine_return), or -1: the kernel then
+ * computes at that physical scale and prints every digit PostgreSQL does.
+ */
+int
+func_math_const_scale(const ScalarFunc *f, const Value *const *consts, int nargs)
+{
+	int128 v[2], r;
+	int sc[2], rs = -1, i, rc;
+	floe_error e;
+
+	if (f->ret_rule != FRET_DEC_FN || !consts || nargs < 1 || nargs > 2)
+		return -1;
+	for (i = 0; i < nargs; i++) {
+		const Value *c = consts[i];
+		if (!c || c->is_null || c->type.id != TYPE_DECIMAL)
+			return -1;
+		sc[i] = c->type.scale - c->dzeros;
+		v[i] = c->u.d / func_pow10[c->dzeros];
+	}
+	if (f->kernel == sqrt_dec) {
+		if (v[0] < 0)
+			return -1;
+		rs = decimal_sqrt_scale(v[0], sc[0]);
+		return rs > DECIMAL_MAX_SCALE ? -1 : rs;
+	}
+	if (f->kernel == exp_dec)
+		rc = decimal_exp(v[0], sc[0], DECIMAL_MAX_SCALE, &r, &rs, &e);
+	else if (f->kernel == ln_dec)
+		rc = decimal_ln(v[0], sc[0], DECIMAL_MAX_SCALE, &r, &rs, &e);
+	else if (f->kernel == log10_dec)
+		rc = decimal_log(10, 0, v[0], sc[0], DECIMAL_MAX_SCALE, &r, &rs, &e);
+	else if (f->kernel == log_dec)
+		rc = decimal_log(v[0], sc[0], v[1], sc[1], DECIMAL_MAX_SCALE, &r, &rs, &e);
+	else if (f->kernel == power_dec)
+		rc = decimal_power(v[0], sc[0], v[1], sc[1], DECIMAL_MAX_SCALE, &r, &rs, &e);
+	else
+		return -1;
+	/* the value must also fit at that scale (38 digits in all) */
+	if (rc != FLOE_OK || decimal_digits(r) > 38)
+		return -1;
+	return rs;
+}

@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 #include "types/decimal.h"
 
@@ -866,4 +867,697 @@ int128
 decimal_from_int64(int64_t i, int scale)
 {
 	return (int128)i * decimal_pow10(scale);
+}
+
+/* ---- exp, ln, log, power, sqrt (PostgreSQL 15's numeric_exp ... ) ----------
+ *
+ * Working precision: BF, a signed fixed-point number with BF_FRAC base-10^18
+ * limbs after the point (72 decimal digits) and BF_N - BF_FRAC before it
+ * (54 digits), little-endian magnitude.  Results are rounded (half away from
+ * zero) from it to at most 38 significant digits, so an error of a few units
+ * of 10^-70 never shows except on an exact rounding tie of an irrational
+ * value.  Constants ln 2 and ln 10 come from atanh series (division by
+ * small integers only).  exp: x = n ln2 + r, r / 2^10 through its Taylor
+ * series, squared 10 times, times 2^n.  ln: Newton's iteration
+ * y += x e^-y - 1 on the mantissa in [1, 10) from a double start (three
+ * steps: 16 -> 32 -> 64 digits), plus k ln 10.  Division: Newton's
+ * reciprocal.  Result scales are PostgreSQL's (see each routine).
+ */
+#define BF_N 7
+#define BF_FRAC 4
+#define BF_BASE 1000000000000000000ULL
+#define BF_DIGITS (18 * BF_FRAC)
+
+typedef struct BF {
+	bool neg;
+	bool ovf;                /* magnitude passed 10^54: result overflows */
+	uint64_t l[BF_N];
+} BF;
+
+static const uint64_t p10u[19] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL
+};
+
+static bool
+bf_zero(const BF *a)
+{
+	int i;
+	for (i = 0; i < BF_N; i++)
+		if (a->l[i])
+			return false;
+	return true;
+}
+
+static int
+mag_cmp(const BF *a, const BF *b)
+{
+	int i;
+	for (i = BF_N - 1; i >= 0; i--)
+		if (a->l[i] != b->l[i])
+			return a->l[i] < b->l[i] ? -1 : 1;
+	return 0;
+}
+
+/* |a| * m + add (m, add < 10^18); sets ovf on carry out */
+static void
+mag_mul_small(BF *a, uint64_t m, uint64_t add)
+{
+	uint128 carry = add;
+	int i;
+	for (i = 0; i < BF_N; i++) {
+		uint128 t = (uint128)a->l[i] * m + carry;
+		a->l[i] = (uint64_t)(t % BF_BASE);
+		carry = t / BF_BASE;
+	}
+	if (carry)
+		a->ovf = true;
+}
+
+/* |a| / d truncated (d <= 10^18); returns the remainder */
+static uint64_t
+mag_div_small(BF *a, uint64_t d)
+{
+	uint128 rem = 0;
+	int i;
+	for (i = BF_N - 1; i >= 0; i--) {
+		uint128 t = rem * BF_BASE + a->l[i];
+		a->l[i] = (uint64_t)(t / d);
+		rem = t % d;
+	}
+	return (uint64_t)rem;
+}
+
+/* value m * 10^e (m < 10^38) */
+static BF
+bf_make(uint128 m, int e, bool neg)
+{
+	BF r;
+	int sh = BF_DIGITS + e, q, i;
+
+	memset(&r, 0, sizeof r);
+	r.neg = neg;
+	if (sh < 0) {
+		/* drop -sh digits (truncating: only tiny values get here) */
+		while (sh < 0 && m) {
+			int k = -sh > 18 ? 18 : -sh;
+			m /= p10u[k];
+			sh += k;
+		}
+		if (!m)
+			return r;
+	}
+	r.l[0] = (uint64_t)(m % BF_BASE);
+	r.l[1] = (uint64_t)((m / BF_BASE) % BF_BASE);
+	r.l[2] = (uint64_t)(m / BF_BASE / BF_BASE);
+	q = sh / 18;
+	if (q > 0) {
+		for (i = BF_N - 1; i >= 0; i--)
+			r.l[i] = i >= q ? r.l[i - q] : 0;
+		if (q > BF_N - 3)
+			r.ovf = true;
+	}
+	mag_mul_small(&r, p10u[sh % 18], 0);
+	if (r.neg && bf_zero(&r))
+		r.neg = false;
+	return r;
+}
+
+static BF
+bf_from_dec(int128 v, int s)
+{
+	return bf_make(uabs128(v), -s, v < 0);
+}
+
+static BF
+bf_from_double(double d)
+{
+	int e;
+	double m;
+
+	if (d == 0 || !isfinite(d))
+		return bf_make(0, 0, false);
+	e = (int)floor(log10(fabs(d))) - 16;
+	m = fabs(d) / pow(10.0, e);
+	return bf_make((uint128)llround(m), e, d < 0);
+}
+
+static double
+bf_to_double(const BF *a)
+{
+	double r = 0;
+	int i;
+	for (i = BF_N - 1; i >= 0; i--)
+		r = r * 1e18 + (double)a->l[i];
+	r /= 1e72;
+	return a->neg ? -r : r;
+}
+
+static void
+mag_add(BF *r, const BF *a, const BF *b)
+{
+	uint64_t carry = 0;
+	int i;
+	for (i = 0; i < BF_N; i++) {
+		uint64_t t = a->l[i] + b->l[i] + carry;
+		carry = t >= BF_BASE;
+		r->l[i] = carry ? t - BF_BASE : t;
+	}
+	if (carry)
+		r->ovf = true;
+}
+
+static void
+mag_sub(BF *r, const BF *a, const BF *b)     /* |a| >= |b| */
+{
+	uint64_t borrow = 0;
+	int i;
+	for (i = 0; i < BF_N; i++) {
+		uint64_t bi = b->l[i] + borrow;
+		borrow = a->l[i] < bi;
+		r->l[i] = borrow ? a->l[i] + BF_BASE - bi : a->l[i] - bi;
+	}
+}
+
+static BF
+bf_add(BF a, BF b)
+{
+	BF r;
+	memset(&r, 0, sizeof r);
+	r.ovf = a.ovf || b.ovf;
+	if (a.neg == b.neg) {
+		mag_add(&r, &a, &b);
+		r.neg = a.neg;
+	} else if (mag_cmp(&a, &b) >= 0) {
+		mag_sub(&r, &a, &b);
+		r.neg = a.neg;
+	} else {
+		mag_sub(&r, &b, &a);
+		r.neg = b.neg;
+	}
+	if (bf_zero(&r))
+		r.neg = false;
+	return r;
+}
+
+static BF
+bf_neg(BF a)
+{
+	if (!bf_zero(&a))
+		a.neg = !a.neg;
+	return a;
+}
+
+static BF
+bf_sub(BF a, BF b)
+{
+	return bf_add(a, bf_neg(b));
+}
+
+static BF
+bf_mul(const BF *a, const BF *b)
+{
+	uint128 col[2 * BF_N + 1];
+	uint64_t lo[2 * BF_N + 1];
+	BF r;
+	int i, j;
+
+	memset(col, 0, sizeof col);
+	for (i = 0; i < BF_N; i++) {
+		if (!a->l[i])
+			continue;
+		for (j = 0; j < BF_N; j++) {
+			uint128 t = (uint128)a->l[i] * b->l[j];
+			/* keep columns below 2^127: fold each product in base 10^18 */
+			col[i + j] += (uint64_t)(t % BF_BASE);
+			col[i + j + 1] += (uint64_t)(t / BF_BASE);
+		}
+	}
+	{
+		uint128 carry = 0;
+		for (i = 0; i < 2 * BF_N + 1; i++) {
+			uint128 t = col[i] + carry;
+			lo[i] = (uint64_t)(t % BF_BASE);
+			carry = t / BF_BASE;
+		}
+	}
+	memset(&r, 0, sizeof r);
+	r.ovf = a->ovf || b->ovf;
+	for (i = 0; i < BF_N; i++)
+		r.l[i] = lo[i + BF_FRAC];
+	for (i = BF_N + BF_FRAC; i < 2 * BF_N + 1; i++)
+		if (lo[i])
+			r.ovf = true;
+	r.neg = a->neg != b->neg && !bf_zero(&r);
+	return r;
+}
+
+static BF
+bf_mul_int(BF a, int64_t m)
+{
+	uint64_t u = m < 0 ? (uint64_t)0 - (uint64_t)m : (uint64_t)m;
+	if (m < 0)
+		a = bf_neg(a);
+	while (u >= BF_BASE) {          /* never for the callers here */
+		mag_mul_small(&a, 1000000000ULL, 0);
+		u /= 1000000000ULL;
+	}
+	mag_mul_small(&a, u, 0);
+	if (bf_zero(&a))
+		a.neg = false;
+	return a;
+}
+
+static BF
+bf_div_int(BF a, uint64_t d)
+{
+	mag_div_small(&a, d);
+	if (bf_zero(&a))
+		a.neg = false;
+	return a;
+}
+
+/* a / b (b != 0): Newton's reciprocal y <- y (2 - b y) from a double */
+static BF
+bf_div(const BF *a, const BF *b)
+{
+	BF y = bf_from_double(1.0 / bf_to_double(b)), two = bf_make(2, 0, false);
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		BF by = bf_mul(b, &y);
+		BF t = bf_sub(two, by);
+		y = bf_mul(&y, &t);
+	}
+	return bf_mul(a, &y);
+}
+
+/* 2 atanh(1/q) = 2 sum 1 / ((2j+1) q^(2j+1)) */
+static BF
+bf_atanh_inv(uint64_t q)
+{
+	BF p = bf_make(1, 0, false), sum = bf_make(0, 0, false);
+	uint64_t j;
+
+	p = bf_div_int(p, q);
+	for (j = 0; !bf_zero(&p); j++) {
+		BF t = bf_div_int(p, 2 * j + 1);
+		sum = bf_add(sum, t);
+		p = bf_div_int(p, q * q);
+	}
+	return bf_mul_int(sum, 2);
+}
+
+static BF bf_ln2, bf_ln10;
+static pthread_once_t bf_once = PTHREAD_ONCE_INIT;
+
+static void
+bf_consts(void)
+{
+	BF ln125 = bf_atanh_inv(9);             /* ln(5/4) */
+	bf_ln2 = bf_atanh_inv(3);               /* ln 2 */
+	bf_ln10 = bf_add(bf_mul_int(bf_ln2, 3), ln125);
+}
+
+/* e^x for |x| <= 100 */
+static BF
+bf_exp(const BF *x)
+{
+	double xd = bf_to_double(x);
+	int64_t n = llround(xd / 0.6931471805599453);
+	BF r = bf_sub(*x, bf_mul_int(bf_ln2, n)), sum, term;
+	int k;
+
+	r = bf_div_int(r, 1024);
+	sum = term = bf_make(1, 0, false);
+	for (k = 1; k < 60; k++) {
+		term = bf_mul(&term, &r);
+		term = bf_div_int(term, (uint64_t)k);
+		if (bf_zero(&term))
+			break;
+		sum = bf_add(sum, term);
+	}
+	for (k = 0; k < 10; k++)
+		sum = bf_mul(&sum, &sum);
+	while (n > 0) {
+		int c = n > 59 ? 59 : (int)n;
+		mag_mul_small(&sum, 1ULL << c, 0);
+		n -= c;
+	}
+	while (n < 0) {
+		int c = -n > 59 ? 59 : (int)-n;
+		mag_div_small(&sum, 1ULL << c);
+		n += c;
+	}
+	return sum;
+}
+
+/* ln x for x > 0 given as v / 10^s */
+static BF
+bf_ln(int128 v, int s)
+{
+	int k = decimal_log10_floor(v, s), i;
+	/* mantissa m = v / 10^(s + k) in [1, 10), exact in BF */
+	BF m = bf_make(uabs128(v), -(s + k), false), y, one = bf_make(1, 0, false);
+
+	y = bf_from_double(log(bf_to_double(&m)));
+	for (i = 0; i < 3; i++) {
+		BF ny = bf_neg(y), e = bf_exp(&ny), t = bf_mul(&m, &e);
+		y = bf_add(y, bf_sub(t, one));
+	}
+	return bf_add(y, bf_mul_int(bf_ln10, k));
+}
+
+/* Round a to `scale` digits (<= 38) into *out; 22003 if |result| >= 10^38. */
+static int
+bf_round(const BF *a, int scale, int128 *out, floe_error *err)
+{
+	BF t = *a;
+	int drop = BF_DIGITS - scale, i;
+	uint128 m;
+
+	if (t.ovf)
+		return decimal_overflow_error(err);
+	/* add half a unit of the last kept digit, then truncate */
+	{
+		BF half = bf_make(5, -scale - 1, false);
+		mag_add(&t, &t, &half);
+	}
+	while (drop >= 18) {
+		for (i = 0; i < BF_N - 1; i++)
+			t.l[i] = t.l[i + 1];
+		t.l[BF_N - 1] = 0;
+		drop -= 18;
+	}
+	mag_div_small(&t, p10u[drop]);
+	for (i = 3; i < BF_N; i++)
+		if (t.l[i])
+			return decimal_overflow_error(err);
+	if (t.l[2] >= 100)          /* >= 10^38 */
+		return decimal_overflow_error(err);
+	m = (uint128)t.l[2] * BF_BASE * BF_BASE + (uint128)t.l[1] * BF_BASE + t.l[0];
+	*out = a->neg ? -(int128)m : (int128)m;
+	return FLOE_OK;
+}
+
+/* PostgreSQL's estimate_ln_dweight: decimal weight of ln(v / 10^s), v > 0 */
+static int
+ln_dweight(int128 v, int s)
+{
+	int w, first, k;
+	uint128 u = uabs128(v), d2;
+	bool more;
+	double digits, lnv;
+	int dweight;
+
+	if (v <= 0)
+		return 0;
+	if (decimal_cmp(v, s, 9, 1) >= 0 && decimal_cmp(v, s, 11, 1) <= 0) {
+		/* ln(1 + x) ~ x: the weight of x = v - 1 */
+		int128 x = v - decimal_pow10(s);
+		return x == 0 ? 0 : decimal_log10_floor(x, s);
+	}
+	nbase_weight(v, s, &w, &first);
+	k = s + 4 * (w - 1);                   /* first two base-10^4 digits: u / 10^k */
+	if (k >= 0) {
+		d2 = u / (uint128)decimal_pow10(k);
+		more = k + 4 > 38 ? false : u % (uint128)decimal_pow10(k + 4) != 0;
+	} else {
+		d2 = u * (uint128)decimal_pow10(-k);
+		more = false;
+		if (k + 4 > 0)
+			more = u % (uint128)decimal_pow10(k + 4) != 0;
+	}
+	if (more) {
+		digits = (double)d2;
+		dweight = 4 * (w - 1);
+	} else {
+		digits = first;
+		dweight = 4 * w;
+	}
+	lnv = log(digits) + dweight * 2.302585092994046;
+	return (int)log10(fabs(lnv));
+}
+
+/* clamp PostgreSQL's rscale to 0..1000, then to max_scale */
+static int
+cap_scale(int rscale, int max_scale)
+{
+	if (rscale < 0)
+		rscale = 0;
+	return rscale > max_scale ? max_scale : rscale;
+}
+
+int
+decimal_exp(int128 a, int sa, int max_scale, int128 *out, int *rscale, floe_error *err)
+{
+	double val = decimal_to_double(a, sa) * 0.434294481903252;
+	int rs;
+	BF x, r;
+
+	pthread_once(&bf_once, bf_consts);
+	if (val > 1000)
+		val = 1000;
+	if (val < -1000)
+		val = -1000;
+	rs = 16 - (int)val;
+	if (rs < sa)
+		rs = sa;
+	rs = cap_scale(rs, max_scale);
+	*rscale = rs;
+	if (val > 39)
+		return decimal_overflow_error(err);
+	if (val < -45) {        /* below half a unit of 10^-38 */
+		*out = 0;
+		return FLOE_OK;
+	}
+	x = bf_from_dec(a, sa);
+	r = bf_exp(&x);
+	return bf_round(&r, rs, out, err);
+}
+
+static int
+log_error(floe_error *err, int128 v)
+{
+	return floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_LOG,
+			   v == 0 ? "cannot take logarithm of zero" :
+				    "cannot take logarithm of a negative number");
+}
+
+int
+decimal_ln(int128 a, int sa, int max_scale, int128 *out, int *rscale, floe_error *err)
+{
+	int rs;
+	BF r;
+
+	if (a <= 0)
+		return log_error(err, a);
+	pthread_once(&bf_once, bf_consts);
+	rs = 16 - ln_dweight(a, sa);
+	if (rs < sa)
+		rs = sa;
+	rs = cap_scale(rs, max_scale);
+	*rscale = rs;
+	r = bf_ln(a, sa);
+	return bf_round(&r, rs, out, err);
+}
+
+int
+decimal_log(int128 b, int sb, int128 x, int sx, int max_scale, int128 *out, int *rscale,
+	    floe_error *err)
+{
+	int rs;
+	BF lb, lx, r;
+
+	if (b <= 0)
+		return log_error(err, b);
+	if (x <= 0)
+		return log_error(err, x);
+	pthread_once(&bf_once, bf_consts);
+	rs = 16 - (ln_dweight(x, sx) - ln_dweight(b, sb));
+	if (rs < sb)
+		rs = sb;
+	if (rs < sx)
+		rs = sx;
+	rs = cap_scale(rs, max_scale);
+	*rscale = rs;
+	if (b == decimal_pow10(sb))
+		return floe_errorf(err, ERRCODE_DIVISION_BY_ZERO, "division by zero");
+	lb = bf_ln(b, sb);
+	lx = bf_ln(x, sx);
+	r = bf_div(&lx, &lb);
+	return bf_round(&r, rs, out, err);
+}
+
+/* round a BF to `scale` decimals (may be more than 38 digits: stays a BF) */
+static BF
+bf_round_bf(const BF *a, int scale)
+{
+	BF t = *a, half;
+	int drop = BF_DIGITS - scale;
+	uint64_t unit;
+
+	if (drop <= 0)
+		return t;
+	half = bf_make(5, -scale - 1, false);
+	mag_add(&t, &t, &half);
+	/* truncate the last `drop` digits in place */
+	{
+		int i, d = drop;
+		for (i = 0; d > 0 && i < BF_N; i++) {
+			if (d >= 18) {
+				t.l[i] = 0;
+				d -= 18;
+			} else {
+				unit = p10u[d];
+				t.l[i] -= t.l[i] % unit;
+				d = 0;
+			}
+		}
+	}
+	if (bf_zero(&t))
+		t.neg = false;
+	return t;
+}
+
+int
+decimal_power(int128 b, int sb, int128 e, int se, int max_scale, int128 *out, int *rscale,
+	      floe_error *err)
+{
+	bool int_exp = e % decimal_pow10(se) == 0;
+	int128 ei = e / decimal_pow10(se);
+	int rs;
+
+	if (b == 0 && e < 0)
+		return floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
+				   "zero raised to a negative power is undefined");
+	if (b < 0 && !int_exp)
+		return floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
+				   "a negative number raised to a non-integer power yields a complex result");
+	pthread_once(&bf_once, bf_consts);
+	if (int_exp && ei >= INT32_MIN && ei <= INT32_MAX) {
+		/* power_var_int: rscale max(16, base's display scale); exact
+		 * product by squaring, rounded once */
+		int64_t n = (int64_t)ei;
+		uint64_t m = n < 0 ? (uint64_t)(-n) : (uint64_t)n;
+		double w;
+		BF base, acc;
+
+		rs = cap_scale(sb > 16 ? sb : 16, max_scale);
+		*rscale = rs;
+		if (n == 0) {
+			*out = decimal_pow10(rs);
+			return FLOE_OK;
+		}
+		if (b == 0) {
+			*out = 0;
+			return FLOE_OK;
+		}
+		w = (double)n * log10(fabs(decimal_to_double(b, sb)));
+		if (w > 39)
+			return decimal_overflow_error(err);
+		if (w < -(rs + 2)) {
+			*out = 0;
+			return FLOE_OK;
+		}
+		base = bf_from_dec(b, sb);
+		base.neg = false;
+		acc = bf_make(1, 0, false);
+		while (m) {
+			if (m & 1)
+				acc = bf_mul(&acc, &base);
+			m >>= 1;
+			if (m)
+				base = bf_mul(&base, &base);
+		}
+		if (n < 0) {
+			BF one = bf_make(1, 0, false);
+			acc = bf_div(&one, &acc);
+		}
+		if (b < 0 && (n & 1))
+			acc = bf_neg(acc);
+		return bf_round(&acc, rs, out, err);
+	}
+	if (b == 0) {
+		/* 0 ^ positive non-integer: zero at scale 16 */
+		*rscale = cap_scale(16, max_scale);
+		*out = 0;
+		return FLOE_OK;
+	}
+	{
+		/* power_var: scale from a low-precision exp * ln(base) (ln to
+		 * 8 - dweight digits, the product rounded there too) */
+		int ldw = ln_dweight(b, sb), lrs = 8 - ldw;
+		BF lb, ex, ln_num, r;
+		double val;
+		bool neg = b < 0;
+
+		if (lrs < 0)
+			lrs = 0;
+		if (lrs > BF_DIGITS)
+			lrs = BF_DIGITS;
+		lb = bf_ln(neg ? -b : b, sb);
+		ex = bf_from_dec(e, se);
+		{
+			BF l8 = bf_round_bf(&lb, lrs), p = bf_mul(&l8, &ex);
+			p = bf_round_bf(&p, lrs);
+			val = bf_to_double(&p);
+		}
+		val *= 0.434294481903252;
+		rs = 16 - (int)(val > 1000 ? 1000 : val < -1000 ? -1000 : val);
+		if (rs < sb)
+			rs = sb;
+		if (rs < se)
+			rs = se;
+		rs = cap_scale(rs, max_scale);
+		*rscale = rs;
+		if (val > 39)
+			return decimal_overflow_error(err);
+		if (val < -(rs + 2)) {
+			*out = 0;
+			return FLOE_OK;
+		}
+		ln_num = bf_mul(&lb, &ex);
+		r = bf_exp(&ln_num);
+		if (neg && (ei & 1))
+			r = bf_neg(r);
+		return bf_round(&r, rs, out, err);
+	}
+}
+
+int
+decimal_sqrt(int128 a, int sa, int scale, int128 *out, floe_error *err)
+{
+	BF x, y, half = bf_make(5, -1, false);
+	int i;
+
+	if (a < 0)
+		return floe_errorf(err, ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION,
+				   "cannot take square root of a negative number");
+	if (a == 0) {
+		*out = 0;
+		return FLOE_OK;
+	}
+	/* Newton: y <- (y + x / y) / 2 from a double start */
+	x = bf_from_dec(a, sa);
+	y = bf_from_double(sqrt(decimal_to_double(a, sa)));
+	for (i = 0; i < 4; i++) {
+		BF q = bf_div(&x, &y), t = bf_add(y, q);
+		y = bf_mul(&t, &half);
+	}
+	return bf_round(&y, scale, out, err);
+}
+
+int
+decimal_sqrt_scale(int128 a, int sa)
+{
+	int w, first, rs;
+
+	nbase_weight(a, sa, &w, &first);
+	rs = 16 - (2 * w + 1);
+	if (rs < sa)
+		rs = sa;
+	return rs < 0 ? 0 : rs;
 }

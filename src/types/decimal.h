@@ -19,6 +19,10 @@
  *   decimal_to_double / decimal_from_double / decimal_to_int64 / decimal_from_int64
  *   decimal_format(v, scale, buf)                plain decimal text, buf >= 42
  *   decimal_pow10(n)                             10^n, n in 0..38
+ *   decimal_exp/ln/log/power(..., max_scale, &out, &rscale, err)
+ *                                                PostgreSQL's numeric exp, ln,
+ *                                                log(b, x), power at its scale
+ *   decimal_sqrt_scale(v, s)                     sqrt's result scale
  */
 #ifndef FLOE_DECIMAL_H
 #define FLOE_DECIMAL_H
@@ -82,10 +86,8 @@ int decimal_mod(int128 a, int sa, int128 b, int sb, int128 *out, int *sout,
  * Whether a quotient (/ and avg of unconstrained numeric) whose
  * select_div_scale is below the expression's type scale is rounded to it
  * and displayed so (PostgreSQL: 1000000::numeric / 3 = 333333.333333333333).
- * On.  Known gap: exec's hash-aggregate key gather copies data without the
- * per-row display scale (vector.h), so a GROUP BY / DISTINCT / UNION key
- * that is a quotient prints at the type's scale (2.50000000000000000000
- * for 10/4.0 where PostgreSQL prints 2.5000000000000000).
+ * On.  (GROUP BY / DISTINCT / UNION keys keep each group's first row's
+ * display scale: hash_agg.c.)
  */
 #define DECIMAL_DIV_SHRINK 1
 
@@ -133,6 +135,36 @@ int decimal_from_double(double d, int scale, int128 *out, floe_error *err);
 /* Round half away from zero to an integer; 22003 "bigint out of range". */
 int decimal_to_int64(int128 v, int scale, int64_t *out, floe_error *err);
 int128 decimal_from_int64(int64_t i, int scale);   /* scale <= 18 always fits */
+
+/*
+ * PostgreSQL 15's numeric exp(a), ln(a), log(b, x), power(b, e) (numeric_exp,
+ * numeric_ln, numeric_log, numeric_power).  Arguments are at their display
+ * scales (the digits PostgreSQL's dscale rules see).  *rscale is
+ * PostgreSQL's result scale, but at most max_scale (a caller's fixed
+ * physical scale: the result is then rounded there, printing fewer digits
+ * than PostgreSQL); *out is the result at *rscale, correctly rounded half
+ * away from zero from a 72-decimal working precision.  Errors as
+ * PostgreSQL: 2201E "cannot take logarithm of zero" / "... of a negative
+ * number", 2201F "zero raised to a negative power is undefined" / "a
+ * negative number raised to a non-integer power yields a complex result",
+ * 22012 for log base 1; results of 38 digits or more (where PostgreSQL
+ * would print them) are 22003 naming floe's limit.
+ *   exp    rscale 16 - trunc(a log10 e), at least the argument's scale
+ *   ln     rscale 16 - the decimal weight of ln a (estimate_ln_dweight)
+ *   log    rscale 16 - (weight of ln x - weight of ln b), >= both scales
+ *   power  integer exponents: rscale max(16, base scale), exact; others:
+ *          16 - trunc(e ln b log10 e), >= both scales, via exp(e ln b)
+ */
+int decimal_exp(int128 a, int sa, int max_scale, int128 *out, int *rscale, floe_error *err);
+int decimal_ln(int128 a, int sa, int max_scale, int128 *out, int *rscale, floe_error *err);
+int decimal_log(int128 b, int sb, int128 x, int sx, int max_scale, int128 *out, int *rscale,
+		floe_error *err);
+int decimal_power(int128 b, int sb, int128 e, int se, int max_scale, int128 *out, int *rscale,
+		  floe_error *err);
+/* sqrt of a (>= 0, else 2201F) rounded to `scale` digits, 72-digit working
+ * precision; sqrt's result scale (sqrt_var): 15 - 2 * base-10000 weight, >= s */
+int decimal_sqrt(int128 a, int sa, int scale, int128 *out, floe_error *err);
+int decimal_sqrt_scale(int128 v, int s);
 
 /* Plain text ("-12.340"); returns the length.  buf >= DECIMAL_FORMAT_BUF. */
 int decimal_format(int128 v, int scale, char *buf);
