@@ -515,6 +515,9 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	case FRET_DEC_SQRT:
 		*ret = type_decimal(0, cast_to[0].scale > 15 ? cast_to[0].scale : 15);
 		break;
+	case FRET_DEC_FN:
+		*ret = type_decimal(0, smax > f->ret ? smax : f->ret);
+		break;
 	default:
 		*ret = type_make((TypeId)f->ret);
 		break;
@@ -662,9 +665,17 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 	return FLOE_OK;
 }
 
+int func_math_const_scale(const ScalarFunc *f, const Value *const *consts, int nargs);
+
 void
 func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, SqlType *ret)
 {
+	/* exp, ln, power... of constants: exactly PostgreSQL's scale (func_math.c) */
+	if (f->ret_rule == FRET_DEC_FN && ret->precision == 0) {
+		int sc = func_math_const_scale(f, consts, nargs);
+		if (sc >= 0)
+			ret->scale = (uint8_t)sc;
+	}
 	/* a quotient of two constants: exactly PostgreSQL's scale (1e-10 / 3) */
 	if (f->ret_rule == FRET_DEC_DIV && nargs == 2 && ret->precision == 0 && consts &&
 	    consts[0] && consts[1] && !consts[0]->is_null && !consts[1]->is_null &&
