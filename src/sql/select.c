@@ -4342,6 +4342,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	GSets sets = { 0, 0, NULL };
 	bool multi_sets = false;
 	int ndon = 0, *don = NULL;
+	bool ties = s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
 
 	keep_null_cols = false;
 	if (s->n_locking_clause)
@@ -4353,8 +4354,13 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		ndon = (int)s->n_distinct_clause;       /* DISTINCT ON (...) */
 		distinct = false;
 	}
-	if (s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES)
-		return unsupported(b, "FETCH ... WITH TIES", -1);
+	if (ties && !s->n_sort_clause)
+		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
+				   "WITH TIES cannot be specified without ORDER BY clause");
+	if (ties && s->limit_count && s->limit_count->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    s->limit_count->a_const->isnull)
+		return floe_errorf(b->err, ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+				   "row count cannot be null in FETCH FIRST ... WITH TIES clause");
 
 	TRY(from_items(b, ctx, s, &fl, &src));
 	b->scope = &src.scope;
@@ -4690,11 +4696,37 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			dk[i] = expr_colref(b->arena, i, targets[i]->type);
 		op = hash_agg_new(ctx, op, ntargets, dk, 0, NULL, false);
 	}
+	if (ties && limit >= 0) {
+		/* FETCH FIRST n ROWS WITH TIES after OFFSET m: a row is kept when
+		 * its row_number() > m and its rank() <= m + n (it is among the
+		 * first n, or a peer of the n-th) */
+		WindowSpec *sp = ARENA_NEW(b->arena, WindowSpec);
+		WindowCall *wc = ARENA_ARRAY(b->arena, WindowCall, 2);
+		Value lo = value_int(TYPE_INT64, offset), hi = value_int(TYPE_INT64, limit > INT64_MAX - offset ? INT64_MAX : offset + limit);
+		Expr *c[2];
+		int base = ntargets + (ndon > 0);
+
+		sp->norder = nsort;
+		sp->order = ARENA_ARRAY(b->arena, Expr *, nsort);
+		sp->dirs = sort;
+		for (i = 0; i < nsort; i++)
+			sp->order[i] = expr_colref(b->arena, sort[i].col, targets[sort[i].col]->type);
+		wc[0].kind = WIN_ROW_NUMBER;
+		wc[1].kind = WIN_RANK;
+		wc[0].type = wc[1].type = type_make(TYPE_INT64);
+		op = window_new(ctx, op, 1, sp, 2, wc);
+		if (!(c[0] = make_op(b, ">", expr_colref(b->arena, base, wc[0].type), expr_const(b->arena, &lo))) ||
+		    !(c[1] = make_op(b, "<=", expr_colref(b->arena, base + 1, wc[1].type), expr_const(b->arena, &hi))))
+			return FLOE_ERR;
+		op = filter_new(ctx, op, and_of(b, c, 2));
+		limit = -1;
+		offset = 0;
+	}
 	if (nsort)
 		op = sort_new(ctx, op, nsort, sort);
 	if (limit >= 0 || offset > 0)
 		op = limit_new(ctx, op, limit, offset);
-	if (ntargets > nvisible || ndon) {
+	if (ntargets > nvisible || ndon || ties) {
 		Expr **vis = ARENA_ARRAY(b->arena, Expr *, nvisible + 1);
 		for (i = 0; i < nvisible; i++)
 			vis[i] = expr_colref(b->arena, i, targets[i]->type);
