@@ -784,6 +784,25 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 				part = c->fval->fval;
 		} else if (n->node_case == PG_QUERY__NODE__NODE_STRING) {
 			part = n->string->sval;
+		} else if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && vs->n_args == 1 &&
+			   !strcmp(vs->name, "timezone") && n->type_cast->arg &&
+			   n->type_cast->arg->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+			   n->type_cast->arg->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+			/* SET TIME ZONE INTERVAL '-08:00' [HOUR TO MINUTE]: hours east */
+			const char *txt = n->type_cast->arg->a_const->sval->sval;
+			Interval iv;
+			char shown[DATETIME_BUF];
+			TRY(datetime_parse_interval(txt, strlen(txt), &iv, err));
+			if (iv.months || iv.days || iv.micros <= -16 * USECS_PER_HOUR ||
+			    iv.micros >= 16 * USECS_PER_HOUR) {
+				datetime_format_interval(iv, shown);
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "invalid value for parameter \"TimeZone\": \"INTERVAL '%s'\"",
+						   shown);
+			}
+			TRY(datetime_set_timezone_offset((int32_t)(iv.micros / USECS_PER_SEC), err));
+			s->tz = datetime_current_zone();
+			return engine_complete(sink, "SET");
 		}
 		used += (size_t)snprintf(value + used, sizeof value - used, "%s%s", i ? ", " : "", part);
 		if (used >= sizeof value)

@@ -4,7 +4,12 @@
  *
  * Implements datetime.h with PostgreSQL 15 semantics (utils/adt/datetime.c
  * DecodeDateTime/DecodeInterval/EncodeDateTime/EncodeInterval, date.c,
- * timestamp.c): DateStyle ISO, MDY; IntervalStyle postgres.
+ * timestamp.c).  Output follows the thread's DateStyle (ISO, SQL, Postgres,
+ * German with DMY/MDY/YMD: EncodeDateOnly / EncodeDateTime; the non-ISO
+ * styles print the zone's abbreviation from the TZif types or the POSIX
+ * footer, "" for a POSIX offset zone such as "+05:30"), and ambiguous
+ * numeric dates ("01/02/2024") are read in DateStyle's field order.
+ * IntervalStyle postgres.
  *
  * Input is tokenised into fields (number, date "y-m-d", time "h:m:s",
  * signed zone "+hh:mm", word) and the fields are then interpreted, like
@@ -133,6 +138,7 @@ typedef struct PosixRule {
 	int kind[2];             /* 'M', 'J', 'N' for start [0] and end [1] */
 	int mon[2], week[2], wday[2], day[2];
 	int32_t secs[2];         /* transition time of day (local, may exceed 24h) */
+	char std_abbr[16], dst_abbr[16];   /* "CET", "CEST"; "<-03>" as "-03" */
 } PosixRule;
 
 typedef struct Zone {
@@ -143,6 +149,10 @@ typedef struct Zone {
 	int64_t *times;          /* transition instants, UTC seconds, ascending */
 	uint8_t *idx;            /* type index per transition */
 	int32_t *type_east;      /* utoff per type */
+	uint8_t *type_abbr;      /* per type: offset of its abbreviation in abbrs */
+	char *abbrs;             /* the TZif abbreviation strings, NUL-terminated */
+	int nabbrs;
+	char fixed_abbr[16];     /* a fixed zone's abbreviation ("UTC", "-08", "") */
 	bool has_rule;
 	PosixRule rule;
 	struct Zone *next;       /* cache chain */
@@ -150,7 +160,7 @@ typedef struct Zone {
 
 static pthread_mutex_t zone_lock = PTHREAD_MUTEX_INITIALIZER;
 static Zone *zone_cache;
-static Zone zone_utc = { .name = "UTC", .fixed = true };
+static Zone zone_utc = { .name = "UTC", .fixed = true, .fixed_abbr = "UTC" };
 /* The running session's zone, per thread (NULL: UTC).  A server thread
  * runs one session's statements at a time; the engine installs the
  * session's zone (datetime_use_zone) when each statement starts. */
@@ -245,6 +255,15 @@ posix_date(const char *s, PosixRule *r, int k)
 	return (int)(p - s);
 }
 
+/* The abbreviation of a POSIX TZ name of n chars ("<-03>" -> "-03"). */
+static void
+posix_abbr(const char *s, int n, char *out, size_t cap)
+{
+	if (*s == '<')
+		s++, n -= 2;
+	snprintf(out, cap, "%.*s", n < 0 ? 0 : n, s);
+}
+
 static bool
 posix_parse(const char *s, PosixRule *r)
 {
@@ -253,6 +272,7 @@ posix_parse(const char *s, PosixRule *r)
 	memset(r, 0, sizeof *r);
 	if ((n = posix_name(s)) < 0)
 		return false;
+	posix_abbr(s, n, r->std_abbr, sizeof r->std_abbr);
 	s += n;
 	if ((n = posix_hms(s, &off, true)) < 0)
 		return false;
@@ -262,6 +282,7 @@ posix_parse(const char *s, PosixRule *r)
 		return true;
 	if ((n = posix_name(s)) < 0)
 		return false;
+	posix_abbr(s, n, r->dst_abbr, sizeof r->dst_abbr);
 	s += n;
 	r->has_dst = true;
 	r->dst_east = r->std_east + 3600;
@@ -346,6 +367,42 @@ zone_offset(const Zone *z, int64_t t)
 	return z->type_east[z->idx[lo]];
 }
 
+/* The zone's abbreviation at UTC second t ("CEST", "EST", "LMT", "-03";
+ * "" for a POSIX offset such as "+05:30"), as PostgreSQL prints it in the
+ * SQL, Postgres and German DateStyles. */
+static const char *
+type_abbr(const Zone *z, int type)
+{
+	if (!z->abbrs || type >= z->ntypes || z->type_abbr[type] >= z->nabbrs)
+		return "";
+	return z->abbrs + z->type_abbr[type];
+}
+
+static const char *
+zone_abbr_at(const Zone *z, int64_t t)
+{
+	if (z->fixed)
+		return z->fixed_abbr;
+	if (z->ntimes == 0 || t < z->times[0]) {
+		if (z->ntimes == 0 && z->has_rule)
+			return z->rule.has_dst && rule_offset(&z->rule, t) == z->rule.dst_east ?
+				z->rule.dst_abbr : z->rule.std_abbr;
+		return type_abbr(z, 0);
+	}
+	if (t >= z->times[z->ntimes - 1] && z->has_rule)
+		return z->rule.has_dst && rule_offset(&z->rule, t) == z->rule.dst_east ?
+			z->rule.dst_abbr : z->rule.std_abbr;
+	int lo = 0, hi = z->ntimes - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (z->times[mid] <= t)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return type_abbr(z, z->idx[lo]);
+}
+
 /* Parse a TZif image; NULL when it is not one we understand. */
 static Zone *
 tzif_parse(const unsigned char *b, size_t n, const char *name)
@@ -392,12 +449,19 @@ tzif_parse(const unsigned char *b, size_t n, const char *name)
 			goto bad;
 	}
 	q += tc;
+	z->type_abbr = xmalloc(ty);
 	for (uint32_t i = 0; i < ty; i++, q += 6) {
 		z->type_east[i] = (int32_t)be32(q);
+		z->type_abbr[i] = q[5];
 		/* RFC 8536: -89999 .. 93599 */
 		if (z->type_east[i] < -89999 || z->type_east[i] > 93599)
 			goto bad;
 	}
+	/* q: the abbreviation characters (ch bytes), kept NUL-terminated */
+	z->abbrs = xmalloc((size_t)ch + 1);
+	memcpy(z->abbrs, q, ch);
+	z->abbrs[ch] = '\0';
+	z->nabbrs = (int)ch;
 	for (uint32_t i = 1; i < tc; i++)
 		if (z->times[i] <= z->times[i - 1])
 			goto bad;
@@ -420,6 +484,8 @@ bad:
 	free(z->times);
 	free(z->idx);
 	free(z->type_east);
+	free(z->type_abbr);
+	free(z->abbrs);
 	free(z);
 	return NULL;
 }
@@ -433,11 +499,15 @@ datetime__tzif_ok(const unsigned char *b, size_t n)
 	if (!z)
 		return false;
 	/* exercise the lookups over the whole range */
-	for (int64_t t = -INT64_C(100000000000); t < INT64_C(100000000000); t += INT64_C(7777777777))
+	for (int64_t t = -INT64_C(100000000000); t < INT64_C(100000000000); t += INT64_C(7777777777)) {
 		(void)zone_offset(z, t);
+		(void)zone_abbr_at(z, t);
+	}
 	free(z->times);
 	free(z->idx);
 	free(z->type_east);
+	free(z->type_abbr);
+	free(z->abbrs);
 	free(z);
 	return true;
 }
@@ -537,7 +607,7 @@ zone_lookup(const char *name)
 }
 
 static const Zone *
-zone_fixed(int32_t east, const char *name)
+zone_fixed(int32_t east, const char *name, const char *abbr)
 {
 	pthread_mutex_lock(&zone_lock);
 	for (Zone *z = zone_cache; z; z = z->next)
@@ -549,6 +619,7 @@ zone_fixed(int32_t east, const char *name)
 	z->fixed = true;
 	z->fixed_east = east;
 	snprintf(z->name, sizeof z->name, "%s", name);
+	snprintf(z->fixed_abbr, sizeof z->fixed_abbr, "%s", abbr);
 	z->next = zone_cache;
 	zone_cache = z;
 	pthread_mutex_unlock(&zone_lock);
@@ -646,23 +717,37 @@ int
 datetime_set_timezone(const char *name, floe_error *err)
 {
 	int sign, h, mi, sec;
+	char *end;
+	double hours = strtod(name, &end);
+
+	/* a number is hours EAST of UTC (variable.c check_timezone: SET TIME
+	 * ZONE -8, '5.5') */
+	if (end != name && *end == '\0') {
+		if (!(fabs(hours) < 16))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"TimeZone\": \"%s\"", name);
+		return datetime_set_timezone_offset((int32_t)(hours * 3600), err);
+	}
 
 	if (strcasecmp(name, "UTC") == 0 || strcasecmp(name, "GMT") == 0 ||
 	    strcasecmp(name, "Z") == 0 || strcasecmp(name, "Etc/UTC") == 0 ||
 	    strcasecmp(name, "Zulu") == 0 || strcasecmp(name, "UCT") == 0) {
-		cur_zone = zone_fixed(0, name);
+		cur_zone = zone_fixed(0, name, strcasecmp(name, "GMT") == 0 ? "GMT" : "UTC");
 		return FLOE_OK;
 	}
 	/* POSIX-style "+05:30", "UTC+3": the offset is hours WEST of UTC, as
 	 * PostgreSQL reads a string time zone setting. */
 	const char *p = name;
+	char abbr[4] = "";
 	if ((strncasecmp(p, "UTC", 3) == 0 || strncasecmp(p, "GMT", 3) == 0) &&
-	    (p[3] == '+' || p[3] == '-'))
+	    (p[3] == '+' || p[3] == '-')) {
+		snprintf(abbr, sizeof abbr, "%s", strncasecmp(p, "UTC", 3) == 0 ? "UTC" : "GMT");
 		p += 3;
+	}
 	if (parse_offset_text(p, &sign, &h, &mi, &sec) == 0) {
 		if (h > 15 || mi > 59 || sec > 59)
 			goto bad;
-		cur_zone = zone_fixed(-sign * (h * 3600 + mi * 60 + sec), name);
+		cur_zone = zone_fixed(-sign * (h * 3600 + mi * 60 + sec), name, abbr);
 		return FLOE_OK;
 	}
 	const Zone *z = zone_lookup(name);
@@ -682,16 +767,24 @@ datetime_set_timezone_offset(int32_t east_seconds, floe_error *err)
 	if (east_seconds > 15 * 3600 + 59 * 60 + 59 || east_seconds < -(15 * 3600 + 59 * 60 + 59))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "invalid value for parameter \"TimeZone\"");
-	/* PostgreSQL shows SET TIME ZONE -8 as "<-08>+08" */
+	/* PostgreSQL shows SET TIME ZONE -8 as "<-08>+08", 5.5 as
+	 * "<+05:30>-05:30" (pg_tzset_offset) */
 	int a = east_seconds < 0 ? -east_seconds : east_seconds;
-	if (a % 3600 == 0)
-		snprintf(name, sizeof name, "<%c%02d>%c%02d", east_seconds < 0 ? '-' : '+',
-			 a / 3600, east_seconds < 0 ? '+' : '-', a / 3600);
+	char hms[16];
+	if (a % 60)
+		snprintf(hms, sizeof hms, "%02d:%02d:%02d", a / 3600, a / 60 % 60, a % 60);
+	else if (a % 3600)
+		snprintf(hms, sizeof hms, "%02d:%02d", a / 3600, a / 60 % 60);
 	else
-		snprintf(name, sizeof name, "<%c%02d%02d>%c%02d:%02d",
-			 east_seconds < 0 ? '-' : '+', a / 3600, a / 60 % 60,
-			 east_seconds < 0 ? '+' : '-', a / 3600, a / 60 % 60);
-	cur_zone = zone_fixed(east_seconds, name);
+		snprintf(hms, sizeof hms, "%02d", a / 3600);
+	snprintf(name, sizeof name, "<%c%s>%c%s", east_seconds < 0 ? '-' : '+', hms,
+		 east_seconds < 0 ? '+' : '-', hms);
+	{
+		char abbr[16];
+		const char *gt = strchr(name, '>');
+		snprintf(abbr, sizeof abbr, "%.*s", (int)(gt - name - 1), name + 1);
+		cur_zone = zone_fixed(east_seconds, name, abbr);
+	}
 	return FLOE_OK;
 }
 
@@ -739,15 +832,6 @@ datetime_use_style(DatetimeStyle st)
 	cur_style = st;
 }
 
-static int
-fmt_ymd(char *buf, int64_t y, int m, int d, bool *bc)
-{
-	*bc = y <= 0;
-	if (*bc)
-		y = 1 - y;
-	return sprintf(buf, "%04lld-%02d-%02d", (long long)y, m, d);
-}
-
 /* ":SS[.ffffff]" without trailing zeros, appended at buf; returns length. */
 static int
 fmt_secs(char *buf, int64_t sec, int64_t usec)
@@ -764,6 +848,28 @@ fmt_secs(char *buf, int64_t sec, int64_t usec)
 	return n;
 }
 
+/* The date part in the thread's DateStyle (EncodeDateOnly): ISO
+ * "2024-07-08", SQL "07/08/2024" (DMY "08/07/2024"), German "08.07.2024",
+ * Postgres "07-08-2024" (DMY "08-07-2024"); *bc for years <= 0. */
+static int
+fmt_date_style(char *buf, int64_t y, int m, int d, bool *bc)
+{
+	bool dmy = cur_style.order == DATEORDER_DMY;
+	*bc = y <= 0;
+	if (*bc)
+		y = 1 - y;
+	switch (cur_style.style) {
+	case DATESTYLE_SQL:
+		return sprintf(buf, "%02d/%02d/%04lld", dmy ? d : m, dmy ? m : d, (long long)y);
+	case DATESTYLE_GERMAN:
+		return sprintf(buf, "%02d.%02d.%04lld", d, m, (long long)y);
+	case DATESTYLE_POSTGRES:
+		return sprintf(buf, "%02d-%02d-%04lld", dmy ? d : m, dmy ? m : d, (long long)y);
+	default:
+		return sprintf(buf, "%04lld-%02d-%02d", (long long)y, m, d);
+	}
+}
+
 int
 datetime_format_date(int32_t d, char *buf)
 {
@@ -775,7 +881,7 @@ datetime_format_date(int32_t d, char *buf)
 	if (d == DATE_NOBEGIN)
 		return sprintf(buf, "-infinity");
 	datetime_civil_from_days(d, &y, &m, &dd);
-	int n = fmt_ymd(buf, y, m, dd, &bc);
+	int n = fmt_date_style(buf, y, m, dd, &bc);
 	if (bc)
 		n += sprintf(buf + n, " BC");
 	return n;
@@ -803,20 +909,42 @@ fmt_offset(char *buf, int32_t east)
 	return sprintf(buf, "%c%02d", sign, h);
 }
 
+/* A local timestamp in the thread's DateStyle (EncodeDateTime).  ISO:
+ * "2024-07-08 13:04:05.25+02"; SQL, German: the date part, the time and
+ * the zone abbreviation ("07/08/2024 13:04:05 CEST"); Postgres: "Mon Jul
+ * 08 13:04:05 2024 CEST" (DMY "Mon 08 Jul ...").  abbr is NULL for
+ * timestamp without time zone; " BC" ends years <= 0. */
 static int
-fmt_ts(int64_t ts, bool with_tz, int32_t east, char *buf)
+fmt_ts(int64_t ts, bool with_tz, int32_t east, const char *abbr, char *buf)
 {
+	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+					   "Aug", "Sep", "Oct", "Nov", "Dec" };
+	static const char *const dow[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
 	int64_t days = floordiv(ts, USECS_PER_DAY);
 	int64_t tod = ts - days * USECS_PER_DAY;
 	int64_t y;
-	int m, d;
+	int m, d, n;
 	bool bc;
 	datetime_civil_from_days(days, &y, &m, &d);
-	int n = fmt_ymd(buf, y, m, d, &bc);
-	n += sprintf(buf + n, " ");
-	n += datetime_format_time(tod, buf + n);
-	if (with_tz)
-		n += fmt_offset(buf + n, east);
+	if (cur_style.style == DATESTYLE_POSTGRES) {
+		int wd = (int)(((days % 7) + 7 + 4) % 7);      /* 1970-01-01: Thursday */
+		bc = y <= 0;
+		n = cur_style.order == DATEORDER_DMY ?
+			sprintf(buf, "%s %02d %s ", dow[wd], d, mon[m - 1]) :
+			sprintf(buf, "%s %s %02d ", dow[wd], mon[m - 1], d);
+		n += datetime_format_time(tod, buf + n);
+		n += sprintf(buf + n, " %04lld", (long long)(bc ? 1 - y : y));
+	} else {
+		n = fmt_date_style(buf, y, m, d, &bc);
+		n += sprintf(buf + n, " ");
+		n += datetime_format_time(tod, buf + n);
+	}
+	if (with_tz) {
+		if (cur_style.style == DATESTYLE_ISO)
+			n += fmt_offset(buf + n, east);
+		else
+			n += snprintf(buf + n, 20, " %s", abbr ? abbr : "");
+	}
 	if (bc)
 		n += sprintf(buf + n, " BC");
 	return n;
@@ -829,7 +957,7 @@ datetime_format_timestamp(int64_t ts, char *buf)
 		return sprintf(buf, "infinity");
 	if (ts == TS_NOBEGIN)
 		return sprintf(buf, "-infinity");
-	return fmt_ts(ts, false, 0, buf);
+	return fmt_ts(ts, false, 0, NULL, buf);
 }
 
 int
@@ -843,7 +971,7 @@ datetime_format_timestamptz(int64_t ts, char *buf)
 	int64_t local;
 	if (__builtin_add_overflow(ts, (int64_t)east * USECS_PER_SEC, &local))
 		local = ts;
-	return fmt_ts(local, true, east, buf);
+	return fmt_ts(local, true, east, zone_abbr_at(session_zone, floordiv(ts, USECS_PER_SEC)), buf);
 }
 
 static int
@@ -1188,12 +1316,19 @@ decode_date_field(char *f, DtParts *p)
 		p->mon = atoi(parts[1]);
 		p->day = atoi(parts[2]);
 	} else {
-		/* MDY */
+		/* DateStyle's field order: MDY, DMY or YMD (DecodeNumber) */
 		if (strlen(parts[1]) > 9 || strlen(parts[2]) > 9)
 			return DT_BAD;
-		p->mon = atoi(parts[0]);
-		p->day = atoi(parts[1]);
-		p->year = adjust_year(strtoll(parts[2], NULL, 10), (int)strlen(parts[2]));
+		if (cur_style.order == DATEORDER_YMD) {
+			p->year = adjust_year(strtoll(parts[0], NULL, 10), (int)strlen(parts[0]));
+			p->mon = atoi(parts[1]);
+			p->day = atoi(parts[2]);
+		} else {
+			bool dmy = cur_style.order == DATEORDER_DMY;
+			p->mon = atoi(parts[dmy ? 1 : 0]);
+			p->day = atoi(parts[dmy ? 0 : 1]);
+			p->year = adjust_year(strtoll(parts[2], NULL, 10), (int)strlen(parts[2]));
+		}
 	}
 	p->has_date = true;
 	p->has_year = true;
@@ -1400,14 +1535,20 @@ decode_fields(Fields *fl, DtParts *p, bool want_date)
 		p->year = adjust_year(p->nums[yi], p->numlen[yi]);
 		p->has_date = p->has_year = true;
 	} else if (p->nnums == 3 && !p->has_date) {
-		/* "1 2 3": MDY, or YMD when the first has more than two digits */
+		/* "1 2 3": DateStyle's order (MDY, DMY, YMD), or YMD when the
+		 * first has more than two digits */
 		if (p->numlen[0] > 2) {
 			p->year = p->nums[0];
 			p->mon = p->nums[1];
 			p->day = p->nums[2];
+		} else if (cur_style.order == DATEORDER_YMD) {
+			p->year = adjust_year(p->nums[0], p->numlen[0]);
+			p->mon = p->nums[1];
+			p->day = p->nums[2];
 		} else {
-			p->mon = p->nums[0];
-			p->day = p->nums[1];
+			bool dmy = cur_style.order == DATEORDER_DMY;
+			p->mon = p->nums[dmy ? 1 : 0];
+			p->day = p->nums[dmy ? 0 : 1];
 			p->year = adjust_year(p->nums[2], p->numlen[2]);
 		}
 		p->has_date = p->has_year = true;
