@@ -3220,8 +3220,18 @@ range_off(BindCtx *b, Node *n, SqlType t, Value *out)
 	Expr *e = bind_expr(b, n);
 	bool neg;
 
-	/* in_range(): integer keys take a bigint offset, floats a double */
-	if (t.id == TYPE_INT16 || t.id == TYPE_INT32)
+	/* in_range(): integer keys take a bigint offset, floats a double,
+	 * date/timestamp(tz) an interval */
+	if (t.id == TYPE_DATE || t.id == TYPE_TIMESTAMP || t.id == TYPE_TIMESTAMPTZ) {
+		if (e && !e->unknown_literal && e->type.id != TYPE_INTERVAL) {
+			char b1[64], b2[64];
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "RANGE with offset PRECEDING/FOLLOWING is not supported for column type %s and offset type %s",
+				    func_type_name(t, b1, sizeof b1), func_type_name(e->type, b2, sizeof b2));
+			return FLOE_ERR;
+		}
+		t = type_make(TYPE_INTERVAL);
+	} else if (t.id == TYPE_INT16 || t.id == TYPE_INT32)
 		t = type_make(TYPE_INT64);
 	else if (t.id == TYPE_FLOAT32)
 		t = type_make(TYPE_FLOAT64);
@@ -3231,7 +3241,10 @@ range_off(BindCtx *b, Node *n, SqlType t, Value *out)
 		return unsupported(b, "a frame offset that is not a constant", -1);
 	TRY(expr_eval_const(e, b->arena, out, b->err));
 	neg = out->is_null ? false : t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64 ? out->u.f < 0 :
-	      t.id == TYPE_DECIMAL ? out->u.d < 0 : out->u.i < 0;
+	      t.id == TYPE_DECIMAL ? out->u.d < 0 :
+	      t.id == TYPE_INTERVAL ? ((int128)out->u.iv.months * 30 + out->u.iv.days) *
+				      (int128)86400000000LL + out->u.iv.micros < 0 :
+	      out->u.i < 0;
 	if (out->is_null) {
 		floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame starting offset must not be null");
 		return FLOE_ERR;
@@ -3253,12 +3266,15 @@ win_frame(BindCtx *b, PgQuery__WindowDef *d, const WindowSpec *sp, WindowFrame *
 	fr->end = WB_CURRENT;
 	if (!(o & 1))
 		return FLOE_OK;  /* default: RANGE UNBOUNDED PRECEDING .. CURRENT ROW */
-	if (o & FO_GROUPS)
-		return unsupported(b, "GROUPS frames", d->location);
-	if (o & FO_EXCLUDE)
-		return unsupported(b, "frame EXCLUDE", d->location);
+	if ((o & FO_GROUPS) && sp->norder == 0) {
+		floe_errorf(b->err, ERRCODE_WINDOWING_ERROR, "GROUPS mode requires an ORDER BY clause");
+		floe_error_position(b->err, bind_location(b, d->location));
+		return FLOE_ERR;
+	}
+	fr->groups = (o & FO_GROUPS) != 0;
+	fr->exclude = o & 0x8000 ? 1 : o & 0x10000 ? 2 : o & 0x20000 ? 3 : 0;
 	fr->rows = (o & FO_ROWS) != 0;
-	if (!fr->rows && (o & (FO_START_PREC | FO_END_PREC | FO_START_FOLL | FO_END_FOLL))) {
+	if (!fr->rows && !fr->groups && (o & (FO_START_PREC | FO_END_PREC | FO_START_FOLL | FO_END_FOLL))) {
 		TypeId t;
 		if (sp->norder != 1) {
 			floe_errorf(b->err, ERRCODE_WINDOWING_ERROR,
@@ -3268,7 +3284,8 @@ win_frame(BindCtx *b, PgQuery__WindowDef *d, const WindowSpec *sp, WindowFrame *
 		}
 		t = sp->order[0]->type.id;
 		if (t != TYPE_INT16 && t != TYPE_INT32 && t != TYPE_INT64 && t != TYPE_FLOAT32 &&
-		    t != TYPE_FLOAT64 && t != TYPE_DECIMAL)
+		    t != TYPE_FLOAT64 && t != TYPE_DECIMAL && t != TYPE_DATE && t != TYPE_TIMESTAMP &&
+		    t != TYPE_TIMESTAMPTZ)
 			return unsupported(b, "RANGE with offset PRECEDING/FOLLOWING on this type",
 					   d->location);
 		fr->range_off = true;
@@ -3283,9 +3300,9 @@ win_frame(BindCtx *b, PgQuery__WindowDef *d, const WindowSpec *sp, WindowFrame *
 	fr->end = o & FO_END_UNB_FOLL ? WB_UNBOUNDED_FOLLOWING : o & FO_END_CUR ? WB_CURRENT :
 		  o & FO_END_PREC ? WB_PRECEDING : o & FO_END_FOLL ? WB_FOLLOWING :
 		  WB_UNBOUNDED_PRECEDING;
-	if (fr->rows && (o & (FO_START_PREC | FO_START_FOLL)))
+	if ((fr->rows || fr->groups) && (o & (FO_START_PREC | FO_START_FOLL)))
 		TRY(frame_off(b, d->start_offset, &fr->start_off));
-	if (fr->rows && (o & (FO_END_PREC | FO_END_FOLL)))
+	if ((fr->rows || fr->groups) && (o & (FO_END_PREC | FO_END_FOLL)))
 		TRY(frame_off(b, d->end_offset, &fr->end_off));
 	return FLOE_OK;
 }
@@ -3478,7 +3495,8 @@ same_call(const WindowCall *x, const WindowCall *y)
 	if (x->kind != y->kind || x->spec != y->spec || x->agg != y->agg ||
 	    !same_arg(x->arg, y->arg) || !same_arg(x->arg2, y->arg2) || !same_arg(x->arg3, y->arg3) ||
 	    a->rows != c->rows || a->start != c->start || a->end != c->end ||
-	    a->start_off != c->start_off || a->end_off != c->end_off || a->range_off != c->range_off)
+	    a->start_off != c->start_off || a->end_off != c->end_off || a->range_off != c->range_off ||
+	    a->groups != c->groups || a->exclude != c->exclude)
 		return false;
 	/* RANGE offsets: distinct calls unless both offsets are absent */
 	return !a->range_off;
