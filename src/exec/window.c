@@ -17,10 +17,17 @@
  * a result Vector.  next() emits the rows in the order of the last spec's
  * permutation (as PostgreSQL emits the last window's sort order).
  *
- * Frames: ROWS or RANGE, bounds UNBOUNDED PRECEDING/FOLLOWING, CURRENT
- * ROW (RANGE: the row's first/last peer) and n PRECEDING/FOLLOWING (ROWS:
- * n rows; RANGE: the rows whose one ORDER BY key is within n of the
- * row's, found by binary search; a NULL key's frame is its NULL peers).  Aggregates whose frame
+ * Frames: ROWS, RANGE or GROUPS, bounds UNBOUNDED PRECEDING/FOLLOWING,
+ * CURRENT ROW (RANGE, GROUPS: the row's first/last peer) and n
+ * PRECEDING/FOLLOWING (ROWS: n rows; GROUPS: n peer groups, by the peer
+ * group numbers compute_spec gives each partition; RANGE: the rows whose
+ * one ORDER BY key is within n of the row's, found by binary search —
+ * date/timestamp(tz) keys with an interval n: key -/+ n as PostgreSQL's
+ * in_range adds it, months first; a NULL key's frame is its NULL peers).
+ * EXCLUDE CURRENT ROW / GROUP / TIES removes the row, its peers, or its
+ * peers but itself from the frame, which becomes up to three ascending
+ * segments (frame_segs); aggregates then add the segments afresh per row,
+ * first/last/nth_value index into them.  Aggregates whose frame
  * starts at UNBOUNDED PRECEDING run incrementally (the frame end never
  * moves back, so each row is added once: O(n) for the default frame);
  * so do count/min/max and exact sum/avg whose frame ends at UNBOUNDED
@@ -48,6 +55,7 @@
 #include "exec/exec.h"
 #include "exec/spill.h"
 #include "func/func.h"
+#include "types/datetime.h"
 
 int sort_compare_values(const void *a, const void *b, SqlType t);
 
@@ -70,6 +78,10 @@ typedef struct WindowOp {
 	void **call_state;         /* [ncalls] aggregate state blocks */
 	uint32_t *perm;            /* emission order */
 	uint32_t emit_pos;
+	/* GROUPS frames, for the partition being computed: grp[pos] = the peer
+	 * group number (0-based within the partition) of position pos;
+	 * gpos[ps + g] = the first position of group g; ngrp groups */
+	uint32_t *grp, *gpos, ngrp;
 } WindowOp;
 
 typedef struct SortCtx {
@@ -222,6 +234,8 @@ key_num(const Vector *kv, uint32_t row, double *f, int128 *d)
 	vector_get_value(kv, row, &v);
 	if (v.type.id == TYPE_FLOAT32 || v.type.id == TYPE_FLOAT64)
 		*f = v.u.f;
+	else if (v.type.id == TYPE_DATE)      /* as a timestamp: in_range(date, interval) */
+		*d = (int128)v.u.i * 86400000000LL;
 	else if (v.type.id == TYPE_DECIMAL)
 		*d = v.u.d;
 	else
@@ -259,7 +273,17 @@ range_bound(WindowOp *w, int s, const uint32_t *perm, int64_t i, int64_t ps, int
 	int64_t lo = ps, hi = pe;
 
 	key_num(kv, perm[i], &tf, &td);
-	if (isf)
+	if (off->type.id == TYPE_INTERVAL) {
+		/* key -/+ interval as a timestamp; out of range: beyond every key */
+		Interval iv = off->u.iv;
+		int64_t t;
+		floe_error e;
+		if ((minus && datetime_interval_neg(iv, &iv, &e) != FLOE_OK) ||
+		    datetime_add_interval((int64_t)td, iv, kv->type.id == TYPE_TIMESTAMPTZ, &t, &e) != FLOE_OK)
+			td = minus ? -((int128)1 << 100) : ((int128)1 << 100);
+		else
+			td = t;
+	} else if (isf)
 		tf = minus ? tf - off->u.f : tf + off->u.f;
 	else {
 		int128 o = off->type.id == TYPE_DECIMAL ? off->u.d : off->u.i, lim = 1;
@@ -302,7 +326,10 @@ frame_of(WindowOp *w, const WindowCall *call, const uint32_t *perm, int64_t i, i
 	case WB_PRECEDING: case WB_FOLLOWING:
 		if (f->rows)
 			*fs = f->start == WB_PRECEDING ? i - f->start_off : i + f->start_off;
-		else if (key_null)
+		else if (f->groups) {
+			int64_t g = (int64_t)w->grp[i] + (f->start == WB_PRECEDING ? -f->start_off : f->start_off);
+			*fs = g < 0 ? ps : g >= (int64_t)w->ngrp ? pe : (int64_t)w->gpos[ps + g];
+		} else if (key_null)
 			*fs = peer_start[i];
 		else
 			*fs = range_bound(w, call->spec, perm, i, ps, pe, &f->start_val,
@@ -316,7 +343,11 @@ frame_of(WindowOp *w, const WindowCall *call, const uint32_t *perm, int64_t i, i
 	case WB_PRECEDING: case WB_FOLLOWING:
 		if (f->rows)
 			*fe = f->end == WB_PRECEDING ? i - f->end_off : i + f->end_off;
-		else if (key_null)
+		else if (f->groups) {
+			int64_t g = (int64_t)w->grp[i] + (f->end == WB_PRECEDING ? -f->end_off : f->end_off);
+			*fe = g < 0 ? ps - 1 : g >= (int64_t)w->ngrp - 1 ? pe - 1 :
+			      (int64_t)w->gpos[ps + g + 1] - 1;
+		} else if (key_null)
 			*fe = (int64_t)peer_end[i] - 1;
 		else
 			*fe = range_bound(w, call->spec, perm, i, ps, pe, &f->end_val,
@@ -328,6 +359,71 @@ frame_of(WindowOp *w, const WindowCall *call, const uint32_t *perm, int64_t i, i
 		*fs = ps;
 	if (*fe > pe - 1)
 		*fe = pe - 1;
+}
+
+/* The frame [fs, fe] of position i minus its EXCLUDE rows, as up to three
+ * ascending segments [seg[k][0], seg[k][1]] (inclusive); returns how many. */
+static int
+frame_segs(const WindowCall *call, int64_t i, int64_t fs, int64_t fe, const uint32_t *peer_start,
+	   const uint32_t *peer_end, int64_t seg[3][2])
+{
+	int64_t xs, xe;     /* excluded positions [xs, xe) */
+	int n = 0;
+
+	if (fs > fe)
+		return 0;
+	if (call->frame.exclude == 0) {
+		seg[0][0] = fs;
+		seg[0][1] = fe;
+		return 1;
+	}
+	if (call->frame.exclude == 1) {
+		xs = i;
+		xe = i + 1;
+	} else {
+		xs = peer_start[i];
+		xe = peer_end[i];
+	}
+	if (fs <= (xs - 1 < fe ? xs - 1 : fe)) {
+		seg[n][0] = fs;
+		seg[n][1] = xs - 1 < fe ? xs - 1 : fe;
+		n++;
+	}
+	if (call->frame.exclude == 3 && i >= fs && i <= fe) {
+		seg[n][0] = seg[n][1] = i;
+		n++;
+	}
+	if ((xe > fs ? xe : fs) <= fe) {
+		seg[n][0] = xe > fs ? xe : fs;
+		seg[n][1] = fe;
+		n++;
+	}
+	return n;
+}
+
+/* Position k (0-based; negative: from the end, -1 the last) of the
+ * segments, or -1 when there is none. */
+static int64_t
+seg_pick(int64_t seg[3][2], int nseg, int64_t k)
+{
+	int j;
+
+	if (k < 0) {
+		for (j = nseg - 1; j >= 0; j--) {
+			int64_t len = seg[j][1] - seg[j][0] + 1;
+			if (-k <= len)
+				return seg[j][1] + k + 1;
+			k += len;
+		}
+		return -1;
+	}
+	for (j = 0; j < nseg; j++) {
+		int64_t len = seg[j][1] - seg[j][0] + 1;
+		if (k < len)
+			return seg[j][0] + k;
+		k -= len;
+	}
+	return -1;
 }
 
 /* Does the aggregate's result not depend on the order rows are added in?
@@ -393,7 +489,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 		void *state = w->call_state[ci];
 		int argc = call->arg ? w->call_arg[ci] : -1;
 
-		if (call->frame.start == WB_UNBOUNDED_PRECEDING) {
+		if (call->frame.start == WB_UNBOUNDED_PRECEDING && !call->frame.exclude) {
 			int64_t added = ps;
 			call->agg->init(state);
 			for (i = ps; i < pe; i++) {
@@ -404,7 +500,8 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 				}
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
 			}
-		} else if (call->frame.end == WB_UNBOUNDED_FOLLOWING && order_free(call)) {
+		} else if (call->frame.end == WB_UNBOUNDED_FOLLOWING && order_free(call) &&
+			   !call->frame.exclude) {
 			/* frame [fs, end]: backwards, fs never moves forward */
 			int64_t added = pe;
 			call->agg->init(state);
@@ -418,10 +515,14 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 			}
 		} else {
 			for (i = ps; i < pe; i++) {
+				int64_t seg[3][2];
+				int nseg, k;
 				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
+				nseg = frame_segs(call, i, fs, fe, peer_start, peer_end, seg);
 				call->agg->init(state);
-				if (fs <= fe)
-					TRY(agg_add(w, call, argc, perm, fs, fe + 1, state, states, &fctx));
+				for (k = 0; k < nseg; k++)
+					TRY(agg_add(w, call, argc, perm, seg[k][0], seg[k][1] + 1, state, states,
+						    &fctx));
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
 			}
 		}
@@ -488,12 +589,15 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 		}
 		case WIN_FIRST_VALUE:
 		case WIN_LAST_VALUE:
-		case WIN_NTH_VALUE:
+		case WIN_NTH_VALUE: {
+			int64_t seg[3][2];
+			int nseg;
 			frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
+			nseg = frame_segs(call, i, fs, fe, peer_start, peer_end, seg);
 			if (call->kind == WIN_FIRST_VALUE)
-				r = fs;
+				r = seg_pick(seg, nseg, 0);
 			else if (call->kind == WIN_LAST_VALUE)
-				r = fe;
+				r = seg_pick(seg, nseg, -1);
 			else {
 				int64_t nth;
 				if (!int_at(arg2, row, &nth)) {
@@ -505,13 +609,14 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 						    "argument of nth_value must be greater than zero");
 					return FLOE_ERR;
 				}
-				r = fs + nth - 1;
+				r = seg_pick(seg, nseg, nth - 1);
 			}
-			if (fs > fe || r < fs || r > fe)
+			if (r < 0)
 				vector_set_null(res, row);
 			else
 				copy_cell(res, row, arg, perm[r]);
 			continue;
+		}
 		default:
 			break;
 		}
@@ -529,6 +634,8 @@ compute_spec(WindowOp *w, int s, uint32_t *perm)
 	SortCtx sc = { w, &w->specs[s], s };
 	int c;
 
+	w->grp = arena_alloc(w->store, sizeof(uint32_t) * (n ? n : 1));
+	w->gpos = arena_alloc(w->store, sizeof(uint32_t) * (n ? n : 1));
 	for (i = 0; i < n; i++)
 		perm[i] = i;
 	if (n > 1 && (w->specs[s].npart || w->specs[s].norder))
@@ -552,6 +659,12 @@ compute_spec(WindowOp *w, int s, uint32_t *perm)
 		}
 		for (j = gs; j < pe; j++)
 			peer_end[j] = pe;
+		w->ngrp = 0;
+		for (j = ps; j < pe; j++) {
+			if (peer_start[j] == j)
+				w->gpos[ps + w->ngrp++] = j;
+			w->grp[j] = w->ngrp - 1;
+		}
 		for (c = 0; c < w->ncalls; c++)
 			if (w->calls[c].spec == s)
 				TRY(compute_call(w, c, perm, ps, pe, peer_start, peer_end));
