@@ -11,6 +11,10 @@
  *                                       upper bound (int2vector: from 0),
  *                                       descending when reverse; a NULL
  *                                       or empty array or another dim: none
+ *   information_schema._pg_expandarray(arr)   rows (x, n): each element and
+ *                                       its position from 1 — a ROWS FROM of
+ *                                       unnest and kind 3 (1 .. n); in a
+ *                                       SELECT list only as (...).x / (...).n
  *
  * and ROWS FROM (f1(...), f2(...), ...) — also what a SELECT list with
  * several set-returning functions becomes (select.c): the functions run in
@@ -26,7 +30,8 @@
  *
  * INTERFACE ROUTINES
  *   srf_new(ctx, kind, type, args, nargs)   kind 0 unnest, 1 regexp_matches,
- *                                          2 generate_subscripts (declared
+ *                                          2 generate_subscripts, 3 the
+ *                                          positions 1..n of an array (declared
  *                                          in select.c, its caller)
  *   srf_zip_new(ctx, n, inputs)             ROWS FROM: the inputs' columns
  *                                          side by side, in lockstep
@@ -39,7 +44,7 @@
 #include "func/func.h"
 #include "types/array.h"
 
-enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2 };
+enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2, SRF_ORDINAL = 3 };
 
 /* func_regex.c: every match of pattern in s as a text[] value */
 int func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
@@ -91,12 +96,12 @@ srf_open(Operator *op)
 			return FLOE_OK;
 		return array_decode(&v[0].u.s, v[0].type, s->mem, &s->vals, &s->n, op->ctx->err);
 	}
-	if (s->kind == SRF_SUBSCRIPTS) {
+	if (s->kind == SRF_SUBSCRIPTS || s->kind == SRF_ORDINAL) {
 		uint32_t n;
 		Value *vals;
-		int lb = array_lower_bound(v[0].type);
-		if (v[0].is_null || v[1].is_null || v[1].u.i != 1 ||
-		    (s->nargs == 3 && v[2].is_null))
+		int lb = s->kind == SRF_ORDINAL ? 1 : array_lower_bound(v[0].type);
+		if (v[0].is_null || (s->kind == SRF_SUBSCRIPTS && (v[1].is_null || v[1].u.i != 1 ||
+		    (s->nargs == 3 && v[2].is_null))))
 			return FLOE_OK;
 		TRY(array_decode(&v[0].u.s, v[0].type, s->mem, &vals, &n, op->ctx->err));
 		s->n = n;
@@ -135,7 +140,7 @@ srf_next(Operator *op, Batch **out)
 			Value e;
 			TRY(array_elem_value(&s->vals[s->at], op->types[0], &e, op->ctx->err));
 			vector_set_value(&b->cols[0], n, &e);
-		} else if (s->kind == SRF_SUBSCRIPTS) {
+		} else if (s->kind == SRF_SUBSCRIPTS || s->kind == SRF_ORDINAL) {
 			((int32_t *)b->cols[0].data)[n] = s->first + s->step * (int32_t)s->at;
 		} else {
 			vector_set_string(&b->cols[0], n, strview_data(&s->rows[s->at]), s->rows[s->at].len);

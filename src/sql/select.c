@@ -1052,10 +1052,37 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 	   const char *name, Source *src)
 {
 	bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
+	bool ordinal = !strcmp(name, "__floe_expandarray_n");
 	Expr *args[3];
 	SqlType t;
 	size_t i;
 
+	if (ordinal) {
+		/* _pg_expandarray's n: the positions 1 .. cardinality */
+		if (f->n_args != 1 || !(args[0] = bind_expr(b, f->args[0])))
+			return f->n_args != 1 ? floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+							    "function _pg_expandarray with %zu arguments does not exist",
+							    f->n_args) : FLOE_ERR;
+		if (args[0]->type.id != TYPE_ARRAY) {
+			char b0[64];
+			floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+				    "function information_schema._pg_expandarray(%s) does not exist",
+				    func_type_name(args[0]->type, b0, sizeof b0));
+			floe_error_position(b->err, bind_location(b, f->location));
+			return FLOE_ERR;
+		}
+		t = type_make(TYPE_INT32);
+		src->op = srf_new(ctx, 3, t, args, 1);
+		src->op->label = "Function Scan on _pg_expandarray";
+		src->scope.ncols = 1;
+		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
+		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
+		src->scope.names[0] = "n";
+		src->scope.types[0] = t;
+		src->scope.relname = "_pg_expandarray";
+		apply_alias(b, src, rf->alias);
+		return FLOE_OK;
+	}
 	if (subs) {
 		/* generate_subscripts(anyarray, int [, bool]) -> int */
 		char b0[64], b1[64], b2[64];
@@ -1191,8 +1218,50 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
 	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches") ||
-	    !strcmp(name, "generate_subscripts"))
+	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n"))
 		return source_srf(b, ctx, rf, f, name, src);
+	if (!strcmp(name, "_pg_expandarray")) {
+		/* information_schema._pg_expandarray(arr): (x, n) = ROWS FROM
+		 * (unnest(arr), positions 1..n) */
+		PgQuery__RangeFunction two = *rf;
+		Node *lists[2];
+		int k;
+		for (k = 0; k < 2; k++) {
+			Node *call = ARENA_NEW(b->arena, Node);
+			PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
+			*fc = *f;
+			fc->n_funcname = 1;
+			fc->funcname = ARENA_ARRAY(b->arena, Node *, 1);
+			fc->funcname[0] = ARENA_NEW(b->arena, Node);
+			pg_query__node__init(fc->funcname[0]);
+			fc->funcname[0]->node_case = PG_QUERY__NODE__NODE_STRING;
+			fc->funcname[0]->string = ARENA_NEW(b->arena, PgQuery__String);
+			pg_query__string__init(fc->funcname[0]->string);
+			fc->funcname[0]->string->sval = k ? "__floe_expandarray_n" : "unnest";
+			pg_query__node__init(call);
+			call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+			call->func_call = fc;
+			lists[k] = ARENA_NEW(b->arena, Node);
+			pg_query__node__init(lists[k]);
+			lists[k]->node_case = PG_QUERY__NODE__NODE_LIST;
+			lists[k]->list = ARENA_NEW(b->arena, PgQuery__List);
+			pg_query__list__init(lists[k]->list);
+			lists[k]->list->n_items = 1;
+			lists[k]->list->items = ARENA_ARRAY(b->arena, Node *, 1);
+			lists[k]->list->items[0] = call;
+		}
+		two.n_functions = 2;
+		two.functions = ARENA_ARRAY(b->arena, Node *, 2);
+		two.functions[0] = lists[0];
+		two.functions[1] = lists[1];
+		two.alias = NULL;
+		TRY(source_function(b, ctx, &two, src));
+		src->scope.names[0] = "x";
+		src->scope.names[1] = "n";
+		src->scope.relname = "_pg_expandarray";
+		apply_alias(b, src, rf->alias);
+		return FLOE_OK;
+	}
 	if (!strcmp(name, "generate_series")) {
 		Expr *args[3], *deferred[3] = { NULL, NULL, NULL };
 		SqlType t;
@@ -4095,6 +4164,24 @@ srf_name(const char *n)
 
 static int srf_find(const ProtobufCMessage *m, void *arg);
 
+/* (information_schema._pg_expandarray(a)).x or .n (pgjdbc's getIndexInfo):
+ * the field's name, else NULL */
+static const char *
+srf_expand_field(const Node *n)
+{
+	const PgQuery__AIndirection *ind = n->a_indirection;
+	const PgQuery__FuncCall *f;
+	const char *fld;
+	if (!ind->arg || ind->arg->node_case != PG_QUERY__NODE__NODE_FUNC_CALL ||
+	    ind->n_indirection != 1 || ind->indirection[0]->node_case != PG_QUERY__NODE__NODE_STRING)
+		return NULL;
+	f = ind->arg->func_call;
+	if (strcmp(f->funcname[f->n_funcname - 1]->string->sval, "_pg_expandarray") || f->n_args != 1)
+		return NULL;
+	fld = ind->indirection[0]->string->sval;
+	return !strcmp(fld, "x") || !strcmp(fld, "n") ? fld : NULL;
+}
+
 /* walk m's children with sf->inside = what (PostgreSQL's context) */
 static int
 srf_find_in(const ProtobufCMessage *m, SrfFind *sf, const char *what)
@@ -4118,6 +4205,23 @@ srf_find(const ProtobufCMessage *m, void *arg)
 		Node *n = (Node *)m;
 		if (n->node_case == PG_QUERY__NODE__NODE_SUB_LINK)
 			return 0;
+		if (n->node_case == PG_QUERY__NODE__NODE_A_INDIRECTION && srf_expand_field(n)) {
+			/* (information_schema._pg_expandarray(a)).x / .n: an SRF
+			 * of one column (srf_targets) */
+			SrfFind in = *sf;
+			if (sf->inside || sf->count == SRF_MAX) {
+				sf->nested = true;
+				return 0;
+			}
+			sf->found[sf->count++] = n;
+			in.count = 0;
+			in.inside = NULL;
+			if (sql_children(&n->a_indirection->arg->func_call->base, srf_find, &in))
+				return 1;
+			if (in.count)
+				sf->nested = true;
+			return 0;
+		}
 		if (n->node_case == PG_QUERY__NODE__NODE_CASE_EXPR)
 			return srf_find_in(m, sf, "CASE");
 		if (n->node_case == PG_QUERY__NODE__NODE_COALESCE_EXPR)
@@ -4208,11 +4312,30 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	rf->alias->n_colnames = (size_t)n;
 	rf->alias->colnames = ARENA_ARRAY(b->arena, Node *, n);
 	for (k = 0; k < n; k++) {
-		PgQuery__FuncCall *f = sf.found[k]->func_call;
-		const char *nm = f->funcname[f->n_funcname - 1]->string->sval;
+		bool field = sf.found[k]->node_case == PG_QUERY__NODE__NODE_A_INDIRECTION;
+		PgQuery__FuncCall *f = field ? sf.found[k]->a_indirection->arg->func_call :
+				       sf.found[k]->func_call;
+		const char *nm = field ? srf_expand_field(sf.found[k]) :
+				 f->funcname[f->n_funcname - 1]->string->sval;
 		const char *col = n == 1 ? nm : arena_sprintf(b->arena, "s%d", k + 1);
 		Node *call = ARENA_NEW(b->arena, Node), *ref, *lst;
 		*call = *sf.found[k];
+		if (field) {
+			/* (_pg_expandarray(a)).x = unnest(a); .n = its positions */
+			PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
+			*fc = *f;
+			fc->n_funcname = 1;
+			fc->funcname = ARENA_ARRAY(b->arena, Node *, 1);
+			fc->funcname[0] = ARENA_NEW(b->arena, Node);
+			pg_query__node__init(fc->funcname[0]);
+			fc->funcname[0]->node_case = PG_QUERY__NODE__NODE_STRING;
+			fc->funcname[0]->string = ARENA_NEW(b->arena, PgQuery__String);
+			pg_query__string__init(fc->funcname[0]->string);
+			fc->funcname[0]->string->sval = nm[0] == 'x' ? "unnest" : "__floe_expandarray_n";
+			pg_query__node__init(call);
+			call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+			call->func_call = fc;
+		}
 		lst = ARENA_NEW(b->arena, Node);
 		pg_query__node__init(lst);
 		lst->node_case = PG_QUERY__NODE__NODE_LIST;

@@ -1,6 +1,8 @@
 // IntrospectJdbc.java — pgjdbc's DatabaseMetaData against floe serve and
 // PostgreSQL 15: the same tables are created in schema "intro", then
-// getSchemas, getTables, getColumns and ResultSetMetaData are
+// getSchemas, getTables, getColumns, getIndexInfo (primary keys of one and
+// two columns, in key order: (_pg_expandarray(indkey)).n, indoption[n - 1])
+// and ResultSetMetaData are
 // printed one line per row; tests/suites/introspect.sh compares the two
 // outputs (they must be identical).
 //
@@ -30,6 +32,8 @@ public class IntrospectJdbc {
 					+ "age integer, score numeric(8,3), ratio double precision, r4 real, s smallint, born date, "
 					+ "seen timestamp, seen_tz timestamptz, t time, ok boolean, raw bytea, u uuid)");
 				st.execute("CREATE TABLE intro.tags (tag text NOT NULL, n integer)");
+				st.execute("CREATE TABLE intro.keyed (a integer, b integer, c text, PRIMARY KEY (b, a))");
+				st.execute("CREATE TABLE intro.single (id bigint PRIMARY KEY, v text)");
 			}
 			DatabaseMetaData md = c.getMetaData();
 			line(out, "product", md.getDatabaseProductName(), md.getDatabaseMajorVersion());
@@ -48,6 +52,15 @@ public class IntrospectJdbc {
 					     rs.getInt("DATA_TYPE"), rs.getString("TYPE_NAME"), rs.getInt("COLUMN_SIZE"),
 					     rs.getInt("DECIMAL_DIGITS"), rs.getInt("NULLABLE"), rs.getString("IS_NULLABLE"),
 					     rs.getInt("ORDINAL_POSITION"), rs.getString("IS_AUTOINCREMENT"));
+			}
+			for (String t : new String[] { "keyed", "single", "tags" }) {
+				try (ResultSet rs = md.getIndexInfo(null, "intro", t, false, false)) {
+					while (rs.next())
+						line(out, "index", rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"),
+						     rs.getBoolean("NON_UNIQUE"), rs.getString("INDEX_NAME"), rs.getShort("TYPE"),
+						     rs.getShort("ORDINAL_POSITION"), rs.getString("COLUMN_NAME"),
+						     rs.getString("ASC_OR_DESC"), rs.getString("FILTER_CONDITION"));
+				}
 			}
 			try (Statement st = c.createStatement();
 			     ResultSet rs = st.executeQuery("SELECT * FROM intro.people")) {

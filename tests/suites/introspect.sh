@@ -4,10 +4,11 @@
 # and a throwaway PostgreSQL 15 (scripts/pg-test-server.sh); each client's
 # output on floe must equal its output on PostgreSQL:
 #
-#   - psql: \dt, \dn, \l, \d table, \du, \dT, \df, \dx (unaligned; role and
-#     database names masked), over the same schema and tables in both
+#   - psql: \dt, \dn, \l, \d table (with its "Indexes:" primary key), \di,
+#     \d index, \du, \dT, \df, \dx (unaligned; role and database names
+#     masked), over the same schema and tables in both
 #   - JDBC (pgjdbc, tests/server/IntrospectJdbc.java): DatabaseMetaData
-#     getSchemas / getTables / getColumns, ResultSetMetaData
+#     getSchemas / getTables / getColumns / getIndexInfo, ResultSetMetaData
 #   - psycopg 3 (tests/server/introspect_psycopg.py): cursor.description and
 #     loaded Python values of every type, text and binary; TypeInfo.fetch
 #   - SQLAlchemy 1.4's PostgreSQL dialect (tests/server/introspect_sqlalchemy.py):
@@ -99,9 +100,11 @@ run_psql() {   # conninfo out
 	"${p[@]}" -q -c "CREATE SCHEMA intro_psql" \
 		-c "CREATE TABLE intro_psql.b (x integer NOT NULL, y varchar(5), z numeric(9,3), w timestamptz, v text, u boolean, d date, f double precision, c char(3), i bigint)" \
 		-c "CREATE TABLE intro_psql.a (t text)" \
-		-c "CREATE TABLE intro_psql.k (id bigint PRIMARY KEY, name text NOT NULL, n integer)" >/dev/null 2>&1
+		-c "CREATE TABLE intro_psql.k (id bigint PRIMARY KEY, name text NOT NULL, n integer)" \
+		-c "CREATE TABLE intro_psql.k2 (a integer, b integer, c text, PRIMARY KEY (b, a))" >/dev/null 2>&1
 	for c in '\dt intro_psql.*' '\dt intro_psql.a' '\dn intro_psql' '\l :DBNAME' '\dt intro_psql.nothing' \
-		'\d intro_psql.b' '\d intro_psql.k' '\d intro_psql.*' '\du' '\dT' '\df intro_psql.*' '\dx intro_none'; do
+		'\d intro_psql.b' '\d intro_psql.k' '\d intro_psql.k2' '\di intro_psql.*' '\d intro_psql.k2_pkey' \
+		'\d intro_psql.*' '\du' '\dT' '\df intro_psql.*' '\dx intro_none'; do
 		echo "=== $c"
 		"${p[@]}" -c "$c" 2>&1
 	done | sed -E 's/\b(floe|postgres|tester|pg_database_owner)\b/X/g' >"$2"
