@@ -2316,20 +2316,74 @@ bind_corr_sublink(BindCtx *b, PgQuery__SubLink *sl, bool *handled)
 	}
 }
 
+/* The parameters of a subplan bound inside another subplan: b's own
+ * columns, then the columns b itself reads as parameters (b->corr_scope,
+ * whose values b's plan has in its params), so a subquery can read its
+ * grand-parent's columns (and, recursively, any enclosing level's).  As in
+ * PostgreSQL the nearest level wins: an appended column is hidden from
+ * unqualified references when b has a column of that name, and loses its
+ * relation name when b has a relation of that name.  Returns how many of
+ * the columns are b's own. */
+static int
+subplan_scope(BindCtx *b, Scope *outer)
+{
+	const Scope *own = b->scope, *up = b->corr_scope;
+	int n2 = own->ncols, nu, n, i, j;
+
+	*outer = *own;
+	if (!up || b->corr_base != EXPR_PARAM_BASE || !up->param_used || up->ncols == 0)
+		return n2;
+	nu = up->ncols;
+	n = n2 + nu;
+	outer->ncols = n;
+	outer->names = ARENA_ARRAY(b->arena, char *, n);
+	outer->types = ARENA_ARRAY(b->arena, SqlType, n);
+	outer->relnames = ARENA_ARRAY(b->arena, char *, n);
+	outer->hidden = ARENA_ARRAY(b->arena, bool, n);
+	outer->nested = NULL;
+	if (own->nested || up->nested) {
+		outer->nested = ARENA_ARRAY(b->arena, char *, n);
+		memset(outer->nested, 0, sizeof(char *) * (size_t)n);
+	}
+	for (i = 0; i < n; i++) {
+		const Scope *s = i < n2 ? own : up;
+		int k = i < n2 ? i : i - n2;
+		outer->names[i] = s->names[k];
+		outer->types[i] = s->types[k];
+		outer->relnames[i] = (char *)scope_relname(s, k);
+		outer->hidden[i] = s->hidden ? s->hidden[k] : false;
+		if (outer->nested && s->nested)
+			outer->nested[i] = s->nested[k];
+		if (i < n2)
+			continue;
+		for (j = 0; j < n2; j++) {
+			const char *r = scope_relname(own, j);
+			if (!(own->hidden && own->hidden[j]) && !strcmp(own->names[j], outer->names[i]))
+				outer->hidden[i] = true;
+			if (r && outer->relnames[i] && !strcmp(r, outer->relnames[i]))
+				outer->relnames[i] = NULL;
+		}
+	}
+	return n2;
+}
+
 /* A correlated subquery the planner could not turn into a join, run per
  * outer row (exec/subplan.c): planned once with the columns of b->scope it
  * reads as parameters; the EXPR_SUBPLAN's args are those columns, then x
- * (the left operand of IN / op ANY / op ALL, else NULL). */
+ * (the left operand of IN / op ANY / op ALL, else NULL).  Inside another
+ * subplan, the enclosing levels' columns are parameters too
+ * (subplan_scope): such an arg is b's own parameter, which b's subplan is
+ * told to pass down (param_used). */
 static Expr *
 bind_subplan(BindCtx *b, PgQuery__SubLink *sl, Expr *x, const char *op)
 {
-	Scope outer = *b->scope;
+	Scope outer;
 	SelectPlan p;
 	ExecCtx *rctx;
 	SubPlan *sp = ARENA_NEW(b->arena, SubPlan);
 	SqlType type = type_make(TYPE_BOOL);
 	Expr *e;
-	int i, np = 0;
+	int i, np = 0, nown = subplan_scope(b, &outer);
 
 	outer.param_used = ARENA_ARRAY(b->arena, bool, outer.ncols + 1);
 	memset(outer.param_used, 0, sizeof(bool) * (size_t)(outer.ncols + 1));
@@ -2381,7 +2435,13 @@ bind_subplan(BindCtx *b, PgQuery__SubLink *sl, Expr *x, const char *op)
 	for (i = 0, np = 0; i < outer.ncols; i++)
 		if (outer.param_used[i]) {
 			sp->param_idx[np] = i;
-			e->args[np++] = expr_colref(b->arena, i, outer.types[i]);
+			if (i < nown) {
+				e->args[np++] = expr_colref(b->arena, i, outer.types[i]);
+			} else {
+				e->args[np++] = expr_colref(b->arena, EXPR_PARAM_BASE + (i - nown),
+							    outer.types[i]);
+				b->corr_scope->param_used[i - nown] = true;
+			}
 		}
 	if (x)
 		e->args[np] = x;
@@ -2787,6 +2847,24 @@ bind_expr(BindCtx *b, Node *n)
 				return NULL;
 			if (base->type.id == TYPE_ARRAY)
 				return bind_subscript(b, base, ind);
+		}
+		if (ind->n_indirection == 1 &&
+		    ind->indirection[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+			/* (r).x / (r).n of _pg_expandarray's records: r[1] / r[2]
+			 * (array.h ARRAY_RECORD, select.c) */
+			const char *fld = str_of(ind->indirection[0]);
+			Value k;
+			if (!(base = bind_expr(b, ind->arg)))
+				return NULL;
+			if (base->type.id == TYPE_ARRAY && base->type.vector == ARRAY_RECORD && fld &&
+			    (!strcmp(fld, "x") || !strcmp(fld, "n"))) {
+				Expr *r;
+				k = value_int(TYPE_INT32, fld[0] == 'x' ? 1 : 2);
+				args[0] = base;
+				args[1] = expr_const(b->arena, &k);
+				r = bind_call(b, "floe_array_subscript", args, 2, -1);
+				return r && fld[0] == 'n' ? bind_coerce(b, r, type_make(TYPE_INT32), 0, NULL) : r;
+			}
 		}
 		if (ind->n_indirection != 1 ||
 		    ind->indirection[0]->node_case != PG_QUERY__NODE__NODE_A_INDICES ||
