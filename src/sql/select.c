@@ -3465,8 +3465,10 @@ win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
 	if (f->agg_distinct)
 		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "DISTINCT is not implemented for window functions"), win_fail(b, f->location), FLOE_ERR;
-	if (f->agg_filter || f->n_agg_order || f->agg_within_group)
-		return unsupported(b, "FILTER or ORDER BY in window aggregates", f->location), FLOE_ERR;
+	if (f->n_agg_order || f->agg_within_group)
+		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "aggregate ORDER BY is not implemented for window functions"),
+		       win_fail(b, f->location), FLOE_ERR;
 	if (n > 3)
 		return unsupported(b, "window functions with more than three arguments", f->location), FLOE_ERR;
 	for (i = 0; i < (size_t)n; i++) {
@@ -3479,6 +3481,10 @@ win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
 		if (!strcmp(win_funcs[i].name, name))
 			break;
 	if (i < nw && !f->agg_star) {
+		if (f->agg_filter)
+			return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "FILTER is not implemented for non-aggregate window functions"),
+			       win_fail(b, f->location), FLOE_ERR;
 		if (n < win_funcs[i].minargs || n > win_funcs[i].maxargs) {
 			floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s(%s) does not exist",
 				    name, n ? "..." : "");
@@ -3533,8 +3539,8 @@ win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
 	}
 	if (bind_is_aggregate_name(name)) {
 		SqlType types[3], cast_to[3];
-		if (n > 1)
-			return unsupported(b, "window aggregates with more than one argument", f->location), FLOE_ERR;
+		if (n > 2)
+			return unsupported(b, "window aggregates with more than two arguments", f->location), FLOE_ERR;
 		for (i = 0; i < (size_t)n; i++)
 			types[i] = args[i]->unknown_literal ? type_make(TYPE_NULL) : args[i]->type;
 		if (func_resolve_agg(name, types, n, f->agg_star, &call->agg, &call->type, cast_to,
@@ -3542,6 +3548,31 @@ win_bind_call(WinCollect *w, PgQuery__FuncCall *f, WindowCall *call)
 			return win_fail(b, f->location), FLOE_ERR;
 		if (n && !(call->arg = bind_coerce(b, args[0], cast_to[0], COERCE_EXPLICIT, NULL)))
 			return FLOE_ERR;
+		if (n == 2 && !(call->arg2 = bind_coerce(b, args[1], cast_to[1], COERCE_EXPLICIT, NULL)))
+			return FLOE_ERR;
+		if (f->agg_filter) {
+			/* agg(x) FILTER (WHERE p) OVER ...: agg(CASE WHEN p THEN x END),
+			 * the same for aggregates that skip NULL inputs (count(*):
+			 * count(CASE WHEN p THEN 1 END)) */
+			Expr *p = bind_coerce_bool(b, bind_expr(b, f->agg_filter), "FILTER"), *c;
+			Value one;
+			if (!p)
+				return FLOE_ERR;
+			if (!strcmp(name, "array_agg"))
+				return unsupported(b, "FILTER in window array_agg", f->location), FLOE_ERR;
+			if (!n) {
+				SqlType it = type_make(TYPE_INT32), ct;
+				one = value_int(TYPE_INT32, 1);
+				call->arg = expr_const(b->arena, &one);
+				if (func_resolve_agg("count", &it, 1, false, &call->agg, &call->type, &ct,
+						     b->err) != FLOE_OK)
+					return win_fail(b, f->location), FLOE_ERR;
+			}
+			c = expr_new(b->arena, EXPR_CASE, call->arg->type, 2);
+			c->args[0] = p;
+			c->args[1] = call->arg;
+			call->arg = c;
+		}
 		call->kind = WIN_AGG;
 		return FLOE_OK;
 	}
