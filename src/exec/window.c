@@ -442,27 +442,40 @@ order_free(const WindowCall *call)
 	return false;
 }
 
-/* add the rows at positions [a, b) of perm to one aggregate state */
+/* a DICT vector over stored column c whose rows are perm[a .. a+n) */
+static void
+dict_over(WindowOp *w, int c, const uint32_t *perm, int64_t a, uint32_t n, Vector *d)
+{
+	memset(d, 0, sizeof *d);
+	d->type = w->cols[c].type;
+	d->kind = VECTOR_DICT;
+	d->capacity = n;
+	d->child = &w->cols[c];
+	d->dict_sel = (uint32_t *)perm + a;
+	d->arena = w->store;
+}
+
+/* add the rows at positions [a, b) of perm to one aggregate state
+ * (argc, arg2c: the stored argument columns or -1; two-argument
+ * aggregates such as string_agg(x, delimiter) go through update2) */
 static int
-agg_add(WindowOp *w, const WindowCall *call, int argc, const uint32_t *perm, int64_t a,
-	int64_t b, void *state, void **states, FuncCtx *fctx)
+agg_add(WindowOp *w, const WindowCall *call, int argc, int arg2c, const uint32_t *perm,
+	int64_t a, int64_t b, void *state, void **states, FuncCtx *fctx)
 {
 	while (a < b) {
 		uint32_t n = (uint32_t)(b - a > VECTOR_SIZE ? VECTOR_SIZE : b - a), j;
-		Vector d;
+		Vector d, d2;
 
 		for (j = 0; j < n; j++)
 			states[j] = state;
 		if (argc < 0) {
 			TRY(call->agg->update(fctx, NULL, n, states));
+		} else if (arg2c >= 0 && call->agg->update2) {
+			dict_over(w, argc, perm, a, n, &d);
+			dict_over(w, arg2c, perm, a, n, &d2);
+			TRY(call->agg->update2(fctx, &d, &d2, n, states));
 		} else {
-			memset(&d, 0, sizeof d);
-			d.type = w->cols[argc].type;
-			d.kind = VECTOR_DICT;
-			d.capacity = n;
-			d.child = &w->cols[argc];
-			d.dict_sel = (uint32_t *)perm + a;
-			d.arena = w->store;
+			dict_over(w, argc, perm, a, n, &d);
 			TRY(call->agg->update(fctx, &d, n, states));
 		}
 		a += n;
@@ -488,6 +501,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 		void **states = w->states;
 		void *state = w->call_state[ci];
 		int argc = call->arg ? w->call_arg[ci] : -1;
+		int arg2c = call->arg2 ? w->call_arg2[ci] : -1;
 
 		if (call->frame.start == WB_UNBOUNDED_PRECEDING && !call->frame.exclude) {
 			int64_t added = ps;
@@ -495,7 +509,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 			for (i = ps; i < pe; i++) {
 				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
 				if (fe + 1 > added) {
-					TRY(agg_add(w, call, argc, perm, added, fe + 1, state, states, &fctx));
+					TRY(agg_add(w, call, argc, arg2c, perm, added, fe + 1, state, states, &fctx));
 					added = fe + 1;
 				}
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
@@ -508,7 +522,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 			for (i = pe - 1; i >= ps; i--) {
 				frame_of(w, call, perm, i, ps, pe, peer_start, peer_end, &fs, &fe);
 				if (fs < added) {
-					TRY(agg_add(w, call, argc, perm, fs, added, state, states, &fctx));
+					TRY(agg_add(w, call, argc, arg2c, perm, fs, added, state, states, &fctx));
 					added = fs;
 				}
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
@@ -521,7 +535,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 				nseg = frame_segs(call, i, fs, fe, peer_start, peer_end, seg);
 				call->agg->init(state);
 				for (k = 0; k < nseg; k++)
-					TRY(agg_add(w, call, argc, perm, seg[k][0], seg[k][1] + 1, state, states,
+					TRY(agg_add(w, call, argc, arg2c, perm, seg[k][0], seg[k][1] + 1, state, states,
 						    &fctx));
 				TRY(call->agg->finalize(&fctx, state, res, perm[i]));
 			}
