@@ -14,7 +14,9 @@
  *   information_schema._pg_expandarray(arr)   rows (x, n): each element and
  *                                       its position from 1 — a ROWS FROM of
  *                                       unnest and kind 3 (1 .. n); in a
- *                                       SELECT list only as (...).x / (...).n
+ *                                       SELECT list (...).x / (...).n, or the
+ *                                       whole record over an integer array
+ *                                       (kind 4, array.h's ARRAY_RECORD)
  *
  * and ROWS FROM (f1(...), f2(...), ...) — also what a SELECT list with
  * several set-returning functions becomes (select.c): the functions run in
@@ -44,7 +46,8 @@
 #include "func/func.h"
 #include "types/array.h"
 
-enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2, SRF_ORDINAL = 3 };
+enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2, SRF_ORDINAL = 3,
+       SRF_EXPAND_ROW = 4 };
 
 /* func_regex.c: every match of pattern in s as a text[] value */
 int func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
@@ -91,7 +94,7 @@ srf_open(Operator *op)
 			v[k].u.s = strview_make(arena_memdup(s->mem, strview_data(&v[k].u.s), v[k].u.s.len),
 						v[k].u.s.len);
 	}
-	if (s->kind == SRF_UNNEST) {
+	if (s->kind == SRF_UNNEST || s->kind == SRF_EXPAND_ROW) {
 		if (v[0].is_null)
 			return FLOE_OK;
 		return array_decode(&v[0].u.s, v[0].type, s->mem, &s->vals, &s->n, op->ctx->err);
@@ -140,6 +143,19 @@ srf_next(Operator *op, Batch **out)
 			Value e;
 			TRY(array_elem_value(&s->vals[s->at], op->types[0], &e, op->ctx->err));
 			vector_set_value(&b->cols[0], n, &e);
+		} else if (s->kind == SRF_EXPAND_ROW) {
+			/* the record (x, n) as the array {x, n} (array.h) */
+			SqlType et = array_elem_type(op->types[0]);
+			Value r[2], rec;
+			if (et.id == TYPE_INT16 && s->at + 1 > 32767)
+				return floe_errorf(op->ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+						   "smallint out of range");
+			TRY(array_elem_value(&s->vals[s->at], et, &r[0], op->ctx->err));
+			r[1] = value_int(et.id, (int64_t)s->at + 1);
+			rec = value_null(op->types[0]);
+			rec.is_null = false;
+			TRY(array_encode(op->scratch, op->types[0], r, 2, &rec.u.s, op->ctx->err));
+			vector_set_value(&b->cols[0], n, &rec);
 		} else if (s->kind == SRF_SUBSCRIPTS || s->kind == SRF_ORDINAL) {
 			((int32_t *)b->cols[0].data)[n] = s->first + s->step * (int32_t)s->at;
 		} else {

@@ -1052,11 +1052,35 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 	   const char *name, Source *src)
 {
 	bool unnest = !strcmp(name, "unnest"), subs = !strcmp(name, "generate_subscripts");
-	bool ordinal = !strcmp(name, "__floe_expandarray_n");
+	bool ordinal = !strcmp(name, "__floe_expandarray_n"), row = !strcmp(name, "__floe_expandarray_row");
 	Expr *args[3];
 	SqlType t;
 	size_t i;
 
+	if (row) {
+		/* _pg_expandarray(a) as a whole record (x, n) (array.h's
+		 * ARRAY_RECORD): integer arrays only */
+		char b0[64];
+		if (f->n_args != 1 || !(args[0] = bind_expr(b, f->args[0])))
+			return f->n_args != 1 ? floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+							    "function _pg_expandarray with %zu arguments does not exist",
+							    f->n_args) : FLOE_ERR;
+		if (args[0]->type.id != TYPE_ARRAY || !type_is_integer((TypeId)args[0]->type.elem))
+			return unsupported(b, arena_sprintf(b->arena, "the whole record of _pg_expandarray(%s)",
+							    func_type_name(args[0]->type, b0, sizeof b0)), f->location);
+		t = args[0]->type;   /* int2vector too: the same elements */
+		t.vector = ARRAY_RECORD;
+		src->op = srf_new(ctx, 4, t, args, 1);
+		src->op->label = "Function Scan on _pg_expandarray";
+		src->scope.ncols = 1;
+		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
+		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
+		src->scope.names[0] = "_pg_expandarray";
+		src->scope.types[0] = t;
+		src->scope.relname = "_pg_expandarray";
+		apply_alias(b, src, rf->alias);
+		return FLOE_OK;
+	}
 	if (ordinal) {
 		/* _pg_expandarray's n: the positions 1 .. cardinality */
 		if (f->n_args != 1 || !(args[0] = bind_expr(b, f->args[0])))
@@ -1218,7 +1242,8 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
 	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches") ||
-	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n"))
+	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n") ||
+	    !strcmp(name, "__floe_expandarray_row"))
 		return source_srf(b, ctx, rf, f, name, src);
 	if (!strcmp(name, "_pg_expandarray")) {
 		/* information_schema._pg_expandarray(arr): (x, n) = ROWS FROM
@@ -4190,7 +4215,8 @@ static bool
 srf_name(const char *n)
 {
 	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches") ||
-	       !strcmp(n, "generate_series") || !strcmp(n, "generate_subscripts");
+	       !strcmp(n, "generate_series") || !strcmp(n, "generate_subscripts") ||
+	       !strcmp(n, "_pg_expandarray");
 }
 
 static int srf_find(const ProtobufCMessage *m, void *arg);
@@ -4351,8 +4377,9 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 		const char *col = n == 1 ? nm : arena_sprintf(b->arena, "s%d", k + 1);
 		Node *call = ARENA_NEW(b->arena, Node), *ref, *lst;
 		*call = *sf.found[k];
-		if (field) {
-			/* (_pg_expandarray(a)).x = unnest(a); .n = its positions */
+		if (field || !strcmp(nm, "_pg_expandarray")) {
+			/* (_pg_expandarray(a)).x = unnest(a); .n = its positions;
+			 * the whole record: __floe_expandarray_row (srf.c) */
 			PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
 			*fc = *f;
 			fc->n_funcname = 1;
@@ -4362,7 +4389,8 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 			fc->funcname[0]->node_case = PG_QUERY__NODE__NODE_STRING;
 			fc->funcname[0]->string = ARENA_NEW(b->arena, PgQuery__String);
 			pg_query__string__init(fc->funcname[0]->string);
-			fc->funcname[0]->string->sval = nm[0] == 'x' ? "unnest" : "__floe_expandarray_n";
+			fc->funcname[0]->string->sval = !field ? "__floe_expandarray_row" :
+							nm[0] == 'x' ? "unnest" : "__floe_expandarray_n";
 			pg_query__node__init(call);
 			call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
 			call->func_call = fc;

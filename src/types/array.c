@@ -53,7 +53,7 @@ array_elem_type(SqlType arr)
 int
 array_lower_bound(SqlType arr)
 {
-	return arr.id == TYPE_ARRAY && arr.vector ? 0 : 1;
+	return arr.id == TYPE_ARRAY && arr.vector == ARRAY_VECTOR ? 0 : 1;
 }
 
 bool
@@ -418,15 +418,17 @@ array_to_text(const strview *s, SqlType arrtype, Arena *a, size_t *len)
 		return "";
 	}
 	if (arrtype.vector) {
-		/* int2vectorout / oidvectorout: "1 2", no braces, no NULLs */
-		put(&b, "", 0);
+		/* int2vectorout / oidvectorout: "1 2", no braces, no NULLs;
+		 * record_out of (x, n): "(5,1)", a NULL field empty */
+		put(&b, "(", arrtype.vector == ARRAY_RECORD);
 		for (i = 0; i < n; i++) {
-			size_t l;
-			const char *t = array_elem_out(&v[i], a, &l);
+			size_t l = 0;
+			const char *t = v[i].is_null ? "" : array_elem_out(&v[i], a, &l);
 			if (i)
-				put(&b, " ", 1);
+				put(&b, arrtype.vector == ARRAY_RECORD ? "," : " ", 1);
 			put(&b, t, l);
 		}
+		put(&b, ")", arrtype.vector == ARRAY_RECORD);
 		put(&b, "", 1);
 		*len = b.len - 1;
 		return b.p;
@@ -465,6 +467,9 @@ array_from_text(const char *s, size_t n, SqlType arrtype, Arena *a, strview *out
 	Value *vals;
 	char *tok = arena_alloc(a, n + 1);
 
+	if (arrtype.vector == ARRAY_RECORD)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "input of anonymous composite types is not implemented");
 	if (arrtype.vector) {
 		/* int2vectorin / oidvectorin: integers separated by spaces */
 		vals = ARENA_ARRAY(a, Value, n / 2 + 1);

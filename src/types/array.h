@@ -46,9 +46,13 @@
  *   array_elem_out(v, a, &len)              one element as array_out shows it
  *   array_lower_bound(arr)                  1; 0 for int2vector / oidvector
  *
- * int2vector / oidvector (SqlType.vector, types.h) are int2[] / int4[]
- * with PostgreSQL's lower bound 0 (indkey[0] is the first key column) and
- * its int2vectorout text: the elements separated by one space, no braces.
+ * int2vector / oidvector (SqlType.vector ARRAY_VECTOR, types.h) are
+ * int2[] / int4[] with PostgreSQL's lower bound 0 (indkey[0] is the first
+ * key column) and its int2vectorout text: the elements separated by one
+ * space, no braces.  ARRAY_RECORD: the record (x, n) that
+ * information_schema._pg_expandarray returns for an integer array, kept
+ * as the two-element array {x, n} (lower bound 1: (r).x is r[1], (r).n
+ * r[2]) and printed as record_out does: "(5,1)".
  */
 #ifndef FLOE_ARRAY_H
 #define FLOE_ARRAY_H

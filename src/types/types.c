@@ -73,7 +73,8 @@ type_name(SqlType t, char *buf, size_t n)
 		char eb[64];
 		SqlType e = t;
 		if (t.vector) {
-			snprintf(buf, n, "%s", t.elem == TYPE_INT16 ? "int2vector" : "oidvector");
+			snprintf(buf, n, "%s", t.vector == ARRAY_RECORD ? "record" :
+				 t.elem == TYPE_INT16 ? "int2vector" : "oidvector");
 			return buf;
 		}
 		e.id = (TypeId)t.elem;
@@ -177,7 +178,7 @@ type_pg_oid_of(SqlType t)
 	if (t.id == TYPE_ARRAY) {
 		SqlType e = t;
 		if (t.vector)
-			return t.elem == TYPE_INT16 ? 22 : 30;
+			return t.vector == ARRAY_RECORD ? 2249 : t.elem == TYPE_INT16 ? 22 : 30;
 		e.id = (TypeId)t.elem;
 		return array_oid(e);
 	}

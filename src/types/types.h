@@ -76,10 +76,13 @@ typedef struct SqlType {
 	uint8_t elem;       /* TYPE_ARRAY: the element's TypeId (the fields above
 			       and typmod then describe the element) */
 	int32_t typmod;     /* TYPE_TEXT: varchar(n)/char(n) length, -1 none */
-	uint8_t vector;     /* TYPE_ARRAY of int2 / of oid (int4): PostgreSQL's
-			       int2vector (OID 22) / oidvector (30): lower bound
-			       0, text "1 2" (array.h); 0 for every other type
-			       (ignored by type_equal unless id is TYPE_ARRAY) */
+	uint8_t vector;     /* TYPE_ARRAY: ARRAY_VECTOR: of int2 / of oid (int4),
+			       PostgreSQL's int2vector (OID 22) / oidvector
+			       (30): lower bound 0, text "1 2"; ARRAY_RECORD:
+			       the record (x, n) of _pg_expandarray over an
+			       integer array, stored as the array {x, n}, text
+			       "(x,n)", OID 2249 (array.h).  0 for every other
+			       type (ignored by type_equal unless TYPE_ARRAY) */
 } SqlType;
 
 typedef struct Interval {
@@ -105,6 +108,8 @@ uint32_t type_array_elem_oid(uint32_t array_oid);
 SqlType type_make(TypeId id);
 SqlType type_decimal(int precision, int scale);
 SqlType type_varchar(int32_t n);
+#define ARRAY_VECTOR 1
+#define ARRAY_RECORD 2
 SqlType type_int2vector(void);
 SqlType type_oidvector(void);
 bool type_equal(SqlType a, SqlType b);

@@ -1,8 +1,8 @@
 // IntrospectJdbc.java — pgjdbc's DatabaseMetaData against floe serve and
 // PostgreSQL 15: the same tables are created in schema "intro", then
-// getSchemas, getTables, getColumns, getIndexInfo (primary keys of one and
-// two columns, in key order: (_pg_expandarray(indkey)).n, indoption[n - 1])
-// and ResultSetMetaData are
+// getSchemas, getTables, getColumns, getPrimaryKeys and getIndexInfo
+// (primary keys of one and two columns, in key order: _pg_expandarray(indkey)
+// as a record and (...).n, indoption[n - 1]) and ResultSetMetaData are
 // printed one line per row; tests/suites/introspect.sh compares the two
 // outputs (they must be identical).
 //
@@ -54,6 +54,11 @@ public class IntrospectJdbc {
 					     rs.getInt("ORDINAL_POSITION"), rs.getString("IS_AUTOINCREMENT"));
 			}
 			for (String t : new String[] { "keyed", "single", "tags" }) {
+				try (ResultSet rs = md.getPrimaryKeys(null, "intro", t)) {
+					while (rs.next())
+						line(out, "pk", rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"),
+						     rs.getString("COLUMN_NAME"), rs.getInt("KEY_SEQ"), rs.getString("PK_NAME"));
+				}
 				try (ResultSet rs = md.getIndexInfo(null, "intro", t, false, false)) {
 					while (rs.next())
 						line(out, "index", rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"),
