@@ -3,7 +3,8 @@
  * floor, sign, sqrt (|/), cbrt (||/), power/pow (^), exp, ln, log/log10, pi,
  * scale, min_scale, trim_scale,
  * trigonometry (sin cos tan cot asin acos atan atan2 degrees radians),
- * gcd, lcm, factorial, div(numeric), and to_char(number, template).
+ * gcd, lcm, factorial, div(numeric), and to_char(number, template) (EEEE:
+ * scientific notation as numeric_out_sci).
  *
  * Spec: PostgreSQL 15 documentation 9.3 "Mathematical Functions and
  * Operators" and utils/adt/float.c, numeric.c, int.c:
@@ -953,6 +954,48 @@ split_digits(uint128 u, int nf, char *intd, char *fracd)
 	fracd[nf] = 0;
 }
 
+/*
+ * to_char(x, '9.99EEEE'): PostgreSQL's scientific form, sign or space, one
+ * digit, `nf` fraction digits (rounded half away from zero for exact
+ * types, printf's rounding for floats), "e", a signed exponent of at least
+ * two digits (numeric_out_sci / float8's "%+.*e").  Returns the length.
+ */
+static size_t
+eeee_text(TypeId t, int128 v, int scale, double x, int nf, char *buf, size_t cap)
+{
+	char m[64];
+	int e = 0;
+
+	if (t == TYPE_FLOAT64 || t == TYPE_FLOAT32) {
+		if (isnan(x) || isinf(x))
+			return (size_t)snprintf(buf, cap, " %s", isnan(x) ? "NaN" :
+						x > 0 ? "Infinity" : "-Infinity");
+		return (size_t)snprintf(buf, cap, "%s%.*e", x < 0 ? "" : " ", nf, x);
+	}
+	{
+		uint128 u = v < 0 ? (uint128)0 - (uint128)v : (uint128)v, mant;
+		int sh;
+		if (u)
+			e = decimal_log10_floor(v, scale);
+		/* mant = round(|v| / 10^(scale + e - nf)) */
+		sh = scale + e - nf;
+		if (sh <= 0) {
+			mant = u * (uint128)func_pow10[-sh];
+		} else if (sh > 38) {
+			mant = 0;
+		} else {
+			uint128 p = (uint128)func_pow10[sh];
+			mant = u / p + (u % p >= p / 2 ? 1 : 0);
+		}
+		/* a mantissa rounding up to 10 stays so (9.995 -> 10.00e+00),
+		 * as numeric_out_sci */
+		split_digits(mant, nf, m, m + 32);
+		return (size_t)snprintf(buf, cap, "%s%s%s%se%c%02d", v < 0 ? "-" : " ",
+					m[0] ? m : "0", nf ? "." : "", m + 32,
+					e < 0 ? '-' : '+', e < 0 ? -e : e);
+	}
+}
+
 static int
 to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
@@ -981,6 +1024,28 @@ to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 		nf = template_frac(f, flen);
 		if (nf > 38)
 			nf = 38;
+		if (memmem(f, flen, "EEEE", 4) || memmem(f, flen, "eeee", 4)) {
+			int128 v = 0;
+			double x = 0;
+			if (nf > 30)
+				nf = 30;
+			if (t == TYPE_FLOAT64)
+				x = ((const double *)va.data)[ka];
+			else if (t == TYPE_FLOAT32)
+				x = ((const float *)va.data)[ka];
+			else if (t == TYPE_DECIMAL)
+				v = ((const int128 *)va.data)[ka];
+			else if (t == TYPE_INT16)
+				v = ((const int16_t *)va.data)[ka];
+			else if (t == TYPE_INT32)
+				v = ((const int32_t *)va.data)[ka];
+			else
+				v = ((const int64_t *)va.data)[ka];
+			buf = arena_alloc(out->arena, 96);
+			n = eeee_text(t, v, scale, x, nf, buf, 96);
+			out_string_owned(out, i, buf, (uint32_t)n);
+			continue;
+		}
 		if (t == TYPE_FLOAT64 || t == TYPE_FLOAT32) {
 			double x = t == TYPE_FLOAT64 ? ((const double *)va.data)[ka]
 						     : ((const float *)va.data)[ka];
