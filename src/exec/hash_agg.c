@@ -180,9 +180,24 @@ norm_float(const void *src, TypeId id, void *dst)
 	}
 }
 
+/* An interval key as PostgreSQL compares it (interval_cmp_value): one
+ * span in microseconds with a month of 30 days, so '1 mon', '30 days' and
+ * '720:00:00' are one group. */
+static int128
+interval_span(const char *p)
+{
+	Interval iv;
+	memcpy(&iv, p, sizeof iv);
+	return ((int128)iv.months * 30 + iv.days) * (int128)86400000000LL + iv.micros;
+}
+
 static uint64_t
 hash_value(const char *p, SqlType t, size_t w)
 {
+	if (t.id == TYPE_INTERVAL) {
+		int128 x = interval_span(p);
+		return XXH3_64bits(&x, sizeof x);
+	}
 	if (type_is_string(t.id)) {
 		const strview *s = (const strview *)p;
 		return XXH3_64bits(strview_data(s), s->len);
@@ -207,6 +222,8 @@ value_eq(const char *a, const char *b, SqlType t, size_t w)
 {
 	if (type_is_string(t.id))
 		return strview_eq((const strview *)a, (const strview *)b);
+	if (t.id == TYPE_INTERVAL)
+		return interval_span(a) == interval_span(b);
 	if (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) {
 		char x[8], y[8];
 		norm_float(a, t.id, x);
