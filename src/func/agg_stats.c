@@ -15,9 +15,9 @@
  *     (select_div_scale of that numerator and denominator: 16 significant
  *     digits, at least 2*scale), which is the row's display scale; stddev
  *     is the correctly rounded integer square root at that scale.  Both
- *     are stored at the result type's scale (16, or 2*scale when larger),
- *     so a quotient needing more digits than that (a variance below 1:
- *     PostgreSQL prints 20 decimals) prints at the type's scale; a
+ *     are stored at the result type's scale (20, or 2*scale when larger:
+ *     func_registry.c), so a quotient needing more digits than that (a
+ *     variance below 1e-4) prints at the type's scale; a
  *     numerator <= 0 gives 0 (PostgreSQL's guard against roundoff);
  *   - no rows -> NULL; the sample variants of one row -> NULL.
  * Sums that overflow 128 bits (huge bigint/numeric inputs) are 22003
@@ -270,9 +270,8 @@ n_final(FuncCtx *ctx, NState *s, Vector *out, uint32_t row, int kind, bool root)
 			if ((uint128)x - r * r > r)
 				r++;
 			var = (int128)r;
-		} else {
-			long double v = (long double)var / powl(10.0L, so);
-			var = (int128)roundl(sqrtl(v) * powl(10.0L, so));
+		} else if (decimal_sqrt(var, so, so, &var, ctx->err) != FLOE_OK) {
+			return FLOE_ERR;        /* wider arithmetic (decimal.c) */
 		}
 	}
 	if (pad && func_dec_rescale(var, so, so + pad, &var) != FLOE_OK)

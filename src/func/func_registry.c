@@ -642,10 +642,13 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		int s = cast_to[0].id == TYPE_DECIMAL ? cast_to[0].scale : 0;
 		*ret = type_decimal(0, decimal_quotient_scale(s, 0, decimal_type_int_digits(cast_to[0]), 0));
 	}
-	/* variance/stddev of integers and numeric: scale 16 (2s when larger) */
+	/* variance/stddev of integers and numeric: scale 20 (2s when larger),
+	 * which holds PostgreSQL's select_div_scale for results down to 1e-4
+	 * (16 significant digits: 0.5 prints 0.50000000000000000000); each
+	 * row's own scale is its display scale (agg_stats.c) */
 	if (ret->id == TYPE_DECIMAL && (strstr(name, "var") || strstr(name, "stddev"))) {
 		int s2 = cast_to[0].id == TYPE_DECIMAL ? 2 * cast_to[0].scale : 0;
-		*ret = type_decimal(0, s2 > 16 ? (s2 > 30 ? 30 : s2) : 16);
+		*ret = type_decimal(0, s2 > 20 ? (s2 > 30 ? 30 : s2) : 20);
 	}
 	/* array_agg(x): an array of x's type (arrays of arrays: 0A000) */
 	if (!strcmp(name, "array_agg")) {
