@@ -18,7 +18,7 @@ import random
 import sys
 
 T = {
-    "r1": [("a", "int"), ("b", "int"), ("c", "text"), ("d", "numeric(8,2)"), ("e", "date"), ("f", "bool")],
+    "r1": [("id", "int"), ("a", "int"), ("b", "int"), ("c", "text"), ("d", "numeric(8,2)"), ("e", "date"), ("f", "bool")],
     "r2": [("a", "int"), ("x", "int"), ("y", "text")],
     "r3": [("k", "int"), ("v", "int"), ("w", "text")],
 }
@@ -30,7 +30,7 @@ def schema(rng):
         out.append("statement ok\nCREATE TABLE %s (%s)\n" % (t, ", ".join("%s %s" % c for c in cols)))
     rows = []
     for i in range(40):
-        rows.append("(%s, %s, %s, %s, %s, %s)" % (
+        rows.append("(%d, %s, %s, %s, %s, %s, %s)" % (i,
             nul(rng, str(rng.randint(-5, 12))), nul(rng, str(rng.randint(0, 30))),
             nul(rng, "'%s'" % rng.choice(["a", "b", "ab", "abc", "B", "", "x y", "zz"])),
             nul(rng, "%d.%02d" % (rng.randint(-50, 99), rng.randint(0, 99))),
@@ -85,6 +85,8 @@ class Gen:
             return "length(%s)" % self.text_expr(scope, d + 1)
         if r < 0.96:
             return "greatest(%s, %s)" % (self.int_expr(scope, d + 1), self.int_expr(scope, d + 1))
+        if r < 0.98:
+            return "(%s / NULLIF(%s, 0))" % (self.int_expr(scope, d + 1), self.int_expr(scope, d + 1))
         return "(%s %% %d)" % (self.int_expr(scope, d + 1), self.rng.randint(2, 5))
 
     def text_expr(self, scope, d=0):
@@ -100,9 +102,12 @@ class Gen:
             return "(%s || '-' || %s)" % (c, self.text_expr(scope, d + 1))
         if r < 0.8:
             return "substring(%s from 1 for 2)" % c
-        if r < 0.9:
+        if r < 0.85:
             return "COALESCE(%s, 'nul')" % c
-        return "replace(%s, 'a', 'q')" % c
+        return self.rng.choice(["replace(%s, 'a', 'q')", "lpad(%s, 4, '*')", "left(%s, 1)", "right(%s, 2)",
+                                "trim(both 'a' from %s)", "split_part(%s || ' x', ' ', 2)", "reverse(%s)",
+                                "(%s)::varchar(2)", "initcap(%s)", "%s::text || 7", "position('b' in %s)::text",
+                                "concat_ws('/', %s, 1, NULL)", "md5(%s)", "repeat(%s, 2)"]) % c
 
     def pred(self, scope, d=0):
         r = self.rng.random()
@@ -161,8 +166,18 @@ class Gen:
         a1 = self.alias()
         scope = [("%s.%s" % (a1, c), ty_of(ty)) for c, ty in T[t1]]
         fr = "%s %s" % (t1, a1)
-        if r < 0.3:
+        if r < 0.27:
             return fr, scope
+        if r < 0.31:
+            # LATERAL: a correlated derived table, or a series
+            a2 = self.alias()
+            oc = self.col(scope, "int")
+            if self.rng.random() < 0.5:
+                fr += " CROSS JOIN LATERAL (SELECT count(*) AS n, max(x) AS m FROM r2 WHERE r2.a = %s) %s" % (oc, a2)
+                return fr, scope + [("%s.n" % a2, "int"), ("%s.m" % a2, "int")]
+            fr += " %s generate_series(0, abs(%s) %% 3) %s(s)" % (
+                self.rng.choice(["CROSS JOIN", "CROSS JOIN LATERAL"]), oc, a2)
+            return fr, scope + [("%s.s" % a2, "int")]
         if r < 0.4:
             # derived table
             inner = [("s.%s" % c, ty_of(ty)) for c, ty in T[t1]]
@@ -197,9 +212,15 @@ class Gen:
         if ty == "text":
             return self.text_expr(scope)
         if ty == "num":
-            return self.rng.choice(["%s", "%s + 1", "round(%s, 1)", "%s * 2", "-%s", "abs(%s)"]) % c
+            ic = self.col(scope, "int") or "3"
+            return self.rng.choice(["%s", "%s + 1", "round(%s, 1)", "%s * 2", "-%s", "abs(%s)", "trunc(%s)",
+                                    "%%s / NULLIF(%s, 0)" % ic, "%%s * %s / 7" % ic, "ceil(%s)", "%s::int",
+                                    "%s::text", "to_char(%s, 'FM999.00')", "sign(%s)", "mod(%%s, NULLIF(%s, 0))" % ic]) % c
         if ty == "date":
-            return self.rng.choice(["%s", "%s + 3", "date_trunc('month', %s)::date", "extract(day from %s)"]) % c
+            return self.rng.choice(["%s", "%s + 3", "date_trunc('month', %s)::date", "extract(day from %s)",
+                                    "to_char(%s, 'YYYY-MM-DD Dy')", "%s - DATE '2024-01-01'", "%s::timestamp + interval '1 hour 30 minutes'",
+                                    "date_part('dow', %s)", "(%s + interval '1 month')::date", "age(%s, DATE '2023-12-25')",
+                                    "extract(epoch from %s::timestamp)", "%s::text"]) % c
         return c
 
     def query(self):
@@ -217,7 +238,9 @@ class Gen:
                 choices = ["count(*)", "count(%s)" % ic, "sum(%s)" % ic, "min(%s)" % ic, "max(%s)" % ic,
                            "avg(%s)" % ic, "count(DISTINCT %s)" % ic, "sum(%s) FILTER (WHERE %s)" % (ic, self.pred(scope, 2))]
                 if nc:
-                    choices += ["sum(%s)" % nc, "avg(%s)" % nc, "max(%s)" % nc]
+                    choices += ["sum(%s)" % nc, "avg(%s)" % nc, "max(%s)" % nc, "stddev(%s)" % nc,
+                                "var_pop(%s)" % nc, "sum(%s) / NULLIF(count(*), 0)" % nc]
+                choices += ["stddev_samp(%s)" % ic, "variance(%s)" % ic, "avg(%s * 1.5)" % ic]
                 if tc:
                     choices += ["min(%s)" % tc, "string_agg(%s, ',' ORDER BY %s)" % (tc, tc)]
                 bc = self.col(scope, "bool")
@@ -232,8 +255,10 @@ class Gen:
             # ROLLUP over two equal expressions (GROUP BY ROLLUP(1, 2) with
             # both t.a): PostgreSQL keys the sets by select-list entry and
             # nulls the second copy; floe merges equal keys (a known gap)
-            if self.rng.random() < 0.15 and len(set(keys)) == len(keys):
-                gb = "ROLLUP(%s)" % gb
+            if self.rng.random() < 0.25 and len(set(keys)) == len(keys):
+                gb = self.rng.choice(["ROLLUP(%s)", "CUBE(%s)", "GROUPING SETS ((%s), ())"]) % gb
+                sel += ", grouping(%s)" % keys[0]
+                aggs.append("g")
             return "SELECT %s FROM %s%s GROUP BY %s%s" % (sel, fr, where, gb, having), len(keys) + len(aggs)
         if r < 0.45:
             # window functions (deterministic: rank-like and whole-partition aggregates)
@@ -252,6 +277,45 @@ class Gen:
             q2 = self.simple(2)
             op = self.rng.choice(["UNION", "UNION ALL", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"])
             return "%s %s %s" % (q1, op, q2), 2
+        if r < 0.62:
+            # window functions ordered by a unique key (r1.id)
+            al = self.alias()
+            sc = [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T["r1"]]
+            o = "%s.id" % al
+            p = self.rng.choice(["", "PARTITION BY %s " % self.any_expr(sc)])
+            w = self.rng.choice(["row_number() OVER (%sORDER BY %s)", "lag(%s.b) OVER (%%sORDER BY %%s)" % al,
+                                 "lead(%s.c, 2, 'none') OVER (%%sORDER BY %%s DESC)" % al,
+                                 "first_value(%s.a) OVER (%%sORDER BY %%s)" % al,
+                                 "last_value(%s.d) OVER (%%sORDER BY %%s ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING)" % al,
+                                 "sum(%s.a) OVER (%%sORDER BY %%s ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)" % al,
+                                 "ntile(3) OVER (%sORDER BY %s)", "percent_rank() OVER (%sORDER BY %s)",
+                                 "nth_value(%s.e, 2) OVER (%%sORDER BY %%s)" % al,
+                                 "avg(%s.b) OVER (%%sORDER BY %%s ROWS UNBOUNDED PRECEDING)" % al,
+                                 "count(%s.c) OVER (%%sORDER BY %%s RANGE BETWEEN 3 PRECEDING AND 3 FOLLOWING)" % al])
+            w = w % (p, o)
+            wh = " WHERE %s" % self.pred(sc, 1) if self.rng.random() < 0.5 else ""
+            return "SELECT %s, %s FROM r1 %s%s" % (o, w, al, wh), 2
+        if r < 0.7:
+            # a CTE used twice, or a correlated scalar subquery in the select list
+            if self.rng.random() < 0.5:
+                q, n = self.query()
+                if " UNION" in q or " INTERSECT" in q or " EXCEPT" in q:
+                    return q, n
+                cols = ", ".join("c%d" % i for i in range(n))
+                return "WITH w (%s) AS (%s) SELECT * FROM w WHERE c0 IS NOT NULL UNION ALL SELECT * FROM w WHERE c0 IS NULL" % (cols, q), n
+            oc = self.col(scope, "int")
+            if oc:
+                al = self.alias()
+                sub = "(SELECT %s(%s.x) FROM r2 %s WHERE %s.a = %s)" % (self.rng.choice(["max", "count", "sum"]), al, al, al, oc)
+                return "SELECT %s, %s FROM %s%s" % (self.any_expr(scope), sub, fr, where), 2
+        if r < 0.78:
+            # total ORDER BY (every output column, then a unique key) with LIMIT/OFFSET
+            n = self.rng.randint(1, 3)
+            sel = [self.any_expr(scope) for _ in range(n)]
+            ob = ", ".join("%d%s" % (i + 1, self.rng.choice(["", " DESC", " NULLS FIRST", " DESC NULLS LAST"]))
+                           for i in range(n))
+            return "SELECT DISTINCT %s FROM %s%s ORDER BY %s LIMIT %d OFFSET %d" % (
+                ", ".join(sel), fr, where, ob, self.rng.randint(0, 10), self.rng.randint(0, 3)), n
         n = self.rng.randint(1, 4)
         sel = ", ".join(self.any_expr(scope) for _ in range(n))
         d = "DISTINCT " if self.rng.random() < 0.2 else ""
