@@ -3770,6 +3770,7 @@ typedef struct GroupCtx {
 	int nvisible;
 	Scope *scope;
 	Expr **keys;
+	int *key_tgt;              /* [nkeys]: the select-list entry a key is, or -1 */
 	int nkeys, cap_keys;
 	bool any_sets;
 } GroupCtx;
@@ -3797,7 +3798,7 @@ group_key(GroupCtx *g, Node *n, int *out)
 {
 	BindCtx *b = g->b;
 	Expr *e = NULL;
-	int k;
+	int k, tgt = -1;
 
 	if (n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
 	    n->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
@@ -3809,6 +3810,7 @@ group_key(GroupCtx *g, Node *n, int *out)
 			return FLOE_ERR;
 		}
 		e = g->targets[pos - 1];
+		tgt = pos - 1;
 	} else {
 		/* a bare name that is an output alias but not a source column */
 		if (n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && n->column_ref->n_fields == 1 &&
@@ -3836,17 +3838,26 @@ group_key(GroupCtx *g, Node *n, int *out)
 			floe_error_position(b->err, e->location);
 		return FLOE_ERR;
 	}
+	/* PostgreSQL keys grouping columns by select-list entry: an item
+	 * names the first entry equal to it, and two entries with equal
+	 * expressions (GROUP BY ROLLUP(1, 2) over "a, a") are two keys */
+	for (k = 0; tgt < 0 && k < g->nvisible; k++)
+		if (expr_equal(g->targets[k], e))
+			tgt = k;
 	for (k = 0; k < g->nkeys; k++)
-		if (expr_equal(g->keys[k], e)) {
+		if (expr_equal(g->keys[k], e) && (tgt < 0 || g->key_tgt[k] < 0 || g->key_tgt[k] == tgt)) {
 			*out = k;
 			return FLOE_OK;
 		}
 	if (g->nkeys == g->cap_keys) {
 		g->keys = arena_realloc(b->arena, g->keys, sizeof(Expr *) * (size_t)g->cap_keys,
 					sizeof(Expr *) * (size_t)g->cap_keys * 2);
+		g->key_tgt = arena_realloc(b->arena, g->key_tgt, sizeof(int) * (size_t)g->cap_keys,
+					   sizeof(int) * (size_t)g->cap_keys * 2);
 		g->cap_keys *= 2;
 	}
 	g->keys[g->nkeys] = e;
+	g->key_tgt[g->nkeys] = tgt;
 	*out = g->nkeys++;
 	return FLOE_OK;
 }
@@ -4456,6 +4467,26 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	return FLOE_OK;
 }
 
+/* Select-list entry i, when it is a grouping key that another key equals
+ * (GROUP BY ROLLUP(1, 2) over "a, a"): a reference to its own key column
+ * of the aggregation's output, which the grouping sets null on their own;
+ * else NULL (rewrite_agg maps it). */
+static Expr *
+own_key(BindCtx *b, Expr **keys, const int *key_tgt, int nkeys, int i)
+{
+	int k, j;
+
+	for (k = 0; key_tgt && k < nkeys; k++) {
+		if (key_tgt[k] != i)
+			continue;
+		for (j = 0; j < nkeys; j++)
+			if (j != k && expr_equal(keys[j], keys[k]))
+				return expr_colref(b->arena, k, keys[k]->type);
+		break;
+	}
+	return NULL;
+}
+
 /* The output column an ORDER BY or DISTINCT ON item names, as PostgreSQL's
  * findTargetlistEntrySQL92: an ordinal, an output column name, or an
  * expression: one already in the list, else a hidden column appended to
@@ -4532,7 +4563,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	int ntargets = 0, cap, i, k;
 	Expr *where = NULL, *having = NULL;
 	Expr **keys = NULL;
-	int nkeys = 0;
+	int nkeys = 0, *key_tgt = NULL;
 	bool aggregated;
 	SortKey *sort = NULL;
 	int nsort = 0, nvisible;
@@ -4712,11 +4743,13 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		g.nvisible = nvisible;
 		g.scope = &src.scope;
 		g.keys = ARENA_ARRAY(b->arena, Expr *, 8);
+		g.key_tgt = ARENA_ARRAY(b->arena, int, 8);
 		g.cap_keys = 8;
 		b->allow_aggs = false;
 		b->where = "GROUP BY";
 		TRY(group_sets(&g, s, &sets));
 		keys = g.keys;
+		key_tgt = g.key_tgt;
 		nkeys = g.nkeys;
 		multi_sets = g.any_sets && !(sets.n == 1 && sets.s[0].n == nkeys);
 	}
@@ -4815,9 +4848,13 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		} else {
 			op = hash_agg_new(ctx, op, nkeys, keys, b->naggs, b->aggs, nkeys == 0);
 		}
-		for (i = 0; i < ntargets; i++)
-			if (!(targets[i] = rewrite_agg(&rw, targets[i])))
+		for (i = 0; i < ntargets; i++) {
+			Expr *own = own_key(b, keys, key_tgt, nkeys, i);
+			if (own)
+				targets[i] = own;
+			else if (!(targets[i] = rewrite_agg(&rw, targets[i])))
 				return FLOE_ERR;
+		}
 		if (having) {
 			if (!(having = rewrite_agg(&rw, having)))
 				return FLOE_ERR;
