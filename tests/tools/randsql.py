@@ -10,6 +10,7 @@ ORDER BY, no float arithmetic (last-digit noise), and no operation whose
 error depends on evaluation order (no division).
 
     python3 tests/tools/randsql.py SEED N > file.test
+    python3 tests/tools/randsql.py --dml SEED N > file.test   (DML, tables compared after each)
 
 The committed tests/sql/pgdiff/random_select_*.test files were made with
 the seeds in their names; any other seed is a new bug hunt.
@@ -334,7 +335,66 @@ def ty_of(sqlty):
     return {"int": "int", "text": "text", "numeric(8,2)": "num", "date": "date", "bool": "bool"}[sqlty]
 
 
+def dml(g, rng):
+    """One random INSERT/UPDATE/DELETE/MERGE that cannot fail: values are kept
+    small (% 100) so no sequence of them overflows, and every source that
+    can match a target row twice is keyed by r1.id (unique)."""
+    r = rng.random()
+    if r < 0.2:
+        al = g.alias()
+        sc = [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T["r1"]]
+        return "UPDATE r1 %s SET b = (%s) %% 100, c = %s WHERE %s" % (
+            al, g.int_expr(sc), g.text_expr(sc), g.pred(sc))
+    if r < 0.32:
+        al = g.alias()
+        sc = [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T["r2"]]
+        return "DELETE FROM r2 %s WHERE %s" % (al, g.pred(sc))
+    if r < 0.5:
+        al = g.alias()
+        t = rng.choice(["r1", "r2"])
+        sc = [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T[t]]
+        return "INSERT INTO r3 SELECT (%s) %% 100, (%s) %% 100, %s FROM %s %s WHERE %s" % (
+            g.int_expr(sc), g.int_expr(sc), g.text_expr(sc), t, al, g.pred(sc, 1))
+    if r < 0.62:
+        al, a2 = g.alias(), g.alias()
+        s2 = [("%s.%s" % (a2, c), ty_of(ty)) for c, ty in T["r1"]]
+        return "UPDATE r2 %s SET x = (%s.b + %s.x) %% 100 FROM r1 %s WHERE %s.a = %s.id AND %s" % (
+            al, a2, al, a2, al, a2, g.pred(s2, 1))
+    if r < 0.72:
+        al, a2 = g.alias(), g.alias()
+        s2 = [("%s.%s" % (a2, c), ty_of(ty)) for c, ty in T["r3"]]
+        return "DELETE FROM r1 %s USING r3 %s WHERE %s.a = %s.k AND %s" % (al, a2, al, a2, g.pred(s2, 1))
+    if r < 0.9:
+        al, a2 = g.alias(), g.alias()
+        s2 = [("%s.%s" % (a2, c), ty_of(ty)) for c, ty in T["r1"]]
+        return ("MERGE INTO r2 %s USING r1 %s ON %s.a = %s.id "
+                "WHEN MATCHED AND %s THEN UPDATE SET x = (%s.x + 1) %% 100, y = %s "
+                "WHEN MATCHED AND %s.b > 20 THEN DELETE "
+                "WHEN NOT MATCHED AND %s THEN INSERT VALUES (%s.id + 100, (%s) %% 100, %s)") % (
+            al, a2, al, a2, g.pred(s2, 1), al, g.text_expr(s2), a2, g.pred(s2, 1), a2,
+            g.int_expr(s2, 1), g.text_expr(s2))
+    al = g.alias()
+    sc = [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T["r3"]]
+    return "UPDATE r3 %s SET v = CASE WHEN %s THEN NULL ELSE (%s) %% 100 END, w = %s WHERE %s" % (
+        al, g.pred(sc, 1), g.int_expr(sc), g.text_expr(sc), g.pred(sc))
+
+
 def main():
+    if sys.argv[1] == "--dml":
+        seed, n = int(sys.argv[2]), int(sys.argv[3])
+        rng = random.Random(seed)
+        print("# description: %d random INSERT/UPDATE/DELETE/MERGE statements (tests/tools/randsql.py --dml %d %d); "
+              "the changed table is compared with PostgreSQL 15's after each" % (n, seed, n))
+        print("# generated: regenerate with the command above; do not edit by hand\n")
+        for st in schema(rng):
+            print(st)
+        g = Gen(rng)
+        for _ in range(n):
+            print("statement ok\n%s\n" % dml(g, rng))
+            if rng.random() < 0.2:
+                q, ncols = g.query()
+                print("query %s rowsort\n%s\n" % ("T" * ncols, q))
+        return
     seed, n = int(sys.argv[1]), int(sys.argv[2])
     rng = random.Random(seed)
     print("# description: %d random SELECTs (tests/tools/randsql.py %d %d) compared with PostgreSQL 15" % (n, seed, n))
