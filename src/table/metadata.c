@@ -93,24 +93,57 @@ field(json_t *o, const char *key)
 	return json_is_null(v) ? NULL : v;
 }
 
+/* " in <ctx>" after a field name in messages, or nothing */
+#define IN_CTX(ctx) (ctx) ? " in " : "", (ctx) ? (ctx) : ""
+
+typedef enum { J_INT, J_STR, J_BOOL, J_LIST, J_OBJ } JKind;
+
+static const char *const jkind_name[] = {
+	"an integer", "a string", "a boolean", "a list", "an object"
+};
+
+static bool
+jkind_is(const json_t *j, JKind k)
+{
+	switch (k) {
+	case J_INT: return json_is_integer(j);
+	case J_STR: return json_is_string(j);
+	case J_BOOL: return json_is_boolean(j);
+	case J_LIST: return json_is_array(j);
+	default: return json_is_object(j);
+	}
+}
+
+/* Field key of o, which must be of kind k: *v = it, or NULL when absent
+ * (an error when required). */
+static int
+get_field(P *p, json_t *o, const char *ctx, const char *key, bool required, JKind k, json_t **v)
+{
+	json_t *j = field(o, key);
+
+	*v = NULL;
+	if (!j) {
+		if (required)
+			return bad(p, "missing required field \"%s\"%s%s", key, IN_CTX(ctx));
+		return FLOE_OK;
+	}
+	if (!jkind_is(j, k))
+		return bad(p, "field \"%s\"%s%s must be %s", key, IN_CTX(ctx), jkind_name[k]);
+	*v = j;
+	return FLOE_OK;
+}
+
 static int
 get_i64(P *p, json_t *o, const char *ctx, const char *key, bool required,
 	int64_t *v, bool *present)
 {
-	json_t *j = field(o, key);
+	json_t *j;
 
+	TRY(get_field(p, o, ctx, key, required, J_INT, &j));
 	if (present)
 		*present = j != NULL;
-	if (!j) {
-		if (required)
-			return bad(p, "missing required field \"%s\"%s%s", key,
-				   ctx ? " in " : "", ctx ? ctx : "");
-		return FLOE_OK;
-	}
-	if (!json_is_integer(j))
-		return bad(p, "field \"%s\"%s%s must be an integer", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
-	*v = (int64_t)json_integer_value(j);
+	if (j)
+		*v = (int64_t)json_integer_value(j);
 	return FLOE_OK;
 }
 
@@ -127,8 +160,7 @@ get_i32(P *p, json_t *o, const char *ctx, const char *key, bool required,
 	if (!pr)
 		return FLOE_OK;
 	if (x < INT32_MIN || x > INT32_MAX)
-		return bad(p, "field \"%s\"%s%s is out of range", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
+		return bad(p, "field \"%s\"%s%s is out of range", key, IN_CTX(ctx));
 	*v = (int32_t)x;
 	return FLOE_OK;
 }
@@ -136,74 +168,36 @@ get_i32(P *p, json_t *o, const char *ctx, const char *key, bool required,
 static int
 get_str(P *p, json_t *o, const char *ctx, const char *key, bool required, char **v)
 {
-	json_t *j = field(o, key);
+	json_t *j;
 
 	*v = NULL;
-	if (!j) {
-		if (required)
-			return bad(p, "missing required field \"%s\"%s%s", key,
-				   ctx ? " in " : "", ctx ? ctx : "");
-		return FLOE_OK;
-	}
-	if (!json_is_string(j))
-		return bad(p, "field \"%s\"%s%s must be a string", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
-	*v = arena_strndup(p->a, json_string_value(j), json_string_length(j));
+	TRY(get_field(p, o, ctx, key, required, J_STR, &j));
+	if (j)
+		*v = arena_strndup(p->a, json_string_value(j), json_string_length(j));
 	return FLOE_OK;
 }
 
 static int
 get_bool(P *p, json_t *o, const char *ctx, const char *key, bool required, bool *v)
 {
-	json_t *j = field(o, key);
+	json_t *j;
 
-	if (!j) {
-		if (required)
-			return bad(p, "missing required field \"%s\"%s%s", key,
-				   ctx ? " in " : "", ctx ? ctx : "");
-		return FLOE_OK;
-	}
-	if (!json_is_boolean(j))
-		return bad(p, "field \"%s\"%s%s must be a boolean", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
-	*v = json_is_true(j);
+	TRY(get_field(p, o, ctx, key, required, J_BOOL, &j));
+	if (j)
+		*v = json_is_true(j);
 	return FLOE_OK;
 }
 
 static int
 get_arr(P *p, json_t *o, const char *ctx, const char *key, bool required, json_t **v)
 {
-	json_t *j = field(o, key);
-
-	*v = j;
-	if (!j) {
-		if (required)
-			return bad(p, "missing required field \"%s\"%s%s", key,
-				   ctx ? " in " : "", ctx ? ctx : "");
-		return FLOE_OK;
-	}
-	if (!json_is_array(j))
-		return bad(p, "field \"%s\"%s%s must be a list", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
-	return FLOE_OK;
+	return get_field(p, o, ctx, key, required, J_LIST, v);
 }
 
 static int
 get_obj(P *p, json_t *o, const char *ctx, const char *key, bool required, json_t **v)
 {
-	json_t *j = field(o, key);
-
-	*v = j;
-	if (!j) {
-		if (required)
-			return bad(p, "missing required field \"%s\"%s%s", key,
-				   ctx ? " in " : "", ctx ? ctx : "");
-		return FLOE_OK;
-	}
-	if (!json_is_object(j))
-		return bad(p, "field \"%s\"%s%s must be an object", key, ctx ? " in " : "",
-			   ctx ? ctx : "");
-	return FLOE_OK;
+	return get_field(p, o, ctx, key, required, J_OBJ, v);
 }
 
 /* A string -> string object into MdProp[]; values that are not strings

@@ -73,6 +73,7 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/lru.h"
 #include "table/data_writer.h"
 #include "table/manifest.h"
 #include "table/table.h"
@@ -250,43 +251,20 @@ pg_type_prop(SqlType t, Arena *a)
 
 /*
  * Metadata cache.  Metadata files are immutable, so a parse keyed by the
- * local path a location resolves to never goes stale.  An entry owns an
- * arena holding one parsed TableMetadata (floe properties applied); every
- * caller that receives it takes a reference that an arena reset callback
- * of the caller's arena drops.  Only unreferenced entries are evicted
- * (least recently used first); when all are in use, the parse is handed to
- * the caller uncached.  Callers treat Table.md as read-only (commits copy).
+ * local path a location resolves to never goes stale.  An entry (common/lru)
+ * owns an arena holding one parsed TableMetadata (floe properties applied);
+ * every caller that receives it holds a reference until the caller's arena
+ * is reset.  Only unreferenced entries are evicted (least recently used
+ * first) to keep the parses under MD_CACHE_MAX_BYTES; when there is no room,
+ * the parse is handed to the caller uncached.  Callers treat Table.md as
+ * read-only (commits copy).
  */
-#define MD_CACHE_SIZE 64
+#define MD_CACHE_MAX_BYTES ((size_t)64 << 20)
 
-typedef struct MdCacheEntry {
-	char *key;                 /* xstrdup'd; NULL = free slot */
-	Arena *arena;
-	TableMetadata *md;
-	int refs;
-	uint64_t used;
-} MdCacheEntry;
+static pthread_once_t caches_once = PTHREAD_ONCE_INIT;
+static Lru *md_cache, *sf_cache;
 
-static pthread_mutex_t md_cache_mu = PTHREAD_MUTEX_INITIALIZER;
-static MdCacheEntry md_cache[MD_CACHE_SIZE];
-static uint64_t md_cache_tick;
-static uint64_t md_cache_hits, md_cache_misses;
-
-static void
-md_cache_release(void *arg)
-{
-	MdCacheEntry *e = arg;
-
-	pthread_mutex_lock(&md_cache_mu);
-	e->refs--;
-	pthread_mutex_unlock(&md_cache_mu);
-}
-
-static void
-free_arena_cb(void *arg)
-{
-	arena_free(arg);
-}
+static void caches_init(void);
 
 static int
 read_metadata(FileIO *io, const char *location, Arena *a, TableMetadata **md, floe_error *err)
@@ -295,24 +273,10 @@ read_metadata(FileIO *io, const char *location, Arena *a, TableMetadata **md, fl
 	const uint8_t *data;
 	size_t len;
 	Arena *own;
-	MdCacheEntry *e = NULL;
-	int i;
 
-	pthread_mutex_lock(&md_cache_mu);
-	for (i = 0; i < MD_CACHE_SIZE; i++)
-		if (md_cache[i].key && strcmp(md_cache[i].key, key) == 0) {
-			e = &md_cache[i];
-			e->refs++;
-			e->used = ++md_cache_tick;
-			md_cache_hits++;
-			break;
-		}
-	pthread_mutex_unlock(&md_cache_mu);
-	if (e) {
-		arena_on_reset(a, md_cache_release, e);
-		*md = e->md;
+	pthread_once(&caches_once, caches_init);
+	if ((*md = lru_get(md_cache, key, a)) != NULL)
 		return FLOE_OK;
-	}
 
 	/* the file's bytes (a mapping) live in a scratch arena; the model,
 	 * which copies what it keeps, in `own` */
@@ -329,44 +293,19 @@ read_metadata(FileIO *io, const char *location, Arena *a, TableMetadata **md, fl
 		}
 	}
 	table_apply_floe_properties(*md);
-
-	pthread_mutex_lock(&md_cache_mu);
-	md_cache_misses++;
-	for (i = 0; i < MD_CACHE_SIZE; i++) {
-		MdCacheEntry *c = &md_cache[i];
-		if (c->key && strcmp(c->key, key) == 0) {   /* raced with another loader */
-			e = NULL;
-			break;
-		}
-		if (c->refs == 0 && (!e || !c->key || (e->key && c->used < e->used)))
-			e = c;
-	}
-	if (e) {
-		if (e->key) {
-			free(e->key);
-			arena_free(e->arena);
-		}
-		e->key = xstrdup(key);
-		e->arena = own;
-		e->md = *md;
-		e->refs = 1;
-		e->used = ++md_cache_tick;
-	}
-	pthread_mutex_unlock(&md_cache_mu);
-	if (e)
-		arena_on_reset(a, md_cache_release, e);
-	else
-		arena_on_reset(a, free_arena_cb, own);
+	lru_put(md_cache, key, own, *md, a);
 	return FLOE_OK;
 }
 
 void
 table_metadata_cache_stats(uint64_t *hits, uint64_t *misses)
 {
-	pthread_mutex_lock(&md_cache_mu);
-	*hits = md_cache_hits;
-	*misses = md_cache_misses;
-	pthread_mutex_unlock(&md_cache_mu);
+	LruStats s;
+
+	pthread_once(&caches_once, caches_init);
+	lru_stats(md_cache, &s);
+	*hits = s.hits;
+	*misses = s.misses;
 }
 
 static Table *
@@ -379,6 +318,44 @@ make_table(Arena *a, const char *ns, const char *name, const char *loc, TableMet
 	t->metadata_location = arena_strdup(a, loc);
 	t->md = md;
 	return t;
+}
+
+/* The Table that the metadata JSON just written (or staged) at path
+ * describes, parsed into a as a later load would see it. */
+static int
+table_from_json(const char *json, const char *path, const char *ns, const char *name, Arena *a,
+		Table **out, floe_error *err)
+{
+	TableMetadata *md;
+
+	TRY(metadata_parse(json, strlen(json), path, a, &md, err));
+	table_apply_floe_properties(md);
+	*out = make_table(a, ns, name, path, md);
+	return FLOE_OK;
+}
+
+/*
+ * Write md as the metadata file `path` and make it the catalog's entry of
+ * ns.name: created (from == NULL) or swapped from `from`; the file is
+ * removed when the catalog refuses.  *out is the new Table, in a.
+ */
+static int
+publish_metadata(Catalog *cat, FileIO *io, const TableMetadata *md, const char *path,
+		 const char *ns, const char *name, const char *from, Arena *tmp, Arena *a,
+		 Table **out, floe_error *err)
+{
+	char *json = metadata_serialize(md, tmp);
+	floe_error ignore;
+	int rc;
+
+	TRY(fileio_write(io, path, json, strlen(json), err));
+	rc = from ? catalog_swap_table(cat, ns, name, from, path, err)
+		  : catalog_create_table(cat, ns, name, path, err);
+	if (rc != FLOE_OK) {
+		(void)fileio_remove(io, path, &ignore);
+		return FLOE_ERR;
+	}
+	return table_from_json(json, path, ns, name, a, out, err);
 }
 
 int
@@ -419,7 +396,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	Arena *tmp = arena_new(0);
 	TableMetadata *md = ARENA_NEW(tmp, TableMetadata);
 	IcebergSchema *s;
-	char *json, *path, *existing;
+	char *path, *existing;
 	floe_error ignore;
 	int i, np = 0, rc = FLOE_ERR;
 
@@ -487,20 +464,9 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	md->sort_orders = ARENA_NEW(tmp, SortOrder);
 	md->default_sort_order_id = 0;
 
-	json = metadata_serialize(md, tmp);
 	path = arena_sprintf(tmp, "%s/00000-%s.metadata.json", metadata_dir(md, tmp),
 			     new_uuid(tmp));
-	if (fileio_write(io, path, json, strlen(json), err) != FLOE_OK)
-		goto out;
-	if (catalog_create_table(cat, ns, name, path, err) != FLOE_OK) {
-		(void)fileio_remove(io, path, &ignore);
-		goto out;
-	}
-	if (metadata_parse(json, strlen(json), path, a, &md, err) != FLOE_OK)
-		goto out;
-	table_apply_floe_properties(md);
-	*out = make_table(a, ns, name, path, md);
-	rc = FLOE_OK;
+	rc = publish_metadata(cat, io, md, path, ns, name, NULL, tmp, a, out, err);
 out:
 	arena_free(tmp);
 	return rc;
@@ -845,48 +811,26 @@ scan_files(FileIO *io, const Table *t, const Snapshot *snap, Arena *a, DataFile 
  * delete files naming a data file, the FileIO's path maps.  So a plan is
  * kept keyed by the FileIO and the resolved manifest-list path; a repeat
  * (every point SELECT of a table that did not change) reads no manifest.
- * Like the metadata cache: an entry owns an arena with the plan, callers
- * hold a reference until their arena is reset and get their own copy of
- * the DataFile array (the structs; what they point to is shared and
- * read-only); only unreferenced entries are evicted, least recently used
- * first; plans over SF_CACHE_MAX_BYTES are not kept.  Snapshots without a
- * manifest list (v1 "manifests") are planned every time.
+ * Like the metadata cache (common/lru): an entry owns an arena with the
+ * plan, callers hold a reference until their arena is reset and get their
+ * own copy of the DataFile array (the structs; what they point to is shared
+ * and read-only); only unreferenced entries are evicted, least recently used
+ * first, to keep the plans under SF_CACHE_MAX_BYTES (a larger plan is not
+ * kept).  Snapshots without a manifest list (v1 "manifests") are planned
+ * every time.
  */
-#define SF_CACHE_SIZE 64
-#define SF_CACHE_MAX_BYTES ((size_t)32 << 20)
+#define SF_CACHE_MAX_BYTES ((size_t)64 << 20)
 
-typedef struct SfCacheEntry {
-	char *key;                 /* xstrdup'd; NULL = free slot */
-	Arena *arena;
+typedef struct ScanPlan {
 	DataFile *files;
 	int n;
-	int refs;
-	uint64_t used;
-} SfCacheEntry;
-
-static pthread_mutex_t sf_cache_mu = PTHREAD_MUTEX_INITIALIZER;
-static SfCacheEntry sf_cache[SF_CACHE_SIZE];
-static uint64_t sf_cache_tick;
-static uint64_t sf_cache_hits, sf_cache_misses;
+} ScanPlan;
 
 static void
-sf_cache_release(void *arg)
+caches_init(void)
 {
-	SfCacheEntry *e = arg;
-
-	pthread_mutex_lock(&sf_cache_mu);
-	e->refs--;
-	pthread_mutex_unlock(&sf_cache_mu);
-}
-
-/* The caller's copy of an entry's array. */
-static void
-sf_hand_out(const DataFile *src, int cnt, Arena *a, DataFile **files, int *n)
-{
-	*n = cnt;
-	*files = NULL;
-	if (cnt > 0)
-		*files = arena_memdup(a, src, sizeof(DataFile) * (size_t)cnt);
+	md_cache = lru_new(MD_CACHE_MAX_BYTES);
+	sf_cache = lru_new(SF_CACHE_MAX_BYTES);
 }
 
 int
@@ -894,11 +838,10 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		 DataFile **files, int *n, floe_error *err)
 {
 	const Snapshot *snap;
+	const ScanPlan *p;
+	ScanPlan *np;
 	char *key;
-	SfCacheEntry *e = NULL;
 	Arena *own;
-	DataFile *f;
-	int cnt, i;
 
 	*files = NULL;
 	*n = 0;
@@ -907,67 +850,33 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		return FLOE_OK;
 	if (!snap->manifest_list)
 		return scan_files(io, t, snap, a, files, n, err);
+	pthread_once(&caches_once, caches_init);
 	key = arena_sprintf(a, "%p %s", (void *)io, fileio_resolve(io, snap->manifest_list, a));
-	pthread_mutex_lock(&sf_cache_mu);
-	for (i = 0; i < SF_CACHE_SIZE; i++)
-		if (sf_cache[i].key && strcmp(sf_cache[i].key, key) == 0) {
-			e = &sf_cache[i];
-			e->refs++;
-			e->used = ++sf_cache_tick;
-			sf_cache_hits++;
-			break;
+	if ((p = lru_get(sf_cache, key, a)) == NULL) {
+		own = arena_new(0);
+		np = ARENA_NEW(own, ScanPlan);
+		if (scan_files(io, t, snap, own, &np->files, &np->n, err) != FLOE_OK) {
+			arena_free(own);
+			return FLOE_ERR;
 		}
-	pthread_mutex_unlock(&sf_cache_mu);
-	if (e) {
-		arena_on_reset(a, sf_cache_release, e);
-		sf_hand_out(e->files, e->n, a, files, n);
-		return FLOE_OK;
+		p = lru_put(sf_cache, key, own, np, a);
 	}
-
-	own = arena_new(0);
-	if (scan_files(io, t, snap, own, &f, &cnt, err) != FLOE_OK) {
-		arena_free(own);
-		return FLOE_ERR;
-	}
-	pthread_mutex_lock(&sf_cache_mu);
-	sf_cache_misses++;
-	for (i = 0; arena_bytes(own) <= SF_CACHE_MAX_BYTES && i < SF_CACHE_SIZE; i++) {
-		SfCacheEntry *c = &sf_cache[i];
-		if (c->key && strcmp(c->key, key) == 0) {   /* raced with another planner */
-			e = NULL;
-			break;
-		}
-		if (c->refs == 0 && (!e || !c->key || (e->key && c->used < e->used)))
-			e = c;
-	}
-	if (e) {
-		if (e->key) {
-			free(e->key);
-			arena_free(e->arena);
-		}
-		e->key = xstrdup(key);
-		e->arena = own;
-		e->files = f;
-		e->n = cnt;
-		e->refs = 1;
-		e->used = ++sf_cache_tick;
-	}
-	pthread_mutex_unlock(&sf_cache_mu);
-	if (e)
-		arena_on_reset(a, sf_cache_release, e);
-	else
-		arena_on_reset(a, free_arena_cb, own);
-	sf_hand_out(f, cnt, a, files, n);
+	/* the caller's copy of the array */
+	*n = p->n;
+	if (p->n > 0)
+		*files = arena_memdup(a, p->files, sizeof(DataFile) * (size_t)p->n);
 	return FLOE_OK;
 }
 
 void
 table_scan_cache_stats(uint64_t *hits, uint64_t *misses)
 {
-	pthread_mutex_lock(&sf_cache_mu);
-	*hits = sf_cache_hits;
-	*misses = sf_cache_misses;
-	pthread_mutex_unlock(&sf_cache_mu);
+	LruStats s;
+
+	pthread_once(&caches_once, caches_init);
+	lru_stats(sf_cache, &s);
+	*hits = s.hits;
+	*misses = s.misses;
 }
 
 /* ---- append commit ---------------------------------------------------- */
@@ -1802,7 +1711,6 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 	for (attempt = 0; attempt < TABLE_COMMIT_MAX_TRIES; attempt++) {
 		Written w = { NULL, 0, 0, tmp, false };
 		char *loc = NULL, *json = NULL;
-		TableMetadata *md;
 
 		if (attempt > 0) {
 			/* back off 5ms, 10ms, 20ms, ... plus jitter, then re-base */
@@ -1818,12 +1726,7 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			rc = catalog_swap_table(cat, head->ns, head->name, head->metadata_location,
 						loc, err);
 		if (rc == FLOE_OK) {
-			if (metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
-				rc = FLOE_ERR;
-				break;
-			}
-			table_apply_floe_properties(md);
-			*out = make_table(a, base->ns, base->name, loc, md);
+			rc = table_from_json(json, loc, base->ns, base->name, a, out, err);
 			break;
 		}
 		/* 08006: the catalog cannot tell whether the swap landed; the
@@ -1886,7 +1789,6 @@ table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, Tabl
 {
 	Written w = { NULL, 0, 0, a, false };
 	CommitSpec cs;
-	TableMetadata *md;
 	char *loc = NULL, *json = NULL;
 
 	*written = NULL;
@@ -1897,12 +1799,10 @@ table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, Tabl
 	}
 	normalize(ch, a, &cs);
 	if (stage_attempt(io, head, &cs, 0, a, &w, &loc, &json, err) != FLOE_OK ||
-	    metadata_parse(json, strlen(json), loc, a, &md, err) != FLOE_OK) {
+	    table_from_json(json, loc, head->ns, head->name, a, staged, err) != FLOE_OK) {
 		remove_written(io, &w);
 		return FLOE_ERR;
 	}
-	table_apply_floe_properties(md);
-	*staged = make_table(a, head->ns, head->name, loc, md);
 	*written = w.paths;
 	*nwritten = w.n;
 	return FLOE_OK;
@@ -1949,10 +1849,9 @@ table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata
 {
 	Arena *tmp = arena_new(0);
 	MetadataLogEntry *log;
-	floe_error ignore;
-	char *json, *path;
+	char *path;
 	int64_t ts = now_ms();
-	int rc = FLOE_ERR;
+	int rc;
 
 	if (ts < base->md->last_updated_ms)
 		ts = base->md->last_updated_ms;
@@ -1964,21 +1863,10 @@ table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata
 	log[md->nmetadata_log].metadata_file = base->metadata_location;
 	md->metadata_log = log;
 	md->nmetadata_log++;
-	json = metadata_serialize(md, tmp);
 	path = arena_sprintf(tmp, "%s/%05d-%s.metadata.json", metadata_dir(md, tmp),
 			     next_version(base->metadata_location, base->md), new_uuid(tmp));
-	if (fileio_write(io, path, json, strlen(json), err) != FLOE_OK)
-		goto out;
-	if (catalog_swap_table(cat, base->ns, base->name, base->metadata_location, path, err) != FLOE_OK) {
-		(void)fileio_remove(io, path, &ignore);
-		goto out;
-	}
-	if (metadata_parse(json, strlen(json), path, a, &md, err) != FLOE_OK)
-		goto out;
-	table_apply_floe_properties(md);
-	*out = make_table(a, base->ns, base->name, path, md);
-	rc = FLOE_OK;
-out:
+	rc = publish_metadata(cat, io, md, path, base->ns, base->name, base->metadata_location,
+			      tmp, a, out, err);
 	arena_free(tmp);
 	return rc;
 }

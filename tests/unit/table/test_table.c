@@ -480,6 +480,58 @@ test_table__metadata_cache(void **state)
 	arena_free(a);
 }
 
+/* Repeated plans of one snapshot share one cached plan: each caller gets
+ * its own DataFile array over shared, read-only contents that stay valid
+ * while any caller's arena holds them; another snapshot is another entry. */
+static void
+test_table__scan_cache(void **state)
+{
+	Catalog *cat;
+	FileIO *io;
+	Arena *a = arena_new(0), *a1 = arena_new(0), *a2 = arena_new(0);
+	floe_error err;
+	Table *t, *t1, *t2;
+	DataFile f[2], *x1, *x2, *x3;
+	uint64_t h0, m0, h1, m1;
+	int n1, n2, n3;
+	char loc[512], path[600];
+
+	open_env("scancache", &cat, &io);
+	snprintf(loc, sizeof loc, "%s/scancache/wh/ns/t", dir);
+	assert_int_equal(table_create(cat, io, loc, "ns", "t", two_column_schema(a), NULL, NULL, 0,
+				      a, &t, &err), FLOE_OK);
+	snprintf(path, sizeof path, "%s/data/a.parquet", loc);
+	f[0] = put_data_file(io, path, a);
+	snprintf(path, sizeof path, "%s/data/b.parquet", loc);
+	f[1] = put_data_file(io, path, a);
+	assert_int_equal(table_commit_append(cat, io, t, f, 1, NULL, a, &t1, &err), FLOE_OK);
+	assert_int_equal(table_commit_append(cat, io, t1, f + 1, 1, NULL, a, &t2, &err), FLOE_OK);
+
+	table_scan_cache_stats(&h0, &m0);
+	assert_int_equal(table_scan_files(io, t2, -1, a1, &x1, &n1, &err), FLOE_OK);
+	assert_int_equal(table_scan_files(io, t2, -1, a2, &x2, &n2, &err), FLOE_OK);
+	table_scan_cache_stats(&h1, &m1);
+	assert_int_equal(n1, 2);
+	assert_int_equal(n2, 2);
+	assert_true(h1 - h0 >= 1);
+	assert_true(x1 != x2);                                  /* own arrays */
+	assert_ptr_equal(x1[0].file_path, x2[0].file_path);     /* shared contents */
+	x1[0].record_count = -1;
+	assert_int_equal(x2[0].record_count, 3);
+	arena_free(a1);
+	assert_non_null(strstr(x2[0].file_path, ".parquet"));
+	assert_non_null(strstr(x2[1].file_path, ".parquet"));
+	/* the first snapshot: its own plan */
+	assert_int_equal(table_scan_files(io, t2, t1->md->current_snapshot_id, a2, &x3, &n3, &err),
+			 FLOE_OK);
+	assert_int_equal(n3, 1);
+	assert_string_equal(x3[0].file_path, f[0].file_path);
+	arena_free(a2);
+	catalog_close(cat);
+	fileio_free(io);
+	arena_free(a);
+}
+
 static int
 count_files(const char *path)
 {
@@ -961,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_table__concurrent_append),
 		cmocka_unit_test(test_table__failed_commit_cleans_up),
 		cmocka_unit_test(test_table__metadata_cache),
+		cmocka_unit_test(test_table__scan_cache),
 		cmocka_unit_test(test_table__replace),
 		cmocka_unit_test(test_table__floe_column_properties),
 		cmocka_unit_test(test_table__append_to_foreign_tables),
