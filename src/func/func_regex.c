@@ -218,9 +218,10 @@ rx_subject(Rx *rx, const strview *s)
 	return rx->buf;
 }
 
-/* parse a flags string: sets *cflags, *global */
+/* parse a flags string: sets *cflags, *global (PostgreSQL's
+ * parse_re_flags: every flag is checked before any use of g is refused) */
 static int
-parse_flags(FuncCtx *ctx, const strview *f, int *cflags, bool *global, bool allow_g)
+parse_flags(FuncCtx *ctx, const strview *f, int *cflags, bool *global)
 {
 	const char *p = strview_data(f);
 	uint32_t i;
@@ -231,15 +232,9 @@ parse_flags(FuncCtx *ctx, const strview *f, int *cflags, bool *global, bool allo
 		case 'c': *cflags &= ~REG_ICASE; break;
 		case 'n': case 'm': *cflags |= REG_NEWLINE; break;
 		case 'q': *cflags |= RX_LITERAL; break;
+		case 'g': *global = true; break;
 		case 'b': case 'e': case 'p': case 's': case 't': case 'w': case 'x':
 			break;  /* ARE variants: approximated by POSIX ERE */
-		case 'g':
-			if (allow_g) {
-				*global = true;
-				break;
-			}
-			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-					   "regexp_like() does not support the \"global\" option");
 		default:
 			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
 					   "invalid regular expression option: \"%c\"", p[i]);
@@ -248,43 +243,124 @@ parse_flags(FuncCtx *ctx, const strview *f, int *cflags, bool *global, bool allo
 	return FLOE_OK;
 }
 
-static int
-match_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
-	     int base_flags, bool negate)
+static bool
+any_null(const VectorView *v, int nargs, uint32_t i)
 {
-	VectorView v[3];
-	uint8_t *o = out->data;
+	int j;
+
+	for (j = 0; j < nargs; j++)
+		if (!ARGVALID(v[j], ARGK(v[j], i)))
+			return true;
+	return false;
+}
+
+#define ARG_STR(view, i) (&((const strview *)(view).data)[ARGK((view), (i))])
+#define ARG_I32(view, i) (((const int32_t *)(view).data)[ARGK((view), (i))])
+
+/* the offset just past the (UTF-8) character at off: after an empty match */
+static size_t
+next_char(const char *subj, size_t off, size_t slen)
+{
+	return off + (off < slen ? u8len(subj + off, slen - off) : 1);
+}
+
+/*
+ * The row loop of every regex kernel (rx_rows): NULL in any argument ->
+ * NULL; else the subject (argument 0) and pattern (1), an optional start
+ * (> 0, else 22023) and flags argument (g refused for functions that name
+ * themselves in no_global), the pattern compiled (once while it and the
+ * flags repeat), then the kernel's per-row callback.
+ */
+typedef struct RxArgs {
+	int base_cflags;       /* cflags before the flags argument */
+	int start_arg;         /* index of an int4 start argument; -1 none */
+	int flags_arg;         /* index of a text flags argument; -1 none */
+	const char *no_global; /* "f()": flag g is 22023 for it; NULL allows g */
+	const char *hint;      /* hint of that error, or NULL */
+} RxArgs;
+
+typedef struct RxRow {
+	uint32_t i;            /* the row */
+	const strview *s, *p;  /* subject, pattern */
+	const char *subj;      /* the subject NUL-terminated */
+	size_t slen;
+	const Rx *rx;          /* p compiled with cflags */
+	int cflags;
+	bool g;
+	int32_t start;         /* 1 without a start argument */
+} RxRow;
+
+typedef int (*RxRowFn)(FuncCtx *ctx, const RxRow *r, Vector *out, void *st);
+
+static int
+rx_rows(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	const RxArgs *ra, RxRowFn fn, void *st)
+{
+	VectorView v[4];
 	Rx rx;
+	RxRow r;
 	uint32_t i;
 	int j, rc = FLOE_OK;
 
 	memset(&rx, 0, sizeof rx);
 	for (j = 0; j < nargs; j++)
 		vector_view(&args[j], &v[j]);
-	for (i = 0; i < count; i++) {
-		const strview *s, *p;
-		int cflags = base_flags;
-		bool g = false, isnull = false;
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
+	for (i = 0; i < count && rc == FLOE_OK; i++) {
+		if (any_null(v, nargs, i)) {
 			out_null(out, i);
 			continue;
 		}
-		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
-		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
-		if (nargs == 3 &&
-		    (rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags, &g,
-				      false)) != FLOE_OK)
+		r.i = i;
+		r.s = ARG_STR(v[0], i);
+		r.p = ARG_STR(v[1], i);
+		r.cflags = ra->base_cflags;
+		r.g = false;
+		r.start = 1;
+		if (ra->start_arg >= 0 && ra->start_arg < nargs &&
+		    (r.start = ARG_I32(v[ra->start_arg], i)) <= 0) {
+			rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					 "invalid value for parameter \"%s\": %d", "start", r.start);
 			break;
-		if ((rc = rx_compile(ctx, &rx, p, cflags | REG_NOSUB)) != FLOE_OK)
+		}
+		if (ra->flags_arg >= 0 && ra->flags_arg < nargs) {
+			if ((rc = parse_flags(ctx, ARG_STR(v[ra->flags_arg], i), &r.cflags, &r.g)) != FLOE_OK)
+				break;
+			if (r.g && ra->no_global) {
+				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						 "%s does not support the \"global\" option", ra->no_global);
+				if (ra->hint)
+					floe_error_hint(ctx->err, "%s", ra->hint);
+				break;
+			}
+		}
+		if ((rc = rx_compile(ctx, &rx, r.p, r.cflags)) != FLOE_OK)
 			break;
-		o[i] = (rx_regexec(&rx.re, rx_subject(&rx, s), 0, NULL, 0) == 0) != negate;
-		out_valid(out, i);
+		r.subj = rx_subject(&rx, r.s);
+		r.slen = r.s->len;
+		r.rx = &rx;
+		rc = fn(ctx, &r, out, st);
 	}
 	rx_free(&rx);
 	return rc;
+}
+
+static int
+match_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	bool negate = *(const bool *)st;
+
+	((uint8_t *)out->data)[r->i] = (rx_regexec(&r->rx->re, r->subj, 0, NULL, 0) == 0) != negate;
+	out_valid(out, r->i);
+	return FLOE_OK;
+}
+
+static int
+match_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	     int base_flags, bool negate)
+{
+	RxArgs ra = { base_flags | REG_NOSUB, -1, 2, "regexp_like()", NULL };
+
+	return rx_rows(ctx, args, nargs, count, out, &ra, match_row, &negate);
 }
 
 static int
@@ -340,160 +416,131 @@ buf_put(FuncCtx *ctx, Buf *b, const char *s, size_t n)
 	return FLOE_OK;
 }
 
+/* the replacement text r for the match m (at subj + off) into b */
+static int
+put_replacement(FuncCtx *ctx, Buf *b, const RxRow *r, const strview *rs, size_t off,
+		const regmatch_t *m)
+{
+	const char *rep = strview_data(rs);
+	size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
+	uint32_t k;
+	int rc = FLOE_OK;
+
+	for (k = 0; k < rs->len && rc == FLOE_OK; k++) {
+		char c = rep[k];
+		if (c == '\\' && k + 1 < rs->len) {
+			char d = rep[k + 1];
+			if (d >= '1' && d <= '9') {
+				const regmatch_t *gm = &m[d - '0'];
+				if (gm->rm_so >= 0 && (size_t)(d - '0') <= r->rx->re.re_nsub)
+					rc = buf_put(ctx, b, r->subj + off + gm->rm_so,
+						     (size_t)(gm->rm_eo - gm->rm_so));
+				k++;
+				continue;
+			}
+			if (d == '&') {
+				rc = buf_put(ctx, b, r->subj + ms, me - ms);
+				k++;
+				continue;
+			}
+			if (d == '\\') {
+				rc = buf_put(ctx, b, "\\", 1);
+				k++;
+				continue;
+			}
+		}
+		rc = buf_put(ctx, b, &c, 1);
+	}
+	return rc;
+}
+
+typedef struct ReplaceState {
+	VectorView rv;         /* the replacement argument */
+	Buf b;
+} ReplaceState;
+
+static int
+replace_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	ReplaceState *rs = st;
+	Buf *b = &rs->b;
+	const strview *rep = ARG_STR(rs->rv, r->i);
+	const char *subj = r->subj;
+	size_t off = 0, slen = r->slen;
+	regmatch_t m[10];
+	int eflags = 0;
+
+	b->len = 0;
+	if (r->start > 1) {   /* regexp_replace(s, p, r, start): search from there */
+		off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(r->start - 1));
+		if (off > 0) {
+			eflags = REG_NOTBOL;
+			TRY(buf_put(ctx, b, subj, off));
+		}
+	}
+	while (off <= slen && rx_regexec(&r->rx->re, subj + off, 10, m, eflags) == 0) {
+		size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
+		TRY(buf_put(ctx, b, subj + off, ms - off));
+		TRY(put_replacement(ctx, b, r, rep, off, m));
+		if (me == ms) {
+			/* empty match: copy one character and move on */
+			if (ms < slen)
+				TRY(buf_put(ctx, b, subj + ms, next_char(subj, ms, slen) - ms));
+			off = next_char(subj, ms, slen);
+		} else {
+			off = me;
+		}
+		eflags = REG_NOTBOL;
+		if (!r->g)
+			break;
+	}
+	if (off < slen)
+		TRY(buf_put(ctx, b, subj + off, slen - off));
+	vector_set_string(out, r->i, b->p ? b->p : "", (uint32_t)b->len);
+	return FLOE_OK;
+}
+
 static int
 regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	VectorView v[4];
-	Rx rx;
-	Buf b = { NULL, 0, 0 };
-	uint32_t i;
-	int j, rc = FLOE_OK;
+	bool start4 = nargs == 4 && args[3].type.id == TYPE_INT32;
+	RxArgs ra = { 0, start4 ? 3 : -1, start4 ? -1 : 3, NULL, NULL };
+	ReplaceState rs;
+	int rc;
 
-	memset(&rx, 0, sizeof rx);
-	for (j = 0; j < nargs; j++)
-		vector_view(&args[j], &v[j]);
-	for (i = 0; i < count && rc == FLOE_OK; i++) {
-		const strview *s, *p, *r;
-		const char *subj, *rep;
-		regmatch_t m[10];
-		int cflags = 0, eflags = 0;
-		bool g = false, isnull = false;
-		size_t off = 0, slen;
-		int32_t start = 1;
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
-			out_null(out, i);
-			continue;
-		}
-		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
-		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
-		r = &((const strview *)v[2].data)[ARGK(v[2], i)];
-		if (nargs == 4 && args[3].type.id == TYPE_INT32) {
-			start = ((const int32_t *)v[3].data)[ARGK(v[3], i)];
-			if (start <= 0) {
-				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-						 "invalid value for parameter \"%s\": %d", "start", start);
-				break;
-			}
-		} else if (nargs == 4 &&
-			   (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)],
-					     &cflags, &g, true)) != FLOE_OK)
-			break;
-		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
-			break;
-		subj = rx_subject(&rx, s);
-		slen = s->len;
-		rep = strview_data(r);
-		b.len = 0;
-		if (start > 1) {   /* regexp_replace(s, p, r, start): search from there */
-			off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(start - 1));
-			if (off > 0) {
-				eflags = REG_NOTBOL;
-				if ((rc = buf_put(ctx, &b, subj, off)) != FLOE_OK)
-					break;
-			}
-		}
-		while (off <= slen && rx_regexec(&rx.re, subj + off, 10, m, eflags) == 0) {
-			size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
-			uint32_t k;
-			if ((rc = buf_put(ctx, &b, subj + off, ms - off)) != FLOE_OK)
-				break;
-			for (k = 0; k < r->len && rc == FLOE_OK; k++) {
-				char c = rep[k];
-				if (c == '\\' && k + 1 < r->len) {
-					char d = rep[k + 1];
-					if (d >= '1' && d <= '9') {
-						regmatch_t *gm = &m[d - '0'];
-						if (gm->rm_so >= 0 && (size_t)(d - '0') <= rx.re.re_nsub)
-							rc = buf_put(ctx, &b, subj + off + gm->rm_so,
-								     (size_t)(gm->rm_eo - gm->rm_so));
-						k++;
-						continue;
-					}
-					if (d == '&') {
-						rc = buf_put(ctx, &b, subj + ms, me - ms);
-						k++;
-						continue;
-					}
-					if (d == '\\') {
-						rc = buf_put(ctx, &b, "\\", 1);
-						k++;
-						continue;
-					}
-				}
-				rc = buf_put(ctx, &b, &c, 1);
-			}
-			if (rc != FLOE_OK)
-				break;
-			if (me == ms) {
-				/* empty match: copy one character and move on */
-				size_t cl = ms < slen ? u8len(subj + ms, slen - ms) : 1;
-				if (ms < slen && (rc = buf_put(ctx, &b, subj + ms, cl)) != FLOE_OK)
-					break;
-				off = ms + cl;
-			} else {
-				off = me;
-			}
-			eflags = REG_NOTBOL;
-			if (!g)
-				break;
-		}
-		if (rc != FLOE_OK)
-			break;
-		if (off < slen && (rc = buf_put(ctx, &b, subj + off, slen - off)) != FLOE_OK)
-			break;
-		vector_set_string(out, i, b.p ? b.p : "", (uint32_t)b.len);
-	}
-	free(b.p);
-	rx_free(&rx);
+	memset(&rs, 0, sizeof rs);
+	vector_view(&args[2], &rs.rv);
+	rc = rx_rows(ctx, args, nargs, count, out, &ra, replace_row, &rs);
+	free(rs.b.p);
 	return rc;
+}
+
+static int
+substring_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	regmatch_t m[2];
+	int g;
+
+	if (rx_regexec(&r->rx->re, r->subj, 2, m, 0) != 0) {
+		out_null(out, r->i);
+		return FLOE_OK;
+	}
+	g = r->rx->re.re_nsub > 0 ? 1 : 0;
+	if (m[g].rm_so < 0) {
+		out_null(out, r->i);
+		return FLOE_OK;
+	}
+	vector_set_string(out, r->i, strview_data(r->s) + m[g].rm_so,
+			  (uint32_t)(m[g].rm_eo - m[g].rm_so));
+	return FLOE_OK;
 }
 
 static int
 regex_substring(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	VectorView v[2];
-	Rx rx;
-	uint32_t i;
-	int rc = FLOE_OK;
+	RxArgs ra = { 0, -1, -1, NULL, NULL };
 
-	memset(&rx, 0, sizeof rx);
-	vector_view(&args[0], &v[0]);
-	vector_view(&args[1], &v[1]);
-	for (i = 0; i < count; i++) {
-		uint32_t k0 = ARGK(v[0], i), k1 = ARGK(v[1], i);
-		const strview *s, *p;
-		const char *subj;
-		regmatch_t m[2];
-		if (!ARGVALID(v[0], k0) || !ARGVALID(v[1], k1)) {
-			out_null(out, i);
-			continue;
-		}
-		s = &((const strview *)v[0].data)[k0];
-		p = &((const strview *)v[1].data)[k1];
-		if ((rc = rx_compile(ctx, &rx, p, 0)) != FLOE_OK)
-			break;
-		subj = rx_subject(&rx, s);
-		if (rx_regexec(&rx.re, subj, 2, m, 0) != 0) {
-			out_null(out, i);
-			continue;
-		}
-		if (rx.re.re_nsub > 0) {
-			if (m[1].rm_so < 0) {
-				out_null(out, i);
-				continue;
-			}
-			vector_set_string(out, i, strview_data(s) + m[1].rm_so,
-					  (uint32_t)(m[1].rm_eo - m[1].rm_so));
-		} else {
-			vector_set_string(out, i, strview_data(s) + m[0].rm_so,
-					  (uint32_t)(m[0].rm_eo - m[0].rm_so));
-		}
-	}
-	rx_free(&rx);
-	return rc;
+	return rx_rows(ctx, args, 2, count, out, &ra, substring_row, NULL);
 }
 
 /*
@@ -573,70 +620,62 @@ piece(const char *p, size_t n)
 	return v;
 }
 
+/* how many capturing groups of pattern p (compiled as rx with cflags) a
+ * match reports, their ERE numbers in map */
+static int
+rx_groups(const Rx *rx, const strview *p, int cflags, int *map)
+{
+	int ng = (cflags & RX_LITERAL) ? 0 : group_map(strview_data(p), p->len, map, RX_MAX_GROUPS);
+
+	if ((size_t)ng > rx->re.re_nsub)
+		ng = (int)rx->re.re_nsub;
+	return ng;
+}
+
+/* A match's values (searched from subj + off): the ng groups of map (NULL
+ * where a group took no part), or the whole match when ng is 0; returns
+ * how many. */
+static int
+match_values(const char *subj, size_t off, const regmatch_t *m, const int *map, int ng,
+	     Value *vals)
+{
+	int k;
+
+	if (ng == 0) {
+		vals[0] = piece(subj + off + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so));
+		return 1;
+	}
+	for (k = 0; k < ng; k++) {
+		const regmatch_t *gm = &m[map[k]];
+		if (map[k] > RX_MAX_GROUPS || gm->rm_so < 0)
+			vals[k] = value_null(type_make(TYPE_TEXT));
+		else
+			vals[k] = piece(subj + off + gm->rm_so, (size_t)(gm->rm_eo - gm->rm_so));
+	}
+	return ng;
+}
+
+static int
+regexp_match_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	regmatch_t m[RX_MAX_GROUPS + 1];
+	Value vals[RX_MAX_GROUPS];
+	int map[RX_MAX_GROUPS], ng = rx_groups(r->rx, r->p, r->cflags, map);
+
+	if (rx_regexec(&r->rx->re, r->subj, RX_MAX_GROUPS + 1, m, 0) != 0) {
+		out_null(out, r->i);
+		return FLOE_OK;
+	}
+	ng = match_values(r->subj, 0, m, map, ng, vals);
+	return emit_text_array(ctx, out, r->i, vals, (uint32_t)ng);
+}
+
 int
 func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	VectorView v[3];
-	Rx rx;
-	uint32_t i;
-	int j, rc = FLOE_OK;
+	RxArgs ra = { 0, -1, 2, "regexp_match()", "Use the regexp_matches function instead." };
 
-	memset(&rx, 0, sizeof rx);
-	for (j = 0; j < nargs; j++)
-		vector_view(&args[j], &v[j]);
-	for (i = 0; i < count && rc == FLOE_OK; i++) {
-		const strview *s, *p;
-		const char *subj;
-		regmatch_t m[RX_MAX_GROUPS + 1];
-		Value vals[RX_MAX_GROUPS];
-		int map[RX_MAX_GROUPS], ng, k, cflags = 0;
-		bool g = false, isnull = false;
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
-			out_null(out, i);
-			continue;
-		}
-		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
-		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
-		if (nargs == 3) {
-			if ((rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags,
-					      &g, true)) != FLOE_OK)
-				break;
-			if (g) {
-				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-						 "regexp_match() does not support the \"global\" option");
-				floe_error_hint(ctx->err, "Use the regexp_matches function instead.");
-				break;
-			}
-		}
-		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
-			break;
-		ng = (cflags & RX_LITERAL) ? 0 : group_map(strview_data(p), p->len, map, RX_MAX_GROUPS);
-		if ((size_t)ng > rx.re.re_nsub)
-			ng = (int)rx.re.re_nsub;
-		subj = rx_subject(&rx, s);
-		if (rx_regexec(&rx.re, subj, RX_MAX_GROUPS + 1, m, 0) != 0) {
-			out_null(out, i);
-			continue;
-		}
-		if (ng == 0) {
-			vals[0] = piece(subj + m[0].rm_so, (size_t)(m[0].rm_eo - m[0].rm_so));
-			ng = 1;
-		} else {
-			for (k = 0; k < ng; k++) {
-				regmatch_t *gm = &m[map[k]];
-				if (map[k] > RX_MAX_GROUPS || gm->rm_so < 0)
-					vals[k] = value_null(type_make(TYPE_TEXT));
-				else
-					vals[k] = piece(subj + gm->rm_so, (size_t)(gm->rm_eo - gm->rm_so));
-			}
-		}
-		rc = emit_text_array(ctx, out, i, vals, (uint32_t)ng);
-	}
-	rx_free(&rx);
-	return rc;
+	return rx_rows(ctx, args, nargs, count, out, &ra, regexp_match_row, NULL);
 }
 
 /* regexp_matches(s, pattern [, flags]) for srf.c: each match (every one
@@ -656,37 +695,25 @@ func_regexp_matches_rows(const strview *s, const strview *pat, const strview *fl
 	strview *out = ARENA_ARRAY(a, strview, cap);
 
 	memset(&rx, 0, sizeof rx);
-	if (flags && parse_flags(&fc, flags, &cflags, &g, true) != FLOE_OK)
+	if (flags && parse_flags(&fc, flags, &cflags, &g) != FLOE_OK)
 		return FLOE_ERR;
 	if (rx_compile(&fc, &rx, pat, cflags) != FLOE_OK) {
 		rx_free(&rx);
 		return FLOE_ERR;
 	}
-	ng = (cflags & RX_LITERAL) ? 0 : group_map(strview_data(pat), pat->len, map, RX_MAX_GROUPS);
-	if ((size_t)ng > rx.re.re_nsub)
-		ng = (int)rx.re.re_nsub;
+	ng = rx_groups(&rx, pat, cflags, map);
 	subj = rx_subject(&rx, s);
 	slen = s->len;
 	while (off <= slen) {
 		regmatch_t m[RX_MAX_GROUPS + 1];
 		Value vals[RX_MAX_GROUPS];
 		size_t ms, me;
-		int nv = ng ? ng : 1;
+		int nv;
 		if (rx_regexec(&rx.re, subj + off, RX_MAX_GROUPS + 1, m, eflags) != 0)
 			break;
 		ms = off + (size_t)m[0].rm_so;
 		me = off + (size_t)m[0].rm_eo;
-		if (ng == 0) {
-			vals[0] = piece(subj + ms, me - ms);
-		} else {
-			for (k = 0; k < ng; k++) {
-				regmatch_t *gm = &m[map[k]];
-				if (map[k] > RX_MAX_GROUPS || gm->rm_so < 0)
-					vals[k] = value_null(type_make(TYPE_TEXT));
-				else
-					vals[k] = piece(subj + off + gm->rm_so, (size_t)(gm->rm_eo - gm->rm_so));
-			}
-		}
+		nv = match_values(subj, off, m, map, ng, vals);
 		for (k = 0; k < nv; k++)      /* the subject buffer is reused: own the bytes */
 			if (!vals[k].is_null && vals[k].u.s.len > STRVIEW_INLINE)
 				vals[k].u.s = strview_make(arena_memdup(a, vals[k].u.s.u.ptr, vals[k].u.s.len),
@@ -700,7 +727,7 @@ func_regexp_matches_rows(const strview *s, const strview *pat, const strview *fl
 		cnt++;
 		if (!g)
 			break;
-		off = me == ms ? ms + (ms < slen ? u8len(subj + ms, slen - ms) : 1) : me;
+		off = me == ms ? next_char(subj, ms, slen) : me;
 		eflags = REG_NOTBOL;
 	}
 	rx_free(&rx);
@@ -709,75 +736,50 @@ func_regexp_matches_rows(const strview *s, const strview *pat, const strview *fl
 	return rc;
 }
 
+typedef struct SplitState {
+	Value *vals;
+	size_t cap;
+} SplitState;
+
+static int
+split_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	SplitState *ss = st;
+	const char *subj = r->subj;
+	size_t slen = r->slen, off = 0, start = 0, prev_end = 0, n = 0;
+	regmatch_t m[1];
+	int eflags = 0;
+
+	for (;;) {
+		size_t ms, me;
+		if (n + 2 > ss->cap) {
+			ss->cap = (n + 2) * 2;
+			ss->vals = xrealloc(ss->vals, ss->cap * sizeof(Value));
+		}
+		if (off > slen || rx_regexec(&r->rx->re, subj + off, 1, m, eflags) != 0)
+			break;
+		ms = off + (size_t)m[0].rm_so;
+		me = off + (size_t)m[0].rm_eo;
+		if (ms < slen && me > prev_end) {
+			ss->vals[n++] = piece(subj + start, ms - start);
+			start = me;
+		}
+		prev_end = me;
+		off = me == ms ? next_char(subj, ms, slen) : me;
+		eflags = REG_NOTBOL;
+	}
+	ss->vals[n++] = piece(subj + start, slen - start);
+	return emit_text_array(ctx, out, r->i, ss->vals, (uint32_t)n);
+}
+
 int
 func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	VectorView v[3];
-	Rx rx;
-	uint32_t i;
-	int j, rc = FLOE_OK;
-	Value *vals = NULL;
-	size_t cap = 0;
+	RxArgs ra = { 0, -1, 2, "regexp_split_to_array()", NULL };
+	SplitState ss = { NULL, 0 };
+	int rc = rx_rows(ctx, args, nargs, count, out, &ra, split_row, &ss);
 
-	memset(&rx, 0, sizeof rx);
-	for (j = 0; j < nargs; j++)
-		vector_view(&args[j], &v[j]);
-	for (i = 0; i < count && rc == FLOE_OK; i++) {
-		const strview *s, *p;
-		const char *subj;
-		regmatch_t m[1];
-		int cflags = 0, eflags = 0;
-		bool g = false, isnull = false;
-		size_t slen, off = 0, start = 0, prev_end = 0, n = 0;
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
-			out_null(out, i);
-			continue;
-		}
-		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
-		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
-		if (nargs == 3) {
-			if ((rc = parse_flags(ctx, &((const strview *)v[2].data)[ARGK(v[2], i)], &cflags,
-					      &g, true)) != FLOE_OK)
-				break;
-			if (g) {
-				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-						 "regexp_split_to_array() does not support the \"global\" option");
-				break;
-			}
-		}
-		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
-			break;
-		subj = rx_subject(&rx, s);
-		slen = s->len;
-		for (;;) {
-			size_t ms, me;
-			if (n + 2 > cap) {
-				cap = (n + 2) * 2;
-				vals = xrealloc(vals, cap * sizeof(Value));
-			}
-			if (off > slen || rx_regexec(&rx.re, subj + off, 1, m, eflags) != 0)
-				break;
-			ms = off + (size_t)m[0].rm_so;
-			me = off + (size_t)m[0].rm_eo;
-			if (ms < slen && me > prev_end) {
-				vals[n++] = piece(subj + start, ms - start);
-				start = me;
-			}
-			prev_end = me;
-			if (me == ms)
-				off = ms + (ms < slen ? u8len(subj + ms, slen - ms) : 1);
-			else
-				off = me;
-			eflags = REG_NOTBOL;
-		}
-		vals[n++] = piece(subj + start, slen - start);
-		rc = emit_text_array(ctx, out, i, vals, (uint32_t)n);
-	}
-	free(vals);
-	rx_free(&rx);
+	free(ss.vals);
 	return rc;
 }
 
@@ -852,86 +854,45 @@ similar_to_escape(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, V
 	for (i = 0; i < count; i++) {
 		const char *esc = "\\";
 		uint32_t elen = 1;
-		bool isnull = false;
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
+		if (any_null(v, nargs, i)) {
 			out_null(out, i);
 			continue;
 		}
 		if (nargs == 2) {
-			const strview *e = &((const strview *)v[1].data)[ARGK(v[1], i)];
-			esc = strview_data(e);
-			elen = e->len;
+			esc = strview_data(ARG_STR(v[1], i));
+			elen = ARG_STR(v[1], i)->len;
 		}
-		TRY(similar_common(ctx, &((const strview *)v[0].data)[ARGK(v[0], i)], esc, elen,
-				   out, i));
+		TRY(similar_common(ctx, ARG_STR(v[0], i), esc, elen, out, i));
 	}
 	return FLOE_OK;
 }
 
 /* regexp_count(s, pattern[, start[, flags]]): non-overlapping matches */
 static int
+count_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	size_t off = func_utf8_offset(r->subj, (uint32_t)r->slen, (uint32_t)(r->start - 1));
+	int eflags = off > 0 ? REG_NOTBOL : 0;
+	int32_t n = 0;
+	regmatch_t m[1];
+
+	while (off <= r->slen && rx_regexec(&r->rx->re, r->subj + off, 1, m, eflags) == 0) {
+		n++;
+		off = m[0].rm_eo > m[0].rm_so ? off + (size_t)m[0].rm_eo
+			: next_char(r->subj, off + (size_t)m[0].rm_so, r->slen);
+		eflags = REG_NOTBOL;
+	}
+	((int32_t *)out->data)[r->i] = n;
+	out_valid(out, r->i);
+	return FLOE_OK;
+}
+
+static int
 regexp_count(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	VectorView v[4];
-	int32_t *o = out->data;
-	Rx rx;
-	uint32_t i;
-	int j, rc = FLOE_OK;
+	RxArgs ra = { 0, 2, 3, "regexp_count()", NULL };
 
-	memset(&rx, 0, sizeof rx);
-	for (j = 0; j < nargs; j++)
-		vector_view(&args[j], &v[j]);
-	for (i = 0; i < count && rc == FLOE_OK; i++) {
-		const strview *s, *p;
-		const char *subj;
-		int cflags = 0, eflags = 0;
-		bool g = false, isnull = false;
-		size_t off = 0, slen;
-		int32_t start = 1, n = 0;
-		regmatch_t m[1];
-		for (j = 0; j < nargs; j++)
-			if (!ARGVALID(v[j], ARGK(v[j], i)))
-				isnull = true;
-		if (isnull) {
-			out_null(out, i);
-			continue;
-		}
-		s = &((const strview *)v[0].data)[ARGK(v[0], i)];
-		p = &((const strview *)v[1].data)[ARGK(v[1], i)];
-		if (nargs >= 3) {
-			start = ((const int32_t *)v[2].data)[ARGK(v[2], i)];
-			if (start <= 0) {
-				rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-						 "invalid value for parameter \"%s\": %d", "start", start);
-				break;
-			}
-		}
-		if (nargs == 4 &&
-		    (rc = parse_flags(ctx, &((const strview *)v[3].data)[ARGK(v[3], i)], &cflags, &g,
-				      false)) != FLOE_OK)
-			break;
-		if ((rc = rx_compile(ctx, &rx, p, cflags)) != FLOE_OK)
-			break;
-		subj = rx_subject(&rx, s);
-		slen = s->len;
-		off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(start - 1));
-		if (off > 0)
-			eflags = REG_NOTBOL;
-		while (off <= slen && rx_regexec(&rx.re, subj + off, 1, m, eflags) == 0) {
-			n++;
-			off += m[0].rm_eo > m[0].rm_so ? (size_t)m[0].rm_eo
-				: (size_t)m[0].rm_so + u8len(subj + off + m[0].rm_so,
-							     slen - off - (size_t)m[0].rm_so + 1);
-			eflags = REG_NOTBOL;
-		}
-		o[i] = n;
-		out_valid(out, i);
-	}
-	rx_free(&rx);
-	return rc;
+	return rx_rows(ctx, args, nargs, count, out, &ra, count_row, NULL);
 }
 
 #define TX TYPE_TEXT
