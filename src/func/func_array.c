@@ -465,10 +465,19 @@ KERNEL(k_position)
 	END
 }
 
-KERNEL(k_positions)
+/*
+ * array_positions, array_remove and array_replace: one pass comparing each
+ * element with argument 1 (IS NOT DISTINCT FROM) that keeps, per element,
+ * its position when it is the same (POSITIONS), the element when it is not
+ * (REMOVE), or argument 2 in place of the same ones (REPLACE).
+ */
+enum { POSITIONS, REMOVE, REPLACE };
+
+static int
+scan_same(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, int what)
 {
 	BEGIN
-	Value *vals, e, *hits;
+	Value *vals, e, to, *res;
 	uint32_t n, k, m = 0;
 	if (row_null(&r, 0, i)) {
 		out_null(out, i);
@@ -476,51 +485,25 @@ KERNEL(k_positions)
 	}
 	CHECK(decode(ctx, a, &args[0], &r, 0, i, &vals, &n));
 	elem_arg(args, 1, i, &e);
-	hits = ARENA_ARRAY(a, Value, n + 1);
-	for (k = 0; k < n; k++)
-		if (same(&vals[k], &e))
-			hits[m++] = value_int(TYPE_INT32, k + 1);
-	CHECK(emit(ctx, a, out, i, hits, m));
+	if (what == REPLACE)
+		elem_arg(args, 2, i, &to);
+	res = ARENA_ARRAY(a, Value, n + 1);
+	for (k = 0; k < n; k++) {
+		bool hit = same(&vals[k], &e);
+		if (what == POSITIONS && hit)
+			res[m++] = value_int(TYPE_INT32, k + 1);
+		else if (what == REMOVE && !hit)
+			res[m++] = vals[k];
+		else if (what == REPLACE)
+			res[m++] = hit ? to : vals[k];
+	}
+	CHECK(emit(ctx, a, out, i, res, m));
 	END
 }
 
-KERNEL(k_remove)
-{
-	BEGIN
-	Value *vals, e, *keep;
-	uint32_t n, k, m = 0;
-	if (row_null(&r, 0, i)) {
-		out_null(out, i);
-		continue;
-	}
-	CHECK(decode(ctx, a, &args[0], &r, 0, i, &vals, &n));
-	elem_arg(args, 1, i, &e);
-	keep = ARENA_ARRAY(a, Value, n + 1);
-	for (k = 0; k < n; k++)
-		if (!same(&vals[k], &e))
-			keep[m++] = vals[k];
-	CHECK(emit(ctx, a, out, i, keep, m));
-	END
-}
-
-KERNEL(k_replace)
-{
-	BEGIN
-	Value *vals, e, to;
-	uint32_t n, k;
-	if (row_null(&r, 0, i)) {
-		out_null(out, i);
-		continue;
-	}
-	CHECK(decode(ctx, a, &args[0], &r, 0, i, &vals, &n));
-	elem_arg(args, 1, i, &e);
-	elem_arg(args, 2, i, &to);
-	for (k = 0; k < n; k++)
-		if (same(&vals[k], &e))
-			vals[k] = to;
-	CHECK(emit(ctx, a, out, i, vals, n));
-	END
-}
+KERNEL(k_positions) { return scan_same(ctx, args, nargs, count, out, POSITIONS); }
+KERNEL(k_remove) { return scan_same(ctx, args, nargs, count, out, REMOVE); }
+KERNEL(k_replace) { return scan_same(ctx, args, nargs, count, out, REPLACE); }
 
 /* ---- text ---------------------------------------------------------------- */
 
