@@ -22,6 +22,9 @@ typedef struct SubPlan {
 	int nparams;       /* the Expr's args[j], j < nparams, fills params[param_idx[j]] */
 	int *param_idx;
 	Expr *cmp;         /* ANY/ALL: x op v, x = column 0, v = column 1 */
+	/* argument values -> result, bounded (subplan.c); NULL until the first
+	 * row, freed with the statement's arena */
+	struct SubCache *cache;
 } SubPlan;
 
 /* Evaluate an EXPR_SUBPLAN over the rows sel[0..n) of in (expr_eval's
