@@ -4163,6 +4163,8 @@ typedef struct SrfUndo {
 	int nnamed;
 	Node **from;
 	size_t nfrom;
+	bool wrapped;                         /* srf_wrap rebuilt the statement: */
+	PgQuery__SelectStmt stmt;             /* the statement before */
 } SrfUndo;
 
 static int srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo);
@@ -4195,6 +4197,8 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		s->from_clause = undo.from;
 		s->n_from_clause = undo.nfrom;
 	}
+	if (undo.wrapped)
+		*s = undo.stmt;
 	cur_win = prev;
 	return rc;
 }
@@ -4211,8 +4215,9 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
  * A target that is just the call keeps the function's name.  As
  * PostgreSQL: an SRF inside CASE, COALESCE or an aggregate / window
  * call's arguments is 0A000 with its message; an SRF nested in another
- * SRF's arguments, or SRFs together with GROUP BY, aggregates, DISTINCT or
- * windows, are 0A000 here (PostgreSQL runs them). */
+ * SRF's arguments is 0A000 here (PostgreSQL runs it).  With GROUP BY,
+ * aggregates, HAVING or windows the grouped part moves into a derived
+ * table first (srf_wrap). */
 typedef struct SrfFind {
 	Node *found[SRF_MAX];     /* the SRF calls' Nodes, in target order */
 	int count;
@@ -4288,6 +4293,7 @@ srf_find(const ProtobufCMessage *m, void *arg)
 				return 1;
 			if (in.count)
 				sf->nested = true;
+			sf->agg |= in.agg;    /* unnest(array_agg(x)): after the grouping */
 			return 0;
 		}
 		if (n->node_case == PG_QUERY__NODE__NODE_CASE_EXPR)
@@ -4328,11 +4334,163 @@ srf_find(const ProtobufCMessage *m, void *arg)
 					return 1;
 				if (in.count)
 					sf->nested = true;
+				sf->agg |= in.agg;    /* unnest(array_agg(x)): after the grouping */
 				return 0;
 			}
 		}
 	}
 	return sql_children(m, srf_find, sf);
+}
+
+static Node *
+srf_node(BindCtx *b, PgQuery__Node__NodeCase c)
+{
+	Node *n = ARENA_NEW(b->arena, Node);
+	pg_query__node__init(n);
+	n->node_case = c;
+	return n;
+}
+
+/* rel.col as a ColumnRef */
+static Node *
+srf_colref(BindCtx *b, const char *rel, const char *col, int location)
+{
+	Node *n = srf_node(b, PG_QUERY__NODE__NODE_COLUMN_REF);
+	int i;
+	n->column_ref = ARENA_NEW(b->arena, PgQuery__ColumnRef);
+	pg_query__column_ref__init(n->column_ref);
+	n->column_ref->n_fields = 2;
+	n->column_ref->fields = ARENA_ARRAY(b->arena, Node *, 2);
+	n->column_ref->location = location;
+	for (i = 0; i < 2; i++) {
+		Node *f = srf_node(b, PG_QUERY__NODE__NODE_STRING);
+		f->string = ARENA_NEW(b->arena, PgQuery__String);
+		pg_query__string__init(f->string);
+		f->string->sval = (char *)(i ? col : rel);
+		n->column_ref->fields[i] = f;
+	}
+	return n;
+}
+
+static Node *
+srf_restarget(BindCtx *b, const char *name, Node *val)
+{
+	Node *n = srf_node(b, PG_QUERY__NODE__NODE_RES_TARGET);
+	n->res_target = ARENA_NEW(b->arena, PgQuery__ResTarget);
+	pg_query__res_target__init(n->res_target);
+	n->res_target->name = (char *)name;
+	n->res_target->val = val;
+	n->res_target->location = -1;
+	return n;
+}
+
+/* SRFs with GROUP BY, aggregates, HAVING, windows or DISTINCT: PostgreSQL
+ * runs them after the grouping (ProjectSet above Agg), DISTINCT, ORDER BY
+ * and LIMIT after them.  The statement becomes
+ *   SELECT <targets> FROM (SELECT <grouped part> ...) __floe_g
+ *   [DISTINCT ... ORDER BY ... LIMIT ...]
+ * where a target that is an SRF call takes its arguments from the derived
+ * table's columns __floe_a<i>_<j>, and any other target is the derived
+ * table's __floe_t<i> under its own name.  A target with an SRF inside a
+ * larger expression stays 0A000.  The statement is put back by plan_select
+ * (undo->stmt). */
+static int
+srf_wrap(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
+{
+	PgQuery__SelectStmt *in = ARENA_NEW(b->arena, PgQuery__SelectStmt);
+	PgQuery__RangeSubselect *rs;
+	Node **itl, **otl, *rsn;
+	size_t i, j, nin = 0;
+
+	for (i = 0; i < s->n_target_list; i++) {
+		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
+		SrfFind one;
+		memset(&one, 0, sizeof one);
+		one.b = b;
+		if (srf_find(&s->target_list[i]->base, &one))
+			return FLOE_ERR;
+		if (one.count && (one.count > 1 || one.found[0] != rt->val))
+			return unsupported(b, "a set-returning function inside an expression with GROUP BY, aggregates, DISTINCT or windows",
+					   rt->location);
+		nin += one.count ? (rt->val->node_case == PG_QUERY__NODE__NODE_FUNC_CALL ?
+				    rt->val->func_call->n_args : 1) : 1;
+	}
+	itl = ARENA_ARRAY(b->arena, Node *, nin + 1);
+	otl = ARENA_ARRAY(b->arena, Node *, s->n_target_list + 1);
+	nin = 0;
+	for (i = 0; i < s->n_target_list; i++) {
+		PgQuery__ResTarget *rt = s->target_list[i]->res_target;
+		Node *v = rt->val, *call;
+		PgQuery__FuncCall *f, *fc;
+		bool field = v->node_case == PG_QUERY__NODE__NODE_A_INDIRECTION;
+		SrfFind one;
+		memset(&one, 0, sizeof one);
+		one.b = b;
+		(void)srf_find(&s->target_list[i]->base, &one);
+		if (!one.count) {
+			const char *nm = arena_sprintf(b->arena, "__floe_t%zu", i + 1);
+			itl[nin++] = srf_restarget(b, nm, v);
+			otl[i] = srf_restarget(b, rt->name && rt->name[0] ? rt->name : bind_colname(v),
+					       srf_colref(b, "__floe_g", nm, rt->location));
+			continue;
+		}
+		f = field ? v->a_indirection->arg->func_call : v->func_call;
+		fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
+		*fc = *f;
+		fc->args = ARENA_ARRAY(b->arena, Node *, f->n_args + 1);
+		for (j = 0; j < f->n_args; j++) {
+			const char *nm = arena_sprintf(b->arena, "__floe_a%zu_%zu", i + 1, j + 1);
+			itl[nin++] = srf_restarget(b, nm, f->args[j]);
+			fc->args[j] = srf_colref(b, "__floe_g", nm, f->location);
+		}
+		call = srf_node(b, PG_QUERY__NODE__NODE_FUNC_CALL);
+		call->func_call = fc;
+		if (field) {
+			Node *ind = srf_node(b, PG_QUERY__NODE__NODE_A_INDIRECTION);
+			ind->a_indirection = ARENA_NEW(b->arena, PgQuery__AIndirection);
+			*ind->a_indirection = *v->a_indirection;
+			ind->a_indirection->arg = call;
+			call = ind;
+		}
+		otl[i] = srf_restarget(b, rt->name, call);
+	}
+	*in = *s;
+	in->n_target_list = nin;
+	in->target_list = itl;
+	in->n_distinct_clause = 0;
+	in->distinct_clause = NULL;
+	in->n_sort_clause = 0;
+	in->sort_clause = NULL;
+	in->limit_count = in->limit_offset = NULL;
+	in->limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+	in->with_clause = NULL;
+	in->into_clause = NULL;
+	in->n_locking_clause = 0;
+	in->locking_clause = NULL;
+	rs = ARENA_NEW(b->arena, PgQuery__RangeSubselect);
+	pg_query__range_subselect__init(rs);
+	rs->subquery = srf_node(b, PG_QUERY__NODE__NODE_SELECT_STMT);
+	rs->subquery->select_stmt = in;
+	rs->alias = ARENA_NEW(b->arena, PgQuery__Alias);
+	pg_query__alias__init(rs->alias);
+	rs->alias->aliasname = "__floe_g";
+	rsn = srf_node(b, PG_QUERY__NODE__NODE_RANGE_SUBSELECT);
+	rsn->range_subselect = rs;
+	undo->wrapped = true;
+	undo->stmt = *s;
+	s->n_target_list = s->n_target_list;
+	s->target_list = otl;
+	s->n_from_clause = 1;
+	s->from_clause = ARENA_ARRAY(b->arena, Node *, 1);
+	s->from_clause[0] = rsn;
+	s->where_clause = NULL;
+	s->n_group_clause = 0;
+	s->group_clause = NULL;
+	s->group_distinct = false;
+	s->having_clause = NULL;
+	s->n_window_clause = 0;
+	s->window_clause = NULL;
+	return FLOE_OK;
 }
 
 static int
@@ -4363,10 +4521,14 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	if (sf.nested)
 		return unsupported(b, "a set-returning function in the arguments of another one in the SELECT list",
 				   sf.found[0]->func_call->location);
-	if (sf.agg || s->n_group_clause || s->having_clause || s->n_distinct_clause ||
-	    s->n_window_clause)
-		return unsupported(b, "set-returning functions in the SELECT list with GROUP BY, aggregates, DISTINCT or windows",
-				   sf.found[0]->func_call->location);
+	if (sf.agg || s->n_group_clause || s->having_clause || s->n_window_clause) {
+		/* (DISTINCT alone applies to the rows the SRFs make: as is) */
+		if (undo->wrapped)
+			return unsupported(b, "set-returning functions in the SELECT list with GROUP BY, aggregates, DISTINCT or windows",
+					   -1);
+		TRY(srf_wrap(b, s, undo));
+		return srf_targets(b, s, undo);
+	}
 	/* FROM ..., LATERAL ROWS FROM (f(args), ...) AS __floe_srf(<names>) */
 	rf = ARENA_NEW(b->arena, PgQuery__RangeFunction);
 	pg_query__range_function__init(rf);
