@@ -3,7 +3,9 @@
  *
  * pg_query_parse_protobuf parses the whole string (PostgreSQL parses a
  * simple-query message completely before running any of it); the protobuf
- * result is unpacked with protobuf-c and freed by an arena reset callback.
+ * result is unpacked with protobuf-c into the caller's arena (an allocator
+ * over arena_alloc: the tree lives until the arena's reset, and no part of
+ * it may be freed on its own).
  * libpg_query's cursorpos (1-based character offset) becomes the error
  * position.
  *
@@ -41,7 +43,8 @@
  * Every call still gets its own freshly unpacked tree in its own arena
  * (callers may edit their tree; nothing of a tree is shared), and binding
  * and planning still happen per execution (the catalog can change).
- * Shared by all threads under one mutex, held only to find an entry and
+ * Shared by all threads, a reader-writer lock per set (a hit takes it
+ * shared: hits never wait for each other), held only to find an entry and
  * copy its bytes; bounded: PC_SLOTS entries, texts up to PC_MAX_TEXT bytes
  * and trees up to PC_MAX_TREE packed bytes (others are parsed each time),
  * a full set evicts its least recently used entry.  Errors are not cached.
@@ -53,10 +56,29 @@
 #include <strings.h>
 #include "sql/parse.h"
 
-static void
-free_unpacked(void *p)
+/* protobuf-c allocations of an unpacked tree come from the statement's
+ * arena: unpacking is a run of bump allocations and the whole tree goes
+ * at the arena's reset (no per-node free).  Nobody frees a part of a tree
+ * (txn.c detaches a locking clause instead). */
+static void *
+pb_alloc(void *data, size_t size)
 {
-	pg_query__parse_result__free_unpacked(p, NULL);
+	return arena_alloc(data, size ? size : 1);
+}
+
+static void
+pb_free(void *data, void *p)
+{
+	(void)data;
+	(void)p;
+}
+
+static PgQuery__ParseResult *
+unpack_in(Arena *a, size_t len, const uint8_t *data)
+{
+	ProtobufCAllocator al = { pb_alloc, pb_free, a };
+
+	return pg_query__parse_result__unpack(&al, len, data);
 }
 
 /* Length of the identifier/keyword at p (letters, digits, _, $). */
@@ -790,7 +812,12 @@ typedef struct PcEntry {
 	uint64_t used;
 } PcEntry;
 
-static pthread_mutex_t pc_mu = PTHREAD_MUTEX_INITIALIZER;
+/* One reader-writer lock per set: a hit (the common case, and the same
+ * text on every connection hits the same set) takes it shared, so hits of
+ * concurrent sessions never wait for each other; only a miss's insertion
+ * takes it exclusively.  `used`, pc_tick and the counters are atomics. */
+#define PC_SETS (PC_SLOTS / PC_WAYS)
+static pthread_rwlock_t pc_rw[PC_SETS] = { [0 ... PC_SETS - 1] = PTHREAD_RWLOCK_INITIALIZER };
 static PcEntry pc[PC_SLOTS];
 static uint64_t pc_tick, pc_hits, pc_misses;
 
@@ -810,15 +837,17 @@ static bool
 pc_get(const char *sql, size_t len, uint64_t h, Arena *a, uint8_t **tree, size_t *tree_len,
        MergeWhen **mw, int *nmw)
 {
-	PcEntry *set = &pc[(h % (PC_SLOTS / PC_WAYS)) * PC_WAYS];
+	size_t set_no = h % PC_SETS;
+	PcEntry *set = &pc[set_no * PC_WAYS];
 	bool found = false;
 	int i;
 
-	pthread_mutex_lock(&pc_mu);
+	pthread_rwlock_rdlock(&pc_rw[set_no]);
 	for (i = 0; i < PC_WAYS; i++) {
 		PcEntry *e = &set[i];
 		if (e->sql && e->hash == h && e->sql_len == len && !memcmp(e->sql, sql, len)) {
-			e->used = ++pc_tick;
+			__atomic_store_n(&e->used, __atomic_add_fetch(&pc_tick, 1, __ATOMIC_RELAXED),
+					 __ATOMIC_RELAXED);
 			*tree_len = e->tree_len;
 			*tree = arena_alloc(a, e->tree_len ? e->tree_len : 1);
 			memcpy(*tree, e->tree, e->tree_len);
@@ -832,11 +861,8 @@ pc_get(const char *sql, size_t len, uint64_t h, Arena *a, uint8_t **tree, size_t
 			break;
 		}
 	}
-	if (found)
-		pc_hits++;
-	else
-		pc_misses++;
-	pthread_mutex_unlock(&pc_mu);
+	pthread_rwlock_unlock(&pc_rw[set_no]);
+	__atomic_add_fetch(found ? &pc_hits : &pc_misses, 1, __ATOMIC_RELAXED);
 	return found;
 }
 
@@ -844,7 +870,8 @@ static void
 pc_put(const char *sql, size_t len, uint64_t h, const void *tree, size_t tree_len,
        const MergeWhen *mw, int nmw)
 {
-	PcEntry *set = &pc[(h % (PC_SLOTS / PC_WAYS)) * PC_WAYS], *victim = NULL, ne;
+	size_t set_no = h % PC_SETS;
+	PcEntry *set = &pc[set_no * PC_WAYS], *victim = NULL, ne;
 	int i;
 
 	if (len > PC_MAX_TEXT || tree_len > PC_MAX_TREE)
@@ -868,23 +895,25 @@ pc_put(const char *sql, size_t len, uint64_t h, const void *tree, size_t tree_le
 	memcpy(ne.tree, tree, tree_len);
 	if (nmw)
 		memcpy(ne.mw, mw, sizeof(MergeWhen) * (size_t)nmw);
-	pthread_mutex_lock(&pc_mu);
+	pthread_rwlock_wrlock(&pc_rw[set_no]);
 	for (i = 0; i < PC_WAYS; i++) {
 		PcEntry *e = &set[i];
 		if (e->sql && e->hash == h && e->sql_len == len && !memcmp(e->sql, sql, len)) {
 			victim = NULL;      /* another thread put it meanwhile */
 			break;
 		}
-		if (!victim || !e->sql || (victim->sql && e->used < victim->used))
+		if (!victim || !e->sql ||
+		    (victim->sql && __atomic_load_n(&e->used, __ATOMIC_RELAXED) <
+					    __atomic_load_n(&victim->used, __ATOMIC_RELAXED)))
 			victim = e;
 	}
 	if (victim) {
 		PcEntry old = *victim;
-		ne.used = ++pc_tick;
+		ne.used = __atomic_add_fetch(&pc_tick, 1, __ATOMIC_RELAXED);
 		*victim = ne;
 		ne = old;        /* the evicted entry: freed below, unlocked */
 	}
-	pthread_mutex_unlock(&pc_mu);
+	pthread_rwlock_unlock(&pc_rw[set_no]);
 	free(ne.sql);
 	free(ne.tree);
 	free(ne.mw);
@@ -893,10 +922,8 @@ pc_put(const char *sql, size_t len, uint64_t h, const void *tree, size_t tree_le
 void
 sql_parse_cache_stats(uint64_t *hits, uint64_t *misses)
 {
-	pthread_mutex_lock(&pc_mu);
-	*hits = pc_hits;
-	*misses = pc_misses;
-	pthread_mutex_unlock(&pc_mu);
+	*hits = __atomic_load_n(&pc_hits, __ATOMIC_RELAXED);
+	*misses = __atomic_load_n(&pc_misses, __ATOMIC_RELAXED);
 }
 
 int
@@ -927,17 +954,15 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 			pg_query_free_protobuf_parse_result(r);
 			return FLOE_ERR;
 		}
-		tree = pg_query__parse_result__unpack(NULL, r.parse_tree.len,
-						      (const uint8_t *)r.parse_tree.data);
+		tree = unpack_in(arena, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
 		if (tree)
 			pc_put(sql, len, h, r.parse_tree.data, r.parse_tree.len, mw, nmw);
 		pg_query_free_protobuf_parse_result(r);
 	} else {
-		tree = pg_query__parse_result__unpack(NULL, tree_len, packed);
+		tree = unpack_in(arena, tree_len, packed);
 	}
 	if (!tree)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "could not decode the parse tree");
-	arena_on_reset(arena, free_unpacked, tree);
 	*n = (int)tree->n_stmts;
 	*stmts = ARENA_ARRAY(arena, SqlStmt, tree->n_stmts ? tree->n_stmts : 1);
 	for (i = 0; i < tree->n_stmts; i++) {
@@ -975,12 +1000,30 @@ sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *child,
 	unsigned i;
 	int r;
 
+	/* Node is a oneof of ~250 message members, one set (node_case): go
+	 * straight to it (testing each member was a visible share of a short
+	 * statement's time; the fields are numbered 1.. in order). */
+	if (d == &pg_query__node__descriptor) {
+		const Node *nd = (const Node *)m;
+		const ProtobufCMessageDescriptor *dd = d;
+		const ProtobufCFieldDescriptor *f;
+		const ProtobufCMessage *sub;
+		unsigned id = (unsigned)nd->node_case;
+		if (id == 0)
+			return 0;
+		f = id <= dd->n_fields && dd->fields[id - 1].id == id ? &dd->fields[id - 1] :
+		    protobuf_c_message_descriptor_get_field(dd, id);
+		if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE || f->label == PROTOBUF_C_LABEL_REPEATED)
+			return 0;
+		sub = *(const ProtobufCMessage *const *)(base + f->offset);
+		return sub ? fn(sub, arg) : 0;
+	}
 	for (i = 0; i < d->n_fields; i++) {
 		const ProtobufCFieldDescriptor *f = &d->fields[i];
-		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
-			continue;
 		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
 		    *(const uint32_t *)(base + f->quantifier_offset) != f->id)
+			continue;
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
 			continue;
 		if (f->label == PROTOBUF_C_LABEL_REPEATED) {
 			size_t n = *(const size_t *)(base + f->quantifier_offset), k;

@@ -1282,9 +1282,7 @@ take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "SKIP LOCKED is not supported: floe's row locks are optimistic");
 	}
-	for (i = 0; i < sel->n_locking_clause; i++)
-		pg_query__node__free_unpacked(sel->locking_clause[i], NULL);
-	free(sel->locking_clause);
+	/* detached, not freed: the tree is in the statement's arena (parse.c) */
 	sel->locking_clause = NULL;
 	sel->n_locking_clause = 0;
 	s->txn->locking = in_block(s);
