@@ -1,6 +1,8 @@
 /*
  * engine.c — the Engine (a warehouse: FileIO + Catalog) and Sessions;
- * statement dispatch; SET / SHOW; CALL register_table.  DDL is ddl.c,
+ * statement dispatch; SET / SHOW / RESET (PostgreSQL 15's setting names,
+ * units, 42704 / 55P02; output settings installed per statement by
+ * apply_output); CALL register_table.  DDL is ddl.c,
  * INSERT and CREATE TABLE AS insert.c.
  *
  * Warehouse layout (embedded default):
@@ -25,6 +27,7 @@
  *   engine_complete, engine_notice
  */
 #include <errno.h>
+#include <math.h>
 #include <strings.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -541,6 +544,539 @@ default_threads(void)
 	return v;
 }
 
+static int bad_value(floe_error *err, const char *param, const char *value);
+#ifndef ERRCODE_CANT_CHANGE_RUNTIME_PARAM
+#define ERRCODE_CANT_CHANGE_RUNTIME_PARAM "55P02"   /* not in common/sqlstate.txt */
+#endif
+
+/* ---- PostgreSQL 15's configuration parameters ---------------------------
+ * Every name PostgreSQL 15 knows (its pg_settings: name in lower case,
+ * vartype b/i/r/s/e, context: u = SET-able by a session (user, superuser),
+ * i internal, p postmaster, n any other; unit; boot value; integer range).
+ * SET, RESET and SHOW of a name without a dot that is not here are 42704
+ * as in PostgreSQL; a dotted name is a custom option (placeholder). */
+typedef struct Guc {
+	const char *name;
+	char type, ctx;
+	const char *unit, *boot;
+	long long min, max;
+} Guc;
+
+static const Guc gucs[] = {
+	{ "allow_in_place_tablespaces", 'b', 'u', "", "off", 0, 0 },
+	{ "allow_system_table_mods", 'b', 'u', "", "off", 0, 0 },
+	{ "application_name", 's', 'u', "", "", 0, 0 },
+	{ "archive_cleanup_command", 's', 'n', "", "", 0, 0 },
+	{ "archive_command", 's', 'n', "", "", 0, 0 },
+	{ "archive_library", 's', 'n', "", "", 0, 0 },
+	{ "archive_mode", 'e', 'p', "", "off", 0, 0 },
+	{ "archive_timeout", 'i', 'n', "s", "0", 0LL, 1073741823LL },
+	{ "array_nulls", 'b', 'u', "", "on", 0, 0 },
+	{ "authentication_timeout", 'i', 'n', "s", "60", 1LL, 600LL },
+	{ "autovacuum", 'b', 'n', "", "on", 0, 0 },
+	{ "autovacuum_analyze_scale_factor", 'r', 'n', "", "0.1", 0, 0 },
+	{ "autovacuum_analyze_threshold", 'i', 'n', "", "50", 0LL, 2147483647LL },
+	{ "autovacuum_freeze_max_age", 'i', 'p', "", "200000000", 100000LL, 2000000000LL },
+	{ "autovacuum_max_workers", 'i', 'p', "", "3", 1LL, 262143LL },
+	{ "autovacuum_multixact_freeze_max_age", 'i', 'p', "", "400000000", 10000LL, 2000000000LL },
+	{ "autovacuum_naptime", 'i', 'n', "s", "60", 1LL, 2147483LL },
+	{ "autovacuum_vacuum_cost_delay", 'r', 'n', "ms", "2", 0, 0 },
+	{ "autovacuum_vacuum_cost_limit", 'i', 'n', "", "-1", -1LL, 10000LL },
+	{ "autovacuum_vacuum_insert_scale_factor", 'r', 'n', "", "0.2", 0, 0 },
+	{ "autovacuum_vacuum_insert_threshold", 'i', 'n', "", "1000", -1LL, 2147483647LL },
+	{ "autovacuum_vacuum_scale_factor", 'r', 'n', "", "0.2", 0, 0 },
+	{ "autovacuum_vacuum_threshold", 'i', 'n', "", "50", 0LL, 2147483647LL },
+	{ "autovacuum_work_mem", 'i', 'n', "kB", "-1", -1LL, 2147483647LL },
+	{ "backend_flush_after", 'i', 'u', "8kB", "0", 0LL, 256LL },
+	{ "backslash_quote", 'e', 'u', "", "safe_encoding", 0, 0 },
+	{ "backtrace_functions", 's', 'u', "", "", 0, 0 },
+	{ "bgwriter_delay", 'i', 'n', "ms", "200", 10LL, 10000LL },
+	{ "bgwriter_flush_after", 'i', 'n', "8kB", "64", 0LL, 256LL },
+	{ "bgwriter_lru_maxpages", 'i', 'n', "", "100", 0LL, 1073741823LL },
+	{ "bgwriter_lru_multiplier", 'r', 'n', "", "2", 0, 0 },
+	{ "block_size", 'i', 'i', "", "8192", 8192LL, 8192LL },
+	{ "bonjour", 'b', 'p', "", "off", 0, 0 },
+	{ "bonjour_name", 's', 'p', "", "", 0, 0 },
+	{ "bytea_output", 'e', 'u', "", "hex", 0, 0 },
+	{ "check_function_bodies", 'b', 'u', "", "on", 0, 0 },
+	{ "checkpoint_completion_target", 'r', 'n', "", "0.9", 0, 0 },
+	{ "checkpoint_flush_after", 'i', 'n', "8kB", "32", 0LL, 256LL },
+	{ "checkpoint_timeout", 'i', 'n', "s", "300", 30LL, 86400LL },
+	{ "checkpoint_warning", 'i', 'n', "s", "30", 0LL, 2147483647LL },
+	{ "client_connection_check_interval", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "client_encoding", 's', 'u', "", "SQL_ASCII", 0, 0 },
+	{ "client_min_messages", 'e', 'u', "", "notice", 0, 0 },
+	{ "cluster_name", 's', 'p', "", "", 0, 0 },
+	{ "commit_delay", 'i', 'u', "", "0", 0LL, 100000LL },
+	{ "commit_siblings", 'i', 'u', "", "5", 0LL, 1000LL },
+	{ "compute_query_id", 'e', 'u', "", "auto", 0, 0 },
+	{ "config_file", 's', 'p', "", "", 0, 0 },
+	{ "constraint_exclusion", 'e', 'u', "", "partition", 0, 0 },
+	{ "cpu_index_tuple_cost", 'r', 'u', "", "0.005", 0, 0 },
+	{ "cpu_operator_cost", 'r', 'u', "", "0.0025", 0, 0 },
+	{ "cpu_tuple_cost", 'r', 'u', "", "0.01", 0, 0 },
+	{ "cursor_tuple_fraction", 'r', 'u', "", "0.1", 0, 0 },
+	{ "data_checksums", 'b', 'i', "", "off", 0, 0 },
+	{ "data_directory", 's', 'p', "", "", 0, 0 },
+	{ "data_directory_mode", 'i', 'i', "", "448", 0LL, 511LL },
+	{ "data_sync_retry", 'b', 'p', "", "off", 0, 0 },
+	{ "datestyle", 's', 'u', "", "ISO, MDY", 0, 0 },
+	{ "db_user_namespace", 'b', 'n', "", "off", 0, 0 },
+	{ "deadlock_timeout", 'i', 'u', "ms", "1000", 1LL, 2147483647LL },
+	{ "debug_assertions", 'b', 'i', "", "off", 0, 0 },
+	{ "debug_discard_caches", 'i', 'u', "", "0", 0LL, 0LL },
+	{ "debug_pretty_print", 'b', 'u', "", "on", 0, 0 },
+	{ "debug_print_parse", 'b', 'u', "", "off", 0, 0 },
+	{ "debug_print_plan", 'b', 'u', "", "off", 0, 0 },
+	{ "debug_print_rewritten", 'b', 'u', "", "off", 0, 0 },
+	{ "default_statistics_target", 'i', 'u', "", "100", 1LL, 10000LL },
+	{ "default_table_access_method", 's', 'u', "", "heap", 0, 0 },
+	{ "default_tablespace", 's', 'u', "", "", 0, 0 },
+	{ "default_text_search_config", 's', 'u', "", "pg_catalog.simple", 0, 0 },
+	{ "default_toast_compression", 'e', 'u', "", "pglz", 0, 0 },
+	{ "default_transaction_deferrable", 'b', 'u', "", "off", 0, 0 },
+	{ "default_transaction_isolation", 'e', 'u', "", "read committed", 0, 0 },
+	{ "default_transaction_read_only", 'b', 'u', "", "off", 0, 0 },
+	{ "dynamic_library_path", 's', 'u', "", "$libdir", 0, 0 },
+	{ "dynamic_shared_memory_type", 'e', 'p', "", "posix", 0, 0 },
+	{ "effective_cache_size", 'i', 'u', "8kB", "524288", 1LL, 2147483647LL },
+	{ "effective_io_concurrency", 'i', 'u', "", "1", 0LL, 1000LL },
+	{ "enable_async_append", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_bitmapscan", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_gathermerge", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_hashagg", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_hashjoin", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_incremental_sort", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_indexonlyscan", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_indexscan", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_material", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_memoize", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_mergejoin", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_nestloop", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_parallel_append", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_parallel_hash", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_partition_pruning", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_partitionwise_aggregate", 'b', 'u', "", "off", 0, 0 },
+	{ "enable_partitionwise_join", 'b', 'u', "", "off", 0, 0 },
+	{ "enable_seqscan", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_sort", 'b', 'u', "", "on", 0, 0 },
+	{ "enable_tidscan", 'b', 'u', "", "on", 0, 0 },
+	{ "escape_string_warning", 'b', 'u', "", "on", 0, 0 },
+	{ "event_source", 's', 'p', "", "PostgreSQL", 0, 0 },
+	{ "exit_on_error", 'b', 'u', "", "off", 0, 0 },
+	{ "extension_destdir", 's', 'u', "", "", 0, 0 },
+	{ "external_pid_file", 's', 'p', "", "", 0, 0 },
+	{ "extra_float_digits", 'i', 'u', "", "1", -15LL, 3LL },
+	{ "force_parallel_mode", 'e', 'u', "", "off", 0, 0 },
+	{ "from_collapse_limit", 'i', 'u', "", "8", 1LL, 2147483647LL },
+	{ "fsync", 'b', 'n', "", "on", 0, 0 },
+	{ "full_page_writes", 'b', 'n', "", "on", 0, 0 },
+	{ "geqo", 'b', 'u', "", "on", 0, 0 },
+	{ "geqo_effort", 'i', 'u', "", "5", 1LL, 10LL },
+	{ "geqo_generations", 'i', 'u', "", "0", 0LL, 2147483647LL },
+	{ "geqo_pool_size", 'i', 'u', "", "0", 0LL, 2147483647LL },
+	{ "geqo_seed", 'r', 'u', "", "0", 0, 0 },
+	{ "geqo_selection_bias", 'r', 'u', "", "2", 0, 0 },
+	{ "geqo_threshold", 'i', 'u', "", "12", 2LL, 2147483647LL },
+	{ "gin_fuzzy_search_limit", 'i', 'u', "", "0", 0LL, 2147483647LL },
+	{ "gin_pending_list_limit", 'i', 'u', "kB", "4096", 64LL, 2147483647LL },
+	{ "hash_mem_multiplier", 'r', 'u', "", "2", 0, 0 },
+	{ "hba_file", 's', 'p', "", "", 0, 0 },
+	{ "hot_standby", 'b', 'p', "", "on", 0, 0 },
+	{ "hot_standby_feedback", 'b', 'n', "", "off", 0, 0 },
+	{ "huge_page_size", 'i', 'p', "kB", "0", 0LL, 2147483647LL },
+	{ "huge_pages", 'e', 'p', "", "try", 0, 0 },
+	{ "ident_file", 's', 'p', "", "", 0, 0 },
+	{ "idle_in_transaction_session_timeout", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "idle_session_timeout", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "ignore_checksum_failure", 'b', 'u', "", "off", 0, 0 },
+	{ "ignore_invalid_pages", 'b', 'p', "", "off", 0, 0 },
+	{ "ignore_system_indexes", 'b', 'n', "", "off", 0, 0 },
+	{ "in_hot_standby", 'b', 'i', "", "off", 0, 0 },
+	{ "integer_datetimes", 'b', 'i', "", "on", 0, 0 },
+	{ "intervalstyle", 'e', 'u', "", "postgres", 0, 0 },
+	{ "jit", 'b', 'u', "", "on", 0, 0 },
+	{ "jit_above_cost", 'r', 'u', "", "100000", 0, 0 },
+	{ "jit_debugging_support", 'b', 'n', "", "off", 0, 0 },
+	{ "jit_dump_bitcode", 'b', 'u', "", "off", 0, 0 },
+	{ "jit_expressions", 'b', 'u', "", "on", 0, 0 },
+	{ "jit_inline_above_cost", 'r', 'u', "", "500000", 0, 0 },
+	{ "jit_optimize_above_cost", 'r', 'u', "", "500000", 0, 0 },
+	{ "jit_profiling_support", 'b', 'n', "", "off", 0, 0 },
+	{ "jit_provider", 's', 'p', "", "llvmjit", 0, 0 },
+	{ "jit_tuple_deforming", 'b', 'u', "", "on", 0, 0 },
+	{ "join_collapse_limit", 'i', 'u', "", "8", 1LL, 2147483647LL },
+	{ "krb_caseins_users", 'b', 'n', "", "off", 0, 0 },
+	{ "krb_server_keyfile", 's', 'n', "", "FILE:/etc/postgresql-common/krb5.keytab", 0, 0 },
+	{ "lc_collate", 's', 'i', "", "C", 0, 0 },
+	{ "lc_ctype", 's', 'i', "", "C", 0, 0 },
+	{ "lc_messages", 's', 'u', "", "", 0, 0 },
+	{ "lc_monetary", 's', 'u', "", "C", 0, 0 },
+	{ "lc_numeric", 's', 'u', "", "C", 0, 0 },
+	{ "lc_time", 's', 'u', "", "C", 0, 0 },
+	{ "listen_addresses", 's', 'p', "", "localhost", 0, 0 },
+	{ "lo_compat_privileges", 'b', 'u', "", "off", 0, 0 },
+	{ "local_preload_libraries", 's', 'u', "", "", 0, 0 },
+	{ "lock_timeout", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "log_autovacuum_min_duration", 'i', 'n', "ms", "600000", -1LL, 2147483647LL },
+	{ "log_checkpoints", 'b', 'n', "", "on", 0, 0 },
+	{ "log_connections", 'b', 'n', "", "off", 0, 0 },
+	{ "log_destination", 's', 'n', "", "stderr", 0, 0 },
+	{ "log_directory", 's', 'n', "", "log", 0, 0 },
+	{ "log_disconnections", 'b', 'n', "", "off", 0, 0 },
+	{ "log_duration", 'b', 'u', "", "off", 0, 0 },
+	{ "log_error_verbosity", 'e', 'u', "", "default", 0, 0 },
+	{ "log_executor_stats", 'b', 'u', "", "off", 0, 0 },
+	{ "log_file_mode", 'i', 'n', "", "384", 0LL, 511LL },
+	{ "log_filename", 's', 'n', "", "postgresql-%Y-%m-%d_%H%M%S.log", 0, 0 },
+	{ "log_hostname", 'b', 'n', "", "off", 0, 0 },
+	{ "log_line_prefix", 's', 'n', "", "%m [%p] ", 0, 0 },
+	{ "log_lock_waits", 'b', 'u', "", "off", 0, 0 },
+	{ "log_min_duration_sample", 'i', 'u', "ms", "-1", -1LL, 2147483647LL },
+	{ "log_min_duration_statement", 'i', 'u', "ms", "-1", -1LL, 2147483647LL },
+	{ "log_min_error_statement", 'e', 'u', "", "error", 0, 0 },
+	{ "log_min_messages", 'e', 'u', "", "warning", 0, 0 },
+	{ "log_parameter_max_length", 'i', 'u', "B", "-1", -1LL, 1073741823LL },
+	{ "log_parameter_max_length_on_error", 'i', 'u', "B", "0", -1LL, 1073741823LL },
+	{ "log_parser_stats", 'b', 'u', "", "off", 0, 0 },
+	{ "log_planner_stats", 'b', 'u', "", "off", 0, 0 },
+	{ "log_recovery_conflict_waits", 'b', 'n', "", "off", 0, 0 },
+	{ "log_replication_commands", 'b', 'u', "", "off", 0, 0 },
+	{ "log_rotation_age", 'i', 'n', "min", "1440", 0LL, 35791394LL },
+	{ "log_rotation_size", 'i', 'n', "kB", "10240", 0LL, 2097151LL },
+	{ "log_startup_progress_interval", 'i', 'n', "ms", "10000", 0LL, 2147483647LL },
+	{ "log_statement", 'e', 'u', "", "none", 0, 0 },
+	{ "log_statement_sample_rate", 'r', 'u', "", "1", 0, 0 },
+	{ "log_statement_stats", 'b', 'u', "", "off", 0, 0 },
+	{ "log_temp_files", 'i', 'u', "kB", "-1", -1LL, 2147483647LL },
+	{ "log_timezone", 's', 'n', "", "GMT", 0, 0 },
+	{ "log_transaction_sample_rate", 'r', 'u', "", "0", 0, 0 },
+	{ "log_truncate_on_rotation", 'b', 'n', "", "off", 0, 0 },
+	{ "logging_collector", 'b', 'p', "", "off", 0, 0 },
+	{ "logical_decoding_work_mem", 'i', 'u', "kB", "65536", 64LL, 2147483647LL },
+	{ "maintenance_io_concurrency", 'i', 'u', "", "10", 0LL, 1000LL },
+	{ "maintenance_work_mem", 'i', 'u', "kB", "65536", 1024LL, 2147483647LL },
+	{ "max_connections", 'i', 'p', "", "100", 1LL, 262143LL },
+	{ "max_files_per_process", 'i', 'p', "", "1000", 64LL, 2147483647LL },
+	{ "max_function_args", 'i', 'i', "", "100", 100LL, 100LL },
+	{ "max_identifier_length", 'i', 'i', "", "63", 63LL, 63LL },
+	{ "max_index_keys", 'i', 'i', "", "32", 32LL, 32LL },
+	{ "max_locks_per_transaction", 'i', 'p', "", "64", 10LL, 2147483647LL },
+	{ "max_logical_replication_workers", 'i', 'p', "", "4", 0LL, 262143LL },
+	{ "max_parallel_maintenance_workers", 'i', 'u', "", "2", 0LL, 1024LL },
+	{ "max_parallel_workers", 'i', 'u', "", "8", 0LL, 1024LL },
+	{ "max_parallel_workers_per_gather", 'i', 'u', "", "2", 0LL, 1024LL },
+	{ "max_pred_locks_per_page", 'i', 'n', "", "2", 0LL, 2147483647LL },
+	{ "max_pred_locks_per_relation", 'i', 'n', "", "-2", -2147483648LL, 2147483647LL },
+	{ "max_pred_locks_per_transaction", 'i', 'p', "", "64", 10LL, 2147483647LL },
+	{ "max_prepared_transactions", 'i', 'p', "", "0", 0LL, 262143LL },
+	{ "max_replication_slots", 'i', 'p', "", "10", 0LL, 262143LL },
+	{ "max_slot_wal_keep_size", 'i', 'n', "MB", "-1", -1LL, 2147483647LL },
+	{ "max_stack_depth", 'i', 'u', "kB", "100", 100LL, 2147483647LL },
+	{ "max_standby_archive_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
+	{ "max_standby_streaming_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
+	{ "max_sync_workers_per_subscription", 'i', 'n', "", "2", 0LL, 262143LL },
+	{ "max_wal_senders", 'i', 'p', "", "10", 0LL, 262143LL },
+	{ "max_wal_size", 'i', 'n', "MB", "1024", 2LL, 2147483647LL },
+	{ "max_worker_processes", 'i', 'p', "", "8", 0LL, 262143LL },
+	{ "min_dynamic_shared_memory", 'i', 'p', "MB", "0", 0LL, 2147483647LL },
+	{ "min_parallel_index_scan_size", 'i', 'u', "8kB", "64", 0LL, 715827882LL },
+	{ "min_parallel_table_scan_size", 'i', 'u', "8kB", "1024", 0LL, 715827882LL },
+	{ "min_wal_size", 'i', 'n', "MB", "80", 2LL, 2147483647LL },
+	{ "old_snapshot_threshold", 'i', 'p', "min", "-1", -1LL, 86400LL },
+	{ "parallel_leader_participation", 'b', 'u', "", "on", 0, 0 },
+	{ "parallel_setup_cost", 'r', 'u', "", "1000", 0, 0 },
+	{ "parallel_tuple_cost", 'r', 'u', "", "0.1", 0, 0 },
+	{ "password_encryption", 'e', 'u', "", "scram-sha-256", 0, 0 },
+	{ "plan_cache_mode", 'e', 'u', "", "auto", 0, 0 },
+	{ "port", 'i', 'p', "", "5432", 1LL, 65535LL },
+	{ "post_auth_delay", 'i', 'n', "s", "0", 0LL, 2147LL },
+	{ "pre_auth_delay", 'i', 'n', "s", "0", 0LL, 60LL },
+	{ "primary_conninfo", 's', 'n', "", "", 0, 0 },
+	{ "primary_slot_name", 's', 'n', "", "", 0, 0 },
+	{ "promote_trigger_file", 's', 'n', "", "", 0, 0 },
+	{ "quote_all_identifiers", 'b', 'u', "", "off", 0, 0 },
+	{ "random_page_cost", 'r', 'u', "", "4", 0, 0 },
+	{ "recovery_end_command", 's', 'n', "", "", 0, 0 },
+	{ "recovery_init_sync_method", 'e', 'n', "", "fsync", 0, 0 },
+	{ "recovery_min_apply_delay", 'i', 'n', "ms", "0", 0LL, 2147483647LL },
+	{ "recovery_prefetch", 'e', 'n', "", "try", 0, 0 },
+	{ "recovery_target", 's', 'p', "", "", 0, 0 },
+	{ "recovery_target_action", 'e', 'p', "", "pause", 0, 0 },
+	{ "recovery_target_inclusive", 'b', 'p', "", "on", 0, 0 },
+	{ "recovery_target_lsn", 's', 'p', "", "", 0, 0 },
+	{ "recovery_target_name", 's', 'p', "", "", 0, 0 },
+	{ "recovery_target_time", 's', 'p', "", "", 0, 0 },
+	{ "recovery_target_timeline", 's', 'p', "", "latest", 0, 0 },
+	{ "recovery_target_xid", 's', 'p', "", "", 0, 0 },
+	{ "recursive_worktable_factor", 'r', 'u', "", "10", 0, 0 },
+	{ "remove_temp_files_after_crash", 'b', 'n', "", "on", 0, 0 },
+	{ "restart_after_crash", 'b', 'n', "", "on", 0, 0 },
+	{ "restore_command", 's', 'n', "", "", 0, 0 },
+	{ "restrict_nonsystem_relation_kind", 's', 'u', "", "", 0, 0 },
+	{ "row_security", 'b', 'u', "", "on", 0, 0 },
+	{ "search_path", 's', 'u', "", "\"$user\", public", 0, 0 },
+	{ "segment_size", 'i', 'i', "8kB", "131072", 131072LL, 131072LL },
+	{ "seq_page_cost", 'r', 'u', "", "1", 0, 0 },
+	{ "server_encoding", 's', 'i', "", "SQL_ASCII", 0, 0 },
+	{ "server_version", 's', 'i', "", "15.18 (Debian 15.18-0+deb12u1)", 0, 0 },
+	{ "server_version_num", 'i', 'i', "", "150018", 150018LL, 150018LL },
+	{ "session_preload_libraries", 's', 'u', "", "", 0, 0 },
+	{ "session_replication_role", 'e', 'u', "", "origin", 0, 0 },
+	{ "shared_buffers", 'i', 'p', "8kB", "16384", 16LL, 1073741823LL },
+	{ "shared_memory_size", 'i', 'i', "MB", "0", 0LL, 2147483647LL },
+	{ "shared_memory_size_in_huge_pages", 'i', 'i', "", "-1", -1LL, 2147483647LL },
+	{ "shared_memory_type", 'e', 'p', "", "mmap", 0, 0 },
+	{ "shared_preload_libraries", 's', 'p', "", "", 0, 0 },
+	{ "ssl", 'b', 'n', "", "off", 0, 0 },
+	{ "ssl_ca_file", 's', 'n', "", "", 0, 0 },
+	{ "ssl_cert_file", 's', 'n', "", "server.crt", 0, 0 },
+	{ "ssl_ciphers", 's', 'n', "", "HIGH:MEDIUM:+3DES:!aNULL", 0, 0 },
+	{ "ssl_crl_dir", 's', 'n', "", "", 0, 0 },
+	{ "ssl_crl_file", 's', 'n', "", "", 0, 0 },
+	{ "ssl_dh_params_file", 's', 'n', "", "", 0, 0 },
+	{ "ssl_ecdh_curve", 's', 'n', "", "prime256v1", 0, 0 },
+	{ "ssl_key_file", 's', 'n', "", "server.key", 0, 0 },
+	{ "ssl_library", 's', 'i', "", "OpenSSL", 0, 0 },
+	{ "ssl_max_protocol_version", 'e', 'n', "", "", 0, 0 },
+	{ "ssl_min_protocol_version", 'e', 'n', "", "TLSv1.2", 0, 0 },
+	{ "ssl_passphrase_command", 's', 'n', "", "", 0, 0 },
+	{ "ssl_passphrase_command_supports_reload", 'b', 'n', "", "off", 0, 0 },
+	{ "ssl_prefer_server_ciphers", 'b', 'n', "", "on", 0, 0 },
+	{ "standard_conforming_strings", 'b', 'u', "", "on", 0, 0 },
+	{ "statement_timeout", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "stats_fetch_consistency", 'e', 'u', "", "cache", 0, 0 },
+	{ "superuser_reserved_connections", 'i', 'p', "", "3", 0LL, 262143LL },
+	{ "synchronize_seqscans", 'b', 'u', "", "on", 0, 0 },
+	{ "synchronous_commit", 'e', 'u', "", "on", 0, 0 },
+	{ "synchronous_standby_names", 's', 'n', "", "", 0, 0 },
+	{ "syslog_facility", 'e', 'n', "", "local0", 0, 0 },
+	{ "syslog_ident", 's', 'n', "", "postgres", 0, 0 },
+	{ "syslog_sequence_numbers", 'b', 'n', "", "on", 0, 0 },
+	{ "syslog_split_messages", 'b', 'n', "", "on", 0, 0 },
+	{ "tcp_keepalives_count", 'i', 'u', "", "0", 0LL, 2147483647LL },
+	{ "tcp_keepalives_idle", 'i', 'u', "s", "0", 0LL, 2147483647LL },
+	{ "tcp_keepalives_interval", 'i', 'u', "s", "0", 0LL, 2147483647LL },
+	{ "tcp_user_timeout", 'i', 'u', "ms", "0", 0LL, 2147483647LL },
+	{ "temp_buffers", 'i', 'u', "8kB", "1024", 100LL, 1073741823LL },
+	{ "temp_file_limit", 'i', 'u', "kB", "-1", -1LL, 2147483647LL },
+	{ "temp_tablespaces", 's', 'u', "", "", 0, 0 },
+	{ "timezone", 's', 'u', "", "GMT", 0, 0 },
+	{ "timezone_abbreviations", 's', 'u', "", "", 0, 0 },
+	{ "trace_notify", 'b', 'u', "", "off", 0, 0 },
+	{ "trace_recovery_messages", 'e', 'n', "", "log", 0, 0 },
+	{ "trace_sort", 'b', 'u', "", "off", 0, 0 },
+	{ "track_activities", 'b', 'u', "", "on", 0, 0 },
+	{ "track_activity_query_size", 'i', 'p', "B", "1024", 100LL, 1048576LL },
+	{ "track_commit_timestamp", 'b', 'p', "", "off", 0, 0 },
+	{ "track_counts", 'b', 'u', "", "on", 0, 0 },
+	{ "track_functions", 'e', 'u', "", "none", 0, 0 },
+	{ "track_io_timing", 'b', 'u', "", "off", 0, 0 },
+	{ "track_wal_io_timing", 'b', 'u', "", "off", 0, 0 },
+	{ "transaction_deferrable", 'b', 'u', "", "off", 0, 0 },
+	{ "transaction_isolation", 'e', 'u', "", "read committed", 0, 0 },
+	{ "transaction_read_only", 'b', 'u', "", "off", 0, 0 },
+	{ "transform_null_equals", 'b', 'u', "", "off", 0, 0 },
+	{ "unix_socket_directories", 's', 'p', "", "/var/run/postgresql", 0, 0 },
+	{ "unix_socket_group", 's', 'p', "", "", 0, 0 },
+	{ "unix_socket_permissions", 'i', 'p', "", "511", 0LL, 511LL },
+	{ "update_process_title", 'b', 'u', "", "on", 0, 0 },
+	{ "vacuum_cost_delay", 'r', 'u', "ms", "0", 0, 0 },
+	{ "vacuum_cost_limit", 'i', 'u', "", "200", 1LL, 10000LL },
+	{ "vacuum_cost_page_dirty", 'i', 'u', "", "20", 0LL, 10000LL },
+	{ "vacuum_cost_page_hit", 'i', 'u', "", "1", 0LL, 10000LL },
+	{ "vacuum_cost_page_miss", 'i', 'u', "", "2", 0LL, 10000LL },
+	{ "vacuum_defer_cleanup_age", 'i', 'n', "", "0", 0LL, 1000000LL },
+	{ "vacuum_failsafe_age", 'i', 'u', "", "1600000000", 0LL, 2100000000LL },
+	{ "vacuum_freeze_min_age", 'i', 'u', "", "50000000", 0LL, 1000000000LL },
+	{ "vacuum_freeze_table_age", 'i', 'u', "", "150000000", 0LL, 2000000000LL },
+	{ "vacuum_multixact_failsafe_age", 'i', 'u', "", "1600000000", 0LL, 2100000000LL },
+	{ "vacuum_multixact_freeze_min_age", 'i', 'u', "", "5000000", 0LL, 1000000000LL },
+	{ "vacuum_multixact_freeze_table_age", 'i', 'u', "", "150000000", 0LL, 2000000000LL },
+	{ "wal_block_size", 'i', 'i', "", "8192", 8192LL, 8192LL },
+	{ "wal_buffers", 'i', 'p', "8kB", "-1", -1LL, 262143LL },
+	{ "wal_compression", 'e', 'u', "", "off", 0, 0 },
+	{ "wal_consistency_checking", 's', 'u', "", "", 0, 0 },
+	{ "wal_decode_buffer_size", 'i', 'p', "B", "524288", 65536LL, 1073741823LL },
+	{ "wal_init_zero", 'b', 'u', "", "on", 0, 0 },
+	{ "wal_keep_size", 'i', 'n', "MB", "0", 0LL, 2147483647LL },
+	{ "wal_level", 'e', 'p', "", "replica", 0, 0 },
+	{ "wal_log_hints", 'b', 'p', "", "off", 0, 0 },
+	{ "wal_receiver_create_temp_slot", 'b', 'n', "", "off", 0, 0 },
+	{ "wal_receiver_status_interval", 'i', 'n', "s", "10", 0LL, 2147483LL },
+	{ "wal_receiver_timeout", 'i', 'n', "ms", "60000", 0LL, 2147483647LL },
+	{ "wal_recycle", 'b', 'u', "", "on", 0, 0 },
+	{ "wal_retrieve_retry_interval", 'i', 'n', "ms", "5000", 1LL, 2147483647LL },
+	{ "wal_segment_size", 'i', 'i', "B", "16777216", 1048576LL, 1073741824LL },
+	{ "wal_sender_timeout", 'i', 'u', "ms", "60000", 0LL, 2147483647LL },
+	{ "wal_skip_threshold", 'i', 'u', "kB", "2048", 0LL, 2147483647LL },
+	{ "wal_sync_method", 'e', 'n', "", "fdatasync", 0, 0 },
+	{ "wal_writer_delay", 'i', 'n', "ms", "200", 1LL, 10000LL },
+	{ "wal_writer_flush_after", 'i', 'n', "8kB", "128", 0LL, 2147483647LL },
+	{ "work_mem", 'i', 'u', "kB", "4096", 64LL, 2147483647LL },
+	{ "xmlbinary", 'e', 'u', "", "base64", 0, 0 },
+	{ "xmloption", 'e', 'u', "", "content", 0, 0 },
+	{ "zero_damaged_pages", 'b', 'u', "", "off", 0, 0 },
+};
+
+static int
+guc_cmp(const void *k, const void *e)
+{
+	return strcmp((const char *)k, ((const Guc *)e)->name);
+}
+
+static const Guc *
+guc_find(const char *name)
+{
+	return bsearch(name, gucs, sizeof gucs / sizeof gucs[0], sizeof gucs[0], guc_cmp);
+}
+
+/* Units of integer settings (guc.c memory_unit_conversion_table and
+ * time_unit_conversion_table), in bytes or microseconds, largest first. */
+static const struct { const char *unit; double size; bool memory; } guc_units[] = {
+	{ "TB", 1099511627776.0, true }, { "GB", 1073741824.0, true }, { "MB", 1048576.0, true },
+	{ "kB", 1024.0, true }, { "B", 1.0, true },
+	{ "d", 86400e6, false }, { "h", 3600e6, false }, { "min", 60e6, false },
+	{ "s", 1e6, false }, { "ms", 1e3, false }, { "us", 1.0, false },
+};
+#define NGUC_UNITS ((int)(sizeof guc_units / sizeof guc_units[0]))
+
+/* The size of a setting's base unit ("8kB" blocks, "ms", ...); 0: none. */
+static double
+guc_base(const char *unit, bool *memory)
+{
+	int i;
+	if (!strcmp(unit, "8kB")) {
+		*memory = true;
+		return 8192.0;
+	}
+	for (i = 0; i < NGUC_UNITS; i++)
+		if (!strcmp(unit, guc_units[i].unit)) {
+			*memory = guc_units[i].memory;
+			return guc_units[i].size;
+		}
+	return 0;
+}
+
+/* An integer setting's value as SHOW prints it (convert_int_from_base_unit):
+ * a positive value in the largest unit that divides it exactly. */
+static void
+guc_int_text(const Guc *g, long long v, char *out, size_t cap)
+{
+	bool memory = false;
+	double base = guc_base(g->unit, &memory);
+	int i;
+
+	if (v > 0 && base > 0)
+		for (i = 0; i < NGUC_UNITS; i++) {
+			double x = (double)v * base / guc_units[i].size;
+			if (guc_units[i].memory != memory || guc_units[i].size < base ||
+			    x != (double)(long long)x)
+				continue;
+			snprintf(out, cap, "%lld%s", (long long)x, guc_units[i].unit);
+			return;
+		}
+	snprintf(out, cap, "%lld", v);
+}
+
+/* parse_int with units: a number, optional spaces, an optional unit (in
+ * base units when none), rounded; 22023 as PostgreSQL words it. */
+static int
+guc_parse_int(const Guc *g, const char *value, char *out, size_t cap, floe_error *err)
+{
+	bool memory = false;
+	double base = guc_base(g->unit, &memory), v;
+	char *end;
+	int i;
+
+	errno = 0;
+	if (!strncasecmp(value + strspn(value, " \t+-"), "0x", 2))
+		v = (double)strtoll(value, &end, 16);
+	else
+		v = strtod(value, &end);
+	if (end == value || errno == ERANGE || isnan(v) || isinf(v))
+		return bad_value(err, g->name, value);
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (*end) {
+		const char *u = end;
+		size_t n = strcspn(u, " \t\n");
+		for (i = 0; i < NGUC_UNITS; i++)
+			if (base > 0 && guc_units[i].memory == memory &&
+			    strlen(guc_units[i].unit) == n && !strncmp(u, guc_units[i].unit, n))
+				break;
+		if (i == NGUC_UNITS || u[n + strspn(u + n, " \t\n")]) {
+			bad_value(err, g->name, value);
+			if (base > 0)
+				floe_error_hint(err, memory ?
+						"Valid units for this parameter are \"B\", \"kB\", \"MB\", \"GB\", and \"TB\"." :
+						"Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".");
+			return FLOE_ERR;
+		}
+		v = v * guc_units[i].size / base;
+	}
+	v = rint(v);
+	if (v > 2147483647.0 || v < -2147483648.0) {
+		bad_value(err, g->name, value);
+		floe_error_hint(err, "Value exceeds integer range.");
+		return FLOE_ERR;
+	}
+	if ((long long)v < g->min || (long long)v > g->max)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "%lld%s%s is outside the valid range for parameter \"%s\" (%lld .. %lld)",
+				   (long long)v, g->unit[0] ? " " : "", g->unit, g->name, g->min, g->max);
+	guc_int_text(g, (long long)v, out, cap);
+	return FLOE_OK;
+}
+
+/* parse_bool: on/off/true/false/yes/no/1/0 and unique prefixes; "on"/"off" */
+static int
+guc_parse_bool(const Guc *g, const char *value, char *out, size_t cap, floe_error *err)
+{
+	static const char *const yes[] = { "true", "yes" }, *const no[] = { "false", "no" };
+	size_t n = strlen(value);
+	int r = -1, i;
+
+	for (i = 0; i < 2 && n; i++) {
+		if (!strncasecmp(value, yes[i], n))
+			r = 1;
+		if (!strncasecmp(value, no[i], n))
+			r = 0;
+	}
+	if (!strcasecmp(value, "on") || !strcmp(value, "1"))
+		r = 1;
+	else if (!strcasecmp(value, "of") || !strcasecmp(value, "off") || !strcmp(value, "0"))
+		r = 0;
+	if (r < 0)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "parameter \"%s\" requires a Boolean value", g->name);
+	snprintf(out, cap, "%s", r ? "on" : "off");
+	return FLOE_OK;
+}
+
+/* SET / RESET of name: 42704 for a name PostgreSQL does not know (custom
+ * "a.b" names are accepted), 55P02 for one a session cannot change. */
+static int
+guc_check_settable(const char *name, floe_error *err)
+{
+	const Guc *g;
+	if (strchr(name, '.'))
+		return FLOE_OK;
+	if (!(g = guc_find(name)))
+		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT,
+				   "unrecognized configuration parameter \"%s\"", name);
+	if (g->ctx == 'i')
+		return floe_errorf(err, ERRCODE_CANT_CHANGE_RUNTIME_PARAM,
+				   "parameter \"%s\" cannot be changed", name);
+	if (g->ctx == 'p')
+		return floe_errorf(err, ERRCODE_CANT_CHANGE_RUNTIME_PARAM,
+				   "parameter \"%s\" cannot be changed without restarting the server", name);
+	if (g->ctx == 'n')
+		return floe_errorf(err, ERRCODE_CANT_CHANGE_RUNTIME_PARAM,
+				   "parameter \"%s\" cannot be changed now", name);
+	return FLOE_OK;
+}
+
 static const char *
 setting_get(Session *s, const char *name)
 {
@@ -633,7 +1169,7 @@ lower_name(char *name)
  * of the settings clients send at connect: their values are checked and
  * stored as PostgreSQL 15 shows (and reports with ParameterStatus) them
  * (guc.c's parse_int; variable.c's check_datestyle, check_client_encoding).
- * floe formats dates ISO, MDY and floats shortest-exact whatever these say. */
+ * The output ones take effect through apply_output (text.c, datetime.c). */
 
 static int
 bad_value(floe_error *err, const char *param, const char *value)
@@ -738,20 +1274,25 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 					   "client_encoding \"%s\" is not supported: floe speaks UTF8", value);
 		return FLOE_OK;
 	}
-	if (!strcmp(name, "extra_float_digits")) {
-		char *end;
-		long v;
-		errno = 0;
-		v = strtol(value, &end, 0);
-		while (*end == ' ' || *end == '\t')
-			end++;
-		if (end == value || *end || errno)
-			return bad_value(err, "extra_float_digits", value);
-		if (v < -15 || v > 3)
-			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-					   "%ld is outside the valid range for parameter \"extra_float_digits\" (-15 .. 3)",
-					   v);
-		snprintf(out, cap, "%ld", v);
+	if (!strcmp(name, "intervalstyle")) {
+		static const char *const styles[] = { "postgres", "postgres_verbose", "sql_standard",
+						      "iso_8601" };
+		for (int i = 0; i < 4; i++)
+			if (!strcasecmp(value, styles[i])) {
+				snprintf(out, cap, "%s", styles[i]);
+				return FLOE_OK;
+			}
+		bad_value(err, "IntervalStyle", value);
+		return floe_error_hint(err, "Available values: postgres, postgres_verbose, sql_standard, iso_8601.");
+	}
+	{
+		/* integers (with units: "50" -> "50ms", "60s" -> "1min", "4096" ->
+		 * "4MB") and booleans ("true" -> "on"), as SHOW prints them */
+		const Guc *g = strchr(name, '.') ? NULL : guc_find(name);
+		if (g && g->type == 'i')
+			return guc_parse_int(g, value, out, cap, err);
+		if (g && g->type == 'b')
+			return guc_parse_bool(g, value, out, cap, err);
 	}
 	return FLOE_OK;
 }
@@ -764,11 +1305,29 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	size_t i, used = 0;
 	int k;
 
+	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET_ALL) {
+		/* every setting back to its default but the transaction's own
+		 * and the role (GUC_NO_RESET_ALL) */
+		for (k = 0; k < s->nsettings; k++) {
+			const char *key = s->settings_keys[k];
+			if (!strncmp(key, "transaction_", 12) || !strcmp(key, "role") ||
+			    !strcmp(key, "session_authorization") || !strcmp(key, "floe.txn_retries"))
+				continue;
+			free(s->settings_values[k]);
+			s->settings_values[k] = xstrdup("");
+		}
+		free(s->search_path);
+		s->search_path = xstrdup("public");
+		TRY(datetime_set_timezone("UTC", err));
+		s->tz = datetime_current_zone();
+		return engine_complete(sink, "RESET");
+	}
 	if (vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE &&
 	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT &&
 	    vs->kind != PG_QUERY__VARIABLE_SET_KIND__VAR_RESET)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this form of SET is not supported yet");
 	lower_name(vs->name);
+	TRY(guc_check_settable(vs->name, err));
 	for (i = 0; i < vs->n_args; i++) {
 		Node *n = vs->args[i];
 		const char *part = "";
@@ -842,6 +1401,33 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 }
 
+/* What SHOW name prints: the session's value, else PostgreSQL's default
+ * of a setting floe does not change (integers with their unit); NULL: 42704. */
+static const char *
+show_value(Session *s, const char *name, char *buf, size_t cap)
+{
+	const char *v = setting_get(s, name);
+	const Guc *g;
+
+	if ((!v || !*v) && !strchr(name, '.') && (g = guc_find(name))) {
+		if (g->type == 'i' && g->unit[0]) {
+			guc_int_text(g, atoll(g->boot), buf, cap);
+			v = buf;
+		} else {
+			v = g->boot;
+		}
+	}
+	return v;
+}
+
+/* SHOW's column: the setting's name as PostgreSQL spells it */
+static const char *
+show_column(const char *name)
+{
+	return !strcmp(name, "timezone") ? "TimeZone" : !strcmp(name, "datestyle") ? "DateStyle" :
+		!strcmp(name, "intervalstyle") ? "IntervalStyle" : name;
+}
+
 static int
 exec_show(Session *s, ExecCtx *ctx, PgQuery__VariableShowStmt *vs, ResultSink *sink)
 {
@@ -849,14 +1435,13 @@ exec_show(Session *s, ExecCtx *ctx, PgQuery__VariableShowStmt *vs, ResultSink *s
 	const char *names[1];
 	SqlType t = type_make(TYPE_TEXT);
 	Batch *b;
+	char shown[64];
 
 	lower_name(vs->name);
-	v = setting_get(s, vs->name);
-	if (!v)
+	if (!(v = show_value(s, vs->name, shown, sizeof shown)))
 		return floe_errorf(ctx->err, ERRCODE_UNDEFINED_OBJECT,
 				   "unrecognized configuration parameter \"%s\"", vs->name);
-	names[0] = !strcmp(vs->name, "timezone") ? "TimeZone" :
-		!strcmp(vs->name, "datestyle") ? "DateStyle" : vs->name;
+	names[0] = show_column(vs->name);
 	b = batch_new(ctx->arena, 1, &t, 1);
 	vector_set_string(&b->cols[0], 0, v, (uint32_t)strlen(v));
 	b->count = 1;
@@ -1349,7 +1934,9 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	if (n == 1 && stmts[0].node->node_case == PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT) {
 		/* one text column named as exec_show names it */
 		const char *name = stmts[0].node->variable_show_stmt->name;
-		if (!setting_get(s, name)) {
+		char shown[64];
+		lower_name(stmts[0].node->variable_show_stmt->name);
+		if (!show_value(s, name, shown, sizeof shown)) {
 			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "unrecognized configuration parameter \"%s\"", name);
 			arena_free(a);
 			return FLOE_ERR;
@@ -1357,8 +1944,7 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		out->ncols = 1;
 		out->names = ARENA_ARRAY(out_arena, char *, 1);
 		out->types = ARENA_ARRAY(out_arena, SqlType, 1);
-		out->names[0] = arena_strdup(out_arena, !strcmp(name, "timezone") ? "TimeZone" :
-					     !strcmp(name, "datestyle") ? "DateStyle" : name);
+		out->names[0] = arena_strdup(out_arena, show_column(name));
 		out->types[0] = type_make(TYPE_TEXT);
 	}
 	if (n == 1)   /* OPTIMIZE / CALL rewrite_*: one metrics row (optimize.c) */

@@ -987,6 +987,135 @@ add_part(char *buf, int64_t v, const char *unit, bool *is_zero, bool *is_before)
 	return n;
 }
 
+/* AppendSeconds: |sec| (two digits when fill) and the fraction of |fsec|
+ * without trailing zeros. */
+static int
+iv_secs(char *buf, int64_t sec, int64_t fsec, bool fill)
+{
+	int n = sprintf(buf, fill ? "%02lld" : "%lld", (long long)llabs(sec));
+	if (fsec) {
+		char f[24];
+		int k = 6;
+		sprintf(f, "%06lld", (long long)llabs(fsec));
+		while (k > 0 && f[k - 1] == '0')
+			k--;
+		n += sprintf(buf + n, ".%.*s", k, f);
+	}
+	return n;
+}
+
+/* AddVerboseIntPart: " 3 days"; the first non-zero part's sign decides
+ * " ago", later parts are printed relative to it. */
+static int
+iv_verbose_part(char *buf, int64_t v, const char *unit, bool *is_zero, bool *is_before)
+{
+	if (v == 0)
+		return 0;
+	if (*is_zero) {
+		*is_before = v < 0;
+		v = llabs(v);
+	} else if (*is_before) {
+		v = -v;
+	}
+	*is_zero = false;
+	return sprintf(buf, " %lld %s%s", (long long)v, unit, v == 1 ? "" : "s");
+}
+
+/* EncodeInterval's postgres_verbose, sql_standard and iso_8601 styles. */
+static int
+iv_styled(int style, int64_t year, int64_t mon, int64_t mday, int64_t hour, int64_t min,
+	  int64_t sec, int64_t fsec, char *buf)
+{
+	int n = 0;
+
+	if (style == INTSTYLE_ISO_8601) {
+		if (!year && !mon && !mday && !hour && !min && !sec && !fsec)
+			return sprintf(buf, "PT0S");
+		buf[n++] = 'P';
+		if (year)
+			n += sprintf(buf + n, "%lldY", (long long)year);
+		if (mon)
+			n += sprintf(buf + n, "%lldM", (long long)mon);
+		if (mday)
+			n += sprintf(buf + n, "%lldD", (long long)mday);
+		if (hour || min || sec || fsec)
+			buf[n++] = 'T';
+		if (hour)
+			n += sprintf(buf + n, "%lldH", (long long)hour);
+		if (min)
+			n += sprintf(buf + n, "%lldM", (long long)min);
+		if (sec || fsec) {
+			if (sec < 0 || fsec < 0)
+				buf[n++] = '-';
+			n += iv_secs(buf + n, sec, fsec, false);
+			buf[n++] = 'S';
+		}
+		buf[n] = '\0';
+		return n;
+	}
+	if (style == INTSTYLE_SQL_STANDARD) {
+		bool neg = year < 0 || mon < 0 || mday < 0 || hour < 0 || min < 0 || sec < 0 || fsec < 0;
+		bool pos = year > 0 || mon > 0 || mday > 0 || hour > 0 || min > 0 || sec > 0 || fsec > 0;
+		bool ym = year || mon, dt = mday || hour || min || sec || fsec;
+		bool standard = !(neg && pos) && !(ym && dt);
+
+		if (neg && standard) {
+			buf[n++] = '-';
+			year = -year, mon = -mon, mday = -mday, hour = -hour, min = -min;
+			sec = -sec, fsec = -fsec;
+		}
+		if (!neg && !pos) {
+			n += sprintf(buf + n, "0");
+		} else if (!standard) {
+			n += sprintf(buf + n, "%c%lld-%lld %c%lld %c%lld:%02lld:",
+				     year < 0 || mon < 0 ? '-' : '+', (long long)llabs(year),
+				     (long long)llabs(mon), mday < 0 ? '-' : '+', (long long)llabs(mday),
+				     hour < 0 || min < 0 || sec < 0 || fsec < 0 ? '-' : '+',
+				     (long long)llabs(hour), (long long)llabs(min));
+			n += iv_secs(buf + n, sec, fsec, true);
+		} else if (ym) {
+			n += sprintf(buf + n, "%lld-%lld", (long long)year, (long long)mon);
+		} else {
+			if (mday)
+				n += sprintf(buf + n, "%lld ", (long long)mday);
+			n += sprintf(buf + n, "%lld:%02lld:", (long long)hour, (long long)min);
+			n += iv_secs(buf + n, sec, fsec, true);
+		}
+		buf[n] = '\0';
+		return n;
+	}
+	/* postgres_verbose */
+	{
+		bool is_zero = true, is_before = false;
+		buf[n++] = '@';
+		n += iv_verbose_part(buf + n, year, "year", &is_zero, &is_before);
+		n += iv_verbose_part(buf + n, mon, "mon", &is_zero, &is_before);
+		n += iv_verbose_part(buf + n, mday, "day", &is_zero, &is_before);
+		n += iv_verbose_part(buf + n, hour, "hour", &is_zero, &is_before);
+		n += iv_verbose_part(buf + n, min, "min", &is_zero, &is_before);
+		if (sec || fsec) {
+			buf[n++] = ' ';
+			if (sec < 0 || (sec == 0 && fsec < 0)) {
+				if (is_zero)
+					is_before = true;
+				else if (!is_before)
+					buf[n++] = '-';
+			} else if (is_before) {
+				buf[n++] = '-';
+			}
+			n += iv_secs(buf + n, sec, fsec, false);
+			n += sprintf(buf + n, " sec%s", (llabs(sec) != 1 || fsec) ? "s" : "");
+			is_zero = false;
+		}
+		if (is_zero)
+			n += sprintf(buf + n, " 0");
+		if (is_before)
+			n += sprintf(buf + n, " ago");
+		buf[n] = '\0';
+		return n;
+	}
+}
+
 int
 datetime_format_interval(Interval iv, char *buf)
 {
@@ -998,6 +1127,9 @@ datetime_format_interval(Interval iv, char *buf)
 	int64_t min = rest / USECS_PER_MIN;
 	rest -= min * USECS_PER_MIN;
 	int64_t sec = rest / USECS_PER_SEC, fsec = rest % USECS_PER_SEC;
+
+	if (cur_style.interval != INTSTYLE_POSTGRES)
+		return iv_styled(cur_style.interval, year, mon, iv.days, hour, min, sec, fsec, buf);
 
 	n += add_part(buf + n, year, "year", &is_zero, &is_before);
 	n += add_part(buf + n, mon, "mon", &is_zero, &is_before);
@@ -2182,8 +2314,27 @@ datetime_parse_interval(const char *s, size_t n, Interval *out, floe_error *err)
 				iso[i - b] = (char)tolower((unsigned char)tmp[i]);
 			iso[e - b] = '\0';
 			rc = parse_iso_interval(iso, &a);
-		} else if (tokenize(tmp, k, &fl) && fl.n > 0)
+		} else if (tokenize(tmp, k, &fl) && fl.n > 0) {
 			rc = decode_interval(&fl, &a);
+			/* IntervalStyle sql_standard: a leading '-' with no other
+			 * explicit sign negates every field ('-1 2:00' is -1 day
+			 * -2 hours; DecodeInterval) */
+			bool more = false;
+			for (int i = 1; i < fl.n; i++)
+				if (fl.f[i][0] == '-' || fl.f[i][0] == '+')
+					more = true;
+			if (rc == IV_OK && cur_style.interval == INTSTYLE_SQL_STANDARD &&
+			    fl.f[0][0] == '-' && !more && b < k && tmp[b] == '-') {
+				IvAcc pos = { 0, 0, 0 };
+				tmp[b] = ' ';
+				if (tokenize(tmp, k, &fl) && fl.n > 0 &&
+				    (rc = decode_interval(&fl, &pos)) == IV_OK) {
+					a.months = -pos.months;
+					a.days = -pos.days;
+					a.micros = -pos.micros;
+				}
+			}
+		}
 	}
 	if (rc == IV_OK && (a.months > INT32_MAX || a.months < INT32_MIN || a.days > INT32_MAX ||
 			    a.days < INT32_MIN))
