@@ -306,7 +306,7 @@ Operator *exec_pipeline_scan(Operator *op);
  * merged with AggFunc.combine); false when the aggregates do not allow it */
 bool hash_agg_set_parallel(Operator *op, int threads);
 /* hash_join.c: the probe input a clone of this join would clone (NULL:
- * the join cannot run probe-parallel: RIGHT/FULL, no keys) */
+ * not a hash join, or itself a clone) */
 Operator *hash_join_probe_input(Operator *op);
 /* hash_join.c: input i (0 left, 1 right) replaced by in, which produces
  * the same columns (a Gather over it; parallel.c, before op_open) */

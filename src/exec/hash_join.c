@@ -62,10 +62,14 @@
  * built table of its prototype, which the leader builds in its open()
  * before the workers start; the clone copies the table's pointers at its
  * own open() and probes it with its own clone of the probe input.  The
- * table is read-only while probed (build-row match marks are only written
- * when the join emits unmatched build rows, RIGHT/FULL, which are never
- * cloned).  If the prototype's build spilled, partition_all has already
- * read the whole probe input (all morsels of the shared scan), so a clone
+ * table is read-only while probed, except for the build-row match marks
+ * of RIGHT/FULL joins (build_outer), which every copy sets with relaxed
+ * atomic byte stores; the copies count themselves in the prototype's
+ * `probers` at open (all before any probes), and the copy that finishes
+ * its probe input last (atomic decrement to zero) emits the unmatched
+ * build rows, after every mark is in.  If the prototype's build spilled,
+ * partition_all has already read the whole probe input (all morsels of
+ * the shared scan), so a clone
  * emits nothing and the prototype joins every partition itself.
  *
  * INTERFACE ROUTINES
@@ -75,6 +79,7 @@
  *                                  in (a Gather over it; parallel.c)
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <xxhash.h>
 #include "exec/exec.h"
@@ -100,6 +105,8 @@ typedef enum HJState {
 } HJState;
 
 #define END UINT32_MAX
+/* probe rows ahead whose bucket (and first entry, half as far) is fetched */
+#define PREFETCH 16
 
 typedef struct HashJoinOp {
 	Operator op;
@@ -131,6 +138,7 @@ typedef struct HashJoinOp {
 	Batch *pb;
 	Vector *pkv;
 	uint64_t *phash;
+	uint32_t *phead;            /* each probe row's first chain entry, or END */
 	uint8_t *pnull;
 	uint8_t *pmatched;
 	uint32_t pi, cur;
@@ -151,6 +159,11 @@ typedef struct HashJoinOp {
 	bool build_null_any;
 	/* a clone for a parallel worker (parallel.c): probes proto's table */
 	struct HashJoinOp *proto;
+	/* build_outer over a shared table: copies still probing (in the
+	 * prototype; the last to finish emits the unmatched build rows), and
+	 * whether this copy still counts in it */
+	atomic_int probers;
+	bool counted;
 } HashJoinOp;
 
 static inline uint64_t
@@ -568,6 +581,7 @@ hj_open(Operator *op)
 	if (h->proto) {
 		/* a clone: probe the prototype's table (opened before us) */
 		HashJoinOp *p = h->proto;
+		h->counted = false;
 		TRY(op_open(h->probe));
 		h->level = 0;
 		h->npending = 0;
@@ -584,11 +598,17 @@ hj_open(Operator *op)
 		h->heads = p->heads;
 		h->chain = p->chain;
 		h->mask = p->mask;
-		h->bmatched = NULL;
+		h->bmatched = p->bmatched;
 		h->build_null = p->build_null;
 		h->build_null_any = p->build_null_any;
 		h->nb_total = p->nb_total;
+		h->bouter_pos = 0;
 		h->state = HJ_NEED_PROBE;
+		/* opened before any copy probes (parallel.c opens every copy,
+		 * then starts the threads) */
+		h->counted = p->counted;
+		if (h->counted)
+			atomic_fetch_add(&p->probers, 1);
 		return FLOE_OK;
 	}
 	TRY(op_open(h->left));
@@ -602,6 +622,8 @@ hj_open(Operator *op)
 	h->build_null_any = false;
 	TRY(build(h, &partitioned));
 	h->state = partitioned ? HJ_NEXT_PART : HJ_NEED_PROBE;
+	h->counted = h->build_outer && !partitioned;
+	atomic_store(&h->probers, 1);
 	return FLOE_OK;
 }
 
@@ -678,10 +700,29 @@ next_probe_batch(HashJoinOp *h, bool *eof)
 		TRY(expr_eval(op->ctx, h->pkeys[j], in, in->sel, in->count, h->probe_arena, &h->pkv[j]));
 		hash_column(&h->pkv[j], rows, in->count, h->phash, h->pnull);
 	}
+	/* bucket heads for the whole batch first: independent loads the CPU
+	 * overlaps (a big table's buckets miss the caches), prefetched ahead */
+	h->phead = arena_alloc(h->probe_arena, sizeof(uint32_t) * in->count);
+	{
+		uint32_t i, n = in->count;
+		for (i = 0; i < n; i++) {
+			if (i + PREFETCH < n)
+				__builtin_prefetch(&h->heads[h->phash[i + PREFETCH] & h->mask]);
+			h->phead[i] = h->pnull[i] || h->nb == 0 ? END : h->heads[h->phash[i] & h->mask];
+		}
+	}
 	h->pi = 0;
 	h->started = false;
 	h->pouter_pos = 0;
 	return FLOE_OK;
+}
+
+/* Build row b has a match (copies probing one table in parallel may mark
+ * the same row at once: a relaxed atomic byte store). */
+static inline void
+mark(HashJoinOp *h, uint32_t b)
+{
+	__atomic_store_n(&h->bmatched[b], 1, __ATOMIC_RELAXED);
 }
 
 /* One round of candidates for the current probe batch; *out may be NULL
@@ -699,7 +740,11 @@ probe_round(HashJoinOp *h, Batch **out)
 		uint32_t p = h->pi;
 		if (!h->started) {
 			h->started = true;
-			h->cur = h->pnull[p] || h->nb == 0 ? END : h->heads[h->phash[p] & h->mask];
+			h->cur = h->phead[p];
+			if (p + PREFETCH / 2 < count && h->phead[p + PREFETCH / 2] != END) {
+				__builtin_prefetch(&h->bhash[h->phead[p + PREFETCH / 2]]);
+				__builtin_prefetch(&h->chain[h->phead[p + PREFETCH / 2]]);
+			}
 		} else if ((h->semi || h->anti) && h->pmatched[p]) {
 			h->cur = END;   /* SEMI/ANTI: the first match settles the row */
 		}
@@ -741,7 +786,7 @@ probe_round(HashJoinOp *h, Batch **out)
 					sel[k++] = i;
 					h->pmatched[h->cand_p[i]] = 1;
 					if (h->build_outer)
-						h->bmatched[h->cand_b[i]] = 1;
+						mark(h, h->cand_b[i]);
 				}
 			}
 			if (k == 0 || h->semi || h->anti)
@@ -755,7 +800,7 @@ probe_round(HashJoinOp *h, Batch **out)
 				h->pmatched[h->cand_p[i]] = 1;
 			if (h->build_outer)
 				for (i = 0; i < m; i++)
-					h->bmatched[h->cand_b[i]] = 1;
+					mark(h, h->cand_b[i]);
 		}
 		*out = b;
 	}
@@ -776,6 +821,14 @@ hj_next(Operator *op, Batch **out)
 			bool eof;
 			TRY(next_probe_batch(h, &eof));
 			h->state = eof ? (h->build_outer ? HJ_BUILD_OUTER : HJ_NEXT_PART) : HJ_PROBE;
+			if (eof && h->counted) {
+				/* a shared table: only the last copy to finish its
+				 * probe input emits the unmatched build rows */
+				HashJoinOp *o = h->proto ? h->proto : h;
+				h->counted = false;
+				if (atomic_fetch_sub(&o->probers, 1) != 1)
+					h->state = HJ_NEXT_PART;
+			}
 			break;
 		}
 		case HJ_NEXT_PART: {
@@ -827,7 +880,7 @@ hj_next(Operator *op, Batch **out)
 		case HJ_BUILD_OUTER: {
 			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
 			while (h->bouter_pos < h->nb && n < VECTOR_SIZE) {
-				if (!h->bmatched[h->bouter_pos])
+				if (!__atomic_load_n(&h->bmatched[h->bouter_pos], __ATOMIC_RELAXED))
 					rows[n++] = h->bouter_pos;
 				h->bouter_pos++;
 			}
@@ -875,7 +928,7 @@ hj_clone(Operator *op, ExecCtx *wctx)
 	Operator *probe;
 	Expr **lkeys, **rkeys;
 
-	if (h->proto || h->build_outer || !(probe = exec_clone(h->probe, wctx)))
+	if (h->proto || !(probe = exec_clone(h->probe, wctx)))
 		return NULL;
 	lkeys = h->build_left ? h->bkeys : h->pkeys;
 	rkeys = h->build_left ? h->pkeys : h->bkeys;
@@ -955,7 +1008,7 @@ hash_join_probe_input(Operator *op)
 {
 	HashJoinOp *h = (HashJoinOp *)op;
 
-	if (!op || op->vt != &hash_join_vt || h->build_outer || h->proto)
+	if (!op || op->vt != &hash_join_vt || h->proto)
 		return NULL;
 	return h->probe;
 }

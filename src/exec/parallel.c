@@ -38,9 +38,11 @@
  * aggregates whose result depends on input order (string_agg, and float
  * sum/avg/variance: their last bits depend on the summation order, and
  * the pgdiff suites compare floats exactly — so those stay serial and
- * results never change with the thread count), RIGHT/FULL joins (their
- * build-row match marks), and an aggregation whose partial table passes
- * its share of work_mem (it reruns serially, with spilling, from scratch).
+ * results never change with the thread count), and an aggregation whose
+ * partial table passes its share of work_mem (it reruns serially, with
+ * spilling, from scratch).  Joins that emit unmatched build rows
+ * (RIGHT/FULL, or LEFT building on its left input) do run in parallel:
+ * the last copy to finish probing emits them (hash_join.c).
  *
  * Threads: pthreads, started and joined inside one par_run call (a
  * Gather's: see invariant 3).  Workers inherit the
@@ -464,6 +466,7 @@ typedef struct GWorker {
 	Batch *b[GQ];
 	int head, count;
 	bool held, done;
+	bool orphan;               /* no thread: the leader runs it at the end */
 } GWorker;
 
 struct GatherOp {
@@ -632,6 +635,14 @@ g_prepare(GatherOp *g)
 	arena_on_reset(op->ctx->arena, g_free, g);
 }
 
+/* The leader's own pipeline failed or was cancelled: stop the workers. */
+static int
+g_fail(GatherOp *g)
+{
+	g_stop(g);
+	return FLOE_ERR;
+}
+
 static int
 gather_open(Operator *op)
 {
@@ -662,18 +673,37 @@ gather_open(Operator *op)
 	for (i = 0; i < g->nw; i++) {
 		GWorker *w = &g->w[i];
 		w->started = pthread_create(&w->tid, NULL, gather_worker, w) == 0;
-		if (!w->started)
-			w->done = true;   /* its morsels go to the others */
+		w->orphan = !w->started;
 	}
 	return FLOE_OK;
 }
 
-/* The leader's own pipeline failed or was cancelled: stop the workers. */
+/* A worker whose thread could not start: the leader reads its copy (its
+ * part of a shared join, such as the unmatched build rows it may owe). */
 static int
-g_fail(GatherOp *g)
+run_orphans(GatherOp *g, Batch **out)
 {
-	g_stop(g);
-	return FLOE_ERR;
+	int i;
+
+	*out = NULL;
+	for (i = 0; i < g->nw; i++) {
+		GWorker *w = &g->w[i];
+		while (w->orphan) {
+			if (op_next(w->op, out) != FLOE_OK) {
+				*g->op.ctx->err = *w->wctx->err;
+				return g_fail(g);
+			}
+			if (*out && (*out)->count)
+				return FLOE_OK;
+			if (!*out) {
+				w->orphan = false;
+				pthread_mutex_lock(&g->mu);
+				w->done = true;
+				pthread_mutex_unlock(&g->mu);
+			}
+		}
+	}
+	return FLOE_OK;
 }
 
 static int
@@ -735,7 +765,9 @@ gather_next(Operator *op, Batch **out)
 				return g_fail(g);
 			if (!b) {
 				g->leader_done = true;
-				continue;
+				TRY(run_orphans(g, &b));
+				if (!b)
+					continue;
 			}
 			if (!b->count)
 				continue;
