@@ -933,48 +933,6 @@ PY
 	fi
 fi
 
-# ---- settings that change text output on the wire (FMT): extra_float_digits,
-# DateStyle, IntervalStyle in simple and extended (text) protocol, binary
-# results unaffected, startup `options`; transcript equal to PostgreSQL 15's
-if "$pyexe" -c 'import psycopg' >/dev/null 2>&1; then
-	cat >"$tmp/outset.py" <<'PY'
-import sys, psycopg
-conninfo = sys.argv[1]
-q = "SELECT 1/3.0::float8, 3.14159274::float4, '2024-07-08 13:04:05+00'::timestamptz, '2024-07-08'::date, interval '1 year 2 days 03:04:05'"
-with psycopg.connect(conninfo + " options='-c extra_float_digits=-5 -c DateStyle=SQL,DMY -c TimeZone=Europe/Paris'", autocommit=True) as c:
-    c.adapters.register_loader("float8", psycopg.types.string.TextLoader)
-    for t in ("float4", "float8", "date", "timestamptz", "interval"):
-        c.adapters.register_loader(t, psycopg.types.string.TextLoader)
-    cur = c.cursor()
-    print("startup", cur.execute(q).fetchone())
-    for efd, ds, ivs in ((0, "ISO, MDY", "postgres"), (-10, "Postgres, DMY", "iso_8601"), (3, "German", "sql_standard")):
-        cur.execute(f"SET extra_float_digits = {efd}")
-        cur.execute(f"SET DateStyle = '{ds}'")
-        cur.execute(f"SET IntervalStyle = {ivs}")
-        print("simple", efd, cur.execute(q, prepare=False).fetchone())
-        print("extended", efd, cur.execute(q + ", %s::float8, %s::text", (0.1, "x"), prepare=True).fetchone())
-    cur.execute("SELECT current_setting('DateStyle'), current_setting('extra_float_digits')")
-    print("current_setting", cur.fetchall())
-    print("status", c.info.parameter_status("DateStyle"), c.info.parameter_status("IntervalStyle"))
-    bc = c.cursor(binary=True)
-    print("binary", bc.execute("SELECT 1/3.0::float8, 3.14159274::float4").fetchone())
-PY
-	if timeout 60 "$pyexe" "$tmp/outset.py" "$conninfo" >"$tmp/outset.out" 2>&1; then
-		if [ -n "$pgconn" ]; then
-			if timeout 60 "$pyexe" "$tmp/outset.py" "$pgconn" >"$tmp/outset_pg.out" 2>&1 &&
-				diff "$tmp/outset_pg.out" "$tmp/outset.out" >"$tmp/outset.diff"; then
-				pass "output_settings_wire ($(wc -l <"$tmp/outset.out") lines, equal to PostgreSQL 15)"
-			else
-				fail output_settings_wire "differs from PostgreSQL 15" "$tmp/outset.diff"
-			fi
-		else
-			pass "output_settings_wire ($(wc -l <"$tmp/outset.out") lines)"
-		fi
-	else
-		fail output_settings_wire "exit $?" "$tmp/outset.out"
-	fi
-fi
-
 # ---- refusals -------------------------------------------------------------------
 out=$("$FLOE_BIN" serve -D "$tmp/wh2" --host 0.0.0.0 --port 0 2>&1); rc=$?
 if [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'only on a loopback address'; then
