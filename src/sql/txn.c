@@ -1166,8 +1166,8 @@ before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_erro
 		if (set_txn && in_block(s) && level >= 0 && t->ran_query && level != t->level)
 			return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
 					   "SET TRANSACTION ISOLATION LEVEL must be called before any query");
-		free(vs->name);
-		vs->name = xstrdup(session_chars ? "default_transaction_isolation" : "transaction_isolation");
+		/* the tree is in the statement's arena (parse.c): replaced, not freed */
+		vs->name = (char *)(session_chars ? "default_transaction_isolation" : "transaction_isolation");
 		vs->kind = PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT;
 		t->pending_key = session_chars ? "default_transaction_isolation" : "transaction_isolation";
 		t->pending_value = level >= 0 ? iso_names[level] : NULL;
