@@ -53,6 +53,7 @@
 #include <stdint.h>
 #include "common/arena.h"
 #include "common/error.h"
+#include "common/lru.h"
 #include "types/types.h"
 #include "types/value.h"
 #include "types/vector.h"
@@ -85,6 +86,14 @@ typedef struct ParquetStats {
 
 int parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *name,
 		 Arena *arena, floe_error *err);
+/* The ParquetFile of the (immutable) data file at path, of size bytes per
+ * its manifest (<= 0: unknown), read through io; small files come from a
+ * process-wide cache of bytes and parsed footers (file_cache.c).  Valid,
+ * read-only, until hold is reset. */
+typedef struct FileIO FileIO;
+int parquet_open_cached(ParquetFile **out, FileIO *io, const char *path, int64_t size,
+			Arena *hold, floe_error *err);
+void parquet_file_cache_stats(LruStats *stats);
 int parquet_num_columns(const ParquetFile *pf);
 const ParquetColumn *parquet_column(const ParquetFile *pf, int i);
 int64_t parquet_num_rows(const ParquetFile *pf);
