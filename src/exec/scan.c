@@ -177,8 +177,6 @@ open_file(ScanOp *s)
 {
 	Operator *op = &s->op;
 	const DataFile *f = &s->files[s->file_idx];
-	const uint8_t *data;
-	size_t len;
 	int i, c;
 
 	arena_reset(s->rg_arena);
@@ -187,8 +185,9 @@ open_file(ScanOp *s)
 		return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "data files in format %s are not supported yet: %s",
 				   f->file_format, f->file_path);
-	TRY(fileio_read(op->ctx->io, f->file_path, s->file_arena, &data, &len, op->ctx->err));
-	TRY(parquet_open(&s->pf, data, len, f->file_path, s->file_arena, op->ctx->err));
+	/* small immutable data files: bytes and footer from a shared cache */
+	TRY(parquet_open_cached(&s->pf, op->ctx->io, f->file_path, f->file_size_in_bytes,
+				s->file_arena, op->ctx->err));
 	s->dset = NULL;
 	s->ncols = s->nproj;
 	if (f->ndeletes > 0) {
