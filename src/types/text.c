@@ -836,6 +836,25 @@ value_to_text(const Value *v, Arena *a, size_t *len)
 	return dup_out(a, buf, (size_t)n, len);
 }
 
+/* value_to_text under the default output settings (extra_float_digits 1,
+ * DateStyle ISO, IntervalStyle postgres): text floe stores or reads back
+ * (DEFAULT expressions, binary parameters), exact and unambiguous under
+ * any session's settings. */
+const char *
+value_to_text_canonical(const Value *v, Arena *a, size_t *len)
+{
+	int efd = extra_digits;
+	DatetimeStyle st = datetime_current_style(), iso = { 0, 0, 0 };
+	const char *r;
+
+	extra_digits = 1;
+	datetime_use_style(iso);
+	r = value_to_text(v, a, len);
+	extra_digits = efd;
+	datetime_use_style(st);
+	return r;
+}
+
 const char *
 vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *len)
 {

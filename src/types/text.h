@@ -18,6 +18,7 @@
  * INTERFACE ROUTINES
  *   value_to_text(v, a, &len)            NUL-terminated text in a; NULL for SQL NULL
  *   vector_value_text(v, row, a, &len)   the same for a row of any vector kind
+ *   value_to_text_canonical(v, a, &len)  under the default settings (stored text)
  *   value_from_text(out, t, s, n, a, err)  parse text as type t
  *   text_format_float8/float4(d, buf)    shortest round-trip text (efd 1), buf >= 32
  *   text_output_float8/float4(d, buf)    float8out/float4out under the thread's
@@ -41,6 +42,9 @@
 
 const char *value_to_text(const Value *v, Arena *a, size_t *len);
 const char *vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *len);
+/* value_to_text with the default output settings (efd 1, ISO, postgres
+ * intervals): for text that is stored or parsed again. */
+const char *value_to_text_canonical(const Value *v, Arena *a, size_t *len);
 
 /* s[0..n) need not be NUL-terminated.  out->type = t (for unconstrained
  * numeric, t.precision == 0, out->type.scale is the literal's scale). */
