@@ -114,7 +114,7 @@ default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
 	v = e->value;
 	if (v.is_null)
 		return arena_strdup(b->arena, "NULL");
-	txt = value_to_text(&v, b->arena, &len);
+	txt = value_to_text_canonical(&v, b->arena, &len);   /* not the session's DateStyle / efd */
 	q = arena_alloc(b->arena, len * 2 + 3);
 	p = q;
 	*p++ = '\'';
