@@ -800,7 +800,8 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		    idx + 1, oid);
 	return NULL;
 as_text:
-	s = (char *)value_to_text(&v, a, &len);
+	/* canonical text: read back the same under any DateStyle / IntervalStyle */
+	s = (char *)value_to_text_canonical(&v, a, &len);
 	if (!s)
 		goto bad;
 	return s;
