@@ -916,6 +916,12 @@ with psycopg.connect(conninfo + " options='-c extra_float_digits=-5 -c DateStyle
     print("status", c.info.parameter_status("DateStyle"), c.info.parameter_status("IntervalStyle"))
     bc = c.cursor(binary=True)
     print("binary", bc.execute("SELECT 1/3.0::float8, 3.14159274::float4").fetchone())
+    # binary parameters are read back exactly whatever the output settings
+    import datetime
+    for ds, ivs in (("Postgres, DMY", "sql_standard"), ("German", "postgres_verbose"), ("SQL, YMD", "iso_8601")):
+        cur.execute(f"SET DateStyle = '{ds}'"); cur.execute(f"SET IntervalStyle = {ivs}"); cur.execute("SET extra_float_digits = -12")
+        print("binparam", ds, cur.execute("SELECT %b::date::text, %b::timestamp::text, %b::timestamptz = '2024-02-03 04:05:06.5+00', %b::interval = interval '-1 day +02:00:00', %b::float8 = 0.123456789012",
+            (datetime.date(2024, 2, 3), datetime.datetime(2024, 2, 3, 4, 5, 6, 500000), datetime.datetime(2024, 2, 3, 4, 5, 6, 500000, tzinfo=datetime.timezone.utc), datetime.timedelta(days=-1, hours=2), 0.123456789012)).fetchone())
 PY
 	if timeout 60 "$pyexe" "$tmp/outset.py" "$conninfo" >"$tmp/outset.out" 2>&1; then
 		if [ -n "$pgconn" ]; then
