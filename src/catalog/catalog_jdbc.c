@@ -1,0 +1,465 @@
+/*
+ * catalog_jdbc.c — Iceberg's JDBC catalog over a SQL driver: the logic the
+ * SQLite and PostgreSQL catalogs share (catalog_jdbc.h; catalog.h for the
+ * interface and its errors).
+ *
+ * Spec: apache/iceberg core/.../jdbc/JdbcUtil.java and JdbcCatalog.java
+ * (schema V1: iceberg_type).  A namespace exists when it has a property row
+ * (we write "exists"="true", as JdbcCatalog does) or a table.  Tables carry
+ * iceberg_type 'TABLE'; rows with NULL type (written by pre-V1 JDBC
+ * catalogs) count as tables.
+ *
+ *   swap:        UPDATE iceberg_tables SET metadata_location = $new,
+ *                previous_metadata_location = $expected WHERE key AND
+ *                metadata_location = $expected     (JdbcUtil's DO_COMMIT_SQL;
+ *                0 rows -> 40001, or 42P01 when the table is gone)
+ *   swap_tables: driver->begin_sql; the same UPDATE per table; COMMIT when
+ *                every one changed a row, else ROLLBACK and 40001 (42P01).
+ *
+ * Connection loss (a driver whose connections can break: PostgreSQL): a
+ * swap whose connection broke has an unknown outcome, so the catalog
+ * reconnects and reads the tables' locations (resolve): all at the new
+ * ones -> it landed (success); all at the expected ones -> it did not, and
+ * runs once more; else 40001.  Only when no connection can be made is it
+ * 08006 ("outcome unknown"), never 40001, so the caller keeps its files.
+ *
+ * Threads: the Engine's sessions call the catalog concurrently (server.c).
+ * Every call takes a connection of its own from a pool (opened on demand,
+ * at most driver->pool_idle_max kept idle) and gives it back when done, so
+ * no other call's statement runs inside a swap_tables transaction; a
+ * connection the driver finds not reusable (broken, or left inside a
+ * transaction) is closed, not pooled.
+ *
+ * INTERFACE ROUTINES
+ *   catalog_jdbc_new(&cat, driver, info, catalog_name, first_conn)
+ *   (the vtable of catalog.h)
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "catalog/catalog_jdbc.h"
+
+typedef struct Pool {
+	pthread_mutex_t mu;
+	char *info;
+	void **idle;
+	int nidle;
+} Pool;
+
+/* The shared catalog has conn = NULL; each call runs on a copy of it with
+ * conn set to the connection it took (see WRAP below). */
+typedef struct JdbcCatalog {
+	Catalog base;
+	const JdbcDriver *drv;
+	void *conn;
+	char *name;
+	Pool *pool;
+} JdbcCatalog;
+
+#define J(c) ((JdbcCatalog *)(c))
+
+/* ---- statements ------------------------------------------------------- */
+
+static int
+exec_changes(Catalog *c, floe_error *err, bool retry, int *changes, const char *sql, int n,
+	     const char *const *args)
+{
+	return J(c)->drv->exec(J(c)->conn, err, retry, sql, n, args, NULL, NULL, NULL, changes);
+}
+
+static int
+any_row(Catalog *c, floe_error *err, bool *found, const char *sql, int n,
+	const char *const *args)
+{
+	Arena *a = arena_new(0);
+	char **rows;
+	int nrows = 0, rc;
+
+	rc = J(c)->drv->exec(J(c)->conn, err, true, sql, n, args, a, &rows, &nrows, NULL);
+	*found = nrows > 0;
+	arena_free(a);
+	return rc;
+}
+
+static int
+list_rows(Catalog *c, floe_error *err, Arena *a, char ***out, int *nout, const char *sql,
+	  int n, const char *const *args)
+{
+	return J(c)->drv->exec(J(c)->conn, err, true, sql, n, args, a, out, nout, NULL);
+}
+
+/* ---- namespaces ------------------------------------------------------- */
+
+static int
+ns_exists(Catalog *c, const char *ns, bool *exists, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+
+	TRY(any_row(c, err, exists,
+		    "SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = $1 "
+		    "AND namespace = $2 LIMIT 1", 2, args));
+	if (*exists)
+		return FLOE_OK;
+	return any_row(c, err, exists,
+		       "SELECT 1 FROM iceberg_tables WHERE catalog_name = $1 "
+		       "AND table_namespace = $2 LIMIT 1", 2, args);
+}
+
+static int
+ns_create(Catalog *c, const char *ns, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+	bool exists;
+	int changes = 0;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (exists)
+		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", ns);
+	TRY(exec_changes(c, err, true, &changes,
+			 "INSERT INTO iceberg_namespace_properties (catalog_name, namespace, "
+			 "property_key, property_value) VALUES ($1, $2, 'exists', 'true') "
+			 "ON CONFLICT DO NOTHING", 2, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists", ns);
+	return FLOE_OK;
+}
+
+static int
+ns_drop(Catalog *c, const char *ns, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+	bool exists, has_tables;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	TRY(any_row(c, err, &has_tables,
+		    "SELECT 1 FROM iceberg_tables WHERE catalog_name = $1 "
+		    "AND table_namespace = $2 LIMIT 1", 2, args));
+	if (has_tables)
+		return floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				   "cannot drop schema \"%s\" because other objects depend on it", ns);
+	return exec_changes(c, err, true, NULL,
+			    "DELETE FROM iceberg_namespace_properties WHERE catalog_name = $1 "
+			    "AND namespace = $2", 2, args);
+}
+
+static int
+ns_list(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { J(c)->name };
+
+	return list_rows(c, err, a, names, n,
+			 "SELECT namespace FROM iceberg_namespace_properties WHERE catalog_name = $1 "
+			 "UNION SELECT table_namespace FROM iceberg_tables WHERE catalog_name = $1 "
+			 "ORDER BY 1", 1, args);
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static int
+tbl_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name, loc };
+	bool exists;
+	int changes = 0;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	TRY(exec_changes(c, err, true, &changes,
+			 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+			 "metadata_location, previous_metadata_location, iceberg_type) "
+			 "VALUES ($1, $2, $3, $4, NULL, 'TABLE') ON CONFLICT DO NOTHING", 4, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s.%s\" already exists",
+				   ns, name);
+	return FLOE_OK;
+}
+
+static int
+tbl_load(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	char **rows;
+	int nrows = 0;
+
+	TRY(list_rows(c, err, a, &rows, &nrows,
+		      "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = $1 "
+		      "AND table_namespace = $2 AND table_name = $3 "
+		      "AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", 3, args));
+	if (nrows == 0 || !rows[0])
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+				   ns, name);
+	*loc = rows[0];
+	return FLOE_OK;
+}
+
+static int
+tbl_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	int changes = 0;
+
+	TRY(exec_changes(c, err, true, &changes,
+			 "DELETE FROM iceberg_tables WHERE catalog_name = $1 AND "
+			 "table_namespace = $2 AND table_name = $3 "
+			 "AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", 3, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+				   ns, name);
+	return FLOE_OK;
+}
+
+static int
+tbl_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+	bool exists;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	return list_rows(c, err, a, names, n,
+			 arena_sprintf(a, "SELECT table_name FROM iceberg_tables WHERE "
+				       "catalog_name = $1 AND table_namespace = $2 AND "
+				       "(iceberg_type = 'TABLE' OR iceberg_type IS NULL) "
+				       "ORDER BY table_name%s", J(c)->drv->name_order),
+			 2, args);
+}
+
+/* ---- commits ---------------------------------------------------------- */
+
+static const char SWAP_SQL[] =
+	"UPDATE iceberg_tables SET metadata_location = $1, previous_metadata_location = $2 "
+	"WHERE catalog_name = $3 AND table_namespace = $4 AND table_name = $5 "
+	"AND metadata_location = $2";
+
+/* 40001, or 42P01 when the table is gone. */
+static int
+swap_lost(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *cur;
+	int rc = tbl_load(c, ns, name, a, &cur, err);
+
+	arena_free(a);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit table \"%s.%s\": concurrent update", ns, name);
+}
+
+static int
+swap_once(Catalog *c, int n, const char *const *ns, const char *const *names,
+	  const char *const *expected, const char *const *new_locs, floe_error *err)
+{
+	floe_error ignore;
+	int i, changes = 0;
+
+	if (n == 1) {
+		const char *args[] = { new_locs[0], expected[0], J(c)->name, ns[0], names[0] };
+		TRY(exec_changes(c, err, false, &changes, SWAP_SQL, 5, args));
+		if (changes == 1)
+			return FLOE_OK;
+		return swap_lost(c, ns[0], names[0], err);
+	}
+	TRY(exec_changes(c, err, true, NULL, J(c)->drv->begin_sql, 0, NULL));
+	for (i = 0; i < n; i++) {
+		const char *args[] = { new_locs[i], expected[i], J(c)->name, ns[i], names[i] };
+		changes = 0;
+		if (exec_changes(c, err, false, &changes, SWAP_SQL, 5, args) != FLOE_OK)
+			goto fail;
+		if (changes != 1) {
+			(void)exec_changes(c, &ignore, false, NULL, "ROLLBACK", 0, NULL);
+			return swap_lost(c, ns[i], names[i], err);
+		}
+	}
+	if (exec_changes(c, err, false, NULL, "COMMIT", 0, NULL) == FLOE_OK)
+		return FLOE_OK;
+fail:
+	if (!J(c)->drv->broken(J(c)->conn))
+		(void)exec_changes(c, &ignore, false, NULL, "ROLLBACK", 0, NULL);
+	return FLOE_ERR;
+}
+
+/* After the connection broke during a swap: reconnect and read where the
+ * tables are.  All at new: the swap landed (FLOE_OK, *landed).  All at
+ * expected: it did not (FLOE_OK, !*landed: the caller may run it again).
+ * Otherwise 40001; no connection: 08006, the outcome unknown. */
+static int
+resolve(Catalog *c, int n, const char *const *ns, const char *const *names,
+	const char *const *expected, const char *const *new_locs, bool *landed, floe_error *err)
+{
+	Arena *a;
+	int i, at_new = 0, at_old = 0;
+
+	if (!J(c)->drv->reset(J(c)->conn))
+		return floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+				   "catalog: connection lost during a commit; its outcome is unknown");
+	a = arena_new(0);
+	for (i = 0; i < n; i++) {
+		char *cur;
+		if (tbl_load(c, ns[i], names[i], a, &cur, err) != FLOE_OK) {
+			arena_free(a);
+			return FLOE_ERR;
+		}
+		at_new += !strcmp(cur, new_locs[i]);
+		at_old += !strcmp(cur, expected[i]);
+	}
+	arena_free(a);
+	*landed = at_new == n;
+	if (at_new == n || at_old == n)
+		return FLOE_OK;
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit: concurrent update");
+}
+
+/* A swap, resolved and run once more when the connection broke under it. */
+static int
+tbl_swap_many(Catalog *c, int n, const char *const *ns, const char *const *names,
+	      const char *const *expected, const char *const *new_locs, floe_error *err)
+{
+	int attempt;
+	bool landed;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		if (swap_once(c, n, ns, names, expected, new_locs, err) == FLOE_OK)
+			return FLOE_OK;
+		if (!J(c)->drv->broken(J(c)->conn))
+			return FLOE_ERR;
+		TRY(resolve(c, n, ns, names, expected, new_locs, &landed, err));
+		if (landed)
+			return FLOE_OK;
+	}
+	return FLOE_ERR;
+}
+
+static int
+tbl_swap(Catalog *c, const char *ns, const char *name, const char *expected,
+	 const char *new_loc, floe_error *err)
+{
+	return tbl_swap_many(c, 1, &ns, &name, &expected, &new_loc, err);
+}
+
+/* ---- the connection pool ---------------------------------------------- */
+
+/* h = a copy of the shared catalog c with a connection of its own. */
+static int
+take(Catalog *c, JdbcCatalog *h, floe_error *err)
+{
+	Pool *p = J(c)->pool;
+
+	*h = *J(c);
+	h->conn = NULL;
+	pthread_mutex_lock(&p->mu);
+	if (p->nidle)
+		h->conn = p->idle[--p->nidle];
+	pthread_mutex_unlock(&p->mu);
+	if (h->conn)
+		return FLOE_OK;
+	return h->drv->connect(p->info, &h->conn, err);
+}
+
+static void
+give(JdbcCatalog *h)
+{
+	Pool *p = h->pool;
+	void *conn = h->conn;
+
+	if (h->drv->reusable(conn)) {
+		pthread_mutex_lock(&p->mu);
+		if (p->nidle < h->drv->pool_idle_max) {
+			p->idle[p->nidle++] = conn;
+			conn = NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (conn)
+		h->drv->disconnect(conn);
+}
+
+#define WRAP(fn, params, args)                                   \
+	static int w_##fn params                                 \
+	{                                                        \
+		JdbcCatalog h;                                   \
+		int rc;                                          \
+		if (take(c, &h, err) != FLOE_OK)                 \
+			return FLOE_ERR;                         \
+		rc = fn args;                                    \
+		give(&h);                                        \
+		return rc;                                       \
+	}
+
+WRAP(ns_create, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_drop, (Catalog *c, const char *ns, floe_error *err), (&h.base, ns, err))
+WRAP(ns_exists, (Catalog *c, const char *ns, bool *exists, floe_error *err),
+     (&h.base, ns, exists, err))
+WRAP(ns_list, (Catalog *c, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, a, names, n, err))
+WRAP(tbl_create, (Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err),
+     (&h.base, ns, name, loc, err))
+WRAP(tbl_load, (Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err),
+     (&h.base, ns, name, a, loc, err))
+WRAP(tbl_swap, (Catalog *c, const char *ns, const char *name, const char *expected,
+		const char *new_loc, floe_error *err),
+     (&h.base, ns, name, expected, new_loc, err))
+WRAP(tbl_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
+     (&h.base, ns, name, err))
+WRAP(tbl_swap_many, (Catalog *c, int n, const char *const *ns, const char *const *names,
+		     const char *const *expected, const char *const *new_locs, floe_error *err),
+     (&h.base, n, ns, names, expected, new_locs, err))
+WRAP(tbl_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, ns, a, names, n, err))
+
+static void
+cat_close(Catalog *c)
+{
+	JdbcCatalog *jc = J(c);
+	int i;
+
+	if (!c)
+		return;
+	for (i = 0; i < jc->pool->nidle; i++)
+		jc->drv->disconnect(jc->pool->idle[i]);
+	pthread_mutex_destroy(&jc->pool->mu);
+	free(jc->pool->idle);
+	free(jc->pool->info);
+	free(jc->pool);
+	free(jc->name);
+	free(jc);
+}
+
+static const CatalogVT jdbc_vt = {
+	.create_namespace = w_ns_create,
+	.drop_namespace = w_ns_drop,
+	.namespace_exists = w_ns_exists,
+	.list_namespaces = w_ns_list,
+	.create_table = w_tbl_create,
+	.load_table = w_tbl_load,
+	.swap_table = w_tbl_swap,
+	.drop_table = w_tbl_drop,
+	.swap_tables = w_tbl_swap_many,
+	.list_tables = w_tbl_list,
+	.close = cat_close,
+};
+
+int
+catalog_jdbc_new(Catalog **out, const JdbcDriver *drv, const char *info,
+		 const char *catalog_name, void *first_conn)
+{
+	JdbcCatalog *c = xcalloc(1, sizeof *c);
+
+	c->base.vt = &jdbc_vt;
+	c->drv = drv;
+	c->conn = NULL;
+	c->name = xstrdup(catalog_name && *catalog_name ? catalog_name : "floe");
+	c->pool = xcalloc(1, sizeof *c->pool);
+	pthread_mutex_init(&c->pool->mu, NULL);
+	c->pool->info = xstrdup(info);
+	c->pool->idle = xcalloc((size_t)(drv->pool_idle_max > 0 ? drv->pool_idle_max : 1),
+				sizeof(void *));
+	c->pool->idle[c->pool->nidle++] = first_conn;   /* the first pooled connection */
+	*out = &c->base;
+	return FLOE_OK;
+}
