@@ -1637,6 +1637,10 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 	}
 	case PG_QUERY__NODE__NODE_JOIN_EXPR:
 		return source_join(b, ctx, item->join_expr, src);
+	case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
+		return unsupported(b, "TABLESAMPLE", item->range_table_sample->location);
+	case PG_QUERY__NODE__NODE_RANGE_TABLE_FUNC:
+		return unsupported(b, "XMLTABLE", item->range_table_func->location);
 	default:
 		return unsupported(b, "this FROM item", -1);
 	}
