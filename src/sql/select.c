@@ -104,7 +104,7 @@
  * Spark 4, which offers them only when the table supports row lineage).
  *
  * Not yet (0A000): LATERAL functions, correlated subqueries outside those
- * forms, DISTINCT ON, GROUPS window frames, frame EXCLUDE.
+ * forms, DISTINCT ON, TABLESAMPLE, XMLTABLE.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
