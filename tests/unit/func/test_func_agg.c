@@ -311,7 +311,7 @@ test_func_agg__stats(void **state)
 	}
 	/* select variance(x), stddev(x) from (values (1.25),(2.5),(NULL)) t(x)
 	 * -> 0.78125000000000000000 | 0.88388347648318440550 in PostgreSQL (20 digits
-	 * below 1); floe's fixed scale 16: 0.7812500000000000 | 0.8838834764831844 */
+	 * below 1), as floe */
 	{
 		int64_t d[] = { 125, 250, 0 };
 		Agg var, sd;
@@ -322,9 +322,9 @@ test_func_agg__stats(void **state)
 		assert_int_equal(agg_feed(&var, &v, g0, 3), FLOE_OK);
 		assert_int_equal(agg_feed(&sd, &v, g0, 3), FLOE_OK);
 		out = agg_result(&var, 1);
-		assert_string_equal(t_dec_at(&out, 0), "0.7812500000000000");
+		assert_string_equal(t_dec_at(&out, 0), "0.78125000000000000000");
 		out = agg_result(&sd, 1);
-		assert_string_equal(t_dec_at(&out, 0), "0.8838834764831844");
+		assert_string_equal(t_dec_at(&out, 0), "0.88388347648318440550");
 	}
 }
 
