@@ -3061,17 +3061,26 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 	return FLOE_OK;
 }
 
+/* Run a bound UPDATE / DELETE, send its RETURNING rows (after the
+ * commit), complete with "<verb> <rows>". */
+static int
+run_report(Dml *d, ExecCtx *ctx, ResultSink *sink, const char *verb)
+{
+	char tag[64];
+
+	TRY(dml_run(d));
+	TRY(dml_returning_send(&d->ret, ctx, sink));
+	snprintf(tag, sizeof tag, "%s %lld", verb, (long long)d->rows);
+	return complete(sink, tag);
+}
+
 int
 dml_update(Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st, ResultSink *sink)
 {
 	Dml d;
-	char tag[64];
 
 	TRY(update_bind(&d, s, ctx, sql, st));
-	TRY(dml_run(&d));
-	TRY(dml_returning_send(&d.ret, ctx, sink));
-	snprintf(tag, sizeof tag, "UPDATE %lld", (long long)d.rows);
-	return complete(sink, tag);
+	return run_report(&d, ctx, sink, "UPDATE");
 }
 
 /* ---- DELETE ------------------------------------------------------------ */
@@ -3095,13 +3104,9 @@ int
 dml_delete(Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st, ResultSink *sink)
 {
 	Dml d;
-	char tag[64];
 
 	TRY(delete_bind(&d, s, ctx, sql, st));
-	TRY(dml_run(&d));
-	TRY(dml_returning_send(&d.ret, ctx, sink));
-	snprintf(tag, sizeof tag, "DELETE %lld", (long long)d.rows);
-	return complete(sink, tag);
+	return run_report(&d, ctx, sink, "DELETE");
 }
 
 /* ---- Describe (extended protocol) -------------------------------------- */

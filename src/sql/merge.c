@@ -193,13 +193,8 @@ typedef struct Merge {
 	int nrfiles, caprfiles;
 	int64_t affected;
 	Arena *scratch;
-	/* RETURNING (ON CONFLICT): over the written rows */
-	int nret;
-	Expr **ret;
-	char **ret_names;
-	SqlType *ret_types;
-	Batch **ret_batches;
-	int nret_batches, cap_ret_batches;
+	/* RETURNING (ON CONFLICT): over the written rows (dml.c's) */
+	Returning ret;
 	int64_t *ret_ord;         /* per returned row: its position in the INSERT */
 	int64_t nret_ord, cap_ret_ord;
 } Merge;
@@ -755,40 +750,6 @@ row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
 	floe_error_detail(err, "%s", buf);
 }
 
-/* RETURNING values of the rows of b (copied into the statement arena). */
-static int
-returning_rows(Merge *m, const Batch *b)
-{
-	Arena *a = m->ctx->arena;
-	Vector *vals = ARENA_ARRAY(m->scratch, Vector, m->nret);
-	uint32_t j;
-	int c;
-
-	for (c = 0; c < m->nret; c++)
-		TRY(expr_eval(m->ctx, m->ret[c], b, NULL, b->count, m->scratch, &vals[c]));
-	for (j = 0; j < b->count; j++) {
-		Batch *out = m->nret_batches ? m->ret_batches[m->nret_batches - 1] : NULL;
-		if (!out || out->count == VECTOR_SIZE) {
-			if (m->nret_batches == m->cap_ret_batches) {
-				int nc = m->cap_ret_batches ? m->cap_ret_batches * 2 : 8;
-				m->ret_batches = arena_realloc(a, m->ret_batches,
-							       sizeof(Batch *) * (size_t)m->cap_ret_batches,
-							       sizeof(Batch *) * (size_t)nc);
-				m->cap_ret_batches = nc;
-			}
-			out = batch_new(a, m->nret, m->ret_types, VECTOR_SIZE);
-			m->ret_batches[m->nret_batches++] = out;
-		}
-		for (c = 0; c < m->nret; c++) {
-			Value v;
-			vector_get_value(&vals[c], j, &v);
-			vector_set_value(&out->cols[c], out->count, &v);
-		}
-		out->count++;
-	}
-	return FLOE_OK;
-}
-
 /* Evaluate vals on rows sel[0..n) of b, check NOT NULL, write them. */
 static int
 write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
@@ -844,8 +805,8 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 			kb.cols[c] = ob->cols[m->pk[c]];
 		rowstore_append(m->newkeys, &kb);
 	}
-	if (m->nret) {
-		TRY(returning_rows(m, ob));
+	if (m->ret.n) {
+		TRY(dml_returning_rows(&m->ret, m->ctx, ob, NULL, ob->count, m->scratch));
 		if (m->dup_col >= 0) {
 			/* ON CONFLICT: RETURNING goes out in the INSERT's order */
 			for (j = 0; j < n; j++) {
@@ -1950,13 +1911,12 @@ conflict_join(Merge *m, Operator *rows)
 	return FLOE_OK;
 }
 
-/* RETURNING over the table's columns. */
+/* RETURNING over the table's columns (dml_returning_bind). */
 static int
 bind_returning(Merge *m, PgQuery__Node **list, int n)
 {
 	Scope sc;
 	BindCtx b = m->b;
-	int cap = n + m->nt * n + 1, i, k;
 
 	memset(&sc, 0, sizeof sc);
 	sc.ncols = m->nt;
@@ -1964,35 +1924,7 @@ bind_returning(Merge *m, PgQuery__Node **list, int n)
 	sc.types = m->scope.types;
 	sc.relname = (char *)m->trel;
 	b.scope = &sc;
-	b.where = "RETURNING";
-	m->ret = ARENA_ARRAY(m->ctx->arena, Expr *, cap);
-	m->ret_names = ARENA_ARRAY(m->ctx->arena, char *, cap);
-	for (i = 0; i < n; i++) {
-		PgQuery__ResTarget *rt = list[i]->res_target;
-		Node *v = rt->val;
-		Expr *e;
-		if (v && v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-		    v->column_ref->n_fields &&
-		    v->column_ref->fields[v->column_ref->n_fields - 1]->node_case ==
-			    PG_QUERY__NODE__NODE_A_STAR) {
-			for (k = 0; k < m->nt; k++) {
-				m->ret[m->nret] = expr_colref(m->ctx->arena, k, sc.types[k]);
-				m->ret_names[m->nret++] = sc.names[k];
-			}
-			continue;
-		}
-		if (!(e = bind_expr(&b, v)))
-			return FLOE_ERR;
-		if ((e->unknown_literal || e->type.id == TYPE_NULL) &&
-		    !(e = bind_coerce(&b, e, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL)))
-			return FLOE_ERR;
-		m->ret[m->nret] = e;
-		m->ret_names[m->nret++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(v);
-	}
-	m->ret_types = ARENA_ARRAY(m->ctx->arena, SqlType, m->nret + 1);
-	for (i = 0; i < m->nret; i++)
-		m->ret_types[i] = m->ret[i]->type;
-	return FLOE_OK;
+	return dml_returning_bind(&m->ret, &b, m->schema, m->trel, list, n);
 }
 
 static int
@@ -2007,54 +1939,46 @@ cmp_ord(const void *a, const void *b, void *arg)
 static void
 returning_sort(Merge *m)
 {
+	Returning *r = &m->ret;
 	Arena *a = m->ctx->arena;
 	int64_t total = 0, i, *perm;
 	Batch **nb;
 	int nnb = 0, c;
 
-	for (i = 0; i < m->nret_batches; i++)
-		total += m->ret_batches[i]->count;
+	for (i = 0; i < r->nbatches; i++)
+		total += r->batches[i]->count;
 	if (total != m->nret_ord || total < 2)
 		return;
 	perm = ARENA_ARRAY(a, int64_t, total);
 	for (i = 0; i < total; i++)
 		perm[i] = i;
 	qsort_r(perm, (size_t)total, sizeof(int64_t), cmp_ord, m->ret_ord);
-	nb = ARENA_ARRAY(a, Batch *, m->nret_batches);
+	nb = ARENA_ARRAY(a, Batch *, r->nbatches);
 	for (i = 0; i < total; i++) {
-		const Batch *src = m->ret_batches[perm[i] / VECTOR_SIZE];
-		uint32_t r = (uint32_t)(perm[i] % VECTOR_SIZE);
+		const Batch *src = r->batches[perm[i] / VECTOR_SIZE];
+		uint32_t row = (uint32_t)(perm[i] % VECTOR_SIZE);
 		Batch *out = nnb ? nb[nnb - 1] : NULL;
 		if (!out || out->count == VECTOR_SIZE)
-			out = nb[nnb++] = batch_new(a, m->nret, m->ret_types, VECTOR_SIZE);
-		for (c = 0; c < m->nret; c++) {
+			out = nb[nnb++] = batch_new(a, r->n, r->types, VECTOR_SIZE);
+		for (c = 0; c < r->n; c++) {
 			Value v;
-			vector_get_value(&src->cols[c], r, &v);
+			vector_get_value(&src->cols[c], row, &v);
 			vector_set_value(&out->cols[c], out->count, &v);
 		}
 		out->count++;
 	}
-	m->ret_batches = nb;
-	m->nret_batches = nnb;
+	r->cap_batches = r->nbatches;
+	r->batches = nb;
+	r->nbatches = nnb;
 }
 
 static int
 returning_send(Merge *m, ResultSink *sink)
 {
-	int i;
-
-	if (!m->nret || !sink)
+	if (!m->ret.n || !sink)
 		return FLOE_OK;
 	returning_sort(m);
-	if (sink->columns && sink->columns(sink->ctx, m->nret, (const char *const *)m->ret_names,
-					   m->ret_types) != 0)
-		return floe_errorf(m->ctx->err, ERRCODE_QUERY_CANCELED,
-				   "canceling statement due to user request");
-	for (i = 0; i < m->nret_batches; i++)
-		if (sink->batch && sink->batch(sink->ctx, m->ret_batches[i]) != 0)
-			return floe_errorf(m->ctx->err, ERRCODE_QUERY_CANCELED,
-					   "canceling statement due to user request");
-	return FLOE_OK;
+	return dml_returning_send(&m->ret, m->ctx, sink);
 }
 
 /* Do the conflict columns name exactly the table's identifier fields? */
