@@ -142,6 +142,8 @@ typedef struct DistinctSet {
 	size_t cap, n;
 	char *vals;
 	size_t width, vcap;
+	uint8_t *null_seen;      /* [ncap] per group: a NULL kept (keeps_nulls) */
+	size_t ncap;
 } DistinctSet;
 
 #define EMPTY UINT32_MAX
@@ -314,6 +316,33 @@ dset_grow(DistinctSet *d)
 	free(o.hash);
 	free(o.gid);
 	free(o.vidx);
+}
+
+/* Is fn not strict (its update sees NULL arguments, so DISTINCT keeps
+ * one NULL per group)?  Of floe's aggregates only array_agg; the strict
+ * ones (count, sum, string_agg ...) never see NULLs. */
+static bool
+keeps_nulls(const AggFunc *fn)
+{
+	return !strcmp(fn->name, "array_agg");
+}
+
+/* True (and remembered) if group g had no NULL yet. */
+static bool
+dset_null(DistinctSet *d, uint32_t g)
+{
+	if (g >= d->ncap) {
+		size_t nc = d->ncap ? d->ncap : 64;
+		while (nc <= g)
+			nc *= 2;
+		d->null_seen = xrealloc(d->null_seen, nc);
+		memset(d->null_seen + d->ncap, 0, nc - d->ncap);
+		d->ncap = nc;
+	}
+	if (d->null_seen[g])
+		return false;
+	d->null_seen[g] = 1;
+	return true;
 }
 
 /* True (and remembered) if value p of group g was not seen before. */
@@ -557,8 +586,8 @@ feed_ordered(HashAggOp *h, int j)
 			int64_t g = ((const int64_t *)b->cols[0].data)[r];
 			if (a->distinct && ac >= 0) {
 				const Batch *pb;
-				if (!validity_get(b->cols[ac].validity, r))
-					continue;   /* DISTINCT aggregates ignore NULLs */
+				if (!validity_get(b->cols[ac].validity, r) && !keeps_nulls(a->fn))
+					continue;   /* strict DISTINCT aggregates ignore NULLs */
 				pb = have_prev ? rowstore_batch(rs, (int)prev.batch) : NULL;
 				if (pb && ((const int64_t *)pb->cols[0].data)[prev.row] == g &&
 				    ord_same_arg(pb, prev.row, b, r, ac))
@@ -630,6 +659,9 @@ reset_table(HashAggOp *h)
 		free(d->gid);
 		free(d->vidx);
 		free(d->vals);
+		free(d->null_seen);
+		d->null_seen = NULL;
+		d->ncap = 0;
 		d->hash = NULL;
 		d->gid = d->vidx = NULL;
 		d->vals = NULL;
@@ -895,9 +927,12 @@ consume(HashAggOp *h, Batch *in)
 				if (a->distinct) {
 					uint32_t ak = av.sel ? av.sel[i] : i;
 					DistinctSet *d = &h->dsets[j];
-					if (!validity_get(av.validity, ak))
-						continue;   /* DISTINCT aggregates ignore NULLs */
-					if (!dset_add(h, d, arg.type, gids[i],
+					if (!validity_get(av.validity, ak)) {
+						/* strict aggregates ignore NULLs; the
+						 * others keep the group's first one */
+						if (!keeps_nulls(a->fn) || !dset_null(d, gids[i]))
+							continue;
+					} else if (!dset_add(h, d, arg.type, gids[i],
 						      (const char *)av.data + d->width * ak))
 						continue;
 				}

@@ -1725,6 +1725,14 @@ have_call:
 		memset(call, 0, sizeof *call);
 		call->norder = (int)f->n_agg_order;
 		call->order = order;
+		if (f->agg_distinct && !f->n_agg_order && arg &&
+		    (!strcmp(af->name, "array_agg") || !strcmp(af->name, "string_agg"))) {
+			/* PostgreSQL's DISTINCT sorts its input: array_agg(DISTINCT x)
+			 * and string_agg(DISTINCT x, d) come out in x's order */
+			call->order = ARENA_NEW(b->arena, AggOrderKey);
+			call->order->e = arg;
+			call->norder = 1;
+		}
 		call->fn = af;
 		call->arg = arg;
 		call->arg2 = arg2;
