@@ -285,7 +285,12 @@ typedef struct ThreadEnv {
 	DatetimeStyle style;       /* DateStyle, IntervalStyle (datetime.c) */
 	int float_digits;          /* extra_float_digits (text.c) */
 	int64_t stmt_time, stmt_now;
+	void *acl_session;         /* has_table_privilege's session (sql/acl.c) */
 } ThreadEnv;
+
+/* sql/acl.c */
+void *acl_thread_session(void);
+void acl_use_thread_session(void *s);
 
 static void
 env_capture(ThreadEnv *e)
@@ -295,6 +300,7 @@ env_capture(ThreadEnv *e)
 	e->float_digits = text_extra_float_digits();
 	e->stmt_time = func_statement_time();
 	e->stmt_now = datetime_statement_now();
+	e->acl_session = acl_thread_session();
 }
 
 static void
@@ -305,6 +311,7 @@ env_apply(const ThreadEnv *e)
 	text_set_extra_float_digits(e->float_digits);
 	func_set_statement_time(e->stmt_time);
 	datetime_set_statement_now(e->stmt_now);
+	acl_use_thread_session(e->acl_session);
 }
 
 struct ParRun {

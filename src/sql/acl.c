@@ -72,6 +72,20 @@ int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, flo
 int64_t pgcatalog_table_oid(const char *ns, const char *name);
 static __thread Session *tl_session;
 
+/* The thread's session for acl_fn_*, handed to parallel workers
+ * (exec/parallel.c), so has_table_privilege answers alike on every thread. */
+void *
+acl_thread_session(void)
+{
+	return tl_session;
+}
+
+void
+acl_use_thread_session(void *s)
+{
+	tl_session = s;
+}
+
 /* ---- configuration: allowed directories -------------------------------- */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
