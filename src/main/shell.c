@@ -44,7 +44,9 @@
  * until a statement ends; sh->failed is sticky for a script run.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -235,12 +237,83 @@ meta_error(Shell *sh, const char *fmt, const char *arg)
 	}
 }
 
+/*
+ * statement_timeout in the shell: a thread that waits for the statement's
+ * deadline and then raises the cancel flag (the server's watchdog does the
+ * same for its connections); the statement fails with 57014.
+ */
+typedef struct Timeout {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct timespec deadline;  /* CLOCK_MONOTONIC */
+	bool done, fired;
+} Timeout;
+
+static void *
+timeout_main(void *arg)
+{
+	Timeout *t = arg;
+	pthread_mutex_lock(&t->mu);
+	while (!t->done)
+		if (pthread_cond_timedwait(&t->cv, &t->mu, &t->deadline) == ETIMEDOUT && !t->done) {
+			t->fired = true;
+			cancel_pressed = 1;
+			break;
+		}
+	pthread_mutex_unlock(&t->mu);
+	return NULL;
+}
+
+static bool
+timeout_start(Timeout *t, pthread_t *th, int64_t us)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&t->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&t->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	clock_gettime(CLOCK_MONOTONIC, &t->deadline);
+	t->deadline.tv_sec += (time_t)(us / 1000000);
+	t->deadline.tv_nsec += (long)(us % 1000000) * 1000;
+	if (t->deadline.tv_nsec >= 1000000000) {
+		t->deadline.tv_sec++;
+		t->deadline.tv_nsec -= 1000000000;
+	}
+	t->done = t->fired = false;
+	if (pthread_create(th, NULL, timeout_main, t) != 0) {
+		pthread_cond_destroy(&t->cv);
+		pthread_mutex_destroy(&t->mu);
+		return false;
+	}
+	return true;
+}
+
+/* Stop the timer; true if it fired. */
+static bool
+timeout_stop(Timeout *t, pthread_t th)
+{
+	pthread_mutex_lock(&t->mu);
+	t->done = true;
+	pthread_cond_signal(&t->cv);
+	pthread_mutex_unlock(&t->mu);
+	pthread_join(th, NULL);
+	pthread_cond_destroy(&t->cv);
+	pthread_mutex_destroy(&t->mu);
+	return t->fired;
+}
+
 static void
 run_sql(Shell *sh, const char *sql)
 {
 	floe_error err;
 	double t0 = now_ms();
 	int rc;
+	int64_t tmo = engine_duration_us(session_setting(sh->session, "statement_timeout"));
+	Timeout tm;
+	pthread_t tth;
+	bool timed = false;
 
 	floe_error_clear(&err);
 	cancel_pressed = 0;
@@ -251,7 +324,13 @@ run_sql(Shell *sh, const char *sql)
 		sh->os.notice_prefix = NULL;
 	sh->os.copy_lineno = &sh->lineno;
 	sh->os.copy_prompt = sh->interactive && isatty(fileno(sh->os.copy_in ? sh->os.copy_in : stdin));
+	session_set_cancel_flag(sh->session, &cancel_pressed);
+	if (tmo > 0)
+		timed = timeout_start(&tm, &tth, tmo);
 	rc = session_exec(sh->session, sql, &sh->os.sink, &err);
+	if (timed && timeout_stop(&tm, tth) && rc != FLOE_OK &&
+	    floe_error_is(&err, ERRCODE_QUERY_CANCELED))
+		floe_errorf(&err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	output_copy_finish(&sh->os);
 	if (rc != FLOE_OK) {
 		output_sink_reset(&sh->os);

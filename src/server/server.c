@@ -206,33 +206,11 @@ now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* statement_timeout in microseconds (PostgreSQL's units; no unit = ms);
- * 0 for none or an unparsable value. */
+/* statement_timeout & co. in microseconds (engine.c) */
 static int64_t
 timeout_us(const char *v)
 {
-	char *end;
-	double d;
-	if (!v || !*v)
-		return 0;
-	d = strtod(v, &end);
-	while (*end == ' ')
-		end++;
-	if (d <= 0 || d > 1e12)
-		return 0;
-	if (!*end || !strcmp(end, "ms"))
-		return (int64_t)(d * 1000);
-	if (!strcmp(end, "us"))
-		return (int64_t)d;
-	if (!strcmp(end, "s"))
-		return (int64_t)(d * 1e6);
-	if (!strcmp(end, "min"))
-		return (int64_t)(d * 60e6);
-	if (!strcmp(end, "h"))
-		return (int64_t)(d * 3600e6);
-	if (!strcmp(end, "d"))
-		return (int64_t)(d * 86400e6);
-	return 0;
+	return engine_duration_us(v);
 }
 
 static void *

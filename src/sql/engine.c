@@ -2014,6 +2014,35 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	return rc;
 }
 
+/* A duration setting's value in microseconds (PostgreSQL's units, no unit
+ * = ms: statement_timeout, idle_*_timeout); 0 for none or unparsable. */
+int64_t
+engine_duration_us(const char *v)
+{
+	char *end;
+	double d;
+	if (!v || !*v)
+		return 0;
+	d = strtod(v, &end);
+	while (*end == ' ')
+		end++;
+	if (d <= 0 || d > 1e12)
+		return 0;
+	if (!*end || !strcmp(end, "ms"))
+		return (int64_t)(d * 1000);
+	if (!strcmp(end, "us"))
+		return (int64_t)d;
+	if (!strcmp(end, "s"))
+		return (int64_t)(d * 1e6);
+	if (!strcmp(end, "min"))
+		return (int64_t)(d * 60e6);
+	if (!strcmp(end, "h"))
+		return (int64_t)(d * 3600e6);
+	if (!strcmp(end, "d"))
+		return (int64_t)(d * 86400e6);
+	return 0;
+}
+
 const char *
 session_setting(Session *s, const char *name)
 {

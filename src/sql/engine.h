@@ -136,6 +136,9 @@ int session_describe(Session *session, const char *sql, int nparams,
 /* The current value of a setting (SET / SHOW name, lower case), or NULL
  * when it was never set and has no default. */
 const char *session_setting(Session *session, const char *name);
+/* A duration setting's text (statement_timeout: "50ms", "1min", "300")
+ * in microseconds; 0 for none. */
+int64_t engine_duration_us(const char *value);
 
 /* ReadyForQuery's transaction status: 'I' idle (autocommit), 'T' in a
  * transaction block, 'E' in a failed block (statements refused with 25P02

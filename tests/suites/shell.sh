@@ -499,4 +499,14 @@ else
 	fail "\\copy" "unexpected output" "$tmp/cm_floe.out"
 fi
 
+# statement_timeout in the shell: a statement that would run for many
+# seconds stops with 57014 and PostgreSQL's message; the next one runs
+out=$("$FLOE_BIN" -D "$tmp/tmo" -c "SET statement_timeout = '200ms'" \
+	-c "SELECT count(*) FROM generate_series(1, 2000000000) g WHERE g % 7 = 1" 2>&1)
+if printf '%s\n' "$out" | grep -qx 'ERROR:  canceling statement due to statement timeout'; then
+	pass "statement_timeout"
+else
+	fail "statement_timeout" "$(printf '%s' "$out" | tr '\n' '|')"
+fi
+
 [ $nfail -eq 0 ]
