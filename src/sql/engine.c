@@ -1115,6 +1115,8 @@ setting_get(Session *s, const char *name)
 		return "read committed";
 	if (!strcmp(name, "extra_float_digits"))
 		return "1";
+	if (!strcmp(name, "session_authorization"))
+		return s->user ? s->user : "postgres";  /* the login role */
 	if (!strcmp(name, "max_parallel_workers_per_gather")) {
 		static _Thread_local char buf[16];
 		snprintf(buf, sizeof buf, "%d", default_threads() - 1);
