@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1115,8 +1116,6 @@ setting_get(Session *s, const char *name)
 		return "read committed";
 	if (!strcmp(name, "extra_float_digits"))
 		return "1";
-	if (!strcmp(name, "session_authorization"))
-		return s->user ? s->user : "postgres";  /* the login role */
 	if (!strcmp(name, "max_parallel_workers_per_gather")) {
 		static _Thread_local char buf[16];
 		snprintf(buf, sizeof buf, "%d", default_threads() - 1);
@@ -1407,6 +1406,9 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 }
 
+/* pgcatalog.c: session_user (the login role; DEFAULT_USER in the shell) */
+const char *pgcatalog_session_user(Session *s);
+
 /* What SHOW name prints: the session's value, else PostgreSQL's default
  * of a setting floe does not change (integers with their unit); NULL: 42704. */
 static const char *
@@ -1415,6 +1417,8 @@ show_value(Session *s, const char *name, char *buf, size_t cap)
 	const char *v = setting_get(s, name);
 	const Guc *g;
 
+	if ((!v || !*v) && !strcmp(name, "session_authorization"))
+		v = pgcatalog_session_user(s);
 	if ((!v || !*v) && !strchr(name, '.') && (g = guc_find(name))) {
 		if (g->type == 'i' && g->unit[0]) {
 			guc_int_text(g, atoll(g->boot), buf, cap);
@@ -1433,6 +1437,19 @@ show_column(const char *name)
 	return !strcmp(name, "timezone") ? "TimeZone" : !strcmp(name, "datestyle") ? "DateStyle" :
 		!strcmp(name, "intervalstyle") ? "IntervalStyle" : name;
 }
+
+const char *
+session_show(Session *s, const char *name, char *buf, size_t cap)
+{
+	char low[128];
+	size_t i;
+	for (i = 0; name[i] && i + 1 < sizeof low; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	return show_value(s, low, buf, cap);
+}
+
+
 
 static int
 exec_show(Session *s, ExecCtx *ctx, PgQuery__VariableShowStmt *vs, ResultSink *sink)

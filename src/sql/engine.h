@@ -139,6 +139,10 @@ const char *session_setting(Session *session, const char *name);
 /* A duration setting's text (statement_timeout: "50ms", "1min", "300")
  * in microseconds; 0 for none. */
 int64_t engine_duration_us(const char *value);
+/* What SHOW name prints (any case; PostgreSQL's default for a setting floe
+ * leaves alone, integers with their unit), in buf or static text; NULL for
+ * a name PostgreSQL does not know. */
+const char *session_show(Session *session, const char *name, char *buf, size_t cap);
 
 /* ReadyForQuery's transaction status: 'I' idle (autocommit), 'T' in a
  * transaction block, 'E' in a failed block (statements refused with 25P02

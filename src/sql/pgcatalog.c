@@ -907,6 +907,13 @@ pk_constraint_oid(const TabInfo *t)
 
 /* the session's role: session_authorization when the embedder set it */
 const char *
+pgcatalog_session_user(Session *s)
+{
+	const char *u = session_setting(s, "session_authorization");
+	return u && u[0] ? u : s->user ? s->user : DEFAULT_USER;
+}
+
+const char *
 pgcatalog_user(Session *s)
 {
 	const char *u = session_setting(s, "role");
@@ -1561,6 +1568,15 @@ pgcatalog_setting(Session *s, const char *name, bool *found)
 		*found = true;
 		return pgcatalog_user(s);
 	}
+	{
+		/* any other setting PostgreSQL has: what SHOW prints */
+		static _Thread_local char buf[256];
+		const char *v = session_show(s, name, buf, sizeof buf);
+		if (v) {
+			*found = true;
+			return v;
+		}
+	}
 	return NULL;
 }
 
@@ -1584,6 +1600,12 @@ fill_settings(Rel *r, Session *s)
 	for (i = 0; i < NSETTINGS; i++) {
 		const char *v = setting_value(s, &settings[i]);
 		Value *row = constrel_row(r);
+		char ms[32];
+		if (!strcmp(settings[i].name, "statement_timeout")) {
+			/* pg_settings.setting is in the unit column's unit */
+			snprintf(ms, sizeof ms, "%lld", (long long)(engine_duration_us(v) / 1000));
+			v = ms;
+		}
 		put_s(r, row, "name", settings[i].name);
 		put_s(r, row, "setting", v);
 		put_s(r, row, "unit", !strcmp(settings[i].name, "statement_timeout") ? "ms" : NULL);
