@@ -954,6 +954,18 @@ split_digits(uint128 u, int nf, char *intd, char *fracd)
 	fracd[nf] = 0;
 }
 
+/* Row k of an integer or numeric vector as an int128 (numeric: unscaled). */
+static int128
+exact_at(const VectorView *va, TypeId t, uint32_t k)
+{
+	switch (t) {
+	case TYPE_DECIMAL: return ((const int128 *)va->data)[k];
+	case TYPE_INT16: return ((const int16_t *)va->data)[k];
+	case TYPE_INT32: return ((const int32_t *)va->data)[k];
+	default: return ((const int64_t *)va->data)[k];
+	}
+}
+
 /*
  * to_char(x, '9.99EEEE'): PostgreSQL's scientific form, sign or space, one
  * digit, `nf` fraction digits (rounded half away from zero for exact
@@ -1033,14 +1045,8 @@ to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 				x = ((const double *)va.data)[ka];
 			else if (t == TYPE_FLOAT32)
 				x = ((const float *)va.data)[ka];
-			else if (t == TYPE_DECIMAL)
-				v = ((const int128 *)va.data)[ka];
-			else if (t == TYPE_INT16)
-				v = ((const int16_t *)va.data)[ka];
-			else if (t == TYPE_INT32)
-				v = ((const int32_t *)va.data)[ka];
 			else
-				v = ((const int64_t *)va.data)[ka];
+				v = exact_at(&va, t, ka);
 			buf = arena_alloc(out->arena, 96);
 			n = eeee_text(t, v, scale, x, nf, buf, 96);
 			out_string_owned(out, i, buf, (uint32_t)n);
@@ -1068,15 +1074,7 @@ to_char_num(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 				snprintf(fracd, sizeof fracd, "%s", dot ? dot + 1 : "");
 			}
 		} else {
-			int128 v;
-			if (t == TYPE_DECIMAL)
-				v = ((const int128 *)va.data)[ka];
-			else if (t == TYPE_INT16)
-				v = ((const int16_t *)va.data)[ka];
-			else if (t == TYPE_INT32)
-				v = ((const int32_t *)va.data)[ka];
-			else
-				v = ((const int64_t *)va.data)[ka];
+			int128 v = exact_at(&va, t, ka);
 			if (func_dec_rescale(v, scale, nf, &v) != FLOE_OK) {
 				/* more digits than 128 bits: print all # */
 				memset(intd, '9', 39);

@@ -1045,6 +1045,48 @@ const_arg(BindCtx *b, Node *n, SqlType want, Value *out)
 Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
 Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
 
+/* A call of f's arguments (and options) under another, unqualified name. */
+static Node *
+renamed_call(BindCtx *b, const PgQuery__FuncCall *f, const char *name)
+{
+	Node *call = ARENA_NEW(b->arena, Node), *fn = ARENA_NEW(b->arena, Node);
+	PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
+
+	*fc = *f;
+	pg_query__node__init(fn);
+	fn->node_case = PG_QUERY__NODE__NODE_STRING;
+	fn->string = ARENA_NEW(b->arena, PgQuery__String);
+	pg_query__string__init(fn->string);
+	fn->string->sval = (char *)name;
+	fc->n_funcname = 1;
+	fc->funcname = ARENA_ARRAY(b->arena, Node *, 1);
+	fc->funcname[0] = fn;
+	pg_query__node__init(call);
+	call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+	call->func_call = fc;
+	return call;
+}
+
+/* The scope of a function in FROM that returns one column of type t:
+ * column colname of relation relname, or (alias_col) named after a table
+ * alias that lists no column names, as PostgreSQL names a scalar
+ * function's column; then the alias applies. */
+static int
+one_column(BindCtx *b, Source *src, PgQuery__RangeFunction *rf, const char *colname,
+	   const char *relname, SqlType t, bool alias_col)
+{
+	src->scope.ncols = 1;
+	src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
+	src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
+	src->scope.names[0] = (char *)colname;
+	src->scope.types[0] = t;
+	src->scope.relname = (char *)relname;
+	if (alias_col && rf->alias && rf->alias->n_colnames == 0)
+		src->scope.names[0] = rf->alias->aliasname;
+	apply_alias(b, src, rf->alias);
+	return FLOE_OK;
+}
+
 /* unnest(array) / regexp_matches(s, pattern [, flags]) in FROM (also
  * LATERAL: arguments over the outer row are evaluated per row, srf.c) */
 static int
@@ -1072,14 +1114,7 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 		t.vector = ARRAY_RECORD;
 		src->op = srf_new(ctx, 4, t, args, 1);
 		src->op->label = "Function Scan on _pg_expandarray";
-		src->scope.ncols = 1;
-		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
-		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
-		src->scope.names[0] = "_pg_expandarray";
-		src->scope.types[0] = t;
-		src->scope.relname = "_pg_expandarray";
-		apply_alias(b, src, rf->alias);
-		return FLOE_OK;
+		return one_column(b, src, rf, "_pg_expandarray", "_pg_expandarray", t, false);
 	}
 	if (ordinal) {
 		/* _pg_expandarray's n: the positions 1 .. cardinality */
@@ -1098,14 +1133,7 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 		t = type_make(TYPE_INT32);
 		src->op = srf_new(ctx, 3, t, args, 1);
 		src->op->label = "Function Scan on _pg_expandarray";
-		src->scope.ncols = 1;
-		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
-		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
-		src->scope.names[0] = "n";
-		src->scope.types[0] = t;
-		src->scope.relname = "_pg_expandarray";
-		apply_alias(b, src, rf->alias);
-		return FLOE_OK;
+		return one_column(b, src, rf, "n", "_pg_expandarray", t, false);
 	}
 	if (subs) {
 		/* generate_subscripts(anyarray, int [, bool]) -> int */
@@ -1134,16 +1162,7 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 		src->op = srf_new(ctx, 2, t, args, (int)f->n_args);
 		src->op->label = arena_sprintf(b->arena, "Function Scan on %s%s%s", name,
 					       rf->alias ? " " : "", rf->alias ? rf->alias->aliasname : "");
-		src->scope.ncols = 1;
-		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
-		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
-		src->scope.names[0] = (char *)name;
-		src->scope.types[0] = t;
-		src->scope.relname = (char *)name;
-		if (rf->alias && rf->alias->n_colnames == 0)
-			src->scope.names[0] = rf->alias->aliasname;
-		apply_alias(b, src, rf->alias);
-		return FLOE_OK;
+		return one_column(b, src, rf, name, name, t, true);
 	}
 	if (unnest ? f->n_args != 1 : (f->n_args < 2 || f->n_args > 3)) {
 		if (unnest && f->n_args > 1)
@@ -1180,16 +1199,7 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 	src->op = srf_new(ctx, unnest ? 0 : 1, t, args, (int)f->n_args);
 	src->op->label = arena_sprintf(b->arena, "Function Scan on %s%s%s", name,
 				       rf->alias ? " " : "", rf->alias ? rf->alias->aliasname : "");
-	src->scope.ncols = 1;
-	src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
-	src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
-	src->scope.names[0] = (char *)name;
-	src->scope.types[0] = t;
-	src->scope.relname = (char *)name;
-	if (rf->alias && rf->alias->n_colnames == 0)
-		src->scope.names[0] = rf->alias->aliasname;
-	apply_alias(b, src, rf->alias);
-	return FLOE_OK;
+	return one_column(b, src, rf, name, name, t, true);
 }
 
 static int
@@ -1252,20 +1262,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		Node *lists[2];
 		int k;
 		for (k = 0; k < 2; k++) {
-			Node *call = ARENA_NEW(b->arena, Node);
-			PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
-			*fc = *f;
-			fc->n_funcname = 1;
-			fc->funcname = ARENA_ARRAY(b->arena, Node *, 1);
-			fc->funcname[0] = ARENA_NEW(b->arena, Node);
-			pg_query__node__init(fc->funcname[0]);
-			fc->funcname[0]->node_case = PG_QUERY__NODE__NODE_STRING;
-			fc->funcname[0]->string = ARENA_NEW(b->arena, PgQuery__String);
-			pg_query__string__init(fc->funcname[0]->string);
-			fc->funcname[0]->string->sval = k ? "__floe_expandarray_n" : "unnest";
-			pg_query__node__init(call);
-			call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
-			call->func_call = fc;
+			Node *call = renamed_call(b, f, k ? "__floe_expandarray_n" : "unnest");
 			lists[k] = ARENA_NEW(b->arena, Node);
 			pg_query__node__init(lists[k]);
 			lists[k]->node_case = PG_QUERY__NODE__NODE_LIST;
@@ -1384,18 +1381,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			double n = ((double)v[1].u.i - (double)v[0].u.i) / (double)v[2].u.i + 1;
 			src->op->est_rows = n < 0 ? 0 : (double)(int64_t)n;
 		}
-		src->scope.ncols = 1;
-		src->scope.names = ARENA_ARRAY(b->arena, char *, 1);
-		src->scope.types = ARENA_ARRAY(b->arena, SqlType, 1);
-		src->scope.names[0] = "generate_series";
-		src->scope.types[0] = t;
-		src->scope.relname = "generate_series";
-		if (rf->alias && rf->alias->n_colnames == 0) {
-			/* PostgreSQL names a scalar function's column after the alias */
-			src->scope.names[0] = rf->alias->aliasname;
-		}
-		apply_alias(b, src, rf->alias);
-		return FLOE_OK;
+		return one_column(b, src, rf, "generate_series", "generate_series", t, true);
 	}
 	if (!strcmp(name, "read_parquet")) {
 		Value path;
@@ -4557,20 +4543,8 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 		if (field || !strcmp(nm, "_pg_expandarray")) {
 			/* (_pg_expandarray(a)).x = unnest(a); .n = its positions;
 			 * the whole record: __floe_expandarray_row (srf.c) */
-			PgQuery__FuncCall *fc = ARENA_NEW(b->arena, PgQuery__FuncCall);
-			*fc = *f;
-			fc->n_funcname = 1;
-			fc->funcname = ARENA_ARRAY(b->arena, Node *, 1);
-			fc->funcname[0] = ARENA_NEW(b->arena, Node);
-			pg_query__node__init(fc->funcname[0]);
-			fc->funcname[0]->node_case = PG_QUERY__NODE__NODE_STRING;
-			fc->funcname[0]->string = ARENA_NEW(b->arena, PgQuery__String);
-			pg_query__string__init(fc->funcname[0]->string);
-			fc->funcname[0]->string->sval = !field ? "__floe_expandarray_row" :
-							nm[0] == 'x' ? "unnest" : "__floe_expandarray_n";
-			pg_query__node__init(call);
-			call->node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
-			call->func_call = fc;
+			call = renamed_call(b, f, !field ? "__floe_expandarray_row" :
+					    nm[0] == 'x' ? "unnest" : "__floe_expandarray_n");
 		}
 		lst = ARENA_NEW(b->arena, Node);
 		pg_query__node__init(lst);
