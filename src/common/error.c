@@ -116,3 +116,12 @@ floe_error_is(const floe_error *err, const char *sqlstate)
 {
 	return strcmp(err->sqlstate, sqlstate) == 0;
 }
+
+const char *
+floe_notice_severity(const floe_error *notice)
+{
+	const char *c = notice->sqlstate;
+	if ((c[0] == '0' && c[1] == '1') || (c[0] == '2' && c[1] == '5'))
+		return "WARNING";
+	return "NOTICE";
+}

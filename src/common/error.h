@@ -52,6 +52,11 @@ int floe_error_prefix(floe_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int floe_error_position(floe_error *err, int position);
 int floe_error_is(const floe_error *err, const char *sqlstate);
+/* The severity a notice (a non-error floe_error sent to the client) is
+ * reported with: "WARNING" for SQLSTATE classes 01 (warning) and 25 (invalid
+ * transaction state, which PostgreSQL reports as WARNING: COMMIT outside a
+ * block, BEGIN inside one), "NOTICE" otherwise. */
+const char *floe_notice_severity(const floe_error *notice);
 
 #ifdef FLOE_DEBUG
 #define FLOE_CORRUPT(err, ...) \

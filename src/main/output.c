@@ -890,7 +890,7 @@ static void
 sink_notice(void *ctx, const floe_error *n)
 {
 	OutputSink *os = ctx;
-	const char *sev = strncmp(n->sqlstate, "01", 2) == 0 ? "WARNING" : "NOTICE";
+	const char *sev = floe_notice_severity(n);
 
 	fflush(os->out);
 	output_print_error(stderr, n, sev, NULL, os->notice_prefix);

@@ -910,7 +910,7 @@ static void
 sink_notice(void *ctx, const floe_error *n)
 {
 	PgSink *s = ctx;
-	send_error(s->c, n, n->sqlstate[0] == '0' && n->sqlstate[1] == '1' ? "WARNING" : "NOTICE");
+	send_error(s->c, n, floe_notice_severity(n));
 }
 
 /* ---- COPY sub-protocol -------------------------------------------------- */
