@@ -7,7 +7,7 @@ at least one line starting with the shell prompt `floe=> `.  Each prompt line
 prompt are the output the doc shows for it.  Lines before the first prompt
 (e.g. `$ build/floe` and the banner) are not checked.
 
-Every session runs in a fresh warehouse through the floe shell (stdin, its
+Every session runs (TZ=UTC) in a fresh warehouse through the floe shell (stdin, its
 notices and errors merged into the output as an interactive psql shows them),
 and its output must equal the doc's, line for line, after trailing blanks are
 dropped.  A doc can opt out of one session by putting the HTML comment
@@ -86,7 +86,8 @@ def run(floe, sess):
             script.append("\\echo " + MARK)
         proc = subprocess.run([floe, "-D", wh, "-v", "ON_ERROR_STOP=0"], input="\n".join(script) + "\n",
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=120, cwd=wh)
+                              text=True, timeout=120, cwd=wh,
+                              env=dict(os.environ, TZ="UTC", LC_ALL="C.UTF-8"))
         got = proc.stdout.split("\n")
         outs, cur = [], []
         for line in got:
