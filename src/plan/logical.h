@@ -1,0 +1,210 @@
+/*
+ * logical.h — the logical plan: what a statement computes, before the
+ * optimizer decides how (DESIGN.md "Data flow": bind -> optimize -> plan).
+ *
+ * The binder (bind/) turns a parse tree into a tree of LogicalOps; the
+ * optimizer (optimize/) rewrites that tree, one pass per file; physical.c
+ * lowers it to exec/ Operators.  A logical plan never runs anything and
+ * holds no executor state, so a prepared statement can keep it (the plan
+ * cache) and EXPLAIN (LOGICAL) can print it.
+ *
+ * COLUMNS.  Every column a node produces has a ColumnId, unique in its
+ * LogicalPlan (lplan_column allocates them).  Expressions inside logical
+ * nodes are ordinary Exprs (exec/expr.h), with one difference: an
+ * EXPR_COLREF's `col` is a ColumnId, not an input position.  A node's
+ * expressions may reference the columns its children produce (and, under a
+ * dependent join's right side, the join's correlated columns); the verifier
+ * checks that.  Ids make rewrites local: moving a Filter below a Join or
+ * pruning a column never renumbers the expressions above it.  physical.c
+ * maps ids to input positions when it builds Operators (PostgreSQL does the
+ * same in set_plan_references; DuckDB calls ids ColumnBindings).
+ *
+ * NODES (children, output columns):
+ *   GET        0   a table (or metadata/catalog relation) at a snapshot:
+ *                  one column per projected field; pushed-down filters
+ *   FILTER     1   the child's columns; `exprs` = conjuncts, all must be true
+ *   PROJECT    1   one column per expression in `exprs`
+ *   JOIN       2   left columns then right columns (SEMI/ANTI/MARK: left
+ *                  only, MARK adds one boolean column); `exprs` = conjuncts
+ *                  of the condition; dependent: the right side reads the
+ *                  left's columns listed in `corr` (a correlated subquery
+ *                  or LATERAL, before decorrelation)
+ *   AGGREGATE  1   group keys (exprs) then aggregates (aggs); grouping
+ *                  sets as key masks
+ *   WINDOW     1   the child's columns then one per window call
+ *   SORT       1   the child's columns; sort keys are expressions
+ *   LIMIT      1   the child's columns
+ *   DISTINCT   1   the child's columns; `exprs` non-empty = DISTINCT ON
+ *   SETOP      2+  UNION [ALL] over n children, INTERSECT/EXCEPT [ALL]
+ *                  over two; columns positional across children
+ *   VALUES     0   literal rows (`rows`, each ncols expressions)
+ *   TABLE_FUNC 0   a set-returning function in FROM (`exprs` = arguments)
+ *   CTE        2   children[0] defines CTE `cte_id`, children[1] uses it;
+ *                  the optimizer decides inline or materialise
+ *   CTE_REF    0   a reference to a CTE of an enclosing CTE node
+ *   INSERT / UPDATE / DELETE / MERGE   1: a write into `table`; the child
+ *                  yields the rows (INSERT) or the target rows with their
+ *                  position and new values (UPDATE/DELETE/MERGE); output:
+ *                  the RETURNING columns, if any
+ *
+ * INTERFACE ROUTINES
+ *   lplan_new(arena) / lplan_column(plan, type, name)
+ *   lop_new(plan, kind, nchildren, children...)   a node; set its payload
+ *   lop_add_column(plan, op, type, name)          append an output column
+ *   lop_pass_columns(op, child)                   output = the child's
+ *   lop_find_column(op, id)                       index in op->cols or -1
+ *   lplan_print(plan, op, arena) -> text          EXPLAIN (LOGICAL)
+ *   lexpr_print(e, arena) -> text                 one expression
+ *   lplan_verify(plan, op, err)                   FLOE_OK or XX000 naming
+ *                                                 the first broken rule
+ *
+ * All memory comes from the plan's arena; nothing is freed on its own.
+ */
+#ifndef FLOE_PLAN_LOGICAL_H
+#define FLOE_PLAN_LOGICAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/error.h"
+#include "exec/exec.h"
+#include "exec/expr.h"
+
+typedef uint32_t ColumnId;
+
+typedef enum LogicalKind {
+	LOP_GET,
+	LOP_FILTER,
+	LOP_PROJECT,
+	LOP_JOIN,
+	LOP_AGGREGATE,
+	LOP_WINDOW,
+	LOP_SORT,
+	LOP_LIMIT,
+	LOP_DISTINCT,
+	LOP_SETOP,
+	LOP_VALUES,
+	LOP_TABLE_FUNC,
+	LOP_CTE,
+	LOP_CTE_REF,
+	LOP_INSERT,
+	LOP_UPDATE,
+	LOP_DELETE,
+	LOP_MERGE
+} LogicalKind;
+
+/* Join kinds: exec's, plus the ones only the logical plan has. */
+typedef enum LogicalJoinKind {
+	LJ_INNER, LJ_LEFT, LJ_RIGHT, LJ_FULL, LJ_SEMI, LJ_ANTI,
+	LJ_CROSS,     /* no condition */
+	LJ_MARK,      /* left rows plus a boolean "has a match" (EXISTS/IN in
+			 an expression: the mark is three-valued as IN is) */
+	LJ_SINGLE     /* left join that fails 21000 on a second match (a
+			 scalar subquery) */
+} LogicalJoinKind;
+
+typedef enum LogicalSetOpKind { LSET_UNION, LSET_INTERSECT, LSET_EXCEPT } LogicalSetOpKind;
+
+typedef struct LogicalColumn {
+	ColumnId id;
+	SqlType type;
+	const char *name;          /* output name, for EXPLAIN and result headers */
+} LogicalColumn;
+
+/* ORDER BY key (SORT, and DISTINCT ON's order). */
+typedef struct LogicalSortKey {
+	Expr *e;
+	bool desc;
+	bool nulls_first;
+} LogicalSortKey;
+
+/* Which snapshot a GET reads (time travel): the current one unless set. */
+typedef struct LogicalSnapshot {
+	int64_t snapshot_id;       /* 0: not given */
+	const char *ref;           /* branch or tag name, or NULL */
+	const char *timestamp;     /* FOR TIMESTAMP AS OF text, or NULL */
+} LogicalSnapshot;
+
+typedef struct LogicalOp LogicalOp;
+
+struct LogicalOp {
+	LogicalKind kind;
+	int nchildren;
+	LogicalOp **children;
+	int ncols;                 /* output columns */
+	LogicalColumn *cols;
+	double est_rows;           /* cardinality estimate; < 0: none yet */
+
+	/* FILTER conjuncts, PROJECT outputs, JOIN condition conjuncts,
+	 * AGGREGATE group keys, DISTINCT ON keys, TABLE_FUNC arguments, GET
+	 * pushed-down filters */
+	int nexprs;
+	Expr **exprs;
+
+	/* GET, CTE_REF, TABLE_FUNC, writes: the relation or function */
+	const char *schema;
+	const char *name;
+	LogicalSnapshot snapshot;  /* GET */
+	int *field_ids;            /* GET: [ncols] Iceberg field id per column
+				      (or a SCAN_PROJ_* pseudo column) */
+	const void *table;         /* GET/writes: the bound table (opaque here:
+				      table/'s TableMetadata), or NULL */
+
+	LogicalJoinKind join;      /* JOIN */
+	int ncorr;                 /* JOIN dependent: left columns the right reads */
+	ColumnId *corr;
+
+	int naggs;                 /* AGGREGATE: aggregate calls (args over the
+				      child's ids); outputs after the keys */
+	AggCall *aggs;
+	int nsets;                 /* grouping sets: nsets masks over the keys
+				      (bit k: key k is grouped); 0 = one set */
+	uint64_t *sets;
+
+	int nspecs;                /* WINDOW: specs and calls as exec's window.c */
+	WindowSpec *specs;
+	int ncalls;
+	WindowCall *calls;
+
+	int nkeys;                 /* SORT keys; DISTINCT ON's order */
+	LogicalSortKey *keys;
+
+	Expr *limit, *offset;      /* LIMIT (NULL: none); constant expressions */
+	bool with_ties;
+
+	LogicalSetOpKind setop;    /* SETOP */
+	bool all;
+
+	int nrows;                 /* VALUES: nrows rows of ncols expressions */
+	Expr ***rows;
+
+	int cte_id;                /* CTE, CTE_REF */
+	bool materialize;          /* CTE: materialise (else inline); the
+				      optimizer's choice */
+
+	int nreturning;            /* writes: RETURNING, over the written row */
+	Expr **returning;
+};
+
+typedef struct LogicalPlan {
+	Arena *arena;
+	ColumnId next_id;          /* ids are 1.. (0 is never a column) */
+	int next_cte;
+	LogicalOp *root;
+} LogicalPlan;
+
+LogicalPlan *lplan_new(Arena *arena);
+ColumnId lplan_column(LogicalPlan *plan);
+LogicalOp *lop_new(LogicalPlan *plan, LogicalKind kind, int nchildren, ...);
+ColumnId lop_add_column(LogicalPlan *plan, LogicalOp *op, SqlType type, const char *name);
+void lop_pass_columns(LogicalPlan *plan, LogicalOp *op, const LogicalOp *child);
+int lop_find_column(const LogicalOp *op, ColumnId id);
+void lop_set_exprs(LogicalPlan *plan, LogicalOp *op, int n, Expr **exprs);
+const char *lop_kind_name(LogicalKind kind);
+
+const char *lplan_print(const LogicalPlan *plan, const LogicalOp *op, Arena *arena);
+const char *lexpr_print(const Expr *e, Arena *arena);
+int lplan_verify(const LogicalPlan *plan, const LogicalOp *op, floe_error *err);
+
+#endif
