@@ -1,0 +1,32 @@
+/*
+ * physical.h — lowering of a logical plan (plan/logical.h) to exec/
+ * Operators.
+ *
+ * The lowered tree produces, for every node, the node's output columns in
+ * the node's order (physical column i is LogicalOp.cols[i]); expressions are
+ * copied with each column reference's ColumnId replaced by its position in
+ * the input batch (the concatenation of the children's columns), as
+ * PostgreSQL's set_plan_references does.  Choices the logical plan leaves
+ * open are made here: hash join keys (the `a = b` conjuncts whose sides read
+ * one input each, of equal types) against a residual, nested loop when there
+ * are none, sort keys that are expressions computed by a Project below the
+ * Sort, DISTINCT as a hash aggregation.
+ *
+ * Lowered today: VALUES, FILTER, PROJECT, AGGREGATE (without grouping
+ * sets), WINDOW, SORT, LIMIT (without WITH TIES), DISTINCT (without ON),
+ * UNION [ALL], and JOIN (INNER, LEFT, RIGHT, FULL, SEMI, ANTI, CROSS; not
+ * dependent).  Any other node fails with 0A000 naming it, so a binder step
+ * that emits it before its lowering exists cannot run silently wrong.
+ *
+ * INTERFACE ROUTINES
+ *   physical_lower(ctx, plan, op) -> Operator, or NULL with ctx->err set
+ */
+#ifndef FLOE_PLAN_PHYSICAL_H
+#define FLOE_PLAN_PHYSICAL_H
+
+#include "exec/exec.h"
+#include "plan/logical.h"
+
+Operator *physical_lower(ExecCtx *ctx, const LogicalPlan *plan, const LogicalOp *op);
+
+#endif
