@@ -45,15 +45,18 @@ $(FUZZ_B)/obj/%.o: %.c $(FUZZ_SQLSTATE_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
+# -MMD: a target that #includes sources (pgwire_fuzz_stub.h includes
+# server/pgwire.c ...) is rebuilt when they change
 $(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c $(FUZZ_OBJS) $(FUZZ_SQLSTATE_H)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -MF $@.d -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
 
 # Only meaningful with B=build-san (the `fuzz` target re-invokes make so).
 fuzz-replay: $(FUZZ_REPLAY_BIN)
 
 build-san/fuzz/replay_%: fuzz/replay.c fuzz/fuzz_%.c $(call obj,$(L2_SRC)) $(SQLSTATE_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ fuzz/replay.c fuzz/fuzz_$*.c $(call obj,$(L2_SRC)) $(LIBS)
+	$(CC) $(CFLAGS) -MMD -MP -MF $@.d -o $@ fuzz/replay.c fuzz/fuzz_$*.c $(call obj,$(L2_SRC)) $(LIBS)
 
 -include $(shell find $(FUZZ_B)/obj -name '*.d' 2>/dev/null)
+-include $(wildcard $(FUZZ_B)/fuzz_*.d build-san/fuzz/replay_*.d)

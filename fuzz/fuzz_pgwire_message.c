@@ -7,7 +7,11 @@
  * Property checked: after a valid StartupMessage, any bytes fed in chunks
  * whose sizes come from the input never crash, leak, hang or allocate
  * without bound; every message is either processed, answered with an
- * ErrorResponse, or closes the connection (FATAL).
+ * ErrorResponse, or closes the connection (FATAL); the output is whole
+ * messages and every ErrorResponse/NoticeResponse carries S, M and a valid
+ * SQLSTATE (stub_write aborts otherwise: corpus bind_binary_text_nul is
+ * the NUL-in-a-binary-text-parameter Bind that once sent an unfilled,
+ * stale floe_error).
  *
  * INTERFACE ROUTINES
  *   LLVMFuzzerTestOneInput(data, size)

@@ -7,7 +7,8 @@
  * chunks whose sizes come from the input, are answered or refused cleanly:
  * no crash, leak, hang or unbounded allocation (a startup packet is framed
  * against PGWIRE_MAX_STARTUP before it is buffered whole), and the state
- * machine ends in a valid state.
+ * machine ends in a valid state; every ErrorResponse carries a valid
+ * SQLSTATE (stub_write, pgwire_fuzz_stub.h).
  *
  * INTERFACE ROUTINES
  *   LLVMFuzzerTestOneInput(data, size)

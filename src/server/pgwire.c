@@ -69,6 +69,14 @@
  *      holds them (backend.setting), and again before any ReadyForQuery
  *      after a statement changed one (report_settings), as for GUC_REPORT
  *      settings; TimeZone likewise (send_ready).
+ *   7. send_error is the only encoder of ErrorResponse/NoticeResponse, and
+ *      every one carries a valid SQLSTATE (five of [0-9A-Z]): the error of
+ *      a backend call is cleared before the call, so one returned unfilled
+ *      is seen as such; an invalid code goes out as XX000 (debug builds
+ *      abort).  Text from the client (simple query, Parse, text and
+ *      binary text parameters) is checked as UTF-8 without NUL first:
+ *      22021, as PostgreSQL's pg_verify_mbstr; a Bind parameter's error
+ *      carries PostgreSQL's CONTEXT "unnamed portal parameter $n".
  *
  * COPY: the engine's sink callbacks send CopyOutResponse / CopyData /
  * CopyDone for COPY TO STDOUT, and CopyInResponse for COPY FROM STDIN, then
@@ -222,18 +230,48 @@ maybe_flush(PgConn *c)
 		pgwire_flush(c);
 }
 
+/* A SQLSTATE is five characters of [0-9A-Z] (PostgreSQL's errcodes.txt). */
+static bool
+sqlstate_valid(const char *s)
+{
+	int i;
+	for (i = 0; i < 5; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return s[5] == 0;
+}
+
+/* The only encoder of ErrorResponse / NoticeResponse (invariant 7): an
+ * error whose code is not a valid SQLSTATE (never filled, or stale) is a
+ * bug upstream; it goes out as XX000, and debug builds abort so the tests
+ * catch it. */
 static void
 send_error(PgConn *c, const floe_error *err, const char *severity)
 {
 	size_t m = pgbuf_begin(&c->out, strcmp(severity, "NOTICE") && strcmp(severity, "WARNING") ? 'E' : 'N');
 	char pos[16];
+	bool valid = sqlstate_valid(err->sqlstate);
 
+#ifdef FLOE_DEBUG
+	if (!valid) {
+		fprintf(stderr, "pgwire: %s without a valid SQLSTATE (message \"%.80s\")\n", severity,
+			memchr(err->message, 0, sizeof err->message) ? err->message : "?");
+		abort();
+	}
+#endif
 	pgbuf_byte(&c->out, 'S');
 	pgbuf_cstr(&c->out, severity);
 	pgbuf_byte(&c->out, 'V');
 	pgbuf_cstr(&c->out, severity);
 	pgbuf_byte(&c->out, 'C');
-	pgbuf_cstr(&c->out, err->sqlstate[0] ? err->sqlstate : "XX000");
+	pgbuf_cstr(&c->out, valid ? err->sqlstate : ERRCODE_INTERNAL_ERROR);
+	if (!valid) {
+		pgbuf_byte(&c->out, 'M');
+		pgbuf_cstr(&c->out, "internal error: an error without a SQLSTATE");
+		pgbuf_byte(&c->out, 0);
+		pgbuf_end(&c->out, m);
+		return;
+	}
 	pgbuf_byte(&c->out, 'M');
 	pgbuf_cstr(&c->out, err->message);
 	if (err->detail[0]) {
@@ -738,8 +776,10 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 			goto bad;
 		return s;
 	case 25: case 1043: case 1042: case 19:
-		if (memchr(p, 0, n) || text_validate_utf8((const char *)p, n, err) != FLOE_OK)
-			goto bad_utf8;
+		/* textrecv: the bytes must be valid UTF-8 without NUL (22021,
+		 * as pg_verify_mbstr); text_validate_utf8 refuses 0x00 too */
+		if (text_validate_utf8((const char *)p, n, err) != FLOE_OK)
+			return NULL;
 		return arena_strndup(a, (const char *)p, n);
 	case 0: case 705:
 		/* unspecified and not described (no PgStmt.pdesc): taken as
@@ -805,9 +845,6 @@ as_text:
 	if (!s)
 		goto bad;
 	return s;
-bad_utf8:
-	floe_error_prefix(err, "parameter $%d: ", idx + 1);
-	return NULL;
 bad:
 	(void)c;
 	floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
@@ -1381,6 +1418,7 @@ simple_query(PgConn *c, PgReader *r)
 	} else {
 		sink_init(&s, &rs, c);
 		s.simple = true;
+		floe_error_clear(&err);
 		if (c->be->exec(c->be->ctx, c->session, sql, -1, NULL, NULL, &rs, &err) != FLOE_OK)
 			send_error(c, &err, "ERROR");
 		copy_in_finish(c);
@@ -1420,7 +1458,7 @@ parse_msg(PgConn *c, PgReader *r)
 	if ((s->dealloc = dealloc_stmt(sql, a, &s->dealloc_name)) != 0) {
 		s->desc.nstmts = 1;
 		s->desc.ncols = -1;
-	} else if (c->be->describe(c->be->ctx, c->session, s->sql, s->nparams, s->oids, a, &s->desc, &err) != FLOE_OK) {
+	} else if (floe_error_clear(&err), c->be->describe(c->be->ctx, c->session, s->sql, s->nparams, s->oids, a, &s->desc, &err) != FLOE_OK) {
 		arena_free(a);
 		return ext_error(c, &err);
 	}
@@ -1508,13 +1546,9 @@ bind_msg(PgConn *c, PgReader *r)
 		if (!(bytes = pgreader_bytes(r, (size_t)len)))
 			goto badfmt;
 		if (fmt == 0) {
-			if (memchr(bytes, 0, (size_t)len)) {
-				floe_errorf(&err, ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
-					    "invalid byte sequence for encoding \"UTF8\": 0x00");
-				goto fail;
-			}
+			/* pg_client_to_server: valid UTF-8, no NUL (22021) */
 			if (text_validate_utf8((const char *)bytes, (size_t)len, &err) != FLOE_OK)
-				goto fail;
+				goto param_fail;
 			p->values[i] = arena_strndup(a, (const char *)bytes, (size_t)len);
 		} else if (fmt == 1) {
 			/* an unspecified parameter arrives in the binary form of
@@ -1523,10 +1557,10 @@ bind_msg(PgConn *c, PgReader *r)
 			uint32_t oid = s->oids[i] && s->oids[i] != 705 ? s->oids[i] :
 				       s->pdesc ? s->pdesc[i] : s->oids[i];
 			if (!(p->values[i] = binary_param_text(c, a, oid, bytes, (size_t)len, i, &err)))
-				goto fail;
+				goto param_fail;
 		} else {
 			floe_errorf(&err, ERRCODE_INVALID_PARAMETER_VALUE, "unsupported format code: %d", fmt);
-			goto fail;
+			goto param_fail;
 		}
 	}
 	nres = pgreader_int16(r);
@@ -1558,6 +1592,12 @@ badfmt:
 	pgbuf_dispose(&p->rows);
 	arena_free(a);
 	return bad_format(c, true);
+param_fail:
+	/* PostgreSQL's bind_param_error_callback */
+	if (pname[0])
+		floe_error_context(&err, "portal \"%s\" parameter $%d", pname, i + 1);
+	else
+		floe_error_context(&err, "unnamed portal parameter $%d", i + 1);
 fail:
 	pgbuf_dispose(&p->rows);
 	arena_free(a);
@@ -1661,6 +1701,7 @@ execute_msg(PgConn *c, PgReader *r)
 		sink_init(&s, &rs, c);
 		s.portal = p;
 		s.into = maxrows > 0 ? &p->rows : NULL;
+		floe_error_clear(&err);
 		rc = c->be->exec(c->be->ctx, c->session, p->stmt->sql, p->nparams,
 				 (const char *const *)p->values, p->stmt->oids, &rs, &err);
 		copy_in_finish(c);
@@ -1757,6 +1798,7 @@ set_setting(PgConn *c, const char *name, size_t len, const char *value, floe_err
 	}
 	set[o++] = '\'';
 	set[o] = 0;
+	floe_error_clear(err);
 	return c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, err);
 }
 
@@ -2011,7 +2053,9 @@ startup_packet(PgConn *c, PgReader *r)
 	c->options = options ? arena_strdup(c->arena, options) : NULL;
 	if (c->be->auth) {
 		PgAuthInfo *a = xcalloc(1, sizeof *a);
-		int how = c->be->auth(c->be->ctx, c->io, user, a, &err);
+		int how;
+		floe_error_clear(&err);
+		how = c->be->auth(c->be->ctx, c->io, user, a, &err);
 		if (how < 0) {
 			free(a);
 			send_error(c, &err, "FATAL");
@@ -2068,6 +2112,7 @@ finish_startup(PgConn *c)
 	size_t m;
 	const char *user = c->user, *app = c->app, *options = c->options;
 
+	floe_error_clear(&err);
 	c->session = c->be->session_open(c->be->ctx, user, c->database, &c->cancel, &err);
 	if (!c->session) {
 		send_error(c, &err, "FATAL");
@@ -2086,6 +2131,7 @@ finish_startup(PgConn *c)
 		}
 		set[o++] = '\'';
 		set[o] = 0;
+		floe_error_clear(&err);
 		if (c->be->exec(c->be->ctx, c->session, set, -1, NULL, NULL, NULL, &err) != FLOE_OK)
 			floe_error_clear(&err);
 	}

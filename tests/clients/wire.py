@@ -81,6 +81,21 @@ class Conn:
         body += b"\0"
         self.send(struct.pack("!I", len(body) + 4) + body)
 
+    def drain(self):
+        """every byte the server sends until it closes (None: no close in 5 s)"""
+        data = self.buf
+        try:
+            self.s.settimeout(5)
+            while True:
+                d = self.s.recv(65536)
+                if not d:
+                    return data
+                data += d
+        except (ConnectionResetError, BrokenPipeError):
+            return data
+        except socket.timeout:
+            return None
+
     def closed(self):
         try:
             self.s.settimeout(5)
@@ -102,7 +117,7 @@ def fields(body):
     out = {}
     for part in body.split(b"\0"):
         if part:
-            out[chr(part[0])] = part[1:].decode()
+            out[chr(part[0])] = part[1:].decode(errors="backslashreplace")
     return out
 
 
@@ -122,6 +137,13 @@ def bind(portal, stmt, params=(), rfmt=()):
         else:
             b += struct.pack("!i", len(p)) + p
     return b + struct.pack("!h", len(rfmt)) + b"".join(struct.pack("!h", f) for f in rfmt)
+
+
+def bindf(portal, stmt, params, pfmt):
+    """Bind with parameter format codes (0 text, 1 binary)"""
+    b = cstr(portal) + cstr(stmt) + struct.pack("!h", len(pfmt)) + b"".join(struct.pack("!h", f) for f in pfmt)
+    b += struct.pack("!h", len(params)) + b"".join(struct.pack("!i", len(p)) + p for p in params)
+    return b + struct.pack("!h", 0)
 
 
 def execute(portal, maxrows=0):
@@ -227,6 +249,29 @@ def test_proto(host, port):
     c.send(b"Q" + struct.pack("!I", 4 + 11) + b"SELECT '\xc3(\0")
     msgs = c.until()
     check(types(msgs) == "EZ" and fields(msgs[0][1]).get("C") == "22021", "invalid_utf8_22021", types(msgs))
+    # a NUL or invalid UTF-8 in a Bind parameter, text or binary: 22021 with
+    # PostgreSQL's message and CONTEXT, the same every time (floe once sent a
+    # never-filled, stale error here: a garbage SQLSTATE, a growing message)
+    c.msg(b"P", parse("", "SELECT $1"))
+    c.msg(b"P", parse("s2", "SELECT $1::text, $2", (25, 25)))
+    c.msg(b"S")
+    c.until()
+    cases = [("", "", [b"a\0b"], [1], "0x00", "unnamed portal parameter $1")] * 3 + [
+        ("", "", [b"a\0b"], [0], "0x00", "unnamed portal parameter $1"),
+        ("", "", [b"\xff"], [0], "0xff", "unnamed portal parameter $1"),
+        ("p1", "s2", [b"ok", b"\xc3\x28"], [1], "0xc3 0x28", 'portal "p1" parameter $2'),
+        ("p1", "s2", [b"ok", b"x\xed\xa0\x80"], [0, 1], "0xed 0xa0 0x80", 'portal "p1" parameter $2'),
+    ]
+    for portal, stmt, params, pfmt, shown, ctx in cases:
+        c.msg(b"B", bindf(portal, stmt, params, pfmt))
+        c.msg(b"E", execute(portal))
+        c.msg(b"S")
+        msgs = c.until()
+        f = {k: v for k, v in fields(msgs[0][1]).items() if k not in "FLR"}   # PostgreSQL's source location
+        want = {"S": "ERROR", "V": "ERROR", "C": "22021", "W": ctx,
+                "M": 'invalid byte sequence for encoding "UTF8": ' + shown}
+        check(types(msgs) == "EZ" and f == want, "bind_param_22021_" + shown.replace(" ", "_"),
+              "%s %r" % (types(msgs), f))
     # Flush sends pending output without Sync
     c.msg(b"P", parse("", "SELECT 1"))
     c.msg(b"H")
@@ -324,8 +369,30 @@ def test_proto(host, port):
         check(True, "startup_too_long_closes")
 
 
+def bad_errors(data):
+    """ErrorResponses/NoticeResponses in a stream of backend messages whose
+    SQLSTATE is not five of [0-9A-Z] (or that are cut short)"""
+    bad = []
+    off = 0
+    while off + 5 <= len(data):
+        t = data[off:off + 1]
+        (n,) = struct.unpack("!I", data[off + 1:off + 5])
+        body = data[off + 5:off + 1 + n]
+        if n < 4 or len(body) != n - 4:
+            bad.append("cut message %r" % t)
+            break
+        if t in (b"E", b"N"):
+            code = [p[1:] for p in body.split(b"\0") if p[:1] == b"C"]
+            if len(code) != 1 or len(code[0]) != 5 or \
+                    not all(ch in b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ" for ch in code[0]):
+                bad.append(repr(body[:60]))
+        off += 1 + n
+    return bad
+
+
 def test_garbage(host, port, n):
     rnd = random.Random(12345)
+    bad_sqlstates = 0
     sent = 0
     conns = 0
     typed = b"QPBDECSHdcfFXp@\x00\xff"
@@ -380,8 +447,17 @@ def test_garbage(host, port, n):
                     out = out[:rnd.randrange(len(out) + 1)]     # truncated
                 c.send(out)
             c.s.shutdown(socket.SHUT_WR)
-            c.closed()
+            data = c.drain()
             c.s.close()
+            if data is None:
+                check(False, "garbage_not_closed", "connection %d" % conns)
+            elif kind != 0:
+                # (kind 0 may be answered by a lone 'N' byte: not messages)
+                # every ErrorResponse carries a valid SQLSTATE
+                bad = bad_errors(data)
+                if bad:
+                    check(False, "garbage_error_sqlstate", "connection %d: %s" % (conns, bad[0]))
+                    bad_sqlstates += 1
         except (ConnectionResetError, BrokenPipeError, socket.timeout, EOFError) as e:
             if isinstance(e, socket.timeout):
                 check(False, "garbage_timeout", "connection %d" % conns)
@@ -392,6 +468,7 @@ def test_garbage(host, port, n):
     msgs = c.until()
     rows = [b for t, b in msgs if t == b"D"]
     check(rows and rows[0].endswith(b"42"), "after_garbage_query", "%d packets over %d connections" % (sent, conns))
+    check(bad_sqlstates == 0, "garbage_errors_valid_sqlstate", "%d connections" % bad_sqlstates)
     print("# %d malformed packets over %d connections" % (sent, conns))
 
 
