@@ -69,15 +69,17 @@
  *      cancel flag; the 57014 error then says "statement timeout".
  *   6. A connection must finish startup and authentication within
  *      auth_timeout_ms (default 60 s, PostgreSQL's authentication_timeout)
- *      or it is closed.
+ *      or it is closed; its first packet (startup packet or SSLRequest)
+ *      must be whole within startup_timeout_ms (SERVER_STARTUP_TIMEOUT,
+ *      10 s, at most auth_timeout).
  *   7. A logged-in connection waiting for its next message longer than
  *      idle_in_transaction_session_timeout (inside a transaction block) or
  *      idle_session_timeout (outside; the server's --idle-timeout when the
  *      session sets none) is closed with FATAL 25P03 / 57P05, as
  *      PostgreSQL does.
- *   8. At most max_connections connections (alive threads, this one
- *      included) get past login; more are refused with FATAL 53300, as
- *      PostgreSQL's max_connections.
+ *   8. At most max_connections connections get past login (the slot is
+ *      taken when the session opens, after authentication); more are
+ *      refused with FATAL 53300, as PostgreSQL's max_connections.
  *   9. A connection's thread closes its own session (pgwire_conn_free)
  *      and then sets c->pg = NULL under conns_mu; the accept loop only
  *      joins threads, so it accepts CancelRequests while statements run.
@@ -88,6 +90,26 @@
  *      to pgwire (peek_startup, the packet only, bounded by
  *      PGWIRE_MAX_STARTUP) and set when the session opens (be_session_open;
  *      a bad zone is a FATAL 22023, as PostgreSQL's).
+ *  12. Connections that have not logged in never lock out a login
+ *      (PostgreSQL forks a process per connection, so a silent socket
+ *      costs it nothing; here it must not cost a thread or a slot):
+ *      - an accepted socket gets no thread until its first packet is
+ *        whole: until then it waits in `waiting`, polled by the accept
+ *        loop, which reads its bytes (at most PGWIRE_MAX_STARTUP) without
+ *        blocking and hands them to the thread it then starts; at most
+ *        wait_max sockets wait (SERVER_MAX_WAITING, less when the file
+ *        descriptor limit is low), SERVER_MAX_WAITING_PER_ADDR per client
+ *        address: past either, the oldest waiting one is closed to make
+ *        room (a real client sends its startup packet at once, so the
+ *        oldest is the one that stalls); when accept(2) runs out of file
+ *        descriptors the oldest waiting socket is closed too;
+ *      - a thread that has not logged in (TLS handshake, password
+ *        exchange) is closed the same way (shutdown(2)), oldest first,
+ *        when more than SERVER_MAX_PREAUTH_PER_ADDR of one address or
+ *        SERVER_MAX_PREAUTH in all are waiting for their client;
+ *      - max_connections (invariant 8) counts logged-in connections only;
+ *      - before login a send blocks at most startup_timeout_ms, after it
+ *        60 s (a client that never reads its results).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -101,6 +123,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -135,7 +158,17 @@ typedef struct Conn {
 	volatile int done;
 	char addr[INET6_ADDRSTRLEN];   /* the client's address */
 	SSL *ssl;                      /* after tls_start; owned by the thread */
+	int64_t accepted_us;
 	int64_t auth_deadline_us;
+	int64_t startup_deadline_us;   /* the first packet must be whole (invariant 6) */
+	/* invariant 12: bytes the accept loop read before the thread started */
+	uint8_t *pre;
+	size_t pre_len;
+	bool admitted;                 /* counted against max_connections (be_auth) */
+	/* under conns_mu: */
+	bool logged_in;                /* past startup and authentication */
+	bool client_wait;              /* before login, blocked on its client */
+	bool evicted;                  /* shut down to make room (invariant 12) */
 	/* the startup packet's TimeZone (peek_startup), applied at login */
 	uint8_t *sbuf;
 	size_t slen;
@@ -150,6 +183,15 @@ static _Thread_local Conn *thread_conn;
 #define AUTH_FAIL_MAX 5            /* failures allowed ... */
 #define AUTH_FAIL_WINDOW 60        /* ... per this many seconds */
 #define AUTH_FAIL_SLOTS 256
+
+/* Connections not logged in yet (invariant 12). */
+#define SERVER_STARTUP_TIMEOUT 10          /* s for the first packet */
+#define SERVER_MAX_WAITING 1024            /* sockets without a thread yet ... */
+#define SERVER_MAX_WAITING_PER_ADDR 512    /* ... and per client address */
+#define SERVER_MAX_PREAUTH 256             /* threads waiting on a client before login ... */
+#define SERVER_MAX_PREAUTH_PER_ADDR 128    /* ... and per client address */
+#define SERVER_SEND_TIMEOUT 60             /* s a send may block once logged in */
+#define PRE_CAP (PGWIRE_MAX_STARTUP + 8)
 typedef struct AuthFail {
 	char addr[INET6_ADDRSTRLEN];
 	int count;
@@ -164,6 +206,12 @@ struct Server {
 	Conn *conns;
 	int32_t next_pid;
 	int auth_timeout_ms;               /* startup + authentication must end within */
+	int startup_timeout_ms;            /* the first packet must be whole within */
+	/* invariant 12: accepted sockets without a thread, newest first; only
+	 * the accept loop (server_run, then server_free) touches them */
+	Conn *waiting;
+	int nwaiting, wait_max;
+	struct pollfd *pfds;               /* wait_max + 1 */
 	int64_t idle_timeout_us;           /* default idle_session_timeout; 0: none */
 	int max_connections;               /* logins beyond: 53300 */
 	PgwireBackend be;
@@ -196,6 +244,18 @@ static void
 set_flag(volatile int *flag)
 {
 	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+}
+
+/* Before login: mark the connection as blocked on its client (invariant
+ * 12: the ones the accept loop may close to make room). */
+static void
+set_client_wait(Conn *c, bool on)
+{
+	if (c->logged_in)
+		return;
+	pthread_mutex_lock(&c->srv->conns_mu);
+	c->client_wait = on;
+	pthread_mutex_unlock(&c->srv->conns_mu);
 }
 
 static int64_t
@@ -235,12 +295,35 @@ watchdog_main(void *arg)
 
 /* ---- backend callbacks (no lock around the engine: see the top) --------- */
 
+/* max_connections (invariant 8): a slot is taken once authentication
+ * passed, so CancelRequests and connections still logging in (which may
+ * never finish) take none (invariant 12). */
+static bool
+admit(Server *srv, Conn *c)
+{
+	int live = 0;
+	Conn *o;
+	pthread_mutex_lock(&srv->conns_mu);
+	for (o = srv->conns; o; o = o->next)
+		live += o != c && o->admitted && !o->done;
+	if (live < srv->max_connections)
+		c->admitted = true;
+	pthread_mutex_unlock(&srv->conns_mu);
+	return c->admitted;
+}
+
 static void *
 be_session_open(void *ctx, const char *user, const char *database, volatile int *cancel_flag,
 		floe_error *err)
 {
 	Server *srv = ctx;
-	SrvSession *ss = xcalloc(1, sizeof *ss);
+	SrvSession *ss;
+
+	if (thread_conn && !admit(srv, thread_conn)) {
+		floe_errorf(err, ERRCODE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
+		return NULL;
+	}
+	ss = xcalloc(1, sizeof *ss);
 	ss->s = session_new(srv->engine);
 	if (thread_conn && thread_conn->startup_tz[0] &&
 	    session_set_timezone(ss->s, thread_conn->startup_tz, err) != FLOE_OK) {
@@ -361,20 +444,6 @@ be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 	Users users;
 	int how;
 
-	{
-		/* max_connections: counted at login, so CancelRequests (which
-		 * never log in) still reach a full server */
-		int live = 0;
-		Conn *o;
-		pthread_mutex_lock(&srv->conns_mu);
-		for (o = srv->conns; o; o = o->next)
-			live += !o->done;
-		pthread_mutex_unlock(&srv->conns_mu);
-		if (live > srv->max_connections) {
-			floe_errorf(err, ERRCODE_TOO_MANY_CONNECTIONS, "sorry, too many clients already");
-			return -1;
-		}
-	}
 	if (srv->tls_required && !c->ssl) {
 		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 			    "connection without TLS refused: this server requires TLS");
@@ -483,26 +552,34 @@ be_write(void *io, const void *p, size_t n)
 {
 	Conn *c = io;
 	const char *b = p;
+	int rc = 0;
+
+	/* before login a client that does not read is one that stalls */
+	set_client_wait(c, true);
 	while (n) {
 		ssize_t w;
 		if (c->ssl) {
 			int r = SSL_write(c->ssl, b, n > INT32_MAX ? INT32_MAX : (int)n);
 			if (r <= 0) {
 				ERR_clear_error();
-				return -1;
+				rc = -1;
+				break;
 			}
 			w = r;
 		} else {
 			w = send(c->fd, b, n, MSG_NOSIGNAL);
 			if (w < 0 && errno == EINTR)
 				continue;
-			if (w <= 0)
-				return -1;
+			if (w <= 0) {
+				rc = -1;
+				break;
+			}
 		}
 		b += w;
 		n -= (size_t)w;
 	}
-	return 0;
+	set_client_wait(c, false);
+	return rc;
 }
 
 /* tls-server-end-point (RFC 5929 §4.1): the certificate's hash with its
@@ -682,6 +759,29 @@ peek_startup(Conn *c, const char *bytes, size_t n)
 	}
 }
 
+/* Bytes from the client to pgwire; 1: the connection ends.  The first
+ * time the connection is logged in, its send timeout becomes the
+ * logged-in one (invariant 12). */
+static int
+conn_input(Conn *c, const char *bytes, size_t n, PgState st)
+{
+	PgState now;
+	if (!c->startup_seen && st == PG_STARTUP)
+		peek_startup(c, bytes, n);
+	if (pgwire_feed(c->pg, bytes, n))
+		return 1;
+	now = pgwire_state(c->pg);
+	if (!c->logged_in && (now == PG_READY || now == PG_FAILED)) {
+		struct timeval tv = { SERVER_SEND_TIMEOUT, 0 };
+		setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+		pthread_mutex_lock(&c->srv->conns_mu);
+		c->logged_in = true;
+		c->client_wait = false;
+		pthread_mutex_unlock(&c->srv->conns_mu);
+	}
+	return 0;
+}
+
 static void *
 conn_main(void *arg)
 {
@@ -690,10 +790,18 @@ conn_main(void *arg)
 	PgConn *pg;
 	int64_t auth_deadline = c->auth_deadline_us, idle_us = 0;
 	const char *idle_state = NULL, *idle_msg = NULL;
+	bool stop = false;
 
 	thread_conn = c;
+	if (c->pre_len) {
+		/* the first packet, read by the accept loop (invariant 12) */
+		stop = conn_input(c, (const char *)c->pre, c->pre_len, PG_STARTUP) != 0;
+		idle_us = idle_limit(c, &idle_state, &idle_msg);
+	}
+	free(c->pre);
+	c->pre = NULL;
 
-	for (;;) {
+	while (!stop) {
 		ssize_t n;
 		PgState st = pgwire_state(c->pg);
 		if ((st == PG_READY || st == PG_FAILED) && idle_us > 0 && !(c->ssl && SSL_pending(c->ssl) > 0)) {
@@ -710,17 +818,21 @@ conn_main(void *arg)
 			 * logging in is dropped (PostgreSQL closes silently too) */
 			struct pollfd p = { c->fd, POLLIN, 0 };
 			int64_t left = auth_deadline - now_us();
+			int pr = 1;
 			if (left <= 0)
 				break;
-			if (!(c->ssl && SSL_pending(c->ssl) > 0) && poll(&p, 1, (int)(left / 1000) + 1) == 0)
+			if (!(c->ssl && SSL_pending(c->ssl) > 0)) {
+				set_client_wait(c, true);
+				pr = poll(&p, 1, (int)(left / 1000) + 1);
+				set_client_wait(c, false);
+			}
+			if (pr == 0)
 				break;
 		}
 		n = conn_recv(c, buf, 64 * 1024);
 		if (n <= 0)
 			break;
-		if (!c->startup_seen && st == PG_STARTUP)
-			peek_startup(c, buf, (size_t)n);
-		if (pgwire_feed(c->pg, buf, (size_t)n))
+		if (conn_input(c, buf, (size_t)n, st))
 			break;
 		idle_us = idle_limit(c, &idle_state, &idle_msg);
 	}
@@ -752,6 +864,7 @@ conn_free(Conn *c)
 {
 	pgwire_conn_free(c->pg);     /* NULL once its thread ran */
 	free(c->sbuf);
+	free(c->pre);
 	free(c);
 }
 
@@ -902,14 +1015,15 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 			    host, gai_strerror(rc));
 		goto fail;
 	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* non-blocking: the accept loop accepts until EAGAIN */
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0) {
 		freeaddrinfo(ai);
 		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not create socket: %s", strerror(errno));
 		goto fail;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, 1024) != 0) {
 		int e = errno;
 		freeaddrinfo(ai);
 		floe_errorf(err, ERRCODE_CONNECTION_EXCEPTION, "could not listen on %s port %d: %s",
@@ -934,6 +1048,18 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	pthread_mutex_init(&srv->timer_mu, NULL);
 	srv->next_pid = 1000 + (int32_t)(random_key() & 0xffff);
 	srv->auth_timeout_ms = (cfg->auth_timeout > 0 ? cfg->auth_timeout : 60) * 1000;
+	srv->startup_timeout_ms = srv->auth_timeout_ms < SERVER_STARTUP_TIMEOUT * 1000
+				  ? srv->auth_timeout_ms : SERVER_STARTUP_TIMEOUT * 1000;
+	{
+		/* a waiting socket must leave descriptors for logged-in
+		 * connections, files and the catalog (invariant 12) */
+		struct rlimit rl;
+		srv->wait_max = SERVER_MAX_WAITING;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		    (rl.rlim_cur - 64) / 4 < (rlim_t)srv->wait_max)
+			srv->wait_max = rl.rlim_cur > 128 ? (int)((rl.rlim_cur - 64) / 4) : 16;
+		srv->pfds = xcalloc((size_t)srv->wait_max + 1, sizeof *srv->pfds);
+	}
 	srv->idle_timeout_us = cfg->idle_timeout > 0 ? (int64_t)cfg->idle_timeout * 1000000 : 0;
 	srv->max_connections = cfg->max_connections > 0 ? cfg->max_connections : SERVER_MAX_CONNECTIONS;
 	srv->be.ctx = srv;
@@ -956,6 +1082,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 		pthread_mutex_destroy(&srv->conns_mu);
 		pthread_mutex_destroy(&srv->timer_mu);
 		free(srv->users_file);
+		free(srv->pfds);
 		SSL_CTX_free(tls);
 		free(srv);
 		return FLOE_ERR;
@@ -982,28 +1109,157 @@ server_port(const Server *srv)
 	return srv->port;
 }
 
-int
-server_run(Server *srv, volatile sig_atomic_t *stop)
-{
-	while (!*stop) {
-		struct pollfd p = { srv->fd, POLLIN, 0 };
-		int fd, one = 1;
-		Conn *c;
-		struct sockaddr_storage peer;
-		socklen_t peerlen;
-		struct timeval sndtimeo = { 60, 0 };
+/* ---- the accept loop (invariant 12) --------------------------------------- */
 
-		reap(srv, false);
-		if (poll(&p, 1, 200) <= 0)
+/* Among the threads not logged in of addr (NULL: of everyone), when more
+ * than `limit` are alive, shut down the oldest one blocked on its client;
+ * false when none was.  Under conns_mu. */
+static bool
+evict_if_over(Server *srv, const char *addr, int limit)
+{
+	Conn *o, *victim = NULL;
+	int n = 0;
+
+	for (o = srv->conns; o; o = o->next) {
+		if (o->done || o->logged_in || o->evicted || o->fd < 0 || (addr && strcmp(o->addr, addr)))
 			continue;
-		peerlen = sizeof peer;
+		n++;
+		if (o->client_wait && (!victim || o->accepted_us < victim->accepted_us))
+			victim = o;
+	}
+	if (n <= limit || !victim)
+		return false;
+	victim->evicted = true;
+	shutdown(victim->fd, SHUT_RDWR);    /* its thread wakes and ends (invariant 3) */
+	return true;
+}
+
+/* Invariant 12's limits on threads not logged in, with room for one more
+ * of new_addr when it is not NULL.  Under conns_mu. */
+static void
+enforce_preauth(Server *srv, const char *new_addr)
+{
+	int extra = new_addr ? 1 : 0, n = 0;
+	Conn *o;
+
+	while (evict_if_over(srv, NULL, SERVER_MAX_PREAUTH - extra))
+		;
+	if (new_addr) {
+		while (evict_if_over(srv, new_addr, SERVER_MAX_PREAUTH_PER_ADDR - 1))
+			;
+		return;
+	}
+	for (o = srv->conns; o; o = o->next)
+		n += !o->done && !o->logged_in && !o->evicted;
+	if (n <= SERVER_MAX_PREAUTH_PER_ADDR)
+		return;       /* no address can be over */
+	for (o = srv->conns; o; o = o->next)
+		if (!o->done && !o->logged_in && !o->evicted)
+			while (evict_if_over(srv, o->addr, SERVER_MAX_PREAUTH_PER_ADDR))
+				;
+}
+
+/* Start the thread of a connection whose first packet is whole. */
+static void
+conn_start(Server *srv, Conn *c)
+{
+	c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
+	pgwire_set_reader(c->pg, be_read);
+	pthread_mutex_lock(&srv->conns_mu);
+	enforce_preauth(srv, c->addr);
+	if (pthread_create(&c->thread, NULL, conn_main, c) != 0) {
+		pthread_mutex_unlock(&srv->conns_mu);
+		close(c->fd);
+		conn_free(c);
+		return;
+	}
+	c->next = srv->conns;
+	srv->conns = c;
+	pthread_mutex_unlock(&srv->conns_mu);
+}
+
+static void
+waiting_drop(Conn *c)
+{
+	close(c->fd);
+	conn_free(c);
+}
+
+/* Unlink and close the oldest waiting socket (of addr, or of anyone when
+ * addr is NULL); false when there is none. */
+static bool
+waiting_evict_oldest(Server *srv, const char *addr)
+{
+	Conn **pw, **victim = NULL;
+	for (pw = &srv->waiting; *pw; pw = &(*pw)->next)
+		if (!addr || !strcmp((*pw)->addr, addr))
+			victim = pw;       /* newest first: the last match is the oldest */
+	if (!victim)
+		return false;
+	{
+		Conn *c = *victim;
+		*victim = c->next;
+		srv->nwaiting--;
+		waiting_drop(c);
+	}
+	return true;
+}
+
+/* Read what a waiting socket has, without blocking: 0 keep waiting, 1
+ * its first packet is whole (or its length word is bad: pgwire answers
+ * that), -1 the client closed or failed (PostgreSQL closes such an
+ * incomplete startup silently too). */
+static int
+waiting_read(Conn *c)
+{
+	ssize_t n;
+	uint32_t len;
+
+	if (!c->pre)
+		c->pre = xmalloc(PRE_CAP);
+	n = recv(c->fd, c->pre + c->pre_len, PRE_CAP - c->pre_len, MSG_DONTWAIT);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+	if (n == 0)
+		return -1;
+	c->pre_len += (size_t)n;
+	if (c->pre_len < 4)
+		return 0;
+	len = rd32(c->pre);
+	if (len < 8 || len > PGWIRE_MAX_STARTUP)
+		return 1;
+	return c->pre_len >= len ? 1 : 0;
+}
+
+/* Accept what the listener has queued into `waiting`; *pause_until set
+ * when out of file descriptors with nothing left to close. */
+static void
+accept_some(Server *srv, int64_t *pause_until)
+{
+	int k;
+
+	for (k = 0; k < 64; k++) {
+		struct sockaddr_storage peer;
+		socklen_t peerlen = sizeof peer;
+		int fd, one = 1, n_addr = 0;
+		struct timeval sndtimeo = { srv->startup_timeout_ms / 1000, (srv->startup_timeout_ms % 1000) * 1000 };
+		Conn *c, *w;
+
 		fd = accept4(srv->fd, (struct sockaddr *)&peer, &peerlen, SOCK_CLOEXEC);
-		if (fd < 0)
-			continue;
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE) {
+				/* the oldest waiting socket is the likeliest stall */
+				if (waiting_evict_oldest(srv, NULL))
+					continue;
+				*pause_until = now_us() + 100000;
+			}
+			return;     /* EAGAIN: nothing more queued */
+		}
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 		/* a client that stops reading must not keep its statement (and
-		 * the snapshot and memory it holds) forever: after 60 s a blocked
-		 * send fails and the statement is cancelled */
+		 * the snapshot and memory it holds) forever: a blocked send
+		 * fails after startup_timeout before login, 60 s after, and the
+		 * statement is cancelled */
 		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
 		c = xcalloc(1, sizeof *c);
 		c->srv = srv;
@@ -1012,21 +1268,71 @@ server_run(Server *srv, volatile sig_atomic_t *stop)
 			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&peer)->sin6_addr, c->addr, sizeof c->addr);
 		else
 			inet_ntop(AF_INET, &((struct sockaddr_in *)&peer)->sin_addr, c->addr, sizeof c->addr);
-		c->auth_deadline_us = now_us() + (int64_t)srv->auth_timeout_ms * 1000;
+		c->accepted_us = now_us();
+		c->auth_deadline_us = c->accepted_us + (int64_t)srv->auth_timeout_ms * 1000;
+		c->startup_deadline_us = c->accepted_us + (int64_t)srv->startup_timeout_ms * 1000;
 		c->pid = srv->next_pid++;
 		c->key = random_key();
-		c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
-		pgwire_set_reader(c->pg, be_read);
+		for (w = srv->waiting; w; w = w->next)
+			n_addr += !strcmp(w->addr, c->addr);
+		if (n_addr >= SERVER_MAX_WAITING_PER_ADDR)
+			waiting_evict_oldest(srv, c->addr);
+		else if (srv->nwaiting >= srv->wait_max)
+			waiting_evict_oldest(srv, NULL);
+		c->next = srv->waiting;
+		srv->waiting = c;
+		srv->nwaiting++;
+	}
+}
+
+int
+server_run(Server *srv, volatile sig_atomic_t *stop)
+{
+	int64_t pause_until = 0;
+
+	while (!*stop) {
+		struct pollfd *pf = srv->pfds;
+		int n = 0, i, timeout = 200;
+		int64_t now = now_us();
+		bool listening = now >= pause_until;
+		Conn *w, **pw;
+
+		reap(srv, false);
+		/* threads that came to wait on their client since they started */
 		pthread_mutex_lock(&srv->conns_mu);
-		if (pthread_create(&c->thread, NULL, conn_main, c) != 0) {
-			pthread_mutex_unlock(&srv->conns_mu);
-			close(fd);
-			conn_free(c);
-			continue;
-		}
-		c->next = srv->conns;
-		srv->conns = c;
+		enforce_preauth(srv, NULL);
 		pthread_mutex_unlock(&srv->conns_mu);
+		if (listening)
+			pf[n++] = (struct pollfd){ srv->fd, POLLIN, 0 };
+		for (w = srv->waiting; w; w = w->next) {
+			int64_t ms = (w->startup_deadline_us - now) / 1000 + 1;
+			pf[n++] = (struct pollfd){ w->fd, POLLIN, 0 };
+			if (ms < timeout)
+				timeout = ms < 0 ? 0 : (int)ms;
+		}
+		if (poll(pf, (nfds_t)n, timeout) < 0)
+			continue;
+		/* the waiting sockets, in the order polled (accept_some adds
+		 * new ones in front only after this) */
+		now = now_us();
+		i = listening ? 1 : 0;
+		for (pw = &srv->waiting; (w = *pw);) {
+			int r = pf[i++].revents ? waiting_read(w) : 0;
+			if (!r && now >= w->startup_deadline_us)
+				r = -1;     /* no whole first packet in time (invariant 6) */
+			if (!r) {
+				pw = &w->next;
+				continue;
+			}
+			*pw = w->next;
+			srv->nwaiting--;
+			if (r > 0)
+				conn_start(srv, w);
+			else
+				waiting_drop(w);
+		}
+		if (listening && (pf[0].revents & POLLIN))
+			accept_some(srv, &pause_until);
 	}
 	return FLOE_OK;
 }
@@ -1038,6 +1344,12 @@ server_free(Server *srv)
 	if (!srv)
 		return;
 	close(srv->fd);
+	while (srv->waiting) {
+		c = srv->waiting;
+		srv->waiting = c->next;
+		waiting_drop(c);
+	}
+	free(srv->pfds);
 	pthread_mutex_lock(&srv->conns_mu);
 	for (c = srv->conns; c; c = c->next) {
 		if (c->pg)

@@ -56,6 +56,10 @@
 #   - --max-connections 2: a third login refused with 53300, a CancelRequest
 #     still served
 #   - connections that do not finish logging in are closed (--auth-timeout)
+#   - tests/clients/preauth_flood.py: 700 connections that never log in
+#     (silent, half a startup packet, SSLRequest then nothing, password
+#     request unanswered) do not keep psql from logging in; nor does a
+#     client that never reads its results
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
 #
@@ -890,6 +894,19 @@ print(" ".join(res), "fast" if time.time() - t0 < 8 else "slow")
 PY
 )
 if [ "$out" = "closed closed fast" ]; then pass auth_timeout_drops_idle_logins; else fail auth_timeout_drops_idle_logins "$out"; fi
+
+# ---- 700 connections that never log in do not lock a login out ---------------
+# (tests/clients/preauth_flood.py: silent, half a startup packet, SSLRequest
+# then nothing, a password request never answered; a 2 GB length word), then
+# a client that never reads its results: psql still logs in each time
+if x_start -D "$uw"; then
+	out=$(PGPASSWORD='Al1ce pw' timeout 120 python3 tests/clients/preauth_flood.py 127.0.0.1 "$xport" alice 2>&1)
+	if [ "$out" = "login:ok huge:08P01" ]; then pass "preauth_flood_login (700 sockets not logged in)"
+	else fail preauth_flood_login "$out"; fi
+	x_stop || fail preauth_flood_clean_exit "exit" "$tmp/x.err"
+fi
+out=$(timeout 120 python3 tests/clients/preauth_flood.py 127.0.0.1 "$port" tester unread 2>&1)
+if [ "$out" = "unread login:ok" ]; then pass unread_results_no_lockout; else fail unread_results_no_lockout "$out"; fi
 
 # ---- settings that change text output on the wire (FMT): extra_float_digits,
 # DateStyle, IntervalStyle in simple and extended (text) protocol, binary
