@@ -69,6 +69,10 @@
  *   4. Except when the commit's outcome is unknown (txn_commit fails with
  *      08006: the catalog connection broke, the swap may have landed):
  *      then every file written is kept and listed by txn_record_orphans.
+ *   5. A commit re-based on a newer head checks the written keys again
+ *      against what committed in between (keycheck.h, from txn_commit):
+ *      23505, or 40001 for ON CONFLICT (key_clash_retry: the statement
+ *      re-runs and decides against the new rows).
  *
  * WITH before MERGE: its CTEs are visible to the USING item and to
  * subqueries in ON and the WHEN clauses; WITH RECURSIVE is 42601, as in
@@ -1469,6 +1473,7 @@ merge_run(Merge *m, bool no_target)
 		ch.remove = remove;
 		ch.nremove = nremove;
 		ch.job_id = job;
+		ch.key_clash_retry = m->on_conflict;   /* decide again: keycheck.h */
 		if (txn_commit(m->s, m->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
 			floe_error keep = *ctx->err;
 			floe_error ignore;

@@ -19,7 +19,8 @@
  *
  * Invariants:
  *   1. Outside a block txn_table_load is table_load and txn_commit is
- *      table_commit (autocommit: one snapshot per statement and table).
+ *      table_commit (autocommit: one snapshot per statement and table),
+ *      with keycheck_rebase as its re-base check (PRIMARY KEY).
  *   2. Inside a block nothing reaches the catalog before COMMIT.  Per table
  *      touched the Txn keeps (TxnTable):
  *        base    the Table the block's change applies to: the first load in
@@ -41,10 +42,13 @@
  *      (catalog_swap_tables: all or nothing).  On 40001 (a head moved): back
  *      off (100 ms doubling, jitter, TXN_COMMIT_TRIES attempts), reload every
  *      head; a head whose history holds our job id means the previous
- *      attempt landed (an ambiguous failure: no duplicate); else re-stage on
- *      the new head: table_stage re-validates that every file removed is
- *      still live (40001 for the whole transaction otherwise), an append is
- *      always re-based.  SERIALIZABLE first checks that no table the block
+ *      attempt landed (an ambiguous failure: no duplicate); else check what
+ *      committed since the previous head (rebase_checks: no new delete of
+ *      a data file the change rewrites, table_rebase_check, 40001; no key
+ *      the change adds added meanwhile, keycheck_rebase, 23505 / 40001)
+ *      and re-stage on the new head: table_stage re-validates that every
+ *      file removed is still live (40001 for the whole transaction
+ *      otherwise), an append is always re-based.  SERIALIZABLE first checks that no table the block
  *      read has a new head (40001, read/write dependencies).
  *   4. Every file the block wrote is deleted when it is not part of what was
  *      published: staged metadata files always, at the end of the block;
@@ -93,6 +97,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "sql/keycheck.h"
 #include "sql/txn.h"
 #include "types/datetime.h"
 
@@ -119,6 +124,8 @@ typedef struct TxnTable {
 	char *lock_loc;           /* SELECT ... FOR UPDATE/SHARE read this
 				     metadata location: COMMIT needs it still
 				     to be the head (NULL: not locked) */
+	bool key_retry;           /* an ON CONFLICT wrote it: a key clash at
+				     COMMIT is 40001 (keycheck.h) */
 } TxnTable;
 
 typedef struct Savepoint {
@@ -781,6 +788,25 @@ check_reads(Session *s, Arena *a, floe_error *err)
 	return FLOE_OK;
 }
 
+/* Before nc is re-staged on its reloaded head: what committed since prev
+ * must not clash with it (rule 3): no delete reached a data file it
+ * rewrites (table_rebase_check), no key it adds was added
+ * (keycheck_rebase). */
+static int
+rebase_checks(FileIO *io, NetChange *nc, const Table *prev, Arena *a, floe_error *err)
+{
+	DataFile *all = ARENA_ARRAY(a, DataFile, nc->ch.nadd + nc->ch2.nadd + 1);
+
+	TRY(table_rebase_check(io, prev, nc->head, &nc->ch, a, err));
+
+	if (nc->ch.nadd)
+		memcpy(all, nc->ch.add, sizeof(DataFile) * (size_t)nc->ch.nadd);
+	if (nc->ch2.nadd)
+		memcpy(all + nc->ch.nadd, nc->ch2.add, sizeof(DataFile) * (size_t)nc->ch2.nadd);
+	return keycheck_rebase(io, prev, nc->head, all, nc->ch.nadd + nc->ch2.nadd,
+			       nc->e->key_retry, a, err);
+}
+
 /* Publish the block (rule 3).  On return the block is over either way. */
 static int
 commit_block(Session *s, floe_error *err)
@@ -821,11 +847,14 @@ commit_block(Session *s, floe_error *err)
 			if (check_reads(s, a, err) != FLOE_OK)
 				goto out;
 			for (i = 0; i < n; i++) {
+				Table *prev = nc[i].head;
 				if (table_load(eng->catalog, eng->io, nc[i].e->ns, nc[i].e->name, a,
 					       &nc[i].head, err) != FLOE_OK)
 					goto out;
 				nc[i].landed = job_landed(nc[i].head, t->job);
 				all_landed = all_landed && nc[i].landed;
+				if (!nc[i].landed && rebase_checks(eng->io, &nc[i], prev, a, err) != FLOE_OK)
+					goto out;
 			}
 			if (all_landed) {
 				rc = FLOE_OK;
@@ -953,6 +982,20 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 	return FLOE_OK;
 }
 
+/* An autocommit change's PRIMARY KEY re-check at each re-base. */
+typedef struct KeyHook {
+	FileIO *io;
+	const TableChange *ch;
+} KeyHook;
+
+static int
+key_hook(void *arg, const Table *from, const Table *to, Arena *a, floe_error *err)
+{
+	KeyHook *h = arg;
+	return keycheck_rebase(h->io, from, to, h->ch->add, h->ch->nadd, h->ch->key_clash_retry, a,
+			       err);
+}
+
 int
 txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out, floe_error *err)
 {
@@ -962,8 +1005,13 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 	char **written;
 	int nw, i;
 
-	if (!in_block(s) || t->passthrough)
-		return table_commit(s->engine->catalog, s->engine->io, base, ch, a, out, err);
+	if (!in_block(s) || t->passthrough) {
+		KeyHook h = { s->engine->io, ch };
+		TableChange c = *ch;
+		c.rebase_check = key_hook;
+		c.rebase_arg = &h;
+		return table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err);
+	}
 	if (t->read_only)
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot write to a table in a read-only transaction");
@@ -980,6 +1028,7 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 			e = add_table(t, base->ns, base->name);
 		e->base = x;
 	}
+	e->key_retry = e->key_retry || ch->key_clash_retry;
 	cur = e->staged ? e->staged : e->base;
 	TRY(table_stage(s->engine->io, cur, ch, t->arena, &staged, &written, &nw, err));
 	for (i = 0; i < nw; i++)

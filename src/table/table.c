@@ -32,7 +32,10 @@
  * DELETED, the others EXISTING, with explicit sequence numbers), the rest
  * carried forward; operation "delete" (only removals), "overwrite" (both)
  * or "append".  A re-base succeeds only while every file to remove is still
- * live; otherwise 40001 without further tries.  remove_all (TRUNCATE,
+ * live and got no new delete since the head the change was computed on
+ * (removed_files_unchanged: a rewrite would bring deleted rows back);
+ * otherwise 40001 without further tries.  TableChange.rebase_check, when
+ * set, runs too (the SQL layer's PRIMARY KEY re-check).  remove_all (TRUNCATE,
  * INSERT OVERWRITE) removes whatever is live in the head it commits on.
  *
  * Delete files in a commit (TableChange.add with content POSITION_DELETES
@@ -1001,6 +1004,8 @@ typedef struct CommitSpec {
 	bool remove_all;
 	const char *job_id;
 	const char *operation;     /* NULL: derived */
+	int (*rebase_check)(void *, const Table *, const Table *, Arena *, floe_error *);
+	void *rebase_arg;
 } CommitSpec;
 
 static int
@@ -1699,6 +1704,88 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	return FLOE_OK;
 }
 
+static void normalize(const TableChange *ch, Arena *a, CommitSpec *cs);
+
+/* The same delete file (a deletion vector: also its data file and offset)? */
+static bool
+same_delete(const DataFile *x, const DataFile *y)
+{
+	return strcmp(x->file_path, y->file_path) == 0 &&
+	       !strcmp(x->referenced_data_file ? x->referenced_data_file : "",
+		       y->referenced_data_file ? y->referenced_data_file : "") &&
+	       x->has_content_offset == y->has_content_offset &&
+	       (!x->has_content_offset || x->content_offset == y->content_offset);
+}
+
+static int
+cmp_file_path(const void *x, const void *y)
+{
+	return strcmp((*(const DataFile *const *)x)->file_path,
+		      (*(const DataFile *const *)y)->file_path);
+}
+
+/*
+ * A re-base from head `from` to head `to` of a change that removes data
+ * files (copy-on-write: their rows are written again without the deleted
+ * or updated ones) is only right while no delete reached a removed file in
+ * between: the rewrite would bring those rows back.  40001 when `to`
+ * attaches a delete to a removed file that `from` did not.  (A removed
+ * file gone from `to` is stage_attempt's 40001.)
+ */
+static int
+removed_files_unchanged(FileIO *io, const Table *from, const Table *to, const CommitSpec *cs,
+			Arena *a, floe_error *err)
+{
+	DataFile *ff, *tf, **sorted;
+	int nf, nt, i, j, k;
+
+	if (cs->remove_all || cs->nremove == 0 ||
+	    strcmp(from->metadata_location, to->metadata_location) == 0)
+		return FLOE_OK;
+	TRY(table_scan_files(io, from, -1, a, &ff, &nf, err));
+	TRY(table_scan_files(io, to, -1, a, &tf, &nt, err));
+	sorted = ARENA_ARRAY(a, DataFile *, nt + 1);
+	for (i = 0; i < nt; i++)
+		sorted[i] = &tf[i];
+	qsort(sorted, (size_t)nt, sizeof(DataFile *), cmp_file_path);
+	for (i = 0; i < nf; i++) {
+		DataFile key, *kp = &key, **hit;
+		const DataFile *g;
+		if (!removing(cs, ff[i].file_path))
+			continue;
+		key.file_path = ff[i].file_path;
+		hit = nt > 0 ? bsearch(&kp, sorted, (size_t)nt, sizeof(DataFile *), cmp_file_path)
+			     : NULL;
+		if (!hit)
+			continue;
+		g = *hit;
+		for (j = 0; j < g->ndeletes; j++) {
+			for (k = 0; k < ff[i].ndeletes && !same_delete(g->deletes[j], ff[i].deletes[k]);
+			     k++)
+				;
+			if (k == ff[i].ndeletes) {
+				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					    "could not serialize access due to concurrent delete");
+				floe_error_detail(err, "Rows of data file \"%s\" that this commit "
+						  "rewrites were deleted by a concurrent transaction.",
+						  ff[i].file_path);
+				return floe_error_hint(err, "The transaction might succeed if retried.");
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+int
+table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
+		   Arena *a, floe_error *err)
+{
+	CommitSpec cs;
+
+	normalize(ch, a, &cs);
+	return removed_files_unchanged(io, from, to, &cs, a, err);
+}
+
 /* The retry loop shared by every data commit. */
 static int
 commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *a, Table **out,
@@ -1717,7 +1804,12 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			uint8_t j;
 			random_bytes(&j, 1);
 			usleep((useconds_t)(5000u << (attempt - 1)) + j * 20u);
+			Table *prev = head;
 			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
+				break;
+			if ((rc = removed_files_unchanged(io, prev, head, cs, tmp, err)) != FLOE_OK ||
+			    (cs->rebase_check &&
+			     (rc = cs->rebase_check(cs->rebase_arg, prev, head, tmp, err)) != FLOE_OK))
 				break;
 		}
 		rc = stage_attempt(io, head, cs, attempt, tmp, &w, &loc, &json, err);
@@ -1752,6 +1844,8 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->remove_all = ch->remove_all;
 	cs->job_id = ch->job_id;
 	cs->operation = ch->operation;
+	cs->rebase_check = ch->rebase_check;
+	cs->rebase_arg = ch->rebase_arg;
 	if (!ch->remove_all && ch->nremove > 0) {
 		cs->remove = ARENA_ARRAY(a, const char *, ch->nremove);
 		memcpy(cs->remove, ch->remove, sizeof(char *) * (size_t)ch->nremove);

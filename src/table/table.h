@@ -28,6 +28,7 @@
  *   table_drop(cat, io, ns, name, purge, err)
  *   table_commit(cat, io, base, change, a, &t, err)           one snapshot, retried
  *   table_stage(io, head, change, a, &staged, &written, &n, err)  all but the swap
+ *   table_rebase_check(io, from, to, change, a, err)          before re-staging on a new head
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
  *   table_commit_replace(cat, io, base, paths, n, all, add, nadd, job, a, &t, err)
  *                                                             DELETE/UPDATE/TRUNCATE (copy-on-write)
@@ -98,6 +99,16 @@ typedef struct TableChange {
 	const char *job_id;           /* "floe.job-id" in the snapshot summary; may be NULL */
 	const char *operation;        /* snapshot operation ("replace": compaction);
 					 NULL: derived from what is added/removed */
+	/* Called before a re-based attempt (table_commit's retry) stages on a
+	 * new head: from = the head the change was last checked on, to = the
+	 * new one.  Non-OK ends the commit with its error (the SQL layer's
+	 * PRIMARY KEY re-check, keycheck.h).  NULL: none. */
+	int (*rebase_check)(void *arg, const Table *from, const Table *to, Arena *a,
+			    floe_error *err);
+	void *rebase_arg;
+	/* a key clash found at re-base is 40001, not 23505 (ON CONFLICT: the
+	 * statement must decide again); read by the SQL layer */
+	bool key_clash_retry;
 } TableChange;
 
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the
@@ -115,6 +126,13 @@ int table_commit(Catalog *cat, FileIO *io, Table *base, const TableChange *ch, A
  * stage, then swap every table they changed at once. */
 int table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, Table **staged,
 		char ***written, int *nwritten, floe_error *err);
+
+/* What a re-base of ch from head `from` onto head `to` needs besides
+ * table_stage's checks (table_commit does it on each retry; a transaction
+ * calls it before re-staging): 40001 when a data file ch removes got a
+ * delete in between (its rewrite would bring the deleted rows back). */
+int table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
+		       Arena *a, floe_error *err);
 
 /* One "append" commit of n data files (n == 0: no commit, *out = base).
  * Re-based on the new head and retried on a concurrent commit. */

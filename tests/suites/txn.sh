@@ -9,7 +9,8 @@
 #     PostgreSQL 15's (command tags, warnings, 25P02, savepoints)
 #   - build-san/tests/unit/catalog/test_catalog_pg against the throwaway
 #     PostgreSQL 15 (FLOE_TEST_PG)
-#   - tests/txn/concurrency.py lost_update / append_storm / bank with TWO
+#   - tests/txn/concurrency.py lost_update / append_storm / bank /
+#     unique_keys (PRIMARY KEY writers: one node, then both) with TWO
 #     `floe serve` processes sharing one warehouse folder and one
 #     PostgreSQL catalog (<warehouse>/catalog-uri); each table is then
 #     checked with ../shared/tools/interop/bin/iceberg-validate
@@ -189,7 +190,7 @@ for tbl in "$tmp/crashpg/wh"/public/*/; do
 done
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
-for t in lost_update append_storm bank; do
+for t in lost_update append_storm bank unique_keys; do
 	psql -X -q "$pgci" -c "CREATE DATABASE txn_$t" >/dev/null 2>&1
 	wh="$tmp/wh_$t"
 	mkdir -p "$wh"

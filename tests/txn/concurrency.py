@@ -17,6 +17,13 @@ really race on the catalog's compare-and-swap).  Tests:
                 ledger INSERT), retried on 40001: the total is unchanged,
                 every committed transfer is in the ledger exactly once, and
                 every balance equals 100 + ledger in - ledger out.
+  unique_keys   a PRIMARY KEY table, keys drawn from a small range by
+                clients that INSERT (autocommit and in blocks), INSERT ...
+                ON CONFLICT DO NOTHING, MERGE ... WHEN NOT MATCHED INSERT
+                and UPDATE a key: no key ever twice, every acknowledged
+                row present once, only 23505 / 40001 refused (never 23505
+                for ON CONFLICT).  Run on the first server alone, then on
+                all of them.
 
 Prints "ok NAME ..." / "not ok NAME: why" and the retry count; exit 1 on
 failure.  The caller validates the tables with iceberg-validate.
@@ -175,10 +182,85 @@ def bank(cis):
     admin.close()
 
 
+UNIQUE_OPS = ("insert", "block_insert", "on_conflict", "block_on_conflict", "merge",
+              "block_update_key")
+
+
+def unique_keys_on(cis, table, nclients, nops):
+    admin = psycopg.connect(cis[0], autocommit=True)
+    admin.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % table)
+    acked = {}               # tag -> the op that put it there
+    errs = []
+    lock = threading.Lock()
+
+    def client(i):
+        rnd = random.Random(1000 + i)
+        auto = psycopg.connect(cis[i % len(cis)], autocommit=True)
+        blk = psycopg.connect(cis[i % len(cis)])
+        for n in range(nops):
+            op = UNIQUE_OPS[(i + n) % len(UNIQUE_OPS)]
+            key = rnd.randrange(24)
+            tag = "c%d-%d" % (i, n)
+            conn = blk if op.startswith("block") else auto
+            try:
+                if op in ("insert", "block_insert"):
+                    cur = conn.execute("INSERT INTO %s VALUES (%d, '%s')" % (table, key, tag))
+                elif op in ("on_conflict", "block_on_conflict"):
+                    cur = conn.execute("INSERT INTO %s VALUES (%d, '%s') ON CONFLICT DO NOTHING"
+                                       % (table, key, tag))
+                elif op == "merge":
+                    cur = conn.execute("MERGE INTO %s t USING (VALUES (%d, '%s')) s(id, v) "
+                                       "ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"
+                                       % (table, key, tag))
+                else:
+                    cur = conn.execute("UPDATE %s SET id = %d WHERE id = %d"
+                                       % (table, key, rnd.randrange(24)))
+                rows = cur.rowcount
+                if op.startswith("block"):
+                    time.sleep(rnd.uniform(0.0, 0.02))    # let the others commit meanwhile
+                    conn.commit()
+                with lock:
+                    if op != "block_update_key" and rows == 1:
+                        acked[tag] = op
+            except psycopg.Error as e:
+                if op.startswith("block"):
+                    conn.rollback()
+                with lock:
+                    errs.append((op, e.sqlstate, str(e).splitlines()[0]))
+        auto.close()
+        blk.close()
+
+    run_threads(nclients, client)
+    rows = admin.execute("SELECT id, v FROM %s" % table).fetchall()
+    ids = {}
+    for k, v in rows:
+        ids.setdefault(k, []).append(v)
+    dups = {k: v for k, v in ids.items() if len(v) > 1}
+    tags = [v for _, v in rows]
+    missing = [t for t in acked if t not in tags]
+    unacked = [t for t in tags if t not in acked]
+    check(not dups, "unique_keys %s: no key twice, rows=%d acknowledged=%d refused=%d"
+          % (table, len(rows), len(acked), len(errs)), "duplicates %s" % list(dups.items())[:5])
+    check(not missing and not unacked and len(set(tags)) == len(tags),
+          "%s_acknowledged_rows_once" % table,
+          "missing %s unacknowledged %s" % (missing[:5], unacked[:5]))
+    bad = [e for e in errs if e[1] not in ("23505", "40001") or
+           (e[1] == "23505" and "on_conflict" in e[0])]
+    check(not bad, "%s_refusals_are_23505_or_40001" % table, bad[:5])
+    check(len(acked) >= 8, "%s_progress" % table, len(acked))
+    admin.close()
+
+
+def unique_keys(cis):
+    unique_keys_on(cis[:1], "uk_one_node", 6, 12)
+    unique_keys_on(cis, "uk_all_nodes", 8, 12)
+
+
 def main():
     test, cis = sys.argv[1], sys.argv[2:]
     t0 = time.time()
-    {"lost_update": lost_update, "append_storm": append_storm, "bank": bank}[test](cis)
+    {"lost_update": lost_update, "append_storm": append_storm, "bank": bank,
+     "unique_keys": unique_keys}[test](cis)
     print("# %s: %.1f s" % (test, time.time() - t0))
     sys.exit(1 if failures else 0)
 

@@ -20,7 +20,12 @@ This checks, on floe:
   - isolation between two connections (statements interleaved):
     READ COMMITTED sees other commits, REPEATABLE READ does not,
     SERIALIZABLE write skew -> 40001 at COMMIT; two blocks that UPDATE the
-    same rows -> the second COMMIT 40001; two appending blocks both commit.
+    same rows -> the second COMMIT 40001; two appending blocks both commit;
+  - PRIMARY KEY across blocks (key_checks): a key two blocks (or a block and
+    an autocommit statement) insert, a key UPDATE, MERGE, ON CONFLICT and
+    a merge-on-read UPDATE of one row by two blocks: the later COMMIT is
+    refused (23505 / 40001) and no key is stored twice; a copy-on-write
+    rewrite re-based over a concurrent delete of its file's rows -> 40001.
 With --pg, the status/visibility/isolation checks that PostgreSQL shares
 are also run against PostgreSQL 15, so the expectations are proven there.
 Prints "ok NAME" / "not ok NAME: why"; exit 1 if anything failed.
@@ -321,12 +326,106 @@ def floe_checks(ci, wh):
     b.close()
 
 
+def refused(conn, sqlstate):
+    """conn.commit() fails with sqlstate (the block is then over)."""
+    try:
+        conn.commit()
+        return "committed"
+    except psycopg.Error as e:
+        return True if e.sqlstate == sqlstate else "%s %s" % (e.sqlstate, e)
+
+
+def key_checks(ci):
+    """PRIMARY KEY uniqueness across concurrent blocks (floe: checked at
+    COMMIT when it is re-based on what committed since its snapshot)."""
+    a = psycopg.connect(ci)
+    c = psycopg.connect(ci)
+    b = psycopg.connect(ci, autocommit=True)
+    b.execute("CREATE TABLE kp (id int PRIMARY KEY, v text)")
+    b.execute("INSERT INTO kp VALUES (1, 'one'), (2, 'two')")
+
+    def rows():
+        return b.execute("SELECT id, v FROM kp ORDER BY id, v").fetchall()
+
+    # two blocks insert one key: the second COMMIT is 23505
+    a.execute("INSERT INTO kp VALUES (20, 'a')")
+    c.execute("INSERT INTO kp VALUES (20, 'c')")
+    a.commit()
+    r = refused(c, "23505")
+    check(r is True, "pk_two_blocks_second_23505", r)
+    check(rows() == [(1, 'one'), (2, 'two'), (20, 'a')], "pk_two_blocks_one_row", rows())
+
+    # a block against an autocommit INSERT of the same key
+    a.execute("INSERT INTO kp VALUES (21, 'a'), (22, 'a')")
+    b.execute("INSERT INTO kp VALUES (22, 'b')")
+    r = refused(a, "23505")
+    check(r is True, "pk_block_vs_autocommit_23505", r)
+    # different keys: both commit
+    a.execute("INSERT INTO kp VALUES (23, 'a')")
+    c.execute("INSERT INTO kp VALUES (24, 'c')")
+    a.commit()
+    c.commit()
+    check(rows()[-3:] == [(22, 'b'), (23, 'a'), (24, 'c')], "pk_different_keys_both_commit",
+          rows())
+
+    # UPDATE of a key to one another block inserted
+    a.execute("UPDATE kp SET id = 30 WHERE id = 1")
+    c.execute("INSERT INTO kp VALUES (30, 'c')")
+    c.commit()
+    r = refused(a, "23505")
+    check(r is True, "pk_update_key_vs_insert_23505", r)
+    # ON CONFLICT DO NOTHING in a block: 40001 (it must decide again)
+    a.execute("INSERT INTO kp VALUES (31, 'a') ON CONFLICT DO NOTHING")
+    c.execute("INSERT INTO kp VALUES (31, 'c')")
+    c.commit()
+    r = refused(a, "40001")
+    check(r is True, "pk_on_conflict_block_40001", r)
+    # MERGE inserting a key
+    a.execute("MERGE INTO kp t USING (VALUES (32, 'a')) s(id, v) ON t.id = s.id "
+              "WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)")
+    c.execute("INSERT INTO kp VALUES (32, 'c')")
+    c.commit()
+    r = refused(a, "23505")
+    check(r is True, "pk_merge_block_23505", r)
+    ids = [r[0] for r in rows()]
+    check(len(ids) == len(set(ids)), "pk_no_duplicates", rows())
+
+    # merge-on-read: two blocks UPDATE the same row (v2 position deletes:
+    # each deletes the old row and writes it again) -> 40001, one row
+    b.execute("CREATE TABLE km (id int PRIMARY KEY, v text) WITH ('write.update.mode' = "
+              "'merge-on-read', 'write.delete.mode' = 'merge-on-read')")
+    b.execute("INSERT INTO km VALUES (1, 'x'), (2, 'x'), (3, 'x')")
+    a.execute("UPDATE km SET v = 'a' WHERE id = 1")
+    c.execute("UPDATE km SET v = 'c' WHERE id = 1")
+    a.commit()
+    r = refused(c, "40001")
+    check(r is True, "pk_mor_same_row_40001", r)
+    got = b.execute("SELECT id, v FROM km ORDER BY id").fetchall()
+    check(got == [(1, 'a'), (2, 'x'), (3, 'x')], "pk_mor_same_row_once", got)
+
+    # (any table) a copy-on-write rewrite of a file that another commit
+    # deleted rows of (merge-on-read) must not bring those rows back: 40001
+    b.execute("CREATE TABLE kd (id int, v text) WITH ('write.update.mode' = "
+              "'copy-on-write', 'write.delete.mode' = 'merge-on-read')")
+    b.execute("INSERT INTO kd VALUES (1, 'x'), (2, 'x'), (3, 'x')")
+    a.execute("UPDATE kd SET v = 'a' WHERE id = 1")
+    b.execute("DELETE FROM kd WHERE id = 2")
+    r = refused(a, "40001")
+    check(r is True, "cow_rewrite_after_delete_40001", r)
+    got = b.execute("SELECT id, v FROM kd ORDER BY id").fetchall()
+    check(got == [(1, 'x'), (3, 'x')], "cow_rewrite_keeps_delete", got)
+    a.close()
+    c.close()
+    b.close()
+
+
 def main():
     ci, wh = sys.argv[1], sys.argv[2]
     shared_checks(ci, "")
     if "--pg" in sys.argv:
         shared_checks(sys.argv[sys.argv.index("--pg") + 1], "postgres:")
     floe_checks(ci, wh)
+    key_checks(ci)
     sys.exit(1 if failures else 0)
 
 
