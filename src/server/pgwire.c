@@ -73,10 +73,12 @@
  *      every one carries a valid SQLSTATE (five of [0-9A-Z]): the error of
  *      a backend call is cleared before the call, so one returned unfilled
  *      is seen as such; an invalid code goes out as XX000 (debug builds
- *      abort).  Text from the client (simple query, Parse, text and
- *      binary text parameters) is checked as UTF-8 without NUL first:
- *      22021, as PostgreSQL's pg_verify_mbstr; a Bind parameter's error
- *      carries PostgreSQL's CONTEXT "unnamed portal parameter $n".
+ *      abort).  Text from the client (simple query, Parse, statement
+ *      and portal names, text and binary text parameters, CopyFail's
+ *      message) is checked as UTF-8 without NUL before it is used or
+ *      echoed in an error: 22021, as PostgreSQL's pg_client_to_server; a
+ *      Bind parameter's error carries PostgreSQL's CONTEXT "unnamed
+ *      portal parameter $n".
  *
  * COPY: the engine's sink callbacks send CopyOutResponse / CopyData /
  * CopyDone for COPY TO STDOUT, and CopyInResponse for COPY FROM STDIN, then
@@ -359,6 +361,13 @@ fatal(PgConn *c, const char *sqlstate, const char *msg)
 	send_error(c, &e, "FATAL");
 	c->state = PG_CLOSED;
 	return FLOE_ERR;
+}
+
+/* Text from the client is valid UTF-8 (22021), as pg_client_to_server. */
+static int
+check_utf8(const char *s, floe_error *err)
+{
+	return text_validate_utf8(s, strlen(s), err);
 }
 
 /* ---- type descriptions ------------------------------------------------- */
@@ -1103,8 +1112,12 @@ sink_copy_in_read(void *ctx, char *buf, size_t cap, size_t *len, floe_error *err
 			return FLOE_OK;
 		case 'f': {
 			PgReader r;
+			const char *why;
 			pgreader_init(&r, p + 5, mlen - 5);
-			floe_errorf(err, ERRCODE_QUERY_CANCELED, "COPY from stdin failed: %s", pgreader_cstr(&r));
+			why = pgreader_cstr(&r);
+			/* the client's text is echoed: UTF-8 first (invariant 7) */
+			if (check_utf8(why, err) == FLOE_OK)
+				floe_errorf(err, ERRCODE_QUERY_CANCELED, "COPY from stdin failed: %s", why);
 			if (from_cin)
 				pgbuf_consume(&c->cin, mlen);
 			c->copy_done = true;
@@ -1384,12 +1397,6 @@ bad_format(PgConn *c, bool extended)
 }
 
 static int
-check_utf8(const char *s, floe_error *err)
-{
-	return text_validate_utf8(s, strlen(s), err);
-}
-
-static int
 simple_query(PgConn *c, PgReader *r)
 {
 	const char *sql = pgreader_cstr(r);
@@ -1493,6 +1500,8 @@ bind_msg(PgConn *c, PgReader *r)
 	nfmt = pgreader_int16(r);
 	if (r->bad || nfmt < 0 || pgreader_left(r) < (size_t)nfmt * 2)
 		return bad_format(c, true);
+	if (check_utf8(pname, &err) != FLOE_OK || check_utf8(sname, &err) != FLOE_OK)
+		return ext_error(c, &err);
 	if (!(s = find_stmt(c, sname))) {
 		if (sname[0])
 			floe_errorf(&err, SQLSTATE_INVALID_SQL_STATEMENT_NAME,
@@ -1632,6 +1641,8 @@ describe_msg(PgConn *c, PgReader *r)
 
 	if (r->bad || pgreader_left(r))
 		return bad_format(c, true);
+	if (check_utf8(name, &err) != FLOE_OK)
+		return ext_error(c, &err);
 	if (kind == 'S') {
 		PgStmt *s = find_stmt(c, name);
 		size_t m;
@@ -1683,6 +1694,8 @@ execute_msg(PgConn *c, PgReader *r)
 
 	if (r->bad || pgreader_left(r))
 		return bad_format(c, true);
+	if (check_utf8(name, &err) != FLOE_OK)
+		return ext_error(c, &err);
 	if (!(p = find_portal(c, name))) {
 		floe_errorf(&err, SQLSTATE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
 		return ext_error(c, &err);
@@ -1758,6 +1771,8 @@ close_msg(PgConn *c, PgReader *r)
 
 	if (r->bad || pgreader_left(r))
 		return bad_format(c, true);
+	if (check_utf8(name, &err) != FLOE_OK)
+		return ext_error(c, &err);
 	if (kind == 'S') {
 		PgStmt *s = find_stmt(c, name);
 		if (s)

@@ -272,6 +272,28 @@ def test_proto(host, port):
                 "M": 'invalid byte sequence for encoding "UTF8": ' + shown}
         check(types(msgs) == "EZ" and f == want, "bind_param_22021_" + shown.replace(" ", "_"),
               "%s %r" % (types(msgs), f))
+    # CopyFail's text is echoed in the error: UTF-8 checked first
+    c.msg(b"Q", cstr("DROP TABLE IF EXISTS wire_cf; CREATE TABLE wire_cf (a int)"))
+    c.until()
+    c.msg(b"Q", cstr("COPY wire_cf FROM STDIN"))
+    t, _ = c.read()
+    c.msg(b"f", b"bad \xff\0")
+    msgs = c.until()
+    f = fields(msgs[0][1]) if msgs else {}
+    check(t == b"G" and types(msgs) == "EZ" and f.get("C") == "22021", "copy_fail_text_22021",
+          "%s %s %r" % (t, types(msgs), f))
+    c.msg(b"Q", cstr("DROP TABLE wire_cf"))
+    c.until()
+    # statement and portal names are client text too: never echoed unchecked
+    for t, body, name in ((b"D", b"S\xff\0", "describe"), (b"C", b"P\xc3\0", "close"),
+                          (b"E", b"\xe2\x28\0\0\0\0\0", "execute"),
+                          (b"B", b"\0\xff\0\0\0\0\0\0\0", "bind_stmt")):
+        c.send(t + struct.pack("!I", len(body) + 4) + body)
+        c.msg(b"S")
+        msgs = c.until()
+        f = fields(msgs[0][1])
+        check(types(msgs) == "EZ" and f.get("C") == "22021" and f.get("M", "").startswith(
+            "invalid byte sequence for encoding"), "name_22021_" + name, "%s %r" % (types(msgs), f))
     # Flush sends pending output without Sync
     c.msg(b"P", parse("", "SELECT 1"))
     c.msg(b"H")
