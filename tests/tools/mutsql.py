@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""mutsql: a mutation fuzzer for SQL statements — no statement may crash floe.
+
+It takes every SQL statement of the tests/sql/**/*.test files, applies random
+token-level mutations (a token replaced by NULL, '', 0, a huge number, a set
+operator, a keyword, a parenthesis; a token dropped; a span repeated), and runs
+the mutants through the floe shell (ON_ERROR_STOP=0) in batches over a small
+seeded schema.  Any statement may fail with an error; none may crash the
+process, trip the sanitizers or hang (statement_timeout is 3 s, so a
+statement that runs long must be stopped by it: a batch that outlives its
+timeout is a hang).  A failing batch is bisected down to the
+one statement (plus the batch's CREATE statements before it) that reproduces.
+
+Usage: mutsql.py FLOE_BIN SEED COUNT [--batch N] [--timeout S]
+Prints "PASS mutsql: seed S, N statements" or "FAIL mutsql: ..." with the
+reproducer, and exits 1 on failure.
+"""
+import glob
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "../.."))
+SHARED = os.path.abspath(os.path.join(ROOT, "../shared"))
+
+SETUP = """
+SET statement_timeout = '3s';
+CREATE TABLE t (a int, b text, c numeric(10,2), d date, e bigint, f double precision, g boolean);
+INSERT INTO t VALUES (1, 'x', 1.50, '2024-01-02', 10, 0.5, true), (2, NULL, NULL, NULL, NULL, NULL, NULL),
+  (NULL, '', -3.25, '1999-12-31', -1, 'NaN', false), (4, 'yy', 0, '2024-02-29', 9223372036854775807, -0.0, true);
+CREATE TABLE u (a int, b text);
+INSERT INTO u VALUES (1, 'x'), (1, 'x'), (3, NULL);
+CREATE TABLE e0 (a int);
+"""
+
+REPLACEMENTS = [
+    "NULL", "''", "0", "-1", "2147483648", "-9223372036854775808", "1e308", "'NaN'", "(SELECT)",
+    "(SELECT NULL)", "ARRAY[]::int[]", "ARRAY[NULL]", "UNION", "UNION ALL", "INTERSECT", "EXCEPT",
+    "ALL", "DISTINCT", "LIMIT", "OFFSET", "GROUP BY", "ORDER BY", "HAVING", "WHERE", "(", ")", ",",
+    "*", "t", "u", "e0", "a", "b", "NOT", "AND", "OR", "IS NULL", "CASE WHEN", "END", "::text",
+    "::int", "::numeric", "::date", "ROW()", "LATERAL", "VALUES (1)", "SELECT", "FROM", "JOIN",
+    "ON true", "USING (a)", "NATURAL", "generate_series(1, 3)", "unnest(ARRAY[1, NULL])", "over ()",
+    "filter (where false)", "WITH RECURSIVE", "RETURNING *", "DEFAULT", "$1", "ROLLUP (a)",
+]
+
+TOKEN = re.compile(r"\s+|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[A-Za-z_][A-Za-z0-9_$]*|\d+(?:\.\d+)?|::|<>|<=|>=|!=|\|\||.", re.S)
+
+
+def statements():
+    out = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests/sql/**/*.test"), recursive=True)):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for rec in re.split(r"\n\s*\n", text):
+            lines = [l for l in rec.split("\n") if not l.startswith("#")]
+            if not lines or not (lines[0].startswith("statement") or lines[0].startswith("query")):
+                continue
+            body = lines[1:]
+            if "----" in body:
+                body = body[:body.index("----")]
+            sql = "\n".join(body).strip()
+            if not sql or re.search(r"(?i)\bcopy\b|__TEST_DIR__|__WAREHOUSE__|pg_sleep|\bloop\b", sql):
+                continue
+            out.append(sql.replace("__SHARED__", SHARED))
+    return out
+
+
+LITERALS = ["NULL", "''", "0", "-1", "2147483648", "-9223372036854775808", "1e308", "'NaN'",
+            "(SELECT NULL)", "(SELECT 1 WHERE false)", "ARRAY[NULL]", "'infinity'", "-0.0",
+            "99999999999999999999999999999999999999", "''::text", "NULL::int"]
+SWAPS = [
+    ["UNION", "INTERSECT", "EXCEPT"],
+    ["ASC", "DESC"],
+    ["LEFT", "RIGHT", "FULL", "INNER", "CROSS"],
+    ["count", "sum", "min", "max", "avg", "array_agg", "bool_and", "stddev"],
+    ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist"],
+    ["EXISTS", "NOT EXISTS"],
+    ["IN", "NOT IN"],
+    ["ANY", "ALL", "SOME"],
+    ["true", "false", "NULL"],
+    ["LIMIT", "OFFSET"],
+    ["MATERIALIZED", "NOT MATERIALIZED"],
+]
+SWAP_OF = {w.lower(): grp for grp in SWAPS for w in grp}
+
+
+SELECT_LIST = re.compile(r"(?is)^(\s*select\s+)(?:distinct\s+)?(.*?)(\s+from\s)")
+
+
+def shape(rng, sql, base):
+    """Statement-level mutations: zero-column select lists, set operations
+    between unrelated queries, empty and NULL-only inputs."""
+    k = rng.random()
+    if k < 0.3 and SELECT_LIST.match(sql):
+        return SELECT_LIST.sub(lambda m: m.group(1) + m.group(3), sql, count=1)
+    if k < 0.6:
+        other = rng.choice(base)
+        if not re.match(r"(?is)\s*(select|values|with|\()", other):
+            other = "SELECT"
+        op = rng.choice(["UNION", "UNION ALL", "INTERSECT", "INTERSECT ALL", "EXCEPT", "EXCEPT ALL"])
+        if not re.match(r"(?is)\s*(select|values|with|\()", sql):
+            sql = "SELECT"
+        return "(%s) %s (%s)" % (sql, op, other)
+    if k < 0.8:
+        op = rng.choice(["UNION", "INTERSECT", "EXCEPT", "UNION ALL", "INTERSECT ALL", "EXCEPT ALL"])
+        side = rng.choice(["SELECT", "SELECT FROM e0", "SELECT FROM t", "SELECT WHERE false",
+                           "SELECT FROM t WHERE a IS NULL", "(SELECT) LIMIT 0"])
+        return "%s %s %s" % (side, op, rng.choice(["SELECT", "SELECT FROM u", side]))
+    return "SELECT * FROM (%s) AS z1 WHERE %s" % (
+        rng.choice(["SELECT NULL AS n", "SELECT NULL AS n FROM e0", "VALUES (NULL), (NULL)",
+                    "SELECT NULL::int AS n UNION ALL SELECT NULL", "SELECT FROM t"]),
+        rng.choice(["true", "n IS NULL", "NULL", "false"]))
+
+
+def mutate(rng, sql, base=None):
+    if base is not None and rng.random() < 0.15:
+        return shape(rng, sql, base)
+    toks = [m.group(0) for m in TOKEN.finditer(sql)]
+    idx = [i for i, t in enumerate(toks) if not t.isspace()]
+    if not idx:
+        return sql
+    for _ in range(rng.randint(1, 3)):
+        i = rng.choice(idx)
+        t = toks[i]
+        k = rng.random()
+        if k < 0.85 and (t[0].isdigit() or t[0] == "'"):
+            toks[i] = " " + rng.choice(LITERALS) + " "
+        elif k < 0.85 and t.lower() in SWAP_OF:
+            toks[i] = rng.choice(SWAP_OF[t.lower()])
+        elif k < 0.85 and t.lower() in ("from", "join") and i + 2 < len(toks):
+            toks[i] = t + " " + rng.choice(["e0 AS z0,", "(SELECT) AS z0,", "(SELECT NULL AS n) AS z0,",
+                                            "(VALUES (NULL)) AS z0(n),", "(SELECT * FROM e0) AS z0,"])
+        elif k < 0.85 and t.lower() == "select":
+            toks[i] = t + " " + rng.choice(["DISTINCT", "NULL,", "NULL::int AS n0,", "*,"])
+        elif k < 0.85 and t.lower() in ("where", "having", "on", "when"):
+            toks[i] = t + " " + rng.choice(["NULL AND", "NOT", "false OR", "(SELECT true) AND"])
+        elif k < 0.93:
+            toks[i] = " " + rng.choice(REPLACEMENTS) + " "
+        elif k < 0.97:
+            toks[i] = " "
+        else:
+            j = min(len(toks), i + rng.randint(1, 8))
+            toks[i:i] = toks[i:j]
+            idx = [w for w, x in enumerate(toks) if not x.isspace()]
+    return "".join(toks)
+
+
+def run_batch(floe, stmts, timeout):
+    """Returns None if the batch ran cleanly, else a reason."""
+    wh = tempfile.mkdtemp(prefix="floe-mutsql.")
+    try:
+        script = SETUP + "\n" + "\n".join(s.rstrip().rstrip(";") + ";" for s in stmts) + "\n"
+        try:
+            p = subprocess.run([floe, "-D", wh, "-v", "ON_ERROR_STOP=0", "-q"], input=script,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               errors="replace", timeout=timeout, cwd=wh)
+        except subprocess.TimeoutExpired:
+            return "hang (no exit within %d s)" % timeout
+        err = p.stderr
+        if p.returncode < 0:
+            return "killed by signal %d" % -p.returncode
+        for marker in ("AddressSanitizer", "runtime error:", "LeakSanitizer", "Assertion", "SUMMARY:"):
+            if marker in err:
+                at = err.index(marker)
+                return "sanitizer: " + err[max(0, at - 200):at + 400].replace("\n", " | ")
+        if p.returncode not in (0, 1, 3):
+            return "exit status %d" % p.returncode
+        return None
+    finally:
+        shutil.rmtree(wh, ignore_errors=True)
+
+
+def bisect(floe, stmts, timeout):
+    """The shortest tail of stmts ending at the first statement that fails
+    (keeping earlier CREATEs, which later statements may need)."""
+    lo, hi = 0, len(stmts)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if run_batch(floe, stmts[:mid], timeout):
+            hi = mid
+        else:
+            lo = mid
+    culprit = stmts[hi - 1]
+    ctx = [s for s in stmts[:hi - 1] if re.match(r"(?is)\s*(create|insert)\b", s)]
+    if run_batch(floe, [culprit], timeout):
+        return [culprit]
+    return ctx + [culprit]
+
+
+def main():
+    args = sys.argv[1:]
+    batch, timeout = 200, 120
+    if "--batch" in args:
+        i = args.index("--batch")
+        batch = int(args[i + 1])
+        del args[i:i + 2]
+    if "--timeout" in args:
+        i = args.index("--timeout")
+        timeout = int(args[i + 1])
+        del args[i:i + 2]
+    floe, seed, count = os.path.abspath(args[0]), int(args[1]), int(args[2])
+    rng = random.Random(seed)
+    base = statements()
+    mutants = [mutate(rng, rng.choice(base), base) for _ in range(count)]
+    for k in range(0, len(mutants), batch):
+        chunk = mutants[k:k + batch]
+        why = run_batch(floe, chunk, timeout)
+        if why:
+            repro = bisect(floe, chunk, timeout)
+            print("FAIL mutsql: seed %d: %s" % (seed, why))
+            print("    reproducer (%d statements):" % len(repro))
+            for s in repro[-5:]:
+                print("      " + s.replace("\n", " ")[:400] + ";")
+            sys.exit(1)
+    print("PASS mutsql: seed %d, %d statements" % (seed, count))
+
+
+if __name__ == "__main__":
+    main()
