@@ -52,6 +52,9 @@ typedef struct ExecCtx {
 	/* threads a parallel plan may run at once (the leader plus
 	 * max_parallel_workers_per_gather workers; parallel.c); 1 = serial */
 	int threads;
+	/* sql/acl.c: the statement's privilege state and the list of the
+	 * relations its binder resolved (acl_note_rel); NULL until the first */
+	struct AclStmt *acl;
 } ExecCtx;
 
 /* spill.c: the byte limit of a work_mem setting value (NULL: the default) */

@@ -33,17 +33,27 @@
  *     not enforced.
  *   - DDL (CREATE / ALTER / DROP TABLE or SCHEMA, OPTIMIZE, CALL) and role
  *     management need a superuser: floe does not track owners.
+ *   - What a statement reads is checked where the binder resolves each
+ *     table (acl_note_rel from select.c source_table and metatables.c),
+ *     into one list per statement (ExecCtx.acl): every clause, subquery,
+ *     CTE and MERGE source is bound through there.  acl_check_stmt checks
+ *     the statement's targets (INSERT / UPDATE / DELETE / MERGE /
+ *     TRUNCATE / COPY), DDL and role statements.
  *   - Server-side files (COPY ... 'file', read_parquet): superusers and
  *     members of pg_read_server_files (read) / pg_write_server_files
- *     (write); for server sessions the real path (symlinks and .. resolved)
- *     must be inside the warehouse or an --allow-dir directory.  The
- *     embedded shell reads and writes with its OS user's rights.
+ *     (write); for server sessions the real path (realpath of the longest
+ *     existing prefix, then the missing components by name) must be inside
+ *     the warehouse or an --allow-dir directory; so must the metadata
+ *     file, location and write folders of CALL register_table and the
+ *     write.*.path properties (acl_check_location).  The embedded shell
+ *     reads and writes with its OS user's rights.
  *
  * INTERFACE ROUTINES: see acl.h.
  *
  * Invariants:
- *   1. A superuser is never refused by acl_check_stmt; a non-superuser is
- *      refused (42501) before the statement touches any table.
+ *   1. A superuser is never refused by acl_check_stmt / acl_note_rel; a
+ *      non-superuser is refused (42501) before the statement reads a row
+ *      of a table it may not read, or writes one.
  *   2. A clear-text password lives only in the parse tree of its
  *      statement: CREATE/ALTER ROLE store its SCRAM verifier.
  *   3. The cache of the roles file is shared by all sessions of the
@@ -63,6 +73,7 @@
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/txn.h"
+#include "storage/fileio.h"
 #include "table/table.h"
 
 /* pgcatalog.c */
@@ -274,89 +285,40 @@ typedef struct Check {
 	Session *s;
 	ExecCtx *ctx;
 	const char *role;
-	/* CTE names of the statement (skipped as relations) */
-	const char **ctes;
-	int nctes, capctes;
-	unsigned want;            /* privileges a walked RangeVar needs */
 } Check;
 
-static const char *
-priv_name(unsigned p)
-{
-	return p == ROLE_PRIV_SELECT ? "SELECT" : p == ROLE_PRIV_INSERT ? "INSERT" :
-	       p == ROLE_PRIV_UPDATE ? "UPDATE" : p == ROLE_PRIV_DELETE ? "DELETE" : "TRUNCATE";
-}
+static void record(ExecCtx *ctx, const char *ns, const char *name, unsigned want);
 
-/* Does c->role hold `want` on rv?  mu held. */
+/* Does c->role hold `want` on the target rv of a DML / TRUNCATE / COPY?
+ * Recorded in the statement's list when it does.  mu held.  (What a
+ * statement reads is checked by acl_note_rel.) */
 static int
 need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 {
 	const char *schema = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
-	const char *ns, *name;
-	char *base, *dollar;
-	int i;
+	const char *ns, *name, *uuid;
+	char *dollar;
+	bool exists;
 
-	if (!schema)
-		for (i = 0; i < c->nctes; i++)
-			if (!strcmp(c->ctes[i], rv->relname))
-				return FLOE_OK;
 	if (pgcatalog_is_relation(c->s, schema, rv->relname))
 		return FLOE_OK;
 	session_resolve_name(c->s, rv, &ns, &name);
-	/* Iceberg metadata tables t$snapshots ...: t's privileges */
-	base = arena_strdup(c->ctx->arena, name);
-	if ((dollar = strchr(base, '$')) && dollar > base)
+	/* COPY t$snapshots: t's privileges */
+	name = arena_strdup(c->ctx->arena, name);
+	if ((dollar = strchr(name, '$')) && dollar > name)
 		*dollar = 0;
-	if ((privs_of(c->role, ns, base, NULL, 0) & want) == want) {
+	if ((privs_of(c->role, ns, name, NULL, 0) & want) == want) {
 		/* granted on that name: to this table, not a dropped one? */
-		bool exists;
-		const char *uuid = table_uuid(c->s, ns, base, c->ctx->arena, &exists);
-		if (!exists || !uuid || (privs_of(c->role, ns, base, uuid, 0) & want) == want)
+		uuid = table_uuid(c->s, ns, name, c->ctx->arena, &exists);
+		if (!exists || !uuid || (privs_of(c->role, ns, name, uuid, 0) & want) == want) {
+			record(c->ctx, ns, name, want);
 			return FLOE_OK;   /* no table: the statement reports 42P01 */
-	} else if (!table_exists(c->s, ns, base, c->ctx->arena)) {
+		}
+	} else if (!table_exists(c->s, ns, name, c->ctx->arena)) {
 		return FLOE_OK;    /* the statement reports 42P01 */
 	}
-	(void)priv_name;
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
-			   base);
-}
-
-static int
-collect_ctes(const ProtobufCMessage *m, void *arg)
-{
-	Check *c = arg;
-	if (m->descriptor == &pg_query__common_table_expr__descriptor) {
-		const PgQuery__CommonTableExpr *cte = (const PgQuery__CommonTableExpr *)m;
-		if (c->nctes == c->capctes) {
-			int cap = c->capctes ? c->capctes * 2 : 8;
-			const char **n = ARENA_ARRAY(c->ctx->arena, const char *, cap);
-			if (c->nctes)
-				memcpy(n, c->ctes, sizeof *n * (size_t)c->nctes);
-			c->ctes = n;
-			c->capctes = cap;
-		}
-		c->ctes[c->nctes++] = cte->ctename;
-	}
-	return sql_children(m, collect_ctes, arg);
-}
-
-/* every relation below m needs c->want */
-static int
-walk_rels(const ProtobufCMessage *m, void *arg)
-{
-	Check *c = arg;
-	if (m->descriptor == &pg_query__range_var__descriptor)
-		return need_rel(c, (PgQuery__RangeVar *)m, c->want);
-	return sql_children(m, walk_rels, arg);
-}
-
-static int
-walk_select(Check *c, const void *m)
-{
-	if (!m)
-		return FLOE_OK;
-	c->want = ROLE_PRIV_SELECT;
-	return walk_rels((const ProtobufCMessage *)m, c) ? FLOE_ERR : FLOE_OK;
+			   name);
 }
 
 static int
@@ -380,13 +342,90 @@ reads_columns(Node **list, size_t n, Node *one)
 	return false;
 }
 
-static int
-walk_list(Check *c, Node **list, size_t n)
+/* ---- the relations a statement reads ------------------------------------ */
+
+typedef struct AclRel {
+	const char *ns, *name;
+	unsigned want;            /* ROLE_PRIV_* checked (granted) */
+} AclRel;
+
+/* ExecCtx.acl: set up by acl_check_stmt (or the first acl_note_rel of a
+ * statement run without it, e.g. a Describe) */
+struct AclStmt {
+	enum { ACL_UNKNOWN, ACL_NONE, ACL_CHECK } mode;   /* NONE: a superuser */
+	AclRel *rels;             /* every relation the binder resolved */
+	int n, cap;
+};
+
+static struct AclStmt *
+stmt_state(ExecCtx *ctx)
 {
-	size_t i;
-	for (i = 0; i < n; i++)
-		TRY(walk_select(c, list[i]));
-	return FLOE_OK;
+	if (!ctx->acl)
+		ctx->acl = ARENA_NEW(ctx->arena, struct AclStmt);
+	return ctx->acl;
+}
+
+/* no roles file: nobody is refused; seen without taking mu */
+static bool
+no_roles_file(Session *s)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	roles_path(s->engine->warehouse, path, sizeof path);
+	return stat(path, &sb) != 0 && errno == ENOENT;
+}
+
+static void
+record(ExecCtx *ctx, const char *ns, const char *name, unsigned want)
+{
+	struct AclStmt *st = stmt_state(ctx);
+	if (st->n == st->cap) {
+		int cap = st->cap ? st->cap * 2 : 8;
+		AclRel *r = ARENA_ARRAY(ctx->arena, AclRel, cap);
+		if (st->n)
+			memcpy(r, st->rels, sizeof *r * (size_t)st->n);
+		st->rels = r;
+		st->cap = cap;
+	}
+	st->rels[st->n].ns = arena_strdup(ctx->arena, ns);
+	st->rels[st->n].name = arena_strdup(ctx->arena, name);
+	st->rels[st->n].want = want;
+	st->n++;
+}
+
+int
+acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,
+	     unsigned want, floe_error *err)
+{
+	struct AclStmt *st = stmt_state(ctx);
+	const char *role = current_role(s);
+	bool ok;
+	int i, rc = FLOE_OK;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->rels[i].ns, ns) && !strcmp(st->rels[i].name, name) &&
+		    (st->rels[i].want & want) == want)
+			return FLOE_OK;     /* checked already */
+	if (st->mode == ACL_UNKNOWN && (!role || no_roles_file(s)))
+		st->mode = ACL_NONE;
+	if (st->mode == ACL_NONE) {
+		record(ctx, ns, name, want);
+		return FLOE_OK;
+	}
+	pthread_mutex_lock(&mu);
+	rc = refresh(s, err);
+	if (rc == FLOE_OK) {
+		if (st->mode == ACL_UNKNOWN)
+			st->mode = is_super(role) ? ACL_NONE : ACL_CHECK;
+		ok = st->mode == ACL_NONE || (privs_of(role, ns, name, uuid, 0) & want) == want;
+		if (!ok)
+			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
+					 name);
+	}
+	pthread_mutex_unlock(&mu);
+	if (rc == FLOE_OK)
+		record(ctx, ns, name, want);
+	return rc;
 }
 
 static int
@@ -460,11 +499,10 @@ check(Check *c, Node *n)
 		return check_set(c, n->variable_set_stmt);
 	if (is_super(c->role))
 		return FLOE_OK;
-	if (sql_children(&n->base, collect_ctes, c))
-		return FLOE_ERR;
+	/* the relations a statement reads (FROM, subqueries in any clause,
+	 * CTEs, MERGE sources, COPY (query)) are checked by the binder as it
+	 * resolves them (acl_note_rel); here: its targets */
 	switch (n->node_case) {
-	case PG_QUERY__NODE__NODE_SELECT_STMT:
-		return walk_select(c, n);
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
 		/* EXPLAIN [ANALYZE] q needs what q needs */
 		return n->explain_stmt->query ? check(c, n->explain_stmt->query) : FLOE_OK;
@@ -479,30 +517,21 @@ check(Check *c, Node *n)
 			if (is->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE)
 				want |= ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE;
 		}
-		TRY(need_rel(c, is->relation, want));
-		TRY(walk_select(c, is->with_clause));
-		return walk_select(c, is->select_stmt);
+		return need_rel(c, is->relation, want);
 	}
 	case PG_QUERY__NODE__NODE_UPDATE_STMT: {
 		PgQuery__UpdateStmt *us = n->update_stmt;
 		unsigned want = ROLE_PRIV_UPDATE;
 		if (us->n_returning_list || reads_columns(us->target_list, us->n_target_list, us->where_clause))
 			want |= ROLE_PRIV_SELECT;
-		TRY(need_rel(c, us->relation, want));
-		TRY(walk_select(c, us->with_clause));
-		TRY(walk_list(c, us->from_clause, us->n_from_clause));
-		TRY(walk_select(c, us->where_clause));
-		return walk_list(c, us->target_list, us->n_target_list);
+		return need_rel(c, us->relation, want);
 	}
 	case PG_QUERY__NODE__NODE_DELETE_STMT: {
 		PgQuery__DeleteStmt *ds = n->delete_stmt;
 		unsigned want = ROLE_PRIV_DELETE;
 		if (ds->n_returning_list || reads_columns(NULL, 0, ds->where_clause))
 			want |= ROLE_PRIV_SELECT;
-		TRY(need_rel(c, ds->relation, want));
-		TRY(walk_select(c, ds->with_clause));
-		TRY(walk_list(c, ds->using_clause, ds->n_using_clause));
-		return walk_select(c, ds->where_clause);
+		return need_rel(c, ds->relation, want);
 	}
 	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 		for (i = 0; i < n->truncate_stmt->n_relations; i++) {
@@ -525,11 +554,7 @@ check(Check *c, Node *n)
 			default: break;
 			}
 		}
-		TRY(need_rel(c, ms->relation, want));
-		TRY(walk_select(c, ms->with_clause));
-		TRY(walk_select(c, ms->source_relation));
-		TRY(walk_select(c, ms->join_condition));
-		return walk_list(c, ms->merge_when_clauses, ms->n_merge_when_clauses);
+		return need_rel(c, ms->relation, want);
 	}
 	case PG_QUERY__NODE__NODE_COPY_STMT: {
 		PgQuery__CopyStmt *cs = n->copy_stmt;
@@ -538,7 +563,7 @@ check(Check *c, Node *n)
 			TRY(file_role(c->role, !cs->is_from, err));
 		if (cs->relation)
 			return need_rel(c, cs->relation, cs->is_from ? ROLE_PRIV_INSERT : ROLE_PRIV_SELECT);
-		return walk_select(c, cs->query);
+		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
@@ -631,19 +656,19 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	int rc;
 
 	tl_session = s;   /* for has_table_privilege & co. (acl_fn_*) */
+	stmt_state(ctx);
 	/* the embedded shell without SET ROLE: a superuser, nothing to read */
-	if (!current_role(s))
+	if (!current_role(s)) {
+		ctx->acl->mode = ACL_NONE;
 		return forget_dropped(s, ctx, st->node);
+	}
 	/* no roles file: every role is a superuser (is_super), whom check()
 	 * lets through at once but for SET ROLE / SESSION AUTHORIZATION; seen
 	 * without taking mu, which every statement of every session would
 	 * otherwise queue on */
-	if (st->node->node_case != PG_QUERY__NODE__NODE_VARIABLE_SET_STMT) {
-		char path[PATH_MAX];
-		struct stat sb;
-		roles_path(s->engine->warehouse, path, sizeof path);
-		if (stat(path, &sb) != 0 && errno == ENOENT)
-			return forget_dropped(s, ctx, st->node);
+	if (st->node->node_case != PG_QUERY__NODE__NODE_VARIABLE_SET_STMT && no_roles_file(s)) {
+		ctx->acl->mode = ACL_NONE;
+		return forget_dropped(s, ctx, st->node);
 	}
 	memset(&c, 0, sizeof c);
 	c.s = s;
@@ -651,8 +676,10 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	c.role = current_role(s);
 	pthread_mutex_lock(&mu);
 	rc = refresh(s, ctx->err);
-	if (rc == FLOE_OK)
+	if (rc == FLOE_OK) {
+		ctx->acl->mode = is_super(c.role) ? ACL_NONE : ACL_CHECK;
 		rc = check(&c, st->node);
+	}
 	pthread_mutex_unlock(&mu);
 	if (rc == FLOE_OK)
 		rc = forget_dropped(s, ctx, st->node);
@@ -706,48 +733,125 @@ under(const char *real, const char *root)
 	return !strncmp(real, root, n) && (real[n] == '/' || real[n] == 0);
 }
 
-/* The real path of path: realpath() of the file, or of its directory
- * plus its last component when it does not exist yet. */
+/* Append component c (n bytes) to the absolute path out, "." and ".."
+ * applied by name.  false: too long. */
+static bool
+append_component(char *out, const char *c, size_t n)
+{
+	size_t len = strlen(out);
+	if (n == 0 || (n == 1 && c[0] == '.'))
+		return true;
+	if (n == 2 && c[0] == '.' && c[1] == '.') {
+		char *slash = strrchr(out, '/');
+		if (slash == out)
+			out[1] = 0;           /* "/.." is "/" */
+		else if (slash)
+			*slash = 0;
+		return true;
+	}
+	if (len + n + 2 > PATH_MAX)
+		return false;
+	if (len > 1)
+		out[len++] = '/';
+	else
+		len = 1;
+	memcpy(out + len, c, n);
+	out[len + n] = 0;
+	return true;
+}
+
+/* The real path of path (absolute, or relative to the working folder):
+ * realpath() of its longest existing prefix (every symbolic link and ".."
+ * there resolved), then the components that do not exist yet, "." and ".."
+ * applied by name (none of them is a link: they do not exist).  false: too
+ * long, or a prefix that exists but cannot be resolved (EACCES, ELOOP). */
 static bool
 resolve(const char *path, char *out)
 {
-	char dir[PATH_MAX], rdir[PATH_MAX];
-	const char *slash, *base;
-	if (realpath(path, out))
-		return true;
-	if (errno != ENOENT || strlen(path) >= sizeof dir)
-		return false;
-	slash = strrchr(path, '/');
-	if (slash) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = 0;
-		if (!dir[0])
-			strcpy(dir, "/");
-		base = slash + 1;
-	} else {
-		strcpy(dir, ".");
-		base = path;
-	}
-	if (!base[0] || !strcmp(base, ".") || !strcmp(base, "..") || !realpath(dir, rdir))
-		return false;
-	{
-		size_t nd = strcmp(rdir, "/") ? strlen(rdir) : 0, nb = strlen(base);
-		if (nd + nb + 2 > PATH_MAX)
+	char buf[PATH_MAX];
+	size_t n = strlen(path), cut;
+	const char *rest, *c;
+
+	if (path[0] != '/') {
+		if (!getcwd(buf, sizeof buf) || strlen(buf) + n + 2 > sizeof buf)
 			return false;
-		memcpy(out, rdir, nd);
-		out[nd] = '/';
-		memcpy(out + nd + 1, base, nb + 1);
+		strcat(buf, "/");
+		strcat(buf, path);
+	} else {
+		if (n >= sizeof buf)
+			return false;
+		memcpy(buf, path, n + 1);
+	}
+	n = strlen(buf);
+	cut = n;
+	for (;;) {
+		char save = buf[cut];
+		bool found;
+		buf[cut] = 0;
+		found = realpath(cut ? buf : "/", out) != NULL;
+		buf[cut] = save;
+		if (found)
+			break;
+		if ((errno != ENOENT && errno != ENOTDIR) || cut == 0)
+			return false;
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		while (cut > 0 && buf[cut - 1] == '/')
+			cut--;        /* the prefix ends before its slashes */
+	}
+	rest = buf + cut;
+	for (c = rest; *c;) {
+		const char *e;
+		while (*c == '/')
+			c++;
+		for (e = c; *e && *e != '/'; e++)
+			;
+		if (e > c && !append_component(out, c, (size_t)(e - c)))
+			return false;
+		c = e;
 	}
 	return true;
+}
+
+/* Is the real path of `path` inside the warehouse or an allowed
+ * directory?  via_io: path is a URI or path the FileIO resolves (prefix
+ * maps, file: scheme, relative to the warehouse); else the local path the
+ * caller opens as it is (relative to the working folder).  mu held. */
+static bool
+confined(Session *s, const char *path, bool via_io)
+{
+	char real[PATH_MAX], wh[PATH_MAX];
+	Arena *a = arena_new(0);
+	const char *p = via_io ? fileio_resolve(s->engine->io, path, a) : path;
+	bool ok = false;
+	int i;
+
+	/* a URI (s3://, file:...) left: not a local file of the warehouse */
+	if (!strstr(p, "://") && strncmp(p, "file:", 5) && resolve(p, real)) {
+		if (realpath(s->engine->warehouse, wh) && under(real, wh))
+			ok = true;
+		for (i = 0; i < nallow_dirs && !ok; i++)
+			ok = under(real, allow_dirs[i]);
+	}
+	arena_free(a);
+	return ok;
+}
+
+static int
+outside_error(const char *path, floe_error *err)
+{
+	floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+		    "could not access file \"%s\": outside the warehouse and the allowed directories", path);
+	floe_error_hint(err, "Server-side files must resolve (after symbolic links) inside the warehouse "
+			"or a directory given with floe serve --allow-dir.");
+	return FLOE_ERR;
 }
 
 int
 acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 {
 	const char *role = current_role(s);
-	char real[PATH_MAX], wh[PATH_MAX];
-	bool ok = false;
-	int i;
+	bool ok;
 
 	if (!role)
 		return FLOE_OK;    /* the embedded shell: the OS user's own rights */
@@ -763,25 +867,21 @@ acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 				   "must be superuser or have privileges of the %s role to %s server files",
 				   write ? "pg_write_server_files" : "pg_read_server_files", write ? "write" : "read");
 	}
-	if (resolve(path, real)) {
-		if (realpath(s->engine->warehouse, wh) && under(real, wh))
-			ok = true;
-		for (i = 0; i < nallow_dirs && !ok; i++)
-			ok = under(real, allow_dirs[i]);
-	} else if (errno == ENOENT) {
-		/* its folder does not exist: nothing can be read or written
-		 * there; the open reports PostgreSQL's "could not open file" */
-		ok = true;
-	}
+	ok = confined(s, path, false);
 	pthread_mutex_unlock(&mu);
-	if (!ok) {
-		floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
-			    "could not access file \"%s\": outside the warehouse and the allowed directories", path);
-		floe_error_hint(err, "Server-side files must resolve (after symbolic links) inside the warehouse "
-				"or a directory given with floe serve --allow-dir.");
-		return FLOE_ERR;
-	}
-	return FLOE_OK;
+	return ok ? FLOE_OK : outside_error(path, err);
+}
+
+int
+acl_check_location(Session *s, const char *path, floe_error *err)
+{
+	bool ok;
+	if (!current_role(s))
+		return FLOE_OK;
+	pthread_mutex_lock(&mu);
+	ok = confined(s, path, true);
+	pthread_mutex_unlock(&mu);
+	return ok ? FLOE_OK : outside_error(path, err);
 }
 
 /* ---- role statements --------------------------------------------------- */

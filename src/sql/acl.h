@@ -8,11 +8,23 @@
  *
  * INTERFACE ROUTINES
  *   acl_check_stmt(s, ctx, st)        may the session's role run st?  42501
+ *                                     (its DML targets, TRUNCATE, COPY, DDL,
+ *                                     roles; the relations it reads are
+ *                                     checked by acl_note_rel)
+ *   acl_note_rel(s, ctx, ns, name, uuid, want, err)
+ *                                     the binder resolved relation (ns, name):
+ *                                     record it in the statement's list
+ *                                     (ctx->acl) and check `want` at once,
+ *                                     before any of its rows is read.  42501
  *   acl_check_login(s, err)           may the session's login role connect?
  *                                     28000 for a NOLOGIN role (at connect,
  *                                     after authentication, as PostgreSQL)
  *   acl_exec(s, ctx, node, sink)      CREATE/ALTER/DROP ROLE, GRANT, REVOKE
  *   acl_check_file(s, path, write, err)   server-side file path allowed?
+ *   acl_check_location(s, path, err) a table location or metadata file a
+ *                                     server session names (CALL
+ *                                     register_table, write.*.path): inside
+ *                                     the warehouse or an --allow-dir?  42501
  *   acl_is_superuser(s)               is the session's current role a superuser?
  *   acl_allow_dir(dir, err)           add a directory server-side files may be
  *                                     in (floe --allow-dir; process-wide)
@@ -34,8 +46,13 @@
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
 int acl_check_login(Session *s, floe_error *err);
+/* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid
+ * (NULL: a v1 table without one) */
+int acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,
+		 unsigned want, floe_error *err);
 int acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
+int acl_check_location(Session *s, const char *path, floe_error *err);
 bool acl_is_superuser(Session *s);
 int acl_allow_dir(const char *dir, floe_error *err);
 

@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <time.h>
 #include "func/func.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
@@ -800,6 +801,9 @@ static int
 check_property(Session *s, const IcebergSchema *schema, const char *k, const char *v,
 	       Arena *a, floe_error *err)
 {
+	/* folders the table's files go to: confined as server files */
+	if (!strcmp(k, "write.data.path") || !strcmp(k, "write.metadata.path"))
+		TRY(acl_check_location(s, v, err));
 	if (is_mode_key(k)) {
 		if (!strcmp(v, "copy-on-write") || !strcmp(v, "merge-on-read"))
 			return FLOE_OK;

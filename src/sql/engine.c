@@ -457,6 +457,27 @@ engine_notice(ResultSink *sink, const char *fmt, const char *arg)
 
 /* ---- CALL, SET, SHOW --------------------------------------------------- */
 
+/* CALL register_table in a server session adopts only a table whose
+ * metadata file, location and write folders resolve inside the warehouse
+ * or an --allow-dir (acl_check_location, 42501): its later INSERTs write
+ * there. */
+static int
+register_confined(Session *s, ExecCtx *ctx, const char *metadata_file, floe_error *err)
+{
+	static const char *const keys[] = { "write.data.path", "write.metadata.path" };
+	const uint8_t *data;
+	size_t len, i;
+	TableMetadata *md;
+
+	TRY(acl_check_location(s, metadata_file, err));
+	TRY(fileio_read(s->engine->io, metadata_file, ctx->arena, &data, &len, err));
+	TRY(metadata_parse((const char *)data, len, metadata_file, ctx->arena, &md, err));
+	TRY(acl_check_location(s, md->location, err));
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (metadata_property(md, keys[i]))
+			TRY(acl_check_location(s, metadata_property(md, keys[i]), err));
+	return FLOE_OK;
+}
 
 static int
 exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, ResultSink *sink)
@@ -524,8 +545,11 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 		tbl = dot + 1;
 	}
 	TRY(ddl_check_namespace(s, ns, err));
-	if (args[2])
+	if (args[2]) {
+		TRY(acl_check_location(s, args[3], err));
 		TRY(add_path_map(e, args[2], args[3], err));
+	}
+	TRY(register_confined(s, ctx, args[1], err));
 	TRY(table_register(e->catalog, e->io, ns, tbl, args[1], err));
 	return engine_complete(sink, "CALL");
 }

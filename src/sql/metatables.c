@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exec/expr.h"
+#include "server/users.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/constrel.h"
 #include "sql/txn.h"
@@ -521,6 +523,8 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 		return FLOE_ERR;
 	}
 	*found = true;
+	/* t$snapshots, t$v$id: t's SELECT privilege */
+	TRY(acl_note_rel(s, ctx, ns, name, t->md ? t->md->table_uuid : NULL, ROLE_PRIV_SELECT, err));
 	if (tt)
 		return time_travel(s, ctx, t, base.relname, tt == 1, arg, a, ncols, names, types, op,
 				   err);

@@ -121,6 +121,7 @@
 #include <unistd.h>
 #include "format/parquet/parquet.h"
 #include "func/func.h"
+#include "server/users.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
@@ -955,6 +956,9 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		floe_error_position(b->err, bind_location(b, rv->location));
 		return FLOE_ERR;
 	}
+	/* every table the statement reads, in any clause: SELECT on it */
+	TRY(acl_note_rel(b->session, ctx, ns, name, t->md ? t->md->table_uuid : NULL, ROLE_PRIV_SELECT,
+			 b->err));
 	schema = metadata_current_schema(t->md);
 	TRY(table_scan_files(e->io, t, -1, b->arena, &files, &nfiles, b->err));
 	src->est = 0;
@@ -1405,7 +1409,8 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 					   "read_parquet path must not be NULL");
 		file = ARENA_NEW(b->arena, DataFile);
 		file->file_path = arena_strndup(b->arena, strview_data(&path.u.s), path.u.s.len);
-		if (file->file_path[0] != '/' && !strstr(file->file_path, "://")) {
+		if (file->file_path[0] != '/' && !strstr(file->file_path, "://") &&
+		    strncmp(file->file_path, "file:", 5)) {
 			/* a relative path is the user's: resolve it against the
 			 * process's working directory, not the warehouse */
 			char cwd[4096];
@@ -1413,7 +1418,9 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 				file->file_path = arena_sprintf(b->arena, "%s/%s", cwd, file->file_path);
 		}
 		file->file_format = "PARQUET";
-		TRY(acl_check_file(b->session, file->file_path, false, b->err));
+		/* the local file the FileIO reads (file: URI, prefix maps) */
+		TRY(acl_check_file(b->session, fileio_resolve(e->io, file->file_path, b->arena), false,
+				   b->err));
 		TRY(fileio_read(e->io, file->file_path, b->arena, &data, &len, b->err));
 		TRY(parquet_open(&pf, data, len, file->file_path, b->arena, b->err));
 		nc = parquet_num_columns(pf);

@@ -390,6 +390,46 @@ table_register(Catalog *cat, FileIO *io, const char *ns, const char *name,
 
 /* ---- create ----------------------------------------------------------- */
 
+/* A schema or table name as one folder name of the table's default
+ * location: '/', '\\', '%' and control characters percent-encoded, and the
+ * names "." and ".." too, so no name leaves <warehouse>/<ns>/ (a plain
+ * name is itself: the folders of existing tables keep their names). */
+static bool
+escaped(unsigned char c, bool dots)
+{
+	return c == '/' || c == '\\' || c == '%' || c < 0x20 || c == 0x7f || (dots && c == '.');
+}
+
+static const char *
+folder_name(Arena *a, const char *name)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	bool dots = !strcmp(name, ".") || !strcmp(name, "..");
+	size_t n = 0, i;
+	char *out;
+
+	for (i = 0; name[i]; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (escaped(c, dots))
+			n++;
+	}
+	if (!n)
+		return name;
+	out = arena_alloc(a, i + 2 * n + 1);
+	for (n = 0, i = 0; name[i]; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (escaped(c, dots)) {
+			out[n++] = '%';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		} else {
+			out[n++] = (char)c;
+		}
+	}
+	out[n] = 0;
+	return out;
+}
+
 int
 table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	     const char *name, const IcebergSchema *schema, const char *const *prop_keys,
@@ -409,7 +449,8 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		goto out;
 	}
 	if (!location) {
-		char *p = fileio_resolve(io, arena_sprintf(tmp, "%s/%s", ns, name), tmp);
+		char *p = fileio_resolve(io, arena_sprintf(tmp, "%s/%s", folder_name(tmp, ns),
+							   folder_name(tmp, name)), tmp);
 		char cwd[4096];
 		if (p[0] != '/' && getcwd(cwd, sizeof cwd))
 			p = arena_sprintf(tmp, "%s/%s", cwd, p);

@@ -154,6 +154,10 @@ expect reader_subquery_refused reader 'R3ader pw' 'ERROR:  42501: permission den
 expect reader_cte_refused reader 'R3ader pw' 'ERROR:  42501: permission denied for table u' \
 	"WITH x AS (SELECT * FROM u) SELECT * FROM x"
 expect reader_cte_name_ok reader 'R3ader pw' '2' "WITH u AS (SELECT * FROM t) SELECT count(*) FROM u"
+# Iceberg metadata tables and time travel read the table: its SELECT
+expect reader_metatable_refused reader 'R3ader pw' $'ERROR:  42501: permission denied for table u\nERROR:  42501: permission denied for table u' \
+	'SELECT count(*) FROM "u$snapshots"' 'COPY (SELECT * FROM t JOIN "u$history" ON true) TO STDOUT'
+expect reader_metatable_ok reader 'R3ader pw' '1' 'SELECT count(*) FROM "t$snapshots"'
 expect reader_ddl_refused reader 'R3ader pw' $'ERROR:  42501: permission denied for schema public\nERROR:  42501: must be owner of table t\nERROR:  42501: must be owner of table t' \
 	"CREATE TABLE r (a int)" "DROP TABLE t" "ALTER TABLE t ADD COLUMN c int"
 expect reader_role_mgmt_refused reader 'R3ader pw' $'ERROR:  42501: permission denied to create role\nERROR:  42501: permission denied to drop role\nERROR:  42501: permission denied to set role "admin"' \
@@ -238,7 +242,64 @@ if [ -f "$pq" ]; then
 		"SELECT count(*) FROM read_parquet('$outside/a.parquet')"
 	expect read_parquet_needs_role reader 'R3ader pw2' 'ERROR:  42501: must be superuser or have privileges of the pg_read_server_files role to read server files' \
 		"SELECT count(*) FROM read_parquet('$allowed/a.parquet')"
+	# a file: URI is checked as the local path it reads
+	expect read_parquet_file_uri_allowed loader 'L0ader pw' '8' \
+		"SELECT count(*) FROM read_parquet('file://$allowed/a.parquet')"
+	expect read_parquet_file_uri_outside_refused loader 'L0ader pw' "$(outside_msg "$outside/a.parquet")" \
+		"SELECT count(*) FROM read_parquet('file://$outside/a.parquet')"
+	expect read_parquet_file_colon_outside_refused loader 'L0ader pw' "$(outside_msg "$outside/a.parquet")" \
+		"SELECT count(*) FROM read_parquet('file:$outside/a.parquet')"
+	expect read_parquet_file_uri_dotdot_refused loader 'L0ader pw' "$(outside_msg "$allowed/../outside/a.parquet")" \
+		"SELECT count(*) FROM read_parquet('file://$allowed/../outside/a.parquet')"
 fi
+# a path is checked through its longest existing folder: missing folders
+# cannot hide "..", and a missing folder outside is refused
+expect copy_missing_folder_outside_refused admin 'Adm1n pw' "$(outside_msg /nonexistent/floe-acl.csv)" \
+	"COPY t TO '/nonexistent/floe-acl.csv'"
+expect copy_missing_folder_dotdot_refused loader 'L0ader pw' "$(outside_msg "$allowed/nosuch/../../outside/secret.csv")" \
+	"COPY t FROM '$allowed/nosuch/../../outside/secret.csv' (FORMAT csv)"
+expect copy_missing_folder_inside admin 'Adm1n pw' "ERROR:  58P01: could not open file \"$wh/nosuch/x.csv\" for reading: No such file or directory
+HINT:  COPY FROM instructs the PostgreSQL server process to read a file. You may want a client-side facility such as psql's \\copy." \
+	"COPY t FROM '$wh/nosuch/x.csv'"
+
+# ---- names never become raw path components ----------------------------------
+# "/", "\\", "%", control characters and the names "." and ".." are
+# percent-encoded in the table's folder: nothing is created outside the
+# warehouse; plain names keep their folders
+expect dotdot_names admin 'Adm1n pw' $'CREATE SCHEMA\nCREATE TABLE\nINSERT 0 1\nCREATE SCHEMA\nCREATE TABLE\nINSERT 0 1\nCREATE TABLE\nINSERT 0 1\n3' \
+	'CREATE SCHEMA "../esc"' 'CREATE TABLE "../esc".t2 (a int)' 'INSERT INTO "../esc".t2 VALUES (1)' \
+	'CREATE SCHEMA ".."' 'CREATE TABLE "..".y (a int)' 'INSERT INTO "..".y VALUES (2)' \
+	'CREATE TABLE "../../x" (a int)' 'INSERT INTO "../../x" VALUES (3)' \
+	'SELECT (SELECT count(*) FROM "../esc".t2) + (SELECT count(*) FROM "..".y) + (SELECT count(*) FROM "../../x")'
+if [ ! -e "$tmp/esc" ] && [ ! -e "$tmp/y" ] && [ ! -e "$tmp/x" ] && [ -d "$wh/..%2Fesc/t2/data" ] &&
+	[ -d "$wh/%2E%2E/y/data" ] && [ -d "$wh/public/..%2F..%2Fx/data" ] && [ -d "$wh/public/t/data" ]; then
+	pass "names_encoded_in_folders (../esc -> ..%2Fesc, .. -> %2E%2E; plain names unchanged)"
+else
+	fail names_encoded_in_folders "$(ls -A "$tmp" "$wh" 2>&1 | tr '\n' ' ')"
+fi
+
+# ---- CALL register_table and write paths stay inside ---------------------------
+"$FLOE_BIN" -D "$outside/wh" -q -c "CREATE TABLE x (a int); INSERT INTO x VALUES (1)" >/dev/null 2>&1
+"$FLOE_BIN" -D "$allowed/wh" -q -c "CREATE TABLE x (a int); INSERT INTO x VALUES (1)" >/dev/null 2>&1
+om=$(ls "$outside"/wh/public/x/metadata/*.metadata.json 2>/dev/null | sort | tail -1)
+am=$(ls "$allowed"/wh/public/x/metadata/*.metadata.json 2>/dev/null | sort | tail -1)
+cp "$om" "$wh/outside.metadata.json"
+expect register_outside_metadata_refused admin 'Adm1n pw' "$(outside_msg "$om")" \
+	"CALL register_table('adopt', '$om')"
+expect register_outside_location_refused admin 'Adm1n pw' "$(outside_msg "$outside/wh/public/x")" \
+	"CALL register_table('adopt', '$wh/outside.metadata.json')"
+expect register_outside_map_refused admin 'Adm1n pw' "$(outside_msg "$outside")" \
+	"CALL register_table('adopt', '$wh/outside.metadata.json', map_from => '/nowhere', map_to => '$outside')"
+expect register_refused_adopts_nothing admin 'Adm1n pw' '0' \
+	"SELECT count(*) FROM information_schema.tables WHERE table_name = 'adopt'"
+expect register_allowed admin 'Adm1n pw' $'CALL\nINSERT 0 1\n2' \
+	"CALL register_table('adopt', '$am')" "INSERT INTO adopt VALUES (2)" "SELECT count(*) FROM adopt"
+expect write_path_outside_refused admin 'Adm1n pw' "$(outside_msg "$outside/d")
+$(outside_msg "$outside/m")" \
+	"ALTER TABLE u SET TBLPROPERTIES ('write.data.path' = '$outside/d')" \
+	"CREATE TABLE wp (a int) WITH ('write.metadata.path' = '$outside/m')"
+if [ ! -e "$outside/d" ] && [ ! -e "$outside/m" ] && [ "$(ls "$outside/wh/public/x/data" | wc -l)" = 1 ]; then
+	pass outside_tables_untouched; else fail outside_tables_untouched "$(ls -R "$outside" | head -20)"; fi
 expect superuser_confined_too admin 'Adm1n pw' "$(outside_msg "$outside/secret.csv")" \
 	"COPY t FROM '$outside/secret.csv' (FORMAT csv)"
 
@@ -425,9 +486,71 @@ REVOKE ALL ON ALL TABLES IN SCHEMA public FROM rw;
 REVOKE SELECT ON u FROM grp;
 DROP ROLE ro, rw, grp, nolog;
 \du
-COPY t FROM '/nonexistent/floe-acl.csv';
-COPY t TO '/nonexistent/floe-acl.csv';
 COPY t TO 'relative.csv';
+-- issue 13: every relation a statement reads needs SELECT, in any clause
+CREATE TABLE w (a int);
+INSERT INTO w VALUES (1), (2);
+CREATE TABLE wk (k int PRIMARY KEY, v text);
+INSERT INTO wk VALUES (1, 'one');
+CREATE TABLE secret (s text);
+INSERT INTO secret VALUES ('x'), ('yy');
+CREATE ROLE dml;
+GRANT SELECT, INSERT, UPDATE, DELETE ON w, wk TO dml;
+CREATE ROLE upd;
+GRANT UPDATE, DELETE, INSERT ON w TO upd;
+SET ROLE dml;
+INSERT INTO w VALUES (1) RETURNING (SELECT string_agg(s, ',') FROM secret);
+INSERT INTO w VALUES (1) RETURNING a, (SELECT count(*) FROM secret WHERE length(s) = w.a);
+INSERT INTO w SELECT length(s) FROM secret;
+WITH x AS (SELECT s FROM secret) INSERT INTO w SELECT length(s) FROM x;
+UPDATE w SET a = (SELECT count(*) FROM secret);
+UPDATE w SET a = (SELECT count(*) FROM secret WHERE length(s) = w.a);
+UPDATE w SET a = 1 WHERE EXISTS (SELECT 1 FROM secret);
+UPDATE w SET a = 1 WHERE EXISTS (SELECT 1 FROM secret WHERE length(s) = w.a);
+UPDATE w SET a = 1 FROM secret WHERE length(secret.s) = w.a;
+UPDATE w SET a = 2 WHERE a = 1 RETURNING (SELECT max(s) FROM secret);
+WITH x AS (SELECT s FROM secret) UPDATE w SET a = (SELECT count(*) FROM x);
+DELETE FROM w WHERE a IN (SELECT length(s) FROM secret);
+DELETE FROM w USING secret WHERE length(secret.s) = w.a;
+DELETE FROM w WHERE a = 1 RETURNING (SELECT max(s) FROM secret);
+DELETE FROM w WHERE EXISTS (SELECT 1 FROM secret WHERE length(s) = w.a);
+INSERT INTO wk VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = (SELECT max(s) FROM secret);
+INSERT INTO wk VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = 'y' WHERE EXISTS (SELECT 1 FROM secret);
+INSERT INTO wk VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = excluded.v RETURNING (SELECT max(s) FROM secret);
+MERGE INTO w USING secret ON w.a = length(secret.s) WHEN MATCHED THEN DELETE;
+MERGE INTO w USING (SELECT 1 AS a) x ON w.a = x.a WHEN MATCHED THEN UPDATE SET a = (SELECT count(*) FROM secret);
+MERGE INTO w USING (SELECT 1 AS a) x ON w.a = x.a WHEN MATCHED AND EXISTS (SELECT 1 FROM secret) THEN DELETE;
+MERGE INTO w USING (SELECT 9 AS a) x ON w.a = x.a WHEN NOT MATCHED THEN INSERT VALUES ((SELECT count(*) FROM secret));
+MERGE INTO w USING (SELECT 1 AS a) x ON w.a = x.a AND EXISTS (SELECT 1 FROM secret) WHEN MATCHED THEN DELETE;
+SELECT a, (SELECT max(s) FROM secret WHERE length(s) > a) FROM w;
+SELECT * FROM w WHERE EXISTS (SELECT FROM secret WHERE length(s) = a);
+SELECT * FROM w ORDER BY (SELECT max(s) FROM secret);
+SELECT count(*) FROM w GROUP BY a HAVING count(*) > (SELECT count(*) FROM secret);
+SELECT * FROM w, LATERAL (SELECT s FROM secret WHERE length(s) = w.a) x;
+SELECT * FROM w WHERE a IN (WITH c AS (SELECT length(s) AS n FROM secret) SELECT n FROM c);
+SELECT (SELECT (SELECT max(s) FROM secret));
+COPY (SELECT * FROM secret) TO STDOUT;
+WITH x AS (SELECT * FROM secret) SELECT 1;
+EXPLAIN (COSTS OFF) SELECT * FROM secret;
+SELECT a FROM w ORDER BY a;
+INSERT INTO w VALUES (5) RETURNING a;
+UPDATE w SET a = a + 1 WHERE a = 5 RETURNING a;
+DELETE FROM w WHERE a = 6 RETURNING a;
+INSERT INTO wk VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = excluded.v RETURNING k, v;
+RESET ROLE;
+SET ROLE upd;
+UPDATE w SET a = 3 WHERE false;
+UPDATE w SET a = a + 1;
+UPDATE w SET a = 1 RETURNING a;
+DELETE FROM w WHERE a = 99;
+INSERT INTO w VALUES (7);
+INSERT INTO w VALUES (7) RETURNING a;
+INSERT INTO w SELECT a FROM w;
+RESET ROLE;
+SELECT a FROM w ORDER BY a;
+SELECT * FROM wk;
+DROP TABLE w, wk, secret;
+DROP ROLE dml, upd;
 SQL
 # a NOLOGIN role's login (trust): refused at connection time, FATAL 28000
 nologin_login() {
