@@ -401,6 +401,11 @@ be_exec(void *ctx, void *session, const char *sql, int nparams, const char *cons
 	}
 	if (rc != FLOE_OK && fired && floe_error_is(err, ERRCODE_QUERY_CANCELED))
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
+#ifdef FLOE_DEBUG
+	/* pgwire aborts on it (its invariant 7): name the statement first */
+	if (rc != FLOE_OK && !err->sqlstate[0])
+		fprintf(stderr, "floe serve: a statement failed without filling its error: %.300s\n", sql);
+#endif
 	return rc;
 }
 
@@ -409,8 +414,14 @@ be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32
 	    Arena *a, SqlDescription *out, floe_error *err)
 {
 	SrvSession *ss = session;
+	int rc;
 	(void)ctx;
-	return session_describe(ss->s, sql, nparams, oids, a, out, err);
+	rc = session_describe(ss->s, sql, nparams, oids, a, out, err);
+#ifdef FLOE_DEBUG
+	if (rc != FLOE_OK && !err->sqlstate[0])
+		fprintf(stderr, "floe serve: a Parse failed without filling its error: %.300s\n", sql);
+#endif
+	return rc;
 }
 
 /* The failure slot of addr (a free or the oldest one when `create`). */

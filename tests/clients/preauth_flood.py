@@ -2,6 +2,7 @@
 """preauth_flood.py -- connections that never log in must not lock out a login.
 
 Usage: preauth_flood.py HOST PORT USER        (PGPASSWORD for USER's password)
+       preauth_flood.py HOST PORT USER silent N
        preauth_flood.py HOST PORT USER unread (a client that never reads)
 
 Default test: opens, all at once and from one address,
@@ -18,11 +19,16 @@ speed check: before the fix every login was refused with 53300 or waited
 for the 60 s authentication timeout).  The 2 GB one must get FATAL 08P01.
 All sockets are closed at the end.
 
+`silent N`: N silent sockets, then psql (run against a server whose file
+descriptor limit is below N: accept(2) fails with EMFILE, and the oldest
+silent socket must be closed to let the login in).
+
 `unread`: a logged-in client sends a query with a large result and never
 reads it (its socket buffers fill and the server's send blocks); psql must
 still log in and query meanwhile.
 
-Prints one line: "login:ok huge:08P01" / "unread login:ok", or what failed.
+Prints one line: "login:ok huge:08P01" / "silent login:ok" / "unread login:ok",
+or what failed.
 """
 import os
 import socket
@@ -90,6 +96,17 @@ def flood(host, port, user):
             s.close()
 
 
+def silent(host, port, user, n):
+    socks = []
+    try:
+        for _ in range(n):
+            socks.append(socket.create_connection((host, port), timeout=10))
+        print("silent login:%s" % psql_login(host, port, user))
+    finally:
+        for s in socks:
+            s.close()
+
+
 def unread(host, port, user):
     s = socket.create_connection((host, port), timeout=10)
     try:
@@ -114,6 +131,8 @@ def main():
     host, port, user = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     if len(sys.argv) > 4 and sys.argv[4] == "unread":
         unread(host, port, user)
+    elif len(sys.argv) > 5 and sys.argv[4] == "silent":
+        silent(host, port, user, int(sys.argv[5]))
     else:
         flood(host, port, user)
 

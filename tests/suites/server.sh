@@ -58,8 +58,9 @@
 #   - connections that do not finish logging in are closed (--auth-timeout)
 #   - tests/clients/preauth_flood.py: 700 connections that never log in
 #     (silent, half a startup packet, SSLRequest then nothing, password
-#     request unanswered) do not keep psql from logging in; nor does a
-#     client that never reads its results
+#     request unanswered) do not keep psql from logging in; nor do 150
+#     silent sockets on a server out of file descriptors (ulimit -n 100),
+#     nor a client that never reads its results
 #   - refusal of non-loopback addresses without --auth-file; a clean exit on SIGTERM with no
 #     sanitizer report in the server's stderr
 #
@@ -904,6 +905,26 @@ if x_start -D "$uw"; then
 	if [ "$out" = "login:ok huge:08P01" ]; then pass "preauth_flood_login (700 sockets not logged in)"
 	else fail preauth_flood_login "$out"; fi
 	x_stop || fail preauth_flood_clean_exit "exit" "$tmp/x.err"
+fi
+# out of file descriptors (ulimit -n 100, 150 silent sockets): accept(2)
+# fails with EMFILE; the oldest silent socket is closed for the login
+xpid=
+: >"$tmp/x.out"
+(ulimit -n 100 && exec "$FLOE_BIN" serve --port 0 -D "$tmp/wfd" >"$tmp/x.out" 2>>"$tmp/x.err") &
+xpid=$!
+xport=
+for _ in $(seq 100); do
+	xport=$(sed -n 's/.*listening on [0-9.:]* port \([0-9][0-9]*\)$/\1/p' "$tmp/x.out" 2>/dev/null)
+	[ -n "$xport" ] && break
+	sleep 0.1
+done
+if [ -n "$xport" ]; then
+	out=$(timeout 120 python3 tests/clients/preauth_flood.py 127.0.0.1 "$xport" tester silent 150 2>&1)
+	if [ "$out" = "silent login:ok" ]; then pass "emfile_login (ulimit -n 100, 150 silent sockets)"
+	else fail emfile_login "$out"; fi
+	x_stop || fail emfile_clean_exit "exit" "$tmp/x.err"
+else
+	fail emfile_login "server under ulimit -n 100 did not start" "$tmp/x.err"
 fi
 out=$(timeout 120 python3 tests/clients/preauth_flood.py 127.0.0.1 "$port" tester unread 2>&1)
 if [ "$out" = "unread login:ok" ]; then pass unread_results_no_lockout; else fail unread_results_no_lockout "$out"; fi
