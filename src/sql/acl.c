@@ -686,6 +686,73 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	return rc;
 }
 
+/* Is FROM item rv locked by sel's FOR UPDATE / SHARE clauses (all of
+ * FROM, or the relations named in OF)?  A CTE name is not a table. */
+static bool
+locked(PgQuery__SelectStmt *sel, PgQuery__RangeVar *rv)
+{
+	const char *as = rv->alias ? rv->alias->aliasname : rv->relname;
+	size_t i, k;
+
+	if (sel->with_clause && (!rv->schemaname || !rv->schemaname[0]))
+		for (i = 0; i < sel->with_clause->n_ctes; i++)
+			if (!strcmp(sel->with_clause->ctes[i]->common_table_expr->ctename, rv->relname))
+				return false;
+	for (i = 0; i < sel->n_locking_clause; i++) {
+		PgQuery__LockingClause *lc = sel->locking_clause[i]->locking_clause;
+		if (sel->locking_clause[i]->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+			continue;
+		if (!lc->n_locked_rels)
+			return true;
+		for (k = 0; k < lc->n_locked_rels; k++)
+			if (lc->locked_rels[k]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
+			    !strcmp(lc->locked_rels[k]->range_var->relname, as))
+				return true;
+	}
+	return false;
+}
+
+/* every locked table of FROM item n needs UPDATE; mu held */
+static int
+check_locked(Check *c, PgQuery__SelectStmt *sel, Node *n)
+{
+	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+		return locked(sel, n->range_var) ? need_rel(c, n->range_var, ROLE_PRIV_UPDATE) : FLOE_OK;
+	if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+		TRY(check_locked(c, sel, n->join_expr->larg));
+		return check_locked(c, sel, n->join_expr->rarg);
+	}
+	return FLOE_OK;
+}
+
+int
+acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
+{
+	Arena *a;
+	ExecCtx ctx;
+	Check c;
+	size_t i;
+	int rc = FLOE_OK;
+
+	if (!current_role(s) || no_roles_file(s))
+		return FLOE_OK;
+	a = arena_new(0);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.arena = a;
+	ctx.err = err;
+	memset(&c, 0, sizeof c);
+	c.s = s;
+	c.ctx = &ctx;
+	c.role = current_role(s);
+	pthread_mutex_lock(&mu);
+	rc = refresh(s, err);
+	for (i = 0; rc == FLOE_OK && !is_super(c.role) && i < sel->n_from_clause; i++)
+		rc = check_locked(&c, sel, sel->from_clause[i]);
+	pthread_mutex_unlock(&mu);
+	arena_free(a);
+	return rc;
+}
+
 /* PostgreSQL's InitializeSessionUserId: after authentication, a role
  * without LOGIN is refused (28000) before the session starts; a session
  * already running when its role loses LOGIN goes on. */

@@ -16,6 +16,9 @@
  *                                     record it in the statement's list
  *                                     (ctx->acl) and check `want` at once,
  *                                     before any of its rows is read.  42501
+ *   acl_check_locking(s, sel, err)    SELECT ... FOR UPDATE / SHARE: UPDATE on
+ *                                     every locked table of FROM (PostgreSQL;
+ *                                     txn.c, before the clause is taken off)
  *   acl_check_login(s, err)           may the session's login role connect?
  *                                     28000 for a NOLOGIN role (at connect,
  *                                     after authentication, as PostgreSQL)
@@ -46,6 +49,7 @@
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
 int acl_check_login(Session *s, floe_error *err);
+int acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err);
 /* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid
  * (NULL: a v1 table without one) */
 int acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,

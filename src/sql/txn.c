@@ -97,6 +97,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "sql/acl.h"
 #include "sql/keycheck.h"
 #include "sql/txn.h"
 #include "types/datetime.h"
@@ -1322,6 +1323,7 @@ take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 {
 	size_t i;
 
+	TRY(acl_check_locking(s, sel, err));
 	for (i = 0; i < sel->n_locking_clause; i++) {
 		Node *n = sel->locking_clause[i];
 		if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)

@@ -538,6 +538,17 @@ UPDATE w SET a = a + 1 WHERE a = 5 RETURNING a;
 DELETE FROM w WHERE a = 6 RETURNING a;
 INSERT INTO wk VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = excluded.v RETURNING k, v;
 RESET ROLE;
+CREATE ROLE sel;
+GRANT SELECT ON w, wk TO sel;
+GRANT UPDATE ON wk TO sel;
+SET ROLE sel;
+SELECT a FROM w ORDER BY a FOR UPDATE;
+SELECT a FROM w FOR SHARE;
+SELECT k FROM wk FOR UPDATE;
+SELECT w.a FROM w JOIN wk ON w.a = wk.k FOR UPDATE OF wk;
+SELECT w.a FROM w JOIN wk ON w.a = wk.k FOR UPDATE OF w;
+SELECT x.a FROM w AS x FOR NO KEY UPDATE OF x;
+RESET ROLE;
 SET ROLE upd;
 UPDATE w SET a = 3 WHERE false;
 UPDATE w SET a = a + 1;
@@ -550,7 +561,7 @@ RESET ROLE;
 SELECT a FROM w ORDER BY a;
 SELECT * FROM wk;
 DROP TABLE w, wk, secret;
-DROP ROLE dml, upd;
+DROP ROLE dml, upd, sel;
 SQL
 # a NOLOGIN role's login (trust): refused at connection time, FATAL 28000
 nologin_login() {
