@@ -44,9 +44,13 @@
  *      head; a head whose history holds our job id means the previous
  *      attempt landed (an ambiguous failure: no duplicate); else check what
  *      committed since the previous head (rebase_checks: no new delete of
- *      a data file the change rewrites, table_rebase_check, 40001; no key
+ *      a data file the change rewrites nor of a row it deletes,
+ *      table_rebase_check, 40001; no key
  *      the change adds added meanwhile, keycheck_rebase, 23505 / 40001)
- *      and re-stage on the new head: table_stage re-validates that every
+ *      and re-stage on the new head (rebase_dvs first: a deletion vector
+ *      of the change whose data file got another vector meanwhile is
+ *      written again as the union of both, 40001 on a position both
+ *      deleted): table_stage re-validates that every
  *      file removed is still live (40001 for the whole transaction
  *      otherwise), an append is always re-based.  SERIALIZABLE first checks that no table the block
  *      read has a new head (40001, read/write dependencies).
@@ -100,6 +104,8 @@
 #include "sql/acl.h"
 #include "sql/keycheck.h"
 #include "sql/txn.h"
+#include "table/delete_writer.h"
+#include "table/deletes.h"
 #include "types/datetime.h"
 
 #define TXN_COMMIT_TRIES 6
@@ -791,21 +797,210 @@ check_reads(Session *s, Arena *a, floe_error *err)
 
 /* Before nc is re-staged on its reloaded head: what committed since prev
  * must not clash with it (rule 3): no delete reached a data file it
- * rewrites (table_rebase_check), no key it adds was added
- * (keycheck_rebase). */
+ * rewrites or a row it deletes (table_rebase_check), no key it adds was
+ * added (keycheck_rebase). */
 static int
 rebase_checks(FileIO *io, NetChange *nc, const Table *prev, Arena *a, floe_error *err)
 {
 	DataFile *all = ARENA_ARRAY(a, DataFile, nc->ch.nadd + nc->ch2.nadd + 1);
 
 	TRY(table_rebase_check(io, prev, nc->head, &nc->ch, a, err));
-
+	TRY(table_rebase_check(io, prev, nc->head, &nc->ch2, a, err));
 	if (nc->ch.nadd)
 		memcpy(all, nc->ch.add, sizeof(DataFile) * (size_t)nc->ch.nadd);
 	if (nc->ch2.nadd)
 		memcpy(all + nc->ch.nadd, nc->ch2.add, sizeof(DataFile) * (size_t)nc->ch2.nadd);
 	return keycheck_rebase(io, prev, nc->head, all, nc->ch.nadd + nc->ch2.nadd,
 			       nc->e->key_retry, a, err);
+}
+
+/* ---- deletion vectors re-based (rule 3) ------------------------------ */
+
+static bool
+is_dv(const DataFile *d)
+{
+	return d->content == CONTENT_POSITION_DELETES && d->referenced_data_file &&
+	       d->has_content_offset && d->file_format && !strcasecmp(d->file_format, "PUFFIN");
+}
+
+/* Data file `path` among files[] (NULL: not live) and its deletion vector. */
+static const DataFile *
+find_dv(const DataFile *files, int n, const char *path, const DataFile **dv)
+{
+	int i, k;
+
+	*dv = NULL;
+	for (i = 0; i < n; i++)
+		if (!strcmp(files[i].file_path, path)) {
+			for (k = 0; k < files[i].ndeletes; k++)
+				if (is_dv(files[i].deletes[k]))
+					*dv = files[i].deletes[k];
+			return &files[i];
+		}
+	return NULL;
+}
+
+/* Does one of add[]'s deletion vectors name data file path? */
+static bool
+gets_dv(const DataFile *add, int n, const char *path)
+{
+	int i;
+	for (i = 0; i < n; i++)
+		if (is_dv(&add[i]) && !strcmp(add[i].referenced_data_file, path))
+			return true;
+	return false;
+}
+
+/* The positions of data file f that delete d alone names (d NULL: none). */
+static int
+dv_positions(FileIO *io, const DataFile *f, const DataFile *d, Arena *a, int64_t **pos,
+	     int64_t *n, floe_error *err)
+{
+	DataFile g = *f, *one = (DataFile *)d;
+
+	*pos = NULL;
+	*n = 0;
+	if (!d)
+		return FLOE_OK;
+	g.deletes = &one;
+	g.ndeletes = 1;
+	return deletes_file_positions(io, &g, a, pos, n, err);
+}
+
+/* mine = ours - old (both sorted); 40001 when one of mine is in theirs. */
+static int
+own_positions(const int64_t *ours, int64_t nours, const int64_t *old, int64_t nold,
+	      const int64_t *theirs, int64_t ntheirs, const char *data_file, Arena *a,
+	      int64_t **mine, int64_t *nmine, floe_error *err)
+{
+	int64_t i, j = 0, k = 0, m = 0;
+	int64_t *out = ARENA_ARRAY(a, int64_t, nours + 1);
+
+	for (i = 0; i < nours; i++) {
+		while (j < nold && old[j] < ours[i])
+			j++;
+		if (j < nold && old[j] == ours[i])
+			continue;
+		while (k < ntheirs && theirs[k] < ours[i])
+			k++;
+		if (k < ntheirs && theirs[k] == ours[i]) {
+			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				    "could not serialize access due to concurrent delete");
+			floe_error_detail(err, "Row %lld of data file \"%s\" was deleted by a "
+					  "concurrent transaction.", (long long)ours[i], data_file);
+			return floe_error_hint(err, "The transaction might succeed if retried.");
+		}
+		out[m++] = ours[i];
+	}
+	*mine = out;
+	*nmine = m;
+	return FLOE_OK;
+}
+
+/*
+ * A deletion vector the change adds for data file F replaces F's vector of
+ * the head it was computed on (prev).  When another commit gave F a new
+ * vector meanwhile, the change's vector is written again as the union of
+ * the new head's and the positions the change deletes (as a concurrent
+ * merge-on-read UPDATE / DELETE of other rows of F needs), and replaces the
+ * new head's vector; a position both deleted is 40001.  The rewritten
+ * vectors' files are the block's (t->data).
+ */
+static int
+rebase_dvs(Session *s, NetChange *nc, const Table *prev, Arena *a, floe_error *err)
+{
+	FileIO *io = s->engine->io;
+	TableChange *chs[2] = { &nc->ch, &nc->ch2 };
+	DataFile *pf = NULL, *tf = NULL;
+	int np = 0, nt = 0, c, i, k;
+	bool scanned = false;
+
+	for (c = 0; c < 2; c++) {
+		TableChange *ch = chs[c];
+		DataFile *add = NULL;
+		const char **rem = NULL;
+		int nrem = 0, cap = 0;
+		for (i = 0; i < ch->nadd; i++) {
+			const DataFile *d = &ch->add[i], *pdv, *tdv, *tfile;
+			int64_t *ours, *old, *theirs, *mine, no, nold, nth, nmine;
+			DeleteWriter *w;
+			DataFile *nadd_f;
+			char **nrem_p;
+			int nadd, nremw;
+			if (!is_dv(d))
+				continue;
+			if (!scanned) {
+				TRY(table_scan_files(io, prev, -1, a, &pf, &np, err));
+				TRY(table_scan_files(io, nc->head, -1, a, &tf, &nt, err));
+				scanned = true;
+			}
+			if (!(tfile = find_dv(tf, nt, d->referenced_data_file, &tdv)) || !tdv)
+				continue;     /* gone (table_stage's 40001), or no vector */
+			(void)find_dv(pf, np, d->referenced_data_file, &pdv);
+			if (pdv && !strcmp(pdv->file_path, tdv->file_path) &&
+			    pdv->content_offset == tdv->content_offset)
+				continue;     /* unchanged */
+			TRY(dv_positions(io, tfile, d, a, &ours, &no, err));
+			TRY(dv_positions(io, tfile, pdv, a, &old, &nold, err));
+			TRY(dv_positions(io, tfile, tdv, a, &theirs, &nth, err));
+			TRY(own_positions(ours, no, old, nold, theirs, nth, tfile->file_path, a, &mine,
+					  &nmine, err));
+			w = delete_writer_new(io, nc->head, a);
+			if (delete_writer_add(w, tfile, mine, nmine, err) != FLOE_OK ||
+			    delete_writer_finish(w, &nadd_f, &nadd, &nrem_p, &nremw, err) != FLOE_OK) {
+				delete_writer_abort(w);
+				return FLOE_ERR;
+			}
+			if (nadd != 1)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "re-based deletion vector of \"%s\": %d files",
+						   tfile->file_path, nadd);
+			push_path(s->txn, &s->txn->data, &s->txn->ndata, &s->txn->capd,
+				  nadd_f[0].file_path);
+			if (!add) {
+				add = ARENA_ARRAY(a, DataFile, ch->nadd + 1);
+				memcpy(add, ch->add, sizeof(DataFile) * (size_t)ch->nadd);
+				cap = ch->nremove + 4 * ch->nadd + 4;
+				rem = ARENA_ARRAY(a, const char *, cap);
+				for (k = 0; k < ch->nremove; k++)
+					rem[nrem++] = ch->remove[k];
+			}
+			add[i] = nadd_f[0];
+			/* retire the new head's vector instead of prev's */
+			for (k = 0; pdv && k < nrem; k++)
+				if (rem[k] && !strcmp(rem[k], pdv->file_path))
+					rem[k] = NULL;
+			if (nrem + nremw > cap)
+				return floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+						   "re-based deletion vector of \"%s\" replaces %d files",
+						   tfile->file_path, nremw);
+			for (k = 0; k < nremw; k++)
+				rem[nrem++] = nrem_p[k];
+		}
+		if (add) {
+			/* a file of prev's vectors stays named while it holds a
+			 * vector of the new head that the change replaces */
+			int j, m = 0;
+			for (k = 0; k < ch->nremove; k++)
+				if (!rem[k])
+					for (j = 0; j < nt; j++) {
+						int q;
+						for (q = 0; q < tf[j].ndeletes; q++) {
+							const DataFile *dv = tf[j].deletes[q];
+							if (is_dv(dv) && !strcmp(dv->file_path, ch->remove[k]) &&
+							    gets_dv(add, ch->nadd, tf[j].file_path))
+								rem[k] = ch->remove[k];
+						}
+					}
+			for (k = 0; k < nrem; k++)
+				if (rem[k])
+					rem[m++] = rem[k];
+			ch->add = add;
+			ch->remove = rem;
+			ch->nremove = m;
+		}
+	}
+	return FLOE_OK;
 }
 
 /* Publish the block (rule 3).  On return the block is over either way. */
@@ -854,7 +1049,9 @@ commit_block(Session *s, floe_error *err)
 					goto out;
 				nc[i].landed = job_landed(nc[i].head, t->job);
 				all_landed = all_landed && nc[i].landed;
-				if (!nc[i].landed && rebase_checks(eng->io, &nc[i], prev, a, err) != FLOE_OK)
+				if (!nc[i].landed &&
+				    (rebase_checks(eng->io, &nc[i], prev, a, err) != FLOE_OK ||
+				     rebase_dvs(s, &nc[i], prev, a, err) != FLOE_OK))
 					goto out;
 			}
 			if (all_landed) {

@@ -33,7 +33,9 @@
  * carried forward; operation "delete" (only removals), "overwrite" (both)
  * or "append".  A re-base succeeds only while every file to remove is still
  * live and got no new delete since the head the change was computed on
- * (removed_files_unchanged: a rewrite would bring deleted rows back);
+ * (removed_files_unchanged: a rewrite would bring deleted rows back), and
+ * while no position delete it adds names a row another commit deleted
+ * since (pos_deletes_disjoint: that row was changed twice);
  * otherwise 40001 without further tries.  TableChange.rebase_check, when
  * set, runs too (the SQL layer's PRIMARY KEY re-check).  remove_all (TRUNCATE,
  * INSERT OVERWRITE) removes whatever is live in the head it commits on.
@@ -78,6 +80,7 @@
 #include <unistd.h>
 #include "common/lru.h"
 #include "table/data_writer.h"
+#include "table/deletes.h"
 #include "table/manifest.h"
 #include "table/table.h"
 
@@ -1817,6 +1820,106 @@ removed_files_unchanged(FileIO *io, const Table *from, const Table *to, const Co
 	return FLOE_OK;
 }
 
+static bool
+sorted_overlap(const int64_t *x, int64_t nx, const int64_t *y, int64_t ny, int64_t *at)
+{
+	int64_t i = 0, j = 0;
+
+	while (i < nx && j < ny) {
+		if (x[i] == y[j]) {
+			*at = x[i];
+			return true;
+		}
+		if (x[i] < y[j])
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+/* The positions of data file f that the n deletes d[] name. */
+static int
+positions_of(FileIO *io, const DataFile *f, DataFile **d, int n, Arena *a, int64_t **pos,
+	     int64_t *npos, floe_error *err)
+{
+	DataFile g = *f;
+
+	g.deletes = d;
+	g.ndeletes = n;
+	return deletes_file_positions(io, &g, a, pos, npos, err);
+}
+
+/*
+ * Position delete files (v2) the change adds, against those attached since
+ * `from` to the same data file: a position both delete is a row both
+ * changed (an UPDATE writes it again: it would be there twice), 40001.
+ * Disjoint positions are both applied, as they are.  (Deletion vectors:
+ * check_delete_adds allows one per data file.)
+ */
+static int
+pos_deletes_disjoint(FileIO *io, const Table *from, const Table *to, const CommitSpec *cs,
+		     Arena *a, floe_error *err)
+{
+	DataFile *ff, *tf, **sorted;
+	bool posdel = false;
+	int nf, nt, i, j, k, q;
+
+	for (i = 0; i < cs->nadd; i++)
+		posdel = posdel || (cs->add[i].content == CONTENT_POSITION_DELETES &&
+				    !is_dv_file(&cs->add[i]));
+	if (!posdel || strcmp(from->metadata_location, to->metadata_location) == 0)
+		return FLOE_OK;
+	TRY(table_scan_files(io, from, -1, a, &ff, &nf, err));
+	TRY(table_scan_files(io, to, -1, a, &tf, &nt, err));
+	sorted = ARENA_ARRAY(a, DataFile *, nf + 1);
+	for (i = 0; i < nf; i++)
+		sorted[i] = &ff[i];
+	qsort(sorted, (size_t)nf, sizeof(DataFile *), cmp_file_path);
+	for (j = 0; j < nt; j++) {
+		DataFile key, *kp = &key, **hit, **newd;
+		const DataFile *pfile;
+		int nnew = 0;
+		int64_t *theirs, nth;
+		if (tf[j].ndeletes == 0 || nf == 0)
+			continue;
+		key.file_path = tf[j].file_path;
+		if (!(hit = bsearch(&kp, sorted, (size_t)nf, sizeof(DataFile *), cmp_file_path)))
+			continue;
+		pfile = *hit;
+		newd = ARENA_ARRAY(a, DataFile *, tf[j].ndeletes + 1);
+		for (k = 0; k < tf[j].ndeletes; k++) {
+			DataFile *d = tf[j].deletes[k];
+			if (d->content != CONTENT_POSITION_DELETES || is_dv_file(d))
+				continue;
+			for (q = 0; q < pfile->ndeletes && !same_delete(d, pfile->deletes[q]); q++)
+				;
+			if (q == pfile->ndeletes)
+				newd[nnew++] = d;
+		}
+		if (nnew == 0)
+			continue;
+		TRY(positions_of(io, &tf[j], newd, nnew, a, &theirs, &nth, err));
+		for (i = 0; i < cs->nadd; i++) {
+			DataFile *d = (DataFile *)&cs->add[i];
+			int64_t *ours, no, at;
+			if (d->content != CONTENT_POSITION_DELETES || is_dv_file(d) ||
+			    (d->referenced_data_file &&
+			     strcmp(d->referenced_data_file, tf[j].file_path) != 0))
+				continue;
+			TRY(positions_of(io, &tf[j], &d, 1, a, &ours, &no, err));
+			if (sorted_overlap(ours, no, theirs, nth, &at)) {
+				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					    "could not serialize access due to concurrent update");
+				floe_error_detail(err, "Row %lld of data file \"%s\" was changed by a "
+						  "concurrent transaction.", (long long)at, tf[j].file_path);
+				return floe_error_hint(err, "The transaction might succeed if retried.");
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
 int
 table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
 		   Arena *a, floe_error *err)
@@ -1824,7 +1927,8 @@ table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableCh
 	CommitSpec cs;
 
 	normalize(ch, a, &cs);
-	return removed_files_unchanged(io, from, to, &cs, a, err);
+	TRY(removed_files_unchanged(io, from, to, &cs, a, err));
+	return pos_deletes_disjoint(io, from, to, &cs, a, err);
 }
 
 /* The retry loop shared by every data commit. */
@@ -1849,6 +1953,7 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
 				break;
 			if ((rc = removed_files_unchanged(io, prev, head, cs, tmp, err)) != FLOE_OK ||
+			    (rc = pos_deletes_disjoint(io, prev, head, cs, tmp, err)) != FLOE_OK ||
 			    (cs->rebase_check &&
 			     (rc = cs->rebase_check(cs->rebase_arg, prev, head, tmp, err)) != FLOE_OK))
 				break;

@@ -130,7 +130,9 @@ int table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, 
 /* What a re-base of ch from head `from` onto head `to` needs besides
  * table_stage's checks (table_commit does it on each retry; a transaction
  * calls it before re-staging): 40001 when a data file ch removes got a
- * delete in between (its rewrite would bring the deleted rows back). */
+ * delete in between (its rewrite would bring the deleted rows back), or a
+ * position ch deletes (v2 position delete files) was deleted in between
+ * (the row was changed twice). */
 int table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
 		       Arena *a, floe_error *err);
 

@@ -403,6 +403,51 @@ def key_checks(ci):
     got = b.execute("SELECT id, v FROM km ORDER BY id").fetchall()
     check(got == [(1, 'a'), (2, 'x'), (3, 'x')], "pk_mor_same_row_once", got)
 
+    # key-granular merge-on-read: blocks that UPDATE / DELETE different keys
+    # of one data file both commit (v2 position deletes, v3 deletion
+    # vectors: the second COMMIT writes the union of both vectors); one row
+    # deleted by both -> 40001
+    for fv in ("2", "3"):
+        t = "kg" + fv
+        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v text) WITH ('format-version' = '%s', "
+                  "'write.update.mode' = 'merge-on-read', 'write.delete.mode' = 'merge-on-read')"
+                  % (t, fv))
+        b.execute("INSERT INTO %s SELECT i, 'x' FROM generate_series(1, 6) AS s(i)" % t)
+        a.execute("UPDATE %s SET v = 'a' WHERE id = 1" % t)
+        a.execute("DELETE FROM %s WHERE id = 3" % t)
+        c.execute("UPDATE %s SET v = 'c' WHERE id = 2" % t)
+        c.execute("DELETE FROM %s WHERE id = 4" % t)
+        a.commit()
+        try:
+            c.commit()
+            r = True
+        except psycopg.Error as e:
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, "mor_v%s_different_keys_both_commit" % fv, r)
+        got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
+        check(got == [(1, 'a'), (2, 'c'), (5, 'x'), (6, 'x')], "mor_v%s_both_applied" % fv, got)
+        if fv == "3":
+            a.execute("DELETE FROM %s WHERE id = 5" % t)
+            c.execute("DELETE FROM %s WHERE id IN (5, 6)" % t)
+            a.commit()
+            r = refused(c, "40001")
+            check(r is True, "mor_v3_same_row_deleted_twice_40001", r)
+            got = b.execute("SELECT id FROM %s ORDER BY id" % t).fetchall()
+            check(got == [(1,), (2,), (6,)], "mor_v3_after_refused_delete", got)
+
+    # (any table) two merge-on-read blocks UPDATE one row (v2 position
+    # deletes name the same position): the second COMMIT 40001, no copy twice
+    b.execute("CREATE TABLE kn (id int, v text) WITH ('write.update.mode' = 'merge-on-read', "
+              "'write.delete.mode' = 'merge-on-read')")
+    b.execute("INSERT INTO kn VALUES (1, 'x'), (2, 'x')")
+    a.execute("UPDATE kn SET v = 'a' WHERE id = 1")
+    c.execute("UPDATE kn SET v = 'c' WHERE id = 1")
+    a.commit()
+    r = refused(c, "40001")
+    check(r is True, "mor_v2_same_row_40001", r)
+    got = b.execute("SELECT id, v FROM kn ORDER BY id").fetchall()
+    check(got == [(1, 'a'), (2, 'x')], "mor_v2_same_row_once", got)
+
     # (any table) a copy-on-write rewrite of a file that another commit
     # deleted rows of (merge-on-read) must not bring those rows back: 40001
     b.execute("CREATE TABLE kd (id int, v text) WITH ('write.update.mode' = "
