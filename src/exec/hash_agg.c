@@ -52,7 +52,8 @@
  *   1. group ids are dense 0..ngroups-1 in first-seen order (per pass).
  *   2. state pointers are recomputed per batch (the state buffer may move).
  *   3. a plain aggregation (no GROUP BY) has exactly one group, even over
- *      no input rows.
+ *      no input rows; a grouping by zero keys that is not plain (DISTINCT
+ *      or a set operation of zero columns) has one group if it has input.
  *
  * INTERFACE ROUTINES
  *   hash_agg_new(ctx, child, nkeys, keys, naggs, aggs, plain)
@@ -803,6 +804,10 @@ consume(HashAggOp *h, Batch *in)
 	for (i = 0; i < n; i++) {
 		uint32_t g = EMPTY;
 		if (h->nkeys == 0) {
+			/* no keys: one group, made by the first row unless plain
+			 * (DISTINCT or a set operation over zero columns) */
+			if (!h->ngroups)
+				new_group(h);
 			g = 0;
 		} else {
 			size_t mask, s;

@@ -133,6 +133,15 @@ bool bind_is_aggregate_name(const char *name);
  * NULL) as an expression */
 Expr *bind_coerce_column(BindCtx *b, Expr *e, const IcebergField *f);
 Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
+/* PostgreSQL's limit on the columns of a query level or RETURNING list
+ * (MaxTupleAttributeNumber): 54011 past it.  It also keeps a result's
+ * column count within the wire protocol's int16. */
+#define BIND_MAX_COLUMNS 1664
+/* PostgreSQL's width check of one INSERT row (insert.c): nexpr values for
+ * ntarget target columns; cols/ncols the statement's column list (none:
+ * missing trailing values take their defaults); exprs the row's parse
+ * nodes, for the error position (or NULL).  42601 when they do not fit. */
+int insert_check_width(BindCtx *b, int nexpr, int ntarget, Node **cols, size_t ncols, Node **exprs);
 
 /* dml.c: UPDATE, DELETE, TRUNCATE */
 /* merge.c: MERGE, and INSERT ... ON CONFLICT (matched against the

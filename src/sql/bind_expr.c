@@ -1776,7 +1776,16 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
 	Expr *e;
 
 	if (k < 1 || (!s->params_describe && k > s->nparams)) {
-		floe_errorf(b->err, ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d", k);
+		/* $n as written: the parser wraps a number past INT_MAX */
+		const char *at = k < 1 && b->sql && p->location >= 0 ? b->sql + p->location : NULL;
+		int len = 0;
+		if (at && *at == '$')
+			while (len < 40 && at[1 + len] >= '0' && at[1 + len] <= '9')
+				len++;
+		if (len)
+			floe_errorf(b->err, ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%.*s", len, at + 1);
+		else
+			floe_errorf(b->err, ERRCODE_UNDEFINED_PARAMETER, "there is no parameter $%d", k);
 		return fail_at(b, p->location);
 	}
 	oid = (s->param_oids && k <= s->nparams) ? s->param_oids[k - 1] : 0;

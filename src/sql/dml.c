@@ -1235,6 +1235,9 @@ dml_returning_bind(Returning *r, BindCtx *b, const IcebergSchema *schema, const 
 		r->names[r->n++] = rt->name && rt->name[0] ? rt->name :
 			(char *)bind_colname(rt->val);
 	}
+	if (r->n > BIND_MAX_COLUMNS)
+		return floe_errorf(b->err, ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most %d entries",
+				   BIND_MAX_COLUMNS);
 	r->types = ARENA_ARRAY(b->arena, SqlType, r->n + 1);
 	for (i = 0; i < r->n; i++)
 		r->types[i] = r->exprs[i]->type;
@@ -2876,7 +2879,7 @@ set_value(Dml *d, PgQuery__ResTarget *rt, Node **val)
 		if ((int)nargs != m->ncolumns || m->colno < 1 || m->colno > (int)nargs) {
 			floe_errorf(d->ctx->err, ERRCODE_SYNTAX_ERROR,
 				    "number of columns does not match number of values");
-			floe_error_position(d->ctx->err, bind_location(&d->b, rt->location));
+			floe_error_position(d->ctx->err, bind_location(&d->b, sql_location(&src->base)));
 			return FLOE_ERR;
 		}
 		v = args[m->colno - 1];

@@ -22,7 +22,7 @@
  *   insert_exec, insert_ctas, insert_write_rows, engine_write_rows
  *   insert_source(s, ctx, sql, insert_stmt, t, &root)   INSERT's rows, coerced
  *   insert_describe(s, ctx, sql, insert_stmt, &returning)
- *   bind_coerce_column, bind_default_expr
+ *   bind_coerce_column, bind_default_expr, insert_check_width
  */
 #include <errno.h>
 #include <stdio.h>
@@ -525,6 +525,69 @@ fail:
 	return FLOE_ERR;
 }
 
+/* PostgreSQL's width check of one INSERT row (transformInsertRow): nexpr
+ * expressions for ntarget target columns, 42601 either way, except that
+ * without a column list (ncols 0) missing trailing values take their
+ * defaults.  exprs: the row's parse nodes (the error positions), or NULL. */
+int
+insert_check_width(BindCtx *b, int nexpr, int ntarget, Node **cols, size_t ncols, Node **exprs)
+{
+	if (nexpr > ntarget) {
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "INSERT has more expressions than target columns");
+		if (exprs && sql_location(&exprs[ntarget]->base) >= 0)
+			floe_error_position(b->err, bind_location(b, sql_location(&exprs[ntarget]->base)));
+		return FLOE_ERR;
+	}
+	if (ncols && nexpr < ntarget) {
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "INSERT has more target columns than expressions");
+		if (nexpr == 1 && exprs && exprs[0]->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+		    (int)exprs[0]->row_expr->n_args == ntarget)
+			floe_error_hint(b->err, "The insertion source is a row expression containing the same "
+					"number of columns expected by the INSERT. Did you accidentally use extra "
+					"parentheses?");
+		floe_error_position(b->err, bind_location(b, cols[nexpr]->res_target->location));
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+static bool
+is_star(const Node *v)
+{
+	const PgQuery__ColumnRef *cr = v->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? v->column_ref : NULL;
+	return cr && cr->n_fields && cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR;
+}
+
+/* The parse nodes of a plain SELECT's n output columns, for error
+ * positions (the columns of a `*` all point at it, as in PostgreSQL); NULL
+ * for a set operation, VALUES, or more than one `*`. */
+static Node **
+select_exprs(Arena *a, PgQuery__SelectStmt *sel, int n)
+{
+	Node **ex;
+	int k, j = 0, nstar = 0, wide;
+
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sel->n_values_lists)
+		return NULL;
+	for (k = 0; k < (int)sel->n_target_list; k++) {
+		PgQuery__ResTarget *rt = sel->target_list[k]->res_target;
+		if (!rt || !rt->val)
+			return NULL;
+		nstar += is_star(rt->val);
+	}
+	wide = n - ((int)sel->n_target_list - nstar);      /* the `*`'s width */
+	if (nstar > 1 || (nstar == 0 && wide != 0) || wide < 0)
+		return NULL;
+	ex = ARENA_ARRAY(a, Node *, n + 1);
+	for (k = 0; k < (int)sel->n_target_list; k++) {
+		Node *v = sel->target_list[k]->res_target->val;
+		int w = is_star(v) ? wide : 1;
+		while (w-- > 0)
+			ex[j++] = v;
+	}
+	return ex;
+}
+
 /* Target k of a plain SELECT when it is an untyped literal (NULL or a
  * quoted string), else NULL. */
 static Node *
@@ -626,6 +689,15 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 		bool plain_values = sel->n_values_lists && !sel->n_sort_clause && !sel->limit_count &&
 			!sel->limit_offset && !sel->with_clause && !is->with_clause;
 
+		if (plain_values || sel->n_target_list == 1) {
+			/* one ROW(...) for several columns: PostgreSQL's width
+			 * error (with its hint) comes before anything binds it */
+			Node **one = plain_values ? sel->values_lists[0]->list->items :
+				     sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE ? &sel->target_list[0]->res_target->val : NULL;
+			size_t nitems = plain_values ? sel->values_lists[0]->list->n_items : 1;
+			if (one && nitems == 1 && one[0] && one[0]->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+				TRY(insert_check_width(&b, 1, ntarget, is->cols, is->n_cols, one));
+		}
 		if (plain_values) {
 			int nrows = (int)sel->n_values_lists, r;
 			Expr ***rows2 = ARENA_ARRAY(ctx->arena, Expr **, nrows);
@@ -637,28 +709,32 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 				if (!(defaults[i] = bind_default_expr(&b, &schema->fields[i])))
 					return FLOE_ERR;
 			}
+			/* as PostgreSQL: bind a row, check its width, then coerce */
 			for (r = 0; r < nrows; r++) {
 				PgQuery__List *l = sel->values_lists[r]->list;
-				if ((int)l->n_items > ntarget) {
-					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
-						    "INSERT has more expressions than target columns");
-					return FLOE_ERR;
-				}
+				Expr **bound = ARENA_ARRAY(ctx->arena, Expr *, l->n_items + 1);
+				for (k = 0; k < (int)l->n_items; k++)
+					if (l->items[k]->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT &&
+					    !(bound[k] = bind_expr(&b, l->items[k])))
+						return FLOE_ERR;
 				if (r > 0 && l->n_items != sel->values_lists[0]->list->n_items) {
 					floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 						    "VALUES lists must all be the same length");
+					if (sql_location(&sel->values_lists[r]->base) >= 0)
+						floe_error_position(err, bind_location(&b,
+							sql_location(&sel->values_lists[r]->base)));
 					return FLOE_ERR;
 				}
+				TRY(insert_check_width(&b, (int)l->n_items, ntarget, is->cols, is->n_cols, l->items));
 				rows2[r] = ARENA_ARRAY(ctx->arena, Expr *, schema->nfields + 1);
 				for (i = 0; i < schema->nfields; i++)
 					rows2[r][i] = defaults[i];
 				for (k = 0; k < (int)l->n_items; k++) {
 					const IcebergField *f = &schema->fields[tcols[k]];
 					Expr *x;
-					if (l->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+					if (!bound[k])
 						continue;
-					if (!(x = bind_expr(&b, l->items[k])) ||
-					    !(x = bind_coerce_column(&b, x, f)))
+					if (!(x = bind_coerce_column(&b, bound[k], f)))
 						return FLOE_ERR;
 					rows2[r][tcols[k]] = x;
 				}
@@ -689,9 +765,8 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 			} else {
 				TRY(select_plan(s, ctx, sql, is->select_stmt, &p));
 			}
-			if (p.ncols > ntarget)
-				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
-						   "INSERT has more expressions than target columns");
+			TRY(insert_check_width(&b, p.ncols, ntarget, is->cols, is->n_cols,
+					    select_exprs(ctx->arena, sel, p.ncols)));
 			for (i = 0; i < schema->nfields; i++) {
 				const IcebergField *f = &schema->fields[i];
 				Node *lit;

@@ -1642,7 +1642,7 @@ bind_set(Merge *m, Clause *cl, PgQuery__Node **list, size_t n)
 			    ma->colno > (int)srcn->row_expr->n_args) {
 				floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
 					    "number of columns does not match number of values");
-				return fail_at(m, rt->location);
+				return fail_at(m, sql_location(&srcn->base));
 			}
 			val = srcn->row_expr->args[ma->colno - 1];
 		}
@@ -1666,6 +1666,7 @@ bind_insert(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w)
 {
 	int *target = ARENA_ARRAY(m->ctx->arena, int, m->nt + 1);
 	int ntarget, i, c;
+	Expr **bound;
 
 	cl->vals = ARENA_ARRAY(m->ctx->arena, Expr *, m->nt + 1);
 	for (c = 0; c < m->nt; c++)
@@ -1693,22 +1694,24 @@ bind_insert(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w)
 			target[i] = c;
 		}
 	}
-	if ((int)w->n_values > ntarget)
-		return floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
-				   "INSERT has more expressions than target columns");
-	if (w->n_values && (int)w->n_values < ntarget)
-		return floe_errorf(m->ctx->err, ERRCODE_SYNTAX_ERROR,
-				   "INSERT has more target columns than expressions");
+	/* as PostgreSQL: bind the values, check their number, then coerce */
+	bound = ARENA_ARRAY(m->ctx->arena, Expr *, w->n_values + 1);
 	for (i = 0; i < (int)w->n_values; i++) {
-		const IcebergField *f = &m->schema->fields[target[i]];
 		Node *v = w->values[i];
-		Expr *x;
 		if (v->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 			continue;
-		if (!(x = bind_expr(&m->b, v)))
+		if (!(bound[i] = bind_expr(&m->b, v)))
 			return FLOE_ERR;
-		TRY(check_sides(m, x, 2, m->trel));
-		if (!(x = bind_coerce_column(&m->b, x, f)))
+		TRY(check_sides(m, bound[i], 2, m->trel));
+	}
+	if (w->n_values)      /* not DEFAULT VALUES */
+		TRY(insert_check_width(&m->b, (int)w->n_values, ntarget, w->target_list, w->n_target_list,
+				       w->values));
+	for (i = 0; i < (int)w->n_values; i++) {
+		Expr *x;
+		if (!bound[i])
+			continue;
+		if (!(x = bind_coerce_column(&m->b, bound[i], &m->schema->fields[target[i]])))
 			return FLOE_ERR;
 		cl->vals[target[i]] = to_join(m, x, false);
 	}

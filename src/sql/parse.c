@@ -1039,3 +1039,29 @@ sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *child,
 	}
 	return 0;
 }
+
+static int
+min_location(const ProtobufCMessage *m, void *arg)
+{
+	int *best = arg;
+	int own = sql_location(m);
+
+	if (own >= 0 && (*best < 0 || own < *best))
+		*best = own;
+	return 0;
+}
+
+int
+sql_location(const ProtobufCMessage *m)
+{
+	const ProtobufCFieldDescriptor *f = protobuf_c_message_descriptor_get_field_by_name(m->descriptor,
+											 "location");
+	int best = -1;
+
+	if (f && f->type == PROTOBUF_C_TYPE_INT32 && f->label != PROTOBUF_C_LABEL_REPEATED)
+		best = *(const int32_t *)((const char *)m + f->offset);
+	if (best < -1)
+		best = -1;
+	sql_children(m, min_location, &best);
+	return best;
+}

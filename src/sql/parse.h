@@ -14,6 +14,7 @@
  *   sql_partition_clause(sql, from, &clause, &len)  Spark's PARTITIONED BY /
  *                                             ADD|DROP|REPLACE PARTITION FIELD
  *   sql_children(m, fn, arg)                  visit a parse-tree node's children
+ *   sql_location(m)                           leftmost byte offset in a subtree
  *   sql_parse_cache_stats(&hits, &misses)     the parsed-statement cache
  *                                             (parse.c), for tests
  */
@@ -59,5 +60,10 @@ bool sql_partition_clause(const char *sql, int from, const char **clause, int *l
  * call returned 0.  The one child-iteration of every tree walker. */
 int sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *child, void *arg),
 		 void *arg);
+
+/* The smallest `location` (byte offset in the statement text) of parse-tree
+ * node m and its descendants, or -1 when none has one: where an expression
+ * starts, as PostgreSQL's exprLocation reports it for error positions. */
+int sql_location(const ProtobufCMessage *m);
 
 #endif

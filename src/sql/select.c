@@ -482,18 +482,27 @@ used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 		return;
 	}
 	if (d == &pg_query__sub_link__descriptor) {
-		/* EXISTS (SELECT * ...): its select list is never read, so its
-		 * "*" does not make every column used (TPC-H Q4, Q21) */
+		/* EXISTS (SELECT * ...): a "*" in its select list does not make
+		 * every column used (TPC-H Q4, Q21); the columns it names are
+		 * (the subquery may still evaluate its select list) */
 		PgQuery__SubLink *sl = (PgQuery__SubLink *)m;
 		if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK && sl->subselect &&
 		    sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 		    sl->subselect->select_stmt->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
 		    !sl->subselect->select_stmt->n_distinct_clause) {
 			PgQuery__SelectStmt *ss = sl->subselect->select_stmt;
-			size_t nt = ss->n_target_list;
+			size_t nt = ss->n_target_list, k;
 			ss->n_target_list = 0;     /* walked without it, restored below */
 			used_walk(a, u, &ss->base, depth + 1);
 			ss->n_target_list = nt;
+			for (k = 0; k < nt && !u->all; k++) {
+				const PgQuery__ResTarget *rt = ss->target_list[k]->res_target;
+				const PgQuery__ColumnRef *cr = rt && rt->val &&
+					rt->val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF ? rt->val->column_ref : NULL;
+				if (rt && rt->val && !(cr && cr->n_fields &&
+				    cr->fields[cr->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR))
+					used_walk(a, u, &rt->val->base, depth + 2);
+			}
 			return;
 		}
 	}
@@ -2467,6 +2476,8 @@ plan_values(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			ncols = (int)l->n_items;
 		else if ((int)l->n_items != ncols) {
 			floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "VALUES lists must all be the same length");
+			if (sql_location(&s->values_lists[r]->base) >= 0)
+				floe_error_position(b->err, bind_location(b, sql_location(&s->values_lists[r]->base)));
 			return FLOE_ERR;
 		}
 		rows[r] = ARENA_ARRAY(b->arena, Expr *, ncols);
@@ -5178,9 +5189,21 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	TRY(plan_stmt(b, ctx, s->larg, &l));
 	setop_branch = true;
 	TRY(plan_stmt(b, ctx, s->rarg, &r));
-	if (l.ncols != r.ncols)
-		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
-				   "each %s query must have the same number of columns", name);
+	if (l.ncols != r.ncols) {
+		/* at the right branch's select list, as PostgreSQL */
+		int at = -1;
+		size_t k;
+		floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "each %s query must have the same number of columns",
+			    name);
+		for (k = 0; s->rarg->op == PG_QUERY__SET_OPERATION__SETOP_NONE && k < s->rarg->n_target_list; k++) {
+			int loc = sql_location(&s->rarg->target_list[k]->base);
+			if (loc >= 0 && (at < 0 || loc < at))
+				at = loc;
+		}
+		if (at >= 0)
+			floe_error_position(b->err, bind_location(b, at));
+		return FLOE_ERR;
+	}
 	n = l.ncols;
 	types = ARENA_ARRAY(b->arena, SqlType, n + 1);
 	for (i = 0; i < n; i++) {
@@ -5289,6 +5312,16 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 
 /* ---- statements and subqueries ------------------------------------------ */
 
+/* The columns of every query level: at most BIND_MAX_COLUMNS, 54011. */
+static int
+check_width(BindCtx *b, int ncols)
+{
+	if (ncols > BIND_MAX_COLUMNS)
+		return floe_errorf(b->err, ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most %d entries",
+				   BIND_MAX_COLUMNS);
+	return FLOE_OK;
+}
+
 static int
 plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
@@ -5321,15 +5354,17 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 							   s->with_clause->ctes[i]->common_table_expr->ctename);
 		b.with = s->with_clause;
 	}
-	if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
-		return plan_setop(&b, ctx, s, out);
-	if (s->n_values_lists) {
+	if (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE) {
+		TRY(plan_setop(&b, ctx, s, out));
+	} else if (s->n_values_lists) {
 		if (s->n_sort_clause || s->limit_count || s->limit_offset)
 			return unsupported(&b, "ORDER BY/LIMIT on a bare VALUES list", -1);
-		return plan_values(&b, ctx, s, out);
+		TRY(plan_values(&b, ctx, s, out));
+	} else {
+		keep_null_cols = branch;
+		TRY(plan_select(&b, ctx, s, out));
 	}
-	keep_null_cols = branch;
-	return plan_select(&b, ctx, s, out);
+	return check_width(&b, out->ncols);
 }
 
 static int

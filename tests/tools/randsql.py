@@ -11,6 +11,8 @@ error depends on evaluation order (no division).
 
     python3 tests/tools/randsql.py SEED N > file.test
     python3 tests/tools/randsql.py --dml SEED N > file.test   (DML, tables compared after each)
+    python3 tests/tools/randsql.py --setop SEED N > file.test (set operations over zero-column,
+                                                                empty and NULL-only inputs)
 
 The committed tests/sql/pgdiff/random_select_*.test files were made with
 the seeds in their names; any other seed is a new bug hunt.
@@ -23,6 +25,8 @@ T = {
     "r2": [("a", "int"), ("x", "int"), ("y", "text")],
     "r3": [("k", "int"), ("v", "int"), ("w", "text")],
 }
+# --setop only (setop_schema): r0 empty, rn all NULL
+TX = {"r0": T["r1"], "rn": [("n", "int"), ("s", "text")]}
 
 
 def schema(rng):
@@ -331,6 +335,112 @@ class Gen:
                                                      self.pred(scope, 1))
 
 
+class SetGen:
+    """Set operations over the shapes that break them: zero-column SELECTs
+    (SELECT FROM t, a bare SELECT), empty inputs (WHERE false, LIMIT 0, an
+    empty table r0), NULL-only columns (an all-NULL table rn, NULL literals),
+    nested and parenthesised UNION/INTERSECT/EXCEPT [ALL], inside derived
+    tables, CTEs, IN/EXISTS and aggregates.  Each leaf yields a row type
+    from a signature of "int", "text" and "nul" (a column every branch
+    yields as NULL: PostgreSQL resolves it to text), so every branch of a
+    tree matches; an untyped NULL only stands for "text"/"nul" (a nested
+    NULL-only set operation is text, which an int column would not match)."""
+
+    def __init__(self, g, rng):
+        self.g = g
+        self.rng = rng
+
+    def leaf(self, sig):
+        rng = self.rng
+        k = rng.random()
+        if not sig and k < 0.25:
+            return rng.choice(["SELECT", "SELECT WHERE false", "SELECT WHERE true", "SELECT FROM r0",
+                               "SELECT FROM rn", "SELECT FROM generate_series(1, %d)" % rng.randint(0, 3)])
+        t = rng.choice(["r1", "r2", "r3", "r0", "rn"] if k < 0.8 else ["r0", "rn"])
+        al = self.g.alias()
+        scope = [] if t == "rn" else [("%s.%s" % (al, c), ty_of(ty)) for c, ty in T.get(t) or TX[t]]
+        cols = []
+        for ty in sig:
+            cols.append(self.value(ty, t, al, scope))
+        where = ""
+        r = rng.random()
+        if r < 0.15:
+            where = " WHERE false"
+        elif r < 0.6 and scope:
+            where = " WHERE %s" % self.g.pred(scope, 1)
+        elif t == "rn" and r < 0.7:
+            where = " WHERE %s.n IS NULL" % al
+        q = "SELECT %s%s FROM %s %s%s" % (rng.choice(["", "", "", "DISTINCT "]) if sig else "",
+                                         ", ".join(cols), t, al, where)
+        if rng.random() < 0.08:
+            q = "(%s LIMIT 0)" % q
+        return q
+
+    def value(self, ty, t, al, scope):
+        rng = self.rng
+        if t == "rn":
+            # every column of rn is NULL: n int, s text
+            if ty == "int":
+                return rng.choice(["%s.n" % al, "%s.n + 1" % al, "NULL::int"])
+            return rng.choice(["%s.s" % al, "NULL", "%s.s || 'x'" % al, "upper(%s.s)" % al])
+        if ty == "nul":
+            return rng.choice(["NULL", "NULL::text", "CAST(NULL AS text)"])
+        if rng.random() < 0.1:
+            return "NULL::int" if ty == "int" else "NULL"
+        if ty == "int":
+            return self.g.int_expr(scope, 2) if scope else str(rng.randint(0, 3))
+        return self.g.text_expr(scope, 2) if scope else "'k%d'" % rng.randint(0, 2)
+
+    def tree(self, sig, d=0):
+        rng = self.rng
+        if d > 2 or rng.random() < 0.3:
+            return self.leaf(sig)
+        op = rng.choice(["UNION", "UNION ALL", "INTERSECT", "EXCEPT", "INTERSECT ALL", "EXCEPT ALL"])
+        l, r = self.tree(sig, d + 1), self.tree(sig, d + 1)
+        if " " in r and rng.random() < 0.6:
+            r = "(%s)" % r
+        return "%s %s %s" % (l, op, r)
+
+    def query(self):
+        rng = self.rng
+        n = rng.choice([0, 0, 1, 1, 2, 3])
+        sig = [rng.choice(["int", "int", "text", "nul"]) for _ in range(n)]
+        q = self.tree(sig)
+        cols = ", ".join("c%d" % i for i in range(n))
+        k = rng.random()
+        if k < 0.45:
+            return q, n
+        if k < 0.55 and n:
+            ob = ", ".join("%d%s" % (i + 1, rng.choice(["", " DESC", " NULLS FIRST"])) for i in range(n))
+            if q.startswith("("):      # (... LIMIT 0) ORDER BY ... LIMIT: two LIMITs
+                q = "SELECT * FROM (%s) s" % q
+            return "%s ORDER BY %s LIMIT %d" % (q, ob, rng.randint(0, 6)), n
+        if k < 0.65:
+            return "SELECT count(*) FROM (%s) s" % q, 1
+        if k < 0.72 and n:
+            return "SELECT %s, count(*) FROM (%s) s (%s) GROUP BY %s" % (cols, q, cols, cols), n + 1
+        if k < 0.79:
+            return ("WITH w%s AS (%s) SELECT * FROM w %s SELECT * FROM w" %
+                    (" (%s)" % cols if n else "", q, rng.choice(["UNION ALL", "INTERSECT", "EXCEPT ALL"]))), n
+        if k < 0.86:
+            return "SELECT %s EXISTS (%s)" % (rng.choice(["", "NOT"]), q), 1
+        if k < 0.93 and n == 1 and sig[0] == "int":
+            al = self.g.alias()
+            return "SELECT %s.id FROM r1 %s WHERE %s.a %sIN (%s)" % (al, al, al, rng.choice(["", "NOT "]), q), 1
+        if n:
+            al = self.g.alias()
+            return "SELECT count(*), count(%s.c0) FROM (%s) %s (%s)" % (al, q, al, cols), 2
+        return "SELECT count(*) FROM (%s) s WHERE true" % q, 1
+
+
+def setop_schema(rng):
+    out = schema(rng)
+    out.append("statement ok\nCREATE TABLE r0 (id int, a int, b int, c text, d numeric(8,2), e date, f bool)\n")
+    out.append("statement ok\nCREATE TABLE rn (n int, s text)\n")
+    out.append("statement ok\nINSERT INTO rn VALUES %s\n" % ", ".join(["(NULL, NULL)"] * rng.randint(1, 4)))
+    return out
+
+
 def ty_of(sqlty):
     return {"int": "int", "text": "text", "numeric(8,2)": "num", "date": "date", "bool": "bool"}[sqlty]
 
@@ -394,6 +504,20 @@ def main():
             if rng.random() < 0.2:
                 q, ncols = g.query()
                 print("query %s rowsort\n%s\n" % ("T" * ncols, q))
+        return
+    if sys.argv[1] == "--setop":
+        seed, n = int(sys.argv[2]), int(sys.argv[3])
+        rng = random.Random(seed)
+        print("# description: %d random set operations over zero-column, empty and NULL-only inputs "
+              "(tests/tools/randsql.py --setop %d %d) compared with PostgreSQL 15" % (n, seed, n))
+        print("# generated: regenerate with the command above; do not edit by hand\n")
+        for st in setop_schema(rng):
+            print(st)
+        g = Gen(rng)
+        sg = SetGen(g, rng)
+        for _ in range(n):
+            q, ncols = sg.query()
+            print("query %s rowsort\n%s\n" % ("T" * ncols or "-", q))
         return
     seed, n = int(sys.argv[1]), int(sys.argv[2])
     rng = random.Random(seed)

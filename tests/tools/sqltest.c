@@ -16,7 +16,7 @@
  *   statement ok                          SQL lines up to a blank line: must succeed
  *   statement error [SQLSTATE]            must fail (with that SQLSTATE); an optional
  *   ----                                  "----" line then a substring of the message
- *   query <typechars> [nosort|rowsort|valuesort]
+ *   query <typechars> [nosort|rowsort|valuesort]   (typechars "-": zero columns)
  *   SQL lines
  *   ----
  *   expected rows, columns separated by TAB, NULL as NULL, '' as (empty);
@@ -264,7 +264,8 @@ parse_script(Arena *a, const char *path, Script *out)
 			if (nw < 2)
 				return parse_error(path, r->line, "missing argument", w[0]);
 			if (is_query) {
-				r->types = w[1];
+				/* "-": a result of zero columns (SELECT FROM t) */
+				r->types = strcmp(w[1], "-") == 0 ? "" : w[1];
 				if (nw >= 3) {
 					if (strcmp(w[2], "nosort") == 0)
 						r->sort = SORT_NONE;
