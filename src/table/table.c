@@ -452,8 +452,11 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		goto out;
 	}
 	if (!location) {
-		char *p = fileio_resolve(io, arena_sprintf(tmp, "%s/%s", folder_name(tmp, ns),
-							   folder_name(tmp, name)), tmp);
+		/* <root>/<ns>/<name>, not through fileio_resolve: a prefix map
+		 * or a "file:" schema name must not move it */
+		const char *dir = arena_sprintf(tmp, "%s/%s", folder_name(tmp, ns), folder_name(tmp, name));
+		char *p = io->root && io->root[0] ? arena_sprintf(tmp, "%s/%s", io->root, dir)
+						  : arena_strdup(tmp, dir);
 		char cwd[4096];
 		if (p[0] != '/' && getcwd(cwd, sizeof cwd))
 			p = arena_sprintf(tmp, "%s/%s", cwd, p);

@@ -271,6 +271,17 @@ expect dotdot_names admin 'Adm1n pw' $'CREATE SCHEMA\nCREATE TABLE\nINSERT 0 1\n
 	'CREATE SCHEMA ".."' 'CREATE TABLE "..".y (a int)' 'INSERT INTO "..".y VALUES (2)' \
 	'CREATE TABLE "../../x" (a int)' 'INSERT INTO "../../x" VALUES (3)' \
 	'SELECT (SELECT count(*) FROM "../esc".t2) + (SELECT count(*) FROM "..".y) + (SELECT count(*) FROM "../../x")'
+# a schema named "file:" (a URI scheme the FileIO strips) stays a folder
+# of the warehouse (it once made the table folder /<table>)
+probe=floe-acl-probe-$$
+expect scheme_schema_name admin 'Adm1n pw' $'CREATE SCHEMA\nCREATE TABLE\nINSERT 0 1' \
+	'CREATE SCHEMA "file:"' "CREATE TABLE \"file:\".\"$probe\" (a int)" "INSERT INTO \"file:\".\"$probe\" VALUES (1)"
+if [ ! -e "/$probe" ] && [ -d "$wh/file:/$probe/data" ]; then
+	pass "scheme_schema_name_inside (the table folder is <warehouse>/file:/<table>)"
+else
+	fail scheme_schema_name_inside "$(ls -d "/$probe" "$wh/file:"/* 2>&1 | tr '\n' ' ')"
+fi
+rm -rf "/${probe:?}"
 if [ ! -e "$tmp/esc" ] && [ ! -e "$tmp/y" ] && [ ! -e "$tmp/x" ] && [ -d "$wh/..%2Fesc/t2/data" ] &&
 	[ -d "$wh/%2E%2E/y/data" ] && [ -d "$wh/public/..%2F..%2Fx/data" ] && [ -d "$wh/public/t/data" ]; then
 	pass "names_encoded_in_folders (../esc -> ..%2Fesc, .. -> %2E%2E; plain names unchanged)"
