@@ -44,7 +44,7 @@ UNIT_BIN = $(patsubst %.c,$(B)/%,$(UNIT_SRC))
 TOOLS_SRC = $(shell find tests/tools -name '*.c' 2>/dev/null | sort)
 TOOLS_BIN = $(patsubst %.c,$(B)/%,$(TOOLS_SRC))
 
-.PHONY: all deps run test unit tools clean bench fuzz
+.PHONY: all deps run test unit tools clean bench fuzz sqlfuzz
 
 all: $(FLOE)
 
@@ -57,6 +57,14 @@ run: deps
 
 test:
 	@scripts/run-tests.sh
+
+# A long SQL mutation-fuzzing run (make test runs a short slice of it):
+# SEEDS and N set the seeds and the statements per seed.
+SEEDS ?= $(shell seq 100 139)
+N ?= 5000
+sqlfuzz:
+	@$(MAKE) --no-print-directory -s B=build-san all
+	@FLOE_ROOT=$(CURDIR) FLOE_SQLFUZZ_SEEDS="$(SEEDS)" FLOE_SQLFUZZ_N=$(N) bash tests/suites/sqlfuzz.sh
 
 $(SQLSTATE_H): src/common/sqlstate.txt src/common/gen_sqlstate.sh
 	@mkdir -p $(dir $@)
