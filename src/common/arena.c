@@ -11,12 +11,20 @@
  *      list that later chunk requests reuse: an operator's scratch arena,
  *      reset every batch, stops paying malloc/mmap and page faults for the
  *      same buffers each time (measured: page faults were 10% of TPC-H Q1).
+ *   5. `held` is the malloc'd size of every chunk the arena owns (first,
+ *      list and spare); exactly that much is charged to `acct` while it
+ *      is attached (and the arena holds one reference to it).
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/arena.h"
+#include "common/error.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #define ALIGN 16
 #define ROUND(n) (((n) + (ALIGN - 1)) & ~(size_t)(ALIGN - 1))
@@ -44,7 +52,127 @@ struct Arena {
 	Callback *callbacks;
 	size_t chunk_size;
 	size_t bytes;
+	size_t held;           /* invariant 5 */
+	MemAccount *acct;
 };
+
+/* ---- memory accounts ---------------------------------------------------- */
+
+struct MemAccount {
+	_Atomic int64_t used, peak;
+	_Atomic int refs;
+	_Atomic bool exceeded;
+	int64_t limit;         /* <= 0: none */
+};
+
+/* after an account that held this much is gone, free heap goes back to
+ * the OS (glibc keeps it otherwise: a failed 2 GB array_agg would leave
+ * the process at 2 GB) */
+#define TRIM_AFTER ((int64_t)64 << 20)
+
+static _Thread_local MemAccount *current_acct;
+
+MemAccount *
+memacct_new(int64_t limit)
+{
+	MemAccount *m = calloc(1, sizeof *m);
+
+	if (!m) {
+		fprintf(stderr, "floe: out of memory allocating a memory account\n");
+		abort();
+	}
+	m->limit = limit;
+	atomic_init(&m->refs, 1);
+	return m;
+}
+
+void
+memacct_ref(MemAccount *m)
+{
+	if (m)
+		atomic_fetch_add_explicit(&m->refs, 1, memory_order_relaxed);
+}
+
+void
+memacct_unref(MemAccount *m)
+{
+	if (!m || atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) != 1)
+		return;
+#ifdef __GLIBC__
+	if (atomic_load(&m->peak) >= TRIM_AFTER)
+		malloc_trim(0);
+#endif
+	free(m);
+}
+
+void
+memacct_charge(MemAccount *m, int64_t delta)
+{
+	int64_t now, peak;
+
+	if (!m || !delta)
+		return;
+	now = atomic_fetch_add_explicit(&m->used, delta, memory_order_relaxed) + delta;
+	if (delta < 0)
+		return;
+	peak = atomic_load_explicit(&m->peak, memory_order_relaxed);
+	while (now > peak &&
+	       !atomic_compare_exchange_weak_explicit(&m->peak, &peak, now, memory_order_relaxed,
+						      memory_order_relaxed))
+		;
+	if (m->limit > 0 && now > m->limit)
+		atomic_store_explicit(&m->exceeded, true, memory_order_relaxed);
+}
+
+bool
+memacct_exceeded(const MemAccount *m)
+{
+	return m && atomic_load_explicit(&m->exceeded, memory_order_relaxed);
+}
+
+int64_t
+memacct_used(const MemAccount *m)
+{
+	return m ? atomic_load_explicit(&m->used, memory_order_relaxed) : 0;
+}
+
+int64_t
+memacct_peak(const MemAccount *m)
+{
+	return m ? atomic_load_explicit(&m->peak, memory_order_relaxed) : 0;
+}
+
+int64_t
+memacct_limit(const MemAccount *m)
+{
+	return m ? m->limit : 0;
+}
+
+int
+memacct_error(const MemAccount *m, floe_error *err)
+{
+	floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory");
+	floe_error_detail(err, "The statement needed more than floe.query_memory_limit (%lld kB) "
+			  "of memory that cannot be spilled to disk.",
+			  (long long)(memacct_limit(m) / 1024));
+	return floe_error_hint(err, "Raise floe.query_memory_limit (SET floe.query_memory_limit = "
+			       "'4GB'), or make the statement hold less at once (fewer groups, "
+			       "smaller arrays or strings).");
+}
+
+MemAccount *
+memacct_current(void)
+{
+	return current_acct;
+}
+
+void
+memacct_set_current(MemAccount *m)
+{
+	current_acct = m;
+}
+
+#define CHUNK_BYTES(c) ((int64_t)(sizeof(Chunk) + (c)->size))
 
 static void
 oom(size_t n)
@@ -88,13 +216,23 @@ xstrdup(const char *s)
 }
 
 static Chunk *
-chunk_new(size_t size)
+chunk_new(Arena *a, size_t size)
 {
 	Chunk *c = xmalloc(sizeof(Chunk) + size);
 	c->next = NULL;
 	c->size = size;
 	c->used = 0;
+	a->held += (size_t)CHUNK_BYTES(c);
+	memacct_charge(a->acct, CHUNK_BYTES(c));
 	return c;
+}
+
+static void
+chunk_free(Arena *a, Chunk *c)
+{
+	a->held -= (size_t)CHUNK_BYTES(c);
+	memacct_charge(a->acct, -CHUNK_BYTES(c));
+	free(c);
 }
 
 /* A chunk of at least `size` usable bytes: a spare one if it fits. */
@@ -111,7 +249,7 @@ chunk_get(Arena *a, size_t size)
 			c->used = 0;
 			return c;
 		}
-	return chunk_new(size);
+	return chunk_new(a, size);
 }
 
 Arena *
@@ -119,8 +257,10 @@ arena_new(size_t chunk_hint)
 {
 	Arena *a = xcalloc(1, sizeof *a);
 	a->chunk_size = chunk_hint < 4096 ? 4096 : ROUND(chunk_hint);
+	a->acct = current_acct;
+	memacct_ref(a->acct);
 #ifndef FLOE_DEBUG_ARENA
-	a->first = a->head = chunk_new(a->chunk_size);
+	a->first = a->head = chunk_new(a, a->chunk_size);
 #endif
 	return a;
 }
@@ -153,7 +293,7 @@ arena_reset(Arena *a)
 			continue;
 		}
 #endif
-		free(c);
+		chunk_free(a, c);
 	}
 	a->head = a->first;
 	if (a->first) {
@@ -172,9 +312,11 @@ arena_free(Arena *a)
 	while (a->spare) {
 		Chunk *c = a->spare;
 		a->spare = c->next;
-		free(c);
+		chunk_free(a, c);
 	}
-	free(a->first);
+	if (a->first)
+		chunk_free(a, a->first);
+	memacct_unref(a->acct);
 	free(a);
 }
 
@@ -186,13 +328,13 @@ arena_alloc(Arena *a, size_t n)
 	n = ROUND(n ? n : 1);
 	a->bytes += n;
 #ifdef FLOE_DEBUG_ARENA
-	c = chunk_new(n);
+	c = chunk_new(a, n);
 	c->used = n;
 	c->next = a->head;
 	a->head = c;
 	if (!a->first) {
 		/* keep a permanent empty first chunk so reset logic is uniform */
-		a->first = chunk_new(0);
+		a->first = chunk_new(a, 0);
 		c->next = a->first;
 	}
 	return c->data;
@@ -293,4 +435,28 @@ size_t
 arena_bytes(const Arena *a)
 {
 	return a->bytes;
+}
+
+void
+arena_set_account(Arena *a, MemAccount *m)
+{
+	if (a->acct == m)
+		return;
+	memacct_charge(a->acct, -(int64_t)a->held);
+	memacct_unref(a->acct);
+	a->acct = m;
+	memacct_ref(m);
+	memacct_charge(m, (int64_t)a->held);
+}
+
+MemAccount *
+arena_account(const Arena *a)
+{
+	return a->acct;
+}
+
+bool
+arena_over_limit(const Arena *a)
+{
+	return memacct_exceeded(a->acct);
 }

@@ -12,8 +12,23 @@
  *
  * Out of memory is not bad input: arena_alloc aborts the process with a
  * message rather than returning NULL (callers never check).  Memory limits
- * that must turn into SQLSTATE 53200 are enforced before large allocations
- * by the operators that make them.
+ * that must turn into SQLSTATE 53200 go through a MemAccount (below).
+ *
+ * Memory accounts (one per top-level statement: floe.query_memory_limit):
+ * a MemAccount sums the bytes charged to it by every thread (atomically)
+ * and records when the sum passed its limit; it never refuses memory
+ * itself.  An arena is charged the malloc'd size of its chunks (spare ones
+ * included) to the account it was made under — the calling thread's
+ * current account at arena_new, or one given with arena_set_account —
+ * and gives them back as it frees them; operators charge the state they
+ * malloc (hash tables, row arrays) with memacct_charge.  Whoever can
+ * return an error checks memacct_exceeded at its check points (each batch
+ * in exec_check_cancel, an aggregate state's growth, a hash table resize)
+ * and fails the statement with memacct_error (53200).  Accounts are
+ * reference counted: every attached arena holds one, so an arena that
+ * outlives its statement stays safe; the last unref frees the account
+ * (and, after a statement that held much, returns free heap to the OS).
+ * A limit <= 0 never passes.
  *
  * INTERFACE ROUTINES
  *   arena_new(chunk_hint) / arena_free(a)
@@ -23,14 +38,23 @@
  *   arena_reset(a)                 free everything, keep the first chunk
  *   arena_on_reset(a, fn, arg)     call fn(arg) at the next reset/free
  *   arena_bytes(a)                 bytes handed out since the last reset
+ *   arena_set_account(a, m) / arena_account(a) / arena_over_limit(a)
+ *   memacct_new(limit) / memacct_ref(m) / memacct_unref(m)
+ *   memacct_charge(m, delta)       delta < 0 gives back; m may be NULL
+ *   memacct_exceeded(m) / memacct_used(m) / memacct_peak(m) / memacct_limit(m)
+ *   memacct_error(m, err)          53200 naming the limit (always FLOE_ERR)
+ *   memacct_current() / memacct_set_current(m)   the calling thread's
  */
 #ifndef FLOE_ARENA_H
 #define FLOE_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct Arena Arena;
+typedef struct MemAccount MemAccount;
+struct floe_error;
 
 Arena *arena_new(size_t chunk_hint);
 void arena_free(Arena *a);
@@ -44,6 +68,24 @@ void *arena_memdup(Arena *a, const void *p, size_t n);
 char *arena_sprintf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void arena_on_reset(Arena *a, void (*fn)(void *), void *arg);
 size_t arena_bytes(const Arena *a);
+/* attach to m (NULL: detach), charging the chunks held now and giving
+ * them back to the previous account */
+void arena_set_account(Arena *a, MemAccount *m);
+MemAccount *arena_account(const Arena *a);
+/* is a charged to an account that has passed its limit? */
+bool arena_over_limit(const Arena *a);
+
+MemAccount *memacct_new(int64_t limit);
+void memacct_ref(MemAccount *m);
+void memacct_unref(MemAccount *m);
+void memacct_charge(MemAccount *m, int64_t delta);
+bool memacct_exceeded(const MemAccount *m);
+int64_t memacct_used(const MemAccount *m);
+int64_t memacct_peak(const MemAccount *m);
+int64_t memacct_limit(const MemAccount *m);
+int memacct_error(const MemAccount *m, struct floe_error *err);
+MemAccount *memacct_current(void);
+void memacct_set_current(MemAccount *m);
 
 /* Plain heap allocation that aborts on OOM (for long-lived objects). */
 void *xmalloc(size_t n);

@@ -13,7 +13,9 @@
  * builds Operators from them; Exprs are read-only during execution.
  *
  * Errors: every routine returns FLOE_OK / FLOE_ERR and fills ctx->err.
- * Cancellation: operators check exec_check_cancel() once per batch.
+ * Cancellation: operators check exec_check_cancel() once per batch; it
+ * also fails the statement with 53200 once its memory account (ctx->mem,
+ * floe.query_memory_limit; common/arena.h) has passed its limit.
  *
  * INTERFACE ROUTINES
  *   op_open(op) / op_next(op, &batch) / op_close(op)
@@ -55,7 +57,21 @@ typedef struct ExecCtx {
 	/* sql/acl.c: the statement's privilege state and the list of the
 	 * relations its binder resolved (acl_note_rel); NULL until the first */
 	struct AclStmt *acl;
+	/* the statement's memory account (floe.query_memory_limit): every
+	 * arena made while it runs, in any of its threads, is charged to it,
+	 * and operators charge the state they malloc to their arena's
+	 * account (memacct_charge(arena_account(a), n): an arena reset may
+	 * run after the ExecCtx is gone); NULL: the calling thread's current
+	 * account (memacct_current) */
+	MemAccount *mem;
 } ExecCtx;
+
+/* spill.c: the byte limit of a floe.query_memory_limit value (NULL: the
+ * default, a quarter of physical memory); 0 = unlimited */
+int64_t exec_query_mem_limit(const char *setting);
+/* operator.c: 53200 when ctx's memory account has passed its limit (the
+ * check points: each batch through exec_check_cancel, a state's growth) */
+int exec_check_mem(ExecCtx *ctx);
 
 /* spill.c: the byte limit of a work_mem setting value (NULL: the default) */
 int64_t exec_mem_limit(const char *work_mem);

@@ -33,7 +33,11 @@
  * FILTER, string_agg) sees all of its rows in one state.  What cannot be
  * bounded this way (the states of groups already in memory growing, one
  * group's rows past MAX_LEVEL) fails with 53200 once it holds
- * SPILL_HARD_FACTOR times work_mem.
+ * SPILL_HARD_FACTOR times work_mem.  The table's memory counts what is
+ * allocated (capacities) once it has grown, and a growth that would pass
+ * work_mem starts the spilling instead, so a pass stays within work_mem;
+ * the malloc'd table is charged to the statement's memory account every
+ * batch (charge_heap; floe.query_memory_limit, 53200).
  *
  * Parallel (parallel.c, hash_agg_set_parallel): when the child pipeline
  * can be cloned down to a scan, open() runs `threads` copies of it (this
@@ -129,6 +133,7 @@ typedef struct HashAggOp {
 	struct HashAggOp **part;
 	MorselSource *ms;
 	bool overflow;           /* this partial table passed its share */
+	int64_t charged;         /* heap_bytes() charged to the memory account */
 } HashAggOp;
 
 /*
@@ -621,16 +626,58 @@ feed_ordered(HashAggOp *h, int j)
 
 /* ---- memory and spilling ----------------------------------------------------- */
 
+/* Bytes of one group's keys and states. */
 static int64_t
-mem_used(const HashAggOp *h)
+group_bytes(const HashAggOp *h)
 {
-	/* groups in use (not capacity: the first allocations alone may pass
-	 * a small work_mem) */
-	int64_t m = (int64_t)arena_bytes(h->arena) + (int64_t)h->ngroups * (24 + (int64_t)h->stride);
+	int64_t b = (int64_t)h->stride;
 	int k;
 
 	for (k = 0; k < h->nkeys; k++)
-		m += (int64_t)h->ngroups * (int64_t)(h->kc[k].width + 1 + h->kc[k].varies);
+		b += (int64_t)(h->kc[k].width + 1 + h->kc[k].varies);
+	return b;
+}
+
+/* The malloc'd table as allocated (capacities): what the statement's
+ * memory account is charged (charge_heap). */
+static int64_t
+heap_bytes(const HashAggOp *h)
+{
+	int64_t m = (int64_t)h->gcap * group_bytes(h) + (int64_t)h->ht_cap * 12;
+	int k;
+
+	for (k = 0; k < h->naggs; k++) {
+		const DistinctSet *d = &h->dsets[k];
+		m += (int64_t)d->cap * 16 + (int64_t)d->vcap * (int64_t)d->width + (int64_t)d->ncap;
+	}
+	return m;
+}
+
+/* Charge the table's growth since the last call to the memory account
+ * (53200 past floe.query_memory_limit). */
+static int
+charge_heap(HashAggOp *h)
+{
+	int64_t now = heap_bytes(h), d = now - h->charged;
+
+	h->charged = now;
+	memacct_charge(arena_account(h->arena), d);   /* the account h->arena holds */
+	return exec_check_mem(h->op.ctx);
+}
+
+static int64_t
+mem_used(const HashAggOp *h)
+{
+	/* groups in use while the table has its first allocations (they
+	 * alone may pass a small work_mem), then what is allocated: a grown
+	 * table holds up to twice its groups' bytes */
+	int64_t m = (int64_t)arena_bytes(h->arena);
+	int k;
+
+	if (h->gcap > 1024 || h->ht_cap > 4096)
+		m += (int64_t)h->gcap * group_bytes(h) + (int64_t)h->ht_cap * 12;
+	else
+		m += (int64_t)h->ngroups * (24 + group_bytes(h));
 	for (k = 0; k < h->naggs; k++) {
 		const DistinctSet *d = &h->dsets[k];
 		m += (int64_t)d->cap * 16 + (int64_t)d->vcap * (int64_t)d->width;
@@ -681,6 +728,19 @@ reset_table(HashAggOp *h)
 	h->ht_cap = 0;
 	h->emit_pos = 0;
 	arena_reset(h->arena);
+	/* (not through op.ctx: this also runs when the statement's arena
+	 * is freed, after its ExecCtx is gone) */
+	memacct_charge(arena_account(h->arena), -h->charged);
+	h->charged = 0;
+}
+
+/* Would a table growth of `extra` bytes pass work_mem?  Then the pass
+ * spills new groups instead of growing (when it may spill). */
+static bool
+grow_spills(HashAggOp *h, int64_t extra)
+{
+	return !h->growing && h->level < MAX_LEVEL && h->ngroups &&
+	       spill_over(h->op.ctx, mem_used(h) + extra);
 }
 
 static int
@@ -811,8 +871,14 @@ consume(HashAggOp *h, Batch *in)
 			g = 0;
 		} else {
 			size_t mask, s;
-			if ((size_t)(h->ngroups + 1) * 2 > h->ht_cap)
-				ht_grow(h);
+			/* a growth past work_mem starts spilling instead (while
+			 * spilling no group is added: the table never fills) */
+			if ((size_t)(h->ngroups + 1) * 2 > h->ht_cap && !h->spilling) {
+				if (h->ht_cap && grow_spills(h, (int64_t)h->ht_cap * 24))
+					h->spilling = true;
+				else
+					ht_grow(h);
+			}
 			mask = h->ht_cap - 1;
 			for (s = hashes[i] & mask; h->ht_gid[s] != EMPTY; s = (s + 1) & mask) {
 				uint32_t cand = h->ht_gid[s];
@@ -838,6 +904,9 @@ consume(HashAggOp *h, Batch *in)
 			if (g == EMPTY && !h->spilling && !h->growing && h->ngroups &&
 			    (h->ngroups & 63) == 0 &&
 			    h->level < MAX_LEVEL && spill_over(op->ctx, mem_used(h)))
+				h->spilling = true;
+			if (g == EMPTY && !h->spilling && h->ngroups == h->gcap &&
+			    grow_spills(h, (int64_t)h->gcap * group_bytes(h)))
 				h->spilling = true;
 			if (g == EMPTY && h->spilling) {
 				gids[i] = EMPTY;
@@ -1046,6 +1115,7 @@ run_pass(HashAggOp *h, SpillFile *f)
 			h->replay_bytes += batch_bytes(in);
 		}
 		TRY(consume(h, in));
+		TRY(charge_heap(h));
 		if (h->growing && !h->grace_all && h->level < MAX_LEVEL &&
 		    spill_over(op->ctx, mem_used(h) + h->replay_bytes))
 			TRY(start_grace(h));
@@ -1179,6 +1249,7 @@ par_fn(void *arg, int i, ParRun *pr)
 		if (!in->count)
 			continue;
 		TRY(consume(t, in));
+		TRY(charge_heap(t));
 		if (share > 0 && mem_used(t) > share) {
 			t->overflow = true;
 			par_abort(pr);

@@ -1,7 +1,8 @@
 /*
  * operator.c — parts shared by every operator: construction, cancellation,
- * and the EXPLAIN ANALYZE wrappers of open/next (op_open / op_next call
- * them when op->instr is set): loops, rows, inclusive time.
+ * the memory account check (exec_check_mem), and the EXPLAIN ANALYZE
+ * wrappers of open/next (op_open / op_next call them when op->instr is
+ * set): loops, rows, inclusive time.
  */
 #include <string.h>
 #include <time.h>
@@ -23,13 +24,29 @@ op_init(Operator *op, const OperatorVT *vt, ExecCtx *ctx, int ncols, const SqlTy
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, op->scratch);
 }
 
+static MemAccount *
+ctx_account(const ExecCtx *ctx)
+{
+	return ctx->mem ? ctx->mem : memacct_current();
+}
+
+int
+exec_check_mem(ExecCtx *ctx)
+{
+	MemAccount *m = ctx_account(ctx);
+
+	if (memacct_exceeded(m))
+		return memacct_error(m, ctx->err);
+	return FLOE_OK;
+}
+
 int
 exec_check_cancel(ExecCtx *ctx)
 {
 	if (ctx->cancel && *ctx->cancel)
 		return floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED,
 				   "canceling statement due to user request");
-	return FLOE_OK;
+	return exec_check_mem(ctx);
 }
 
 /* Release the scratch memory of the last batch (the arena itself is freed

@@ -286,6 +286,9 @@ typedef struct ThreadEnv {
 	int float_digits;          /* extra_float_digits (text.c) */
 	int64_t stmt_time, stmt_now;
 	void *acl_session;         /* has_table_privilege's session (sql/acl.c) */
+	MemAccount *mem;           /* the statement's memory account (arena.h);
+				      the leader joins every thread before the
+				      statement (and its reference) ends */
 } ThreadEnv;
 
 /* sql/acl.c */
@@ -301,6 +304,7 @@ env_capture(ThreadEnv *e)
 	e->stmt_time = func_statement_time();
 	e->stmt_now = datetime_statement_now();
 	e->acl_session = acl_thread_session();
+	e->mem = memacct_current();
 }
 
 static void
@@ -312,6 +316,7 @@ env_apply(const ThreadEnv *e)
 	func_set_statement_time(e->stmt_time);
 	datetime_set_statement_now(e->stmt_now);
 	acl_use_thread_session(e->acl_session);
+	memacct_set_current(e->mem);   /* the statement's account (arena.h) */
 }
 
 struct ParRun {

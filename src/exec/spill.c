@@ -32,8 +32,15 @@
  *   2. a file is written, then rewound, then read; reads never trust a
  *      count or length beyond what was written (XX001 otherwise).
  *
+ * floe.query_memory_limit (exec_query_mem_limit) is parsed the same way;
+ * -1 or 0 means no limit, values below 1 MB count as 1 MB, and unset
+ * (or unparsable) is a quarter of physical memory, at least 256 MB: room
+ * for a few statements at that limit at once, each failed with 53200
+ * rather than the whole process killed by the OS.
+ *
  * INTERFACE ROUTINES (spill.h, exec.h)
  *   exec_mem_limit(work_mem)    bytes, 0 = unlimited
+ *   exec_query_mem_limit(s)     bytes, 0 = unlimited
  *   spill_set_new / spill_set_close / spill_file_new / spill_file_close
  *   spill_write / spill_rewind / spill_read / spill_file_rows / spill_scan_new
  *   spill_over / spill_guard / spill_stats
@@ -75,25 +82,20 @@ default_limit(void)
 	return l;
 }
 
-int64_t
-exec_mem_limit(const char *work_mem)
+/* A memory setting in PostgreSQL's GUC_UNIT_KB syntax, in kB (rounded);
+ * -1 when it does not parse. */
+static double
+parse_kb(const char *p)
 {
-	const char *p = work_mem;
 	char *end;
 	double v, mult = 1;      /* in kB */
 
-	if (!p) {
-		/* tests run whole suites with spilling forced this way */
-		p = getenv("FLOE_DEFAULT_WORK_MEM");
-		if (!p || !*p)
-			return default_limit();
-	}
 	while (*p == ' ' || *p == '\t')
 		p++;
 	errno = 0;
 	v = strtod(p, &end);
-	if (end == p || errno || v != v || v < 0)
-		return default_limit();
+	if (end == p || errno || v != v)
+		return -1;
 	while (*end == ' ' || *end == '\t')
 		end++;
 	if (*end) {
@@ -109,16 +111,71 @@ exec_mem_limit(const char *work_mem)
 		else if (n == 2 && !strncmp(end, "TB", 2))
 			mult = 1024.0 * 1024 * 1024;
 		else
-			return default_limit();
+			return -1;
 		end += n;
 		while (*end == ' ' || *end == '\t')
 			end++;
 		if (*end)
+			return -1;
+	}
+	return v < 0 ? v * mult - 0.5 : v * mult + 0.5;   /* PostgreSQL rounds to the base unit */
+}
+
+int64_t
+exec_mem_limit(const char *work_mem)
+{
+	const char *p = work_mem;
+	double v;
+
+	if (!p) {
+		/* tests run whole suites with spilling forced this way */
+		p = getenv("FLOE_DEFAULT_WORK_MEM");
+		if (!p || !*p)
 			return default_limit();
 	}
-	v = v * mult + 0.5;      /* PostgreSQL rounds to the base unit */
+	v = parse_kb(p);
+	if (v < 0)
+		return default_limit();
 	if (v < 64)
 		v = 64;
+	if (v > 2147483647.0)
+		v = 2147483647.0;
+	return (int64_t)v * KB;
+}
+
+/* A quarter of physical memory, at least 256 MB (computed once). */
+static int64_t
+default_query_limit(void)
+{
+	static _Atomic int64_t cached;
+	int64_t l = cached;
+	long pages, psz;
+
+	if (l)
+		return l;
+	pages = sysconf(_SC_PHYS_PAGES);
+	psz = sysconf(_SC_PAGESIZE);
+	l = pages > 0 && psz > 0 ? (int64_t)pages * psz / 4 : 0;
+	if (l < 256 * KB * KB)
+		l = 256 * KB * KB;
+	cached = l;
+	return l;
+}
+
+int64_t
+exec_query_mem_limit(const char *setting)
+{
+	double v;
+
+	if (!setting || !*setting)
+		return default_query_limit();
+	v = parse_kb(setting);
+	if (v < -1.5)
+		return default_query_limit();
+	if (v < 0.5)
+		return 0;            /* -1 and 0: no limit */
+	if (v < 1024)
+		v = 1024;            /* 1 MB at least */
 	if (v > 2147483647.0)
 		v = 2147483647.0;
 	return (int64_t)v * KB;

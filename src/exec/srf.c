@@ -97,7 +97,8 @@ srf_open(Operator *op)
 	if (s->kind == SRF_UNNEST || s->kind == SRF_EXPAND_ROW) {
 		if (v[0].is_null)
 			return FLOE_OK;
-		return array_decode(&v[0].u.s, v[0].type, s->mem, &s->vals, &s->n, op->ctx->err);
+		TRY(array_decode(&v[0].u.s, v[0].type, s->mem, &s->vals, &s->n, op->ctx->err));
+		return exec_check_mem(op->ctx);   /* a huge array's elements */
 	}
 	if (s->kind == SRF_SUBSCRIPTS || s->kind == SRF_ORDINAL) {
 		uint32_t n;

@@ -7,6 +7,8 @@
  *
  * The state is the list of values so far; long strings are copied into
  * the aggregate's arena (FuncCtx.arena), so states outlive the batches.
+ * The state cannot spill: its growth checks the statement's memory
+ * account (53200 past floe.query_memory_limit; common/arena.h).
  * combine appends the source's list (parallel partial states; the order
  * of a parallel merge is the order PostgreSQL also leaves unspecified
  * without ORDER BY).
@@ -40,6 +42,9 @@ push(FuncCtx *ctx, ArrAggState *s, const Value *v)
 		s->vals = arena_realloc(ctx->arena, s->vals, sizeof(Value) * s->cap,
 					sizeof(Value) * nc);
 		s->cap = nc;
+		/* the state cannot spill: floe.query_memory_limit bounds it */
+		if (arena_over_limit(ctx->arena))
+			return memacct_error(arena_account(ctx->arena), ctx->err);
 	}
 	s->vals[s->n] = *v;
 	if (!v->is_null && type_is_string(v->type.id) && v->u.s.len > STRVIEW_INLINE)

@@ -1068,6 +1068,9 @@ stragg_append(FuncCtx *ctx, StrAggState *s, const char *p, uint32_t n)
 		uint32_t nc = (s->len + n) * 2 + 32;
 		s->buf = arena_realloc(ctx->arena, s->buf, s->cap, nc);
 		s->cap = nc;
+		/* floe.query_memory_limit bounds the string (arena.h) */
+		if (arena_over_limit(ctx->arena))
+			return memacct_error(arena_account(ctx->arena), ctx->err);
 	}
 	if (n)
 		memcpy(s->buf + s->len, p, n);

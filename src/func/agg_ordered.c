@@ -81,6 +81,9 @@ push(FuncCtx *ctx, OsState *s, const Value *v)
 					   "too many rows in one group of an ordered-set aggregate");
 		s->vals = arena_realloc(ctx->arena, s->vals, sizeof(Value) * s->cap, sizeof(Value) * nc);
 		s->cap = nc;
+		/* floe.query_memory_limit bounds the rows held (arena.h) */
+		if (arena_over_limit(ctx->arena))
+			return memacct_error(arena_account(ctx->arena), ctx->err);
 	}
 	s->vals[s->n++] = keep(ctx, v);
 	return FLOE_OK;

@@ -1145,10 +1145,11 @@ setting_get(Session *s, const char *name)
 		snprintf(buf, sizeof buf, "%d", default_threads() - 1);
 		return buf;
 	}
-	if (!strcmp(name, "work_mem")) {
-		/* floe's default (spill.c), in PostgreSQL's unit style */
+	if (!strcmp(name, "work_mem") || !strcmp(name, "floe.query_memory_limit")) {
+		/* floe's defaults (spill.c), in PostgreSQL's unit style */
 		static _Thread_local char buf[32];
-		long long kb = (long long)(exec_mem_limit(NULL) / 1024);
+		long long kb = (long long)((name[0] == 'w' ? exec_mem_limit(NULL)
+					    : exec_query_mem_limit(NULL)) / 1024);
 		if (kb % (1024 * 1024) == 0)
 			snprintf(buf, sizeof buf, "%lldGB", kb / (1024 * 1024));
 		else if (kb % 1024 == 0)
@@ -1317,7 +1318,9 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 	{
 		/* integers (with units: "50" -> "50ms", "60s" -> "1min", "4096" ->
 		 * "4MB") and booleans ("true" -> "on"), as SHOW prints them */
-		const Guc *g = strchr(name, '.') ? NULL : guc_find(name);
+		static const Guc qml = { "floe.query_memory_limit", 'i', 'u', "kB", "", -1LL,
+					 2147483647LL };
+		const Guc *g = !strcmp(name, qml.name) ? &qml : strchr(name, '.') ? NULL : guc_find(name);
 		if (g && g->type == 'i')
 			return guc_parse_int(g, value, out, cap, err);
 		if (g && g->type == 'b')
@@ -1523,6 +1526,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ctx.cancel = s->cancel_flag;
 	ctx.mem_limit = exec_mem_limit(setting_get(s, "work_mem"));
 	ctx.threads = exec_threads(setting_get(s, "max_parallel_workers_per_gather"));
+	ctx.mem = memacct_current();
 	apply_output(s);
 	TRY(acl_check_stmt(s, &ctx, st));
 
@@ -1615,6 +1619,36 @@ exec_arena_done(bool own, Arena **slot, Arena *a)
 		*slot = NULL;
 }
 
+/* A top-level statement's memory account (floe.query_memory_limit;
+ * common/arena.h): its arena and every arena made while it runs, in any
+ * thread, are charged to it.  NULL when one is current already (a nested
+ * statement shares its caller's). */
+static MemAccount *
+stmt_account_begin(Session *s, Arena *a)
+{
+	MemAccount *m;
+
+	if (memacct_current())
+		return NULL;
+	m = memacct_new(exec_query_mem_limit(setting_get(s, "floe.query_memory_limit")));
+	memacct_set_current(m);
+	arena_set_account(a, m);
+	return m;
+}
+
+/* ... after the statement's arena was reset or freed (a: the arena if it
+ * was kept, else NULL); the last arena made under m frees it. */
+static void
+stmt_account_end(MemAccount *m, Arena *a)
+{
+	if (!m)
+		return;
+	if (a)
+		arena_set_account(a, NULL);
+	memacct_set_current(NULL);
+	memacct_unref(m);
+}
+
 int
 session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 {
@@ -1637,6 +1671,7 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		sink->complete(sink->ctx, "");
 	for (i = 0; i < n && rc == FLOE_OK; i++) {
 		Arena *a = exec_arena(s, own, &s->exec_stmt_arena, 256 * 1024);
+		MemAccount *acct = stmt_account_begin(s, a);
 		int attempt;
 		for (attempt = 0;; attempt++) {
 			WriteTurn *turn = NULL;
@@ -1657,6 +1692,7 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		}
 		txn_after_statement(s, rc == FLOE_OK);
 		exec_arena_done(own, &s->exec_stmt_arena, a);
+		stmt_account_end(acct, own ? s->exec_stmt_arena : NULL);
 	}
 	exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 	s->exec_busy = !own;

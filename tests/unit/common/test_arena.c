@@ -49,6 +49,62 @@ test_arena__reset_callbacks(void **state)
 	arena_free(a);
 }
 
+/* Memory accounts: arenas made under the current account charge their
+ * chunks and give them back; passing the limit is recorded, never refused;
+ * the account lives until its last arena is freed. */
+static void
+test_arena__memory_account(void **state)
+{
+	MemAccount *m = memacct_new(1 << 20);
+	Arena *a, *b;
+	floe_error err;
+	int i;
+
+	memacct_set_current(m);
+	a = arena_new(64 * 1024);
+	memacct_set_current(NULL);
+	assert_ptr_equal(arena_account(a), m);
+	assert_true(memacct_used(m) >= 64 * 1024);
+	assert_false(memacct_exceeded(m));
+	for (i = 0; i < 40; i++)
+		arena_alloc(a, 64 * 1024);          /* 2.5 MB: past 1 MB */
+	assert_true(memacct_used(m) > 1 << 20);
+	assert_true(arena_over_limit(a));
+	assert_true(memacct_peak(m) >= memacct_used(m));
+	arena_reset(a);                             /* spare chunks stay charged */
+	arena_free(a);                              /* ... until the arena goes */
+	assert_int_equal(memacct_used(m), 0);
+	floe_error_clear(&err);
+	assert_int_equal(memacct_error(m, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "53200");
+	assert_string_equal(err.message, "out of memory");
+	assert_non_null(strstr(err.detail, "floe.query_memory_limit (1024 kB)"));
+	assert_non_null(strstr(err.hint, "floe.query_memory_limit"));
+
+	/* attaching later charges what the arena holds; detaching gives it back */
+	b = arena_new(0);
+	assert_null(arena_account(b));
+	arena_alloc(b, 100000);
+	arena_set_account(b, m);
+	assert_true(memacct_used(m) >= 100000);
+	memacct_charge(m, 5000);                    /* malloc'd state */
+	memacct_charge(m, -5000);
+	arena_set_account(b, NULL);
+	assert_int_equal(memacct_used(m), 0);
+	memacct_unref(m);                           /* b no longer holds it */
+	arena_free(b);
+
+	/* an arena keeps its account alive after its owner lets it go */
+	m = memacct_new(0);
+	memacct_set_current(m);
+	a = arena_new(0);
+	memacct_set_current(NULL);
+	memacct_unref(m);
+	arena_alloc(a, 1 << 20);
+	assert_false(arena_over_limit(a));          /* limit 0: none */
+	arena_free(a);                              /* frees m (ASan: no leak) */
+}
+
 static void
 test_error__format(void **state)
 {
@@ -68,6 +124,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena__alignment_and_big),
 		cmocka_unit_test(test_arena__reset_callbacks),
+		cmocka_unit_test(test_arena__memory_account),
 		cmocka_unit_test(test_error__format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
