@@ -49,7 +49,8 @@ typedef struct ExecCtx {
 	int nparams;
 	/* bytes a memory-hungry operator (sort, hash aggregation, hash join
 	 * build) may hold before it spills to disk; 0 = no limit.  Set per
-	 * statement from the work_mem setting (exec_mem_limit, spill.c). */
+	 * statement from the work_mem setting (exec_mem_limit, spill.c), at
+	 * most a quarter of the statement's floe.query_memory_limit. */
 	int64_t mem_limit;
 	/* threads a parallel plan may run at once (the leader plus
 	 * max_parallel_workers_per_gather workers; parallel.c); 1 = serial */

@@ -1527,6 +1527,9 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ctx.mem_limit = exec_mem_limit(setting_get(s, "work_mem"));
 	ctx.threads = exec_threads(setting_get(s, "max_parallel_workers_per_gather"));
 	ctx.mem = memacct_current();
+	/* what can spill spills before the statement's limit is reached */
+	if (memacct_limit(ctx.mem) > 0 && ctx.mem_limit > memacct_limit(ctx.mem) / 4)
+		ctx.mem_limit = memacct_limit(ctx.mem) / 4;
 	apply_output(s);
 	TRY(acl_check_stmt(s, &ctx, st));
 
