@@ -12,6 +12,10 @@ timeout is a hang).  A failing batch is bisected down to the
 one statement (plus the batch's CREATE statements before it) that reproduces.
 
 Usage: mutsql.py FLOE_BIN SEED COUNT [--batch N] [--timeout S]
+Each mutant is closed (open parentheses) so that it ends at its own semicolon,
+and every batch must run to its end marker: a statement that swallowed the
+rest of its batch would otherwise hide all that follow it.
+
 Prints "PASS mutsql: seed S, N statements" or "FAIL mutsql: ..." with the
 reproducer, and exits 1 on failure.
 """
@@ -148,14 +152,37 @@ def mutate(rng, sql, base=None):
     return "".join(toks)
 
 
+END = "ROLLBACK;\nSELECT 'mutsql-end';\n"
+
+
+def self_contained(sql):
+    """sql closed so that the shell ends it at its own semicolon: the shell,
+    like psql, ignores a semicolon inside parentheses, a string or a comment,
+    so one mutant with an open '(' would swallow the rest of its batch (the
+    batch then runs a single statement).  Open parentheses are closed; a
+    mutant with an unterminated quote or comment is None (skipped)."""
+    depth = 0
+    for m in TOKEN.finditer(sql):
+        t = m.group(0)
+        if t in ("'", '"') or t.startswith("--") or "/*" in t:
+            return None
+        if t == "(":
+            depth += 1
+        elif t == ")" and depth > 0:
+            depth -= 1
+    if re.search(r"--|/\*|\$\$", sql):
+        return None
+    return sql.rstrip().rstrip(";") + ")" * depth
+
+
 def run_batch(floe, stmts, timeout):
     """Returns None if the batch ran cleanly, else a reason."""
     wh = tempfile.mkdtemp(prefix="floe-mutsql.")
     try:
-        script = SETUP + "\n" + "\n".join(s.rstrip().rstrip(";") + ";" for s in stmts) + "\n"
+        script = SETUP + "\n" + "\n".join(s.rstrip().rstrip(";") + "\n;" for s in stmts) + "\n" + END
         try:
             p = subprocess.run([floe, "-D", wh, "-v", "ON_ERROR_STOP=0", "-q"], input=script,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                errors="replace", timeout=timeout, cwd=wh)
         except subprocess.TimeoutExpired:
             return "hang (no exit within %d s)" % timeout
@@ -168,6 +195,8 @@ def run_batch(floe, stmts, timeout):
                 return "sanitizer: " + err[max(0, at - 200):at + 400].replace("\n", " | ")
         if p.returncode not in (0, 1, 3):
             return "exit status %d" % p.returncode
+        if "mutsql-end" not in p.stdout:
+            return "the batch did not run to its end (a statement swallowed the rest, or the shell quit)"
         return None
     finally:
         shutil.rmtree(wh, ignore_errors=True)
@@ -204,7 +233,11 @@ def main():
     floe, seed, count = os.path.abspath(args[0]), int(args[1]), int(args[2])
     rng = random.Random(seed)
     base = statements()
-    mutants = [mutate(rng, rng.choice(base), base) for _ in range(count)]
+    mutants = []
+    while len(mutants) < count:
+        m = self_contained(mutate(rng, rng.choice(base), base))
+        if m is not None:
+            mutants.append(m)
     for k in range(0, len(mutants), batch):
         chunk = mutants[k:k + batch]
         why = run_batch(floe, chunk, timeout)
