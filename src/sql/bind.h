@@ -193,18 +193,19 @@ void engine_notice(ResultSink *sink, const char *fmt, const char *arg);
 const char *ddl_rv_ns(Session *s, PgQuery__RangeVar *rv);   /* schema of a name */
 int ddl_check_namespace(Session *s, const char *ns, floe_error *err);   /* 3F000 */
 int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err);
+/* USING am of CREATE TABLE [AS]: none or iceberg, else 0A000 naming it */
+int ddl_check_access_method(const char *am, floe_error *err);
 int ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		     ResultSink *sink, floe_error *err);
 int ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err);
 int ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *as,
 		    ResultSink *sink);
-/* CREATE TABLE's WITH (...) options -> checked table properties and the
- * format version (default 2) */
-int ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
-		       const char ***keys, const char ***values, int *nprops, int *format_version,
+/* CREATE TABLE's WITH (...) options -> checked table properties, the last
+ * one "format-version" (default 2: table_create's reserved key) */
+int ddl_create_options(Session *s, ResultSink *sink, const IcebergSchema *schema, Node **opts,
+		       size_t n, Arena *a, const char ***keys, const char ***values, int *nprops,
 		       floe_error *err);
 struct Table;
-int ddl_set_format_version(Session *s, struct Table **t, int version, Arena *a, floe_error *err);
 /* partitioning: the spec of a PARTITIONED BY / partition field text (ids
  * by position for a new table), a new table's spec from its clause or
  * WITH (partitioning = ...), and a metadata commit of a new default spec */

@@ -24,12 +24,12 @@
  *     v1 tables: ADD only (dropping needs v1's void-field rewrite; 0A000).
  *
  * Every CREATE TABLE is one catalog create of a first metadata file
- * (table_create) (plus metadata commits for format-version and
- * partitioning); ALTER TABLE is one metadata-only commit.
+ * (table_create, at the format version asked for) (plus a metadata
+ * commit for partitioning); ALTER TABLE is one metadata-only commit.
  *
  * INTERFACE ROUTINES (bind.h)
  *   ddl_rv_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
- *   ddl_drop, ddl_alter_table, ddl_create_options, ddl_set_format_version,
+ *   ddl_drop, ddl_alter_table, ddl_create_options,
  *   ddl_partition_spec, ddl_create_partitioning, ddl_set_partitioning (declared here:
  *   insert.c's CREATE TABLE AS uses them)
  */
@@ -161,6 +161,16 @@ add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
  * does).  WITH: table properties (create_options).
  */
 int
+ddl_check_access_method(const char *am, floe_error *err)
+{
+	if (!am || !am[0] || !strcmp(am, "iceberg"))
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		    "table access method \"%s\" is not supported", am);
+	return floe_error_hint(err, "floe tables are Apache Iceberg tables: omit USING or write USING iceberg.");
+}
+
+int
 ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
 {
@@ -169,7 +179,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	BindCtx b;
 	Table *t;
 	size_t i, j;
-	int nf = 0, nprops, fv;
+	int nf = 0, nprops;
 	Engine *e = s->engine;
 	const char **keys, **values;
 	bool has_pk = false;
@@ -186,6 +196,11 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 				   "INHERITS / PARTITION BY / OF type are not supported yet");
 	if (cs->relation->relpersistence && cs->relation->relpersistence[0] == 't')
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
+	TRY(ddl_check_access_method(cs->access_method, err));
+	if (cs->tablespacename && cs->tablespacename[0])
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "TABLESPACE \"%s\" is not supported: Iceberg tables live in the warehouse",
+				   cs->tablespacename);
 	TRY(ddl_check_namespace(s, ns, err));
 	memset(&schema, 0, sizeof schema);
 	schema.fields = ARENA_ARRAY(a, IcebergField, cs->n_table_elts + 1);
@@ -263,8 +278,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			TRY(add_key_column(&schema, found, name, err));
 		}
 	}
-	TRY(ddl_create_options(s, &schema, cs->options, cs->n_options, a, &keys, &values, &nprops, &fv,
-			   err));
+	TRY(ddl_create_options(s, sink, &schema, cs->options, cs->n_options, a, &keys, &values,
+			   &nprops, err));
 	TRY(ddl_create_partitioning(&schema, sql, cs->relation->location, cs->options, cs->n_options, a,
 				&pspec, err));
 	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
@@ -277,8 +292,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	floe_error_clear(err);
 	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
 			 err));
-	if (ddl_set_partitioning(s, &t, pspec, a, err) != FLOE_OK ||
-	    ddl_set_format_version(s, &t, fv, a, err) != FLOE_OK) {
+	if (ddl_set_partitioning(s, &t, pspec, a, err) != FLOE_OK) {
 		floe_error keep = *err, ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
 		*err = keep;
@@ -796,11 +810,104 @@ is_mode_key(const char *k)
 	       !strcmp(k, "write.merge.mode");
 }
 
-/* Check one property (not format-version) before it is stored. */
-static int
-check_property(Session *s, const IcebergSchema *schema, const char *k, const char *v,
-	       Arena *a, floe_error *err)
+/* Keys Iceberg reserves for facts of the metadata itself (spec "Reserved
+ * table properties"): never stored. */
+static bool
+is_reserved_key(const char *k)
 {
+	static const char *const keys[] = {
+		"uuid", "snapshot-count", "current-snapshot-summary", "current-snapshot-id",
+		"current-snapshot-timestamp-ms", "current-schema", "default-partition-spec",
+		"default-sort-order",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(k, keys[i]))
+			return true;
+	return !strncmp(k, "floe.column.", 12);
+}
+
+/* Iceberg's (and Trino's) keys for features floe does not implement, whose
+ * neglect would change what the table holds or who can read it: 0A000. */
+static int
+check_unsupported(const char *k, const char *v, floe_error *err)
+{
+	const char *what = NULL, *hint = NULL;
+
+	if (!strncmp(k, "encryption.", 11)) {
+		what = "table encryption";
+	} else if (!strcmp(k, "sort-order") || !strcmp(k, "sort_order") || !strcmp(k, "sorted_by") ||
+		   !strcmp(k, "write.sort-order")) {
+		what = "sorted writes";
+	} else if (!strcmp(k, "identifier-field-ids") || !strcmp(k, "identifier_field_ids")) {
+		what = "identifier fields as a table property";
+		hint = "Declare them with PRIMARY KEY (...): they become the schema's identifier-field-ids.";
+	} else if (!strcmp(k, "location") || !strcmp(k, "data_location")) {
+		what = "a table location as a table property";
+	} else if ((!strcmp(k, "write.format.default") || !strcmp(k, "write.delete.format.default") ||
+		    !strcmp(k, "format")) && strcasecmp(v, "parquet") != 0) {
+		what = "data files other than Parquet";
+	} else if (!strcmp(k, "write.wap.enabled") && strcasecmp(v, "false") != 0) {
+		what = "write-audit-publish (staged snapshots)";
+	}
+	if (!what)
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		    "table property \"%s\" is not supported: floe does not implement %s", k, what);
+	return hint ? floe_error_hint(err, "%s", hint) : FLOE_ERR;
+}
+
+/* Keys in the namespaces Iceberg gives meaning to (write., read., commit.,
+ * history., gc., schema., snapshot.): floe acts on those it knows and
+ * stores the others for other engines with a WARNING.  Keys outside them
+ * are the user's own (stored silently). */
+static bool
+is_iceberg_key(const char *k)
+{
+	static const char *const pfx[] = {
+		"write.", "read.", "commit.", "history.", "gc.", "schema.", "snapshot.",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof pfx / sizeof pfx[0]; i++)
+		if (!strncmp(k, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
+}
+
+static bool
+floe_acts_on(const char *k)
+{
+	return is_mode_key(k) || data_writer_property_known(k) || !strcmp(k, "write.data.path") ||
+	       !strcmp(k, "write.metadata.path") || !strcmp(k, "write.format.default") ||
+	       !strcmp(k, "write.delete.format.default") || !strcmp(k, "write.wap.enabled");
+}
+
+static void
+warn_not_acted_on(ResultSink *sink, const char *k)
+{
+	floe_error n;
+
+	if (!sink || !sink->notice)
+		return;
+	floe_errorf(&n, ERRCODE_WARNING,
+		    "table property \"%s\" is stored, but floe does not act on it", k);
+	floe_error_detail(&n, "Other engines reading the table may; floe's writes and reads ignore it.");
+	sink->notice(sink->ctx, &n);
+}
+
+/* Check one property (not format-version) before it is stored: 22023 for
+ * a bad value or a reserved key, 0A000 for a feature floe lacks, a
+ * WARNING for an Iceberg key floe stores but ignores. */
+static int
+check_property(Session *s, ResultSink *sink, const IcebergSchema *schema, const char *k,
+	       const char *v, Arena *a, floe_error *err)
+{
+	if (is_reserved_key(k))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "table property \"%s\" is reserved", k);
+	TRY(check_unsupported(k, v, err));
 	/* folders the table's files go to: confined as server files */
 	if (!strcmp(k, "write.data.path") || !strcmp(k, "write.metadata.path"))
 		TRY(acl_check_location(s, v, err));
@@ -811,17 +918,23 @@ check_property(Session *s, const IcebergSchema *schema, const char *k, const cha
 			    "invalid value for table property \"%s\": \"%s\"", k, v);
 		return floe_error_hint(err, "Valid values are \"copy-on-write\" and \"merge-on-read\".");
 	}
-	if (!strncmp(k, "floe.column.", 12))
-		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-				   "table property \"%s\" is reserved", k);
-	if (!strncmp(k, "write.", 6)) {
-		/* the data writer's own check (it ignores keys it does not use) */
+	if (data_writer_property_known(k)) {
+		/* the data writer's own check */
 		DataWriter *w = data_writer_new(s->engine->io, "/nonexistent", schema, 0, a);
 		int rc = data_writer_set_property(w, k, v, err);
 		data_writer_free(w);
 		return rc;
 	}
+	if (is_iceberg_key(k) && !floe_acts_on(k))
+		warn_not_acted_on(sink, k);
 	return FLOE_OK;
+}
+
+/* Iceberg's reserved key, or Trino's spelling of it */
+static bool
+is_format_version_key(const char *k)
+{
+	return !strcmp(k, "format-version") || !strcmp(k, "format_version");
 }
 
 static int
@@ -836,15 +949,16 @@ parse_format_version(const char *v, int *out, floe_error *err)
 	return floe_error_hint(err, "Supported format versions are 1, 2 and 3.");
 }
 
-/* CREATE TABLE's WITH list: checked properties and the format version
- * (2 when not given). */
+/* CREATE TABLE's WITH list: checked properties, the last one the format
+ * version ("format-version", 2 when not given: table_create makes its
+ * first metadata file at that version). */
 int
-ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t n, Arena *a,
-	       const char ***keys, const char ***values, int *nprops, int *format_version,
-	       floe_error *err)
+ddl_create_options(Session *s, ResultSink *sink, const IcebergSchema *schema, Node **opts,
+		   size_t n, Arena *a, const char ***keys, const char ***values, int *nprops,
+		   floe_error *err)
 {
 	size_t i, ndef = 0;
-	int j;
+	int j, fv = 2;
 	const char *defaults = getenv("FLOE_TABLE_DEFAULTS");
 	char *dcopy = NULL, *tok, *save = NULL;
 
@@ -854,7 +968,6 @@ ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t 
 	*keys = ARENA_ARRAY(a, const char *, n + ndef + 2);
 	*values = ARENA_ARRAY(a, const char *, n + ndef + 2);
 	*nprops = 0;
-	*format_version = 2;
 	/* FLOE_TABLE_DEFAULTS="k=v,k=v": defaults for every CREATE TABLE
 	 * (as Iceberg catalogs' table-default.* properties); WITH wins */
 	if (defaults && defaults[0]) {
@@ -865,11 +978,11 @@ ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t 
 				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 						   "FLOE_TABLE_DEFAULTS entry \"%s\" is not key=value", tok);
 			*eq = 0;
-			if (!strcmp(tok, "format-version")) {
-				TRY(parse_format_version(eq + 1, format_version, err));
+			if (is_format_version_key(tok)) {
+				TRY(parse_format_version(eq + 1, &fv, err));
 				continue;
 			}
-			TRY(check_property(s, schema, tok, eq + 1, a, err));
+			TRY(check_property(s, sink, schema, tok, eq + 1, a, err));
 			(*keys)[*nprops] = tok;
 			(*values)[*nprops] = eq + 1;
 			(*nprops)++;
@@ -884,13 +997,13 @@ ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t 
 		else
 			k = de->defname;
 		TRY(option_text(de, a, &v, err));
-		if (!strcmp(k, "format-version")) {
-			TRY(parse_format_version(v, format_version, err));
+		if (is_format_version_key(k)) {
+			TRY(parse_format_version(v, &fv, err));
 			continue;
 		}
 		if (!strcmp(k, "partitioning"))
 			continue;     /* Trino's: the table's spec (create_partitioning) */
-		TRY(check_property(s, schema, k, v, a, err));
+		TRY(check_property(s, sink, schema, k, v, a, err));
 		for (j = 0; j < *nprops; j++)
 			if (!strcmp((*keys)[j], k))
 				break;
@@ -899,25 +1012,10 @@ ddl_create_options(Session *s, const IcebergSchema *schema, Node **opts, size_t 
 		if (j == *nprops)
 			(*nprops)++;
 	}
+	(*keys)[*nprops] = "format-version";
+	(*values)[*nprops] = arena_sprintf(a, "%d", fv);
+	(*nprops)++;
 	return FLOE_OK;
-}
-
-/* A freshly created table moved to another format version (table_create
- * makes version 2): a metadata-only commit before anything is written. */
-int
-ddl_set_format_version(Session *s, Table **t, int version, Arena *a, floe_error *err)
-{
-	TableMetadata *md;
-
-	if ((*t)->md->format_version == version)
-		return FLOE_OK;
-	md = metadata_copy((*t)->md, a);
-	md->format_version = version;
-	if (version >= 3 && !md->has_next_row_id) {
-		md->has_next_row_id = true;
-		md->next_row_id = 0;
-	}
-	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
 }
 
 /* Is c parse.c's stand-in for a PARTITION FIELD clause, RESET(floe$pf)? */
@@ -1001,7 +1099,7 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 			const char *v;
 			int fv;
 
-			if (!strcmp(key, "format-version")) {
+			if (is_format_version_key(key)) {
 				if (reset)
 					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 							   "table property \"format-version\" cannot be reset");
@@ -1028,7 +1126,7 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 				continue;
 			}
 			TRY(option_text(de, a, &v, err));
-			TRY(check_property(s, metadata_current_schema(md), key, v, a, err));
+			TRY(check_property(s, sink, metadata_current_schema(md), key, v, a, err));
 			metadata_set_property(md, key, v, a);
 		}
 	}

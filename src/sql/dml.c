@@ -48,7 +48,7 @@
  *      except when the commit's outcome is unknown (08006: the catalog
  *      connection broke during the swap, which may have landed): then
  *      every data / delete file is kept and listed in
- *      <warehouse>/orphan-candidates (txn_record_orphans).
+ *      <warehouse>/orphan-candidates (txn_commit_failed).
  *   2. The REWRITE pass of a file sees the rows in the MATCH pass's order
  *      (the scan is deterministic); a different row count is XX001.
  *   3. Partitions: rows copied by a rewrite stay in their file's
@@ -2608,15 +2608,10 @@ dml_run(Dml *d)
 		ch.nadd = nadded;
 		ch.job_id = job;
 		if (txn_commit(d->s, d->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
-			const char **paths;
-			if (!floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE))
+			if (!txn_commit_failed(d->s, &ch, ctx->err))
 				goto fail;
 			/* 08006: the swap may have landed and name our files:
 			 * keep them all, listed as orphan candidates (invariant 1) */
-			paths = ARENA_ARRAY(ctx->arena, const char *, nadded + 1);
-			for (k = 0; k < nadded; k++)
-				paths[k] = added[k].file_path;
-			txn_record_orphans(d->s, job, paths, nadded);
 			for (i = 0; i < d->nslots; i++)
 				data_writer_free(d->slots[i].w);
 			d->nslots = 0;

@@ -6,7 +6,7 @@
  * data files are written first, then the commit swaps the metadata
  * location in the catalog; a statement that fails before the swap removes
  * the files it wrote and leaves the table as it was (after 08006, outcome
- * unknown, it keeps them and lists them: txn_record_orphans).  INSERT
+ * unknown, it keeps them and lists them: txn_commit_failed).  INSERT
  * OVERWRITE (parse.c recognises it) is the same commit removing every
  * live file, or on a partitioned table those of the partitions the new
  * rows touch (Spark's dynamic overwrite).  Partitioned tables are written
@@ -353,7 +353,7 @@ same_tuple(const DataFile *a, const DataFile *b)
  * change.  PRIMARY KEY (identifier fields): no key twice among the rows
  * written nor equal to the key of a row that stays (23505).  A commit
  * whose outcome is unknown (08006) keeps the files written and lists them
- * as orphan candidates (txn_record_orphans).
+ * as orphan candidates (txn_commit_failed).
  */
 int
 insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
@@ -476,14 +476,8 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 		ch.nremove = nremove;
 		ch.job_id = job;
 		if (txn_commit(s, t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
-			if (floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE)) {
-				/* the swap may have landed: keep the files, list them */
-				const char **paths = ARENA_ARRAY(ctx->arena, const char *, nfiles + 1);
-				for (k = 0; k < nfiles; k++)
-					paths[k] = files[k].file_path;
-				txn_record_orphans(s, job, paths, nfiles);
-				goto done_err;
-			}
+			if (txn_commit_failed(s, &ch, ctx->err))
+				goto done_err;      /* the swap may have landed: keep them */
 			goto fail_files;
 		}
 		if (*rows == 0)
@@ -918,6 +912,11 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
+	TRY(ddl_check_access_method(into->access_method, err));
+	if (into->table_space_name && into->table_space_name[0])
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "TABLESPACE \"%s\" is not supported: Iceberg tables live in the warehouse",
+				   into->table_space_name);
 	TRY(ddl_check_namespace(s, ns, err));
 	if (txn_table_load(s, ns, name, ctx->arena, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
@@ -952,16 +951,15 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	}
 	{
 		const char **keys, **values;
-		int nprops, fv;
+		int nprops;
 		PartitionSpec *pspec;
-		TRY(ddl_create_options(s, &schema, into->options, into->n_options, ctx->arena, &keys,
-				   &values, &nprops, &fv, err));
+		TRY(ddl_create_options(s, sink, &schema, into->options, into->n_options, ctx->arena, &keys,
+				   &values, &nprops, err));
 		TRY(ddl_create_partitioning(&schema, sql, into->rel->location, into->options,
 					    into->n_options, ctx->arena, &pspec, err));
 		TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops,
 				 ctx->arena, &t, err));
-		if (ddl_set_partitioning(s, &t, pspec, ctx->arena, err) != FLOE_OK ||
-		    ddl_set_format_version(s, &t, fv, ctx->arena, err) != FLOE_OK) {
+		if (ddl_set_partitioning(s, &t, pspec, ctx->arena, err) != FLOE_OK) {
 			floe_error keep = *err, ignore;
 			table_drop(e->catalog, e->io, ns, name, true, &ignore);
 			*err = keep;

@@ -68,7 +68,7 @@
  *   3. Written rows are checked against NOT NULL before they are written.
  *   4. Except when the commit's outcome is unknown (txn_commit fails with
  *      08006: the catalog connection broke, the swap may have landed):
- *      then every file written is kept and listed by txn_record_orphans.
+ *      then every file written is kept and listed by txn_commit_failed.
  *   5. A commit re-based on a newer head checks the written keys again
  *      against what committed in between (keycheck.h, from txn_commit):
  *      23505, or 40001 for ON CONFLICT (key_clash_retry: the statement
@@ -1477,12 +1477,8 @@ merge_run(Merge *m, bool no_target)
 		if (txn_commit(m->s, m->t, &ch, ctx->arena, &out, ctx->err) != FLOE_OK) {
 			floe_error keep = *ctx->err;
 			floe_error ignore;
-			if (floe_error_is(ctx->err, ERRCODE_CONNECTION_FAILURE)) {
+			if (txn_commit_failed(m->s, &ch, ctx->err)) {
 				/* the swap may have landed: keep every file (invariant 4) */
-				const char **paths = ARENA_ARRAY(ctx->arena, const char *, nadd + 1);
-				for (i = 0; i < nadd; i++)
-					paths[i] = add[i].file_path;
-				txn_record_orphans(m->s, job, paths, nadd);
 				if (m->w)
 					data_writer_free(m->w);
 				m->w = NULL;

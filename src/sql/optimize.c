@@ -36,12 +36,12 @@
  *   1. The table's rows are unchanged: the new files hold exactly the rows
  *      the scan of the rewritten files produced.
  *   2. The commit is staged on the table as loaded and swapped with no
- *      re-base (table_stage + catalog_swap_table): a concurrent commit,
+ *      re-base (table_stage + table_publish_staged): a concurrent commit,
  *      which may have added deletes to a file rewritten here, makes
  *      OPTIMIZE fail with 40001 rather than resurrect rows.  A failure
  *      removes every file OPTIMIZE wrote, except when the swap's outcome
  *      is unknown (08006: the catalog connection broke): then the files
- *      are kept and listed by txn_record_orphans.
+ *      are kept and listed by txn_commit_failed.
  *   3. Not inside a transaction block (25001, as PostgreSQL's VACUUM).
  *
  * Result: one row (rewritten_data_files_count, added_data_files_count,
@@ -435,22 +435,9 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 		remove_files(s, add, nadd);
 		return FLOE_ERR;
 	}
-	if (catalog_swap_table(e->catalog, t->ns, t->name, t->metadata_location,
-			       staged->metadata_location, err) != FLOE_OK) {
-		floe_error ignore;
-		if (floe_error_is(err, ERRCODE_CONNECTION_FAILURE)) {
-			/* the swap may have landed: keep every file, list them */
-			const char **paths = ARENA_ARRAY(a, const char *, nw + nadd + 1);
-			for (i = 0; i < nw; i++)
-				paths[i] = written[i];
-			for (i = 0; i < nadd; i++)
-				paths[nw + i] = add[i].file_path;
-			txn_record_orphans(s, job, paths, nw + nadd);
-			return FLOE_ERR;
-		}
-		for (i = 0; i < nw; i++)
-			fileio_remove(e->io, written[i], &ignore);
-		remove_files(s, add, nadd);
+	if (table_publish_staged(e->catalog, e->io, t, staged, written, nw, job, a, err) != FLOE_OK) {
+		if (!txn_commit_failed(s, &ch, err))   /* else the swap may have landed */
+			remove_files(s, add, nadd);
 		return FLOE_ERR;
 	}
 	return send_result(ctx, &st, tag, sink);

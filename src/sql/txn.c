@@ -698,16 +698,7 @@ stage_net(FileIO *io, NetChange *nc, Arena *a, floe_error *err)
 static bool
 job_landed(const Table *head, const char *job)
 {
-	int i, k;
-
-	for (i = 0; i < head->md->nsnapshots; i++) {
-		const Snapshot *sn = &head->md->snapshots[i];
-		for (k = 0; k < sn->nsummary; k++)
-			if (!strcmp(sn->summary[k].key, "floe.job-id") &&
-			    !strcmp(sn->summary[k].value, job))
-				return true;
-	}
-	return false;
+	return table_holds_commit(head, NULL, job);
 }
 
 static void
@@ -728,35 +719,27 @@ static void
 record_orphans(Session *s)
 {
 	Txn *t = s->txn;
-	char path[4096];
-	FILE *f;
-	int i;
 
-	snprintf(path, sizeof path, "%s/orphan-candidates", s->engine->warehouse);
-	if (!(f = fopen(path, "a")))
-		return;
-	for (i = 0; i < t->ngarbage; i++)
-		fprintf(f, "%s\t%s\n", t->job, t->garbage[i]);
-	for (i = 0; i < t->ndata; i++)
-		fprintf(f, "%s\t%s\n", t->job, t->data[i]);
-	fclose(f);
+	table_record_orphans(s->engine->io, t->job, (const char *const *)t->garbage, t->ngarbage);
+	table_record_orphans(s->engine->io, t->job, (const char *const *)t->data, t->ndata);
 }
 
-void
-txn_record_orphans(Session *s, const char *job, const char *const *paths, int n)
+bool
+txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err)
 {
-	char path[4096];
-	FILE *f;
+	const char **paths;
+	Arena *a;
 	int i;
 
-	if (n <= 0)
-		return;
-	snprintf(path, sizeof path, "%s/orphan-candidates", s->engine->warehouse);
-	if (!(f = fopen(path, "a")))
-		return;
-	for (i = 0; i < n; i++)
-		fprintf(f, "%s\t%s\n", job ? job : "", paths[i]);
-	fclose(f);
+	if (!floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
+		return false;
+	a = arena_new(0);
+	paths = ARENA_ARRAY(a, const char *, ch->nadd + 1);
+	for (i = 0; i < ch->nadd; i++)
+		paths[i] = ch->add[i].file_path;
+	table_record_orphans(s->engine->io, ch->job_id, paths, ch->nadd);
+	arena_free(a);
+	return true;
 }
 
 /* SERIALIZABLE: no table read by the block has a new head; any level: no
@@ -1090,6 +1073,8 @@ commit_block(Session *s, floe_error *err)
 			}
 			if (!unknown && all)
 				rc = FLOE_OK;
+			else if (!unknown && floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
+				unknown = true;       /* a swap in flight may still land */
 			else if (!unknown)
 				goto cleanup_attempt;
 			break;

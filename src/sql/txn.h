@@ -24,7 +24,7 @@
  *   txn_commit_metadata(s, base, md, a, &t, err)      a schema/property change
  *   txn_session_free(s)                               rolls back an open block
  *   txn_retry_count(s)                                commit/statement retries so far
- *   txn_record_orphans(s, job, paths, n)              a statement's files after 08006
+ *   txn_commit_failed(s, change, err)                 keep or delete files after a failure
  */
 #ifndef FLOE_TXN_H
 #define FLOE_TXN_H
@@ -47,11 +47,12 @@ void txn_session_free(Session *s);
 /* Conflict retries this session made (COMMIT re-stages and re-run
  * autocommit statements), for bench/ and tests. */
 long txn_retry_count(Session *s);
-/* A statement whose txn_commit failed with 08006 (the catalog connection
- * broke: the swap may have landed) must not delete the files it wrote:
- * it lists them here instead ("<job>\t<path>" lines appended to
- * <warehouse>/orphan-candidates, as a COMMIT with an unknown outcome
- * does), for a later cleanup to delete those no snapshot references. */
-void txn_record_orphans(Session *s, const char *job, const char *const *paths, int n);
+/* The one rule for a statement's files after its txn_commit(ch) failed
+ * with err.  true: the outcome is unknown (08006: the catalog connection
+ * broke and the swap may have landed: table_commit_outcome); ch's added
+ * files are listed in <warehouse>/orphan-candidates ("<job>\t<path>") and
+ * the caller must delete none of the files it wrote.  false: the commit
+ * did not land; the caller removes its files. */
+bool txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err);
 
 #endif

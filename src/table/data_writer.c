@@ -523,6 +523,23 @@ parse_mode(const char *key, const char *v, int *mode, int *trunc, floe_error *er
 	return FLOE_OK;
 }
 
+bool
+data_writer_property_known(const char *key)
+{
+	static const char *const keys[] = {
+		"write.target-file-size-bytes", "write.parquet.row-group-size-bytes",
+		"write.parquet.page-size-bytes", "write.parquet.dict-size-bytes",
+		"write.parquet.compression-level", "write.parquet.compression-codec",
+		"write.metadata.metrics.default",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return !strncmp(key, "write.metadata.metrics.column.", 30);
+}
+
 int
 data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err)
 {

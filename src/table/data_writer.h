@@ -66,6 +66,8 @@ void data_writer_set_options(DataWriter *w, const ParquetWriteOptions *opts);
  *   first 100 default to "none"; a column property wins over the default.
  */
 int data_writer_set_property(DataWriter *w, const char *key, const char *value, floe_error *err);
+/* Is key one of the properties data_writer_set_property acts on? */
+bool data_writer_property_known(const char *key);
 /* Every write.* property of a table's metadata (data_writer_set_property). */
 struct TableMetadata;
 int data_writer_set_table_properties(DataWriter *w, const struct TableMetadata *md, floe_error *err);

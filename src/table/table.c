@@ -26,6 +26,14 @@
  *      last-updated-ms never goes backwards, snapshot-log/metadata-log grow
  *      by one entry, refs.main = the new snapshot.
  *   4. Files are never overwritten (fileio_write fails with 58P02).
+ *   5. A failed swap's files are deleted only when the commit did not land
+ *      (table_commit_outcome: the table re-read does not hold its metadata
+ *      file or its job id, and the catalog refused it).  When it landed
+ *      after all (a connection lost after the swap) the commit succeeded;
+ *      when nobody can tell (08006: the catalog is unreachable, or a swap
+ *      in flight may still land) every file stays, listed in
+ *      <warehouse>/orphan-candidates (table_record_orphans), and the error
+ *      is 08006.  Every commit carries a job id (table_new_job_id).
  *
  * table_commit_replace runs the same protocol for copy-on-write DML: the
  * head's manifests that hold a removed file are rewritten (removed entries
@@ -119,6 +127,16 @@ new_uuid(Arena *a)
 		"%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
 		b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
 		b[12], b[13], b[14], b[15]);
+}
+
+const char *
+table_new_job_id(Arena *a)
+{
+	uint8_t b[8];
+
+	random_bytes(b, sizeof b);
+	return arena_sprintf(a, "floe-%02x%02x%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
+			     b[5], b[6], b[7]);
 }
 
 /* A positive 63-bit id, as Iceberg Java makes snapshot ids. */
@@ -340,10 +358,84 @@ table_from_json(const char *json, const char *path, const char *ns, const char *
 	return FLOE_OK;
 }
 
+/* ---- the outcome of a failed swap ------------------------------------- */
+
+bool
+table_holds_commit(const Table *t, const char *loc, const char *job)
+{
+	int i, k;
+
+	if (loc && !strcmp(t->metadata_location, loc))
+		return true;
+	for (i = 0; loc && i < t->md->nmetadata_log; i++)
+		if (!strcmp(t->md->metadata_log[i].metadata_file, loc))
+			return true;
+	for (i = 0; job && i < t->md->nsnapshots; i++) {
+		const Snapshot *sn = &t->md->snapshots[i];
+		for (k = 0; k < sn->nsummary; k++)
+			if (!strcmp(sn->summary[k].key, "floe.job-id") &&
+			    !strcmp(sn->summary[k].value, job))
+				return true;
+	}
+	return false;
+}
+
+CommitOutcome
+table_commit_outcome(Catalog *cat, FileIO *io, const char *ns, const char *name, const char *loc,
+		     const char *job, const floe_error *swap_err, Arena *a, Table **head)
+{
+	floe_error e;
+	Table *h = NULL;
+	bool read = table_load(cat, io, ns, name, a, &h, &e) == FLOE_OK;
+
+	if (head)
+		*head = read ? h : NULL;
+	if (read && table_holds_commit(h, loc, job))
+		return COMMIT_LANDED;
+	if (floe_error_is(swap_err, ERRCODE_CONNECTION_FAILURE))
+		return COMMIT_UNKNOWN;      /* a swap in flight may still land */
+	if (!read && !floe_error_is(&e, ERRCODE_UNDEFINED_TABLE) &&
+	    floe_error_is(swap_err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+		return COMMIT_UNKNOWN;      /* a re-run swap lost: to what? */
+	return COMMIT_NOT_LANDED;
+}
+
+void
+table_record_orphans(FileIO *io, const char *job, const char *const *paths, int n)
+{
+	Arena *a;
+	FILE *f;
+	int i;
+
+	if (n <= 0)
+		return;
+	a = arena_new(0);
+	if ((f = fopen(fileio_resolve(io, "orphan-candidates", a), "a")) != NULL) {
+		for (i = 0; i < n; i++)
+			fprintf(f, "%s\t%s\n", job ? job : "", paths[i]);
+		fclose(f);
+	}
+	arena_free(a);
+}
+
+int
+table_unknown_outcome(FileIO *io, const char *job, const char *const *paths, int n,
+		      floe_error *err)
+{
+	table_record_orphans(io, job, paths, n);
+	if (!floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
+		floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+			    "catalog: connection lost during a commit; its outcome is unknown");
+	return floe_error_detail(err, "The files it wrote are kept, listed in "
+				 "<warehouse>/orphan-candidates (job %s); it may have committed.",
+				 job && job[0] ? job : "-");
+}
+
 /*
  * Write md as the metadata file `path` and make it the catalog's entry of
  * ns.name: created (from == NULL) or swapped from `from`; the file is
- * removed when the catalog refuses.  *out is the new Table, in a.
+ * removed when the catalog refuses, kept and listed when the outcome is
+ * unknown (table_commit_outcome).  *out is the new Table, in a.
  */
 static int
 publish_metadata(Catalog *cat, FileIO *io, const TableMetadata *md, const char *path,
@@ -358,8 +450,16 @@ publish_metadata(Catalog *cat, FileIO *io, const TableMetadata *md, const char *
 	rc = from ? catalog_swap_table(cat, ns, name, from, path, err)
 		  : catalog_create_table(cat, ns, name, path, err);
 	if (rc != FLOE_OK) {
-		(void)fileio_remove(io, path, &ignore);
-		return FLOE_ERR;
+		switch (table_commit_outcome(cat, io, ns, name, path, NULL, err, tmp, NULL)) {
+		case COMMIT_LANDED:
+			floe_error_clear(err);
+			break;
+		case COMMIT_UNKNOWN:
+			return table_unknown_outcome(io, NULL, (const char *const *)&path, 1, err);
+		case COMMIT_NOT_LANDED:
+			(void)fileio_remove(io, path, &ignore);
+			return FLOE_ERR;
+		}
 	}
 	return table_from_json(json, path, ns, name, a, out, err);
 }
@@ -474,6 +574,17 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	s->fields = ARENA_ARRAY(tmp, IcebergField, schema->nfields + 1);
 	md->properties = ARENA_ARRAY(tmp, MdProp, nprops + 2 * schema->nfields + 1);
 	for (i = 0; i < nprops; i++) {
+		if (!strcmp(prop_keys[i], "format-version")) {
+			/* reserved: the first metadata file's version, not stored */
+			const char *v = prop_values[i];
+			if (strlen(v) != 1 || v[0] < '1' || v[0] > '3') {
+				floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					    "invalid value for table property \"format-version\": \"%s\"", v);
+				goto out;
+			}
+			md->format_version = v[0] - '0';
+			continue;
+		}
 		md->properties[np].key = arena_strdup(tmp, prop_keys[i]);
 		md->properties[np++].value = arena_strdup(tmp, prop_values[i]);
 	}
@@ -502,6 +613,10 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		s->identifier_field_ids = schema->identifier_field_ids;
 	}
 	md->nproperties = np;
+	if (md->format_version >= 3) {
+		md->has_next_row_id = true;        /* row lineage starts at 0 */
+		md->next_row_id = 0;
+	}
 	md->nschemas = 1;
 	md->schemas = s;
 	md->current_schema_id = 0;
@@ -1946,37 +2061,54 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 	for (attempt = 0; attempt < TABLE_COMMIT_MAX_TRIES; attempt++) {
 		Written w = { NULL, 0, 0, tmp, false };
 		char *loc = NULL, *json = NULL;
+		Table *next = NULL;
 
 		if (attempt > 0) {
 			/* back off 5ms, 10ms, 20ms, ... plus jitter, then re-base */
 			uint8_t j;
 			random_bytes(&j, 1);
 			usleep((useconds_t)(5000u << (attempt - 1)) + j * 20u);
-			Table *prev = head;
-			if (table_load(cat, io, base->ns, base->name, tmp, &head, err) != FLOE_OK)
-				break;
-			if ((rc = removed_files_unchanged(io, prev, head, cs, tmp, err)) != FLOE_OK ||
-			    (rc = pos_deletes_disjoint(io, prev, head, cs, tmp, err)) != FLOE_OK ||
-			    (cs->rebase_check &&
-			     (rc = cs->rebase_check(cs->rebase_arg, prev, head, tmp, err)) != FLOE_OK))
-				break;
 		}
 		rc = stage_attempt(io, head, cs, attempt, tmp, &w, &loc, &json, err);
 		/* (4) the catalog compare-and-swap */
-		if (rc == FLOE_OK)
-			rc = catalog_swap_table(cat, head->ns, head->name, head->metadata_location,
-						loc, err);
-		if (rc == FLOE_OK) {
+		if (rc == FLOE_OK &&
+		    catalog_swap_table(cat, head->ns, head->name, head->metadata_location, loc,
+				       err) == FLOE_OK) {
 			rc = table_from_json(json, loc, base->ns, base->name, a, out, err);
 			break;
 		}
-		/* 08006: the catalog cannot tell whether the swap landed; the
-		 * files may be referenced, so they stay */
-		if (!floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
-			remove_written(io, &w);
+		if (rc == FLOE_OK) {
+			/* the swap failed: its files are deleted only when it
+			 * did not land (invariant 5) */
+			rc = FLOE_ERR;
+			switch (table_commit_outcome(cat, io, head->ns, head->name, loc, cs->job_id, err,
+						     tmp, &next)) {
+			case COMMIT_LANDED:
+				floe_error_clear(err);
+				rc = table_from_json(json, loc, base->ns, base->name, a, out, err);
+				goto out;
+			case COMMIT_UNKNOWN:
+				table_unknown_outcome(io, cs->job_id, (const char *const *)w.paths, w.n,
+						      err);
+				goto out;
+			case COMMIT_NOT_LANDED:
+				break;
+			}
+		}
+		remove_written(io, &w);
 		if (w.final || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
 			break;
+		if (!next && table_load(cat, io, base->ns, base->name, tmp, &next, err) != FLOE_OK)
+			break;
+		if ((rc = removed_files_unchanged(io, head, next, cs, tmp, err)) != FLOE_OK ||
+		    (rc = pos_deletes_disjoint(io, head, next, cs, tmp, err)) != FLOE_OK ||
+		    (cs->rebase_check &&
+		     (rc = cs->rebase_check(cs->rebase_arg, head, next, tmp, err)) != FLOE_OK))
+			break;
+		rc = FLOE_ERR;
+		head = next;
 	}
+out:
 	arena_free(tmp);
 	return rc;
 }
@@ -1991,7 +2123,7 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->add = ch->add;
 	cs->nadd = ch->nadd;
 	cs->remove_all = ch->remove_all;
-	cs->job_id = ch->job_id;
+	cs->job_id = ch->job_id ? ch->job_id : table_new_job_id(a);
 	cs->operation = ch->operation;
 	cs->rebase_check = ch->rebase_check;
 	cs->rebase_arg = ch->rebase_arg;
@@ -2024,6 +2156,29 @@ table_commit(Catalog *cat, FileIO *io, Table *base, const TableChange *ch, Arena
 	}
 	normalize(ch, a, &cs);
 	return commit_loop(cat, io, base, &cs, a, out, err);
+}
+
+int
+table_publish_staged(Catalog *cat, FileIO *io, const Table *head, const Table *staged,
+		     char **written, int nwritten, const char *job, Arena *a, floe_error *err)
+{
+	Written w = { written, nwritten, nwritten, a, false };
+
+	if (catalog_swap_table(cat, head->ns, head->name, head->metadata_location,
+			       staged->metadata_location, err) == FLOE_OK)
+		return FLOE_OK;
+	switch (table_commit_outcome(cat, io, head->ns, head->name, staged->metadata_location, job,
+				     err, a, NULL)) {
+	case COMMIT_LANDED:
+		floe_error_clear(err);
+		return FLOE_OK;
+	case COMMIT_UNKNOWN:
+		return table_unknown_outcome(io, job, (const char *const *)written, nwritten, err);
+	case COMMIT_NOT_LANDED:
+		break;
+	}
+	remove_written(io, &w);
+	return FLOE_ERR;
 }
 
 int

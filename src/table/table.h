@@ -29,10 +29,15 @@
  *   table_commit(cat, io, base, change, a, &t, err)           one snapshot, retried
  *   table_stage(io, head, change, a, &staged, &written, &n, err)  all but the swap
  *   table_rebase_check(io, from, to, change, a, err)          before re-staging on a new head
+ *   table_publish_staged(cat, io, head, staged, written, n, job, a, err)  its swap
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
  *   table_commit_replace(cat, io, base, paths, n, all, add, nadd, job, a, &t, err)
  *                                                             DELETE/UPDATE/TRUNCATE (copy-on-write)
  *   table_commit_metadata(cat, io, base, md, a, &t, err)     schema/property change
+ *   table_commit_outcome(cat, io, ns, name, loc, job, swap_err, a, &head)
+ *                                                             did a failed swap land?
+ *   table_holds_commit(t, loc, job), table_record_orphans(io, job, paths, n),
+ *   table_unknown_outcome(io, job, paths, n, err), table_new_job_id(a)
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_data_dir(t, a)                                      where new data files go
@@ -63,7 +68,9 @@ typedef struct Table {
 /* Retries of an append whose CAS lost to a concurrent commit. */
 #define TABLE_COMMIT_MAX_TRIES 8
 
-/* format-version 2, unpartitioned spec 0, unsorted order 0, field ids
+/* format-version 2 (or the reserved property "format-version" = 1, 2 or
+ * 3 among the keys: the first metadata file's version, not stored),
+ * unpartitioned spec 0, unsorted order 0, field ids
  * 1..n assigned here (schema->fields[i].id is ignored), metadata written to
  * <location>/metadata/00000-<uuid>.metadata.json, then registered.
  * location NULL: "<io root>/<ns>/<name>". */
@@ -114,9 +121,38 @@ typedef struct TableChange {
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the
  * catalog from base's metadata location; on a concurrent commit re-based on
  * the new head and retried while every file to remove is still live
- * (else 40001).  An empty change -> no commit, *out = base. */
+ * (else 40001).  An empty change -> no commit, *out = base.  A failed swap
+ * is resolved (table_commit_outcome): landed -> success; unknown -> 08006,
+ * its metadata files kept and listed (the caller keeps and lists ch->add:
+ * txn_commit_failed). */
 int table_commit(Catalog *cat, FileIO *io, Table *base, const TableChange *ch, Arena *a,
 		 Table **out, floe_error *err);
+
+/*
+ * The outcome of a commit whose catalog call (swap or create) to metadata
+ * file loc, job id job (either may be NULL) failed with swap_err: the
+ * table is re-read (*head, NULL when it cannot be).  LANDED: it holds loc
+ * (current or in its metadata log) or a snapshot with job; else UNKNOWN
+ * when swap_err is 08006 (the swap may still land) or a 40001 that cannot
+ * be checked (the re-read failed); else NOT_LANDED: the files it wrote may
+ * go.  Every caller of a catalog swap decides what to delete with it.
+ */
+typedef enum { COMMIT_NOT_LANDED, COMMIT_LANDED, COMMIT_UNKNOWN } CommitOutcome;
+CommitOutcome table_commit_outcome(Catalog *cat, FileIO *io, const char *ns, const char *name,
+				   const char *loc, const char *job, const floe_error *swap_err,
+				   Arena *a, Table **head);
+/* Does t hold the commit of metadata file loc or job id job? */
+bool table_holds_commit(const Table *t, const char *loc, const char *job);
+/* Append "<job>\t<path>" lines to <io root>/orphan-candidates: files of a
+ * commit with an unknown outcome, kept for a later cleanup to delete those
+ * no snapshot references. */
+void table_record_orphans(FileIO *io, const char *job, const char *const *paths, int n);
+/* COMMIT_UNKNOWN's end: list paths (table_record_orphans), make err 08006
+ * (outcome unknown, the files kept); returns FLOE_ERR. */
+int table_unknown_outcome(FileIO *io, const char *job, const char *const *paths, int n,
+			  floe_error *err);
+/* A fresh "floe-<hex>" job id (a commit's "floe.job-id"). */
+const char *table_new_job_id(Arena *a);
 
 /* Everything of a commit but the swap: write the manifests, manifest list
  * and metadata file of `ch` applied to head, and return the table as it
@@ -135,6 +171,13 @@ int table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, 
  * (the row was changed twice). */
 int table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
 		       Arena *a, floe_error *err);
+
+/* The swap of a table_stage'd change with no re-base (OPTIMIZE): head's
+ * location -> staged's; a failure is resolved (table_commit_outcome):
+ * landed -> FLOE_OK; not landed -> written removed, the catalog's error;
+ * unknown -> written kept and listed, 08006. */
+int table_publish_staged(Catalog *cat, FileIO *io, const Table *head, const Table *staged,
+			 char **written, int nwritten, const char *job, Arena *a, floe_error *err);
 
 /* One "append" commit of n data files (n == 0: no commit, *out = base).
  * Re-based on the new head and retried on a concurrent commit. */

@@ -5,7 +5,9 @@
 # iceberg-read):
 #   - PRIMARY KEY columns are the schema's identifier-field-ids, required
 #   - WITH ('format-version' = ...) / TBLPROPERTIES / ALTER TABLE SET/RESET
-#     give that format version and those properties
+#     give that format version and those properties; every metadata file,
+#     the first included, has the version asked for at CREATE
+#   - a property floe stores but does not act on gets a WARNING
 #   - INSERT OVERWRITE is one snapshot with operation "overwrite"
 #   - every table passes iceberg-validate and iceberg-read sees floe's rows
 # Run from the repository root: bash tests/sql/dml/check_metadata.sh
@@ -76,6 +78,8 @@ INSERT INTO v1 VALUES (1, 'one'), (2, 'two');
 CREATE TABLE props (a integer) WITH ('write.update.mode' = 'merge-on-read', 'owner' = 'x');
 ALTER TABLE props SET TBLPROPERTIES ('write.merge.mode' = 'copy-on-write');
 ALTER TABLE props RESET ('owner');
+CREATE TABLE pv1 (a integer, b text) PARTITIONED BY (a) WITH ('format-version' = '1');
+CREATE TABLE pv3 (a integer, b text) PARTITIONED BY (bucket(4, a)) WITH ('format-version' = '3');
 CREATE TABLE up (a integer) WITH ('format-version' = '1');
 INSERT INTO up VALUES (1), (2);
 ALTER TABLE up SET ('format-version' = '2');
@@ -124,7 +128,33 @@ check "merge-on-read v2: one snapshot per statement" mor2 \
 	"len(m['snapshots']) == 7 and int(snap[0]['summary']['total-records']) - int(snap[0]['summary'].get('total-position-deletes', '0')) - int(snap[0]['summary'].get('total-equality-deletes', '0')) >= 0"
 check "merge-on-read v3: one snapshot per statement" mor3 \
 	"len(m['snapshots']) == 5 and m['format-version'] == 3"
-for t in pk1 pk2 v1 props up ow mor2 mor3 mix; do validate $t; done
+# every metadata file of a table, first one included, carries the version
+# asked for at CREATE (no 2 -> 1 downgrade in the log, no 2 -> 3 step)
+all_versions() {
+	local got
+	got=$(for f in "$wh"/public/"$1"/metadata/*.metadata.json; do
+		$PY -c "import json, sys; print(json.load(open(sys.argv[1]))['format-version'])" "$f"
+	done | sort -u | tr '\n' ' ')
+	if [ "$got" = "$2 " ]; then
+		echo "PASS dml-metadata: every metadata file of $1 is version $2"
+	else
+		echo "FAIL dml-metadata: metadata files of $1 have versions $got, expected $2"; rc=1
+	fi
+}
+all_versions v1 1
+all_versions pk2 3
+all_versions pv1 1
+all_versions pv3 3
+check "first metadata file of v1 is version 1" pv1 "m['format-version'] == 1 and len(m['metadata-log']) == 1"
+# a property floe stores but does not act on is accepted with a WARNING
+if floe -c "CREATE TABLE bloom (id integer) WITH ('write.parquet.bloom-filter-enabled.column.id' = 'true', 'owner' = 'me')" >"$tmp/w.out" 2>&1 &&
+	grep -q 'WARNING:  table property "write.parquet.bloom-filter-enabled.column.id" is stored, but floe does not act on it' "$tmp/w.out" &&
+	[ "$(grep -c WARNING "$tmp/w.out")" = 1 ]; then
+	echo "PASS dml-metadata: WARNING for a property floe does not act on (and none for the user's own)"
+else
+	echo "FAIL dml-metadata: WARNING for write.parquet.bloom-filter-enabled: $(tr '\n' ' ' <"$tmp/w.out")"; rc=1
+fi
+for t in pk1 pk2 v1 pv1 pv3 props up ow mor2 mor3 mix; do validate $t; done
 read_back v1 "SELECT * FROM v1"
 read_back up "SELECT * FROM up"
 read_back ow "SELECT * FROM ow"
