@@ -8,7 +8,9 @@
  *              [--auth-timeout S] [--idle-timeout S] [--max-connections N] [--tls-cert FILE --tls-key FILE [--tls-required]]
  *              [--allow-dir DIR]...
  *                                  the PostgreSQL wire-protocol server
- *                                  (server/server.h); runs until SIGINT/SIGTERM
+ *                                  (server/server.h); runs until SIGINT/SIGTERM;
+ *                                  at start removes stale temporary files
+ *                                  of killed writes (fileio_sweep_tmp)
  *   floe serve --make-verifier     read a password on stdin, print its
  *                                  SCRAM-SHA-256 verifier (for --auth-file)
  *   floe user add NAME [-D DIR] [--password-file FILE] [--md5] [--superuser]
@@ -46,11 +48,13 @@
 #include "main/shell.h"
 #include <sys/stat.h>
 #include <termios.h>
+#include <time.h>
 
 #include "server/auth_md5.h"
 #include "server/auth_scram.h"
 #include "server/server.h"
 #include "server/users.h"
+#include "storage/fileio.h"
 #include "sql/acl.h"
 
 typedef struct Action {
@@ -244,6 +248,13 @@ serve_main(int argc, char **argv)
 	if (engine_open(&engine, &cfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
+	}
+	{
+		/* what a killed process left half-written (fileio.h) */
+		int swept = fileio_sweep_tmp(warehouse, time(NULL));
+		if (swept > 0)
+			printf("floe serve: removed %d stale temporary file%s\n", swept,
+			       swept == 1 ? "" : "s");
 	}
 	memset(&scfg, 0, sizeof scfg);
 	scfg.host = host;

@@ -29,6 +29,8 @@
  *   fileio_exists(io, path)
  *   fileio_remove(io, path, err)
  *   fileio_resolve(io, path, arena)   the local path a URI maps to
+ *   fileio_sweep_tmp(root, now)       remove stale temporary files of
+ *                                     interrupted local writes
  */
 #ifndef FLOE_FILEIO_H
 #define FLOE_FILEIO_H
@@ -36,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include "common/arena.h"
 #include "common/error.h"
 
@@ -68,6 +71,14 @@ FileIO *fileio_local_new(const char *root);
 void fileio_free(FileIO *io);
 void fileio_map_prefix(FileIO *io, const char *from, const char *to);
 char *fileio_resolve(FileIO *io, const char *path, Arena *arena);
+
+/* Temporary files of local writes that never finished (a process killed
+ * mid-write), under the folder root: removed when older than
+ * FILEIO_TMP_STALE_SECONDS, or than FILEIO_TMP_DEAD_SECONDS when the
+ * process named in them is gone.  Returns how many were removed. */
+#define FILEIO_TMP_STALE_SECONDS 3600
+#define FILEIO_TMP_DEAD_SECONDS 60
+int fileio_sweep_tmp(const char *root, time_t now);
 
 static inline int
 fileio_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,

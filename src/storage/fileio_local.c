@@ -15,22 +15,28 @@
  *   2. write the bytes to "<dir>/.<name>.<pid>.<n>.tmp", fsync it
  *   3. link(tmp, target): EEXIST -> 58P02, the target is untouched
  *   4. unlink tmp, fsync the folder
- * A crash leaves at worst a stray ".tmp" file, never a partial target.
+ * A crash leaves at worst a stray ".tmp" file, never a partial target;
+ * fileio_sweep_tmp (at `floe serve` start) removes the stale ones.
  *
  * INTERFACE ROUTINES
  *   fileio_local_new(root) / fileio_free(io)
  *   fileio_map_prefix(io, from, to)
  *   fileio_resolve(io, path, arena)
+ *   fileio_sweep_tmp(root, now)
  *   vtable: read, write, size, exists, remove, free
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <pthread.h>
+#include <time.h>
 #include <unistd.h>
 #include "storage/fileio.h"
 
@@ -400,4 +406,89 @@ fileio_map_prefix(FileIO *io, const char *from, const char *to)
 	io->maps[io->nmaps].from = xstrdup(from);
 	io->maps[io->nmaps].to = xstrdup(to);
 	io->nmaps++;
+}
+
+/* ---- stale temporary files ------------------------------------------ */
+
+/*
+ * A temporary file of a write that never finished: "." name "." pid "."
+ * n ".tmp" (local_write), or users.tmp<pid> / roles.tmp<pid> at the root
+ * (server/users.c).  It is stale when it is older than
+ * FILEIO_TMP_STALE_SECONDS, or older than FILEIO_TMP_DEAD_SECONDS and its
+ * process is gone on this host (a write runs for seconds; another host's
+ * process, on a shared folder, only meets the first rule).
+ */
+static time_t sweep_now;
+static const char *sweep_root;
+static int sweep_removed;
+
+static bool
+digits(const char *p, const char *end)
+{
+	if (p >= end)
+		return false;
+	for (; p < end; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/* The pid of a temporary file's name, or -1 when it is not one. */
+static long
+tmp_pid(const char *dir, size_t dirlen, const char *base)
+{
+	size_t n = strlen(base);
+	const char *end, *dot2, *dot1;
+
+	if (base[0] == '.' && n > 4 && !strcmp(base + n - 4, ".tmp")) {
+		end = base + n - 4;                     /* ".<name>.<pid>.<n>" */
+		for (dot2 = end - 1; dot2 > base && *dot2 != '.'; dot2--)
+			;
+		for (dot1 = dot2 - 1; dot1 > base && *dot1 != '.'; dot1--)
+			;
+		if (dot1 > base && digits(dot2 + 1, end) && digits(dot1 + 1, dot2))
+			return strtol(dot1 + 1, NULL, 10);
+		return -1;
+	}
+	if (dirlen == strlen(sweep_root) && !strncmp(dir, sweep_root, dirlen) &&
+	    (!strncmp(base, "users.tmp", 9) || !strncmp(base, "roles.tmp", 9)) &&
+	    digits(base + 9, base + n))
+		return strtol(base + 9, NULL, 10);
+	return -1;
+}
+
+static int
+sweep_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	long pid;
+	double age;
+	bool gone;
+
+	if (flag != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	pid = tmp_pid(path, (size_t)(ftw->base > 0 ? ftw->base - 1 : 0), path + ftw->base);
+	if (pid < 0 || pid == (long)getpid())
+		return 0;
+	age = difftime(sweep_now, st->st_mtime);
+	gone = pid > 0 && pid <= 0x7fffffff && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+	if (age > FILEIO_TMP_STALE_SECONDS || (gone && age > FILEIO_TMP_DEAD_SECONDS))
+		if (unlink(path) == 0)
+			sweep_removed++;
+	return 0;
+}
+
+int
+fileio_sweep_tmp(const char *root, time_t now)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	int n;
+
+	pthread_mutex_lock(&mu);              /* nftw's callback has no argument */
+	sweep_now = now;
+	sweep_root = root;
+	sweep_removed = 0;
+	(void)nftw(root, sweep_one, 16, FTW_PHYS | FTW_MOUNT);
+	n = sweep_removed;
+	pthread_mutex_unlock(&mu);
+	return n;
 }

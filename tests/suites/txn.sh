@@ -18,6 +18,8 @@
 #     (4 rounds), then every acknowledged commit present exactly once and no
 #     transaction half applied; tables valid (iceberg-validate); with the
 #     SQLite catalog, then with the PostgreSQL one (3 rounds)
+#   - floe serve's start removes stale .tmp files of killed writes (those of
+#     a live process, fresh ones and other names stay)
 #
 # Servers run on free ports (--port 0) and are stopped by PID; PostgreSQL
 # by scripts/pg-test-server.sh with a private FLOE_PG_DIR.
@@ -155,6 +157,35 @@ for tbl in "$tmp/crash/wh"/public/*/; do
 		fail crash_iceberg_valid "$(basename "$tbl")" "$tmp/validate.out"
 	fi
 done
+
+# ---- stale temporary files of killed writes: removed when floe serve starts --
+# (src/storage/fileio_local.c fileio_sweep_tmp): older than an hour, or
+# older than a minute with the writer's process gone; a live writer's, a
+# fresh one and other names stay.
+sweep=$tmp/crash/wh
+sleep 0 & dead=$!; wait $dead
+sleep 300 & live=$!
+d=$(ls -d "$sweep"/public/*/metadata | head -1)
+gone=("$d/.00009-x.metadata.json.$dead.0.tmp" "$d/.old-live.avro.$live.2.tmp" "$sweep/users.tmp$dead")
+stay=("$d/.keep-live.avro.$live.1.tmp" "$d/.fresh-dead.avro.$dead.3.tmp" "$d/.not-ours.tmp" "$d/x.$dead.4.tmp")
+touch -d '2 minutes ago' "${gone[0]}" "${stay[0]}"
+touch -d '2 hours ago' "${gone[1]}" "${gone[2]}" "${stay[2]}" "${stay[3]}"
+touch "${stay[1]}"
+if start_server "$sweep" "$tmp/sweep"; then
+	stop_servers
+	bad=
+	for f in "${gone[@]}"; do [ -e "$f" ] && bad="$bad kept:${f##*/}"; done
+	for f in "${stay[@]}"; do [ -e "$f" ] || bad="$bad removed:${f##*/}"; done
+	grep -q "removed [0-9]* stale temporary file" "$tmp/sweep.out" || bad="$bad no-report"
+	if [ -z "$bad" ]; then
+		pass "stale_tmp_swept ($(sed -n 's/.*removed \([0-9]*\) stale.*/\1/p' "$tmp/sweep.out") removed)"
+	else
+		fail stale_tmp_swept "$bad"
+	fi
+else
+	fail stale_tmp_swept "floe serve did not start" "$tmp/sweep.err"
+fi
+kill "$live" 2>/dev/null; wait "$live" 2>/dev/null
 
 [ $have_pg -eq 1 ] || exit 1
 
