@@ -160,6 +160,27 @@ add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
  * identity) and NOT NULL; nothing else enforces it here (merge.c's INSERT
  * does).  WITH: table properties (create_options).
  */
+/* COLLATE of a column: floe compares text bytewise (locale C), so only the
+ * collations that mean that are accepted; any other is 0A000, never
+ * ignored. */
+static int
+check_column_collation(const PgQuery__ColumnDef *cd, floe_error *err)
+{
+	const PgQuery__CollateClause *cc = cd->coll_clause;
+	const char *cn;
+
+	if (!cc || !cc->n_collname)
+		return FLOE_OK;
+	cn = cc->collname[cc->n_collname - 1]->node_case == PG_QUERY__NODE__NODE_STRING ?
+		cc->collname[cc->n_collname - 1]->string->sval : "";
+	if (!strcmp(cn, "default") || !strcmp(cn, "C") || !strcmp(cn, "POSIX") ||
+	    !strcmp(cn, "ucs_basic"))
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		    "collation \"%s\" of column \"%s\" is not supported", cn, cd->colname);
+	return floe_error_hint(err, "floe compares text bytewise: COLLATE \"C\" (or none).");
+}
+
 int
 ddl_check_access_method(const char *am, floe_error *err)
 {
@@ -226,6 +247,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		if (f->type.id == TYPE_DECIMAL && f->type.precision == 0)
 			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
 		f->required = cd->is_not_null;
+		TRY(check_column_collation(cd, err));
 		for (j = 0; j < cd->n_constraints; j++) {
 			PgQuery__Constraint *c = cd->constraints[j]->constraint;
 			switch (c->contype) {

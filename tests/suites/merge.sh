@@ -240,6 +240,8 @@ INSERT INTO s VALUES (2, 'B'), (4, 'd');" >"$tmp/setup.out" 2>&1; then
 unknown_outcome merge "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)"
 unknown_outcome upsert "INSERT INTO t VALUES (2, 'x'), (5, 'e') ON CONFLICT (id) DO UPDATE SET v = excluded.v"
 unknown_outcome optimize "OPTIMIZE t"
+# a metadata-only commit: its metadata file stays (it may be the table's now)
+UO_METADATA_ONLY=1 unknown_outcome alter "ALTER TABLE t SET ('owner' = 'x')"
 # merge-on-read v3: the deletion vector file is kept and listed too
 unknown_outcome merge_dv "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)" \
 	"'write.merge.mode' = 'merge-on-read', 'format-version' = '3'"

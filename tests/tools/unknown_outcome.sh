@@ -10,9 +10,11 @@
 #       trigger sleeping in UPDATE of iceberg_tables), cuts the catalog off
 #       while it waits (no new connections, its backend terminated), then
 #       checks: the error says the outcome is unknown, the catalog still
-#       names the old metadata, no file of t/data was removed, at least one
-#       was written and every new one is listed in orphan-candidates, and
-#       t's rows are unchanged.  One pass or fail line.
+#       names the old metadata, no file of t/data or t/metadata was
+#       removed, at least one data file (none with UO_METADATA_ONLY=1) and
+#       a metadata file were written and every new one is listed in
+#       orphan-candidates, and t's rows are unchanged.  One pass or fail
+#       line.
 #
 # The caller defines pg (psql on the test server, -qAt, ON_ERROR_STOP),
 # rows WH TABLE (floe's rows, sorted), pass, fail, $tmp, $pgport and
@@ -25,9 +27,10 @@ catalog_db_new() {
 }
 
 expect_unknown_outcome() {
-	local name=$1 db=$2 wh=$3 sql=$4 pid bpid i loc_before loc_after new f
+	local name=$1 db=$2 wh=$3 sql=$4 pid bpid i loc_before loc_after new newmd f
 	rows "$wh" t >"$tmp/uo_before.csv"
 	ls "$wh/public/t/data" | LC_ALL=C sort >"$tmp/uo_data_before"
+	ls "$wh/public/t/metadata" | LC_ALL=C sort >"$tmp/uo_md_before"
 	loc_before=$(pg -d "$db" -c "SELECT metadata_location FROM iceberg_tables WHERE table_name = 't'")
 	pg -d "$db" <<'EOF'
 CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -70,7 +73,7 @@ EOF
 		return
 	fi
 	new=$(comm -13 "$tmp/uo_data_before" "$tmp/uo_data_after")
-	if [ -z "$new" ]; then
+	if [ -z "$new" ] && [ -z "$UO_METADATA_ONLY" ]; then
 		fail "$name 08006" "no data / delete file was written (or the written ones were deleted)"
 		return
 	fi
@@ -80,6 +83,25 @@ EOF
 			return
 		fi
 	done
+	# the commit's own files (metadata file, manifest list, manifests)
+	# are kept and listed as well
+	ls "$wh/public/t/metadata" | LC_ALL=C sort >"$tmp/uo_md_after"
+	if [ -n "$(comm -23 "$tmp/uo_md_before" "$tmp/uo_md_after")" ]; then
+		fail "$name 08006" "a metadata file of the table was removed"
+		return
+	fi
+	newmd=$(comm -13 "$tmp/uo_md_before" "$tmp/uo_md_after")
+	if ! echo "$newmd" | grep -q '\.metadata\.json$'; then
+		fail "$name 08006" "the commit's metadata file was not kept"
+		return
+	fi
+	for f in $newmd; do
+		if ! grep -q "/public/t/metadata/$f\$" "$wh/orphan-candidates" 2>/dev/null; then
+			fail "$name 08006" "metadata/$f is not listed in orphan-candidates"
+			return
+		fi
+	done
+	new="$new $newmd"
 	rows "$wh" t >"$tmp/uo_after.csv"
 	if ! cmp -s "$tmp/uo_before.csv" "$tmp/uo_after.csv"; then
 		fail "$name 08006" "rows changed"
