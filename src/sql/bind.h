@@ -137,6 +137,8 @@ Expr *bind_default_expr(BindCtx *b, const IcebergField *f);
  * (MaxTupleAttributeNumber): 54011 past it.  It also keeps a result's
  * column count within the wire protocol's int16. */
 #define BIND_MAX_COLUMNS 1664
+/* ... and on the columns CREATE TABLE [AS] defines (MaxHeapAttributeNumber) */
+#define BIND_MAX_TABLE_COLUMNS 1600
 /* PostgreSQL's width check of one INSERT row (insert.c): nexpr values for
  * ntarget target columns; cols/ncols the statement's column list (none:
  * missing trailing values take their defaults); exprs the row's parse

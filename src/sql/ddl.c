@@ -274,6 +274,9 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		}
 	}
 	schema.nfields = nf;
+	if (nf > BIND_MAX_TABLE_COLUMNS)
+		return floe_errorf(err, ERRCODE_TOO_MANY_COLUMNS, "tables can have at most %d columns",
+				   BIND_MAX_TABLE_COLUMNS);
 	for (i = 0; i < cs->n_table_elts; i++) {
 		PgQuery__Constraint *c;
 		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)

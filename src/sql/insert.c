@@ -927,6 +927,11 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	}
 	floe_error_clear(err);
 	TRY(select_plan(s, ctx, sql, cs->query, &p));
+	if (into->n_col_names > (size_t)p.ncols)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "too many column names were specified");
+	if (p.ncols > BIND_MAX_TABLE_COLUMNS)
+		return floe_errorf(err, ERRCODE_TOO_MANY_COLUMNS, "tables can have at most %d columns",
+				   BIND_MAX_TABLE_COLUMNS);
 	memset(&schema, 0, sizeof schema);
 	schema.nfields = p.ncols;
 	schema.fields = ARENA_ARRAY(ctx->arena, IcebergField, p.ncols + 1);

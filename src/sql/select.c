@@ -190,14 +190,16 @@ sql_mentions(const BindCtx *b, const char *name)
 	return true;
 }
 
-static void
+/* Name src after alias (and its columns after the alias's column list:
+ * 42P10 when that lists more columns than src has, as PostgreSQL). */
+static int
 apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 {
 	size_t i;
 	int k;
 
 	if (!alias)
-		return;
+		return FLOE_OK;
 	src->scope.relname = alias->aliasname;
 	if (src->scope.relnames)
 		for (k = 0; k < src->scope.ncols; k++)
@@ -207,7 +209,11 @@ apply_alias(BindCtx *b, Source *src, PgQuery__Alias *alias)
 			continue;
 		src->scope.names[k] = alias->colnames[i++]->string->sval;
 	}
-	(void)b;
+	if (i < alias->n_colnames)
+		return floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
+				   "table \"%s\" has %zu columns available but %zu columns specified",
+				   alias->aliasname, i, alias->n_colnames);
+	return FLOE_OK;
 }
 
 static void
@@ -875,7 +881,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		src->scope.names = w->names;
 		src->scope.types = w->types;
 		src->scope.relname = rv->relname;
-		apply_alias(b, src, rv->alias);
+		TRY(apply_alias(b, src, rv->alias));
 		return FLOE_OK;
 	}
 	if (!rv->schemaname || !rv->schemaname[0]) {
@@ -927,7 +933,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 					for (k = 0; k < cte->n_aliascolnames; k++)
 						src->scope.names[k] = cte->aliascolnames[k]->string->sval;
 					src->scope.relname = rv->relname;
-					apply_alias(b, src, rv->alias);
+					TRY(apply_alias(b, src, rv->alias));
 					return FLOE_OK;
 				}
 			}
@@ -943,7 +949,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		if (found) {
 			src->est = 1000;
 			src->scope.relname = rv->relname;
-			apply_alias(b, src, rv->alias);
+			TRY(apply_alias(b, src, rv->alias));
 			return FLOE_OK;
 		}
 		/* Iceberg metadata tables (t$snapshots, ...) and time travel */
@@ -952,7 +958,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		if (found) {
 			src->est = 1000;
 			src->scope.relname = rv->relname;
-			apply_alias(b, src, rv->alias);
+			TRY(apply_alias(b, src, rv->alias));
 			return FLOE_OK;
 		}
 	}
@@ -1035,7 +1041,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 						  rv->alias->aliasname) :
 		arena_sprintf(b->arena, "Seq Scan on %s", rv->relname);
 	src->op->est_rows = src->est;
-	apply_alias(b, src, rv->alias);
+	TRY(apply_alias(b, src, rv->alias));
 	return FLOE_OK;
 }
 
@@ -1096,7 +1102,7 @@ one_column(BindCtx *b, Source *src, PgQuery__RangeFunction *rf, const char *coln
 	src->scope.relname = (char *)relname;
 	if (alias_col && rf->alias && rf->alias->n_colnames == 0)
 		src->scope.names[0] = rf->alias->aliasname;
-	apply_alias(b, src, rf->alias);
+	TRY(apply_alias(b, src, rf->alias));
 	return FLOE_OK;
 }
 
@@ -1254,7 +1260,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 				src->scope.types[nc] = parts[k].scope.types[c];
 			}
 		src->scope.relname = parts[0].scope.relname;
-		apply_alias(b, src, rf->alias);
+		TRY(apply_alias(b, src, rf->alias));
 		return FLOE_OK;
 	}
 	if (rf->n_functions != 1)
@@ -1294,7 +1300,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		src->scope.names[0] = "x";
 		src->scope.names[1] = "n";
 		src->scope.relname = "_pg_expandarray";
-		apply_alias(b, src, rf->alias);
+		TRY(apply_alias(b, src, rf->alias));
 		return FLOE_OK;
 	}
 	if (!strcmp(name, "generate_series")) {
@@ -1457,7 +1463,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			src->scope.types[i] = schema->fields[i].type;
 		}
 		src->scope.relname = "read_parquet";
-		apply_alias(b, src, rf->alias);
+		TRY(apply_alias(b, src, rf->alias));
 		return FLOE_OK;
 	}
 	floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
@@ -1524,7 +1530,7 @@ plan_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, Source *r, ExecCt
 	r->scope.names = sub.names;
 	r->scope.types = sub.types;
 	r->scope.relname = rs->alias ? rs->alias->aliasname : NULL;
-	apply_alias(b, r, rs->alias);
+	TRY(apply_alias(b, r, rs->alias));
 	*rctx_out = rctx;
 	return FLOE_OK;
 }
@@ -1634,7 +1640,7 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 		src->scope.names = sub.names;
 		src->scope.types = sub.types;
 		src->scope.relname = rs->alias ? rs->alias->aliasname : NULL;
-		apply_alias(b, src, rs->alias);
+		TRY(apply_alias(b, src, rs->alias));
 		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_JOIN_EXPR:
@@ -1856,7 +1862,7 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 	if (j->alias) {
 		if (j->alias->n_colnames)
 			return unsupported(b, "column aliases on a JOIN", -1);
-		apply_alias(b, src, j->alias);
+		TRY(apply_alias(b, src, j->alias));
 		/* behind an alias the sides' USING columns are gone */
 		for (i = 0; i < src->scope.ncols; i++)
 			if (src->scope.hidden[i])
