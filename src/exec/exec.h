@@ -150,6 +150,11 @@ Operator *values_new(ExecCtx *ctx, int ncols, const SqlType *types, int nrows,
  * timestamps; one column of `type`. */
 Operator *series_new(ExecCtx *ctx, SqlType type, const Value *start, const Value *stop,
 		     const Value *step);
+/* Set-returning functions in FROM (srf.c): unnest(array) (kind 0),
+ * regexp_matches (1), generate_subscripts (2), WITH ORDINALITY (3),
+ * expanding a row (4); srf_zip_new zips n of them for ROWS FROM. */
+Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
+Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
 /* Arguments evaluated at each open instead (NULL: keep that Value); for
  * LATERAL calls whose arguments are parameters. */
 void series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step);
@@ -200,6 +205,10 @@ typedef struct SortKey {
 	bool nulls_first;
 } SortKey;
 Operator *sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys);
+/* Compare two values of type t stored as in a Vector (a and b point at
+ * the element): <0, 0, >0 in ascending order (sort.c; hash_agg.c and
+ * window.c order by it too). */
+int sort_compare_values(const void *a, const void *b, SqlType t);
 /* limit.c */
 Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, int64_t offset);
 

@@ -481,8 +481,6 @@ typedef struct OrdSort {
 	int key0;
 } OrdSort;
 
-int sort_compare_values(const void *a, const void *b, SqlType t);
-
 static int
 ord_cmp(const void *pa, const void *pb, void *arg)
 {

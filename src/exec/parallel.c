@@ -80,6 +80,7 @@
 #include <unistd.h>
 #include "exec/exec.h"
 #include "func/func.h"
+#include "sql/acl.h"   /* acl_*_thread_session: an upward call (issue 14 step 0b) */
 #include "types/datetime.h"
 #include "types/text.h"
 
@@ -290,10 +291,6 @@ typedef struct ThreadEnv {
 				      the leader joins every thread before the
 				      statement (and its reference) ends */
 } ThreadEnv;
-
-/* sql/acl.c */
-void *acl_thread_session(void);
-void acl_use_thread_session(void *s);
 
 static void
 env_capture(ThreadEnv *e)

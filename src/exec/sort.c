@@ -64,8 +64,6 @@ typedef struct SortOp {
 	Arena *merge_arena;      /* output batches of intermediate merges */
 } SortOp;
 
-int sort_compare_values(const void *a, const void *b, SqlType t);
-
 static int
 cmp_num(double x, double y)
 {

@@ -49,14 +49,6 @@
 enum { SRF_UNNEST = 0, SRF_REGEXP_MATCHES = 1, SRF_SUBSCRIPTS = 2, SRF_ORDINAL = 3,
        SRF_EXPAND_ROW = 4 };
 
-/* func_regex.c: every match of pattern in s as a text[] value */
-int func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
-			     SqlType arrtype, Arena *a, strview **rows, uint32_t *n,
-			     floe_error *err);
-
-Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
-Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
-
 typedef struct SrfOp {
 	Operator op;
 	int kind;

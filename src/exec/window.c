@@ -57,8 +57,6 @@
 #include "func/func.h"
 #include "types/datetime.h"
 
-int sort_compare_values(const void *a, const void *b, SqlType t);
-
 typedef struct WindowOp {
 	Operator op;
 	int nspecs, ncalls;

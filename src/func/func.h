@@ -161,4 +161,13 @@ const char *func_type_name(SqlType t, char *buf, size_t n);
 int func_like_match(const char *s, size_t slen, const char *p, size_t plen,
 		    int esc, bool icase, bool *match, floe_error *err);
 
+/* Every match of pattern in s as a text[] value of type arrtype, one row
+ * each (func_regex.c; regexp_matches in FROM, exec/srf.c). */
+int func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
+			     SqlType arrtype, Arena *a, strview **rows, uint32_t *n,
+			     floe_error *err);
+/* PostgreSQL's format_type(oid, typmod) for the types floe knows, in buf
+ * (func_pgcatalog.c; sql/pgcatalog.c's catalog columns). */
+const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
+
 #endif

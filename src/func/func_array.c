@@ -39,14 +39,6 @@
 #include "types/cast.h"
 #include "types/text.h"
 
-/* func_regex.c: text[]-valued regex kernels */
-int func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
-int func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
-
-int func_array_resolve(const char *name, const SqlType *argtypes, int nargs,
-		       const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
-		       floe_error *err);
-
 /* ---- helpers ----------------------------------------------------------- */
 
 typedef struct Rows {

@@ -84,4 +84,15 @@ uint32_t func_utf8_offset(const char *s, uint32_t len, uint32_t nchars);
 void func_utf8_lower(const char *s, uint32_t len, char *dst);
 void func_utf8_upper(const char *s, uint32_t len, char *dst);
 
+/* func_regex.c: text[]-valued regex kernels (regexp_match, regexp_split_to_array) */
+int func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
+int func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
+/* func_array.c: arrays and their polymorphic resolution (func_registry.c) */
+int func_array_resolve(const char *name, const SqlType *argtypes, int nargs,
+		       const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
+		       floe_error *err);
+/* func_math.c: PostgreSQL's result scale of a FRET_DEC_FN function whose
+ * arguments are all constants, or -1 (func_registry.c) */
+int func_math_const_scale(const ScalarFunc *f, const Value *const *consts, int nargs);
+
 #endif

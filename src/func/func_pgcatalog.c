@@ -62,12 +62,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "func/func_internal.h"
+#include "sql/acl.h"   /* acl_fn_*: an upward call (issue 14 step 0b) */
 #include "types/text.h"
 
 #define FUNC_PGCATALOG_USER "floe"
-
-const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
-const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);   /* sql/acl.c */
 
 static bool
 argv_at(const Vector *args, int k, uint32_t i, Value *v)
@@ -233,10 +231,6 @@ const_true(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *
  * schema, priv): the roles and grants of sql/acl.c.  Argument kinds by
  * signature: user text or oid (absent: the current role), table text
  * (regclass syntax) or oid. */
-int acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table,
-			   int64_t table_oid, const char *priv, bool *out, floe_error *err);
-int acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema,
-			    const char *priv, bool *out, floe_error *err);
 
 static const char *
 text_arg(FuncCtx *ctx, const Value *v)

@@ -47,11 +47,6 @@ extern const ScalarFunc func_agg_array_sigs[];
 extern const AggFunc *const func_agg_array_impls[];
 extern const int func_agg_array_count;
 
-/* func_array.c: arrays and their polymorphic resolution */
-int func_array_resolve(const char *name, const SqlType *argtypes, int nargs,
-		       const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
-		       floe_error *err);
-
 
 static const struct {
 	const ScalarFunc *sigs;
@@ -667,8 +662,6 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		*ret = cast_to[0].text_kind == TEXT_CHAR ? cast_to[0] : type_make(TYPE_TEXT);
 	return FLOE_OK;
 }
-
-int func_math_const_scale(const ScalarFunc *f, const Value *const *consts, int nargs);
 
 void
 func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, SqlType *ret)

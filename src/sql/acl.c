@@ -72,15 +72,11 @@
 #include "server/auth_scram.h"
 #include "server/users.h"
 #include "sql/acl.h"
+#include "sql/pgcatalog.h"
 #include "sql/txn.h"
 #include "storage/fileio.h"
 #include "table/table.h"
 
-/* pgcatalog.c */
-bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
-const char *pgcatalog_database(Session *s);
-int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
-int64_t pgcatalog_table_oid(const char *ns, const char *name);
 static __thread Session *tl_session;
 
 /* The thread's session for acl_fn_*, handed to parallel workers

@@ -94,4 +94,10 @@ int acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, Ac
 /* the name of role oid into buf, or NULL when unknown */
 const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);
 
+/* The thread's session for acl_fn_* (an opaque Session *), handed by
+ * exec/parallel.c to its workers so has_table_privilege answers alike on
+ * every thread.  (An upward call from exec/: issue 14 step 0b.) */
+void *acl_thread_session(void);
+void acl_use_thread_session(void *s);
+
 #endif

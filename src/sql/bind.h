@@ -284,5 +284,10 @@ int select_plan_correlated(BindCtx *b, Node *query, Scope *outer, ExecCtx **rctx
 			   SelectPlan *out);
 /* Resolve "name" or "schema.name" to (ns, table) with search_path. */
 void session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name);
+/* For bind_expr.c (select.c): a window function call (f->over) -> a
+ * reference to its result column, or NULL with 42P20 where windows are not
+ * allowed; grouping(args) -> a reference to its per-grouping-set value. */
+Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
+Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
 
 #endif

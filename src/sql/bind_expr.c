@@ -20,24 +20,11 @@
 #include "func/func.h"
 #include "exec/subplan.h"
 #include "sql/bind.h"
+#include "sql/pgcatalog.h"
 #include "types/array.h"
 #include "types/cast.h"
 #include "types/decimal.h"
 #include "types/text.h"
-
-/* pgcatalog.c: oids of the relations of pg_catalog and the catalog, for
- * regclass/regtype casts, pg_table_is_visible and the session functions */
-int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
-int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
-int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
-const char *pgcatalog_user(Session *s);
-const char *pgcatalog_database(Session *s);
-int64_t pgcatalog_ns_oid(const char *ns);
-const char *pgcatalog_setting(Session *s, const char *name, bool *found);
-int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
-bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
-int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols,
-			const char ***defs, int *n, floe_error *err);
 
 bool
 bind_is_aggregate_name(const char *name)
@@ -1179,12 +1166,6 @@ bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
 		return NULL;
 	return e;
 }
-
-/* select.c: a window function call (f->over) -> a reference to its result
- * column, or NULL with 42P20 where windows are not allowed */
-Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
-/* select.c: grouping(args) -> a reference to its per-grouping-set value */
-Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
 
 /* ---- pg_catalog: session functions, regclass, visibility ---------------- */
 

@@ -40,6 +40,7 @@
 #include "func/func.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/pgcatalog.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
@@ -1432,9 +1433,6 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	s->settings_values[k] = xstrdup(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "");
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 }
-
-/* pgcatalog.c: session_user (the login role; DEFAULT_USER in the shell) */
-const char *pgcatalog_session_user(Session *s);
 
 /* What SHOW name prints: the session's value, else PostgreSQL's default
  * of a setting floe does not change (integers with their unit); NULL: 42704. */

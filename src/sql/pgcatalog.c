@@ -52,33 +52,17 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "func/func.h"
 #include "sql/bind.h"
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/constrel.h"
 #include "sql/engine.h"
+#include "sql/pgcatalog.h"
 #include "sql/txn.h"
 #include "types/array.h"
 #include "table/metadata.h"
 #include "table/table.h"
-
-/* func_pgcatalog.c */
-const char *func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n);
-
-int pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
-int64_t pgcatalog_table_oid(const char *ns, const char *name);
-const char *pgcatalog_user(Session *s);
-int64_t pgcatalog_ns_oid(const char *ns);
-const char *pgcatalog_setting(Session *s, const char *name, bool *found);
-bool pgcatalog_is_relation(Session *s, const char *schema, const char *name);
-int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols,
-			const char ***defs, int *n, floe_error *err);
-int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***values);
-const char *pgcatalog_database(Session *s);
-int pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_error *err);
-int pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err);
-uint32_t pgcatalog_type_oid(SqlType t);
-int32_t pgcatalog_typmod(SqlType t);
 
 enum { NS_PG, NS_INFO };
 

@@ -1059,11 +1059,6 @@ const_arg(BindCtx *b, Node *n, SqlType want, Value *out)
 	return expr_eval_const(e, b->arena, out, b->err);
 }
 
-/* exec/srf.c: unnest(array) (kind 0), regexp_matches (kind 1),
- * generate_subscripts (kind 2); ROWS FROM (srf_zip_new) */
-Operator *srf_new(ExecCtx *ctx, int kind, SqlType type, Expr **args, int nargs);
-Operator *srf_zip_new(ExecCtx *ctx, int n, Operator **inputs);
-
 /* A call of f's arguments (and options) under another, unqualified name. */
 static Node *
 renamed_call(BindCtx *b, const PgQuery__FuncCall *f, const char *name)
@@ -3271,8 +3266,6 @@ typedef struct WinCollect {
 
 static _Thread_local WinCollect *cur_win;
 
-Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
-
 static PgQuery__WindowDef *
 win_lookup(WinCollect *w, const char *name, int location)
 {
@@ -4045,8 +4038,6 @@ group_sets(GroupCtx *g, PgQuery__SelectStmt *s, GSets *out)
 }
 
 /* grouping(args) while binding (bind_expr.c): a placeholder GF_BASE + i. */
-Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
-
 Expr *
 select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f)
 {

@@ -42,11 +42,6 @@
 #include "types/decimal.h"
 #include "types/text.h"
 
-int text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
-		   const char **out, size_t *outlen, floe_error *err);
-int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
-			     floe_error *err);
-
 /* ------------------------------------------------------------------ */
 /* Contexts (pg_cast)                                                  */
 /* ------------------------------------------------------------------ */

@@ -491,7 +491,6 @@ bad:
 }
 
 /* Test hook: does a TZif image parse?  (Bad images must fail cleanly.) */
-bool datetime__tzif_ok(const unsigned char *b, size_t n);
 bool
 datetime__tzif_ok(const unsigned char *b, size_t n)
 {
@@ -2951,10 +2950,8 @@ datetime_make_timestamp(int64_t y, int mo, int d, int h, int mi, double sec, int
  * date_trunc(text, interval) (PostgreSQL's interval_trunc): the interval is
  * split into years/months/days/hours/minutes/seconds/micros (signs as C
  * division leaves them) and the fields below the unit are zeroed.  week is
- * 0A000, an unknown unit 22023.  Declared in func_datetime.c (datetime.h is
- * not this file's owner's to change; see the report).
+ * 0A000, an unknown unit 22023.
  */
-int datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err);
 int
 datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_error *err)
 {
@@ -2997,10 +2994,8 @@ datetime_trunc_interval(const char *field, Interval iv, Interval *out, floe_erro
  * reads it: a zone name, "UTC", or a POSIX-style "+05"/"UTC+3" meaning hours
  * WEST of UTC) at t: UTC micros when is_local is false, else local wall-clock
  * micros (PostgreSQL's DetermineTimeZoneOffset rules).  22023 "time zone
- * \"%s\" not recognized" when unknown.  Declared in func_datetime.c.
+ * \"%s\" not recognized" when unknown.
  */
-int datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
-			 floe_error *err);
 int
 datetime_zone_offset(const char *name, int64_t t, bool is_local, int32_t *east,
 		     floe_error *err)

@@ -183,4 +183,8 @@ int datetime_extract_interval(const char *field, Interval iv, double *out,
 int datetime_make_timestamp(int64_t y, int mo, int d, int h, int mi, double sec,
 			    int64_t *out, floe_error *err);
 
+/* Test hook (tests/unit/types): does a TZif image parse?  Bad images
+ * must fail cleanly. */
+bool datetime__tzif_ok(const unsigned char *b, size_t n);
+
 #endif

@@ -443,8 +443,6 @@ decimal_from_text(const char *s, size_t n, int128 *out, int *scale, floe_error *
 }
 
 /* Parse text directly at a target scale (one rounding). */
-int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
-			     floe_error *err);
 int
 decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
 			 floe_error *err)

@@ -48,6 +48,10 @@ int decimal_digits(int128 v);
  * 38 digits. */
 int decimal_from_text(const char *s, size_t n, int128 *out, int *scale,
 		      floe_error *err);
+/* Parse text directly at a target scale (one rounding); for text.c and
+ * cast.c, not a public entry point. */
+int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
+			     floe_error *err);
 
 /* Change the scale; lowering it rounds half away from zero. 22003 on overflow. */
 int decimal_rescale(int128 v, int from_scale, int to_scale, int128 *out,

@@ -690,9 +690,6 @@ utf8_prefix(const char *s, size_t n, size_t chars)
 	return i;
 }
 
-int text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
-		   const char **out, size_t *outlen, floe_error *err);
-
 /*
  * varchar(n)/char(n) typmod: too-long input is an error unless the excess
  * is spaces (then cut); explicit casts cut silently.  char(n) pads.
@@ -866,9 +863,6 @@ vector_value_text(const Vector *v, uint32_t row, Arena *a, size_t *len)
 /* ------------------------------------------------------------------ */
 /* Input                                                               */
 /* ------------------------------------------------------------------ */
-
-int decimal__from_text_scale(const char *s, size_t n, int scale, int128 *out,
-			     floe_error *err);
 
 static void
 set_string(Value *out, const char *p, size_t n, Arena *a)

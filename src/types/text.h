@@ -74,4 +74,10 @@ int text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err);
 int text_parse_bytea(const char *s, size_t n, Arena *a, const char **out,
 		     size_t *outlen, floe_error *err);
 
+/* varchar(n)/char(n) typmod of t applied to s (text.c, cast.c): too-long
+ * input is 22001 unless the excess is spaces (then cut); explicit casts
+ * cut silently; char(n) pads.  The result may alias s or live in a. */
+int text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
+		   const char **out, size_t *outlen, floe_error *err);
+
 #endif

@@ -240,7 +240,6 @@ test_datetime__padded(void **state)
 	assert_string_equal(err.message, want);   /* the original text, padding included */
 }
 
-bool datetime__tzif_ok(const unsigned char *b, size_t n);
 
 /* Corrupted TZif images (bit flips, truncations) fail cleanly (ASan). */
 static void
