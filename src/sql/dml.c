@@ -258,7 +258,7 @@ complete(ResultSink *sink, const char *tag)
 static void
 job_id(char *buf, size_t n)
 {
-	snprintf(buf, n, "floe-%lx-%lx", (long)time(NULL), (long)random());
+	table_job_id(buf, n);
 }
 
 /* Load the target table with PostgreSQL's 42P01 message. */

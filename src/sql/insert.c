@@ -467,7 +467,7 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 		}
 		if (ks.npk && keys_probe(&ks, ctx, md, live, nlive, keep, ctx->err) != FLOE_OK)
 			goto fail_files;
-		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+		table_job_id(job, sizeof job);
 		memset(&ch, 0, sizeof ch);
 		ch.add = files;
 		ch.nadd = *rows > 0 ? nfiles : 0;

@@ -1466,7 +1466,7 @@ merge_run(Merge *m, bool no_target)
 		add[nadd++] = dadd[i];
 	if (nadd || nremove) {
 		TableChange ch;
-		snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+		table_job_id(job, sizeof job);
 		memset(&ch, 0, sizeof ch);
 		ch.add = add;
 		ch.nadd = nadd;

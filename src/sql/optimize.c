@@ -422,7 +422,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	}
 
 	memset(&ch, 0, sizeof ch);
-	snprintf(job, sizeof job, "floe-%lx-%lx", (long)time(NULL), (long)random());
+	table_job_id(job, sizeof job);
 	ch.add = add;
 	ch.nadd = nadd;
 	ch.remove = remove;

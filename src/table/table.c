@@ -129,14 +129,23 @@ new_uuid(Arena *a)
 		b[12], b[13], b[14], b[15]);
 }
 
-const char *
-table_new_job_id(Arena *a)
+void
+table_job_id(char *buf, size_t n)
 {
 	uint8_t b[8];
 
-	random_bytes(b, sizeof b);
-	return arena_sprintf(a, "floe-%02x%02x%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
-			     b[5], b[6], b[7]);
+	random_bytes(b, sizeof b);     /* /dev/urandom: unique across nodes */
+	snprintf(buf, n, "floe-%lx-%02x%02x%02x%02x%02x%02x%02x%02x", (long)time(NULL), b[0], b[1],
+		 b[2], b[3], b[4], b[5], b[6], b[7]);
+}
+
+const char *
+table_new_job_id(Arena *a)
+{
+	char buf[64];
+
+	table_job_id(buf, sizeof buf);
+	return arena_strdup(a, buf);
 }
 
 /* A positive 63-bit id, as Iceberg Java makes snapshot ids. */

@@ -151,7 +151,10 @@ void table_record_orphans(FileIO *io, const char *job, const char *const *paths,
  * (outcome unknown, the files kept); returns FLOE_ERR. */
 int table_unknown_outcome(FileIO *io, const char *job, const char *const *paths, int n,
 			  floe_error *err);
-/* A fresh "floe-<hex>" job id (a commit's "floe.job-id"). */
+/* A fresh job id (a commit's "floe.job-id", what table_commit_outcome
+ * looks for): "floe-<time>-<64 random bits>", unique across processes and
+ * nodes (never random(): unseeded, every process draws the same ids). */
+void table_job_id(char *buf, size_t n);
 const char *table_new_job_id(Arena *a);
 
 /* Everything of a commit but the swap: write the manifests, manifest list
