@@ -287,6 +287,21 @@ rec_next(Operator *op, Batch **out)
 	}
 }
 
+/* The UNION hash table; also run at the arena's reset, as a statement that
+ * fails (statement_timeout, an error in a subquery) may never close us. */
+static void
+free_table(void *p)
+{
+	RecursiveOp *r = p;
+
+	free(r->ht_hash);
+	free(r->ht_batch);
+	free(r->ht_row);
+	r->ht_hash = NULL;
+	r->ht_batch = r->ht_row = NULL;
+	r->ht_cap = r->ht_n = 0;
+}
+
 static void
 rec_close(Operator *op)
 {
@@ -298,12 +313,7 @@ rec_close(Operator *op)
 		op_close(r->rec);
 	r->rec_open = false;
 	r->phase = 2;
-	free(r->ht_hash);
-	free(r->ht_batch);
-	free(r->ht_row);
-	r->ht_hash = NULL;
-	r->ht_batch = r->ht_row = NULL;
-	r->ht_cap = r->ht_n = 0;
+	free_table(r);
 	rowstore_clear(r->work);
 	rowstore_clear(r->next);
 	rowstore_clear(r->seen);
@@ -330,5 +340,6 @@ recursive_new(ExecCtx *ctx, Operator *init, Operator *rec, RowStore *work, bool 
 	r->keep_cap = VECTOR_SIZE;
 	r->keep = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);
 	r->phase = 2;
+	arena_on_reset(ctx->arena, free_table, r);
 	return &r->op;
 }
