@@ -11,7 +11,10 @@ statement that runs long must be stopped by it: a batch that outlives its
 timeout is a hang).  A failing batch is bisected down to the
 one statement (plus the batch's CREATE statements before it) that reproduces.
 
-Usage: mutsql.py FLOE_BIN SEED COUNT [--batch N] [--timeout S]
+Usage: mutsql.py FLOE_BIN SEED COUNT [--batch N] [--timeout S] [--files]
+--files runs whole test files instead (each a batch, in its own schema: most
+statements would otherwise fail on a table of their file that is not there),
+CREATE and INSERT mostly as written, about half of the rest mutated.
 Each mutant is closed (open parentheses) so that it ends at its own semicolon,
 and every batch must run to its end marker: a statement that swallowed the
 rest of its batch would otherwise hide all that follow it.
@@ -55,8 +58,15 @@ TOKEN = re.compile(r"\s+|'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|[A-Za-z_][A-Za-z0-9_
 
 
 def statements():
-    out = []
+    return [sql for stmts in file_statements() for sql in stmts]
+
+
+def file_statements():
+    """Each test file's statements, in order."""
+    files = []
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/sql/**/*.test"), recursive=True)):
+        out = []
+        files.append(out)
         text = open(path, encoding="utf-8", errors="replace").read()
         for rec in re.split(r"\n\s*\n", text):
             lines = [l for l in rec.split("\n") if not l.startswith("#")]
@@ -69,6 +79,25 @@ def statements():
             if not sql or re.search(r"(?i)\bcopy\b|__TEST_DIR__|__WAREHOUSE__|pg_sleep|\bloop\b", sql):
                 continue
             out.append(sql.replace("__SHARED__", SHARED))
+    return [f for f in files if f]
+
+
+CREATED = re.compile(r"(?is)\s*create\s+(?:or\s+replace\s+)?(table|view)\s+(?:if\s+not\s+exists\s+)?([A-Za-z_][A-Za-z0-9_.]*)")
+
+
+def file_batch(rng, stmts, base):
+    """One test file's statements in their file's own schema: its CREATE and
+    INSERT statements mostly as written (a DROP first, as the names may be the
+    seeded schema's), about half of the rest mutated."""
+    out = []
+    for sql in stmts:
+        m = CREATED.match(sql)
+        if m:
+            out.append("DROP %s IF EXISTS %s" % (m.group(1), m.group(2)))
+        keep = rng.random() < (0.9 if re.match(r"(?is)\s*(create|insert)\b", sql) else 0.5)
+        sql = sql if keep else self_contained(mutate(rng, sql, base))
+        if sql is not None:
+            out.append(sql)
     return out
 
 
@@ -96,7 +125,8 @@ SELECT_LIST = re.compile(r"(?is)^(\s*select\s+)(?:distinct\s+)?(.*?)(\s+from\s)"
 
 def shape(rng, sql, base):
     """Statement-level mutations: zero-column select lists, set operations
-    between unrelated queries, empty and NULL-only inputs."""
+    between unrelated queries, the statement as a CTE, under DML with
+    RETURNING, nested 10-60 subqueries deep, empty and NULL-only inputs."""
     k = rng.random()
     if k < 0.3 and SELECT_LIST.match(sql):
         return SELECT_LIST.sub(lambda m: m.group(1) + m.group(3), sql, count=1)
@@ -113,6 +143,25 @@ def shape(rng, sql, base):
         side = rng.choice(["SELECT", "SELECT FROM e0", "SELECT FROM t", "SELECT WHERE false",
                            "SELECT FROM t WHERE a IS NULL", "(SELECT) LIMIT 0"])
         return "%s %s %s" % (side, op, rng.choice(["SELECT", "SELECT FROM u", side]))
+    query = sql if re.match(r"(?is)\s*(select|values|with|\()", sql) else "SELECT"
+    if k < 0.84:
+        return "WITH w AS %s(%s) SELECT * FROM w%s" % (
+            rng.choice(["", "MATERIALIZED ", "NOT MATERIALIZED "]), query,
+            rng.choice(["", ", w AS w2", " WHERE false", " LIMIT 1", " UNION ALL SELECT * FROM w"]))
+    if k < 0.88:
+        return rng.choice([
+            "UPDATE u SET b = b WHERE EXISTS (%s) RETURNING *, (SELECT count(*) FROM t)",
+            "INSERT INTO u SELECT 1, NULL FROM (%s) AS z2 LIMIT 1 RETURNING *",
+            "DELETE FROM e0 WHERE EXISTS (%s) RETURNING a, (SELECT max(a) FROM u)",
+            "MERGE INTO e0 USING (%s) AS z2 ON false WHEN NOT MATCHED THEN DO NOTHING",
+        ]) % query
+    if k < 0.92:
+        n = rng.randint(10, 60)
+        for i in range(n):
+            query = rng.choice(["SELECT * FROM (%s) AS n%d" % (query, i),
+                                "SELECT (SELECT count(*) FROM (%s) AS n%d)" % (query, i),
+                                "SELECT EXISTS (%s) AS x%d" % (query, i)])
+        return query
     return "SELECT * FROM (%s) AS z1 WHERE %s" % (
         rng.choice(["SELECT NULL AS n", "SELECT NULL AS n FROM e0", "VALUES (NULL), (NULL)",
                     "SELECT NULL::int AS n UNION ALL SELECT NULL", "SELECT FROM t"]),
@@ -213,7 +262,7 @@ def bisect(floe, stmts, timeout):
         else:
             lo = mid
     culprit = stmts[hi - 1]
-    ctx = [s for s in stmts[:hi - 1] if re.match(r"(?is)\s*(create|insert)\b", s)]
+    ctx = [s for s in stmts[:hi - 1] if re.match(r"(?is)\s*(create|insert|drop)\b", s)]
     if run_batch(floe, [culprit], timeout):
         return [culprit]
     return ctx + [culprit]
@@ -230,16 +279,26 @@ def main():
         i = args.index("--timeout")
         timeout = int(args[i + 1])
         del args[i:i + 2]
+    by_file = "--files" in args
+    if by_file:
+        args.remove("--files")
     floe, seed, count = os.path.abspath(args[0]), int(args[1]), int(args[2])
     rng = random.Random(seed)
-    base = statements()
-    mutants = []
-    while len(mutants) < count:
-        m = self_contained(mutate(rng, rng.choice(base), base))
-        if m is not None:
-            mutants.append(m)
-    for k in range(0, len(mutants), batch):
-        chunk = mutants[k:k + batch]
+    files = file_statements()
+    base = [sql for stmts in files for sql in stmts]
+    if by_file:
+        chunks, n = [], 0
+        while n < count:
+            chunks.append(file_batch(rng, rng.choice(files), base))
+            n += len(chunks[-1])
+    else:
+        mutants = []
+        while len(mutants) < count:
+            m = self_contained(mutate(rng, rng.choice(base), base))
+            if m is not None:
+                mutants.append(m)
+        chunks = [mutants[k:k + batch] for k in range(0, len(mutants), batch)]
+    for chunk in chunks:
         why = run_batch(floe, chunk, timeout)
         if why:
             repro = bisect(floe, chunk, timeout)
