@@ -65,6 +65,9 @@ typedef struct ExecCtx {
 	 * run after the ExecCtx is gone); NULL: the calling thread's current
 	 * account (memacct_current) */
 	MemAccount *mem;
+	/* SET ignore_checksum_failure = on: Parquet page CRCs are not checked
+	 * (they are by default) */
+	bool ignore_checksums;
 } ExecCtx;
 
 /* spill.c: the byte limit of a floe.query_memory_limit value (NULL: the

@@ -29,6 +29,11 @@
  * The reserved columns are matched by field id only (by name for a file
  * without field ids).
  *
+ * Integrity: an Iceberg data file whose footer row count differs from its
+ * manifest entry's record_count is XX001 naming the file (a damaged footer
+ * must not read as fewer rows); page CRCs are checked by the reader unless
+ * ctx->ignore_checksums.
+ *
  * States:  NEXT_FILE -> NEXT_ROW_GROUP -> READING -> (row group done)
  *          NEXT_ROW_GROUP ... -> (files done) END
  *
@@ -188,6 +193,11 @@ open_file(ScanOp *s)
 	/* small immutable data files: bytes and footer from a shared cache */
 	TRY(parquet_open_cached(&s->pf, op->ctx->io, f->file_path, f->file_size_in_bytes,
 				s->file_arena, op->ctx->err));
+	/* a damaged footer can describe fewer (or more) rows than were written */
+	if (s->md && f->record_count >= 0 && parquet_num_rows(s->pf) != f->record_count)
+		return FLOE_CORRUPT(op->ctx->err, "data file \"%s\" holds %lld rows, but its manifest "
+				    "entry says %lld", f->file_path, (long long)parquet_num_rows(s->pf),
+				    (long long)f->record_count);
 	s->dset = NULL;
 	s->ncols = s->nproj;
 	if (f->ndeletes > 0) {
@@ -272,9 +282,11 @@ open_row_group(ScanOp *s)
 	s->rg_rows = s->rg_left = parquet_row_group_num_rows(s->pf, s->rg);
 	for (i = 0; i < s->ncols; i++) {
 		s->readers[i] = NULL;
-		if (s->pq_col[i] >= 0)
-			TRY(parquet_column_reader_open(&s->readers[i], s->pf, s->rg, s->pq_col[i],
-						       s->rg_arena, op->ctx->err));
+		if (s->pq_col[i] < 0)
+			continue;
+		TRY(parquet_column_reader_open(&s->readers[i], s->pf, s->rg, s->pq_col[i],
+					       s->rg_arena, op->ctx->err));
+		parquet_column_reader_set_verify(s->readers[i], !op->ctx->ignore_checksums);
 	}
 	return FLOE_OK;
 }

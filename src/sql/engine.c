@@ -1528,6 +1528,10 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	/* what can spill spills before the statement's limit is reached */
 	if (memacct_limit(ctx.mem) > 0 && ctx.mem_limit > memacct_limit(ctx.mem) / 4)
 		ctx.mem_limit = memacct_limit(ctx.mem) / 4;
+	{
+		const char *ic = setting_get(s, "ignore_checksum_failure");
+		ctx.ignore_checksums = ic && !strcmp(ic, "on");
+	}
 	apply_output(s);
 	TRY(acl_check_stmt(s, &ctx, st));
 

@@ -18,7 +18,9 @@
  *     file's physical type (values are cast to the schema type first);
  *     -0.0 and 0.0, and all NaNs, serialize alike; NULL has its own tag;
  *   - nothing read from a file is trusted: negative positions, missing
- *     columns, a blob outside its file, a vector with more positions than
+ *     columns, a blob outside its file, a deletion vector that is not a
+ *     deletion-vector-v1 blob listed by a valid Puffin footer, or whose
+ *     cardinality disagrees with it, a vector with more positions than
  *     its data file has rows, a delete file with far more rows than its
  *     manifest entry's record_count are XX001 naming the delete file.
  *
@@ -578,7 +580,38 @@ load_eq_file(DeleteLoader *l, const DataFile *d, EqDelete **out, floe_error *err
 	return FLOE_OK;
 }
 
-/* The positions of deletion vector dv (a slice of a Puffin file). */
+/* The footer blob of Puffin file pf that dv's manifest entry points at: a
+ * deletion-vector-v1 blob at exactly content_offset / content_size_in_bytes
+ * (puffin-spec.md; a bare blob without its container is not a DV). */
+static const PuffinBlob *
+dv_blob(const PuffinFile *pf, const DataFile *dv, floe_error *err)
+{
+	const PuffinBlob *b = NULL;
+	int i;
+
+	for (i = 0; i < pf->nblobs; i++)
+		if (pf->blobs[i].offset == dv->content_offset &&
+		    pf->blobs[i].length == dv->content_size_in_bytes)
+			b = &pf->blobs[i];
+	if (!b) {
+		FLOE_CORRUPT(err, "deletion vector \"%s\": the Puffin footer lists no blob at offset "
+			     "%lld (%lld bytes)", dv->file_path, (long long)dv->content_offset,
+			     (long long)dv->content_size_in_bytes);
+		return NULL;
+	}
+	if (strcmp(b->type, PUFFIN_DV_TYPE) != 0 || b->compression) {
+		FLOE_CORRUPT(err, "deletion vector \"%s\": the blob at offset %lld is a %s%s blob, not "
+			     "an uncompressed %s", dv->file_path, (long long)dv->content_offset,
+			     b->compression ? "compressed " : "", b->type, PUFFIN_DV_TYPE);
+		return NULL;
+	}
+	return b;
+}
+
+/* The positions of deletion vector dv (a blob of a Puffin file).  The file
+ * must be a valid Puffin container listing that blob; the blob's CRC, its
+ * cardinality property and the manifest's record_count must agree with the
+ * positions decoded. */
 static int
 load_dv(FileIO *io, const DataFile *data, const DataFile *dv, Arena *a, int64_t **pos,
 	int64_t *n, floe_error *err)
@@ -586,6 +619,9 @@ load_dv(FileIO *io, const DataFile *data, const DataFile *dv, Arena *a, int64_t 
 	Arena *tmp = arena_new(0);
 	const uint8_t *bytes;
 	size_t len;
+	PuffinFile *pf;
+	const PuffinBlob *b;
+	const char *card;
 	int rc = FLOE_ERR;
 
 	if (!dv->has_content_offset || dv->content_offset < 0 || dv->content_size_in_bytes < 0) {
@@ -602,9 +638,21 @@ load_dv(FileIO *io, const DataFile *data, const DataFile *dv, Arena *a, int64_t 
 			     (long long)dv->content_size_in_bytes, len);
 		goto out;
 	}
+	if (puffin_read(bytes, len, dv->file_path, tmp, &pf, err) != FLOE_OK ||
+	    !(b = dv_blob(pf, dv, err)))
+		goto out;
 	rc = puffin_dv_decode(bytes + dv->content_offset, (size_t)dv->content_size_in_bytes,
 			      dv->file_path, data->record_count >= 0 ? data->record_count : 0, a, pos,
 			      n, err);
+	if (rc != FLOE_OK)
+		goto out;
+	card = puffin_blob_prop(b, "cardinality");
+	if ((card && strtoll(card, NULL, 10) != *n) || (dv->record_count >= 0 && dv->record_count != *n)) {
+		rc = FLOE_CORRUPT(err, "deletion vector \"%s\" holds %lld positions, but its cardinality "
+				  "says %s and its manifest entry %lld", dv->file_path, (long long)*n,
+				  card ? card : "nothing", (long long)dv->record_count);
+		goto out;
+	}
 out:
 	arena_free(tmp);
 	return rc;

@@ -25,7 +25,10 @@
  * Invariants of a parsed TableMetadata:
  *   1. current_schema_id names one of schemas[]; default_spec_id one of
  *      specs[]; default_sort_order_id one of sort_orders[].
- *   2. has_current_snapshot implies metadata_current_snapshot() != NULL.
+ *   2. has_current_snapshot implies metadata_current_snapshot() != NULL;
+ *      every ref names a snapshot, and the "main" ref equals the current
+ *      snapshot; schema ids, spec ids, snapshot ids and the field ids of
+ *      one schema (top level) are distinct.
  *   3. Every json_t reachable from the model (extra, raw) is kept alive by a
  *      reference that an arena reset callback of the model's arena drops.
  *   4. serialize(parse(x)) keeps every key of x that the model does not hold.
@@ -425,6 +428,10 @@ parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 			return bad(p, "missing required field \"type\" in %s", ctx);
 		}
 		TRY(parse_initial_default(p, field(f, "initial-default"), fl, ctx));
+		for (size_t j = 0; j < i; j++)
+			if (s->fields[j].id == fl->id)
+				return bad(p, "schema %d has two fields with id %d (\"%s\" and \"%s\")",
+					   (int)s->schema_id, (int)fl->id, s->fields[j].name, fl->name);
 	}
 	TRY(get_arr(p, js, "schema", "identifier-field-ids", false, &ids));
 	if (ids) {
@@ -586,6 +593,42 @@ parse_statistics(P *p, json_t *arr, TableMetadata *md)
 }
 
 /* ---- the document ----------------------------------------------------- */
+
+/* Cross-field rules (spec "Snapshot References"; Java's TableMetadata):
+ * schema ids are distinct, so are spec ids; every ref names a snapshot; the
+ * "main" branch and current-snapshot-id agree (a damaged current snapshot
+ * id must not read as an empty table). */
+static int
+check_refs(P *p, const TableMetadata *md)
+{
+	int i, j;
+
+	for (i = 0; i < md->nschemas; i++)
+		for (j = 0; j < i; j++)
+			if (md->schemas[i].schema_id == md->schemas[j].schema_id)
+				return bad(p, "two schemas have schema-id %d", (int)md->schemas[i].schema_id);
+	for (i = 0; i < md->nspecs; i++)
+		for (j = 0; j < i; j++)
+			if (md->specs[i].spec_id == md->specs[j].spec_id)
+				return bad(p, "two partition specs have spec-id %d", (int)md->specs[i].spec_id);
+	for (i = 0; i < md->nsnapshots; i++)
+		for (j = 0; j < i; j++)
+			if (md->snapshots[i].snapshot_id == md->snapshots[j].snapshot_id)
+				return bad(p, "two snapshots have snapshot-id %lld",
+					   (long long)md->snapshots[i].snapshot_id);
+	for (i = 0; i < md->nrefs; i++) {
+		const SnapshotRef *r = &md->refs[i];
+		if (!metadata_snapshot_by_id(md, r->snapshot_id))
+			return bad(p, "ref \"%s\" names snapshot %lld, which is not in \"snapshots\"",
+				   r->name, (long long)r->snapshot_id);
+		if (strcmp(r->name, "main") == 0 &&
+		    (!md->has_current_snapshot || md->current_snapshot_id != r->snapshot_id))
+			return bad(p, "current-snapshot-id %lld does not match the main branch (%lld)",
+				   md->has_current_snapshot ? (long long)md->current_snapshot_id : -1LL,
+				   (long long)r->snapshot_id);
+	}
+	return FLOE_OK;
+}
 
 static int
 parse_root(P *p, json_t *root, TableMetadata *md)
@@ -781,6 +824,7 @@ parse_root(P *p, json_t *root, TableMetadata *md)
 		}
 		md->nrefs = k;
 	}
+	TRY(check_refs(p, md));
 	TRY(get_arr(p, root, NULL, "statistics", false, &stats));
 	if (stats)
 		TRY(parse_statistics(p, stats, md));

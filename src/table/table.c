@@ -440,6 +440,19 @@ table_unknown_outcome(FileIO *io, const char *job, const char *const *paths, int
 				 job && job[0] ? job : "-");
 }
 
+/* json (about to be written as path) parses and validates as a load would
+ * see it: a commit never publishes metadata that would be refused. */
+static int
+check_metadata_json(const char *json, const char *path, floe_error *err)
+{
+	Arena *tmp = arena_new(0);
+	TableMetadata *md;
+	int rc = metadata_parse(json, strlen(json), path, tmp, &md, err);
+
+	arena_free(tmp);
+	return rc;
+}
+
 /*
  * Write md as the metadata file `path` and make it the catalog's entry of
  * ns.name: created (from == NULL) or swapped from `from`; the file is
@@ -455,6 +468,9 @@ publish_metadata(Catalog *cat, FileIO *io, const TableMetadata *md, const char *
 	floe_error ignore;
 	int rc;
 
+	/* parsed (validated) before anything is written: never publish a
+	 * metadata file that a later load would refuse */
+	TRY(table_from_json(json, path, ns, name, a, out, err));
 	TRY(fileio_write(io, path, json, strlen(json), err));
 	rc = from ? catalog_swap_table(cat, ns, name, from, path, err)
 		  : catalog_create_table(cat, ns, name, path, err);
@@ -470,7 +486,7 @@ publish_metadata(Catalog *cat, FileIO *io, const TableMetadata *md, const char *
 			return FLOE_ERR;
 		}
 	}
-	return table_from_json(json, path, ns, name, a, out, err);
+	return FLOE_OK;
 }
 
 int
@@ -1868,6 +1884,7 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	json = metadata_serialize(md, a);
 	jpath = arena_sprintf(a, "%s/%05d-%s.metadata.json", mdir,
 			      next_version(head->metadata_location, hmd), commit_uuid);
+	TRY(check_metadata_json(json, jpath, err));
 	TRY(fileio_write(io, jpath, json, strlen(json), err));
 	written_add(w, jpath);
 	*new_loc = jpath;

@@ -40,7 +40,8 @@
  *
  * A ParquetFile is read-only after parquet_open: readers of different
  * columns or row groups may run on different threads, each with its own
- * arena.  Page CRCs are not verified.  Limits: pages of at most 256 MiB
+ * arena.  Page CRCs (PageHeader.crc) are verified, when present, as each
+ * page is loaded (XX001 on mismatch).  Limits: pages of at most 256 MiB
  * (uncompressed); BIT_PACKED (deprecated) definition levels are read.
  *
  * Corrupt input gives XX001 naming the file; unsupported features 0A000.
@@ -60,6 +61,12 @@
 #include "format/parquet/parquet_format.h"
 
 typedef struct ParquetFile ParquetFile;
+
+/* Key-value metadata entry floe's writer adds to every footer: the CRC-32
+ * (8 lower-case hex digits) of the serialized FileMetaData with this
+ * value's bytes taken as "00000000".  parquet_open verifies it when
+ * present (XX001 on mismatch); other readers ignore it. */
+#define PARQUET_FOOTER_CRC_KEY "floe.footer-crc32"
 
 typedef struct ParquetColumn {
 	const char *name;       /* top-level name (dotted path if nested) */
@@ -109,6 +116,9 @@ typedef struct ParquetColumnReader ParquetColumnReader;
 
 int parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, int col,
 			       Arena *arena, floe_error *err);
+/* Page CRCs are verified unless verify is false (SET ignore_checksum_failure
+ * = on); a reader starts verifying. */
+void parquet_column_reader_set_verify(ParquetColumnReader *r, bool verify);
 /*
  * Fill out[0..*nread) with the next values (out is a flat vector of the
  * column's SqlType, capacity >= max, initialised by the caller with

@@ -13,7 +13,14 @@
  * are skipped); value encodings PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, RLE
  * (booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
  * BYTE_STREAM_SPLIT; definition levels RLE or (deprecated) BIT_PACKED.
- * Page CRCs are not verified.
+ * Footer CRC: a footer with the key-value entry PARQUET_FOOTER_CRC_KEY
+ * (floe's writer adds it) is checked against it in parquet_open
+ * (check_footer_crc).
+ * Page CRCs (PageHeader.crc: CRC-32 of the page bytes as stored, after the
+ * header; for DATA_PAGE_V2 levels included) are verified when a page is
+ * loaded, unless the reader was told not to (parquet_column_reader_set_verify);
+ * a page without a crc is read unchecked.  Pages skipped whole are not read,
+ * so not checked.
  *
  * INTERFACE ROUTINES (parquet.h)
  *   parquet_open, parquet_num_columns, parquet_column, parquet_num_rows,
@@ -40,8 +47,10 @@
  *     against the maximum definition level.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <snappy-c.h>
+#include <zlib.h>
 #include <zstd.h>
 #include "format/parquet/parquet.h"
 #include "format/parquet/codec.h"
@@ -277,6 +286,8 @@ typedef struct Footer {
 	const char **keys, **vals;
 	uint32_t nkv;
 	bool encrypted;
+	const uint8_t *crc_val;  /* FOOTER_CRC_KEY's value bytes in the footer, or NULL */
+	uint32_t crc_len;
 } Footer;
 
 static void
@@ -351,9 +362,15 @@ parse_footer(ThriftIn *t, Footer *ft, Arena *a)
 				while (thrift_field_next(t, &g)) {
 					if (g.id == 1 && g.type == TC_BINARY)
 						ft->keys[i] = tstr(t, a);
-					else if (g.id == 2 && g.type == TC_BINARY)
-						ft->vals[i] = tstr(t, a);
-					else
+					else if (g.id == 2 && g.type == TC_BINARY) {
+						uint32_t vl;
+						const uint8_t *vp = thrift_binary(t, &vl);
+						ft->vals[i] = arena_strndup(a, (const char *)vp, vl);
+						if (strcmp(ft->keys[i], PARQUET_FOOTER_CRC_KEY) == 0) {
+							ft->crc_val = vp;
+							ft->crc_len = vl;
+						}
+					} else
 						thrift_skip(t, g.type);
 				}
 			}
@@ -587,6 +604,35 @@ le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* A footer carrying PARQUET_FOOTER_CRC_KEY (floe writes it) must match it:
+ * the CRC-32 of the footer bytes with the key's 8-digit value read as
+ * "00000000".  Parquet has no footer checksum of its own, and a flipped bit
+ * in a field id, a type or a row count would otherwise read as other rows.
+ * A footer without the key (other writers) is not checked. */
+static int
+check_footer_crc(ParquetFile *pf, const Footer *ft, const uint8_t *fp, uint32_t flen,
+		 floe_error *err)
+{
+	static const uint8_t zeros[8] = "00000000";
+	char want[9];
+	uint32_t crc;
+	size_t off;
+
+	if (!ft->crc_val)
+		return FLOE_OK;
+	if (ft->crc_len != 8)
+		return CORRUPT(pf, err, "footer checksum value is not 8 hex digits");
+	off = (size_t)(ft->crc_val - fp);
+	crc = (uint32_t)crc32(0L, fp, (uInt)off);
+	crc = (uint32_t)crc32(crc, zeros, 8);
+	crc = (uint32_t)crc32(crc, fp + off + 8, (uInt)(flen - off - 8));
+	snprintf(want, sizeof want, "%08x", crc);
+	if (memcmp(want, ft->crc_val, 8) != 0)
+		return CORRUPT(pf, err, "footer checksum mismatch (CRC-32 %s, footer says %.8s)", want,
+			       (const char *)ft->crc_val);
+	return FLOE_OK;
+}
+
 int
 parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *name, Arena *arena,
 	     floe_error *err)
@@ -616,6 +662,7 @@ parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *nam
 	parse_footer(&t, &ft, arena);
 	if (t.bad)
 		return CORRUPT(pf, err, "malformed footer (FileMetaData)");
+	TRY(check_footer_crc(pf, &ft, fp, flen, err));
 	if (ft.nschema < 1)
 		return CORRUPT(pf, err, "empty schema");
 	if (ft.num_rows < 0)
@@ -819,6 +866,8 @@ typedef struct PageHdr {
 	int enc, def_enc;
 	int32_t def_len, rep_len;
 	bool is_compressed;
+	bool has_crc;
+	uint32_t crc;           /* CRC-32 of the csize bytes after the header */
 } PageHdr;
 
 struct ParquetColumnReader {
@@ -832,6 +881,7 @@ struct ParquetColumnReader {
 	int64_t rows_left;
 	bool strings;                   /* values are views into page bytes */
 	bool fresh;                     /* page buffers must not be reused */
+	bool no_verify;                 /* skip page CRC checks */
 	/* dictionary, in the floe layout */
 	void *dict;
 	uint32_t dict_n;
@@ -890,6 +940,10 @@ parse_page_header(ThriftIn *t, PageHdr *h)
 			h->usize = thrift_i32(t);
 		else if (f.id == 3 && f.type == TC_I32)
 			h->csize = thrift_i32(t);
+		else if (f.id == 4 && f.type == TC_I32) {
+			h->has_crc = true;
+			h->crc = (uint32_t)thrift_i32(t);
+		}
 		else if ((f.id == 5 || f.id == 7 || f.id == 8) && f.type == TC_STRUCT) {
 			int which = f.id;
 			if (which == 5)
@@ -1071,6 +1125,19 @@ plain_decode(ParquetColumnReader *r, const uint8_t **pp, const uint8_t *end, uin
 	}
 }
 
+/* The page's stored bytes against its header's crc, if it has one. */
+static int
+check_crc(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_error *err)
+{
+	if (!h->has_crc || r->no_verify)
+		return FLOE_OK;
+	uint32_t got = (uint32_t)crc32(0L, body, (uInt)h->csize);
+	if (got != h->crc)
+		return RCORRUPT(r, err, "page checksum mismatch (CRC-32 %08x, header says %08x)",
+				got, h->crc);
+	return FLOE_OK;
+}
+
 static int
 load_dict(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_error *err)
 {
@@ -1084,6 +1151,7 @@ load_dict(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_er
 				   r->pf->name, r->c->name, h->enc);
 	if (nd < 0 || h->usize < 0)
 		return RCORRUPT(r, err, "bad dictionary page header");
+	TRY(check_crc(r, h, body, err));
 	r->fresh = true;        /* the dictionary's strings keep pointing here */
 	int rc = page_bytes(r, body, (size_t)h->csize, (size_t)h->usize, &bytes, err);
 	if (rc != FLOE_OK)
@@ -1171,6 +1239,7 @@ load_page(ParquetColumnReader *r, floe_error *err)
 	/* String values point into the page unless it holds dictionary
 	 * indexes: only then must its buffer outlive the page. */
 	r->fresh = r->strings && h->enc != PQ_ENC_PLAIN_DICTIONARY && h->enc != PQ_ENC_RLE_DICTIONARY;
+	TRY(check_crc(r, h, r->body, err));
 	if (h->type == PQ_PAGE_DATA) {
 		const uint8_t *bytes;
 		TRY(page_bytes(r, r->body, (size_t)h->csize, (size_t)h->usize, &bytes, err));
@@ -1517,6 +1586,12 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	r->end = pf->data + end;
 	*out = r;
 	return FLOE_OK;
+}
+
+void
+parquet_column_reader_set_verify(ParquetColumnReader *r, bool verify)
+{
+	r->no_verify = !verify;
 }
 
 static void

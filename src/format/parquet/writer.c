@@ -22,7 +22,11 @@
  *   worth of bytes is buffered.  flush_row_group() encodes each column chunk:
  *   dictionary page, then data pages v1 (RLE def levels with a 4-byte length,
  *   then values), each compressed, preceded by its Thrift PageHeader, into the
- *   file buffer.  parquet_writer_finish writes the footer.
+ *   file buffer.  Every PageHeader carries crc (field 4): the CRC-32 (zlib's
+ *   crc32, the polynomial parquet.thrift names) of the page bytes as stored,
+ *   i.e. after compression.  parquet_writer_finish writes the footer, whose
+ *   last key-value entry is PARQUET_FOOTER_CRC_KEY (parquet.h): the CRC-32 of
+ *   the footer itself, written with "00000000" in its place.
  *
  * INTERFACE ROUTINES
  *   parquet_write_options_init, parquet_writer_new, parquet_writer_write,
@@ -44,9 +48,12 @@
  *   4. After an error in write/finish the writer is unusable (w->failed).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include <zlib.h>
+#include "format/parquet/parquet.h"
 #include "format/parquet/parquet_format.h"
 #include "format/parquet/parquet_write.h"
 #include "format/parquet/parquet_write_int.h"
@@ -1024,6 +1031,7 @@ emit_page(ParquetWriter *w, int type, int32_t num_values, int encoding,
 	thrift_write_field_i32(&t, 1, type);
 	thrift_write_field_i32(&t, 2, (int32_t)ulen);
 	thrift_write_field_i32(&t, 3, (int32_t)w->cpage.len);
+	thrift_write_field_i32(&t, 4, (int32_t)crc32(0L, w->cpage.p, (uInt)w->cpage.len));
 	if (type == PQ_PAGE_DATA) {
 		thrift_write_field_struct(&t, 5);
 		thrift_write_field_i32(&t, 1, num_values);
@@ -1417,6 +1425,8 @@ write_footer(ParquetWriter *w)
 	ThriftWriter t;
 	int i, g;
 	uint32_t flen;
+	size_t crc_at;
+	char hex[9];
 
 	thrift_write_init(&t, &f);
 	thrift_write_struct_begin(&t);
@@ -1442,17 +1452,21 @@ write_footer(ParquetWriter *w)
 		thrift_write_field_i64(&t, 6, rg->total_compressed);
 		thrift_write_struct_end(&t);
 	}
-	if (w->opts.nkv > 0) {
-		thrift_write_field_list(&t, 5, TW_STRUCT, w->opts.nkv);
-		for (i = 0; i < w->opts.nkv; i++) {
-			thrift_write_struct_begin(&t);
-			thrift_write_field_binary(&t, 1, w->opts.kv_keys[i], strlen(w->opts.kv_keys[i]));
-			if (w->opts.kv_values[i])
-				thrift_write_field_binary(&t, 2, w->opts.kv_values[i],
-							  strlen(w->opts.kv_values[i]));
-			thrift_write_struct_end(&t);
-		}
+	thrift_write_field_list(&t, 5, TW_STRUCT, w->opts.nkv + 1);
+	for (i = 0; i < w->opts.nkv; i++) {
+		thrift_write_struct_begin(&t);
+		thrift_write_field_binary(&t, 1, w->opts.kv_keys[i], strlen(w->opts.kv_keys[i]));
+		if (w->opts.kv_values[i])
+			thrift_write_field_binary(&t, 2, w->opts.kv_values[i],
+						  strlen(w->opts.kv_values[i]));
+		thrift_write_struct_end(&t);
 	}
+	/* the footer checksum, patched in below (parquet.h) */
+	thrift_write_struct_begin(&t);
+	thrift_write_field_binary(&t, 1, PARQUET_FOOTER_CRC_KEY, strlen(PARQUET_FOOTER_CRC_KEY));
+	thrift_write_field_binary(&t, 2, "00000000", 8);
+	crc_at = f.len - 8;
+	thrift_write_struct_end(&t);
 	thrift_write_field_binary(&t, 6, CREATED_BY, strlen(CREATED_BY));
 	thrift_write_field_list(&t, 7, TW_STRUCT, w->ncols);
 	for (i = 0; i < w->ncols; i++) {
@@ -1462,6 +1476,8 @@ write_footer(ParquetWriter *w)
 		thrift_write_struct_end(&t);
 	}
 	thrift_write_struct_end(&t);
+	snprintf(hex, sizeof hex, "%08x", (uint32_t)crc32(0L, f.p, (uInt)f.len));
+	memcpy(f.p + crc_at, hex, 8);
 	pqbuf_put(&w->out, f.p, f.len);
 	flen = (uint32_t)f.len;
 	pqbuf_reserve(&w->out, 8);

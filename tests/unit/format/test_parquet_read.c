@@ -13,6 +13,8 @@
  *                                     give 0A000, bad files a clean error
  *   test_parquet_read__manifest_rows  footer row counts against MANIFEST.md
  *   test_parquet_read__delta_expect   delta files against *_expect.csv
+ *   test_parquet_read__page_crc       page CRC mismatch is XX001 (and reads
+ *                                     with verification off)
  *   test_parquet_read__stats          chunk statistics against DuckDB's
  *                                     parquet_metadata()
  *   test_parquet_read__skip           skip + read equals read
@@ -588,6 +590,8 @@ check_file(const char *dir, const char *fname, bool bad)
 	floe_error err;
 	floe_error_clear(&err);
 	bool encrypted = ends_with(fname, ".encrypted");
+	/* a page CRC mismatch is an error while CRCs are verified (the default) */
+	bad = bad || strstr(fname, "corrupt-checksum");
 	int rc = parquet_open(&pf, data, len, fname, a, &err);
 	if (rc != FLOE_OK) {
 		bool clean = floe_error_is(&err, ERRCODE_DATA_CORRUPTED) ||
@@ -911,6 +915,64 @@ test_parquet_read__int96_spark(void **state)
 	assert_int_equal(parquet_column_read(r, &v, 16, &got, &err), FLOE_OK);
 	assert_int_equal(got, 0);
 	close_rel(&o);
+}
+
+/* Rows of column c read with page CRC verification on or off; -1 after an
+ * error (left in *err). */
+static int64_t
+count_rows(ParquetFile *pf, int c, bool verify, Arena *a, floe_error *err)
+{
+	int64_t rows = 0;
+	for (int rg = 0; rg < parquet_num_row_groups(pf); rg++) {
+		ParquetColumnReader *r;
+		Vector v;
+		uint32_t got;
+		if (parquet_column_reader_open(&r, pf, rg, c, a, err) != FLOE_OK)
+			return -1;
+		parquet_column_reader_set_verify(r, verify);
+		vector_init(&v, parquet_column(pf, c)->type, a, 1024);
+		do {
+			if (parquet_column_read(r, &v, 1024, &got, err) != FLOE_OK)
+				return -1;
+			rows += got;
+		} while (got > 0);
+	}
+	return rows;
+}
+
+/* Page CRCs (MANIFEST.md): datapage_v1-corrupt-checksum has a CRC mismatch
+ * on page 0 of column a and page 1 of column b: XX001 naming the file and
+ * column while verifying, 5120 rows each without; the *-checksum files
+ * with matching CRCs read fully while verifying. */
+static void
+test_parquet_read__page_crc(void **state)
+{
+	static const char *good[] = { "data/datapage_v1-uncompressed-checksum.parquet",
+		"data/plain-dict-uncompressed-checksum.parquet", "data/rle-dict-snappy-checksum.parquet" };
+	Opened o;
+	floe_error err;
+	failures = 0;
+	assert_true(open_rel("data/datapage_v1-corrupt-checksum.parquet", &o));
+	for (int c = 0; c < 2; c++) {
+		floe_error_clear(&err);
+		assert_int_equal(count_rows(o.pf, c, true, o.a, &err), -1);
+		assert_string_equal(err.sqlstate, "XX001");
+		assert_non_null(strstr(err.message, "datapage_v1-corrupt-checksum.parquet"));
+		assert_non_null(strstr(err.message, c == 0 ? "column \"a\"" : "column \"b\""));
+		assert_non_null(strstr(err.message, "checksum"));
+		assert_int_equal(count_rows(o.pf, c, false, o.a, &err), 5120);
+	}
+	close_rel(&o);
+	for (size_t f = 0; f < sizeof good / sizeof good[0]; f++) {
+		assert_true(open_rel(good[f], &o));
+		for (int c = 0; c < parquet_num_columns(o.pf); c++) {
+			int64_t n = count_rows(o.pf, c, true, o.a, &err);
+			if (n != parquet_num_rows(o.pf))
+				FAILF("%s column %d: %lld rows: %s", good[f], c, (long long)n, err.message);
+		}
+		close_rel(&o);
+	}
+	assert_int_equal(failures, 0);
 }
 
 /* Hadoop-framed LZ4 (DuckDB cannot read it): MANIFEST's hyparquet rows. */
@@ -1635,6 +1697,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__delta_expect),
 		cmocka_unit_test(test_parquet_read__int96_spark),
 		cmocka_unit_test(test_parquet_read__hadoop_lz4),
+		cmocka_unit_test(test_parquet_read__page_crc),
 		cmocka_unit_test(test_parquet_read__stats),
 		cmocka_unit_test(test_parquet_read__skip),
 		cmocka_unit_test(test_parquet_read__mutations),

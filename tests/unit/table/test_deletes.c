@@ -601,6 +601,22 @@ test_corrupt_delete_files(void **state)
 				(long)d->content_offset + 6);
 	load_fails_xx001(&fx, t, data, d);
 	teardown(&fx);
+
+	/* v3: a bare DV blob (valid CRC) without its Puffin footer, then with
+	 * its footer but no leading PFA1 magic: both refused (puffin-spec.md) */
+	setup_table(&fx, 3);
+	t = delete_positions(&fx, pa, 3, NULL, 0, &nadd, &nrem);
+	d = first_delete(&fx, t, &data);
+	damage_and_expect_xx001(&fx, fileio_resolve(fx.io, d->file_path, fx.a), 0,
+				(long)(d->content_offset + d->content_size_in_bytes));
+	load_fails_xx001(&fx, t, data, d);
+	teardown(&fx);
+	setup_table(&fx, 3);
+	t = delete_positions(&fx, pa, 3, NULL, 0, &nadd, &nrem);
+	d = first_delete(&fx, t, &data);
+	damage_and_expect_xx001(&fx, fileio_resolve(fx.io, d->file_path, fx.a), 1, -1);
+	load_fails_xx001(&fx, t, data, d);
+	teardown(&fx);
 }
 
 static void

@@ -535,6 +535,54 @@ test_metadata__bad_inputs(void **state)
 	}
 }
 
+/* Cross-field rules: one valid document, then the same with one damage
+ * each (a damaged current-snapshot-id, a ref to a missing snapshot,
+ * duplicate field / schema / snapshot ids): XX001 naming the problem. */
+#define CROSS_DOC(cur, fid2, sid2, snap2, mainref) \
+	"{\"format-version\": 1, \"location\": \"x\", \"last-updated-ms\": 1, " \
+	"\"last-column-id\": 2, \"current-schema-id\": 0, \"schemas\": [{\"type\": \"struct\", " \
+	"\"schema-id\": 0, \"fields\": [{\"id\": 1, \"name\": \"a\", \"required\": false, " \
+	"\"type\": \"int\"}, {\"id\": " fid2 ", \"name\": \"b\", \"required\": false, " \
+	"\"type\": \"string\"}]}, {\"type\": \"struct\", \"schema-id\": " sid2 ", \"fields\": []}], " \
+	"\"snapshots\": [{\"snapshot-id\": 7, \"timestamp-ms\": 1, \"manifest-list\": \"m\"}, " \
+	"{\"snapshot-id\": " snap2 ", \"timestamp-ms\": 2, \"manifest-list\": \"n\"}], " \
+	"\"current-snapshot-id\": " cur ", \"refs\": {\"main\": {\"snapshot-id\": " mainref ", " \
+	"\"type\": \"branch\"}}}"
+
+static void
+test_metadata__cross_checks(void **state)
+{
+	static const struct { const char *doc, *why; } cases[] = {
+		{ CROSS_DOC("8", "2", "1", "8", "8"), NULL },
+		{ CROSS_DOC("-1", "2", "1", "8", "8"), "does not match the main branch" },
+		{ CROSS_DOC("7", "2", "1", "8", "8"), "does not match the main branch" },
+		{ CROSS_DOC("8", "2", "1", "8", "9"), "not in \"snapshots\"" },
+		{ CROSS_DOC("8", "1", "1", "8", "8"), "two fields with id 1" },
+		{ CROSS_DOC("8", "2", "0", "8", "8"), "two schemas have schema-id 0" },
+		{ CROSS_DOC("7", "2", "1", "7", "7"), "two snapshots have snapshot-id 7" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		Arena *a = arena_new(0);
+		TableMetadata *md;
+		floe_error err;
+		int rc;
+		floe_error_clear(&err);
+		rc = metadata_parse(cases[i].doc, strlen(cases[i].doc), "t.json", a, &md, &err);
+		if (!cases[i].why) {
+			if (rc != FLOE_OK)
+				fail_msg("case %zu: %s", i, err.message);
+		} else {
+			assert_int_equal(rc, FLOE_ERR);
+			assert_string_equal(err.sqlstate, "XX001");
+			if (!strstr(err.message, cases[i].why))
+				fail_msg("case %zu: %s", i, err.message);
+		}
+		arena_free(a);
+	}
+}
+
 int
 main(void)
 {
@@ -546,6 +594,7 @@ main(void)
 		cmocka_unit_test(test_metadata__real_tables),
 		cmocka_unit_test(test_metadata__types),
 		cmocka_unit_test(test_metadata__bad_inputs),
+		cmocka_unit_test(test_metadata__cross_checks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
