@@ -13,6 +13,8 @@
  * are skipped); value encodings PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, RLE
  * (booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
  * BYTE_STREAM_SPLIT; definition levels RLE or (deprecated) BIT_PACKED.
+ * TEXT values (dictionary entries, other pages' values) must be valid UTF-8
+ * without NUL, as PostgreSQL's text: XX001 otherwise.
  * Footer CRC: a footer with the key-value entry PARQUET_FOOTER_CRC_KEY
  * (floe's writer adds it) is checked against it in parquet_open
  * (check_footer_crc).
@@ -56,6 +58,7 @@
 #include "format/parquet/codec.h"
 #include "format/parquet/decode.h"
 #include "format/parquet/thrift.h"
+#include "types/text.h"
 
 #define PAGE_MAX ((size_t)1 << 28)      /* largest (un)compressed page accepted */
 #define PATH_MAX_LEN 4096               /* longest dotted column path */
@@ -1125,6 +1128,25 @@ plain_decode(ParquetColumnReader *r, const uint8_t **pp, const uint8_t *end, uin
 	}
 }
 
+/* TEXT values must be UTF-8 (no NUL): invalid bytes from a file are
+ * corruption, not text to hand to a client. */
+static int
+check_utf8(ParquetColumnReader *r, const strview *v, uint32_t n, floe_error *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *p = (const uint8_t *)strview_data(&v[i]);
+		uint32_t len = v[i].len, k = 0;
+		while (k < len && p[k] && p[k] < 0x80)
+			k++;
+		if (k < len && text_validate_utf8((const char *)p + k, len - k, err) != FLOE_OK) {
+			char why[128];
+			snprintf(why, sizeof why, "%.100s", err->message);
+			return RCORRUPT(r, err, "text value: %s", why);
+		}
+	}
+	return FLOE_OK;
+}
+
 /* The page's stored bytes against its header's crc, if it has one. */
 static int
 check_crc(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_error *err)
@@ -1175,6 +1197,8 @@ load_dict(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_er
 					"the column type");
 		phys = d;
 	}
+	if (r->c->type.id == TYPE_TEXT && r->ci->conv == CV_NONE)
+		TRY(check_utf8(r, phys, (uint32_t)nd, err));
 	r->dict = phys;
 	r->dict_n = (uint32_t)nd;
 	r->has_dict = true;
@@ -1510,6 +1534,8 @@ decode_into(ParquetColumnReader *r, void *dst, uint32_t n, floe_error *err)
 	TRY(decode_values(r, phys, n, err));
 	if (r->ci->conv != CV_NONE && pq_convert(r->ci->conv, phys, dst, n) != 0)
 		return RCORRUPT(r, err, "value cannot be converted to the column type");
+	if (r->c->type.id == TYPE_TEXT && r->ci->conv == CV_NONE)
+		TRY(check_utf8(r, dst, n, err));
 	return FLOE_OK;
 }
 

@@ -1275,6 +1275,49 @@ test_parquet_write__rewrite_duckdb_files(void **state)
 	rewrite("orders");
 }
 
+/* Invalid UTF-8 in a TEXT column (PLAIN and dictionary pages) is XX001 on
+ * read naming the file: bytes from a file never reach a client as text. */
+static void
+test_parquet_write__invalid_utf8_refused(void **state)
+{
+	static const char *bad[] = { "ok\xc3\x28", "nul\0in", "\xed\xa0\x80" };
+	static const size_t badlen[] = { 4, 6, 3 };
+	for (int dict = 0; dict < 2; dict++)
+		for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+			Arena *a = arena_new(0);
+			ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false };
+			ParquetWriteOptions o;
+			ParquetWriter *w;
+			ParquetFile *pf;
+			ParquetColumnReader *r;
+			Batch *b = batch_new(a, 1, &col.type, 3);
+			floe_error err;
+			const uint8_t *data;
+			size_t len;
+			uint32_t got;
+			Vector v;
+
+			parquet_write_options_init(&o);
+			o.dictionary = dict;
+			w = parquet_writer_new(&col, 1, &o);
+			vector_set_string(&b->cols[0], 0, "fine", 4);
+			vector_set_string(&b->cols[0], 1, bad[k], (uint32_t)badlen[k]);
+			vector_set_string(&b->cols[0], 2, "fine", 4);
+			b->count = 3;
+			assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+			assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+			assert_int_equal(parquet_open(&pf, data, len, "bad-utf8.parquet", a, &err), FLOE_OK);
+			assert_int_equal(parquet_column_reader_open(&r, pf, 0, 0, a, &err), FLOE_OK);
+			vector_init(&v, col.type, a, 8);
+			assert_int_equal(parquet_column_read(r, &v, 8, &got, &err), FLOE_ERR);
+			assert_string_equal(err.sqlstate, "XX001");
+			assert_non_null(strstr(err.message, "bad-utf8.parquet"));
+			assert_non_null(strstr(err.message, "UTF8"));
+			parquet_writer_free(w);
+			arena_free(a);
+		}
+}
+
 int
 main(void)
 {
@@ -1289,6 +1332,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__decimal_widths),
 		cmocka_unit_test(test_parquet_write__rewrite_duckdb_files),
 		cmocka_unit_test(test_parquet_write__randomized_round_trip),
+		cmocka_unit_test(test_parquet_write__invalid_utf8_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
