@@ -14,6 +14,7 @@
  *      is still open, so errors in branches not taken never surface.
  */
 #include <string.h>
+#include "common/stack.h"
 #include "exec/exec.h"
 #include "exec/expr.h"
 #include "exec/subplan.h"
@@ -278,6 +279,7 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 	uint32_t phys;
 	uint32_t i;
 
+	TRY(stack_check(ctx->err));
 	phys = e->kind == EXPR_CONST || e->kind == EXPR_COLREF || e->kind == EXPR_FUNC ||
 	       e->kind == EXPR_CAST ? 0 : phys_rows(sel, n);
 	switch (e->kind) {

@@ -112,6 +112,9 @@ typedef struct BindCtx {
 	/* select.c: every column name the statement mentions, for scan
 	 * projection (NULL: read every column) */
 	struct UsedNames *used;
+	/* bind_location's map of sql's byte offsets to character positions
+	 * (built at its first use, shared by the contexts below this one) */
+	struct BindPos *pos;
 } BindCtx;
 
 /* bind_expr.c */
@@ -126,6 +129,10 @@ int bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlTyp
 const char *bind_colname(Node *n);   /* FigureColname */
 int bind_fold(BindCtx *b, Expr **e); /* constant folding of a subtree */
 int bind_location(BindCtx *b, int byte_offset);
+/* 57014 when the statement was cancelled (CancelRequest, statement_timeout,
+ * shutdown: the session's cancel flag); the binder and the planner poll it
+ * at every node, as operators do per batch */
+int bind_check_cancel(BindCtx *b);
 bool bind_is_aggregate_name(const char *name);
 
 /* engine.c: assignment of an expression to a table column (assignment

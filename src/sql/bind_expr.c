@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "common/stack.h"
 #include "func/agg_ordered.h"
 #include "func/func.h"
 #include "exec/subplan.h"
@@ -33,13 +34,74 @@ bind_is_aggregate_name(const char *name)
 }
 
 int
+bind_check_cancel(BindCtx *b)
+{
+	if (b->session && b->session->cancel_flag && *b->session->cancel_flag)
+		return floe_errorf(b->err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	return FLOE_OK;
+}
+
+/* Character positions of b->sql, so that bind_location costs O(1) (it is
+ * called for every bound node: counting from the text's start each time
+ * made binding quadratic in the statement's length).  An ASCII text maps
+ * offsets to themselves; otherwise every POS_STEP-th offset's position is
+ * kept and the rest counted from there. */
+#define POS_STEP 64
+
+typedef struct BindPos {
+	const char *sql;
+	size_t len;
+	bool ascii;
+	int *at;          /* at[k]: characters before byte k * POS_STEP */
+} BindPos;
+
+static BindPos *
+bind_pos(BindCtx *b)
+{
+	BindCtx *c;
+	BindPos *p;
+	size_t i, chars = 0;
+
+	for (c = b; c; c = c->parent)
+		if (c->pos && c->pos->sql == b->sql)
+			return b->pos = c->pos;
+	p = ARENA_NEW(b->arena, BindPos);
+	p->sql = b->sql;
+	p->len = strlen(b->sql);
+	p->ascii = true;
+	for (i = 0; i < p->len && p->ascii; i++)
+		p->ascii = (unsigned char)b->sql[i] < 0x80;
+	if (!p->ascii) {
+		p->at = ARENA_ARRAY(b->arena, int, p->len / POS_STEP + 1);
+		for (i = 0; i < p->len; i++) {
+			if (i % POS_STEP == 0)
+				p->at[i / POS_STEP] = (int)chars;
+			if (((unsigned char)b->sql[i] & 0xc0) != 0x80)
+				chars++;
+		}
+		if (p->len % POS_STEP == 0)
+			p->at[p->len / POS_STEP] = (int)chars;
+	}
+	return b->pos = p;
+}
+
+/* 1-based character position of byte offset byte_offset of b->sql (0:
+ * none), as PostgreSQL reports error positions. */
+int
 bind_location(BindCtx *b, int byte_offset)
 {
-	int i, chars = 0;
+	BindPos *p;
+	size_t off, i;
+	int chars;
 
 	if (byte_offset < 0 || !b->sql)
 		return 0;
-	for (i = 0; i < byte_offset && b->sql[i]; i++)
+	p = bind_pos(b);
+	off = (size_t)byte_offset < p->len ? (size_t)byte_offset : p->len;
+	if (p->ascii)
+		return (int)off + 1;
+	chars = p->at[off / POS_STEP];
+	for (i = off / POS_STEP * POS_STEP; i < off; i++)
 		if (((unsigned char)b->sql[i] & 0xc0) != 0x80)
 			chars++;
 	return chars + 1;
@@ -738,12 +800,15 @@ bind_row_op(BindCtx *b, const char *op, PgQuery__RowExpr *l, PgQuery__RowExpr *r
 		return fail_at(b, location);
 	}
 	if (eq || ne) {
+		acc = expr_new(b->arena, eq ? EXPR_AND : EXPR_OR, type_make(TYPE_BOOL), (int)l->n_args);
 		for (i = 0; i < l->n_args; i++) {
 			Expr *c = bind_op(b, eq ? "=" : "<>", l->args[i], r->args[i], location);
 			if (!c)
 				return NULL;
-			acc = acc ? bind_bool2(b, eq ? EXPR_AND : EXPR_OR, acc, c) : c;
+			acc->args[i] = c;
 		}
+		if (l->n_args == 1)
+			acc = acc->args[0];
 	} else {
 		for (i = l->n_args; i-- > 0;) {
 			Expr *c;
@@ -930,12 +995,17 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 			return fail_at(b, a->location);
 		}
 		list = a->rexpr->list;
+		/* one n-ary OR (NOT IN: AND) of the comparisons, flat however
+		 * long the list (a chain of pairs nests as deep as it is long) */
+		acc = expr_new(b->arena, neg ? EXPR_AND : EXPR_OR, type_make(TYPE_BOOL), (int)list->n_items);
 		for (i = 0; i < list->n_items; i++) {
 			Expr *cmp = bind_op(b, neg ? "<>" : "=", a->lexpr, list->items[i], a->location);
 			if (!cmp)
 				return NULL;
-			acc = acc ? bind_bool2(b, neg ? EXPR_AND : EXPR_OR, acc, cmp) : cmp;
+			acc->args[i] = cmp;
 		}
+		if (list->n_items == 1)
+			acc = acc->args[0];
 		if (bind_fold(b, &acc) != FLOE_OK)
 			return NULL;
 		return acc;
@@ -2721,6 +2791,8 @@ bind_expr(BindCtx *b, Node *n)
 		floe_errorf(b->err, ERRCODE_INTERNAL_ERROR, "missing expression");
 		return NULL;
 	}
+	if (stack_check(b->err) != FLOE_OK || bind_check_cancel(b) != FLOE_OK)
+		return NULL;
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_A_CONST:
 		return bind_const(b, n->a_const);

@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "common/stack.h"
 #include "sql/parse.h"
 
 /* protobuf-c allocations of an unpacked tree come from the statement's
@@ -926,6 +927,296 @@ sql_parse_cache_stats(uint64_t *hits, uint64_t *misses)
 	*misses = __atomic_load_n(&pc_misses, __ATOMIC_RELAXED);
 }
 
+/* ---- nesting depth ------------------------------------------------------
+ * libpg_query builds, packs and (protobuf-c) unpacks the tree recursively,
+ * one or more C frames per tree level, with no depth check of its own: a
+ * 10 kB chain 1+1+...+1 overflowed a session's stack.  So:
+ *   before parsing, nesting_estimate bounds the tree's depth from the
+ *     tokens (below); a statement whose bound does not fit this thread's
+ *     stack is parsed on a helper thread with a stack that does (flat
+ *     lists, however long, stay small: they never need one);
+ *   before unpacking, packed_depth measures the packed tree's message
+ *     nesting exactly (iteratively, from the descriptors), and a tree too
+ *     deep for this thread's stack is refused with 54001 (stack.h), as
+ *     PostgreSQL refuses what exceeds max_stack_depth. */
+
+/* stack bytes per unit of nesting_estimate for libpg_query's parse and
+ * pack (measured: 180-530; the slack covers other builds), and per
+ * message level for protobuf-c's unpack (measured: ~970) */
+#define PARSE_STACK_PER_UNIT 1024
+#define UNPACK_STACK_PER_LEVEL 1280
+#define PARSE_STACK_SLACK ((size_t)256 << 10)
+#define PARSE_STACK_MAX ((size_t)64 << 20)
+
+/* A dollar quote's tag at p ($$ or $name$), its length; 0 when none. */
+static size_t
+dollar_tag(const char *sql, const char *p)
+{
+	size_t n = 1;
+
+	if (*p != '$' || (p > sql && word_len(p - 1)))
+		return 0;
+	if (p[1] >= '0' && p[1] <= '9')
+		return 0;
+	while (p[n] && p[n] != '$' && word_len(p + n))
+		n++;
+	return p[n] == '$' ? n + 1 : 0;
+}
+
+typedef struct NestGroup {
+	size_t base, sticky, operand;
+	bool is_case;
+} NestGroup;
+
+static bool
+word_in(const char *p, size_t w, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == w && !strncasecmp(p, *list, w))
+			return true;
+	return false;
+}
+
+/* An upper bound (up to a constant factor) of the parse tree's depth:
+ * the tree nests only through brackets and CASE ... END (groups), chains
+ * of operators (left-deep: a+b+c is ((a+b)+c)) and chains of statement
+ * keywords (UNION, JOIN, SELECT).  Within a group, AND, OR and commas
+ * separate flat siblings (libpg_query flattens AND/OR chains; lists are
+ * flat), so they restart the operator count of the current operand; the
+ * statement keywords count across them.  The bound is the largest, over
+ * the text, of the counts of the enclosing groups plus their nesting.
+ * Literals, names, quoted text and comments add nothing.  Linear. */
+static size_t
+nesting_estimate(const char *sql)
+{
+	static const char *const sticky_words[] = {
+		"select", "union", "intersect", "except", "join", "values", NULL
+	};
+	static const char *const operand_words[] = {
+		"not", "is", "isnull", "notnull", "at", "collate", "like", "ilike", "similar",
+		"between", "overlaps", "in", "any", "all", "some", "array", "row", "exists",
+		"distinct", "escape", NULL
+	};
+	NestGroup *st = NULL, cur = { 0, 0, 0, false };
+	size_t nst = 0, cap = 0, best = 0, now;
+	const char *p = sql;
+
+	while (*p) {
+		const char *q = skip_space(p);
+		size_t w, tag;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quote_at(sql, p);
+			continue;
+		}
+		if ((tag = dollar_tag(sql, p)) != 0) {
+			const char *end;
+			for (end = p + tag; *end && strncmp(end, p, tag); end++)
+				;
+			p = *end ? end + tag : end;
+			continue;
+		}
+		if ((w = word_len(p)) != 0) {
+			if (word_is(p, w, "and") || word_is(p, w, "or")) {
+				cur.operand = 0;
+			} else if (word_is(p, w, "case") || (word_is(p, w, "end") && cur.is_case && nst)) {
+				goto bracket;
+			} else if (word_in(p, w, sticky_words)) {
+				cur.sticky++;
+			} else if (word_in(p, w, operand_words)) {
+				cur.operand++;
+			}
+			p += w;
+		} else if (*p == '(' || *p == '[' || *p == ')' || *p == ']') {
+			w = 1;
+bracket:
+			if (*p == '(' || *p == '[' || *p == 'c' || *p == 'C') {
+				if (nst == cap) {
+					cap = cap ? cap * 2 : 64;
+					st = realloc(st, cap * sizeof(*st));
+					if (!st)
+						return SIZE_MAX;
+				}
+				st[nst++] = cur;
+				cur.base += cur.sticky + cur.operand + 1;
+				cur.sticky = cur.operand = 0;
+				cur.is_case = *p == 'c' || *p == 'C';
+			} else if (nst) {
+				cur = st[--nst];
+			}
+			p += w;
+		} else if (*p == ',') {
+			cur.operand = 0;
+			p++;
+		} else if (*p == ';') {
+			nst = 0;
+			memset(&cur, 0, sizeof(cur));
+			p++;
+		} else {
+			if (strchr("+-*/<>=~!@#%^&|`?:", *p))
+				cur.operand++;
+			p++;
+		}
+		now = cur.base + cur.sticky + cur.operand;
+		if (now > best)
+			best = now;
+	}
+	free(st);
+	return best;
+}
+
+/* One varint at *pos (before end); false when malformed. */
+static bool
+pb_varint(const uint8_t *data, size_t end, size_t *pos, uint64_t *out)
+{
+	uint64_t v = 0;
+	int shift;
+
+	for (shift = 0; shift < 64 && *pos < end; shift += 7) {
+		uint8_t byte = data[(*pos)++];
+		v |= (uint64_t)(byte & 0x7f) << shift;
+		if (!(byte & 0x80)) {
+			*out = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+typedef struct PbLevel {
+	const ProtobufCMessageDescriptor *d;
+	size_t end;
+} PbLevel;
+
+/* The message nesting depth of a packed ParseResult (1: no message
+ * fields), found without recursion; counting stops past `limit`
+ * (returns limit + 1).  A malformed tree returns 0 (unpack refuses it). */
+static size_t
+packed_depth(const uint8_t *data, size_t len, size_t limit)
+{
+	PbLevel *st;
+	size_t nst = 1, cap = 64, pos = 0, best = 1;
+
+	if (!(st = malloc(cap * sizeof(*st))))
+		return 0;
+	st[0].d = &pg_query__parse_result__descriptor;
+	st[0].end = len;
+	while (nst && best <= limit) {
+		PbLevel *top = &st[nst - 1];
+		uint64_t key, v;
+		const ProtobufCFieldDescriptor *f;
+		if (pos >= top->end) {
+			nst--;
+			continue;
+		}
+		if (!pb_varint(data, top->end, &pos, &key))
+			goto bad;
+		switch (key & 7) {
+		case 0:
+			if (!pb_varint(data, top->end, &pos, &v))
+				goto bad;
+			break;
+		case 1:
+		case 5:
+			if (top->end - pos < ((key & 7) == 1 ? 8u : 4u))
+				goto bad;
+			pos += (key & 7) == 1 ? 8 : 4;
+			break;
+		case 2:
+			if (!pb_varint(data, top->end, &pos, &v) || v > top->end - pos)
+				goto bad;
+			f = protobuf_c_message_descriptor_get_field(top->d, (unsigned)(key >> 3));
+			if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE) {
+				pos += v;
+				break;
+			}
+			if (nst == cap) {
+				PbLevel *more = realloc(st, 2 * cap * sizeof(*st));
+				if (!more)
+					goto bad;
+				st = more;
+				cap *= 2;
+			}
+			st[nst].d = f->descriptor;
+			st[nst].end = pos + v;
+			if (++nst > best)
+				best = nst;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	free(st);
+	return best;
+bad:
+	free(st);
+	return 0;
+}
+
+/* Can this thread's stack unpack the packed tree?  54001 when not. */
+static int
+check_unpack_depth(const uint8_t *data, size_t len, floe_error *err)
+{
+	size_t room = stack_remaining(), limit, depth;
+
+	limit = room > PARSE_STACK_SLACK ? (room - PARSE_STACK_SLACK) / UNPACK_STACK_PER_LEVEL : 0;
+	depth = packed_depth(data, len, limit);
+	if (depth > limit)
+		return stack_depth_error(err);
+	return FLOE_OK;
+}
+
+typedef struct ParseJob {
+	const char *sql;
+	PgQueryProtobufParseResult r;
+} ParseJob;
+
+static void *
+parse_main(void *arg)
+{
+	ParseJob *j = arg;
+
+	j->r = pg_query_parse_protobuf(j->sql);   /* libpg_query frees its
+						     * thread's memory at exit */
+	return NULL;
+}
+
+/* pg_query_parse_protobuf(sql) on a stack deep enough for the tree
+ * nesting_estimate bounds: this thread's when it has room, else a helper
+ * thread's (this one waits).  54001 when no stack is big enough. */
+static int
+parse_on_stack(const char *sql, PgQueryProtobufParseResult *r, floe_error *err)
+{
+	size_t units = nesting_estimate(sql), need;
+	pthread_attr_t at;
+	pthread_t th;
+	ParseJob job;
+	int rc;
+
+	if (units > (PARSE_STACK_MAX - 2 * PARSE_STACK_SLACK) / PARSE_STACK_PER_UNIT)
+		return stack_depth_error(err);
+	need = units * PARSE_STACK_PER_UNIT + PARSE_STACK_SLACK;
+	if (need <= stack_remaining()) {
+		*r = pg_query_parse_protobuf(sql);
+		return FLOE_OK;
+	}
+	job.sql = sql;
+	if (pthread_attr_init(&at) != 0)
+		return stack_depth_error(err);
+	rc = pthread_attr_setstacksize(&at, need + PARSE_STACK_SLACK);
+	if (rc == 0)
+		rc = pthread_create(&th, &at, parse_main, &job);
+	pthread_attr_destroy(&at);
+	if (rc != 0)
+		return stack_depth_error(err);
+	pthread_join(th, NULL);
+	*r = job.r;
+	return FLOE_OK;
+}
+
 int
 sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *err)
 {
@@ -936,6 +1227,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 	int nmw;
 	PgQuery__ParseResult *tree;
 	size_t i;
+	int rc;
 
 	if (!pc_get(sql, len, h, arena, &packed, &tree_len, &mw, &nmw)) {
 		char *rewritten = rewrite_extensions(sql);
@@ -943,9 +1235,10 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 
 		merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
 		timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
-		r = pg_query_parse_protobuf(rewritten ? rewritten : sql);
-
+		rc = parse_on_stack(rewritten ? rewritten : sql, &r, err);
 		free(rewritten);
+		if (rc != FLOE_OK)
+			return rc;
 
 		if (r.error) {
 			floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s", r.error->message);
@@ -954,11 +1247,16 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 			pg_query_free_protobuf_parse_result(r);
 			return FLOE_ERR;
 		}
+		if (check_unpack_depth((const uint8_t *)r.parse_tree.data, r.parse_tree.len, err) != FLOE_OK) {
+			pg_query_free_protobuf_parse_result(r);
+			return FLOE_ERR;
+		}
 		tree = unpack_in(arena, r.parse_tree.len, (const uint8_t *)r.parse_tree.data);
 		if (tree)
 			pc_put(sql, len, h, r.parse_tree.data, r.parse_tree.len, mw, nmw);
 		pg_query_free_protobuf_parse_result(r);
 	} else {
+		TRY(check_unpack_depth(packed, tree_len, err));
 		tree = unpack_in(arena, tree_len, packed);
 	}
 	if (!tree)

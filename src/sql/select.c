@@ -119,6 +119,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/stack.h"
 #include "format/parquet/parquet.h"
 #include "func/func.h"
 #include "server/users.h"
@@ -4185,6 +4186,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	SrfUndo undo;
 	int k;
 
+	TRY(stack_check(b->err));
 	memset(&undo, 0, sizeof undo);
 
 	memset(&wc, 0, sizeof wc);

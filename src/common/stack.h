@@ -1,0 +1,44 @@
+/*
+ * stack.h — the stack-depth guard (PostgreSQL's check_stack_depth): every
+ * recursive walk over a statement's trees (parse-tree unpack, binder,
+ * planner, expression evaluation, EXPLAIN, plan copies) calls stack_check
+ * at each level, so a statement nested too deeply fails with 54001 "stack
+ * depth limit exceeded" instead of overflowing its thread's stack.
+ *
+ * INTERFACE ROUTINES
+ *   stack_check(err)        FLOE_OK, or 54001 (with a HINT) when this
+ *                           thread's stack is used beyond its limit
+ *   stack_exceeded()        the same test, without an error
+ *   stack_remaining()       bytes the stack may still grow before the limit
+ *   stack_limit_kb()        this thread's limit, for messages
+ *
+ * Invariants
+ *   1. The limit is measured per thread, at its first check, from the
+ *      thread's real stack (pthread_getattr_np: the session threads of
+ *      floe serve, the shell's main thread, parallel workers alike), so no
+ *      thread needs registering: the limit is the stack's size less a
+ *      reserve (a quarter, at least 256 kB, at most 4 MB) kept for the
+ *      non-recursive work done below the last check (library calls,
+ *      formatting an error).
+ *   2. The test compares the current frame's address with the lowest
+ *      address allowed (stacks grow down on every platform floe builds
+ *      on): a thread-local load and a compare, cheap enough for every
+ *      evaluated expression node.
+ */
+#ifndef FLOE_STACK_H
+#define FLOE_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "common/error.h"
+
+bool stack_exceeded(void);
+int stack_check(floe_error *err);
+size_t stack_remaining(void);
+size_t stack_limit_kb(void);
+
+/* The error stack_check reports (for callers that find the depth by
+ * other means, e.g. parse.c measuring a tree before unpacking it). */
+int stack_depth_error(floe_error *err);
+
+#endif

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Limits suite: statements too deep, too long or too slow to finish must fail
+# cleanly (an SQLSTATE, the session and the server still working), and long
+# flat lists PostgreSQL 15 runs must run.  Expectations below were checked
+# against PostgreSQL 15 (default max_stack_depth 2MB):
+#   - deep nesting, 54001 "stack depth limit exceeded" in both: a sum of
+#     20,000 terms, 40,000 chained ::int casts, 10,000 UNION ALL branches, a
+#     1,000,000-term sum (refused before libpg_query would recurse), 3,000
+#     nested subqueries
+#   - long flat lists, accepted by both: IN lists of 13,000 and 100,000
+#     elements, NOT IN of 13,000, an OR chain of 10,000 comparisons, a VALUES
+#     list of 10,000 rows, 1,000 UNION ALL branches, a 1,600-wide row
+#     comparison (PostgreSQL caps rows at 1,664)
+# Each runs in the embedded shell (the main thread's stack) and through floe
+# serve (a session thread's stack); after each, the same session answers the
+# next statement, and the server is still up at the end.
+# Prints "PASS limits: name" / "FAIL limits: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+tmp=$(mktemp -d /tmp/floe-limits.XXXXXX)
+srv_pid=
+cleanup() {
+	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
+		kill -TERM "$srv_pid" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
+		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
+		wait "$srv_pid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+nfail=0
+pass() { echo "PASS limits: $1"; }
+fail() {
+	echo "FAIL limits: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then head -c 1500 "$3" | sed 's/^/    /'; echo; fi
+}
+
+# gen KIND N: one statement on one line
+gen() {
+	python3 - "$1" "$2" <<'EOF'
+import sys
+k, n = sys.argv[1], int(sys.argv[2])
+if k == 'plus': s = "SELECT " + "+".join(["1"] * n)
+elif k == 'cast': s = "SELECT 1" + "::int" * n
+elif k == 'union': s = " UNION ALL ".join(["SELECT 1"] * n) + " LIMIT 1"
+elif k == 'sub': s = "SELECT " + "(SELECT " * n + "1" + ")" * n
+elif k == 'in': s = "SELECT 7 IN (" + ",".join(str(i) for i in range(n)) + ")"
+elif k == 'notin': s = "SELECT -1 NOT IN (" + ",".join(str(i) for i in range(n)) + ")"
+elif k == 'or': s = "SELECT count(*) FROM (VALUES (5)) v(x) WHERE " + " OR ".join("x = %d" % i for i in range(n))
+elif k == 'values': s = "SELECT count(*) FROM (VALUES " + ",".join("(%d)" % i for i in range(n)) + ") v"
+elif k == 'array': s = "SELECT cardinality(ARRAY[" + ",".join(str(i) for i in range(n)) + "])"
+elif k == 'row': s = "SELECT (" + ",".join(["1"] * n) + ") = (" + ",".join(["1"] * n) + ")"
+print(s + ";")
+EOF
+}
+
+deep_cases="plus:20000 cast:40000 union:10000 plus:1000000 sub:3000"
+flat_cases="in:13000:t in:100000:t notin:13000:t or:10000:1 values:10000:10000 union:1000:1 row:1600:t"
+
+# ---- the embedded shell --------------------------------------------------------
+for c in $deep_cases; do
+	k=${c%%:*}; n=${c#*:}
+	{ gen "$k" "$n"; echo "SELECT 'alive';"; } >"$tmp/q.sql"
+	"$FLOE_BIN" -D "$tmp/wh" -At -v ON_ERROR_STOP=off -f "$tmp/q.sql" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q 'ERROR:  stack depth limit exceeded' "$tmp/out" &&
+	   grep -q '^alive$' "$tmp/out"; then
+		pass "shell_deep_${k}_$n"
+	else
+		fail "shell_deep_${k}_$n" "exit $rc" "$tmp/out"
+	fi
+done
+for c in $flat_cases; do
+	k=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; want=${rest#*:}
+	gen "$k" "$n" >"$tmp/q.sql"
+	out=$("$FLOE_BIN" -D "$tmp/wh" -At -f "$tmp/q.sql" 2>&1)
+	if [ "$out" = "$want" ]; then
+		pass "shell_flat_${k}_$n"
+	else
+		echo "$out" >"$tmp/out"
+		fail "shell_flat_${k}_$n" "want $want" "$tmp/out"
+	fi
+done
+
+# ---- floe serve ------------------------------------------------------------------
+"$FLOE_BIN" serve -D "$tmp/swh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+srv_pid=$!
+port=
+for _ in $(seq 100); do
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
+	[ -n "$port" ] && break
+	kill -0 "$srv_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if [ -z "$port" ]; then
+	fail serve_start "floe serve did not start" "$tmp/serve.err"
+	exit 1
+fi
+conninfo="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+for c in $deep_cases; do
+	k=${c%%:*}; n=${c#*:}
+	{ echo '\set VERBOSITY verbose'; gen "$k" "$n"; echo "SELECT 'alive';"; } >"$tmp/q.sql"
+	psql -X -At "$conninfo" -f "$tmp/q.sql" >"$tmp/out" 2>&1
+	if grep -q 'ERROR:  54001: stack depth limit exceeded' "$tmp/out" && grep -q '^alive$' "$tmp/out"; then
+		pass "serve_deep_${k}_$n"
+	else
+		fail "serve_deep_${k}_$n" "no 54001 then alive" "$tmp/out"
+	fi
+done
+for c in $flat_cases; do
+	k=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; want=${rest#*:}
+	gen "$k" "$n" >"$tmp/q.sql"
+	out=$(psql -X -At "$conninfo" -f "$tmp/q.sql" 2>&1)
+	if [ "$out" = "$want" ]; then
+		pass "serve_flat_${k}_$n"
+	else
+		echo "$out" >"$tmp/out"
+		fail "serve_flat_${k}_$n" "want $want" "$tmp/out"
+	fi
+done
+if [ "$(psql -X -At "$conninfo" -c 'SELECT 40 + 2' 2>&1)" = 42 ] && kill -0 "$srv_pid" 2>/dev/null; then
+	pass serve_still_up
+else
+	fail serve_still_up "the server stopped answering" "$tmp/serve.err"
+fi
+
+[ "$nfail" -eq 0 ]
