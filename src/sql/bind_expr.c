@@ -96,6 +96,13 @@ bind_location(BindCtx *b, int byte_offset)
 
 	if (byte_offset < 0 || !b->sql)
 		return 0;
+	if (!b->arena) {
+		/* a context made only to place one error: count */
+		for (i = 0, chars = 0; i < (size_t)byte_offset && b->sql[i]; i++)
+			if (((unsigned char)b->sql[i] & 0xc0) != 0x80)
+				chars++;
+		return chars + 1;
+	}
 	p = bind_pos(b);
 	off = (size_t)byte_offset < p->len ? (size_t)byte_offset : p->len;
 	if (p->ascii)
@@ -2742,8 +2749,10 @@ bind_array_expr(BindCtx *b, PgQuery__AArrayExpr *ae, const SqlType *target)
 		Expr *e;
 		for (i = 0; i < ae->n_elements; i++)
 			types[i] = et;
-		if (func_resolve_scalar("floe_array_build", types, (int)ae->n_elements, &fn, &ret, cast_to,
-					b->err) != FLOE_OK)
+		/* every element has type et: resolve on one (a constructor is
+		 * not a function call, and PostgreSQL puts no limit of function
+		 * arguments on its length) */
+		if (func_resolve_scalar("floe_array_build", types, 1, &fn, &ret, cast_to, b->err) != FLOE_OK)
 			return fail_at(b, ae->location);
 		e = expr_new(b->arena, EXPR_FUNC, ret, (int)ae->n_elements);
 		e->fn = fn;
@@ -2782,6 +2791,39 @@ bind_subscript(BindCtx *b, Expr *base, PgQuery__AIndirection *ind)
 		return NULL;
 	return bind_call(b, ix->lidx && ix->uidx ? "floe_array_slice" : ix->lidx ? "floe_array_slice_lo" :
 			 ix->uidx ? "floe_array_slice_hi" : "floe_array_slice_all", args, n, -1);
+}
+
+/* GREATEST / LEAST (not function calls: PostgreSQL puts no limit of
+ * function arguments on them).  Beyond MINMAX_CHUNK arguments, all are
+ * coerced to their common type and reduced in calls of at most
+ * MINMAX_CHUNK (NULLs are ignored at every level, so the result is the
+ * same), nesting only log(n) deep. */
+#define MINMAX_CHUNK 64
+
+static Expr *
+bind_min_max(BindCtx *b, const char *name, Expr **args, int n, int location)
+{
+	SqlType t;
+	int i, m;
+
+	if (n <= MINMAX_CHUNK)
+		return bind_call(b, name, args, n, location);
+	if (bind_common_type(b, args, n, !strcmp(name, "greatest") ? "GREATEST" : "LEAST", &t) != FLOE_OK)
+		return fail_at(b, location);
+	for (i = 0; i < n; i++)
+		if (!(args[i] = bind_coerce(b, args[i], t, COERCE_IMPLICIT, NULL)))
+			return NULL;
+	while (n > 1) {
+		for (i = m = 0; i < n; i += MINMAX_CHUNK, m++) {
+			int k = n - i < MINMAX_CHUNK ? n - i : MINMAX_CHUNK;
+			if (k == 1)
+				args[m] = args[i];
+			else if (!(args[m] = bind_call(b, name, args + i, k, location)))
+				return NULL;
+		}
+		n = m;
+	}
+	return args[0];
 }
 
 Expr *
@@ -2988,8 +3030,8 @@ bind_expr(BindCtx *b, Node *n)
 		for (i = 0; i < m->n_args; i++)
 			if (!(args[i] = bind_expr(b, m->args[i])))
 				return NULL;
-		return bind_call(b, m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least",
-				 args, (int)m->n_args, m->location);
+		return bind_min_max(b, m->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least",
+				    args, (int)m->n_args, m->location);
 	}
 	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
 		PgQuery__SQLValueFunction *v = n->sqlvalue_function;

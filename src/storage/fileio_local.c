@@ -224,7 +224,10 @@ local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
 	int fd;
 
 	TRY(check_local(path, p, err));
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
+	 * forever; it opens at once, and the check below refuses it (as a
+	 * device or a folder); regular files ignore the flag */
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return io_err(err, "open", path, errno);
 	if (fstat(fd, &st) != 0) {

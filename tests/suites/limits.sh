@@ -10,7 +10,11 @@
 #   - long flat lists, accepted by both: IN lists of 13,000 and 100,000
 #     elements, NOT IN of 13,000, an OR chain of 10,000 comparisons, a VALUES
 #     list of 10,000 rows, 1,000 UNION ALL branches, a 1,600-wide row
-#     comparison (PostgreSQL caps rows at 1,664)
+#     comparison (PostgreSQL caps rows at 1,664), an ARRAY of 13,000 elements,
+#     GREATEST and LEAST of 13,000 (neither is a function call: the limit of
+#     100 function arguments does not apply)
+# A 1 s statement_timeout stops a statement being bound (57014), and
+# read_parquet of a FIFO or a folder fails at once ("not a regular file").
 # Each runs in the embedded shell (the main thread's stack) and through floe
 # serve (a session thread's stack); after each, the same session answers the
 # next statement, and the server is still up at the end.
@@ -53,13 +57,14 @@ elif k == 'notin': s = "SELECT -1 NOT IN (" + ",".join(str(i) for i in range(n))
 elif k == 'or': s = "SELECT count(*) FROM (VALUES (5)) v(x) WHERE " + " OR ".join("x = %d" % i for i in range(n))
 elif k == 'values': s = "SELECT count(*) FROM (VALUES " + ",".join("(%d)" % i for i in range(n)) + ") v"
 elif k == 'array': s = "SELECT cardinality(ARRAY[" + ",".join(str(i) for i in range(n)) + "])"
+elif k == 'greatest': s = "SELECT greatest(" + ",".join(str(i) for i in range(n)) + "), least(" + ",".join(str(n - i) for i in range(n)) + ")"
 elif k == 'row': s = "SELECT (" + ",".join(["1"] * n) + ") = (" + ",".join(["1"] * n) + ")"
 print(s + ";")
 EOF
 }
 
 deep_cases="plus:20000 cast:40000 union:10000 plus:1000000 sub:3000"
-flat_cases="in:13000:t in:100000:t notin:13000:t or:10000:1 values:10000:10000 union:1000:1 row:1600:t"
+flat_cases="in:13000:t in:100000:t notin:13000:t or:10000:1 values:10000:10000 union:1000:1 row:1600:t array:13000:13000 greatest:13000:12999|1"
 
 # ---- the embedded shell --------------------------------------------------------
 for c in $deep_cases; do
@@ -120,6 +125,29 @@ for c in $flat_cases; do
 	else
 		echo "$out" >"$tmp/out"
 		fail "serve_flat_${k}_$n" "want $want" "$tmp/out"
+	fi
+done
+# statement_timeout stops a statement while it is being bound (a 1,000,000-
+# element IN list binds for many seconds under the sanitizers): the error is
+# the timeout's 57014, and the session goes on
+{ echo '\set VERBOSITY verbose'; echo "SET statement_timeout = '1s';"; gen in 1000000;
+  echo "SELECT 'alive';"; } >"$tmp/q.sql"
+psql -X -At "$conninfo" -f "$tmp/q.sql" >"$tmp/out" 2>&1
+if grep -q 'ERROR:  57014: canceling statement due to statement timeout' "$tmp/out" &&
+   grep -q '^alive$' "$tmp/out"; then
+	pass serve_timeout_while_binding
+else
+	fail serve_timeout_while_binding "no 57014 then alive" "$tmp/out"
+fi
+# read_parquet of a FIFO, a device or a folder: an error, not a wait forever
+mkfifo "$tmp/swh/fifo.parquet"
+mkdir -p "$tmp/swh/dir.parquet"
+for f in fifo.parquet dir.parquet; do
+	out=$(timeout 60 psql -X -At "$conninfo" -c "SELECT * FROM read_parquet('$tmp/swh/$f')" 2>&1)
+	if [ $? -ne 124 ] && echo "$out" | grep -q 'is not a regular file'; then
+		pass "serve_read_parquet_$f"
+	else
+		fail "serve_read_parquet_$f" "$out"
 	fi
 done
 if [ "$(psql -X -At "$conninfo" -c 'SELECT 40 + 2' 2>&1)" = 42 ] && kill -0 "$srv_pid" 2>/dev/null; then
