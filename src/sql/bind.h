@@ -204,6 +204,7 @@ int ddl_check_namespace(Session *s, const char *ns, floe_error *err);   /* 3F000
 int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err);
 /* USING am of CREATE TABLE [AS]: none or iceberg, else 0A000 naming it */
 int ddl_check_access_method(const char *am, floe_error *err);
+int ddl_check_persistence(const PgQuery__RangeVar *rv, floe_error *err);
 int ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		     ResultSink *sink, floe_error *err);
 int ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err);

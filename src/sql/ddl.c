@@ -191,6 +191,21 @@ ddl_check_access_method(const char *am, floe_error *err)
 	return floe_error_hint(err, "floe tables are Apache Iceberg tables: omit USING or write USING iceberg.");
 }
 
+/* CREATE [TEMP | UNLOGGED] TABLE [AS]: only permanent tables exist (an
+ * Iceberg table is durable; making an UNLOGGED one durable would be doing
+ * something else than asked, however safe). */
+int
+ddl_check_persistence(const PgQuery__RangeVar *rv, floe_error *err)
+{
+	const char *p = rv ? rv->relpersistence : NULL;
+	if (!p || p[0] == 'p' || p[0] == 0)
+		return FLOE_OK;
+	if (p[0] == 't')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "UNLOGGED tables are not supported");
+	return floe_error_hint(err, "floe tables are Iceberg tables, always durable: omit UNLOGGED.");
+}
+
 int
 ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
@@ -215,8 +230,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	if (cs->n_inh_relations || cs->partbound || cs->partspec || cs->of_typename)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "INHERITS / PARTITION BY / OF type are not supported yet");
-	if (cs->relation->relpersistence && cs->relation->relpersistence[0] == 't')
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
+	TRY(ddl_check_persistence(cs->relation, err));
 	TRY(ddl_check_access_method(cs->access_method, err));
 	if (cs->tablespacename && cs->tablespacename[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -248,6 +262,11 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
 		f->required = cd->is_not_null;
 		TRY(check_column_collation(cd, err));
+		if (cd->compression && cd->compression[0]) {
+			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "COMPRESSION of column \"%s\" is not supported", cd->colname);
+			return floe_error_hint(err, "The table property write.parquet.compression-codec sets the codec of every column.");
+		}
 		for (j = 0; j < cd->n_constraints; j++) {
 			PgQuery__Constraint *c = cd->constraints[j]->constraint;
 			switch (c->contype) {

@@ -913,6 +913,7 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
 	TRY(ddl_check_access_method(into->access_method, err));
+	TRY(ddl_check_persistence(into->rel, err));
 	if (into->table_space_name && into->table_space_name[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "TABLESPACE \"%s\" is not supported: Iceberg tables live in the warehouse",
