@@ -2208,6 +2208,12 @@ message(PgConn *c, char type, PgReader *r)
 	}
 	if (c->state == PG_FAILED && type != 'S')
 		return FLOE_OK;
+	/* A CancelRequest that arrived while the connection was between
+	 * messages has nothing to cancel: drop it (PostgreSQL ignores a cancel
+	 * while it reads a command), so it cannot fail the next Parse, Bind or
+	 * Describe, whose binding polls the flag. */
+	if (type != 'd' && type != 'c' && type != 'f')
+		c->cancel = 0;
 	switch (type) {
 	case 'Q': return simple_query(c, r);
 	case 'P': return parse_msg(c, r);
