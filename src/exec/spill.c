@@ -60,25 +60,33 @@
 #define MAGIC 0x42505346u      /* "FSPB" */
 #define KB 1024LL
 
-/* 1/32 of physical memory, 64MB..1GB; computed once (sysconf reads
- * /proc through sysinfo: one system call per statement otherwise) */
+/* Physical memory in bytes, 0 if unknown; read once (sysconf reads /proc
+ * through sysinfo: one system call per statement otherwise). */
+static int64_t
+phys_mem(void)
+{
+	static _Atomic int64_t cached = -1;
+	int64_t m = cached;
+	long pages, psz;
+
+	if (m >= 0)
+		return m;
+	pages = sysconf(_SC_PHYS_PAGES);
+	psz = sysconf(_SC_PAGESIZE);
+	m = pages > 0 && psz > 0 ? (int64_t)pages * psz : 0;
+	cached = m;
+	return m;
+}
+
+/* work_mem's default: 1/32 of physical memory, 64MB..1GB */
 static int64_t
 default_limit(void)
 {
-	static _Atomic int64_t cached;
-	int64_t l = cached;
-	long pages, psz;
-
-	if (l)
-		return l;
-	pages = sysconf(_SC_PHYS_PAGES);
-	psz = sysconf(_SC_PAGESIZE);
-	l = pages > 0 && psz > 0 ? (int64_t)pages * psz / 32 : 0;
+	int64_t l = phys_mem() / 32;
 	if (l < 64 * KB * KB)
 		l = 64 * KB * KB;
 	if (l > KB * KB * KB)
 		l = KB * KB * KB;
-	cached = l;
 	return l;
 }
 
@@ -143,23 +151,12 @@ exec_mem_limit(const char *work_mem)
 	return (int64_t)v * KB;
 }
 
-/* A quarter of physical memory, at least 256 MB (computed once). */
+/* A quarter of physical memory, at least 256 MB. */
 static int64_t
 default_query_limit(void)
 {
-	static _Atomic int64_t cached;
-	int64_t l = cached;
-	long pages, psz;
-
-	if (l)
-		return l;
-	pages = sysconf(_SC_PHYS_PAGES);
-	psz = sysconf(_SC_PAGESIZE);
-	l = pages > 0 && psz > 0 ? (int64_t)pages * psz / 4 : 0;
-	if (l < 256 * KB * KB)
-		l = 256 * KB * KB;
-	cached = l;
-	return l;
+	int64_t l = phys_mem() / 4;
+	return l < 256 * KB * KB ? 256 * KB * KB : l;
 }
 
 int64_t

@@ -12,9 +12,8 @@
 #include <string.h>
 #include "func/func.h"
 #include "plan/logical.h"
+#include "plan_test.h"
 
-static Arena *A;
-static floe_error E;
 
 static int
 setup(void **state)
@@ -33,33 +32,8 @@ teardown(void **state)
 	return 0;
 }
 
-static Expr *
-col(const LogicalOp *op, int i)
-{
-	return expr_colref(A, (int)op->cols[i].id, op->cols[i].type);
-}
 
-static Expr *
-num(int64_t i)
-{
-	Value v = value_int(TYPE_INT32, i);
-	return expr_const(A, &v);
-}
 
-static Expr *
-binop(const char *name, Expr *l, Expr *r)
-{
-	SqlType at[2] = { l->type, r->type }, ret, cast_to[2];
-	const ScalarFunc *fn;
-	Expr *e;
-
-	assert_int_equal(func_resolve_scalar(name, at, 2, &fn, &ret, cast_to, &E), FLOE_OK);
-	e = expr_new(A, EXPR_FUNC, ret, 2);
-	e->fn = fn;
-	e->args[0] = l;
-	e->args[1] = r;
-	return e;
-}
 
 /* Get public.t [id int, v text, x bigint] */
 static LogicalOp *
@@ -80,8 +54,6 @@ grouped(LogicalPlan *p)
 {
 	LogicalOp *g = get_t(p), *f, *agg, *s, *l;
 	Expr *pred, *key;
-	SqlType xt = type_make(TYPE_INT64), ret, cast_to;
-	const AggFunc *sum;
 
 	f = lop_new(p, LOP_FILTER, 1, g);
 	pred = binop(">", col(g, 0), num(3));
@@ -92,21 +64,9 @@ grouped(LogicalPlan *p)
 	key = col(f, 1);
 	lop_set_exprs(p, agg, 1, &key);
 	lop_add_column(p, agg, key->type, "v");
-	assert_int_equal(func_resolve_agg("sum", &xt, 1, false, &sum, &ret, &cast_to, &E), FLOE_OK);
-	agg->naggs = 1;
-	agg->aggs = arena_calloc(A, sizeof *agg->aggs);
-	agg->aggs[0].fn = sum;
-	agg->aggs[0].arg = col(f, 2);
-	agg->aggs[0].type = ret;
-	lop_add_column(p, agg, ret, "sum");
+	add_sum(p, agg, col(f, 2));
 
-	s = lop_new(p, LOP_SORT, 1, agg);
-	s->nkeys = 1;
-	s->keys = arena_calloc(A, sizeof *s->keys);
-	s->keys[0].e = col(agg, 1);
-	s->keys[0].desc = true;
-	s->keys[0].nulls_first = true;
-	lop_pass_columns(p, s, agg);
+	s = sort_by(p, agg, 1, true);
 
 	l = lop_new(p, LOP_LIMIT, 1, s);
 	l->limit = num(10);

@@ -12,10 +12,9 @@
 #include <string.h>
 #include "func/func.h"
 #include "plan/physical.h"
+#include "plan_test.h"
 #include "types/text.h"
 
-static Arena *A;
-static floe_error E;
 static volatile int Cancel;
 static ExecCtx Ctx;
 
@@ -42,18 +41,7 @@ teardown(void **state)
 	return 0;
 }
 
-static Expr *
-col(const LogicalOp *op, int i)
-{
-	return expr_colref(A, (int)op->cols[i].id, op->cols[i].type);
-}
 
-static Expr *
-num(int64_t i)
-{
-	Value v = value_int(TYPE_INT32, i);
-	return expr_const(A, &v);
-}
 
 static Expr *
 str(const char *s)
@@ -65,20 +53,6 @@ str(const char *s)
 	return expr_const(A, &v);
 }
 
-static Expr *
-binop(const char *name, Expr *l, Expr *r)
-{
-	SqlType at[2] = { l->type, r->type }, ret, cast_to[2];
-	const ScalarFunc *fn;
-	Expr *e;
-
-	assert_int_equal(func_resolve_scalar(name, at, 2, &fn, &ret, cast_to, &E), FLOE_OK);
-	e = expr_new(A, EXPR_FUNC, ret, 2);
-	e->fn = fn;
-	e->args[0] = l;
-	e->args[1] = r;
-	return e;
-}
 
 /* VALUES (1, 'a', 10), (2, 'b', 20), (3, 'a', 30), (4, 'c', 40) AS t(id, v, x) */
 static LogicalOp *
@@ -143,8 +117,6 @@ test_physical__filter_aggregate_sort_limit(void **state)
 	LogicalPlan *p = lplan_new(A);
 	LogicalOp *t = values_t(p), *f, *agg, *s, *l;
 	Expr *pred, *key;
-	SqlType xt = type_make(TYPE_INT32), ret, cast_to;
-	const AggFunc *sum;
 
 	(void)state;
 	f = lop_new(p, LOP_FILTER, 1, t);
@@ -155,20 +127,8 @@ test_physical__filter_aggregate_sort_limit(void **state)
 	key = col(f, 1);
 	lop_set_exprs(p, agg, 1, &key);
 	lop_add_column(p, agg, key->type, "v");
-	assert_int_equal(func_resolve_agg("sum", &xt, 1, false, &sum, &ret, &cast_to, &E), FLOE_OK);
-	agg->naggs = 1;
-	agg->aggs = arena_calloc(A, sizeof *agg->aggs);
-	agg->aggs[0].fn = sum;
-	agg->aggs[0].arg = col(f, 2);
-	agg->aggs[0].type = ret;
-	lop_add_column(p, agg, ret, "sum");
-	s = lop_new(p, LOP_SORT, 1, agg);
-	s->nkeys = 1;
-	s->keys = arena_calloc(A, sizeof *s->keys);
-	s->keys[0].e = col(agg, 1);
-	s->keys[0].desc = true;
-	s->keys[0].nulls_first = true;
-	lop_pass_columns(p, s, agg);
+	add_sum(p, agg, col(f, 2));
+	s = sort_by(p, agg, 1, true);
 	l = lop_new(p, LOP_LIMIT, 1, s);
 	l->limit = num(2);
 	lop_pass_columns(p, l, s);
