@@ -24,7 +24,8 @@ CFLAGS_BASE = -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow=lo
 CFLAGS = $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS = $(OPT) -pthread
 LIBS = -lpg_query -lprotobuf-c -lzstd -lsnappy -llz4 -lz -lbrotlienc -lbrotlidec \
-	-lxxhash -lroaring -lsqlite3 -lpq -ljansson -ledit -lssl -lcrypto -lm
+	-lxxhash -lroaring -lsqlite3 -lpq -ljansson -ledit -lssl -lcrypto \
+	-lrocksdb -lcurl -lmicrohttpd -lm
 
 SQLSTATE_H = $(B)/gen/common/sqlstate.h
 

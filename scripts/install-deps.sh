@@ -10,6 +10,7 @@ pkgs=(
   libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbrotli-dev
   libxxhash-dev libroaring-dev
   libsqlite3-dev libpq-dev libjansson-dev libedit-dev libcmocka-dev libssl-dev
+  librocksdb-dev libcurl4-openssl-dev libmicrohttpd-dev
 )
 # Test-only tools: the reference PostgreSQL, libFuzzer (clang), node for the
 # interop readers in ../shared/tools/interop.
