@@ -280,6 +280,12 @@ serve_main(int argc, char **argv)
 		engine_close(engine);
 		return 2;
 	}
+	if (engine_start_background(engine, &err) != FLOE_OK) {
+		fprintf(stderr, "floe serve: %s\n", err.message);
+		server_free(srv);
+		engine_close(engine);
+		return 2;
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -31,6 +31,7 @@ struct Engine {
 	FileIO *_Atomic io;
 	Catalog *catalog;
 	struct EngineShared *shared;   /* engine.c's lock and retired FileIOs */
+	struct Ingest *ingest;         /* the insert buffer (ingest/ingest.h) */
 };
 
 struct Session {
@@ -236,6 +237,14 @@ int insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableA
  * file); hook (may be NULL) sees each batch after its NOT NULL checks */
 int insert_write_rows(Session *s, ExecCtx *ctx, struct Table *t, Operator *root, bool overwrite,
 		      int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows);
+/* ... an append recording an insert-buffer flush's highest sequence
+ * (TableChange.ingest_seq) and job id (NULL: a fresh one) */
+int insert_write_rows_seq(Session *s, ExecCtx *ctx, struct Table *t, Operator *root,
+			  uint64_t ingest_seq, const char *job_id, int64_t *rows);
+/* 23502 (PostgreSQL's message and row detail) when a row of b has NULL in
+ * a required column of schema (b: one column per field, compacted) */
+int insert_check_not_null(const IcebergSchema *schema, const char *table, const Batch *b,
+			  Arena *a, floe_error *err);
 
 /* insert.c: the rows an INSERT adds (VALUES / SELECT / DEFAULT VALUES),
  * one column per field of t's current schema, coerced, DEFAULTs filled;

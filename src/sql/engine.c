@@ -38,6 +38,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "func/func.h"
+#include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
@@ -311,8 +312,15 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return FLOE_ERR;
 	}
 	load_path_maps(e, e->io);
+	ingest_engine_open(e);
 	*out = e;
 	return FLOE_OK;
+}
+
+int
+engine_start_background(Engine *e, floe_error *err)
+{
+	return ingest_start_flusher(e, err);
 }
 
 void
@@ -322,6 +330,7 @@ engine_close(Engine *e)
 
 	if (!e)
 		return;
+	ingest_engine_close(e);         /* flushes buffered rows first */
 	catalog_close(e->catalog);
 	fileio_free(e->io);
 	for (i = 0; i < e->shared->nretired; i++)
@@ -1090,7 +1099,7 @@ static int
 guc_check_settable(const char *name, floe_error *err)
 {
 	const Guc *g;
-	if (strchr(name, '.'))
+	if (strchr(name, '.') || ingest_is_setting(name))
 		return FLOE_OK;
 	if (!(g = guc_find(name)))
 		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT,
@@ -1159,6 +1168,8 @@ setting_get(Session *s, const char *name)
 			snprintf(buf, sizeof buf, "%lldkB", kb);
 		return buf;
 	}
+	if (ingest_setting_default(name))
+		return ingest_setting_default(name);
 	return reset ? "" : NULL;
 }
 
@@ -1289,6 +1300,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 	      floe_error *err)
 {
 	snprintf(out, cap, "%s", value);
+	if (ingest_is_setting(name))
+		return ingest_canon_setting(name, value, out, cap, err);
 	if (!strcmp(name, "datestyle")) {
 		const char *cur = setting_get(s, "datestyle");
 		return canon_datestyle(cur ? cur : "ISO, MDY", value, out, cap, err);
@@ -1666,6 +1679,11 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	floe_error_clear(err);
 	s->cancel = 0;
 	session_enter(s);
+	if (ingest_utility(s, sql, sink, err, &rc)) {     /* SHOW/FLUSH INSERT BUFFER ... */
+		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
+		s->exec_busy = !own;
+		return rc;
+	}
 	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 		s->exec_busy = !own;
@@ -1683,10 +1701,14 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 			char key[1024];
 			const char *target;
 			rc = txn_before_statement(s, stmts[i].node, sink, err);
-			if (rc == FLOE_OK && (target = write_target(s, stmts[i].node, key, sizeof key)))
+			if (rc == FLOE_OK && (target = write_target(s, stmts[i].node, key, sizeof key)) &&
+			    !ingest_skip_turn(s, sql, &stmts[i]))
 				rc = write_turn_take(s, target, &turn, err);
 			if (rc == FLOE_OK)
+				rc = ingest_before_stmt(s, sql, &stmts[i], err);
+			if (rc == FLOE_OK)
 				rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+			ingest_after_stmt(s, &stmts[i], rc == FLOE_OK);
 			write_turn_give(s, turn);
 			/* READ COMMITTED re-runs an autocommit statement that lost
 			 * a write conflict (nothing of it was sent or committed) */

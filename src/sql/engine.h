@@ -91,6 +91,10 @@ typedef struct ColumnInfo {
 
 int engine_open(Engine **out, const EngineConfig *config, floe_error *err);
 void engine_close(Engine *engine);
+/* Start the engine's background work (the insert buffer's flush thread,
+ * ingest/ingest.h); floe serve calls it, the shell does not (it flushes
+ * at engine_close).  engine_close stops it. */
+int engine_start_background(Engine *engine, floe_error *err);
 Session *session_new(Engine *engine);
 void session_free(Session *session);
 int session_exec(Session *session, const char *sql, ResultSink *sink, floe_error *err);

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 #include "func/func.h"
+#include "ingest/ingest.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
@@ -101,6 +102,35 @@ row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
 	if (used < sizeof buf - 2)
 		snprintf(buf + used, sizeof buf - used, ").");
 	floe_error_detail(err, "%s", buf);
+}
+
+/* PostgreSQL reports the first bad row, and in it the first bad column:
+ * scan each required column up to the best row so far (columns in order,
+ * so a tie keeps the earlier column). */
+int
+insert_check_not_null(const IcebergSchema *schema, const char *table, const Batch *b, Arena *a,
+		      floe_error *err)
+{
+	uint32_t bad = b->count, i;
+	int badc = -1, c;
+
+	for (c = 0; c < schema->nfields; c++) {
+		if (!schema->fields[c].required)
+			continue;
+		for (i = 0; i < bad; i++)
+			if (!vector_is_valid(&b->cols[c], i)) {
+				bad = i;
+				badc = c;
+				break;
+			}
+	}
+	if (badc < 0)
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
+		    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+		    schema->fields[badc].name, table);
+	row_detail(err, b, bad, a);
+	return FLOE_ERR;
 }
 
 /* ---- PRIMARY KEY of written rows (COPY FROM, INSERT OVERWRITE) ------- */
@@ -355,9 +385,10 @@ same_tuple(const DataFile *a, const DataFile *b)
  * whose outcome is unknown (08006) keeps the files written and lists them
  * as orphan candidates (txn_commit_failed).
  */
-int
-insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
-	   int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
+static int
+write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
+	   int (*hook)(void *, const Batch *), void *hook_arg, uint64_t ingest_seq,
+	   const char *job_id, int64_t *rows)
 {
 	Engine *e = s->engine;
 	const IcebergSchema *schema = metadata_current_schema(t->md);
@@ -402,30 +433,8 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		/* PostgreSQL reports the first bad row, and in it the first
-		 * bad column: scan each required column up to the best row so
-		 * far (columns in order, so a tie keeps the earlier column) */
-		{
-			uint32_t bad = b->count, i;
-			int badc = -1;
-			for (c = 0; c < schema->nfields; c++) {
-				if (!schema->fields[c].required)
-					continue;
-				for (i = 0; i < bad; i++)
-					if (!vector_is_valid(&b->cols[c], i)) {
-						bad = i;
-						badc = c;
-						break;
-					}
-			}
-			if (badc >= 0) {
-				floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
-					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-					    schema->fields[badc].name, t->name);
-				row_detail(ctx->err, b, bad, ctx->arena);
-				goto fail;
-			}
-		}
+		if (insert_check_not_null(schema, t->name, b, ctx->arena, ctx->err) != FLOE_OK)
+			goto fail;
 		if (ks.npk && keys_add(&ks, b, ctx->err) != FLOE_OK)
 			goto fail;
 		if (hook && hook(hook_arg, b) != FLOE_OK)
@@ -467,8 +476,12 @@ insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overw
 		}
 		if (ks.npk && keys_probe(&ks, ctx, md, live, nlive, keep, ctx->err) != FLOE_OK)
 			goto fail_files;
-		table_job_id(job, sizeof job);
+		if (job_id)
+			snprintf(job, sizeof job, "%s", job_id);
+		else
+			table_job_id(job, sizeof job);
 		memset(&ch, 0, sizeof ch);
+		ch.ingest_seq = ingest_seq;
 		ch.add = files;
 		ch.nadd = *rows > 0 ? nfiles : 0;
 		ch.remove_all = overwrite && !partitioned;
@@ -517,6 +530,20 @@ fail:
 		arena_free(ks.a);
 	free(ks.slots);
 	return FLOE_ERR;
+}
+
+int
+insert_write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
+		  int (*hook)(void *, const Batch *), void *hook_arg, int64_t *rows)
+{
+	return write_rows(s, ctx, t, root, overwrite, hook, hook_arg, 0, NULL, rows);
+}
+
+int
+insert_write_rows_seq(Session *s, ExecCtx *ctx, Table *t, Operator *root, uint64_t ingest_seq,
+		      const char *job_id, int64_t *rows)
+{
+	return write_rows(s, ctx, t, root, false, NULL, NULL, ingest_seq, job_id, rows);
 }
 
 /* PostgreSQL's width check of one INSERT row (transformInsertRow): nexpr
@@ -875,6 +902,13 @@ insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, 
 	if (is->on_conflict_clause)
 		return merge_insert(s, ctx, sql, is, sink);
 	TRY(insert_table(s, ctx, sql, is, &t));
+	if (!overwrite) {
+		/* an autocommit INSERT ... VALUES goes to the insert buffer */
+		bool done;
+		TRY(ingest_try_insert(s, ctx, sql, is, t, sink, &done));
+		if (done)
+			return FLOE_OK;
+	}
 	if (!overwrite && metadata_current_schema(t->md)->nidentifier > 0)
 		return merge_insert(s, ctx, sql, is, sink);   /* PRIMARY KEY: 23505 (merge.c) */
 	memset(&ir, 0, sizeof ir);

@@ -122,6 +122,7 @@
 #include "common/stack.h"
 #include "format/parquet/parquet.h"
 #include "func/func.h"
+#include "ingest/ingest.h"
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
@@ -860,6 +861,7 @@ cte_store(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, CteStore **
 static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
+	IngestOverlay *overlay = NULL;
 	const char *ns, *name;
 	Table *t;
 	const IcebergSchema *schema;
@@ -953,7 +955,9 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			TRY(apply_alias(b, src, rv->alias));
 			return FLOE_OK;
 		}
-		/* Iceberg metadata tables (t$snapshots, ...) and time travel */
+		/* Iceberg metadata tables (t$snapshots, ...) and time travel:
+		 * the table's buffered rows are flushed first (ingest.h) */
+		TRY(ingest_before_metatable(b->session, rv, b->err));
 		TRY(metatable_relation(b->session, ctx, rv, b->arena, &found, &src->scope.ncols,
 				       &src->scope.names, &src->scope.types, &src->op, b->err));
 		if (found) {
@@ -975,6 +979,8 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	/* every table the statement reads, in any clause: SELECT on it */
 	TRY(acl_note_rel(b->session, ctx, ns, name, t->md ? t->md->table_uuid : NULL, ROLE_PRIV_SELECT,
 			 b->err));
+	/* the table's insert-buffer rows, a second scan source (ingest.h) */
+	TRY(ingest_overlay_load(b->session, ns, name, &t, b->arena, &overlay, b->err));
 	schema = metadata_current_schema(t->md);
 	TRY(table_scan_files(e->io, t, -1, b->arena, &files, &nfiles, b->err));
 	src->est = 0;
@@ -1042,6 +1048,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 						  rv->alias->aliasname) :
 		arena_sprintf(b->arena, "Seq Scan on %s", rv->relname);
 	src->op->est_rows = src->est;
+	src->op = ingest_overlay_op(ctx, overlay, src->op, src->scope.ncols, proj, src->scope.types);
 	TRY(apply_alias(b, src, rv->alias));
 	return FLOE_OK;
 }

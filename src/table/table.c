@@ -1190,6 +1190,7 @@ typedef struct CommitSpec {
 	int nremove;
 	bool remove_all;
 	const char *job_id;
+	uint64_t ingest_seq;       /* "floe.ingest-seq", 0: none */
 	const char *operation;     /* NULL: derived */
 	int (*rebase_check)(void *, const Table *, const Table *, Arena *, floe_error *);
 	void *rebase_arg;
@@ -1845,6 +1846,10 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		snap->summary[k].key = "floe.job-id";
 		snap->summary[k++].value = arena_strdup(a, cs->job_id);
 	}
+	if (cs->ingest_seq) {
+		snap->summary[k].key = "floe.ingest-seq";
+		snap->summary[k++].value = arena_sprintf(a, "%llu", (unsigned long long)cs->ingest_seq);
+	}
 	snap->nsummary = k;
 	if (hmd->format_version >= 3) {
 		snap->has_first_row_id = true;
@@ -2150,6 +2155,7 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->nadd = ch->nadd;
 	cs->remove_all = ch->remove_all;
 	cs->job_id = ch->job_id ? ch->job_id : table_new_job_id(a);
+	cs->ingest_seq = ch->ingest_seq;
 	cs->operation = ch->operation;
 	cs->rebase_check = ch->rebase_check;
 	cs->rebase_arg = ch->rebase_arg;

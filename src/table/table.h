@@ -116,6 +116,9 @@ typedef struct TableChange {
 	/* a key clash found at re-base is 40001, not 23505 (ON CONFLICT: the
 	 * statement must decide again); read by the SQL layer */
 	bool key_clash_retry;
+	/* an insert-buffer flush (ingest/): the highest buffer sequence it
+	 * holds, "floe.ingest-seq" in the snapshot summary; 0: none */
+	uint64_t ingest_seq;
 } TableChange;
 
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the

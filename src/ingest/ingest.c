@@ -1,0 +1,1419 @@
+/*
+ * ingest.c — the insert buffer's SQL side (ingest.h, docs/ingest.md):
+ * buffered INSERTs, flushes, the read overlay, the status view.
+ *
+ * Locks, outermost first:
+ *   a statement's write turn (engine.c; a buffered INSERT takes none)
+ *   stripe(uuid): a table's ingest lock, one of NSTRIPES mutexes chosen by
+ *       the table uuid's hash, held by a flush of the table (collect,
+ *       commit, discard) and by a buffered INSERT into a keyed table (check
+ *       its keys, append), so a key check never misses rows that are
+ *       between the log and the table
+ *   Ingest.mu: opening the buffer, the flush thread's start and stop
+ *   the buffer's own mutex (buffer.c)
+ *
+ * Invariants:
+ *   1. A buffered row is acknowledged only after ibuf_append returned (its
+ *      entry synced to the RocksDB WAL).
+ *   2. A flush takes only entries at or below ibuf_stable_seq (no append
+ *      below it is in flight), commits those above the table's recorded
+ *      sequence with floe.ingest-seq = the highest one taken, then
+ *      discards the log up to that sequence.  A crash between the commit
+ *      and the discard leaves entries the next flush drops (recorded).
+ *   3. A read collects the table's entries BEFORE it reloads the table's
+ *      metadata and keeps only entries above the reloaded metadata's
+ *      recorded sequence: a flush that lands in between is in the
+ *      metadata (its entries are skipped), one that lands after left them
+ *      in what was collected.  No row is seen twice or missed.
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "exec/exec.h"
+#include "ingest/buffer.h"
+#include "ingest/ingest.h"
+#include "ingest/rowcodec.h"
+#include "sql/txn.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/text.h"
+
+#define NSTRIPES 64
+#define FLUSH_CHECK_MS 2000
+#define FLUSH_BYTES ((int64_t)64 << 20)
+
+typedef struct Ingest {
+	Engine *e;
+	pthread_mutex_t mu;
+	IngestBuffer *_Atomic buf;
+	bool open_failed;
+	pthread_mutex_t stripes[NSTRIPES];
+	pthread_t thread;
+	bool thread_started;
+	atomic_int stop;
+} Ingest;
+
+/* ---- settings ----------------------------------------------------------
+ * floe.insert_buffer_rows and read_consistency are the session's; the
+ * flush policy (staleness, bytes, retries, wait) is the process's: a SET
+ * of one changes it for every session of the process. */
+#define DEFAULT_ROWS "0"
+static _Atomic int64_t max_staleness_ms = 5000;
+static _Atomic int64_t max_bytes = (int64_t)4 << 30;
+static _Atomic int64_t max_retries = 10;
+static _Atomic int64_t wait_timeout_ms = 10000;
+
+static const char *const setting_names[] = {
+	"floe.insert_buffer_rows", "floe.insert_buffer_max_staleness", "floe.insert_buffer_max_bytes",
+	"floe.insert_buffer_max_retries", "floe.insert_buffer_wait_timeout", "read_consistency",
+};
+
+bool
+ingest_is_setting(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof setting_names / sizeof setting_names[0]; i++)
+		if (!strcmp(name, setting_names[i]))
+			return true;
+	return false;
+}
+
+/* "123", "5s", "250ms", "2min", "1h" -> ms; "10", "4kB", "64MB", "4GB" -> bytes;
+ * -1 when bad. */
+static int64_t
+parse_unit(const char *v, bool duration)
+{
+	char *end;
+	long long n;
+	int64_t mul = 1;
+
+	while (isspace((unsigned char)*v))
+		v++;
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	n = strtoll(v, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (!*end)
+		mul = 1;
+	else if (duration && !strcmp(end, "ms"))
+		mul = 1;
+	else if (duration && !strcmp(end, "s"))
+		mul = 1000;
+	else if (duration && !strcmp(end, "min"))
+		mul = 60000;
+	else if (duration && !strcmp(end, "h"))
+		mul = 3600000;
+	else if (!duration && !strcmp(end, "kB"))
+		mul = 1024;
+	else if (!duration && !strcmp(end, "MB"))
+		mul = (int64_t)1 << 20;
+	else if (!duration && !strcmp(end, "GB"))
+		mul = (int64_t)1 << 30;
+	else if (!duration && !strcmp(end, "B"))
+		mul = 1;
+	else
+		return -1;
+	if (n < 0 || n > INT64_MAX / mul)
+		return -1;
+	return (int64_t)n * mul;
+}
+
+int
+ingest_canon_setting(const char *name, const char *value, char *out, size_t cap, floe_error *err)
+{
+	int64_t v;
+
+	snprintf(out, cap, "%s", value);
+	if (!strcmp(name, "read_consistency")) {
+		if (!strcasecmp(value, "strong") || !strcasecmp(value, "committed")) {
+			snprintf(out, cap, "%s", tolower((unsigned char)value[0]) == 's' ? "strong" : "committed");
+			return FLOE_OK;
+		}
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "invalid value for parameter \"read_consistency\": \"%s\"", value);
+		return floe_error_hint(err, "Available values: strong, committed.");
+	}
+	if (!strcmp(name, "floe.insert_buffer_rows") || !strcmp(name, "floe.insert_buffer_max_retries")) {
+		const char *q = value;
+		while (isspace((unsigned char)*q))
+			q++;
+		v = *q ? 0 : -1;
+		for (; *q && v >= 0; q++)
+			v = isdigit((unsigned char)*q) && v <= 1000000 ? v * 10 + (*q - '0') : -1;
+		if (v < 0 || (name[19] == 'm' && v < 1) || v > 1000000)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"%s\": \"%s\"", name, value);
+		snprintf(out, cap, "%lld", (long long)v);
+		if (name[19] == 'm')
+			max_retries = v;
+		return FLOE_OK;
+	}
+	if (!strcmp(name, "floe.insert_buffer_max_bytes")) {
+		if ((v = parse_unit(value, false)) < 1)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"%s\": \"%s\"", name, value);
+		max_bytes = v;
+		return FLOE_OK;
+	}
+	/* staleness, wait timeout: durations (bare numbers are ms) */
+	if ((v = parse_unit(value, true)) < 0)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid value for parameter \"%s\": \"%s\"", name, value);
+	if (strstr(name, "staleness"))
+		max_staleness_ms = v;
+	else
+		wait_timeout_ms = v;
+	return FLOE_OK;
+}
+
+/* The default of floe.insert_buffer_rows: DEFAULT_ROWS, or
+ * $FLOE_INSERT_BUFFER_ROWS (digits) for running test suites with another */
+static const char *
+default_rows(void)
+{
+	const char *v = getenv("FLOE_INSERT_BUFFER_ROWS");
+
+	if (v && *v && strspn(v, "0123456789") == strlen(v) && strlen(v) <= 7)
+		return v;
+	return DEFAULT_ROWS;
+}
+
+const char *
+ingest_setting_default(const char *name)
+{
+	if (!strcmp(name, "floe.insert_buffer_rows"))
+		return default_rows();
+	if (!strcmp(name, "read_consistency"))
+		return "strong";
+	if (!strcmp(name, "floe.insert_buffer_max_staleness"))
+		return "5s";
+	if (!strcmp(name, "floe.insert_buffer_max_bytes"))
+		return "4GB";
+	if (!strcmp(name, "floe.insert_buffer_max_retries"))
+		return "10";
+	if (!strcmp(name, "floe.insert_buffer_wait_timeout"))
+		return "10s";
+	return NULL;
+}
+
+static long long
+rows_limit(Session *s)
+{
+	const char *v = session_setting(s, "floe.insert_buffer_rows");
+	return atoll(v && *v ? v : default_rows());
+}
+
+static bool
+committed_only(Session *s)
+{
+	const char *v = session_setting(s, "read_consistency");
+	return v && !strcmp(v, "committed");
+}
+
+/* ---- the buffer --------------------------------------------------------- */
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static pthread_mutex_t *
+stripe(Ingest *ig, const char *uuid)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *uuid; uuid++)
+		h = (h ^ (uint8_t)*uuid) * 16777619u;
+	return &ig->stripes[h % NSTRIPES];
+}
+
+/* The buffer, opened on first need: create (a buffered INSERT) opens or
+ * makes <warehouse>/ingest; otherwise only an existing one is opened.
+ * NULL when there is none or it cannot be opened (logged once). */
+static IngestBuffer *
+get_buf(Ingest *ig, bool create)
+{
+	IngestBuffer *b = ig->buf;
+	char *dir = NULL;
+	struct stat st;
+
+	if (b || !ig)
+		return b;
+	pthread_mutex_lock(&ig->mu);
+	if (!ig->buf && !ig->open_failed && asprintf(&dir, "%s/ingest", ig->e->warehouse) >= 0) {
+		if (create || stat(dir, &st) == 0) {
+			floe_error err;
+			IngestBuffer *nb;
+			floe_error_clear(&err);
+			if (ibuf_open(&nb, dir, &err) == FLOE_OK) {
+				ig->buf = nb;
+			} else {
+				fprintf(stderr, "floe: insert buffer %s unavailable: %s\n", dir, err.message);
+				ig->open_failed = true;
+			}
+		}
+		free(dir);
+	}
+	b = ig->buf;
+	pthread_mutex_unlock(&ig->mu);
+	return b;
+}
+
+static bool
+any_pending(IngestBuffer *b)
+{
+	IbufStat *st;
+	int n, i;
+	bool any = false;
+
+	ibuf_stats(b, &st, &n);
+	for (i = 0; i < n; i++)
+		if (st[i].pending_objects > 0)
+			any = true;
+	free(st);
+	return any;
+}
+
+/* The highest floe.ingest-seq of md's snapshots: its buffer rows up to
+ * there are committed. */
+static uint64_t
+recorded_seq(const TableMetadata *md)
+{
+	uint64_t top = 0;
+	int i, k;
+
+	for (i = 0; i < md->nsnapshots; i++)
+		for (k = 0; k < md->snapshots[i].nsummary; k++)
+			if (!strcmp(md->snapshots[i].summary[k].key, "floe.ingest-seq")) {
+				uint64_t v = strtoull(md->snapshots[i].summary[k].value, NULL, 10);
+				if (v > top)
+					top = v;
+			}
+	return top;
+}
+
+/* Entries collected from the log, copied into an arena. */
+typedef struct Entry {
+	uint64_t seq;
+	const uint8_t *bytes;
+	size_t len;
+} Entry;
+
+typedef struct Collect {
+	Arena *a;
+	Entry *e;
+	int n, cap;
+} Collect;
+
+static int
+collect_visit(void *arg, uint64_t seq, const uint8_t *bytes, size_t len)
+{
+	Collect *c = arg;
+
+	if (c->n == c->cap) {
+		int nc = c->cap ? c->cap * 2 : 64;
+		c->e = arena_realloc(c->a, c->e, sizeof(Entry) * (size_t)c->cap, sizeof(Entry) * (size_t)nc);
+		c->cap = nc;
+	}
+	c->e[c->n].seq = seq;
+	c->e[c->n].bytes = arena_memdup(c->a, bytes, len ? len : 1);
+	c->e[c->n].len = len;
+	c->n++;
+	return FLOE_OK;
+}
+
+/* The current schema's field ids and types. */
+static void
+schema_cols(const IcebergSchema *sc, Arena *a, int32_t **ids, SqlType **types)
+{
+	int i;
+
+	*ids = ARENA_ARRAY(a, int32_t, sc->nfields + 1);
+	*types = ARENA_ARRAY(a, SqlType, sc->nfields + 1);
+	for (i = 0; i < sc->nfields; i++) {
+		(*ids)[i] = sc->fields[i].id;
+		(*types)[i] = sc->fields[i].type;
+	}
+}
+
+/* A session of the engine's own for flush commits: autocommit, never in
+ * a block, touching no thread state (unlike session_new). */
+static void
+flush_session_init(Session *fs, Engine *e)
+{
+	memset(fs, 0, sizeof *fs);
+	fs->engine = e;
+	fs->search_path = xstrdup("public");
+	fs->cancel_flag = &fs->cancel;
+}
+
+static void
+flush_session_dispose(Session *fs)
+{
+	txn_session_free(fs);
+	free(fs->search_path);
+	arena_free(fs->exec_parse_arena);
+	arena_free(fs->exec_stmt_arena);
+}
+
+static void
+flush_ctx_init(ExecCtx *ctx, Session *fs, Arena *a, floe_error *err)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->arena = a;
+	ctx->io = fs->engine->io;
+	ctx->err = err;
+	ctx->cancel = fs->cancel_flag;
+	ctx->mem_limit = exec_mem_limit(NULL);
+	ctx->threads = 1;
+}
+
+/* Flush one table's buffered rows (invariant 2); the caller holds no
+ * stripe.  *rows: rows committed. */
+static int
+flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
+{
+	IngestBuffer *b = ig->buf;
+	pthread_mutex_t *lk = stripe(ig, uuid);
+	Arena *a = arena_new(1 << 20);
+	Collect c;
+	Session fs;
+	ExecCtx ctx;
+	RowEntry head;
+	Table *t = NULL;
+	int rc = FLOE_OK, i;
+	uint64_t top;
+	IbufStat st;
+
+	*rows = 0;
+	memset(&c, 0, sizeof c);
+	c.a = a;
+	flush_session_init(&fs, ig->e);
+	flush_ctx_init(&ctx, &fs, a, err);
+	pthread_mutex_lock(lk);
+	ibuf_note_flush(b, uuid, true, false);
+	top = ibuf_stable_seq(b);
+	rc = ibuf_scan(b, uuid, 0, top, collect_visit, &c, err);
+	if (rc == FLOE_OK && c.n == 0) {
+		ibuf_note_flush(b, uuid, false, true);
+		goto out;
+	}
+	if (rc == FLOE_OK)
+		rc = rowcodec_decode(c.e[0].bytes, c.e[0].len, a, &head, err);
+	if (rc == FLOE_OK)
+		rc = txn_table_load(&fs, head.ns, head.name, a, &t, err);
+	if (rc == FLOE_OK && (!t->md->table_uuid || strcmp(t->md->table_uuid, uuid)))
+		rc = floe_errorf(err, ERRCODE_UNDEFINED_TABLE,
+				 "relation \"%s.%s\" of the buffered rows does not exist any more",
+				 head.ns, head.name);
+	if (rc == FLOE_OK) {
+		const IcebergSchema *sc = metadata_current_schema(t->md);
+		uint64_t rec = recorded_seq(t->md), last = c.e[c.n - 1].seq;
+		int32_t *ids;
+		SqlType *types;
+		RowStore *rs;
+		schema_cols(sc, a, &ids, &types);
+		rs = rowstore_new(&ctx, sc->nfields, types, NULL);
+		for (i = 0; i < c.n && rc == FLOE_OK; i++) {
+			RowEntry e;
+			Batch **bs;
+			int nb, k;
+			if (c.e[i].seq <= rec)
+				continue;           /* committed before a crash */
+			rc = rowcodec_decode(c.e[i].bytes, c.e[i].len, a, &e, err);
+			if (rc == FLOE_OK)
+				rc = rowcodec_batches(&e, a, sc->nfields, ids, types, &bs, &nb, err);
+			for (k = 0; rc == FLOE_OK && k < nb; k++) {
+				rc = insert_check_not_null(sc, t->name, bs[k], a, err);
+				rowstore_append(rs, bs[k]);
+			}
+		}
+		if (rc == FLOE_OK && rowstore_rows(rs) > 0)
+			rc = insert_write_rows_seq(&fs, &ctx, t, rowstore_scan_new(&ctx, rs), last, NULL, rows);
+		if (rc == FLOE_OK)
+			rc = ibuf_discard(b, uuid, last, err);
+	}
+	ibuf_note_flush(b, uuid, false, rc == FLOE_OK);
+	if (rc != FLOE_OK && ibuf_table_stat(b, uuid, &st) && st.flush_failures >= max_retries) {
+		floe_error ignore;
+		floe_error_clear(&ignore);
+		(void)ibuf_dead_letter(b, uuid, &ignore);
+	}
+out:
+	pthread_mutex_unlock(lk);
+	flush_session_dispose(&fs);
+	arena_free(a);
+	return rc;
+}
+
+/* Flush every table that is due (force: every table with rows); failures
+ * are counted per table (and reported through err when report). */
+static int
+flush_due(Ingest *ig, bool force, floe_error *err)
+{
+	IngestBuffer *b = ig->buf;
+	IbufStat *st;
+	int n, i, rc = FLOE_OK;
+	int64_t now = now_ms();
+
+	if (!b || !ibuf_is_owner(b))
+		return FLOE_OK;
+	ibuf_stats(b, &st, &n);
+	for (i = 0; i < n; i++) {
+		int64_t rows;
+		floe_error e1;
+		if (st[i].pending_objects == 0)
+			continue;
+		if (!force && now - st[i].oldest_ms < max_staleness_ms && st[i].pending_bytes < FLUSH_BYTES)
+			continue;
+		floe_error_clear(&e1);
+		if (flush_uuid(ig, st[i].uuid, &rows, &e1) != FLOE_OK && rc == FLOE_OK) {
+			rc = FLOE_ERR;
+			if (err)
+				*err = e1;
+		}
+	}
+	free(st);
+	return rc;
+}
+
+static void *
+flusher_main(void *arg)
+{
+	Ingest *ig = arg;
+
+	while (!ig->stop) {
+		/* every 2 s, or every max_staleness when that is shorter */
+		int64_t slept;
+		for (slept = 0; slept < FLUSH_CHECK_MS && slept < max_staleness_ms && !ig->stop; slept += 50)
+			usleep(50 * 1000);
+		if (!ig->stop && get_buf(ig, false))
+			(void)flush_due(ig, false, NULL);
+	}
+	return NULL;
+}
+
+void
+ingest_engine_open(Engine *e)
+{
+	Ingest *ig = xcalloc(1, sizeof *ig);
+	int i;
+
+	ig->e = e;
+	pthread_mutex_init(&ig->mu, NULL);
+	for (i = 0; i < NSTRIPES; i++)
+		pthread_mutex_init(&ig->stripes[i], NULL);
+	e->ingest = ig;
+	(void)get_buf(ig, false);       /* rows left by an earlier process */
+}
+
+int
+ingest_start_flusher(Engine *e, floe_error *err)
+{
+	Ingest *ig = e->ingest;
+	int rc = FLOE_OK;
+
+	pthread_mutex_lock(&ig->mu);
+	if (!ig->thread_started) {
+		if (pthread_create(&ig->thread, NULL, flusher_main, ig) != 0)
+			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_RESOURCES,
+					 "could not start the insert buffer's flush thread");
+		else
+			ig->thread_started = true;
+	}
+	pthread_mutex_unlock(&ig->mu);
+	return rc;
+}
+
+void
+ingest_engine_close(Engine *e)
+{
+	Ingest *ig = e->ingest;
+	int i;
+
+	if (!ig)
+		return;
+	if (ig->thread_started) {
+		ig->stop = 1;
+		pthread_join(ig->thread, NULL);
+	}
+	if (ig->buf && ibuf_is_owner(ig->buf)) {
+		floe_error err;
+		floe_error_clear(&err);
+		if (flush_due(ig, true, &err) != FLOE_OK)
+			fprintf(stderr, "floe: insert buffer flush failed (the rows stay buffered in %s/ingest): %s\n",
+				e->warehouse, err.message);
+	}
+	ibuf_close(ig->buf);
+	pthread_mutex_destroy(&ig->mu);
+	for (i = 0; i < NSTRIPES; i++)
+		pthread_mutex_destroy(&ig->stripes[i]);
+	free(ig);
+	e->ingest = NULL;
+}
+
+/* ---- buffered INSERT ----------------------------------------------------- */
+
+/* The INSERT's shape allows buffering (the table is not looked at). */
+static bool
+bufferable_shape(Session *s, PgQuery__InsertStmt *is, bool overwrite)
+{
+	long long limit = rows_limit(s);
+	PgQuery__SelectStmt *sel;
+
+	if (limit <= 0 || overwrite || session_txn_status(s) != 'I')
+		return false;
+	if (is->on_conflict_clause || is->n_returning_list || is->with_clause)
+		return false;
+	if (!is->select_stmt)
+		return true;            /* DEFAULT VALUES */
+	if (is->select_stmt->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return false;
+	sel = is->select_stmt->select_stmt;
+	return sel->n_values_lists > 0 && (long long)sel->n_values_lists <= limit && !sel->n_sort_clause &&
+	       !sel->limit_count && !sel->limit_offset && !sel->with_clause;
+}
+
+bool
+ingest_skip_turn(Session *s, const char *sql, const SqlStmt *st)
+{
+	return st->node->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
+	       bufferable_shape(s, st->node->insert_stmt, sql_is_insert_overwrite(sql, st));
+}
+
+/* ---- PRIMARY KEY of buffered rows ---------------------------------------- */
+
+typedef struct KeyHash {
+	Arena *a;
+	uint8_t **k;
+	uint32_t *len;
+	int *slot;
+	int n, nslots;
+} KeyHash;
+
+static uint32_t
+fnv(const uint8_t *p, uint32_t n)
+{
+	uint32_t h = 2166136261u, i;
+	for (i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+/* The key bytes of row r of b's columns cols[0..n). */
+static uint8_t *
+row_key(Arena *a, const Batch *b, const int *cols, int n, uint32_t r, uint32_t *len)
+{
+	size_t cap = 64, used = 0;
+	uint8_t *buf = arena_alloc(a, cap);
+	int k;
+
+	for (k = 0; k < n; k++) {
+		const Vector *v = &b->cols[cols[k]];
+		VectorView vv;
+		uint32_t x;
+		size_t w = type_width(v->type.id), need;
+		const void *src;
+		vector_view(v, &vv);
+		x = vv.sel ? vv.sel[r] : r;
+		if (!validity_get(vv.validity, x)) {
+			need = 1;
+			src = NULL;
+		} else if (type_is_string(v->type.id)) {
+			need = 5 + ((const strview *)vv.data)[x].len;
+			src = &((const strview *)vv.data)[x];
+		} else {
+			need = 1 + w;
+			src = (const char *)vv.data + (size_t)x * w;
+		}
+		if (used + need > cap) {
+			size_t nc = (used + need) * 2;
+			buf = arena_realloc(a, buf, cap, nc);
+			cap = nc;
+		}
+		if (!src) {
+			buf[used++] = 0;
+			continue;
+		}
+		buf[used++] = 1;
+		if (type_is_string(v->type.id)) {
+			const strview *sv = src;
+			memcpy(buf + used, &sv->len, 4);
+			if (sv->len)
+				memcpy(buf + used + 4, strview_data(sv), sv->len);
+			used += 4 + sv->len;
+		} else {
+			memcpy(buf + used, src, w);
+			used += w;
+		}
+	}
+	*len = (uint32_t)used;
+	return buf;
+}
+
+/* Add key (p, n); false when it was there already. */
+static bool
+keyhash_add(KeyHash *h, uint8_t *p, uint32_t n)
+{
+	uint32_t m, j;
+	int i;
+
+	if ((h->n + 1) * 2 > h->nslots) {
+		int ns = h->nslots ? h->nslots * 2 : 1024, q;
+		int *sl = ARENA_ARRAY(h->a, int, ns);
+		for (q = 0; q < ns; q++)
+			sl[q] = -1;
+		for (q = 0; q < h->n; q++) {
+			uint32_t jj = fnv(h->k[q], h->len[q]) & (uint32_t)(ns - 1);
+			while (sl[jj] >= 0)
+				jj = (jj + 1) & (uint32_t)(ns - 1);
+			sl[jj] = q;
+		}
+		h->k = arena_realloc(h->a, h->k, sizeof(uint8_t *) * (size_t)h->n,
+				     sizeof(uint8_t *) * (size_t)(ns / 2 + 1));
+		h->len = arena_realloc(h->a, h->len, sizeof(uint32_t) * (size_t)h->n,
+				       sizeof(uint32_t) * (size_t)(ns / 2 + 1));
+		h->slot = sl;
+		h->nslots = ns;
+	}
+	m = (uint32_t)h->nslots - 1;
+	for (j = fnv(p, n) & m; (i = h->slot[j]) >= 0; j = (j + 1) & m)
+		if (h->len[i] == n && !memcmp(h->k[i], p, n))
+			return false;
+	h->k[h->n] = p;
+	h->len[h->n] = n;
+	h->slot[j] = h->n++;
+	return true;
+}
+
+static int
+key_violation(const IcebergSchema *sc, const char *table, const Batch *b, const int *pk, int npk,
+	      uint32_t r, Arena *a, floe_error *err)
+{
+	char names[600] = "", vals[600] = "";
+	size_t un = 0, uv = 0;
+	int k;
+
+	for (k = 0; k < npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
+		size_t len;
+		const char *txt = vector_value_text(&b->cols[pk[k]], r, a, &len);
+		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
+				       sc->fields[pk[k]].name);
+		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
+				       txt ? (int)(len > 200 ? 200 : len) : 4, txt ? txt : "null");
+	}
+	floe_errorf(err, ERRCODE_UNIQUE_VIOLATION,
+		    "duplicate key value violates unique constraint \"%s_pkey\"", table);
+	return floe_error_detail(err, "Key (%s)=(%s) already exists.", names, vals);
+}
+
+/* 23505 when a row of the new batches has the key of a committed row, a
+ * buffered one or an earlier new row; the caller holds t's stripe. */
+static int
+check_keys(Ingest *ig, ExecCtx *ctx, Table *t, Batch **nbs, int nnb, floe_error *err)
+{
+	const IcebergSchema *sc = metadata_current_schema(t->md);
+	Arena *a = ctx->arena;
+	KeyHash h;
+	int *pk = ARENA_ARRAY(a, int, sc->nidentifier + 1), npk = 0, i, f;
+	int *pos = ARENA_ARRAY(a, int, sc->nidentifier + 1);
+	DataFile *files;
+	int nfiles;
+	Collect c;
+	uint64_t rec = recorded_seq(t->md);
+	int32_t *ids;
+	SqlType *types;
+
+	memset(&h, 0, sizeof h);
+	h.a = a;
+	for (i = 0; i < sc->nidentifier; i++)
+		for (f = 0; f < sc->nfields; f++)
+			if (sc->fields[f].id == sc->identifier_field_ids[i]) {
+				pos[npk] = npk;
+				pk[npk++] = f;
+			}
+	/* committed rows: the key columns of the live files */
+	TRY(table_scan_files(ctx->io, t, -1, a, &files, &nfiles, err));
+	if (nfiles > 0) {
+		Operator *op = scan_new(ctx, sc, npk, pk, files, nfiles, false, t->md);
+		Batch *b;
+		int rc = op_open(op);
+		while (rc == FLOE_OK && (rc = op_next(op, &b)) == FLOE_OK && b) {
+			uint32_t r;
+			for (r = 0; r < b->count; r++) {
+				uint32_t n;
+				uint8_t *k = row_key(a, b, pos, npk, b->sel ? b->sel[r] : r, &n);
+				(void)keyhash_add(&h, k, n);
+			}
+		}
+		op_close(op);
+		TRY(rc);
+	}
+	/* buffered rows not committed yet */
+	memset(&c, 0, sizeof c);
+	c.a = a;
+	TRY(ibuf_scan(ig->buf, t->md->table_uuid, rec, UINT64_MAX, collect_visit, &c, err));
+	schema_cols(sc, a, &ids, &types);
+	for (i = 0; i < c.n; i++) {
+		RowEntry e;
+		Batch **bs;
+		int nb, k;
+		uint32_t r;
+		TRY(rowcodec_decode(c.e[i].bytes, c.e[i].len, a, &e, err));
+		TRY(rowcodec_batches(&e, a, sc->nfields, ids, types, &bs, &nb, err));
+		for (k = 0; k < nb; k++)
+			for (r = 0; r < bs[k]->count; r++) {
+				uint32_t n;
+				uint8_t *kk = row_key(a, bs[k], pk, npk, r, &n);
+				(void)keyhash_add(&h, kk, n);
+			}
+	}
+	/* the new rows, in order */
+	for (i = 0; i < nnb; i++) {
+		uint32_t r;
+		for (r = 0; r < nbs[i]->count; r++) {
+			uint32_t n;
+			uint8_t *k = row_key(a, nbs[i], pk, npk, r, &n);
+			if (!keyhash_add(&h, k, n))
+				return key_violation(sc, t->name, nbs[i], pk, npk, r, a, err);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* Backpressure: wait while the buffer holds max_bytes (the flush thread
+ * drains it; without one, this session flushes), then 53400. */
+static int
+admit(Ingest *ig, Session *s, floe_error *err)
+{
+	if (ibuf_pending_bytes(ig->buf) < max_bytes)
+		return FLOE_OK;
+	if (!ig->thread_started) {
+		floe_error e1;
+		floe_error_clear(&e1);
+		(void)flush_due(ig, true, &e1);
+	}
+	if (ibuf_wait_bytes_below(ig->buf, max_bytes, ig->thread_started ? wait_timeout_ms : 0,
+				  s->cancel_flag))
+		return FLOE_OK;
+	if (*s->cancel_flag)
+		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	floe_errorf(err, ERRCODE_CONFIGURATION_LIMIT_EXCEEDED,
+		    "the insert buffer is full: %lld bytes wait for their flush (floe.insert_buffer_max_bytes)",
+		    (long long)ibuf_pending_bytes(ig->buf));
+	return floe_error_hint(err, "Retry later, raise floe.insert_buffer_max_bytes, or FLUSH INSERT BUFFER.");
+}
+
+int
+ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table *t,
+		  ResultSink *sink, bool *done)
+{
+	Ingest *ig = s->engine->ingest;
+	const IcebergSchema *sc = metadata_current_schema(t->md);
+	IngestBuffer *b;
+	Operator *root;
+	Batch *bt, **nbs = NULL;
+	int nnb = 0, capnb = 0, i, rc;
+	int32_t *ids;
+	SqlType *types;
+	RowEncoder enc;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	uint64_t seq;
+	int64_t rows = 0;
+	char tag[64], label[256];
+	pthread_mutex_t *lk = NULL;
+
+	*done = false;
+	if (!ig || !bufferable_shape(s, is, false) || !t->md->table_uuid ||
+	    strlen(t->md->table_uuid) != IBUF_UUID_LEN)
+		return FLOE_OK;
+	for (i = 0; i < sc->nfields; i++)
+		if (sc->fields[i].nested)
+			return FLOE_OK;
+	if (!(b = get_buf(ig, true)) || !ibuf_is_owner(b))
+		return FLOE_OK;
+	TRY(admit(ig, s, ctx->err));
+	TRY(insert_source(s, ctx, sql, is, t, &root));
+	schema_cols(sc, ctx->arena, &ids, &types);
+	snprintf(label, sizeof label, "%s.%s", t->ns, t->name);
+	rowcodec_init(&enc, t->ns, t->name, sc->schema_id, sc->nfields, ids, types);
+	rc = op_open(root);
+	while (rc == FLOE_OK && (rc = op_next(root, &bt)) == FLOE_OK && bt) {
+		if (!bt->count)
+			continue;
+		batch_compact(bt);
+		if ((rc = insert_check_not_null(sc, t->name, bt, ctx->arena, ctx->err)) != FLOE_OK)
+			break;
+		rowcodec_add(&enc, bt);
+		rows += bt->count;
+		if (sc->nidentifier > 0) {
+			/* kept for the key check (the next batch may reuse bt) */
+			Batch *cp = batch_new(ctx->arena, sc->nfields, types, bt->count);
+			int c;
+			for (c = 0; c < sc->nfields; c++)
+				vector_copy_rows(&cp->cols[c], 0, &bt->cols[c], NULL, bt->count);
+			cp->count = bt->count;
+			if (nnb == capnb) {
+				int nc = capnb ? capnb * 2 : 4;
+				nbs = arena_realloc(ctx->arena, nbs, sizeof(Batch *) * (size_t)capnb,
+						    sizeof(Batch *) * (size_t)nc);
+				capnb = nc;
+			}
+			nbs[nnb++] = cp;
+		}
+	}
+	op_close(root);
+	if (rc == FLOE_OK)
+		rowcodec_finish(&enc, &bytes, &len);
+	rowcodec_dispose(&enc);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	if (sc->nidentifier > 0) {
+		lk = stripe(ig, t->md->table_uuid);
+		pthread_mutex_lock(lk);
+		rc = check_keys(ig, ctx, t, nbs, nnb, ctx->err);
+	}
+	if (rc == FLOE_OK)
+		rc = ibuf_append(b, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
+	if (lk)
+		pthread_mutex_unlock(lk);
+	free(bytes);
+	TRY(rc);
+	*done = true;
+	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
+	return engine_complete(sink, tag);
+}
+
+/* ---- flushes a statement needs ------------------------------------------- */
+
+/* Flush (ns, name)'s buffered rows before a statement that needs them
+ * committed; keyed_only: only when the table has a PRIMARY KEY. */
+static int
+flush_named(Session *s, const char *ns, const char *name, bool keyed_only, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	IngestBuffer *b = ig ? ig->buf : NULL;
+	Arena *a;
+	Table *t;
+	IbufStat st;
+	int rc = FLOE_OK;
+	int64_t rows;
+
+	if (!b)
+		return FLOE_OK;
+	a = arena_new(64 * 1024);
+	if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, err) != FLOE_OK) {
+		floe_error_clear(err);       /* the statement reports a missing table */
+		arena_free(a);
+		return FLOE_OK;
+	}
+	if (t->md->table_uuid && ibuf_table_stat(b, t->md->table_uuid, &st) && st.pending_objects > 0 &&
+	    (!keyed_only || metadata_current_schema(t->md)->nidentifier > 0)) {
+		if (!ibuf_is_owner(b)) {
+			floe_errorf(err, ERRCODE_OBJECT_IN_USE,
+				    "table \"%s\" has rows in the insert buffer of another floe process", name);
+			floe_error_hint(err, "Run the statement through that process (floe serve), or run "
+					"FLUSH INSERT BUFFER there first.");
+			rc = FLOE_ERR;
+		} else {
+			rc = flush_uuid(ig, t->md->table_uuid, &rows, err);
+		}
+	}
+	arena_free(a);
+	return rc;
+}
+
+static void
+rv_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name)
+{
+	session_resolve_name(s, rv, ns, name);
+}
+
+/* DROP TABLE's tables, discarded after the statement succeeded. */
+static _Thread_local char (*drop_uuids)[IBUF_UUID_LEN + 1];
+static _Thread_local int ndrop;
+
+int
+ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	IngestBuffer *b = ig ? ig->buf : NULL;
+	Node *n = st->node;
+	const char *ns, *name;
+	size_t i;
+
+	ndrop = 0;
+	if (!b)
+		return FLOE_OK;
+	if (!ibuf_is_owner(b))
+		TRY(ibuf_refresh(b, err));
+	if (!any_pending(b))
+		return FLOE_OK;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: {
+		PgQuery__InsertStmt *is = n->insert_stmt;
+		bool ow = sql_is_insert_overwrite(sql, st);
+		if (bufferable_shape(s, is, ow) && ibuf_is_owner(b))
+			return FLOE_OK;         /* buffered: its key check sees the buffer */
+		rv_name(s, is->relation, &ns, &name);
+		return flush_named(s, ns, name, !(ow || is->on_conflict_clause), err);
+	}
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+		rv_name(s, n->update_stmt->relation, &ns, &name);
+		return flush_named(s, ns, name, false, err);
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+		rv_name(s, n->delete_stmt->relation, &ns, &name);
+		return flush_named(s, ns, name, false, err);
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+		rv_name(s, n->merge_stmt->relation, &ns, &name);
+		return flush_named(s, ns, name, false, err);
+	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		if (!n->alter_table_stmt->relation)
+			return FLOE_OK;
+		rv_name(s, n->alter_table_stmt->relation, &ns, &name);
+		return flush_named(s, ns, name, false, err);
+	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		for (i = 0; i < n->truncate_stmt->n_relations; i++) {
+			Node *r = n->truncate_stmt->relations[i];
+			if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+				continue;
+			rv_name(s, r->range_var, &ns, &name);
+			TRY(flush_named(s, ns, name, false, err));
+		}
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		if (n->copy_stmt->relation) {
+			rv_name(s, n->copy_stmt->relation, &ns, &name);
+			return flush_named(s, ns, name, !n->copy_stmt->is_from ? false : true, err);
+		}
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_VACUUM_STMT:     /* OPTIMIZE */
+		for (i = 0; i < n->vacuum_stmt->n_rels; i++) {
+			Node *r = n->vacuum_stmt->rels[i];
+			if (r->node_case != PG_QUERY__NODE__NODE_VACUUM_RELATION || !r->vacuum_relation->relation)
+				continue;
+			rv_name(s, r->vacuum_relation->relation, &ns, &name);
+			TRY(flush_named(s, ns, name, false, err));
+		}
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_DROP_STMT: {
+		PgQuery__DropStmt *ds = n->drop_stmt;
+		if (ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+			return FLOE_OK;
+		drop_uuids = xrealloc(drop_uuids, sizeof *drop_uuids * (ds->n_objects + 1));
+		for (i = 0; i < ds->n_objects; i++) {
+			Node *o = ds->objects[i];
+			Arena *a;
+			Table *t;
+			floe_error e1;
+			if (o->node_case != PG_QUERY__NODE__NODE_LIST || o->list->n_items < 1)
+				continue;
+			if (o->list->n_items == 1) {
+				ns = s->search_path;
+				name = o->list->items[0]->string->sval;
+			} else {
+				ns = o->list->items[o->list->n_items - 2]->string->sval;
+				name = o->list->items[o->list->n_items - 1]->string->sval;
+			}
+			a = arena_new(64 * 1024);
+			floe_error_clear(&e1);
+			if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) == FLOE_OK &&
+			    t->md->table_uuid && strlen(t->md->table_uuid) == IBUF_UUID_LEN) {
+				if (!ibuf_is_owner(b)) {
+					IbufStat stt;
+					if (ibuf_table_stat(b, t->md->table_uuid, &stt) && stt.pending_objects > 0) {
+						arena_free(a);
+						return floe_errorf(err, ERRCODE_OBJECT_IN_USE,
+								   "table \"%s\" has rows in the insert buffer of another floe process",
+								   name);
+					}
+				} else {
+					snprintf(drop_uuids[ndrop++], IBUF_UUID_LEN + 1, "%s", t->md->table_uuid);
+				}
+			}
+			arena_free(a);
+		}
+		return FLOE_OK;
+	}
+	default:
+		return FLOE_OK;
+	}
+}
+
+void
+ingest_after_stmt(Session *s, const SqlStmt *st, bool ok)
+{
+	Ingest *ig = s->engine->ingest;
+	int i;
+
+	(void)st;
+	if (ok && ig && ig->buf)
+		for (i = 0; i < ndrop; i++) {
+			floe_error ignore;
+			pthread_mutex_t *lk = stripe(ig, drop_uuids[i]);
+			floe_error_clear(&ignore);
+			pthread_mutex_lock(lk);
+			(void)ibuf_discard(ig->buf, drop_uuids[i], UINT64_MAX, &ignore);
+			(void)ibuf_dead_discard(ig->buf, drop_uuids[i], &ignore);
+			pthread_mutex_unlock(lk);
+		}
+	ndrop = 0;
+}
+
+int
+ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	const char *dollar = rv->relname ? strchr(rv->relname, '$') : NULL;
+	char base[256];
+	const char *ns;
+
+	if (!dollar || !ig || !ig->buf || (size_t)(dollar - rv->relname) >= sizeof base)
+		return FLOE_OK;
+	if (!ibuf_is_owner(ig->buf))
+		TRY(ibuf_refresh(ig->buf, err));
+	if (!any_pending(ig->buf))
+		return FLOE_OK;
+	memcpy(base, rv->relname, (size_t)(dollar - rv->relname));
+	base[dollar - rv->relname] = 0;
+	ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+	return flush_named(s, ns, base, false, err);
+}
+
+/* ---- the read overlay ---------------------------------------------------- */
+
+struct IngestOverlay {
+	int nb;
+	Batch **b;                 /* rows over the table's current schema */
+};
+
+int
+ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Arena *a,
+		    IngestOverlay **ov, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	IngestBuffer *b = ig ? get_buf(ig, false) : NULL;
+	const char *uuid = (*t)->md->table_uuid;
+	IbufStat st;
+	Collect c;
+	uint64_t upto, rec;
+	const IcebergSchema *sc;
+	int32_t *ids;
+	SqlType *types;
+	int i;
+
+	*ov = NULL;
+	if (!b || !uuid || committed_only(s))
+		return FLOE_OK;
+	if (!ibuf_is_owner(b))
+		TRY(ibuf_refresh(b, err));
+	if (!ibuf_table_stat(b, uuid, &st) || st.pending_objects == 0)
+		return FLOE_OK;
+	/* invariant 3: the log first, then the metadata */
+	upto = ibuf_is_owner(b) ? ibuf_stable_seq(b) : UINT64_MAX;
+	memset(&c, 0, sizeof c);
+	c.a = a;
+	TRY(ibuf_scan(b, uuid, 0, upto, collect_visit, &c, err));
+	if (c.n == 0)
+		return FLOE_OK;
+	TRY(txn_table_load(s, ns, name, a, t, err));
+	if (!(*t)->md->table_uuid || strcmp((*t)->md->table_uuid, uuid))
+		return FLOE_OK;
+	rec = recorded_seq((*t)->md);
+	sc = metadata_current_schema((*t)->md);
+	schema_cols(sc, a, &ids, &types);
+	*ov = ARENA_NEW(a, IngestOverlay);
+	for (i = 0; i < c.n; i++) {
+		RowEntry e;
+		Batch **bs;
+		int nb, k;
+		if (c.e[i].seq <= rec)
+			continue;
+		TRY(rowcodec_decode(c.e[i].bytes, c.e[i].len, a, &e, err));
+		TRY(rowcodec_batches(&e, a, sc->nfields, ids, types, &bs, &nb, err));
+		for (k = 0; k < nb; k++) {
+			if ((*ov)->nb % 16 == 0)
+				(*ov)->b = arena_realloc(a, (*ov)->b, sizeof(Batch *) * (size_t)(*ov)->nb,
+							 sizeof(Batch *) * (size_t)((*ov)->nb + 16));
+			(*ov)->b[(*ov)->nb++] = bs[k];
+		}
+	}
+	if ((*ov)->nb == 0)
+		*ov = NULL;
+	return FLOE_OK;
+}
+
+Operator *
+ingest_overlay_op(ExecCtx *ctx, IngestOverlay *ov, Operator *scan, int nproj, const int *proj,
+		  const SqlType *types)
+{
+	RowStore *rs;
+	Operator **kids, *op;
+	int i, c;
+
+	if (!ov)
+		return scan;
+	rs = rowstore_new(ctx, nproj, types, NULL);
+	for (i = 0; i < ov->nb; i++) {
+		Batch pb = *ov->b[i];
+		pb.ncols = nproj;
+		pb.sel = NULL;
+		pb.cols = ARENA_ARRAY(ctx->arena, Vector, nproj + 1);
+		for (c = 0; c < nproj; c++) {
+			if (proj[c] >= 0 && types[c].id != TYPE_NULL) {
+				pb.cols[c] = ov->b[i]->cols[proj[c]];
+			} else {
+				/* metadata columns (and skipped nested ones): NULL
+				 * for a row that is in no file yet */
+				uint32_t r;
+				vector_init(&pb.cols[c], types[c], ctx->arena, VECTOR_SIZE);
+				for (r = 0; r < pb.count; r++)
+					vector_set_null(&pb.cols[c], r);
+			}
+		}
+		rowstore_append(rs, &pb);
+	}
+	op = rowstore_scan_new(ctx, rs);
+	op->label = "Insert Buffer Scan";
+	op->est_rows = (double)rowstore_rows(rs);
+	kids = ARENA_ARRAY(ctx->arena, Operator *, 2);
+	kids[0] = scan;
+	kids[1] = op;
+	op = append_new(ctx, 2, kids);
+	op->est_rows = scan->est_rows + (double)rowstore_rows(rs);
+	return op;
+}
+
+/* ---- SHOW INSERT BUFFER STATUS, FLUSH INSERT BUFFER ------------------------ */
+
+/* The next word of *p (letters, digits, _, $, .; or a "quoted" name),
+ * lower-cased unless quoted, into w; false at the end. */
+static bool
+word(const char **p, char *w, size_t cap)
+{
+	const char *q = *p;
+	size_t n = 0;
+
+	while (isspace((unsigned char)*q))
+		q++;
+	if (!*q || *q == ';')
+		return false;
+	if (*q == '"') {
+		for (q++; *q && *q != '"' && n + 1 < cap; q++)
+			w[n++] = *q;
+		if (*q == '"')
+			q++;
+	} else {
+		for (; *q && (isalnum((unsigned char)*q) || *q == '_' || *q == '$' || *q == '.' || *q == '"') &&
+		       n + 1 < cap; q++)
+			w[n++] = *q == '"' ? *q : (char)tolower((unsigned char)*q);
+		if (n == 0)
+			w[n++] = *q++;
+	}
+	w[n] = 0;
+	*p = q;
+	return true;
+}
+
+static bool
+at_end(const char *p)
+{
+	while (isspace((unsigned char)*p) || *p == ';')
+		p++;
+	return !*p;
+}
+
+static int
+show_status(Session *s, ResultSink *sink, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	IngestBuffer *b = ig ? get_buf(ig, false) : NULL;
+	static const char *const names[7] = { "table_name", "pending_objects", "pending_bytes",
+					      "oldest_staged_ms", "flush_failures", "status", "backend" };
+	SqlType types[7];
+	IbufStat *st = NULL;
+	int n = 0, i, k;
+	Arena *a = arena_new(64 * 1024);
+	Batch *bt;
+	int64_t now = now_ms();
+	int rc = FLOE_OK;
+
+	types[0] = type_make(TYPE_TEXT);
+	types[1] = types[2] = types[3] = type_make(TYPE_INT64);
+	types[4] = type_make(TYPE_INT32);
+	types[5] = types[6] = type_make(TYPE_TEXT);
+	if (b) {
+		if (!ibuf_is_owner(b) && ibuf_refresh(b, err) != FLOE_OK) {
+			arena_free(a);
+			return FLOE_ERR;
+		}
+		ibuf_stats(b, &st, &n);
+	}
+	/* by table name */
+	for (i = 1; i < n; i++)
+		for (k = i; k > 0 && strcmp(st[k - 1].label, st[k].label) > 0; k--) {
+			IbufStat x = st[k];
+			st[k] = st[k - 1];
+			st[k - 1] = x;
+		}
+	bt = batch_new(a, 7, types, (uint32_t)(n > 0 ? n : 1));
+	for (i = 0; i < n; i++) {
+		const IbufStat *x = &st[i];
+		const char *status = x->flushing ? "active" :
+			(x->dead_objects > 0 && x->pending_objects == 0) ? "dead_lettered" :
+			x->flush_failures > 0 ? "backoff" : "idle";
+		const char *label = x->label[0] ? x->label : x->uuid;
+		vector_set_string(&bt->cols[0], (uint32_t)i, label, (uint32_t)strlen(label));
+		((int64_t *)bt->cols[1].data)[i] = x->pending_objects + x->dead_objects;
+		((int64_t *)bt->cols[2].data)[i] = x->pending_bytes;
+		if (x->oldest_ms)
+			((int64_t *)bt->cols[3].data)[i] = now - x->oldest_ms > 0 ? now - x->oldest_ms : 0;
+		else
+			vector_set_null(&bt->cols[3], (uint32_t)i);
+		((int32_t *)bt->cols[4].data)[i] = x->flush_failures;
+		vector_set_string(&bt->cols[5], (uint32_t)i, status, (uint32_t)strlen(status));
+		vector_set_string(&bt->cols[6], (uint32_t)i, "rocksdb", 7);
+	}
+	bt->count = (uint32_t)n;
+	if (sink && sink->columns && sink->columns(sink->ctx, 7, names, types) != 0)
+		rc = floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	if (rc == FLOE_OK && n > 0 && sink && sink->batch && sink->batch(sink->ctx, bt) != 0)
+		rc = floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	free(st);
+	arena_free(a);
+	TRY(rc);
+	return engine_complete(sink, "SHOW");
+}
+
+/* The uuid of table `qname` ("t" or "s.t"); 42P01 when missing. */
+static int
+table_uuid_of(Session *s, const char *qname, char *uuid, floe_error *err)
+{
+	const char *dot = strchr(qname, '.');
+	char ns[256];
+	const char *name;
+	Arena *a = arena_new(64 * 1024);
+	Table *t;
+	int rc;
+
+	if (dot && (size_t)(dot - qname) < sizeof ns) {
+		memcpy(ns, qname, (size_t)(dot - qname));
+		ns[dot - qname] = 0;
+		name = dot + 1;
+	} else {
+		snprintf(ns, sizeof ns, "%s", s->search_path);
+		name = qname;
+	}
+	rc = table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, err);
+	if (rc != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", qname);
+	} else {
+		snprintf(uuid, IBUF_UUID_LEN + 1, "%s", t->md->table_uuid ? t->md->table_uuid : "");
+	}
+	arena_free(a);
+	return rc;
+}
+
+bool
+ingest_utility(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc)
+{
+	Ingest *ig = s->engine->ingest;
+	const char *p = sql;
+	char w[4][300], uuid[IBUF_UUID_LEN + 1];
+	int verb;                   /* 0 show, 1 flush, 2 replay, 3 discard */
+	IngestBuffer *b;
+
+	if (!word(&p, w[0], sizeof w[0]))
+		return false;
+	if (!strcmp(w[0], "show"))
+		verb = 0;
+	else if (!strcmp(w[0], "flush"))
+		verb = 1;
+	else if (!strcmp(w[0], "replay"))
+		verb = 2;
+	else if (!strcmp(w[0], "discard"))
+		verb = 3;
+	else
+		return false;
+	if (!word(&p, w[1], sizeof w[1]) || strcmp(w[1], "insert") || !word(&p, w[2], sizeof w[2]) ||
+	    strcmp(w[2], "buffer"))
+		return false;
+	if (verb == 0) {
+		if (!word(&p, w[3], sizeof w[3]) || strcmp(w[3], "status"))
+			return false;
+		if (!at_end(p)) {
+			*rc = floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+					  "SHOW INSERT BUFFER STATUS must be a query string of its own");
+			return true;
+		}
+		*rc = show_status(s, sink, err);
+		return true;
+	}
+	if (verb >= 2) {
+		/* REPLAY / DISCARD INSERT BUFFER DEAD LETTERS [table] */
+		char w2[300];
+		if (!word(&p, w[3], sizeof w[3]) || strcmp(w[3], "dead") || !word(&p, w2, sizeof w2) ||
+		    strcmp(w2, "letters"))
+			return false;
+	}
+	floe_error_clear(err);
+	b = ig ? get_buf(ig, false) : NULL;
+	if (b && !ibuf_is_owner(b)) {
+		*rc = floe_errorf(err, ERRCODE_OBJECT_IN_USE,
+				  "the insert buffer is owned by another floe process of this warehouse");
+		floe_error_hint(err, "Run it through that process (floe serve).");
+		return true;
+	}
+	uuid[0] = 0;
+	if (word(&p, w[3], sizeof w[3]) && at_end(p) && (*rc = table_uuid_of(s, w[3], uuid, err)) != FLOE_OK)
+		return true;
+	if (!at_end(p)) {
+		*rc = floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+				  "%s INSERT BUFFER must be a query string of its own", w[0]);
+		return true;
+	}
+	*rc = FLOE_OK;
+	if (!b) {
+		/* nothing was ever buffered */
+	} else if (verb == 1 && !uuid[0]) {
+		*rc = flush_due(ig, true, err);
+	} else if (verb == 1) {
+		int64_t rows;
+		*rc = flush_uuid(ig, uuid, &rows, err);
+	} else {
+		IbufStat *st;
+		int n, i;
+		ibuf_stats(b, &st, &n);
+		for (i = 0; i < n && *rc == FLOE_OK; i++) {
+			pthread_mutex_t *lk;
+			if (uuid[0] && strcmp(uuid, st[i].uuid))
+				continue;
+			if (!st[i].dead_objects)
+				continue;
+			lk = stripe(ig, st[i].uuid);
+			pthread_mutex_lock(lk);
+			*rc = verb == 2 ? ibuf_dead_replay(b, st[i].uuid, err) :
+				ibuf_dead_discard(b, st[i].uuid, err);
+			pthread_mutex_unlock(lk);
+		}
+		free(st);
+	}
+	if (*rc == FLOE_OK)
+		*rc = engine_complete(sink, verb == 1 ? "FLUSH INSERT BUFFER" : verb == 2 ?
+				      "REPLAY INSERT BUFFER DEAD LETTERS" : "DISCARD INSERT BUFFER DEAD LETTERS");
+	return true;
+}

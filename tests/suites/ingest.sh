@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Ingest suite: the insert buffer (src/ingest/, docs/ingest.md) through
+# `floe serve` and the shell.
+#
+#   - crash: tests/clients/ingest_crash.py streams acknowledged INSERTs from
+#     two clients while floe serve is killed with SIGKILL 20 times at random
+#     moments (its flush thread committing every 100 ms); after the restarts
+#     every acknowledged row is present exactly once, and the table passes
+#     iceberg-validate --deep and icebird (iceberg-read) reads the same rows
+#   - read_your_writes: rows one psql session inserted (not yet flushed:
+#     staleness 1h) are seen by another session, and by a shell process
+#     beside the server (a RocksDB secondary reader); read_consistency =
+#     'committed' sees none of them; the shell's direct-path DML on that
+#     table is 55006
+#   - status_view: SHOW INSERT BUFFER STATUS's columns and values (objects,
+#     bytes, age, failures, status idle/backoff/dead_lettered, backend)
+#   - dead_letter: a buffered table dropped behind floe's back (its catalog
+#     row deleted) fails its flushes; after floe.insert_buffer_max_retries
+#     failures its rows are dead letters, other tables still flush; DISCARD
+#     INSERT BUFFER DEAD LETTERS removes them
+#   - backpressure: above floe.insert_buffer_max_bytes an INSERT waits
+#     floe.insert_buffer_wait_timeout, then 53400; after a flush it succeeds
+#   - shell_flush_at_exit: a shell's buffered rows are committed when it exits
+# Prints "PASS ingest: name" / "FAIL ingest: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+PY=/usr/bin/python3
+TOOLS=../shared/tools/interop/bin
+tmp=$(mktemp -d /tmp/floe-ingest.XXXXXX)
+srv_pid=
+stop_server() {
+	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
+		kill -TERM "$srv_pid" 2>/dev/null
+		for _ in $(seq 100); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.1; done
+		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
+	fi
+	wait "$srv_pid" 2>/dev/null
+	srv_pid=
+}
+trap 'stop_server; rm -rf "$tmp"' EXIT
+unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_INSERT_BUFFER_ROWS
+
+nfail=0
+pass() { echo "PASS ingest: $1"; }
+fail() {
+	echo "FAIL ingest: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then head -30 "$3" | sed 's/^/    /'; fi
+}
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL ingest: binary $FLOE_BIN not built"
+	exit 1
+fi
+if ! $PY -c 'import psycopg' 2>/dev/null; then
+	echo "FAIL ingest: python3-psycopg missing"
+	exit 1
+fi
+
+# ---- crash ------------------------------------------------------------------
+if timeout 120 $PY tests/clients/ingest_crash.py "$FLOE_BIN" "$tmp/crash" 20 >"$tmp/crash.out" 2>&1; then
+	pass "crash_exactly_once ($(grep -m1 '^ok killed' "$tmp/crash.out" | cut -c4-))"
+else
+	fail crash_exactly_once "exit $?" "$tmp/crash.out"
+fi
+acked=$(sed -n 's/^ACKED //p' "$tmp/crash.out")
+if [ -n "$acked" ] && $TOOLS/iceberg-validate "$tmp/crash/public/crash" --deep >"$tmp/val.out" 2>&1; then
+	pass crash_iceberg_validate
+else
+	fail crash_iceberg_validate "iceberg-validate failed" "$tmp/val.out"
+fi
+"$FLOE_BIN" -D "$tmp/crash" -c "COPY (SELECT id, v FROM crash ORDER BY id::text || ',' || v) TO STDOUT WITH (FORMAT csv)" >"$tmp/floe.csv" 2>"$tmp/floe.err"
+$TOOLS/iceberg-read "$tmp/crash/public/crash" --csv 2>"$tmp/icebird.err" | tail -n +3 >"$tmp/icebird.csv"
+if [ -s "$tmp/floe.csv" ] && cmp -s <(sort "$tmp/floe.csv") <(sort "$tmp/icebird.csv"); then
+	pass "crash_icebird_same_rows ($(wc -l <"$tmp/floe.csv") rows)"
+else
+	fail crash_icebird_same_rows "floe $(wc -l <"$tmp/floe.csv") rows, icebird $(wc -l <"$tmp/icebird.csv")" "$tmp/icebird.err"
+fi
+
+# ---- a server for the rest ------------------------------------------------------
+wh=$tmp/wh
+"$FLOE_BIN" serve -D "$wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
+srv_pid=$!
+port=
+for _ in $(seq 100); do
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+[ -z "$port" ] && { fail start "floe serve did not start" "$tmp/serve.err"; exit 1; }
+q() { psql -X -q -A -t -F '|' -h 127.0.0.1 -p "$port" -U tester floe -v ON_ERROR_STOP=1 "$@" 2>&1; }
+pre="SET floe.insert_buffer_rows = 100; SET floe.insert_buffer_max_staleness = '1h';"
+
+# ---- read-your-writes across sessions and processes ---------------------------------
+q -c "CREATE TABLE ryw (id int PRIMARY KEY, v text)" >/dev/null
+q -c "$pre INSERT INTO ryw VALUES (1, 'a'); INSERT INTO ryw VALUES (2, 'b'), (3, 'c');" >/dev/null
+got=$(q -c "SELECT count(*), sum(id) FROM ryw")
+committed=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
+shell=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT count(*) FROM ryw" 2>&1)
+shell_c=$("$FLOE_BIN" -D "$wh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT count(*) FROM ryw" 2>&1 | tail -1)
+shell_dml=$("$FLOE_BIN" -D "$wh" -c "UPDATE ryw SET v = 'x' WHERE id = 1" 2>&1)
+if [ "$got" = "3|6" ] && [ "$committed" = 0 ] && [ "$shell" = 3 ] && [ "$shell_c" = 0 ] &&
+	echo "$shell_dml" | grep -q 'insert buffer of another floe process'; then
+	pass read_your_writes
+else
+	fail read_your_writes "session: $got, committed: $committed, shell: $shell / $shell_c, shell DML: $shell_dml"
+fi
+dup=$(q -c "$pre INSERT INTO ryw VALUES (2, 'again')")
+if echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryw_pkey"'; then
+	pass primary_key_sees_buffered_rows
+else
+	fail primary_key_sees_buffered_rows "$dup"
+fi
+
+# ---- the status view -----------------------------------------------------------
+sleep 0.3
+st=$(q -c "SHOW INSERT BUFFER STATUS")
+row=$(echo "$st" | grep '^public.ryw|')
+IFS='|' read -r name objs bytes age fails status backend <<<"$row"
+if [ "$objs" = 2 ] && [ "$bytes" -gt 60 ] && [ "$age" -ge 300 ] && [ "$fails" = 0 ] &&
+	[ "$status" = idle ] && [ "$backend" = rocksdb ]; then
+	pass "status_view ($row)"
+else
+	fail status_view "$st"
+fi
+cols=$(psql -X -h 127.0.0.1 -p "$port" -U tester floe -c "SHOW INSERT BUFFER STATUS" 2>&1 | head -1 | tr -d ' ')
+[ "$cols" = "table_name|pending_objects|pending_bytes|oldest_staged_ms|flush_failures|status|backend" ] &&
+	pass status_columns || fail status_columns "$cols"
+q -c "FLUSH INSERT BUFFER ryw" >/dev/null
+after=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
+row=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.ryw|')
+[ "$after" = 3 ] && case "$row" in "public.ryw|0|0||0|idle|rocksdb"|"") true ;; *) false ;; esac &&
+	pass flush_now || fail flush_now "committed $after, status $row"
+
+# ---- dead letter ---------------------------------------------------------------
+q -c "CREATE TABLE dl (x int); CREATE TABLE ok2 (x int)" >/dev/null
+q -c "$pre SET floe.insert_buffer_max_retries = 3; INSERT INTO dl VALUES (1); INSERT INTO ok2 VALUES (1);" >/dev/null
+sqlite3 "$wh/catalog.db" "DELETE FROM iceberg_tables WHERE table_name = 'dl'"
+for i in 1 2; do q -c "FLUSH INSERT BUFFER" >"$tmp/dl$i.out"; done
+mid=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.dl|')
+q -c "FLUSH INSERT BUFFER" >"$tmp/dl3.out"
+dead=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.dl|')
+ok2=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ok2")
+q -c "DISCARD INSERT BUFFER DEAD LETTERS" >/dev/null
+gone=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.dl|')
+IFS='|' read -r _ _ _ _ midf mids _ <<<"$mid"
+IFS='|' read -r _ deado _ _ deadf deads _ <<<"$dead"
+if grep -q 'does not exist' "$tmp/dl1.out" && [ "$midf" = 2 ] && [ "$mids" = backoff ] &&
+	[ "$deado" = 1 ] && [ "$deadf" = 3 ] && [ "$deads" = dead_lettered ] && [ "$ok2" = 1 ] &&
+	{ [ -z "$gone" ] || echo "$gone" | grep -q '^public.dl|0|'; }; then
+	pass "dead_letter (after 2: $mid; after 3: $dead)"
+else
+	fail dead_letter "after 2: $mid; after 3: $dead; ok2 committed $ok2; after discard: $gone; $(head -2 "$tmp/dl1.out")"
+fi
+
+# ---- backpressure --------------------------------------------------------------
+q -c "CREATE TABLE bp (x int, pad text)" >/dev/null
+bp=$(q -c "$pre SET floe.insert_buffer_max_bytes = '200B'; SET floe.insert_buffer_wait_timeout = '300ms';
+INSERT INTO bp VALUES (1, repeat('x', 100)); INSERT INTO bp VALUES (2, repeat('x', 100)); INSERT INTO bp VALUES (3, repeat('x', 100));" 2>&1)
+code=$(psql -X -q -h 127.0.0.1 -p "$port" -U tester floe -c "$pre INSERT INTO bp VALUES (4, 'y')" -v VERBOSITY=verbose 2>&1 | grep -o '53400')
+rel=$(q -c "FLUSH INSERT BUFFER" -c "$pre INSERT INTO bp VALUES (5, 'z'); SELECT count(*) FROM bp")
+q -c "SET floe.insert_buffer_max_bytes = '4GB'" >/dev/null
+if echo "$bp" | grep -q 'insert buffer is full' && [ "$code" = 53400 ] && [ "$(echo "$rel" | tail -1)" -ge 2 ]; then
+	pass "backpressure (53400, released after a flush: $(echo "$rel" | tail -1) rows)"
+else
+	fail backpressure "inserts: $bp; code: $code; after flush: $rel"
+fi
+
+stop_server
+if grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$tmp/serve.err"; then
+	fail server_sanitizers "report in stderr" "$tmp/serve.err"
+else
+	pass server_clean_exit
+fi
+
+# ---- the shell flushes at exit ---------------------------------------------------
+"$FLOE_BIN" -D "$tmp/sh" -c "CREATE TABLE s (x int)" -c "SET floe.insert_buffer_rows = 10" \
+	-c "INSERT INTO s VALUES (1)" -c "INSERT INTO s VALUES (2)" >/dev/null 2>"$tmp/sh.err"
+n=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT count(*) FROM s" 2>&1 | tail -1)
+snaps=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c 'SELECT count(*) FROM s$snapshots' 2>&1)
+[ "$n" = 2 ] && [ "$snaps" = 1 ] && pass "shell_flush_at_exit (one commit)" || fail shell_flush_at_exit "committed $n, snapshots $snaps" "$tmp/sh.err"
+
+[ "$nfail" -eq 0 ]
