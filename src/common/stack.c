@@ -2,6 +2,7 @@
  * stack.c — the stack-depth guard (see stack.h).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include "common/stack.h"
 
@@ -93,4 +94,40 @@ stack_check(floe_error *err)
 	if (__builtin_expect(!stack_exceeded(), 1))
 		return FLOE_OK;
 	return stack_depth_error(err);
+}
+
+int
+stack_attr_session(pthread_attr_t *at)
+{
+	if (pthread_attr_init(at) != 0)
+		return -1;
+	if (pthread_attr_setstacksize(at, STACK_SESSION_SIZE) != 0) {
+		pthread_attr_destroy(at);
+		return pthread_attr_init(at) == 0 ? 0 : -1;   /* the default stack */
+	}
+	return 0;
+}
+
+int
+stack_run_session(void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t at;
+	pthread_t th;
+	sigset_t all, old;
+	int rc;
+
+	if (stack_attr_session(&at) != 0)
+		return -1;
+	rc = pthread_create(&th, &at, fn, arg);
+	pthread_attr_destroy(&at);
+	if (rc != 0)
+		return -1;
+	/* The new thread took this one's signal mask; this one only waits, so
+	 * every signal (SIGINT cancel, SIGTERM, SIGPIPE) goes to the threads
+	 * that run the program, exactly as before. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_join(th, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return 0;
 }

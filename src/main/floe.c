@@ -45,6 +45,7 @@
 
 #include <signal.h>
 
+#include "common/stack.h"
 #include "main/shell.h"
 #include <sys/stat.h>
 #include <termios.h>
@@ -491,8 +492,8 @@ user_main(int argc, char **argv)
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+static int
+floe_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"warehouse", required_argument, NULL, 'D'},
@@ -677,4 +678,31 @@ out:
 	free(actions);
 	free(vars);
 	return rc;
+}
+
+/* The program runs on a thread with STACK_SESSION_SIZE of stack (stack.h
+ * invariant 3): the process's own main stack is ulimit -s, 8 MB. */
+typedef struct MainArgs {
+	int argc;
+	char **argv;
+	int rc;
+} MainArgs;
+
+static void *
+main_thread(void *p)
+{
+	MainArgs *m = p;
+
+	m->rc = floe_main(m->argc, m->argv);
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	MainArgs m = { argc, argv, 1 };
+
+	if (stack_run_session(main_thread, &m) != 0)
+		return floe_main(argc, argv);
+	return m.rc;
 }

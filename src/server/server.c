@@ -134,6 +134,7 @@
 #include <openssl/ssl.h>
 
 #include "common/arena.h"
+#include "common/stack.h"
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/users.h"
@@ -1174,11 +1175,19 @@ enforce_preauth(Server *srv, const char *new_addr)
 static void
 conn_start(Server *srv, Conn *c)
 {
+	pthread_attr_t at;
+	int rc;
+
 	c->pg = pgwire_conn_new(&srv->be, c, c->pid, c->key);
 	pgwire_set_reader(c->pg, be_read);
 	pthread_mutex_lock(&srv->conns_mu);
 	enforce_preauth(srv, c->addr);
-	if (pthread_create(&c->thread, NULL, conn_main, c) != 0) {
+	rc = stack_attr_session(&at);
+	if (rc == 0) {
+		rc = pthread_create(&c->thread, &at, conn_main, c);
+		pthread_attr_destroy(&at);
+	}
+	if (rc != 0) {
 		pthread_mutex_unlock(&srv->conns_mu);
 		close(c->fd);
 		conn_free(c);

@@ -808,7 +808,7 @@ static const Guc gucs[] = {
 	{ "max_prepared_transactions", 'i', 'p', "", "0", 0LL, 262143LL },
 	{ "max_replication_slots", 'i', 'p', "", "10", 0LL, 262143LL },
 	{ "max_slot_wal_keep_size", 'i', 'n', "MB", "-1", -1LL, 2147483647LL },
-	{ "max_stack_depth", 'i', 'u', "kB", "100", 100LL, 2147483647LL },
+	{ "max_stack_depth", 'i', 'u', "kB", "2048", 100LL, 2147483647LL },
 	{ "max_standby_archive_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
 	{ "max_standby_streaming_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
 	{ "max_sync_workers_per_subscription", 'i', 'n', "", "2", 0LL, 262143LL },
