@@ -34,6 +34,9 @@
  *                       40001 when any expected location differs
  *   catalog_drop_table(cat, ns, name, err)
  *   catalog_list_tables(cat, ns, arena, &names, &n, err)
+ *   catalog_rename_table(cat, ns, name, new_ns, new_name, err)
+ *                       moves the table's row (its metadata stays where it
+ *                       is): 42P01 if missing, 42P07 if the new name is taken
  */
 #ifndef FLOE_CATALOG_H
 #define FLOE_CATALOG_H
@@ -63,6 +66,8 @@ typedef struct CatalogVT {
 	int (*list_tables)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
 			   floe_error *err);
 	void (*close)(Catalog *c);
+	int (*rename_table)(Catalog *c, const char *ns, const char *name, const char *new_ns,
+			    const char *new_name, floe_error *err);
 } CatalogVT;
 
 struct Catalog {
@@ -88,5 +93,7 @@ int catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_nam
 	((c)->vt->swap_tables((c), (n), (ns), (t), (x), (loc), (e)))
 #define catalog_drop_table(c, ns, t, e) ((c)->vt->drop_table((c), (ns), (t), (e)))
 #define catalog_list_tables(c, ns, a, nm, n, e) ((c)->vt->list_tables((c), (ns), (a), (nm), (n), (e)))
+#define catalog_rename_table(c, ns, t, nns, nt, e) \
+	((c)->vt->rename_table((c), (ns), (t), (nns), (nt), (e)))
 
 #endif

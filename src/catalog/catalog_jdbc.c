@@ -13,6 +13,8 @@
  *                previous_metadata_location = $expected WHERE key AND
  *                metadata_location = $expected     (JdbcUtil's DO_COMMIT_SQL;
  *                0 rows -> 40001, or 42P01 when the table is gone)
+ *   rename:      UPDATE iceberg_tables SET table_namespace, table_name
+ *                (JdbcCatalog.renameTable; 42P07 when the new name is taken)
  *   swap_tables: driver->begin_sql; the same UPDATE per table; COMMIT when
  *                every one changed a row, else ROLLBACK and 40001 (42P01).
  *
@@ -228,6 +230,34 @@ tbl_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 			 2, args);
 }
 
+static int
+tbl_rename(Catalog *c, const char *ns, const char *name, const char *new_ns,
+	   const char *new_name, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name, new_ns, new_name };
+	const char *targs[] = { J(c)->name, new_ns, new_name };
+	Arena *a = arena_new(0);
+	char **rows;
+	int nrows = 0, changes = 0, rc;
+
+	rc = list_rows(c, err, a, &rows, &nrows,
+		       "SELECT table_name FROM iceberg_tables WHERE catalog_name = $1 "
+		       "AND table_namespace = $2 AND table_name = $3", 3, targs);
+	arena_free(a);
+	TRY(rc);
+	if (nrows > 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+				   new_name);
+	TRY(exec_changes(c, err, true, &changes,
+			 "UPDATE iceberg_tables SET table_namespace = $4, table_name = $5 "
+			 "WHERE catalog_name = $1 AND table_namespace = $2 AND table_name = $3 "
+			 "AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)", 5, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist",
+				   ns, name);
+	return FLOE_OK;
+}
+
 /* ---- commits ---------------------------------------------------------- */
 
 static const char SWAP_SQL[] =
@@ -409,6 +439,9 @@ WRAP(tbl_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
 WRAP(tbl_swap_many, (Catalog *c, int n, const char *const *ns, const char *const *names,
 		     const char *const *expected, const char *const *new_locs, floe_error *err),
      (&h.base, n, ns, names, expected, new_locs, err))
+WRAP(tbl_rename, (Catalog *c, const char *ns, const char *name, const char *new_ns,
+		  const char *new_name, floe_error *err),
+     (&h.base, ns, name, new_ns, new_name, err))
 WRAP(tbl_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
      (&h.base, ns, a, names, n, err))
 
@@ -442,6 +475,7 @@ static const CatalogVT jdbc_vt = {
 	.swap_tables = w_tbl_swap_many,
 	.list_tables = w_tbl_list,
 	.close = cat_close,
+	.rename_table = w_tbl_rename,
 };
 
 int

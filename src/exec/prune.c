@@ -245,6 +245,11 @@ decode_bound(SqlType t, const uint8_t *b, uint32_t len, Value *out)
 	case TYPE_TIME:
 	case TYPE_TIMESTAMP:
 	case TYPE_TIMESTAMPTZ:
+		if (len == 4 && t.id == TYPE_TIMESTAMP) {
+			/* a date column promoted to timestamp (v3): days */
+			out->u.i = (int64_t)(int32_t)(uint32_t)le_uint(b, 4) * INT64_C(86400000000);
+			return true;
+		}
 		if (len != 8)
 			return false;
 		out->u.i = (int64_t)le_uint(b, 8);

@@ -574,6 +574,14 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
 		return owner_error(c, "table", n->alter_table_stmt->relation ?
 				   n->alter_table_stmt->relation->relname : "?");
+	case PG_QUERY__NODE__NODE_RENAME_STMT:
+		return owner_error(c, "table", n->rename_stmt->relation ?
+				   n->rename_stmt->relation->relname : "?");
+	case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+		return owner_error(c, "table", n->alter_object_schema_stmt->relation ?
+				   n->alter_object_schema_stmt->relation->relname : "?");
+	case PG_QUERY__NODE__NODE_COMMENT_STMT:
+		return owner_error(c, "table", "?");
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
 		bool schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;

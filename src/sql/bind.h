@@ -206,6 +206,9 @@ int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sin
 /* USING am of CREATE TABLE [AS]: none or iceberg, else 0A000 naming it */
 int ddl_check_access_method(const char *am, floe_error *err);
 int ddl_check_persistence(const PgQuery__RangeVar *rv, floe_error *err);
+/* a constant DEFAULT as SQL text ('v'::type), its value into *val if given */
+char *ddl_default_text(BindCtx *b, Node *raw, SqlType type, const char *col, Value *val);
+int ddl_check_column_collation(const PgQuery__ColumnDef *cd, floe_error *err);   /* 0A000 */
 int ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		     ResultSink *sink, floe_error *err);
 int ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_error *err);
@@ -227,6 +230,18 @@ int ddl_set_partitioning(Session *s, struct Table **t, const struct PartitionSpe
 			 floe_error *err);
 int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
 			    size_t nopts, Arena *a, struct PartitionSpec **spec, floe_error *err);
+
+/* alter.c: ALTER TABLE's column forms, RENAME, SET SCHEMA, COMMENT ON */
+struct TableMetadata;
+bool alter_is_column_cmd(const PgQuery__AlterTableCmd *c);
+int alter_columns(Session *s, ExecCtx *ctx, const char *sql, const struct Table *t,
+		  struct TableMetadata *md, const PgQuery__AlterTableCmd *c, ResultSink *sink,
+		  bool *changed);
+int alter_rename(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RenameStmt *rs,
+		 ResultSink *sink);
+int alter_set_schema(Session *s, ExecCtx *ctx, PgQuery__AlterObjectSchemaStmt *st,
+		     ResultSink *sink);
+int alter_comment(Session *s, ExecCtx *ctx, PgQuery__CommentStmt *cs, ResultSink *sink);
 
 /* insert.c */
 int insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,

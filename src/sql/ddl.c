@@ -92,9 +92,10 @@ ddl_check_namespace(Session *s, const char *ns, floe_error *err)
 	return FLOE_OK;
 }
 
-/* A constant DEFAULT kept as SQL text: 'text'::type. */
-static char *
-default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
+/* A constant DEFAULT kept as SQL text: 'text'::type; *val (if not NULL)
+ * gets its value. */
+char *
+ddl_default_text(BindCtx *b, Node *raw, SqlType type, const char *col, Value *val)
 {
 	Expr *e = bind_expr(b, raw);
 	Value v;
@@ -113,6 +114,8 @@ default_text(BindCtx *b, Node *raw, SqlType type, const char *col)
 		return NULL;
 	}
 	v = e->value;
+	if (val)
+		*val = v;
 	if (v.is_null)
 		return arena_strdup(b->arena, "NULL");
 	txt = value_to_text_canonical(&v, b->arena, &len);   /* not the session's DateStyle / efd */
@@ -163,8 +166,8 @@ add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
 /* COLLATE of a column: floe compares text bytewise (locale C), so only the
  * collations that mean that are accepted; any other is 0A000, never
  * ignored. */
-static int
-check_column_collation(const PgQuery__ColumnDef *cd, floe_error *err)
+int
+ddl_check_column_collation(const PgQuery__ColumnDef *cd, floe_error *err)
 {
 	const PgQuery__CollateClause *cc = cd->coll_clause;
 	const char *cn;
@@ -261,7 +264,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		if (f->type.id == TYPE_DECIMAL && f->type.precision == 0)
 			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
 		f->required = cd->is_not_null;
-		TRY(check_column_collation(cd, err));
+		TRY(ddl_check_column_collation(cd, err));
 		if (cd->compression && cd->compression[0]) {
 			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "COMPRESSION of column \"%s\" is not supported", cd->colname);
@@ -276,7 +279,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
 				break;
 			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-				if (!(f->default_sql = default_text(&b, c->raw_expr, f->type, f->name)))
+				if (!(f->default_sql = ddl_default_text(&b, c->raw_expr, f->type, f->name, NULL)))
 					return FLOE_ERR;
 				break;
 			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
@@ -1074,11 +1077,25 @@ is_partition_cmd(PgQuery__AlterTableCmd *c)
 	       !strcmp(l->items[0]->def_elem->defname, "floe$pf");
 }
 
+static bool
+props_equal(const TableMetadata *x, const TableMetadata *y)
+{
+	int i;
+	for (i = 0; i < x->nproperties; i++) {
+		const char *v = metadata_property(y, x->properties[i].key);
+		if (!v || strcmp(v, x->properties[i].value))
+			return false;
+	}
+	return true;
+}
+
 /*
  * ALTER TABLE [IF EXISTS] t SET (k = v, ...) | RESET (k, ...) — also
  * SET TBLPROPERTIES / UNSET TBLPROPERTIES — one metadata commit
  * (txn_commit_metadata).  'format-version' may be raised (1 -> 2 -> 3),
- * never lowered or reset.  Other ALTER TABLE forms are 0A000.
+ * never lowered or reset.  The column forms (ADD / DROP / ALTER COLUMN)
+ * are alter.c's, applied in order to one new schema, and may be mixed with
+ * SET / RESET in one statement (one commit).  Other forms are 0A000.
  */
 int
 ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *as,
@@ -1092,6 +1109,7 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 	size_t i, k;
 	const char *pclause = NULL;
 	int pclen = 0;
+	bool schema_changed = false;
 
 	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
@@ -1105,9 +1123,10 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 			continue;
 		}
 		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
-		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions)
+		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions &&
+		    !alter_is_column_cmd(c))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "ALTER TABLE supports only SET (...) / RESET (...) of table properties yet");
+					   "this ALTER TABLE form is not supported yet (floe has ADD / DROP / ALTER / RENAME COLUMN, SET / RESET (...), RENAME TO, SET SCHEMA and the PARTITION FIELD forms)");
 	}
 	if (txn_table_load(s, ns, name, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE)) {
@@ -1136,6 +1155,10 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 		PgQuery__List *l = c->def && c->def->node_case == PG_QUERY__NODE__NODE_LIST ?
 			c->def->list : NULL;
 
+		if (alter_is_column_cmd(c)) {
+			TRY(alter_columns(s, ctx, sql, t, md, c, sink, &schema_changed));
+			continue;
+		}
 		for (k = 0; l && k < l->n_items; k++) {
 			PgQuery__DefElem *de = l->items[k]->def_elem;
 			const char *key = de->defnamespace && de->defnamespace[0] ?
@@ -1174,6 +1197,9 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 			metadata_set_property(md, key, v, a);
 		}
 	}
+	if (!schema_changed && md->nproperties == t->md->nproperties && props_equal(md, t->md) &&
+	    md->format_version == t->md->format_version)
+		return engine_complete(sink, "ALTER TABLE");     /* nothing changed: no commit */
 	TRY(txn_commit_metadata(s, t, md, a, &out, err));
 	return engine_complete(sink, "ALTER TABLE");
 }

@@ -1567,6 +1567,12 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return insert_ctas(s, &ctx, sql, n->create_table_as_stmt, sink);
 	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
 		return ddl_alter_table(s, &ctx, sql, n->alter_table_stmt, sink);
+	case PG_QUERY__NODE__NODE_RENAME_STMT:
+		return alter_rename(s, &ctx, sql, n->rename_stmt, sink);
+	case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+		return alter_set_schema(s, &ctx, n->alter_object_schema_stmt, sink);
+	case PG_QUERY__NODE__NODE_COMMENT_STMT:
+		return alter_comment(s, &ctx, n->comment_stmt, sink);
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return ddl_create_schema(s, n->create_schema_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_DROP_STMT:

@@ -36,6 +36,10 @@ typedef struct IcebergField {
 	char *default_sql;     /* floe: column DEFAULT as SQL text, or NULL */
 	Value *initial_default;/* v3 "initial-default": the value of rows written
 				  before the field existed; NULL = none (null) */
+	Value *write_default;  /* v3 "write-default": the value writers give a
+				  row that does not set the field; NULL = none */
+	void *nested_type;     /* json_t*: a nested field's type as read (kept
+				  when a new schema is built from this one) */
 } IcebergField;
 
 typedef struct IcebergSchema {

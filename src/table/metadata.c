@@ -321,12 +321,12 @@ metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err)
 /* ---- schemas, specs, sort orders -------------------------------------- */
 
 /*
- * A primitive field's v3 "initial-default" in the spec's JSON single-value
- * serialization (Appendix D): JSON booleans and numbers, and strings for
+ * A primitive field's v3 "initial-default" or "write-default" in the spec's
+ * JSON single-value serialization (Appendix D): JSON booleans and numbers, and strings for
  * decimals, dates, times, timestamps, uuids; hex strings for binary.
  */
 static int
-parse_initial_default(P *p, json_t *d, IcebergField *fl, const char *ctx)
+parse_default(P *p, json_t *d, IcebergField *fl, const char *ctx, const char *key, Value **out)
 {
 	Value *v;
 	floe_error tmp;
@@ -338,17 +338,17 @@ parse_initial_default(P *p, json_t *d, IcebergField *fl, const char *ctx)
 	switch (fl->type.id) {
 	case TYPE_BOOL:
 		if (!json_is_boolean(d))
-			return bad(p, "initial-default of %s must be a boolean", ctx);
+			return bad(p, "%s of %s must be a boolean", key, ctx);
 		v->u.b = json_is_true(d);
 		break;
 	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64:
 		if (!json_is_integer(d))
-			return bad(p, "initial-default of %s must be an integer", ctx);
+			return bad(p, "%s of %s must be an integer", key, ctx);
 		v->u.i = (int64_t)json_integer_value(d);
 		break;
 	case TYPE_FLOAT32: case TYPE_FLOAT64:
 		if (!json_is_number(d))
-			return bad(p, "initial-default of %s must be a number", ctx);
+			return bad(p, "%s of %s must be a number", key, ctx);
 		v->u.f = json_number_value(d);
 		break;
 	case TYPE_BYTEA: {
@@ -356,12 +356,12 @@ parse_initial_default(P *p, json_t *d, IcebergField *fl, const char *ctx)
 		size_t n, i;
 		uint8_t *b;
 		if (!hx || (n = strlen(hx)) % 2)
-			return bad(p, "initial-default of %s must be a hex string", ctx);
+			return bad(p, "%s of %s must be a hex string", key, ctx);
 		b = arena_alloc(p->a, n / 2 + 1);
 		for (i = 0; i < n / 2; i++) {
 			unsigned x;
 			if (sscanf(hx + 2 * i, "%2x", &x) != 1)
-				return bad(p, "initial-default of %s must be a hex string", ctx);
+				return bad(p, "%s of %s must be a hex string", key, ctx);
 			b[i] = (uint8_t)x;
 		}
 		v->u.s = strview_make((const char *)b, (uint32_t)(n / 2));
@@ -370,13 +370,13 @@ parse_initial_default(P *p, json_t *d, IcebergField *fl, const char *ctx)
 	default: {
 		const char *str = json_string_value(d);
 		if (!str)
-			return bad(p, "initial-default of %s must be a string", ctx);
+			return bad(p, "%s of %s must be a string", key, ctx);
 		if (value_from_text(v, fl->type, str, strlen(str), p->a, &tmp) != FLOE_OK)
-			return bad(p, "initial-default of %s: %s", ctx, tmp.message);
+			return bad(p, "%s of %s: %s", key, ctx, tmp.message);
 		break;
 	}
 	}
-	fl->initial_default = v;
+	*out = v;
 	return FLOE_OK;
 }
 
@@ -423,11 +423,15 @@ parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 				return bad(p, "cannot parse type from json: bad nested type of %s", ctx);
 			fl->iceberg_type = arena_strdup(p->a, nt);
 			fl->nested = true;
+			fl->nested_type = ty;     /* held by the schema's raw JSON */
 			fl->type = type_make(TYPE_NULL);
 		} else {
 			return bad(p, "missing required field \"type\" in %s", ctx);
 		}
-		TRY(parse_initial_default(p, field(f, "initial-default"), fl, ctx));
+		TRY(parse_default(p, field(f, "initial-default"), fl, ctx, "initial-default",
+				  &fl->initial_default));
+		TRY(parse_default(p, field(f, "write-default"), fl, ctx, "write-default",
+				  &fl->write_default));
 		for (size_t j = 0; j < i; j++)
 			if (s->fields[j].id == fl->id)
 				return bad(p, "schema %d has two fields with id %d (\"%s\" and \"%s\")",
@@ -1174,6 +1178,60 @@ add_extra(json_t *o, json_t *from, const char *const *skip)
 	}
 }
 
+/* A default value in the spec's JSON single-value serialization (Appendix
+ * D): booleans and numbers as JSON, binary as hex, every other type as its
+ * text ("2017-11-16T22:31:08.123456", "+00:00" for timestamptz). */
+static json_t *
+default_json(const Value *v)
+{
+	Arena *a;
+	const char *txt;
+	size_t len, i;
+	char *t;
+	json_t *j;
+
+	if (v->is_null)
+		return json_null();
+	switch (v->type.id) {
+	case TYPE_BOOL:
+		return json_boolean(v->u.b);
+	case TYPE_INT16: case TYPE_INT32: case TYPE_INT64:
+		return json_integer((json_int_t)v->u.i);
+	case TYPE_FLOAT32: case TYPE_FLOAT64:
+		return json_real(v->u.f);
+	case TYPE_BYTEA: {
+		static const char hx[] = "0123456789abcdef";
+		const uint8_t *b = (const uint8_t *)strview_data(&v->u.s);
+		char *h = malloc((size_t)v->u.s.len * 2 + 1);
+		for (i = 0; i < v->u.s.len; i++) {
+			h[2 * i] = hx[b[i] >> 4];
+			h[2 * i + 1] = hx[b[i] & 15];
+		}
+		h[2 * i] = 0;
+		j = json_string(h);
+		free(h);
+		return j;
+	}
+	default:
+		break;
+	}
+	a = arena_new(0);
+	txt = value_to_text_canonical(v, a, &len);
+	t = arena_alloc(a, len + 4);
+	memcpy(t, txt, len);
+	t[len] = 0;
+	if (v->type.id == TYPE_TIMESTAMP || v->type.id == TYPE_TIMESTAMPTZ) {
+		char *sp = strchr(t, ' ');
+		if (sp)
+			*sp = 'T';
+		if (len >= 3 && (t[len - 3] == '+' || t[len - 3] == '-'))
+			memcpy(t + len, ":00", 4);
+	}
+	j = json_stringn(t, strlen(t));
+	arena_free(a);
+	return j;
+}
+
 static json_t *
 schema_json(const IcebergSchema *s)
 {
@@ -1194,9 +1252,16 @@ schema_json(const IcebergSchema *s)
 		json_object_set_new(fo, "id", json_integer(f->id));
 		json_object_set_new(fo, "name", jstr(f->name));
 		json_object_set_new(fo, "required", json_boolean(f->required));
-		json_object_set_new(fo, "type", jstr(f->iceberg_type));
+		if (f->nested && f->nested_type)
+			json_object_set(fo, "type", (json_t *)f->nested_type);
+		else
+			json_object_set_new(fo, "type", jstr(f->iceberg_type));
 		if (f->doc)
 			json_object_set_new(fo, "doc", json_string(f->doc));
+		if (f->initial_default)
+			json_object_set_new(fo, "initial-default", default_json(f->initial_default));
+		if (f->write_default)
+			json_object_set_new(fo, "write-default", default_json(f->write_default));
 		json_array_append_new(fields, fo);
 	}
 	json_object_set_new(o, "fields", fields);

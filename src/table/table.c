@@ -269,8 +269,8 @@ table_apply_floe_properties(TableMetadata *md)
 
 /* The pg-type property value for a column type, or NULL when the Iceberg
  * type's default PostgreSQL type is the same. */
-static const char *
-pg_type_prop(SqlType t, Arena *a)
+const char *
+table_pg_type_prop(SqlType t, Arena *a)
 {
 	char buf[64];
 
@@ -624,7 +624,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 			floe_error_prefix(err, "column \"%s\": ", f->name);
 			goto out;
 		}
-		if ((pg = pg_type_prop(f->type, tmp)) != NULL) {
+		if ((pg = table_pg_type_prop(f->type, tmp)) != NULL) {
 			md->properties[np].key = arena_sprintf(tmp, "floe.column.%d.pg-type", f->id);
 			md->properties[np++].value = (char *)pg;
 		}
@@ -2069,12 +2069,27 @@ pos_deletes_disjoint(FileIO *io, const Table *from, const Table *to, const Commi
 	return FLOE_OK;
 }
 
+/* A re-based data commit asserts the schema it was written for (the
+ * REST spec's assert-current-schema-id): rows shaped by one schema must
+ * not land under another (a column made NOT NULL, a type changed, ...). */
+static int
+schema_unchanged(const Table *from, const Table *to, floe_error *err)
+{
+	if (from->md->current_schema_id == to->md->current_schema_id)
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+		    "could not commit table \"%s\": its schema changed (schema id %d -> %d) in a concurrent commit",
+		    to->name, (int)from->md->current_schema_id, (int)to->md->current_schema_id);
+	return floe_error_hint(err, "The transaction might succeed if retried.");
+}
+
 int
 table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
 		   Arena *a, floe_error *err)
 {
 	CommitSpec cs;
 
+	TRY(schema_unchanged(from, to, err));
 	normalize(ch, a, &cs);
 	TRY(removed_files_unchanged(io, from, to, &cs, a, err));
 	return pos_deletes_disjoint(io, from, to, &cs, a, err);
@@ -2131,7 +2146,8 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 			break;
 		if (!next && table_load(cat, io, base->ns, base->name, tmp, &next, err) != FLOE_OK)
 			break;
-		if ((rc = removed_files_unchanged(io, head, next, cs, tmp, err)) != FLOE_OK ||
+		if ((rc = schema_unchanged(head, next, err)) != FLOE_OK ||
+		    (rc = removed_files_unchanged(io, head, next, cs, tmp, err)) != FLOE_OK ||
 		    (rc = pos_deletes_disjoint(io, head, next, cs, tmp, err)) != FLOE_OK ||
 		    (cs->rebase_check &&
 		     (rc = cs->rebase_check(cs->rebase_arg, head, next, tmp, err)) != FLOE_OK))

@@ -40,6 +40,7 @@
  *   table_unknown_outcome(io, job, paths, n, err), table_new_job_id(a)
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
  *   table_apply_floe_properties(md)                           (table_load does it)
+ *   table_pg_type_prop(type, a)                               "floe.column.<id>.pg-type" value or NULL
  *   table_data_dir(t, a)                                      where new data files go
  *   table_metadata_cache_stats(&hits, &misses)
  *   table_scan_cache_stats(&hits, &misses)                    table_scan_files' plan cache
@@ -243,5 +244,9 @@ IcebergSchema *table_lineage_schema(const IcebergSchema *s, Arena *a);
  * by their added + existing rows; returns the new next-row-id.  Exposed
  * for the unit test of the arithmetic. */
 int64_t table_assign_row_ids(int64_t next, ManifestFile *list, int n);
+
+/* The "floe.column.<id>.pg-type" value for a column of type t, or NULL
+ * when the Iceberg type's default PostgreSQL type is t. */
+const char *table_pg_type_prop(SqlType t, Arena *a);
 
 #endif

@@ -174,10 +174,17 @@ f_close(Catalog *c)
 	free(c);
 }
 
+static int
+f_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
+	       const char *new_name, floe_error *err)
+{
+	return catalog_rename_table(F(c)->real, ns, name, new_ns, new_name, err);
+}
+
 static const CatalogVT faulty_vt = {
 	f_create_namespace, f_drop_namespace, f_namespace_exists, f_list_namespaces,
 	f_create_table, f_load_table, f_swap_table, f_drop_table, f_swap_tables,
-	f_list_tables, f_close,
+	f_list_tables, f_close, f_rename_table,
 };
 
 /* ---- helpers ---------------------------------------------------------- */
