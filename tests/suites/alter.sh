@@ -11,7 +11,8 @@
 #        tool decodes an old file's 4-byte int bound with the promoted
 #        type's 8-byte reader and aborts; Iceberg's Java reader widens it)
 #      - icebird reads the same rows as floe (icebird resolves by field id
-#        and applies initial-default)
+#        and applies initial-default); on v1 not after the INSERT OVERWRITE
+#        (icebird 0.3 needs sequence numbers v1 manifests do not have)
 #    and at the end, on the metadata JSON: schema ids are distinct and the
 #    current one is the newest; every ALTER statement added exactly one
 #    schema; last-column-id is the largest field id of any schema; the
@@ -79,12 +80,15 @@ for fv in 1 2 3; do
 		fail "v$fv create" "CREATE TABLE failed"
 		continue
 	fi
-	ok=1 deep=--deep nalter=0 first_snap=
+	ok=1 deep=--deep nalter=0 first_snap= icebird=1
 	for st in "${steps[@]}"; do
 		IFS='|' read -r -a parts <<<"$st"
 		for q in "${parts[@]}"; do
 			case $q in ALTER*) nalter=$((nalter + 1)) ;; esac
 			case $q in *"TYPE bigint"*) deep= ;; esac
+			# icebird 0.3 cannot read a v1 table after an overwrite ("iceberg
+			# manifest entry missing sequence number"): not a schema matter
+			case $fv$q in "1INSERT OVERWRITE"*) icebird=0 ;; esac
 			if ! out=$(floe "$wh" "$q" 2>&1); then
 				fail "v$fv step" "$q: $out"
 				ok=0
@@ -98,7 +102,8 @@ for fv in 1 2 3; do
 			ok=0
 		fi
 		a=$(floe_rows "$wh" t)
-		b=$(icebird_rows "$m")
+		b=$a
+		[ $icebird = 1 ] && b=$(icebird_rows "$m")
 		if [ "$a" != "$b" ]; then
 			fail "v$fv icebird after '$st'" "floe: $(echo $a) / icebird: $(echo $b)"
 			ok=0
