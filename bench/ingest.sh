@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# bench/ingest.sh — issue 16's question: how fast do small durable INSERTs
+# go, floe serve (insert buffer on: floe.insert_buffer_rows = 5000; and
+# off: one Iceberg commit per INSERT) versus PostgreSQL 15 started in the
+# same run, durable (fsync = on, synchronous_commit = on) and not (both
+# off), with the same client: pgbench, custom scripts, simple protocol.
+#
+#   single c=1    INSERT INTO t VALUES (:id, 'row :id')          1 connection
+#   single c=16   the same on 16 connections (pgbench -j 2)
+#   v500   c=8    INSERT INTO t VALUES (...), ... 500 rows       8 connections
+#   v500   c=16   the same on 16 connections
+#
+# Prints rows per second of each (pgbench tps x rows per INSERT) and the
+# ratios floe / PostgreSQL (above 1: floe was faster).  Every warehouse and
+# PostgreSQL data folder is on the same disk (/tmp).  Not a test: run on
+# demand,  bench/ingest.sh [SECONDS]  (default 5 per case), and record the
+# numbers in bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-5}
+make -s -j2 B=build all
+tmp=$(mktemp -d /tmp/floe-ingbench.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-ingbench-pg.XXXXXX)
+srv_pids=
+cleanup() {
+	for p in $srv_pids; do kill -TERM "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+	scripts/pg-test-server.sh stop >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_INSERT_BUFFER_ROWS
+cp build/floe "$tmp/floe"
+
+# floe serve on DIR with insert buffer rows ROWS; sets port
+start_floe() {
+	FLOE_INSERT_BUFFER_ROWS=$2 "$tmp/floe" serve -D "$1" --port 0 >"$1.out" 2>"$1.err" &
+	srv_pids="$srv_pids $!"
+	port=
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$1.out" 2>/dev/null)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || { echo "floe serve did not start"; cat "$1.err"; exit 1; }
+}
+
+# the scripts
+echo "\\set id random(1, 2000000000)" >"$tmp/single.sql"
+echo "INSERT INTO t VALUES (:id, 'row :id');" >>"$tmp/single.sql"
+{
+	echo "\\set id random(1, 2000000000)"
+	printf "INSERT INTO t VALUES "
+	for i in $(seq 1 500); do
+		[ "$i" -gt 1 ] && printf ", "
+		printf "(:id + %d, 'row %d')" "$i" "$i"
+	done
+	echo ";"
+} >"$tmp/v500.sql"
+
+# run NAME HOST PORT USER DB SCRIPT CONNS ROWS_PER: prints rows/s
+run() {
+	local out
+	out=$(pgbench -n -h "$2" -p "$3" -U "$4" -f "$6" -c "$7" -j 2 -T "$secs" "$5" 2>&1) || {
+		echo "pgbench failed on $1: $out" >&2
+		echo 0
+		return
+	}
+	echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p' | head -1 |
+		awk -v r="$8" '{ printf "%.0f", $1 * r }'
+}
+
+declare -A R
+cases="single:1 single:16 v500:8 v500:16"
+for sys in floe_buffer floe_direct; do
+	rows=5000
+	[ "$sys" = floe_direct ] && rows=0
+	for c in $cases; do
+		s=${c%%:*}; n=${c##*:}
+		wh="$tmp/$sys-$s-$n"
+		start_floe "$wh" "$rows"
+		psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "CREATE TABLE t (id bigint, v text)" >/dev/null
+		per=1; [ "$s" = v500 ] && per=500
+		R[$sys,$c]=$(run "$sys $c" 127.0.0.1 "$port" bench floe "$tmp/$s.sql" "$n" "$per")
+		if [ "$sys" = floe_buffer ]; then
+			# every acknowledged row must be there once flushed
+			psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "FLUSH INSERT BUFFER" >/dev/null
+		fi
+		kill -TERM "${srv_pids##* }"; wait "${srv_pids##* }" 2>/dev/null || true
+	done
+done
+
+eval "$(scripts/pg-test-server.sh start | grep '^PG\|^FLOE')"
+pgp=$PGPORT
+unset PGHOST PGPORT PGUSER PGDATABASE
+for sys in pg_durable pg_nosync; do
+	if [ "$sys" = pg_durable ]; then
+		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = on" \
+			-c "ALTER SYSTEM SET synchronous_commit = on" -c "ALTER SYSTEM SET full_page_writes = on" \
+			-c "SELECT pg_reload_conf()" >/dev/null
+	else
+		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = off" \
+			-c "ALTER SYSTEM SET synchronous_commit = off" -c "SELECT pg_reload_conf()" >/dev/null
+	fi
+	sleep 0.5
+	for c in $cases; do
+		s=${c%%:*}; n=${c##*:}
+		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "DROP TABLE IF EXISTS t" -c "CREATE TABLE t (id bigint, v text)" >/dev/null
+		per=1; [ "$s" = v500 ] && per=500
+		R[$sys,$c]=$(run "$sys $c" 127.0.0.1 "$pgp" postgres postgres "$tmp/$s.sql" "$n" "$per")
+	done
+done
+
+printf "%-10s %12s %12s %12s %12s %10s %10s\n" case floe_buffer floe_direct pg_durable pg_nosync vs_durable vs_nosync
+for c in $cases; do
+	fb=${R[floe_buffer,$c]}; fd=${R[floe_direct,$c]}; pd=${R[pg_durable,$c]}; pn=${R[pg_nosync,$c]}
+	printf "%-10s %12s %12s %12s %12s %10s %10s\n" "$c" "$fb" "$fd" "$pd" "$pn" \
+		"$(awk -v a="$fb" -v b="$pd" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" \
+		"$(awk -v a="$fb" -v b="$pn" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
+done
+echo "(rows/s; ratios: floe with the insert buffer / PostgreSQL 15; $secs s per case, $(nproc) cores)"
