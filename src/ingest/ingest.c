@@ -27,6 +27,7 @@
  *      in what was collected.  No row is seen twice or missed.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,8 +39,10 @@
 #include <unistd.h>
 #include "exec/exec.h"
 #include "ingest/buffer.h"
+#include "ingest/fastvalues.h"
 #include "ingest/ingest.h"
 #include "ingest/rowcodec.h"
+#include "sql/acl.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -816,85 +819,260 @@ admit(Ingest *ig, Session *s, floe_error *err)
 	return floe_error_hint(err, "Retry later, raise floe.insert_buffer_max_bytes, or FLUSH INSERT BUFFER.");
 }
 
-int
-ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table *t,
-		  ResultSink *sink, bool *done)
+/* Check and append the rows of batches bs (one column per field of t's
+ * current schema, compacted) as one buffer entry: NOT NULL, PRIMARY KEY
+ * (under t's stripe), then the synced write.  *rows: rows appended. */
+static int
+append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *rows)
 {
-	Ingest *ig = s->engine->ingest;
 	const IcebergSchema *sc = metadata_current_schema(t->md);
-	IngestBuffer *b;
-	Operator *root;
-	Batch *bt, **nbs = NULL;
-	int nnb = 0, capnb = 0, i, rc;
 	int32_t *ids;
 	SqlType *types;
 	RowEncoder enc;
 	uint8_t *bytes = NULL;
 	size_t len = 0;
 	uint64_t seq;
-	int64_t rows = 0;
-	char tag[64], label[256];
+	char label[256];
 	pthread_mutex_t *lk = NULL;
+	int i, rc = FLOE_OK;
 
-	*done = false;
-	if (!ig || !bufferable_shape(s, is, false) || !t->md->table_uuid ||
-	    strlen(t->md->table_uuid) != IBUF_UUID_LEN)
-		return FLOE_OK;
+	*rows = 0;
+	for (i = 0; i < nb; i++)
+		TRY(insert_check_not_null(sc, t->name, bs[i], ctx->arena, ctx->err));
+	schema_cols(sc, ctx->arena, &ids, &types);
+	snprintf(label, sizeof label, "%s.%s", t->ns, t->name);
+	rowcodec_init(&enc, t->ns, t->name, sc->schema_id, sc->nfields, ids, types);
+	for (i = 0; i < nb; i++) {
+		rowcodec_add(&enc, bs[i]);
+		*rows += bs[i]->count;
+	}
+	rowcodec_finish(&enc, &bytes, &len);
+	rowcodec_dispose(&enc);
+	if (sc->nidentifier > 0) {
+		lk = stripe(ig, t->md->table_uuid);
+		pthread_mutex_lock(lk);
+		rc = check_keys(ig, ctx, t, bs, nb, ctx->err);
+	}
+	if (rc == FLOE_OK)
+		rc = ibuf_append(ig->buf, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
+	if (lk)
+		pthread_mutex_unlock(lk);
+	free(bytes);
+	return rc;
+}
+
+/* t may take buffered rows (a uuid, no nested columns) and this process
+ * owns the buffer (opened here on first use). */
+static bool
+bufferable_table(Ingest *ig, Table *t)
+{
+	const IcebergSchema *sc = metadata_current_schema(t->md);
+	IngestBuffer *b;
+	int i;
+
+	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN)
+		return false;
 	for (i = 0; i < sc->nfields; i++)
 		if (sc->fields[i].nested)
-			return FLOE_OK;
-	if (!(b = get_buf(ig, true)) || !ibuf_is_owner(b))
+			return false;
+	return (b = get_buf(ig, true)) && ibuf_is_owner(b);
+}
+
+int
+ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, Table *t,
+		  ResultSink *sink, bool *done)
+{
+	Ingest *ig = s->engine->ingest;
+	const IcebergSchema *sc = metadata_current_schema(t->md);
+	Operator *root;
+	Batch *bt, **nbs = NULL;
+	int nnb = 0, capnb = 0, rc;
+	SqlType *types;
+	int32_t *ids;
+	int64_t rows = 0;
+	char tag[64];
+
+	*done = false;
+	if (!ig || !bufferable_shape(s, is, false) || !bufferable_table(ig, t))
 		return FLOE_OK;
 	TRY(admit(ig, s, ctx->err));
 	TRY(insert_source(s, ctx, sql, is, t, &root));
 	schema_cols(sc, ctx->arena, &ids, &types);
-	snprintf(label, sizeof label, "%s.%s", t->ns, t->name);
-	rowcodec_init(&enc, t->ns, t->name, sc->schema_id, sc->nfields, ids, types);
 	rc = op_open(root);
 	while (rc == FLOE_OK && (rc = op_next(root, &bt)) == FLOE_OK && bt) {
+		/* kept until the append (the next batch may reuse bt) */
+		Batch *cp;
+		int c;
 		if (!bt->count)
 			continue;
 		batch_compact(bt);
-		if ((rc = insert_check_not_null(sc, t->name, bt, ctx->arena, ctx->err)) != FLOE_OK)
-			break;
-		rowcodec_add(&enc, bt);
-		rows += bt->count;
-		if (sc->nidentifier > 0) {
-			/* kept for the key check (the next batch may reuse bt) */
-			Batch *cp = batch_new(ctx->arena, sc->nfields, types, bt->count);
-			int c;
-			for (c = 0; c < sc->nfields; c++)
-				vector_copy_rows(&cp->cols[c], 0, &bt->cols[c], NULL, bt->count);
-			cp->count = bt->count;
-			if (nnb == capnb) {
-				int nc = capnb ? capnb * 2 : 4;
-				nbs = arena_realloc(ctx->arena, nbs, sizeof(Batch *) * (size_t)capnb,
-						    sizeof(Batch *) * (size_t)nc);
-				capnb = nc;
-			}
-			nbs[nnb++] = cp;
+		cp = batch_new(ctx->arena, sc->nfields, types, bt->count);
+		for (c = 0; c < sc->nfields; c++)
+			vector_copy_rows(&cp->cols[c], 0, &bt->cols[c], NULL, bt->count);
+		cp->count = bt->count;
+		if (nnb == capnb) {
+			int nc = capnb ? capnb * 2 : 4;
+			nbs = arena_realloc(ctx->arena, nbs, sizeof(Batch *) * (size_t)capnb,
+					    sizeof(Batch *) * (size_t)nc);
+			capnb = nc;
 		}
+		nbs[nnb++] = cp;
 	}
 	op_close(root);
-	if (rc == FLOE_OK)
-		rowcodec_finish(&enc, &bytes, &len);
-	rowcodec_dispose(&enc);
-	if (rc != FLOE_OK)
-		return FLOE_ERR;
-	if (sc->nidentifier > 0) {
-		lk = stripe(ig, t->md->table_uuid);
-		pthread_mutex_lock(lk);
-		rc = check_keys(ig, ctx, t, nbs, nnb, ctx->err);
-	}
-	if (rc == FLOE_OK)
-		rc = ibuf_append(b, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
-	if (lk)
-		pthread_mutex_unlock(lk);
-	free(bytes);
 	TRY(rc);
+	TRY(append_rows(ig, ctx, t, nbs, nnb, &rows));
 	*done = true;
 	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
 	return engine_complete(sink, tag);
+}
+
+/* ---- the fast path: INSERT ... VALUES of literals without libpg_query ---- */
+
+/* Literal l as a value of field f in v; false: the full path must decide
+ * (anything whose PostgreSQL semantics are not plainly the type's input
+ * function or an exact integer). */
+static bool
+fast_value(const FvLit *l, const IcebergField *f, Value *v, Arena *a)
+{
+	SqlType t = f->type;
+	floe_error e;
+
+	floe_error_clear(&e);
+	switch (l->kind) {
+	case FV_NULL:
+		*v = value_null(t);
+		return true;
+	case FV_DEFAULT:
+		if (f->default_sql)
+			return false;
+		*v = value_null(t);
+		return true;
+	case FV_TRUE:
+	case FV_FALSE:
+		if (t.id != TYPE_BOOL)
+			return false;
+		*v = value_null(t);
+		v->is_null = false;
+		v->u.b = l->kind == FV_TRUE;
+		return true;
+	case FV_STRING:
+		if (t.id == TYPE_ARRAY || (t.id == TYPE_DECIMAL && t.precision == 0))
+			return false;
+		return value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK;
+	case FV_INT:
+		if (t.id == TYPE_INT16 || t.id == TYPE_INT32 || t.id == TYPE_INT64) {
+			long long x;
+			char *end;
+			errno = 0;
+			x = strtoll(l->p, &end, 10);
+			if (errno || *end || (t.id == TYPE_INT16 && (x < INT16_MIN || x > INT16_MAX)) ||
+			    (t.id == TYPE_INT32 && (x < INT32_MIN || x > INT32_MAX)))
+				return false;
+			*v = value_null(t);
+			v->is_null = false;
+			v->u.i = x;
+			return true;
+		}
+		if (t.id == TYPE_FLOAT64 && l->len < 16)
+			return value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK;
+		/* numeric columns take the number's text, as FV_NUM */
+		__attribute__((fallthrough));
+	case FV_NUM:
+		if ((t.id == TYPE_DECIMAL && t.precision > 0) || t.id == TYPE_FLOAT64 ||
+		    (t.id == TYPE_FLOAT32 && l->kind == FV_NUM))
+			return value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK;
+		return false;
+	}
+	return false;
+}
+
+bool
+ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc)
+{
+	Ingest *ig = s->engine->ingest;
+	long long limit = rows_limit(s);
+	Arena *a;
+	FastValues fv;
+	ExecCtx ctx;
+	Table *t;
+	const IcebergSchema *sc;
+	int *tcol, i, k, r, nb;
+	Batch **bs;
+	SqlType *types;
+	int32_t *ids;
+	int64_t rows;
+	bool handled = false;
+	char tag[64];
+
+	if (!ig || limit <= 0 || session_txn_status(s) != 'I' || (sql[0] != 'I' && sql[0] != 'i' &&
+	    !isspace((unsigned char)sql[0])))
+		return false;
+	a = arena_new(256 * 1024);
+	if (!fastvalues_parse(sql, a, (int)(limit > 100000 ? 100000 : limit), &fv))
+		goto out;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.arena = a;
+	ctx.io = s->engine->io;
+	ctx.err = err;
+	ctx.cancel = s->cancel_flag;
+	ctx.mem_limit = exec_mem_limit(NULL);
+	ctx.threads = 1;
+	if (!acl_is_superuser(s) ||
+	    txn_table_load(s, fv.schema ? fv.schema : s->search_path, fv.table, a, &t, err) != FLOE_OK ||
+	    !bufferable_table(ig, t)) {
+		floe_error_clear(err);
+		goto out;
+	}
+	sc = metadata_current_schema(t->md);
+	/* target columns: the list (each once), or all in order */
+	tcol = ARENA_ARRAY(a, int, fv.width + 1);
+	if (fv.ncols ? fv.ncols != fv.width : fv.width > sc->nfields)
+		goto out;
+	for (k = 0; k < fv.width; k++) {
+		tcol[k] = fv.ncols ? -1 : k;
+		for (i = 0; fv.ncols && i < sc->nfields; i++)
+			if (!strcmp(sc->fields[i].name, fv.cols[k]))
+				tcol[k] = i;
+		if (tcol[k] < 0)
+			goto out;
+		for (i = 0; i < k; i++)
+			if (tcol[i] == tcol[k])
+				goto out;
+	}
+	/* columns not given take their DEFAULT: only plain NULL ones here */
+	for (i = 0; i < sc->nfields; i++) {
+		bool given = false;
+		for (k = 0; k < fv.width; k++)
+			given |= tcol[k] == i;
+		if (!given && sc->fields[i].default_sql)
+			goto out;
+	}
+	schema_cols(sc, a, &ids, &types);
+	nb = (fv.nrows + VECTOR_SIZE - 1) / VECTOR_SIZE;
+	bs = ARENA_ARRAY(a, Batch *, nb + 1);
+	for (i = 0; i < nb; i++) {
+		bs[i] = batch_new(a, sc->nfields, types, VECTOR_SIZE);
+		bs[i]->count = i + 1 < nb ? VECTOR_SIZE : (uint32_t)(fv.nrows - i * VECTOR_SIZE);
+		for (k = 0; k < sc->nfields; k++)
+			for (r = 0; r < (int)bs[i]->count; r++)
+				vector_set_null(&bs[i]->cols[k], (uint32_t)r);
+	}
+	for (r = 0; r < fv.nrows; r++)
+		for (k = 0; k < fv.width; k++) {
+			Value v;
+			if (!fast_value(&fv.lits[r * fv.width + k], &sc->fields[tcol[k]], &v, a))
+				goto out;
+			vector_set_value(&bs[r / VECTOR_SIZE]->cols[tcol[k]], (uint32_t)(r % VECTOR_SIZE), &v);
+		}
+	/* from here on the statement is this path's: its errors are final */
+	handled = true;
+	if ((*rc = admit(ig, s, err)) != FLOE_OK || (*rc = append_rows(ig, &ctx, t, bs, nb, &rows)) != FLOE_OK)
+		goto out;
+	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
+	*rc = engine_complete(sink, tag);
+out:
+	arena_free(a);
+	return handled;
 }
 
 /* ---- flushes a statement needs ------------------------------------------- */

@@ -48,6 +48,9 @@
  *   ingest_before_stmt(s, sql, st, err) / ingest_after_stmt(s, st, ok)   (engine.c)
  *   ingest_utility(s, sql, sink, err, &rc)           SHOW INSERT BUFFER STATUS,
  *                                                    FLUSH INSERT BUFFER [t], ...
+ *   ingest_fast_insert(s, sql, sink, err, &rc)       a buffered INSERT ... VALUES of
+ *        literals (fastvalues.h) without libpg_query or the binder; false: not
+ *        handled, nothing done (the full path decides, with PostgreSQL's errors)
  *   ingest_overlay_load(s, ns, name, &t, a, &ov, err) / ingest_overlay_op(...)   (select.c)
  *   ingest_before_metatable(s, rv, err)              t$snapshots / time travel
  */
@@ -74,6 +77,7 @@ int ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__Insert
 int ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *err);
 void ingest_after_stmt(Session *s, const SqlStmt *st, bool ok);
 bool ingest_utility(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc);
+bool ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc);
 
 int ingest_overlay_load(Session *s, const char *ns, const char *name, struct Table **t, Arena *a,
 			IngestOverlay **ov, floe_error *err);

@@ -1685,7 +1685,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	floe_error_clear(err);
 	s->cancel = 0;
 	session_enter(s);
-	if (ingest_utility(s, sql, sink, err, &rc)) {     /* SHOW/FLUSH INSERT BUFFER ... */
+	if (ingest_utility(s, sql, sink, err, &rc) ||     /* SHOW/FLUSH INSERT BUFFER ... */
+	    ingest_fast_insert(s, sql, sink, err, &rc)) {  /* INSERT ... VALUES of literals */
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 		s->exec_busy = !own;
 		return rc;
