@@ -37,15 +37,35 @@
  *   catalog_rename_table(cat, ns, name, new_ns, new_name, err)
  *                       moves the table's row (its metadata stays where it
  *                       is): 42P01 if missing, 42P07 if the new name is taken
+ *   catalog_seq_create / seq_load / seq_swap / seq_drop / seq_list
+ *                       sequences (sql/sequence.c): one row each in
+ *                       floe_sequences beside the JDBC tables; seq_swap is
+ *                       a compare-and-swap on the row's version, so nodes
+ *                       sharing the catalog never reserve a value twice.
+ *                       42P07 exists, 42P01 missing; seq_swap sets
+ *                       *swapped false (no error) when the version moved.
+ *                       NULL entries (a catalog without them): 0A000.
  */
 #ifndef FLOE_CATALOG_H
 #define FLOE_CATALOG_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "common/arena.h"
 #include "common/error.h"
 
 typedef struct Catalog Catalog;
+
+/* A sequence's row (floe_sequences): its options and its state. */
+typedef struct CatalogSeq {
+	char data_type[16];        /* "smallint", "integer", "bigint" */
+	int64_t start, increment, min, max, cache;
+	bool cycle;
+	int64_t last_value;        /* the last value reserved by any node */
+	bool is_called;            /* false: last_value is the next to hand out */
+	char *owned_by;            /* "table.column" (same schema) or NULL */
+	int64_t version;           /* bumped by every seq_swap */
+} CatalogSeq;
 
 typedef struct CatalogVT {
 	int (*create_namespace)(Catalog *c, const char *ns, floe_error *err);
@@ -68,6 +88,16 @@ typedef struct CatalogVT {
 	void (*close)(Catalog *c);
 	int (*rename_table)(Catalog *c, const char *ns, const char *name, const char *new_ns,
 			    const char *new_name, floe_error *err);
+	/* sequences (sql/sequence.c) */
+	int (*seq_create)(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq,
+			  floe_error *err);
+	int (*seq_load)(Catalog *c, const char *ns, const char *name, Arena *a, CatalogSeq *out,
+			floe_error *err);
+	int (*seq_swap)(Catalog *c, const char *ns, const char *name, int64_t expected_version,
+			const CatalogSeq *seq, bool *swapped, floe_error *err);
+	int (*seq_drop)(Catalog *c, const char *ns, const char *name, floe_error *err);
+	int (*seq_list)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
+			floe_error *err);
 } CatalogVT;
 
 struct Catalog {

@@ -15,6 +15,9 @@
  *                0 rows -> 40001, or 42P01 when the table is gone)
  *   rename:      UPDATE iceberg_tables SET table_namespace, table_name
  *                (JdbcCatalog.renameTable; 42P07 when the new name is taken)
+ *   sequences:   one row each in floe_sequences (CATALOG_JDBC_SEQ_SCHEMA);
+ *                seq_swap is UPDATE ... version = version + 1 WHERE key
+ *                AND version = $expected (0 rows: not swapped)
  *   swap_tables: driver->begin_sql; the same UPDATE per table; COMMIT when
  *                every one changed a row, else ROLLBACK and 40001 (42P01).
  *
@@ -372,6 +375,154 @@ tbl_swap(Catalog *c, const char *ns, const char *name, const char *expected,
 	return tbl_swap_many(c, 1, &ns, &name, &expected, &new_loc, err);
 }
 
+/* ---- sequences (floe_sequences) --------------------------------------- */
+
+/* One row as one text (drivers return a row's first column only). */
+static const char SEQ_ROW_SQL[] =
+	"SELECT data_type || '|' || start_value || '|' || increment_by || '|' || min_value "
+	"|| '|' || max_value || '|' || cache_size || '|' || cycle || '|' || last_value || '|' "
+	"|| is_called || '|' || version || '|' || COALESCE(owned_by, '') FROM floe_sequences "
+	"WHERE catalog_name = $1 AND seq_namespace = $2 AND seq_name = $3";
+
+static void
+seq_args(Arena *a, const CatalogSeq *q, const char **v)
+{
+	v[0] = q->data_type;
+	v[1] = arena_sprintf(a, "%lld", (long long)q->start);
+	v[2] = arena_sprintf(a, "%lld", (long long)q->increment);
+	v[3] = arena_sprintf(a, "%lld", (long long)q->min);
+	v[4] = arena_sprintf(a, "%lld", (long long)q->max);
+	v[5] = arena_sprintf(a, "%lld", (long long)q->cache);
+	v[6] = q->cycle ? "1" : "0";
+	v[7] = arena_sprintf(a, "%lld", (long long)q->last_value);
+	v[8] = q->is_called ? "1" : "0";
+	v[9] = q->owned_by;
+}
+
+static int
+seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *q, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	const char *args[13];
+	bool exists;
+	int changes = 0, rc;
+
+	if (ns_exists(c, ns, &exists, err) != FLOE_OK)
+		goto fail;
+	if (!exists) {
+		floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+		goto fail;
+	}
+	args[0] = J(c)->name;
+	args[1] = ns;
+	args[2] = name;
+	seq_args(a, q, args + 3);
+	rc = exec_changes(c, err, true, &changes,
+			  "INSERT INTO floe_sequences (catalog_name, seq_namespace, seq_name, data_type, "
+			  "start_value, increment_by, min_value, max_value, cache_size, cycle, "
+			  "last_value, is_called, owned_by, version) VALUES ($1, $2, $3, $4, $5, $6, "
+			  "$7, $8, $9, $10, $11, $12, $13, 1) ON CONFLICT DO NOTHING", 13, args);
+	arena_free(a);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	return FLOE_OK;
+fail:
+	arena_free(a);
+	return FLOE_ERR;
+}
+
+static int
+seq_field(char **p, int64_t *v)
+{
+	char *end;
+
+	*v = strtoll(*p, &end, 10);
+	if (end == *p || *end != '|')
+		return -1;
+	*p = end + 1;
+	return 0;
+}
+
+static int
+seq_load(Catalog *c, const char *ns, const char *name, Arena *a, CatalogSeq *q, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	char **rows, *p, *bar;
+	int nrows = 0;
+	int64_t cyc, called;
+
+	TRY(list_rows(c, err, a, &rows, &nrows, SEQ_ROW_SQL, 3, args));
+	if (nrows == 0 || !rows[0])
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+	memset(q, 0, sizeof *q);
+	p = rows[0];
+	if (!(bar = strchr(p, '|')) || bar - p >= (long)sizeof q->data_type)
+		goto bad;
+	memcpy(q->data_type, p, (size_t)(bar - p));
+	p = bar + 1;
+	if (seq_field(&p, &q->start) || seq_field(&p, &q->increment) || seq_field(&p, &q->min) ||
+	    seq_field(&p, &q->max) || seq_field(&p, &q->cache) || seq_field(&p, &cyc) ||
+	    seq_field(&p, &q->last_value) || seq_field(&p, &called) || seq_field(&p, &q->version))
+		goto bad;
+	q->cycle = cyc != 0;
+	q->is_called = called != 0;
+	q->owned_by = *p ? p : NULL;
+	return FLOE_OK;
+bad:
+	return floe_errorf(err, ERRCODE_DATA_CORRUPTED, "catalog: bad floe_sequences row for \"%s.%s\"",
+			   ns, name);
+}
+
+static int
+seq_swap(Catalog *c, const char *ns, const char *name, int64_t expected, const CatalogSeq *q,
+	 bool *swapped, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	const char *args[14];
+	int changes = 0, rc;
+
+	seq_args(a, q, args);
+	args[10] = J(c)->name;
+	args[11] = ns;
+	args[12] = name;
+	args[13] = arena_sprintf(a, "%lld", (long long)expected);
+	rc = exec_changes(c, err, true, &changes,
+			  "UPDATE floe_sequences SET data_type = $1, start_value = $2, increment_by = $3, "
+			  "min_value = $4, max_value = $5, cache_size = $6, cycle = $7, last_value = $8, "
+			  "is_called = $9, owned_by = $10, version = version + 1 WHERE catalog_name = $11 "
+			  "AND seq_namespace = $12 AND seq_name = $13 AND version = $14", 14, args);
+	arena_free(a);
+	*swapped = changes == 1;
+	return rc;
+}
+
+static int
+seq_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	int changes = 0;
+
+	TRY(exec_changes(c, err, true, &changes,
+			 "DELETE FROM floe_sequences WHERE catalog_name = $1 AND seq_namespace = $2 "
+			 "AND seq_name = $3", 3, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "sequence \"%s\" does not exist", name);
+	return FLOE_OK;
+}
+
+static int
+seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+
+	return list_rows(c, err, a, names, n,
+			 arena_sprintf(a, "SELECT seq_name FROM floe_sequences WHERE catalog_name = $1 "
+				       "AND seq_namespace = $2 ORDER BY seq_name%s", J(c)->drv->name_order),
+			 2, args);
+}
+
 /* ---- the connection pool ---------------------------------------------- */
 
 /* h = a copy of the shared catalog c with a connection of its own. */
@@ -444,6 +595,17 @@ WRAP(tbl_rename, (Catalog *c, const char *ns, const char *name, const char *new_
      (&h.base, ns, name, new_ns, new_name, err))
 WRAP(tbl_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
      (&h.base, ns, a, names, n, err))
+WRAP(seq_create, (Catalog *c, const char *ns, const char *name, const CatalogSeq *q,
+		  floe_error *err), (&h.base, ns, name, q, err))
+WRAP(seq_load, (Catalog *c, const char *ns, const char *name, Arena *a, CatalogSeq *q,
+		floe_error *err), (&h.base, ns, name, a, q, err))
+WRAP(seq_swap, (Catalog *c, const char *ns, const char *name, int64_t expected,
+		const CatalogSeq *q, bool *swapped, floe_error *err),
+     (&h.base, ns, name, expected, q, swapped, err))
+WRAP(seq_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
+     (&h.base, ns, name, err))
+WRAP(seq_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, ns, a, names, n, err))
 
 static void
 cat_close(Catalog *c)
@@ -476,6 +638,11 @@ static const CatalogVT jdbc_vt = {
 	.list_tables = w_tbl_list,
 	.close = cat_close,
 	.rename_table = w_tbl_rename,
+	.seq_create = w_seq_create,
+	.seq_load = w_seq_load,
+	.seq_swap = w_seq_swap,
+	.seq_drop = w_seq_drop,
+	.seq_list = w_seq_list,
 };
 
 int

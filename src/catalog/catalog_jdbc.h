@@ -39,6 +39,22 @@ typedef struct JdbcDriver {
 	bool (*reset)(void *conn);        /* reconnect a lost one; false: cannot */
 } JdbcDriver;
 
+/* floe's own table beside Iceberg's (sequences, catalog.h CatalogSeq),
+ * in SQL both SQLite and PostgreSQL run; every backend's schema step
+ * appends it. */
+#define CATALOG_JDBC_SEQ_SCHEMA                                              \
+	"CREATE TABLE IF NOT EXISTS floe_sequences("                          \
+	"catalog_name VARCHAR(255) NOT NULL,"                                 \
+	"seq_namespace VARCHAR(255) NOT NULL,"                                \
+	"seq_name VARCHAR(255) NOT NULL,"                                     \
+	"data_type VARCHAR(16) NOT NULL,"                                     \
+	"start_value BIGINT NOT NULL, increment_by BIGINT NOT NULL,"          \
+	"min_value BIGINT NOT NULL, max_value BIGINT NOT NULL,"               \
+	"cache_size BIGINT NOT NULL, cycle INTEGER NOT NULL,"                 \
+	"last_value BIGINT NOT NULL, is_called INTEGER NOT NULL,"             \
+	"owned_by VARCHAR(600), version BIGINT NOT NULL,"                     \
+	"PRIMARY KEY (catalog_name, seq_namespace, seq_name));"
+
 /* The catalog over drv: info is what drv->connect opens more connections
  * with; first_conn (open, schema in place) becomes the first pooled one. */
 int catalog_jdbc_new(Catalog **out, const JdbcDriver *drv, const char *info,

@@ -179,7 +179,8 @@ static const char SCHEMA_SQL[] =
 	"namespace VARCHAR(255) NOT NULL,"
 	"property_key VARCHAR(255),"
 	"property_value VARCHAR(1000),"
-	"PRIMARY KEY (catalog_name, namespace, property_key));";
+	"PRIMARY KEY (catalog_name, namespace, property_key));"
+	CATALOG_JDBC_SEQ_SCHEMA;
 
 int
 catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_name, floe_error *err)

@@ -259,7 +259,8 @@ catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_name
 		     "namespace VARCHAR(255) NOT NULL,"
 		     "property_key VARCHAR(255),"
 		     "property_value VARCHAR(1000),"
-		     "PRIMARY KEY (catalog_name, namespace, property_key));", err) != FLOE_OK) {
+		     "PRIMARY KEY (catalog_name, namespace, property_key));"
+		     CATALOG_JDBC_SEQ_SCHEMA, err) != FLOE_OK) {
 		floe_error_prefix(err, "catalog \"%s\": ", db_path);
 		sqlite3_close(db);
 		return FLOE_ERR;

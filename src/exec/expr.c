@@ -140,6 +140,19 @@ expr_has_colref(const Expr *e)
 	return false;
 }
 
+bool
+expr_is_volatile(const Expr *e)
+{
+	int i;
+
+	if (e->kind == EXPR_FUNC && e->fn && func_is_volatile(e->fn))
+		return true;
+	for (i = 0; i < e->nargs; i++)
+		if (expr_is_volatile(e->args[i]))
+			return true;
+	return false;
+}
+
 /* ---- helpers ---------------------------------------------------------- */
 
 /* 1 + the largest row of sel (n when sel is NULL): the physical length a
@@ -577,7 +590,8 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 	}
 	/* constant folding at run time: compute one row, return a CONST */
 	{
-		bool fold = all_const && e->nargs > 0;
+		bool fold = all_const && e->nargs > 0 &&
+			    !(e->kind == EXPR_FUNC && func_is_volatile(e->fn));
 		uint32_t rows = fold ? 1 : n;
 		Vector *target = (sel || fold) ? &dense : out;
 

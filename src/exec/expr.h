@@ -104,6 +104,8 @@ Expr *expr_colref(Arena *a, int col, SqlType type);
 Expr *expr_cast(Arena *a, Expr *arg, SqlType to, int flags);
 bool expr_equal(const Expr *a, const Expr *b);
 bool expr_has_colref(const Expr *e);
+/* true when e calls a volatile function (nextval): evaluated per row, never folded */
+bool expr_is_volatile(const Expr *e);
 
 int expr_eval(struct ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
 	      uint32_t n, Arena *scratch, Vector *out);

@@ -135,6 +135,11 @@ typedef struct AggFunc {
 int func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star,
 		     const AggFunc **out, SqlType *ret, SqlType *cast_to, floe_error *err);
 
+/* Is f volatile (PostgreSQL's provolatile 'v': nextval, setval, currval,
+ * lastval, random, clock_timestamp, ...)?  Such a call is evaluated for
+ * every row and never folded to a constant. */
+bool func_is_volatile(const ScalarFunc *f);
+
 /* Is name an aggregate func/ knows (count, sum, ..., string_agg, bit_or)? */
 bool func_is_aggregate(const char *name);
 

@@ -733,3 +733,17 @@ func_is_aggregate(const char *name)
 				return true;
 	return false;
 }
+
+bool
+func_is_volatile(const ScalarFunc *f)
+{
+	static const char *const names[] = { "nextval", "currval", "setval", "lastval", "random",
+					     "clock_timestamp", "timeofday", "gen_random_uuid",
+					     "setseed" };
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(f->name, names[i]))
+			return true;
+	return false;
+}

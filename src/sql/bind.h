@@ -32,6 +32,7 @@ struct Engine {
 	Catalog *catalog;
 	struct EngineShared *shared;   /* engine.c's lock and retired FileIOs */
 	struct Ingest *ingest;         /* the insert buffer (ingest/ingest.h) */
+	struct SeqCache *seq_cache;    /* sequence.c's per-node cached values */
 };
 
 struct Session {
@@ -62,6 +63,7 @@ struct Session {
 	 * NULL until first used; exec_busy: in use (a nested call makes its own) */
 	Arena *exec_parse_arena, *exec_stmt_arena;
 	bool exec_busy;
+	struct SeqSession *seq;   /* sequence.c: currval / lastval */
 };
 
 typedef struct Scope {

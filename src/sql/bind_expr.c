@@ -22,6 +22,7 @@
 #include "exec/subplan.h"
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
+#include "sql/sequence.h"
 #include "types/array.h"
 #include "types/cast.h"
 #include "types/decimal.h"
@@ -299,7 +300,7 @@ bind_fold(BindCtx *b, Expr **e)
 	Value v;
 	Expr *c;
 
-	if ((*e)->kind == EXPR_CONST || expr_has_colref(*e))
+	if ((*e)->kind == EXPR_CONST || expr_has_colref(*e) || expr_is_volatile(*e))
 		return FLOE_OK;
 	if ((*e)->kind == EXPR_AGGREF)
 		return FLOE_OK;
@@ -1679,6 +1680,13 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 	}
 	if (f->over)
 		return select_window_call(b, f);
+	if (seq_is_func(name) && !f->n_agg_order && !f->agg_star && !f->agg_distinct &&
+	    !f->agg_filter) {
+		for (i = 0; i < f->n_args; i++)
+			if (!(args[i] = bind_expr(b, f->args[i])))
+				return NULL;
+		return seq_bind_call(b, name, args, (int)f->n_args, f->location);   /* sequence.c */
+	}
 	if (!f->n_agg_order && !f->agg_star && !f->agg_distinct && !f->agg_filter &&
 	    (!strncmp(name, "current_", 8) || !strncmp(name, "pg_", 3) || !strcmp(name, "to_regclass") ||
 	     !strcmp(name, "session_user") || !strcmp(name, "user"))) {

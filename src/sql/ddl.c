@@ -43,6 +43,7 @@
 #include "func/func.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/sequence.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
@@ -235,6 +236,18 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 				   "INHERITS / PARTITION BY / OF type are not supported yet");
 	TRY(ddl_check_persistence(cs->relation, err));
 	TRY(ddl_check_access_method(cs->access_method, err));
+	{
+		CatalogSeq sq;   /* a sequence of that name (sequence.c) */
+		bool is_seq;
+		TRY(seq_lookup(s, ns, name, a, &sq, &is_seq, err));
+		if (is_seq && cs->if_not_exists) {
+			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
+			return engine_complete(sink, "CREATE TABLE");
+		}
+		if (is_seq)
+			return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists",
+					   name);
+	}
 	if (cs->tablespacename && cs->tablespacename[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "TABLESPACE \"%s\" is not supported: Iceberg tables live in the warehouse",
@@ -377,6 +390,7 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
 			}
 			TRY(table_drop(e->catalog, e->io, ns, name, true, err));
+			TRY(seq_drop_owned(s, ns, name, err));   /* its serial columns' sequences */
 		}
 		return engine_complete(sink, "DROP TABLE");
 	}
@@ -405,6 +419,7 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 			}
 			for (k = 0; k < n; k++)
 				TRY(table_drop(e->catalog, e->io, ns, names[k], true, err));
+			TRY(seq_drop_owned(s, ns, NULL, err));   /* every sequence of ns */
 			TRY(catalog_drop_namespace(e->catalog, ns, err));
 		}
 		return engine_complete(sink, "DROP SCHEMA");

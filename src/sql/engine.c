@@ -42,6 +42,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
+#include "sql/sequence.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
@@ -332,6 +333,7 @@ engine_close(Engine *e)
 		return;
 	ingest_engine_close(e);         /* flushes buffered rows first */
 	catalog_close(e->catalog);
+	seq_engine_free(e);
 	fileio_free(e->io);
 	for (i = 0; i < e->shared->nretired; i++)
 		fileio_free(e->shared->retired[i]);
@@ -397,6 +399,7 @@ session_free(Session *s)
 	if (!s)
 		return;
 	txn_session_free(s);
+	seq_session_free(s);
 	free(s->user);
 	free(s->database);
 	for (i = 0; i < s->nsettings; i++) {
@@ -1576,7 +1579,13 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return ddl_create_schema(s, n->create_schema_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_DROP_STMT:
+		if (n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE)
+			return seq_drop_stmt(s, n->drop_stmt, sink, err);
 		return ddl_drop(s, n->drop_stmt, a, sink, err);
+	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+		return seq_create_stmt(s, n->create_seq_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+		return seq_alter_stmt(s, n->alter_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CALL_STMT:
 		return exec_call(s, &ctx, sql, n->call_stmt, sink);
 	case PG_QUERY__NODE__NODE_VACUUM_STMT:   /* OPTIMIZE (optimize.c) */

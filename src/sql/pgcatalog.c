@@ -59,6 +59,7 @@
 #include "sql/constrel.h"
 #include "sql/engine.h"
 #include "sql/pgcatalog.h"
+#include "sql/sequence.h"
 #include "sql/txn.h"
 #include "types/array.h"
 #include "table/metadata.h"
@@ -969,8 +970,15 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 	nt = 0;
 	if (exists)
 		TRY(catalog_list_tables(s->engine->catalog, s->search_path, a, &names, &nt, err));
+	{
+		int64_t *so;
+		int nso;
+		TRY(seq_visible_oids(s, a, &so, &nso, err));   /* sequence.c */
+		*oids = ARENA_ARRAY(a, int64_t, nt + NRELS + nso + 1);
+		for (i = 0; i < nso; i++)
+			(*oids)[(*n)++] = so[i];
+	}
 	/* pg_catalog is always searched first: its relations are visible */
-	*oids = ARENA_ARRAY(a, int64_t, nt + NRELS + 1);
 	for (i = 0; i < NRELS; i++)
 		if (rels[i].ns == NS_PG || !strcmp(s->search_path, "information_schema"))
 			(*oids)[(*n)++] = sys_oid(&rels[i]);
@@ -1967,6 +1975,10 @@ pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_er
 			found = false;
 		}
 	}
+	if (!found) {
+		CatalogSeq sq;   /* a sequence (sequence.c) */
+		TRY(seq_lookup(s, ns ? ns : s->search_path, name, a, &sq, &found, err));
+	}
 	if (!found)
 		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", text);
 	*oid = pgcatalog_table_oid(ns ? ns : s->search_path, name);
@@ -2114,6 +2126,7 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 		else if (is(d, "columns"))
 			fill_is_columns(&r, &sn);
 	}
+	TRY(seq_catalog_rows(s, &r, d->ns == NS_PG, d->name, a, err));   /* sequence.c */
 	*found = true;
 	*ncols = r.ncols;
 	*names = r.names;

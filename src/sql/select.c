@@ -126,6 +126,7 @@
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/sequence.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -969,6 +970,18 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	}
 	session_resolve_name(b->session, rv, &ns, &name);
 	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
+		bool is_seq = false;   /* SELECT * FROM a sequence (sequence.h) */
+		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE)) {
+			floe_error_clear(b->err);
+			TRY(seq_relation(b->session, ctx, ns, name, b->arena, &is_seq, &src->scope.ncols,
+					 &src->scope.names, &src->scope.types, &src->op, b->err));
+			if (is_seq) {
+				src->est = 1;
+				src->scope.relname = rv->relname;
+				return apply_alias(b, src, rv->alias);
+			}
+			floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE, "relation does not exist");
+		}
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
 				    rv->schemaname ? rv->schemaname : "", rv->schemaname && rv->schemaname[0] ? "." : "",

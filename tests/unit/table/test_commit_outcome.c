@@ -185,6 +185,7 @@ static const CatalogVT faulty_vt = {
 	f_create_namespace, f_drop_namespace, f_namespace_exists, f_list_namespaces,
 	f_create_table, f_load_table, f_swap_table, f_drop_table, f_swap_tables,
 	f_list_tables, f_close, f_rename_table,
+	NULL, NULL, NULL, NULL, NULL,   /* no sequences */
 };
 
 /* ---- helpers ---------------------------------------------------------- */

@@ -1,0 +1,1226 @@
+/*
+ * sequence.c — sequences: CREATE / ALTER / DROP SEQUENCE and nextval,
+ * currval, setval, lastval (sequence.h for the model).
+ *
+ * Spec: PostgreSQL 15 docs "CREATE SEQUENCE", "ALTER SEQUENCE", "Sequence
+ * Manipulation Functions"; the option rules and messages are those of
+ * PostgreSQL's commands/sequence.c init_params / nextval_internal /
+ * do_setval (read, not copied).
+ *
+ * Reservation (seq_next): the catalog row holds last_value, the last
+ * value any node reserved, and is_called.  A node without cached values
+ * reads the row, computes the next up to CACHE values (stopping at a
+ * bound; CYCLE wraps on the next reservation), and swaps the row to
+ * last_value = the range's end with a version compare-and-swap; a lost
+ * race reads again.  So two nodes never hold overlapping ranges.  The
+ * per-node cache (Engine.seq_cache) is dropped for a sequence when this
+ * node ALTERs, setvals or DROPs it; other nodes finish their cached range
+ * first, as other sessions do in PostgreSQL.
+ *
+ * Session state (Session.seq): currval per sequence and the last one used
+ * (lastval).
+ *
+ * INTERFACE ROUTINES (sequence.h)
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "func/func.h"
+#include "sql/acl.h"
+#include "sql/pgcatalog.h"
+#include "sql/sequence.h"
+#include "sql/txn.h"
+#include "table/metadata.h"
+#include "table/table.h"
+#include "types/cast.h"
+#include "types/text.h"
+
+/* ---- per-node cache and per-session values ------------------------------ */
+
+typedef struct SeqCacheEnt {
+	char *ns, *name;
+	int64_t next, inc, left;     /* left values next, next+inc, ... */
+	struct SeqCacheEnt *nx;
+} SeqCacheEnt;
+
+typedef struct SeqCache {
+	pthread_mutex_t mu;
+	SeqCacheEnt *head;
+} SeqCache;
+
+typedef struct SeqVal {
+	char *ns, *name;
+	int64_t last;
+	struct SeqVal *nx;
+} SeqVal;
+
+typedef struct SeqSession {
+	SeqVal *vals;
+	SeqVal *last_used;    /* lastval's sequence, or NULL */
+} SeqSession;
+
+static pthread_mutex_t cache_init_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static SeqCache *
+engine_cache(Engine *e)
+{
+	SeqCache *c;
+
+	pthread_mutex_lock(&cache_init_mu);
+	if (!e->seq_cache) {
+		c = xcalloc(1, sizeof *c);
+		pthread_mutex_init(&c->mu, NULL);
+		e->seq_cache = c;
+	}
+	c = e->seq_cache;
+	pthread_mutex_unlock(&cache_init_mu);
+	return c;
+}
+
+/* c->mu held */
+static SeqCacheEnt *
+cache_find(SeqCache *c, const char *ns, const char *name, bool make)
+{
+	SeqCacheEnt *x;
+
+	for (x = c->head; x; x = x->nx)
+		if (!strcmp(x->ns, ns) && !strcmp(x->name, name))
+			return x;
+	if (!make)
+		return NULL;
+	x = xcalloc(1, sizeof *x);
+	x->ns = xstrdup(ns);
+	x->name = xstrdup(name);
+	x->nx = c->head;
+	c->head = x;
+	return x;
+}
+
+static void
+cache_forget(Engine *e, const char *ns, const char *name)
+{
+	SeqCache *c = engine_cache(e);
+	SeqCacheEnt *x;
+
+	pthread_mutex_lock(&c->mu);
+	if ((x = cache_find(c, ns, name, false)))
+		x->left = 0;
+	pthread_mutex_unlock(&c->mu);
+}
+
+void
+seq_engine_free(Engine *e)
+{
+	SeqCache *c = e->seq_cache;
+	SeqCacheEnt *x, *nx;
+
+	if (!c)
+		return;
+	for (x = c->head; x; x = nx) {
+		nx = x->nx;
+		free(x->ns);
+		free(x->name);
+		free(x);
+	}
+	pthread_mutex_destroy(&c->mu);
+	free(c);
+	e->seq_cache = NULL;
+}
+
+static SeqSession *
+sess(Session *s)
+{
+	if (!s->seq)
+		s->seq = xcalloc(1, sizeof(SeqSession));
+	return s->seq;
+}
+
+static SeqVal *
+sess_val(Session *s, const char *ns, const char *name, bool make)
+{
+	SeqSession *ss = sess(s);
+	SeqVal *v;
+
+	for (v = ss->vals; v; v = v->nx)
+		if (!strcmp(v->ns, ns) && !strcmp(v->name, name))
+			return v;
+	if (!make)
+		return NULL;
+	v = xcalloc(1, sizeof *v);
+	v->ns = xstrdup(ns);
+	v->name = xstrdup(name);
+	v->nx = ss->vals;
+	ss->vals = v;
+	return v;
+}
+
+static void
+sess_forget(Session *s, const char *ns, const char *name)
+{
+	SeqSession *ss = sess(s);
+	SeqVal **p, *v;
+
+	for (p = &ss->vals; (v = *p); p = &v->nx)
+		if (!strcmp(v->ns, ns) && !strcmp(v->name, name)) {
+			*p = v->nx;
+			if (ss->last_used == v)
+				ss->last_used = NULL;
+			free(v->ns);
+			free(v->name);
+			free(v);
+			return;
+		}
+}
+
+void
+seq_session_free(Session *s)
+{
+	SeqSession *ss = s->seq;
+	SeqVal *v, *nx;
+
+	if (!ss)
+		return;
+	for (v = ss->vals; v; v = nx) {
+		nx = v->nx;
+		free(v->ns);
+		free(v->name);
+		free(v);
+	}
+	free(ss);
+	s->seq = NULL;
+}
+
+/* ---- the catalog ------------------------------------------------------------ */
+
+static int
+no_seqs(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			   "this catalog does not support sequences");
+}
+
+int
+seq_lookup(Session *s, const char *ns, const char *name, Arena *a, CatalogSeq *out,
+	   bool *found, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+
+	*found = false;
+	if (!c->vt->seq_load)
+		return FLOE_OK;
+	if (c->vt->seq_load(c, ns, name, a, out, err) != FLOE_OK) {
+		if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			return FLOE_ERR;
+		floe_error_clear(err);
+		return FLOE_OK;
+	}
+	*found = true;
+	return FLOE_OK;
+}
+
+static bool
+table_exists(Session *s, const char *ns, const char *name, Arena *a, floe_error *err, int *rc)
+{
+	char *loc;
+
+	*rc = FLOE_OK;
+	if (catalog_load_table(s->engine->catalog, ns, name, a, &loc, err) == FLOE_OK)
+		return true;
+	if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE) &&
+	    !floe_error_is(err, ERRCODE_INVALID_SCHEMA_NAME))
+		*rc = FLOE_ERR;
+	else
+		floe_error_clear(err);
+	return false;
+}
+
+/* An identifier of regclass text: "Quoted" kept, plain folded to lower case. */
+static char *
+ident(Arena *a, const char *p, size_t n)
+{
+	char *o = arena_alloc(a, n + 1), *q = o;
+	size_t i;
+
+	if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+		for (i = 1; i + 1 < n; i++) {
+			*q++ = p[i];
+			if (p[i] == '"' && i + 2 < n && p[i + 1] == '"')
+				i++;
+		}
+	} else {
+		for (i = 0; i < n; i++)
+			*q++ = (p[i] >= 'A' && p[i] <= 'Z') ? (char)(p[i] + 32) : p[i];
+	}
+	*q = 0;
+	return o;
+}
+
+int
+seq_resolve(Session *s, const char *text, Arena *a, const char **ns, const char **name,
+	    floe_error *err)
+{
+	const char *p, *dot = NULL;
+	bool q = false, found;
+	CatalogSeq cs;
+	int rc;
+
+	for (p = text; *p; p++) {
+		if (*p == '"')
+			q = !q;
+		else if (*p == '.' && !q && !dot)
+			dot = p;
+	}
+	if (dot) {
+		*ns = ident(a, text, (size_t)(dot - text));
+		*name = ident(a, dot + 1, strlen(dot + 1));
+	} else {
+		*ns = s->search_path;
+		*name = ident(a, text, strlen(text));
+	}
+	TRY(seq_lookup(s, *ns, *name, a, &cs, &found, err));
+	if (found)
+		return FLOE_OK;
+	if (table_exists(s, *ns, *name, a, err, &rc))
+		return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence", *name);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", text);
+}
+
+/* ---- options (init_params) ---------------------------------------------------- */
+
+static bool
+type_bounds(const char *t, int64_t *lo, int64_t *hi)
+{
+	if (!strcmp(t, "smallint")) {
+		*lo = INT16_MIN;
+		*hi = INT16_MAX;
+	} else if (!strcmp(t, "integer")) {
+		*lo = INT32_MIN;
+		*hi = INT32_MAX;
+	} else if (!strcmp(t, "bigint")) {
+		*lo = INT64_MIN;
+		*hi = INT64_MAX;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static int
+opt_int(PgQuery__DefElem *d, int64_t *v, floe_error *err)
+{
+	Node *n = d->arg;
+	const char *txt = NULL;
+	char *end;
+
+	if (!n)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s requires a numeric value", d->defname);
+	if (n->node_case == PG_QUERY__NODE__NODE_INTEGER) {
+		*v = n->integer->ival;
+		return FLOE_OK;
+	}
+	if (n->node_case == PG_QUERY__NODE__NODE_FLOAT)
+		txt = n->float_->fval;
+	if (!txt)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "%s requires a numeric value", d->defname);
+	errno = 0;
+	*v = strtoll(txt, &end, 10);
+	if (errno || *end)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "value \"%s\" is out of range for type bigint", txt);
+	return FLOE_OK;
+}
+
+/* a type name of AS: the last name component, mapped to floe's spelling */
+static const char *
+opt_type(PgQuery__DefElem *d)
+{
+	PgQuery__TypeName *tn;
+	const char *t;
+
+	if (!d->arg || d->arg->node_case != PG_QUERY__NODE__NODE_TYPE_NAME)
+		return "?";
+	tn = d->arg->type_name;
+	if (tn->n_names == 0 || tn->names[tn->n_names - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+		return "?";
+	t = tn->names[tn->n_names - 1]->string->sval;
+	if (!strcmp(t, "int2") || !strcmp(t, "smallint"))
+		return "smallint";
+	if (!strcmp(t, "int4") || !strcmp(t, "integer") || !strcmp(t, "int"))
+		return "integer";
+	if (!strcmp(t, "int8") || !strcmp(t, "bigint"))
+		return "bigint";
+	return t;
+}
+
+/* The owner text "table.column" of OWNED BY's name list (NONE: ""). */
+static int
+owned_by_text(Session *s, const char *seq_ns, PgQuery__DefElem *d, Arena *a, char **out,
+	      floe_error *err)
+{
+	PgQuery__List *l;
+	const char *tns, *tname, *col;
+	Table *t;
+	const IcebergSchema *sc;
+	int i;
+
+	if (!d->arg || d->arg->node_case != PG_QUERY__NODE__NODE_LIST)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "invalid OWNED BY option");
+	l = d->arg->list;
+	if (l->n_items == 1 && l->items[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+	    !strcmp(l->items[0]->string->sval, "none")) {
+		*out = arena_strdup(a, "");
+		return FLOE_OK;
+	}
+	if (l->n_items < 2) {
+		floe_errorf(err, ERRCODE_SYNTAX_ERROR, "invalid OWNED BY option");
+		floe_error_hint(err, "Specify OWNED BY table.column or OWNED BY NONE.");
+		return FLOE_ERR;
+	}
+	if (l->n_items > 3)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cross-database references are not implemented");
+	for (i = 0; i < (int)l->n_items; i++)
+		if (l->items[i]->node_case != PG_QUERY__NODE__NODE_STRING)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "invalid OWNED BY option");
+	tns = l->n_items == 3 ? l->items[0]->string->sval : s->search_path;
+	tname = l->items[l->n_items - 2]->string->sval;
+	col = l->items[l->n_items - 1]->string->sval;
+	if (txn_table_load(s, tns, tname, a, &t, err) != FLOE_OK) {
+		bool found;
+		CatalogSeq cs;
+		if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			return FLOE_ERR;
+		floe_error_clear(err);
+		TRY(seq_lookup(s, tns, tname, a, &cs, &found, err));
+		if (found)
+			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE,
+					   "sequence cannot be owned by relation \"%s\"", tname);
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", tname);
+	}
+	if (strcmp(tns, seq_ns) != 0)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "sequence must be in same schema as table it is linked to");
+	sc = metadata_current_schema(t->md);
+	for (i = 0; i < sc->nfields; i++)
+		if (!strcmp(sc->fields[i].name, col))
+			break;
+	if (i == sc->nfields)
+		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+				   "column \"%s\" of relation \"%s\" does not exist", col, tname);
+	*out = arena_sprintf(a, "%s.%s", tname, col);
+	return FLOE_OK;
+}
+
+/*
+ * Apply options opts to q (init: a new sequence, q zeroed but for
+ * data_type "bigint").  PostgreSQL's init_params: defaults from the
+ * increment's sign and the type, then the range checks, in its order.
+ */
+static int
+apply_opts(Session *s, const char *ns, CatalogSeq *q, Node **opts, int nopts, bool init,
+	   bool for_identity, Arena *a, bool *restarted, floe_error *err)
+{
+	PgQuery__DefElem *as = NULL, *inc = NULL, *mn = NULL, *mx = NULL, *start = NULL,
+			 *restart = NULL, *cache = NULL, *cycle = NULL, *owned = NULL, *sname = NULL;
+	bool reset_max = false, reset_min = false;
+	int64_t lo, hi, v;
+	int i;
+
+	*restarted = false;
+	for (i = 0; i < nopts; i++) {
+		PgQuery__DefElem *d, **slot;
+		if (opts[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
+			continue;
+		d = opts[i]->def_elem;
+		if (!strcmp(d->defname, "as"))
+			slot = &as;
+		else if (!strcmp(d->defname, "increment"))
+			slot = &inc;
+		else if (!strcmp(d->defname, "minvalue"))
+			slot = &mn;
+		else if (!strcmp(d->defname, "maxvalue"))
+			slot = &mx;
+		else if (!strcmp(d->defname, "start"))
+			slot = &start;
+		else if (!strcmp(d->defname, "restart"))
+			slot = &restart;
+		else if (!strcmp(d->defname, "cache"))
+			slot = &cache;
+		else if (!strcmp(d->defname, "cycle"))
+			slot = &cycle;
+		else if (!strcmp(d->defname, "owned_by"))
+			slot = &owned;
+		else if (!strcmp(d->defname, "sequence_name") && for_identity)
+			slot = &sname;
+		else if (!strcmp(d->defname, "log"))
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "sequence option \"%s\" is not supported", d->defname);
+		else
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "option \"%s\" not recognized",
+					   d->defname);
+		if (*slot)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "conflicting or redundant options");
+		*slot = d;
+	}
+	if (as) {
+		const char *t = opt_type(as);
+		if (!type_bounds(t, &lo, &hi))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "sequence type must be smallint, integer, or bigint");
+		if (!init) {
+			int64_t olo, ohi;
+			type_bounds(q->data_type, &olo, &ohi);
+			reset_max = q->max == ohi;
+			reset_min = q->min == olo;
+		}
+		snprintf(q->data_type, sizeof q->data_type, "%s", t);
+	} else if (init) {
+		snprintf(q->data_type, sizeof q->data_type, "bigint");
+	}
+	type_bounds(q->data_type, &lo, &hi);
+	if (inc) {
+		TRY(opt_int(inc, &q->increment, err));
+		if (q->increment == 0)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "INCREMENT must not be zero");
+	} else if (init) {
+		q->increment = 1;
+	}
+	if (cycle)
+		q->cycle = cycle->arg && cycle->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN &&
+			   cycle->arg->boolean->boolval;
+	else if (init)
+		q->cycle = false;
+	if (mx && mx->arg) {
+		TRY(opt_int(mx, &q->max, err));
+	} else if (init || mx || reset_max) {
+		q->max = q->increment > 0 ? hi : -1;
+	}
+	if (q->max < lo || q->max > hi)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "MAXVALUE (%lld) is out of range for sequence data type %s",
+				   (long long)q->max, q->data_type);
+	if (mn && mn->arg) {
+		TRY(opt_int(mn, &q->min, err));
+	} else if (init || mn || reset_min) {
+		q->min = q->increment > 0 ? 1 : lo;
+	}
+	if (q->min < lo || q->min > hi)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "MINVALUE (%lld) is out of range for sequence data type %s",
+				   (long long)q->min, q->data_type);
+	if (q->min >= q->max)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "MINVALUE (%lld) must be less than MAXVALUE (%lld)",
+				   (long long)q->min, (long long)q->max);
+	if (start) {
+		TRY(opt_int(start, &q->start, err));
+	} else if (init) {
+		q->start = q->increment > 0 ? q->min : q->max;
+	}
+	if (q->start < q->min)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "START value (%lld) cannot be less than MINVALUE (%lld)",
+				   (long long)q->start, (long long)q->min);
+	if (q->start > q->max)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "START value (%lld) cannot be greater than MAXVALUE (%lld)",
+				   (long long)q->start, (long long)q->max);
+	if (restart) {
+		if (restart->arg)
+			TRY(opt_int(restart, &v, err));
+		else
+			v = q->start;
+		q->last_value = v;
+		q->is_called = false;
+		*restarted = true;
+	} else if (init) {
+		q->last_value = q->start;
+		q->is_called = false;
+	}
+	if (q->last_value < q->min)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "RESTART value (%lld) cannot be less than MINVALUE (%lld)",
+				   (long long)q->last_value, (long long)q->min);
+	if (q->last_value > q->max)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "RESTART value (%lld) cannot be greater than MAXVALUE (%lld)",
+				   (long long)q->last_value, (long long)q->max);
+	if (cache) {
+		TRY(opt_int(cache, &q->cache, err));
+		if (q->cache <= 0)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "CACHE (%lld) must be greater than zero", (long long)q->cache);
+	} else if (init) {
+		q->cache = 1;
+	}
+	if (owned) {
+		char *o;
+		TRY(owned_by_text(s, ns, owned, a, &o, err));
+		q->owned_by = *o ? o : NULL;
+	}
+	return FLOE_OK;
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static int
+create_row(Session *s, const char *ns, const char *name, Node **opts, int nopts,
+	   const char *owned_by, bool for_identity, Arena *a, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	CatalogSeq q;
+	bool restarted;
+	int rc;
+
+	if (!c->vt->seq_create)
+		return no_seqs(err);
+	memset(&q, 0, sizeof q);
+	TRY(apply_opts(s, ns, &q, opts, nopts, true, for_identity, a, &restarted, err));
+	if (owned_by)
+		q.owned_by = (char *)owned_by;
+	if (table_exists(s, ns, name, a, err, &rc))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	TRY(c->vt->seq_create(c, ns, name, &q, err));
+	cache_forget(s->engine, ns, name);
+	sess_forget(s, ns, name);
+	return FLOE_OK;
+}
+
+int
+seq_create(Session *s, const char *ns, const char *name, Node **opts, int nopts,
+	   const char *owned_by, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	int rc = create_row(s, ns, name, opts, nopts, owned_by, true, a, err);
+
+	arena_free(a);
+	return rc;
+}
+
+int
+seq_create_stmt(Session *s, PgQuery__CreateSeqStmt *st, ResultSink *sink, floe_error *err)
+{
+	PgQuery__RangeVar *rv = st->sequence;
+	const char *ns = ddl_rv_ns(s, rv), *name = rv->relname;
+	Arena *a;
+	int rc;
+
+	if (rv->relpersistence && rv->relpersistence[0] == 't')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "CREATE TEMP SEQUENCE is not supported yet: create a permanent "
+				   "sequence and drop it at the end of the session");
+	if (rv->relpersistence && rv->relpersistence[0] == 'u')
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "unlogged sequences are not supported: sequences are always durable");
+	if (rv->catalogname && rv->catalogname[0])
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cross-database references are not implemented");
+	a = arena_new(0);
+	rc = create_row(s, ns, name, st->options, (int)st->n_options, NULL, false, a, err);
+	arena_free(a);
+	if (rc != FLOE_OK) {
+		if (st->if_not_exists && floe_error_is(err, ERRCODE_DUPLICATE_TABLE)) {
+			floe_error_clear(err);
+			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
+			return engine_complete(sink, "CREATE SEQUENCE");
+		}
+		return FLOE_ERR;
+	}
+	return engine_complete(sink, "CREATE SEQUENCE");
+}
+
+/* Read-modify-swap of a sequence's row until the swap lands. */
+typedef int (*SeqEdit)(Session *s, const char *ns, CatalogSeq *q, void *arg, Arena *a,
+		       floe_error *err);
+
+static int
+seq_update(Session *s, const char *ns, const char *name, SeqEdit edit, void *arg,
+	   CatalogSeq *out, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	int attempt;
+
+	if (!c->vt->seq_swap)
+		return no_seqs(err);
+	for (attempt = 0; attempt < 1000; attempt++) {
+		Arena *a = arena_new(0);
+		CatalogSeq q;
+		bool found, swapped = false;
+		int64_t ver;
+		if (seq_lookup(s, ns, name, a, &q, &found, err) != FLOE_OK)
+			goto fail;
+		if (!found) {
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			goto fail;
+		}
+		ver = q.version;
+		if (edit(s, ns, &q, arg, a, err) != FLOE_OK)
+			goto fail;
+		if (c->vt->seq_swap(c, ns, name, ver, &q, &swapped, err) != FLOE_OK)
+			goto fail;
+		if (swapped) {
+			if (out) {
+				*out = q;
+				out->owned_by = NULL;
+			}
+			arena_free(a);
+			return FLOE_OK;
+		}
+		arena_free(a);
+		continue;
+fail:
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not update sequence \"%s\": too many concurrent updates", name);
+}
+
+typedef struct AlterArg {
+	PgQuery__AlterSeqStmt *st;
+} AlterArg;
+
+static int
+alter_edit(Session *s, const char *ns, CatalogSeq *q, void *arg, Arena *a, floe_error *err)
+{
+	AlterArg *x = arg;
+	bool restarted;
+
+	return apply_opts(s, ns, q, x->st->options, (int)x->st->n_options, false,
+			  x->st->for_identity, a, &restarted, err);
+}
+
+int
+seq_alter_stmt(Session *s, PgQuery__AlterSeqStmt *st, ResultSink *sink, floe_error *err)
+{
+	const char *ns = ddl_rv_ns(s, st->sequence), *name = st->sequence->relname;
+	AlterArg x = { st };
+	Arena *a = arena_new(0);
+	CatalogSeq q;
+	bool found;
+	int rc = FLOE_OK;
+
+	if (seq_lookup(s, ns, name, a, &q, &found, err) != FLOE_OK) {
+		rc = FLOE_ERR;
+	} else if (!found) {
+		if (table_exists(s, ns, name, a, err, &rc)) {
+			rc = floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence", name);
+		} else if (rc == FLOE_OK && st->missing_ok) {
+			engine_notice(sink, "relation \"%s\" does not exist, skipping", name);
+			arena_free(a);
+			return engine_complete(sink, "ALTER SEQUENCE");
+		} else if (rc == FLOE_OK) {
+			rc = floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+					 name);
+		}
+	}
+	arena_free(a);
+	TRY(rc);
+	TRY(seq_update(s, ns, name, alter_edit, &x, NULL, err));
+	cache_forget(s->engine, ns, name);
+	return engine_complete(sink, "ALTER SEQUENCE");
+}
+
+static int
+drop_one(Session *s, const char *ns, const char *name, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+
+	if (!c->vt->seq_drop)
+		return no_seqs(err);
+	TRY(c->vt->seq_drop(c, ns, name, err));
+	cache_forget(s->engine, ns, name);
+	sess_forget(s, ns, name);
+	return FLOE_OK;
+}
+
+int
+seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *err)
+{
+	size_t i;
+	Arena *a = arena_new(0);
+	int rc = FLOE_OK;
+
+	/* every name first (PostgreSQL resolves them all before dropping) */
+	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
+		PgQuery__List *l = ds->objects[i]->list;
+		const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+		const char *name = l->items[l->n_items - 1]->string->sval;
+		CatalogSeq q;
+		bool found;
+		if (l->n_items > 2) {
+			rc = floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					 "cross-database references are not implemented");
+			break;
+		}
+		if ((rc = seq_lookup(s, ns, name, a, &q, &found, err)) != FLOE_OK)
+			break;
+		if (found)
+			continue;
+		if (table_exists(s, ns, name, a, err, &rc)) {
+			rc = floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence", name);
+			floe_error_hint(err, "Use DROP TABLE to remove a table.");
+		} else if (rc == FLOE_OK && !ds->missing_ok) {
+			rc = floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "sequence \"%s\" does not exist",
+					 name);
+		}
+	}
+	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
+		PgQuery__List *l = ds->objects[i]->list;
+		const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+		const char *name = l->items[l->n_items - 1]->string->sval;
+		CatalogSeq q;
+		bool found;
+		if ((rc = seq_lookup(s, ns, name, a, &q, &found, err)) != FLOE_OK)
+			break;
+		if (!found) {
+			engine_notice(sink, "sequence \"%s\" does not exist, skipping", name);
+			continue;
+		}
+		rc = drop_one(s, ns, name, err);
+	}
+	arena_free(a);
+	TRY(rc);
+	return engine_complete(sink, "DROP SEQUENCE");
+}
+
+int
+seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	Arena *a;
+	char **names;
+	int n, i, rc = FLOE_OK;
+	size_t tl = table ? strlen(table) : 0;
+
+	if (!c->vt->seq_list)
+		return FLOE_OK;
+	a = arena_new(0);
+	if (c->vt->seq_list(c, ns, a, &names, &n, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	for (i = 0; i < n && rc == FLOE_OK; i++) {
+		CatalogSeq q;
+		bool found;
+		if ((rc = seq_lookup(s, ns, names[i], a, &q, &found, err)) != FLOE_OK || !found)
+			continue;
+		if (!table || (q.owned_by && !strncmp(q.owned_by, table, tl) && q.owned_by[tl] == '.'))
+			rc = drop_one(s, ns, names[i], err);
+	}
+	arena_free(a);
+	return rc;
+}
+
+/* ---- nextval, currval, setval, lastval -------------------------------------- */
+
+typedef struct NextArg {
+	int64_t first, n;
+	const char *name;
+} NextArg;
+
+static int
+reserve_edit(Session *s, const char *ns, CatalogSeq *q, void *arg, Arena *a, floe_error *err)
+{
+	NextArg *x = arg;
+	int64_t v, nx;
+
+	(void)s;
+	(void)ns;
+	(void)a;
+	if (!q->is_called) {
+		v = q->last_value;
+	} else if (__builtin_add_overflow(q->last_value, q->increment, &v) ||
+		   (q->increment > 0 && v > q->max) || (q->increment < 0 && v < q->min)) {
+		if (!q->cycle) {
+			if (q->increment > 0)
+				return floe_errorf(err, ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+						   "nextval: reached maximum value of sequence \"%s\" (%lld)",
+						   x->name, (long long)q->max);
+			return floe_errorf(err, ERRCODE_SEQUENCE_GENERATOR_LIMIT_EXCEEDED,
+					   "nextval: reached minimum value of sequence \"%s\" (%lld)",
+					   x->name, (long long)q->min);
+		}
+		v = q->increment > 0 ? q->min : q->max;
+	}
+	x->first = v;
+	x->n = 1;
+	while (x->n < q->cache && !__builtin_add_overflow(v, q->increment, &nx) &&
+	       nx <= q->max && nx >= q->min) {
+		v = nx;
+		x->n++;
+	}
+	q->last_value = v;
+	q->is_called = true;
+	return FLOE_OK;
+}
+
+static void
+note_value(Session *s, const char *ns, const char *name, int64_t v)
+{
+	SeqVal *sv = sess_val(s, ns, name, true);
+
+	sv->last = v;
+	sess(s)->last_used = sv;
+}
+
+static int
+seq_next(Session *s, const char *ns, const char *name, int64_t *out, floe_error *err)
+{
+	SeqCache *c = engine_cache(s->engine);
+	SeqCacheEnt *x;
+	CatalogSeq q;
+	NextArg na = { 0, 0, name };
+	int rc;
+
+	pthread_mutex_lock(&c->mu);
+	x = cache_find(c, ns, name, true);
+	if (x->left > 0) {
+		*out = x->next;
+		if (--x->left > 0)
+			x->next += x->inc;
+		pthread_mutex_unlock(&c->mu);
+		note_value(s, ns, name, *out);
+		return FLOE_OK;
+	}
+	/* the lock is held across the reservation so one node reserves once */
+	rc = seq_update(s, ns, name, reserve_edit, &na, &q, err);
+	if (rc == FLOE_OK) {
+		x->inc = q.increment;
+		x->left = na.n - 1;
+		x->next = na.first + (na.n > 1 ? q.increment : 0);
+		*out = na.first;
+	}
+	pthread_mutex_unlock(&c->mu);
+	if (rc == FLOE_OK)
+		note_value(s, ns, name, *out);
+	return rc;
+}
+
+typedef struct SetArg {
+	int64_t v;
+	bool called;
+	const char *name;
+} SetArg;
+
+static int
+set_edit(Session *s, const char *ns, CatalogSeq *q, void *arg, Arena *a, floe_error *err)
+{
+	SetArg *x = arg;
+
+	(void)s;
+	(void)ns;
+	(void)a;
+	if (x->v < q->min || x->v > q->max)
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "setval: value %lld is out of bounds for sequence \"%s\" (%lld..%lld)",
+				   (long long)x->v, x->name, (long long)q->min, (long long)q->max);
+	q->last_value = x->v;
+	q->is_called = x->called;
+	return FLOE_OK;
+}
+
+static int
+seq_set(Session *s, const char *ns, const char *name, int64_t v, bool called, floe_error *err)
+{
+	SeqCache *c = engine_cache(s->engine);
+	SetArg sa = { v, called, name };
+	int rc;
+
+	pthread_mutex_lock(&c->mu);
+	rc = seq_update(s, ns, name, set_edit, &sa, NULL, err);
+	if (rc == FLOE_OK) {
+		SeqCacheEnt *x = cache_find(c, ns, name, false);
+		if (x)
+			x->left = 0;
+	}
+	pthread_mutex_unlock(&c->mu);
+	if (rc == FLOE_OK && called)
+		sess_val(s, ns, name, true)->last = v;
+	return rc;
+}
+
+/* The binder's resolved form of a sequence argument: "ns\x1fname". */
+#define SEQ_SEP '\x1f'
+
+static int
+arg_names(Session *s, const Vector *v, uint32_t i, Arena *a, const char **ns, const char **name,
+	  bool *null, floe_error *err)
+{
+	Value x;
+	const char *t, *sep;
+	size_t len;
+
+	vector_get_value(v, i, &x);
+	*null = x.is_null;
+	if (x.is_null)
+		return FLOE_OK;
+	len = x.u.s.len;
+	t = arena_strndup(a, strview_data(&x.u.s), len);
+	if ((sep = memchr(t, SEQ_SEP, len))) {
+		*ns = arena_strndup(a, t, (size_t)(sep - t));
+		*name = sep + 1;
+		return FLOE_OK;
+	}
+	return seq_resolve(s, t, a, ns, name, err);
+}
+
+static Session *
+kernel_session(floe_error *err)
+{
+	Session *s = acl_thread_session();
+
+	if (!s)
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "sequence functions cannot run here (no session)");
+	return s;
+}
+
+static void
+put_int(Vector *out, uint32_t i, int64_t v)
+{
+	Value x = { 0 };
+
+	x.type = out->type;
+	x.u.i = v;
+	vector_set_value(out, i, &x);
+}
+
+static int
+nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Session *s = kernel_session(ctx->err);
+	uint32_t i;
+
+	(void)nargs;
+	if (!s)
+		return FLOE_ERR;
+	for (i = 0; i < count; i++) {
+		const char *ns, *name;
+		bool null;
+		int64_t v;
+		TRY(arg_names(s, &args[0], i, ctx->arena, &ns, &name, &null, ctx->err));
+		if (null) {
+			vector_set_null(out, i);
+			continue;
+		}
+		TRY(seq_next(s, ns, name, &v, ctx->err));
+		put_int(out, i, v);
+	}
+	return FLOE_OK;
+}
+
+static int
+currval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Session *s = kernel_session(ctx->err);
+	uint32_t i;
+
+	(void)nargs;
+	if (!s)
+		return FLOE_ERR;
+	for (i = 0; i < count; i++) {
+		const char *ns, *name;
+		bool null;
+		SeqVal *sv;
+		TRY(arg_names(s, &args[0], i, ctx->arena, &ns, &name, &null, ctx->err));
+		if (null) {
+			vector_set_null(out, i);
+			continue;
+		}
+		if (!(sv = sess_val(s, ns, name, false)))
+			return floe_errorf(ctx->err, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+					   "currval of sequence \"%s\" is not yet defined in this session",
+					   name);
+		put_int(out, i, sv->last);
+	}
+	return FLOE_OK;
+}
+
+static int
+lastval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Session *s = kernel_session(ctx->err);
+	SeqVal *sv;
+	uint32_t i;
+
+	(void)args;
+	(void)nargs;
+	if (!s)
+		return FLOE_ERR;
+	sv = sess(s)->last_used;
+	if (!sv)
+		return floe_errorf(ctx->err, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+				   "lastval is not yet defined in this session");
+	for (i = 0; i < count; i++)
+		put_int(out, i, sv->last);
+	return FLOE_OK;
+}
+
+static int
+setval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Session *s = kernel_session(ctx->err);
+	uint32_t i;
+
+	if (!s)
+		return FLOE_ERR;
+	for (i = 0; i < count; i++) {
+		const char *ns, *name;
+		bool null;
+		Value v, c;
+		TRY(arg_names(s, &args[0], i, ctx->arena, &ns, &name, &null, ctx->err));
+		vector_get_value(&args[1], i, &v);
+		c.is_null = false;
+		c.u.b = true;
+		if (nargs == 3)
+			vector_get_value(&args[2], i, &c);
+		if (null || v.is_null || c.is_null) {
+			vector_set_null(out, i);   /* strict */
+			continue;
+		}
+		TRY(seq_set(s, ns, name, v.u.i, c.u.b, ctx->err));
+		put_int(out, i, v.u.i);
+	}
+	return FLOE_OK;
+}
+
+#define I8 TYPE_INT64
+#define TX TYPE_TEXT
+static const ScalarFunc fn_nextval = { "nextval", nextval_k, 1, 0, { TX }, I8, FRET_FIXED,
+				       true, false };
+static const ScalarFunc fn_currval = { "currval", currval_k, 1, 0, { TX }, I8, FRET_FIXED,
+				       true, false };
+static const ScalarFunc fn_lastval = { "lastval", lastval_k, 0, 0, { 0 }, I8, FRET_FIXED,
+				       false, false };
+static const ScalarFunc fn_setval2 = { "setval", setval_k, 2, 0, { TX, I8 }, I8, FRET_FIXED,
+				       true, false };
+static const ScalarFunc fn_setval3 = { "setval", setval_k, 3, 0, { TX, I8, TYPE_BOOL }, I8,
+				       FRET_FIXED, true, false };
+
+bool
+seq_is_func(const char *name)
+{
+	return !strcmp(name, "nextval") || !strcmp(name, "currval") || !strcmp(name, "setval") ||
+	       !strcmp(name, "lastval");
+}
+
+/* The oid of a sequence (regclass) back to its names: 42809 when none. */
+static int
+oid_names(Session *s, int64_t oid, Arena *a, const char **ns, const char **name, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	char **nss, **names;
+	int nns, n, i, k;
+
+	TRY(catalog_list_namespaces(c, a, &nss, &nns, err));
+	for (i = 0; i < nns; i++) {
+		if (!c->vt->seq_list)
+			break;
+		TRY(c->vt->seq_list(c, nss[i], a, &names, &n, err));
+		for (k = 0; k < n; k++)
+			if (pgcatalog_table_oid(nss[i], names[k]) == oid) {
+				*ns = nss[i];
+				*name = names[k];
+				return FLOE_OK;
+			}
+	}
+	return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "relation with OID %lld is not a sequence",
+			   (long long)oid);
+}
+
+/* the error at the argument (as PostgreSQL's regclass input points), else
+ * at the call */
+static Expr *
+fail_loc(BindCtx *b, Expr *arg, int location)
+{
+	if (b->err->position == 0) {
+		if (arg && arg->location > 0)
+			floe_error_position(b->err, arg->location);
+		else if (location >= 0)
+			floe_error_position(b->err, bind_location(b, location));
+	}
+	return NULL;
+}
+
+Expr *
+seq_bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location)
+{
+	const ScalarFunc *fn;
+	Expr *e, *a0 = NULL;
+	int i;
+
+	if (!strcmp(name, "lastval") && nargs == 0)
+		fn = &fn_lastval;
+	else if (!strcmp(name, "nextval") && nargs == 1)
+		fn = &fn_nextval;
+	else if (!strcmp(name, "currval") && nargs == 1)
+		fn = &fn_currval;
+	else if (!strcmp(name, "setval") && nargs == 2)
+		fn = &fn_setval2;
+	else if (!strcmp(name, "setval") && nargs == 3)
+		fn = &fn_setval3;
+	else {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s with %d arguments does not exist",
+			    name, nargs);
+		floe_error_hint(b->err, "No function matches the given name and argument types. "
+				"You might need to add explicit type casts.");
+		return fail_loc(b, NULL, location);
+	}
+	if (nargs > 0) {
+		Expr *x = args[0];
+		const char *ns, *nm;
+		if (x->kind == EXPR_CONST && !x->value.is_null && type_is_string(x->type.id)) {
+			const char *t = arena_strndup(b->arena, strview_data(&x->value.u.s), x->value.u.s.len);
+			if (seq_resolve(b->session, t, b->arena, &ns, &nm, b->err) != FLOE_OK)
+				return fail_loc(b, x, location);
+		} else if (x->kind == EXPR_CONST && !x->value.is_null && type_is_integer(x->type.id)) {
+			if (oid_names(b->session, x->value.u.i, b->arena, &ns, &nm, b->err) != FLOE_OK)
+				return fail_loc(b, x, location);
+		} else if (x->kind == EXPR_CONST && x->value.is_null) {
+			ns = nm = NULL;
+		} else if (type_is_string(x->type.id) || x->unknown_literal) {
+			ns = NULL;
+			nm = "";
+			a0 = bind_coerce(b, x, type_make(TYPE_TEXT), COERCE_IMPLICIT, NULL);
+			if (!a0)
+				return NULL;
+		} else {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "%s of a computed regclass is not supported: pass the sequence name as text",
+				    name);
+			return fail_loc(b, x, location);
+		}
+		if (!a0) {
+			Value v;
+			if (nm) {
+				char *t = arena_sprintf(b->arena, "%s%c%s", ns, SEQ_SEP, nm);
+				v.is_null = false;
+				v.type = type_make(TYPE_TEXT);
+				v.u.s = strview_make(t, (uint32_t)strlen(t));
+			} else {
+				v = value_null(type_make(TYPE_TEXT));
+			}
+			a0 = expr_const(b->arena, &v);
+		}
+	}
+	e = expr_new(b->arena, EXPR_FUNC, type_make(TYPE_INT64), nargs);
+	e->fn = fn;
+	e->location = bind_location(b, location);
+	if (nargs > 0)
+		e->args[0] = a0;
+	for (i = 1; i < nargs; i++) {
+		SqlType t = type_make(i == 1 ? TYPE_INT64 : TYPE_BOOL);
+		if (!(e->args[i] = bind_coerce(b, args[i], t, COERCE_IMPLICIT, NULL)))
+			return NULL;
+	}
+	return e;
+}

@@ -1,0 +1,67 @@
+/*
+ * sequence.h — sequences (sequence.c): CREATE / ALTER / DROP SEQUENCE,
+ * nextval / currval / setval / lastval, and their rows in pg_catalog and
+ * information_schema (seq_catalog.c).
+ *
+ * State: a sequence is one row of the catalog database's floe_sequences
+ * (catalog.h CatalogSeq), so every floe node on one catalog shares it.
+ * nextval reserves a range of CACHE values with a compare-and-swap of the
+ * row (its version), hands them out from a per-node cache (the Engine's),
+ * and never returns a value twice across nodes.  Values are not
+ * transactional (PostgreSQL's rule): a ROLLBACK does not give them back.
+ * currval/lastval are per session.
+ *
+ * INTERFACE ROUTINES
+ *   seq_create_stmt / seq_alter_stmt / seq_drop_stmt   the statements
+ *   seq_is_func(name)                 nextval, currval, setval, lastval?
+ *   seq_bind_call(b, name, args, n, location)   their bound call (volatile)
+ *   seq_lookup(s, ns, name, a, &seq, &found, err)   a sequence's row
+ *   seq_resolve(s, text, a, &ns, &name, err)        'name' / 'ns.name' as
+ *                                     regclass reads it (42P01, 42809)
+ *   seq_create(s, ns, name, opts, owned_by, err)    for serial/identity
+ *   seq_drop_owned(s, ns, table, err) DROP TABLE drops its owned sequences
+ *                                     (table NULL: every sequence of ns)
+ *   seq_catalog_rows(s, r, pg, relname, a, err)     rows of pg_class,
+ *                                     pg_sequence, pg_sequences,
+ *                                     information_schema.sequences
+ *   seq_visible_oids(s, a, &oids, &n, err)           sequences on search_path
+ *   seq_relation(s, ctx, ns, name, ...)              SELECT * FROM seq
+ *   seq_session_free(s) / seq_engine_free(e)
+ */
+#ifndef FLOE_SEQUENCE_H
+#define FLOE_SEQUENCE_H
+
+#include "sql/bind.h"
+#include "sql/constrel.h"
+
+int seq_create_stmt(Session *s, PgQuery__CreateSeqStmt *st, ResultSink *sink, floe_error *err);
+int seq_alter_stmt(Session *s, PgQuery__AlterSeqStmt *st, ResultSink *sink, floe_error *err);
+int seq_drop_stmt(Session *s, PgQuery__DropStmt *st, ResultSink *sink, floe_error *err);
+
+bool seq_is_func(const char *name);
+Expr *seq_bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location);
+
+int seq_lookup(Session *s, const char *ns, const char *name, Arena *a, CatalogSeq *out,
+	       bool *found, floe_error *err);
+int seq_resolve(Session *s, const char *text, Arena *a, const char **ns, const char **name,
+		floe_error *err);
+
+/* Create sequence ns.name from option DefElems (n of them, may be 0);
+ * owned_by "table.column" or NULL. */
+int seq_create(Session *s, const char *ns, const char *name, Node **opts, int nopts,
+	       const char *owned_by, floe_error *err);
+int seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err);
+
+int seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *relname, Arena *a,
+		     floe_error *err);
+/* SELECT FROM a sequence: one row (last_value, log_cnt, is_called);
+ * *found false when ns.name is no sequence. */
+int seq_relation(Session *s, ExecCtx *ctx, const char *ns, const char *name, Arena *a,
+		 bool *found, int *ncols, char ***names, SqlType **types, Operator **op,
+		 floe_error *err);
+int seq_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
+
+void seq_session_free(Session *s);
+void seq_engine_free(Engine *e);
+
+#endif
