@@ -590,6 +590,8 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_VACUUM_STMT: {
 		PgQuery__VacuumStmt *vs = n->vacuum_stmt;
 		const char *t = "?";
+		if (vs->n_rels == 0)      /* each table is skipped (maintenance.c) */
+			return FLOE_OK;
 		if (vs->n_rels && vs->rels[0]->node_case == PG_QUERY__NODE__NODE_VACUUM_RELATION &&
 		    vs->rels[0]->vacuum_relation->relation)
 			t = vs->rels[0]->vacuum_relation->relation->relname;

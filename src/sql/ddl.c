@@ -43,9 +43,11 @@
 #include "func/func.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/refs.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
+#include "table/maintenance.h"
 #include "table/metadata.h"
 #include "table/partition.h"
 #include "table/table.h"
@@ -943,7 +945,8 @@ floe_acts_on(const char *k)
 {
 	return is_mode_key(k) || data_writer_property_known(k) || !strcmp(k, "write.data.path") ||
 	       !strcmp(k, "write.metadata.path") || !strcmp(k, "write.format.default") ||
-	       !strcmp(k, "write.delete.format.default") || !strcmp(k, "write.wap.enabled");
+	       !strcmp(k, "write.delete.format.default") || !strcmp(k, "write.wap.enabled") ||
+	       table_maintenance_property_known(k);   /* history.expire.* ... (expire.c) */
 }
 
 static void
@@ -1130,6 +1133,8 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
 	for (i = 0; i < as->n_cmds; i++) {
 		PgQuery__AlterTableCmd *c = as->cmds[i]->alter_table_cmd;
+		if (refs_is_cmd(c))      /* CREATE / REPLACE / DROP BRANCH | TAG (refs.c) */
+			return refs_alter(s, ctx, sql, as, sink);
 		if (is_partition_cmd(c)) {
 			if (as->n_cmds != 1 ||
 			    !sql_partition_clause(sql, as->relation->location, &pclause, &pclen))

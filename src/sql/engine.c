@@ -41,6 +41,7 @@
 #include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/maintenance.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
@@ -507,6 +508,12 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 
 	if (!strcmp(name, "rewrite_data_files") || !strcmp(name, "rewrite_position_delete_files"))
 		return optimize_call(s, ctx, sql, cs, sink);
+	{
+		bool handled;   /* expire_snapshots, remove_orphan_files... (maintenance.c) */
+		int rc = maintenance_call(s, ctx, sql, cs, sink, &handled);
+		if (handled)
+			return rc;
+	}
 	if (!strcmp(name, "rollback_to_snapshot") || !strcmp(name, "set_current_snapshot") ||
 	    !strcmp(name, "rollback_to_timestamp"))
 		return metatable_call(s, ctx, sql, cs, sink);
@@ -1588,7 +1595,12 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return seq_alter_stmt(s, n->alter_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CALL_STMT:
 		return exec_call(s, &ctx, sql, n->call_stmt, sink);
-	case PG_QUERY__NODE__NODE_VACUUM_STMT:   /* OPTIMIZE (optimize.c) */
+	case PG_QUERY__NODE__NODE_VACUUM_STMT:   /* OPTIMIZE (optimize.c), VACUUM, ANALYZE */
+		{
+			bool deletes_only;
+			if (!sql_is_optimize(sql, st, &deletes_only))
+				return maintenance_vacuum(s, &ctx, sql, st, n->vacuum_stmt, sink);
+		}
 		return optimize_stmt(s, &ctx, sql, st, n->vacuum_stmt, sink);
 	case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
 		return exec_set(s, &ctx, n->variable_set_stmt, sink);
@@ -2075,6 +2087,8 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	}
 	if (n == 1)   /* OPTIMIZE / CALL rewrite_*: one metrics row (optimize.c) */
 		optimize_describe(sql, &stmts[0], out_arena, &out->ncols, &out->names, &out->types);
+	if (n == 1)   /* CALL expire_snapshots / remove_orphan_files (maintenance.c) */
+		maintenance_describe(&stmts[0], out_arena, &out->ncols, &out->names, &out->types);
 	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_EXPLAIN_STMT ||
 		       stmts[0].node->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||

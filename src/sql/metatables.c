@@ -341,12 +341,19 @@ fill_refs(Rows *r, const TableMetadata *md)
 	int i;
 	bool main_seen = false;
 
-	constrel_init(r, r->a, "name:t type:t snapshot_id:l");
+	constrel_init(r, r->a, "name:t type:t snapshot_id:l max_reference_age_in_ms:l "
+		      "min_snapshots_to_keep:i max_snapshot_age_in_ms:l");
 	for (i = 0; i < md->nrefs; i++) {
 		Value *row = constrel_row(r);
 		put_s(row, 0, md->refs[i].name);
 		put_s(row, 1, md->refs[i].type ? md->refs[i].type : "branch");
 		put_i(row, 2, md->refs[i].snapshot_id);
+		if (md->refs[i].has_max_ref_age_ms)
+			put_i(row, 3, md->refs[i].max_ref_age_ms);
+		if (md->refs[i].has_min_snapshots_to_keep)
+			put_i(row, 4, md->refs[i].min_snapshots_to_keep);
+		if (md->refs[i].has_max_snapshot_age_ms)
+			put_i(row, 5, md->refs[i].max_snapshot_age_ms);
 		main_seen |= !strcmp(md->refs[i].name, "main");
 	}
 	if (!main_seen && md->has_current_snapshot) {

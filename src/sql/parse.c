@@ -23,6 +23,12 @@
  *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
  *     merge_rewrite below
+ *   CALL p(table => 't')  ->  CALL p(tabl$ => 't')   (named "table" again
+ *     after the parse: call_table_rewrite)
+ *   branches and tags (Spark's syntax; refs.c reads the original text
+ *   through sql_ref_clause):
+ *     ALTER TABLE t CREATE [OR REPLACE] | REPLACE | DROP  BRANCH | TAG ...
+ *                      ->  ALTER TABLE t RESET(f$r)   (rest blanked)
  *   time travel: t FOR VERSION|TIMESTAMP AS OF x  ->  "t$v$x" / "t$ts$x"
  *     (metatables.c reads them): see timetravel_rewrite below
  *   partitioning (Spark's syntax; ddl.c reads the original text through
@@ -353,6 +359,80 @@ sql_partition_clause(const char *sql, int from, const char **clause, int *len)
 	return false;
 }
 
+/* ---- branches and tags (Spark SQL; refs.c reads the clause) ----------- */
+
+/* At p: CREATE [OR REPLACE] BRANCH|TAG, REPLACE BRANCH|TAG or DROP
+ * BRANCH|TAG -> *end at the statement's end (";" outside quotes, or NUL). */
+static bool
+ref_clause_at(const char *sql, const char *p, const char **end)
+{
+	size_t w = word_len(p);
+	const char *q;
+
+	if (w == 6 && !strncasecmp(p, "create", 6)) {
+		q = skip_space(p + 6);
+		if (word_len(q) == 2 && !strncasecmp(q, "or", 2)) {
+			q = skip_space(q + 2);
+			if (word_len(q) != 7 || strncasecmp(q, "replace", 7))
+				return false;
+			q = skip_space(q + 7);
+		}
+	} else if ((w == 7 && !strncasecmp(p, "replace", 7)) || (w == 4 && !strncasecmp(p, "drop", 4))) {
+		q = skip_space(p + w);
+	} else {
+		return false;
+	}
+	w = word_len(q);
+	if (!(w == 6 && !strncasecmp(q, "branch", 6)) && !(w == 3 && !strncasecmp(q, "tag", 3)))
+		return false;
+	/* a name must follow: ALTER TABLE t DROP tag [CASCADE] drops a column */
+	{
+		const char *n = skip_space(q + w);
+		size_t nl = word_len(n);
+		if (!(*n == '"' || (nl && !(nl == 7 && !strncasecmp(n, "cascade", 7)) &&
+				     !(nl == 8 && !strncasecmp(n, "restrict", 8)))))
+			return false;
+	}
+	for (q += w; *q && *q != ';';) {
+		const char *r = skip_space(q);
+		if (r != q)
+			q = r;
+		else if (*q == '\'' || *q == '"')
+			q = skip_quote_at(sql, q);
+		else
+			q++;
+	}
+	*end = q;
+	return true;
+}
+
+bool
+sql_ref_clause(const char *sql, int from, const char **clause, int *len)
+{
+	const char *p = sql + from, *end;
+
+	while (*p && *p != ';') {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quote_at(sql, p);
+			continue;
+		}
+		w = word_len(p);
+		if (w && (p == sql || !word_len(p - 1)) && ref_clause_at(sql, p, &end)) {
+			*clause = p;
+			*len = (int)(end - p);
+			return true;
+		}
+		p += w ? w : 1;
+	}
+	return false;
+}
+
 /* A copy of sql with each INSERT OVERWRITE's OVERWRITE made INTO (padded:
  * same length), or NULL when there is none.  Quotes, dollar quotes and
  * comments are skipped so their contents are never rewritten. */
@@ -466,6 +546,17 @@ rewrite_extensions(const char *sql)
 				memset(copy + (p - sql), ' ', (size_t)(end - p));
 				if (alter)
 					memcpy(copy + (p - sql), "RESET(floe$pf)", 14);
+				p = end;
+				continue;
+			}
+		}
+		if (w >= 4 && w <= 7 && prev_len && (p == sql || !word_len(p - 1))) {
+			const char *end;   /* ALTER TABLE t CREATE BRANCH ... (refs.c) */
+			if (ref_clause_at(sql, p, &end) && end - p >= 10) {
+				if (!copy)
+					copy = strdup(sql);
+				memset(copy + (p - sql), ' ', (size_t)(end - p));
+				memcpy(copy + (p - sql), "RESET(f$r)", 10);
 				p = end;
 				continue;
 			}
@@ -793,6 +884,68 @@ push:
 		memmove(&h[1], &h[0], sizeof h[0] * 3);
 		h[0] = t;
 	}
+}
+
+/* ---- CALL p(table => 't'): Spark's argument name ----------------------
+ *
+ * "table" is a reserved word in PostgreSQL's grammar, so Spark's
+ * procedure calls CALL p(table => 't') are a syntax error: the word table
+ * right before "=>" becomes tabl$ (same length), and sql_parse names such
+ * an argument of a CALL "table" again (call_table_args).
+ */
+static void
+call_table_rewrite(const char *sql, char **copy)
+{
+	const char *p = sql;
+
+	if (!strstr(sql, "=>"))
+		return;
+	while (*p) {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quoted(sql, p);
+			continue;
+		}
+		if (*p == '$' && (p == sql || !word_len(p - 1))) {
+			const char *end = p + 1, *close;
+			while (word_len(end) && *end != '$')
+				end++;
+			if (*end == '$' && !(p[1] >= '0' && p[1] <= '9')) {
+				size_t tl = (size_t)(end - p) + 1;
+				for (close = end + 1; *close && strncmp(close, p, tl); close++)
+					;
+				p = *close ? close + tl : close;
+				continue;
+			}
+		}
+		w = word_len(p);
+		if (w == 5 && !strncasecmp(p, "table", 5) && (p == sql || !word_len(p - 1)) &&
+		    !strncmp(skip_space(p + 5), "=>", 2)) {
+			if (!*copy)
+				*copy = strdup(sql);
+			memcpy(*copy + (p - sql), "tabl$", 5);
+		}
+		p += w ? w : 1;
+	}
+}
+
+static void
+call_table_args(Node *n)
+{
+	PgQuery__FuncCall *f;
+	size_t i;
+
+	if (!n || n->node_case != PG_QUERY__NODE__NODE_CALL_STMT || !(f = n->call_stmt->funccall))
+		return;
+	for (i = 0; i < f->n_args; i++)
+		if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR &&
+		    !strcmp(f->args[i]->named_arg_expr->name, "tabl$"))
+			f->args[i]->named_arg_expr->name = "table";
 }
 
 /* ---- parsed-statement cache (see the header comment) ------------------ */
@@ -1235,6 +1388,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 
 		merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
 		timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
+		call_table_rewrite(rewritten ? rewritten : sql, &rewritten);
 		rc = parse_on_stack(rewritten ? rewritten : sql, &r, err);
 		free(rewritten);
 		if (rc != FLOE_OK)
@@ -1267,6 +1421,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 		(*stmts)[i].node = tree->stmts[i]->stmt;
 		(*stmts)[i].location = tree->stmts[i]->stmt_location;
 		(*stmts)[i].len = tree->stmts[i]->stmt_len;
+		call_table_args((*stmts)[i].node);
 	}
 	return merge_mark(*stmts, *n, mw, nmw, err);
 }

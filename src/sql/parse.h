@@ -11,6 +11,7 @@
  *   sql_is_insert_overwrite(sql, stmt)        floe's INSERT OVERWRITE (parsed
  *                                             as INSERT INTO)
  *   sql_is_optimize(sql, stmt, &deletes_only) floe's OPTIMIZE (parsed as VACUUM)
+ *   sql_ref_clause(sql, from, &clause, &len)  Spark's CREATE/REPLACE/DROP BRANCH|TAG
  *   sql_partition_clause(sql, from, &clause, &len)  Spark's PARTITIONED BY /
  *                                             ADD|DROP|REPLACE PARTITION FIELD
  *   sql_children(m, fn, arg)                  visit a parse-tree node's children
@@ -53,6 +54,11 @@ bool sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only);
  * end; parsed as RESET(floe$pf)) at or after byte offset `from` of the
  * statement there, in the original text. */
 bool sql_partition_clause(const char *sql, int from, const char **clause, int *len);
+
+/* Spark's ALTER TABLE ... CREATE [OR REPLACE] | REPLACE | DROP BRANCH | TAG
+ * clause (to the statement's end; parsed as RESET(f$r)) at or after byte
+ * offset `from`, in the original text (refs.c). */
+bool sql_ref_clause(const char *sql, int from, const char **clause, int *len);
 
 /* Calls fn(child, arg) for every message-typed child of parse-tree node m
  * (set oneof members, every element of repeated fields), in field order,

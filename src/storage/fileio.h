@@ -29,6 +29,9 @@
  *   fileio_exists(io, path)
  *   fileio_remove(io, path, err)
  *   fileio_resolve(io, path, arena)   the local path a URI maps to
+ *   fileio_list(io, folder, arena, &files, &n, err)   every file under a
+ *                                     folder (recursive; 0A000 where the
+ *                                     backend cannot list)
  *   fileio_sweep_tmp(root, now)       remove stale temporary files of
  *                                     interrupted local writes
  */
@@ -44,6 +47,14 @@
 
 typedef struct FileIO FileIO;
 
+/* One file of a listing: its path (as the backend spells it: the local
+ * path for local disk), size and modification time. */
+typedef struct FileInfo {
+	char *path;
+	uint64_t size;
+	int64_t mtime_ms;
+} FileInfo;
+
 typedef struct FileIOVT {
 	int (*read)(FileIO *io, const char *path, Arena *arena,
 		    const uint8_t **data, size_t *len, floe_error *err);
@@ -53,6 +64,9 @@ typedef struct FileIOVT {
 	bool (*exists)(FileIO *io, const char *path);
 	int (*remove)(FileIO *io, const char *path, floe_error *err);
 	void (*free)(FileIO *io);
+	/* every file under folder, recursively; a missing folder lists none */
+	int (*list)(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *n,
+		    floe_error *err);
 } FileIOVT;
 
 typedef struct FileIOMap {
@@ -111,5 +125,8 @@ fileio_remove(FileIO *io, const char *path, floe_error *err)
 {
 	return io->vt->remove(io, path, err);
 }
+
+int fileio_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *n,
+		floe_error *err);
 
 #endif

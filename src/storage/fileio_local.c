@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -358,6 +359,80 @@ local_remove(FileIO *io, const char *path, floe_error *err)
 	return rc;
 }
 
+/* ---- listing (remove_orphan_files) ------------------------------------ */
+
+typedef struct ListOut {
+	Arena *a;
+	FileInfo *v;
+	int n, cap;
+} ListOut;
+
+static int
+list_dir(const char *dir, int depth, ListOut *o, floe_error *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int rc = FLOE_OK;
+
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? FLOE_OK : io_err(err, "list", dir, errno);
+	if (depth > 64) {
+		closedir(d);
+		return floe_errorf(err, ERRCODE_IO_ERROR, "folder \"%s\" is nested too deeply", dir);
+	}
+	while (rc == FLOE_OK && (de = readdir(d)) != NULL) {
+		struct stat st;
+		char *p;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		p = arena_sprintf(o->a, "%s/%s", dir, de->d_name);
+		if (lstat(p, &st) != 0)
+			continue;                    /* gone meanwhile */
+		if (S_ISDIR(st.st_mode)) {
+			rc = list_dir(p, depth + 1, o, err);
+		} else if (S_ISREG(st.st_mode)) {
+			if (o->n == o->cap) {
+				int cap = o->cap ? o->cap * 2 : 64;
+				o->v = arena_realloc(o->a, o->v, sizeof *o->v * (size_t)o->cap,
+						     sizeof *o->v * (size_t)cap);
+				o->cap = cap;
+			}
+			o->v[o->n].path = p;
+			o->v[o->n].size = (uint64_t)st.st_size;
+			o->v[o->n].mtime_ms = (int64_t)st.st_mtim.tv_sec * 1000 +
+					      st.st_mtim.tv_nsec / 1000000;
+			o->n++;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int
+local_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *n, floe_error *err)
+{
+	ListOut o = { arena, NULL, 0, 0 };
+	char *dir = fileio_resolve(io, folder, arena);
+	size_t l = strlen(dir);
+
+	TRY(check_local(folder, dir, err));
+	while (l > 1 && dir[l - 1] == '/')
+		dir[--l] = 0;
+	TRY(list_dir(dir, 0, &o, err));
+	*files = o.v;
+	*n = o.n;
+	return FLOE_OK;
+}
+
+int
+fileio_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *n, floe_error *err)
+{
+	if (!io->vt->list)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "this storage cannot list folder \"%s\"", folder);
+	return io->vt->list(io, folder, arena, files, n, err);
+}
+
 static void
 local_free(FileIO *io)
 {
@@ -379,6 +454,7 @@ static const FileIOVT local_vt = {
 	.exists = local_exists,
 	.remove = local_remove,
 	.free = local_free,
+	.list = local_list,
 };
 
 FileIO *

@@ -824,6 +824,12 @@ parse_root(P *p, json_t *root, TableMetadata *md)
 			r->name = arena_strdup(p->a, key);
 			TRY(get_i64(p, o, ctx, "snapshot-id", true, &r->snapshot_id, NULL));
 			TRY(get_str(p, o, ctx, "type", true, &r->type));
+			TRY(get_i32(p, o, ctx, "min-snapshots-to-keep", false,
+				    &r->min_snapshots_to_keep, &r->has_min_snapshots_to_keep));
+			TRY(get_i64(p, o, ctx, "max-snapshot-age-ms", false,
+				    &r->max_snapshot_age_ms, &r->has_max_snapshot_age_ms));
+			TRY(get_i64(p, o, ctx, "max-ref-age-ms", false, &r->max_ref_age_ms,
+				    &r->has_max_ref_age_ms));
 			r->extra = o;
 		}
 		md->nrefs = k;
@@ -1388,7 +1394,8 @@ metadata_serialize(const TableMetadata *md, Arena *a)
 		"snapshots", "snapshot-log", "metadata-log", "refs", "statistics",
 		"next-row-id", NULL
 	};
-	static const char *const ref_skip[] = { "snapshot-id", "type", NULL };
+	static const char *const ref_skip[] = { "snapshot-id", "type", "min-snapshots-to-keep",
+		"max-snapshot-age-ms", "max-ref-age-ms", NULL };
 	json_t *o = json_object(), *arr;
 	const IcebergSchema *cur = metadata_current_schema(md);
 	const PartitionSpec *dspec = metadata_default_spec(md);
@@ -1461,6 +1468,15 @@ metadata_serialize(const TableMetadata *md, Arena *a)
 			json_t *r = json_object();
 			json_object_set_new(r, "snapshot-id", json_integer(md->refs[i].snapshot_id));
 			json_object_set_new(r, "type", jstr(md->refs[i].type));
+			if (md->refs[i].has_min_snapshots_to_keep)
+				json_object_set_new(r, "min-snapshots-to-keep",
+						    json_integer(md->refs[i].min_snapshots_to_keep));
+			if (md->refs[i].has_max_snapshot_age_ms)
+				json_object_set_new(r, "max-snapshot-age-ms",
+						    json_integer(md->refs[i].max_snapshot_age_ms));
+			if (md->refs[i].has_max_ref_age_ms)
+				json_object_set_new(r, "max-ref-age-ms",
+						    json_integer(md->refs[i].max_ref_age_ms));
 			add_extra(r, md->refs[i].extra, ref_skip);
 			json_object_set_new(refs, md->refs[i].name, r);
 		}

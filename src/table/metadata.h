@@ -107,7 +107,14 @@ typedef struct SnapshotRef {
 	char *name;
 	int64_t snapshot_id;
 	char *type;                /* "branch" / "tag" */
-	void *extra;               /* json_t*: retention settings etc. */
+	/* retention (spec "Snapshot References"); has_* false: not set */
+	bool has_min_snapshots_to_keep;        /* branches */
+	int32_t min_snapshots_to_keep;
+	bool has_max_snapshot_age_ms;          /* branches */
+	int64_t max_snapshot_age_ms;
+	bool has_max_ref_age_ms;
+	int64_t max_ref_age_ms;
+	void *extra;               /* json_t*: keys not modelled */
 } SnapshotRef;
 
 typedef struct StatisticsFile {

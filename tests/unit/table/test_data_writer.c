@@ -623,7 +623,7 @@ fail_free(FileIO *io)
 {
 }
 
-static const FileIOVT fail_vt = {fail_read, fail_write, fail_size, fail_exists, fail_remove, fail_free};
+static const FileIOVT fail_vt = {fail_read, fail_write, fail_size, fail_exists, fail_remove, fail_free, NULL};
 
 /* The third file's write fails: the error surfaces, nothing more is
  * written, and abort removes the two files already written. */

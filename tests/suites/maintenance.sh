@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# Maintenance suite (issue 15: VACUUM, expire_snapshots, remove_orphan_files),
+# checked with readers nobody here wrote.
+#
+# A. v1, v2 and v3 tables (v2 merge-on-read: position deletes), seven
+#    commits, history.expire.max-snapshot-age-ms = 1 and
+#    min-snapshots-to-keep = 3, then VACUUM.  Independently of floe (the
+#    metadata JSON and avro-dump's reading of every manifest list and
+#    manifest), the files reachable from the kept snapshots and those
+#    reachable only from the expired ones are computed; then:
+#      - the table folder after = before - the expired-only files + the
+#        new metadata file (nothing reachable deleted, nothing unreachable
+#        left), and every metadata-log file exists
+#      - spec rules: 3 snapshots kept (the head and its ancestors), every
+#        snapshot-log entry names a kept snapshot, refs.main = current,
+#        metadata-log grew by the previous file
+#      - iceberg-validate --deep passes on every kept snapshot
+#      - icebird reads the same rows as floe, now and at each kept snapshot
+#        (iceberg-read --snapshot vs FOR VERSION AS OF)
+# B. remove_orphan_files: a stray file older than 3 days and a fresh one;
+#    dry_run lists only the old one and deletes nothing; the real run
+#    deletes it, keeps the fresh one and every reachable file.
+# C. CALL expire_snapshots(older_than, retain_last) reports the files it
+#    deleted (its counts = the files gone from the folder).
+# D. write.metadata.delete-after-commit.enabled + previous-versions-max:
+#    the metadata log is cut, the cut files deleted, the others kept.
+# E. refs (v1/v2/v3): a tag with RETAIN, a branch WITH SNAPSHOT RETENTION,
+#    a branch past its max-ref-age; after VACUUM the metadata JSON holds
+#    the spec's ref fields, the expired ref is gone, the snapshots the refs
+#    retain stay, iceberg-validate --deep passes and icebird (DuckDB for
+#    v1) reads each ref's snapshot as floe's FOR VERSION AS OF 'ref' does.
+#
+# Prints "PASS maintenance: name" / "FAIL maintenance: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+SHARED=${FLOE_SHARED:-$(cd ../shared && pwd)}
+TOOLS=$SHARED/tools/interop/bin
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/floe-maint.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS maintenance: $1"; }
+fail() { echo "FAIL maintenance: $1: $2"; }
+
+current_meta() {
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+
+# reach.py META OUT: for each snapshot of metadata file META, the files it
+# reaches, read with avro-dump: "<snapshot-id> <live|dead> <path>" lines
+# (manifest lists and manifests count as live).
+cat >"$tmp/reach.py" <<'EOF'
+import json, subprocess, sys
+tools, meta = sys.argv[1], sys.argv[2]
+m = json.load(open(meta))
+def dump(path):
+    out = subprocess.run([tools + "/avro-dump", path], capture_output=True, text=True, check=True).stdout
+    return [json.loads(l) for l in out.splitlines()[1:] if l.strip()]
+cache = {}
+for s in m.get("snapshots", []):
+    sid = s["snapshot-id"]
+    mans = []
+    if "manifest-list" in s:
+        print(sid, "live", s["manifest-list"])
+        mans = [r["manifest_path"] for r in dump(s["manifest-list"])]
+    else:
+        mans = s.get("manifests", [])
+    for mp in mans:
+        print(sid, "live", mp)
+        if mp not in cache:
+            cache[mp] = dump(mp)
+        for e in cache[mp]:
+            print(sid, "dead" if e["status"] == 2 else "live", e["data_file"]["file_path"])
+EOF
+
+# the folder's files, sorted
+listing() { find "$1" -type f | LC_ALL=C sort; }
+rows() { "$FLOE_BIN" -D "$1" -c "COPY (SELECT * FROM $2) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort; }
+icebird() { "$TOOLS/iceberg-read" "$@" --csv | tail -n +3 | LC_ALL=C sort; }
+# icebird cannot read v1 manifests (no sequence numbers): for the v1 table
+# (copy-on-write, no delete files) the rows of snapshot $2 are DuckDB's
+# reading of the live files iceberg-validate lists
+duckrows() {
+	local files
+	files=$("$TOOLS/iceberg-validate" "$1" --snapshot "$2" --files 2>/dev/null |
+		awk '$1 == "FILE" && $3 == "data" { printf "%s\x27%s\x27", (n++ ? "," : ""), $4 }')
+	"$TOOLS/duckdb-sql" "SELECT * FROM read_parquet([$files])" --no-header | LC_ALL=C sort
+}
+
+# ---- A. VACUUM on v1 / v2 / v3 ---------------------------------------------
+for v in 1 2 3; do
+	name="vacuum v$v"
+	wh=$tmp/a$v
+	mode=copy-on-write
+	[ "$v" = 2 ] && mode=merge-on-read
+	sql="CREATE TABLE t (id int, v text) WITH ('format-version' = '$v', 'write.delete.mode' = '$mode', 'write.update.mode' = '$mode', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '3');
+INSERT INTO t SELECT g, 'a' || g FROM generate_series(1, 50) g;
+INSERT INTO t SELECT g, 'b' || g FROM generate_series(51, 60) g;
+DELETE FROM t WHERE id % 7 = 0;
+INSERT INTO t VALUES (100, 'c');
+UPDATE t SET v = 'u' WHERE id < 5;
+INSERT INTO t VALUES (101, 'd');
+DELETE FROM t WHERE id = 51"
+	# v1 has no row-level DELETE / UPDATE: INSERT OVERWRITE instead
+	[ "$v" = 1 ] && sql=${sql//DELETE FROM t WHERE /INSERT OVERWRITE t SELECT * FROM t WHERE NOT } &&
+		sql=${sql//UPDATE t SET v = \'u\' WHERE id < 5/INSERT OVERWRITE t SELECT id, CASE WHEN id < 5 THEN \'u\' ELSE v END FROM t}
+	if ! out=$("$FLOE_BIN" -D "$wh" -q -c "$sql" 2>&1); then fail "$name" "setup: $out"; continue; fi
+	m0=$(current_meta "$wh" t)
+	tdir=$wh/public/t
+	listing "$tdir" >"$tmp/before"
+	$PY "$tmp/reach.py" "$TOOLS" "$m0" >"$tmp/reach0" || { fail "$name" "reach.py failed"; continue; }
+	sleep 0.05
+	if ! out=$("$FLOE_BIN" -D "$wh" -c "VACUUM t" 2>&1) || [ "$out" != VACUUM ]; then
+		fail "$name" "VACUUM: $out"; continue
+	fi
+	m1=$(current_meta "$wh" t)
+	listing "$tdir" >"$tmp/after"
+	# the expected folder, computed from the two metadata files alone
+	if ! why=$($PY - "$m0" "$m1" "$tmp/reach0" "$tmp/before" "$tmp/after" <<'EOF'
+import json, os, sys
+m0, m1 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+kept = {s["snapshot-id"] for s in m1["snapshots"]}
+reach = [l.split(" ", 2) for l in open(sys.argv[3]).read().splitlines()]
+live_kept = {p for sid, st, p in reach if int(sid) in kept and st == "live"}
+every = {p for sid, st, p in reach}
+gone = every - live_kept
+before = set(open(sys.argv[4]).read().splitlines())
+after = set(open(sys.argv[5]).read().splitlines())
+want = (before - gone) | {sys.argv[2]}
+errs = []
+if after != want:
+    errs.append("left over: %s; deleted too: %s" % (sorted(after - want)[:3], sorted(want - after)[:3]))
+if not gone:
+    errs.append("nothing was unreachable: the test proves nothing")
+# spec rules
+cur = m1["current-snapshot-id"]
+chain, s = [], cur
+byid = {x["snapshot-id"]: x for x in m1["snapshots"]}
+while s in byid:
+    chain.append(s); s = byid[s].get("parent-snapshot-id")
+if len(m1["snapshots"]) != 3 or len(chain) != 3:
+    errs.append("kept %d snapshots, chain %d (want 3)" % (len(m1["snapshots"]), len(chain)))
+if len(m0["snapshots"]) != 7:
+    errs.append("setup made %d snapshots" % len(m0["snapshots"]))
+if any(e["snapshot-id"] not in kept for e in m1.get("snapshot-log", [])):
+    errs.append("snapshot-log names an expired snapshot")
+if m1.get("refs", {}).get("main", {}).get("snapshot-id", cur) != cur:
+    errs.append("refs.main is not the current snapshot")
+ml = [e["metadata-file"] for e in m1.get("metadata-log", [])]
+if not ml or ml[-1] != sys.argv[1]:
+    errs.append("metadata-log does not end with the previous file")
+if any(not os.path.exists(f) for f in ml):
+    errs.append("a metadata-log file is gone")
+if m1["last-updated-ms"] < m0["last-updated-ms"]:
+    errs.append("last-updated-ms went back")
+print("; ".join(errs))
+sys.exit(1 if errs else 0)
+EOF
+	); then fail "$name" "$why"; continue; fi
+	ok=1
+	for sid in $($PY -c 'import json,sys; print(" ".join(str(s["snapshot-id"]) for s in json.load(open(sys.argv[1]))["snapshots"]))' "$m1"); do
+		if ! o=$("$TOOLS/iceberg-validate" "$m1" --snapshot "$sid" --deep 2>&1); then
+			fail "$name" "iceberg-validate snapshot $sid: $(echo "$o" | grep -m2 ERROR)"; ok=0; break
+		fi
+		f=$("$FLOE_BIN" -D "$wh" -c "COPY (SELECT * FROM t FOR VERSION AS OF $sid) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort)
+		if [ "$v" = 1 ]; then i=$(duckrows "$m1" "$sid"); else i=$(icebird "$m1" --snapshot "$sid"); fi
+		if [ "$f" != "$i" ] || [ -z "$f" ]; then
+			fail "$name" "snapshot $sid: floe and icebird differ ($(echo "$f" | wc -l) / $(echo "$i" | wc -l) rows)"; ok=0; break
+		fi
+	done
+	[ $ok = 1 ] || continue
+	if [ "$v" != 1 ] && [ "$(rows "$wh" t)" != "$(icebird "$m1")" ]; then
+		fail "$name" "current rows differ from icebird"; continue
+	fi
+	# a second VACUUM finds nothing more to do: no commit
+	"$FLOE_BIN" -D "$wh" -q -c "VACUUM t" >/dev/null 2>&1
+	if [ "$(current_meta "$wh" t)" != "$m1" ]; then fail "$name" "a second VACUUM committed"; continue; fi
+	pass "$name"
+done
+
+# ---- B. remove_orphan_files --------------------------------------------------
+wh=$tmp/b
+"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)" >/dev/null 2>&1
+tdir=$wh/public/t
+echo junk >"$tdir/data/old-orphan.parquet"
+echo junk >"$tdir/metadata/old-orphan.avro"
+touch -d '4 days ago' "$tdir/data/old-orphan.parquet" "$tdir/metadata/old-orphan.avro"
+echo junk >"$tdir/data/fresh.parquet"
+# reachable files, old too: never orphans
+for f in "$tdir"/data/*-0.parquet "$tdir"/metadata/*.avro "$tdir"/metadata/*.json; do
+	case "$f" in *orphan*) ;; *) touch -d '5 days ago' "$f" ;; esac
+done
+listing "$tdir" >"$tmp/b0"
+dry=$("$FLOE_BIN" -D "$wh" -A -t -c "CALL remove_orphan_files(table => 't', dry_run => true)" 2>&1)
+want=$(printf '%s\n%s' "$tdir/data/old-orphan.parquet" "$tdir/metadata/old-orphan.avro")
+if [ "$dry" != "$want" ]; then
+	fail "orphans dry_run" "listed: $dry"
+elif [ "$(listing "$tdir")" != "$(cat "$tmp/b0")" ]; then
+	fail "orphans dry_run" "dry_run deleted files"
+else
+	real=$("$FLOE_BIN" -D "$wh" -A -t -c "CALL remove_orphan_files('t')" 2>&1)
+	left=$(LC_ALL=C comm -23 "$tmp/b0" <(listing "$tdir"))
+	if [ "$real" != "$want" ] || [ "$left" != "$want" ]; then
+		fail "orphans" "reported: $real; gone: $left"
+	elif ! o=$("$TOOLS/iceberg-validate" "$tdir" --deep 2>&1); then
+		fail "orphans" "iceberg-validate: $o"
+	elif [ "$(rows "$wh" t)" != "$(printf '1\n2')" ]; then
+		fail "orphans" "rows changed"
+	else
+		# older_than now: the fresh one goes too
+		o=$("$FLOE_BIN" -D "$wh" -A -t -c "CALL remove_orphan_files('t', now() + interval '1 minute')" 2>&1)
+		if [ "$o" != "$tdir/data/fresh.parquet" ] || [ -e "$tdir/data/fresh.parquet" ]; then
+			fail "orphans older_than" "$o"
+		else
+			pass "orphans"
+		fi
+	fi
+fi
+
+# ---- C. CALL expire_snapshots ------------------------------------------------
+wh=$tmp/c
+"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('write.delete.mode' = 'merge-on-read');
+INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); DELETE FROM t WHERE id = 2;
+INSERT OVERWRITE t SELECT id FROM t; INSERT INTO t VALUES (9)" >/dev/null 2>&1
+tdir=$wh/public/t
+listing "$tdir" >"$tmp/c0"
+out=$("$FLOE_BIN" -D "$wh" -A -t -F ' ' -c "CALL system.expire_snapshots(table => 'public.t', older_than => now() + interval '1 minute', retain_last => 2)" 2>&1)
+gone=$(LC_ALL=C comm -23 "$tmp/c0" <(listing "$tdir"))
+nf=$(echo "$gone" | grep -c '/data/')
+nl=$(echo "$gone" | grep -c '/snap-')
+nm=$(echo "$gone" | grep '/metadata/' | grep -v '/snap-' | grep -c '\.avro$')
+nsnap=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT count(*) FROM t\$snapshots")
+if [ "$nsnap" != 2 ]; then
+	fail "expire_snapshots" "$nsnap snapshots kept, want 2 ($out)"
+elif ! read -r od op oe om ol os <<<"$out" || [ $((od + op + oe)) != "$nf" ] || [ "$op" -lt 1 ] ||
+     [ "$om $ol $os" != "$nm $nl 0" ] || [ "$nl" != 3 ]; then
+	fail "expire_snapshots" "reported '$out', folder lost $nf data/delete files, $nm manifests, $nl lists"
+elif [ "$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT string_agg(id::text, ',' ORDER BY id) FROM t")" != "1,3,9" ]; then
+	fail "expire_snapshots" "rows changed"
+elif ! o=$("$TOOLS/iceberg-validate" "$tdir" --deep 2>&1); then
+	fail "expire_snapshots" "iceberg-validate: $o"
+else
+	pass "expire_snapshots"
+fi
+
+# ---- D. metadata files --------------------------------------------------------
+wh=$tmp/d
+"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('write.metadata.delete-after-commit.enabled' = 'true', 'write.metadata.previous-versions-max' = '3', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
+INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)" >/dev/null 2>&1
+tdir=$wh/public/t
+sleep 0.05
+"$FLOE_BIN" -D "$wh" -q -c "VACUUM t" >/dev/null 2>&1
+m=$(current_meta "$wh" t)
+why=$($PY - "$m" "$tdir/metadata" <<'EOF'
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+log = [e["metadata-file"] for e in m["metadata-log"]]
+files = sorted(os.path.join(sys.argv[2], f) for f in os.listdir(sys.argv[2]) if f.endswith(".metadata.json"))
+errs = []
+if len(log) != 3: errs.append("metadata-log has %d entries, want 3" % len(log))
+if sorted(log + [sys.argv[1]]) != files: errs.append("metadata files %s, log %s" % (len(files), len(log)))
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF
+)
+if [ $? != 0 ]; then fail "metadata files" "$why"
+elif ! o=$("$TOOLS/iceberg-validate" "$tdir" --deep 2>&1); then fail "metadata files" "iceberg-validate: $o"
+else pass "metadata files"; fi
+
+# ---- E. refs: retention fields, expiry keeps what refs reach ------------------
+for v in 1 2 3; do
+	name="refs v$v"
+	wh=$tmp/e$v
+	if ! out=$("$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('format-version' = '$v', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
+INSERT INTO t VALUES (1); ALTER TABLE t CREATE TAG v1 RETAIN 30 DAYS;
+INSERT INTO t VALUES (2); ALTER TABLE t CREATE BRANCH b WITH SNAPSHOT RETENTION 2 SNAPSHOTS 1 HOURS;
+INSERT INTO t VALUES (3); ALTER TABLE t CREATE BRANCH gone RETAIN 0 MINUTES;
+INSERT INTO t VALUES (4); INSERT INTO t VALUES (5)" 2>&1); then fail "$name" "setup: $out"; continue; fi
+	sleep 0.05
+	"$FLOE_BIN" -D "$wh" -q -c "VACUUM t" >/dev/null 2>&1
+	m=$(current_meta "$wh" t)
+	if ! why=$($PY - "$m" <<'EOF2'
+import json, sys
+m = json.load(open(sys.argv[1]))
+refs, snaps = m.get("refs", {}), {s["snapshot-id"]: s for s in m["snapshots"]}
+errs = []
+if sorted(refs) != ["b", "main", "v1"]: errs.append("refs %s (want b, main, v1: gone is past its max-ref-age)" % sorted(refs))
+v1, b = refs.get("v1", {}), refs.get("b", {})
+if v1 != {"snapshot-id": v1.get("snapshot-id"), "type": "tag", "max-ref-age-ms": 30 * 86400000}: errs.append("v1 is %s" % v1)
+if b != {"snapshot-id": b.get("snapshot-id"), "type": "branch", "min-snapshots-to-keep": 2, "max-snapshot-age-ms": 3600000}: errs.append("b is %s" % b)
+if refs.get("main", {}).get("snapshot-id") != m["current-snapshot-id"]: errs.append("main != current")
+for r in refs.values():
+    if r.get("snapshot-id") not in snaps: errs.append("a ref names an expired snapshot")
+# kept: main's head, v1's snapshot, b's head and its parent (v1's); b is
+# within 1 hour, so all of b's ancestors stay: S1, S2
+want = 3
+if len(snaps) != want: errs.append("%d snapshots kept, want %d" % (len(snaps), want))
+for e in m.get("snapshot-log", []):
+    if e["snapshot-id"] not in snaps: errs.append("snapshot-log names an expired snapshot")
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF2
+	); then fail "$name" "$why"; continue; fi
+	if ! o=$("$TOOLS/iceberg-validate" "$m" --deep 2>&1); then fail "$name" "iceberg-validate: $(echo "$o" | grep -m2 ERROR)"; continue; fi
+	ok=1
+	for ref in v1 b main; do
+		sid=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["refs"][sys.argv[2]]["snapshot-id"])' "$m" "$ref")
+		f=$("$FLOE_BIN" -D "$wh" -c "COPY (SELECT * FROM t FOR VERSION AS OF '$ref') TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort)
+		if [ "$v" = 1 ]; then i=$(duckrows "$m" "$sid"); else i=$(icebird "$m" --snapshot "$sid"); fi
+		if [ "$f" != "$i" ] || [ -z "$f" ]; then fail "$name" "ref $ref: floe '$f', reader '$i'"; ok=0; break; fi
+	done
+	[ $ok = 1 ] && pass "$name"
+done
