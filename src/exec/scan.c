@@ -1,8 +1,9 @@
 /*
  * scan.c — reads Parquet data files into batches of a table schema's
  * columns.  Used for Iceberg table scans (files from table/ scan planning,
- * columns matched by Iceberg field id) and for read_parquet() (columns
- * matched by name).
+ * columns matched by Iceberg field id; a file written without field ids
+ * through the table's name mapping, schema.name-mapping.default, when it
+ * has one, else by name) and for read_parquet() (columns matched by name).
  *
  * A projected column missing from a file reads as its identity-partition
  * value when the file's partition spec has one for it (Hive-style layouts
@@ -80,6 +81,7 @@ typedef struct ScanOp {
 	int nfiles;
 	bool by_name;
 	const TableMetadata *md;     /* NULL for plain Parquet files */
+	const NameMapping *nm;       /* md's schema.name-mapping.default, or NULL */
 	/* state */
 	int file_idx;
 	int rg;
@@ -241,8 +243,13 @@ open_file(ScanOp *s)
 		fld = &s->schema->fields[s->cols[i]];
 		for (c = 0; c < parquet_num_columns(s->pf); c++) {
 			const ParquetColumn *pc = parquet_column(s->pf, c);
-			bool match = s->by_name || pc->field_id < 0 ?
-				strcmp(pc->name, fld->name) == 0 : pc->field_id == fld->id;
+			bool match;
+			if (!s->by_name && pc->field_id >= 0)
+				match = pc->field_id == fld->id;
+			else if (!s->by_name && s->nm)
+				match = name_mapping_id(s->nm, pc->name) == fld->id;
+			else
+				match = strcmp(pc->name, fld->name) == 0;
 			if (match) {
 				if (pc->nested || pc->type.id == TYPE_NULL)
 					return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -649,6 +656,7 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	s->nfiles = nfiles;
 	s->by_name = match_by_name;
 	s->md = md;
+	s->nm = md ? metadata_name_mapping(md, ctx->arena) : NULL;
 	{
 		int cap = nproj + schema->nfields + 1;
 		s->cols = ARENA_ARRAY(ctx->arena, int, cap);

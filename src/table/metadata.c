@@ -1591,6 +1591,52 @@ metadata_add_schema(TableMetadata *md, const IcebergSchema *schema, Arena *a)
 			md->last_column_id = schema->fields[i].id;
 }
 
+NameMapping *
+metadata_name_mapping(const TableMetadata *md, Arena *a)
+{
+	const char *txt = metadata_property(md, "schema.name-mapping.default");
+	json_t *j, *e;
+	NameMapping *nm;
+	size_t i, k;
+
+	if (!txt || !(j = json_loads(txt, 0, NULL)))
+		return NULL;
+	if (!json_is_array(j)) {
+		json_decref(j);
+		return NULL;
+	}
+	nm = ARENA_NEW(a, NameMapping);
+	nm->n = (int)json_array_size(j);
+	nm->field_ids = ARENA_ARRAY(a, int32_t, nm->n + 1);
+	nm->nnames = ARENA_ARRAY(a, int, nm->n + 1);
+	nm->names = ARENA_ARRAY(a, char **, nm->n + 1);
+	json_array_foreach(j, i, e) {
+		json_t *id = json_object_get(e, "field-id"), *names = json_object_get(e, "names");
+		nm->field_ids[i] = json_is_integer(id) ? (int32_t)json_integer_value(id) : -1;
+		nm->nnames[i] = 0;
+		nm->names[i] = ARENA_ARRAY(a, char *, json_array_size(names) + 1);
+		for (k = 0; json_is_array(names) && k < json_array_size(names); k++) {
+			const char *n = json_string_value(json_array_get(names, k));
+			if (n)
+				nm->names[i][nm->nnames[i]++] = arena_strdup(a, n);
+		}
+	}
+	json_decref(j);
+	return nm;
+}
+
+int32_t
+name_mapping_id(const NameMapping *nm, const char *name)
+{
+	int i, k;
+
+	for (i = 0; i < nm->n; i++)
+		for (k = 0; k < nm->nnames[i]; k++)
+			if (!strcmp(nm->names[i][k], name))
+				return nm->field_ids[i];
+	return -1;
+}
+
 void
 metadata_set_property(TableMetadata *md, const char *key, const char *value, Arena *a)
 {

@@ -24,6 +24,8 @@
  *   metadata_default_spec / metadata_spec_by_id
  *   metadata_summary_get(snap, key)
  *   metadata_add_schema(md, schema, arena) / metadata_set_property(md, k, v, arena)
+ *   metadata_name_mapping(md, arena) / name_mapping_id(nm, name)
+ *                                                      schema.name-mapping.default
  *   metadata_type_from_iceberg(str, &type, &nested)    "decimal(9,2)" -> SqlType
  *   metadata_type_to_iceberg(type, arena, err)         SqlType -> "decimal(9,2)"
  *   metadata_partition_type(md, spec, i, &type)        result type of a transform
@@ -192,6 +194,20 @@ const char *metadata_summary_get(const Snapshot *s, const char *key);
  * set (value != NULL) or remove (value == NULL) a table property. */
 void metadata_add_schema(TableMetadata *md, const IcebergSchema *schema, Arena *a);
 void metadata_set_property(TableMetadata *md, const char *key, const char *value, Arena *a);
+
+/* The table's name mapping (property schema.name-mapping.default; spec
+ * "Column Projection"): how columns of data files written without field
+ * ids map to fields.  Top-level entries only.  NULL when there is none, or
+ * when it is not a JSON list (a malformed mapping counts as none). */
+typedef struct NameMapping {
+	int n;
+	int32_t *field_ids;        /* -1: an entry without "field-id" */
+	int *nnames;
+	char ***names;
+} NameMapping;
+NameMapping *metadata_name_mapping(const TableMetadata *md, Arena *a);
+/* The field id the mapping gives a column name, or -1 (not mapped). */
+int32_t name_mapping_id(const NameMapping *nm, const char *name);
 
 int metadata_type_from_iceberg(const char *s, SqlType *type, bool *nested);
 char *metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err);
