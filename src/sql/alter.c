@@ -53,14 +53,26 @@
  *   alter_rename(s, ctx, sql, rs, sink)   RENAME [COLUMN] ... TO
  *   alter_set_schema(s, ctx, st, sink)    ALTER TABLE ... SET SCHEMA
  *   alter_comment(s, ctx, cs, sink)       COMMENT ON TABLE / COLUMN
+ *   alter_ext(s, ctx, t, md, clause, len, &changed)
+ *                                         Spark's forms (parse.c's floe$x):
+ *     ALTER [COLUMN] c COMMENT '...'      the field's doc (new schema)
+ *     ALTER [COLUMN] c FIRST | AFTER d    column order (new schema; ids kept)
+ *     WRITE [LOCALLY] ORDERED BY term [ASC|DESC] [NULLS FIRST|LAST], ...
+ *     WRITE DISTRIBUTED BY PARTITION [LOCALLY ORDERED BY ...]
+ *     WRITE UNORDERED                     the default sort order (an equal
+ *                                         one is reused; unsorted is id 0),
+ *                                         write.distribution-mode as Spark
+ *                                         sets it (range / none / hash)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "sql/bind.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
+#include "table/partition.h"
 #include "table/table.h"
 #include "types/cast.h"
 #include "types/text.h"
@@ -785,4 +797,320 @@ alter_comment(Session *s, ExecCtx *ctx, PgQuery__CommentStmt *cs, ResultSink *si
 	}
 	TRY(txn_commit_metadata(s, t, md, a, &out, err));
 	return engine_complete(sink, "COMMENT");
+}
+
+/* ---- Spark's forms: ALTER COLUMN c COMMENT / FIRST / AFTER, WRITE ... --- */
+
+/* A tiny tokenizer over the clause's original text. */
+typedef struct Tok {
+	const char *p, *end;
+	char kind;          /* 'w' word, 'i' quoted identifier, 's' string, else the char; 0 end */
+	const char *t;      /* token start */
+	int len;
+} Tok;
+
+static void
+tok_next(Tok *k)
+{
+	const char *p = k->p;
+
+	while (p < k->end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	k->t = p;
+	if (p >= k->end) {
+		k->kind = 0;
+		k->len = 0;
+		k->p = p;
+		return;
+	}
+	if (*p == '\'' || *p == '"') {
+		char q = *p;
+		k->kind = q == '\'' ? 's' : 'i';
+		for (p++; p < k->end; p++)
+			if (*p == q) {
+				if (p + 1 < k->end && p[1] == q) {
+					p++;
+					continue;
+				}
+				break;
+			}
+		p = p < k->end ? p + 1 : p;
+	} else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+		   (*p >= '0' && *p <= '9')) {
+		k->kind = 'w';
+		while (p < k->end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' ||
+				      (*p >= '0' && *p <= '9') || *p == '$'))
+			p++;
+	} else {
+		k->kind = *p++;
+	}
+	k->len = (int)(p - k->t);
+	k->p = p;
+}
+
+static bool
+tok_is(const Tok *k, const char *word)
+{
+	return k->kind == 'w' && (int)strlen(word) == k->len && !strncasecmp(k->t, word, (size_t)k->len);
+}
+
+/* The token as a name / string value (quotes removed, doubled ones undone;
+ * a bare word folded to lower case, as PostgreSQL folds identifiers). */
+static char *
+tok_text(const Tok *k, Arena *a)
+{
+	char *out = arena_alloc(a, (size_t)k->len + 1), *o = out;
+	int i;
+
+	if (k->kind == 'w') {
+		for (i = 0; i < k->len; i++)
+			*o++ = (char)(k->t[i] >= 'A' && k->t[i] <= 'Z' ? k->t[i] + 32 : k->t[i]);
+	} else {
+		for (i = 1; i < k->len - 1; i++) {
+			*o++ = k->t[i];
+			if (k->t[i] == k->t[0] && i + 1 < k->len - 1)
+				i++;
+		}
+	}
+	*o = 0;
+	return out;
+}
+
+static int
+ext_syntax(floe_error *err, const Tok *k)
+{
+	return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "syntax error at or near \"%.*s\"",
+			   k->kind ? k->len : 3, k->kind ? k->t : "end");
+}
+
+static int
+ext_column(ExecCtx *ctx, const Table *t, TableMetadata *md, Tok *k, bool *changed)
+{
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	IcebergSchema *sc;
+	IcebergField f;
+	char *col;
+	int i, to;
+
+	tok_next(k);
+	if (tok_is(k, "column"))
+		tok_next(k);
+	if (k->kind != 'w' && k->kind != 'i')
+		return ext_syntax(err, k);
+	col = tok_text(k, a);
+	if ((i = find_column(metadata_current_schema(md), col)) < 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+				   "column \"%s\" of relation \"%s\" does not exist", col, t->name);
+	tok_next(k);
+	if (tok_is(k, "comment")) {
+		char *doc;
+		tok_next(k);
+		if (k->kind != 's' && !tok_is(k, "null"))
+			return ext_syntax(err, k);
+		doc = k->kind == 's' ? tok_text(k, a) : NULL;
+		tok_next(k);
+		if (k->kind)
+			return ext_syntax(err, k);
+		sc = working_schema(md, a, changed);
+		sc->fields[i].doc = doc && doc[0] ? doc : NULL;
+		return FLOE_OK;
+	}
+	if (tok_is(k, "first")) {
+		to = 0;
+		tok_next(k);
+	} else if (tok_is(k, "after")) {
+		int j;
+		tok_next(k);
+		if (k->kind != 'w' && k->kind != 'i')
+			return ext_syntax(err, k);
+		if ((j = find_column(metadata_current_schema(md), tok_text(k, a))) < 0)
+			return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					   "column \"%s\" of relation \"%s\" does not exist", tok_text(k, a), t->name);
+		if (j == i)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "cannot move column \"%s\" after itself", col);
+		to = j < i ? j + 1 : j;
+		tok_next(k);
+	} else {
+		return ext_syntax(err, k);
+	}
+	if (k->kind)
+		return ext_syntax(err, k);
+	if (to == i)
+		return FLOE_OK;
+	sc = working_schema(md, a, changed);
+	f = sc->fields[i];
+	if (to < i)
+		memmove(&sc->fields[to + 1], &sc->fields[to], sizeof(IcebergField) * (size_t)(i - to));
+	else
+		memmove(&sc->fields[i], &sc->fields[i + 1], sizeof(IcebergField) * (size_t)(to - i));
+	sc->fields[to] = f;
+	return FLOE_OK;
+}
+
+static bool
+same_order(const SortOrder *x, const SortOrder *y)
+{
+	int i;
+	if (x->nfields != y->nfields)
+		return false;
+	for (i = 0; i < x->nfields; i++)
+		if (x->fields[i].source_id != y->fields[i].source_id ||
+		    strcmp(x->fields[i].transform, y->fields[i].transform) ||
+		    strcmp(x->fields[i].direction, y->fields[i].direction) ||
+		    strcmp(x->fields[i].null_order, y->fields[i].null_order))
+			return false;
+	return true;
+}
+
+/* Make order so md's default sort order: an identical one is reused, an
+ * unsorted one is id 0 (spec: order id 0 is reserved for unsorted). */
+static void
+alter_use_sort_order(TableMetadata *md, SortOrder *so, Arena *a)
+{
+	int i, maxid = 0;
+	SortOrder *orders;
+
+	for (i = 0; i < md->nsort_orders; i++) {
+		if (same_order(&md->sort_orders[i], so)) {
+			md->default_sort_order_id = md->sort_orders[i].order_id;
+			return;
+		}
+		if (md->sort_orders[i].order_id > maxid)
+			maxid = md->sort_orders[i].order_id;
+	}
+	so->order_id = so->nfields == 0 ? 0 : maxid + 1;
+	orders = ARENA_ARRAY(a, SortOrder, md->nsort_orders + 1);
+	if (md->nsort_orders)
+		memcpy(orders, md->sort_orders, sizeof(SortOrder) * (size_t)md->nsort_orders);
+	orders[md->nsort_orders++] = *so;
+	md->sort_orders = orders;
+	md->default_sort_order_id = so->order_id;
+}
+
+/* items: term [ASC|DESC] [NULLS FIRST|LAST], ... up to the end of k. */
+static int
+alter_sort_items(const IcebergSchema *schema, Tok *k, Arena *a, SortOrder *so, floe_error *err)
+{
+	so->nfields = 0;
+	so->fields = ARENA_ARRAY(a, SortField, 64);
+	while (k->kind) {
+		const char *start = k->t, *stop;
+		PartitionTransform tr;
+		SortField *sf;
+		SqlType rt;
+		char *col;
+		int depth = 0, c;
+
+		while (k->kind && (depth > 0 || (k->kind != ',' && !tok_is(k, "asc") && !tok_is(k, "desc") &&
+						 !tok_is(k, "nulls")))) {
+			depth += k->kind == '(' ? 1 : k->kind == ')' ? -1 : 0;
+			tok_next(k);
+		}
+		stop = k->kind ? k->t : k->end;
+		if (stop == start || so->nfields == 64)
+			return ext_syntax(err, k);
+		TRY(partition_parse_term(start, (size_t)(stop - start), a, &tr, &col, err));
+		if ((c = find_column(schema, col)) < 0)
+			return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					   "column \"%s\" named in sort order does not exist", col);
+		if (schema->fields[c].nested)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "column \"%s\" of a nested type cannot be a sort key", col);
+		TRY(partition_transform_type(&tr, schema->fields[c].type, &rt, err));
+		sf = &so->fields[so->nfields++];
+		sf->source_id = schema->fields[c].id;
+		sf->transform = partition_transform_string(&tr, a);
+		sf->direction = "asc";
+		if (tok_is(k, "asc") || tok_is(k, "desc")) {
+			sf->direction = tok_is(k, "desc") ? "desc" : "asc";
+			tok_next(k);
+		}
+		sf->null_order = strcmp(sf->direction, "asc") ? "nulls-last" : "nulls-first";
+		if (tok_is(k, "nulls")) {
+			tok_next(k);
+			if (tok_is(k, "first"))
+				sf->null_order = "nulls-first";
+			else if (tok_is(k, "last"))
+				sf->null_order = "nulls-last";
+			else
+				return ext_syntax(err, k);
+			tok_next(k);
+		}
+		if (k->kind == ',')
+			tok_next(k);
+		else if (k->kind)
+			return ext_syntax(err, k);
+	}
+	if (so->nfields == 0)
+		return ext_syntax(err, k);
+	return FLOE_OK;
+}
+
+static int
+ext_write(ExecCtx *ctx, TableMetadata *md, Tok *k)
+{
+	floe_error *err = ctx->err;
+	Arena *a = ctx->arena;
+	SortOrder *so = ARENA_NEW(a, SortOrder);
+	const char *mode = NULL;
+
+	tok_next(k);
+	if (tok_is(k, "unordered")) {
+		tok_next(k);
+		if (k->kind)
+			return ext_syntax(err, k);
+		so->fields = ARENA_ARRAY(a, SortField, 1);
+		alter_use_sort_order(md, so, a);
+		return FLOE_OK;
+	}
+	if (tok_is(k, "distributed")) {
+		tok_next(k);
+		if (!tok_is(k, "by"))
+			return ext_syntax(err, k);
+		tok_next(k);
+		if (!tok_is(k, "partition"))
+			return ext_syntax(err, k);
+		tok_next(k);
+		mode = "hash";
+		if (!k->kind) {
+			metadata_set_property(md, "write.distribution-mode", mode, a);
+			return FLOE_OK;
+		}
+		if (!tok_is(k, "locally"))
+			return ext_syntax(err, k);
+	}
+	if (tok_is(k, "locally")) {
+		tok_next(k);
+		if (!mode)
+			mode = "none";
+	}
+	if (!tok_is(k, "ordered"))
+		return ext_syntax(err, k);
+	tok_next(k);
+	if (!tok_is(k, "by"))
+		return ext_syntax(err, k);
+	tok_next(k);
+	TRY(alter_sort_items(metadata_current_schema(md), k, a, so, err));
+	alter_use_sort_order(md, so, a);
+	metadata_set_property(md, "write.distribution-mode", mode ? mode : "range", a);
+	return FLOE_OK;
+}
+
+int
+alter_ext(Session *s, ExecCtx *ctx, const Table *t, TableMetadata *md, const char *clause, int len,
+	  bool *changed)
+{
+	Tok k;
+
+	(void)s;
+	k.p = clause;
+	k.end = clause + len;
+	tok_next(&k);
+	if (tok_is(&k, "alter"))
+		return ext_column(ctx, t, md, &k, changed);
+	if (tok_is(&k, "write"))
+		return ext_write(ctx, md, &k);
+	return ext_syntax(ctx->err, &k);
 }

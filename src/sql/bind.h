@@ -244,6 +244,15 @@ int alter_rename(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RenameStmt 
 int alter_set_schema(Session *s, ExecCtx *ctx, PgQuery__AlterObjectSchemaStmt *st,
 		     ResultSink *sink);
 int alter_comment(Session *s, ExecCtx *ctx, PgQuery__CommentStmt *cs, ResultSink *sink);
+/* Spark's ALTER COLUMN c COMMENT / FIRST / AFTER and WRITE [UN]ORDERED ...
+ * (clause: parse.c's sql_alter_ext_clause) applied to md */
+int alter_ext(Session *s, ExecCtx *ctx, const struct Table *t, struct TableMetadata *md,
+	      const char *clause, int len, bool *changed);
+
+/* sort_order.c: root sorted by md's default sort order when every field
+ * of it can be honoured (*order_id its id), else root (*order_id -1) */
+Operator *sort_order_input(ExecCtx *ctx, const struct TableMetadata *md, Operator *root,
+			   int32_t *order_id);
 
 /* insert.c */
 int insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,

@@ -22,6 +22,8 @@
  *     last-partition-id, field ids of kept fields unchanged), made the
  *     default; an identical earlier spec is reused.  Files keep their spec.
  *     v1 tables: ADD only (dropping needs v1's void-field rewrite; 0A000).
+ *   ALTER TABLE t SET PARTITION SPEC (term, ...)   (Gnok's form) -> the
+ *     whole new spec; earlier (source, transform) pairs keep their ids
  *
  * Every CREATE TABLE is one catalog create of a first metadata file
  * (table_create, at the format version asked for) (plus a metadata
@@ -713,6 +715,92 @@ missing:
 	return -1;
 }
 
+/* Make spec ns (field ids set) md's default: an identical earlier spec is
+ * reused, else it is added with the next spec id. */
+static void
+use_spec(TableMetadata *md, PartitionSpec *ns, Arena *a)
+{
+	int i, maxid = -1;
+
+	for (i = 0; i < md->nspecs; i++) {
+		if (same_fields(&md->specs[i], ns)) {
+			md->default_spec_id = md->specs[i].spec_id;
+			return;
+		}
+		if (md->specs[i].spec_id > maxid)
+			maxid = md->specs[i].spec_id;
+	}
+	ns->spec_id = maxid + 1;
+	{
+		PartitionSpec *specs = ARENA_ARRAY(a, PartitionSpec, md->nspecs + 1);
+		memcpy(specs, md->specs, sizeof(PartitionSpec) * (size_t)md->nspecs);
+		specs[md->nspecs] = *ns;
+		md->specs = specs;
+		md->nspecs++;
+	}
+	md->default_spec_id = ns->spec_id;
+}
+
+/*
+ * ALTER TABLE t SET PARTITION SPEC (term, ...) (Gnok's form; () or an
+ * empty list: unpartitioned): the whole new spec at once.  A field with
+ * the source and transform of a field of any earlier spec keeps that
+ * field's id (spec "Partition Evolution"), others get ids above
+ * last-partition-id.  v1 tables may only add fields (as with DROP).
+ */
+static int
+set_partition_spec(TableMetadata *md, const char *body, int blen, const char *table, Arena *a,
+		   floe_error *err)
+{
+	const IcebergSchema *schema = metadata_current_schema(md);
+	const PartitionSpec *cur = metadata_default_spec(md);
+	PartitionSpec *ns;
+	int i, j, k;
+
+	if (blen < 2 || body[0] != '(' || body[blen - 1] != ')')
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+				   "SET PARTITION SPEC needs a parenthesized list of partition terms");
+	body++;
+	blen -= 2;
+	while (blen > 0 && isspace((unsigned char)*body)) {
+		body++;
+		blen--;
+	}
+	if (blen == 0) {
+		ns = ARENA_NEW(a, PartitionSpec);
+		ns->fields = ARENA_ARRAY(a, PartitionField, 1);
+	} else {
+		TRY(ddl_partition_spec(schema, false, body, blen, a, &ns, err));
+	}
+	for (i = 0; i < ns->nfields; i++) {
+		PartitionField *pf = &ns->fields[i];
+		pf->field_id = -1;
+		for (j = 0; j < md->nspecs && pf->field_id < 0; j++)
+			for (k = 0; k < md->specs[j].nfields; k++)
+				if (md->specs[j].fields[k].source_id == pf->source_id &&
+				    !strcmp(md->specs[j].fields[k].transform, pf->transform)) {
+					pf->field_id = md->specs[j].fields[k].field_id;
+					break;
+				}
+	}
+	for (i = 0; i < ns->nfields; i++)
+		if (ns->fields[i].field_id < 0)
+			ns->fields[i].field_id = ++md->last_partition_id;
+	if (md->format_version < 2 && cur) {
+		for (j = 0; j < cur->nfields; j++) {
+			bool kept = false;
+			for (i = 0; i < ns->nfields; i++)
+				kept |= ns->fields[i].field_id == cur->fields[j].field_id && i == j;
+			if (!kept)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "dropping a partition field of format version 1 table \"%s\" is not supported; upgrade it first (ALTER TABLE %s SET ('format-version' = '2'))",
+						   table, table);
+		}
+	}
+	use_spec(md, ns, a);
+	return FLOE_OK;
+}
+
 /*
  * ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ... (clause: the text
  * sql_partition_clause found) applied to md: a new default spec.
@@ -744,6 +832,8 @@ alter_partition(TableMetadata *md, const char *clause, int len, const char *tabl
 	while (blen > 0 && isspace((unsigned char)body[blen - 1]))
 		blen--;
 	memset(&pf, 0, sizeof pf);
+	if (!strncasecmp(clause, "set", 3))
+		return set_partition_spec(md, body, blen, table, a, err);
 	if (!strncasecmp(clause, "add", 3)) {
 		TRY(term_field(schema, false, body, blen, true, a, &pf, &tr, err));
 		add = true;
@@ -1083,16 +1173,23 @@ ddl_create_options(Session *s, ResultSink *sink, const IcebergSchema *schema, No
 	return FLOE_OK;
 }
 
-/* Is c parse.c's stand-in for a PARTITION FIELD clause, RESET(floe$pf)? */
+/* Is c parse.c's stand-in RESET(marker) for an extension clause:
+ * floe$pf (PARTITION FIELD / SET PARTITION SPEC), floe$x (alter.c's)? */
 static bool
-is_partition_cmd(PgQuery__AlterTableCmd *c)
+is_marker_cmd(PgQuery__AlterTableCmd *c, const char *marker)
 {
 	PgQuery__List *l = c->def && c->def->node_case == PG_QUERY__NODE__NODE_LIST ?
 		c->def->list : NULL;
 
 	return c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions && l &&
 	       l->n_items == 1 && l->items[0]->node_case == PG_QUERY__NODE__NODE_DEF_ELEM &&
-	       !strcmp(l->items[0]->def_elem->defname, "floe$pf");
+	       !strcmp(l->items[0]->def_elem->defname, marker);
+}
+
+static bool
+is_partition_cmd(PgQuery__AlterTableCmd *c)
+{
+	return is_marker_cmd(c, "floe$pf");
 }
 
 static bool
@@ -1128,6 +1225,8 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 	const char *pclause = NULL;
 	int pclen = 0;
 	bool schema_changed = false;
+	const char *xclause = NULL;
+	int xlen = 0;
 
 	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this ALTER is not supported yet");
@@ -1140,6 +1239,13 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 			    !sql_partition_clause(sql, as->relation->location, &pclause, &pclen))
 				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
 						   "syntax error in ALTER TABLE ... PARTITION FIELD");
+			continue;
+		}
+		if (is_marker_cmd(c, "floe$x")) {
+			if (as->n_cmds != 1 ||
+			    !sql_alter_ext_clause(sql, as->relation->location, &xclause, &xlen))
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "syntax error in ALTER TABLE ... ALTER COLUMN / WRITE");
 			continue;
 		}
 		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
@@ -1164,6 +1270,11 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 		return FLOE_ERR;
 	}
 	md = metadata_copy(t->md, a);
+	if (xclause) {
+		TRY(alter_ext(s, ctx, t, md, xclause, xlen, &schema_changed));
+		TRY(txn_commit_metadata(s, t, md, a, &out, err));
+		return engine_complete(sink, "ALTER TABLE");
+	}
 	if (pclause) {
 		TRY(alter_partition(md, pclause, pclen, name, a, err));
 		TRY(txn_commit_metadata(s, t, md, a, &out, err));

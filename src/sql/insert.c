@@ -403,8 +403,10 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 	Table *out;
 	char job[64];
 	KeySet ks;
+	int32_t order_id;
 
 	*rows = 0;
+	root = sort_order_input(ctx, md, root, &order_id);   /* the table's sort order */
 	memset(&ks, 0, sizeof ks);
 	if (schema->nidentifier > 0) {
 		ks.a = arena_new(64 * 1024);
@@ -447,6 +449,10 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 	root = NULL;
 	if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
 		goto fail;
+	for (c = 0; order_id >= 0 && c < nfiles; c++) {
+		files[c].has_sort_order_id = true;
+		files[c].sort_order_id = order_id;
+	}
 	if ((ks.npk && *rows > 0) || (overwrite && partitioned && *rows > 0)) {
 		if (table_scan_files(e->io, t, -1, ctx->arena, &live, &nlive, ctx->err) != FLOE_OK)
 			goto fail_files;

@@ -34,8 +34,13 @@
  *   partitioning (Spark's syntax; ddl.c reads the original text through
  *   sql_partition_clause):
  *     CREATE TABLE ... PARTITIONED BY (...)  ->  the clause blanked
- *     ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ...
+ *     ALTER TABLE t ADD|DROP|REPLACE PARTITION FIELD ... | SET PARTITION SPEC (...)
  *                      ->  ALTER TABLE t RESET(floe$pf)   (rest blanked)
+ *   Spark's ALTER TABLE forms (alter.c reads the original text through
+ *   sql_alter_ext_clause):
+ *     ALTER TABLE t ALTER [COLUMN] c COMMENT '...' | FIRST | AFTER d,
+ *     ALTER TABLE t WRITE [LOCALLY] ORDERED BY ... | UNORDERED | DISTRIBUTED BY ...
+ *                      ->  ALTER TABLE t RESET(floe$x)    (rest blanked)
  *     Trino's WITH (partitioning = ARRAY['a', 'b'])  ->  ... = 'a    b'
  *                      (one string; see trino_partitioning_at)
  *
@@ -241,14 +246,16 @@ partition_clause_at(const char *sql, const char *p, const char **end, bool *alte
 			return false;
 		*alter = false;
 	} else if ((w == 3 && !strncasecmp(p, "add", 3)) || (w == 4 && !strncasecmp(p, "drop", 4)) ||
-		   (w == 7 && !strncasecmp(p, "replace", 7))) {
+		   (w == 7 && !strncasecmp(p, "replace", 7)) || (w == 3 && !strncasecmp(p, "set", 3))) {
+		bool set = w == 3 && !strncasecmp(p, "set", 3);
 		q = skip_space(p + w);
 		if (word_len(q) != 9 || strncasecmp(q, "partition", 9))
 			return false;
 		q = skip_space(q + 9);
-		if (word_len(q) != 5 || strncasecmp(q, "field", 5))
+		if (set ? word_len(q) != 4 || strncasecmp(q, "spec", 4) :
+			  word_len(q) != 5 || strncasecmp(q, "field", 5))
 			return false;
-		q += 5;
+		q += set ? 4 : 5;
 		*alter = true;
 	} else {
 		return false;
@@ -329,6 +336,103 @@ trino_partitioning_at(const char *sql, const char *p, char **copy)
 				(*copy)[q - sql] = ' ';
 	}
 	return r + 1;
+}
+
+/* The end of the statement p is in (";" outside quotes, or NUL). */
+static const char *
+statement_end(const char *sql, const char *p)
+{
+	while (*p && *p != ';') {
+		if (*p == '\'' || *p == '"')
+			p = skip_quote_at(sql, p);
+		else
+			p++;
+	}
+	return p;
+}
+
+/* Is the statement that p is in an ALTER TABLE (its first word ALTER,
+ * then TABLE)? */
+static bool
+in_alter_table(const char *sql, const char *p)
+{
+	const char *st = p;
+
+	while (st > sql && st[-1] != ';')
+		st--;
+	st = skip_space(st);
+	if (word_len(st) != 5 || strncasecmp(st, "alter", 5))
+		return false;
+	st = skip_space(st + 5);
+	return word_len(st) == 5 && !strncasecmp(st, "table", 5) && st < p;
+}
+
+/* At p (not the statement's first word, inside an ALTER TABLE): Spark's
+ *   ALTER [COLUMN] c COMMENT '...' | FIRST | AFTER d
+ *   WRITE [LOCALLY] ORDERED BY ... | WRITE UNORDERED | WRITE DISTRIBUTED BY ...
+ * -> *end at the statement's end. */
+static bool
+alter_ext_at(const char *sql, const char *p, const char **end)
+{
+	size_t w = word_len(p);
+	const char *q;
+
+	if (w == 5 && !strncasecmp(p, "write", 5)) {
+		q = skip_space(p + 5);
+		w = word_len(q);
+		if (!((w == 7 && !strncasecmp(q, "ordered", 7)) || (w == 7 && !strncasecmp(q, "locally", 7)) ||
+		      (w == 9 && !strncasecmp(q, "unordered", 9)) ||
+		      (w == 11 && !strncasecmp(q, "distributed", 11))))
+			return false;
+	} else if (w == 5 && !strncasecmp(p, "alter", 5)) {
+		q = skip_space(p + 5);
+		if (word_len(q) == 6 && !strncasecmp(q, "column", 6))
+			q = skip_space(q + 6);
+		if (*q == '"')
+			q = skip_quote_at(sql, q);
+		else if ((w = word_len(q)) > 0)
+			q += w;
+		else
+			return false;
+		q = skip_space(q);
+		w = word_len(q);
+		if (!((w == 7 && !strncasecmp(q, "comment", 7)) || (w == 5 && !strncasecmp(q, "first", 5)) ||
+		      (w == 5 && !strncasecmp(q, "after", 5))))
+			return false;
+	} else {
+		return false;
+	}
+	if (!in_alter_table(sql, p))
+		return false;
+	*end = statement_end(sql, p);
+	return *end - p >= 13;
+}
+
+bool
+sql_alter_ext_clause(const char *sql, int from, const char **clause, int *len)
+{
+	const char *p = sql + from, *end;
+
+	while (*p && *p != ';') {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quote_at(sql, p);
+			continue;
+		}
+		w = word_len(p);
+		if (w && p > sql + from && !word_len(p - 1) && alter_ext_at(sql, p, &end)) {
+			*clause = p;
+			*len = (int)(end - p);
+			return true;
+		}
+		p += w ? w : 1;
+	}
+	return false;
 }
 
 bool
@@ -533,6 +637,17 @@ rewrite_extensions(const char *sql)
 			const char *next = trino_partitioning_at(sql, p, &copy);
 			if (next) {
 				p = next;
+				continue;
+			}
+		}
+		if (w == 5 && prev_len && !word_len(p - 1)) {
+			const char *end;
+			if (alter_ext_at(sql, p, &end)) {
+				if (!copy)
+					copy = strdup(sql);
+				memset(copy + (p - sql), ' ', (size_t)(end - p));
+				memcpy(copy + (p - sql), "RESET(floe$x)", 13);
+				p = end;
 				continue;
 			}
 		}

@@ -54,6 +54,9 @@ bool sql_is_optimize(const char *sql, const SqlStmt *st, bool *deletes_only);
  * end; parsed as RESET(floe$pf)) at or after byte offset `from` of the
  * statement there, in the original text. */
 bool sql_partition_clause(const char *sql, int from, const char **clause, int *len);
+/* Spark's ALTER TABLE t ALTER COLUMN c COMMENT/FIRST/AFTER and WRITE ...
+ * forms (rewritten to RESET(floe$x)): the clause's original text */
+bool sql_alter_ext_clause(const char *sql, int from, const char **clause, int *len);
 
 /* Spark's ALTER TABLE ... CREATE [OR REPLACE] | REPLACE | DROP BRANCH | TAG
  * clause (to the statement's end; parsed as RESET(f$r)) at or after byte
