@@ -57,6 +57,7 @@
 #include "server/users.h"
 #include "storage/fileio.h"
 #include "sql/acl.h"
+#include "sql/warehouse.h"
 
 typedef struct Action {
 	char kind;          /* 'c' command string, 'f' file */
@@ -77,7 +78,10 @@ usage(FILE *out)
 		"                             manage the server's users (floe user --help)\n"
 		"\n"
 		"Options:\n"
-		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data)\n"
+		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data),\n"
+		"                           or s3://bucket/prefix (docs/s3.md)\n"
+		"      --catalog=URI|DIR    a PostgreSQL catalog; for s3:// the local state folder\n"
+		"      --fileio-property=K=V  an Iceberg S3 property (s3.endpoint, ...; docs/s3.md)\n"
 		"  -c, --command=SQL        run SQL (statements and backslash commands), then exit;\n"
 		"                           may be given several times\n"
 		"  -f, --file=FILE          run commands from FILE (\"-\" for stdin), then exit\n"
@@ -106,6 +110,20 @@ on_stop_signal(int sig)
 	serve_stop = 1;
 }
 
+/* For an s3:// warehouse, --catalog DIR that is not a PostgreSQL catalog
+ * (postgres:// URI or libpq "key=value" conninfo) names the local state
+ * folder (sql/warehouse.h): returned, and *catalog_uri cleared. */
+static const char *
+split_catalog(const char *warehouse, const char **catalog_uri)
+{
+	const char *c = *catalog_uri;
+
+	if (!warehouse_is_remote(warehouse) || !c || !*c || strstr(c, "://") || strchr(c, '='))
+		return NULL;
+	*catalog_uri = NULL;
+	return c;
+}
+
 /* floe serve [-D DIR] [--port N] [--host ADDR] */
 static int
 serve_main(int argc, char **argv)
@@ -126,8 +144,13 @@ serve_main(int argc, char **argv)
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{"allow-dir", required_argument, NULL, 1002},
+		{"fileio-property", required_argument, NULL, 1003},
 		{NULL, 0, NULL, 0},
 	};
+	static char *props[64];
+	int nprops = 0;
+	char local[4096];
+	const char *state_dir = NULL;
 	const char *warehouse = NULL, *host = "127.0.0.1", *auth_file = NULL;
 	const char *catalog_uri = NULL;   /* --catalog (txn engineer) */
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
@@ -146,6 +169,13 @@ serve_main(int argc, char **argv)
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 1001: catalog_uri = optarg; break;   /* txn engineer */
+		case 1003:
+			if (nprops == 64) {
+				fprintf(stderr, "floe serve: too many --fileio-property options\n");
+				return 2;
+			}
+			props[nprops++] = optarg;
+			break;
 		case 1002:
 			if (acl_allow_dir(optarg, &err) != FLOE_OK) {
 				fprintf(stderr, "floe serve: %s\n", err.message);
@@ -225,6 +255,12 @@ serve_main(int argc, char **argv)
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
 			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
 			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n"
+			       "-D s3://bucket/prefix: tables in object storage; --catalog DIR (not a\n"
+			       "PostgreSQL URI) is then the local state folder of catalog.db and users,\n"
+			       "default $FLOE_STATE_DIR, else ~/.local/state/floe/s3/<bucket>/<prefix>;\n"
+			       "--fileio-property KEY=VALUE (repeatable): s3.endpoint, s3.access-key-id,\n"
+			       "s3.secret-access-key, s3.session-token, s3.path-style-access,\n"
+			       "client.region (docs/s3.md).\n"
 			       "--allow-dir DIR (repeatable): besides the warehouse, a directory whose\n"
 			       "files COPY ... TO/FROM 'file' and read_parquet may use (docs/security.md).\n");
 			return 0;
@@ -244,15 +280,22 @@ serve_main(int argc, char **argv)
 	if (!warehouse || !*warehouse)
 		warehouse = "floe-data";
 	memset(&cfg, 0, sizeof cfg);
+	state_dir = split_catalog(warehouse, &catalog_uri);
+	warehouse_local_dir(local, sizeof local, warehouse, state_dir);
 	cfg.warehouse = warehouse;
 	cfg.catalog_uri = catalog_uri;   /* txn engineer */
+	cfg.state_dir = state_dir;
+	cfg.fileio_props = props;
+	cfg.nfileio_props = nprops;
 	if (engine_open(&engine, &cfg, &err) != FLOE_OK) {
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
 	}
+	if (warehouse_is_remote(warehouse))
+		printf("floe serve: local state folder %s (catalog.db, users)\n", local);
 	{
 		/* what a killed process left half-written (fileio.h) */
-		int swept = fileio_sweep_tmp(warehouse, time(NULL));
+		int swept = fileio_sweep_tmp(local, time(NULL));
 		if (swept > 0)
 			printf("floe serve: removed %d stale temporary file%s\n", swept,
 			       swept == 1 ? "" : "s");
@@ -264,7 +307,7 @@ serve_main(int argc, char **argv)
 		scfg.users_file = auth_file;
 		scfg.users_required = true;
 	} else {
-		users_path(warehouse, users_file, sizeof users_file);
+		users_path(local, users_file, sizeof users_file);
 		scfg.users_file = users_file;
 	}
 	scfg.auth_method = auth_method;
@@ -430,6 +473,11 @@ user_main(int argc, char **argv)
 		warehouse = getenv("FLOE_WAREHOUSE");
 	if (!warehouse || !*warehouse)
 		warehouse = "floe-data";
+	{
+		static char local[4096];
+		warehouse_local_dir(local, sizeof local, warehouse, NULL);
+		warehouse = local;           /* users and roles: the local state folder */
+	}
 	if (mkdir(warehouse, 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "floe user: could not create \"%s\": %s\n", warehouse, strerror(errno));
 		return 2;
@@ -510,8 +558,13 @@ floe_main(int argc, char **argv)
 		{"variable", required_argument, NULL, 'v'},
 		{"version", no_argument, NULL, 'V'},
 		{"help", no_argument, NULL, 1000},
+		{"catalog", required_argument, NULL, 1002},
+		{"fileio-property", required_argument, NULL, 1003},
 		{NULL, 0, NULL, 0},
 	};
+	const char *catalog_arg = NULL, *state_dir;
+	static char *props[64];
+	int nprops = 0;
 	ShellOptions opts;
 	Action *actions;
 	int nactions = 0, nvars = 0, c, rc = -1;   /* -1: not decided yet */
@@ -558,6 +611,14 @@ floe_main(int argc, char **argv)
 		case 'x': opts.print.expanded = true; break;
 		case 'b': opts.echo_errors = true; break;
 		case 1001: opts.print.csv = true; break;
+		case 1002: catalog_arg = optarg; break;
+		case 1003:
+			if (nprops == 64) {
+				fprintf(stderr, "floe: too many --fileio-property options\n");
+				rc = 2;
+			} else
+				props[nprops++] = optarg;
+			break;
 		case 'v':
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
 				fprintf(stderr, "floe: -v expects NAME=VALUE, not \"%s\"\n", optarg);
@@ -620,7 +681,9 @@ floe_main(int argc, char **argv)
 		warehouse = "./floe-data";
 
 	floe_error_clear(&err);
-	EngineConfig config = {.warehouse = warehouse, .catalog_name = NULL};
+	state_dir = split_catalog(warehouse, &catalog_arg);
+	EngineConfig config = {.warehouse = warehouse, .catalog_name = NULL, .catalog_uri = catalog_arg,
+			       .state_dir = state_dir, .fileio_props = props, .nfileio_props = nprops};
 	if (engine_open(&engine, &config, &err) != FLOE_OK) {
 		fprintf(stderr, "floe: error: could not open warehouse \"%s\": %s\n",
 			warehouse, err.message);

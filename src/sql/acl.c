@@ -103,7 +103,9 @@ int
 acl_allow_dir(const char *dir, floe_error *err)
 {
 	char real[PATH_MAX];
-	if (!realpath(dir, real))
+	if (fileio_is_remote(dir) && strlen(dir) < sizeof real) {
+		snprintf(real, sizeof real, "%s", dir);    /* an s3:// prefix: as given */
+	} else if (!realpath(dir, real))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "could not resolve allowed directory \"%s\": %s", dir, strerror(errno));
 	pthread_mutex_lock(&mu);
@@ -886,6 +888,23 @@ resolve(const char *path, char *out)
 	return true;
 }
 
+/* Is the object URI p (s3:// or s3a://) under the prefix root (either
+ * scheme)?  A "." or ".." segment never is: keys are literal. */
+static bool
+s3_under(const char *p, const char *root)
+{
+	const char *a = p + (strncmp(p, "s3a://", 6) == 0 ? 6 : 5);
+	const char *b = root + (strncmp(root, "s3a://", 6) == 0 ? 6 : 5);
+	size_t n = strlen(b);
+
+	if (!fileio_is_remote(root) || strstr(a, "/../") || strstr(a, "/./") ||
+	    (strlen(a) >= 3 && !strcmp(a + strlen(a) - 3, "/..")))
+		return false;
+	while (n > 0 && b[n - 1] == '/')
+		n--;
+	return strncmp(a, b, n) == 0 && (a[n] == '/' || a[n] == 0);
+}
+
 /* Is the real path of `path` inside the warehouse or an allowed
  * directory?  via_io: path is a URI or path the FileIO resolves (prefix
  * maps, file: scheme, relative to the warehouse); else the local path the
@@ -899,8 +918,14 @@ confined(Session *s, const char *path, bool via_io)
 	bool ok = false;
 	int i;
 
+	if (fileio_is_remote(p)) {
+		/* an object: under the warehouse's s3:// root or an allowed prefix */
+		ok = s3_under(p, s->engine->io->root);
+		for (i = 0; i < nallow_dirs && !ok; i++)
+			ok = s3_under(p, allow_dirs[i]);
+	}
 	/* a URI (s3://, file:...) left: not a local file of the warehouse */
-	if (!strstr(p, "://") && strncmp(p, "file:", 5) && resolve(p, real)) {
+	else if (!strstr(p, "://") && strncmp(p, "file:", 5) && resolve(p, real)) {
 		if (realpath(s->engine->warehouse, wh) && under(real, wh))
 			ok = true;
 		for (i = 0; i < nallow_dirs && !ok; i++)

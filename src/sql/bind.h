@@ -33,6 +33,12 @@ struct Engine {
 	struct EngineShared *shared;   /* engine.c's lock and retired FileIOs */
 	struct Ingest *ingest;         /* the insert buffer (ingest/ingest.h) */
 	struct SeqCache *seq_cache;    /* sequence.c's per-node cached values */
+	/* storage (sql/warehouse.h): the FileIO root (the warehouse folder,
+	 * or an s3:// prefix while `warehouse` is then the local state
+	 * folder) and the "key=value" file-io properties */
+	char *root;
+	char **io_props;
+	int nio_props;
 };
 
 struct Session {

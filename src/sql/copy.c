@@ -1073,6 +1073,12 @@ typedef struct CopyFile {
 	const char *path;
 	char *tmp;                /* COPY TO: the temporary file */
 	int failed_errno;         /* a write failed: errno */
+	/* an object (s3://): COPY TO writes to memory, stored at the end */
+	FileIO *io;
+	char *mem;
+	size_t memlen;
+	floe_error perr;          /* why the object write failed */
+	bool put_failed;
 } CopyFile;
 
 static int
@@ -1099,6 +1105,18 @@ cf_end(void *c)
 	CopyFile *cf = c;
 	FILE *f = cf->f;
 	cf->f = NULL;
+	if (cf->io) {
+		int rc;
+		if (fclose(f) != 0) {
+			cf->failed_errno = errno ? errno : EIO;
+			return -1;
+		}
+		rc = fileio_replace(cf->io, cf->path, cf->mem ? cf->mem : "", cf->memlen, &cf->perr);
+		free(cf->mem);
+		cf->mem = NULL;
+		cf->put_failed = rc != FLOE_OK;
+		return rc == FLOE_OK ? 0 : -1;
+	}
 	if (fflush(f) != 0 || fsync(fileno(f)) != 0) {
 		cf->failed_errno = errno ? errno : EIO;
 		fclose(f);
@@ -1152,6 +1170,48 @@ open_error(floe_error *err, const char *path, bool reading, int e)
 	return FLOE_ERR;
 }
 
+/* COPY ... FROM / TO 's3://bucket/key' (acl_check_file passed): FROM reads
+ * the object whole and copies from memory; TO collects the output in
+ * memory and writes the object at the end, replacing one that exists (as
+ * COPY TO replaces a file) */
+static int
+copy_object(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOpts *opt,
+	    CopyFile *cf)
+{
+	FileIO *io = s->engine->io;
+	int rc;
+
+	cf->io = io;
+	if (st->is_from) {
+		const uint8_t *data;
+		size_t len;
+		TRY(fileio_read(io, cf->path, ctx->arena, &data, &len, ctx->err));
+		if (!(cf->f = len ? fmemopen((void *)data, len, "r") : fopen("/dev/null", "r")))
+			return floe_errorf(ctx->err, ERRCODE_IO_ERROR, "could not read \"%s\": %s", cf->path,
+					   strerror(errno));
+		cf->sink.copy_in_begin = cf_begin;
+		cf->sink.copy_in_read = cf_read;
+		rc = copy_from(s, ctx, sql, st, opt, &cf->sink);
+		fclose(cf->f);
+		return rc;
+	}
+	if (!(cf->f = open_memstream(&cf->mem, &cf->memlen)))
+		return floe_errorf(ctx->err, ERRCODE_OUT_OF_MEMORY, "out of memory");
+	cf->sink.copy_out_begin = cf_begin;
+	cf->sink.copy_out_data = cf_data;
+	cf->sink.copy_out_end = cf_end;
+	rc = copy_to(s, ctx, sql, st, opt, &cf->sink);
+	if (cf->f)
+		fclose(cf->f);
+	free(cf->mem);
+	if (rc != FLOE_OK && cf->put_failed)
+		*ctx->err = cf->perr;
+	else if (rc != FLOE_OK && cf->failed_errno)
+		floe_errorf(ctx->err, ERRCODE_IO_ERROR, "could not write to \"%s\": %s", cf->path,
+			    strerror(cf->failed_errno));
+	return rc;
+}
+
 /* COPY ... FROM / TO 'file': acl_check_file, then the same COPY over a
  * file sink */
 static int
@@ -1170,9 +1230,11 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	cf.sink.ctx = &cf;
 	cf.sink.complete = cf_complete;
 	cf.sink.notice = cf_notice;
-	if (!st->is_from && path[0] != '/')
+	if (!st->is_from && path[0] != '/' && !fileio_is_remote(path))
 		return floe_errorf(err, ERRCODE_INVALID_NAME, "relative path not allowed for COPY to file");
 	TRY(acl_check_file(s, path, !st->is_from, err));
+	if (fileio_is_remote(path))
+		return copy_object(s, ctx, sql, st, opt, &cf);
 	if (st->is_from) {
 		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);

@@ -5,6 +5,10 @@
  * apply_output); CALL register_table.  DDL is ddl.c,
  * INSERT and CREATE TABLE AS insert.c.
  *
+ * An s3:// warehouse (sql/warehouse.h): the tables under the prefix, the
+ * files below but catalog.db, path-maps, catalog-uri in the local state
+ * folder, which is then Engine.warehouse (Engine.root is the prefix).
+ *
  * Warehouse layout (embedded default):
  *   <warehouse>/catalog.db                 SQLite catalog (Iceberg JDBC schema)
  *   <warehouse>/path-maps                  prefix maps of registered tables
@@ -45,6 +49,7 @@
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
+#include "sql/warehouse.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -244,7 +249,10 @@ add_path_map(Engine *e, const char *from, const char *to, floe_error *err)
 	}
 	/* a new FileIO with every map, published whole: statements running
 	 * meanwhile keep the old one, which lives until engine_close */
-	io = fileio_local_new(e->warehouse);
+	if (warehouse_fileio(&io, e->root, e->warehouse, e->io_props, e->nio_props, err) != FLOE_OK) {
+		pthread_mutex_unlock(&sh->mu);
+		return FLOE_ERR;
+	}
 	load_path_maps(e, io);
 	fileio_map_prefix(io, from, to);     /* in case the file was not readable */
 	old = e->io;
@@ -264,18 +272,29 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	char uri_line[2048] = "";      /* catalog choice (txn engineer) */
 	const char *uri;
 	bool exists;
+	char local[4096];
+	FileIO *io;
+	int i;
 
-	TRY(mkdir_p(config->warehouse, err));
-	if (!realpath(config->warehouse, real))
+	warehouse_local_dir(local, sizeof local, config->warehouse, config->state_dir);
+	TRY(mkdir_p(local, err));
+	if (!realpath(local, real))
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not resolve \"%s\": %s",
-				   config->warehouse, strerror(errno));
+				   local, strerror(errno));
+	TRY(warehouse_fileio(&io, warehouse_is_remote(config->warehouse) ? config->warehouse : real, real,
+			     config->fileio_props, config->nfileio_props, err));
 	e = xcalloc(1, sizeof *e);
+	e->root = xstrdup(io->root);
+	e->nio_props = config->nfileio_props;
+	e->io_props = xcalloc((size_t)e->nio_props + 1, sizeof(char *));
+	for (i = 0; i < e->nio_props; i++)
+		e->io_props[i] = xstrdup(config->fileio_props[i]);
 	e->shared = xcalloc(1, sizeof *e->shared);
 	pthread_mutex_init(&e->shared->mu, NULL);
 	pthread_mutex_init(&e->shared->turn_mu, NULL);
 	pthread_cond_init(&e->shared->turn_cv, NULL);
 	e->warehouse = xstrdup(real);
-	e->io = fileio_local_new(e->warehouse);
+	e->io = io;
 	/* ---- catalog choice (txn engineer): see EngineConfig.catalog_uri */
 	uri = config->catalog_uri;
 	if (!uri || !*uri)
@@ -304,6 +323,10 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		pthread_cond_destroy(&e->shared->turn_cv);
 		free(e->shared);
 		free(e->warehouse);
+		free(e->root);
+		for (i = 0; i < e->nio_props; i++)
+			free(e->io_props[i]);
+		free(e->io_props);
 		free(e);
 		return FLOE_ERR;
 	}
@@ -344,6 +367,10 @@ engine_close(Engine *e)
 	pthread_cond_destroy(&e->shared->turn_cv);
 	free(e->shared);
 	free(e->warehouse);
+	free(e->root);
+	for (i = 0; i < e->nio_props; i++)
+		free(e->io_props[i]);
+	free(e->io_props);
 	free(e);
 }
 

@@ -45,12 +45,17 @@ typedef struct Engine Engine;
 typedef struct Session Session;
 
 typedef struct EngineConfig {
-	const char *warehouse;     /* folder; created if missing */
+	const char *warehouse;     /* folder (created if missing) or s3:// prefix */
 	const char *catalog_name;  /* default "floe" */
 	/* catalog choice (txn.c's owner): a PostgreSQL catalog's libpq
 	 * conninfo or postgresql:// URI; NULL: $FLOE_CATALOG, else the first
 	 * line of <warehouse>/catalog-uri, else SQLite <warehouse>/catalog.db */
 	const char *catalog_uri;
+	/* an s3:// warehouse (sql/warehouse.h): the local state folder (NULL:
+	 * the default) and the Iceberg file-io properties, "key=value" */
+	const char *state_dir;
+	char *const *fileio_props;
+	int nfileio_props;
 } EngineConfig;
 
 typedef struct ResultSink {

@@ -128,6 +128,7 @@
 #include "sql/bind.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
+#include "sql/warehouse.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/cast.h"
@@ -5538,6 +5539,9 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	char **lines;
 	int nlines, i, rc = FLOE_OK;
 	int64_t t0 = mono_ns(), t1, t2 = 0, t3 = 0;
+	FileIOStats io0;            /* object-store requests (sql/warehouse.h) */
+
+	fileio_stats(&io0);
 	Expr ***rows;
 	SqlType tt = type_make(TYPE_TEXT);
 	size_t k;
@@ -5596,6 +5600,9 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 		TRY(rc);
 	}
 	TRY(explain_text(p.root, &o, ctx->arena, &lines, &nlines));
+	if (o.analyze)
+		warehouse_explain_requests(&io0, fileio_is_remote(b->session->engine->io->root), ctx->arena,
+					   &lines, &nlines);
 	rows = ARENA_ARRAY(b->arena, Expr **, nlines + 2);
 	for (i = 0; i < nlines + 2; i++) {
 		const char *text = i < nlines ? lines[i] :

@@ -3,7 +3,11 @@
  * writes files (local disk now; S3 later behind the same vtable).
  *
  * Paths are URIs or plain paths as Iceberg metadata holds them
- * ("file:///x/y", "/x/y", later "s3://b/k").  A FileIO may carry prefix
+ * ("file:///x/y", "/x/y", "s3://b/k", "s3a://b/k").  One FileIO serves
+ * every scheme: after the prefix maps, an s3:// or s3a:// path goes to the
+ * S3 client (storage/fileio_s3.c, configured from the AWS environment and
+ * fileio_set_property), anything else to local disk.  The root may be a
+ * folder or an s3:// prefix (an S3 warehouse).  A FileIO may carry prefix
  * mappings (fileio_map_prefix) so a table written elsewhere
  * ("s3://bucket/wh/t" or "/home/spark/wh/t") is read from a local folder.
  *
@@ -34,6 +38,21 @@
  *                                     backend cannot list)
  *   fileio_sweep_tmp(root, now)       remove stale temporary files of
  *                                     interrupted local writes
+ *   fileio_replace(io, path, data, len, err)
+ *                                     write, replacing an existing object
+ *                                     (COPY TO; never for Iceberg files)
+ *   fileio_read_ranges(io, path, ranges, n, arena, err)
+ *                                     several byte ranges of one file (S3:
+ *                                     coalesced, parallel range GETs)
+ *   fileio_list(io, prefix, arena, &paths, &sizes, &n, err)
+ *                                     every object under a prefix (S3:
+ *                                     ListObjectsV2; local: a folder walk)
+ *   fileio_set_property(io, key, value, err)
+ *                                     an Iceberg S3FileIO property
+ *                                     (s3.endpoint, s3.access-key-id, ...)
+ *   fileio_is_remote(path)            an s3:// / s3a:// URI
+ *   fileio_stats(&st)                 process-wide object-store counters
+ *                                     (requests, GET/PUT/..., cache hits)
  */
 #ifndef FLOE_FILEIO_H
 #define FLOE_FILEIO_H
@@ -74,12 +93,32 @@ typedef struct FileIOMap {
 	char *to;
 } FileIOMap;
 
+struct S3Config;
+struct S3Client;
+
 struct FileIO {
 	const FileIOVT *vt;
 	char *root;
 	FileIOMap *maps;
 	int nmaps;
+	/* object storage (fileio_s3.c), made on first use */
+	struct S3Config *s3cfg;     /* NULL: the environment's */
+	struct S3Client *_Atomic s3;
+	/* a local folder for the engine's own notes (orphan-candidates) when
+	 * the root is not local; NULL: the root */
+	char *local_dir;
 };
+
+typedef struct FileIORange {
+	uint64_t off, len;          /* in */
+	const uint8_t *data;        /* out: len bytes, valid until the arena resets */
+} FileIORange;
+
+typedef struct FileIOStats {
+	uint64_t requests;          /* HTTP requests, retries included */
+	uint64_t gets, puts, heads, deletes, lists, retries;
+	uint64_t bytes_in, bytes_out, cache_hits;
+} FileIOStats;
 
 FileIO *fileio_local_new(const char *root);
 void fileio_free(FileIO *io);
@@ -93,6 +132,15 @@ char *fileio_resolve(FileIO *io, const char *path, Arena *arena);
 #define FILEIO_TMP_STALE_SECONDS 3600
 #define FILEIO_TMP_DEAD_SECONDS 60
 int fileio_sweep_tmp(const char *root, time_t now);
+
+int fileio_replace(FileIO *io, const char *path, const void *data, size_t len, floe_error *err);
+int fileio_read_ranges(FileIO *io, const char *path, FileIORange *ranges, int n, Arena *arena,
+		       floe_error *err);
+int fileio_list(FileIO *io, const char *prefix, Arena *arena, char ***paths, uint64_t **sizes,
+		int *n, floe_error *err);
+int fileio_set_property(FileIO *io, const char *key, const char *value, floe_error *err);
+bool fileio_is_remote(const char *path);
+void fileio_stats(FileIOStats *st);
 
 static inline int
 fileio_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,

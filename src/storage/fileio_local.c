@@ -1,5 +1,7 @@
 /*
- * fileio_local.c — the local-disk FileIO backend (see storage/fileio.h).
+ * fileio_local.c — the FileIO (see storage/fileio.h): path resolution, the
+ * local-disk backend, and the dispatch of s3:// / s3a:// paths to the S3
+ * client (storage/fileio_s3.c, storage/s3.h) after the prefix maps.
  *
  * Paths arrive as Iceberg metadata holds them: "file:///abs", "file:/abs",
  * "file://rel" (duckdb-iceberg writes relative URIs that way), "/abs", or a
@@ -38,8 +40,10 @@
 #include <sys/stat.h>
 #include <pthread.h>
 #include <time.h>
+#include <dirent.h>
 #include <unistd.h>
 #include "storage/fileio.h"
+#include "storage/s3.h"
 
 static atomic_uint tmp_counter;
 
@@ -199,6 +203,71 @@ fsync_dir(const char *path)
 	}
 }
 
+/* ---- object storage ------------------------------------------------- */
+
+static pthread_mutex_t s3_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The S3 client of this FileIO's configuration, made on first use. */
+static S3Client *
+s3_of(FileIO *io)
+{
+	S3Client *c = atomic_load(&io->s3);
+	S3Config cfg;
+
+	if (c)
+		return c;
+	pthread_mutex_lock(&s3_mu);
+	if (io->s3cfg)
+		cfg = *io->s3cfg;
+	else
+		s3_config_init(&cfg);
+	c = s3_client_get(&cfg);
+	atomic_store(&io->s3, c);
+	pthread_mutex_unlock(&s3_mu);
+	return c;
+}
+
+bool
+fileio_is_remote(const char *path)
+{
+	return s3_is_uri(path);
+}
+
+int
+fileio_set_property(FileIO *io, const char *key, const char *value, floe_error *err)
+{
+	pthread_mutex_lock(&s3_mu);
+	if (!io->s3cfg) {
+		io->s3cfg = xmalloc(sizeof *io->s3cfg);
+		s3_config_init(io->s3cfg);
+	}
+	if (s3_config_set(io->s3cfg, key, value, err) != FLOE_OK) {
+		pthread_mutex_unlock(&s3_mu);
+		return FLOE_ERR;
+	}
+	atomic_store(&io->s3, NULL);
+	pthread_mutex_unlock(&s3_mu);
+	return FLOE_OK;
+}
+
+void
+fileio_stats(FileIOStats *out)
+{
+	S3Stats s;
+
+	s3_stats(&s);
+	out->requests = s.requests;
+	out->gets = s.gets;
+	out->puts = s.puts;
+	out->heads = s.heads;
+	out->deletes = s.deletes;
+	out->lists = s.lists;
+	out->retries = s.retries;
+	out->bytes_in = s.bytes_in;
+	out->bytes_out = s.bytes_out;
+	out->cache_hits = s.cache_hits;
+}
+
 /* ---- vtable ----------------------------------------------------------- */
 
 typedef struct Mapping {
@@ -224,6 +293,8 @@ local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
 	Mapping *m;
 	int fd;
 
+	if (s3_is_uri(p))
+		return s3_get(s3_of(io), p, 0, -1, arena, data, len, err);
 	TRY(check_local(path, p, err));
 	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
 	 * forever; it opens at once, and the check below refuses it (as a
@@ -270,6 +341,10 @@ local_write(FileIO *io, const char *path, const void *data, size_t len,
 	size_t off = 0;
 	int fd, rc = FLOE_ERR;
 
+	if (s3_is_uri(p)) {
+		rc = s3_put(s3_of(io), p, data, len, false, err);
+		goto out;
+	}
 	if (check_local(path, p, err) != FLOE_OK || make_parents(p, err) != FLOE_OK)
 		goto out;
 	slash = strrchr(p, '/');
@@ -329,8 +404,11 @@ local_size(FileIO *io, const char *path, uint64_t *size, floe_error *err)
 	Arena *a = arena_new(0);
 	struct stat st;
 	int rc = FLOE_OK;
+	char *p = fileio_resolve(io, path, a);
 
-	if (stat(fileio_resolve(io, path, a), &st) != 0)
+	if (s3_is_uri(p))
+		rc = s3_head(s3_of(io), p, size, err);
+	else if (stat(p, &st) != 0)
 		rc = io_err(err, "stat", path, errno);
 	else
 		*size = (uint64_t)st.st_size;
@@ -342,7 +420,9 @@ static bool
 local_exists(FileIO *io, const char *path)
 {
 	Arena *a = arena_new(0);
-	bool ok = access(fileio_resolve(io, path, a), F_OK) == 0;
+	char *p = fileio_resolve(io, path, a);
+	floe_error ignore;
+	bool ok = s3_is_uri(p) ? s3_head(s3_of(io), p, NULL, &ignore) == FLOE_OK : access(p, F_OK) == 0;
 	arena_free(a);
 	return ok;
 }
@@ -352,8 +432,11 @@ local_remove(FileIO *io, const char *path, floe_error *err)
 {
 	Arena *a = arena_new(0);
 	int rc = FLOE_OK;
+	char *p = fileio_resolve(io, path, a);
 
-	if (unlink(fileio_resolve(io, path, a)) != 0)
+	if (s3_is_uri(p))
+		rc = s3_delete(s3_of(io), p, err);
+	else if (unlink(p) != 0)
 		rc = io_err(err, "remove", path, errno);
 	arena_free(a);
 	return rc;
@@ -444,6 +527,8 @@ local_free(FileIO *io)
 	}
 	free(io->maps);
 	free(io->root);
+	free(io->s3cfg);
+	free(io->local_dir);
 	free(io);
 }
 
@@ -485,6 +570,128 @@ fileio_map_prefix(FileIO *io, const char *from, const char *to)
 	io->maps[io->nmaps].from = xstrdup(from);
 	io->maps[io->nmaps].to = xstrdup(to);
 	io->nmaps++;
+}
+
+/* ---- replace, ranges, list ------------------------------------------ */
+
+int
+fileio_replace(FileIO *io, const char *path, const void *data, size_t len, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *p = fileio_resolve(io, path, a), *tmp;
+	int rc = FLOE_ERR;
+
+	if (s3_is_uri(p)) {
+		rc = s3_put(s3_of(io), p, data, len, true, err);
+		arena_free(a);
+		return rc;
+	}
+	/* local: a new temporary file, renamed over the target */
+	tmp = arena_sprintf(a, "%s.%d.%u.replace", p, (int)getpid(), atomic_fetch_add(&tmp_counter, 1));
+	if (local_write(io, tmp, data, len, err) == FLOE_OK) {
+		if (rename(tmp, p) == 0)
+			rc = FLOE_OK;
+		else
+			io_err(err, "rename", path, errno);
+		unlink(tmp);
+	}
+	arena_free(a);
+	return rc;
+}
+
+int
+fileio_read_ranges(FileIO *io, const char *path, FileIORange *ranges, int n, Arena *arena,
+		   floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *p = fileio_resolve(io, path, a);
+	const uint8_t *data;
+	size_t len;
+	int i, rc = FLOE_OK;
+
+	if (s3_is_uri(p)) {
+		S3Range *r = arena_alloc(a, sizeof(S3Range) * (size_t)(n + 1));
+		for (i = 0; i < n; i++) {
+			r[i].off = ranges[i].off;
+			r[i].len = ranges[i].len;
+		}
+		rc = s3_get_ranges(s3_of(io), p, r, n, arena, err);
+		for (i = 0; i < n && rc == FLOE_OK; i++)
+			ranges[i].data = r[i].data;
+	} else if ((rc = local_read(io, path, arena, &data, &len, err)) == FLOE_OK) {
+		for (i = 0; i < n; i++) {
+			if (ranges[i].off > len || ranges[i].len > len - ranges[i].off) {
+				rc = floe_errorf(err, ERRCODE_IO_ERROR,
+						 "could not read file \"%s\": range past its end", path);
+				break;
+			}
+			ranges[i].data = data + ranges[i].off;
+		}
+	}
+	arena_free(a);
+	return rc;
+}
+
+typedef struct Listing {
+	Arena *a;
+	char **paths;
+	uint64_t *sizes;
+	int n, cap;
+} Listing;
+
+static void
+walk(Listing *l, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *p;
+		struct stat st;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		p = arena_sprintf(l->a, "%s/%s", dir, de->d_name);
+		if (lstat(p, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			walk(l, p);
+		} else if (S_ISREG(st.st_mode)) {
+			if (l->n == l->cap) {
+				int nc = l->cap ? l->cap * 2 : 64;
+				char **np = arena_alloc(l->a, sizeof(char *) * (size_t)nc);
+				uint64_t *ns = arena_alloc(l->a, sizeof(uint64_t) * (size_t)nc);
+				if (l->n) {
+					memcpy(np, l->paths, sizeof(char *) * (size_t)l->n);
+					memcpy(ns, l->sizes, sizeof(uint64_t) * (size_t)l->n);
+				}
+				l->paths = np;
+				l->sizes = ns;
+				l->cap = nc;
+			}
+			l->paths[l->n] = p;
+			l->sizes[l->n++] = (uint64_t)st.st_size;
+		}
+	}
+	closedir(d);
+}
+
+int
+fileio_list(FileIO *io, const char *prefix, Arena *arena, char ***paths, uint64_t **sizes, int *n,
+	    floe_error *err)
+{
+	char *p = fileio_resolve(io, prefix, arena);
+	Listing l = {.a = arena};
+
+	if (s3_is_uri(p))
+		return s3_list(s3_of(io), p, arena, paths, sizes, n, err);
+	TRY(check_local(prefix, p, err));
+	walk(&l, p);
+	*paths = l.paths;
+	*sizes = l.sizes;
+	*n = l.n;
+	return FLOE_OK;
 }
 
 /* ---- stale temporary files ------------------------------------------ */

@@ -419,7 +419,8 @@ table_record_orphans(FileIO *io, const char *job, const char *const *paths, int 
 	if (n <= 0)
 		return;
 	a = arena_new(0);
-	if ((f = fopen(fileio_resolve(io, "orphan-candidates", a), "a")) != NULL) {
+	if ((f = fopen(io->local_dir ? arena_sprintf(a, "%s/orphan-candidates", io->local_dir)
+		       : fileio_resolve(io, "orphan-candidates", a), "a")) != NULL) {
 		for (i = 0; i < n; i++)
 			fprintf(f, "%s\t%s\n", job ? job : "", paths[i]);
 		fclose(f);
@@ -583,7 +584,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		char *p = io->root && io->root[0] ? arena_sprintf(tmp, "%s/%s", io->root, dir)
 						  : arena_strdup(tmp, dir);
 		char cwd[4096];
-		if (p[0] != '/' && getcwd(cwd, sizeof cwd))
+		if (p[0] != '/' && !fileio_is_remote(p) && getcwd(cwd, sizeof cwd))
 			p = arena_sprintf(tmp, "%s/%s", cwd, p);
 		location = p;
 	}
