@@ -48,10 +48,21 @@
  * scan reads it.  One scan alone over a source reads the units in file
  * and row-group order, as the serial walk does.
  *
+ * Large objects (a data file of at least FLOE_S3_SPARSE_BYTES, 8 MiB, in
+ * object storage: fileio_is_remote): the file is not read whole.  open_file
+ * fetches its first 4 bytes and its tail (the footer; again when the
+ * footer is longer) into a zeroed buffer of the file's size and opens the
+ * ParquetFile over it; open_row_group then fetches the column chunks of
+ * the row group's projected columns (parquet_chunk_range) with one
+ * fileio_read_ranges call (S3: near ranges merged, parallel GETs, cached)
+ * before their readers start.  The reader only reads the footer and those
+ * chunks, so the other bytes are never looked at.
+ *
  * INTERFACE ROUTINES
  *   scan_new(ctx, schema, nproj, proj, files, nfiles, match_by_name, md)
  *   scan_morsels(op) / scan_is_scan(op, &rows)   (parallel.c)
  */
+#include <stdlib.h>
 #include <string.h>
 #include "exec/exec.h"
 #include "format/parquet/parquet.h"
@@ -98,6 +109,8 @@ typedef struct ScanOp {
 	const Expr *prune;
 	int *prune_pq;               /* per projected column: parquet column, -1 */
 	MorselSource *ms;            /* parallel: the units to read, or NULL */
+	uint8_t *sparse;             /* a large object's buffer, filled by chunk */
+	const char *path;            /* ... and its path */
 } ScanOp;
 
 /* The identity-partition value of field fld in file f, if its spec has one. */
@@ -179,6 +192,71 @@ lineage_vector(ScanOp *s, int which, const Vector *raw, int64_t first, uint32_t 
 	return FLOE_OK;
 }
 
+/* Is f a large object, read by column chunk (see the top comment)? */
+static bool
+sparse_object(ScanOp *s, const DataFile *f)
+{
+	const char *v = getenv("FLOE_S3_SPARSE_BYTES");
+	int64_t min = v && *v ? strtoll(v, NULL, 10) : (int64_t)8 << 20;
+
+	return f->file_size_in_bytes >= min && f->file_size_in_bytes >= 64 &&
+	       fileio_is_remote(fileio_resolve(s->op.ctx->io, f->file_path, s->file_arena));
+}
+
+static int
+open_sparse(ScanOp *s, const DataFile *f)
+{
+	FileIO *io = s->op.ctx->io;
+	floe_error *err = s->op.ctx->err;
+	uint64_t size = (uint64_t)f->file_size_in_bytes, tail = size - 4 < 65536 ? size - 4 : 65536;
+	FileIORange r[2] = {{0, 4, NULL}, {size - tail, tail, NULL}};
+	uint8_t *buf = arena_calloc(s->file_arena, (size_t)size);
+	uint32_t flen;
+
+	TRY(fileio_read_ranges(io, f->file_path, r, 2, s->rg_arena, err));
+	memcpy(buf, r[0].data, 4);
+	memcpy(buf + size - tail, r[1].data, (size_t)tail);
+	flen = (uint32_t)buf[size - 8] | (uint32_t)buf[size - 7] << 8 | (uint32_t)buf[size - 6] << 16 |
+	       (uint32_t)buf[size - 5] << 24;
+	if ((uint64_t)flen + 8 > tail && (uint64_t)flen + 12 <= size) {
+		FileIORange fr = {size - 8 - flen, flen, NULL};
+		TRY(fileio_read_ranges(io, f->file_path, &fr, 1, s->rg_arena, err));
+		memcpy(buf + fr.off, fr.data, flen);
+	}
+	arena_reset(s->rg_arena);
+	TRY(parquet_open(&s->pf, buf, (size_t)size, f->file_path, s->file_arena, err));
+	s->sparse = buf;
+	s->path = f->file_path;
+	return FLOE_OK;
+}
+
+/* A large object: the chunks of row group rg the readers will read. */
+static int
+fetch_chunks(ScanOp *s)
+{
+	FileIORange *r = ARENA_ARRAY(s->rg_arena, FileIORange, s->ncols + 1);
+	int i, k, n = 0;
+
+	for (i = 0; i < s->ncols; i++) {
+		uint64_t off, len;
+		if (s->pq_col[i] < 0 || !parquet_chunk_range(s->pf, s->rg, s->pq_col[i], &off, &len))
+			continue;
+		for (k = 0; k < n && r[k].off != off; k++)
+			;
+		if (k == n) {
+			r[n].off = off;
+			r[n].len = len;
+			n++;
+		}
+	}
+	if (n == 0)
+		return FLOE_OK;
+	TRY(fileio_read_ranges(s->op.ctx->io, s->path, r, n, s->rg_arena, s->op.ctx->err));
+	for (k = 0; k < n; k++)
+		memcpy(s->sparse + r[k].off, r[k].data, (size_t)r[k].len);
+	return FLOE_OK;
+}
+
 static int
 open_file(ScanOp *s)
 {
@@ -192,9 +270,14 @@ open_file(ScanOp *s)
 		return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "data files in format %s are not supported yet: %s",
 				   f->file_format, f->file_path);
-	/* small immutable data files: bytes and footer from a shared cache */
-	TRY(parquet_open_cached(&s->pf, op->ctx->io, f->file_path, f->file_size_in_bytes,
-				s->file_arena, op->ctx->err));
+	s->sparse = NULL;
+	if (sparse_object(s, f)) {
+		TRY(open_sparse(s, f));
+	} else {
+		/* small immutable data files: bytes and footer from a shared cache */
+		TRY(parquet_open_cached(&s->pf, op->ctx->io, f->file_path, f->file_size_in_bytes,
+					s->file_arena, op->ctx->err));
+	}
 	/* a damaged footer can describe fewer (or more) rows than were written */
 	if (s->md && f->record_count >= 0 && parquet_num_rows(s->pf) != f->record_count)
 		return FLOE_CORRUPT(op->ctx->err, "data file \"%s\" holds %lld rows, but its manifest "
@@ -287,6 +370,8 @@ open_row_group(ScanOp *s)
 	arena_reset(s->rg_arena);
 	s->rg_first += s->rg_rows;
 	s->rg_rows = s->rg_left = parquet_row_group_num_rows(s->pf, s->rg);
+	if (s->sparse)
+		TRY(fetch_chunks(s));
 	for (i = 0; i < s->ncols; i++) {
 		s->readers[i] = NULL;
 		if (s->pq_col[i] < 0)

@@ -830,6 +830,7 @@ s3_get_ranges(S3Client *c, const char *uri, S3Range *ranges, int n, Arena *arena
 	Req *reqs = arena_calloc(a, sizeof(Req) * (size_t)(n + 1));
 	Req **rs = arena_alloc(a, sizeof(Req *) * (size_t)(n + 1));
 	uint8_t **bufs = arena_alloc(a, sizeof(uint8_t *) * (size_t)(n + 1));
+	char **keys = arena_alloc(a, sizeof(char *) * (size_t)(n + 1));
 	int nreq = 0, i, j, rc = FLOE_ERR;
 
 	if (!split_uri(uri, a, &bucket, &key)) {
@@ -848,20 +849,36 @@ s3_get_ranges(S3Client *c, const char *uri, S3Range *ranges, int n, Arena *arena
 		for (j = i + 1; j < n && ranges[order[j]].off <= hi + MERGE_GAP; j++)
 			if (ranges[order[j]].off + ranges[order[j]].len > hi)
 				hi = ranges[order[j]].off + ranges[order[j]].len;
-		reqs[nreq].method = "GET";
-		reqs[nreq].url = url;
-		reqs[nreq].counter = &st.gets;
-		reqs[nreq].range_off = lo;
-		reqs[nreq].range_len = (int64_t)(hi - lo);
-		bufs[nreq] = arena_alloc(arena, (size_t)(hi - lo) + 1);
-		reqs[nreq].fixed = bufs[nreq];
-		reqs[nreq].fixed_cap = (size_t)(hi - lo);
-		rs[nreq] = &reqs[nreq];
+		Cached *cv;
+		char *ck = cache_key(a, uri, lo, (int64_t)(hi - lo));
+		const uint8_t *base;
+
+		if (hi == lo) {
+			base = (const uint8_t *)"";           /* empty ranges: no request */
+		} else if (obj_cache && (cv = lru_get(obj_cache, ck, arena)) != NULL && cv->n == hi - lo) {
+			atomic_fetch_add(&st.hits, 1);
+			base = cv->data;
+		} else {
+			reqs[nreq].method = "GET";
+			reqs[nreq].url = url;
+			reqs[nreq].counter = &st.gets;
+			reqs[nreq].range_off = lo;
+			reqs[nreq].range_len = (int64_t)(hi - lo);
+			bufs[nreq] = arena_alloc(arena, (size_t)(hi - lo) + 1);
+			reqs[nreq].fixed = bufs[nreq];
+			reqs[nreq].fixed_cap = (size_t)(hi - lo);
+			keys[nreq] = ck;
+			rs[nreq] = &reqs[nreq];
+			base = bufs[nreq];
+			nreq++;
+		}
 		for (; i < j; i++)
-			ranges[order[i]].data = bufs[nreq] + (ranges[order[i]].off - lo);
-		nreq++;
+			ranges[order[i]].data = base + (ranges[order[i]].off - lo);
 	}
 	run_reqs(c, rs, nreq);
+	for (i = 0; i < nreq; i++)
+		if (ok(&reqs[i]) && reqs[i].n == (size_t)reqs[i].range_len)
+			cache_put(keys[i], bufs[i], reqs[i].n, arena);
 	for (i = 0; i < nreq; i++)
 		if (!ok(&reqs[i]) || reqs[i].n != (size_t)reqs[i].range_len) {
 			if (ok(&reqs[i]))

@@ -20,6 +20,9 @@
 #                data file, a large COPY TO through a multipart upload and
 #                back; COPY of a missing object: 58P01; outside the
 #                warehouse prefix for a non-superuser: 42501 (serve)
+#   column-chunk-ranges  a "large" object (FLOE_S3_SPARSE_BYTES=1000) is read
+#                by footer and column chunk: fewer bytes than the file, the
+#                same answers as a whole read
 #   explain      EXPLAIN ANALYZE names the object-store requests: > 0 cold,
 #                0 warm (cached)
 #   serve        floe serve -D s3://wh/srv with psycopg: writes and reads
@@ -162,6 +165,17 @@ check "copy-multipart" "COPY 70000
 CREATE TABLE
 COPY 70000
 70000,2450035000" "$got"
+# a large object read by column chunk (FLOE_S3_SPARSE_BYTES=1000: every
+# data file counts as large): fewer bytes than a whole read, same answers
+q -c "CREATE TABLE w AS SELECT g, md5(CAST(g AS text)) || md5(CAST(g + 1 AS text)) AS s FROM generate_series(1, 50000) g" >/dev/null
+rd() { "$FLOE_BIN" -D s3://wh/a -At -c "EXPLAIN ANALYZE SELECT sum(g) FROM w" 2>&1 | sed -n 's/^Object Store:.* read=\([0-9]*\) bytes$/\1/p'; }
+sparse=$(FLOE_S3_SPARSE_BYTES=1000 rd)
+whole=$(FLOE_S3_SPARSE_BYTES=100000000000 rd)
+ans=$(FLOE_S3_SPARSE_BYTES=1000 q -c "SELECT sum(g), count(*), max(s), min(g) FROM w WHERE g % 7 = 3")
+want=$(FLOE_S3_SPARSE_BYTES=100000000000 q -c "SELECT sum(g), count(*), max(s), min(g) FROM w WHERE g % 7 = 3")
+if [ -n "$sparse" ] && [ -n "$whole" ] && [ "$sparse" -gt 0 ] && [ $((sparse * 3)) -lt "$whole" ] && [ "$ans" == "$want" ] && [ -n "$want" ]; then
+	pass "column-chunk-ranges (read $sparse bytes, whole $whole)"
+else fail "column-chunk-ranges" "sparse=[$sparse] whole=[$whole] ans=[$ans] want=[$want]"; fi
 got=$(q -c "COPY t2 FROM 's3://wh/a/out/none.csv'" | head -1)
 check "copy-missing" "ERROR:  could not read object \"s3://wh/a/out/none.csv\": no such object" "$got"
 

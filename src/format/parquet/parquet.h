@@ -25,7 +25,10 @@
  * is the dotted path and reading it fails with 0A000.  A column whose type
  * cannot be mapped has type TYPE_NULL and reading it fails with 0A000.
  *
- * The whole file is in memory (data, len) and must outlive the ParquetFile;
+ * The whole file is in memory (data, len) and must outlive the ParquetFile
+ * (or a buffer of the file's length in which only the footer and the
+ * chunks about to be read hold the file's bytes: exec/scan.c reading a
+ * large object chunk by chunk, parquet_chunk_range);
  * everything the reader allocates comes from the arenas passed in.  Strings
  * (TEXT/BYTEA values and statistics) may point into the file buffer.
  *
@@ -114,6 +117,9 @@ const char *parquet_kv_metadata(const ParquetFile *pf, const char *key); /* NULL
 
 typedef struct ParquetColumnReader ParquetColumnReader;
 
+/* The byte range [off, off+len) of the file that column col of row group
+ * rg occupies (what its reader reads); false when it reads none. */
+bool parquet_chunk_range(const ParquetFile *pf, int rg, int col, uint64_t *off, uint64_t *len);
 int parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, int col,
 			       Arena *arena, floe_error *err);
 /* Page CRCs are verified unless verify is false (SET ignore_checksum_failure

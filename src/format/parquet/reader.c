@@ -1614,6 +1614,30 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	return FLOE_OK;
 }
 
+bool
+parquet_chunk_range(const ParquetFile *pf, int rg, int col, uint64_t *off, uint64_t *len)
+{
+	const ChunkMeta *cm;
+	int64_t start, limit, end;
+
+	if (rg < 0 || rg >= pf->nrg || col < 0 || col >= pf->ncols)
+		return false;
+	cm = &pf->rgs[rg].chunks[col];
+	if (!cm->has_meta || pf->rgs[rg].num_rows == 0)
+		return false;
+	/* the bytes parquet_column_reader_open reads (its bounds checks) */
+	start = cm->data_off;
+	if (cm->dict_off > 0 && cm->dict_off < start)
+		start = cm->dict_off;
+	limit = (int64_t)pf->len - 8;
+	if (start < 4 || start >= limit || cm->total_compressed < 0)
+		return false;
+	end = cm->total_compressed > limit - start ? limit : start + cm->total_compressed;
+	*off = (uint64_t)start;
+	*len = (uint64_t)(end - start);
+	return true;
+}
+
 void
 parquet_column_reader_set_verify(ParquetColumnReader *r, bool verify)
 {
