@@ -51,7 +51,8 @@
  * Large objects (a data file of at least FLOE_S3_SPARSE_BYTES, 8 MiB, in
  * object storage: fileio_is_remote): the file is not read whole.  open_file
  * fetches its first 4 bytes and its tail (the footer; again when the
- * footer is longer) into a zeroed buffer of the file's size and opens the
+ * footer is longer) into a zeroed buffer of the file's size (anonymous
+ * pages, unmapped when the file's arena resets) and opens the
  * ParquetFile over it; open_row_group then fetches the column chunks of
  * the row group's projected columns (parquet_chunk_range) with one
  * fileio_read_ranges call (S3: near ranges merged, parallel GETs, cached)
@@ -64,6 +65,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "exec/exec.h"
 #include "format/parquet/parquet.h"
 #include "storage/fileio.h"
@@ -203,6 +205,18 @@ sparse_object(ScanOp *s, const DataFile *f)
 	       fileio_is_remote(fileio_resolve(s->op.ctx->io, f->file_path, s->file_arena));
 }
 
+typedef struct Unmap {
+	void *p;
+	size_t n;
+} Unmap;
+
+static void
+unmap_buf(void *arg)
+{
+	Unmap *u = arg;
+	munmap(u->p, u->n);
+}
+
 static int
 open_sparse(ScanOp *s, const DataFile *f)
 {
@@ -210,8 +224,19 @@ open_sparse(ScanOp *s, const DataFile *f)
 	floe_error *err = s->op.ctx->err;
 	uint64_t size = (uint64_t)f->file_size_in_bytes, tail = size - 4 < 65536 ? size - 4 : 65536;
 	FileIORange r[2] = {{0, 4, NULL}, {size - tail, tail, NULL}};
-	uint8_t *buf = arena_calloc(s->file_arena, (size_t)size);
+	uint8_t *buf;
 	uint32_t flen;
+	Unmap *um;
+
+	/* zero pages cost nothing until a chunk is copied in (a calloc would
+	 * touch the whole file's size at every open) */
+	buf = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory reading \"%s\"", f->file_path);
+	um = ARENA_NEW(s->file_arena, Unmap);
+	um->p = buf;
+	um->n = (size_t)size;
+	arena_on_reset(s->file_arena, unmap_buf, um);
 
 	TRY(fileio_read_ranges(io, f->file_path, r, 2, s->rg_arena, err));
 	memcpy(buf, r[0].data, 4);

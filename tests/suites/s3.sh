@@ -25,6 +25,11 @@
 #                same answers as a whole read
 #   explain      EXPLAIN ANALYZE names the object-store requests: > 0 cold,
 #                0 warm (cached)
+#   addressing-signing  through the proxy's request log: virtual-host
+#                (FLOE_S3_PATH_STYLE=0: bucket.host/key, key percent-encoded)
+#                and path-style (host/bucket/key) URLs, SigV4 Authorization
+#                with the region's scope, x-amz-security-token from
+#                AWS_SESSION_TOKEN, x-amz-content-sha256
 #   serve        floe serve -D s3://wh/srv with psycopg: writes and reads
 #   faults       through tests/tools/s3_fault_proxy.py (500/503/429, dropped
 #                connections before and after the request, delays): every
@@ -213,6 +218,20 @@ EOF
 	kill "$serve_pid"; wait "$serve_pid" 2>/dev/null; serve_pid=
 	validate serve-validate s "$tmp/srvstate"
 fi
+
+# ---- addressing and signing, seen by a logging proxy (no faults) ----
+$PY tests/tools/s3_fault_proxy.py "${endpoint##*:}" --port-file "$tmp/log.port" --log "$tmp/req.log" \
+	>/dev/null 2>&1 &
+proxy_pid=$!
+for _ in $(seq 1 50); do [ -s "$tmp/log.port" ] && break; sleep 0.1; done
+lport=$(cat "$tmp/log.port" 2>/dev/null)
+AWS_ENDPOINT_URL=http://localhost:$lport FLOE_S3_PATH_STYLE=0 AWS_SESSION_TOKEN=tok AWS_REGION=eu-west-3 \
+	"$CLI" head "s3://wh/io/l/f%2.txt" >/dev/null 2>&1
+AWS_ENDPOINT_URL=127.0.0.1:$lport "$CLI" head s3a://wh/io/l/f2 >/dev/null 2>&1
+kill "$proxy_pid"; wait "$proxy_pid" 2>/dev/null; proxy_pid=
+d=$(date -u +%Y%m%d)
+check "addressing-signing" "HEAD /io/l/f%252.txt wh.localhost:$lport AWS4-HMAC-SHA256:S3RVER/$d/eu-west-3/s3/aws4_request token UNSIGNED-PAYLOAD
+HEAD /wh/io/l/f2 127.0.0.1:$lport AWS4-HMAC-SHA256:S3RVER/$d/us-east-1/s3/aws4_request - UNSIGNED-PAYLOAD" "$(cat "$tmp/req.log" 2>&1)"
 
 # ---- faults: a proxy that fails, drops and delays requests ----
 $PY tests/tools/s3_fault_proxy.py "${endpoint##*:}" --seed 11 --fail 0.1 --drop 0.05 --drop-after 0.05 \

@@ -2,7 +2,7 @@
 """s3_fault_proxy.py — an HTTP proxy between floe and s3rver that injects faults.
 
 Usage: s3_fault_proxy.py UPSTREAM_PORT [--seed N] [--fail P] [--drop P] [--drop-after P]
-                         [--delay P] [--delay-ms MS] [--port-file FILE]
+                         [--delay P] [--delay-ms MS] [--port-file FILE] [--log FILE]
 
 Listens on 127.0.0.1 (a free port, written to --port-file and printed as
 "port=N").  Each HTTP request from a client (keep-alive connections are
@@ -12,7 +12,10 @@ followed request by request) meets, at random:
   --drop-after P  the request forwarded (so it takes effect) and the connection
                   closed without the answer: the client cannot know it landed
   --delay P       the request held --delay-ms before it is forwarded
-else it is forwarded as it is.  Counts of each fault go to stderr at exit
+else it is forwarded as it is.  --log FILE appends a line per request:
+"METHOD TARGET HOST AUTH TOKEN SHA" (AUTH: the Authorization header's scheme
+and Credential scope, or "-"; TOKEN: "token" when x-amz-security-token is
+sent, else "-"; SHA: the x-amz-content-sha256 value or "-").  Counts of each fault go to stderr at exit
 (SIGTERM) as "faults: ...".
 """
 import argparse
@@ -51,6 +54,25 @@ def read_request(f):
     return head, body
 
 
+def log_request(path, head):
+    lines = head.decode("latin-1").split("\r\n")
+    start = lines[0].split(" ")
+    hdr = {}
+    for l in lines[1:]:
+        if ":" in l:
+            k, v = l.split(":", 1)
+            hdr[k.strip().lower()] = v.strip()
+    auth = hdr.get("authorization", "-")
+    if auth != "-":
+        scheme = auth.split(" ")[0]
+        cred = auth.split("Credential=")[1].split(",")[0] if "Credential=" in auth else "?"
+        auth = scheme + ":" + cred
+    with lock, open(path, "a") as f:
+        f.write("%s %s %s %s %s %s\n" % (start[0], start[1] if len(start) > 1 else "-", hdr.get("host", "-"),
+                                           auth, "token" if "x-amz-security-token" in hdr else "-",
+                                           hdr.get("x-amz-content-sha256", "-")))
+
+
 def forward(upstream, head, body):
     """Send the request on a fresh upstream connection; the whole answer."""
     lines = head.split(b"\r\n")
@@ -82,6 +104,8 @@ class Handler(socketserver.StreamRequestHandler):
                 return
             head, body = req
             count("requests")
+            if a.log:
+                log_request(a.log, head)
             with lock:
                 r = rnd.random()
             if r < a.fail:
@@ -127,6 +151,7 @@ def main():
     p.add_argument("--delay", type=float, default=0.0)
     p.add_argument("--delay-ms", type=int, default=200)
     p.add_argument("--port-file")
+    p.add_argument("--log")
     a = p.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     srv.args = a
