@@ -48,8 +48,10 @@
  * scan reads it.  One scan alone over a source reads the units in file
  * and row-group order, as the serial walk does.
  *
- * Large objects (a data file of at least FLOE_S3_SPARSE_BYTES, 8 MiB, in
- * object storage: fileio_is_remote): the file is not read whole.  open_file
+ * Large objects (a data file of at least FLOE_S3_SPARSE_BYTES, 64 MiB, in
+ * object storage: fileio_is_remote): the file is not read whole.  (Smaller
+ * ones are: read whole they stay whole in the object cache, whose largest
+ * object is 64 MiB, and a warm scan copies nothing.)  open_file
  * fetches its first 4 bytes and its tail (the footer; again when the
  * footer is longer) into a zeroed buffer of the file's size (anonymous
  * pages, unmapped when the file's arena resets) and opens the
@@ -199,7 +201,7 @@ static bool
 sparse_object(ScanOp *s, const DataFile *f)
 {
 	const char *v = getenv("FLOE_S3_SPARSE_BYTES");
-	int64_t min = v && *v ? strtoll(v, NULL, 10) : (int64_t)8 << 20;
+	int64_t min = v && *v ? strtoll(v, NULL, 10) : (int64_t)64 << 20;
 
 	return f->file_size_in_bytes >= min && f->file_size_in_bytes >= 64 &&
 	       fileio_is_remote(fileio_resolve(s->op.ctx->io, f->file_path, s->file_arena));

@@ -34,7 +34,7 @@
  * Cache: reads of immutable objects (every Iceberg file: floe never
  * overwrites one) are kept in a process-wide LRU of FLOE_S3_CACHE_BYTES
  * (256 MiB; 0 turns it off), objects up to FLOE_S3_CACHE_MAX_OBJECT
- * (32 MiB), keyed by URI, range and a generation that s3_put with replace
+ * (64 MiB), keyed by URI, range and a generation that s3_put with replace
  * and s3_delete bump, so an object replaced through this process is never
  * served stale.
  *
@@ -712,7 +712,7 @@ cache_put(const char *key, const uint8_t *data, size_t n, Arena *hold)
 	Arena *own;
 	Cached *cv;
 
-	if (!obj_cache || n > (size_t)env_long("FLOE_S3_CACHE_MAX_OBJECT", 32L << 20))
+	if (!obj_cache || n > (size_t)env_long("FLOE_S3_CACHE_MAX_OBJECT", 64L << 20))
 		return;
 	own = arena_new(n + 256);
 	cv = ARENA_NEW(own, Cached);
