@@ -44,9 +44,6 @@
  *   fileio_read_ranges(io, path, ranges, n, arena, err)
  *                                     several byte ranges of one file (S3:
  *                                     coalesced, parallel range GETs)
- *   fileio_list(io, prefix, arena, &paths, &sizes, &n, err)
- *                                     every object under a prefix (S3:
- *                                     ListObjectsV2; local: a folder walk)
  *   fileio_set_property(io, key, value, err)
  *                                     an Iceberg S3FileIO property
  *                                     (s3.endpoint, s3.access-key-id, ...)
@@ -136,8 +133,6 @@ int fileio_sweep_tmp(const char *root, time_t now);
 int fileio_replace(FileIO *io, const char *path, const void *data, size_t len, floe_error *err);
 int fileio_read_ranges(FileIO *io, const char *path, FileIORange *ranges, int n, Arena *arena,
 		       floe_error *err);
-int fileio_list(FileIO *io, const char *prefix, Arena *arena, char ***paths, uint64_t **sizes,
-		int *n, floe_error *err);
 int fileio_set_property(FileIO *io, const char *key, const char *value, floe_error *err);
 bool fileio_is_remote(const char *path);
 void fileio_stats(FileIOStats *st);

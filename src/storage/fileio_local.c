@@ -498,6 +498,27 @@ local_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *
 	char *dir = fileio_resolve(io, folder, arena);
 	size_t l = strlen(dir);
 
+	if (s3_is_uri(dir)) {
+		/* objects under "<folder>/"; S3 gives no age floe reads, so each
+		 * counts as new (never an old orphan) */
+		char **keys;
+		uint64_t *sizes;
+		int i, k;
+		struct timespec now;
+		while (l > 1 && dir[l - 1] == '/')
+			dir[--l] = 0;
+		TRY(s3_list(s3_of(io), arena_sprintf(arena, "%s/", dir), arena, &keys, &sizes, &k, err));
+		clock_gettime(CLOCK_REALTIME, &now);
+		o.v = arena_alloc(arena, sizeof *o.v * (size_t)(k + 1));
+		for (i = 0; i < k; i++) {
+			o.v[i].path = keys[i];
+			o.v[i].size = sizes[i];
+			o.v[i].mtime_ms = (int64_t)now.tv_sec * 1000;
+		}
+		*files = o.v;
+		*n = k;
+		return FLOE_OK;
+	}
 	TRY(check_local(folder, dir, err));
 	while (l > 1 && dir[l - 1] == '/')
 		dir[--l] = 0;
@@ -630,68 +651,6 @@ fileio_read_ranges(FileIO *io, const char *path, FileIORange *ranges, int n, Are
 	}
 	arena_free(a);
 	return rc;
-}
-
-typedef struct Listing {
-	Arena *a;
-	char **paths;
-	uint64_t *sizes;
-	int n, cap;
-} Listing;
-
-static void
-walk(Listing *l, const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char *p;
-		struct stat st;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		p = arena_sprintf(l->a, "%s/%s", dir, de->d_name);
-		if (lstat(p, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			walk(l, p);
-		} else if (S_ISREG(st.st_mode)) {
-			if (l->n == l->cap) {
-				int nc = l->cap ? l->cap * 2 : 64;
-				char **np = arena_alloc(l->a, sizeof(char *) * (size_t)nc);
-				uint64_t *ns = arena_alloc(l->a, sizeof(uint64_t) * (size_t)nc);
-				if (l->n) {
-					memcpy(np, l->paths, sizeof(char *) * (size_t)l->n);
-					memcpy(ns, l->sizes, sizeof(uint64_t) * (size_t)l->n);
-				}
-				l->paths = np;
-				l->sizes = ns;
-				l->cap = nc;
-			}
-			l->paths[l->n] = p;
-			l->sizes[l->n++] = (uint64_t)st.st_size;
-		}
-	}
-	closedir(d);
-}
-
-int
-fileio_list(FileIO *io, const char *prefix, Arena *arena, char ***paths, uint64_t **sizes, int *n,
-	    floe_error *err)
-{
-	char *p = fileio_resolve(io, prefix, arena);
-	Listing l = {.a = arena};
-
-	if (s3_is_uri(p))
-		return s3_list(s3_of(io), p, arena, paths, sizes, n, err);
-	TRY(check_local(prefix, p, err));
-	walk(&l, p);
-	*paths = l.paths;
-	*sizes = l.sizes;
-	*n = l.n;
-	return FLOE_OK;
 }
 
 /* ---- stale temporary files ------------------------------------------ */

@@ -90,12 +90,11 @@ main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "rm")) {
 		rc = fileio_remove(io, argv[2], &err);
 	} else if (!strcmp(argv[1], "ls")) {
-		char **paths;
-		uint64_t *sizes;
+		FileInfo *fi;
 		int n;
-		if ((rc = fileio_list(io, argv[2], a, &paths, &sizes, &n, &err)) == FLOE_OK)
+		if ((rc = fileio_list(io, argv[2], a, &fi, &n, &err)) == FLOE_OK)
 			for (i = 0; i < n; i++)
-				printf("%s\t%llu\n", paths[i], (unsigned long long)sizes[i]);
+				printf("%s\t%llu\n", fi[i].path, (unsigned long long)fi[i].size);
 	} else {
 		fprintf(stderr, "unknown command %s\n", argv[1]);
 		return 2;
