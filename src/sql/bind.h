@@ -70,6 +70,8 @@ struct Session {
 	Arena *exec_parse_arena, *exec_stmt_arena;
 	bool exec_busy;
 	struct SeqSession *seq;   /* sequence.c: currval / lastval */
+	struct PrepState *prep;   /* prepare.c: PREPAREd statements */
+	struct CursorState *cursors;   /* cursor.c: open cursors */
 };
 
 typedef struct Scope {

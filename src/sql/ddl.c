@@ -47,6 +47,7 @@
 #include "sql/bind.h"
 #include "sql/refs.h"
 #include "sql/sequence.h"
+#include "sql/serial.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/maintenance.h"
@@ -113,11 +114,21 @@ ddl_default_text(BindCtx *b, Node *raw, SqlType type, const char *col, Value *va
 		return NULL;
 	if (!(e = bind_coerce(b, e, type, 1 /* assignment */, col)))
 		return NULL;
-	if (expr_has_colref(e) || e->kind != EXPR_CONST) {
+	if (expr_has_colref(e)) {
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "only constant DEFAULT values are supported yet (column \"%s\")", col);
+			    "cannot use column reference in DEFAULT expression");
 		return NULL;
 	}
+	if (!val && e->kind == EXPR_CONST && serial_has_call(raw))
+		return serial_default_text(b, raw, col);   /* now(): per row, not folded */
+	if (e->kind != EXPR_CONST && val) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "only constant DEFAULT values are supported in ALTER TABLE yet (column \"%s\")",
+			    col);
+		return NULL;
+	}
+	if (e->kind != EXPR_CONST)   /* now(), nextval('s'): kept as written (serial.c) */
+		return serial_default_text(b, raw, col);
 	v = e->value;
 	if (val)
 		*val = v;
@@ -226,8 +237,9 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	int nf = 0, nprops;
 	Engine *e = s->engine;
 	const char **keys, **values;
-	bool has_pk = false;
+	bool has_pk = false, is_serial;
 	PartitionSpec *pspec = NULL;
+	SerialList serials = { 0 };
 
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -277,10 +289,12 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 						   "column \"%s\" specified more than once", cd->colname);
 		f = &schema.fields[nf++];
 		f->name = arena_strdup(a, cd->colname);
-		TRY(bind_type_name(&b, cd->type_name, &f->type));
+		TRY(serial_column(&b, ns, name, cd, f, &serials, &is_serial));   /* serial.c */
+		if (!is_serial)
+			TRY(bind_type_name(&b, cd->type_name, &f->type));
 		if (f->type.id == TYPE_DECIMAL && f->type.precision == 0)
 			f->type.scale = NUMERIC_DEFAULT_SCALE;   /* stored as decimal(38,10) */
-		f->required = cd->is_not_null;
+		f->required = cd->is_not_null || is_serial;
 		TRY(ddl_check_column_collation(cd, err));
 		if (cd->compression && cd->compression[0]) {
 			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -296,8 +310,19 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
 				break;
 			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+				if (f->identity)
+					return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+							   "both default and identity specified for column \"%s\" of table \"%s\"",
+							   f->name, name);
+				if (f->default_sql)
+					return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+							   "multiple default values specified for column \"%s\" of table \"%s\"",
+							   f->name, name);
 				if (!(f->default_sql = ddl_default_text(&b, c->raw_expr, f->type, f->name, NULL)))
 					return FLOE_ERR;
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
+				TRY(serial_identity(&b, ns, name, c, f, &serials));
 				break;
 			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
 				if (has_pk)
@@ -354,11 +379,16 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	}
 	floe_error_clear(err);
-	TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
-			 err));
+	TRY(serial_create_all(s, ns, name, &serials, err));   /* serial / identity sequences */
+	if (table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
+			 err) != FLOE_OK) {
+		serial_drop_all(s, ns, &serials);
+		return FLOE_ERR;
+	}
 	if (ddl_set_partitioning(s, &t, pspec, a, err) != FLOE_OK) {
 		floe_error keep = *err, ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
+		serial_drop_all(s, ns, &serials);
 		*err = keep;
 		return FLOE_ERR;
 	}

@@ -47,6 +47,7 @@
 #include "sql/bind.h"
 #include "sql/maintenance.h"
 #include "sql/pgcatalog.h"
+#include "sql/prepare.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
 #include "sql/warehouse.h"
@@ -428,6 +429,7 @@ session_free(Session *s)
 		return;
 	txn_session_free(s);
 	seq_session_free(s);
+	prepare_session_free(s);
 	free(s->user);
 	free(s->database);
 	for (i = 0; i < s->nsettings; i++) {
@@ -1616,6 +1618,12 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		if (n->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE)
 			return seq_drop_stmt(s, n->drop_stmt, sink, err);
 		return ddl_drop(s, n->drop_stmt, a, sink, err);
+	case PG_QUERY__NODE__NODE_PREPARE_STMT:
+		return prepare_stmt(s, sql, st, n->prepare_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+		return prepare_execute(s, sql, n->execute_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
+		return prepare_deallocate(s, n->deallocate_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
 		return seq_create_stmt(s, n->create_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:

@@ -32,6 +32,7 @@
 #include "func/func.h"
 #include "ingest/ingest.h"
 #include "sql/bind.h"
+#include "sql/serial.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
@@ -652,6 +653,7 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 	int ntarget, i, k;
 	int *tcols;
 	BindCtx b;
+	bool user_value;
 
 	schema = metadata_current_schema(t->md);
 	memset(&b, 0, sizeof b);
@@ -699,6 +701,11 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 			tcols[i] = i;
 		}
 	}
+	/* identity columns: 428C9 / OVERRIDING (serial.c) */
+	TRY(identity_insert_check(&b, schema, is, tcols, ntarget, &user_value));
+	for (i = 0; i < schema->nfields; i++)
+		if (identity_ignores(&schema->fields[i], user_value))
+			target[i] = -1;
 
 	if (!is->select_stmt) {
 		/* INSERT ... DEFAULT VALUES */
@@ -759,7 +766,7 @@ insert_source(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is
 				for (k = 0; k < (int)l->n_items; k++) {
 					const IcebergField *f = &schema->fields[tcols[k]];
 					Expr *x;
-					if (!bound[k])
+					if (!bound[k] || identity_ignores(f, user_value))
 						continue;
 					if (!(x = bind_coerce_column(&b, bound[k], f)))
 						return FLOE_ERR;

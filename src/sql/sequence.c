@@ -32,6 +32,7 @@
 #include "sql/acl.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
+#include "sql/serial.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -423,7 +424,7 @@ owned_by_text(Session *s, const char *seq_ns, PgQuery__DefElem *d, Arena *a, cha
  */
 static int
 apply_opts(Session *s, const char *ns, CatalogSeq *q, Node **opts, int nopts, bool init,
-	   bool for_identity, Arena *a, bool *restarted, floe_error *err)
+	   bool for_identity, const char *def_type, Arena *a, bool *restarted, floe_error *err)
 {
 	PgQuery__DefElem *as = NULL, *inc = NULL, *mn = NULL, *mx = NULL, *start = NULL,
 			 *restart = NULL, *cache = NULL, *cycle = NULL, *owned = NULL, *sname = NULL;
@@ -480,7 +481,7 @@ apply_opts(Session *s, const char *ns, CatalogSeq *q, Node **opts, int nopts, bo
 		}
 		snprintf(q->data_type, sizeof q->data_type, "%s", t);
 	} else if (init) {
-		snprintf(q->data_type, sizeof q->data_type, "bigint");
+		snprintf(q->data_type, sizeof q->data_type, "%s", def_type ? def_type : "bigint");
 	}
 	type_bounds(q->data_type, &lo, &hi);
 	if (inc) {
@@ -570,8 +571,8 @@ apply_opts(Session *s, const char *ns, CatalogSeq *q, Node **opts, int nopts, bo
 /* ---- statements ------------------------------------------------------------- */
 
 static int
-create_row(Session *s, const char *ns, const char *name, Node **opts, int nopts,
-	   const char *owned_by, bool for_identity, Arena *a, floe_error *err)
+create_row(Session *s, const char *ns, const char *name, const char *def_type, Node **opts,
+	   int nopts, const char *owned_by, bool for_identity, Arena *a, floe_error *err)
 {
 	Catalog *c = s->engine->catalog;
 	CatalogSeq q;
@@ -581,7 +582,7 @@ create_row(Session *s, const char *ns, const char *name, Node **opts, int nopts,
 	if (!c->vt->seq_create)
 		return no_seqs(err);
 	memset(&q, 0, sizeof q);
-	TRY(apply_opts(s, ns, &q, opts, nopts, true, for_identity, a, &restarted, err));
+	TRY(apply_opts(s, ns, &q, opts, nopts, true, for_identity, def_type, a, &restarted, err));
 	if (owned_by)
 		q.owned_by = (char *)owned_by;
 	if (table_exists(s, ns, name, a, err, &rc))
@@ -595,11 +596,11 @@ create_row(Session *s, const char *ns, const char *name, Node **opts, int nopts,
 }
 
 int
-seq_create(Session *s, const char *ns, const char *name, Node **opts, int nopts,
-	   const char *owned_by, floe_error *err)
+seq_create(Session *s, const char *ns, const char *name, const char *def_type, Node **opts,
+	   int nopts, const char *owned_by, floe_error *err)
 {
 	Arena *a = arena_new(0);
-	int rc = create_row(s, ns, name, opts, nopts, owned_by, true, a, err);
+	int rc = create_row(s, ns, name, def_type, opts, nopts, owned_by, true, a, err);
 
 	arena_free(a);
 	return rc;
@@ -624,7 +625,7 @@ seq_create_stmt(Session *s, PgQuery__CreateSeqStmt *st, ResultSink *sink, floe_e
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "cross-database references are not implemented");
 	a = arena_new(0);
-	rc = create_row(s, ns, name, st->options, (int)st->n_options, NULL, false, a, err);
+	rc = create_row(s, ns, name, NULL, st->options, (int)st->n_options, NULL, false, a, err);
 	arena_free(a);
 	if (rc != FLOE_OK) {
 		if (st->if_not_exists && floe_error_is(err, ERRCODE_DUPLICATE_TABLE)) {
@@ -695,7 +696,7 @@ alter_edit(Session *s, const char *ns, CatalogSeq *q, void *arg, Arena *a, floe_
 	bool restarted;
 
 	return apply_opts(s, ns, q, x->st->options, (int)x->st->n_options, false,
-			  x->st->for_identity, a, &restarted, err);
+			  x->st->for_identity, NULL, a, &restarted, err);
 }
 
 int
@@ -729,8 +730,8 @@ seq_alter_stmt(Session *s, PgQuery__AlterSeqStmt *st, ResultSink *sink, floe_err
 	return engine_complete(sink, "ALTER SEQUENCE");
 }
 
-static int
-drop_one(Session *s, const char *ns, const char *name, floe_error *err)
+int
+seq_drop(Session *s, const char *ns, const char *name, floe_error *err)
 {
 	Catalog *c = s->engine->catalog;
 
@@ -785,7 +786,7 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 			engine_notice(sink, "sequence \"%s\" does not exist, skipping", name);
 			continue;
 		}
-		rc = drop_one(s, ns, name, err);
+		rc = seq_drop(s, ns, name, err);
 	}
 	arena_free(a);
 	TRY(rc);
@@ -814,7 +815,7 @@ seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err)
 		if ((rc = seq_lookup(s, ns, names[i], a, &q, &found, err)) != FLOE_OK || !found)
 			continue;
 		if (!table || (q.owned_by && !strncmp(q.owned_by, table, tl) && q.owned_by[tl] == '.'))
-			rc = drop_one(s, ns, names[i], err);
+			rc = seq_drop(s, ns, names[i], err);
 	}
 	arena_free(a);
 	return rc;
@@ -1110,7 +1111,7 @@ bool
 seq_is_func(const char *name)
 {
 	return !strcmp(name, "nextval") || !strcmp(name, "currval") || !strcmp(name, "setval") ||
-	       !strcmp(name, "lastval");
+	       !strcmp(name, "lastval") || !strcmp(name, "pg_get_serial_sequence");
 }
 
 /* The oid of a sequence (regclass) back to its names: 42809 when none. */
@@ -1158,6 +1159,8 @@ seq_bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location
 	Expr *e, *a0 = NULL;
 	int i;
 
+	if (!strcmp(name, "pg_get_serial_sequence"))
+		return serial_get_sequence(b, args, nargs, location);   /* serial.c */
 	if (!strcmp(name, "lastval") && nargs == 0)
 		fn = &fn_lastval;
 	else if (!strcmp(name, "nextval") && nargs == 1)

@@ -46,10 +46,12 @@ int seq_lookup(Session *s, const char *ns, const char *name, Arena *a, CatalogSe
 int seq_resolve(Session *s, const char *text, Arena *a, const char **ns, const char **name,
 		floe_error *err);
 
-/* Create sequence ns.name from option DefElems (n of them, may be 0);
- * owned_by "table.column" or NULL. */
-int seq_create(Session *s, const char *ns, const char *name, Node **opts, int nopts,
-	       const char *owned_by, floe_error *err);
+/* Create sequence ns.name from option DefElems (n of them, may be 0) of
+ * type def_type unless an AS option says otherwise (NULL: bigint);
+ * owned_by "table.column" or NULL.  seq_drop drops one (42P01). */
+int seq_create(Session *s, const char *ns, const char *name, const char *def_type, Node **opts,
+	       int nopts, const char *owned_by, floe_error *err);
+int seq_drop(Session *s, const char *ns, const char *name, floe_error *err);
 int seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err);
 
 int seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *relname, Arena *a,

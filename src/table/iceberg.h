@@ -34,6 +34,8 @@ typedef struct IcebergField {
 	bool nested;           /* struct/list/map: not readable yet (0A000) */
 	char *doc;             /* may be NULL */
 	char *default_sql;     /* floe: column DEFAULT as SQL text, or NULL */
+	char identity;         /* floe: 'a' GENERATED ALWAYS / 'd' BY DEFAULT AS
+				  IDENTITY (default_sql is its nextval), 0 none */
 	Value *initial_default;/* v3 "initial-default": the value of rows written
 				  before the field existed; NULL = none (null) */
 	Value *write_default;  /* v3 "write-default": the value writers give a

@@ -260,6 +260,8 @@ table_apply_floe_properties(TableMetadata *md)
 					continue;
 				if (strcmp(end, ".default") == 0)
 					fl->default_sql = (char *)v;
+				else if (strcmp(end, ".identity") == 0 && (v[0] == 'a' || v[0] == 'd'))
+					fl->identity = v[0];
 				else if (strcmp(end, ".pg-type") == 0 && pg_type_from_name(v, &t))
 					fl->type = t;
 			}
@@ -598,7 +600,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	s->schema_id = 0;
 	s->nfields = schema->nfields;
 	s->fields = ARENA_ARRAY(tmp, IcebergField, schema->nfields + 1);
-	md->properties = ARENA_ARRAY(tmp, MdProp, nprops + 2 * schema->nfields + 1);
+	md->properties = ARENA_ARRAY(tmp, MdProp, nprops + 3 * schema->nfields + 1);
 	for (i = 0; i < nprops; i++) {
 		if (!strcmp(prop_keys[i], "format-version")) {
 			/* reserved: the first metadata file's version, not stored */
@@ -632,6 +634,10 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		if (f->default_sql) {
 			md->properties[np].key = arena_sprintf(tmp, "floe.column.%d.default", f->id);
 			md->properties[np++].value = f->default_sql;
+		}
+		if (f->identity) {
+			md->properties[np].key = arena_sprintf(tmp, "floe.column.%d.identity", f->id);
+			md->properties[np++].value = f->identity == 'a' ? "a" : "d";
 		}
 	}
 	if (schema->nidentifier > 0) {
