@@ -6,7 +6,7 @@
  *                [-A | --csv] [-t] [-x] [-F SEP] [-q] [-b | --echo-errors] [-v NAME=VALUE]...
  *   floe serve [-D DIR] [--port N] [--host ADDR] [--auth METHOD] [--auth-file FILE]
  *              [--auth-timeout S] [--idle-timeout S] [--max-connections N] [--tls-cert FILE --tls-key FILE [--tls-required]]
- *              [--allow-dir DIR]...
+ *              [--allow-dir DIR]... [--http-port N|0|off] [--http-session-idle S]
  *                                  the PostgreSQL wire-protocol server
  *                                  (server/server.h); runs until SIGINT/SIGTERM;
  *                                  at start removes stale temporary files
@@ -53,6 +53,7 @@
 
 #include "server/auth_md5.h"
 #include "server/auth_scram.h"
+#include "server/http.h"
 #include "server/server.h"
 #include "server/users.h"
 #include "storage/fileio.h"
@@ -145,6 +146,8 @@ serve_main(int argc, char **argv)
 		{"catalog", required_argument, NULL, 1001},   /* txn engineer: shared catalog */
 		{"allow-dir", required_argument, NULL, 1002},
 		{"fileio-property", required_argument, NULL, 1003},
+		{"http-port", required_argument, NULL, 1010},
+		{"http-session-idle", required_argument, NULL, 1011},
 		{NULL, 0, NULL, 0},
 	};
 	static char *props[64];
@@ -156,11 +159,15 @@ serve_main(int argc, char **argv)
 	const char *auth_method = NULL, *tls_cert = NULL, *tls_key = NULL;
 	int port = 5433, c, auth_timeout = 60, idle_timeout = 0, max_conns = 0;
 	bool tls_required = false;
+	int http_port_opt = -2;            /* -2: the default (pgwire port + 1), -1: off */
+	int http_idle = 0;
 	char *end, users_file[4096];
 	ServerConfig scfg;
 	EngineConfig cfg;
 	Engine *engine;
 	Server *srv;
+	HttpServer *http = NULL;
+	HttpConfig hcfg;
 	floe_error err;
 	struct sigaction sa;
 
@@ -179,6 +186,24 @@ serve_main(int argc, char **argv)
 		case 1002:
 			if (acl_allow_dir(optarg, &err) != FLOE_OK) {
 				fprintf(stderr, "floe serve: %s\n", err.message);
+				return 2;
+			}
+			break;
+		case 1010:
+			if (!strcmp(optarg, "off")) {
+				http_port_opt = -1;
+				break;
+			}
+			http_port_opt = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || http_port_opt < 0 || http_port_opt > 65535) {
+				fprintf(stderr, "floe serve: invalid --http-port \"%s\" (0..65535 or off)\n", optarg);
+				return 2;
+			}
+			break;
+		case 1011:
+			http_idle = (int)strtol(optarg, &end, 10);
+			if (*end || !*optarg || http_idle < 1 || http_idle > 86400 * 7) {
+				fprintf(stderr, "floe serve: invalid --http-session-idle \"%s\" (1..604800 seconds)\n", optarg);
 				return 2;
 			}
 			break;
@@ -262,7 +287,11 @@ serve_main(int argc, char **argv)
 			       "s3.secret-access-key, s3.session-token, s3.path-style-access,\n"
 			       "client.region (docs/s3.md).\n"
 			       "--allow-dir DIR (repeatable): besides the warehouse, a directory whose\n"
-			       "files COPY ... TO/FROM 'file' and read_parquet may use (docs/security.md).\n");
+			       "files COPY ... TO/FROM 'file' and read_parquet may use (docs/security.md).\n"
+			       "--http-port N|0|off: the HTTP query API\n"
+			       "(docs/http.md; same users, auth method and TLS); default the pgwire port + 1,\n"
+			       "or any free port when that one is busy or --port is 0.\n"
+			       "--http-session-idle S: HTTP sessions unused for S seconds are closed (300).\n");
 			return 0;
 		default:
 			fprintf(stderr, "floe serve: invalid option \"%s\"\n"
@@ -330,6 +359,31 @@ serve_main(int argc, char **argv)
 		engine_close(engine);
 		return 2;
 	}
+	if (http_port_opt != -1) {
+		memset(&hcfg, 0, sizeof hcfg);
+		hcfg.host = host;
+		hcfg.port = http_port_opt >= 0 ? http_port_opt
+			: server_port(srv) && server_port(srv) < 65535 ? server_port(srv) + 1 : 0;
+		hcfg.port_fallback = http_port_opt == -2;
+		hcfg.users_file = scfg.users_file;
+		hcfg.users_required = scfg.users_required;
+		hcfg.auth_method = server_auth_method_name(srv);
+		hcfg.tls_cert = tls_cert;
+		hcfg.tls_key = tls_key;
+		hcfg.max_connections = max_conns;
+		hcfg.warehouse = warehouse;
+		hcfg.session_idle = http_idle;
+		if (port == 0 && http_port_opt == -2)
+			hcfg.port = 0;     /* --port 0: the HTTP port is any free one too */
+		if (http_start(&http, engine, &hcfg, &err) != FLOE_OK) {
+			fprintf(stderr, "floe serve: %s\n", err.message);
+			if (err.hint[0])
+				fprintf(stderr, "HINT:  %s\n", err.hint);
+			server_free(srv);
+			engine_close(engine);
+			return 2;
+		}
+	}
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -341,8 +395,15 @@ serve_main(int argc, char **argv)
 	       warehouse, host, server_port(srv), host, server_port(srv), server_auth_method_name(srv),
 	       !strcmp(server_auth_method_name(srv), "trust") ? " (any user, no password; loopback only)" : "",
 	       tls_required ? "required" : tls_cert ? "on" : "off");
+	if (http)
+		printf("HTTP: %s://%s:%d (query API /v1/query)%s\n",
+		       tls_cert ? "https" : "http", host, http_port(http),
+		       http_fell_back(http) ? ", the default port was busy" : "");
+	else
+		printf("HTTP: off\n");
 	fflush(stdout);
 	server_run(srv, &serve_stop);
+	http_stop(http);
 	server_free(srv);
 	engine_close(engine);
 	return 0;

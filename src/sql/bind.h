@@ -72,6 +72,7 @@ struct Session {
 	struct SeqSession *seq;   /* sequence.c: currval / lastval */
 	struct PrepState *prep;   /* prepare.c: PREPAREd statements */
 	struct CursorState *cursors;   /* cursor.c: open cursors */
+	struct WatermarkNotes *wm;   /* commits not yet taken (watermark.c) */
 };
 
 typedef struct Scope {

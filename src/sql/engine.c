@@ -51,6 +51,7 @@
 #include "sql/sequence.h"
 #include "sql/txn.h"
 #include "sql/warehouse.h"
+#include "sql/watermark.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -430,6 +431,7 @@ session_free(Session *s)
 	txn_session_free(s);
 	seq_session_free(s);
 	prepare_session_free(s);
+	watermark_free(s);
 	free(s->user);
 	free(s->database);
 	for (i = 0; i < s->nsettings; i++) {

@@ -104,6 +104,7 @@
 #include "sql/acl.h"
 #include "sql/keycheck.h"
 #include "sql/txn.h"
+#include "sql/watermark.h"
 #include "table/delete_writer.h"
 #include "table/deletes.h"
 #include "types/datetime.h"
@@ -1093,6 +1094,11 @@ cleanup_attempt:
 	if (rc == FLOE_OK) {
 		int total = 0;
 		floe_error_clear(err);
+		for (i = 0; i < n; i++) {
+			const Table *h = nc[i].landed ? nc[i].head : nc[i].staged;
+			if (h)
+				watermark_note(s, nc[i].e->ns, nc[i].e->name, h->md->last_sequence_number);
+		}
 		for (i = 0; i < n; i++)
 			total += nc[i].ch.nadd + nc[i].ch2.nadd;
 		keep = ARENA_ARRAY(a, char *, total + 1);
@@ -1193,7 +1199,10 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 		TableChange c = *ch;
 		c.rebase_check = key_hook;
 		c.rebase_arg = &h;
-		return table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err);
+		if (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK)
+			return FLOE_ERR;
+		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
+		return FLOE_OK;
 	}
 	if (t->read_only)
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,

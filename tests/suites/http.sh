@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# HTTP suite: `floe serve --http-port` (src/server/http*.c, docs/http.md),
+# driven by curl and tests/clients/http_client.py.
+#
+#   - the banner names the HTTP port; --port 0 makes it a free port too; a
+#     busy default port falls back to a free one, a busy explicit one fails
+#   - values: a row of every type through POST /v1/query, printed as psql
+#     -A prints it, equals PostgreSQL 15's psql output for the same SELECT
+#     (JSON numbers and booleans where exact, text forms otherwise)
+#   - Accept: text/csv equals PostgreSQL 15's COPY (...) TO STDOUT CSV HEADER
+#   - errors: SQLSTATEs equal PostgreSQL 15's for the same statements, with
+#     the documented HTTP statuses; malformed JSON, unknown members, wrong
+#     types, Arrow/unknown Accept (406), GET (405), bodies over 16 MB (413)
+#   - sessions: BEGIN in one request, INSERT in a second (invisible to
+#     others), COMMIT in a third; SET persists; an expired session
+#     (--http-session-idle 3) is 08003 and its open block was rolled back;
+#     another user's session is 42501
+#   - watermark: a write answers one; a read passing it succeeds, one
+#     naming a later sequence number fails 55000
+#   - statement_timeout (57014, 408) and POST /v1/sessions/ID/cancel
+#   - TLS: with --tls-cert the port is HTTPS only (curl verifies the
+#     certificate made by openssl req; plain HTTP gets no answer)
+#   - auth: no credentials 401 + WWW-Authenticate, wrong password 28P01,
+#     the users file's SCRAM verifier accepted, privileges of the user
+#     (GRANT-less table 42501)
+#   - every curl example of docs/http.md (tests/tools/http_doccheck.py)
+#   - 600 random and malformed requests (http_client.py fuzz): all 4xx
+#     JSON errors, the server still answers, no sanitizer report
+#
+# Servers run on free ports (--port 0) in a temporary warehouse, by PID,
+# stopped by the EXIT trap.  Prints "PASS http: name" / "FAIL http: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+tmp=$(mktemp -d /tmp/floe-http.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-httppg.XXXXXX)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null && wait "$p" 2>/dev/null
+	done
+	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+nfail=0
+pass() { echo "PASS http: $1"; }
+fail() {
+	echo "FAIL http: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then head -30 "$3" | sed 's/^/    /'; fi
+}
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL http: binary $FLOE_BIN not built"
+	exit 1
+fi
+
+# start NAME ARGS...: floe serve in the background; sets port/hport
+start() {
+	local name=$1
+	shift
+	"$FLOE_BIN" serve "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	pids+=($!)
+	port= hport=
+	for _ in $(seq 150); do
+		hport=$(sed -n 's|^HTTP: https*://[0-9.]*:\([0-9][0-9]*\) .*|\1|p' "$tmp/$name.out" 2>/dev/null)
+		port=$(sed -n 's/.*listening on [0-9.]* port \([0-9][0-9]*\)$/\1/p' "$tmp/$name.out" 2>/dev/null)
+		[ -n "$hport" ] && return 0
+		kill -0 "${pids[-1]}" 2>/dev/null || break
+		sleep 0.1
+	done
+	return 1
+}
+
+# users: alice (superuser, the first), bob
+mkdir -p "$tmp/wh"
+printf 'alicepw\n' >"$tmp/pa"
+printf 'bobpw\n' >"$tmp/pb"
+"$FLOE_BIN" user add alice -D "$tmp/wh" --password-file "$tmp/pa" >/dev/null 2>&1
+"$FLOE_BIN" user add bob -D "$tmp/wh" --password-file "$tmp/pb" >/dev/null 2>&1
+if ! start main -D "$tmp/wh" --port 0 --http-session-idle 3; then
+	fail start "floe serve did not start" "$tmp/main.err"
+	exit 1
+fi
+url=http://127.0.0.1:$hport
+A=alice:alicepw
+# q [curl args...]: POST /v1/query as alice; body, then " [status]"
+q() { curl -s -S -w ' [%{http_code}]' -X POST "$url/v1/query" -u "$A" "$@"; }
+sqlstate() { { tr -d '\n'; echo; } | sed -n 's/.*"sqlstate": "\([0-9A-Z]*\)".*\[\([0-9]*\)\]$/\1 \2/p'; }
+
+grep -q "^floe serve: warehouse .*, listening on 127.0.0.1 port $port\$" "$tmp/main.out" &&
+	grep -q "^HTTP: http://127.0.0.1:$hport (query API /v1/query)\$" "$tmp/main.out" &&
+	pass banner || fail banner "unexpected banner" "$tmp/main.out"
+
+# ---- ports ---------------------------------------------------------------
+# a busy default port (pgwire + 1) falls back; a busy explicit one fails
+p1=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+python3 -c 'import socket,sys,time
+s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1",int(sys.argv[1])+1)); s.listen(); time.sleep(30)' "$p1" &
+blocker=$!
+pids+=($blocker)
+sleep 0.5
+if start fb -D "$tmp/whfb" --port "$p1" && [ "$port" = "$p1" ] && [ "$hport" != "$((p1 + 1))" ] &&
+	grep -q 'the default port was busy' "$tmp/fb.out"; then
+	pass port_fallback
+else
+	fail port_fallback "busy default HTTP port: no fallback" "$tmp/fb.out"
+fi
+kill "${pids[-1]}" 2>/dev/null
+out=$("$FLOE_BIN" serve -D "$tmp/whfb2" --port 0 --http-port "$((p1 + 1))" 2>&1 </dev/null)
+rc=$?
+[ $rc = 2 ] && [[ $out == *"could not start the HTTP server on 127.0.0.1 port $((p1 + 1))"* ]] &&
+	pass port_explicit_busy || fail port_explicit_busy "rc=$rc: $out"
+kill "$blocker" 2>/dev/null
+out=$("$FLOE_BIN" serve -D "$tmp/whfb2" --port 0 --http-port 70000 2>&1)
+[ $? = 2 ] && [[ $out == *'invalid --http-port "70000"'* ]] && pass port_invalid || fail port_invalid "$out"
+
+# ---- PostgreSQL 15, the truth for values, CSV and SQLSTATEs -------------
+pgport=
+if envout=$(scripts/pg-test-server.sh start 2>&1); then
+	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+fi
+pgq() { psql -X -A -t -q -h 127.0.0.1 -p "$pgport" -U postgres postgres "$@" 2>&1; }
+
+types_sql="SELECT 1::smallint, '-2147483648'::integer, 9223372036854775807::bigint, 1.5::real, \
+0.1::double precision, 1e300::float8, 'NaN'::float8, '-Infinity'::float4, 12345.678::numeric(10,3), \
+0.000001::numeric, true, false, NULL::text, 'a|b \"q\" é'::text, 'x'::varchar(3), 'ab'::char(4), \
+'\\x00ff'::bytea, '2024-02-29'::date, '23:59:59.5'::time, '2024-01-02 03:04:05.123456'::timestamp, \
+'2024-01-02 03:04:05+00'::timestamptz, '1 year 2 mons 3 days 04:05:06'::interval, \
+'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid, ARRAY[1,NULL,3]::int[], ARRAY['a b','c']::text[]"
+python3 tests/clients/http_client.py text "$url" "$A" "$types_sql" >"$tmp/types.floe" 2>&1
+if [ -n "$pgport" ]; then
+	pgq -c "SET TimeZone='UTC'" -c "$types_sql" >"$tmp/types.pg"
+	diff -u "$tmp/types.pg" "$tmp/types.floe" >"$tmp/types.diff" && pass values_vs_pg ||
+		fail values_vs_pg "differs from PostgreSQL 15 (- PostgreSQL, + floe HTTP)" "$tmp/types.diff"
+else
+	echo "SKIP http: values_vs_pg (no PostgreSQL 15)"
+fi
+# the JSON forms: numbers and booleans bare, NaN and numeric strings
+r=$(q -d '{"sql": "SELECT 1 AS a, 2.5::float8 AS b, true AS c, NULL AS d, 1.50::numeric(4,2) AS e, '"'"'NaN'"'"'::float8 AS f, 9223372036854775807 AS g"}')
+[[ $r == *'"rows": [[1, 2.5, true, null, "1.50", "NaN", 9223372036854775807]]'* &&
+   $r == *'{"name": "e", "type": "numeric(4,2)"}'* && $r == *'"command": "SELECT 1"'* && $r == *'[200]' ]] &&
+	pass json_forms || fail json_forms "$r"
+
+# ---- CSV -------------------------------------------------------------------
+csv_sql="SELECT x, x::text || ',\"' AS s, CASE WHEN x = 2 THEN NULL ELSE '' END AS e, x * 1.5 AS f FROM generate_series(1, 3) AS x"
+curl -s -X POST "$url/v1/query" -u "$A" -H 'Accept: text/csv' -d "{\"sql\": $(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$csv_sql")}" >"$tmp/csv.floe"
+if [ -n "$pgport" ]; then
+	pgq -c "COPY ($csv_sql) TO STDOUT WITH (FORMAT csv, HEADER)" >"$tmp/csv.pg"
+	diff -u "$tmp/csv.pg" "$tmp/csv.floe" >"$tmp/csv.diff" && pass csv_vs_pg ||
+		fail csv_vs_pg "differs from PostgreSQL 15's COPY CSV HEADER" "$tmp/csv.diff"
+else
+	echo "SKIP http: csv_vs_pg (no PostgreSQL 15)"
+fi
+
+# ---- errors: SQLSTATEs as PostgreSQL's ----------------------------------
+q -d '{"sql": "CREATE TABLE t (a integer PRIMARY KEY, b text)"}' >/dev/null
+errs=("SELECT * FROM nope" "SELEC 1" "SELECT 1/0" "SELECT 'x'::integer" "SELECT nofunc(1)"
+	"INSERT INTO t VALUES (1, 'a'), (1, 'b')" "SELECT 2147483647::integer + 1" "SELECT nocol FROM t")
+: >"$tmp/err.floe"
+: >"$tmp/err.pg"
+for e in "${errs[@]}"; do
+	body=$(python3 -c 'import json,sys; print(json.dumps({"sql": sys.argv[1]}))' "$e")
+	q -d "$body" | sqlstate >>"$tmp/err.floe"
+	if [ -n "$pgport" ]; then
+		pgq -c "CREATE TABLE IF NOT EXISTS t (a integer PRIMARY KEY, b text)" -c '\set VERBOSITY sqlstate' -c "$e" |
+			sed -n 's/^ERROR:  \([0-9A-Z]*\)$/\1/p' >>"$tmp/err.pg"
+	fi
+done
+if [ -n "$pgport" ]; then
+	cut -d' ' -f1 "$tmp/err.floe" | diff -u "$tmp/err.pg" - >"$tmp/err.diff" && pass sqlstates_vs_pg ||
+		fail sqlstates_vs_pg "(- PostgreSQL, + floe HTTP)" "$tmp/err.diff"
+fi
+# statuses: undefined/syntax/data 400, unique violation 409
+want=$'42P01 400\n42601 400\n22012 400\n22P02 400\n42883 400\n23505 409\n22003 400\n42703 400'
+[ "$(cat "$tmp/err.floe")" = "$want" ] && pass error_statuses || fail error_statuses "$(cat "$tmp/err.floe")"
+r=$(q -d '{"sql": "SELECT * FROM nope"}')
+[[ $r == '{"error": {"sqlstate": "42P01", "message": "relation \"nope\" does not exist", "position": 15}}'* ]] &&
+	pass error_form || fail error_form "$r"
+
+# malformed requests
+check() {  # name want_sqlstate want_status curl-args...
+	local name=$1 ws=$2 wc=$3 got
+	shift 3
+	got=$(q "$@" | sqlstate)
+	[ "$got" = "$ws $wc" ] && pass "$name" || fail "$name" "got '$got', want '$ws $wc'"
+}
+check bad_json 08P01 400 -d '{"sql": '
+check not_object 08P01 400 -d '[1]'
+check no_sql 22023 400 -d '{}'
+check sql_not_string 22023 400 -d '{"sql": 1}'
+check unknown_member 22023 400 -d '{"sql": "SELECT 1", "limit": 1}'
+check params_object 22023 400 -d '{"sql": "SELECT $1", "params": [{"a": 1}]}'
+check params_not_array 22023 400 -d '{"sql": "SELECT $1", "params": 1}'
+check nul_in_sql 08P01 400 -d '{"sql": "SELECT 1\u0000"}'
+check arrow_406 0A000 406 -H 'Accept: application/vnd.apache.arrow.stream' -d '{"sql": "SELECT 1"}'
+check accept_406 0A000 406 -H 'Accept: image/png' -d '{"sql": "SELECT 1"}'
+check get_405 0A000 405 -X GET
+check unknown_path 0A000 404 --url "$url/v1/nothing"
+head -c $((17 << 20)) /dev/zero | tr '\0' ' ' >"$tmp/big"
+check body_413 54000 413 --data-binary @"$tmp/big"
+r=$(q -d '{"sql": "SELECT $1::integer + $2, $3::text IS NULL, $4", "params": [41, 1, null, true]}')
+[[ $r == *'"rows": [[42, true, "true"]]'* ]] && pass params || fail params "$r"
+r=$(q -d '{"sql": "SELECT $1::float8", "params": [0.1]}')
+[[ $r == *'"rows": [[0.1]]'* ]] && pass params_float || fail params_float "$r"
+r=$(q -d '{"sql": "CREATE TABLE m (a int); INSERT INTO m VALUES (1); SELECT a FROM m; DROP TABLE m"}')
+[[ $r == *'"columns": [],'*'"command": "DROP TABLE", "commands": ["CREATE TABLE", "INSERT 0 1", "SELECT 1", "DROP TABLE"]'* ]] &&
+	pass multi_statement || fail multi_statement "$r"
+check open_block_oneshot 25000 409 -d '{"sql": "BEGIN; INSERT INTO t VALUES (50, '"'"'x'"'"')"}'
+r=$(q -d '{"sql": "SELECT count(*) FROM t WHERE a = 50"}')
+[[ $r == *'"rows": [[0]]'* ]] && pass open_block_rolled_back || fail open_block_rolled_back "$r"
+
+# ---- sessions and watermarks ---------------------------------------------
+newsess() { curl -s -X POST "$url/v1/sessions" -u "$1" | sed -n 's/.*"session_id": "\([0-9a-f]*\)".*/\1/p'; }
+S=$(newsess "$A")
+r1=$(q -H "x-floe-session-id: $S" -d '{"sql": "BEGIN"}')
+r2=$(q -H "x-floe-session-id: $S" -d '{"sql": "INSERT INTO t VALUES (10, $1)", "params": ["in block"]}')
+r3=$(q -d '{"sql": "SELECT count(*) FROM t WHERE a = 10"}')
+r4=$(q -H "x-floe-session-id: $S" -d '{"sql": "SELECT b FROM t WHERE a = 10"}')
+r5=$(q -H "x-floe-session-id: $S" -d '{"sql": "COMMIT"}')
+r6=$(q -d '{"sql": "SELECT count(*) FROM t WHERE a = 10"}')
+if [ -n "$S" ] && [[ $r1 == *'"BEGIN"'*'[200]' && $r2 == *'"INSERT 0 1"'* && $r2 != *watermark* &&
+	$r3 == *'"rows": [[0]]'* && $r4 == *'"rows": [["in block"]]'* &&
+	$r5 == *'"command": "COMMIT", "watermark": "public.t:'[0-9]*'"'* && $r6 == *'"rows": [[1]]'* ]]; then
+	pass session_block
+else
+	fail session_block "S=$S | $r1 | $r2 | $r3 | $r4 | $r5 | $r6"
+fi
+wm=$(printf '%s' "$r5" | sed -n 's/.*"watermark": "\([^"]*\)".*/\1/p')
+r=$(q -d "{\"sql\": \"SELECT count(*) FROM t\", \"watermark\": \"$wm\"}")
+[[ $r == *'"rows": [[1]]'*'[200]' ]] && pass watermark_read || fail watermark_read "$wm: $r"
+r=$(q -d '{"sql": "INSERT INTO t VALUES (11, NULL)"}')
+seq=$(printf '%s' "$r" | sed -n 's/.*"watermark": "public\.t:\([0-9]*\)".*/\1/p')
+[ -n "$seq" ] && [ "$seq" -gt "${wm##*:}" ] && pass watermark_grows || fail watermark_grows "$wm then $r"
+check watermark_future 55000 409 -d "{\"sql\": \"SELECT 1\", \"watermark\": \"public.t:$((seq + 100))\", \"watermark_wait_ms\": 300}"
+check watermark_bad 22023 400 -d '{"sql": "SELECT 1", "watermark": "garbage"}'
+S=$(newsess "$A")
+r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SET statement_timeout = 300"}')
+r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SELECT count(*) FROM generate_series(1, 2000000000)"}')
+[[ $r == *'"sqlstate": "57014", "message": "canceling statement due to statement timeout"'*'[408]' ]] &&
+	pass statement_timeout || fail statement_timeout "$r"
+S2=$(newsess "$A")
+(sleep 1; curl -s -o /dev/null -X POST "$url/v1/sessions/$S2/cancel" -u "$A") &
+r=$(q -H "x-floe-session-id: $S2" -d '{"sql": "SELECT count(*) FROM generate_series(1, 2000000000)"}' --max-time 60)
+wait $!
+[[ $r == *'"sqlstate": "57014", "message": "canceling statement due to user request"'*'[408]' ]] &&
+	pass cancel || fail cancel "$r"
+check other_users_session 42501 403 -u bob:bobpw -H "x-floe-session-id: $S2" -d '{"sql": "SELECT 1"}'
+r=$(curl -s -w '[%{http_code}]' -X DELETE "$url/v1/sessions/$S2" -u "$A")
+[ "$r" = "[204]" ] && pass session_close || fail session_close "$r"
+check closed_session 08003 404 -H "x-floe-session-id: $S2" -d '{"sql": "SELECT 1"}'
+# expiry (--http-session-idle 3): the open block is rolled back
+S3=$(newsess "$A")
+q -H "x-floe-session-id: $S3" -d '{"sql": "BEGIN; INSERT INTO t VALUES (77, NULL)"}' >/dev/null
+sleep 6
+check expired_session 08003 404 -H "x-floe-session-id: $S3" -d '{"sql": "COMMIT"}'
+r=$(q -d '{"sql": "SELECT count(*) FROM t WHERE a = 77"}')
+[[ $r == *'"rows": [[0]]'* ]] && pass expired_rolled_back || fail expired_rolled_back "$r"
+
+# ---- authentication and privileges ----------------------------------------
+r=$(curl -s -i -X POST "$url/v1/query" -d '{"sql": "SELECT 1"}')
+[[ $r == *'HTTP/1.1 401'* && $r == *'WWW-Authenticate: Basic realm="floe"'* && $r == *'"sqlstate": "28000"'* ]] &&
+	pass auth_required || fail auth_required "$r"
+check auth_wrong 28P01 401 -u alice:nope -d '{"sql": "SELECT 1"}'
+check auth_unknown 28P01 401 -u mallory:x -d '{"sql": "SELECT 1"}'
+r=$(curl -s -w ' [%{http_code}]' -X POST "$url/v1/query" -H 'Authorization: Bearer 0123' -d '{"sql": "SELECT 1"}' | sqlstate)
+[ "$r" = "28000 401" ] && pass auth_bad_token || fail auth_bad_token "$r"
+r=$(curl -s -X POST "$url/v1/query" -u bob:bobpw -d '{"sql": "SELECT current_user"}')
+[[ $r == *'"rows": [["bob"]]'* ]] && pass auth_user || fail auth_user "$r"
+check privileges 42501 403 -u bob:bobpw -d '{"sql": "SELECT * FROM t"}'
+q -d '{"sql": "GRANT SELECT ON t TO bob"}' >/dev/null
+r=$(curl -s -X POST "$url/v1/query" -u bob:bobpw -d '{"sql": "SELECT count(*) FROM t"}')
+[[ $r == *'"rows": [[2]]'* ]] && pass privileges_granted || fail privileges_granted "$r"
+
+# ---- never crash on any bytes ---------------------------------------------
+r=$(python3 tests/clients/http_client.py fuzz "$url" "$A" 600 7 2>&1)
+[ "$r" = ok ] && pass fuzz || fail fuzz "$r"
+
+# ---- TLS: with a certificate the HTTP port speaks HTTPS only ---------------
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+	-subj /CN=localhost -addext subjectAltName=DNS:localhost >/dev/null 2>&1 && chmod 600 "$tmp/key.pem" &&
+	start tls -D "$tmp/whtls" --port 0 --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
+	r=$(curl -s --cacert "$tmp/cert.pem" "https://localhost:$hport/v1/query" -d '{"sql": "SELECT 1 AS one"}')
+	plain=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$hport/v1/query" -d '{"sql": "SELECT 1"}')
+	grep -q "^HTTP: https://127.0.0.1:$hport " "$tmp/tls.out" && [[ $r == *'"rows": [[1]]'* ]] && [ "$plain" = 000 ] &&
+		pass tls || fail tls "https: $r; plain http: $plain" "$tmp/tls.out"
+	kill "${pids[-1]}" 2>/dev/null
+else
+	fail tls "no certificate or the TLS server did not start" "$tmp/tls.err"
+fi
+
+# ---- docs/http.md: every curl example runs and prints what it shows -------
+mkdir -p "$tmp/whdoc"
+printf 'secret\n' >"$tmp/pdoc"
+"$FLOE_BIN" user add alice -D "$tmp/whdoc" --password-file "$tmp/pdoc" >/dev/null 2>&1
+if start doc -D "$tmp/whdoc" --port 0; then
+	python3 tests/tools/http_doccheck.py docs/http.md "http://127.0.0.1:$hport" >"$tmp/doc.out" 2>&1 &&
+		pass docs_examples || fail docs_examples "docs/http.md differs" "$tmp/doc.out"
+else
+	fail docs_examples "the docs server did not start" "$tmp/doc.err"
+fi
+
+kill "${pids[0]}" 2>/dev/null
+wait "${pids[0]}" 2>/dev/null
+if grep -q 'ERROR: AddressSanitizer\|runtime error:\|LeakSanitizer' "$tmp/main.err"; then
+	fail sanitizer "the server's stderr has a sanitizer report" "$tmp/main.err"
+else
+	pass sanitizer
+fi
+exit $((nfail > 0))
