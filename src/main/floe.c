@@ -288,7 +288,7 @@ serve_main(int argc, char **argv)
 			       "client.region (docs/s3.md).\n"
 			       "--allow-dir DIR (repeatable): besides the warehouse, a directory whose\n"
 			       "files COPY ... TO/FROM 'file' and read_parquet may use (docs/security.md).\n"
-			       "--http-port N|0|off: the HTTP query API\n"
+			       "--http-port N|0|off: the HTTP query API and the Iceberg REST catalog\n"
 			       "(docs/http.md; same users, auth method and TLS); default the pgwire port + 1,\n"
 			       "or any free port when that one is busy or --port is 0.\n"
 			       "--http-session-idle S: HTTP sessions unused for S seconds are closed (300).\n");
@@ -396,7 +396,7 @@ serve_main(int argc, char **argv)
 	       !strcmp(server_auth_method_name(srv), "trust") ? " (any user, no password; loopback only)" : "",
 	       tls_required ? "required" : tls_cert ? "on" : "off");
 	if (http)
-		printf("HTTP: %s://%s:%d (query API /v1/query)%s\n",
+		printf("HTTP: %s://%s:%d (query API /v1/query, Iceberg REST catalog /iceberg)%s\n",
 		       tls_cert ? "https" : "http", host, http_port(http),
 		       http_fell_back(http) ? ", the default port was busy" : "");
 	else

@@ -8,7 +8,7 @@
  * HTTP_MAX_BODY; a larger Content-Length is refused at once with 413),
  * authenticated (http_auth.c), then routed:
  *   /v1/query, /v1/sessions...     the query API (http_query.c)
- *   /iceberg/...                   the Iceberg REST catalog (not served yet: 404)
+ *   /iceberg/...                   the Iceberg REST catalog (http_iceberg.c)
  * Anything else is 404 in the query API's error form.  Every response is
  * built in memory and sent with its length (no partial responses); a
  * handler never sees bytes that are not a whole request.
@@ -88,6 +88,10 @@ route(HttpReq *req, HttpResp *resp)
 	floe_error err;
 	char user[256];
 	memset(&err, 0, sizeof err);
+	if (is_iceberg(req->path)) {
+		http_iceberg(req, resp);      /* authenticates itself (its token endpoint) */
+		return;
+	}
 	if (http_auth(req, user, sizeof user, &err) != FLOE_OK) {
 		http_sql_error(resp, &err);
 		resp->status = 401;

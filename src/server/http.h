@@ -1,6 +1,6 @@
 /*
  * http.h — the HTTP side of `floe serve` (--http-port): the HTTP query API
- * (/v1/query, /v1/sessions; the Iceberg REST catalog under /iceberg/v1/... later),
+ * (/v1/query, /v1/sessions) and the Iceberg REST catalog (/iceberg/v1/...),
  * served by libmicrohttpd with a thread per connection, over the same
  * Engine, users file, authentication method and TLS certificate as pgwire
  * (docs/http.md).

@@ -22,7 +22,8 @@
  * them) for HTTP_TOKEN_TTL seconds, at most HTTP_MAX_TOKENS (the oldest
  * goes first).
  *
- * INTERFACE ROUTINES: http_auth, http_token_issue, http_tokens_new/free
+ * INTERFACE ROUTINES: http_auth, http_check_password, http_token_issue,
+ * http_tokens_new/free
  * (http_internal.h).
  */
 #include <arpa/inet.h>
@@ -212,13 +213,35 @@ password_ok(HttpServer *srv, const char *user, const char *password, floe_error 
 }
 
 int
+http_check_password(HttpReq *req, const char *user, const char *password, floe_error *err)
+{
+	HttpServer *srv = req->srv;
+	char addr[64];
+	FailSlot *f;
+	bool limited = false, io_error;
+	if (srv->trust)
+		return FLOE_OK;
+	client_addr(req, addr, sizeof addr);
+	pthread_mutex_lock(&srv->tokens->mu);
+	f = fail_slot(srv->tokens, addr, false);
+	if (f && time(NULL) - f->first < HTTP_FAIL_WINDOW && f->count >= HTTP_FAIL_MAX)
+		limited = true;
+	pthread_mutex_unlock(&srv->tokens->mu);
+	if (limited)
+		return floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+				   "too many failed login attempts from %s", addr);
+	if (!password_ok(srv, user, password, err, &io_error))
+		return io_error ? floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
+					      "could not read the users file")
+				: failed(srv->tokens, addr, user, err);
+	return FLOE_OK;
+}
+
+int
 http_auth(HttpReq *req, char *user, size_t cap, floe_error *err)
 {
 	HttpServer *srv = req->srv;
 	const char *authz = http_header(req, MHD_HTTP_HEADER_AUTHORIZATION);
-	char addr[64];
-	FailSlot *f;
-	bool limited = false;
 
 	user[0] = 0;
 	req->user = NULL;
@@ -244,8 +267,7 @@ http_auth(HttpReq *req, char *user, size_t cap, floe_error *err)
 	{
 		char *pass = NULL;
 		char *name = MHD_basic_auth_get_username_password(req->conn, &pass);
-		bool io_error;
-		int rc = FLOE_OK;
+		int rc;
 		if (!name || !*name || strlen(name) >= cap) {
 			MHD_free(name);
 			MHD_free(pass);
@@ -253,21 +275,7 @@ http_auth(HttpReq *req, char *user, size_t cap, floe_error *err)
 					   "malformed Basic credentials");
 		}
 		snprintf(user, cap, "%s", name);
-		if (!srv->trust) {
-			client_addr(req, addr, sizeof addr);
-			pthread_mutex_lock(&srv->tokens->mu);
-			f = fail_slot(srv->tokens, addr, false);
-			if (f && time(NULL) - f->first < HTTP_FAIL_WINDOW && f->count >= HTTP_FAIL_MAX)
-				limited = true;
-			pthread_mutex_unlock(&srv->tokens->mu);
-			if (limited)
-				rc = floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
-						 "too many failed login attempts from %s", addr);
-			else if (!password_ok(srv, user, pass ? pass : "", err, &io_error))
-				rc = io_error ? floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
-							    "could not read the users file")
-					      : failed(srv->tokens, addr, user, err);
-		}
+		rc = http_check_password(req, user, pass ? pass : "", err);
 		if (pass)
 			memset(pass, 0, strlen(pass));
 		MHD_free(name);

@@ -1,7 +1,7 @@
 /*
  * http_internal.h — what the files of the HTTP server share (http.c is the
  * listener and router; http_buf.c, http_auth.c, http_session.c,
- * http_query.c do one job each).  Not for use outside
+ * http_query.c, http_iceberg.c do one job each).  Not for use outside
  * src/server/http*.c.
  *
  * A request reaches a handler whole: method, path (unescaped by
@@ -16,8 +16,10 @@
  *   http_sql_status(sqlstate)              the HTTP status of an error
  *   http_sql_error(resp, err)              {"error": {"sqlstate": ..., "message": ...}}
  *   http_auth(req, err)                    Basic / Bearer / trust -> req->user
+ *   http_check_password(req, user, pw, err)   the users file's verdict
  *   http_token_issue(srv, user, out, cap)  an OAuth2 access token for user
  *   http_query(req, resp), http_sessions(req, resp)   the query API (http_query.c)
+ *   http_iceberg(req, resp)                the REST catalog (http_iceberg.c)
  *   hsess_*                                 the session table (http_session.c)
  */
 #ifndef FLOE_HTTP_INTERNAL_H
@@ -94,12 +96,15 @@ int http_sql_status(const char *sqlstate);
 void http_sql_error(HttpResp *resp, const floe_error *err);
 
 int http_auth(HttpReq *req, char *user, size_t cap, floe_error *err);
+/* user:password right by the users file (always under trust); 28P01 */
+int http_check_password(HttpReq *req, const char *user, const char *password, floe_error *err);
 int http_token_issue(HttpServer *srv, const char *user, char *out, size_t cap);
 HttpTokens *http_tokens_new(void);
 void http_tokens_free(HttpTokens *t);
 
 void http_query(HttpReq *req, HttpResp *resp);
 void http_sessions(HttpReq *req, HttpResp *resp);
+void http_iceberg(HttpReq *req, HttpResp *resp);
 
 /* ---- sessions (http_session.c) ----
  * A session is named (x-floe-session-id, made by POST /v1/sessions, at

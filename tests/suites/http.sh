@@ -23,6 +23,14 @@
 #   - auth: no credentials 401 + WWW-Authenticate, wrong password 28P01,
 #     the users file's SCRAM verifier accepted, privileges of the user
 #     (GRANT-less table 42501)
+#   - the Iceberg REST catalog: config, ErrorModel errors, auth, privileges
+#     (a SELECT-only user cannot commit), a multi-table commit that is all or
+#     none; then iceberg-js (npm, tests/clients/iceberg_js: a client nobody
+#     here wrote) gets an OAuth2 token, creates a namespace and a table that
+#     SQL then writes and reads, loads a table SQL made, commits a snapshot
+#     (add-snapshot + set-snapshot-ref) that SQL reads back and writes on,
+#     gets 409 for a stale requirement after a SQL commit, 406 for an
+#     unsupported update, drops with purge, and drops the namespace
 #   - every curl example of docs/http.md (tests/tools/http_doccheck.py)
 #   - 600 random and malformed requests (http_client.py fuzz): all 4xx
 #     JSON errors, the server still answers, no sanitizer report
@@ -92,7 +100,7 @@ q() { curl -s -S -w ' [%{http_code}]' -X POST "$url/v1/query" -u "$A" "$@"; }
 sqlstate() { { tr -d '\n'; echo; } | sed -n 's/.*"sqlstate": "\([0-9A-Z]*\)".*\[\([0-9]*\)\]$/\1 \2/p'; }
 
 grep -q "^floe serve: warehouse .*, listening on 127.0.0.1 port $port\$" "$tmp/main.out" &&
-	grep -q "^HTTP: http://127.0.0.1:$hport (query API /v1/query)\$" "$tmp/main.out" &&
+	grep -q "^HTTP: http://127.0.0.1:$hport (query API /v1/query, Iceberg REST catalog /iceberg)\$" "$tmp/main.out" &&
 	pass banner || fail banner "unexpected banner" "$tmp/main.out"
 
 # ---- ports ---------------------------------------------------------------
@@ -278,6 +286,45 @@ r=$(curl -s -X POST "$url/v1/query" -u bob:bobpw -d '{"sql": "SELECT count(*) FR
 # ---- never crash on any bytes ---------------------------------------------
 r=$(python3 tests/clients/http_client.py fuzz "$url" "$A" 600 7 2>&1)
 [ "$r" = ok ] && pass fuzz || fail fuzz "$r"
+
+# ---- the Iceberg REST catalog (/iceberg) -----------------------------------
+ice=$url/iceberg/v1
+# ic METHOD PATH [curl args]: body then " [status]"
+ic() { local m=$1 p=$2; shift 2; curl -s -S -w ' [%{http_code}]' -X "$m" "$ice$p" -u "$A" "$@"; }
+r=$(ic GET /config)
+[[ $r == '{"defaults":{},"overrides":{},"endpoints":['*'"POST /v1/{prefix}/transactions/commit"]}'*'[200]' ]] &&
+	pass rest_config || fail rest_config "$r"
+r=$(ic GET /namespaces/public/tables/nope)
+[[ $r == '{"error":{"message":"'*'","type":"NoSuchTableException","code":404}}'*'[404]' ]] &&
+	pass rest_error_model || fail rest_error_model "$r"
+r=$(curl -s -w ' [%{http_code}]' "$ice/namespaces")
+[[ $r == *'"type":"NotAuthorizedException","code":401'*'[401]' ]] && pass rest_auth || fail rest_auth "$r"
+r=$(ic GET /namespaces/public/tables/t -u bob:bobpw)    # bob may SELECT t (granted above)
+r2=$(ic POST /namespaces/public/tables/t -u bob:bobpw -d '{"requirements": [], "updates": []}')
+[[ $r == *'"metadata-location":"'*'[200]' && $r2 == *'"type":"ForbiddenException","code":403'*'[403]' ]] &&
+	pass rest_privileges || fail rest_privileges "$r2"
+# a multi-table commit is all or none: the second change's requirement fails
+q -d '{"sql": "CREATE TABLE u1 (a int); CREATE TABLE u2 (a int)"}' >/dev/null
+r=$(ic POST /transactions/commit -d '{"table-changes": [
+  {"identifier": {"namespace": ["public"], "name": "u1"}, "requirements": [], "updates": [{"action": "set-properties", "updates": {"x": "1"}}]},
+  {"identifier": {"namespace": ["public"], "name": "u2"}, "requirements": [{"type": "assert-current-schema-id", "current-schema-id": 7}], "updates": []}]}')
+p1=$(ic GET /namespaces/public/tables/u1)
+r3=$(ic POST /transactions/commit -d '{"table-changes": [
+  {"identifier": {"namespace": ["public"], "name": "u1"}, "requirements": [], "updates": [{"action": "set-properties", "updates": {"x": "1"}}]},
+  {"identifier": {"namespace": ["public"], "name": "u2"}, "requirements": [{"type": "assert-current-schema-id", "current-schema-id": 0}], "updates": [{"action": "set-properties", "updates": {"y": "2"}}]}]}')
+p2=$(ic GET /namespaces/public/tables/u1)
+p3=$(ic GET /namespaces/public/tables/u2)
+[[ $r == *'"type":"CommitFailedException","code":409'* && $p1 != *'"x":"1"'* && $r3 == ' [204]' &&
+   $p2 == *'"x":"1"'* && $p3 == *'"y":"2"'* ]] && pass rest_multi_table_commit ||
+	fail rest_multi_table_commit "$r | $r3"
+if ijs=$(tests/clients/iceberg_js/setup.sh 2>"$tmp/ijs.err"); then
+	ICEBERG_JS_HOME=$ijs node tests/clients/iceberg_js/client.mjs "$url" alice alicepw >"$tmp/ijs.out" 2>&1
+	sed 's/^PASS /PASS http: iceberg_js_/; s/^FAIL /FAIL http: iceberg_js_/' "$tmp/ijs.out"
+	nfail=$((nfail + $(grep -c '^FAIL' "$tmp/ijs.out")))
+	grep -q '^PASS drop_namespace' "$tmp/ijs.out" || { fail iceberg_js "the client did not finish" "$tmp/ijs.out"; }
+else
+	echo "SKIP http: iceberg_js (npm install failed: $(tail -1 "$tmp/ijs.err"))"
+fi
 
 # ---- TLS: with a certificate the HTTP port speaks HTTPS only ---------------
 if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
