@@ -18,7 +18,7 @@
  *   GET|HEAD|POST|DELETE /v1/{p}namespaces/{ns}/tables/{t}   load / exists / commit / drop
  *   POST   /v1/{p}namespaces/{ns}/tables/{t}/metrics   204 (reports are not kept)
  *   POST   /v1/{p}transactions/commit                  several tables, all or none
- *   POST   /v1/{p}tables/rename                        406: not supported yet
+ *   POST   /v1/{p}tables/rename                        ALTER TABLE RENAME TO / SET SCHEMA
  * {p} is empty or "floe/" (the catalog's name); config names no prefix.
  *
  * Authentication: the token endpoint checks client_id / client_secret as a
@@ -705,6 +705,35 @@ transactions_commit(HttpReq *req, HttpResp *resp, Session *s, Arena *a)
 	resp->status = 204;
 }
 
+static void
+rename_table(HttpReq *req, HttpResp *resp, Session *s)
+{
+	json_t *o, *src, *dst;
+	const char *ns, *ns2, *n1, *n2;
+	floe_error err;
+	memset(&err, 0, sizeof err);
+	if (!is(req, "POST"))
+		return not_allowed(resp);
+	if (!(o = parse_body(req, resp)))
+		return;
+	src = json_object_get(o, "source");
+	dst = json_object_get(o, "destination");
+	n1 = json_string_value(json_object_get(src, "name"));
+	n2 = json_string_value(json_object_get(dst, "name"));
+	if (!n1 || !n2) {
+		json_decref(o);
+		return model_error(resp, 400, "BadRequestException", "source and destination need a name");
+	}
+	if (!(ns = ns_of(json_object_get(src, "namespace"), &err)) ||
+	    !(ns2 = ns_of(json_object_get(dst, "namespace"), &err)) ||
+	    restcat_rename(s, ns, n1, ns2, n2, &err) != FLOE_OK) {
+		json_decref(o);
+		return sql_error(resp, &err);
+	}
+	json_decref(o);
+	resp->status = 204;
+}
+
 void
 http_iceberg(HttpReq *req, HttpResp *resp)
 {
@@ -736,7 +765,7 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 				    "unknown warehouse: this catalog serves \"floe\"");
 			goto out;
 		}
-		send_json(resp, 200, json_pack("{s:{},s:{},s:[sssssssssssssss]}", "defaults", "overrides",
+		send_json(resp, 200, json_pack("{s:{},s:{},s:[ssssssssssssssss]}", "defaults", "overrides",
 					       "endpoints", "GET /v1/{prefix}/namespaces",
 					       "POST /v1/{prefix}/namespaces",
 					       "GET /v1/{prefix}/namespaces/{namespace}",
@@ -751,7 +780,7 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 					       "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
 					       "POST /v1/{prefix}/namespaces/{namespace}/register",
 					       "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
-					       "POST /v1/{prefix}/transactions/commit"));
+					       "POST /v1/{prefix}/transactions/commit", "POST /v1/{prefix}/tables/rename"));
 		goto out;
 	}
 	if (strncmp(p, "/v1/", 4) != 0) {
@@ -770,7 +799,7 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 	else if (!strcmp(p, "/transactions/commit"))
 		transactions_commit(req, resp, hs->s, a);
 	else if (!strcmp(p, "/tables/rename"))
-		model_error(resp, 406, "UnsupportedOperationException", "renaming tables is not supported yet");
+		rename_table(req, resp, hs->s);
 	else
 		model_error(resp, 404, "NoSuchNamespaceException", "no such endpoint");
 out:

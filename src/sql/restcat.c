@@ -306,6 +306,30 @@ restcat_drop(Session *s, const char *ns, const char *name, bool purge, floe_erro
 	return table_drop(eng(s)->catalog, eng(s)->io, ns, name, purge, err);
 }
 
+int
+restcat_rename(Session *s, const char *ns, const char *name, const char *new_ns, const char *new_name,
+	       floe_error *err)
+{
+	Arena *a;
+	int rc;
+	if (check_ns_name(ns, err) != FLOE_OK || check_ns_name(new_ns, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (strcmp(ns, new_ns) != 0 && strcmp(name, new_name) != 0)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "renaming a table and moving it to another namespace at once is not supported");
+	a = arena_new(0);
+	if (strcmp(ns, new_ns) != 0)
+		rc = run_sql(s, arena_sprintf(a, "ALTER TABLE %s.%s SET SCHEMA %s", quote_ident(a, ns),
+					      quote_ident(a, name), quote_ident(a, new_ns)), err);
+	else if (strcmp(name, new_name) != 0)
+		rc = run_sql(s, arena_sprintf(a, "ALTER TABLE %s.%s RENAME TO %s", quote_ident(a, ns),
+					      quote_ident(a, name), quote_ident(a, new_name)), err);
+	else
+		rc = floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	arena_free(a);
+	return rc;
+}
+
 /* ---- requirements ------------------------------------------------------------ */
 
 static int

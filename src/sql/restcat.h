@@ -37,6 +37,8 @@
  *   restcat_create(s, ns, name, metadata_json, a, &location, err)
  *   restcat_register(s, ns, name, metadata_location, err)
  *   restcat_drop(s, ns, name, purge, err)
+ *   restcat_rename(s, ns, name, new_ns, new_name, err)   ALTER TABLE ... RENAME TO / SET SCHEMA
+ *                                    (as SQL: its privileges; both at once 0A000)
  *   restcat_commit(s, n, changes, a, err)      changes[i].location/.metadata set on success
  *   restcat_warehouse(s)                       the warehouse root
  */
@@ -74,6 +76,8 @@ int restcat_create(Session *s, const char *ns, const char *name, const char *met
 int restcat_register(Session *s, const char *ns, const char *name, const char *metadata_location,
 		     floe_error *err);
 int restcat_drop(Session *s, const char *ns, const char *name, bool purge, floe_error *err);
+int restcat_rename(Session *s, const char *ns, const char *name, const char *new_ns,
+		   const char *new_name, floe_error *err);
 int restcat_commit(Session *s, int n, RestChange *changes, Arena *a, floe_error *err);
 const char *restcat_warehouse(Session *s);
 

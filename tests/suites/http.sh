@@ -292,7 +292,7 @@ ice=$url/iceberg/v1
 # ic METHOD PATH [curl args]: body then " [status]"
 ic() { local m=$1 p=$2; shift 2; curl -s -S -w ' [%{http_code}]' -X "$m" "$ice$p" -u "$A" "$@"; }
 r=$(ic GET /config)
-[[ $r == '{"defaults":{},"overrides":{},"endpoints":['*'"POST /v1/{prefix}/transactions/commit"]}'*'[200]' ]] &&
+[[ $r == '{"defaults":{},"overrides":{},"endpoints":['*'"POST /v1/{prefix}/tables/rename"]}'*'[200]' ]] &&
 	pass rest_config || fail rest_config "$r"
 r=$(ic GET /namespaces/public/tables/nope)
 [[ $r == '{"error":{"message":"'*'","type":"NoSuchTableException","code":404}}'*'[404]' ]] &&

@@ -159,6 +159,14 @@ await check("unsupported_update", async () => {
   }
 });
 
+await check("rename_table", async () => {
+  await catalog.renameTable({ source: { namespace: ["public"], name: "src" },
+                              destination: { namespace: ["public"], name: "src2" } });
+  const c = await sql("SELECT count(*) FROM public.src2");
+  const gone = !(await catalog.tableExists({ namespace: ["public"], name: "src" }));
+  c.rows[0][0] === 3 && gone ? pass("rename_table") : fail("rename_table", JSON.stringify(c.rows));
+});
+
 await check("drop_table", async () => {
   await catalog.dropTable({ namespace: ["js"], name: "events" }, { purge: true });
   const exists = await catalog.tableExists({ namespace: ["js"], name: "events" });
