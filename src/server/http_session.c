@@ -183,6 +183,7 @@ hsess_open(HttpSessions *t, const char *user, bool named, HttpSession **out, flo
 		return FLOE_ERR;
 	}
 	session_set_cancel_flag(hs->s, &hs->cancel);
+	session_track_watermark(hs->s);
 	if (named) {
 		unsigned char rnd[16];
 		int i;

@@ -171,10 +171,12 @@ int engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err);
 /* Watermarks (sql/watermark.h has the text form): the commits this
  * session published since the last take, as text in buf (cap bytes);
  * returns its length (0: none; -1: it did not fit, buf cut); the notes are
- * cleared.  session_await_watermark waits up to timeout_ms until every
+ * cleared; nothing is recorded until session_track_watermark turned it on
+ * for the session.  session_await_watermark waits up to timeout_ms until every
  * table the watermark names is at its sequence number or later; 55000 when
  * the time runs out, 22023 for a malformed watermark, 42P01 for a table
  * that is gone. */
+void session_track_watermark(Session *session);
 int session_take_watermark(Session *session, char *buf, size_t cap);
 int session_await_watermark(Session *session, const char *watermark, int timeout_ms,
 			    floe_error *err);

@@ -4,7 +4,9 @@
  *
  * Notes are kept per session in a small array (one entry per table; a
  * later commit of the same table raises its sequence number), taken and
- * cleared by session_take_watermark.
+ * cleared by session_take_watermark; only for sessions whose embedder
+ * asked (session_track_watermark: the HTTP query API), so pgwire sessions
+ * and the engine's own (the insert buffer's flush sessions) record nothing.
  *
  * session_await_watermark loads each named table from the catalog (not
  * through the session's transaction block, so a block's own snapshot does
@@ -44,7 +46,7 @@ watermark_note(Session *s, const char *ns, const char *name, int64_t seq)
 	struct WatermarkNotes *w = s->wm;
 	int i;
 	if (!w)
-		w = s->wm = xcalloc(1, sizeof *w);
+		return;          /* the embedder never asked (session_track_watermark) */
 	for (i = 0; i < w->n; i++)
 		if (!strcmp(w->e[i].ns, ns) && !strcmp(w->e[i].name, name)) {
 			if (seq > w->e[i].seq)
@@ -101,6 +103,13 @@ put_escaped(char *buf, size_t cap, size_t at, const char *s)
 		}
 	}
 	return at;
+}
+
+void
+session_track_watermark(Session *s)
+{
+	if (!s->wm)
+		s->wm = xcalloc(1, sizeof *s->wm);
 }
 
 int

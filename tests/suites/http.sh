@@ -25,7 +25,8 @@
 #     (GRANT-less table 42501)
 #   - the Iceberg REST catalog: config, ErrorModel errors, auth, privileges
 #     (a SELECT-only user cannot commit), a multi-table commit that is all or
-#     none; then iceberg-js (npm, tests/clients/iceberg_js: a client nobody
+#     none; 12 REST commits racing 12 SQL INSERTs on one table all land;
+#     then iceberg-js (npm, tests/clients/iceberg_js: a client nobody
 #     here wrote) gets an OAuth2 token, creates a namespace and a table that
 #     SQL then writes and reads, loads a table SQL made, commits a snapshot
 #     (add-snapshot + set-snapshot-ref) that SQL reads back and writes on,
@@ -107,10 +108,10 @@ grep -q "^floe serve: warehouse .*, listening on 127.0.0.1 port $port\$" "$tmp/m
 # a busy default port (pgwire + 1) falls back; a busy explicit one fails
 p1=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 python3 -c 'import socket,sys,time
-s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1",int(sys.argv[1])+1)); s.listen(); time.sleep(30)' "$p1" &
+s=socket.socket(); s.bind(("127.0.0.1",int(sys.argv[1])+1)); s.listen(); open(sys.argv[2],"w").close(); time.sleep(60)' "$p1" "$tmp/blocker.ready" &
 blocker=$!
 pids+=($blocker)
-sleep 0.5
+for _ in $(seq 100); do [ -f "$tmp/blocker.ready" ] && break; sleep 0.1; done
 if start fb -D "$tmp/whfb" --port "$p1" && [ "$port" = "$p1" ] && [ "$hport" != "$((p1 + 1))" ] &&
 	grep -q 'the default port was busy' "$tmp/fb.out"; then
 	pass port_fallback
@@ -317,6 +318,22 @@ p3=$(ic GET /namespaces/public/tables/u2)
 [[ $r == *'"type":"CommitFailedException","code":409'* && $p1 != *'"x":"1"'* && $r3 == ' [204]' &&
    $p2 == *'"x":"1"'* && $p3 == *'"y":"2"'* ]] && pass rest_multi_table_commit ||
 	fail rest_multi_table_commit "$r | $r3"
+# REST commits racing SQL commits on one table: every one lands (the loser
+# of each catalog swap re-applies on the new head), none is lost
+q -d '{"sql": "CREATE TABLE race (i int)"}' >/dev/null
+racers=()
+for i in $(seq 12); do
+	q -d "{\"sql\": \"INSERT INTO race VALUES ($i)\"}" >"$tmp/race_sql.$i" &
+	racers+=($!)
+	ic POST /namespaces/public/tables/race -d "{\"requirements\": [], \"updates\": [{\"action\": \"set-properties\", \"updates\": {\"p$i\": \"$i\"}}]}" >"$tmp/race_rest.$i" &
+	racers+=($!)
+done
+wait "${racers[@]}"
+r=$(q -d '{"sql": "SELECT count(*), count(DISTINCT i) FROM race"}')
+props=$(ic GET /namespaces/public/tables/race | grep -o '"p[0-9]*":"[0-9]*"' | sort -u | wc -l)
+okc=$(cat "$tmp"/race_rest.* | grep -c '"metadata-location"')
+[[ $r == *'"rows": [[12, 12]]'* ]] && [ "$props" = 12 ] && [ "$okc" = 12 ] && pass rest_sql_race ||
+	fail rest_sql_race "rows $r, properties $props, REST commits $okc" "$(ls "$tmp"/race_rest.* | head -1)"
 if ijs=$(tests/clients/iceberg_js/setup.sh 2>"$tmp/ijs.err"); then
 	ICEBERG_JS_HOME=$ijs node tests/clients/iceberg_js/client.mjs "$url" alice alicepw >"$tmp/ijs.out" 2>&1
 	sed 's/^PASS /PASS http: iceberg_js_/; s/^FAIL /FAIL http: iceberg_js_/' "$tmp/ijs.out"
