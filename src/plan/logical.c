@@ -114,6 +114,45 @@ lop_kind_name(LogicalKind kind)
 	case LOP_UPDATE: return "Update";
 	case LOP_DELETE: return "Delete";
 	case LOP_MERGE: return "Merge";
+	case LOP_OPERATOR: return "Operator";
 	}
 	return "?";
+}
+
+LogicalOp *
+lop_operator(LogicalPlan *plan, Operator *physical, char *const *names)
+{
+	LogicalOp *op = lop_new(plan, LOP_OPERATOR, 0);
+	op->physical = physical;
+	op->est_rows = physical->est_rows;
+	for (int i = 0; i < physical->ncols; i++)
+		lop_add_column(plan, op, physical->types[i], names ? names[i] : NULL);
+	return op;
+}
+
+Expr *
+lexpr_by_id(LogicalPlan *plan, const Expr *e, const LogicalOp *in, floe_error *err)
+{
+	Expr *c;
+
+	if (!e)
+		return NULL;
+	c = arena_memdup(plan->arena, e, sizeof *e);
+	if (e->kind == EXPR_COLREF && e->col < EXPR_PARAM_BASE) {
+		if (e->col < 0 || e->col >= in->ncols) {
+			floe_errorf(err, ERRCODE_INTERNAL_ERROR,
+				    "logical plan: column %d read from a %s node of %d columns", e->col,
+				    lop_kind_name(in->kind), in->ncols);
+			return NULL;
+		}
+		c->col = (int)in->cols[e->col].id;
+		return c;
+	}
+	if (e->nargs) {
+		c->args = arena_alloc(plan->arena, sizeof *c->args * (size_t)e->nargs);
+		for (int i = 0; i < e->nargs; i++)
+			if ((c->args[i] = lexpr_by_id(plan, e->args[i], in, err)) == NULL && e->args[i])
+				return NULL;
+	}
+	return c;
 }

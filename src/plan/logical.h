@@ -46,6 +46,21 @@
  *                  yields the rows (INSERT) or the target rows with their
  *                  position and new values (UPDATE/DELETE/MERGE); output:
  *                  the RETURNING columns, if any
+ *   OPERATOR   0   an exec/ Operator built before the logical plan
+ *                  (`physical`): one column per operator column.  The
+ *                  binder's FROM/WHERE result enters the plan this way
+ *                  until FROM items are logical nodes themselves (review
+ *                  §5.3 step 3); the optimizer cannot look inside it.
+ *
+ * AGGREGATE with grouping sets also makes the values of the query's
+ * grouping(...) calls, after the aggregates: one int4 column per entry of
+ * `groupings`, each the key indices its arguments name (bit set = the key
+ * is not grouped in the set, first argument the most significant bit).
+ *
+ * PARAMETERS.  An EXPR_COLREF at or above EXPR_PARAM_BASE is not a column
+ * but a parameter of the statement (a LATERAL or correlated subquery's
+ * outer value, ExecCtx.params); it is in every node's scope and passes
+ * through lowering unchanged.  ColumnIds stay below EXPR_PARAM_BASE.
  *
  * INTERFACE ROUTINES
  *   lplan_new(arena) / lplan_column(plan, type, name)
@@ -53,7 +68,14 @@
  *   lop_add_column(plan, op, type, name)          append an output column
  *   lop_pass_columns(op, child)                   output = the child's
  *   lop_find_column(op, id)                       index in op->cols or -1
- *   lplan_print(plan, op, arena) -> text          EXPLAIN (LOGICAL)
+ *   lop_operator(plan, operator, names)           an OPERATOR leaf (names:
+ *                                                 [ncols] or NULL)
+ *   lexpr_by_id(plan, e, in, err)                 a copy of e, which reads in's
+ *                                                 columns by position, reading
+ *                                                 them by ColumnId (binders)
+ *   lplan_print(plan, op, arena) -> text          EXPLAIN (LOGICAL): a line per
+ *                                                 node, "(rows=N)" when estimated
+ *   lplan_explain(plan, op, costs, arena)         the same, estimates only if costs
  *   lexpr_print(e, arena) -> text                 one expression
  *   lplan_verify(plan, op, err)                   FLOE_OK or XX000 naming
  *                                                 the first broken rule
@@ -91,7 +113,8 @@ typedef enum LogicalKind {
 	LOP_INSERT,
 	LOP_UPDATE,
 	LOP_DELETE,
-	LOP_MERGE
+	LOP_MERGE,
+	LOP_OPERATOR
 } LogicalKind;
 
 /* Join kinds: exec's, plus the ones only the logical plan has. */
@@ -125,6 +148,12 @@ typedef struct LogicalSnapshot {
 	const char *ref;           /* branch or tag name, or NULL */
 	const char *timestamp;     /* FOR TIMESTAMP AS OF text, or NULL */
 } LogicalSnapshot;
+
+/* One grouping(args) call of an AGGREGATE with grouping sets. */
+typedef struct LogicalGrouping {
+	int nargs;
+	int *keys;                 /* [nargs] key index each argument names */
+} LogicalGrouping;
 
 typedef struct LogicalOp LogicalOp;
 
@@ -161,6 +190,8 @@ struct LogicalOp {
 	int nsets;                 /* grouping sets: nsets masks over the keys
 				      (bit k: key k is grouped); 0 = one set */
 	uint64_t *sets;
+	int ngroupings;            /* grouping() values, columns after the aggs */
+	LogicalGrouping *groupings;
 
 	int nspecs;                /* WINDOW: specs and calls as exec's window.c */
 	WindowSpec *specs;
@@ -185,6 +216,8 @@ struct LogicalOp {
 
 	int nreturning;            /* writes: RETURNING, over the written row */
 	Expr **returning;
+
+	Operator *physical;        /* OPERATOR: the operator it stands for */
 };
 
 typedef struct LogicalPlan {
@@ -200,10 +233,13 @@ LogicalOp *lop_new(LogicalPlan *plan, LogicalKind kind, int nchildren, ...);
 ColumnId lop_add_column(LogicalPlan *plan, LogicalOp *op, SqlType type, const char *name);
 void lop_pass_columns(LogicalPlan *plan, LogicalOp *op, const LogicalOp *child);
 int lop_find_column(const LogicalOp *op, ColumnId id);
+LogicalOp *lop_operator(LogicalPlan *plan, Operator *physical, char *const *names);
 void lop_set_exprs(LogicalPlan *plan, LogicalOp *op, int n, Expr **exprs);
 const char *lop_kind_name(LogicalKind kind);
+Expr *lexpr_by_id(LogicalPlan *plan, const Expr *e, const LogicalOp *in, floe_error *err);
 
 const char *lplan_print(const LogicalPlan *plan, const LogicalOp *op, Arena *arena);
+const char *lplan_explain(const LogicalPlan *plan, const LogicalOp *op, bool costs, Arena *arena);
 const char *lexpr_print(const Expr *e, Arena *arena);
 int lplan_verify(const LogicalPlan *plan, const LogicalOp *op, floe_error *err);
 

@@ -130,7 +130,10 @@ put_expr(Buf *b, const Expr *e)
 		put_const(b, e);
 		return;
 	case EXPR_COLREF:
-		putf(b, "#%d", e->col);
+		if (e->col >= EXPR_PARAM_BASE)
+			putf(b, "param%d", e->col - EXPR_PARAM_BASE);
+		else
+			putf(b, "#%d", e->col);
 		return;
 	case EXPR_FUNC:
 		if (e->fn && e->fn->is_operator && e->nargs == 2) {
@@ -327,6 +330,18 @@ put_agg(Buf *b, const AggCall *a)
 	}
 }
 
+static const char *
+win_name(WinKind k)
+{
+	static const char *const n[] = {
+		[WIN_ROW_NUMBER] = "row_number", [WIN_RANK] = "rank", [WIN_DENSE_RANK] = "dense_rank",
+		[WIN_PERCENT_RANK] = "percent_rank", [WIN_CUME_DIST] = "cume_dist", [WIN_NTILE] = "ntile",
+		[WIN_LAG] = "lag", [WIN_LEAD] = "lead", [WIN_FIRST_VALUE] = "first_value",
+		[WIN_LAST_VALUE] = "last_value", [WIN_NTH_VALUE] = "nth_value", [WIN_AGG] = "agg",
+	};
+	return (unsigned)k < sizeof n / sizeof n[0] && n[k] ? n[k] : "win";
+}
+
 static void
 put_node(Buf *b, const LogicalOp *op)
 {
@@ -399,6 +414,24 @@ put_node(Buf *b, const LogicalOp *op)
 			}
 			put(b, "]");
 		}
+		if (op->ngroupings) {
+			put(b, " grouping [");
+			for (int i = 0; i < op->ngroupings; i++) {
+				int at = op->nexprs + op->naggs + i;
+				if (i)
+					put(b, ", ");
+				if (at < op->ncols)
+					put_col(b, &op->cols[at]);
+				put(b, " := grouping(");
+				for (int k = 0; k < op->groupings[i].nargs; k++) {
+					int key = op->groupings[i].keys[k];
+					if (key >= 0 && key < op->ncols)
+						putf(b, "%s#%u", k ? ", " : "", op->cols[key].id);
+				}
+				put(b, ")");
+			}
+			put(b, "]");
+		}
 		break;
 	case LOP_WINDOW: {
 		int base = op->children[0]->ncols;
@@ -409,7 +442,7 @@ put_node(Buf *b, const LogicalOp *op)
 			if (i)
 				put(b, ", ");
 			put_col(b, &op->cols[base + i]);
-			putf(b, " := %s(", c->agg ? c->agg->name : "win");
+			putf(b, " := %s(", c->agg ? c->agg->name : win_name(c->kind));
 			if (c->arg)
 				put_expr(b, c->arg);
 			put(b, ") OVER (");
@@ -484,6 +517,12 @@ put_node(Buf *b, const LogicalOp *op)
 		put(b, " ");
 		put_cols(b, op, 0, op->ncols);
 		break;
+	case LOP_OPERATOR:
+		if (op->physical)
+			putf(b, " %s", op->physical->label ? op->physical->label : op->physical->vt->name);
+		put(b, " ");
+		put_cols(b, op, 0, op->ncols);
+		break;
 	case LOP_INSERT: case LOP_UPDATE: case LOP_DELETE: case LOP_MERGE:
 		put(b, " ");
 		put_relname(b, op);
@@ -493,27 +532,33 @@ put_node(Buf *b, const LogicalOp *op)
 		}
 		break;
 	}
-	if (op->est_rows >= 0)
-		putf(b, " (rows=%.0f)", op->est_rows);
 }
 
 static void
-print_tree(Buf *b, const LogicalOp *op, int depth)
+print_tree(Buf *b, const LogicalOp *op, int depth, bool costs)
 {
 	for (int i = 0; i < depth; i++)
 		put(b, "  ");
 	put_node(b, op);
+	if (costs && op->est_rows >= 0)
+		putf(b, " (rows=%.0f)", op->est_rows);
 	put(b, "\n");
 	for (int i = 0; i < op->nchildren; i++)
-		print_tree(b, op->children[i], depth + 1);
+		print_tree(b, op->children[i], depth + 1, costs);
+}
+
+const char *
+lplan_explain(const LogicalPlan *plan, const LogicalOp *op, bool costs, Arena *arena)
+{
+	Buf b = { .a = arena };
+	(void)plan;
+	put(&b, "");
+	print_tree(&b, op, 0, costs);
+	return b.s;
 }
 
 const char *
 lplan_print(const LogicalPlan *plan, const LogicalOp *op, Arena *arena)
 {
-	Buf b = { .a = arena };
-	(void)plan;
-	put(&b, "");
-	print_tree(&b, op, 0);
-	return b.s;
+	return lplan_explain(plan, op, true, arena);
 }

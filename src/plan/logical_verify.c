@@ -8,19 +8,22 @@
  *       EXCEPT exactly 2) and a non-NULL child in every slot
  *   V2  every output ColumnId is in 1..next_id-1, once per node
  *   V3  every column is made by exactly one node: GET, PROJECT, AGGREGATE,
- *       VALUES, TABLE_FUNC, SETOP, CTE_REF, a write's RETURNING make all of
+ *       VALUES, TABLE_FUNC, SETOP, CTE_REF, OPERATOR, a write's RETURNING make all of
  *       theirs; WINDOW its calls' columns; a MARK join its mark; the other
  *       nodes pass their children's columns on unchanged: FILTER, SORT,
  *       LIMIT, DISTINCT exactly the child's, JOIN left ++ right (SEMI/ANTI
  *       left), CTE its second child's
- *   V4  a node's expressions read only columns in scope: its children's
+ *   V4  a node's expressions read only columns in scope (parameters,
+ *       EXPR_PARAM_BASE and above, are in every scope): its children's
  *       outputs (GET: its own columns), plus, below a dependent join's right
  *       side, the join's correlated columns, which must be left outputs
  *   V5  a column reference has the type of the column it reads
  *   V6  shapes: PROJECT one expression per column; AGGREGATE keys + aggs
  *       columns; WINDOW child + calls columns; SETOP children as wide as it;
  *       VALUES rows of ncols expressions; FILTER at least one conjunct;
- *       writes one RETURNING expression per column; no EXPR_AGGREF left
+ *       writes one RETURNING expression per column; no EXPR_AGGREF left;
+ *       AGGREGATE grouping() values only with grouping sets, naming keys;
+ *       OPERATOR one column per operator column, of its type
  *   V7  a CTE_REF names a CTE whose definition encloses it... (the CTE node
  *       is an ancestor of the reference, through its second child)
  */
@@ -53,6 +56,7 @@ makes_all(LogicalKind k)
 	case LOP_GET: case LOP_PROJECT: case LOP_AGGREGATE: case LOP_VALUES:
 	case LOP_TABLE_FUNC: case LOP_SETOP: case LOP_CTE_REF:
 	case LOP_INSERT: case LOP_UPDATE: case LOP_DELETE: case LOP_MERGE:
+	case LOP_OPERATOR:
 		return true;
 	default:
 		return false;
@@ -63,7 +67,7 @@ static int
 arity_ok(const LogicalOp *op)
 {
 	switch (op->kind) {
-	case LOP_GET: case LOP_VALUES: case LOP_TABLE_FUNC: case LOP_CTE_REF:
+	case LOP_GET: case LOP_VALUES: case LOP_TABLE_FUNC: case LOP_CTE_REF: case LOP_OPERATOR:
 		return op->nchildren == 0;
 	case LOP_JOIN: case LOP_CTE:
 		return op->nchildren == 2;
@@ -91,6 +95,8 @@ check_expr(Verify *v, const LogicalOp *op, const Expr *e, const uint8_t *vis)
 		return FLOE_OK;
 	if (e->kind == EXPR_AGGREF)
 		return fail(v, op, "V6", "an aggregate reference survived binding");
+	if (e->kind == EXPR_COLREF && e->col >= EXPR_PARAM_BASE)
+		return FLOE_OK;    /* a parameter, in every scope */
 	if (e->kind == EXPR_COLREF) {
 		ColumnId id = (ColumnId)e->col;
 		if (e->col <= 0 || id >= v->plan->next_id || !vis[id]) {
@@ -206,10 +212,23 @@ check_shape(Verify *v, const LogicalOp *op)
 			return fail(v, op, "V6", "not one expression per column");
 		return FLOE_OK;
 	case LOP_AGGREGATE:
-		if (op->ncols != op->nexprs + op->naggs)
-			return fail(v, op, "V6", "columns are not keys + aggregates");
+		if (op->ncols != op->nexprs + op->naggs + op->ngroupings)
+			return fail(v, op, "V6", "columns are not keys + aggregates + grouping() values");
 		if (op->nsets && op->nexprs > 64)
 			return fail(v, op, "V6", "grouping sets over more than 64 keys");
+		if (op->ngroupings && !op->nsets)
+			return fail(v, op, "V6", "grouping() values without grouping sets");
+		for (int i = 0; i < op->ngroupings; i++)
+			for (int k = 0; k < op->groupings[i].nargs; k++)
+				if (op->groupings[i].keys[k] < 0 || op->groupings[i].keys[k] >= op->nexprs)
+					return fail(v, op, "V6", "a grouping() argument that is no key");
+		return FLOE_OK;
+	case LOP_OPERATOR:
+		if (!op->physical || op->physical->ncols != op->ncols)
+			return fail(v, op, "V6", "not one column per operator column");
+		for (int i = 0; i < op->ncols; i++)
+			if (!same_type(op->cols[i].type, op->physical->types[i]))
+				return fail(v, op, "V5", "a column typed unlike its operator's");
 		return FLOE_OK;
 	case LOP_SETOP:
 		for (int i = 0; i < op->nchildren; i++)
@@ -309,7 +328,7 @@ check(Verify *v, const LogicalOp *op, const uint8_t *outer)
 			TRY(check_expr(v, op, c->arg3, vis));
 		}
 		break;
-	case LOP_SORT:
+	case LOP_SORT: case LOP_DISTINCT:
 		for (int i = 0; i < op->nkeys; i++)
 			TRY(check_expr(v, op, op->keys[i].e, vis));
 		break;

@@ -10,6 +10,8 @@
  *       never changed, so it can be lowered again (a cached plan)
  *   P3  a node kind or feature not lowered yet is 0A000 naming it, never a
  *       partial plan
+ *   P4  an OPERATOR leaf lowers to the Operator it holds: a plan with one
+ *       can be lowered once only
  */
 #include "plan/physical.h"
 
@@ -60,6 +62,8 @@ remap(Lower *L, const Expr *e, const Inputs *in)
 	if (!e)
 		return NULL;
 	c = arena_memdup(L->a, e, sizeof *e);
+	if (e->kind == EXPR_COLREF && e->col >= EXPR_PARAM_BASE)
+		return c;    /* a parameter (logical.h PARAMETERS) */
 	if (e->kind == EXPR_COLREF) {
 		int pos = position(in, (ColumnId)e->col);
 		if (pos < 0) {
@@ -104,6 +108,34 @@ and_of(Lower *L, int n, Expr **es)
 }
 
 static Operator *lower(Lower *L, const LogicalOp *op);
+
+/* x op y over two int8 values (DISTINCT ON, WITH TIES) */
+static Expr *
+int_cmp(Lower *L, const char *name, Expr *x, int64_t y)
+{
+	const ScalarFunc *fn;
+	SqlType ret, types[2] = { x->type, type_make(TYPE_INT64) }, cast_to[2];
+	Value v = value_int(TYPE_INT64, y);
+	Expr *e;
+
+	if (func_resolve_scalar(name, types, 2, &fn, &ret, cast_to, L->ctx->err) != FLOE_OK)
+		return NULL;
+	e = expr_new(L->a, EXPR_FUNC, ret, 2);
+	e->fn = fn;
+	e->args[0] = expr_cast(L->a, x, cast_to[0], 0);
+	e->args[1] = expr_cast(L->a, expr_const(L->a, &v), cast_to[1], 0);
+	return e;
+}
+
+/* a Project of child's first n columns (dropping helper columns after them) */
+static Operator *
+first_cols(Lower *L, Operator *child, int n)
+{
+	Expr **cols = arena_alloc(L->a, sizeof *cols * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++)
+		cols[i] = expr_colref(L->a, i, child->types[i]);
+	return project_new(L->ctx, child, n, cols);
+}
 
 /* a constant LIMIT / OFFSET; NULL leaves *out as it is (no limit, 0) */
 static int
@@ -192,6 +224,56 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 			     nrest ? and_of(L, nrest, rest) : NULL, false);
 }
 
+/* GROUPING SETS: the input materialised once, one aggregation per set over
+ * it, each projected to every key (NULL where the set lacks it), the
+ * aggregates and the grouping() values (constants per set); the sets'
+ * rows appended (one set: no Append) */
+static Operator *
+lower_grouping_sets(Lower *L, const LogicalOp *op, Operator *child, Expr **keys, AggCall *aggs)
+{
+	RowStore *rs = rowstore_new(L->ctx, child->ncols, child->types, child);
+	Operator **br = arena_alloc(L->a, sizeof *br * (size_t)op->nsets);
+	int nkeys = op->nexprs, nout = op->ncols;
+
+	for (int s = 0; s < op->nsets; s++) {
+		Expr **sk = arena_alloc(L->a, sizeof *sk * (size_t)(nkeys + 1));
+		Expr **ex = arena_alloc(L->a, sizeof *ex * (size_t)(nout + 1));
+		int *pos = arena_alloc(L->a, sizeof *pos * (size_t)(nkeys + 1));
+		int n = 0;
+		Operator *ha;
+
+		for (int k = 0; k < nkeys; k++) {
+			pos[k] = -1;
+			if (op->sets[s] & ((uint64_t)1 << k)) {
+				sk[n] = keys[k];
+				pos[k] = n++;
+			}
+		}
+		ha = hash_agg_new(L->ctx, rowstore_scan_new(L->ctx, rs), n, sk, op->naggs, aggs, n == 0);
+		for (int k = 0; k < nkeys; k++) {
+			if (pos[k] >= 0) {
+				ex[k] = expr_colref(L->a, pos[k], op->cols[k].type);
+			} else {
+				Value nv = value_null(op->cols[k].type);
+				ex[k] = expr_const(L->a, &nv);
+			}
+		}
+		for (int j = 0; j < op->naggs; j++)
+			ex[nkeys + j] = expr_colref(L->a, n + j, op->aggs[j].type);
+		for (int j = 0; j < op->ngroupings; j++) {
+			const LogicalGrouping *g = &op->groupings[j];
+			int64_t v = 0;
+			Value gv;
+			for (int a = 0; a < g->nargs; a++)
+				v = (v << 1) | (pos[g->keys[a]] >= 0 ? 0 : 1);
+			gv = value_int(TYPE_INT32, v);
+			ex[nkeys + op->naggs + j] = expr_const(L->a, &gv);
+		}
+		br[s] = project_new(L->ctx, ha, nout, ex);
+	}
+	return op->nsets == 1 ? br[0] : append_new(L->ctx, op->nsets, br);
+}
+
 static Operator *
 lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 {
@@ -200,8 +282,6 @@ lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 	Expr **keys;
 	AggCall *aggs = NULL;
 
-	if (op->nsets)
-		return not_yet(L, "grouping sets"), NULL;
 	if (distinct) {
 		keys = arena_alloc(L->a, sizeof *keys * (size_t)co->ncols);
 		for (int i = 0; i < co->ncols; i++)
@@ -227,6 +307,8 @@ lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 			}
 		}
 	}
+	if (op->nsets)
+		return lower_grouping_sets(L, op, child, keys, aggs);
 	return hash_agg_new(L->ctx, child, op->nexprs, keys, op->naggs, aggs, op->nexprs == 0);
 }
 
@@ -264,6 +346,142 @@ lower_sort(Lower *L, const LogicalOp *op, Operator *child)
 		sorted = sort_new(L->ctx, wide, op->nkeys, keys);
 		return project_new(L->ctx, sorted, co->ncols, cols);
 	}
+}
+
+/* DISTINCT ON (keys) in ORDER BY's order: the first row of each key group
+ * = row_number() OVER (PARTITION BY keys ORDER BY the rest of the order)
+ * = 1, the row number dropped again */
+static Operator *
+lower_distinct_on(Lower *L, const LogicalOp *op, Operator *child)
+{
+	const LogicalOp *co = op->children[0];
+	Inputs in = { 1, { co } };
+	WindowSpec *sp = arena_calloc(L->a, sizeof *sp);
+	WindowCall *wc = arena_calloc(L->a, sizeof *wc);
+	Operator *w, *f;
+	Expr *eq;
+
+	if (!(sp->part = remap_list(L, op->nexprs, op->exprs, &in)))
+		return NULL;
+	sp->npart = op->nexprs;
+	sp->order = arena_alloc(L->a, sizeof *sp->order * (size_t)(op->nkeys + 1));
+	sp->dirs = arena_calloc(L->a, sizeof *sp->dirs * (size_t)(op->nkeys + 1));
+	for (int i = 0; i < op->nkeys; i++) {
+		bool on = false;
+		for (int j = 0; j < op->nexprs && !on; j++)
+			on = expr_equal(op->keys[i].e, op->exprs[j]);
+		if (on)
+			continue;
+		if (!(sp->order[sp->norder] = remap(L, op->keys[i].e, &in)))
+			return NULL;
+		sp->dirs[sp->norder].col = sp->order[sp->norder]->kind == EXPR_COLREF ? sp->order[sp->norder]->col : 0;
+		sp->dirs[sp->norder].desc = op->keys[i].desc;
+		sp->dirs[sp->norder].nulls_first = op->keys[i].nulls_first;
+		sp->norder++;
+	}
+	wc->kind = WIN_ROW_NUMBER;
+	wc->type = type_make(TYPE_INT64);
+	w = window_new(L->ctx, child, 1, sp, 1, wc);
+	if (!(eq = int_cmp(L, "=", expr_colref(L->a, co->ncols, wc->type), 1)))
+		return NULL;
+	f = filter_new(L->ctx, w, eq);
+	return first_cols(L, f, co->ncols);
+}
+
+/* FETCH FIRST n ROWS WITH TIES after OFFSET m, over a SORT: a row is kept
+ * when its row_number() > m and its rank() <= m + n (it is among the first
+ * n, or a peer of the n-th), computed below the sort */
+static Operator *lower_sort(Lower *L, const LogicalOp *op, Operator *child);
+
+static Operator *
+lower_with_ties(Lower *L, const LogicalOp *op, int64_t limit, int64_t offset)
+{
+	const LogicalOp *so = op->children[0], *co;
+	Inputs in;
+	WindowSpec *sp = arena_calloc(L->a, sizeof *sp);
+	WindowCall *wc = arena_calloc(L->a, sizeof *wc * 2);
+	Operator *child, *w, *f, *sorted;
+	Expr *c[2];
+	int64_t hi = limit > INT64_MAX - offset ? INT64_MAX : offset + limit;
+
+	if (so->kind != LOP_SORT)
+		return not_yet(L, "LIMIT WITH TIES over anything but a Sort"), NULL;
+	co = so->children[0];
+	in.n = 1;
+	in.op[0] = co;
+	if (!(child = lower(L, co)))
+		return NULL;
+	sp->norder = so->nkeys;
+	sp->order = arena_alloc(L->a, sizeof *sp->order * (size_t)(so->nkeys + 1));
+	sp->dirs = arena_calloc(L->a, sizeof *sp->dirs * (size_t)(so->nkeys + 1));
+	for (int i = 0; i < so->nkeys; i++) {
+		if (!(sp->order[i] = remap(L, so->keys[i].e, &in)))
+			return NULL;
+		sp->dirs[i].col = sp->order[i]->kind == EXPR_COLREF ? sp->order[i]->col : 0;
+		sp->dirs[i].desc = so->keys[i].desc;
+		sp->dirs[i].nulls_first = so->keys[i].nulls_first;
+	}
+	wc[0].kind = WIN_ROW_NUMBER;
+	wc[1].kind = WIN_RANK;
+	wc[0].type = wc[1].type = type_make(TYPE_INT64);
+	w = window_new(L->ctx, child, 1, sp, 2, wc);
+	if (!(c[0] = int_cmp(L, ">", expr_colref(L->a, co->ncols, wc[0].type), offset)) ||
+	    !(c[1] = int_cmp(L, "<=", expr_colref(L->a, co->ncols + 1, wc[1].type), hi)))
+		return NULL;
+	f = filter_new(L->ctx, w, and_of(L, 2, arena_memdup(L->a, c, sizeof c)));
+	if (!(sorted = lower_sort(L, so, f)))
+		return NULL;
+	return sorted->ncols == co->ncols ? sorted : first_cols(L, sorted, co->ncols);
+}
+
+/* INTERSECT / EXCEPT [ALL]: each side tagged (1, 0) / (0, 1), appended,
+ * counted per distinct row with two sum()s, then exec's SetOp.  A side
+ * that is a Project (the binder's cast to the common types) gets its tags
+ * in that Project. */
+static Operator *
+lower_intersect_except(Lower *L, const LogicalOp *op)
+{
+	static const int tag[2][2] = { { 1, 0 }, { 0, 1 } };
+	Operator *kids[2], *app, *agg;
+	int n = op->ncols;
+	Expr **dk = arena_alloc(L->a, sizeof *dk * (size_t)(n + 1));
+	AggCall *aggs = arena_calloc(L->a, sizeof *aggs * 2);
+	SqlType it = type_make(TYPE_INT32), cast_to;
+
+	for (int i = 0; i < 2; i++) {
+		const LogicalOp *ch = op->children[i];
+		Expr **ex = arena_alloc(L->a, sizeof *ex * (size_t)(n + 2));
+		Operator *below;
+		if (ch->kind == LOP_PROJECT) {
+			Inputs in = { 1, { ch->children[0] } };
+			Expr **es = remap_list(L, ch->nexprs, ch->exprs, &in);
+			if ((!es && ch->nexprs) || !(below = lower(L, ch->children[0])))
+				return NULL;
+			if (n)
+				memcpy(ex, es, sizeof *ex * (size_t)n);
+		} else {
+			if (!(below = lower(L, ch)))
+				return NULL;
+			for (int c = 0; c < n; c++)
+				ex[c] = expr_colref(L->a, c, ch->cols[c].type);
+		}
+		for (int t = 0; t < 2; t++) {
+			Value v = value_int(TYPE_INT32, tag[i][t]);
+			ex[n + t] = expr_const(L->a, &v);
+		}
+		kids[i] = project_new(L->ctx, below, n + 2, ex);
+	}
+	app = append_new(L->ctx, 2, arena_memdup(L->a, kids, sizeof kids));
+	for (int c = 0; c < n; c++)
+		dk[c] = expr_colref(L->a, c, op->cols[c].type);
+	for (int i = 0; i < 2; i++) {
+		if (func_resolve_agg("sum", &it, 1, false, &aggs[i].fn, &aggs[i].type, &cast_to, L->ctx->err) !=
+		    FLOE_OK)
+			return NULL;
+		aggs[i].arg = expr_colref(L->a, n + i, it);
+	}
+	agg = hash_agg_new(L->ctx, app, n, dk, 2, aggs, false);
+	return setop_new(L->ctx, agg, op->setop == LSET_INTERSECT ? SETOP_INTERSECT : SETOP_EXCEPT, op->all);
 }
 
 static Operator *
@@ -305,9 +523,27 @@ lower(Lower *L, const LogicalOp *op)
 	case LOP_CTE_REF: return not_yet(L, "CTERef"), NULL;
 	case LOP_INSERT: case LOP_UPDATE: case LOP_DELETE: case LOP_MERGE:
 		return not_yet(L, lop_kind_name(op->kind)), NULL;
+	case LOP_OPERATOR:
+		if (op->physical->ncols != op->ncols)
+			return floe_errorf(L->ctx->err, ERRCODE_INTERNAL_ERROR,
+					   "logical plan: an Operator leaf of another width"), NULL;
+		return op->physical;
+	case LOP_LIMIT:
+		if (op->with_ties) {
+			int64_t limit = INT64_MIN, offset = 0;
+			if ((op->limit && const_int(L, op->limit, "LIMIT", &limit) != FLOE_OK) ||
+			    (op->offset && const_int(L, op->offset, "OFFSET", &offset) != FLOE_OK))
+				return NULL;
+			if (limit < 0 || offset < 0)
+				return floe_errorf(L->ctx->err, ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+						   "%s must not be negative", offset < 0 ? "OFFSET" : "LIMIT"),
+				       NULL;
+			return lower_with_ties(L, op, limit, offset);
+		}
+		break;
 	case LOP_SETOP:
 		if (op->setop != LSET_UNION)
-			return not_yet(L, op->setop == LSET_INTERSECT ? "INTERSECT" : "EXCEPT"), NULL;
+			return lower_intersect_except(L, op);
 		{
 			Operator **ch = arena_alloc(L->a, sizeof *ch * (size_t)op->nchildren);
 			Operator *app;
@@ -357,7 +593,7 @@ lower(Lower *L, const LogicalOp *op)
 		return lower_aggregate(L, op, kids[0], false);
 	case LOP_DISTINCT:
 		if (op->nexprs)
-			return not_yet(L, "DISTINCT ON"), NULL;
+			return lower_distinct_on(L, op, kids[0]);
 		return lower_aggregate(L, op, kids[0], true);
 	case LOP_WINDOW:
 		return lower_window(L, op, kids[0]);
@@ -365,8 +601,6 @@ lower(Lower *L, const LogicalOp *op)
 		return lower_sort(L, op, kids[0]);
 	case LOP_LIMIT: {
 		int64_t limit = INT64_MIN, offset = 0;   /* INT64_MIN: none (or NULL) */
-		if (op->with_ties)
-			return not_yet(L, "LIMIT WITH TIES"), NULL;
 		if ((op->limit && const_int(L, op->limit, "LIMIT", &limit) != FLOE_OK) ||
 		    (op->offset && const_int(L, op->offset, "OFFSET", &offset) != FLOE_OK))
 			return NULL;

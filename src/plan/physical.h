@@ -12,11 +12,15 @@
  * are none, sort keys that are expressions computed by a Project below the
  * Sort, DISTINCT as a hash aggregation.
  *
- * Lowered today: VALUES, FILTER, PROJECT, AGGREGATE (without grouping
- * sets), WINDOW, SORT, LIMIT (without WITH TIES), DISTINCT (without ON),
- * UNION [ALL], and JOIN (INNER, LEFT, RIGHT, FULL, SEMI, ANTI, CROSS; not
- * dependent).  Any other node fails with 0A000 naming it, so a binder step
- * that emits it before its lowering exists cannot run silently wrong.
+ * Lowered today: OPERATOR (the Operator it holds), VALUES, FILTER,
+ * PROJECT, AGGREGATE (grouping sets: one aggregation per set over the input
+ * materialised once, appended), WINDOW, SORT, LIMIT (WITH TIES over a SORT:
+ * row_number()/rank() below the sort), DISTINCT (ON: row_number() = 1 per
+ * key group), UNION [ALL], INTERSECT / EXCEPT [ALL] (tagged sides counted
+ * by a hash aggregation, then exec's SetOp), and JOIN (INNER, LEFT, RIGHT,
+ * FULL, SEMI, ANTI, CROSS; not dependent).  Any other node fails with 0A000
+ * naming it, so a binder step that emits it before its lowering exists
+ * cannot run silently wrong.
  *
  * INTERFACE ROUTINES
  *   physical_lower(ctx, plan, op) -> Operator, or NULL with ctx->err set

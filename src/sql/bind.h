@@ -308,6 +308,10 @@ typedef struct SelectPlan {
 	int ncols;
 	char **names;
 	SqlType *types;
+	/* the logical plan root was lowered from (plan/logical.h; its clause
+	 * chain over the FROM/WHERE result as an OPERATOR leaf) */
+	struct LogicalPlan *lplan;
+	struct LogicalOp *lop;
 } SelectPlan;
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);

@@ -1,14 +1,23 @@
 /*
  * select.c — SELECT and VALUES: binding and planning into an Operator tree.
  *
- * Plan shape (each step only when the query needs it):
+ * Each query level (plan_stmt) is bound into a logical plan (plan/
+ * logical.h), verified in debug builds (lplan_verify) and lowered to exec/
+ * Operators by plan/physical.c.  Its shape (each step only when the query
+ * needs it):
  *
- *   source (table scan | VALUES | function | subquery | one empty row)
- *     -> Filter(WHERE) -> HashAggregate(GROUP BY, aggregates)
- *     -> Filter(HAVING) -> WindowAgg(window functions)
+ *   Operator leaf: the FROM/WHERE result, still built as operators here
+ *     (table scan | VALUES | function | subquery | joins | semi joins)
+ *     -> Aggregate(GROUP BY, aggregates; grouping sets as key masks)
+ *     -> Filter(HAVING) -> Window(window functions)
  *     -> Project(select list + hidden ORDER BY keys)
- *     -> HashAggregate(DISTINCT) -> Sort(ORDER BY) -> Limit
+ *     -> Distinct [ON] -> Sort(ORDER BY) -> Limit [WITH TIES]
  *     -> Project(drop hidden keys)
+ *
+ * A bare VALUES list is a Values node; a set operation a SetOp node over
+ * its branches' plans (one logical plan for the whole tree).  The clause
+ * expressions are bound over the positions of the node below, then read
+ * its columns by ColumnId (lexpr_by_id, the chain_* helpers).
  *
  * Aggregated queries: targets, HAVING and ORDER BY are bound over the
  * source with aggregates collected; then every subtree equal to a GROUP BY
@@ -40,11 +49,13 @@
  * back to FROM order.  The build side is the smaller input when both row
  * counts are known, else the right one.
  *
- * Set operations: both branches planned, columns coerced to PostgreSQL's
- * common type; UNION ALL = Append, UNION = Append + HashAggregate,
- * INTERSECT/EXCEPT [ALL] = Append of (row, 1, 0) / (row, 0, 1), grouped
- * with sum()s, then SetOp.  WITH: a CTE is planned again at each
- * reference (non-recursive only).
+ * Set operations: both branches bound, columns coerced to PostgreSQL's
+ * common type by a Project (always one for INTERSECT/EXCEPT, whose
+ * lowering tags its rows there), a SetOp node over them (physical.c:
+ * UNION ALL = Append, UNION = Append + HashAggregate, INTERSECT/EXCEPT
+ * [ALL] = Append of (row, 1, 0) / (row, 0, 1), grouped with sum()s, then
+ * exec's SetOp).  WITH: a CTE is planned again at each reference
+ * (non-recursive only).
  *
  * Subqueries.  In WHERE conjuncts: EXISTS / NOT EXISTS / x IN (SELECT ...)
  * over a plain SELECT become semi / anti hash joins (plan_semi): the inner
@@ -79,9 +90,11 @@
  * around nested SELECTs.
  *
  * GROUPING SETS / ROLLUP / CUBE: expanded to a list of sets over the
- * distinct GROUP BY expressions; one HashAggregate per set over the input
- * materialised once (exec/buffer.c), NULL for the keys a set lacks, and
- * grouping() values as constants per set; the sets' rows are appended.
+ * distinct GROUP BY expressions, an Aggregate node with one key mask per
+ * set and the grouping() calls as columns; physical.c plans one
+ * HashAggregate per set over the input materialised once (exec/buffer.c),
+ * NULL for the keys a set lacks, grouping() values as constants per set,
+ * the sets' rows appended.
  *
  * WITH RECURSIVE: a self-referencing CTE becomes a Recursive Union
  * (exec/recursive.c) of its non-recursive term and its recursive term, in
@@ -104,7 +117,7 @@
  * Spark 4, which offers them only when the table supports row lineage).
  *
  * Not yet (0A000): LATERAL functions, correlated subqueries outside those
- * forms, DISTINCT ON, TABLESAMPLE, XMLTABLE.
+ * forms, TABLESAMPLE, XMLTABLE.
  *
  * INTERFACE ROUTINES (bind.h)
  *   select_plan(session, ctx, sql, stmt, &plan)
@@ -123,6 +136,7 @@
 #include "format/parquet/parquet.h"
 #include "func/func.h"
 #include "ingest/ingest.h"
+#include "plan/physical.h"
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
@@ -667,8 +681,7 @@ static _Thread_local bool setop_branch;    /* plan_stmt of a set operation's bra
  * stays untyped (TYPE_NULL) for the set operation's type resolution */
 static _Thread_local bool keep_null_cols;
 
-static Operator *coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types,
-			       int ntag, const int *tags);
+static Operator *coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types);
 
 static int
 invalid_recursion(BindCtx *b, int location, const char *fmt, const char *name)
@@ -743,7 +756,7 @@ plan_recursive_cte(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, Se
 			return FLOE_ERR;
 		}
 	}
-	if (!(rop = coerce_branch(def, ctx, &r, l.types, 0, NULL)))
+	if (!(rop = coerce_branch(def, ctx, &r, l.types)))
 		return FLOE_ERR;
 	out->root = recursive_new(ctx, l.root, rop, w.rs, !q->all);
 	out->ncols = l.ncols;
@@ -2523,7 +2536,12 @@ plan_values(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			if (!(rows[r][c] = bind_coerce(b, rows[r][c], out->types[c], 0, NULL)))
 				return FLOE_ERR;
 	}
-	out->root = values_new(ctx, ncols, out->types, nrows, rows);
+	out->lop = lop_new(out->lplan, LOP_VALUES, 0);
+	out->lop->nrows = nrows;
+	out->lop->rows = rows;
+	for (c = 0; c < ncols; c++)
+		lop_add_column(out->lplan, out->lop, out->types[c], out->names[c]);
+	(void)ctx;
 	return FLOE_OK;
 }
 
@@ -4124,61 +4142,6 @@ check_grouping_args(BindCtx *b, WinCollect *w, Expr **keys, int nkeys)
 	return FLOE_OK;
 }
 
-/* One aggregation per grouping set over the input materialised once;
- * output: every key (NULL where the set lacks it), the aggregates, then
- * the grouping() values. */
-static Operator *
-plan_grouping_sets(BindCtx *b, ExecCtx *ctx, Operator *op, Expr **keys, int nkeys, GSets *sets,
-		   WinCollect *w)
-{
-	RowStore *rs = rowstore_new(ctx, op->ncols, op->types, op);
-	Operator **br = ARENA_ARRAY(b->arena, Operator *, sets->n);
-	int nout = nkeys + b->naggs + w->ngf, i, j, k;
-
-	for (i = 0; i < sets->n; i++) {
-		GSet *gs = &sets->s[i];
-		Expr **sk = ARENA_ARRAY(b->arena, Expr *, gs->n + 1);
-		Expr **ex = ARENA_ARRAY(b->arena, Expr *, nout + 1);
-		int *pos = ARENA_ARRAY(b->arena, int, nkeys + 1);
-		Operator *ha;
-
-		for (k = 0; k < nkeys; k++)
-			pos[k] = -1;
-		for (j = 0; j < gs->n; j++) {
-			sk[j] = keys[gs->k[j]];
-			pos[gs->k[j]] = j;
-		}
-		ha = hash_agg_new(ctx, rowstore_scan_new(ctx, rs), gs->n, sk, b->naggs, b->aggs,
-				  gs->n == 0);
-		for (k = 0; k < nkeys; k++) {
-			if (pos[k] >= 0) {
-				ex[k] = expr_colref(b->arena, pos[k], keys[k]->type);
-			} else {
-				Value nv = value_null(keys[k]->type);
-				ex[k] = expr_const(b->arena, &nv);
-			}
-		}
-		for (j = 0; j < b->naggs; j++)
-			ex[nkeys + j] = expr_colref(b->arena, gs->n + j, b->aggs[j].type);
-		for (j = 0; j < w->ngf; j++) {
-			int64_t v = 0;
-			int a;
-			for (a = 0; a < w->gf_nargs[j]; a++) {
-				for (k = 0; k < nkeys; k++)
-					if (expr_equal(keys[k], w->gf_args[j][a]))
-						break;
-				v = (v << 1) | (k < nkeys && pos[k] >= 0 ? 0 : 1);
-			}
-			{
-				Value gv = value_int(TYPE_INT32, v);
-				ex[nkeys + b->naggs + j] = expr_const(b->arena, &gv);
-			}
-		}
-		br[i] = project_new(ctx, ha, nout, ex);
-	}
-	return sets->n == 1 ? br[0] : append_new(ctx, sets->n, br);
-}
-
 /* What srf_targets changed in the parse tree, put back after planning (the
  * tree may be freed by its own allocator, which must not see arena nodes). */
 #define SRF_MAX 16
@@ -4645,6 +4608,195 @@ srf_targets(BindCtx *b, PgQuery__SelectStmt *s, SrfUndo *undo)
 	return FLOE_OK;
 }
 
+/* ---- the clause chain as logical nodes (plan/logical.h) -----------------
+ * Each clause's expressions are bound over the positions of the node below
+ * (the FROM scope, the aggregation's keys + aggregates, the window's
+ * input + results, the select list); these make the node and turn the
+ * positions into ColumnIds (lexpr_by_id).  plan_stmt lowers the query
+ * level's plan to operators (plan/physical.c). */
+
+static int
+by_id_list(BindCtx *b, LogicalPlan *lp, int n, Expr **es, const LogicalOp *in, Expr ***out)
+{
+	*out = ARENA_ARRAY(b->arena, Expr *, n + 1);
+	for (int i = 0; i < n; i++)
+		if (!((*out)[i] = lexpr_by_id(lp, es[i], in, b->err)))
+			return FLOE_ERR;
+	return FLOE_OK;
+}
+
+static int
+chain_filter(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, Expr *cond)
+{
+	LogicalOp *f = lop_new(lp, LOP_FILTER, 1, *cur);
+
+	lop_pass_columns(lp, f, *cur);
+	f->nexprs = 1;
+	f->exprs = ARENA_ARRAY(b->arena, Expr *, 1);
+	if (!(f->exprs[0] = lexpr_by_id(lp, cond, *cur, b->err)))
+		return FLOE_ERR;
+	*cur = f;
+	return FLOE_OK;
+}
+
+static int
+chain_project(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, int n, Expr **es, char **names)
+{
+	LogicalOp *p = lop_new(lp, LOP_PROJECT, 1, *cur);
+
+	TRY(by_id_list(b, lp, n, es, *cur, &p->exprs));
+	p->nexprs = n;
+	for (int i = 0; i < n; i++)
+		lop_add_column(lp, p, es[i]->type, names ? names[i] : NULL);
+	*cur = p;
+	return FLOE_OK;
+}
+
+/* GROUP BY keys and the aggregate calls (b->aggs) over `in` */
+static int
+chain_aggregate(BindCtx *b, LogicalPlan *lp, LogicalOp *ag, const LogicalOp *in, Expr **keys, int nkeys)
+{
+	TRY(by_id_list(b, lp, nkeys, keys, in, &ag->exprs));
+	ag->nexprs = nkeys;
+	for (int k = 0; k < nkeys; k++)
+		lop_add_column(lp, ag, keys[k]->type, NULL);
+	ag->naggs = b->naggs;
+	ag->aggs = ARENA_ARRAY(b->arena, AggCall, b->naggs + 1);
+	for (int j = 0; j < b->naggs; j++) {
+		const AggCall *s = &b->aggs[j];
+		AggCall *d = &ag->aggs[j];
+		*d = *s;
+		if ((s->arg && !(d->arg = lexpr_by_id(lp, s->arg, in, b->err))) ||
+		    (s->arg2 && !(d->arg2 = lexpr_by_id(lp, s->arg2, in, b->err))) ||
+		    (s->filter && !(d->filter = lexpr_by_id(lp, s->filter, in, b->err))))
+			return FLOE_ERR;
+		if (s->norder) {
+			d->order = ARENA_ARRAY(b->arena, AggOrderKey, s->norder);
+			for (int k = 0; k < s->norder; k++) {
+				d->order[k] = s->order[k];
+				if (!(d->order[k].e = lexpr_by_id(lp, s->order[k].e, in, b->err)))
+					return FLOE_ERR;
+			}
+		}
+		lop_add_column(lp, ag, s->type, s->fn ? s->fn->name : NULL);
+	}
+	return FLOE_OK;
+}
+
+/* GROUPING SETS / ROLLUP / CUBE: one key mask per set, and the grouping()
+ * calls' values as columns after the aggregates */
+static int
+chain_grouping_sets(BindCtx *b, LogicalPlan *lp, LogicalOp *ag, Expr **keys, int nkeys, const GSets *sets,
+		    const WinCollect *w)
+{
+	if (nkeys > 64)
+		return unsupported(b, "grouping sets over more than 64 GROUP BY expressions", -1);
+	ag->nsets = sets->n;
+	ag->sets = ARENA_ARRAY(b->arena, uint64_t, sets->n + 1);
+	for (int i = 0; i < sets->n; i++) {
+		ag->sets[i] = 0;
+		for (int j = 0; j < sets->s[i].n; j++)
+			ag->sets[i] |= (uint64_t)1 << sets->s[i].k[j];
+	}
+	ag->ngroupings = w->ngf;
+	ag->groupings = ARENA_ARRAY(b->arena, LogicalGrouping, w->ngf + 1);
+	for (int j = 0; j < w->ngf; j++) {
+		LogicalGrouping *g = &ag->groupings[j];
+		g->nargs = w->gf_nargs[j];
+		g->keys = ARENA_ARRAY(b->arena, int, g->nargs + 1);
+		for (int a = 0; a < g->nargs; a++) {
+			int k;
+			for (k = 0; k < nkeys && !expr_equal(keys[k], w->gf_args[j][a]); k++)
+				;
+			g->keys[a] = k;    /* check_grouping_args: every argument is a key */
+		}
+		lop_add_column(lp, ag, type_make(TYPE_INT32), "grouping");
+	}
+	return FLOE_OK;
+}
+
+/* one WINDOW node for the query's window calls (win->specs, win->calls) */
+static int
+chain_window(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, const WinCollect *win)
+{
+	LogicalOp *w = lop_new(lp, LOP_WINDOW, 1, *cur);
+
+	lop_pass_columns(lp, w, *cur);
+	w->nspecs = win->nspecs;
+	w->specs = ARENA_ARRAY(b->arena, WindowSpec, win->nspecs + 1);
+	for (int k = 0; k < win->nspecs; k++) {
+		w->specs[k] = win->specs[k];
+		TRY(by_id_list(b, lp, win->specs[k].npart, win->specs[k].part, *cur, &w->specs[k].part));
+		TRY(by_id_list(b, lp, win->specs[k].norder, win->specs[k].order, *cur, &w->specs[k].order));
+	}
+	w->ncalls = win->ncalls;
+	w->calls = ARENA_ARRAY(b->arena, WindowCall, win->ncalls + 1);
+	for (int k = 0; k < win->ncalls; k++) {
+		const WindowCall *s = &win->calls[k];
+		WindowCall *d = &w->calls[k];
+		*d = *s;
+		if ((s->arg && !(d->arg = lexpr_by_id(lp, s->arg, *cur, b->err))) ||
+		    (s->arg2 && !(d->arg2 = lexpr_by_id(lp, s->arg2, *cur, b->err))) ||
+		    (s->arg3 && !(d->arg3 = lexpr_by_id(lp, s->arg3, *cur, b->err))))
+			return FLOE_ERR;
+		lop_add_column(lp, w, s->type, NULL);
+	}
+	*cur = w;
+	return FLOE_OK;
+}
+
+/* ORDER BY keys (columns of `in` by position) as op's sort keys */
+static void
+chain_sort_keys(BindCtx *b, LogicalOp *op, const LogicalOp *in, const SortKey *sort, int nsort)
+{
+	op->nkeys = nsort;
+	op->keys = ARENA_ARRAY(b->arena, LogicalSortKey, nsort + 1);
+	for (int i = 0; i < nsort; i++) {
+		const LogicalColumn *c = &in->cols[sort[i].col];
+		op->keys[i].e = expr_colref(b->arena, (int)c->id, c->type);
+		op->keys[i].desc = sort[i].desc;
+		op->keys[i].nulls_first = sort[i].nulls_first;
+	}
+}
+
+/* LIMIT / OFFSET (limit < 0: none), values already checked */
+static void
+chain_limit(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, int64_t limit, int64_t offset, bool ties)
+{
+	LogicalOp *l;
+
+	if (limit < 0 && offset <= 0)
+		return;
+	l = lop_new(lp, LOP_LIMIT, 1, *cur);
+	lop_pass_columns(lp, l, *cur);
+	if (limit >= 0) {
+		Value v = value_int(TYPE_INT64, limit);
+		l->limit = expr_const(b->arena, &v);
+	}
+	if (offset > 0) {
+		Value v = value_int(TYPE_INT64, offset);
+		l->offset = expr_const(b->arena, &v);
+	}
+	l->with_ties = ties;
+	*cur = l;
+}
+
+/* FETCH FIRST ... WITH TIES needs an ORDER BY and a row count */
+static int
+check_ties(BindCtx *b, PgQuery__SelectStmt *s)
+{
+	if (s->limit_option != PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES)
+		return FLOE_OK;
+	if (!s->n_sort_clause)
+		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
+				   "WITH TIES cannot be specified without ORDER BY clause");
+	if (s->limit_count && s->limit_count->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+	    s->limit_count->a_const->isnull)
+		return floe_errorf(b->err, ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
+				   "row count cannot be null in FETCH FIRST ... WITH TIES clause");
+	return FLOE_OK;
+}
+
 /* Select-list entry i, when it is a grouping key that another key equals
  * (GROUP BY ROLLUP(1, 2) over "a, a"): a reference to its own key column
  * of the aggregation's output, which the grouping sets null on their own;
@@ -4752,6 +4904,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	bool multi_sets = false;
 	int ndon = 0, *don = NULL;
 	bool ties = s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
+	LogicalPlan *lp;
+	LogicalOp *cur;
 
 	keep_null_cols = false;
 	if (s->n_locking_clause)
@@ -4763,13 +4917,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		ndon = (int)s->n_distinct_clause;       /* DISTINCT ON (...) */
 		distinct = false;
 	}
-	if (ties && !s->n_sort_clause)
-		return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
-				   "WITH TIES cannot be specified without ORDER BY clause");
-	if (ties && s->limit_count && s->limit_count->node_case == PG_QUERY__NODE__NODE_A_CONST &&
-	    s->limit_count->a_const->isnull)
-		return floe_errorf(b->err, ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE,
-				   "row count cannot be null in FETCH FIRST ... WITH TIES clause");
+	TRY(check_ties(b, s));
 
 	TRY(from_items(b, ctx, s, &fl, &src));
 	b->scope = &src.scope;
@@ -5014,18 +5162,21 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	    s->limit_count->a_const->isnull)
 		limit = -1;
 
-	/* plan */
+	/* the clause chain as logical nodes over the FROM/WHERE result */
+	lp = out->lplan;
+	cur = lop_operator(lp, op, src.scope.ncols == op->ncols ? src.scope.names : NULL);
 	aggregated = nkeys > 0 || b->naggs > 0 || s->n_group_clause > 0;
 	TRY(check_grouping_args(b, win, keys, nkeys));
 	if (aggregated) {
 		AggRewrite rw = { b, nkeys, keys, &src.scope, false, 0 };
+		LogicalOp *ag = lop_new(lp, LOP_AGGREGATE, 1, cur);
+		TRY(chain_aggregate(b, lp, ag, cur, keys, nkeys));
 		if (multi_sets) {
-			op = plan_grouping_sets(b, ctx, op, keys, nkeys, &sets, win);
+			TRY(chain_grouping_sets(b, lp, ag, keys, nkeys, &sets, win));
 			rw.gf_sets = true;
 			rw.gf_col = nkeys + b->naggs;
-		} else {
-			op = hash_agg_new(ctx, op, nkeys, keys, b->naggs, b->aggs, nkeys == 0);
 		}
+		cur = ag;
 		for (i = 0; i < ntargets; i++) {
 			Expr *own = own_key(b, keys, key_tgt, nkeys, i);
 			if (own)
@@ -5036,21 +5187,21 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		if (having) {
 			if (!(having = rewrite_agg(&rw, having)))
 				return FLOE_ERR;
-			op = filter_new(ctx, op, having);
+			TRY(chain_filter(b, lp, &cur, having));
 		}
 	} else if (having) {
 		/* HAVING without GROUP BY or aggregates: one group of all rows */
-		op = hash_agg_new(ctx, op, 0, NULL, 0, NULL, true);
+		cur = lop_new(lp, LOP_AGGREGATE, 1, cur);
 		if (expr_has_colref(having)) {
 			AggRewrite rw = { b, 0, NULL, &src.scope, false, 0 };
 			if (!rewrite_agg(&rw, having))
 				return FLOE_ERR;
 		}
-		op = filter_new(ctx, op, having);
+		TRY(chain_filter(b, lp, &cur, having));
 	}
 	if (win->ncalls) {
 		/* window functions over the (grouped) rows */
-		int base = op->ncols, j;
+		int base = cur->ncols, j;
 		if (aggregated) {
 			AggRewrite rw = { b, nkeys, keys, &src.scope, multi_sets, nkeys + b->naggs };
 			for (k = 0; k < win->nspecs; k++) {
@@ -5070,84 +5221,41 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 					return FLOE_ERR;
 			}
 		}
-		op = window_new(ctx, op, win->nspecs, win->specs, win->ncalls, win->calls);
+		TRY(chain_window(b, lp, &cur, win));
 		for (i = 0; i < ntargets; i++)
 			targets[i] = win_remap(b->arena, targets[i], base);
 	}
-	op = project_new(ctx, op, ntargets, targets);
+	TRY(chain_project(b, lp, &cur, ntargets, targets, names));
 	if (ndon) {
-		/* DISTINCT ON: the first row of each key group in ORDER BY's
-		 * order = row_number() OVER (PARTITION BY keys ORDER BY the rest
-		 * of the ORDER BY) = 1 */
-		WindowSpec *sp = ARENA_NEW(b->arena, WindowSpec);
-		WindowCall *wc = ARENA_NEW(b->arena, WindowCall);
-		Value one = value_int(TYPE_INT64, 1);
-		Expr *eq;
-		int j;
-
-		sp->part = ARENA_ARRAY(b->arena, Expr *, ndon);
-		for (j = 0; j < ndon; j++)
-			sp->part[sp->npart++] = expr_colref(b->arena, don[j], targets[don[j]]->type);
-		sp->order = ARENA_ARRAY(b->arena, Expr *, nsort + 1);
-		sp->dirs = ARENA_ARRAY(b->arena, SortKey, nsort + 1);
-		for (i = 0; i < nsort; i++) {
-			for (j = 0; j < ndon && don[j] != sort[i].col; j++)
-				;
-			if (j < ndon)
-				continue;
-			sp->dirs[sp->norder] = sort[i];
-			sp->order[sp->norder++] = expr_colref(b->arena, sort[i].col, targets[sort[i].col]->type);
-		}
-		wc->kind = WIN_ROW_NUMBER;
-		wc->type = type_make(TYPE_INT64);
-		op = window_new(ctx, op, 1, sp, 1, wc);
-		if (!(eq = make_op(b, "=", expr_colref(b->arena, ntargets, wc->type), expr_const(b->arena, &one))))
-			return FLOE_ERR;
-		op = filter_new(ctx, op, eq);
+		/* DISTINCT ON: the first row of each key group in ORDER BY's order */
+		LogicalOp *d = lop_new(lp, LOP_DISTINCT, 1, cur);
+		lop_pass_columns(lp, d, cur);
+		d->nexprs = ndon;
+		d->exprs = ARENA_ARRAY(b->arena, Expr *, ndon);
+		for (i = 0; i < ndon; i++)
+			d->exprs[i] = expr_colref(b->arena, (int)cur->cols[don[i]].id, cur->cols[don[i]].type);
+		chain_sort_keys(b, d, cur, sort, nsort);
+		cur = d;
 	}
 	if (distinct) {
-		Expr **dk = ARENA_ARRAY(b->arena, Expr *, ntargets + 1);
-		for (i = 0; i < ntargets; i++)
-			dk[i] = expr_colref(b->arena, i, targets[i]->type);
-		op = hash_agg_new(ctx, op, ntargets, dk, 0, NULL, false);
+		LogicalOp *d = lop_new(lp, LOP_DISTINCT, 1, cur);
+		lop_pass_columns(lp, d, cur);
+		cur = d;
 	}
-	if (ties && limit >= 0) {
-		/* FETCH FIRST n ROWS WITH TIES after OFFSET m: a row is kept when
-		 * its row_number() > m and its rank() <= m + n (it is among the
-		 * first n, or a peer of the n-th) */
-		WindowSpec *sp = ARENA_NEW(b->arena, WindowSpec);
-		WindowCall *wc = ARENA_ARRAY(b->arena, WindowCall, 2);
-		Value lo = value_int(TYPE_INT64, offset), hi = value_int(TYPE_INT64, limit > INT64_MAX - offset ? INT64_MAX : offset + limit);
-		Expr *c[2];
-		int base = ntargets + (ndon > 0);
-
-		sp->norder = nsort;
-		sp->order = ARENA_ARRAY(b->arena, Expr *, nsort);
-		sp->dirs = sort;
-		for (i = 0; i < nsort; i++)
-			sp->order[i] = expr_colref(b->arena, sort[i].col, targets[sort[i].col]->type);
-		wc[0].kind = WIN_ROW_NUMBER;
-		wc[1].kind = WIN_RANK;
-		wc[0].type = wc[1].type = type_make(TYPE_INT64);
-		op = window_new(ctx, op, 1, sp, 2, wc);
-		if (!(c[0] = make_op(b, ">", expr_colref(b->arena, base, wc[0].type), expr_const(b->arena, &lo))) ||
-		    !(c[1] = make_op(b, "<=", expr_colref(b->arena, base + 1, wc[1].type), expr_const(b->arena, &hi))))
-			return FLOE_ERR;
-		op = filter_new(ctx, op, and_of(b, c, 2));
-		limit = -1;
-		offset = 0;
+	if (nsort) {
+		LogicalOp *so = lop_new(lp, LOP_SORT, 1, cur);
+		lop_pass_columns(lp, so, cur);
+		chain_sort_keys(b, so, cur, sort, nsort);
+		cur = so;
 	}
-	if (nsort)
-		op = sort_new(ctx, op, nsort, sort);
-	if (limit >= 0 || offset > 0)
-		op = limit_new(ctx, op, limit, offset);
-	if (ntargets > nvisible || ndon || ties) {
+	chain_limit(b, lp, &cur, limit, offset, ties && limit >= 0);
+	if (ntargets > nvisible) {
 		Expr **vis = ARENA_ARRAY(b->arena, Expr *, nvisible + 1);
 		for (i = 0; i < nvisible; i++)
 			vis[i] = expr_colref(b->arena, i, targets[i]->type);
-		op = project_new(ctx, op, nvisible, vis);
+		TRY(chain_project(b, lp, &cur, nvisible, vis, names));
 	}
-	out->root = op;
+	out->lop = cur;
 	out->ncols = nvisible;
 	out->names = names;
 	out->types = ARENA_ARRAY(b->arena, SqlType, nvisible + 1);
@@ -5165,13 +5273,39 @@ setop_name(PgQuery__SetOperation op)
 	       op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? "INTERSECT" : "EXCEPT";
 }
 
-/* Project branch p's columns to types (and append tag columns if ntag). */
+/* Project branch p's columns to types: a recursive CTE's recursive term. */
 static Operator *
-coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types, int ntag,
-	      const int *tags)
+coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types)
 {
-	Expr **ex = ARENA_ARRAY(b->arena, Expr *, p->ncols + ntag + 1);
-	bool same = ntag == 0;
+	Expr **ex = ARENA_ARRAY(b->arena, Expr *, p->ncols + 1);
+	bool same = true;
+	int i;
+
+	for (i = 0; i < p->ncols; i++) {
+		ex[i] = expr_colref(b->arena, i, p->types[i]);
+		if (p->types[i].id == TYPE_NULL && types[i].id != TYPE_NULL) {
+			/* an untyped NULL column of a set operation's branch */
+			Value nv = value_null(types[i]);
+			ex[i] = expr_const(b->arena, &nv);
+			same = false;
+		} else if (!type_equal(p->types[i], types[i])) {
+			same = false;
+			if (!(ex[i] = bind_coerce(b, ex[i], types[i], COERCE_IMPLICIT, NULL)))
+				return NULL;
+		}
+	}
+	return same ? p->root : project_new(ctx, p->root, p->ncols, ex);
+}
+
+/* A set operation's branch p as a child of the SETOP node: a Project to
+ * the common types when they differ (always for INTERSECT / EXCEPT, whose
+ * lowering puts its side tags into that Project). */
+static LogicalOp *
+coerce_lbranch(BindCtx *b, LogicalPlan *lp, SelectPlan *p, const SqlType *types, bool always)
+{
+	Expr **ex = ARENA_ARRAY(b->arena, Expr *, p->ncols + 1);
+	LogicalOp *cur = p->lop;
+	bool same = !always;
 	int i;
 
 	for (i = 0; i < p->ncols; i++) {
@@ -5188,13 +5322,14 @@ coerce_branch(BindCtx *b, ExecCtx *ctx, SelectPlan *p, const SqlType *types, int
 		}
 	}
 	if (same)
-		return p->root;
-	for (i = 0; i < ntag; i++) {
-		Value v = value_int(TYPE_INT32, tags[i]);
-		ex[p->ncols + i] = expr_const(b->arena, &v);
-	}
-	return project_new(ctx, p->root, p->ncols + ntag, ex);
+		return cur;
+	if (chain_project(b, lp, &cur, p->ncols, ex, p->names) != FLOE_OK)
+		return NULL;
+	return cur;
 }
+
+static int plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, LogicalPlan *lp,
+			     SelectPlan *out);
 
 static int
 plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
@@ -5202,13 +5337,17 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	SelectPlan l, r;
 	int n, i;
 	SqlType *types;
-	Operator *op, *kids[2];
+	LogicalPlan *lp = out->lplan;
+	LogicalOp *cur, *kids[2];
 	const char *name = setop_name(s->op);
+	bool union_ = s->op == PG_QUERY__SET_OPERATION__SETOP_UNION;
+	bool ties = s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
 
+	TRY(check_ties(b, s));
 	setop_branch = true;
-	TRY(plan_stmt(b, ctx, s->larg, &l));
+	TRY(plan_stmt_logical(b, ctx, s->larg, lp, &l));
 	setop_branch = true;
-	TRY(plan_stmt(b, ctx, s->rarg, &r));
+	TRY(plan_stmt_logical(b, ctx, s->rarg, lp, &r));
 	if (l.ncols != r.ncols) {
 		/* at the right branch's select list, as PostgreSQL */
 		int at = -1;
@@ -5230,38 +5369,15 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		Expr *pair[2] = { expr_colref(b->arena, i, l.types[i]), expr_colref(b->arena, i, r.types[i]) };
 		TRY(bind_common_type(b, pair, 2, name, &types[i]));
 	}
-	if (s->op == PG_QUERY__SET_OPERATION__SETOP_UNION) {
-		if (!(kids[0] = coerce_branch(b, ctx, &l, types, 0, NULL)) ||
-		    !(kids[1] = coerce_branch(b, ctx, &r, types, 0, NULL)))
-			return FLOE_ERR;
-		op = append_new(ctx, 2, arena_memdup(b->arena, kids, sizeof kids));
-		if (!s->all) {
-			Expr **dk = ARENA_ARRAY(b->arena, Expr *, n + 1);
-			for (i = 0; i < n; i++)
-				dk[i] = expr_colref(b->arena, i, types[i]);
-			op = hash_agg_new(ctx, op, n, dk, 0, NULL, false);
-		}
-	} else {
-		static const int lt[2] = { 1, 0 }, rt[2] = { 0, 1 };
-		Expr **dk = ARENA_ARRAY(b->arena, Expr *, n + 1);
-		AggCall *aggs = ARENA_ARRAY(b->arena, AggCall, 2);
-		SqlType it = type_make(TYPE_INT32), cast_to;
-
-		if (!(kids[0] = coerce_branch(b, ctx, &l, types, 2, lt)) ||
-		    !(kids[1] = coerce_branch(b, ctx, &r, types, 2, rt)))
-			return FLOE_ERR;
-		op = append_new(ctx, 2, arena_memdup(b->arena, kids, sizeof kids));
-		for (i = 0; i < n; i++)
-			dk[i] = expr_colref(b->arena, i, types[i]);
-		for (i = 0; i < 2; i++) {
-			TRY(func_resolve_agg("sum", &it, 1, false, &aggs[i].fn, &aggs[i].type, &cast_to, b->err));
-			aggs[i].arg = expr_colref(b->arena, n + i, it);
-		}
-		op = hash_agg_new(ctx, op, n, dk, 2, aggs, false);
-		op = setop_new(ctx, op, s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? SETOP_INTERSECT :
-			       SETOP_EXCEPT, s->all);
-	}
-	out->root = op;
+	if (!(kids[0] = coerce_lbranch(b, lp, &l, types, !union_)) ||
+	    !(kids[1] = coerce_lbranch(b, lp, &r, types, !union_)))
+		return FLOE_ERR;
+	cur = lop_new(lp, LOP_SETOP, 2, kids[0], kids[1]);
+	cur->setop = union_ ? LSET_UNION : s->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT ? LSET_INTERSECT :
+		     LSET_EXCEPT;
+	cur->all = s->all;
+	for (i = 0; i < n; i++)
+		lop_add_column(lp, cur, types[i], l.names[i]);
 	out->ncols = n;
 	out->names = l.names;
 	out->types = types;
@@ -5269,6 +5385,7 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	/* ORDER BY / LIMIT over the result: output columns only */
 	if (s->n_sort_clause) {
 		SortKey *sort = ARENA_ARRAY(b->arena, SortKey, s->n_sort_clause);
+		LogicalOp *so;
 		Scope sc;
 		memset(&sc, 0, sizeof sc);
 		sc.ncols = n;
@@ -5317,16 +5434,19 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 			else
 				sort[i].nulls_first = sort[i].desc;
 		}
-		out->root = sort_new(ctx, out->root, (int)s->n_sort_clause, sort);
+		so = lop_new(lp, LOP_SORT, 1, cur);
+		lop_pass_columns(lp, so, cur);
+		chain_sort_keys(b, so, cur, sort, (int)s->n_sort_clause);
+		cur = so;
 	}
 	if (s->limit_count || s->limit_offset) {
 		int64_t limit = -1, offset = 0;
 		TRY(limit_value(b, s->limit_count, "LIMIT", ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit));
 		TRY(limit_value(b, s->limit_offset, "OFFSET",
 				ERRCODE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE, &offset));
-		if (limit >= 0 || offset > 0)
-			out->root = limit_new(ctx, out->root, limit, offset);
+		chain_limit(b, lp, &cur, limit, offset, ties && limit >= 0);
 	}
+	out->lop = cur;
 	return FLOE_OK;
 }
 
@@ -5342,12 +5462,16 @@ check_width(BindCtx *b, int ncols)
 	return FLOE_OK;
 }
 
+/* One query level (SELECT, VALUES, or a set operation over levels) bound
+ * into logical nodes of lp (NULL: a plan of its own): out->lop. */
 static int
-plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
+plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, LogicalPlan *lp, SelectPlan *out)
 {
 	BindCtx b;
 	bool branch = setop_branch;
 
+	memset(out, 0, sizeof *out);
+	out->lplan = lp ? lp : lplan_new(parent->arena);
 	memset(&b, 0, sizeof b);
 	b.session = parent->session;
 	b.arena = parent->arena;
@@ -5385,6 +5509,20 @@ plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out
 		TRY(plan_select(&b, ctx, s, out));
 	}
 	return check_width(&b, out->ncols);
+}
+
+/* One query level planned: its logical plan (verified in debug builds)
+ * lowered to operators, out->root. */
+static int
+plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
+{
+	TRY(plan_stmt_logical(parent, ctx, s, NULL, out));
+#ifdef FLOE_DEBUG
+	TRY(lplan_verify(out->lplan, out->lop, parent->err));
+#endif
+	if (!(out->root = physical_lower(ctx, out->lplan, out->lop)))
+		return FLOE_ERR;
+	return FLOE_OK;
 }
 
 static int

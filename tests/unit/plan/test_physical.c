@@ -221,6 +221,146 @@ test_physical__union(void **state)
 	}
 }
 
+/* SELECT v, sum(x), grouping(v) FROM t GROUP BY ROLLUP (v) ORDER BY 3, 1
+ *   -> a|40|0, b|20|0, c|40|0, NULL|100|1 */
+static void
+test_physical__grouping_sets(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *t = values_t(p), *agg, *s;
+	Expr *key = col(t, 1);
+	static int gkey[1] = { 0 };
+
+	(void)state;
+	agg = lop_new(p, LOP_AGGREGATE, 1, t);
+	lop_set_exprs(p, agg, 1, &key);
+	lop_add_column(p, agg, key->type, "v");
+	add_sum(p, agg, col(t, 2));
+	agg->nsets = 2;
+	agg->sets = arena_alloc(A, sizeof *agg->sets * 2);
+	agg->sets[0] = 1;
+	agg->sets[1] = 0;
+	agg->ngroupings = 1;
+	agg->groupings = arena_calloc(A, sizeof *agg->groupings);
+	agg->groupings[0].nargs = 1;
+	agg->groupings[0].keys = gkey;
+	lop_add_column(p, agg, type_make(TYPE_INT32), "grouping");
+	s = sort_by(p, agg, 2, false);
+	s->nkeys = 2;
+	s->keys = arena_realloc(A, s->keys, sizeof *s->keys, sizeof *s->keys * 2);
+	s->keys[1].e = col(agg, 0);
+	s->keys[1].desc = false;
+	s->keys[1].nulls_first = false;
+	assert_string_equal(run(p, s), "a|40|0\nb|20|0\nc|40|0\nNULL|100|1\n");
+}
+
+/* SELECT DISTINCT ON (v) v, id FROM t ORDER BY v, id DESC -> a|3, b|2, c|4 */
+static void
+test_physical__distinct_on(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *t = values_t(p), *d, *s;
+
+	(void)state;
+	d = lop_new(p, LOP_DISTINCT, 1, t);
+	lop_pass_columns(p, d, t);
+	d->nexprs = 1;
+	d->exprs = arena_alloc(A, sizeof *d->exprs);
+	d->exprs[0] = col(t, 1);
+	d->nkeys = 2;
+	d->keys = arena_calloc(A, sizeof *d->keys * 2);
+	d->keys[0].e = col(t, 1);
+	d->keys[1].e = col(t, 0);
+	d->keys[1].desc = d->keys[1].nulls_first = true;
+	s = sort_by(p, d, 1, false);
+	assert_string_equal(run(p, s), "3|a|30\n2|b|20\n4|c|40\n");
+}
+
+/* SELECT v FROM t ORDER BY v FETCH FIRST 1 ROW WITH TIES -> a, a; with
+ * OFFSET 2 -> b (the row after the two a's, no peers) */
+static void
+test_physical__with_ties(void **state)
+{
+	(void)state;
+	for (int off = 0; off <= 2; off += 2) {
+		LogicalPlan *p = lplan_new(A);
+		LogicalOp *t = values_t(p), *s, *l, *pr;
+		Expr *e;
+		s = sort_by(p, t, 1, false);
+		l = lop_new(p, LOP_LIMIT, 1, s);
+		l->limit = num(1);
+		l->offset = off ? num(off) : NULL;
+		l->with_ties = true;
+		lop_pass_columns(p, l, s);
+		pr = lop_new(p, LOP_PROJECT, 1, l);
+		e = col(l, 1);
+		lop_set_exprs(p, pr, 1, &e);
+		lop_add_column(p, pr, e->type, "v");
+		assert_string_equal(run(p, pr), off ? "b\n" : "a\na\n");
+	}
+}
+
+/* SELECT v FROM t INTERSECT [ALL] SELECT v FROM t WHERE id > 2 ORDER BY 1
+ *   -> a, c (ALL: a once, as the right side has one 'a'); EXCEPT -> b */
+static void
+test_physical__intersect_except(void **state)
+{
+	static const struct { LogicalSetOpKind k; bool all; const char *want; } cases[] = {
+		{ LSET_INTERSECT, false, "a\nc\n" }, { LSET_INTERSECT, true, "a\nc\n" },
+		{ LSET_EXCEPT, false, "b\n" }, { LSET_EXCEPT, true, "a\nb\n" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		LogicalPlan *p = lplan_new(A);
+		LogicalOp *t1 = values_t(p), *t2 = values_t(p), *f, *pa, *pb, *op, *s;
+		Expr *e, *pred;
+		pa = lop_new(p, LOP_PROJECT, 1, t1);
+		e = col(t1, 1);
+		lop_set_exprs(p, pa, 1, &e);
+		lop_add_column(p, pa, e->type, "v");
+		f = lop_new(p, LOP_FILTER, 1, t2);
+		pred = binop(">", col(t2, 0), num(2));
+		lop_set_exprs(p, f, 1, &pred);
+		lop_pass_columns(p, f, t2);
+		pb = lop_new(p, LOP_PROJECT, 1, f);
+		e = col(f, 1);
+		lop_set_exprs(p, pb, 1, &e);
+		lop_add_column(p, pb, e->type, "v");
+		op = lop_new(p, LOP_SETOP, 2, pa, pb);
+		op->setop = cases[i].k;
+		op->all = cases[i].all;
+		lop_add_column(p, op, type_make(TYPE_TEXT), "v");
+		s = sort_by(p, op, 0, false);
+		assert_string_equal(run(p, s), cases[i].want);
+	}
+}
+
+/* An OPERATOR leaf lowers to the operator it holds; parameters pass
+ * through (EXPR_PARAM_BASE + 0 = 7 here) */
+static void
+test_physical__operator_leaf(void **state)
+{
+	LogicalPlan *p = lplan_new(A), *q = lplan_new(A);
+	LogicalOp *t = values_t(q), *leaf, *pr;
+	Operator *built = physical_lower(&Ctx, q, t);
+	Expr *e;
+	Value seven = value_int(TYPE_INT32, 7);
+
+	(void)state;
+	assert_non_null(built);
+	leaf = lop_operator(p, built, NULL);
+	assert_int_equal(leaf->ncols, 3);
+	Ctx.nparams = 1;
+	Ctx.params = &seven;
+	pr = lop_new(p, LOP_PROJECT, 1, leaf);
+	e = binop("+", col(leaf, 0), expr_colref(A, EXPR_PARAM_BASE, type_make(TYPE_INT32)));
+	lop_set_exprs(p, pr, 1, &e);
+	lop_add_column(p, pr, e->type, "y");
+	assert_string_equal(run(p, pr), "8\n9\n10\n11\n");
+	Ctx.nparams = 0;
+	Ctx.params = NULL;
+}
+
 /* Kinds with no lowering yet are 0A000 naming the kind; a negative LIMIT is
  * 2201W as in PostgreSQL */
 static void
@@ -255,6 +395,11 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_physical__project_and_expression_sort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_keys_and_residual, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__union, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__grouping_sets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__distinct_on, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__with_ties, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__intersect_except, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__operator_leaf, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__refusals, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
