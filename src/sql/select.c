@@ -105,7 +105,8 @@
  *
  * EXPLAIN: select_plan also takes an ExplainStmt (plan_explain): the plan's
  * text from exec/explain.c as rows of one column, after running it with
- * counters for ANALYZE.
+ * counters for ANALYZE; EXPLAIN (LOGICAL) prints the top query level's
+ * logical plan instead (lplan_explain).
  *
  * Row lineage (Iceberg format version 3): a v3 table's scan also offers
  * the metadata columns _row_id and _last_updated_sequence_number (exec/
@@ -5672,7 +5673,8 @@ static int
 plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out)
 {
 	ExplainOpts o = { false, false, true, true };
-	bool summary = false, summary_set = false, timing_set = false;
+	bool summary = false, summary_set = false, timing_set = false, logical = false;
+	const char *refused = NULL;
 	SelectPlan p;
 	char **lines;
 	int nlines, i, rc = FLOE_OK;
@@ -5689,6 +5691,8 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 		const char *n = d->defname;
 		if (!strcmp(n, "analyze"))
 			TRY(explain_bool(b, d, &o.analyze));
+		else if (!strcmp(n, "logical"))
+			TRY(explain_bool(b, d, &logical));
 		else if (!strcmp(n, "verbose"))
 			TRY(explain_bool(b, d, &o.verbose));
 		else if (!strcmp(n, "costs"))
@@ -5718,12 +5722,22 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 				   "EXPLAIN option TIMING requires ANALYZE");
 	if (!summary_set)
 		summary = o.analyze;
+	if (logical && (refused = o.analyze ? "ANALYZE" : o.verbose ? "VERBOSE" : timing_set ? "TIMING" : NULL))
+		return unsupported(b, arena_sprintf(b->arena, "EXPLAIN (LOGICAL) with %s", refused), -1);
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
 	TRY(plan_query(b, ctx, st->query, &p));
 	p.root = exec_parallelize(ctx, p.root);
 	t1 = mono_ns();
-	if (o.analyze) {
+	if (logical) {
+		/* the logical plan the operators were lowered from, one line a node */
+		char *text = arena_strdup(b->arena, lplan_explain(p.lplan, p.lop, o.costs, b->arena));
+		char *line, *save = NULL;
+		lines = ARENA_ARRAY(b->arena, char *, strlen(text) + 1);
+		nlines = 0;
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			lines[nlines++] = line;
+	} else if (o.analyze) {
 		Batch *batch;
 		explain_instrument(p.root, ctx->arena);
 		t2 = mono_ns();
@@ -5737,10 +5751,12 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 		t3 = mono_ns();
 		TRY(rc);
 	}
-	TRY(explain_text(p.root, &o, ctx->arena, &lines, &nlines));
-	if (o.analyze)
-		warehouse_explain_requests(&io0, fileio_is_remote(b->session->engine->io->root), ctx->arena,
-					   &lines, &nlines);
+	if (!logical) {
+		TRY(explain_text(p.root, &o, ctx->arena, &lines, &nlines));
+		if (o.analyze)
+			warehouse_explain_requests(&io0, fileio_is_remote(b->session->engine->io->root), ctx->arena,
+						   &lines, &nlines);
+	}
 	rows = ARENA_ARRAY(b->arena, Expr **, nlines + 2);
 	for (i = 0; i < nlines + 2; i++) {
 		const char *text = i < nlines ? lines[i] :
