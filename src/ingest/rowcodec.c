@@ -255,11 +255,21 @@ rowcodec_decode(const uint8_t *bytes, size_t len, Arena *a, RowEntry *out, floe_
 		if (t->id > TYPE_ARRAY)
 			return corrupt(err);
 	}
+	if (out->ncols == 0 && out->nrows > 0)
+		return corrupt(err);
 	for (c = 0; c < out->ncols; c++) {
 		uint32_t n = rd_u32(&r);
+		size_t need;
 		out->col[c] = take(&r, n);
 		out->col_len[c] = n;
 		if (!out->col[c] || n < 1)
+			return corrupt(err);
+		/* the rows must fit the column's bytes: a damaged count never
+		 * makes the batches bigger than the entry */
+		need = 1 + (out->col[c][0] ? ((size_t)out->nrows + 7) / 8 : 0) +
+		       (type_is_string(out->types[c].id) ? 0 : (size_t)out->nrows * type_width(out->types[c].id));
+		if (need > n || (type_is_string(out->types[c].id) && !out->col[c][0] &&
+				 (size_t)out->nrows * 4 > n))
 			return corrupt(err);
 	}
 	if (r.bad)
