@@ -61,7 +61,13 @@ typedef struct Ingest {
 	pthread_t thread;
 	bool thread_started;
 	atomic_int stop;
+	struct TCache **tc;        /* decoded entries per table (the read overlay's) */
+	int ntc, captc;
 } Ingest;
+
+static void cache_add(Ingest *ig, const char *uuid, uint64_t seq, const uint8_t *bytes, size_t len);
+static void cache_drop(Ingest *ig, const char *uuid, uint64_t upto);
+static void cache_free_all(Ingest *ig);
 
 /* ---- settings ----------------------------------------------------------
  * floe.insert_buffer_rows and read_consistency are the session's; the
@@ -447,12 +453,15 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 			rc = insert_write_rows_seq(&fs, &ctx, t, rowstore_scan_new(&ctx, rs), last, NULL, rows);
 		if (rc == FLOE_OK)
 			rc = ibuf_discard(b, uuid, last, err);
+		if (rc == FLOE_OK)
+			cache_drop(ig, uuid, last);
 	}
 	ibuf_note_flush(b, uuid, false, rc == FLOE_OK);
 	if (rc != FLOE_OK && ibuf_table_stat(b, uuid, &st) && st.flush_failures >= max_retries) {
 		floe_error ignore;
 		floe_error_clear(&ignore);
 		(void)ibuf_dead_letter(b, uuid, &ignore);
+		cache_drop(ig, uuid, UINT64_MAX);
 	}
 out:
 	pthread_mutex_unlock(lk);
@@ -560,6 +569,7 @@ ingest_engine_close(Engine *e)
 				e->warehouse, err.message);
 	}
 	ibuf_close(ig->buf);
+	cache_free_all(ig);
 	pthread_mutex_destroy(&ig->mu);
 	for (i = 0; i < NSTRIPES; i++)
 		pthread_mutex_destroy(&ig->stripes[i]);
@@ -855,6 +865,8 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	}
 	if (rc == FLOE_OK)
 		rc = ibuf_append(ig->buf, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
+	if (rc == FLOE_OK)
+		cache_add(ig, t->md->table_uuid, seq, bytes, len);
 	if (lk)
 		pthread_mutex_unlock(lk);
 	free(bytes);
@@ -1246,6 +1258,7 @@ ingest_after_stmt(Session *s, const SqlStmt *st, bool ok)
 			pthread_mutex_lock(lk);
 			(void)ibuf_discard(ig->buf, drop_uuids[i], UINT64_MAX, &ignore);
 			(void)ibuf_dead_discard(ig->buf, drop_uuids[i], &ignore);
+			cache_drop(ig, drop_uuids[i], UINT64_MAX);
 			pthread_mutex_unlock(lk);
 		}
 	ndrop = 0;
@@ -1271,11 +1284,252 @@ ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err)
 	return flush_named(s, ns, base, false, err);
 }
 
-/* ---- the read overlay ---------------------------------------------------- */
+/* ---- the read overlay ----------------------------------------------------
+ *
+ * The owner keeps every buffered entry of a table decoded in memory (its
+ * cache, built from the log at the table's first read, then kept by the
+ * appends and flushes), so a read takes references to entries instead of
+ * decoding the log again; a reader process decodes the log at each read.
+ * An entry is immutable once made and freed by its last reference (the
+ * cache's or a statement's: released when the statement's arena resets). */
+
+typedef struct CEntry {
+	uint64_t seq;
+	int nb;
+	Batch **b;                 /* over the entry's own columns */
+	int ncols;
+	int32_t *ids;
+	SqlType *types;
+	Arena *a;                  /* NULL: in a statement's arena */
+	atomic_int refs;
+} CEntry;
+
+typedef struct TCache {
+	char uuid[IBUF_UUID_LEN + 1];
+	CEntry **e;                /* by seq */
+	int n, cap;
+	bool complete;             /* holds every live entry of the log */
+} TCache;
+
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+centry_unref(CEntry *c)
+{
+	if (c->a && atomic_fetch_sub(&c->refs, 1) == 1) {
+		arena_free(c->a);
+		free(c);
+	}
+}
+
+static void
+centry_unref_cb(void *arg)
+{
+	centry_unref(arg);
+}
+
+/* An entry's bytes decoded over its own columns (own arena when a is NULL). */
+static int
+centry_decode(uint64_t seq, const uint8_t *bytes, size_t len, Arena *a, CEntry **out, floe_error *err)
+{
+	Arena *own = a ? NULL : arena_new(64 * 1024);
+	Arena *x = a ? a : own;
+	CEntry *c = a ? ARENA_NEW(a, CEntry) : xcalloc(1, sizeof *c);
+	RowEntry e;
+
+	memset(c, 0, sizeof *c);
+	c->seq = seq;
+	c->a = own;
+	atomic_init(&c->refs, 1);
+	if (rowcodec_decode(bytes, len, x, &e, err) != FLOE_OK ||
+	    rowcodec_batches(&e, x, e.ncols, e.field_ids, e.types, &c->b, &c->nb, err) != FLOE_OK) {
+		if (own) {
+			arena_free(own);
+			free(c);
+		}
+		return FLOE_ERR;
+	}
+	c->ncols = e.ncols;
+	c->ids = e.field_ids;
+	c->types = e.types;
+	*out = c;
+	return FLOE_OK;
+}
+
+/* The cache of uuid (created when add); under cache_mu. */
+static TCache *
+tcache_of(Ingest *ig, const char *uuid, bool add)
+{
+	int i;
+
+	for (i = 0; i < ig->ntc; i++)
+		if (!strcmp(ig->tc[i]->uuid, uuid))
+			return ig->tc[i];
+	if (!add)
+		return NULL;
+	if (ig->ntc == ig->captc) {
+		ig->captc = ig->captc ? ig->captc * 2 : 8;
+		ig->tc = xrealloc(ig->tc, sizeof(TCache *) * (size_t)ig->captc);
+	}
+	ig->tc[ig->ntc] = xcalloc(1, sizeof(TCache));
+	snprintf(ig->tc[ig->ntc]->uuid, sizeof ig->tc[ig->ntc]->uuid, "%s", uuid);
+	return ig->tc[ig->ntc++];
+}
+
+/* Put c into tc by seq (a repeat is dropped); under cache_mu. */
+static void
+tcache_put(TCache *tc, CEntry *c)
+{
+	int i;
+
+	for (i = tc->n; i > 0 && tc->e[i - 1]->seq > c->seq; i--)
+		;
+	if (i > 0 && tc->e[i - 1]->seq == c->seq) {
+		centry_unref(c);
+		return;
+	}
+	if (tc->n == tc->cap) {
+		tc->cap = tc->cap ? tc->cap * 2 : 64;
+		tc->e = xrealloc(tc->e, sizeof(CEntry *) * (size_t)tc->cap);
+	}
+	memmove(tc->e + i + 1, tc->e + i, sizeof(CEntry *) * (size_t)(tc->n - i));
+	tc->e[i] = c;
+	tc->n++;
+}
+
+/* An appended entry into the cache (owner). */
+static void
+cache_add(Ingest *ig, const char *uuid, uint64_t seq, const uint8_t *bytes, size_t len)
+{
+	CEntry *c;
+	floe_error e;
+	bool have;
+
+	pthread_mutex_lock(&cache_mu);
+	have = tcache_of(ig, uuid, false) != NULL;
+	pthread_mutex_unlock(&cache_mu);
+	if (!have)
+		return;
+	floe_error_clear(&e);
+	if (centry_decode(seq, bytes, len, NULL, &c, &e) != FLOE_OK)
+		return;                 /* the next build reads it from the log */
+	pthread_mutex_lock(&cache_mu);
+	{
+		/* only a table read before has a cache; the first read of
+		 * another builds its cache from the log, this entry included */
+		TCache *tc = tcache_of(ig, uuid, false);
+		if (tc)
+			tcache_put(tc, c);
+		else
+			centry_unref(c);
+	}
+	pthread_mutex_unlock(&cache_mu);
+}
+
+/* Drop uuid's cached entries at or below upto; UINT64_MAX: the whole
+ * cache (rebuilt from the log at the next read). */
+static void
+cache_drop(Ingest *ig, const char *uuid, uint64_t upto)
+{
+	TCache *tc;
+	int i, k = 0;
+
+	pthread_mutex_lock(&cache_mu);
+	if ((tc = tcache_of(ig, uuid, false))) {
+		for (i = 0; i < tc->n; i++) {
+			if (tc->e[i]->seq <= upto)
+				centry_unref(tc->e[i]);
+			else
+				tc->e[k++] = tc->e[i];
+		}
+		tc->n = k;
+		if (upto == UINT64_MAX) {
+			for (i = 0; i < ig->ntc; i++)
+				if (ig->tc[i] == tc)
+					ig->tc[i] = ig->tc[--ig->ntc];
+			free(tc->e);
+			free(tc);
+		}
+	}
+	pthread_mutex_unlock(&cache_mu);
+}
+
+static void
+cache_free_all(Ingest *ig)
+{
+	while (ig->ntc > 0)
+		cache_drop(ig, ig->tc[0]->uuid, UINT64_MAX);
+	free(ig->tc);
+	ig->tc = NULL;
+	ig->captc = 0;
+}
+
+typedef struct Build {
+	TCache *tc;
+	floe_error *err;
+} Build;
+
+static int
+build_visit(void *arg, uint64_t seq, const uint8_t *bytes, size_t len)
+{
+	Build *bd = arg;
+	CEntry *c;
+
+	TRY(centry_decode(seq, bytes, len, NULL, &c, bd->err));
+	tcache_put(bd->tc, c);
+	return FLOE_OK;
+}
+
+/* References (released with statement arena a) to uuid's entries with
+ * seq <= upto: from the cache (owner; built on first use) or decoded from
+ * the log (reader). */
+static int
+entries_for_read(Ingest *ig, IngestBuffer *b, const char *uuid, uint64_t upto, Arena *a,
+		 CEntry ***out, int *n, floe_error *err)
+{
+	int i, k = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!ibuf_is_owner(b)) {
+		Collect c;
+		memset(&c, 0, sizeof c);
+		c.a = a;
+		TRY(ibuf_scan(b, uuid, 0, upto, collect_visit, &c, err));
+		*out = ARENA_ARRAY(a, CEntry *, c.n + 1);
+		for (i = 0; i < c.n; i++)
+			TRY(centry_decode(c.e[i].seq, c.e[i].bytes, c.e[i].len, a, &(*out)[i], err));
+		*n = c.n;
+		return FLOE_OK;
+	}
+	pthread_mutex_lock(&cache_mu);
+	{
+		TCache *tc = tcache_of(ig, uuid, true);
+		if (!tc->complete) {
+			Build bd = { tc, err };
+			if (ibuf_scan(b, uuid, 0, UINT64_MAX, build_visit, &bd, err) != FLOE_OK) {
+				pthread_mutex_unlock(&cache_mu);
+				return FLOE_ERR;
+			}
+			tc->complete = true;
+		}
+		*out = ARENA_ARRAY(a, CEntry *, tc->n + 1);
+		for (i = 0; i < tc->n && tc->e[i]->seq <= upto; i++) {
+			atomic_fetch_add(&tc->e[i]->refs, 1);
+			arena_on_reset(a, centry_unref_cb, tc->e[i]);
+			(*out)[k++] = tc->e[i];
+		}
+	}
+	pthread_mutex_unlock(&cache_mu);
+	*n = k;
+	return FLOE_OK;
+}
 
 struct IngestOverlay {
-	int nb;
-	Batch **b;                 /* rows over the table's current schema */
+	int n;
+	CEntry **e;
+	const IcebergSchema *schema;   /* the table's current schema */
+	int64_t rows;
 };
 
 int
@@ -1286,12 +1540,10 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 	IngestBuffer *b = ig ? get_buf(ig, false) : NULL;
 	const char *uuid = (*t)->md->table_uuid;
 	IbufStat st;
-	Collect c;
+	CEntry **e;
+	int n, i, k = 0;
 	uint64_t upto, rec;
 	const IcebergSchema *sc;
-	int32_t *ids;
-	SqlType *types;
-	int i;
 
 	*ov = NULL;
 	if (!b || !uuid || committed_only(s))
@@ -1302,76 +1554,149 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 		return FLOE_OK;
 	/* invariant 3: the log first, then the metadata */
 	upto = ibuf_is_owner(b) ? ibuf_stable_seq(b) : UINT64_MAX;
-	memset(&c, 0, sizeof c);
-	c.a = a;
-	TRY(ibuf_scan(b, uuid, 0, upto, collect_visit, &c, err));
-	if (c.n == 0)
+	TRY(entries_for_read(ig, b, uuid, upto, a, &e, &n, err));
+	if (n == 0)
 		return FLOE_OK;
 	TRY(txn_table_load(s, ns, name, a, t, err));
 	if (!(*t)->md->table_uuid || strcmp((*t)->md->table_uuid, uuid))
 		return FLOE_OK;
 	rec = recorded_seq((*t)->md);
 	sc = metadata_current_schema((*t)->md);
-	schema_cols(sc, a, &ids, &types);
 	*ov = ARENA_NEW(a, IngestOverlay);
-	for (i = 0; i < c.n; i++) {
-		RowEntry e;
-		Batch **bs;
-		int nb, k;
-		if (c.e[i].seq <= rec)
+	(*ov)->e = ARENA_ARRAY(a, CEntry *, n + 1);
+	(*ov)->schema = sc;
+	for (i = 0; i < n; i++) {
+		int c, j;
+		if (e[i]->seq <= rec)
 			continue;
-		TRY(rowcodec_decode(c.e[i].bytes, c.e[i].len, a, &e, err));
-		TRY(rowcodec_batches(&e, a, sc->nfields, ids, types, &bs, &nb, err));
-		for (k = 0; k < nb; k++) {
-			if ((*ov)->nb % 16 == 0)
-				(*ov)->b = arena_realloc(a, (*ov)->b, sizeof(Batch *) * (size_t)(*ov)->nb,
-							 sizeof(Batch *) * (size_t)((*ov)->nb + 16));
-			(*ov)->b[(*ov)->nb++] = bs[k];
-		}
+		/* a column of the table the entry has must have its type */
+		for (c = 0; c < sc->nfields; c++)
+			for (j = 0; j < e[i]->ncols; j++)
+				if (e[i]->ids[j] == sc->fields[c].id && !type_equal(e[i]->types[j], sc->fields[c].type))
+					return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
+							   "buffered rows of \"%s\" have another type in column \"%s\" than the table",
+							   name, sc->fields[c].name);
+		(*ov)->e[k++] = e[i];
+		for (j = 0; j < e[i]->nb; j++)
+			(*ov)->rows += e[i]->b[j]->count;
 	}
-	if ((*ov)->nb == 0)
+	(*ov)->n = k;
+	if (k == 0)
 		*ov = NULL;
 	return FLOE_OK;
 }
+
+/* The overlay's rows, projected: fresh vectors per batch (downstream
+ * operators may compact a batch in place), string bytes shared with the
+ * referenced entries. */
+typedef struct OverlayOp {
+	Operator op;
+	IngestOverlay *ov;
+	int nproj;
+	int *src;                  /* per output column, the schema field id or INT32_MIN: NULL */
+	int ei, bi;
+	Arena *scratch;
+} OverlayOp;
+
+static int
+overlay_open(Operator *op)
+{
+	OverlayOp *o = (OverlayOp *)op;
+
+	o->ei = o->bi = 0;
+	if (!o->scratch)
+		o->scratch = arena_new(256 * 1024);
+	return FLOE_OK;
+}
+
+static int
+overlay_next(Operator *op, Batch **out)
+{
+	OverlayOp *o = (OverlayOp *)op;
+	CEntry *e;
+	Batch *in, *b;
+	int c, j;
+
+	TRY(exec_check_cancel(op->ctx));
+	while (o->ei < o->ov->n && o->bi >= o->ov->e[o->ei]->nb) {
+		o->ei++;
+		o->bi = 0;
+	}
+	if (o->ei >= o->ov->n) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	e = o->ov->e[o->ei];
+	in = e->b[o->bi++];
+	arena_reset(o->scratch);
+	b = ARENA_NEW(o->scratch, Batch);
+	memset(b, 0, sizeof *b);
+	b->ncols = o->nproj;
+	b->count = in->count;
+	b->arena = o->scratch;
+	b->cols = ARENA_ARRAY(o->scratch, Vector, o->nproj + 1);
+	for (c = 0; c < o->nproj; c++) {
+		Vector *v = &b->cols[c];
+		const Vector *sv = NULL;
+		for (j = 0; o->src[c] != INT32_MIN && j < e->ncols; j++)
+			if (e->ids[j] == o->src[c])
+				sv = &in->cols[j];
+		vector_init_raw(v, op->types[c], o->scratch, in->count ? in->count : 1);
+		if (!sv) {
+			uint32_t r;
+			for (r = 0; r < in->count; r++)
+				vector_set_null(v, r);
+			continue;
+		}
+		if (type_width(sv->type.id) > 0)
+			memcpy(v->data, sv->data, type_width(sv->type.id) * in->count);
+		if (sv->validity) {
+			vector_ensure_validity(v);
+			memcpy(v->validity, sv->validity, sizeof(uint64_t) * ((in->count + 63) / 64));
+		}
+	}
+	op->rows_out += b->count;
+	*out = b;
+	return FLOE_OK;
+}
+
+static void
+overlay_close(Operator *op)
+{
+	OverlayOp *o = (OverlayOp *)op;
+
+	if (o->scratch) {
+		arena_free(o->scratch);
+		o->scratch = NULL;
+	}
+}
+
+static const OperatorVT overlay_vt = { "Insert Buffer Scan", overlay_open, overlay_next, overlay_close };
 
 Operator *
 ingest_overlay_op(ExecCtx *ctx, IngestOverlay *ov, Operator *scan, int nproj, const int *proj,
 		  const SqlType *types)
 {
-	RowStore *rs;
+	OverlayOp *o;
 	Operator **kids, *op;
-	int i, c;
+	int c;
 
 	if (!ov)
 		return scan;
-	rs = rowstore_new(ctx, nproj, types, NULL);
-	for (i = 0; i < ov->nb; i++) {
-		Batch pb = *ov->b[i];
-		pb.ncols = nproj;
-		pb.sel = NULL;
-		pb.cols = ARENA_ARRAY(ctx->arena, Vector, nproj + 1);
-		for (c = 0; c < nproj; c++) {
-			if (proj[c] >= 0 && types[c].id != TYPE_NULL) {
-				pb.cols[c] = ov->b[i]->cols[proj[c]];
-			} else {
-				/* metadata columns (and skipped nested ones): NULL
-				 * for a row that is in no file yet */
-				uint32_t r;
-				vector_init(&pb.cols[c], types[c], ctx->arena, VECTOR_SIZE);
-				for (r = 0; r < pb.count; r++)
-					vector_set_null(&pb.cols[c], r);
-			}
-		}
-		rowstore_append(rs, &pb);
-	}
-	op = rowstore_scan_new(ctx, rs);
-	op->label = "Insert Buffer Scan";
-	op->est_rows = (double)rowstore_rows(rs);
+	o = ARENA_NEW(ctx->arena, OverlayOp);
+	memset(o, 0, sizeof *o);
+	op_init(&o->op, &overlay_vt, ctx, nproj, types, NULL);
+	o->ov = ov;
+	o->nproj = nproj;
+	o->src = ARENA_ARRAY(ctx->arena, int, nproj + 1);
+	for (c = 0; c < nproj; c++)
+		o->src[c] = proj[c] >= 0 && types[c].id != TYPE_NULL ? ov->schema->fields[proj[c]].id : INT32_MIN;
+	o->op.est_rows = (double)ov->rows;
 	kids = ARENA_ARRAY(ctx->arena, Operator *, 2);
 	kids[0] = scan;
-	kids[1] = op;
+	kids[1] = &o->op;
 	op = append_new(ctx, 2, kids);
-	op->est_rows = scan->est_rows + (double)rowstore_rows(rs);
+	op->est_rows = scan->est_rows + (double)ov->rows;
 	return op;
 }
 
@@ -1586,6 +1911,7 @@ ingest_utility(Session *s, const char *sql, ResultSink *sink, floe_error *err, i
 			pthread_mutex_lock(lk);
 			*rc = verb == 2 ? ibuf_dead_replay(b, st[i].uuid, err) :
 				ibuf_dead_discard(b, st[i].uuid, err);
+			cache_drop(ig, st[i].uuid, UINT64_MAX);
 			pthread_mutex_unlock(lk);
 		}
 		free(st);

@@ -12,6 +12,9 @@
 #     beside the server (a RocksDB secondary reader); read_consistency =
 #     'committed' sees none of them; the shell's direct-path DML on that
 #     table is 55006
+#   - read_cache_follows_appends_and_flushes: the owner's decoded copy of
+#     a table's buffered rows (built at its first read) sees later appends
+#     and drops what a flush committed
 #   - status_view: SHOW INSERT BUFFER STATUS's columns and values (objects,
 #     bytes, age, failures, status idle/backoff/dead_lettered, backend)
 #   - dead_letter: a buffered table dropped behind floe's back (its catalog
@@ -20,6 +23,8 @@
 #     INSERT BUFFER DEAD LETTERS removes them
 #   - backpressure: above floe.insert_buffer_max_bytes an INSERT waits
 #     floe.insert_buffer_wait_timeout, then 53400; after a flush it succeeds
+#   - manifest_merge_v2/_v3: 26 commits with commit.manifest.min-count-to-merge
+#     = 5 leave at most 6 manifests; iceberg-validate --deep and icebird agree
 #   - shell_flush_at_exit: a shell's buffered rows are committed when it exits
 # Prints "PASS ingest: name" / "FAIL ingest: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -104,6 +109,18 @@ if [ "$got" = "3|6" ] && [ "$committed" = 0 ] && [ "$shell" = 3 ] && [ "$shell_c
 else
 	fail read_your_writes "session: $got, committed: $committed, shell: $shell / $shell_c, shell DML: $shell_dml"
 fi
+# the owner's read cache: built at the first read, kept by appends and flushes
+q -c "CREATE TABLE rc (id int, v text)" -c "$pre INSERT INTO rc VALUES (10, 'x'); SELECT count(*) FROM rc; INSERT INTO rc VALUES (11, 'y'), (12, 'z');" >/dev/null
+c1=$(q -c "SELECT count(*), sum(id) FROM rc")
+q -c "FLUSH INSERT BUFFER rc" -c "$pre INSERT INTO rc VALUES (13, 'w')" >/dev/null
+c2=$(q -c "SELECT count(*), sum(id) FROM rc")
+c3=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM rc")
+if [ "$c1" = "3|33" ] && [ "$c2" = "4|46" ] && [ "$c3" = 3 ]; then
+	pass read_cache_follows_appends_and_flushes
+else
+	fail read_cache_follows_appends_and_flushes "after appends $c1, after a flush and one more $c2, committed $c3"
+fi
+q -c "FLUSH INSERT BUFFER rc" >/dev/null
 dup=$(q -c "$pre INSERT INTO ryw VALUES (2, 'again')")
 if echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryw_pkey"'; then
 	pass primary_key_sees_buffered_rows
@@ -164,6 +181,22 @@ if echo "$bp" | grep -q 'insert buffer is full' && [ "$code" = 53400 ] && [ "$(e
 else
 	fail backpressure "inserts: $bp; code: $code; after flush: $rel"
 fi
+
+# ---- manifest merging: after many commits the list is short and valid ----------
+for fv in 2 3; do
+	q -c "CREATE TABLE mm$fv (x int, y text) WITH ('format-version' = '$fv', 'commit.manifest.min-count-to-merge' = '5')" >/dev/null
+	for i in $(seq 1 24); do q -c "INSERT INTO mm$fv VALUES ($i, 'v$i')" >/dev/null; done
+	q -c "DELETE FROM mm$fv WHERE x % 7 = 0" -c "INSERT INTO mm$fv VALUES (100, 'last')" >/dev/null
+	nm=$(q -c "SELECT count(*) FROM mm$fv\$manifests")
+	rows=$(q -c "SELECT count(*) FROM mm$fv")
+	ib=$($TOOLS/iceberg-read "$wh/public/mm$fv" 2>&1 | head -1 | sed -n 's/.*"rows":\([0-9]*\).*/\1/p')
+	if [ "$nm" -le 6 ] && [ "$rows" = 22 ] && [ "$ib" = 22 ] &&
+		$TOOLS/iceberg-validate "$wh/public/mm$fv" --deep >"$tmp/mm$fv.out" 2>&1; then
+		pass "manifest_merge_v$fv ($nm manifests after 26 commits, iceberg-validate, icebird $ib rows)"
+	else
+		fail "manifest_merge_v$fv" "$nm manifests, $rows rows, icebird $ib" "$tmp/mm$fv.out"
+	fi
+done
 
 stop_server
 if grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$tmp/serve.err"; then
