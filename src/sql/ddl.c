@@ -1066,6 +1066,8 @@ floe_acts_on(const char *k)
 	return is_mode_key(k) || data_writer_property_known(k) || !strcmp(k, "write.data.path") ||
 	       !strcmp(k, "write.metadata.path") || !strcmp(k, "write.format.default") ||
 	       !strcmp(k, "write.delete.format.default") || !strcmp(k, "write.wap.enabled") ||
+	       !strcmp(k, "commit.manifest.min-count-to-merge") ||    /* table.c's merging */
+	       !strcmp(k, "commit.manifest-merge.enabled") ||
 	       table_maintenance_property_known(k);   /* history.expire.* ... (expire.c) */
 }
 

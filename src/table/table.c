@@ -1486,6 +1486,105 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 }
 
 /*
+ * Manifest merging (Iceberg's MergeAppend: commit.manifest-merge.enabled,
+ * default true; commit.manifest.min-count-to-merge, default 100): when an
+ * append's head lists at least that many data manifests of the default
+ * spec, their live entries are written, as EXISTING with their sequence
+ * numbers (and v3 first_row_ids) kept, into one new manifest, so the
+ * manifest list of a table that takes many small commits stays short and a
+ * commit's cost does not grow with its history.  *merged: the number of
+ * manifests of prev it replaced (0: none, out untouched).
+ */
+static int
+merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, int nprev,
+		bool *take, int64_t snapshot_id, int64_t seq, const char *path, Arena *a, Written *w,
+		ManifestFile *out, int *merged, floe_error *err)
+{
+	const PartitionSpec *spec = metadata_default_spec(hmd);
+	const char *en = metadata_property(hmd, "commit.manifest-merge.enabled");
+	const char *mc = metadata_property(hmd, "commit.manifest.min-count-to-merge");
+	long min = mc ? strtol(mc, NULL, 10) : 100;
+	ManifestEntry *all = NULL, *e;
+	ManifestWriteInfo info;
+	const uint8_t *data;
+	size_t len;
+	int n = 0, cap = 0, ne, i, j, count = 0;
+	int64_t minseq = INT64_MAX;
+
+	*merged = 0;
+	if ((en && !strcasecmp(en, "false")) || min < 2 || !spec)
+		return FLOE_OK;
+	for (i = 0; i < nprev; i++) {
+		take[i] = prev[i].content == 0 && prev[i].partition_spec_id == spec->spec_id;
+		count += take[i];
+	}
+	if (count < min)
+		return FLOE_OK;
+	for (i = 0; i < nprev; i++) {
+		if (!take[i])
+			continue;
+		TRY(read_entries(io, &prev[i], a, &e, &ne, err));
+		for (j = 0; j < ne; j++) {
+			if (e[j].status == ENTRY_DELETED)
+				continue;
+			if (n == cap) {
+				int nc = cap ? cap * 2 : 256;
+				all = arena_realloc(a, all, sizeof(ManifestEntry) * (size_t)cap,
+						    sizeof(ManifestEntry) * (size_t)nc);
+				cap = nc;
+			}
+			all[n] = e[j];
+			all[n].status = ENTRY_EXISTING;
+			all[n].has_sequence_number = true;
+			all[n].has_file_sequence_number = true;
+			if (all[n].sequence_number < minseq)
+				minseq = all[n].sequence_number;
+			n++;
+		}
+	}
+	TRY(write_info(hmd, spec, &info, a, err));
+	info.content = 0;
+	TRY(manifest_write(&info, all, n, a, &data, &len, err));
+	TRY(fileio_write(io, path, data, len, err));
+	written_add(w, (char *)path);
+	memset(out, 0, sizeof *out);
+	out->manifest_path = (char *)path;
+	out->manifest_length = (int64_t)len;
+	out->partition_spec_id = spec->spec_id;
+	out->content = 0;
+	out->sequence_number = seq;
+	out->min_sequence_number = minseq == INT64_MAX ? seq : minseq;
+	out->added_snapshot_id = snapshot_id;
+	out->existing_files_count = n;
+	for (i = 0; i < n; i++)
+		out->existing_rows_count += all[i].file.record_count;
+	out->npartitions = spec->nfields;
+	if (hmd->format_version >= 3) {
+		/* every entry keeps its first_row_id: the manifest takes the
+		 * lowest, so it gets no new range (next-row-id stays dense) */
+		bool all_ids = n > 0;
+		int64_t lo = INT64_MAX;
+		for (i = 0; i < n; i++) {
+			all_ids = all_ids && all[i].file.has_first_row_id;
+			if (all[i].file.has_first_row_id && all[i].file.first_row_id < lo)
+				lo = all[i].file.first_row_id;
+		}
+		if (all_ids) {
+			out->has_first_row_id = true;
+			out->first_row_id = lo;
+		}
+	}
+	{
+		const DataFile **fp = ARENA_ARRAY(a, const DataFile *, n + 1);
+		for (i = 0; i < n; i++)
+			fp[i] = &all[i].file;
+		TRY(summarize(hmd, spec, fp, n, a, &out->partitions, err));
+	}
+	*merged = count;
+	return FLOE_OK;
+}
+
+/*
  * Checks of the delete files a commit adds, against the head it commits on:
  * well-formed (content, DV fields, equality ids; format version >= 2), every
  * data file a delete names is still live, and no other live DV exists for a
@@ -1602,7 +1701,7 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	const char *op;
 	int64_t snapshot_id = new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
 	int64_t next_row_id = hmd->next_row_id;
-	int nprev = 0, nlist = 0, i, k;
+	int nprev = 0, nlist = 0, i, k, nrest;
 
 	memset(&rm, 0, sizeof rm);
 	seq = hmd->format_version >= 2 ? hmd->last_sequence_number + 1 : 0;
@@ -1744,7 +1843,23 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	/* (2) the head's manifests: unchanged, or rewritten without removed files
 	 * (delete files named in remove, or whose one data file is removed, go
 	 * with it; remove_all retires every delete file too) */
-	for (i = 0; i < nprev; i++) {
+	nrest = nprev;
+	if (!cs->remove_all && cs->nremove == 0 && n > 0 && ndel == 0 && nprev > 0) {
+		/* a plain append: merge the head's small data manifests */
+		bool *take = ARENA_ARRAY(a, bool, nprev + 1);
+		int merged;
+		TRY(merge_manifests(io, hmd, prev, nprev, take, snapshot_id, seq,
+				    arena_sprintf(a, "%s/%s-m%d.avro", mdir, commit_uuid, nprev + 1), a, w,
+				    &list[nlist], &merged, err));
+		if (merged > 0) {
+			nlist++;
+			for (i = 0; i < nprev; i++)
+				if (!take[i])
+					list[nlist++] = prev[i];
+			nrest = 0;        /* all placed */
+		}
+	}
+	for (i = 0; i < nrest; i++) {
 		if (cs->remove_all || cs->nremove > 0) {
 			TRY(rewrite_manifest(io, hmd, &prev[i], cs, snapshot_id, seq,
 					     arena_sprintf(a, "%s/%s-m%d.avro", mdir, commit_uuid, i + 1),
