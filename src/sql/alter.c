@@ -119,6 +119,20 @@ find_column(const IcebergSchema *sc, const char *name)
 	return -1;
 }
 
+/* PostgreSQL's system column names (42701 for a user column). */
+static int
+check_system_name(const char *name, floe_error *err)
+{
+	static const char *const sys[] = { "tableoid", "cmax", "xmax", "cmin", "xmin", "ctid", NULL };
+	int i;
+
+	for (i = 0; sys[i]; i++)
+		if (!strcmp(name, sys[i]))
+			return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+					   "column name \"%s\" conflicts with a system column name", name);
+	return FLOE_OK;
+}
+
 static char *
 qident(Arena *a, const char *s)
 {
@@ -346,6 +360,7 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 		return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
 				   "column \"%s\" of relation \"%s\" already exists", cd->colname, t->name);
 	}
+	TRY(check_system_name(cd->colname, err));
 	if (metadata_current_schema(md)->nfields >= BIND_MAX_TABLE_COLUMNS)
 		return floe_errorf(err, ERRCODE_TOO_MANY_COLUMNS, "tables can have at most %d columns",
 				   BIND_MAX_TABLE_COLUMNS);
@@ -710,6 +725,7 @@ alter_rename(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RenameStmt *rs,
 	md = metadata_copy(t->md, a);
 	if ((i = find_column(metadata_current_schema(md), rs->subname)) < 0)
 		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN, "column \"%s\" does not exist", rs->subname);
+	TRY(check_system_name(rs->newname, err));
 	if (find_column(metadata_current_schema(md), rs->newname) >= 0)
 		return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
 				   "column \"%s\" of relation \"%s\" already exists", rs->newname, t->name);
