@@ -45,6 +45,11 @@
  *                       42P07 exists, 42P01 missing; seq_swap sets
  *                       *swapped false (no error) when the version moved.
  *                       NULL entries (a catalog without them): 0A000.
+ *   catalog_create_view / load_view / swap_view / drop_view / rename_view /
+ *   list_views        views (sql/views.c): rows with iceberg_type 'VIEW' whose
+ *                     metadata_location is an Iceberg view metadata file
+ *                     (table/view_meta.h); a view and a table never share a
+ *                     name (42P07); 42P01 for a missing view
  */
 #ifndef FLOE_CATALOG_H
 #define FLOE_CATALOG_H
@@ -98,6 +103,18 @@ typedef struct CatalogVT {
 	int (*seq_drop)(Catalog *c, const char *ns, const char *name, floe_error *err);
 	int (*seq_list)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
 			floe_error *err);
+	/* views (sql/views.c): iceberg_type 'VIEW' rows */
+	int (*create_view)(Catalog *c, const char *ns, const char *name,
+			   const char *metadata_location, floe_error *err);
+	int (*load_view)(Catalog *c, const char *ns, const char *name, Arena *a,
+			 char **metadata_location, floe_error *err);
+	int (*swap_view)(Catalog *c, const char *ns, const char *name, const char *expected,
+			 const char *new_location, floe_error *err);
+	int (*drop_view)(Catalog *c, const char *ns, const char *name, floe_error *err);
+	int (*rename_view)(Catalog *c, const char *ns, const char *name, const char *new_name,
+			   floe_error *err);
+	int (*list_views)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
+			  floe_error *err);
 } CatalogVT;
 
 struct Catalog {
@@ -125,5 +142,12 @@ int catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_nam
 #define catalog_list_tables(c, ns, a, nm, n, e) ((c)->vt->list_tables((c), (ns), (a), (nm), (n), (e)))
 #define catalog_rename_table(c, ns, t, nns, nt, e) \
 	((c)->vt->rename_table((c), (ns), (t), (nns), (nt), (e)))
+
+#define catalog_create_view(c, ns, v, loc, e) ((c)->vt->create_view((c), (ns), (v), (loc), (e)))
+#define catalog_load_view(c, ns, v, a, loc, e) ((c)->vt->load_view((c), (ns), (v), (a), (loc), (e)))
+#define catalog_swap_view(c, ns, v, x, loc, e) ((c)->vt->swap_view((c), (ns), (v), (x), (loc), (e)))
+#define catalog_drop_view(c, ns, v, e) ((c)->vt->drop_view((c), (ns), (v), (e)))
+#define catalog_rename_view(c, ns, v, to, e) ((c)->vt->rename_view((c), (ns), (v), (to), (e)))
+#define catalog_list_views(c, ns, a, nm, n, e) ((c)->vt->list_views((c), (ns), (a), (nm), (n), (e)))
 
 #endif

@@ -7,7 +7,8 @@
  * (schema V1: iceberg_type).  A namespace exists when it has a property row
  * (we write "exists"="true", as JdbcCatalog does) or a table.  Tables carry
  * iceberg_type 'TABLE'; rows with NULL type (written by pre-V1 JDBC
- * catalogs) count as tables.
+ * catalogs) count as tables; views have iceberg_type 'VIEW' (JdbcCatalog's
+ * view support, V1 schema) and their own calls (view_*).
  *
  *   swap:        UPDATE iceberg_tables SET metadata_location = $new,
  *                previous_metadata_location = $expected WHERE key AND
@@ -523,6 +524,107 @@ seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 			 2, args);
 }
 
+/* ---- views (iceberg_type 'VIEW') -------------------------------------- */
+
+static int
+view_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name, loc };
+	bool exists;
+	int changes = 0;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	TRY(exec_changes(c, err, true, &changes,
+			 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+			 "metadata_location, previous_metadata_location, iceberg_type) "
+			 "VALUES ($1, $2, $3, $4, NULL, 'VIEW') ON CONFLICT DO NOTHING", 4, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	return FLOE_OK;
+}
+
+static int
+view_load(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	char **rows;
+	int nrows = 0;
+
+	TRY(list_rows(c, err, a, &rows, &nrows,
+		      "SELECT metadata_location FROM iceberg_tables WHERE catalog_name = $1 "
+		      "AND table_namespace = $2 AND table_name = $3 AND iceberg_type = 'VIEW'", 3, args));
+	if (nrows == 0 || !rows[0])
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+	*loc = rows[0];
+	return FLOE_OK;
+}
+
+static int
+view_swap(Catalog *c, const char *ns, const char *name, const char *expected, const char *new_loc,
+	  floe_error *err)
+{
+	const char *args[] = { new_loc, expected, J(c)->name, ns, name };
+	int changes = 0;
+
+	TRY(exec_changes(c, err, false, &changes,
+			 "UPDATE iceberg_tables SET metadata_location = $1, previous_metadata_location = $2 "
+			 "WHERE catalog_name = $3 AND table_namespace = $4 AND table_name = $5 "
+			 "AND metadata_location = $2 AND iceberg_type = 'VIEW'", 5, args));
+	if (changes == 1)
+		return FLOE_OK;
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit view \"%s.%s\": concurrent update", ns, name);
+}
+
+static int
+view_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, name };
+	int changes = 0;
+
+	TRY(exec_changes(c, err, true, &changes,
+			 "DELETE FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 "
+			 "AND table_name = $3 AND iceberg_type = 'VIEW'", 3, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+	return FLOE_OK;
+}
+
+static int
+view_rename(Catalog *c, const char *ns, const char *name, const char *to, floe_error *err)
+{
+	const char *args[] = { to, J(c)->name, ns, name };
+	const char *targs[] = { J(c)->name, ns, to };
+	bool taken;
+	int changes = 0;
+
+	TRY(any_row(c, err, &taken,
+		    "SELECT 1 FROM iceberg_tables WHERE catalog_name = $1 AND table_namespace = $2 "
+		    "AND table_name = $3", 3, targs));
+	if (taken)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", to);
+	TRY(exec_changes(c, err, true, &changes,
+			 "UPDATE iceberg_tables SET table_name = $1 WHERE catalog_name = $2 "
+			 "AND table_namespace = $3 AND table_name = $4 AND iceberg_type = 'VIEW'", 4, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+	return FLOE_OK;
+}
+
+static int
+view_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns };
+
+	return list_rows(c, err, a, names, n,
+			 arena_sprintf(a, "SELECT table_name FROM iceberg_tables WHERE "
+				       "catalog_name = $1 AND table_namespace = $2 AND "
+				       "iceberg_type = 'VIEW' ORDER BY table_name%s", J(c)->drv->name_order),
+			 2, args);
+}
+
 /* ---- the connection pool ---------------------------------------------- */
 
 /* h = a copy of the shared catalog c with a connection of its own. */
@@ -607,6 +709,20 @@ WRAP(seq_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
 WRAP(seq_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
      (&h.base, ns, a, names, n, err))
 
+WRAP(view_create, (Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err),
+     (&h.base, ns, name, loc, err))
+WRAP(view_load, (Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err),
+     (&h.base, ns, name, a, loc, err))
+WRAP(view_swap, (Catalog *c, const char *ns, const char *name, const char *expected,
+		 const char *new_loc, floe_error *err),
+     (&h.base, ns, name, expected, new_loc, err))
+WRAP(view_drop, (Catalog *c, const char *ns, const char *name, floe_error *err),
+     (&h.base, ns, name, err))
+WRAP(view_rename, (Catalog *c, const char *ns, const char *name, const char *to, floe_error *err),
+     (&h.base, ns, name, to, err))
+WRAP(view_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
+     (&h.base, ns, a, names, n, err))
+
 static void
 cat_close(Catalog *c)
 {
@@ -643,6 +759,12 @@ static const CatalogVT jdbc_vt = {
 	.seq_swap = w_seq_swap,
 	.seq_drop = w_seq_drop,
 	.seq_list = w_seq_list,
+	.create_view = w_view_create,
+	.load_view = w_view_load,
+	.swap_view = w_view_swap,
+	.drop_view = w_view_drop,
+	.rename_view = w_view_rename,
+	.list_views = w_view_list,
 };
 
 int

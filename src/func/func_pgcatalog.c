@@ -121,7 +121,14 @@ const char *
 func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n)
 {
 	const char *b = base_name(oid);
+	uint32_t elem = !b && oid > 0 && oid < 0x7fffffff ? type_array_elem_oid((uint32_t)oid) : 0;
 
+	if (!b && elem && base_name(elem) && n > 2) {
+		/* an array: its element's name (and typmod), then "[]" */
+		func_pgcatalog_format_type(elem, typmod, buf, n - 2);
+		strcat(buf, "[]");
+		return buf;
+	}
 	if (!b) {
 		snprintf(buf, n, "???");
 		return buf;

@@ -72,6 +72,7 @@
 #include "server/auth_scram.h"
 #include "server/users.h"
 #include "sql/acl.h"
+#include "sql/views.h"
 #include "sql/pgcatalog.h"
 #include "sql/txn.h"
 #include "storage/fileio.h"
@@ -252,7 +253,13 @@ table_uuid(Session *s, const char *ns, const char *name, Arena *a, bool *exists)
 	floe_error e;
 	floe_error_clear(&e);
 	*exists = txn_table_load(s, ns, name, a, &t, &e) == FLOE_OK;
-	return *exists && t->md ? t->md->table_uuid : NULL;
+	if (!*exists) {
+		/* a view: its Iceberg view-uuid (views.c) */
+		const char *vu = views_uuid(s, ns, name, a);
+		*exists = vu != NULL;
+		return vu;
+	}
+	return t->md ? t->md->table_uuid : NULL;
 }
 
 static bool
@@ -261,7 +268,8 @@ table_exists(Session *s, const char *ns, const char *name, Arena *a)
 	char *loc = NULL;
 	floe_error e;
 	floe_error_clear(&e);
-	return catalog_load_table(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK;
+	return catalog_load_table(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK ||
+	       catalog_load_view(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK;
 }
 
 /* ---- enforcement -------------------------------------------------------- */
@@ -426,6 +434,35 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 	return rc;
 }
 
+int
+acl_owner_begin(ExecCtx *ctx)
+{
+	struct AclStmt *st = stmt_state(ctx);
+	int mode = (int)st->mode;
+	st->mode = ACL_NONE;
+	return mode;
+}
+
+void
+acl_owner_end(ExecCtx *ctx, int mode)
+{
+	stmt_state(ctx)->mode = mode;
+}
+
+int
+acl_stmt_rels(ExecCtx *ctx, const char ***ns, const char ***names)
+{
+	struct AclStmt *st = stmt_state(ctx);
+	int i;
+	*ns = ARENA_ARRAY(ctx->arena, const char *, st->n + 1);
+	*names = ARENA_ARRAY(ctx->arena, const char *, st->n + 1);
+	for (i = 0; i < st->n; i++) {
+		(*ns)[i] = st->rels[i].ns;
+		(*names)[i] = st->rels[i].name;
+	}
+	return st->n;
+}
+
 static int
 owner_error(Check *c, const char *what, const char *name)
 {
@@ -570,6 +607,9 @@ check(Check *c, Node *n)
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 				   n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
 				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : s->search_path);
+	case PG_QUERY__NODE__NODE_VIEW_STMT:   /* a view reads as its owner, the superuser */
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+				   ddl_rv_ns(s, n->view_stmt->view));
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
 				   pgcatalog_database(s));

@@ -28,6 +28,9 @@
  *                                     server session names (CALL
  *                                     register_table, write.*.path): inside
  *                                     the warehouse or an --allow-dir?  42501
+ *   acl_owner_begin(ctx) / acl_owner_end(ctx, mode)   a view's query reads
+ *                                     with its owner's rights (views.c)
+ *   acl_stmt_rels(ctx, &ns, &names)   the relations resolved so far
  *   acl_is_superuser(s)               is the session's current role a superuser?
  *   acl_allow_dir(dir, err)           add a directory server-side files may be
  *                                     in (floe --allow-dir; process-wide)
@@ -55,6 +58,13 @@ int acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err);
 int acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,
 		 unsigned want, floe_error *err);
 int acl_exec(Session *s, ExecCtx *ctx, Node *n, ResultSink *sink);
+/* views.c: a view's query is planned with its owner's rights (floe's
+ * owner of every object is the superuser): between begin and end the
+ * statement's relations are recorded, not checked; end restores begin's
+ * result.  acl_stmt_rels: the relations the statement resolved so far. */
+int acl_owner_begin(ExecCtx *ctx);
+void acl_owner_end(ExecCtx *ctx, int mode);
+int acl_stmt_rels(ExecCtx *ctx, const char ***ns, const char ***names);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
 int acl_check_location(Session *s, const char *path, floe_error *err);
 bool acl_is_superuser(Session *s);

@@ -315,6 +315,9 @@ typedef struct SelectPlan {
 } SelectPlan;
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
+/* views.c: a view's stored query (text sql, parsed) as a FROM subquery of
+ * b's statement: nothing of b's scope, CTEs or positions is visible in it */
+int select_plan_subquery(BindCtx *b, ExecCtx *ctx, const char *sql, Node *query, SelectPlan *out);
 
 /* Iceberg metadata tables and time travel (metatables.c).  When the FROM
  * item names one (e.g. t$snapshots, or a table read as of a snapshot),

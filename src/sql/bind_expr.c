@@ -1473,7 +1473,8 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 		}
 	}
 	if ((!strcmp(name, "pg_get_indexdef") && (nargs == 1 || nargs == 3)) ||
-	    (!strcmp(name, "pg_get_constraintdef") && (nargs == 1 || nargs == 2))) {
+	    (!strcmp(name, "pg_get_constraintdef") && (nargs == 1 || nargs == 2)) ||
+	    (!strcmp(name, "pg_get_viewdef") && (nargs == 1 || nargs == 2))) {
 		/* the primary keys' definitions, by oid (pgcatalog.c) */
 		int64_t *oids;
 		const char **defs;
@@ -1494,7 +1495,9 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 		}
 		if (!(x = bind_coerce(b, args[0], type_make(TYPE_INT32), COERCE_IMPLICIT, NULL)))
 			return NULL;
-		if (pgcatalog_pkey_defs(b->session, b->arena, pretty, &oids, &cols, &defs, &n, b->err) != FLOE_OK)
+		if (!strcmp(name, "pg_get_viewdef") ?   /* the views' queries */
+		    pgcatalog_view_defs(b->session, b->arena, &oids, &cols, &defs, &n, b->err) != FLOE_OK :
+		    pgcatalog_pkey_defs(b->session, b->arena, pretty, &oids, &cols, &defs, &n, b->err) != FLOE_OK)
 			return NULL;
 		e = expr_new(b->arena, EXPR_CASE, type_make(TYPE_TEXT), 2 * n + 1);
 		for (k = 0; k < n; k++) {

@@ -43,6 +43,7 @@
 #include <strings.h>
 #include <time.h>
 #include "func/func.h"
+#include "sql/views.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/refs.h"
@@ -403,7 +404,12 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 {
 	Engine *e = s->engine;
 	size_t i;
+	bool done;
 
+	/* DROP VIEW; the views depending on dropped tables / schemas (views.c) */
+	TRY(views_drop(s, ds, a, sink, err, &done));
+	if (done)
+		return FLOE_OK;
 	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
 		for (i = 0; i < ds->n_objects; i++) {
 			PgQuery__List *l = ds->objects[i]->list;

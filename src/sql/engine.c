@@ -54,6 +54,7 @@
 #include "sql/watermark.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
+#include "sql/views.h"
 #include "table/table.h"
 #include "types/cast.h"
 #include "types/datetime.h"
@@ -1588,6 +1589,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	}
 	apply_output(s);
 	TRY(acl_check_stmt(s, &ctx, st));
+	if (views_owns(n))   /* CREATE VIEW, ALTER VIEW (views.c) */
+		return views_exec(s, &ctx, sql, n, sink);
 
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT: {
@@ -1773,6 +1776,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 				rc = ingest_before_stmt(s, sql, &stmts[i], err);
 			if (rc == FLOE_OK)
 				rc = exec_stmt(s, sql, &stmts[i], a, sink, err);
+			if (rc != FLOE_OK)   /* a write to a view: say so (views.c) */
+				views_write_error(s, stmts[i].node, a, err);
 			ingest_after_stmt(s, &stmts[i], rc == FLOE_OK);
 			write_turn_give(s, turn);
 			/* READ COMMITTED re-runs an autocommit statement that lost

@@ -61,6 +61,7 @@
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
+#include "sql/views.h"
 #include "types/array.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -822,6 +823,8 @@ typedef struct TabInfo {
 	const char *ns, *name;
 	int64_t oid, nsoid;
 	const IcebergSchema *schema;   /* NULL unless loaded */
+	char kind;                     /* pg_class.relkind: 'r', or 'v' (views.c) */
+	const ViewDef *view;           /* a view's definition, when loaded */
 } TabInfo;
 
 typedef struct Snap {
@@ -917,6 +920,48 @@ pgcatalog_database(Session *s)
 #define session_user_name pgcatalog_user
 #define database_name pgcatalog_database
 
+/* the views of ns (views.c) into sn, with their columns as a schema */
+static int
+snap_views(Session *s, Arena *a, bool schemas, const char *ns, Snap *sn, int *cap, floe_error *err)
+{
+	char **names;
+	ViewDef **defs = NULL;
+	int n, k, f;
+
+	if (schemas)
+		TRY(views_list(s, ns, a, &names, &defs, &n, err));
+	else
+		TRY(catalog_list_views(s->engine->catalog, ns, a, &names, &n, err));
+	for (k = 0; k < n; k++) {
+		TabInfo *t;
+		if (sn->ntabs == *cap) {
+			sn->tabs = arena_realloc(a, sn->tabs, sizeof(TabInfo) * (size_t)*cap,
+						 sizeof(TabInfo) * (size_t)*cap * 2);
+			*cap *= 2;
+		}
+		t = &sn->tabs[sn->ntabs++];
+		memset(t, 0, sizeof *t);
+		t->kind = 'v';
+		t->ns = ns;
+		t->name = names[k];
+		t->oid = pgcatalog_table_oid(ns, names[k]);
+		t->nsoid = ns_oid(ns);
+		if (defs) {
+			IcebergSchema *sc = ARENA_NEW(a, IcebergSchema);
+			t->view = defs[k];
+			sc->nfields = defs[k]->ncols;
+			sc->fields = ARENA_ARRAY(a, IcebergField, sc->nfields + 1);
+			for (f = 0; f < sc->nfields; f++) {
+				sc->fields[f].id = f + 1;
+				sc->fields[f].name = defs[k]->names[f];
+				sc->fields[f].type = defs[k]->types[f];
+			}
+			t->schema = sc;
+		}
+	}
+	return FLOE_OK;
+}
+
 static int
 snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 {
@@ -943,6 +988,8 @@ snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 				cap *= 2;
 			}
 			t = &sn->tabs[sn->ntabs++];
+			memset(t, 0, sizeof *t);
+			t->kind = 'r';
 			t->ns = nss[i];
 			t->name = names[k];
 			t->oid = pgcatalog_table_oid(nss[i], names[k]);
@@ -953,6 +1000,7 @@ snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 				t->schema = metadata_current_schema(tb->md);
 			}
 		}
+		TRY(snap_views(s, a, schemas, nss[i], sn, &cap, err));
 	}
 	return FLOE_OK;
 }
@@ -984,6 +1032,15 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 			(*oids)[(*n)++] = sys_oid(&rels[i]);
 	for (i = 0; i < nt; i++)
 		(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, names[i]);
+	if (exists) {
+		char **vn;
+		int nv;
+		TRY(catalog_list_views(s->engine->catalog, s->search_path, a, &vn, &nv, err));
+		*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(nt + NRELS + 1),
+				      sizeof(int64_t) * (size_t)(nt + NRELS + nv + 1));
+		for (i = 0; i < nv; i++)
+			(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, vn[i]);
+	}
 	return FLOE_OK;
 }
 
@@ -1109,8 +1166,8 @@ fill_class(Rel *r, const Snap *sn)
 		put_i(r, row, "reltype", 0);
 		put_i(r, row, "reloftype", 0);
 		put_i(r, row, "relowner", OID_ROLE);
-		put_i(r, row, "relam", 2);
-		put_i(r, row, "relfilenode", t->oid);
+		put_i(r, row, "relam", t->kind == 'v' ? 0 : 2);
+		put_i(r, row, "relfilenode", t->kind == 'v' ? 0 : t->oid);
 		put_i(r, row, "reltablespace", 0);
 		put_i(r, row, "relpages", 0);
 		put_i(r, row, "reltuples", -1);
@@ -1119,16 +1176,16 @@ fill_class(Rel *r, const Snap *sn)
 		put_b(r, row, "relhasindex", t->schema && t->schema->nidentifier > 0);
 		put_b(r, row, "relisshared", false);
 		put_c(r, row, "relpersistence", 'p');
-		put_c(r, row, "relkind", 'r');
+		put_c(r, row, "relkind", t->kind);
 		put_i(r, row, "relnatts", t->schema ? t->schema->nfields : 0);
 		put_i(r, row, "relchecks", 0);
-		put_b(r, row, "relhasrules", false);
+		put_b(r, row, "relhasrules", t->kind == 'v');
 		put_b(r, row, "relhastriggers", false);
 		put_b(r, row, "relhassubclass", false);
 		put_b(r, row, "relrowsecurity", false);
 		put_b(r, row, "relforcerowsecurity", false);
 		put_b(r, row, "relispopulated", true);
-		put_c(r, row, "relreplident", 'd');
+		put_c(r, row, "relreplident", t->kind == 'v' ? 'n' : 'd');
 		put_b(r, row, "relispartition", false);
 		put_i(r, row, "relrewrite", 0);
 		put_s(r, row, "relfrozenxid", "0");
@@ -1684,7 +1741,10 @@ fill_tables_view(Rel *r, const Snap *sn)
 {
 	int i;
 	for (i = 0; i < sn->ntabs; i++) {
-		Value *row = constrel_row(r);
+		Value *row;
+		if (sn->tabs[i].kind != 'r')
+			continue;
+		row = constrel_row(r);
 		put_s(r, row, "schemaname", sn->tabs[i].ns);
 		put_s(r, row, "tablename", sn->tabs[i].name);
 		put_s(r, row, "tableowner", sn->user);
@@ -1723,9 +1783,40 @@ fill_is_tables(Rel *r, const Snap *sn)
 		put_s(r, row, "table_catalog", sn->db);
 		put_s(r, row, "table_schema", sn->tabs[i].ns);
 		put_s(r, row, "table_name", sn->tabs[i].name);
-		put_s(r, row, "table_type", "BASE TABLE");
-		put_s(r, row, "is_insertable_into", "YES");
+		put_s(r, row, "table_type", sn->tabs[i].kind == 'v' ? "VIEW" : "BASE TABLE");
+		put_s(r, row, "is_insertable_into", sn->tabs[i].kind == 'v' ? "NO" : "YES");
 		put_s(r, row, "is_typed", "NO");
+	}
+}
+
+/* pg_views and information_schema.views (views.c's definitions) */
+static void
+fill_views(Rel *r, const Snap *sn, bool info)
+{
+	int i;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		Value *row;
+		if (t->kind != 'v')
+			continue;
+		row = constrel_row(r);
+		if (info) {
+			put_s(r, row, "table_catalog", sn->db);
+			put_s(r, row, "table_schema", t->ns);
+			put_s(r, row, "table_name", t->name);
+			put_s(r, row, "view_definition", t->view ? arena_sprintf(r->a, " %s;", t->view->sql) : NULL);
+			put_s(r, row, "check_option", "NONE");
+			put_s(r, row, "is_updatable", "NO");
+			put_s(r, row, "is_insertable_into", "NO");
+			put_s(r, row, "is_trigger_updatable", "NO");
+			put_s(r, row, "is_trigger_deletable", "NO");
+			put_s(r, row, "is_trigger_insertable_into", "NO");
+		} else {
+			put_s(r, row, "schemaname", t->ns);
+			put_s(r, row, "viewname", t->name);
+			put_s(r, row, "viewowner", sn->user);
+			put_s(r, row, "definition", t->view ? arena_sprintf(r->a, " %s;", t->view->sql) : NULL);
+		}
 	}
 }
 
@@ -1801,7 +1892,7 @@ fill_is_columns(Rel *r, const Snap *sn)
 			put_s(r, row, "is_identity", "NO");
 			put_s(r, row, "identity_cycle", "NO");
 			put_s(r, row, "is_generated", "NEVER");
-			put_s(r, row, "is_updatable", "YES");
+			put_s(r, row, "is_updatable", t->kind == 'v' ? "NO" : "YES");
 		}
 	}
 }
@@ -1892,6 +1983,29 @@ pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **col
 	return FLOE_OK;
 }
 
+/* pg_get_viewdef of every view (views.c's stored query, ending in ';' as
+ * PostgreSQL's does), for bind_expr.c; cols[i] is 0 */
+int
+pgcatalog_view_defs(Session *s, Arena *a, int64_t **oids, int **cols, const char ***defs, int *n,
+		    floe_error *err)
+{
+	Snap sn;
+	int i;
+	TRY(snap_take(s, a, true, &sn, err));
+	*oids = ARENA_ARRAY(a, int64_t, sn.ntabs + 1);
+	*cols = ARENA_ARRAY(a, int, sn.ntabs + 1);
+	*defs = ARENA_ARRAY(a, const char *, sn.ntabs + 1);
+	*n = 0;
+	for (i = 0; i < sn.ntabs; i++) {
+		if (sn.tabs[i].kind != 'v' || !sn.tabs[i].view)
+			continue;
+		(*oids)[*n] = sn.tabs[i].oid;
+		(*cols)[*n] = 0;
+		(*defs)[(*n)++] = arena_sprintf(a, " %s;", sn.tabs[i].view->sql);
+	}
+	return FLOE_OK;
+}
+
 /* ---- lookup -------------------------------------------------------------- */
 
 /* one identifier of a qualified name: "Quoted" kept, else lower-cased */
@@ -1933,6 +2047,8 @@ table_in(Session *s, Arena *a, const char *ns, const char *name, bool *found, fl
 	for (i = 0; i < n; i++)
 		if (!strcmp(names[i], name))
 			*found = true;
+	if (!*found)
+		*found = views_exists(s, ns, name);
 	return FLOE_OK;
 }
 
@@ -2075,9 +2191,9 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			    is(d, "pg_index") || is(d, "pg_constraint");
 		bool cat = cols || is(d, "pg_namespace") || is(d, "pg_tables") ||
 			   is(d, "pg_database") || is(d, "pg_roles") || is(d, "pg_user") ||
-			   is(d, "pg_authid");
+			   is(d, "pg_authid") || is(d, "pg_views");
 		if (cat)
-			TRY(snap_take(s, a, cols, &sn, err));
+			TRY(snap_take(s, a, cols || is(d, "pg_views"), &sn, err));
 		if (is(d, "pg_namespace"))
 			fill_namespace(&r, &sn);
 		else if (is(d, "pg_class"))
@@ -2105,6 +2221,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_tablespace(&r);
 		else if (is(d, "pg_tables"))
 			fill_tables_view(&r, &sn);
+		else if (is(d, "pg_views"))
+			fill_views(&r, &sn, false);
 		else if (is(d, "pg_index"))
 			fill_index(&r, &sn);
 		else if (is(d, "pg_constraint"))
@@ -2113,8 +2231,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 	} else {
 		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage");
 		bool privs = is(d, "table_privileges") || is(d, "role_table_grants");
-		if (is(d, "schemata") || is(d, "tables") || cols || privs)
-			TRY(snap_take(s, a, cols, &sn, err));
+		if (is(d, "schemata") || is(d, "tables") || cols || privs || is(d, "views"))
+			TRY(snap_take(s, a, cols || is(d, "views"), &sn, err));
 		if (privs)
 			TRY(fill_is_privileges(&r, s, a, &sn, err));
 		if (is(d, "table_constraints") || is(d, "key_column_usage"))
@@ -2125,6 +2243,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_is_tables(&r, &sn);
 		else if (is(d, "columns"))
 			fill_is_columns(&r, &sn);
+		else if (is(d, "views"))
+			fill_views(&r, &sn, true);
 	}
 	TRY(seq_catalog_rows(s, &r, d->ns == NS_PG, d->name, a, err));   /* sequence.c */
 	*found = true;

@@ -49,5 +49,8 @@ int pgcatalog_settings(Session *s, Arena *a, const char ***names, const char ***
  * bind_expr.c (which binds those functions over the oids it is given) */
 int pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **cols,
 			const char ***defs, int *n, floe_error *err);
+/* ... and pg_get_viewdef of every view (cols[i] 0) */
+int pgcatalog_view_defs(Session *s, Arena *a, int64_t **oids, int **cols, const char ***defs, int *n,
+			floe_error *err);
 
 #endif

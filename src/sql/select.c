@@ -143,6 +143,7 @@
 #include "sql/bind.h"
 #include "sql/sequence.h"
 #include "sql/txn.h"
+#include "sql/views.h"
 #include "sql/warehouse.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -987,11 +988,23 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
 		bool is_seq = false;   /* SELECT * FROM a sequence (sequence.h) */
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE)) {
+			SelectPlan vp;
+			bool is_view = false;
 			floe_error_clear(b->err);
 			TRY(seq_relation(b->session, ctx, ns, name, b->arena, &is_seq, &src->scope.ncols,
 					 &src->scope.names, &src->scope.types, &src->op, b->err));
 			if (is_seq) {
 				src->est = 1;
+				src->scope.relname = rv->relname;
+				return apply_alias(b, src, rv->alias);
+			}
+			/* a view (views.c)? */
+			TRY(views_source(b, ctx, ns, name, &is_view, &vp));
+			if (is_view) {
+				src->op = vp.root;
+				src->scope.ncols = vp.ncols;
+				src->scope.names = vp.names;
+				src->scope.types = vp.types;
 				src->scope.relname = rv->relname;
 				return apply_alias(b, src, rv->alias);
 			}
@@ -5780,6 +5793,25 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	out->types = ARENA_ARRAY(b->arena, SqlType, 1);
 	out->types[0] = tt;
 	return FLOE_OK;
+}
+
+int
+select_plan_subquery(BindCtx *b, ExecCtx *ctx, const char *sql, Node *query, SelectPlan *out)
+{
+	BindCtx def;
+	WorkRef *saved_work = cur_work;
+	int rc;
+
+	memset(&def, 0, sizeof def);
+	def.session = b->session;
+	def.arena = b->arena;
+	def.err = b->err;
+	def.sql = sql;
+	def.exec = b->exec;
+	cur_work = NULL;
+	rc = plan_query(&def, ctx, query, out);
+	cur_work = saved_work;
+	return rc;
 }
 
 int

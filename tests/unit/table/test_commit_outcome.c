@@ -181,11 +181,12 @@ f_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
 	return catalog_rename_table(F(c)->real, ns, name, new_ns, new_name, err);
 }
 
-static const CatalogVT faulty_vt = {
-	f_create_namespace, f_drop_namespace, f_namespace_exists, f_list_namespaces,
-	f_create_table, f_load_table, f_swap_table, f_drop_table, f_swap_tables,
-	f_list_tables, f_close, f_rename_table,
-	NULL, NULL, NULL, NULL, NULL,   /* no sequences */
+static const CatalogVT faulty_vt = {   /* later entries (views, ...): unused here */
+	.create_namespace = f_create_namespace, .drop_namespace = f_drop_namespace,
+	.namespace_exists = f_namespace_exists, .list_namespaces = f_list_namespaces,
+	.create_table = f_create_table, .load_table = f_load_table, .swap_table = f_swap_table,
+	.drop_table = f_drop_table, .swap_tables = f_swap_tables, .list_tables = f_list_tables,
+	.close = f_close, .rename_table = f_rename_table,
 };
 
 /* ---- helpers ---------------------------------------------------------- */
