@@ -62,6 +62,7 @@
 #include "sql/sequence.h"
 #include "sql/txn.h"
 #include "sql/views.h"
+#include "sql/indexes.h"
 #include "types/array.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -825,6 +826,8 @@ typedef struct TabInfo {
 	const IcebergSchema *schema;   /* NULL unless loaded */
 	char kind;                     /* pg_class.relkind: 'r', or 'v' (views.c) */
 	const ViewDef *view;           /* a view's definition, when loaded */
+	int nidx;                      /* recorded indexes (indexes.c), when loaded */
+	IndexInfo *idx;
 } TabInfo;
 
 typedef struct Snap {
@@ -891,6 +894,49 @@ static int64_t
 pk_constraint_oid(const TabInfo *t)
 {
 	return tagged_oid("constraint", t->ns, t->name);
+}
+
+/* ---- recorded indexes (indexes.c) --------------------------------------- */
+
+static int64_t
+idx_oid(const TabInfo *t, const IndexInfo *x)
+{
+	return tagged_oid("floe.index", t->ns, x->name);
+}
+
+/* pg_am's oid of the method the definition names */
+static int64_t
+idx_am(const IndexInfo *x)
+{
+	static const struct { const char *m; int oid; } am[] = {
+		{ "USING hash", 405 }, { "USING gist", 783 }, { "USING gin", 2742 },
+		{ "USING spgist", 4000 }, { "USING brin", 3580 },
+	};
+	size_t i;
+	for (i = 0; i < sizeof am / sizeof am[0]; i++)
+		if (!strncmp(x->tail, am[i].m, strlen(am[i].m)))
+			return am[i].oid;
+	return 403;
+}
+
+/* key column k's position in t (1-based), 0 for an expression */
+static int
+idx_col(const TabInfo *t, const IndexInfo *x, int k)
+{
+	int f;
+	for (f = 0; t->schema && f < t->schema->nfields; f++)
+		if (x->field_ids[k] && t->schema->fields[f].id == x->field_ids[k])
+			return f + 1;
+	return 0;
+}
+
+static const char *quote_ident(Arena *a, const char *id);
+
+static const char *
+idx_def(Arena *a, const TabInfo *t, const IndexInfo *x)
+{
+	return arena_sprintf(a, "CREATE INDEX %s ON %s.%s %s", quote_ident(a, x->name),
+			     quote_ident(a, t->ns), quote_ident(a, t->name), x->tail);
 }
 
 /* the session's role: session_authorization when the embedder set it */
@@ -998,6 +1044,7 @@ snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 				Table *tb;
 				TRY(txn_table_load(s, nss[i], names[k], a, &tb, err));
 				t->schema = metadata_current_schema(tb->md);
+				t->nidx = indexes_of(tb->md, a, &t->idx);
 			}
 		}
 		TRY(snap_views(s, a, schemas, nss[i], sn, &cap, err));
@@ -1040,6 +1087,28 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 				      sizeof(int64_t) * (size_t)(nt + NRELS + nv + 1));
 		for (i = 0; i < nv; i++)
 			(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, vn[i]);
+	}
+	{
+		/* the tables' indexes: primary keys' and recorded ones (indexes.c) */
+		int k;
+		for (i = 0; i < nt; i++) {
+			Table *tb;
+			TabInfo ti;
+			IndexInfo *ix;
+			int nx;
+			if (txn_table_load(s, s->search_path, names[i], a, &tb, err) != FLOE_OK)
+				return FLOE_ERR;
+			nx = indexes_of(tb->md, a, &ix);
+			memset(&ti, 0, sizeof ti);
+			ti.ns = s->search_path;
+			ti.name = names[i];
+			*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(*n + 1),
+					      sizeof(int64_t) * (size_t)(*n + nx + 2));
+			if (metadata_current_schema(tb->md)->nidentifier > 0)
+				(*oids)[(*n)++] = pk_index_oid(&ti);
+			for (k = 0; k < nx; k++)
+				(*oids)[(*n)++] = idx_oid(&ti, &ix[k]);
+		}
 	}
 	return FLOE_OK;
 }
@@ -1173,7 +1242,7 @@ fill_class(Rel *r, const Snap *sn)
 		put_i(r, row, "reltuples", -1);
 		put_i(r, row, "relallvisible", 0);
 		put_i(r, row, "reltoastrelid", 0);
-		put_b(r, row, "relhasindex", t->schema && t->schema->nidentifier > 0);
+		put_b(r, row, "relhasindex", (t->schema && t->schema->nidentifier > 0) || t->nidx > 0);
 		put_b(r, row, "relisshared", false);
 		put_c(r, row, "relpersistence", 'p');
 		put_c(r, row, "relkind", t->kind);
@@ -1229,6 +1298,43 @@ fill_class(Rel *r, const Snap *sn)
 		put_s(r, row, "relfrozenxid", "0");
 		put_s(r, row, "relminmxid", "0");
 	}
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		int k;
+		for (k = 0; k < t->nidx; k++) {
+			Value *row = constrel_row(r);
+			put_i(r, row, "oid", idx_oid(t, &t->idx[k]));
+			put_s(r, row, "relname", t->idx[k].name);
+			put_i(r, row, "relnamespace", t->nsoid);
+			put_i(r, row, "reltype", 0);
+			put_i(r, row, "reloftype", 0);
+			put_i(r, row, "relowner", OID_ROLE);
+			put_i(r, row, "relam", idx_am(&t->idx[k]));
+			put_i(r, row, "relfilenode", idx_oid(t, &t->idx[k]));
+			put_i(r, row, "reltablespace", 0);
+			put_i(r, row, "relpages", 1);
+			put_i(r, row, "reltuples", -1);
+			put_i(r, row, "relallvisible", 0);
+			put_i(r, row, "reltoastrelid", 0);
+			put_b(r, row, "relhasindex", false);
+			put_b(r, row, "relisshared", false);
+			put_c(r, row, "relpersistence", 'p');
+			put_c(r, row, "relkind", 'i');
+			put_i(r, row, "relnatts", t->idx[k].ncols);
+			put_i(r, row, "relchecks", 0);
+			put_b(r, row, "relhasrules", false);
+			put_b(r, row, "relhastriggers", false);
+			put_b(r, row, "relhassubclass", false);
+			put_b(r, row, "relrowsecurity", false);
+			put_b(r, row, "relforcerowsecurity", false);
+			put_b(r, row, "relispopulated", true);
+			put_c(r, row, "relreplident", 'n');
+			put_b(r, row, "relispartition", false);
+			put_i(r, row, "relrewrite", 0);
+			put_s(r, row, "relfrozenxid", "0");
+			put_s(r, row, "relminmxid", "0");
+		}
+	}
 	fill_sys_class(r);
 }
 
@@ -1279,6 +1385,74 @@ fill_index(Rel *r, const Snap *sn)
 		put_arr(r, row, "indcollation", coll, n);
 		put_arr(r, row, "indclass", cls, n);
 		put_arr(r, row, "indoption", opt, n);
+	}
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		int x;
+		for (x = 0; x < t->nidx; x++) {
+			const IndexInfo *ix = &t->idx[x];
+			int64_t *key = ARENA_ARRAY(r->a, int64_t, ix->ncols + 1);
+			int64_t *zero = ARENA_ARRAY(r->a, int64_t, ix->ncols + 1);
+			Value *row;
+			for (k = 0; k < ix->ncols; k++) {
+				key[k] = idx_col(t, ix, k);
+				zero[k] = 0;
+			}
+			row = constrel_row(r);
+			put_i(r, row, "indexrelid", idx_oid(t, ix));
+			put_i(r, row, "indrelid", t->oid);
+			put_i(r, row, "indnatts", ix->ncols);
+			put_i(r, row, "indnkeyatts", ix->ncols);
+			put_b(r, row, "indisunique", false);
+			put_b(r, row, "indnullsnotdistinct", false);
+			put_b(r, row, "indisprimary", false);
+			put_b(r, row, "indisexclusion", false);
+			put_b(r, row, "indimmediate", true);
+			put_b(r, row, "indisclustered", false);
+			put_b(r, row, "indisvalid", true);
+			put_b(r, row, "indcheckxmin", false);
+			put_b(r, row, "indisready", true);
+			put_b(r, row, "indislive", true);
+			put_b(r, row, "indisreplident", false);
+			put_arr(r, row, "indkey", key, ix->ncols);
+			put_arr(r, row, "indcollation", zero, ix->ncols);
+			put_arr(r, row, "indclass", zero, ix->ncols);
+			put_arr(r, row, "indoption", zero, ix->ncols);
+		}
+	}
+}
+
+/* pg_indexes: the primary keys' indexes and the recorded ones */
+static void
+fill_indexes_view(Rel *r, const Snap *sn, Session *s)
+{
+	int i, k, n;
+	int64_t *oids;
+	int *cols;
+	const char **defs;
+	floe_error e;
+	if (pgcatalog_pkey_defs(s, r->a, false, &oids, &cols, &defs, &n, &e) != FLOE_OK)
+		n = 0;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		Value *row;
+		if (t->schema && t->schema->nidentifier > 0) {
+			for (k = 0; k < n; k++)
+				if (oids[k] == pk_index_oid(t) && cols[k] == 0) {
+					row = constrel_row(r);
+					put_s(r, row, "schemaname", t->ns);
+					put_s(r, row, "tablename", t->name);
+					put_s(r, row, "indexname", pk_name(r->a, t));
+					put_s(r, row, "indexdef", defs[k]);
+				}
+		}
+		for (k = 0; k < t->nidx; k++) {
+			row = constrel_row(r);
+			put_s(r, row, "schemaname", t->ns);
+			put_s(r, row, "tablename", t->name);
+			put_s(r, row, "indexname", t->idx[k].name);
+			put_s(r, row, "indexdef", idx_def(r->a, t, &t->idx[k]));
+		}
 	}
 }
 
@@ -1384,6 +1558,18 @@ fill_attribute(Rel *r, const Snap *sn)
 				kt[k] = types[cols[k]];
 			}
 			fill_column_rows(r, pk_index_oid(t), n, kn, kt, NULL, NULL);
+		}
+		for (k = 0; k < t->nidx; k++) {
+			const IndexInfo *ix = &t->idx[k];
+			char **kn = ARENA_ARRAY(r->a, char *, ix->ncols + 1);
+			SqlType *kt = ARENA_ARRAY(r->a, SqlType, ix->ncols + 1);
+			int c;
+			for (c = 0; c < ix->ncols; c++) {
+				int at = idx_col(t, ix, c);
+				kn[c] = at ? names[at - 1] : (char *)"expr";
+				kt[c] = at ? types[at - 1] : type_make(TYPE_TEXT);
+			}
+			fill_column_rows(r, idx_oid(t, ix), ix->ncols, kn, kt, NULL, NULL);
 		}
 	}
 	fill_sys_attribute(r);
@@ -1980,6 +2166,33 @@ pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **col
 		(*cols_out)[*n] = 0;
 		(*defs)[(*n)++] = arena_sprintf(a, "PRIMARY KEY (%s)", list);
 	}
+	for (i = 0; i < sn.ntabs; i++) {
+		/* recorded indexes (indexes.c): the whole definition, and the
+		 * name of each plain key column */
+		const TabInfo *t = &sn.tabs[i];
+		int x;
+		for (x = 0; x < t->nidx; x++) {
+			const IndexInfo *ix = &t->idx[x];
+			*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)cap,
+					      sizeof(int64_t) * (size_t)(cap + ix->ncols + 1));
+			*cols_out = arena_realloc(a, *cols_out, sizeof(int) * (size_t)cap,
+						  sizeof(int) * (size_t)(cap + ix->ncols + 1));
+			*defs = arena_realloc(a, *defs, sizeof(char *) * (size_t)cap,
+					      sizeof(char *) * (size_t)(cap + ix->ncols + 1));
+			cap += ix->ncols + 1;
+			for (k = 0; k < ix->ncols; k++) {
+				int at = idx_col(t, ix, k);
+				if (!at)
+					continue;
+				(*oids)[*n] = idx_oid(t, ix);
+				(*cols_out)[*n] = k + 1;
+				(*defs)[(*n)++] = quote_ident(a, t->schema->fields[at - 1].name);
+			}
+			(*oids)[*n] = idx_oid(t, ix);
+			(*cols_out)[*n] = 0;
+			(*defs)[(*n)++] = idx_def(a, t, ix);
+		}
+	}
 	return FLOE_OK;
 }
 
@@ -2188,7 +2401,7 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 	constrel_init(&r, a, d->spec);
 	if (d->ns == NS_PG) {
 		bool cols = is(d, "pg_attribute") || is(d, "pg_attrdef") || is(d, "pg_class") ||
-			    is(d, "pg_index") || is(d, "pg_constraint");
+			    is(d, "pg_index") || is(d, "pg_constraint") || is(d, "pg_indexes");
 		bool cat = cols || is(d, "pg_namespace") || is(d, "pg_tables") ||
 			   is(d, "pg_database") || is(d, "pg_roles") || is(d, "pg_user") ||
 			   is(d, "pg_authid") || is(d, "pg_views");
@@ -2225,6 +2438,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_views(&r, &sn, false);
 		else if (is(d, "pg_index"))
 			fill_index(&r, &sn);
+		else if (is(d, "pg_indexes"))
+			fill_indexes_view(&r, &sn, s);
 		else if (is(d, "pg_constraint"))
 			fill_constraint(&r, &sn);
 		/* the others are empty: floe has no such objects */

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sql/acl.h"
+#include "sql/indexes.h"
 #include "sql/views.h"
 #include "server/users.h"
 #include "table/table.h"
@@ -488,6 +489,10 @@ views_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_e
 	int n = 0, k, who, on, marked;
 
 	*done = false;
+	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) {   /* indexes.c */
+		*done = true;
+		return indexes_drop(s, ds, a, sink, err);
+	}
 	if (!is_view && !is_schema && ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return FLOE_OK;
 	ns = ARENA_ARRAY(a, const char *, ds->n_objects + 1);
@@ -624,6 +629,7 @@ views_owns(const Node *n)
 {
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_VIEW_STMT:
+	case PG_QUERY__NODE__NODE_INDEX_STMT:   /* indexes.c */
 		return true;
 	case PG_QUERY__NODE__NODE_RENAME_STMT:
 		return n->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ||
@@ -642,6 +648,8 @@ views_exec(Session *s, ExecCtx *ctx, const char *sql, Node *n, ResultSink *sink)
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_VIEW_STMT:
 		return view_create(s, ctx, sql, n->view_stmt, sink);
+	case PG_QUERY__NODE__NODE_INDEX_STMT:
+		return indexes_create(s, ctx, sql, n->index_stmt, sink);
 	case PG_QUERY__NODE__NODE_RENAME_STMT:
 		return view_rename(s, ctx, n->rename_stmt, sink);
 	default:

@@ -12,11 +12,14 @@
  * views, acl.c), the columns renamed to the view's.
  *
  * INTERFACE ROUTINES
- *   views_owns(n)                       is n a statement of this file?
+ *   views_owns(n)                       is n a statement of this file (or of
+ *                                       indexes.c: CREATE INDEX)?
  *   views_exec(s, ctx, sql, n, sink)    CREATE [OR REPLACE] VIEW, ALTER VIEW
- *                                       RENAME [COLUMN], other ALTER VIEW 0A000
+ *                                       RENAME [COLUMN], other ALTER VIEW 0A000;
+ *                                       CREATE INDEX (indexes.c)
  *   views_source(b, ctx, ns, name, &found, &plan)   a FROM item naming a view
- *   views_drop(s, ds, a, sink, err, &done)   DROP VIEW (done); DROP TABLE /
+ *   views_drop(s, ds, a, sink, err, &done)   DROP VIEW, DROP INDEX (indexes.c)
+ *                                       (done); DROP TABLE /
  *                                       SCHEMA: the views that depend on what
  *                                       is dropped refused (2BP01) or dropped
  *                                       (CASCADE) before ddl.c drops it
