@@ -139,11 +139,6 @@ indexes_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__IndexStmt *st
 	int k;
 
 	(void)sql;
-	if (st->unique) {
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "CREATE UNIQUE INDEX is not supported yet");
-		return floe_error_hint(err, "A PRIMARY KEY is enforced (23505); declare the key columns as the "
-				       "table's PRIMARY KEY instead.");
-	}
 	if (!known_method(method))
 		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "access method \"%s\" does not exist", method);
 	if (st->table_space && st->table_space[0])
@@ -154,6 +149,11 @@ indexes_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__IndexStmt *st
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
 				    st->relation->relname);
 		return FLOE_ERR;
+	}
+	if (st->unique) {   /* after the table's lookup: PostgreSQL's 42P01 comes first */
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "CREATE UNIQUE INDEX is not supported yet");
+		return floe_error_hint(err, "A PRIMARY KEY is enforced (23505); declare the key columns as the "
+				       "table's PRIMARY KEY instead.");
 	}
 	sc = metadata_current_schema(t->md);
 	/* the key columns: names must exist; expressions are recorded */
