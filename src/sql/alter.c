@@ -68,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "sql/views.h"
 #include "sql/bind.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
@@ -691,6 +692,7 @@ move_table(Session *s, ExecCtx *ctx, const Table *t, const char *ns, const char 
 	Table *other;
 
 	TRY(ddl_check_namespace(s, ns, ctx->err));
+	TRY(views_check_rename(s, t->ns, t->name, ctx->arena, ctx->err));   /* views.c */
 	if (table_load(s->engine->catalog, s->engine->io, ns, name, ctx->arena, &other, ctx->err) == FLOE_OK)
 		return floe_errorf(ctx->err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	floe_error_clear(ctx->err);

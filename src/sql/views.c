@@ -216,7 +216,13 @@ views_source(BindCtx *b, ExecCtx *ctx, const char *ns, const char *name, bool *f
 	acl_owner_end(ctx, mode);
 	s->search_path = saved_path;
 	nexpanding--;
-	TRY(rc);
+	if (rc != FLOE_OK) {
+		/* a position in the view's text means nothing in the caller's */
+		b->err->position = 0;
+		if (!b->err->detail[0])
+			floe_error_detail(b->err, "while planning the query of view \"%s\"", name);
+		return FLOE_ERR;
+	}
 	if (out->ncols < d->ncols)
 		return floe_errorf(b->err, ERRCODE_WRONG_OBJECT_TYPE,
 				   "view \"%s\" no longer matches its definition: its query yields %d columns, "
@@ -622,6 +628,19 @@ view_rename(Session *s, ExecCtx *ctx, PgQuery__RenameStmt *rs, ResultSink *sink)
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", rs->newname);
 	TRY(catalog_rename_view(cat_of(s), ns, name, rs->newname, err));
 	return engine_complete(sink, "ALTER VIEW");
+}
+
+int
+views_check_rename(Session *s, const char *ns, const char *name, Arena *a, floe_error *err)
+{
+	AllViews av;
+	int who, on;
+	TRY(all_views(s, a, &av, err));
+	if (mark_dependents(&av, 1, &ns, &name, false, &who, &on) > 0)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot rename \"%s\": view %s depends on it (floe stores views by name)",
+				   name, av.names[who]);
+	return FLOE_OK;
 }
 
 bool

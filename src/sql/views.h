@@ -26,6 +26,8 @@
  *   views_write_error(s, n, a, err)     a DML on a view failed with 42P01: the
  *                                       error becomes 0A000 naming the view
  *   views_list(s, ns, a, &names, &defs, &n, err)   the views of ns (pgcatalog.c)
+ *   views_check_rename(s, ns, name, a, err)   may relation (ns, name) be renamed
+ *                                       or moved?  0A000 while views read it
  *   views_exists(s, ns, name)           is (ns, name) a view?
  *   views_uuid(s, ns, name, a)          its view-uuid (acl.c's grants), NULL: none
  */
@@ -45,6 +47,7 @@ void views_write_error(Session *s, const Node *n, Arena *a, floe_error *err);
 int views_list(Session *s, const char *ns, Arena *a, char ***names, ViewDef ***defs, int *n,
 	       floe_error *err);
 bool views_exists(Session *s, const char *ns, const char *name);
+int views_check_rename(Session *s, const char *ns, const char *name, Arena *a, floe_error *err);
 const char *views_uuid(Session *s, const char *ns, const char *name, Arena *a);   /* NULL: no view */
 
 #endif
