@@ -145,6 +145,7 @@
 #include <string.h>
 #include <time.h>
 #include "sql/bind.h"
+#include "sql/serial.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/delete_writer.h"
@@ -3032,6 +3033,8 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 			continue;
 		}
 		TRY(set_value(d, rt, &val));
+		if (!val || val->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+			TRY(identity_update_check(&d->b, f, -1));   /* 428C9, as PostgreSQL */
 		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
 			if (!(x = bind_default_expr(&d->b, f)))
 				return FLOE_ERR;
