@@ -787,6 +787,17 @@ alter_comment(Session *s, ExecCtx *ctx, PgQuery__CommentStmt *cs, ResultSink *si
 	bool column = cs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN, changed = false;
 	int n, i;
 
+	if (cs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW && (n = object_names(cs, names, 2)) >= 1) {
+		/* a missing view is 42P01 first, as PostgreSQL; an existing one
+		 * cannot keep a comment yet */
+		pg_query__range_var__init(&rv);
+		rv.relname = (char *)names[n - 1];
+		rv.schemaname = n == 2 ? (char *)names[0] : (char *)"";
+		if (!views_exists(s, ddl_rv_ns(s, &rv), rv.relname))
+			return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+					   rv.relname);
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "COMMENT ON VIEW is not supported yet");
+	}
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE && !column)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this COMMENT ON is not supported yet");
 	n = object_names(cs, names, column ? 3 : 2);

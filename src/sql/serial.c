@@ -10,12 +10,17 @@
  * INTERFACE ROUTINES (serial.h)
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "func/func.h"
+#include "sql/acl.h"
+#include "sql/pgcatalog.h"
 #include "sql/serial.h"
 #include "sql/sequence.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "sql/txn.h"
+#include "types/cast.h"
 
 static const char *
 serial_base(PgQuery__TypeName *tn)
@@ -410,46 +415,135 @@ const_str(const Expr *e, Arena *a)
 	return arena_strndup(a, strview_data(&e->value.u.s), e->value.u.s.len);
 }
 
-Expr *
-serial_get_sequence(BindCtx *b, Expr **args, int nargs, int location)
+/* The sequence of column ct of table tt (text as regclass prints it,
+ * [schema.]name), schema-qualified, or NULL (*out) when the column has
+ * none; 42P01 / 42703 as PostgreSQL. */
+static int
+sequence_of(Session *s, const char *tt, const char *ct, Arena *a, char **out, floe_error *err)
 {
-	const char *tt, *ct, *ns, *tn, *dot, *q, *e;
+	const char *ns, *tn, *dot, *q, *e;
 	const IcebergSchema *sc;
 	Table *t;
-	Value v = value_null(type_make(TYPE_TEXT));
 	int i;
 
-	if (nargs != 2 || !(tt = const_str(args[0], b->arena)) || !(ct = const_str(args[1], b->arena))) {
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			    "pg_get_serial_sequence takes two constant text arguments");
-		return NULL;
+	*out = NULL;
+	if (*tt && strspn(tt, "0123456789") == strlen(tt)) {
+		/* a computed regclass that reached text as its oid */
+		Catalog *c = s->engine->catalog;
+		long long oid = atoll(tt);
+		char **nss, **names;
+		int nns, n, k, j;
+		bool found = false;
+
+		TRY(catalog_list_namespaces(c, a, &nss, &nns, err));
+		for (k = 0; k < nns && !found; k++) {
+			TRY(catalog_list_tables(c, nss[k], a, &names, &n, err));
+			for (j = 0; j < n; j++)
+				if ((long long)pgcatalog_table_oid(nss[k], names[j]) == oid) {
+					tt = arena_sprintf(a, "%s.%s", nss[k], names[j]);
+					found = true;
+					break;
+				}
+		}
+		if (!found)
+			return FLOE_OK;   /* not a table: no sequence */
 	}
 	dot = strchr(tt, '.');
-	ns = dot ? arena_strndup(b->arena, tt, (size_t)(dot - tt)) : b->session->search_path;
+	ns = dot ? arena_strndup(a, tt, (size_t)(dot - tt)) : s->search_path;
 	tn = dot ? dot + 1 : tt;
-	if (txn_table_load(b->session, ns, tn, b->arena, &t, b->err) != FLOE_OK) {
-		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
-			floe_errorf(b->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", tt);
-		if (location >= 0)
-			floe_error_position(b->err, bind_location(b, location));
-		return NULL;
+	if (txn_table_load(s, ns, tn, a, &t, err) != FLOE_OK) {
+		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", tt);
+		return FLOE_ERR;
 	}
 	sc = metadata_current_schema(t->md);
 	for (i = 0; i < sc->nfields; i++)
 		if (!strcmp(sc->fields[i].name, ct))
 			break;
-	if (i == sc->nfields) {
-		floe_errorf(b->err, ERRCODE_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
-			    ct, tn);
-		return NULL;
-	}
+	if (i == sc->nfields)
+		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+				   "column \"%s\" of relation \"%s\" does not exist", ct, tn);
 	/* nextval('name'::regclass): the sequence it names, schema-qualified */
 	if ((q = sc->fields[i].default_sql) && !strncmp(q, "nextval('", 9) &&
 	    (e = strstr(q + 9, "'::regclass)"))) {
-		const char *name = arena_strndup(b->arena, q + 9, (size_t)(e - q - 9));
-		char *txt = strchr(name, '.') ? (char *)name : arena_sprintf(b->arena, "%s.%s", ns, name);
+		const char *name = arena_strndup(a, q + 9, (size_t)(e - q - 9));
+		*out = strchr(name, '.') ? (char *)name : arena_sprintf(a, "%s.%s", ns, name);
+	}
+	return FLOE_OK;
+}
+
+/* pg_get_serial_sequence over computed arguments (SQLAlchemy's column
+ * reflection passes a.attrelid::regclass::text, a.attname): per row. */
+static int
+serial_sequence_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Session *s = acl_thread_session();
+	uint32_t i;
+
+	(void)nargs;
+	if (!s)
+		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "pg_get_serial_sequence cannot run here (no session)");
+	for (i = 0; i < count; i++) {
+		Value tv, cv, r;
+		char *seq, *tt, *ct;
+		vector_get_value(&args[0], i, &tv);
+		vector_get_value(&args[1], i, &cv);
+		if (tv.is_null || cv.is_null) {
+			vector_set_null(out, i);
+			continue;
+		}
+		tt = arena_strndup(ctx->arena, strview_data(&tv.u.s), tv.u.s.len);
+		ct = arena_strndup(ctx->arena, strview_data(&cv.u.s), cv.u.s.len);
+		TRY(sequence_of(s, tt, ct, ctx->arena, &seq, ctx->err));
+		if (!seq) {
+			vector_set_null(out, i);
+			continue;
+		}
+		r.is_null = false;
+		r.type = out->type;
+		r.u.s = strview_make(seq, (uint32_t)strlen(seq));
+		vector_set_value(out, i, &r);
+	}
+	return FLOE_OK;
+}
+
+static const ScalarFunc fn_serial_sequence = { "pg_get_serial_sequence", serial_sequence_k, 2, 0,
+					       { TYPE_TEXT, TYPE_TEXT }, TYPE_TEXT, FRET_FIXED,
+					       true, false };
+
+Expr *
+serial_get_sequence(BindCtx *b, Expr **args, int nargs, int location)
+{
+	const char *tt, *ct;
+	char *seq;
+	Value v = value_null(type_make(TYPE_TEXT));
+	Expr *e;
+	int i;
+
+	if (nargs != 2) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+			    "function pg_get_serial_sequence with %d arguments does not exist", nargs);
+		return NULL;
+	}
+	if (!(tt = const_str(args[0], b->arena)) || !(ct = const_str(args[1], b->arena))) {
+		e = expr_new(b->arena, EXPR_FUNC, type_make(TYPE_TEXT), 2);
+		e->fn = &fn_serial_sequence;
+		e->location = bind_location(b, location);
+		for (i = 0; i < 2; i++)
+			if (!(e->args[i] = bind_coerce(b, args[i], type_make(TYPE_TEXT), COERCE_IMPLICIT,
+						       NULL)))
+				return NULL;
+		return e;
+	}
+	if (sequence_of(b->session, tt, ct, b->arena, &seq, b->err) != FLOE_OK) {
+		if (location >= 0 && floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE))
+			floe_error_position(b->err, bind_location(b, location));
+		return NULL;
+	}
+	if (seq) {
 		v.is_null = false;
-		v.u.s = strview_make(txt, (uint32_t)strlen(txt));
+		v.u.s = strview_make(seq, (uint32_t)strlen(seq));
 	}
 	return expr_const(b->arena, &v);
 }
