@@ -37,12 +37,12 @@
 #include "common/arena.h"
 #include "server/auth_md5.h"
 #include "server/auth_scram.h"
+#include "server/authfail.h"
 #include "server/http_internal.h"
 #include "server/users.h"
 
 #define HTTP_FAIL_MAX 10
 #define HTTP_FAIL_WINDOW 60
-#define HTTP_FAIL_SLOTS 256
 
 typedef struct Token {
 	char token[65];
@@ -50,16 +50,10 @@ typedef struct Token {
 	time_t expires;
 } Token;
 
-typedef struct FailSlot {
-	char addr[64];
-	int count;
-	time_t first;
-} FailSlot;
-
 struct HttpTokens {
 	pthread_mutex_t mu;
 	Token t[HTTP_MAX_TOKENS];
-	FailSlot fails[HTTP_FAIL_SLOTS];
+	AuthFails *fails;             /* failed logins per address */
 };
 
 HttpTokens *
@@ -67,6 +61,7 @@ http_tokens_new(void)
 {
 	HttpTokens *t = xcalloc(1, sizeof *t);
 	pthread_mutex_init(&t->mu, NULL);
+	t->fails = authfail_new(HTTP_FAIL_MAX, HTTP_FAIL_WINDOW);
 	return t;
 }
 
@@ -78,6 +73,7 @@ http_tokens_free(HttpTokens *t)
 		return;
 	for (i = 0; i < HTTP_MAX_TOKENS; i++)
 		free(t->t[i].user);
+	authfail_free(t->fails);
 	pthread_mutex_destroy(&t->mu);
 	free(t);
 }
@@ -147,39 +143,12 @@ client_addr(HttpReq *req, char *buf, size_t cap)
 	}
 }
 
-static FailSlot *
-fail_slot(HttpTokens *t, const char *addr, bool create)
-{
-	FailSlot *f, *victim = NULL;
-	for (f = t->fails; f < t->fails + HTTP_FAIL_SLOTS; f++) {
-		if (f->count && !strcmp(f->addr, addr))
-			return f;
-		if (!victim || (!f->count && victim->count) ||
-		    (f->count && victim->count && f->first < victim->first))
-			victim = f;
-	}
-	if (!create)
-		return NULL;
-	memset(victim, 0, sizeof *victim);
-	snprintf(victim->addr, sizeof victim->addr, "%s", addr);
-	return victim;
-}
-
 static int
 failed(HttpTokens *t, const char *addr, const char *user, floe_error *err)
 {
-	time_t now = time(NULL);
-	FailSlot *f;
 	fprintf(stderr, "floe serve: HTTP password authentication failed for user \"%s\" from %s\n",
 		user, addr);
-	pthread_mutex_lock(&t->mu);
-	f = fail_slot(t, addr, true);
-	if (!f->count || now - f->first >= HTTP_FAIL_WINDOW) {
-		f->count = 0;
-		f->first = now;
-	}
-	f->count++;
-	pthread_mutex_unlock(&t->mu);
+	authfail_note(t->fails, addr);
 	return floe_errorf(err, "28P01" /* invalid_password */,
 			   "password authentication failed for user \"%s\"", user);
 }
@@ -217,17 +186,11 @@ http_check_password(HttpReq *req, const char *user, const char *password, floe_e
 {
 	HttpServer *srv = req->srv;
 	char addr[64];
-	FailSlot *f;
-	bool limited = false, io_error;
+	bool io_error;
 	if (srv->trust)
 		return FLOE_OK;
 	client_addr(req, addr, sizeof addr);
-	pthread_mutex_lock(&srv->tokens->mu);
-	f = fail_slot(srv->tokens, addr, false);
-	if (f && time(NULL) - f->first < HTTP_FAIL_WINDOW && f->count >= HTTP_FAIL_MAX)
-		limited = true;
-	pthread_mutex_unlock(&srv->tokens->mu);
-	if (limited)
+	if (authfail_limited(srv->tokens->fails, addr))
 		return floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 				   "too many failed login attempts from %s", addr);
 	if (!password_ok(srv, user, password, err, &io_error))

@@ -135,6 +135,7 @@
 
 #include "common/arena.h"
 #include "common/stack.h"
+#include "server/authfail.h"
 #include "server/pgwire.h"
 #include "server/server.h"
 #include "server/users.h"
@@ -183,7 +184,6 @@ static _Thread_local Conn *thread_conn;
 /* Failed logins per client address (rate limiting, invariant 4). */
 #define AUTH_FAIL_MAX 5            /* failures allowed ... */
 #define AUTH_FAIL_WINDOW 60        /* ... per this many seconds */
-#define AUTH_FAIL_SLOTS 256
 
 /* Connections not logged in yet (invariant 12). */
 #define SERVER_STARTUP_TIMEOUT 10          /* s for the first packet */
@@ -193,12 +193,6 @@ static _Thread_local Conn *thread_conn;
 #define SERVER_MAX_PREAUTH_PER_ADDR 128    /* ... and per client address */
 #define SERVER_SEND_TIMEOUT 60             /* s a send may block once logged in */
 #define PRE_CAP (PGWIRE_MAX_STARTUP + 8)
-typedef struct AuthFail {
-	char addr[INET6_ADDRSTRLEN];
-	int count;
-	time_t first;
-} AuthFail;
-
 struct Server {
 	Engine *engine;
 	int fd;
@@ -223,7 +217,7 @@ struct Server {
 	uint8_t cert_hash[EVP_MAX_MD_SIZE];  /* tls-server-end-point binding data */
 	unsigned int cert_hash_len;          /* 0: not offered */
 	bool tls_required;
-	AuthFail fails[AUTH_FAIL_SLOTS];   /* under conns_mu */
+	AuthFails *fails;                 /* failed logins per address */
 	/* statement_timeout: one Timer per running statement that has one;
 	 * the watchdog thread sets a timer's flag when its deadline passes */
 	pthread_t watchdog;
@@ -425,33 +419,11 @@ be_describe(void *ctx, void *session, const char *sql, int nparams, const uint32
 	return rc;
 }
 
-/* The failure slot of addr (a free or the oldest one when `create`). */
-static AuthFail *
-fail_slot(Server *srv, const char *addr, bool create)
-{
-	AuthFail *f, *victim = NULL;
-	for (f = srv->fails; f < srv->fails + AUTH_FAIL_SLOTS; f++) {
-		if (f->count && !strcmp(f->addr, addr))
-			return f;
-		/* prefer a free slot, else the one whose window began first */
-		if (!victim || (!f->count && victim->count) ||
-		    (f->count && victim->count && f->first < victim->first))
-			victim = f;
-	}
-	if (!create)
-		return NULL;
-	memset(victim, 0, sizeof *victim);
-	snprintf(victim->addr, sizeof victim->addr, "%s", addr);
-	return victim;
-}
-
 static int
 be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 {
 	Server *srv = ctx;
 	Conn *c = io;
-	AuthFail *f;
-	bool limited = false;
 	const UserEntry *e;
 	Users users;
 	int how;
@@ -464,12 +436,7 @@ be_auth(void *ctx, void *io, const char *user, PgAuthInfo *a, floe_error *err)
 	}
 	if (srv->method == PGAUTH_TRUST)
 		return PGAUTH_TRUST;
-	pthread_mutex_lock(&srv->conns_mu);
-	f = fail_slot(srv, c->addr, false);
-	if (f && time(NULL) - f->first < AUTH_FAIL_WINDOW && f->count >= AUTH_FAIL_MAX)
-		limited = true;
-	pthread_mutex_unlock(&srv->conns_mu);
-	if (limited) {
+	if (authfail_limited(srv->fails, c->addr)) {
 		floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 			    "too many failed login attempts from %s", c->addr);
 		floe_error_hint(err, "Try again in a minute.");
@@ -507,19 +474,10 @@ be_auth_failed(void *ctx, void *io, const char *user)
 {
 	Server *srv = ctx;
 	Conn *c = io;
-	AuthFail *f;
-	time_t now = time(NULL);
 
 	/* PostgreSQL logs this too; never the password */
 	fprintf(stderr, "floe serve: password authentication failed for user \"%s\" from %s\n", user, c->addr);
-	pthread_mutex_lock(&srv->conns_mu);
-	f = fail_slot(srv, c->addr, true);
-	if (!f->count || now - f->first >= AUTH_FAIL_WINDOW) {
-		f->count = 0;
-		f->first = now;
-	}
-	f->count++;
-	pthread_mutex_unlock(&srv->conns_mu);
+	authfail_note(srv->fails, c->addr);
 }
 
 static void
@@ -1044,6 +1002,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	}
 	freeaddrinfo(ai);
 	srv = xcalloc(1, sizeof *srv);
+	srv->fails = authfail_new(AUTH_FAIL_MAX, AUTH_FAIL_WINDOW);
 	srv->method = method;
 	srv->users_file = cfg->users_file ? xstrdup(cfg->users_file) : NULL;
 	srv->users_required = cfg->users_required;
@@ -1096,6 +1055,7 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 		free(srv->users_file);
 		free(srv->pfds);
 		SSL_CTX_free(tls);
+		authfail_free(srv->fails);
 		free(srv);
 		return FLOE_ERR;
 	}
@@ -1385,5 +1345,6 @@ server_free(Server *srv)
 	free(srv->users_file);
 	SSL_CTX_free(srv->tls);
 	pthread_mutex_destroy(&srv->conns_mu);
+	authfail_free(srv->fails);
 	free(srv);
 }

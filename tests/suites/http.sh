@@ -356,6 +356,24 @@ else
 	fail tls "no certificate or the TLS server did not start" "$tmp/tls.err"
 fi
 
+# ---- failed logins: after 10 wrong passwords from one address the right one
+# is refused too (28000) until the window ends (server/authfail.c, shared with
+# pgwire, whose limit is 5)
+mkdir -p "$tmp/whthr"
+printf 'secret\n' >"$tmp/pthr"
+"$FLOE_BIN" user add alice -D "$tmp/whthr" --password-file "$tmp/pthr" >/dev/null 2>&1
+if start thr -D "$tmp/whthr" --port 0; then
+	turl="http://127.0.0.1:$hport/v1/query"
+	first=$(curl -s -X POST "$turl" -u alice:secret -d '{"sql": "SELECT 1"}')
+	for _ in $(seq 10); do curl -s -o /dev/null -X POST "$turl" -u alice:nope -d '{"sql": "SELECT 1"}'; done
+	after=$(curl -s -X POST "$turl" -u alice:secret -d '{"sql": "SELECT 1"}')
+	[[ $first == *'"rows": [[1]]'* && $after == *'"sqlstate": "28000"'*'too many failed login attempts'* ]] &&
+		pass failed_logins_limited || fail failed_logins_limited "before: $first; after: $after"
+	kill "${pids[-1]}" 2>/dev/null
+else
+	fail failed_logins_limited "the server did not start" "$tmp/thr.err"
+fi
+
 # ---- docs/http.md: every curl example runs and prints what it shows -------
 mkdir -p "$tmp/whdoc"
 printf 'secret\n' >"$tmp/pdoc"
