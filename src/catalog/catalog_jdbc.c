@@ -163,10 +163,13 @@ ns_list(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
 
 /* ---- tables ----------------------------------------------------------- */
 
+/* A new iceberg_tables row of iceberg_type type ('TABLE' | 'VIEW'): 3F000
+ * without the namespace, 42P07 when the name is taken (by either kind). */
 static int
-tbl_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+row_create(Catalog *c, const char *ns, const char *name, const char *loc, const char *type,
+	   floe_error *err)
 {
-	const char *args[] = { J(c)->name, ns, name, loc };
+	const char *args[] = { J(c)->name, ns, name, loc, type };
 	bool exists;
 	int changes = 0;
 
@@ -176,11 +179,19 @@ tbl_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_e
 	TRY(exec_changes(c, err, true, &changes,
 			 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
 			 "metadata_location, previous_metadata_location, iceberg_type) "
-			 "VALUES ($1, $2, $3, $4, NULL, 'TABLE') ON CONFLICT DO NOTHING", 4, args));
+			 "VALUES ($1, $2, $3, $4, NULL, $5) ON CONFLICT DO NOTHING", 5, args));
+	if (changes == 0 && !strcmp(type, "VIEW"))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	if (changes == 0)
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s.%s\" already exists",
 				   ns, name);
 	return FLOE_OK;
+}
+
+static int
+tbl_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	return row_create(c, ns, name, loc, "TABLE", err);
 }
 
 static int
@@ -529,20 +540,7 @@ seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 static int
 view_create(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
 {
-	const char *args[] = { J(c)->name, ns, name, loc };
-	bool exists;
-	int changes = 0;
-
-	TRY(ns_exists(c, ns, &exists, err));
-	if (!exists)
-		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
-	TRY(exec_changes(c, err, true, &changes,
-			 "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
-			 "metadata_location, previous_metadata_location, iceberg_type) "
-			 "VALUES ($1, $2, $3, $4, NULL, 'VIEW') ON CONFLICT DO NOTHING", 4, args));
-	if (changes == 0)
-		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
-	return FLOE_OK;
+	return row_create(c, ns, name, loc, "VIEW", err);
 }
 
 static int
