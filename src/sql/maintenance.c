@@ -61,6 +61,7 @@ bind_args(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, const
 	b.err = err;
 	b.sql = sql;
 	b.where = "CALL";
+	b.exec = ctx;             /* uncorrelated subqueries run once, here */
 	for (k = 0; k < nspec; k++)
 		have[k] = false;
 	for (i = 0; i < f->n_args; i++) {
@@ -285,6 +286,8 @@ maintenance_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *c
 	PgQuery__FuncCall *f = cs->funccall;
 	const char *name = f->funcname[f->n_funcname - 1]->string->sval;
 
+	if (!strncmp(name, "floe$r", 6))   /* ROLLBACK / RESTORE TABLE (restore.c) */
+		return restore_call(s, ctx, sql, cs, sink, handled);
 	*handled = true;
 	if (!strcmp(name, "fast_forward"))
 		return refs_call(s, ctx, sql, cs, sink, handled);

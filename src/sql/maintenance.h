@@ -11,6 +11,8 @@
  *   maintenance_vacuum(s, ctx, sql, st, vs, sink)   VACUUM / ANALYZE (not OPTIMIZE)
  *   maintenance_call(s, ctx, sql, cs, sink, &handled)  the procedures above
  *   maintenance_describe(st, a, &ncols, &names, &types)  their result columns
+ *   restore_call(s, ctx, sql, cs, sink, &handled)   ROLLBACK / RESTORE TABLE
+ *                                   (restore.c; parse.c makes them CALLs)
  */
 #ifndef FLOE_SQL_MAINTENANCE_H
 #define FLOE_SQL_MAINTENANCE_H
@@ -21,6 +23,8 @@ int maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt 
 		       PgQuery__VacuumStmt *vs, ResultSink *sink);
 int maintenance_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
 		     ResultSink *sink, bool *handled);
+int restore_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
+		 ResultSink *sink, bool *handled);
 bool maintenance_describe(const SqlStmt *st, Arena *a, int *ncols, char ***names,
 			  SqlType **types);
 

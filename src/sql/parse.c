@@ -23,6 +23,9 @@
  *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
  *     merge_rewrite below
+ *   ROLLBACK TABLE t TO SNAPSHOT n, RESTORE [TABLE] t [TO] VERSION|TIMESTAMP
+ *     AS OF x  ->  CALL floe$rb|rv|rt(t,x); SHOW SNAPSHOTS FROM t  ->  TABLE
+ *     "t$snapshots" (restore.c): see restore_rewrite below
  *   CALL p(table => 't')  ->  CALL p(tabl$ => 't')   (named "table" again
  *     after the parse: call_table_rewrite)
  *   branches and tags (Spark's syntax; refs.c reads the original text
@@ -868,8 +871,9 @@ merge_mark(SqlStmt *stmts, int nstmts, const MergeWhen *mw, int n, floe_error *e
 
 /* ---- time travel: t FOR VERSION AS OF n / FOR TIMESTAMP AS OF '...' ------
  *
- * Trino's FOR VERSION|TIMESTAMP AS OF and Spark's VERSION|TIMESTAMP AS OF
- * (after FROM/JOIN/, t) after a relation name become, in place and padded
+ * Trino's FOR VERSION|TIMESTAMP AS OF, SQL:2011's FOR SYSTEM_VERSION|
+ * SYSTEM_TIME AS OF and Spark's VERSION|TIMESTAMP AS OF (after
+ * FROM/JOIN/, t) after a relation name become, in place and padded
  * with blanks, one quoted name that metatables.c recognises:
  *   t FOR VERSION AS OF 42              ->  "t$v$42"
  *   t FOR TIMESTAMP AS OF [TIMESTAMP[TZ]] '2024-01-01 10:00'  ->  "t$ts$2024-01-01 10:00"
@@ -939,8 +943,9 @@ timetravel_rewrite(const char *sql, char **copy)
 			w1 = next_word(t.p + w, &l1);
 			if (!w1)
 				goto push;
-			version = word_is(w1, l1, "version");
-			if (!version && !word_is(w1, l1, "timestamp"))
+			/* SQL:2011's FOR SYSTEM_VERSION / SYSTEM_TIME AS OF too */
+			version = word_is(w1, l1, "version") || word_is(w1, l1, "system_version");
+			if (!version && !word_is(w1, l1, "timestamp") && !word_is(w1, l1, "system_time"))
 				goto push;
 		}
 		w2 = next_word(w1 + l1, &l2);
@@ -998,6 +1003,193 @@ timetravel_rewrite(const char *sql, char **copy)
 push:
 		memmove(&h[1], &h[0], sizeof h[0] * 3);
 		h[0] = t;
+	}
+}
+
+/* ---- ROLLBACK TABLE / RESTORE TABLE / SHOW SNAPSHOTS (restore.c) -------
+ *
+ * At the start of a statement, in place (the result is never longer):
+ *   ROLLBACK TABLE t TO SNAPSHOT x          ->  CALL floe$rb(t,x)
+ *   RESTORE [TABLE] t [TO] VERSION AS OF x  ->  CALL floe$rv(t,x)
+ *   RESTORE [TABLE] t [TO] TIMESTAMP AS OF x->  CALL floe$rt(t,x)
+ *   SHOW SNAPSHOTS FROM|IN t                ->  TABLE "t$snapshots"
+ * t is one or two names (plain or double-quoted) joined by a dot; x runs
+ * to the statement's end.  Positions after t move left (error positions
+ * inside x are off by the difference).
+ */
+
+/* At p: [schema.]name -> *end past it, or NULL if there is none. */
+static const char *
+skip_rel_name(const char *sql, const char *p)
+{
+	int part;
+
+	for (part = 0; part < 2; part++) {
+		if (*p == '"') {
+			p = skip_quoted(sql, p);
+			if (p[-1] != '"')
+				return NULL;
+		} else if (word_len(p)) {
+			p += word_len(p);
+		} else {
+			return NULL;
+		}
+		if (*p != '.')
+			break;
+		p++;
+	}
+	return p;
+}
+
+static const char *
+stmt_end(const char *sql, const char *p)
+{
+	while (*p && *p != ';') {
+		const char *q = skip_space(p);
+		if (q != p)
+			p = q;
+		else if (*p == '\'' || *p == '"')
+			p = skip_quoted(sql, p);
+		else
+			p++;
+	}
+	return p;
+}
+
+static bool
+word_at(const char **p, const char *kw)
+{
+	const char *q = skip_space(*p);
+	size_t w = word_len(q);
+
+	if (!word_is(q, w, kw))
+		return false;
+	*p = q + w;
+	return true;
+}
+
+/* One statement at p (its first word): rewritten in copy when it is one
+ * of the forms above. */
+static void
+restore_at(const char *sql, const char *p, char **copy)
+{
+	const char *q = p, *name, *name_end, *arg, *end;
+	const char *proc;
+	char *buf;
+	size_t len;
+	int n;
+
+	if (word_at(&q, "show")) {
+		if (!word_at(&q, "snapshots") || !(word_at(&q, "from") || word_at(&q, "in")))
+			return;
+		name = skip_space(q);
+		if (!(name_end = skip_rel_name(sql, name)))
+			return;
+		end = stmt_end(sql, name_end);
+		if (skip_space(name_end) != end)
+			return;
+		len = (size_t)(end - p);
+		buf = malloc(len + 32);
+		{
+			/* the last part gets $snapshots inside its quotes */
+			const char *last = name, *d;
+			size_t k = 0, i;
+			for (d = name; d < name_end; d = d + 1) {
+				if (*d == '"') {
+					d = skip_quoted(sql, d) - 1;
+					continue;
+				}
+				if (*d == '.')
+					last = d + 1;
+			}
+			k += (size_t)sprintf(buf, "TABLE ");
+			memcpy(buf + k, name, (size_t)(last - name));
+			k += (size_t)(last - name);
+			if (*last == '"') {
+				memcpy(buf + k, last, (size_t)(name_end - last) - 1);
+				k += (size_t)(name_end - last) - 1;
+			} else {
+				buf[k++] = '"';
+				for (i = 0; i < (size_t)(name_end - last); i++)
+					buf[k++] = (char)((last[i] >= 'A' && last[i] <= 'Z') ? last[i] + 32 : last[i]);
+			}
+			k += (size_t)sprintf(buf + k, "$snapshots\"");
+			n = (int)k;
+		}
+	} else {
+		bool rollback = word_at(&q, "rollback");
+		if (!rollback && !word_at(&q, "restore"))
+			return;
+		if (!word_at(&q, "table") && rollback)
+			return;
+		name = skip_space(q);
+		if (!(name_end = skip_rel_name(sql, name)))
+			return;
+		q = name_end;
+		if (rollback) {
+			if (!word_at(&q, "to") || !word_at(&q, "snapshot"))
+				return;
+			proc = "floe$rb";
+		} else {
+			(void)word_at(&q, "to");
+			if (word_at(&q, "version"))
+				proc = "floe$rv";
+			else if (word_at(&q, "timestamp"))
+				proc = "floe$rt";
+			else
+				return;
+			if (!word_at(&q, "as") || !word_at(&q, "of"))
+				return;
+		}
+		arg = skip_space(q);
+		end = stmt_end(sql, arg);
+		while (end > arg && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r'))
+			end--;
+		if (end == arg)
+			return;
+		len = (size_t)(end - p);
+		buf = malloc(len + 32);
+		n = sprintf(buf, "CALL %s(%.*s,%.*s)", proc, (int)(name_end - name), name,
+			    (int)(end - arg), arg);
+	}
+	if (n > 0 && (size_t)n <= len) {
+		if (!*copy)
+			*copy = strdup(sql);
+		memset(*copy + (p - sql), ' ', len);
+		memcpy(*copy + (p - sql), buf, (size_t)n);
+	}
+	free(buf);
+}
+
+static void
+restore_rewrite(const char *sql, char **copy)
+{
+	const char *p = sql;
+	bool start = true;
+
+	if (!strcasestr(sql, "rollback") && !strcasestr(sql, "restore") && !strcasestr(sql, "snapshots"))
+		return;
+	while (*p) {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (start && word_len(p))
+			restore_at(sql, p, copy);
+		start = false;
+		if (*p == '\'' || *p == '"') {
+			p = skip_quoted(sql, p);
+			continue;
+		}
+		if (*p == ';') {
+			start = true;
+			p++;
+			continue;
+		}
+		w = word_len(p);
+		p += w ? w : 1;
 	}
 }
 
@@ -1504,6 +1696,7 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 		merge_rewrite(rewritten ? rewritten : sql, &rewritten, arena, &mw, &nmw);
 		timetravel_rewrite(rewritten ? rewritten : sql, &rewritten);
 		call_table_rewrite(rewritten ? rewritten : sql, &rewritten);
+		restore_rewrite(rewritten ? rewritten : sql, &rewritten);
 		rc = parse_on_stack(rewritten ? rewritten : sql, &r, err);
 		free(rewritten);
 		if (rc != FLOE_OK)

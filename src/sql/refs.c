@@ -485,6 +485,7 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 	b.err = err;
 	b.sql = sql;
 	b.where = "CALL";
+	b.exec = ctx;             /* uncorrelated subqueries run once, here */
 	for (i = 0; i < f->n_args; i++) {
 		Node *n = f->args[i];
 		int slot = (int)i;
