@@ -1598,6 +1598,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		int64_t rows;
 		char tag[64];
 		TRY(select_plan(s, &ctx, sql, n, &p));
+		TRY(txn_lock_plan(s, &ctx, &p));
 		TRY(run_plan(s, &ctx, &p, sink, &rows));
 		snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
 		return engine_complete(sink, tag);

@@ -24,7 +24,9 @@
  * transaction must run again to decide right.
  *
  * Files in both heads are skipped: their rows were there when the keys were
- * checked (deletes added since only remove keys).  Only top-level key
+ * checked (deletes added since only remove keys); so are files of T the
+ * change itself removes (a copy-on-write re-base rewrote them without its
+ * keys: cowrebase.h).  Only top-level key
  * columns are checked (as the statements' checks).
  *
  * Memory: everything in the caller's arena.
@@ -150,7 +152,7 @@ key_text(KeyCheck *k, RowStore *rs, char *names, size_t nn, char *vals, size_t n
 
 int
 keycheck_rebase(FileIO *io, const Table *from, const Table *to, const DataFile *add, int nadd,
-		bool retry, Arena *a, floe_error *err)
+		const char *const *remove, int nremove, bool retry, Arena *a, floe_error *err)
 {
 	KeyCheck k;
 	DataFile *fromf, *tof, *theirs, *mine;
@@ -178,6 +180,16 @@ keycheck_rebase(FileIO *io, const Table *from, const Table *to, const DataFile *
 	TRY(table_scan_files(io, from, -1, a, &fromf, &nfrom, err));
 	TRY(table_scan_files(io, to, -1, a, &tof, &nto, err));
 	theirs = new_files(fromf, nfrom, tof, nto, a, &ntheirs);
+	if (nremove > 0) {
+		int kept = 0, j;
+		for (i = 0; i < ntheirs; i++) {
+			for (j = 0; j < nremove && strcmp(remove[j], theirs[i].file_path) != 0; j++)
+				;
+			if (j == nremove)
+				theirs[kept++] = theirs[i];
+		}
+		ntheirs = kept;
+	}
 	if (ntheirs == 0)
 		return FLOE_OK;
 	TRY(semi_join_keys(&k, key_scan(&k, theirs, ntheirs), key_scan(&k, mine, nmine), &clash));

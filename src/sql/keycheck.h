@@ -8,10 +8,12 @@
  * keycheck_rebase does, for tables with identifier fields.
  *
  * INTERFACE ROUTINES
- *   keycheck_rebase(io, from, to, add, nadd, retry, a, err)
+ *   keycheck_rebase(io, from, to, add, nadd, remove, nremove, retry, a, err)
  *        from: the head the keys were last checked on; to: the new head;
  *        add: the change's added files (data files are read with the
- *        deletes attached to them, delete files are skipped).
+ *        deletes attached to them, delete files are skipped); remove: the
+ *        paths the change removes (a file of `to` it removes is not
+ *        checked against: a copy-on-write re-base, cowrebase.h).
  *        23505 when a live row of a data file that is in `to` but not in
  *        `from` has the key of a live row of add; 40001 instead when that
  *        key was live in `from` too (both commits rewrote the same row),
@@ -28,6 +30,6 @@
 #include "table/table.h"
 
 int keycheck_rebase(FileIO *io, const Table *from, const Table *to, const DataFile *add, int nadd,
-		    bool retry, Arena *a, floe_error *err);
+		    const char *const *remove, int nremove, bool retry, Arena *a, floe_error *err);
 
 #endif

@@ -43,7 +43,10 @@
  *      off (100 ms doubling, jitter, TXN_COMMIT_TRIES attempts), reload every
  *      head; a head whose history holds our job id means the previous
  *      attempt landed (an ambiguous failure: no duplicate); else check what
- *      committed since the previous head (rebase_checks: no new delete of
+ *      committed since the previous head (rebase_checks: on a PRIMARY KEY
+ *      table a copy-on-write change whose rewritten files were rewritten
+ *      or got deletes meanwhile is re-based key by key, cowrebase.h, 40001
+ *      only for a key both changed; otherwise no new delete of
  *      a data file the change rewrites nor of a row it deletes,
  *      table_rebase_check, 40001; no key
  *      the change adds added meanwhile, keycheck_rebase, 23505 / 40001)
@@ -82,11 +85,17 @@
  *      statement re-runs), for bench/.
  *   8. Savepoints: SAVEPOINT copies the TxnTable array; ROLLBACK TO restores
  *      it (the files written since are superseded, rule 4), RELEASE drops it.
- *   9. SELECT ... FOR UPDATE/SHARE in a block locks, optimistically, every
- *      table it reads: the lock is the metadata location it read
- *      (TxnTable.lock_loc); COMMIT of the block fails with 40001 when any
- *      locked table has another head (someone else committed to it), at
- *      every isolation level.  Table granularity; it never waits.
+ *   9. SELECT ... FOR UPDATE/SHARE in a block locks, optimistically, what
+ *      it reads, at every isolation level; it never waits.  A FROM table
+ *      with a PRIMARY KEY (those named by OF, if any) is locked by key: its
+ *      key columns are appended to the select list (lock_targets) and the
+ *      plan's tap (txn_lock_plan) records the keys of the rows returned
+ *      (TxnTable.lock_keys) and drops those columns; COMMIT fails with
+ *      40001 when a commit since the lock (TxnTable.lock_base, the first
+ *      locked load) changed the row of one of them (updated, deleted, or
+ *      deleted and inserted with another value: keydiff_changed).  Every
+ *      other table the statement loads (no key, subqueries, an ambiguous
+ *      FROM name) is locked whole: 40001 when it has another head.
  *  10. Settings are transactional as in PostgreSQL: BEGIN snapshots the
  *      session's settings and search_path; ROLLBACK (and a failed COMMIT)
  *      puts them all back, COMMIT only those SET LOCAL.  SET LOCAL outside
@@ -102,7 +111,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "sql/acl.h"
+#include "sql/cowrebase.h"
 #include "sql/keycheck.h"
+#include "sql/keydiff.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
 #include "table/delete_writer.h"
@@ -134,7 +145,19 @@ typedef struct TxnTable {
 				     to be the head (NULL: not locked) */
 	bool key_retry;           /* an ON CONFLICT wrote it: a key clash at
 				     COMMIT is 40001 (keycheck.h) */
+	Table *lock_base;         /* the table at lock_loc (key locks' base) */
+	bool lock_table;          /* locked whole: no PRIMARY KEY, or read by a
+				     locking SELECT other than as a FROM item */
+	KeySet *lock_keys;        /* the keys of the rows locked (rule 9) */
 } TxnTable;
+
+/* A FROM item of the running SELECT ... FOR UPDATE/SHARE whose key columns
+ * were appended to its select list (rule 9): the last `extra` output
+ * columns of the statement, this one's npk of them from column `at` on. */
+typedef struct LockTarget {
+	char *ns, *name;
+	int at, npk;
+} LockTarget;
 
 typedef struct Savepoint {
 	char *name;
@@ -162,6 +185,9 @@ typedef struct Txn {
 	bool passthrough;         /* DDL: loads and commits go straight through */
 	char *insert_ns, *insert_name;   /* INSERT/COPY target: not a read */
 	bool locking;             /* SELECT ... FOR UPDATE/SHARE in a block */
+	LockTarget *ltargets;     /* its key-locked FROM items */
+	int nltargets;
+	int lock_extra;           /* key columns appended to its select list */
 	bool retryable;           /* DML that may run again (not COPY: its
 				     input is consumed) */
 	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
@@ -516,6 +542,9 @@ typedef struct NetChange {
 	char **written;
 	int nwritten;
 	bool landed;
+	char **carried;           /* added files holding other commits' rows
+				     (cowrebase.h): not checked as our keys */
+	int ncarried;
 } NetChange;
 
 static int
@@ -743,8 +772,39 @@ txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err)
 	return true;
 }
 
+/* A table locked by SELECT ... FOR UPDATE/SHARE whose head moved to loc
+ * (rule 9): locked whole, 40001; locked by key, 40001 only when a commit
+ * since the lock changed the row of a key the block locked. */
+static int
+check_lock(Session *s, TxnTable *e, const char *loc, Arena *a, floe_error *err)
+{
+	Table *head;
+	KeySet *changed;
+	const char *k;
+
+	if (e->lock_table || !e->lock_keys || !e->lock_base || !loc)
+		goto conflict;
+	TRY(table_load(s->engine->catalog, s->engine->io, e->ns, e->name, a, &head, err));
+	TRY(keydiff_changed(s->engine->io, e->lock_base, head, a, &changed, err));
+	if (!changed)
+		goto conflict;
+	if (!(k = keyset_common(e->lock_keys, changed)))
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+		    "could not serialize access due to concurrent update");
+	floe_error_detail(err, "Row %s of table \"%s.%s\" locked by this transaction was changed "
+			  "by a concurrent transaction.", keydiff_key_display(k, a), e->ns, e->name);
+	return floe_error_hint(err, "The transaction might succeed if retried.");
+conflict:
+	floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+		    "could not serialize access due to concurrent update");
+	floe_error_detail(err, "Table \"%s.%s\" changed after this transaction read it.", e->ns,
+			  e->name);
+	return floe_error_hint(err, "The transaction might succeed if retried.");
+}
+
 /* SERIALIZABLE: no table read by the block has a new head; any level: no
- * table locked by SELECT ... FOR UPDATE/SHARE has a new head. */
+ * row (or table) locked by SELECT ... FOR UPDATE/SHARE changed. */
 static int
 check_reads(Session *s, Arena *a, floe_error *err)
 {
@@ -753,24 +813,20 @@ check_reads(Session *s, Arena *a, floe_error *err)
 
 	for (i = 0; i < t->ntabs; i++) {
 		TxnTable *e = &t->tabs[i];
-		const char *want = e->lock_loc;
+		bool ser = t->level == ISO_SERIALIZABLE && e->read && e->base;
 		char *loc;
-		if (!want && t->level == ISO_SERIALIZABLE && e->read && e->base)
-			want = e->base->metadata_location;
-		if (!want)
+		if (!e->lock_loc && !ser)
 			continue;
 		if (catalog_load_table(s->engine->catalog, e->ns, e->name, a, &loc, err) != FLOE_OK) {
 			if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 				return FLOE_ERR;
 			loc = NULL;
 		}
-		if (!loc || strcmp(loc, want) != 0) {
-			if (e->lock_loc)
-				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					    "could not serialize access due to concurrent update");
-			else
-				floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					    "could not serialize access due to read/write dependencies among transactions");
+		if (e->lock_loc && (!loc || strcmp(loc, e->lock_loc) != 0))
+			TRY(check_lock(s, e, loc, a, err));
+		if (ser && (!loc || strcmp(loc, e->base->metadata_location) != 0)) {
+			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				    "could not serialize access due to read/write dependencies among transactions");
 			floe_error_detail(err, "Table \"%s.%s\" changed after this transaction read it.",
 					  e->ns, e->name);
 			return floe_error_hint(err, "The transaction might succeed if retried.");
@@ -784,18 +840,38 @@ check_reads(Session *s, Arena *a, floe_error *err)
  * rewrites or a row it deletes (table_rebase_check), no key it adds was
  * added (keycheck_rebase). */
 static int
-rebase_checks(FileIO *io, NetChange *nc, const Table *prev, Arena *a, floe_error *err)
+rebase_checks(Session *s, NetChange *nc, const Table *prev, Arena *a, floe_error *err)
 {
+	FileIO *io = s->engine->io;
 	DataFile *all = ARENA_ARRAY(a, DataFile, nc->ch.nadd + nc->ch2.nadd + 1);
+	const char **rem = ARENA_ARRAY(a, const char *, nc->ch.nremove + nc->ch2.nremove + 1);
+	int nall = 0, nrem = 0, i, k;
+	bool rebased = false;
 
-	TRY(table_rebase_check(io, prev, nc->head, &nc->ch, a, err));
-	TRY(table_rebase_check(io, prev, nc->head, &nc->ch2, a, err));
-	if (nc->ch.nadd)
-		memcpy(all, nc->ch.add, sizeof(DataFile) * (size_t)nc->ch.nadd);
-	if (nc->ch2.nadd)
-		memcpy(all + nc->ch.nadd, nc->ch2.add, sizeof(DataFile) * (size_t)nc->ch2.nadd);
-	return keycheck_rebase(io, prev, nc->head, all, nc->ch.nadd + nc->ch2.nadd,
-			       nc->e->key_retry, a, err);
+	if (nc->ch2.nadd == 0 && nc->ch2.nremove == 0) {
+		char **w;
+		int nw;
+		TRY(cowrebase_apply(io, prev, nc->head, &nc->ch, a, &w, &nw, &nc->carried,
+				    &nc->ncarried, &rebased, err));
+		for (i = 0; i < nw; i++)
+			push_path(s->txn, &s->txn->data, &s->txn->ndata, &s->txn->capd, w[i]);
+	}
+	if (!rebased) {
+		TRY(table_rebase_check(io, prev, nc->head, &nc->ch, a, err));
+		TRY(table_rebase_check(io, prev, nc->head, &nc->ch2, a, err));
+	}
+	for (i = 0; i < nc->ch.nadd + nc->ch2.nadd; i++) {
+		const DataFile *d = i < nc->ch.nadd ? &nc->ch.add[i] : &nc->ch2.add[i - nc->ch.nadd];
+		for (k = 0; k < nc->ncarried && strcmp(nc->carried[k], d->file_path) != 0; k++)
+			;
+		if (k == nc->ncarried)
+			all[nall++] = *d;
+	}
+	for (i = 0; i < nc->ch.nremove; i++)
+		rem[nrem++] = nc->ch.remove[i];
+	for (i = 0; i < nc->ch2.nremove; i++)
+		rem[nrem++] = nc->ch2.remove[i];
+	return keycheck_rebase(io, prev, nc->head, all, nall, rem, nrem, nc->e->key_retry, a, err);
 }
 
 /* ---- deletion vectors re-based (rule 3) ------------------------------ */
@@ -1034,7 +1110,7 @@ commit_block(Session *s, floe_error *err)
 				nc[i].landed = job_landed(nc[i].head, t->job);
 				all_landed = all_landed && nc[i].landed;
 				if (!nc[i].landed &&
-				    (rebase_checks(eng->io, &nc[i], prev, a, err) != FLOE_OK ||
+				    (rebase_checks(s, &nc[i], prev, a, err) != FLOE_OK ||
 				     rebase_dvs(s, &nc[i], prev, a, err) != FLOE_OK))
 					goto out;
 			}
@@ -1134,6 +1210,29 @@ copy_table(const Table *x, Arena *a)
 	return t;
 }
 
+/* A locking SELECT loads e's table as x (rule 9): the lock's base is the
+ * first such load; a table that is not one of the statement's key-locked
+ * FROM items is locked whole. */
+static void
+note_lock(Txn *t, TxnTable *e, Table *x)
+{
+	int i;
+	bool keyed = false;
+
+	if (!t->locking)
+		return;
+	if (!e->lock_loc) {
+		e->lock_loc = x->metadata_location;
+		e->lock_base = x;
+	}
+	for (i = 0; i < t->nltargets && !keyed; i++)
+		keyed = !strcmp(t->ltargets[i].ns, e->ns) && !strcmp(t->ltargets[i].name, e->name);
+	if (!keyed)
+		e->lock_table = true;
+	else if (!e->lock_keys)
+		e->lock_keys = keyset_new(t->arena);
+}
+
 int
 txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **out,
 	       floe_error *err)
@@ -1148,15 +1247,13 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 	is_target = t->insert_ns && !strcmp(t->insert_ns, ns) && !strcmp(t->insert_name, name);
 	e = find_table(t, ns, name);
 	if (e && e->staged) {
-		if (t->locking && !e->lock_loc)
-			e->lock_loc = e->base->metadata_location;
+		note_lock(t, e, e->base);
 		*out = copy_table(e->staged, a);
 		return FLOE_OK;
 	}
 	if (e && e->base && t->level >= ISO_REPEATABLE_READ) {
 		e->read = e->read || !is_target;
-		if (t->locking && !e->lock_loc)
-			e->lock_loc = e->base->metadata_location;
+		note_lock(t, e, e->base);
 		*out = copy_table(e->base, a);
 		return FLOE_OK;
 	}
@@ -1165,8 +1262,7 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 		e = add_table(t, ns, name);
 	e->base = x;
 	e->read = e->read || !is_target;
-	if (t->locking && !e->lock_loc)
-		e->lock_loc = x->metadata_location;
+	note_lock(t, e, x);
 	*out = copy_table(x, a);
 	return FLOE_OK;
 }
@@ -1181,8 +1277,53 @@ static int
 key_hook(void *arg, const Table *from, const Table *to, Arena *a, floe_error *err)
 {
 	KeyHook *h = arg;
-	return keycheck_rebase(h->io, from, to, h->ch->add, h->ch->nadd, h->ch->key_clash_retry, a,
-			       err);
+	return keycheck_rebase(h->io, from, to, h->ch->add, h->ch->nadd, NULL, 0,
+			       h->ch->key_clash_retry, a, err);
+}
+
+/*
+ * Rule 7 for COPY FROM: an autocommit statement that lost its commit with
+ * 40001 is re-run, but COPY's input is consumed.  Its change is an append
+ * of the rows it wrote, so it is re-based instead, as often as a
+ * statement would be re-run: on the latest head, after the PRIMARY KEY
+ * check against everything committed since the statement's snapshot
+ * (keycheck_rebase: 23505 on a real duplicate).  A changed schema keeps
+ * the 40001.  Returns FLOE_ERR (err as it is) when ch is not such a change.
+ */
+static int
+copy_rebase(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out,
+	    floe_error *err)
+{
+	Txn *t = s->txn;
+	int attempt, i;
+
+	if (!t || t->kind != K_DML || t->retryable || in_block(s) ||
+	    !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE) || ch->remove_all ||
+	    ch->nremove || default_level(s) > ISO_READ_COMMITTED)
+		return FLOE_ERR;
+	for (i = 0; i < ch->nadd; i++)
+		if (ch->add[i].content != CONTENT_DATA)
+			return FLOE_ERR;
+	for (attempt = 0; attempt + 1 < TXN_STATEMENT_TRIES; attempt++) {
+		Table *head;
+		floe_error e2;
+		t->retries++;
+		backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
+		if (table_load(s->engine->catalog, s->engine->io, base->ns, base->name, a, &head,
+			       &e2) != FLOE_OK)
+			return FLOE_ERR;          /* the 40001 stands */
+		if (head->md->current_schema_id != base->md->current_schema_id)
+			return FLOE_ERR;
+		floe_error_clear(err);
+		TRY(keycheck_rebase(s->engine->io, base, head, ch->add, ch->nadd, NULL, 0,
+				    ch->key_clash_retry, a, err));
+		if (table_commit(s->engine->catalog, s->engine->io, head, ch, a, out, err) == FLOE_OK)
+			return FLOE_OK;
+		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+			return FLOE_ERR;
+		base = head;   /* keys checked up to here */
+	}
+	return FLOE_ERR;
 }
 
 int
@@ -1199,7 +1340,8 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 		TableChange c = *ch;
 		c.rebase_check = key_hook;
 		c.rebase_arg = &h;
-		if (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK)
+		if (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK &&
+		    copy_rebase(s, base, &c, a, out, err) != FLOE_OK)
 			return FLOE_ERR;
 		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
 		return FLOE_OK;
@@ -1509,6 +1651,176 @@ check_lockable(PgQuery__SelectStmt *sel, const char *what, floe_error *err)
 	return FLOE_OK;
 }
 
+/* The RangeVars of a FROM list, through JOINs. */
+static void
+from_rangevars(Node *n, PgQuery__RangeVar **out, int *nout, int cap)
+{
+	if (!n || *nout >= cap)
+		return;
+	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
+		out[(*nout)++] = n->range_var;
+	else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+		from_rangevars(n->join_expr->larg, out, nout, cap);
+		from_rangevars(n->join_expr->rarg, out, nout, cap);
+	}
+}
+
+static const char *
+rv_refname(const PgQuery__RangeVar *rv)
+{
+	return rv->alias && rv->alias->aliasname ? rv->alias->aliasname : rv->relname;
+}
+
+static bool
+named_in(const char *ref, PgQuery__Node **rels, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (rels[i]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
+		    !strcmp(rels[i]->range_var->relname, ref))
+			return true;
+	return false;
+}
+
+static Node *
+string_node(Arena *a, const char *v)
+{
+	Node *n = ARENA_NEW(a, Node);
+	PgQuery__String *str = ARENA_NEW(a, PgQuery__String);
+	pg_query__node__init(n);
+	pg_query__string__init(str);
+	str->sval = (char *)v;
+	n->node_case = PG_QUERY__NODE__NODE_STRING;
+	n->string = str;
+	return n;
+}
+
+/* Rule 9, key-granular: each FROM table with a PRIMARY KEY (those named by
+ * OF when there is one) gets its key columns appended to the select list
+ * (ref.col), which txn_lock_plan takes off the output again and records.
+ * A FROM item it cannot name unambiguously (two with one reference name,
+ * a CTE's name, a view, a missing table) is left out: whatever the
+ * statement loads besides the targets is locked whole (note_lock). */
+static bool
+locked_by_of(PgQuery__SelectStmt *sel, const char *ref)
+{
+	size_t i;
+	bool all = false, named = false;
+
+	for (i = 0; i < sel->n_locking_clause; i++) {
+		Node *n = sel->locking_clause[i];
+		if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+			continue;
+		if (n->locking_clause->n_locked_rels == 0)
+			all = true;
+		else if (named_in(ref, n->locking_clause->locked_rels,
+				  n->locking_clause->n_locked_rels))
+			named = true;
+	}
+	return all || named;
+}
+
+static bool
+is_cte_name(PgQuery__SelectStmt *sel, const PgQuery__RangeVar *rv)
+{
+	size_t i;
+
+	if (!sel->with_clause || (rv->schemaname && *rv->schemaname))
+		return false;
+	for (i = 0; i < sel->with_clause->n_ctes; i++) {
+		Node *c = sel->with_clause->ctes[i];
+		if (c->node_case == PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR &&
+		    !strcmp(c->common_table_expr->ctename, rv->relname))
+			return true;
+	}
+	return false;
+}
+
+static void
+lock_targets(Session *s, PgQuery__SelectStmt *sel)
+{
+	Txn *t = s->txn;
+	Arena *a = t->arena;
+	PgQuery__RangeVar *rvs[64];
+	size_t i;
+	int nrv = 0, k, j, c, extra = 0, nt = 0;
+	Node **tl;
+	int ntl;
+
+	t->ltargets = NULL;
+	t->nltargets = 0;
+	t->lock_extra = 0;
+	for (i = 0; i < sel->n_from_clause; i++)
+		from_rangevars(sel->from_clause[i], rvs, &nrv, 64);
+	t->ltargets = ARENA_ARRAY(a, LockTarget, nrv + 1);
+	tl = ARENA_ARRAY(a, Node *, sel->n_target_list + (size_t)nrv * 8 + 1);
+	ntl = (int)sel->n_target_list;
+	if (ntl)
+		memcpy(tl, sel->target_list, sizeof(Node *) * (size_t)ntl);
+	for (k = 0; k < nrv; k++) {
+		const char *ref = rv_refname(rvs[k]), *ns, *name;
+		const IcebergSchema *sc;
+		Table *x;
+		floe_error ignore;
+		bool dup = false;
+		for (j = 0; j < nrv; j++)
+			dup = dup || (j != k && !strcmp(rv_refname(rvs[j]), ref));
+		if (dup || is_cte_name(sel, rvs[k]) || !locked_by_of(sel, ref))
+			continue;
+		session_resolve_name(s, rvs[k], &ns, &name);
+		if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &x, &ignore) != FLOE_OK)
+			continue;       /* a view, a metadata table, missing: not keyed */
+		sc = metadata_current_schema(x->md);
+		if (!sc || sc->nidentifier == 0 || sc->nidentifier > 8)
+			continue;
+		for (j = 0; j < sc->nidentifier; j++) {
+			for (c = 0; c < sc->nfields && sc->fields[c].id != sc->identifier_field_ids[j]; c++)
+				;
+			if (c == sc->nfields)
+				break;
+		}
+		if (j < sc->nidentifier)
+			continue;
+		t->ltargets[nt].ns = arena_strdup(a, ns);
+		t->ltargets[nt].name = arena_strdup(a, name);
+		t->ltargets[nt].at = extra;
+		t->ltargets[nt].npk = sc->nidentifier;
+		nt++;
+		for (j = 0; j < sc->nidentifier; j++) {
+			PgQuery__ColumnRef *cr = ARENA_NEW(a, PgQuery__ColumnRef);
+			PgQuery__ResTarget *rt = ARENA_NEW(a, PgQuery__ResTarget);
+			Node *cn = ARENA_NEW(a, Node), *rn = ARENA_NEW(a, Node);
+			Node **f = ARENA_ARRAY(a, Node *, 2);
+			for (c = 0; sc->fields[c].id != sc->identifier_field_ids[j]; c++)
+				;
+			pg_query__column_ref__init(cr);
+			pg_query__res_target__init(rt);
+			pg_query__node__init(cn);
+			pg_query__node__init(rn);
+			f[0] = string_node(a, arena_strdup(a, ref));
+			f[1] = string_node(a, arena_strdup(a, sc->fields[c].name));
+			cr->fields = f;
+			cr->n_fields = 2;
+			cr->location = -1;
+			cn->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+			cn->column_ref = cr;
+			rt->val = cn;
+			rt->location = -1;
+			rt->name = arena_sprintf(a, "?floe lock key %d?", extra);
+			rn->node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+			rn->res_target = rt;
+			tl[ntl++] = rn;
+			extra++;
+		}
+	}
+	if (extra == 0)
+		return;
+	sel->target_list = tl;
+	sel->n_target_list = (size_t)ntl;
+	t->nltargets = nt;
+	t->lock_extra = extra;
+}
+
 static int
 take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 {
@@ -1524,10 +1836,88 @@ take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "SKIP LOCKED is not supported: floe's row locks are optimistic");
 	}
+	if (in_block(s))
+		lock_targets(s, sel);
 	/* detached, not freed: the tree is in the statement's arena (parse.c) */
 	sel->locking_clause = NULL;
 	sel->n_locking_clause = 0;
 	s->txn->locking = in_block(s);
+	return FLOE_OK;
+}
+
+/* The operator over a locking SELECT's plan (txn_lock_plan): records the
+ * key columns of each target's rows and passes the other columns on. */
+typedef struct LockTap {
+	Operator op;
+	Session *s;
+	Batch out;
+} LockTap;
+
+static int
+tap_open(Operator *op)
+{
+	return op_open(op->child);
+}
+
+static int
+tap_next(Operator *op, Batch **out)
+{
+	LockTap *lt = (LockTap *)op;
+	Txn *t = lt->s->txn;
+	Batch *in;
+	int i;
+	uint32_t r;
+
+	arena_reset(op->scratch);
+	TRY(op_next(op->child, &in));
+	if (!in) {
+		*out = NULL;
+		return FLOE_OK;
+	}
+	if (in->count) {
+		int base = in->ncols - t->lock_extra;
+		batch_compact(in);
+		for (i = 0; i < t->nltargets; i++) {
+			LockTarget *lk = &t->ltargets[i];
+			TxnTable *e = find_table(t, lk->ns, lk->name);
+			if (!e || !e->lock_keys)
+				continue;
+			for (r = 0; r < in->count; r++)
+				(void)keyset_add(e->lock_keys, keydiff_key(&in->cols[base + lk->at],
+									   lk->npk, r, op->scratch));
+		}
+	}
+	lt->out = *in;
+	lt->out.ncols = op->ncols;
+	*out = &lt->out;
+	return FLOE_OK;
+}
+
+static void
+tap_close(Operator *op)
+{
+	op_close(op->child);
+}
+
+static const OperatorVT tap_vt = { "LockRows", tap_open, tap_next, tap_close };
+
+int
+txn_lock_plan(Session *s, ExecCtx *ctx, SelectPlan *p)
+{
+	Txn *t = s->txn;
+	LockTap *lt;
+
+	if (!t || !t->locking || t->lock_extra == 0)
+		return FLOE_OK;
+	if (p->ncols < t->lock_extra)
+		return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+				   "SELECT ... FOR UPDATE: %d key columns expected, %d columns",
+				   t->lock_extra, p->ncols);
+	lt = ARENA_NEW(ctx->arena, LockTap);
+	op_init(&lt->op, &tap_vt, ctx, p->ncols - t->lock_extra, p->types, p->root);
+	lt->s = s;
+	p->root = &lt->op;
+	p->ncols -= t->lock_extra;
 	return FLOE_OK;
 }
 
@@ -1541,6 +1931,7 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	t->retryable = kind == K_DML && stmt->node_case != PG_QUERY__NODE__NODE_COPY_STMT;
 	t->passthrough = false;
 	t->locking = false;
+	t->nltargets = t->lock_extra = 0;
 	t->insert_ns = t->insert_name = NULL;
 	t->pending_key = t->pending_value = NULL;
 	if (t->state == 'E') {

@@ -39,6 +39,10 @@ int txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table *
 int txn_commit_metadata(Session *s, const Table *base, TableMetadata *md, Arena *a, Table **out,
 			floe_error *err);
 
+/* A SELECT ... FOR UPDATE/SHARE in a block: the plan's key columns are
+ * recorded as the block's row locks and taken off its output (engine.c,
+ * after select_plan). */
+int txn_lock_plan(Session *s, ExecCtx *ctx, SelectPlan *p);
 int txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err);
 void txn_after_statement(Session *s, bool ok);
 bool txn_retry_statement(Session *s, const floe_error *err, int attempt);

@@ -10,7 +10,9 @@
 #   - build-san/tests/unit/catalog/test_catalog_pg against the throwaway
 #     PostgreSQL 15 (FLOE_TEST_PG)
 #   - tests/txn/concurrency.py lost_update / append_storm / bank /
-#     unique_keys (PRIMARY KEY writers: one node, then both) with TWO
+#     unique_keys (PRIMARY KEY writers: one node, then both) / cow_keys
+#     (copy-on-write PRIMARY KEY writers) / copy_keys (COPY FROM into a
+#     PRIMARY KEY table; each one node, then both) with TWO
 #     `floe serve` processes sharing one warehouse folder and one
 #     PostgreSQL catalog (<warehouse>/catalog-uri); each table is then
 #     checked with ../shared/tools/interop/bin/iceberg-validate
@@ -221,7 +223,7 @@ for tbl in "$tmp/crashpg/wh"/public/*/; do
 done
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
-for t in lost_update append_storm bank unique_keys; do
+for t in lost_update append_storm bank unique_keys cow_keys copy_keys; do
 	psql -X -q "$pgci" -c "CREATE DATABASE txn_$t" >/dev/null 2>&1
 	wh="$tmp/wh_$t"
 	mkdir -p "$wh"

@@ -435,6 +435,56 @@ def key_checks(ci):
             got = b.execute("SELECT id FROM %s ORDER BY id" % t).fetchall()
             check(got == [(1,), (2,), (6,)], "mor_v3_after_refused_delete", got)
 
+    # key-granular copy-on-write: blocks that UPDATE / DELETE different keys
+    # of one data file both commit (the second is re-based: its key changes
+    # re-applied to the file the first wrote); one key changed by both ->
+    # 40001; a copy-on-write UPDATE over a concurrent merge-on-read DELETE
+    # of another key of the file keeps that delete
+    for fv in ("2", "3"):
+        t = "kc" + fv
+        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v text) WITH ('format-version' = '%s', "
+                  "'write.update.mode' = 'copy-on-write', 'write.delete.mode' = 'copy-on-write')"
+                  % (t, fv))
+        b.execute("INSERT INTO %s SELECT i, 'x' FROM generate_series(1, 6) AS s(i)" % t)
+        a.execute("UPDATE %s SET v = 'a' WHERE id = 1" % t)
+        a.execute("DELETE FROM %s WHERE id = 3" % t)
+        c.execute("UPDATE %s SET v = 'c' WHERE id = 2" % t)
+        c.execute("DELETE FROM %s WHERE id = 4" % t)
+        c.execute("INSERT INTO %s VALUES (7, 'c')" % t)
+        a.commit()
+        try:
+            c.commit()
+            r = True
+        except psycopg.Error as e:
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, "cow_v%s_different_keys_both_commit" % fv, r)
+        got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
+        check(got == [(1, 'a'), (2, 'c'), (5, 'x'), (6, 'x'), (7, 'c')], "cow_v%s_both_applied" % fv,
+              got)
+        a.execute("UPDATE %s SET v = 'a2' WHERE id = 5" % t)
+        c.execute("UPDATE %s SET v = 'c2' WHERE id IN (5, 6)" % t)
+        a.commit()
+        r = refused(c, "40001")
+        check(r is True, "cow_v%s_same_key_40001" % fv, r)
+        a.execute("DELETE FROM %s WHERE id = 6" % t)
+        c.execute("UPDATE %s SET v = 'c3' WHERE id = 6" % t)
+        a.commit()
+        r = refused(c, "40001")
+        check(r is True, "cow_v%s_update_of_deleted_key_40001" % fv, r)
+        got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
+        check(got == [(1, 'a'), (2, 'c'), (5, 'a2'), (7, 'c')], "cow_v%s_after_refused" % fv, got)
+        b.execute("ALTER TABLE %s SET ('write.delete.mode' = 'merge-on-read')" % t)
+        a.execute("UPDATE %s SET v = 'a3' WHERE id = 1" % t)
+        b.execute("DELETE FROM %s WHERE id = 2" % t)
+        try:
+            a.commit()
+            r = True
+        except psycopg.Error as e:
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, "cow_v%s_update_over_mor_delete_commits" % fv, r)
+        got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
+        check(got == [(1, 'a3'), (5, 'a2'), (7, 'c')], "cow_v%s_mor_delete_kept" % fv, got)
+
     # (any table) two merge-on-read blocks UPDATE one row (v2 position
     # deletes name the same position): the second COMMIT 40001, no copy twice
     b.execute("CREATE TABLE kn (id int, v text) WITH ('write.update.mode' = 'merge-on-read', "
@@ -464,12 +514,119 @@ def key_checks(ci):
     b.close()
 
 
+def lock_rows(conn, t):
+    return conn.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
+
+
+def shared_lock_checks(ci, tag):
+    """SELECT ... FOR UPDATE on a PRIMARY KEY table locks the rows it
+    returned, not the table: concurrent changes to other keys (UPDATE,
+    DELETE, INSERT; copy-on-write and merge-on-read) do not make the
+    locking block fail.  PostgreSQL 15 gives the same results."""
+    cf = psycopg.ClientCursor
+    l1 = psycopg.connect(ci, cursor_factory=cf)
+    b = psycopg.connect(ci, autocommit=True)
+    for mode in ("copy-on-write", "merge-on-read"):
+        t = "lk_" + mode.split("-")[0]
+        b.execute("DROP TABLE IF EXISTS %s" % t)
+        b.execute("DROP TABLE IF EXISTS %s_o" % t)
+        if tag:
+            b.execute("CREATE TABLE %s (id int PRIMARY KEY, v int)" % t)
+        else:
+            b.execute("CREATE TABLE %s (id int PRIMARY KEY, v int) WITH ('write.update.mode' = "
+                      "'%s', 'write.delete.mode' = '%s')" % (t, mode, mode))
+        b.execute("CREATE TABLE %s_o (id int)" % t)
+        b.execute("INSERT INTO %s SELECT i, i FROM generate_series(1, 6) AS s(i)" % t)
+        b.execute("INSERT INTO %s_o VALUES (1), (2)" % t)
+        got = l1.execute("SELECT id, v FROM %s WHERE id IN (1, 2) ORDER BY id FOR UPDATE"
+                         % t).fetchall()
+        check(got == [(1, 1), (2, 2)], tag + "key_lock_%s_rows" % mode, got)
+        b.execute("UPDATE %s SET v = v + 100 WHERE id = 5" % t)
+        b.execute("DELETE FROM %s WHERE id = 6" % t)
+        b.execute("INSERT INTO %s VALUES (7, 7)" % t)
+        l1.execute("INSERT INTO %s_o VALUES (10)" % t)
+        try:
+            l1.commit()
+            r = True
+        except psycopg.Error as e:
+            l1.rollback()
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, tag + "key_lock_%s_other_keys_commit" % mode, r)
+        got = lock_rows(b, t)
+        want = [(1, 1), (2, 2), (3, 3), (4, 4), (5, 105), (7, 7)]
+        check(got == want, tag + "key_lock_%s_result" % mode, got)
+        # a join, FOR UPDATE OF the keyed table: its rows are locked
+        got = l1.execute("SELECT k.id FROM %s k JOIN %s_o o ON o.id = k.id ORDER BY k.id "
+                         "FOR UPDATE OF k" % (t, t)).fetchall()
+        check(got == [(1,), (2,)], tag + "key_lock_%s_join_rows" % mode, got)
+        b.execute("UPDATE %s SET v = 0 WHERE id = 3" % t)
+        l1.execute("INSERT INTO %s_o VALUES (3)" % t)
+        try:
+            l1.commit()
+            r = True
+        except psycopg.Error as e:
+            l1.rollback()
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, tag + "key_lock_%s_join_other_key_commits" % mode, r)
+        b.execute("DROP TABLE %s_o" % t)
+        b.execute("DROP TABLE %s" % t)
+    l1.close()
+    b.close()
+
+
+def floe_lock_checks(ci):
+    """floe's locks are optimistic (it never waits): a locked key changed
+    by a commit after the lock makes the locking block's COMMIT 40001
+    (PostgreSQL would make the other writer wait instead)."""
+    cf = psycopg.ClientCursor
+    l1 = psycopg.connect(ci, cursor_factory=cf)
+    b = psycopg.connect(ci, autocommit=True)
+    for mode in ("copy-on-write", "merge-on-read"):
+        t = "lkf_" + mode.split("-")[0]
+        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v int) WITH ('write.update.mode' = "
+                  "'%s', 'write.delete.mode' = '%s')" % (t, mode, mode))
+        b.execute("CREATE TABLE %s_o (id int)" % t)
+        b.execute("INSERT INTO %s SELECT i, i FROM generate_series(1, 6) AS s(i)" % t)
+        # updated; deleted and inserted again (another value); deleted
+        for n, changes in enumerate((["UPDATE %s SET v = v + 1 WHERE id = 2"],
+                                     ["DELETE FROM %s WHERE id = 2",
+                                      "INSERT INTO %s VALUES (2, 99)"],
+                                     ["DELETE FROM %s WHERE id = 2"])):
+            l1.execute("SELECT v FROM %s WHERE id BETWEEN 1 AND 2 FOR SHARE" % t)
+            for change in changes:
+                b.execute(change % t)
+            l1.execute("INSERT INTO %s_o VALUES (1)" % t)
+            r = refused(l1, "40001")
+            check(r is True, "key_lock_%s_locked_key_changed_40001_%d" % (mode, n), r)
+        check(lock_rows(b, t) == [(1, 1), (3, 3), (4, 4), (5, 5), (6, 6)],
+              "key_lock_%s_refused_not_applied" % mode, lock_rows(b, t))
+        # an empty lock (no row matched) conflicts with nothing
+        l1.execute("SELECT v FROM %s WHERE id = 50 FOR UPDATE" % t)
+        b.execute("INSERT INTO %s VALUES (50, 50)" % t)
+        l1.execute("INSERT INTO %s_o VALUES (2)" % t)
+        try:
+            l1.commit()
+            r = True
+        except psycopg.Error as e:
+            l1.rollback()
+            r = "%s %s" % (e.sqlstate, e)
+        check(r is True, "key_lock_%s_no_rows_no_conflict" % mode, r)
+        check(scalar(b, "SELECT count(*) FROM %s_o" % t) == 1, "key_lock_%s_o_rows" % mode)
+        b.execute("DROP TABLE %s_o" % t)
+        b.execute("DROP TABLE %s" % t)
+    l1.close()
+    b.close()
+
+
 def main():
     ci, wh = sys.argv[1], sys.argv[2]
     shared_checks(ci, "")
+    shared_lock_checks(ci, "")
     if "--pg" in sys.argv:
         shared_checks(sys.argv[sys.argv.index("--pg") + 1], "postgres:")
+        shared_lock_checks(sys.argv[sys.argv.index("--pg") + 1], "postgres:")
     floe_checks(ci, wh)
+    floe_lock_checks(ci)
     key_checks(ci)
     sys.exit(1 if failures else 0)
 
