@@ -12,9 +12,14 @@
  *                                 into the listed columns; the others get
  *                                 their DEFAULT; one atomic append commit
  *                                 through engine_write_rows (INSERT's path)
- * Options: FORMAT text|csv, HEADER [bool] (FROM: the first line is
- * skipped), DELIMITER, NULL, QUOTE, ESCAPE (csv), FORCE_QUOTE (* | cols,
- * TO csv), FORCE_NOT_NULL / FORCE_NULL (cols, FROM csv).
+ * Options: FORMAT text|csv|json|parquet (json, parquet: ingest/copyfmt.h),
+ * HEADER [bool | MATCH] (FROM: the first line is skipped; MATCH: it must
+ * name the columns), DELIMITER, NULL, QUOTE, ESCAPE (csv), FORCE_QUOTE
+ * (* | cols, TO csv), FORCE_NOT_NULL / FORCE_NULL (cols, FROM csv),
+ * ENCODING (UTF8 / SQL_ASCII as is, LATIN1 converted: CopyReader in,
+ * to_latin1 out), FREEZE; PostgreSQL's option errors (unknown, given
+ * twice: 42601 at the option's position).  A line end other than the
+ * file's first one is PostgreSQL's 22P04 (check_eol).
  *
  * A bad record stops the COPY with PostgreSQL's error and its CONTEXT
  * ("COPY t, line 3, column a: "x"", floe_error.context, sent as the
@@ -28,6 +33,10 @@
  *                                 the target (one file write), FROM is one
  *                                 atomic commit like FROM STDIN.  TO needs
  *                                 an absolute path (PostgreSQL's rule).
+ *                                 FROM a glob (local): every match, in name
+ *                                 order, one commit (text/csv: each file
+ *                                 its own header and lines, CONTEXT names
+ *                                 the file).
  * COPY to/from a program is 0A000.
  *
  * INTERFACE ROUTINES (bind.h)
@@ -46,6 +55,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glob.h>
+#include "ingest/copyfmt.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
@@ -58,10 +69,25 @@
 #ifndef ERRCODE_BAD_COPY_FILE_FORMAT
 #define ERRCODE_BAD_COPY_FILE_FORMAT "22P04"
 #endif
+#ifndef ERRCODE_UNTRANSLATABLE_CHARACTER
+#define ERRCODE_UNTRANSLATABLE_CHARACTER "22P05"
+#endif
+
+enum { COPY_FMT_TEXT, COPY_FMT_CSV, COPY_FMT_JSON, COPY_FMT_PARQUET };
 
 typedef struct CopyOpts {
 	bool csv;
+	int fmt;                  /* COPY_FMT_* */
 	bool header;
+	bool header_match;        /* HEADER MATCH (FROM) */
+	bool latin1;              /* ENCODING 'LATIN1': the data's bytes */
+	/* FROM a glob: the matched files; the input's next file (text/csv,
+	 * their own headers and line numbers: nonzero when there is one,
+	 * *name its path) */
+	char **paths;
+	int npaths;
+	int (*next_file)(void *nctx, const char **name);
+	void *nctx;
 	char delim;
 	char quote;
 	char escape;
@@ -132,34 +158,120 @@ opt_char(Node *arg, const char *name, char *out, floe_error *err)
 	return FLOE_OK;
 }
 
+/* the option's place in the statement, as PostgreSQL's parser_errposition */
 static int
-parse_opts(PgQuery__CopyStmt *st, CopyOpts *o, floe_error *err)
+at_option(floe_error *err, const char *sql, const PgQuery__DefElem *d)
+{
+	BindCtx b;
+	memset(&b, 0, sizeof b);
+	b.sql = sql;
+	if (sql && d->location >= 0)
+		floe_error_position(err, bind_location(&b, d->location));
+	return FLOE_ERR;
+}
+
+static int
+conflicting(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "conflicting or redundant options");
+}
+
+/* PostgreSQL's encoding names (pg_char_to_encoding: case and
+ * non-alphanumerics ignored) */
+static const char *const pg_encodings[] = {
+	"utf8", "unicode", "sqlascii", "latin1", "iso88591", "latin2", "iso88592", "latin3",
+	"iso88593", "latin4", "iso88594", "latin5", "iso88599", "latin6", "iso885910", "latin7",
+	"iso885913", "latin8", "iso885914", "latin9", "iso885915", "latin10", "iso885916",
+	"iso88595", "iso88596", "iso88597", "iso88598", "big5", "euccn", "eucjp", "eucjis2004",
+	"euckr", "euctw", "gb18030", "gbk", "johab", "koi8", "koi8r", "koi8u", "muleinternal",
+	"sjis", "shiftjis", "shiftjis2004", "uhc", "win", "win866", "win874", "win1250", "win1251",
+	"win1252", "win1253", "win1254", "win1255", "win1256", "win1257", "win1258", "windows866",
+	"windows874", "windows1250", "windows1251", "windows1252", "windows1253", "windows1254",
+	"windows1255", "windows1256", "windows1257", "windows1258", "alt", "abc", "tcvn",
+	"tcvn5712", "vscii", "mskanji", "cp932", "cp936", "cp949", "cp1250", "cp1251", "cp1252",
+	"cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258", "cp866", "koi8r", NULL,
+};
+
+/* ENCODING: UTF8 (and SQL_ASCII: the bytes are UTF-8-checked as the
+ * database's) as is, LATIN1 converted; other encodings 0A000 */
+static int
+parse_encoding(const char *e, bool *latin1, floe_error *err)
+{
+	char k[64];
+	size_t n = 0, i;
+	for (i = 0; e[i] && n + 1 < sizeof k; i++)
+		if ((e[i] >= 'a' && e[i] <= 'z') || (e[i] >= '0' && e[i] <= '9'))
+			k[n++] = e[i];
+		else if (e[i] >= 'A' && e[i] <= 'Z')
+			k[n++] = (char)(e[i] - 'A' + 'a');
+	k[n] = 0;
+	*latin1 = !strcmp(k, "latin1") || !strcmp(k, "iso88591");
+	if (*latin1 || !strcmp(k, "utf8") || !strcmp(k, "unicode") || !strcmp(k, "sqlascii"))
+		return FLOE_OK;
+	for (i = 0; pg_encodings[i]; i++)
+		if (!strcmp(pg_encodings[i], k))
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "COPY ENCODING \"%s\" is not supported (UTF8, SQL_ASCII and LATIN1 are)", e);
+	return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			   "argument to option \"encoding\" must be a valid encoding name");
+}
+
+static int
+parse_opts(const char *sql, PgQuery__CopyStmt *st, CopyOpts *o, floe_error *err)
 {
 	size_t i;
 	bool have_delim = false, have_null = false, have_quote = false, have_escape = false;
+	bool have_format = false, have_header = false, have_encoding = false;
 
 	memset(o, 0, sizeof *o);
 	for (i = 0; i < st->n_options; i++) {
 		PgQuery__DefElem *d = st->options[i]->def_elem;
 		const char *n = d->defname;
+		if (strcmp(n, "format") && strcmp(n, "header") && strcmp(n, "encoding")) {
+			size_t j;
+			for (j = 0; j < i; j++)
+				if (!strcmp(st->options[j]->def_elem->defname, n))
+					return conflicting(err), at_option(err, sql, d);
+		}
 		if (!strcmp(n, "format")) {
 			const char *f = opt_string(d->arg);
+			if (have_format)
+				return conflicting(err), at_option(err, sql, d);
+			have_format = true;
 			if (f && !strcasecmp(f, "csv"))
-				o->csv = true;
+				o->csv = true, o->fmt = COPY_FMT_CSV;
 			else if (f && !strcasecmp(f, "text"))
-				o->csv = false;
+				o->csv = false, o->fmt = COPY_FMT_TEXT;
+			else if (f && !strcasecmp(f, "json"))
+				o->fmt = COPY_FMT_JSON;
+			else if (f && !strcasecmp(f, "parquet"))
+				o->fmt = COPY_FMT_PARQUET;
 			else if (f && !strcasecmp(f, "binary"))
 				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 						   "COPY format \"binary\" is not supported yet");
 			else
 				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
-						   "COPY format \"%s\" not recognized", f ? f : "");
+						   "COPY format \"%s\" not recognized", f ? f : ""),
+				       at_option(err, sql, d);
 		} else if (!strcmp(n, "header")) {
 			const char *s = opt_string(d->arg);
-			if (s && !strcasecmp(s, "match"))
-				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "COPY HEADER MATCH is not supported yet");
-			TRY(opt_bool(d->arg, "header", &o->header, err));
+			if (have_header)
+				return conflicting(err), at_option(err, sql, d);
+			have_header = true;
+			if (s && !strcasecmp(s, "match")) {
+				if (!st->is_from)
+					return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							   "cannot use \"%s\" with HEADER in COPY TO", s);
+				o->header = o->header_match = true;
+				continue;
+			}
+			if (d->arg && !(d->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN ||
+					d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER || s))
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "header requires a Boolean value or \"match\"");
+			if (opt_bool(d->arg, "header", &o->header, err) != FLOE_OK)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "header requires a Boolean value or \"match\"");
 		} else if (!strcmp(n, "delimiter")) {
 			TRY(opt_char(d->arg, "delimiter", &o->delim, err));
 			have_delim = true;
@@ -182,12 +294,44 @@ parse_opts(PgQuery__CopyStmt *st, CopyOpts *o, floe_error *err)
 			o->fnn_list = d->arg;
 		} else if (!strcmp(n, "force_null")) {
 			o->fn_list = d->arg;
-		} else if (!strcmp(n, "freeze") || !strcmp(n, "encoding")) {
-			continue;   /* accepted; nothing to do */
+		} else if (!strcmp(n, "encoding")) {
+			const char *e = opt_string(d->arg);
+			if (have_encoding)
+				return conflicting(err), at_option(err, sql, d);
+			have_encoding = true;
+			if (!e)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "encoding requires a parameter");
+			if (parse_encoding(e, &o->latin1, err) != FLOE_OK)
+				return floe_error_is(err, ERRCODE_INVALID_PARAMETER_VALUE) ?
+					at_option(err, sql, d) : FLOE_ERR;
+		} else if (!strcmp(n, "freeze")) {
+			bool fr;
+			TRY(opt_bool(d->arg, "freeze", &fr, err));
+			if (fr && !st->is_from)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "COPY freeze only available using COPY FROM");
+			/* FREEZE only lets PostgreSQL skip hint bits: floe's new
+			 * files are committed frozen already */
 		} else {
-			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "option \"%s\" not recognized", n);
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "option \"%s\" not recognized", n),
+			       at_option(err, sql, d);
 		}
 	}
+	if (o->fmt == COPY_FMT_JSON || o->fmt == COPY_FMT_PARQUET) {
+		/* the text/csv options mean nothing there: refused by name */
+		const char *m = o->fmt == COPY_FMT_JSON ? "JSON" : "PARQUET";
+		const char *bad = have_delim ? "DELIMITER" : have_null ? "NULL" : o->header ? "HEADER" :
+			have_quote ? "QUOTE" : have_escape ? "ESCAPE" :
+			o->force_quote_all || o->fq_list ? "FORCE_QUOTE" : o->fnn_list ? "FORCE_NOT_NULL" :
+			o->fn_list ? "FORCE_NULL" : o->fmt == COPY_FMT_PARQUET && o->latin1 ? "ENCODING" : NULL;
+		if (bad)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "cannot specify %s in %s mode", bad, m);
+		o->null_s = "";
+		return FLOE_OK;
+	}
+	if (o->header_match && !st->is_from)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot use \"match\" with HEADER in COPY TO");
 	if (!have_delim)
 		o->delim = o->csv ? ',' : '\t';
 	if (!have_null)
@@ -256,19 +400,12 @@ opt_columns(Node *list, const char *opt, char **names, int ncols, bool **flags, 
 
 /* ---- output ------------------------------------------------------------ */
 
-typedef struct OutBuf {
-	char *p;
-	size_t len, cap;
-} OutBuf;
+typedef CopyBuf OutBuf;
 
 static void
 out_reserve(OutBuf *o, size_t n)
 {
-	if (o->len + n <= o->cap)
-		return;
-	while (o->len + n > o->cap)
-		o->cap = o->cap ? o->cap * 2 : 8192;
-	o->p = xrealloc(o->p, o->cap);
+	copybuf_reserve(o, n);
 }
 
 static void
@@ -358,6 +495,61 @@ out_field(OutBuf *o, const CopyOpts *opt, int col, int ncols, const char *s, siz
 		out_text(o, opt, s, n);
 }
 
+/* ENCODING 'LATIN1' out: o's UTF-8 as LATIN1 into t; 22P05 for a
+ * character LATIN1 lacks (PostgreSQL's report_untranslatable_char) */
+static int
+to_latin1(const OutBuf *o, OutBuf *t, floe_error *err)
+{
+	size_t i = 0;
+	t->len = 0;
+	copybuf_reserve(t, o->len);
+	while (i < o->len) {
+		unsigned char c = (unsigned char)o->p[i];
+		if (c < 0x80) {
+			t->p[t->len++] = (char)c;
+			i++;
+		} else if ((c == 0xC2 || c == 0xC3) && i + 1 < o->len) {
+			t->p[t->len++] = (char)(((c & 0x1F) << 6) | ((unsigned char)o->p[i + 1] & 0x3F));
+			i += 2;
+		} else {
+			int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, k;
+			char bytes[32];
+			size_t bl = 0;
+			for (k = 0; k < n && i + (size_t)k < o->len; k++)
+				bl += (size_t)snprintf(bytes + bl, sizeof bytes - bl, "%s0x%02x", k ? " " : "",
+						      (unsigned char)o->p[i + (size_t)k]);
+			return floe_errorf(err, ERRCODE_UNTRANSLATABLE_CHARACTER,
+					   "character with byte sequence %s in encoding \"UTF8\" has no "
+					   "equivalent in encoding \"LATIN1\"", bytes);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* hand o's bytes to the sink (converted for ENCODING), then empty it */
+static int
+out_flush(OutBuf *o, OutBuf *conv, const CopyOpts *opt, ResultSink *sink, floe_error *err)
+{
+	const OutBuf *send = o;
+	if (!o->len)
+		return FLOE_OK;
+	if (opt->latin1) {
+		TRY(to_latin1(o, conv, err));
+		send = conv;
+	}
+	if (send->len && sink->copy_out_data(sink->ctx, send->p, send->len) != 0)
+		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	o->len = 0;
+	return FLOE_OK;
+}
+
+static int
+sink_write(void *c, const char *data, size_t len)
+{
+	ResultSink *sink = c;
+	return sink->copy_out_data(sink->ctx, data, len);
+}
+
 static char *
 quote_ident(Arena *a, const char *s)
 {
@@ -380,7 +572,7 @@ copy_to(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOp
 {
 	floe_error *err = ctx->err;
 	SelectPlan p;
-	OutBuf o = {0};
+	OutBuf o = {0}, conv = {0};
 	Batch *b;
 	int64_t rows = 0;
 	int rc = FLOE_ERR, c;
@@ -423,6 +615,15 @@ copy_to(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOp
 				   opt->fnn_list ? "not null" : "null");
 	if (sink->copy_out_begin(sink->ctx, p.ncols) != 0)
 		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	if (opt->fmt == COPY_FMT_PARQUET) {
+		TRY(copypq_write(ctx, p.root, p.names, p.types, p.ncols, sink_write, sink, &rows));
+		if (sink->copy_out_end && sink->copy_out_end(sink->ctx) != 0)
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		snprintf(tag, sizeof tag, "COPY %lld", (long long)rows);
+		if (sink->complete)
+			sink->complete(sink->ctx, tag);
+		return FLOE_OK;
+	}
 	if (opt->header) {
 		for (c = 0; c < p.ncols; c++)
 			out_field(&o, opt, c, p.ncols, p.names[c], strlen(p.names[c]));
@@ -440,6 +641,10 @@ copy_to(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOp
 			continue;
 		batch_compact(b);
 		for (r = 0; r < b->count; r++) {
+			if (opt->fmt == COPY_FMT_JSON) {
+				copyjson_row(&o, b, r, p.names, p.ncols, b->arena ? b->arena : ctx->arena);
+				continue;
+			}
 			for (c = 0; c < p.ncols; c++) {
 				size_t len;
 				const char *t = vector_value_text(&b->cols[c], r, b->arena ? b->arena : ctx->arena, &len);
@@ -448,16 +653,11 @@ copy_to(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOp
 			out_ch(&o, '\n');
 		}
 		rows += b->count;
-		if (o.len && sink->copy_out_data(sink->ctx, o.p, o.len) != 0) {
-			floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		if (out_flush(&o, &conv, opt, sink, err) != FLOE_OK)
 			goto done;
-		}
-		o.len = 0;
 	}
-	if (o.len && sink->copy_out_data(sink->ctx, o.p, o.len) != 0) {
-		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	if (out_flush(&o, &conv, opt, sink, err) != FLOE_OK)
 		goto done;
-	}
 	if (sink->copy_out_end && sink->copy_out_end(sink->ctx) != 0) {
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
 		goto done;
@@ -466,6 +666,7 @@ copy_to(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOp
 done:
 	op_close(p.root);
 	free(o.p);
+	free(conv.p);
 	if (rc != FLOE_OK)
 		return rc;
 	snprintf(tag, sizeof tag, "COPY %lld", (long long)rows);
@@ -476,11 +677,47 @@ done:
 
 /* ---- input ------------------------------------------------------------- */
 
+/* The input's bytes: the sink's, LATIN1 ones converted to UTF-8 */
+typedef struct CopyReader {
+	ResultSink *sink;
+	bool latin1;
+	char *raw;
+	size_t rawcap;
+} CopyReader;
+
+static int
+reader_read(void *c, char *buf, size_t cap, size_t *len, floe_error *err)
+{
+	CopyReader *r = c;
+	size_t got = 0, i, k = 0;
+	if (!r->latin1)
+		return r->sink->copy_in_read(r->sink->ctx, buf, cap, len, err);
+	/* every LATIN1 byte is at most two UTF-8 bytes */
+	if (r->rawcap < cap / 2 + 1) {
+		r->rawcap = cap / 2 + 1;
+		r->raw = xrealloc(r->raw, r->rawcap);
+	}
+	TRY(r->sink->copy_in_read(r->sink->ctx, r->raw, cap / 2 > 0 ? cap / 2 : 1, &got, err));
+	for (i = 0; i < got; i++) {
+		unsigned char ch = (unsigned char)r->raw[i];
+		if (ch < 0x80) {
+			buf[k++] = (char)ch;
+		} else {
+			buf[k++] = (char)(0xC0 | (ch >> 6));
+			buf[k++] = (char)(0x80 | (ch & 0x3F));
+		}
+	}
+	*len = k;
+	return FLOE_OK;
+}
+
 typedef struct CopyInOp {
 	Operator op;
 	ResultSink *sink;
+	CopyReader *rd;
 	const CopyOpts *opt;
-	const char *relname;
+	const char *relname;      /* for CONTEXT: the table (and file) */
+	const char *tablename;
 	char **colnames;
 	char *buf;                /* xmalloc'd; buf[pos..len) unread */
 	size_t pos, len, cap;
@@ -528,7 +765,7 @@ fill(CopyInOp *ci)
 		ci->cap = ci->cap ? ci->cap * 2 : 131072;
 		ci->buf = xrealloc(ci->buf, ci->cap);
 	}
-	TRY(ci->sink->copy_in_read(ci->sink->ctx, ci->buf + ci->len, ci->cap - ci->len - 1, &got, err));
+	TRY(reader_read(ci->rd, ci->buf + ci->len, ci->cap - ci->len - 1, &got, err));
 	if (got == 0)
 		ci->eof = true;
 	ci->len += got;
@@ -793,6 +1030,91 @@ note_null(CopyInOp *ci, uint32_t r)
 	}
 }
 
+/* HEADER MATCH: the header line's fields must be the COPY's column names
+ * (PostgreSQL 15's CopyReadLine check, its messages) */
+static int
+header_match(CopyInOp *ci)
+{
+	floe_error *err = ci->op.ctx->err;
+	int k;
+	if (ci->nfields != ci->op.ncols) {
+		floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
+			    "wrong number of fields in header line: got %d, expected %d", ci->nfields,
+			    ci->op.ncols);
+		return context(ci, -1, ci->rec, ci->reclen);
+	}
+	for (k = 0; k < ci->nfields; k++) {
+		if (!ci->fields[k]) {
+			floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
+				    "column name mismatch in header line field %d: got null value (\"%s\"), "
+				    "expected \"%s\"", k + 1, ci->opt->null_s, ci->colnames[k]);
+			return context(ci, -1, ci->rec, ci->reclen);
+		}
+		if (strlen(ci->colnames[k]) != ci->flens[k] ||
+		    memcmp(ci->colnames[k], ci->fields[k], ci->flens[k])) {
+			floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
+				    "column name mismatch in header line field %d: got \"%.*s\", expected \"%s\"",
+				    k + 1, (int)ci->flens[k], ci->fields[k], ci->colnames[k]);
+			return context(ci, -1, ci->rec, ci->reclen);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* A line end other than the input's (known from its first line) in the
+ * record s[0..n) (its '\n' not included; term: it had one):
+ * PostgreSQL's CopyReadLineText errors.  (A first line ending in a bare
+ * '\r', old Mac files, is not taken as a line end.) */
+static int
+check_eol(CopyInOp *ci, const char *s, size_t n, bool term)
+{
+	const CopyOpts *o = ci->opt;
+	floe_error *err = ci->op.ctx->err;
+	size_t body = n, i;
+	bool inq = false, cr = false;
+	if (ci->eol == '\r') {
+		if (term && !(n > 0 && s[n - 1] == '\r')) {
+			floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT, o->csv ?
+				    "unquoted newline found in data" : "literal newline found in data");
+			floe_error_hint(err, o->csv ? "Use quoted CSV field to represent newline." :
+					"Use \"\\n\" to represent newline.");
+			return floe_error_context(err, "COPY %s, line %lld", ci->relname, (long long)ci->line);
+		}
+		if (n > 0 && s[n - 1] == '\r')
+			body--;
+	}
+	if (!memchr(s, '\r', body))
+		return FLOE_OK;
+	for (i = 0; i < body && !cr; i++) {
+		char c = s[i];
+		if (o->csv) {
+			if (inq) {
+				if (c == o->escape && o->escape != o->quote && i + 1 < body &&
+				    (s[i + 1] == o->quote || s[i + 1] == o->escape))
+					i++;
+				else if (c == o->quote)
+					inq = false;
+				continue;
+			}
+			if (c == o->quote) {
+				inq = true;
+				continue;
+			}
+		} else if (c == '\\') {
+			i++;
+			continue;
+		}
+		cr = c == '\r';
+	}
+	if (!cr)
+		return FLOE_OK;
+	floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT, o->csv ? "unquoted carriage return found in data" :
+		    "literal carriage return found in data");
+	floe_error_hint(err, o->csv ? "Use quoted CSV field to represent carriage return." :
+			"Use \"\\r\" to represent carriage return.");
+	return floe_error_context(err, "COPY %s, line %lld", ci->relname, (long long)ci->line);
+}
+
 /* Next record into fields; *got false at end of data. */
 static int
 next_record(CopyInOp *ci, bool *got)
@@ -820,6 +1142,19 @@ next_record(CopyInOp *ci, bool *got)
 		TRY(fill(ci));
 	}
 	if ((size_t)end == ci->len && ci->pos == ci->len) {
+		const char *next;
+		if (ci->opt->next_file && ci->opt->next_file(ci->opt->nctx, &next)) {
+			/* the glob's next file: its own lines and header */
+			ci->eof = false;
+			ci->pos = ci->len = 0;
+			ci->line = 0;
+			ci->eol = 0;
+			ci->scan_off = 0;
+			ci->scan_inq = false;
+			ci->header_pending = ci->opt->header;
+			ci->relname = arena_sprintf(ci->op.ctx->arena, "%s, file %s", ci->tablename, next);
+			return next_record(ci, got);
+		}
 		ci->done = true;
 		return FLOE_OK;
 	}
@@ -827,6 +1162,8 @@ next_record(CopyInOp *ci, bool *got)
 	s = ci->buf + ci->pos;
 	n = (size_t)end - ci->pos;
 	ci->pos = (size_t)end < ci->len ? (size_t)end + 1 : (size_t)end;
+	if (ci->eol)
+		TRY(check_eol(ci, s, n, (size_t)end < ci->len));
 	if (ci->opt->csv && ci->eol) {
 		/* PostgreSQL counts the line ends inside quoted fields as lines
 		 * (a record's number is that of its last physical line) once it
@@ -848,7 +1185,10 @@ next_record(CopyInOp *ci, bool *got)
 	}
 	ci->rec = s;
 	ci->reclen = n;
-	if (text_validate_utf8(s, n, ci->op.ctx->err) != FLOE_OK)
+	/* PostgreSQL checks the line with its line end: a character cut by
+	 * it shows the end's bytes too */
+	if (text_validate_utf8(s, s + n < ci->buf + ci->len ? (size_t)(ci->buf + ci->pos - s) : n,
+			       ci->op.ctx->err) != FLOE_OK)
 		return floe_error_context(ci->op.ctx->err, "COPY %s, line %lld", ci->relname,
 					  (long long)ci->line);
 	if (ci->fcap < n + 1) {
@@ -863,6 +1203,8 @@ next_record(CopyInOp *ci, bool *got)
 	}
 	if (ci->header_pending) {
 		ci->header_pending = false;
+		if (ci->opt->header_match)
+			TRY(header_match(ci));
 		return next_record(ci, got);
 	}
 	if (ci->nfields > ci->op.ncols) {
@@ -957,9 +1299,11 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	SqlType *types;
 	char **names;
 	CopyInOp *ci;
+	CopyReader *rd;
 	Expr **proj;
 	BindCtx b;
 	int64_t rows;
+	int rc;
 	char tag[64];
 
 	(void)sql;
@@ -1025,11 +1369,38 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 			return FLOE_ERR;
 	}
 
+	rd = ARENA_NEW(ctx->arena, CopyReader);
+	rd->sink = sink;
+	rd->latin1 = opt->latin1;
+	if (opt->fmt == COPY_FMT_JSON || opt->fmt == COPY_FMT_PARQUET) {
+		Operator *src;
+		if (opt->fmt == COPY_FMT_JSON)
+			src = copyjson_reader_new(ctx, ncols, types, names, name, reader_read, rd);
+		else if (!opt->npaths)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "COPY FROM STDIN (FORMAT parquet) is not supported: copy from a file");
+		else
+			TRY(copypq_reader_new(ctx, s->engine->io, opt->paths, opt->npaths, ncols, types, names,
+					      &src));
+		if (sink->copy_in_begin(sink->ctx, ncols) != 0)
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		rc = engine_write_rows(s, ctx, t, project_new(ctx, src, schema->nfields, proj), &rows);
+		free(rd->raw);
+		if (rc != FLOE_OK)
+			return FLOE_ERR;
+		snprintf(tag, sizeof tag, "COPY %lld", (long long)rows);
+		if (sink->complete)
+			sink->complete(sink->ctx, tag);
+		return FLOE_OK;
+	}
 	ci = ARENA_NEW(ctx->arena, CopyInOp);
 	op_init(&ci->op, &copyin_vt, ctx, ncols, types, NULL);
 	ci->sink = sink;
+	ci->rd = rd;
 	ci->opt = opt;
-	ci->relname = name;
+	ci->relname = ci->tablename = name;
+	if (opt->npaths > 1)
+		ci->relname = arena_sprintf(ctx->arena, "%s, file %s", name, opt->paths[0]);
 	ci->colnames = names;
 	ci->header_pending = opt->header;
 	ci->nn_rank = INT_MAX;
@@ -1053,8 +1424,10 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 			context_at(ci, ci->nn_line, -1, ci->nn_text, ci->nn_len);
 		free(ci->buf);
 		ci->buf = NULL;
+		free(rd->raw);
 		return FLOE_ERR;
 	}
+	free(rd->raw);
 	snprintf(tag, sizeof tag, "COPY %lld", (long long)rows);
 	if (sink->complete)
 		sink->complete(sink->ctx, tag);
@@ -1079,6 +1452,10 @@ typedef struct CopyFile {
 	size_t memlen;
 	floe_error perr;          /* why the object write failed */
 	bool put_failed;
+	/* COPY FROM a glob: the files (opts.paths), the one open */
+	char **paths;
+	int npaths, cur;
+	bool concat;              /* json: the files are one input */
 } CopyFile;
 
 static int
@@ -1132,14 +1509,50 @@ cf_end(void *c)
 	return 0;
 }
 
+static int cf_open_next(CopyFile *cf, floe_error *err);
+static int open_error(floe_error *err, const char *path, bool reading, int e);
+
 static int
 cf_read(void *c, char *buf, size_t cap, size_t *len, floe_error *err)
 {
 	CopyFile *cf = c;
-	*len = fread(buf, 1, cap, cf->f);
-	if (*len == 0 && ferror(cf->f))
-		return floe_errorf(err, ERRCODE_IO_ERROR, "could not read from COPY file: %s", strerror(errno));
+	for (;;) {
+		*len = fread(buf, 1, cap, cf->f);
+		if (*len == 0 && ferror(cf->f))
+			return floe_errorf(err, ERRCODE_IO_ERROR, "could not read from COPY file: %s",
+					   strerror(errno));
+		if (*len || !cf->concat || cf->cur + 1 >= cf->npaths)
+			return FLOE_OK;
+		TRY(cf_open_next(cf, err));
+	}
+}
+
+/* the glob's next file in place of the current one */
+static int
+cf_open_next(CopyFile *cf, floe_error *err)
+{
+	const char *p = cf->paths[++cf->cur];
+	fclose(cf->f);
+	if (!(cf->f = fopen(p, "r"))) {
+		int e = errno;
+		cf->f = fopen("/dev/null", "r");
+		return open_error(err, p, true, e);
+	}
 	return FLOE_OK;
+}
+
+/* CopyOpts.next_file over a glob's files (text and csv) */
+static int
+cf_next_file(void *c, const char **name)
+{
+	CopyFile *cf = c;
+	floe_error e;
+	if (cf->cur + 1 >= cf->npaths)
+		return 0;
+	if (cf_open_next(cf, &e) != FLOE_OK)
+		return 0;   /* gone since the glob: read as empty */
+	*name = cf->paths[cf->cur];
+	return 1;
 }
 
 static int
@@ -1212,6 +1625,39 @@ copy_object(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Co
 	return rc;
 }
 
+/* COPY ... FROM a glob (dir/x*.csv): the matching files in name order, each
+ * allowed (acl_check_file); none is 58P01 */
+static int
+expand_glob(Session *s, const char *pattern, Arena *a, CopyOpts *opt, floe_error *err)
+{
+	glob_t g;
+	size_t i;
+	int rc = glob(pattern, GLOB_ERR, NULL, &g), n = 0;
+	if (rc == GLOB_NOMATCH || (rc == 0 && g.gl_pathc == 0)) {
+		if (rc == 0)
+			globfree(&g);
+		return floe_errorf(err, ERRCODE_UNDEFINED_FILE, "no files match \"%s\"", pattern);
+	}
+	if (rc != 0)
+		return floe_errorf(err, ERRCODE_IO_ERROR, "could not list the files of \"%s\"", pattern);
+	opt->paths = ARENA_ARRAY(a, char *, g.gl_pathc + 1);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct stat sb;
+		if (stat(g.gl_pathv[i], &sb) == 0 && S_ISDIR(sb.st_mode))
+			continue;
+		if (acl_check_file(s, g.gl_pathv[i], false, err) != FLOE_OK) {
+			globfree(&g);
+			return FLOE_ERR;
+		}
+		opt->paths[n++] = arena_strdup(a, g.gl_pathv[i]);
+	}
+	globfree(&g);
+	if (!n)
+		return floe_errorf(err, ERRCODE_UNDEFINED_FILE, "no files match \"%s\"", pattern);
+	opt->npaths = n;
+	return FLOE_OK;
+}
+
 /* COPY ... FROM / TO 'file': acl_check_file, then the same COPY over a
  * file sink */
 static int
@@ -1232,7 +1678,28 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	cf.sink.notice = cf_notice;
 	if (!st->is_from && path[0] != '/' && !fileio_is_remote(path))
 		return floe_errorf(err, ERRCODE_INVALID_NAME, "relative path not allowed for COPY to file");
-	TRY(acl_check_file(s, path, !st->is_from, err));
+	if (st->is_from && !fileio_is_remote(path) && strpbrk(path, "*?[")) {
+		TRY(expand_glob(s, path, ctx->arena, opt, err));
+		cf.paths = opt->paths;
+		cf.npaths = opt->npaths;
+		cf.concat = opt->fmt == COPY_FMT_JSON;
+		if (opt->fmt == COPY_FMT_TEXT || opt->fmt == COPY_FMT_CSV) {
+			opt->next_file = cf_next_file;
+			opt->nctx = &cf;
+		}
+		path = cf.path = opt->paths[0];
+	} else {
+		TRY(acl_check_file(s, path, !st->is_from, err));
+		opt->paths = ARENA_ARRAY(ctx->arena, char *, 2);
+		opt->paths[0] = (char *)path;
+		opt->npaths = 1;
+	}
+	if (st->is_from && opt->fmt == COPY_FMT_PARQUET) {
+		cf.sink.copy_in_begin = cf_begin;
+		return copy_from(s, ctx, sql, st, opt, &cf.sink);
+	}
+	if (!st->is_from && opt->fmt == COPY_FMT_PARQUET && opt->latin1)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "cannot specify ENCODING in PARQUET mode");
 	if (fileio_is_remote(path))
 		return copy_object(s, ctx, sql, st, opt, &cf);
 	if (st->is_from) {
@@ -1287,7 +1754,7 @@ copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Resu
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "COPY to or from a program is not supported; use COPY ... %s (psql: \\copy)",
 				   st->is_from ? "FROM STDIN" : "TO STDOUT");
-	TRY(parse_opts(st, &opt, ctx->err));
+	TRY(parse_opts(sql, st, &opt, ctx->err));
 	if (st->filename && st->filename[0])
 		return copy_file(s, ctx, sql, st, &opt, sink);
 	if (st->is_from) {

@@ -651,7 +651,7 @@ text_validate_utf8(const char *p, size_t n, floe_error *err)
 		}
 		/* PostgreSQL reports the bytes of the character the lead byte announces */
 		unsigned char c = s[i];
-		size_t k = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		size_t k = (c & 0xF8) == 0xF0 ? 4 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xE0) == 0xC0 ? 2 : 1;
 		if (k > n - i)
 			k = n - i;
 		char hex[32];

@@ -197,6 +197,8 @@ test_text__char_numeric(void **state)
 		{ "\xf4\x90\x80\x80",
 		  "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xf4 0x90 0x80 0x80" },
 		{ "\xf0\x9f\x98\x80 ok", "\xf0\x9f\x98\x80 ok" },
+		/* pg_utf_mblen: a byte 0xf8.. announces one byte */
+		{ "\xff\xfe", "ERR 22021 invalid byte sequence for encoding \"UTF8\": 0xff" },
 	};
 	CHECK(type_make(TYPE_TEXT), bad);
 	SqlType c4 = type_make(TYPE_TEXT);

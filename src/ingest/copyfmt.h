@@ -1,0 +1,63 @@
+/*
+ * copyfmt.h — COPY's formats beyond PostgreSQL's text and csv
+ * (docs/loading.md), for sql/copy.c:
+ *
+ *   FORMAT json     out: one object per row and line, {"col":value,...}
+ *                   (numbers and booleans bare, NULL null, every other
+ *                   type the JSON string of its text output); in: a
+ *                   sequence of objects (newline-delimited JSON) or one
+ *                   array of objects, keys matched to the COPY's columns
+ *                   by name (exact, else ignoring case: "userId" fills
+ *                   userid; a missing key is NULL, a key naming no column
+ *                   is skipped); each value parsed with the column type's
+ *                   input function (a nested object or array: its JSON
+ *                   text).  Bad JSON is 22P02, a row that is not an object
+ *                   22P04, both with CONTEXT "COPY t, line N[, column c]".
+ *   FORMAT parquet  out: one Parquet file (parquet_write.h's defaults:
+ *                   zstd, dictionary pages) of the query's columns; in:
+ *                   the COPY's columns read by name from each file (a
+ *                   missing column is 42703, a column whose type does not
+ *                   widen to the target's 42804, both naming the file).
+ *
+ * INTERFACE ROUTINES
+ *   copyjson_row(buf, b, r, names, ncols, arena)   append row r as a line
+ *   copyjson_reader_new(ctx, ncols, types, names, relname, rd, rctx)
+ *   copypq_write(ctx, root, names, types, ncols, out, octx, &rows)
+ *   copypq_reader_new(ctx, io, paths, npaths, ncols, types, names, &op)
+ */
+#ifndef FLOE_INGEST_COPYFMT_H
+#define FLOE_INGEST_COPYFMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "common/error.h"
+#include "exec/exec.h"
+#include "storage/fileio.h"
+
+/* a growing output buffer (xrealloc'd; the caller frees p) */
+typedef struct CopyBuf {
+	char *p;
+	size_t len, cap;
+} CopyBuf;
+
+void copybuf_reserve(CopyBuf *o, size_t n);
+void copybuf_mem(CopyBuf *o, const char *s, size_t n);
+
+/* reads up to cap bytes of input; *len 0 at its end */
+typedef int (*CopyReadFn)(void *rctx, char *buf, size_t cap, size_t *len, floe_error *err);
+/* takes len bytes of output; nonzero: stop (the caller's error) */
+typedef int (*CopyWriteFn)(void *octx, const char *data, size_t len);
+
+void copyjson_row(CopyBuf *o, Batch *b, uint32_t r, char **names, int ncols, Arena *a);
+Operator *copyjson_reader_new(ExecCtx *ctx, int ncols, const SqlType *types, char **names,
+			      const char *relname, CopyReadFn rd, void *rctx);
+
+/* Runs root to its end into one Parquet file handed to out in pieces;
+ * 0A000 for a column type Parquet files cannot hold (interval); 57014
+ * when out stops. */
+int copypq_write(ExecCtx *ctx, Operator *root, char **names, const SqlType *types, int ncols,
+		 CopyWriteFn out, void *octx, int64_t *rows);
+int copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols,
+		      const SqlType *types, char **names, Operator **out);
+
+#endif

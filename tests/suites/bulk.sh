@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# Bulk suite: COPY to and from server files (docs/loading.md) checked
+# against truths nobody here wrote.
+#
+#   - pg_*: the same file COPY'd FROM by floe serve and by a throwaway
+#     PostgreSQL 15 (scripts/pg-test-server.sh), both through psql: the
+#     whole psql output (rows, or the ERROR / CONTEXT lines) must be equal.
+#     Files from other tools' habits: quoted newlines, CRLF, a BOM, ragged
+#     rows, invalid UTF-8, HEADER MATCH, LATIN1, options' errors.
+#   - pgout_*: COPY ... TO a file by floe equals, byte for byte,
+#     PostgreSQL's COPY ... TO STDOUT of the same rows and options.
+#   - duck_*: FORMAT parquet / json files floe writes read by DuckDB
+#     (../shared/tools/interop) as floe reads them, and DuckDB's files
+#     loaded by floe's COPY FROM equal DuckDB's own reading.
+#   - rt_*: round trips COPY TO then COPY FROM equal, in every format;
+#     globs; a bad file commits nothing.
+#
+# Prints "PASS bulk: name" / "FAIL bulk: name: why".  $FLOE_BIN is the binary.
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+INTEROP=${FLOE_INTEROP:-$PWD/../shared/tools/interop/bin}
+
+tmp=$(mktemp -d /tmp/floe-bulk.XXXXXX)
+chmod 755 "$tmp"
+fix=$tmp/fix
+mkdir -p "$fix"
+chmod 777 "$fix"
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-bulkpg.XXXXXX)
+srv_pid=
+cleanup() {
+	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
+		kill -TERM "$srv_pid" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
+		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
+		wait "$srv_pid" 2>/dev/null
+	fi
+	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+nfail=0
+pass() { echo "PASS bulk: $1"; }
+fail() {
+	echo "FAIL bulk: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then head -40 "$3" | sed 's/^/    /'; fi
+}
+
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL bulk: binary $FLOE_BIN not built"
+	exit 1
+fi
+
+"$FLOE_BIN" serve -D "$tmp/wh" --port 0 --http-port off --allow-dir "$fix" \
+	>"$tmp/serve.out" 2>"$tmp/serve.err" &
+srv_pid=$!
+port=
+for _ in $(seq 100); do
+	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
+	[ -n "$port" ] && break
+	kill -0 "$srv_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if [ -z "$port" ]; then
+	fail start "floe serve did not start" "$tmp/serve.err"
+	exit 1
+fi
+FL="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+have_pg=0
+if envout=$(scripts/pg-test-server.sh start 2>&1); then
+	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
+	PG="host=127.0.0.1 port=$pgport user=postgres dbname=postgres"
+	psql -X -q "$PG" -c 'select 1' >/dev/null 2>&1 && have_pg=1
+fi
+[ $have_pg -eq 1 ] || echo "bulk: PostgreSQL 15 not available: pg_* and pgout_* cases not run"
+
+# q CONNINFO SQL...: each SQL through psql -c (errors do not stop it)
+q() {
+	local c=$1 a=()
+	shift
+	for s in "$@"; do a+=(-c "$s"); done
+	psql -X -q "$c" "${a[@]}" 2>&1
+}
+# qt: the same with command tags, no notices
+qt() {
+	local c=$1 a=()
+	shift
+	for s in "$@"; do a+=(-c "$s"); done
+	psql -X "$c" "${a[@]}" 2>&1 | grep -v '^NOTICE:  .* does not exist, skipping$'
+}
+
+# pg_case NAME 'columns' 'file bytes (printf)' 'COPY options' [col list]
+# COPY FROM the file on both; psql's output of the COPY and of the
+# table's rows must be equal.
+pg_case() {
+	local name=$1 cols=$2 data=$3 opts=$4 list=${5:-}
+	[ $have_pg -eq 1 ] || return 0
+	local f=$fix/$name.dat
+	printf "$data" >"$f"
+	chmod 644 "$f"
+	local sql=("DROP TABLE IF EXISTS t" "CREATE TABLE t ($cols)"
+		"COPY t $list FROM '$f' $opts" "SELECT * FROM t ORDER BY 1")
+	q "$FL" "${sql[@]}" >"$tmp/$name.floe"
+	q "$PG" "${sql[@]}" >"$tmp/$name.pg"
+	if cmp -s "$tmp/$name.floe" "$tmp/$name.pg"; then
+		pass "pg_$name"
+	else
+		diff "$tmp/$name.pg" "$tmp/$name.floe" >"$tmp/$name.diff"
+		fail "pg_$name" "floe's output differs from PostgreSQL's (< pg, > floe)" "$tmp/$name.diff"
+	fi
+}
+
+# ---- COPY FROM files, compared with PostgreSQL ------------------------------
+pg_case csv_basic 'a int, b text' '1,x\n2,"y,z"\n3,\n4,""\n' '(FORMAT csv)'
+pg_case csv_quoted_newline 'a int, b text' 'a,b\n1,"two\nlines"\n2,"x""y"\n3,"cr\r\nlf"\n' '(FORMAT csv, HEADER)'
+pg_case csv_crlf 'a int, b text' '1,x\r\n2,y\r\n' '(FORMAT csv)'
+pg_case text_crlf 'a int, b text' '1\tx\r\n2\ty\r\n' ''
+pg_case csv_mixed_eol 'a int, b text' '1,x\r\n2,y\n' '(FORMAT csv)'
+pg_case text_mixed_eol 'a int, b text' '1\tx\n2\ty\r\n' ''
+pg_case csv_bom_header 'a int, b text' '\xef\xbb\xbfa,b\n1,x\n' '(FORMAT csv, HEADER)'
+pg_case csv_bom_data 'a int, b text' '\xef\xbb\xbf1,x\n' '(FORMAT csv)'
+pg_case csv_bom_match 'a int, b text' '\xef\xbb\xbfa,b\n1,x\n' '(FORMAT csv, HEADER MATCH)'
+pg_case csv_ragged_short 'a int, b text, c text' '1,x,y\n2,x\n' '(FORMAT csv)'
+pg_case csv_ragged_long 'a int, b text' '1,x\n2,x,y\n' '(FORMAT csv)'
+pg_case csv_bad_utf8 'a int, b text' '1,ok\n2,\xff\xfe\n' '(FORMAT csv)'
+pg_case text_bad_utf8 'a int, b text' '1\t\xc3\n' ''
+pg_case csv_unterminated 'a int, b text' '1,"abc\n2,x\n' '(FORMAT csv)'
+pg_case csv_empty_line 'a int, b text' '1,x\n\n2,y\n' '(FORMAT csv)'
+pg_case csv_no_final_eol 'a int, b text' '1,x\n2,y' '(FORMAT csv)'
+pg_case csv_eod_marker 'a int, b text' '1,x\n\\.\n2,y\n' '(FORMAT csv)'
+pg_case csv_bad_int 'a int, b text' '1,x\nzz,y\n' '(FORMAT csv)'
+pg_case header_match_ok 'a int, b text' 'a,b\n1,x\n' '(FORMAT csv, HEADER MATCH)'
+pg_case header_match_list 'a int, b text' 'b,a\nx,1\n' '(FORMAT csv, HEADER match)' '(b, a)'
+pg_case header_match_name 'a int, b text' 'a,c\n1,x\n' '(FORMAT csv, HEADER MATCH)'
+pg_case header_match_count 'a int, b text' 'a\n1,x\n' '(FORMAT csv, HEADER MATCH)'
+pg_case header_match_null 'a int, b text' 'a\t\\N\n1\tx\n' '(HEADER MATCH)'
+pg_case header_match_text 'a int, b text' 'a\tb\n1\tx\n' '(FORMAT text, HEADER MATCH)'
+pg_case header_bad 'a int' '1\n' '(HEADER maybe)'
+pg_case header_to_match 'a int' '1\n' '(HEADER true)'
+pg_case latin1 'a int, b text' '1,caf\xe9\n2,\xbfqu\xe9?\n' "(FORMAT csv, ENCODING 'LATIN1')"
+pg_case latin1_alias 'a int, b text' '1,\xe9\n' "(FORMAT csv, ENCODING 'iso-8859-1')"
+pg_case utf8_enc 'a int, b text' '1,\xc3\xa9\n' "(FORMAT csv, ENCODING 'UTF-8')"
+pg_case enc_bogus 'a int' '1\n' "(ENCODING 'klingon')"
+pg_case enc_twice 'a int' '1\n' "(ENCODING 'UTF8', ENCODING 'UTF8')"
+pg_case opt_unknown 'a int' '1\n' '(FORMAT csv, SPEED 9)'
+pg_case opt_twice 'a int' '1\n' "(DELIMITER ',', DELIMITER ',')"
+pg_case format_twice 'a int' '1\n' '(FORMAT csv, FORMAT text)'
+pg_case force_not_null 'a int, b text' '1,\n2,"" \n' '(FORMAT csv, FORCE_NOT_NULL (b))'
+pg_case force_null 'a int, b text' '1,""\n2,\n' '(FORMAT csv, FORCE_NULL (b))'
+pg_case null_delim 'a int, b text' '1|NA\n2|x\n' "(FORMAT csv, DELIMITER '|', NULL 'NA')"
+pg_case quote_escape 'a int, b text' "1,'it\\\\'s'\n2,'a,b'\n" "(FORMAT csv, QUOTE '''', ESCAPE '\\\\')"
+pg_case text_escapes 'a int, b text' '1\t\\x41\\101\\t\\\\\n2\t\\N\n' ''
+pg_case quote_in_text 'a int' '1\n' "(QUOTE '\"')"
+
+# pgout_case NAME 'query' 'COPY options': floe's COPY (query) TO 'file'
+# equals PostgreSQL's COPY (query) TO STDOUT
+pgout_case() {
+	local name=$1 query=$2 opts=$3
+	[ $have_pg -eq 1 ] || return 0
+	psql -X -q "$PG" -c "COPY ($query) TO STDOUT $opts" >"$tmp/$name.pgout" 2>&1
+	local r
+	r=$(q "$FL" "COPY ($query) TO '$fix/$name.out' $opts")
+	if [ -n "$r" ]; then
+		printf '%s\n' "$r" >"$fix/$name.out"
+	fi
+	if cmp -s "$tmp/$name.pgout" "$fix/$name.out"; then
+		pass "pgout_$name"
+	else
+		diff "$tmp/$name.pgout" "$fix/$name.out" >"$tmp/$name.diff"
+		fail "pgout_$name" "floe's file differs from PostgreSQL's output (< pg, > floe)" "$tmp/$name.diff"
+	fi
+}
+V="SELECT * FROM (VALUES (1, 'plain', 1.5::float8, DATE '2024-02-29', true), (2, 'a,b \"q\"', -0.25, NULL, false), (3, E'two\\nlines\\\\', NULL, DATE '1999-12-31', NULL), (4, 'café', 1e20, DATE '2000-01-01', true)) v(a, b, c, d, e) ORDER BY a"
+pgout_case text "$V" ''
+pgout_case csv "$V" '(FORMAT csv, HEADER)'
+pgout_case csv_force_quote "$V" '(FORMAT csv, FORCE_QUOTE (b, d))'
+pgout_case csv_force_all "$V" "(FORMAT csv, FORCE_QUOTE *, NULL 'N/A', DELIMITER ';')"
+pgout_case latin1 "$V" "(FORMAT csv, ENCODING 'LATIN1')"
+pgout_case latin1_bad "SELECT '€' AS x" "(FORMAT csv, ENCODING 'LATIN1')"
+pgout_case header_match_to "$V" '(FORMAT csv, HEADER MATCH)'
+
+# ---- round trips, every format ----------------------------------------------
+SETUP=("DROP TABLE IF EXISTS src" "CREATE TABLE src (a int, b text, c float8, d date, e bool, f numeric(12,3), g bigint, h timestamp)"
+	"INSERT INTO src VALUES (1, 'plain', 1.5, '2024-02-29', true, 12.345, 9000000000, '2024-01-02 03:04:05.678'), (2, E'q\"uo,te\\ttab\\nnl\\\\', 'NaN', NULL, false, -0.5, NULL, NULL), (3, NULL, '-Infinity', '1970-01-01', NULL, NULL, -1, '1900-01-01 00:00:00'), (4, 'ünï €', 1e-300, '2100-12-31', true, 0, 0, '2262-04-11 23:47:16')")
+q "$FL" "${SETUP[@]}" >"$tmp/setup.out"
+for f in text csv json parquet; do
+	opts="(FORMAT $f)"
+	[ $f = csv ] && opts="(FORMAT csv, HEADER MATCH)"
+	toopts="(FORMAT $f)"
+	[ $f = csv ] && toopts="(FORMAT csv, HEADER)"
+	out=$(qt "$FL" "COPY src TO '$fix/rt.$f' $toopts" "DROP TABLE IF EXISTS dst" "CREATE TABLE dst (a int, b text, c float8, d date, e bool, f numeric(12,3), g bigint, h timestamp)" \
+		"COPY dst FROM '$fix/rt.$f' $opts" \
+		"SELECT count(*) FROM (SELECT * FROM src EXCEPT ALL SELECT * FROM dst) x" \
+		"SELECT count(*) FROM (SELECT * FROM dst EXCEPT ALL SELECT * FROM src) x")
+	exp=$(printf 'COPY 4\nDROP TABLE\nCREATE TABLE\nCOPY 4\n count \n-------\n     0\n(1 row)\n\n count \n-------\n     0\n(1 row)\n')
+	if [ "$out" = "$exp" ]; then pass "rt_$f"; else
+		printf '%s\n' "$out" >"$tmp/rt.$f.out"
+		fail "rt_$f" "COPY TO then FROM did not give the same rows" "$tmp/rt.$f.out"
+	fi
+done
+
+# globs: three CSV files with headers, each file its own header and lines
+printf 'a,b\n1,x\n2,y\n' >"$fix/g1.csv"
+printf 'a,b\n3,z\n' >"$fix/g2.csv"
+printf 'a,b\n4,w\n5,"v"\n' >"$fix/g3.csv"
+printf 'not,me\n' >"$fix/other.txt"
+out=$(qt "$FL" "DROP TABLE IF EXISTS g" "CREATE TABLE g (a int, b text)" "COPY g FROM '$fix/g*.csv' (FORMAT csv, HEADER MATCH)" \
+	"SELECT string_agg(a || b, ' ' ORDER BY a) FROM g")
+if printf '%s\n' "$out" | grep -q '^COPY 5$' && printf '%s\n' "$out" | grep -q '1x 2y 3z 4w 5v'; then
+	pass glob_csv
+else
+	fail glob_csv "$out"
+fi
+printf 'a,b\n6,u\nbad,t\n' >"$fix/g4.csv"
+out=$(qt "$FL" "COPY g FROM '$fix/g*.csv' (FORMAT csv, HEADER)" "SELECT count(*) FROM g")
+if printf '%s\n' "$out" | grep -q "CONTEXT:  COPY g, file $fix/g4.csv, line 3, column a: \"bad\"" &&
+   printf '%s\n' "$out" | grep -q '^     5$'; then
+	pass glob_error_commits_nothing
+else
+	fail glob_error_commits_nothing "$out"
+fi
+out=$(qt "$FL" "COPY g FROM '$fix/none*.csv' (FORMAT csv)")
+if printf '%s\n' "$out" | grep -q 'ERROR:  no files match'; then pass glob_no_match; else fail glob_no_match "$out"; fi
+out=$(qt "$FL" "COPY g FROM '/etc/pass*' (FORMAT csv)")
+if printf '%s\n' "$out" | grep -q 'ERROR:  .*outside\|ERROR:  .*not allowed\|ERROR:  .*must be'; then
+	pass glob_outside_refused
+else
+	fail glob_outside_refused "$out"
+fi
+printf '{"a":1,"b":"x"}\n{"b":"y","a":2,"extra":[1,{"k":2}]}\n' >"$fix/j1.json"
+printf '[{"a":3,"b":null},\n {"a":4}]\n' >"$fix/j2.json"
+out=$(qt "$FL" "DROP TABLE IF EXISTS j" "CREATE TABLE j (a int, b text)" "COPY j FROM '$fix/j*.json' (FORMAT json)" \
+	"SELECT string_agg(a || coalesce(b, '-'), ' ' ORDER BY a) FROM j")
+if printf '%s\n' "$out" | grep -q '^COPY 4$' && printf '%s\n' "$out" | grep -q '1x 2y 3- 4-'; then
+	pass glob_json
+else
+	fail glob_json "$out"
+fi
+
+# JSON errors: the line and column in CONTEXT; nothing committed
+printf '{"a":1}\n{"a":"zz"}\n' >"$fix/jbad1.json"
+printf '{"a":1}\n\n{"a":2,}\n' >"$fix/jbad2.json"
+printf '{"a":1}\n[1]\n' >"$fix/jbad3.json"
+out=$(qt "$FL" "COPY j FROM '$fix/jbad1.json' (FORMAT json)" "COPY j FROM '$fix/jbad2.json' (FORMAT json)" \
+	"COPY j FROM '$fix/jbad3.json' (FORMAT json)" "COPY j FROM '$fix/j1.json' (FORMAT json, DELIMITER ',')" \
+	"SELECT count(*) FROM j")
+exp='ERROR:  invalid input syntax for type integer: "zz"
+CONTEXT:  COPY j, line 2, column a: "zz"
+ERROR:  invalid input syntax for type json: expected a key string, found "}"
+CONTEXT:  COPY j, line 3
+ERROR:  COPY FORMAT json expects one object per row
+CONTEXT:  COPY j, line 2
+ERROR:  cannot specify DELIMITER in JSON mode
+ count 
+-------
+     4
+(1 row)'
+if [ "$out" = "$exp" ]; then pass json_errors; else
+	printf '%s\n' "$out" >"$tmp/json_errors.out"
+	fail json_errors "unexpected output" "$tmp/json_errors.out"
+fi
+
+# ---- DuckDB reads floe's files and floe reads DuckDB's ----------------------
+if [ -x "$INTEROP/duckdb-sql" ]; then
+	q "$FL" "COPY (SELECT a, b, d, g FROM src ORDER BY a) TO '$fix/duck_in.parquet' (FORMAT parquet)" \
+		"COPY (SELECT a, b, d, g FROM src ORDER BY a) TO '$fix/duck_in.json' (FORMAT json)" \
+		"COPY (SELECT a, b, d, g FROM src ORDER BY a) TO STDOUT (FORMAT csv, HEADER)" >"$tmp/floe_src.csv"
+	for f in parquet json; do
+		rd="read_$f('$fix/duck_in.$f')"
+		[ $f = json ] && rd="read_json('$fix/duck_in.json', columns = {a: 'INTEGER', b: 'VARCHAR', d: 'DATE', g: 'BIGINT'})"
+		# the same rows as DuckDB's reading of floe's CSV of them
+		csv="read_csv('$tmp/floe_src.csv', header = true, columns = {a: 'INTEGER', b: 'VARCHAR', d: 'DATE', g: 'BIGINT'})"
+		"$INTEROP/duckdb-sql" --no-header "SELECT (SELECT count(*) FROM $rd), (SELECT count(*) FROM (SELECT * FROM $rd EXCEPT ALL SELECT * FROM $csv)), (SELECT count(*) FROM (SELECT * FROM $csv EXCEPT ALL SELECT * FROM $rd))" >"$tmp/duck_$f.csv" 2>&1
+		if [ "$(cat "$tmp/duck_$f.csv")" = "4,0,0" ]; then
+			pass "duck_reads_$f"
+		else
+			fail "duck_reads_$f" "DuckDB's reading of floe's $f differs" "$tmp/duck_$f.csv"
+		fi
+	done
+	"$INTEROP/duckdb-sql" "COPY (SELECT i AS a, 'v' || i AS b, DATE '2024-01-01' + CAST(i AS INTEGER) AS d, i * 1000000000000 AS g FROM range(1, 3001) t(i)) TO '$fix/duck_out.parquet' (FORMAT parquet); COPY (SELECT i AS a, 'v' || i AS b, DATE '2024-01-01' + CAST(i AS INTEGER) AS d, i * 1000000000000 AS g FROM range(1, 3001) t(i)) TO '$fix/duck_out.json' (FORMAT json); SELECT 1" >/dev/null 2>&1
+	chmod 644 "$fix"/duck_out.* 2>/dev/null
+	for f in parquet json; do
+		out=$(qt "$FL" "DROP TABLE IF EXISTS dk" "CREATE TABLE dk (a bigint, b text, d date, g bigint)" \
+			"COPY dk FROM '$fix/duck_out.$f' (FORMAT $f)" \
+			"SELECT count(*), sum(a), sum(g), min(b), max(d) FROM dk")
+		if printf '%s\n' "$out" | grep -q '^COPY 3000$' &&
+		   printf '%s\n' "$out" | grep -q '^  3000 | 4501500 | 4501500000000000000 | v1  | 2032-03-19$'; then
+			pass "floe_reads_duck_$f"
+		else
+			fail "floe_reads_duck_$f" "$out"
+		fi
+	done
+	# a Parquet column of another type is refused by name
+	out=$(qt "$FL" "CREATE TABLE dk2 (a bigint, b int)" "COPY dk2 FROM '$fix/duck_out.parquet' (FORMAT parquet)" \
+		"CREATE TABLE dk3 (a bigint, zz int)" "COPY dk3 FROM '$fix/duck_out.parquet' (FORMAT parquet)")
+	if printf '%s\n' "$out" | grep -q 'ERROR:  column "b" is of type integer but Parquet file ".*duck_out.parquet" has text' &&
+	   printf '%s\n' "$out" | grep -q 'ERROR:  column "zz" is not in Parquet file'; then
+		pass parquet_type_refused
+	else
+		fail parquet_type_refused "$out"
+	fi
+else
+	echo "bulk: DuckDB (../shared/tools/interop) not available: duck_* cases not run"
+fi
+
+kill -0 "$srv_pid" 2>/dev/null || fail server_alive "floe serve died" "$tmp/serve.err"
+if grep -q 'ERROR: AddressSanitizer\|runtime error' "$tmp/serve.err"; then
+	fail sanitizer "report in floe serve's stderr" "$tmp/serve.err"
+fi
+[ $nfail -eq 0 ]
