@@ -334,7 +334,11 @@ def buffer_keys(cis):
     and COPY of the same keys (the other server, a reader of the first's
     buffer, or the first with the buffer off).  After FLUSH INSERT BUFFER no
     key is stored twice and every acknowledged row is there (none was
-    dead-lettered by a key clash found only at the flush)."""
+    dead-lettered by a key clash found only at the flush).  Not in txn.sh:
+    it fails (issue 13 item 2, left for the insert buffer's owner): a
+    buffered INSERT's key check does not see a direct-path commit that is
+    in flight, so both are acknowledged and the flush dead-letters the
+    buffered rows.  Run: concurrency.py buffer_keys CONNINFO [CONNINFO]."""
     table = "bk"
     admin = psycopg.connect(cis[0], autocommit=True)
     admin.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % table)
@@ -377,7 +381,8 @@ def buffer_keys(cis):
     check(tags == sorted(acked), "buffer_keys_acknowledged_rows_once",
           "missing %s extra %s; buffer %s" % (sorted(set(acked) - set(tags))[:5],
                                              sorted(set(tags) - set(acked))[:5], status))
-    bad = [e for e in errs if e[0] not in ("23505", "40001")]
+    # 55006: a keyed INSERT on the reader while the owner holds buffered rows
+    bad = [e for e in errs if e[0] not in ("23505", "40001", "55006")]
     check(not bad, "buffer_keys_refusals_23505", bad[:5])
     admin.close()
 
