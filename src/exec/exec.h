@@ -177,6 +177,17 @@ void series_set_args(Operator *op, Expr *start, Expr *stop, Expr *step);
  * file's column where not null, else the file's data sequence number). */
 #define SCAN_PROJ_ROW_ID (-2)
 #define SCAN_PROJ_LAST_UPDATED_SEQ (-3)
+/* Per-file metadata columns (spec "Reserved Field IDs", table/metacols.h),
+ * constant within a data file: _file (text: file_path), _spec_id (int),
+ * _partition (text: JSON of the partition tuple), _file_size (bigint:
+ * file_size_in_bytes), _deleted (boolean: false, as a scan never produces
+ * a deleted row).  scan_proj_type gives each code's type. */
+#define SCAN_PROJ_FILE_PATH (-4)
+#define SCAN_PROJ_SPEC_ID (-5)
+#define SCAN_PROJ_PARTITION (-6)
+#define SCAN_PROJ_FILE_SIZE (-7)
+#define SCAN_PROJ_DELETED (-8)
+SqlType scan_proj_type(int proj);
 Operator *scan_new(ExecCtx *ctx, const struct IcebergSchema *schema, int nproj,
 		   const int *proj, struct DataFile *files, int nfiles, bool match_by_name,
 		   const struct TableMetadata *md);

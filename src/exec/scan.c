@@ -30,6 +30,10 @@
  * The reserved columns are matched by field id only (by name for a file
  * without field ids).
  *
+ * Per-file metadata columns (SCAN_PROJ_FILE_PATH, _SPEC_ID, _PARTITION,
+ * _FILE_SIZE, _DELETED) read as constants of the file being read
+ * (file_meta_const; _partition's text from table/metacols.h).
+ *
  * Integrity: an Iceberg data file whose footer row count differs from its
  * manifest entry's record_count is XX001 naming the file (a damaged footer
  * must not read as fewer rows); page CRCs are checked by the reader unless
@@ -73,6 +77,7 @@
 #include "storage/fileio.h"
 #include "table/deletes.h"
 #include "table/iceberg.h"
+#include "table/metacols.h"
 #include "table/metadata.h"
 #include "types/cast.h"
 
@@ -284,6 +289,42 @@ fetch_chunks(ScanOp *s)
 	return FLOE_OK;
 }
 
+SqlType
+scan_proj_type(int proj)
+{
+	switch (proj) {
+	case SCAN_PROJ_FILE_PATH: case SCAN_PROJ_PARTITION: return type_make(TYPE_TEXT);
+	case SCAN_PROJ_SPEC_ID: return type_make(TYPE_INT32);
+	case SCAN_PROJ_DELETED: return type_make(TYPE_BOOL);
+	default: return type_make(TYPE_INT64);
+	}
+}
+
+/* The value of per-file metadata column `which` for file f. */
+static int
+file_meta_const(ScanOp *s, const DataFile *f, int which, Value **out)
+{
+	Value *v = ARENA_NEW(s->file_arena, Value);
+	char *txt;
+
+	*v = value_null(scan_proj_type(which));
+	v->is_null = false;
+	switch (which) {
+	case SCAN_PROJ_FILE_PATH:
+		v->u.s = strview_make(f->file_path, strlen(f->file_path));
+		break;
+	case SCAN_PROJ_PARTITION:
+		TRY(metacol_partition_text(s->md, f, s->file_arena, &txt, s->op.ctx->err));
+		v->u.s = strview_make(txt, strlen(txt));
+		break;
+	case SCAN_PROJ_SPEC_ID: v->u.i = f->spec_id; break;
+	case SCAN_PROJ_FILE_SIZE: v->u.i = f->file_size_in_bytes; break;
+	default: v->u.b = false; break;
+	}
+	*out = v;
+	return FLOE_OK;
+}
+
 static int
 open_file(ScanOp *s)
 {
@@ -346,6 +387,10 @@ open_file(ScanOp *s)
 		s->consts[i] = NULL;
 		if (s->cols[i] == SCAN_PROJ_FILE_POS)
 			continue;
+		if (s->cols[i] <= SCAN_PROJ_FILE_PATH) {
+			TRY(file_meta_const(s, f, s->cols[i], &s->consts[i]));
+			continue;
+		}
 		if (s->cols[i] == SCAN_PROJ_ROW_ID || s->cols[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
 			TRY(find_lineage_col(s, f, s->cols[i], &s->pq_col[i]));
 			continue;
@@ -758,7 +803,7 @@ scan_new(ExecCtx *ctx, const IcebergSchema *schema, int nproj, const int *proj, 
 	int i;
 
 	for (i = 0; i < nproj; i++)
-		types[i] = proj[i] < 0 ? type_make(TYPE_INT64) : schema->fields[proj[i]].type;
+		types[i] = proj[i] < 0 ? scan_proj_type(proj[i]) : schema->fields[proj[i]].type;
 	op_init(&s->op, &scan_vt, ctx, nproj, types, NULL);
 	s->op.clone = scan_clone;
 	s->schema = schema;

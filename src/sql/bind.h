@@ -324,6 +324,11 @@ int select_plan_subquery(BindCtx *b, ExecCtx *ctx, const char *sql, Node *query,
  * *found = true with its columns and an operator producing its rows. */
 int metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
 		       int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err);
+/* A time-travel read (t FOR VERSION AS OF ...): *found = true with the
+ * table, the snapshot to scan, its schema and the table's name. */
+int metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
+		       struct Table **t, int64_t *snapshot_id, const struct IcebergSchema **schema,
+		       const char **tname, floe_error *err);
 
 /* pg_catalog and information_schema relations (pgcatalog.c).  When
  * (schema, name) names one (schema NULL: unqualified; pg_catalog is

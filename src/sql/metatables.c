@@ -29,6 +29,9 @@
  *
  * INTERFACE ROUTINES (bind.h)
  *   metatable_relation(s, ctx, rv, a, &found, &ncols, &names, &types, &op, err)
+ *   metatable_snapshot(s, ctx, rv, a, &found, &t, &snapshot_id, &schema, &tname, err)
+ *                              a time-travel name: the table and snapshot to
+ *                              scan (select.c scans it as the table itself)
  *   metatable_call(s, ctx, sql, cs, sink)       the procedures above
  */
 #include <errno.h>
@@ -43,6 +46,7 @@
 #include "sql/constrel.h"
 #include "sql/txn.h"
 #include "table/manifest.h"
+#include "table/metacols.h"
 #include "types/cast.h"
 #include "types/datetime.h"
 
@@ -246,7 +250,7 @@ static int
 fill_partitions(Rows *r, Session *s, const Table *t, floe_error *err)
 {
 	DataFile *files;
-	int n, i, j, c;
+	int n, i, j;
 	char **keys;
 	int *ri;                     /* the row of each file */
 
@@ -255,30 +259,9 @@ fill_partitions(Rows *r, Session *s, const Table *t, floe_error *err)
 	keys = ARENA_ARRAY(r->a, char *, n + 1);
 	ri = ARENA_ARRAY(r->a, int, n + 1);
 	for (i = 0; i < n; i++) {
-		const PartitionSpec *spec = metadata_spec_by_id(t->md, files[i].spec_id);
-		char *k = arena_strdup(r->a, "{");
 		Value *row = NULL;
-		for (c = 0; c < files[i].npartition; c++) {
-			const char *fname = spec && c < spec->nfields ? spec->fields[c].name : "?";
-			const Value *pv = &files[i].partition[c];
-			const char *txt = "null";
-			if (!pv->is_null && pv->type.id != TYPE_NULL) {
-				Value out;
-				TRY(cast_value(&out, pv, type_make(TYPE_TEXT), r->a, err));
-				txt = arena_strndup(r->a, strview_data(&out.u.s), out.u.s.len);
-				if (pv->type.id != TYPE_INT16 && pv->type.id != TYPE_INT32 &&
-				    pv->type.id != TYPE_INT64 && pv->type.id != TYPE_BOOL &&
-				    pv->type.id != TYPE_DECIMAL && pv->type.id != TYPE_FLOAT32 &&
-				    pv->type.id != TYPE_FLOAT64) {
-					size_t len = 0, cap = 16;
-					char *q = arena_alloc(r->a, cap);
-					json_str(&q, &len, &cap, r->a, txt);
-					txt = q;
-				}
-			}
-			k = arena_sprintf(r->a, "%s%s\"%s\":%s", k, c ? "," : "", fname, txt);
-		}
-		keys[i] = arena_sprintf(r->a, "%s}", k);
+		/* the same text as the _partition metadata column */
+		TRY(metacol_partition_text(t->md, &files[i], r->a, &keys[i], err));
 		ri[i] = -1;
 		for (j = 0; j < i && ri[i] < 0; j++)
 			if (files[j].spec_id == files[i].spec_id && !strcmp(keys[j], keys[i]))
@@ -405,15 +388,13 @@ fill_metadata_log(Rows *r, const Table *t)
 
 /* ---- time travel --------------------------------------------------------- */
 
+/* The snapshot that arg names: a snapshot id or a ref (by_version), else a
+ * time (the snapshot current then, by the snapshot log). */
 static int
-time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by_version,
-	    const char *arg, Arena *a, int *ncols, char ***names, SqlType **types, Operator **op,
-	    floe_error *err)
+time_travel(const Table *t, const char *tname, bool by_version, const char *arg,
+	    const Snapshot **out, floe_error *err)
 {
 	const Snapshot *sn;
-	const IcebergSchema *schema;
-	DataFile *files;
-	int nfiles, i, *proj;
 
 	if (by_version) {
 		char *end;
@@ -450,22 +431,7 @@ time_travel(Session *s, ExecCtx *ctx, const Table *t, const char *tname, bool by
 			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 					   "table \"%s\" has no snapshot at or before %s", tname, arg);
 	}
-	schema = sn->has_schema_id ? metadata_schema_by_id(t->md, sn->schema_id) : NULL;
-	if (!schema)
-		schema = metadata_current_schema(t->md);
-	TRY(table_scan_files(s->engine->io, t, sn->snapshot_id, a, &files, &nfiles, err));
-	*ncols = schema->nfields;
-	*names = ARENA_ARRAY(a, char *, schema->nfields + 1);
-	*types = ARENA_ARRAY(a, SqlType, schema->nfields + 1);
-	proj = ARENA_ARRAY(a, int, schema->nfields + 1);
-	for (i = 0; i < schema->nfields; i++) {
-		(*names)[i] = schema->fields[i].name;
-		(*types)[i] = schema->fields[i].nested ? type_make(TYPE_NULL) : schema->fields[i].type;
-		proj[i] = i;
-	}
-	*op = scan_new(ctx, schema, schema->nfields, proj, files, nfiles, false, t->md);
-	(*op)->label = arena_sprintf(a, "Seq Scan on %s (snapshot %" PRId64 ")", tname,
-				     sn->snapshot_id);
+	*out = sn;
 	return FLOE_OK;
 }
 
@@ -476,21 +442,20 @@ static const char *const kinds[] = {
 	"properties", "metadata_log_entries", "partitions", NULL
 };
 
-int
-metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
-		   int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err)
+/* rv's name as <table>$<kind> (*k the kind's index) or a time-travel name
+ * (*tt 1 by version, 2 by timestamp; *arg after the marker); *base the
+ * table part.  False when it is neither. */
+static bool
+split_name(PgQuery__RangeVar *rv, Arena *a, const char **base, int *k, int *tt, const char **arg)
 {
 	const char *dollar = rv->relname ? strrchr(rv->relname, '$') : NULL;
-	const char *kind, *ns, *name, *arg = NULL, *x, *v = NULL, *ts = NULL;
-	PgQuery__RangeVar base;
-	Table *t;
-	Rows r;
-	int k = -1, tt = 0;       /* tt: 1 by version, 2 by timestamp */
-	floe_error e2;
+	const char *kind, *x, *v = NULL, *ts = NULL;
 
-	*found = false;
+	*k = -1;
+	*tt = 0;
+	*arg = NULL;
 	if (!dollar || dollar == rv->relname)
-		return FLOE_OK;
+		return false;
 	/* the last "$v$" / "$ts$" (a table name may hold '$'), else the
 	 * last '$' before a kind */
 	for (x = rv->relname + 1; (x = strstr(x, "$v$")); x++)
@@ -498,27 +463,44 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	for (x = rv->relname + 1; (x = strstr(x, "$ts$")); x++)
 		ts = x;
 	if (v && (!ts || v > ts))
-		tt = 1, arg = v + 3, dollar = v;
+		*tt = 1, *arg = v + 3, dollar = v;
 	else if (ts)
-		tt = 2, arg = ts + 4, dollar = ts;
+		*tt = 2, *arg = ts + 4, dollar = ts;
 	kind = dollar + 1;
-	if (!tt)
-		for (k = 0; kinds[k] && strcmp(kinds[k], kind); k++)
+	if (!*tt) {
+		for (*k = 0; kinds[*k] && strcmp(kinds[*k], kind); (*k)++)
 			;
-	if (!tt && !kinds[k])
-		return FLOE_OK;
-	base = *rv;
-	base.relname = arena_strndup(a, rv->relname, (size_t)(dollar - rv->relname));
+		if (!kinds[*k])
+			return false;
+	}
+	*base = arena_strndup(a, rv->relname, (size_t)(dollar - rv->relname));
+	return true;
+}
+
+/* Load the table that base names (rv's schema), noting SELECT on it.
+ * *found false when it is not a table and rv itself may be one. */
+static int
+load_base(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, const char *basename, bool tt,
+	  Arena *a, bool *found, Table **t, const char **nsp, const char **namep, floe_error *err)
+{
+	PgQuery__RangeVar base = *rv;
+	const char *ns, *name;
+	floe_error e2;
+
+	*found = false;
+	base.relname = (char *)basename;
 	session_resolve_name(s, &base, &ns, &name);
 	memset(&e2, 0, sizeof e2);
-	if (txn_table_load(s, ns, name, a, &t, &e2) != FLOE_OK) {
+	if (txn_table_load(s, ns, name, a, t, &e2) != FLOE_OK) {
 		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE) && !tt)
 			return FLOE_OK;        /* not ours: maybe a table named so */
 		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE)) {
 			/* a user table named "a$v$b"? */
-			session_resolve_name(s, rv, &ns, &name);
+			const char *ns2, *name2;
+			Table *t2;
+			session_resolve_name(s, rv, &ns2, &name2);
 			memset(&e2, 0, sizeof e2);
-			if (txn_table_load(s, ns, name, a, &t, &e2) == FLOE_OK)
+			if (txn_table_load(s, ns2, name2, a, &t2, &e2) == FLOE_OK)
 				return FLOE_OK;
 		}
 		if (floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE))
@@ -530,11 +512,52 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 		return FLOE_ERR;
 	}
 	*found = true;
+	*nsp = ns;
+	*namep = name;
 	/* t$snapshots, t$v$id: t's SELECT privilege */
-	TRY(acl_note_rel(s, ctx, ns, name, t->md ? t->md->table_uuid : NULL, ROLE_PRIV_SELECT, err));
-	if (tt)
-		return time_travel(s, ctx, t, base.relname, tt == 1, arg, a, ncols, names, types, op,
-				   err);
+	return acl_note_rel(s, ctx, ns, name, (*t)->md ? (*t)->md->table_uuid : NULL,
+			    ROLE_PRIV_SELECT, err);
+}
+
+int
+metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
+		   Table **t, int64_t *snapshot_id, const IcebergSchema **schema,
+		   const char **tname, floe_error *err)
+{
+	const char *base, *arg, *ns, *name;
+	const Snapshot *sn;
+	int k, tt;
+
+	*found = false;
+	if (!split_name(rv, a, &base, &k, &tt, &arg) || !tt)
+		return FLOE_OK;
+	TRY(load_base(s, ctx, rv, base, true, a, found, t, &ns, &name, err));
+	if (!*found)
+		return FLOE_OK;
+	TRY(time_travel(*t, base, tt == 1, arg, &sn, err));
+	*snapshot_id = sn->snapshot_id;
+	*schema = sn->has_schema_id ? metadata_schema_by_id((*t)->md, sn->schema_id) : NULL;
+	if (!*schema)
+		*schema = metadata_current_schema((*t)->md);
+	*tname = base;
+	return FLOE_OK;
+}
+
+int
+metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
+		   int *ncols, char ***names, SqlType **types, Operator **op, floe_error *err)
+{
+	const char *base, *arg, *ns, *name;
+	Table *t;
+	Rows r;
+	int k, tt;
+
+	*found = false;
+	if (!split_name(rv, a, &base, &k, &tt, &arg) || tt)
+		return FLOE_OK;           /* time travel: metatable_snapshot */
+	TRY(load_base(s, ctx, rv, base, false, a, found, &t, &ns, &name, err));
+	if (!*found)
+		return FLOE_OK;
 	memset(&r, 0, sizeof r);
 	r.a = a;
 	switch (k) {

@@ -193,10 +193,35 @@ static int plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, Sele
 static char lin_row_id[] = "_row_id";
 static char lin_seq[] = "_last_updated_sequence_number";
 
+/* The per-file metadata columns (spec "Reserved Field IDs"; exec/scan.c),
+ * on every table, recognised by their name pointers as the lineage ones. */
+static char mc_file[] = "_file", mc_pos[] = "_pos", mc_spec[] = "_spec_id",
+	    mc_part[] = "_partition", mc_size[] = "_file_size", mc_deleted[] = "_deleted";
+static const struct MetaCol {
+	char *name;
+	int proj;                 /* SCAN_PROJ_* */
+	bool v3;                  /* format version 3 only (row lineage) */
+} meta_cols[] = {
+	{ lin_row_id, SCAN_PROJ_ROW_ID, true },
+	{ lin_seq, SCAN_PROJ_LAST_UPDATED_SEQ, true },
+	{ mc_file, SCAN_PROJ_FILE_PATH, false },
+	{ mc_pos, SCAN_PROJ_FILE_POS, false },
+	{ mc_spec, SCAN_PROJ_SPEC_ID, false },
+	{ mc_part, SCAN_PROJ_PARTITION, false },
+	{ mc_size, SCAN_PROJ_FILE_SIZE, false },
+	{ mc_deleted, SCAN_PROJ_DELETED, false },
+};
+#define N_META_COLS ((int)(sizeof meta_cols / sizeof meta_cols[0]))
+
 static bool
 is_lineage_col(const char *name)
 {
-	return name == lin_row_id || name == lin_seq;
+	int k;
+
+	for (k = 0; k < N_META_COLS; k++)
+		if (name == meta_cols[k].name)
+			return true;
+	return false;
 }
 
 /* Might the statement name `name`?  (Its text holds it, any case; no
@@ -879,12 +904,13 @@ static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
 	IngestOverlay *overlay = NULL;
-	const char *ns, *name;
+	const char *ns, *name, *relname = rv->relname;
 	Table *t;
 	const IcebergSchema *schema;
 	DataFile *files;
 	int nfiles, i;
 	int *proj;
+	int64_t snap = -1;        /* time travel: the snapshot read, else -1 */
 	Engine *e = b->session->engine;
 
 	if ((!rv->schemaname || !rv->schemaname[0]) && cur_work && !strcmp(cur_work->name, rv->relname)) {
@@ -983,6 +1009,11 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			TRY(apply_alias(b, src, rv->alias));
 			return FLOE_OK;
 		}
+		/* time travel: the table as of a snapshot, in its schema */
+		TRY(metatable_snapshot(b->session, ctx, rv, b->arena, &found, &t, &snap, &schema,
+				       &relname, b->err));
+		if (found)
+			goto scan;
 	}
 	session_resolve_name(b->session, rv, &ns, &name);
 	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
@@ -1023,12 +1054,13 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	/* the table's insert-buffer rows, a second scan source (ingest.h) */
 	TRY(ingest_overlay_load(b->session, ns, name, &t, b->arena, &overlay, b->err));
 	schema = metadata_current_schema(t->md);
-	TRY(table_scan_files(e->io, t, -1, b->arena, &files, &nfiles, b->err));
+scan:
+	TRY(table_scan_files(e->io, t, snap, b->arena, &files, &nfiles, b->err));
 	src->est = 0;
 	for (i = 0; i < nfiles; i++)
 		src->est += (double)files[i].record_count;
 	/* read only the columns the statement names (all of them for "*") */
-	proj = ARENA_ARRAY(b->arena, int, schema->nfields + 3);
+	proj = ARENA_ARRAY(b->arena, int, schema->nfields + N_META_COLS + 1);
 	{
 		/* column aliases rename by position: read every column then */
 		const UsedNames *u = rv->alias && rv->alias->n_colnames > 0 ? NULL : used_of(b);
@@ -1036,19 +1068,20 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		for (i = 0; i < schema->nfields; i++)
 			if (!u || u->all || used_has(u, schema->fields[i].name))
 				proj[np++] = i;
-		/* v3 row lineage metadata columns, when named (or maybe named) */
-		if (t->md->format_version >= 3) {
-			static const int which[2] = { SCAN_PROJ_ROW_ID, SCAN_PROJ_LAST_UPDATED_SEQ };
-			const char *lnames[2] = { lin_row_id, lin_seq };
+		/* metadata columns (v3 row lineage, per-file), when named (or
+		 * maybe named); a user column of the same name wins */
+		{
 			int w;
-			for (w = 0; w < 2; w++) {
+			for (w = 0; w < N_META_COLS; w++) {
 				bool shadowed = false;
+				const char *mn = meta_cols[w].name;
+				if (meta_cols[w].v3 && t->md->format_version < 3)
+					continue;
 				for (i = 0; i < schema->nfields; i++)
-					if (!strcmp(schema->fields[i].name, lnames[w]))
+					if (!strcmp(schema->fields[i].name, mn))
 						shadowed = true;
-				if (!shadowed && (u && !u->all ? used_has(u, lnames[w]) :
-						  sql_mentions(b, lnames[w])))
-					proj[np++] = which[w];
+				if (!shadowed && (u && !u->all ? used_has(u, mn) : sql_mentions(b, mn)))
+					proj[np++] = meta_cols[w].proj;
 			}
 		}
 		if (np == 0 && schema->nfields > 0)
@@ -1065,11 +1098,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 		const IcebergField *f;
 		src->lo[i] = 1;
 		src->hi[i] = 0;
-		if (proj[i] == SCAN_PROJ_ROW_ID || proj[i] == SCAN_PROJ_LAST_UPDATED_SEQ) {
-			/* row ids are unique; sequence numbers are few */
-			src->ndv[i] = proj[i] == SCAN_PROJ_ROW_ID ? src->est : -1;
-			src->scope.names[i] = proj[i] == SCAN_PROJ_ROW_ID ? lin_row_id : lin_seq;
-			src->scope.types[i] = type_make(TYPE_INT64);
+		if (proj[i] < 0) {
+			/* row ids are unique; a file's columns have one value per file */
+			int w;
+			for (w = 0; w < N_META_COLS && meta_cols[w].proj != proj[i]; w++)
+				;
+			src->ndv[i] = proj[i] == SCAN_PROJ_ROW_ID ? src->est :
+				proj[i] == SCAN_PROJ_FILE_PATH ? (double)nfiles : -1;
+			src->scope.names[i] = meta_cols[w].name;
+			src->scope.types[i] = scan_proj_type(proj[i]);
 			continue;
 		}
 		f = &schema->fields[proj[i]];
@@ -1082,12 +1119,15 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 			src->scope.nested[i] = f->iceberg_type;
 		}
 	}
-	src->scope.relname = rv->relname;
+	src->scope.relname = (char *)relname;
 	/* nested columns are skipped in the scan: they read as NULL for now */
 	src->op = scan_new(ctx, schema, src->scope.ncols, proj, files, nfiles, false, t->md);
-	src->op->label = rv->alias ? arena_sprintf(b->arena, "Seq Scan on %s %s", rv->relname,
+	src->op->label = rv->alias ? arena_sprintf(b->arena, "Seq Scan on %s %s", relname,
 						  rv->alias->aliasname) :
-		arena_sprintf(b->arena, "Seq Scan on %s", rv->relname);
+		arena_sprintf(b->arena, "Seq Scan on %s", relname);
+	if (snap >= 0)
+		src->op->label = arena_sprintf(b->arena, "%s (snapshot %lld)", src->op->label,
+					       (long long)snap);
 	src->op->est_rows = src->est;
 	src->op = ingest_overlay_op(ctx, overlay, src->op, src->scope.ncols, proj, src->scope.types);
 	TRY(apply_alias(b, src, rv->alias));

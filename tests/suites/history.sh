@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# History suite (issue 15: metadata columns, time travel, restore), checked
+# with readers nobody here wrote.
+#
+# A. Metadata columns on v1, v2 (merge-on-read, position deletes,
+#    partitioned by identity) and v3 tables: floe's _file, _pos, id, p,
+#    _partition of every live row equal DuckDB's reading of the live data
+#    files iceberg-validate lists (filename, file_row_number) minus the
+#    positions its position delete files name (v2); _file_size equals the
+#    file's size on disk; the same at the first snapshot through FOR
+#    VERSION AS OF (the time-travel scan), against that snapshot's files.
+# B. RESTORE / ROLLBACK TABLE: after each, iceberg-validate --deep passes,
+#    the metadata JSON's current-snapshot-id and refs.main name the
+#    restored snapshot (one new snapshot-log entry, no new snapshot) and
+#    icebird reads the same rows as floe.
+#
+# Prints "PASS history: name" / "FAIL history: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+SHARED=${FLOE_SHARED:-$(cd ../shared && pwd)}
+TOOLS=$SHARED/tools/interop/bin
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/floe-history.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS history: $1"; }
+fail() { echo "FAIL history: $1: $2"; }
+
+current_meta() {
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+floe() { "$FLOE_BIN" -D "$1" -q -c "$2"; }
+csv() { "$FLOE_BIN" -D "$1" -c "COPY ($2) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort; }
+icebird() { "$TOOLS/iceberg-read" "$@" --csv | tail -n +3 | LC_ALL=C sort; }
+# the files of snapshot $2 of table dir $1 of kind $3 (data / pos-delete), as a DuckDB list
+files_of() {
+	"$TOOLS/iceberg-validate" "$1" --snapshot "$2" --files 2>/dev/null |
+		awk -v k="$3" '$1 == "FILE" && $3 == k { printf "%s\x27%s\x27", (n++ ? "," : ""), $4 }'
+}
+# DuckDB's rows of snapshot $2: file, position, id, p, partition text
+duck_rows() {
+	local data dels where=""
+	data=$(files_of "$1" "$2" data)
+	dels=$(files_of "$1" "$2" pos-delete)
+	[ -n "$dels" ] && where="WHERE (filename, file_row_number) NOT IN (SELECT (file_path, pos) FROM read_parquet([$dels]))"
+	"$TOOLS/duckdb-sql" "SELECT filename, file_row_number, id, p, $3 FROM read_parquet([$data], filename = true, file_row_number = true) $where" --no-header |
+		LC_ALL=C sort
+}
+
+# ---- A. metadata columns ----------------------------------------------------
+for v in 1 2 3; do
+	name="metadata columns v$v"
+	wh=$tmp/a$v
+	mode=copy-on-write
+	[ "$v" = 2 ] && mode=merge-on-read
+	part="'{}'"
+	sql="CREATE TABLE t (id int, p text) WITH ('format-version' = '$v', 'write.delete.mode' = '$mode');
+INSERT INTO t SELECT g, 'p' || (g % 3) FROM generate_series(1, 30) g;
+INSERT INTO t SELECT g, 'p' || (g % 3) FROM generate_series(31, 40) g;
+DELETE FROM t WHERE id % 7 = 0;
+INSERT INTO t VALUES (100, 'x')"
+	if [ "$v" = 2 ]; then
+		sql="CREATE TABLE t (id int, p text) WITH ('format-version' = '2', 'write.delete.mode' = 'merge-on-read');
+ALTER TABLE t ADD PARTITION FIELD p;${sql#*;}"
+		part="'{\"p\":\"' || p || '\"}'"
+	fi
+	[ "$v" = 1 ] && sql=${sql//DELETE FROM t WHERE /INSERT OVERWRITE t SELECT * FROM t WHERE NOT }
+	if ! out=$(floe "$wh" "$sql" 2>&1); then fail "$name" "setup: $out"; continue; fi
+	tdir=$wh/public/t
+	ok=1
+	first=$(csv "$wh" "SELECT min(snapshot_id) FROM t\$snapshots")
+	cur=$(csv "$wh" "SELECT snapshot_id FROM t\$snapshots WHERE snapshot_id NOT IN (SELECT parent_id FROM t\$snapshots WHERE parent_id IS NOT NULL)")
+	for at in now first; do
+		if [ $at = now ]; then
+			q="SELECT _file, _pos, id, p, _partition FROM t"; snap=$cur
+		else
+			q="SELECT _file, _pos, id, p, _partition FROM t FOR VERSION AS OF $first"; snap=$first
+		fi
+		csv "$wh" "$q" >"$tmp/floe" 2>&1
+		duck_rows "$tdir" "$snap" "$part" >"$tmp/duck" 2>&1
+		if [ ! -s "$tmp/duck" ] || ! cmp -s "$tmp/floe" "$tmp/duck"; then
+			fail "$name" "at $at: floe and DuckDB differ: $(diff "$tmp/floe" "$tmp/duck" | head -5 | tr '\n' ' ')"
+			ok=0
+		fi
+	done
+	# _file_size = the size on disk; _spec_id = the files' spec; _deleted false
+	csv "$wh" "SELECT DISTINCT _file, _file_size, _spec_id, _deleted FROM t" >"$tmp/sizes"
+	spec=$(csv "$wh" "SELECT DISTINCT spec_id FROM t\$data_files")
+	while IFS=, read -r f sz sp del; do
+		if [ "$(stat -c %s "$f")" != "$sz" ] || [ "$sp" != "$spec" ] || [ "$del" != f ]; then
+			fail "$name" "$f: _file_size $sz (disk $(stat -c %s "$f")), _spec_id $sp (files $spec), _deleted $del"
+			ok=0
+		fi
+	done <"$tmp/sizes"
+	[ -s "$tmp/sizes" ] || { fail "$name" "no files"; ok=0; }
+	[ $ok = 1 ] && pass "$name"
+done
+
+# ---- B. RESTORE / ROLLBACK TABLE -------------------------------------------------
+for v in 2 3; do
+	name="restore v$v"
+	wh=$tmp/b$v
+	if ! out=$(floe "$wh" "CREATE TABLE t (id int) WITH ('format-version' = '$v');
+INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); INSERT INTO t VALUES (3)" 2>&1); then
+		fail "$name" "setup: $out"; continue
+	fi
+	ok=1
+	# by sequence number (commits in one millisecond tie on committed_at)
+	ids=($($PY -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print(" ".join(str(s["snapshot-id"]) for s in sorted(m["snapshots"], key=lambda s: s["sequence-number"])))' "$(current_meta "$wh" t)"))
+	step=0
+	for stmt in "ROLLBACK TABLE t TO SNAPSHOT ${ids[1]}" "RESTORE TABLE t TO VERSION AS OF ${ids[2]}" \
+		"RESTORE t VERSION AS OF (SELECT snapshot_id FROM t\$snapshots WHERE parent_id IS NULL)"; do
+		step=$((step + 1))
+		want=${ids[1]}
+		[ $step = 2 ] && want=${ids[2]}
+		[ $step = 3 ] && want=${ids[0]}
+		m0=$(current_meta "$wh" t)
+		if ! out=$(floe "$wh" "$stmt" 2>&1); then fail "$name" "$stmt: $out"; ok=0; break; fi
+		m1=$(current_meta "$wh" t)
+		if ! chk=$($PY - "$m0" "$m1" "$want" 2>&1 <<'PYEOF'
+import json, sys
+a, b, want = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+assert b["current-snapshot-id"] == want, "current-snapshot-id %s" % b["current-snapshot-id"]
+assert b["refs"]["main"]["snapshot-id"] == want, "refs.main"
+assert len(b["snapshots"]) == len(a["snapshots"]), "a snapshot was added"
+assert len(b["snapshot-log"]) == len(a["snapshot-log"]) + 1, "snapshot-log"
+assert b["snapshot-log"][-1]["snapshot-id"] == want, "last snapshot-log entry"
+assert b["last-sequence-number"] == a["last-sequence-number"], "last-sequence-number moved"
+PYEOF
+		); then
+			fail "$name" "$stmt: $chk"; ok=0; break
+		fi
+		if ! out=$("$TOOLS/iceberg-validate" "$m1" --deep 2>&1); then
+			fail "$name" "$stmt: iceberg-validate: $(echo "$out" | tail -3)"; ok=0; break
+		fi
+		if [ "$(csv "$wh" "SELECT * FROM t")" != "$(icebird "$wh/public/t")" ]; then
+			fail "$name" "$stmt: icebird reads other rows than floe"; ok=0; break
+		fi
+	done
+	[ $ok = 1 ] && pass "$name"
+done
