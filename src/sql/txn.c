@@ -1659,7 +1659,8 @@ from_rangevars(Node *n, PgQuery__RangeVar **out, int *nout, int cap)
 		return;
 	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
 		out[(*nout)++] = n->range_var;
-	else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
+	else if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR && !n->join_expr->alias) {
+		/* (a JOIN b) AS j hides a and b: not named, locked whole */
 		from_rangevars(n->join_expr->larg, out, nout, cap);
 		from_rangevars(n->join_expr->rarg, out, nout, cap);
 	}
@@ -1765,8 +1766,9 @@ lock_targets(Session *s, PgQuery__SelectStmt *sel)
 		bool dup = false;
 		for (j = 0; j < nrv; j++)
 			dup = dup || (j != k && !strcmp(rv_refname(rvs[j]), ref));
-		if (dup || is_cte_name(sel, rvs[k]) || !locked_by_of(sel, ref))
-			continue;
+		if (dup || is_cte_name(sel, rvs[k]) || !locked_by_of(sel, ref) ||
+		    (rvs[k]->alias && rvs[k]->alias->n_colnames > 0))
+			continue;       /* x(a, b) renames the key columns */
 		session_resolve_name(s, rvs[k], &ns, &name);
 		if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &x, &ignore) != FLOE_OK)
 			continue;       /* a view, a metadata table, missing: not keyed */

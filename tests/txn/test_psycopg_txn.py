@@ -568,6 +568,10 @@ def shared_lock_checks(ci, tag):
             l1.rollback()
             r = "%s %s" % (e.sqlstate, e)
         check(r is True, tag + "key_lock_%s_join_other_key_commits" % mode, r)
+        # key columns renamed by a column alias list: the rows all the same
+        got = l1.execute("SELECT * FROM %s AS x(a, b) WHERE a = 2 FOR UPDATE" % t).fetchall()
+        check(got == [(2, 2)], tag + "key_lock_%s_alias_columns" % mode, got)
+        l1.rollback()
         b.execute("DROP TABLE %s_o" % t)
         b.execute("DROP TABLE %s" % t)
     l1.close()
@@ -600,6 +604,16 @@ def floe_lock_checks(ci):
             check(r is True, "key_lock_%s_locked_key_changed_40001_%d" % (mode, n), r)
         check(lock_rows(b, t) == [(1, 1), (3, 3), (4, 4), (5, 5), (6, 6)],
               "key_lock_%s_refused_not_applied" % mode, lock_rows(b, t))
+        # a FROM table hidden by a join alias is locked whole
+        b.execute("INSERT INTO %s_o VALUES (1)" % t)
+        got = l1.execute("SELECT j.id FROM (%s JOIN %s_o USING (id)) AS j FOR UPDATE" % (t, t)
+                         ).fetchall()
+        check(got == [(1,)], "key_lock_%s_join_alias_rows" % mode, got)
+        b.execute("UPDATE %s SET v = 0 WHERE id = 6" % t)
+        l1.execute("INSERT INTO %s_o VALUES (3)" % t)
+        r = refused(l1, "40001")
+        check(r is True, "key_lock_%s_join_alias_table_lock" % mode, r)
+        b.execute("DELETE FROM %s_o" % t)
         # an empty lock (no row matched) conflicts with nothing
         l1.execute("SELECT v FROM %s WHERE id = 50 FOR UPDATE" % t)
         b.execute("INSERT INTO %s VALUES (50, 50)" % t)
