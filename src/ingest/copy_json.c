@@ -43,6 +43,8 @@ copybuf_reserve(CopyBuf *o, size_t n)
 void
 copybuf_mem(CopyBuf *o, const char *s, size_t n)
 {
+	if (!n)
+		return;
 	copybuf_reserve(o, n);
 	memcpy(o->p + o->len, s, n);
 	o->len += n;

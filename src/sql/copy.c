@@ -57,6 +57,7 @@
 #include <unistd.h>
 #include <glob.h>
 #include "ingest/copyfmt.h"
+#include "ingest/copyinto.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
@@ -1754,6 +1755,8 @@ copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Resu
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "COPY to or from a program is not supported; use COPY ... %s (psql: \\copy)",
 				   st->is_from ? "FROM STDIN" : "TO STDOUT");
+	if (st->filename && copyinto_is(sql, st))   /* COPY INTO t FROM '@stage' ... */
+		return copyinto_exec(s, ctx, sql, st, sink);
 	TRY(parse_opts(sql, st, &opt, ctx->err));
 	if (st->filename && st->filename[0])
 		return copy_file(s, ctx, sql, st, &opt, sink);

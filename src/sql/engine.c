@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "func/func.h"
+#include "ingest/stage.h"
 #include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
@@ -1748,6 +1749,7 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	s->cancel = 0;
 	session_enter(s);
 	if (ingest_utility(s, sql, sink, err, &rc) ||     /* SHOW/FLUSH INSERT BUFFER ... */
+	    stage_utility(s, sql, sink, err, &rc) ||      /* LIST @stage */
 	    ingest_fast_insert(s, sql, sink, err, &rc)) {  /* INSERT ... VALUES of literals */
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 		s->exec_busy = !own;

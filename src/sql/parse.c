@@ -19,6 +19,8 @@
  *     CREATE TABLE ... TBLPROPERTIES (...)  ->  ... WITH          (...)
  *     and in an option list after WITH / SET / RESET, a quoted key
  *     'format-version' = ...  ->  "format-version" = ...   (a quoted name)
+ *   COPY INTO t [(cols)] FROM 'loc' <options>  ->  COPY      t [(cols)]
+ *        FROM 'loc' (options blanked; ingest/copyinto.c reads them)
  *   OPTIMIZE t [REWRITE DELETES]  ->  VACUUM   t                 (first
  *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
@@ -156,6 +158,54 @@ sql_is_insert_overwrite(const char *sql, const SqlStmt *st)
 	const char *kw;
 
 	return insert_overwrite_at(sql + st->location, &kw);
+}
+
+/* COPY INTO t ... FROM 'location' <options> at p (ingest/copyinto.c):
+ * *into at INTO, [*tail, *end) the options after the location's literal
+ * up to the statement's end (';' outside quotes, or the text's end). */
+static bool
+copy_into_at(const char *p, const char **into, const char **tail, const char **end)
+{
+	p = skip_space(p);
+	if (word_len(p) != 4 || strncasecmp(p, "copy", 4) != 0)
+		return false;
+	p = skip_space(p + 4);
+	if (word_len(p) != 4 || strncasecmp(p, "into", 4) != 0)
+		return false;
+	*into = p;
+	for (p += 4; *p && *p != ';'; ) {
+		size_t w = word_len(p);
+		if (*p == '"') {
+			for (p++; *p && !(*p == '"' && p[1] != '"'); p += *p == '"' ? 2 : 1)
+				;
+			if (*p)
+				p++;
+			continue;
+		}
+		if (w == 4 && !strncasecmp(p, "from", 4) && *skip_space(p + 4) == '\'') {
+			p = skip_space(p + 4) + 1;
+			for (; *p && !(*p == '\'' && p[1] != '\''); p += *p == '\'' ? 2 : 1)
+				;
+			if (!*p)
+				return false;
+			*tail = ++p;
+			while (*p && *p != ';') {
+				if (*p == '\'' || *p == '"') {
+					char q = *p;
+					for (p++; *p && !(*p == q && p[1] != q); p += *p == q ? 2 : 1)
+						;
+					if (*p)
+						p++;
+				} else {
+					p++;
+				}
+			}
+			*end = p;
+			return true;
+		}
+		p += w ? w : 1;
+	}
+	return false;
 }
 
 /* OPTIMIZE name [REWRITE DELETES] at p (optimize.c): *kw at OPTIMIZE,
@@ -624,6 +674,16 @@ rewrite_extensions(const char *sql)
 			continue;
 		}
 		w = word_len(p);
+		if (w == 4 && !prev_len && copy_into_at(p, &kw, &rw, &rw_end)) {
+			/* COPY INTO t FROM 'x' <options> -> COPY t FROM 'x' (the
+			 * options blanked; copyinto.c reads the original text) */
+			if (!copy)
+				copy = strdup(sql);
+			memset(copy + (kw - sql), ' ', 4);
+			memset(copy + (rw - sql), ' ', (size_t)(rw_end - rw));
+			p = rw_end;
+			continue;
+		}
 		if (w == 8 && !prev_len && optimize_at(p, &kw, &rw, &rw_end)) {
 			/* OPTIMIZE t [REWRITE DELETES] -> VACUUM t (first word only) */
 			if (!copy)

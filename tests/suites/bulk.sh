@@ -306,6 +306,117 @@ else
 	echo "bulk: DuckDB (../shared/tools/interop) not available: duck_* cases not run"
 fi
 
+# ---- stages and COPY INTO -----------------------------------------------------
+st=$tmp/wh/stages/raw
+mkdir -p "$st/run1" "$st/run2" "$st/_rejected"
+printf 'id,name,amount\n1,one,1.50\n2,"two, quoted",2\n3,,\\N\n' >"$st/run1/a.csv"
+printf 'id,name,amount\n4,four,4.25\n' | gzip -c >"$st/run1/b.csv.gz"
+printf 'id,name,amount\n5,five,5\n6,six,6\n' | zstd -q -c >"$st/run2/c.csv.zst"
+printf 'ignored\n' >"$st/run2/notes.txt"
+out=$(qt "$FL" "CREATE TABLE ld (id int NOT NULL, name text, amount numeric(10,2))" \
+	"COPY INTO ld FROM '@raw/' FILE_FORMAT = (TYPE = CSV, SKIP_HEADER = 1) PATTERN = '.*[.]csv.*'" \
+	"SELECT id, coalesce(name, '<null>'), amount FROM ld ORDER BY id" \
+	"COPY INTO ld FROM '@raw/' FILE_FORMAT = (TYPE = CSV, SKIP_HEADER = 1) PATTERN = '.*[.]csv.*'" \
+	"SELECT count(*) FROM ld" \
+	"COPY INTO ld FROM '@raw/run2/' FILE_FORMAT = (TYPE = CSV SKIP_HEADER = 1) PATTERN = '.*csv.*' FORCE = TRUE" \
+	"SELECT count(*) FROM ld" \
+	"SELECT count(*) FROM ld\$snapshots")
+if printf '%s\n' "$out" | grep -q '^            3 |           6 |' &&
+   printf '%s\n' "$out" | grep -q '^  2 | two, quoted | *2.00$' &&
+   printf '%s\n' "$out" | grep -q '^  3 | <null>      | *$' &&
+   printf '%s\n' "$out" | grep -q '^  4 | four        | *4.25$' &&
+   printf '%s\n' "$out" | grep -q '^            0 |           0 |            0 |           0 | $' &&
+   printf '%s\n' "$out" | grep -q '^            1 |           2 |' &&
+   [ "$(printf '%s\n' "$out" | grep -c '^     8$')" -ge 1 ]; then
+	pass into_stage_csv_history
+else
+	printf '%s\n' "$out" >"$tmp/into1.out"
+	fail into_stage_csv_history "unexpected output" "$tmp/into1.out"
+fi
+
+# ON_ERROR: ABORT names file, line and column and commits nothing;
+# CONTINUE leaves bad rows out (rejected file); SKIP_FILE a whole file
+ob=$tmp/wh/stages/bad
+mkdir -p "$ob"
+printf '1,ok,1\n2,bad,x\n3,ok,3\n' >"$ob/f1.csv"
+printf '4,ok,4\n5,ok\n6,ok,6\n' >"$ob/f2.csv"
+printf '7,ok,7\n' >"$ob/f3.csv"
+out=$(qt "$FL" "CREATE TABLE oe (id int, name text, amount int)" \
+	"COPY INTO oe FROM '@bad'" \
+	"SELECT count(*) FROM oe" \
+	"COPY INTO oe FROM '@bad' ON_ERROR = SKIP_FILE" \
+	"SELECT string_agg(id::text, ',' ORDER BY id) FROM oe" \
+	"COPY INTO oe FROM '@bad' ON_ERROR = CONTINUE MAX_ERRORS = 1" \
+	"COPY INTO oe FROM '@bad' ON_ERROR = CONTINUE" \
+	"SELECT string_agg(id::text, ',' ORDER BY id) FROM oe")
+rej=$(printf '%s\n' "$out" | sed -n 's/.*| \(\/.*_rejected\/.*\.csv\)$/\1/p' | tail -1)
+if printf '%s\n' "$out" | grep -q '^ERROR:  invalid input syntax for type integer: "x"$' &&
+   printf '%s\n' "$out" | grep -q '^CONTEXT:  COPY INTO oe, file f1.csv, line 2, column amount: "x"$' &&
+   printf '%s\n' "$out" | grep -q '^     0$' &&
+   printf '%s\n' "$out" | grep -q '^            1 |           1 |            7 |           2 | /' &&
+   printf '%s\n' "$out" | grep -q '^ 7$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  COPY INTO stopped: more than MAX_ERRORS = 1 rejected rows$' &&
+   printf '%s\n' "$out" | grep -q '^            2 |           4 |           ' &&
+   printf '%s\n' "$out" | grep -q '^ 1,3,4,6,7$' && [ -n "$rej" ] &&
+   grep -q '^f1.csv,2,amount,22P02,"invalid input syntax for type integer: ""x"""$' "$rej" 2>/dev/null &&
+   grep -q '^f2.csv,2,,22P04,number of columns in file (2) does not match that of the table (3)$' "$rej" 2>/dev/null; then
+	pass into_on_error
+else
+	printf '%s\n' "$out" >"$tmp/into2.out"
+	[ -n "$rej" ] && cat "$rej" >>"$tmp/into2.out"
+	fail into_on_error "unexpected output" "$tmp/into2.out"
+fi
+
+# JSON and Parquet stages, PARSE_HEADER, LIST, refused options
+js=$tmp/wh/stages/ev
+mkdir -p "$js/day1"
+printf '{"id":1,"Name":"a","amount":1}\n{"id":2,"amount":2,"extra":{"x":1}}\n' | gzip -c >"$js/day1/e1.json.gz"
+printf '[{"id":3,"name":"c"}]\n' >"$js/day1/e2.json"
+printf 'AMOUNT,id,unused\n10,11,z\n' >"$js/h.csv"
+out=$(qt "$FL" "CREATE TABLE ev (id int, name text, amount int)" \
+	"COPY INTO ev FROM '@ev/day1/' FILE_FORMAT = (TYPE = JSON)" \
+	"COPY INTO ev FROM '@ev/h.csv' FILE_FORMAT = (TYPE = CSV, PARSE_HEADER = TRUE)" \
+	"COPY ev TO '$js/ev.parquet' (FORMAT parquet)" \
+	"COPY INTO ev FROM '@ev/' FILE_FORMAT = (TYPE = PARQUET) PATTERN = '.*[.]parquet'" \
+	"SELECT string_agg(id || ':' || coalesce(name, '-') || ':' || coalesce(amount::text, '-'), ' ' ORDER BY id, name) FROM ev" \
+	"LIST @ev PATTERN = '.*json.*'" \
+	"COPY INTO ev FROM '@ev/' FILE_FORMAT = (TYPE = XML)" \
+	"COPY INTO ev FROM '@ev/' FILE_FORMAT = (TYPE = CSV, DATE_FORMAT = 'YYYY')" \
+	"COPY INTO ev FROM '@ev/' PURGE = TRUE" \
+	"COPY INTO ev FROM '@../etc/'" \
+	"COPY INTO ev FROM '/etc/'")
+if printf '%s\n' "$out" | grep -q '^ 1:a:1 1:a:1 2:-:2 2:-:2 3:c:- 3:c:- 11:-:10 11:-:10$' &&
+   printf '%s\n' "$out" | grep -q '^ day1/e1.json.gz |' && printf '%s\n' "$out" | grep -q '^ day1/e2.json    |' &&
+   printf '%s\n' "$out" | grep -q '^(2 rows)$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  FILE_FORMAT TYPE = XML is not supported' &&
+   printf '%s\n' "$out" | grep -q "^ERROR:  DATE_FORMAT = 'YYYY' is not supported yet" &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  COPY INTO option PURGE is not supported$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  invalid stage name' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  .*outside'; then
+	pass into_json_parquet_list
+else
+	printf '%s\n' "$out" >"$tmp/into3.out"
+	fail into_json_parquet_list "unexpected output" "$tmp/into3.out"
+fi
+
+# COPY INTO equals DuckDB's reading of the same CSV files
+if [ -x "$INTEROP/duckdb-sql" ]; then
+	dk=$tmp/wh/stages/dk
+	mkdir -p "$dk"
+	"$INTEROP/duckdb-sql" "COPY (SELECT i AS id, CASE WHEN i % 7 = 0 THEN NULL ELSE 'n,' || i END AS name, i * 0.25 AS amount FROM range(1, 5001) t(i)) TO '$dk/d.csv' (HEADER, FORMAT csv); SELECT 1" >/dev/null 2>&1
+	gzip -c "$dk/d.csv" >"$dk/d2.csv.gz"
+	duck=$("$INTEROP/duckdb-sql" --no-header "SELECT count(*), sum(id), count(name), sum(amount), max(length(name)) FROM read_csv(['$dk/d.csv', '$dk/d2.csv.gz'], header = true, columns = {id: 'INTEGER', name: 'VARCHAR', amount: 'DECIMAL(10,2)'})" 2>&1)
+	out=$(qt "$FL" "CREATE TABLE dkl (id int, name text, amount numeric(10,2))" \
+		"COPY INTO dkl FROM '@dk' FILE_FORMAT = (TYPE = CSV, SKIP_HEADER = 1)" \
+		"SELECT count(*) || ',' || sum(id) || ',' || count(name) || ',' || sum(amount) || ',' || max(length(name)) FROM dkl")
+	mine=$(printf '%s\n' "$out" | sed -n '/^-/{n;p;}' | tail -1 | sed 's/^ *//')
+	if [ -n "$duck" ] && [ "$mine" = "$duck" ]; then
+		pass into_equals_duckdb
+	else
+		fail into_equals_duckdb "floe: $mine, DuckDB: $duck"
+	fi
+fi
+
 kill -0 "$srv_pid" 2>/dev/null || fail server_alive "floe serve died" "$tmp/serve.err"
 if grep -q 'ERROR: AddressSanitizer\|runtime error' "$tmp/serve.err"; then
 	fail sanitizer "report in floe serve's stderr" "$tmp/serve.err"
