@@ -4,7 +4,7 @@
 #
 #   input: TPC-H lineitem (../shared/testdata/tpch-sf0.1, 600,572 rows)
 #   written by DuckDB as CSV, newline-delimited JSON and Parquet, the CSV
-#   repeated REPEAT times (default 4: ~300 MB) into one file
+#   repeated REPEAT times (default 2: ~150 MB) into one file
 #
 #   load csv      floe COPY lineitem FROM 'big.csv' (FORMAT csv)
 #                 floe COPY INTO lineitem FROM '@bench/' (stage, TYPE = CSV)
@@ -22,7 +22,7 @@
 # test: run on demand and record the figures in bench/RESULTS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repeat=${1:-4}
+repeat=${1:-2}
 make -s -j2 B=build all
 INTEROP=$PWD/../shared/tools/interop/bin
 src=$PWD/../shared/testdata/tpch-sf0.1/data/lineitem.parquet
@@ -63,7 +63,11 @@ dsecs() {   # DuckDB's own timing of the statement (inside its process)
 	[ -n "$ms" ] || { echo "duckdb failed: $1" >&2; exit 1; }
 	echo "$ms / 1000" | bc -l
 }
-fl() { "$F" -D "$W" -c "$@"; }
+fl() {   # each argument one -c statement
+	local a=()
+	for x in "$@"; do a+=(-c "$x"); done
+	"$F" -D "$W" "${a[@]}"
+}
 report() {   # name floe duck
 	printf '%-14s floe %7.2fs  %6.0f MB/s   duckdb %7.2fs   ratio %.2f\n' "$1" "$2" "$(echo "$mb / $2" | bc -l)" "$3" \
 		"$(echo "$2 / $3" | bc -l)"

@@ -159,6 +159,9 @@ typedef struct JsonReadOp {
 	JsonField *fields;
 	char *sbuf;               /* de-escaped strings of the current row */
 	size_t scap, slen;
+	/* copyjson_sample: every key's value (kind: its first byte) */
+	void (*on_value)(void *arg, const char *k, size_t kn, const char *v, size_t vn, char kind);
+	void *hook_arg;
 } JsonReadOp;
 
 static int
@@ -548,6 +551,8 @@ next_object(JsonReadOp *j, bool *got)
 			v = j->buf + start;
 			vn = j->pos - start;
 		}
+		if (j->on_value)
+			j->on_value(j->hook_arg, k, kn, v, vn, j->buf[start]);
 		if (col >= 0) {
 			j->fields[col].s = v;
 			j->fields[col].n = vn;
@@ -669,4 +674,92 @@ copyjson_reader_new(ExecCtx *ctx, int ncols, const SqlType *types, char **names,
 	for (c = 0; c < ncols; c++)
 		j->name_len[c] = strlen(names[c]);
 	return &j->op;
+}
+
+/* ---- sampling (read_json's detection) --------------------------------------- */
+
+typedef struct Sample {
+	Arena *a;
+	CopyJsonKey *keys;
+	int n, cap;
+} Sample;
+
+static void
+sample_value(void *arg, const char *k, size_t kn, const char *v, size_t vn, char kind)
+{
+	Sample *sm = arg;
+	CopyJsonKey *key = NULL;
+	int i;
+	for (i = 0; i < sm->n; i++)
+		if (strlen(sm->keys[i].name) == kn && !memcmp(sm->keys[i].name, k, kn)) {
+			key = &sm->keys[i];
+			break;
+		}
+	if (!key) {
+		if (sm->n == sm->cap) {
+			int nc = sm->cap ? sm->cap * 2 : 16;
+			CopyJsonKey *nk = ARENA_ARRAY(sm->a, CopyJsonKey, nc);
+			if (sm->n)
+				memcpy(nk, sm->keys, sizeof(CopyJsonKey) * (size_t)sm->n);
+			sm->keys = nk;
+			sm->cap = nc;
+		}
+		key = &sm->keys[sm->n++];
+		memset(key, 0, sizeof *key);
+		key->name = arena_strndup(sm->a, k, kn);
+	}
+	if (!v)
+		return;
+	if (kind == '"') {
+		key->kinds |= COPYJSON_STRING;
+		if (key->nstrings < COPYJSON_SAMPLE_STRINGS) {
+			if (!key->strings)
+				key->strings = ARENA_ARRAY(sm->a, char *, COPYJSON_SAMPLE_STRINGS);
+			key->strings[key->nstrings++] = arena_strndup(sm->a, v, vn);
+		}
+	} else if (kind == 't' || kind == 'f') {
+		key->kinds |= COPYJSON_BOOL;
+	} else if (kind == '{' || kind == '[') {
+		key->kinds |= COPYJSON_NESTED;
+	} else {
+		key->kinds |= memchr(v, '.', vn) || memchr(v, 'e', vn) || memchr(v, 'E', vn) ? COPYJSON_FLOAT :
+			COPYJSON_INT;
+	}
+}
+
+int
+copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **keys, int *nkeys,
+		floe_error *err)
+{
+	JsonReadOp j;
+	ExecCtx ctx;
+	Sample sm;
+	int rows = 0, rc = FLOE_OK;
+
+	memset(&j, 0, sizeof j);
+	memset(&ctx, 0, sizeof ctx);
+	memset(&sm, 0, sizeof sm);
+	ctx.err = err;
+	ctx.arena = a;
+	j.op.ctx = &ctx;
+	j.buf = (char *)buf;
+	j.len = len;
+	j.line = 1;
+	j.relname = "read_json";
+	j.sbuf = xmalloc(len + 1);
+	j.on_value = sample_value;
+	j.hook_arg = &sm;
+	sm.a = a;
+	if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3))
+		j.pos = 3;
+	while (rows < max) {
+		bool got;
+		if ((rc = next_object(&j, &got)) != FLOE_OK || !got)
+			break;
+		rows++;
+	}
+	free(j.sbuf);
+	*keys = sm.keys;
+	*nkeys = sm.n;
+	return rc;
 }

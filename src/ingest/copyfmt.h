@@ -22,6 +22,7 @@
  * INTERFACE ROUTINES
  *   copyjson_row(buf, b, r, names, ncols, arena)   append row r as a line
  *   copyjson_reader_new(ctx, ncols, types, names, relname, rd, rctx)
+ *   copyjson_sample(buf, len, max, a, &keys, &nkeys, err)   (read_json)
  *   copypq_write(ctx, root, names, types, ncols, out, octx, &rows)
  *   copypq_reader_new(ctx, io, paths, npaths, ncols, types, names, &op)
  */
@@ -57,6 +58,18 @@ Operator *copyjson_reader_new(ExecCtx *ctx, int ncols, const SqlType *types, cha
  * when out stops. */
 int copypq_write(ExecCtx *ctx, Operator *root, char **names, const SqlType *types, int ncols,
 		 CopyWriteFn out, void *octx, int64_t *rows);
+/* read_json's detection: the keys of up to max objects in first-seen
+ * order, the kinds of their values, the first strings */
+enum { COPYJSON_BOOL = 1, COPYJSON_INT = 2, COPYJSON_FLOAT = 4, COPYJSON_STRING = 8, COPYJSON_NESTED = 16 };
+#define COPYJSON_SAMPLE_STRINGS 64
+typedef struct CopyJsonKey {
+	char *name;
+	unsigned kinds;           /* COPYJSON_* of its non-null values */
+	char **strings;           /* the first COPYJSON_SAMPLE_STRINGS strings */
+	int nstrings;
+} CopyJsonKey;
+int copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **keys, int *nkeys,
+		    floe_error *err);
 int copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols,
 		      const SqlType *types, char **names, Operator **out);
 

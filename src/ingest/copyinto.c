@@ -58,23 +58,6 @@
 
 #define INTO_MAX_FILES 10000
 
-enum { FT_CSV, FT_JSON, FT_PARQUET };
-enum { OE_ABORT, OE_CONTINUE, OE_SKIP_FILE };
-
-typedef struct IntoOpts {
-	int type;
-	char delim, quote, escape;   /* quote, escape: 0 = none */
-	int64_t skip_header;
-	bool parse_header;
-	char **null_if;
-	int nnull_if;
-	bool empty_as_null, trim_space, count_mismatch_error, bom;
-	const char *compression;
-	const char *pattern;
-	int on_error;
-	int64_t max_errors;
-	bool force;
-} IntoOpts;
 
 /* ---- the statement text ----------------------------------------------------- */
 
@@ -322,10 +305,9 @@ format_option(IntoOpts *o, Lex *l, const char *key, floe_error *err)
 	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "FILE_FORMAT option %s is not supported", key);
 }
 
-static int
-parse_options(const char *text, Arena *a, IntoOpts *o, floe_error *err)
+void
+copyinto_default_opts(IntoOpts *o, Arena *a)
 {
-	Lex l;
 	memset(o, 0, sizeof *o);
 	o->type = FT_CSV;
 	o->delim = ',';
@@ -338,6 +320,13 @@ parse_options(const char *text, Arena *a, IntoOpts *o, floe_error *err)
 	o->null_if = ARENA_ARRAY(a, char *, 1);
 	o->null_if[0] = "\\N";
 	o->nnull_if = 1;
+}
+
+static int
+parse_options(const char *text, Arena *a, IntoOpts *o, floe_error *err)
+{
+	Lex l;
+	copyinto_default_opts(o, a);
 	l.p = text;
 	l.a = a;
 	for (lex_next(&l); l.k != TK_END; ) {
@@ -490,6 +479,7 @@ typedef struct IntoOp {
 	Operator op;
 	Session *s;
 	const IntoOpts *o;
+	const char *verb;         /* CONTEXT: "COPY INTO " t, or "" for read_csv */
 	const char *table;
 	StageFile *files;
 	int nfiles, cur;
@@ -567,10 +557,11 @@ bad_row(IntoOp *io, const StageFile *f, int64_t line, int col, const char *val, 
 		if (col >= 0 && val) {
 			if (vlen > 100)
 				vlen = 100;
-			return floe_error_context(err, "COPY INTO %s, file %s, line %lld, column %s: \"%.*s\"",
-						  io->table, f->rel, (long long)line, io->names[col], (int)vlen, val);
+			return floe_error_context(err, "%s%s, file %s, line %lld, column %s: \"%.*s\"",
+						  io->verb, io->table, f->rel, (long long)line, io->names[col],
+						  (int)vlen, val);
 		}
-		return floe_error_context(err, "COPY INTO %s, file %s, line %lld", io->table, f->rel,
+		return floe_error_context(err, "%s%s, file %s, line %lld", io->verb, io->table, f->rel,
 					  (long long)line);
 	}
 	if (io->nrej == io->rejcap) {
@@ -705,6 +696,45 @@ is_null_field(const IntoOp *io, int k)
 		if (strlen(io->o->null_if[j]) == io->flen[k] && !memcmp(io->o->null_if[j], io->fld[k], io->flen[k]))
 			return true;
 	return false;
+}
+
+int
+copyinto_csv_sample(const IntoOpts *o, const char *data, size_t len, int max, Arena *a, char ****rows,
+		    int **nf, int *n)
+{
+	IntoOp io;
+	size_t pos = 0;
+	int k;
+	memset(&io, 0, sizeof io);
+	io.o = o;
+	io.fbuf = xmalloc(len + 1);
+	if (o->bom && len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+		pos = 3;
+	*rows = ARENA_ARRAY(a, char **, max + 1);
+	*nf = ARENA_ARRAY(a, int, max + 1);
+	*n = 0;
+	while (*n < max) {
+		int m;
+		int64_t lines;
+		bool unterminated;
+		const char *rec;
+		size_t reclen;
+		if (!csv_record(&io, data, len, &pos, &m, &lines, &unterminated, &rec, &reclen))
+			break;
+		if (m == 1 && io.flen[0] == 0 && !io.fquoted[0] && reclen == 0)
+			continue;
+		(*rows)[*n] = ARENA_ARRAY(a, char *, m + 1);
+		for (k = 0; k < m; k++)
+			(*rows)[*n][k] = is_null_field(&io, k) ? NULL : arena_strndup(a, io.fld[k], io.flen[k]);
+		(*nf)[(*n)++] = m;
+		if (unterminated)
+			break;
+	}
+	free(io.fbuf);
+	free(io.fld);
+	free(io.flen);
+	free(io.fquoted);
+	return FLOE_OK;
 }
 
 static int
@@ -925,7 +955,8 @@ load_file(IntoOp *io, int i)
 			rc = load_csv(io, f, data, len, &skip);
 		} else {
 			MemRead m = { data, len, 0 };
-			char *rel = arena_sprintf(io->farena, "INTO %s, file %s", io->table, f->rel);
+			char *rel = arena_sprintf(io->farena, "%s%s, file %s", io->verb[0] ? "INTO " : "", io->table,
+						  f->rel);
 			Operator *src = copyjson_reader_new(ctx, io->op.ncols, io->op.types, io->names, rel, mem_read, &m);
 			rc = load_op(io, f, src, &skip);
 		}
@@ -963,7 +994,7 @@ into_next(Operator *op, Batch **out)
 			return FLOE_OK;
 		}
 		if (io->cur >= io->nfiles) {
-			if (!io->hist_done && io->files_loaded) {
+			if (io->h && !io->hist_done && io->files_loaded) {
 				io->hist_done = true;
 				TRY(write_history(io));
 			}
@@ -990,9 +1021,48 @@ into_close(Operator *op)
 	io->fbcap_bytes = 0;
 }
 
+static void
+into_close_all(Operator *op)
+{
+	IntoOp *io = (IntoOp *)op;
+	into_close(op);
+	if (io->farena)
+		arena_free(io->farena);
+	io->farena = NULL;
+	free(io->rej);
+	io->rej = NULL;
+}
+
 static const OperatorVT into_vt = {
 	.name = "CopyInto", .open = into_open, .next = into_next, .close = into_close,
 };
+
+/* read_csv / read_json: the same reader, its own arenas freed at close */
+static const OperatorVT read_vt = {
+	.name = "ReadFiles", .open = into_open, .next = into_next, .close = into_close_all,
+};
+
+Operator *
+copyinto_reader_new(ExecCtx *ctx, Session *s, const IntoOpts *o, StageFile *files, int nfiles, int ncols,
+		    const SqlType *types, char **names, const char *label)
+{
+	IntoOp *io = ARENA_NEW(ctx->arena, IntoOp);
+	int k;
+	op_init(&io->op, &read_vt, ctx, ncols, types, NULL);
+	io->s = s;
+	io->o = o;
+	io->verb = "";
+	io->table = label;
+	io->files = files;
+	io->nfiles = nfiles;
+	io->loaded = ARENA_ARRAY(ctx->arena, bool, nfiles + 1);
+	io->names = names;
+	io->name_len = ARENA_ARRAY(ctx->arena, size_t, ncols + 1);
+	for (k = 0; k < ncols; k++)
+		io->name_len[k] = strlen(names[k]);
+	io->farena = arena_new(1 << 20);
+	return &io->op;
+}
 
 /* ---- the statement ----------------------------------------------------------------- */
 
@@ -1187,6 +1257,7 @@ copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 	op_init(&io->op, &into_vt, ctx, ncols, types, NULL);
 	io->s = s;
 	io->o = &o;
+	io->verb = "COPY INTO ";
 	io->table = name;
 	io->files = files;
 	io->nfiles = nfiles;

@@ -14,14 +14,52 @@
  * INTERFACE ROUTINES
  *   copyinto_is(sql, st)                 was this COPY written COPY INTO?
  *   copyinto_exec(s, ctx, sql, st, sink)
+ *   copyinto_default_opts(o, a), copyinto_reader_new(...), copyinto_csv_sample(...)
+ *   readfiles_source(b, ctx, name, f, &op, &ncols, &names, &types)   (readfiles.c)
  */
 #ifndef FLOE_INGEST_COPYINTO_H
 #define FLOE_INGEST_COPYINTO_H
 
 #include <stdbool.h>
+#include "ingest/stage.h"
 #include "sql/bind.h"
+
+enum { FT_CSV, FT_JSON, FT_PARQUET };
+enum { OE_ABORT, OE_CONTINUE, OE_SKIP_FILE };
+
+/* FILE_FORMAT and the statement's options */
+typedef struct IntoOpts {
+	int type;
+	char delim, quote, escape;   /* quote, escape: 0 = none */
+	int64_t skip_header;
+	bool parse_header;
+	char **null_if;
+	int nnull_if;
+	bool empty_as_null, trim_space, count_mismatch_error, bom;
+	const char *compression;
+	const char *pattern;
+	int on_error;
+	int64_t max_errors;
+	bool force;
+} IntoOpts;
 
 bool copyinto_is(const char *sql, const PgQuery__CopyStmt *st);
 int copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink);
+/* up to max CSV records of data (after a BOM), fields as strings, NULL
+ * for a NULL field (o's rules), for read_csv's detection */
+int copyinto_csv_sample(const IntoOpts *o, const char *data, size_t len, int max, Arena *a, char ****rows,
+			int **nf, int *n);
+/* COPY INTO's defaults (CSV, ',', '"', NULL_IF ('\\N'), ...) */
+void copyinto_default_opts(IntoOpts *o, Arena *a);
+/* the reader of COPY INTO over files (ON_ERROR as o says; label names
+ * the source in errors' CONTEXT: "<label>, file f, line n"), for
+ * read_csv / read_json */
+Operator *copyinto_reader_new(ExecCtx *ctx, Session *s, const IntoOpts *o, StageFile *files, int nfiles,
+			      int ncols, const SqlType *types, char **names, const char *label);
+
+/* readfiles.c: read_csv(path, option => value ...) in FROM: the rows'
+ * operator and the detected columns */
+int readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall *f, Operator **op,
+		     int *ncols, char ***names, SqlType **types);
 
 #endif

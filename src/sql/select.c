@@ -136,6 +136,7 @@
 #include "common/stack.h"
 #include "format/parquet/parquet.h"
 #include "func/func.h"
+#include "ingest/copyinto.h"
 #include "ingest/ingest.h"
 #include "plan/physical.h"
 #include "server/users.h"
@@ -1485,6 +1486,12 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			src->op->est_rows = n < 0 ? 0 : (double)(int64_t)n;
 		}
 		return one_column(b, src, rf, "generate_series", "generate_series", t, true);
+	}
+	if (!strcmp(name, "read_csv") || !strcmp(name, "read_json")) {   /* ingest/readfiles.c */
+		TRY(readfiles_source(b, ctx, name, f, &src->op, &src->scope.ncols, &src->scope.names,
+				     &src->scope.types));
+		src->scope.relname = !strcmp(name, "read_csv") ? "read_csv" : "read_json";
+		return apply_alias(b, src, rf->alias);
 	}
 	if (!strcmp(name, "read_parquet")) {
 		Value path;

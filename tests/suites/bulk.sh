@@ -417,6 +417,58 @@ if [ -x "$INTEROP/duckdb-sql" ]; then
 	fi
 fi
 
+# read_csv: the detected names and types equal DuckDB's detection of the
+# same files; CREATE TABLE AS over a stage glob
+printf 'id,price,day,flag,note,ts\n1,1.5,2024-01-02,true,"a,b",2024-01-02 03:04:05\n2,2,2024-02-29,false,,2024-01-02 00:00:00\n3,-0.25,1999-12-31,true,plain,2000-01-01 12:00:00\n' >"$fix/rc1.csv"
+printf '7;x;2.5\n8;y;3\n' >"$fix/rc2.csv"
+printf 'a\tb\nfoo\tbar\nbaz\tqux\n' >"$fix/rc3.csv"
+chmod 644 "$fix"/rc*.csv
+for f in rc1 rc2 rc3; do
+	out=$(qt "$FL" "CREATE TABLE t_$f AS SELECT * FROM read_csv('$fix/$f.csv')" \
+		"SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = 't_$f'::regclass AND a.attnum > 0" \
+		"SELECT count(*) FROM t_$f")
+	mine=$(printf '%s\n' "$out" | grep -E '^ [a-z0-9_]+:' | sed 's/^ //')
+	duck=$("$INTEROP/duckdb-sql" --no-header "SELECT string_agg(column_name || ':' || CASE column_type WHEN 'BIGINT' THEN 'bigint' WHEN 'DOUBLE' THEN 'double precision' WHEN 'DATE' THEN 'date' WHEN 'TIMESTAMP' THEN 'timestamp without time zone' WHEN 'VARCHAR' THEN 'text' WHEN 'BOOLEAN' THEN 'boolean' ELSE column_type END, ',') FROM (DESCRIBE SELECT * FROM read_csv('$fix/$f.csv'))" 2>&1 | tr -d '"')
+	if [ -n "$mine" ] && [ "$mine" = "$duck" ]; then
+		pass "read_csv_detect_$f"
+	else
+		fail "read_csv_detect_$f" "floe: $mine, DuckDB: $duck ($(printf '%s' "$out" | tr '\n' ' ' | head -c 300))"
+	fi
+done
+out=$(qt "$FL" "SELECT id, price, day, flag, coalesce(note, '<null>'), ts FROM read_csv('$fix/rc1.csv') ORDER BY id" \
+	"SELECT count(*), sum(id) FROM read_csv('@raw/run1/a.csv')" \
+	"SELECT string_agg(column0 || column1 || column2, ' ') FROM read_csv('$fix/rc2.csv', header => false, all_varchar => true)" \
+	"SELECT * FROM read_csv('$fix/rc1.csv', speed => 3)" \
+	"SELECT * FROM read_csv('$fix/nothing*.csv')")
+if printf '%s\n' "$out" | grep -q '^  1 |   1.5 | 2024-01-02 | t    | a,b  *| 2024-01-02 03:04:05$' &&
+   printf '%s\n' "$out" | grep -q '^  2 |     2 | 2024-02-29 | f    | <null>  *| 2024-01-02 00:00:00$' &&
+   printf '%s\n' "$out" | grep -q '^     3 |   6$' &&
+   printf '%s\n' "$out" | grep -q '^ 7x2.5 8y3$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  read_csv option speed is not supported$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  no files match'; then
+	pass read_csv_rows
+else
+	printf '%s\n' "$out" >"$tmp/rc.out"
+	fail read_csv_rows "unexpected output" "$tmp/rc.out"
+fi
+
+# read_json: the detected columns equal DuckDB's (nested values: text here)
+printf '{"id":1,"name":"a","price":1.5,"day":"2024-01-02","ok":true,"ts":"2024-01-02 03:04:05"}\n{"id":2,"name":null,"price":2,"day":"2024-02-29","ok":false,"extra":"x","ts":"2024-01-02 03:04:06"}\n' >"$fix/rj.json"
+chmod 644 "$fix/rj.json"
+out=$(qt "$FL" "CREATE TABLE t_rj AS SELECT * FROM read_json('$fix/rj.json')" \
+	"SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = 't_rj'::regclass AND a.attnum > 0" \
+	"SELECT id || ':' || coalesce(name, '-') || ':' || price || ':' || day || ':' || ok || ':' || coalesce(extra, '-') FROM t_rj ORDER BY id" \
+	"SELECT * FROM read_json('$fix/rj.json', format => 'auto')")
+mine=$(printf '%s\n' "$out" | grep -E '^ [a-z0-9_]+:[a-z]' | head -1 | sed 's/^ //')
+duck=$("$INTEROP/duckdb-sql" --no-header "SELECT string_agg(column_name || ':' || CASE column_type WHEN 'BIGINT' THEN 'bigint' WHEN 'DOUBLE' THEN 'double precision' WHEN 'DATE' THEN 'date' WHEN 'TIMESTAMP' THEN 'timestamp without time zone' WHEN 'VARCHAR' THEN 'text' WHEN 'BOOLEAN' THEN 'boolean' ELSE column_type END, ',') FROM (DESCRIBE SELECT * FROM read_json('$fix/rj.json'))" 2>&1 | tr -d '"')
+if [ -n "$mine" ] && [ "$mine" = "$duck" ] && printf '%s\n' "$out" | grep -q '^ 1:a:1.5:2024-01-02:true:-$' &&
+   printf '%s\n' "$out" | grep -q '^ 2:-:2:2024-02-29:false:x$' &&
+   printf '%s\n' "$out" | grep -q '^ERROR:  read_json option format is not supported$'; then
+	pass read_json_detect
+else
+	fail read_json_detect "floe: $mine, DuckDB: $duck ($(printf '%s' "$out" | tr '\n' ' ' | head -c 400))"
+fi
+
 kill -0 "$srv_pid" 2>/dev/null || fail server_alive "floe serve died" "$tmp/serve.err"
 if grep -q 'ERROR: AddressSanitizer\|runtime error' "$tmp/serve.err"; then
 	fail sanitizer "report in floe serve's stderr" "$tmp/serve.err"
