@@ -78,6 +78,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "common/interrupt.h"
 #include "exec/exec.h"
 #include "func/func.h"
 #include "sql/acl.h"   /* acl_*_thread_session: an upward call (issue 14 step 0b) */
@@ -372,6 +373,7 @@ worker_main(void *p)
 	ParRun *pr = s->pr;
 
 	env_apply(&pr->env);
+	interrupt_set(pr->ctx->cancel);
 	run_slot(pr, s->i);
 	return NULL;
 }
@@ -545,6 +547,7 @@ gather_worker(void *p)
 	GatherOp *g = w->g;
 
 	env_apply(&g->env);
+	interrupt_set(w->wctx->cancel);
 	for (;;) {
 		Batch *in;
 		int slot;

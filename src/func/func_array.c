@@ -752,6 +752,8 @@ ours(const char *name)
 	size_t k;
 	if (!strncmp(name, "floe_a", 6))
 		return true;
+	if (!((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_'))
+		return false;     /* an operator: only array arguments make it ours */
 	for (k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
 		if (!sigs[k].f.is_operator && !strcmp(sigs[k].f.name, name))
 			return true;

@@ -47,6 +47,8 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/maintenance.h"
+#include "sql/stmt_timer.h"
+#include "common/interrupt.h"
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
 #include "sql/sequence.h"
@@ -1736,8 +1738,8 @@ stmt_account_end(MemAccount *m, Arena *a)
 	memacct_unref(m);
 }
 
-int
-session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
+static int
+session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 {
 	bool own = !s->exec_busy;
 	Arena *parse_arena = exec_arena(s, own, &s->exec_parse_arena, 64 * 1024);
@@ -1796,6 +1798,30 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	}
 	exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 	s->exec_busy = !own;
+	return rc;
+}
+
+/* statement_timeout (sql/stmt_timer.h): armed by the top-level call, so it
+ * fires whoever embeds the engine */
+int
+session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
+{
+	int64_t us = s->exec_busy ? 0 : engine_duration_us(setting_get(s, "statement_timeout"));
+	volatile int *prev = interrupt_set(s->cancel_flag);    /* S3 waits poll it */
+	StmtTimer t;
+	int rc;
+
+	if (us <= 0) {
+		rc = session_exec_run(s, sql, sink, err);
+		interrupt_set(prev);
+		return rc;
+	}
+	s->cancel = 0;
+	stmt_timer_arm(&t, s->cancel_flag, us);
+	rc = session_exec_run(s, sql, sink, err);
+	if (stmt_timer_disarm(&t) && rc != FLOE_OK && floe_error_is(err, ERRCODE_QUERY_CANCELED))
+		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
+	interrupt_set(prev);
 	return rc;
 }
 

@@ -2263,6 +2263,10 @@ factor_ors(BindCtx *b, Expr **conj, int *nc, const int *col_item, int nitems)
 			Expr *a = arms[0][j];
 			int *at = ARENA_ARRAY(b->arena, int, na);
 			bool everywhere = true;
+			if (bind_check_cancel(b) != FLOE_OK) {
+				*nc = 0;        /* the caller's bind_check_cancel fails too */
+				return out.v;
+			}
 			for (m = 1; everywhere && m < na; m++) {
 				at[m] = -1;
 				for (q = 0; q < alen[m] && at[m] < 0; q++)
@@ -2381,6 +2385,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
 	split_conjuncts(where, conj, &nc);
 	conj = factor_ors(b, conj, &nc, fl->col_item, fl->n);
+	TRY(bind_check_cancel(b));
 	mask = ARENA_ARRAY(b->arena, uint64_t, nc + 1);
 	used = ARENA_ARRAY(b->arena, bool, nc + 1);
 	top = ARENA_ARRAY(b->arena, Expr *, nc + 1);
@@ -2439,6 +2444,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	all = fl->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << fl->n) - 1);
 	while (joined != all) {
 		int pick = -1, nkeys = 0, nres = 0;
+		TRY(bind_check_cancel(b));      /* each step of the join order */
 		double next_est = -1;
 		Expr **lk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 		Expr **rk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
@@ -2993,6 +2999,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			split_conjuncts(w, conj, &nc);
 			/* (outer.k = k AND x) OR (outer.k = k AND y): k a hash key */
 			conj = factor_ors(b, conj, &nc, NULL, 0);
+			TRY(bind_check_cancel(b));
+			TRY(bind_check_cancel(b));
 			{
 				Expr **c2 = ARENA_ARRAY(b->arena, Expr *, nc + 2);
 				if (nc)
@@ -3229,6 +3237,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 		conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 1);
 		split_conjuncts(w, conj, &nc);
 		conj = factor_ors(b, conj, &nc, NULL, 0);
+		TRY(bind_check_cancel(b));
 	}
 	ok = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 	ik = ARENA_ARRAY(b->arena, Expr *, nc + 1);

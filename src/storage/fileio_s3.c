@@ -49,6 +49,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "common/interrupt.h"
 #include "common/lru.h"
 #include "storage/s3.h"
 
@@ -434,6 +435,16 @@ on_seek(void *arg, curl_off_t off, int origin)
 	return CURL_SEEKFUNC_OK;
 }
 
+/* libcurl calls it while a transfer runs (at least once a second when
+ * nothing moves): a raised cancel flag (CancelRequest, statement_timeout,
+ * shutdown) aborts the transfer with CURLE_ABORTED_BY_CALLBACK. */
+static int
+on_progress(void *p, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)p; (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
+	return interrupt_pending() ? 1 : 0;
+}
+
 static void
 req_setup(S3Client *c, Req *r)
 {
@@ -476,6 +487,8 @@ req_setup(S3Client *c, Req *r)
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(h, CURLOPT_HEADERDATA, r);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, r);
+	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 	if (c->cfg.access_key[0]) {
 		curl_easy_setopt(h, CURLOPT_AWS_SIGV4, c->sigv4);
 		curl_easy_setopt(h, CURLOPT_USERNAME, c->cfg.access_key);
@@ -553,7 +566,8 @@ backoff(int attempt)
 	if (ms > cap || ms <= 0)
 		ms = cap;
 	ms = ms / 2 + (long)(rand_r(&seed) % (unsigned)(ms / 2 + 1));     /* jitter */
-	usleep((useconds_t)ms * 1000);
+	for (; ms > 0 && !interrupt_pending(); ms -= 20)      /* a cancel ends the wait */
+		usleep((useconds_t)(ms < 20 ? ms : 20) * 1000);
 }
 
 /* Run every request to a final answer (success, a non-retryable status,
@@ -577,6 +591,11 @@ run_reqs(S3Client *c, Req **reqs, int n)
 
 		if (round > 0)
 			backoff(round - 1);
+		if (interrupt_pending()) {
+			for (next = 0; next < ntodo; next++)
+				todo[next]->cc = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
 		while (next < ntodo || active > 0) {
 			while (next < ntodo && active < par) {
 				Req *r = todo[next++];
@@ -663,6 +682,8 @@ req_error(const Req *r, const char *what, const char *uri, floe_error *err)
 	Arena *a;
 	char *code, *msg;
 
+	if (r->cc == CURLE_ABORTED_BY_CALLBACK)
+		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
 	if (r->cc != CURLE_OK)
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not %s \"%s\": %s (after %d attempts)", what,
 				   uri, curl_easy_strerror(r->cc), r->attempts);

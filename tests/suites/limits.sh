@@ -19,7 +19,9 @@
 #     comparison (PostgreSQL caps rows at 1,664), an ARRAY of 13,000 elements,
 #     GREATEST and LEAST of 13,000 (neither is a function call: the limit of
 #     100 function arguments does not apply)
-# A 1 s statement_timeout stops a statement being bound (57014), and
+# A 1 s statement_timeout stops a statement being bound (57014), in floe
+# serve and in the embedded shell, and an S3 request that never gets an
+# answer; SIGTERM stops floe serve while a statement is being bound; and
 # read_parquet of a FIFO or a folder fails at once ("not a regular file").
 # Each runs in the embedded shell (the main thread's stack) and through floe
 # serve (a session thread's stack); after each, the same session answers the
@@ -99,6 +101,48 @@ for c in $flat_cases; do
 	fi
 done
 
+# statement_timeout in the embedded shell while a 1,000,000-element IN list
+# is bound: 57014, and the next statement runs
+{ echo "SET statement_timeout = '1s';"; gen in 1000000; echo "SELECT 'alive';"; } >"$tmp/q.sql"
+"$FLOE_BIN" -D "$tmp/wh" -At -v ON_ERROR_STOP=off -f "$tmp/q.sql" >"$tmp/out" 2>&1
+if grep -q 'ERROR:  canceling statement due to statement timeout' "$tmp/out" && grep -q '^alive$' "$tmp/out"; then
+	pass shell_timeout_while_binding
+else
+	fail shell_timeout_while_binding "no statement timeout then alive" "$tmp/out"
+fi
+# an S3 request that never gets an answer (an endpoint that accepts and
+# stays silent; libcurl's own timeout is 60 s a try, 10 tries) is an I/O
+# wait statement_timeout ends: 57014 within seconds
+python3 - "$tmp/stall.port" <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0)); s.listen(64)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+held = []
+s.settimeout(120)
+try:
+    while True:
+        c, _ = s.accept(); held.append(c)
+except Exception:
+    pass
+PYEOF
+stall_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/stall.port" ] && break; sleep 0.1; done
+t0=$(date +%s)
+out=$(FLOE_STATE_DIR=$tmp/s3state AWS_ENDPOINT_URL=http://127.0.0.1:$(cat "$tmp/stall.port") \
+      AWS_ACCESS_KEY_ID=x AWS_SECRET_ACCESS_KEY=x AWS_REGION=us-east-1 \
+      timeout 100 "$FLOE_BIN" -D s3://stall/wh -At -v ON_ERROR_STOP=off \
+      -c "SET statement_timeout = '1s'" -c "CREATE TABLE t (a int)" -c "SELECT 'alive'" 2>&1)
+t1=$(date +%s)
+kill "$stall_pid" 2>/dev/null; wait "$stall_pid" 2>/dev/null
+if echo "$out" | grep -q 'canceling statement due to statement timeout' && echo "$out" | grep -q '^alive$' &&
+   [ $((t1 - t0)) -lt 30 ]; then
+	pass shell_timeout_s3_wait
+else
+	echo "$out" >"$tmp/out"
+	fail shell_timeout_s3_wait "no statement timeout then alive within 30 s ($((t1 - t0)) s)" "$tmp/out"
+fi
+
 # ---- floe serve ------------------------------------------------------------------
 "$FLOE_BIN" serve -D "$tmp/swh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
 srv_pid=$!
@@ -164,6 +208,29 @@ if [ "$(psql -X -At "$conninfo" -c 'SELECT 40 + 2' 2>&1)" = 42 ] && kill -0 "$sr
 	pass serve_still_up
 else
 	fail serve_still_up "the server stopped answering" "$tmp/serve.err"
+fi
+# SIGTERM while a statement is being bound: the server stops at once (the
+# shutdown raises every session's cancel flag, which the binder polls), not
+# when the 1,000,000-element IN list would have finished; nothing else
+# runs on this server, so the time is the statement's
+gen in 1000000 >"$tmp/q.sql"
+t0=$(date +%s%N)
+psql -X -At "$conninfo" -f "$tmp/q.sql" >"$tmp/full.out" 2>&1
+full_ms=$((($(date +%s%N) - t0) / 1000000))
+psql -X -At "$conninfo" -f "$tmp/q.sql" >"$tmp/term.out" 2>&1 &
+psql_pid=$!
+sleep $(python3 -c "print(max(0.3, $full_ms / 1000 * 0.4))")
+t0=$(date +%s%N)
+kill -TERM "$srv_pid"
+for _ in $(seq 600); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.05; done
+stop_ms=$((($(date +%s%N) - t0) / 1000000))
+wait "$srv_pid" 2>/dev/null
+srv_pid=
+wait "$psql_pid" 2>/dev/null
+if [ "$(cat "$tmp/full.out")" = t ] && [ "$stop_ms" -lt $((full_ms / 2)) ] && ! grep -q '^t$' "$tmp/term.out"; then
+	pass serve_sigterm_while_binding
+else
+	fail serve_sigterm_while_binding "the statement takes $full_ms ms alone; the server stopped $stop_ms ms after SIGTERM" "$tmp/term.out"
 fi
 
 [ "$nfail" -eq 0 ]
