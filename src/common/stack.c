@@ -13,12 +13,18 @@
 
 static __thread uintptr_t stack_floor;   /* lowest address allowed; 0: not measured */
 static __thread size_t stack_kb;
+static __thread uintptr_t real_floor;    /* the floor the thread's stack allows */
+static __thread size_t real_kb;
+static __thread uintptr_t stack_base;    /* where max_stack_depth counts from */
+static __thread size_t setting_kb;       /* max_stack_depth; 0: none */
 
 static uintptr_t
 frame_address(void)
 {
 	return (uintptr_t)__builtin_frame_address(0);
 }
+
+static void apply_setting(void);
 
 static void
 measure(void)
@@ -49,8 +55,46 @@ measure(void)
 		reserve = STACK_RESERVE_MAX;
 	if (reserve > size / 2)
 		reserve = size / 2;
-	stack_floor = bottom + reserve;
-	stack_kb = (size - reserve) >> 10;
+	real_floor = bottom + reserve;
+	real_kb = (size - reserve) >> 10;
+	apply_setting();
+}
+
+/* The floor is the higher of the stack's own and max_stack_depth below
+ * the frame that set it (session_exec's: PostgreSQL measures from its
+ * main loop's frame, stack_base_ptr). */
+static void
+apply_setting(void)
+{
+	uintptr_t f;
+
+	stack_floor = real_floor;
+	stack_kb = real_kb;
+	if (!setting_kb || setting_kb >= real_kb)
+		return;
+	f = stack_base - ((uintptr_t)setting_kb << 10);
+	if (f > stack_floor) {
+		stack_floor = f;
+		stack_kb = setting_kb;
+	}
+}
+
+void
+stack_set_max_kb(size_t kb)
+{
+	if (!stack_floor)
+		measure();
+	setting_kb = kb;
+	stack_base = (uintptr_t)__builtin_frame_address(0);
+	apply_setting();
+}
+
+size_t
+stack_thread_limit_kb(void)
+{
+	if (!stack_floor)
+		measure();
+	return real_kb;
 }
 
 bool
@@ -69,7 +113,7 @@ stack_remaining(void)
 	if (!stack_floor)
 		measure();
 	here = frame_address();
-	return here > stack_floor ? here - stack_floor : 0;
+	return here > real_floor ? here - real_floor : 0;
 }
 
 size_t

@@ -9,8 +9,16 @@
  *   stack_check(err)        FLOE_OK, or 54001 (with a HINT) when this
  *                           thread's stack is used beyond its limit
  *   stack_exceeded()        the same test, without an error
- *   stack_remaining()       bytes the stack may still grow before the limit
+ *   stack_remaining()       bytes the stack may still grow before the
+ *                           stack's own limit (max_stack_depth aside: for
+ *                           library code, e.g. libpg_query's unpack)
  *   stack_limit_kb()        this thread's limit, for messages
+ *   stack_set_max_kb(kb)    the session's max_stack_depth for this thread
+ *                           (0: none): the limit becomes the smaller of
+ *                           it, measured from the caller's frame, and the
+ *                           stack's own
+ *   stack_thread_limit_kb() the stack's own limit (what max_stack_depth
+ *                           may not exceed)
  *   stack_attr_session(at)  initialises a pthread attribute for a thread
  *                           that runs statements: STACK_SESSION_SIZE
  *   stack_run_session(fn, arg)  runs fn(arg) on such a thread and waits
@@ -47,6 +55,8 @@ bool stack_exceeded(void);
 int stack_check(floe_error *err);
 size_t stack_remaining(void);
 size_t stack_limit_kb(void);
+void stack_set_max_kb(size_t kb);
+size_t stack_thread_limit_kb(void);
 
 /* The error stack_check reports (for callers that find the depth by
  * other means, e.g. parse.c measuring a tree before unpacking it). */

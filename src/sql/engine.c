@@ -48,6 +48,7 @@
 #include "sql/bind.h"
 #include "sql/maintenance.h"
 #include "sql/stmt_timer.h"
+#include "sql/stack_setting.h"
 #include "common/interrupt.h"
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
@@ -853,7 +854,7 @@ static const Guc gucs[] = {
 	{ "max_prepared_transactions", 'i', 'p', "", "0", 0LL, 262143LL },
 	{ "max_replication_slots", 'i', 'p', "", "10", 0LL, 262143LL },
 	{ "max_slot_wal_keep_size", 'i', 'n', "MB", "-1", -1LL, 2147483647LL },
-	{ "max_stack_depth", 'i', 'u', "kB", "2048", 100LL, 2147483647LL },
+	{ "max_stack_depth", 'i', 'u', "kB", "61440", 100LL, 2147483647LL },   /* sql/stack_setting.h */
 	{ "max_standby_archive_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
 	{ "max_standby_streaming_delay", 'i', 'n', "ms", "30000", -1LL, 2147483647LL },
 	{ "max_sync_workers_per_subscription", 'i', 'n', "", "2", 0LL, 262143LL },
@@ -1380,6 +1381,9 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 		static const Guc qml = { "floe.query_memory_limit", 'i', 'u', "kB", "", -1LL,
 					 2147483647LL };
 		const Guc *g = !strcmp(name, qml.name) ? &qml : strchr(name, '.') ? NULL : guc_find(name);
+		if (g && g->type == 'i' && !strcmp(g->name, "max_stack_depth"))
+			return guc_parse_int(g, value, out, cap, err) == FLOE_OK ? stack_setting_check(out, err)
+										  : FLOE_ERR;
 		if (g && g->type == 'i')
 			return guc_parse_int(g, value, out, cap, err);
 		if (g && g->type == 'b')
@@ -1811,6 +1815,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	StmtTimer t;
 	int rc;
 
+	if (!s->exec_busy)
+		stack_setting_apply(setting_get(s, "max_stack_depth"));
 	if (us <= 0) {
 		rc = session_exec_run(s, sql, sink, err);
 		interrupt_set(prev);
