@@ -49,6 +49,7 @@
 #include "sql/maintenance.h"
 #include "sql/stmt_timer.h"
 #include "sql/stack_setting.h"
+#include "sql/settings_noeffect.h"
 #include "common/interrupt.h"
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
@@ -1493,6 +1494,15 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	}
 	free(s->settings_values[k]);
 	s->settings_values[k] = xstrdup(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "");
+	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE && !settings_acted_on(vs->name)) {
+		/* sql/settings_noeffect.h: quiet only at the value floe runs as */
+		const Guc *g = guc_find(vs->name);
+		char dflt[sizeof value];
+		floe_error ignore;
+		if (!g || canon_setting(s, vs->name, g->boot, dflt, sizeof dflt, &ignore) != FLOE_OK ||
+		    strcmp(dflt, value))
+			settings_warn_noeffect(sink, vs->name);
+	}
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 }
 
