@@ -1412,3 +1412,38 @@ manifest_partition_summaries(const SqlType *types, int nfields, const ManifestEn
 	*out = fs;
 	return FLOE_OK;
 }
+
+/* A manifest against what its manifest list records of it: a manifest cut
+ * at an Avro block boundary still decodes, without its last blocks, so
+ * the list's length and counts are what show it.  Counts the list omits
+ * (-1: optional in v1) are not checked. */
+int
+manifest_check_listed(const ManifestFile *m, size_t len, const ManifestEntry *e, int n, floe_error *err)
+{
+	int64_t files[3] = { 0, 0, 0 }, rows[3] = { 0, 0, 0 };
+	const int64_t lfiles[3] = { m->existing_files_count, m->added_files_count, m->deleted_files_count };
+	const int64_t lrows[3] = { m->existing_rows_count, m->added_rows_count, m->deleted_rows_count };
+	static const char *const what[3] = { "existing", "added", "deleted" };
+	int i;
+
+	if (m->manifest_length > 0 && (uint64_t)m->manifest_length != (uint64_t)len)
+		return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
+				   "corrupt manifest \"%s\": %zu bytes, its manifest list records %lld",
+				   m->manifest_path, len, (long long)m->manifest_length);
+	for (i = 0; i < n; i++) {
+		int k = e[i].status == ENTRY_EXISTING ? 0 : e[i].status == ENTRY_ADDED ? 1 : 2;
+		files[k]++;
+		rows[k] += e[i].file.record_count;
+	}
+	for (i = 0; i < 3; i++) {
+		if (lfiles[i] >= 0 && lfiles[i] != files[i])
+			return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
+					   "corrupt manifest \"%s\": %lld %s entries, its manifest list records %lld",
+					   m->manifest_path, (long long)files[i], what[i], (long long)lfiles[i]);
+		if (lrows[i] >= 0 && lrows[i] != rows[i])
+			return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
+					   "corrupt manifest \"%s\": %lld rows in %s entries, its manifest list records %lld",
+					   m->manifest_path, (long long)rows[i], what[i], (long long)lrows[i]);
+	}
+	return FLOE_OK;
+}

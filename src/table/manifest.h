@@ -17,6 +17,12 @@
  * INTERFACE ROUTINES
  *   manifest_write(info, entries, n, a, &data, &len, err)
  *   manifest_read(data, len, name, a, &entries, &n, err)
+ *   manifest_check_listed(m, len, entries, n, err)
+ *                               a manifest read against its manifest-list
+ *                               entry: its length and its added / existing
+ *                               / deleted entry and row counts (XX001
+ *                               naming the file: a manifest cut at an
+ *                               Avro block boundary still decodes)
  *   manifest_read_info(data, len, name, a, &info, &entries, &n, err)   + header
  *   manifest_list_write(version, snapshot_id, has_parent, parent_id, seq,
  *                       manifests, n, a, &data, &len, err)
@@ -52,6 +58,7 @@ int manifest_write(const ManifestWriteInfo *info, const ManifestEntry *entries, 
 
 int manifest_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 		  ManifestEntry **entries, int *n, floe_error *err);
+int manifest_check_listed(const ManifestFile *m, size_t len, const ManifestEntry *e, int n, floe_error *err);
 
 /* Header of a manifest as read (strings NULL when the key is absent). */
 typedef struct ManifestHeader {

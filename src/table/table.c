@@ -771,6 +771,7 @@ read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int
 
 	TRY(fileio_read(io, m->manifest_path, a, &data, &len, err));
 	TRY(manifest_read(data, len, m->manifest_path, a, e, n, err));
+	TRY(manifest_check_listed(m, len, *e, *n, err));
 	for (i = 0; i < *n; i++) {
 		ManifestEntry *x = &(*e)[i];
 		if (!x->has_snapshot_id) {
