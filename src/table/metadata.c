@@ -380,6 +380,100 @@ parse_default(P *p, json_t *d, IcebergField *fl, const char *ctx, const char *ke
 	return FLOE_OK;
 }
 
+/* The field ids inside a nested type (struct fields' "id", a list's
+ * "element-id", a map's "key-id" and "value-id"), appended to *v. */
+typedef struct IdVec {
+	int32_t *v;
+	size_t n, cap;
+} IdVec;
+
+static void
+ids_add(IdVec *iv, int32_t id)
+{
+	if (iv->n == iv->cap) {
+		iv->cap = iv->cap ? iv->cap * 2 : 64;
+		iv->v = xrealloc(iv->v, iv->cap * sizeof *iv->v);
+	}
+	iv->v[iv->n++] = id;
+}
+
+static void
+ids_push(IdVec *iv, json_t *id)
+{
+	if (json_is_integer(id))  /* a missing id is reported where the type is read */
+		ids_add(iv, (int32_t)json_integer_value(id));
+}
+
+static int
+nested_ids(P *p, json_t *ty, IdVec *iv, int depth)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	if (!json_is_object(ty))
+		return FLOE_OK;
+	if (depth > 100)
+		return bad(p, "a nested type is nested more than 100 levels deep");
+	k = json_string_value(json_object_get(ty, "type"));
+	if (!k)
+		return FLOE_OK;
+	if (!strcmp(k, "struct")) {
+		json_array_foreach(json_object_get(ty, "fields"), i, x) {
+			ids_push(iv, json_object_get(x, "id"));
+			TRY(nested_ids(p, json_object_get(x, "type"), iv, depth + 1));
+		}
+	} else if (!strcmp(k, "list")) {
+		ids_push(iv, json_object_get(ty, "element-id"));
+		TRY(nested_ids(p, json_object_get(ty, "element"), iv, depth + 1));
+	} else if (!strcmp(k, "map")) {
+		ids_push(iv, json_object_get(ty, "key-id"));
+		ids_push(iv, json_object_get(ty, "value-id"));
+		TRY(nested_ids(p, json_object_get(ty, "key"), iv, depth + 1));
+		TRY(nested_ids(p, json_object_get(ty, "value"), iv, depth + 1));
+	}
+	return FLOE_OK;
+}
+
+static int
+cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Field ids are unique across the whole schema, nested fields included
+ * (spec: "Schemas and Data Types": every field, list element, map key and
+ * value has a unique id): a duplicate reads the wrong column. */
+static int
+check_nested_ids(P *p, const IcebergSchema *s)
+{
+	IdVec iv = { NULL, 0, 0 };
+	int rc = FLOE_OK, i;
+	bool any = false;
+
+	for (i = 0; i < s->nfields; i++)
+		any |= s->fields[i].nested && s->fields[i].nested_type;
+	if (!any)
+		return FLOE_OK;   /* top-level ids are checked as they are read */
+	for (i = 0; i < s->nfields && rc == FLOE_OK; i++) {
+		ids_add(&iv, s->fields[i].id);
+		if (s->fields[i].nested && s->fields[i].nested_type)
+			rc = nested_ids(p, (json_t *)s->fields[i].nested_type, &iv, 0);
+	}
+	if (rc == FLOE_OK && iv.n > 1) {
+		qsort(iv.v, iv.n, sizeof *iv.v, cmp_i32);
+		for (size_t j = 1; j < iv.n; j++)
+			if (iv.v[j] == iv.v[j - 1]) {
+				rc = bad(p, "schema %d has two fields with id %d (nested)", (int)s->schema_id,
+					 (int)iv.v[j]);
+				break;
+			}
+	}
+	free(iv.v);
+	return rc;
+}
+
 static int
 parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 {
@@ -437,6 +531,7 @@ parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 				return bad(p, "schema %d has two fields with id %d (\"%s\" and \"%s\")",
 					   (int)s->schema_id, (int)fl->id, s->fields[j].name, fl->name);
 	}
+	TRY(check_nested_ids(p, s));
 	TRY(get_arr(p, js, "schema", "identifier-field-ids", false, &ids));
 	if (ids) {
 		s->nidentifier = (int)json_array_size(ids);

@@ -583,6 +583,59 @@ test_metadata__cross_checks(void **state)
 	}
 }
 
+/* Field ids are unique across nested types too (struct fields, list
+ * elements, map keys and values): a duplicate is XX001; distinct ones
+ * parse. */
+#define NESTED_DOC(ty) \
+	"{\"format-version\": 2, \"table-uuid\": \"9c12d441-03fe-4693-9a96-a0705ddf69c1\", " \
+	"\"location\": \"x\", \"last-sequence-number\": 0, \"last-updated-ms\": 1, " \
+	"\"last-column-id\": 9, \"current-schema-id\": 0, \"schemas\": [{\"type\": \"struct\", " \
+	"\"schema-id\": 0, \"fields\": [{\"id\": 1, \"name\": \"a\", \"required\": false, " \
+	"\"type\": \"int\"}, {\"id\": 2, \"name\": \"n\", \"required\": false, \"type\": " ty "}]}], " \
+	"\"default-spec-id\": 0, \"partition-specs\": [{\"spec-id\": 0, \"fields\": []}], " \
+	"\"last-partition-id\": 999, \"default-sort-order-id\": 0, " \
+	"\"sort-orders\": [{\"order-id\": 0, \"fields\": []}]}"
+
+static void
+test_metadata__nested_ids(void **state)
+{
+	static const struct { const char *doc; bool ok; } cases[] = {
+		{ NESTED_DOC("{\"type\": \"struct\", \"fields\": [{\"id\": 3, \"name\": \"x\", "
+			     "\"required\": false, \"type\": {\"type\": \"list\", \"element-id\": 4, "
+			     "\"element\": \"int\", \"element-required\": false}}]}"), true },
+		{ NESTED_DOC("{\"type\": \"struct\", \"fields\": [{\"id\": 1, \"name\": \"x\", "
+			     "\"required\": false, \"type\": \"int\"}]}"), false },
+		{ NESTED_DOC("{\"type\": \"list\", \"element-id\": 2, \"element\": \"int\", "
+			     "\"element-required\": false}"), false },
+		{ NESTED_DOC("{\"type\": \"map\", \"key-id\": 5, \"key\": \"string\", \"value-id\": 5, "
+			     "\"value\": \"int\", \"value-required\": false}"), false },
+		{ NESTED_DOC("{\"type\": \"map\", \"key-id\": 5, \"key\": \"string\", \"value-id\": 6, "
+			     "\"value\": {\"type\": \"struct\", \"fields\": [{\"id\": 5, \"name\": \"y\", "
+			     "\"required\": false, \"type\": \"int\"}]}, \"value-required\": false}"), false },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		Arena *a = arena_new(0);
+		TableMetadata *md;
+		floe_error err;
+		int rc;
+		floe_error_clear(&err);
+		rc = metadata_parse(cases[i].doc, strlen(cases[i].doc), "t.json", a, &md, &err);
+		if (cases[i].ok) {
+			if (rc != FLOE_OK)
+				fail_msg("case %zu: %s", i, err.message);
+		} else {
+			assert_int_equal(rc, FLOE_ERR);
+			assert_string_equal(err.sqlstate, "XX001");
+			if (!strstr(err.message, "two fields with id"))
+				fail_msg("case %zu: %s", i, err.message);
+		}
+		arena_free(a);
+	}
+}
+
 int
 main(void)
 {
@@ -595,6 +648,7 @@ main(void)
 		cmocka_unit_test(test_metadata__types),
 		cmocka_unit_test(test_metadata__bad_inputs),
 		cmocka_unit_test(test_metadata__cross_checks),
+		cmocka_unit_test(test_metadata__nested_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
