@@ -8,7 +8,13 @@
  *
  * Invariants:
  *   1. seq_next is above every sequence ever appended (ibuf_open starts it
- *      at the highest key's + 1; appends take it atomically).
+ *      at the highest key's + 1, or above the high-water key "S" when that
+ *      is higher; appends take it atomically).  Every batch that removes
+ *      entries (discard, dead letters) also writes "S" = seq_next - 1,
+ *      under hw_mu so the values written only grow: a flush removes the
+ *      entries it committed, and a later process must not hand out their
+ *      sequences again (they are at or below the table's recorded one, and
+ *      would be dropped as committed).
  *   2. A live entry is removed only by ibuf_discard (after the flush that
  *      contains it committed) or moved by ibuf_dead_letter; both are
  *      synced writes of one WriteBatch.
@@ -38,6 +44,7 @@ struct IngestBuffer {
 	char *reader_dir;          /* reader: its secondary folder (removed at close) */
 	_Atomic uint64_t seq_next;
 	pthread_mutex_t mu;
+	pthread_mutex_t hw_mu;     /* commit_batch's high-water write */
 	pthread_cond_t cv;         /* signalled when pending bytes drop */
 	IbufStat *st;
 	int nst, capst;
@@ -236,7 +243,18 @@ ibuf_open(IngestBuffer **out, const char *dir, floe_error *err)
 			}
 		}
 		rocksdb_options_set_max_open_files(b->opts, -1);
-		b->db = rocksdb_open_as_secondary(b->opts, dir, b->reader_dir, &rmsg);
+		/* the owner may be creating the database this moment (no CURRENT
+		 * file yet): try for up to 2 s before giving up */
+		for (int tries = 0; tries < 40; tries++) {
+			b->db = rocksdb_open_as_secondary(b->opts, dir, b->reader_dir, &rmsg);
+			if (b->db)
+				break;
+			if (tries < 39) {
+				free(rmsg);
+				rmsg = NULL;
+				usleep(50 * 1000);
+			}
+		}
 		if (!b->db) {
 			rocksdb_options_destroy(b->opts);
 			free(b->reader_dir);
@@ -248,10 +266,26 @@ ibuf_open(IngestBuffer **out, const char *dir, floe_error *err)
 	rocksdb_writeoptions_set_sync(b->wsync, 1);
 	b->ropts = rocksdb_readoptions_create();
 	pthread_mutex_init(&b->mu, NULL);
+	pthread_mutex_init(&b->hw_mu, NULL);
 	pthread_cond_init(&b->cv, NULL);
 	pthread_mutex_lock(&b->mu);
 	b->seq_next = stats_rebuild(b, NULL) + 1;
 	pthread_mutex_unlock(&b->mu);
+	{
+		size_t vl = 0;
+		char *hmsg = NULL;
+		char *v = rocksdb_get(b->db, b->ropts, "S", 1, &vl, &hmsg);
+		if (v && vl == 8) {
+			uint64_t hwv = 0;
+			int i;
+			for (i = 0; i < 8; i++)
+				hwv = hwv << 8 | (uint8_t)v[i];
+			if (hwv + 1 > b->seq_next)
+				b->seq_next = hwv + 1;
+		}
+		rocksdb_free(v);
+		free(hmsg);
+	}
 	*out = b;
 	return FLOE_OK;
 }
@@ -292,6 +326,7 @@ ibuf_close(IngestBuffer *b)
 		free(b->reader_dir);
 	}
 	pthread_mutex_destroy(&b->mu);
+	pthread_mutex_destroy(&b->hw_mu);
 	pthread_cond_destroy(&b->cv);
 	free(b->st);
 	free(b->inflight);
@@ -450,9 +485,17 @@ ibuf_dead_scan(IngestBuffer *b, const char *uuid, ibuf_visit_fn visit, void *arg
 static int
 commit_batch(IngestBuffer *b, rocksdb_writebatch_t *wb, const char *uuid, floe_error *err)
 {
-	char *msg = NULL;
+	char *msg = NULL, hw[8];
+	uint64_t top;
+	int i;
 
+	pthread_mutex_lock(&b->hw_mu);
+	top = atomic_load(&b->seq_next) - 1;
+	for (i = 0; i < 8; i++)
+		hw[i] = (char)(top >> (56 - 8 * i));
+	rocksdb_writebatch_put(wb, "S", 1, hw, 8);
 	rocksdb_write(b->db, b->wsync, wb, &msg);
+	pthread_mutex_unlock(&b->hw_mu);
 	rocksdb_writebatch_destroy(wb);
 	if (msg)
 		return rdb_error(err, "write", msg);
