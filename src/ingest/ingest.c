@@ -6,9 +6,7 @@
  *   a statement's write turn (engine.c; a buffered INSERT takes none)
  *   stripe(uuid): a table's ingest lock, one of NSTRIPES mutexes chosen by
  *       the table uuid's hash, held by a flush of the table (collect,
- *       commit, discard) and by a buffered INSERT into a keyed table (check
- *       its keys, append), so a key check never misses rows that are
- *       between the log and the table
+ *       commit, discard)
  *   Ingest.mu: opening the buffer, the flush thread's start and stop
  *   the buffer's own mutex (buffer.c)
  *
@@ -27,6 +25,7 @@
  *      in what was collected.  No row is seen twice or missed.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -68,12 +67,13 @@ typedef struct Ingest {
 static void cache_add(Ingest *ig, const char *uuid, uint64_t seq, const uint8_t *bytes, size_t len);
 static void cache_drop(Ingest *ig, const char *uuid, uint64_t upto);
 static void cache_free_all(Ingest *ig);
+static void serve_requests(Ingest *ig);
 
 /* ---- settings ----------------------------------------------------------
  * floe.insert_buffer_rows and read_consistency are the session's; the
  * flush policy (staleness, bytes, retries, wait) is the process's: a SET
  * of one changes it for every session of the process. */
-#define DEFAULT_ROWS "0"
+#define DEFAULT_ROWS "5000"
 static _Atomic int64_t max_staleness_ms = 5000;
 static _Atomic int64_t max_bytes = (int64_t)4 << 30;
 static _Atomic int64_t max_retries = 10;
@@ -509,8 +509,11 @@ flusher_main(void *arg)
 	while (!ig->stop) {
 		/* every 2 s, or every max_staleness when that is shorter */
 		int64_t slept;
-		for (slept = 0; slept < FLUSH_CHECK_MS && slept < max_staleness_ms && !ig->stop; slept += 50)
+		for (slept = 0; slept < FLUSH_CHECK_MS && slept < max_staleness_ms && !ig->stop; slept += 50) {
 			usleep(50 * 1000);
+			if (ig->buf && ibuf_is_owner(ig->buf))
+				serve_requests(ig);
+		}
 		if (!ig->stop && get_buf(ig, false))
 			(void)flush_due(ig, false, NULL);
 	}
@@ -606,206 +609,6 @@ ingest_skip_turn(Session *s, const char *sql, const SqlStmt *st)
 	       bufferable_shape(s, st->node->insert_stmt, sql_is_insert_overwrite(sql, st));
 }
 
-/* ---- PRIMARY KEY of buffered rows ---------------------------------------- */
-
-typedef struct KeyHash {
-	Arena *a;
-	uint8_t **k;
-	uint32_t *len;
-	int *slot;
-	int n, nslots;
-} KeyHash;
-
-static uint32_t
-fnv(const uint8_t *p, uint32_t n)
-{
-	uint32_t h = 2166136261u, i;
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
-/* The key bytes of row r of b's columns cols[0..n). */
-static uint8_t *
-row_key(Arena *a, const Batch *b, const int *cols, int n, uint32_t r, uint32_t *len)
-{
-	size_t cap = 64, used = 0;
-	uint8_t *buf = arena_alloc(a, cap);
-	int k;
-
-	for (k = 0; k < n; k++) {
-		const Vector *v = &b->cols[cols[k]];
-		VectorView vv;
-		uint32_t x;
-		size_t w = type_width(v->type.id), need;
-		const void *src;
-		vector_view(v, &vv);
-		x = vv.sel ? vv.sel[r] : r;
-		if (!validity_get(vv.validity, x)) {
-			need = 1;
-			src = NULL;
-		} else if (type_is_string(v->type.id)) {
-			need = 5 + ((const strview *)vv.data)[x].len;
-			src = &((const strview *)vv.data)[x];
-		} else {
-			need = 1 + w;
-			src = (const char *)vv.data + (size_t)x * w;
-		}
-		if (used + need > cap) {
-			size_t nc = (used + need) * 2;
-			buf = arena_realloc(a, buf, cap, nc);
-			cap = nc;
-		}
-		if (!src) {
-			buf[used++] = 0;
-			continue;
-		}
-		buf[used++] = 1;
-		if (type_is_string(v->type.id)) {
-			const strview *sv = src;
-			memcpy(buf + used, &sv->len, 4);
-			if (sv->len)
-				memcpy(buf + used + 4, strview_data(sv), sv->len);
-			used += 4 + sv->len;
-		} else {
-			memcpy(buf + used, src, w);
-			used += w;
-		}
-	}
-	*len = (uint32_t)used;
-	return buf;
-}
-
-/* Add key (p, n); false when it was there already. */
-static bool
-keyhash_add(KeyHash *h, uint8_t *p, uint32_t n)
-{
-	uint32_t m, j;
-	int i;
-
-	if ((h->n + 1) * 2 > h->nslots) {
-		int ns = h->nslots ? h->nslots * 2 : 1024, q;
-		int *sl = ARENA_ARRAY(h->a, int, ns);
-		for (q = 0; q < ns; q++)
-			sl[q] = -1;
-		for (q = 0; q < h->n; q++) {
-			uint32_t jj = fnv(h->k[q], h->len[q]) & (uint32_t)(ns - 1);
-			while (sl[jj] >= 0)
-				jj = (jj + 1) & (uint32_t)(ns - 1);
-			sl[jj] = q;
-		}
-		h->k = arena_realloc(h->a, h->k, sizeof(uint8_t *) * (size_t)h->n,
-				     sizeof(uint8_t *) * (size_t)(ns / 2 + 1));
-		h->len = arena_realloc(h->a, h->len, sizeof(uint32_t) * (size_t)h->n,
-				       sizeof(uint32_t) * (size_t)(ns / 2 + 1));
-		h->slot = sl;
-		h->nslots = ns;
-	}
-	m = (uint32_t)h->nslots - 1;
-	for (j = fnv(p, n) & m; (i = h->slot[j]) >= 0; j = (j + 1) & m)
-		if (h->len[i] == n && !memcmp(h->k[i], p, n))
-			return false;
-	h->k[h->n] = p;
-	h->len[h->n] = n;
-	h->slot[j] = h->n++;
-	return true;
-}
-
-static int
-key_violation(const IcebergSchema *sc, const char *table, const Batch *b, const int *pk, int npk,
-	      uint32_t r, Arena *a, floe_error *err)
-{
-	char names[600] = "", vals[600] = "";
-	size_t un = 0, uv = 0;
-	int k;
-
-	for (k = 0; k < npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
-		size_t len;
-		const char *txt = vector_value_text(&b->cols[pk[k]], r, a, &len);
-		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
-				       sc->fields[pk[k]].name);
-		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
-				       txt ? (int)(len > 200 ? 200 : len) : 4, txt ? txt : "null");
-	}
-	floe_errorf(err, ERRCODE_UNIQUE_VIOLATION,
-		    "duplicate key value violates unique constraint \"%s_pkey\"", table);
-	return floe_error_detail(err, "Key (%s)=(%s) already exists.", names, vals);
-}
-
-/* 23505 when a row of the new batches has the key of a committed row, a
- * buffered one or an earlier new row; the caller holds t's stripe. */
-static int
-check_keys(Ingest *ig, ExecCtx *ctx, Table *t, Batch **nbs, int nnb, floe_error *err)
-{
-	const IcebergSchema *sc = metadata_current_schema(t->md);
-	Arena *a = ctx->arena;
-	KeyHash h;
-	int *pk = ARENA_ARRAY(a, int, sc->nidentifier + 1), npk = 0, i, f;
-	int *pos = ARENA_ARRAY(a, int, sc->nidentifier + 1);
-	DataFile *files;
-	int nfiles;
-	Collect c;
-	uint64_t rec = recorded_seq(t->md);
-	int32_t *ids;
-	SqlType *types;
-
-	memset(&h, 0, sizeof h);
-	h.a = a;
-	for (i = 0; i < sc->nidentifier; i++)
-		for (f = 0; f < sc->nfields; f++)
-			if (sc->fields[f].id == sc->identifier_field_ids[i]) {
-				pos[npk] = npk;
-				pk[npk++] = f;
-			}
-	/* committed rows: the key columns of the live files */
-	TRY(table_scan_files(ctx->io, t, -1, a, &files, &nfiles, err));
-	if (nfiles > 0) {
-		Operator *op = scan_new(ctx, sc, npk, pk, files, nfiles, false, t->md);
-		Batch *b;
-		int rc = op_open(op);
-		while (rc == FLOE_OK && (rc = op_next(op, &b)) == FLOE_OK && b) {
-			uint32_t r;
-			for (r = 0; r < b->count; r++) {
-				uint32_t n;
-				uint8_t *k = row_key(a, b, pos, npk, b->sel ? b->sel[r] : r, &n);
-				(void)keyhash_add(&h, k, n);
-			}
-		}
-		op_close(op);
-		TRY(rc);
-	}
-	/* buffered rows not committed yet */
-	memset(&c, 0, sizeof c);
-	c.a = a;
-	TRY(ibuf_scan(ig->buf, t->md->table_uuid, rec, UINT64_MAX, collect_visit, &c, err));
-	schema_cols(sc, a, &ids, &types);
-	for (i = 0; i < c.n; i++) {
-		RowEntry e;
-		Batch **bs;
-		int nb, k;
-		uint32_t r;
-		TRY(rowcodec_decode(c.e[i].bytes, c.e[i].len, a, &e, err));
-		TRY(rowcodec_batches(&e, a, sc->nfields, ids, types, &bs, &nb, err));
-		for (k = 0; k < nb; k++)
-			for (r = 0; r < bs[k]->count; r++) {
-				uint32_t n;
-				uint8_t *kk = row_key(a, bs[k], pk, npk, r, &n);
-				(void)keyhash_add(&h, kk, n);
-			}
-	}
-	/* the new rows, in order */
-	for (i = 0; i < nnb; i++) {
-		uint32_t r;
-		for (r = 0; r < nbs[i]->count; r++) {
-			uint32_t n;
-			uint8_t *k = row_key(a, nbs[i], pk, npk, r, &n);
-			if (!keyhash_add(&h, k, n))
-				return key_violation(sc, t->name, nbs[i], pk, npk, r, a, err);
-		}
-	}
-	return FLOE_OK;
-}
-
 /* Backpressure: wait while the buffer holds max_bytes (the flush thread
  * drains it; without one, this session flushes), then 53400. */
 static int
@@ -830,8 +633,8 @@ admit(Ingest *ig, Session *s, floe_error *err)
 }
 
 /* Check and append the rows of batches bs (one column per field of t's
- * current schema, compacted) as one buffer entry: NOT NULL, PRIMARY KEY
- * (under t's stripe), then the synced write.  *rows: rows appended. */
+ * current schema, compacted) as one buffer entry: NOT NULL, then the
+ * synced write.  *rows: rows appended. */
 static int
 append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *rows)
 {
@@ -843,8 +646,7 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	size_t len = 0;
 	uint64_t seq;
 	char label[256];
-	pthread_mutex_t *lk = NULL;
-	int i, rc = FLOE_OK;
+	int i, rc;
 
 	*rows = 0;
 	for (i = 0; i < nb; i++)
@@ -858,23 +660,19 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	}
 	rowcodec_finish(&enc, &bytes, &len);
 	rowcodec_dispose(&enc);
-	if (sc->nidentifier > 0) {
-		lk = stripe(ig, t->md->table_uuid);
-		pthread_mutex_lock(lk);
-		rc = check_keys(ig, ctx, t, bs, nb, ctx->err);
-	}
-	if (rc == FLOE_OK)
-		rc = ibuf_append(ig->buf, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
+	rc = ibuf_append(ig->buf, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
 	if (rc == FLOE_OK)
 		cache_add(ig, t->md->table_uuid, seq, bytes, len);
-	if (lk)
-		pthread_mutex_unlock(lk);
 	free(bytes);
 	return rc;
 }
 
-/* t may take buffered rows (a uuid, no nested columns) and this process
- * owns the buffer (opened here on first use). */
+/* t may take buffered rows (a uuid, no PRIMARY KEY, no nested columns)
+ * and this process owns the buffer (opened here on first use).  A keyed
+ * table takes the direct path: a buffered row's key check cannot see a
+ * direct-path commit of the same key in flight (another session's ON
+ * CONFLICT or block, another floe node), and its flush would then have to
+ * refuse a row already acknowledged. */
 static bool
 bufferable_table(Ingest *ig, Table *t)
 {
@@ -882,7 +680,7 @@ bufferable_table(Ingest *ig, Table *t)
 	IngestBuffer *b;
 	int i;
 
-	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN)
+	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0)
 		return false;
 	for (i = 0; i < sc->nfields; i++)
 		if (sc->fields[i].nested)
@@ -1089,6 +887,75 @@ out:
 
 /* ---- flushes a statement needs ------------------------------------------- */
 
+/* ---- flush requests of reader processes ----------------------------------
+ * A reader process (another floe serve node or a shell on the warehouse)
+ * that needs a table's rows committed asks the owner: it creates
+ * <warehouse>/ingest-requests/<table uuid>; the owner's flush thread looks
+ * there every 50 ms, removes the request and flushes the table.  The
+ * reader waits (cancellable, floe.insert_buffer_wait_timeout) until the
+ * table's recorded sequence reaches the highest one it saw buffered, else
+ * 55006 (an owner without a flush thread, the shell, never answers). */
+static int
+request_flush(Session *s, const char *ns, const char *name, const char *uuid, uint64_t upto,
+	      Arena *a, floe_error *err)
+{
+	char *dir = arena_sprintf(a, "%s/ingest-requests", s->engine->warehouse);
+	char *path = arena_sprintf(a, "%s/%s", dir, uuid);
+	int64_t waited = 0;
+	FILE *f;
+
+	(void)mkdir(dir, 0755);
+	if ((f = fopen(path, "w")))
+		fclose(f);
+	for (;;) {
+		Table *t;
+		floe_error e1;
+		floe_error_clear(&e1);
+		if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) != FLOE_OK)
+			return FLOE_OK;         /* the statement reports it */
+		if (!t->md->table_uuid || strcmp(t->md->table_uuid, uuid) || recorded_seq(t->md) >= upto)
+			return FLOE_OK;
+		if (*s->cancel_flag)
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		if (waited >= wait_timeout_ms)
+			break;
+		usleep(50 * 1000);
+		waited += 50;
+	}
+	floe_errorf(err, ERRCODE_OBJECT_IN_USE,
+		    "table \"%s\" has rows in the insert buffer of another floe process", name);
+	return floe_error_hint(err, "Run the statement through that process, or run FLUSH INSERT BUFFER "
+			       "there first (a floe serve flushes on request; a shell does not).");
+}
+
+/* The owner's flush thread: flush the tables readers asked for. */
+static void
+serve_requests(Ingest *ig)
+{
+	char dir[4096];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(dir, sizeof dir, "%s/ingest-requests", ig->e->warehouse);
+	if (!(d = opendir(dir)))
+		return;
+	while ((de = readdir(d))) {
+		char path[4200 + IBUF_UUID_LEN];
+		char uuid[IBUF_UUID_LEN + 1];
+		floe_error e1;
+		int64_t rows;
+		if (strlen(de->d_name) != IBUF_UUID_LEN)
+			continue;
+		memcpy(uuid, de->d_name, IBUF_UUID_LEN + 1);
+		snprintf(path, sizeof path, "%s/%s", dir, uuid);
+		if (unlink(path) != 0)
+			continue;
+		floe_error_clear(&e1);
+		(void)flush_uuid(ig, uuid, &rows, &e1);
+	}
+	closedir(d);
+}
+
 /* Flush (ns, name)'s buffered rows before a statement that needs them
  * committed; keyed_only: only when the table has a PRIMARY KEY. */
 static int
@@ -1113,11 +980,7 @@ flush_named(Session *s, const char *ns, const char *name, bool keyed_only, floe_
 	if (t->md->table_uuid && ibuf_table_stat(b, t->md->table_uuid, &st) && st.pending_objects > 0 &&
 	    (!keyed_only || metadata_current_schema(t->md)->nidentifier > 0)) {
 		if (!ibuf_is_owner(b)) {
-			floe_errorf(err, ERRCODE_OBJECT_IN_USE,
-				    "table \"%s\" has rows in the insert buffer of another floe process", name);
-			floe_error_hint(err, "Run the statement through that process (floe serve), or run "
-					"FLUSH INSERT BUFFER there first.");
-			rc = FLOE_ERR;
+			rc = request_flush(s, ns, name, t->md->table_uuid, st.max_seq, a, err);
 		} else {
 			rc = flush_uuid(ig, t->md->table_uuid, &rows, err);
 		}
@@ -1157,9 +1020,11 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 		PgQuery__InsertStmt *is = n->insert_stmt;
 		bool ow = sql_is_insert_overwrite(sql, st);
 		if (bufferable_shape(s, is, ow) && ibuf_is_owner(b))
-			return FLOE_OK;         /* buffered: its key check sees the buffer */
+			return FLOE_OK;         /* buffered, or keyed (never buffered) */
 		rv_name(s, is->relation, &ns, &name);
-		return flush_named(s, ns, name, !(ow || is->on_conflict_clause), err);
+		/* a block's INSERT pins the table (txn.c): its rows first */
+		return flush_named(s, ns, name,
+				   !(ow || is->on_conflict_clause || session_txn_status(s) != 'I'), err);
 	}
 	case PG_QUERY__NODE__NODE_UPDATE_STMT:
 		rv_name(s, n->update_stmt->relation, &ns, &name);
@@ -1241,6 +1106,56 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 	default:
 		return FLOE_OK;
 	}
+}
+
+/* ---- transaction blocks (txn.c) ----------------------------------------
+ * A block's snapshot of a table is one Iceberg snapshot: before a
+ * REPEATABLE READ / SERIALIZABLE block first reads a table (pins it), its
+ * buffered rows are flushed, and a pinned table gets no overlay.  A flush
+ * after the pin appends only rows INSERTed (VALUES, no read) after it: as
+ * in PostgreSQL, that makes no block fail (ingest_only_flushes). */
+int
+ingest_before_pin(Session *s, const char *ns, const char *name, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+	IngestBuffer *b = ig ? ig->buf : NULL;
+
+	if (!b || !ibuf_is_owner(b) || !any_pending(b))
+		return FLOE_OK;         /* a reader process overlays the owner's rows */
+	return flush_named(s, ns, name, false, err);
+}
+
+bool
+ingest_only_flushes(Session *s, const Table *pinned, Arena *a)
+{
+	Table *head;
+	const Snapshot *sn;
+	int64_t stop = pinned->md->current_snapshot_id;
+	floe_error e1;
+	int k, hops = 0;
+
+	floe_error_clear(&e1);
+	if (table_load(s->engine->catalog, s->engine->io, pinned->ns, pinned->name, a, &head, &e1) != FLOE_OK)
+		return false;
+	if (!head->md->table_uuid || !pinned->md->table_uuid ||
+	    strcmp(head->md->table_uuid, pinned->md->table_uuid))
+		return false;
+	sn = metadata_current_snapshot(head->md);
+	while (sn && sn->snapshot_id != stop) {
+		bool flush = false;
+		if (!sn->operation || strcmp(sn->operation, "append") || ++hops > 10000)
+			return false;
+		for (k = 0; k < sn->nsummary; k++)
+			if (!strcmp(sn->summary[k].key, "floe.ingest-seq"))
+				flush = true;
+		if (!flush)
+			return false;
+		sn = sn->has_parent ? metadata_snapshot_by_id(head->md, sn->parent_snapshot_id) : NULL;
+	}
+	/* reached the pinned snapshot (or both have none); anything else that
+	 * changed (schema, properties) is another head */
+	return (sn != NULL || stop < 0) &&
+	       head->md->current_schema_id == pinned->md->current_schema_id;
 }
 
 void
@@ -1552,6 +1467,8 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 		TRY(ibuf_refresh(b, err));
 	if (!ibuf_table_stat(b, uuid, &st) || st.pending_objects == 0)
 		return FLOE_OK;
+	if (ibuf_is_owner(b) && txn_table_pinned(s, ns, name))
+		return FLOE_OK;         /* flushed when pinned (ingest_before_pin) */
 	/* invariant 3: the log first, then the metadata */
 	upto = ibuf_is_owner(b) ? ibuf_stable_seq(b) : UINT64_MAX;
 	TRY(entries_for_read(ig, b, uuid, upto, a, &e, &n, err));

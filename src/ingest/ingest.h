@@ -53,6 +53,10 @@
  *        handled, nothing done (the full path decides, with PostgreSQL's errors)
  *   ingest_overlay_load(s, ns, name, &t, a, &ov, err) / ingest_overlay_op(...)   (select.c)
  *   ingest_before_metatable(s, rv, err)              t$snapshots / time travel
+ *   ingest_before_pin(s, ns, name, err)              (txn.c) a REPEATABLE READ block's
+ *        first read of a table: its buffered rows are flushed first
+ *   ingest_only_flushes(s, pinned, a)                (txn.c) true: every snapshot since
+ *        pinned's is a flush of the buffer (rows appended by INSERT ... VALUES)
  */
 #ifndef FLOE_INGEST_H
 #define FLOE_INGEST_H
@@ -84,5 +88,7 @@ int ingest_overlay_load(Session *s, const char *ns, const char *name, struct Tab
 Operator *ingest_overlay_op(ExecCtx *ctx, IngestOverlay *ov, Operator *scan, int nproj,
 			    const int *proj, const SqlType *types);
 int ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err);
+int ingest_before_pin(Session *s, const char *ns, const char *name, floe_error *err);
+bool ingest_only_flushes(Session *s, const struct Table *pinned, Arena *a);
 
 #endif

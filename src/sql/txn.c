@@ -110,6 +110,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/cowrebase.h"
 #include "sql/keycheck.h"
@@ -822,9 +823,14 @@ check_reads(Session *s, Arena *a, floe_error *err)
 				return FLOE_ERR;
 			loc = NULL;
 		}
-		if (e->lock_loc && (!loc || strcmp(loc, e->lock_loc) != 0))
+		/* only the insert buffer's appends since (ingest_only_flushes):
+		 * no conflict, as in PostgreSQL */
+		if (e->lock_loc && (!loc || strcmp(loc, e->lock_loc) != 0) &&
+		    !(loc && e->base && !strcmp(e->lock_loc, e->base->metadata_location) &&
+		      ingest_only_flushes(s, e->base, a)))
 			TRY(check_lock(s, e, loc, a, err));
-		if (ser && (!loc || strcmp(loc, e->base->metadata_location) != 0)) {
+		if (ser && (!loc || strcmp(loc, e->base->metadata_location) != 0) &&
+		    !(loc && ingest_only_flushes(s, e->base, a))) {
 			floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
 				    "could not serialize access due to read/write dependencies among transactions");
 			floe_error_detail(err, "Table \"%s.%s\" changed after this transaction read it.",
@@ -1257,6 +1263,8 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 		*out = copy_table(e->base, a);
 		return FLOE_OK;
 	}
+	if (t->level >= ISO_REPEATABLE_READ)
+		TRY(ingest_before_pin(s, ns, name, err));
 	TRY(table_load(s->engine->catalog, s->engine->io, ns, name, t->arena, &x, err));
 	if (!e)
 		e = add_table(t, ns, name);
@@ -2224,4 +2232,15 @@ long
 txn_retry_count(Session *s)
 {
 	return s->txn ? s->txn->retries : 0;
+}
+
+bool
+txn_table_pinned(Session *s, const char *ns, const char *name)
+{
+	Txn *t = s->txn;
+	TxnTable *e;
+
+	if (!in_block(s) || t->passthrough || !(e = find_table(t, ns, name)))
+		return false;
+	return e->staged || (e->base && t->level >= ISO_REPEATABLE_READ);
 }

@@ -25,6 +25,7 @@
  *   txn_session_free(s)                               rolls back an open block
  *   txn_retry_count(s)                                commit/statement retries so far
  *   txn_commit_failed(s, change, err)                 keep or delete files after a failure
+ *   txn_table_pinned(s, ns, name)                     the block's view of the table is fixed
  */
 #ifndef FLOE_TXN_H
 #define FLOE_TXN_H
@@ -58,5 +59,8 @@ long txn_retry_count(Session *s);
  * the caller must delete none of the files it wrote.  false: the commit
  * did not land; the caller removes its files. */
 bool txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err);
+/* In a block, the table's view is fixed (written by the block, or read
+ * under REPEATABLE READ / SERIALIZABLE): the insert buffer adds no rows. */
+bool txn_table_pinned(Session *s, const char *ns, const char *name);
 
 #endif

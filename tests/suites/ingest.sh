@@ -10,11 +10,16 @@
 #   - read_your_writes: rows one psql session inserted (not yet flushed:
 #     staleness 1h) are seen by another session, and by a shell process
 #     beside the server (a RocksDB secondary reader); read_consistency =
-#     'committed' sees none of them; the shell's direct-path DML on that
-#     table is 55006
+#     'committed' sees none of them; the shell's DML on that table asks the
+#     server to flush it (a flush request), waits, and runs
+#   - primary_key_table_direct_path: a table with a PRIMARY KEY is not
+#     buffered (its INSERT is committed at once; a duplicate is 23505)
 #   - read_cache_follows_appends_and_flushes: the owner's decoded copy of
 #     a table's buffered rows (built at its first read) sees later appends
 #     and drops what a flush committed
+#   - txn_blocks_over_flushes: tests/clients/ingest_txn.py (REPEATABLE READ
+#     pinned over buffered rows, SERIALIZABLE and FOR UPDATE blocks commit
+#     over a flush, as PostgreSQL would let them)
 #   - status_view: SHOW INSERT BUFFER STATUS's columns and values (objects,
 #     bytes, age, failures, status idle/backoff/dead_lettered, backend)
 #   - dead_letter: a buffered table dropped behind floe's back (its catalog
@@ -96,18 +101,19 @@ q() { psql -X -q -A -t -F '|' -h 127.0.0.1 -p "$port" -U tester floe -v ON_ERROR
 pre="SET floe.insert_buffer_rows = 100; SET floe.insert_buffer_max_staleness = '1h';"
 
 # ---- read-your-writes across sessions and processes ---------------------------------
-q -c "CREATE TABLE ryw (id int PRIMARY KEY, v text)" >/dev/null
+q -c "CREATE TABLE ryw (id int, v text)" >/dev/null
 q -c "$pre INSERT INTO ryw VALUES (1, 'a'); INSERT INTO ryw VALUES (2, 'b'), (3, 'c');" >/dev/null
 got=$(q -c "SELECT count(*), sum(id) FROM ryw")
 committed=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
 shell=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT count(*) FROM ryw" 2>&1)
 shell_c=$("$FLOE_BIN" -D "$wh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT count(*) FROM ryw" 2>&1 | tail -1)
 shell_dml=$("$FLOE_BIN" -D "$wh" -c "UPDATE ryw SET v = 'x' WHERE id = 1" 2>&1)
+after_dml=$(q -c "SET read_consistency = 'committed'; SELECT count(*), string_agg(v, ',' ORDER BY id) FROM ryw")
 if [ "$got" = "3|6" ] && [ "$committed" = 0 ] && [ "$shell" = 3 ] && [ "$shell_c" = 0 ] &&
-	echo "$shell_dml" | grep -q 'insert buffer of another floe process'; then
+	[ "$shell_dml" = "UPDATE 1" ] && [ "$after_dml" = "3|x,b,c" ]; then
 	pass read_your_writes
 else
-	fail read_your_writes "session: $got, committed: $committed, shell: $shell / $shell_c, shell DML: $shell_dml"
+	fail read_your_writes "session: $got, committed: $committed, shell: $shell / $shell_c, shell DML: $shell_dml, then committed $after_dml"
 fi
 # the owner's read cache: built at the first read, kept by appends and flushes
 q -c "CREATE TABLE rc (id int, v text)" -c "$pre INSERT INTO rc VALUES (10, 'x'); SELECT count(*) FROM rc; INSERT INTO rc VALUES (11, 'y'), (12, 'z');" >/dev/null
@@ -121,12 +127,16 @@ else
 	fail read_cache_follows_appends_and_flushes "after appends $c1, after a flush and one more $c2, committed $c3"
 fi
 q -c "FLUSH INSERT BUFFER rc" >/dev/null
-dup=$(q -c "$pre INSERT INTO ryw VALUES (2, 'again')")
-if echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryw_pkey"'; then
-	pass primary_key_sees_buffered_rows
+q -c "CREATE TABLE ryk (id int PRIMARY KEY, v text)" -c "$pre INSERT INTO ryk VALUES (2, 'b')" >/dev/null
+kc=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryk")
+dup=$(q -c "$pre INSERT INTO ryk VALUES (2, 'again')")
+if [ "$kc" = 1 ] && echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryk_pkey"'; then
+	pass primary_key_table_direct_path
 else
-	fail primary_key_sees_buffered_rows "$dup"
+	fail primary_key_table_direct_path "committed $kc; $dup"
 fi
+# buffered again for the status view
+q -c "$pre INSERT INTO ryw VALUES (4, 'd'); INSERT INTO ryw VALUES (5, 'e');" >/dev/null
 
 # ---- the status view -----------------------------------------------------------
 sleep 0.3
@@ -145,8 +155,14 @@ cols=$(psql -X -h 127.0.0.1 -p "$port" -U tester floe -c "SHOW INSERT BUFFER STA
 q -c "FLUSH INSERT BUFFER ryw" >/dev/null
 after=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
 row=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.ryw|')
-[ "$after" = 3 ] && case "$row" in "public.ryw|0|0||0|idle|rocksdb"|"") true ;; *) false ;; esac &&
+[ "$after" = 5 ] && case "$row" in "public.ryw|0|0||0|idle|rocksdb"|"") true ;; *) false ;; esac &&
 	pass flush_now || fail flush_now "committed $after, status $row"
+# transaction blocks beside buffered rows and flushes (what PostgreSQL commits, commits)
+if timeout 120 $PY tests/clients/ingest_txn.py "$port" >"$tmp/txn.out" 2>&1; then
+	pass "txn_blocks_over_flushes ($(grep -c '^ok ' "$tmp/txn.out") checks)"
+else
+	fail txn_blocks_over_flushes "$(grep -v '^ok ' "$tmp/txn.out" | head -5 | tr '\n' ' ')" "$tmp/txn.out"
+fi
 
 # ---- dead letter ---------------------------------------------------------------
 q -c "CREATE TABLE dl (x int); CREATE TABLE ok2 (x int)" >/dev/null
@@ -211,5 +227,11 @@ fi
 n=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT count(*) FROM s" 2>&1 | tail -1)
 snaps=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c 'SELECT count(*) FROM s$snapshots' 2>&1)
 [ "$n" = 2 ] && [ "$snaps" = 1 ] && pass "shell_flush_at_exit (one commit)" || fail shell_flush_at_exit "committed $n, snapshots $snaps" "$tmp/sh.err"
+# a later process on the emptied buffer hands out no sequence already committed
+# (its rows would be dropped as flushed: the buffer's high-water key)
+"$FLOE_BIN" -D "$tmp/sh" -c "INSERT INTO s VALUES (3)" >/dev/null 2>>"$tmp/sh.err"
+"$FLOE_BIN" -D "$tmp/sh" -c "INSERT INTO s VALUES (4)" >/dev/null 2>>"$tmp/sh.err"
+n=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT string_agg(x::text, ',' ORDER BY x) FROM s" 2>&1 | tail -1)
+[ "$n" = "1,2,3,4" ] && pass "sequences_not_reused_after_flush" || fail sequences_not_reused_after_flush "committed rows $n" "$tmp/sh.err"
 
 [ "$nfail" -eq 0 ]

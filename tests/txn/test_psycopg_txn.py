@@ -202,6 +202,7 @@ def floe_checks(ci, wh):
     b.execute("CREATE TABLE f1 (id int, v int)")
     b.execute("CREATE TABLE f2 (id int)")
     b.execute("INSERT INTO f1 VALUES (1, 1)")
+    b.execute("FLUSH INSERT BUFFER f1")     # committed now: the count below is the block's
     before = files_under(wh)
     n1 = snapshots(wh, "f1")
 
