@@ -995,6 +995,56 @@ rv_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name)
 	session_resolve_name(s, rv, ns, name);
 }
 
+/* The table a CALL names: its first argument (or the one named table),
+ * a string 'schema.name' or an identifier t / schema.t. */
+static bool
+call_table(Session *s, PgQuery__CallStmt *cs, const char **ns, const char **name)
+{
+	PgQuery__FuncCall *f = cs->funccall;
+	Node *arg = NULL;
+	size_t i;
+	static _Thread_local char buf[512];
+	char *dot;
+
+	if (!f || f->n_args == 0)
+		return false;
+	for (i = 0; i < f->n_args; i++) {
+		Node *x = f->args[i];
+		if (x->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			if (x->named_arg_expr->name && !strcmp(x->named_arg_expr->name, "table"))
+				arg = x->named_arg_expr->arg;
+		} else if (i == 0) {
+			arg = x;
+		}
+	}
+	if (!arg)
+		return false;
+	if (arg->node_case == PG_QUERY__NODE__NODE_A_CONST && arg->a_const->val_case ==
+	    PG_QUERY__A__CONST__VAL_SVAL && arg->a_const->sval->sval) {
+		snprintf(buf, sizeof buf, "%s", arg->a_const->sval->sval);
+	} else if (arg->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && arg->column_ref->n_fields >= 1 &&
+		   arg->column_ref->n_fields <= 2) {
+		PgQuery__ColumnRef *c = arg->column_ref;
+		for (i = 0; i < c->n_fields; i++)
+			if (c->fields[i]->node_case != PG_QUERY__NODE__NODE_STRING)
+				return false;
+		if (c->n_fields == 2)
+			snprintf(buf, sizeof buf, "%s.%s", c->fields[0]->string->sval, c->fields[1]->string->sval);
+		else
+			snprintf(buf, sizeof buf, "%s", c->fields[0]->string->sval);
+	} else {
+		return false;
+	}
+	*ns = s->search_path;
+	*name = buf;
+	if ((dot = strchr(buf, '.'))) {
+		*dot = 0;
+		*ns = buf;
+		*name = dot + 1;
+	}
+	return true;
+}
+
 /* DROP TABLE's tables, discarded after the statement succeeded. */
 static _Thread_local char (*drop_uuids)[IBUF_UUID_LEN + 1];
 static _Thread_local int ndrop;
@@ -1063,6 +1113,13 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 			rv_name(s, r->vacuum_relation->relation, &ns, &name);
 			TRY(flush_named(s, ns, name, false, err));
 		}
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_CALL_STMT:
+		/* rollback_to_snapshot('t', ...), ROLLBACK / RESTORE TABLE t
+		 * (CALL floe$r*(t, ...)), expire_snapshots, ...: the acknowledged
+		 * rows are committed before the table's history is changed */
+		if (call_table(s, n->call_stmt, &ns, &name))
+			return flush_named(s, ns, name, false, err);
 		return FLOE_OK;
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
