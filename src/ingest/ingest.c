@@ -738,6 +738,18 @@ ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt
 
 /* ---- the fast path: INSERT ... VALUES of literals without libpg_query ---- */
 
+/* An unquoted number is an integer or numeric constant, cast to the float
+ * column: -0 and -0.0 are 0 there (numeric has no negative zero), as in
+ * PostgreSQL; the float input function alone would keep the sign. */
+static bool
+unsigned_zero(Value *v, bool ok)
+{
+	if (ok && !v->is_null && (v->type.id == TYPE_FLOAT64 || v->type.id == TYPE_FLOAT32) &&
+	    v->u.f == 0)
+		v->u.f = 0.0;
+	return ok;
+}
+
 /* Literal l as a value of field f in v; false: the full path must decide
  * (anything whose PostgreSQL semantics are not plainly the type's input
  * function or an exact integer). */
@@ -784,13 +796,13 @@ fast_value(const FvLit *l, const IcebergField *f, Value *v, Arena *a)
 			return true;
 		}
 		if (t.id == TYPE_FLOAT64 && l->len < 16)
-			return value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK;
+			return unsigned_zero(v, value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK);
 		/* numeric columns take the number's text, as FV_NUM */
 		__attribute__((fallthrough));
 	case FV_NUM:
 		if ((t.id == TYPE_DECIMAL && t.precision > 0) || t.id == TYPE_FLOAT64 ||
 		    (t.id == TYPE_FLOAT32 && l->kind == FV_NUM))
-			return value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK;
+			return unsigned_zero(v, value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK);
 		return false;
 	}
 	return false;
