@@ -602,11 +602,34 @@ bufferable_shape(Session *s, PgQuery__InsertStmt *is, bool overwrite)
 	       !sel->limit_count && !sel->limit_offset && !sel->with_clause;
 }
 
+/* An autocommit INSERT without ON CONFLICT or OVERWRITE into a table
+ * without a PRIMARY KEY takes no write turn: buffered, or a plain append
+ * whose concurrent peers share a commit (groupcommit.h) instead of
+ * queueing for the table one statement at a time.  A keyed table's INSERT
+ * (never buffered) keeps its turn. */
 bool
 ingest_skip_turn(Session *s, const char *sql, const SqlStmt *st)
 {
-	return st->node->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
-	       bufferable_shape(s, st->node->insert_stmt, sql_is_insert_overwrite(sql, st));
+	PgQuery__InsertStmt *is;
+	const char *ns, *name;
+	Arena *a;
+	Table *t;
+	floe_error e1;
+	bool skip = false;
+
+	if (st->node->node_case != PG_QUERY__NODE__NODE_INSERT_STMT)
+		return false;
+	is = st->node->insert_stmt;
+	if (is->on_conflict_clause || sql_is_insert_overwrite(sql, st) || session_txn_status(s) != 'I' ||
+	    !is->relation)
+		return false;
+	session_resolve_name(s, is->relation, &ns, &name);
+	a = arena_new(16 * 1024);
+	floe_error_clear(&e1);
+	if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) == FLOE_OK)
+		skip = metadata_current_schema(t->md)->nidentifier == 0;
+	arena_free(a);
+	return skip;
 }
 
 /* Backpressure: wait while the buffer holds max_bytes (the flush thread

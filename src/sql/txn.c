@@ -110,6 +110,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "ingest/groupcommit.h"
 #include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/cowrebase.h"
@@ -1346,6 +1347,8 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 	if (!in_block(s) || t->passthrough) {
 		KeyHook h = { s->engine->io, ch };
 		TableChange c = *ch;
+		if (groupcommit_eligible(base, ch))
+			return groupcommit_commit(s, base, ch, a, out, err);
 		c.rebase_check = key_hook;
 		c.rebase_arg = &h;
 		if (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK &&

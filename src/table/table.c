@@ -371,6 +371,19 @@ table_from_json(const char *json, const char *path, const char *ns, const char *
 
 /* ---- the outcome of a failed swap ------------------------------------- */
 
+/* job is v or one of v's comma-separated ids (a group commit's,
+ * ingest/groupcommit.h) */
+static bool
+job_listed(const char *v, const char *job)
+{
+	size_t n = strlen(job);
+
+	for (const char *p = v; (p = strstr(p, job)); p++)
+		if ((p == v || p[-1] == ',') && (p[n] == 0 || p[n] == ','))
+			return true;
+	return false;
+}
+
 bool
 table_holds_commit(const Table *t, const char *loc, const char *job)
 {
@@ -385,7 +398,7 @@ table_holds_commit(const Table *t, const char *loc, const char *job)
 		const Snapshot *sn = &t->md->snapshots[i];
 		for (k = 0; k < sn->nsummary; k++)
 			if (!strcmp(sn->summary[k].key, "floe.job-id") &&
-			    !strcmp(sn->summary[k].value, job))
+			    job_listed(sn->summary[k].value, job))
 				return true;
 	}
 	return false;

@@ -17,6 +17,9 @@
 #   - read_cache_follows_appends_and_flushes: the owner's decoded copy of
 #     a table's buffered rows (built at its first read) sees later appends
 #     and drops what a flush committed
+#   - group_commit: tests/clients/ingest_groupcommit.py (12 sessions x 3
+#     concurrent INSERT ... SELECT: all acknowledged, rows exactly once,
+#     fewer snapshots than statements; iceberg-validate on the table)
 #   - txn_blocks_over_flushes: tests/clients/ingest_txn.py (REPEATABLE READ
 #     pinned over buffered rows, SERIALIZABLE and FOR UPDATE blocks commit
 #     over a flush, as PostgreSQL would let them)
@@ -157,6 +160,13 @@ after=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
 row=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.ryw|')
 [ "$after" = 5 ] && case "$row" in "public.ryw|0|0||0|idle|rocksdb"|"") true ;; *) false ;; esac &&
 	pass flush_now || fail flush_now "committed $after, status $row"
+# group commit: concurrent INSERT ... SELECT into one table share commits
+if timeout 180 $PY tests/clients/ingest_groupcommit.py "$port" >"$tmp/gc.out" 2>&1 &&
+	$TOOLS/iceberg-validate "$wh/public/gc" --deep >"$tmp/gc.validate" 2>&1; then
+	pass "group_commit ($(grep -o 'fewer_snapshots_than_statements ([^)]*)' "$tmp/gc.out"))"
+else
+	fail group_commit "$(grep -v '^ok ' "$tmp/gc.out" | head -5 | tr '\n' ' ') $(tail -3 "$tmp/gc.validate" 2>/dev/null | tr '\n' ' ')" "$tmp/gc.out"
+fi
 # transaction blocks beside buffered rows and flushes (what PostgreSQL commits, commits)
 if timeout 120 $PY tests/clients/ingest_txn.py "$port" >"$tmp/txn.out" 2>&1; then
 	pass "txn_blocks_over_flushes ($(grep -c '^ok ' "$tmp/txn.out") checks)"
