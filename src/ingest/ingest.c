@@ -849,8 +849,13 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	bool handled = false;
 	char tag[64];
 
+	const char *ro = session_setting(s, "default_transaction_read_only");
+
 	if (!ig || limit <= 0 || session_txn_status(s) != 'I' || (sql[0] != 'I' && sql[0] != 'i' &&
 	    !isspace((unsigned char)sql[0])))
+		return false;
+	/* a read-only session's INSERT is 25006: the full path says so */
+	if (ro && (!strcasecmp(ro, "on") || !strcasecmp(ro, "true")))
 		return false;
 	a = arena_new(256 * 1024);
 	if (!fastvalues_parse(sql, a, (int)(limit > 100000 ? 100000 : limit), &fv))
@@ -869,6 +874,10 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 		goto out;
 	}
 	sc = metadata_current_schema(t->md);
+	/* identity columns (428C9, OVERRIDING): the full path's serial.c */
+	for (i = 0; i < sc->nfields; i++)
+		if (sc->fields[i].identity)
+			goto out;
 	/* target columns: the list (each once), or all in order */
 	tcol = ARENA_ARRAY(a, int, fv.width + 1);
 	if (fv.ncols ? fv.ncols != fv.width : fv.width > sc->nfields)
