@@ -5,11 +5,11 @@
  * it and overlays it on reads.
  *
  * What is buffered: an autocommit INSERT ... VALUES (or DEFAULT VALUES) of
- * at most floe.insert_buffer_rows rows (0: off) without ON CONFLICT,
- * RETURNING, WITH or OVERWRITE, into a table without nested columns.  Its
- * rows are coerced, NOT NULL (23502) and PRIMARY KEY (23505, against the
- * committed rows and the buffered ones) checked, then appended to the log
- * with an fsync; the INSERT is acknowledged after that.
+ * at most floe.insert_buffer_rows rows (default 5000; 0: off) without ON
+ * CONFLICT, RETURNING, WITH or OVERWRITE, into a table without a PRIMARY
+ * KEY and without nested columns.  Its rows are coerced and NOT NULL
+ * (23502) checked, then appended to the log with an fsync; the INSERT is
+ * acknowledged after that.
  *
  * The flush: every table's buffered rows become ONE Iceberg append commit
  * (insert_write_rows_seq: files sized and partitioned like any INSERT's)
@@ -18,8 +18,7 @@
  * floe.ingest-seq of its snapshots; entries at or below it are committed
  * already (a crash between the commit and the log's discard) and are
  * dropped, never committed twice.  Flushes of one table are serial (its
- * ingest lock), and so are a PRIMARY KEY table's buffered inserts with
- * them.
+ * ingest lock).
  *
  * Who flushes: floe serve's flush thread (ingest_start_flusher: every 2 s,
  * a table whose oldest row is floe.insert_buffer_max_staleness old or that
