@@ -329,6 +329,11 @@ int metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a
 int metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
 		       struct Table **t, int64_t *snapshot_id, const struct IcebergSchema **schema,
 		       const char **tname, floe_error *err);
+/* The same for parse.c's TABLESAMPLE "floe$tt"(mode, x) (metatables.c). */
+int metatable_snapshot_at(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, int mode,
+			  const char *text, int64_t us, struct Table **t, int64_t *snapshot_id,
+			  const struct IcebergSchema **schema, const char **tname,
+			  floe_error *err);
 
 /* pg_catalog and information_schema relations (pgcatalog.c).  When
  * (schema, name) names one (schema NULL: unqualified; pg_catalog is

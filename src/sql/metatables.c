@@ -11,11 +11,12 @@
  *   snapshots  history  files  data_files  delete_files  manifests  refs
  *   properties  metadata_log_entries  partitions
  * reads the table's metadata as txn_table_load gives it (a transaction sees
- * its own snapshots).  Time travel comes from parse.c, which rewrites
- *   t FOR VERSION AS OF 123        ->  "t$v$123"   (or 'main': a branch/tag)
- *   t FOR TIMESTAMP AS OF '...'    ->  "t$ts$..."
- * (same length, padded) and reads the table's rows as of that snapshot,
- * in the snapshot's schema.
+ * its own snapshots).  Time travel: parse.c rewrites FOR VERSION |
+ * TIMESTAMP AS OF x and AT / BEFORE(...) into TABLESAMPLE "floe$tt"(mode,
+ * x), select.c evaluates x and asks metatable_snapshot_at for the table
+ * and snapshot, and scans them as the table itself (in the snapshot's
+ * schema); the names "t$v$123" / "t$ts$<time>" and Spark's t.branch_b /
+ * t.tag_v1 resolve the same way (metatable_snapshot).
  *
  * Any other name with '$' is not ours (*found = false): a user table may
  * hold '$' in its name.
@@ -32,6 +33,11 @@
  *   metatable_snapshot(s, ctx, rv, a, &found, &t, &snapshot_id, &schema, &tname, err)
  *                              a time-travel name: the table and snapshot to
  *                              scan (select.c scans it as the table itself)
+ *   metatable_snapshot_at(s, ctx, rv, a, mode, text, us, &t, &snapshot_id, &schema,
+ *                         &tname, err)   the same for TABLESAMPLE "floe$tt"
+ *                              (parse.c's rewrite): mode 1 version/ref text,
+ *                              2 at time us, 3 now + us, 4 before us, 5 the
+ *                              parent of version text
  *   metatable_call(s, ctx, sql, cs, sink)       the procedures above
  */
 #include <errno.h>
@@ -519,6 +525,53 @@ load_base(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, const char *basename,
 			    ROLE_PRIV_SELECT, err);
 }
 
+/* Spark's t.branch_b / t.tag_v1 ([catalog.]t.branch_b): the ref's snapshot,
+ * unless a table schema t.branch_b exists (it wins).  A branch reads in
+ * the table's schema, a tag in its snapshot's (as Iceberg Java). */
+static int
+ref_read(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found, Table **t,
+	 int64_t *snapshot_id, const IcebergSchema **schema, const char **tname, floe_error *err)
+{
+	bool branch = !strncmp(rv->relname, "branch_", 7);
+	const char *ref = rv->relname + (branch ? 7 : 4), *ns, *name;
+	PgQuery__RangeVar tv = *rv;
+	const Snapshot *sn;
+	floe_error e2;
+	Table *t2;
+	int k;
+
+	memset(&e2, 0, sizeof e2);
+	if (txn_table_load(s, rv->schemaname, rv->relname, a, &t2, &e2) == FLOE_OK ||
+	    !floe_error_is(&e2, ERRCODE_UNDEFINED_TABLE))
+		return FLOE_OK;              /* a table of that name (or not ours) */
+	tv.schemaname = rv->catalogname;
+	tv.catalogname = NULL;
+	tv.relname = rv->schemaname;
+	memset(&e2, 0, sizeof e2);
+	session_resolve_name(s, &tv, &ns, &name);
+	if (txn_table_load(s, ns, name, a, t, &e2) != FLOE_OK)
+		return FLOE_OK;              /* no such table: rv's own error follows */
+	*found = true;
+	TRY(acl_note_rel(s, ctx, ns, name, (*t)->md ? (*t)->md->table_uuid : NULL, ROLE_PRIV_SELECT,
+			 err));
+	for (k = 0; k < (*t)->md->nrefs && strcmp((*t)->md->refs[k].name, ref); k++)
+		;
+	if (k == (*t)->md->nrefs || strcmp((*t)->md->refs[k].type, branch ? "branch" : "tag"))
+		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "table \"%s\" has no %s \"%s\"", name,
+				   branch ? "branch" : "tag", ref);
+	sn = metadata_snapshot_by_id((*t)->md, (*t)->md->refs[k].snapshot_id);
+	if (!sn)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "snapshot %" PRId64 " of table \"%s\" does not exist",
+				   (*t)->md->refs[k].snapshot_id, name);
+	*snapshot_id = sn->snapshot_id;
+	*schema = !branch && sn->has_schema_id ? metadata_schema_by_id((*t)->md, sn->schema_id) : NULL;
+	if (!*schema)
+		*schema = metadata_current_schema((*t)->md);
+	*tname = rv->relname;
+	return FLOE_OK;
+}
+
 int
 metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bool *found,
 		   Table **t, int64_t *snapshot_id, const IcebergSchema **schema,
@@ -529,6 +582,9 @@ metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	int k, tt;
 
 	*found = false;
+	if (rv->schemaname && rv->schemaname[0] && rv->relname &&
+	    (!strncmp(rv->relname, "branch_", 7) || !strncmp(rv->relname, "tag_", 4)))
+		return ref_read(s, ctx, rv, a, found, t, snapshot_id, schema, tname, err);
 	if (!split_name(rv, a, &base, &k, &tt, &arg) || !tt)
 		return FLOE_OK;
 	TRY(load_base(s, ctx, rv, base, true, a, found, t, &ns, &name, err));
@@ -540,6 +596,61 @@ metatable_snapshot(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	if (!*schema)
 		*schema = metadata_current_schema((*t)->md);
 	*tname = base;
+	return FLOE_OK;
+}
+
+int
+metatable_snapshot_at(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, int mode,
+		      const char *text, int64_t us, Table **t, int64_t *snapshot_id,
+		      const IcebergSchema **schema, const char **tname, floe_error *err)
+{
+	const char *ns, *name, *what;
+	const Snapshot *sn = NULL;
+	bool found;
+	int64_t ms;
+
+	TRY(load_base(s, ctx, rv, rv->relname, true, a, &found, t, &ns, &name, err));
+	if (!found)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist",
+				   rv->relname);
+	if (mode == 1 || mode == 5) {
+		TRY(time_travel(*t, rv->relname, true, text, &sn, err));
+		if (mode == 5) {
+			/* BEFORE(SNAPSHOT => x): the table as it was before x */
+			const Snapshot *p = sn->has_parent ?
+				metadata_snapshot_by_id((*t)->md, sn->parent_snapshot_id) : NULL;
+			if (!p)
+				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+						   "snapshot %" PRId64 " of table \"%s\" has no parent snapshot",
+						   sn->snapshot_id, rv->relname);
+			sn = p;
+		}
+	} else {
+		if (mode == 3)
+			us = datetime_now() + us;              /* AT(OFFSET => seconds) */
+		/* a snapshot is current from its millisecond on; BEFORE: strictly
+		 * before the time */
+		ms = us >= 0 ? us / 1000 : -((-us + 999) / 1000);
+		if (mode == 4)
+			ms = (us % 1000 ? ms + 1 : ms) - 1;
+		sn = metadata_snapshot_as_of((*t)->md, ms);
+		if (!sn) {
+			Value v, out;
+			v = value_null(type_make(TYPE_TIMESTAMPTZ));
+			v.is_null = false;
+			v.u.i = us;
+			what = cast_value(&out, &v, type_make(TYPE_TEXT), a, err) == FLOE_OK ?
+				arena_strndup(a, strview_data(&out.u.s), out.u.s.len) : "that time";
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "table \"%s\" has no snapshot %s %s", rv->relname,
+					   mode == 4 ? "before" : "at or before", what);
+		}
+	}
+	*snapshot_id = sn->snapshot_id;
+	*schema = sn->has_schema_id ? metadata_schema_by_id((*t)->md, sn->schema_id) : NULL;
+	if (!*schema)
+		*schema = metadata_current_schema((*t)->md);
+	*tname = rv->relname;
 	return FLOE_OK;
 }
 

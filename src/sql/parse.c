@@ -34,8 +34,9 @@
  *   through sql_ref_clause):
  *     ALTER TABLE t CREATE [OR REPLACE] | REPLACE | DROP  BRANCH | TAG ...
  *                      ->  ALTER TABLE t RESET(f$r)   (rest blanked)
- *   time travel: t FOR VERSION|TIMESTAMP AS OF x  ->  "t$v$x" / "t$ts$x"
- *     (metatables.c reads them): see timetravel_rewrite below
+ *   time travel: t FOR VERSION|TIMESTAMP AS OF x, t AT|BEFORE(kind => x)
+ *     ->  t TABLESAMPLE "floe$tt"(mode, x)  (select.c, metatables.c):
+ *     see timetravel_rewrite below
  *   partitioning (Spark's syntax; ddl.c reads the original text through
  *   sql_partition_clause):
  *     CREATE TABLE ... PARTITIONED BY (...)  ->  the clause blanked
@@ -929,17 +930,25 @@ merge_mark(SqlStmt *stmts, int nstmts, const MergeWhen *mw, int n, floe_error *e
 	return FLOE_OK;
 }
 
-/* ---- time travel: t FOR VERSION AS OF n / FOR TIMESTAMP AS OF '...' ------
+/* ---- time travel: t FOR VERSION AS OF x / AT(...) / BEFORE(...) ----------
  *
- * Trino's FOR VERSION|TIMESTAMP AS OF, SQL:2011's FOR SYSTEM_VERSION|
- * SYSTEM_TIME AS OF and Spark's VERSION|TIMESTAMP AS OF (after
- * FROM/JOIN/, t) after a relation name become, in place and padded
- * with blanks, one quoted name that metatables.c recognises:
- *   t FOR VERSION AS OF 42              ->  "t$v$42"
- *   t FOR TIMESTAMP AS OF [TIMESTAMP[TZ]] '2024-01-01 10:00'  ->  "t$ts$2024-01-01 10:00"
- *   t FOR TIMESTAMP AS OF now() | current_timestamp            ->  "t$ts$now"
- * Only the last part of a qualified name is rewritten (s."t$v$42").
- * Names over 63 bytes are left alone (a syntax error).
+ * After a relation name (and its alias, which moves before TABLESAMPLE as
+ * the grammar wants it), these become TABLESAMPLE "floe$tt"(mode, x), which
+ * select.c reads as the table at a snapshot (metatables.c), x bound as a
+ * constant expression (literals, casts, functions, $n, subqueries):
+ *   FOR VERSION | SYSTEM_VERSION AS OF x     (Trino, SQL:2011)    mode 1
+ *   VERSION AS OF x  (Spark; after FROM / JOIN / ",")              mode 1
+ *   FOR TIMESTAMP | SYSTEM_TIME AS OF x, TIMESTAMP AS OF x          mode 2
+ *   AT(SNAPSHOT | VERSION => x)   (Snowflake's form)                mode 1
+ *   AT(TIMESTAMP => x)                                              mode 2
+ *   AT(OFFSET => seconds)         (from now; negative: the past)    mode 3
+ *   BEFORE(TIMESTAMP => x)        (the snapshot current just before) mode 4
+ *   BEFORE(SNAPSHOT | VERSION => x)  (x's parent)                   mode 5
+ *   AT | BEFORE(STATEMENT | STREAM => x)                            mode 0
+ * (mode 0: 0A000 naming the form).  x of FOR/VERSION AS OF runs to the
+ * end of its expression: a word after a complete operand that is no
+ * operator ends it (an alias or the next clause), as do ",", ")" and ";"
+ * outside brackets.  Positions after a rewrite move (the text grows).
  */
 typedef struct Tok {
 	const char *p;
@@ -953,22 +962,137 @@ tok_is(const Tok *t, const char *kw)
 	return t->kind == 'w' && word_is(t->p, t->len, kw);
 }
 
+static bool word_in(const char *p, size_t w, const char *const *list);
+
+static const char *const tt_infix_words[] = {
+	"and", "or", "is", "not", "at", "time", "zone", "like", "ilike", "between", "in",
+	"similar", "isnull", "notnull", "collate", "escape", "overlaps", "null", "true",
+	"false", "distinct", "from", "unknown", "interval", NULL
+};
+
+/* The end of the expression starting at p (see above). */
+static const char *
+tt_expr_end(const char *sql, const char *p)
+{
+	bool operand = false;     /* the last token completed an operand */
+	bool prev_word = false;   /* ... and was a word (a type name before '...') */
+
+	for (;;) {
+		const char *q = skip_space(p);
+		size_t w;
+		if (!*q || *q == ',' || *q == ')' || *q == ';')
+			return operand ? p : NULL;
+		if (*q == '\'') {
+			if (operand && !prev_word)
+				return p;
+			p = skip_quoted(sql, q);
+			operand = true, prev_word = false;
+			continue;
+		}
+		if (*q == '(' ) {
+			int depth = 0;
+			for (p = q; *p; ) {
+				if (*p == '\'' || *p == '"') {
+					p = skip_quoted(sql, p);
+					continue;
+				}
+				if (*p == '(')
+					depth++;
+				else if (*p == ')' && --depth == 0) {
+					p++;
+					break;
+				}
+				p++;
+			}
+			if (depth)
+				return NULL;
+			operand = true, prev_word = false;
+			continue;
+		}
+		if ((w = word_len(q)) > 0 || *q == '"') {
+			bool infix = *q != '"' && word_in(q, w, tt_infix_words);
+			if (operand && !infix)
+				return p;                 /* an alias or the next clause */
+			p = *q == '"' ? skip_quoted(sql, q) : q + w;
+			operand = !infix || word_is(q, w, "null") || word_is(q, w, "true") ||
+				  word_is(q, w, "false") || word_is(q, w, "unknown");
+			prev_word = operand && *q != '"';
+			if (word_is(q, w, "interval"))
+				operand = false, prev_word = true;
+			continue;
+		}
+		/* an operator character: '::' '+' '-' '*' '/' '||' '<' '=' ... */
+		if (*q == '.' || *q == '[' || *q == ']')
+			;                         /* part of the operand */
+		else
+			operand = false;
+		prev_word = false;
+		p = q + 1;
+	}
+}
+
+static const char *const tt_clause_words[] = {
+	"where", "join", "inner", "left", "right", "full", "cross", "natural", "on", "using",
+	"group", "order", "limit", "offset", "having", "window", "union", "intersect", "except",
+	"fetch", "for", "returning", "set", "when", "then", "into", "values", "lateral",
+	"tablesample", "select", "from", "with", "qualify", "as", "and", "or", "not", NULL
+};
+
+/* An alias at p ([AS] name [(cols)]): its end, or p when there is none. */
+static const char *
+tt_alias_end(const char *sql, const char *p)
+{
+	const char *q = skip_space(p), *r;
+	size_t w = word_len(q);
+	bool as = word_is(q, w, "as");
+
+	if (as) {
+		q = skip_space(q + w);
+		w = word_len(q);
+	}
+	if (*q == '"')
+		r = skip_quoted(sql, q);
+	else if (w && !word_in(q, w, tt_clause_words) && !(q[0] >= '0' && q[0] <= '9'))
+		r = q + w;
+	else
+		return p;
+	q = skip_space(r);
+	if (*q == '(') {
+		int depth = 0;
+		for (; *q; q++) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')' && --depth == 0)
+				return q + 1;
+		}
+		return p;
+	}
+	return r;
+}
+
+typedef struct TtEdit {
+	size_t from, to;          /* the text replaced: [from, to) */
+	char *with;
+} TtEdit;
+
 static void
 timetravel_rewrite(const char *sql, char **copy)
 {
 	const char *p = sql;
 	Tok h[4];                 /* h[0]: the last token, h[1] the one before... */
+	TtEdit *ed = NULL;
+	int ned = 0, cap = 0, i;
 
-	if (!strcasestr(sql, "as") || !strcasestr(sql, "of"))
+	if (!(strcasestr(sql, "as") && strcasestr(sql, "of")) && !strcasestr(sql, "at") &&
+	    !strcasestr(sql, "before"))
 		return;
 	memset(h, 0, sizeof h);
 	while (*p) {
-		const char *q = skip_space(p), *w1, *w2, *w3, *arg, *arg_end, *lit, *rel;
-		size_t w, l1, l2, l3, la, rl;
-		bool version, spark;
+		const char *q = skip_space(p), *w1, *w2, *w3, *arg, *arg_end, *clause, *al_end;
+		size_t w, l1, l2, l3;
+		int mode = 1;
+		bool spark, snow, after_from;
 		Tok t;
-		char buf[80];
-		int n, i;
 		if (q != p) {
 			p = q;
 			continue;
@@ -985,85 +1109,121 @@ timetravel_rewrite(const char *sql, char **copy)
 			p++;
 		}
 		t.len = (size_t)(p - t.p);
-		if (t.kind != 'w')
+		if (t.kind != 'w' || !(h[0].kind == 'w' || h[0].kind == 'q'))
 			goto push;
-		version = word_is(t.p, w, "version");
-		spark = version || word_is(t.p, w, "timestamp");
-		if (!(spark || word_is(t.p, w, "for")) || !(h[0].kind == 'w' || h[0].kind == 'q'))
+		w = t.len;
+		/* the relation name follows FROM / JOIN / "," [schema.] */
+		after_from = tok_is(&h[1], "from") || tok_is(&h[1], "join") ||
+			     (h[1].kind == 'c' && *h[1].p == ',') ||
+			     (h[1].kind == 'c' && *h[1].p == '.' &&
+			      (tok_is(&h[3], "from") || tok_is(&h[3], "join") ||
+			       (h[3].kind == 'c' && *h[3].p == ',')));
+		spark = word_is(t.p, w, "version") || word_is(t.p, w, "timestamp");
+		snow = (word_is(t.p, w, "at") || word_is(t.p, w, "before")) && *skip_space(p) == '(';
+		if (!spark && !snow && !word_is(t.p, w, "for"))
 			goto push;
-		/* after FROM/JOIN/, [schema.] for Spark's form */
-		if (spark && !(tok_is(&h[1], "from") || tok_is(&h[1], "join") ||
-			       (h[1].kind == 'c' && *h[1].p == ',') ||
-			       (h[1].kind == 'c' && *h[1].p == '.' &&
-				(tok_is(&h[3], "from") || tok_is(&h[3], "join") ||
-				 (h[3].kind == 'c' && *h[3].p == ',')))))
+		if ((spark || snow) && !after_from)
 			goto push;
-		w1 = t.p, l1 = w;
-		if (!spark) {
-			w1 = next_word(t.p + w, &l1);
-			if (!w1)
+		clause = t.p;
+		if (snow) {
+			/* AT | BEFORE ( kind => x ) */
+			bool before = word_is(t.p, w, "before");
+			const char *open = skip_space(p), *kind, *close;
+			size_t lk;
+			kind = next_word(open + 1, &lk);
+			if (!kind)
 				goto push;
-			/* SQL:2011's FOR SYSTEM_VERSION / SYSTEM_TIME AS OF too */
-			version = word_is(w1, l1, "version") || word_is(w1, l1, "system_version");
-			if (!version && !word_is(w1, l1, "timestamp") && !word_is(w1, l1, "system_time"))
+			arg = skip_space(kind + lk);
+			if (arg[0] != '=' || arg[1] != '>')
 				goto push;
-		}
-		w2 = next_word(w1 + l1, &l2);
-		if (!w2 || !word_is(w2, l2, "as"))
-			goto push;
-		w3 = next_word(w2 + l2, &l3);
-		if (!w3 || !word_is(w3, l3, "of"))
-			goto push;
-		arg = skip_space(w3 + l3);
-		if (!version && (word_is(arg, word_len(arg), "timestamp") ||
-				 word_is(arg, word_len(arg), "timestamptz")))
-			arg = skip_space(arg + word_len(arg));
-		if (*arg == '\'') {
-			arg_end = skip_quoted(sql, arg);
-			lit = arg + 1;
-			la = (size_t)(arg_end - arg) - 2;
-			if (arg_end - arg < 2 || arg_end[-1] != '\'' || memchr(lit, '\'', la) ||
-			    memchr(lit, '"', la))
+			arg = skip_space(arg + 2);
+			if (!(arg_end = tt_expr_end(sql, arg)) || *(close = skip_space(arg_end)) != ')')
 				goto push;
-		} else if (version && *arg >= '0' && *arg <= '9') {
-			lit = arg;
-			la = word_len(arg);
-			arg_end = arg + la;
-		} else if (!version && word_is(arg, word_len(arg), "current_timestamp")) {
-			arg_end = arg + word_len(arg);
-			lit = "now", la = 3;
-		} else if (!version && word_is(arg, word_len(arg), "now") &&
-			   *skip_space(arg + 3) == '(' && *skip_space(skip_space(arg + 3) + 1) == ')') {
-			arg_end = skip_space(skip_space(arg + 3) + 1) + 1;
-			lit = "now", la = 3;
+			if (word_is(kind, lk, "snapshot") || word_is(kind, lk, "version"))
+				mode = before ? 5 : 1;
+			else if (word_is(kind, lk, "timestamp"))
+				mode = before ? 4 : 2;
+			else if (word_is(kind, lk, "offset") && !before)
+				mode = 3;
+			else if (word_is(kind, lk, "statement") || word_is(kind, lk, "stream") ||
+				 word_is(kind, lk, "offset"))
+				mode = 0;
+			else
+				goto push;
+			if (mode == 0)
+				arg = kind, arg_end = kind + lk;
+			p = close + 1;
 		} else {
-			goto push;
+			bool version;
+			w1 = t.p, l1 = w;
+			if (!spark) {
+				w1 = next_word(t.p + w, &l1);
+				if (!w1)
+					goto push;
+				version = word_is(w1, l1, "version") || word_is(w1, l1, "system_version");
+				if (!version && !word_is(w1, l1, "timestamp") && !word_is(w1, l1, "system_time"))
+					goto push;
+			} else {
+				version = word_is(t.p, w, "version");
+			}
+			mode = version ? 1 : 2;
+			w2 = next_word(w1 + l1, &l2);
+			if (!w2 || !word_is(w2, l2, "as"))
+				goto push;
+			w3 = next_word(w2 + l2, &l3);
+			if (!w3 || !word_is(w3, l3, "of"))
+				goto push;
+			arg = skip_space(w3 + l3);
+			if (!(arg_end = tt_expr_end(sql, arg)))
+				goto push;
+			p = arg_end;
 		}
-		rel = h[0].p, rl = h[0].len;
-		if (h[0].kind == 'q')
-			n = snprintf(buf, sizeof buf, "%.*s$%s$%.*s\"", (int)rl - 1, rel,
-				     version ? "v" : "ts", (int)la, lit);
-		else
-			n = snprintf(buf, sizeof buf, "\"%.*s$%s$%.*s\"", (int)rl, rel,
-				     version ? "v" : "ts", (int)la, lit);
-		if (n < 0 || n >= (int)sizeof buf || n - 2 > 63 || n > arg_end - rel)
-			goto push;
-		if (h[0].kind == 'w')
-			for (i = 1; i <= (int)rl; i++)
-				if (buf[i] >= 'A' && buf[i] <= 'Z')
-					buf[i] += 'a' - 'A';
-		if (!*copy)
-			*copy = strdup(sql);
-		memset(*copy + (rel - sql), ' ', (size_t)(arg_end - rel));
-		memcpy(*copy + (rel - sql), buf, (size_t)n);
-		p = arg_end;
-		t.p = rel, t.len = (size_t)n, t.kind = 'q';
-		h[0] = t;
+		al_end = tt_alias_end(sql, p);
+		if (ned == cap) {
+			cap = cap ? cap * 2 : 4;
+			ed = realloc(ed, sizeof *ed * (size_t)cap);
+		}
+		{
+			/* " [alias] TABLESAMPLE "floe$tt"(mode, x)" */
+			size_t la = (size_t)(al_end - p), lx = (size_t)(arg_end - arg);
+			char *with = malloc(la + lx + 48);
+			if (mode == 0)
+				sprintf(with, " %.*s TABLESAMPLE \"floe$tt\"(0,'%.*s')", (int)la, p, (int)lx,
+					arg);
+			else
+				sprintf(with, " %.*s TABLESAMPLE \"floe$tt\"(%d,%.*s)", (int)la, p, mode,
+					(int)lx, arg);
+			ed[ned].from = (size_t)(clause - sql);
+			ed[ned].to = (size_t)(al_end - sql);
+			ed[ned].with = with;
+			ned++;
+		}
+		p = al_end;
+		memset(h, 0, sizeof h);
 		continue;
 push:
 		memmove(&h[1], &h[0], sizeof h[0] * 3);
 		h[0] = t;
 	}
+	if (ned) {
+		size_t len = strlen(sql), extra = 0, k = 0, at = 0;
+		char *out;
+		for (i = 0; i < ned; i++)
+			extra += strlen(ed[i].with);
+		out = malloc(len + extra + 1);
+		for (i = 0; i < ned; i++) {
+			memcpy(out + k, sql + at, ed[i].from - at);
+			k += ed[i].from - at;
+			memcpy(out + k, ed[i].with, strlen(ed[i].with));
+			k += strlen(ed[i].with);
+			at = ed[i].to;
+			free(ed[i].with);
+		}
+		memcpy(out + k, sql + at, len - at + 1);
+		free(*copy);
+		*copy = out;
+	}
+	free(ed);
 }
 
 /* ---- ROLLBACK TABLE / RESTORE TABLE / SHOW SNAPSHOTS (restore.c) -------

@@ -901,6 +901,15 @@ cte_store(BindCtx *def, ExecCtx *ctx, PgQuery__CommonTableExpr *cte, CteStore **
 	return FLOE_OK;
 }
 
+/* A time-travel read being bound (source_timetravel -> source_table). */
+typedef struct TimeTravel {
+	PgQuery__RangeVar *rv;
+	int mode;                 /* metatable_snapshot_at's */
+	const char *text;
+	int64_t us;
+} TimeTravel;
+static _Thread_local const TimeTravel *cur_tt;
+
 static int
 source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
@@ -913,6 +922,16 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	int *proj;
 	int64_t snap = -1;        /* time travel: the snapshot read, else -1 */
 	Engine *e = b->session->engine;
+
+	if (cur_tt && cur_tt->rv == rv) {
+		/* parse.c's TABLESAMPLE "floe$tt": the table at a snapshot */
+		const TimeTravel *tt = cur_tt;
+		cur_tt = NULL;
+		TRY(ingest_before_metatable(b->session, rv, b->err));
+		TRY(metatable_snapshot_at(b->session, ctx, rv, b->arena, tt->mode, tt->text, tt->us, &t,
+					  &snap, &schema, &relname, b->err));
+		goto scan;
+	}
 
 	if ((!rv->schemaname || !rv->schemaname[0]) && cur_work && !strcmp(cur_work->name, rv->relname)) {
 		/* the recursive term's reference to its own CTE */
@@ -1710,6 +1729,68 @@ cross_items(BindCtx *b, ExecCtx *ctx, Source *items, int n, Source *out)
 	}
 }
 
+/* FROM t TABLESAMPLE "floe$tt"(mode, x): parse.c's time travel (FOR
+ * VERSION | TIMESTAMP AS OF x, AT / BEFORE(...)); x is a constant
+ * expression (parameters and uncorrelated subqueries too), read as a
+ * snapshot id or ref name (text) or as a timestamptz (an OFFSET: seconds). */
+static int
+source_timetravel(BindCtx *b, ExecCtx *ctx, PgQuery__RangeTableSample *ts, Source *src)
+{
+	BindCtx def = *b;
+	TimeTravel tt;
+	Expr *x;
+	Value v;
+	int rc;
+
+	if (ts->n_args != 2 || !ts->relation ||
+	    ts->relation->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+	    ts->args[0]->node_case != PG_QUERY__NODE__NODE_A_CONST)
+		return unsupported(b, "TABLESAMPLE", ts->location);
+	memset(&tt, 0, sizeof tt);
+	tt.rv = ts->relation->range_var;
+	tt.mode = ts->args[0]->a_const->ival ? ts->args[0]->a_const->ival->ival : 0;
+	if (tt.mode == 0) {
+		char *what = arena_strdup(b->arena, ts->args[1]->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+			ts->args[1]->a_const->sval ? ts->args[1]->a_const->sval->sval : "?"), *c;
+		for (c = what; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "time travel by %s is not supported (Iceberg tables have snapshots: AT(SNAPSHOT => id) or AT(TIMESTAMP => ts))",
+			    what);
+		floe_error_position(b->err, bind_location(b, ts->location));
+		return FLOE_ERR;
+	}
+	def.scope = NULL;         /* a constant: no column of the query */
+	def.where = "time travel";
+	if (!(x = bind_expr(&def, ts->args[1])))
+		return FLOE_ERR;
+	if (tt.mode == 1 || tt.mode == 5) {
+		/* a snapshot id, or a branch / tag name */
+		bool text = type_is_string(x->type.id) || x->type.id == TYPE_NULL || x->unknown_literal;
+		if (!(x = bind_coerce(&def, x, type_make(text ? TYPE_TEXT : TYPE_INT64), 1, NULL)))
+			return FLOE_ERR;
+		TRY(expr_eval_const(x, b->arena, &v, b->err));
+		if (!v.is_null)
+			tt.text = text ? arena_strndup(b->arena, strview_data(&v.u.s), v.u.s.len) :
+				arena_sprintf(b->arena, "%lld", (long long)v.u.i);
+	} else {
+		SqlType to = type_make(tt.mode == 3 ? TYPE_INT64 : TYPE_TIMESTAMPTZ);
+		if (!(x = bind_coerce(&def, x, to, 1, NULL)))
+			return FLOE_ERR;
+		TRY(expr_eval_const(x, b->arena, &v, b->err));
+		tt.us = tt.mode == 3 ? v.u.i * 1000000 : v.u.i;
+	}
+	if (v.is_null && b->session->params_describe)
+		return source_table(b, ctx, tt.rv, src);   /* $n unknown yet: the columns now */
+	if (v.is_null)
+		return floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+				   "the version or time of a time-travel read must not be NULL");
+	cur_tt = &tt;
+	rc = source_table(b, ctx, tt.rv, src);
+	cur_tt = NULL;
+	return rc;
+}
+
 static int
 source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 {
@@ -1736,8 +1817,13 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 	}
 	case PG_QUERY__NODE__NODE_JOIN_EXPR:
 		return source_join(b, ctx, item->join_expr, src);
-	case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
-		return unsupported(b, "TABLESAMPLE", item->range_table_sample->location);
+	case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE: {
+		PgQuery__RangeTableSample *ts = item->range_table_sample;
+		if (ts->n_method == 1 && ts->method[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+		    !strcmp(ts->method[0]->string->sval, "floe$tt"))
+			return source_timetravel(b, ctx, ts, src);
+		return unsupported(b, "TABLESAMPLE", ts->location);
+	}
 	case PG_QUERY__NODE__NODE_RANGE_TABLE_FUNC:
 		return unsupported(b, "XMLTABLE", item->range_table_func->location);
 	default:
