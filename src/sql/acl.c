@@ -1727,6 +1727,25 @@ fn_role(Session *s, const char *user, int64_t user_oid, const char **out, floe_e
 }
 
 int
+acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *out, floe_error *err)
+{
+	const char *role = current_role(s), *uuid;
+	bool exists;
+	int rc = FLOE_OK;
+
+	*out = true;
+	if (!role || no_roles_file(s))
+		return FLOE_OK;
+	uuid = table_uuid(s, ns, name, a, &exists);
+	pthread_mutex_lock(&mu);
+	rc = refresh(s, err);
+	if (rc == FLOE_OK && !is_super(role))
+		*out = privs_of(role, ns, name, uuid, 0) != 0;
+	pthread_mutex_unlock(&mu);
+	return rc;
+}
+
+int
 acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, int64_t table_oid,
 		       const char *priv, bool *out, floe_error *err)
 {

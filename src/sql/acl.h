@@ -40,6 +40,7 @@
  *   acl_table_grants(s, a, ns, table, &rows, &n, err)   information_schema
  *                                     table_privileges / role_table_grants rows
  *   acl_fn_table_privilege / acl_fn_schema_privilege / acl_fn_role_name
+ *   acl_table_visible      information_schema's per-role filter
  *                                     has_table_privilege, has_schema_privilege,
  *                                     pg_get_userbyid (func_pgcatalog.c) for the
  *                                     session whose statement runs on this thread
@@ -83,6 +84,13 @@ typedef struct AclMemberRow {
 
 int acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **members,
 		   int *nmembers, floe_error *err);
+/* May the session's role see relation ns.name in information_schema (it
+ * holds some privilege on it, as PostgreSQL's views require; superusers
+ * and sessions without roles see all)?  *out; FLOE_ERR only when the roles
+ * file cannot be read. */
+int acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *out,
+		      floe_error *err);
+
 /* user NULL: user_oid (< 0: the current role); table NULL: table_oid;
  * priv: PostgreSQL's list ("SELECT, INSERT", "select with grant option");
  * *out: any of them held.  Without a running statement: true. */

@@ -1712,6 +1712,23 @@ fill_role(Rel *r, Session *s, Arena *a, const char *rel, floe_error *err)
 
 /* information_schema.table_privileges / role_table_grants (sql/acl.c):
  * per table the owner's privileges and the grants the role may see */
+/* information_schema shows a role only the relations it holds some
+ * privilege on (PostgreSQL's views filter each row by has_table_privilege
+ * / has_column_privilege / pg_has_role): drop the others from the snap. */
+static int
+snap_visible(Session *s, Arena *a, Snap *sn, floe_error *err)
+{
+	int i, n = 0;
+	for (i = 0; i < sn->ntabs; i++) {
+		bool vis;
+		TRY(acl_table_visible(s, sn->tabs[i].ns, sn->tabs[i].name, a, &vis, err));
+		if (vis)
+			sn->tabs[n++] = sn->tabs[i];
+	}
+	sn->ntabs = n;
+	return FLOE_OK;
+}
+
 static int
 fill_is_privileges(Rel *r, Session *s, Arena *a, const Snap *sn, floe_error *err)
 {
@@ -2449,6 +2466,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 		bool privs = is(d, "table_privileges") || is(d, "role_table_grants");
 		if (is(d, "schemata") || is(d, "tables") || cols || privs || is(d, "views"))
 			TRY(snap_take(s, a, cols || is(d, "views"), &sn, err));
+		if (is(d, "tables") || cols || privs || is(d, "views"))
+			TRY(snap_visible(s, a, &sn, err));
 		if (privs)
 			TRY(fill_is_privileges(&r, s, a, &sn, err));
 		if (is(d, "table_constraints") || is(d, "key_column_usage"))

@@ -404,6 +404,7 @@ GRANT USAGE ON t TO ro;
 GRANT SELECT ON u TO grp;
 GRANT grp TO ro;
 GRANT nosuch TO ro;
+CREATE TABLE hidden (h int);
 \du
 SELECT rolname, rolsuper, rolcanlogin FROM pg_roles WHERE rolname !~ '^pg_' ORDER BY 1;
 SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY 2, 3, 4;
@@ -412,6 +413,8 @@ SELECT has_schema_privilege('ro', 'public', 'USAGE'), has_table_privilege('nosuc
 SELECT has_table_privilege('ro', 'nosuch', 'SELECT');
 SET ROLE ro;
 SELECT current_user;
+SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1;
+SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2;
 SELECT grantor, grantee, table_name, privilege_type, is_grantable, with_hierarchy FROM information_schema.table_privileges WHERE table_schema = 'public' ORDER BY 2, 3, 4;
 SELECT * FROM t;
 SELECT * FROM u;
@@ -489,7 +492,7 @@ CREATE ROLE gone;
 CREATE TABLE d (a int);
 GRANT SELECT ON d TO gone;
 DROP ROLE gone;
-DROP TABLE d;
+DROP TABLE d, hidden;
 DROP ROLE gone;
 DROP ROLE ro;
 DROP ROLE nosuch;
