@@ -34,6 +34,9 @@ src_of = $(shell find $(addprefix src/,$(1)) -name '*.c' 2>/dev/null | sort)
 L0_SRC = $(call src_of,common types)
 L1_SRC = $(L0_SRC) $(call src_of,format)
 L2_SRC = $(L1_SRC) $(call src_of,storage catalog table)
+L3_SRC = $(L2_SRC) $(call src_of,func)
+L4_SRC = $(L3_SRC) $(call src_of,exec)
+L5_SRC = $(L4_SRC) $(call src_of,plan)
 ALL_SRC = $(filter-out src/main/floe.c,$(shell find src -name '*.c' | sort))
 obj = $(patsubst %.c,$(B)/%.o,$(1))
 
@@ -82,7 +85,7 @@ unit: $(UNIT_BIN)
 tools: $(TOOLS_BIN)
 
 # Which objects a test folder links: its layer.
-layer_objs = $(call obj,$(if $(filter common types,$(1)),$(L0_SRC),$(if $(filter format,$(1)),$(L1_SRC),$(if $(filter storage catalog table,$(1)),$(L2_SRC),$(ALL_SRC)))))
+layer_objs = $(call obj,$(if $(filter common types,$(1)),$(L0_SRC),$(if $(filter format,$(1)),$(L1_SRC),$(if $(filter storage catalog table,$(1)),$(L2_SRC),$(if $(filter func,$(1)),$(L3_SRC),$(if $(filter exec,$(1)),$(L4_SRC),$(if $(filter plan,$(1)),$(L5_SRC),$(ALL_SRC))))))))
 test_folder = $(word 3,$(subst /, ,$(1)))
 
 .SECONDEXPANSION:

@@ -68,6 +68,10 @@ typedef struct ExecCtx {
 	/* SET ignore_checksum_failure = on: Parquet page CRCs are not checked
 	 * (they are by default) */
 	bool ignore_checksums;
+	/* the statement's session state (func/session_env.h): what kernels
+	 * read through FuncCtx.env and parallel workers apply; NULL: none
+	 * (no privilege services: every privilege) */
+	const struct SessionEnv *env;
 } ExecCtx;
 
 /* spill.c: the byte limit of a floe.query_memory_limit value (NULL: the

@@ -601,7 +601,7 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 		} else if (e->kind == EXPR_CAST) {
 			TRY(cast_vector(&args[0], rows, target, e->type, e->cast_flags, ctx->err));
 		} else {
-			FuncCtx fc = { scratch, ctx->err };
+			FuncCtx fc = { scratch, ctx->err, ctx->env };
 			TRY(e->fn->kernel(&fc, args, e->nargs, rows, target));
 		}
 		if (fold) {
@@ -617,7 +617,7 @@ eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *se
 }
 
 int
-expr_eval_const(const Expr *e, Arena *arena, Value *out, floe_error *err)
+expr_eval_const(const Expr *e, const struct SessionEnv *env, Arena *arena, Value *out, floe_error *err)
 {
 	ExecCtx ctx;
 	Batch b;
@@ -626,6 +626,7 @@ expr_eval_const(const Expr *e, Arena *arena, Value *out, floe_error *err)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.arena = arena;
 	ctx.err = err;
+	ctx.env = env;
 	memset(&b, 0, sizeof b);
 	b.count = 1;
 	b.arena = arena;

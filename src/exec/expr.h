@@ -109,6 +109,11 @@ bool expr_is_volatile(const Expr *e);
 
 int expr_eval(struct ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
 	      uint32_t n, Arena *scratch, Vector *out);
-int expr_eval_const(const Expr *e, Arena *arena, Value *out, floe_error *err);
+struct SessionEnv;
+/* e over no input row, with the statement's session state (func/session_env.h:
+ * the kernels' FuncCtx.env; NULL only where no session exists, e.g. unit
+ * tests: nextval and the privilege functions then fail or answer "all") */
+int expr_eval_const(const Expr *e, const struct SessionEnv *env, Arena *arena, Value *out,
+		    floe_error *err);
 
 #endif

@@ -571,7 +571,7 @@ feed_ordered(HashAggOp *h, int j)
 		uint32_t m = 0, cap = VECTOR_SIZE;
 		Vector arg, arg2;
 		void **ptrs;
-		FuncCtx fc = { h->arena, op->ctx->err };
+		FuncCtx fc = { h->arena, op->ctx->err, op->ctx->env };
 		int rc;
 
 		arena_reset(op->scratch);
@@ -963,7 +963,7 @@ consume(HashAggOp *h, Batch *in)
 	/* update aggregate states */
 	for (j = 0; j < h->naggs; j++) {
 		AggCall *a = &h->aggs[j];
-		FuncCtx fc = { h->arena, op->ctx->err };
+		FuncCtx fc = { h->arena, op->ctx->err, op->ctx->env };
 		Vector arg, arg2;
 		uint32_t m = n, *keep = NULL;
 
@@ -1155,7 +1155,7 @@ same_keys(const HashAggOp *a, uint32_t ga, const HashAggOp *b, uint32_t gb)
 static int
 combine_group(HashAggOp *h, uint32_t d, const HashAggOp *w, uint32_t g)
 {
-	FuncCtx fc = { h->arena, h->op.ctx->err };
+	FuncCtx fc = { h->arena, h->op.ctx->err, h->op.ctx->env };
 	int j;
 
 	for (j = 0; j < h->naggs; j++)
@@ -1426,7 +1426,7 @@ hash_agg_next(Operator *op, Batch **out)
 		}
 	}
 	for (j = 0; j < h->naggs; j++) {
-		FuncCtx fc = { op->scratch, op->ctx->err };
+		FuncCtx fc = { op->scratch, op->ctx->err, op->ctx->env };
 		for (i = 0; i < n; i++)
 			TRY(h->aggs[j].fn->finalize(&fc, h->states + h->stride * (h->emit_pos + i) +
 						    h->offsets[j], &b->cols[h->nkeys + j], i));

@@ -45,9 +45,11 @@
  * the last copy to finish probing emits them (hash_join.c).
  *
  * Threads: pthreads, started and joined inside one par_run call (a
- * Gather's: see invariant 3).  Workers inherit the
- * leader's session time zone and statement time (thread-locals in
- * types/datetime.c and func/func_datetime.c).  The first failing thread's
+ * Gather's: see invariant 3).  Workers inherit the leader's session
+ * state (func/session_env.h: session_env_capture on the leader,
+ * session_env_apply on each worker: time zone, DateStyle,
+ * extra_float_digits, statement time, memory account); privileges reach
+ * them in their ExecCtx copies (ctx->env).  The first failing thread's
  * error is the statement's; the others stop at their next batch
  * (par_aborted); cancel and statement_timeout reach every thread through
  * ctx->cancel (exec_check_cancel in every scan and filter batch).
@@ -81,7 +83,7 @@
 #include "common/interrupt.h"
 #include "exec/exec.h"
 #include "func/func.h"
-#include "sql/acl.h"   /* acl_*_thread_session: an upward call (issue 14 step 0b) */
+#include "func/session_env.h"
 #include "types/datetime.h"
 #include "types/text.h"
 
@@ -279,44 +281,6 @@ exec_instr_add(Operator *proto, Operator *clone)
 
 /* ---- threads ------------------------------------------------------------------ */
 
-/* What a worker thread inherits from the leader's thread-locals: the
- * session time zone and the statement's time (datetime.c, func_datetime.c).
- * Every thread start (par_run, Gather) goes through env_capture/env_apply. */
-typedef struct ThreadEnv {
-	const DatetimeZone *zone;
-	DatetimeStyle style;       /* DateStyle, IntervalStyle (datetime.c) */
-	int float_digits;          /* extra_float_digits (text.c) */
-	int64_t stmt_time, stmt_now;
-	void *acl_session;         /* has_table_privilege's session (sql/acl.c) */
-	MemAccount *mem;           /* the statement's memory account (arena.h);
-				      the leader joins every thread before the
-				      statement (and its reference) ends */
-} ThreadEnv;
-
-static void
-env_capture(ThreadEnv *e)
-{
-	e->zone = datetime_current_zone();
-	e->style = datetime_current_style();
-	e->float_digits = text_extra_float_digits();
-	e->stmt_time = func_statement_time();
-	e->stmt_now = datetime_statement_now();
-	e->acl_session = acl_thread_session();
-	e->mem = memacct_current();
-}
-
-static void
-env_apply(const ThreadEnv *e)
-{
-	datetime_use_zone(e->zone);
-	datetime_use_style(e->style);
-	text_set_extra_float_digits(e->float_digits);
-	func_set_statement_time(e->stmt_time);
-	datetime_set_statement_now(e->stmt_now);
-	acl_use_thread_session(e->acl_session);
-	memacct_set_current(e->mem);   /* the statement's account (arena.h) */
-}
-
 struct ParRun {
 	ExecCtx *ctx;
 	ExecCtx **wctx;
@@ -325,7 +289,7 @@ struct ParRun {
 	atomic_int abort;
 	pthread_mutex_t mu;
 	int first_err;             /* index of the first failing thread, -1 */
-	ThreadEnv env;
+	SessionEnv env;            /* the leader's session state, applied by every worker */
 };
 
 typedef struct Slot {
@@ -372,7 +336,7 @@ worker_main(void *p)
 	Slot *s = p;
 	ParRun *pr = s->pr;
 
-	env_apply(&pr->env);
+	session_env_apply(&pr->env);
 	interrupt_set(pr->ctx->cancel);
 	run_slot(pr, s->i);
 	return NULL;
@@ -393,7 +357,7 @@ par_run(ExecCtx *ctx, int n, ExecCtx **wctx, int (*fn)(void *arg, int i, ParRun 
 	atomic_init(&pr.abort, 0);
 	pthread_mutex_init(&pr.mu, NULL);
 	pr.first_err = -1;
-	env_capture(&pr.env);
+	session_env_capture(&pr.env);
 	for (i = 1; i < n; i++) {
 		slots[i].pr = &pr;
 		slots[i].i = i;
@@ -492,7 +456,7 @@ struct GatherOp {
 	int err_worker;            /* the first failing worker, -1 */
 	int rr;                    /* next worker to look at first */
 	int held;                  /* the worker whose slot the leader holds, -1 */
-	ThreadEnv env;
+	SessionEnv env;            /* the leader's session state, applied by every worker */
 };
 
 static bool
@@ -546,7 +510,7 @@ gather_worker(void *p)
 	GWorker *w = p;
 	GatherOp *g = w->g;
 
-	env_apply(&g->env);
+	session_env_apply(&g->env);
 	interrupt_set(w->wctx->cancel);
 	for (;;) {
 		Batch *in;
@@ -680,7 +644,7 @@ gather_open(Operator *op)
 			rc = op_open(w->op);
 	}
 	TRY(rc);
-	env_capture(&g->env);
+	session_env_capture(&g->env);
 	g->running = true;
 	for (i = 0; i < g->nw; i++) {
 		GWorker *w = &g->w[i];

@@ -42,7 +42,7 @@ values_next(Operator *op, Batch **out)
 		Expr **row = v->rows[v->pos + i];
 		for (c = 0; c < op->ncols; c++) {
 			Value val;
-			TRY(expr_eval_const(row[c], op->scratch, &val, op->ctx->err));
+			TRY(expr_eval_const(row[c], op->ctx->env, op->scratch, &val, op->ctx->err));
 			vector_set_value(&b->cols[c], (uint32_t)i, &val);
 		}
 	}

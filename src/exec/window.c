@@ -495,7 +495,7 @@ compute_call(WindowOp *w, int ci, const uint32_t *perm, int64_t ps, int64_t pe,
 	Value v;
 
 	if (call->kind == WIN_AGG) {
-		FuncCtx fctx = { w->store, err };
+		FuncCtx fctx = { w->store, err, w->op.ctx->env };
 		void **states = w->states;
 		void *state = w->call_state[ci];
 		int argc = call->arg ? w->call_arg[ci] : -1;

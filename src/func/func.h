@@ -59,6 +59,8 @@
 typedef struct FuncCtx {
 	Arena *arena;      /* result strings and agg state allocations; lives as long as the results */
 	floe_error *err;
+	/* the statement's session state (session_env.h), or NULL: none */
+	const struct SessionEnv *env;
 } FuncCtx;
 
 /*

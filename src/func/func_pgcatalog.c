@@ -17,7 +17,8 @@
  *                                   a session FUNC_PGCATALOG_USER for 10),
  *                                   else "unknown (OID=n)"
  *   has_table_privilege, has_schema_privilege (text forms)   the roles and
- *                                   grants of sql/acl.c (acl_fn_*)
+ *                                   grants of the session's privilege
+ *                                   services (FuncCtx.env, session_env.h)
  *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
  *                                   pg_attrdef.adbin holds the DEFAULT's SQL
  *   pg_type_is_visible (and function, operator, opclass, collation,
@@ -62,7 +63,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "func/func_internal.h"
-#include "sql/acl.h"   /* acl_fn_*: an upward call (issue 14 step 0b) */
+#include "func/session_env.h"
 #include "types/text.h"
 
 #define FUNC_PGCATALOG_USER "floe"
@@ -179,8 +180,8 @@ format_type(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 static int
 get_userbyid(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
+	const SessionPrivileges *privs = ctx->env ? ctx->env->privileges : NULL;
 	uint32_t i;
-	(void)ctx;
 	(void)nargs;
 	for (i = 0; i < count; i++) {
 		Value o;
@@ -189,7 +190,7 @@ get_userbyid(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 			out_null(out, i);
 			continue;
 		}
-		if (acl_fn_role_name(o.u.i, buf, sizeof buf))
+		if (privs && privs->role_name(ctx->env->session, o.u.i, buf, sizeof buf))
 			out_text(out, i, buf);
 		else if (o.u.i == 10)
 			out_text(out, i, FUNC_PGCATALOG_USER);
@@ -248,6 +249,7 @@ text_arg(FuncCtx *ctx, const Value *v)
 static int
 privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool table)
 {
+	const SessionPrivileges *privs = ctx->env ? ctx->env->privileges : NULL;
 	uint32_t i;
 	for (i = 0; i < count; i++) {
 		Value v[3];
@@ -272,12 +274,14 @@ privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			obj = text_arg(ctx, &v[o]);
 		else
 			obj_oid = v[o].u.i;
-		if (table) {
-			if (acl_fn_table_privilege(user, user_oid, obj, obj_oid, text_arg(ctx, &v[o + 1]), &res,
-						   ctx->err) != FLOE_OK)
+		if (!privs) {
+			res = true;   /* no roles (the embedded shell): every privilege */
+		} else if (table) {
+			if (privs->table_privilege(ctx->env->session, user, user_oid, obj, obj_oid,
+						   text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK)
 				return FLOE_ERR;
-		} else if (acl_fn_schema_privilege(user, user_oid, obj, text_arg(ctx, &v[o + 1]), &res,
-						   ctx->err) != FLOE_OK) {
+		} else if (privs->schema_privilege(ctx->env->session, user, user_oid, obj,
+						   text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK) {
 			return FLOE_ERR;
 		}
 		((uint8_t *)out->data)[i] = res;

@@ -685,7 +685,7 @@ int
 func_regexp_matches_rows(const strview *s, const strview *pat, const strview *flags,
 			 SqlType arrtype, Arena *a, strview **rows, uint32_t *n, floe_error *err)
 {
-	FuncCtx fc = { a, err };
+	FuncCtx fc = { a, err, NULL };
 	Rx rx;
 	int cflags = 0, eflags = 0, map[RX_MAX_GROUPS], ng, k, rc = FLOE_OK;
 	bool g = false;

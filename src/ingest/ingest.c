@@ -387,6 +387,8 @@ flush_ctx_init(ExecCtx *ctx, Session *fs, Arena *a, floe_error *err)
 	ctx->cancel = fs->cancel_flag;
 	ctx->mem_limit = exec_mem_limit(NULL);
 	ctx->threads = 1;
+	/* the flush session's: a DEFAULT nextval() of a buffered row runs here */
+	ctx->env = acl_statement_env(fs, a);
 }
 
 /* Flush one table's buffered rows (invariant 2); the caller holds no
@@ -865,6 +867,7 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	ctx.io = s->engine->io;
 	ctx.err = err;
 	ctx.cancel = s->cancel_flag;
+	ctx.env = acl_statement_env(s, a);   /* DEFAULT nextval() and now() read it */
 	ctx.mem_limit = exec_mem_limit(NULL);
 	ctx.threads = 1;
 	if (!acl_is_superuser(s) ||

@@ -78,22 +78,6 @@
 #include "storage/fileio.h"
 #include "table/table.h"
 
-static __thread Session *tl_session;
-
-/* The thread's session for acl_fn_*, handed to parallel workers
- * (exec/parallel.c), so has_table_privilege answers alike on every thread. */
-void *
-acl_thread_session(void)
-{
-	return tl_session;
-}
-
-void
-acl_use_thread_session(void *s)
-{
-	tl_session = s;
-}
-
 /* ---- configuration: allowed directories -------------------------------- */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
@@ -703,7 +687,6 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	Check c;
 	int rc;
 
-	tl_session = s;   /* for has_table_privilege & co. (acl_fn_*) */
 	stmt_state(ctx);
 	/* the embedded shell without SET ROLE: a superuser, nothing to read */
 	if (!current_role(s)) {
@@ -788,6 +771,7 @@ acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 	memset(&ctx, 0, sizeof ctx);
 	ctx.arena = a;
 	ctx.err = err;
+	ctx.env = acl_statement_env(s, a);
 	memset(&c, 0, sizeof c);
 	c.s = s;
 	c.ctx = &ctx;
@@ -1745,11 +1729,11 @@ acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *
 	return rc;
 }
 
-int
-acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, int64_t table_oid,
-		       const char *priv, bool *out, floe_error *err)
+static int
+fn_table_privilege(void *session, const char *user, int64_t user_oid, const char *table, int64_t table_oid,
+		   const char *priv, bool *out, floe_error *err)
 {
-	Session *s = tl_session;
+	Session *s = session;
 	Arena *a;
 	const char *role, *ns = NULL, *name = NULL, *uuid = NULL;
 	unsigned want;
@@ -1803,11 +1787,11 @@ acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table, in
 	return rc;
 }
 
-int
-acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema, const char *priv,
-			bool *out, floe_error *err)
+static int
+fn_schema_privilege(void *session, const char *user, int64_t user_oid, const char *schema, const char *priv,
+		    bool *out, floe_error *err)
 {
-	Session *s = tl_session;
+	Session *s = session;
 	const char *role;
 	unsigned want;
 	bool usage;
@@ -1829,10 +1813,10 @@ acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema, 
 	return rc;
 }
 
-const char *
-acl_fn_role_name(int64_t oid, char *buf, size_t n)
+static const char *
+fn_role_name(void *session, int64_t oid, char *buf, size_t n)
 {
-	Session *s = tl_session;
+	Session *s = session;
 	const char *r = NULL;
 	int i;
 	floe_error e;
@@ -1898,4 +1882,21 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 	*n = k;
 	pthread_mutex_unlock(&mu);
 	return FLOE_OK;
+}
+
+const SessionPrivileges acl_privileges = {
+	.table_privilege = fn_table_privilege,
+	.schema_privilege = fn_schema_privilege,
+	.role_name = fn_role_name,
+};
+
+const SessionEnv *
+acl_statement_env(Session *s, Arena *a)
+{
+	SessionEnv *env = ARENA_NEW(a, SessionEnv);
+
+	session_env_capture(env);
+	env->session = s;
+	env->privileges = &acl_privileges;
+	return env;
 }

@@ -39,16 +39,17 @@
  *                                     pg_authid, pg_user, pg_auth_members show
  *   acl_table_grants(s, a, ns, table, &rows, &n, err)   information_schema
  *                                     table_privileges / role_table_grants rows
- *   acl_fn_table_privilege / acl_fn_schema_privilege / acl_fn_role_name
- *   acl_table_visible      information_schema's per-role filter
- *                                     has_table_privilege, has_schema_privilege,
+ *   acl_table_visible(s, ns, name, a, &out, err)   information_schema's per-role filter
+ *   acl_statement_env(s, a)           the SessionEnv for ExecCtx.env
+ *   acl_privileges                    has_table_privilege, has_schema_privilege,
  *                                     pg_get_userbyid (func_pgcatalog.c) for the
- *                                     session whose statement runs on this thread
+ *                                     session of the statement's SessionEnv
  */
 #ifndef FLOE_SQL_ACL_H
 #define FLOE_SQL_ACL_H
 
 #include <stdbool.h>
+#include "func/session_env.h"
 #include "sql/bind.h"
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
@@ -91,13 +92,16 @@ int acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRo
 int acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *out,
 		      floe_error *err);
 
-/* user NULL: user_oid (< 0: the current role); table NULL: table_oid;
- * priv: PostgreSQL's list ("SELECT, INSERT", "select with grant option");
- * *out: any of them held.  Without a running statement: true. */
-int acl_fn_table_privilege(const char *user, int64_t user_oid, const char *table,
-			   int64_t table_oid, const char *priv, bool *out, floe_error *err);
-int acl_fn_schema_privilege(const char *user, int64_t user_oid, const char *schema,
-			    const char *priv, bool *out, floe_error *err);
+/* has_table_privilege, has_schema_privilege and pg_get_userbyid for
+ * func/ (func_pgcatalog.c), which reaches them through the statement's
+ * SessionEnv (engine.c sets env->session to the Session and
+ * env->privileges to this table): func/session_env.h's conventions. */
+extern const SessionPrivileges acl_privileges;
+/* The SessionEnv of a statement of session s (in a): the calling thread's
+ * session state (session_env_capture), s and acl_privileges.  Every
+ * ExecCtx built for a session's work carries one (ctx.env), so kernels
+ * that need the session (nextval, has_table_privilege) find it. */
+const SessionEnv *acl_statement_env(Session *s, Arena *a);
 /* information_schema.table_privileges / role_table_grants: the rows of
  * table (ns, table) the current role may see; owner rows carry every
  * privilege (floe's owner is the first superuser, oid 10) */
@@ -109,13 +113,5 @@ typedef struct AclGrantRow {
 int acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGrantRow **rows,
 		     int *n, floe_error *err);
 
-/* the name of role oid into buf, or NULL when unknown */
-const char *acl_fn_role_name(int64_t oid, char *buf, size_t n);
-
-/* The thread's session for acl_fn_* (an opaque Session *), handed by
- * exec/parallel.c to its workers so has_table_privilege answers alike on
- * every thread.  (An upward call from exec/: issue 14 step 0b.) */
-void *acl_thread_session(void);
-void acl_use_thread_session(void *s);
 
 #endif

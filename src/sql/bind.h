@@ -127,6 +127,8 @@ typedef struct BindCtx {
 	/* bind_location's map of sql's byte offsets to character positions
 	 * (built at its first use, shared by the contexts below this one) */
 	struct BindPos *pos;
+	/* bind_env's SessionEnv when exec carries none (made at first use) */
+	const struct SessionEnv *env;
 } BindCtx;
 
 /* bind_expr.c */
@@ -140,6 +142,9 @@ Expr *bind_coerce_bool(BindCtx *b, Expr *e, const char *clause);
 int bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlType *out);
 const char *bind_colname(Node *n);   /* FigureColname */
 int bind_fold(BindCtx *b, Expr **e); /* constant folding of a subtree */
+/* the statement's session state for evaluating constants while binding:
+ * exec's env, else one made from b->session (NULL without a session) */
+const struct SessionEnv *bind_env(BindCtx *b);
 int bind_location(BindCtx *b, int byte_offset);
 /* 57014 when the statement was cancelled (CancelRequest, statement_timeout,
  * shutdown: the session's cancel flag); the binder and the planner poll it

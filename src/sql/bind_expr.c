@@ -10,7 +10,7 @@
  *
  * INTERFACE ROUTINES (bind.h)
  *   bind_expr, bind_type_name, bind_coerce, bind_coerce_bool,
- *   bind_common_type, bind_colname, bind_fold, bind_location
+ *   bind_common_type, bind_colname, bind_fold, bind_env, bind_location
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 #include "func/agg_ordered.h"
 #include "func/func.h"
 #include "exec/subplan.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
@@ -293,6 +294,16 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 
 /* ---- coercion ---------------------------------------------------------- */
 
+const SessionEnv *
+bind_env(BindCtx *b)
+{
+	if (b->exec && b->exec->env)
+		return b->exec->env;
+	if (!b->env && b->session)
+		b->env = acl_statement_env(b->session, b->arena);
+	return b->env;
+}
+
 /* Fold a constant subtree to an EXPR_CONST. */
 int
 bind_fold(BindCtx *b, Expr **e)
@@ -305,7 +316,7 @@ bind_fold(BindCtx *b, Expr **e)
 	if ((*e)->kind == EXPR_AGGREF)
 		return FLOE_OK;
 	/* run-time errors of constants (1/0) carry no position, as in PostgreSQL */
-	if (expr_eval_const(*e, b->arena, &v, b->err) != FLOE_OK)
+	if (expr_eval_const(*e, bind_env(b), b->arena, &v, b->err) != FLOE_OK)
 		return FLOE_ERR;
 	c = expr_const(b->arena, &v);
 	c->location = (*e)->location;

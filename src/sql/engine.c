@@ -584,7 +584,7 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 					   "register_table takes at most 4 arguments");
 		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, type_make(TYPE_TEXT), 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, ctx->arena, &v, err));
+		TRY(expr_eval_const(x, ctx->env, ctx->arena, &v, err));
 		if (v.is_null)
 			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "register_table arguments must not be NULL");
 		args[slot] = arena_strndup(ctx->arena, strview_data(&v.u.s), v.u.s.len);
@@ -1597,6 +1597,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	ctx.mem_limit = exec_mem_limit(setting_get(s, "work_mem"));
 	ctx.threads = exec_threads(setting_get(s, "max_parallel_workers_per_gather"));
 	ctx.mem = memacct_current();
+	ctx.env = acl_statement_env(s, a);
 	/* what can spill spills before the statement's limit is reached */
 	if (memacct_limit(ctx.mem) > 0 && ctx.mem_limit > memacct_limit(ctx.mem) / 4)
 		ctx.mem_limit = memacct_limit(ctx.mem) / 4;
@@ -2196,6 +2197,7 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		ctx.io = s->engine->io;
 		ctx.err = err;
 		ctx.cancel = s->cancel_flag;
+		ctx.env = acl_statement_env(s, a);
 		s->nparams = nparams;
 		s->param_values = NULL;
 		s->param_oids = param_oids;

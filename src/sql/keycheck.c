@@ -165,6 +165,8 @@ keycheck_rebase(FileIO *io, const Table *from, const Table *to, const DataFile *
 	k.ctx.io = io;
 	k.ctx.err = err;
 	k.ctx.threads = 1;
+	/* k.ctx.env stays NULL: the check scans key columns and compares
+	 * values, it evaluates no expression that reads the session */
 	k.md = to->md;
 	k.schema = metadata_current_schema(to->md);
 	k.table = to->name;

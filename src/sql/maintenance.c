@@ -91,7 +91,7 @@ bind_args(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, const
 		if (!(x = bind_expr(&b, n)) ||
 		    !(x = bind_coerce(&b, x, type_make(spec[slot].type), 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, ctx->arena, &vals[slot], err));
+		TRY(expr_eval_const(x, ctx->env, ctx->arena, &vals[slot], err));
 		if (vals[slot].is_null)
 			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 					   "%s argument %s must not be NULL", proc, spec[slot].name);

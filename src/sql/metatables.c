@@ -740,7 +740,7 @@ metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
 		to = type_make(slot == 0 ? TYPE_TEXT : by_time ? TYPE_TIMESTAMPTZ : TYPE_INT64);
 		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, to, 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, a, &args[slot], err));
+		TRY(expr_eval_const(x, ctx->env, a, &args[slot], err));
 		if (args[slot].is_null)
 			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 					   "%s arguments must not be NULL", name);

@@ -476,7 +476,7 @@ optimize_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, 
 		}
 		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, type_make(TYPE_TEXT), 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, ctx->arena, &v, err));
+		TRY(expr_eval_const(x, ctx->env, ctx->arena, &v, err));
 		if (v.is_null)
 			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 					   "%s arguments must not be NULL", name);

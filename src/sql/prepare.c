@@ -294,7 +294,7 @@ prepare_execute(Session *s, const char *sql, PgQuery__ExecuteStmt *es, ResultSin
 			e = bind_coerce(&b, e, type_make(TYPE_TEXT), COERCE_EXPLICIT, NULL);
 		else if (e)
 			e = bind_coerce(&b, e, p->types[i], COERCE_ASSIGNMENT, NULL);
-		if (!e || expr_eval_const(e, a, &v, err) != FLOE_OK) {
+		if (!e || expr_eval_const(e, bind_env(&b), a, &v, err) != FLOE_OK) {
 			arena_free(a);
 			return FLOE_ERR;
 		}

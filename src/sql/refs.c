@@ -505,7 +505,7 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 			return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "fast_forward takes 3 arguments");
 		if (!(x = bind_expr(&b, n)) || !(x = bind_coerce(&b, x, type_make(TYPE_TEXT), 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, a, &val, err));
+		TRY(expr_eval_const(x, ctx->env, a, &val, err));
 		if (val.is_null)
 			return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 					   "fast_forward arguments must not be NULL");

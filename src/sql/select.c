@@ -1165,7 +1165,7 @@ const_arg(BindCtx *b, Node *n, SqlType want, Value *out)
 	if (expr_has_colref(e))
 		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "function arguments in FROM must be constants");
-	return expr_eval_const(e, b->arena, out, b->err);
+	return expr_eval_const(e, bind_env(b), b->arena, out, b->err);
 }
 
 /* A call of f's arguments (and options) under another, unqualified name. */
@@ -1459,7 +1459,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 				/* a LATERAL parameter: evaluated per outer row */
 				deferred[i] = args[i];
 				v[i] = value_null(t);
-			} else if (expr_eval_const(args[i], b->arena, &v[i], b->err) != FLOE_OK) {
+			} else if (expr_eval_const(args[i], bind_env(b), b->arena, &v[i], b->err) != FLOE_OK) {
 				return FLOE_ERR;
 			}
 		}
@@ -1471,7 +1471,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			if (expr_has_colref(args[2])) {
 				deferred[2] = args[2];
 				v[2] = value_null(st);
-			} else if (expr_eval_const(args[2], b->arena, &v[2], b->err) != FLOE_OK) {
+			} else if (expr_eval_const(args[2], bind_env(b), b->arena, &v[2], b->err) != FLOE_OK) {
 				return FLOE_ERR;
 			}
 		} else {
@@ -1769,7 +1769,7 @@ source_timetravel(BindCtx *b, ExecCtx *ctx, PgQuery__RangeTableSample *ts, Sourc
 		bool text = type_is_string(x->type.id) || x->type.id == TYPE_NULL || x->unknown_literal;
 		if (!(x = bind_coerce(&def, x, type_make(text ? TYPE_TEXT : TYPE_INT64), 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, b->arena, &v, b->err));
+		TRY(expr_eval_const(x, bind_env(b), b->arena, &v, b->err));
 		if (!v.is_null)
 			tt.text = text ? arena_strndup(b->arena, strview_data(&v.u.s), v.u.s.len) :
 				arena_sprintf(b->arena, "%lld", (long long)v.u.i);
@@ -1777,7 +1777,7 @@ source_timetravel(BindCtx *b, ExecCtx *ctx, PgQuery__RangeTableSample *ts, Sourc
 		SqlType to = type_make(tt.mode == 3 ? TYPE_INT64 : TYPE_TIMESTAMPTZ);
 		if (!(x = bind_coerce(&def, x, to, 1, NULL)))
 			return FLOE_ERR;
-		TRY(expr_eval_const(x, b->arena, &v, b->err));
+		TRY(expr_eval_const(x, bind_env(b), b->arena, &v, b->err));
 		tt.us = tt.mode == 3 ? v.u.i * 1000000 : v.u.i;
 	}
 	if (v.is_null && b->session->params_describe)
@@ -2787,7 +2787,7 @@ limit_value(BindCtx *b, Node *n, const char *what, const char *code, int64_t *ou
 	if (expr_has_colref(e))
 		return unsupported(b, arena_sprintf(b->arena, "%s referencing a LATERAL outer column", what),
 				   -1);
-	TRY(expr_eval_const(e, b->arena, &v, b->err));
+	TRY(expr_eval_const(e, bind_env(b), b->arena, &v, b->err));
 	if (v.is_null)
 		return FLOE_OK;
 	if (v.u.i < 0)
@@ -3487,7 +3487,7 @@ frame_off(BindCtx *b, Node *n, int64_t *out)
 		return FLOE_ERR;
 	if (expr_has_colref(e))
 		return unsupported(b, "a frame offset that is not a constant", -1);
-	TRY(expr_eval_const(e, b->arena, &v, b->err));
+	TRY(expr_eval_const(e, bind_env(b), b->arena, &v, b->err));
 	if (v.is_null) {
 		floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "frame starting offset must not be null");
 		return FLOE_ERR;
@@ -3536,7 +3536,7 @@ range_off(BindCtx *b, Node *n, SqlType t, Value *out)
 		return FLOE_ERR;
 	if (expr_has_colref(e))
 		return unsupported(b, "a frame offset that is not a constant", -1);
-	TRY(expr_eval_const(e, b->arena, out, b->err));
+	TRY(expr_eval_const(e, bind_env(b), b->arena, out, b->err));
 	neg = out->is_null ? false : t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64 ? out->u.f < 0 :
 	      t.id == TYPE_DECIMAL ? out->u.d < 0 :
 	      t.id == TYPE_INTERVAL ? ((int128)out->u.iv.months * 30 + out->u.iv.days) *

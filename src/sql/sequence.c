@@ -975,12 +975,12 @@ arg_names(Session *s, const Vector *v, uint32_t i, Arena *a, const char **ns, co
 }
 
 static Session *
-kernel_session(floe_error *err)
+kernel_session(FuncCtx *ctx)
 {
-	Session *s = acl_thread_session();
+	Session *s = ctx->env ? ctx->env->session : NULL;   /* func/session_env.h */
 
 	if (!s)
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 			    "sequence functions cannot run here (no session)");
 	return s;
 }
@@ -998,7 +998,7 @@ put_int(Vector *out, uint32_t i, int64_t v)
 static int
 nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	Session *s = kernel_session(ctx->err);
+	Session *s = kernel_session(ctx);
 	uint32_t i;
 
 	(void)nargs;
@@ -1022,7 +1022,7 @@ nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 static int
 currval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	Session *s = kernel_session(ctx->err);
+	Session *s = kernel_session(ctx);
 	uint32_t i;
 
 	(void)nargs;
@@ -1049,7 +1049,7 @@ currval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 static int
 lastval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	Session *s = kernel_session(ctx->err);
+	Session *s = kernel_session(ctx);
 	SeqVal *sv;
 	uint32_t i;
 
@@ -1069,7 +1069,7 @@ lastval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 static int
 setval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	Session *s = kernel_session(ctx->err);
+	Session *s = kernel_session(ctx);
 	uint32_t i;
 
 	if (!s)

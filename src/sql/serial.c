@@ -477,7 +477,7 @@ sequence_of(Session *s, const char *tt, const char *ct, Arena *a, char **out, fl
 static int
 serial_sequence_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	Session *s = acl_thread_session();
+	Session *s = ctx->env ? ctx->env->session : NULL;   /* func/session_env.h */
 	uint32_t i;
 
 	(void)nargs;

@@ -162,7 +162,7 @@ t_call(const char *name, Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	SqlType types[8], cast_to[8], ret;
 	const ScalarFunc *f;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	int i;
 
 	for (i = 0; i < nargs; i++)

@@ -339,7 +339,7 @@ test_func_agg__string_agg(void **state)
 	int g0[] = { 0, 0, 0 };
 	SqlType in[2] = { type_make(TYPE_TEXT), type_make(TYPE_NULL) }, ct[2], ret;
 	const AggFunc *f;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	void *st, *st2, *states[3];
 	Vector out, vals, dl;
 	int i;

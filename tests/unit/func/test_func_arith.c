@@ -216,7 +216,7 @@ test_func_arith__numeric_unaligned(void **state)
 {
 	SqlType in[2] = { type_decimal(0, 2), type_decimal(0, 1) }, ct[2], ret;
 	const ScalarFunc *f;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	int64_t a = 125, b = 15, c = 110, d = 11, e = 12;
 	Vector args[2], out;
 
@@ -332,7 +332,7 @@ test_func_arith__math(void **state)
 			const ScalarFunc *f;
 			Value one = value_int(TYPE_INT32, 1), three = value_int(TYPE_INT32, 3);
 			const Value *consts[2] = { NULL, &one };
-			FuncCtx ctx = { T_arena, &T_err };
+			FuncCtx ctx = { T_arena, &T_err, NULL };
 			assert_int_equal(func_resolve_scalar("round", in, 2, &f, &ret, ct, &T_err), FLOE_OK);
 			func_refine_return(f, consts, 2, &ret);
 			assert_int_equal(ret.scale, 1);

@@ -156,7 +156,7 @@ test_func_datetime__functions(void **state)
 			Value fv;
 			const Value *consts[2] = { &fv, NULL };
 			Vector args[2], out;
-			FuncCtx ctx = { T_arena, &T_err };
+			FuncCtx ctx = { T_arena, &T_err, NULL };
 			memset(&fv, 0, sizeof fv);
 			fv.type = type_make(TYPE_TEXT);
 			fv.u.s = strview_make(cases[k].field, (uint32_t)strlen(cases[k].field));
@@ -200,7 +200,7 @@ test_func_datetime__now(void **state)
 	 * call; current_date is its date (TimeZone UTC) */
 	SqlType none[1], ct[1], ret;
 	const ScalarFunc *f;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	Vector out;
 	int32_t d;
 

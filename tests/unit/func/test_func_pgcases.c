@@ -79,7 +79,7 @@ run_case(const PgCase *c, uint32_t rows, const char **code)
 	SqlType in[4], cast_to[4], ret;
 	Vector args[4], out;
 	const ScalarFunc *f;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	int i;
 	size_t len;
 	const char *s;

@@ -183,7 +183,7 @@ test_func_resolve__char_n(void **state)
 	SqlType ch = type_make(TYPE_TEXT), in[2], ct[2], ret;
 	const ScalarFunc *f;
 	Vector args[2], out;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 
 	ch.text_kind = TEXT_CHAR;
 	ch.typmod = 3;
@@ -223,7 +223,7 @@ test_func_resolve__pg_typeof(void **state)
 	SqlType in[1] = { type_decimal(10, 2) }, ct[1], ret;
 	const ScalarFunc *f;
 	Vector args[1], out;
-	FuncCtx ctx = { T_arena, &T_err };
+	FuncCtx ctx = { T_arena, &T_err, NULL };
 	int64_t one = 1;
 
 	assert_int_equal(func_resolve_scalar("pg_typeof", in, 1, &f, &ret, ct, &T_err), FLOE_OK);

@@ -238,6 +238,53 @@ test_logical__verifier_rules(void **state)
 	expect_rule(p, root, "V7");
 }
 
+/* An Operator leaf: its columns are the operator's, printed with its name
+ * and estimate; a parameter (EXPR_PARAM_BASE) is in every scope; a leaf
+ * unlike its operator, or grouping() values without grouping sets, break
+ * V5 / V6 */
+static void
+test_logical__operator_leaf(void **state)
+{
+	SqlType types[2] = { type_make(TYPE_INT32), type_make(TYPE_TEXT) };
+	char *names[2] = { "a", "b" };
+	Operator fake;
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *leaf, *pr, *agg;
+	Expr *e;
+
+	(void)state;
+	memset(&fake, 0, sizeof fake);
+	fake.ncols = 2;
+	fake.types = types;
+	fake.label = "Seq Scan on t";
+	fake.est_rows = 4;
+	leaf = lop_operator(p, &fake, names);
+	pr = lop_new(p, LOP_PROJECT, 1, leaf);
+	e = binop("+", col(leaf, 0), expr_colref(A, EXPR_PARAM_BASE, type_make(TYPE_INT32)));
+	lop_set_exprs(p, pr, 1, &e);
+	lop_add_column(p, pr, e->type, "x");
+	assert_int_equal(lplan_verify(p, pr, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, pr, A),
+			    "Project [#3 x := (#1 + param0)]\n"
+			    "  Operator Seq Scan on t [#1 a, #2 b] (rows=4)\n");
+	assert_string_equal(lplan_explain(p, pr, false, A),
+			    "Project [#3 x := (#1 + param0)]\n"
+			    "  Operator Seq Scan on t [#1 a, #2 b]\n");
+
+	types[1] = type_make(TYPE_INT64);
+	expect_rule(p, pr, "V5");
+	types[1] = type_make(TYPE_TEXT);
+	fake.ncols = 1;
+	expect_rule(p, pr, "V6");
+	fake.ncols = 2;
+
+	agg = lop_new(p, LOP_AGGREGATE, 1, leaf);
+	agg->ngroupings = 1;
+	agg->groupings = arena_calloc(A, sizeof *agg->groupings);
+	lop_add_column(p, agg, type_make(TYPE_INT32), "grouping");
+	expect_rule(p, agg, "V6");
+}
+
 int
 main(void)
 {
@@ -246,6 +293,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_logical__join_and_setop, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logical__dependent_join, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_logical__verifier_rules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_logical__operator_leaf, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
