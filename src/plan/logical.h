@@ -21,7 +21,12 @@
  *
  * NODES (children, output columns):
  *   GET        0   a table (or metadata/catalog relation) at a snapshot:
- *                  one column per projected field; pushed-down filters
+ *                  one column per projected field; pushed-down filters.
+ *                  The table's source (the binder's catalog side) gives
+ *                  the node its `scan`: physical.c calls it to make the
+ *                  operators that read the table, as DataFusion's
+ *                  TableProvider::scan (so plan/ needs to know neither
+ *                  Iceberg's files nor the insert buffer)
  *   FILTER     1   the child's columns; `exprs` = conjuncts, all must be true
  *   PROJECT    1   one column per expression in `exprs`
  *   JOIN       2   left columns then right columns (SEMI/ANTI/MARK: left
@@ -49,8 +54,9 @@
  *   OPERATOR   0   an exec/ Operator built before the logical plan
  *                  (`physical`): one column per operator column.  The
  *                  binder's FROM/WHERE result enters the plan this way
- *                  until FROM items are logical nodes themselves (review
- *                  §5.3 step 3); the optimizer cannot look inside it.
+ *                  (except a FROM of one base table: Get + Filter) until
+ *                  FROM items are logical nodes themselves (review §5.3
+ *                  step 3); the optimizer cannot look inside it.
  *
  * AGGREGATE with grouping sets also makes the values of the query's
  * grouping(...) calls, after the aggregates: one int4 column per entry of
@@ -179,6 +185,10 @@ struct LogicalOp {
 				      (or a SCAN_PROJ_* pseudo column) */
 	const void *table;         /* GET/writes: the bound table (opaque here:
 				      table/'s TableMetadata), or NULL */
+	/* GET: the operators reading the table, producing the node's columns
+	 * in order (physical.c invariant P1); scan_arg is the source's own */
+	Operator *(*scan)(ExecCtx *ctx, const LogicalOp *get, const void *scan_arg);
+	const void *scan_arg;
 
 	LogicalJoinKind join;      /* JOIN */
 	int ncorr;                 /* JOIN dependent: left columns the right reads */

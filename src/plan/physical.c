@@ -142,7 +142,7 @@ static int
 const_int(Lower *L, const Expr *e, const char *what, int64_t *out)
 {
 	Value v;
-	if (expr_eval_const(e, L->a, &v, L->ctx->err) != FLOE_OK)
+	if (expr_eval_const(e, L->ctx->env, L->a, &v, L->ctx->err) != FLOE_OK)
 		return FLOE_ERR;
 	if (v.is_null)
 		return FLOE_OK;
@@ -517,7 +517,25 @@ lower(Lower *L, const LogicalOp *op)
 	if (exec_check_cancel(L->ctx) != FLOE_OK)
 		return NULL;
 	switch (op->kind) {
-	case LOP_GET: return not_yet(L, "Get"), NULL;
+	case LOP_GET: {
+		Operator *scan;
+		if (!op->scan)
+			return not_yet(L, "Get without a table source"), NULL;
+		if (!(scan = op->scan(L->ctx, op, op->scan_arg)))
+			return NULL;
+		if (scan->ncols != op->ncols)
+			return floe_errorf(L->ctx->err, ERRCODE_INTERNAL_ERROR,
+					   "logical plan: a Get's scan of another width"), NULL;
+		if (op->nexprs) {
+			/* pushed-down filters (optimize/pushdown_filter.c): a
+			 * Filter over the scan, which hands its predicates to the
+			 * scan's pruning (exec/filter.c) */
+			Inputs self = { 1, { op } };
+			Expr **conj = remap_list(L, op->nexprs, op->exprs, &self);
+			return conj ? filter_new(L->ctx, scan, and_of(L, op->nexprs, conj)) : NULL;
+		}
+		return scan;
+	}
 	case LOP_TABLE_FUNC: return not_yet(L, "TableFunction"), NULL;
 	case LOP_CTE: return not_yet(L, "CTE"), NULL;
 	case LOP_CTE_REF: return not_yet(L, "CTERef"), NULL;

@@ -12,7 +12,9 @@
  * are none, sort keys that are expressions computed by a Project below the
  * Sort, DISTINCT as a hash aggregation.
  *
- * Lowered today: OPERATOR (the Operator it holds), VALUES, FILTER,
+ * Lowered today: OPERATOR (the Operator it holds), GET (its table
+ * source's scan callback: logical.h; pushed-down filters as a Filter over
+ * it), VALUES, FILTER,
  * PROJECT, AGGREGATE (grouping sets: one aggregation per set over the input
  * materialised once, appended), WINDOW, SORT, LIMIT (WITH TIES over a SORT:
  * row_number()/rank() below the sort), DISTINCT (ON: row_number() = 1 per

@@ -6,8 +6,11 @@
  * Operators by plan/physical.c.  Its shape (each step only when the query
  * needs it):
  *
- *   Operator leaf: the FROM/WHERE result, still built as operators here
- *     (table scan | VALUES | function | subquery | joins | semi joins)
+ *   Get(one base table) -> Filter(WHERE), when FROM is one base table and
+ *     WHERE holds no subquery the binder plans as a join (the Get's scan is
+ *     sql/table_source.c's, built when physical.c lowers it); else an
+ *     Operator leaf: the FROM/WHERE result, still built as operators here
+ *     (VALUES | function | subquery | view | CTE | joins | semi joins)
  *     -> Aggregate(GROUP BY, aggregates; grouping sets as key masks)
  *     -> Filter(HAVING) -> Window(window functions)
  *     -> Project(select list + hidden ORDER BY keys)
@@ -143,6 +146,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/sequence.h"
+#include "sql/table_source.h"
 #include "sql/txn.h"
 #include "sql/views.h"
 #include "sql/warehouse.h"
@@ -911,7 +915,7 @@ typedef struct TimeTravel {
 static _Thread_local const TimeTravel *cur_tt;
 
 static int
-source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
+source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src, const TableSource **get)
 {
 	IngestOverlay *overlay = NULL;
 	const char *ns, *name, *relname = rv->relname;
@@ -1140,16 +1144,32 @@ scan:
 		}
 	}
 	src->scope.relname = (char *)relname;
-	/* nested columns are skipped in the scan: they read as NULL for now */
-	src->op = scan_new(ctx, schema, src->scope.ncols, proj, files, nfiles, false, t->md);
-	src->op->label = rv->alias ? arena_sprintf(b->arena, "Seq Scan on %s %s", relname,
-						  rv->alias->aliasname) :
-		arena_sprintf(b->arena, "Seq Scan on %s", relname);
-	if (snap >= 0)
-		src->op->label = arena_sprintf(b->arena, "%s (snapshot %lld)", src->op->label,
-					       (long long)snap);
-	src->op->est_rows = src->est;
-	src->op = ingest_overlay_op(ctx, overlay, src->op, src->scope.ncols, proj, src->scope.types);
+	{
+		/* the scan, planned here, built by table_source_op: now, or when
+		 * the caller's Get node is lowered (get) */
+		TableSource *ts = ARENA_NEW(b->arena, TableSource);
+		ts->ns = t->ns;
+		ts->name = t->name;
+		ts->snapshot = snap;
+		ts->md = t->md;
+		ts->schema = schema;
+		ts->ncols = src->scope.ncols;
+		ts->proj = proj;
+		ts->types = src->scope.types;
+		ts->files = files;
+		ts->nfiles = nfiles;
+		ts->overlay = overlay;
+		ts->label = rv->alias ? arena_sprintf(b->arena, "Seq Scan on %s %s", relname,
+						      rv->alias->aliasname) :
+			    arena_sprintf(b->arena, "Seq Scan on %s", relname);
+		if (snap >= 0)
+			ts->label = arena_sprintf(b->arena, "%s (snapshot %lld)", ts->label, (long long)snap);
+		ts->est = src->est;
+		if (get)
+			*get = ts;
+		else
+			src->op = table_source_op(ctx, ts);
+	}
 	TRY(apply_alias(b, src, rv->alias));
 	return FLOE_OK;
 }
@@ -1781,12 +1801,12 @@ source_timetravel(BindCtx *b, ExecCtx *ctx, PgQuery__RangeTableSample *ts, Sourc
 		tt.us = tt.mode == 3 ? v.u.i * 1000000 : v.u.i;
 	}
 	if (v.is_null && b->session->params_describe)
-		return source_table(b, ctx, tt.rv, src);   /* $n unknown yet: the columns now */
+		return source_table(b, ctx, tt.rv, src, NULL);   /* $n unknown yet: the columns now */
 	if (v.is_null)
 		return floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 				   "the version or time of a time-travel read must not be NULL");
 	cur_tt = &tt;
-	rc = source_table(b, ctx, tt.rv, src);
+	rc = source_table(b, ctx, tt.rv, src, NULL);
 	cur_tt = NULL;
 	return rc;
 }
@@ -1798,7 +1818,7 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 	src->est = -1;
 	switch (item->node_case) {
 	case PG_QUERY__NODE__NODE_RANGE_VAR:
-		return source_table(b, ctx, item->range_var, src);
+		return source_table(b, ctx, item->range_var, src, NULL);
 	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
 		return source_function(b, ctx, item->range_function, src);
 	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
@@ -2059,7 +2079,8 @@ typedef struct FromList {
 
 /* Plan every FROM item and build the FROM clause's scope in src. */
 static int
-from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Source *src)
+from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Source *src,
+	   const TableSource **get)
 {
 	int i, k, total = 0;
 
@@ -2091,7 +2112,15 @@ from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Sourc
 			total = fl->items[0].scope.ncols;
 			continue;
 		}
-		TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i - k]));
+		if (get && fl->n == 1 && s->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
+			/* one table: the caller makes it a Get node if it is a
+			 * base table (*get set; src->op stays NULL) */
+			memset(&fl->items[0], 0, sizeof fl->items[0]);
+			fl->items[0].est = -1;
+			TRY(source_table(b, ctx, s->from_clause[0]->range_var, &fl->items[0], get));
+		} else {
+			TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i - k]));
+		}
 		for (int p = 0; p < i - k; p++)
 			TRY(check_dup_rel(b, &fl->items[p].scope, &fl->items[i - k].scope));
 		fl->offset[i - k] = total;
@@ -3046,7 +3075,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		ib.with = sub->with_clause;
 	{
 		FromList ifl;
-		TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
+		TRY(from_items(&ib, ctx, sub, &ifl, &isrc, NULL));
 		ni = isrc.scope.ncols;
 		ib.scope = &isrc.scope;
 		ib.corr_scope = outer;
@@ -3309,7 +3338,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	ib.sql = b->sql;
 	ib.parent = b;
 	ib.exec = ctx;
-	TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
+	TRY(from_items(&ib, ctx, sub, &ifl, &isrc, NULL));
 	ni = isrc.scope.ncols;
 	ib.scope = &isrc.scope;
 	ib.corr_scope = outer;
@@ -4336,6 +4365,7 @@ plan_select(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 	rc = srf_targets(b, s, &undo);
 	if (rc == FLOE_OK)
 		rc = plan_select_body(b, ctx, s, out, &wc);
+	b->scope = NULL;   /* it pointed into plan_select_body's frame */
 	if (undo.nfound) {
 		for (k = 0; k < undo.nfound; k++)
 			*undo.found[k] = undo.saved[k];
@@ -5038,12 +5068,26 @@ sort_item_col(BindCtx *b, Node *n, const char *clause, bool plain_distinct, int 
 	return FLOE_OK;
 }
 
+/* The FROM/WHERE result's logical nodes (*from, if any) lowered to *op now,
+ * for the parts of the binder that still build operators over it (WHERE
+ * and select-list subqueries); *from becomes NULL. */
+static int
+from_lower(ExecCtx *ctx, LogicalPlan *lp, LogicalOp **from, Operator **op)
+{
+	if (!*from)
+		return FLOE_OK;
+	if (!(*op = physical_lower(ctx, lp, *from)))
+		return FLOE_ERR;
+	*from = NULL;
+	return FLOE_OK;
+}
+
 static int
 plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out, WinCollect *win)
 {
 	Source src;
 	FromList fl;
-	Operator *op;
+	Operator *op = NULL;
 	Expr **targets;
 	char **names;
 	int ntargets = 0, cap, i, k;
@@ -5060,8 +5104,11 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	bool multi_sets = false;
 	int ndon = 0, *don = NULL;
 	bool ties = s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
-	LogicalPlan *lp;
+	LogicalPlan *lp = out->lplan;
 	LogicalOp *cur;
+	const TableSource *get = NULL;
+	LogicalOp *from_lop = NULL;   /* the FROM/WHERE result as logical nodes,
+					 or NULL: as operators (op) */
 
 	keep_null_cols = false;
 	if (s->n_locking_clause)
@@ -5075,7 +5122,9 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	}
 	TRY(check_ties(b, s));
 
-	TRY(from_items(b, ctx, s, &fl, &src));
+	TRY(from_items(b, ctx, s, &fl, &src, &get));
+	if (get)
+		from_lop = table_source_get(lp, get, src.scope.names);
 	b->scope = &src.scope;
 
 	/* WHERE: EXISTS / IN conjuncts become semi/anti joins over the rest */
@@ -5104,8 +5153,27 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				semis[i] = NULL;
 		}
 		b->scope = &src.scope;
-		TRY(from_plan(b, ctx, &fl, where, &src));
-		op = src.op;
+		if (from_lop) {
+			/* one base table: Filter(WHERE's conjuncts, cheap ones
+			 * first) over its Get */
+			if (where) {
+				int nc = 0;
+				Expr **conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(where) + 1);
+				LogicalOp *f = lop_new(lp, LOP_FILTER, 1, from_lop);
+				split_conjuncts(where, conj, &nc);
+				order_conjuncts(conj, nc);
+				lop_pass_columns(lp, f, from_lop);
+				TRY(by_id_list(b, lp, nc, conj, from_lop, &f->exprs));
+				f->nexprs = nc;
+				from_lop = f;
+			}
+			/* subqueries left in WHERE are still planned over operators */
+			if (nsemi)
+				TRY(from_lower(ctx, lp, &from_lop, &op));
+		} else {
+			TRY(from_plan(b, ctx, &fl, where, &src));
+			op = src.op;
+		}
 		for (i = 0; i < nsemi; i++) {
 			bool anti, handled;
 			PgQuery__SubLink *sl;
@@ -5125,7 +5193,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				op = filter_new(ctx, op, e);
 			}
 		}
-	} else {
+	} else if (!from_lop) {
 		TRY(from_plan(b, ctx, &fl, NULL, &src));
 		op = src.op;
 	}
@@ -5186,6 +5254,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			/* a correlated scalar subquery: one more (hidden) source column */
 			bool handled;
 			SqlType vt;
+			TRY(from_lower(ctx, lp, &from_lop, &op));
 			TRY(plan_scalar_corr(b, ctx, &op, &src.scope, NULL, rt->val->sub_link, &handled, &vt));
 			if (handled) {
 				Scope ext;
@@ -5319,8 +5388,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		limit = -1;
 
 	/* the clause chain as logical nodes over the FROM/WHERE result */
-	lp = out->lplan;
-	cur = lop_operator(lp, op, src.scope.ncols == op->ncols ? src.scope.names : NULL);
+	cur = from_lop ? from_lop :
+	      lop_operator(lp, op, src.scope.ncols == op->ncols ? src.scope.names : NULL);
 	aggregated = nkeys > 0 || b->naggs > 0 || s->n_group_clause > 0;
 	TRY(check_grouping_args(b, win, keys, nkeys));
 	if (aggregated) {

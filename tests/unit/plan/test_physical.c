@@ -361,6 +361,58 @@ test_physical__operator_leaf(void **state)
 	Ctx.params = NULL;
 }
 
+/* A GET lowers through its table source's scan callback (here: the rows of
+ * values_t, lowered from a plan of their own); the callback sees the node.
+ * A scan of another width than the Get's columns is XX000. */
+static int scan_calls;
+
+static Operator *
+test_scan(ExecCtx *ctx, const LogicalOp *get, const void *arg)
+{
+	LogicalPlan *q = lplan_new(A);
+
+	assert_ptr_equal(arg, &scan_calls);
+	assert_string_equal(get->name, "t");
+	scan_calls++;
+	return physical_lower(ctx, q, values_t(q));
+}
+
+static void
+test_physical__get_scan(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *g = lop_new(p, LOP_GET, 0), *f;
+	Expr *pred;
+
+	(void)state;
+	g->schema = "public";
+	g->name = "t";
+	lop_add_column(p, g, type_make(TYPE_INT32), "id");
+	lop_add_column(p, g, type_make(TYPE_TEXT), "v");
+	lop_add_column(p, g, type_make(TYPE_INT32), "x");
+	g->scan = test_scan;
+	g->scan_arg = &scan_calls;
+	f = lop_new(p, LOP_FILTER, 1, g);
+	pred = binop(">=", col(g, 2), num(30));
+	lop_set_exprs(p, f, 1, &pred);
+	lop_pass_columns(p, f, g);
+	scan_calls = 0;
+	assert_string_equal(run(p, f), "3|a|30\n4|c|40\n");
+	/* P2: the plan can be lowered again */
+	assert_string_equal(run(p, f), "3|a|30\n4|c|40\n");
+	assert_int_equal(scan_calls, 2);
+
+	p = lplan_new(A);
+	g = lop_new(p, LOP_GET, 0);
+	g->name = "t";
+	lop_add_column(p, g, type_make(TYPE_INT32), "id");
+	g->scan = test_scan;
+	g->scan_arg = &scan_calls;
+	floe_error_clear(&E);
+	assert_null(physical_lower(&Ctx, p, g));
+	assert_string_equal(E.sqlstate, "XX000");
+}
+
 /* Kinds with no lowering yet are 0A000 naming the kind; a negative LIMIT is
  * 2201W as in PostgreSQL */
 static void
@@ -375,7 +427,7 @@ test_physical__refusals(void **state)
 	lop_add_column(p, g, type_make(TYPE_INT32), "id");
 	assert_null(physical_lower(&Ctx, p, g));
 	assert_string_equal(E.sqlstate, "0A000");
-	assert_non_null(strstr(E.message, "Get"));
+	assert_non_null(strstr(E.message, "Get without a table source"));
 
 	p = lplan_new(A);
 	l = lop_new(p, LOP_LIMIT, 1, values_t(p));
@@ -400,6 +452,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_physical__with_ties, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__intersect_except, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__operator_leaf, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__get_scan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__refusals, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
