@@ -37,6 +37,7 @@ L2_SRC = $(L1_SRC) $(call src_of,storage catalog table)
 L3_SRC = $(L2_SRC) $(call src_of,func)
 L4_SRC = $(L3_SRC) $(call src_of,exec)
 L5_SRC = $(L4_SRC) $(call src_of,plan)
+L6_SRC = $(L5_SRC) $(call src_of,optimize)
 ALL_SRC = $(filter-out src/main/floe.c,$(shell find src -name '*.c' | sort))
 obj = $(patsubst %.c,$(B)/%.o,$(1))
 
@@ -85,7 +86,7 @@ unit: $(UNIT_BIN)
 tools: $(TOOLS_BIN)
 
 # Which objects a test folder links: its layer.
-layer_objs = $(call obj,$(if $(filter common types,$(1)),$(L0_SRC),$(if $(filter format,$(1)),$(L1_SRC),$(if $(filter storage catalog table,$(1)),$(L2_SRC),$(if $(filter func,$(1)),$(L3_SRC),$(if $(filter exec,$(1)),$(L4_SRC),$(if $(filter plan,$(1)),$(L5_SRC),$(ALL_SRC))))))))
+layer_objs = $(call obj,$(if $(filter common types,$(1)),$(L0_SRC),$(if $(filter format,$(1)),$(L1_SRC),$(if $(filter storage catalog table,$(1)),$(L2_SRC),$(if $(filter func,$(1)),$(L3_SRC),$(if $(filter exec,$(1)),$(L4_SRC),$(if $(filter plan,$(1)),$(L5_SRC),$(if $(filter optimize,$(1)),$(L6_SRC),$(ALL_SRC)))))))))
 test_folder = $(word 3,$(subst /, ,$(1)))
 
 .SECONDEXPANSION:

@@ -230,11 +230,17 @@ struct LogicalOp {
 	Operator *physical;        /* OPERATOR: the operator it stands for */
 };
 
+#define LPLAN_MAX_PASSES 32
+
 typedef struct LogicalPlan {
 	Arena *arena;
 	ColumnId next_id;          /* ids are 1.. (0 is never a column) */
 	int next_cte;
 	LogicalOp *root;
+	/* the optimizer passes that changed this plan, in order
+	 * (optimize/optimizer.h; EXPLAIN (VERBOSE) lists them) */
+	int npasses;
+	const char *passes[LPLAN_MAX_PASSES];
 } LogicalPlan;
 
 LogicalPlan *lplan_new(Arena *arena);

@@ -44,6 +44,7 @@
 #include "func/func.h"
 #include "ingest/stage.h"
 #include "ingest/ingest.h"
+#include "optimize/optimizer.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/maintenance.h"
@@ -1217,6 +1218,8 @@ setting_get(Session *s, const char *name)
 	}
 	if (ingest_setting_default(name))
 		return ingest_setting_default(name);
+	if (!strcmp(name, "floe.disabled_optimizers"))
+		return "";   /* every optimizer pass runs (optimize/optimizer.h) */
 	return reset ? "" : NULL;
 }
 
@@ -1349,6 +1352,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 	snprintf(out, cap, "%s", value);
 	if (ingest_is_setting(name))
 		return ingest_canon_setting(name, value, out, cap, err);
+	if (!strcmp(name, "floe.disabled_optimizers"))
+		return optimizer_canon_disabled(value, out, cap, err);
 	if (!strcmp(name, "datestyle")) {
 		const char *cur = setting_get(s, "datestyle");
 		return canon_datestyle(cur ? cur : "ISO, MDY", value, out, cap, err);

@@ -141,6 +141,7 @@
 #include "func/func.h"
 #include "ingest/copyinto.h"
 #include "ingest/ingest.h"
+#include "optimize/optimizer.h"
 #include "plan/physical.h"
 #include "server/users.h"
 #include "sql/acl.h"
@@ -5736,12 +5737,15 @@ plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, Logical
 	return check_width(&b, out->ncols);
 }
 
-/* One query level planned: its logical plan (verified in debug builds)
+/* One query level planned: its logical plan optimized (optimize/
+ * optimizer.h; floe.disabled_optimizers), verified in debug builds and
  * lowered to operators, out->root. */
 static int
 plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
 	TRY(plan_stmt_logical(parent, ctx, s, NULL, out));
+	TRY(optimize_plan(out->lplan, &out->lop,
+			  session_setting(parent->session, "floe.disabled_optimizers"), parent->err));
 #ifdef FLOE_DEBUG
 	TRY(lplan_verify(out->lplan, out->lop, parent->err));
 #endif
@@ -5980,6 +5984,16 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 		if (o.analyze)
 			warehouse_explain_requests(&io0, fileio_is_remote(b->session->engine->io->root), ctx->arena,
 						   &lines, &nlines);
+		if (o.verbose && p.lplan && p.lplan->npasses) {
+			/* the optimizer passes that changed the top query level */
+			char **more = ARENA_ARRAY(b->arena, char *, nlines + 2);
+			char *t = arena_strdup(b->arena, "Optimizer:");
+			memcpy(more, lines, sizeof *more * (size_t)nlines);
+			for (i = 0; i < p.lplan->npasses; i++)
+				t = arena_sprintf(b->arena, "%s%s %s", t, i ? "," : "", p.lplan->passes[i]);
+			more[nlines++] = t;
+			lines = more;
+		}
 	}
 	rows = ARENA_ARRAY(b->arena, Expr **, nlines + 2);
 	for (i = 0; i < nlines + 2; i++) {

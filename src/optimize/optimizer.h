@@ -1,0 +1,49 @@
+/*
+ * optimizer.h — the optimizer: an ordered list of named rewrite passes over
+ * a logical plan (plan/logical.h), between the binder and physical.c
+ * (DESIGN.md "Data flow": bind -> optimize -> plan).
+ *
+ * Each pass lives in a file of its own under src/optimize/, takes the plan
+ * and its root, rewrites it in place (new nodes from the plan's arena;
+ * ColumnIds keep their meaning, logical.h) and says whether it changed
+ * anything.  A pass must leave a plan the verifier accepts (lplan_verify;
+ * optimize_plan checks it after every pass in debug builds) and must not
+ * change the query's result.
+ *
+ * Passes can be switched off for tests: the setting
+ * floe.disabled_optimizers holds a comma-separated list of pass names
+ * (DuckDB's disabled_optimizers); an unknown name is 22023 at SET.  The
+ * passes that changed the plan are recorded in the LogicalPlan
+ * (plan->passes) for EXPLAIN (VERBOSE).
+ *
+ * PASSES, in order:
+ *   filter_pushdown   a Filter's conjuncts over a Get become the Get's
+ *                     pushed-down filters (pushdown_filter.c)
+ *
+ * INTERFACE ROUTINES
+ *   optimize_plan(plan, &root, disabled, err)   run the enabled passes
+ *   optimizer_canon_disabled(value, out, cap, err)   check and normalise a
+ *                                     floe.disabled_optimizers value
+ *   optimizer_pass_count() / optimizer_pass_name(i)
+ */
+#ifndef FLOE_OPTIMIZE_OPTIMIZER_H
+#define FLOE_OPTIMIZE_OPTIMIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "plan/logical.h"
+
+/* one pass: FLOE_OK with *changed set, or FLOE_ERR with err set */
+typedef int (*OptPassFn)(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
+
+/* disabled: floe.disabled_optimizers' value (NULL or "": none) */
+int optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_error *err);
+int optimizer_canon_disabled(const char *value, char *out, size_t cap, floe_error *err);
+int optimizer_pass_count(void);
+const char *optimizer_pass_name(int i);
+
+/* the passes (one file each) */
+int opt_pushdown_filter(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
+
+#endif
