@@ -1281,6 +1281,8 @@ ingest_after_stmt(Session *s, const SqlStmt *st, bool ok)
 			pthread_mutex_unlock(lk);
 		}
 	ndrop = 0;
+	free(drop_uuids);       /* per statement: a session thread's exit leaks nothing */
+	drop_uuids = NULL;
 }
 
 int

@@ -276,6 +276,9 @@ expect dotdot_names admin 'Adm1n pw' $'CREATE SCHEMA\nCREATE TABLE\nINSERT 0 1\n
 probe=floe-acl-probe-$$
 expect scheme_schema_name admin 'Adm1n pw' $'CREATE SCHEMA\nCREATE TABLE\nINSERT 0 1' \
 	'CREATE SCHEMA "file:"' "CREATE TABLE \"file:\".\"$probe\" (a int)" "INSERT INTO \"file:\".\"$probe\" VALUES (1)"
+# the INSERTs above were buffered (floe.insert_buffer_rows): commit them so
+# their data folders exist
+q admin 'Adm1n pw' 'FLUSH INSERT BUFFER' >/dev/null
 if [ ! -e "/$probe" ] && [ -d "$wh/file:/$probe/data" ]; then
 	pass "scheme_schema_name_inside (the table folder is <warehouse>/file:/<table>)"
 else
