@@ -223,7 +223,7 @@ for tbl in "$tmp/crashpg/wh"/public/*/; do
 done
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
-for t in lost_update append_storm bank unique_keys cow_keys copy_keys; do
+for t in lost_update append_storm bank unique_keys cow_keys copy_keys buffer_keys; do
 	psql -X -q "$pgci" -c "CREATE DATABASE txn_$t" >/dev/null 2>&1
 	wh="$tmp/wh_$t"
 	mkdir -p "$wh"

@@ -334,11 +334,10 @@ def buffer_keys(cis):
     and COPY of the same keys (the other server, a reader of the first's
     buffer, or the first with the buffer off).  After FLUSH INSERT BUFFER no
     key is stored twice and every acknowledged row is there (none was
-    dead-lettered by a key clash found only at the flush).  Not in txn.sh:
-    it fails (issue 13 item 2, left for the insert buffer's owner): a
-    buffered INSERT's key check does not see a direct-path commit that is
-    in flight, so both are acknowledged and the flush dead-letters the
-    buffered rows.  Run: concurrency.py buffer_keys CONNINFO [CONNINFO]."""
+    dead-lettered by a key clash found only at the flush).  It failed while
+    keyed tables were buffered (a buffered INSERT's key check did not see a
+    direct-path commit in flight); keyed tables now take the direct path
+    (docs/ingest.md).  In txn.sh.  Run: concurrency.py buffer_keys CONNINFO [CONNINFO]."""
     table = "bk"
     admin = psycopg.connect(cis[0], autocommit=True)
     admin.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % table)
