@@ -1193,11 +1193,13 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 			    t->md->table_uuid && strlen(t->md->table_uuid) == IBUF_UUID_LEN) {
 				if (!ibuf_is_owner(b)) {
 					IbufStat stt;
-					if (ibuf_table_stat(b, t->md->table_uuid, &stt) && stt.pending_objects > 0) {
+					/* the owner commits them first (as for UPDATE), so the
+					 * DROP drops them with the table; 55006 when it does not
+					 * answer (a shell owner) */
+					if (ibuf_table_stat(b, t->md->table_uuid, &stt) && stt.pending_objects > 0 &&
+					    request_flush(s, ns, name, t->md->table_uuid, stt.max_seq, a, err) != FLOE_OK) {
 						arena_free(a);
-						return floe_errorf(err, ERRCODE_OBJECT_IN_USE,
-								   "table \"%s\" has rows in the insert buffer of another floe process",
-								   name);
+						return FLOE_ERR;
 					}
 				} else {
 					snprintf(drop_uuids[ndrop++], IBUF_UUID_LEN + 1, "%s", t->md->table_uuid);

@@ -1499,7 +1499,8 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 	}
 	free(s->settings_values[k]);
 	s->settings_values[k] = xstrdup(vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "");
-	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE && !settings_acted_on(vs->name)) {
+	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE && !settings_acted_on(vs->name) &&
+	    !ingest_is_setting(vs->name)) {    /* read_consistency: the insert buffer's */
 		/* sql/settings_noeffect.h: quiet only at the value floe runs as */
 		const Guc *g = guc_find(vs->name);
 		char dflt[sizeof value];

@@ -19,7 +19,7 @@
  *   manifest_read(data, len, name, a, &entries, &n, err)
  *   manifest_check_listed(m, len, entries, n, err)
  *                               a manifest read against its manifest-list
- *                               entry: its length and its added / existing
+ *                               entry: its added / existing
  *                               / deleted entry and row counts (XX001
  *                               naming the file: a manifest cut at an
  *                               Avro block boundary still decodes)

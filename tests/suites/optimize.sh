@@ -220,6 +220,7 @@ if [ -z "$port" ]; then
 elif out=$($PY - "$port" 2>&1 <<'PYEOF'
 import sys, psycopg
 c = psycopg.connect(host="127.0.0.1", port=int(sys.argv[1]), user="floe", dbname="floe", autocommit=True)
+c.execute("SET floe.insert_buffer_rows = 0")   # one data file per INSERT
 c.execute("CREATE TABLE t (a int) WITH ('write.delete.mode' = 'merge-on-read')")
 for v in (1, 2, 3):
     c.execute("INSERT INTO t VALUES (%s)", [v])

@@ -92,6 +92,9 @@ let src;
 await check("load_sql_table", async () => {
   await sql("CREATE TABLE public.src (k integer, v text)");
   await sql("INSERT INTO public.src VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+  // the INSERT was buffered (floe.insert_buffer_rows): an outside reader
+  // sees its snapshot after the flush (docs/ingest.md)
+  await sql("FLUSH INSERT BUFFER");
   src = await catalog.loadTable({ namespace: ["public"], name: "src" });
   const md = src.metadata ?? src;
   const schema = md.schemas.find((s) => s["schema-id"] === md["current-schema-id"]);
