@@ -132,6 +132,7 @@ await check("commit_add_snapshot", async () => {
   else fail("commit_add_snapshot", JSON.stringify({ loc: r["metadata-location"], rows: q.rows }));
   // SQL writes on top of the REST commit
   await sql("INSERT INTO js.dst VALUES (4, 'four')");
+  await sql("FLUSH INSERT BUFFER");   // committed: dstSnap is no longer main's
   const c = await sql("SELECT count(*) FROM js.dst");
   c.rows[0][0] === 4 ? pass("sql_after_rest_commit") : fail("sql_after_rest_commit", JSON.stringify(c.rows));
 });
