@@ -19,8 +19,8 @@
  *   manifest_read(data, len, name, a, &entries, &n, err)
  *   manifest_check_listed(m, len, entries, n, err)
  *                               a manifest read against its manifest-list
- *                               entry: its added / existing
- *                               / deleted entry and row counts (XX001
+ *                               entry: no fewer entries and rows than
+ *                               it records (XX001
  *                               naming the file: a manifest cut at an
  *                               Avro block boundary still decodes)
  *   manifest_read_info(data, len, name, a, &info, &entries, &n, err)   + header

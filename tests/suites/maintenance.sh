@@ -182,7 +182,7 @@ done
 
 # ---- B. remove_orphan_files --------------------------------------------------
 wh=$tmp/b
-"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)" >/dev/null 2>&1
+"$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; CREATE TABLE t (id int); INSERT INTO t VALUES (1); INSERT INTO t VALUES (2)" >/dev/null 2>&1
 tdir=$wh/public/t
 echo junk >"$tdir/data/old-orphan.parquet"
 echo junk >"$tdir/metadata/old-orphan.avro"
@@ -220,8 +220,10 @@ else
 fi
 
 # ---- C. CALL expire_snapshots ------------------------------------------------
+# (setups here take the direct path, floe.insert_buffer_rows = 0: one
+# snapshot and one data file per statement)
 wh=$tmp/c
-"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('write.delete.mode' = 'merge-on-read');
+"$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; CREATE TABLE t (id int) WITH ('write.delete.mode' = 'merge-on-read');
 INSERT INTO t VALUES (1), (2); INSERT INTO t VALUES (3); DELETE FROM t WHERE id = 2;
 INSERT OVERWRITE t SELECT id FROM t; INSERT INTO t VALUES (9)" >/dev/null 2>&1
 tdir=$wh/public/t
@@ -247,7 +249,7 @@ fi
 
 # ---- D. metadata files --------------------------------------------------------
 wh=$tmp/d
-"$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('write.metadata.delete-after-commit.enabled' = 'true', 'write.metadata.previous-versions-max' = '3', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
+"$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; CREATE TABLE t (id int) WITH ('write.metadata.delete-after-commit.enabled' = 'true', 'write.metadata.previous-versions-max' = '3', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
 INSERT INTO t VALUES (1); INSERT INTO t VALUES (2); INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)" >/dev/null 2>&1
 tdir=$wh/public/t
 sleep 0.05
@@ -272,7 +274,7 @@ else pass "metadata files"; fi
 for v in 1 2 3; do
 	name="refs v$v"
 	wh=$tmp/e$v
-	if ! out=$("$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE t (id int) WITH ('format-version' = '$v', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
+	if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; CREATE TABLE t (id int) WITH ('format-version' = '$v', 'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1');
 INSERT INTO t VALUES (1); ALTER TABLE t CREATE TAG v1 RETAIN 30 DAYS;
 INSERT INTO t VALUES (2); ALTER TABLE t CREATE BRANCH b WITH SNAPSHOT RETENTION 2 SNAPSHOTS 1 HOURS;
 INSERT INTO t VALUES (3); ALTER TABLE t CREATE BRANCH gone RETAIN 0 MINUTES;
