@@ -50,6 +50,7 @@
 #include "ingest/copyinto.h"
 #include "ingest/stage.h"
 #include "sql/acl.h"
+#include "sql/bind.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -322,6 +323,73 @@ copyinto_default_opts(IntoOpts *o, Arena *a)
 	o->nnull_if = 1;
 }
 
+/* Runs visit over a list of KEY = value options up to close (TK_END or
+ * TK_RP, consumed), commas between them optional; visit is called with the
+ * lexer on the value and consumes it. */
+typedef int (*OptionVisit)(IntoOpts *o, Lex *l, const char *key, floe_error *err);
+
+static int
+option_list(Lex *l, TokKind close, const char *what, IntoOpts *o, OptionVisit visit, floe_error *err)
+{
+	while (l->k != close) {
+		const char *key;
+		if (l->k == TK_COMMA) {
+			lex_next(l);
+			continue;
+		}
+		if (l->k != TK_WORD)
+			return close == TK_RP ? syntax_error(err, "expected a FILE_FORMAT option or \")\"")
+					      : syntax_error(err, "expected an option name");
+		key = l->text;
+		lex_next(l);
+		if (l->k != TK_EQ)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+					   "syntax error in %s options: expected \"=\" after %s", what, key);
+		lex_next(l);
+		TRY(visit(o, l, key, err));
+	}
+	if (close != TK_END)
+		lex_next(l);
+	return FLOE_OK;
+}
+
+/* one COPY INTO option (FILE_FORMAT = (...) through format_option) */
+static int
+into_option(IntoOpts *o, Lex *l, const char *key, floe_error *err)
+{
+	if (!strcasecmp(key, "file_format")) {
+		if (l->k != TK_LP)
+			return syntax_error(err, "FILE_FORMAT = (TYPE = ...)");
+		lex_next(l);
+		return option_list(l, TK_RP, "COPY INTO", o, format_option, err);
+	}
+	if (l->k != TK_WORD && l->k != TK_STR)
+		return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+				   "syntax error in COPY INTO options: %s needs a value", key);
+	if (!strcasecmp(key, "pattern")) {
+		o->pattern = l->text;
+	} else if (!strcasecmp(key, "on_error")) {
+		if (!strcasecmp(l->text, "abort_statement") || !strcasecmp(l->text, "abort"))
+			o->on_error = OE_ABORT;
+		else if (!strcasecmp(l->text, "continue"))
+			o->on_error = OE_CONTINUE;
+		else if (!strcasecmp(l->text, "skip_file"))
+			o->on_error = OE_SKIP_FILE;
+		else
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "ON_ERROR = %s is not supported (ABORT_STATEMENT, CONTINUE, "
+					   "SKIP_FILE are)", l->text);
+	} else if (!strcasecmp(key, "max_errors")) {
+		TRY(opt_int(key, l->text, &o->max_errors, err));
+	} else if (!strcasecmp(key, "force")) {
+		TRY(opt_bool(key, l->text, &o->force, err));
+	} else {
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "COPY INTO option %s is not supported", key);
+	}
+	lex_next(l);
+	return FLOE_OK;
+}
+
 static int
 parse_options(const char *text, Arena *a, IntoOpts *o, floe_error *err)
 {
@@ -329,69 +397,8 @@ parse_options(const char *text, Arena *a, IntoOpts *o, floe_error *err)
 	copyinto_default_opts(o, a);
 	l.p = text;
 	l.a = a;
-	for (lex_next(&l); l.k != TK_END; ) {
-		char *key;
-		if (l.k == TK_COMMA) {
-			lex_next(&l);
-			continue;
-		}
-		if (l.k != TK_WORD)
-			return syntax_error(err, "expected an option name");
-		key = l.text;
-		lex_next(&l);
-		if (l.k != TK_EQ)
-			return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
-					   "syntax error in COPY INTO options: expected \"=\" after %s", key);
-		lex_next(&l);
-		if (!strcasecmp(key, "file_format")) {
-			if (l.k != TK_LP)
-				return syntax_error(err, "FILE_FORMAT = (TYPE = ...)");
-			for (lex_next(&l); l.k != TK_RP; ) {
-				char *k;
-				if (l.k == TK_COMMA) {
-					lex_next(&l);
-					continue;
-				}
-				if (l.k != TK_WORD)
-					return syntax_error(err, "expected a FILE_FORMAT option or \")\"");
-				k = l.text;
-				lex_next(&l);
-				if (l.k != TK_EQ)
-					return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
-							   "syntax error in COPY INTO options: expected \"=\" after %s", k);
-				lex_next(&l);
-				TRY(format_option(o, &l, k, err));
-			}
-			lex_next(&l);
-			continue;
-		}
-		if (l.k != TK_WORD && l.k != TK_STR)
-			return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
-					   "syntax error in COPY INTO options: %s needs a value", key);
-		if (!strcasecmp(key, "pattern")) {
-			o->pattern = l.text;
-		} else if (!strcasecmp(key, "on_error")) {
-			if (!strcasecmp(l.text, "abort_statement") || !strcasecmp(l.text, "abort"))
-				o->on_error = OE_ABORT;
-			else if (!strcasecmp(l.text, "continue"))
-				o->on_error = OE_CONTINUE;
-			else if (!strcasecmp(l.text, "skip_file"))
-				o->on_error = OE_SKIP_FILE;
-			else
-				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "ON_ERROR = %s is not supported (ABORT_STATEMENT, CONTINUE, "
-						   "SKIP_FILE are)", l.text);
-		} else if (!strcasecmp(key, "max_errors")) {
-			TRY(opt_int(key, l.text, &o->max_errors, err));
-		} else if (!strcasecmp(key, "force")) {
-			TRY(opt_bool(key, l.text, &o->force, err));
-		} else {
-			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "COPY INTO option %s is not supported",
-					   key);
-		}
-		lex_next(&l);
-	}
-	return FLOE_OK;
+	lex_next(&l);
+	return option_list(&l, TK_END, "COPY INTO", o, into_option, err);
 }
 
 /* ---- load history ---------------------------------------------------------------- */
@@ -1208,36 +1215,8 @@ copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 
 	/* the target columns: all, or the listed ones (the others' DEFAULT) */
 	schema = metadata_current_schema(t->md);
-	tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + (int)st->n_attlist + 1);
-	if (st->n_attlist) {
-		ncols = (int)st->n_attlist;
-		for (k = 0; k < ncols; k++) {
-			const char *cn = st->attlist[k]->node_case == PG_QUERY__NODE__NODE_STRING ?
-				st->attlist[k]->string->sval : NULL;
-			int found = -1;
-			for (i = 0; i < schema->nfields && cn; i++)
-				if (!strcmp(schema->fields[i].name, cn))
-					found = i;
-			if (found < 0)
-				return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
-						   "column \"%s\" of relation \"%s\" does not exist", cn ? cn : "?", name);
-			for (i = 0; i < k; i++)
-				if (tcols[i] == found)
-					return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
-							   "column \"%s\" specified more than once", cn);
-			tcols[k] = found;
-		}
-	} else {
-		ncols = schema->nfields;
-		for (i = 0; i < ncols; i++)
-			tcols[i] = i;
-	}
-	types = ARENA_ARRAY(ctx->arena, SqlType, ncols + 1);
-	names = ARENA_ARRAY(ctx->arena, char *, ncols + 1);
-	for (k = 0; k < ncols; k++) {
-		types[k] = schema->fields[tcols[k]].type;
-		names[k] = schema->fields[tcols[k]].name;
-	}
+	TRY(copy_target_columns(schema, st->attlist, st->n_attlist, name, ctx->arena, &tcols, &ncols, &types,
+				&names, err));
 	memset(&b, 0, sizeof b);
 	b.session = s;
 	b.arena = ctx->arena;

@@ -302,6 +302,11 @@ int dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStm
 
 /* copy.c: COPY table/(query) TO / FROM */
 int copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink);
+/* a COPY's target columns: attlist's names (all of schema's fields when
+ * n_attlist is 0) as field indexes, with their types and names; 42703 for a
+ * name relname lacks, 42701 for one named twice (also copyinto.c) */
+int copy_target_columns(const IcebergSchema *schema, Node **attlist, size_t n_attlist, const char *relname,
+			Arena *a, int **tcols, int *ncols, SqlType **types, char ***names, floe_error *err);
 /* insert.c: write the rows of root (one column per field of t's current
  * schema, in order) into t as one atomic append commit; NOT NULL checked */
 struct Table;

@@ -1288,6 +1288,54 @@ static const OperatorVT copyin_vt = {
 	.name = "CopyIn", .open = copyin_open, .next = copyin_next, .close = copyin_close,
 };
 
+/* ---- the target columns ------------------------------------------------ */
+
+int
+copy_target_columns(const IcebergSchema *schema, Node **attlist, size_t n_attlist, const char *relname,
+		    Arena *a, int **tcols_out, int *ncols_out, SqlType **types_out, char ***names_out,
+		    floe_error *err)
+{
+	int *tcols = ARENA_ARRAY(a, int, schema->nfields + (int)n_attlist + 1);
+	int ncols, i, k;
+	SqlType *types;
+	char **names;
+
+	if (n_attlist) {
+		ncols = (int)n_attlist;
+		for (k = 0; k < ncols; k++) {
+			const char *cn = opt_string(attlist[k]);
+			int found = -1;
+			for (i = 0; i < schema->nfields && cn; i++)
+				if (!strcmp(schema->fields[i].name, cn))
+					found = i;
+			if (found < 0)
+				return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+						   "column \"%s\" of relation \"%s\" does not exist", cn ? cn : "?",
+						   relname);
+			for (i = 0; i < k; i++)
+				if (tcols[i] == found)
+					return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+							   "column \"%s\" specified more than once", cn);
+			tcols[k] = found;
+		}
+	} else {
+		ncols = schema->nfields;
+		for (i = 0; i < ncols; i++)
+			tcols[i] = i;
+	}
+	types = ARENA_ARRAY(a, SqlType, ncols + 1);
+	names = ARENA_ARRAY(a, char *, ncols + 1);
+	for (k = 0; k < ncols; k++) {
+		types[k] = schema->fields[tcols[k]].type;
+		names[k] = schema->fields[tcols[k]].name;
+	}
+	*tcols_out = tcols;
+	*ncols_out = ncols;
+	*types_out = types;
+	*names_out = names;
+	return FLOE_OK;
+}
+
 static int
 copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, CopyOpts *opt,
 	  ResultSink *sink)
@@ -1322,35 +1370,8 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 		return FLOE_ERR;
 	}
 	schema = metadata_current_schema(t->md);
-	tcols = ARENA_ARRAY(ctx->arena, int, schema->nfields + st->n_attlist + 1);
-	if (st->n_attlist) {
-		ncols = (int)st->n_attlist;
-		for (k = 0; k < ncols; k++) {
-			const char *cn = opt_string(st->attlist[k]);
-			int found = -1;
-			for (i = 0; i < schema->nfields && cn; i++)
-				if (!strcmp(schema->fields[i].name, cn))
-					found = i;
-			if (found < 0)
-				return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
-						   "column \"%s\" of relation \"%s\" does not exist", cn ? cn : "?", name);
-			for (i = 0; i < k; i++)
-				if (tcols[i] == found)
-					return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
-							   "column \"%s\" specified more than once", cn);
-			tcols[k] = found;
-		}
-	} else {
-		ncols = schema->nfields;
-		for (i = 0; i < ncols; i++)
-			tcols[i] = i;
-	}
-	types = ARENA_ARRAY(ctx->arena, SqlType, ncols + 1);
-	names = ARENA_ARRAY(ctx->arena, char *, ncols + 1);
-	for (k = 0; k < ncols; k++) {
-		types[k] = schema->fields[tcols[k]].type;
-		names[k] = schema->fields[tcols[k]].name;
-	}
+	TRY(copy_target_columns(schema, st->attlist, st->n_attlist, name, ctx->arena, &tcols, &ncols, &types,
+				&names, err));
 	TRY(opt_columns(opt->fnn_list, "FORCE_NOT_NULL", names, ncols, &opt->force_not_null, ctx->arena, err));
 	TRY(opt_columns(opt->fn_list, "FORCE_NULL", names, ncols, &opt->force_null, ctx->arena, err));
 

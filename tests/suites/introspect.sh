@@ -28,15 +28,11 @@ capture=0   # --capture: store PostgreSQL's outputs as tests/server/expected/
 tmp=$(mktemp -d /tmp/floe-introspect.XXXXXX)
 export FLOE_PG_DIR
 FLOE_PG_DIR=$(mktemp -u /tmp/floe-introspectpg.XXXXXX)
+. tests/tools/floe_server.sh
 srv_pid=
 cleanup() {
-	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-		kill -TERM "$srv_pid" 2>/dev/null
-		for _ in $(seq 50); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
-		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
-		wait "$srv_pid" 2>/dev/null
-	fi
-	scripts/pg-test-server.sh stop >/dev/null 2>&1
+	floe_stop "$srv_pid"
+	pg_stop
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -55,24 +51,12 @@ if [ ! -x "$FLOE_BIN" ]; then
 	exit 1
 fi
 
-"$FLOE_BIN" serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	kill -0 "$srv_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D "$tmp/wh" --port 0; then
 	fail start "floe serve did not start" "$tmp/serve.err"
 	exit 1
 fi
 
-pgport=
-if envout=$(scripts/pg-test-server.sh start 2>&1); then
-	pgport=$(printf '%s\n' "$envout" | sed -n 's/^PGPORT=//p')
-fi
+pg_start
 
 # compare NAME FLOE_OUT PG_OUT_OR_EMPTY: against PostgreSQL's output, or
 # the expected file when there is no server

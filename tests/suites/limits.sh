@@ -30,14 +30,10 @@
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
 tmp=$(mktemp -d /tmp/floe-limits.XXXXXX)
+. tests/tools/floe_server.sh
 srv_pid=
 cleanup() {
-	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-		kill -TERM "$srv_pid" 2>/dev/null
-		for _ in $(seq 50); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
-		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
-		wait "$srv_pid" 2>/dev/null
-	fi
+	floe_stop "$srv_pid"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -144,16 +140,7 @@ else
 fi
 
 # ---- floe serve ------------------------------------------------------------------
-"$FLOE_BIN" serve -D "$tmp/swh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	kill -0 "$srv_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D "$tmp/swh" --port 0; then
 	fail serve_start "floe serve did not start" "$tmp/serve.err"
 	exit 1
 fi
