@@ -404,26 +404,34 @@ def key_checks(ci):
     got = b.execute("SELECT id, v FROM km ORDER BY id").fetchall()
     check(got == [(1, 'a'), (2, 'x'), (3, 'x')], "pk_mor_same_row_once", got)
 
+    # blocks a and c change different keys of one data file of a new keyed
+    # table t (format version fv, update/delete mode): a UPDATEs 1 and
+    # DELETEs 3; c UPDATEs 2, DELETEs 4 and runs extra (with %s the table);
+    # a commits first. Returns True when c's COMMIT succeeds, else the error.
+    def different_keys(t, fv, mode, extra=None):
+        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v text) WITH ('format-version' = '%s', "
+                  "'write.update.mode' = '%s', 'write.delete.mode' = '%s')" % (t, fv, mode, mode))
+        b.execute("INSERT INTO %s SELECT i, 'x' FROM generate_series(1, 6) AS s(i)" % t)
+        a.execute("UPDATE %s SET v = 'a' WHERE id = 1" % t)
+        a.execute("DELETE FROM %s WHERE id = 3" % t)
+        c.execute("UPDATE %s SET v = 'c' WHERE id = 2" % t)
+        c.execute("DELETE FROM %s WHERE id = 4" % t)
+        if extra:
+            c.execute(extra % t)
+        a.commit()
+        try:
+            c.commit()
+            return True
+        except psycopg.Error as e:
+            return "%s %s" % (e.sqlstate, e)
+
     # key-granular merge-on-read: blocks that UPDATE / DELETE different keys
     # of one data file both commit (v2 position deletes, v3 deletion
     # vectors: the second COMMIT writes the union of both vectors); one row
     # deleted by both -> 40001
     for fv in ("2", "3"):
         t = "kg" + fv
-        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v text) WITH ('format-version' = '%s', "
-                  "'write.update.mode' = 'merge-on-read', 'write.delete.mode' = 'merge-on-read')"
-                  % (t, fv))
-        b.execute("INSERT INTO %s SELECT i, 'x' FROM generate_series(1, 6) AS s(i)" % t)
-        a.execute("UPDATE %s SET v = 'a' WHERE id = 1" % t)
-        a.execute("DELETE FROM %s WHERE id = 3" % t)
-        c.execute("UPDATE %s SET v = 'c' WHERE id = 2" % t)
-        c.execute("DELETE FROM %s WHERE id = 4" % t)
-        a.commit()
-        try:
-            c.commit()
-            r = True
-        except psycopg.Error as e:
-            r = "%s %s" % (e.sqlstate, e)
+        r = different_keys(t, fv, "merge-on-read")
         check(r is True, "mor_v%s_different_keys_both_commit" % fv, r)
         got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
         check(got == [(1, 'a'), (2, 'c'), (5, 'x'), (6, 'x')], "mor_v%s_both_applied" % fv, got)
@@ -443,21 +451,7 @@ def key_checks(ci):
     # of another key of the file keeps that delete
     for fv in ("2", "3"):
         t = "kc" + fv
-        b.execute("CREATE TABLE %s (id int PRIMARY KEY, v text) WITH ('format-version' = '%s', "
-                  "'write.update.mode' = 'copy-on-write', 'write.delete.mode' = 'copy-on-write')"
-                  % (t, fv))
-        b.execute("INSERT INTO %s SELECT i, 'x' FROM generate_series(1, 6) AS s(i)" % t)
-        a.execute("UPDATE %s SET v = 'a' WHERE id = 1" % t)
-        a.execute("DELETE FROM %s WHERE id = 3" % t)
-        c.execute("UPDATE %s SET v = 'c' WHERE id = 2" % t)
-        c.execute("DELETE FROM %s WHERE id = 4" % t)
-        c.execute("INSERT INTO %s VALUES (7, 'c')" % t)
-        a.commit()
-        try:
-            c.commit()
-            r = True
-        except psycopg.Error as e:
-            r = "%s %s" % (e.sqlstate, e)
+        r = different_keys(t, fv, "copy-on-write", "INSERT INTO %s VALUES (7, 'c')")
         check(r is True, "cow_v%s_different_keys_both_commit" % fv, r)
         got = b.execute("SELECT id, v FROM %s ORDER BY id" % t).fetchall()
         check(got == [(1, 'a'), (2, 'c'), (5, 'x'), (6, 'x'), (7, 'c')], "cow_v%s_both_applied" % fv,
