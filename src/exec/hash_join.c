@@ -188,6 +188,25 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 	size_t w = type_width(id);
 
 	vector_view(v, &vv);
+	/* integer keys: one typed loop (the common join key) */
+	if (id == TYPE_INT32 || id == TYPE_DATE || id == TYPE_INT64 || id == TYPE_TIME ||
+	    id == TYPE_TIMESTAMP || id == TYPE_TIMESTAMPTZ) {
+		bool wide = w == 8;
+		const int32_t *d4 = vv.data;
+		const int64_t *d8 = vv.data;
+		for (i = 0; i < n; i++) {
+			uint32_t r = rows ? rows[i] : i;
+			uint32_t k = vv.sel ? vv.sel[r] : r;
+			uint64_t x;
+			if (vv.validity && !validity_get(vv.validity, k)) {
+				isnull[i] = 1;
+				continue;
+			}
+			x = wide ? (uint64_t)d8[k] : (uint64_t)(int64_t)d4[k];
+			h[i] = mix64(h[i] * 31 + mix64(x));
+		}
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t r = rows ? rows[i] : i;
 		uint32_t k = vv.sel ? vv.sel[r] : r;
@@ -736,30 +755,43 @@ probe_round(HashJoinOp *h, Batch **out)
 	int j;
 
 	*out = NULL;
-	while (n < VECTOR_SIZE && h->pi < count) {
-		uint32_t p = h->pi;
-		if (!h->started) {
-			h->started = true;
-			h->cur = h->phead[p];
-			if (p + PREFETCH / 2 < count && h->phead[p + PREFETCH / 2] != END) {
-				__builtin_prefetch(&h->bhash[h->phead[p + PREFETCH / 2]]);
-				__builtin_prefetch(&h->chain[h->phead[p + PREFETCH / 2]]);
+	{
+		/* the walk in locals (stores through h would alias the loads) */
+		const uint64_t *bhash = h->bhash, *phash = h->phash;
+		const uint32_t *chain = h->chain, *phead = h->phead;
+		uint32_t *cand_p = h->cand_p, *cand_b = h->cand_b;
+		uint32_t p = h->pi, cur = h->cur;
+		bool started = h->started, settle = h->semi || h->anti;
+
+		while (n < VECTOR_SIZE && p < count) {
+			if (!started) {
+				started = true;
+				cur = phead[p];
+				if (p + PREFETCH / 2 < count && phead[p + PREFETCH / 2] != END) {
+					__builtin_prefetch(&bhash[phead[p + PREFETCH / 2]]);
+					__builtin_prefetch(&chain[phead[p + PREFETCH / 2]]);
+				}
+			} else if (settle && h->pmatched[p]) {
+				cur = END;   /* SEMI/ANTI: the first match settles the row */
 			}
-		} else if ((h->semi || h->anti) && h->pmatched[p]) {
-			h->cur = END;   /* SEMI/ANTI: the first match settles the row */
-		}
-		while (h->cur != END && n < VECTOR_SIZE) {
-			uint32_t c = h->cur;
-			if (h->bhash[c] == h->phash[p]) {
-				h->cand_p[n] = p;
-				h->cand_b[n++] = c;
+			{
+				uint64_t ph = phash[p];
+				while (cur != END && n < VECTOR_SIZE) {
+					uint32_t c = cur;
+					cand_p[n] = p;
+					cand_b[n] = c;
+					n += bhash[c] == ph;
+					cur = chain[c];
+				}
 			}
-			h->cur = h->chain[c];
+			if (cur == END) {
+				p++;
+				started = false;
+			}
 		}
-		if (h->cur == END) {
-			h->pi++;
-			h->started = false;
-		}
+		h->pi = p;
+		h->cur = cur;
+		h->started = started;
 	}
 	m = n;
 	for (j = 0; j < h->nkeys && m; j++)

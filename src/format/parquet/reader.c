@@ -1136,6 +1136,13 @@ check_utf8(ParquetColumnReader *r, const strview *v, uint32_t n, floe_error *err
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *p = (const uint8_t *)strview_data(&v[i]);
 		uint32_t len = v[i].len, k = 0;
+		/* 8 bytes at a time while they are ASCII and not NUL */
+		for (; k + 8 <= len; k += 8) {
+			uint64_t w;
+			memcpy(&w, p + k, 8);
+			if ((w | ((w - 0x0101010101010101ULL) & ~w)) & 0x8080808080808080ULL)
+				break;
+		}
 		while (k < len && p[k] && p[k] < 0x80)
 			k++;
 		if (k < len && text_validate_utf8((const char *)p + k, len - k, err) != FLOE_OK) {
