@@ -87,6 +87,7 @@ typedef struct KeyCol {
 	uint8_t *dscale;         /* unconstrained numeric: each group's display
 				    scale, its first row's (else NULL) */
 	bool varies;             /* keep dscale (an unconstrained numeric key) */
+	bool intkey;             /* a 4- or 8-byte integer type: compared as one */
 } KeyCol;
 
 typedef struct HashAggOp {
@@ -153,6 +154,8 @@ typedef struct DistinctSet {
 } DistinctSet;
 
 #define EMPTY UINT32_MAX
+/* rows ahead whose table slot (and group, half as far) is fetched */
+#define PREFETCH 16
 
 static inline uint64_t
 mix64(uint64_t x)
@@ -812,6 +815,17 @@ hash_keys(HashAggOp *h, Batch *in, Vector *kv, VectorView *views, uint64_t *hash
 	for (k = 0; k < h->nkeys; k++) {
 		const char *d = views[k].data;
 		size_t w = h->kc[k].width;
+		if (h->kc[k].intkey && !views[k].validity) {
+			/* the values' bytes zero-extended, as hash_value does */
+			const uint32_t *sel = views[k].sel;
+			for (i = 0; i < n; i++) {
+				uint32_t r = sel ? sel[i] : i;
+				uint64_t x = w == 8 ? ((const uint64_t *)d)[r] : ((const uint32_t *)d)[r];
+				uint64_t hv = mix64(x);
+				hashes[i] = mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
+			}
+			continue;
+		}
 		for (i = 0; i < n; i++) {
 			uint32_t r = views[k].sel ? views[k].sel[i] : i;
 			uint64_t hv = validity_get(views[k].validity, r) ?
@@ -861,6 +875,24 @@ consume(HashAggOp *h, Batch *in)
 	/* probe / insert */
 	for (i = 0; i < n; i++) {
 		uint32_t g = EMPTY;
+		/* a big table's slots, keys and states miss the caches: fetch
+		 * the slot PREFETCH rows ahead, its group's key and states
+		 * half as far (the slot is in cache by then) */
+		if (h->ht_cap && h->nkeys) {
+			size_t pm = h->ht_cap - 1;
+			if (i + PREFETCH < n) {
+				size_t s2 = hashes[i + PREFETCH] & pm;
+				__builtin_prefetch(&h->ht_gid[s2]);
+				__builtin_prefetch(&h->ht_hash[s2]);
+			}
+			if (i + PREFETCH / 2 < n) {
+				uint32_t g2 = h->ht_gid[hashes[i + PREFETCH / 2] & pm];
+				if (g2 != EMPTY && g2 < h->ngroups) {
+					__builtin_prefetch(h->kc[0].data + h->kc[0].width * g2);
+					__builtin_prefetch(h->states + h->stride * g2);
+				}
+			}
+		}
 		if (h->nkeys == 0) {
 			/* no keys: one group, made by the first row unless plain
 			 * (DISTINCT or a set operation over zero columns) */
@@ -888,6 +920,12 @@ consume(HashAggOp *h, Batch *in)
 					size_t w = h->kc[k].width;
 					if (!valid || gnull)
 						eq = !valid && gnull;
+					else if (h->kc[k].intkey && w == 8)
+						eq = ((const int64_t *)views[k].data)[r] ==
+						     ((const int64_t *)h->kc[k].data)[cand];
+					else if (h->kc[k].intkey)
+						eq = ((const int32_t *)views[k].data)[r] ==
+						     ((const int32_t *)h->kc[k].data)[cand];
 					else
 						eq = value_eq((const char *)views[k].data + w * r,
 							      h->kc[k].data + w * cand, h->kc[k].type, w);
@@ -1524,6 +1562,12 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 		h->kc[k].type = keys[k]->type;
 		h->kc[k].width = type_width(keys[k]->type.id);
 		h->kc[k].varies = keys[k]->type.id == TYPE_DECIMAL && keys[k]->type.precision == 0;
+		{
+			TypeId id = keys[k]->type.id;
+			h->kc[k].intkey = id == TYPE_INT32 || id == TYPE_DATE || id == TYPE_INT64 ||
+					  id == TYPE_TIME || id == TYPE_TIMESTAMP ||
+					  id == TYPE_TIMESTAMPTZ;
+		}
 	}
 	h->offsets = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
 	h->dsets = ARENA_ARRAY(ctx->arena, DistinctSet, naggs ? naggs : 1);
