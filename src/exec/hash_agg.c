@@ -1562,12 +1562,7 @@ hash_agg_new(ExecCtx *ctx, Operator *child, int nkeys, Expr **keys, int naggs, A
 		h->kc[k].type = keys[k]->type;
 		h->kc[k].width = type_width(keys[k]->type.id);
 		h->kc[k].varies = keys[k]->type.id == TYPE_DECIMAL && keys[k]->type.precision == 0;
-		{
-			TypeId id = keys[k]->type.id;
-			h->kc[k].intkey = id == TYPE_INT32 || id == TYPE_DATE || id == TYPE_INT64 ||
-					  id == TYPE_TIME || id == TYPE_TIMESTAMP ||
-					  id == TYPE_TIMESTAMPTZ;
-		}
+		h->kc[k].intkey = type_is_int_word(keys[k]->type.id);
 	}
 	h->offsets = ARENA_ARRAY(ctx->arena, size_t, naggs ? naggs : 1);
 	h->dsets = ARENA_ARRAY(ctx->arena, DistinctSet, naggs ? naggs : 1);

@@ -189,8 +189,7 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 
 	vector_view(v, &vv);
 	/* integer keys: one typed loop (the common join key) */
-	if (id == TYPE_INT32 || id == TYPE_DATE || id == TYPE_INT64 || id == TYPE_TIME ||
-	    id == TYPE_TIMESTAMP || id == TYPE_TIMESTAMPTZ) {
+	if (type_is_int_word(id)) {
 		bool wide = w == 8;
 		const int32_t *d4 = vv.data;
 		const int64_t *d8 = vv.data;

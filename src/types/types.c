@@ -247,6 +247,13 @@ type_is_integer(TypeId id)
 }
 
 bool
+type_is_int_word(TypeId id)
+{
+	return id == TYPE_INT32 || id == TYPE_DATE || id == TYPE_INT64 || id == TYPE_TIME ||
+	       id == TYPE_TIMESTAMP || id == TYPE_TIMESTAMPTZ;
+}
+
+bool
 type_is_numeric(TypeId id)
 {
 	return type_is_integer(id) || id == TYPE_FLOAT32 || id == TYPE_FLOAT64 ||

@@ -114,6 +114,10 @@ SqlType type_int2vector(void);
 SqlType type_oidvector(void);
 bool type_equal(SqlType a, SqlType b);
 bool type_is_integer(TypeId id);
+/* stored as one 4- or 8-byte integer whose values are equal exactly when
+ * their bits are (int4, int8, date, time, timestamp[tz]): hash and compare
+ * them as one load */
+bool type_is_int_word(TypeId id);
 bool type_is_numeric(TypeId id);   /* integer, float, decimal */
 bool type_is_string(TypeId id);    /* text, bytea: strview storage */
 bool type_is_temporal(TypeId id);

@@ -66,18 +66,12 @@ fail() {
 }
 
 # start_server WAREHOUSE LOG -> sets $port, appends the PID to pids
+. tests/tools/floe_server.sh
 start_server() {
-	"$FLOE_BIN" serve -D "$1" --port 0 >"$2.out" 2>"$2.err" &
-	local pid=$!
-	pids+=("$pid")
-	port=
-	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$2.out" 2>/dev/null)
-		[ -n "$port" ] && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	local rc=0
+	floe_serve "$2" -D "$1" --port 0 || rc=1
+	pids+=("$srv_pid")
+	return $rc
 }
 
 if [ ! -x "$FLOE_BIN" ]; then
