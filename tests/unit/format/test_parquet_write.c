@@ -1280,8 +1280,11 @@ test_parquet_write__rewrite_duckdb_files(void **state)
 static void
 test_parquet_write__invalid_utf8_refused(void **state)
 {
-	static const char *bad[] = { "ok\xc3\x28", "nul\0in", "\xed\xa0\x80" };
-	static const size_t badlen[] = { 4, 6, 3 };
+	/* the last four put the bad byte past the reader's 8-bytes-at-a-time
+	 * ASCII scan: after a whole word, in the second word, a NUL there */
+	static const char *bad[] = { "ok\xc3\x28", "nul\0in", "\xed\xa0\x80", "12345678\xc3\x28",
+				     "abcdefghij\0klmnop", "abcdefgh12345\xff" "78", "abcdefgh\x80" };
+	static const size_t badlen[] = { 4, 6, 3, 10, 17, 16, 9 };
 	for (int dict = 0; dict < 2; dict++)
 		for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 			Arena *a = arena_new(0);
@@ -1318,6 +1321,48 @@ test_parquet_write__invalid_utf8_refused(void **state)
 		}
 }
 
+/* Valid UTF-8 past the 8-bytes-at-a-time ASCII scan reads back exactly. */
+static void
+test_parquet_write__long_utf8_read(void **state)
+{
+	static const char *good[] = { "abcdefgh\xc3\xa9" "abcdefgh", "abcdefghijklmnop", "\xe2\x82\xac" "1234567812345678",
+				      "12345678" };
+	const int n = (int)(sizeof good / sizeof good[0]);
+	Arena *a = arena_new(0);
+	ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false };
+	ParquetWriteOptions o;
+	ParquetWriter *w;
+	ParquetFile *pf;
+	ParquetColumnReader *r;
+	Batch *b = batch_new(a, 1, &col.type, n);
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	uint32_t got;
+	Vector v;
+
+	(void)state;
+	parquet_write_options_init(&o);
+	w = parquet_writer_new(&col, 1, &o);
+	for (int i = 0; i < n; i++)
+		vector_set_string(&b->cols[0], i, good[i], (uint32_t)strlen(good[i]));
+	b->count = n;
+	assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+	assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+	assert_int_equal(parquet_open(&pf, data, len, "good-utf8.parquet", a, &err), FLOE_OK);
+	assert_int_equal(parquet_column_reader_open(&r, pf, 0, 0, a, &err), FLOE_OK);
+	vector_init(&v, col.type, a, 8);
+	assert_int_equal(parquet_column_read(r, &v, 8, &got, &err), FLOE_OK);
+	assert_int_equal(got, (uint32_t)n);
+	for (int i = 0; i < n; i++) {
+		const strview *sv = &((const strview *)v.data)[i];
+		assert_int_equal(sv->len, strlen(good[i]));
+		assert_memory_equal(strview_data(sv), good[i], sv->len);
+	}
+	parquet_writer_free(w);
+	arena_free(a);
+}
+
 int
 main(void)
 {
@@ -1333,6 +1378,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__rewrite_duckdb_files),
 		cmocka_unit_test(test_parquet_write__randomized_round_trip),
 		cmocka_unit_test(test_parquet_write__invalid_utf8_refused),
+		cmocka_unit_test(test_parquet_write__long_utf8_read),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
