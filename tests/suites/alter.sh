@@ -36,11 +36,9 @@ TOOLS=$SHARED/tools/interop/bin
 PY=/usr/bin/python3
 tmp=$(mktemp -d /tmp/floe-alter.XXXXXX)
 srv_pid=
+. tests/tools/floe_server.sh
 cleanup() {
-	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-		kill -TERM "$srv_pid" 2>/dev/null
-		wait "$srv_pid" 2>/dev/null
-	fi
+	floe_stop "$srv_pid"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -199,15 +197,7 @@ if ! $PY -c 'import psycopg' 2>/dev/null; then
 fi
 wh=$tmp/b
 mkdir -p "$wh"
-"$FLOE_BIN" serve -D "$wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	sleep 0.2
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D "$wh" --port 0; then
 	fail "race" "floe serve did not start: $(head -5 "$tmp/serve.err")"
 	exit 1
 fi
@@ -242,7 +232,8 @@ PY
 else
 	fail "race" "$r"
 fi
-if grep -q "ERROR: AddressSanitizer\|runtime error" "$tmp/serve.err"; then
-	fail "server" "sanitizer report: $(grep -m2 'AddressSanitizer\|runtime error' "$tmp/serve.err")"
+if ! floe_stop_clean "$srv_pid" "$tmp/serve.err"; then
+	fail "server" "exit ${stop_rc:-still running}: $(grep -m2 'AddressSanitizer\|LeakSanitizer\|runtime error' "$tmp/serve.err")"
 fi
+srv_pid=
 exit $status

@@ -34,16 +34,9 @@ shm=/tmp
 [ -d /dev/shm ] && [ -w /dev/shm ] && shm=/dev/shm
 tmp=$(mktemp -d "$shm/floe-conc.XXXXXX")
 srv_pid=
-stop_server() {
-	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
-		kill -TERM "$srv_pid" 2>/dev/null
-		for _ in $(seq 100); do kill -0 "$srv_pid" 2>/dev/null || break; sleep 0.2; done
-		kill -0 "$srv_pid" 2>/dev/null && kill -KILL "$srv_pid" 2>/dev/null
-	fi
-	wait "$srv_pid" 2>/dev/null
-}
+. tests/tools/floe_server.sh
 cleanup() {
-	stop_server
+	floe_stop "$srv_pid"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -68,16 +61,7 @@ if ! $PY -c 'import psycopg' 2>/dev/null; then
 	exit 1
 fi
 
-"$FLOE_BIN" serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-port=
-for _ in $(seq 150); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	kill -0 "$srv_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D "$tmp/wh" --port 0; then
 	fail start "floe serve did not start" "$tmp/serve.err"
 	exit 1
 fi
@@ -298,20 +282,10 @@ check cancel_is_per_session cancel
 check timezone_per_session tz
 
 # ---- clean exit, no sanitizer report ------------------------------------------
-kill -TERM "$srv_pid" 2>/dev/null
-rc=
-for _ in $(seq 150); do
-	if ! kill -0 "$srv_pid" 2>/dev/null; then
-		wait "$srv_pid"
-		rc=$?
-		break
-	fi
-	sleep 0.2
-done
-if [ "$rc" = 0 ] && ! grep -qE "AddressSanitizer|LeakSanitizer|runtime error|ThreadSanitizer" "$tmp/serve.err"; then
+if floe_stop_clean "$srv_pid" "$tmp/serve.err"; then
 	pass clean_exit_no_sanitizer_reports
 else
-	fail clean_exit_no_sanitizer_reports "exit ${rc:-still running}" "$tmp/serve.err"
+	fail clean_exit_no_sanitizer_reports "exit ${stop_rc:-still running}" "$tmp/serve.err"
 fi
 srv_pid=
 

@@ -29,7 +29,9 @@ SHARED=${FLOE_SHARED:-$(cd ../shared && pwd)}
 TOOLS=$SHARED/tools/interop/bin
 PY=/usr/bin/python3
 tmp=$(mktemp -d /tmp/floe-optimize.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+srv_pid=
+. tests/tools/floe_server.sh
+trap 'floe_stop "$srv_pid"; rm -rf "$tmp"' EXIT
 
 pass() { echo "PASS optimize: $1"; }
 fail() { echo "FAIL optimize: $1: $2"; }
@@ -207,15 +209,7 @@ fi
 
 # ---- C. through floe serve: psycopg 3's extended protocol (Describe) ----
 wh=$tmp/serve
-"$FLOE_BIN" serve -D "$wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-spid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D "$wh" --port 0; then
 	fail "serve extended protocol" "floe serve did not start: $(head -3 "$tmp/serve.err")"
 elif out=$($PY - "$port" 2>&1 <<'PYEOF'
 import sys, psycopg
@@ -240,6 +234,6 @@ PYEOF
 else
 	fail "serve extended protocol" "$(echo "$out" | tail -2 | tr '\n' ' ')"
 fi
-kill "$spid" 2>/dev/null
-wait "$spid" 2>/dev/null
+floe_stop "$srv_pid"
+srv_pid=
 exit 0

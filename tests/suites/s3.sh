@@ -49,9 +49,10 @@ TOOLS=$SHARED/tools/interop/bin
 PY=/usr/bin/python3
 tmp=$(mktemp -d /tmp/floe-s3.XXXXXX)
 export S3_SERVER_STATE_DIR=$tmp/s3state
-serve_pid=; proxy_pid=
+srv_pid=; proxy_pid=
+. tests/tools/floe_server.sh
 cleanup() {
-	[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+	floe_stop "$srv_pid"
 	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null && wait "$proxy_pid" 2>/dev/null
 	"$TOOLS/s3-server" stop >/dev/null 2>&1
 	rm -rf "$tmp"
@@ -192,15 +193,7 @@ if [[ $got =~ ^Object\ Store:\ requests=([1-9][0-9]*)\ Object\ Store:\ requests=
 else fail "explain" "$got"; fi
 
 # ---- floe serve over s3:// ----
-"$FLOE_BIN" serve -D s3://wh/srv --catalog "$tmp/srvstate" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-serve_pid=$!
-port=
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! floe_serve "$tmp/serve" -D s3://wh/srv --catalog "$tmp/srvstate" --port 0; then
 	fail "serve" "floe serve did not start: $(head -3 "$tmp/serve.err")"
 else
 	got=$($PY - "$port" <<'EOF' 2>&1
@@ -217,7 +210,7 @@ EOF
 )
 	check "serve" "(100, 5051, 10)" "$got"
 	grep -q "local state folder $tmp/srvstate" "$tmp/serve.out" && pass "serve-banner" || fail "serve-banner" "$(head -2 "$tmp/serve.out")"
-	kill "$serve_pid"; wait "$serve_pid" 2>/dev/null; serve_pid=
+	floe_stop "$srv_pid"; srv_pid=
 	validate serve-validate s "$tmp/srvstate"
 fi
 

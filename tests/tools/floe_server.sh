@@ -3,10 +3,14 @@
 # start-up, wait and shutdown lines they all need.
 #
 #   floe_serve OUT ARGS...   start "$FLOE_BIN" serve ARGS... with stdout in
-#                            OUT.out and stderr in OUT.err; wait for its
-#                            banner; set srv_pid and port. Returns 1 (and
+#                            OUT.out and stderr in OUT.err; wait up to 15 s for
+#                            its banner; set srv_pid and port. Returns 1 (and
 #                            leaves port empty) if it did not come up.
 #   floe_stop PID            SIGTERM, wait up to 10 s, then SIGKILL; reaps it.
+#   floe_stop_clean PID ERR  SIGTERM and wait up to 30 s; set stop_rc to its exit
+#                            status (empty if it did not exit: then SIGKILL).
+#                            Returns 0 only for exit status 0 with no sanitizer
+#                            report in the stderr file ERR.
 #   pg_start                 start the test PostgreSQL; set pgport (empty when
 #                            none could be started) and return 1 then.
 #   pg_stop                  stop it (safe when it never started).
@@ -21,7 +25,7 @@ floe_serve() {
 	srv_pid=$!
 	port=
 	local _
-	for _ in $(seq 100); do
+	for _ in $(seq 150); do
 		port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$out.out" 2>/dev/null)
 		[ -n "$port" ] && return 0
 		kill -0 "$srv_pid" 2>/dev/null || break
@@ -40,6 +44,26 @@ floe_stop() {
 	fi
 	wait "$pid" 2>/dev/null
 	return 0
+}
+
+floe_stop_clean() {
+	local pid=$1 err=$2 _
+	stop_rc=
+	kill -TERM "$pid" 2>/dev/null
+	for _ in $(seq 150); do
+		if ! kill -0 "$pid" 2>/dev/null; then
+			wait "$pid"
+			stop_rc=$?
+			break
+		fi
+		sleep 0.2
+	done
+	if [ -z "$stop_rc" ]; then
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 1
+	fi
+	[ "$stop_rc" = 0 ] && ! grep -qE "AddressSanitizer|LeakSanitizer|runtime error|ThreadSanitizer" "$err"
 }
 
 pg_start() {
