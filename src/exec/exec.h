@@ -244,6 +244,9 @@ typedef enum JoinType {
 } JoinType;
 Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
 			int nkeys, Expr **lkeys, Expr **rkeys, Expr *residual, bool build_left);
+/* Can values of types a and b be hash-join keys (equal exactly when their
+ * bytes are: same type, same decimal scale, no interval, no char(n))? */
+bool hash_join_key_ok(SqlType a, SqlType b);
 /* nested_loop.c: join without equi-keys: each pair tested by cond (NULL:
  * cross product). */
 Operator *nested_loop_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,

@@ -74,6 +74,7 @@
  *
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
+ *   hash_join_key_ok(a, b)         may a = b be a hash key (byte equality)?
  *   hash_join_probe_input(op)      the input a clone copies, or NULL
  *   hash_join_set_input(op, i, in) input i (0 left, 1 right) replaced by
  *                                  in (a Gather over it; parallel.c)
@@ -970,6 +971,24 @@ hj_clone(Operator *op, ExecCtx *wctx)
 	if (op->ncols)
 		memcpy(c->op.types, op->types, sizeof(SqlType) * (size_t)op->ncols);
 	return &c->op;
+}
+
+bool
+hash_join_key_ok(SqlType a, SqlType b)
+{
+	if (a.id != b.id)
+		return false;
+	switch (a.id) {
+	case TYPE_NULL:
+	case TYPE_INTERVAL:
+		return false;
+	case TYPE_DECIMAL:
+		return a.scale == b.scale;
+	case TYPE_TEXT:
+		return a.text_kind != TEXT_CHAR && b.text_kind != TEXT_CHAR;
+	default:
+		return true;
+	}
 }
 
 Operator *

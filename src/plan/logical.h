@@ -53,10 +53,10 @@
  *                  the RETURNING columns, if any
  *   OPERATOR   0   an exec/ Operator built before the logical plan
  *                  (`physical`): one column per operator column.  The
- *                  binder's FROM/WHERE result enters the plan this way
- *                  (except a FROM of one base table: Get + Filter) until
- *                  FROM items are logical nodes themselves (review §5.3
- *                  step 3); the optimizer cannot look inside it.
+ *                  binder's FROM items other than base tables (Get) and
+ *                  joins (Join) enter the plan this way until they are
+ *                  logical nodes themselves (review §5.3 step 3); the
+ *                  optimizer cannot look inside it.
  *
  * AGGREGATE with grouping sets also makes the values of the query's
  * grouping(...) calls, after the aggregates: one int4 column per entry of

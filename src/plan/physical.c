@@ -160,6 +160,8 @@ const_int(Lower *L, const Expr *e, const char *what, int64_t *out)
 static bool
 reads_only(const Expr *e, const LogicalOp *op, bool *any)
 {
+	if (e->kind == EXPR_COLREF && e->col >= EXPR_PARAM_BASE)
+		return true;    /* a parameter: the same for every row of both sides */
 	if (e->kind == EXPR_COLREF) {
 		*any = true;
 		return lop_find_column(op, (ColumnId)e->col) >= 0;
@@ -193,15 +195,19 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 	Expr **rk = arena_alloc(L->a, sizeof *rk * (size_t)(op->nexprs + 1));
 	Expr **rest = arena_alloc(L->a, sizeof *rest * (size_t)(op->nexprs + 1));
 	int nkeys = 0, nrest = 0;
+	JoinType jt;
+	bool build_left;
+	Operator *j;
 
 	if (op->ncorr)
 		return not_yet(L, "dependent join"), NULL;
 	if (op->join == LJ_MARK || op->join == LJ_SINGLE)
 		return not_yet(L, op->join == LJ_MARK ? "MARK join" : "SINGLE join"), NULL;
+	jt = kinds[op->join];
 	for (int i = 0; i < op->nexprs; i++) {
 		const Expr *c = op->exprs[i];
 		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
-		    c->args[0]->type.id == c->args[1]->type.id) {
+		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
 			const Expr *a = c->args[0], *b = c->args[1];
 			if (one_side(a, ro) && one_side(b, lo)) {
 				const Expr *t = a;
@@ -218,10 +224,16 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 		if (!(rest[nrest++] = remap(L, c, &both)))
 			return NULL;
 	}
-	if (nkeys == 0 && (op->join == LJ_INNER || op->join == LJ_CROSS || op->join == LJ_LEFT))
-		return nested_loop_new(L->ctx, l, r, kinds[op->join], nrest ? and_of(L, nrest, rest) : NULL);
-	return hash_join_new(L->ctx, l, r, kinds[op->join], nkeys, lk, rk,
-			     nrest ? and_of(L, nrest, rest) : NULL, false);
+	/* the build side: the smaller input when both estimates are known,
+	 * else the right one (SEMI/ANTI always build the right: hash_join.c) */
+	build_left = lo->est_rows >= 0 && ro->est_rows >= 0 && lo->est_rows < ro->est_rows;
+	j = hash_join_new(L->ctx, l, r, jt, nkeys, lk, rk, nrest ? and_of(L, nrest, rest) : NULL,
+			  build_left);
+	if (jt == JOIN_INNER || jt == JOIN_LEFT || jt == JOIN_RIGHT || jt == JOIN_FULL)
+		j->est_rows = lo->est_rows < 0 || ro->est_rows < 0 ? -1 :
+			      nkeys ? (lo->est_rows > ro->est_rows ? lo->est_rows : ro->est_rows) :
+			      lo->est_rows * ro->est_rows;
+	return j;
 }
 
 /* GROUPING SETS: the input materialised once, one aggregation per set over

@@ -8,8 +8,11 @@
  * the input batch (the concatenation of the children's columns), as
  * PostgreSQL's set_plan_references does.  Choices the logical plan leaves
  * open are made here: hash join keys (the `a = b` conjuncts whose sides read
- * one input each, of equal types) against a residual, nested loop when there
- * are none, sort keys that are expressions computed by a Project below the
+ * one input each, of types hash_join_key_ok accepts) against a residual,
+ * nested loop when there are none, the build side (the input with the
+ * smaller est_rows when both are known, else the right one) and the join
+ * operator's row estimate (the larger input with keys, the product
+ * without; none when an input's is unknown), sort keys that are expressions computed by a Project below the
  * Sort, DISTINCT as a hash aggregation.
  *
  * Lowered today: OPERATOR (the Operator it holds), GET (its table

@@ -129,6 +129,9 @@ typedef struct BindCtx {
 	struct BindPos *pos;
 	/* bind_env's SessionEnv when exec carries none (made at first use) */
 	const struct SessionEnv *env;
+	/* select.c: the logical plan of the query level being bound (plan/
+	 * logical.h), which FROM items and joins are made in; NULL outside one */
+	struct LogicalPlan *lp;
 } BindCtx;
 
 /* bind_expr.c */

@@ -6,11 +6,13 @@
  * Operators by plan/physical.c.  Its shape (each step only when the query
  * needs it):
  *
- *   Get(one base table) -> Filter(WHERE), when FROM is one base table and
- *     WHERE holds no subquery the binder plans as a join (the Get's scan is
- *     sql/table_source.c's, built when physical.c lowers it); else an
- *     Operator leaf: the FROM/WHERE result, still built as operators here
- *     (VALUES | function | subquery | view | CTE | joins | semi joins)
+ *   FROM/WHERE: a Get per base table (its scan is sql/table_source.c's,
+ *     built when physical.c lowers it), Join nodes for JOINs and comma
+ *     lists (below), Filters of WHERE's conjuncts; other FROM items are
+ *     Operator leaves, still built as operators here (VALUES | function |
+ *     subquery | view | CTE | LATERAL); a WHERE subquery planned as a
+ *     semi/anti join lowers the FROM/WHERE nodes first and continues over
+ *     operators (an Operator leaf)
  *     -> Aggregate(GROUP BY, aggregates; grouping sets as key masks)
  *     -> Filter(HAVING) -> Window(window functions)
  *     -> Project(select list + hidden ORDER BY keys)
@@ -32,9 +34,10 @@
  * the scope of the FROM clause is the concatenation of the items' columns,
  * each with its relation name (USING/NATURAL: the merged column first,
  * unqualified, and both sides' columns hidden from unqualified names and
- * from "*", as PostgreSQL shows them).  Explicit JOINs become a HashJoin
- * on the equality conjuncts of ON/USING whose sides reference one input
- * each (other conditions are residual; no equality: nested loop).  Comma
+ * from "*", as PostgreSQL shows them).  Explicit JOINs become a Join node
+ * whose condition is USING's equalities then ON's conjuncts (physical.c
+ * makes a HashJoin on the equalities whose sides reference one input each,
+ * the rest residual; no equality: nested loop).  Comma
  * lists are joined greedily from the WHERE conjuncts: conjuncts shared by
  * every arm of an OR are factored out of it, and each item that every arm
  * restricts gets the implied OR of those restrictions (factor_ors, TPC-H
@@ -49,8 +52,10 @@
  * the key columns, from the manifests' integer bounds; ranked also by the
  * filters of the small items hanging off it only, satellites: supplier
  * before orders when nation is filtered); the output is then projected
- * back to FROM order.  The build side is the smaller input when both row
- * counts are known, else the right one.
+ * back to FROM order.  Each step is a Join node holding the conjuncts it
+ * applies, with the estimate above as its est_rows; physical.c builds the
+ * hash table on the smaller input when both estimates are known, else on
+ * the right one.
  *
  * Set operations: both branches bound, columns coerced to PostgreSQL's
  * common type by a Project (always one for INTERSECT/EXCEPT, whose
@@ -181,6 +186,10 @@ session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const c
 /* ---- FROM items -------------------------------------------------------- */
 
 typedef struct Source {
+	/* the item's rows: logical nodes of BindCtx.lp (a table's Get, a
+	 * join's Join), or operators built while binding (op; the rest) --
+	 * one of the two (src_node / src_lower convert) */
+	LogicalOp *lop;
 	Operator *op;
 	Scope scope;
 	double est;               /* estimated rows; < 0 unknown */
@@ -193,6 +202,36 @@ typedef struct Source {
 
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
 static int plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out);
+static int by_id_list(BindCtx *b, LogicalPlan *lp, int n, Expr **es, const LogicalOp *in, Expr ***out);
+
+/* The item's rows as a logical node: operators built while binding become
+ * an Operator leaf.  sync_est: the node's estimate is the item's (join
+ * build sides, physical.c, are chosen from the nodes' estimates). */
+static LogicalOp *
+src_node(BindCtx *b, Source *s, bool sync_est)
+{
+	if (!s->lop) {
+		s->lop = lop_operator(b->lp, s->op, s->scope.ncols == s->op->ncols ? s->scope.names : NULL);
+		s->op = NULL;
+	}
+	if (sync_est)
+		s->lop->est_rows = s->est;
+	return s->lop;
+}
+
+/* The item's rows as operators now (its logical nodes lowered), for the
+ * parts of the binder that still plan over operators: LATERAL, WHERE
+ * subqueries planned as joins, correlated scalar subqueries. */
+static int
+src_lower(BindCtx *b, ExecCtx *ctx, Source *s)
+{
+	if (!s->lop)
+		return FLOE_OK;
+	if (!(s->op = physical_lower(ctx, b->lp, s->lop)))
+		return FLOE_ERR;
+	s->lop = NULL;
+	return FLOE_OK;
+}
 
 /* The row lineage metadata columns: distinct objects, so a scope column
  * is one of them exactly when its name points here. */
@@ -400,19 +439,7 @@ and_of(BindCtx *b, Expr **es, int n)
 static bool
 key_ok(SqlType a, SqlType b)
 {
-	if (a.id != b.id)
-		return false;
-	switch (a.id) {
-	case TYPE_NULL:
-	case TYPE_INTERVAL:
-		return false;
-	case TYPE_DECIMAL:
-		return a.scale == b.scale;
-	case TYPE_TEXT:
-		return a.text_kind != TEXT_CHAR && b.text_kind != TEXT_CHAR;
-	default:
-		return true;
-	}
+	return hash_join_key_ok(a, b);
 }
 
 static bool
@@ -464,21 +491,6 @@ join_est(const Source *l, const Source *r, int nkeys)
 	return l->est * r->est;
 }
 
-static Operator *
-make_join(ExecCtx *ctx, Source *l, Source *r, JoinType jt, int nkeys, Expr **lk, Expr **rk,
-	  Expr *residual)
-{
-	bool build_left = l->est >= 0 && r->est >= 0 && l->est < r->est;
-	Operator *op;
-
-	if (nkeys == 0 && !build_left)
-		op = nested_loop_new(ctx, l->op, r->op, jt, residual);
-	else
-		op = hash_join_new(ctx, l->op, r->op, jt, nkeys, lk, rk, residual, build_left);
-	if (jt == JOIN_INNER || jt == JOIN_LEFT || jt == JOIN_RIGHT || jt == JOIN_FULL)
-		op->est_rows = join_est(l, r, nkeys);
-	return op;
-}
 
 /* ---- scan projection ---------------------------------------------------- */
 
@@ -916,7 +928,7 @@ typedef struct TimeTravel {
 static _Thread_local const TimeTravel *cur_tt;
 
 static int
-source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src, const TableSource **get)
+source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
 	IngestOverlay *overlay = NULL;
 	const char *ns, *name, *relname = rv->relname;
@@ -1146,8 +1158,8 @@ scan:
 	}
 	src->scope.relname = (char *)relname;
 	{
-		/* the scan, planned here, built by table_source_op: now, or when
-		 * the caller's Get node is lowered (get) */
+		/* the scan, planned here, built by table_source_op when the Get
+		 * node is lowered (physical.c) */
 		TableSource *ts = ARENA_NEW(b->arena, TableSource);
 		ts->ns = t->ns;
 		ts->name = t->name;
@@ -1166,12 +1178,12 @@ scan:
 		if (snap >= 0)
 			ts->label = arena_sprintf(b->arena, "%s (snapshot %lld)", ts->label, (long long)snap);
 		ts->est = src->est;
-		if (get)
-			*get = ts;
+		TRY(apply_alias(b, src, rv->alias));
+		if (b->lp)
+			src->lop = table_source_get(b->lp, ts, src->scope.names);
 		else
 			src->op = table_source_op(ctx, ts);
 	}
-	TRY(apply_alias(b, src, rv->alias));
 	return FLOE_OK;
 }
 
@@ -1706,6 +1718,7 @@ join_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, JoinType jt, Node
 	Scope comb, *saved = b->scope;
 	Expr *cond = NULL;
 
+	TRY(src_lower(b, ctx, l));
 	TRY(plan_lateral(b, ctx, l, rnode, &r, &rctx));
 	TRY(check_dup_rel(b, &l->scope, &r.scope));
 	scope_alloc(b, &comb, l->scope.ncols + r.scope.ncols);
@@ -1730,11 +1743,13 @@ join_lateral(BindCtx *b, ExecCtx *ctx, Source *l, Node *rnode, JoinType jt, Node
 }
 
 /* Cross join of items[0..n) (the FROM items left of a comma-list LATERAL). */
-static void
+static int
 cross_items(BindCtx *b, ExecCtx *ctx, Source *items, int n, Source *out)
 {
 	int i, total = 0;
 
+	for (i = 0; i < n; i++)
+		TRY(src_lower(b, ctx, &items[i]));
 	*out = items[0];
 	for (i = 1; i < n; i++) {
 		Source acc = *out;
@@ -1748,6 +1763,7 @@ cross_items(BindCtx *b, ExecCtx *ctx, Source *items, int n, Source *out)
 		out->est = acc.est >= 0 && items[i].est >= 0 ? acc.est * items[i].est : -1;
 		out->scope = comb;
 	}
+	return FLOE_OK;
 }
 
 /* FROM t TABLESAMPLE "floe$tt"(mode, x): parse.c's time travel (FOR
@@ -1802,12 +1818,12 @@ source_timetravel(BindCtx *b, ExecCtx *ctx, PgQuery__RangeTableSample *ts, Sourc
 		tt.us = tt.mode == 3 ? v.u.i * 1000000 : v.u.i;
 	}
 	if (v.is_null && b->session->params_describe)
-		return source_table(b, ctx, tt.rv, src, NULL);   /* $n unknown yet: the columns now */
+		return source_table(b, ctx, tt.rv, src);   /* $n unknown yet: the columns now */
 	if (v.is_null)
 		return floe_errorf(b->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 				   "the version or time of a time-travel read must not be NULL");
 	cur_tt = &tt;
-	rc = source_table(b, ctx, tt.rv, src, NULL);
+	rc = source_table(b, ctx, tt.rv, src);
 	cur_tt = NULL;
 	return rc;
 }
@@ -1819,7 +1835,7 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 	src->est = -1;
 	switch (item->node_case) {
 	case PG_QUERY__NODE__NODE_RANGE_VAR:
-		return source_table(b, ctx, item->range_var, src, NULL);
+		return source_table(b, ctx, item->range_var, src);
 	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
 		return source_function(b, ctx, item->range_function, src);
 	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
@@ -1880,11 +1896,12 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 	Source l, r;
 	JoinType jt;
 	Scope comb;
-	int nl, nr, i, k, nusing = 0, nkeys = 0, nres = 0, nconj;
+	int nl, nr, i, k, nusing = 0, nkeys = 0, nconj, ncond = 0;
 	char **using = NULL;
-	int *li = NULL, *ri = NULL, *rmap;
-	Expr **lk, **rk, **res, **conj;
+	int *li = NULL, *ri = NULL;
+	Expr **cond, **conj;
 	Expr **ucol = NULL;
+	LogicalOp *jn;
 	Scope *saved = b->scope;
 
 	switch (j->jointype) {
@@ -1914,9 +1931,6 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 	scope_alloc(b, &comb, nl + nr);
 	scope_put(&comb, 0, &l.scope);
 	scope_put(&comb, nl, &r.scope);
-	rmap = ARENA_ARRAY(b->arena, int, nl + nr + 1);
-	for (i = 0; i < nl + nr; i++)
-		rmap[i] = i - nl;
 
 	/* USING / NATURAL column lists */
 	if (j->is_natural) {
@@ -1963,13 +1977,17 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 		nconj = 0;
 		split_conjuncts(q, conj, &nconj);
 	}
-	lk = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
-	rk = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
-	res = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
+	/* the condition's conjuncts over the combined scope: USING's equalities,
+	 * then ON's; physical.c splits the hash keys (those of hashable types
+	 * with a side over each input: nkeys here too) from the residual */
+	cond = ARENA_ARRAY(b->arena, Expr *, nconj + nusing + 1);
 	if (nusing) {
+		int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
 		li = ARENA_ARRAY(b->arena, int, nusing);
 		ri = ARENA_ARRAY(b->arena, int, nusing);
 		ucol = ARENA_ARRAY(b->arena, Expr *, nusing);
+		for (k = 0; k < nr; k++)
+			sh[k] = k + nl;
 		for (i = 0; i < nusing; i++) {
 			Expr *pair[2], *x, *y;
 			SqlType t;
@@ -1981,29 +1999,29 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 			if (!(x = bind_coerce(b, pair[0], t, COERCE_IMPLICIT, NULL)) ||
 			    !(y = bind_coerce(b, pair[1], t, COERCE_IMPLICIT, NULL)))
 				return FLOE_ERR;
+			y = remap(b->arena, y, sh);
 			if (key_ok(t, t)) {
-				lk[nkeys] = x;
-				rk[nkeys++] = y;
-			} else {
-				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
-				for (k = 0; k < nr; k++)
-					sh[k] = k + nl;
-				if (!(res[nres++] = make_eq(b, x, remap(b->arena, y, sh))))
-					return FLOE_ERR;
+				/* a hash key: x = y with no casts, both of type t */
+				const ScalarFunc *fn;
+				SqlType ret, tt[2] = { t, t }, cast_to[2];
+				Expr *eq;
+				TRY(func_resolve_scalar("=", tt, 2, &fn, &ret, cast_to, b->err));
+				eq = expr_new(b->arena, EXPR_FUNC, ret, 2);
+				eq->fn = fn;
+				eq->args[0] = x;
+				eq->args[1] = y;
+				cond[ncond++] = eq;
+				nkeys++;
+			} else if (!(cond[ncond++] = make_eq(b, x, y))) {
+				return FLOE_ERR;
 			}
 			/* the merged column */
 			if (jt == JOIN_RIGHT) {
-				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
-				for (k = 0; k < nr; k++)
-					sh[k] = k + nl;
-				ucol[i] = remap(b->arena, y, sh);
+				ucol[i] = y;
 			} else if (jt == JOIN_FULL) {
-				int *sh = ARENA_ARRAY(b->arena, int, nr + 1);
 				Expr *c = expr_new(b->arena, EXPR_COALESCE, t, 2);
-				for (k = 0; k < nr; k++)
-					sh[k] = k + nl;
 				c->args[0] = x;
-				c->args[1] = remap(b->arena, y, sh);
+				c->args[1] = y;
 				ucol[i] = c;
 			} else {
 				ucol[i] = x;
@@ -2019,26 +2037,34 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 				side[k] = k < nl ? 0 : 1;
 			m0 = item_mask(c->args[0], side);
 			m1 = item_mask(c->args[1], side);
-			if (m0 == 1 && m1 == 2) {
-				lk[nkeys] = c->args[0];
-				rk[nkeys++] = remap(b->arena, c->args[1], rmap);
-				continue;
-			}
-			if (m0 == 2 && m1 == 1) {
-				lk[nkeys] = c->args[1];
-				rk[nkeys++] = remap(b->arena, c->args[0], rmap);
-				continue;
-			}
+			if ((m0 == 1 && m1 == 2) || (m0 == 2 && m1 == 1))
+				nkeys++;
 		}
-		res[nres++] = c;
+		cond[ncond++] = c;
 	}
-	src->op = make_join(ctx, &l, &r, jt, nkeys, lk, rk, and_of(b, res, nres));
+	{
+		static const LogicalJoinKind lk[] = { [JOIN_INNER] = LJ_INNER, [JOIN_LEFT] = LJ_LEFT,
+						     [JOIN_RIGHT] = LJ_RIGHT, [JOIN_FULL] = LJ_FULL };
+		LogicalOp *ln = src_node(b, &l, true), *rn = src_node(b, &r, true);
+		if (ln->ncols != nl || rn->ncols != nr)
+			return floe_errorf(b->err, ERRCODE_INTERNAL_ERROR,
+					   "a JOIN input of another width than its scope");
+		jn = lop_new(b->lp, LOP_JOIN, 2, ln, rn);
+		lop_pass_columns(b->lp, jn, ln);
+		lop_pass_columns(b->lp, jn, rn);
+		jn->join = jt == JOIN_INNER && ncond == 0 ? LJ_CROSS : lk[jt];
+		TRY(by_id_list(b, b->lp, ncond, cond, jn, &jn->exprs));
+		jn->nexprs = ncond;
+	}
 	src->est = join_est(&l, &r, nkeys);
 	if (jt == JOIN_LEFT && src->est >= 0 && src->est < l.est)
 		src->est = l.est;
+	jn->est_rows = src->est;
+	src->lop = jn;
 	if (nusing) {
 		Expr **ex = ARENA_ARRAY(b->arena, Expr *, nusing + nl + nr + 1);
 		Scope out;
+		LogicalOp *p = lop_new(b->lp, LOP_PROJECT, 1, jn);
 		scope_alloc(b, &out, nusing + nl + nr);
 		for (i = 0; i < nusing; i++) {
 			ex[i] = ucol[i];
@@ -2052,7 +2078,12 @@ source_join(BindCtx *b, ExecCtx *ctx, PgQuery__JoinExpr *j, Source *src)
 			out.hidden[nusing + li[i]] = true;
 			out.hidden[nusing + nl + ri[i]] = true;
 		}
-		src->op = project_new(ctx, src->op, nusing + nl + nr, ex);
+		TRY(by_id_list(b, b->lp, nusing + nl + nr, ex, jn, &p->exprs));
+		p->nexprs = nusing + nl + nr;
+		for (i = 0; i < p->nexprs; i++)
+			lop_add_column(b->lp, p, out.types[i], out.names[i]);
+		p->est_rows = src->est;
+		src->lop = p;
 		src->scope = out;
 	} else {
 		src->scope = comb;
@@ -2080,8 +2111,7 @@ typedef struct FromList {
 
 /* Plan every FROM item and build the FROM clause's scope in src. */
 static int
-from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Source *src,
-	   const TableSource **get)
+from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Source *src)
 {
 	int i, k, total = 0;
 
@@ -2105,7 +2135,7 @@ from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Sourc
 		if (is_lateral(s->from_clause[i]) && i > 0) {
 			/* the items so far become one, LATERAL-joined with this one */
 			Source left;
-			cross_items(b, ctx, fl->items, i - k, &left);
+			TRY(cross_items(b, ctx, fl->items, i - k, &left));
 			TRY(join_lateral(b, ctx, &left, s->from_clause[i], JOIN_INNER, NULL,
 					 &fl->items[0]));
 			k = i;        /* items merged away */
@@ -2113,15 +2143,7 @@ from_items(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, FromList *fl, Sourc
 			total = fl->items[0].scope.ncols;
 			continue;
 		}
-		if (get && fl->n == 1 && s->from_clause[0]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR) {
-			/* one table: the caller makes it a Get node if it is a
-			 * base table (*get set; src->op stays NULL) */
-			memset(&fl->items[0], 0, sizeof fl->items[0]);
-			fl->items[0].est = -1;
-			TRY(source_table(b, ctx, s->from_clause[0]->range_var, &fl->items[0], get));
-		} else {
-			TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i - k]));
-		}
+		TRY(source_item(b, ctx, s->from_clause[i], &fl->items[i - k]));
 		for (int p = 0; p < i - k; p++)
 			TRY(check_dup_rel(b, &fl->items[p].scope, &fl->items[i - k].scope));
 		fl->offset[i - k] = total;
@@ -2472,8 +2494,13 @@ satellites(const FromList *fl, Expr **conj, const uint64_t *mask, const bool *us
 	return f;
 }
 
-/* Join the FROM items with the WHERE conjuncts (see the header); src->op
- * gets the FROM clause's rows in FROM order with WHERE applied. */
+/* Join the FROM items with the WHERE conjuncts (see the header); src->lop
+ * gets the FROM clause's rows in FROM order with WHERE applied, as logical
+ * nodes of b->lp: Filters over the items, Joins in the order chosen here
+ * (their conditions the conjuncts each step applies: physical.c splits
+ * hash keys from the residual and picks the build side from the nodes'
+ * estimates), a Project back to FROM order, a Filter of the conjuncts
+ * that read no column.  (One item and no WHERE: src as it is.) */
 static int
 from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 {
@@ -2487,17 +2514,36 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	Expr **top;
 	int ntop = 0;
 	double *raw;
+	LogicalPlan *lp = b->lp;
+	LogicalOp scope_op;   /* not a plan node: its columns are the FROM scope's */
 
+	(void)ctx;
 	if (fl->n <= 1) {
 		if (where) {
+			LogicalOp *in = src_node(b, src, false), *f = lop_new(lp, LOP_FILTER, 1, in);
 			conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
 			split_conjuncts(where, conj, &nc);
 			order_conjuncts(conj, nc);
-			src->op = filter_new(ctx, src->op, and_of(b, conj, nc));
+			lop_pass_columns(lp, f, in);
+			TRY(by_id_list(b, lp, nc, conj, in, &f->exprs));
+			f->nexprs = nc;
+			src->lop = f;
 		}
 		return FLOE_OK;
 	}
 	total = fl->offset[fl->n];
+	/* every item as a node; the FROM scope's positions -> ColumnIds */
+	memset(&scope_op, 0, sizeof scope_op);
+	scope_op.kind = LOP_JOIN;
+	scope_op.ncols = total;
+	scope_op.cols = ARENA_ARRAY(b->arena, LogicalColumn, total + 1);
+	for (k = 0; k < fl->n; k++) {
+		LogicalOp *n = src_node(b, &fl->items[k], true);
+		if (n->ncols != fl->items[k].scope.ncols)
+			return floe_errorf(b->err, ERRCODE_INTERNAL_ERROR,
+					   "a FROM item of another width than its scope");
+		memcpy(scope_op.cols + fl->offset[k], n->cols, sizeof *n->cols * (size_t)n->ncols);
+	}
 	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
 	split_conjuncts(where, conj, &nc);
 	conj = factor_ors(b, conj, &nc, fl->col_item, fl->n);
@@ -2527,8 +2573,12 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 				used[i] = true;
 			}
 		if (nf) {
+			LogicalOp *in = fl->items[k].lop, *fo = lop_new(lp, LOP_FILTER, 1, in);
 			order_conjuncts(f, nf);
-			fl->items[k].op = filter_new(ctx, fl->items[k].op, and_of(b, f, nf));
+			lop_pass_columns(lp, fo, in);
+			TRY(by_id_list(b, lp, nf, f, in, &fo->exprs));
+			fo->nexprs = nf;
+			fl->items[k].lop = fo;
 			if (fl->items[k].est > 0) {
 				double e = fl->items[k].est;
 				for (i = 0; i < nf; i++)
@@ -2536,6 +2586,7 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 				fl->items[k].est = e < 1 ? 1 : e;
 			}
 		}
+		fl->items[k].lop->est_rows = fl->items[k].est;
 	}
 	gndv = ARENA_ARRAY(b->arena, double, total + 1);
 	for (k = 0; k < fl->n; k++)
@@ -2559,13 +2610,10 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 	joined = (uint64_t)1 << start;
 	all = fl->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << fl->n) - 1);
 	while (joined != all) {
-		int pick = -1, nkeys = 0, nres = 0;
+		int pick = -1, nkeys = 0, njc = 0;
 		TRY(bind_check_cancel(b));      /* each step of the join order */
 		double next_est = -1;
-		Expr **lk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
-		Expr **rk = ARENA_ARRAY(b->arena, Expr *, nc + 1);
-		Expr **res = ARENA_ARRAY(b->arena, Expr *, nc + 1);
-		int *local = ARENA_ARRAY(b->arena, int, total + 1);
+		Expr **jc = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 		uint64_t bit;
 		Source *it;
 
@@ -2633,8 +2681,6 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		}
 		it = &fl->items[pick];
 		bit = (uint64_t)1 << pick;
-		for (i = 0; i < total; i++)
-			local[i] = i - fl->offset[pick];
 		for (i = 0; i < it->scope.ncols; i++)
 			pos[fl->offset[pick] + i] = curn + i;
 		for (i = 0; i < nc; i++) {
@@ -2642,38 +2688,52 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 			if (used[i] || !(mask[i] & bit) || (mask[i] & ~(joined | bit)))
 				continue;
 			used[i] = true;
+			if (!(jc[njc++] = lexpr_by_id(lp, conj[i], &scope_op, b->err)))
+				return FLOE_ERR;
 			if (is_equi(conj[i])) {
 				m0 = item_mask(conj[i]->args[0], fl->col_item);
 				m1 = item_mask(conj[i]->args[1], fl->col_item);
-				if (m0 && !(m0 & ~joined) && m1 == bit) {
-					lk[nkeys] = remap(b->arena, conj[i]->args[0], pos);
-					rk[nkeys++] = remap(b->arena, conj[i]->args[1], local);
-					continue;
-				}
-				if (m1 && !(m1 & ~joined) && m0 == bit) {
-					lk[nkeys] = remap(b->arena, conj[i]->args[1], pos);
-					rk[nkeys++] = remap(b->arena, conj[i]->args[0], local);
-					continue;
-				}
+				if ((m0 && !(m0 & ~joined) && m1 == bit) || (m1 && !(m1 & ~joined) && m0 == bit))
+					nkeys++;
 			}
-			res[nres++] = remap(b->arena, conj[i], pos);
 		}
-		cur.op = make_join(ctx, &cur, it, JOIN_INNER, nkeys, lk, rk, and_of(b, res, nres));
+		{
+			LogicalOp *jn = lop_new(lp, LOP_JOIN, 2, cur.lop, it->lop);
+			lop_pass_columns(lp, jn, cur.lop);
+			lop_pass_columns(lp, jn, it->lop);
+			jn->join = njc ? LJ_INNER : LJ_CROSS;
+			lop_set_exprs(lp, jn, njc, jc);
+			cur.lop = jn;
+		}
 		cur.est = nkeys && next_est >= 0 ? next_est : join_est(&cur, it, nkeys);
+		cur.lop->est_rows = cur.est;
 		curn += it->scope.ncols;
 		joined |= bit;
 	}
 	for (i = 0; i < total && pos[i] == i; i++)
 		;
 	if (i < total) {
-		Expr **ex = ARENA_ARRAY(b->arena, Expr *, total + 1);
-		for (i = 0; i < total; i++)
-			ex[i] = expr_colref(b->arena, pos[i], src->scope.types[i]);
-		cur.op = project_new(ctx, cur.op, total, ex);
+		/* back to FROM order */
+		LogicalOp *p = lop_new(lp, LOP_PROJECT, 1, cur.lop);
+		p->nexprs = total;
+		p->exprs = ARENA_ARRAY(b->arena, Expr *, total + 1);
+		for (i = 0; i < total; i++) {
+			p->exprs[i] = expr_colref(b->arena, (int)scope_op.cols[i].id, scope_op.cols[i].type);
+			lop_add_column(lp, p, scope_op.cols[i].type, scope_op.cols[i].name);
+		}
+		p->est_rows = cur.est;
+		cur.lop = p;
 	}
-	if (ntop)
-		cur.op = filter_new(ctx, cur.op, and_of(b, top, ntop));
-	src->op = cur.op;
+	if (ntop) {
+		LogicalOp *f = lop_new(lp, LOP_FILTER, 1, cur.lop);
+		lop_pass_columns(lp, f, cur.lop);
+		TRY(by_id_list(b, lp, ntop, top, cur.lop, &f->exprs));
+		f->nexprs = ntop;
+		f->est_rows = cur.est;
+		cur.lop = f;
+	}
+	src->lop = cur.lop;
+	src->op = NULL;
 	src->est = cur.est;
 	return FLOE_OK;
 }
@@ -2981,6 +3041,8 @@ reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Ex
 	Source *it;
 
 	if (ifl->n <= 1) {
+		if (src_lower(b, ctx, isrc) != FLOE_OK)
+			return false;
 		isrc->op = hash_join_new(ctx, isrc->op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
 					 NULL, false);
 		return true;
@@ -2998,6 +3060,8 @@ reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Ex
 	lk = ARENA_ARRAY(b->arena, Expr *, nkeys + 1);
 	for (i = 0; i < nkeys; i++)
 		lk[i] = remap(b->arena, ik[i], local);
+	if (src_lower(b, ctx, it) != FLOE_OK)
+		return false;
 	it->op = hash_join_new(ctx, it->op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, lk, ok, NULL, false);
 	return true;
 }
@@ -3038,6 +3102,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	ib.sql = b->sql;
 	ib.parent = b;
 	ib.exec = ctx;
+	ib.lp = b->lp;
 	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
 		b->allow_aggs = false;
 		b->where = "WHERE";
@@ -3076,7 +3141,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		ib.with = sub->with_clause;
 	{
 		FromList ifl;
-		TRY(from_items(&ib, ctx, sub, &ifl, &isrc, NULL));
+		TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
 		ni = isrc.scope.ncols;
 		ib.scope = &isrc.scope;
 		ib.corr_scope = outer;
@@ -3167,6 +3232,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
 		}
 		TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+		TRY(src_lower(&ib, ctx, &isrc));
 		if (rs && !reduced)
 			isrc.op = hash_join_new(ctx, isrc.op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
 						NULL, false);
@@ -3229,6 +3295,7 @@ push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
 		return FLOE_OK;
 	for (k = 0; !(m & ((uint64_t)1 << k)); k++)
 		;
+	TRY(src_lower(b, ctx, &fl->items[k]));
 	op = fl->items[k].op;
 	b->scope = &fl->items[k].scope;
 	rc = plan_semi(b, ctx, &op, &fl->items[k].scope, sl, anti, &handled);
@@ -3339,7 +3406,8 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	ib.sql = b->sql;
 	ib.parent = b;
 	ib.exec = ctx;
-	TRY(from_items(&ib, ctx, sub, &ifl, &isrc, NULL));
+	ib.lp = b->lp;
+	TRY(from_items(&ib, ctx, sub, &ifl, &isrc));
 	ni = isrc.scope.ncols;
 	ib.scope = &isrc.scope;
 	ib.corr_scope = outer;
@@ -3396,6 +3464,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 		reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
 	}
 	TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
+	TRY(src_lower(&ib, ctx, &isrc));
 	if (rs && !reduced)
 		isrc.op = hash_join_new(ctx, isrc.op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
 					NULL, false);
@@ -5107,7 +5176,6 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	bool ties = s->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES;
 	LogicalPlan *lp = out->lplan;
 	LogicalOp *cur;
-	const TableSource *get = NULL;
 	LogicalOp *from_lop = NULL;   /* the FROM/WHERE result as logical nodes,
 					 or NULL: as operators (op) */
 
@@ -5123,9 +5191,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	}
 	TRY(check_ties(b, s));
 
-	TRY(from_items(b, ctx, s, &fl, &src, &get));
-	if (get)
-		from_lop = table_source_get(lp, get, src.scope.names);
+	TRY(from_items(b, ctx, s, &fl, &src));
 	b->scope = &src.scope;
 
 	/* WHERE: EXISTS / IN conjuncts become semi/anti joins over the rest */
@@ -5154,27 +5220,14 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				semis[i] = NULL;
 		}
 		b->scope = &src.scope;
-		if (from_lop) {
-			/* one base table: Filter(WHERE's conjuncts, cheap ones
-			 * first) over its Get */
-			if (where) {
-				int nc = 0;
-				Expr **conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(where) + 1);
-				LogicalOp *f = lop_new(lp, LOP_FILTER, 1, from_lop);
-				split_conjuncts(where, conj, &nc);
-				order_conjuncts(conj, nc);
-				lop_pass_columns(lp, f, from_lop);
-				TRY(by_id_list(b, lp, nc, conj, from_lop, &f->exprs));
-				f->nexprs = nc;
-				from_lop = f;
-			}
-			/* subqueries left in WHERE are still planned over operators */
-			if (nsemi)
-				TRY(from_lower(ctx, lp, &from_lop, &op));
-		} else {
-			TRY(from_plan(b, ctx, &fl, where, &src));
-			op = src.op;
-		}
+		TRY(from_plan(b, ctx, &fl, where, &src));
+		from_lop = src.lop;
+		op = src.op;
+		/* subqueries left in WHERE are still planned over operators */
+		for (i = 0; i < nsemi && !semis[i]; i++)
+			;
+		if (i < nsemi)
+			TRY(from_lower(ctx, lp, &from_lop, &op));
 		for (i = 0; i < nsemi; i++) {
 			bool anti, handled;
 			PgQuery__SubLink *sl;
@@ -5194,8 +5247,9 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				op = filter_new(ctx, op, e);
 			}
 		}
-	} else if (!from_lop) {
+	} else {
 		TRY(from_plan(b, ctx, &fl, NULL, &src));
+		from_lop = src.lop;
 		op = src.op;
 	}
 
@@ -5705,6 +5759,7 @@ plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, Logical
 	b.sql = parent->sql;
 	b.parent = parent;
 	b.exec = ctx;
+	b.lp = out->lplan;
 	if (cur_lateral && (cur_lateral->def == parent ||
 			    (setop_branch && parent->corr_base == EXPR_PARAM_BASE && parent->corr_scope))) {
 		/* the LATERAL subquery itself (or a branch of it, a set

@@ -187,6 +187,112 @@ test_physical__join_keys_and_residual(void **state)
 	assert_string_equal(run(p, pr), "1|3\n");
 }
 
+/* t a JOIN t b (kind, ON a.v = b.v if keyed) with the inputs' estimates */
+static LogicalOp *
+est_join(LogicalPlan *p, LogicalJoinKind kind, bool keyed, double la, double lb)
+{
+	LogicalOp *a = values_t(p), *b = values_t(p), *j;
+	Expr *cond = binop("=", col(a, 1), col(b, 1));
+
+	a->est_rows = la;
+	b->est_rows = lb;
+	j = lop_new(p, LOP_JOIN, 2, a, b);
+	j->join = kind;
+	if (keyed)
+		lop_set_exprs(p, j, 1, &cond);
+	lop_pass_columns(p, j, a);
+	if (kind != LJ_SEMI && kind != LJ_ANTI)
+		lop_pass_columns(p, j, b);
+	return j;
+}
+
+/* physical.c picks the build side from the inputs' estimates (the smaller
+ * one when both are known, else the right; SEMI/ANTI always the right) and
+ * gives INNER/outer joins the estimate the binder's make_join gave them
+ * (the larger input with keys, the product without); the rows are the
+ * same whichever side is built: the 'a' rows pair up 2 x 2, b and c once
+ * each -> 6 rows; a semi join keeps all 4 left rows */
+static void
+test_physical__join_build_side_and_estimate(void **state)
+{
+	static const struct {
+		LogicalJoinKind kind;
+		bool keyed;
+		double la, lb;
+		bool build_left;
+		double est;
+		const char *label;
+		int rows;
+	} cases[] = {
+		{ LJ_INNER, true, 10, 1000, true, 1000, "Hash Join", 6 },
+		{ LJ_INNER, true, 1000, 10, false, 1000, "Hash Join", 6 },
+		{ LJ_INNER, true, 10, 10, false, 10, "Hash Join", 6 },
+		{ LJ_INNER, true, -1, 1000, false, -1, "Hash Join", 6 },
+		{ LJ_INNER, true, 10, -1, false, -1, "Hash Join", 6 },
+		{ LJ_LEFT, true, 5, 50, true, 50, "Hash Left Join", 6 },
+		{ LJ_CROSS, false, 3, 7, true, 21, "Nested Loop", 16 },
+		{ LJ_CROSS, false, 7, 3, false, 21, "Nested Loop", 16 },
+		{ LJ_SEMI, true, 1, 1000, false, -1, "Hash Semi Join", 4 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		LogicalPlan *p = lplan_new(A);
+		LogicalOp *j = est_join(p, cases[i].kind, cases[i].keyed, cases[i].la, cases[i].lb);
+		Operator *op;
+		const char *rows;
+		int n = 0;
+
+		assert_int_equal(lplan_verify(p, j, &E), FLOE_OK);
+		op = physical_lower(&Ctx, p, j);
+		assert_non_null(op);
+		assert_string_equal(op->label, cases[i].label);
+		assert_int_equal(op->ninputs, 2);
+		/* the probe input is the one not built */
+		assert_ptr_equal(hash_join_probe_input(op), op->inputs[cases[i].build_left ? 1 : 0]);
+		assert_true(op->est_rows == cases[i].est);
+		rows = run(p, j);
+		for (const char *c = rows; *c; c++)
+			n += *c == '\n';
+		assert_int_equal(n, cases[i].rows);
+	}
+}
+
+/* a = b over intervals is no hash key (equal intervals may differ in their
+ * bytes: '1 day' and '24 hours'): a nested loop with the residual */
+static void
+test_physical__join_unhashable_key(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *a = lop_new(p, LOP_VALUES, 0), *b = lop_new(p, LOP_VALUES, 0), *j;
+	Value v;
+	Expr *cond;
+	Operator *op;
+
+	(void)state;
+	memset(&v, 0, sizeof v);
+	v.type = type_make(TYPE_INTERVAL);
+	v.u.iv.days = 1;
+	for (int s = 0; s < 2; s++) {
+		LogicalOp *side = s ? b : a;
+		lop_add_column(p, side, v.type, "i");
+		side->nrows = 1;
+		side->rows = arena_alloc(A, sizeof *side->rows);
+		side->rows[0] = arena_alloc(A, sizeof **side->rows);
+		side->rows[0][0] = expr_const(A, &v);
+	}
+	cond = binop("=", col(a, 0), col(b, 0));
+	j = lop_new(p, LOP_JOIN, 2, a, b);
+	j->join = LJ_INNER;
+	lop_set_exprs(p, j, 1, &cond);
+	lop_pass_columns(p, j, a);
+	lop_pass_columns(p, j, b);
+	assert_int_equal(lplan_verify(p, j, &E), FLOE_OK);
+	op = physical_lower(&Ctx, p, j);
+	assert_non_null(op);
+	assert_string_equal(op->label, "Nested Loop");
+}
+
 /* SELECT v FROM t UNION SELECT v FROM t ORDER BY 1 -> a, b, c; with ALL: 8 rows */
 static void
 test_physical__union(void **state)
@@ -446,6 +552,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_physical__filter_aggregate_sort_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__project_and_expression_sort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_keys_and_residual, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__join_build_side_and_estimate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__join_unhashable_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__union, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__grouping_sets, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__distinct_on, setup, teardown),
