@@ -795,7 +795,7 @@ func_is_volatile(const ScalarFunc *f)
 {
 	static const char *const names[] = { "nextval", "currval", "setval", "lastval", "random",
 					     "clock_timestamp", "timeofday", "gen_random_uuid",
-					     "setseed" };
+					     "setseed", "set_config" };
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)

@@ -73,7 +73,15 @@ struct Session {
 	struct PrepState *prep;   /* prepare.c: PREPAREd statements */
 	struct CursorState *cursors;   /* cursor.c: open cursors */
 	struct WatermarkNotes *wm;   /* commits not yet taken (watermark.c) */
+	/* the running top-level session_exec's sink, notices filtered by
+	 * client_min_messages (sql/client_messages.h); NULL outside one */
+	ResultSink *msg_sink;
 };
+
+/* engine.c: SET name = 'value' (value NULL: RESET) as exec_set does it,
+ * notices to sink (NULL: none), no command tag (sql/set_config.c) */
+int session_set_value(Session *s, const char *name, const char *value, ResultSink *sink,
+		      floe_error *err);
 
 typedef struct Scope {
 	int ncols;

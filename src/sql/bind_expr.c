@@ -24,6 +24,7 @@
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
+#include "sql/set_config.h"
 #include "types/array.h"
 #include "types/cast.h"
 #include "types/decimal.h"
@@ -1700,6 +1701,13 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 			if (!(args[i] = bind_expr(b, f->args[i])))
 				return NULL;
 		return seq_bind_call(b, name, args, (int)f->n_args, f->location);   /* sequence.c */
+	}
+	if (set_config_is_func(name) && !f->n_agg_order && !f->agg_star && !f->agg_distinct &&
+	    !f->agg_filter && !f->over) {
+		for (i = 0; i < f->n_args; i++)
+			if (!(args[i] = bind_expr(b, f->args[i])))
+				return NULL;
+		return set_config_bind_call(b, args, (int)f->n_args, f->location);   /* set_config.c */
 	}
 	if (!f->n_agg_order && !f->agg_star && !f->agg_distinct && !f->agg_filter &&
 	    (!strncmp(name, "current_", 8) || !strncmp(name, "pg_", 3) || !strcmp(name, "to_regclass") ||

@@ -47,6 +47,7 @@
 #include "optimize/optimizer.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/client_messages.h"
 #include "sql/maintenance.h"
 #include "sql/stmt_timer.h"
 #include "sql/stack_setting.h"
@@ -1354,6 +1355,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 		return ingest_canon_setting(name, value, out, cap, err);
 	if (!strcmp(name, "floe.disabled_optimizers"))
 		return optimizer_canon_disabled(value, out, cap, err);
+	if (!strcmp(name, "client_min_messages"))
+		return client_messages_canon(value, out, cap, err);
 	if (!strcmp(name, "datestyle")) {
 		const char *cur = setting_get(s, "datestyle");
 		return canon_datestyle(cur ? cur : "ISO, MDY", value, out, cap, err);
@@ -1399,9 +1402,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 }
 
 static int
-exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sink)
+exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error *err)
 {
-	floe_error *err = ctx->err;
 	char value[512] = "";
 	size_t i, used = 0;
 	int k;
@@ -1510,6 +1512,41 @@ exec_set(Session *s, ExecCtx *ctx, PgQuery__VariableSetStmt *vs, ResultSink *sin
 			settings_warn_noeffect(sink, vs->name);
 	}
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+}
+
+/* set_config() (sql/set_config.c): SET name = 'value' (value NULL: RESET)
+ * through exec_set, its notices to sink (may be NULL), no command tag */
+int
+session_set_value(Session *s, const char *name, const char *value, ResultSink *sink,
+		  floe_error *err)
+{
+	PgQuery__VariableSetStmt vs = PG_QUERY__VARIABLE_SET_STMT__INIT;
+	PgQuery__Node arg = PG_QUERY__NODE__INIT, *args[1] = { &arg };
+	PgQuery__AConst c = PG_QUERY__A__CONST__INIT;
+	PgQuery__String str = PG_QUERY__STRING__INIT;
+	ResultSink notices = { 0 };
+	char low[128];
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < sizeof low; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	if (sink) {
+		notices.ctx = sink->ctx;
+		notices.notice = sink->notice;
+	}
+	vs.name = low;
+	vs.kind = value ? PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE : PG_QUERY__VARIABLE_SET_KIND__VAR_RESET;
+	if (value) {
+		str.sval = (char *)value;
+		c.val_case = PG_QUERY__A__CONST__VAL_SVAL;
+		c.sval = &str;
+		arg.node_case = PG_QUERY__NODE__NODE_A_CONST;
+		arg.a_const = &c;
+		vs.n_args = 1;
+		vs.args = args;
+	}
+	return exec_set(s, &vs, &notices, err);
 }
 
 /* What SHOW name prints: the session's value, else PostgreSQL's default
@@ -1668,7 +1705,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		}
 		return optimize_stmt(s, &ctx, sql, st, n->vacuum_stmt, sink);
 	case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
-		return exec_set(s, &ctx, n->variable_set_stmt, sink);
+		return exec_set(s, n->variable_set_stmt, sink, ctx.err);
 	case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
 		return exec_show(s, &ctx, n->variable_show_stmt, sink);
 	case PG_QUERY__NODE__NODE_TRANSACTION_STMT:
@@ -1830,13 +1867,21 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	int64_t us = s->exec_busy ? 0 : engine_duration_us(setting_get(s, "statement_timeout"));
 	volatile int *prev = interrupt_set(s->cancel_flag);    /* S3 waits poll it */
 	StmtTimer t;
+	ClientMessages cm;     /* client_min_messages (sql/client_messages.h) */
+	ResultSink *prev_sink = s->msg_sink;
 	int rc;
 
 	if (!s->exec_busy)
 		stack_setting_apply(setting_get(s, "max_stack_depth"));
+	if (sink && !s->exec_busy) {
+		client_messages_wrap(&cm, s, sink);
+		sink = &cm.sink;
+		s->msg_sink = sink;
+	}
 	if (us <= 0) {
 		rc = session_exec_run(s, sql, sink, err);
 		interrupt_set(prev);
+		s->msg_sink = prev_sink;
 		return rc;
 	}
 	s->cancel = 0;
@@ -1845,6 +1890,7 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	if (stmt_timer_disarm(&t) && rc != FLOE_OK && floe_error_is(err, ERRCODE_QUERY_CANCELED))
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	interrupt_set(prev);
+	s->msg_sink = prev_sink;
 	return rc;
 }
 

@@ -2184,7 +2184,7 @@ static bool
 is_volatile(const Expr *e)
 {
 	static const char *const names[] = { "random", "clock_timestamp", "timeofday",
-					     "gen_random_uuid", "nextval", "setseed" };
+					     "gen_random_uuid", "nextval", "setseed", "set_config" };
 	size_t k;
 	int i;
 

@@ -9,6 +9,7 @@
 static const char *const acted_on[] = {
 	"application_name",
 	"client_encoding",                  /* UTF8 / SQL_ASCII; others refused */
+	"client_min_messages",              /* sql/client_messages.h */
 	"datestyle",
 	"default_transaction_isolation",
 	"default_transaction_read_only",

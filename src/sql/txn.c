@@ -1514,6 +1514,37 @@ parse_modes(PgQuery__Node **opts, size_t n, int *level, bool *read_only, floe_er
 	return FLOE_OK;
 }
 
+/* set_config(name, value, true) (sql/set_config.c): SET LOCAL without
+ * its WARNING (PostgreSQL warns for the statement only): inside a block
+ * the setting goes back at the block's end, outside one at the end of the
+ * running statement (its own transaction). */
+int
+txn_set_config_local(Session *s, const char *name, floe_error *err)
+{
+	Txn *t = get_txn(s);
+	const char *cur;
+
+	if (in_block(s)) {
+		if (!is_local(t, name)) {
+			t->local = xrealloc(t->local, sizeof(char *) * (size_t)(t->nlocal + 1));
+			t->local[t->nlocal++] = xstrdup(name);
+		}
+		return FLOE_OK;
+	}
+	if (t->revert && !strcmp(t->revert_key, name))
+		return FLOE_OK;          /* the value before the statement stays */
+	if (t->revert)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "set_config(..., true) of a second setting (\"%s\" after \"%s\") in one "
+				   "statement outside a transaction block is not supported yet",
+				   name, t->revert_key);
+	cur = strcmp(name, "search_path") ? session_setting(s, name) : s->search_path;
+	t->revert_key = xstrdup(name);
+	t->revert_value = cur ? xstrdup(cur) : NULL;
+	t->revert = true;
+	return FLOE_OK;
+}
+
 /* SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ... /
  * SET [default_]transaction_isolation.  The engine's SET stores settings;
  * the multi forms are turned into "SET <setting> TO DEFAULT" here (same

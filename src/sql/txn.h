@@ -46,6 +46,9 @@ int txn_commit_metadata(Session *s, const Table *base, TableMetadata *md, Arena 
 int txn_lock_plan(Session *s, ExecCtx *ctx, SelectPlan *p);
 int txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err);
 void txn_after_statement(Session *s, bool ok);
+/* set_config(name, value, true): undo `name` at the block's end, or at the
+ * running statement's end outside a block (0A000 for a second name there) */
+int txn_set_config_local(Session *s, const char *name, floe_error *err);
 bool txn_retry_statement(Session *s, const floe_error *err, int attempt);
 int txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink);
 void txn_session_free(Session *s);
