@@ -7,6 +7,10 @@
 #
 #   single c=1    INSERT INTO t VALUES (:id, 'row :id')          1 connection
 #   single c=16   the same on 16 connections (pgbench -j 2)
+#   prep   c=1    INSERT INTO t VALUES (:id, :id), pgbench -M prepared: Parse once,
+#                 then Bind/Execute of $1, $2 (untyped: bigint and text from
+#                 the columns), the fast path's bind parameters
+#   prep   c=16   the same on 16 connections
 #   v500   c=8    INSERT INTO t VALUES (:id, 'row 1'), ... 500 literal rows, 8 connections
 #   v500   c=16   the same on 16 connections
 #
@@ -57,11 +61,15 @@ echo "INSERT INTO t VALUES (:id, 'row :id');" >>"$tmp/single.sql"
 	done
 	echo ";"
 } >"$tmp/v500.sql"
+# -M prepared: no :var inside a quoted string (it would be a $n there too)
+echo "\\set id random(1, 2000000000)" >"$tmp/prep.sql"
+echo "INSERT INTO t VALUES (:id, :id);" >>"$tmp/prep.sql"
 
 # run NAME HOST PORT USER DB SCRIPT CONNS ROWS_PER: prints rows/s
 run() {
-	local out
-	out=$(pgbench -n -h "$2" -p "$3" -U "$4" -f "$6" -c "$7" -j 2 -T "$secs" "$5" 2>&1) || {
+	local out mode=simple
+	case $6 in *prep.sql) mode=prepared ;; esac
+	out=$(pgbench -n -M "$mode" -h "$2" -p "$3" -U "$4" -f "$6" -c "$7" -j 2 -T "$secs" "$5" 2>&1) || {
 		echo "pgbench failed on $1: $out" >&2
 		echo 0
 		return
@@ -71,7 +79,7 @@ run() {
 }
 
 declare -A R
-cases="single:1 single:16 v500:8 v500:16"
+cases="single:1 single:16 prep:1 prep:16 v500:8 v500:16"
 for sys in floe_buffer floe_direct; do
 	rows=5000
 	[ "$sys" = floe_direct ] && rows=0

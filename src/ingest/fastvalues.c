@@ -177,6 +177,24 @@ literal(Sc *s, FvLit *l)
 		l->len = (uint32_t)(e - q);
 		return true;
 	}
+	if (*q == '$') {
+		/* $n: n without a sign, at most 5 digits, not $1x or $1.5 */
+		const char *e = q + 1;
+		uint32_t n = 0;
+		while (isdigit((unsigned char)*e) && e - q <= 5)
+			n = n * 10 + (uint32_t)(*e++ - '0');
+		if (e == q + 1 || n == 0 || n > 65535 || isalnum((unsigned char)*e) || *e == '_' ||
+		    *e == '$' || *e == '.')
+			return false;
+		s->p = e;
+		skip(s);
+		if (*s->p != ',' && *s->p != ')')
+			return false;     /* $1::int, $1 + 1, ... */
+		l->kind = FV_PARAM;
+		l->p = NULL;
+		l->len = n;
+		return true;
+	}
 	if (kw(s, "null"))
 		l->kind = FV_NULL;
 	else if (kw(s, "default"))
@@ -232,6 +250,8 @@ fastvalues_parse(const char *sql, Arena *a, int max_rows, FastValues *out)
 			FvLit l;
 			if (!literal(&s, &l))
 				return false;
+			if (l.kind == FV_PARAM && (int)l.len > out->maxparam)
+				out->maxparam = (int)l.len;
 			if (out->nrows > 0 && w >= out->width)
 				return false;
 			{

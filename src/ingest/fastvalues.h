@@ -10,8 +10,9 @@
  *
  * names unquoted (folded to lower case) or "quoted"; lit one of NULL,
  * DEFAULT, TRUE, FALSE, a quoted string ('' for a quote; no E'', U&'' or
- * $$), an optionally signed integer or decimal number (no exponent), each
- * row as wide as the first, at most max_rows rows.  Keywords in any case;
+ * $$), an optionally signed integer or decimal number (no exponent), a
+ * bind parameter $n (the extended protocol's; its value is the caller's),
+ * each row as wide as the first, at most max_rows rows.  Keywords in any case;
  * whitespace and -- comments anywhere between tokens.
  *
  * INTERFACE ROUTINES
@@ -24,12 +25,12 @@
 #include <stdint.h>
 #include "common/arena.h"
 
-typedef enum FvKind { FV_NULL, FV_DEFAULT, FV_TRUE, FV_FALSE, FV_STRING, FV_INT, FV_NUM } FvKind;
+typedef enum FvKind { FV_NULL, FV_DEFAULT, FV_TRUE, FV_FALSE, FV_STRING, FV_INT, FV_NUM, FV_PARAM } FvKind;
 
 typedef struct FvLit {
 	FvKind kind;
 	const char *p;             /* FV_STRING: the value (quotes undone); numbers: their text */
-	uint32_t len;
+	uint32_t len;              /* FV_PARAM: the parameter's number n of $n (1..65535) */
 } FvLit;
 
 typedef struct FastValues {
@@ -38,6 +39,7 @@ typedef struct FastValues {
 	int ncols;                 /* 0: no column list */
 	char **cols;
 	int nrows, width;
+	int maxparam;              /* highest n of a $n; 0: none */
 	FvLit *lits;               /* row r, column c: lits[r * width + c] */
 } FastValues;
 

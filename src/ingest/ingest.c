@@ -829,8 +829,80 @@ fast_value(const FvLit *l, const IcebergField *f, Value *v, Arena *a)
 		    (t.id == TYPE_FLOAT32 && l->kind == FV_NUM))
 			return unsigned_zero(v, value_from_text(v, t, l->p, l->len, a, &e) == FLOE_OK);
 		return false;
+	case FV_PARAM:
+		return false;      /* fast_param's */
 	}
 	return false;
+}
+
+/* Bind parameter $n (Session.param_values / param_oids: the extended
+ * protocol's Bind) as a value of field f, typed as PostgreSQL types it:
+ * an unspecified $n takes the column's type (its text goes through the
+ * column's input function, as a quoted literal's); a declared one is read
+ * as its own type and then assigned to the column: int2/int4/int8 into an
+ * integer column (range-checked), text/varchar/bpchar into a text column
+ * (bpchar into text or varchar loses its trailing spaces, as its cast
+ * does; into char(n) it is cut or padded to n).  Any other pair of types
+ * (an assignment cast or 42804, which Parse reported already), a value
+ * its type refuses, an integer out of the column's range: false, the full
+ * path decides with PostgreSQL's error. */
+static bool
+fast_param(Session *s, uint32_t n, const IcebergField *f, Value *v, Arena *a)
+{
+	SqlType t = f->type, pt;
+	uint32_t oid;
+	const char *text;
+	size_t len;
+	floe_error e;
+
+	if (s->params_describe || n < 1 || (int)n > s->nparams)
+		return false;
+	oid = s->param_oids ? s->param_oids[n - 1] : 0;
+	text = s->param_values ? s->param_values[n - 1] : NULL;
+	floe_error_clear(&e);
+	if (oid == 0 || oid == 705) {
+		FvLit l = { FV_NULL, NULL, 0 };
+		if (text) {
+			l.kind = FV_STRING;
+			l.p = text;
+			l.len = (uint32_t)strlen(text);
+		}
+		return fast_value(&l, f, v, a);
+	}
+	switch (oid) {
+	case 21:
+	case 23:
+	case 20:
+		if (t.id != TYPE_INT16 && t.id != TYPE_INT32 && t.id != TYPE_INT64)
+			return false;
+		if (!text) {
+			*v = value_null(t);
+			return true;
+		}
+		pt = type_make(oid == 21 ? TYPE_INT16 : oid == 23 ? TYPE_INT32 : TYPE_INT64);
+		if (value_from_text(v, pt, text, strlen(text), a, &e) != FLOE_OK || v->is_null ||
+		    (t.id == TYPE_INT16 && (v->u.i < INT16_MIN || v->u.i > INT16_MAX)) ||
+		    (t.id == TYPE_INT32 && (v->u.i < INT32_MIN || v->u.i > INT32_MAX)))
+			return false;
+		v->type = t;
+		return true;
+	case 25:
+	case 1043:
+	case 1042:
+		if (t.id != TYPE_TEXT)
+			return false;
+		if (!text) {
+			*v = value_null(t);
+			return true;
+		}
+		len = strlen(text);
+		if (oid == 1042 && t.text_kind != TEXT_CHAR)
+			while (len && text[len - 1] == ' ')
+				len--;
+		return value_from_text(v, t, text, len, a, &e) == FLOE_OK;
+	default:
+		return false;
+	}
 }
 
 bool
@@ -908,16 +980,20 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	nb = (fv.nrows + VECTOR_SIZE - 1) / VECTOR_SIZE;
 	bs = ARENA_ARRAY(a, Batch *, nb + 1);
 	for (i = 0; i < nb; i++) {
-		bs[i] = batch_new(a, sc->nfields, types, VECTOR_SIZE);
-		bs[i]->count = i + 1 < nb ? VECTOR_SIZE : (uint32_t)(fv.nrows - i * VECTOR_SIZE);
+		/* as wide as its rows: a one-row INSERT zeroes one row, not 2048 */
+		uint32_t cnt = i + 1 < nb ? VECTOR_SIZE : (uint32_t)(fv.nrows - i * VECTOR_SIZE);
+		bs[i] = batch_new(a, sc->nfields, types, cnt);
+		bs[i]->count = cnt;
 		for (k = 0; k < sc->nfields; k++)
 			for (r = 0; r < (int)bs[i]->count; r++)
 				vector_set_null(&bs[i]->cols[k], (uint32_t)r);
 	}
 	for (r = 0; r < fv.nrows; r++)
 		for (k = 0; k < fv.width; k++) {
+			const FvLit *l = &fv.lits[r * fv.width + k];
 			Value v;
-			if (!fast_value(&fv.lits[r * fv.width + k], &sc->fields[tcol[k]], &v, a))
+			if (l->kind == FV_PARAM ? !fast_param(s, l->len, &sc->fields[tcol[k]], &v, a)
+						: !fast_value(l, &sc->fields[tcol[k]], &v, a))
 				goto out;
 			vector_set_value(&bs[r / VECTOR_SIZE]->cols[tcol[k]], (uint32_t)(r % VECTOR_SIZE), &v);
 		}

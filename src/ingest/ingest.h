@@ -48,8 +48,10 @@
  *   ingest_utility(s, sql, sink, err, &rc)           SHOW INSERT BUFFER STATUS,
  *                                                    FLUSH INSERT BUFFER [t], ...
  *   ingest_fast_insert(s, sql, sink, err, &rc)       a buffered INSERT ... VALUES of
- *        literals (fastvalues.h) without libpg_query or the binder; false: not
- *        handled, nothing done (the full path decides, with PostgreSQL's errors)
+ *        literals and bind parameters (fastvalues.h; the values of $n are the
+ *        session's, session_exec_params) without libpg_query or the binder;
+ *        false: not handled, nothing done (the full path decides, with
+ *        PostgreSQL's errors)
  *   ingest_overlay_load(s, ns, name, &t, a, &ov, err) / ingest_overlay_op(...)   (select.c)
  *   ingest_before_metatable(s, rv, err)              t$snapshots / time travel
  *   ingest_before_pin(s, ns, name, err)              (txn.c) a REPEATABLE READ block's

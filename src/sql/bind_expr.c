@@ -364,7 +364,11 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 
 	if (type_equal(e->type, to) && !e->unknown_literal)
 		return e;
-	if (e->kind == EXPR_CONST && (e->unknown_literal || e->value.is_null)) {
+	/* a NULL takes any type, except a parameter of a declared type
+	 * assigned to a column: that is the type's cast or 42804, whatever its
+	 * value, as PostgreSQL decides at Parse */
+	if (e->kind == EXPR_CONST && (e->unknown_literal ||
+	    (e->value.is_null && !(what && e->param > 0 && e->value.type.id != TYPE_NULL)))) {
 		Value v;
 		const char *txt = e->value.is_null ? NULL : strview_data(&e->value.u.s);
 		size_t tlen = e->value.is_null ? 0 : e->value.u.s.len;
@@ -373,7 +377,8 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 		if (e->value.is_null) {
 			v = value_null(to);
 		} else if (value_from_text(&v, to, txt, tlen, b->arena, b->err) != FLOE_OK) {
-			if (e->location)
+			/* a parameter's value: PostgreSQL's Bind error, without a position */
+			if (e->location && !e->param)
 				floe_error_position(b->err, e->location);
 			return NULL;
 		}
@@ -1891,8 +1896,10 @@ bind_param(BindCtx *b, PgQuery__ParamRef *p)
 		e = expr_const(b->arena, &v);
 		e->unknown_literal = true;
 	} else {
+		/* a value its declared type refuses: PostgreSQL's Bind error,
+		 * without a position */
 		if (value_from_text(&v, t, text, strlen(text), b->arena, b->err) != FLOE_OK)
-			return fail_at(b, p->location);
+			return NULL;
 		e = expr_const(b->arena, &v);
 	}
 	e->location = bind_location(b, p->location);

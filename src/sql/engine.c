@@ -1978,9 +1978,10 @@ engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err)
 		*out = type_make(TYPE_TEXT);
 		out->text_kind = TEXT_VARCHAR;
 		return FLOE_OK;
-	case 1042:
+	case 1042:       /* bpchar: no length (typmod -1), not char(1) */
 		*out = type_make(TYPE_TEXT);
 		out->text_kind = TEXT_CHAR;
+		out->typmod = -1;
 		return FLOE_OK;
 	case 17: *out = type_make(TYPE_BYTEA); return FLOE_OK;
 	case 1082: *out = type_make(TYPE_DATE); return FLOE_OK;
@@ -2113,18 +2114,62 @@ infer_walk(const ProtobufCMessage *m, void *arg)
 	return sql_children(m, infer_walk, arg);
 }
 
-static void
-infer_dml_params(Session *s, Arena *a, Node *stmt, int nparams, SqlType *types)
+/* Parse's checks of a $n assigned to column f by INSERT ... VALUES, as
+ * PostgreSQL makes them whatever the values: a declared type the column
+ * has no assignment cast from is 42804 (bound and coerced as at the run:
+ * bind_coerce_column); an unspecified $n assigned to columns of two types
+ * is 42P08. */
+static int
+infer_insert_check(Session *s, Arena *a, const char *sql, Node *item, const IcebergField *f,
+		   const SqlType *types, floe_error *err)
+{
+	BindCtx b;
+	int k = item->param_ref->number;
+	uint32_t oid;
+
+	if (k < 1 || k > s->nparams)
+		return FLOE_OK;      /* 42P02: the run's */
+	oid = s->param_oids ? s->param_oids[k - 1] : 0;
+	if (oid == 0 || oid == 705) {
+		char b1[64], b2[64];
+		SqlType had = types[k - 1];
+		if (had.id == TYPE_NULL || type_pg_oid_of(had) == type_pg_oid_of(f->type))
+			return FLOE_OK;
+		floe_errorf(err, ERRCODE_AMBIGUOUS_PARAMETER, "inconsistent types deduced for parameter $%d", k);
+		floe_error_detail(err, "%s versus %s", func_type_name(had, b1, sizeof b1),
+				  func_type_name(f->type, b2, sizeof b2));
+		memset(&b, 0, sizeof b);
+		b.sql = sql;
+		floe_error_position(err, bind_location(&b, item->param_ref->location));
+		return FLOE_ERR;
+	}
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = a;
+	b.err = err;
+	b.sql = sql;
+	b.where = "VALUES";
+	{
+		Expr *x = bind_expr(&b, item);
+		if (!x || !bind_coerce_column(&b, x, f))
+			return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
+static int
+infer_dml_params(Session *s, Arena *a, const char *sql, Node *stmt, int nparams, SqlType *types,
+		 floe_error *err)
 {
 	PgQuery__RangeVar *rv = NULL;
 	const char *ns, *name;
 	Table *t;
-	floe_error err;
+	floe_error e1;
 	InferCtx ic;
 	size_t i, j;
 
 	if (nparams <= 0)
-		return;
+		return FLOE_OK;
 	if (stmt->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)
 		rv = stmt->insert_stmt->relation;
 	else if (stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT)
@@ -2132,10 +2177,10 @@ infer_dml_params(Session *s, Arena *a, Node *stmt, int nparams, SqlType *types)
 	else if (stmt->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
 		rv = stmt->delete_stmt->relation;
 	if (!rv)
-		return;
+		return FLOE_OK;
 	session_resolve_name(s, rv, &ns, &name);
-	if (txn_table_load(s, ns, name, a, &t, &err) != FLOE_OK)
-		return;          /* describing still works; the run reports it */
+	if (txn_table_load(s, ns, name, a, &t, &e1) != FLOE_OK)
+		return FLOE_OK;          /* describing still works; the run reports it */
 	ic.schema = metadata_current_schema(t->md);
 	ic.types = types;
 	ic.n = nparams;
@@ -2160,10 +2205,12 @@ infer_dml_params(Session *s, Arena *a, Node *stmt, int nparams, SqlType *types)
 				} else if ((int)j < ic.schema->nfields) {
 					f = &ic.schema->fields[j];
 				}
+				if (f && row->list->items[j]->node_case == PG_QUERY__NODE__NODE_PARAM_REF)
+					TRY(infer_insert_check(s, a, sql, row->list->items[j], f, types, err));
 				infer_set(&ic, row->list->items[j], f, false);
 			}
 		}
-		return;
+		return FLOE_OK;
 	}
 	if (stmt->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT) {
 		PgQuery__UpdateStmt *us = stmt->update_stmt;
@@ -2179,10 +2226,11 @@ infer_dml_params(Session *s, Arena *a, Node *stmt, int nparams, SqlType *types)
 		}
 		if (us->where_clause)
 			infer_walk(&us->where_clause->base, &ic);
-		return;
+		return FLOE_OK;
 	}
 	if (stmt->delete_stmt->where_clause)
 		infer_walk(&stmt->delete_stmt->where_clause->base, &ic);
+	return FLOE_OK;
 }
 
 int
@@ -2256,11 +2304,11 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		s->params_describe = true;
 		s->param_inferred = ARENA_ARRAY(a, SqlType, nparams + 1);
 		s->nparam_inferred = nparams;
-		if (dml)
-			infer_dml_params(s, a, stmts[0].node, nparams, s->param_inferred);
-		if (dml)
-			rc = dml_describe(s, &ctx, sql, stmts[0].node, &p.ncols, &p.names, &p.types);
-		else {
+		if (dml) {
+			rc = infer_dml_params(s, a, sql, stmts[0].node, nparams, s->param_inferred, err);
+			if (rc == FLOE_OK)
+				rc = dml_describe(s, &ctx, sql, stmts[0].node, &p.ncols, &p.names, &p.types);
+		} else {
 			if (sel)
 				sel->n_locking_clause = 0;
 			rc = select_plan(s, &ctx, sql, stmts[0].node, &p);

@@ -122,7 +122,10 @@ int engine_describe_table(Session *session, const char *name, Arena *arena,
  * session_describe parses `sql` (at most one statement: 42601 otherwise) and,
  * for a row-returning statement, plans it without running it to report the
  * result columns; parameters bind as NULL of their declared type (unknown
- * when unspecified), so `SELECT $1` reports text as PostgreSQL does.
+ * when unspecified), so `SELECT $1` reports text as PostgreSQL does.  For
+ * INSERT ... VALUES it makes Parse's checks of the parameters assigned to
+ * columns: 42804 (no assignment cast from the declared type), 42P08 (an
+ * unspecified one deduced as two types).
  */
 typedef struct SqlDescription {
 	int nstmts;            /* 0: empty query */

@@ -692,7 +692,9 @@ utf8_prefix(const char *s, size_t n, size_t chars)
 
 /*
  * varchar(n)/char(n) typmod: too-long input is an error unless the excess
- * is spaces (then cut); explicit casts cut silently.  char(n) pads.
+ * is spaces (then cut); explicit casts cut silently.  char(n) pads.  No
+ * length (typmod -1: varchar, and bpchar, a parameter's OID 1042) takes
+ * any length as is; char without a length is char(1), as its binder says.
  */
 int
 text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
@@ -703,9 +705,7 @@ text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
 	if (t.id != TYPE_TEXT || t.text_kind == TEXT_PLAIN)
 		return FLOE_OK;
 	int32_t maxlen = t.typmod;
-	if (t.text_kind == TEXT_CHAR && maxlen < 0)
-		maxlen = 1;
-	if (maxlen < 0)
+	if (maxlen < 0)        /* varchar, bpchar: no length (char is char(1) by its binder) */
 		return FLOE_OK;
 	size_t chars = utf8_chars(s, n);
 	if (chars > (size_t)maxlen) {

@@ -34,12 +34,21 @@
 #   - manifest_merge_v2/_v3: 26 commits with commit.manifest.min-count-to-merge
 #     = 5 leave at most 6 manifests; iceberg-validate --deep and icebird agree
 #   - shell_flush_at_exit: a shell's buffered rows are committed when it exits
+#   - prepared_params: tests/clients/ingest_params.py, prepared INSERT ...
+#     VALUES ($1, ...) (the fast path's bind parameters) on floe and on a
+#     PostgreSQL 15 of this run: the same rows, the same errors (42804 /
+#     42P08 at Parse, 22P02 / 22003 / 22001 at Bind) for declared int2/4/8,
+#     text, varchar, bpchar (not char(1)), numeric, float8 and unspecified
+#     parameters; the rows were buffered (SHOW INSERT BUFFER STATUS)
 # Prints "PASS ingest: name" / "FAIL ingest: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
 PY=/usr/bin/python3
 TOOLS=../shared/tools/interop/bin
 tmp=$(mktemp -d /tmp/floe-ingest.XXXXXX)
+. tests/tools/floe_server.sh
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-ingestpg.XXXXXX)
 srv_pid=
 stop_server() {
 	if [ -n "$srv_pid" ] && kill -0 "$srv_pid" 2>/dev/null; then
@@ -50,7 +59,7 @@ stop_server() {
 	wait "$srv_pid" 2>/dev/null
 	srv_pid=
 }
-trap 'stop_server; rm -rf "$tmp"' EXIT
+trap 'stop_server; pg_stop; rm -rf "$tmp"' EXIT
 unset FLOE_WAREHOUSE PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_INSERT_BUFFER_ROWS
 
 nfail=0
@@ -223,6 +232,23 @@ for fv in 2 3; do
 		fail "manifest_merge_v$fv" "$nm manifests, $rows rows, icebird $ib" "$tmp/mm$fv.out"
 	fi
 done
+
+# ---- prepared INSERTs with bind parameters, typed as PostgreSQL 15 types them ----
+if pg_start; then
+	if timeout 120 $PY tests/clients/ingest_params.py "host=127.0.0.1 port=$port user=tester dbname=floe" \
+		"host=127.0.0.1 port=$pgport user=postgres dbname=postgres" >"$tmp/params.out" 2>&1; then
+		objs=$(q -c "SHOW INSERT BUFFER STATUS" | sed -n 's/^public\.ip|\([0-9]*\)|.*/\1/p')
+		if [ "${objs:-0}" -ge 30 ]; then
+			pass "prepared_params ($(grep -c '^ok ' "$tmp/params.out") checks equal to PostgreSQL 15; $objs buffered INSERTs)"
+		else
+			fail prepared_params "the INSERTs were not buffered: $objs" "$tmp/params.out"
+		fi
+	else
+		fail prepared_params "exit $?" <(grep -v '^ok ' "$tmp/params.out")
+	fi
+else
+	fail prepared_params "no PostgreSQL 15 to compare with (scripts/pg-test-server.sh)"
+fi
 
 stop_server
 if grep -q 'runtime error\|AddressSanitizer\|LeakSanitizer' "$tmp/serve.err"; then

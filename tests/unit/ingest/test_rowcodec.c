@@ -176,6 +176,16 @@ test_fastvalues__shapes(void **s)
 	assert_string_equal(fv.cols[1], "B");
 	assert_int_equal(fv.nrows, 2);
 	assert_string_equal(fv.lits[3].p, "4");
+	/* bind parameters */
+	assert_true(fastvalues_parse("INSERT INTO t (a, b) VALUES ($2, $10), (NULL, $1)", A, 10, &fv));
+	assert_int_equal(fv.lits[0].kind, FV_PARAM);
+	assert_int_equal(fv.lits[0].len, 2);
+	assert_int_equal(fv.lits[1].len, 10);
+	assert_int_equal(fv.lits[3].kind, FV_PARAM);
+	assert_int_equal(fv.lits[3].len, 1);
+	assert_int_equal(fv.maxparam, 10);
+	assert_true(fastvalues_parse("INSERT INTO t VALUES ($65535)", A, 10, &fv));
+	assert_int_equal(fv.lits[0].len, 65535);
 	/* left to the full parser */
 	assert_false(fastvalues_parse("INSERT INTO t VALUES (1 + 1)", A, 10, &fv));
 	assert_false(fastvalues_parse("INSERT INTO t VALUES ('1'::int)", A, 10, &fv));
@@ -188,7 +198,12 @@ test_fastvalues__shapes(void **s)
 	assert_false(fastvalues_parse("INSERT INTO t VALUES ('a' 'b')", A, 10, &fv));
 	assert_false(fastvalues_parse("INSERT INTO t VALUES ('unterminated)", A, 10, &fv));
 	assert_false(fastvalues_parse("INSERT INTO select VALUES (1)", A, 10, &fv));
-	assert_false(fastvalues_parse("INSERT INTO t VALUES ($1)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($1::int)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($1 + 1)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($0)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($65536)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($1a)", A, 10, &fv));
+	assert_false(fastvalues_parse("INSERT INTO t VALUES ($)", A, 10, &fv));
 	assert_false(fastvalues_parse("INSERT INTO t SELECT 1", A, 10, &fv));
 	assert_false(fastvalues_parse("INSERT INTO t VALUES (1), (2), (3)", A, 2, &fv));
 	assert_false(fastvalues_parse("WITH x AS (SELECT 1) INSERT INTO t VALUES (1)", A, 10, &fv));
