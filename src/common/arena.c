@@ -304,16 +304,23 @@ arena_reset(Arena *a)
 }
 
 void
-arena_free(Arena *a)
+arena_release(Arena *a)
 {
-	if (!a)
-		return;
 	arena_reset(a);
 	while (a->spare) {
 		Chunk *c = a->spare;
 		a->spare = c->next;
 		chunk_free(a, c);
 	}
+	a->spare_bytes = 0;
+}
+
+void
+arena_free(Arena *a)
+{
+	if (!a)
+		return;
+	arena_release(a);
 	if (a->first)
 		chunk_free(a, a->first);
 	memacct_unref(a->acct);
@@ -435,6 +442,12 @@ size_t
 arena_bytes(const Arena *a)
 {
 	return a->bytes;
+}
+
+size_t
+arena_held(const Arena *a)
+{
+	return a ? a->held : 0;
 }
 
 void

@@ -36,8 +36,12 @@
  *   arena_strdup(a, s) arena_strndup(a, s, n) arena_memdup(a, p, n)
  *   arena_sprintf(a, fmt, ...)
  *   arena_reset(a)                 free everything, keep the first chunk
+ *   arena_release(a)               arena_reset, and the spare chunks go back to
+ *                                  malloc (what it holds drops to one chunk)
  *   arena_on_reset(a, fn, arg)     call fn(arg) at the next reset/free
  *   arena_bytes(a)                 bytes handed out since the last reset
+ *   arena_held(a)                  bytes malloc'd for the arena's chunks (spare
+ *                                  ones included): what it really holds
  *   arena_set_account(a, m) / arena_account(a) / arena_over_limit(a)
  *   memacct_new(limit) / memacct_ref(m) / memacct_unref(m)
  *   memacct_charge(m, delta)       delta < 0 gives back; m may be NULL
@@ -59,6 +63,7 @@ struct floe_error;
 Arena *arena_new(size_t chunk_hint);
 void arena_free(Arena *a);
 void arena_reset(Arena *a);
+void arena_release(Arena *a);
 void *arena_alloc(Arena *a, size_t n);
 void *arena_calloc(Arena *a, size_t n);
 void *arena_realloc(Arena *a, void *p, size_t old_n, size_t new_n);
@@ -68,6 +73,7 @@ void *arena_memdup(Arena *a, const void *p, size_t n);
 char *arena_sprintf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void arena_on_reset(Arena *a, void (*fn)(void *), void *arg);
 size_t arena_bytes(const Arena *a);
+size_t arena_held(const Arena *a);
 /* attach to m (NULL: detach), charging the chunks held now and giving
  * them back to the previous account */
 void arena_set_account(Arena *a, MemAccount *m);

@@ -108,6 +108,11 @@ typedef struct OpInstr {
 	/* scans: data files and row groups skipped by statistics (prune.c) */
 	int64_t files_pruned;
 	int64_t row_groups_pruned;
+	/* spilling operators (sort, hash aggregation, hash join, window): the
+	 * most bytes held at once, as malloc'd (arena chunks, tables, spill
+	 * buffers; op_note_mem), all loops; EXPLAIN ANALYZE's "Peak Memory" */
+	int64_t peak_mem;
+	bool mem_noted;
 } OpInstr;
 
 struct Operator {
@@ -143,6 +148,15 @@ static inline int op_next(Operator *op, Batch **out)
 	return op->instr ? op_next_instr(op, out) : op->vt->next(op, out);
 }
 static inline void op_close(Operator *op) { if (op) op->vt->close(op); }
+/* a spilling operator holds `bytes` now (EXPLAIN ANALYZE's peak) */
+static inline void op_note_mem(Operator *op, int64_t bytes)
+{
+	if (op->instr) {
+		op->instr->mem_noted = true;
+		if (bytes > op->instr->peak_mem)
+			op->instr->peak_mem = bytes;
+	}
+}
 
 int exec_check_cancel(ExecCtx *ctx);
 /* Common constructor part: fills vt, ctx, types, scratch. */
@@ -377,9 +391,10 @@ Operator *exec_parallelize(ExecCtx *ctx, Operator *root);
 /* explain.c: EXPLAIN's text, one line per element of *lines: the operator
  * tree indented as PostgreSQL does ("->  " per level), with estimated rows
  * (costs), actual rows / loops (analyze, after the tree has run with
- * explain_instrument), times (timing) and output types (verbose). */
+ * explain_instrument), times (timing), output types (verbose) and the
+ * spilling operators' peak memory (analyze and summary). */
 typedef struct ExplainOpts {
-	bool analyze, verbose, costs, timing;
+	bool analyze, verbose, costs, timing, summary;
 } ExplainOpts;
 void explain_instrument(Operator *root, Arena *a);
 int explain_text(Operator *root, const ExplainOpts *o, Arena *a, char ***lines, int *nlines);

@@ -10,7 +10,10 @@
  * loops=L)" (times in ms, per loop, inclusive of the inputs; rows per
  * loop, rounded as PostgreSQL does) or "(never executed)"; a scan that
  * skipped data files or row groups by statistics adds "Pruned: files=F
- * row groups=G".
+ * row groups=G"; a spilling operator (sort, hash aggregation, hash join,
+ * window) adds "Peak Memory: N kB" (the most it held at once, as malloc'd:
+ * op_note_mem) unless SUMMARY is off, so plans compared as text stay
+ * stable under SUMMARY OFF.
  *
  * Estimates: the planner's op->est_rows when set (scans from manifest
  * record counts, VALUES, generate_series, LIMIT), else derived from the
@@ -160,6 +163,9 @@ walk(Operator *op, const ExplainOpts *x, Out *o, int depth)
 		emit(o, arena_sprintf(o->a, "%*sPruned: files=%lld row groups=%lld", dind, "",
 				      (long long)op->instr->files_pruned,
 				      (long long)op->instr->row_groups_pruned));
+	if (x->analyze && x->summary && op->instr && op->instr->mem_noted)
+		emit(o, arena_sprintf(o->a, "%*sPeak Memory: %lld kB", dind, "",
+				      (long long)((op->instr->peak_mem + 1023) / 1024)));
 	if (x->verbose) {
 		char *line = arena_sprintf(o->a, "%*sOutput: %d column%s", dind, "", op->ncols,
 					   op->ncols == 1 ? "" : "s");

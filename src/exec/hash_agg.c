@@ -663,6 +663,9 @@ charge_heap(HashAggOp *h)
 
 	h->charged = now;
 	memacct_charge(arena_account(h->arena), d);   /* the account h->arena holds */
+	/* EXPLAIN ANALYZE's Peak Memory: all this operator has malloc'd */
+	op_note_mem(&h->op, now + (int64_t)arena_held(h->arena) + (int64_t)arena_held(h->read_arena) +
+			    (int64_t)arena_held(h->op.scratch) + spill_set_held(h->ss));
 	return exec_check_mem(h->op.ctx);
 }
 

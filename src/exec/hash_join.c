@@ -38,6 +38,15 @@
  * A join without keys (block nested loop) cannot be partitioned: its
  * build side fails with 53200 above SPILL_HARD_FACTOR x work_mem.
  *
+ * Memory counted is what is malloc'd (arena_held): the build input's
+ * chunk copies (one arena per column), the table's store, the probe and
+ * output batches and the spill buffers (held_now, EXPLAIN ANALYZE's Peak
+ * Memory).  Before each build batch the join asks whether the build
+ * would still fit once finished (build_need: held now + the widest
+ * column's flat copy, made while that column's chunk copies are still
+ * held and freed right after, + the bucket heads, chains and hashes of
+ * the table) and partitions instead of growing past work_mem.
+ *
  * Invariants:
  *   1. a row whose key has a NULL is never inserted / never probed: NULL
  *      keys never match (they still appear, NULL-extended, on outer sides).
@@ -125,6 +134,7 @@ typedef struct HashJoinOp {
 	HJState state;
 	/* build side */
 	Arena *store;
+	Arena **colarena;           /* [nbcols + nkeys]: chunk copies while building */
 	int nbcols;
 	Vector *bcols;              /* flat, nb rows */
 	Vector *bkv;                /* flat key vectors, nb rows */
@@ -340,6 +350,131 @@ typedef struct Chunk {
 
 static int partition_all(HashJoinOp *h, Chunk *first, bool *done);
 
+/* An arena chunk size: `max`, or a 1/div of a smaller work_mem (its
+ * first chunks are held however few rows come), at least 4 kB. */
+static size_t
+chunk_hint(const ExecCtx *ctx, size_t max, int div)
+{
+	int64_t c = ctx->mem_limit > 0 ? ctx->mem_limit / div : (int64_t)max;
+
+	if (c > (int64_t)max)
+		c = (int64_t)max;
+	return c < 4096 ? 4096 : (size_t)c;
+}
+
+/* Flat vector bytes of column j (type t) for nb rows: data, validity,
+ * display scales, the chunk headers arena_alloc adds. */
+static int64_t
+flat_bytes(SqlType t, uint32_t nb)
+{
+	int64_t n = (int64_t)nb + 1;
+	int64_t m = n * (int64_t)type_width(t.id) + (n + 63) / 64 * 8 + 64;
+
+	if (t.id == TYPE_DECIMAL)
+		m += n;
+	return m;
+}
+
+static uint64_t
+buckets_for(uint32_t nb)
+{
+	uint64_t nbuckets = 16;
+
+	while (nbuckets < (uint64_t)nb * 2)
+		nbuckets *= 2;
+	return nbuckets;
+}
+
+/* What the table of nb rows adds once built: bucket heads, chains,
+ * hashes, NULL flags and match marks. */
+static int64_t
+table_bytes(uint32_t nb)
+{
+	return (int64_t)buckets_for(nb) * 4 + ((int64_t)nb + 1) * (4 + 8 + 1 + 1) + 256;
+}
+
+/* The chunk copies of the build input: one arena per column, so each
+ * column's copies are freed as soon as its flat vector is made (the
+ * build never holds two copies of all its rows). */
+static void
+free_colarenas(HashJoinOp *h)
+{
+	int j;
+
+	for (j = 0; j < h->nbcols + h->nkeys; j++) {
+		arena_free(h->colarena[j]);
+		h->colarena[j] = NULL;
+	}
+}
+
+static void
+free_colarenas_cb(void *p)
+{
+	free_colarenas(p);
+}
+
+/* Bytes this join holds now (as malloc'd): the table's store, the chunk
+ * copies, the probe batch, the output batch and the spill buffers; noted
+ * as the operator's peak. */
+static int64_t
+held_now(HashJoinOp *h)
+{
+	int64_t m = (int64_t)arena_held(h->store) + (int64_t)arena_held(h->probe_arena) +
+		    (int64_t)arena_held(h->op.scratch) + spill_set_held(h->ss);
+	int j;
+
+	for (j = 0; j < h->nbcols + h->nkeys; j++)
+		m += (int64_t)arena_held(h->colarena[j]);
+	op_note_mem(&h->op, m);
+	return m;
+}
+
+/* Would the build of nb rows pass work_mem once flattened and hashed?
+ * What is held now, plus the largest column's flat copy (made while its
+ * chunk copies are still held), plus the table. */
+/* Should the build of nb rows partition?  When its finished table would
+ * pass work_mem (build_need), unless what the rows add is under half of
+ * it: then the arenas' first chunks (base, held before any row) are what
+ * passes it, and partitioning again would not make that smaller. */
+static int64_t build_need(HashJoinOp *h, uint32_t nb);
+
+static bool
+build_spills(HashJoinOp *h, uint32_t nb, int64_t base)
+{
+	int64_t need = build_need(h, nb);
+
+	return spill_over(h->op.ctx, need) && 2 * (need - base) > h->op.ctx->mem_limit;
+}
+
+/* The rows' bytes the build holds (what the hard limit, spill_guard,
+ * bounds: rows it cannot partition). */
+static int64_t
+rows_bytes(const HashJoinOp *h)
+{
+	int64_t m = (int64_t)arena_bytes(h->store);
+	int j;
+
+	for (j = 0; j < h->nbcols + h->nkeys; j++)
+		if (h->colarena[j])
+			m += (int64_t)arena_bytes(h->colarena[j]);
+	return m;
+}
+
+static int64_t
+build_need(HashJoinOp *h, uint32_t nb)
+{
+	int64_t widest = 0;
+	int j;
+
+	for (j = 0; j < h->nbcols + h->nkeys; j++) {
+		SqlType t = j < h->nbcols ? h->build->types[j] : h->bkeys[j - h->nbcols]->type;
+		int64_t f = flat_bytes(t, nb);
+		if (f > widest)
+			widest = f;
+	}
+	return held_now(h) + widest + table_bytes(nb);
+}
+
 static int
 build(HashJoinOp *h, bool *partitioned)
 {
@@ -347,23 +482,28 @@ build(HashJoinOp *h, bool *partitioned)
 	Chunk *first = NULL, **tail = &first, *c;
 	int ncv = h->nbcols + h->nkeys, j;
 	uint32_t i, nb = 0, pos;
-	uint64_t nbuckets = 16;
+	uint64_t nbuckets;
+	int64_t base;
 
 	*partitioned = false;
-	arena_reset(h->store);
+	/* spare chunks of the last build would count as held */
+	arena_release(h->store);
+	free_colarenas(h);
+	for (j = 0; j < ncv; j++)
+		h->colarena[j] = arena_new(chunk_hint(op->ctx, 64 * 1024, 64));
+	base = held_now(h);
 	h->build_null = false;
 	h->bouter_pos = 0;
 	h->nb = 0;
 	for (;;) {
 		Batch *in;
 		TRY(exec_check_cancel(op->ctx));
-		if (h->nkeys && h->level < MAX_LEVEL &&
-		    spill_over(op->ctx, (int64_t)arena_bytes(h->store))) {
+		arena_reset(op->scratch);
+		if (nb && h->nkeys && h->level < MAX_LEVEL && build_spills(h, nb, base)) {
 			*partitioned = true;
 			return partition_all(h, first, partitioned);
 		}
-		TRY(spill_guard(op->ctx, (int64_t)arena_bytes(h->store),
-				h->nkeys ? "hash join" : "nested loop join"));
+		TRY(spill_guard(op->ctx, rows_bytes(h), h->nkeys ? "hash join" : "nested loop join"));
 		TRY(op_next(h->bsrc, &in));
 		if (!in)
 			break;
@@ -373,14 +513,15 @@ build(HashJoinOp *h, bool *partitioned)
 		c->cols = ARENA_ARRAY(h->store, Vector, ncv + 1);
 		c->count = in->count;
 		for (j = 0; j < h->nbcols; j++) {
-			vector_init(&c->cols[j], h->build->types[j], h->store, in->count);
+			vector_init(&c->cols[j], h->build->types[j], h->colarena[j], in->count);
 			vector_copy_rows(&c->cols[j], 0, &in->cols[j], in->sel, in->count);
 			own_strings(&c->cols[j], 0, in->count, h->store);
 		}
 		for (j = 0; j < h->nkeys; j++) {
 			Vector kv;
-			TRY(expr_eval(op->ctx, h->bkeys[j], in, in->sel, in->count, h->store, &kv));
-			vector_init(&c->cols[h->nbcols + j], h->bkeys[j]->type, h->store, in->count);
+			Arena *ka = h->colarena[h->nbcols + j];
+			TRY(expr_eval(op->ctx, h->bkeys[j], in, in->sel, in->count, op->scratch, &kv));
+			vector_init(&c->cols[h->nbcols + j], h->bkeys[j]->type, ka, in->count);
 			vector_copy_rows(&c->cols[h->nbcols + j], 0, &kv, in->sel, in->count);
 			own_strings(&c->cols[h->nbcols + j], 0, in->count, h->store);
 		}
@@ -403,11 +544,14 @@ build(HashJoinOp *h, bool *partitioned)
 			vector_copy_rows(&h->bcols[j], pos, &c->cols[j], NULL, c->count);
 			pos += c->count;
 		}
+		held_now(h);
+		/* this column's chunk copies are done with */
+		arena_free(h->colarena[j]);
+		h->colarena[j] = NULL;
 	}
 	h->bkv = h->bcols + h->nbcols;
 	h->bmatched = arena_calloc(h->store, nb + 1);
-	while (nbuckets < (uint64_t)nb * 2)
-		nbuckets *= 2;
+	nbuckets = buckets_for(nb);
 	h->mask = nbuckets - 1;
 	h->heads = arena_alloc(h->store, sizeof(uint32_t) * nbuckets);
 	memset(h->heads, 0xff, sizeof(uint32_t) * nbuckets);
@@ -430,6 +574,7 @@ build(HashJoinOp *h, bool *partitioned)
 			h->heads[b] = i;
 		}
 	}
+	held_now(h);
 	return FLOE_OK;
 }
 
@@ -539,7 +684,9 @@ partition_all(HashJoinOp *h, Chunk *first, bool *partitioned)
 		arena_reset(op->scratch);
 		TRY(write_parts(h, h->bsrc, bparts, &b, c->cols + h->nbcols, true));
 	}
-	arena_reset(h->store);
+	held_now(h);
+	arena_release(h->store);
+	free_colarenas(h);
 	TRY(partition_input(h, h->bsrc, h->bkeys, bparts, true));
 	TRY(partition_input(h, h->psrc, h->pkeys, pparts, false));
 	arena_reset(op->scratch);
@@ -733,6 +880,8 @@ next_probe_batch(HashJoinOp *h, bool *eof)
 	h->pi = 0;
 	h->started = false;
 	h->pouter_pos = 0;
+	if (!h->proto)
+		held_now(h);
 	return FLOE_OK;
 }
 
@@ -1029,8 +1178,10 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	h->nbcols = h->build->ncols;
 	h->probe_outer = build_left ? right_outer : left_outer;
 	h->build_outer = build_left ? left_outer : right_outer;
-	h->store = arena_new(256 * 1024);
+	h->store = arena_new(chunk_hint(ctx, 256 * 1024, 16));
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->store);
+	h->colarena = ARENA_ARRAY(ctx->arena, Arena *, h->nbcols + nkeys + 1);
+	arena_on_reset(ctx->arena, free_colarenas_cb, h);
 	h->probe_arena = arena_new(64 * 1024);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, h->probe_arena);
 	h->cand_p = ARENA_ARRAY(ctx->arena, uint32_t, VECTOR_SIZE);

@@ -271,6 +271,9 @@ exec_instr_add(Operator *proto, Operator *clone)
 		p->row_groups_pruned += c->row_groups_pruned;
 		if (c->total_ns > p->total_ns)
 			p->total_ns = c->total_ns;
+		/* copies run at once: their peaks add up */
+		p->peak_mem += c->peak_mem;
+		p->mem_noted |= c->mem_noted;
 		memset(c, 0, sizeof *c);
 	}
 	np = inputs_of(proto, &pi);

@@ -17,7 +17,11 @@
  * remain, which next() merges as it emits.  Runs hold consecutive slices
  * of the input and a merge prefers the earlier run on ties, so the result
  * is the same stable order as the in-memory sort.  Memory while merging:
- * one batch per open run.
+ * one batch per open run, so fewer runs are merged at once when work_mem
+ * has no room for MERGE_FANIN readers.  What is counted is what is
+ * malloc'd (arena_held: store chunks, the row array's capacity, readers,
+ * spill buffers; held_now, EXPLAIN ANALYZE's Peak Memory); a run is
+ * written before the next batch could take the sort past work_mem.
  *
  * INTERFACE ROUTINES
  *   sort_new(ctx, child, nkeys, keys)
@@ -62,7 +66,29 @@ typedef struct SortOp {
 	int nrd;
 	bool merging;            /* next() merges rd[] */
 	Arena *merge_arena;      /* output batches of intermediate merges */
+	int64_t batch_max;       /* the largest input batch's bytes in store */
+	int fanin;               /* runs merged at once (<= MERGE_FANIN) */
 } SortOp;
+
+#define STORE_CHUNK (128 * 1024)
+#define READER_CHUNK (64 * 1024)
+
+/* Bytes the sort holds now, as malloc'd (the store, the row and batch
+ * arrays, merge readers, output batches, spill buffers); noted as the
+ * operator's peak. */
+static int64_t
+held_now(SortOp *s)
+{
+	int64_t m = (int64_t)arena_held(s->store) + (int64_t)arena_held(s->merge_arena) +
+		    (int64_t)arena_held(s->op.scratch) + spill_set_held(s->ss) +
+		    (int64_t)(sizeof(RowRef) * s->cap_rows) + (int64_t)(sizeof(Batch *) * s->cap_batches);
+	int i;
+
+	for (i = 0; i < MERGE_FANIN; i++)
+		m += (int64_t)arena_held(s->rd[i].a);
+	op_note_mem(&s->op, m);
+	return m;
+}
 
 static int
 cmp_num(double x, double y)
@@ -249,7 +275,8 @@ clear_buffer(SortOp *s)
 {
 	s->nbatches = 0;
 	s->nrows = 0;
-	arena_reset(s->store);
+	/* spare chunks would count as held (and the merge needs the room) */
+	arena_release(s->store);
 }
 
 static void
@@ -288,6 +315,7 @@ write_run(SortOp *s)
 		arena_reset(s->merge_arena);
 		TRY(spill_write(f, gather_sorted(s, s->merge_arena, pos, n), NULL, n));
 	}
+	held_now(s);
 	clear_buffer(s);
 	return FLOE_OK;
 }
@@ -310,7 +338,7 @@ readers_open(SortOp *s, SpillFile **files, int n)
 	for (i = 0; i < n; i++) {
 		RunReader *r = &s->rd[i];
 		if (!r->a)
-			r->a = arena_new(64 * 1024);
+			r->a = arena_new(READER_CHUNK);
 		r->f = files[i];
 		TRY(spill_rewind(r->f));
 		TRY(reader_load(s, r));
@@ -359,6 +387,7 @@ merge_batch(SortOp *s, Arena *a, uint32_t cap, Batch **out)
 	}
 	if (b)
 		b->count = n;
+	held_now(s);
 	*out = b;
 	return FLOE_OK;
 }
@@ -367,14 +396,23 @@ merge_batch(SortOp *s, Arena *a, uint32_t cap, Batch **out)
 static int
 merge_runs(SortOp *s)
 {
-	while (s->nruns > MERGE_FANIN) {
+	/* as many readers as work_mem has room for (each holds one batch of
+	 * its run, read into its own arena), 2 .. MERGE_FANIN */
+	s->fanin = MERGE_FANIN;
+	if (s->op.ctx->mem_limit > 0) {
+		int64_t per = READER_CHUNK + 2 * s->batch_max;
+		int64_t room = s->op.ctx->mem_limit - held_now(s) - 2 * s->batch_max;
+		int64_t k = room / per;
+		s->fanin = k < 2 ? 2 : k > MERGE_FANIN ? MERGE_FANIN : (int)k;
+	}
+	while (s->nruns > s->fanin) {
 		SpillFile **old = s->runs;
 		int nold = s->nruns, from;
 
 		s->runs = NULL;
 		s->nruns = s->cap_runs = 0;
-		for (from = 0; from < nold; from += MERGE_FANIN) {
-			int n = nold - from < MERGE_FANIN ? nold - from : MERGE_FANIN;
+		for (from = 0; from < nold; from += s->fanin) {
+			int n = nold - from < s->fanin ? nold - from : s->fanin;
 			SpillFile *dst;
 			Batch *b;
 			if (n == 1) {
@@ -404,9 +442,12 @@ sort_open(Operator *op)
 {
 	SortOp *s = (SortOp *)op;
 	Batch *in;
+	int64_t before, base;
 
 	s->merging = false;
 	s->nruns = 0;
+	s->batch_max = 0;
+	base = held_now(s);
 	TRY(op_open(op->child));
 	for (;;) {
 		Batch *b;
@@ -418,7 +459,10 @@ sort_open(Operator *op)
 			break;
 		if (!in->count)
 			continue;
+		before = (int64_t)arena_bytes(s->store);
 		b = copy_batch(s, in);
+		if ((int64_t)arena_bytes(s->store) - before > s->batch_max)
+			s->batch_max = (int64_t)arena_bytes(s->store) - before;
 		if (s->nbatches == s->cap_batches) {
 			s->cap_batches = s->cap_batches ? s->cap_batches * 2 : 64;
 			s->batches = xrealloc(s->batches, sizeof(Batch *) * s->cap_batches);
@@ -435,9 +479,20 @@ sort_open(Operator *op)
 			s->nrows++;
 		}
 		s->nbatches++;
-		if (spill_over(op->ctx, (int64_t)arena_bytes(s->store) +
-				       (int64_t)(sizeof(RowRef) * s->nrows)))
-			TRY(write_run(s));
+		/* would the next batch pass work_mem?  Its copy may take a new
+		 * store chunk (or its own), the row array may double, and
+		 * writing the run gathers a batch and its spill buffer */
+		{
+			int64_t next = s->batch_max > STORE_CHUNK ? s->batch_max : STORE_CHUNK;
+			if (s->nrows + VECTOR_SIZE > s->cap_rows)
+				next += (int64_t)(sizeof(RowRef) * s->cap_rows) * 2;
+			/* (unless what the rows add is under half of work_mem: then
+			 * the arenas' first chunks are what passes it, and runs of
+			 * one batch would not make that smaller) */
+			int64_t need = held_now(s) + next + 2 * s->batch_max;
+			if (spill_over(op->ctx, need) && 2 * (need - base) > op->ctx->mem_limit)
+				TRY(write_run(s));
+		}
 	}
 	if (s->nruns) {
 		if (s->nrows)
@@ -447,6 +502,7 @@ sort_open(Operator *op)
 	if (s->nrows > 1)
 		qsort_r(s->rows, s->nrows, sizeof(RowRef), row_cmp, s);
 	s->emit_pos = 0;
+	held_now(s);
 	return FLOE_OK;
 }
 
@@ -524,7 +580,7 @@ sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys)
 	op_init(&s->op, &sort_vt, ctx, child->ncols, child->types, child);
 	s->nkeys = nkeys;
 	s->keys = arena_memdup(ctx->arena, keys, sizeof(SortKey) * (size_t)(nkeys ? nkeys : 1));
-	s->store = arena_new(1 << 20);
+	s->store = arena_new(STORE_CHUNK);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->store);
 	s->merge_arena = arena_new(64 * 1024);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, s->merge_arena);

@@ -43,7 +43,7 @@
  *   exec_query_mem_limit(s)     bytes, 0 = unlimited
  *   spill_set_new / spill_set_close / spill_file_new / spill_file_close
  *   spill_write / spill_rewind / spill_read / spill_file_rows / spill_scan_new
- *   spill_over / spill_guard / spill_stats
+ *   spill_set_held / spill_over / spill_guard / spill_stats
  *
  * spill_guard's limit is SPILL_HARD_FACTOR x work_mem, but never below
  * the default work_mem (so 64kB does not make a window over 1 MB fail).
@@ -237,7 +237,6 @@ struct SpillFile {
 	FILE *fp;
 	int ncols;
 	SqlType *types;
-	Arena *scratch;          /* gathers of one write */
 	bool reading;
 	int64_t rows, bytes;     /* written */
 	int64_t read_bytes;
@@ -249,6 +248,9 @@ struct SpillSet {
 	char *dir;               /* NULL until the first file */
 	unsigned seq;
 	SpillFile *files;
+	int nfiles;              /* open */
+	Arena *scratch;          /* gathers of one write (any file's); NULL
+				    until the first file */
 };
 
 static unsigned set_seq;
@@ -272,12 +274,11 @@ spill_set_new(ExecCtx *ctx)
 static void
 file_release(SpillFile *f)
 {
-	if (f->fp)
+	if (f->fp) {
 		fclose(f->fp);
+		f->set->nfiles--;
+	}
 	f->fp = NULL;
-	if (f->scratch)
-		arena_free(f->scratch);
-	f->scratch = NULL;
 }
 
 void
@@ -290,6 +291,8 @@ spill_set_close(SpillSet *ss)
 	for (f = ss->files; f; f = f->next)
 		file_release(f);
 	ss->files = NULL;
+	arena_free(ss->scratch);
+	ss->scratch = NULL;
 	if (ss->dir) {
 		rmdir(ss->dir);
 		free(ss->dir);
@@ -342,9 +345,11 @@ spill_file_new(SpillSet *ss, int ncols, const SqlType *types, SpillFile **out)
 	f->set = ss;
 	f->ncols = ncols;
 	f->types = arena_memdup(ss->ctx->arena, types, sizeof(SqlType) * (size_t)(ncols ? ncols : 1));
-	f->scratch = arena_new(64 * 1024);
+	if (!ss->scratch)
+		ss->scratch = arena_new(64 * 1024);
 	f->next = ss->files;
 	ss->files = f;
+	ss->nfiles++;
 	__atomic_add_fetch(&stat_files, 1, __ATOMIC_RELAXED);
 	*out = f;
 	return FLOE_OK;
@@ -371,6 +376,14 @@ spill_file_rows(const SpillFile *f)
 	return f->rows;
 }
 
+int64_t
+spill_set_held(const SpillSet *ss)
+{
+	if (!ss)
+		return 0;
+	return (int64_t)arena_held(ss->scratch) + (int64_t)ss->nfiles * BUFSIZ;
+}
+
 static int
 put(SpillFile *f, const void *p, size_t n)
 {
@@ -394,8 +407,8 @@ spill_write(SpillFile *f, const Batch *b, const uint32_t *rows, uint32_t n)
 	if (f->reading || !f->fp)
 		return floe_errorf(f->set->ctx->err, ERRCODE_INTERNAL_ERROR,
 				   "spill file written after it was rewound");
-	arena_reset(f->scratch);
-	phys = arena_alloc(f->scratch, sizeof(uint32_t) * n);
+	arena_reset(f->set->scratch);
+	phys = arena_alloc(f->set->scratch, sizeof(uint32_t) * n);
 	for (i = 0; i < n; i++) {
 		uint32_t r = rows ? rows[i] : i;
 		phys[i] = b->sel ? b->sel[r] : r;
@@ -407,7 +420,7 @@ spill_write(SpillFile *f, const Batch *b, const uint32_t *rows, uint32_t n)
 		TypeId id = f->types[c].id;
 		size_t w = type_width(id);
 
-		vector_init(&v, f->types[c], f->scratch, n);
+		vector_init(&v, f->types[c], f->set->scratch, n);
 		vector_copy_rows(&v, 0, &b->cols[c], phys, n);
 		meta[0] = (uint8_t)id;
 		meta[1] = (uint8_t)((v.validity ? 1 : 0) | (v.dscale ? 2 : 0));
@@ -415,7 +428,7 @@ spill_write(SpillFile *f, const Batch *b, const uint32_t *rows, uint32_t n)
 		if (v.validity)
 			TRY(put(f, v.validity, sizeof(uint64_t) * ((n + 63) / 64)));
 		if (type_is_string(id)) {
-			uint32_t *lens = arena_alloc(f->scratch, sizeof(uint32_t) * n);
+			uint32_t *lens = arena_alloc(f->set->scratch, sizeof(uint32_t) * n);
 			const strview *sv = v.data;
 			for (i = 0; i < n; i++)
 				lens[i] = validity_get(v.validity, i) ? sv[i].len : 0;

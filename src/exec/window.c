@@ -45,7 +45,8 @@
  * Memory (work_mem, spill.h): the rows are not spilled to disk; above
  * SPILL_HARD_FACTOR times ctx->mem_limit the operator fails with 53200
  * ("out of memory: work_mem exceeded by window function") instead of
- * growing without bound.
+ * growing without bound.  What it holds (the store's malloc'd chunks) is
+ * EXPLAIN ANALYZE's Peak Memory.
  *
  * INTERFACE ROUTINES (exec.h)
  *   window_new(ctx, child, nspecs, specs, ncalls, calls)
@@ -703,7 +704,8 @@ window_open(Operator *op)
 			break;
 		if (in->count)
 			TRY(append_batch(w, in));
-		TRY(spill_guard(op->ctx, (int64_t)arena_bytes(w->store), "window function"));
+		op_note_mem(op, (int64_t)arena_held(w->store) + (int64_t)arena_held(op->scratch));
+		TRY(spill_guard(op->ctx, (int64_t)arena_held(w->store), "window function"));
 	}
 	grow(w, 1);
 	arena_reset(op->scratch);
@@ -718,6 +720,7 @@ window_open(Operator *op)
 		for (i = 0; i < w->nrows; i++)
 			w->perm[i] = i;
 	}
+	op_note_mem(op, (int64_t)arena_held(w->store) + (int64_t)arena_held(op->scratch));
 	return FLOE_OK;
 }
 

@@ -5955,7 +5955,7 @@ mono_ns(void)
 static int
 plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out)
 {
-	ExplainOpts o = { false, false, true, true };
+	ExplainOpts o = { false, false, true, true, false };
 	bool summary = false, summary_set = false, timing_set = false, logical = false;
 	const char *refused = NULL;
 	SelectPlan p;
@@ -6005,6 +6005,7 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 				   "EXPLAIN option TIMING requires ANALYZE");
 	if (!summary_set)
 		summary = o.analyze;
+	o.summary = summary;
 	if (logical && (refused = o.analyze ? "ANALYZE" : o.verbose ? "VERBOSE" : timing_set ? "TIMING" : NULL))
 		return unsupported(b, arena_sprintf(b->arena, "EXPLAIN (LOGICAL) with %s", refused), -1);
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)

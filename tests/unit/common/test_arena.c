@@ -105,6 +105,35 @@ test_arena__memory_account(void **state)
 	arena_free(a);                              /* frees m (ASan: no leak) */
 }
 
+/* arena_held is what is malloc'd, spare chunks included; arena_release
+ * gives the spare ones back (the spilling operators count it) */
+static void
+test_arena__held_and_release(void **state)
+{
+	Arena *a = arena_new(4096);
+	size_t first = arena_held(a), big;
+	int i;
+
+	(void)state;
+#ifdef FLOE_DEBUG_ARENA
+	arena_free(a);
+	skip();               /* every allocation is its own chunk, no spares */
+#endif
+	assert_true(first >= 4096);
+	for (i = 0; i < 64; i++)
+		arena_alloc(a, 3000);      /* new chunks */
+	arena_alloc(a, 1 << 20);           /* a chunk of its own */
+	big = arena_held(a);
+	assert_true(big >= first + 63 * 3000 + (1 << 20));   /* the first fits in the first chunk */
+	arena_reset(a);
+	assert_int_equal(arena_held(a), big);  /* kept as spare */
+	arena_release(a);
+	assert_int_equal(arena_held(a), first);
+	assert_int_equal(arena_bytes(a), 0);
+	assert_int_equal(arena_held(NULL), 0);
+	arena_free(a);
+}
+
 static void
 test_error__format(void **state)
 {
@@ -125,6 +154,7 @@ main(void)
 		cmocka_unit_test(test_arena__alignment_and_big),
 		cmocka_unit_test(test_arena__reset_callbacks),
 		cmocka_unit_test(test_arena__memory_account),
+		cmocka_unit_test(test_arena__held_and_release),
 		cmocka_unit_test(test_error__format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
