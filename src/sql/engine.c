@@ -48,6 +48,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/client_messages.h"
+#include "sql/cursor.h"
 #include "sql/maintenance.h"
 #include "sql/stmt_timer.h"
 #include "sql/stack_setting.h"
@@ -439,6 +440,7 @@ session_free(Session *s)
 	txn_session_free(s);
 	seq_session_free(s);
 	prepare_session_free(s);
+	cursor_session_free(s);
 	watermark_free(s);
 	free(s->user);
 	free(s->database);
@@ -1691,6 +1693,12 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return prepare_execute(s, sql, n->execute_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_DEALLOCATE_STMT:
 		return prepare_deallocate(s, n->deallocate_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
+		return cursor_declare(s, &ctx, sql, st, n->declare_cursor_stmt, sink);
+	case PG_QUERY__NODE__NODE_FETCH_STMT:
+		return cursor_fetch(s, &ctx, n->fetch_stmt, sink);
+	case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+		return cursor_close(s, n->close_portal_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
 		return seq_create_stmt(s, n->create_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
@@ -2275,6 +2283,8 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 	}
 	if (n == 1)   /* OPTIMIZE / CALL rewrite_*: one metrics row (optimize.c) */
 		optimize_describe(sql, &stmts[0], out_arena, &out->ncols, &out->names, &out->types);
+	if (n == 1)   /* FETCH: the cursor's columns (cursor.c) */
+		cursor_describe(s, &stmts[0], out_arena, &out->ncols, &out->names, &out->types);
 	if (n == 1)   /* CALL expire_snapshots / remove_orphan_files (maintenance.c) */
 		maintenance_describe(&stmts[0], out_arena, &out->ncols, &out->names, &out->types);
 	if (n == 1 && (stmts[0].node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT ||

@@ -2,8 +2,9 @@
  * seq_catalog.c — sequences in pg_catalog and information_schema: rows
  * of pg_class (relkind 'S'), pg_attribute (last_value, log_cnt,
  * is_called), pg_sequence, pg_sequences, pg_depend (OWNED BY: deptype
- * 'a'), information_schema.sequences (and pg_prepared_statements, from
- * prepare.c); and the oids pg_table_is_visible
+ * 'a'), information_schema.sequences (and pg_prepared_statements and
+ * pg_cursors, from
+ * prepare.c and cursor.c); and the oids pg_table_is_visible
  * sees (psql \ds, \d seq).
  *
  * Spec: PostgreSQL 15 documentation chapters 53.48 pg_sequence, 54.24
@@ -16,6 +17,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "sql/cursor.h"
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
 #include "sql/sequence.h"
@@ -187,6 +189,8 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 
 	if (pg && !strcmp(rel, "pg_prepared_statements"))
 		return prepare_catalog_rows(s, r, a);   /* prepare.c */
+	if (pg && !strcmp(rel, "pg_cursors"))
+		return cursor_catalog_rows(s, r, a);    /* cursor.c */
 	if (!want)
 		return FLOE_OK;
 	TRY(all_seqs(s, NULL, a, &v, &n, err));

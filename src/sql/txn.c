@@ -116,6 +116,7 @@
 #include "sql/cowrebase.h"
 #include "sql/keycheck.h"
 #include "sql/keydiff.h"
+#include "sql/cursor.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
 #include "table/delete_writer.h"
@@ -1406,6 +1407,8 @@ stmt_kind(Node *n)
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT:
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+	case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
+	case PG_QUERY__NODE__NODE_FETCH_STMT:
 		return K_READ;
 	case PG_QUERY__NODE__NODE_INSERT_STMT:
 	case PG_QUERY__NODE__NODE_UPDATE_STMT:
@@ -2152,12 +2155,19 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		}
 		if (t->state == 'E') {
 			rollback_block(s);
+			cursor_txn_end(s, false);
 			restore_settings(s, true);
 			return complete(sink, "ROLLBACK");
 		}
 		level = t->level;
 		ro = t->read_only;
-		rc = commit_block(s, err);
+		/* WITH HOLD cursors read their rows first (cursor.c) */
+		rc = cursor_txn_commit(s, err);
+		if (rc != FLOE_OK)
+			rollback_block(s);
+		else
+			rc = commit_block(s, err);
+		cursor_txn_end(s, rc == FLOE_OK);
 		restore_settings(s, rc != FLOE_OK);
 		if (rc == FLOE_OK && ts->chain) {
 			begin_block(s, level, ro);
@@ -2173,6 +2183,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		level = t->level;
 		ro = t->read_only;
 		rollback_block(s);
+		cursor_txn_end(s, false);
 		restore_settings(s, true);
 		if (ts->chain) {
 			begin_block(s, level, ro);

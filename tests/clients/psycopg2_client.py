@@ -9,7 +9,8 @@ its typecasters.  Checked: a Python value of every type floe has going in
 and coming back equal, NULLs, several statements in one execute, the
 default transaction mode (psycopg2 sends BEGIN/COMMIT/ROLLBACK),
 errors with SQLSTATEs (pgcode, diag fields, psycopg2.errors classes),
-COPY in and out (copy_from, copy_expert, copy_to), cancel from another
+COPY in and out (copy_from, copy_expert, copy_to), named cursors
+(itersize batches, fetchmany, scroll, WITH HOLD across a commit), cancel from another
 thread (57014), and with PASSWORD a wrong password refused (28P01).
 The expectations are Python's, and this script passes against
 PostgreSQL 15.  Prints "ok NAME" / "not ok NAME: why"; exit 1 on failure.
@@ -159,6 +160,54 @@ def main():
     th.join()
     cur.execute("SELECT 2")
     check(cur.fetchone() == (2,), "usable_after_cancel")
+
+    # named (server-side) cursors: DECLARE ... CURSOR, FETCH FORWARD itersize
+    # per batch while iterating, scroll() as MOVE, CLOSE at close(); in
+    # psycopg2's default transaction mode (it sends BEGIN)
+    conn.autocommit = False
+    cur.execute("DROP TABLE IF EXISTS py2cur")
+    cur.execute("CREATE TABLE py2cur AS SELECT g AS id, 'row ' || g AS v FROM generate_series(1, 2500) g")
+    conn.commit()
+    nc = conn.cursor("py2_named")
+    nc.itersize = 300
+    nc.execute("SELECT id, v FROM py2cur WHERE id %% %s = 0 ORDER BY id", (5,))
+    got = [r for r in nc]
+    check(len(got) == 500 and got[0] == (5, "row 5") and got[-1] == (2500, "row 2500"),
+          "named_cursor_iter", (len(got), got[:1], got[-1:]))
+    nc.close()
+    cur.execute("SELECT name FROM pg_cursors")
+    check(cur.fetchall() == [], "named_cursor_closed")
+    nc = conn.cursor("py2_named2")
+    nc.execute("SELECT id FROM py2cur ORDER BY id")
+    check(nc.fetchmany(3) == [(1,), (2,), (3,)], "named_cursor_fetchmany")
+    check(nc.fetchone() == (4,), "named_cursor_fetchone")
+    nc.scroll(10)
+    check(nc.fetchone() == (15,), "named_cursor_scroll_relative")
+    nc.scroll(99, mode="absolute")
+    check(nc.fetchone() == (100,), "named_cursor_scroll_absolute")
+    check(len(nc.fetchall()) == 2400, "named_cursor_fetchall")
+    nc.close()
+    conn.commit()
+    hc = conn.cursor("py2_hold", scrollable=True, withhold=True)
+    hc.execute("SELECT id FROM py2cur WHERE id <= 10 ORDER BY id")
+    check(hc.fetchmany(2) == [(1,), (2,)], "withhold_before_commit")
+    conn.commit()
+    check(hc.fetchone() == (3,), "withhold_after_commit")
+    hc.scroll(-3)
+    check(hc.fetchone() == (1,), "scrollable_backward")
+    hc.close()
+    conn.commit()
+    nc = conn.cursor("py2_bad")
+    try:
+        nc.execute("SELECT 1 / (id - id) FROM py2cur")
+        nc.fetchall()
+        check(False, "named_cursor_error", "no error")
+    except psycopg2.Error as e:
+        check(e.pgcode == "22012", "named_cursor_error", e.pgcode)
+    conn.rollback()
+    cur.execute("DROP TABLE py2cur")
+    conn.commit()
+    conn.autocommit = True
 
     cur.execute("DROP TABLE py2t")
     cur.execute("DROP TABLE py2copy")
