@@ -38,6 +38,7 @@
 #include <unistd.h>
 #include "exec/exec.h"
 #include "ingest/buffer.h"
+#include "ingest/compact.h"
 #include "ingest/fastvalues.h"
 #include "ingest/ingest.h"
 #include "ingest/rowcodec.h"
@@ -62,6 +63,10 @@ typedef struct Ingest {
 	atomic_int stop;
 	struct TCache **tc;        /* decoded entries per table (the read overlay's) */
 	int ntc, captc;
+	/* tables flushed since their last compaction look (compact.h), the
+	 * flush thread's: "ns\0name" strings, malloc'd */
+	char **compact_due;
+	int ncompact, capcompact;
 } Ingest;
 
 static void cache_add(Ingest *ig, const char *uuid, uint64_t seq, const uint8_t *bytes, size_t len);
@@ -78,10 +83,12 @@ static _Atomic int64_t max_staleness_ms = 5000;
 static _Atomic int64_t max_bytes = (int64_t)4 << 30;
 static _Atomic int64_t max_retries = 10;
 static _Atomic int64_t wait_timeout_ms = 10000;
+static _Atomic int64_t compact_files = 16;
 
 static const char *const setting_names[] = {
 	"floe.insert_buffer_rows", "floe.insert_buffer_max_staleness", "floe.insert_buffer_max_bytes",
 	"floe.insert_buffer_max_retries", "floe.insert_buffer_wait_timeout", "read_consistency",
+	"floe.insert_buffer_compact_files",
 };
 
 bool
@@ -151,6 +158,20 @@ ingest_canon_setting(const char *name, const char *value, char *out, size_t cap,
 			    "invalid value for parameter \"read_consistency\": \"%s\"", value);
 		return floe_error_hint(err, "Available values: strong, committed.");
 	}
+	if (!strcmp(name, "floe.insert_buffer_compact_files")) {
+		const char *q = value;
+		while (isspace((unsigned char)*q))
+			q++;
+		v = *q ? 0 : -1;
+		for (; *q && v >= 0; q++)
+			v = isdigit((unsigned char)*q) && v <= 1000000 ? v * 10 + (*q - '0') : -1;
+		if (v < 0 || v == 1 || v > 1000000)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"%s\": \"%s\"", name, value);
+		snprintf(out, cap, "%lld", (long long)v);
+		compact_files = v;
+		return FLOE_OK;
+	}
 	if (!strcmp(name, "floe.insert_buffer_rows") || !strcmp(name, "floe.insert_buffer_max_retries")) {
 		const char *q = value;
 		while (isspace((unsigned char)*q))
@@ -211,6 +232,8 @@ ingest_setting_default(const char *name)
 		return "10";
 	if (!strcmp(name, "floe.insert_buffer_wait_timeout"))
 		return "10s";
+	if (!strcmp(name, "floe.insert_buffer_compact_files"))
+		return "16";
 	return NULL;
 }
 
@@ -391,6 +414,66 @@ flush_ctx_init(ExecCtx *ctx, Session *fs, Arena *a, floe_error *err)
 	ctx->env = acl_statement_env(fs, a);
 }
 
+/* Table ns.name got a flush commit: the flush thread looks at its small
+ * files next (compact.h). */
+static void
+note_compact(Ingest *ig, const char *ns, const char *name)
+{
+	size_t ln = strlen(ns), lm = strlen(name);
+	char *k;
+	int i;
+
+	pthread_mutex_lock(&ig->mu);
+	for (i = 0; i < ig->ncompact; i++)
+		if (!strcmp(ig->compact_due[i], ns) && !strcmp(ig->compact_due[i] + ln + 1, name))
+			break;
+	if (i == ig->ncompact && ig->ncompact < 1024) {
+		if (ig->ncompact == ig->capcompact) {
+			ig->capcompact = ig->capcompact ? ig->capcompact * 2 : 16;
+			ig->compact_due = xrealloc(ig->compact_due, sizeof(char *) * (size_t)ig->capcompact);
+		}
+		k = xmalloc(ln + lm + 2);
+		memcpy(k, ns, ln + 1);
+		memcpy(k + ln + 1, name, lm + 1);
+		ig->compact_due[ig->ncompact++] = k;
+	}
+	pthread_mutex_unlock(&ig->mu);
+}
+
+/* The flush thread: compact the tables flushed since the last look; one
+ * that gave up (an open block, a conflict) stays due for the next cycle. */
+static void
+compact_due_tables(Ingest *ig)
+{
+	int i, n, keep = 0;
+	char **due;
+	Session fs;
+
+	pthread_mutex_lock(&ig->mu);
+	due = ig->compact_due;
+	n = ig->ncompact;
+	ig->compact_due = NULL;
+	ig->ncompact = ig->capcompact = 0;
+	pthread_mutex_unlock(&ig->mu);
+	if (n == 0)
+		return;
+	flush_session_init(&fs, ig->e);
+	for (i = 0; i < n; i++) {
+		CompactStats st;
+		floe_error e1;
+		floe_error_clear(&e1);
+		if (!ig->stop && compact_table(&fs, due[i], due[i] + strlen(due[i]) + 1, (int)compact_files, &st,
+					       &e1) == FLOE_OK && st.gave_up)
+			due[keep++] = due[i];
+		else
+			free(due[i]);
+	}
+	flush_session_dispose(&fs);
+	for (i = 0; i < keep; i++)
+		note_compact(ig, due[i], due[i] + strlen(due[i]) + 1), free(due[i]);
+	free(due);
+}
+
 /* Flush one table's buffered rows (invariant 2); the caller holds no
  * stripe.  *rows: rows committed. */
 static int
@@ -457,6 +540,8 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 			rc = ibuf_discard(b, uuid, last, err);
 		if (rc == FLOE_OK)
 			cache_drop(ig, uuid, last);
+		if (rc == FLOE_OK && *rows > 0)
+			note_compact(ig, head.ns, head.name);
 	}
 	ibuf_note_flush(b, uuid, false, rc == FLOE_OK);
 	if (rc != FLOE_OK && ibuf_table_stat(b, uuid, &st) && st.flush_failures >= max_retries) {
@@ -518,6 +603,8 @@ flusher_main(void *arg)
 		}
 		if (!ig->stop && get_buf(ig, false))
 			(void)flush_due(ig, false, NULL);
+		if (!ig->stop)
+			compact_due_tables(ig);
 	}
 	return NULL;
 }
@@ -575,6 +662,9 @@ ingest_engine_close(Engine *e)
 	}
 	ibuf_close(ig->buf);
 	cache_free_all(ig);
+	for (i = 0; i < ig->ncompact; i++)
+		free(ig->compact_due[i]);
+	free(ig->compact_due);
 	pthread_mutex_destroy(&ig->mu);
 	for (i = 0; i < NSTRIPES; i++)
 		pthread_mutex_destroy(&ig->stripes[i]);

@@ -328,8 +328,10 @@ rowcodec_batches(const RowEntry *e, Arena *a, int ncols, const int32_t *field_id
 	Batch **bs = ARENA_ARRAY(a, Batch *, nb + 1);
 
 	for (i = 0; i < nb; i++) {
-		bs[i] = batch_new(a, ncols, types, VECTOR_SIZE);
-		bs[i]->count = i + 1 < nb ? VECTOR_SIZE : e->nrows - (uint32_t)i * VECTOR_SIZE;
+		/* as wide as its rows: a one-row entry zeroes one row, not 2048 */
+		uint32_t cnt = i + 1 < nb ? VECTOR_SIZE : e->nrows - (uint32_t)i * VECTOR_SIZE;
+		bs[i] = batch_new(a, ncols, types, cnt);
+		bs[i]->count = cnt;
 	}
 	for (c = 0; c < ncols; c++) {
 		int src = -1;

@@ -190,6 +190,10 @@ int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt 
  * parsed as VACUUM t, see parse.c) and CALL rewrite_data_files /
  * rewrite_position_delete_files('[schema.]name'); one "replace" snapshot;
  * ns NULL: search_path */
+struct Table;
+bool optimize_same_partition(const DataFile *x, const DataFile *y);
+int optimize_rewrite_files(Session *s, ExecCtx *ctx, struct Table *t, DataFile *files, int n,
+			   DataFile **out, int *nout);
 int optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool deletes_only,
 		  const char *tag, ResultSink *sink);
 int optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,

@@ -165,6 +165,19 @@ write_turn_give(Session *s, WriteTurn *t)
 	pthread_mutex_unlock(&sh->turn_mu);
 }
 
+/* ... for the engine's own writers (the insert buffer's compaction) */
+int
+engine_write_turn_take(Session *s, const char *key, WriteTurn **out, floe_error *err)
+{
+	return write_turn_take(s, key, out, err);
+}
+
+void
+engine_write_turn_give(Session *s, WriteTurn *t)
+{
+	write_turn_give(s, t);
+}
+
 /* The "schema.table" an autocommit write statement commits to, or NULL. */
 static const char *
 write_target(Session *s, const Node *n, char *buf, size_t cap)

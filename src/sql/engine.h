@@ -110,6 +110,15 @@ int engine_list_tables(Session *session, Arena *arena, TableInfo **tables, int *
 int engine_describe_table(Session *session, const char *name, Arena *arena,
 			  ColumnInfo **cols, int *n, floe_error *err);
 
+/* The write turn of table key "schema.table" (engine.c: this process's
+ * autocommit writers of one table queue for it), for the engine's own
+ * writers: the insert buffer's compaction takes it so that no autocommit
+ * UPDATE/DELETE/MERGE of this process reads a file it replaces.  Cancelled
+ * by *s->cancel_flag (57014).  give(NULL) does nothing. */
+typedef struct WriteTurn WriteTurn;
+int engine_write_turn_take(Session *s, const char *key, WriteTurn **out, floe_error *err);
+void engine_write_turn_give(Session *s, WriteTurn *t);
+
 /* ---- pgwire support: parameters and Describe (server/) --------------------
  *
  * session_exec_params runs `sql` like session_exec with $1..$nparams bound:

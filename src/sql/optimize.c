@@ -63,6 +63,9 @@
  *   optimize_call(s, ctx, sql, callstmt, sink)  CALL rewrite_data_files /
  *                                               rewrite_position_delete_files
  *   optimize_describe(sql, stmt, arena, &ncols, &names, &types)  Describe
+ *   optimize_same_partition(x, y)   same spec id and partition tuple
+ *   optimize_rewrite_files(s, ctx, t, files, n, &out, &nout)   step 3 for one
+ *        group of one partition (the insert buffer's compaction, ingest/compact.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +97,8 @@ pval_eq(const Value *x, const Value *y)
 	}
 }
 
-static bool
-same_part(const DataFile *x, const DataFile *y)
+bool
+optimize_same_partition(const DataFile *x, const DataFile *y)
 {
 	int i;
 
@@ -169,8 +172,8 @@ typedef struct Stats {
 } Stats;
 
 /* Scan the files of one group into a new writer; *out / *nout: its files. */
-static int
-rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFile **out,
+int
+optimize_rewrite_files(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int n, DataFile **out,
 	      int *nout)
 {
 	const TableMetadata *md = t->md;
@@ -330,7 +333,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 		if (!cand[i])
 			continue;
 		for (j = 0; j < i; j++)
-			if (cand[j] && same_part(&files[j], f)) {
+			if (cand[j] && optimize_same_partition(&files[j], f)) {
 				group[i] = group[j];
 				break;
 			}
@@ -359,7 +362,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 				g[ng++] = files[i];
 		if (ng == 0)
 			continue;
-		if (rewrite_group(s, ctx, t, g, ng, &out, &nout) != FLOE_OK) {
+		if (optimize_rewrite_files(s, ctx, t, g, ng, &out, &nout) != FLOE_OK) {
 			remove_files(s, add, nadd);
 			return FLOE_ERR;
 		}

@@ -110,6 +110,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "ingest/compact.h"
 #include "ingest/groupcommit.h"
 #include "ingest/ingest.h"
 #include "sql/acl.h"
@@ -195,6 +196,9 @@ typedef struct Txn {
 				     input is consumed) */
 	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
 	const char *pending_value;
+	/* the block holds off the insert buffer's compaction (compact.h) from
+	 * its first table load on */
+	bool compact_hold;
 	/* counters for bench/ and tests */
 	long retries;
 	/* settings when the block began (malloc'd; rule 10) */
@@ -510,6 +514,9 @@ end_block(Session *s)
 
 	if (!t)
 		return;
+	if (t->compact_hold)
+		ingest_block_release(s->engine);
+	t->compact_hold = false;
 	if (t->arena)
 		arena_free(t->arena);
 	t->arena = NULL;
@@ -1241,6 +1248,17 @@ note_lock(Txn *t, TxnTable *e, Table *x)
 		e->lock_keys = keyset_new(t->arena);
 }
 
+/* Before a block pins a table: no compaction of the insert buffer commits
+ * from now until the block ends (compact.h), so it never re-bases over one. */
+static void
+hold_compaction(Session *s)
+{
+	if (!s->txn->compact_hold) {
+		ingest_block_hold(s->engine);
+		s->txn->compact_hold = true;
+	}
+}
+
 int
 txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **out,
 	       floe_error *err)
@@ -1265,6 +1283,7 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 		*out = copy_table(e->base, a);
 		return FLOE_OK;
 	}
+	hold_compaction(s);
 	if (t->level >= ISO_REPEATABLE_READ)
 		TRY(ingest_before_pin(s, ns, name, err));
 	TRY(table_load(s->engine->catalog, s->engine->io, ns, name, t->arena, &x, err));
@@ -1365,6 +1384,7 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 	if (!e || !e->base) {
 		/* not loaded through txn_table_load: pin the head now */
 		Table *x;
+		hold_compaction(s);
 		TRY(table_load(s->engine->catalog, s->engine->io, base->ns, base->name, t->arena,
 			       &x, err));
 		if (strcmp(x->metadata_location, base->metadata_location) != 0)

@@ -40,6 +40,11 @@
 #     42P08 at Parse, 22P02 / 22003 / 22001 at Bind) for declared int2/4/8,
 #     text, varchar, bpchar (not char(1)), numeric, float8 and unspecified
 #     parameters; the rows were buffered (SHOW INSERT BUFFER STATUS)
+#   - compaction: tests/clients/ingest_compact.py, 10 s of single-row INSERTs
+#     (flushes every 400 ms, compaction every 3 small files) beside
+#     REPEATABLE READ blocks with an UPDATE and autocommit DELETE/UPDATE:
+#     no statement fails (40001 included), rows exactly once, compactions
+#     committed; iceberg-validate --deep and icebird on the table
 # Prints "PASS ingest: name" / "FAIL ingest: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
@@ -248,6 +253,21 @@ if pg_start; then
 	fi
 else
 	fail prepared_params "no PostgreSQL 15 to compare with (scripts/pg-test-server.sh)"
+fi
+
+# ---- compaction of the flushed small files beside DML and blocks ----------------
+if timeout 120 $PY tests/clients/ingest_compact.py "host=127.0.0.1 port=$port user=tester dbname=floe" 10 \
+	>"$tmp/compact.out" 2>&1; then
+	q -c "SET floe.insert_buffer_compact_files = 16" -c "SET floe.insert_buffer_max_staleness = '1h'" >/dev/null
+	crows=$(q -c "SELECT count(*) FROM ct")
+	irows=$($TOOLS/iceberg-read "$wh/public/ct" 2>&1 | head -1 | sed -n 's/.*"rows":\([0-9]*\).*/\1/p')
+	if $TOOLS/iceberg-validate "$wh/public/ct" --deep >"$tmp/ctval.out" 2>&1 && [ "$crows" = "$irows" ]; then
+		pass "compaction ($(grep '^ok' "$tmp/compact.out" | tr '\n' ';' | sed 's/ok //g'); iceberg-validate, icebird $irows rows)"
+	else
+		fail compaction "floe $crows rows, icebird $irows" "$tmp/ctval.out"
+	fi
+else
+	fail compaction "exit $?" "$tmp/compact.out"
 fi
 
 stop_server
