@@ -12,6 +12,7 @@ static const struct {
 	const char *name;
 	OptPassFn run;
 } passes[] = {
+	{ "join_filter_pushdown", opt_join_filter_pushdown },
 	{ "filter_pushdown", opt_pushdown_filter },
 };
 

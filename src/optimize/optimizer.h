@@ -17,6 +17,11 @@
  * (plan->passes) for EXPLAIN (VERBOSE).
  *
  * PASSES, in order:
+ *   join_filter_pushdown   conjuncts of a Filter over a Join, and of a
+ *                     Join's condition, move to the input(s) they read
+ *                     where that keeps the result (outer joins: the
+ *                     preserved side of a WHERE, the inner side of an ON;
+ *                     join_filter_pushdown.c)
  *   filter_pushdown   a Filter's conjuncts over a Get become the Get's
  *                     pushed-down filters (pushdown_filter.c)
  *
@@ -44,6 +49,7 @@ int optimizer_pass_count(void);
 const char *optimizer_pass_name(int i);
 
 /* the passes (one file each) */
+int opt_join_filter_pushdown(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 int opt_pushdown_filter(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * test_optimizer.c — optimize/optimizer.h: the pass list, the
- * floe.disabled_optimizers value, and the filter_pushdown pass over
+ * floe.disabled_optimizers value, the filter_pushdown pass over
  * hand-built plans (a Filter over a Get becomes the Get's filters; other
- * Filters stay; the plan verifies after the pass).
+ * Filters stay; the plan verifies after the pass) and join_filter_pushdown
+ * (conjuncts over a join move to the inputs they read, where legal).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,6 +110,106 @@ test_optimizer__only_over_get(void **state)
 	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
 }
 
+/* Filter(conj...) over Join(kind, t.a = u.a) of Get t and Get u */
+static LogicalOp *
+filter_join(LogicalPlan *p, LogicalJoinKind kind, LogicalOp **jout, LogicalOp **tout, LogicalOp **uout)
+{
+	LogicalOp *t = get_t(p), *u = get_t(p), *j, *f;
+	Expr *on = binop("=", col(t, 0), col(u, 0)), *c[4];
+
+	u->name = "u";
+	j = lop_new(p, LOP_JOIN, 2, t, u);
+	j->join = kind;
+	lop_set_exprs(p, j, 1, &on);
+	lop_pass_columns(p, j, t);
+	lop_pass_columns(p, j, u);
+	c[0] = binop(">", col(t, 1), num(1));           /* t only */
+	c[1] = binop("<", col(u, 1), num(9));           /* u only */
+	c[2] = binop("<", col(t, 1), col(u, 1));        /* both */
+	c[3] = binop("=", num(1), num(1));              /* no column */
+	f = lop_new(p, LOP_FILTER, 1, j);
+	lop_set_exprs(p, f, 4, c);
+	lop_pass_columns(p, f, j);
+	*jout = j;
+	*tout = t;
+	*uout = u;
+	return f;
+}
+
+/* INNER: t's and u's conjuncts filter their Gets, the one over both joins
+ * the condition, the constant one stays; LEFT: only t's moves; FULL:
+ * nothing; switched off: nothing */
+static void
+test_optimizer__join_filter_pushdown(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *j, *t, *u, *root = filter_join(p, LJ_INNER, &j, &t, &u);
+
+	(void)state;
+	assert_int_equal(optimize_plan(p, &root, "", &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Filter (1 = 1)\n"
+			    "  Join INNER ON (#1 = #3) AND (#2 < #4)\n"
+			    "    Get public.t [#1 a, #2 b] filters (#2 > 1)\n"
+			    "    Get public.u [#3 a, #4 b] filters (#4 < 9)\n");
+	assert_int_equal(p->npasses, 2);
+	assert_string_equal(p->passes[0], "join_filter_pushdown");
+
+	p = lplan_new(A);
+	root = filter_join(p, LJ_LEFT, &j, &t, &u);
+	assert_int_equal(optimize_plan(p, &root, "filter_pushdown", &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Filter (#4 < 9) AND (#2 < #4) AND (1 = 1)\n"
+			    "  Join LEFT ON (#1 = #3)\n"
+			    "    Filter (#2 > 1)\n"
+			    "      Get public.t [#1 a, #2 b]\n"
+			    "    Get public.u [#3 a, #4 b]\n");
+
+	p = lplan_new(A);
+	root = filter_join(p, LJ_FULL, &j, &t, &u);
+	assert_int_equal(optimize_plan(p, &root, "", &E), FLOE_OK);
+	assert_ptr_equal(root->children[0], j);
+	assert_int_equal(root->nexprs, 4);
+	assert_int_equal(p->npasses, 0);
+
+	p = lplan_new(A);
+	root = filter_join(p, LJ_INNER, &j, &t, &u);
+	assert_int_equal(optimize_plan(p, &root, "join_filter_pushdown", &E), FLOE_OK);
+	assert_int_equal(root->nexprs, 4);
+	assert_ptr_equal(root->children[0], j);
+	assert_int_equal(j->nexprs, 1);
+}
+
+/* a LEFT join's ON conjunct over u (the inner side) filters u; over t (the
+ * preserved side) it stays in the condition */
+static void
+test_optimizer__join_condition_pushdown(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *t = get_t(p), *u = get_t(p), *j, *root;
+	Expr *on[3];
+
+	(void)state;
+	u->name = "u";
+	j = lop_new(p, LOP_JOIN, 2, t, u);
+	j->join = LJ_LEFT;
+	on[0] = binop("=", col(t, 0), col(u, 0));
+	on[1] = binop(">", col(u, 1), num(5));
+	on[2] = binop(">", col(t, 1), num(7));
+	lop_set_exprs(p, j, 3, on);
+	lop_pass_columns(p, j, t);
+	lop_pass_columns(p, j, u);
+	root = j;
+	assert_int_equal(optimize_plan(p, &root, "", &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Join LEFT ON (#1 = #3) AND (#2 > 7)\n"
+			    "  Get public.t [#1 a, #2 b]\n"
+			    "  Get public.u [#3 a, #4 b] filters (#4 > 5)\n");
+}
+
 /* floe.disabled_optimizers: names checked and normalised; 22023 otherwise */
 static void
 test_optimizer__canon(void **state)
@@ -124,9 +225,10 @@ test_optimizer__canon(void **state)
 	assert_int_equal(optimizer_canon_disabled("filter_pushdown,join_magic", out, sizeof out, &E), FLOE_ERR);
 	assert_string_equal(E.sqlstate, "22023");
 	assert_non_null(strstr(E.message, "\"join_magic\" is not an optimizer pass"));
-	assert_int_equal(optimizer_pass_count(), 1);
-	assert_string_equal(optimizer_pass_name(0), "filter_pushdown");
-	assert_null(optimizer_pass_name(1));
+	assert_int_equal(optimizer_pass_count(), 2);
+	assert_string_equal(optimizer_pass_name(0), "join_filter_pushdown");
+	assert_string_equal(optimizer_pass_name(1), "filter_pushdown");
+	assert_null(optimizer_pass_name(2));
 }
 
 int
@@ -136,6 +238,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_optimizer__filter_pushdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__disabled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__only_over_get, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_optimizer__join_filter_pushdown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_optimizer__join_condition_pushdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__canon, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
