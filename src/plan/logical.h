@@ -53,8 +53,10 @@
  *                  the RETURNING columns, if any
  *   OPERATOR   0   an exec/ Operator built before the logical plan
  *                  (`physical`): one column per operator column.  The
- *                  binder's FROM items other than base tables (Get) and
- *                  joins (Join) enter the plan this way until they are
+ *                  binder's FROM items other than base tables (Get),
+ *                  joins (Join), FROM subqueries and inline CTE
+ *                  references (their own nodes) enter the plan this way
+ *                  until they are
  *                  logical nodes themselves (review §5.3 step 3); the
  *                  optimizer cannot look inside it.
  *

@@ -8,9 +8,12 @@
  *
  *   FROM/WHERE: a Get per base table (its scan is sql/table_source.c's,
  *     built when physical.c lowers it), Join nodes for JOINs and comma
- *     lists (below), Filters of WHERE's conjuncts; other FROM items are
- *     Operator leaves, still built as operators here (VALUES | function |
- *     subquery | view | CTE | LATERAL); a WHERE subquery planned as a
+ *     lists (below), Filters of WHERE's conjuncts; a FROM subquery and a
+ *     CTE reference planned again (inline, not shared: cte_shared) are
+ *     their query level's nodes in the same plan (plan_inline); other
+ *     FROM items are Operator leaves, still built as operators here
+ *     (VALUES | function | view | shared or recursive CTE | LATERAL |
+ *     catalog and metadata relations); a WHERE subquery planned as a
  *     semi/anti join lowers the FROM/WHERE nodes first and continues over
  *     operators (an Operator leaf)
  *     -> Aggregate(GROUP BY, aggregates; grouping sets as key masks)
@@ -203,6 +206,8 @@ typedef struct Source {
 static int plan_query(BindCtx *b, ExecCtx *ctx, Node *stmt, SelectPlan *out);
 static int plan_stmt(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out);
 static int by_id_list(BindCtx *b, LogicalPlan *lp, int n, Expr **es, const LogicalOp *in, Expr ***out);
+static int plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, LogicalPlan *lp,
+			     SelectPlan *out);
 
 /* The item's rows as a logical node: operators built while binding become
  * an Operator leaf.  sync_est: the node's estimate is the item's (join
@@ -217,6 +222,23 @@ src_node(BindCtx *b, Source *s, bool sync_est)
 	if (sync_est)
 		s->lop->est_rows = s->est;
 	return s->lop;
+}
+
+/* A FROM subquery or an inline CTE reference, planned with def as its
+ * parent: its query level bound into b's logical plan, so src->lop is the
+ * subtree the outer level's optimizer passes see and physical.c lowers
+ * with it (operators, src->op, when b has no plan). */
+static int
+plan_inline(BindCtx *b, BindCtx *def, ExecCtx *ctx, Node *query, Source *src, SelectPlan *sub)
+{
+	if (!b->lp || query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+		TRY(plan_query(def, ctx, query, sub));
+		src->op = sub->root;
+		return FLOE_OK;
+	}
+	TRY(plan_stmt_logical(def, ctx, query->select_stmt, b->lp, sub));
+	src->lop = sub->lop;
+	return FLOE_OK;
 }
 
 /* The item's rows as operators now (its logical nodes lowered), for the
@@ -1002,9 +1024,10 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 						memcpy(sub.names, cs->names, sizeof(char *) * (size_t)cs->ncols);
 						sub.types = cs->types;
 					} else {
-						TRY(plan_query(&def, ctx, cte->ctequery, &sub));
+						TRY(plan_inline(b, &def, ctx, cte->ctequery, src, &sub));
 					}
-					src->op = sub.root;
+					if (rec || cs)
+						src->op = sub.root;
 					src->est = -1;
 					src->scope.ncols = sub.ncols;
 					src->scope.names = sub.names;
@@ -1843,8 +1866,7 @@ source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src)
 		PgQuery__RangeSubselect *rs = item->range_subselect;
 		BindCtx def = *b;
 		def.scope = NULL;   /* LATERAL as the first FROM item: nothing to its left */
-		TRY(plan_query(&def, ctx, rs->subquery, &sub));
-		src->op = sub.root;
+		TRY(plan_inline(b, &def, ctx, rs->subquery, src, &sub));
 		src->scope.ncols = sub.ncols;
 		src->scope.names = sub.names;
 		src->scope.types = sub.types;
