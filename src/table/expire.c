@@ -104,7 +104,8 @@ snapshot_manifests(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf
 		return FLOE_OK;
 	}
 	TRY(fileio_read(io, snap->manifest_list, a, &data, &len, err));
-	return manifest_list_read(data, len, snap->manifest_list, a, mf, n, err);
+	TRY(manifest_list_read(data, len, snap->manifest_list, a, mf, n, err));
+	return manifest_list_check_summary(snap, *mf, *n, err);
 }
 
 static int

@@ -41,6 +41,7 @@
 #include <string.h>
 #include "format/avro/avro.h"
 #include "table/manifest.h"
+#include "table/metadata.h"
 
 #define V1_BLOCK_SIZE 67108864   /* block_size_in_bytes Java writes in v1 */
 
@@ -1447,5 +1448,65 @@ manifest_check_listed(const ManifestFile *m, size_t len, const ManifestEntry *e,
 		return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
 				   "corrupt manifest \"%s\": %lld rows, its manifest list records %lld",
 				   m->manifest_path, (long long)rows, (long long)want_rows);
+	return FLOE_OK;
+}
+
+/* A summary total: false when absent or not a number (the totals are
+ * optional in the spec). */
+static bool
+summary_total(const Snapshot *s, const char *key, int64_t *v)
+{
+	const char *x = metadata_summary_get(s, key);
+	char *end;
+
+	if (!x || !*x)
+		return false;
+	*v = strtoll(x, &end, 10);
+	return *end == 0 && *v >= 0;
+}
+
+/* A manifest list against its snapshot's summary totals (see manifest.h). */
+int
+manifest_list_check_summary(const Snapshot *snap, const ManifestFile *m, int n, floe_error *err)
+{
+	/* [content][0] live files, [content][1] live rows; -1: a count unknown */
+	int64_t live[2][2] = { { 0, 0 }, { 0, 0 } }, total, pos, eq;
+	static const char *const what[2][2] = { { "data files", "records" },
+						{ "delete files", "delete records" } };
+	static const char *const keys[2][2] = { { "total-data-files", "total-records" },
+						{ "total-delete-files", NULL } };
+	int i, c, k;
+
+	if (!snap || !snap->manifest_list)
+		return FLOE_OK;
+	for (i = 0; i < n; i++) {
+		c = m[i].content == 0 ? 0 : 1;
+		if (m[i].added_files_count < 0 || m[i].existing_files_count < 0 || live[c][0] < 0)
+			live[c][0] = -1;
+		else
+			live[c][0] += m[i].added_files_count + m[i].existing_files_count;
+		if (m[i].added_rows_count < 0 || m[i].existing_rows_count < 0 || live[c][1] < 0)
+			live[c][1] = -1;
+		else
+			live[c][1] += m[i].added_rows_count + m[i].existing_rows_count;
+	}
+	for (c = 0; c < 2; c++)
+		for (k = 0; k < 2; k++) {
+			bool has;
+			if (live[c][k] < 0)
+				continue;
+			if (keys[c][k])
+				has = summary_total(snap, keys[c][k], &total);
+			else
+				has = summary_total(snap, "total-position-deletes", &pos) &&
+				      summary_total(snap, "total-equality-deletes", &eq) &&
+				      (total = pos + eq, true);
+			if (has && live[c][k] < total)
+				return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
+						   "corrupt manifest list \"%s\": it lists %lld live %s, "
+						   "its snapshot's summary records %lld",
+						   snap->manifest_list, (long long)live[c][k], what[c][k],
+						   (long long)total);
+		}
 	return FLOE_OK;
 }

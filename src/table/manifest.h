@@ -89,6 +89,19 @@ int manifest_list_write(int format_version, int64_t snapshot_id, bool has_parent
 int manifest_list_read(const uint8_t *data, size_t len, const char *name, Arena *a,
 		       ManifestFile **manifests, int *n, floe_error *err);
 
+/* The manifests a snapshot's list names (snap's manifest_list, read into
+ * m[0..n)) against the totals its summary records: a list cut at an Avro
+ * block boundary decodes cleanly without its last manifests, and only the
+ * totals show it.  XX001 naming the list when the live (added + existing)
+ * files or rows the list counts are fewer than total-data-files,
+ * total-records, total-delete-files or total-position-deletes +
+ * total-equality-deletes; a total that is absent (they are optional) or a
+ * count the list does not know (-1) is not checked, nor more than
+ * recorded (as manifest_check_listed). */
+struct Snapshot;
+int manifest_list_check_summary(const struct Snapshot *snap, const ManifestFile *m, int n,
+				floe_error *err);
+
 /* The manifest list's field_summary (one per partition field) of a
  * manifest's entries: contains_null, contains_nan (always present; true
  * only for a float NaN), and lower/upper bounds in the single-value

@@ -41,6 +41,7 @@ add_manifests(FileIO *io, const Snapshot *snap, Arena *a, PathSet *set, PathSet 
 		pathset_add(set, io, snap->manifest_list, a);
 		TRY(fileio_read(io, snap->manifest_list, a, &data, &len, err));
 		TRY(manifest_list_read(data, len, snap->manifest_list, a, &mf, &nmf, err));
+		TRY(manifest_list_check_summary(snap, mf, nmf, err));   /* a cut list */
 	}
 	for (i = 0; i < nmf + snap->nmanifests_v1; i++) {
 		const char *path = i < nmf ? mf[i].manifest_path : snap->manifests_v1[i - nmf];

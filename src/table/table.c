@@ -740,7 +740,8 @@ read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf
 	if (!snap->manifest_list)
 		return synth_manifest_list(io, snap, a, mf, n, err);
 	TRY(fileio_read(io, snap->manifest_list, a, &data, &len, err));
-	return manifest_list_read(data, len, snap->manifest_list, a, mf, n, err);
+	TRY(manifest_list_read(data, len, snap->manifest_list, a, mf, n, err));
+	return manifest_list_check_summary(snap, *mf, *n, err);
 }
 
 /*
