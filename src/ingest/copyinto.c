@@ -52,6 +52,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/decimal.h"
@@ -1183,6 +1184,7 @@ copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;
 	}
+	TRY(write_target_wap(s, &t, ctx->arena, err));   /* floe.wap_id / wap_branch */
 	TRY(stage_resolve(s, st->filename, ctx->arena, &path, err));
 	TRY(acl_check_file(s, path, false, err));
 	TRY(stage_list(s, path, ctx->arena, &files, &nfiles, err));

@@ -47,7 +47,8 @@ groupcommit_eligible(const Table *base, const TableChange *ch)
 {
 	int i;
 
-	if (!base->md->table_uuid || strlen(base->md->table_uuid) >= sizeof ((Group *)0)->uuid)
+	if (!base->md->table_uuid || strlen(base->md->table_uuid) >= sizeof ((Group *)0)->uuid ||
+	    base->branch || base->wap_id)      /* a write view (table/branch.h) commits alone */
 		return false;
 	if (ch->nadd <= 0 || ch->nremove || ch->remove_all || ch->operation || ch->ingest_seq ||
 	    ch->rebase_check || metadata_current_schema(base->md)->nidentifier > 0)

@@ -44,6 +44,7 @@
 #include "ingest/rowcodec.h"
 #include "sql/acl.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/text.h"
@@ -795,7 +796,8 @@ bufferable_table(Ingest *ig, Table *t)
 	IngestBuffer *b;
 	int i;
 
-	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0)
+	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0 ||
+	    t->branch || t->wap_id)        /* a write view (table/branch.h) */
 		return false;
 	for (i = 0; i < sc->nfields; i++)
 		if (sc->fields[i].nested)
@@ -1034,7 +1036,7 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	ctx.threads = 1;
 	if (!acl_is_superuser(s) ||
 	    txn_table_load(s, fv.schema ? fv.schema : s->search_path, fv.table, a, &t, err) != FLOE_OK ||
-	    !bufferable_table(ig, t)) {
+	    write_target_redirected(s, t) || !bufferable_table(ig, t)) {
 		floe_error_clear(err);
 		goto out;
 	}

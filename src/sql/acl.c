@@ -305,6 +305,15 @@ need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 			return FLOE_OK;   /* no table: the statement reports 42P01 */
 		}
 	} else if (!table_exists(c->s, ns, name, c->ctx->arena)) {
+		/* Spark's t.branch_b (write_target.h): table t's privileges */
+		if (rv->schemaname && rv->schemaname[0] &&
+		    (!strncmp(rv->relname, "branch_", 7) || !strncmp(rv->relname, "tag_", 4))) {
+			PgQuery__RangeVar tv = *rv;
+			tv.schemaname = rv->catalogname;
+			tv.catalogname = NULL;
+			tv.relname = rv->schemaname;
+			return need_rel(c, &tv, want);
+		}
 		return FLOE_OK;    /* the statement reports 42P01 */
 	}
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",

@@ -61,6 +61,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/decimal.h"
@@ -1369,6 +1370,7 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;
 	}
+	TRY(write_target_wap(s, &t, ctx->arena, err));   /* floe.wap_id / wap_branch */
 	schema = metadata_current_schema(t->md);
 	TRY(copy_target_columns(schema, st->attlist, st->n_attlist, name, ctx->arena, &tcols, &ncols, &types,
 				&names, err));

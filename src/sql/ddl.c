@@ -1038,9 +1038,10 @@ check_unsupported(const char *k, const char *v, floe_error *err)
 	} else if ((!strcmp(k, "write.format.default") || !strcmp(k, "write.delete.format.default") ||
 		    !strcmp(k, "format")) && strcasecmp(v, "parquet") != 0) {
 		what = "data files other than Parquet";
-	} else if (!strcmp(k, "write.wap.enabled") && strcasecmp(v, "false") != 0) {
-		what = "write-audit-publish (staged snapshots)";
-	}
+	} else if (!strcmp(k, "write.wap.enabled") && strcasecmp(v, "false") && strcasecmp(v, "true")) {
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "table property \"%s\" must be true or false, not \"%s\"", k, v);
+	}                          /* (write-audit-publish: sql/write_target.h) */
 	if (!what)
 		return FLOE_OK;
 	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,

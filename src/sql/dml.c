@@ -147,6 +147,7 @@
 #include "sql/bind.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/data_writer.h"
 #include "table/delete_writer.h"
 #include "table/metadata.h"
@@ -271,7 +272,13 @@ load_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, Tab
 
 	session_resolve_name(s, rv, &ns, &name);
 	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
-		return FLOE_OK;
+		return write_target_wap(s, t, ctx->arena, ctx->err);
+	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+		bool found;
+		TRY(write_target_branch(s, ctx, rv, t, &found));   /* t.branch_b */
+		if (found)
+			return FLOE_OK;
+	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
 			    rv->schemaname ? rv->schemaname : "",

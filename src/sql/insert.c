@@ -34,6 +34,7 @@
 #include "sql/bind.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -847,9 +848,15 @@ insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 {
 	const char *ns = ddl_rv_ns(s, is->relation), *name = is->relation->relname;
 	BindCtx b;
+	bool found;
 
 	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
-		return FLOE_OK;
+		return write_target_wap(s, t, ctx->arena, ctx->err);
+	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+		TRY(write_target_branch(s, ctx, is->relation, t, &found));   /* t.branch_b */
+		if (found)
+			return FLOE_OK;
+	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		memset(&b, 0, sizeof b);

@@ -112,6 +112,7 @@
 #include <time.h>
 #include "sql/bind.h"
 #include "sql/txn.h"
+#include "sql/write_target.h"
 #include "table/data_writer.h"
 #include "table/delete_writer.h"
 #include "table/metadata.h"
@@ -244,15 +245,21 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
 	int i;
 
 	session_resolve_name(m->s, rv, &ns, &name);
-	if (txn_table_load(m->s, ns, name, ctx->arena, &m->t, ctx->err) != FLOE_OK) {
-		if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
+	if (txn_table_load(m->s, ns, name, ctx->arena, &m->t, ctx->err) == FLOE_OK) {
+		TRY(write_target_wap(m->s, &m->t, ctx->arena, ctx->err));
+	} else {
+		bool found = false;
+		if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE))
+			TRY(write_target_branch(m->s, ctx, rv, &m->t, &found));   /* t.branch_b */
+		if (!found && floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 			floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE,
 				    "relation \"%s%s%s\" does not exist",
 				    rv->schemaname ? rv->schemaname : "",
 				    rv->schemaname && rv->schemaname[0] ? "." : "", name);
 			fail_at(m, rv->location);
 		}
-		return FLOE_ERR;
+		if (!found)
+			return FLOE_ERR;
 	}
 	m->schema = metadata_current_schema(m->t->md);
 	m->nt = m->schema->nfields;

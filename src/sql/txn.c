@@ -120,6 +120,7 @@
 #include "sql/cursor.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
+#include "table/branch.h"
 #include "table/delete_writer.h"
 #include "table/deletes.h"
 #include "types/datetime.h"
@@ -1339,7 +1340,8 @@ copy_rebase(Session *s, Table *base, const TableChange *ch, Arena *a, Table **ou
 		t->retries++;
 		backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
 		if (table_load(s->engine->catalog, s->engine->io, base->ns, base->name, a, &head,
-			       &e2) != FLOE_OK)
+			       &e2) != FLOE_OK ||
+		    table_view_like(head, base, a, &head, &e2) != FLOE_OK)
 			return FLOE_ERR;          /* the 40001 stands */
 		if (head->md->current_schema_id != base->md->current_schema_id)
 			return FLOE_ERR;

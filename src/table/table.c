@@ -91,6 +91,7 @@
 #include "table/deletes.h"
 #include "table/manifest.h"
 #include "table/table.h"
+#include "table/branch.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -1987,6 +1988,10 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		snap->summary[k].key = "floe.ingest-seq";
 		snap->summary[k++].value = arena_sprintf(a, "%llu", (unsigned long long)cs->ingest_seq);
 	}
+	if (head->wap_id) {
+		snap->summary[k].key = "wap.id";
+		snap->summary[k++].value = arena_strdup(a, head->wap_id);
+	}
 	snap->nsummary = k;
 	if (hmd->format_version >= 3) {
 		snap->has_first_row_id = true;
@@ -1996,32 +2001,42 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		md->has_next_row_id = true;
 		md->next_row_id = next_row_id;
 	}
-	md->has_current_snapshot = true;
-	md->current_snapshot_id = snapshot_id;
-
-	md->snapshot_log = arena_realloc(a, md->snapshot_log,
-					 sizeof(SnapshotLogEntry) * (size_t)hmd->nsnapshot_log,
-					 sizeof(SnapshotLogEntry) * (size_t)(hmd->nsnapshot_log + 1));
-	md->snapshot_log[md->nsnapshot_log].timestamp_ms = ts;
-	md->snapshot_log[md->nsnapshot_log++].snapshot_id = snapshot_id;
+	if (head->branch || head->wap_id) {
+		/* a write view (branch.h): main's head and its log stay */
+		md->has_current_snapshot = head->main_has_snapshot;
+		md->current_snapshot_id = head->main_snapshot_id;
+	} else {
+		md->has_current_snapshot = true;
+		md->current_snapshot_id = snapshot_id;
+		md->snapshot_log = arena_realloc(a, md->snapshot_log,
+						 sizeof(SnapshotLogEntry) * (size_t)hmd->nsnapshot_log,
+						 sizeof(SnapshotLogEntry) * (size_t)(hmd->nsnapshot_log + 1));
+		md->snapshot_log[md->nsnapshot_log].timestamp_ms = ts;
+		md->snapshot_log[md->nsnapshot_log++].snapshot_id = snapshot_id;
+	}
 	md->metadata_log = arena_realloc(a, md->metadata_log,
 					 sizeof(MetadataLogEntry) * (size_t)hmd->nmetadata_log,
 					 sizeof(MetadataLogEntry) * (size_t)(hmd->nmetadata_log + 1));
 	md->metadata_log[md->nmetadata_log].timestamp_ms = hmd->last_updated_ms;
 	md->metadata_log[md->nmetadata_log++].metadata_file = head->metadata_location;
 
-	for (i = 0; i < md->nrefs; i++)
-		if (strcmp(md->refs[i].name, "main") == 0)
-			break;
-	if (i == md->nrefs) {
-		md->refs = arena_realloc(a, md->refs, sizeof(SnapshotRef) * (size_t)md->nrefs,
-					 sizeof(SnapshotRef) * (size_t)(md->nrefs + 1));
-		memset(&md->refs[i], 0, sizeof md->refs[i]);
-		md->refs[i].name = "main";
-		md->nrefs++;
+	{
+		const char *ref = head->branch ? head->branch : "main";
+		for (i = 0; i < md->nrefs; i++)
+			if (strcmp(md->refs[i].name, ref) == 0)
+				break;
+		if (i == md->nrefs && !head->wap_id) {
+			md->refs = arena_realloc(a, md->refs, sizeof(SnapshotRef) * (size_t)md->nrefs,
+						 sizeof(SnapshotRef) * (size_t)(md->nrefs + 1));
+			memset(&md->refs[i], 0, sizeof md->refs[i]);
+			md->refs[i].name = (char *)ref;
+			md->nrefs++;
+		}
+		if (!head->wap_id) {
+			md->refs[i].snapshot_id = snapshot_id;
+			md->refs[i].type = "branch";
+		}
 	}
-	md->refs[i].snapshot_id = snapshot_id;
-	md->refs[i].type = "branch";
 
 	json = metadata_serialize(md, a);
 	jpath = arena_sprintf(a, "%s/%05d-%s.metadata.json", mdir,
@@ -2282,6 +2297,8 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 		if (w.final || !floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
 			break;
 		if (!next && table_load(cat, io, base->ns, base->name, tmp, &next, err) != FLOE_OK)
+			break;
+		if ((rc = table_view_like(next, base, tmp, &next, err)) != FLOE_OK)
 			break;
 		if ((rc = schema_unchanged(head, next, err)) != FLOE_OK ||
 		    (rc = removed_files_unchanged(io, head, next, cs, tmp, err)) != FLOE_OK ||

@@ -64,6 +64,15 @@ typedef struct Table {
 	char *name;
 	char *metadata_location;
 	TableMetadata *md;
+	/* A write view (table/branch.h), NULL / false on a loaded table:
+	 * branch: md's current snapshot is that branch's head (scans read it)
+	 * and a commit moves that ref, not main (main_* is the table's own
+	 * current snapshot, restored in the new metadata); wap_id: a commit
+	 * is staged (its snapshot carries "wap.id" and no ref moves). */
+	const char *branch;
+	bool main_has_snapshot;
+	int64_t main_snapshot_id;
+	const char *wap_id;
 } Table;
 
 /* Retries of an append whose CAS lost to a concurrent commit. */
