@@ -20,6 +20,7 @@
  *                     nothing yet (floe plans with the manifests' metrics).
  *   CALL expire_snapshots(table, older_than, retain_last): one row of
  *                     Spark's deleted_*_count columns.
+ *   CALL cherrypick_snapshot / publish_changes: wap.c.
  *   CALL remove_orphan_files(table, older_than, dry_run): one row per
  *                     orphan file (orphan_file_location), deleted unless
  *                     dry_run.
@@ -34,21 +35,17 @@
 #include "sql/acl.h"
 #include "sql/maintenance.h"
 #include "sql/refs.h"
+#include "sql/wap.h"
 #include "table/maintenance.h"
 #include "types/datetime.h"
 
 /* ---- CALL arguments -------------------------------------------------------- */
 
-typedef struct ArgSpec {
-	const char *name;
-	TypeId type;          /* TYPE_NULL: Spark's, not supported here (0A000) */
-} ArgSpec;
-
 /* Bind f's arguments (positional or name => value) to spec's slots:
  * constants, cast to each slot's type; NULL values are refused. */
-static int
-bind_args(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, const char *proc,
-	  const ArgSpec *spec, int nspec, Value *vals, bool *have)
+int
+maintenance_bind_args(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f,
+		      const char *proc, const ArgSpec *spec, int nspec, Value *vals, bool *have)
 {
 	floe_error *err = ctx->err;
 	BindCtx b;
@@ -103,8 +100,8 @@ bind_args(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, const
 }
 
 /* "[ns.]t" -> ns, name (search_path when unqualified) */
-static void
-split_name(Session *s, Arena *a, const Value *v, const char **ns, const char **name)
+void
+maintenance_split_name(Session *s, Arena *a, const Value *v, const char **ns, const char **name)
 {
 	char *t = arena_strndup(a, strview_data(&v->u.s), v->u.s.len), *dot = strchr(t, '.');
 
@@ -117,8 +114,8 @@ split_name(Session *s, Arena *a, const Value *v, const char **ns, const char **n
 	}
 }
 
-static int
-load(Session *s, ExecCtx *ctx, const char *ns, const char *name, Table **t)
+int
+maintenance_load(Session *s, ExecCtx *ctx, const char *ns, const char *name, Table **t)
 {
 	Engine *e = s->engine;
 
@@ -131,8 +128,8 @@ load(Session *s, ExecCtx *ctx, const char *ns, const char *name, Table **t)
 	return FLOE_OK;
 }
 
-static int
-outside_block(Session *s, const char *what, floe_error *err)
+int
+maintenance_outside_block(Session *s, const char *what, floe_error *err)
 {
 	if (session_txn_status(s) != 'I')
 		return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
@@ -230,8 +227,8 @@ call_expire(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, Res
 	Engine *e = s->engine;
 	Table *t;
 
-	TRY(bind_args(s, ctx, sql, f, "expire_snapshots", spec, 7, v, have));
-	TRY(outside_block(s, "expire_snapshots", ctx->err));
+	TRY(maintenance_bind_args(s, ctx, sql, f, "expire_snapshots", spec, 7, v, have));
+	TRY(maintenance_outside_block(s, "expire_snapshots", ctx->err));
 	memset(&o, 0, sizeof o);
 	if (have[1]) {
 		o.has_older_than = true;
@@ -243,8 +240,8 @@ call_expire(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, Res
 					   "retain_last must be at least 1");
 		o.retain_last = (int)v[2].u.i;
 	}
-	split_name(s, ctx->arena, &v[0], &ns, &name);
-	TRY(load(s, ctx, ns, name, &t));
+	maintenance_split_name(s, ctx->arena, &v[0], &ns, &name);
+	TRY(maintenance_load(s, ctx, ns, name, &t));
 	TRY(table_expire_snapshots(e->catalog, e->io, ns, name, &o, now_ms(), ctx->arena, &r,
 				   ctx->err));
 	return send_expire(ctx, &r, sink);
@@ -268,12 +265,12 @@ call_orphans(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, Re
 	int n;
 	Table *t;
 
-	TRY(bind_args(s, ctx, sql, f, "remove_orphan_files", spec, 9, v, have));
-	TRY(outside_block(s, "remove_orphan_files", ctx->err));
+	TRY(maintenance_bind_args(s, ctx, sql, f, "remove_orphan_files", spec, 9, v, have));
+	TRY(maintenance_outside_block(s, "remove_orphan_files", ctx->err));
 	if (have[1])
 		older = ts_ms(v[1].u.i);
-	split_name(s, ctx->arena, &v[0], &ns, &name);
-	TRY(load(s, ctx, ns, name, &t));
+	maintenance_split_name(s, ctx->arena, &v[0], &ns, &name);
+	TRY(maintenance_load(s, ctx, ns, name, &t));
 	TRY(table_remove_orphans(s->engine->io, t, older, have[3] && v[3].u.b, ctx->arena, &paths,
 				 &n, ctx->err));
 	return send_orphans(ctx, paths, n, sink);
@@ -295,8 +292,7 @@ maintenance_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *c
 		return call_expire(s, ctx, sql, f, sink);
 	if (!strcmp(name, "remove_orphan_files"))
 		return call_orphans(s, ctx, sql, f, sink);
-	*handled = false;
-	return FLOE_OK;
+	return wap_call(s, ctx, sql, f, sink, handled);   /* cherrypick_snapshot, publish_changes */
 }
 
 bool
@@ -322,6 +318,8 @@ maintenance_describe(const SqlStmt *st, Arena *a, int *ncols, char ***names, Sql
 		}
 		return true;
 	}
+	if (wap_describe(name, a, ncols, names, types))
+		return true;
 	if (!strcmp(name, "expire_snapshots"))
 		nc = 6;
 	else if (!strcmp(name, "remove_orphan_files"))
@@ -372,7 +370,7 @@ vacuum_one(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool verb
 
 	memset(&o, 0, sizeof o);
 	TRY(table_expire_snapshots(e->catalog, e->io, ns, name, &o, now, ctx->arena, &r, ctx->err));
-	TRY(load(s, ctx, ns, name, &t));
+	TRY(maintenance_load(s, ctx, ns, name, &t));
 	TRY(table_remove_orphans(e->io, t, now - ORPHAN_DEFAULT_AGE_MS, false, ctx->arena, &paths,
 				 &n, ctx->err));
 	if (verbose && sink && sink->notice) {
@@ -399,7 +397,7 @@ analyze_one(Session *s, ExecCtx *ctx, const char *ns, const char *name,
 	size_t i;
 	int k;
 
-	TRY(load(s, ctx, ns, name, &t));
+	TRY(maintenance_load(s, ctx, ns, name, &t));
 	sc = metadata_current_schema(t->md);
 	for (i = 0; i < vr->n_va_cols; i++) {
 		const char *c = vr->va_cols[i]->string->sval;
@@ -447,7 +445,7 @@ maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 					   vacuum ? "VACUUM" : "ANALYZE", d->defname);
 	}
 	if (vacuum)
-		TRY(outside_block(s, "VACUUM", err));
+		TRY(maintenance_outside_block(s, "VACUUM", err));
 	for (i = 0; i < vs->n_rels; i++) {
 		PgQuery__VacuumRelation *vr = vs->rels[i]->vacuum_relation;
 		if (vacuum && !analyze && vr->n_va_cols > 0)

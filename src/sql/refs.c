@@ -286,8 +286,8 @@ ref_index(const TableMetadata *md, const char *name)
 
 /* main moves to snapshot id: current-snapshot-id and a snapshot-log entry
  * (now, never before the last entry or last-updated-ms) */
-static void
-move_main(TableMetadata *md, int64_t id, Arena *a)
+void
+refs_move_main(TableMetadata *md, int64_t id, Arena *a)
 {
 	int64_t now = datetime_now() / 1000;
 	SnapshotLogEntry *log;
@@ -405,7 +405,7 @@ apply(const RefCmd *c, TableMetadata *md, const char *table, Arena *a, bool *cha
 		r->max_snapshot_age_ms = c->max_age_ms;
 	}
 	if (main_ref)
-		move_main(md, id, a);
+		refs_move_main(md, id, a);
 	*changed = true;
 	return FLOE_OK;
 }
@@ -446,8 +446,8 @@ refs_alter(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableStmt *a
 
 /* ---- CALL fast_forward(table, branch, to) ------------------------------------ */
 
-static bool
-is_ancestor(const TableMetadata *md, int64_t of, int64_t id)
+bool
+refs_is_ancestor(const TableMetadata *md, int64_t of, int64_t id)
 {
 	const Snapshot *sn = metadata_snapshot_by_id(md, of);
 	int guard = 0;
@@ -535,7 +535,7 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 	}
 	from = kb >= 0 ? md->refs[kb].snapshot_id : md->current_snapshot_id;
 	to = kt >= 0 ? md->refs[kt].snapshot_id : md->current_snapshot_id;
-	if (!is_ancestor(md, to, from))
+	if (!refs_is_ancestor(md, to, from))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "cannot fast-forward: \"%s\" is not an ancestor of \"%s\"", args[1],
 				   args[2]);
@@ -549,7 +549,7 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 		}
 		md->refs[kb].snapshot_id = to;
 		if (!strcmp(args[1], "main"))
-			move_main(md, to, a);
+			refs_move_main(md, to, a);
 		TRY(txn_commit_metadata(s, t, md, a, &out, err));
 	}
 	types[0] = type_make(TYPE_TEXT);

@@ -92,6 +92,7 @@
 #include "table/manifest.h"
 #include "table/table.h"
 #include "table/branch.h"
+#include "table/table_private.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -116,8 +117,8 @@ random_bytes(uint8_t *b, size_t n)
 	}
 }
 
-static char *
-new_uuid(Arena *a)
+char *
+table__new_uuid(Arena *a)
 {
 	uint8_t b[16];
 
@@ -150,8 +151,8 @@ table_new_job_id(Arena *a)
 }
 
 /* A positive 63-bit id, as Iceberg Java makes snapshot ids. */
-static int64_t
-new_snapshot_id(void)
+int64_t
+table__new_snapshot_id(void)
 {
 	uint64_t v;
 
@@ -183,8 +184,8 @@ strip_slashes(Arena *a, const char *s)
 }
 
 /* Folder new metadata files go to: write.metadata.path or <location>/metadata. */
-static char *
-metadata_dir(const TableMetadata *md, Arena *a)
+char *
+table__metadata_dir(const TableMetadata *md, Arena *a)
 {
 	const char *p = metadata_property(md, "write.metadata.path");
 
@@ -605,7 +606,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		location = p;
 	}
 	md->format_version = 2;
-	md->table_uuid = new_uuid(tmp);
+	md->table_uuid = table__new_uuid(tmp);
 	md->location = strip_slashes(tmp, location);
 	md->last_sequence_number = 0;
 	md->last_updated_ms = now_ms();
@@ -675,8 +676,8 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	md->sort_orders = ARENA_NEW(tmp, SortOrder);
 	md->default_sort_order_id = 0;
 
-	path = arena_sprintf(tmp, "%s/00000-%s.metadata.json", metadata_dir(md, tmp),
-			     new_uuid(tmp));
+	path = arena_sprintf(tmp, "%s/00000-%s.metadata.json", table__metadata_dir(md, tmp),
+			     table__new_uuid(tmp));
 	rc = publish_metadata(cat, io, md, path, ns, name, NULL, tmp, a, out, err);
 out:
 	arena_free(tmp);
@@ -731,8 +732,8 @@ synth_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **m
 	return FLOE_OK;
 }
 
-static int
-read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf, int *n,
+int
+table__read_manifest_list(FileIO *io, const Snapshot *snap, Arena *a, ManifestFile **mf, int *n,
 		   floe_error *err)
 {
 	const uint8_t *data;
@@ -776,8 +777,8 @@ inherit_first_row_ids(const ManifestFile *m, ManifestEntry *e, int n)
 
 /* Entries of one manifest, with inherited snapshot ids / sequence numbers
  * and first row ids. */
-static int
-read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int *n,
+int
+table__read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEntry **e, int *n,
 	     floe_error *err)
 {
 	const uint8_t *data;
@@ -968,12 +969,12 @@ scan_files(FileIO *io, const Table *t, const Snapshot *snap, Arena *a, DataFile 
 
 	*files = NULL;
 	*n = 0;
-	TRY(read_manifest_list(io, snap, a, &mf, &nmf, err));
+	TRY(table__read_manifest_list(io, snap, a, &mf, &nmf, err));
 	for (i = 0; i < nmf; i++) {
 		ManifestEntry *e;
 		int ne;
 
-		TRY(read_entries(io, &mf[i], a, &e, &ne, err));
+		TRY(table__read_entries(io, &mf[i], a, &e, &ne, err));
 		for (j = 0; j < ne; j++) {
 			int64_t seq;
 			if (e[j].status == ENTRY_DELETED)
@@ -1131,7 +1132,7 @@ head_totals(FileIO *io, const Snapshot *snap, const ManifestFile *mf, int nmf, A
 	for (i = 0; i < nmf; i++) {
 		ManifestEntry *e;
 		int ne;
-		TRY(read_entries(io, &mf[i], a, &e, &ne, err));
+		TRY(table__read_entries(io, &mf[i], a, &e, &ne, err));
 		for (j = 0; j < ne; j++) {
 			const DataFile *f = &e[j].file;
 			if (e[j].status == ENTRY_DELETED)
@@ -1217,6 +1218,8 @@ typedef struct CommitSpec {
 	const char *operation;     /* NULL: derived */
 	int (*rebase_check)(void *, const Table *, const Table *, Arena *, floe_error *);
 	void *rebase_arg;
+	const MdProp *summary;     /* extra summary entries */
+	int nsummary;
 } CommitSpec;
 
 static int
@@ -1234,8 +1237,8 @@ removing(const CommitSpec *cs, const char *path)
 }
 
 /* ManifestWriteInfo for data manifests of a spec. */
-static int
-write_info(const TableMetadata *md, const PartitionSpec *spec, ManifestWriteInfo *info,
+int
+table__write_info(const TableMetadata *md, const PartitionSpec *spec, ManifestWriteInfo *info,
 	   Arena *a, floe_error *err)
 {
 	const IcebergSchema *schema = metadata_current_schema(md);
@@ -1426,7 +1429,7 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	bool named;
 
 	*out = *m;
-	TRY(read_entries(io, m, a, &e, &n, err));
+	TRY(table__read_entries(io, m, a, &e, &n, err));
 	for (i = 0; i < n; i++)
 		if (e[i].status != ENTRY_DELETED && entry_removed(cs, rm, &e[i], a, &named))
 			hits++;
@@ -1436,7 +1439,7 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 	if (!spec)
 		return FLOE_CORRUPT(err, "manifest \"%s\" has unknown partition spec %d",
 				    m->manifest_path, (int)m->partition_spec_id);
-	TRY(write_info(hmd, spec, &info, a, err));
+	TRY(table__write_info(hmd, spec, &info, a, err));
 	info.content = m->content;
 	ne = ARENA_ARRAY(a, ManifestEntry, n + 1);
 	memset(out, 0, sizeof *out);
@@ -1539,7 +1542,7 @@ merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, 
 	for (i = 0; i < nprev; i++) {
 		if (!take[i])
 			continue;
-		TRY(read_entries(io, &prev[i], a, &e, &ne, err));
+		TRY(table__read_entries(io, &prev[i], a, &e, &ne, err));
 		for (j = 0; j < ne; j++) {
 			if (e[j].status == ENTRY_DELETED)
 				continue;
@@ -1558,7 +1561,7 @@ merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, 
 			n++;
 		}
 	}
-	TRY(write_info(hmd, spec, &info, a, err));
+	TRY(table__write_info(hmd, spec, &info, a, err));
 	info.content = 0;
 	TRY(manifest_write(&info, all, n, a, &data, &len, err));
 	TRY(fileio_write(io, path, data, len, err));
@@ -1653,7 +1656,7 @@ check_delete_adds(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev
 	for (i = 0; i < nprev; i++) {
 		ManifestEntry *e;
 		int ne;
-		TRY(read_entries(io, &prev[i], a, &e, &ne, err));
+		TRY(table__read_entries(io, &prev[i], a, &e, &ne, err));
 		for (j = 0; j < ne; j++) {
 			const DataFile *f = &e[j].file;
 			const char *p = f->file_path;
@@ -1713,16 +1716,16 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	Removed rm;
 	const uint8_t *data;
 	size_t len;
-	char *commit_uuid = new_uuid(a), *mdir = metadata_dir(hmd, a), *lpath, *json, *jpath;
+	char *commit_uuid = table__new_uuid(a), *mdir = table__metadata_dir(hmd, a), *lpath, *json, *jpath;
 	const char *op;
-	int64_t snapshot_id = new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
+	int64_t snapshot_id = table__new_snapshot_id(), seq, added_rows = 0, added_size = 0, ts;
 	int64_t next_row_id = hmd->next_row_id;
 	int nprev = 0, nlist = 0, i, k, nrest;
 
 	memset(&rm, 0, sizeof rm);
 	seq = hmd->format_version >= 2 ? hmd->last_sequence_number + 1 : 0;
 	if (hsnap)
-		TRY(read_manifest_list(io, hsnap, a, &prev, &nprev, err));
+		TRY(table__read_manifest_list(io, hsnap, a, &prev, &nprev, err));
 
 	/* (0) split the added files: data, then delete files (by spec) */
 	{
@@ -1766,7 +1769,7 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 			added_rows += files[i].record_count;
 			added_size += files[i].file_size_in_bytes;
 		}
-		TRY(write_info(hmd, spec, &info, a, err));
+		TRY(table__write_info(hmd, spec, &info, a, err));
 		TRY(manifest_write(&info, entries, n, a, &data, &len, err));
 		list[0].manifest_path = arena_sprintf(a, "%s/%s-m0.avro", mdir, commit_uuid);
 		TRY(fileio_write(io, list[0].manifest_path, data, len, err));
@@ -1837,7 +1840,7 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 						add_pos_files++;
 				}
 			}
-			TRY(write_info(hmd, ds, &info, a, err));
+			TRY(table__write_info(hmd, ds, &info, a, err));
 			info.content = 1;
 			TRY(manifest_write(&info, entries, nd, a, &data, &len, err));
 			lf->manifest_path = arena_sprintf(a, "%s/%s-d%d.avro", mdir, commit_uuid, (int)ds->spec_id);
@@ -1991,6 +1994,10 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	if (head->wap_id) {
 		snap->summary[k].key = "wap.id";
 		snap->summary[k++].value = arena_strdup(a, head->wap_id);
+	}
+	for (i = 0; i < cs->nsummary; i++) {
+		snap->summary[k].key = arena_strdup(a, cs->summary[i].key);
+		snap->summary[k++].value = arena_strdup(a, cs->summary[i].value);
 	}
 	snap->nsummary = k;
 	if (hmd->format_version >= 3) {
@@ -2329,6 +2336,8 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->operation = ch->operation;
 	cs->rebase_check = ch->rebase_check;
 	cs->rebase_arg = ch->rebase_arg;
+	cs->summary = ch->summary;
+	cs->nsummary = ch->nsummary < 8 ? ch->nsummary : 8;
 	if (!ch->remove_all && ch->nremove > 0) {
 		cs->remove = ARENA_ARRAY(a, const char *, ch->nremove);
 		memcpy(cs->remove, ch->remove, sizeof(char *) * (size_t)ch->nremove);
@@ -2463,8 +2472,8 @@ table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMetadata
 	log[md->nmetadata_log].metadata_file = base->metadata_location;
 	md->metadata_log = log;
 	md->nmetadata_log++;
-	path = arena_sprintf(tmp, "%s/%05d-%s.metadata.json", metadata_dir(md, tmp),
-			     next_version(base->metadata_location, base->md), new_uuid(tmp));
+	path = arena_sprintf(tmp, "%s/%05d-%s.metadata.json", table__metadata_dir(md, tmp),
+			     next_version(base->metadata_location, base->md), table__new_uuid(tmp));
 	rc = publish_metadata(cat, io, md, path, base->ns, base->name, base->metadata_location,
 			      tmp, a, out, err);
 	arena_free(tmp);
@@ -2491,12 +2500,12 @@ purge_files(FileIO *io, const char *loc, const TableMetadata *md, Arena *a)
 		ManifestFile *mf;
 		int nmf;
 
-		if (read_manifest_list(io, snap, a, &mf, &nmf, &ignore) != FLOE_OK)
+		if (table__read_manifest_list(io, snap, a, &mf, &nmf, &ignore) != FLOE_OK)
 			continue;
 		for (i = 0; i < nmf; i++) {
 			ManifestEntry *e;
 			int ne;
-			if (read_entries(io, &mf[i], a, &e, &ne, &ignore) == FLOE_OK)
+			if (table__read_entries(io, &mf[i], a, &e, &ne, &ignore) == FLOE_OK)
 				for (j = 0; j < ne; j++)
 					if (under(e[j].file.file_path, md->location) &&
 					    fileio_exists(io, e[j].file.file_path))

@@ -129,6 +129,10 @@ typedef struct TableChange {
 	/* an insert-buffer flush (ingest/): the highest buffer sequence it
 	 * holds, "floe.ingest-seq" in the snapshot summary; 0: none */
 	uint64_t ingest_seq;
+	/* more snapshot summary entries (at most 8: a cherry-pick's
+	 * source-snapshot-id, published-wap-id) */
+	const MdProp *summary;
+	int nsummary;
 } TableChange;
 
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the

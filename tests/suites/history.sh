@@ -20,6 +20,11 @@
 #    --deep passes; icebird reads the branch head (--snapshot) as floe reads
 #    t.branch_b and main as floe reads t; DuckDB's read_parquet of the head's
 #    live files minus their position deletes (v2) holds the same rows.
+# D. Write-audit-publish: a write staged by floe.wap_id adds a snapshot with
+#    wap.id that no ref names (iceberg-validate --deep passes, icebird reads
+#    main unchanged and the staged snapshot with --snapshot as floe does);
+#    publish_changes of a fast-forward and of a replayed append: refs.main,
+#    the summary's published-wap-id / source-snapshot-id, icebird = floe.
 #
 # Prints "PASS history: name" / "FAIL history: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -206,3 +211,68 @@ PYEOF
 	[ $ok = 1 ] && [ "$(csv "$wh" "SELECT count(*) FROM t")" != 20 ] && { fail "$name" "main changed"; ok=0; }
 	[ $ok = 1 ] && pass "$name"
 done
+
+# ---- D. write-audit-publish ------------------------------------------------------
+name="wap publish"
+wh=$tmp/d
+ok=1
+if ! out=$(floe "$wh" "SET floe.insert_buffer_rows = 0; CREATE TABLE t (id int) WITH ('write.wap.enabled' = 'true');
+INSERT INTO t VALUES (1); SET floe.wap_id = 'a'; INSERT INTO t VALUES (2); SET floe.wap_id = 'b'; INSERT INTO t VALUES (3)" 2>&1); then
+	fail "$name" "setup: $out"; ok=0
+fi
+if [ $ok = 1 ]; then
+	m=$(current_meta "$wh" t)
+	if ! staged=$($PY - "$m" 2>&1 <<'PYEOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+st = [s for s in m["snapshots"] if s["summary"].get("wap.id")]
+assert len(st) == 2, "staged %d" % len(st)
+refs = {r["snapshot-id"] for r in m["refs"].values()}
+assert not refs & {s["snapshot-id"] for s in st}, "a ref names a staged snapshot"
+assert all(s["parent-snapshot-id"] == m["current-snapshot-id"] for s in st), "parents"
+assert len(m["snapshot-log"]) == 1, "snapshot-log"
+print(" ".join(str(s["snapshot-id"]) for s in sorted(st, key=lambda s: s["summary"]["wap.id"])))
+PYEOF
+	); then fail "$name" "staged: $staged"; ok=0; fi
+fi
+if [ $ok = 1 ]; then
+	read -r sa sb <<<"$staged"
+	if ! out=$("$TOOLS/iceberg-validate" "$m" --deep 2>&1); then
+		fail "$name" "staged: iceberg-validate: $(echo "$out" | tail -3)"; ok=0
+	elif [ "$(icebird "$m")" != "1" ] || [ "$(csv "$wh" "SELECT * FROM t")" != "1" ]; then
+		fail "$name" "staged: icebird reads other rows on main than floe"; ok=0
+	elif [ "$("$TOOLS/iceberg-read" "$m" --snapshot "$sb" --csv | tail -n +3 | LC_ALL=C sort)" != "$(csv "$wh" "SELECT * FROM t FOR VERSION AS OF $sb")" ]; then
+		fail "$name" "staged: icebird and floe read the staged snapshot differently"; ok=0
+	fi
+fi
+for step in a b; do
+	[ $ok = 1 ] || break
+	if ! out=$(floe "$wh" "CALL publish_changes('t', '$step')" 2>&1); then fail "$name" "publish $step: $out"; ok=0; break; fi
+	m=$(current_meta "$wh" t)
+	want=$sa
+	[ $step = b ] && want=$sb
+	if ! chk=$($PY - "$m" "$step" "$want" 2>&1 <<'PYEOF'
+import json, sys
+m, step, src = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+cur = m["current-snapshot-id"]
+assert m["refs"]["main"]["snapshot-id"] == cur, "refs.main"
+assert m["snapshot-log"][-1]["snapshot-id"] == cur, "snapshot-log"
+s = [x for x in m["snapshots"] if x["snapshot-id"] == cur][0]
+if step == "a":
+    assert cur == src, "a fast-forward makes the staged snapshot current"
+else:
+    assert cur != src and s["summary"].get("published-wap-id") == "b", "published-wap-id"
+    assert s["summary"].get("source-snapshot-id") == str(src), "source-snapshot-id"
+    assert s["summary"]["operation"] == "append", "operation"
+PYEOF
+	); then fail "$name" "publish $step: $chk"; ok=0; break; fi
+	if ! out=$("$TOOLS/iceberg-validate" "$m" --deep 2>&1); then
+		fail "$name" "publish $step: iceberg-validate: $(echo "$out" | tail -3)"; ok=0; break
+	fi
+	if [ "$(csv "$wh" "SELECT * FROM t")" != "$(icebird "$m")" ]; then
+		fail "$name" "publish $step: icebird reads other rows than floe"; ok=0; break
+	fi
+done
+[ $ok = 1 ] && [ "$(csv "$wh" "SELECT count(*) FROM t")" != 3 ] && { fail "$name" "main has not 3 rows"; ok=0; }
+[ $ok = 1 ] && pass "$name"
+
