@@ -20,6 +20,9 @@
  *                     nothing yet (floe plans with the manifests' metrics).
  *   CALL expire_snapshots(table, older_than, retain_last): one row of
  *                     Spark's deleted_*_count columns.
+ *   CALL rewrite_manifests(table, spec_id): merges the current snapshot's
+ *                     manifests (table/rewrite_manifests.h); one row of
+ *                     Spark's rewritten_manifests_count, added_manifests_count.
  *   CALL cherrypick_snapshot / publish_changes: wap.c.
  *   CALL remove_orphan_files(table, older_than, dry_run): one row per
  *                     orphan file (orphan_file_location), deleted unless
@@ -37,6 +40,7 @@
 #include "sql/refs.h"
 #include "sql/wap.h"
 #include "table/maintenance.h"
+#include "table/rewrite_manifests.h"
 #include "types/datetime.h"
 
 /* ---- CALL arguments -------------------------------------------------------- */
@@ -276,6 +280,48 @@ call_orphans(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f, Re
 	return send_orphans(ctx, paths, n, sink);
 }
 
+/* CALL rewrite_manifests(table, spec_id): Spark's two counts */
+static const char *const rewrite_cols[2] = { "rewritten_manifests_count", "added_manifests_count" };
+
+static int
+call_rewrite_manifests(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *f,
+		       ResultSink *sink)
+{
+	static const ArgSpec spec[] = {
+		{ "table", TYPE_TEXT }, { "use_caching", TYPE_NULL }, { "spec_id", TYPE_INT32 },
+	};
+	Value v[3];
+	bool have[3];
+	RewriteManifestsResult r;
+	const char *ns, *name;
+	Engine *e = s->engine;
+	SqlType types[2] = { type_make(TYPE_INT32), type_make(TYPE_INT32) };
+	Batch *b;
+	Value x;
+	Table *t;
+
+	TRY(maintenance_bind_args(s, ctx, sql, f, "rewrite_manifests", spec, 3, v, have));
+	TRY(maintenance_outside_block(s, "rewrite_manifests", ctx->err));
+	maintenance_split_name(s, ctx->arena, &v[0], &ns, &name);
+	TRY(maintenance_load(s, ctx, ns, name, &t));
+	if (have[2] && !metadata_spec_by_id(t->md, (int32_t)v[2].u.i))
+		return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "table \"%s\" has no partition spec %d", name, (int)v[2].u.i);
+	TRY(table_rewrite_manifests(e->catalog, e->io, ns, name, have[2] ? (int)v[2].u.i : -1,
+				    ctx->arena, &r, ctx->err));
+	b = batch_new(ctx->arena, 2, types, 1);
+	x = value_int(TYPE_INT32, r.rewritten);
+	vector_set_value(&b->cols[0], 0, &x);
+	x = value_int(TYPE_INT32, r.added);
+	vector_set_value(&b->cols[1], 0, &x);
+	b->count = 1;
+	if (sink && sink->columns)
+		sink->columns(sink->ctx, 2, rewrite_cols, types);
+	if (sink && sink->batch)
+		sink->batch(sink->ctx, b);
+	return engine_complete(sink, "CALL");
+}
+
 int
 maintenance_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
 		 ResultSink *sink, bool *handled)
@@ -292,6 +338,8 @@ maintenance_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *c
 		return call_expire(s, ctx, sql, f, sink);
 	if (!strcmp(name, "remove_orphan_files"))
 		return call_orphans(s, ctx, sql, f, sink);
+	if (!strcmp(name, "rewrite_manifests"))
+		return call_rewrite_manifests(s, ctx, sql, f, sink);
 	return wap_call(s, ctx, sql, f, sink, handled);   /* cherrypick_snapshot, publish_changes */
 }
 
@@ -320,6 +368,16 @@ maintenance_describe(const SqlStmt *st, Arena *a, int *ncols, char ***names, Sql
 	}
 	if (wap_describe(name, a, ncols, names, types))
 		return true;
+	if (!strcmp(name, "rewrite_manifests")) {
+		*ncols = 2;
+		*names = ARENA_ARRAY(a, char *, 2);
+		*types = ARENA_ARRAY(a, SqlType, 2);
+		for (i = 0; i < 2; i++) {
+			(*names)[i] = arena_strdup(a, rewrite_cols[i]);
+			(*types)[i] = type_make(TYPE_INT32);
+		}
+		return true;
+	}
 	if (!strcmp(name, "expire_snapshots"))
 		nc = 6;
 	else if (!strcmp(name, "remove_orphan_files"))

@@ -4,6 +4,7 @@
  *   ANALYZE [VERBOSE] [t [(cols)] [, ...]]
  *   CALL [system.]expire_snapshots(table => 't', older_than => ts, retain_last => n)
  *   CALL [system.]remove_orphan_files(table => 't', older_than => ts, dry_run => b)
+ *   CALL [system.]rewrite_manifests(table => 't', spec_id => n)
  *   CALL [system.]fast_forward(table, branch, to)          (refs.c)
  *   CALL [system.]cherrypick_snapshot(table, snapshot_id), publish_changes(table, wap_id)  (wap.c)
  * The table-level work is table/maintenance.h.
