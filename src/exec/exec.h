@@ -72,6 +72,9 @@ typedef struct ExecCtx {
 	 * read through FuncCtx.env and parallel workers apply; NULL: none
 	 * (no privilege services: every privilege) */
 	const struct SessionEnv *env;
+	/* inset.c: the hash sets of the statement's IN lists of constants,
+	 * built on first use in `arena`; NULL until then */
+	struct InSetCache *insets;
 } ExecCtx;
 
 /* spill.c: the byte limit of a floe.query_memory_limit value (NULL: the

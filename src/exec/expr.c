@@ -361,6 +361,13 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 	case EXPR_OR: {
 		/* decided = the value that settles the result (false for AND) */
 		int decided = e->kind == EXPR_OR;
+		if (e->nargs >= INSET_MIN) {
+			/* x [NOT] IN (constants): one hash lookup per row */
+			bool done;
+			TRY(inset_eval(ctx, e, in, sel, n, scratch, out, &done));
+			if (done)
+				return FLOE_OK;
+		}
 		uint32_t *active = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
 		uint32_t *next = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
 		uint8_t *saw_null = arena_calloc(scratch, phys ? phys : 1);

@@ -19,6 +19,7 @@
  *   expr_eval(ctx, e, in, sel, n, scratch, out)
  *   expr_eval_const(e, arena, out, err)        evaluate an expression with
  *                                              no column references
+ *   inset_eval(ctx, e, ...)                    x [NOT] IN (constants) hashed
  *   expr_new / expr_const / expr_colref / expr_cast   (constructors)
  *   expr_equal(a, b)                           structural equality
  */
@@ -109,6 +110,13 @@ bool expr_is_volatile(const Expr *e);
 
 int expr_eval(struct ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
 	      uint32_t n, Arena *scratch, Vector *out);
+/* inset.c: an OR of x = c1 ... x = cn (an AND of x <> ci) over constants,
+ * n >= INSET_MIN, evaluated through a hash set of the ci built on first
+ * use and kept by ctx (ExecCtx.insets); *done = false when e does not
+ * have that shape (the caller evaluates it as it is) */
+#define INSET_MIN 9
+int inset_eval(struct ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
+	       uint32_t n, Arena *scratch, Vector *out, bool *done);
 struct SessionEnv;
 /* e over no input row, with the statement's session state (func/session_env.h:
  * the kernels' FuncCtx.env; NULL only where no session exists, e.g. unit

@@ -1099,17 +1099,27 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 			return fail_at(b, a->location);
 		}
 		arr = a->rexpr->a_array_expr;
+		/* one n-ary OR (ALL: AND), flat however long the array, as IN's
+		 * (a chain of pairs nests as deep as it is long); = ANY and
+		 * <> ALL over constants are then hashed (exec/inset.c) */
+		if (arr->n_elements)
+			acc = expr_new(b->arena, any ? EXPR_OR : EXPR_AND, type_make(TYPE_BOOL),
+				       (int)arr->n_elements);
 		for (i = 0; i < arr->n_elements; i++) {
-			Expr *cmp = bind_op(b, op, a->lexpr, arr->elements[i], a->location);
-			if (!cmp)
+			Expr *cmp;
+			if (bind_check_cancel(b) != FLOE_OK)
+				return NULL;
+			if (!(cmp = bind_op(b, op, a->lexpr, arr->elements[i], a->location)))
 				return NULL;
 			if (cmp->type.id != TYPE_BOOL) {
 				floe_errorf(b->err, ERRCODE_DATATYPE_MISMATCH,
 					    "op ANY/ALL (array) requires operator to yield boolean");
 				return fail_at(b, a->location);
 			}
-			acc = acc ? bind_bool2(b, any ? EXPR_OR : EXPR_AND, acc, cmp) : cmp;
+			acc->args[i] = cmp;
 		}
+		if (acc && acc->nargs == 1)
+			acc = acc->args[0];
 		if (!acc) {
 			Value v;
 			memset(&v, 0, sizeof v);

@@ -414,6 +414,27 @@ item_mask(const Expr *e, const int *col_item)
 	return m;
 }
 
+/* x NOT IN (c1, ..., cn) / x <> ALL (ARRAY[...]) as bound: an AND of
+ * x <> ci, n >= INSET_MIN; kept as one conjunct so that it is evaluated
+ * through one hash set (exec/inset.c), not as n filters. */
+static bool
+is_not_in_list(const Expr *e)
+{
+	int i;
+
+	if (e->kind != EXPR_AND || e->nargs < INSET_MIN)
+		return false;
+	for (i = 0; i < e->nargs; i++) {
+		const Expr *c = e->args[i];
+		if (c->kind == EXPR_CONST && c->value.is_null)
+			continue;
+		if (c->kind != EXPR_FUNC || c->nargs != 2 || !c->fn || strcmp(c->fn->name, "<>") != 0 ||
+		    c->args[1]->kind != EXPR_CONST)
+			return false;
+	}
+	return true;
+}
+
 static int
 count_conjuncts(const Expr *e)
 {
@@ -421,7 +442,7 @@ count_conjuncts(const Expr *e)
 
 	if (!e)
 		return 0;
-	if (e->kind != EXPR_AND)
+	if (e->kind != EXPR_AND || is_not_in_list(e))
 		return 1;
 	for (i = 0; i < e->nargs; i++)
 		n += count_conjuncts(e->args[i]);
@@ -435,7 +456,7 @@ split_conjuncts(Expr *e, Expr **out, int *n)
 
 	if (!e)
 		return;
-	if (e->kind != EXPR_AND) {
+	if (e->kind != EXPR_AND || is_not_in_list(e)) {
 		out[(*n)++] = e;
 		return;
 	}

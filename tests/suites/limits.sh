@@ -19,6 +19,8 @@
 #     comparison (PostgreSQL caps rows at 1,664), an ARRAY of 13,000 elements,
 #     GREATEST and LEAST of 13,000 (neither is a function call: the limit of
 #     100 function arguments does not apply)
+# 1,000,000 rows against 20,000-element lists ([NOT] IN, = ANY / <> ALL
+# (ARRAY[...]), text) finish under a 60 s statement_timeout (hashed).
 # A 1 s statement_timeout stops a statement being bound (57014), in floe
 # serve and in the embedded shell, and an S3 request that never gets an
 # answer; SIGTERM stops floe serve while a statement is being bound; and
@@ -63,6 +65,13 @@ elif k == 'values': s = "SELECT count(*) FROM (VALUES " + ",".join("(%d)" % i fo
 elif k == 'array': s = "SELECT cardinality(ARRAY[" + ",".join(str(i) for i in range(n)) + "])"
 elif k == 'greatest': s = "SELECT greatest(" + ",".join(str(i) for i in range(n)) + "), least(" + ",".join(str(n - i) for i in range(n)) + ")"
 elif k == 'row': s = "SELECT (" + ",".join(["1"] * n) + ") = (" + ",".join(["1"] * n) + ")"
+elif k in ('inrows', 'notinrows', 'anyrows', 'allrows', 'textrows'):
+	# 1,000,000 rows against n multiples of 50 (hashed: exec/inset.c)
+	l = ",".join(str(50 * (i + 1)) for i in range(n))
+	w = {'inrows': "g IN (%s)" % l, 'notinrows': "g NOT IN (%s)" % l,
+	     'anyrows': "g = ANY (ARRAY[%s])" % l, 'allrows': "g <> ALL (ARRAY[%s])" % l,
+	     'textrows': "g::text IN (%s)" % ",".join("'%d'" % (50 * (i + 1)) for i in range(n))}[k]
+	s = "SELECT count(*) FROM generate_series(1, 1000000) g WHERE " + w
 print(s + ";")
 EOF
 }
@@ -106,6 +115,23 @@ if grep -q 'ERROR:  canceling statement due to statement timeout' "$tmp/out" && 
 else
 	fail shell_timeout_while_binding "no statement timeout then alive" "$tmp/out"
 fi
+# 1,000,000 rows against a 20,000-element list ([NOT] IN, = ANY / <> ALL
+# of an ARRAY, text): one hash lookup per row, so it finishes in seconds
+# (a comparison per element and row took minutes; = ANY of the array
+# nested 20,000 ORs deep and failed with 53200).  No time is asserted: a
+# generous statement_timeout turns a regression into 57014.
+for c in inrows:20000 notinrows:20000:980000 anyrows:20000 allrows:20000:980000 textrows:20000; do
+	k=${c%%:*}; rest=${c#*:}; n=${rest%%:*}; want=${rest#*:}
+	[ "$want" = "$rest" ] && want=20000
+	{ echo "SET statement_timeout = '60s';"; gen "$k" "$n"; } >"$tmp/q.sql"
+	out=$("$FLOE_BIN" -D "$tmp/wh" -At -f "$tmp/q.sql" 2>&1)
+	if [ "$out" = "$(printf 'SET\n%s' "$want")" ] || [ "$out" = "$want" ]; then
+		pass "shell_list_rows_${k}_$n"
+	else
+		echo "$out" >"$tmp/out"
+		fail "shell_list_rows_${k}_$n" "want $want" "$tmp/out"
+	fi
+done
 # an S3 request that never gets an answer (an endpoint that accepts and
 # stays silent; libcurl's own timeout is 60 s a try, 10 tries) is an I/O
 # wait statement_timeout ends: 57014 within seconds
