@@ -510,7 +510,7 @@ read_columns(ScanOp *s, Batch *b, uint32_t want)
 			if (have) {
 				const ParquetColumn *pc = parquet_column(s->pf, s->pq_col[i]);
 				uint32_t got = 0;
-				vector_init(&raw, pc->type, op->scratch, want);
+				vector_init_raw(&raw, pc->type, op->scratch, want);
 				TRY(parquet_column_read(s->readers[i], &raw, want, &got, op->ctx->err));
 				if (got != want)
 					return FLOE_CORRUPT(op->ctx->err,
@@ -530,7 +530,9 @@ read_columns(ScanOp *s, Batch *b, uint32_t want)
 			uint32_t got = 0;
 			Vector raw;
 
-			vector_init(&raw, pc->type, op->scratch, want);
+			/* not zeroed: the reader writes every row (NULL rows as
+			 * zeros) or fails */
+			vector_init_raw(&raw, pc->type, op->scratch, want);
 			TRY(parquet_column_read(s->readers[i], &raw, want, &got, op->ctx->err));
 			if (got != want)
 				return FLOE_CORRUPT(op->ctx->err,
