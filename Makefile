@@ -25,7 +25,12 @@ CFLAGS = $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 LDFLAGS = $(OPT) -pthread
 LIBS = -lpg_query -lprotobuf-c -lzstd -lsnappy -llz4 -lz -lbrotlienc -lbrotlidec \
 	-lxxhash -lroaring -lsqlite3 -lpq -ljansson -ledit -lssl -lcrypto \
-	-lrocksdb -lcurl -lmicrohttpd -lm
+	-lcurl -lmicrohttpd -lm
+# librocksdb is opened by src/ingest/rocksdb_load.c when the insert buffer
+# is first used (not linked: its relocations cost every process ~10 ms)
+ROCKSDB_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=librocksdb.so)" 2>/dev/null | \
+	awk '$$1 == "SONAME" { print $$2 }')
+$(B)/src/ingest/rocksdb_load.o: CFLAGS += $(if $(ROCKSDB_SONAME),-DFLOE_ROCKSDB_SONAME='"$(ROCKSDB_SONAME)"')
 
 SQLSTATE_H = $(B)/gen/common/sqlstate.h
 

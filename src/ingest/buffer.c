@@ -32,6 +32,7 @@
 #include <rocksdb/c.h>
 #include "common/arena.h"
 #include "ingest/buffer.h"
+#include "ingest/rocksdb_load.h"
 
 #define KEY_LEN (1 + IBUF_UUID_LEN + 8)
 
@@ -212,10 +213,12 @@ stats_rebuild(IngestBuffer *b, const char *uuid)
 int
 ibuf_open(IngestBuffer **out, const char *dir, floe_error *err)
 {
-	IngestBuffer *b = xcalloc(1, sizeof *b);
+	IngestBuffer *b;
 	char *msg = NULL;
 
 	*out = NULL;
+	TRY(rdb_load(err));
+	b = xcalloc(1, sizeof *b);
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		free(b);
 		return floe_errorf(err, ERRCODE_IO_ERROR, "could not create directory \"%s\": %s", dir,
