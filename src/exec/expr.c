@@ -282,6 +282,88 @@ bool_at(const VectorView *v, uint32_t r)
 
 /* ---- evaluation ------------------------------------------------------- */
 
+/*
+ * x IN (c1, c2, ...) as the binder writes it: an OR of x = ci (NOT IN: an
+ * AND of x <> ci) over one left operand x that is not constant nor
+ * volatile, with constant right operands.  Is e that shape?
+ */
+static bool
+in_list_shape(const Expr *e)
+{
+	const char *op = e->kind == EXPR_OR ? "=" : "<>";
+	const Expr *x;
+	int j;
+
+	if (e->nargs < 2)
+		return false;
+	for (j = 0; j < e->nargs; j++) {
+		const Expr *c = e->args[j];
+		if (c->kind != EXPR_FUNC || c->nargs != 2 || !c->fn || strcmp(c->fn->name, op) != 0 ||
+		    c->fn != e->args[0]->fn || c->args[1]->kind != EXPR_CONST)
+			return false;
+	}
+	x = e->args[0]->args[0];
+	if (x->kind == EXPR_CONST || expr_is_volatile(x))
+		return false;
+	for (j = 1; j < e->nargs; j++)
+		if (!expr_equal(e->args[j]->args[0], x))
+			return false;
+	return true;
+}
+
+/*
+ * An IN list (in_list_shape): x evaluated once for the rows, each
+ * comparison's kernel run on it (an equality never fails, so comparing a
+ * row an earlier item already decided surfaces no error), combined as the
+ * n-ary OR / AND would: the deciding value if any item gives it, else NULL
+ * if any item was NULL, else the other value.
+ */
+static int
+eval_in_list(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uint32_t n,
+	     uint32_t phys, Arena *scratch, Vector *out)
+{
+	uint8_t decided = e->kind == EXPR_OR;
+	uint8_t *hit = arena_calloc(scratch, n ? n : 1);
+	uint8_t *nul = arena_calloc(scratch, n ? n : 1);
+	FuncCtx fc = { scratch, ctx->err, ctx->env };
+	Vector raw, args[2], res;
+	uint8_t *od;
+	uint32_t i;
+	int j;
+
+	TRY(expr_eval(ctx, e->args[0]->args[0], in, sel, n, scratch, &raw));
+	gather(&args[0], &raw, sel, n, scratch);
+	for (j = 0; j < e->nargs; j++) {
+		VectorView v;
+		const uint8_t *vd;
+		vector_init_const(&args[1], &e->args[j]->args[1]->value, scratch);
+		vector_init(&res, type_make(TYPE_BOOL), scratch, n ? n : 1);
+		TRY(e->args[j]->fn->kernel(&fc, args, 2, n, &res));
+		vector_view(&res, &v);
+		vd = v.data;
+		if (!v.validity && !v.sel) {
+			for (i = 0; i < n; i++)
+				hit[i] |= (uint8_t)((vd[i] != 0) == decided);
+		} else {
+			for (i = 0; i < n; i++) {
+				int b = bool_at(&v, i);
+				hit[i] |= (uint8_t)(b == decided);
+				nul[i] |= (uint8_t)(b < 0);
+			}
+		}
+	}
+	vector_init(out, type_make(TYPE_BOOL), scratch, phys);
+	od = out->data;
+	for (i = 0; i < n; i++) {
+		uint32_t r = sel ? sel[i] : i;
+		if (!hit[i] && nul[i])
+			vector_set_null(out, r);
+		else
+			od[r] = hit[i] ? decided : (uint8_t)!decided;
+	}
+	return FLOE_OK;
+}
+
 static int eval_dense_call(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel,
 			   uint32_t n, Arena *scratch, Vector *out);
 
@@ -295,6 +377,8 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 	TRY(stack_check(ctx->err));
 	phys = e->kind == EXPR_CONST || e->kind == EXPR_COLREF || e->kind == EXPR_FUNC ||
 	       e->kind == EXPR_CAST ? 0 : phys_rows(sel, n);
+	if ((e->kind == EXPR_OR || e->kind == EXPR_AND) && in_list_shape(e))
+		return eval_in_list(ctx, e, in, sel, n, phys, scratch, out);
 	switch (e->kind) {
 	case EXPR_CONST:
 		vector_init_const(out, &e->value, scratch);
