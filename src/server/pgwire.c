@@ -1632,6 +1632,37 @@ describe_rows(PgConn *c, PgStmt *s, PgPortal *p)
 	arena_reset(c->scratch);
 }
 
+/* Describe of a portal that is an SQL cursor (DECLARE name CURSOR ...,
+ * as PostgreSQL's portals are: psycopg 3's server-side cursors describe
+ * it after the DECLARE): its RowDescription, from describing a FETCH of
+ * it; false when the session has no such cursor. */
+static bool
+sql_cursor_rows(PgConn *c, const char *name)
+{
+	PgStmt st;
+	floe_error err;
+	Arena *a = arena_new(4096);
+	char *q = arena_alloc(a, strlen(name) * 2 + 32), *o;
+	const char *i;
+	bool ok;
+
+	o = q + sprintf(q, "FETCH 0 FROM \"");
+	for (i = name; *i; i++) {
+		if (*i == '"')
+			*o++ = '"';
+		*o++ = *i;
+	}
+	strcpy(o, "\"");
+	memset(&st, 0, sizeof st);
+	floe_error_clear(&err);
+	ok = c->be->describe(c->be->ctx, c->session, q, 0, NULL, a, &st.desc, &err) == FLOE_OK &&
+	     st.desc.ncols >= 0;
+	if (ok)
+		describe_rows(c, &st, NULL);
+	arena_free(a);
+	return ok;
+}
+
 static int
 describe_msg(PgConn *c, PgReader *r)
 {
@@ -1662,6 +1693,8 @@ describe_msg(PgConn *c, PgReader *r)
 	}
 	if (kind == 'P') {
 		PgPortal *p = find_portal(c, name);
+		if (!p && name[0] && sql_cursor_rows(c, name))
+			return FLOE_OK;
 		if (!p) {
 			floe_errorf(&err, SQLSTATE_INVALID_CURSOR_NAME, "portal \"%s\" does not exist", name);
 			return ext_error(c, &err);

@@ -737,9 +737,6 @@ cursor_declare(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 	char status = session_txn_status(s);
 	struct timespec ts;
 
-	if (ds->options & OPT_BINARY)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "DECLARE BINARY CURSOR is not supported yet");
 	if ((ds->options & OPT_SCROLL) && (ds->options & OPT_NO_SCROLL))
 		return floe_errorf(err, ERRCODE_INVALID_CURSOR_DEFINITION,
 				   "cannot specify both SCROLL and NO SCROLL");
@@ -789,6 +786,11 @@ cursor_declare(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 	}
 	c->ctx.acl = NULL;        /* the DECLARE's (its statement arena) */
 	c->ctx.err = &c->idle_err;
+	if (ds->options & OPT_BINARY) {   /* after the query's own errors, as PostgreSQL */
+		cursor_free(c);
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "DECLARE BINARY CURSOR is not supported yet");
+	}
 	if ((ds->options & OPT_SCROLL) || c->holdable)
 		c->store = rowstore_new(&c->ctx, c->plan.ncols, c->plan.types, NULL);
 	if (c->holdable && status == 'I' && hold(c, err) != FLOE_OK) {

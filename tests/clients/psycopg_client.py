@@ -6,7 +6,7 @@ Usage: psycopg_client.py CONNINFO
 Connects, runs parameterized INSERT/SELECT with a Python value of every type
 floe has (psycopg picks the parameter OIDs and formats), reads them back
 through psycopg's loaders in text and in binary cursors, prepared
-statements (prepare=True), errors with SQLSTATEs (psycopg.errors classes),
+statements (prepare=True), server-side cursors (conn.cursor(name)), errors with SQLSTATEs (psycopg.errors classes),
 a long query cancelled from another thread with conn.cancel() and one
 stopped by statement_timeout (both 57014, the connection usable after),
 and checks the values are the Python values that went in.  The
@@ -148,6 +148,35 @@ def main():
     cur.execute("RESET statement_timeout")
     cur.execute("SELECT count(*) FROM generate_series(1, 100000)")
     check(cur.fetchone() == (100000,), "statement_timeout_then_usable")
+    # server-side cursors (ServerCursor: DECLARE, Describe of the cursor's
+    # portal, FETCH FORWARD itersize per batch, MOVE for scroll(), CLOSE);
+    # in a transaction (a connection without autocommit)
+    tconn = psycopg.connect(sys.argv[1])
+    tcur = tconn.cursor()
+    tcur.execute("DROP TABLE IF EXISTS pycur")
+    tcur.execute("CREATE TABLE pycur AS SELECT g AS id, 'r' || g AS v FROM generate_series(1, 1000) g")
+    tconn.commit()
+    with tconn.cursor("py3_named") as sc:
+        sc.itersize = 128
+        sc.execute("SELECT id, v FROM pycur WHERE id > %s ORDER BY id", (10,))
+        check([d.name for d in sc.description] == ["id", "v"] and sc.description[0].type_code == 23,
+              "server_cursor_description", sc.description)
+        check(sc.fetchmany(2) == [(11, "r11"), (12, "r12")], "server_cursor_fetchmany")
+        sc.scroll(5)
+        check(sc.fetchone() == (18, "r18"), "server_cursor_scroll")
+        rest = list(sc)
+        check(len(rest) == 982 and rest[-1] == (1000, "r1000"), "server_cursor_iter", len(rest))
+    tconn.commit()
+    with tconn.cursor("py3_hold", scrollable=True, withhold=True) as sc:
+        sc.execute("SELECT id FROM pycur WHERE id <= 3 ORDER BY id")
+        tconn.commit()
+        check(sc.fetchall() == [(1,), (2,), (3,)], "server_cursor_withhold")
+        sc.scroll(0, mode="absolute")
+        check(sc.fetchone() == (1,), "server_cursor_scroll_absolute")
+    tconn.commit()
+    tcur.execute("DROP TABLE pycur")
+    tconn.commit()
+    tconn.close()
     cur.execute("DROP TABLE pyt")
     conn.close()
     sys.exit(1 if failures else 0)
