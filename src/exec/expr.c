@@ -377,7 +377,7 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 	TRY(stack_check(ctx->err));
 	phys = e->kind == EXPR_CONST || e->kind == EXPR_COLREF || e->kind == EXPR_FUNC ||
 	       e->kind == EXPR_CAST ? 0 : phys_rows(sel, n);
-	if ((e->kind == EXPR_OR || e->kind == EXPR_AND) && in_list_shape(e))
+	if ((e->kind == EXPR_OR || e->kind == EXPR_AND) && e->nargs < INSET_MIN && in_list_shape(e))
 		return eval_in_list(ctx, e, in, sel, n, phys, scratch, out);
 	switch (e->kind) {
 	case EXPR_CONST:
@@ -451,6 +451,9 @@ expr_eval(ExecCtx *ctx, const Expr *e, const Batch *in, const uint32_t *sel, uin
 			TRY(inset_eval(ctx, e, in, sel, n, scratch, out, &done));
 			if (done)
 				return FLOE_OK;
+			/* a list the hash set does not take: x once, item by item */
+			if (in_list_shape(e))
+				return eval_in_list(ctx, e, in, sel, n, phys, scratch, out);
 		}
 		uint32_t *active = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
 		uint32_t *next = arena_alloc(scratch, sizeof(uint32_t) * (n ? n : 1));
