@@ -47,6 +47,7 @@ struct IngestBuffer {
 	pthread_mutex_t mu;
 	pthread_mutex_t hw_mu;     /* commit_batch's high-water write */
 	pthread_cond_t cv;         /* signalled when pending bytes drop */
+	pthread_cond_t stable_cv;  /* signalled when an append leaves inflight */
 	IbufStat *st;
 	int nst, capst;
 	uint64_t *inflight;        /* sequences taken whose write has not returned */
@@ -271,6 +272,7 @@ ibuf_open(IngestBuffer **out, const char *dir, floe_error *err)
 	pthread_mutex_init(&b->mu, NULL);
 	pthread_mutex_init(&b->hw_mu, NULL);
 	pthread_cond_init(&b->cv, NULL);
+	pthread_cond_init(&b->stable_cv, NULL);
 	pthread_mutex_lock(&b->mu);
 	b->seq_next = stats_rebuild(b, NULL) + 1;
 	pthread_mutex_unlock(&b->mu);
@@ -331,6 +333,7 @@ ibuf_close(IngestBuffer *b)
 	pthread_mutex_destroy(&b->mu);
 	pthread_mutex_destroy(&b->hw_mu);
 	pthread_cond_destroy(&b->cv);
+	pthread_cond_destroy(&b->stable_cv);
 	free(b->st);
 	free(b->inflight);
 	free(b);
@@ -406,12 +409,26 @@ ibuf_append(IngestBuffer *b, const char *uuid, const char *label, const uint8_t 
 				break;
 			}
 	}
+	pthread_cond_broadcast(&b->stable_cv);
 	if (msg) {
 		pthread_mutex_unlock(&b->mu);
 		free(val);
 		return rdb_error(err, "write", msg);
 	}
 	stat_add(b, 'L', uuid, s, val, len + hdr);
+	/* acknowledged means visible to every reader: a read takes entries up
+	 * to ibuf_stable_seq, so wait until no append below s is in flight
+	 * (the lower ones are in their own sync; nothing waits upward) */
+	for (;;) {
+		int i;
+		bool lower = false;
+		for (i = 0; i < b->ninflight; i++)
+			if (b->inflight[i] < s)
+				lower = true;
+		if (!lower)
+			break;
+		pthread_cond_wait(&b->stable_cv, &b->mu);
+	}
 	pthread_mutex_unlock(&b->mu);
 	free(val);
 	*seq = s;

@@ -28,7 +28,9 @@
  * INTERFACE ROUTINES
  *   ibuf_open(&buf, dir, err) / ibuf_close(buf)    owner, else reader
  *   ibuf_is_owner(buf), ibuf_refresh(buf)          reader: catch up with the owner
- *   ibuf_append(buf, uuid, label, bytes, len, &seq, err)     durable at return
+ *   ibuf_append(buf, uuid, label, bytes, len, &seq, err)     durable at return,
+ *                                                  and at or below ibuf_stable_seq
+ *                                                  (visible to every read)
  *   ibuf_scan(buf, uuid, after, upto, visit, arg, err)   live entries with
  *                                                  after < seq <= upto, in order;
  *                                                  visit(arg, seq, bytes, len)
