@@ -24,6 +24,10 @@
  *                                     after authentication, as PostgreSQL)
  *   acl_exec(s, ctx, node, sink)      CREATE/ALTER/DROP ROLE, GRANT, REVOKE
  *   acl_check_file(s, path, write, err)   server-side file path allowed?
+ *   acl_open_file(s, path, flags, err) / acl_open_parent(s, path, name, cap, err)
+ *                                     open what acl_check_file allowed, confined
+ *                                     beneath its allowed folder (no symbolic
+ *                                     link swapped in since the check)
  *   acl_check_location(s, path, err) a table location or metadata file a
  *                                     server session names (CALL
  *                                     register_table, write.*.path): inside
@@ -69,6 +73,16 @@ void acl_owner_end(ExecCtx *ctx, int mode);
 int acl_stmt_rels(ExecCtx *ctx, const char ***ns, const char ***names);
 int acl_check_file(Session *s, const char *path, bool write, floe_error *err);
 int acl_check_location(Session *s, const char *path, floe_error *err);
+/* Open a server-side file acl_check_file allowed (flags as open(2), a new
+ * file 0644): confined beneath the allowed folder its real path is in
+ * (storage/confined_open.h), so a component swapped for a symbolic link
+ * since the check is refused, not followed.  -1: errno EXDEV with err
+ * 42501 (outside), else errno as open(2) (err untouched).  The embedded
+ * shell (no roles): open(2) as it is.  acl_open_parent: a descriptor of
+ * the file's folder, the same way, its last component copied to name (for
+ * openat / renameat of a file to be created). */
+int acl_open_file(Session *s, const char *path, int flags, floe_error *err);
+int acl_open_parent(Session *s, const char *path, char *name, size_t cap, floe_error *err);
 bool acl_is_superuser(Session *s);
 int acl_allow_dir(const char *dir, floe_error *err);
 

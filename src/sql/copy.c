@@ -1468,7 +1468,10 @@ typedef struct CopyFile {
 	ResultSink *outer;
 	FILE *f;
 	const char *path;
-	char *tmp;                /* COPY TO: the temporary file */
+	Session *s;               /* the files are opened confined (acl_open_file) */
+	char *tmp;                /* COPY TO: the temporary file (its name in dirfd) */
+	int dirfd;                /* COPY TO: the target's folder, or -1 */
+	char name[256];           /* COPY TO: the target's name in dirfd */
 	int failed_errno;         /* a write failed: errno */
 	/* an object (s3://): COPY TO writes to memory, stored at the end */
 	FileIO *io;
@@ -1524,7 +1527,7 @@ cf_end(void *c)
 		return -1;
 	}
 	fclose(f);
-	if (rename(cf->tmp, cf->path) != 0) {
+	if (renameat(cf->dirfd, cf->tmp, cf->dirfd, cf->name) != 0) {
 		cf->failed_errno = errno;
 		return -1;
 	}
@@ -1556,11 +1559,14 @@ static int
 cf_open_next(CopyFile *cf, floe_error *err)
 {
 	const char *p = cf->paths[++cf->cur];
+	int fd;
 	fclose(cf->f);
-	if (!(cf->f = fopen(p, "r"))) {
+	if ((fd = acl_open_file(cf->s, p, O_RDONLY, err)) < 0 || !(cf->f = fdopen(fd, "r"))) {
 		int e = errno;
+		if (fd >= 0)
+			close(fd);
 		cf->f = fopen("/dev/null", "r");
-		return open_error(err, p, true, e);
+		return e == EXDEV && err->sqlstate[0] ? FLOE_ERR : open_error(err, p, true, e);
 	}
 	return FLOE_OK;
 }
@@ -1695,6 +1701,8 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	int rc;
 
 	memset(&cf, 0, sizeof cf);
+	cf.s = s;
+	cf.dirfd = -1;
 	cf.outer = sink;
 	cf.path = path;
 	cf.sink.ctx = &cf;
@@ -1729,8 +1737,13 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	if (st->is_from) {
 		if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);
-		if (!(cf.f = fopen(path, "r")))
-			return open_error(err, path, true, errno);
+		int fd = acl_open_file(s, path, O_RDONLY, err);
+		if (fd < 0 || !(cf.f = fdopen(fd, "r"))) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			return e == EXDEV && err->sqlstate[0] ? FLOE_ERR : open_error(err, path, true, e);
+		}
 		cf.sink.copy_in_begin = cf_begin;
 		cf.sink.copy_in_read = cf_read;
 		rc = copy_from(s, ctx, sql, st, opt, &cf.sink);
@@ -1740,16 +1753,22 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is a directory", path);
 	{
-		size_t n = strlen(path) + 32;
+		size_t n;
 		int fd;
+		/* the temporary file and the rename in the target's folder,
+		 * opened confined (acl_open_parent) */
+		if ((cf.dirfd = acl_open_parent(s, path, cf.name, sizeof cf.name, err)) < 0)
+			return errno == EXDEV && err->sqlstate[0] ? FLOE_ERR : open_error(err, path, false, errno);
+		n = strlen(cf.name) + 32;
 		cf.tmp = xmalloc(n);
-		snprintf(cf.tmp, n, "%s.floe-tmp%d", path, (int)getpid());
-		fd = open(cf.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+		snprintf(cf.tmp, n, "%s.floe-tmp%d", cf.name, (int)getpid());
+		fd = openat(cf.dirfd, cf.tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0 || !(cf.f = fdopen(fd, "w"))) {
 			int e = errno;
 			if (fd >= 0)
 				close(fd);
 			free(cf.tmp);
+			close(cf.dirfd);
 			return open_error(err, path, false, e);
 		}
 	}
@@ -1760,9 +1779,10 @@ copy_file(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 	if (cf.f)
 		fclose(cf.f);
 	if (cf.tmp) {
-		unlink(cf.tmp);
+		unlinkat(cf.dirfd, cf.tmp, 0);
 		free(cf.tmp);
 	}
+	close(cf.dirfd);
 	if (rc != FLOE_OK && cf.failed_errno)
 		floe_errorf(err, ERRCODE_IO_ERROR, "could not write to file \"%s\": %s", path,
 			    strerror(cf.failed_errno));

@@ -621,4 +621,48 @@ else
 	fail damaged_roles_file "floe serve did not start" "$tmp/serve.err"
 fi
 
+# ---- the check-then-open race (storage/confined_open.h) -------------------------
+# A folder of an allowed path swapped for a symbolic link to a folder
+# outside between acl_check_file and the open: the debug build's
+# FLOE_TEST_CONFINE_SWAP="DIR=TARGET" does the swap right after the check
+# (sql/acl.c), so the open must refuse (42501) rather than follow the link;
+# COPY FROM (openat2 and, with FLOE_TEST_CONFINE_NO_OPENAT2, the openat
+# walk) and COPY TO (its folder).  An untouched path still opens.
+race=$tmp/race
+mkdir -p "$race/sub" "$outside/target" "$tmp/wh4"
+race=$(cd "$race" && pwd -P)
+printf '1,inside\n' >"$race/sub/f.csv"
+printf '1,inside\n' >"$race/f2.csv"
+printf '9,secret\n' >"$outside/target/f.csv"
+"$FLOE_BIN" user add admin -D "$tmp/wh4" --password-file "$tmp/adminpw" 2>>"$tmp/user.err"
+unswap() {
+	if [ -L "$race/sub" ]; then rm -f "$race/sub" && mv "$race/sub.swapped" "$race/sub"; fi
+}
+for mode in openat2 walk; do
+	if [ $mode = walk ]; then export FLOE_TEST_CONFINE_NO_OPENAT2=1; fi
+	if FLOE_TEST_CONFINE_SWAP="$race/sub=$outside/target" start_server -D "$tmp/wh4" --allow-dir "$race"; then
+		q admin 'Adm1n pw' "CREATE TABLE IF NOT EXISTS r (a int, b text)" >/dev/null
+		expect "swap_copy_from_refused_$mode" admin 'Adm1n pw' "$(outside_msg "$race/sub/f.csv")" \
+			"COPY r FROM '$race/sub/f.csv' (FORMAT csv)"
+		if [ -L "$race/sub" ]; then pass "swap_happened_$mode"; else fail "swap_happened_$mode" "$(ls -l "$race")"; fi
+		unswap
+		expect "swap_copy_to_refused_$mode" admin 'Adm1n pw' "$(outside_msg "$race/sub/new.csv")" \
+			"COPY r TO '$race/sub/new.csv'"
+		unswap
+		if [ ! -e "$outside/target/new.csv" ] && [ "$(cat "$outside/target/f.csv")" = "9,secret" ]; then
+			pass "swap_outside_untouched_$mode"
+		else
+			fail "swap_outside_untouched_$mode" "$(ls "$outside/target")"
+		fi
+		# a path with no folder swapped (the hook still moves sub) opens
+		expect "unswapped_copy_from_$mode" admin 'Adm1n pw' $'TRUNCATE TABLE\nCOPY 1\n1,inside' \
+			"TRUNCATE r" "COPY r FROM '$race/f2.csv' (FORMAT csv)" "SELECT a || ',' || b FROM r"
+		unswap
+		stop_server || fail "clean_exit_swap_$mode" "exit" "$tmp/serve.err"
+	else
+		fail "swap_$mode" "floe serve did not start" "$tmp/serve.err"
+	fi
+	unset FLOE_TEST_CONFINE_NO_OPENAT2
+done
+
 exit $((nfail > 0))
