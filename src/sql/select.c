@@ -2585,7 +2585,8 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		if (n->ncols != fl->items[k].scope.ncols)
 			return floe_errorf(b->err, ERRCODE_INTERNAL_ERROR,
 					   "a FROM item of another width than its scope");
-		memcpy(scope_op.cols + fl->offset[k], n->cols, sizeof *n->cols * (size_t)n->ncols);
+		if (n->ncols > 0)       /* a zero-column item: (SELECT), VALUES of no columns */
+			memcpy(scope_op.cols + fl->offset[k], n->cols, sizeof *n->cols * (size_t)n->ncols);
 	}
 	conj = ARENA_ARRAY(b->arena, Expr *, nconj + 1);
 	split_conjuncts(where, conj, &nc);
