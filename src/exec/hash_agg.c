@@ -66,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include "common/hash.h"
 #include "exec/exec.h"
 #include "exec/spill.h"
 #include "func/func.h"
@@ -157,17 +158,6 @@ typedef struct DistinctSet {
 /* rows ahead whose table slot (and group, half as far) is fetched */
 #define PREFETCH 16
 
-static inline uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* Normalised bits of a key value for hashing and comparing. */
 static void
 norm_float(const void *src, TypeId id, void *dst)
@@ -218,12 +208,12 @@ hash_value(const char *p, SqlType t, size_t w)
 		uint64_t x = 0;
 		norm_float(p, t.id, buf);
 		memcpy(&x, buf, w);
-		return mix64(x);
+		return hash_mix64(x);
 	}
 	if (w <= 8) {
 		uint64_t x = 0;
 		memcpy(&x, p, w);
-		return mix64(x);
+		return hash_mix64(x);
 	}
 	return XXH3_64bits(p, w);
 }
@@ -358,7 +348,7 @@ dset_null(DistinctSet *d, uint32_t g)
 static bool
 dset_add(HashAggOp *h, DistinctSet *d, SqlType t, uint32_t g, const char *p)
 {
-	uint64_t hv = mix64(hash_value(p, t, d->width) ^ ((uint64_t)g * 0x9e3779b97f4a7c15ULL));
+	uint64_t hv = hash_mix64(hash_value(p, t, d->width) ^ ((uint64_t)g * 0x9e3779b97f4a7c15ULL));
 	size_t m, sl;
 
 	if ((d->n + 1) * 2 > d->cap)
@@ -824,8 +814,8 @@ hash_keys(HashAggOp *h, Batch *in, Vector *kv, VectorView *views, uint64_t *hash
 			for (i = 0; i < n; i++) {
 				uint32_t r = sel ? sel[i] : i;
 				uint64_t x = w == 8 ? ((const uint64_t *)d)[r] : ((const uint32_t *)d)[r];
-				uint64_t hv = mix64(x);
-				hashes[i] = mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
+				uint64_t hv = hash_mix64(x);
+				hashes[i] = hash_mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
 			}
 			continue;
 		}
@@ -833,7 +823,7 @@ hash_keys(HashAggOp *h, Batch *in, Vector *kv, VectorView *views, uint64_t *hash
 			uint32_t r = views[k].sel ? views[k].sel[i] : i;
 			uint64_t hv = validity_get(views[k].validity, r) ?
 				hash_value(d + w * r, h->kc[k].type, w) : 0x5bd1e995ULL;
-			hashes[i] = mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
+			hashes[i] = hash_mix64(hashes[i] ^ (hv + 0x9e3779b97f4a7c15ULL + (hashes[i] << 6)));
 		}
 	}
 	return FLOE_OK;

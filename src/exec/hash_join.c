@@ -92,6 +92,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <xxhash.h>
+#include "common/hash.h"
 #include "exec/exec.h"
 #include "exec/spill.h"
 
@@ -177,17 +178,6 @@ typedef struct HashJoinOp {
 	bool counted;
 } HashJoinOp;
 
-static inline uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* Hash one key column into h[0..n) (combining with what is there) and
  * flag NULL rows.  rows: physical row of logical i (NULL: identity). */
 static void
@@ -213,7 +203,7 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 				continue;
 			}
 			x = wide ? (uint64_t)d8[k] : (uint64_t)(int64_t)d4[k];
-			h[i] = mix64(h[i] * 31 + mix64(x));
+			h[i] = hash_mix64(h[i] * 31 + hash_mix64(x));
 		}
 		return;
 	}
@@ -239,26 +229,26 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 			if (isnan(d))
 				d = NAN;
 			memcpy(&x, &d, 8);
-			x = mix64(x);
+			x = hash_mix64(x);
 			break;
 		}
 		case TYPE_BOOL:
-			x = mix64(((const uint8_t *)vv.data)[k]);
+			x = hash_mix64(((const uint8_t *)vv.data)[k]);
 			break;
 		case TYPE_INT16:
-			x = mix64((uint64_t)(int64_t)((const int16_t *)vv.data)[k]);
+			x = hash_mix64((uint64_t)(int64_t)((const int16_t *)vv.data)[k]);
 			break;
 		case TYPE_INT32: case TYPE_DATE:
-			x = mix64((uint64_t)(int64_t)((const int32_t *)vv.data)[k]);
+			x = hash_mix64((uint64_t)(int64_t)((const int32_t *)vv.data)[k]);
 			break;
 		case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
-			x = mix64((uint64_t)((const int64_t *)vv.data)[k]);
+			x = hash_mix64((uint64_t)((const int64_t *)vv.data)[k]);
 			break;
 		default:
 			x = XXH3_64bits((const char *)vv.data + (size_t)k * w, w);
 			break;
 		}
-		h[i] = mix64(h[i] * 31 + x);
+		h[i] = hash_mix64(h[i] * 31 + x);
 	}
 }
 

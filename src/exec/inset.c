@@ -47,6 +47,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <xxhash.h>
+#include "common/hash.h"
 #include "exec/exec.h"
 #include "func/func.h"
 #include "types/decimal.h"
@@ -70,17 +71,6 @@ struct InSetCache {
 	InSet *sets;
 	Arena *arena;
 };
-
-static inline uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
 
 static bool
 hashable_type(TypeId id)
@@ -126,16 +116,16 @@ hash_value(TypeId id, const Value *v)
 		double d = norm_float(v->u.f);
 		uint64_t x;
 		memcpy(&x, &d, 8);
-		return mix64(x);
+		return hash_mix64(x);
 	}
 	case TYPE_DECIMAL:
 		return XXH3_64bits(&v->u.d, sizeof v->u.d);
 	case TYPE_UUID:
 		return XXH3_64bits(&v->u.uuid, sizeof v->u.uuid);
 	case TYPE_BOOL:
-		return mix64(v->u.b);
+		return hash_mix64(v->u.b);
 	default:
-		return mix64((uint64_t)v->u.i);
+		return hash_mix64((uint64_t)v->u.i);
 	}
 }
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include "common/hash.h"
 #include "exec/exec.h"
 
 typedef struct RecursiveOp {
@@ -40,17 +41,6 @@ typedef struct RecursiveOp {
 	size_t ht_cap, ht_n;
 	uint32_t *keep, keep_cap;
 } RecursiveOp;
-
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
 
 /* Bits of one value for hashing / comparing (floats: -0 = 0, one NaN). */
 static const void *
@@ -96,14 +86,14 @@ row_hash(const Batch *b, uint32_t r)
 		vector_view(v, &vv);
 		k = vv.sel ? vv.sel[r] : r;
 		if (!validity_get(vv.validity, k)) {
-			h = mix64(h ^ 0x5bd1e995);
+			h = hash_mix64(h ^ 0x5bd1e995);
 			continue;
 		}
 		if (type_is_string(v->type.id)) {
 			const strview *s = (const strview *)vv.data + k;
-			h = mix64(h ^ XXH3_64bits(strview_data(s), s->len));
+			h = hash_mix64(h ^ XXH3_64bits(strview_data(s), s->len));
 		} else {
-			h = mix64(h ^ XXH3_64bits(norm((const char *)vv.data + w * k, v->type, w, buf), w));
+			h = hash_mix64(h ^ XXH3_64bits(norm((const char *)vv.data + w * k, v->type, w, buf), w));
 		}
 	}
 	return h;

@@ -413,24 +413,6 @@ to_join(Merge *m, const Expr *e, bool to_source)
 	return c;
 }
 
-static bool
-key_ok(SqlType a, SqlType b)
-{
-	if (a.id != b.id)
-		return false;
-	switch (a.id) {
-	case TYPE_NULL:
-	case TYPE_INTERVAL:
-		return false;
-	case TYPE_DECIMAL:
-		return a.scale == b.scale;
-	case TYPE_TEXT:
-		return a.text_kind != TEXT_CHAR && b.text_kind != TEXT_CHAR;
-	default:
-		return true;
-	}
-}
-
 static void
 conjuncts(Expr *e, Expr **out, int *n)
 {
@@ -476,7 +458,7 @@ split_on(Merge *m)
 	for (i = 0; i < n; i++) {
 		Expr *c = conj[i];
 		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && !strcmp(c->fn->name, "=") &&
-		    key_ok(c->args[0]->type, c->args[1]->type)) {
+		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
 			int s0 = sides(m, c->args[0]), s1 = sides(m, c->args[1]);
 			if (s0 == 1 && s1 == 2) {
 				m->lk[m->nk] = c->args[0];
