@@ -52,6 +52,7 @@
 #include "sql/engine.h"
 
 #define RESTCAT_TRIES 8
+#define RESTCAT_BACKOFF_MS 10
 #define RESTCAT_MAX_TABLES 64
 
 typedef struct RestChange {

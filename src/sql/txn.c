@@ -742,8 +742,8 @@ job_landed(const Table *head, const char *job)
 	return table_holds_commit(head, NULL, job);
 }
 
-static void
-backoff(long base_ms, int attempt)
+void
+txn_backoff(long base_ms, int attempt)
 {
 	/* base doubling, capped at 16 x base, plus up to 50% jitter */
 	long ms = base_ms << (attempt < 4 ? attempt : 4);
@@ -1115,7 +1115,7 @@ commit_block(Session *s, floe_error *err)
 		if (attempt > 0) {
 			bool all_landed = true;
 			t->retries++;
-			backoff(TXN_COMMIT_BACKOFF_MS, attempt - 1);
+			txn_backoff(TXN_COMMIT_BACKOFF_MS, attempt - 1);
 			if (check_reads(s, a, err) != FLOE_OK)
 				goto out;
 			for (i = 0; i < n; i++) {
@@ -1338,7 +1338,7 @@ copy_rebase(Session *s, Table *base, const TableChange *ch, Arena *a, Table **ou
 		Table *head;
 		floe_error e2;
 		t->retries++;
-		backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
+		txn_backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
 		if (table_load(s->engine->catalog, s->engine->io, base->ns, base->name, a, &head,
 			       &e2) != FLOE_OK ||
 		    table_view_like(head, base, a, &head, &e2) != FLOE_OK)
@@ -2085,7 +2085,7 @@ txn_retry_statement(Session *s, const floe_error *err, int attempt)
 		return false;
 	if (t)
 		t->retries++;
-	backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
+	txn_backoff(TXN_STATEMENT_BACKOFF_MS, attempt);
 	return true;
 }
 

@@ -65,5 +65,7 @@ bool txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err)
 /* In a block, the table's view is fixed (written by the block, or read
  * under REPEATABLE READ / SERIALIZABLE): the insert buffer adds no rows. */
 bool txn_table_pinned(Session *s, const char *ns, const char *name);
+/* Sleep base_ms doubled per attempt (capped at 16 x), plus up to 50% jitter. */
+void txn_backoff(long base_ms, int attempt);
 
 #endif
