@@ -54,78 +54,26 @@ same_group(const ManifestFile *x, const ManifestFile *y)
 	return x->content == y->content && x->partition_spec_id == y->partition_spec_id;
 }
 
-/* Merge group g (indices into mf) into *out; *wrote false when no entry
- * is live (the group goes away). */
+/* Merge group g (indices into mf) into *out (table__merge_live); *wrote
+ * false when no entry is live (the group goes away). */
 static int
 merge_group(FileIO *io, const TableMetadata *md, const ManifestFile *mf, const int *g, int ng,
 	    int64_t snapshot_id, int64_t seq, const char *path, Arena *a, Written *w,
 	    ManifestFile *out, bool *wrote, int64_t *entries, floe_error *err)
 {
 	const PartitionSpec *spec = metadata_spec_by_id(md, mf[g[0]].partition_spec_id);
-	ManifestEntry *all = NULL, *e;
-	ManifestWriteInfo info;
-	const uint8_t *data;
-	size_t len;
-	int n = 0, cap = 0, ne, i, j;
-	int64_t minseq = INT64_MAX, lo = INT64_MAX;
-	bool all_ids = true;
+	int nlive;
 
 	*wrote = false;
 	if (!spec)
 		return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
 				   "manifest \"%s\" names unknown partition spec %d",
 				   mf[g[0]].manifest_path, (int)mf[g[0]].partition_spec_id);
-	for (i = 0; i < ng; i++) {
-		TRY(table__read_entries(io, &mf[g[i]], a, &e, &ne, err));
-		*entries += ne;
-		for (j = 0; j < ne; j++) {
-			if (e[j].status == ENTRY_DELETED)
-				continue;
-			if (n == cap) {
-				int nc = cap ? cap * 2 : 256;
-				all = arena_realloc(a, all, sizeof(ManifestEntry) * (size_t)cap,
-						    sizeof(ManifestEntry) * (size_t)nc);
-				cap = nc;
-			}
-			all[n] = e[j];
-			all[n].status = ENTRY_EXISTING;
-			all[n].has_sequence_number = true;
-			all[n].has_file_sequence_number = true;
-			if (all[n].sequence_number < minseq)
-				minseq = all[n].sequence_number;
-			all_ids = all_ids && all[n].file.has_first_row_id;
-			if (all[n].file.has_first_row_id && all[n].file.first_row_id < lo)
-				lo = all[n].file.first_row_id;
-			n++;
-		}
-	}
-	if (n == 0)
-		return FLOE_OK;
-	TRY(table__write_info(md, spec, &info, a, err));
-	info.content = mf[g[0]].content;
-	TRY(manifest_write(&info, all, n, a, &data, &len, err));
-	TRY(fileio_write(io, path, data, len, err));
-	note(w, (char *)path, a);
-	memset(out, 0, sizeof *out);
-	out->manifest_path = (char *)path;
-	out->manifest_length = (int64_t)len;
-	out->partition_spec_id = spec->spec_id;
-	out->content = mf[g[0]].content;
-	out->sequence_number = seq;
-	out->min_sequence_number = minseq;
-	out->added_snapshot_id = snapshot_id;
-	out->existing_files_count = n;
-	for (i = 0; i < n; i++)
-		out->existing_rows_count += all[i].file.record_count;
-	out->npartitions = spec->nfields;
-	if (md->format_version >= 3 && out->content == 0 && all_ids) {
-		/* every entry keeps its row ids: no new range */
-		out->has_first_row_id = true;
-		out->first_row_id = lo;
-	}
-	TRY(manifest_partition_summaries(info.partition_types, spec->nfields, all, n, a,
-					 &out->partitions, err));
-	*wrote = true;
+	TRY(table__merge_live(io, md, spec, mf, g, ng, snapshot_id, seq, path, a, out, &nlive,
+			      entries, err));
+	if (nlive > 0)
+		note(w, (char *)path, a);
+	*wrote = nlive > 0;
 	return FLOE_OK;
 }
 

@@ -1505,44 +1505,34 @@ rewrite_manifest(FileIO *io, const TableMetadata *hmd, const ManifestFile *m,
 }
 
 /*
- * Manifest merging (Iceberg's MergeAppend: commit.manifest-merge.enabled,
- * default true; commit.manifest.min-count-to-merge, default 100): when an
- * append's head lists at least that many data manifests of the default
- * spec, their live entries are written, as EXISTING with their sequence
- * numbers (and v3 first_row_ids) kept, into one new manifest, so the
- * manifest list of a table that takes many small commits stays short and a
- * commit's cost does not grow with its history.  *merged: the number of
- * manifests of prev it replaced (0: none, out untouched).
+ * table__merge_live: the live (not DELETED) entries of mf[idx[0..nidx)],
+ * all of one spec and content, written at path as one manifest of
+ * EXISTING entries with their sequence numbers kept (explicit) and, on v3
+ * data manifests whose every entry has one, their first_row_ids (the
+ * manifest takes the lowest, so it gets no new row-id range and
+ * next-row-id stays dense).  *nlive 0: nothing is written and out is
+ * untouched.  *nread (may be NULL) grows by the entries read.
  */
-static int
-merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, int nprev,
-		bool *take, int64_t snapshot_id, int64_t seq, const char *path, Arena *a, Written *w,
-		ManifestFile *out, int *merged, floe_error *err)
+int
+table__merge_live(FileIO *io, const TableMetadata *md, const PartitionSpec *spec,
+		  const ManifestFile *mf, const int *idx, int nidx, int64_t snapshot_id, int64_t seq,
+		  const char *path, Arena *a, ManifestFile *out, int *nlive, int64_t *nread,
+		  floe_error *err)
 {
-	const PartitionSpec *spec = metadata_default_spec(hmd);
-	const char *en = metadata_property(hmd, "commit.manifest-merge.enabled");
-	const char *mc = metadata_property(hmd, "commit.manifest.min-count-to-merge");
-	long min = mc ? strtol(mc, NULL, 10) : 100;
 	ManifestEntry *all = NULL, *e;
 	ManifestWriteInfo info;
+	const DataFile **fp;
 	const uint8_t *data;
 	size_t len;
-	int n = 0, cap = 0, ne, i, j, count = 0;
-	int64_t minseq = INT64_MAX;
+	int n = 0, cap = 0, ne, i, j, content = nidx > 0 ? mf[idx[0]].content : 0;
+	int64_t minseq = INT64_MAX, lo = INT64_MAX;
+	bool all_ids = true;
 
-	*merged = 0;
-	if ((en && !strcasecmp(en, "false")) || min < 2 || !spec)
-		return FLOE_OK;
-	for (i = 0; i < nprev; i++) {
-		take[i] = prev[i].content == 0 && prev[i].partition_spec_id == spec->spec_id;
-		count += take[i];
-	}
-	if (count < min)
-		return FLOE_OK;
-	for (i = 0; i < nprev; i++) {
-		if (!take[i])
-			continue;
-		TRY(table__read_entries(io, &prev[i], a, &e, &ne, err));
+	*nlive = 0;
+	for (i = 0; i < nidx; i++) {
+		TRY(table__read_entries(io, &mf[idx[i]], a, &e, &ne, err));
+		if (nread)
+			*nread += ne;
 		for (j = 0; j < ne; j++) {
 			if (e[j].status == ENTRY_DELETED)
 				continue;
@@ -1558,47 +1548,80 @@ merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, 
 			all[n].has_file_sequence_number = true;
 			if (all[n].sequence_number < minseq)
 				minseq = all[n].sequence_number;
+			all_ids = all_ids && all[n].file.has_first_row_id;
+			if (all[n].file.has_first_row_id && all[n].file.first_row_id < lo)
+				lo = all[n].file.first_row_id;
 			n++;
 		}
 	}
-	TRY(table__write_info(hmd, spec, &info, a, err));
-	info.content = 0;
+	if (n == 0)
+		return FLOE_OK;
+	TRY(table__write_info(md, spec, &info, a, err));
+	info.content = content;
 	TRY(manifest_write(&info, all, n, a, &data, &len, err));
 	TRY(fileio_write(io, path, data, len, err));
-	written_add(w, (char *)path);
 	memset(out, 0, sizeof *out);
 	out->manifest_path = (char *)path;
 	out->manifest_length = (int64_t)len;
 	out->partition_spec_id = spec->spec_id;
-	out->content = 0;
+	out->content = content;
 	out->sequence_number = seq;
-	out->min_sequence_number = minseq == INT64_MAX ? seq : minseq;
+	out->min_sequence_number = minseq;
 	out->added_snapshot_id = snapshot_id;
 	out->existing_files_count = n;
 	for (i = 0; i < n; i++)
 		out->existing_rows_count += all[i].file.record_count;
 	out->npartitions = spec->nfields;
-	if (hmd->format_version >= 3) {
-		/* every entry keeps its first_row_id: the manifest takes the
-		 * lowest, so it gets no new range (next-row-id stays dense) */
-		bool all_ids = n > 0;
-		int64_t lo = INT64_MAX;
-		for (i = 0; i < n; i++) {
-			all_ids = all_ids && all[i].file.has_first_row_id;
-			if (all[i].file.has_first_row_id && all[i].file.first_row_id < lo)
-				lo = all[i].file.first_row_id;
-		}
-		if (all_ids) {
-			out->has_first_row_id = true;
-			out->first_row_id = lo;
-		}
+	if (md->format_version >= 3 && content == 0 && all_ids) {
+		out->has_first_row_id = true;
+		out->first_row_id = lo;
 	}
-	{
-		const DataFile **fp = ARENA_ARRAY(a, const DataFile *, n + 1);
-		for (i = 0; i < n; i++)
-			fp[i] = &all[i].file;
-		TRY(summarize(hmd, spec, fp, n, a, &out->partitions, err));
+	fp = ARENA_ARRAY(a, const DataFile *, n + 1);
+	for (i = 0; i < n; i++)
+		fp[i] = &all[i].file;
+	TRY(summarize(md, spec, fp, n, a, &out->partitions, err));
+	*nlive = n;
+	return FLOE_OK;
+}
+
+/*
+ * Manifest merging (Iceberg's MergeAppend: commit.manifest-merge.enabled,
+ * default true; commit.manifest.min-count-to-merge, default 100): when an
+ * append's head lists at least that many data manifests of the default
+ * spec, their live entries go into one new manifest (table__merge_live),
+ * so the manifest list of a table that takes many small commits stays
+ * short and a commit's cost does not grow with its history.  *merged: the
+ * number of manifests of prev it replaced (0: none); *wrote: out holds the
+ * new manifest (false when none of their entries is live).
+ */
+static int
+merge_manifests(FileIO *io, const TableMetadata *hmd, const ManifestFile *prev, int nprev,
+		bool *take, int64_t snapshot_id, int64_t seq, const char *path, Arena *a, Written *w,
+		ManifestFile *out, int *merged, bool *wrote, floe_error *err)
+{
+	const PartitionSpec *spec = metadata_default_spec(hmd);
+	const char *en = metadata_property(hmd, "commit.manifest-merge.enabled");
+	const char *mc = metadata_property(hmd, "commit.manifest.min-count-to-merge");
+	long min = mc ? strtol(mc, NULL, 10) : 100;
+	int *idx, i, count = 0, nlive;
+
+	*merged = 0;
+	*wrote = false;
+	if ((en && !strcasecmp(en, "false")) || min < 2 || !spec)
+		return FLOE_OK;
+	idx = ARENA_ARRAY(a, int, nprev + 1);
+	for (i = 0; i < nprev; i++) {
+		take[i] = prev[i].content == 0 && prev[i].partition_spec_id == spec->spec_id;
+		if (take[i])
+			idx[count++] = i;
 	}
+	if (count < min)
+		return FLOE_OK;
+	TRY(table__merge_live(io, hmd, spec, prev, idx, count, snapshot_id, seq, path, a, out,
+			      &nlive, NULL, err));
+	if (nlive > 0)
+		written_add(w, (char *)path);
+	*wrote = nlive > 0;
 	*merged = count;
 	return FLOE_OK;
 }
@@ -1867,11 +1890,12 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 		/* a plain append: merge the head's small data manifests */
 		bool *take = ARENA_ARRAY(a, bool, nprev + 1);
 		int merged;
+		bool wrote;
 		TRY(merge_manifests(io, hmd, prev, nprev, take, snapshot_id, seq,
 				    arena_sprintf(a, "%s/%s-m%d.avro", mdir, commit_uuid, nprev + 1), a, w,
-				    &list[nlist], &merged, err));
+				    &list[nlist], &merged, &wrote, err));
 		if (merged > 0) {
-			nlist++;
+			nlist += wrote;
 			for (i = 0; i < nprev; i++)
 				if (!take[i])
 					list[nlist++] = prev[i];

@@ -10,6 +10,9 @@
  *   table__read_entries(io, m, a, &e, &n, err)   with inherited snapshot ids,
  *                                             sequence numbers, first row ids
  *   table__write_info(md, spec, &info, a, err)   a data manifest's header of spec
+ *   table__merge_live(io, md, spec, mf, idx, nidx, snapshot_id, seq, path, a, &out,
+ *                     &nlive, &nread, err)   the live entries of mf[idx[..]] as one
+ *                                             manifest of EXISTING entries (table.c)
  */
 #ifndef FLOE_TABLE_PRIVATE_H
 #define FLOE_TABLE_PRIVATE_H
@@ -26,5 +29,9 @@ int table__read_entries(FileIO *io, const ManifestFile *m, Arena *a, ManifestEnt
 			floe_error *err);
 int table__write_info(const TableMetadata *md, const PartitionSpec *spec, ManifestWriteInfo *info,
 		      Arena *a, floe_error *err);
+int table__merge_live(FileIO *io, const TableMetadata *md, const PartitionSpec *spec,
+		      const ManifestFile *mf, const int *idx, int nidx, int64_t snapshot_id, int64_t seq,
+		      const char *path, Arena *a, ManifestFile *out, int *nlive, int64_t *nread,
+		      floe_error *err);
 
 #endif
