@@ -67,16 +67,6 @@ target_size(const TableMetadata *md)
 	return end == v || *end || x <= 0 ? DATA_WRITER_DEFAULT_TARGET : x;
 }
 
-static void
-remove_written(Session *fs, const DataFile *f, int n)
-{
-	floe_error ignore;
-	int i;
-
-	for (i = 0; i < n; i++)
-		fileio_remove(fs->engine->io, f[i].file_path, &ignore);
-}
-
 int
 compact_table(Session *fs, const char *ns, const char *name, int min_files, CompactStats *st,
 	      floe_error *err)
@@ -86,16 +76,17 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 	ExecCtx ctx;
 	WriteTurn *turn = NULL;
 	Table *t, *out;
-	DataFile *files, *add = NULL, **cand, **bin;
-	const char **remove;
+	DataFile *files, **cand, **bin;
+	RewriteSet rs;
 	const IcebergSchema *sc;
-	int nfiles, i, j, k, ncand, nadd = 0, capadd = 0, nremove = 0, rc = FLOE_OK;
+	int nfiles, i, j, k, ncand, rc = FLOE_OK;
 	int64_t target, small;
 	bool *done;
 	char key[512], job[64];
 	TableChange ch;
 
 	memset(st, 0, sizeof *st);
+	memset(&rs, 0, sizeof rs);
 	memset(&ctx, 0, sizeof ctx);
 	ctx.arena = a;
 	ctx.io = e->io;
@@ -125,7 +116,7 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 	cand = ARENA_ARRAY(a, DataFile *, nfiles + 1);
 	bin = ARENA_ARRAY(a, DataFile *, nfiles + 1);
 	done = ARENA_ARRAY(a, bool, nfiles + 1);
-	remove = ARENA_ARRAY(a, const char *, nfiles + 1);
+	rs.remove = ARENA_ARRAY(a, const char *, nfiles + 1);
 	ncand = 0;
 	for (i = 0; i < nfiles; i++)
 		if (files[i].content == CONTENT_DATA && files[i].ndeletes == 0 &&
@@ -149,8 +140,7 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 		for (;;) {
 			int64_t used = 0;
 			int nb = 0;
-			DataFile *g, *w;
-			int nw;
+			DataFile *g;
 			for (j = i; j < ncand; j++)
 				if (!done[j] && optimize_same_partition(cand[i], cand[j]) &&
 				    (nb == 0 || used + cand[j]->file_size_in_bytes <= target)) {
@@ -165,31 +155,18 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 			g = ARENA_ARRAY(a, DataFile, nb);
 			for (k = 0; k < nb; k++)
 				g[k] = *bin[k];
-			if (optimize_rewrite_files(fs, &ctx, t, g, nb, &w, &nw) != FLOE_OK) {
-				remove_written(fs, add, nadd);
+			if (optimize_rewrite_group(fs, &ctx, t, g, nb, &rs) != FLOE_OK)
 				goto give_up;
-			}
-			for (k = 0; k < nb; k++)
-				remove[nremove++] = bin[k]->file_path;
-			if (nadd + nw > capadd) {
-				int nc = (nadd + nw) * 2;
-				add = arena_realloc(a, add, sizeof(DataFile) * (size_t)capadd,
-						    sizeof(DataFile) * (size_t)nc);
-				capadd = nc;
-			}
-			if (nw > 0)
-				memcpy(add + nadd, w, sizeof(DataFile) * (size_t)nw);
-			nadd += nw;
 		}
 	}
-	if (nremove == 0)
+	if (rs.nremove == 0)
 		goto out;
 	memset(&ch, 0, sizeof ch);
 	table_job_id(job, sizeof job);
-	ch.add = add;
-	ch.nadd = nadd;
-	ch.remove = remove;
-	ch.nremove = nremove;
+	ch.add = rs.add;
+	ch.nadd = rs.nadd;
+	ch.remove = rs.remove;
+	ch.nremove = rs.nremove;
 	ch.job_id = job;
 	ch.operation = "replace";
 	/* no block may pin the table between this check and the commit */
@@ -197,18 +174,18 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 	if (blocks_holding > 0) {
 		pthread_mutex_unlock(&block_mu);
 		st->gave_up = true;
-		remove_written(fs, add, nadd);
+		optimize_remove_added(fs, &rs);
 		goto out;
 	}
 	rc = table_commit(e->catalog, e->io, t, &ch, a, &out, err);
 	pthread_mutex_unlock(&block_mu);
 	if (rc != FLOE_OK) {
 		if (!txn_commit_failed(fs, &ch, err))     /* else it may have landed */
-			remove_written(fs, add, nadd);
+			optimize_remove_added(fs, &rs);
 		goto give_up;
 	}
-	st->rewritten = nremove;
-	st->added = nadd;
+	st->rewritten = rs.nremove;
+	st->added = rs.nadd;
 	goto out;
 give_up:
 	/* quietly: a conflict (40001) or a failure; tried again after a later flush */

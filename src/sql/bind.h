@@ -194,6 +194,20 @@ struct Table;
 bool optimize_same_partition(const DataFile *x, const DataFile *y);
 int optimize_rewrite_files(Session *s, ExecCtx *ctx, struct Table *t, DataFile *files, int n,
 			   DataFile **out, int *nout);
+/* A rewrite's change so far: the files it added and the paths it removes
+ * (remove: room for every candidate, the caller's).  optimize_rewrite_group
+ * rewrites g[0..ng) (optimize_rewrite_files) into rs; on a failure it
+ * removes every file rs added and returns FLOE_ERR (ctx->err set).
+ * optimize_remove_added removes rs's added files (a commit that failed). */
+typedef struct RewriteSet {
+	DataFile *add;
+	int nadd, capadd;
+	const char **remove;
+	int nremove;
+} RewriteSet;
+int optimize_rewrite_group(Session *s, ExecCtx *ctx, struct Table *t, DataFile *g, int ng,
+			   RewriteSet *rs);
+void optimize_remove_added(Session *s, const RewriteSet *rs);
 int optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool deletes_only,
 		  const char *tag, ResultSink *sink);
 int optimize_stmt(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,

@@ -235,14 +235,38 @@ fail:
 	return FLOE_ERR;
 }
 
-static void
-remove_files(Session *s, DataFile *f, int n)
+void
+optimize_remove_added(Session *s, const RewriteSet *rs)
 {
 	floe_error ignore;
 	int i;
 
-	for (i = 0; i < n; i++)
-		fileio_remove(s->engine->io, f[i].file_path, &ignore);
+	for (i = 0; i < rs->nadd; i++)
+		fileio_remove(s->engine->io, rs->add[i].file_path, &ignore);
+}
+
+int
+optimize_rewrite_group(Session *s, ExecCtx *ctx, Table *t, DataFile *g, int ng, RewriteSet *rs)
+{
+	DataFile *out;
+	int i, nout;
+
+	if (optimize_rewrite_files(s, ctx, t, g, ng, &out, &nout) != FLOE_OK) {
+		optimize_remove_added(s, rs);
+		return FLOE_ERR;
+	}
+	for (i = 0; i < ng; i++)
+		rs->remove[rs->nremove++] = g[i].file_path;
+	if (rs->nadd + nout > rs->capadd) {
+		int nc = (rs->nadd + nout) * 2;
+		rs->add = arena_realloc(ctx->arena, rs->add, sizeof(DataFile) * (size_t)rs->capadd,
+					sizeof(DataFile) * (size_t)nc);
+		rs->capadd = nc;
+	}
+	if (nout > 0)
+		memcpy(rs->add + rs->nadd, out, sizeof(DataFile) * (size_t)nout);
+	rs->nadd += nout;
+	return FLOE_OK;
 }
 
 static int
@@ -284,8 +308,9 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	const char *v;
 	char job[64];
 	Table *t, *staged;
-	DataFile *files, *add = NULL;
-	int nfiles, i, j, k, nadd = 0, capadd = 0, ngroups = 0, nremove = 0, nw = 0;
+	DataFile *files;
+	RewriteSet rs;
+	int nfiles, i, j, k, ngroups = 0, nremove = 0, nw = 0;
 	int *group, *cand;
 	int64_t target = DATA_WRITER_DEFAULT_TARGET;
 	const char **remove;
@@ -353,35 +378,23 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 			cand[last] = 0;
 	}
 
-	remove = ARENA_ARRAY(a, const char *, nfiles + 1);
+	memset(&rs, 0, sizeof rs);
+	rs.remove = ARENA_ARRAY(a, const char *, nfiles + 1);
 	for (k = 0; k < ngroups; k++) {
-		DataFile *g = ARENA_ARRAY(a, DataFile, nfiles + 1), *out;
-		int ng = 0, nout;
+		DataFile *g = ARENA_ARRAY(a, DataFile, nfiles + 1);
+		int ng = 0;
 		for (i = 0; i < nfiles; i++)
-			if (cand[i] && group[i] == k)
+			if (cand[i] && group[i] == k) {
 				g[ng++] = files[i];
-		if (ng == 0)
-			continue;
-		if (optimize_rewrite_files(s, ctx, t, g, ng, &out, &nout) != FLOE_OK) {
-			remove_files(s, add, nadd);
-			return FLOE_ERR;
-		}
-		for (i = 0; i < ng; i++) {
-			remove[nremove++] = g[i].file_path;
-			st.bytes += g[i].file_size_in_bytes;
-		}
-		if (nadd + nout > capadd) {
-			int nc = (nadd + nout) * 2;
-			add = arena_realloc(a, add, sizeof(DataFile) * (size_t)capadd,
-					    sizeof(DataFile) * (size_t)nc);
-			capadd = nc;
-		}
-		if (nout > 0)
-			memcpy(add + nadd, out, sizeof(DataFile) * (size_t)nout);
-		nadd += nout;
+				st.bytes += files[i].file_size_in_bytes;
+			}
+		if (ng > 0)
+			TRY(optimize_rewrite_group(s, ctx, t, g, ng, &rs));
 	}
+	remove = rs.remove;
+	nremove = rs.nremove;
 	st.rewritten = nremove;
-	st.added = nadd;
+	st.added = rs.nadd;
 	if (nremove == 0)
 		return send_result(ctx, &st, tag, sink);
 
@@ -426,8 +439,8 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 
 	memset(&ch, 0, sizeof ch);
 	table_job_id(job, sizeof job);
-	ch.add = add;
-	ch.nadd = nadd;
+	ch.add = rs.add;
+	ch.nadd = rs.nadd;
 	ch.remove = remove;
 	ch.nremove = nremove;
 	ch.job_id = job;
@@ -435,12 +448,12 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	/* no re-base: a concurrent commit may have added deletes to a file
 	 * rewritten here (invariant 2) */
 	if (table_stage(e->io, t, &ch, a, &staged, &written, &nw, err) != FLOE_OK) {
-		remove_files(s, add, nadd);
+		optimize_remove_added(s, &rs);
 		return FLOE_ERR;
 	}
 	if (table_publish_staged(e->catalog, e->io, t, staged, written, nw, job, a, err) != FLOE_OK) {
 		if (!txn_commit_failed(s, &ch, err))   /* else the swap may have landed */
-			remove_files(s, add, nadd);
+			optimize_remove_added(s, &rs);
 		return FLOE_ERR;
 	}
 	return send_result(ctx, &st, tag, sink);
