@@ -3,7 +3,9 @@
  * location lives, and the atomic compare-and-swap that commits a table.
  *
  * Backends: SQLite (embedded default, catalog_sqlite.c), PostgreSQL
- * (catalog_pg.c, libpq: several floe processes share it), later REST.  The SQL backends use the tables of Iceberg's JDBC catalog so
+ * (catalog_pg.c, libpq: several floe processes share it), an Iceberg REST
+ * catalog (catalog_rest.c, libcurl: floe as a REST client; its top comment
+ * maps each routine to REST calls).  The SQL backends use the tables of Iceberg's JDBC catalog so
  * other tools can open them:
  *
  *   iceberg_tables(catalog_name, table_namespace, table_name,
@@ -127,6 +129,12 @@ int catalog_sqlite_open(Catalog **out, const char *db_path, const char *catalog_
 /* conninfo: a libpq connection string or postgresql:// URI. */
 int catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_name,
 		    floe_error *err);
+
+/* uri: http://host:port/path or https://... (the "rest+" removed); io reads
+ * the metadata files a swap compares.  FLOE_REST_CREDENTIAL (id:secret,
+ * OAuth2 client_credentials) or FLOE_REST_TOKEN (bearer) authenticate. */
+struct FileIO;
+int catalog_rest_open(Catalog **out, const char *uri, struct FileIO *io, floe_error *err);
 
 #define catalog_close(c) ((c)->vt->close(c))
 #define catalog_create_namespace(c, ns, e) ((c)->vt->create_namespace((c), (ns), (e)))

@@ -81,7 +81,10 @@ usage(FILE *out)
 		"Options:\n"
 		"  -D, --warehouse=DIR      warehouse folder (default: $FLOE_WAREHOUSE, else ./floe-data),\n"
 		"                           or s3://bucket/prefix (docs/s3.md)\n"
-		"      --catalog=URI|DIR    a PostgreSQL catalog; for s3:// the local state folder\n"
+		"      --catalog=URI|DIR    a PostgreSQL catalog, rest+http(s)://host:port/path (an\n"
+		"                           Iceberg REST catalog, docs/rest-client.md); for s3://\n"
+		"                           the local state folder\n"
+		"      --catalog-credential=ID:SECRET  OAuth2 client credentials of a REST catalog\n"
 		"      --fileio-property=K=V  an Iceberg S3 property (s3.endpoint, ...; docs/s3.md)\n"
 		"  -c, --command=SQL        run SQL (statements and backslash commands), then exit;\n"
 		"                           may be given several times\n"
@@ -148,6 +151,7 @@ serve_main(int argc, char **argv)
 		{"fileio-property", required_argument, NULL, 1003},
 		{"http-port", required_argument, NULL, 1010},
 		{"http-session-idle", required_argument, NULL, 1011},
+		{"catalog-credential", required_argument, NULL, 1012},
 		{NULL, 0, NULL, 0},
 	};
 	static char *props[64];
@@ -176,6 +180,7 @@ serve_main(int argc, char **argv)
 		switch (c) {
 		case 'D': warehouse = optarg; break;
 		case 1001: catalog_uri = optarg; break;   /* txn engineer */
+		case 1012: setenv("FLOE_REST_CREDENTIAL", optarg, 1); break;   /* catalog_rest.c */
 		case 1003:
 			if (nprops == 64) {
 				fprintf(stderr, "floe serve: too many --fileio-property options\n");
@@ -279,7 +284,9 @@ serve_main(int argc, char **argv)
 			       "default 500).\n"
 			       "--catalog URI: a PostgreSQL catalog (libpq conninfo or postgresql://...)\n"
 			       "shared by several floe serve nodes; default <warehouse>/catalog-uri, else\n"
-			       "SQLite <warehouse>/catalog.db (docs/transactions.md).\n"
+			       "SQLite <warehouse>/catalog.db (docs/transactions.md); rest+http://host:port/path\n"
+			       "(or rest+https) an Iceberg REST catalog, --catalog-credential ID:SECRET its\n"
+			       "OAuth2 client credentials, else $FLOE_REST_TOKEN (docs/rest-client.md).\n"
 			       "-D s3://bucket/prefix: tables in object storage; --catalog DIR (not a\n"
 			       "PostgreSQL URI) is then the local state folder of catalog.db and users,\n"
 			       "default $FLOE_STATE_DIR, else ~/.local/state/floe/s3/<bucket>/<prefix>;\n"
@@ -621,6 +628,7 @@ floe_main(int argc, char **argv)
 		{"help", no_argument, NULL, 1000},
 		{"catalog", required_argument, NULL, 1002},
 		{"fileio-property", required_argument, NULL, 1003},
+		{"catalog-credential", required_argument, NULL, 1004},
 		{NULL, 0, NULL, 0},
 	};
 	const char *catalog_arg = NULL, *state_dir;
@@ -673,6 +681,7 @@ floe_main(int argc, char **argv)
 		case 'b': opts.echo_errors = true; break;
 		case 1001: opts.print.csv = true; break;
 		case 1002: catalog_arg = optarg; break;
+		case 1004: setenv("FLOE_REST_CREDENTIAL", optarg, 1); break;   /* catalog_rest.c */
 		case 1003:
 			if (nprops == 64) {
 				fprintf(stderr, "floe: too many --fileio-property options\n");

@@ -336,7 +336,8 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	}
 	if (asprintf(&db, "%s/catalog.db", e->warehouse) < 0)
 		abort();
-	if ((uri && *uri ? catalog_pg_open(&e->catalog, uri, config->catalog_name, err)
+	if ((uri && !strncmp(uri, "rest+", 5) ? catalog_rest_open(&e->catalog, uri + 5, e->io, err)
+	     : uri && *uri ? catalog_pg_open(&e->catalog, uri, config->catalog_name, err)
 	     : catalog_sqlite_open(&e->catalog, db, config->catalog_name ? config->catalog_name : "floe",
 				   err)) != FLOE_OK) {
 		/* ---- end of catalog choice */

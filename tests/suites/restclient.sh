@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# REST client suite (issue 18): floe as an Iceberg REST catalog client
+# (src/catalog/catalog_rest.c, docs/rest-client.md) against floe serve's own
+# REST catalog (src/sql/restcat.c, /iceberg).
+#
+#   A = `floe serve -D WH` (SQLite catalog, REST catalog at /iceberg);
+#   B = `floe serve -D WH --catalog rest+http://127.0.0.1:HPORT/iceberg
+#        --catalog-credential alice:alicepw`: B's table heads are A's.
+#
+#   - dml_*: CREATE / INSERT / UPDATE / DELETE / MERGE / RENAME through B;
+#     after each, the rows A and B read both equal PostgreSQL 15's after the
+#     same statements; then INSERT / UPDATE / DELETE through A, read by B
+#   - block_*: BEGIN..COMMIT through B over two tables (one
+#     /transactions/commit): invisible to A before COMMIT, all of it after;
+#     a ROLLBACK block leaves A's rows alone
+#   - drop: DROP TABLE through B is 42P01 on A
+#   - concurrent: A's and B's clients insert into one table at once; every
+#     acknowledged row is in the table exactly once, every refused one is
+#     40001 and absent
+#   - bad_credential: a wrong --catalog-credential is 28P01 with a clear
+#     message (shell and serve), a wrong FLOE_REST_TOKEN 28000; no crash
+#   - unsupported: CREATE VIEW / CREATE SEQUENCE through B are 0A000 naming
+#     the operation
+#   - a_clean_exit / b_clean_exit: SIGTERM ends both with status 0 and no
+#     sanitizer report
+#   - iceberg_js: iceberg-js (npm, tests/clients/iceberg_js: a client nobody
+#     here wrote) loads a table B wrote from A's REST catalog: its current
+#     snapshot's total-records and its schema's columns are B's
+#
+# Servers run on free ports and are stopped by PID; PostgreSQL 15 by
+# scripts/pg-test-server.sh with a private FLOE_PG_DIR.
+# Prints "PASS restclient: name" / "FAIL restclient: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+. tests/tools/floe_server.sh
+tmp=$(mktemp -d /tmp/floe-restc.XXXXXX)
+export FLOE_PG_DIR
+FLOE_PG_DIR=$(mktemp -u /tmp/floe-restcpg.XXXXXX)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do floe_stop "$p"; done
+	pg_stop
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+unset FLOE_WAREHOUSE FLOE_CATALOG FLOE_REST_TOKEN FLOE_REST_CREDENTIAL PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS
+
+nfail=0
+pass() { echo "PASS restclient: $1"; }
+fail() {
+	echo "FAIL restclient: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ] && [ -f "$3" ]; then head -30 "$3" | sed 's/^/    /'; fi
+}
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL restclient: binary $FLOE_BIN not built"
+	exit 1
+fi
+if ! pg_start; then
+	echo "FAIL restclient: PostgreSQL 15 did not start"
+	exit 1
+fi
+
+wh=$tmp/wh
+mkdir -p "$wh"
+printf 'alicepw\n' >"$tmp/pa"
+"$FLOE_BIN" user add alice -D "$wh" --password-file "$tmp/pa" >/dev/null 2>&1
+export PGPASSWORD=alicepw
+if ! floe_serve "$tmp/a" -D "$wh" --port 0; then
+	fail start_a "floe serve (A) did not start" "$tmp/a.err"
+	exit 1
+fi
+pids+=("$srv_pid")
+apid=$srv_pid
+aport=$port
+hport=$(sed -n 's|^HTTP: http://[0-9.]*:\([0-9][0-9]*\) .*|\1|p' "$tmp/a.out")
+rest=rest+http://127.0.0.1:$hport/iceberg
+if ! floe_serve "$tmp/b" -D "$wh" --port 0 --http-port off --catalog "$rest" \
+	--catalog-credential alice:alicepw; then
+	fail start_b "floe serve (B, REST catalog) did not start" "$tmp/b.err"
+	exit 1
+fi
+pids+=("$srv_pid")
+bpid=$srv_pid
+bport=$port
+
+# qa / qb / qp SQL...: psql -A -t on A, B, PostgreSQL (errors with SQLSTATE)
+psq() { local p=$1 u=$2 d=$3; shift 3; psql -X -A -t -q -v VERBOSITY=verbose -h 127.0.0.1 -p "$p" -U "$u" "$d" "$@" 2>&1; }
+qa() { psq "$aport" alice floe "$@"; }
+qb() { psq "$bport" alice floe "$@"; }
+qp() { PGPASSWORD= psq "$pgport" postgres postgres "$@"; }
+qp -c 'DROP TABLE IF EXISTS t, t2, s' >/dev/null
+
+# same NAME TABLE: A's, B's and PostgreSQL's rows of TABLE are equal
+same() {
+	local name=$1 tab=$2 sel="SELECT * FROM $2 ORDER BY 1"
+	qp -c "$sel" >"$tmp/$name.pg"
+	qa -c "$sel" >"$tmp/$name.a"
+	qb -c "$sel" >"$tmp/$name.b"
+	if ! diff -u "$tmp/$name.pg" "$tmp/$name.a" >"$tmp/$name.diff"; then
+		fail "$name" "A's $tab differs from PostgreSQL 15's (- PostgreSQL, + A)" "$tmp/$name.diff"
+	elif ! diff -u "$tmp/$name.pg" "$tmp/$name.b" >"$tmp/$name.diff"; then
+		fail "$name" "B's $tab differs from PostgreSQL 15's (- PostgreSQL, + B)" "$tmp/$name.diff"
+	elif ! [ -s "$tmp/$name.pg" ] && [ "${3:-}" != empty ]; then
+		fail "$name" "no rows to compare"
+	else
+		pass "$name"
+	fi
+}
+# on NAME WHO SQL [TABLE [empty]]: run SQL on WHO (qa/qb) and PostgreSQL, same
+# tag; then same
+on() {
+	local name=$1 who=$2 sql=$3 tab=${4:-t} r rp
+	r=$($who -c "$sql")
+	rp=$(qp -c "$sql")
+	if [ "$r" != "$rp" ]; then
+		fail "$name" "floe: [$r], PostgreSQL: [$rp]"
+		return
+	fi
+	same "$name" "$tab" "${5:-}"
+}
+
+# ---- DML through B, read on A -------------------------------------------
+on dml_create qb 'CREATE TABLE t (id int, v text, n int)' t empty
+on dml_insert qb "INSERT INTO t VALUES (1,'a',10),(2,'b',20),(3,'c',30),(4,'d',40)"
+on dml_update qb 'UPDATE t SET n = n + 1 WHERE id >= 3'
+on dml_delete qb 'DELETE FROM t WHERE id = 2'
+on dml_create_s qb 'CREATE TABLE s (id int, v text)' s empty
+on dml_insert_s qb "INSERT INTO s VALUES (1,'A'),(5,'E')" s
+on dml_merge qb 'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v, 0)'
+on dml_rename qb 'ALTER TABLE t RENAME TO t2' t2
+r=$(qa -c 'SELECT * FROM t')
+[[ $r == *42P01* ]] && pass dml_rename_old_gone || fail dml_rename_old_gone "A still reads t: $r"
+
+# ---- DML through A, read on B -------------------------------------------
+on rev_insert qa "INSERT INTO t2 VALUES (6,'f',60),(7,'g',70)" t2
+on rev_update qa "UPDATE t2 SET v = v || '!' WHERE n > 30" t2
+on rev_delete qa 'DELETE FROM t2 WHERE id = 6' t2
+
+# ---- a transaction block through B --------------------------------------
+# BEGIN; writes to two tables; A looks in the middle (\!); COMMIT
+blk="INSERT INTO t2 VALUES (9,'i',90);
+UPDATE s SET v = 'X' WHERE id = 5;
+DELETE FROM t2 WHERE id = 1;"
+mid=$(psql -X -A -t -q -h 127.0.0.1 -p "$bport" -U alice floe 2>&1 <<EOF
+BEGIN;
+$blk
+\\! psql -X -A -t -q -h 127.0.0.1 -p $aport -U alice -c 'SELECT count(*) FROM t2 WHERE id IN (1, 9)' -c "SELECT count(*) FROM s WHERE v = 'X'" floe
+COMMIT;
+EOF
+)
+qp -c "BEGIN; $blk COMMIT;" >/dev/null
+[ "$(printf '%s\n' "$mid" | tr '\n' ' ')" = "1 0 " ] && pass block_invisible_before_commit ||
+	fail block_invisible_before_commit "A during B's block (want 1 row of t2's 1/9, 0 X in s): $mid"
+same block_commit_t2 t2
+same block_commit_s s
+r=$(psql -X -A -t -q -h 127.0.0.1 -p "$bport" -U alice floe 2>&1 <<EOF
+BEGIN;
+INSERT INTO t2 VALUES (10,'j',100);
+DELETE FROM s;
+ROLLBACK;
+EOF
+)
+same block_rollback_t2 t2
+same block_rollback_s s
+
+# ---- unsupported operations through B: 0A000 by name --------------------
+r=$(qb -c 'CREATE VIEW v AS SELECT 1 AS x')
+[[ $r == *0A000*[Vv]iew* ]] && pass unsupported_view || fail unsupported_view "$r"
+r=$(qb -c 'CREATE SEQUENCE q')
+[[ $r == *0A000*[Ss]equence* ]] && pass unsupported_sequence || fail unsupported_sequence "$r"
+r=$(qa -c 'SELECT count(*) FROM v')
+[[ $r == *42P01* ]] && pass unsupported_view_not_made || fail unsupported_view_not_made "A has v: $r"
+
+# ---- iceberg-js reads the table B wrote ---------------------------------
+cnt=$(qp -c 'SELECT count(*) FROM t2')
+if ijs=$(tests/clients/iceberg_js/setup.sh 2>"$tmp/ijs.err"); then
+	cat >"$tmp/read.mjs" <<'EOF'
+import { createRequire } from "node:module";
+const require = createRequire(process.env.ICEBERG_JS_HOME + "/");
+const { IcebergRestCatalog } = require("iceberg-js");
+const [base, user, password] = process.argv.slice(2);
+const tr = await fetch(`${base}/iceberg/v1/oauth/tokens`, {
+  method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams({ grant_type: "client_credentials", client_id: user, client_secret: password }),
+});
+const tok = await tr.json();
+const catalog = new IcebergRestCatalog({ baseUrl: `${base}/iceberg`, auth: { type: "bearer", token: tok.access_token } });
+const t = await catalog.loadTable({ namespace: ["public"], name: "t2" });
+const snap = t.snapshots.find((s) => s["snapshot-id"] === t["current-snapshot-id"]);
+const schema = t.schemas.find((s) => s["schema-id"] === t["current-schema-id"]);
+console.log(`records ${snap.summary["total-records"]}`);
+console.log(`columns ${schema.fields.map((f) => f.name + ":" + f.type).join(",")}`);
+EOF
+	ICEBERG_JS_HOME=$ijs node "$tmp/read.mjs" "http://127.0.0.1:$hport" alice alicepw >"$tmp/ijs.out" 2>&1
+	want="records $cnt
+columns id:int,v:string,n:int"
+	[ "$(cat "$tmp/ijs.out")" = "$want" ] && pass iceberg_js_reads_b ||
+		fail iceberg_js_reads_b "want [$want]" "$tmp/ijs.out"
+else
+	echo "SKIP restclient: iceberg_js_reads_b (npm install failed: $(tail -1 "$tmp/ijs.err"))"
+fi
+
+# ---- DROP through B ------------------------------------------------------
+r=$(qb -c 'DROP TABLE t2')
+ra=$(qa -c 'SELECT * FROM t2')
+[[ $r == 'DROP TABLE' || -z $r ]] && [[ $ra == *42P01* ]] && pass drop || fail drop "B: $r; A: $ra"
+
+# ---- A and B insert into one table at once ------------------------------
+qa -c 'CREATE TABLE c (id int, who text)' >/dev/null
+# worker WHO FIRST: 15 single-row INSERTs (ids FIRST..FIRST+14), one session
+worker() {
+	local who=$1 first=$2 i p
+	[ "$who" = a ] && p=$aport || p=$bport
+	for i in $(seq "$first" $((first + 14))); do
+		echo "INSERT INTO c VALUES ($i, '$who') RETURNING id;"
+	done | psql -X -A -t -q -v VERBOSITY=verbose -h 127.0.0.1 -p "$p" -U alice floe \
+		>"$tmp/w.$first.out" 2>"$tmp/w.$first.err"
+}
+ws=()
+for k in 0 1 2 3 4 5; do
+	[ $((k % 2)) = 0 ] && who=a || who=b
+	worker $who $((k * 100 + 1)) &
+	ws+=($!)
+done
+wait "${ws[@]}"
+cat "$tmp"/w.*.out | sort -n >"$tmp/acked"
+qa -c 'SELECT id FROM c ORDER BY id' >"$tmp/present"
+qa -c 'SELECT id FROM c GROUP BY id HAVING count(*) > 1' >"$tmp/dups"
+refused=$(cat "$tmp"/w.*.err | grep -c '^ERROR')
+other=$(cat "$tmp"/w.*.err | grep '^ERROR' | grep -vc '^ERROR:  40001')
+nack=$(wc -l <"$tmp/acked")
+if ! diff -u "$tmp/acked" "$tmp/present" >"$tmp/conc.diff"; then
+	fail concurrent "acknowledged ids (-) differ from the table's (+)" "$tmp/conc.diff"
+elif [ -s "$tmp/dups" ]; then
+	fail concurrent "ids present twice" "$tmp/dups"
+elif [ "$other" != 0 ]; then
+	fail concurrent "refusals other than 40001" "$(ls "$tmp"/w.*.err | head -1)"
+elif [ $((nack + refused)) != 90 ]; then
+	fail concurrent "$nack acknowledged + $refused refused != 90 inserts"
+elif [ "$(grep -c '^[0-9]' <<<"$(qb -c 'SELECT id FROM c')")" != "$nack" ]; then
+	fail concurrent "B does not read the $nack rows"
+else
+	pass concurrent
+	echo "    ($nack acknowledged, $refused refused with 40001)"
+fi
+
+# ---- wrong credentials ----------------------------------------------------
+r=$("$FLOE_BIN" -D "$wh" --catalog "$rest" --catalog-credential alice:wrong -c 'SELECT 1' 2>&1)
+rc=$?
+if [ $rc != 0 ] && [[ $r == *'refused the --catalog-credential of client "alice" (authentication failed'* ]] && ! [[ $r == *Sanitizer* || $r == *'runtime error'* ]]; then
+	pass bad_credential_shell
+else
+	fail bad_credential_shell "rc=$rc: $r"
+fi
+"$FLOE_BIN" serve -D "$wh" --port 0 --http-port off --catalog "$rest" --catalog-credential nobody:x \
+	>"$tmp/bad.out" 2>"$tmp/bad.err" </dev/null &
+bad=$!
+pids+=("$bad")
+for _ in $(seq 100); do kill -0 "$bad" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$bad" 2>/dev/null; then
+	fail bad_credential_serve "floe serve started with a wrong credential" "$tmp/bad.out"
+else
+	wait "$bad"
+	rc=$?
+	r=$(cat "$tmp/bad.err")
+	[ $rc != 0 ] && [[ $r == *'refused the --catalog-credential of client "nobody" (authentication failed'* ]] && ! [[ $r == *Sanitizer* || $r == *'runtime error'* ]] &&
+		pass bad_credential_serve || fail bad_credential_serve "rc=$rc" "$tmp/bad.err"
+fi
+r=$(FLOE_REST_TOKEN=$(printf '0%.0s' $(seq 64)) "$FLOE_BIN" -D "$wh" --catalog "$rest" -c 'SELECT count(*) FROM c' 2>&1)
+rc=$?
+[ $rc != 0 ] && [[ $r == *28000* || $r == *[Aa]uthoriz* ]] && ! [[ $r == *Sanitizer* || $r == *'runtime error'* ]] &&
+	pass bad_token || fail bad_token "rc=$rc: $r"
+
+# ---- both servers stop cleanly, without a sanitizer report ---------------
+floe_stop_clean "$bpid" "$tmp/b.err" && pass b_clean_exit || fail b_clean_exit "exit $stop_rc" "$tmp/b.err"
+floe_stop_clean "$apid" "$tmp/a.err" && pass a_clean_exit || fail a_clean_exit "exit $stop_rc" "$tmp/a.err"
+
+[ "$nfail" = 0 ]
