@@ -476,16 +476,23 @@ req_int(json_t *reqs, const char *type, const char *member, json_t *md, const ch
 }
 
 /* New array elements (by id key) as "action" updates wrapping them as
- * member; a changed element under an old id is refused. */
+ * member; a changed element under an old id is refused, unless *replaced
+ * is given (then it is sent as a new element without its id, the server
+ * choosing one, and its id is stored in *replaced). */
 static int
 add_new(json_t *ups, json_t *old, json_t *new_, const char *arr, const char *key,
-	const char *action, const char *member, floe_error *err)
+	const char *action, const char *member, json_t **replaced, floe_error *err)
 {
 	json_t *oa = json_object_get(old, arr), *na = json_object_get(new_, arr), *x, *o;
 	size_t i;
 	json_array_foreach(na, i, x) {
 		o = by_id(oa, key, json_object_get(x, key));
-		if (!o) {
+		if (o && !json_equal(o, x) && replaced && !*replaced) {
+			json_t *e = json_deep_copy(x);
+			*replaced = json_object_get(x, key);
+			json_object_del(e, key);
+			json_array_append_new(ups, json_pack("{s:s,s:o}", "action", action, member, e));
+		} else if (!o) {
 			json_t *u = json_pack("{s:s,s:O}", "action", action, member, x);
 			if (!strcmp(action, "add-schema") && json_object_get(new_, "last-column-id"))
 				json_object_set(u, "last-column-id", json_object_get(new_, "last-column-id"));
@@ -525,7 +532,7 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 	json_t *orefs = json_object_get(old, "refs"), *nrefs = json_object_get(new_, "refs");
 	json_t *op = json_object_get(old, "properties"), *np = json_object_get(new_, "properties");
 	json_t *os = json_object_get(old, "snapshots"), *ns = json_object_get(new_, "snapshots");
-	json_t *x, *v, *set, *rm;
+	json_t *x, *v, *set, *rm, *replaced = NULL;
 	const char *key;
 	size_t i;
 	int k;
@@ -575,13 +582,19 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 
 	/* updates */
 	set_current(ups, old, new_, "format-version", "upgrade-format-version", "format-version");
-	if (add_new(ups, old, new_, "schemas", "schema-id", "add-schema", "schema", err) != FLOE_OK)
+	if (add_new(ups, old, new_, "schemas", "schema-id", "add-schema", "schema", NULL, err) != FLOE_OK)
 		return FLOE_ERR;
 	set_current(ups, old, new_, "current-schema-id", "set-current-schema", "schema-id");
-	if (add_new(ups, old, new_, "partition-specs", "spec-id", "add-spec", "spec", err) != FLOE_OK)
+	/* CREATE TABLE ... PARTITIONED BY replaces spec 0 of a table without
+	 * snapshots (no file can use it): sent as a new spec, made the default */
+	if (add_new(ups, old, new_, "partition-specs", "spec-id", "add-spec", "spec",
+		    json_array_size(os) ? NULL : &replaced, err) != FLOE_OK)
 		return FLOE_ERR;
-	set_current(ups, old, new_, "default-spec-id", "set-default-spec", "spec-id");
-	if (add_new(ups, old, new_, "sort-orders", "order-id", "add-sort-order", "sort-order", err) !=
+	if (replaced && json_equal(replaced, json_object_get(new_, "default-spec-id")))
+		json_array_append_new(ups, json_pack("{s:s,s:i}", "action", "set-default-spec", "spec-id", -1));
+	else
+		set_current(ups, old, new_, "default-spec-id", "set-default-spec", "spec-id");
+	if (add_new(ups, old, new_, "sort-orders", "order-id", "add-sort-order", "sort-order", NULL, err) !=
 	    FLOE_OK)
 		return FLOE_ERR;
 	set_current(ups, old, new_, "default-sort-order-id", "set-default-sort-order", "sort-order-id");
@@ -594,7 +607,7 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 	json_array_foreach(json_object_get(old, "sort-orders"), i, x)
 		if (!by_id(json_object_get(new_, "sort-orders"), "order-id", json_object_get(x, "order-id")))
 			return refuse(err, "removes a sort order");
-	if (add_new(ups, old, new_, "snapshots", "snapshot-id", "add-snapshot", "snapshot", err) !=
+	if (add_new(ups, old, new_, "snapshots", "snapshot-id", "add-snapshot", "snapshot", NULL, err) !=
 	    FLOE_OK)
 		return FLOE_ERR;
 	rm = json_array();

@@ -584,12 +584,416 @@ set_ref(TableMetadata *md, json_t *u, Arena *a, floe_error *err)
 	return FLOE_OK;
 }
 
+/* ---- schema, partition spec, sort order and snapshot removal updates ----
+ *
+ * These edit the metadata as its JSON document (metadata_serialize), which
+ * is then parsed again (metadata_parse: every invariant of a loaded table
+ * is checked on the result).  Ids, as the REST spec and the Java catalog
+ * assign them: an add-schema / add-spec / add-sort-order whose requested id
+ * is free, or names an identical entry, gets that id; otherwise an identical
+ * existing entry's id is reused, else the highest id + 1.  set-current-schema
+ * / set-default-spec / set-default-sort-order take an existing id, -1 for
+ * the one added last in this commit, or the id an add of this commit asked
+ * for (mapped to the id it got).  A spec field without field-id gets
+ * last-partition-id + 1.  remove-snapshots (of existing snapshots: an
+ * unknown id is 22023) drops the snapshots, the refs
+ * pointing at them (main: the table then has no current snapshot), their
+ * statistics and partition statistics, and the snapshot-log up to the last
+ * entry of a removed snapshot (as Java's TableMetadata does).
+ */
+typedef struct Added {
+	bool has;              /* something was added by this commit */
+	int64_t asked, got;    /* the id it asked for (-1: none), the id it got */
+} Added;
+
+typedef struct AddedIds {
+	Added schema, spec, order;
+} AddedIds;
+
+/* The greatest field id of a schema's (nested) type: "id" of fields,
+ * "element-id", "key-id", "value-id". */
+static int64_t
+max_field_id(json_t *node)
+{
+	static const char *const ids[] = { "id", "element-id", "key-id", "value-id" };
+	static const char *const subs[] = { "fields", "type", "element", "key", "value" };
+	int64_t m = 0, x;
+	size_t i, k;
+	json_t *v;
+	if (json_is_array(node)) {
+		json_array_foreach(node, i, v)
+			if ((x = max_field_id(v)) > m)
+				m = x;
+		return m;
+	}
+	if (!json_is_object(node))
+		return 0;
+	for (k = 0; k < 4; k++)
+		if (json_is_integer(v = json_object_get(node, ids[k])) && json_integer_value(v) > m)
+			m = json_integer_value(v);
+	for (k = 0; k < 5; k++)
+		if ((x = max_field_id(json_object_get(node, subs[k]))) > m)
+			m = x;
+	return m;
+}
+
+/* Does the (nested) type node hold a field with this id? */
+static bool
+has_field_id(json_t *node, int64_t id)
+{
+	static const char *const subs[] = { "fields", "type", "element", "key", "value" };
+	size_t i;
+	json_t *v;
+	if (json_is_array(node)) {
+		json_array_foreach(node, i, v)
+			if (has_field_id(v, id))
+				return true;
+		return false;
+	}
+	if (!json_is_object(node))
+		return false;
+	if (json_is_integer(v = json_object_get(node, "id")) && json_integer_value(v) == id &&
+	    json_object_get(node, "name"))
+		return true;
+	for (i = 0; i < 5; i++)
+		if (has_field_id(json_object_get(node, subs[i]), id))
+			return true;
+	return false;
+}
+
+static json_t *
+by_int(json_t *arr, const char *key, int64_t id)
+{
+	size_t i;
+	json_t *x, *v;
+	json_array_foreach(arr, i, x)
+		if (json_is_integer(v = json_object_get(x, key)) && json_integer_value(v) == id)
+			return x;
+	return NULL;
+}
+
+static int64_t
+max_id(json_t *arr, const char *key, int64_t floor)
+{
+	size_t i;
+	json_t *x, *v;
+	json_array_foreach(arr, i, x)
+		if (json_is_integer(v = json_object_get(x, key)) && json_integer_value(v) > floor)
+			floor = json_integer_value(v);
+	return floor;
+}
+
+static json_t *
+current_schema_json(json_t *doc)
+{
+	json_t *v = json_object_get(doc, "current-schema-id");
+	return by_int(json_object_get(doc, "schemas"), "schema-id", json_integer_value(v));
+}
+
+static bool
+same_member(json_t *x, json_t *y, const char *key, json_t *dflt)
+{
+	json_t *a = json_object_get(x, key), *b = json_object_get(y, key);
+	return json_equal(a ? a : dflt, b ? b : dflt);
+}
+
+static bool
+same_entry(json_t *x, json_t *y, const char *const *keys)
+{
+	json_t *none = json_array();
+	bool eq = true;
+	for (; *keys && eq; keys++)
+		eq = same_member(x, y, *keys, none);
+	json_decref(none);
+	return eq;
+}
+
+/* Add entry (its id member idkey, compared by keys) to doc's array arr. */
+static void
+add_entry(json_t *doc, const char *arr, const char *idkey, json_t *entry, const char *const *keys,
+	  int64_t min_new, Added *ad)
+{
+	json_t *list = json_object_get(doc, arr), *x;
+	int64_t asked = -1, id;
+	size_t i;
+	if (json_is_integer(json_object_get(entry, idkey)))
+		asked = json_integer_value(json_object_get(entry, idkey));
+	ad->has = true;
+	ad->asked = asked;
+	x = asked >= 0 ? by_int(list, idkey, asked) : NULL;
+	if (x && same_entry(x, entry, keys)) {
+		ad->got = asked;
+		return;
+	}
+	if (asked >= 0 && !x) {
+		id = asked;
+	} else {
+		json_array_foreach(list, i, x)
+			if (same_entry(x, entry, keys)) {
+				ad->got = json_integer_value(json_object_get(x, idkey));
+				return;
+			}
+		id = max_id(list, idkey, min_new - 1) + 1;
+	}
+	x = json_deep_copy(entry);
+	json_object_set_new(x, idkey, json_integer(id));
+	json_array_append_new(list, x);
+	ad->got = id;
+}
+
+/* Which id a set-current/default update names: -1 the last added, an id
+ * an add of this commit asked for, else an existing one. */
 static int
-apply_update(Session *s, TableMetadata *md, json_t *u, Arena *a, floe_error *err)
+chosen_id(json_t *doc, json_t *u, const char *member, const char *arr, const char *idkey,
+	  const Added *ad, const char *act, int64_t *out, floe_error *err)
+{
+	int64_t id;
+	if (!get_int(u, member, &id))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "malformed %s (\"%s\" is required)",
+				   act, member);
+	if (id == -1) {
+		if (!ad->has)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "%s: %s -1 names the last added one, and this commit added none", act, member);
+		id = ad->got;
+	} else if (ad->has && id == ad->asked) {
+		id = ad->got;
+	}
+	if (!by_int(json_object_get(doc, arr), idkey, id))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "%s: there is no %s %lld", act,
+				   member, (long long)id);
+	*out = id;
+	return FLOE_OK;
+}
+
+static int
+doc_add_schema(json_t *doc, json_t *u, Added *ad, floe_error *err)
+{
+	static const char *const keys[] = { "fields", "identifier-field-ids", NULL };
+	json_t *sc = json_object_get(u, "schema"), *t;
+	int64_t last = json_integer_value(json_object_get(doc, "last-column-id")), asked, m;
+	if (!json_is_object(sc) || !json_is_array(json_object_get(sc, "fields")) ||
+	    ((t = json_object_get(sc, "type")) && !(json_is_string(t) && !strcmp(json_string_value(t), "struct"))))
+		return bad(err, "add-schema (a \"schema\" of type struct with \"fields\")");
+	if (get_int(u, "last-column-id", &asked)) {
+		if (asked < last)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "add-schema: last-column-id %lld is below the table's %lld",
+					   (long long)asked, (long long)last);
+		last = asked;
+	}
+	sc = json_deep_copy(sc);
+	json_object_set_new(sc, "type", json_string("struct"));
+	add_entry(doc, "schemas", "schema-id", sc, keys, 0, ad);
+	json_decref(sc);
+	if ((m = max_field_id(json_object_get(u, "schema"))) > last)
+		last = m;
+	json_object_set_new(doc, "last-column-id", json_integer(last));
+	return FLOE_OK;
+}
+
+static int
+doc_add_spec(json_t *doc, json_t *u, Added *ad, floe_error *err)
+{
+	static const char *const keys[] = { "fields", NULL };
+	json_t *sp = json_object_get(u, "spec"), *fields, *f, *cur = current_schema_json(doc);
+	int64_t last = json_integer_value(json_object_get(doc, "last-partition-id")), src, fid;
+	size_t i;
+	if (!json_is_object(sp) || !json_is_array(json_object_get(sp, "fields")))
+		return bad(err, "add-spec (a \"spec\" with \"fields\")");
+	if (last < 999)
+		last = 999;      /* partition field ids start at 1000 */
+	sp = json_deep_copy(sp);
+	fields = json_object_get(sp, "fields");
+	json_array_foreach(fields, i, f) {
+		if (!json_is_object(f) || !get_int(f, "source-id", &src) || !get_str(f, "transform") ||
+		    !get_str(f, "name")) {
+			json_decref(sp);
+			return bad(err, "add-spec field (source-id, transform and name are required)");
+		}
+		if (!has_field_id(cur, src)) {
+			json_decref(sp);
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "add-spec: partition field \"%.100s\": no column with id %lld in the current schema",
+					   get_str(f, "name"), (long long)src);
+		}
+		if (!get_int(f, "field-id", &fid)) {
+			fid = ++last;
+			json_object_set_new(f, "field-id", json_integer(fid));
+		} else if (fid > last) {
+			last = fid;
+		}
+	}
+	add_entry(doc, "partition-specs", "spec-id", sp, keys, 0, ad);
+	json_decref(sp);
+	if (last > json_integer_value(json_object_get(doc, "last-partition-id")))
+		json_object_set_new(doc, "last-partition-id", json_integer(last));
+	return FLOE_OK;
+}
+
+static int
+doc_add_sort_order(json_t *doc, json_t *u, Added *ad, floe_error *err)
+{
+	static const char *const keys[] = { "fields", NULL };
+	json_t *so = json_object_get(u, "sort-order"), *f, *cur = current_schema_json(doc);
+	const char *dir, *nulls;
+	int64_t src;
+	size_t i;
+	if (!json_is_object(so) || !json_is_array(json_object_get(so, "fields")))
+		return bad(err, "add-sort-order (a \"sort-order\" with \"fields\")");
+	json_array_foreach(json_object_get(so, "fields"), i, f) {
+		if (!json_is_object(f) || !get_int(f, "source-id", &src) || !get_str(f, "transform") ||
+		    !(dir = get_str(f, "direction")) || !(nulls = get_str(f, "null-order")) ||
+		    (strcmp(dir, "asc") && strcmp(dir, "desc")) ||
+		    (strcmp(nulls, "nulls-first") && strcmp(nulls, "nulls-last")))
+			return bad(err, "add-sort-order field (transform, source-id, direction asc|desc, "
+					"null-order nulls-first|nulls-last)");
+		if (!has_field_id(cur, src))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "add-sort-order: no column with id %lld in the current schema",
+					   (long long)src);
+	}
+	if (!json_array_size(json_object_get(so, "fields"))) {
+		/* the unsorted order is order 0 */
+		so = json_pack("{s:i,s:[]}", "order-id", 0, "fields");
+		add_entry(doc, "sort-orders", "order-id", so, keys, 0, ad);
+	} else {
+		so = json_deep_copy(so);
+		if (json_is_integer(json_object_get(so, "order-id")) &&
+		    json_integer_value(json_object_get(so, "order-id")) == 0)
+			json_object_del(so, "order-id");   /* 0 is the unsorted order's */
+		add_entry(doc, "sort-orders", "order-id", so, keys, 1, ad);
+	}
+	json_decref(so);
+	return FLOE_OK;
+}
+
+static bool
+in_ids(json_t *ids, json_t *v)
+{
+	size_t i;
+	json_t *x;
+	if (!json_is_integer(v))
+		return false;
+	json_array_foreach(ids, i, x)
+		if (json_integer_value(x) == json_integer_value(v))
+			return true;
+	return false;
+}
+
+/* Drop the elements of doc's array arr whose member key is in ids. */
+static void
+drop_by(json_t *doc, const char *arr, const char *key, json_t *ids)
+{
+	json_t *list = json_object_get(doc, arr);
+	size_t i = 0;
+	while (i < json_array_size(list))
+		if (in_ids(ids, json_object_get(json_array_get(list, i), key)))
+			json_array_remove(list, i);
+		else
+			i++;
+}
+
+static int
+doc_remove_snapshots(json_t *doc, json_t *u, floe_error *err)
+{
+	json_t *ids = json_object_get(u, "snapshot-ids"), *x, *refs, *log, *keep;
+	const char *key;
+	void *tmp;
+	size_t i;
+	if (!json_is_array(ids))
+		return bad(err, "remove-snapshots (a \"snapshot-ids\" array)");
+	json_array_foreach(ids, i, x) {
+		if (!json_is_integer(x))
+			return bad(err, "remove-snapshots (integer snapshot-ids)");
+		if (!by_int(json_object_get(doc, "snapshots"), "snapshot-id", json_integer_value(x)))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "remove-snapshots: there is no snapshot %lld",
+					   (long long)json_integer_value(x));
+	}
+	drop_by(doc, "snapshots", "snapshot-id", ids);
+	drop_by(doc, "statistics", "snapshot-id", ids);
+	drop_by(doc, "partition-statistics", "snapshot-id", ids);
+	refs = json_object_get(doc, "refs");
+	json_object_foreach_safe(refs, tmp, key, x)
+		if (in_ids(ids, json_object_get(x, "snapshot-id")))
+			json_object_del(refs, key);
+	if (in_ids(ids, json_object_get(doc, "current-snapshot-id")))
+		json_object_set_new(doc, "current-snapshot-id", json_integer(-1));
+	/* a removed snapshot's log entry ends the history before it */
+	log = json_object_get(doc, "snapshot-log");
+	if (json_is_array(log)) {
+		keep = json_array();
+		json_array_foreach(log, i, x) {
+			if (!by_int(json_object_get(doc, "snapshots"), "snapshot-id",
+				    json_integer_value(json_object_get(x, "snapshot-id"))))
+				json_array_clear(keep);
+			else
+				json_array_append(keep, x);
+		}
+		json_object_set_new(doc, "snapshot-log", keep);
+	}
+	return FLOE_OK;
+}
+
+/* One of the updates above, on md (replaced by the edited document's parse). */
+static int
+edit_doc(TableMetadata *md, const char *act, json_t *u, AddedIds *ad, Arena *a, floe_error *err)
+{
+	json_t *doc = json_loads(metadata_serialize(md, a), 0, NULL);
+	int64_t id;
+	int rc;
+	if (!doc)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "%s: the table's metadata does not serialize", act);
+	json_object_del(doc, "schema");            /* v1's legacy members: written again from the model */
+	json_object_del(doc, "partition-spec");
+	if (!strcmp(act, "add-schema")) {
+		rc = doc_add_schema(doc, u, &ad->schema, err);
+	} else if (!strcmp(act, "set-current-schema")) {
+		rc = chosen_id(doc, u, "schema-id", "schemas", "schema-id", &ad->schema, act, &id, err);
+		if (rc == FLOE_OK)
+			json_object_set_new(doc, "current-schema-id", json_integer(id));
+	} else if (!strcmp(act, "add-spec")) {
+		rc = doc_add_spec(doc, u, &ad->spec, err);
+	} else if (!strcmp(act, "set-default-spec")) {
+		rc = chosen_id(doc, u, "spec-id", "partition-specs", "spec-id", &ad->spec, act, &id, err);
+		if (rc == FLOE_OK)
+			json_object_set_new(doc, "default-spec-id", json_integer(id));
+	} else if (!strcmp(act, "add-sort-order")) {
+		rc = doc_add_sort_order(doc, u, &ad->order, err);
+	} else if (!strcmp(act, "set-default-sort-order")) {
+		rc = chosen_id(doc, u, "sort-order-id", "sort-orders", "order-id", &ad->order, act, &id, err);
+		if (rc == FLOE_OK)
+			json_object_set_new(doc, "default-sort-order-id", json_integer(id));
+	} else {
+		rc = doc_remove_snapshots(doc, u, err);
+	}
+	if (rc == FLOE_OK) {
+		char *txt = json_dumps(doc, JSON_COMPACT);
+		TableMetadata *nm;
+		floe_error perr;
+		if (!txt)
+			abort();
+		if (metadata_parse(txt, strlen(txt), act, a, &nm, &perr) != FLOE_OK)
+			rc = floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid %s: %s", act, perr.message);
+		else
+			*md = *nm;
+		free(txt);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+static int
+apply_update(Session *s, TableMetadata *md, json_t *u, AddedIds *ad, Arena *a, floe_error *err)
 {
 	const char *act = get_str(u, "action");
 	if (!json_is_object(u) || !act)
 		return bad(err, "update (an object with \"action\")");
+	if (!strcmp(act, "add-schema") || !strcmp(act, "set-current-schema") || !strcmp(act, "add-spec") ||
+	    !strcmp(act, "set-default-spec") || !strcmp(act, "add-sort-order") ||
+	    !strcmp(act, "set-default-sort-order") || !strcmp(act, "remove-snapshots"))
+		return edit_doc(md, act, u, ad, a, err);
 	if (!strcmp(act, "assign-uuid")) {
 		const char *id = get_str(u, "uuid");
 		if (!id)
@@ -696,6 +1100,7 @@ stage(Session *s, RestChange *c, Arena *a, Table **head, char **path, char **jso
 {
 	TableMetadata *md;
 	MetadataLogEntry *log;
+	AddedIds added;
 	size_t i;
 	json_t *x;
 	int64_t ts = now_ms();
@@ -710,8 +1115,9 @@ stage(Session *s, RestChange *c, Arena *a, Table **head, char **path, char **jso
 		if (check_requirement(*head, x, err) != FLOE_OK)
 			return FLOE_ERR;
 	md = metadata_copy((*head)->md, a);
+	memset(&added, 0, sizeof added);
 	json_array_foreach(c->updates, i, x)
-		if (apply_update(s, md, x, a, err) != FLOE_OK)
+		if (apply_update(s, md, x, &added, a, err) != FLOE_OK)
 			return FLOE_ERR;
 	if (ts < (*head)->md->last_updated_ms)
 		ts = (*head)->md->last_updated_ms;

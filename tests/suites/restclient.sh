@@ -10,6 +10,12 @@
 #   - dml_*: CREATE / INSERT / UPDATE / DELETE / MERGE / RENAME through B;
 #     after each, the rows A and B read both equal PostgreSQL 15's after the
 #     same statements; then INSERT / UPDATE / DELETE through A, read by B
+#   - alter_*: ADD / RENAME / DROP COLUMN through B (add-schema,
+#     set-current-schema), rows then compared as above
+#   - part_* / vacuum_*: CREATE TABLE PARTITIONED BY, ADD PARTITION FIELD,
+#     SET PARTITION SPEC, WRITE ORDERED BY, VACUUM through B: rows against
+#     PostgreSQL, the specs / sort order / snapshots A's catalog then holds,
+#     A's p$files by spec
 #   - block_*: BEGIN..COMMIT through B over two tables (one
 #     /transactions/commit): invisible to A before COMMIT, all of it after;
 #     a ROLLBACK block leaves A's rows alone
@@ -25,7 +31,10 @@
 #     sanitizer report
 #   - iceberg_js: iceberg-js (npm, tests/clients/iceberg_js: a client nobody
 #     here wrote) loads a table B wrote from A's REST catalog: its current
-#     snapshot's total-records and its schema's columns are B's
+#     snapshot's total-records and its schema's columns are B's; it commits
+#     add-schema / add-spec / add-sort-order with set-* -1 and their
+#     requirements (stale ones 409, a bad source or schema id 400), which B
+#     then writes with; remove-snapshots by curl (unknown id 400)
 #
 # Servers run on free ports and are stopped by PID; PostgreSQL 15 by
 # scripts/pg-test-server.sh with a private FLOE_PG_DIR.
@@ -90,6 +99,8 @@ psq() { local p=$1 u=$2 d=$3; shift 3; psql -X -A -t -q -v VERBOSITY=verbose -h 
 qa() { psq "$aport" alice floe "$@"; }
 qb() { psq "$bport" alice floe "$@"; }
 qp() { PGPASSWORD= psq "$pgport" postgres postgres "$@"; }
+# qbd: qb with the insert buffer off (docs/ingest.md), one commit per INSERT
+qbd() { qb -c 'SET floe.insert_buffer_rows = 0' "$@"; }
 qp -c 'DROP TABLE IF EXISTS t, t2, s' >/dev/null
 
 # same NAME TABLE: A's, B's and PostgreSQL's rows of TABLE are equal
@@ -138,6 +149,14 @@ on rev_insert qa "INSERT INTO t2 VALUES (6,'f',60),(7,'g',70)" t2
 on rev_update qa "UPDATE t2 SET v = v || '!' WHERE n > 30" t2
 on rev_delete qa 'DELETE FROM t2 WHERE id = 6' t2
 
+# ---- schema evolution through B (add-schema, set-current-schema) --------
+on alter_add_column qb 'ALTER TABLE t2 ADD COLUMN w int' t2
+on alter_insert_new_column qb "INSERT INTO t2 VALUES (8,'h',80,800)" t2
+on alter_rename_column qb 'ALTER TABLE t2 RENAME COLUMN v TO vv' t2
+on alter_drop_column qb 'ALTER TABLE t2 DROP COLUMN n' t2
+on alter_update_after qb "UPDATE t2 SET w = id * 2 WHERE w IS NULL" t2
+on alter_rev_insert qa "INSERT INTO t2 VALUES (11,'k',1100)" t2
+
 # ---- a transaction block through B --------------------------------------
 # BEGIN; writes to two tables; A looks in the middle (\!); COMMIT
 blk="INSERT INTO t2 VALUES (9,'i',90);
@@ -173,8 +192,51 @@ r=$(qb -c 'CREATE SEQUENCE q')
 r=$(qa -c 'SELECT count(*) FROM v')
 [[ $r == *42P01* ]] && pass unsupported_view_not_made || fail unsupported_view_not_made "A has v: $r"
 
+# ---- partition specs, sort orders, VACUUM through B ---------------------
+# rows against PostgreSQL (an unpartitioned table there); the specs, sort
+# order and snapshots as A's REST catalog answers them
+qp -c 'DROP TABLE IF EXISTS p' -c 'CREATE TABLE p (id int, ts timestamp, v text)' >/dev/null
+r=$(qb -c 'CREATE TABLE p (id int, ts timestamp, v text) PARTITIONED BY (days(ts))')
+[ "$r" = "" ] || fail part_create "$r"
+ins() { on "$1" qbd "INSERT INTO p VALUES ($2, '2024-01-0$2 0$2:00', 'r$2')" p; }
+ins part_insert_1 1
+r=$(qb -c 'ALTER TABLE p ADD PARTITION FIELD bucket(4, id) AS shard')
+ins part_insert_2 2
+r=$r$(qb -c 'ALTER TABLE p SET PARTITION SPEC (hours(ts))')
+ins part_insert_3 3
+r=$r$(qb -c 'ALTER TABLE p WRITE ORDERED BY id DESC')
+ins part_insert_4 4
+# meta: what A's REST catalog has for p, one line per fact
+meta() {
+	curl -s -u alice:alicepw "http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/p" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["metadata"]
+specs = {s["spec-id"]: s for s in d["partition-specs"]}
+print("default-spec", " ".join("%s:%s:%s" % (f["name"], f["transform"], f["field-id"]) for f in specs[d["default-spec-id"]]["fields"]))
+print("specs", len(specs), "last-partition-id", d["last-partition-id"])
+orders = {o["order-id"]: o for o in d["sort-orders"]}
+print("sort-order", " ".join("%s:%s:%s" % (f["source-id"], f["direction"], f["null-order"]) for f in orders[d["default-sort-order-id"]]["fields"]))
+print("snapshots", len(d["snapshots"]))'
+}
+m=$(meta)
+want="default-spec ts_hour:hour:1002
+specs 4 last-partition-id 1002
+sort-order 1:desc:nulls-last
+snapshots 4"
+[ -z "$r" ] && [ "$m" = "$want" ] && pass part_spec_sort_metadata ||
+	fail part_spec_sort_metadata "ALTERs: [$r]; want [$want], A's catalog has [$m]"
+r=$(qa -c 'SELECT spec_id, count(*) FROM "p$files" GROUP BY 1 ORDER BY 1' | tr '\n' ' ')
+[ "$r" = "1|1 2|1 3|2 " ] && pass part_files_by_spec || fail part_files_by_spec "A's p\$files: $r"
+r=$(qb -c "ALTER TABLE p SET ('history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '1')" -c 'VACUUM p')
+n=$(qa -c 'SELECT count(*) FROM "p$snapshots"')
+m=$(meta | tail -1)
+[ "$r" = "" ] && [ "$n" = 1 ] && [ "$m" = "snapshots 1" ] && pass vacuum_through_b ||
+	fail vacuum_through_b "VACUUM: [$r]; A sees $n snapshots, its catalog [$m]"
+same vacuum_rows p
+
 # ---- iceberg-js reads the table B wrote ---------------------------------
 cnt=$(qp -c 'SELECT count(*) FROM t2')
+ijs=
 if ijs=$(tests/clients/iceberg_js/setup.sh 2>"$tmp/ijs.err"); then
 	cat >"$tmp/read.mjs" <<'EOF'
 import { createRequire } from "node:module";
@@ -195,11 +257,90 @@ console.log(`columns ${schema.fields.map((f) => f.name + ":" + f.type).join(",")
 EOF
 	ICEBERG_JS_HOME=$ijs node "$tmp/read.mjs" "http://127.0.0.1:$hport" alice alicepw >"$tmp/ijs.out" 2>&1
 	want="records $cnt
-columns id:int,v:string,n:int"
+columns id:int,vv:string,w:int"
 	[ "$(cat "$tmp/ijs.out")" = "$want" ] && pass iceberg_js_reads_b ||
 		fail iceberg_js_reads_b "want [$want]" "$tmp/ijs.out"
 else
 	echo "SKIP restclient: iceberg_js_reads_b (npm install failed: $(tail -1 "$tmp/ijs.err"))"
+fi
+
+# ---- iceberg-js sends schema, spec, sort order and snapshot updates ------
+# to A's REST catalog on a table B made; then B and A use the result
+qbd -c 'CREATE TABLE j (id int, v text)' -c "INSERT INTO j VALUES (1, 'a')" -c "INSERT INTO j VALUES (2, 'b')" >/dev/null
+if [ -n "$ijs" ]; then
+	cat >"$tmp/evolve.mjs" <<'EOF'
+import { createRequire } from "node:module";
+const require = createRequire(process.env.ICEBERG_JS_HOME + "/");
+const { IcebergRestCatalog } = require("iceberg-js");
+const [base, user, password] = process.argv.slice(2);
+const tr = await fetch(`${base}/iceberg/v1/oauth/tokens`, {
+  method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams({ grant_type: "client_credentials", client_id: user, client_secret: password }),
+});
+const catalog = new IcebergRestCatalog({ baseUrl: `${base}/iceberg`, auth: { type: "bearer", token: (await tr.json()).access_token } });
+const id = { namespace: ["public"], name: "j" };
+const load = async () => { const t = await catalog.loadTable(id); return t.metadata ?? t; };
+const commit = async (name, requirements, updates) => {
+  try { await catalog.updateTable(id, { requirements, updates }); console.log(`${name} ok`); }
+  catch (e) { console.log(`${name} ${e.status ?? e}`); }
+};
+let m = await load();
+const cur = m.schemas.find((s) => s["schema-id"] === m["current-schema-id"]);
+const schemaReqs = [{ type: "assert-current-schema-id", "current-schema-id": m["current-schema-id"] },
+                    { type: "assert-last-assigned-field-id", "last-assigned-field-id": m["last-column-id"] }];
+const schema = { type: "struct", fields: [...cur.fields, { id: m["last-column-id"] + 1, name: "js_col", required: false, type: "long" }] };
+await commit("add_schema", schemaReqs, [{ action: "add-schema", schema }, { action: "set-current-schema", "schema-id": -1 }]);
+await commit("stale_schema", schemaReqs, [{ action: "add-schema", schema }, { action: "set-current-schema", "schema-id": -1 }]);
+m = await load();
+const specReqs = [{ type: "assert-default-spec-id", "default-spec-id": m["default-spec-id"] },
+                  { type: "assert-last-assigned-partition-id", "last-assigned-partition-id": m["last-partition-id"] }];
+const spec = { fields: [{ "source-id": 1, transform: "bucket[2]", name: "id_b" }] };
+await commit("add_spec", specReqs, [{ action: "add-spec", spec }, { action: "set-default-spec", "spec-id": -1 }]);
+await commit("stale_spec", specReqs, [{ action: "add-spec", spec }, { action: "set-default-spec", "spec-id": -1 }]);
+await commit("add_sort_order", [], [{ action: "add-sort-order", "sort-order": { "order-id": 5, fields: [{ transform: "identity", "source-id": 2, direction: "asc", "null-order": "nulls-first" }] } },
+                                    { action: "set-default-sort-order", "sort-order-id": -1 }]);
+await commit("bad_source", [], [{ action: "add-sort-order", "sort-order": { fields: [{ transform: "identity", "source-id": 99, direction: "asc", "null-order": "nulls-first" }] } }]);
+await commit("unknown_schema", [], [{ action: "set-current-schema", "schema-id": 42 }]);
+m = await load();
+const s2 = m.schemas.find((s) => s["schema-id"] === m["current-schema-id"]);
+const sp = m["partition-specs"].find((s) => s["spec-id"] === m["default-spec-id"]);
+const so = m["sort-orders"].find((s) => s["order-id"] === m["default-sort-order-id"]);
+console.log(`schema ${s2["schema-id"]} ${s2.fields.map((f) => f.id + ":" + f.name).join(",")} last-column-id ${m["last-column-id"]}`);
+console.log(`spec ${sp["spec-id"]} ${sp.fields.map((f) => f["field-id"] + ":" + f.name + ":" + f.transform).join(",")} last-partition-id ${m["last-partition-id"]}`);
+console.log(`sort-order ${so["order-id"]} ${so.fields.map((f) => f["source-id"] + ":" + f.direction).join(",")}`);
+EOF
+	ICEBERG_JS_HOME=$ijs node "$tmp/evolve.mjs" "http://127.0.0.1:$hport" alice alicepw >"$tmp/evolve.out" 2>&1
+	want="add_schema ok
+stale_schema 409
+add_spec ok
+stale_spec 409
+add_sort_order ok
+bad_source 400
+unknown_schema 400
+schema 1 1:id,2:v,3:js_col last-column-id 3
+spec 1 1000:id_b:bucket[2] last-partition-id 1000
+sort-order 5 2:asc"
+	diff <(echo "$want") "$tmp/evolve.out" >"$tmp/evolve.diff" && pass iceberg_js_table_updates ||
+		fail iceberg_js_table_updates "iceberg-js's commits (- wanted, + got)" "$tmp/evolve.diff"
+	# remove-snapshots by curl: snapshot ids are 63-bit, beyond a JavaScript
+	# number (iceberg-js would round them)
+	ice=http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/j
+	old=$(qa -c 'SELECT snapshot_id FROM "j$snapshots" WHERE parent_id IS NULL')
+	cur=$(qa -c 'SELECT snapshot_id FROM "j$snapshots" WHERE parent_id IS NOT NULL')
+	rm_snap() { curl -s -o /dev/null -w '%{http_code}' -u alice:alicepw -X POST "$ice" -d "{\"requirements\": [], \"updates\": [{\"action\": \"remove-snapshots\", \"snapshot-ids\": [$1]}]}"; }
+	r1=$(rm_snap 12345)
+	r2=$(rm_snap "$old")
+	m=$(curl -s -u alice:alicepw "$ice" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["metadata"]
+print(sorted(s["snapshot-id"] for s in d["snapshots"]), [e["snapshot-id"] for e in d.get("snapshot-log", [])], d["current-snapshot-id"], d["refs"]["main"]["snapshot-id"])')
+	n=$(qa -c 'SELECT count(*) FROM "j$snapshots"')
+	[ "$r1" = 400 ] && [ "$r2" = 200 ] && [ "$m" = "[$cur] [$cur] $cur $cur" ] && [ "$n" = 1 ] &&
+		pass rest_remove_snapshots || fail rest_remove_snapshots "unknown id: $r1, old: $r2; [$m]; A: $n snapshots"
+	r=$(qbd -c 'INSERT INTO j VALUES (3, $$c$$, 30)' -c 'SELECT id, v, js_col FROM j ORDER BY id' | tr '\n' ' ')
+	ra=$(qa -c 'SELECT id, v, js_col FROM j ORDER BY id' -c 'SELECT spec_id, count(*) FROM "j$files" GROUP BY 1 ORDER BY 1' | tr '\n' ' ')
+	[ "$r" = "1|a| 2|b| 3|c|30 " ] && [ "$ra" = "1|a| 2|b| 3|c|30 0|2 1|1 " ] && pass iceberg_js_updates_used ||
+		fail iceberg_js_updates_used "B: [$r]; A: [$ra]"
 fi
 
 # ---- DROP through B ------------------------------------------------------
