@@ -23,6 +23,11 @@
 #   - concurrent: A's and B's clients insert into one table at once; every
 #     acknowledged row is in the table exactly once, every refused one is
 #     40001 and absent
+#   - block_conflict_40001: B's BEGIN..COMMIT UPDATE loses to A's UPDATE of
+#     the same row: 40001, A's value stands
+#   - commit_5xx_08006: a proxy answers 500 to a commit of the shell (B's
+#     catalog through it): before passing it on, the INSERT fails as of
+#     unknown outcome and nothing landed; after, the row is there once
 #   - bad_credential: a wrong --catalog-credential is 28P01 with a clear
 #     message (shell and serve), a wrong FLOE_REST_TOKEN 28000; no crash
 #   - unsupported: CREATE VIEW / CREATE SEQUENCE through B are 0A000 naming
@@ -385,6 +390,81 @@ elif [ "$(grep -c '^[0-9]' <<<"$(qb -c 'SELECT id FROM c')")" != "$nack" ]; then
 else
 	pass concurrent
 	echo "    ($nack acknowledged, $refused refused with 40001)"
+fi
+
+# ---- B's block loses to A's concurrent UPDATE: 40001, A's row stands ----
+qa -c 'CREATE TABLE k (id int, n int)' -c 'INSERT INTO k VALUES (1, 0), (2, 0)' >/dev/null
+r=$(psql -X -A -t -q -v VERBOSITY=verbose -h 127.0.0.1 -p "$bport" -U alice floe 2>&1 <<EOF
+BEGIN;
+UPDATE k SET n = n + 10 WHERE id = 1;
+\\! psql -X -A -t -q -h 127.0.0.1 -p $aport -U alice -c 'UPDATE k SET n = n + 100 WHERE id = 1' floe
+COMMIT;
+EOF
+)
+ra=$(qa -c 'SELECT n FROM k ORDER BY id' | tr '\n' ' ')
+[[ $r == *'ERROR:  40001'* ]] && [ "$ra" = "100 0 " ] && pass block_conflict_40001 ||
+	fail block_conflict_40001 "B: [$r]; A's k: [$ra]"
+
+# ---- a commit answered 500: 08006 (outcome unknown), never applied twice --
+# a proxy in front of A's /iceberg answers 500 to commits: before sending
+# them on (nothing landed) or after (it landed)
+cat >"$tmp/proxy.py" <<'EOF'
+import http.server, os, sys, urllib.request, urllib.error
+target, mode_file, port_file = sys.argv[1:4]
+class H(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *a): pass
+    def go(self):
+        n = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(n) if n else None
+        mode = open(mode_file).read().strip() if os.path.exists(mode_file) else ""
+        commit = self.command == "POST" and ("/tables/" in self.path or self.path.endswith("/transactions/commit"))
+        status, data, ctype = 500, b'{"error": {"message": "injected", "type": "ServiceFailureException", "code": 500}}', "application/json"
+        if not (commit and mode == "before"):
+            req = urllib.request.Request(target + self.path, data=body, method=self.command,
+                                         headers={k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")})
+            try:
+                with urllib.request.urlopen(req) as r:
+                    status, data, ctype = r.status, r.read(), r.headers.get("content-type", "")
+            except urllib.error.HTTPError as e:
+                status, data, ctype = e.code, e.read(), e.headers.get("content-type", "")
+            if commit and mode == "after":
+                status, data = 500, b'{"error": {"message": "injected", "type": "ServiceFailureException", "code": 500}}'
+        self.send_response(status)
+        self.send_header("content-type", ctype or "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    do_GET = do_POST = do_DELETE = do_HEAD = go
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+open(port_file, "w").write(str(s.server_address[1]))
+s.serve_forever()
+EOF
+python3 "$tmp/proxy.py" "http://127.0.0.1:$hport" "$tmp/proxy.mode" "$tmp/proxy.port" &
+pids+=($!)
+for _ in $(seq 50); do [ -s "$tmp/proxy.port" ] && break; sleep 0.1; done
+via="rest+http://127.0.0.1:$(cat "$tmp/proxy.port")/iceberg"
+qa -c 'CREATE TABLE f (id int)' >/dev/null
+# shell MODE ID: the shell through the proxy inserts ID (no insert buffer)
+shell() {
+	echo "$1" >"$tmp/proxy.mode"
+	FLOE_INSERT_BUFFER_ROWS=0 "$FLOE_BIN" -D "$wh" --catalog "$via" --catalog-credential alice:alicepw \
+		-c "INSERT INTO f VALUES ($2)" 2>&1
+}
+r0=$(shell "" 1)
+r1=$(shell before 2)
+rc1=$?
+r2=$(shell after 3)
+rc2=$?
+echo "" >"$tmp/proxy.mode"
+ra=$(qa -c 'SELECT id FROM f ORDER BY id' | tr '\n' ' ')
+# before: refused as of unknown outcome (08006's detail); after: either that
+# or, when floe finds its snapshot in the new head, acknowledged; id 3 once
+if [ "$r0" = "INSERT 0 1" ] && [ $rc1 != 0 ] && [[ $r1 == *'HTTP 500'*'it may have committed'* ]] &&
+	{ [ "$r2" = "INSERT 0 1" ] || [[ $r2 == *'it may have committed'* ]]; } && [ "$ra" = "1 3 " ] &&
+	! [[ $r1$r2 == *Sanitizer* || $r1$r2 == *'runtime error'* ]]; then
+	pass commit_5xx_08006
+else
+	fail commit_5xx_08006 "ok: [$r0]; 500 before: rc=$rc1 [$r1]; 500 after: rc=$rc2 [$r2]; A's f: [$ra]"
 fi
 
 # ---- wrong credentials ----------------------------------------------------
