@@ -336,7 +336,13 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	}
 	if (asprintf(&db, "%s/catalog.db", e->warehouse) < 0)
 		abort();
-	if ((uri && !strncmp(uri, "rest+", 5) ? catalog_rest_open(&e->catalog, uri + 5, e->io, err)
+	/* --catalog-credential (main/floe.c sets FLOE_REST_CREDENTIAL) is never ignored */
+	if ((getenv("FLOE_REST_CREDENTIAL") && *getenv("FLOE_REST_CREDENTIAL") &&
+	     !(uri && !strncmp(uri, "rest+", 5))
+	     ? floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			   "--catalog-credential is for a REST catalog (--catalog rest+http(s)://...); "
+			   "this warehouse's catalog is %s", uri && *uri ? "PostgreSQL" : "SQLite")
+	     : uri && !strncmp(uri, "rest+", 5) ? catalog_rest_open(&e->catalog, uri + 5, e->io, err)
 	     : uri && *uri ? catalog_pg_open(&e->catalog, uri, config->catalog_name, err)
 	     : catalog_sqlite_open(&e->catalog, db, config->catalog_name ? config->catalog_name : "floe",
 				   err)) != FLOE_OK) {

@@ -29,7 +29,8 @@
 #     catalog through it): before passing it on, the INSERT fails as of
 #     unknown outcome and nothing landed; after, the row is there once
 #   - bad_credential: a wrong --catalog-credential is 28P01 with a clear
-#     message (shell and serve), a wrong FLOE_REST_TOKEN 28000; no crash
+#     message (shell and serve), a wrong FLOE_REST_TOKEN 28000; no crash;
+#     --catalog-credential without a REST catalog is refused, not ignored
 #   - unsupported: CREATE VIEW / CREATE SEQUENCE through B are 0A000 naming
 #     the operation
 #   - a_clean_exit / b_clean_exit: SIGTERM ends both with status 0 and no
@@ -493,6 +494,13 @@ r=$(FLOE_REST_TOKEN=$(printf '0%.0s' $(seq 64)) "$FLOE_BIN" -D "$wh" --catalog "
 rc=$?
 [ $rc != 0 ] && [[ $r == *28000* || $r == *[Aa]uthoriz* ]] && ! [[ $r == *Sanitizer* || $r == *'runtime error'* ]] &&
 	pass bad_token || fail bad_token "rc=$rc: $r"
+r=$("$FLOE_BIN" -D "$tmp/whsq" --catalog-credential alice:alicepw -c 'SELECT 1' 2>&1)
+rc=$?
+r2=$("$FLOE_BIN" serve -D "$tmp/whsq" --port 0 --catalog-credential alice:alicepw 2>&1 </dev/null)
+rc2=$?
+[ $rc != 0 ] && [[ $r == *'--catalog-credential is for a REST catalog'*'SQLite'* ]] &&
+	[ $rc2 != 0 ] && [[ $r2 == *'--catalog-credential is for a REST catalog'*'SQLite'* ]] &&
+	pass credential_without_rest || fail credential_without_rest "shell rc=$rc [$r]; serve rc=$rc2 [$r2]"
 
 # ---- both servers stop cleanly, without a sanitizer report ---------------
 floe_stop_clean "$bpid" "$tmp/b.err" && pass b_clean_exit || fail b_clean_exit "exit $stop_rc" "$tmp/b.err"
