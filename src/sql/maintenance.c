@@ -16,8 +16,9 @@
  *                     change); FULL, FREEZE, DISABLE_PAGE_SKIPPING,
  *                     INDEX_CLEANUP, TRUNCATE and PARALLEL set on are
  *                     0A000 naming them.
- *   ANALYZE [t [(c)]] checks the tables and columns exist and collects
- *                     nothing yet (floe plans with the manifests' metrics).
+ *   ANALYZE [t [(c)]] NDV theta sketches of the columns in a Puffin
+ *                     statistics file registered with the table
+ *                     (analyze.h); no table: every table.
  *   CALL expire_snapshots(table, older_than, retain_last): one row of
  *                     Spark's deleted_*_count columns.
  *   CALL rewrite_manifests(table, spec_id): merges the current snapshot's
@@ -36,6 +37,7 @@
 #include <strings.h>
 #include "exec/expr.h"
 #include "sql/acl.h"
+#include "sql/analyze.h"
 #include "sql/maintenance.h"
 #include "sql/refs.h"
 #include "sql/wap.h"
@@ -446,28 +448,6 @@ vacuum_one(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool verb
 	return FLOE_OK;
 }
 
-static int
-analyze_one(Session *s, ExecCtx *ctx, const char *ns, const char *name,
-	    PgQuery__VacuumRelation *vr)
-{
-	const IcebergSchema *sc;
-	Table *t;
-	size_t i;
-	int k;
-
-	TRY(maintenance_load(s, ctx, ns, name, &t));
-	sc = metadata_current_schema(t->md);
-	for (i = 0; i < vr->n_va_cols; i++) {
-		const char *c = vr->va_cols[i]->string->sval;
-		for (k = 0; k < sc->nfields && strcmp(sc->fields[k].name, c); k++)
-			;
-		if (k == sc->nfields)
-			return floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
-					   "column \"%s\" of relation \"%s\" does not exist", c, name);
-	}
-	return FLOE_OK;
-}
-
 int
 maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		   PgQuery__VacuumStmt *vs, ResultSink *sink)
@@ -529,6 +509,10 @@ maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 						sink->notice(sink->ctx, &w);
 					continue;
 				}
+				if (analyze) {
+					PgQuery__VacuumRelation none = PG_QUERY__VACUUM_RELATION__INIT;
+					TRY(analyze_table(s, ctx, nss[j], tabs[m], &none, verbose, sink));
+				}
 				if (vacuum)
 					TRY(vacuum_one(s, ctx, nss[j], tabs[m], verbose, sink));
 			}
@@ -540,7 +524,7 @@ maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		const char *ns, *name;
 		session_resolve_name(s, vr->relation, &ns, &name);
 		if (analyze)
-			TRY(analyze_one(s, ctx, ns, name, vr));
+			TRY(analyze_table(s, ctx, ns, name, vr, verbose, sink));
 		if (vacuum)
 			TRY(vacuum_one(s, ctx, ns, name, verbose, sink));
 	}

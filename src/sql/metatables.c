@@ -9,7 +9,7 @@
  * A FROM item "<table>$<kind>" (schema-qualified or not) whose <table>
  * exists and whose <kind> is one of:
  *   snapshots  history  files  data_files  delete_files  manifests  refs
- *   properties  metadata_log_entries  partitions
+ *   properties  metadata_log_entries  partitions  statistics
  * reads the table's metadata as txn_table_load gives it (a transaction sees
  * its own snapshots).  Time travel: parse.c rewrites FOR VERSION |
  * TIMESTAMP AS OF x and AT / BEFORE(...) into TABLESAMPLE "floe$tt"(mode,
@@ -53,6 +53,7 @@
 #include "sql/txn.h"
 #include "table/manifest.h"
 #include "table/metacols.h"
+#include "table/table_stats.h"
 #include "types/cast.h"
 #include "types/datetime.h"
 
@@ -324,6 +325,38 @@ fill_manifests(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
 	return FLOE_OK;
 }
 
+/* One row per blob of the table's statistics files (table_stats.h):
+ * column_name from the current schema (NULL for a dropped field), ndv the
+ * blob's property, sketch_ndv the theta sketch's own estimate. */
+static int
+fill_statistics(Rows *r, Session *s, const TableMetadata *md, floe_error *err)
+{
+	const IcebergSchema *sc = metadata_current_schema(md);
+	StatsRow *rows;
+	int n, i, k;
+
+	constrel_init(r, r->a, "snapshot_id:l column_name:t field_id:i ndv:l sketch_ndv:d "
+		  "blob_type:t statistics_path:t");
+	TRY(table_stats_list(s->engine->io, md, r->a, &rows, &n, err));
+	for (i = 0; i < n; i++) {
+		Value *row = constrel_row(r);
+		put_i(row, 0, rows[i].snapshot_id);
+		for (k = 0; sc && k < sc->nfields; k++)
+			if (sc->fields[k].id == rows[i].field_id)
+				put_s(row, 1, sc->fields[k].name);
+		put_i(row, 2, rows[i].field_id);
+		if (rows[i].has_ndv)
+			put_i(row, 3, rows[i].ndv);
+		if (rows[i].has_estimate) {
+			row[4].is_null = false;
+			row[4].u.f = rows[i].estimate;
+		}
+		put_s(row, 5, rows[i].blob_type);
+		put_s(row, 6, rows[i].statistics_path);
+	}
+	return FLOE_OK;
+}
+
 static void
 fill_refs(Rows *r, const TableMetadata *md)
 {
@@ -445,7 +478,7 @@ time_travel(const Table *t, const char *tname, bool by_version, const char *arg,
 
 static const char *const kinds[] = {
 	"snapshots", "history", "files", "data_files", "delete_files", "manifests", "refs",
-	"properties", "metadata_log_entries", "partitions", NULL
+	"properties", "metadata_log_entries", "partitions", "statistics", NULL
 };
 
 /* rv's name as <table>$<kind> (*k the kind's index) or a time-travel name
@@ -679,7 +712,8 @@ metatable_relation(Session *s, ExecCtx *ctx, PgQuery__RangeVar *rv, Arena *a, bo
 	case 6: fill_refs(&r, t->md); break;
 	case 7: fill_properties(&r, t->md); break;
 	case 8: fill_metadata_log(&r, t); break;
-	default: TRY(fill_partitions(&r, s, t, err)); break;
+	case 9: TRY(fill_partitions(&r, s, t, err)); break;
+	default: TRY(fill_statistics(&r, s, t->md, err)); break;
 	}
 	*ncols = r.ncols;
 	*names = r.names;

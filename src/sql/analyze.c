@@ -1,0 +1,204 @@
+/*
+ * analyze.c — ANALYZE t [(cols)]: per-column NDV theta sketches written to
+ * a Puffin statistics file and registered with the table (see analyze.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include "exec/exec.h"
+#include "sql/analyze.h"
+#include "sql/txn.h"
+#include "table/table.h"
+#include "table/table_stats.h"
+#include "types/vector.h"
+
+#define ANALYZE_COMMIT_TRIES 8
+
+/* Which schema columns to analyze: *idx[0..*n). */
+static int
+pick_columns(const IcebergSchema *sc, const char *name, PgQuery__VacuumRelation *vr, Arena *a,
+	     int **idx, int *n, floe_error *err)
+{
+	size_t i;
+	int k, j;
+
+	*idx = ARENA_ARRAY(a, int, (size_t)sc->nfields + vr->n_va_cols + 1);
+	*n = 0;
+	if (vr->n_va_cols == 0) {
+		for (k = 0; k < sc->nfields; k++)
+			if (!sc->fields[k].nested)
+				(*idx)[(*n)++] = k;
+		return FLOE_OK;
+	}
+	for (i = 0; i < vr->n_va_cols; i++) {
+		const char *c = vr->va_cols[i]->string->sval;
+		for (k = 0; k < sc->nfields && strcmp(sc->fields[k].name, c); k++)
+			;
+		if (k == sc->nfields)
+			return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+					   "column \"%s\" of relation \"%s\" does not exist", c, name);
+		for (j = 0; j < *n; j++)
+			if ((*idx)[j] == k)
+				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
+						   "column \"%s\" of relation \"%s\" appears more than once",
+						   c, name);
+		if (sc->fields[k].nested)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "ANALYZE of column \"%s\": nested columns have no NDV statistics",
+					   c);
+		(*idx)[(*n)++] = k;
+	}
+	return FLOE_OK;
+}
+
+/* Feed column c of b (compacted) into sk. */
+static void
+feed(ThetaSketch *sk, const Vector *v, uint32_t count)
+{
+	VectorView vv;
+	uint8_t buf[32];
+	const uint8_t *p;
+	size_t len;
+	uint32_t i;
+
+	vector_view(v, &vv);
+	for (i = 0; i < count; i++) {
+		uint32_t k = vv.sel ? vv.sel[i] : i;
+		if (!validity_get(vv.validity, k))
+			continue;
+		if (theta_value_bytes(v->type, vv.data, k, buf, &p, &len))
+			theta_update(sk, p, len);
+	}
+}
+
+/* Sketch the columns idx[0..n) of snapshot sn of t. */
+static int
+sketch_columns(Session *s, ExecCtx *ctx, const Table *t, const IcebergSchema *sc,
+	       const Snapshot *sn, const int *idx, int n, StatsColumn *cols, int64_t *rows)
+{
+	DataFile *files;
+	Operator *op;
+	Batch *b;
+	int nf, c, rc;
+
+	for (c = 0; c < n; c++) {
+		cols[c].field_id = sc->fields[idx[c]].id;
+		cols[c].sketch = ARENA_NEW(ctx->arena, ThetaSketch);
+		theta_init(cols[c].sketch, THETA_DEFAULT_LG_K, ctx->arena);
+	}
+	*rows = 0;
+	TRY(table_scan_files(s->engine->io, t, sn->snapshot_id, ctx->arena, &files, &nf, ctx->err));
+	if (nf == 0 || n == 0)
+		return FLOE_OK;
+	op = scan_new(ctx, sc, n, idx, files, nf, false, t->md);
+	if ((rc = op_open(op)) == FLOE_OK)
+		while ((rc = op_next(op, &b)) == FLOE_OK && b) {
+			if (!b->count)
+				continue;
+			batch_compact(b);
+			*rows += b->count;
+			for (c = 0; c < n; c++)
+				feed(cols[c].sketch, &b->cols[c], b->count);
+			if ((rc = exec_check_cancel(ctx)) != FLOE_OK)
+				break;
+		}
+	op_close(op);
+	return rc;
+}
+
+/* Is path still named by md's statistics (or partition statistics)? */
+static bool
+still_named(const TableMetadata *md, const char *path)
+{
+	int i;
+
+	for (i = 0; i < md->nstatistics; i++)
+		if (!strcmp(md->statistics[i].statistics_path, path))
+			return true;
+	return false;
+}
+
+/* set-statistics sf on the newest metadata (base first), retried when
+ * another commit lands first. */
+static int
+commit_stats(Session *s, ExecCtx *ctx, Table *base, const StatisticsFile *sf,
+	     const char **replaced, Table **out)
+{
+	Engine *e = s->engine;
+	int attempt;
+
+	for (attempt = 0;; attempt++) {
+		TableMetadata *md;
+		floe_error e2;
+		if (!metadata_snapshot_by_id(base->md, sf->snapshot_id))
+			return floe_errorf(ctx->err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "snapshot %" PRId64 " of table \"%s\" was expired while ANALYZE ran",
+					   sf->snapshot_id, base->name);
+		md = metadata_copy(base->md, ctx->arena);
+		*replaced = table_stats_set(md, sf, ctx->arena);
+		memset(&e2, 0, sizeof e2);
+		if (txn_commit_metadata(s, base, md, ctx->arena, out, &e2) == FLOE_OK)
+			return FLOE_OK;
+		if (!floe_error_is(&e2, ERRCODE_T_R_SERIALIZATION_FAILURE) ||
+		    attempt + 1 >= ANALYZE_COMMIT_TRIES) {
+			*ctx->err = e2;
+			return FLOE_ERR;
+		}
+		txn_backoff(10, attempt);
+		TRY(table_load(e->catalog, e->io, base->ns, base->name, ctx->arena, &base, ctx->err));
+	}
+}
+
+int
+analyze_table(Session *s, ExecCtx *ctx, const char *ns, const char *name,
+	      PgQuery__VacuumRelation *vr, bool verbose, ResultSink *sink)
+{
+	Engine *e = s->engine;
+	const IcebergSchema *sc;
+	const Snapshot *sn;
+	StatsColumn *cols;
+	StatisticsFile sf;
+	const char *replaced = NULL;
+	Table *t, *after;
+	int64_t rows;
+	int *idx, n, c;
+
+	if (txn_table_load(s, ns, name, ctx->arena, &t, ctx->err) != FLOE_OK) {
+		if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE))
+			floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE,
+				    "relation \"%s.%s\" does not exist", ns, name);
+		return FLOE_ERR;
+	}
+	sc = metadata_current_schema(t->md);
+	TRY(pick_columns(sc, name, vr, ctx->arena, &idx, &n, ctx->err));
+	sn = metadata_current_snapshot(t->md);
+	if (!sn || n == 0)
+		return FLOE_OK;          /* no rows (or no primitive column): nothing to sketch */
+	cols = ARENA_ARRAY(ctx->arena, StatsColumn, n + 1);
+	TRY(sketch_columns(s, ctx, t, sc, sn, idx, n, cols, &rows));
+	TRY(table_stats_write(e->io, t->md, sn->snapshot_id, sn->sequence_number, cols, n,
+			      ctx->arena, &sf, ctx->err));
+	if (commit_stats(s, ctx, t, &sf, &replaced, &after) != FLOE_OK) {
+		floe_error ignore;
+		if (!floe_error_is(ctx->err, "08006"))    /* outcome unknown: keep the file */
+			(void)fileio_remove(e->io, sf.statistics_path, &ignore);
+		return FLOE_ERR;
+	}
+	if (replaced && !still_named(after->md, replaced)) {
+		floe_error ignore;
+		size_t ll = strlen(after->md->location);
+		if (!strncmp(replaced, after->md->location, ll) && replaced[ll] == '/')
+			(void)fileio_remove(e->io, replaced, &ignore);
+	}
+	if (verbose && sink && sink->notice) {
+		floe_error note;
+		char *msg = arena_sprintf(ctx->arena, "\"%s.%s\": %" PRId64 " rows of snapshot %" PRId64,
+					  ns, name, rows, sn->snapshot_id);
+		for (c = 0; c < n; c++)
+			msg = arena_sprintf(ctx->arena, "%s%s %s ndv %.0f", msg, c ? "," : ";",
+					    sc->fields[idx[c]].name, theta_estimate(cols[c].sketch));
+		floe_errorf(&note, "00000", "analyzing %s", msg);
+		sink->notice(sink->ctx, &note);
+	}
+	return FLOE_OK;
+}

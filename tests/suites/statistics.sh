@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Statistics suite (issue 15: ANALYZE and the metadata's "statistics"),
+# checked with readers floe's code does not share.
+#
+# A. ANALYZE of a 1e5-row table (no new snapshot):
+#    - the metadata JSON: one statistics entry for the current snapshot,
+#      file-size-in-bytes = the file's size, blob-metadata per column;
+#    - the Puffin footer read by ../shared/tools/interop's puffin.mjs:
+#      file-footer-size-in-bytes, each blob's type, fields, snapshot-id,
+#      sequence-number and ndv equal the metadata's, offsets in the file;
+#    - each blob decoded here (Python, from DataSketches' compact layout:
+#      serial version 3, family 3, seed hash 0x93cc, ascending entries
+#      below theta): its estimate rounds to ndv and is within 3 standard
+#      errors (1/sqrt(4095)) of DuckDB's count(DISTINCT) over the data files
+#      (exact below 4096 distinct values);
+#    - iceberg-validate --deep passes.
+# B. ANALYZE again: the replaced statistics file is deleted; after a new
+#    snapshot and VACUUM (min-snapshots-to-keep 1) the expired snapshot's
+#    file is deleted, the current one's kept; remove_orphan_files keeps it
+#    even when old.
+# C. Commits keep other engines' statistics: a copy of Impala/Trino's
+#    iceberg_with_puffin_stats (testdata) after floe's INSERT and ALTER
+#    TABLE SET has the same "statistics" and "partition-statistics" JSON.
+#
+# Prints "PASS statistics: name" / "FAIL statistics: name: why".
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+SHARED=${FLOE_SHARED:-$(cd ../shared && pwd)}
+TOOLS=$SHARED/tools/interop/bin
+PY=/usr/bin/python3
+tmp=$(mktemp -d /tmp/floe-stats.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS statistics: $1"; }
+fail() { echo "FAIL statistics: $1: $2"; }
+
+current_meta() {
+	$PY -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+print(c.execute("SELECT metadata_location FROM iceberg_tables WHERE table_name = ?", (sys.argv[2],)).fetchone()[0])' "$1/catalog.db" "$2"
+}
+
+# footer.mjs FILE: the Puffin footer as the interop toolkit reads it
+cat >"$tmp/footer.mjs" <<EOF
+import { readPuffinFooter } from '$SHARED/tools/interop/src/lib/puffin.mjs'
+const f = readPuffinFooter(process.argv[2])
+console.log(JSON.stringify({ size: f.size, footerSize: f.footerSize, blobs: f.blobs, properties: f.properties }))
+EOF
+
+# ---- A. ANALYZE, checked ------------------------------------------------------
+wh=$tmp/a
+name="analyze 1e5 rows"
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0;
+CREATE TABLE t (id bigint, g int, s text, d numeric(12,2), ts timestamp) WITH ('history.expire.min-snapshots-to-keep' = '1', 'history.expire.max-snapshot-age-ms' = '1');
+INSERT INTO t SELECT i, i % 100, 'v' || (i % 3000), (i % 50000) / 8.0, timestamp '2024-01-01' + i * interval '1 second' FROM generate_series(1, 100000) i" 2>&1); then
+	fail "$name" "setup: $out"
+else
+	m0=$(current_meta "$wh" t)
+	if ! out=$("$FLOE_BIN" -D "$wh" -c "ANALYZE t" 2>&1) || [ "$out" != ANALYZE ]; then
+		fail "$name" "ANALYZE: $out"
+	else
+		m1=$(current_meta "$wh" t)
+		files=$("$TOOLS/iceberg-validate" "$m1" --files 2>/dev/null |
+			awk '$1 == "FILE" && $3 == "data" { printf "%s\x27%s\x27", (n++ ? "," : ""), $4 }')
+		exact=$("$TOOLS/duckdb-sql" "SELECT count(DISTINCT id), count(DISTINCT g), count(DISTINCT s), count(DISTINCT d), count(DISTINCT ts) FROM read_parquet([$files])" --no-header)
+		stats=$($PY -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["statistics"][0]["statistics-path"])' "$m1" 2>/dev/null)
+		footer=$(node "$tmp/footer.mjs" "$stats" 2>&1)
+		if ! why=$($PY - "$m0" "$m1" "$exact" "$footer" <<'EOF'
+import json, math, os, struct, sys
+m0, m1 = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+exact = [int(x) for x in sys.argv[3].strip().split(",")]
+errs = []
+try:
+    footer = json.loads(sys.argv[4])
+except ValueError:
+    print("puffin.mjs: " + sys.argv[4]); sys.exit(1)
+if m1["snapshots"] != m0["snapshots"] or m1["current-snapshot-id"] != m0["current-snapshot-id"]:
+    errs.append("ANALYZE changed the snapshots")
+st = m1.get("statistics", [])
+if len(st) != 1:
+    print("%d statistics entries, want 1" % len(st)); sys.exit(1)
+st = st[0]
+cur = m1["current-snapshot-id"]
+seq = [s for s in m1["snapshots"] if s["snapshot-id"] == cur][0].get("sequence-number", 0)
+path = st["statistics-path"]
+data = open(path, "rb").read()
+if st["snapshot-id"] != cur: errs.append("entry for snapshot %s, current %s" % (st["snapshot-id"], cur))
+if st["file-size-in-bytes"] != len(data) or footer["size"] != len(data):
+    errs.append("file-size-in-bytes %s, file %d" % (st["file-size-in-bytes"], len(data)))
+if st.get("file-footer-size-in-bytes") != footer["footerSize"]:
+    errs.append("file-footer-size-in-bytes %s, footer %s" % (st.get("file-footer-size-in-bytes"), footer["footerSize"]))
+bm = st["blob-metadata"]
+fb = footer["blobs"]
+if [b["fields"] for b in bm] != [[1], [2], [3], [4], [5]] or len(fb) != 5:
+    errs.append("blob fields %s / footer %d blobs" % ([b["fields"] for b in bm], len(fb)))
+for i, (b, f) in enumerate(zip(bm, fb)):
+    # (JavaScript's JSON.parse reads the 63-bit ids as doubles)
+    for k in ("type", "fields", "snapshot-id", "sequence-number"):
+        same = float(b.get(k)) == float(f.get(k)) if k.endswith("id") else b.get(k) == f.get(k)
+        if not same: errs.append("blob %d %s: metadata %s, footer %s" % (i, k, b.get(k), f.get(k)))
+    if b["type"] != "apache-datasketches-theta-v1": errs.append("blob %d type %s" % (i, b["type"]))
+    if b["snapshot-id"] != cur or float(f["snapshot-id"]) != float(cur) or f["sequence-number"] != seq:
+        errs.append("blob %d snapshot/sequence" % i)
+    if b["properties"].get("ndv") != f.get("properties", {}).get("ndv"): errs.append("blob %d ndv differs" % i)
+    if f.get("compression-codec") not in (None,): errs.append("blob %d compressed" % i)
+    off, ln = f["offset"], f["length"]
+    if off < 4 or off + ln > len(data) - footer["footerSize"]: errs.append("blob %d outside the file" % i); continue
+    sk = data[off:off + ln]
+    # DataSketches compact theta sketch, serial version 3
+    pre, ver, fam, flags = sk[0] & 0x3f, sk[1], sk[2], sk[5]
+    seed = struct.unpack_from("<H", sk, 6)[0]
+    if ver != 3 or fam != 3 or seed != 0x93cc or (flags & 0x1a) != 0x1a or flags & 1:
+        errs.append("blob %d preamble ver %d fam %d seed %x flags %x" % (i, ver, fam, seed, flags)); continue
+    if pre == 1:
+        n, theta = (1 if flags & 32 else 0), (1 << 63) - 1
+    else:
+        n = struct.unpack_from("<i", sk, 8)[0]
+        if struct.unpack_from("<f", sk, 12)[0] != 1.0: errs.append("blob %d p != 1" % i)
+        theta = struct.unpack_from("<q", sk, 16)[0] if pre == 3 else (1 << 63) - 1
+    if len(sk) != 8 * pre + 8 * n: errs.append("blob %d: %d bytes for %d entries" % (i, len(sk), n)); continue
+    ent = struct.unpack_from("<%dq" % n, sk, 8 * pre)
+    if any(not (0 < e < theta) for e in ent) or any(ent[j] >= ent[j + 1] for j in range(n - 1)):
+        errs.append("blob %d entries not ascending below theta" % i)
+    est = n / (theta / 2.0 ** 63)
+    if str(round(est)) != b["properties"]["ndv"]: errs.append("blob %d ndv %s, sketch %f" % (i, b["properties"]["ndv"], est))
+    x = exact[i]
+    if x < 4096:
+        if est != x or pre == 3: errs.append("column %d: estimate %f, exact %d" % (i + 1, est, x))
+    elif abs(est - x) > 3 * x / math.sqrt(4095) or pre != 3:
+        errs.append("column %d: estimate %f, exact %d, beyond 3 standard errors" % (i + 1, est, x))
+if exact[0] != 100000 or exact[2] != 3000: errs.append("DuckDB's counts %s" % exact)
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF
+		); then
+			fail "$name" "$why"
+		elif ! o=$("$TOOLS/iceberg-validate" "$m1" --deep 2>&1); then
+			fail "$name" "iceberg-validate: $(echo "$o" | grep -m2 ERROR)"
+		else
+			pass "$name"
+		fi
+	fi
+fi
+
+# ---- B. replaced and expired statistics files go, referenced ones stay -------
+name="statistics files: replace, expire, orphans"
+old=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["statistics"][0]["statistics-path"])' "$(current_meta "$wh" t)" 2>/dev/null)
+"$FLOE_BIN" -D "$wh" -q -c "ANALYZE t (g)" >/dev/null 2>&1
+m=$(current_meta "$wh" t)
+second=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["statistics"][0]["statistics-path"])' "$m" 2>/dev/null)
+if [ -z "$old" ] || [ -e "$old" ] || [ ! -e "$second" ] || [ "$old" = "$second" ]; then
+	fail "$name" "re-ANALYZE: old '$old' (exists: $([ -e "$old" ] && echo yes)), new '$second'"
+else
+	sleep 0.05
+	"$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; INSERT INTO t (id) VALUES (0); ANALYZE t (id)" >/dev/null 2>&1
+	m=$(current_meta "$wh" t)
+	third=$($PY -c 'import json,sys; m=json.load(open(sys.argv[1])); print(" ".join(s["statistics-path"] for s in m["statistics"] if s["snapshot-id"] == m["current-snapshot-id"]))' "$m")
+	n=$($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["statistics"]))' "$m")
+	sleep 0.05
+	out=$("$FLOE_BIN" -D "$wh" -c "VACUUM t" 2>&1)
+	m=$(current_meta "$wh" t)
+	left=$($PY -c 'import json,sys; print(" ".join(s["statistics-path"] for s in json.load(open(sys.argv[1]))["statistics"]))' "$m")
+	touch -d '5 days ago' "$third"
+	orph=$("$FLOE_BIN" -D "$wh" -A -t -c "CALL remove_orphan_files(table => 't')" 2>&1)
+	if [ "$n" != 2 ] || [ "$out" != VACUUM ] || [ -e "$second" ] || [ "$left" != "$third" ] || [ ! -e "$third" ]; then
+		fail "$name" "before VACUUM $n entries; VACUUM: $out; expired file left: $([ -e "$second" ] && echo yes); kept '$left' want '$third'"
+	elif [ -n "$orph" ] || [ ! -e "$third" ]; then
+		fail "$name" "remove_orphan_files: '$orph'"
+	elif ! o=$("$TOOLS/iceberg-validate" "$m" 2>&1); then
+		fail "$name" "iceberg-validate: $(echo "$o" | grep -m2 ERROR)"
+	else
+		pass "$name"
+	fi
+fi
+
+# ---- C. floe's commits keep another engine's statistics -----------------------
+name="commits keep statistics and partition-statistics"
+src=$SHARED/testdata/iceberg-tables/impala/iceberg_with_puffin_stats
+wh=$tmp/c
+mkdir -p "$tmp/ps"
+cp -r "$src/." "$tmp/ps/"
+chmod -R u+w "$tmp/ps"
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "CALL register_table('ps', '$tmp/ps/metadata/v3.metadata.json', map_from => '/test-warehouse/iceberg_with_puffin_stats/', map_to => '$tmp/ps/')" 2>&1); then
+	fail "$name" "register: $out"
+elif ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0; INSERT INTO ps VALUES (3, 3); ALTER TABLE ps SET ('floe.test' = 'x')" 2>&1); then
+	fail "$name" "commits: $out"
+else
+	m=$(current_meta "$wh" ps)
+	m=$tmp/ps/${m#/test-warehouse/iceberg_with_puffin_stats/}
+	ndv=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT string_agg(column_name || '=' || ndv, ',' ORDER BY field_id) FROM ps\$statistics" 2>&1)
+	if ! why=$($PY - "$src/metadata/v3.metadata.json" "$m" <<'EOF'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+errs = []
+if len(b["snapshots"]) != 2 or b.get("properties", {}).get("floe.test") != "x":
+    errs.append("the commits did not land (%d snapshots)" % len(b["snapshots"]))
+for k in ("statistics", "partition-statistics"):
+    if a.get(k) != b.get(k): errs.append("%s: %s became %s" % (k, a.get(k), b.get(k)))
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF
+	); then
+		fail "$name" "$why"
+	elif [ "$ndv" != "i=2,d=2" ]; then
+		fail "$name" "ps\$statistics after the commits: $ndv"
+	else
+		pass "$name"
+	fi
+fi
