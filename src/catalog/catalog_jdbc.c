@@ -41,6 +41,7 @@
  *   (the vtable of catalog.h)
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "catalog/catalog_jdbc.h"
@@ -346,8 +347,14 @@ resolve(Catalog *c, int n, const char *const *ns, const char *const *names,
 	for (i = 0; i < n; i++) {
 		char *cur;
 		if (tbl_load(c, ns[i], names[i], a, &cur, err) != FLOE_OK) {
+			/* not read (also a cancel, which stops the read before
+			 * it is sent): the outcome stays unknown, never "lost" */
+			char why[sizeof err->message];
+			snprintf(why, sizeof why, "%s", err->message);
 			arena_free(a);
-			return FLOE_ERR;
+			return floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+					   "catalog: connection lost during a commit; its outcome is "
+					   "unknown (%s)", why);
 		}
 		at_new += !strcmp(cur, new_locs[i]);
 		at_old += !strcmp(cur, expected[i]);

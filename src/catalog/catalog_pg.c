@@ -19,16 +19,35 @@
  * pooled only when healthy and idle (not inside a transaction).  libpq is
  * thread-safe for distinct connections.
  *
+ * Cancel: no call blocks in libpq; a statement is sent (PQsendQueryParams)
+ * and its reply waited for with poll() on PQsocket, so a catalog wait (a
+ * row or table lock held in the catalog database, a slow server) ends with
+ * 57014 when the session's statement is canceled or times out: a
+ * PostgreSQL CancelRequest (PQcancel) is sent and the server's reply read,
+ * so a canceled swap is known not to have landed.  A ROLLBACK is never
+ * canceled; a statement that starts while the flag is raised is not sent.
+ *
  * INTERFACE ROUTINES
  *   catalog_pg_open(&cat, conninfo, catalog_name, err)
  *   (the vtable of catalog.h, from catalog_jdbc.c)
  */
 #include <postgresql/libpq-fe.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include "catalog/catalog_jdbc.h"
+#include "common/interrupt.h"
 
 #define POOL_IDLE_MAX 32
+
+/* 57014: nothing was sent, or the server canceled it (it did not run). */
+static int
+canceled(floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+}
 
 static int
 pg_err(PGconn *conn, const PGresult *r, floe_error *err, const char *what)
@@ -43,6 +62,8 @@ pg_err(PGconn *conn, const PGresult *r, floe_error *err, const char *what)
 		code = ERRCODE_CONNECTION_FAILURE;
 	else if (state && (!strcmp(state, "40001") || !strcmp(state, "40P01")))
 		code = ERRCODE_T_R_SERIALIZATION_FAILURE;
+	else if (state && !strcmp(state, "57014"))
+		return canceled(err);       /* our CancelRequest: the statement did not run */
 	floe_errorf(err, code, "catalog: %s: %s", what, msg);
 	/* drop libpq's trailing newline */
 	{
@@ -53,17 +74,83 @@ pg_err(PGconn *conn, const PGresult *r, floe_error *err, const char *what)
 	return FLOE_ERR;
 }
 
-/* JdbcDriver.exec: PQexecParams with text parameters. */
+/* Wait for the reply to the query just sent and return it (NULL: the
+ * connection broke).  While the statement's cancel flag is raised
+ * (CancelRequest, statement_timeout, SIGTERM: common/interrupt.h) a
+ * PostgreSQL CancelRequest is sent once, unless `cancellable` is false
+ * (ROLLBACK after a failure); the wait goes on for the server's reply,
+ * which is either the statement's result or its 57014: the outcome stays
+ * known.  A server that answers nothing within CANCEL_WAIT_MS of the
+ * cancel is treated as a lost connection (the socket is shut, so
+ * pg_broken is true and a swap's outcome is resolved as after any break). */
+#define CANCEL_WAIT_MS 30000
+static PGresult *
+wait_result(PGconn *conn, bool cancellable)
+{
+	PGresult *r, *last = NULL;
+	int sock = PQsocket(conn), waited = 0;
+	bool sent_cancel = false;
+
+	for (;;) {
+		int fl = PQflush(conn);
+		struct pollfd pfd = { .fd = sock, .events = POLLIN | (fl == 1 ? POLLOUT : 0) };
+		if (fl < 0)
+			break;
+		if (fl == 0 && !PQisBusy(conn)) {
+			r = PQgetResult(conn);
+			if (!r)
+				return last;
+			PQclear(last);
+			last = r;
+			if (PQresultStatus(r) == PGRES_COPY_IN || PQresultStatus(r) == PGRES_COPY_OUT)
+				return last;    /* not sent by the catalog; stop reading */
+			continue;
+		}
+		if (cancellable && !sent_cancel && interrupt_pending()) {
+			char msg[256];
+			PGcancel *pc = PQgetCancel(conn);
+			if (pc) {
+				(void)PQcancel(pc, msg, (int)sizeof msg);
+				PQfreeCancel(pc);
+			}
+			sent_cancel = true;
+		}
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			break;
+		if (sent_cancel && (waited += 100) > CANCEL_WAIT_MS) {
+			shutdown(sock, SHUT_RDWR);   /* PQconsumeInput fails: the link is lost */
+			sent_cancel = false;
+			cancellable = false;
+		}
+		if ((pfd.revents & (POLLIN | POLLERR | POLLHUP)) && !PQconsumeInput(conn))
+			break;
+	}
+	/* the connection broke: drain what libpq holds */
+	while ((r = PQgetResult(conn)) != NULL) {
+		PQclear(last);
+		last = r;
+	}
+	return last;
+}
+
+/* JdbcDriver.exec: PQsendQueryParams with text parameters, waited for by
+ * wait_result (cancellable; never a blocking PQexec). */
 static int
 pg_exec(void *vconn, floe_error *err, bool retry, const char *sql, int n,
 	const char *const *args, Arena *a, char ***rows, int *nrows, int *changes)
 {
 	PGconn *conn = vconn;
+	bool cancellable = strcmp(sql, "ROLLBACK") != 0;
 	int attempt, i;
 
 	for (attempt = 0; attempt < 2; attempt++) {
-		PGresult *r = PQexecParams(conn, sql, n, NULL, args, NULL, NULL, 0);
-		ExecStatusType st = PQresultStatus(r);
+		PGresult *r;
+		ExecStatusType st;
+		if (cancellable && interrupt_pending())
+			return canceled(err);
+		r = PQsendQueryParams(conn, sql, n, NULL, args, NULL, NULL, 0)
+			? wait_result(conn, cancellable) : NULL;
+		st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 		if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
 			if (rows) {
 				int nr = PQntuples(r);

@@ -23,8 +23,9 @@
  *                  PRIMARY KEY (catalog_name, namespace, property_key))
  *
  * Commit (swap) is JdbcUtil's DO_COMMIT_SQL (catalog_jdbc.c).  The database
- * runs in WAL mode with a busy timeout, so several floe processes can share
- * one catalog file.  Multi-table commits (swap_tables, for transactions)
+ * runs in WAL mode with a busy handler (busy_wait: up to 10 s, ended by
+ * the statement's cancel or timeout with 57014), so several floe processes
+ * can share one catalog file.  Multi-table commits (swap_tables, for transactions)
  * start with BEGIN IMMEDIATE: the write lock first, so two committers never
  * deadlock upgrading a read lock.
  *
@@ -43,7 +44,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "catalog/catalog_jdbc.h"
+#include "common/interrupt.h"
 
 #define BUSY_TIMEOUT_MS 10000
 #define POOL_IDLE_MAX 64
@@ -52,7 +55,11 @@ static int
 db_err(sqlite3 *db, floe_error *err, const char *what)
 {
 	int code = sqlite3_errcode(db);
-	const char *state = (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+	const char *state;
+
+	if ((code == SQLITE_BUSY || code == SQLITE_LOCKED) && interrupt_pending())
+		return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+	state = (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		? ERRCODE_T_R_SERIALIZATION_FAILURE : ERRCODE_IO_ERROR;
 	return floe_errorf(err, state, "catalog: %s: %s", what, sqlite3_errmsg(db));
 }
@@ -147,6 +154,21 @@ db_disconnect(void *vdb)
 
 /* A connection with the busy timeout; mutex: SQLITE_OPEN_NOMUTEX for a
  * pooled one (one thread at a time), SQLITE_OPEN_FULLMUTEX at open. */
+/* The busy handler: wait for another connection's lock in 10 ms steps up
+ * to BUSY_TIMEOUT_MS, and stop at once when the statement is canceled or
+ * times out (sqlite3_busy_timeout's sleep cannot be interrupted). */
+static int
+busy_wait(void *arg, int count)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	(void)arg;
+	if (interrupt_pending() || count >= BUSY_TIMEOUT_MS / 10)
+		return 0;
+	nanosleep(&ts, NULL);
+	return 1;
+}
+
 static int
 open_db(const char *path, int mutex, sqlite3 **out, floe_error *err)
 {
@@ -159,7 +181,7 @@ open_db(const char *path, int mutex, sqlite3 **out, floe_error *err)
 		sqlite3_close(db);
 		return FLOE_ERR;
 	}
-	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	sqlite3_busy_handler(db, busy_wait, NULL);
 	*out = db;
 	return FLOE_OK;
 }

@@ -20,6 +20,9 @@
 #     (4 rounds), then every acknowledged commit present exactly once and no
 #     transaction half applied; tables valid (iceberg-validate); with the
 #     SQLite catalog, then with the PostgreSQL one (3 rounds)
+#   - a catalog wait (ACCESS EXCLUSIVE on iceberg_tables held in PostgreSQL)
+#     ends with 57014 under statement_timeout, as does a wait for the SQLite
+#     catalog's write lock; statements work after it
 #   - floe serve's start removes stale .tmp files of killed writes (those of
 #     a live process, fresh ones and other names stay)
 #
@@ -215,6 +218,86 @@ for tbl in "$tmp/crashpg/wh"/public/*/; do
 		fail crash_pg_catalog_iceberg_valid "$(basename "$tbl")" "$tmp/validate.out"
 	fi
 done
+
+# ---- a catalog wait is cancellable: a lock held in the catalog database ------
+# In PostgreSQL, a transaction holds ACCESS EXCLUSIVE on iceberg_tables; a floe
+# statement under statement_timeout=500ms that needs the catalog must fail with
+# 57014 within seconds (it waited in PQexecParams for the lock before: the whole
+# 8 s hold), and once the lock is gone the same statements work.
+psql -X -q "$pgci" -c 'CREATE DATABASE txn_lock' >/dev/null 2>&1
+mkdir -p "$tmp/lock/wh"
+lockci="host=127.0.0.1 port=$pgport user=postgres dbname=txn_lock"
+echo "$lockci" >"$tmp/lock/wh/catalog-uri"
+if start_server "$tmp/lock/wh" "$tmp/lock/serve"; then
+	fci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+	psql -X -q "$fci" -c 'CREATE TABLE lk (a int)' -c 'INSERT INTO lk VALUES (1)' >"$tmp/lock/setup.out" 2>&1
+	psql -X -q "$lockci" -c "BEGIN; LOCK TABLE iceberg_tables IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT" \
+		>/dev/null 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do
+		[ "$(psql -X -At "$lockci" -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+			WHERE c.relname = 'iceberg_tables' AND l.mode = 'AccessExclusiveLock' AND l.granted")" = 1 ] && break
+		sleep 0.1
+	done
+	for stmt in "INSERT INTO lk VALUES (2)" "CREATE TABLE lk2 (b int)"; do
+		t0=$(date +%s%N)
+		out=$(timeout 20 psql -X -q "$fci" -c '\set VERBOSITY verbose' -c 'SET statement_timeout = 500' -c "$stmt" 2>&1)
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		if printf '%s' "$out" | grep -q 'ERROR:  57014: canceling statement due to statement timeout' && [ $ms -lt 4000 ]; then
+			pass "catalog_lock_timeout (${stmt%% (*}: 57014 in $ms ms)"
+		else
+			fail catalog_lock_timeout "$stmt: $ms ms: $(printf '%s' "$out" | tr '\n' '|')" "$tmp/lock/serve.err"
+		fi
+	done
+	wait "$holder"
+	out=$(psql -X -At "$fci" -c 'SET statement_timeout = 5000' -c 'INSERT INTO lk VALUES (3)' \
+		-c 'CREATE TABLE lk2 (b int)' -c "SELECT string_agg(a::text, ',' ORDER BY a) FROM lk" 2>&1)
+	if [ "$out" = "$(printf 'SET\nINSERT 0 1\nCREATE TABLE\n1,3')" ]; then
+		pass "catalog_lock_released (INSERT and CREATE work, the canceled INSERT is absent)"
+	else
+		fail catalog_lock_released "$(printf '%s' "$out" | tr '\n' '|') (setup: $(tr '\n' '|' <"$tmp/lock/setup.out"))"
+	fi
+else
+	fail catalog_lock_timeout "floe serve did not start" "$tmp/lock/serve.err"
+fi
+stop_servers
+
+# the same with the SQLite catalog: another process holds catalog.db's write
+# lock (BEGIN EXCLUSIVE); a DELETE's or CREATE's commit waited out the 10 s
+# busy timeout before
+mkdir -p "$tmp/slock/wh"
+if start_server "$tmp/slock/wh" "$tmp/slock/serve"; then
+	fci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+	psql -X -q "$fci" -c 'CREATE TABLE lk (a int)' -c 'INSERT INTO lk VALUES (1)' >"$tmp/slock/setup.out" 2>&1
+	$PY -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=20)
+c.execute("BEGIN EXCLUSIVE"); print("locked", flush=True); time.sleep(6); c.execute("COMMIT")' \
+		"$tmp/slock/wh/catalog.db" >"$tmp/slock/holder.out" 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do grep -q locked "$tmp/slock/holder.out" && break; sleep 0.1; done
+	for stmt in "DELETE FROM lk WHERE a = 1" "CREATE TABLE lk2 (b int)"; do
+		t0=$(date +%s%N)
+		out=$(timeout 20 psql -X -q "$fci" -c '\set VERBOSITY verbose' -c 'SET statement_timeout = 500' \
+			-c "$stmt" 2>&1)
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		if printf '%s' "$out" | grep -q 'ERROR:  57014: canceling statement due to statement timeout' && [ $ms -lt 4000 ]; then
+			pass "sqlite_catalog_lock_timeout (${stmt%% [(W]*}: 57014 in $ms ms)"
+		else
+			fail sqlite_catalog_lock_timeout "$stmt: $ms ms: $(printf '%s' "$out" | tr '\n' '|')" "$tmp/slock/serve.err"
+		fi
+	done
+	wait "$holder"
+	out=$(psql -X -At "$fci" -c 'INSERT INTO lk VALUES (3)' -c 'CREATE TABLE lk2 (b int)' \
+		-c "SELECT string_agg(a::text, ',' ORDER BY a) FROM lk" 2>&1)
+	if [ "$out" = "$(printf 'INSERT 0 1\nCREATE TABLE\n1,3')" ]; then
+		pass "sqlite_catalog_lock_released"
+	else
+		fail sqlite_catalog_lock_released "$(printf '%s' "$out" | tr '\n' '|') (setup: $(tr '\n' '|' <"$tmp/slock/setup.out"))"
+	fi
+else
+	fail sqlite_catalog_lock_timeout "floe serve did not start" "$tmp/slock/serve.err"
+fi
+stop_servers
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
 for t in lost_update append_storm bank unique_keys cow_keys copy_keys buffer_keys; do
