@@ -133,6 +133,8 @@ wait_result(PGconn *conn, bool cancellable)
 	return last;
 }
 
+static bool pg_reset(void *conn);
+
 /* JdbcDriver.exec: PQsendQueryParams with text parameters, waited for by
  * wait_result (cancellable; never a blocking PQexec). */
 static int
@@ -167,7 +169,7 @@ pg_exec(void *vconn, floe_error *err, bool retry, const char *sql, int n,
 		}
 		if (PQstatus(conn) != CONNECTION_OK && retry && attempt == 0) {
 			PQclear(r);
-			PQreset(conn);
+			(void)pg_reset(conn);
 			continue;
 		}
 		pg_err(conn, r, err, "query");
@@ -184,15 +186,80 @@ quiet(void *arg, const char *message)
 	(void)message;     /* "relation already exists, skipping" and the like */
 }
 
-/* A new connection; a failure is `code` (08000 at open, 08006 later). */
+/* The conninfo's connect_timeout in seconds (0: none), which libpq does
+ * not apply to a connection made with PQconnectPoll; as libpq, at least
+ * 2 s. */
+static int
+connect_timeout_s(PGconn *conn)
+{
+	PQconninfoOption *opts = PQconninfo(conn), *o;
+	int t = 0;
+
+	for (o = opts; o && o->keyword; o++)
+		if (!strcmp(o->keyword, "connect_timeout") && o->val && *o->val)
+			t = atoi(o->val);
+	PQconninfoFree(opts);
+	return t <= 0 ? 0 : t < 2 ? 2 : t;
+}
+
+/* Drive a connection started with PQconnectStart / PQresetStart to its
+ * end with poll() (never libpq's blocking connect), so the statement's
+ * cancel flag (common/interrupt.h) stops it: 1 connected, 0 failed
+ * (PQerrorMessage says why), -1 canceled or past connect_timeout
+ * (*timed_out). */
+static int
+connect_wait(PGconn *conn, PostgresPollingStatusType (*step)(PGconn *), bool *timed_out)
+{
+	PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+	int limit_ms = connect_timeout_s(conn) * 1000, waited = 0;
+
+	*timed_out = false;
+	for (;;) {
+		struct pollfd pfd;
+		int n;
+		if (st == PGRES_POLLING_OK)
+			return 1;
+		if (st == PGRES_POLLING_FAILED)
+			return 0;
+		if (interrupt_pending())
+			return -1;
+		if (limit_ms && waited >= limit_ms) {
+			*timed_out = true;
+			return -1;
+		}
+		/* the socket can change between steps (another address) */
+		pfd.fd = PQsocket(conn);
+		pfd.events = st == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+		pfd.revents = 0;
+		if (pfd.fd < 0)
+			return 0;
+		n = poll(&pfd, 1, 100);
+		if (n < 0 && errno != EINTR)
+			return 0;
+		if (n > 0)
+			st = step(conn);
+		else
+			waited += 100;
+	}
+}
+
+/* A new connection; a failure is `code` (08000 at open, 08006 later),
+ * the statement's cancel or timeout 57014 (nothing was sent yet). */
 static int
 open_conn(const char *conninfo, const char *code, PGconn **out, floe_error *err)
 {
-	PGconn *conn = PQconnectdb(conninfo);
+	PGconn *conn = PQconnectStart(conninfo);
+	bool timed_out = false;
+	int rc = conn && PQstatus(conn) != CONNECTION_BAD
+		? connect_wait(conn, PQconnectPoll, &timed_out) : 0;
 
-	if (!conn || PQstatus(conn) != CONNECTION_OK) {
+	if (rc < 0 && !timed_out) {
+		PQfinish(conn);
+		return canceled(err);
+	}
+	if (rc <= 0 || PQstatus(conn) != CONNECTION_OK) {
 		floe_errorf(err, code, "could not connect to the PostgreSQL catalog: %s",
-			    conn ? PQerrorMessage(conn) : "out of memory");
+			    timed_out ? "timeout expired" : conn ? PQerrorMessage(conn) : "out of memory");
 		PQfinish(conn);
 		return FLOE_ERR;
 	}
@@ -229,11 +296,16 @@ pg_broken(void *conn)
 	return PQstatus(conn) != CONNECTION_OK;
 }
 
+/* reconnect (PQresetStart, polled as a new connection: a cancel or the
+ * connect_timeout ends it, the connection then stays broken) */
 static bool
 pg_reset(void *conn)
 {
-	PQreset(conn);
-	return PQstatus(conn) == CONNECTION_OK;
+	bool timed_out;
+
+	if (!PQresetStart(conn))
+		return false;
+	return connect_wait(conn, PQresetPoll, &timed_out) == 1 && PQstatus(conn) == CONNECTION_OK;
 }
 
 static const JdbcDriver pg_driver = {
@@ -276,8 +348,9 @@ catalog_pg_open(Catalog **out, const char *conninfo, const char *catalog_name, f
 	PGresult *r;
 
 	TRY(open_conn(conninfo, ERRCODE_CONNECTION_EXCEPTION, &conn, err));
-	/* simple query protocol: several statements, one implicit transaction */
-	r = PQexec(conn, SCHEMA_SQL);
+	/* simple query protocol: several statements, one implicit transaction;
+	 * waited for as every statement (wait_result: cancellable) */
+	r = PQsendQuery(conn, SCHEMA_SQL) ? wait_result(conn, true) : NULL;
 	if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
 		pg_err(conn, r, err, "creating the catalog tables");
 		PQclear(r);

@@ -23,6 +23,8 @@
 #   - a catalog wait (ACCESS EXCLUSIVE on iceberg_tables held in PostgreSQL)
 #     ends with 57014 under statement_timeout, as does a wait for the SQLite
 #     catalog's write lock; statements work after it
+#   - a PostgreSQL catalog address that never answers: floe serve gives up
+#     after the URI's connect_timeout
 #   - floe serve's start removes stale .tmp files of killed writes (those of
 #     a live process, fresh ones and other names stay)
 #
@@ -298,6 +300,32 @@ else
 	fail sqlite_catalog_lock_timeout "floe serve did not start" "$tmp/slock/serve.err"
 fi
 stop_servers
+
+# ---- connecting to the catalog is bounded by connect_timeout ----------------
+# A catalog address that accepts the TCP connection and never answers:
+# floe serve's catalog open gives up after the URI's connect_timeout (the
+# connection is polled, PQconnectPoll, which ignores connect_timeout:
+# catalog_pg.c applies it) instead of waiting for the startup reply.
+mkdir -p "$tmp/silent/wh"
+$PY -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(60)' >"$tmp/silent/port" &
+silent=$!
+for _ in $(seq 50); do [ -s "$tmp/silent/port" ] && break; sleep 0.1; done
+echo "host=127.0.0.1 port=$(cat "$tmp/silent/port") user=postgres dbname=x connect_timeout=2" \
+	>"$tmp/silent/wh/catalog-uri"
+t0=$(date +%s%N)
+timeout 30 "$FLOE_BIN" serve -D "$tmp/silent/wh" --port 0 >"$tmp/silent/out" 2>&1
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $ms -lt 10000 ] &&
+	grep -q 'could not connect to the PostgreSQL catalog: .*timeout expired' "$tmp/silent/out"; then
+	pass "catalog_connect_timeout (gave up in $ms ms)"
+else
+	fail catalog_connect_timeout "exit $rc after $ms ms" "$tmp/silent/out"
+fi
+kill "$silent" 2>/dev/null
+wait "$silent" 2>/dev/null
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
 for t in lost_update append_storm bank unique_keys cow_keys copy_keys buffer_keys; do
