@@ -15,7 +15,8 @@
 #   - part_* / vacuum_*: CREATE TABLE PARTITIONED BY, ADD PARTITION FIELD,
 #     SET PARTITION SPEC, WRITE ORDERED BY, VACUUM through B: rows against
 #     PostgreSQL, the specs / sort order / snapshots A's catalog then holds,
-#     A's p$files by spec
+#     A's p$files by spec; v1_*: the same on a format v1 table (its legacy
+#     "schema" and "partition-spec" members follow)
 #   - block_*: BEGIN..COMMIT through B over two tables (one
 #     /transactions/commit): invisible to A before COMMIT, all of it after;
 #     a ROLLBACK block leaves A's rows alone
@@ -239,6 +240,23 @@ m=$(meta | tail -1)
 [ "$r" = "" ] && [ "$n" = 1 ] && [ "$m" = "snapshots 1" ] && pass vacuum_through_b ||
 	fail vacuum_through_b "VACUUM: [$r]; A sees $n snapshots, its catalog [$m]"
 same vacuum_rows p
+
+# a format v1 table (legacy "schema" / "partition-spec" members) through B
+qp -c 'DROP TABLE IF EXISTS v1' -c 'CREATE TABLE v1 (a int, ts timestamp)' >/dev/null
+r=$(qbd -c "CREATE TABLE v1 (a int, ts timestamp) WITH ('format-version' = '1')")
+on v1_insert qbd "INSERT INTO v1 VALUES (1, '2024-01-01')" v1
+on v1_add_column qbd 'ALTER TABLE v1 ADD COLUMN c text' v1
+r=$r$(qbd -c 'ALTER TABLE v1 ADD PARTITION FIELD days(ts)' -c 'ALTER TABLE v1 WRITE ORDERED BY a')
+on v1_insert_after qbd "INSERT INTO v1 VALUES (2, '2024-01-02', 'z')" v1
+m=$(curl -s -u alice:alicepw "http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/v1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["metadata"]
+cur = [s for s in d["schemas"] if s["schema-id"] == d["current-schema-id"]][0]
+spec = [s for s in d["partition-specs"] if s["spec-id"] == d["default-spec-id"]][0]
+print(d["format-version"], d["schema"] == cur, d["partition-spec"] == spec["fields"], [f["name"] for f in cur["fields"]],
+      [f["transform"] for f in spec["fields"]], d["default-sort-order-id"])')
+[ -z "$r" ] && [ "$m" = "1 True True ['a', 'ts', 'c'] ['day'] 1" ] && pass v1_metadata ||
+	fail v1_metadata "ALTERs: [$r]; A's catalog: [$m]"
 
 # ---- iceberg-js reads the table B wrote ---------------------------------
 cnt=$(qp -c 'SELECT count(*) FROM t2')
