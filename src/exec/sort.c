@@ -32,6 +32,7 @@
 #include "exec/exec.h"
 #include "exec/spill.h"
 #include "types/array.h"
+#include "types/json.h"
 
 #define MERGE_FANIN 16
 
@@ -129,6 +130,9 @@ sort_compare_values(const void *a, const void *b, SqlType t)
 		return x < y ? -1 : x > y;
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
+		if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONB)   /* jsonb's btree order */
+			return pgjsonb_cmp_text(strview_data(a), ((const strview *)a)->len,
+						strview_data(b), ((const strview *)b)->len);
 		return strview_cmp((const strview *)a, (const strview *)b);
 	case TYPE_ARRAY:
 		return array_compare((const strview *)a, (const strview *)b, t);

@@ -113,6 +113,8 @@ base_name(int64_t oid)
 	case 2249: return "record";
 	case 2278: return "void";
 	case 2950: return "uuid";
+	case 114: return "json";
+	case 3802: return "jsonb";
 	default: return NULL;
 	}
 }

@@ -100,7 +100,8 @@ func_type_name(SqlType t, char *buf, size_t n)
 		return buf;
 	case TYPE_TEXT:
 		snprintf(buf, n, "%s", t.text_kind == TEXT_VARCHAR ? "character varying" :
-			 t.text_kind == TEXT_CHAR ? "character" : "text");
+			 t.text_kind == TEXT_CHAR ? "character" : t.text_kind == TEXT_JSON ? "json" :
+			 t.text_kind == TEXT_JSONB ? "jsonb" : "text");
 		return buf;
 	default:
 		return type_name(t, buf, n);
@@ -521,6 +522,18 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	}
 }
 
+/* json and jsonb have no implicit cast to text (PostgreSQL's category U):
+ * a text signature does not take them, only "any" does (concat, format,
+ * count, pg_typeof); their own operators and functions are func_json.c's */
+static bool
+json_args_ok(const ScalarFunc *f, const SqlType *in, int nargs)
+{
+	for (int i = 0; i < nargs; i++)
+		if (type_is_json(in[i]) && argt(f, i) != FARG_ANY && argt(f, i) != FARG_ANY_ASIS)
+			return false;
+	return true;
+}
+
 static bool
 is_char(SqlType t)
 {
@@ -643,6 +656,8 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 		return not_found(err, name, argtypes, nargs, is_op);
 	if (pick == -2)
 		return not_unique(err, name, argtypes, nargs, is_op);
+	if (!json_args_ok(cands[pick], argtypes, nargs))
+		return not_found(err, name, argtypes, nargs, is_op);
 	*out = cands[pick];
 	finish(cands[pick], argtypes, nargs, ret, cast_to);
 	char_rules(out, argtypes, nargs, cast_to);
@@ -681,6 +696,8 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		return not_found(err, name, argtypes, nargs, false);
 	if (pick == -2)
 		return not_unique(err, name, argtypes, nargs, false);
+	if (strcmp(name, "array_agg") && !json_args_ok(cands[pick], argtypes, nargs))
+		return not_found(err, name, argtypes, nargs, false);
 	*out = impl[pick];
 	finish(cands[pick], argtypes, nargs, ret, cast_to);
 	for (k = 0; k < nargs; k++)         /* count(any) reads its argument as is */

@@ -383,7 +383,7 @@ col_oid(SqlType t)
 		return 1042;
 	if (t.id == TYPE_NULL)
 		return 25;    /* an unknown-typed output column is resolved to text */
-	return type_pg_oid(t.id);
+	return type_pg_oid_of(t);     /* json 114, jsonb 3802 */
 }
 
 static int16_t
@@ -592,6 +592,8 @@ binary_field(PgConn *c, const Vector *v, uint32_t row)
 		break;
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
+		if (v->type.id == TYPE_TEXT && v->type.text_kind == TEXT_JSONB)
+			pgbuf_byte(b, 1);   /* jsonb_send: version 1, then the text */
 		pgbuf_append(b, strview_data(&val.u.s), val.u.s.len);
 		break;
 	case TYPE_ARRAY:
@@ -784,6 +786,17 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		if (!(s = numeric_text(a, p, n)))
 			goto bad;
 		return s;
+	case 3802:
+		/* jsonb_recv: version 1, then the text */
+		if (n < 1 || p[0] != 1) {
+			floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
+				    "unsupported jsonb version number %d", n ? p[0] : 0);
+			return NULL;
+		}
+		p++;
+		n--;
+		/* fall through */
+	case 114:
 	case 25: case 1043: case 1042: case 19:
 		/* textrecv: the bytes must be valid UTF-8 without NUL (22021,
 		 * as pg_verify_mbstr); text_validate_utf8 refuses 0x00 too */

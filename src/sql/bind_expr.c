@@ -166,7 +166,7 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 		static const char *const bases[] = { "bool", "int2", "int4", "int8", "float4", "float8",
 						     "numeric", "text", "varchar", "bpchar", "bytea",
 						     "date", "time", "timestamp", "timestamptz",
-						     "interval", "uuid" };
+						     "interval", "uuid", "json", "jsonb" };
 		size_t k;
 		for (k = 0; k < sizeof bases / sizeof bases[0]; k++)
 			if (!strcmp(name + 1, bases[k])) {
@@ -272,7 +272,9 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 	}
 	else if (!strcmp(name, "uuid"))
 		*out = type_make(TYPE_UUID);
-	else if (!strcmp(name, "json") || !strcmp(name, "jsonb") || !strcmp(name, "timetz") ||
+	else if (!strcmp(name, "json") || !strcmp(name, "jsonb"))
+		*out = type_json(name[4] == 'b');
+	else if (!strcmp(name, "timetz") ||
 		 !strcmp(name, "variant") || !strcmp(name, "geometry") ||
 		 !strcmp(name, "geography") || !strcmp(name, "money") || !strcmp(name, "xml")) {
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "type %s is not supported yet", name);

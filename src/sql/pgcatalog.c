@@ -717,6 +717,7 @@ static const struct PgType {
 	{ 22, "int2vector", -1, false, 'A', false, 1006, 'i', 'p', 0, 21 },
 	{ 23, "int4", 4, true, 'N', false, 1007, 'i', 'p', 0, 0 },
 	{ 25, "text", -1, false, 'S', true, 1009, 'i', 'x', 100, 0 },
+	{ 114, "json", -1, false, 'U', false, 199, 'i', 'x', 0, 0 },
 	{ 26, "oid", 4, true, 'N', true, 1028, 'i', 'p', 0, 0 },
 	{ 30, "oidvector", -1, false, 'A', false, 1013, 'i', 'p', 0, 26 },
 	{ 700, "float4", 4, true, 'N', false, 1021, 'i', 'p', 0, 0 },
@@ -733,6 +734,7 @@ static const struct PgType {
 	{ 2205, "regclass", 4, true, 'N', false, 2210, 'i', 'p', 0, 0 },
 	{ 2206, "regtype", 4, true, 'N', false, 2211, 'i', 'p', 0, 0 },
 	{ 2950, "uuid", 16, false, 'U', false, 2951, 'c', 'p', 0, 0 },
+	{ 3802, "jsonb", -1, false, 'U', false, 3807, 'i', 'x', 0, 0 },
 };
 #define NPGTYPES ((int)(sizeof pgtypes / sizeof pgtypes[0]))
 

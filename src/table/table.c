@@ -219,6 +219,10 @@ pg_type_from_name(const char *s, SqlType *t)
 		*t = type_decimal(0, NUMERIC_DEFAULT_SCALE);
 		return true;
 	}
+	if (strcmp(s, "json") == 0 || strcmp(s, "jsonb") == 0) {
+		*t = type_json(s[4] == 'b');
+		return true;
+	}
 	if (strcmp(s, "character varying") == 0) {
 		*t = type_varchar(-1);
 		return true;

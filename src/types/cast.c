@@ -40,6 +40,7 @@
 #include "types/cast.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
+#include "types/json.h"
 #include "types/text.h"
 
 /* ------------------------------------------------------------------ */
@@ -69,11 +70,32 @@ static const unsigned char ctx_tab[TYPE__COUNT][TYPE__COUNT] = {
 	[TYPE_UUID]     = { NO, NO, NO, NO, NO, NO, NO, NO, A,  NO, NO, NO, NO, NO, NO, I },
 };
 
+/* json/jsonb (pg_cast and I/O conversions): from text types explicit, to
+ * them assignment, json <-> jsonb assignment, jsonb -> bool and numbers
+ * explicit (jsonb_int4 ...); nothing else. */
+static bool
+json_cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
+{
+	if (from.id == TYPE_NULL)
+		return true;
+	if (type_is_json(from) && type_is_json(to))
+		return from.text_kind == to.text_kind || ctx != COERCE_IMPLICIT;
+	if (type_is_json(to))
+		return from.id == TYPE_TEXT && ctx == COERCE_EXPLICIT;
+	if (to.id == TYPE_TEXT)
+		return ctx != COERCE_IMPLICIT;
+	if (from.text_kind == TEXT_JSONB && (to.id == TYPE_BOOL || type_is_numeric(to.id)))
+		return ctx == COERCE_EXPLICIT;
+	return false;
+}
+
 bool
 cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 {
 	if ((unsigned)from.id >= TYPE__COUNT || (unsigned)to.id >= TYPE__COUNT)
 		return false;
+	if (type_is_json(from) || type_is_json(to))
+		return json_cast_allowed(from, to, ctx);
 	/* arrays: element-wise when the elements cast in this context
 	 * (array_coerce); to text by the output function (assignment), from
 	 * text by the input function (explicit) */
@@ -191,6 +213,37 @@ set_str(Value *out, const char *p, size_t n, Arena *a)
 	out->u.s = strview_make(q, (uint32_t)n);
 }
 
+/* jsonb -> bool/numeric/int/float (jsonb_bool, jsonb_numeric, jsonb_int4
+ * ...): the document must be that scalar; numbers via numeric's rules */
+static int
+jsonb_cast_scalar(Value *out, const Value *in, SqlType to, Arena *a, floe_error *err)
+{
+	static const char *const kinds[] = { "null", "string", "numeric", "boolean", "boolean",
+					     "array", "object" };
+	JsonNode *v;
+	char b1[64];
+	Value num;
+	bool want_bool = to.id == TYPE_BOOL;
+
+	TRY(pgjson_parse(strview_data(&in->u.s), in->u.s.len, JSONP_JSONB, a, &v, err));
+	if (!v->raw || (want_bool ? (v->kind != JV_TRUE && v->kind != JV_FALSE)
+				  : v->kind != JV_NUMBER))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "cannot cast jsonb %s to type %s", kinds[v->kind],
+				   base_name(to, b1, sizeof b1));
+	memset(out, 0, sizeof *out);
+	out->type = to;
+	if (want_bool) {
+		out->u.b = v->kind == JV_TRUE;
+		return FLOE_OK;
+	}
+	if (to.id == TYPE_DECIMAL || to.id == TYPE_FLOAT32 || to.id == TYPE_FLOAT64)
+		return value_from_text(out, to, v->s, v->len, a, err);
+	/* integers: numeric_int2/4/8 of the number (half away from zero) */
+	TRY(value_from_text(&num, type_decimal(0, 0), v->s, v->len, a, err));
+	return cast_value_ex(out, &num, to, CAST_EXPLICIT, a, err);
+}
+
 int
 cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe_error *err)
 {
@@ -229,6 +282,8 @@ cast_value_ex(Value *out, const Value *in, SqlType to, int flags, Arena *a, floe
 		*out = r;
 		return FLOE_OK;
 	}
+	if (in->type.text_kind == TEXT_JSONB && f == TYPE_TEXT)
+		return jsonb_cast_scalar(out, in, to, a, err);
 	/* from text: through the input function */
 	if (f == TYPE_TEXT) {
 		const char *s = strview_data(&in->u.s);

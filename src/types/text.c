@@ -36,6 +36,7 @@
 #include "types/array.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
+#include "types/json.h"
 #include "types/text.h"
 
 
@@ -704,6 +705,10 @@ text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
 	*outlen = n;
 	if (t.id != TYPE_TEXT || t.text_kind == TEXT_PLAIN)
 		return FLOE_OK;
+	if (t.text_kind == TEXT_JSON)           /* json_in: kept as written */
+		return pgjson_validate(s, n, err);
+	if (t.text_kind == TEXT_JSONB)          /* jsonb_in, printed by jsonb_out */
+		return pgjsonb_normalize(s, n, a, out, outlen, err);
 	int32_t maxlen = t.typmod;
 	if (maxlen < 0)        /* varchar, bpchar: no length (char is char(1) by its binder) */
 		return FLOE_OK;

@@ -59,7 +59,7 @@ type_name(SqlType t, char *buf, size_t n)
 			snprintf(buf, n, "character(%d)", t.typmod >= 0 ? t.typmod : 1);
 			return buf;
 		}
-		s = "text";
+		s = t.text_kind == TEXT_JSON ? "json" : t.text_kind == TEXT_JSONB ? "jsonb" : "text";
 		break;
 	case TYPE_BYTEA: s = "bytea"; break;
 	case TYPE_DATE: s = "date"; break;
@@ -127,7 +127,8 @@ array_oid(SqlType e)
 	case TYPE_FLOAT64: return 1022;
 	case TYPE_DECIMAL: return 1231;
 	case TYPE_TEXT:
-		return e.text_kind == TEXT_VARCHAR ? 1015 : e.text_kind == TEXT_CHAR ? 1014 : 1009;
+		return e.text_kind == TEXT_VARCHAR ? 1015 : e.text_kind == TEXT_CHAR ? 1014 :
+		       e.text_kind == TEXT_JSON ? 199 : e.text_kind == TEXT_JSONB ? 3807 : 1009;
 	case TYPE_BYTEA: return 1001;
 	case TYPE_DATE: return 1182;
 	case TYPE_TIME: return 1183;
@@ -143,7 +144,7 @@ uint32_t
 type_array_elem_oid(uint32_t arr_oid)
 {
 	static const uint32_t elems[] = { 16, 21, 23, 20, 700, 701, 1700, 25, 1043, 1042, 17,
-					  1082, 1083, 1114, 1184, 1186, 2950 };
+					  1082, 1083, 1114, 1184, 1186, 2950, 114, 3802 };
 	size_t i;
 	for (i = 0; i < sizeof elems / sizeof elems[0]; i++) {
 		SqlType e = type_make(TYPE_NULL);
@@ -158,6 +159,8 @@ type_array_elem_oid(uint32_t arr_oid)
 		case 25: e.id = TYPE_TEXT; break;
 		case 1043: e.id = TYPE_TEXT; e.text_kind = TEXT_VARCHAR; break;
 		case 1042: e.id = TYPE_TEXT; e.text_kind = TEXT_CHAR; break;
+		case 114: e.id = TYPE_TEXT; e.text_kind = TEXT_JSON; break;
+		case 3802: e.id = TYPE_TEXT; e.text_kind = TEXT_JSONB; break;
 		case 17: e.id = TYPE_BYTEA; break;
 		case 1082: e.id = TYPE_DATE; break;
 		case 1083: e.id = TYPE_TIME; break;
@@ -186,6 +189,10 @@ type_pg_oid_of(SqlType t)
 		return 1043;
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
 		return 1042;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSON)
+		return 114;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONB)
+		return 3802;
 	return type_pg_oid(t.id);
 }
 
@@ -193,6 +200,14 @@ SqlType
 type_make(TypeId id)
 {
 	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1, 0 };
+	return t;
+}
+
+SqlType
+type_json(bool jsonb)
+{
+	SqlType t = type_make(TYPE_TEXT);
+	t.text_kind = jsonb ? TEXT_JSONB : TEXT_JSON;
 	return t;
 }
 

@@ -65,8 +65,11 @@ typedef enum TypeId {
 	TYPE__COUNT
 } TypeId;
 
-/* Text subtypes kept for PostgreSQL's names and padding rules. */
-typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR } TextKind;
+/* Text subtypes kept for PostgreSQL's names and padding rules; json and
+ * jsonb are text validated (json) or normalised (jsonb) on input (json.h). */
+typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR, TEXT_JSON, TEXT_JSONB } TextKind;
+#define type_is_json(t) ((t).id == TYPE_TEXT && ((t).text_kind == TEXT_JSON || \
+					       (t).text_kind == TEXT_JSONB))
 
 typedef struct SqlType {
 	TypeId id;
@@ -108,6 +111,7 @@ uint32_t type_array_elem_oid(uint32_t array_oid);
 SqlType type_make(TypeId id);
 SqlType type_decimal(int precision, int scale);
 SqlType type_varchar(int32_t n);
+SqlType type_json(bool jsonb);   /* text kind TEXT_JSON / TEXT_JSONB */
 #define ARRAY_VECTOR 1
 #define ARRAY_RECORD 2
 SqlType type_int2vector(void);
