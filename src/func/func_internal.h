@@ -50,6 +50,12 @@ DECLARE_TABLE(math);
 DECLARE_TABLE(datetime);
 DECLARE_TABLE(regex);
 
+/* json/jsonb operators and functions (func_json.c): handled = the call is
+ * one of them; not handled, the generic resolution goes on. */
+int func_json_resolve(const char *name, const SqlType *argtypes, int nargs,
+		      const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
+		      floe_error *err);
+
 /* The char(n) (trailing-space-insensitive) variant of a comparison operator. */
 const ScalarFunc *func_compare_bpchar(const char *op);
 

@@ -36,8 +36,6 @@
  *   pg_encoding_to_char(6)          "UTF8" (others "")
  *   pg_backend_pid()                this process id
  *   pg_postmaster_start_time()      when this process first asked
- *   json_build_object(k, v, ...)    PostgreSQL's json text, typed text
- *                                   (SQLAlchemy's column reflection)
  *   version()                       "PostgreSQL 15.0 (floe) on ..." (SQLAlchemy
  *                                   and others parse the number after
  *                                   "PostgreSQL ")
@@ -660,130 +658,12 @@ size_pretty(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 	return FLOE_OK;
 }
 
-/*
- * json_build_object(k1, v1, ...): PostgreSQL's json text ({"k" : v, ...},
- * " : " and ", " as json_build_object prints them), as text: floe has no
- * json type.  Values: NULL -> null, booleans true/false, integers and
- * numerics as printed, finite floats as printed (NaN/Infinity quoted),
- * everything else a JSON string of its text form (timestamps with 'T' as
- * PostgreSQL's json does).  SQLAlchemy's column reflection calls it.
- * 22023 for an odd argument count or a NULL key.
- */
-typedef struct JBuf {
-	Arena *a;
-	char *data;
-	size_t len, cap;
-} JBuf;
-
-static void
-jb_append(JBuf *b, const char *p, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t nc = (b->cap ? b->cap * 2 : 64);
-		while (nc < b->len + n + 1)
-			nc *= 2;
-		b->data = arena_realloc(b->a, b->data, b->cap, nc);
-		b->cap = nc;
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-static void jb_puts(JBuf *b, const char *s) { jb_append(b, s, strlen(s)); }
-static void jb_putc(JBuf *b, char c) { jb_append(b, &c, 1); }
-
-static void
-json_str(JBuf *sb, const char *p, size_t n)
-{
-	size_t i;
-	jb_putc(sb, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-		switch (c) {
-		case '"': jb_puts(sb, "\\\""); break;
-		case '\\': jb_puts(sb, "\\\\"); break;
-		case '\b': jb_puts(sb, "\\b"); break;
-		case '\f': jb_puts(sb, "\\f"); break;
-		case '\n': jb_puts(sb, "\\n"); break;
-		case '\r': jb_puts(sb, "\\r"); break;
-		case '\t': jb_puts(sb, "\\t"); break;
-		default:
-			if (c < 0x20) {
-				char u[8];
-				snprintf(u, sizeof u, "\\u%04x", c);
-				jb_puts(sb, u);
-			} else {
-				jb_putc(sb, (char)c);
-			}
-		}
-	}
-	jb_putc(sb, '"');
-}
-
-static int
-json_build_object(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
-{
-	uint32_t i;
-	int j;
-
-	if (nargs % 2) {
-		floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-			    "argument list must have even number of elements");
-		return floe_error_hint(ctx->err,
-				       "The arguments of json_build_object() must consist of alternating keys and values.");
-	}
-	for (i = 0; i < count; i++) {
-		JBuf sb = { ctx->arena, NULL, 0, 0 };
-		jb_putc(&sb, '{');
-		for (j = 0; j < nargs; j++) {
-			const Vector *v = &args[j];
-			size_t len = 0;
-			const char *t = v->type.id == TYPE_NULL ? NULL : vector_value_text(v, i, ctx->arena, &len);
-			if (j % 2 == 0) {
-				if (!t) {
-					floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
-						    "argument %d cannot be null", j + 1);
-					return floe_error_hint(ctx->err, "Object keys should be text.");
-				}
-				if (j)
-					jb_puts(&sb, ", ");
-				json_str(&sb, t, len);
-				jb_puts(&sb, " : ");
-				continue;
-			}
-			if (!t) {
-				jb_puts(&sb, "null");
-			} else if (v->type.id == TYPE_BOOL) {
-				jb_puts(&sb, t[0] == 't' ? "true" : "false");
-			} else if (v->type.id == TYPE_INT16 || v->type.id == TYPE_INT32 ||
-				   v->type.id == TYPE_INT64 || v->type.id == TYPE_DECIMAL ||
-				   ((v->type.id == TYPE_FLOAT32 || v->type.id == TYPE_FLOAT64) &&
-				    strcmp(t, "NaN") && strcmp(t, "Infinity") && strcmp(t, "-Infinity"))) {
-				jb_append(&sb, t, len);
-			} else if (v->type.id == TYPE_TIMESTAMP || v->type.id == TYPE_TIMESTAMPTZ) {
-				char *c = arena_strndup(ctx->arena, t, len);
-				char *sp = strchr(c, ' ');
-				if (sp)
-					*sp = 'T';
-				json_str(&sb, c, len);
-			} else {
-				json_str(&sb, t, len);
-			}
-		}
-		jb_putc(&sb, '}');
-		out_string_owned(out, i, sb.data, (uint32_t)sb.len);
-	}
-	return FLOE_OK;
-}
-
 #define I4 TYPE_INT32
 #define TX TYPE_TEXT
 #define BO TYPE_BOOL
 
 const ScalarFunc func_pgcatalog_table[] = {
 	{ "format_type", format_type, 2, 0, { I4, I4 }, TX, FRET_FIXED, false, false },
-	{ "json_build_object", json_build_object, 0, 0, { 0 }, TX, FRET_FIXED, false, false },
-	{ "json_build_object", json_build_object, 1, 1, { FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
 	{ "pg_get_userbyid", get_userbyid, 1, 0, { I4 }, TX, FRET_FIXED, true, false },
 	{ "pg_get_expr", get_expr, 2, 0, { TX, I4 }, TX, FRET_FIXED, true, false },
 	{ "pg_get_expr", get_expr, 3, 0, { TX, I4, BO }, TX, FRET_FIXED, true, false },

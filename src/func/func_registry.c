@@ -44,6 +44,10 @@ extern const int func_agg_count;
 extern const ScalarFunc func_agg_stats_sigs[];
 extern const AggFunc *const func_agg_stats_impls[];
 extern const int func_agg_stats_count;
+/* func_json.c */
+extern const ScalarFunc func_agg_json_sigs[];
+extern const AggFunc *const func_agg_json_impls[];
+extern const int func_agg_json_count;
 /* agg_array.c */
 extern const ScalarFunc func_agg_array_sigs[];
 extern const AggFunc *const func_agg_array_impls[];
@@ -58,6 +62,7 @@ static const struct {
 	{ func_agg_sigs, func_agg_impls, &func_agg_count },
 	{ func_agg_stats_sigs, func_agg_stats_impls, &func_agg_stats_count },
 	{ func_agg_array_sigs, func_agg_array_impls, &func_agg_array_count },
+	{ func_agg_json_sigs, func_agg_json_impls, &func_agg_json_count },
 };
 
 /* func_pgcatalog.c */
@@ -642,6 +647,10 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 	TRY(func_array_resolve(name, argtypes, nargs, out, ret, cast_to, &handled, err));
 	if (handled)
 		return FLOE_OK;
+	/* json, jsonb (func_json.c) */
+	TRY(func_json_resolve(name, argtypes, nargs, out, ret, cast_to, &handled, err));
+	if (handled)
+		return FLOE_OK;
 	for (k = by_name_first(name); k < nby_name && !strcmp(by_name[k].f->name, name); k++) {
 		const ScalarFunc *f = by_name[k].f;
 		if (arity_ok(f, nargs)) {
@@ -730,6 +739,8 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		ret->elem = (uint8_t)e.id;
 		ret->id = TYPE_ARRAY;
 	}
+	if (!strcmp(name, "json_agg") || !strcmp(name, "jsonb_agg"))
+		*ret = type_json(name[4] == 'b');
 	/* min/max(varchar) is text; min/max(char(n)) stays character */
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)
 		*ret = cast_to[0].text_kind == TEXT_CHAR ? cast_to[0] : type_make(TYPE_TEXT);
