@@ -46,7 +46,7 @@
 /* ---- signatures ---------------------------------------------------------- */
 
 enum { A_J = 1, A_B, A_JB, A_TEXT, A_INT, A_TEXTARR, A_ANY, A_BOOL };
-enum { R_SAME = 1, R_JSON, R_JSONB, R_TEXT, R_BOOL, R_INT };
+enum { R_SAME = 1, R_JSON, R_JSONB, R_TEXT, R_BOOL, R_INT, R_TEXTARR, R_SAMEARR };
 
 typedef struct JSig {
 	ScalarFunc f;
@@ -79,6 +79,13 @@ static int k_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_strip_nulls(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_set(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_pretty(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_elems(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_elems_text(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_each_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_each(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_each_text(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_each_text_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 
 #define TX TYPE_TEXT
 #define AN FARG_ANY_ASIS
@@ -122,6 +129,21 @@ static const JSig sigs[] = {
 	SIG("jsonb_build_object", k_build_object, 0, 1, A_ANY, 0, 0, 0, AN, 0, 0, 0, R_JSONB, false, false),
 	SIG("json_build_array", k_build_array, 0, 1, A_ANY, 0, 0, 0, AN, 0, 0, 0, R_JSON, false, false),
 	SIG("jsonb_build_array", k_build_array, 0, 1, A_ANY, 0, 0, 0, AN, 0, 0, 0, R_JSONB, false, false),
+	/* the set-returning functions' rows as arrays (select.c unnests them) */
+	FN1("__floe_json_object_keys", k_keys, A_J, R_TEXTARR),
+	FN1("__floe_jsonb_object_keys", k_keys, A_B, R_TEXTARR),
+	FN1("__floe_json_array_elements", k_elems, A_J, R_SAMEARR),
+	FN1("__floe_jsonb_array_elements", k_elems, A_B, R_SAMEARR),
+	FN1("__floe_json_array_elements_text", k_elems_text, A_J, R_TEXTARR),
+	FN1("__floe_jsonb_array_elements_text", k_elems_text, A_B, R_TEXTARR),
+	FN1("__floe_json_each_keys", k_each_keys, A_J, R_TEXTARR),
+	FN1("__floe_jsonb_each_keys", k_each_keys, A_B, R_TEXTARR),
+	FN1("__floe_json_each", k_each, A_J, R_SAMEARR),
+	FN1("__floe_jsonb_each", k_each, A_B, R_SAMEARR),
+	FN1("__floe_json_each_text_keys", k_each_text_keys, A_J, R_TEXTARR),
+	FN1("__floe_jsonb_each_text_keys", k_each_text_keys, A_B, R_TEXTARR),
+	FN1("__floe_json_each_text", k_each_text, A_J, R_TEXTARR),
+	FN1("__floe_jsonb_each_text", k_each_text, A_B, R_TEXTARR),
 	SIG("jsonb_set", k_set, 3, 0, A_B, A_TEXTARR, A_B, 0, TX, TX, TX, 0, R_JSONB, true, false),
 	SIG("jsonb_set", k_set, 4, 0, A_B, A_TEXTARR, A_B, A_BOOL, TX, TX, TX, TYPE_BOOL, R_JSONB,
 	    true, false),
@@ -200,8 +222,13 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 		if (type_is_json(argtypes[i]))
 			any_json = true;
 	if (!any_json && strncmp(name, "json", 4) && strncmp(name, "to_json", 7) &&
+	    strncmp(name, "__floe_json", 11) &&
 	    strcmp(name, "row_to_json") && strcmp(name, "array_to_json"))
 		return FLOE_OK;     /* the common case, cheaply (IN lists resolve "=" often) */
+	if (!strncmp(name, "json_each", 9) || !strncmp(name, "jsonb_each", 10))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "%s in a select list (a record) is not supported yet; use it in FROM",
+				   name);
 	for (k = 0; k < (int)(sizeof not_yet / sizeof not_yet[0]); k++)
 		if (!strcmp(name, not_yet[k]) && (!is_op_name(name) || any_json))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -241,6 +268,8 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 		case R_JSONB: *ret = type_json(true); break;
 		case R_BOOL: *ret = type_make(TYPE_BOOL); break;
 		case R_INT: *ret = type_make(TYPE_INT32); break;
+		case R_TEXTARR: *ret = array_of(type_make(TYPE_TEXT)); break;
+		case R_SAMEARR: *ret = array_of(cast_to[0]); break;
 		default: *ret = type_make(TYPE_TEXT); break;
 		}
 		return FLOE_OK;
@@ -1337,6 +1366,85 @@ k_set(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	}
 	return rows_done(&r, FLOE_OK);
 }
+
+/* ---- the set-returning functions, as arrays ------------------------------ */
+
+enum { S_KEYS, S_ELEMS, S_ELEMS_TEXT, S_EACH_KEYS, S_EACH, S_EACH_TEXT };
+
+static int
+srf_array(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, int mode,
+	  const char *fn)
+{
+	Rows r;
+	bool jb = is_jsonb(&args[0]);
+	rows_init(&r, args, 1);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonNode *v;
+		strview res;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i)) {
+			out_null(out, i);
+			continue;
+		}
+		if (tree_at(ctx, &r, 0, i, &v) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+		bool want_obj = mode != S_ELEMS && mode != S_ELEMS_TEXT;
+		if (want_obj && v->kind != JV_OBJECT) {
+			if (mode == S_KEYS)
+				floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					    "cannot call %s on %s", fn, v->raw ? "a scalar" : "an array");
+			else
+				floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					    "cannot call %s on a non-object", fn);
+			return rows_done(&r, FLOE_ERR);
+		}
+		if (!want_obj && v->kind != JV_ARRAY) {
+			floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				    "cannot extract elements from %s", v->raw ? "a scalar" : "an object");
+			return rows_done(&r, FLOE_ERR);
+		}
+		Value *vals = arena_alloc(r.tmp, sizeof *vals * (v->n ? v->n : 1));
+		bool as_text = mode == S_ELEMS_TEXT || mode == S_EACH_TEXT || mode == S_KEYS ||
+			       mode == S_EACH_KEYS;
+		SqlType et = as_text ? type_make(TYPE_TEXT) : type_json(jb);
+		for (uint32_t k = 0; k < v->n; k++) {
+			const JsonNode *e = want_obj ? &v->kids[2 * k + (mode == S_KEYS ||
+								       mode == S_EACH_KEYS ? 0 : 1)]
+						     : &v->kids[k];
+			size_t n;
+			const char *t;
+			memset(&vals[k], 0, sizeof vals[k]);
+			vals[k].type = et;
+			if (mode == S_KEYS || mode == S_EACH_KEYS || (as_text && e->kind == JV_STRING)) {
+				t = e->s;
+				n = e->len;
+			} else if (as_text && e->kind == JV_NULL) {
+				vals[k].is_null = true;
+				continue;
+			} else {
+				t = pgjson_node_text(e, jb, r.tmp, &n);
+			}
+			vals[k].u.s = strview_make(arena_memdup(r.tmp, t, n), (uint32_t)n);
+		}
+		if (array_encode(r.tmp, out->type, vals, v->n, &res, ctx->err) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+		vector_set_string(out, i, strview_data(&res), res.len);
+		out_valid(out, i);
+	}
+	return rows_done(&r, FLOE_OK);
+}
+
+#define SRF_KERNEL(fn, mode, nm) \
+	static int fn(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out) \
+	{ (void)nargs; return srf_array(ctx, args, count, out, mode, \
+					is_jsonb(&args[0]) ? "jsonb_" nm : "json_" nm); }
+SRF_KERNEL(k_keys, S_KEYS, "object_keys")
+SRF_KERNEL(k_elems, S_ELEMS, "array_elements")
+SRF_KERNEL(k_elems_text, S_ELEMS_TEXT, "array_elements_text")
+SRF_KERNEL(k_each_keys, S_EACH_KEYS, "each")
+SRF_KERNEL(k_each, S_EACH, "each")
+SRF_KERNEL(k_each_text, S_EACH_TEXT, "each_text")
+SRF_KERNEL(k_each_text_keys, S_EACH_KEYS, "each_text")
 
 /* ---- json_agg / jsonb_agg ------------------------------------------------ */
 

@@ -1287,6 +1287,21 @@ one_column(BindCtx *b, Source *src, PgQuery__RangeFunction *rf, const char *coln
 	return FLOE_OK;
 }
 
+/* the json set-returning functions (func_json.c's arrays under unnest) */
+static bool
+json_srf(const char *n)
+{
+	static const char *const names[] = {
+		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
+		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each",
+		"json_each_text", "jsonb_each_text",
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
 /* unnest(array) / regexp_matches(s, pattern [, flags]) in FROM (also
  * LATERAL: arguments over the outer row are evaluated per row, srf.c) */
 static int
@@ -1455,6 +1470,50 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n") ||
 	    !strcmp(name, "__floe_expandarray_row"))
 		return source_srf(b, ctx, rf, f, name, src);
+	if (json_srf(name)) {
+		/* json(b)_object_keys / _array_elements(_text) / _each(_text):
+		 * unnest of func_json.c's array of the keys, elements, values
+		 * (__floe_<name>); _each is ROWS FROM (keys, values) */
+		bool each = strstr(name, "_each") != NULL;
+		PgQuery__RangeFunction two = *rf;
+		Node *lists[2];
+		int k, n = each ? 2 : 1;
+		for (k = 0; k < n; k++) {
+			Node *inner = renamed_call(b, f, arena_sprintf(b->arena, "__floe_%s%s", name,
+								       each && !k ? "_keys" : ""));
+			Node *call = renamed_call(b, f, "unnest");
+			call->func_call->n_args = 1;
+			call->func_call->args = ARENA_ARRAY(b->arena, Node *, 1);
+			call->func_call->args[0] = inner;
+			lists[k] = ARENA_NEW(b->arena, Node);
+			pg_query__node__init(lists[k]);
+			lists[k]->node_case = PG_QUERY__NODE__NODE_LIST;
+			lists[k]->list = ARENA_NEW(b->arena, PgQuery__List);
+			pg_query__list__init(lists[k]->list);
+			lists[k]->list->n_items = 1;
+			lists[k]->list->items = ARENA_ARRAY(b->arena, Node *, 1);
+			lists[k]->list->items[0] = call;
+		}
+		two.n_functions = (size_t)n;
+		two.functions = ARENA_ARRAY(b->arena, Node *, 2);
+		two.functions[0] = lists[0];
+		two.functions[1] = lists[n - 1];
+		two.alias = NULL;
+		TRY(source_function(b, ctx, &two, src));
+		if (each) {
+			src->scope.names[0] = "key";
+			src->scope.names[1] = "value";
+		} else {
+			/* _object_keys returns text: an alias names its column;
+			 * _array_elements' column is its OUT parameter "value" */
+			bool keys = strstr(name, "_keys") != NULL;
+			src->scope.names[0] = !keys ? "value" : rf->alias && rf->alias->n_colnames == 0
+					      ? rf->alias->aliasname : (char *)name;
+		}
+		src->scope.relname = (char *)name;
+		TRY(apply_alias(b, src, rf->alias));
+		return FLOE_OK;
+	}
 	if (!strcmp(name, "_pg_expandarray")) {
 		/* information_schema._pg_expandarray(arr): (x, n) = ROWS FROM
 		 * (unnest(arr), positions 1..n) */
@@ -4523,7 +4582,8 @@ srf_name(const char *n)
 {
 	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches") ||
 	       !strcmp(n, "generate_series") || !strcmp(n, "generate_subscripts") ||
-	       !strcmp(n, "_pg_expandarray");
+	       !strcmp(n, "_pg_expandarray") ||
+	       (json_srf(n) && !strstr(n, "_each"));   /* _each's record: not in a select list */
 }
 
 static int srf_find(const ProtobufCMessage *m, void *arg);
