@@ -11,7 +11,11 @@
  *   jsonb - text / int / text[] delete keys, string elements, an element
  *   json(b)_typeof, json(b)_array_length, json(b)_build_object/_array,
  *   to_json(b), json(b)_strip_nulls, jsonb_set, jsonb_pretty
+ *   jsonb #- text[], json(b)_extract_path(_text)(j, VARIADIC text)
  *   aggregates json_agg / jsonb_agg (agg sigs below, func_registry.c)
+ *   __floe_json(b)_object_keys / _array_elements(_text) / _each(_text)(_keys):
+ *   the rows of the set-returning functions as one array, which select.c
+ *   unnests (json_srf)
  *
  * Resolution (func_json_resolve, called by func_resolve_scalar before the
  * generic tables): a call is ours when its name is one of ours, or it is an
@@ -79,6 +83,9 @@ static int k_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_strip_nulls(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_set(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_pretty(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_extract(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_extract_text(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_delete_path(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_elems(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_elems_text(FuncCtx *, const Vector *, int, uint32_t, Vector *);
@@ -116,6 +123,13 @@ static const JSig sigs[] = {
 	OP2("-", k_delete, A_B, A_TEXT, R_JSONB),
 	OP2("-", k_delete, A_B, A_INT, R_JSONB),
 	OP2("-", k_delete, A_B, A_TEXTARR, R_JSONB),
+	OP2("#-", k_delete_path, A_B, A_TEXTARR, R_JSONB),
+	SIG("json_extract_path", k_extract, 2, 1, A_J, A_TEXT, 0, 0, TX, TX, 0, 0, R_JSON, true, false),
+	SIG("jsonb_extract_path", k_extract, 2, 1, A_B, A_TEXT, 0, 0, TX, TX, 0, 0, R_JSONB, true, false),
+	SIG("json_extract_path_text", k_extract_text, 2, 1, A_J, A_TEXT, 0, 0, TX, TX, 0, 0, R_TEXT,
+	    true, false),
+	SIG("jsonb_extract_path_text", k_extract_text, 2, 1, A_B, A_TEXT, 0, 0, TX, TX, 0, 0, R_TEXT,
+	    true, false),
 	FN1("json_typeof", k_typeof, A_J, R_TEXT),
 	FN1("jsonb_typeof", k_typeof, A_B, R_TEXT),
 	FN1("json_array_length", k_array_length, A_J, R_INT),
@@ -155,11 +169,10 @@ static const char *const not_yet[] = {
 	"jsonb_path_query", "jsonb_path_query_array", "jsonb_path_query_first", "jsonb_path_exists",
 	"jsonb_path_match", "jsonb_path_query_tz", "jsonb_path_query_array_tz",
 	"jsonb_path_query_first_tz", "jsonb_path_exists_tz", "jsonb_path_match_tz", "@?", "@@",
-	"#-", "jsonb_insert", "jsonb_set_lax", "json_object", "jsonb_object", "json_populate_record",
+	"jsonb_insert", "jsonb_set_lax", "json_object", "jsonb_object", "json_populate_record",
 	"jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 	"json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
-	"row_to_json", "array_to_json", "json_extract_path", "jsonb_extract_path",
-	"json_extract_path_text", "jsonb_extract_path_text", "json_object_agg", "jsonb_object_agg",
+	"row_to_json", "array_to_json", "json_object_agg", "jsonb_object_agg",
 	"jsonb_concat", "jsonb_contains", "jsonb_exists",
 };
 
@@ -251,9 +264,9 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 			return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
 					   "cannot pass more than 100 arguments to a function");
 		for (i = 0; i < nargs && ok; i++) {
-			int kd = s->a[i < 4 ? i : 3];
-			if (s->f.variadic)
-				kd = A_ANY;
+			/* past the fixed arguments: the last one's kind repeats */
+			int last = s->f.nargs ? s->f.nargs - 1 : 0;
+			int kd = s->a[i < s->f.nargs ? i : last];
 			ok = fits(kd, argtypes[i], &as[i]);
 		}
 		if (!ok)
@@ -524,6 +537,60 @@ k_path_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 {
 	(void)nargs;
 	return path(ctx, args, count, out, true);
+}
+
+/* json(b)_extract_path(j, VARIADIC text): #> with the path as arguments
+ * (strict: any NULL argument gives NULL, as PostgreSQL's) */
+static int
+extract(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool as_text)
+{
+	Rows r;
+	bool jb = is_jsonb(&args[0]);
+	VectorView *vw = malloc(sizeof *vw * (size_t)nargs);
+	if (!vw)
+		abort();
+	rows_init(&r, args, 1);
+	for (int j = 0; j < nargs; j++)
+		vector_view(&args[j], &vw[j]);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonNode *v;
+		Path p;
+		bool any_null = false;
+		arena_reset(r.tmp);
+		for (int j = 0; j < nargs; j++)
+			any_null |= args[j].type.id == TYPE_NULL || !ARGVALID(vw[j], ARGK(vw[j], i));
+		if (any_null) {
+			out_null(out, i);
+			continue;
+		}
+		if (tree_at(ctx, &r, 0, i, &v) != FLOE_OK) {
+			free(vw);
+			return rows_done(&r, FLOE_ERR);
+		}
+		p.n = (uint32_t)(nargs - 1);
+		p.s = arena_alloc(r.tmp, sizeof *p.s * (size_t)nargs);
+		p.len = arena_alloc(r.tmp, sizeof *p.len * (size_t)nargs);
+		for (int j = 1; j < nargs; j++) {
+			const strview *sv = &((const strview *)vw[j].data)[ARGK(vw[j], i)];
+			p.s[j - 1] = strview_data(sv);
+			p.len[j - 1] = sv->len;
+		}
+		put_node(out, i, walk(v, &p, jb), jb, as_text, r.tmp);
+	}
+	free(vw);
+	return rows_done(&r, FLOE_OK);
+}
+
+static int
+k_extract(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return extract(ctx, args, nargs, count, out, false);
+}
+
+static int
+k_extract_text(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return extract(ctx, args, nargs, count, out, true);
 }
 
 /* ---- containment, existence, comparison -------------------------------- */
@@ -1261,7 +1328,7 @@ set_write(JsonBuf *b, const JsonNode *v, SetCtx *s, uint32_t k)
 		pgjsonb_write(b, s->nv);
 		return FLOE_OK;
 	}
-	if (!s->p->s[k] && is_container(v))
+	if (!s->p->s[k])
 		return floe_errorf(s->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
 				   "path element at position %u is null", k + 1);
 	if (v->kind == JV_OBJECT) {
@@ -1321,6 +1388,99 @@ set_write(JsonBuf *b, const JsonNode *v, SetCtx *s, uint32_t k)
 	}
 	pgjsonb_write(b, v);   /* a scalar on the way: unchanged */
 	return FLOE_OK;
+}
+
+/* v without the value at path step k.. (jsonb #-: deletePath); a missing
+ * step, a non-integer array step or a scalar on the way: unchanged */
+static int
+del_write(JsonBuf *b, const JsonNode *v, const Path *p, uint32_t k, floe_error *err)
+{
+	uint32_t i;
+	bool last = k + 1 == p->n, first = true;
+	if (k < p->n && !p->s[k])
+		return floe_errorf(err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+				   "path element at position %u is null", k + 1);
+	if (v->kind == JV_OBJECT) {
+		jbuf_addc(b, '{');
+		for (i = 0; i < v->n; i++) {
+			const JsonNode *key = &v->kids[2 * i];
+			bool hit = key->len == p->len[k] && !memcmp(key->s, p->s[k], key->len);
+			if (hit && last)
+				continue;
+			if (!first)
+				jbuf_add(b, ", ", 2);
+			first = false;
+			pgjsonb_write(b, key);
+			jbuf_add(b, ": ", 2);
+			if (hit)
+				TRY(del_write(b, &v->kids[2 * i + 1], p, k + 1, err));
+			else
+				pgjsonb_write(b, &v->kids[2 * i + 1]);
+		}
+		jbuf_addc(b, '}');
+		return FLOE_OK;
+	}
+	if (v->kind == JV_ARRAY) {
+		int64_t idx;
+		if (!step_index(p->s[k], p->len[k], &idx))
+			return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+					   "path element at position %u is not an integer: \"%.*s\"",
+					   k + 1, (int)p->len[k], p->s[k]);
+		if (idx < 0)
+			idx += v->n;
+		jbuf_addc(b, '[');
+		for (i = 0; i < v->n; i++) {
+			bool hit = (int64_t)i == idx;
+			if (hit && last)
+				continue;
+			if (!first)
+				jbuf_add(b, ", ", 2);
+			first = false;
+			if (hit)
+				TRY(del_write(b, &v->kids[i], p, k + 1, err));
+			else
+				pgjsonb_write(b, &v->kids[i]);
+		}
+		jbuf_addc(b, ']');
+		return FLOE_OK;
+	}
+	pgjsonb_write(b, v);
+	return FLOE_OK;
+}
+
+static int
+k_delete_path(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Rows r;
+	(void)nargs;
+	rows_init(&r, args, 2);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonNode *v;
+		Path p;
+		JsonBuf b;
+		size_t n;
+		const char *t;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i) || is_null(&r, 1, i)) {
+			out_null(out, i);
+			continue;
+		}
+		if (tree_at(ctx, &r, 0, i, &v) != FLOE_OK || path_at(ctx, &r, 1, i, &p) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+		if (v->raw) {
+			floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				    "cannot delete path in scalar");
+			return rows_done(&r, FLOE_ERR);
+		}
+		jbuf_init(&b, r.tmp);
+		if (p.n == 0)
+			pgjsonb_write(&b, v);
+		else if (del_write(&b, v, &p, 0, ctx->err) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+		t = jbuf_finish(&b, &n);
+		put_text(out, i, t, n);
+	}
+	return rows_done(&r, FLOE_OK);
 }
 
 static int
