@@ -26,7 +26,7 @@ pick_columns(const IcebergSchema *sc, const char *name, PgQuery__VacuumRelation 
 	*n = 0;
 	if (vr->n_va_cols == 0) {
 		for (k = 0; k < sc->nfields; k++)
-			if (!sc->fields[k].nested)
+			if (!sc->fields[k].nested && theta_type_ok(sc->fields[k].type))
 				(*idx)[(*n)++] = k;
 		return FLOE_OK;
 	}
@@ -42,18 +42,20 @@ pick_columns(const IcebergSchema *sc, const char *name, PgQuery__VacuumRelation 
 				return floe_errorf(err, ERRCODE_DUPLICATE_COLUMN,
 						   "column \"%s\" of relation \"%s\" appears more than once",
 						   c, name);
-		if (sc->fields[k].nested)
+		if (sc->fields[k].nested || !theta_type_ok(sc->fields[k].type))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "ANALYZE of column \"%s\": nested columns have no NDV statistics",
-					   c);
+					   "ANALYZE of column \"%s\": %s columns have no NDV statistics",
+					   c, sc->fields[k].iceberg_type ? sc->fields[k].iceberg_type : "nested");
 		(*idx)[(*n)++] = k;
 	}
 	return FLOE_OK;
 }
 
-/* Feed column c of b (compacted) into sk. */
+/* Feed column c of b (compacted) into sk; ns: an Iceberg timestamp_ns /
+ * timestamptz_ns column (read as microseconds), hashed in nanoseconds as
+ * its single-value serialization is. */
 static void
-feed(ThetaSketch *sk, const Vector *v, uint32_t count)
+feed(ThetaSketch *sk, const Vector *v, uint32_t count, bool ns)
 {
 	VectorView vv;
 	uint8_t buf[32];
@@ -66,6 +68,14 @@ feed(ThetaSketch *sk, const Vector *v, uint32_t count)
 		uint32_t k = vv.sel ? vv.sel[i] : i;
 		if (!validity_get(vv.validity, k))
 			continue;
+		if (ns) {
+			int64_t x = ((const int64_t *)vv.data)[k] * 1000;
+			int j;
+			for (j = 0; j < 8; j++)
+				buf[j] = (uint8_t)((uint64_t)x >> (8 * j));
+			theta_update(sk, buf, 8);
+			continue;
+		}
 		if (theta_value_bytes(v->type, vv.data, k, buf, &p, &len))
 			theta_update(sk, p, len);
 	}
@@ -97,8 +107,12 @@ sketch_columns(Session *s, ExecCtx *ctx, const Table *t, const IcebergSchema *sc
 				continue;
 			batch_compact(b);
 			*rows += b->count;
-			for (c = 0; c < n; c++)
-				feed(cols[c].sketch, &b->cols[c], b->count);
+			for (c = 0; c < n; c++) {
+				const char *it = sc->fields[idx[c]].iceberg_type;
+				size_t il = it ? strlen(it) : 0;
+				feed(cols[c].sketch, &b->cols[c], b->count,
+				     il > 3 && !strcmp(it + il - 3, "_ns"));
+			}
 			if ((rc = exec_check_cancel(ctx)) != FLOE_OK)
 				break;
 		}

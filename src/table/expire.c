@@ -17,7 +17,9 @@
  *   3. candidates: the manifest lists of the expired snapshots, their
  *      manifests that no kept snapshot lists, and every entry of those
  *      manifests whose file no kept manifest holds live; statistics
- *      files of expired snapshots that no kept entry names
+ *      and partition statistics files of expired snapshots that no kept
+ *      entry names (both dropped from the metadata, as Java's
+ *      RemoveSnapshots does)
  *   4. commit the new metadata (table_commit_metadata, a compare-and-swap
  *      on the head read in 1): a concurrent commit -> back to 1
  *   5. delete the candidates (a file already gone is not counted), and
@@ -29,6 +31,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -307,6 +310,23 @@ cand_add(Cands *c, Arena *a, const char *path, int kind)
 	c->v[c->n++].kind = kind;
 }
 
+/* The metadata's partition-statistics entries (kept as JSON in md->extra). */
+static json_t *
+partition_stats(const TableMetadata *md)
+{
+	json_t *ps = md->extra ? json_object_get(md->extra, "partition-statistics") : NULL;
+	return json_is_array(ps) ? ps : NULL;
+}
+
+/* Entry i of partition-statistics: its snapshot index (-1 unknown) and path. */
+static int
+pstat_entry(const TableMetadata *md, json_t *ps, size_t i, const char **path)
+{
+	json_t *e = json_array_get(ps, i), *sid = json_object_get(e, "snapshot-id");
+	*path = json_string_value(json_object_get(e, "statistics-path"));
+	return json_is_integer(sid) ? snap_index(md, json_integer_value(sid)) : -1;
+}
+
 static int
 plan_deletes(FileIO *io, const TableMetadata *md, const Plan *p, Arena *a, Cands *out,
 	     floe_error *err)
@@ -315,7 +335,9 @@ plan_deletes(FileIO *io, const TableMetadata *md, const Plan *p, Arena *a, Cands
 	PathSet seen_manifests = { 0 }, seen_files = { 0 };
 	ManifestFile *mf;
 	ManifestEntry *e;
+	json_t *ps = partition_stats(md);
 	int i, j, k, nmf, ne;
+	size_t x;
 
 	for (i = 0; i < md->nsnapshots; i++) {
 		if (!p->keep[i])
@@ -335,6 +357,14 @@ plan_deletes(FileIO *io, const TableMetadata *md, const Plan *p, Arena *a, Cands
 		int s = snap_index(md, md->statistics[i].snapshot_id);
 		if (s >= 0 && p->keep[s])
 			pathset_add(&kept_stats, io, md->statistics[i].statistics_path, a);
+	}
+	if (ps) {
+		for (x = 0; x < json_array_size(ps); x++) {
+			const char *sp;
+			int s = pstat_entry(md, ps, x, &sp);
+			if (sp && (s < 0 || p->keep[s]))
+				pathset_add(&kept_stats, io, sp, a);
+		}
 	}
 	for (i = 0; i < md->nsnapshots; i++) {
 		const Snapshot *snap = &md->snapshots[i];
@@ -371,10 +401,26 @@ plan_deletes(FileIO *io, const TableMetadata *md, const Plan *p, Arena *a, Cands
 			cand_add(out, a, sp, 5);
 		}
 	}
+	if (ps) {
+		for (x = 0; x < json_array_size(ps); x++) {
+			const char *sp;
+			int s = pstat_entry(md, ps, x, &sp);
+			if (sp && s >= 0 && !p->keep[s] && !pathset_has(&kept_stats, io, sp, a)) {
+				pathset_add(&kept_stats, io, sp, a);
+				cand_add(out, a, sp, 5);
+			}
+		}
+	}
 	return FLOE_OK;
 }
 
 /* ---- the new metadata ----------------------------------------------------- */
+
+static void
+decref_cb(void *j)
+{
+	json_decref(j);
+}
 
 static TableMetadata *
 expired_metadata(const TableMetadata *md, const Plan *p, int64_t log_max, Arena *a,
@@ -411,6 +457,19 @@ expired_metadata(const TableMetadata *md, const Plan *p, int64_t log_max, Arena 
 			n->statistics[k++] = md->statistics[i];
 	}
 	n->nstatistics = k;
+	if (partition_stats(md)) {
+		json_t *ps = partition_stats(md), *kept = json_array(), *extra = json_copy(md->extra);
+		size_t x;
+		for (x = 0; x < json_array_size(ps); x++) {
+			const char *sp;
+			int s = pstat_entry(md, ps, x, &sp);
+			if (s < 0 || p->keep[s])
+				json_array_append(kept, json_array_get(ps, x));
+		}
+		json_object_set_new(extra, "partition-statistics", kept);
+		arena_on_reset(a, decref_cb, extra);
+		n->extra = extra;
+	}
 	/* metadata log: table_commit_metadata appends the head's file, so
 	 * keep log_max - 1 of the old entries */
 	*ncut = 0;

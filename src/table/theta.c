@@ -341,3 +341,16 @@ theta_value_bytes(SqlType t, const void *data, uint32_t k, uint8_t *buf, const u
 		return false;
 	}
 }
+
+bool
+theta_type_ok(SqlType t)
+{
+	switch (t.id) {
+	case TYPE_BOOL: case TYPE_INT16: case TYPE_INT32: case TYPE_DATE: case TYPE_INT64:
+	case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ: case TYPE_FLOAT32:
+	case TYPE_FLOAT64: case TYPE_DECIMAL: case TYPE_TEXT: case TYPE_BYTEA: case TYPE_UUID:
+		return true;
+	default:
+		return false;
+	}
+}

@@ -36,6 +36,7 @@
  *   theta_deserialize(data, len, name, a, &sk, err)   a ThetaSketch read back
  *   theta_value_bytes(type, iceberg_type, data, k, buf, &len, &ptr)
  *                                               a vector value's Appendix D bytes
+ *   theta_type_ok(type)                         theta_value_bytes handles the type
  */
 #ifndef FLOE_THETA_H
 #define FLOE_THETA_H
@@ -80,5 +81,7 @@ int theta_deserialize(const uint8_t *data, size_t len, const char *name, Arena *
  * single-value serialization (nested). */
 bool theta_value_bytes(SqlType t, const void *data, uint32_t k, uint8_t *buf,
 		       const uint8_t **out, size_t *len);
+/* Has t a single-value serialization (theta_value_bytes handles it)? */
+bool theta_type_ok(SqlType t);
 
 #endif

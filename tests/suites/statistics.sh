@@ -18,6 +18,11 @@
 #    snapshot and VACUUM (min-snapshots-to-keep 1) the expired snapshot's
 #    file is deleted, the current one's kept; remove_orphan_files keeps it
 #    even when old.
+# D. Expiry drops the partition-statistics entries of expired snapshots
+#    and deletes their files (entries added to a floe table's metadata JSON
+#    here, registered as a table): the kept snapshot's entry and file stay,
+#    expire_snapshots counts the deleted files, orphan removal keeps the
+#    kept one.
 # C. Commits keep other engines' statistics: a copy of Impala/Trino's
 #    iceberg_with_puffin_stats (testdata) after floe's INSERT and ALTER
 #    TABLE SET has the same "statistics" and "partition-statistics" JSON.
@@ -201,6 +206,59 @@ EOF
 		fail "$name" "$why"
 	elif [ "$ndv" != "i=2,d=2" ]; then
 		fail "$name" "ps\$statistics after the commits: $ndv"
+	else
+		pass "$name"
+	fi
+fi
+
+# ---- D. expiry and partition statistics ---------------------------------------
+name="expiry drops partition statistics of expired snapshots"
+wh=$tmp/d
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0;
+CREATE TABLE p (id int) WITH ('history.expire.min-snapshots-to-keep' = '1', 'history.expire.max-snapshot-age-ms' = '1');
+INSERT INTO p VALUES (1); INSERT INTO p VALUES (2); INSERT INTO p VALUES (3)" 2>&1); then
+	fail "$name" "setup: $out"
+else
+	m=$(current_meta "$wh" p)
+	inj=$($PY - "$m" <<'EOF'
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+d = os.path.dirname(sys.argv[1])
+ps = []
+for s in m["snapshots"]:
+    f = os.path.join(d, "partition-stats-%d.parquet" % s["snapshot-id"])
+    open(f, "w").write("x")
+    os.utime(f, (0, 0))          # old: orphan removal would take it if unreferenced
+    ps.append({"snapshot-id": s["snapshot-id"], "statistics-path": f, "file-size-in-bytes": 1})
+m["partition-statistics"] = ps
+out = os.path.join(d, "99999-injected.metadata.json")
+json.dump(m, open(out, "w"))
+print(out)
+EOF
+)
+	"$FLOE_BIN" -D "$wh" -q -c "CALL register_table('p2', '$inj')" >/dev/null 2>&1
+	sleep 0.05
+	cnt=$("$FLOE_BIN" -D "$wh" -A -t -F , -c "CALL expire_snapshots(table => 'p2')" 2>&1)
+	m2=$(current_meta "$wh" p2)
+	orph=$("$FLOE_BIN" -D "$wh" -A -t -c "CALL remove_orphan_files(table => 'p2', dry_run => true)" 2>&1)
+	if ! why=$($PY - "$inj" "$m2" "$cnt" "$orph" <<'EOF'
+import json, os, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+errs = []
+kept = {s["snapshot-id"] for s in b["snapshots"]}
+if len(kept) != 1: errs.append("%d snapshots kept, want 1" % len(kept))
+ps = b.get("partition-statistics")
+if [e["snapshot-id"] for e in ps or []] != sorted(kept): errs.append("partition-statistics %s" % ps)
+for e in a["partition-statistics"]:
+    there = os.path.exists(e["statistics-path"])
+    if there != (e["snapshot-id"] in kept): errs.append("%s exists: %s" % (e["statistics-path"], there))
+cols = sys.argv[3].strip().split(",")
+if len(cols) != 6 or cols[5] != "2": errs.append("expire_snapshots said %s (deleted statistics files: want 2)" % sys.argv[3])
+if "partition-stats" in sys.argv[4]: errs.append("orphan removal lists %s" % sys.argv[4])
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF
+	); then
+		fail "$name" "$why"
 	else
 		pass "$name"
 	fi
