@@ -12,7 +12,8 @@
  *   json(b)_typeof, json(b)_array_length, json(b)_build_object/_array,
  *   to_json(b), json(b)_strip_nulls, jsonb_set, jsonb_pretty
  *   jsonb #- text[], json(b)_extract_path(_text)(j, VARIADIC text)
- *   aggregates json_agg / jsonb_agg (agg sigs below, func_registry.c)
+ *   aggregates json_agg / jsonb_agg, json_object_agg / jsonb_object_agg
+ *   (agg sigs below, func_registry.c)
  *   __floe_json(b)_object_keys / _array_elements(_text) / _each(_text)(_keys):
  *   the rows of the set-returning functions as one array, which select.c
  *   unnests (json_srf)
@@ -172,7 +173,7 @@ static const char *const not_yet[] = {
 	"jsonb_insert", "jsonb_set_lax", "json_object", "jsonb_object", "json_populate_record",
 	"jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 	"json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
-	"row_to_json", "array_to_json", "json_object_agg", "jsonb_object_agg",
+	"row_to_json", "array_to_json",
 	"jsonb_concat", "jsonb_contains", "jsonb_exists",
 };
 
@@ -1695,6 +1696,82 @@ jagg_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	return FLOE_OK;
 }
 
+/* json_object_agg(k, v): { "k" : v, ... } (json keeps every pair, with
+ * PostgreSQL's spaces inside the braces); jsonb_object_agg normalised */
+static int
+jobj_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	(void)arg;
+	(void)count;
+	(void)states;
+	return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+			   "json_object_agg is a two-argument aggregate: call update2");
+}
+
+static int
+jobj_update2(FuncCtx *ctx, const Vector *arg, const Vector *arg2, uint32_t count,
+	     void **states)
+{
+	Arena *a = arena_new(0);
+	int rc = FLOE_OK;
+	for (uint32_t i = 0; i < count && rc == FLOE_OK; i++) {
+		JsonBuf b;
+		size_t n, kn = 0;
+		const char *t, *k;
+		arena_reset(a);
+		if (arg->type.id == TYPE_ARRAY || type_is_json(arg->type)) {
+			rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					 "key value must be scalar, not array, composite, or json");
+			break;
+		}
+		k = arg->type.id == TYPE_NULL || !vector_is_valid(arg, i) ? NULL
+		    : vector_value_text(arg, i, a, &kn);
+		if (!k) {
+			rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					 "field name must not be null");
+			break;
+		}
+		if (arg->type.id == TYPE_BOOL)
+			k = k[0] == 't' ? "true" : "false", kn = strlen(k);
+		jbuf_init(&b, a);
+		pgjson_escape(&b, k, kn);
+		jbuf_add(&b, " : ", 3);
+		arg_json(&b, arg2, i, a);
+		t = jbuf_finish(&b, &n);
+		rc = jagg_add(ctx, states[i], t, n);
+	}
+	arena_free(a);
+	return rc;
+}
+
+static int
+jobj_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
+{
+	JAggState *s = st;
+	JsonBuf b;
+	size_t n;
+	const char *t;
+	if (!s->any) {
+		vector_set_null(out, row);
+		return FLOE_OK;
+	}
+	jbuf_init(&b, ctx->arena);
+	jbuf_add(&b, "{ ", 2);
+	jbuf_add(&b, s->p, s->len);
+	jbuf_add(&b, " }", 2);
+	t = jbuf_finish(&b, &n);
+	if (out->type.text_kind == TEXT_JSONB)
+		TRY(pgjsonb_normalize(t, n, ctx->arena, &t, &n, ctx->err));
+	vector_set_string(out, row, t, (uint32_t)n);
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+static const AggFunc agg_json_object = { "json_object_agg", sizeof(JAggState), jagg_init,
+					 jobj_update, jagg_combine, jobj_final, jobj_update2 };
+static const AggFunc agg_jsonb_object = { "jsonb_object_agg", sizeof(JAggState), jagg_init,
+					  jobj_update, jagg_combine, jobj_final, jobj_update2 };
+
 static const AggFunc agg_json = { "json_agg", sizeof(JAggState), jagg_init, jagg_update,
 				  jagg_combine, jagg_final, NULL };
 static const AggFunc agg_jsonb = { "jsonb_agg", sizeof(JAggState), jagg_init, jagg_update,
@@ -1703,8 +1780,13 @@ static const AggFunc agg_jsonb = { "jsonb_agg", sizeof(JAggState), jagg_init, ja
 const ScalarFunc func_agg_json_sigs[] = {
 	{ "json_agg", NULL, 1, 0, { FARG_ANY_ASIS }, TYPE_TEXT, FRET_FIXED, false, false },
 	{ "jsonb_agg", NULL, 1, 0, { FARG_ANY_ASIS }, TYPE_TEXT, FRET_FIXED, false, false },
+	{ "json_object_agg", NULL, 2, 0, { FARG_ANY_ASIS, FARG_ANY_ASIS }, TYPE_TEXT, FRET_FIXED,
+	  false, false },
+	{ "jsonb_object_agg", NULL, 2, 0, { FARG_ANY_ASIS, FARG_ANY_ASIS }, TYPE_TEXT, FRET_FIXED,
+	  false, false },
 };
 
-const AggFunc *const func_agg_json_impls[] = { &agg_json, &agg_jsonb };
+const AggFunc *const func_agg_json_impls[] = { &agg_json, &agg_jsonb, &agg_json_object,
+					       &agg_jsonb_object };
 
-const int func_agg_json_count = 2;
+const int func_agg_json_count = 4;

@@ -739,7 +739,8 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 		ret->elem = (uint8_t)e.id;
 		ret->id = TYPE_ARRAY;
 	}
-	if (!strcmp(name, "json_agg") || !strcmp(name, "jsonb_agg"))
+	if (!strcmp(name, "json_agg") || !strcmp(name, "jsonb_agg") ||
+	    !strcmp(name, "json_object_agg") || !strcmp(name, "jsonb_object_agg"))
 		*ret = type_json(name[4] == 'b');
 	/* min/max(varchar) is text; min/max(char(n)) stays character */
 	if ((!strcmp(name, "min") || !strcmp(name, "max")) && ret->id == TYPE_TEXT)
