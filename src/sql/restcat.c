@@ -30,6 +30,7 @@
 #include "sql/restcat.h"
 #include "sql/txn.h"
 #include "table/table.h"
+#include "table/table_stats.h"
 #include "types/text.h"
 
 static Engine *
@@ -1064,6 +1065,36 @@ apply_update(Session *s, TableMetadata *md, json_t *u, AddedIds *ad, Arena *a, f
 		if (acl_check_location(s, loc, err) != FLOE_OK)
 			return FLOE_ERR;
 		md->location = arena_strdup(a, loc);
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "set-statistics")) {
+		/* the spec's StatisticsFile; replaces the snapshot's entry */
+		json_t *st = json_object_get(u, "statistics");
+		const char *path = json_is_object(st) ? get_str(st, "statistics-path") : NULL;
+		StatisticsFile sf;
+		memset(&sf, 0, sizeof sf);
+		if (!path || !get_int(st, "snapshot-id", &sf.snapshot_id) ||
+		    !get_int(st, "file-size-in-bytes", &sf.file_size_in_bytes) ||
+		    !json_is_array(json_object_get(st, "blob-metadata")))
+			return bad(err, "set-statistics (a \"statistics\" object with snapshot-id, statistics-path, file-size-in-bytes, blob-metadata)");
+		if (!metadata_snapshot_by_id(md, sf.snapshot_id))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "set-statistics: there is no snapshot %lld", (long long)sf.snapshot_id);
+		sf.statistics_path = arena_strdup(a, path);
+		sf.raw = json_deep_copy(st);
+		arena_on_reset(a, decref_cb, sf.raw);
+		(void)table_stats_set(md, &sf, a);
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "remove-statistics")) {
+		int64_t id;
+		int i, k = 0;
+		if (!get_int(u, "snapshot-id", &id))
+			return bad(err, "remove-statistics (a \"snapshot-id\")");
+		for (i = 0; i < md->nstatistics; i++)
+			if (md->statistics[i].snapshot_id != id)
+				md->statistics[k++] = md->statistics[i];
+		md->nstatistics = k;
 		return FLOE_OK;
 	}
 	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,

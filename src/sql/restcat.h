@@ -24,9 +24,10 @@
  *
  * Updates applied: assign-uuid (must match), upgrade-format-version (to the
  * same version), set-properties, remove-properties, add-snapshot,
- * set-snapshot-ref, remove-snapshot-ref (not main), set-location.  Others
- * (schema, spec and sort-order changes, statistics, snapshot removal) are
- * 0A000 naming the action, never ignored.
+ * set-snapshot-ref, remove-snapshot-ref (not main), set-location,
+ * set-statistics / remove-statistics (restcat.c also: schema, spec and
+ * sort-order changes, remove-snapshots).  Others (partition statistics,
+ * ...) are 0A000 naming the action, never ignored.
  *
  * INTERFACE ROUTINES
  *   restcat_list_namespaces(s, a, &names, &n, err)

@@ -318,6 +318,21 @@ p3=$(ic GET /namespaces/public/tables/u2)
 [[ $r == *'"type":"CommitFailedException","code":409'* && $p1 != *'"x":"1"'* && $r3 == ' [204]' &&
    $p2 == *'"x":"1"'* && $p3 == *'"y":"2"'* ]] && pass rest_multi_table_commit ||
 	fail rest_multi_table_commit "$r | $r3"
+# set-statistics / remove-statistics (issue 15): ANALYZE's entry for the
+# snapshot is replaced by a REST client's, then removed; a snapshot that
+# does not exist is refused
+q -d '{"sql": "CREATE TABLE st (a int); INSERT INTO st VALUES (1), (2), (2); ANALYZE st"}' >/dev/null
+r=$(q -d '{"sql": "SELECT snapshot_id, ndv FROM st$statistics"}')
+sid=$(ic GET /namespaces/public/tables/st | sed 's/ \[[0-9]*\]$//' |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["current-snapshot-id"])')
+r1=$(ic POST /namespaces/public/tables/st -d "{\"requirements\": [], \"updates\": [{\"action\": \"set-statistics\", \"statistics\": {\"snapshot-id\": $sid, \"statistics-path\": \"/x/other.stats\", \"file-size-in-bytes\": 9, \"file-footer-size-in-bytes\": 5, \"blob-metadata\": [{\"type\": \"other-engine-v1\", \"snapshot-id\": $sid, \"sequence-number\": 1, \"fields\": [1], \"properties\": {\"ndv\": \"7\"}}]}}]}")
+r2=$(q -d '{"sql": "SELECT count(*), max(ndv), max(statistics_path), max(blob_type) FROM st$statistics"}')
+r3=$(ic POST /namespaces/public/tables/st -d "{\"requirements\": [], \"updates\": [{\"action\": \"remove-statistics\", \"snapshot-id\": $sid}]}")
+r4=$(q -d '{"sql": "SELECT count(*) FROM st$statistics"}')
+r5=$(ic POST /namespaces/public/tables/st -d '{"requirements": [], "updates": [{"action": "set-statistics", "statistics": {"snapshot-id": 1, "statistics-path": "/x", "file-size-in-bytes": 1, "blob-metadata": []}}]}')
+[[ $r == *"[[$sid, 2]]"* && $r1 == *'[200]' && $r2 == *'[[1, 7, "/x/other.stats", "other-engine-v1"]]'* &&
+   $r3 == *'[200]' && $r4 == *'[[0]]'* && $r5 == *'there is no snapshot 1'* ]] && pass rest_statistics ||
+	fail rest_statistics "$r | $r1 | $r2 | $r3 | $r4 | $r5"
 # REST commits racing SQL commits on one table: every one lands (the loser
 # of each catalog swap re-applies on the new head), none is lost
 q -d '{"sql": "CREATE TABLE race (i int)"}' >/dev/null
