@@ -15,7 +15,8 @@
 #   - part_* / vacuum_*: CREATE TABLE PARTITIONED BY, ADD PARTITION FIELD,
 #     SET PARTITION SPEC, WRITE ORDERED BY, VACUUM through B: rows against
 #     PostgreSQL, the specs / sort order / snapshots A's catalog then holds,
-#     A's p$files by spec; v1_*: the same on a format v1 table (its legacy
+#     A's p$files by spec; ANALYZE through B (set-statistics): A's
+#     p$statistics equals A's count(DISTINCT); v1_*: the same on a format v1 table (its legacy
 #     "schema" and "partition-spec" members follow)
 #   - block_*: BEGIN..COMMIT through B over two tables (one
 #     /transactions/commit): invisible to A before COMMIT, all of it after;
@@ -240,6 +241,16 @@ m=$(meta | tail -1)
 [ "$r" = "" ] && [ "$n" = 1 ] && [ "$m" = "snapshots 1" ] && pass vacuum_through_b ||
 	fail vacuum_through_b "VACUUM: [$r]; A sees $n snapshots, its catalog [$m]"
 same vacuum_rows p
+# ANALYZE through B (its commit is a set-statistics update, issue 15): A's
+# p$statistics holds B's NDVs for the current snapshot, equal to A's
+# count(DISTINCT) of each column
+r=$(qb -c 'ANALYZE p')
+n=$(qa -c "SELECT count(*), bool_and(s.snapshot_id = (SELECT snapshot_id FROM \"p\$history\" ORDER BY made_current_at DESC LIMIT 1)) FROM \"p\$statistics\" s" \
+	-c "SELECT string_agg(column_name || '=' || ndv, ',' ORDER BY field_id) FROM \"p\$statistics\"" \
+	-c "SELECT 'id=' || count(DISTINCT id) || ',ts=' || count(DISTINCT ts) || ',v=' || count(DISTINCT v) FROM p" | tr '\n' ' ')
+read -r n1 n2 n3 <<<"$n"
+[ "$r" = "" ] && [ "$n1" = "3|t" ] && [ -n "$n2" ] && [ "$n2" = "$n3" ] && pass analyze_through_b ||
+	fail analyze_through_b "ANALYZE: [$r]; A's statistics and counts: [$n]"
 
 # a format v1 table (legacy "schema" / "partition-spec" members) through B
 qp -c 'DROP TABLE IF EXISTS v1' -c 'CREATE TABLE v1 (a int, ts timestamp)' >/dev/null
