@@ -339,7 +339,10 @@ open_file(ScanOp *s)
 				   "data files in format %s are not supported yet: %s",
 				   f->file_format, f->file_path);
 	s->sparse = NULL;
-	if (sparse_object(s, f)) {
+	if (f->bytes) {
+		/* read (confined) when the statement checked the path */
+		TRY(parquet_open(&s->pf, f->bytes, f->nbytes, f->file_path, s->file_arena, op->ctx->err));
+	} else if (sparse_object(s, f)) {
 		TRY(open_sparse(s, f));
 	} else {
 		/* small immutable data files: bytes and footer from a shared cache */

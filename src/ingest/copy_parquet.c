@@ -22,6 +22,7 @@
 #include "format/parquet/parquet.h"
 #include "format/parquet/parquet_write.h"
 #include "ingest/copyfmt.h"
+#include "sql/acl.h"
 #include "table/iceberg.h"
 
 int
@@ -98,8 +99,8 @@ widens(SqlType f, SqlType t)
 }
 
 int
-copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols, const SqlType *types,
-		  char **names, Operator **out)
+copypq_reader_new(ExecCtx *ctx, struct Session *s, FileIO *io, char **paths, int npaths, int ncols,
+		  const SqlType *types, char **names, Operator **out)
 {
 	floe_error *err = ctx->err;
 	IcebergSchema *schema = ARENA_NEW(ctx->arena, IcebergSchema);
@@ -119,7 +120,7 @@ copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols,
 		const uint8_t *data;
 		size_t len;
 		ParquetFile *pf;
-		TRY(fileio_read(io, paths[i], ctx->arena, &data, &len, err));
+		TRY(acl_read_file(s, io, paths[i], ctx->arena, &data, &len, err));
 		TRY(parquet_open(&pf, data, len, paths[i], ctx->arena, err));
 		for (c = 0; c < ncols; c++) {
 			const ParquetColumn *pc = NULL;
@@ -146,6 +147,8 @@ copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols,
 		files[i].file_format = "PARQUET";
 		files[i].record_count = parquet_num_rows(pf);
 		files[i].file_size_in_bytes = (int64_t)len;
+		files[i].bytes = data;          /* the scan reads these, not the path */
+		files[i].nbytes = len;
 	}
 	*out = scan_new(ctx, schema, ncols, proj, files, npaths, true, NULL);
 	return *out ? FLOE_OK : FLOE_ERR;

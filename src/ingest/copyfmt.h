@@ -24,7 +24,7 @@
  *   copyjson_reader_new(ctx, ncols, types, names, relname, rd, rctx)
  *   copyjson_sample(buf, len, max, a, &keys, &nkeys, err)   (read_json)
  *   copypq_write(ctx, root, names, types, ncols, out, octx, &rows)
- *   copypq_reader_new(ctx, io, paths, npaths, ncols, types, names, &op)
+ *   copypq_reader_new(ctx, s, io, paths, npaths, ncols, types, names, &op)
  */
 #ifndef FLOE_INGEST_COPYFMT_H
 #define FLOE_INGEST_COPYFMT_H
@@ -70,7 +70,10 @@ typedef struct CopyJsonKey {
 } CopyJsonKey;
 int copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **keys, int *nkeys,
 		    floe_error *err);
-int copypq_reader_new(ExecCtx *ctx, FileIO *io, char **paths, int npaths, int ncols,
+/* paths: server-side files the statement checked (acl_check_file), each
+ * read once through acl_read_file (confined) and scanned from those bytes */
+struct Session;
+int copypq_reader_new(ExecCtx *ctx, struct Session *s, FileIO *io, char **paths, int npaths, int ncols,
 		      const SqlType *types, char **names, Operator **out);
 
 #endif

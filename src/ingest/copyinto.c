@@ -939,7 +939,7 @@ load_file(IntoOp *io, int i)
 	if (io->o->type == FT_PARQUET) {
 		Operator *src;
 		char *p = (char *)f->path;
-		rc = copypq_reader_new(ctx, fio, &p, 1, io->op.ncols, io->op.types, io->names, &src);
+		rc = copypq_reader_new(ctx, io->s, fio, &p, 1, io->op.ncols, io->op.types, io->names, &src);
 		if (rc == FLOE_OK)
 			rc = load_op(io, f, src, &skip);
 		else if (io->o->on_error != OE_ABORT) {
@@ -951,7 +951,7 @@ load_file(IntoOp *io, int i)
 		const uint8_t *raw;
 		size_t rawlen, len;
 		char *data;
-		TRY(fileio_read(fio, f->path, io->farena, &raw, &rawlen, ctx->err));
+		TRY(acl_read_file(io->s, fio, f->path, io->farena, &raw, &rawlen, ctx->err));
 		if (stage_inflate(stage_compression(f->path, io->o->compression), raw, rawlen, &data, &len, f->rel,
 				  ctx->err) != FLOE_OK) {
 			if (io->o->on_error == OE_ABORT)

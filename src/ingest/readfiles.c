@@ -371,7 +371,7 @@ readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall 
 	TRY(list_files(s, loc, a, &files, &nfiles, b->err));
 
 	/* the sample: the first file's first rows */
-	TRY(fileio_read(s->engine->io, files[0].path, a, &raw, &rawlen, b->err));
+	TRY(acl_read_file(s, s->engine->io, files[0].path, a, &raw, &rawlen, b->err));
 	TRY(stage_inflate(stage_compression(files[0].path, NULL), raw, rawlen, &data, &len, files[0].rel, b->err));
 	if (json) {
 		int rc = json_columns(data, len, sample, a, files[0].rel, ncols, names, types, b->err);

@@ -970,6 +970,8 @@ confined(Session *s, const char *path, bool via_io)
 	return ok;
 }
 
+static void test_swap(bool at_check);
+
 static int
 outside_error(const char *path, floe_error *err)
 {
@@ -1002,6 +1004,8 @@ acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 	}
 	ok = confined(s, path, false);
 	pthread_mutex_unlock(&mu);
+	if (ok)
+		test_swap(true);
 	return ok ? FLOE_OK : outside_error(path, err);
 }
 
@@ -1023,16 +1027,21 @@ acl_check_location(Session *s, const char *path, floe_error *err)
 /* tests (acl.sh): FLOE_TEST_CONFINE_SWAP="DIR=TARGET" moves DIR aside and
  * puts a symbolic link to TARGET in its place after the path is resolved
  * and checked, before the open (the race confined_open closes);
- * FLOE_TEST_CONFINE_NO_OPENAT2=1 takes the openat walk.  Debug builds
- * only. */
+ * FLOE_TEST_CONFINE_NO_OPENAT2=1 takes the openat walk.  With
+ * FLOE_TEST_CONFINE_SWAP_AT=check the swap is made as acl_check_file
+ * returns instead (a reader that opens by path after the check follows
+ * the link; acl_open_file's own resolution then refuses it).  Debug
+ * builds only. */
 static void
-test_swap(void)
+test_swap(bool at_check)
 {
-	const char *v = getenv("FLOE_TEST_CONFINE_SWAP");
+	const char *v = getenv("FLOE_TEST_CONFINE_SWAP"), *when = getenv("FLOE_TEST_CONFINE_SWAP_AT");
 	char dir[PATH_MAX], aside[PATH_MAX + 16];
 	const char *eq = v ? strchr(v, '=') : NULL;
 
 	confined_force_fallback(getenv("FLOE_TEST_CONFINE_NO_OPENAT2") != NULL);
+	if (at_check != (when && !strcmp(when, "check")))
+		return;
 	if (!eq || (size_t)(eq - v) >= sizeof dir)
 		return;
 	memcpy(dir, v, (size_t)(eq - v));
@@ -1043,8 +1052,9 @@ test_swap(void)
 }
 #else
 static void
-test_swap(void)
+test_swap(bool at_check)
 {
+	(void)at_check;
 }
 #endif
 
@@ -1093,13 +1103,30 @@ acl_open_file(Session *s, const char *path, int flags, floe_error *err)
 		errno = EXDEV;
 		return -1;
 	}
-	test_swap();
+	test_swap(false);
 	fd = confined_open(root, rel, flags, 0644);
 	if (fd < 0 && (errno == ELOOP || errno == EXDEV)) {
 		outside_error(path, err);
 		errno = EXDEV;
 	}
 	return fd;
+}
+
+int
+acl_read_file(Session *s, FileIO *io, const char *path, Arena *a, const uint8_t **data, size_t *len,
+	      floe_error *err)
+{
+	const char *p = fileio_resolve(io, path, a);
+	int fd, e;
+
+	if (!current_role(s) || fileio_is_remote(p))
+		return fileio_read(io, path, a, data, len, err);
+	if ((fd = acl_open_file(s, p, O_RDONLY | O_NONBLOCK, err)) >= 0)
+		return fileio_map_fd(fd, path, a, data, len, err);
+	if ((e = errno) == EXDEV)
+		return FLOE_ERR;                     /* 42501, set by acl_open_file */
+	return floe_errorf(err, e == ENOENT ? ERRCODE_UNDEFINED_FILE : ERRCODE_IO_ERROR,
+			   "could not open file \"%s\": %s", path, strerror(e));
 }
 
 int
@@ -1126,7 +1153,7 @@ acl_open_parent(Session *s, const char *path, char *name, size_t cap, floe_error
 		errno = EXDEV;
 		return -1;
 	}
-	test_swap();
+	test_swap(false);
 	fd = confined_open_parent(root, rel, &base);
 	if (fd < 0 && (errno == ELOOP || errno == EXDEV)) {
 		outside_error(path, err);

@@ -24,6 +24,10 @@
  *                                     after authentication, as PostgreSQL)
  *   acl_exec(s, ctx, node, sink)      CREATE/ALTER/DROP ROLE, GRANT, REVOKE
  *   acl_check_file(s, path, write, err)   server-side file path allowed?
+ *   acl_read_file(s, io, path, arena, &data, &len, err)
+ *                                     read such a file (read_parquet, read_csv,
+ *                                     read_json, COPY FORMAT parquet / INTO),
+ *                                     opened as acl_open_file opens it
  *   acl_open_file(s, path, flags, err) / acl_open_parent(s, path, name, cap, err)
  *                                     open what acl_check_file allowed, confined
  *                                     beneath its allowed folder (no symbolic
@@ -82,6 +86,16 @@ int acl_check_location(Session *s, const char *path, floe_error *err);
  * the file's folder, the same way, its last component copied to name (for
  * openat / renameat of a file to be created). */
 int acl_open_file(Session *s, const char *path, int flags, floe_error *err);
+/* The bytes of a server-side file acl_check_file allowed, as fileio_read
+ * gives them (path as the FileIO takes it: a file: URI, a prefix map):
+ * a local file opened with acl_open_file (confined, O_NONBLOCK: a FIFO is
+ * refused, never waited on) and mapped (fileio_map_fd); an object in
+ * object storage, and the embedded shell's files, through fileio_read.
+ * Every table function and COPY format that reads a file a statement
+ * names reads it through this. */
+struct FileIO;
+int acl_read_file(Session *s, struct FileIO *io, const char *path, Arena *a, const uint8_t **data,
+		  size_t *len, floe_error *err);
 int acl_open_parent(Session *s, const char *path, char *name, size_t cap, floe_error *err);
 bool acl_is_superuser(Session *s);
 int acl_allow_dir(const char *dir, floe_error *err);

@@ -1404,7 +1404,7 @@ copy_from(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Copy
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "COPY FROM STDIN (FORMAT parquet) is not supported: copy from a file");
 		else
-			TRY(copypq_reader_new(ctx, s->engine->io, opt->paths, opt->npaths, ncols, types, names,
+			TRY(copypq_reader_new(ctx, s, s->engine->io, opt->paths, opt->npaths, ncols, types, names,
 					      &src));
 		if (sink->copy_in_begin(sink->ctx, ncols) != 0)
 			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");

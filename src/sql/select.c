@@ -1682,8 +1682,13 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		/* the local file the FileIO reads (file: URI, prefix maps) */
 		TRY(acl_check_file(b->session, fileio_resolve(e->io, file->file_path, b->arena), false,
 				   b->err));
-		TRY(fileio_read(e->io, file->file_path, b->arena, &data, &len, b->err));
+		/* read once, confined; the scan parses these bytes (file->bytes),
+		 * never the path again */
+		TRY(acl_read_file(b->session, e->io, file->file_path, b->arena, &data, &len, b->err));
 		TRY(parquet_open(&pf, data, len, file->file_path, b->arena, b->err));
+		file->bytes = data;
+		file->nbytes = len;
+		file->file_size_in_bytes = (int64_t)len;
 		nc = parquet_num_columns(pf);
 		schema = ARENA_NEW(b->arena, IcebergSchema);
 		schema->fields = ARENA_ARRAY(b->arena, IcebergField, nc + 1);

@@ -28,6 +28,10 @@
  *   fileio_free(io)
  *   fileio_map_prefix(io, from, to)   rewrite paths starting with `from`
  *   fileio_read(io, path, arena, &data, &len, err)
+ *   fileio_map_fd(fd, path, arena, &data, &len, err)
+ *                                     read a local file already opened (a
+ *                                     descriptor from storage/confined_open.h)
+ *                                     as read_file reads one; closes fd
  *   fileio_write(io, path, data, len, err)
  *   fileio_size(io, path, &size, err)
  *   fileio_exists(io, path)
@@ -130,6 +134,12 @@ char *fileio_resolve(FileIO *io, const char *path, Arena *arena);
 #define FILEIO_TMP_DEAD_SECONDS 60
 int fileio_sweep_tmp(const char *root, time_t now);
 
+/* The bytes of the local file open on fd (O_RDONLY; O_NONBLOCK so a FIFO
+ * does not wait), as a local read_file gives them: mapped until arena
+ * resets; not a regular file (a FIFO, a device, a folder) 58030; path only
+ * names the file in errors.  fd is closed in every case. */
+int fileio_map_fd(int fd, const char *path, Arena *arena, const uint8_t **data, size_t *len,
+		  floe_error *err);
 int fileio_replace(FileIO *io, const char *path, const void *data, size_t len, floe_error *err);
 int fileio_read_ranges(FileIO *io, const char *path, FileIORange *ranges, int n, Arena *arena,
 		       floe_error *err);

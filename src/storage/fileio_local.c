@@ -25,6 +25,7 @@
  *   fileio_map_prefix(io, from, to)
  *   fileio_resolve(io, path, arena)
  *   fileio_sweep_tmp(root, now)
+ *   fileio_map_fd(fd, path, arena, &data, &len, err)
  *   vtable: read, write, size, exists, remove, free
  */
 #include <errno.h>
@@ -282,26 +283,15 @@ unmap(void *arg)
 	munmap(m->addr, m->len);
 }
 
-static int
-local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
-	   size_t *len, floe_error *err)
+int
+fileio_map_fd(int fd, const char *path, Arena *arena, const uint8_t **data, size_t *len,
+	      floe_error *err)
 {
 	static const uint8_t empty[1];
-	char *p = fileio_resolve(io, path, arena);
 	struct stat st;
 	void *addr;
 	Mapping *m;
-	int fd;
 
-	if (s3_is_uri(p))
-		return s3_get(s3_of(io), p, 0, -1, arena, data, len, err);
-	TRY(check_local(path, p, err));
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
-	 * forever; it opens at once, and the check below refuses it (as a
-	 * device or a folder); regular files ignore the flag */
-	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return io_err(err, "open", path, errno);
 	if (fstat(fd, &st) != 0) {
 		int e = errno;
 		close(fd);
@@ -328,6 +318,25 @@ local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
 	*data = addr;
 	*len = m->len;
 	return FLOE_OK;
+}
+
+static int
+local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
+	   size_t *len, floe_error *err)
+{
+	char *p = fileio_resolve(io, path, arena);
+	int fd;
+
+	if (s3_is_uri(p))
+		return s3_get(s3_of(io), p, 0, -1, arena, data, len, err);
+	TRY(check_local(path, p, err));
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
+	 * forever; it opens at once, and fileio_map_fd refuses it (as a
+	 * device or a folder); regular files ignore the flag */
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return io_err(err, "open", path, errno);
+	return fileio_map_fd(fd, path, arena, data, len, err);
 }
 
 static int

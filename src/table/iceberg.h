@@ -109,6 +109,12 @@ typedef struct DataFile {
 	int64_t data_sequence_number;
 	int ndeletes;
 	struct DataFile **deletes;
+	/* A server-side file a statement names (read_parquet, COPY FROM ...
+	 * (FORMAT parquet)): its bytes, read when the path was checked
+	 * (sql/acl.h acl_read_file: opened confined), so the scan parses
+	 * these instead of opening file_path again.  NULL: read file_path. */
+	const uint8_t *bytes;
+	size_t nbytes;
 } DataFile;
 
 typedef enum EntryStatus {

@@ -12,6 +12,9 @@
 #     --allow-dir; refused (42501) outside, through "..", through a
 #     symbolic link leaving the allowed folder, and for roles without
 #     pg_read_server_files / pg_write_server_files
+#   - the check-then-open race: a folder swapped for a link outside after
+#     the check (debug hook FLOE_TEST_CONFINE_SWAP) is 42501 for COPY FROM /
+#     TO, read_parquet, read_csv, read_json and COPY FROM (FORMAT parquet)
 #   - the clear passwords are in no file of the warehouse and not in the
 #     server's output
 #   - the same role/privilege script run by psql against floe serve and a
@@ -663,6 +666,48 @@ for mode in openat2 walk; do
 		fail "swap_$mode" "floe serve did not start" "$tmp/serve.err"
 	fi
 	unset FLOE_TEST_CONFINE_NO_OPENAT2
+done
+
+# read_parquet, read_csv, read_json and COPY FROM (FORMAT parquet) read the
+# file they checked through acl_read_file (sql/acl.c: opened confined, then
+# scanned from those bytes): a folder swapped for a link outside right
+# after acl_check_file (FLOE_TEST_CONFINE_SWAP_AT=check: a reader that opens
+# by path follows it; before, they read the outside file) or between the
+# open's own resolution and the open (the default: confined_open refuses)
+# is 42501 either way.  Files beside the swapped folder still read.
+cp "$pq" "$race/sub/a.parquet"
+cp "$pq" "$race/a.parquet"
+cp "$SHARED/testdata/parquet/data/alltypes_dictionary.parquet" "$outside/target/a.parquet"
+printf '{"a": 1}\n' >"$race/sub/f.json"
+printf '{"a": 9}\n' >"$outside/target/f.json"
+for at in open check; do
+	export FLOE_TEST_CONFINE_SWAP_AT=$at
+	if FLOE_TEST_CONFINE_SWAP="$race/sub=$outside/target" start_server -D "$tmp/wh4" --allow-dir "$race"; then
+		q admin 'Adm1n pw' "CREATE TABLE IF NOT EXISTS rp (id int)" >/dev/null
+		expect "swap_read_parquet_refused_$at" admin 'Adm1n pw' "$(outside_msg "$race/sub/a.parquet")" \
+			"SELECT count(*) FROM read_parquet('$race/sub/a.parquet')"
+		if [ -L "$race/sub" ]; then pass "swap_happened_read_parquet_$at"; else fail "swap_happened_read_parquet_$at" "$(ls -l "$race")"; fi
+		unswap
+		expect "swap_read_csv_refused_$at" admin 'Adm1n pw' "$(outside_msg "$race/sub/f.csv")" \
+			"SELECT * FROM read_csv('$race/sub/f.csv')"
+		if [ -L "$race/sub" ]; then pass "swap_happened_read_csv_$at"; else fail "swap_happened_read_csv_$at" "$(ls -l "$race")"; fi
+		unswap
+		expect "swap_read_json_refused_$at" admin 'Adm1n pw' "$(outside_msg "$race/sub/f.json")" \
+			"SELECT * FROM read_json('$race/sub/f.json')"
+		unswap
+		expect "swap_copy_from_parquet_refused_$at" admin 'Adm1n pw' "$(outside_msg "$race/sub/a.parquet")" \
+			"COPY rp FROM '$race/sub/a.parquet' (FORMAT parquet)"
+		unswap
+		expect "unswapped_table_functions_$at" admin 'Adm1n pw' $'8\n1|inside\nTRUNCATE TABLE\nCOPY 8\n8' \
+			"SELECT count(*) FROM read_parquet('$race/a.parquet')" \
+			"SELECT * FROM read_csv('$race/f2.csv', header => false)" \
+			"TRUNCATE rp" "COPY rp FROM '$race/a.parquet' (FORMAT parquet)" "SELECT count(*) FROM rp"
+		unswap
+		stop_server || fail "clean_exit_swap_read_$at" "exit" "$tmp/serve.err"
+	else
+		fail "swap_read_$at" "floe serve did not start" "$tmp/serve.err"
+	fi
+	unset FLOE_TEST_CONFINE_SWAP_AT
 done
 
 exit $((nfail > 0))
