@@ -388,7 +388,7 @@ flush_session_init(Session *fs, Engine *e)
 {
 	memset(fs, 0, sizeof *fs);
 	fs->engine = e;
-	fs->search_path = xstrdup("public");
+	fs->sp_fixed = "public";
 	fs->cancel_flag = &fs->cancel;
 }
 
@@ -396,7 +396,7 @@ static void
 flush_session_dispose(Session *fs)
 {
 	txn_session_free(fs);
-	free(fs->search_path);
+	search_path_free(fs);
 	arena_free(fs->exec_parse_arena);
 	arena_free(fs->exec_stmt_arena);
 }
@@ -1035,7 +1035,7 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	ctx.mem_limit = exec_mem_limit(NULL);
 	ctx.threads = 1;
 	if (!acl_is_superuser(s) ||
-	    txn_table_load(s, fv.schema ? fv.schema : s->search_path, fv.table, a, &t, err) != FLOE_OK ||
+	    txn_table_load(s, fv.schema ? fv.schema : search_path_lookup(s, fv.table), fv.table, a, &t, err) != FLOE_OK ||
 	    write_target_redirected(s, t) || !bufferable_table(ig, t)) {
 		floe_error_clear(err);
 		goto out;
@@ -1250,12 +1250,13 @@ call_table(Session *s, PgQuery__CallStmt *cs, const char **ns, const char **name
 	} else {
 		return false;
 	}
-	*ns = s->search_path;
 	*name = buf;
 	if ((dot = strchr(buf, '.'))) {
 		*dot = 0;
 		*ns = buf;
 		*name = dot + 1;
+	} else {
+		*ns = search_path_lookup(s, buf);
 	}
 	return true;
 }
@@ -1349,8 +1350,8 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 			if (o->node_case != PG_QUERY__NODE__NODE_LIST || o->list->n_items < 1)
 				continue;
 			if (o->list->n_items == 1) {
-				ns = s->search_path;
 				name = o->list->items[0]->string->sval;
+				ns = search_path_lookup(s, name);
 			} else {
 				ns = o->list->items[o->list->n_items - 2]->string->sval;
 				name = o->list->items[o->list->n_items - 1]->string->sval;
@@ -1471,7 +1472,7 @@ ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err)
 		return FLOE_OK;
 	memcpy(base, rv->relname, (size_t)(dollar - rv->relname));
 	base[dollar - rv->relname] = 0;
-	ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+	ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, base);
 	return flush_named(s, ns, base, false, err);
 }
 
@@ -2010,7 +2011,7 @@ table_uuid_of(Session *s, const char *qname, char *uuid, floe_error *err)
 		ns[dot - qname] = 0;
 		name = dot + 1;
 	} else {
-		snprintf(ns, sizeof ns, "%s", s->search_path);
+		snprintf(ns, sizeof ns, "%s", search_path_lookup(s, qname));
 		name = qname;
 	}
 	rc = table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, err);

@@ -601,7 +601,7 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 				   n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
-				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : s->search_path);
+				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
 	case PG_QUERY__NODE__NODE_VIEW_STMT:   /* a view reads as its owner, the superuser */
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 				   ddl_rv_ns(s, n->view_stmt->view));

@@ -18,6 +18,7 @@
 #include "exec/exec.h"
 #include "sql/engine.h"
 #include "sql/parse.h"
+#include "sql/search_path.h"
 #include "storage/fileio.h"
 #include "table/iceberg.h"
 
@@ -43,7 +44,10 @@ struct Engine {
 
 struct Session {
 	Engine *engine;
-	char *search_path;        /* first schema of search_path: "public" */
+	/* search_path (search_path.h): its text is a setting; sp caches the
+	 * list it resolves to; sp_fixed (NULL normally) replaces the list */
+	struct SearchPath *sp;
+	const char *sp_fixed;
 	volatile int cancel;
 	volatile int *cancel_flag;   /* &cancel unless the embedder gave one */
 	char *settings_keys[32];
@@ -246,6 +250,8 @@ void engine_notice(ResultSink *sink, const char *fmt, const char *arg);
 
 /* ddl.c */
 const char *ddl_rv_ns(Session *s, PgQuery__RangeVar *rv);   /* schema of a name */
+/* the schema a CREATE puts rv in; NULL: 3F000 (an empty search_path) */
+const char *ddl_create_ns(Session *s, PgQuery__RangeVar *rv, floe_error *err);
 int ddl_check_namespace(Session *s, const char *ns, floe_error *err);   /* 3F000 */
 int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err);
 /* USING am of CREATE TABLE [AS]: none or iceberg, else 0A000 naming it */

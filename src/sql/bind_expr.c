@@ -1406,6 +1406,37 @@ bind_table_visible(BindCtx *b, Expr *x, int location)
 	return acc;
 }
 
+/* current_schemas(implicit)'s text: the resolved search_path as an
+ * array, pg_catalog first when implicit and not on it */
+static const char *
+schemas_text(BindCtx *b, bool implicit)
+{
+	int n, i;
+	const char *const *l = search_path_list(b->session, &n);
+	char *out = arena_strdup(b->arena, "{");
+	if (implicit && !search_path_has(b->session, "pg_catalog"))
+		out = arena_sprintf(b->arena, "%spg_catalog%s", out, n ? "," : "");
+	for (i = 0; i < n; i++) {
+		bool q = !l[i][0] || !strcasecmp(l[i], "null") || strpbrk(l[i], "{},\"\\ \t\n") != NULL;
+		const char *e = l[i];
+		if (q) {
+			size_t k = 0;
+			char *d = arena_alloc(b->arena, 2 * strlen(l[i]) + 3);
+			d[k++] = '"';
+			for (e = l[i]; *e; e++) {
+				if (*e == '"' || *e == '\\')
+					d[k++] = '\\';
+				d[k++] = *e;
+			}
+			d[k++] = '"';
+			d[k] = 0;
+			e = d;
+		}
+		out = arena_sprintf(b->arena, "%s%s%s", out, i ? "," : "", e);
+	}
+	return arena_sprintf(b->arena, "%s}", out);
+}
+
 /* Session-dependent functions bound as constants (NULL, *handled false:
  * not one of them). */
 static Expr *
@@ -1415,7 +1446,8 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 	if ((!strcmp(name, "current_database") || !strcmp(name, "current_catalog")) && nargs == 0)
 		return text_const(b, pgcatalog_database(b->session), location);
 	if (!strcmp(name, "current_schema") && nargs == 0)
-		return text_const(b, b->session->search_path, location);
+		return text_const(b, session_schema(b->session)[0] ? session_schema(b->session) : NULL,
+				  location);
 	if ((!strcmp(name, "current_user") || !strcmp(name, "session_user") ||
 	     !strcmp(name, "current_role") || !strcmp(name, "user")) && nargs == 0)
 		return text_const(b, pgcatalog_user(b->session), location);
@@ -1425,11 +1457,9 @@ bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int loca
 		if (!a)
 			return NULL;
 		if (a->kind == EXPR_CONST) {
-			const char *sp = b->session->search_path;
 			if (a->value.is_null)
 				return text_const(b, NULL, location);
-			return text_const(b, arena_sprintf(b->arena, a->value.u.b ? "{pg_catalog,%s}" : "{%s}", sp),
-					  location);
+			return text_const(b, schemas_text(b, a->value.u.b), location);
 		}
 	}
 	if (!strcmp(name, "pg_table_is_visible") && nargs == 1)
@@ -3101,7 +3131,9 @@ bind_expr(BindCtx *b, Node *n)
 			Value sv;
 			memset(&sv, 0, sizeof sv);
 			sv.type = type_make(TYPE_TEXT);
-			sv.u.s = strview_make(b->session->search_path, (uint32_t)strlen(b->session->search_path));
+			if (!session_schema(b->session)[0])
+				return text_const(b, NULL, v->location);
+			sv.u.s = strview_make(session_schema(b->session), (uint32_t)strlen(session_schema(b->session)));
 			return expr_const(b->arena, &sv);
 		}
 		default: break;

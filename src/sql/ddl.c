@@ -30,7 +30,7 @@
  * commit for partitioning); ALTER TABLE is one metadata-only commit.
  *
  * INTERFACE ROUTINES (bind.h)
- *   ddl_rv_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
+ *   ddl_rv_ns, ddl_create_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
  *   ddl_drop, ddl_alter_table, ddl_create_options,
  *   ddl_partition_spec, ddl_create_partitioning, ddl_set_partitioning (declared here:
  *   insert.c's CREATE TABLE AS uses them)
@@ -64,7 +64,13 @@
 const char *
 ddl_rv_ns(Session *s, PgQuery__RangeVar *rv)
 {
-	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, rv->relname);
+}
+
+const char *
+ddl_create_ns(Session *s, PgQuery__RangeVar *rv, floe_error *err)
+{
+	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_creation(s, err);
 }
 
 int
@@ -230,7 +236,7 @@ int
 ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
 {
-	const char *ns = ddl_rv_ns(s, cs->relation), *name = cs->relation->relname;
+	const char *ns = ddl_create_ns(s, cs->relation, err), *name = cs->relation->relname;
 	IcebergSchema schema;
 	BindCtx b;
 	Table *t;
@@ -242,6 +248,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	PartitionSpec *pspec = NULL;
 	SerialList serials = { 0 };
 
+	if (!ns)
+		return FLOE_ERR;
 	memset(&b, 0, sizeof b);
 	b.session = s;
 	b.arena = a;
@@ -413,7 +421,8 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
 		for (i = 0; i < ds->n_objects; i++) {
 			PgQuery__List *l = ds->objects[i]->list;
-			const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+			const char *ns = l->n_items == 2 ? l->items[0]->string->sval
+				: search_path_lookup(s, l->items[l->n_items - 1]->string->sval);
 			const char *name = l->items[l->n_items - 1]->string->sval;
 			Table *t;
 			if (l->n_items > 2)

@@ -196,7 +196,7 @@ write_target(Session *s, const Node *n, char *buf, size_t cap)
 	if (!rv || !rv->relname)
 		return NULL;
 	snprintf(buf, cap, "%s.%s", rv->schemaname && rv->schemaname[0] ? rv->schemaname
-		 : s->search_path, rv->relname);
+		 : search_path_lookup(s, rv->relname), rv->relname);
 	return buf;
 }
 
@@ -410,7 +410,6 @@ session_new(Engine *e)
 {
 	Session *s = xcalloc(1, sizeof *s);
 	s->engine = e;
-	s->search_path = xstrdup("public");
 	s->cancel_flag = &s->cancel;
 	s->tz = NULL;                  /* UTC */
 	datetime_use_zone(NULL);
@@ -468,7 +467,7 @@ session_free(Session *s)
 		free(s->settings_keys[i]);
 		free(s->settings_values[i]);
 	}
-	free(s->search_path);
+	search_path_free(s);
 	arena_free(s->exec_parse_arena);
 	arena_free(s->exec_stmt_arena);
 	free(s);
@@ -565,7 +564,8 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 	BindCtx b;
 	size_t i;
 	Engine *e = s->engine;
-	char *ns, *tbl, *dot;
+	const char *ns;
+	char *tbl, *dot;
 
 	if (!strcmp(name, "rewrite_data_files") || !strcmp(name, "rewrite_position_delete_files"))
 		return optimize_call(s, ctx, sql, cs, sink);
@@ -618,13 +618,15 @@ exec_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs, Resu
 				   "register_table(table, metadata_file [, map_from, map_to]) needs a table name and a metadata file");
 	if (!args[2] != !args[3])
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "map_from and map_to go together");
-	ns = s->search_path;
+	ns = NULL;
 	tbl = args[0];
 	if ((dot = strchr(args[0], '.'))) {
 		*dot = 0;
 		ns = args[0];
 		tbl = dot + 1;
 	}
+	if (!ns && !(ns = search_path_creation(s, err)))
+		return FLOE_ERR;
 	TRY(ddl_check_namespace(s, ns, err));
 	if (args[2]) {
 		TRY(acl_check_location(s, args[3], err));
@@ -1191,8 +1193,13 @@ static const char *
 setting_get(Session *s, const char *name)
 {
 	int i;
-	if (!strcmp(name, "search_path"))
-		return s->search_path;
+	if (!strcmp(name, "search_path")) {
+		/* its "" is an empty path, not the default (search_path.h) */
+		for (i = 0; i < s->nsettings; i++)
+			if (!strcmp(s->settings_keys[i], name))
+				return s->settings_values[i];
+		return SEARCH_PATH_DEFAULT;
+	}
 	if (!strcmp(name, "timezone"))
 		return datetime_zone_name(s->tz);
 	bool reset = false;
@@ -1423,8 +1430,55 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 	return FLOE_OK;
 }
 
+/* sep and name into buf as PostgreSQL's quote_identifier prints a name
+ * (quoted unless lower-case letters, digits, _ and $, not leading with a
+ * digit or $); returns the length it needed */
+static size_t
+quote_name(char *buf, size_t cap, const char *sep, const char *name)
+{
+	char q[1100];
+	const char *p;
+	size_t n = 0;
+	bool plain = (name[0] >= 'a' && name[0] <= 'z') || name[0] == '_';
+
+	for (p = name; *p && plain; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$';
+	if (!plain) {
+		q[n++] = '"';
+		for (p = name; *p && n + 3 < sizeof q; p++) {
+			if (*p == '"')
+				q[n++] = '"';
+			q[n++] = *p;
+		}
+		q[n++] = '"';
+	}
+	q[n] = 0;
+	return (size_t)snprintf(buf, cap, "%s%s", sep, plain ? name : q);
+}
+
+/* name = value in the session's settings */
 static int
-exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error *err)
+setting_store(Session *s, const char *name, const char *value, floe_error *err)
+{
+	int k;
+	for (k = 0; k < s->nsettings; k++)
+		if (!strcmp(s->settings_keys[k], name))
+			break;
+	if (k == s->nsettings) {
+		if (k == 32)
+			return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many settings");
+		s->settings_keys[k] = xstrdup(name);
+		s->settings_values[k] = NULL;
+		s->nsettings++;
+	}
+	free(s->settings_values[k]);
+	s->settings_values[k] = xstrdup(value);
+	return FLOE_OK;
+}
+
+/* SET; raw: set_config's one text value, taken as it is */
+static int
+set_stmt(Session *s, PgQuery__VariableSetStmt *vs, bool raw, ResultSink *sink, floe_error *err)
 {
 	char value[512] = "";
 	size_t i, used = 0;
@@ -1439,10 +1493,9 @@ exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error 
 			    !strcmp(key, "session_authorization") || !strcmp(key, "floe.txn_retries"))
 				continue;
 			free(s->settings_values[k]);
-			s->settings_values[k] = xstrdup("");
+			/* (search_path's "" is an empty path) */
+			s->settings_values[k] = xstrdup(strcmp(key, "search_path") ? "" : SEARCH_PATH_DEFAULT);
 		}
-		free(s->search_path);
-		s->search_path = xstrdup("public");
 		TRY(datetime_set_timezone("UTC", err));
 		s->tz = datetime_current_zone();
 		return engine_complete(sink, "RESET");
@@ -1498,12 +1551,27 @@ exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error 
 		return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 	}
 	if (!strcmp(vs->name, "search_path")) {
-		char *first = vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE ? value : "public";
-		char *comma = strchr(first, ',');
-		if (comma)
-			*comma = 0;
-		free(s->search_path);
-		s->search_path = xstrdup(first);
+		/* the text as PostgreSQL keeps it: each name quoted as needed */
+		if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE && !raw) {
+			used = 0;
+			for (i = 0; i < vs->n_args; i++) {
+				Node *n = vs->args[i];
+				const char *part = n->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+					n->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL
+					? n->a_const->sval->sval : NULL;
+				if (!part)
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+							   "invalid value for parameter \"search_path\": a name is needed");
+				used += quote_name(value + used, sizeof value - used, i ? ", " : "", part);
+				if (used >= sizeof value)
+					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "setting value too long");
+			}
+		}
+		if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE)
+			TRY(search_path_check(value, err));
+		else
+			snprintf(value, sizeof value, "%s", SEARCH_PATH_DEFAULT);
+		TRY(setting_store(s, "search_path", value, err));
 		return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
 	}
 	if (vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE) {
@@ -1534,6 +1602,12 @@ exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error 
 			settings_warn_noeffect(sink, vs->name);
 	}
 	return engine_complete(sink, vs->kind == PG_QUERY__VARIABLE_SET_KIND__VAR_RESET ? "RESET" : "SET");
+}
+
+static int
+exec_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_error *err)
+{
+	return set_stmt(s, vs, false, sink, err);
 }
 
 /* set_config() (sql/set_config.c): SET name = 'value' (value NULL: RESET)
@@ -1568,7 +1642,7 @@ session_set_value(Session *s, const char *name, const char *value, ResultSink *s
 		vs.n_args = 1;
 		vs.args = args;
 	}
-	return exec_set(s, &vs, &notices, err);
+	return set_stmt(s, &vs, true, &notices, err);
 }
 
 /* What SHOW name prints: the session's value, else PostgreSQL's default
@@ -1579,6 +1653,8 @@ show_value(Session *s, const char *name, char *buf, size_t cap)
 	const char *v = setting_get(s, name);
 	const Guc *g;
 
+	if (!strcmp(name, "search_path"))
+		return v;            /* "" is an empty path (search_path.h) */
 	if ((!v || !*v) && !strcmp(name, "session_authorization"))
 		v = pgcatalog_session_user(s);
 	if ((!v || !*v) && !strchr(name, '.') && (g = guc_find(name))) {
@@ -1652,6 +1728,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 		func_set_statement_time(us);
+		search_path_reset(s);   /* schemas made or dropped since count */
 		datetime_set_statement_now(us);
 	}
 	memset(&ctx, 0, sizeof ctx);
@@ -1957,7 +2034,7 @@ engine_describe_table(Session *s, const char *qname, Arena *a, ColumnInfo **cols
 		      floe_error *err)
 {
 	Engine *e = s->engine;
-	const char *ns = s->search_path, *name = qname, *dot = strchr(qname, '.');
+	const char *ns, *name = qname, *dot = strchr(qname, '.');
 	Table *t;
 	const IcebergSchema *schema;
 	int i;
@@ -1965,6 +2042,8 @@ engine_describe_table(Session *s, const char *qname, Arena *a, ColumnInfo **cols
 	if (dot) {
 		ns = arena_strndup(a, qname, (size_t)(dot - qname));
 		name = dot + 1;
+	} else {
+		ns = search_path_lookup(s, qname);
 	}
 	if (table_load(e->catalog, e->io, ns, name, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))

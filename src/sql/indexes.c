@@ -224,7 +224,7 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 		if (ds->objects[i]->node_case != PG_QUERY__NODE__NODE_LIST || l->n_items > 2)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "cross-database references are not implemented");
-		ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+		ns = l->n_items == 2 ? l->items[0]->string->sval : session_schema(s);
 		name = l->items[l->n_items - 1]->string->sval;
 		TRY(find_index(s, ns, name, a, &t, err));
 		if (!t) {

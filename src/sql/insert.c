@@ -954,8 +954,8 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 {
 	Engine *e = s->engine;
 	PgQuery__IntoClause *into = cs->into;
-	const char *ns = ddl_rv_ns(s, into->rel), *name = into->rel->relname;
 	floe_error *err = ctx->err;
+	const char *ns = ddl_create_ns(s, into->rel, err), *name = into->rel->relname;
 	SelectPlan p;
 	IcebergSchema schema;
 	Table *t;
@@ -964,6 +964,8 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	char tag[64];
 	Expr **proj;
 
+	if (!ns)
+		return FLOE_ERR;
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
 	TRY(ddl_check_access_method(into->access_method, err));

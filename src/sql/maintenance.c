@@ -111,12 +111,14 @@ maintenance_split_name(Session *s, Arena *a, const Value *v, const char **ns, co
 {
 	char *t = arena_strndup(a, strview_data(&v->u.s), v->u.s.len), *dot = strchr(t, '.');
 
-	*ns = s->search_path;
+	*ns = NULL;
 	*name = t;
 	if (dot) {
 		*dot = 0;
 		*ns = t;
 		*name = dot + 1;
+	} else {
+		*ns = search_path_lookup(s, t);
 	}
 }
 

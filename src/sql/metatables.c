@@ -784,11 +784,13 @@ metatable_call(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CallStmt *cs,
 		return floe_errorf(err, ERRCODE_UNDEFINED_FUNCTION, "%s(table, %s) needs 2 arguments",
 				   name, by_time ? "timestamp" : "snapshot_id");
 	tbl = arena_strndup(a, strview_data(&args[0].u.s), args[0].u.s.len);
-	ns = s->search_path;
+	ns = NULL;
 	if ((dot = strchr(tbl, '.'))) {
 		ns = arena_strndup(a, tbl, (size_t)(dot - tbl));
 		tbl = dot + 1;
 	}
+	if (!ns)
+		ns = search_path_lookup(s, tbl);
 	TRY(txn_table_load(s, ns, tbl, a, &t, err));
 	if (by_time) {
 		/* the newest ancestor of the current snapshot at or before ts */

@@ -323,7 +323,7 @@ optimize_exec(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool d
 	if (session_txn_status(s) != 'I')
 		return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
 				   "%s cannot run inside a transaction block", tag);
-	if (txn_table_load(s, ns ? ns : s->search_path, name, a, &t, err) != FLOE_OK) {
+	if (txn_table_load(s, ns ? ns : search_path_lookup(s, name), name, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
 				    ns ? ns : "", ns ? "." : "", name);

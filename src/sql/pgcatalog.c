@@ -1063,10 +1063,10 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 
 	*n = 0;
 	*oids = NULL;
-	TRY(catalog_namespace_exists(s->engine->catalog, s->search_path, &exists, err));
+	TRY(catalog_namespace_exists(s->engine->catalog, session_schema(s), &exists, err));
 	nt = 0;
 	if (exists)
-		TRY(catalog_list_tables(s->engine->catalog, s->search_path, a, &names, &nt, err));
+		TRY(catalog_list_tables(s->engine->catalog, session_schema(s), a, &names, &nt, err));
 	{
 		int64_t *so;
 		int nso;
@@ -1077,18 +1077,18 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 	}
 	/* pg_catalog is always searched first: its relations are visible */
 	for (i = 0; i < NRELS; i++)
-		if (rels[i].ns == NS_PG || !strcmp(s->search_path, "information_schema"))
+		if (rels[i].ns == NS_PG || search_path_has(s, "information_schema"))
 			(*oids)[(*n)++] = sys_oid(&rels[i]);
 	for (i = 0; i < nt; i++)
-		(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, names[i]);
+		(*oids)[(*n)++] = pgcatalog_table_oid(session_schema(s), names[i]);
 	if (exists) {
 		char **vn;
 		int nv;
-		TRY(catalog_list_views(s->engine->catalog, s->search_path, a, &vn, &nv, err));
+		TRY(catalog_list_views(s->engine->catalog, session_schema(s), a, &vn, &nv, err));
 		*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(nt + NRELS + 1),
 				      sizeof(int64_t) * (size_t)(nt + NRELS + nv + 1));
 		for (i = 0; i < nv; i++)
-			(*oids)[(*n)++] = pgcatalog_table_oid(s->search_path, vn[i]);
+			(*oids)[(*n)++] = pgcatalog_table_oid(session_schema(s), vn[i]);
 	}
 	{
 		/* the tables' indexes: primary keys' and recorded ones (indexes.c) */
@@ -1099,11 +1099,11 @@ pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error 
 			IndexInfo *ix;
 			int nx;
 			floe_error skip;
-			if (txn_table_load(s, s->search_path, names[i], a, &tb, &skip) != FLOE_OK)
+			if (txn_table_load(s, session_schema(s), names[i], a, &tb, &skip) != FLOE_OK)
 				continue;   /* an unreadable table has no visible indexes */
 			nx = indexes_of(tb->md, a, &ix);
 			memset(&ti, 0, sizeof ti);
-			ti.ns = s->search_path;
+			ti.ns = session_schema(s);
 			ti.name = names[i];
 			*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(*n + 1),
 					      sizeof(int64_t) * (size_t)(*n + nx + 2));
@@ -1785,7 +1785,7 @@ static const struct Setting {
 	{ "lc_ctype", NULL, "C", "Preset Options", "internal", "string" },
 	{ "max_identifier_length", NULL, "63", "Preset Options", "internal", "integer" },
 	{ "max_index_keys", NULL, "32", "Preset Options", "internal", "integer" },
-	{ "search_path", "search_path", "public", "Client Connection Defaults / Statement Behavior", "user", "string" },
+	{ "search_path", "search_path", SEARCH_PATH_DEFAULT, "Client Connection Defaults / Statement Behavior", "user", "string" },
 	{ "server_encoding", "server_encoding", "UTF8", "Preset Options", "internal", "string" },
 	{ "server_version", "server_version", "15.0", "Preset Options", "internal", "string" },
 	{ "server_version_num", NULL, "150000", "Preset Options", "internal", "integer" },
@@ -1801,7 +1801,8 @@ static const char *
 setting_value(Session *s, const struct Setting *st)
 {
 	const char *v = st->key ? session_setting(s, st->key) : NULL;
-	return v && (v[0] || !strcmp(st->name, "application_name")) ? v : st->fixed;
+	return v && (v[0] || !strcmp(st->name, "application_name") || !strcmp(st->name, "search_path"))
+		? v : st->fixed;
 }
 
 /*
@@ -2179,8 +2180,8 @@ pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **col
 		(*cols_out)[*n] = 0;
 		(*defs)[(*n)++] = arena_sprintf(a, "CREATE UNIQUE INDEX %s ON %s%s%s USING btree (%s)",
 						quote_ident(a, pk_name(a, t)),
-						pretty && !strcmp(t->ns, s->search_path) ? "" : quote_ident(a, t->ns),
-						pretty && !strcmp(t->ns, s->search_path) ? "" : ".",
+						pretty && !strcmp(t->ns, session_schema(s)) ? "" : quote_ident(a, t->ns),
+						pretty && !strcmp(t->ns, session_schema(s)) ? "" : ".",
 						quote_ident(a, t->name), list);
 		(*oids)[*n] = pk_constraint_oid(t);
 		(*cols_out)[*n] = 0;
@@ -2309,16 +2310,16 @@ pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_er
 		*oid = sys_oid(d);
 		return FLOE_OK;
 	}
-	TRY(table_in(s, a, ns ? ns : s->search_path, name, &found, err));
+	TRY(table_in(s, a, ns ? ns : search_path_lookup(s, name), name, &found, err));
 	if (!found && strlen(name) > 5 && !strcmp(name + strlen(name) - 5, "_pkey")) {
 		/* a primary key's index: <table>_pkey */
 		const char *tn = arena_strndup(a, name, strlen(name) - 5);
-		TRY(table_in(s, a, ns ? ns : s->search_path, tn, &found, err));
+		TRY(table_in(s, a, ns ? ns : search_path_lookup(s, tn), tn, &found, err));
 		if (found) {
 			Table *t;
-			TRY(txn_table_load(s, ns ? ns : s->search_path, tn, a, &t, err));
+			TRY(txn_table_load(s, ns ? ns : search_path_lookup(s, tn), tn, a, &t, err));
 			if (metadata_current_schema(t->md)->nidentifier > 0) {
-				*oid = tagged_oid("index", ns ? ns : s->search_path, tn);
+				*oid = tagged_oid("index", ns ? ns : search_path_lookup(s, tn), tn);
 				return FLOE_OK;
 			}
 			found = false;
@@ -2326,11 +2327,11 @@ pgcatalog_regclass(Session *s, Arena *a, const char *text, int64_t *oid, floe_er
 	}
 	if (!found) {
 		CatalogSeq sq;   /* a sequence (sequence.c) */
-		TRY(seq_lookup(s, ns ? ns : s->search_path, name, a, &sq, &found, err));
+		TRY(seq_lookup(s, ns ? ns : search_path_lookup(s, name), name, a, &sq, &found, err));
 	}
 	if (!found)
 		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", text);
-	*oid = pgcatalog_table_oid(ns ? ns : s->search_path, name);
+	*oid = pgcatalog_table_oid(ns ? ns : search_path_lookup(s, name), name);
 	return FLOE_OK;
 }
 
@@ -2383,7 +2384,7 @@ find_rel(Session *s, const char *schema, const char *name)
 		if (strcmp(d->name, name) != 0)
 			continue;
 		if (schema ? !strcmp(schema, ns) :
-		    (d->ns == NS_PG || !strcmp(s->search_path, "information_schema")))
+		    (d->ns == NS_PG || search_path_has(s, "information_schema")))
 			return d;
 	}
 	return NULL;

@@ -467,7 +467,7 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 	floe_error *err = ctx->err;
 	Arena *a = ctx->arena;
 	char *args[3] = { NULL, NULL, NULL };
-	const char *ns = s->search_path, *tbl;
+	const char *ns = NULL, *tbl;
 	SqlType types[3];
 	TableMetadata *md;
 	Table *t, *out;
@@ -520,6 +520,8 @@ call_fast_forward(Session *s, ExecCtx *ctx, const char *sql, PgQuery__FuncCall *
 		ns = args[0];
 		tbl = dot + 1;
 	}
+	if (!ns)
+		ns = search_path_lookup(s, tbl);
 	TRY(txn_table_load(s, ns, tbl, a, &t, err));
 	md = metadata_copy(t->md, a);
 	kb = ref_index(md, args[1]);

@@ -182,7 +182,7 @@ unsupported(BindCtx *b, const char *what, int location)
 void
 session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name)
 {
-	*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+	*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, rv->relname);
 	*name = rv->relname;
 }
 

@@ -85,13 +85,13 @@ seq_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err)
 	*n = 0;
 	if (!c->vt->seq_list)
 		return FLOE_OK;
-	TRY(catalog_namespace_exists(c, s->search_path, &exists, err));
+	TRY(catalog_namespace_exists(c, session_schema(s), &exists, err));
 	if (!exists)
 		return FLOE_OK;
-	TRY(c->vt->seq_list(c, s->search_path, a, &names, &nn, err));
+	TRY(c->vt->seq_list(c, session_schema(s), a, &names, &nn, err));
 	*oids = ARENA_ARRAY(a, int64_t, nn + 1);
 	for (i = 0; i < nn; i++)
-		(*oids)[i] = pgcatalog_table_oid(s->search_path, names[i]);
+		(*oids)[i] = pgcatalog_table_oid(session_schema(s), names[i]);
 	*n = nn;
 	return FLOE_OK;
 }

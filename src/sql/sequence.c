@@ -278,8 +278,8 @@ seq_resolve(Session *s, const char *text, Arena *a, const char **ns, const char 
 		*ns = ident(a, text, (size_t)(dot - text));
 		*name = ident(a, dot + 1, strlen(dot + 1));
 	} else {
-		*ns = s->search_path;
 		*name = ident(a, text, strlen(text));
+		*ns = search_path_lookup(s, *name);
 	}
 	TRY(seq_lookup(s, *ns, *name, a, &cs, &found, err));
 	if (found)
@@ -388,8 +388,8 @@ owned_by_text(Session *s, const char *seq_ns, PgQuery__DefElem *d, Arena *a, cha
 	for (i = 0; i < (int)l->n_items; i++)
 		if (l->items[i]->node_case != PG_QUERY__NODE__NODE_STRING)
 			return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "invalid OWNED BY option");
-	tns = l->n_items == 3 ? l->items[0]->string->sval : s->search_path;
 	tname = l->items[l->n_items - 2]->string->sval;
+	tns = l->n_items == 3 ? l->items[0]->string->sval : search_path_lookup(s, tname);
 	col = l->items[l->n_items - 1]->string->sval;
 	if (txn_table_load(s, tns, tname, a, &t, err) != FLOE_OK) {
 		bool found;
@@ -610,9 +610,12 @@ int
 seq_create_stmt(Session *s, PgQuery__CreateSeqStmt *st, ResultSink *sink, floe_error *err)
 {
 	PgQuery__RangeVar *rv = st->sequence;
-	const char *ns = ddl_rv_ns(s, rv), *name = rv->relname;
+	const char *ns = ddl_create_ns(s, rv, err), *name = rv->relname;
 	Arena *a;
 	int rc;
+
+	if (!ns)
+		return FLOE_ERR;
 
 	if (rv->relpersistence && rv->relpersistence[0] == 't')
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -753,7 +756,8 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 	/* every name first (PostgreSQL resolves them all before dropping) */
 	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
 		PgQuery__List *l = ds->objects[i]->list;
-		const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+		const char *ns = l->n_items == 2 ? l->items[0]->string->sval
+			: search_path_lookup(s, l->items[l->n_items - 1]->string->sval);
 		const char *name = l->items[l->n_items - 1]->string->sval;
 		CatalogSeq q;
 		bool found;
@@ -776,7 +780,8 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 	}
 	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
 		PgQuery__List *l = ds->objects[i]->list;
-		const char *ns = l->n_items == 2 ? l->items[0]->string->sval : s->search_path;
+		const char *ns = l->n_items == 2 ? l->items[0]->string->sval
+			: search_path_lookup(s, l->items[l->n_items - 1]->string->sval);
 		const char *name = l->items[l->n_items - 1]->string->sval;
 		CatalogSeq q;
 		bool found;

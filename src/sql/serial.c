@@ -120,7 +120,7 @@ regclass_text(BindCtx *b, const char *ns, const char *name)
 	size_t o = 0;
 	int k;
 
-	for (k = strcmp(ns, b->session->search_path) ? 0 : 1; k < 2; k++) {
+	for (k = strcmp(ns, session_schema(b->session)) ? 0 : 1; k < 2; k++) {
 		const char *p = parts[k];
 		bool plain = p[0] && !(p[0] >= '0' && p[0] <= '9');
 		const char *q;
@@ -449,8 +449,8 @@ sequence_of(Session *s, const char *tt, const char *ct, Arena *a, char **out, fl
 			return FLOE_OK;   /* not a table: no sequence */
 	}
 	dot = strchr(tt, '.');
-	ns = dot ? arena_strndup(a, tt, (size_t)(dot - tt)) : s->search_path;
 	tn = dot ? dot + 1 : tt;
+	ns = dot ? arena_strndup(a, tt, (size_t)(dot - tt)) : search_path_lookup(s, tn);
 	if (txn_table_load(s, ns, tn, a, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", tt);

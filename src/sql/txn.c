@@ -97,7 +97,7 @@
  *      other table the statement loads (no key, subqueries, an ambiguous
  *      FROM name) is locked whole: 40001 when it has another head.
  *  10. Settings are transactional as in PostgreSQL: BEGIN snapshots the
- *      session's settings and search_path; ROLLBACK (and a failed COMMIT)
+ *      session's settings (search_path among them); ROLLBACK (and a failed COMMIT)
  *      puts them all back, COMMIT only those SET LOCAL.  SET LOCAL outside
  *      a block warns and ends with its statement.  The time zone is
  *      the session's and is restored too; ROLLBACK TO a savepoint keeps
@@ -206,7 +206,6 @@ typedef struct Txn {
 	bool snapped;
 	int nsnap;
 	char **snap_keys, **snap_values;
-	char *snap_search_path;
 	const struct Zone *snap_tz;        /* Session.tz at BEGIN (zones live forever) */
 	char **local;             /* names SET LOCAL in the block */
 	int nlocal;
@@ -340,10 +339,8 @@ free_snapshot(Txn *t)
 		free(t->local[i]);
 	free(t->snap_keys);
 	free(t->snap_values);
-	free(t->snap_search_path);
 	free(t->local);
 	t->snap_keys = t->snap_values = t->local = NULL;
-	t->snap_search_path = NULL;
 	t->nsnap = t->nlocal = 0;
 	t->snapped = false;
 }
@@ -363,7 +360,6 @@ snapshot_settings(Session *s)
 		t->snap_values[i] = xstrdup(s->settings_values[i] ? s->settings_values[i] : "");
 	}
 	t->nsnap = s->nsettings;
-	t->snap_search_path = xstrdup(s->search_path);
 	t->snap_tz = s->tz;
 	t->snapped = true;
 }
@@ -398,10 +394,6 @@ restore_settings(Session *s, bool all)
 			setting_put(s, key, t->snap_values[i]);
 		else
 			setting_remove(s, k);
-	}
-	if ((all || is_local(t, "search_path")) && strcmp(s->search_path, t->snap_search_path)) {
-		free(s->search_path);
-		s->search_path = xstrdup(t->snap_search_path);
 	}
 	if ((all || is_local(t, "timezone")) && s->tz != t->snap_tz) {
 		s->tz = t->snap_tz;
@@ -470,7 +462,6 @@ begin_block(Session *s, int level, bool read_only)
 	t->nsnap = keep.nsnap;
 	t->snap_keys = keep.snap_keys;
 	t->snap_values = keep.snap_values;
-	t->snap_search_path = keep.snap_search_path;
 	t->local = keep.local;
 	t->nlocal = keep.nlocal;
 	{
@@ -1563,7 +1554,7 @@ txn_set_config_local(Session *s, const char *name, floe_error *err)
 				   "set_config(..., true) of a second setting (\"%s\" after \"%s\") in one "
 				   "statement outside a transaction block is not supported yet",
 				   name, t->revert_key);
-	cur = strcmp(name, "search_path") ? session_setting(s, name) : s->search_path;
+	cur = session_setting(s, name);
 	t->revert_key = xstrdup(name);
 	t->revert_value = cur ? xstrdup(cur) : NULL;
 	t->revert = true;
@@ -1595,8 +1586,7 @@ before_set(Session *s, PgQuery__VariableSetStmt *vs, ResultSink *sink, floe_erro
 			}
 		} else {
 			/* PostgreSQL: a warning, and the SET ends with its statement */
-			const char *cur = strcmp(vs->name, "search_path") ? session_setting(s, vs->name)
-				: s->search_path;
+			const char *cur = session_setting(s, vs->name);
 			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
 			     "SET LOCAL can only be used in transaction blocks");
 			free(t->revert_key);
@@ -2099,10 +2089,7 @@ txn_after_statement(Session *s, bool ok)
 	if (ok && t->pending_key && t->pending_value)
 		setting_put(s, t->pending_key, t->pending_value);
 	if (t->revert) {
-		if (!strcmp(t->revert_key, "search_path")) {
-			free(s->search_path);
-			s->search_path = xstrdup(t->revert_value ? t->revert_value : "public");
-		} else if (t->revert_value) {
+		if (t->revert_value) {
 			setting_put(s, t->revert_key, t->revert_value);
 		} else {
 			int k;

@@ -174,7 +174,8 @@ views_source(BindCtx *b, ExecCtx *ctx, const char *ns, const char *name, bool *f
 	     SelectPlan *out)
 {
 	Session *s = b->session;
-	char *loc, *saved_path;
+	char *loc;
+	const char *saved_path;
 	ViewDef *d;
 	SqlStmt *stmts;
 	floe_error e;
@@ -209,12 +210,12 @@ views_source(BindCtx *b, ExecCtx *ctx, const char *ns, const char *name, bool *f
 	expanding[nexpanding][0] = ns;
 	expanding[nexpanding][1] = name;
 	nexpanding++;
-	saved_path = s->search_path;
-	s->search_path = d->default_ns;
+	saved_path = s->sp_fixed;
+	s->sp_fixed = d->default_ns;
 	mode = acl_owner_begin(ctx);
 	rc = select_plan_subquery(b, ctx, d->sql, stmts[0].node, out);
 	acl_owner_end(ctx, mode);
-	s->search_path = saved_path;
+	s->sp_fixed = saved_path;
 	nexpanding--;
 	if (rc != FLOE_OK) {
 		/* a position in the view's text means nothing in the caller's */
@@ -301,7 +302,8 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	if (rv->catalogname && rv->catalogname[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "cross-database references are not implemented");
-	ns = ddl_rv_ns(s, rv);
+	if (!(ns = ddl_create_ns(s, rv, err)))
+		return FLOE_ERR;
 	TRY(ddl_check_namespace(s, ns, err));
 	if (vs->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "views must be defined by a SELECT");
@@ -312,7 +314,7 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	memset(&def, 0, sizeof def);
 	def.ns = ns;
 	def.name = name;
-	def.default_ns = s->search_path;
+	def.default_ns = arena_strdup(a, session_schema(s));
 	def.ncols = p.ncols;
 	def.names = ARENA_ARRAY(a, char *, p.ncols + 1);
 	def.types = p.types;
@@ -479,8 +481,8 @@ static void
 obj_name(Session *s, Node *obj, const char **ns, const char **name)
 {
 	PgQuery__List *l = obj->list;
-	*ns = l->n_items >= 2 ? l->items[l->n_items - 2]->string->sval : s->search_path;
 	*name = l->items[l->n_items - 1]->string->sval;
+	*ns = l->n_items >= 2 ? l->items[l->n_items - 2]->string->sval : search_path_lookup(s, *name);
 }
 
 int

@@ -1,0 +1,55 @@
+/*
+ * sql/search_path.h -- the session's schema search path, as PostgreSQL's.
+ *
+ * The setting's text is kept in the session's settings as SET or
+ * set_config gave it, and SHOW prints it ('"$user", public' by default,
+ * '""' after SET search_path = '').  The list it names is resolved when a
+ * name is: its schemas that exist, in order, "$user" standing for the
+ * current role's name, a repeated schema once; pg_catalog and
+ * information_schema (floe's built-in relations) always exist.  The
+ * resolution is cached until the text changes or the next statement.
+ *
+ *   search_path_text(s)        the setting's text (the default when unset)
+ *   search_path_check(text, err)
+ *                              22023 unless text is a list of identifiers
+ *                              (PostgreSQL's "List syntax is invalid.")
+ *   search_path_list(s, &n)    the resolved list (current_schemas(false))
+ *   session_schema(s)          current_schema(): the list's first, "" when
+ *                              the list is empty
+ *   search_path_creation(s, err)
+ *                              where CREATE puts an unqualified name: the
+ *                              list's first; NULL and 3F000 "no schema has
+ *                              been selected to create in" when it is empty
+ *   search_path_lookup(s, name)
+ *                              the schema of an unqualified relation: the
+ *                              first of the list holding a table, view or
+ *                              sequence of that name, else session_schema
+ *                              (whose load then reports 42P01)
+ *   search_path_has(s, ns)     is ns on the resolved list
+ *   search_path_reset(s)       forget the cache (each statement's start)
+ *   search_path_free(s)        session_free
+ *
+ * s->sp_fixed (a schema name, NULL normally) replaces the list by that one
+ * schema: a view's body binds in its default namespace, the insert
+ * buffer's flush session in public.
+ */
+#ifndef FLOE_SQL_SEARCH_PATH_H
+#define FLOE_SQL_SEARCH_PATH_H
+
+#include "common/error.h"
+
+typedef struct Session Session;
+
+#define SEARCH_PATH_DEFAULT "\"$user\", public"
+
+const char *search_path_text(Session *s);
+int search_path_check(const char *text, floe_error *err);
+const char *const *search_path_list(Session *s, int *n);
+const char *session_schema(Session *s);
+const char *search_path_creation(Session *s, floe_error *err);
+const char *search_path_lookup(Session *s, const char *name);
+bool search_path_has(Session *s, const char *ns);
+void search_path_reset(Session *s);
+void search_path_free(Session *s);
+
+#endif
