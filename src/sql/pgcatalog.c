@@ -1054,63 +1054,90 @@ snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 	return FLOE_OK;
 }
 
+/* oids: append o (cap grows) */
+static void
+push_oid(Arena *a, int64_t **oids, int *n, int *cap, int64_t o)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 64;
+		*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)*cap, sizeof(int64_t) * (size_t)nc);
+		*cap = nc;
+	}
+	(*oids)[(*n)++] = o;
+}
+
+/* name was listed already (an earlier schema of the path shadows it) */
+static bool
+seen(char ***names, int *nseen, Arena *a, const char *name)
+{
+	int i;
+	for (i = 0; i < *nseen; i++)
+		if (!strcmp((*names)[i], name))
+			return true;
+	*names = arena_realloc(a, *names, sizeof(char *) * (size_t)*nseen,
+			       sizeof(char *) * (size_t)(*nseen + 1));
+	(*names)[(*nseen)++] = (char *)name;
+	return false;
+}
+
+/* The oids pg_table_is_visible says yes to: pg_catalog's relations (and
+ * information_schema's when the path names it), then each schema of the
+ * search_path's tables, views, sequences and indexes whose name no earlier
+ * schema of the path has. */
 int
 pgcatalog_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err)
 {
-	char **names;
-	int nt, i;
-	bool exists = false;
+	int np, j, i, cap = 0, nseen = 0;
+	const char *const *path = search_path_list(s, &np);
+	char **seen_names = NULL;
 
 	*n = 0;
 	*oids = NULL;
-	TRY(catalog_namespace_exists(s->engine->catalog, session_schema(s), &exists, err));
-	nt = 0;
-	if (exists)
-		TRY(catalog_list_tables(s->engine->catalog, session_schema(s), a, &names, &nt, err));
-	{
-		int64_t *so;
-		int nso;
-		TRY(seq_visible_oids(s, a, &so, &nso, err));   /* sequence.c */
-		*oids = ARENA_ARRAY(a, int64_t, nt + NRELS + nso + 1);
-		for (i = 0; i < nso; i++)
-			(*oids)[(*n)++] = so[i];
-	}
-	/* pg_catalog is always searched first: its relations are visible */
 	for (i = 0; i < NRELS; i++)
 		if (rels[i].ns == NS_PG || search_path_has(s, "information_schema"))
-			(*oids)[(*n)++] = sys_oid(&rels[i]);
-	for (i = 0; i < nt; i++)
-		(*oids)[(*n)++] = pgcatalog_table_oid(session_schema(s), names[i]);
-	if (exists) {
-		char **vn;
-		int nv;
-		TRY(catalog_list_views(s->engine->catalog, session_schema(s), a, &vn, &nv, err));
-		*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(nt + NRELS + 1),
-				      sizeof(int64_t) * (size_t)(nt + NRELS + nv + 1));
+			push_oid(a, oids, n, &cap, sys_oid(&rels[i]));
+	for (j = 0; j < np; j++) {
+		const char *ns = path[j];
+		char **names, **vn, **sn;
+		int nt = 0, nv = 0, nsq = 0, k;
+		int64_t *so;
+		bool exists = false;
+		if (!strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema"))
+			continue;
+		ns = arena_strdup(a, ns);
+		TRY(catalog_namespace_exists(s->engine->catalog, ns, &exists, err));
+		if (!exists)
+			continue;
+		TRY(catalog_list_tables(s->engine->catalog, ns, a, &names, &nt, err));
+		TRY(catalog_list_views(s->engine->catalog, ns, a, &vn, &nv, err));
+		TRY(seq_visible_oids(s, ns, a, &sn, &so, &nsq, err));   /* sequence.c */
+		for (i = 0; i < nsq; i++)
+			if (!seen(&seen_names, &nseen, a, sn[i]))
+				push_oid(a, oids, n, &cap, so[i]);
 		for (i = 0; i < nv; i++)
-			(*oids)[(*n)++] = pgcatalog_table_oid(session_schema(s), vn[i]);
-	}
-	{
-		/* the tables' indexes: primary keys' and recorded ones (indexes.c) */
-		int k;
+			if (!seen(&seen_names, &nseen, a, vn[i]))
+				push_oid(a, oids, n, &cap, pgcatalog_table_oid(ns, vn[i]));
 		for (i = 0; i < nt; i++) {
+			/* the table and its indexes: primary keys' and recorded ones
+			 * (indexes.c) */
 			Table *tb;
 			TabInfo ti;
 			IndexInfo *ix;
 			int nx;
 			floe_error skip;
-			if (txn_table_load(s, session_schema(s), names[i], a, &tb, &skip) != FLOE_OK)
+			if (seen(&seen_names, &nseen, a, names[i]))
+				continue;
+			push_oid(a, oids, n, &cap, pgcatalog_table_oid(ns, names[i]));
+			if (txn_table_load(s, ns, names[i], a, &tb, &skip) != FLOE_OK)
 				continue;   /* an unreadable table has no visible indexes */
 			nx = indexes_of(tb->md, a, &ix);
 			memset(&ti, 0, sizeof ti);
-			ti.ns = session_schema(s);
+			ti.ns = ns;
 			ti.name = names[i];
-			*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)(*n + 1),
-					      sizeof(int64_t) * (size_t)(*n + nx + 2));
 			if (metadata_current_schema(tb->md)->nidentifier > 0)
-				(*oids)[(*n)++] = pk_index_oid(&ti);
+				push_oid(a, oids, n, &cap, pk_index_oid(&ti));
 			for (k = 0; k < nx; k++)
-				(*oids)[(*n)++] = idx_oid(&ti, &ix[k]);
+				push_oid(a, oids, n, &cap, idx_oid(&ti, &ix[k]));
 		}
 	}
 	return FLOE_OK;

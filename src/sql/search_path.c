@@ -17,10 +17,25 @@ struct SearchPath {
 	char *text;               /* the text resolved */
 	char *fixed;              /* or the sp_fixed schema resolved */
 	char *user;               /* the role "$user" stood for */
-	char **names;             /* the resolved list */
+	const char **names;       /* the resolved list, of pool's strings */
 	int n;
 	bool valid;
+	/* every schema name ever resolved, freed with the session: callers
+	 * keep the names they were given across statements (txn.c) */
+	char **pool;
+	int npool;
 };
+
+static const char *
+intern(struct SearchPath *p, const char *ns)
+{
+	int i;
+	for (i = 0; i < p->npool; i++)
+		if (!strcmp(p->pool[i], ns))
+			return p->pool[i];
+	p->pool = xrealloc(p->pool, sizeof(char *) * (size_t)(p->npool + 1));
+	return p->pool[p->npool++] = xstrdup(ns);
+}
 
 const char *
 search_path_text(Session *s)
@@ -129,9 +144,8 @@ search_path_check(const char *text, floe_error *err)
 static void
 clear(struct SearchPath *p)
 {
-	while (p->n > 0)
-		free(p->names[--p->n]);
 	free(p->names);
+	p->n = 0;
 	free(p->text);
 	free(p->fixed);
 	free(p->user);
@@ -177,7 +191,7 @@ resolve(Session *s)
 		clear(p);
 		p->fixed = xstrdup(s->sp_fixed);
 		p->names = xmalloc(sizeof(char *));
-		p->names[p->n++] = xstrdup(s->sp_fixed);
+		p->names[p->n++] = intern(p, s->sp_fixed);
 		p->valid = true;
 		return p;
 	}
@@ -203,7 +217,8 @@ resolve(Session *s)
 			continue;
 		}
 		p->names = xrealloc(p->names, sizeof(char *) * (size_t)(p->n + 1));
-		p->names[p->n++] = ns;
+		p->names[p->n++] = intern(p, ns);
+		free(ns);
 	}
 	free(names);
 	return p;
@@ -214,7 +229,7 @@ search_path_list(Session *s, int *n)
 {
 	struct SearchPath *p = resolve(s);
 	*n = p->n;
-	return (const char *const *)p->names;
+	return p->names;
 }
 
 const char *
@@ -309,8 +324,12 @@ search_path_reset(Session *s)
 void
 search_path_free(Session *s)
 {
-	if (s->sp)
+	if (s->sp) {
 		clear(s->sp);
+		while (s->sp->npool > 0)
+			free(s->sp->pool[--s->sp->npool]);
+		free(s->sp->pool);
+	}
 	free(s->sp);
 	s->sp = NULL;
 }

@@ -74,24 +74,25 @@ all_seqs(Session *s, const char *only_ns, Arena *a, SeqRow **out, int *n, floe_e
 }
 
 int
-seq_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err)
+seq_visible_oids(Session *s, const char *ns, Arena *a, char ***names, int64_t **oids, int *n,
+		 floe_error *err)
 {
 	Catalog *c = s->engine->catalog;
-	char **names;
 	int nn = 0, i;
 	bool exists;
 
 	*oids = NULL;
+	*names = NULL;
 	*n = 0;
 	if (!c->vt->seq_list)
 		return FLOE_OK;
-	TRY(catalog_namespace_exists(c, session_schema(s), &exists, err));
+	TRY(catalog_namespace_exists(c, ns, &exists, err));
 	if (!exists)
 		return FLOE_OK;
-	TRY(c->vt->seq_list(c, session_schema(s), a, &names, &nn, err));
+	TRY(c->vt->seq_list(c, ns, a, names, &nn, err));
 	*oids = ARENA_ARRAY(a, int64_t, nn + 1);
 	for (i = 0; i < nn; i++)
-		(*oids)[i] = pgcatalog_table_oid(session_schema(s), names[i]);
+		(*oids)[i] = pgcatalog_table_oid(ns, (*names)[i]);
 	*n = nn;
 	return FLOE_OK;
 }

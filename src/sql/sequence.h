@@ -24,7 +24,8 @@
  *   seq_catalog_rows(s, r, pg, relname, a, err)     rows of pg_class,
  *                                     pg_sequence, pg_sequences,
  *                                     information_schema.sequences
- *   seq_visible_oids(s, a, &oids, &n, err)           sequences on search_path
+ *   seq_visible_oids(s, ns, a, &names, &oids, &n, err)  schema ns's sequences
+ *                                     (their names too; pg_table_is_visible)
  *   seq_relation(s, ctx, ns, name, ...)              SELECT * FROM seq
  *   seq_session_free(s) / seq_engine_free(e)
  */
@@ -61,7 +62,8 @@ int seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *relname, Aren
 int seq_relation(Session *s, ExecCtx *ctx, const char *ns, const char *name, Arena *a,
 		 bool *found, int *ncols, char ***names, SqlType **types, Operator **op,
 		 floe_error *err);
-int seq_visible_oids(Session *s, Arena *a, int64_t **oids, int *n, floe_error *err);
+int seq_visible_oids(Session *s, const char *ns, Arena *a, char ***names, int64_t **oids, int *n,
+		     floe_error *err);
 
 void seq_session_free(Session *s);
 void seq_engine_free(Engine *e);
