@@ -158,6 +158,17 @@ typedef struct DistinctSet {
 /* rows ahead whose table slot (and group, half as far) is fetched */
 #define PREFETCH 16
 
+/* a bpchar's length without its trailing blanks */
+static size_t
+bpchar_len(const strview *s)
+{
+	const char *p = strview_data(s);
+	size_t n = s->len;
+	while (n && p[n - 1] == ' ')
+		n--;
+	return n;
+}
+
 /* Normalised bits of a key value for hashing and comparing. */
 static void
 norm_float(const void *src, TypeId id, void *dst)
@@ -201,7 +212,10 @@ hash_value(const char *p, SqlType t, size_t w)
 	}
 	if (type_is_string(t.id)) {
 		const strview *s = (const strview *)p;
-		return XXH3_64bits(strview_data(s), s->len);
+		size_t n = s->len;
+		if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
+			n = bpchar_len(s);
+		return XXH3_64bits(strview_data(s), n);
 	}
 	if (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) {
 		char buf[8] = { 0 };
@@ -221,6 +235,12 @@ hash_value(const char *p, SqlType t, size_t w)
 static bool
 value_eq(const char *a, const char *b, SqlType t, size_t w)
 {
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR) {
+		/* bpchar: trailing blanks do not count (bpchareq, hashbpchar) */
+		size_t n = bpchar_len((const strview *)a);
+		return n == bpchar_len((const strview *)b) &&
+		       !memcmp(strview_data((const strview *)a), strview_data((const strview *)b), n);
+	}
 	if (type_is_string(t.id))
 		return strview_eq((const strview *)a, (const strview *)b);
 	if (t.id == TYPE_INTERVAL)

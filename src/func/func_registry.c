@@ -548,7 +548,9 @@ is_char(SqlType t)
 /*
  * char(n) arguments, as PostgreSQL's bpchar: comparisons between char(n)
  * (or char(n) and an unknown literal) ignore trailing spaces (bpchareq...);
- * LIKE sees the padded value (bpcharlike); everything else takes text,
+ * LIKE and octet_length see the padded value (bpcharlike, bpcharoctetlen),
+ * pg_typeof the type;
+ * everything else takes text,
  * whose cast from char(n) strips the padding (rtrim), so cast_to says text.
  */
 static void
@@ -566,6 +568,8 @@ char_rules(const ScalarFunc **f, const SqlType *in, int nargs, SqlType *cast_to)
 		return;
 	if (!strcmp(nm, "~~") || !strcmp(nm, "!~~") || !strcmp(nm, "~~*") || !strcmp(nm, "!~~*"))
 		return;
+	if ((!strcmp(nm, "octet_length") || !strcmp(nm, "pg_typeof")) && nargs == 1)
+		return;           /* bpcharoctetlen: the padding counts; the type's name */
 	if (is_comparison(nm) && nargs == 2 && all && (*f)->args[0] == TYPE_TEXT) {
 		const ScalarFunc *bp = func_compare_bpchar(nm);
 		if (bp)

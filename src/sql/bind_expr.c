@@ -254,7 +254,9 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 	} else if (!strcmp(name, "bpchar") || !strcmp(name, "char") || !strcmp(name, "character")) {
 		*out = type_make(TYPE_TEXT);
 		out->text_kind = TEXT_CHAR;
-		out->typmod = m1 < 0 ? 1 : m1;
+		/* the parser gives char / character their (1); a bare bpchar
+		 * is unbounded, blank-padded only by a length */
+		out->typmod = m1 >= 0 ? m1 : strcmp(name, "bpchar") ? 1 : -1;
 	} else if (!strcmp(name, "bytea"))
 		*out = type_make(TYPE_BYTEA);
 	else if (!strcmp(name, "date"))
@@ -378,6 +380,17 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 			interval_units(b, to.typmod, &txt, &tlen);
 		if (e->value.is_null) {
 			v = value_null(to);
+		} else if (ctx == COERCE_EXPLICIT && to.id == TYPE_TEXT && to.text_kind != TEXT_PLAIN &&
+			   to.typmod >= 0) {
+			/* 'hello'::char(2): the length applies as an explicit cast's
+			 * (cut, not 22001), as PostgreSQL's coerce_type does it */
+			Value t;
+			if (value_from_text(&t, type_make(TYPE_TEXT), txt, tlen, b->arena, b->err) != FLOE_OK ||
+			    cast_value_ex(&v, &t, to, CAST_EXPLICIT, b->arena, b->err) != FLOE_OK) {
+				if (e->location && !e->param)
+					floe_error_position(b->err, e->location);
+				return NULL;
+			}
 		} else if (value_from_text(&v, to, txt, tlen, b->arena, b->err) != FLOE_OK) {
 			/* a parameter's value: PostgreSQL's Bind error, without a position */
 			if (e->location && !e->param)

@@ -231,6 +231,11 @@ pg_type_from_name(const char *s, SqlType *t)
 		*t = type_varchar(n);
 		return true;
 	}
+	if (strcmp(s, "bpchar") == 0) {   /* no length: unbounded */
+		*t = type_make(TYPE_TEXT);
+		t->text_kind = TEXT_CHAR;
+		return true;
+	}
 	len = -1;
 	if (sscanf(s, "character(%d)%n", &n, &len) == 1 && len == (int)strlen(s) && n > 0) {
 		*t = type_make(TYPE_TEXT);

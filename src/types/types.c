@@ -56,7 +56,10 @@ type_name(SqlType t, char *buf, size_t n)
 			return buf;
 		}
 		if (t.text_kind == TEXT_CHAR) {
-			snprintf(buf, n, "character(%d)", t.typmod >= 0 ? t.typmod : 1);
+			if (t.typmod >= 0)
+				snprintf(buf, n, "character(%d)", t.typmod);
+			else
+				snprintf(buf, n, "bpchar");   /* no length: PostgreSQL's format_type */
 			return buf;
 		}
 		s = t.text_kind == TEXT_JSON ? "json" : t.text_kind == TEXT_JSONB ? "jsonb" : "text";
