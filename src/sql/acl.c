@@ -36,9 +36,10 @@
  *   - What a statement reads is checked where the binder resolves each
  *     table (acl_note_rel from select.c source_table and metatables.c),
  *     into one list per statement (ExecCtx.acl): every clause, subquery,
- *     CTE and MERGE source is bound through there.  acl_check_stmt checks
- *     the statement's targets (INSERT / UPDATE / DELETE / MERGE /
- *     TRUNCATE / COPY), DDL and role statements.
+ *     CTE and MERGE source is bound through there; so is each target
+ *     (INSERT / UPDATE / DELETE / MERGE / TRUNCATE / COPY FROM: acl_note_target
+ *     where the statement loads it).  acl_check_stmt checks COPY's files,
+ *     DDL and role statements.
  *   - Server-side files (COPY ... 'file', read_parquet): superusers and
  *     members of pg_read_server_files (read) / pg_write_server_files
  *     (write); for server sessions the real path (realpath of the longest
@@ -281,9 +282,10 @@ typedef struct Check {
 
 static void record(ExecCtx *ctx, const char *ns, const char *name, unsigned want);
 
-/* Does c->role hold `want` on the target rv of a DML / TRUNCATE / COPY?
- * Recorded in the statement's list when it does.  mu held.  (What a
- * statement reads is checked by acl_note_rel.) */
+/* Does c->role hold `want` on rv, a table SELECT ... FOR UPDATE / SHARE
+ * locks (acl_check_locking)?  Recorded in the statement's list when it
+ * does.  mu held.  (What a statement reads and writes is checked by
+ * acl_note_rel / acl_note_target.) */
 static int
 need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 {
@@ -429,6 +431,67 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 	return rc;
 }
 
+/* ---- the targets a statement writes -------------------------------------- */
+
+unsigned
+acl_want_insert(const PgQuery__InsertStmt *is)
+{
+	unsigned want = ROLE_PRIV_INSERT;
+	if (is->n_returning_list)
+		want |= ROLE_PRIV_SELECT;
+	if (is->on_conflict_clause) {
+		if (is->on_conflict_clause->infer)
+			want |= ROLE_PRIV_SELECT;
+		if (is->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE)
+			want |= ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE;
+	}
+	return want;
+}
+
+unsigned
+acl_want_update(const PgQuery__UpdateStmt *us)
+{
+	unsigned want = ROLE_PRIV_UPDATE;
+	if (us->n_returning_list || reads_columns(us->target_list, us->n_target_list, us->where_clause))
+		want |= ROLE_PRIV_SELECT;
+	return want;
+}
+
+unsigned
+acl_want_delete(const PgQuery__DeleteStmt *ds)
+{
+	unsigned want = ROLE_PRIV_DELETE;
+	if (ds->n_returning_list || reads_columns(NULL, 0, ds->where_clause))
+		want |= ROLE_PRIV_SELECT;
+	return want;
+}
+
+unsigned
+acl_want_merge(const PgQuery__MergeStmt *ms)
+{
+	unsigned want = ROLE_PRIV_SELECT;
+	size_t i;
+	for (i = 0; i < ms->n_merge_when_clauses; i++) {
+		Node *w = ms->merge_when_clauses[i];
+		if (w->node_case != PG_QUERY__NODE__NODE_MERGE_WHEN_CLAUSE)
+			continue;
+		switch (w->merge_when_clause->command_type) {
+		case PG_QUERY__CMD_TYPE__CMD_INSERT: want |= ROLE_PRIV_INSERT; break;
+		case PG_QUERY__CMD_TYPE__CMD_UPDATE: want |= ROLE_PRIV_UPDATE; break;
+		case PG_QUERY__CMD_TYPE__CMD_DELETE: want |= ROLE_PRIV_DELETE; break;
+		default: break;
+		}
+	}
+	return want;
+}
+
+/* t: a loaded table (a branch's write view names its table) */
+int
+acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err)
+{
+	return acl_note_rel(s, ctx, t->ns, t->name, t->md ? t->md->table_uuid : NULL, want, err);
+}
+
 int
 acl_owner_begin(ExecCtx *ctx)
 {
@@ -523,76 +586,25 @@ check(Check *c, Node *n)
 {
 	Session *s = c->s;
 	floe_error *err = c->ctx->err;
-	size_t i;
 
 	if (n->node_case == PG_QUERY__NODE__NODE_VARIABLE_SET_STMT)
 		return check_set(c, n->variable_set_stmt);
 	if (is_super(c->role))
 		return FLOE_OK;
 	/* the relations a statement reads (FROM, subqueries in any clause,
-	 * CTEs, MERGE sources, COPY (query)) are checked by the binder as it
-	 * resolves them (acl_note_rel); here: its targets */
+	 * CTEs, MERGE sources, COPY (query)) and writes (its targets) are
+	 * checked by the binder as it loads them (acl_note_rel,
+	 * acl_note_target); here: files, DDL and roles */
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
 		/* EXPLAIN [ANALYZE] q needs what q needs */
 		return n->explain_stmt->query ? check(c, n->explain_stmt->query) : FLOE_OK;
-	case PG_QUERY__NODE__NODE_INSERT_STMT: {
-		PgQuery__InsertStmt *is = n->insert_stmt;
-		unsigned want = ROLE_PRIV_INSERT;
-		if (is->n_returning_list)
-			want |= ROLE_PRIV_SELECT;
-		if (is->on_conflict_clause) {
-			if (is->on_conflict_clause->infer)
-				want |= ROLE_PRIV_SELECT;
-			if (is->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE)
-				want |= ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE;
-		}
-		return need_rel(c, is->relation, want);
-	}
-	case PG_QUERY__NODE__NODE_UPDATE_STMT: {
-		PgQuery__UpdateStmt *us = n->update_stmt;
-		unsigned want = ROLE_PRIV_UPDATE;
-		if (us->n_returning_list || reads_columns(us->target_list, us->n_target_list, us->where_clause))
-			want |= ROLE_PRIV_SELECT;
-		return need_rel(c, us->relation, want);
-	}
-	case PG_QUERY__NODE__NODE_DELETE_STMT: {
-		PgQuery__DeleteStmt *ds = n->delete_stmt;
-		unsigned want = ROLE_PRIV_DELETE;
-		if (ds->n_returning_list || reads_columns(NULL, 0, ds->where_clause))
-			want |= ROLE_PRIV_SELECT;
-		return need_rel(c, ds->relation, want);
-	}
-	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
-		for (i = 0; i < n->truncate_stmt->n_relations; i++) {
-			Node *r = n->truncate_stmt->relations[i];
-			if (r->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
-				TRY(need_rel(c, r->range_var, ROLE_PRIV_TRUNCATE));
-		}
-		return FLOE_OK;
-	case PG_QUERY__NODE__NODE_MERGE_STMT: {
-		PgQuery__MergeStmt *ms = n->merge_stmt;
-		unsigned want = ROLE_PRIV_SELECT;
-		for (i = 0; i < ms->n_merge_when_clauses; i++) {
-			Node *w = ms->merge_when_clauses[i];
-			if (w->node_case != PG_QUERY__NODE__NODE_MERGE_WHEN_CLAUSE)
-				continue;
-			switch (w->merge_when_clause->command_type) {
-			case PG_QUERY__CMD_TYPE__CMD_INSERT: want |= ROLE_PRIV_INSERT; break;
-			case PG_QUERY__CMD_TYPE__CMD_UPDATE: want |= ROLE_PRIV_UPDATE; break;
-			case PG_QUERY__CMD_TYPE__CMD_DELETE: want |= ROLE_PRIV_DELETE; break;
-			default: break;
-			}
-		}
-		return need_rel(c, ms->relation, want);
-	}
 	case PG_QUERY__NODE__NODE_COPY_STMT: {
 		PgQuery__CopyStmt *cs = n->copy_stmt;
-		/* PostgreSQL checks the file privilege first */
+		/* PostgreSQL checks the file privilege first; the table is the
+		 * binder's (acl_note_target, or COPY ... TO's SELECT) */
 		if (cs->filename && cs->filename[0] && !cs->is_program)
 			TRY(file_role(c->role, !cs->is_from, err));
-		if (cs->relation)
-			return need_rel(c, cs->relation, cs->is_from ? ROLE_PRIV_INSERT : ROLE_PRIV_SELECT);
 		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_CREATE_STMT:

@@ -8,14 +8,24 @@
  *
  * INTERFACE ROUTINES
  *   acl_check_stmt(s, ctx, st)        may the session's role run st?  42501
- *                                     (its DML targets, TRUNCATE, COPY, DDL,
- *                                     roles; the relations it reads are
- *                                     checked by acl_note_rel)
+ *                                     (COPY's files, DDL, roles; the relations
+ *                                     it reads and writes are checked by
+ *                                     acl_note_rel / acl_note_target)
  *   acl_note_rel(s, ctx, ns, name, uuid, want, err)
  *                                     the binder resolved relation (ns, name):
  *                                     record it in the statement's list
  *                                     (ctx->acl) and check `want` at once,
  *                                     before any of its rows is read.  42501
+ *   acl_note_target(s, ctx, t, want, err)
+ *                                     the write target t as its statement's
+ *                                     binder loaded it (INSERT, UPDATE, DELETE,
+ *                                     MERGE, TRUNCATE, COPY FROM): acl_note_rel
+ *                                     of `want` on it.  42501
+ *   acl_want_insert(is) / acl_want_update(us) / acl_want_delete(ds) /
+ *   acl_want_merge(ms)                what such a statement needs on its
+ *                                     target: the write, and SELECT when it
+ *                                     reads the target's columns (RETURNING,
+ *                                     WHERE, SET, ON CONFLICT; MERGE always)
  *   acl_check_locking(s, sel, err)    SELECT ... FOR UPDATE / SHARE: UPDATE on
  *                                     every locked table of FROM (PostgreSQL;
  *                                     txn.c, before the clause is taken off)
@@ -59,8 +69,15 @@
 #include <stdbool.h>
 #include "func/session_env.h"
 #include "sql/bind.h"
+#include "server/users.h"      /* ROLE_PRIV_* */
+#include "table/table.h"
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
+int acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err);
+unsigned acl_want_insert(const PgQuery__InsertStmt *is);
+unsigned acl_want_update(const PgQuery__UpdateStmt *us);
+unsigned acl_want_delete(const PgQuery__DeleteStmt *ds);
+unsigned acl_want_merge(const PgQuery__MergeStmt *ms);
 int acl_check_login(Session *s, floe_error *err);
 int acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err);
 /* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid

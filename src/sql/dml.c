@@ -144,6 +144,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
@@ -263,21 +264,25 @@ job_id(char *buf, size_t n)
 	table_job_id(buf, n);
 }
 
-/* Load the target table with PostgreSQL's 42P01 message. */
+/* Load the target table with PostgreSQL's 42P01 message; the role needs
+ * `want` on it (acl.h). */
 static int
-load_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, Table **t)
+load_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, unsigned want,
+	   Table **t)
 {
 	const char *ns, *name;
 	BindCtx b;
 
 	session_resolve_name(s, rv, &ns, &name);
-	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
+	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK) {
+		TRY(acl_note_target(s, ctx, *t, want, ctx->err));
 		return write_target_wap(s, t, ctx->arena, ctx->err);
+	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		bool found;
 		TRY(write_target_branch(s, ctx, rv, t, &found));   /* t.branch_b */
 		if (found)
-			return FLOE_OK;
+			return acl_note_target(s, ctx, *t, want, ctx->err);
 	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
@@ -305,7 +310,8 @@ check_mode(const TableMetadata *md, const char *key, floe_error *err)
 
 /* Common start of UPDATE and DELETE: table, checks, scope, binder. */
 static int
-dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, bool update)
+dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, bool update,
+	  unsigned want)
 {
 	const char *verb = update ? "UPDATE" : "DELETE";
 	int i;
@@ -320,7 +326,7 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	d->b.err = ctx->err;
 	d->b.sql = sql;
 	d->b.exec = ctx;          /* uncorrelated subqueries run once, at bind time */
-	TRY(load_table(s, ctx, sql, rv, &d->t));
+	TRY(load_table(s, ctx, sql, rv, want, &d->t));
 	d->schema = metadata_current_schema(d->t->md);
 	if (d->t->md->format_version < 2) {
 		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -2998,7 +3004,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 	int i, c;
 
 	TRY(check_with(ctx, st->with_clause));
-	TRY(dml_begin(d, s, ctx, sql, st->relation, true));
+	TRY(dml_begin(d, s, ctx, sql, st->relation, true, acl_want_update(st)));
 	d->b.with = d->with = st->with_clause;
 	if (st->n_from_clause)
 		TRY(bind_from(d, st->from_clause, st->n_from_clause, &d->from_root));
@@ -3097,7 +3103,7 @@ static int
 delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st)
 {
 	TRY(check_with(ctx, st->with_clause));
-	TRY(dml_begin(d, s, ctx, sql, st->relation, false));
+	TRY(dml_begin(d, s, ctx, sql, st->relation, false, acl_want_delete(st)));
 	d->b.with = d->with = st->with_clause;
 	if (st->n_using_clause)
 		TRY(bind_from(d, st->using_clause, st->n_using_clause, &d->from_root));
@@ -3178,7 +3184,7 @@ dml_truncate(Session *s, ExecCtx *ctx, const char *sql, PgQuery__TruncateStmt *s
 		if (n->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
 			return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "this TRUNCATE target is not supported");
-		TRY(load_table(s, ctx, sql, n->range_var, &ts[i]));
+		TRY(load_table(s, ctx, sql, n->range_var, ROLE_PRIV_TRUNCATE, &ts[i]));
 		if (ts[i]->md->format_version < 2) {
 			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "TRUNCATE on an Iceberg format-version 1 table is not supported");

@@ -31,6 +31,7 @@
 #include <time.h>
 #include "func/func.h"
 #include "ingest/ingest.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
@@ -850,12 +851,14 @@ insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	BindCtx b;
 	bool found;
 
-	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK)
+	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK) {
+		TRY(acl_note_target(s, ctx, *t, acl_want_insert(is), ctx->err));
 		return write_target_wap(s, t, ctx->arena, ctx->err);
+	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		TRY(write_target_branch(s, ctx, is->relation, t, &found));   /* t.branch_b */
 		if (found)
-			return FLOE_OK;
+			return acl_note_target(s, ctx, *t, acl_want_insert(is), ctx->err);
 	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);

@@ -110,6 +110,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
@@ -238,7 +239,7 @@ fail_at(Merge *m, int location)
 
 /* Load the target with PostgreSQL's 42P01, check what this file supports. */
 static int
-load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
+load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb, unsigned want)
 {
 	ExecCtx *ctx = m->ctx;
 	const char *ns, *name, *mode;
@@ -261,6 +262,7 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb)
 		if (!found)
 			return FLOE_ERR;
 	}
+	TRY(acl_note_target(m->s, ctx, m->t, want, ctx->err));   /* acl.h */
 	m->schema = metadata_current_schema(m->t->md);
 	m->nt = m->schema->nfields;
 	m->wschema = m->schema;
@@ -1794,7 +1796,7 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 	if (st->with_clause && st->with_clause->recursive)
 		return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
 				   "WITH RECURSIVE is not supported for MERGE statement");
-	TRY(load_target(&m, st->relation, "MERGE"));
+	TRY(load_target(&m, st->relation, "MERGE", acl_want_merge(st)));
 	TRY(plan_source(&m, st->source_relation, st->with_clause));
 	if (!strcmp(m.srel, m.trel)) {
 		floe_errorf(ctx->err, ERRCODE_DUPLICATE_ALIAS,
@@ -2015,7 +2017,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	m.dup_col = -1;
 	m.b.sql = sql;
 	m.on_conflict = oc != NULL;
-	TRY(load_target(&m, is->relation, "INSERT"));
+	TRY(load_target(&m, is->relation, "INSERT", acl_want_insert(is)));
 	/* conflict columns */
 	m.keys = ARENA_ARRAY(ctx->arena, int, m.nt + 1);
 	if (oc && oc->infer && oc->infer->conname && oc->infer->conname[0])

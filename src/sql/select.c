@@ -6117,8 +6117,30 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	o.summary = summary;
 	if (logical && (refused = o.analyze ? "ANALYZE" : o.verbose ? "VERBOSE" : timing_set ? "TIMING" : NULL))
 		return unsupported(b, arena_sprintf(b->arena, "EXPLAIN (LOGICAL) with %s", refused), -1);
-	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+		/* EXPLAIN of a write needs what it needs on its target (acl.h),
+		 * as PostgreSQL checks it before anything else */
+		PgQuery__RangeVar *rv = NULL;
+		unsigned want = 0;
+		Node *q = st->query;
+		if (q && q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)
+			rv = q->insert_stmt->relation, want = acl_want_insert(q->insert_stmt);
+		else if (q && q->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT)
+			rv = q->update_stmt->relation, want = acl_want_update(q->update_stmt);
+		else if (q && q->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
+			rv = q->delete_stmt->relation, want = acl_want_delete(q->delete_stmt);
+		else if (q && q->node_case == PG_QUERY__NODE__NODE_MERGE_STMT)
+			rv = q->merge_stmt->relation, want = acl_want_merge(q->merge_stmt);
+		if (rv) {
+			const char *ns, *name;
+			Table *t;
+			session_resolve_name(b->session, rv, &ns, &name);
+			if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) == FLOE_OK)
+				TRY(acl_note_target(b->session, ctx, t, want, b->err));
+			floe_error_clear(b->err);
+		}
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
+	}
 	TRY(plan_query(b, ctx, st->query, &p));
 	p.root = exec_parallelize(ctx, p.root);
 	t1 = mono_ns();
