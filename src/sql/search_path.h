@@ -7,7 +7,10 @@
  * name is: its schemas that exist, in order, "$user" standing for the
  * current role's name, a repeated schema once; pg_catalog and
  * information_schema (floe's built-in relations) always exist.  The
- * resolution is cached until the text changes or the next statement.
+ * resolution is cached until the text (or the role "$user" stands for)
+ * changes, or the next statement.  Every schema name these functions
+ * return lives as long as the session (callers keep them across
+ * statements).
  *
  *   search_path_text(s)        the setting's text (the default when unset)
  *   search_path_check(text, err)
