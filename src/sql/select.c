@@ -3176,6 +3176,24 @@ reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Ex
 
 static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
+
+/* rc of plan_semi / plan_scalar_corr: a subquery that reads a level this
+ * planner cannot pass down (a column two levels up, read by a subquery of
+ * the inner WHERE) is left to the expression binder, which plans it per
+ * outer row with every enclosing level's columns as parameters
+ * (bind_expr.c's bind_subplan); any other error stays. */
+static int
+corr_fallback(BindCtx *b, int rc, bool *handled)
+{
+	if (rc == FLOE_OK)
+		return FLOE_OK;
+	if (strcmp(b->err->sqlstate, ERRCODE_FEATURE_NOT_SUPPORTED) != 0 ||
+	    strncmp(b->err->message, "correlated subqueries", 21) != 0)
+		return rc;
+	floe_error_clear(b->err);
+	*handled = false;
+	return FLOE_OK;
+}
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
 
 /*
@@ -3223,7 +3241,12 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		Expr *eq;
 		if (!x)
 			return FLOE_OK;
-		TRY(plan_query(b, ctx, sl->subselect, &p));
+		if (plan_query(b, ctx, sl->subselect, &p) != FLOE_OK) {
+			/* correlated (or otherwise not plannable on its own): the
+			 * expression binder plans it per row, or reports the error */
+			floe_error_clear(b->err);
+			return FLOE_OK;
+		}
 		if (p.ncols != 1)
 			return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery has too %s columns",
 					   p.ncols > 1 ? "many" : "few");
@@ -3351,9 +3374,10 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 			bool an, done;
 			PgQuery__SubLink *s2 = semi_candidate(deferred[i], &an);
 			if (s2)
-				TRY(plan_semi(&ib, ctx, &isrc.op, &isrc.scope, s2, an, &done));
+				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc.op, &isrc.scope, s2, an, &done), &done));
 			else
-				TRY(plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], NULL, &done, NULL));
+				TRY(corr_fallback(&ib, plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], NULL,
+								  &done, NULL), &done));
 			if (!done) {
 				Expr *e = bind_coerce_bool(&ib, bind_expr(&ib, deferred[i]), "WHERE");
 				if (!e)
@@ -5344,9 +5368,10 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				continue;
 			sl = semi_candidate(semis[i], &anti);
 			if (sl)
-				TRY(plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled));
+				TRY(corr_fallback(b, plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled), &handled));
 			else
-				TRY(plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], NULL, &handled, NULL));
+				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], NULL, &handled, NULL),
+						  &handled));
 			if (!handled) {
 				Expr *e;
 				b->allow_aggs = false;
@@ -5419,7 +5444,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			bool handled;
 			SqlType vt;
 			TRY(from_lower(ctx, lp, &from_lop, &op));
-			TRY(plan_scalar_corr(b, ctx, &op, &src.scope, NULL, rt->val->sub_link, &handled, &vt));
+			TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &op, &src.scope, NULL, rt->val->sub_link, &handled,
+							       &vt), &handled));
 			if (handled) {
 				Scope ext;
 				int no = src.scope.ncols;
