@@ -22,7 +22,8 @@
  * SEMI/ANTI join, or only one side of an INNER join, filters that input
  * instead (PostgreSQL's ON-clause pushdown: it never decides whether the
  * preserved rows appear).  Conjuncts of the preserved side of an outer join
- * stay in its condition (they decide which rows match, not which appear).
+ * stay in its condition (they decide which rows match, not which appear);
+ * a NULL-aware ANTI join's condition (NOT IN's x = y) stays whole.
  *
  * A conjunct pushed to an input joins the input's Filter (appended after
  * its conjuncts) or a new Filter with the input's estimate (so the build
@@ -184,7 +185,7 @@ push_condition(LogicalPlan *plan, LogicalOp *j, bool *changed)
 	Expr **keep = NULL;
 	int nkeep = 0, n = j->nexprs;
 
-	if (!movable_join(j) || j->join == LJ_FULL)
+	if (!movable_join(j) || j->join == LJ_FULL || (j->join == LJ_ANTI && j->null_aware))
 		return;
 	for (int i = 0; i < n; i++) {
 		Expr *e = j->exprs[i];

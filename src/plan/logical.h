@@ -31,7 +31,8 @@
  *   PROJECT    1   one column per expression in `exprs`
  *   JOIN       2   left columns then right columns (SEMI/ANTI/MARK: left
  *                  only, MARK adds one boolean column); `exprs` = conjuncts
- *                  of the condition; dependent: the right side reads the
+ *                  of the condition (ANTI null_aware: NOT IN's one x = y);
+ *                  dependent: the right side reads the
  *                  left's columns listed in `corr` (a correlated subquery
  *                  or LATERAL, before decorrelation)
  *   AGGREGATE  1   group keys (exprs) then aggregates (aggs); grouping
@@ -193,6 +194,11 @@ struct LogicalOp {
 	const void *scan_arg;
 
 	LogicalJoinKind join;      /* JOIN */
+	bool null_aware;           /* JOIN ANTI: x NOT IN (subquery), the
+				      condition one x = y: a left row goes when
+				      some right y equals x or is NULL, or when
+				      x is NULL and the right side has rows
+				      (exec's JOIN_NOT_IN) */
 	int ncorr;                 /* JOIN dependent: left columns the right reads */
 	ColumnId *corr;
 

@@ -376,6 +376,8 @@ put_node(Buf *b, const LogicalOp *op)
 		if (op->ncorr)
 			put(b, "DEPENDENT ");
 		put(b, join_name(op->join));
+		if (op->join == LJ_ANTI && op->null_aware)
+			put(b, " NULL-AWARE");
 		if (op->nexprs) {
 			put(b, " ON ");
 			put_list(b, op->nexprs, op->exprs, " AND ");

@@ -181,6 +181,36 @@ one_side(const Expr *e, const LogicalOp *op)
 	return reads_only(e, op, &any) && any;
 }
 
+/* ANTI null_aware (x NOT IN (subquery)): exec's NOT IN join on its one
+ * condition x = y, x over the left input (or a constant: 5 NOT IN ...),
+ * y over the right */
+static Operator *
+lower_not_in(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
+{
+	const LogicalOp *lo = op->children[0], *ro = op->children[1];
+	Inputs left = { 1, { lo } }, right = { 1, { ro } };
+	const Expr *c = op->nexprs == 1 ? op->exprs[0] : NULL, *a, *b;
+	bool any = false;
+	Expr **lk = arena_alloc(L->a, sizeof *lk), **rk = arena_alloc(L->a, sizeof *rk);
+
+	if (!c || c->kind != EXPR_FUNC || c->nargs != 2 || !c->fn || strcmp(c->fn->name, "=") != 0 ||
+	    !hash_join_key_ok(c->args[0]->type, c->args[1]->type))
+		return not_yet(L, "NOT IN join on other than one hashable x = y"), NULL;
+	a = c->args[0];
+	b = c->args[1];
+	if (!(reads_only(a, lo, &any) && reads_only(b, ro, &any))) {
+		const Expr *t = a;
+		a = b;
+		b = t;
+		if (!(reads_only(a, lo, &any) && reads_only(b, ro, &any)))
+			return not_yet(L, "NOT IN join whose x = y mixes the inputs"), NULL;
+	}
+	/* the key arrays stay the operator's (hash_join_new keeps them) */
+	if (!(*lk = remap(L, a, &left)) || !(*rk = remap(L, b, &right)))
+		return NULL;
+	return hash_join_new(L->ctx, l, r, JOIN_NOT_IN, 1, lk, rk, NULL, false);
+}
+
 static Operator *
 lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 {
@@ -203,6 +233,8 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 		return not_yet(L, "dependent join"), NULL;
 	if (op->join == LJ_MARK || op->join == LJ_SINGLE)
 		return not_yet(L, op->join == LJ_MARK ? "MARK join" : "SINGLE join"), NULL;
+	if (op->join == LJ_ANTI && op->null_aware)
+		return lower_not_in(L, op, l, r);
 	jt = kinds[op->join];
 	for (int i = 0; i < op->nexprs; i++) {
 		const Expr *c = op->exprs[i];

@@ -23,7 +23,8 @@
  * row_number()/rank() below the sort), DISTINCT (ON: row_number() = 1 per
  * key group), UNION [ALL], INTERSECT / EXCEPT [ALL] (tagged sides counted
  * by a hash aggregation, then exec's SetOp), and JOIN (INNER, LEFT, RIGHT,
- * FULL, SEMI, ANTI, CROSS; not dependent).  Any other node fails with 0A000
+ * FULL, SEMI, ANTI, CROSS; ANTI null_aware as exec's NOT IN join, on
+ * exactly one hashable x = y; not dependent).  Any other node fails with 0A000
  * naming it, so a binder step that emits it before its lowering exists
  * cannot run silently wrong.
  *

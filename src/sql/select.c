@@ -69,12 +69,14 @@
  * (non-recursive only).
  *
  * Subqueries.  In WHERE conjuncts: EXISTS / NOT EXISTS / x IN (SELECT ...)
- * over a plain SELECT become semi / anti hash joins (plan_semi): the inner
+ * over a plain SELECT become SEMI / ANTI Join nodes of the logical plan
+ * (plan_semi; physical.c lowers them to the hash joins): the inner
  * WHERE is bound with the outer scope visible as extra columns (BindCtx
  * corr_scope), its conjuncts' ORs factored (factor_ors), its outer =
  * inner equalities are the hash keys, other correlated conditions the
  * residual, the rest filter the inner side; an
- * IN over any other query is a semi join on its one column, applied to
+ * IN over any other query is a semi join on its one column (NOT IN a
+ * NULL-aware anti join; correlated ones run per outer row), applied to
  * the FROM item x comes from before the joins when it plans uncorrelated
  * (push_semi, TPC-H q18).  expr op (SELECT agg ... WHERE inner.k = outer.k
  * ...) becomes a LEFT join with the subquery grouped by its keys
@@ -86,7 +88,9 @@
  * a magic-set reduction; TPC-H q2, q4, q17, q20, q21, q22).  Any other
  * uncorrelated subquery is run once while binding (select_run_subquery)
  * and becomes a constant or an OR/AND over its values; other correlated
- * ones are 0A000.
+ * ones run per outer row (bind_expr.c's bind_subplan; also those that
+ * read a column two levels up from inside plan_semi / plan_scalar_corr:
+ * corr_fallback).
  *
  * Window functions (select list and ORDER BY only; 42P20 elsewhere, and
  * when nested): bind_expr's OVER branch calls select_window_call, which
@@ -3046,7 +3050,7 @@ semi_candidate(Node *n, bool *anti)
 	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
 		return sl;
 	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK && sl->testexpr &&
-	    sl->testexpr->node_case != PG_QUERY__NODE__NODE_ROW_EXPR &&
+	    (sl->testexpr->node_case != PG_QUERY__NODE__NODE_ROW_EXPR || !*anti) &&
 	    (sl->n_oper_name == 0 ||
 	     !strcmp(sl->oper_name[sl->n_oper_name - 1]->string->sval, "=")))
 		return sl;
@@ -3127,11 +3131,11 @@ corr_key(Arena *a, Expr *c, int ni, int no, const int *to_outer, Expr **okey, Ex
  * larger than the inner one (then few inner rows would go, and
  * materialising the outer rows costs). */
 static bool
-reduce_inner(const Operator *outer, const Source *inner)
+reduce_inner(double outer_est, const Source *inner)
 {
-	if (outer->est_rows < 0 || inner->est < 0)
+	if (outer_est < 0 || inner->est < 0)
 		return true;
-	return outer->est_rows <= inner->est;
+	return outer_est <= inner->est;
 }
 
 /* The inner rows (of ifl, planned into isrc by from_plan later) semi-joined
@@ -3176,6 +3180,7 @@ reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Ex
 
 static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
+static int chain_filter(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, Expr *cond);
 
 /* rc of plan_semi / plan_scalar_corr: a subquery that reads a level this
  * planner cannot pass down (a column two levels up, read by a subquery of
@@ -3196,22 +3201,57 @@ corr_fallback(BindCtx *b, int rc, bool *handled)
 }
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
 
+/* The logical node of os joined (kind, null_aware: logical.h) with the
+ * rows of node r on the conjuncts conj[n], which read first's columns then
+ * second's by position (first/second: os's node and r, in either order);
+ * os becomes the Join (its columns are os's: a SEMI/ANTI join passes the
+ * left rows on). */
+static int
+semi_node(BindCtx *b, Source *os, LogicalOp *r, bool outer_first, LogicalJoinKind kind, bool null_aware,
+	  int n, Expr **conj)
+{
+	LogicalOp *l = src_node(b, os, false), *j, both;
+	const LogicalOp *first = outer_first ? l : r, *second = outer_first ? r : l;
+
+	memset(&both, 0, sizeof both);
+	both.kind = LOP_JOIN;
+	both.ncols = first->ncols + second->ncols;
+	both.cols = ARENA_ARRAY(b->arena, LogicalColumn, both.ncols + 1);
+	memcpy(both.cols, first->cols, sizeof *both.cols * (size_t)first->ncols);
+	memcpy(both.cols + first->ncols, second->cols, sizeof *both.cols * (size_t)second->ncols);
+	j = lop_new(b->lp, LOP_JOIN, 2, l, r);
+	j->join = kind;
+	j->null_aware = null_aware;
+	lop_pass_columns(b->lp, j, l);
+	TRY(by_id_list(b, b->lp, n, conj, &both, &j->exprs));
+	j->nexprs = n;
+	os->lop = j;
+	os->op = NULL;
+	return FLOE_OK;
+}
+
 /*
- * *op (rows of the outer scope) semi/anti-joined with the subquery of sl.
+ * os (rows of the outer scope) semi/anti-joined with the subquery of sl.
  * A plain subquery is joined on its FROM rows: its WHERE conjuncts that
  * compare an outer expression with an inner one are hash keys, other
  * correlated ones are residual, the rest filter the inner side.  Other
  * IN subqueries are planned whole (uncorrelated only) and joined on their
- * one column.  *handled = false: leave it to the expression binder.
+ * one column (NOT IN: a NULL-aware ANTI join).  With a logical plan
+ * (b->lp) the join is a SEMI / ANTI Join node over os's and the inner
+ * side's nodes, which physical.c lowers to the hash join (the keys are the
+ * same equalities: is_equi is physical.c's key rule), so the optimizer
+ * passes see through it; without one, the hash join operator.  *handled =
+ * false: leave it to the expression binder.
  */
 static int
-plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLink *sl, bool anti,
-	  bool *handled)
+plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti, bool *handled)
 {
 	PgQuery__SelectStmt *sub = sl->subselect->select_stmt;
+	Scope *outer = &os->scope;
 	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, nres = 0, ninner = 0;
 	Expr **conj = NULL, **ok, **ik, **res, **inner;
-	Expr *x = NULL, *y = NULL;
+	Expr *x = NULL, *y = NULL, **xs = NULL, **ys = NULL;
+	int nx = 0;               /* (a, b) IN (SELECT ...): the row's nx values */
 	Source isrc;
 	BindCtx ib;
 	int *to_out, *to_outer;
@@ -3221,6 +3261,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	bool reduced = false;
 
 	*handled = false;
+	memset(&isrc, 0, sizeof isrc);
 	memset(&ib, 0, sizeof ib);
 	ib.session = b->session;
 	ib.arena = b->arena;
@@ -3232,8 +3273,23 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 	if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK) {
 		b->allow_aggs = false;
 		b->where = "WHERE";
-		if (!(x = bind_expr(b, sl->testexpr)))
-			return FLOE_ERR;
+		if (sl->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+			/* a row IN a plain SELECT: one equality per column (NOT IN
+			 * and other queries: the expression binder, which refuses) */
+			PgQuery__RowExpr *re = sl->testexpr->row_expr;
+			if (anti || !plain_select(sub) || re->n_args < 2)
+				return FLOE_OK;
+			nx = (int)re->n_args;
+			xs = ARENA_ARRAY(b->arena, Expr *, nx);
+			for (i = 0; i < nx; i++)
+				if (!(xs[i] = bind_expr(b, re->args[i])))
+					return FLOE_ERR;
+		} else {
+			if (!(x = bind_expr(b, sl->testexpr)))
+				return FLOE_ERR;
+			xs = &x;
+			nx = 1;
+		}
 	}
 	if (!plain_select(sub) || (x && anti)) {
 		/* IN over any query, and NOT IN (NULL-aware, uncorrelated only) */
@@ -3250,20 +3306,25 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		if (p.ncols != 1)
 			return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery has too %s columns",
 					   p.ncols > 1 ? "many" : "few");
-		y = expr_colref(b->arena, 0, p.types[0]);
+		/* x over the outer columns, y the subquery's one column after them */
+		y = expr_colref(b->arena, no, p.types[0]);
 		if (!(eq = make_eq(b, x, y)))
 			return FLOE_ERR;
-		isrc.op = p.root;
-		if (key_ok(eq->args[0]->type, eq->args[1]->type)) {
-			*op = hash_join_new(ctx, *op, isrc.op, anti ? JOIN_NOT_IN : JOIN_SEMI, 1, &eq->args[0],
-					    &eq->args[1], NULL, false);
-		} else if (anti) {
+		if (anti && !key_ok(eq->args[0]->type, eq->args[1]->type))
 			return FLOE_OK;
-		} else {
-			int *m = ARENA_ARRAY(b->arena, int, 2);
-			m[0] = no;
+		if (b->lp) {
+			/* an unhashable IN: physical.c makes the = the residual of
+			 * a keyless semi join */
+			TRY(semi_node(b, os, lop_operator(b->lp, p.root, NULL), true, anti ? LJ_ANTI : LJ_SEMI,
+				      anti, 1, &eq));
+		} else if (key_ok(eq->args[0]->type, eq->args[1]->type)) {
+			int *m = ARENA_ARRAY(b->arena, int, no + 2);
+			m[no] = 0;
 			eq->args[1] = remap(b->arena, eq->args[1], m);
-			*op = hash_join_new(ctx, *op, isrc.op, JOIN_SEMI, 0, NULL, NULL, eq, false);
+			os->op = hash_join_new(ctx, os->op, p.root, anti ? JOIN_NOT_IN : JOIN_SEMI, 1, &eq->args[0],
+					       &eq->args[1], NULL, false);
+		} else {
+			os->op = hash_join_new(ctx, os->op, p.root, JOIN_SEMI, 0, NULL, NULL, eq, false);
 		}
 		*handled = true;
 		return FLOE_OK;
@@ -3279,16 +3340,18 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 		ib.corr_base = ni;
 		ib.allow_aggs = false;
 		ib.where = "WHERE";
-		if (x) {
-			PgQuery__ResTarget *rt;
-			if (sub->n_target_list != 1)
+		if (nx) {
+			if ((int)sub->n_target_list != nx)
 				return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR, "subquery has too %s columns",
-						   sub->n_target_list > 1 ? "many" : "few");
-			rt = sub->target_list[0]->res_target;
-			if (is_star(rt->val))
-				return FLOE_OK;
-			if (!(y = bind_expr(&ib, rt->val)))
-				return FLOE_ERR;
+						   (int)sub->n_target_list > nx ? "many" : "few");
+			ys = ARENA_ARRAY(b->arena, Expr *, nx);
+			for (i = 0; i < nx; i++) {
+				PgQuery__ResTarget *rt = sub->target_list[i]->res_target;
+				if (is_star(rt->val))
+					return FLOE_OK;
+				if (!(ys[i] = bind_expr(&ib, rt->val)))
+					return FLOE_ERR;
+			}
 		}
 		if (sub->where_clause) {
 			/* subqueries of the inner WHERE apply to the inner rows */
@@ -3307,87 +3370,108 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, PgQuery__SubLin
 					return FLOE_ERR;
 			}
 			w = and_of(b, be, nbe);
-			conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + 2);
+			conj = ARENA_ARRAY(b->arena, Expr *, count_conjuncts(w) + nx + 1);
 			split_conjuncts(w, conj, &nc);
 			/* (outer.k = k AND x) OR (outer.k = k AND y): k a hash key */
 			conj = factor_ors(b, conj, &nc, NULL, 0);
 			TRY(bind_check_cancel(b));
-			TRY(bind_check_cancel(b));
 			{
-				Expr **c2 = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+				Expr **c2 = ARENA_ARRAY(b->arena, Expr *, nc + nx + 1);
 				if (nc)
 					memcpy(c2, conj, sizeof(Expr *) * (size_t)nc);
 				conj = c2;      /* room for x = y below */
 			}
 		} else {
-			conj = ARENA_ARRAY(b->arena, Expr *, 2);
+			conj = ARENA_ARRAY(b->arena, Expr *, nx + 1);
 		}
-		ok = ARENA_ARRAY(b->arena, Expr *, nc + 2);
-		ik = ARENA_ARRAY(b->arena, Expr *, nc + 2);
-		res = ARENA_ARRAY(b->arena, Expr *, nc + 2);
-		inner = ARENA_ARRAY(b->arena, Expr *, nc + 2);
+		ok = ARENA_ARRAY(b->arena, Expr *, nc + nx + 1);
+		ik = ARENA_ARRAY(b->arena, Expr *, nc + nx + 1);
+		res = ARENA_ARRAY(b->arena, Expr *, nc + nx + 1);
+		inner = ARENA_ARRAY(b->arena, Expr *, nc + nx + 1);
 		to_out = ARENA_ARRAY(b->arena, int, ni + no + 1);
 		to_outer = ARENA_ARRAY(b->arena, int, ni + no + 1);
 		for (i = 0; i < ni + no; i++) {
 			to_out[i] = i < ni ? no + i : i - ni;
 			to_outer[i] = i - ni;
 		}
-		if (x) {
+		if (nx) {
 			/* x = y: x over the outer scope, y over inner (+ outer) columns */
-			Expr *eq;
 			int *shift = ARENA_ARRAY(b->arena, int, no + 1);
 			for (i = 0; i < no; i++)
 				shift[i] = ni + i;
-			if (!(eq = make_eq(b, remap(b->arena, x, shift), y)))
-				return FLOE_ERR;
-			conj[nc++] = eq;
+			for (i = 0; i < nx; i++)
+				if (!(conj[nc++] = make_eq(b, remap(b->arena, xs[i], shift), ys[i])))
+					return FLOE_ERR;
 		}
-		for (i = 0; i < nc; i++) {
-			Expr *c = conj[i];
-			bool o = refs_range(c, ni, ni + no);
-			if (!o) {
-				inner[ninner++] = c;
-				continue;
+		/* the conjuncts joining the two sides, over inner then outer
+		 * positions: the Join node's condition (keys and residual in
+		 * conjunct order, as the hash join's) */
+		{
+			int nj = 0;
+			Expr **jc = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+			for (i = 0; i < nc; i++) {
+				Expr *c = conj[i];
+				bool o = refs_range(c, ni, ni + no);
+				if (!o) {
+					inner[ninner++] = c;
+					continue;
+				}
+				jc[nj++] = c;
+				if (corr_key(b->arena, c, ni, no, to_outer, &ok[nkeys], &ik[nkeys])) {
+					nkeys++;
+					continue;
+				}
+				res[nres++] = remap(b->arena, c, to_out);
 			}
-			if (corr_key(b->arena, c, ni, no, to_outer, &ok[nkeys], &ik[nkeys])) {
-				nkeys++;
-				continue;
-			}
-			res[nres++] = remap(b->arena, c, to_out);
+			conj = jc;
+			nc = nj;
 		}
 		/* a large inner side: only its rows whose keys some outer row has
 		 * (the outer rows materialised once, their keys semi-join the
 		 * inner rows), so the hash table is built over few rows */
-		if (nkeys && reduce_inner(*op, &isrc)) {
-			rs = rowstore_new(ctx, no, outer->types, *op);
+		if (nkeys && reduce_inner(os->lop ? os->lop->est_rows : os->op->est_rows, &isrc)) {
+			TRY(src_lower(b, ctx, os));
+			rs = rowstore_new(ctx, no, outer->types, os->op);
 			reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
 		}
 		TRY(from_plan(&ib, ctx, &ifl, and_of(b, inner, ninner), &isrc));
-		TRY(src_lower(&ib, ctx, &isrc));
-		if (rs && !reduced)
+		if (rs && !reduced) {
+			TRY(src_lower(&ib, ctx, &isrc));
 			isrc.op = hash_join_new(ctx, isrc.op, rowstore_scan_new(ctx, rs), JOIN_SEMI, nkeys, ik, ok,
 						NULL, false);
+		}
 		if (rs)
-			*op = rowstore_scan_new(ctx, rs);
+			os->op = rowstore_scan_new(ctx, rs);
 		ib.corr_scope = NULL;
 		for (i = 0; i < ndef; i++) {
 			bool an, done;
 			PgQuery__SubLink *s2 = semi_candidate(deferred[i], &an);
-			if (s2)
-				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc.op, &isrc.scope, s2, an, &done), &done));
-			else
+			if (s2) {
+				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc, s2, an, &done), &done));
+			} else {
+				TRY(src_lower(&ib, ctx, &isrc));
 				TRY(corr_fallback(&ib, plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], NULL,
-								  &done, NULL), &done));
+									  &done, NULL), &done));
+			}
 			if (!done) {
 				Expr *e = bind_coerce_bool(&ib, bind_expr(&ib, deferred[i]), "WHERE");
 				if (!e)
 					return FLOE_ERR;
-				isrc.op = filter_new(ctx, isrc.op, e);
+				if (isrc.lop)
+					TRY(chain_filter(&ib, b->lp, &isrc.lop, e));
+				else
+					isrc.op = filter_new(ctx, isrc.op, e);
 			}
 		}
 	}
-	*op = hash_join_new(ctx, *op, isrc.op, anti ? JOIN_ANTI : JOIN_SEMI, nkeys, ok, ik,
-			    and_of(b, res, nres), false);
+	if (b->lp) {
+		TRY(semi_node(b, os, src_node(&ib, &isrc, false), false, anti ? LJ_ANTI : LJ_SEMI, false, nc,
+			      conj));
+	} else {
+		TRY(src_lower(&ib, ctx, &isrc));
+		os->op = hash_join_new(ctx, os->op, isrc.op, anti ? JOIN_ANTI : JOIN_SEMI, nkeys, ok, ik,
+				       and_of(b, res, nres), false);
+	}
 	*handled = true;
 	return FLOE_OK;
 }
@@ -3407,7 +3491,6 @@ push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
 	bool anti, handled = false;
 	PgQuery__SubLink *sl = semi_candidate(n, &anti);
 	Scope *all = b->scope;
-	Operator *op;
 	uint64_t m;
 	Expr *x;
 	int k, rc;
@@ -3427,10 +3510,8 @@ push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
 		return FLOE_OK;
 	for (k = 0; !(m & ((uint64_t)1 << k)); k++)
 		;
-	TRY(src_lower(b, ctx, &fl->items[k]));
-	op = fl->items[k].op;
 	b->scope = &fl->items[k].scope;
-	rc = plan_semi(b, ctx, &op, &fl->items[k].scope, sl, anti, &handled);
+	rc = plan_semi(b, ctx, &fl->items[k], sl, anti, &handled);
 	b->scope = all;
 	if (rc != FLOE_OK) {
 		floe_error_clear(b->err);
@@ -3438,7 +3519,6 @@ push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
 	}
 	if (!handled)
 		return FLOE_OK;
-	fl->items[k].op = op;
 	if (fl->items[k].est > 0)
 		fl->items[k].est /= 2;
 	*done = true;
@@ -3591,7 +3671,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 			return FLOE_OK;
 	/* only the groups of keys the outer rows have: the outer rows
 	 * materialised once, their keys semi-join the inner rows */
-	if (reduce_inner(*op, &isrc)) {
+	if (reduce_inner((*op)->est_rows, &isrc)) {
 		rs = rowstore_new(ctx, no, outer->types, *op);
 		reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
 	}
@@ -5354,33 +5434,36 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		}
 		b->scope = &src.scope;
 		TRY(from_plan(b, ctx, &fl, where, &src));
-		from_lop = src.lop;
-		op = src.op;
-		/* subqueries left in WHERE are still planned over operators */
-		for (i = 0; i < nsemi && !semis[i]; i++)
-			;
-		if (i < nsemi)
-			TRY(from_lower(ctx, lp, &from_lop, &op));
+		/* subqueries left in WHERE: EXISTS / IN as SEMI / ANTI Join nodes
+		 * over the FROM/WHERE result (plan_semi); correlated scalar ones
+		 * are still planned over operators */
 		for (i = 0; i < nsemi; i++) {
 			bool anti, handled;
 			PgQuery__SubLink *sl;
 			if (!semis[i])
 				continue;
 			sl = semi_candidate(semis[i], &anti);
-			if (sl)
-				TRY(corr_fallback(b, plan_semi(b, ctx, &op, &src.scope, sl, anti, &handled), &handled));
-			else
-				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &op, &src.scope, semis[i], NULL, &handled, NULL),
-						  &handled));
+			if (sl) {
+				TRY(corr_fallback(b, plan_semi(b, ctx, &src, sl, anti, &handled), &handled));
+			} else {
+				TRY(src_lower(b, ctx, &src));
+				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &src.op, &src.scope, semis[i], NULL, &handled,
+								      NULL), &handled));
+			}
 			if (!handled) {
 				Expr *e;
 				b->allow_aggs = false;
 				b->where = "WHERE";
 				if (!(e = bind_coerce_bool(b, bind_expr(b, semis[i]), "WHERE")))
 					return FLOE_ERR;
-				op = filter_new(ctx, op, e);
+				if (src.lop)
+					TRY(chain_filter(b, lp, &src.lop, e));
+				else
+					src.op = filter_new(ctx, src.op, e);
 			}
 		}
+		from_lop = src.lop;
+		op = src.op;
 	} else {
 		TRY(from_plan(b, ctx, &fl, NULL, &src));
 		from_lop = src.lop;

@@ -82,7 +82,8 @@ run(LogicalPlan *p, LogicalOp *root)
 	Batch *b;
 	char *out = arena_strdup(A, "");
 
-	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	if (lplan_verify(p, root, &E) != FLOE_OK)
+		fail_msg("verify: %s", E.message);
 	op = physical_lower(&Ctx, p, root);
 	if (!op)
 		fail_msg("lowering failed: %s", E.message);
@@ -255,6 +256,63 @@ test_physical__join_build_side_and_estimate(void **state)
 		for (const char *c = rows; *c; c++)
 			n += *c == '\n';
 		assert_int_equal(n, cases[i].rows);
+	}
+}
+
+/* VALUES of one int4 column k: n values, 0 standing for NULL */
+static LogicalOp *
+values_k(LogicalPlan *p, int n, const int *ks)
+{
+	LogicalOp *op = lop_new(p, LOP_VALUES, 0);
+	lop_add_column(p, op, type_make(TYPE_INT32), "k");
+	op->nrows = n;
+	op->rows = arena_alloc(A, sizeof *op->rows * (size_t)(n + 1));
+	for (int r = 0; r < n; r++) {
+		Value nv = value_null(type_make(TYPE_INT32));
+		op->rows[r] = arena_alloc(A, sizeof **op->rows);
+		op->rows[r][0] = ks[r] ? num(ks[r]) : expr_const(A, &nv);
+	}
+	return op;
+}
+
+/* SELECT id FROM t WHERE id [NOT] IN / NOT EXISTS (the right rows): ANTI
+ * null_aware lowers to exec's NOT IN join (a NULL on the right removes
+ * every row, PostgreSQL's NOT IN), plain ANTI to NOT EXISTS (NULL never
+ * matches), SEMI to IN */
+static void
+test_physical__semi_anti_null_aware(void **state)
+{
+	static const int two_null[] = { 2, 0 }, two[] = { 2 }, nine[] = { 9 };
+	static const struct {
+		LogicalJoinKind kind;
+		bool null_aware;
+		int n;
+		const int *ks;
+		const char *rows;
+	} cases[] = {
+		{ LJ_ANTI, true, 2, two_null, "" },
+		{ LJ_ANTI, true, 1, two, "1\n3\n4\n" },
+		{ LJ_ANTI, true, 1, nine, "1\n2\n3\n4\n" },
+		{ LJ_ANTI, false, 2, two_null, "1\n3\n4\n" },
+		{ LJ_SEMI, false, 2, two_null, "2\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		LogicalPlan *p = lplan_new(A);
+		LogicalOp *a = values_t(p), *b = values_k(p, cases[i].n, cases[i].ks), *j, *pr;
+		Expr *cond = binop("=", col(a, 0), col(b, 0)), *out;
+
+		j = lop_new(p, LOP_JOIN, 2, a, b);
+		j->join = cases[i].kind;
+		j->null_aware = cases[i].null_aware;
+		lop_set_exprs(p, j, 1, &cond);
+		lop_pass_columns(p, j, a);
+		pr = lop_new(p, LOP_PROJECT, 1, j);
+		out = col(a, 0);
+		lop_set_exprs(p, pr, 1, &out);
+		lop_add_column(p, pr, out->type, "id");
+		assert_string_equal(run(p, pr), cases[i].rows);
 	}
 }
 
@@ -552,6 +610,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_physical__filter_aggregate_sort_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__project_and_expression_sort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_keys_and_residual, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__semi_anti_null_aware, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_build_side_and_estimate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_unhashable_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__union, setup, teardown),
