@@ -57,6 +57,7 @@
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
 #include "sql/sequence.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/warehouse.h"
 #include "sql/watermark.h"
@@ -362,6 +363,7 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return FLOE_ERR;
 	}
 	free(db);
+	e->catalog = temp_catalog_wrap(e->catalog);   /* sessions' pg_temp stay private (temp.h) */
 	if (catalog_namespace_exists(e->catalog, "public", &exists, err) != FLOE_OK ||
 	    (!exists && catalog_create_namespace(e->catalog, "public", err) != FLOE_OK)) {
 		engine_close(e);
@@ -426,6 +428,7 @@ session_enter(Session *s)
 {
 	datetime_use_zone(s->tz);
 	apply_output(s);
+	temp_session_enter(s);     /* whose pg_temp the catalog serves (temp.h) */
 }
 
 void
@@ -458,6 +461,8 @@ session_free(Session *s)
 	if (!s)
 		return;
 	txn_session_free(s);
+	temp_session_enter(s);
+	temp_session_free(s);      /* its temporary tables and their folder */
 	seq_session_free(s);
 	prepare_session_free(s);
 	cursor_session_free(s);
@@ -1879,6 +1884,8 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 			floe_error_clear(err);
 		}
 		txn_after_statement(s, rc == FLOE_OK);
+		if (session_txn_status(s) == 'I')   /* a transaction ended: ON COMMIT (temp.h) */
+			temp_txn_end(s, rc == FLOE_OK);
 		exec_arena_done(own, &s->exec_stmt_arena, a);
 		stmt_account_end(acct, own ? s->exec_stmt_arena : NULL);
 	}

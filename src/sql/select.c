@@ -156,6 +156,7 @@
 #include "sql/bind.h"
 #include "sql/sequence.h"
 #include "sql/table_source.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/views.h"
 #include "sql/warehouse.h"
@@ -182,7 +183,9 @@ unsupported(BindCtx *b, const char *what, int location)
 void
 session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name)
 {
-	*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
+	*ns = temp_resolve(s, rv->schemaname, rv->relname);   /* pg_temp first (temp.h) */
+	if (!*ns)
+		*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : s->search_path;
 	*name = rv->relname;
 }
 

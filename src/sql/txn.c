@@ -118,6 +118,7 @@
 #include "sql/keycheck.h"
 #include "sql/keydiff.h"
 #include "sql/cursor.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
 #include "table/branch.h"
@@ -2178,6 +2179,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		if (t->state == 'E') {
 			rollback_block(s);
 			cursor_txn_end(s, false);
+			temp_txn_end(s, false);
 			restore_settings(s, true);
 			return complete(sink, "ROLLBACK");
 		}
@@ -2190,6 +2192,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		else
 			rc = commit_block(s, err);
 		cursor_txn_end(s, rc == FLOE_OK);
+		temp_txn_end(s, rc == FLOE_OK);   /* ON COMMIT of temporary tables */
 		restore_settings(s, rc != FLOE_OK);
 		if (rc == FLOE_OK && ts->chain) {
 			begin_block(s, level, ro);
@@ -2206,6 +2209,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		ro = t->read_only;
 		rollback_block(s);
 		cursor_txn_end(s, false);
+		temp_txn_end(s, false);   /* drops the temporary tables the block made */
 		restore_settings(s, true);
 		if (ts->chain) {
 			begin_block(s, level, ro);
