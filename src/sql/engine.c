@@ -364,6 +364,7 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 	}
 	free(db);
 	e->catalog = temp_catalog_wrap(e->catalog);   /* sessions' pg_temp stay private (temp.h) */
+	temp_sweep_stale();
 	if (catalog_namespace_exists(e->catalog, "public", &exists, err) != FLOE_OK ||
 	    (!exists && catalog_create_namespace(e->catalog, "public", err) != FLOE_OK)) {
 		engine_close(e);
@@ -1724,6 +1725,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return cursor_fetch(s, &ctx, n->fetch_stmt, sink);
 	case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
 		return cursor_close(s, n->close_portal_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_DISCARD_STMT:   /* DISCARD TEMP / ALL / ... (temp.c) */
+		return temp_discard_stmt(s, n->discard_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
 		return seq_create_stmt(s, n->create_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:

@@ -15,13 +15,16 @@
  *
  * INTERFACE ROUTINES: temp.h.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <ftw.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "sql/sequence.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -245,6 +248,67 @@ temp_discard(Session *s, floe_error *err)
 	while (t->ntabs > 0)
 		drop_one(s, t->tabs[t->ntabs - 1].name);
 	return FLOE_OK;
+}
+
+/* DISCARD: TEMP drops the session's temporary tables; SEQUENCES forgets
+ * currval / lastval; PLANS has nothing to do (floe keeps no plan beyond
+ * its statement: EXECUTE plans again); ALL is PostgreSQL's list, CLOSE
+ * ALL, DEALLOCATE ALL, RESET ALL and the three above, refused in a
+ * transaction block (25001) as PostgreSQL does. */
+int
+temp_discard_stmt(Session *s, PgQuery__DiscardStmt *ds, ResultSink *sink, floe_error *err)
+{
+	ResultSink quiet;
+
+	switch (ds->target) {
+	case PG_QUERY__DISCARD_MODE__DISCARD_TEMP:
+		TRY(temp_discard(s, err));
+		return engine_complete(sink, "DISCARD TEMP");
+	case PG_QUERY__DISCARD_MODE__DISCARD_SEQUENCES:
+		seq_session_free(s);
+		return engine_complete(sink, "DISCARD SEQUENCES");
+	case PG_QUERY__DISCARD_MODE__DISCARD_PLANS:
+		return engine_complete(sink, "DISCARD PLANS");
+	case PG_QUERY__DISCARD_MODE__DISCARD_ALL:
+		if (session_txn_status(s) != 'I')
+			return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
+					   "DISCARD ALL cannot run inside a transaction block");
+		memset(&quiet, 0, sizeof quiet);
+		quiet.complete = noop_complete;
+		TRY(session_exec(s, "CLOSE ALL; DEALLOCATE ALL; RESET ALL", &quiet, err));
+		seq_session_free(s);
+		TRY(temp_discard(s, err));
+		return engine_complete(sink, "DISCARD ALL");
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DISCARD is not supported");
+	}
+}
+
+/* The scratch folders of processes that died without their clean-up
+ * (killed): floe-temp-<pid>-* under $TMPDIR whose pid no longer runs. */
+void
+temp_sweep_stale(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	DIR *d;
+	struct dirent *de;
+
+	if (!tmp || !tmp[0])
+		tmp = "/tmp";
+	if (!(d = opendir(tmp)))
+		return;
+	while ((de = readdir(d))) {
+		long pid;
+		char *path;
+		if (sscanf(de->d_name, "floe-temp-%ld-", &pid) != 1 || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (asprintf(&path, "%s/%s", tmp, de->d_name) >= 0) {
+			(void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+			free(path);
+		}
+	}
+	closedir(d);
 }
 
 void

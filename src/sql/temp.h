@@ -26,13 +26,16 @@
  *   temp_catalog_wrap(inner)            the engine's catalog (engine_open)
  *   temp_session_enter(s)               the calling thread runs s
  *   temp_session_free(s)                drop every temporary table of s
+ *   temp_sweep_stale()                  remove the scratch folders of dead
+ *                                       processes (engine_open)
  *   temp_is_temp_ns(ns)                 "pg_temp" or "pg_temp_<n>"
  *   temp_resolve(s, schema, name)       the hook: temp ns or NULL
  *   temp_create_target(s, rv, &ns, &is_temp, &loc, a, err)
  *                                       where CREATE TABLE [AS] puts rv
  *   temp_created(s, name, on_commit, err)   a CREATE of it succeeded
  *   temp_txn_end(s, committed)          a transaction ended
- *   temp_discard(s, err)                DISCARD TEMP
+ *   temp_discard(s, err)                drop every temporary table of s
+ *   temp_discard_stmt(s, ds, sink, err) DISCARD TEMP | SEQUENCES | PLANS | ALL
  */
 #ifndef FLOE_SQL_TEMP_H
 #define FLOE_SQL_TEMP_H
@@ -62,6 +65,7 @@ typedef struct TempState {
 Catalog *temp_catalog_wrap(Catalog *inner);
 void temp_session_enter(Session *s);
 void temp_session_free(Session *s);
+void temp_sweep_stale(void);
 bool temp_is_temp_ns(const char *ns);
 const char *temp_resolve(Session *s, const char *schema, const char *name);
 int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
@@ -70,6 +74,7 @@ int temp_created(Session *s, const char *name, int on_commit, floe_error *err);
 int temp_on_commit(int pg_oncommit, int *out, floe_error *err);
 void temp_txn_end(Session *s, bool committed);
 int temp_discard(Session *s, floe_error *err);
+int temp_discard_stmt(Session *s, PgQuery__DiscardStmt *ds, ResultSink *sink, floe_error *err);
 
 /* temp_catalog.c: the state of the session on this thread (NULL: none) */
 TempState *temp__current(void);
