@@ -149,8 +149,16 @@ drop_one(Session *s, const char *name)
 	floe_error ignore;
 	char *n = xstrdup(name);
 
+	TempTable *x;
+
 	if (table_drop(e->catalog, e->io, s->temp->ns, n, true, &ignore) != FLOE_OK)
 		(void)e->catalog->vt->drop_table(e->catalog, s->temp->ns, n, &ignore);
+	if ((x = find(s->temp, n))) {   /* never left behind: the map entry goes */
+		free(x->name);
+		free(x->loc);
+		memmove(x, x + 1, sizeof *x * (size_t)(s->temp->tabs + s->temp->ntabs - x - 1));
+		s->temp->ntabs--;
+	}
 	free(n);
 }
 
