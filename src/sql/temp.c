@@ -138,6 +138,7 @@ temp_created(Session *s, const char *name, int on_commit, floe_error *err)
 		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "temporary table \"%s\" is not registered", name);
 	x->on_commit = on_commit;
 	x->in_block = session_txn_status(s) != 'I';
+	x->sp_depth = txn_savepoint_depth(s);
 	return FLOE_OK;
 }
 
@@ -209,6 +210,27 @@ empty_one(Session *s, const char *name)
 				   &sink, &err);
 	}
 	arena_free(a);
+}
+
+/* ROLLBACK TO savepoint k drops the temporary tables created since it;
+ * RELEASE k makes those created since belong to the enclosing level. */
+void
+temp_savepoint_end(Session *s, int k, bool rollback)
+{
+	TempState *t = s->temp;
+	int i;
+
+	for (i = 0; t && i < t->ntabs; i++) {
+		TempTable *x = &t->tabs[i];
+		if (!x->in_block || x->sp_depth <= k)
+			continue;
+		if (rollback) {
+			drop_one(s, x->name);
+			i--;
+		} else {
+			x->sp_depth = k;
+		}
+	}
 }
 
 void

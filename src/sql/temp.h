@@ -34,6 +34,8 @@
  *                                       where CREATE TABLE [AS] puts rv
  *   temp_created(s, name, on_commit, err)   a CREATE of it succeeded
  *   temp_txn_end(s, committed)          a transaction ended
+ *   temp_savepoint_end(s, k, rollback)  ROLLBACK TO / RELEASE of the block's
+ *                                       k-th savepoint (0: the first)
  *   temp_discard(s, err)                drop every temporary table of s
  *   temp_discard_stmt(s, ds, sink, err) DISCARD TEMP | SEQUENCES | PLANS | ALL
  */
@@ -52,6 +54,7 @@ typedef struct TempTable {
 	char *loc;               /* current metadata location */
 	int on_commit;           /* TEMP_ON_COMMIT_* */
 	bool in_block;           /* created in the open transaction block */
+	int sp_depth;            /* ... with that many savepoints open */
 } TempTable;
 
 /* A session's temporary schema (NULL until its first temporary table). */
@@ -73,6 +76,7 @@ int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns,
 int temp_created(Session *s, const char *name, int on_commit, floe_error *err);
 int temp_on_commit(int pg_oncommit, int *out, floe_error *err);
 void temp_txn_end(Session *s, bool committed);
+void temp_savepoint_end(Session *s, int k, bool rollback);
 int temp_discard(Session *s, floe_error *err);
 int temp_discard_stmt(Session *s, PgQuery__DiscardStmt *ds, ResultSink *sink, floe_error *err);
 

@@ -2249,8 +2249,10 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 					   "savepoint \"%s\" does not exist", ts->savepoint_name);
 		if (release) {
 			t->nsps = (int)(sp - t->sps);
+			temp_savepoint_end(s, t->nsps, false);   /* temp.h */
 			return complete(sink, "RELEASE");
 		}
+		temp_savepoint_end(s, (int)(sp - t->sps), true);   /* drops temp tables made since */
 		/* rule 8: the tables as they were; pins taken since stay */
 		{
 			int i;
@@ -2291,6 +2293,12 @@ txn_session_free(Session *s)
 	free(s->txn->revert_value);
 	free(s->txn);
 	s->txn = NULL;
+}
+
+int
+txn_savepoint_depth(Session *s)
+{
+	return in_block(s) ? s->txn->nsps : 0;
 }
 
 char
