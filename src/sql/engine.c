@@ -1920,6 +1920,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		rc = session_exec_run(s, sql, sink, err);
 		interrupt_set(prev);
 		s->msg_sink = prev_sink;
+		if (!s->exec_busy)
+			temp_session_enter(NULL);   /* no session's pg_temp between statements */
 		return rc;
 	}
 	s->cancel = 0;
@@ -1929,6 +1931,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	interrupt_set(prev);
 	s->msg_sink = prev_sink;
+	if (!s->exec_busy)
+		temp_session_enter(NULL);   /* no session's pg_temp between statements */
 	return rc;
 }
 
@@ -2273,8 +2277,8 @@ infer_dml_params(Session *s, Arena *a, const char *sql, Node *stmt, int nparams,
 	return FLOE_OK;
 }
 
-int
-session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
+static int
+describe_run(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
 		 Arena *out_arena, SqlDescription *out, floe_error *err)
 {
 	Arena *a;
@@ -2378,6 +2382,16 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		}
 	}
 	arena_free(a);
+	return rc;
+}
+
+int
+session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
+		 Arena *a, SqlDescription *out, floe_error *err)
+{
+	int rc = describe_run(s, sql, nparams, param_oids, a, out, err);
+	if (!s->exec_busy)
+		temp_session_enter(NULL);   /* no session's pg_temp between statements */
 	return rc;
 }
 
