@@ -1380,7 +1380,7 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
 		return FLOE_OK;
 	}
-	if (t->read_only)
+	if (t->read_only && !temp_is_temp_ns(base->ns))   /* temp tables: writable (temp_write) */
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot write to a table in a read-only transaction");
 	e = find_table(t, base->ns, base->name);
@@ -1461,6 +1461,42 @@ stmt_kind(Node *n)
 	default:
 		return K_OTHER;          /* unsupported, or no table effect */
 	}
+}
+
+/* CREATE TEMP TABLE [AS] / CREATE TABLE pg_temp.x */
+static bool
+temp_create_stmt(Node *n)
+{
+	const PgQuery__RangeVar *rv = NULL;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_STMT)
+		rv = n->create_stmt->relation;
+	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into &&
+		 n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		rv = n->create_table_as_stmt->into->rel;
+	return rv && ((rv->relpersistence && rv->relpersistence[0] == 't') ||
+		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
+}
+
+/* PostgreSQL lets a read-only transaction INSERT / UPDATE / DELETE / MERGE
+ * / COPY FROM into a temporary table (not TRUNCATE it) */
+static bool
+temp_write(Session *s, Node *n)
+{
+	const PgQuery__RangeVar *rv = NULL;
+
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: rv = n->insert_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: rv = n->update_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_DELETE_STMT: rv = n->delete_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_MERGE_STMT: rv = n->merge_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		rv = n->copy_stmt->is_from ? n->copy_stmt->relation : NULL;
+		break;
+	default: break;
+	}
+	return rv && rv->relname && temp_resolve(s, rv->schemaname, rv->relname) &&
+	       temp_is_temp_ns(temp_resolve(s, rv->schemaname, rv->relname));
 }
 
 static const char *
@@ -1997,6 +2033,11 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	Txn *t = get_txn(s);
 	int kind = stmt_kind(stmt);
 
+	/* CREATE TEMP TABLE [AS] is no DDL here: it commits nothing of the
+	 * block first, and its rows are the block's (temp.h) */
+	if (kind == K_DDL && temp_create_stmt(stmt))
+		kind = K_DML;
+
 	t->kind = kind;
 	t->retryable = kind == K_DML && stmt->node_case != PG_QUERY__NODE__NODE_COPY_STMT;
 	t->passthrough = false;
@@ -2020,14 +2061,14 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 		TRY(take_locking_clause(s, stmt->select_stmt, err));
 	if (t->state != 'T') {
 		/* autocommit statements are transactions too */
-		if ((kind == K_DML || kind == K_DDL) && default_read_only(s))
+		if ((kind == K_DML || kind == K_DDL) && default_read_only(s) && !temp_write(s, stmt))
 			return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 					   "cannot execute %s in a read-only transaction", dml_name(stmt));
 		return FLOE_OK;
 	}
 	if (kind == K_READ || kind == K_DML)
 		t->ran_query = true;
-	if (t->read_only && (kind == K_DML || kind == K_DDL)) {
+	if (t->read_only && (kind == K_DML || kind == K_DDL) && !temp_write(s, stmt)) {
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot execute %s in a read-only transaction", dml_name(stmt));
 	}
