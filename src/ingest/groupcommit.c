@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ingest/groupcommit.h"
+#include "sql/temp.h"
 #include "sql/watermark.h"
 
 #define GC_MAX_BATCH 64
@@ -47,7 +48,8 @@ groupcommit_eligible(const Table *base, const TableChange *ch)
 {
 	int i;
 
-	if (!base->md->table_uuid || strlen(base->md->table_uuid) >= sizeof ((Group *)0)->uuid ||
+	if (temp_is_temp_ns(base->ns) ||   /* a session's temporary table (sql/temp.h) commits alone */
+	    !base->md->table_uuid || strlen(base->md->table_uuid) >= sizeof ((Group *)0)->uuid ||
 	    base->branch || base->wap_id)      /* a write view (table/branch.h) commits alone */
 		return false;
 	if (ch->nadd <= 0 || ch->nremove || ch->remove_all || ch->operation || ch->ingest_seq ||

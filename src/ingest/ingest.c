@@ -43,6 +43,7 @@
 #include "ingest/ingest.h"
 #include "ingest/rowcodec.h"
 #include "sql/acl.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
 #include "table/metadata.h"
@@ -796,7 +797,8 @@ bufferable_table(Ingest *ig, Table *t)
 	IngestBuffer *b;
 	int i;
 
-	if (!t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0 ||
+	if (temp_is_temp_ns(t->ns) ||       /* a temporary table (sql/temp.h): never buffered */
+	    !t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0 ||
 	    t->branch || t->wap_id)        /* a write view (table/branch.h) */
 		return false;
 	for (i = 0; i < sc->nfields; i++)
@@ -1034,7 +1036,7 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	ctx.env = acl_statement_env(s, a);   /* DEFAULT nextval() and now() read it */
 	ctx.mem_limit = exec_mem_limit(NULL);
 	ctx.threads = 1;
-	if (!acl_is_superuser(s) ||
+	if (!acl_is_superuser(s) || temp_resolve(s, fv.schema, fv.table) ||   /* temp.h: never buffered */
 	    txn_table_load(s, fv.schema ? fv.schema : search_path_lookup(s, fv.table), fv.table, a, &t, err) != FLOE_OK ||
 	    write_target_redirected(s, t) || !bufferable_table(ig, t)) {
 		floe_error_clear(err);
@@ -1351,7 +1353,8 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 				continue;
 			if (o->list->n_items == 1) {
 				name = o->list->items[0]->string->sval;
-				ns = search_path_lookup(s, name);
+				if (!(ns = temp_resolve(s, NULL, name)))   /* a temporary table first */
+					ns = search_path_lookup(s, name);
 			} else {
 				ns = o->list->items[o->list->n_items - 2]->string->sval;
 				name = o->list->items[o->list->n_items - 1]->string->sval;

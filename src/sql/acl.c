@@ -76,6 +76,7 @@
 #include "sql/acl.h"
 #include "sql/views.h"
 #include "sql/pgcatalog.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "storage/confined_open.h"
 #include "storage/fileio.h"
@@ -301,6 +302,10 @@ need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 	name = arena_strdup(c->ctx->arena, name);
 	if ((dollar = strchr(name, '$')) && dollar > name)
 		*dollar = 0;
+	if (temp_is_temp_ns(ns)) {   /* the session's own temporary table (temp.h) */
+		record(c->ctx, ns, name, want);
+		return FLOE_OK;
+	}
 	if ((privs_of(c->role, ns, name, NULL, 0) & want) == want) {
 		/* granted on that name: to this table, not a dropped one? */
 		uuid = table_uuid(c->s, ns, name, c->ctx->arena, &exists);
@@ -322,6 +327,21 @@ need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
 	}
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
 			   name);
+}
+
+/* rv names one of the session's temporary tables */
+static bool
+own_temp(Session *s, const PgQuery__RangeVar *rv)
+{
+	return rv && temp_resolve(s, rv->schemaname, rv->relname);
+}
+
+/* CREATE TEMP TABLE, or CREATE TABLE pg_temp.x */
+static bool
+temp_target(const PgQuery__RangeVar *rv)
+{
+	return rv && ((rv->relpersistence && rv->relpersistence[0] == 't') ||
+		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
 }
 
 static int
@@ -420,7 +440,8 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 	if (rc == FLOE_OK) {
 		if (st->mode == ACL_UNKNOWN)
 			st->mode = is_super(role) ? ACL_NONE : ACL_CHECK;
-		ok = st->mode == ACL_NONE || (privs_of(role, ns, name, uuid, 0) & want) == want;
+		ok = st->mode == ACL_NONE || temp_is_temp_ns(ns) ||   /* its own temp table */
+		     (privs_of(role, ns, name, uuid, 0) & want) == want;
 		if (!ok)
 			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
 					 name);
@@ -608,9 +629,14 @@ check(Check *c, Node *n)
 		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
+		if (temp_target(n->create_stmt->relation))   /* PUBLIC has TEMP, as in PostgreSQL */
+			return FLOE_OK;
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 				   ddl_rv_ns(s, n->create_stmt->relation));
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
+		if (n->create_table_as_stmt->into && temp_target(n->create_table_as_stmt->into->rel) &&
+		    n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+			return FLOE_OK;
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 				   n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
 				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
@@ -621,9 +647,13 @@ check(Check *c, Node *n)
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
 				   pgcatalog_database(s));
 	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		if (own_temp(s, n->alter_table_stmt->relation))   /* its owner is the session */
+			return FLOE_OK;
 		return owner_error(c, "table", n->alter_table_stmt->relation ?
 				   n->alter_table_stmt->relation->relname : "?");
 	case PG_QUERY__NODE__NODE_RENAME_STMT:
+		if (own_temp(s, n->rename_stmt->relation))
+			return FLOE_OK;
 		return owner_error(c, "table", n->rename_stmt->relation ?
 				   n->rename_stmt->relation->relname : "?");
 	case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
@@ -634,6 +664,17 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
 		bool schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
+		bool temp = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE && ds->n_objects > 0;
+		size_t i;
+		for (i = 0; temp && i < ds->n_objects; i++) {   /* only its own temp tables */
+			PgQuery__List *l = ds->objects[i]->node_case == PG_QUERY__NODE__NODE_LIST ?
+				ds->objects[i]->list : NULL;
+			temp = l && l->n_items >= 1 && l->n_items <= 2 &&
+			       temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL,
+					    l->items[l->n_items - 1]->string->sval);
+		}
+		if (temp)
+			return FLOE_OK;
 		return owner_error(c, schema ? "schema" : "table", ds->n_objects ? last_name(ds->objects[0]) : "?");
 	}
 	case PG_QUERY__NODE__NODE_VACUUM_STMT: {

@@ -80,6 +80,7 @@ struct Session {
 	/* the running top-level session_exec's sink, notices filtered by
 	 * client_min_messages (sql/client_messages.h); NULL outside one */
 	ResultSink *msg_sink;
+	struct TempState *temp;   /* temp.c: temporary tables (NULL: none yet) */
 };
 
 /* engine.c: SET name = 'value' (value NULL: RESET) as exec_set does it,
@@ -256,7 +257,7 @@ int ddl_check_namespace(Session *s, const char *ns, floe_error *err);   /* 3F000
 int ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, floe_error *err);
 /* USING am of CREATE TABLE [AS]: none or iceberg, else 0A000 naming it */
 int ddl_check_access_method(const char *am, floe_error *err);
-int ddl_check_persistence(const PgQuery__RangeVar *rv, floe_error *err);
+int ddl_check_persistence(const PgQuery__RangeVar *rv, int oncommit, floe_error *err);
 /* a constant DEFAULT as SQL text ('v'::type), its value into *val if given */
 char *ddl_default_text(BindCtx *b, Node *raw, SqlType type, const char *col, Value *val);
 int ddl_check_column_collation(const PgQuery__ColumnDef *cd, floe_error *err);   /* 0A000 */

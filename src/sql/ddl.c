@@ -49,6 +49,7 @@
 #include "sql/refs.h"
 #include "sql/sequence.h"
 #include "sql/serial.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "table/data_writer.h"
 #include "table/maintenance.h"
@@ -64,6 +65,9 @@
 const char *
 ddl_rv_ns(Session *s, PgQuery__RangeVar *rv)
 {
+	const char *tns = temp_resolve(s, rv->schemaname, rv->relname);   /* pg_temp first */
+	if (tns)
+		return tns;
 	return rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, rv->relname);
 }
 
@@ -217,17 +221,21 @@ ddl_check_access_method(const char *am, floe_error *err)
 	return floe_error_hint(err, "floe tables are Apache Iceberg tables: omit USING or write USING iceberg.");
 }
 
-/* CREATE [TEMP | UNLOGGED] TABLE [AS]: only permanent tables exist (an
- * Iceberg table is durable; making an UNLOGGED one durable would be doing
- * something else than asked, however safe). */
+/* CREATE [TEMP | UNLOGGED] TABLE [AS]: permanent and temporary tables
+ * (temp.h) exist, no UNLOGGED ones (an Iceberg table is durable; making an
+ * UNLOGGED one durable would be doing something else than asked, however
+ * safe).  ON COMMIT only for a temporary table (42P16). */
 int
-ddl_check_persistence(const PgQuery__RangeVar *rv, floe_error *err)
+ddl_check_persistence(const PgQuery__RangeVar *rv, int oncommit, floe_error *err)
 {
 	const char *p = rv ? rv->relpersistence : NULL;
-	if (!p || p[0] == 'p' || p[0] == 0)
+	bool temp = (p && p[0] == 't') ||
+		    (rv && rv->schemaname && temp_is_temp_ns(rv->schemaname));
+	if (oncommit > PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_NOOP && !temp)
+		return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+				   "ON COMMIT can only be used on temporary tables");
+	if (!p || p[0] == 'p' || p[0] == 't' || p[0] == 0)
 		return FLOE_OK;
-	if (p[0] == 't')
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary tables are not supported yet");
 	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "UNLOGGED tables are not supported");
 	return floe_error_hint(err, "floe tables are Iceberg tables, always durable: omit UNLOGGED.");
 }
@@ -236,7 +244,9 @@ int
 ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
 {
-	const char *ns = ddl_create_ns(s, cs->relation, err), *name = cs->relation->relname;
+	const char *ns = NULL, *name = cs->relation->relname, *tloc;
+	bool is_temp;
+	int on_commit;
 	IcebergSchema schema;
 	BindCtx b;
 	Table *t;
@@ -248,8 +258,6 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	PartitionSpec *pspec = NULL;
 	SerialList serials = { 0 };
 
-	if (!ns)
-		return FLOE_ERR;
 	memset(&b, 0, sizeof b);
 	b.session = s;
 	b.arena = a;
@@ -259,8 +267,10 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	if (cs->n_inh_relations || cs->partbound || cs->partspec || cs->of_typename)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "INHERITS / PARTITION BY / OF type are not supported yet");
-	TRY(ddl_check_persistence(cs->relation, err));
+	TRY(ddl_check_persistence(cs->relation, cs->oncommit, err));
 	TRY(ddl_check_access_method(cs->access_method, err));
+	TRY(temp_create_target(s, cs->relation, &ns, &is_temp, &tloc, a, err));   /* temp.h */
+	TRY(temp_on_commit(cs->oncommit, &on_commit, err));
 	{
 		CatalogSeq sq;   /* a sequence of that name (sequence.c) */
 		bool is_seq;
@@ -389,7 +399,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	}
 	floe_error_clear(err);
 	TRY(serial_create_all(s, ns, name, &serials, err));   /* serial / identity sequences */
-	if (table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops, a, &t,
+	if (table_create(e->catalog, e->io, tloc, ns, name, &schema, keys, values, nprops, a, &t,
 			 err) != FLOE_OK) {
 		serial_drop_all(s, ns, &serials);
 		return FLOE_ERR;
@@ -401,6 +411,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		*err = keep;
 		return FLOE_ERR;
 	}
+	if (is_temp)
+		TRY(temp_created(s, name, on_commit, err));
 	return engine_complete(sink, "CREATE TABLE");
 multiple_pk:
 	return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
@@ -421,10 +433,11 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
 		for (i = 0; i < ds->n_objects; i++) {
 			PgQuery__List *l = ds->objects[i]->list;
-			const char *ns = l->n_items == 2 ? l->items[0]->string->sval
-				: search_path_lookup(s, l->items[l->n_items - 1]->string->sval);
 			const char *name = l->items[l->n_items - 1]->string->sval;
+			const char *ns = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL, name);
 			Table *t;
+			if (!ns)
+				ns = l->n_items == 2 ? l->items[0]->string->sval : search_path_lookup(s, name);
 			if (l->n_items > 2)
 				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 						   "cross-database references are not implemented");

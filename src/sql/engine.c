@@ -57,6 +57,7 @@
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
 #include "sql/sequence.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/warehouse.h"
 #include "sql/watermark.h"
@@ -362,6 +363,8 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return FLOE_ERR;
 	}
 	free(db);
+	e->catalog = temp_catalog_wrap(e->catalog);   /* sessions' pg_temp stay private (temp.h) */
+	temp_sweep_stale();
 	if (catalog_namespace_exists(e->catalog, "public", &exists, err) != FLOE_OK ||
 	    (!exists && catalog_create_namespace(e->catalog, "public", err) != FLOE_OK)) {
 		engine_close(e);
@@ -425,6 +428,7 @@ session_enter(Session *s)
 {
 	datetime_use_zone(s->tz);
 	apply_output(s);
+	temp_session_enter(s);     /* whose pg_temp the catalog serves (temp.h) */
 }
 
 void
@@ -457,6 +461,8 @@ session_free(Session *s)
 	if (!s)
 		return;
 	txn_session_free(s);
+	temp_session_enter(s);
+	temp_session_free(s);      /* its temporary tables and their folder */
 	seq_session_free(s);
 	prepare_session_free(s);
 	cursor_session_free(s);
@@ -1796,6 +1802,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return cursor_fetch(s, &ctx, n->fetch_stmt, sink);
 	case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
 		return cursor_close(s, n->close_portal_stmt, sink, err);
+	case PG_QUERY__NODE__NODE_DISCARD_STMT:   /* DISCARD TEMP / ALL / ... (temp.c) */
+		return temp_discard_stmt(s, n->discard_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
 		return seq_create_stmt(s, n->create_seq_stmt, sink, err);
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
@@ -1956,6 +1964,8 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 			floe_error_clear(err);
 		}
 		txn_after_statement(s, rc == FLOE_OK);
+		if (session_txn_status(s) == 'I')   /* a transaction ended: ON COMMIT (temp.h) */
+			temp_txn_end(s, rc == FLOE_OK);
 		exec_arena_done(own, &s->exec_stmt_arena, a);
 		stmt_account_end(acct, own ? s->exec_stmt_arena : NULL);
 	}
@@ -1987,6 +1997,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		rc = session_exec_run(s, sql, sink, err);
 		interrupt_set(prev);
 		s->msg_sink = prev_sink;
+		if (!s->exec_busy)
+			temp_session_enter(NULL);   /* no session's pg_temp between statements */
 		return rc;
 	}
 	s->cancel = 0;
@@ -1996,6 +2008,8 @@ session_exec(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to statement timeout");
 	interrupt_set(prev);
 	s->msg_sink = prev_sink;
+	if (!s->exec_busy)
+		temp_session_enter(NULL);   /* no session's pg_temp between statements */
 	return rc;
 }
 
@@ -2342,8 +2356,8 @@ infer_dml_params(Session *s, Arena *a, const char *sql, Node *stmt, int nparams,
 	return FLOE_OK;
 }
 
-int
-session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
+static int
+describe_run(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
 		 Arena *out_arena, SqlDescription *out, floe_error *err)
 {
 	Arena *a;
@@ -2447,6 +2461,16 @@ session_describe(Session *s, const char *sql, int nparams, const uint32_t *param
 		}
 	}
 	arena_free(a);
+	return rc;
+}
+
+int
+session_describe(Session *s, const char *sql, int nparams, const uint32_t *param_oids,
+		 Arena *a, SqlDescription *out, floe_error *err)
+{
+	int rc = describe_run(s, sql, nparams, param_oids, a, out, err);
+	if (!s->exec_busy)
+		temp_session_enter(NULL);   /* no session's pg_temp between statements */
 	return rc;
 }
 

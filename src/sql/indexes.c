@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sql/indexes.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "table/table.h"
 
@@ -226,7 +227,11 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 					   "cross-database references are not implemented");
 		ns = l->n_items == 2 ? l->items[0]->string->sval : session_schema(s);
 		name = l->items[l->n_items - 1]->string->sval;
-		TRY(find_index(s, ns, name, a, &t, err));
+		t = NULL;
+		if (l->n_items == 1 && s->temp)   /* pg_temp is searched first (temp.h) */
+			TRY(find_index(s, temp_resolve(s, "pg_temp", name), name, a, &t, err));
+		if (!t)
+			TRY(find_index(s, ns, name, a, &t, err));
 		if (!t) {
 			if (ds->missing_ok) {
 				engine_notice(sink, "index \"%s\" does not exist, skipping", name);

@@ -34,6 +34,7 @@
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/serial.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
 #include "table/data_writer.h"
@@ -957,8 +958,10 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 {
 	Engine *e = s->engine;
 	PgQuery__IntoClause *into = cs->into;
+	const char *ns = NULL, *name = into->rel->relname, *tloc;
+	bool is_temp;
+	int on_commit;
 	floe_error *err = ctx->err;
-	const char *ns = ddl_create_ns(s, into->rel, err), *name = into->rel->relname;
 	SelectPlan p;
 	IcebergSchema schema;
 	Table *t;
@@ -967,12 +970,12 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 	char tag[64];
 	Expr **proj;
 
-	if (!ns)
-		return FLOE_ERR;
 	if (cs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "materialized views are not supported yet");
 	TRY(ddl_check_access_method(into->access_method, err));
-	TRY(ddl_check_persistence(into->rel, err));
+	TRY(ddl_check_persistence(into->rel, into->on_commit, err));
+	TRY(temp_create_target(s, into->rel, &ns, &is_temp, &tloc, ctx->arena, err));   /* temp.h */
+	TRY(temp_on_commit(into->on_commit, &on_commit, err));
 	if (into->table_space_name && into->table_space_name[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "TABLESPACE \"%s\" is not supported: Iceberg tables live in the warehouse",
@@ -1022,7 +1025,7 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 				   &values, &nprops, err));
 		TRY(ddl_create_partitioning(&schema, sql, into->rel->location, into->options,
 					    into->n_options, ctx->arena, &pspec, err));
-		TRY(table_create(e->catalog, e->io, NULL, ns, name, &schema, keys, values, nprops,
+		TRY(table_create(e->catalog, e->io, tloc, ns, name, &schema, keys, values, nprops,
 				 ctx->arena, &t, err));
 		if (ddl_set_partitioning(s, &t, pspec, ctx->arena, err) != FLOE_OK) {
 			floe_error keep = *err, ignore;
@@ -1041,6 +1044,8 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 		*err = keep;
 		return FLOE_ERR;
 	}
+	if (is_temp)
+		TRY(temp_created(s, name, on_commit, err));
 	snprintf(tag, sizeof tag, "SELECT %lld", (long long)rows);
 	return engine_complete(sink, tag);
 }

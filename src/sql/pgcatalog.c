@@ -60,6 +60,7 @@
 #include "sql/engine.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/views.h"
 #include "sql/indexes.h"
@@ -1274,7 +1275,7 @@ fill_class(Rel *r, const Snap *sn)
 		put_i(r, row, "reltoastrelid", 0);
 		put_b(r, row, "relhasindex", (t->schema && t->schema->nidentifier > 0) || t->nidx > 0);
 		put_b(r, row, "relisshared", false);
-		put_c(r, row, "relpersistence", 'p');
+		put_c(r, row, "relpersistence", temp_is_temp_ns(t->ns) ? 't' : 'p');
 		put_c(r, row, "relkind", t->kind);
 		put_i(r, row, "relnatts", t->schema ? t->schema->nfields : 0);
 		put_i(r, row, "relchecks", 0);
@@ -1312,7 +1313,7 @@ fill_class(Rel *r, const Snap *sn)
 		put_i(r, row, "reltoastrelid", 0);
 		put_b(r, row, "relhasindex", false);
 		put_b(r, row, "relisshared", false);
-		put_c(r, row, "relpersistence", 'p');
+		put_c(r, row, "relpersistence", temp_is_temp_ns(t->ns) ? 't' : 'p');
 		put_c(r, row, "relkind", 'i');
 		put_i(r, row, "relnatts", t->schema->nidentifier);
 		put_i(r, row, "relchecks", 0);
@@ -1348,7 +1349,7 @@ fill_class(Rel *r, const Snap *sn)
 			put_i(r, row, "reltoastrelid", 0);
 			put_b(r, row, "relhasindex", false);
 			put_b(r, row, "relisshared", false);
-			put_c(r, row, "relpersistence", 'p');
+			put_c(r, row, "relpersistence", temp_is_temp_ns(t->ns) ? 't' : 'p');
 			put_c(r, row, "relkind", 'i');
 			put_i(r, row, "relnatts", t->idx[k].ncols);
 			put_i(r, row, "relchecks", 0);
@@ -2017,7 +2018,8 @@ fill_is_tables(Rel *r, const Snap *sn)
 		put_s(r, row, "table_catalog", sn->db);
 		put_s(r, row, "table_schema", sn->tabs[i].ns);
 		put_s(r, row, "table_name", sn->tabs[i].name);
-		put_s(r, row, "table_type", sn->tabs[i].kind == 'v' ? "VIEW" : "BASE TABLE");
+		put_s(r, row, "table_type", sn->tabs[i].kind == 'v' ? "VIEW" :
+		      temp_is_temp_ns(sn->tabs[i].ns) ? "LOCAL TEMPORARY" : "BASE TABLE");
 		put_s(r, row, "is_insertable_into", sn->tabs[i].kind == 'v' ? "NO" : "YES");
 		put_s(r, row, "is_typed", "NO");
 	}

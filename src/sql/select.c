@@ -160,6 +160,7 @@
 #include "sql/bind.h"
 #include "sql/sequence.h"
 #include "sql/table_source.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/views.h"
 #include "sql/warehouse.h"
@@ -186,7 +187,9 @@ unsupported(BindCtx *b, const char *what, int location)
 void
 session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, const char **name)
 {
-	*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, rv->relname);
+	*ns = temp_resolve(s, rv->schemaname, rv->relname);   /* pg_temp first (temp.h) */
+	if (!*ns)
+		*ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, rv->relname);
 	*name = rv->relname;
 }
 

@@ -118,6 +118,7 @@
 #include "sql/keycheck.h"
 #include "sql/keydiff.h"
 #include "sql/cursor.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
 #include "table/branch.h"
@@ -1370,7 +1371,7 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
 		return FLOE_OK;
 	}
-	if (t->read_only)
+	if (t->read_only && !temp_is_temp_ns(base->ns))   /* temp tables: writable (temp_write) */
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot write to a table in a read-only transaction");
 	e = find_table(t, base->ns, base->name);
@@ -1451,6 +1452,42 @@ stmt_kind(Node *n)
 	default:
 		return K_OTHER;          /* unsupported, or no table effect */
 	}
+}
+
+/* CREATE TEMP TABLE [AS] / CREATE TABLE pg_temp.x */
+static bool
+temp_create_stmt(Node *n)
+{
+	const PgQuery__RangeVar *rv = NULL;
+
+	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_STMT)
+		rv = n->create_stmt->relation;
+	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into &&
+		 n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		rv = n->create_table_as_stmt->into->rel;
+	return rv && ((rv->relpersistence && rv->relpersistence[0] == 't') ||
+		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
+}
+
+/* PostgreSQL lets a read-only transaction INSERT / UPDATE / DELETE / MERGE
+ * / COPY FROM into a temporary table (not TRUNCATE it) */
+static bool
+temp_write(Session *s, Node *n)
+{
+	const PgQuery__RangeVar *rv = NULL;
+
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: rv = n->insert_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: rv = n->update_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_DELETE_STMT: rv = n->delete_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_MERGE_STMT: rv = n->merge_stmt->relation; break;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		rv = n->copy_stmt->is_from ? n->copy_stmt->relation : NULL;
+		break;
+	default: break;
+	}
+	return rv && rv->relname && temp_resolve(s, rv->schemaname, rv->relname) &&
+	       temp_is_temp_ns(temp_resolve(s, rv->schemaname, rv->relname));
 }
 
 static const char *
@@ -1986,6 +2023,11 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	Txn *t = get_txn(s);
 	int kind = stmt_kind(stmt);
 
+	/* CREATE TEMP TABLE [AS] is no DDL here: it commits nothing of the
+	 * block first, and its rows are the block's (temp.h) */
+	if (kind == K_DDL && temp_create_stmt(stmt))
+		kind = K_DML;
+
 	t->kind = kind;
 	t->retryable = kind == K_DML && stmt->node_case != PG_QUERY__NODE__NODE_COPY_STMT;
 	t->passthrough = false;
@@ -2009,14 +2051,14 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 		TRY(take_locking_clause(s, stmt->select_stmt, err));
 	if (t->state != 'T') {
 		/* autocommit statements are transactions too */
-		if ((kind == K_DML || kind == K_DDL) && default_read_only(s))
+		if ((kind == K_DML || kind == K_DDL) && default_read_only(s) && !temp_write(s, stmt))
 			return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 					   "cannot execute %s in a read-only transaction", dml_name(stmt));
 		return FLOE_OK;
 	}
 	if (kind == K_READ || kind == K_DML)
 		t->ran_query = true;
-	if (t->read_only && (kind == K_DML || kind == K_DDL)) {
+	if (t->read_only && (kind == K_DML || kind == K_DDL) && !temp_write(s, stmt)) {
 		return floe_errorf(err, ERRCODE_READ_ONLY_SQL_TRANSACTION,
 				   "cannot execute %s in a read-only transaction", dml_name(stmt));
 	}
@@ -2165,6 +2207,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		if (t->state == 'E') {
 			rollback_block(s);
 			cursor_txn_end(s, false);
+			temp_txn_end(s, false);
 			restore_settings(s, true);
 			return complete(sink, "ROLLBACK");
 		}
@@ -2177,6 +2220,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		else
 			rc = commit_block(s, err);
 		cursor_txn_end(s, rc == FLOE_OK);
+		temp_txn_end(s, rc == FLOE_OK);   /* ON COMMIT of temporary tables */
 		restore_settings(s, rc != FLOE_OK);
 		if (rc == FLOE_OK && ts->chain) {
 			begin_block(s, level, ro);
@@ -2193,6 +2237,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		ro = t->read_only;
 		rollback_block(s);
 		cursor_txn_end(s, false);
+		temp_txn_end(s, false);   /* drops the temporary tables the block made */
 		restore_settings(s, true);
 		if (ts->chain) {
 			begin_block(s, level, ro);
@@ -2232,8 +2277,10 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 					   "savepoint \"%s\" does not exist", ts->savepoint_name);
 		if (release) {
 			t->nsps = (int)(sp - t->sps);
+			temp_savepoint_end(s, t->nsps, false);   /* temp.h */
 			return complete(sink, "RELEASE");
 		}
+		temp_savepoint_end(s, (int)(sp - t->sps), true);   /* drops temp tables made since */
 		/* rule 8: the tables as they were; pins taken since stay */
 		{
 			int i;
@@ -2274,6 +2321,12 @@ txn_session_free(Session *s)
 	free(s->txn->revert_value);
 	free(s->txn);
 	s->txn = NULL;
+}
+
+int
+txn_savepoint_depth(Session *s)
+{
+	return in_block(s) ? s->txn->nsps : 0;
 }
 
 char

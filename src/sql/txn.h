@@ -52,6 +52,8 @@ int txn_set_config_local(Session *s, const char *name, floe_error *err);
 bool txn_retry_statement(Session *s, const floe_error *err, int attempt);
 int txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink);
 void txn_session_free(Session *s);
+/* The savepoints open in the block (0 outside one), for temp.c. */
+int txn_savepoint_depth(Session *s);
 /* Conflict retries this session made (COMMIT re-stages and re-run
  * autocommit statements), for bench/ and tests. */
 long txn_retry_count(Session *s);

@@ -33,6 +33,7 @@
 #include <string.h>
 #include "sql/acl.h"
 #include "sql/indexes.h"
+#include "sql/temp.h"
 #include "sql/views.h"
 #include "server/users.h"
 #include "table/table.h"
@@ -336,6 +337,12 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	def.dep_names = ARENA_ARRAY(a, char *, nrels + 1);
 	for (i = 0; i < nrels; i++) {
 		bool dup = false;
+		if (temp_is_temp_ns(rns[i])) {   /* PostgreSQL makes it a temporary view */
+			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "views over temporary tables are not supported");
+			return floe_error_hint(err, "Temporary views are not supported yet; query \"%s\" directly.",
+					       rnames[i]);
+		}
 		for (k = 0; k < def.ndeps; k++)
 			dup = dup || (!strcmp(def.dep_ns[k], rns[i]) && !strcmp(def.dep_names[k], rnames[i]));
 		if (dup || (!strcmp(rns[i], ns) && !strcmp(rnames[i], name)))

@@ -1,0 +1,363 @@
+/*
+ * temp.c — a session's temporary tables (see temp.h for the design):
+ * the pg_temp namespace and its scratch folder, name resolution's hook,
+ * CREATE TEMP TABLE's target, ON COMMIT actions, DISCARD TEMP and the
+ * clean-up at session end.
+ *
+ * Why an Iceberg table in a scratch folder rather than a row store: every
+ * path that reads or writes a table (scans with pruning and deletes,
+ * INSERT / UPDATE / DELETE / MERGE / TRUNCATE / COPY, RETURNING, the
+ * transaction block's staging) takes a Table loaded through the catalog
+ * and FileIO; a temporary table that is one of those, registered only in
+ * the session's own map (temp_catalog.c) and written only to local disk,
+ * gets all of them at once, with no per-statement commit to the shared
+ * catalog and nothing in the warehouse.
+ *
+ * INTERFACE ROUTINES: temp.h.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <ftw.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sql/sequence.h"
+#include "sql/search_path.h"
+#include "sql/temp.h"
+#include "sql/txn.h"
+#include "table/metadata.h"
+#include "table/table.h"
+
+static atomic_int next_ns = 1;    /* pg_temp_<n>: unique in this process */
+
+void
+temp_session_enter(Session *s)
+{
+	temp__set_session(s);
+}
+
+static TempTable *
+find(TempState *t, const char *name)
+{
+	int i;
+	for (i = 0; t && i < t->ntabs; i++)
+		if (!strcmp(t->tabs[i].name, name))
+			return &t->tabs[i];
+	return NULL;
+}
+
+/* The session's temp namespace and scratch folder, made at first use. */
+static int
+ensure_state(Session *s, floe_error *err)
+{
+	TempState *t;
+	const char *tmp = getenv("TMPDIR");
+	char *dir;
+
+	if (s->temp)
+		return FLOE_OK;
+	if (!tmp || !tmp[0])
+		tmp = "/tmp";
+	if (asprintf(&dir, "%s/floe-temp-%ld-XXXXXX", tmp, (long)getpid()) < 0)
+		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory");
+	if (!mkdtemp(dir)) {
+		floe_errorf(err, ERRCODE_IO_ERROR, "could not create the temporary tables' folder \"%s\": %s",
+			    dir, strerror(errno));
+		free(dir);
+		return FLOE_ERR;
+	}
+	t = xcalloc(1, sizeof *t);
+	snprintf(t->ns, sizeof t->ns, "pg_temp_%d", atomic_fetch_add(&next_ns, 1));
+	t->dir = dir;
+	s->temp = t;
+	return FLOE_OK;
+}
+
+const char *
+temp_resolve(Session *s, const char *schema, const char *name)
+{
+	if (schema && schema[0])
+		return !strcmp(schema, "pg_temp") ? (s->temp ? s->temp->ns : "pg_temp") : NULL;
+	return find(s->temp, name) ? s->temp->ns : NULL;
+}
+
+int
+temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
+		   const char **loc, Arena *a, floe_error *err)
+{
+	const char *sch = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
+	bool temp = rv->relpersistence && rv->relpersistence[0] == 't';
+	static atomic_int seq = 0;
+
+	*is_temp = false;
+	*loc = NULL;
+	if (sch && (!strcmp(sch, "pg_temp") || (s->temp && !strcmp(sch, s->temp->ns))))
+		temp = true;
+	else if (sch && temp)
+		return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+				   "cannot create temporary relation in non-temporary schema");
+	else if (sch && temp_is_temp_ns(sch))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot create relations in temporary schemas of other sessions");
+	if (!temp) {
+		*ns = sch ? sch : search_path_creation(s, err);
+		return *ns ? FLOE_OK : FLOE_ERR;
+	}
+	TRY(ensure_state(s, err));
+	*ns = s->temp->ns;
+	*is_temp = true;
+	*loc = arena_sprintf(a, "%s/t%d", s->temp->dir, atomic_fetch_add(&seq, 1));
+	return FLOE_OK;
+}
+
+int
+temp_on_commit(int pg_oncommit, int *out, floe_error *err)
+{
+	(void)err;
+	switch (pg_oncommit) {
+	case PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS:
+		*out = TEMP_ON_COMMIT_DELETE;
+		break;
+	case PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP:
+		*out = TEMP_ON_COMMIT_DROP;
+		break;
+	default:
+		*out = TEMP_ON_COMMIT_PRESERVE;
+	}
+	return FLOE_OK;
+}
+
+int
+temp_created(Session *s, const char *name, int on_commit, floe_error *err)
+{
+	TempTable *x = find(s->temp, name);
+
+	if (!x)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "temporary table \"%s\" is not registered", name);
+	x->on_commit = on_commit;
+	x->in_block = session_txn_status(s) != 'I';
+	x->sp_depth = txn_savepoint_depth(s);
+	return FLOE_OK;
+}
+
+/* Drop one temporary table and its files. */
+static void
+drop_one(Session *s, const char *name)
+{
+	Engine *e = s->engine;
+	floe_error ignore;
+	char *n = xstrdup(name);
+
+	TempTable *x;
+
+	if (table_drop(e->catalog, e->io, s->temp->ns, n, true, &ignore) != FLOE_OK)
+		(void)e->catalog->vt->drop_table(e->catalog, s->temp->ns, n, &ignore);
+	if ((x = find(s->temp, n))) {   /* never left behind: the map entry goes */
+		free(x->name);
+		free(x->loc);
+		memmove(x, x + 1, sizeof *x * (size_t)(s->temp->tabs + s->temp->ntabs - x - 1));
+		s->temp->ntabs--;
+	}
+	free(n);
+}
+
+static int
+noop_complete(void *ctx, const char *tag)
+{
+	(void)ctx;
+	(void)tag;
+	return 0;
+}
+
+/* name as a quoted SQL identifier */
+static char *
+quote_ident(Arena *a, const char *name)
+{
+	size_t n = strlen(name), i, k = 0;
+	char *q = arena_alloc(a, 2 * n + 3);
+
+	q[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (name[i] == '"')
+			q[k++] = '"';
+		q[k++] = name[i];
+	}
+	q[k++] = '"';
+	q[k] = 0;
+	return q;
+}
+
+/* ON COMMIT DELETE ROWS: a TRUNCATE when the table holds rows. */
+static void
+empty_one(Session *s, const char *name)
+{
+	Engine *e = s->engine;
+	Arena *a = arena_new(0);
+	floe_error err;
+	Table *t;
+	const Snapshot *sn;
+	const char *total;
+	ResultSink sink;
+
+	if (table_load(e->catalog, e->io, s->temp->ns, name, a, &t, &err) == FLOE_OK &&
+	    (sn = metadata_current_snapshot(t->md)) &&
+	    (!(total = metadata_summary_get(sn, "total-records")) || strcmp(total, "0"))) {
+		memset(&sink, 0, sizeof sink);
+		sink.complete = noop_complete;
+		(void)session_exec(s, arena_sprintf(a, "TRUNCATE %s.%s", s->temp->ns, quote_ident(a, name)),
+				   &sink, &err);
+	}
+	arena_free(a);
+}
+
+/* ROLLBACK TO savepoint k drops the temporary tables created since it;
+ * RELEASE k makes those created since belong to the enclosing level. */
+void
+temp_savepoint_end(Session *s, int k, bool rollback)
+{
+	TempState *t = s->temp;
+	int i;
+
+	for (i = 0; t && i < t->ntabs; i++) {
+		TempTable *x = &t->tabs[i];
+		if (!x->in_block || x->sp_depth <= k)
+			continue;
+		if (rollback) {
+			drop_one(s, x->name);
+			i--;
+		} else {
+			x->sp_depth = k;
+		}
+	}
+}
+
+void
+temp_txn_end(Session *s, bool committed)
+{
+	TempState *t = s->temp;
+	int i;
+	static _Thread_local bool busy;
+
+	if (!t || busy)
+		return;
+	busy = true;
+	for (i = 0; i < t->ntabs; i++) {
+		TempTable *x = &t->tabs[i];
+		if ((!committed && x->in_block) || x->on_commit == TEMP_ON_COMMIT_DROP) {
+			drop_one(s, x->name);
+			i--;
+			continue;
+		}
+		x->in_block = false;
+		if (x->on_commit == TEMP_ON_COMMIT_DELETE)
+			empty_one(s, x->name);
+	}
+	busy = false;
+}
+
+static int
+rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+int
+temp_discard(Session *s, floe_error *err)
+{
+	TempState *t = s->temp;
+
+	(void)err;
+	if (!t)
+		return FLOE_OK;
+	while (t->ntabs > 0)
+		drop_one(s, t->tabs[t->ntabs - 1].name);
+	return FLOE_OK;
+}
+
+/* DISCARD: TEMP drops the session's temporary tables; SEQUENCES forgets
+ * currval / lastval; PLANS has nothing to do (floe keeps no plan beyond
+ * its statement: EXECUTE plans again); ALL is PostgreSQL's list, CLOSE
+ * ALL, DEALLOCATE ALL, RESET ALL and the three above, refused in a
+ * transaction block (25001) as PostgreSQL does. */
+int
+temp_discard_stmt(Session *s, PgQuery__DiscardStmt *ds, ResultSink *sink, floe_error *err)
+{
+	ResultSink quiet;
+
+	switch (ds->target) {
+	case PG_QUERY__DISCARD_MODE__DISCARD_TEMP:
+		TRY(temp_discard(s, err));
+		return engine_complete(sink, "DISCARD TEMP");
+	case PG_QUERY__DISCARD_MODE__DISCARD_SEQUENCES:
+		seq_session_free(s);
+		return engine_complete(sink, "DISCARD SEQUENCES");
+	case PG_QUERY__DISCARD_MODE__DISCARD_PLANS:
+		return engine_complete(sink, "DISCARD PLANS");
+	case PG_QUERY__DISCARD_MODE__DISCARD_ALL:
+		if (session_txn_status(s) != 'I')
+			return floe_errorf(err, ERRCODE_ACTIVE_SQL_TRANSACTION,
+					   "DISCARD ALL cannot run inside a transaction block");
+		memset(&quiet, 0, sizeof quiet);
+		quiet.complete = noop_complete;
+		TRY(session_exec(s, "CLOSE ALL; DEALLOCATE ALL; RESET ALL", &quiet, err));
+		seq_session_free(s);
+		TRY(temp_discard(s, err));
+		return engine_complete(sink, "DISCARD ALL");
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this DISCARD is not supported");
+	}
+}
+
+/* The scratch folders of processes that died without their clean-up
+ * (killed): floe-temp-<pid>-* under $TMPDIR whose pid no longer runs. */
+void
+temp_sweep_stale(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	DIR *d;
+	struct dirent *de;
+
+	if (!tmp || !tmp[0])
+		tmp = "/tmp";
+	if (!(d = opendir(tmp)))
+		return;
+	while ((de = readdir(d))) {
+		long pid;
+		char *path;
+		if (sscanf(de->d_name, "floe-temp-%ld-", &pid) != 1 || pid <= 0 || pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (asprintf(&path, "%s/%s", tmp, de->d_name) >= 0) {
+			(void)nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
+void
+temp_session_free(Session *s)
+{
+	TempState *t = s->temp;
+	int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ntabs; i++) {
+		free(t->tabs[i].name);
+		free(t->tabs[i].loc);
+	}
+	free(t->tabs);
+	(void)nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(t->dir);
+	free(t);
+	s->temp = NULL;
+	temp__set_session(NULL);   /* the next statement enters its session */
+}

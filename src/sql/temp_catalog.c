@@ -1,0 +1,454 @@
+/*
+ * temp_catalog.c — the engine's Catalog, wrapped so that the namespace of
+ * a session's temporary tables never reaches the shared catalog (temp.h).
+ *
+ * Every call naming a namespace "pg_temp..." is answered from the TempState
+ * of the session running on the calling thread (temp__set_session, set at
+ * each statement's start): its map of temporary tables (name -> metadata
+ * location), with the shared catalog's semantics (42P07 exists, 42P01
+ * missing, 40001 when a swap finds another location).  A "pg_temp..."
+ * namespace that is not that session's does not exist (3F000 / 42P01).
+ * Every other call goes to the wrapped catalog unchanged.  swap_tables of a
+ * transaction touching both kinds commits the permanent tables first (all
+ * or none, in the shared catalog), then the session's own entries, which
+ * nobody else can move.
+ *
+ * Sequences and views in the temporary namespace: none exist (loads are
+ * 42P01, lists empty) and creating one is 0A000.
+ *
+ * Threads: the map belongs to one session, used by one thread at a time.
+ *
+ * INTERFACE ROUTINES (temp.h)
+ *   temp_catalog_wrap(inner), temp__set_session(s), temp__current()
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "common/arena.h"
+#include "sql/temp.h"
+
+typedef struct TempCatalog {
+	Catalog base;
+	CatalogVT vt;            /* the entries the wrapped catalog has */
+	Catalog *inner;
+} TempCatalog;
+
+/* every entry of CatalogVT is wrapped below: a new one must be added there */
+_Static_assert(sizeof(CatalogVT) == 23 * sizeof(void (*)(void)), "wrap the new CatalogVT entry");
+
+#define IN(c) (((TempCatalog *)(c))->inner)
+
+static _Thread_local Session *cur_session;
+
+void
+temp__set_session(Session *s)
+{
+	cur_session = s;
+}
+
+TempState *
+temp__current(void)
+{
+	return cur_session ? cur_session->temp : NULL;
+}
+
+bool
+temp_is_temp_ns(const char *ns)
+{
+	return ns && !strncmp(ns, "pg_temp", 7);
+}
+
+/* The session's state when ns is its temp namespace, else NULL. */
+static TempState *
+own(const char *ns)
+{
+	TempState *t = temp__current();
+	return t && !strcmp(ns, t->ns) ? t : NULL;
+}
+
+static TempTable *
+find(TempState *t, const char *name)
+{
+	int i;
+	for (i = 0; t && i < t->ntabs; i++)
+		if (!strcmp(t->tabs[i].name, name))
+			return &t->tabs[i];
+	return NULL;
+}
+
+static int
+no_ns(const char *ns, floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+}
+
+static int
+no_table(const char *ns, const char *name, floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s.%s\" does not exist", ns, name);
+}
+
+/* ---- namespaces ------------------------------------------------------- */
+
+static int
+c_create_namespace(Catalog *c, const char *ns, floe_error *err)
+{
+	if (!strncmp(ns, "pg_", 3)) {
+		floe_errorf(err, ERRCODE_RESERVED_NAME, "unacceptable schema name \"%s\"", ns);
+		return floe_error_detail(err, "The prefix \"pg_\" is reserved for system schemas.");
+	}
+	return IN(c)->vt->create_namespace(IN(c), ns, err);
+}
+
+static int
+c_drop_namespace(Catalog *c, const char *ns, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return own(ns) ? floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					     "cannot drop temporary schema \"%s\"", ns)
+			       : no_ns(ns, err);
+	return IN(c)->vt->drop_namespace(IN(c), ns, err);
+}
+
+static int
+c_namespace_exists(Catalog *c, const char *ns, bool *exists, floe_error *err)
+{
+	if (temp_is_temp_ns(ns)) {
+		*exists = own(ns) != NULL;
+		return FLOE_OK;
+	}
+	return IN(c)->vt->namespace_exists(IN(c), ns, exists, err);
+}
+
+/* The shared catalog's namespaces, then the session's temp namespace when
+ * it holds a table (pg_namespace, information_schema). */
+static int
+c_list_namespaces(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
+{
+	TempState *t = temp__current();
+	char **in, **out;
+	int nin;
+
+	TRY(IN(c)->vt->list_namespaces(IN(c), a, &in, &nin, err));
+	if (!t || t->ntabs == 0) {
+		*names = in;
+		*n = nin;
+		return FLOE_OK;
+	}
+	out = ARENA_ARRAY(a, char *, nin + 1);
+	if (nin)
+		memcpy(out, in, sizeof *out * (size_t)nin);
+	out[nin] = arena_strdup(a, t->ns);
+	*names = out;
+	*n = nin + 1;
+	return FLOE_OK;
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static int
+c_create_table(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	TempState *t;
+	TempTable *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->create_table(IN(c), ns, name, loc, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	if (find(t, name))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s.%s\" already exists", ns, name);
+	if (t->ntabs == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 8;
+		t->tabs = xrealloc(t->tabs, sizeof *t->tabs * (size_t)t->cap);
+	}
+	x = &t->tabs[t->ntabs++];
+	memset(x, 0, sizeof *x);
+	x->name = xstrdup(name);
+	x->loc = xstrdup(loc);
+	return FLOE_OK;
+}
+
+static int
+c_load_table(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
+{
+	TempTable *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->load_table(IN(c), ns, name, a, loc, err);
+	if (!(x = find(own(ns), name)))
+		return no_table(ns, name, err);
+	*loc = arena_strdup(a, x->loc);
+	return FLOE_OK;
+}
+
+static int
+temp_swap(const char *ns, const char *name, const char *expected, const char *loc, floe_error *err)
+{
+	TempTable *x = find(own(ns), name);
+
+	if (!x)
+		return no_table(ns, name, err);
+	if (strcmp(x->loc, expected))
+		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				   "could not commit table \"%s.%s\": concurrent update", ns, name);
+	free(x->loc);
+	x->loc = xstrdup(loc);
+	return FLOE_OK;
+}
+
+static int
+c_swap_table(Catalog *c, const char *ns, const char *name, const char *expected, const char *loc,
+	     floe_error *err)
+{
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->swap_table(IN(c), ns, name, expected, loc, err);
+	return temp_swap(ns, name, expected, loc, err);
+}
+
+static int
+c_drop_table(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	TempState *t;
+	TempTable *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->drop_table(IN(c), ns, name, err);
+	t = own(ns);
+	if (!(x = find(t, name)))
+		return no_table(ns, name, err);
+	free(x->name);
+	free(x->loc);
+	memmove(x, x + 1, sizeof *x * (size_t)(t->tabs + t->ntabs - x - 1));
+	t->ntabs--;
+	return FLOE_OK;
+}
+
+static int
+c_swap_tables(Catalog *c, int n, const char *const *ns, const char *const *names,
+	      const char *const *expected, const char *const *locs, floe_error *err)
+{
+	const char **pns, **pnames, **pexp, **plocs;
+	int i, np = 0, rc = FLOE_OK;
+
+	for (i = 0; i < n; i++) {   /* the temp swaps cannot fail after the others */
+		TempTable *x;
+		if (!temp_is_temp_ns(ns[i]))
+			continue;
+		if (!(x = find(own(ns[i]), names[i])))
+			return no_table(ns[i], names[i], err);
+		if (strcmp(x->loc, expected[i]))
+			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "could not commit table \"%s.%s\": concurrent update", ns[i],
+					   names[i]);
+	}
+	pns = xcalloc((size_t)n + 1, sizeof *pns);
+	pnames = xcalloc((size_t)n + 1, sizeof *pnames);
+	pexp = xcalloc((size_t)n + 1, sizeof *pexp);
+	plocs = xcalloc((size_t)n + 1, sizeof *plocs);
+	for (i = 0; i < n; i++)
+		if (!temp_is_temp_ns(ns[i])) {
+			pns[np] = ns[i];
+			pnames[np] = names[i];
+			pexp[np] = expected[i];
+			plocs[np++] = locs[i];
+		}
+	if (np == 1)
+		rc = IN(c)->vt->swap_table(IN(c), pns[0], pnames[0], pexp[0], plocs[0], err);
+	else if (np > 1)
+		rc = IN(c)->vt->swap_tables(IN(c), np, pns, pnames, pexp, plocs, err);
+	free(pns);
+	free(pnames);
+	free(pexp);
+	free(plocs);
+	TRY(rc);
+	for (i = 0; i < n; i++)   /* checked above: only this session moves them */
+		if (temp_is_temp_ns(ns[i]))
+			TRY(temp_swap(ns[i], names[i], expected[i], locs[i], err));
+	return FLOE_OK;
+}
+
+static int
+c_list_tables(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	TempState *t;
+	int i;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->list_tables(IN(c), ns, a, names, n, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	*names = ARENA_ARRAY(a, char *, t->ntabs + 1);
+	for (i = 0; i < t->ntabs; i++)
+		(*names)[i] = arena_strdup(a, t->tabs[i].name);
+	*n = t->ntabs;
+	return FLOE_OK;
+}
+
+static void
+c_close(Catalog *c)
+{
+	catalog_close(IN(c));
+	free(c);
+}
+
+static int
+c_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
+	       const char *new_name, floe_error *err)
+{
+	TempTable *x;
+
+	if (!temp_is_temp_ns(ns) && !temp_is_temp_ns(new_ns))
+		return IN(c)->vt->rename_table(IN(c), ns, name, new_ns, new_name, err);
+	if (strcmp(ns, new_ns))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "cannot move objects into or out of temporary schemas");
+	if (!(x = find(own(ns), name)))
+		return no_table(ns, name, err);
+	if (find(own(ns), new_name))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", new_name);
+	free(x->name);
+	x->name = xstrdup(new_name);
+	return FLOE_OK;
+}
+
+/* ---- sequences and views: none in a temp namespace ---------------------- */
+
+static int
+no_temp_object(const char *what, floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary %s are not supported", what);
+}
+
+static int
+c_seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_temp_object("sequences", err);
+	return IN(c)->vt->seq_create(IN(c), ns, name, seq, err);
+}
+
+static int
+c_seq_load(Catalog *c, const char *ns, const char *name, Arena *a, CatalogSeq *out, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->seq_load(IN(c), ns, name, a, out, err);
+}
+
+static int
+c_seq_swap(Catalog *c, const char *ns, const char *name, int64_t version, const CatalogSeq *seq,
+	   bool *swapped, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->seq_swap(IN(c), ns, name, version, seq, swapped, err);
+}
+
+static int
+c_seq_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->seq_drop(IN(c), ns, name, err);
+}
+
+static int
+empty_list(Arena *a, char ***names, int *n)
+{
+	*names = ARENA_ARRAY(a, char *, 1);
+	*n = 0;
+	return FLOE_OK;
+}
+
+static int
+c_seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return own(ns) ? empty_list(a, names, n) : no_ns(ns, err);
+	return IN(c)->vt->seq_list(IN(c), ns, a, names, n, err);
+}
+
+static int
+c_create_view(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_temp_object("views", err);
+	return IN(c)->vt->create_view(IN(c), ns, name, loc, err);
+}
+
+static int
+c_load_view(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->load_view(IN(c), ns, name, a, loc, err);
+}
+
+static int
+c_swap_view(Catalog *c, const char *ns, const char *name, const char *expected, const char *loc,
+	    floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->swap_view(IN(c), ns, name, expected, loc, err);
+}
+
+static int
+c_drop_view(Catalog *c, const char *ns, const char *name, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->drop_view(IN(c), ns, name, err);
+}
+
+static int
+c_rename_view(Catalog *c, const char *ns, const char *name, const char *new_name, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return no_table(ns, name, err);
+	return IN(c)->vt->rename_view(IN(c), ns, name, new_name, err);
+}
+
+static int
+c_list_views(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return own(ns) ? empty_list(a, names, n) : no_ns(ns, err);
+	return IN(c)->vt->list_views(IN(c), ns, a, names, n, err);
+}
+
+Catalog *
+temp_catalog_wrap(Catalog *inner)
+{
+	TempCatalog *c = xcalloc(1, sizeof *c);
+	const CatalogVT *v = inner->vt;
+
+	c->inner = inner;
+	c->base.vt = &c->vt;
+#define W(f) c->vt.f = v->f ? c_##f : NULL
+	W(create_namespace);
+	W(drop_namespace);
+	W(namespace_exists);
+	W(list_namespaces);
+	W(create_table);
+	W(load_table);
+	W(swap_table);
+	W(drop_table);
+	W(swap_tables);
+	W(list_tables);
+	W(close);
+	W(rename_table);
+	W(seq_create);
+	W(seq_load);
+	W(seq_swap);
+	W(seq_drop);
+	W(seq_list);
+	W(create_view);
+	W(load_view);
+	W(swap_view);
+	W(drop_view);
+	W(rename_view);
+	W(list_views);
+#undef W
+	return &c->base;
+}
