@@ -25,6 +25,7 @@
  */
 #include <stdio.h>
 #include <strings.h>
+#include "common/hex.h"
 #include "func/func_internal.h"
 #include "types/text.h"
 
@@ -1297,13 +1298,6 @@ encode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 }
 
 static int
-hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
-	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-static int
 decode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	Args a;
@@ -1335,14 +1329,14 @@ decode(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 					k++;
 					continue;
 				}
-				hi = hexval(p[k]);
+				hi = hex_value(p[k]);
 				if (hi < 0)
 					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
 							   "invalid hexadecimal digit: \"%c\"", p[k]);
 				if (k + 1 >= len)
 					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
 							   "invalid hexadecimal data: odd number of digits");
-				lo = hexval(p[k + 1]);
+				lo = hex_value(p[k + 1]);
 				if (lo < 0)
 					return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
 							   "invalid hexadecimal digit: \"%c\"", p[k + 1]);

@@ -56,6 +56,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <glob.h>
+#include "common/hex.h"
 #include "ingest/copyfmt.h"
 #include "ingest/copyinto.h"
 #include "sql/acl.h"
@@ -853,18 +854,6 @@ add_field(CopyInOp *ci, char *p, size_t n, bool null)
 	return FLOE_OK;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* CopyReadAttributesText over s[0..n) */
 static void
 split_text(CopyInOp *ci, const char *s, size_t n)
@@ -890,10 +879,10 @@ split_text(CopyInOp *ci, const char *s, size_t n)
 				case 't': c = '\t'; break;
 				case 'v': c = '\v'; break;
 				case 'x':
-					if (i < n && hexval(s[i]) >= 0) {
-						int v = hexval(s[i++]);
-						if (i < n && hexval(s[i]) >= 0)
-							v = v * 16 + hexval(s[i++]);
+					if (i < n && hex_value(s[i]) >= 0) {
+						int v = hex_value(s[i++]);
+						if (i < n && hex_value(s[i]) >= 0)
+							v = v * 16 + hex_value(s[i++]);
 						c = (char)v;
 					} else {
 						c = 'x';

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hex.h"
 #include "sql/engine.h"
 #include "sql/watermark.h"
 #include "table/table.h"
@@ -146,18 +147,6 @@ session_take_watermark(Session *s, char *buf, size_t cap)
 	return at < cap ? (int)at : -1;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* s[0..n) %-unescaped into out (cap bytes); -1 if malformed or empty. */
 static int
 unescape(const char *s, size_t n, char *out, size_t cap)
@@ -167,7 +156,7 @@ unescape(const char *s, size_t n, char *out, size_t cap)
 		int c = (unsigned char)s[i];
 		if (c == '%') {
 			int h, l;
-			if (i + 2 >= n || (h = hexval(s[i + 1])) < 0 || (l = hexval(s[i + 2])) < 0)
+			if (i + 2 >= n || (h = hex_value(s[i + 1])) < 0 || (l = hex_value(s[i + 2])) < 0)
 				return -1;
 			c = h * 16 + l;
 			i += 2;

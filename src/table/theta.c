@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/hash.h"
 #include "table/theta.h"
 #include "types/strview.h"
 
@@ -22,17 +23,6 @@ static inline uint64_t
 rotl(uint64_t x, int r)
 {
 	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t
-fmix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	k *= 0xc4ceb9fe1a85ec53ULL;
-	k ^= k >> 33;
-	return k;
 }
 
 static inline uint64_t
@@ -78,8 +68,8 @@ murmur3_h1(const uint8_t *p, size_t len, uint64_t seed)
 	h2 ^= (uint64_t)len;
 	h1 += h2;
 	h2 += h1;
-	h1 = fmix(h1);
-	h2 = fmix(h2);
+	h1 = hash_mix64(h1);   /* MurmurHash3's fmix64 */
+	h2 = hash_mix64(h2);
 	h1 += h2;
 	return h1;
 }

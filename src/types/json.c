@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/hex.h"
 #include "common/stack.h"
 #include "types/json.h"
 
@@ -187,18 +188,6 @@ put_utf8(JsonBuf *b, uint32_t c)
 }
 
 static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int
 lex_string(Lex *L)
 {
 	const char *q = L->p;
@@ -232,7 +221,7 @@ lex_string(Lex *L)
 						L->tok_end = q;
 						return fail(L, E_INVALID_TOKEN);
 					}
-					int h = hexval(*q);
+					int h = hex_value(*q);
 					if (h < 0) {
 						L->tok_end = q + utf8_len(q, L->end);
 						return fail(L, E_UNICODE_FORMAT);

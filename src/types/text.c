@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/hex.h"
 #include "types/array.h"
 #include "types/datetime.h"
 #include "types/decimal.h"
@@ -502,18 +503,6 @@ text_parse_bool(const char *s0, size_t n0, bool *out, floe_error *err)
 /* uuid, bytea                                                         */
 /* ------------------------------------------------------------------ */
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int
 text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err)
 {
@@ -524,7 +513,7 @@ text_parse_uuid(const char *s, size_t n, Uuid *out, floe_error *err)
 	for (int k = 0; k < 16; k++) {
 		if (i + 2 > n)
 			goto bad;
-		int h = hexval(s[i]), l = hexval(s[i + 1]);
+		int h = hex_value(s[i]), l = hex_value(s[i + 1]);
 		if (h < 0 || l < 0)
 			goto bad;
 		out->b[k] = (uint8_t)(h * 16 + l);
@@ -566,7 +555,7 @@ text_parse_bytea(const char *s, size_t n, Arena *a, const char **out, size_t *ou
 				i++;
 				continue;
 			}
-			int h = hexval(s[i]);
+			int h = hex_value(s[i]);
 			if (h < 0)
 				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 						   "invalid hexadecimal digit: \"%.*s\"",
@@ -574,7 +563,7 @@ text_parse_bytea(const char *s, size_t n, Arena *a, const char **out, size_t *ou
 			if (i + 1 >= n)
 				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 						   "invalid hexadecimal data: odd number of digits");
-			int l = hexval(s[i + 1]);
+			int l = hex_value(s[i + 1]);
 			if (l < 0)
 				return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 						   "invalid hexadecimal digit: \"%.*s\"",
