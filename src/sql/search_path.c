@@ -170,8 +170,11 @@ exists(Session *s, const char *ns)
 		return true;
 	if (!ns[0])
 		return false;
+	/* Unsure (the catalog failed or was cancelled): yes, so that the
+	 * caller's load or create reports that failure (57014, 08006), not
+	 * 3F000 / 42P01 for a schema that may well exist. */
 	if (catalog_namespace_exists(s->engine->catalog, ns, &x, &e) != FLOE_OK)
-		return false;
+		return true;
 	return x;
 }
 
