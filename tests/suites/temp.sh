@@ -13,11 +13,12 @@
 # Prints "PASS temp: name" / "FAIL temp: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+. tests/tools/floe_server.sh
 PY=/usr/bin/python3
 tmp=$(mktemp -d /tmp/floe-tempsuite.XXXXXX)
 srv_pid=
 cleanup() {
-	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
+	floe_stop "$srv_pid"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -30,16 +31,8 @@ if ! $PY -c 'import psycopg' 2>/dev/null; then
 	exit 1
 fi
 mkdir -p "$tmp/scratch"
-TMPDIR=$tmp/scratch "$FLOE_BIN" serve -D "$tmp/wh" --port 0 >"$tmp/serve.out" 2>"$tmp/serve.err" &
-srv_pid=$!
-port=
-for _ in $(seq 100); do
-	port=$(sed -n 's/.*listening on 127\.0\.0\.1 port \([0-9][0-9]*\)$/\1/p' "$tmp/serve.out" 2>/dev/null)
-	[ -n "$port" ] && break
-	kill -0 "$srv_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ -z "$port" ]; then
+# the server's TMPDIR is where sessions put their temporary tables' folders
+if ! TMPDIR=$tmp/scratch floe_serve "$tmp/serve" -D "$tmp/wh" --port 0; then
 	fail start "floe serve did not start: $(tail -3 "$tmp/serve.err")"
 	exit 1
 fi
@@ -62,8 +55,7 @@ left=$(find "$tmp/scratch" -mindepth 1 -maxdepth 1 -name 'floe-temp-*' | wc -l)
 if [ "$left" -eq 0 ]; then pass scratch_removed_at_session_end
 else fail scratch_removed_at_session_end "$left folders left: $(ls "$tmp/scratch" | head -3 | tr '\n' ' ')"; fi
 
-kill "$srv_pid" 2>/dev/null
-wait "$srv_pid" 2>/dev/null
+floe_stop "$srv_pid"
 srv_pid=
 if grep -qE "AddressSanitizer|runtime error|LeakSanitizer" "$tmp/serve.err"; then
 	fail sanitizer "$(grep -E "AddressSanitizer|runtime error|LeakSanitizer" "$tmp/serve.err" | head -3 | tr '\n' ' ')"
