@@ -222,17 +222,17 @@ for tbl in "$tmp/crashpg/wh"/public/*/; do
 done
 
 # ---- a catalog wait is cancellable: a lock held in the catalog database ------
-# In PostgreSQL, a transaction holds ACCESS EXCLUSIVE on iceberg_tables; a floe
-# statement under statement_timeout=500ms that needs the catalog must fail with
-# 57014 within seconds (it waited in PQexecParams for the lock before: the whole
-# 8 s hold), and once the lock is gone the same statements work.
-psql -X -q "$pgci" -c 'CREATE DATABASE txn_lock' >/dev/null 2>&1
-mkdir -p "$tmp/lock/wh"
-lockci="host=127.0.0.1 port=$pgport user=postgres dbname=txn_lock"
-echo "$lockci" >"$tmp/lock/wh/catalog-uri"
-if start_server "$tmp/lock/wh" "$tmp/lock/serve"; then
-	fci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
-	psql -X -q "$fci" -c 'CREATE TABLE lk (a int)' -c 'INSERT INTO lk VALUES (1)' >"$tmp/lock/setup.out" 2>&1
+# Another client holds the catalog's lock; a floe statement under
+# statement_timeout=500ms that needs the catalog must fail with 57014 within
+# seconds, and once the lock is gone the same statements work and the
+# canceled one left nothing.
+#   PostgreSQL catalog: a transaction holds ACCESS EXCLUSIVE on iceberg_tables
+#   (an INSERT waited in PQexecParams for the whole 8 s hold, then landed).
+#   SQLite catalog: another process holds catalog.db's write lock (BEGIN
+#   EXCLUSIVE; a DELETE's or CREATE's commit waited out the 10 s busy timeout).
+# hold_pg / hold_sqlite DIR: start the holder in the background (pid in
+# $holder) and return once it holds the lock.
+hold_pg() {
 	psql -X -q "$lockci" -c "BEGIN; LOCK TABLE iceberg_tables IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(8); COMMIT" \
 		>/dev/null 2>&1 &
 	holder=$!
@@ -241,65 +241,56 @@ if start_server "$tmp/lock/wh" "$tmp/lock/serve"; then
 			WHERE c.relname = 'iceberg_tables' AND l.mode = 'AccessExclusiveLock' AND l.granted")" = 1 ] && break
 		sleep 0.1
 	done
-	for stmt in "INSERT INTO lk VALUES (2)" "CREATE TABLE lk2 (b int)"; do
+}
+hold_sqlite() {
+	$PY -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=20)
+c.execute("BEGIN EXCLUSIVE"); print("locked", flush=True); time.sleep(6); c.execute("COMMIT")' \
+		"$1/wh/catalog.db" >"$1/holder.out" 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do grep -q locked "$1/holder.out" && break; sleep 0.1; done
+}
+# catalog_lock_case NAME DIR HOLD STATEMENT...: floe serve on DIR/wh (its
+# catalog-uri already written, if any), table lk holding 1; under HOLD each
+# STATEMENT must fail 57014 in < 4 s (NAME_timeout), and after it both an
+# INSERT of 3 and CREATE TABLE lk2 work, lk holding 1,3 (NAME_released)
+catalog_lock_case() {
+	local name=$1 dir=$2 hold=$3 stmt t0 ms out
+	shift 3
+	if ! start_server "$dir/wh" "$dir/serve"; then
+		fail "${name}_timeout" "floe serve did not start" "$dir/serve.err"
+		return
+	fi
+	fci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+	psql -X -q "$fci" -c 'CREATE TABLE lk (a int)' -c 'INSERT INTO lk VALUES (1)' >"$dir/setup.out" 2>&1
+	"$hold" "$dir"
+	for stmt in "$@"; do
 		t0=$(date +%s%N)
-		out=$(timeout 20 psql -X -q "$fci" -c '\set VERBOSITY verbose' -c 'SET statement_timeout = 500' -c "$stmt" 2>&1)
+		out=$(timeout 20 psql -X -q "$fci" -c '\set VERBOSITY verbose' -c 'SET statement_timeout = 500' \
+			-c "$stmt" 2>&1)
 		ms=$((($(date +%s%N) - t0) / 1000000))
 		if printf '%s' "$out" | grep -q 'ERROR:  57014: canceling statement due to statement timeout' && [ $ms -lt 4000 ]; then
-			pass "catalog_lock_timeout (${stmt%% (*}: 57014 in $ms ms)"
+			pass "${name}_timeout (${stmt%% [(W]*}: 57014 in $ms ms)"
 		else
-			fail catalog_lock_timeout "$stmt: $ms ms: $(printf '%s' "$out" | tr '\n' '|')" "$tmp/lock/serve.err"
+			fail "${name}_timeout" "$stmt: $ms ms: $(printf '%s' "$out" | tr '\n' '|')" "$dir/serve.err"
 		fi
 	done
 	wait "$holder"
 	out=$(psql -X -At "$fci" -c 'SET statement_timeout = 5000' -c 'INSERT INTO lk VALUES (3)' \
 		-c 'CREATE TABLE lk2 (b int)' -c "SELECT string_agg(a::text, ',' ORDER BY a) FROM lk" 2>&1)
 	if [ "$out" = "$(printf 'SET\nINSERT 0 1\nCREATE TABLE\n1,3')" ]; then
-		pass "catalog_lock_released (INSERT and CREATE work, the canceled INSERT is absent)"
+		pass "${name}_released (INSERT and CREATE work, the canceled statements left nothing)"
 	else
-		fail catalog_lock_released "$(printf '%s' "$out" | tr '\n' '|') (setup: $(tr '\n' '|' <"$tmp/lock/setup.out"))"
+		fail "${name}_released" "$(printf '%s' "$out" | tr '\n' '|') (setup: $(tr '\n' '|' <"$dir/setup.out"))"
 	fi
-else
-	fail catalog_lock_timeout "floe serve did not start" "$tmp/lock/serve.err"
-fi
-stop_servers
-
-# the same with the SQLite catalog: another process holds catalog.db's write
-# lock (BEGIN EXCLUSIVE); a DELETE's or CREATE's commit waited out the 10 s
-# busy timeout before
-mkdir -p "$tmp/slock/wh"
-if start_server "$tmp/slock/wh" "$tmp/slock/serve"; then
-	fci="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
-	psql -X -q "$fci" -c 'CREATE TABLE lk (a int)' -c 'INSERT INTO lk VALUES (1)' >"$tmp/slock/setup.out" 2>&1
-	$PY -c 'import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=20)
-c.execute("BEGIN EXCLUSIVE"); print("locked", flush=True); time.sleep(6); c.execute("COMMIT")' \
-		"$tmp/slock/wh/catalog.db" >"$tmp/slock/holder.out" 2>&1 &
-	holder=$!
-	for _ in $(seq 50); do grep -q locked "$tmp/slock/holder.out" && break; sleep 0.1; done
-	for stmt in "DELETE FROM lk WHERE a = 1" "CREATE TABLE lk2 (b int)"; do
-		t0=$(date +%s%N)
-		out=$(timeout 20 psql -X -q "$fci" -c '\set VERBOSITY verbose' -c 'SET statement_timeout = 500' \
-			-c "$stmt" 2>&1)
-		ms=$((($(date +%s%N) - t0) / 1000000))
-		if printf '%s' "$out" | grep -q 'ERROR:  57014: canceling statement due to statement timeout' && [ $ms -lt 4000 ]; then
-			pass "sqlite_catalog_lock_timeout (${stmt%% [(W]*}: 57014 in $ms ms)"
-		else
-			fail sqlite_catalog_lock_timeout "$stmt: $ms ms: $(printf '%s' "$out" | tr '\n' '|')" "$tmp/slock/serve.err"
-		fi
-	done
-	wait "$holder"
-	out=$(psql -X -At "$fci" -c 'INSERT INTO lk VALUES (3)' -c 'CREATE TABLE lk2 (b int)' \
-		-c "SELECT string_agg(a::text, ',' ORDER BY a) FROM lk" 2>&1)
-	if [ "$out" = "$(printf 'INSERT 0 1\nCREATE TABLE\n1,3')" ]; then
-		pass "sqlite_catalog_lock_released"
-	else
-		fail sqlite_catalog_lock_released "$(printf '%s' "$out" | tr '\n' '|') (setup: $(tr '\n' '|' <"$tmp/slock/setup.out"))"
-	fi
-else
-	fail sqlite_catalog_lock_timeout "floe serve did not start" "$tmp/slock/serve.err"
-fi
-stop_servers
+	stop_servers
+}
+psql -X -q "$pgci" -c 'CREATE DATABASE txn_lock' >/dev/null 2>&1
+mkdir -p "$tmp/lock/wh" "$tmp/slock/wh"
+lockci="host=127.0.0.1 port=$pgport user=postgres dbname=txn_lock"
+echo "$lockci" >"$tmp/lock/wh/catalog-uri"
+catalog_lock_case catalog_lock "$tmp/lock" hold_pg "INSERT INTO lk VALUES (2)" "CREATE TABLE lk2 (b int)"
+catalog_lock_case sqlite_catalog_lock "$tmp/slock" hold_sqlite "DELETE FROM lk WHERE a = 1" "CREATE TABLE lk2 (b int)"
 
 # ---- connecting to the catalog is bounded by connect_timeout ----------------
 # A catalog address that accepts the TCP connection and never answers:
