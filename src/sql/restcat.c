@@ -937,6 +937,50 @@ doc_remove_snapshots(json_t *doc, json_t *u, floe_error *err)
 	return FLOE_OK;
 }
 
+/* set-partition-statistics (the spec's PartitionStatisticsFile: snapshot-id,
+ * statistics-path, file-size-in-bytes; it replaces the snapshot's entry) and
+ * remove-partition-statistics (snapshot-id) on the metadata's
+ * "partition-statistics" list. */
+static int
+doc_partition_statistics(json_t *doc, const char *act, json_t *u, floe_error *err)
+{
+	json_t *list = json_object_get(doc, "partition-statistics"), *st, *x, *keep;
+	int64_t id, size;
+	size_t i;
+
+	if (!strcmp(act, "remove-partition-statistics")) {
+		if (!get_int(u, "snapshot-id", &id))
+			return bad(err, "remove-partition-statistics (a \"snapshot-id\")");
+		st = NULL;
+	} else {
+		st = json_object_get(u, "partition-statistics");
+		if (!json_is_object(st) || !get_str(st, "statistics-path") || !get_int(st, "snapshot-id", &id) ||
+		    !get_int(st, "file-size-in-bytes", &size) || size < 0)
+			return bad(err, "set-partition-statistics (a \"partition-statistics\" object with snapshot-id, statistics-path, file-size-in-bytes)");
+		if (!by_int(json_object_get(doc, "snapshots"), "snapshot-id", id))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "set-partition-statistics: there is no snapshot %lld", (long long)id);
+	}
+	keep = json_array();
+	if (json_is_array(list))
+		json_array_foreach(list, i, x) {
+			json_t *xid = json_object_get(x, "snapshot-id");
+			if (!json_is_integer(xid) || json_integer_value(xid) != id)
+				json_array_append(keep, x);
+		}
+	if (st)
+		json_array_append_new(keep, json_pack("{s:I, s:s, s:I}", "snapshot-id", (json_int_t)id,
+						      "statistics-path", get_str(st, "statistics-path"),
+						      "file-size-in-bytes", (json_int_t)size));
+	if (json_array_size(keep))
+		json_object_set_new(doc, "partition-statistics", keep);
+	else {
+		json_decref(keep);
+		json_object_del(doc, "partition-statistics");
+	}
+	return FLOE_OK;
+}
+
 /* One of the updates above, on md (replaced by the edited document's parse). */
 static int
 edit_doc(TableMetadata *md, const char *act, json_t *u, AddedIds *ad, Arena *a, floe_error *err)
@@ -966,6 +1010,8 @@ edit_doc(TableMetadata *md, const char *act, json_t *u, AddedIds *ad, Arena *a, 
 		rc = chosen_id(doc, u, "sort-order-id", "sort-orders", "order-id", &ad->order, act, &id, err);
 		if (rc == FLOE_OK)
 			json_object_set_new(doc, "default-sort-order-id", json_integer(id));
+	} else if (!strcmp(act, "set-partition-statistics") || !strcmp(act, "remove-partition-statistics")) {
+		rc = doc_partition_statistics(doc, act, u, err);
 	} else {
 		rc = doc_remove_snapshots(doc, u, err);
 	}
@@ -993,7 +1039,8 @@ apply_update(Session *s, TableMetadata *md, json_t *u, AddedIds *ad, Arena *a, f
 		return bad(err, "update (an object with \"action\")");
 	if (!strcmp(act, "add-schema") || !strcmp(act, "set-current-schema") || !strcmp(act, "add-spec") ||
 	    !strcmp(act, "set-default-spec") || !strcmp(act, "add-sort-order") ||
-	    !strcmp(act, "set-default-sort-order") || !strcmp(act, "remove-snapshots"))
+	    !strcmp(act, "set-default-sort-order") || !strcmp(act, "remove-snapshots") ||
+	    !strcmp(act, "set-partition-statistics") || !strcmp(act, "remove-partition-statistics"))
 		return edit_doc(md, act, u, ad, a, err);
 	if (!strcmp(act, "assign-uuid")) {
 		const char *id = get_str(u, "uuid");

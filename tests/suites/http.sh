@@ -333,6 +333,30 @@ r5=$(ic POST /namespaces/public/tables/st -d '{"requirements": [], "updates": [{
 [[ $r == *"[[$sid, 2]]"* && $r1 == *'[200]' && $r2 == *'[[1, 7, "/x/other.stats", "other-engine-v1"]]'* &&
    $r3 == *'[200]' && $r4 == *'[[0]]'* && $r5 == *'there is no snapshot 1'* ]] && pass rest_statistics ||
 	fail rest_statistics "$r | $r1 | $r2 | $r3 | $r4 | $r5"
+# set-partition-statistics / remove-partition-statistics: the spec's
+# PartitionStatisticsFile list; a second set for the snapshot replaces the
+# first, remove drops it, a snapshot that does not exist is refused
+pstats() {
+	ic GET /namespaces/public/tables/st | sed 's/ \[[0-9]*\]$//' | python3 -c 'import json,sys
+m = json.load(sys.stdin)["metadata"]
+print(json.dumps(m.get("partition-statistics", []), sort_keys=True))'
+}
+ps_set() {
+	ic POST /namespaces/public/tables/st -d "{\"requirements\": [], \"updates\": [{\"action\": \"set-partition-statistics\", \"partition-statistics\": {\"snapshot-id\": $1, \"statistics-path\": \"$2\", \"file-size-in-bytes\": $3}}]}"
+}
+r1=$(ps_set "$sid" /x/p1.parquet 10)
+p1=$(pstats)
+r2=$(ps_set "$sid" /x/p2.parquet 20)
+p2=$(pstats)
+r3=$(ic POST /namespaces/public/tables/st -d "{\"requirements\": [], \"updates\": [{\"action\": \"remove-partition-statistics\", \"snapshot-id\": $sid}]}")
+p3=$(pstats)
+r4=$(ps_set 1 /x/p3.parquet 5)
+r5=$(ic POST /namespaces/public/tables/st -d '{"requirements": [], "updates": [{"action": "set-partition-statistics", "partition-statistics": {"snapshot-id": 1}}]}')
+[[ $r1 == *'[200]' && $p1 == "[{\"file-size-in-bytes\": 10, \"snapshot-id\": $sid, \"statistics-path\": \"/x/p1.parquet\"}]" &&
+   $r2 == *'[200]' && $p2 == "[{\"file-size-in-bytes\": 20, \"snapshot-id\": $sid, \"statistics-path\": \"/x/p2.parquet\"}]" &&
+   $r3 == *'[200]' && $p3 == '[]' && $r4 == *'there is no snapshot 1'* && $r5 == *'[400]' ]] &&
+	pass rest_partition_statistics ||
+	fail rest_partition_statistics "$r1 | $p1 | $r2 | $p2 | $r3 | $p3 | $r4 | $r5"
 # REST commits racing SQL commits on one table: every one lands (the loser
 # of each catalog swap re-applies on the new head), none is lost
 q -d '{"sql": "CREATE TABLE race (i int)"}' >/dev/null
