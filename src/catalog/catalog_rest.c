@@ -39,10 +39,11 @@
  *                    order), remove-snapshots, set-snapshot-ref /
  *                    remove-snapshot-ref, set-properties /
  *                    remove-properties, set-location, set-statistics /
- *                    remove-statistics: the difference of the two files.
- *                    Any other difference (a changed schema or spec under an
- *                    existing id, a changed snapshot, partition statistics,
- *                    encryption keys, an unknown member) is refused by name
+ *                    remove-statistics, set-partition-statistics /
+ *                    remove-partition-statistics: the difference of the two
+ *                    files.  Any other difference (a changed schema or spec
+ *                    under an existing id, a changed snapshot, encryption
+ *                    keys, an unknown member) is refused by name
  *                    with 0A000 before anything is sent.
  *     The answer's metadata-location is the table's head from then on (the
  *     server wrote its own file; floe's staged file stays unreferenced and
@@ -521,7 +522,7 @@ static const char *const DERIVED[] = {
 	"last-partition-id", "next-row-id", "schemas", "current-schema-id", "partition-specs",
 	"default-spec-id", "sort-orders", "default-sort-order-id", "snapshots",
 	"current-snapshot-id", "refs", "properties", "location", "format-version", "statistics",
-	"table-uuid", "schema", "partition-spec", NULL,
+	"partition-statistics", "table-uuid", "schema", "partition-spec", NULL,
 };
 
 /* Requirements and updates taking the table from old to new_. */
@@ -665,6 +666,19 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 	json_array_foreach(json_object_get(old, "statistics"), i, x)
 		if (!by_id(json_object_get(new_, "statistics"), "snapshot-id", json_object_get(x, "snapshot-id")))
 			json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-statistics",
+							     "snapshot-id", json_object_get(x, "snapshot-id")));
+	/* partition statistics files, the same way */
+	json_array_foreach(json_object_get(new_, "partition-statistics"), i, x) {
+		json_t *o = by_id(json_object_get(old, "partition-statistics"), "snapshot-id",
+				  json_object_get(x, "snapshot-id"));
+		if (!o || !json_equal(o, x))
+			json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-partition-statistics",
+							     "partition-statistics", x));
+	}
+	json_array_foreach(json_object_get(old, "partition-statistics"), i, x)
+		if (!by_id(json_object_get(new_, "partition-statistics"), "snapshot-id",
+			   json_object_get(x, "snapshot-id")))
+			json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-partition-statistics",
 							     "snapshot-id", json_object_get(x, "snapshot-id")));
 	return FLOE_OK;
 }

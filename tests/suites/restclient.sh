@@ -16,7 +16,9 @@
 #     SET PARTITION SPEC, WRITE ORDERED BY, VACUUM through B: rows against
 #     PostgreSQL, the specs / sort order / snapshots A's catalog then holds,
 #     A's p$files by spec; ANALYZE through B (set-statistics): A's
-#     p$statistics equals A's count(DISTINCT); v1_*: the same on a format v1 table (its legacy
+#     p$statistics equals A's count(DISTINCT); partition statistics set on A
+#     by curl survive B's INSERT and B's VACUUM removes them with their
+#     snapshot; v1_*: the same on a format v1 table (its legacy
 #     "schema" and "partition-spec" members follow)
 #   - block_*: BEGIN..COMMIT through B over two tables (one
 #     /transactions/commit): invisible to A before COMMIT, all of it after;
@@ -251,6 +253,32 @@ n=$(qa -c "SELECT count(*), bool_and(s.snapshot_id = (SELECT snapshot_id FROM \"
 read -r n1 n2 n3 <<<"$n"
 [ "$r" = "" ] && [ "$n1" = "3|t" ] && [ -n "$n2" ] && [ "$n2" = "$n3" ] && pass analyze_through_b ||
 	fail analyze_through_b "ANALYZE: [$r]; A's statistics and counts: [$n]"
+
+# partition statistics through B: a REST client (curl) registers a
+# partition statistics file for p's current snapshot on A; B's INSERT
+# carries it unchanged, and B's VACUUM, expiring that snapshot, commits it
+# removed (remove-partition-statistics; was 0A000 "changes partition-statistics")
+# and the file is deleted
+psfile=$(curl -s -u alice:alicepw "http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/p" |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["location"])')/metadata/floe-test-partition-stats.parquet
+psfile=${psfile#file://}
+printf 'x' >"$psfile"
+sid=$(qa -c 'SELECT snapshot_id FROM "p$history" ORDER BY made_current_at DESC LIMIT 1')
+pmeta() {
+	curl -s -u alice:alicepw "http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/p" |
+		python3 -c 'import json,sys
+print(json.dumps(json.load(sys.stdin)["metadata"].get("partition-statistics", []), sort_keys=True))'
+}
+r=$(curl -s -o /dev/null -w '%{http_code}' -u alice:alicepw -H 'Content-Type: application/json' \
+	"http://127.0.0.1:$hport/iceberg/v1/namespaces/public/tables/p" -d "{\"requirements\": [], \"updates\": [{\"action\": \"set-partition-statistics\", \"partition-statistics\": {\"snapshot-id\": $sid, \"statistics-path\": \"$psfile\", \"file-size-in-bytes\": 1}}]}")
+m1=$(pmeta)
+r2=$(qbd -c "INSERT INTO p SELECT * FROM p LIMIT 1")
+m2=$(pmeta)
+r3=$(qb -c 'VACUUM p')
+m3=$(pmeta)
+[ "$r" = 200 ] && [[ $m1 == *"\"snapshot-id\": $sid"* ]] && [ "$m2" = "$m1" ] && [ "$r2" = "" ] &&
+	[ "$r3" = "" ] && [ "$m3" = "[]" ] && [ ! -e "$psfile" ] && pass partition_statistics_through_b ||
+	fail partition_statistics_through_b "set: $r [$m1]; INSERT through B: [$r2] [$m2]; VACUUM through B: [$r3] [$m3]"
 
 # a format v1 table (legacy "schema" / "partition-spec" members) through B
 qp -c 'DROP TABLE IF EXISTS v1' -c 'CREATE TABLE v1 (a int, ts timestamp)' >/dev/null
