@@ -507,33 +507,66 @@ bind_common_type(BindCtx *b, Expr **es, int n, const char *construct, SqlType *o
 
 /* ---- names ------------------------------------------------------------- */
 
-const char *
-bind_colname(Node *n)
+/*
+ * PostgreSQL's FigureColnameInternal: a name and its strength, 0 (none:
+ * "?column?"), 1 (a type cast's type name or "case": an outer cast or a
+ * CASE's ELSE may replace it) or 2 (a column, function or construct name:
+ * kept through casts).  So '1'::int::text is "text", 1::text::int "int4",
+ * c::text "c", CASE ... ELSE c END "c", CASE ... ELSE 0 END "case".
+ */
+static int
+colname(Node *n, const char **name)
 {
+	int strength;
+
 	if (!n)
-		return "?column?";
+		return 0;
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_COLUMN_REF: {
 		PgQuery__ColumnRef *c = n->column_ref;
-		const char *s = str_of(c->fields[c->n_fields - 1]);
-		return s ? s : "?column?";
+		const char *s = NULL;
+		size_t i;
+		for (i = 0; i < c->n_fields; i++)   /* the last field that is not "*" */
+			if (str_of(c->fields[i]))
+				s = str_of(c->fields[i]);
+		if (!s)
+			return 0;
+		*name = s;
+		return 2;
+	}
+	case PG_QUERY__NODE__NODE_A_INDIRECTION: {
+		PgQuery__AIndirection *ind = n->a_indirection;
+		const char *s = NULL;
+		size_t i;
+		for (i = 0; i < ind->n_indirection; i++)   /* .field, not subscripts or "*" */
+			if (str_of(ind->indirection[i]))
+				s = str_of(ind->indirection[i]);
+		if (s) {
+			*name = s;
+			return 2;
+		}
+		return colname(ind->arg, name);
 	}
 	case PG_QUERY__NODE__NODE_FUNC_CALL: {
 		PgQuery__FuncCall *f = n->func_call;
-		return str_of(f->funcname[f->n_funcname - 1]);
+		const char *s = str_of(f->funcname[f->n_funcname - 1]);
+		if (!s)
+			return 0;
+		*name = s;
+		return 2;
 	}
 	case PG_QUERY__NODE__NODE_TYPE_CAST: {
-		const char *s = bind_colname(n->type_cast->arg);
-		if (strcmp(s, "?column?") != 0)
-			return s;
-		{
-			PgQuery__TypeName *tn = n->type_cast->type_name;
-			const char *t = str_of(tn->names[tn->n_names - 1]);
-			return t ? t : "?column?";
+		PgQuery__TypeName *tn = n->type_cast->type_name;
+		const char *t;
+		strength = colname(n->type_cast->arg, name);
+		if (strength <= 1 && tn && tn->n_names > 0 && (t = str_of(tn->names[tn->n_names - 1]))) {
+			*name = t;
+			return 1;
 		}
+		return strength;
 	}
 	case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
-		return bind_colname(n->collate_clause->arg);
+		return colname(n->collate_clause->arg, name);
 	case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
 		static const char *const svf[] = {
 			"?column?", "current_date", "current_time", "current_time", "current_timestamp",
@@ -542,40 +575,68 @@ bind_colname(Node *n)
 			"current_schema",
 		};
 		int op = (int)n->sqlvalue_function->op;
-		return op >= 0 && op < (int)(sizeof svf / sizeof svf[0]) ? svf[op] : "?column?";
+		if (op <= 0 || op >= (int)(sizeof svf / sizeof svf[0]))
+			return 0;
+		*name = svf[op];
+		return 2;
 	}
 	case PG_QUERY__NODE__NODE_CASE_EXPR:
-		return "case";
+		strength = colname(n->case_expr->defresult, name);
+		if (strength <= 1) {
+			*name = "case";
+			return 1;
+		}
+		return strength;
 	case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
-		return "array";
-	case PG_QUERY__NODE__NODE_A_INDIRECTION:
-		return bind_colname(n->a_indirection->arg);
+		*name = "array";
+		return 2;
+	case PG_QUERY__NODE__NODE_ROW_EXPR:
+		*name = "row";
+		return 2;
 	case PG_QUERY__NODE__NODE_GROUPING_FUNC:
-		return "grouping";
+		*name = "grouping";
+		return 2;
 	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
-		return "coalesce";
+		*name = "coalesce";
+		return 2;
 	case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
-		return n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+		*name = n->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+		return 2;
 	case PG_QUERY__NODE__NODE_A_EXPR:
-		if (n->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
-			return "nullif";
-		return "?column?";
+		if (n->a_expr->kind != PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
+			return 0;
+		*name = "nullif";
+		return 2;
 	case PG_QUERY__NODE__NODE_SUB_LINK:
-		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
-			return "exists";
-		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
-			return "array";
+		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) {
+			*name = "exists";
+			return 2;
+		}
+		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK) {
+			*name = "array";
+			return 2;
+		}
 		if (n->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
 		    n->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 		    n->sub_link->subselect->select_stmt->n_target_list > 0) {
-			/* PostgreSQL names (SELECT x ...) after the subquery's column */
+			/* (SELECT x ...): the subquery's column name, whatever it is */
 			PgQuery__ResTarget *rt = n->sub_link->subselect->select_stmt->target_list[0]->res_target;
-			return rt->name && rt->name[0] ? rt->name : bind_colname(rt->val);
+			*name = rt->name && rt->name[0] ? rt->name : bind_colname(rt->val);
+			return 2;
 		}
-		return "?column?";
+		return 0;
 	default:
-		return "?column?";
+		return 0;
 	}
+}
+
+const char *
+bind_colname(Node *n)
+{
+	const char *name = "?column?";
+
+	colname(n, &name);
+	return name;
 }
 
 /* ---- expressions ------------------------------------------------------- */
