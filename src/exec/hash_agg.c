@@ -66,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include "types/keyform.h"
 #include "common/hash.h"
 #include "exec/exec.h"
 #include "exec/spill.h"
@@ -158,17 +159,6 @@ typedef struct DistinctSet {
 /* rows ahead whose table slot (and group, half as far) is fetched */
 #define PREFETCH 16
 
-/* a bpchar's length without its trailing blanks */
-static size_t
-bpchar_len(const strview *s)
-{
-	const char *p = strview_data(s);
-	size_t n = s->len;
-	while (n && p[n - 1] == ' ')
-		n--;
-	return n;
-}
-
 /* Normalised bits of a key value for hashing and comparing. */
 static void
 norm_float(const void *src, TypeId id, void *dst)
@@ -211,11 +201,9 @@ hash_value(const char *p, SqlType t, size_t w)
 		return XXH3_64bits(&x, sizeof x);
 	}
 	if (type_is_string(t.id)) {
+		/* bpchar's trailing blanks, jsonb's number forms: keyform.h */
 		const strview *s = (const strview *)p;
-		size_t n = s->len;
-		if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR)
-			n = bpchar_len(s);
-		return XXH3_64bits(strview_data(s), n);
+		return keyform_hash(t, strview_data(s), s->len);
 	}
 	if (t.id == TYPE_FLOAT32 || t.id == TYPE_FLOAT64) {
 		char buf[8] = { 0 };
@@ -235,11 +223,9 @@ hash_value(const char *p, SqlType t, size_t w)
 static bool
 value_eq(const char *a, const char *b, SqlType t, size_t w)
 {
-	if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR) {
-		/* bpchar: trailing blanks do not count (bpchareq, hashbpchar) */
-		size_t n = bpchar_len((const strview *)a);
-		return n == bpchar_len((const strview *)b) &&
-		       !memcmp(strview_data((const strview *)a), strview_data((const strview *)b), n);
+	if (keyform_special(t)) {
+		const strview *x = (const strview *)a, *y = (const strview *)b;
+		return keyform_eq(t, strview_data(x), x->len, strview_data(y), y->len);
 	}
 	if (type_is_string(t.id))
 		return strview_eq((const strview *)a, (const strview *)b);

@@ -93,6 +93,7 @@
 #include <string.h>
 #include <xxhash.h>
 #include "common/hash.h"
+#include "types/keyform.h"
 #include "exec/exec.h"
 #include "exec/spill.h"
 
@@ -218,8 +219,9 @@ hash_column(const Vector *v, const uint32_t *rows, uint32_t n, uint64_t *h, uint
 		}
 		switch (id) {
 		case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY: {
+			/* bpchar's trailing blanks, jsonb's number forms: keyform.h */
 			const strview *s = (const strview *)vv.data + k;
-			x = XXH3_64bits(strview_data(s), s->len);
+			x = keyform_hash(v->type, strview_data(s), s->len);
 			break;
 		}
 		case TYPE_FLOAT32: case TYPE_FLOAT64: {
@@ -268,6 +270,16 @@ match_column(const Vector *pv, const Batch *pb, const Vector *bv, uint32_t *cp, 
 #define PK(i) ({ uint32_t r_ = pb->sel ? pb->sel[cp[i]] : cp[i]; a.sel ? a.sel[r_] : r_; })
 	switch (id) {
 	case TYPE_TEXT: case TYPE_BYTEA: case TYPE_ARRAY:
+		if (keyform_special(pv->type)) {
+			for (i = 0; i < n; i++) {
+				const strview *x = (const strview *)a.data + PK(i), *y = (const strview *)bd + cb[i];
+				if (keyform_eq(pv->type, strview_data(x), x->len, strview_data(y), y->len)) {
+					cp[m] = cp[i];
+					cb[m++] = cb[i];
+				}
+			}
+			return m;
+		}
 		for (i = 0; i < n; i++) {
 			uint32_t k = PK(i);
 			if (strview_eq((const strview *)a.data + k, (const strview *)bd + cb[i])) {

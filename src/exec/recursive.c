@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#include "types/keyform.h"
 #include "common/hash.h"
 #include "exec/exec.h"
 
@@ -90,8 +91,9 @@ row_hash(const Batch *b, uint32_t r)
 			continue;
 		}
 		if (type_is_string(v->type.id)) {
+			/* bpchar's trailing blanks, jsonb's number forms: keyform.h */
 			const strview *s = (const strview *)vv.data + k;
-			h = hash_mix64(h ^ XXH3_64bits(strview_data(s), s->len));
+			h = hash_mix64(h ^ keyform_hash(v->type, strview_data(s), s->len));
 		} else {
 			h = hash_mix64(h ^ XXH3_64bits(norm((const char *)vv.data + w * k, v->type, w, buf), w));
 		}
@@ -123,7 +125,8 @@ row_eq(const Batch *a, uint32_t ra, const Batch *b, uint32_t rb)
 			continue;
 		}
 		if (type_is_string(a->cols[c].type.id)) {
-			if (!strview_eq((const strview *)va.data + ka, (const strview *)vb.data + kb))
+			const strview *sa = (const strview *)va.data + ka, *sb = (const strview *)vb.data + kb;
+			if (!keyform_eq(a->cols[c].type, strview_data(sa), sa->len, strview_data(sb), sb->len))
 				return false;
 		} else if (memcmp(norm((const char *)va.data + w * ka, a->cols[c].type, w, x),
 				  norm((const char *)vb.data + w * kb, a->cols[c].type, w, y), w) != 0) {
