@@ -1051,7 +1051,8 @@ check_unsupported(const char *k, const char *v, floe_error *err)
 		what = "table encryption";
 	} else if (!strcmp(k, "sort-order") || !strcmp(k, "sort_order") || !strcmp(k, "sorted_by") ||
 		   !strcmp(k, "write.sort-order")) {
-		what = "sorted writes";
+		what = "a sort order as a table property";
+		hint = "Set it after CREATE TABLE with ALTER TABLE t WRITE ORDERED BY c [ASC | DESC] [NULLS FIRST | LAST], ...";
 	} else if (!strcmp(k, "identifier-field-ids") || !strcmp(k, "identifier_field_ids")) {
 		what = "identifier fields as a table property";
 		hint = "Declare them with PRIMARY KEY (...): they become the schema's identifier-field-ids.";
