@@ -112,6 +112,7 @@
 #include <time.h>
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/serial.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
 #include "table/data_writer.h"
@@ -1633,6 +1634,8 @@ bind_set(Merge *m, Clause *cl, PgQuery__Node **list, size_t n)
 			}
 			val = srcn->row_expr->args[ma->colno - 1];
 		}
+		if (!val || val->node_case != PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+			TRY(identity_update_check(&m->b, f, -1));   /* 428C9, as UPDATE's */
 		if (val && val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 			x = bind_default_expr(&m->b, f);
 		else if ((x = bind_expr(&m->b, val)))
