@@ -1,6 +1,8 @@
 /*
  * agg_stats.c — statistical aggregates: variance, var_samp, var_pop,
- * stddev, stddev_samp, stddev_pop.
+ * stddev, stddev_samp, stddev_pop; and of two variables (Y, X), in double
+ * precision: regr_count, regr_sxx / syy / sxy, regr_avgx / avgy,
+ * covar_pop / samp, corr, regr_r2, regr_slope, regr_intercept.
  *
  * Spec: PostgreSQL 15 documentation 9.21 table "Aggregate Functions for
  * Statistics" and utils/adt/float.c (float8_accum, float8_combine,
@@ -293,6 +295,202 @@ N_FINAL(n_var_pop, V_POP, false)
 N_FINAL(n_sd_samp, V_SAMP, true)
 N_FINAL(n_sd_pop, V_POP, true)
 
+/* ---- two-variable: regr_*, covar_*, corr (float.c float8_regr_accum) --------- */
+
+/* N, Sx, Sxx = sum((X - Sx/N)^2), Sy, Syy, Sxy = sum((X - Sx/N)(Y - Sy/N)),
+ * by the Youngs-Cramer algorithm as float8_regr_accum, so results agree
+ * with PostgreSQL's bit for bit.  Y is the first argument. */
+typedef struct RState {
+	double n, sx, sxx, sy, syy, sxy;
+} RState;
+
+static void
+r_init(void *s)
+{
+	memset(s, 0, sizeof(RState));
+}
+
+static int
+r_accum(FuncCtx *ctx, RState *s, double y, double x)
+{
+	double n0 = s->n, sx0 = s->sx, sy0 = s->sy;
+
+	s->n += 1.0;
+	s->sx += x;
+	s->sy += y;
+	if (n0 > 0.0) {
+		double tx = x * s->n - s->sx, ty = y * s->n - s->sy, scale = 1.0 / (s->n * n0);
+		s->sxx += tx * tx * scale;
+		s->syy += ty * ty * scale;
+		s->sxy += tx * ty * scale;
+		if (isinf(s->sx) || isinf(s->sxx) || isinf(s->sy) || isinf(s->syy) || isinf(s->sxy)) {
+			if (((isinf(s->sx) || isinf(s->sxx)) && !isinf(sx0) && !isinf(x)) ||
+			    ((isinf(s->sy) || isinf(s->syy)) && !isinf(sy0) && !isinf(y)) ||
+			    (isinf(s->sxy) && !isinf(sx0) && !isinf(x) && !isinf(sy0) && !isinf(y)))
+				return overflow(ctx);
+			if (isinf(s->sxx))
+				s->sxx = NAN;
+			if (isinf(s->syy))
+				s->syy = NAN;
+			if (isinf(s->sxy))
+				s->sxy = NAN;
+		}
+	} else {
+		/* a first Inf or NaN makes the dependent sums NaN */
+		if (isnan(x) || isinf(x))
+			s->sxx = s->sxy = NAN;
+		if (isnan(y) || isinf(y))
+			s->syy = s->sxy = NAN;
+	}
+	return FLOE_OK;
+}
+
+static int
+r_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	(void)arg;
+	(void)count;
+	(void)states;
+	return floe_errorf(ctx->err, ERRCODE_INTERNAL_ERROR,
+			   "a two-argument aggregate: call update2");
+}
+
+/* a row counts when both arguments are non-NULL (the functions are strict) */
+static int
+r_update2(FuncCtx *ctx, const Vector *argy, const Vector *argx, uint32_t count, void **states)
+{
+	VectorView vy, vx;
+	const double *dy, *dx;
+	uint32_t i;
+
+	vector_view(argy, &vy);
+	vector_view(argx, &vx);
+	dy = vy.data;
+	dx = vx.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ky = ARGK(vy, i), kx = ARGK(vx, i);
+		if (ARGVALID(vy, ky) && ARGVALID(vx, kx))
+			TRY(r_accum(ctx, states[i], dy[ky], dx[kx]));
+	}
+	return FLOE_OK;
+}
+
+static int
+r_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	RState *d = dst;
+	const RState *s = src;
+	double n, t1, t2, sxx, syy, sxy;
+
+	if (s->n == 0.0)
+		return FLOE_OK;
+	if (d->n == 0.0) {
+		*d = *s;
+		return FLOE_OK;
+	}
+	n = d->n + s->n;
+	t1 = d->sx / d->n - s->sx / s->n;
+	t2 = d->sy / d->n - s->sy / s->n;
+	sxx = d->sxx + s->sxx + d->n * s->n * t1 * t1 / n;
+	syy = d->syy + s->syy + d->n * s->n * t2 * t2 / n;
+	sxy = d->sxy + s->sxy + d->n * s->n * t1 * t2 / n;
+	if ((isinf(d->sx + s->sx) && !isinf(d->sx) && !isinf(s->sx)) ||
+	    (isinf(d->sy + s->sy) && !isinf(d->sy) && !isinf(s->sy)) ||
+	    (isinf(sxx) && !isinf(d->sxx) && !isinf(s->sxx)) ||
+	    (isinf(syy) && !isinf(d->syy) && !isinf(s->syy)) ||
+	    (isinf(sxy) && !isinf(d->sxy) && !isinf(s->sxy)))
+		return overflow(ctx);
+	d->sx += s->sx;
+	d->sy += s->sy;
+	d->n = n;
+	d->sxx = sxx;
+	d->syy = syy;
+	d->sxy = sxy;
+	return FLOE_OK;
+}
+
+enum { R_SXX, R_SYY, R_SXY, R_AVGX, R_AVGY, R_COVAR_POP, R_COVAR_SAMP, R_CORR, R_R2, R_SLOPE,
+       R_INTERCEPT };
+
+/* The final functions (float8_regr_sxx ... float8_regr_intercept): NULL
+ * without rows; vertical / horizontal lines as the standard says. */
+static int
+r_final(FuncCtx *ctx, const RState *s, Vector *out, uint32_t row, int kind)
+{
+	double r = 0;
+	bool null = s->n < 1.0;
+
+	(void)ctx;
+	if (!null) {
+		switch (kind) {
+		case R_SXX: r = s->sxx; break;
+		case R_SYY: r = s->syy; break;
+		case R_SXY: r = s->sxy; break;
+		case R_AVGX: r = s->sx / s->n; break;
+		case R_AVGY: r = s->sy / s->n; break;
+		case R_COVAR_POP: r = s->sxy / s->n; break;
+		case R_COVAR_SAMP:
+			null = s->n < 2.0;
+			r = null ? 0 : s->sxy / (s->n - 1.0);
+			break;
+		case R_CORR:
+			null = s->sxx == 0 || s->syy == 0;
+			r = null ? 0 : s->sxy / sqrt(s->sxx * s->syy);
+			break;
+		case R_R2:
+			null = s->sxx == 0;
+			r = null ? 0 : s->syy == 0 ? 1.0 : (s->sxy * s->sxy) / (s->sxx * s->syy);
+			break;
+		case R_SLOPE:
+			null = s->sxx == 0;
+			r = null ? 0 : s->sxy / s->sxx;
+			break;
+		default:   /* R_INTERCEPT */
+			null = s->sxx == 0;
+			r = null ? 0 : (s->sy - s->sx * s->sxy / s->sxx) / s->n;
+			break;
+		}
+	}
+	if (null) {
+		out_null(out, row);
+		return FLOE_OK;
+	}
+	((double *)out->data)[row] = r;
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+static int
+r_count_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
+{
+	(void)ctx;
+	((int64_t *)out->data)[row] = (int64_t)((const RState *)st)->n;
+	out_valid(out, row);
+	return FLOE_OK;
+}
+
+#define R_AGG(var, nm, kind)                                                           \
+	static int var##_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)     \
+	{                                                                              \
+		return r_final(ctx, st, out, row, kind);                               \
+	}                                                                              \
+	static const AggFunc var = { nm, sizeof(RState), r_init, r_update, r_combine,  \
+				     var##_final, r_update2 }
+
+R_AGG(agg_regr_sxx, "regr_sxx", R_SXX);
+R_AGG(agg_regr_syy, "regr_syy", R_SYY);
+R_AGG(agg_regr_sxy, "regr_sxy", R_SXY);
+R_AGG(agg_regr_avgx, "regr_avgx", R_AVGX);
+R_AGG(agg_regr_avgy, "regr_avgy", R_AVGY);
+R_AGG(agg_covar_pop, "covar_pop", R_COVAR_POP);
+R_AGG(agg_covar_samp, "covar_samp", R_COVAR_SAMP);
+R_AGG(agg_corr, "corr", R_CORR);
+R_AGG(agg_regr_r2, "regr_r2", R_R2);
+R_AGG(agg_regr_slope, "regr_slope", R_SLOPE);
+R_AGG(agg_regr_intercept, "regr_intercept", R_INTERCEPT);
+static const AggFunc agg_regr_count = { "regr_count", sizeof(RState), r_init, r_update, r_combine,
+					r_count_final, r_update2 };
+
 /* ---- tables ------------------------------------------------------------------ */
 
 #define FAGG(var, nm, upd, fin) \
@@ -321,13 +519,22 @@ KINDS("stddev_pop", f_sd_pop, n_sd_pop, sp);
 	SIG(nm, TYPE_INT64, TYPE_DECIMAL), SIG(nm, TYPE_DECIMAL, TYPE_DECIMAL)
 #define IMPLS(sfx) &f32_##sfx, &f64_##sfx, &i16_##sfx, &i32_##sfx, &i64_##sfx, &dec_##sfx
 
+#define SIG2(nm, r) { nm, NULL, 2, 0, { TYPE_FLOAT64, TYPE_FLOAT64 }, r, FRET_FIXED, false, false }
+
 const ScalarFunc func_agg_stats_sigs[] = {
 	SIGS("variance"), SIGS("var_samp"), SIGS("var_pop"),
 	SIGS("stddev"), SIGS("stddev_samp"), SIGS("stddev_pop"),
+	SIG2("regr_count", TYPE_INT64), SIG2("regr_sxx", TYPE_FLOAT64), SIG2("regr_syy", TYPE_FLOAT64),
+	SIG2("regr_sxy", TYPE_FLOAT64), SIG2("regr_avgx", TYPE_FLOAT64), SIG2("regr_avgy", TYPE_FLOAT64),
+	SIG2("covar_pop", TYPE_FLOAT64), SIG2("covar_samp", TYPE_FLOAT64), SIG2("corr", TYPE_FLOAT64),
+	SIG2("regr_r2", TYPE_FLOAT64), SIG2("regr_slope", TYPE_FLOAT64),
+	SIG2("regr_intercept", TYPE_FLOAT64),
 };
 
 const AggFunc *const func_agg_stats_impls[] = {
 	IMPLS(vs), IMPLS(vs), IMPLS(vp), IMPLS(ss), IMPLS(ss), IMPLS(sp),
+	&agg_regr_count, &agg_regr_sxx, &agg_regr_syy, &agg_regr_sxy, &agg_regr_avgx, &agg_regr_avgy,
+	&agg_covar_pop, &agg_covar_samp, &agg_corr, &agg_regr_r2, &agg_regr_slope, &agg_regr_intercept,
 };
 
 const int func_agg_stats_count = sizeof func_agg_stats_sigs / sizeof func_agg_stats_sigs[0];

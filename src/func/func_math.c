@@ -33,7 +33,9 @@
  *   func_math_const_scale(f, consts, nargs) exact scale of exp(2.0) ...
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 #include "func/func_internal.h"
 #include "types/decimal.h"
 
@@ -184,6 +186,14 @@ MATH_KERNEL(asin_f64, double, int32_t, double, RANGE_CHECK(isnan(x) || (x >= -1 
 MATH_KERNEL(acos_f64, double, int32_t, double, RANGE_CHECK(isnan(x) || (x >= -1 && x <= 1)); r = acos(x))
 MATH_KERNEL(atan_f64, double, int32_t, double, r = atan(x))
 MATH_KERNEL(atan2_f64, double, double, double, r = atan2(x, y))
+/* hyperbolic functions (float.c dsinh ... datanh): overflow gives infinity */
+MATH_KERNEL(sinh_f64, double, int32_t, double, r = sinh(x))
+MATH_KERNEL(cosh_f64, double, int32_t, double, r = cosh(x))
+MATH_KERNEL(tanh_f64, double, int32_t, double, r = tanh(x))
+MATH_KERNEL(asinh_f64, double, int32_t, double, r = asinh(x))
+MATH_KERNEL(acosh_f64, double, int32_t, double, RANGE_CHECK(!(x < 1.0)); r = acosh(x))
+MATH_KERNEL(atanh_f64, double, int32_t, double, RANGE_CHECK(!(x < -1.0 || x > 1.0));
+	    r = x == -1.0 ? -INFINITY : x == 1.0 ? INFINITY : atanh(x))
 MATH_KERNEL(degrees_f64, double, int32_t, double, r = x * (180.0 / M_PI))
 MATH_KERNEL(radians_f64, double, int32_t, double, r = x * (M_PI / 180.0))
 
@@ -658,6 +668,110 @@ pi(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	for (i = 0; i < count; i++) {
 		o[i] = M_PI;
 		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/*
+ * random() and setseed(x), as PostgreSQL 15's (float.c drandom / setseed
+ * over common/pg_prng.c): the xoroshiro128** generator, its 128-bit state
+ * filled by two steps of splitmix64 from a 64-bit seed; a double is the top
+ * 52 bits of the next output times 2^-52, in [0, 1); setseed(x), x in
+ * [-1, 1], seeds with (int64)(x * (2^52 - 1)).  So after setseed the
+ * values are PostgreSQL's.  One state per thread (a session's statements
+ * run on its thread; a parallel worker has its own), seeded from the OS on
+ * first use.
+ */
+static __thread uint64_t rng_s0, rng_s1;
+static __thread bool rng_seeded;
+
+static uint64_t
+rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t
+splitmix64_next(uint64_t *st)
+{
+	uint64_t z = (*st += 0x9E3779B97F4A7C15ULL);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static void
+rng_seed(uint64_t seed)
+{
+	rng_s0 = splitmix64_next(&seed);
+	rng_s1 = splitmix64_next(&seed);
+	if (!rng_s0 && !rng_s1) {      /* the all-zero state is a fixed point */
+		rng_s0 = 0x5851F42D4C957F2DULL;
+		rng_s1 = 0x14057B7EF767814FULL;
+	}
+	rng_seeded = true;
+}
+
+static double
+rng_double(void)
+{
+	uint64_t s0, sx, v;
+
+	if (!rng_seeded) {
+		uint64_t seed = 0;
+		FILE *f = fopen("/dev/urandom", "rb");
+		if (!f || fread(&seed, sizeof seed, 1, f) != 1)
+			seed = (uint64_t)time(NULL) ^ ((uint64_t)(uintptr_t)&seed << 16);
+		if (f)
+			fclose(f);
+		rng_seed(seed);
+	}
+	s0 = rng_s0;
+	sx = rng_s1 ^ s0;
+	v = rotl64(s0 * 5, 7) * 9;
+	rng_s0 = rotl64(s0, 24) ^ sx ^ (sx << 16);
+	rng_s1 = rotl64(sx, 37);
+	return ldexp((double)(v >> 12), -52);
+}
+
+static int
+random_f64(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	double *o = out->data;
+	uint32_t i;
+
+	(void)ctx;
+	(void)args;
+	(void)nargs;
+	for (i = 0; i < count; i++) {
+		o[i] = rng_double();
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
+/* setseed(x): void in PostgreSQL; here an empty text (what psql shows) */
+static int
+setseed(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView v;
+	uint32_t i;
+
+	(void)nargs;
+	vector_view(&args[0], &v);
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i);
+		double x;
+		if (!validity_get(v.validity, k)) {
+			out_null(out, i);
+			continue;
+		}
+		x = ((const double *)v.data)[k];
+		if (x < -1 || x > 1 || isnan(x))
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "setseed parameter %g is out of allowed range [-1,1]", x);
+		rng_seed((uint64_t)(int64_t)((double)((1ULL << 52) - 1) * x));
+		vector_set_string(out, i, "", 0);
 	}
 	return FLOE_OK;
 }
@@ -1216,6 +1330,10 @@ const ScalarFunc func_math_table[] = {
 	F1("cot", cot_f64, F8, F8), F1("asin", asin_f64, F8, F8), F1("acos", acos_f64, F8, F8),
 	F1("atan", atan_f64, F8, F8), F2("atan2", atan2_f64, F8, F8, F8),
 	F1("degrees", degrees_f64, F8, F8), F1("radians", radians_f64, F8, F8),
+	F1("sinh", sinh_f64, F8, F8), F1("cosh", cosh_f64, F8, F8), F1("tanh", tanh_f64, F8, F8),
+	F1("asinh", asinh_f64, F8, F8), F1("acosh", acosh_f64, F8, F8), F1("atanh", atanh_f64, F8, F8),
+	{ "random", random_f64, 0, 0, { 0 }, F8, FRET_FIXED, true, false },
+	F1("setseed", setseed, F8, TYPE_TEXT),
 	F2("gcd", gcd_i32, I4, I4, I4), F2("gcd", gcd_i64, I8, I8, I8),
 	F2("lcm", lcm_i32, I4, I4, I4), F2("lcm", lcm_i64, I8, I8, I8),
 	{ "gcd", gcd_dec, 2, 0, { NU, NU }, NU, FRET_DEC_ADD, true, false },

@@ -11,7 +11,8 @@
  * counts from the end), left, right (negative n drops), lpad/rpad
  * (truncating, default fill ' '), concat (NULLs skipped), concat_ws
  * (NULL separator -> NULL, NULL values skipped; non-text values printed by
- * their output function), starts_with, repeat, reverse, md5 (RFC 1321),
+ * their output function), starts_with, repeat, reverse, md5 and
+ * sha224 / sha256 / sha384 / sha512 (OpenSSL's digests), bytea btrim / ltrim / rtrim,
  * ascii, chr, initcap, translate, to_hex, quote_ident/quote_literal/
  * quote_nullable, overlay, encode/decode (hex, base64, escape), pg_typeof.
  *
@@ -23,7 +24,9 @@
  *   func_string_table[] / func_string_count   (searched by func_registry.c)
  *   func_utf8_len(), func_utf8_offset(), func_utf8_lower(), func_utf8_upper()
  */
+#include <openssl/evp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <strings.h>
 #include "common/hex.h"
 #include "func/func_internal.h"
@@ -682,6 +685,60 @@ static int
 rtrim(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	return trim_common(ctx, args, nargs, count, out, false, true);
+}
+
+/* btrim / ltrim / rtrim(bytea, bytea): bytes of the set off the ends (byteatrim) */
+static int
+trim_bytes(const Vector *args, int nargs, uint32_t count, Vector *out, bool l, bool r)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		const strview *s, *set;
+		const char *p, *sp;
+		uint32_t b0, b1;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		set = arg_s(&a, 1, i);
+		p = strview_data(s);
+		sp = strview_data(set);
+		b0 = 0;
+		b1 = s->len;
+		if (set->len) {
+			while (l && b0 < b1 && memchr(sp, p[b0], set->len))
+				b0++;
+			while (r && b1 > b0 && memchr(sp, p[b1 - 1], set->len))
+				b1--;
+		}
+		vector_set_string(out, i, p + b0, b1 - b0);
+	}
+	return FLOE_OK;
+}
+
+static int
+btrim_bytea(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	(void)ctx;
+	return trim_bytes(args, nargs, count, out, true, true);
+}
+
+static int
+ltrim_bytea(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	(void)ctx;
+	return trim_bytes(args, nargs, count, out, true, false);
+}
+
+static int
+rtrim_bytea(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	(void)ctx;
+	return trim_bytes(args, nargs, count, out, false, true);
 }
 
 /* ---- split_part ------------------------------------------------------------ */
@@ -1672,110 +1729,83 @@ chr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 	return FLOE_OK;
 }
 
-/* ---- md5 (RFC 1321) ---------------------------------------------------------- */
+/* ---- digests: md5, sha224 / sha256 / sha384 / sha512 (OpenSSL) ----------- */
 
-static const uint32_t md5_k[64] = {
-	0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613,
-	0xfd469501, 0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193,
-	0xa679438e, 0x49b40821, 0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d,
-	0x02441453, 0xd8a1e681, 0xe7d3fbc8, 0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed,
-	0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a, 0xfffa3942, 0x8771f681, 0x6d9d6122,
-	0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70, 0x289b7ec6, 0xeaa127fa,
-	0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244,
-	0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-	0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb,
-	0xeb86d391,
-};
-static const uint8_t md5_r[64] = {
-	7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-	5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-	4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-	6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-};
-
-static void
-md5_block(uint32_t h[4], const unsigned char *blk)
+/* The digest of p[0..len) by md into d (EVP_MAX_MD_SIZE bytes); its length. */
+static unsigned int
+digest(const EVP_MD *md, const char *p, size_t len, unsigned char *d)
 {
-	uint32_t w[16], a = h[0], b = h[1], c = h[2], d = h[3];
-	int j;
+	unsigned int n = 0;
 
-	for (j = 0; j < 16; j++)
-		w[j] = (uint32_t)blk[j * 4] | (uint32_t)blk[j * 4 + 1] << 8 |
-		       (uint32_t)blk[j * 4 + 2] << 16 | (uint32_t)blk[j * 4 + 3] << 24;
-	for (j = 0; j < 64; j++) {
-		uint32_t f, g, t;
-		if (j < 16) {
-			f = (b & c) | (~b & d);
-			g = (uint32_t)j;
-		} else if (j < 32) {
-			f = (d & b) | (~d & c);
-			g = (uint32_t)(5 * j + 1) % 16;
-		} else if (j < 48) {
-			f = b ^ c ^ d;
-			g = (uint32_t)(3 * j + 5) % 16;
-		} else {
-			f = c ^ (b | ~d);
-			g = (uint32_t)(7 * j) % 16;
-		}
-		t = d;
-		d = c;
-		c = b;
-		f = a + f + md5_k[j] + w[g];
-		b = b + ((f << md5_r[j]) | (f >> (32 - md5_r[j])));
-		a = t;
-	}
-	h[0] += a;
-	h[1] += b;
-	h[2] += c;
-	h[3] += d;
+	if (!EVP_Digest(p, len, d, &n, md, NULL))
+		abort();                 /* a built-in digest does not fail */
+	return n;
 }
 
-static void
-md5_hex(const char *p, uint32_t len, char *hex)
-{
-	uint32_t h[4] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476 };
-	unsigned char tail[128];
-	uint64_t bits = (uint64_t)len * 8;
-	uint32_t off, rest, tl;
-	int j;
-
-	for (off = 0; off + 64 <= len; off += 64)
-		md5_block(h, (const unsigned char *)p + off);
-	rest = len - off;
-	memset(tail, 0, sizeof tail);
-	memcpy(tail, p + off, rest);
-	tail[rest] = 0x80;
-	tl = rest + 1 + 8 <= 64 ? 64 : 128;
-	for (j = 0; j < 8; j++)
-		tail[tl - 8 + j] = (unsigned char)(bits >> (8 * j));
-	md5_block(h, tail);
-	if (tl == 128)
-		md5_block(h, tail + 64);
-	for (j = 0; j < 16; j++)
-		sprintf(hex + 2 * j, "%02x", (h[j / 4] >> (8 * (j % 4))) & 0xff);
-}
-
+/* md5(text | bytea): the digest as 32 hex digits (text) */
 static int
 md5(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
+	static const char hex[] = "0123456789abcdef";
 	Args a;
 	uint32_t i;
 
-	args_view(&a, args, 1);
+	(void)ctx;
+	args_view(&a, args, nargs);
 	for (i = 0; i < count; i++) {
 		const strview *s;
-		char *d;
+		unsigned char d[EVP_MAX_MD_SIZE];
+		unsigned int n, j;
+		char *h;
 		if (args_null(&a, i)) {
 			out_null(out, i);
 			continue;
 		}
 		s = arg_s(&a, 0, i);
-		d = arena_alloc(out->arena, 33);
-		md5_hex(strview_data(s), s->len, d);
-		out_string_owned(out, i, d, 32);
+		n = digest(EVP_md5(), strview_data(s), s->len, d);
+		h = arena_alloc(out->arena, 2 * n + 1);
+		for (j = 0; j < n; j++) {
+			h[2 * j] = hex[d[j] >> 4];
+			h[2 * j + 1] = hex[d[j] & 15];
+		}
+		out_string_owned(out, i, h, 2 * n);
 	}
 	return FLOE_OK;
 }
+
+/* sha224 / sha256 / sha384 / sha512(bytea) -> bytea */
+static int
+sha_common(const EVP_MD *md, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Args a;
+	uint32_t i;
+
+	args_view(&a, args, nargs);
+	for (i = 0; i < count; i++) {
+		const strview *s;
+		unsigned char d[EVP_MAX_MD_SIZE];
+		unsigned int n;
+		if (args_null(&a, i)) {
+			out_null(out, i);
+			continue;
+		}
+		s = arg_s(&a, 0, i);
+		n = digest(md, strview_data(s), s->len, d);
+		vector_set_string(out, i, (const char *)d, n);
+	}
+	return FLOE_OK;
+}
+
+#define SHA_KERNEL(name, md)                                                               \
+	static int name(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out) \
+	{                                                                                  \
+		(void)ctx;                                                                 \
+		return sha_common(md, args, nargs, count, out);                            \
+	}
+SHA_KERNEL(sha224, EVP_sha224())
+SHA_KERNEL(sha256, EVP_sha256())
+SHA_KERNEL(sha384, EVP_sha384())
+SHA_KERNEL(sha512, EVP_sha512())
 
 #define TX TYPE_TEXT
 #define I4 TYPE_INT32
@@ -1814,6 +1844,9 @@ const ScalarFunc func_string_table[] = {
 	F1("btrim", btrim, TX, TX), F2("btrim", btrim, TX, TX, TX),
 	F1("ltrim", ltrim, TX, TX), F2("ltrim", ltrim, TX, TX, TX),
 	F1("rtrim", rtrim, TX, TX), F2("rtrim", rtrim, TX, TX, TX),
+	F2("btrim", btrim_bytea, TYPE_BYTEA, TYPE_BYTEA, TYPE_BYTEA),
+	F2("ltrim", ltrim_bytea, TYPE_BYTEA, TYPE_BYTEA, TYPE_BYTEA),
+	F2("rtrim", rtrim_bytea, TYPE_BYTEA, TYPE_BYTEA, TYPE_BYTEA),
 	F3("split_part", split_part, TX, TX, I4, TX),
 	F2("lpad", lpad, TX, I4, TX), F3("lpad", lpad, TX, I4, TX, TX),
 	F2("rpad", rpad, TX, I4, TX), F3("rpad", rpad, TX, I4, TX, TX),
@@ -1821,7 +1854,9 @@ const ScalarFunc func_string_table[] = {
 	F1("reverse", reverse, TX, TX),
 	F1("ascii", ascii, TX, I4),
 	F1("chr", chr, I4, TX),
-	F1("md5", md5, TX, TX),
+	F1("md5", md5, TX, TX), F1("md5", md5, TYPE_BYTEA, TX),
+	F1("sha224", sha224, TYPE_BYTEA, TYPE_BYTEA), F1("sha256", sha256, TYPE_BYTEA, TYPE_BYTEA),
+	F1("sha384", sha384, TYPE_BYTEA, TYPE_BYTEA), F1("sha512", sha512, TYPE_BYTEA, TYPE_BYTEA),
 	F1("initcap", initcap, TX, TX),
 	{ "format", format_k, 1, 0, { TX }, TX, FRET_FIXED, false, false },
 	{ "format", format_k, 2, 1, { TX, FARG_ANY_ASIS }, TX, FRET_FIXED, false, false },
