@@ -96,7 +96,7 @@ typedef struct ScalarFunc {
 	ScalarKernel kernel;
 	int8_t nargs;       /* fixed arguments */
 	int8_t variadic;    /* 1: the last argument type repeats (0 or more extra) */
-	uint8_t args[4];    /* TypeId or FARG_* per argument */
+	uint8_t args[8];    /* TypeId or FARG_* per argument */
 	uint8_t ret;        /* TypeId of the result (FRET_FIXED) */
 	uint8_t ret_rule;   /* FRET_* */
 	bool strict;        /* NULL in any argument -> NULL out */

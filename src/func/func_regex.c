@@ -1,7 +1,8 @@
 /*
  * func_regex.c — POSIX regular expression operators and functions:
  * ~ !~ ~* !~* (text, text) -> boolean, regexp_like(text, text[, flags]),
- * regexp_replace(text, pattern, replacement[, flags | start]), and
+ * regexp_replace(text, pattern, replacement[, flags | start [, N [, flags]]]),
+ * regexp_instr, regexp_substr (PostgreSQL 15's, with start / N / subexpr), and
  * substring(text, pattern) (SQL's SUBSTRING(x FROM pattern)).
  *
  * Spec: PostgreSQL 15 documentation 9.7.3 "POSIX Regular Expressions".
@@ -296,7 +297,7 @@ static int
 rx_rows(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
 	const RxArgs *ra, RxRowFn fn, void *st)
 {
-	VectorView v[4];
+	VectorView v[8];
 	Rx rx;
 	RxRow r;
 	uint32_t i;
@@ -456,6 +457,8 @@ put_replacement(FuncCtx *ctx, Buf *b, const RxRow *r, const strview *rs, size_t 
 
 typedef struct ReplaceState {
 	VectorView rv;         /* the replacement argument */
+	VectorView nv;         /* N, when given (has_n) */
+	bool has_n;
 	Buf b;
 } ReplaceState;
 
@@ -469,7 +472,14 @@ replace_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 	size_t off = 0, slen = r->slen;
 	regmatch_t m[10];
 	int eflags = 0;
+	int32_t n = r->g ? 0 : 1, k = 0;   /* N: replace the N-th match, 0: all */
 
+	if (rs->has_n) {               /* an explicit N rules over the g flag */
+		n = ARG_I32(rs->nv, r->i);
+		if (n < 0)
+			return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"%s\": %d", "n", n);
+	}
 	b->len = 0;
 	if (r->start > 1) {   /* regexp_replace(s, p, r, start): search from there */
 		off = func_utf8_offset(subj, (uint32_t)slen, (uint32_t)(r->start - 1));
@@ -480,8 +490,12 @@ replace_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 	}
 	while (off <= slen && rx_regexec(&r->rx->re, subj + off, 10, m, eflags) == 0) {
 		size_t ms = off + (size_t)m[0].rm_so, me = off + (size_t)m[0].rm_eo;
+		bool hit = n == 0 || ++k == n;
 		TRY(buf_put(ctx, b, subj + off, ms - off));
-		TRY(put_replacement(ctx, b, r, rep, off, m));
+		if (hit)
+			TRY(put_replacement(ctx, b, r, rep, off, m));
+		else
+			TRY(buf_put(ctx, b, subj + ms, me - ms));
 		if (me == ms) {
 			/* empty match: copy one character and move on */
 			if (ms < slen)
@@ -491,7 +505,7 @@ replace_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 			off = me;
 		}
 		eflags = REG_NOTBOL;
-		if (!r->g)
+		if (hit && n != 0)
 			break;
 	}
 	if (off < slen)
@@ -503,13 +517,18 @@ replace_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 static int
 regexp_replace(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	bool start4 = nargs == 4 && args[3].type.id == TYPE_INT32;
-	RxArgs ra = { 0, start4 ? 3 : -1, start4 ? -1 : 3, NULL, NULL };
+	/* (s, p, r [, flags]) or (s, p, r, start [, N [, flags]]) */
+	bool start4 = nargs >= 4 && args[3].type.id == TYPE_INT32;
+	RxArgs ra = { 0, start4 ? 3 : -1, start4 ? (nargs == 6 ? 5 : -1) : 3, NULL, NULL };
 	ReplaceState rs;
 	int rc;
 
 	memset(&rs, 0, sizeof rs);
 	vector_view(&args[2], &rs.rv);
+	if (start4 && nargs >= 5) {
+		vector_view(&args[4], &rs.nv);
+		rs.has_n = true;
+	}
 	rc = rx_rows(ctx, args, nargs, count, out, &ra, replace_row, &rs);
 	free(rs.b.p);
 	return rc;
@@ -895,8 +914,126 @@ regexp_count(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 	return rx_rows(ctx, args, nargs, count, out, &ra, count_row, NULL);
 }
 
+/*
+ * regexp_instr(s, pattern [, start [, N [, endoption [, flags [, subexpr]]]]])
+ * and regexp_substr(s, pattern [, start [, N [, flags [, subexpr]]]]), as
+ * PostgreSQL 15's: the N-th match at or after start (matches found one
+ * after another, one character on after an empty one), or its subexpr-th
+ * group; instr gives its 1-based character position (endoption 1: the one
+ * after it), 0 when there is none; substr its text, NULL when none.
+ */
+typedef struct NthState {
+	VectorView v[7];
+	int n_arg, end_arg, sub_arg;   /* argument indexes, -1: not given */
+	bool substr;
+} NthState;
+
+static int
+nth_param(FuncCtx *ctx, const NthState *ns, int arg, uint32_t i, int32_t dflt, int32_t min,
+	  int32_t max, const char *name, int32_t *out)
+{
+	*out = arg >= 0 ? ARG_I32(ns->v[arg], i) : dflt;
+	if (*out < min || *out > max)
+		return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "invalid value for parameter \"%s\": %d", name, *out);
+	return FLOE_OK;
+}
+
+/* characters in s[0..byte) */
+static int32_t
+char_pos(const char *s, size_t byte)
+{
+	int32_t n = 0;
+	size_t j;
+
+	for (j = 0; j < byte; j++)
+		if (((unsigned char)s[j] & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+static int
+nth_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
+{
+	const NthState *ns = st;
+	int32_t n, endopt, sub, k = 0;
+	size_t off;
+	int eflags;
+	regmatch_t m[10];
+	bool found = false;
+
+	TRY(nth_param(ctx, ns, ns->n_arg, r->i, 1, 1, INT32_MAX, "n", &n));
+	TRY(nth_param(ctx, ns, ns->end_arg, r->i, 0, 0, 1, "endoption", &endopt));
+	TRY(nth_param(ctx, ns, ns->sub_arg, r->i, 0, 0, INT32_MAX, "subexpr", &sub));
+	off = func_utf8_offset(r->subj, (uint32_t)r->slen, (uint32_t)(r->start - 1));
+	eflags = off > 0 ? REG_NOTBOL : 0;
+	while (off <= r->slen && rx_regexec(&r->rx->re, r->subj + off, 10, m, eflags) == 0) {
+		int g;
+		for (g = 0; g < 10; g++)
+			if (m[g].rm_so >= 0) {
+				m[g].rm_so += (regoff_t)off;
+				m[g].rm_eo += (regoff_t)off;
+			}
+		if (++k == n) {
+			found = true;
+			break;
+		}
+		off = m[0].rm_eo > m[0].rm_so ? (size_t)m[0].rm_eo
+			: next_char(r->subj, (size_t)m[0].rm_so, r->slen);
+		eflags = REG_NOTBOL;
+	}
+	if (found && (sub > 9 || (size_t)sub > r->rx->re.re_nsub || m[sub].rm_so < 0))
+		found = false;
+	if (ns->substr) {
+		if (!found)
+			out_null(out, r->i);
+		else
+			vector_set_string(out, r->i, strview_data(r->s) + m[sub].rm_so,
+					  (uint32_t)(m[sub].rm_eo - m[sub].rm_so));
+		return FLOE_OK;
+	}
+	((int32_t *)out->data)[r->i] =
+		found ? char_pos(r->subj, (size_t)(endopt ? m[sub].rm_eo : m[sub].rm_so)) + 1 : 0;
+	out_valid(out, r->i);
+	return FLOE_OK;
+}
+
+static int
+regexp_instr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	RxArgs ra = { 0, 2, 5, "regexp_instr()", NULL };
+	NthState ns;
+	int j;
+
+	memset(&ns, 0, sizeof ns);
+	for (j = 0; j < nargs && j < 7; j++)
+		vector_view(&args[j], &ns.v[j]);
+	ns.n_arg = nargs > 3 ? 3 : -1;
+	ns.end_arg = nargs > 4 ? 4 : -1;
+	ns.sub_arg = nargs > 6 ? 6 : -1;
+	return rx_rows(ctx, args, nargs, count, out, &ra, nth_row, &ns);
+}
+
+static int
+regexp_substr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	RxArgs ra = { 0, 2, 4, "regexp_substr()", NULL };
+	NthState ns;
+	int j;
+
+	memset(&ns, 0, sizeof ns);
+	for (j = 0; j < nargs && j < 7; j++)
+		vector_view(&args[j], &ns.v[j]);
+	ns.n_arg = nargs > 3 ? 3 : -1;
+	ns.end_arg = -1;
+	ns.sub_arg = nargs > 5 ? 5 : -1;
+	ns.substr = true;
+	return rx_rows(ctx, args, nargs, count, out, &ra, nth_row, &ns);
+}
+
 #define TX TYPE_TEXT
 #define BO TYPE_BOOL
+#define I4 TYPE_INT32
 const ScalarFunc func_regex_table[] = {
 	{ "regexp_count", regexp_count, 2, 0, { TX, TX }, TYPE_INT32, FRET_FIXED, true, false },
 	{ "regexp_count", regexp_count, 3, 0, { TX, TX, TYPE_INT32 }, TYPE_INT32, FRET_FIXED, true, false },
@@ -912,6 +1049,19 @@ const ScalarFunc func_regex_table[] = {
 	{ "regexp_replace", regexp_replace, 3, 0, { TX, TX, TX }, TX, FRET_FIXED, true, false },
 	{ "regexp_replace", regexp_replace, 4, 0, { TX, TX, TX, TX }, TX, FRET_FIXED, true, false },
 	{ "regexp_replace", regexp_replace, 4, 0, { TX, TX, TX, TYPE_INT32 }, TX, FRET_FIXED, true, false },
+	{ "regexp_replace", regexp_replace, 5, 0, { TX, TX, TX, I4, I4 }, TX, FRET_FIXED, true, false },
+	{ "regexp_replace", regexp_replace, 6, 0, { TX, TX, TX, I4, I4, TX }, TX, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 2, 0, { TX, TX }, I4, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 3, 0, { TX, TX, I4 }, I4, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 4, 0, { TX, TX, I4, I4 }, I4, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 5, 0, { TX, TX, I4, I4, I4 }, I4, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 6, 0, { TX, TX, I4, I4, I4, TX }, I4, FRET_FIXED, true, false },
+	{ "regexp_instr", regexp_instr, 7, 0, { TX, TX, I4, I4, I4, TX, I4 }, I4, FRET_FIXED, true, false },
+	{ "regexp_substr", regexp_substr, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
+	{ "regexp_substr", regexp_substr, 3, 0, { TX, TX, I4 }, TX, FRET_FIXED, true, false },
+	{ "regexp_substr", regexp_substr, 4, 0, { TX, TX, I4, I4 }, TX, FRET_FIXED, true, false },
+	{ "regexp_substr", regexp_substr, 5, 0, { TX, TX, I4, I4, TX }, TX, FRET_FIXED, true, false },
+	{ "regexp_substr", regexp_substr, 6, 0, { TX, TX, I4, I4, TX, I4 }, TX, FRET_FIXED, true, false },
 	{ "substring", regex_substring, 2, 0, { TX, TX }, TX, FRET_FIXED, true, false },
 };
 const int func_regex_count = sizeof func_regex_table / sizeof func_regex_table[0];
