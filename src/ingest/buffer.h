@@ -1,8 +1,10 @@
 /*
- * buffer.h — the insert buffer's durable log: a RocksDB database in
- * <warehouse>/ingest/ holding the buffered INSERTs of every table until a
- * flush commits them to Iceberg.  Knows bytes, tables (by uuid) and
- * sequences; nothing of SQL (the entry bytes are rowcodec.h's).
+ * buffer.h — the insert buffer's durable log, holding the buffered
+ * INSERTs of every table until a flush commits them to Iceberg.  Knows
+ * bytes, tables (by uuid) and sequences; nothing of SQL (the entry bytes
+ * are rowcodec.h's).  The routines below dispatch to a backend
+ * (buffer_ops.h); what follows describes the RocksDB one
+ * (buffer_rocksdb.c): a RocksDB database in <warehouse>/ingest/.
  *
  * Keys: 'L' + table uuid (36 bytes) + u64 sequence (big-endian), the live
  * log; 'D' + uuid + sequence, the dead letters of that table (entries whose
