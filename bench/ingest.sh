@@ -14,6 +14,10 @@
 #   v500   c=8    INSERT INTO t VALUES (:id, 'row 1'), ... 500 literal rows, 8 connections
 #   v500   c=16   the same on 16 connections
 #
+#   floe_pgbuf: floe serve with a PostgreSQL catalog and the postgres insert
+#   buffer backend (FLOE_INSERT_BUFFER_BACKEND=postgres) in the same
+#   PostgreSQL, durable (fsync, synchronous_commit on)
+#
 # Prints rows per second of each (pgbench tps x rows per INSERT) and the
 # ratios floe / PostgreSQL (above 1: floe was faster).  Every warehouse and
 # PostgreSQL data folder is on the same disk (/tmp).  Not a test: run on
@@ -80,17 +84,33 @@ run() {
 
 declare -A R
 cases="single:1 single:16 prep:1 prep:16 v500:8 v500:16"
-for sys in floe_buffer floe_direct; do
+# PostgreSQL first: floe_pgbuf's catalog and insert buffer (the postgres
+# backend, durable: fsync and synchronous_commit on, as pg_durable)
+eval "$(scripts/pg-test-server.sh start | grep '^PG\|^FLOE')"
+pgp=$PGPORT
+unset PGHOST PGPORT PGUSER PGDATABASE
+psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = on" \
+	-c "ALTER SYSTEM SET synchronous_commit = on" -c "ALTER SYSTEM SET full_page_writes = on" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+for sys in floe_buffer floe_direct floe_pgbuf; do
 	rows=5000
 	[ "$sys" = floe_direct ] && rows=0
 	for c in $cases; do
 		s=${c%%:*}; n=${c##*:}
 		wh="$tmp/$sys-$s-$n"
-		start_floe "$wh" "$rows"
+		if [ "$sys" = floe_pgbuf ]; then
+			db="pgbuf_${s}_$n"
+			psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "CREATE DATABASE $db" >/dev/null
+			mkdir -p "$wh"
+			echo "host=127.0.0.1 port=$pgp user=postgres dbname=$db" >"$wh/catalog-uri"
+			FLOE_INSERT_BUFFER_BACKEND=postgres start_floe "$wh" "$rows"
+		else
+			start_floe "$wh" "$rows"
+		fi
 		psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "CREATE TABLE t (id bigint, v text)" >/dev/null
 		per=1; [ "$s" = v500 ] && per=500
 		R[$sys,$c]=$(run "$sys $c" 127.0.0.1 "$port" bench floe "$tmp/$s.sql" "$n" "$per")
-		if [ "$sys" = floe_buffer ]; then
+		if [ "$sys" != floe_direct ]; then
 			# every acknowledged row must be there once flushed
 			psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "FLUSH INSERT BUFFER" >/dev/null
 		fi
@@ -98,9 +118,6 @@ for sys in floe_buffer floe_direct; do
 	done
 done
 
-eval "$(scripts/pg-test-server.sh start | grep '^PG\|^FLOE')"
-pgp=$PGPORT
-unset PGHOST PGPORT PGUSER PGDATABASE
 for sys in pg_durable pg_nosync; do
 	if [ "$sys" = pg_durable ]; then
 		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = on" \
@@ -119,11 +136,14 @@ for sys in pg_durable pg_nosync; do
 	done
 done
 
-printf "%-10s %12s %12s %12s %12s %10s %10s\n" case floe_buffer floe_direct pg_durable pg_nosync vs_durable vs_nosync
+printf "%-10s %12s %12s %12s %12s %12s %10s %10s %10s\n" case floe_buffer floe_direct floe_pgbuf pg_durable \
+	pg_nosync vs_durable vs_nosync pgbuf_vs_d
 for c in $cases; do
-	fb=${R[floe_buffer,$c]}; fd=${R[floe_direct,$c]}; pd=${R[pg_durable,$c]}; pn=${R[pg_nosync,$c]}
-	printf "%-10s %12s %12s %12s %12s %10s %10s\n" "$c" "$fb" "$fd" "$pd" "$pn" \
+	fb=${R[floe_buffer,$c]}; fd=${R[floe_direct,$c]}; fp=${R[floe_pgbuf,$c]}; pd=${R[pg_durable,$c]}
+	pn=${R[pg_nosync,$c]}
+	printf "%-10s %12s %12s %12s %12s %12s %10s %10s %10s\n" "$c" "$fb" "$fd" "$fp" "$pd" "$pn" \
 		"$(awk -v a="$fb" -v b="$pd" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" \
-		"$(awk -v a="$fb" -v b="$pn" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
+		"$(awk -v a="$fb" -v b="$pn" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" \
+		"$(awk -v a="$fp" -v b="$pd" 'BEGIN { printf "%.2f", b ? a / b : 0 }')"
 done
 echo "(rows/s; ratios: floe with the insert buffer / PostgreSQL 15; $secs s per case, $(nproc) cores)"

@@ -1,6 +1,7 @@
 /*
  * buffer.c — buffer.h's routines, dispatched to the buffer's backend
- * (buffer_ops.h): RocksDB in <warehouse>/ingest/ (buffer_rocksdb.c).
+ * (buffer_ops.h): RocksDB in <warehouse>/ingest/ (buffer_rocksdb.c) or
+ * the PostgreSQL catalog's database (buffer_pg.c).
  */
 #include <stdlib.h>
 #include "common/arena.h"
@@ -22,6 +23,45 @@ ibuf_open(IngestBuffer **out, const char *dir, floe_error *err)
 	(*out)->ops = &ibuf_rocksdb_ops;
 	(*out)->impl = impl;
 	return FLOE_OK;
+}
+
+int
+ibuf_open_pg(IngestBuffer **out, const char *conninfo, floe_error *err)
+{
+	IbufImpl *impl;
+
+	*out = NULL;
+	TRY(ibuf_pg_open(&impl, conninfo, err));
+	*out = xcalloc(1, sizeof **out);
+	(*out)->ops = &ibuf_pg_ops;
+	(*out)->impl = impl;
+	return FLOE_OK;
+}
+
+const char *
+ibuf_backend(const IngestBuffer *b)
+{
+	return b->ops->name;
+}
+
+bool
+ibuf_shared(const IngestBuffer *b)
+{
+	return b->ops->shared;
+}
+
+int
+ibuf_flush_lock(IngestBuffer *b, const char *uuid, void **token, floe_error *err)
+{
+	*token = NULL;
+	return b->ops->flush_lock ? b->ops->flush_lock(b->impl, uuid, token, err) : FLOE_OK;
+}
+
+void
+ibuf_flush_unlock(IngestBuffer *b, const char *uuid, void *token)
+{
+	if (b->ops->flush_unlock)
+		b->ops->flush_unlock(b->impl, uuid, token);
 }
 
 void
@@ -46,10 +86,10 @@ ibuf_refresh(IngestBuffer *b, floe_error *err)
 }
 
 int
-ibuf_append(IngestBuffer *b, const char *uuid, const char *label, const uint8_t *bytes, size_t len,
-	    uint64_t *seq, floe_error *err)
+ibuf_append(IngestBuffer *b, const char *uuid, const char *label, uint64_t floor, const uint8_t *bytes,
+	    size_t len, uint64_t *seq, floe_error *err)
 {
-	return b->ops->append(b->impl, uuid, label, bytes, len, seq, err);
+	return b->ops->append(b->impl, uuid, label, floor, bytes, len, seq, err);
 }
 
 int

@@ -27,18 +27,33 @@
  * Threads: every call may come from any thread; the statistics are under
  * the buffer's mutex.
  *
+ * The PostgreSQL backend (buffer_pg.c, its design at its top) keeps the
+ * entries in the PostgreSQL catalog's database: every process is an owner
+ * (ibuf_shared), sequences are per table and commit in order, and a flush
+ * of a table takes ibuf_flush_lock so two nodes never flush it at once.
+ *
  * INTERFACE ROUTINES
  *   ibuf_open(&buf, dir, err) / ibuf_close(buf)    owner, else reader
+ *   ibuf_open_pg(&buf, conninfo, err)              the PostgreSQL backend
+ *   ibuf_backend(buf)                              "rocksdb" | "postgres"
+ *   ibuf_shared(buf)                               every node's entries, read from
+ *                                                  the database at each call
+ *   ibuf_flush_lock(buf, uuid, &token, err) / ibuf_flush_unlock(buf, uuid, token)
+ *                                                  a table's flush, across nodes
+ *                                                  (RocksDB: nothing to take)
  *   ibuf_is_owner(buf), ibuf_refresh(buf)          reader: catch up with the owner
- *   ibuf_append(buf, uuid, label, bytes, len, &seq, err)     durable at return,
- *                                                  and at or below ibuf_stable_seq
- *                                                  (visible to every read)
+ *   ibuf_append(buf, uuid, label, floor, bytes, len, &seq, err)   durable at
+ *                                                  return, and at or below ibuf_stable_seq
+ *                                                  (visible to every read); seq > floor
+ *                                                  (the table's recorded sequence)
  *   ibuf_scan(buf, uuid, after, upto, visit, arg, err)   live entries with
  *                                                  after < seq <= upto, in order;
  *                                                  visit(arg, seq, bytes, len)
  *   ibuf_stable_seq(buf)                           every entry at or below it is in
  *                                                  the database (no append below it is
  *                                                  still in flight): what a flush may take
+ *                                                  (postgres: UINT64_MAX, a scan is a
+ *                                                  stable cut of each table)
  *   ibuf_discard(buf, uuid, upto, err)             drop live entries with seq <= upto
  *   ibuf_dead_letter(buf, uuid, err)               move every live entry to the dead letters
  *   ibuf_dead_scan(buf, uuid, visit, arg, err) / ibuf_dead_discard(buf, uuid, err)
@@ -75,11 +90,16 @@ typedef struct IbufStat {
 typedef int (*ibuf_visit_fn)(void *arg, uint64_t seq, const uint8_t *bytes, size_t len);
 
 int ibuf_open(IngestBuffer **out, const char *dir, floe_error *err);
+int ibuf_open_pg(IngestBuffer **out, const char *conninfo, floe_error *err);
+const char *ibuf_backend(const IngestBuffer *b);
+bool ibuf_shared(const IngestBuffer *b);
+int ibuf_flush_lock(IngestBuffer *b, const char *uuid, void **token, floe_error *err);
+void ibuf_flush_unlock(IngestBuffer *b, const char *uuid, void *token);
 void ibuf_close(IngestBuffer *b);
 bool ibuf_is_owner(const IngestBuffer *b);
 int ibuf_refresh(IngestBuffer *b, floe_error *err);
-int ibuf_append(IngestBuffer *b, const char *uuid, const char *label, const uint8_t *bytes,
-		size_t len, uint64_t *seq, floe_error *err);
+int ibuf_append(IngestBuffer *b, const char *uuid, const char *label, uint64_t floor,
+		const uint8_t *bytes, size_t len, uint64_t *seq, floe_error *err);
 int ibuf_scan(IngestBuffer *b, const char *uuid, uint64_t after, uint64_t upto,
 	      ibuf_visit_fn visit, void *arg, floe_error *err);
 uint64_t ibuf_stable_seq(IngestBuffer *b);

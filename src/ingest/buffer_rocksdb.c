@@ -373,8 +373,8 @@ not_owner(floe_error *err)
 }
 
 static int
-rdb_append(RdbBuffer *b, const char *uuid, const char *label, const uint8_t *bytes, size_t len,
-	    uint64_t *seq, floe_error *err)
+rdb_append(RdbBuffer *b, const char *uuid, const char *label, uint64_t floor, const uint8_t *bytes,
+	   size_t len, uint64_t *seq, floe_error *err)
 {
 	char key[KEY_LEN], *msg = NULL;
 	char *val;
@@ -385,6 +385,10 @@ rdb_append(RdbBuffer *b, const char *uuid, const char *label, const uint8_t *byt
 	if (!b->owner)
 		return not_owner(err);
 	pthread_mutex_lock(&b->mu);
+	/* above the table's recorded sequence (rows committed by another
+	 * backend's flushes, whose counter is not this one) */
+	if (floor != UINT64_MAX && floor >= atomic_load(&b->seq_next))
+		atomic_store(&b->seq_next, floor + 1);
 	s = atomic_fetch_add(&b->seq_next, 1);
 	if (b->ninflight == b->capinflight) {
 		b->capinflight = b->capinflight ? b->capinflight * 2 : 64;

@@ -12,12 +12,16 @@
  *
  * Invariants:
  *   1. A buffered row is acknowledged only after ibuf_append returned (its
- *      entry synced to the RocksDB WAL).
+ *      entry synced to the RocksDB WAL, or committed in PostgreSQL: the
+ *      postgres backend, buffer_pg.c).
  *   2. A flush takes only entries at or below ibuf_stable_seq (no append
  *      below it is in flight), commits those above the table's recorded
  *      sequence with floe.ingest-seq = the highest one taken, then
  *      discards the log up to that sequence.  A crash between the commit
  *      and the discard leaves entries the next flush drops (recorded).
+ *      The table's stripe and ibuf_flush_lock (other nodes, postgres) are
+ *      held from the scan to the discard; a new entry's sequence is above
+ *      the table's recorded one (ibuf_append's floor).
  *   3. A read collects the table's entries BEFORE it reloads the table's
  *      metadata and keeps only entries above the reloaded metadata's
  *      recorded sequence: a flush that lands in between is in the
@@ -59,6 +63,7 @@ typedef struct Ingest {
 	pthread_mutex_t mu;
 	IngestBuffer *_Atomic buf;
 	bool open_failed;
+	bool pg;                   /* the postgres backend: opened with the engine */
 	pthread_mutex_t stripes[NSTRIPES];
 	pthread_t thread;
 	bool thread_started;
@@ -283,7 +288,7 @@ get_buf(Ingest *ig, bool create)
 	char *dir = NULL;
 	struct stat st;
 
-	if (b || !ig)
+	if (b || !ig || ig->pg)
 		return b;
 	pthread_mutex_lock(&ig->mu);
 	if (!ig->buf && !ig->open_failed && asprintf(&dir, "%s/ingest", ig->e->warehouse) >= 0) {
@@ -492,6 +497,7 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 	int rc = FLOE_OK, i;
 	uint64_t top;
 	IbufStat st;
+	void *node_lock = NULL;
 
 	*rows = 0;
 	memset(&c, 0, sizeof c);
@@ -499,6 +505,13 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 	flush_session_init(&fs, ig->e);
 	flush_ctx_init(&ctx, &fs, a, err);
 	pthread_mutex_lock(lk);
+	/* no other node flushes the table meanwhile (the postgres backend) */
+	if ((rc = ibuf_flush_lock(b, uuid, &node_lock, err)) != FLOE_OK) {
+		pthread_mutex_unlock(lk);
+		flush_session_dispose(&fs);
+		arena_free(a);
+		return rc;
+	}
 	ibuf_note_flush(b, uuid, true, false);
 	top = ibuf_stable_seq(b);
 	rc = ibuf_scan(b, uuid, 0, top, collect_visit, &c, err);
@@ -553,6 +566,7 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 		cache_drop(ig, uuid, UINT64_MAX);
 	}
 out:
+	ibuf_flush_unlock(b, uuid, node_lock);
 	pthread_mutex_unlock(lk);
 	flush_session_dispose(&fs);
 	arena_free(a);
@@ -611,18 +625,38 @@ flusher_main(void *arg)
 	return NULL;
 }
 
-void
-ingest_engine_open(Engine *e)
+int
+ingest_engine_open(Engine *e, floe_error *err)
 {
-	Ingest *ig = xcalloc(1, sizeof *ig);
+	const char *backend = getenv("FLOE_INSERT_BUFFER_BACKEND");
+	Ingest *ig;
 	int i;
 
+	if (backend && *backend && strcmp(backend, "rocksdb") && strcmp(backend, "postgres")) {
+		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+			    "invalid insert buffer backend \"%s\" (FLOE_INSERT_BUFFER_BACKEND)", backend);
+		return floe_error_hint(err, "Available values: rocksdb, postgres.");
+	}
+	if (backend && !strcmp(backend, "postgres") && !e->catalog_conninfo)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "insert buffer backend \"postgres\" needs a PostgreSQL catalog "
+				   "(--catalog or <warehouse>/catalog-uri); this warehouse's catalog is not one");
+	ig = xcalloc(1, sizeof *ig);
 	ig->e = e;
 	pthread_mutex_init(&ig->mu, NULL);
 	for (i = 0; i < NSTRIPES; i++)
 		pthread_mutex_init(&ig->stripes[i], NULL);
 	e->ingest = ig;
+	if (backend && !strcmp(backend, "postgres")) {
+		IngestBuffer *nb;
+		ig->pg = true;
+		/* every node's rows are read from the start (the overlay) */
+		TRY(ibuf_open_pg(&nb, e->catalog_conninfo, err));
+		ig->buf = nb;
+		return FLOE_OK;
+	}
 	(void)get_buf(ig, false);       /* rows left by an earlier process */
+	return FLOE_OK;
 }
 
 int
@@ -659,8 +693,9 @@ ingest_engine_close(Engine *e)
 		floe_error err;
 		floe_error_clear(&err);
 		if (flush_due(ig, true, &err) != FLOE_OK)
-			fprintf(stderr, "floe: insert buffer flush failed (the rows stay buffered in %s/ingest): %s\n",
-				e->warehouse, err.message);
+			fprintf(stderr, "floe: insert buffer flush failed (the rows stay buffered in %s%s): %s\n",
+				ig->pg ? "the PostgreSQL catalog's database" : e->warehouse,
+				ig->pg ? "" : "/ingest", err.message);
 	}
 	ibuf_close(ig->buf);
 	cache_free_all(ig);
@@ -777,7 +812,7 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	}
 	rowcodec_finish(&enc, &bytes, &len);
 	rowcodec_dispose(&enc);
-	rc = ibuf_append(ig->buf, t->md->table_uuid, label, bytes, len, &seq, ctx->err);
+	rc = ibuf_append(ig->buf, t->md->table_uuid, label, recorded_seq(t->md), bytes, len, &seq, ctx->err);
 	if (rc == FLOE_OK)
 		cache_add(ig, t->md->table_uuid, seq, bytes, len);
 	free(bytes);
@@ -1686,7 +1721,8 @@ entries_for_read(Ingest *ig, IngestBuffer *b, const char *uuid, uint64_t upto, A
 
 	*out = NULL;
 	*n = 0;
-	if (!ibuf_is_owner(b)) {
+	if (!ibuf_is_owner(b) || ibuf_shared(b)) {
+		/* a reader, or a buffer other nodes append to: the log itself */
 		Collect c;
 		memset(&c, 0, sizeof c);
 		c.a = a;
@@ -1985,7 +2021,7 @@ show_status(Session *s, ResultSink *sink, floe_error *err)
 			vector_set_null(&bt->cols[3], (uint32_t)i);
 		((int32_t *)bt->cols[4].data)[i] = x->flush_failures;
 		vector_set_string(&bt->cols[5], (uint32_t)i, status, (uint32_t)strlen(status));
-		vector_set_string(&bt->cols[6], (uint32_t)i, "rocksdb", 7);
+		vector_set_string(&bt->cols[6], (uint32_t)i, ibuf_backend(b), (uint32_t)strlen(ibuf_backend(b)));
 	}
 	bt->count = (uint32_t)n;
 	if (sink && sink->columns && sink->columns(sink->ctx, 7, names, types) != 0)

@@ -38,7 +38,10 @@
  * 55006 for a statement that would need the owner's rows flushed.
  *
  * INTERFACE ROUTINES
- *   ingest_engine_open(e) / ingest_engine_close(e)   (engine.c)
+ *   ingest_engine_open(e, err) / ingest_engine_close(e)   (engine.c); the
+ *       buffer's backend is $FLOE_INSERT_BUFFER_BACKEND: rocksdb (default) or
+ *       postgres (the PostgreSQL catalog's database; 0A000 with another
+ *       catalog, 22023 for another name)
  *   ingest_start_flusher(e)                          (floe serve)
  *   ingest_is_setting(name), ingest_canon_setting(name, value, out, cap, err),
  *   ingest_setting_default(name)                     (engine.c's SET / SHOW)
@@ -67,7 +70,7 @@
 struct Table;
 typedef struct IngestOverlay IngestOverlay;
 
-void ingest_engine_open(Engine *e);
+int ingest_engine_open(Engine *e, floe_error *err);
 void ingest_engine_close(Engine *e);
 int ingest_start_flusher(Engine *e, floe_error *err);
 

@@ -363,6 +363,8 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return FLOE_ERR;
 	}
 	free(db);
+	if (uri && *uri && strncmp(uri, "rest+", 5))
+		e->catalog_conninfo = xstrdup(uri);   /* the insert buffer's postgres backend */
 	e->catalog = temp_catalog_wrap(e->catalog);   /* sessions' pg_temp stay private (temp.h) */
 	temp_sweep_stale();
 	if (catalog_namespace_exists(e->catalog, "public", &exists, err) != FLOE_OK ||
@@ -371,7 +373,10 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 		return FLOE_ERR;
 	}
 	load_path_maps(e, e->io);
-	ingest_engine_open(e);
+	if (ingest_engine_open(e, err) != FLOE_OK) {
+		engine_close(e);
+		return FLOE_ERR;
+	}
 	*out = e;
 	return FLOE_OK;
 }
@@ -401,6 +406,7 @@ engine_close(Engine *e)
 	pthread_cond_destroy(&e->shared->turn_cv);
 	free(e->shared);
 	free(e->warehouse);
+	free(e->catalog_conninfo);
 	free(e->root);
 	for (i = 0; i < e->nio_props; i++)
 		free(e->io_props[i]);

@@ -2261,6 +2261,38 @@ pos_deletes_disjoint(FileIO *io, const Table *from, const Table *to, const Commi
 	return FLOE_OK;
 }
 
+/* The highest "floe.ingest-seq" of md's snapshots (0: none). */
+static uint64_t
+max_ingest_seq(const TableMetadata *md)
+{
+	uint64_t top = 0;
+	int i, k;
+
+	for (i = 0; i < md->nsnapshots; i++)
+		for (k = 0; k < md->snapshots[i].nsummary; k++)
+			if (!strcmp(md->snapshots[i].summary[k].key, "floe.ingest-seq")) {
+				uint64_t v = strtoull(md->snapshots[i].summary[k].value, NULL, 10);
+				if (v > top)
+					top = v;
+			}
+	return top;
+}
+
+/* An insert buffer flush (cs->ingest_seq) never re-bases over another
+ * flush of the same table: its rows were chosen against the head's
+ * recorded sequence, and the other may have committed some of them (two
+ * floe nodes flushing one table, ingest/buffer_pg.c): 40001, the flush is
+ * retried and then drops what is recorded. */
+static int
+ingest_seq_unchanged(const Table *from, const Table *to, floe_error *err)
+{
+	if (max_ingest_seq(to->md) != max_ingest_seq(from->md))
+		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				   "could not serialize the insert buffer flush of table \"%s\": another flush committed first",
+				   to->name);
+	return FLOE_OK;
+}
+
 /* A re-based data commit asserts the schema it was written for (the
  * REST spec's assert-current-schema-id): rows shaped by one schema must
  * not land under another (a column made NOT NULL, a type changed, ...). */
@@ -2341,6 +2373,7 @@ commit_loop(Catalog *cat, FileIO *io, Table *base, const CommitSpec *cs, Arena *
 		if ((rc = table_view_like(next, base, tmp, &next, err)) != FLOE_OK)
 			break;
 		if ((rc = schema_unchanged(head, next, err)) != FLOE_OK ||
+		    (cs->ingest_seq && (rc = ingest_seq_unchanged(head, next, err)) != FLOE_OK) ||
 		    (rc = removed_files_unchanged(io, head, next, cs, tmp, err)) != FLOE_OK ||
 		    (rc = pos_deletes_disjoint(io, head, next, cs, tmp, err)) != FLOE_OK ||
 		    (cs->rebase_check &&
