@@ -63,7 +63,9 @@
  *
  * Cancel: no call blocks in libpq; replies are waited for with poll(), and
  * the statement's cancel flag (common/interrupt.h) sends a CancelRequest.
- * Connections are pooled (idle and healthy ones only).  Every routine may
+ * Connections are pooled (idle and healthy ones only); statements use at
+ * most OPEN_MAX at once (more sessions wait for one), a flush's advisory
+ * lock holds one more of its own.  Every routine may
  * come from any thread.
  *
  * INTERFACE ROUTINES
@@ -85,6 +87,7 @@
 #include "ingest/buffer_ops.h"
 
 #define POOL_MAX 16
+#define OPEN_MAX 8                 /* statements' connections (flush locks may add) */
 #define CANCEL_WAIT_MS 30000
 #define CONNECT_WAIT_MS 10000
 #define LOCK_WAIT_MS 60000
@@ -95,6 +98,8 @@ struct IbufImpl {
 	pthread_mutex_t mu;
 	PGconn *idle[POOL_MAX];
 	int nidle;
+	int nopen;                 /* connections made and not finished */
+	pthread_cond_t freed;      /* a connection was returned or finished */
 	IbufStat *local;           /* this node's flushing / flush_failures */
 	int nlocal, caplocal;
 	IbufStat *last;            /* the last stats read */
@@ -242,15 +247,58 @@ connect_new(PgBuffer *b, PGconn **out, floe_error *err)
 	return FLOE_OK;
 }
 
+/* A pooled connection, else a new one; a statement (capped) waits while
+ * OPEN_MAX are out, so many sessions share a few PostgreSQL backends. */
+static int
+conn_get_cap(PgBuffer *b, bool capped, PGconn **out, floe_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	pthread_mutex_lock(&b->mu);
+	while (!b->nidle && capped && b->nopen >= OPEN_MAX) {
+		struct timespec ts;
+		if (interrupt_pending()) {
+			pthread_mutex_unlock(&b->mu);
+			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		(void)pthread_cond_timedwait(&b->freed, &b->mu, &ts);
+	}
+	if (b->nidle) {
+		*out = b->idle[--b->nidle];
+		pthread_mutex_unlock(&b->mu);
+		return FLOE_OK;
+	}
+	b->nopen++;
+	pthread_mutex_unlock(&b->mu);
+	if ((rc = connect_new(b, out, err)) != FLOE_OK) {
+		pthread_mutex_lock(&b->mu);
+		b->nopen--;
+		pthread_cond_signal(&b->freed);
+		pthread_mutex_unlock(&b->mu);
+	}
+	return rc;
+}
+
 static int
 conn_get(PgBuffer *b, PGconn **out, floe_error *err)
 {
+	return conn_get_cap(b, true, out, err);
+}
+
+/* Finish a connection conn_get gave. */
+static void
+conn_drop(PgBuffer *b, PGconn *c)
+{
+	PQfinish(c);
 	pthread_mutex_lock(&b->mu);
-	*out = b->nidle ? b->idle[--b->nidle] : NULL;
+	b->nopen--;
+	pthread_cond_signal(&b->freed);
 	pthread_mutex_unlock(&b->mu);
-	if (*out)
-		return FLOE_OK;
-	return connect_new(b, out, err);
 }
 
 static void
@@ -262,11 +310,13 @@ conn_put(PgBuffer *b, PGconn *c)
 		pthread_mutex_lock(&b->mu);
 		if (b->nidle < POOL_MAX) {
 			b->idle[b->nidle++] = c;
-			c = NULL;
+			pthread_cond_signal(&b->freed);
+			pthread_mutex_unlock(&b->mu);
+			return;
 		}
 		pthread_mutex_unlock(&b->mu);
 	}
-	PQfinish(c);
+	conn_drop(b, c);
 }
 
 /* Run one statement on c: text parameters (binary where lens[i] > 0),
@@ -313,7 +363,7 @@ run(PgBuffer *b, const char *sql, int n, const char *const *vals, const int *len
 			conn_put(b, c);
 			return rc;
 		}
-		PQfinish(c);
+		conn_drop(b, c);
 		floe_error_clear(err);
 	}
 	return FLOE_ERR;
@@ -329,7 +379,10 @@ pg_open(IbufImpl **out, const char *conninfo, floe_error *err)
 	*out = NULL;
 	b->conninfo = xstrdup(conninfo);
 	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->freed, NULL);
+	b->nopen = 1;
 	if (connect_new(b, &c, err) != FLOE_OK) {
+		pthread_cond_destroy(&b->freed);
 		pthread_mutex_destroy(&b->mu);
 		free(b->conninfo);
 		free(b);
@@ -341,6 +394,7 @@ pg_open(IbufImpl **out, const char *conninfo, floe_error *err)
 		pg_fail(c, r, "creating the buffer tables", err);
 		PQclear(r);
 		PQfinish(c);
+		pthread_cond_destroy(&b->freed);
 		pthread_mutex_destroy(&b->mu);
 		free(b->conninfo);
 		free(b);
@@ -365,6 +419,7 @@ pg_close(PgBuffer *b)
 
 	for (i = 0; i < b->nidle; i++)
 		PQfinish(b->idle[i]);
+	pthread_cond_destroy(&b->freed);
 	pthread_mutex_destroy(&b->mu);
 	free(b->local);
 	free(b->last);
@@ -779,12 +834,12 @@ pg_flush_lock(PgBuffer *b, const char *uuid, void **token, floe_error *err)
 	int waited = 0;
 
 	*token = NULL;
-	TRY(conn_get(b, &c, err));
+	TRY(conn_get_cap(b, false, &c, err));   /* not capped: a flush holds it and runs statements */
 	for (;;) {
 		PGresult *r;
 		bool got;
 		if (run_on(c, sql, 1, vals, NULL, false, &r, "flush lock", err) != FLOE_OK) {
-			PQfinish(c);
+			conn_drop(b, c);
 			return FLOE_ERR;
 		}
 		got = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
@@ -822,7 +877,7 @@ pg_flush_unlock(PgBuffer *b, const char *uuid, void *token)
 		PQclear(r);
 		conn_put(b, c);
 	} else {
-		PQfinish(c);        /* the server drops the lock with the session */
+		conn_drop(b, c);    /* the server drops the lock with the session */
 	}
 }
 
