@@ -240,6 +240,8 @@ typedef struct SortKey {
 	bool nulls_first;
 } SortKey;
 Operator *sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys);
+/* a sort's keys for its next open (the sort is closed) */
+void sort_set_keys(Operator *op, int nkeys, const SortKey *keys);
 /* Compare two values of type t stored as in a Vector (a and b point at
  * the element): <0, 0, >0 in ascending order (sort.c; hash_agg.c and
  * window.c order by it too). */

@@ -25,6 +25,7 @@
  *
  * INTERFACE ROUTINES
  *   sort_new(ctx, child, nkeys, keys)
+ *   sort_set_keys(op, nkeys, keys)          new keys for the next open (window.c's passes)
  *   sort_compare_values(a, b, type)         shared three-way comparison
  */
 #include <stdlib.h>
@@ -319,6 +320,7 @@ write_run(SortOp *s)
 		arena_reset(s->merge_arena);
 		TRY(spill_write(f, gather_sorted(s, s->merge_arena, pos, n), NULL, n));
 	}
+	spill_file_park(f);     /* no buffer while it waits for the merge */
 	held_now(s);
 	clear_buffer(s);
 	return FLOE_OK;
@@ -433,6 +435,7 @@ merge_runs(SortOp *s)
 					break;
 				TRY(spill_write(dst, b, NULL, b->count));
 			}
+			spill_file_park(dst);
 			readers_close(s);
 		}
 	}
@@ -592,4 +595,13 @@ sort_new(ExecCtx *ctx, Operator *child, int nkeys, const SortKey *keys)
 	arena_on_reset(ctx->arena, free_readers, s);
 	s->ss = spill_set_new(ctx);
 	return &s->op;
+}
+
+void
+sort_set_keys(Operator *op, int nkeys, const SortKey *keys)
+{
+	SortOp *s = (SortOp *)op;
+
+	s->nkeys = nkeys;
+	s->keys = arena_memdup(op->ctx->arena, keys, sizeof(SortKey) * (size_t)(nkeys ? nkeys : 1));
 }

@@ -42,7 +42,8 @@
  *   exec_mem_limit(work_mem)    bytes, 0 = unlimited
  *   exec_query_mem_limit(s)     bytes, 0 = unlimited
  *   spill_set_new / spill_set_close / spill_file_new / spill_file_close
- *   spill_write / spill_rewind / spill_read / spill_file_rows / spill_scan_new
+ *   spill_write / spill_rewind / spill_read / spill_file_rows / spill_file_park
+ *   spill_scan_new
  *   spill_set_held / spill_over / spill_guard / spill_stats
  *
  * spill_guard's limit is SPILL_HARD_FACTOR x work_mem, but never below
@@ -238,6 +239,7 @@ struct SpillFile {
 	int ncols;
 	SqlType *types;
 	bool reading;
+	int parked;              /* fp closed, this descriptor kept; -1: none */
 	int64_t rows, bytes;     /* written */
 	int64_t read_bytes;
 	SpillFile *next;
@@ -279,6 +281,40 @@ file_release(SpillFile *f)
 		f->set->nfiles--;
 	}
 	f->fp = NULL;
+	if (f->parked >= 0)
+		close(f->parked);
+	f->parked = -1;
+}
+
+void
+spill_file_park(SpillFile *f)
+{
+	int fd;
+
+	if (!f || !f->fp || fflush(f->fp) != 0)
+		return;
+	fd = dup(fileno(f->fp));
+	if (fd < 0)
+		return;
+	fclose(f->fp);
+	f->fp = NULL;
+	f->parked = fd;
+	f->set->nfiles--;
+}
+
+/* a parked file's stream again, at its end */
+static int
+unpark(SpillFile *f)
+{
+	if (f->fp || f->parked < 0)
+		return FLOE_OK;
+	f->fp = fdopen(f->parked, "r+b");
+	if (!f->fp || fseek(f->fp, 0, SEEK_END) != 0)
+		return floe_errorf(f->set->ctx->err, ERRCODE_IO_ERROR, "could not reopen spill file: %s",
+				   strerror(errno));
+	f->parked = -1;
+	f->set->nfiles++;
+	return FLOE_OK;
 }
 
 void
@@ -343,6 +379,7 @@ spill_file_new(SpillSet *ss, int ncols, const SqlType *types, SpillFile **out)
 				   strerror(errno));
 	}
 	f->set = ss;
+	f->parked = -1;
 	f->ncols = ncols;
 	f->types = arena_memdup(ss->ctx->arena, types, sizeof(SqlType) * (size_t)(ncols ? ncols : 1));
 	if (!ss->scratch)
@@ -404,6 +441,7 @@ spill_write(SpillFile *f, const Batch *b, const uint32_t *rows, uint32_t n)
 
 	if (!n)
 		return FLOE_OK;
+	TRY(unpark(f));
 	if (f->reading || !f->fp)
 		return floe_errorf(f->set->ctx->err, ERRCODE_INTERNAL_ERROR,
 				   "spill file written after it was rewound");
@@ -454,6 +492,7 @@ spill_write(SpillFile *f, const Batch *b, const uint32_t *rows, uint32_t n)
 int
 spill_rewind(SpillFile *f)
 {
+	TRY(unpark(f));
 	if (!f->fp)
 		return floe_errorf(f->set->ctx->err, ERRCODE_INTERNAL_ERROR, "spill file is closed");
 	if (fflush(f->fp) != 0 || fseek(f->fp, 0, SEEK_SET) != 0)

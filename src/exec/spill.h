@@ -21,6 +21,9 @@
  *   spill_file_new(ss, ncols, types, &f) / spill_file_close(f)
  *   spill_write(f, batch, rows, n) / spill_rewind(f) / spill_read(f, arena, &b)
  *   spill_file_rows(f)
+ *   spill_file_park(f)                the stream (and its buffer) closed until
+ *                                     the next write or rewind; the descriptor
+ *                                     is kept (a finished run waiting to merge)
  *   spill_set_held(ss)                bytes the set holds in memory: the
  *                                     write scratch its files share and
  *                                     one stdio buffer per open file
@@ -57,6 +60,7 @@ int spill_rewind(SpillFile *f);
 /* *out = NULL at the end; the batch lives in `a` */
 int spill_read(SpillFile *f, Arena *a, Batch **out);
 int64_t spill_file_rows(const SpillFile *f);
+void spill_file_park(SpillFile *f);
 int64_t spill_set_held(const SpillSet *ss);
 Operator *spill_scan_new(ExecCtx *ctx, int ncols, const SqlType *types, SpillFile *f);
 void spill_scan_set(Operator *op, SpillFile *f);

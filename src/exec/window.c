@@ -42,11 +42,32 @@
  * capacity cap; results[c] has capacity nrows and is written exactly once
  * per row.
  *
- * Memory (work_mem, spill.h): the rows are not spilled to disk; above
- * SPILL_HARD_FACTOR times ctx->mem_limit the operator fails with 53200
- * ("out of memory: work_mem exceeded by window function") instead of
- * growing without bound.  What it holds (the store's malloc'd chunks) is
- * EXPLAIN ANALYZE's Peak Memory.
+ * Memory (work_mem, spill.h): the rows are collected in memory while they
+ * fit (the path above).  Before the next growth would pass ctx->mem_limit
+ * the operator spills (PostgreSQL's WindowAgg keeps only the current
+ * partition): the collected rows, and then every further input row, are
+ * written to a spill file as nsp = nwide + ncalls + 1 columns (the wide
+ * columns, one result column per call, NULL until computed, and the input
+ * position).  Then, per spec in order, a pass reads that file through the
+ * external sort (sort.c, with half of work_mem) by (partition keys, order
+ * keys, input position) — the order the in-memory permutation has — and
+ * reads the sorted rows one partition at a time into the stored columns
+ * (presorted: compute_spec does not sort again), computes that spec's
+ * calls, and writes the rows with their results to the next pass's file;
+ * the last spec's pass runs in next(), emitting each partition as it is
+ * computed, so the output order is the same last-spec order.  The stored
+ * partition is the one thing held whole: one partition above
+ * SPILL_HARD_FACTOR times the limit (and above the default work_mem,
+ * spill_guard) fails with 53200 ("work_mem exceeded by window partition")
+ * instead of growing without bound; its frames are not read back from
+ * disk.  What the operator holds (its arenas, spill buffers, and the most
+ * its sort held) is EXPLAIN ANALYZE's Peak Memory.
+ *
+ * Spilled states: COLLECTING switches to SPILLED (rows to in_file); open
+ * ends with passes 0..nspecs-2 written and the last pass's sort open;
+ * EMITTING reads partitions from it.  Invariants: cols holds exactly one partition
+ * (rows [0, nrows)) of spec `pass`, sorted; pend[pend_at..] are the
+ * sorted rows after it.
  *
  * INTERFACE ROUTINES (exec.h)
  *   window_new(ctx, child, nspecs, specs, ncalls, calls)
@@ -81,6 +102,32 @@ typedef struct WindowOp {
 	 * group number (0-based within the partition) of position pos;
 	 * gpos[ps + g] = the first position of group g; ngrp groups */
 	uint32_t *grp, *gpos, ngrp;
+	int ngrow;                 /* columns grow() keeps: nwide, or nsp spilled */
+	const SqlType *grow_type;
+	int row_width;             /* bytes per stored row (growth estimate) */
+	/* spilled (see the header): rows as nsp columns (the wide columns,
+	 * one per call result, the input position) in in_file; pass `pass`
+	 * reads them through `sort` and holds one partition in cols */
+	bool spilled;
+	bool presorted;            /* cols hold one sorted partition */
+	int nsp;
+	SqlType *sp_type;
+	SortKey **spec_keys;       /* [nspecs]: partition, order, position */
+	int *spec_nkeys;
+	int *emit_cols;            /* [op.ncols]: child columns, results */
+	int *all_cols;             /* [nsp]: 0, 1, ... */
+	SpillSet *ss;
+	SpillFile *in_file, *out_file;
+	int64_t next_pos;          /* input position of the next row */
+	Operator *scan, *sort;     /* sort over a scan of in_file */
+	OpInstr *sort_instr;       /* the sort's Peak Memory */
+	bool sorting;              /* sort is open */
+	int pass;
+	Batch *pend;               /* sorted rows from pend_at on: not yet read */
+	uint32_t pend_at;
+	bool sort_end;
+	Arena *outa;               /* rows gathered for out_file */
+	Batch *obuf;
 } WindowOp;
 
 typedef struct SortCtx {
@@ -150,16 +197,17 @@ perm_cmp(const void *pa, const void *pb, void *arg)
 static void
 grow(WindowOp *w, uint32_t need)
 {
-	uint32_t ncap = w->cap ? w->cap : 2048;
+	/* a spilled partition starts small: many hold a few rows */
+	uint32_t ncap = w->cap ? w->cap : w->presorted ? 64 : 2048;
 	int c;
 
 	if (need <= w->cap)
 		return;
 	while (ncap < need)
 		ncap *= 2;
-	for (c = 0; c < w->nwide; c++) {
+	for (c = 0; c < w->ngrow; c++) {
 		Vector nv;
-		vector_init(&nv, w->wide_type[c], w->store, ncap);
+		vector_init(&nv, w->grow_type[c], w->store, ncap);
 		if (w->nrows)
 			vector_copy_rows(&nv, 0, &w->cols[c], NULL, w->nrows);
 		w->cols[c] = nv;
@@ -167,11 +215,23 @@ grow(WindowOp *w, uint32_t need)
 	w->cap = ncap;
 }
 
+/* long strings of dst's rows [from, to) copied into arena a */
+static void
+own_strings(Arena *a, Vector *dst, uint32_t from, uint32_t to)
+{
+	strview *sv = dst->data;
+	uint32_t i;
+
+	for (i = from; i < to; i++)
+		if (vector_is_valid(dst, i) && sv[i].len > STRVIEW_INLINE)
+			sv[i] = strview_make(arena_memdup(a, sv[i].u.ptr, sv[i].len), sv[i].len);
+}
+
 static int
 append_batch(WindowOp *w, Batch *in)
 {
 	Operator *op = &w->op;
-	uint32_t n = in->count, i;
+	uint32_t n = in->count;
 	int c;
 
 	grow(w, w->nrows + n);
@@ -184,13 +244,8 @@ append_batch(WindowOp *w, Batch *in)
 			TRY(expr_eval(op->ctx, w->wide_expr[c], in, in->sel, n, op->scratch, &raw));
 			vector_copy_rows(dst, w->nrows, &raw, in->sel, n);
 		}
-		if (type_is_string(dst->type.id)) {
-			strview *sv = dst->data;
-			for (i = w->nrows; i < w->nrows + n; i++)
-				if (vector_is_valid(dst, i) && sv[i].len > STRVIEW_INLINE)
-					sv[i] = strview_make(arena_memdup(w->store, sv[i].u.ptr, sv[i].len),
-							     sv[i].len);
-		}
+		if (type_is_string(dst->type.id))
+			own_strings(w->store, dst, w->nrows, w->nrows + n);
 	}
 	w->nrows += n;
 	return FLOE_OK;
@@ -651,7 +706,7 @@ compute_spec(WindowOp *w, int s, uint32_t *perm)
 	w->gpos = arena_alloc(w->store, sizeof(uint32_t) * (n ? n : 1));
 	for (i = 0; i < n; i++)
 		perm[i] = i;
-	if (n > 1 && (w->specs[s].npart || w->specs[s].norder))
+	if (n > 1 && (w->specs[s].npart || w->specs[s].norder) && !w->presorted)
 		qsort_r(perm, n, sizeof(uint32_t), perm_cmp, &sc);
 	while (ps < n) {
 		uint32_t pe = ps + 1, j, gs;
@@ -686,6 +741,340 @@ compute_spec(WindowOp *w, int s, uint32_t *perm)
 	return FLOE_OK;
 }
 
+/* Bytes the operator holds now, as malloc'd (the store, scratch arenas,
+ * spill buffers, and the most its sort has held); noted as its peak. */
+static int64_t
+held_now(WindowOp *w)
+{
+	int64_t m = (int64_t)arena_held(w->store) + (int64_t)arena_held(w->op.scratch) +
+		    (int64_t)arena_held(w->outa) + spill_set_held(w->ss);
+
+	if (w->scan)
+		m += (int64_t)arena_held(w->scan->scratch);
+	if (w->sort_instr)
+		m += w->sort_instr->peak_mem;
+	op_note_mem(&w->op, m);
+	return m;
+}
+
+/* the stored rows are gone: the store keeps at most a quarter of
+ * work_mem of spare chunks */
+static void
+release_store(WindowOp *w)
+{
+	w->nrows = w->cap = 0;
+	arena_reset(w->store);
+	if ((int64_t)arena_held(w->store) > w->op.ctx->mem_limit / 4)
+		arena_release(w->store);
+}
+
+static int
+spill_start(WindowOp *w)
+{
+	ExecCtx *ctx = w->op.ctx;
+	int c, s, k;
+
+	if (!w->sp_type) {
+		w->nsp = w->nwide + w->ncalls + 1;
+		w->sp_type = ARENA_ARRAY(ctx->arena, SqlType, w->nsp);
+		memcpy(w->sp_type, w->wide_type, sizeof(SqlType) * (size_t)w->nwide);
+		for (c = 0; c < w->ncalls; c++)
+			w->sp_type[w->nwide + c] = w->calls[c].type;
+		w->sp_type[w->nsp - 1] = type_make(TYPE_INT64);
+		w->spec_keys = ARENA_ARRAY(ctx->arena, SortKey *, w->nspecs);
+		w->spec_nkeys = ARENA_ARRAY(ctx->arena, int, w->nspecs);
+		for (s = 0; s < w->nspecs; s++) {
+			const WindowSpec *sp = &w->specs[s];
+			SortKey *keys = ARENA_ARRAY(ctx->arena, SortKey, sp->npart + sp->norder + 1);
+			int nk = 0;
+			/* partitions: ascending, NULLs last (part_cmp) */
+			for (k = 0; k < sp->npart; k++)
+				keys[nk++] = (SortKey){ w->spec_part[s][k], false, false };
+			for (k = 0; k < sp->norder; k++)
+				keys[nk++] = (SortKey){ w->spec_order[s][k], sp->dirs[k].desc,
+							sp->dirs[k].nulls_first };
+			keys[nk++] = (SortKey){ w->nsp - 1, false, false };
+			w->spec_keys[s] = keys;
+			w->spec_nkeys[s] = nk;
+		}
+		w->emit_cols = ARENA_ARRAY(ctx->arena, int, w->op.ncols);
+		for (c = 0; c < w->nchild; c++)
+			w->emit_cols[c] = c;
+		for (c = 0; c < w->ncalls; c++)
+			w->emit_cols[w->nchild + c] = w->nwide + c;
+		w->all_cols = ARENA_ARRAY(ctx->arena, int, w->nsp);
+		for (c = 0; c < w->nsp; c++)
+			w->all_cols[c] = c;
+		w->ss = spill_set_new(ctx);
+		w->outa = arena_new(64 * 1024);
+		arena_on_reset(ctx->arena, (void (*)(void *))arena_free, w->outa);
+	}
+	TRY(spill_file_new(w->ss, w->nsp, w->sp_type, &w->in_file));
+	w->spilled = true;
+	w->next_pos = 0;
+	return FLOE_OK;
+}
+
+/* Write the collected rows to in_file (positions next_pos on, no results
+ * yet) and drop them. */
+static int
+flush_input(WindowOp *w)
+{
+	Arena *a = w->op.scratch;
+	uint32_t off, i;
+	int c;
+
+	if (!w->spilled)
+		TRY(spill_start(w));
+	for (off = 0; off < w->nrows; off += VECTOR_SIZE) {
+		uint32_t n = w->nrows - off < VECTOR_SIZE ? w->nrows - off : VECTOR_SIZE;
+		uint32_t *sel;
+		int64_t *pos;
+		Batch *b;
+
+		TRY(exec_check_cancel(w->op.ctx));
+		arena_reset(a);
+		sel = arena_alloc(a, sizeof(uint32_t) * n);
+		for (i = 0; i < n; i++)
+			sel[i] = off + i;
+		b = batch_new(a, w->nsp, w->sp_type, n);
+		for (c = 0; c < w->nwide; c++)
+			vector_copy_rows(&b->cols[c], 0, &w->cols[c], sel, n);
+		for (c = w->nwide; c < w->nsp - 1; c++)
+			for (i = 0; i < n; i++)
+				vector_set_null(&b->cols[c], i);
+		pos = b->cols[w->nsp - 1].data;
+		for (i = 0; i < n; i++)
+			pos[i] = w->next_pos++;
+		b->count = n;
+		TRY(spill_write(w->in_file, b, NULL, n));
+		held_now(w);
+	}
+	arena_reset(a);
+	release_store(w);
+	held_now(w);
+	return FLOE_OK;
+}
+
+/* rows a and b of one partition's key columns compare equal? */
+static inline uint32_t
+b_row(const Batch *b, uint32_t i)
+{
+	return b->sel ? b->sel[i] : i;
+}
+
+static int
+key_cmp2(const Vector *va, uint32_t a, const Vector *vb, uint32_t b)
+{
+	bool na = !validity_get(va->validity, a), nb = !validity_get(vb->validity, b);
+
+	if (na || nb)
+		return na && nb ? 0 : 1;
+	return sort_compare_values((const char *)va->data + type_width(va->type.id) * a,
+				   (const char *)vb->data + type_width(vb->type.id) * b, va->type);
+}
+
+/* Are batch rows r1 (of b1: a batch, or NULL for the stored row 0) and r2
+ * of b2 in one partition of spec s? */
+static bool
+same_part(WindowOp *w, int s, const Batch *b1, uint32_t r1, const Batch *b2, uint32_t r2)
+{
+	int k;
+
+	for (k = 0; k < w->specs[s].npart; k++) {
+		int c = w->spec_part[s][k];
+		const Vector *v1 = b1 ? &b1->cols[c] : &w->cols[c];
+		if (key_cmp2(v1, r1, &b2->cols[c], r2))
+			return false;
+	}
+	return true;
+}
+
+/* append rows [at, at + n) of a sorted batch (all nsp columns) */
+static void
+append_sorted(WindowOp *w, const Batch *b, uint32_t at, uint32_t n)
+{
+	uint32_t *sel = arena_alloc(w->op.scratch, sizeof(uint32_t) * n), i;
+	int c;
+
+	for (i = 0; i < n; i++)
+		sel[i] = b->sel ? b->sel[at + i] : at + i;
+	grow(w, w->nrows + n);
+	for (c = 0; c < w->nsp; c++) {
+		vector_copy_rows(&w->cols[c], w->nrows, &b->cols[c], sel, n);
+		if (type_is_string(w->cols[c].type.id))
+			own_strings(w->store, &w->cols[c], w->nrows, w->nrows + n);
+	}
+	w->nrows += n;
+}
+
+/* Read the next partition of the pass's sorted rows into cols and
+ * compute its calls of spec `pass`; *got false at the end. */
+static int
+next_partition(WindowOp *w, bool *got)
+{
+	int s = w->pass;
+
+	release_store(w);
+	for (;;) {
+		uint32_t at, e, cnt;
+
+		if (!w->pend || w->pend_at >= w->pend->count) {
+			if (w->sort_end)
+				break;
+			TRY(op_next(w->sort, &w->pend));
+			w->pend_at = 0;
+			if (!w->pend)
+				w->sort_end = true;
+			continue;
+		}
+		at = w->pend_at;
+		cnt = w->pend->count;
+		if (w->nrows && !same_part(w, s, NULL, 0, w->pend, b_row(w->pend, at)))
+			break;
+		for (e = at + 1; e < cnt && same_part(w, s, w->pend, b_row(w->pend, at), w->pend,
+						      b_row(w->pend, e)); e++)
+			;
+		append_sorted(w, w->pend, at, e - at);
+		w->pend_at = e;
+		held_now(w);
+		TRY(spill_guard(w->op.ctx, (int64_t)arena_held(w->store), "window partition"));
+		if (e < cnt)
+			break;
+	}
+	*got = w->nrows > 0;
+	if (*got) {
+		w->perm = arena_alloc(w->store, sizeof(uint32_t) * w->nrows);
+		TRY(compute_spec(w, s, w->perm));
+	}
+	held_now(w);
+	return FLOE_OK;
+}
+
+/* rows perm[from .. from + n) of columns cols[0..ncols) appended to b,
+ * long strings copied into a */
+static void
+copy_out(WindowOp *w, Batch *b, const int *cols, int ncols, Arena *a, uint32_t from, uint32_t n)
+{
+	int c;
+
+	for (c = 0; c < ncols; c++) {
+		Vector *dst = &b->cols[c];
+		vector_copy_rows(dst, b->count, &w->cols[cols[c]], w->perm + from, n);
+		if (type_is_string(dst->type.id))
+			own_strings(a, dst, b->count, b->count + n);
+	}
+	b->count += n;
+}
+
+static int
+pass_open(WindowOp *w, int s)
+{
+	sort_set_keys(w->sort, w->spec_nkeys[s], w->spec_keys[s]);
+	spill_scan_set(w->scan, w->in_file);
+	w->pass = s;
+	w->pend = NULL;
+	w->pend_at = 0;
+	w->sort_end = false;
+	w->sorting = true;
+	TRY(op_open(w->sort));
+	held_now(w);
+	return FLOE_OK;
+}
+
+static void
+pass_close(WindowOp *w)
+{
+	if (w->sorting)
+		op_close(w->sort);
+	w->sorting = false;
+	w->pend = NULL;
+	if (w->in_file)
+		spill_file_close(w->in_file);
+	w->in_file = NULL;
+}
+
+/* The spilled input: every spec but the last sorts the rows by its keys,
+ * computes its calls a partition at a time and writes the rows to the
+ * next file; the last spec's pass is left open for next(). */
+static int
+spill_passes(WindowOp *w)
+{
+	ExecCtx *ctx = w->op.ctx;
+	int s;
+
+	if (!w->sort) {
+		/* the sort gets half of work_mem, the partition the rest */
+		ExecCtx *sctx = ARENA_NEW(ctx->arena, ExecCtx);
+		*sctx = *ctx;
+		sctx->mem_limit = ctx->mem_limit / 2;
+		w->scan = spill_scan_new(sctx, w->nsp, w->sp_type, NULL);
+		w->sort = sort_new(sctx, w->scan, w->spec_nkeys[0], w->spec_keys[0]);
+		w->sort_instr = ARENA_NEW(ctx->arena, OpInstr);
+		w->sort->instr = w->sort_instr;
+	}
+	w->ngrow = w->nsp;
+	w->grow_type = w->sp_type;
+	w->results = w->cols + w->nwide;
+	w->presorted = true;
+	for (s = 0; s < w->nspecs; s++) {
+		TRY(pass_open(w, s));
+		if (s == w->nspecs - 1)
+			break;
+		TRY(spill_file_new(w->ss, w->nsp, w->sp_type, &w->out_file));
+		arena_reset(w->outa);
+		w->obuf = batch_new(w->outa, w->nsp, w->sp_type, VECTOR_SIZE);
+		w->obuf->count = 0;
+		for (;;) {
+			uint32_t off = 0, n;
+			bool got;
+
+			arena_reset(w->op.scratch);
+			TRY(next_partition(w, &got));
+			if (!got)
+				break;
+			while (off < w->nrows) {
+				n = VECTOR_SIZE - w->obuf->count;
+				if (n > w->nrows - off)
+					n = w->nrows - off;
+				copy_out(w, w->obuf, w->all_cols, w->nsp, w->outa, off, n);
+				off += n;
+				if (w->obuf->count == VECTOR_SIZE) {
+					TRY(spill_write(w->out_file, w->obuf, NULL, w->obuf->count));
+					arena_reset(w->outa);
+					w->obuf = batch_new(w->outa, w->nsp, w->sp_type, VECTOR_SIZE);
+					w->obuf->count = 0;
+				}
+			}
+		}
+		if (w->obuf->count)
+			TRY(spill_write(w->out_file, w->obuf, NULL, w->obuf->count));
+		arena_reset(w->outa);
+		w->obuf = NULL;
+		pass_close(w);
+		w->in_file = w->out_file;
+		w->out_file = NULL;
+	}
+	release_store(w);
+	w->emit_pos = 0;
+	arena_reset(w->op.scratch);
+	held_now(w);
+	return FLOE_OK;
+}
+
+/* back to the in-memory state (a new loop, close) */
+static void
+spill_reset(WindowOp *w)
+{
+	pass_close(w);
+	if (w->ss)
+		spill_set_close(w->ss);
+	w->out_file = NULL;
+	w->spilled = w->presorted = false;
+	w->ngrow = w->nwide;
+	w->grow_type = w->wide_type;
+}
+
 static int
 window_open(Operator *op)
 {
@@ -693,8 +1082,14 @@ window_open(Operator *op)
 	Batch *in;
 	int c, s;
 
+	spill_reset(w);
 	w->nrows = w->cap = 0;
 	w->emit_pos = 0;
+	if (!w->row_width) {
+		w->row_width = 1;
+		for (c = 0; c < w->nwide; c++)
+			w->row_width += (int)type_width(w->wide_type[c].id) + 1;
+	}
 	TRY(op_open(op->child));
 	for (;;) {
 		TRY(exec_check_cancel(op->ctx));
@@ -702,10 +1097,22 @@ window_open(Operator *op)
 		TRY(op_next(op->child, &in));
 		if (!in)
 			break;
-		if (in->count)
-			TRY(append_batch(w, in));
-		op_note_mem(op, (int64_t)arena_held(w->store) + (int64_t)arena_held(op->scratch));
-		TRY(spill_guard(op->ctx, (int64_t)arena_held(w->store), "window function"));
+		if (!in->count)
+			continue;
+		/* spill before the next growth (all columns doubled) would pass
+		 * work_mem */
+		if (w->nspecs && w->nrows && w->nrows + in->count > w->cap &&
+		    spill_over(op->ctx, held_now(w) + (int64_t)w->row_width * 2 * w->cap))
+			TRY(flush_input(w));
+		TRY(append_batch(w, in));
+		if (w->nspecs && (spill_over(op->ctx, held_now(w))))
+			TRY(flush_input(w));
+		else
+			TRY(spill_guard(op->ctx, held_now(w), "window function"));
+	}
+	if (w->spilled) {
+		TRY(flush_input(w));
+		return spill_passes(w);
 	}
 	grow(w, 1);
 	arena_reset(op->scratch);
@@ -720,7 +1127,37 @@ window_open(Operator *op)
 		for (i = 0; i < w->nrows; i++)
 			w->perm[i] = i;
 	}
-	op_note_mem(op, (int64_t)arena_held(w->store) + (int64_t)arena_held(op->scratch));
+	held_now(w);
+	return FLOE_OK;
+}
+
+/* next() of the spilled operator: the last pass's partitions, in order */
+static int
+spill_next(WindowOp *w, Batch **out)
+{
+	Operator *op = &w->op;
+	Batch *b = batch_new(op->scratch, op->ncols, op->types, VECTOR_SIZE);
+
+	b->count = 0;
+	while (b->count < VECTOR_SIZE) {
+		uint32_t n;
+		if (w->emit_pos >= w->nrows) {
+			bool got;
+			TRY(exec_check_cancel(op->ctx));
+			TRY(next_partition(w, &got));
+			w->emit_pos = 0;
+			if (!got)
+				break;
+			continue;
+		}
+		n = VECTOR_SIZE - b->count;
+		if (n > w->nrows - w->emit_pos)
+			n = w->nrows - w->emit_pos;
+		copy_out(w, b, w->emit_cols, op->ncols, op->scratch, w->emit_pos, n);
+		w->emit_pos += n;
+	}
+	op->rows_out += b->count;
+	*out = b->count ? b : NULL;
 	return FLOE_OK;
 }
 
@@ -733,6 +1170,8 @@ window_next(Operator *op, Batch **out)
 	int c;
 
 	arena_reset(op->scratch);
+	if (w->spilled)
+		return spill_next(w, out);
 	if (w->emit_pos >= w->nrows) {
 		*out = NULL;
 		return FLOE_OK;
@@ -755,9 +1194,10 @@ window_close(Operator *op)
 {
 	WindowOp *w = (WindowOp *)op;
 
+	spill_reset(w);
 	op_close(op->child);
 	w->nrows = w->cap = 0;
-	w->cols = ARENA_ARRAY(op->ctx->arena, Vector, w->nwide + 1);
+	w->cols = ARENA_ARRAY(op->ctx->arena, Vector, w->nwide + w->ncalls + 2);
 	if (w->store)
 		arena_reset(w->store);
 }
@@ -820,8 +1260,12 @@ window_new(ExecCtx *ctx, Operator *child, int nspecs, WindowSpec *specs, int nca
 		if (calls[c].agg)
 			w->call_state[c] = arena_calloc(ctx->arena, calls[c].agg->state_size + 16);
 	}
-	w->cols = ARENA_ARRAY(ctx->arena, Vector, w->nwide + 1);
-	w->store = arena_new(1 << 20);
+	w->cols = ARENA_ARRAY(ctx->arena, Vector, w->nwide + ncalls + 2);
+	w->ngrow = w->nwide;
+	w->grow_type = w->wide_type;
+	/* chunks of at most 1/16 of a small work_mem */
+	w->store = arena_new(ctx->mem_limit > 0 && ctx->mem_limit / 16 < (1 << 20) ?
+			     (size_t)(ctx->mem_limit / 16) : (size_t)1 << 20);
 	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, w->store);
 	return &w->op;
 }

@@ -10,7 +10,8 @@
 #     with its peak RSS bounded; so does a select-list set-returning
 #     function over many rows
 #   - EXPLAIN ANALYZE's Peak Memory of a hash join (2M x 1M ints), a sort
-#     (1M md5 texts) and a hash aggregation (300k groups) under work_mem =
+#     (1M md5 texts), a hash aggregation (300k groups) and window functions
+#     (500k rows, two specs, 1000 and 3000 partitions) under work_mem =
 #     4MB stays within work_mem + 1/16, with the right answers
 #
 # RSS is read from /proc/PID/status (VmRSS, VmHWM; writing 5 to
@@ -174,6 +175,10 @@ peak_check sort_peak "Sort" "1f7b160e4999be56d44fe23615024af2" \
 	"SELECT m FROM (SELECT md5(g::text) m FROM generate_series(1, 1000000) g ORDER BY 1 OFFSET 123456 LIMIT 1) s"
 peak_check hash_agg_peak "HashAggregate" "300000|1000000|139999600000" \
 	"SELECT count(*), sum(c), sum(k::bigint * c) FROM (SELECT g % 300000 k, count(*) c FROM generate_series(1, 1000000) g GROUP BY 1) s"
+# window functions spill (through the external sort, one partition at a
+# time): 103,062 kB held before, all rows in memory
+peak_check window_peak "WindowAgg" "500000|125250000|249500999500|16000000" \
+	"SELECT count(*), sum(rn), sum(s), sum(m) FROM (SELECT row_number() OVER (PARTITION BY g % 1000 ORDER BY g) rn, sum(g) OVER (PARTITION BY g % 1000 ORDER BY g ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) s, length(max(md5(g::text)) OVER (PARTITION BY g % 3000)) m FROM generate_series(1, 500000) g) q"
 # SUMMARY OFF hides it (plans compared as text stay stable)
 if q -c "SET work_mem = '4MB'" -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT g % 10, count(*) FROM generate_series(1, 1000) g GROUP BY 1" 2>&1 |
 	grep -q 'Peak Memory'; then
