@@ -134,6 +134,19 @@ sort_compare_values(const void *a, const void *b, SqlType t)
 		if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONB)   /* jsonb's btree order */
 			return pgjsonb_cmp_text(strview_data(a), ((const strview *)a)->len,
 						strview_data(b), ((const strview *)b)->len);
+		if (t.id == TYPE_TEXT && t.text_kind == TEXT_CHAR) {
+			/* bpchar: trailing blanks do not count (bpcharcmp), so 'a' and
+			 * 'a  ' are peers, as they are one group (types/keyform.h) */
+			const char *x = strview_data(a), *y = strview_data(b);
+			size_t xn = ((const strview *)a)->len, yn = ((const strview *)b)->len;
+			int c;
+			while (xn && x[xn - 1] == ' ')
+				xn--;
+			while (yn && y[yn - 1] == ' ')
+				yn--;
+			c = memcmp(x, y, xn < yn ? xn : yn);
+			return c ? (c < 0 ? -1 : 1) : xn < yn ? -1 : xn > yn;
+		}
 		return strview_cmp((const strview *)a, (const strview *)b);
 	case TYPE_ARRAY:
 		return array_compare((const strview *)a, (const strview *)b, t);
