@@ -283,52 +283,6 @@ typedef struct Check {
 
 static void record(ExecCtx *ctx, const char *ns, const char *name, unsigned want);
 
-/* Does c->role hold `want` on rv, a table SELECT ... FOR UPDATE / SHARE
- * locks (acl_check_locking)?  Recorded in the statement's list when it
- * does.  mu held.  (What a statement reads and writes is checked by
- * acl_note_rel / acl_note_target.) */
-static int
-need_rel(Check *c, PgQuery__RangeVar *rv, unsigned want)
-{
-	const char *schema = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
-	const char *ns, *name, *uuid;
-	char *dollar;
-	bool exists;
-
-	if (pgcatalog_is_relation(c->s, schema, rv->relname))
-		return FLOE_OK;
-	session_resolve_name(c->s, rv, &ns, &name);
-	/* COPY t$snapshots: t's privileges */
-	name = arena_strdup(c->ctx->arena, name);
-	if ((dollar = strchr(name, '$')) && dollar > name)
-		*dollar = 0;
-	if (temp_is_temp_ns(ns)) {   /* the session's own temporary table (temp.h) */
-		record(c->ctx, ns, name, want);
-		return FLOE_OK;
-	}
-	if ((privs_of(c->role, ns, name, NULL, 0) & want) == want) {
-		/* granted on that name: to this table, not a dropped one? */
-		uuid = table_uuid(c->s, ns, name, c->ctx->arena, &exists);
-		if (!exists || !uuid || (privs_of(c->role, ns, name, uuid, 0) & want) == want) {
-			record(c->ctx, ns, name, want);
-			return FLOE_OK;   /* no table: the statement reports 42P01 */
-		}
-	} else if (!table_exists(c->s, ns, name, c->ctx->arena)) {
-		/* Spark's t.branch_b (write_target.h): table t's privileges */
-		if (rv->schemaname && rv->schemaname[0] &&
-		    (!strncmp(rv->relname, "branch_", 7) || !strncmp(rv->relname, "tag_", 4))) {
-			PgQuery__RangeVar tv = *rv;
-			tv.schemaname = rv->catalogname;
-			tv.catalogname = NULL;
-			tv.relname = rv->schemaname;
-			return need_rel(c, &tv, want);
-		}
-		return FLOE_OK;    /* the statement reports 42P01 */
-	}
-	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
-			   name);
-}
-
 /* rv names one of the session's temporary tables */
 static bool
 own_temp(Session *s, const PgQuery__RangeVar *rv)
@@ -344,27 +298,6 @@ temp_target(const PgQuery__RangeVar *rv)
 		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
 }
 
-static int
-find_colref(const ProtobufCMessage *m, void *arg)
-{
-	(void)arg;
-	if (m->descriptor == &pg_query__column_ref__descriptor)
-		return 1;
-	return sql_children(m, find_colref, NULL);
-}
-
-static bool
-reads_columns(Node **list, size_t n, Node *one)
-{
-	size_t i;
-	if (one && find_colref(&one->base, NULL))
-		return true;
-	for (i = 0; i < n; i++)
-		if (find_colref(&list[i]->base, NULL))
-			return true;
-	return false;
-}
-
 /* ---- the relations a statement reads ------------------------------------ */
 
 typedef struct AclRel {
@@ -378,6 +311,16 @@ struct AclStmt {
 	enum { ACL_UNKNOWN, ACL_NONE, ACL_CHECK } mode;   /* NONE: a superuser */
 	AclRel *rels;             /* every relation the binder resolved */
 	int n, cap;
+	/* SELECT ... FOR UPDATE / SHARE (acl_lock_prepare): the FROM items it
+	 * locks, as parse nodes (named: by OF, not as part of "all"), and
+	 * while the binder resolves one of them (acl_lock_enter) the
+	 * privilege its next acl_note_rel adds */
+	const PgQuery__RangeVar **locked;
+	bool *named;
+	int nlocked, caplocked;
+	const char *strength;     /* "FOR UPDATE", ... for messages */
+	unsigned lock_want;
+	bool lock_named;
 };
 
 static struct AclStmt *
@@ -425,6 +368,11 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 	bool ok;
 	int i, rc = FLOE_OK;
 
+	/* the FROM item the binder is resolving is locked (acl_lock_enter):
+	 * this is its relation (a table, a view, a metadata table's table) */
+	want |= st->lock_want;
+	st->lock_want = 0;
+	st->lock_named = false;
 	for (i = 0; i < st->n; i++)
 		if (!strcmp(st->rels[i].ns, ns) && !strcmp(st->rels[i].name, name) &&
 		    (st->rels[i].want & want) == want)
@@ -454,46 +402,64 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 
 /* ---- the targets a statement writes -------------------------------------- */
 
-unsigned
-acl_want_insert(const PgQuery__InsertStmt *is)
+/* t: a loaded table (a branch's write view names its table) */
+int
+acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err)
 {
-	unsigned want = ROLE_PRIV_INSERT;
-	if (is->n_returning_list)
-		want |= ROLE_PRIV_SELECT;
-	if (is->on_conflict_clause) {
-		if (is->on_conflict_clause->infer)
-			want |= ROLE_PRIV_SELECT;
-		if (is->on_conflict_clause->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE)
-			want |= ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE;
-	}
-	return want;
+	return acl_note_rel(s, ctx, t->ns, t->name, t->md ? t->md->table_uuid : NULL, want, err);
+}
+
+/* Does e read one of the columns below ncols?  Column references are
+ * what the binder resolved (a correlated subquery's outer columns are its
+ * EXPR_SUBPLAN's args; parameters are at EXPR_PARAM_BASE and above). */
+static bool
+expr_reads_below(const Expr *e, int ncols)
+{
+	int i;
+
+	if (!e)
+		return false;
+	if (e->kind == EXPR_COLREF)
+		return e->col >= 0 && e->col < ncols;
+	for (i = 0; i < e->nargs; i++)
+		if (expr_reads_below(e->args[i], ncols))
+			return true;
+	return false;
+}
+
+bool
+acl_exprs_read_target(Expr *const *es, int n, int ncols)
+{
+	int i;
+
+	for (i = 0; es && i < n; i++)
+		if (expr_reads_below(es[i], ncols))
+			return true;
+	return false;
+}
+
+int
+acl_note_target_read(Session *s, ExecCtx *ctx, const Table *t, bool reads, floe_error *err)
+{
+	return reads ? acl_note_target(s, ctx, t, ROLE_PRIV_SELECT, err) : FLOE_OK;
 }
 
 unsigned
-acl_want_update(const PgQuery__UpdateStmt *us)
+acl_insert_privs(const PgQuery__InsertStmt *is)
 {
-	unsigned want = ROLE_PRIV_UPDATE;
-	if (us->n_returning_list || reads_columns(us->target_list, us->n_target_list, us->where_clause))
-		want |= ROLE_PRIV_SELECT;
-	return want;
+	const PgQuery__OnConflictClause *oc = is->on_conflict_clause;
+	return ROLE_PRIV_INSERT |
+	       (oc && oc->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_UPDATE ? ROLE_PRIV_UPDATE : 0);
 }
 
 unsigned
-acl_want_delete(const PgQuery__DeleteStmt *ds)
+acl_merge_privs(const PgQuery__MergeStmt *ms)
 {
-	unsigned want = ROLE_PRIV_DELETE;
-	if (ds->n_returning_list || reads_columns(NULL, 0, ds->where_clause))
-		want |= ROLE_PRIV_SELECT;
-	return want;
-}
-
-unsigned
-acl_want_merge(const PgQuery__MergeStmt *ms)
-{
-	unsigned want = ROLE_PRIV_SELECT;
+	unsigned want = 0;
 	size_t i;
+
 	for (i = 0; i < ms->n_merge_when_clauses; i++) {
-		Node *w = ms->merge_when_clauses[i];
+		const Node *w = ms->merge_when_clauses[i];
 		if (w->node_case != PG_QUERY__NODE__NODE_MERGE_WHEN_CLAUSE)
 			continue;
 		switch (w->merge_when_clause->command_type) {
@@ -506,11 +472,241 @@ acl_want_merge(const PgQuery__MergeStmt *ms)
 	return want;
 }
 
-/* t: a loaded table (a branch's write view names its table) */
-int
-acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err)
+unsigned
+acl_write_privs(const Node *stmt)
 {
-	return acl_note_rel(s, ctx, t->ns, t->name, t->md ? t->md->table_uuid : NULL, want, err);
+	if (!stmt)
+		return 0;
+	switch (stmt->node_case) {
+	case PG_QUERY__NODE__NODE_INSERT_STMT: return acl_insert_privs(stmt->insert_stmt);
+	case PG_QUERY__NODE__NODE_UPDATE_STMT: return ROLE_PRIV_UPDATE;
+	case PG_QUERY__NODE__NODE_DELETE_STMT: return ROLE_PRIV_DELETE;
+	case PG_QUERY__NODE__NODE_MERGE_STMT: return acl_merge_privs(stmt->merge_stmt);
+	default: return 0;
+	}
+}
+
+/* ---- FOR UPDATE / SHARE: the FROM items a locking SELECT locks ----------- */
+
+static const char *
+lock_strength(PgQuery__LockClauseStrength st)
+{
+	switch (st) {
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
+	case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "FOR NO KEY UPDATE";
+	default: return "FOR UPDATE";
+	}
+}
+
+static void
+lock_add(ExecCtx *ctx, const PgQuery__RangeVar *rv, bool named)
+{
+	struct AclStmt *st = stmt_state(ctx);
+	int i;
+
+	for (i = 0; i < st->nlocked; i++)
+		if (st->locked[i] == rv) {
+			st->named[i] = st->named[i] || named;
+			return;
+		}
+	if (st->nlocked == st->caplocked) {
+		int cap = st->caplocked ? st->caplocked * 2 : 8;
+		const PgQuery__RangeVar **l = ARENA_ARRAY(ctx->arena, const PgQuery__RangeVar *, cap);
+		bool *nm = ARENA_ARRAY(ctx->arena, bool, cap);
+		if (st->nlocked) {
+			memcpy(l, st->locked, sizeof *l * (size_t)st->nlocked);
+			memcpy(nm, st->named, sizeof *nm * (size_t)st->nlocked);
+		}
+		st->locked = l;
+		st->named = nm;
+		st->caplocked = cap;
+	}
+	st->locked[st->nlocked] = rv;
+	st->named[st->nlocked++] = named;
+}
+
+static int lock_query(ExecCtx *ctx, const Node *q, const char *what, floe_error *err);
+
+/* Every relation of FROM item n (PostgreSQL's "all" of a level: tables,
+ * through joins and FROM subqueries; functions and VALUES lock nothing;
+ * a name the binder resolves as a CTE is skipped then: acl_lock_cte). */
+static int
+lock_all(ExecCtx *ctx, const Node *n, const char *what, floe_error *err)
+{
+	if (!n)
+		return FLOE_OK;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_RANGE_VAR:
+		lock_add(ctx, n->range_var, false);
+		return FLOE_OK;
+	case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:   /* time travel: its table */
+		return lock_all(ctx, n->range_table_sample->relation, what, err);
+	case PG_QUERY__NODE__NODE_JOIN_EXPR:
+		TRY(lock_all(ctx, n->join_expr->larg, what, err));
+		return lock_all(ctx, n->join_expr->rarg, what, err);
+	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+		return lock_query(ctx, n->range_subselect->subquery, what, err);
+	default:
+		return FLOE_OK;
+	}
+}
+
+/* A FROM subquery of a locked level: all of its FROM, as PostgreSQL
+ * pushes the clause down (and refuses it over a set operation). */
+static int
+lock_query(ExecCtx *ctx, const Node *q, const char *what, floe_error *err)
+{
+	const PgQuery__SelectStmt *sel;
+	size_t i;
+
+	if (!q || q->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		return FLOE_OK;
+	sel = q->select_stmt;
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "%s is not allowed with UNION/INTERSECT/EXCEPT", what);
+	for (i = 0; i < sel->n_from_clause; i++)
+		TRY(lock_all(ctx, sel->from_clause[i], what, err));
+	return FLOE_OK;
+}
+
+/* The FROM item of this level whose reference name is `ref` (the items
+ * inside a join first, then the join, as PostgreSQL's range table lists
+ * them); NULL: none. */
+static const Node *
+lock_find(const Node *n, const char *ref)
+{
+	const Node *f;
+	const char *name = NULL;
+
+	if (!n)
+		return NULL;
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_RANGE_VAR:
+		name = n->range_var->alias ? n->range_var->alias->aliasname : n->range_var->relname;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
+		return lock_find(n->range_table_sample->relation, ref) ? n->range_table_sample->relation
+								       : NULL;
+	case PG_QUERY__NODE__NODE_JOIN_EXPR:
+		if ((f = lock_find(n->join_expr->larg, ref)) || (f = lock_find(n->join_expr->rarg, ref)))
+			return f;
+		name = n->join_expr->alias ? n->join_expr->alias->aliasname : NULL;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+		name = n->range_subselect->alias ? n->range_subselect->alias->aliasname : NULL;
+		break;
+	case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+		if (n->range_function->alias)
+			name = n->range_function->alias->aliasname;
+		break;
+	default:
+		break;
+	}
+	return name && !strcmp(name, ref) ? n : NULL;
+}
+
+int
+acl_lock_prepare(ExecCtx *ctx, const PgQuery__SelectStmt *sel, Node *const *clauses, size_t n,
+		 floe_error *err)
+{
+	size_t i, k, f;
+
+	stmt_state(ctx);
+	for (i = 0; i < n; i++) {
+		const PgQuery__LockingClause *lc;
+		const char *what;
+		if (clauses[i]->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
+			continue;
+		lc = clauses[i]->locking_clause;
+		what = lock_strength(lc->strength);
+		ctx->acl->strength = what;
+		if (!lc->n_locked_rels) {
+			for (f = 0; f < sel->n_from_clause; f++)
+				TRY(lock_all(ctx, sel->from_clause[f], what, err));
+			continue;
+		}
+		for (k = 0; k < lc->n_locked_rels; k++) {
+			const PgQuery__RangeVar *of;
+			const Node *it = NULL;
+			if (lc->locked_rels[k]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+				continue;
+			of = lc->locked_rels[k]->range_var;
+			if ((of->schemaname && of->schemaname[0]) || (of->catalogname && of->catalogname[0]))
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+						   "%s must specify unqualified relation names", what);
+			for (f = 0; f < sel->n_from_clause && !it; f++)
+				it = lock_find(sel->from_clause[f], of->relname);
+			if (!it)
+				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE,
+						   "relation \"%s\" in %s clause not found in FROM clause",
+						   of->relname, what);
+			switch (it->node_case) {
+			case PG_QUERY__NODE__NODE_RANGE_VAR:
+				lock_add(ctx, it->range_var, true);
+				break;
+			case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+				TRY(lock_query(ctx, it->range_subselect->subquery, what, err));
+				break;
+			case PG_QUERY__NODE__NODE_JOIN_EXPR:
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "%s cannot be applied to a join", what);
+			default:
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "%s cannot be applied to a function", what);
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+#define LOCK_NAMED_BIT 0x80000000u
+
+unsigned
+acl_lock_enter(ExecCtx *ctx, const PgQuery__RangeVar *rv)
+{
+	struct AclStmt *st = ctx->acl;
+	unsigned saved;
+	int i;
+
+	if (!st || !st->nlocked)
+		return 0;
+	saved = st->lock_want | (st->lock_named ? LOCK_NAMED_BIT : 0);
+	st->lock_want = 0;
+	st->lock_named = false;
+	for (i = 0; i < st->nlocked; i++)
+		if (st->locked[i] == rv) {
+			st->lock_want = ROLE_PRIV_UPDATE;   /* PostgreSQL's ACL_SELECT_FOR_UPDATE */
+			st->lock_named = st->named[i];
+			break;
+		}
+	return saved;
+}
+
+void
+acl_lock_leave(ExecCtx *ctx, unsigned saved)
+{
+	struct AclStmt *st = ctx->acl;
+
+	if (!st || !st->nlocked)
+		return;
+	st->lock_want = saved & ~LOCK_NAMED_BIT;
+	st->lock_named = (saved & LOCK_NAMED_BIT) != 0;
+}
+
+int
+acl_lock_cte(ExecCtx *ctx, floe_error *err)
+{
+	struct AclStmt *st = ctx->acl;
+
+	if (!st || !st->lock_want)
+		return FLOE_OK;
+	if (st->lock_named)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "%s cannot be applied to a WITH query",
+				   st->strength ? st->strength : "FOR UPDATE");
+	st->lock_want = 0;     /* "all" does not reach into a WITH query */
+	return FLOE_OK;
 }
 
 int
@@ -750,8 +946,16 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 {
 	Check c;
 	int rc;
+	Node **lock;
+	size_t nlock;
 
 	stmt_state(ctx);
+	/* SELECT ... FOR UPDATE / SHARE: what it locks (PostgreSQL's errors
+	 * for a bad OF list come first, for every role); the binder checks
+	 * UPDATE on each as it resolves it (acl_lock_enter) */
+	if (st->node->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+	    txn_take_locking(s, st->node->select_stmt, &lock, &nlock))
+		TRY(acl_lock_prepare(ctx, st->node->select_stmt, lock, nlock, ctx->err));
 	/* the embedded shell without SET ROLE: a superuser, nothing to read */
 	if (!current_role(s)) {
 		ctx->acl->mode = ACL_NONE;
@@ -778,74 +982,6 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	pthread_mutex_unlock(&mu);
 	if (rc == FLOE_OK)
 		rc = forget_dropped(s, ctx, st->node);
-	return rc;
-}
-
-/* Is FROM item rv locked by sel's FOR UPDATE / SHARE clauses (all of
- * FROM, or the relations named in OF)?  A CTE name is not a table. */
-static bool
-locked(PgQuery__SelectStmt *sel, PgQuery__RangeVar *rv)
-{
-	const char *as = rv->alias ? rv->alias->aliasname : rv->relname;
-	size_t i, k;
-
-	if (sel->with_clause && (!rv->schemaname || !rv->schemaname[0]))
-		for (i = 0; i < sel->with_clause->n_ctes; i++)
-			if (!strcmp(sel->with_clause->ctes[i]->common_table_expr->ctename, rv->relname))
-				return false;
-	for (i = 0; i < sel->n_locking_clause; i++) {
-		PgQuery__LockingClause *lc = sel->locking_clause[i]->locking_clause;
-		if (sel->locking_clause[i]->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
-			continue;
-		if (!lc->n_locked_rels)
-			return true;
-		for (k = 0; k < lc->n_locked_rels; k++)
-			if (lc->locked_rels[k]->node_case == PG_QUERY__NODE__NODE_RANGE_VAR &&
-			    !strcmp(lc->locked_rels[k]->range_var->relname, as))
-				return true;
-	}
-	return false;
-}
-
-/* every locked table of FROM item n needs UPDATE; mu held */
-static int
-check_locked(Check *c, PgQuery__SelectStmt *sel, Node *n)
-{
-	if (n->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
-		return locked(sel, n->range_var) ? need_rel(c, n->range_var, ROLE_PRIV_UPDATE) : FLOE_OK;
-	if (n->node_case == PG_QUERY__NODE__NODE_JOIN_EXPR) {
-		TRY(check_locked(c, sel, n->join_expr->larg));
-		return check_locked(c, sel, n->join_expr->rarg);
-	}
-	return FLOE_OK;
-}
-
-int
-acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
-{
-	Arena *a;
-	ExecCtx ctx;
-	Check c;
-	size_t i;
-	int rc = FLOE_OK;
-
-	if (!current_role(s) || no_roles_file(s))
-		return FLOE_OK;
-	a = arena_new(0);
-	memset(&ctx, 0, sizeof ctx);
-	ctx.arena = a;
-	ctx.err = err;
-	ctx.env = acl_statement_env(s, a);
-	memset(&c, 0, sizeof c);
-	c.s = s;
-	c.ctx = &ctx;
-	c.role = current_role(s);
-	pthread_mutex_lock(&mu);
-	rc = refresh(s, err);
-	for (i = 0; rc == FLOE_OK && !is_super(c.role) && i < sel->n_from_clause; i++)
-		rc = check_locked(&c, sel, sel->from_clause[i]);
-	pthread_mutex_unlock(&mu);
-	arena_free(a);
 	return rc;
 }
 

@@ -21,14 +21,29 @@
  *                                     binder loaded it (INSERT, UPDATE, DELETE,
  *                                     MERGE, TRUNCATE, COPY FROM): acl_note_rel
  *                                     of `want` on it.  42501
- *   acl_want_insert(is) / acl_want_update(us) / acl_want_delete(ds) /
- *   acl_want_merge(ms)                what such a statement needs on its
- *                                     target: the write, and SELECT when it
- *                                     reads the target's columns (RETURNING,
- *                                     WHERE, SET, ON CONFLICT; MERGE always)
- *   acl_check_locking(s, sel, err)    SELECT ... FOR UPDATE / SHARE: UPDATE on
- *                                     every locked table of FROM (PostgreSQL;
- *                                     txn.c, before the clause is taken off)
+ *   acl_write_privs(stmt) / acl_insert_privs(is) / acl_merge_privs(ms)
+ *                                     the write privileges an INSERT / UPDATE
+ *                                     / DELETE / MERGE needs on its target
+ *                                     (its actions; ON CONFLICT DO UPDATE:
+ *                                     UPDATE too)
+ *   acl_exprs_read_target(es, n, ncols) / acl_note_target_read(s, ctx, t, reads, err)
+ *                                     after binding: does a bound expression
+ *                                     read a target column (SET, WHERE,
+ *                                     RETURNING, ON CONFLICT, MERGE's ON and
+ *                                     WHEN)?  Then SELECT on the target too,
+ *                                     as PostgreSQL's selectedCols.  42501
+ *   acl_lock_prepare(ctx, sel, clauses, n, err)
+ *                                     SELECT ... FOR UPDATE / SHARE: the FROM
+ *                                     items it locks (OF by reference name,
+ *                                     FROM subqueries pushed down), with
+ *                                     PostgreSQL's 42601 / 42P01 / 0A000 for
+ *                                     a bad OF list (acl_check_stmt)
+ *   acl_lock_enter(ctx, rv) / acl_lock_leave(ctx, saved) / acl_lock_cte(ctx, err)
+ *                                     the binder resolves FROM item rv: when
+ *                                     it is locked, the relation it resolves
+ *                                     to (table, view) needs UPDATE too, at
+ *                                     its acl_note_rel; a CTE is not locked
+ *                                     (0A000 when OF names it)
  *   acl_check_login(s, err)           may the session's login role connect?
  *                                     28000 for a NOLOGIN role (at connect,
  *                                     after authentication, as PostgreSQL)
@@ -74,12 +89,19 @@
 
 int acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st);
 int acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err);
-unsigned acl_want_insert(const PgQuery__InsertStmt *is);
-unsigned acl_want_update(const PgQuery__UpdateStmt *us);
-unsigned acl_want_delete(const PgQuery__DeleteStmt *ds);
-unsigned acl_want_merge(const PgQuery__MergeStmt *ms);
+unsigned acl_write_privs(const Node *stmt);
+unsigned acl_insert_privs(const PgQuery__InsertStmt *is);
+unsigned acl_merge_privs(const PgQuery__MergeStmt *ms);
+/* es: bound expressions over a scope whose first ncols columns are the
+ * write target's (column i = field i) */
+bool acl_exprs_read_target(Expr *const *es, int n, int ncols);
+int acl_note_target_read(Session *s, ExecCtx *ctx, const Table *t, bool reads, floe_error *err);
+int acl_lock_prepare(ExecCtx *ctx, const PgQuery__SelectStmt *sel, Node *const *clauses, size_t n,
+		     floe_error *err);
+unsigned acl_lock_enter(ExecCtx *ctx, const PgQuery__RangeVar *rv);
+void acl_lock_leave(ExecCtx *ctx, unsigned saved);
+int acl_lock_cte(ExecCtx *ctx, floe_error *err);
 int acl_check_login(Session *s, floe_error *err);
-int acl_check_locking(Session *s, PgQuery__SelectStmt *sel, floe_error *err);
 /* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid
  * (NULL: a v1 table without one) */
 int acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,

@@ -245,6 +245,9 @@ int dml_returning_send(Returning *r, ExecCtx *ctx, ResultSink *sink);
  * running it; *ncols = -1 when it returns no rows. */
 int dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, char ***names,
 		 SqlType **types);
+/* EXPLAIN of an INSERT / UPDATE / DELETE / MERGE: the privileges it needs
+ * on its target (42501), checked as the statement checks them (dml.c) */
+int dml_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, Node *q);
 
 /* engine.c: statement completion (command tag) and NOTICE to the sink */
 int engine_complete(ResultSink *sink, const char *tag);

@@ -2997,6 +2997,25 @@ set_multi_subquery(Dml *d, PgQuery__UpdateStmt *st, int i, int c0)
 	return bind_scalar(d, cols, n, sl);
 }
 
+/* After binding: SELECT on the target as well when what the binder bound
+ * reads one of its columns (columns 0 .. nfields-1 of every scope the
+ * statement's expressions were bound over): WHERE (with the correlated
+ * subqueries it became a join for), SET, RETURNING, as PostgreSQL marks
+ * the columns it reads.  UPDATE t SET a = 1 FROM u WHERE u.x = 1 reads
+ * none; SET a = a, WHERE a = 1, RETURNING t.a do. */
+static int
+note_reads(Dml *d)
+{
+	int n = d->schema->nfields;
+	bool reads = acl_exprs_read_target(&d->where, 1, n) ||
+		     acl_exprs_read_target(&d->join_cond, 1, n) ||
+		     acl_exprs_read_target(d->ret.exprs, d->ret.n, n);
+
+	if (!reads && d->set)
+		reads = acl_exprs_read_target(d->set, n, n);
+	return acl_note_target_read(d->s, d->ctx, d->t, reads, d->ctx->err);
+}
+
 /* Bind an UPDATE: table, WHERE, SET, RETURNING (nothing is read). */
 static int
 update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateStmt *st)
@@ -3004,7 +3023,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 	int i, c;
 
 	TRY(check_with(ctx, st->with_clause));
-	TRY(dml_begin(d, s, ctx, sql, st->relation, true, acl_want_update(st)));
+	TRY(dml_begin(d, s, ctx, sql, st->relation, true, ROLE_PRIV_UPDATE));
 	d->b.with = d->with = st->with_clause;
 	if (st->n_from_clause)
 		TRY(bind_from(d, st->from_clause, st->n_from_clause, &d->from_root));
@@ -3072,7 +3091,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 	if (st->n_returning_list)
 		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
 					 (int)st->n_returning_list));
-	return FLOE_OK;
+	return note_reads(d);
 }
 
 /* Run a bound UPDATE / DELETE, send its RETURNING rows (after the
@@ -3103,7 +3122,7 @@ static int
 delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteStmt *st)
 {
 	TRY(check_with(ctx, st->with_clause));
-	TRY(dml_begin(d, s, ctx, sql, st->relation, false, acl_want_delete(st)));
+	TRY(dml_begin(d, s, ctx, sql, st->relation, false, ROLE_PRIV_DELETE));
 	d->b.with = d->with = st->with_clause;
 	if (st->n_using_clause)
 		TRY(bind_from(d, st->using_clause, st->n_using_clause, &d->from_root));
@@ -3111,7 +3130,7 @@ delete_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__DeleteSt
 	if (st->n_returning_list)
 		TRY(dml_returning_bind(&d->ret, &d->b, d->schema, d->scope.relname, st->returning_list,
 					 (int)st->n_returning_list));
-	return FLOE_OK;
+	return note_reads(d);
 }
 
 int
@@ -3159,6 +3178,56 @@ dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, 
 	*names = d.ret.names;
 	*types = d.ret.types;
 	return FLOE_OK;
+}
+
+/*
+ * EXPLAIN of a write (select.c refuses it after this): the privileges the
+ * statement would need, checked as it checks them.  UPDATE / DELETE are
+ * bound as they run (what the binder bound decides SELECT on the target;
+ * nothing of the target is read); INSERT: the write, RETURNING as bound,
+ * SELECT for an ON CONFLICT arbiter; MERGE: its actions' writes (its ON
+ * and WHEN are not bound here).  Only a 42501 is kept: any other error
+ * leaves the caller's 0A000.
+ */
+int
+dml_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, Node *q)
+{
+	Dml d;
+	Returning r;
+	int rc = FLOE_OK;
+
+	if (!q)
+		return FLOE_OK;
+	switch (q->node_case) {
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+		rc = update_bind(&d, s, ctx, sql, q->update_stmt);
+		break;
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+		rc = delete_bind(&d, s, ctx, sql, q->delete_stmt);
+		break;
+	case PG_QUERY__NODE__NODE_INSERT_STMT:
+	case PG_QUERY__NODE__NODE_MERGE_STMT: {
+		PgQuery__RangeVar *rv = q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT ?
+			q->insert_stmt->relation : q->merge_stmt->relation;
+		unsigned want = acl_write_privs(q);
+		Table *t;
+		if (q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
+		    q->insert_stmt->on_conflict_clause && q->insert_stmt->on_conflict_clause->infer)
+			want |= ROLE_PRIV_SELECT;   /* the arbiter columns are read */
+		rc = load_table(s, ctx, sql, rv, want, &t);
+		if (rc == FLOE_OK && q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
+		    q->insert_stmt->n_returning_list)
+			rc = insert_describe(s, ctx, sql, q->insert_stmt, &r);
+		break;
+	}
+	default:
+		break;
+	}
+	if (rc != FLOE_OK && !floe_error_is(ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE)) {
+		floe_error_clear(ctx->err);
+		rc = FLOE_OK;
+	}
+	return rc;
 }
 
 /* ---- TRUNCATE ---------------------------------------------------------- */

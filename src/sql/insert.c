@@ -853,13 +853,13 @@ insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	bool found;
 
 	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK) {
-		TRY(acl_note_target(s, ctx, *t, acl_want_insert(is), ctx->err));
+		TRY(acl_note_target(s, ctx, *t, ROLE_PRIV_INSERT, ctx->err));
 		return write_target_wap(s, t, ctx->arena, ctx->err);
 	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		TRY(write_target_branch(s, ctx, is->relation, t, &found));   /* t.branch_b */
 		if (found)
-			return acl_note_target(s, ctx, *t, acl_want_insert(is), ctx->err);
+			return acl_note_target(s, ctx, *t, ROLE_PRIV_INSERT, ctx->err);
 	}
 	if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE)) {
 		floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
@@ -876,6 +876,7 @@ insert_bind_returning(Session *s, ExecCtx *ctx, const char *sql, PgQuery__Insert
 		      Table *t, Returning *r)
 {
 	BindCtx b;
+	const IcebergSchema *sc = metadata_current_schema(t->md);
 
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -883,10 +884,13 @@ insert_bind_returning(Session *s, ExecCtx *ctx, const char *sql, PgQuery__Insert
 	b.err = ctx->err;
 	b.sql = sql;
 	b.exec = ctx;
-	return dml_returning_bind(r, &b, metadata_current_schema(t->md),
-			      is->relation->alias ? is->relation->alias->aliasname :
-			      is->relation->relname,
-			      is->returning_list, (int)is->n_returning_list);
+	TRY(dml_returning_bind(r, &b, sc,
+			       is->relation->alias ? is->relation->alias->aliasname :
+			       is->relation->relname,
+			       is->returning_list, (int)is->n_returning_list));
+	/* RETURNING a column of t needs SELECT on it (RETURNING 1 does not) */
+	return acl_note_target_read(s, ctx, t, acl_exprs_read_target(r->exprs, r->n, sc->nfields),
+				    ctx->err);
 }
 
 /* RETURNING columns of an INSERT for Describe (dml_describe). */

@@ -178,6 +178,8 @@ typedef struct Merge {
 	bool by_source;           /* some clause is WHEN NOT MATCHED BY SOURCE */
 	Clause *clauses;
 	int nclauses;
+	bool reads;               /* a bound ON / WHEN / SET / RETURNING reads a
+				     target column: SELECT on it (acl.h) */
 	/* ON CONFLICT / PRIMARY KEY */
 	bool on_conflict;
 	int nkeys;
@@ -1642,6 +1644,7 @@ bind_set(Merge *m, Clause *cl, PgQuery__Node **list, size_t n)
 			x = bind_coerce_column(&m->b, x, f);
 		if (!x)
 			return FLOE_ERR;
+		m->reads = m->reads || acl_exprs_read_target(&x, 1, m->nt);
 		cl->vals[c] = x;
 	}
 	for (c = 0; c < m->nt; c++)
@@ -1724,6 +1727,7 @@ bind_clause(Merge *m, Clause *cl, PgQuery__MergeWhenClause *w, Cat cat)
 	if (w->condition) {
 		if (!(cond = bind_coerce_bool(&m->b, bind_expr(&m->b, w->condition), "WHEN")))
 			return FLOE_ERR;
+		m->reads = m->reads || acl_exprs_read_target(&cond, 1, m->nt);
 		if (cat == CAT_NOT_MATCHED)
 			TRY(check_sides(m, cond, 2, m->trel));
 		if (cat == CAT_BY_SOURCE)
@@ -1799,7 +1803,7 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 	if (st->with_clause && st->with_clause->recursive)
 		return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
 				   "WITH RECURSIVE is not supported for MERGE statement");
-	TRY(load_target(&m, st->relation, "MERGE", acl_want_merge(st)));
+	TRY(load_target(&m, st->relation, "MERGE", acl_merge_privs(st)));
 	TRY(plan_source(&m, st->source_relation, st->with_clause));
 	if (!strcmp(m.srel, m.trel)) {
 		floe_errorf(ctx->err, ERRCODE_DUPLICATE_ALIAS,
@@ -1813,6 +1817,7 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 	if (!(on = bind_coerce_bool(&m.b, bind_expr(&m.b, st->join_condition), "JOIN/ON")))
 		return FLOE_ERR;
 	m.on = on;
+	m.reads = acl_exprs_read_target(&on, 1, m.nt);
 	m.clauses = ARENA_ARRAY(ctx->arena, Clause, st->n_merge_when_clauses + 1);
 	for (i = 0; i < (int)st->n_merge_when_clauses; i++) {
 		PgQuery__MergeWhenClause *w = st->merge_when_clauses[i]->merge_when_clause;
@@ -1826,6 +1831,8 @@ merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, Re
 			want_pk_check(&m);
 			break;
 		}
+	/* MERGE ... ON true WHEN MATCHED THEN DELETE reads no target column */
+	TRY(acl_note_target_read(s, ctx, m.t, m.reads, ctx->err));
 	TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles, ctx->err));
 	TRY(merge_run(&m, false));
 	snprintf(tag, sizeof tag, "MERGE %lld", (long long)m.affected);
@@ -2020,7 +2027,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	m.dup_col = -1;
 	m.b.sql = sql;
 	m.on_conflict = oc != NULL;
-	TRY(load_target(&m, is->relation, "INSERT", acl_want_insert(is)));
+	TRY(load_target(&m, is->relation, "INSERT", acl_insert_privs(is)));
 	/* conflict columns */
 	m.keys = ARENA_ARRAY(ctx->arena, int, m.nt + 1);
 	if (oc && oc->infer && oc->infer->conname && oc->infer->conname[0])
@@ -2041,6 +2048,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 			}
 			m.keys[m.nkeys++] = c;
 		}
+		m.reads = true;      /* the arbiter columns are read (PostgreSQL) */
 		if (m.schema->nidentifier > 0 && !same_as_primary_key(&m)) {
 			/* rows inserted past another key's conflicts could repeat the
 			 * primary key, which nothing would check */
@@ -2123,6 +2131,7 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 			m.b.where = "WHERE";
 			if (!(w = bind_coerce_bool(&m.b, bind_expr(&m.b, oc->where_clause), "WHERE")))
 				return FLOE_ERR;
+			m.reads = m.reads || acl_exprs_read_target(&w, 1, m.nt);
 			cl->cond = to_join(&m, w, false);
 		}
 	}
@@ -2135,6 +2144,8 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		cl->vals[i] = expr_colref(ctx->arena, COL_SRC(&m, i), m.schema->fields[i].type);
 	if (is->n_returning_list)
 		TRY(bind_returning(&m, is->returning_list, (int)is->n_returning_list));
+	m.reads = m.reads || acl_exprs_read_target(m.ret.exprs, m.ret.n, m.nt);
+	TRY(acl_note_target_read(s, ctx, m.t, m.reads, ctx->err));
 	if (m.nkeys)
 		TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles,
 				     ctx->err));

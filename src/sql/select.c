@@ -978,7 +978,7 @@ typedef struct TimeTravel {
 static _Thread_local const TimeTravel *cur_tt;
 
 static int
-source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
+source_table_resolve(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 {
 	IngestOverlay *overlay = NULL;
 	const char *ns, *name, *relname = rv->relname;
@@ -1003,6 +1003,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 	if ((!rv->schemaname || !rv->schemaname[0]) && cur_work && !strcmp(cur_work->name, rv->relname)) {
 		/* the recursive term's reference to its own CTE */
 		WorkRef *w = cur_work;
+		TRY(acl_lock_cte(ctx, b->err));    /* not locked by FOR UPDATE */
 		if (++w->uses > 1)
 			return invalid_recursion(b, rv->location,
 						 "recursive reference to query \"%s\" must not appear more than once",
@@ -1028,7 +1029,7 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 				PgQuery__CommonTableExpr *cte = p->with->ctes[ci]->common_table_expr;
 				if (!strcmp(cte->ctename, rv->relname)) {
 					/* plan it where it was defined, seeing only the
-					 * CTEs before it */
+					 * CTEs before it; FOR UPDATE does not lock it */
 					BindCtx def = *p;
 					PgQuery__WithClause w = *p->with;
 					SelectPlan sub;
@@ -1037,7 +1038,9 @@ source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
 					def.with = &w;
 					def.scope = NULL;
 					CteStore *cs = NULL;
-					bool rec = p->with->recursive &&
+					bool rec;
+					TRY(acl_lock_cte(ctx, b->err));
+					rec = p->with->recursive &&
 						   cte->ctequery->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 						   mentions_rel(&cte->ctequery->base, cte->ctename, 0);
 					if (!rec && cte_shared(p, cte))
@@ -1236,6 +1239,19 @@ scan:
 			src->op = table_source_op(ctx, ts);
 	}
 	return FLOE_OK;
+}
+
+/* A FROM table as the binder resolves it (source_table_resolve); when the
+ * statement's FOR UPDATE / SHARE locks this item, the relation it
+ * resolves to needs UPDATE as well (acl.h acl_lock_enter). */
+static int
+source_table(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *src)
+{
+	unsigned saved = acl_lock_enter(ctx, rv);
+	int rc = source_table_resolve(b, ctx, rv, src);
+
+	acl_lock_leave(ctx, saved);
+	return rc;
 }
 
 static int
@@ -6230,27 +6246,9 @@ plan_explain(BindCtx *b, ExecCtx *ctx, PgQuery__ExplainStmt *st, SelectPlan *out
 	if (logical && (refused = o.analyze ? "ANALYZE" : o.verbose ? "VERBOSE" : timing_set ? "TIMING" : NULL))
 		return unsupported(b, arena_sprintf(b->arena, "EXPLAIN (LOGICAL) with %s", refused), -1);
 	if (!st->query || st->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-		/* EXPLAIN of a write needs what it needs on its target (acl.h),
-		 * as PostgreSQL checks it before anything else */
-		PgQuery__RangeVar *rv = NULL;
-		unsigned want = 0;
-		Node *q = st->query;
-		if (q && q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT)
-			rv = q->insert_stmt->relation, want = acl_want_insert(q->insert_stmt);
-		else if (q && q->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT)
-			rv = q->update_stmt->relation, want = acl_want_update(q->update_stmt);
-		else if (q && q->node_case == PG_QUERY__NODE__NODE_DELETE_STMT)
-			rv = q->delete_stmt->relation, want = acl_want_delete(q->delete_stmt);
-		else if (q && q->node_case == PG_QUERY__NODE__NODE_MERGE_STMT)
-			rv = q->merge_stmt->relation, want = acl_want_merge(q->merge_stmt);
-		if (rv) {
-			const char *ns, *name;
-			Table *t;
-			session_resolve_name(b->session, rv, &ns, &name);
-			if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) == FLOE_OK)
-				TRY(acl_note_target(b->session, ctx, t, want, b->err));
-			floe_error_clear(b->err);
-		}
+		/* EXPLAIN of a write needs what it needs on its target
+		 * (dml.c), as PostgreSQL checks it before anything else */
+		TRY(dml_explain_privileges(b->session, ctx, b->sql, st->query));
 		return unsupported(b, "EXPLAIN of a statement other than SELECT/VALUES", -1);
 	}
 	TRY(plan_query(b, ctx, st->query, &p));

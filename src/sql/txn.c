@@ -194,6 +194,11 @@ typedef struct Txn {
 	LockTarget *ltargets;     /* its key-locked FROM items */
 	int nltargets;
 	int lock_extra;           /* key columns appended to its select list */
+	/* the FOR UPDATE / SHARE clauses taken off lock_sel, the SELECT about
+	 * to run, for its privilege check (txn_take_locking, acl.h) */
+	const PgQuery__SelectStmt *lock_sel;
+	Node **lock_clauses;
+	size_t nlock_clauses;
 	bool retryable;           /* DML that may run again (not COPY: its
 				     input is consumed) */
 	const char *pending_key;  /* SET TRANSACTION: the setting to apply after */
@@ -1922,7 +1927,6 @@ take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 {
 	size_t i;
 
-	TRY(acl_check_locking(s, sel, err));
 	for (i = 0; i < sel->n_locking_clause; i++) {
 		Node *n = sel->locking_clause[i];
 		if (n->node_case != PG_QUERY__NODE__NODE_LOCKING_CLAUSE)
@@ -1934,7 +1938,11 @@ take_locking_clause(Session *s, PgQuery__SelectStmt *sel, floe_error *err)
 	}
 	if (in_block(s))
 		lock_targets(s, sel);
-	/* detached, not freed: the tree is in the statement's arena (parse.c) */
+	/* detached, not freed: the tree is in the statement's arena (parse.c);
+	 * the binder checks UPDATE on what they lock (acl_lock_prepare) */
+	s->txn->lock_sel = sel;
+	s->txn->lock_clauses = sel->locking_clause;
+	s->txn->nlock_clauses = sel->n_locking_clause;
 	sel->locking_clause = NULL;
 	sel->n_locking_clause = 0;
 	s->txn->locking = in_block(s);
@@ -1997,6 +2005,21 @@ tap_close(Operator *op)
 
 static const OperatorVT tap_vt = { "LockRows", tap_open, tap_next, tap_close };
 
+bool
+txn_take_locking(Session *s, const PgQuery__SelectStmt *sel, Node ***clauses, size_t *n)
+{
+	Txn *t = s->txn;
+
+	if (!t || !t->lock_sel || t->lock_sel != sel)
+		return false;
+	*clauses = t->lock_clauses;
+	*n = t->nlock_clauses;
+	t->lock_sel = NULL;
+	t->lock_clauses = NULL;
+	t->nlock_clauses = 0;
+	return true;
+}
+
 int
 txn_lock_plan(Session *s, ExecCtx *ctx, SelectPlan *p)
 {
@@ -2033,6 +2056,9 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	t->passthrough = false;
 	t->locking = false;
 	t->nltargets = t->lock_extra = 0;
+	t->lock_sel = NULL;
+	t->lock_clauses = NULL;
+	t->nlock_clauses = 0;
 	t->insert_ns = t->insert_name = NULL;
 	t->pending_key = t->pending_value = NULL;
 	if (t->state == 'E') {

@@ -44,6 +44,10 @@ int txn_commit_metadata(Session *s, const Table *base, TableMetadata *md, Arena 
  * recorded as the block's row locks and taken off its output (engine.c,
  * after select_plan). */
 int txn_lock_plan(Session *s, ExecCtx *ctx, SelectPlan *p);
+/* The FOR UPDATE / SHARE clauses txn_before_statement took off sel, the
+ * SELECT about to run (acl.c checks what they lock); handed over once,
+ * false when sel had none. */
+bool txn_take_locking(Session *s, const PgQuery__SelectStmt *sel, Node ***clauses, size_t *n);
 int txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err);
 void txn_after_statement(Session *s, bool ok);
 /* set_config(name, value, true): undo `name` at the block's end, or at the

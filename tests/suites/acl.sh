@@ -578,10 +578,79 @@ INSERT INTO w VALUES (7);
 INSERT INTO w VALUES (7) RETURNING a;
 INSERT INTO w SELECT a FROM w;
 RESET ROLE;
+-- what a write target needs besides the write: SELECT only when the bound
+-- statement reads one of its columns (not when a subquery, FROM / USING or
+-- RETURNING reads other columns; an alias of the target still counts)
+CREATE TABLE wk2 (k int PRIMARY KEY, v text);
+CREATE ROLE wo;
+GRANT INSERT, UPDATE, DELETE ON w, wk2 TO wo;
+GRANT SELECT ON wk TO wo;
+SET ROLE wo;
+INSERT INTO w VALUES (8) RETURNING 1;
+INSERT INTO w VALUES (8) RETURNING (SELECT max(k) FROM wk);
+INSERT INTO w AS z VALUES (8) RETURNING z.a;
+UPDATE w SET a = (SELECT max(k) FROM wk) WHERE false;
+UPDATE w SET a = a WHERE false;
+UPDATE w SET a = 1 FROM wk WHERE wk.k = 99;
+UPDATE w SET a = 1 WHERE EXISTS (SELECT 1 FROM wk WHERE wk.k = 99);
+UPDATE w SET a = 1 WHERE EXISTS (SELECT 1 FROM wk WHERE wk.k = w.a);
+UPDATE w SET a = (SELECT max(k) FROM wk WHERE wk.k = w.a);
+UPDATE w SET a = 1 WHERE false RETURNING 2;
+UPDATE w AS z SET a = 1 WHERE false RETURNING z.a;
+DELETE FROM w USING wk WHERE wk.k = 99;
+DELETE FROM w WHERE (SELECT count(*) FROM wk) > 99;
+DELETE FROM w AS z WHERE z.a = 99;
+DELETE FROM w WHERE false RETURNING a;
+INSERT INTO wk2 VALUES (1, 'x') ON CONFLICT DO NOTHING;
+INSERT INTO wk2 VALUES (1, 'x') ON CONFLICT (k) DO NOTHING;
+INSERT INTO wk2 VALUES (1, 'x') ON CONFLICT (k) DO UPDATE SET v = excluded.v;
+INSERT INTO wk2 VALUES (2, 'y') RETURNING 1;
+INSERT INTO wk2 VALUES (3, 'z') RETURNING v;
+MERGE INTO w USING wk ON wk.k = 99 WHEN MATCHED THEN DELETE;
+MERGE INTO w USING wk ON wk.k = 99 WHEN NOT MATCHED THEN INSERT VALUES (wk.k + 10);
+MERGE INTO w USING wk ON w.a = wk.k WHEN MATCHED THEN DELETE;
+MERGE INTO w USING wk ON wk.k = 99 WHEN MATCHED THEN UPDATE SET a = w.a + 1;
+MERGE INTO w USING wk ON wk.k = 99 WHEN MATCHED AND w.a > 0 THEN DELETE;
+RESET ROLE;
+-- FOR UPDATE / SHARE: UPDATE on what the binder resolves each locked FROM
+-- item to (FROM subqueries pushed down, not CTEs; views by their name;
+-- search_path as for any name), and PostgreSQL's errors for a bad OF list
+CREATE VIEW wv AS SELECT k FROM wk;
+GRANT SELECT ON wv TO sel;
+CREATE SCHEMA sp;
+CREATE TABLE sp.w (a int);
+GRANT USAGE ON SCHEMA sp TO sel;
+GRANT SELECT, UPDATE ON sp.w TO sel;
+SET ROLE sel;
+SELECT * FROM (SELECT a FROM w) z FOR UPDATE;
+SELECT * FROM (SELECT k FROM wk) z FOR UPDATE OF z;
+SELECT * FROM (SELECT a FROM w) z, wk ORDER BY a FOR UPDATE OF wk;
+SELECT * FROM wk, (SELECT a FROM w) z FOR UPDATE OF z;
+WITH c AS (SELECT a FROM w) SELECT * FROM c ORDER BY a FOR UPDATE;
+WITH c AS (SELECT a FROM w) SELECT * FROM c, wk FOR SHARE OF c;
+SELECT a FROM w AS x FOR UPDATE OF w;
+SELECT a FROM public.w FOR UPDATE OF public.w;
+SELECT 1 FROM (wk JOIN w ON true) AS j FOR UPDATE OF j;
+SELECT * FROM wk, generate_series(1, 1) g FOR UPDATE OF g;
+SELECT k FROM wk AS w FOR UPDATE OF w;
+SELECT k FROM w AS wk, wk AS w FOR UPDATE OF w;
+SELECT k FROM w AS wk, wk AS w FOR UPDATE OF wk;
+SELECT * FROM wv FOR UPDATE;
+SELECT * FROM (SELECT a FROM w UNION SELECT k FROM wk) z FOR UPDATE;
+SET search_path = sp, public;
+SELECT a FROM w FOR UPDATE;
+SELECT a FROM public.w FOR UPDATE;
+SELECT z.a FROM (SELECT a FROM w) z, public.wk FOR UPDATE OF z;
+RESET search_path;
+SELECT a FROM w FOR UPDATE;
+RESET ROLE;
 SELECT a FROM w ORDER BY a;
 SELECT * FROM wk;
-DROP TABLE w, wk, secret;
-DROP ROLE dml, upd, sel;
+SELECT * FROM wk2 ORDER BY k;
+DROP VIEW wv;
+DROP TABLE w, wk, wk2, secret, sp.w;
+DROP SCHEMA sp;
+DROP ROLE dml, upd, sel, wo;
 SQL
 # a NOLOGIN role's login (trust): refused at connection time, FATAL 28000
 nologin_login() {
