@@ -370,7 +370,7 @@ roles_grant(Roles *r, const char *grantee, const char *schema, const char *table
 		g->uuid = xstrdup(uuid);
 	}
 	if (add)
-		g->privs |= privs & ROLE_PRIV_ALL;
+		g->privs |= privs & (ROLE_PRIV_ALL | ROLE_PRIV_USAGE | ROLE_PRIV_CREATE);
 	else
 		g->privs &= ~privs;
 	if (!g->privs)
@@ -436,7 +436,7 @@ roles_free(Roles *r)
 	memset(r, 0, sizeof *r);
 }
 
-static const char priv_letters[] = "rawdDxt";
+static const char priv_letters[] = "rawdDxtUC";
 
 /* %-escape one field: ':' '%' and bytes below 0x20 / 0x7f */
 static void
@@ -527,7 +527,10 @@ roles_load(const char *path, Roles *out, floe_error *err)
 					goto bad;
 				privs |= 1u << (k - priv_letters);
 			}
-			if (!fl[1][0] || !fl[2][0] || !fl[3][0])
+			/* an empty TABLE: the schema's own USAGE / CREATE */
+			if (!fl[1][0] || !fl[2][0] ||
+			    (!fl[3][0] && (privs & ~(unsigned)(ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))) ||
+			    (fl[3][0] && (privs & (ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))))
 				goto bad;
 			if (n == 6 && !fl[5][0])
 				goto bad;
@@ -580,7 +583,7 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		fputc(':', f);
 		put_field(f, r->grants[i].table);
 		fputc(':', f);
-		for (k = 0; k < 7; k++)
+		for (k = 0; k < (int)sizeof priv_letters - 1; k++)
 			if (r->grants[i].privs & (1u << k))
 				fputc(priv_letters[k], f);
 		if (r->grants[i].uuid) {

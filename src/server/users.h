@@ -28,7 +28,9 @@
  *     grant:GRANTEE:SCHEMA:TABLE:PRIVS[:UUID]   PRIVS letters of PostgreSQL's
  *                                     aclitem: r SELECT, a INSERT, w UPDATE,
  *                                     d DELETE, D TRUNCATE, x REFERENCES,
- *                                     t TRIGGER; GRANTEE "public"; UUID the
+ *                                     t TRIGGER; U USAGE, C CREATE of
+ *                                     schema SCHEMA when TABLE is empty;
+ *                                     GRANTEE "public"; UUID the
  *                                     table's Iceberg table-uuid: the grant
  *                                     belongs to that table only, so a table
  *                                     dropped and created again (by floe or
@@ -95,7 +97,9 @@ enum {
 	ROLE_PRIV_TRUNCATE = 16,
 	ROLE_PRIV_REFERENCES = 32,  /* recorded, nothing to enforce */
 	ROLE_PRIV_TRIGGER = 64,
-	ROLE_PRIV_ALL = 127
+	ROLE_PRIV_ALL = 127,        /* a table's */
+	ROLE_PRIV_USAGE = 128,      /* a schema's (grant with an empty table) */
+	ROLE_PRIV_CREATE = 256
 };
 
 typedef struct RoleEntry {

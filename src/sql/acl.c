@@ -85,6 +85,23 @@
 /* ---- configuration: allowed directories -------------------------------- */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static __thread bool mu_mine;   /* this thread holds mu (acl_schema_usage
+				   is reached from name resolution, which
+				   code holding mu calls: ddl_rv_ns) */
+
+static void
+mu_lock(void)
+{
+	pthread_mutex_lock(&mu);
+	mu_mine = true;
+}
+
+static void
+mu_unlock(void)
+{
+	mu_mine = false;
+	pthread_mutex_unlock(&mu);
+}
 static char **allow_dirs;
 static int nallow_dirs;
 
@@ -97,10 +114,10 @@ acl_allow_dir(const char *dir, floe_error *err)
 	} else if (!realpath(dir, real))
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "could not resolve allowed directory \"%s\": %s", dir, strerror(errno));
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	allow_dirs = xrealloc(allow_dirs, sizeof *allow_dirs * (size_t)(nallow_dirs + 1));
 	allow_dirs[nallow_dirs++] = xstrdup(real);
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return FLOE_OK;
 }
 
@@ -220,6 +237,58 @@ privs_of(const char *role, const char *ns, const char *table, const char *uuid, 
 		if (!strcmp(cache.r.members[i].role, role))
 			p |= privs_of(cache.r.members[i].group, ns, table, uuid, depth + 1);
 	return p;
+}
+
+/* ---- schemas: USAGE and CREATE (PostgreSQL's namespace ACL) ------------ */
+
+static bool no_roles_file(Session *s);
+
+/* Schemas every role may use: the built-in catalogs and public (PUBLIC's
+ * USAGE in public's default ACL; that grant cannot be revoked in floe). */
+static bool
+schema_usage_for_all(const char *ns)
+{
+	return !strcmp(ns, "pg_catalog") || !strcmp(ns, "information_schema") ||
+	       !strcmp(ns, "public") || temp_is_temp_ns(ns);
+}
+
+/* role's USAGE / CREATE on schema ns: granted (a grant with an empty
+ * table, users.h), PUBLIC's, its groups'; superusers have both, a
+ * session its own temporary schema.  mu held, cache fresh. */
+static unsigned
+schema_privs(const char *role, const char *ns)
+{
+	unsigned p;
+
+	if (is_super(role))
+		return ROLE_PRIV_USAGE | ROLE_PRIV_CREATE;
+	p = privs_of(role, ns, "", NULL, 0) & (ROLE_PRIV_USAGE | ROLE_PRIV_CREATE);
+	if (schema_usage_for_all(ns))
+		p |= ROLE_PRIV_USAGE;
+	if (temp_is_temp_ns(ns))
+		p |= ROLE_PRIV_CREATE;
+	return p;
+}
+
+bool
+acl_schema_usage(Session *s, const char *ns)
+{
+	const char *role = current_role(s);
+	floe_error e;
+	bool ok;
+
+	if (!role || !ns || schema_usage_for_all(ns))
+		return true;
+	if (mu_mine)     /* called by code holding mu: the cache is fresh */
+		return (schema_privs(role, ns) & ROLE_PRIV_USAGE) != 0;
+	if (no_roles_file(s))
+		return true;
+	floe_error_clear(&e);
+	mu_lock();
+	/* a roles file that cannot be read: the statement's own check fails */
+	ok = refresh(s, &e) != FLOE_OK || (schema_privs(role, ns) & ROLE_PRIV_USAGE);
+	mu_unlock();
+	return ok;
 }
 
 static bool
@@ -383,21 +452,38 @@ acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const c
 		record(ctx, ns, name, want);
 		return FLOE_OK;
 	}
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	rc = refresh(s, err);
 	if (rc == FLOE_OK) {
 		if (st->mode == ACL_UNKNOWN)
 			st->mode = is_super(role) ? ACL_NONE : ACL_CHECK;
-		ok = st->mode == ACL_NONE || temp_is_temp_ns(ns) ||   /* its own temp table */
-		     (privs_of(role, ns, name, uuid, 0) & want) == want;
-		if (!ok)
-			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for table %s",
-					 name);
+		if (st->mode == ACL_CHECK && !(schema_privs(role, ns) & ROLE_PRIV_USAGE)) {
+			/* a name in a schema the role may not use (PostgreSQL's
+			 * LookupExplicitNamespace; search_path skips such schemas) */
+			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+					 ns);
+		} else {
+			ok = st->mode == ACL_NONE || temp_is_temp_ns(ns) ||   /* its own temp table */
+			     (privs_of(role, ns, name, uuid, 0) & want) == want;
+			if (!ok)
+				rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+						 "permission denied for table %s", name);
+		}
 	}
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	if (rc == FLOE_OK)
 		record(ctx, ns, name, want);
 	return rc;
+}
+
+int
+acl_check_schema_usage(Session *s, ExecCtx *ctx, const char *ns, floe_error *err)
+{
+	struct AclStmt *st = stmt_state(ctx);
+
+	if (st->mode == ACL_NONE || acl_schema_usage(s, ns))
+		return FLOE_OK;
+	return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", ns);
 }
 
 /* ---- the targets a statement writes -------------------------------------- */
@@ -797,6 +883,21 @@ check_set(Check *c, PgQuery__VariableSetStmt *vs)
 	return FLOE_OK;
 }
 
+/* CREATE TABLE / VIEW in schema ns by a role that is not a superuser:
+ * without CREATE on ns PostgreSQL's 42501; with it, 0A000 (floe's objects
+ * are owned by the superuser: a role's own table, which its creator
+ * would own, is not implemented).  mu held. */
+static int
+create_in(Check *c, const char *ns)
+{
+	if (ns && ns[0] && (schema_privs(c->role, ns) & ROLE_PRIV_CREATE))
+		return floe_errorf(c->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "creating a relation as a role that is not a superuser is not supported "
+				   "(floe's relations are owned by the superuser)");
+	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+			   ns && ns[0] ? ns : "?");
+}
+
 /* the checks of one statement; mu held, cache fresh */
 static int
 check(Check *c, Node *n)
@@ -827,18 +928,15 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
 		if (temp_target(n->create_stmt->relation))   /* PUBLIC has TEMP, as in PostgreSQL */
 			return FLOE_OK;
-		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
-				   ddl_rv_ns(s, n->create_stmt->relation));
+		return create_in(c, ddl_rv_ns(s, n->create_stmt->relation));
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
 		if (n->create_table_as_stmt->into && temp_target(n->create_table_as_stmt->into->rel) &&
 		    n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 			return FLOE_OK;
-		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
-				   n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
-				   ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
+		return create_in(c, n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
+				 ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
 	case PG_QUERY__NODE__NODE_VIEW_STMT:   /* a view reads as its owner, the superuser */
-		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
-				   ddl_rv_ns(s, n->view_stmt->view));
+		return create_in(c, ddl_rv_ns(s, n->view_stmt->view));
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
 				   pgcatalog_database(s));
@@ -921,18 +1019,32 @@ forget_dropped(Session *s, ExecCtx *ctx, Node *n)
 		rv = n->create_stmt->relation;
 	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into)
 		rv = n->create_table_as_stmt->into->rel;
-	if (!rv)
+	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT && n->create_schema_stmt->schemaname) {
+		/* a schema created again starts without the dropped one's
+		 * USAGE / CREATE grants */
+		ns = n->create_schema_stmt->schemaname;
+		name = "";
+	} else if (!rv) {
 		return FLOE_OK;
-	session_resolve_name(s, rv, &ns, &name);
-	pthread_mutex_lock(&mu);
+	} else {
+		session_resolve_name(s, rv, &ns, &name);
+	}
+	mu_lock();
 	if (refresh(s, ctx->err) != FLOE_OK) {
-		pthread_mutex_unlock(&mu);
+		mu_unlock();
 		return FLOE_ERR;
 	}
 	for (i = 0; i < cache.r.ngrants && !stale; i++)
 		stale = !strcmp(cache.r.grants[i].schema, ns) && !strcmp(cache.r.grants[i].table, name);
-	pthread_mutex_unlock(&mu);
-	if (stale && !table_exists(s, ns, name, ctx->arena)) {
+	mu_unlock();
+	if (stale && !name[0]) {
+		floe_error e;
+		floe_error_clear(&e);
+		stale = ddl_check_namespace(s, ns, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME);
+	} else if (stale) {
+		stale = !table_exists(s, ns, name, ctx->arena);
+	}
+	if (stale) {
 		struct RoleTxn t;
 		TRY(rt_begin(s, &t, ctx->err));
 		roles_drop_table(&t.r, ns, name);
@@ -973,13 +1085,13 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 	c.s = s;
 	c.ctx = ctx;
 	c.role = current_role(s);
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	rc = refresh(s, ctx->err);
 	if (rc == FLOE_OK) {
 		ctx->acl->mode = is_super(c.role) ? ACL_NONE : ACL_CHECK;
 		rc = check(&c, st->node);
 	}
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	if (rc == FLOE_OK)
 		rc = forget_dropped(s, ctx, st->node);
 	return rc;
@@ -995,7 +1107,7 @@ acl_check_login(Session *s, floe_error *err)
 
 	if (!s->user)
 		return FLOE_OK;
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	rc = refresh(s, err);
 	if (rc == FLOE_OK && cache.r.exists) {
 		const RoleEntry *e = roles_find(&cache.r, s->user);
@@ -1003,7 +1115,7 @@ acl_check_login(Session *s, floe_error *err)
 			rc = floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 					 "role \"%s\" is not permitted to log in", s->user);
 	}
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return rc;
 }
 
@@ -1015,9 +1127,9 @@ acl_is_superuser(Session *s)
 	floe_error e;
 	if (!role)
 		return true;
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	r = refresh(s, &e) == FLOE_OK && is_super(role);
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return r;
 }
 
@@ -1179,20 +1291,20 @@ acl_check_file(Session *s, const char *path, bool write, floe_error *err)
 
 	if (!role)
 		return FLOE_OK;    /* the embedded shell: the OS user's own rights */
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, err) != FLOE_OK) {
-		pthread_mutex_unlock(&mu);
+		mu_unlock();
 		return FLOE_ERR;
 	}
 	/* COPY checked file_role in acl_check_stmt; this is read_parquet */
 	if (!is_super(role) && !member_of(role, write ? "pg_write_server_files" : "pg_read_server_files", 0)) {
-		pthread_mutex_unlock(&mu);
+		mu_unlock();
 		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
 				   "must be superuser or have privileges of the %s role to %s server files",
 				   write ? "pg_write_server_files" : "pg_read_server_files", write ? "write" : "read");
 	}
 	ok = confined(s, path, false);
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	if (ok)
 		test_swap(true);
 	return ok ? FLOE_OK : outside_error(path, err);
@@ -1204,9 +1316,9 @@ acl_check_location(Session *s, const char *path, floe_error *err)
 	bool ok;
 	if (!current_role(s))
 		return FLOE_OK;
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	ok = confined(s, path, true);
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return ok ? FLOE_OK : outside_error(path, err);
 }
 
@@ -1259,7 +1371,7 @@ confine_split(Session *s, const char *path, char *real, const char **root, const
 	*root = NULL;
 	if (fileio_is_remote(path) || strstr(path, "://") || !strncmp(path, "file:", 5) || !resolve(path, real))
 		return outside_error(path, err);
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (realpath(s->engine->warehouse, wh) && under(real, wh)) {
 		*root = wh;
 		best = strlen(wh);
@@ -1270,7 +1382,7 @@ confine_split(Session *s, const char *path, char *real, const char **root, const
 			*root = allow_dirs[i];     /* kept until exit: never freed */
 			best = strlen(allow_dirs[i]);
 		}
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	if (!*root || !real[best])
 		return outside_error(path, err);
 	*rel = real + best + (best > 1 ? 1 : 0);
@@ -1658,6 +1770,22 @@ drop_role(Session *s, ExecCtx *ctx, PgQuery__DropRoleStmt *dr, ResultSink *sink)
 			const char *uuid;
 			if (strcmp(gr->grantee, name))
 				continue;
+			if (!gr->table[0]) {
+				/* a schema's USAGE / CREATE: of a dropped schema, forget it */
+				floe_error e;
+				floe_error_clear(&e);
+				if (ddl_check_namespace(s, gr->schema, &e) != FLOE_OK &&
+				    floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME)) {
+					roles_grant(&t.r, gr->grantee, gr->schema, "", NULL,
+						    ROLE_PRIV_USAGE | ROLE_PRIV_CREATE, false);
+					k--;
+					continue;
+				}
+				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+					    "role \"%s\" cannot be dropped because some objects depend on it", name);
+				floe_error_detail(err, "privileges for schema %s", gr->schema);
+				goto out;
+			}
 			/* a dropped table's grant is no dependency (PostgreSQL drops
 			 * a table's privileges with it): forget it */
 			uuid = table_uuid(s, gr->schema, gr->table, ctx->arena, &exists);
@@ -1689,7 +1817,7 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 	size_t i;
 	*out = 0;
 	if (!gs->n_privileges) {
-		*out = ROLE_PRIV_ALL;
+		*out = table ? ROLE_PRIV_ALL : ROLE_PRIV_USAGE | ROLE_PRIV_CREATE;
 		return FLOE_OK;
 	}
 	for (i = 0; i < gs->n_privileges; i++) {
@@ -1702,10 +1830,22 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 		if (ap->n_cols)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "column privileges are not supported");
 		if (!table) {
-			if (strcmp(p, "usage") && strcmp(p, "create") && strcmp(p, "connect") &&
-			    strcmp(p, "temporary") && strcmp(p, "temp"))
-				return floe_errorf(err, "0LP01", "invalid privilege type %s for %s", p,
-						   gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "schema" : "database");
+			bool schema = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
+			if (!strcmp(p, "usage") && schema)
+				*out |= ROLE_PRIV_USAGE;
+			else if (!strcmp(p, "create"))
+				*out |= ROLE_PRIV_CREATE;
+			else if (schema || (strcmp(p, "connect") && strcmp(p, "temporary") && strcmp(p, "temp"))) {
+				char up[64];
+				size_t k;
+				for (k = 0; p[k] && k < sizeof up - 1; k++)
+					up[k] = (char)(p[k] >= 'a' && p[k] <= 'z' ? p[k] - 32 : p[k]);
+				up[k] = 0;
+				if (!strcmp(up, "TEMPORARY"))
+					strcpy(up, "TEMP");   /* PostgreSQL's privilege_to_string */
+				return floe_errorf(err, "0LP01", "invalid privilege type %s for %s", up,
+						   schema ? "schema" : "database");
+			}
 			continue;
 		}
 		if (!strcmp(p, "select"))
@@ -1768,9 +1908,9 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 				/* PostgreSQL: a role with some privilege but no grant
 				 * option gets a warning, one with none an error */
 				unsigned have;
-				pthread_mutex_lock(&mu);
+				mu_lock();
 				have = refresh(s, err) == FLOE_OK ? privs_of(current_role(s), ns, name, uuid, 0) : 0;
-				pthread_mutex_unlock(&mu);
+				mu_unlock();
 				if (!have)
 					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
 							   "permission denied for table %s", name);
@@ -1797,7 +1937,19 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			TRY(ddl_check_namespace(s, sch, err));
 			if (!super_me)
 				return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", sch);
-			if (table) {
+			if (!table) {
+				/* the schema's own USAGE / CREATE: a grant with an empty
+				 * table (users.h) */
+				nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab,
+						    sizeof *nss * (size_t)(ntab + 1));
+				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
+						      sizeof *names * (size_t)(ntab + 1));
+				uuids = arena_realloc(ctx->arena, uuids, sizeof *uuids * (size_t)ntab,
+						      sizeof *uuids * (size_t)(ntab + 1));
+				nss[ntab] = sch;
+				uuids[ntab] = NULL;
+				names[ntab++] = "";
+			} else {
 				char **tn;
 				int n, k;
 				TRY(catalog_list_tables(s->engine->catalog, sch, ctx->arena, &tn, &n, err));
@@ -1826,8 +1978,15 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", who);
 			goto out;
 		}
-		for (k = 0; k < ntab; k++)
+		for (k = 0; k < ntab; k++) {
+			if (!names[k][0] && !gs->is_grant && !strcmp(who, "public") && !strcmp(nss[k], "public") &&
+			    (privs & ROLE_PRIV_USAGE)) {
+				floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					    "REVOKE USAGE ON SCHEMA public FROM PUBLIC is not supported (every role may use schema public)");
+				goto out;
+			}
 			roles_grant(&t.r, who, nss[k], names[k], uuids[k], privs, gs->is_grant);
+		}
 	}
 	rc = FLOE_OK;
 out:
@@ -1945,9 +2104,9 @@ acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **
 	const char *me = session_user(s) ? session_user(s) : "floe";
 	int i, k = 0, cap;
 
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, err) != FLOE_OK) {
-		pthread_mutex_unlock(&mu);
+		mu_unlock();
 		return FLOE_ERR;
 	}
 	cap = cache.r.nroles + 4;
@@ -1979,7 +2138,7 @@ acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **
 		(*members)[i].member = role_oid(s, cache.r.members[i].role);
 	}
 	*nmembers = cache.r.nmembers;
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return FLOE_OK;
 }
 
@@ -2018,8 +2177,10 @@ fn_privs(const char *priv, bool table, unsigned *out, bool *schema_any, floe_err
 			*out |= ROLE_PRIV_REFERENCES;
 		else if (table && !strcmp(word, "trigger"))
 			*out |= ROLE_PRIV_TRIGGER;
-		else if (!table && (!strcmp(word, "usage") || !strcmp(word, "create")))
+		else if (!table && (!strcmp(word, "usage") || !strcmp(word, "create"))) {
 			*schema_any |= !strcmp(word, "usage");
+			*out |= !strcmp(word, "usage") ? ROLE_PRIV_USAGE : ROLE_PRIV_CREATE;
+		}
 		else
 			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "unrecognized privilege type: \"%s\"", word);
 	}
@@ -2068,11 +2229,11 @@ acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *
 	if (!role || no_roles_file(s))
 		return FLOE_OK;
 	uuid = table_uuid(s, ns, name, a, &exists);
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	rc = refresh(s, err);
 	if (rc == FLOE_OK && !is_super(role))
 		*out = privs_of(role, ns, name, uuid, 0) != 0;
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return rc;
 }
 
@@ -2120,7 +2281,7 @@ fn_table_privilege(void *session, const char *user, int64_t user_oid, const char
 		bool exists;
 		uuid = table_uuid(s, ns, name, a, &exists);
 	}
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
 		rc = FLOE_ERR;
 	else if (!name)
@@ -2129,7 +2290,7 @@ fn_table_privilege(void *session, const char *user, int64_t user_oid, const char
 		*out = true;     /* NULL: the embedded shell */
 	else
 		*out = !want || (privs_of(role ? role : "public", ns, name, uuid, 0) & want) != 0;
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	arena_free(a);
 	return rc;
 }
@@ -2150,13 +2311,13 @@ fn_schema_privilege(void *session, const char *user, int64_t user_oid, const cha
 	TRY(fn_privs(priv, false, &want, &usage, err));
 	if (schema && strcmp(schema, "pg_catalog") && strcmp(schema, "information_schema"))
 		TRY(ddl_check_namespace(s, schema, err));
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
 		rc = FLOE_ERR;
 	else
-		/* USAGE is not enforced (everyone has it); CREATE needs a superuser */
-		*out = usage || !role || (strcmp(role, "public") && is_super(role));
-	pthread_mutex_unlock(&mu);
+		/* any of the privileges named (PostgreSQL's has_schema_privilege) */
+		*out = !role || (schema && (schema_privs(role, schema) & want) != 0);
+	mu_unlock();
 	return rc;
 }
 
@@ -2169,7 +2330,7 @@ fn_role_name(void *session, int64_t oid, char *buf, size_t n)
 	floe_error e;
 	if (!s)
 		return oid == 10 ? "floe" : NULL;
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, &e) == FLOE_OK) {
 		for (i = 0; i < (int)(sizeof predefined_oids / sizeof predefined_oids[0]) && !r; i++)
 			if (predefined_oids[i].oid == oid)
@@ -2184,7 +2345,7 @@ fn_role_name(void *session, int64_t oid, char *buf, size_t n)
 			r = buf;
 		}
 	}
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return r;
 }
 
@@ -2198,9 +2359,9 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 	int i, k = 0;
 
 	uuid = table_uuid(s, ns, table, a, &exists);
-	pthread_mutex_lock(&mu);
+	mu_lock();
 	if (refresh(s, err) != FLOE_OK) {
-		pthread_mutex_unlock(&mu);
+		mu_unlock();
 		return FLOE_ERR;
 	}
 	su = is_super(me);
@@ -2227,7 +2388,7 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 		(*rows)[k++].owner = false;
 	}
 	*n = k;
-	pthread_mutex_unlock(&mu);
+	mu_unlock();
 	return FLOE_OK;
 }
 

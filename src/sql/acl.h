@@ -44,6 +44,11 @@
  *                                     to (table, view) needs UPDATE too, at
  *                                     its acl_note_rel; a CTE is not locked
  *                                     (0A000 when OF names it)
+ *   acl_schema_usage(s, ns) / acl_check_schema_usage(s, ctx, ns, err)
+ *                                     USAGE on a schema (search_path.c skips
+ *                                     a schema without it; a name qualified
+ *                                     by one is 42501); CREATE on it is
+ *                                     checked by acl_check_stmt
  *   acl_check_login(s, err)           may the session's login role connect?
  *                                     28000 for a NOLOGIN role (at connect,
  *                                     after authentication, as PostgreSQL)
@@ -102,6 +107,12 @@ unsigned acl_lock_enter(ExecCtx *ctx, const PgQuery__RangeVar *rv);
 void acl_lock_leave(ExecCtx *ctx, unsigned saved);
 int acl_lock_cte(ExecCtx *ctx, floe_error *err);
 int acl_check_login(Session *s, floe_error *err);
+/* May the session's current role use schema ns (USAGE; superusers, the
+ * catalogs, public and its own temporary schema: yes)?  search_path.c
+ * leaves other schemas out of the path, as PostgreSQL's.  acl_check_schema_usage:
+ * 42501 "permission denied for schema" for a name qualified by one. */
+bool acl_schema_usage(Session *s, const char *ns);
+int acl_check_schema_usage(Session *s, ExecCtx *ctx, const char *ns, floe_error *err);
 /* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid
  * (NULL: a v1 table without one) */
 int acl_note_rel(Session *s, ExecCtx *ctx, const char *ns, const char *name, const char *uuid,

@@ -274,6 +274,8 @@ load_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *rv, uns
 	BindCtx b;
 
 	session_resolve_name(s, rv, &ns, &name);
+	if (rv->schemaname && rv->schemaname[0])   /* USAGE on it, before the lookup */
+		TRY(acl_check_schema_usage(s, ctx, ns, ctx->err));
 	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK) {
 		TRY(acl_note_target(s, ctx, *t, want, ctx->err));
 		return write_target_wap(s, t, ctx->arena, ctx->err);

@@ -852,6 +852,8 @@ insert_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	BindCtx b;
 	bool found;
 
+	if (is->relation->schemaname && is->relation->schemaname[0])   /* USAGE, before the lookup */
+		TRY(acl_check_schema_usage(s, ctx, ns, ctx->err));
 	if (txn_table_load(s, ns, name, ctx->arena, t, ctx->err) == FLOE_OK) {
 		TRY(acl_note_target(s, ctx, *t, ROLE_PRIV_INSERT, ctx->err));
 		return write_target_wap(s, t, ctx->arena, ctx->err);

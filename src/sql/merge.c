@@ -249,6 +249,8 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb, unsigned want)
 	int i;
 
 	session_resolve_name(m->s, rv, &ns, &name);
+	if (rv->schemaname && rv->schemaname[0])   /* USAGE on it, before the lookup */
+		TRY(acl_check_schema_usage(m->s, ctx, ns, ctx->err));
 	if (txn_table_load(m->s, ns, name, ctx->arena, &m->t, ctx->err) == FLOE_OK) {
 		TRY(write_target_wap(m->s, &m->t, ctx->arena, ctx->err));
 	} else {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "catalog/catalog.h"
 #include "common/arena.h"
+#include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
 #include "sql/search_path.h"
@@ -175,7 +176,9 @@ exists(Session *s, const char *ns)
 	 * 3F000 / 42P01 for a schema that may well exist. */
 	if (catalog_namespace_exists(s->engine->catalog, ns, &x, &e) != FLOE_OK)
 		return true;
-	return x;
+	/* a schema the role has no USAGE on is left out, as PostgreSQL's
+	 * recomputeNamespacePath does (acl.h) */
+	return x && acl_schema_usage(s, ns);
 }
 
 static struct SearchPath *

@@ -1107,6 +1107,8 @@ source_table_resolve(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *sr
 			goto scan;
 	}
 	session_resolve_name(b->session, rv, &ns, &name);
+	if (rv->schemaname && rv->schemaname[0])   /* USAGE on it, before the lookup */
+		TRY(acl_check_schema_usage(b->session, ctx, ns, b->err));
 	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
 		bool is_seq = false;   /* SELECT * FROM a sequence (sequence.h) */
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE)) {

@@ -163,6 +163,12 @@ expect reader_metatable_refused reader 'R3ader pw' $'ERROR:  42501: permission d
 expect reader_metatable_ok reader 'R3ader pw' '1' 'SELECT count(*) FROM "t$snapshots"'
 expect reader_ddl_refused reader 'R3ader pw' $'ERROR:  42501: permission denied for schema public\nERROR:  42501: must be owner of table t\nERROR:  42501: must be owner of table t' \
 	"CREATE TABLE r (a int)" "DROP TABLE t" "ALTER TABLE t ADD COLUMN c int"
+# CREATE ON SCHEMA is recorded (has_schema_privilege), but a role that
+# holds it is refused by name: floe's relations are owned by the superuser
+q admin 'Adm1n pw' "CREATE SCHEMA cs" "GRANT USAGE, CREATE ON SCHEMA cs TO reader" >/dev/null
+expect reader_create_privilege_refused_by_name reader 'R3ader pw' $'t\nERROR:  0A000: creating a relation as a role that is not a superuser is not supported (floe\'s relations are owned by the superuser)\nERROR:  42501: permission denied for schema public' \
+	"SELECT has_schema_privilege('cs', 'CREATE')" "CREATE TABLE cs.r (a int)" "CREATE TABLE public.r (a int)"
+q admin 'Adm1n pw' "REVOKE ALL ON SCHEMA cs FROM reader" "DROP SCHEMA cs" >/dev/null
 expect reader_role_mgmt_refused reader 'R3ader pw' $'ERROR:  42501: permission denied to create role\nERROR:  42501: permission denied to drop role\nERROR:  42501: permission denied to set role "admin"' \
 	"CREATE ROLE x" "DROP ROLE writer" "SET ROLE admin"
 expect reader_explain_insert_refused reader 'R3ader pw' "$denied" "EXPLAIN ANALYZE INSERT INTO t VALUES (9, 'x')"
@@ -651,6 +657,77 @@ DROP VIEW wv;
 DROP TABLE w, wk, wk2, secret, sp.w;
 DROP SCHEMA sp;
 DROP ROLE dml, upd, sel, wo;
+-- schema USAGE: a qualified name in a schema without it is 42501 (even a
+-- missing one), search_path skips it (current_schema() too), CREATE in a
+-- schema needs CREATE; grants through PUBLIC and groups; DROP ROLE and a
+-- schema dropped and created again
+CREATE SCHEMA sa;
+CREATE TABLE sa.t (a int);
+INSERT INTO sa.t VALUES (1);
+CREATE TABLE t2 (a int);
+INSERT INTO t2 VALUES (2);
+CREATE ROLE su1;
+GRANT SELECT, INSERT, UPDATE, DELETE ON sa.t, t2 TO su1;
+SELECT has_schema_privilege('su1', 'sa', 'USAGE'), has_schema_privilege('su1', 'sa', 'CREATE'), has_schema_privilege('su1', 'public', 'USAGE'), has_schema_privilege('su1', 'public', 'CREATE');
+SET ROLE su1;
+SELECT * FROM sa.t;
+SELECT * FROM sa.nosuch;
+INSERT INTO sa.t VALUES (3);
+UPDATE sa.t SET a = 1 WHERE false;
+DELETE FROM sa.t WHERE false;
+SET search_path = sa, public;
+SELECT current_schema();
+SELECT * FROM t2;
+SELECT * FROM t;
+CREATE TABLE sa.x (a int);
+CREATE TABLE x (a int);
+RESET search_path;
+RESET ROLE;
+GRANT USAGE ON SCHEMA sa TO su1;
+SELECT has_schema_privilege('su1', 'sa', 'USAGE'), has_schema_privilege('su1', 'sa', 'CREATE'), has_schema_privilege('su1', 'sa', 'USAGE, CREATE');
+SET ROLE su1;
+SELECT * FROM sa.t;
+SET search_path = sa, public;
+SELECT current_schema();
+SELECT * FROM t;
+CREATE TABLE sa.x (a int);
+RESET search_path;
+SELECT has_schema_privilege('sa', 'USAGE');
+RESET ROLE;
+REVOKE USAGE ON SCHEMA sa FROM su1;
+GRANT USAGE ON SCHEMA sa TO PUBLIC;
+SET ROLE su1;
+SELECT * FROM sa.t;
+RESET ROLE;
+REVOKE ALL ON SCHEMA sa FROM PUBLIC;
+GRANT SELECT ON SCHEMA sa TO su1;
+GRANT TEMPORARY ON SCHEMA sa TO su1;
+GRANT USAGE ON SCHEMA nosuch TO su1;
+SET ROLE su1;
+SELECT * FROM sa.t;
+GRANT USAGE ON SCHEMA sa TO su1;
+RESET ROLE;
+CREATE ROLE grp1;
+GRANT USAGE ON SCHEMA sa TO grp1;
+GRANT grp1 TO su1;
+SET ROLE su1;
+SELECT * FROM sa.t;
+RESET ROLE;
+DROP ROLE grp1;
+REVOKE grp1 FROM su1;
+REVOKE USAGE ON SCHEMA sa FROM grp1;
+DROP ROLE grp1;
+REVOKE ALL ON sa.t, t2 FROM su1;
+GRANT ALL ON SCHEMA sa TO su1;
+SELECT has_schema_privilege('su1', 'sa', 'CREATE');
+DROP ROLE su1;
+DROP TABLE sa.t;
+DROP SCHEMA sa;
+CREATE SCHEMA sa;
+SELECT has_schema_privilege('su1', 'sa', 'USAGE');
+DROP ROLE su1;
+DROP SCHEMA sa;
+DROP TABLE t2;
 SQL
 # a NOLOGIN role's login (trust): refused at connection time, FATAL 28000
 nologin_login() {
