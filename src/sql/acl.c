@@ -481,7 +481,14 @@ acl_check_schema_usage(Session *s, ExecCtx *ctx, const char *ns, floe_error *err
 {
 	struct AclStmt *st = stmt_state(ctx);
 
+	floe_error e;
+
 	if (st->mode == ACL_NONE || acl_schema_usage(s, ns))
+		return FLOE_OK;
+	/* no such schema (Spark's t.branch_b names table t): the statement
+	 * reports what it finds */
+	floe_error_clear(&e);
+	if (ddl_check_namespace(s, ns, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME))
 		return FLOE_OK;
 	return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", ns);
 }
@@ -1051,6 +1058,36 @@ forget_dropped(Session *s, ExecCtx *ctx, Node *n)
 		return rt_end(&t, false, true, ctx->err);
 	}
 	return FLOE_OK;
+}
+
+int
+acl_schema_authorization(Session *s, const PgQuery__CreateSchemaStmt *cs, bool done, floe_error *err)
+{
+	const PgQuery__RoleSpec *rs = cs->authrole;
+	const char *role;
+	bool known, super;
+	RoleTxn t;
+
+	if (!rs || !cs->schemaname)
+		return FLOE_OK;
+	role = rs->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING ? rs->rolename : current_role(s);
+	if (!role || no_roles_file(s))   /* no roles: nothing to record */
+		return FLOE_OK;
+	mu_lock();
+	if (refresh(s, err) != FLOE_OK) {
+		mu_unlock();
+		return FLOE_ERR;
+	}
+	known = role_exists(s, role) && !predefined(role);
+	super = is_super(role);
+	mu_unlock();
+	if (!known)
+		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", role);
+	if (!done || super)
+		return FLOE_OK;
+	TRY(rt_begin(s, &t, err));
+	roles_grant(&t.r, role, cs->schemaname, "", NULL, ROLE_PRIV_USAGE | ROLE_PRIV_CREATE, true);
+	return rt_end(&t, false, true, err);
 }
 
 int

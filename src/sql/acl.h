@@ -112,6 +112,11 @@ int acl_check_login(Session *s, floe_error *err);
  * leaves other schemas out of the path, as PostgreSQL's.  acl_check_schema_usage:
  * 42501 "permission denied for schema" for a name qualified by one. */
 bool acl_schema_usage(Session *s, const char *ns);
+/* CREATE SCHEMA s AUTHORIZATION r (ddl.c): before the create (done false)
+ * 42704 unless r exists; after it, r gets USAGE and CREATE on s, what
+ * PostgreSQL's owner holds (floe records no owners) */
+int acl_schema_authorization(Session *s, const PgQuery__CreateSchemaStmt *cs, bool done,
+			     floe_error *err);
 int acl_check_schema_usage(Session *s, ExecCtx *ctx, const char *ns, floe_error *err);
 /* want: ROLE_PRIV_* (server/users.h); uuid: the table's Iceberg table-uuid
  * (NULL: a v1 table without one) */

@@ -95,7 +95,9 @@ ddl_create_schema(Session *s, PgQuery__CreateSchemaStmt *cs, ResultSink *sink, f
 		return floe_errorf(err, ERRCODE_DUPLICATE_SCHEMA, "schema \"%s\" already exists",
 				   cs->schemaname);
 	}
+	TRY(acl_schema_authorization(s, cs, false, err));   /* its role exists */
 	TRY(catalog_create_namespace(cat, cs->schemaname, err));
+	TRY(acl_schema_authorization(s, cs, true, err));    /* ... and may use it */
 	return engine_complete(sink, "CREATE SCHEMA");
 }
 
