@@ -29,8 +29,11 @@
  *   - A role without LOGIN is refused when it connects (acl_check_login,
  *     28000), not per statement.  GRANT
  *     ... ON ALL TABLES IN SCHEMA s grants on the tables existing then
- *     (PostgreSQL's rule).  USAGE on schemas and databases is accepted and
- *     not enforced.
+ *     (PostgreSQL's rule).  Schemas: USAGE and CREATE are grants with an
+ *     empty table; a qualified name needs USAGE (42501), search_path skips
+ *     a schema without it (search_path.c asks acl_schema_usage), CREATE
+ *     TABLE / VIEW needs CREATE (and then a superuser: no owners).
+ *     Database privileges are accepted and not enforced.
  *   - DDL (CREATE / ALTER / DROP TABLE or SCHEMA, OPTIMIZE, CALL) and role
  *     management need a superuser: floe does not track owners.
  *   - What a statement reads is checked where the binder resolves each
@@ -38,8 +41,11 @@
  *     into one list per statement (ExecCtx.acl): every clause, subquery,
  *     CTE and MERGE source is bound through there; so is each target
  *     (INSERT / UPDATE / DELETE / MERGE / TRUNCATE / COPY FROM: acl_note_target
- *     where the statement loads it).  acl_check_stmt checks COPY's files,
- *     DDL and role statements.
+ *     where the statement loads it; SELECT on it when what the binder
+ *     bound reads its columns, acl_note_target_read).  FOR UPDATE / SHARE:
+ *     the locked FROM items (acl_lock_prepare) add UPDATE to the
+ *     acl_note_rel of what the binder resolves them to.  acl_check_stmt
+ *     checks COPY's files, DDL and role statements.
  *   - Server-side files (COPY ... 'file', read_parquet): superusers and
  *     members of pg_read_server_files (read) / pg_write_server_files
  *     (write); for server sessions the real path (realpath of the longest
