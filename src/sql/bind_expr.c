@@ -1481,13 +1481,17 @@ bind_table_visible(BindCtx *b, Expr *x, int location)
 }
 
 /* current_schemas(implicit)'s text: the resolved search_path as an
- * array, pg_catalog first when implicit and not on it */
+ * array; implicit: the temp namespace first when it exists and is not on
+ * it, then pg_catalog when not on it */
 static const char *
 schemas_text(BindCtx *b, bool implicit)
 {
 	int n, i;
 	const char *const *l = search_path_list(b->session, &n);
+	const char *tmp = implicit ? search_path_implicit_temp(b->session) : NULL;
 	char *out = arena_strdup(b->arena, "{");
+	if (tmp)
+		out = arena_sprintf(b->arena, "{%s%s", tmp, n || !search_path_has(b->session, "pg_catalog") ? "," : "");
 	if (implicit && !search_path_has(b->session, "pg_catalog"))
 		out = arena_sprintf(b->arena, "%spg_catalog%s", out, n ? "," : "");
 	for (i = 0; i < n; i++) {

@@ -2410,10 +2410,17 @@ find_rel(Session *s, const char *schema, const char *name)
 	for (i = 0; i < NRELS; i++) {
 		const RelDef *d = &rels[i];
 		const char *ns = d->ns == NS_PG ? "pg_catalog" : "information_schema";
+		const char *w;
 		if (strcmp(d->name, name) != 0)
 			continue;
-		if (schema ? !strcmp(schema, ns) :
-		    (d->ns == NS_PG || search_path_has(s, "information_schema")))
+		if (schema) {
+			if (!strcmp(schema, ns))
+				return d;
+			continue;
+		}
+		/* unqualified: PostgreSQL's order (search_path.h) */
+		w = search_path_find(s, name);
+		if (w && !strcmp(w, ns))
 			return d;
 	}
 	return NULL;

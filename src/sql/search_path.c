@@ -12,14 +12,18 @@
 #include "sql/bind.h"
 #include "sql/pgcatalog.h"
 #include "sql/search_path.h"
+#include "sql/temp.h"
 #include "sql/txn.h"
 
 struct SearchPath {
 	char *text;               /* the text resolved */
-	char *fixed;              /* or the sp_fixed schema resolved */
+	bool fixed;               /* ... was s->sp_fixed's */
 	char *user;               /* the role "$user" stood for */
+	char *tempns;             /* the session's temp namespace then, "" none */
 	const char **names;       /* the resolved list, of pool's strings */
 	int n;
+	bool temp_listed;         /* the temp namespace is on the list */
+	bool temp_pending;        /* "pg_temp" leads it, no temp namespace yet */
 	bool valid;
 	/* every schema name ever resolved, freed with the session: callers
 	 * keep the names they were given across statements (txn.c) */
@@ -148,10 +152,11 @@ clear(struct SearchPath *p)
 	free(p->names);
 	p->n = 0;
 	free(p->text);
-	free(p->fixed);
 	free(p->user);
+	free(p->tempns);
 	p->names = NULL;
-	p->text = p->fixed = p->user = NULL;
+	p->text = p->user = p->tempns = NULL;
+	p->fixed = p->temp_listed = p->temp_pending = false;
 	p->valid = false;
 }
 
@@ -181,52 +186,79 @@ exists(Session *s, const char *ns)
 	return x && acl_schema_usage(s, ns);
 }
 
+static const char *
+temp_ns(Session *s)
+{
+	return s->temp ? s->temp->ns : "";
+}
+
 static struct SearchPath *
 resolve(Session *s)
 {
 	struct SearchPath *p = s->sp;
-	const char *text;
+	const char *text, *tns = temp_ns(s);
 	char **names;
 	int n, i, k;
 
 	if (!p)
 		p = s->sp = xcalloc(1, sizeof *p);
-	if (s->sp_fixed) {
-		if (p->valid && p->fixed && !strcmp(p->fixed, s->sp_fixed))
-			return p;
-		clear(p);
-		p->fixed = xstrdup(s->sp_fixed);
-		p->names = xmalloc(sizeof(char *));
-		p->names[p->n++] = intern(p, s->sp_fixed);
-		p->valid = true;
-		return p;
-	}
-	text = search_path_text(s);
-	if (p->valid && p->text && !strcmp(p->text, text) && !strcmp(p->user, pgcatalog_user(s)))
+	text = s->sp_fixed ? s->sp_fixed : search_path_text(s);
+	if (p->valid && p->text && !strcmp(p->text, text) && p->fixed == (s->sp_fixed != NULL) &&
+	    !strcmp(p->user, pgcatalog_user(s)) && !strcmp(p->tempns, tns))
 		return p;
 	clear(p);
 	p->text = xstrdup(text);
+	p->fixed = s->sp_fixed != NULL;
 	p->user = xstrdup(pgcatalog_user(s));
+	p->tempns = xstrdup(tns);
 	p->valid = true;
 	if (!split(text, &names, &n))
 		return p;            /* SET refuses such text: nothing is found */
 	for (i = 0; i < n; i++) {
 		char *ns = names[i];
+		bool temp = false;
 		if (!strcmp(ns, "$user")) {
 			free(ns);
 			ns = xstrdup(pgcatalog_user(s));
+		} else if (!strcmp(ns, "pg_temp") || (tns[0] && !strcmp(ns, tns))) {
+			/* the session's temp namespace, where the list places it;
+			 * leading the list before it exists, it is made when
+			 * current_schema() or CREATE asks for it (PostgreSQL's
+			 * fetch_search_path) */
+			free(ns);
+			if (!tns[0]) {
+				if (!p->n)
+					p->temp_pending = true;
+				continue;
+			}
+			ns = xstrdup(tns);
+			temp = true;
 		}
 		for (k = 0; k < p->n && strcmp(p->names[k], ns); k++)
 			;
-		if (k < p->n || !exists(s, ns)) {
+		if (k < p->n || (!temp && !exists(s, ns))) {
 			free(ns);
 			continue;
 		}
+		p->temp_listed |= temp;
 		p->names = xrealloc(p->names, sizeof(char *) * (size_t)(p->n + 1));
 		p->names[p->n++] = intern(p, ns);
 		free(ns);
 	}
 	free(names);
+	return p;
+}
+
+/* The path with "pg_temp" leading it: its temp namespace made now. */
+static struct SearchPath *
+resolve_created(Session *s, floe_error *err)
+{
+	struct SearchPath *p = resolve(s);
+	if (p->temp_pending) {
+		if (!temp_namespace(s, err))
+			return NULL;
+		p = resolve(s);
+	}
 	return p;
 }
 
@@ -239,16 +271,30 @@ search_path_list(Session *s, int *n)
 }
 
 const char *
-session_schema(Session *s)
+search_path_implicit_temp(Session *s)
 {
 	struct SearchPath *p = resolve(s);
+	return s->temp && !p->temp_listed && !p->fixed ? s->temp->ns : NULL;
+}
+
+const char *
+session_schema(Session *s)
+{
+	floe_error e;
+	struct SearchPath *p;
+	floe_error_clear(&e);
+	p = resolve_created(s, &e);
+	if (!p)
+		p = resolve(s);      /* the folder could not be made: as before it */
 	return p->n ? p->names[0] : "";
 }
 
 const char *
 search_path_creation(Session *s, floe_error *err)
 {
-	struct SearchPath *p = resolve(s);
+	struct SearchPath *p = resolve_created(s, err);
+	if (!p)
+		return NULL;
 	if (!p->n) {
 		floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "no schema has been selected to create in");
 		return NULL;
@@ -291,22 +337,120 @@ holds(Session *s, const char *ns, const char *name)
 	return found;
 }
 
+/* The schemas an unqualified relation name is looked up in, in order, as
+ * PostgreSQL's recomputeNamespacePath has them: the temp namespace when
+ * it exists and the list does not place it, pg_catalog when the list does
+ * not name it, then the list (*n of them, in out[], at most p->n + 2). */
+static int
+effective(Session *s, struct SearchPath *p, const char **out)
+{
+	int n = 0, i;
+	bool cat = false;
+	if (s->temp && !p->temp_listed && !p->fixed)
+		out[n++] = s->temp->ns;
+	for (i = 0; i < p->n; i++)
+		cat |= !strcmp(p->names[i], "pg_catalog");
+	if (!cat)
+		out[n++] = "pg_catalog";
+	for (i = 0; i < p->n; i++)
+		out[n++] = p->names[i];
+	return n;
+}
+
+/* The first schema of the effective path holding name (with_builtin:
+ * pg_catalog's and information_schema's relations count), NULL none.
+ * The only user schema is taken unchecked when no candidate follows it
+ * (its load reports 42P01): the common path costs no catalog call. */
+static const char *
+find(Session *s, const char *name, bool with_builtin)
+{
+	struct SearchPath *p = resolve(s);
+	const char **l = xmalloc(sizeof(char *) * (size_t)(p->n + 2));
+	const char *r = NULL;
+	int n = effective(s, p, l), i, last = -1, users = 0;
+
+	for (i = 0; i < n; i++) {
+		bool temp = s->temp && !strcmp(l[i], s->temp->ns);
+		bool user = !builtin(l[i]) && !temp;
+		users += user;
+		if (user || temp || (with_builtin && builtin(l[i])))
+			last = i;
+	}
+	if (users != 1)
+		last = -1;           /* several: each is asked, none holding it falls back */
+	for (i = 0; i < n && !r; i++) {
+		if (s->temp && !strcmp(l[i], s->temp->ns)) {
+			if (temp_has(s, name))
+				r = l[i];
+		} else if (builtin(l[i])) {
+			if (with_builtin && pgcatalog_is_relation(s, l[i], name))
+				r = l[i];
+		} else if (i == last || holds(s, l[i], name)) {
+			r = l[i];
+		}
+	}
+	free(l);
+	return r;
+}
+
+const char *
+search_path_find(Session *s, const char *name)
+{
+	return find(s, name, true);
+}
+
 const char *
 search_path_lookup(Session *s, const char *name)
 {
-	struct SearchPath *p = resolve(s);
-	int i, real = 0;
+	struct SearchPath *p;
+	const char *r = find(s, name, false);
+	int i;
 
-	for (i = 0; i < p->n; i++)
-		real += !builtin(p->names[i]);
-	if (real > 1)
-		for (i = 0; i < p->n; i++)
-			if (!builtin(p->names[i]) && holds(s, p->names[i], name))
-				return p->names[i];
+	if (r)
+		return r;
+	p = resolve(s);
 	for (i = 0; i < p->n; i++)
 		if (!builtin(p->names[i]))
 			return p->names[i];
 	return p->n ? p->names[0] : "";
+}
+
+/* name as an identifier of a search_path text: always quoted */
+static char *
+quoted(Arena *a, const char *name)
+{
+	size_t n = strlen(name), i, k = 0;
+	char *q = arena_alloc(a, 2 * n + 3);
+	q[k++] = '"';
+	for (i = 0; i < n; i++) {
+		if (name[i] == '"')
+			q[k++] = '"';
+		q[k++] = name[i];
+	}
+	q[k++] = '"';
+	q[k] = 0;
+	return q;
+}
+
+char *
+search_path_frozen(Session *s, Arena *a)
+{
+	struct SearchPath *p = resolve(s);
+	const char **l = xmalloc(sizeof(char *) * (size_t)(p->n + 2));
+	int n = effective(s, p, l), i;
+	char *out = arena_strdup(a, "");
+
+	for (i = 0; i < n; i++)
+		if (!(s->temp && !strcmp(l[i], s->temp->ns)))
+			out = arena_sprintf(a, "%s%s%s", out, out[0] ? ", " : "", quoted(a, l[i]));
+	free(l);
+	return out[0] ? out : arena_strdup(a, "\"\"");
+}
+
+char *
+search_path_of_schema(Arena *a, const char *ns)
+{
+	return quoted(a, ns);
 }
 
 bool

@@ -77,11 +77,28 @@ ensure_state(Session *s, floe_error *err)
 }
 
 const char *
+temp_namespace(Session *s, floe_error *err)
+{
+	return ensure_state(s, err) == FLOE_OK ? s->temp->ns : NULL;
+}
+
+bool
+temp_has(Session *s, const char *name)
+{
+	return find(s->temp, name) != NULL;
+}
+
+const char *
 temp_resolve(Session *s, const char *schema, const char *name)
 {
+	const char *w;
 	if (schema && schema[0])
 		return !strcmp(schema, "pg_temp") ? (s->temp ? s->temp->ns : "pg_temp") : NULL;
-	return find(s->temp, name) ? s->temp->ns : NULL;
+	if (!find(s->temp, name))
+		return NULL;
+	/* first unless search_path places pg_temp after a schema holding it */
+	w = search_path_find(s, name);
+	return w && !strcmp(w, s->temp->ns) ? s->temp->ns : NULL;
 }
 
 int
@@ -104,7 +121,12 @@ temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, boo
 				   "cannot create relations in temporary schemas of other sessions");
 	if (!temp) {
 		*ns = sch ? sch : search_path_creation(s, err);
-		return *ns ? FLOE_OK : FLOE_ERR;
+		if (!*ns)
+			return FLOE_ERR;
+		/* search_path led by pg_temp: the relation is temporary, as
+		 * PostgreSQL's RangeVarAdjustRelationPersistence makes it */
+		if (!s->temp || strcmp(*ns, s->temp->ns))
+			return FLOE_OK;
 	}
 	TRY(ensure_state(s, err));
 	*ns = s->temp->ns;

@@ -15,8 +15,10 @@
  *
  * Names: temp_resolve is the hook name resolution calls first: an
  * unqualified name that is one of the session's temporary tables, or a
- * name qualified by "pg_temp", resolves to the session's temp namespace
- * (searched before search_path, so it shadows a permanent table).
+ * name qualified by "pg_temp", resolves to the session's temp namespace.
+ * As in PostgreSQL, it is searched first (shadowing a permanent table)
+ * unless search_path names pg_temp, which places it there
+ * (search_path.h); a path led by pg_temp makes CREATE TABLE temporary.
  *
  * Transactions: a temporary table created inside a block is dropped when
  * the block rolls back; ON COMMIT DELETE ROWS empties the table and ON
@@ -30,6 +32,9 @@
  *                                       processes (engine_open)
  *   temp_is_temp_ns(ns)                 "pg_temp" or "pg_temp_<n>"
  *   temp_resolve(s, schema, name)       the hook: temp ns or NULL
+ *   temp_has(s, name)                   is name a temporary table of s
+ *   temp_namespace(s, err)              s's temp namespace, made now if
+ *                                       it was not (NULL: the error)
  *   temp_create_target(s, rv, &ns, &is_temp, &loc, a, err)
  *                                       where CREATE TABLE [AS] puts rv
  *   temp_created(s, name, on_commit, err)   a CREATE of it succeeded
@@ -71,6 +76,8 @@ void temp_session_free(Session *s);
 void temp_sweep_stale(void);
 bool temp_is_temp_ns(const char *ns);
 const char *temp_resolve(Session *s, const char *schema, const char *name);
+bool temp_has(Session *s, const char *name);
+const char *temp_namespace(Session *s, floe_error *err);
 int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
 		       const char **loc, Arena *a, floe_error *err);
 int temp_created(Session *s, const char *name, int on_commit, floe_error *err);

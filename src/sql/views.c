@@ -8,7 +8,9 @@
  *
  * Stored per version (view_meta.h): the query deparsed by libpg_query (the
  * same statement PostgreSQL stores, in its own normal form), the creator's
- * first search_path schema as default-namespace, the column names (the
+ * first search_path schema as default-namespace and the whole path its
+ * unqualified names resolved through (the query binds through it at every
+ * use, so a later SET search_path changes nothing), the column names (the
  * column list, else the query's names) with their types, and the relations
  * the query read (found while it was planned at CREATE: every relation the
  * binder resolved, views and the tables under them).
@@ -212,7 +214,8 @@ views_source(BindCtx *b, ExecCtx *ctx, const char *ns, const char *name, bool *f
 	expanding[nexpanding][1] = name;
 	nexpanding++;
 	saved_path = s->sp_fixed;
-	s->sp_fixed = d->default_ns;
+	/* the names resolve as they did at CREATE (search_path.h) */
+	s->sp_fixed = d->search_path ? d->search_path : search_path_of_schema(b->arena, d->default_ns);
 	mode = acl_owner_begin(ctx);
 	rc = select_plan_subquery(b, ctx, d->sql, stmts[0].node, out);
 	acl_owner_end(ctx, mode);
@@ -316,6 +319,7 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	def.ns = ns;
 	def.name = name;
 	def.default_ns = arena_strdup(a, session_schema(s));
+	def.search_path = search_path_frozen(s, a);
 	def.ncols = p.ncols;
 	def.names = ARENA_ARRAY(a, char *, p.ncols + 1);
 	def.types = p.types;

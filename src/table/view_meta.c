@@ -108,6 +108,8 @@ version_of(const ViewDef *d, int64_t vid, int sid, int64_t ts, Arena *a)
 		p += sprintf(p, "%s%s.%s", i ? "\x1f" : "", d->dep_ns[i], d->dep_names[i]);
 	*p = 0;
 	json_object_set_new(sum, "floe.depends-on", json_string(buf));
+	if (d->search_path)
+		json_object_set_new(sum, "floe.search-path", json_string(d->search_path));
 	json_object_set_new(v, "summary", sum);
 	json_object_set_new(r, "type", json_string("sql"));
 	json_object_set_new(r, "sql", json_string(d->sql));
@@ -315,6 +317,8 @@ view_meta_read(FileIO *io, const char *path, Arena *a, ViewDef **out, floe_error
 	{
 		const char *pt = json_string_value(json_object_get(sum, "floe.pg-types"));
 		const char *dep = json_string_value(json_object_get(sum, "floe.depends-on"));
+		const char *sp = json_string_value(json_object_get(sum, "floe.search-path"));
+		d->search_path = sp ? arena_strdup(a, sp) : NULL;
 		d->pg_types = split(a, pt ? pt : "", ';', &n, d->ncols);
 		if (n != d->ncols)
 			memset(d->pg_types, 0, sizeof(char *) * (size_t)d->ncols);

@@ -13,6 +13,9 @@
  *                       (format_type text: "character varying(10)")
  *   "floe.depends-on"   the relations the query read, "ns.name" with
  *                       '\x1f' between them (DROP ... RESTRICT / CASCADE)
+ *   "floe.search-path"  the schemas the query's unqualified names were
+ *                       resolved through at CREATE, a search_path text
+ *                       (absent: the default-namespace alone)
  *
  * Files are <location>/metadata/<NNNNN>-<uuid>.metadata.json, never
  * overwritten; a change writes the next file and the catalog swaps to it.
@@ -38,6 +41,7 @@ typedef struct ViewDef {
 				     <io root>/<ns>/<name> (names %XX-escaped) */
 	char *sql;                /* the query, PostgreSQL dialect */
 	char *default_ns;         /* default-namespace (one level) */
+	char *search_path;        /* "floe.search-path", NULL when absent */
 	int ncols;
 	char **names;
 	SqlType *types;
