@@ -453,6 +453,12 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 				}
 				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
 			}
+			if (temp_is_temp_ns(ns) && session_txn_status(s) != 'I') {
+				/* undone by ROLLBACK (temp.h) */
+				TRY(temp_drop(s, name, err));
+				txn_forget_table(s, ns, name);
+				continue;
+			}
 			TRY(table_drop(e->catalog, e->io, ns, name, true, err));
 			TRY(seq_drop_owned(s, ns, name, err));   /* its serial columns' sequences */
 		}

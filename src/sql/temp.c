@@ -165,6 +165,32 @@ temp_created(Session *s, const char *name, int on_commit, floe_error *err)
 	return FLOE_OK;
 }
 
+int
+temp_drop(Session *s, const char *name, floe_error *err)
+{
+	static atomic_int hidden = 0;
+	TempTable *x = find(s->temp, name);
+	char buf[48];
+
+	if (!x)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
+	/* a name no SQL identifier has (a control character) */
+	snprintf(buf, sizeof buf, "\x01dropped-%d", atomic_fetch_add(&hidden, 1));
+	x->dropped = x->name;
+	x->name = xstrdup(buf);
+	x->drop_depth = txn_savepoint_depth(s);
+	return FLOE_OK;
+}
+
+/* A table dropped in the block is back under its name. */
+static void
+undrop(TempTable *x)
+{
+	free(x->name);
+	x->name = x->dropped;
+	x->dropped = NULL;
+}
+
 /* Drop one temporary table and its files. */
 static void
 drop_one(Session *s, const char *name)
@@ -179,6 +205,7 @@ drop_one(Session *s, const char *name)
 		(void)e->catalog->vt->drop_table(e->catalog, s->temp->ns, n, &ignore);
 	if ((x = find(s->temp, n))) {   /* never left behind: the map entry goes */
 		free(x->name);
+		free(x->dropped);
 		free(x->loc);
 		memmove(x, x + 1, sizeof *x * (size_t)(s->temp->tabs + s->temp->ntabs - x - 1));
 		s->temp->ntabs--;
@@ -235,8 +262,9 @@ empty_one(Session *s, const char *name)
 	arena_free(a);
 }
 
-/* ROLLBACK TO savepoint k drops the temporary tables created since it;
- * RELEASE k makes those created since belong to the enclosing level. */
+/* ROLLBACK TO savepoint k drops the temporary tables created since it
+ * and brings back those dropped since; RELEASE k makes both belong to the
+ * enclosing level. */
 void
 temp_savepoint_end(Session *s, int k, bool rollback)
 {
@@ -254,6 +282,15 @@ temp_savepoint_end(Session *s, int k, bool rollback)
 			x->sp_depth = k;
 		}
 	}
+	for (i = 0; t && i < t->ntabs; i++) {   /* after: a name made since is free */
+		TempTable *x = &t->tabs[i];
+		if (!x->dropped || x->drop_depth <= k)
+			continue;
+		if (rollback)
+			undrop(x);
+		else
+			x->drop_depth = k;
+	}
 }
 
 void
@@ -266,9 +303,18 @@ temp_txn_end(Session *s, bool committed)
 	if (!t || busy)
 		return;
 	busy = true;
+	for (i = 0; i < t->ntabs; i++) {   /* made in a rolled-back block, or dropped */
+		TempTable *x = &t->tabs[i];
+		if ((!committed && x->in_block) || (committed && x->dropped)) {
+			drop_one(s, x->name);
+			i--;
+		}
+	}
 	for (i = 0; i < t->ntabs; i++) {
 		TempTable *x = &t->tabs[i];
-		if ((!committed && x->in_block) || x->on_commit == TEMP_ON_COMMIT_DROP) {
+		if (x->dropped)
+			undrop(x);   /* rolled back: its name is free again */
+		if (x->on_commit == TEMP_ON_COMMIT_DROP) {
 			drop_one(s, x->name);
 			i--;
 			continue;
@@ -374,6 +420,7 @@ temp_session_free(Session *s)
 		return;
 	for (i = 0; i < t->ntabs; i++) {
 		free(t->tabs[i].name);
+		free(t->tabs[i].dropped);
 		free(t->tabs[i].loc);
 	}
 	free(t->tabs);

@@ -21,8 +21,11 @@
  * (search_path.h); a path led by pg_temp makes CREATE TABLE temporary.
  *
  * Transactions: a temporary table created inside a block is dropped when
- * the block rolls back; ON COMMIT DELETE ROWS empties the table and ON
- * COMMIT DROP drops it when its transaction ends (temp_txn_end).
+ * the block rolls back; one dropped inside a block is hidden (renamed out
+ * of reach) until the block commits, when it is dropped, or rolls back
+ * (or back to a savepoint before the DROP), when it is back as it was;
+ * ON COMMIT DELETE ROWS empties the table and ON COMMIT DROP drops it
+ * when its transaction ends (temp_txn_end).
  *
  * INTERFACE ROUTINES
  *   temp_catalog_wrap(inner)            the engine's catalog (engine_open)
@@ -38,6 +41,7 @@
  *   temp_create_target(s, rv, &ns, &is_temp, &loc, a, err)
  *                                       where CREATE TABLE [AS] puts rv
  *   temp_created(s, name, on_commit, err)   a CREATE of it succeeded
+ *   temp_drop(s, name, err)             DROP TABLE of it in a block
  *   temp_txn_end(s, committed)          a transaction ended
  *   temp_savepoint_end(s, k, rollback)  ROLLBACK TO / RELEASE of the block's
  *                                       k-th savepoint (0: the first)
@@ -60,6 +64,10 @@ typedef struct TempTable {
 	int on_commit;           /* TEMP_ON_COMMIT_* */
 	bool in_block;           /* created in the open transaction block */
 	int sp_depth;            /* ... with that many savepoints open */
+	char *dropped;           /* DROP TABLE in the open block: the name it
+				    had (name is then a hidden one, listed
+				    nowhere), NULL normally */
+	int drop_depth;          /* ... with that many savepoints open */
 } TempTable;
 
 /* A session's temporary schema (NULL until its first temporary table). */
@@ -81,6 +89,7 @@ const char *temp_namespace(Session *s, floe_error *err);
 int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
 		       const char **loc, Arena *a, floe_error *err);
 int temp_created(Session *s, const char *name, int on_commit, floe_error *err);
+int temp_drop(Session *s, const char *name, floe_error *err);
 int temp_on_commit(int pg_oncommit, int *out, floe_error *err);
 void temp_txn_end(Session *s, bool committed);
 void temp_savepoint_end(Session *s, int k, bool rollback);

@@ -278,9 +278,10 @@ c_list_tables(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_
 	if (!(t = own(ns)))
 		return no_ns(ns, err);
 	*names = ARENA_ARRAY(a, char *, t->ntabs + 1);
+	*n = 0;
 	for (i = 0; i < t->ntabs; i++)
-		(*names)[i] = arena_strdup(a, t->tabs[i].name);
-	*n = t->ntabs;
+		if (!t->tabs[i].dropped)   /* dropped in the open block (temp.h) */
+			(*names)[(*n)++] = arena_strdup(a, t->tabs[i].name);
 	return FLOE_OK;
 }
 

@@ -1474,6 +1474,29 @@ temp_create_stmt(Node *n)
 		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
 }
 
+/* DROP TABLE of temporary tables only: undone by ROLLBACK (temp_drop),
+ * so nothing of the block is committed first */
+static bool
+temp_drop_stmt(Session *s, Node *n)
+{
+	PgQuery__DropStmt *ds = n->node_case == PG_QUERY__NODE__NODE_DROP_STMT ? n->drop_stmt : NULL;
+	size_t i;
+
+	if (!ds || ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE || !ds->n_objects)
+		return false;
+	for (i = 0; i < ds->n_objects; i++) {
+		PgQuery__List *l = ds->objects[i]->node_case == PG_QUERY__NODE__NODE_LIST ? ds->objects[i]->list : NULL;
+		const char *ns;
+		if (!l || l->n_items < 1 || l->n_items > 2)
+			return false;
+		ns = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL,
+				  l->items[l->n_items - 1]->string->sval);
+		if (!ns || !temp_is_temp_ns(ns) || !temp_has(s, l->items[l->n_items - 1]->string->sval))
+			return false;
+	}
+	return true;
+}
+
 /* PostgreSQL lets a read-only transaction INSERT / UPDATE / DELETE / MERGE
  * / COPY FROM into a temporary table (not TRUNCATE it) */
 static bool
@@ -2048,7 +2071,7 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 
 	/* CREATE TEMP TABLE [AS] is no DDL here: it commits nothing of the
 	 * block first, and its rows are the block's (temp.h) */
-	if (kind == K_DDL && temp_create_stmt(stmt))
+	if (kind == K_DDL && (temp_create_stmt(stmt) || temp_drop_stmt(s, stmt)))
 		kind = K_DML;
 
 	t->kind = kind;
@@ -2365,6 +2388,18 @@ long
 txn_retry_count(Session *s)
 {
 	return s->txn ? s->txn->retries : 0;
+}
+
+void
+txn_forget_table(Session *s, const char *ns, const char *name)
+{
+	Txn *t = s->txn;
+	TxnTable *e;
+
+	if (!in_block(s) || !(e = find_table(t, ns, name)))
+		return;
+	memmove(e, e + 1, sizeof *e * (size_t)(t->tabs + t->ntabs - e - 1));
+	t->ntabs--;
 }
 
 bool
