@@ -21,6 +21,7 @@
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
 #include "sql/sequence.h"
+#include "sql/temp.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "sql/txn.h"
@@ -260,7 +261,7 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 			put_i(r, row, "reltoastrelid", 0);
 			put_i(r, row, "relhasindex", 0);
 			put_i(r, row, "relisshared", 0);
-			put_s(r, row, "relpersistence", "p");
+			put_s(r, row, "relpersistence", temp_is_temp_ns(v[i].ns) ? "t" : "p");
 			put_s(r, row, "relkind", "S");
 			put_i(r, row, "relnatts", 3);
 			put_i(r, row, "relchecks", 0);

@@ -32,6 +32,7 @@
 #include "sql/acl.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
+#include "sql/temp.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -277,6 +278,8 @@ seq_resolve(Session *s, const char *text, Arena *a, const char **ns, const char 
 	if (dot) {
 		*ns = ident(a, text, (size_t)(dot - text));
 		*name = ident(a, dot + 1, strlen(dot + 1));
+		if (!strcmp(*ns, "pg_temp"))
+			*ns = temp_resolve(s, *ns, *name);   /* the session's (temp.h) */
 	} else {
 		*name = ident(a, text, strlen(text));
 		*ns = search_path_lookup(s, *name);
@@ -610,17 +613,20 @@ int
 seq_create_stmt(Session *s, PgQuery__CreateSeqStmt *st, ResultSink *sink, floe_error *err)
 {
 	PgQuery__RangeVar *rv = st->sequence;
-	const char *ns = ddl_create_ns(s, rv, err), *name = rv->relname;
+	const char *ns, *name = rv->relname, *sch = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
+	bool temp = rv->relpersistence && rv->relpersistence[0] == 't';
 	Arena *a;
 	int rc;
 
+	/* temporary: in the session's temp namespace (temp.h) */
+	if (sch && (!strcmp(sch, "pg_temp") || (s->temp && !strcmp(sch, s->temp->ns))))
+		temp = true;
+	else if (sch && temp)
+		return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+				   "cannot create temporary relation in non-temporary schema");
+	ns = temp ? temp_namespace(s, err) : ddl_create_ns(s, rv, err);
 	if (!ns)
 		return FLOE_ERR;
-
-	if (rv->relpersistence && rv->relpersistence[0] == 't')
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "CREATE TEMP SEQUENCE is not supported yet: create a permanent "
-				   "sequence and drop it at the end of the session");
 	if (rv->relpersistence && rv->relpersistence[0] == 'u')
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "unlogged sequences are not supported: sequences are always durable");

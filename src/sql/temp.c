@@ -83,9 +83,49 @@ temp_namespace(Session *s, floe_error *err)
 }
 
 bool
-temp_has(Session *s, const char *name)
+temp_has_table(Session *s, const char *name)
 {
 	return find(s->temp, name) != NULL;
+}
+
+bool
+temp_has(Session *s, const char *name)
+{
+	return find(s->temp, name) || temp__find_seq(s->temp, name);
+}
+
+TempSeq *
+temp__find_seq(TempState *t, const char *name)
+{
+	int i;
+	for (i = 0; t && i < t->nseqs; i++)
+		if (!strcmp(t->seqs[i].name, name))
+			return &t->seqs[i];
+	return NULL;
+}
+
+/* Drop the sequences owned by table owner ("owner.col"), every one when
+ * owner is NULL. */
+void
+temp__free_seqs(TempState *t, const char *owner)
+{
+	int i;
+	size_t n = owner ? strlen(owner) : 0;
+
+	for (i = 0; t && i < t->nseqs; i++) {
+		TempSeq *x = &t->seqs[i];
+		if (owner && !(x->q.owned_by && !strncmp(x->q.owned_by, owner, n) && x->q.owned_by[n] == '.'))
+			continue;
+		free(x->name);
+		free(x->q.owned_by);
+		memmove(x, x + 1, sizeof *x * (size_t)(t->seqs + t->nseqs - x - 1));
+		t->nseqs--;
+		i--;
+	}
+	if (t && !t->nseqs) {
+		free(t->seqs);
+		t->seqs = NULL;
+	}
 }
 
 const char *
@@ -204,6 +244,7 @@ drop_one(Session *s, const char *name)
 	if (table_drop(e->catalog, e->io, s->temp->ns, n, true, &ignore) != FLOE_OK)
 		(void)e->catalog->vt->drop_table(e->catalog, s->temp->ns, n, &ignore);
 	if ((x = find(s->temp, n))) {   /* never left behind: the map entry goes */
+		temp__free_seqs(s->temp, x->dropped ? x->dropped : x->name);   /* its serials' */
 		free(x->name);
 		free(x->dropped);
 		free(x->loc);
@@ -346,6 +387,7 @@ temp_discard(Session *s, floe_error *err)
 		return FLOE_OK;
 	while (t->ntabs > 0)
 		drop_one(s, t->tabs[t->ntabs - 1].name);
+	temp__free_seqs(t, NULL);
 	return FLOE_OK;
 }
 
@@ -424,6 +466,7 @@ temp_session_free(Session *s)
 		free(t->tabs[i].loc);
 	}
 	free(t->tabs);
+	temp__free_seqs(t, NULL);
 	(void)nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(t->dir);
 	free(t);

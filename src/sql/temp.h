@@ -2,6 +2,10 @@
  * temp.h — temporary tables (CREATE TEMP TABLE): private to one session,
  * in the session's pg_temp schema, gone at session end.
  *
+ * Sequences: a temporary sequence's row lives in the same map (never the
+ * catalog database: it needs no cross-node uniqueness); one a temporary
+ * table's serial column owns goes with the table.
+ *
  * Storage: a temporary table is an ordinary Iceberg table (so every scan,
  * DML and transaction path works on it unchanged) whose files live in a
  * per-session scratch folder on local disk ($TMPDIR, never the warehouse)
@@ -35,7 +39,9 @@
  *                                       processes (engine_open)
  *   temp_is_temp_ns(ns)                 "pg_temp" or "pg_temp_<n>"
  *   temp_resolve(s, schema, name)       the hook: temp ns or NULL
- *   temp_has(s, name)                   is name a temporary table of s
+ *   temp_has(s, name)                   is name a temporary table or
+ *                                       sequence of s
+ *   temp_has_table(s, name)             ... a temporary table of s
  *   temp_namespace(s, err)              s's temp namespace, made now if
  *                                       it was not (NULL: the error)
  *   temp_create_target(s, rv, &ns, &is_temp, &loc, a, err)
@@ -70,12 +76,21 @@ typedef struct TempTable {
 	int drop_depth;          /* ... with that many savepoints open */
 } TempTable;
 
-/* A session's temporary schema (NULL until its first temporary table). */
+/* One temporary sequence (CREATE TEMP SEQUENCE, a temporary table's
+ * serial / identity column): its row, as the catalog keeps a sequence's. */
+typedef struct TempSeq {
+	char *name;
+	CatalogSeq q;            /* q.owned_by malloc'd (or NULL) */
+} TempSeq;
+
+/* A session's temporary schema (NULL until its first temporary object). */
 typedef struct TempState {
 	char ns[32];             /* "pg_temp_<n>" */
 	char *dir;               /* scratch folder */
 	TempTable *tabs;
 	int ntabs, cap;
+	TempSeq *seqs;
+	int nseqs;
 } TempState;
 
 Catalog *temp_catalog_wrap(Catalog *inner);
@@ -85,6 +100,9 @@ void temp_sweep_stale(void);
 bool temp_is_temp_ns(const char *ns);
 const char *temp_resolve(Session *s, const char *schema, const char *name);
 bool temp_has(Session *s, const char *name);
+bool temp_has_table(Session *s, const char *name);
+TempSeq *temp__find_seq(TempState *t, const char *name);
+void temp__free_seqs(TempState *t, const char *owner);
 const char *temp_namespace(Session *s, floe_error *err);
 int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
 		       const char **loc, Arena *a, floe_error *err);

@@ -13,8 +13,9 @@
  * or none, in the shared catalog), then the session's own entries, which
  * nobody else can move.
  *
- * Sequences and views in the temporary namespace: none exist (loads are
- * 42P01, lists empty) and creating one is 0A000.
+ * Sequences in the temporary namespace are rows of the same map (TempSeq,
+ * versioned as the catalog's). Views there: none exist (loads are 42P01,
+ * lists empty) and creating one is 0A000.
  *
  * Threads: the map belongs to one session, used by one thread at a time.
  *
@@ -129,7 +130,7 @@ c_list_namespaces(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
 	int nin;
 
 	TRY(IN(c)->vt->list_namespaces(IN(c), a, &in, &nin, err));
-	if (!t || t->ntabs == 0) {
+	if (!t || (t->ntabs == 0 && t->nseqs == 0)) {
 		*names = in;
 		*n = nin;
 		return FLOE_OK;
@@ -312,7 +313,7 @@ c_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
 	return FLOE_OK;
 }
 
-/* ---- sequences and views: none in a temp namespace ---------------------- */
+/* ---- sequences: the session's map; views: none in a temp namespace ---- */
 
 static int
 no_temp_object(const char *what, floe_error *err)
@@ -323,34 +324,73 @@ no_temp_object(const char *what, floe_error *err)
 static int
 c_seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return no_temp_object("sequences", err);
-	return IN(c)->vt->seq_create(IN(c), ns, name, seq, err);
+	TempState *t;
+	TempSeq *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->seq_create(IN(c), ns, name, seq, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	if (find(t, name) || temp__find_seq(t, name))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	t->seqs = xrealloc(t->seqs, sizeof(TempSeq) * (size_t)(t->nseqs + 1));
+	x = &t->seqs[t->nseqs++];
+	x->name = xstrdup(name);
+	x->q = *seq;
+	x->q.owned_by = seq->owned_by ? xstrdup(seq->owned_by) : NULL;
+	x->q.version = 1;
+	return FLOE_OK;
 }
 
 static int
 c_seq_load(Catalog *c, const char *ns, const char *name, Arena *a, CatalogSeq *out, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
+	TempSeq *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->seq_load(IN(c), ns, name, a, out, err);
+	if (!(x = temp__find_seq(own(ns), name)))
 		return no_table(ns, name, err);
-	return IN(c)->vt->seq_load(IN(c), ns, name, a, out, err);
+	*out = x->q;
+	out->owned_by = x->q.owned_by ? arena_strdup(a, x->q.owned_by) : NULL;
+	return FLOE_OK;
 }
 
 static int
 c_seq_swap(Catalog *c, const char *ns, const char *name, int64_t version, const CatalogSeq *seq,
 	   bool *swapped, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return no_table(ns, name, err);
-	return IN(c)->vt->seq_swap(IN(c), ns, name, version, seq, swapped, err);
+	TempSeq *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->seq_swap(IN(c), ns, name, version, seq, swapped, err);
+	*swapped = false;
+	if (!(x = temp__find_seq(own(ns), name)) || x->q.version != version)
+		return FLOE_OK;
+	free(x->q.owned_by);
+	x->q = *seq;
+	x->q.owned_by = seq->owned_by ? xstrdup(seq->owned_by) : NULL;
+	x->q.version = version + 1;
+	*swapped = true;
+	return FLOE_OK;
 }
 
 static int
 c_seq_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return no_table(ns, name, err);
-	return IN(c)->vt->seq_drop(IN(c), ns, name, err);
+	TempState *t;
+	TempSeq *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->seq_drop(IN(c), ns, name, err);
+	t = own(ns);
+	if (!(x = temp__find_seq(t, name)))
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "sequence \"%s\" does not exist", name);
+	free(x->name);
+	free(x->q.owned_by);
+	memmove(x, x + 1, sizeof *x * (size_t)(t->seqs + t->nseqs - x - 1));
+	t->nseqs--;
+	return FLOE_OK;
 }
 
 static int
@@ -364,9 +404,18 @@ empty_list(Arena *a, char ***names, int *n)
 static int
 c_seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return own(ns) ? empty_list(a, names, n) : no_ns(ns, err);
-	return IN(c)->vt->seq_list(IN(c), ns, a, names, n, err);
+	TempState *t;
+	int i;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->seq_list(IN(c), ns, a, names, n, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	*names = ARENA_ARRAY(a, char *, t->nseqs + 1);
+	for (i = 0; i < t->nseqs; i++)
+		(*names)[i] = arena_strdup(a, t->seqs[i].name);
+	*n = t->nseqs;
+	return FLOE_OK;
 }
 
 static int

@@ -1491,7 +1491,7 @@ temp_drop_stmt(Session *s, Node *n)
 			return false;
 		ns = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL,
 				  l->items[l->n_items - 1]->string->sval);
-		if (!ns || !temp_is_temp_ns(ns) || !temp_has(s, l->items[l->n_items - 1]->string->sval))
+		if (!ns || !temp_is_temp_ns(ns) || !temp_has_table(s, l->items[l->n_items - 1]->string->sval))
 			return false;
 	}
 	return true;
