@@ -433,7 +433,7 @@ quoted(Arena *a, const char *name)
 }
 
 char *
-search_path_frozen(Session *s, Arena *a)
+search_path_frozen(Session *s, Arena *a, bool with_temp)
 {
 	struct SearchPath *p = resolve(s);
 	const char **l = xmalloc(sizeof(char *) * (size_t)(p->n + 2));
@@ -441,7 +441,7 @@ search_path_frozen(Session *s, Arena *a)
 	char *out = arena_strdup(a, "");
 
 	for (i = 0; i < n; i++)
-		if (!(s->temp && !strcmp(l[i], s->temp->ns)))
+		if (with_temp || !(s->temp && !strcmp(l[i], s->temp->ns)))
 			out = arena_sprintf(a, "%s%s%s", out, out[0] ? ", " : "", quoted(a, l[i]));
 	free(l);
 	return out[0] ? out : arena_strdup(a, "\"\"");

@@ -43,9 +43,11 @@
  *                              view or sequence of that name, else the
  *                              list's first user schema (whose load then
  *                              reports 42P01)
- *   search_path_frozen(s, a)   the effective path (pg_catalog where it is
- *                              searched, no temp namespace) as a text for
- *                              sp_fixed: what a view's body binds through
+ *   search_path_frozen(s, a, with_temp)
+ *                              the effective path (pg_catalog where it is
+ *                              searched, the temp namespace only with_temp)
+ *                              as a text for sp_fixed: what a view's body
+ *                              binds through
  *   search_path_of_schema(a, ns)
  *                              the text of a path of ns alone
  *   search_path_has(s, ns)     is ns on the resolved list
@@ -75,7 +77,7 @@ const char *search_path_creation(Session *s, floe_error *err);
 const char *search_path_implicit_temp(Session *s);
 const char *search_path_find(Session *s, const char *name);
 const char *search_path_lookup(Session *s, const char *name);
-char *search_path_frozen(Session *s, Arena *a);
+char *search_path_frozen(Session *s, Arena *a, bool with_temp);
 char *search_path_of_schema(Arena *a, const char *ns);
 bool search_path_has(Session *s, const char *ns);
 void search_path_reset(Session *s);

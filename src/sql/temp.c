@@ -91,7 +91,39 @@ temp_has_table(Session *s, const char *name)
 bool
 temp_has(Session *s, const char *name)
 {
-	return find(s->temp, name) || temp__find_seq(s->temp, name);
+	return find(s->temp, name) || temp__find_seq(s->temp, name) || temp__find_view(s->temp, name);
+}
+
+TempView *
+temp__find_view(TempState *t, const char *name)
+{
+	int i;
+	for (i = 0; t && i < t->nviews; i++)
+		if (!strcmp(t->views[i].name, name))
+			return &t->views[i];
+	return NULL;
+}
+
+void
+temp__free_views(TempState *t)
+{
+	int i;
+	for (i = 0; t && i < t->nviews; i++) {
+		free(t->views[i].name);
+		free(t->views[i].loc);
+	}
+	if (t) {
+		free(t->views);
+		t->views = NULL;
+		t->nviews = 0;
+	}
+}
+
+const char *
+temp_view_location(Session *s, Arena *a)
+{
+	static atomic_int vseq = 0;
+	return s->temp ? arena_sprintf(a, "%s/v%d", s->temp->dir, atomic_fetch_add(&vseq, 1)) : NULL;
 }
 
 TempSeq *
@@ -385,6 +417,7 @@ temp_discard(Session *s, floe_error *err)
 	(void)err;
 	if (!t)
 		return FLOE_OK;
+	temp__free_views(t);   /* the views first: they read the tables */
 	while (t->ntabs > 0)
 		drop_one(s, t->tabs[t->ntabs - 1].name);
 	temp__free_seqs(t, NULL);
@@ -467,6 +500,7 @@ temp_session_free(Session *s)
 	}
 	free(t->tabs);
 	temp__free_seqs(t, NULL);
+	temp__free_views(t);
 	(void)nftw(t->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(t->dir);
 	free(t);

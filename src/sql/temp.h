@@ -4,7 +4,10 @@
  *
  * Sequences: a temporary sequence's row lives in the same map (never the
  * catalog database: it needs no cross-node uniqueness); one a temporary
- * table's serial column owns goes with the table.
+ * table's serial column owns goes with the table.  Views: a temporary
+ * view (CREATE TEMP VIEW, or a view reading a temporary relation, which
+ * PostgreSQL makes temporary) has its metadata file in the scratch folder
+ * and its entry in the map; CREATE / DROP of one is not undone by ROLLBACK.
  *
  * Storage: a temporary table is an ordinary Iceberg table (so every scan,
  * DML and transaction path works on it unchanged) whose files live in a
@@ -39,8 +42,10 @@
  *                                       processes (engine_open)
  *   temp_is_temp_ns(ns)                 "pg_temp" or "pg_temp_<n>"
  *   temp_resolve(s, schema, name)       the hook: temp ns or NULL
- *   temp_has(s, name)                   is name a temporary table or
- *                                       sequence of s
+ *   temp_has(s, name)                   is name a temporary table,
+ *                                       sequence or view of s
+ *   temp_view_location(s, a)            where a new temporary view's
+ *                                       files go
  *   temp_has_table(s, name)             ... a temporary table of s
  *   temp_namespace(s, err)              s's temp namespace, made now if
  *                                       it was not (NULL: the error)
@@ -83,6 +88,11 @@ typedef struct TempSeq {
 	CatalogSeq q;            /* q.owned_by malloc'd (or NULL) */
 } TempSeq;
 
+/* One temporary view: its metadata file (in the scratch folder). */
+typedef struct TempView {
+	char *name, *loc;
+} TempView;
+
 /* A session's temporary schema (NULL until its first temporary object). */
 typedef struct TempState {
 	char ns[32];             /* "pg_temp_<n>" */
@@ -91,6 +101,8 @@ typedef struct TempState {
 	int ntabs, cap;
 	TempSeq *seqs;
 	int nseqs;
+	TempView *views;
+	int nviews;
 } TempState;
 
 Catalog *temp_catalog_wrap(Catalog *inner);
@@ -101,6 +113,9 @@ bool temp_is_temp_ns(const char *ns);
 const char *temp_resolve(Session *s, const char *schema, const char *name);
 bool temp_has(Session *s, const char *name);
 bool temp_has_table(Session *s, const char *name);
+const char *temp_view_location(Session *s, Arena *a);
+TempView *temp__find_view(TempState *t, const char *name);
+void temp__free_views(TempState *t);
 TempSeq *temp__find_seq(TempState *t, const char *name);
 void temp__free_seqs(TempState *t, const char *owner);
 const char *temp_namespace(Session *s, floe_error *err);

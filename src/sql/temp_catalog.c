@@ -13,9 +13,9 @@
  * or none, in the shared catalog), then the session's own entries, which
  * nobody else can move.
  *
- * Sequences in the temporary namespace are rows of the same map (TempSeq,
- * versioned as the catalog's). Views there: none exist (loads are 42P01,
- * lists empty) and creating one is 0A000.
+ * Sequences and views in the temporary namespace are entries of the same
+ * map (TempSeq, versioned as the catalog's; TempView, a metadata location
+ * swapped as the catalog's).
  *
  * Threads: the map belongs to one session, used by one thread at a time.
  *
@@ -130,7 +130,7 @@ c_list_namespaces(Catalog *c, Arena *a, char ***names, int *n, floe_error *err)
 	int nin;
 
 	TRY(IN(c)->vt->list_namespaces(IN(c), a, &in, &nin, err));
-	if (!t || (t->ntabs == 0 && t->nseqs == 0)) {
+	if (!t || (t->ntabs == 0 && t->nseqs == 0 && t->nviews == 0)) {
 		*names = in;
 		*n = nin;
 		return FLOE_OK;
@@ -156,7 +156,7 @@ c_create_table(Catalog *c, const char *ns, const char *name, const char *loc, fl
 		return IN(c)->vt->create_table(IN(c), ns, name, loc, err);
 	if (!(t = own(ns)))
 		return no_ns(ns, err);
-	if (find(t, name))
+	if (find(t, name) || temp__find_seq(t, name) || temp__find_view(t, name))
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s.%s\" already exists", ns, name);
 	if (t->ntabs == t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 8;
@@ -313,13 +313,7 @@ c_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
 	return FLOE_OK;
 }
 
-/* ---- sequences: the session's map; views: none in a temp namespace ---- */
-
-static int
-no_temp_object(const char *what, floe_error *err)
-{
-	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "temporary %s are not supported", what);
-}
+/* ---- sequences and views: the session's map ---------------------------- */
 
 static int
 c_seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq, floe_error *err)
@@ -394,14 +388,6 @@ c_seq_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
 }
 
 static int
-empty_list(Arena *a, char ***names, int *n)
-{
-	*names = ARENA_ARRAY(a, char *, 1);
-	*n = 0;
-	return FLOE_OK;
-}
-
-static int
 c_seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
 {
 	TempState *t;
@@ -421,50 +407,104 @@ c_seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_err
 static int
 c_create_view(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return no_temp_object("views", err);
-	return IN(c)->vt->create_view(IN(c), ns, name, loc, err);
+	TempState *t;
+	TempView *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->create_view(IN(c), ns, name, loc, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	if (find(t, name) || temp__find_seq(t, name) || temp__find_view(t, name))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	t->views = xrealloc(t->views, sizeof(TempView) * (size_t)(t->nviews + 1));
+	x = &t->views[t->nviews++];
+	x->name = xstrdup(name);
+	x->loc = xstrdup(loc);
+	return FLOE_OK;
 }
 
 static int
 c_load_view(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
+	TempView *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->load_view(IN(c), ns, name, a, loc, err);
+	if (!(x = temp__find_view(own(ns), name)))
 		return no_table(ns, name, err);
-	return IN(c)->vt->load_view(IN(c), ns, name, a, loc, err);
+	*loc = arena_strdup(a, x->loc);
+	return FLOE_OK;
 }
 
 static int
 c_swap_view(Catalog *c, const char *ns, const char *name, const char *expected, const char *loc,
 	    floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
+	TempView *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->swap_view(IN(c), ns, name, expected, loc, err);
+	if (!(x = temp__find_view(own(ns), name)))
 		return no_table(ns, name, err);
-	return IN(c)->vt->swap_view(IN(c), ns, name, expected, loc, err);
+	if (strcmp(x->loc, expected))
+		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				   "view \"%s\" was changed concurrently", name);
+	free(x->loc);
+	x->loc = xstrdup(loc);
+	return FLOE_OK;
 }
 
 static int
 c_drop_view(Catalog *c, const char *ns, const char *name, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
+	TempState *t;
+	TempView *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->drop_view(IN(c), ns, name, err);
+	t = own(ns);
+	if (!(x = temp__find_view(t, name)))
 		return no_table(ns, name, err);
-	return IN(c)->vt->drop_view(IN(c), ns, name, err);
+	free(x->name);
+	free(x->loc);
+	memmove(x, x + 1, sizeof *x * (size_t)(t->views + t->nviews - x - 1));
+	t->nviews--;
+	return FLOE_OK;
 }
 
 static int
 c_rename_view(Catalog *c, const char *ns, const char *name, const char *new_name, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
+	TempState *t;
+	TempView *x;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->rename_view(IN(c), ns, name, new_name, err);
+	t = own(ns);
+	if (!(x = temp__find_view(t, name)))
 		return no_table(ns, name, err);
-	return IN(c)->vt->rename_view(IN(c), ns, name, new_name, err);
+	if (find(t, new_name) || temp__find_seq(t, new_name) || temp__find_view(t, new_name))
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", new_name);
+	free(x->name);
+	x->name = xstrdup(new_name);
+	return FLOE_OK;
 }
 
 static int
 c_list_views(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
 {
-	if (temp_is_temp_ns(ns))
-		return own(ns) ? empty_list(a, names, n) : no_ns(ns, err);
-	return IN(c)->vt->list_views(IN(c), ns, a, names, n, err);
+	TempState *t;
+	int i;
+
+	if (!temp_is_temp_ns(ns))
+		return IN(c)->vt->list_views(IN(c), ns, a, names, n, err);
+	if (!(t = own(ns)))
+		return no_ns(ns, err);
+	*names = ARENA_ARRAY(a, char *, t->nviews + 1);
+	for (i = 0; i < t->nviews; i++)
+		(*names)[i] = arena_strdup(a, t->views[i].name);
+	*n = t->nviews;
+	return FLOE_OK;
 }
 
 Catalog *

@@ -26,9 +26,13 @@
  *       that depends on it, transitively.
  *   V4. A view under expansion cannot expand itself (42P17).
  *
+ * Temporary views (CREATE TEMP VIEW, or a view reading a temporary
+ * relation: NOTICE, as PostgreSQL) live in the session's temp namespace
+ * (temp.h), their files in its scratch folder.
+ *
  * Not yet (0A000 naming them): WITH CHECK OPTION, view options (security_
- * barrier, security_invoker, check_option), TEMP views, writes through a
- * view, renaming a view others depend on.
+ * barrier, security_invoker, check_option), writes through a view,
+ * renaming a view others depend on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,8 +289,9 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	floe_error *err = ctx->err, e;
 	Arena *a = ctx->arena;
 	PgQuery__RangeVar *rv = vs->view;
-	const char *ns, *name = rv->relname;
+	const char *ns, *name = rv->relname, *sch;
 	const char **rns, **rnames;
+	bool temp = rv->relpersistence && rv->relpersistence[0] == 't';
 	SelectPlan p;
 	ViewDef def, *old;
 	SqlStmt *chk;
@@ -301,14 +306,21 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 				   "LOCAL" : "CASCADED");
 	if (vs->n_options)
 		return option_error(vs->options[0], err);
-	if (rv->relpersistence && rv->relpersistence[0] == 't')
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "CREATE TEMP VIEW is not supported yet");
 	if (rv->catalogname && rv->catalogname[0])
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "cross-database references are not implemented");
-	if (!(ns = ddl_create_ns(s, rv, err)))
+	/* temporary (temp.h): TEMP, pg_temp.name, or a path led by pg_temp */
+	sch = rv->schemaname && rv->schemaname[0] ? rv->schemaname : NULL;
+	if (sch && (!strcmp(sch, "pg_temp") || (s->temp && !strcmp(sch, s->temp->ns))))
+		temp = true;
+	else if (sch && temp)
+		return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+				   "cannot create temporary relation in non-temporary schema");
+	if (!(ns = temp ? temp_namespace(s, err) : ddl_create_ns(s, rv, err)))
 		return FLOE_ERR;
-	TRY(ddl_check_namespace(s, ns, err));
+	temp = temp_is_temp_ns(ns);
+	if (!temp)
+		TRY(ddl_check_namespace(s, ns, err));
 	if (vs->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "views must be defined by a SELECT");
 	TRY(select_plan(s, ctx, sql, vs->query, &p));
@@ -319,7 +331,22 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	def.ns = ns;
 	def.name = name;
 	def.default_ns = arena_strdup(a, session_schema(s));
-	def.search_path = search_path_frozen(s, a);
+	/* what the query read (V3); a temporary relation among them makes the
+	 * view temporary, as PostgreSQL does */
+	nrels = acl_stmt_rels(ctx, &rns, &rnames);
+	for (i = 0; i < nrels && !temp; i++) {
+		if (!temp_is_temp_ns(rns[i]))
+			continue;
+		engine_notice(sink, "view \"%s\" will be a temporary view", name);
+		if (sch)
+			return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+					   "cannot create temporary relation in non-temporary schema");
+		temp = true;
+		if (!(ns = temp_namespace(s, err)))
+			return FLOE_ERR;
+	}
+	def.ns = ns;
+	def.search_path = search_path_frozen(s, a, temp);
 	def.ncols = p.ncols;
 	def.names = ARENA_ARRAY(a, char *, p.ncols + 1);
 	def.types = p.types;
@@ -335,18 +362,10 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 	if (p.ncols > BIND_MAX_TABLE_COLUMNS)
 		return floe_errorf(err, ERRCODE_TOO_MANY_COLUMNS, "tables can have at most %d columns",
 				   BIND_MAX_TABLE_COLUMNS);
-	/* what the query read (V3) */
-	nrels = acl_stmt_rels(ctx, &rns, &rnames);
 	def.dep_ns = ARENA_ARRAY(a, char *, nrels + 1);
 	def.dep_names = ARENA_ARRAY(a, char *, nrels + 1);
 	for (i = 0; i < nrels; i++) {
 		bool dup = false;
-		if (temp_is_temp_ns(rns[i])) {   /* PostgreSQL makes it a temporary view */
-			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				    "views over temporary tables are not supported");
-			return floe_error_hint(err, "Temporary views are not supported yet; query \"%s\" directly.",
-					       rnames[i]);
-		}
 		for (k = 0; k < def.ndeps; k++)
 			dup = dup || (!strcmp(def.dep_ns[k], rns[i]) && !strcmp(def.dep_names[k], rnames[i]));
 		if (dup || (!strcmp(rns[i], ns) && !strcmp(rnames[i], name)))
@@ -378,7 +397,9 @@ view_create(Session *s, ExecCtx *ctx, const char *sql, PgQuery__ViewStmt *vs, Re
 			return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a view", name);
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	}
-	TRY(view_meta_write(s->engine->io, NULL, NULL, &def, a, &path, err));
+	/* a temporary view's files: the session's scratch folder (temp.h) */
+	TRY(view_meta_write(s->engine->io, NULL, temp ? temp_view_location(s, a) : NULL, &def, a, &path,
+			    err));
 	TRY(catalog_create_view(cat_of(s), ns, name, path, err));
 	return engine_complete(sink, "CREATE VIEW");
 }
