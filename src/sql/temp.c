@@ -273,10 +273,11 @@ drop_one(Session *s, const char *name)
 
 	TempTable *x;
 
+	if ((x = find(s->temp, n)))   /* its serials' sequences (temp.h) */
+		temp__free_seqs(s->temp, x->dropped ? x->dropped : x->name);
 	if (table_drop(e->catalog, e->io, s->temp->ns, n, true, &ignore) != FLOE_OK)
 		(void)e->catalog->vt->drop_table(e->catalog, s->temp->ns, n, &ignore);
 	if ((x = find(s->temp, n))) {   /* never left behind: the map entry goes */
-		temp__free_seqs(s->temp, x->dropped ? x->dropped : x->name);   /* its serials' */
 		free(x->name);
 		free(x->dropped);
 		free(x->loc);

@@ -218,6 +218,7 @@ c_drop_table(Catalog *c, const char *ns, const char *name, floe_error *err)
 	if (!(x = find(t, name)))
 		return no_table(ns, name, err);
 	free(x->name);
+	free(x->dropped);
 	free(x->loc);
 	memmove(x, x + 1, sizeof *x * (size_t)(t->tabs + t->ntabs - x - 1));
 	t->ntabs--;
