@@ -12,6 +12,7 @@ static const struct {
 	const char *name;
 	OptPassFn run;
 } passes[] = {
+	{ "decorrelate", opt_decorrelate },
 	{ "join_filter_pushdown", opt_join_filter_pushdown },
 	{ "filter_pushdown", opt_pushdown_filter },
 };
@@ -105,9 +106,12 @@ optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_er
 		if (passes[i].run(plan, root, &changed, err) != FLOE_OK)
 			return FLOE_ERR;
 #ifdef FLOE_DEBUG
-		if (lplan_verify(plan, *root, err) != FLOE_OK)
+		if (lplan_verify(plan, *root, err) != FLOE_OK) {
+			char why[sizeof err->message];
+			snprintf(why, sizeof why, "%s", err->message);   /* err is the output too */
 			return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "optimizer pass %s broke the plan: %s",
-					   passes[i].name, err->message);
+					   passes[i].name, why);
+		}
 #endif
 		if (changed && plan->npasses < LPLAN_MAX_PASSES)
 			plan->passes[plan->npasses++] = passes[i].name;

@@ -17,6 +17,10 @@
  * (plan->passes) for EXPLAIN (VERBOSE).
  *
  * PASSES, in order:
+ *   decorrelate       a dependent SINGLE join (a correlated scalar
+ *                     subquery) over equality correlation becomes a LEFT
+ *                     join with the subquery grouped on its keys, marked
+ *                     for the magic-set reduction (decorrelate.c)
  *   join_filter_pushdown   conjuncts of a Filter over a Join, and of a
  *                     Join's condition, move to the input(s) they read
  *                     where that keeps the result (outer joins: the
@@ -49,6 +53,7 @@ int optimizer_pass_count(void);
 const char *optimizer_pass_name(int i);
 
 /* the passes (one file each) */
+int opt_decorrelate(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 int opt_join_filter_pushdown(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 int opt_pushdown_filter(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 

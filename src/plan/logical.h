@@ -34,7 +34,13 @@
  *                  of the condition (ANTI null_aware: NOT IN's one x = y);
  *                  dependent: the right side reads the
  *                  left's columns listed in `corr` (a correlated subquery
- *                  or LATERAL, before decorrelation)
+ *                  or LATERAL, before decorrelation).  SINGLE: a scalar
+ *                  subquery's value(s) per left row (today always
+ *                  dependent, over an ungrouped Aggregate, so at most one
+ *                  right row); a reader of a count() column of that
+ *                  Aggregate reads it through coalesce(c, 0), so
+ *                  decorrelate.c may turn the join into a LEFT join whose
+ *                  missing groups are NULL
  *   AGGREGATE  1   group keys (exprs) then aggregates (aggs); grouping
  *                  sets as key masks
  *   WINDOW     1   the child's columns then one per window call
@@ -199,6 +205,11 @@ struct LogicalOp {
 				      some right y equals x or is NULL, or when
 				      x is NULL and the right side has rows
 				      (exec's JOIN_NOT_IN) */
+	bool reduce;               /* JOIN LEFT (optimize/decorrelate.c): the left
+				      rows are materialised once and, below the
+				      right side's grouping, the right rows whose
+				      condition keys no left row has are dropped
+				      (a magic-set reduction; physical.c) */
 	int ncorr;                 /* JOIN dependent: left columns the right reads */
 	ColumnId *corr;
 

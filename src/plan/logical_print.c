@@ -382,6 +382,8 @@ put_node(Buf *b, const LogicalOp *op)
 			put(b, " ON ");
 			put_list(b, op->nexprs, op->exprs, " AND ");
 		}
+		if (op->reduce)
+			put(b, " REDUCE");
 		if (op->ncorr) {
 			put(b, " corr [");
 			for (int i = 0; i < op->ncorr; i++)

@@ -20,10 +20,26 @@
 
 #include "func/func.h"
 
+/* A pending magic-set reduction (a LEFT join marked `reduce`): at node
+ * `at` of the join's right side, its rows whose keys (ik, over at's
+ * columns) no left row has (ok, over the left's columns, materialised in
+ * rs) are dropped. */
+typedef struct Reduce {
+	const LogicalOp *at;
+	int nkeys;
+	const Expr **ik;
+	Expr **ok;               /* already over the left's positions */
+	RowStore *rs;
+} Reduce;
+
 typedef struct Lower {
 	ExecCtx *ctx;
 	const LogicalPlan *plan;
 	Arena *a;
+	/* lowering a dependent join's right side per row (lateral.c): the
+	 * left node, whose columns are read as parameters */
+	const LogicalOp *outer;
+	Reduce *reduce;
 } Lower;
 
 /* The inputs an expression's ColumnIds resolve against. */
@@ -66,6 +82,10 @@ remap(Lower *L, const Expr *e, const Inputs *in)
 		return c;    /* a parameter (logical.h PARAMETERS) */
 	if (e->kind == EXPR_COLREF) {
 		int pos = position(in, (ColumnId)e->col);
+		if (pos < 0 && L->outer && (pos = lop_find_column(L->outer, (ColumnId)e->col)) >= 0) {
+			c->col = EXPR_PARAM_BASE + pos;   /* the current left row's value */
+			return c;
+		}
 		if (pos < 0) {
 			floe_errorf(L->ctx->err, ERRCODE_INTERNAL_ERROR,
 				    "logical plan: column #%d is not an input of the node being lowered",
@@ -266,6 +286,214 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 			      nkeys ? (lo->est_rows > ro->est_rows ? lo->est_rows : ro->est_rows) :
 			      lo->est_rows * ro->est_rows;
 	return j;
+}
+
+/* Is key k of the Aggregate ag equated with a value of the left side lo
+ * by a conjunct of the Filters under it (or of the Get they were pushed
+ * into)? */
+static bool
+key_correlated(const LogicalOp *ag, int k, const LogicalOp *lo)
+{
+	for (const LogicalOp *f = ag->children[0];; f = f->children[0]) {
+		for (int i = 0; i < f->nexprs && (f->kind == LOP_FILTER || f->kind == LOP_GET); i++) {
+			const Expr *c = f->exprs[i];
+			if (c->kind != EXPR_FUNC || c->nargs != 2 || !c->fn || strcmp(c->fn->name, "=") != 0)
+				continue;
+			for (int s = 0; s < 2; s++)
+				if (expr_equal(c->args[s], ag->exprs[k]) && one_side(c->args[1 - s], lo))
+					return true;
+		}
+		if (f->kind != LOP_FILTER)
+			return false;
+	}
+}
+
+/* Is each key of ag so equated (GROUP BY a correlated column: one group
+ * per left row at most)? */
+static bool
+keys_correlated(const LogicalOp *ag, const LogicalOp *lo)
+{
+	for (int k = 0; k < ag->nexprs; k++)
+		if (!key_correlated(ag, k, lo))
+			return false;
+	return true;
+}
+
+/* A dependent join not decorrelated (optimize/decorrelate.c switched off
+ * or the shape not its): the right side lowered with its own ExecCtx whose
+ * parameters are the left row's columns, run once per left row
+ * (exec/lateral.c).  SINGLE over an ungrouped Aggregate only: at most one
+ * right row, and NULLs when there is none (a scalar subquery's value). */
+static Operator *
+lower_dependent(Lower *L, const LogicalOp *op)
+{
+	const LogicalOp *lo = op->children[0], *ro = op->children[1], *one = ro;
+	ExecCtx *rctx;
+	Lower R;
+	Operator *l, *r;
+
+	while (one->kind == LOP_PROJECT || one->kind == LOP_FILTER)
+		one = one->children[0];
+	if (op->join != LJ_SINGLE || op->nexprs || one->kind != LOP_AGGREGATE || one->nsets ||
+	    (one->nexprs && !keys_correlated(one, lo)))
+		return not_yet(L, "dependent join other than a SINGLE join over an aggregate with one group at most"),
+		       NULL;
+	if (L->ctx->nparams || L->outer)
+		return not_yet(L, "dependent join inside a parameterised plan"), NULL;
+	if (!(l = lower(L, lo)))
+		return NULL;
+	rctx = arena_alloc(L->a, sizeof *rctx);
+	*rctx = *L->ctx;
+	rctx->nparams = lo->ncols;
+	rctx->params = arena_calloc(L->a, sizeof *rctx->params * (size_t)(lo->ncols + 1));
+	R = *L;
+	R.ctx = rctx;
+	R.outer = lo;
+	R.reduce = NULL;
+	if (!(r = lower(&R, ro)))
+		return NULL;
+	return lateral_new(L->ctx, l, r, rctx, JOIN_LEFT, NULL);
+}
+
+/* do all n expressions read only op's columns (or parameters)? */
+static bool
+all_read(int n, const Expr **es, const LogicalOp *op)
+{
+	for (int i = 0; i < n; i++) {
+		bool any = false;
+		if (!reads_only(es[i], op, &any))
+			return false;
+	}
+	return true;
+}
+
+/* The node of a reduced join's right side (below its Aggregate, `in`)
+ * where the reduction applies: as deep as the keys stay readable, through
+ * Filters and the key side of inner joins (and the preserved side of
+ * LEFT, SEMI and ANTI joins), where dropping rows whose keys no left row
+ * has removes only rows of groups the join never finds. */
+static const LogicalOp *
+reduce_point(const LogicalOp *in, int n, const Expr **ik)
+{
+	for (;;) {
+		if (in->kind == LOP_FILTER) {
+			in = in->children[0];
+			continue;
+		}
+		if (in->kind == LOP_JOIN && !in->ncorr) {
+			const LogicalOp *l = in->children[0], *r = in->children[1];
+			bool inner = in->join == LJ_INNER || in->join == LJ_CROSS;
+			if ((inner || in->join == LJ_LEFT || in->join == LJ_SEMI || in->join == LJ_ANTI) &&
+			    all_read(n, ik, l)) {
+				in = l;
+				continue;
+			}
+			if (inner && all_read(n, ik, r)) {
+				in = r;
+				continue;
+			}
+		}
+		return in;
+	}
+}
+
+/* node `at`'s rows semi-joined with the left rows' keys (red): a Get's
+ * below its pushed-down filters (a hash probe is cheaper than most
+ * filters) */
+static Operator *
+lower_reduce_at(Lower *L, const LogicalOp *at, Reduce *red)
+{
+	Inputs self = { 1, { at } };
+	Expr **lk = arena_alloc(L->a, sizeof *lk * (size_t)red->nkeys);
+	Expr **rk = arena_alloc(L->a, sizeof *rk * (size_t)red->nkeys);
+	Operator *o;
+
+	for (int i = 0; i < red->nkeys; i++) {
+		if (!(lk[i] = remap(L, red->ik[i], &self)))
+			return NULL;
+		rk[i] = red->ok[i];
+	}
+	if (at->kind == LOP_GET && at->nexprs && at->scan) {
+		Expr **conj;
+		if (!(o = at->scan(L->ctx, at, at->scan_arg)))
+			return NULL;
+		if (o->ncols != at->ncols)
+			return floe_errorf(L->ctx->err, ERRCODE_INTERNAL_ERROR,
+					   "logical plan: a Get's scan of another width"), NULL;
+		o = hash_join_new(L->ctx, o, rowstore_scan_new(L->ctx, red->rs), JOIN_SEMI, red->nkeys, lk, rk,
+				  NULL, false);
+		conj = remap_list(L, at->nexprs, at->exprs, &self);
+		return conj ? filter_new(L->ctx, o, and_of(L, at->nexprs, conj)) : NULL;
+	}
+	if (!(o = lower(L, at)))
+		return NULL;
+	return hash_join_new(L->ctx, o, rowstore_scan_new(L->ctx, red->rs), JOIN_SEMI, red->nkeys, lk, rk, NULL,
+			     false);
+}
+
+/* A LEFT join marked reduce (optimize/decorrelate.c) whose right side is
+ * an Aggregate grouped on the keys its condition equates with the left's
+ * (under Filters: HAVING):
+ * the left rows materialised once (exec/buffer.c), their keys semi-join
+ * the aggregate's input at reduce_point, the join reads them again.  Any
+ * other shape: the plain join. */
+static Operator *
+lower_reduced(Lower *L, const LogicalOp *op)
+{
+	const LogicalOp *lo = op->children[0], *ro = op->children[1], *ag = ro;
+	Inputs left = { 1, { lo } };
+	const Expr **ik = arena_alloc(L->a, sizeof *ik * (size_t)(op->nexprs + 1));
+	Expr **ok = arena_alloc(L->a, sizeof *ok * (size_t)(op->nexprs + 1));
+	int n = 0;
+	Reduce red, *saved = L->reduce;
+	Operator *l, *r;
+
+	while (ag->kind == LOP_FILTER)      /* HAVING over a grouped subquery */
+		ag = ag->children[0];
+	if (ag->kind == LOP_AGGREGATE && !ag->nsets) {
+		for (int i = 0; i < op->nexprs; i++) {
+			const Expr *c = op->exprs[i], *a, *b;
+			int k;
+			if (c->kind != EXPR_FUNC || c->nargs != 2 || !c->fn || strcmp(c->fn->name, "=") != 0 ||
+			    !hash_join_key_ok(c->args[0]->type, c->args[1]->type))
+				continue;
+			a = c->args[0];
+			b = c->args[1];
+			if (b->kind != EXPR_COLREF || b->col >= EXPR_PARAM_BASE ||
+			    lop_find_column(ag, (ColumnId)b->col) < 0) {
+				const Expr *t = a;
+				a = b;
+				b = t;
+			}
+			if (b->kind != EXPR_COLREF || b->col >= EXPR_PARAM_BASE ||
+			    (k = lop_find_column(ag, (ColumnId)b->col)) < 0 || k >= ag->nexprs || !one_side(a, lo))
+				continue;
+			if (!(ok[n] = remap(L, a, &left)))
+				return NULL;
+			ik[n++] = ag->exprs[k];
+		}
+	}
+	if (!n) {
+		if (!(l = lower(L, lo)) || !(r = lower(L, ro)))
+			return NULL;
+		return lower_join(L, op, l, r);
+	}
+	if (!(l = lower(L, lo)))
+		return NULL;
+	red.at = reduce_point(ag->children[0], n, ik);
+	red.nkeys = n;
+	red.ik = ik;
+	red.ok = ok;
+	red.rs = rowstore_new(L->ctx, l->ncols, l->types, l);
+	L->reduce = &red;
+	r = lower(L, ro);
+	L->reduce = saved;
+	if (!r)
+		return NULL;
+	if (red.at)
+		return floe_errorf(L->ctx->err, ERRCODE_INTERNAL_ERROR,
+				   "logical plan: a reduced join's reduction was not placed"), NULL;
+	return lower_join(L, op, rowstore_scan_new(L->ctx, red.rs), r);
 }
 
 /* GROUPING SETS: the input materialised once, one aggregation per set over
@@ -560,7 +788,22 @@ lower(Lower *L, const LogicalOp *op)
 
 	if (exec_check_cancel(L->ctx) != FLOE_OK)
 		return NULL;
+	if (L->reduce && L->reduce->at == op) {
+		Reduce *red = L->reduce;
+		Operator *o;
+		L->reduce = NULL;
+		o = lower_reduce_at(L, op, red);
+		red->at = NULL;     /* placed */
+		L->reduce = red;
+		return o;
+	}
 	switch (op->kind) {
+	case LOP_JOIN:
+		if (op->ncorr)
+			return lower_dependent(L, op);
+		if (op->reduce && op->join == LJ_LEFT)
+			return lower_reduced(L, op);
+		break;
 	case LOP_GET: {
 		Operator *scan;
 		if (!op->scan)

@@ -79,9 +79,13 @@
  * NULL-aware anti join; correlated ones run per outer row), applied to
  * the FROM item x comes from before the joins when it plans uncorrelated
  * (push_semi, TPC-H q18).  expr op (SELECT agg ... WHERE inner.k = outer.k
- * ...) becomes a LEFT join with the subquery grouped by its keys
- * (plan_scalar_corr), the value computed after the join with count()
- * coalesced to 0 (a key without rows: 0, not NULL).  In both, unless the
+ * ...) becomes a dependent SINGLE Join node of the outer rows with the
+ * subquery's ungrouped Aggregate over its correlated Filter
+ * (plan_scalar_corr / scalar_dep), the value computed after the join with
+ * count() coalesced to 0; optimize/decorrelate.c turns it into a LEFT join
+ * with the subquery grouped by its keys (a key without rows: count 0, not
+ * NULL), and physical.c applies the magic-set reduction below.  In
+ * plan_semi (and in plan_scalar_corr without a logical plan), unless the
  * outer side is estimated larger, the outer rows are materialised once
  * (exec/buffer.c) and their keys semi-join the inner FROM item holding
  * the inner keys before its filters and joins (reduce_inner/reduce_item:
@@ -3199,9 +3203,12 @@ reduce_item(BindCtx *b, ExecCtx *ctx, FromList *ifl, Source *isrc, int nkeys, Ex
 	return true;
 }
 
-static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
-			    PgQuery__SubLink *sl, bool *handled, SqlType *valtype);
+static int plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Source *os, Node *n, PgQuery__SubLink *sl,
+			    bool *handled, Expr **value);
 static int chain_filter(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, Expr *cond);
+static int chain_project(BindCtx *b, LogicalPlan *lp, LogicalOp **cur, int n, Expr **es, char **names);
+static int chain_aggregate(BindCtx *b, LogicalPlan *lp, LogicalOp *ag, const LogicalOp *in, Expr **keys,
+			   int nkeys);
 
 /* rc of plan_semi / plan_scalar_corr: a subquery that reads a level this
  * planner cannot pass down (a column two levels up, read by a subquery of
@@ -3470,9 +3477,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 			if (s2) {
 				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc, s2, an, &done), &done));
 			} else {
-				TRY(src_lower(&ib, ctx, &isrc));
-				TRY(corr_fallback(&ib, plan_scalar_corr(&ib, ctx, &isrc.op, &isrc.scope, deferred[i], NULL,
-									  &done, NULL), &done));
+				TRY(corr_fallback(&ib, plan_scalar_corr(&ib, ctx, &isrc, deferred[i], NULL, &done, NULL),
+						  &done));
 			}
 			if (!done) {
 				Expr *e = bind_coerce_bool(&ib, bind_expr(&ib, deferred[i]), "WHERE");
@@ -3598,25 +3604,172 @@ count_zero(BindCtx *b, Expr *e, const AggCall *aggs)
 	return c;
 }
 
+/* scope s with n more hidden columns of the given types (a select-list
+ * subquery's values, read by position) */
+static void
+scope_hidden_cols(BindCtx *b, Scope *s, int n, const SqlType *types)
+{
+	Scope ext;
+	int no = s->ncols;
+
+	scope_alloc(b, &ext, no + n);
+	scope_put(&ext, 0, s);
+	for (int k = 0; k < n; k++) {
+		ext.names[no + k] = "?column?";
+		ext.types[no + k] = types[k];
+		ext.hidden[no + k] = true;
+	}
+	*s = ext;
+}
+
 /*
- * Decorrelate one such conjunct (n), or a select-list subquery (sl, n =
- * NULL: *op gets the value as one more column, of type *valtype): the
- * subquery becomes
- *   SELECT inner keys, value FROM ... WHERE <inner conditions> GROUP BY inner keys
- * LEFT JOINed to *op on outer key = inner key (a missing group is the NULL
- * an empty aggregate gives), then filtered by expr op value and projected
- * back to the outer columns.  Only aggregates that are NULL over no rows
- * (not count) and correlation by equalities only; else *handled = false.
+ * plan_scalar_corr with a logical plan: the subquery as a dependent SINGLE
+ * join of os's node with
+ *   [Filter <having>] (Aggregate keys [gk] aggs (Filter <correlated conjuncts>
+ *                      (inner FROM/WHERE)))
+ * (gk: a GROUP BY of correlated inner columns, ngk of them; having only
+ * with it)
+ * (the correlated conjuncts, corrc[ncorr], are the outer = inner equalities
+ * over the inner then the outer columns), which optimize/decorrelate.c
+ * turns into a LEFT join with the aggregate grouped on the inner keys (and
+ * physical.c runs per outer row when that pass is off).  target: the
+ * subquery's value over its aggregates.  WHERE (n): os becomes
+ * Project <outer columns> (Filter <expr op value> (Join)); select list:
+ * os is the Join, its scope gains the aggregates as hidden columns and
+ * *value is the subquery's value over that scope.
  */
 static int
-plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
-		 PgQuery__SubLink *sl, bool *handled, SqlType *valtype)
+scalar_dep(BindCtx *b, BindCtx *ib, ExecCtx *ctx, Source *os, FromList *ifl, Source *isrc, Node *n,
+	   bool sub_right, Expr *target, int ngk, Expr **gk, Expr *having, int ncorr, Expr **corrc,
+	   Expr *inner_where, bool *handled, Expr **value)
+{
+	AggRewrite rw = { ib, ngk, gk, &isrc->scope, false, 0 };
+	LogicalPlan *lp = b->lp;
+	Scope *outer = &os->scope;
+	int no = outer->ncols, naggs = ib->naggs, ncj = 0, nout = ngk + naggs;
+	LogicalOp *l, *x, *f, *ag, *top, *j, both;
+	Expr *val;
+	int *shift;
+	SqlType *atypes;
+
+	/* the value over the aggregates; ungrouped, count() over no rows is
+	 * 0, and its readers read coalesce(c, 0) (plan/logical.h, SINGLE);
+	 * grouped, no rows are no group: NULL */
+	val = ngk ? target : count_zero(b, target, ib->aggs);
+	if (!(val = rewrite_agg(&rw, val)) || (having && !(having = rewrite_agg(&rw, having)))) {
+		/* an inner column outside an aggregate: the expression binder
+		 * plans it and reports what PostgreSQL reports */
+		floe_error_clear(b->err);
+		return FLOE_OK;
+	}
+	TRY(from_plan(ib, ctx, ifl, inner_where, isrc));
+	l = src_node(b, os, false);
+	x = src_node(ib, isrc, false);
+	memset(&both, 0, sizeof both);
+	both.kind = LOP_JOIN;
+	both.ncols = x->ncols + l->ncols;
+	both.cols = ARENA_ARRAY(b->arena, LogicalColumn, both.ncols + 1);
+	memcpy(both.cols, x->cols, sizeof *both.cols * (size_t)x->ncols);
+	memcpy(both.cols + x->ncols, l->cols, sizeof *both.cols * (size_t)l->ncols);
+	f = lop_new(lp, LOP_FILTER, 1, x);
+	lop_pass_columns(lp, f, x);
+	TRY(by_id_list(b, lp, ncorr, corrc, &both, &f->exprs));
+	f->nexprs = ncorr;
+	f->est_rows = x->est_rows;
+	ag = lop_new(lp, LOP_AGGREGATE, 1, f);
+	TRY(chain_aggregate(ib, lp, ag, f, gk, ngk));
+	ag->est_rows = 1;
+	top = ag;
+	if (having) {
+		TRY(chain_filter(ib, lp, &top, having));
+		top->est_rows = 1;
+	}
+	j = lop_new(lp, LOP_JOIN, 2, l, top);
+	j->join = LJ_SINGLE;
+	j->ncols = l->ncols + top->ncols;
+	j->cols = ARENA_ARRAY(b->arena, LogicalColumn, j->ncols + 1);
+	memcpy(j->cols, l->cols, sizeof *j->cols * (size_t)l->ncols);
+	memcpy(j->cols + l->ncols, top->cols, sizeof *j->cols * (size_t)top->ncols);
+	/* the outer columns the inner side reads */
+	j->corr = ARENA_ARRAY(b->arena, ColumnId, no + 1);
+	for (int k = 0; k < l->ncols; k++) {
+		bool used = false;
+		for (int c = 0; c < ncorr && !used; c++)
+			used = refs_range(corrc[c], x->ncols + k, x->ncols + k + 1);
+		if (used)
+			j->corr[ncj++] = l->cols[k].id;
+	}
+	j->ncorr = ncj;
+	j->est_rows = l->est_rows;
+	os->lop = j;
+	os->op = NULL;
+	shift = ARENA_ARRAY(b->arena, int, nout + 1);
+	atypes = ARENA_ARRAY(b->arena, SqlType, nout + 1);
+	for (int k = 0; k < nout; k++) {
+		shift[k] = no + k;
+		atypes[k] = k < ngk ? gk[k]->type : ib->aggs[k - ngk].type;
+	}
+	val = remap(b->arena, val, shift);
+	if (!n) {
+		scope_hidden_cols(b, outer, nout, atypes);
+		*value = val;
+		*handled = true;
+		return FLOE_OK;
+	}
+	{
+		/* expr op value over the outer columns + the aggregates */
+		PgQuery__AExpr *a = n->a_expr;
+		const char *opname = a->name[0]->string->sval;
+		Scope ext, *saved = b->scope;
+		Expr *other, *cmp, **keep;
+		scope_alloc(b, &ext, no);
+		scope_put(&ext, 0, outer);
+		b->scope = &ext;
+		b->allow_aggs = false;
+		b->where = "WHERE";
+		other = bind_expr(b, sub_right ? a->lexpr : a->rexpr);
+		b->scope = saved;
+		if (!other)
+			return FLOE_ERR;
+		cmp = sub_right ? make_op(b, opname, other, val) : make_op(b, opname, val, other);
+		if (!cmp || !(cmp = bind_coerce_bool(b, cmp, "WHERE")))
+			return FLOE_ERR;
+		TRY(chain_filter(b, lp, &os->lop, cmp));
+		os->lop->est_rows = l->est_rows;
+		keep = ARENA_ARRAY(b->arena, Expr *, no + 1);
+		for (int k = 0; k < no; k++)
+			keep[k] = expr_colref(b->arena, k, outer->types[k]);
+		TRY(chain_project(b, lp, &os->lop, no, keep, outer->names));
+		os->lop->est_rows = l->est_rows;
+	}
+	*handled = true;
+	return FLOE_OK;
+}
+
+/*
+ * Plan one such conjunct (n) over os's rows, or a select-list subquery
+ * (sl, n = NULL: os's scope gains hidden columns and *value is the
+ * subquery's value over it).  With a logical plan: scalar_dep's dependent
+ * SINGLE join (optimize/decorrelate.c makes it the join below).  Without
+ * one (over operators): the subquery becomes
+ *   SELECT inner keys, value FROM ... WHERE <inner conditions> GROUP BY inner keys
+ * LEFT JOINed to os on outer key = inner key (a missing group is the NULL
+ * an empty aggregate gives, count() coalesced to 0), then filtered by expr
+ * op value and projected back to the outer columns.  Only correlation by
+ * equalities, at least one aggregate, none non-NULL over no rows but
+ * count; else *handled = false.
+ */
+static int
+plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Source *os, Node *n, PgQuery__SubLink *sl, bool *handled,
+		 Expr **value)
 {
 	bool sub_right = false;
 	PgQuery__SelectStmt *sub;
 	PgQuery__AExpr *a = n ? n->a_expr : NULL;
-	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, ninner = 0;
-	Expr **conj, **ok, **ik, **inner, *target, *other, *cmp;
+	Scope *outer = &os->scope;
+	Operator **op = &os->op;
+	int no = outer->ncols, ni, nc = 0, i, nkeys = 0, ninner = 0, ncorr = 0, ngk = 0;
+	Expr **conj, **ok, **ik, **inner, **corrc, *target, *other, *cmp, **grp = NULL, *having = NULL;
 	Source isrc;
 	FromList ifl;
 	BindCtx ib;
@@ -3628,8 +3781,11 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	if (n)
 		sl = scalar_candidate(n, &sub_right);
 	sub = sl->subselect->select_stmt;
-	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists || sub->n_group_clause ||
-	    sub->having_clause || sub->limit_count || sub->limit_offset || sub->n_distinct_clause ||
+	/* GROUP BY (with a logical plan): only on correlated columns, below;
+	 * HAVING only with it (over no rows an ungrouped HAVING may pass) */
+	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists ||
+	    (sub->n_group_clause && !b->lp) || (sub->having_clause && !sub->n_group_clause) ||
+	    sub->limit_count || sub->limit_offset || sub->n_distinct_clause ||
 	    sub->n_window_clause || sub->n_target_list != 1 || sub->with_clause || !sub->where_clause)
 		return FLOE_OK;
 	memset(&ib, 0, sizeof ib);
@@ -3659,6 +3815,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 	ok = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 	ik = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 	inner = ARENA_ARRAY(b->arena, Expr *, nc + 1);
+	corrc = ARENA_ARRAY(b->arena, Expr *, nc + 1);
 	to_outer = ARENA_ARRAY(b->arena, int, ni + no + 1);
 	for (i = 0; i < ni + no; i++)
 		to_outer[i] = i - ni;
@@ -3671,6 +3828,7 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 		correlated = true;
 		if (corr_key(b->arena, c, ni, no, to_outer, &ok[nkeys], &ik[nkeys])) {
 			nkeys++;
+			corrc[ncorr++] = c;
 			continue;
 		}
 		return FLOE_OK;         /* a correlation this planner cannot key */
@@ -3685,11 +3843,43 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 		floe_error_clear(b->err);
 		return FLOE_OK;
 	}
-	if (ib.naggs == 0)
+	if (sub->n_group_clause) {
+		/* GROUP BY correlated inner columns only: one group per outer
+		 * row at most (another grouping may give several rows: 21000,
+		 * the expression binder's) */
+		ngk = (int)sub->n_group_clause;
+		grp = ARENA_ARRAY(b->arena, Expr *, ngk + 1);
+		ib.allow_aggs = false;
+		ib.where = "GROUP BY";
+		for (i = 0; i < ngk; i++) {
+			bool found = false;
+			if (!(grp[i] = bind_expr(&ib, sub->group_clause[i]))) {
+				floe_error_clear(b->err);
+				return FLOE_OK;
+			}
+			for (int k = 0; k < nkeys && !found; k++)
+				found = expr_equal(grp[i], ik[k]);
+			if (!found)
+				return FLOE_OK;
+		}
+		if (sub->having_clause) {
+			ib.allow_aggs = true;
+			ib.where = "HAVING";
+			if (!(having = bind_coerce_bool(&ib, bind_expr(&ib, sub->having_clause), "HAVING"))) {
+				floe_error_clear(b->err);
+				return FLOE_OK;
+			}
+		}
+	} else if (ib.naggs == 0) {
 		return FLOE_OK;
+	}
 	for (i = 0; i < ib.naggs; i++)
 		if (!strcmp(ib.aggs[i].fn->name, "regr_count"))
 			return FLOE_OK;
+	if (b->lp)
+		return scalar_dep(b, &ib, ctx, os, &ifl, &isrc, n, sub_right, target, ngk, grp, having, ncorr,
+				  corrc, and_of(b, inner, ninner), handled, value);
+	TRY(src_lower(b, ctx, os));
 	/* only the groups of keys the outer rows have: the outer rows
 	 * materialised once, their keys semi-join the inner rows */
 	if (reduce_inner((*op)->est_rows, &isrc)) {
@@ -3730,7 +3920,8 @@ plan_scalar_corr(BindCtx *b, ExecCtx *ctx, Operator **op, Scope *outer, Node *n,
 				ex[i] = expr_colref(b->arena, i, outer->types[i]);
 			ex[no] = target;
 			*op = project_new(ctx, *op, no + 1, ex);
-			*valtype = target->type;
+			scope_hidden_cols(b, outer, 1, &target->type);
+			*value = expr_colref(b->arena, no, target->type);
 			*handled = true;
 			return FLOE_OK;
 		}
@@ -5372,20 +5563,6 @@ sort_item_col(BindCtx *b, Node *n, const char *clause, bool plain_distinct, int 
 	return FLOE_OK;
 }
 
-/* The FROM/WHERE result's logical nodes (*from, if any) lowered to *op now,
- * for the parts of the binder that still build operators over it (WHERE
- * and select-list subqueries); *from becomes NULL. */
-static int
-from_lower(ExecCtx *ctx, LogicalPlan *lp, LogicalOp **from, Operator **op)
-{
-	if (!*from)
-		return FLOE_OK;
-	if (!(*op = physical_lower(ctx, lp, *from)))
-		return FLOE_ERR;
-	*from = NULL;
-	return FLOE_OK;
-}
-
 static int
 plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out, WinCollect *win)
 {
@@ -5467,9 +5644,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			if (sl) {
 				TRY(corr_fallback(b, plan_semi(b, ctx, &src, sl, anti, &handled), &handled));
 			} else {
-				TRY(src_lower(b, ctx, &src));
-				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &src.op, &src.scope, semis[i], NULL, &handled,
-								      NULL), &handled));
+				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &src, semis[i], NULL, &handled, NULL),
+						  &handled));
 			}
 			if (!handled) {
 				Expr *e;
@@ -5544,22 +5720,17 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		    rt->val->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
 		    rt->val->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 		    s->n_group_clause == 0 && !s->having_clause) {
-			/* a correlated scalar subquery: one more (hidden) source column */
+			/* a correlated scalar subquery: more (hidden) source columns */
 			bool handled;
-			SqlType vt;
-			TRY(from_lower(ctx, lp, &from_lop, &op));
-			TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &op, &src.scope, NULL, rt->val->sub_link, &handled,
-							       &vt), &handled));
+			Expr *val = NULL;
+			src.lop = from_lop;
+			src.op = op;
+			TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &src, NULL, rt->val->sub_link, &handled, &val),
+					  &handled));
+			from_lop = src.lop;
+			op = src.op;
 			if (handled) {
-				Scope ext;
-				int no = src.scope.ncols;
-				scope_alloc(b, &ext, no + 1);
-				scope_put(&ext, 0, &src.scope);
-				ext.names[no] = "?column?";
-				ext.types[no] = vt;
-				ext.hidden[no] = true;
-				src.scope = ext;
-				targets[ntargets] = expr_colref(b->arena, no, vt);
+				targets[ntargets] = val;
 				names[ntargets++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(rt->val);
 				continue;
 			}
