@@ -2,8 +2,10 @@
  * test_optimizer.c — optimize/optimizer.h: the pass list, the
  * floe.disabled_optimizers value, the filter_pushdown pass over
  * hand-built plans (a Filter over a Get becomes the Get's filters; other
- * Filters stay; the plan verifies after the pass) and join_filter_pushdown
- * (conjuncts over a join move to the inputs they read, where legal).
+ * Filters stay; the plan verifies after the pass), join_filter_pushdown
+ * (conjuncts over a join move to the inputs they read, where legal) and
+ * decorrelate (a dependent SINGLE join over equality correlation becomes
+ * a grouped LEFT join; other correlation stays).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -210,6 +212,94 @@ test_optimizer__join_condition_pushdown(void **state)
 			    "  Get public.u [#3 a, #4 b] filters (#4 > 5)\n");
 }
 
+static LogicalOp *
+get_u(LogicalPlan *p)
+{
+	LogicalOp *g = lop_new(p, LOP_GET, 0);
+	g->schema = "public";
+	g->name = "u";
+	lop_add_column(p, g, type_make(TYPE_INT32), "a");
+	lop_add_column(p, g, type_make(TYPE_INT32), "b");
+	return g;
+}
+
+/* Filter(t.b > sum) over Join DEPENDENT SINGLE (t, Aggregate [] sum(u.b)
+ * (Filter u.a = t.a AND u.b > 0 (u))), with the correlation conjunct given
+ * as outer = inner (swapped: t.a = u.a) */
+static LogicalOp *
+dependent_plan(LogicalPlan *p, LogicalOp **join, LogicalOp **agg)
+{
+	LogicalOp *t = get_t(p), *u = get_u(p), *f, *ag, *j, *top;
+	Expr *c[2];
+
+	f = lop_new(p, LOP_FILTER, 1, u);
+	c[0] = binop("=", col(t, 0), col(u, 0));
+	c[1] = binop(">", col(u, 1), num(0));
+	lop_set_exprs(p, f, 2, c);
+	lop_pass_columns(p, f, u);
+	ag = lop_new(p, LOP_AGGREGATE, 1, f);
+	add_sum(p, ag, col(f, 1));
+	j = lop_new(p, LOP_JOIN, 2, t, ag);
+	j->join = LJ_SINGLE;
+	j->ncorr = 1;
+	j->corr = arena_alloc(A, sizeof *j->corr);
+	j->corr[0] = t->cols[0].id;
+	lop_pass_columns(p, j, t);
+	lop_pass_columns(p, j, ag);
+	top = filter(p, j, binop("=", col(j, 1), col(j, 2)));
+	*join = j;
+	*agg = ag;
+	return top;
+}
+
+/* decorrelate: the dependent join becomes a LEFT join on t.a = #key over
+ * the aggregate grouped on u.a; the uncorrelated conjunct stays below; the
+ * Filter above is widened by the key column; the plan verifies */
+static void
+test_optimizer__decorrelate(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *j, *ag, *root;
+
+	(void)state;
+	root = dependent_plan(p, &j, &ag);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_int_equal(optimize_plan(p, &root, "filter_pushdown", &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_int_equal(j->join, LJ_LEFT);
+	assert_int_equal(j->ncorr, 0);
+	assert_int_equal(ag->nexprs, 1);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Filter (#2 = #5)\n"
+			    "  Join LEFT ON (#1 = #6) REDUCE\n"
+			    "    Get public.t [#1 a, #2 b]\n"
+			    "    Aggregate keys [#6 := #3] aggs [#5 sum := sum(#4)]\n"
+			    "      Filter (#4 > 0)\n"
+			    "        Get public.u [#3 a, #4 b]\n");
+	assert_int_equal(root->ncols, 4);     /* t.a, t.b, the key, sum */
+	assert_string_equal(p->passes[0], "decorrelate");
+}
+
+/* a correlation that is not an equality: the dependent join stays (and
+ * so with the pass switched off) */
+static void
+test_optimizer__decorrelate_not_equality(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *j, *ag, *root;
+
+	(void)state;
+	root = dependent_plan(p, &j, &ag);
+	ag->children[0]->exprs[0] = binop("<", col(j, 0), col(ag->children[0], 0));
+	assert_int_equal(optimize_plan(p, &root, "", &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_int_equal(j->join, LJ_SINGLE);
+	assert_int_equal(j->ncorr, 1);
+	root = dependent_plan(p, &j, &ag);
+	assert_int_equal(optimize_plan(p, &root, "decorrelate", &E), FLOE_OK);
+	assert_int_equal(j->join, LJ_SINGLE);
+}
+
 /* floe.disabled_optimizers: names checked and normalised; 22023 otherwise */
 static void
 test_optimizer__canon(void **state)
@@ -225,10 +315,11 @@ test_optimizer__canon(void **state)
 	assert_int_equal(optimizer_canon_disabled("filter_pushdown,join_magic", out, sizeof out, &E), FLOE_ERR);
 	assert_string_equal(E.sqlstate, "22023");
 	assert_non_null(strstr(E.message, "\"join_magic\" is not an optimizer pass"));
-	assert_int_equal(optimizer_pass_count(), 2);
-	assert_string_equal(optimizer_pass_name(0), "join_filter_pushdown");
-	assert_string_equal(optimizer_pass_name(1), "filter_pushdown");
-	assert_null(optimizer_pass_name(2));
+	assert_int_equal(optimizer_pass_count(), 3);
+	assert_string_equal(optimizer_pass_name(0), "decorrelate");
+	assert_string_equal(optimizer_pass_name(1), "join_filter_pushdown");
+	assert_string_equal(optimizer_pass_name(2), "filter_pushdown");
+	assert_null(optimizer_pass_name(3));
 }
 
 int
@@ -240,6 +331,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_optimizer__only_over_get, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__join_filter_pushdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__join_condition_pushdown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_optimizer__decorrelate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_optimizer__decorrelate_not_equality, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__canon, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
