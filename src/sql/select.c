@@ -3091,7 +3091,7 @@ plain_select(PgQuery__SelectStmt *sub)
 
 	if (sub->op != PG_QUERY__SET_OPERATION__SETOP_NONE || sub->n_values_lists ||
 	    sub->n_group_clause || sub->having_clause || sub->limit_count || sub->limit_offset ||
-	    sub->n_window_clause || sub->n_distinct_clause ||
+	    sub->n_window_clause || sub->n_distinct_clause || sub->n_locking_clause ||
 	    (sub->with_clause && sub->with_clause->recursive))
 		return false;
 	for (i = 0; i < sub->n_target_list; i++) {
