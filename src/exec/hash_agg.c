@@ -240,10 +240,31 @@ value_eq(const char *a, const char *b, SqlType t, size_t w)
 	return memcmp(a, b, w) == 0;
 }
 
+static int64_t group_bytes(const HashAggOp *h);
+
+/* The first capacity of an array of `per` bytes a group (at least `min`
+ * slots): room for the planner's estimated groups (op.est_rows, from the
+ * keys' distinct counts: plan/cardinality.h) times `factor`, in the first
+ * pass only, and only while that stays within a quarter of work_mem and
+ * 2^24 slots; a power of two. */
+static size_t
+first_cap(const HashAggOp *h, size_t min, double factor, int64_t per)
+{
+	double want = h->op.est_rows * factor;
+	int64_t lim = h->op.ctx && h->op.ctx->mem_limit > 0 ? h->op.ctx->mem_limit / 4 : (int64_t)1 << 28;
+	size_t c = min;
+
+	if (h->level > 0 || h->nkeys == 0 || want <= (double)min || h->threads > 1)
+		return min;
+	while ((double)c < want && c < ((size_t)1 << 24) && (int64_t)(c * 2) * per <= lim)
+		c *= 2;
+	return c;
+}
+
 static void
 grow_groups(HashAggOp *h)
 {
-	uint32_t ncap = h->gcap ? h->gcap * 2 : 1024;
+	uint32_t ncap = h->gcap ? h->gcap * 2 : (uint32_t)first_cap(h, 1024, 1, group_bytes(h));
 	int k;
 
 	for (k = 0; k < h->nkeys; k++) {
@@ -273,7 +294,7 @@ ht_grow(HashAggOp *h)
 	uint32_t *og = h->ht_gid;
 	size_t oc = h->ht_cap, i;
 
-	h->ht_cap = oc ? oc * 2 : 4096;
+	h->ht_cap = oc ? oc * 2 : first_cap(h, 4096, 2, 12);
 	h->ht_hash = xmalloc(sizeof(uint64_t) * h->ht_cap);
 	h->ht_gid = xmalloc(sizeof(uint32_t) * h->ht_cap);
 	memset(h->ht_gid, 0xff, sizeof(uint32_t) * h->ht_cap);

@@ -194,6 +194,9 @@ struct LogicalOp {
 				      (or a SCAN_PROJ_* pseudo column) */
 	const void *table;         /* GET/writes: the bound table (opaque here:
 				      table/'s TableMetadata), or NULL */
+	const double *col_ndv;     /* GET: [ncols] estimated distinct values
+				      per column (< 0 unknown), or NULL
+				      (plan/cardinality.h) */
 	/* GET: the operators reading the table, producing the node's columns
 	 * in order (physical.c invariant P1); scan_arg is the source's own */
 	Operator *(*scan)(ExecCtx *ctx, const LogicalOp *get, const void *scan_arg);

@@ -14,6 +14,7 @@
  *       can be lowered once only
  */
 #include "plan/physical.h"
+#include "plan/cardinality.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -281,7 +282,9 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 	build_left = lo->est_rows >= 0 && ro->est_rows >= 0 && lo->est_rows < ro->est_rows;
 	j = hash_join_new(L->ctx, l, r, jt, nkeys, lk, rk, nrest ? and_of(L, nrest, rest) : NULL,
 			  build_left);
-	if (jt == JOIN_INNER || jt == JOIN_LEFT || jt == JOIN_RIGHT || jt == JOIN_FULL)
+	if (op->join == LJ_INNER && op->est_rows >= 0)
+		j->est_rows = op->est_rows;     /* the binder's, from the keys' distinct counts */
+	else if (jt == JOIN_INNER || jt == JOIN_LEFT || jt == JOIN_RIGHT || jt == JOIN_FULL)
 		j->est_rows = lo->est_rows < 0 || ro->est_rows < 0 ? -1 :
 			      nkeys ? (lo->est_rows > ro->est_rows ? lo->est_rows : ro->est_rows) :
 			      lo->est_rows * ro->est_rows;
@@ -546,6 +549,18 @@ lower_grouping_sets(Lower *L, const LogicalOp *op, Operator *child, Expr **keys,
 	return op->nsets == 1 ? br[0] : append_new(L->ctx, op->nsets, br);
 }
 
+/* A hash aggregation's estimated groups from its keys' distinct counts
+ * (cardinality.h): EXPLAIN's rows and its first table size. */
+static Operator *
+with_groups(Operator *agg, const LogicalOp *op)
+{
+	double g = lcard_groups(op);
+
+	if (agg && g >= 0)
+		agg->est_rows = g;
+	return agg;
+}
+
 static Operator *
 lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 {
@@ -558,7 +573,7 @@ lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 		keys = arena_alloc(L->a, sizeof *keys * (size_t)co->ncols);
 		for (int i = 0; i < co->ncols; i++)
 			keys[i] = expr_colref(L->a, i, co->cols[i].type);
-		return hash_agg_new(L->ctx, child, co->ncols, keys, 0, NULL, false);
+		return with_groups(hash_agg_new(L->ctx, child, co->ncols, keys, 0, NULL, false), op);
 	}
 	if (!(keys = remap_list(L, op->nexprs, op->exprs, &in)) && op->nexprs)
 		return NULL;
@@ -581,7 +596,8 @@ lower_aggregate(Lower *L, const LogicalOp *op, Operator *child, bool distinct)
 	}
 	if (op->nsets)
 		return lower_grouping_sets(L, op, child, keys, aggs);
-	return hash_agg_new(L->ctx, child, op->nexprs, keys, op->naggs, aggs, op->nexprs == 0);
+	return with_groups(hash_agg_new(L->ctx, child, op->nexprs, keys, op->naggs, aggs,
+					op->nexprs == 0), op);
 }
 
 /* SORT: keys that are columns sort in place; any other key is computed by

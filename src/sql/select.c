@@ -170,6 +170,7 @@
 #include "sql/warehouse.h"
 #include "table/metadata.h"
 #include "table/table.h"
+#include "table/table_stats.h"
 #include "types/cast.h"
 
 /* window function results are bound as column references WIN_BASE + call
@@ -1209,6 +1210,14 @@ scan:
 		f = &schema->fields[proj[i]];
 		column_bounds(f, files, nfiles, &src->lo[i], &src->hi[i]);
 		src->ndv[i] = column_ndv(src->lo[i], src->hi[i], src->est);
+		{
+			/* ANALYZE's (or another engine's) count, when the
+			 * statistics cover this snapshot (table_stats.h) */
+			double sn;
+			if (table_stats_planner_ndv(t->md, snap, f->id, src->est, &sn) &&
+			    (src->ndv[i] < 0 || sn < src->ndv[i]))
+				src->ndv[i] = sn;
+		}
 		src->scope.names[i] = f->name;
 		src->scope.types[i] = f->type;
 		if (f->nested) {
@@ -1238,6 +1247,7 @@ scan:
 		if (snap >= 0)
 			ts->label = arena_sprintf(b->arena, "%s (snapshot %lld)", ts->label, (long long)snap);
 		ts->est = src->est;
+		ts->ndv = src->ndv;
 		TRY(apply_alias(b, src, rv->alias));
 		if (b->lp)
 			src->lop = table_source_get(b->lp, ts, src->scope.names);

@@ -42,6 +42,7 @@ table_source_get(LogicalPlan *lp, const TableSource *ts, char *const *names)
 		lop_add_column(lp, g, ts->types[i], names[i]);
 	}
 	g->est_rows = ts->est;
+	g->col_ndv = ts->ndv;
 	g->scan = get_scan;
 	g->scan_arg = ts;
 	return g;

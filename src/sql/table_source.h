@@ -44,6 +44,8 @@ typedef struct TableSource {
 	struct IngestOverlay *overlay;  /* buffered rows (ingest.h), or NULL */
 	const char *label;              /* EXPLAIN's "Seq Scan on t [alias]" */
 	double est;                     /* rows: the manifests' record counts */
+	const double *ndv;              /* [ncols] estimated distinct values
+					   (< 0 unknown), or NULL */
 } TableSource;
 
 LogicalOp *table_source_get(LogicalPlan *lp, const TableSource *ts, char *const *names);

@@ -236,3 +236,51 @@ table_stats_ndv(const TableMetadata *md, int64_t snapshot_id, int32_t field_id, 
 	}
 	return false;
 }
+
+/* total-records of a snapshot's summary, or -1 */
+static double
+total_records(const Snapshot *s)
+{
+	const char *v = s ? metadata_summary_get(s, "total-records") : NULL;
+	char *end;
+	double x;
+
+	if (!v)
+		return -1;
+	x = strtod(v, &end);
+	return end == v || *end || x < 0 ? -1 : x;
+}
+
+bool
+table_stats_planner_ndv(const TableMetadata *md, int64_t snapshot_id, int32_t field_id,
+			double rows, double *ndv)
+{
+	const Snapshot *s = snapshot_id >= 0 ? metadata_snapshot_by_id(md, snapshot_id) :
+			    metadata_current_snapshot(md);
+	const Snapshot *read = s;
+	int64_t v;
+	double d;
+	int depth;
+
+	if (md->nstatistics == 0)
+		return false;
+	for (depth = 0; s && depth < 100000; depth++) {
+		if (table_stats_ndv(md, s->snapshot_id, field_id, &v))
+			break;
+		s = s->has_parent ? metadata_snapshot_by_id(md, s->parent_snapshot_id) : NULL;
+	}
+	if (!s || depth == 100000)
+		return false;
+	d = (double)v;
+	if (s != read) {
+		double then = total_records(s), now = rows >= 0 ? rows : total_records(read);
+		if (then > 0 && now >= 0 && d > 0.1 * then)
+			d = d * now / then;
+	}
+	if (rows >= 0 && d > rows)
+		d = rows;
+	if (d < 1 && rows >= 1)
+		d = 1;
+	*ndv = d;
+	return true;
+}

@@ -24,6 +24,20 @@
  *   table_stats_write(io, md, snapshot_id, seq, cols, ncols, a, &entry, err)
  *   table_stats_set(md, entry, a) -> replaced path or NULL
  *   table_stats_ndv(md, snapshot_id, field_id, &ndv)   the ndv property, if any
+ *   table_stats_planner_ndv(md, snapshot_id, field_id, rows, &ndv)
+ *                          the distinct count the planner uses (below)
+ *
+ * The planner's distinct count of a column read at snapshot S (-1: the
+ * current one) with an estimated `rows` rows: the ndv property of the
+ * statistics file of S, else of S's nearest ancestor that has one (the
+ * table moved on since ANALYZE: appends, deletes).  An ancestor's count is
+ * scaled by the rows then and now (the snapshots' total-records) when it
+ * was more than a tenth of the rows then (a key-like column grows with the
+ * table), else kept as it is (a category-like column does not), as
+ * PostgreSQL's n_distinct is a fraction or a count by the same 10% rule.
+ * Capped at `rows` when rows >= 0.  Statistics of a snapshot that is not S
+ * or an ancestor of it (a later snapshot under time travel, another
+ * branch) are not used: false, and the planner keeps its own guess.
  */
 #ifndef FLOE_TABLE_STATS_H
 #define FLOE_TABLE_STATS_H
@@ -55,5 +69,7 @@ int table_stats_write(FileIO *io, const TableMetadata *md, int64_t snapshot_id, 
 		      floe_error *err);
 const char *table_stats_set(TableMetadata *md, const StatisticsFile *sf, Arena *a);
 bool table_stats_ndv(const TableMetadata *md, int64_t snapshot_id, int32_t field_id, int64_t *ndv);
+bool table_stats_planner_ndv(const TableMetadata *md, int64_t snapshot_id, int32_t field_id,
+			     double rows, double *ndv);
 
 #endif
