@@ -8,8 +8,10 @@
  *                     reached, then remove t's orphan files older than 3
  *                     days.  No table: every table of every schema (a
  *                     role that is not a superuser owns none: each is
- *                     skipped with PostgreSQL's warning).  Not inside a
- *                     transaction block (25001).  Options: VERBOSE (a
+ *                     skipped with PostgreSQL's warning; ANALYZE also
+ *                     skips, with a WARNING naming the error, a table
+ *                     whose files it cannot read or write: skip_table).
+ *                     Not inside a transaction block (25001).  Options: VERBOSE (a
  *                     NOTICE per table with what went), ANALYZE (see
  *                     below), SKIP_LOCKED and PROCESS_TOAST (floe never
  *                     waits for a lock and has no TOAST: nothing to
@@ -450,6 +452,27 @@ vacuum_one(Session *s, ExecCtx *ctx, const char *ns, const char *name, bool verb
 	return FLOE_OK;
 }
 
+/* A table that ANALYZE of every table cannot read or write its statistics
+ * for (a file missing or unwritable, a format it cannot read, no privilege)
+ * is skipped with a WARNING, as PostgreSQL skips the tables it may not
+ * analyze; any other failure (cancel, lost connection, memory, a commit
+ * conflict) ends the statement. */
+static int
+skip_table(ExecCtx *ctx, const char *name, ResultSink *sink)
+{
+	const char *c = ctx->err->sqlstate;
+	floe_error w;
+
+	if (strncmp(c, "58", 2) && strncmp(c, "XX001", 5) && strncmp(c, "42501", 5) &&
+	    strncmp(c, "0A000", 5) && strncmp(c, "42P01", 5))
+		return FLOE_ERR;
+	floe_errorf(&w, ERRCODE_WARNING, "skipping \"%s\" --- %s", name, ctx->err->message);
+	floe_error_clear(ctx->err);
+	if (sink && sink->notice)
+		sink->notice(sink->ctx, &w);
+	return FLOE_OK;
+}
+
 int
 maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		   PgQuery__VacuumStmt *vs, ResultSink *sink)
@@ -503,17 +526,21 @@ maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 			TRY(catalog_list_tables(e->catalog, nss[j], ctx->arena, &tabs, &nt, err));
 			for (m = 0; m < nt; m++) {
 				if (!acl_is_superuser(s)) {
+					/* PostgreSQL 15's vacuum_is_relation_owner */
 					floe_error w;
 					floe_errorf(&w, ERRCODE_WARNING,
-						    "skipping \"%s\" --- only superuser can vacuum it",
-						    tabs[m]);
+						    "skipping \"%s\" --- only table or database owner can %s it",
+						    tabs[m], vacuum ? "vacuum" : "analyze");
 					if (sink && sink->notice)
 						sink->notice(sink->ctx, &w);
 					continue;
 				}
 				if (analyze) {
 					PgQuery__VacuumRelation none = PG_QUERY__VACUUM_RELATION__INIT;
-					TRY(analyze_table(s, ctx, nss[j], tabs[m], &none, verbose, sink));
+					if (analyze_table(s, ctx, nss[j], tabs[m], &none, verbose, sink) != FLOE_OK) {
+						TRY(skip_table(ctx, tabs[m], sink));
+						continue;
+					}
 				}
 				if (vacuum)
 					TRY(vacuum_one(s, ctx, nss[j], tabs[m], verbose, sink));

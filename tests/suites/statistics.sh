@@ -27,6 +27,13 @@
 #    iceberg_with_puffin_stats (testdata) after floe's INSERT and ALTER
 #    TABLE SET has the same "statistics" and "partition-statistics" JSON.
 #
+# E. ANALYZE with no table goes on past the tables it cannot analyze, as
+#    PostgreSQL 15 does: a table whose data file is gone is skipped with a
+#    WARNING naming the error and the tables after it get their statistics;
+#    a role that owns no table (floe's owner is the superuser) gets
+#    PostgreSQL's 'skipping "t" --- only table or database owner can
+#    analyze it' (VACUUM: "vacuum it") per table and writes nothing.
+#
 # Prints "PASS statistics: name" / "FAIL statistics: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
@@ -259,6 +266,39 @@ print("; ".join(errs)); sys.exit(1 if errs else 0)
 EOF
 	); then
 		fail "$name" "$why"
+	else
+		pass "$name"
+	fi
+fi
+
+# ---- E. ANALYZE of every table skips what it cannot analyze --------------------
+name="bare ANALYZE skips tables with a WARNING"
+wh=$tmp/e
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0;
+CREATE TABLE a (x int); INSERT INTO a VALUES (1), (2);
+CREATE TABLE b (x int); INSERT INTO b VALUES (3);
+CREATE TABLE c (x int); INSERT INTO c VALUES (4), (5), (6);
+CREATE ROLE alice" 2>&1); then
+	fail "$name" "setup: $out"
+else
+	rm -f "$wh"/public/b/data/*.parquet
+	out=$("$FLOE_BIN" -D "$wh" -A -t -c "ANALYZE" 2>&1)
+	got=$("$FLOE_BIN" -D "$wh" -A -t -F , -c "SELECT (SELECT string_agg(ndv::text, ',') FROM a\$statistics), (SELECT count(*) FROM b\$statistics), (SELECT string_agg(ndv::text, ',') FROM c\$statistics)" 2>&1)
+	role=$("$FLOE_BIN" -D "$wh" -A -t -c "SET ROLE alice; ANALYZE; VACUUM" 2>&1)
+	after=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT count(*) FROM a\$statistics" 2>&1)
+	want_role='WARNING:  skipping "a" --- only table or database owner can analyze it
+WARNING:  skipping "b" --- only table or database owner can analyze it
+WARNING:  skipping "c" --- only table or database owner can analyze it
+WARNING:  skipping "a" --- only table or database owner can vacuum it
+WARNING:  skipping "b" --- only table or database owner can vacuum it
+WARNING:  skipping "c" --- only table or database owner can vacuum it'
+	if ! printf '%s\n' "$out" | grep -q '^WARNING:  skipping "b" --- could not open file ".*\.parquet"' ||
+	   [ "$(printf '%s\n' "$out" | grep -c WARNING)" != 1 ]; then
+		fail "$name" "ANALYZE said: $out"
+	elif [ "$got" != "2,0,3" ]; then
+		fail "$name" "statistics after ANALYZE (a ndv, b blobs, c ndv): $got, want 2,0,3"
+	elif [ "$(printf '%s\n' "$role" | grep WARNING)" != "$want_role" ] || [ "$after" != 1 ]; then
+		fail "$name" "as alice: $role; a's blobs after: $after"
 	else
 		pass "$name"
 	fi
