@@ -3,11 +3,13 @@
  * a Puffin statistics file and registered with the table (see analyze.h).
  */
 #include <inttypes.h>
+#include <jansson.h>
 #include <math.h>
 #include <string.h>
 #include "exec/exec.h"
 #include "sql/analyze.h"
 #include "sql/txn.h"
+#include "table/partition_stats.h"
 #include "table/table.h"
 #include "table/table_stats.h"
 #include "types/vector.h"
@@ -124,19 +126,41 @@ sketch_columns(Session *s, ExecCtx *ctx, const Table *t, const IcebergSchema *sc
 static bool
 still_named(const TableMetadata *md, const char *path)
 {
+	json_t *ps = md->extra ? json_object_get(md->extra, "partition-statistics") : NULL, *e;
+	size_t j;
 	int i;
 
 	for (i = 0; i < md->nstatistics; i++)
 		if (!strcmp(md->statistics[i].statistics_path, path))
 			return true;
+	json_array_foreach(ps, j, e) {
+		const char *p = json_string_value(json_object_get(e, "statistics-path"));
+		if (p && !strcmp(p, path))
+			return true;
+	}
 	return false;
 }
 
-/* set-statistics sf on the newest metadata (base first), retried when
- * another commit lands first. */
+/* Delete a statistics file the commit replaced, when no entry names it
+ * any more and it lies under the table's location. */
+static void
+remove_replaced(FileIO *io, const TableMetadata *md, const char *replaced)
+{
+	floe_error ignore;
+	size_t ll = strlen(md->location);
+
+	if (replaced && !still_named(md, replaced) && !strncmp(replaced, md->location, ll) &&
+	    replaced[ll] == '/')
+		(void)fileio_remove(io, replaced, &ignore);
+}
+
+/* set-statistics sf (and set-partition-statistics ps, when written) on
+ * the newest metadata (base first), one metadata-only commit, retried
+ * when another commit lands first. */
 static int
 commit_stats(Session *s, ExecCtx *ctx, Table *base, const StatisticsFile *sf,
-	     const char **replaced, Table **out)
+	     const PartitionStatsFile *ps, const char **replaced, const char **preplaced,
+	     Table **out)
 {
 	Engine *e = s->engine;
 	int attempt;
@@ -150,6 +174,8 @@ commit_stats(Session *s, ExecCtx *ctx, Table *base, const StatisticsFile *sf,
 					   sf->snapshot_id, base->name);
 		md = metadata_copy(base->md, ctx->arena);
 		*replaced = table_stats_set(md, sf, ctx->arena);
+		if (ps->path)
+			*preplaced = partition_stats_set(md, ps, ctx->arena);
 		memset(&e2, 0, sizeof e2);
 		if (txn_commit_metadata(s, base, md, ctx->arena, out, &e2) == FLOE_OK)
 			return FLOE_OK;
@@ -172,7 +198,8 @@ analyze_table(Session *s, ExecCtx *ctx, const char *ns, const char *name,
 	const Snapshot *sn;
 	StatsColumn *cols;
 	StatisticsFile sf;
-	const char *replaced = NULL;
+	const char *replaced = NULL, *preplaced = NULL;
+	PartitionStatsFile ps;
 	Table *t, *after;
 	int64_t rows;
 	int *idx, n, c;
@@ -192,18 +219,29 @@ analyze_table(Session *s, ExecCtx *ctx, const char *ns, const char *name,
 	TRY(sketch_columns(s, ctx, t, sc, sn, idx, n, cols, &rows));
 	TRY(table_stats_write(e->io, t->md, sn->snapshot_id, sn->sequence_number, cols, n,
 			      ctx->arena, &sf, ctx->err));
-	if (commit_stats(s, ctx, t, &sf, &replaced, &after) != FLOE_OK) {
-		floe_error ignore;
-		if (!floe_error_is(ctx->err, "08006"))    /* outcome unknown: keep the file */
+	{
+		/* a partitioned table: its partition statistics file too */
+		DataFile *files;
+		int nf;
+		if (table_scan_files(e->io, t, sn->snapshot_id, ctx->arena, &files, &nf, ctx->err) != FLOE_OK ||
+		    partition_stats_write(e->io, t->md, sn->snapshot_id, files, nf, ctx->arena, &ps,
+					  ctx->err) != FLOE_OK) {
+			floe_error ignore;
 			(void)fileio_remove(e->io, sf.statistics_path, &ignore);
+			return FLOE_ERR;
+		}
+	}
+	if (commit_stats(s, ctx, t, &sf, &ps, &replaced, &preplaced, &after) != FLOE_OK) {
+		floe_error ignore;
+		if (!floe_error_is(ctx->err, "08006")) {   /* outcome unknown: keep the files */
+			(void)fileio_remove(e->io, sf.statistics_path, &ignore);
+			if (ps.path)
+				(void)fileio_remove(e->io, ps.path, &ignore);
+		}
 		return FLOE_ERR;
 	}
-	if (replaced && !still_named(after->md, replaced)) {
-		floe_error ignore;
-		size_t ll = strlen(after->md->location);
-		if (!strncmp(replaced, after->md->location, ll) && replaced[ll] == '/')
-			(void)fileio_remove(e->io, replaced, &ignore);
-	}
+	remove_replaced(e->io, after->md, replaced);
+	remove_replaced(e->io, after->md, preplaced);
 	if (verbose && sink && sink->notice) {
 		floe_error note;
 		char *msg = arena_sprintf(ctx->arena, "\"%s.%s\": %" PRId64 " rows of snapshot %" PRId64,

@@ -33,6 +33,19 @@
 #    a role that owns no table (floe's owner is the superuser) gets
 #    PostgreSQL's 'skipping "t" --- only table or database owner can
 #    analyze it' (VACUUM: "vacuum it") per table and writes nothing.
+# F. ANALYZE of a partitioned table (v2 with position delete files, v3 with
+#    deletion vectors; partitioned by identity(cat) and day(ts)) writes a
+#    partition statistics file registered in "partition-statistics" for the
+#    current snapshot (file-size-in-bytes = its size); DuckDB and hyparquet
+#    read it alike (parquet-check); DuckDB's parquet_schema shows the spec's
+#    field ids and a REQUIRED partition struct of the partition fields' ids;
+#    its rows, in file order, equal the counts computed here from the
+#    manifests (decoded by the toolkit's avro-dump, live entries): one row
+#    per partition tuple sorted NULLs first, data/delete records and files,
+#    dv_count (v3), total_record_count (data - DV records, NULL with v2
+#    position delete files); iceberg-validate --deep passes; ANALYZE again
+#    replaces the entry and deletes the old file; an unpartitioned table
+#    gets no partition-statistics.
 #
 # Prints "PASS statistics: name" / "FAIL statistics: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -303,3 +316,104 @@ WARNING:  skipping "c" --- only table or database owner can vacuum it'
 		pass "$name"
 	fi
 fi
+
+# ---- F. partition statistics files --------------------------------------------
+for v in 2 3; do
+name="partition statistics file (v$v)"
+wh=$tmp/f$v
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0;
+CREATE TABLE p (id int, cat text, ts timestamp) PARTITIONED BY (cat, day(ts)) WITH ('format-version' = '$v', 'write.delete.mode' = 'merge-on-read');
+INSERT INTO p SELECT i, CASE WHEN i % 5 = 0 THEN NULL ELSE 'c' || (i % 3) END, timestamp '2024-01-01' + (i % 4) * interval '1 day' FROM generate_series(1, 300) i;
+INSERT INTO p VALUES (1000, 'c1', '2024-01-01 05:00'), (1001, 'zz', '2024-02-01');
+DELETE FROM p WHERE id % 7 = 0;
+CREATE TABLE flat (id int); INSERT INTO flat VALUES (1);
+ANALYZE p; ANALYZE flat" 2>&1); then
+	fail "$name" "setup: $out"
+	continue
+fi
+m=$(current_meta "$wh" p)
+first=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["partition-statistics"][0]["statistics-path"])' "$m" 2>/dev/null)
+"$FLOE_BIN" -D "$wh" -q -c "ANALYZE p" >/dev/null 2>&1
+m=$(current_meta "$wh" p)
+mflat=$(current_meta "$wh" flat)
+f=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["partition-statistics"][0]["statistics-path"])' "$m" 2>/dev/null)
+rows=$("$TOOLS/duckdb-sql" "SELECT partition.cat, partition.ts_day, spec_id, data_record_count, data_file_count, total_data_file_size_in_bytes, position_delete_record_count, position_delete_file_count, $([ $v = 3 ] && echo 'dv_count,') equality_delete_record_count, equality_delete_file_count, total_record_count FROM read_parquet('$f')" --no-header --threads 1 2>&1)
+schema=$("$TOOLS/duckdb-sql" "SELECT name, field_id, repetition_type, num_children FROM parquet_schema('$f')" --no-header 2>&1)
+if ! why=$($PY - "$m" "$f" "$first" "$rows" "$schema" "$v" "$mflat" "$TOOLS/avro-dump" <<'EOF'
+import datetime, json, os, subprocess, sys
+mpath, f, first, rows, schema, v, mflat, avro = sys.argv[1:9]
+v = int(v)
+m = json.load(open(mpath))
+errs = []
+ps = m.get("partition-statistics") or []
+if len(ps) != 1 or ps[0]["snapshot-id"] != m["current-snapshot-id"]:
+    errs.append("partition-statistics %s, current snapshot %s" % (ps, m["current-snapshot-id"]))
+elif ps[0]["file-size-in-bytes"] != os.path.getsize(f):
+    errs.append("file-size-in-bytes %s, file %d" % (ps[0]["file-size-in-bytes"], os.path.getsize(f)))
+if first == f or os.path.exists(first):
+    errs.append("the first ANALYZE's file %s was not replaced and deleted" % first)
+if json.load(open(mflat)).get("partition-statistics"):
+    errs.append("an unpartitioned table got partition-statistics")
+def dump(p):
+    out = subprocess.run([avro, p], capture_output=True, text=True, check=True).stdout.splitlines()
+    return [json.loads(l) for l in out[1:] if l.strip()]
+snap = [s for s in m["snapshots"] if s["snapshot-id"] == m["current-snapshot-id"]][0]
+spec = m["partition-specs"][0]["fields"]
+agg = {}
+for mf in dump(snap["manifest-list"]):
+    for e in dump(mf["manifest_path"]):
+        if e["status"] == 2: continue
+        d = e["data_file"]
+        part = d["partition"]
+        key = (part[spec[0]["name"]], part[spec[1]["name"]])
+        r = agg.setdefault(key, dict(drec=0, dfiles=0, dbytes=0, prec=0, pfiles=0, dvs=0, dvrec=0, erec=0, efiles=0))
+        if d["content"] == 0:
+            r["drec"] += d["record_count"]; r["dfiles"] += 1; r["dbytes"] += d["file_size_in_bytes"]
+        elif d["content"] == 1 and d["file_format"].upper() == "PUFFIN":
+            r["prec"] += d["record_count"]; r["dvs"] += 1; r["dvrec"] += d["record_count"]
+        elif d["content"] == 1:
+            r["prec"] += d["record_count"]; r["pfiles"] += 1
+        else:
+            r["erec"] += d["record_count"]; r["efiles"] += 1
+def daytext(x):
+    if x is None: return ""
+    if isinstance(x, int): return str(datetime.date(1970, 1, 1) + datetime.timedelta(days=x))
+    return str(x)
+keys = sorted(agg, key=lambda k: ((k[0] is not None, k[0] or ""), (k[1] is not None, k[1] or 0)))
+want = []
+for k in keys:
+    r = agg[k]
+    total = "" if r["pfiles"] or r["efiles"] else str(r["drec"] - r["dvrec"])
+    cols = [k[0] or "", daytext(k[1]), "0", r["drec"], r["dfiles"], r["dbytes"], r["prec"], r["pfiles"]]
+    if v == 3: cols.append(r["dvs"])
+    cols += [r["erec"], r["efiles"], total]
+    want.append(",".join(str(c) for c in cols))
+got = rows.strip().splitlines()
+if got != want:
+    errs.append("rows (DuckDB):\n%s\nwant (manifests):\n%s" % ("\n".join(got), "\n".join(want)))
+if len(keys) < 8 or not any(agg[k]["prec"] for k in keys):
+    errs.append("the workload made %d partitions, deletes %s" % (len(keys), [agg[k]["prec"] for k in keys]))
+opt = "REQUIRED" if v == 3 else "OPTIONAL"
+want_schema = ["schema,,,%d" % (13 if v == 3 else 12), "partition,1,REQUIRED,2",
+               "cat,%d,OPTIONAL," % spec[0]["field-id"], "ts_day,%d,OPTIONAL," % spec[1]["field-id"],
+               "spec_id,2,REQUIRED,", "data_record_count,3,REQUIRED,", "data_file_count,4,REQUIRED,",
+               "total_data_file_size_in_bytes,5,REQUIRED,",
+               "position_delete_record_count,6,%s," % opt, "position_delete_file_count,7,%s," % opt]
+if v == 3: want_schema.append("dv_count,13,REQUIRED,")
+want_schema += ["equality_delete_record_count,8,%s," % opt, "equality_delete_file_count,9,%s," % opt,
+                "total_record_count,10,OPTIONAL,", "last_updated_at,11,OPTIONAL,",
+                "last_updated_snapshot_id,12,OPTIONAL,"]
+if schema.strip().splitlines() != want_schema:
+    errs.append("parquet_schema:\n%s\nwant:\n%s" % (schema, "\n".join(want_schema)))
+print("; ".join(errs)); sys.exit(1 if errs else 0)
+EOF
+); then
+	fail "$name" "$why"
+elif ! o=$("$TOOLS/parquet-check" "$f" --quiet 2>&1); then
+	fail "$name" "parquet-check: $o"
+elif ! o=$("$TOOLS/iceberg-validate" --deep "$m" 2>&1); then
+	fail "$name" "iceberg-validate: $(echo "$o" | grep -m2 ERROR)"
+else
+	pass "$name"
+fi
+done

@@ -5,7 +5,8 @@
  *
  * The writer knows nothing of Iceberg: the caller passes field ids and
  * reads back per-column results (counts, sizes, min/max) to build its own
- * metrics.  Output is a flat schema of primitive columns, data page v1,
+ * metrics.  Output is a schema of primitive columns (at the top level or
+ * as fields of a REQUIRED group one level deep), data page v1,
  * RLE definition levels for optional columns, RLE_DICTIONARY values while
  * the dictionary pays (few distinct values, capped size), else PLAIN.
  *
@@ -65,6 +66,12 @@ typedef struct ParquetWriteOptions {
 	const char *const *kv_keys;   /* key_value_metadata (copied) */
 	const char *const *kv_values;
 	int nkv;
+	/* one REQUIRED group (struct), one level deep (Iceberg's partition
+	 * tuple): columns [group_first, group_first + group_count) are its
+	 * fields; group_count 0 (the default): every column at the top level */
+	const char *group;
+	int32_t group_field_id;    /* -1: none */
+	int group_first, group_count;
 } ParquetWriteOptions;
 
 /* The defaults, for callers that change one field. */

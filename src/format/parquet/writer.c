@@ -287,6 +287,16 @@ parquet_writer_new(const ParquetWriteColumn *cols, int ncols,
 		w->opts.page_size = 1 << 20;
 	if (w->opts.dict_max_bytes <= 0)
 		w->opts.dict_max_bytes = DICT_MAX_BYTES;
+	if (w->opts.group_count > 0) {
+		if (!w->opts.group || w->opts.group_first < 0 ||
+		    w->opts.group_first + w->opts.group_count > ncols) {
+			arena_free(w->arena);
+			free(w);
+			return NULL;
+		}
+		w->opts.group = arena_strdup(w->arena, w->opts.group);
+	} else
+		w->opts.group_count = 0;
 	if (w->opts.nkv > 0) {
 		const char **k = ARENA_ARRAY(w->arena, const char *, w->opts.nkv);
 		const char **v = ARENA_ARRAY(w->arena, const char *, w->opts.nkv);
@@ -1371,6 +1381,14 @@ write_schema_element(ThriftWriter *t, const Col *c)
 	thrift_write_struct_end(t);
 }
 
+/* Is column i a field of the group (ParquetWriteOptions.group)? */
+static bool
+in_group(const ParquetWriter *w, int i)
+{
+	return w->opts.group_count > 0 && i >= w->opts.group_first &&
+	       i < w->opts.group_first + w->opts.group_count;
+}
+
 static bool
 legacy_stats_ok(const Col *c)
 {
@@ -1394,7 +1412,9 @@ write_chunk(ParquetWriter *w, ThriftWriter *t, const Col *c, const ChunkMeta *m)
 		thrift_write_i32(t, PQ_ENC_RLE);
 	if (m->dict)
 		thrift_write_i32(t, PQ_ENC_RLE_DICTIONARY);
-	thrift_write_field_list(t, 3, TW_BINARY, 1);
+	thrift_write_field_list(t, 3, TW_BINARY, in_group(w, (int)(c - w->cols)) ? 2 : 1);   /* path_in_schema */
+	if (in_group(w, (int)(c - w->cols)))
+		thrift_write_binary(t, w->opts.group, strlen(w->opts.group));
 	thrift_write_binary(t, c->def.name, strlen(c->def.name));
 	thrift_write_field_i32(t, 4, w->opts.codec);
 	thrift_write_field_i64(t, 5, m->num_values);
@@ -1431,13 +1451,29 @@ write_footer(ParquetWriter *w)
 	thrift_write_init(&t, &f);
 	thrift_write_struct_begin(&t);
 	thrift_write_field_i32(&t, 1, 1);                          /* version */
-	thrift_write_field_list(&t, 2, TW_STRUCT, w->ncols + 1);
-	thrift_write_struct_begin(&t);                             /* root */
-	thrift_write_field_binary(&t, 4, "schema", 6);
-	thrift_write_field_i32(&t, 5, w->ncols);
-	thrift_write_struct_end(&t);
-	for (i = 0; i < w->ncols; i++)
-		write_schema_element(&t, &w->cols[i]);
+	/* the schema, depth first: a group's element (REQUIRED, num_children)
+	 * before the columns it holds */
+	{
+		int ng = w->opts.group_count > 0 ? 1 : 0;
+		thrift_write_field_list(&t, 2, TW_STRUCT, w->ncols + ng + 1);
+		thrift_write_struct_begin(&t);                     /* root */
+		thrift_write_field_binary(&t, 4, "schema", 6);
+		thrift_write_field_i32(&t, 5, w->ncols - w->opts.group_count + ng);
+		thrift_write_struct_end(&t);
+		for (i = 0; i < w->ncols; i++) {
+			if (ng && i == w->opts.group_first) {
+				const char *gn = w->opts.group;
+				thrift_write_struct_begin(&t);
+				thrift_write_field_i32(&t, 3, PQ_REQUIRED);
+				thrift_write_field_binary(&t, 4, gn, strlen(gn));
+				thrift_write_field_i32(&t, 5, w->opts.group_count);
+				if (w->opts.group_field_id >= 0)
+					thrift_write_field_i32(&t, 9, w->opts.group_field_id);
+				thrift_write_struct_end(&t);
+			}
+			write_schema_element(&t, &w->cols[i]);
+		}
+	}
 	thrift_write_field_i64(&t, 3, w->num_rows);
 	thrift_write_field_list(&t, 4, TW_STRUCT, w->nrg);
 	for (g = 0; g < w->nrg; g++) {
