@@ -46,6 +46,9 @@
 #    position delete files); iceberg-validate --deep passes; ANALYZE again
 #    replaces the entry and deletes the old file; an unpartitioned table
 #    gets no partition-statistics.
+# G. The planner's NDV under time travel: the current snapshot uses its
+#    ANALYZE count (GROUP BY estimate 2), the older snapshot (not a
+#    descendant of the statistics' one) keeps the bounds' guess (1000).
 #
 # Prints "PASS statistics: name" / "FAIL statistics: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -417,3 +420,25 @@ else
 	pass "$name"
 fi
 done
+
+# ---- G. the planner's use of statistics under time travel -----------------------
+name="planner NDV: an older snapshot does not use a later snapshot's statistics"
+wh=$tmp/g
+if ! out=$("$FLOE_BIN" -D "$wh" -q -c "SET floe.insert_buffer_rows = 0;
+CREATE TABLE t (k int);
+INSERT INTO t SELECT CASE WHEN i % 2 = 0 THEN 0 ELSE 999 END FROM generate_series(1, 1000) i;
+INSERT INTO t SELECT 0 FROM generate_series(1, 1000) i;
+ANALYZE t" 2>&1); then
+	fail "$name" "setup: $out"
+else
+	s1=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT snapshot_id FROM t\$snapshots ORDER BY committed_at LIMIT 1" 2>&1)
+	now=$("$FLOE_BIN" -D "$wh" -A -t -c "EXPLAIN SELECT k, count(*) FROM t GROUP BY k" 2>&1 | grep HashAggregate)
+	old=$("$FLOE_BIN" -D "$wh" -A -t -c "EXPLAIN SELECT k, count(*) FROM t FOR SYSTEM_VERSION AS OF $s1 GROUP BY k" 2>&1 | grep HashAggregate)
+	res=$("$FLOE_BIN" -D "$wh" -A -t -F , -c "SELECT k, count(*) FROM t FOR SYSTEM_VERSION AS OF $s1 GROUP BY k ORDER BY k" 2>&1 | tr '\n' ' ')
+	case "$now|$old|$res" in
+	*"HashAggregate  (rows=2)"*"|"*"HashAggregate  (rows=1000)"*"|0,500 999,500 ")
+		pass "$name" ;;
+	*)
+		fail "$name" "current: '$now'; at $s1: '$old'; rows: '$res'" ;;
+	esac
+fi
