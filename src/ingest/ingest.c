@@ -325,24 +325,6 @@ any_pending(IngestBuffer *b)
 	return any;
 }
 
-/* The highest floe.ingest-seq of md's snapshots: its buffer rows up to
- * there are committed. */
-static uint64_t
-recorded_seq(const TableMetadata *md)
-{
-	uint64_t top = 0;
-	int i, k;
-
-	for (i = 0; i < md->nsnapshots; i++)
-		for (k = 0; k < md->snapshots[i].nsummary; k++)
-			if (!strcmp(md->snapshots[i].summary[k].key, "floe.ingest-seq")) {
-				uint64_t v = strtoull(md->snapshots[i].summary[k].value, NULL, 10);
-				if (v > top)
-					top = v;
-			}
-	return top;
-}
-
 /* Entries collected from the log, copied into an arena. */
 typedef struct Entry {
 	uint64_t seq;
@@ -529,7 +511,7 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 				 head.ns, head.name);
 	if (rc == FLOE_OK) {
 		const IcebergSchema *sc = metadata_current_schema(t->md);
-		uint64_t rec = recorded_seq(t->md), last = c.e[c.n - 1].seq;
+		uint64_t rec = table_ingest_seq(t->md), last = c.e[c.n - 1].seq;
 		int32_t *ids;
 		SqlType *types;
 		RowStore *rs;
@@ -812,7 +794,7 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	}
 	rowcodec_finish(&enc, &bytes, &len);
 	rowcodec_dispose(&enc);
-	rc = ibuf_append(ig->buf, t->md->table_uuid, label, recorded_seq(t->md), bytes, len, &seq, ctx->err);
+	rc = ibuf_append(ig->buf, t->md->table_uuid, label, table_ingest_seq(t->md), bytes, len, &seq, ctx->err);
 	if (rc == FLOE_OK)
 		cache_add(ig, t->md->table_uuid, seq, bytes, len);
 	free(bytes);
@@ -1165,7 +1147,7 @@ request_flush(Session *s, const char *ns, const char *name, const char *uuid, ui
 		floe_error_clear(&e1);
 		if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) != FLOE_OK)
 			return FLOE_OK;         /* the statement reports it */
-		if (!t->md->table_uuid || strcmp(t->md->table_uuid, uuid) || recorded_seq(t->md) >= upto)
+		if (!t->md->table_uuid || strcmp(t->md->table_uuid, uuid) || table_ingest_seq(t->md) >= upto)
 			return FLOE_OK;
 		if (*s->cancel_flag)
 			return floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
@@ -1793,7 +1775,7 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 	TRY(txn_table_load(s, ns, name, a, t, err));
 	if (!(*t)->md->table_uuid || strcmp((*t)->md->table_uuid, uuid))
 		return FLOE_OK;
-	rec = recorded_seq((*t)->md);
+	rec = table_ingest_seq((*t)->md);
 	sc = metadata_current_schema((*t)->md);
 	*ov = ARENA_NEW(a, IngestOverlay);
 	(*ov)->e = ARENA_ARRAY(a, CEntry *, n + 1);

@@ -415,9 +415,9 @@ search_path_lookup(Session *s, const char *name)
 	return p->n ? p->names[0] : "";
 }
 
-/* name as an identifier of a search_path text: always quoted */
-static char *
-quoted(Arena *a, const char *name)
+/* name as a quoted identifier (in a search_path text, a statement) */
+char *
+search_path_quote(Arena *a, const char *name)
 {
 	size_t n = strlen(name), i, k = 0;
 	char *q = arena_alloc(a, 2 * n + 3);
@@ -442,7 +442,7 @@ search_path_frozen(Session *s, Arena *a, bool with_temp)
 
 	for (i = 0; i < n; i++)
 		if (with_temp || !(s->temp && !strcmp(l[i], s->temp->ns)))
-			out = arena_sprintf(a, "%s%s%s", out, out[0] ? ", " : "", quoted(a, l[i]));
+			out = arena_sprintf(a, "%s%s%s", out, out[0] ? ", " : "", search_path_quote(a, l[i]));
 	free(l);
 	return out[0] ? out : arena_strdup(a, "\"\"");
 }
@@ -450,7 +450,7 @@ search_path_frozen(Session *s, Arena *a, bool with_temp)
 char *
 search_path_of_schema(Arena *a, const char *ns)
 {
-	return quoted(a, ns);
+	return search_path_quote(a, ns);
 }
 
 bool

@@ -51,6 +51,7 @@
  *   search_path_of_schema(a, ns)
  *                              the text of a path of ns alone
  *   search_path_has(s, ns)     is ns on the resolved list
+ *   search_path_quote(a, name) name as a quoted identifier ("a""b")
  *   search_path_reset(s)       forget the cache (each statement's start)
  *   search_path_free(s)        session_free
  *
@@ -80,6 +81,7 @@ const char *search_path_lookup(Session *s, const char *name);
 char *search_path_frozen(Session *s, Arena *a, bool with_temp);
 char *search_path_of_schema(Arena *a, const char *ns);
 bool search_path_has(Session *s, const char *ns);
+char *search_path_quote(Arena *a, const char *name);
 void search_path_reset(Session *s);
 void search_path_free(Session *s);
 

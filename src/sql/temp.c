@@ -295,24 +295,6 @@ noop_complete(void *ctx, const char *tag)
 	return 0;
 }
 
-/* name as a quoted SQL identifier */
-static char *
-quote_ident(Arena *a, const char *name)
-{
-	size_t n = strlen(name), i, k = 0;
-	char *q = arena_alloc(a, 2 * n + 3);
-
-	q[k++] = '"';
-	for (i = 0; i < n; i++) {
-		if (name[i] == '"')
-			q[k++] = '"';
-		q[k++] = name[i];
-	}
-	q[k++] = '"';
-	q[k] = 0;
-	return q;
-}
-
 /* ON COMMIT DELETE ROWS: a TRUNCATE when the table holds rows. */
 static void
 empty_one(Session *s, const char *name)
@@ -330,7 +312,7 @@ empty_one(Session *s, const char *name)
 	    (!(total = metadata_summary_get(sn, "total-records")) || strcmp(total, "0"))) {
 		memset(&sink, 0, sizeof sink);
 		sink.complete = noop_complete;
-		(void)session_exec(s, arena_sprintf(a, "TRUNCATE %s.%s", s->temp->ns, quote_ident(a, name)),
+		(void)session_exec(s, arena_sprintf(a, "TRUNCATE %s.%s", s->temp->ns, search_path_quote(a, name)),
 				   &sink, &err);
 	}
 	arena_free(a);

@@ -2262,8 +2262,8 @@ pos_deletes_disjoint(FileIO *io, const Table *from, const Table *to, const Commi
 }
 
 /* The highest "floe.ingest-seq" of md's snapshots (0: none). */
-static uint64_t
-max_ingest_seq(const TableMetadata *md)
+uint64_t
+table_ingest_seq(const TableMetadata *md)
 {
 	uint64_t top = 0;
 	int i, k;
@@ -2286,7 +2286,7 @@ max_ingest_seq(const TableMetadata *md)
 static int
 ingest_seq_unchanged(const Table *from, const Table *to, floe_error *err)
 {
-	if (max_ingest_seq(to->md) != max_ingest_seq(from->md))
+	if (table_ingest_seq(to->md) != table_ingest_seq(from->md))
 		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
 				   "could not serialize the insert buffer flush of table \"%s\": another flush committed first",
 				   to->name);

@@ -29,6 +29,8 @@
  *   table_commit(cat, io, base, change, a, &t, err)           one snapshot, retried
  *   table_stage(io, head, change, a, &staged, &written, &n, err)  all but the swap
  *   table_rebase_check(io, from, to, change, a, err)          before re-staging on a new head
+ *   table_ingest_seq(md)        the highest "floe.ingest-seq" of md's snapshots (0: none):
+ *                               the insert buffer's rows up to it are committed
  *   table_publish_staged(cat, io, head, staged, written, n, job, a, err)  its swap
  *   table_commit_append(cat, io, base, files, n, job_id, a, &t, err)
  *   table_commit_replace(cat, io, base, paths, n, all, add, nadd, job, a, &t, err)
@@ -189,6 +191,7 @@ int table_stage(FileIO *io, const Table *head, const TableChange *ch, Arena *a, 
  * delete in between (its rewrite would bring the deleted rows back), or a
  * position ch deletes (v2 position delete files) was deleted in between
  * (the row was changed twice). */
+uint64_t table_ingest_seq(const TableMetadata *md);
 int table_rebase_check(FileIO *io, const Table *from, const Table *to, const TableChange *ch,
 		       Arena *a, floe_error *err);
 
