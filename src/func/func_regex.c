@@ -998,10 +998,13 @@ nth_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 	return FLOE_OK;
 }
 
+/* regexp_instr / regexp_substr: the flags argument's index, then those of
+ * N, endoption and subexpr (-1: the function has none), by nargs. */
 static int
-regexp_instr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+nth_kernel(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	   const char *fname, int flags_arg, int end_arg, int sub_arg, bool substr)
 {
-	RxArgs ra = { 0, 2, 5, "regexp_instr()", NULL };
+	RxArgs ra = { 0, 2, flags_arg, fname, NULL };
 	NthState ns;
 	int j;
 
@@ -1009,26 +1012,22 @@ regexp_instr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 	for (j = 0; j < nargs && j < 7; j++)
 		vector_view(&args[j], &ns.v[j]);
 	ns.n_arg = nargs > 3 ? 3 : -1;
-	ns.end_arg = nargs > 4 ? 4 : -1;
-	ns.sub_arg = nargs > 6 ? 6 : -1;
+	ns.end_arg = end_arg >= 0 && nargs > end_arg ? end_arg : -1;
+	ns.sub_arg = nargs > sub_arg ? sub_arg : -1;
+	ns.substr = substr;
 	return rx_rows(ctx, args, nargs, count, out, &ra, nth_row, &ns);
+}
+
+static int
+regexp_instr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return nth_kernel(ctx, args, nargs, count, out, "regexp_instr()", 5, 4, 6, false);
 }
 
 static int
 regexp_substr(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	RxArgs ra = { 0, 2, 4, "regexp_substr()", NULL };
-	NthState ns;
-	int j;
-
-	memset(&ns, 0, sizeof ns);
-	for (j = 0; j < nargs && j < 7; j++)
-		vector_view(&args[j], &ns.v[j]);
-	ns.n_arg = nargs > 3 ? 3 : -1;
-	ns.end_arg = -1;
-	ns.sub_arg = nargs > 5 ? 5 : -1;
-	ns.substr = true;
-	return rx_rows(ctx, args, nargs, count, out, &ra, nth_row, &ns);
+	return nth_kernel(ctx, args, nargs, count, out, "regexp_substr()", 4, -1, 5, true);
 }
 
 #define TX TYPE_TEXT

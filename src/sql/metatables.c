@@ -215,17 +215,13 @@ static int
 fill_files(Rows *r, Session *s, const Table *t, int which, floe_error *err)
 {
 	DataFile *files;
-	int n, i, k, j, nseen = 0;
-	const DataFile **seen;
-	int total = 0;
+	const DataFile **dels;
+	int n, i, ndel;
 
 	constrel_init(r, r->a, "content:i file_path:t file_format:t spec_id:i record_count:l "
 		  "file_size_in_bytes:l referenced_data_file:t content_offset:l "
 		  "content_size_in_bytes:l");
 	TRY(table_scan_files(s->engine->io, t, -1, r->a, &files, &n, err));
-	for (i = 0; i < n; i++)
-		total += files[i].ndeletes;
-	seen = ARENA_ARRAY(r->a, const DataFile *, total + 1);
 	if (which != 2)
 		for (i = 0; i < n; i++)
 			file_row(r, &files[i]);
@@ -233,20 +229,9 @@ fill_files(Rows *r, Session *s, const Table *t, int which, floe_error *err)
 		return FLOE_OK;
 	/* delete files, each once (one may apply to several data files);
 	 * a deletion vector is one row per vector (path + offset) */
-	for (i = 0; i < n; i++)
-		for (k = 0; k < files[i].ndeletes; k++) {
-			const DataFile *d = files[i].deletes[k];
-			bool dup = false;
-			for (j = 0; j < nseen && !dup; j++)
-				dup = seen[j] == d ||
-					(!strcmp(seen[j]->file_path, d->file_path) &&
-					 seen[j]->has_content_offset == d->has_content_offset &&
-					 seen[j]->content_offset == d->content_offset);
-			if (dup)
-				continue;
-			seen[nseen++] = d;
-			file_row(r, d);
-		}
+	ndel = table_scan_delete_files(files, n, r->a, &dels);
+	for (i = 0; i < ndel; i++)
+		file_row(r, dels[i]);
 	return FLOE_OK;
 }
 

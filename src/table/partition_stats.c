@@ -139,46 +139,33 @@ static int
 collect(const TableMetadata *md, const Unified *u, const DataFile *files, int nfiles, Arena *a,
 	PRow **out, int *nout)
 {
-	int total = 0, i, k, j, nseen = 0, nrows = 0;
-	const DataFile **seen;
+	int i, k, ndel, nrows = 0;
+	const DataFile **dels;
 	PRow *rows;
 
-	for (i = 0; i < nfiles; i++)
-		total += 1 + files[i].ndeletes;
-	rows = ARENA_ARRAY(a, PRow, total + 1);
-	seen = ARENA_ARRAY(a, const DataFile *, total + 1);
+	ndel = table_scan_delete_files(files, nfiles, a, &dels);
+	rows = ARENA_ARRAY(a, PRow, nfiles + ndel + 1);
 	for (i = 0; i < nfiles; i++) {
 		PRow *r = row_for(rows, &nrows, tuple_of(md, u, &files[i], a), u->n, files[i].spec_id);
 		r->data_records += files[i].record_count;
 		r->data_files++;
 		r->data_bytes += files[i].file_size_in_bytes;
 	}
-	for (i = 0; i < nfiles; i++)
-		for (k = 0; k < files[i].ndeletes; k++) {
-			const DataFile *d = files[i].deletes[k];
-			bool dup = false;
-			PRow *r;
-			for (j = 0; j < nseen && !dup; j++)
-				dup = seen[j] == d ||
-				      (!strcmp(seen[j]->file_path, d->file_path) &&
-				       seen[j]->has_content_offset == d->has_content_offset &&
-				       seen[j]->content_offset == d->content_offset);
-			if (dup)
-				continue;
-			seen[nseen++] = d;
-			r = row_for(rows, &nrows, tuple_of(md, u, d, a), u->n, d->spec_id);
-			if (d->content == CONTENT_EQUALITY_DELETES) {
-				r->eq_records += d->record_count;
-				r->eq_files++;
-			} else if (is_dv(d)) {
-				r->pos_records += d->record_count;
-				r->dv_records += d->record_count;
-				r->dvs++;
-			} else {
-				r->pos_records += d->record_count;
-				r->pos_files++;
-			}
+	for (k = 0; k < ndel; k++) {
+		const DataFile *d = dels[k];
+		PRow *r = row_for(rows, &nrows, tuple_of(md, u, d, a), u->n, d->spec_id);
+		if (d->content == CONTENT_EQUALITY_DELETES) {
+			r->eq_records += d->record_count;
+			r->eq_files++;
+		} else if (is_dv(d)) {
+			r->pos_records += d->record_count;
+			r->dv_records += d->record_count;
+			r->dvs++;
+		} else {
+			r->pos_records += d->record_count;
+			r->pos_files++;
 		}
+	}
 	sort_n = u->n;
 	qsort(rows, (size_t)nrows, sizeof *rows, row_cmp);
 	*out = rows;

@@ -1091,6 +1091,37 @@ table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 	return FLOE_OK;
 }
 
+/* A deletion vector is one blob of a Puffin file: the same path and
+ * content offset is the same delete file, whichever data file carries it. */
+static bool
+same_delete_file(const DataFile *x, const DataFile *y)
+{
+	return x == y ||
+	       (!strcmp(x->file_path, y->file_path) && x->has_content_offset == y->has_content_offset &&
+		x->content_offset == y->content_offset);
+}
+
+int
+table_scan_delete_files(const DataFile *files, int n, Arena *a, const DataFile ***out)
+{
+	const DataFile **seen;
+	int total = 0, nseen = 0, i, k, j;
+
+	for (i = 0; i < n; i++)
+		total += files[i].ndeletes;
+	seen = ARENA_ARRAY(a, const DataFile *, total + 1);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < files[i].ndeletes; k++) {
+			const DataFile *d = files[i].deletes[k];
+			for (j = 0; j < nseen && !same_delete_file(seen[j], d); j++)
+				;
+			if (j == nseen)
+				seen[nseen++] = d;
+		}
+	*out = seen;
+	return nseen;
+}
+
 void
 table_scan_cache_stats(uint64_t *hits, uint64_t *misses)
 {

@@ -41,6 +41,7 @@
  *   table_holds_commit(t, loc, job), table_record_orphans(io, job, paths, n),
  *   table_unknown_outcome(io, job, paths, n, err), table_new_job_id(a)
  *   table_scan_files(io, t, snapshot_id, a, &files, &n, err)  -1 = current
+ *   table_scan_delete_files(files, n, a, &deletes)           their delete files, each once
  *   table_apply_floe_properties(md)                           (table_load does it)
  *   table_pg_type_prop(type, a)                               "floe.column.<id>.pg-type" value or NULL
  *   table_data_dir(t, a)                                      where new data files go
@@ -227,6 +228,10 @@ int table_commit_metadata(Catalog *cat, FileIO *io, const Table *base, TableMeta
  * (DataFile.deletes, by the spec's sequence-number rules). */
 int table_scan_files(FileIO *io, const Table *t, int64_t snapshot_id, Arena *a,
 		     DataFile **files, int *n, floe_error *err);
+/* The delete files that table_scan_files' files carry, each once (one may
+ * apply to several data files; a deletion vector is its path plus content
+ * offset), in first-seen order.  Returns how many. */
+int table_scan_delete_files(const DataFile *files, int n, Arena *a, const DataFile ***out);
 /* table_scan_files caches plans by manifest list (table.c): the DataFile
  * array is the caller's, what its entries point to is shared: read-only.
  * Counters for tests. */
