@@ -63,6 +63,9 @@
  *                                         one is reused; unsorted is id 0),
  *                                         write.distribution-mode as Spark
  *                                         sets it (range / none / hash)
+ *   alter_create_sort_order(md, text, len, a, err)
+ *                                         CREATE TABLE's WRITE ORDERED BY /
+ *                                         WITH (sort_order = '...')
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1124,6 +1127,31 @@ ext_write(ExecCtx *ctx, TableMetadata *md, Tok *k)
 	TRY(alter_sort_items(metadata_current_schema(md), k, a, so, err));
 	alter_use_sort_order(md, so, a);
 	metadata_set_property(md, "write.distribution-mode", mode ? mode : "range", a);
+	return FLOE_OK;
+}
+
+/* CREATE TABLE's sort order (ddl.c): text is Spark's clause WRITE
+ * [LOCALLY] ORDERED BY ... (write.distribution-mode as ALTER sets it) or
+ * the items alone (WITH (sort_order = 'c DESC, d')), made md's default
+ * sort order. */
+int
+alter_create_sort_order(TableMetadata *md, const char *text, int len, Arena *a, floe_error *err)
+{
+	SortOrder *so = ARENA_NEW(a, SortOrder);
+	ExecCtx ctx;
+	Tok k;
+
+	k.p = text;
+	k.end = text + len;
+	tok_next(&k);
+	if (tok_is(&k, "write")) {
+		memset(&ctx, 0, sizeof ctx);
+		ctx.arena = a;
+		ctx.err = err;
+		return ext_write(&ctx, md, &k);
+	}
+	TRY(alter_sort_items(metadata_current_schema(md), &k, a, so, err));
+	alter_use_sort_order(md, so, a);
 	return FLOE_OK;
 }
 

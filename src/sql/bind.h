@@ -282,8 +282,12 @@ struct Table;
 struct PartitionSpec;
 int ddl_partition_spec(const IcebergSchema *schema, bool ids_by_index, const char *text, int len,
 		       Arena *a, struct PartitionSpec **out, floe_error *err);
-int ddl_set_partitioning(Session *s, struct Table **t, const struct PartitionSpec *spec, Arena *a,
-			 floe_error *err);
+int ddl_set_partitioning(Session *s, struct Table **t, const struct PartitionSpec *spec,
+			 const char *sort, Arena *a, floe_error *err);
+/* a new table's sort order text (*sort, NULL: none): CREATE TABLE's
+ * WRITE ORDERED BY clause or WITH (sort_order | sorted_by = '...') */
+int ddl_create_sort_order(const char *sql, int from, Node **opts, size_t nopts, Arena *a,
+			  const char **sort, floe_error *err);
 int ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, Node **opts,
 			    size_t nopts, Arena *a, struct PartitionSpec **spec, floe_error *err);
 
@@ -302,6 +306,10 @@ int alter_comment(Session *s, ExecCtx *ctx, PgQuery__CommentStmt *cs, ResultSink
  * (clause: parse.c's sql_alter_ext_clause) applied to md */
 int alter_ext(Session *s, ExecCtx *ctx, const struct Table *t, struct TableMetadata *md,
 	      const char *clause, int len, bool *changed);
+/* CREATE TABLE's WRITE [LOCALLY] ORDERED BY ... clause, or a sort_order
+ * property's items ('c DESC, d'), as md's default sort order */
+int alter_create_sort_order(struct TableMetadata *md, const char *text, int len, Arena *a,
+			    floe_error *err);
 
 /* sort_order.c: root sorted by md's default sort order when every field
  * of it can be honoured (*order_id its id), else root (*order_id -1) */

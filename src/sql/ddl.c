@@ -25,14 +25,22 @@
  *   ALTER TABLE t SET PARTITION SPEC (term, ...)   (Gnok's form) -> the
  *     whole new spec; earlier (source, transform) pairs keep their ids
  *
+ * Sort orders: CREATE TABLE ... WRITE [LOCALLY] ORDERED BY term [ASC |
+ * DESC] [NULLS FIRST | LAST], ... (Spark's ALTER form at CREATE; parse.c
+ * blanks it, sql_create_write_clause gives it back) or WITH (sort_order =
+ * 'c DESC, d') (also sort-order, sorted_by) -> the new table's default sort
+ * order (alter.c's parser; ddl_create_sort_order / ddl_set_partitioning).
+ *
  * Every CREATE TABLE is one catalog create of a first metadata file
  * (table_create, at the format version asked for) (plus a metadata
- * commit for partitioning); ALTER TABLE is one metadata-only commit.
+ * commit for partitioning and a sort order); ALTER TABLE is one
+ * metadata-only commit.
  *
  * INTERFACE ROUTINES (bind.h)
  *   ddl_rv_ns, ddl_create_ns, ddl_check_namespace, ddl_create_schema, ddl_create_table,
  *   ddl_drop, ddl_alter_table, ddl_create_options,
- *   ddl_partition_spec, ddl_create_partitioning, ddl_set_partitioning (declared here:
+ *   ddl_partition_spec, ddl_create_partitioning, ddl_create_sort_order,
+ *   ddl_set_partitioning (declared here:
  *   insert.c's CREATE TABLE AS uses them)
  */
 #include <ctype.h>
@@ -258,6 +266,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	const char **keys, **values;
 	bool has_pk = false, is_serial;
 	PartitionSpec *pspec = NULL;
+	const char *sort = NULL;
 	SerialList serials = { 0 };
 
 	memset(&b, 0, sizeof b);
@@ -392,6 +401,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			   &nprops, err));
 	TRY(ddl_create_partitioning(&schema, sql, cs->relation->location, cs->options, cs->n_options, a,
 				&pspec, err));
+	TRY(ddl_create_sort_order(sql, cs->relation->location, cs->options, cs->n_options, a, &sort,
+				  err));
 	if (table_load(e->catalog, e->io, ns, name, a, &t, err) == FLOE_OK) {
 		if (cs->if_not_exists) {
 			engine_notice(sink, "relation \"%s\" already exists, skipping", name);
@@ -406,7 +417,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		serial_drop_all(s, ns, &serials);
 		return FLOE_ERR;
 	}
-	if (ddl_set_partitioning(s, &t, pspec, a, err) != FLOE_OK) {
+	if (ddl_set_partitioning(s, &t, pspec, sort, a, err) != FLOE_OK) {
 		floe_error keep = *err, ignore;
 		table_drop(e->catalog, e->io, ns, name, true, &ignore);
 		serial_drop_all(s, ns, &serials);
@@ -705,23 +716,64 @@ ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, 
 	return ddl_partition_spec(schema, true, text, len, a, spec, err);
 }
 
-/* Make spec the only (and default) spec of a table with no data yet. */
+static int option_text(PgQuery__DefElem *de, Arena *a, const char **out, floe_error *err);
+
+/* The WITH keys that give a new table's sort order (ddl_create_sort_order;
+ * never stored as properties). */
+static bool
+is_sort_order_key(const char *k)
+{
+	return !strcmp(k, "sort_order") || !strcmp(k, "sort-order") || !strcmp(k, "sorted_by");
+}
+
 int
-ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, Arena *a, floe_error *err)
+ddl_create_sort_order(const char *sql, int from, Node **opts, size_t nopts, Arena *a,
+		      const char **sort, floe_error *err)
+{
+	const char *clause = NULL, *v;
+	int len = 0;
+	size_t i;
+
+	*sort = NULL;
+	if (sql && from >= 0 && sql_create_write_clause(sql, from, &clause, &len))
+		*sort = arena_strndup(a, clause, (size_t)len);
+	for (i = 0; i < nopts; i++) {
+		PgQuery__DefElem *de = opts[i]->def_elem;
+		if ((de->defnamespace && de->defnamespace[0]) || !is_sort_order_key(de->defname))
+			continue;
+		if (*sort)
+			return floe_errorf(err, ERRCODE_SYNTAX_ERROR,
+					   "conflicting or redundant options: the sort order is given twice");
+		TRY(option_text(de, a, &v, err));
+		*sort = v;
+	}
+	return FLOE_OK;
+}
+
+/* Make spec the only (and default) spec of a table with no data yet, and
+ * sort (ddl_create_sort_order's text) its default sort order: one
+ * metadata commit, none when there is neither. */
+int
+ddl_set_partitioning(Session *s, Table **t, const PartitionSpec *spec, const char *sort, Arena *a,
+		     floe_error *err)
 {
 	TableMetadata *md;
 	PartitionSpec *sp;
 
-	if (!spec || spec->nfields == 0)
+	if ((!spec || spec->nfields == 0) && !sort)
 		return FLOE_OK;
 	md = metadata_copy((*t)->md, a);
-	sp = ARENA_NEW(a, PartitionSpec);
-	*sp = *spec;
-	sp->spec_id = 0;
-	md->specs = sp;
-	md->nspecs = 1;
-	md->default_spec_id = 0;
-	md->last_partition_id = 999 + spec->nfields;
+	if (spec && spec->nfields) {
+		sp = ARENA_NEW(a, PartitionSpec);
+		*sp = *spec;
+		sp->spec_id = 0;
+		md->specs = sp;
+		md->nspecs = 1;
+		md->default_spec_id = 0;
+		md->last_partition_id = 999 + spec->nfields;
+	}
+	if (sort)
+		TRY(alter_create_sort_order(md, sort, (int)strlen(sort), a, err));
 	return table_commit_metadata(s->engine->catalog, s->engine->io, *t, md, a, t, err);
 }
 
@@ -1226,8 +1278,9 @@ ddl_create_options(Session *s, ResultSink *sink, const IcebergSchema *schema, No
 			TRY(parse_format_version(v, &fv, err));
 			continue;
 		}
-		if (!strcmp(k, "partitioning"))
-			continue;     /* Trino's: the table's spec (create_partitioning) */
+		if (!strcmp(k, "partitioning") || is_sort_order_key(k))
+			continue;     /* Trino's: the table's spec (create_partitioning);
+					 the sort order (ddl_create_sort_order) */
 		TRY(check_property(s, sink, schema, k, v, a, err));
 		for (j = 0; j < *nprops; j++)
 			if (!strcmp((*keys)[j], k))

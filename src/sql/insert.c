@@ -1027,13 +1027,16 @@ insert_ctas(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CreateTableAsStm
 		const char **keys, **values;
 		int nprops;
 		PartitionSpec *pspec;
+		const char *sort;
 		TRY(ddl_create_options(s, sink, &schema, into->options, into->n_options, ctx->arena, &keys,
 				   &values, &nprops, err));
 		TRY(ddl_create_partitioning(&schema, sql, into->rel->location, into->options,
 					    into->n_options, ctx->arena, &pspec, err));
+		TRY(ddl_create_sort_order(sql, into->rel->location, into->options, into->n_options,
+					  ctx->arena, &sort, err));
 		TRY(table_create(e->catalog, e->io, tloc, ns, name, &schema, keys, values, nprops,
 				 ctx->arena, &t, err));
-		if (ddl_set_partitioning(s, &t, pspec, ctx->arena, err) != FLOE_OK) {
+		if (ddl_set_partitioning(s, &t, pspec, sort, ctx->arena, err) != FLOE_OK) {
 			floe_error keep = *err, ignore;
 			table_drop(e->catalog, e->io, ns, name, true, &ignore);
 			*err = keep;

@@ -47,6 +47,8 @@
  *     ALTER TABLE t ALTER [COLUMN] c COMMENT '...' | FIRST | AFTER d,
  *     ALTER TABLE t WRITE [LOCALLY] ORDERED BY ... | UNORDERED | DISTRIBUTED BY ...
  *                      ->  ALTER TABLE t RESET(floe$x)    (rest blanked)
+ *     CREATE TABLE t (...) WRITE [LOCALLY] ORDERED BY ...  ->  the clause
+ *                      blanked (ddl.c reads it: sql_create_write_clause)
  *     Trino's WITH (partitioning = ARRAY['a', 'b'])  ->  ... = 'a    b'
  *                      (one string; see trino_partitioning_at)
  *
@@ -462,6 +464,122 @@ alter_ext_at(const char *sql, const char *p, const char **end)
 	return *end - p >= 13;
 }
 
+/* Is the statement that p is in a CREATE [...] TABLE, and p outside its
+ * parentheses? */
+static bool
+in_create_table_top(const char *sql, const char *p)
+{
+	const char *st = p, *q;
+	int depth = 0, words;
+
+	while (st > sql && st[-1] != ';')
+		st--;
+	st = skip_space(st);
+	if (word_len(st) != 6 || strncasecmp(st, "create", 6))
+		return false;
+	for (q = skip_space(st + 6), words = 0; words < 4 && q < p; q = skip_space(q), words++) {
+		size_t w = word_len(q);
+		if (w == 5 && !strncasecmp(q, "table", 5))
+			break;
+		if (!w)
+			return false;
+		q += w;
+	}
+	if (q >= p || word_len(q) != 5 || strncasecmp(q, "table", 5))
+		return false;
+	for (; q < p; q++) {
+		if (*q == '\'' || *q == '"')
+			q = skip_quote_at(sql, q) - 1;
+		else if (*q == '(')
+			depth++;
+		else if (*q == ')')
+			depth--;
+	}
+	return depth == 0;
+}
+
+/* At p, in a CREATE TABLE outside its parentheses: WRITE [LOCALLY]
+ * ORDERED BY ... -> *end at the next clause word (WITH, USING,
+ * PARTITIONED, PARTITION, TABLESPACE, ON, AS) outside parentheses or the
+ * statement's end. */
+static bool
+create_write_at(const char *sql, const char *p, const char **end)
+{
+	static const char *const stop[] = { "with", "using", "partitioned", "partition",
+					    "tablespace", "on", "as" };
+	const char *q;
+	size_t w, i;
+	int depth = 0;
+
+	if (word_len(p) != 5 || strncasecmp(p, "write", 5))
+		return false;
+	q = skip_space(p + 5);
+	if (word_len(q) == 7 && !strncasecmp(q, "locally", 7))
+		q = skip_space(q + 7);
+	if (word_len(q) != 7 || strncasecmp(q, "ordered", 7))
+		return false;
+	q = skip_space(q + 7);
+	if (word_len(q) != 2 || strncasecmp(q, "by", 2) || !in_create_table_top(sql, p))
+		return false;
+	q += 2;
+	while (*q && *q != ';') {
+		const char *r = skip_space(q);
+		if (r != q) {
+			q = r;
+			continue;
+		}
+		if (*q == '\'' || *q == '"') {
+			q = skip_quote_at(sql, q);
+			continue;
+		}
+		if (*q == '(') {
+			depth++;
+		} else if (*q == ')') {
+			if (depth == 0)
+				break;
+			depth--;
+		}
+		w = word_len(q);
+		if (w && depth == 0)
+			for (i = 0; i < sizeof stop / sizeof stop[0]; i++)
+				if (w == strlen(stop[i]) && !strncasecmp(q, stop[i], w))
+					goto out;
+		q += w ? w : 1;
+	}
+out:
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n' || q[-1] == '\r'))
+		q--;
+	*end = q;
+	return true;
+}
+
+bool
+sql_create_write_clause(const char *sql, int from, const char **clause, int *len)
+{
+	const char *p = sql + from, *end;
+
+	while (*p && *p != ';') {
+		const char *q = skip_space(p);
+		size_t w;
+		if (q != p) {
+			p = q;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			p = skip_quote_at(sql, p);
+			continue;
+		}
+		w = word_len(p);
+		if (w && p > sql + from && !word_len(p - 1) && create_write_at(sql, p, &end)) {
+			*clause = p;
+			*len = (int)(end - p);
+			return true;
+		}
+		p += w ? w : 1;
+	}
+	return false;
+}
+
 bool
 sql_alter_ext_clause(const char *sql, int from, const char **clause, int *len)
 {
@@ -706,6 +824,14 @@ rewrite_extensions(const char *sql)
 		}
 		if (w == 5 && prev_len && !word_len(p - 1)) {
 			const char *end;
+			if (create_write_at(sql, p, &end)) {
+				/* CREATE TABLE ... WRITE ORDERED BY (ddl.c) */
+				if (!copy)
+					copy = strdup(sql);
+				memset(copy + (p - sql), ' ', (size_t)(end - p));
+				p = end;
+				continue;
+			}
 			if (alter_ext_at(sql, p, &end)) {
 				if (!copy)
 					copy = strdup(sql);

@@ -57,6 +57,9 @@ bool sql_partition_clause(const char *sql, int from, const char **clause, int *l
 /* Spark's ALTER TABLE t ALTER COLUMN c COMMENT/FIRST/AFTER and WRITE ...
  * forms (rewritten to RESET(floe$x)): the clause's original text */
 bool sql_alter_ext_clause(const char *sql, int from, const char **clause, int *len);
+/* CREATE TABLE's WRITE [LOCALLY] ORDERED BY ... clause (blanked for the
+ * parser) at or after from: its original text */
+bool sql_create_write_clause(const char *sql, int from, const char **clause, int *len);
 
 /* Spark's ALTER TABLE ... CREATE [OR REPLACE] | REPLACE | DROP BRANCH | TAG
  * clause (to the statement's end; parsed as RESET(f$r)) at or after byte

@@ -22,7 +22,8 @@
 # C. WRITE ORDERED BY s DESC NULLS LAST, id on a partitioned table, then
 #    SET PARTITION SPEC: every Parquet file (parquet-dump) is sorted by the
 #    order, every manifest entry (avro-dump) records sort_order_id 1, and
-#    iceberg-validate --deep and icebird agree.
+#    iceberg-validate --deep and icebird agree.  The same for the order
+#    given at CREATE TABLE (WRITE ORDERED BY, WITH (sort_order = ...)).
 # B. Two sessions on `floe serve`: a transaction's INSERT whose COMMIT comes
 #    after another session's data commit re-bases and succeeds; after
 #    another session's ALTER TABLE it fails with 40001 naming the schema
@@ -148,17 +149,13 @@ PY
 done
 
 # ---- C. sort orders and SET PARTITION SPEC, read by the toolkit ------------
-wh=$tmp/c
-mkdir -p "$wh"
-if out=$(floe "$wh" "CREATE TABLE so (id int, s text, ts timestamp) PARTITIONED BY (days(ts));
-ALTER TABLE so WRITE ORDERED BY s DESC NULLS LAST, id;
-INSERT INTO so SELECT g, (g % 7)::text, timestamp '2024-01-01' + (g % 2) * interval '1 day' FROM generate_series(1, 300) g;
-INSERT INTO so VALUES (1000, NULL, '2024-01-01');
-ALTER TABLE so SET PARTITION SPEC (hour(ts), bucket(4, id));
-INSERT INTO so VALUES (2000, 'x', '2024-01-05 10:00')" 2>&1); then
-	m=$(current_meta "$wh" so)
-	bad=
-	for f in $(find "$wh" -name '*.parquet'); do
+# sort_check NAME WH TABLE: every Parquet file of WH sorted by (s DESC NULLS
+# LAST, id) (parquet-dump), every manifest entry of a data file records
+# sort_order_id 1 (avro-dump), iceberg-validate --deep, icebird = floe.
+sort_check() {
+	local name=$1 wh=$2 tb=$3 m bad= f ids v vs a b
+	m=$(current_meta "$wh" "$tb")
+	for f in $(find "$wh" -name '*.parquet' ! -name '*-deletes*'); do
 		"$TOOLS/parquet-dump" "$f" --no-header >"$tmp/rows.csv"
 		# s descending with NULLs last, then id ascending
 		$PY - "$tmp/rows.csv" <<'PY' || bad="$bad $f"
@@ -168,27 +165,53 @@ key = lambda r: (r[1] == '', [-ord(c) for c in r[1]], int(r[0]))
 sys.exit(0 if rows == sorted(rows, key=key) else 1)
 PY
 	done
+	# data files' entries only (content 0; delete files claim no order)
 	ids=$(for mf in $(find "$wh" -name '*-m[0-9]*.avro'); do "$TOOLS/avro-dump" "$mf" | tail -n +2; done |
-		grep -o '"sort_order_id":[^,}]*' | sort -u | tr '\n' ' ')
+		grep '"content":0' | grep -o '"sort_order_id":[^,}]*' | sort -u | tr '\n' ' ')
 	v=$("$TOOLS/iceberg-validate" "$m" --deep 2>&1)
 	vs=$?
 	# id and s (icebird prints timestamps its own way)
-	a=$(floe_rows "$wh" so | cut -d, -f1,2 | LC_ALL=C sort)
+	a=$(floe_rows "$wh" "$tb" | cut -d, -f1,2 | LC_ALL=C sort)
 	b=$(icebird_rows "$m" | cut -d, -f1,2 | LC_ALL=C sort)
 	if [ -n "$bad" ]; then
-		fail "sort order" "files not sorted by (s DESC NULLS LAST, id):$bad"
+		fail "$name" "files not sorted by (s DESC NULLS LAST, id):$bad"
 	elif [ "$ids" != '"sort_order_id":1 ' ]; then
-		fail "sort order" "manifest sort_order_id values: $ids"
+		fail "$name" "manifest sort_order_id values: $ids"
 	elif [ $vs != 0 ]; then
-		fail "sort order validate" "$(echo "$v" | grep -m3 -i 'error\|fail' | tr '\n' ' ')"
+		fail "$name validate" "$(echo "$v" | grep -m3 -i 'error\|fail' | tr '\n' ' ')"
 	elif [ "$a" != "$b" ]; then
-		fail "sort order icebird" "floe and icebird rows differ"
+		fail "$name icebird" "floe and icebird rows differ"
 	else
-		pass "sort order: every file sorted, sort_order_id 1 recorded; SET PARTITION SPEC; iceberg-validate --deep and icebird agree"
+		return 0
 	fi
+	return 1
+}
+wh=$tmp/c
+mkdir -p "$wh"
+if out=$(floe "$wh" "CREATE TABLE so (id int, s text, ts timestamp) PARTITIONED BY (days(ts));
+ALTER TABLE so WRITE ORDERED BY s DESC NULLS LAST, id;
+INSERT INTO so SELECT g, (g % 7)::text, timestamp '2024-01-01' + (g % 2) * interval '1 day' FROM generate_series(1, 300) g;
+INSERT INTO so VALUES (1000, NULL, '2024-01-01');
+ALTER TABLE so SET PARTITION SPEC (hour(ts), bucket(4, id));
+INSERT INTO so VALUES (2000, 'x', '2024-01-05 10:00')" 2>&1); then
+	sort_check "sort order" "$wh" so &&
+		pass "sort order: every file sorted, sort_order_id 1 recorded; SET PARTITION SPEC; iceberg-validate --deep and icebird agree"
 else
 	fail "sort order" "$out"
 fi
+# the order given at CREATE TABLE (Spark's clause; WITH (sort_order = ...))
+for form in "WRITE ORDERED BY s DESC NULLS LAST, id" "WITH (sort_order = 's DESC NULLS LAST, id')"; do
+	wh=$tmp/c-$(echo "$form" | cut -c1-4)
+	mkdir -p "$wh"
+	if out=$(floe "$wh" "CREATE TABLE so (id int, s text, ts timestamp) PARTITIONED BY (days(ts)) $form;
+INSERT INTO so SELECT g, (g % 7)::text, timestamp '2024-01-01' + (g % 2) * interval '1 day' FROM generate_series(1, 300) g;
+INSERT INTO so VALUES (1000, NULL, '2024-01-01')" 2>&1); then
+		sort_check "CREATE TABLE ... $form" "$wh" so &&
+			pass "CREATE TABLE ... $form: every file sorted, sort_order_id 1; iceberg-validate --deep and icebird agree"
+	else
+		fail "CREATE TABLE ... $form" "$out"
+	fi
+done
 
 # ---- B. two sessions: a commit asserts the schema id -----------------------
 if ! $PY -c 'import psycopg' 2>/dev/null; then
