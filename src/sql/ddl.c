@@ -444,6 +444,15 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 	if (done)
 		return FLOE_OK;
 	if (ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE) {
+		const char **dns = ARENA_ARRAY(a, const char *, ds->n_objects + 1);
+		const char **dnames = ARENA_ARRAY(a, const char *, ds->n_objects + 1);
+		for (i = 0; i < ds->n_objects; i++) {   /* the tables it drops */
+			PgQuery__List *l = ds->objects[i]->list;
+			dnames[i] = l->items[l->n_items - 1]->string->sval;
+			dns[i] = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL, dnames[i]);
+			if (!dns[i])
+				dns[i] = l->n_items == 2 ? l->items[0]->string->sval : search_path_lookup(s, dnames[i]);
+		}
 		for (i = 0; i < ds->n_objects; i++) {
 			PgQuery__List *l = ds->objects[i]->list;
 			const char *name = l->items[l->n_items - 1]->string->sval;
@@ -464,6 +473,9 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 				}
 				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "table \"%s\" does not exist", name);
 			}
+			/* other tables' DEFAULTs on its serial sequences (sequence.c) */
+			TRY(seq_drop_table_deps(s, ns, name, dns, dnames, (int)ds->n_objects,
+						ds->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE, sink, err));
 			if (temp_is_temp_ns(ns) && session_txn_status(s) != 'I') {
 				/* undone by ROLLBACK (temp.h) */
 				TRY(temp_drop(s, name, err));

@@ -752,12 +752,256 @@ seq_drop(Session *s, const char *ns, const char *name, floe_error *err)
 	return FLOE_OK;
 }
 
+/* ---- DROP SEQUENCE's dependents: column DEFAULTs calling nextval ---------- */
+
+/*
+ * PostgreSQL records a dependency of a column DEFAULT on each sequence its
+ * expression names as a regclass constant (nextval('s'), serial's
+ * nextval('s'::regclass)); an identity column's sequence is internal to the
+ * column.  floe keeps a DEFAULT as its source text (the table property
+ * floe.column.<id>.default), so DROP SEQUENCE finds the dependents by
+ * reading every table's defaults and resolving their nextval arguments as
+ * an INSERT would (seq_resolve).  PostgreSQL's messages are those of
+ * dependency.c's reportDependentObjects / findDependentObjects.
+ */
+
+typedef struct SeqTarget {
+	const char *ns, *name;
+} SeqTarget;
+
+typedef struct SeqDep {
+	const char *ns, *table, *column;   /* the column whose DEFAULT ... */
+	int32_t field_id;
+	int target;                        /* ... calls nextval of targets[target] */
+	bool identity;                     /* the target is its identity sequence */
+} SeqDep;
+
+typedef struct DepWalk {
+	Session *s;
+	Arena *a;
+	const SeqTarget *targets;
+	int ntargets;
+	int hit;                           /* the first target named, or -1 */
+} DepWalk;
+
+static const char *
+nextval_arg(const PgQuery__FuncCall *f)
+{
+	const Node *n;
+	const char *fn;
+
+	if (f->n_funcname < 1 || f->n_funcname > 2 || f->n_args < 1 ||
+	    f->funcname[f->n_funcname - 1]->node_case != PG_QUERY__NODE__NODE_STRING)
+		return NULL;
+	fn = f->funcname[f->n_funcname - 1]->string->sval;
+	if (strcmp(fn, "nextval") != 0)
+		return NULL;
+	n = f->args[0];
+	if (n->node_case == PG_QUERY__NODE__NODE_TYPE_CAST && n->type_cast->arg)
+		n = n->type_cast->arg;
+	if (n->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+	    n->a_const->val_case != PG_QUERY__A__CONST__VAL_SVAL)
+		return NULL;
+	return n->a_const->sval->sval;
+}
+
+static int
+dep_walk(const ProtobufCMessage *m, void *arg)
+{
+	DepWalk *w = arg;
+	const char *txt, *ns, *name;
+	floe_error ignore;
+	int i;
+
+	if (m->descriptor == &pg_query__func_call__descriptor &&
+	    (txt = nextval_arg((const PgQuery__FuncCall *)m))) {
+		memset(&ignore, 0, sizeof ignore);
+		if (seq_resolve(w->s, txt, w->a, &ns, &name, &ignore) == FLOE_OK)
+			for (i = 0; i < w->ntargets; i++)
+				if (!strcmp(w->targets[i].ns, ns) && !strcmp(w->targets[i].name, name)) {
+					w->hit = i;
+					return 1;
+				}
+	}
+	return sql_children(m, dep_walk, arg);
+}
+
+/* The target a DEFAULT's text calls nextval of, or -1. */
+static int
+default_target(Session *s, const char *text, const SeqTarget *targets, int ntargets, Arena *a)
+{
+	DepWalk w = { s, a, targets, ntargets, -1 };
+	floe_error ignore;
+	Node *n;
+
+	if (!strcasestr(text, "nextval"))
+		return -1;
+	memset(&ignore, 0, sizeof ignore);
+	if (sql_parse_expr(text, a, &n, &ignore) != FLOE_OK)
+		return -1;
+	(void)dep_walk(&n->base, &w);
+	return w.hit;
+}
+
+/* Every column DEFAULT of every table this session sees that calls nextval
+ * of one of the targets, in schema, table and column order. */
+static int
+find_deps(Session *s, const SeqTarget *targets, int ntargets, Arena *a, SeqDep **out, int *nout,
+	  floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	char **nss, **names;
+	int nns, n, k, j, i, cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	TRY(catalog_list_namespaces(c, a, &nss, &nns, err));
+	if (s->temp) {
+		char **more = ARENA_ARRAY(a, char *, nns + 1);
+		memcpy(more, nss, sizeof(char *) * (size_t)nns);
+		more[nns++] = s->temp->ns;
+		nss = more;
+	}
+	for (k = 0; k < nns; k++) {
+		TRY(catalog_list_tables(c, nss[k], a, &names, &n, err));
+		for (j = 0; j < n; j++) {
+			const IcebergSchema *sc;
+			Table *t;
+			if (txn_table_load(s, nss[k], names[j], a, &t, err) != FLOE_OK) {
+				if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+					return FLOE_ERR;
+				floe_error_clear(err);   /* dropped in this block */
+				continue;
+			}
+			sc = metadata_current_schema(t->md);
+			for (i = 0; i < sc->nfields; i++) {
+				const IcebergField *f = &sc->fields[i];
+				int tg;
+				if (!f->default_sql ||
+				    (tg = default_target(s, f->default_sql, targets, ntargets, a)) < 0)
+					continue;
+				if (*nout == cap) {
+					int nc = cap ? cap * 2 : 8;
+					*out = arena_realloc(a, *out, sizeof(SeqDep) * (size_t)cap,
+							     sizeof(SeqDep) * (size_t)nc);
+					cap = nc;
+				}
+				(*out)[*nout] = (SeqDep){ nss[k], names[j], f->name, f->id, tg,
+							  f->identity != 0 };
+				(*nout)++;
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+/* A relation as PostgreSQL's getObjectDescription names it: qualified
+ * when the search path does not find it by its bare name. */
+static const char *
+rel_text(Session *s, const char *ns, const char *name, Arena *a)
+{
+	const char *vis = temp_resolve(s, NULL, name);
+
+	if (!vis)
+		vis = search_path_lookup(s, name);
+	return vis && !strcmp(vis, ns) ? name : arena_sprintf(a, "%s.%s", ns, name);
+}
+
+/* 2BP01 for dependents that block the DROP of `what` ("sequence s",
+ * "table t"; NULL: the DROP names several objects), leaving out the
+ * tables the DROP drops (skip); with CASCADE the DEFAULTs are dropped (one
+ * metadata commit per table) after the NOTICE. */
+static int
+drop_deps(Session *s, const SeqTarget *targets, int ntargets, const char *what,
+	  const SeqTarget *skip, int nskip, bool cascade, ResultSink *sink, Arena *a,
+	  floe_error *err)
+{
+	SeqDep *d;
+	char buf[sizeof err->detail];
+	size_t o = 0;
+	int n, i, j, k;
+
+	TRY(find_deps(s, targets, ntargets, a, &d, &n, err));
+	for (i = k = 0; i < n; i++) {
+		for (j = 0; j < nskip; j++)
+			if (!strcmp(skip[j].ns, d[i].ns) && !strcmp(skip[j].name, d[i].table))
+				break;
+		if (j == nskip)
+			d[k++] = d[i];
+	}
+	n = k;
+	if (n == 0)
+		return FLOE_OK;
+	for (i = 0; i < n; i++)
+		if (d[i].identity) {
+			floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				    "cannot drop sequence %s because column %s of table %s requires it",
+				    rel_text(s, targets[d[i].target].ns, targets[d[i].target].name, a),
+				    d[i].column, rel_text(s, d[i].ns, d[i].table, a));
+			return floe_error_hint(err, "You can drop column %s of table %s instead.",
+					       d[i].column, rel_text(s, d[i].ns, d[i].table, a));
+		}
+	buf[0] = 0;
+	for (i = 0; i < n; i++) {
+		const SeqTarget *q = &targets[d[i].target];
+		int w = cascade ? snprintf(buf + o, sizeof buf - o,
+					   "%sdrop cascades to default value for column %s of table %s",
+					   i ? "\n" : "", d[i].column, rel_text(s, d[i].ns, d[i].table, a))
+				: snprintf(buf + o, sizeof buf - o,
+					   "%sdefault value for column %s of table %s depends on sequence %s",
+					   i ? "\n" : "", d[i].column, rel_text(s, d[i].ns, d[i].table, a),
+					   rel_text(s, q->ns, q->name, a));
+		if (w < 0 || (size_t)w >= sizeof buf - o)
+			break;
+		o += (size_t)w;
+	}
+	if (!cascade) {
+		if (what)
+			floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				    "cannot drop %s because other objects depend on it", what);
+		else
+			floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+				    "cannot drop desired object(s) because other objects depend on them");
+		floe_error_detail(err, "%s", buf);
+		return floe_error_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+	}
+	if (sink && sink->notice) {
+		floe_error nt;
+		if (n == 1) {
+			floe_errorf(&nt, "00000", "%s", buf);
+		} else {
+			floe_errorf(&nt, "00000", "drop cascades to %d other objects", n);
+			floe_error_detail(&nt, "%s", buf);
+		}
+		sink->notice(sink->ctx, &nt);
+	}
+	for (i = 0; i < n; i++) {
+		TableMetadata *md;
+		Table *t, *after;
+		if (!d[i].column)
+			continue;   /* done with an earlier column of its table */
+		TRY(txn_table_load(s, d[i].ns, d[i].table, a, &t, err));
+		md = metadata_copy(t->md, a);
+		for (j = i; j < n; j++)
+			if (d[j].column && !strcmp(d[j].ns, d[i].ns) && !strcmp(d[j].table, d[i].table)) {
+				metadata_set_property(md, arena_sprintf(a, "floe.column.%d.default",
+									 (int)d[j].field_id),
+						      NULL, a);
+				if (j > i)
+					d[j].column = NULL;
+			}
+		TRY(txn_commit_metadata(s, t, md, a, &after, err));
+	}
+	return FLOE_OK;
+}
+
 int
 seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *err)
 {
 	size_t i;
 	Arena *a = arena_new(0);
-	int rc = FLOE_OK;
+	SeqTarget *targets = ARENA_ARRAY(a, SeqTarget, ds->n_objects ? ds->n_objects : 1);
+	int rc = FLOE_OK, ntargets = 0;
 
 	/* every name first (PostgreSQL resolves them all before dropping) */
 	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
@@ -774,8 +1018,11 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 		}
 		if ((rc = seq_lookup(s, ns, name, a, &q, &found, err)) != FLOE_OK)
 			break;
-		if (found)
+		if (found) {
+			targets[ntargets].ns = ns;
+			targets[ntargets++].name = name;
 			continue;
+		}
 		if (table_exists(s, ns, name, a, err, &rc)) {
 			rc = floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence", name);
 			floe_error_hint(err, "Use DROP TABLE to remove a table.");
@@ -784,6 +1031,13 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 					 name);
 		}
 	}
+	/* the DEFAULTs calling nextval of them: 2BP01, or dropped by CASCADE */
+	if (rc == FLOE_OK && ntargets > 0)
+		rc = drop_deps(s, targets, ntargets,
+			       ds->n_objects == 1 ? arena_sprintf(a, "sequence %s",
+					rel_text(s, targets[0].ns, targets[0].name, a)) : NULL,
+			       NULL, 0, ds->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE, sink,
+			       a, err);
 	for (i = 0; i < ds->n_objects && rc == FLOE_OK; i++) {
 		PgQuery__List *l = ds->objects[i]->list;
 		const char *ns = l->n_items == 2 ? l->items[0]->string->sval
@@ -802,6 +1056,50 @@ seq_drop_stmt(Session *s, PgQuery__DropStmt *ds, ResultSink *sink, floe_error *e
 	arena_free(a);
 	TRY(rc);
 	return engine_complete(sink, "DROP SEQUENCE");
+}
+
+int
+seq_drop_table_deps(Session *s, const char *ns, const char *table, const char *const *drop_ns,
+		    const char *const *drop_names, int ndrop, bool cascade, ResultSink *sink,
+		    floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	SeqTarget *targets, *skip;
+	Arena *a;
+	char **names;
+	int n, i, nt = 0, rc = FLOE_OK;
+	size_t tl = strlen(table);
+
+	if (!c->vt->seq_list)
+		return FLOE_OK;
+	a = arena_new(0);
+	if (c->vt->seq_list(c, ns, a, &names, &n, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	targets = ARENA_ARRAY(a, SeqTarget, n ? n : 1);
+	for (i = 0; i < n && rc == FLOE_OK; i++) {
+		CatalogSeq q;
+		bool found;
+		if ((rc = seq_lookup(s, ns, names[i], a, &q, &found, err)) != FLOE_OK || !found)
+			continue;
+		if (q.owned_by && !strncmp(q.owned_by, table, tl) && q.owned_by[tl] == '.') {
+			targets[nt].ns = ns;
+			targets[nt++].name = names[i];
+		}
+	}
+	if (rc == FLOE_OK && nt > 0) {
+		skip = ARENA_ARRAY(a, SeqTarget, ndrop ? ndrop : 1);
+		for (i = 0; i < ndrop; i++) {
+			skip[i].ns = drop_ns[i];
+			skip[i].name = drop_names[i];
+		}
+		rc = drop_deps(s, targets, nt,
+			       ndrop == 1 ? arena_sprintf(a, "table %s", rel_text(s, ns, table, a)) : NULL,
+			       skip, ndrop, cascade, sink, a, err);
+	}
+	arena_free(a);
+	return rc;
 }
 
 int

@@ -21,6 +21,14 @@
  *   seq_create(s, ns, name, opts, owned_by, err)    for serial/identity
  *   seq_drop_owned(s, ns, table, err) DROP TABLE drops its owned sequences
  *                                     (table NULL: every sequence of ns)
+ *   seq_drop_table_deps(s, ns, table, drop_ns, drop_names, ndrop, cascade,
+ *                       sink, err)    before that: the other tables' DEFAULTs
+ *                                     calling nextval of them (2BP01, or
+ *                                     dropped by CASCADE)
+ *
+ * Dependencies: DROP SEQUENCE refuses (2BP01) while a column DEFAULT of any
+ * table calls nextval of it; CASCADE drops those DEFAULTs; an identity
+ * column's sequence cannot be dropped at all (PostgreSQL's rules).
  *   seq_catalog_rows(s, r, pg, relname, a, err)     rows of pg_class,
  *                                     pg_sequence, pg_sequences,
  *                                     information_schema.sequences
@@ -54,6 +62,12 @@ int seq_create(Session *s, const char *ns, const char *name, const char *def_typ
 	       int nopts, const char *owned_by, floe_error *err);
 int seq_drop(Session *s, const char *ns, const char *name, floe_error *err);
 int seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err);
+/* The DEFAULTs of tables other than the ndrop this DROP TABLE drops that
+ * call nextval of a sequence ns.table owns: 2BP01, or with cascade dropped
+ * (NOTICE on sink). */
+int seq_drop_table_deps(Session *s, const char *ns, const char *table, const char *const *drop_ns,
+			const char *const *drop_names, int ndrop, bool cascade, ResultSink *sink,
+			floe_error *err);
 
 int seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *relname, Arena *a,
 		     floe_error *err);
