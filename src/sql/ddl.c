@@ -250,6 +250,77 @@ ddl_check_persistence(const PgQuery__RangeVar *rv, int oncommit, floe_error *err
 	return floe_error_hint(err, "floe tables are Iceberg tables, always durable: omit UNLOGGED.");
 }
 
+static int option_text(PgQuery__DefElem *de, Arena *a, const char **out, floe_error *err);
+
+/*
+ * WITH (identifier_field_ids = 'id, k') (also 'identifier-field-ids'):
+ * the schema's identifier-field-ids, as PRIMARY KEY (id, k) makes them
+ * (NOT NULL, no floating point); each item a column name or a field id
+ * (table_create's: the column's position).  Taken out of the option list
+ * (not a property: the ids live in the schema).  With a PRIMARY KEY too:
+ * 42P16, as two primary keys.
+ */
+static int
+identifier_option(IcebergSchema *schema, Node ***opts, size_t *nopts, bool has_pk,
+		  const char *table, Arena *a, floe_error *err)
+{
+	Node **keep = ARENA_ARRAY(a, Node *, *nopts + 1);
+	size_t i, nkeep = 0;
+	bool seen = false;
+
+	for (i = 0; i < *nopts; i++) {
+		PgQuery__DefElem *de = (*opts)[i]->def_elem;
+		const char *v, *p;
+		if ((de->defnamespace && de->defnamespace[0]) ||
+		    (strcmp(de->defname, "identifier_field_ids") &&
+		     strcmp(de->defname, "identifier-field-ids"))) {
+			keep[nkeep++] = (*opts)[i];
+			continue;
+		}
+		if (has_pk || seen)
+			return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
+					   "multiple primary keys for table \"%s\" are not allowed", table);
+		seen = true;
+		TRY(option_text(de, a, &v, err));
+		for (p = v; *p;) {
+			const char *q;
+			char *item;
+			int c, k;
+			while (*p == ' ' || *p == '\t' || *p == ',')
+				p++;
+			if (!*p)
+				break;
+			for (q = p; *q && *q != ','; q++)
+				;
+			item = arena_strndup(a, p, (size_t)(q - p));
+			for (k = (int)strlen(item); k > 0 && (item[k - 1] == ' ' || item[k - 1] == '\t'); k--)
+				item[k - 1] = 0;
+			p = q;
+			for (c = 0; c < schema->nfields; c++)
+				if (!strcmp(schema->fields[c].name, item))
+					break;
+			if (c == schema->nfields && item[strspn(item, "0123456789")] == 0 &&
+			    atoi(item) >= 1 && atoi(item) <= schema->nfields)
+				c = atoi(item) - 1;
+			if (c == schema->nfields)
+				return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
+						   "column \"%s\" named in identifier_field_ids does not exist",
+						   item);
+			if (schema->fields[c].nested)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "column \"%s\" of a nested type cannot be an identifier field",
+						   schema->fields[c].name);
+			TRY(add_key_column(schema, c, table, err));
+		}
+		if (schema->nidentifier == 0)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "table property \"%s\" names no column", de->defname);
+	}
+	*opts = keep;
+	*nopts = nkeep;
+	return FLOE_OK;
+}
+
 int
 ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a, ResultSink *sink,
 		  floe_error *err)
@@ -397,6 +468,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			TRY(add_key_column(&schema, found, name, err));
 		}
 	}
+	TRY(identifier_option(&schema, &cs->options, &cs->n_options, has_pk, name, a, err));
 	TRY(ddl_create_options(s, sink, &schema, cs->options, cs->n_options, a, &keys, &values,
 			   &nprops, err));
 	TRY(ddl_create_partitioning(&schema, sql, cs->relation->location, cs->options, cs->n_options, a,
@@ -727,8 +799,6 @@ ddl_create_partitioning(const IcebergSchema *schema, const char *sql, int from, 
 		return FLOE_OK;
 	return ddl_partition_spec(schema, true, text, len, a, spec, err);
 }
-
-static int option_text(PgQuery__DefElem *de, Arena *a, const char **out, floe_error *err);
 
 /* The WITH keys that give a new table's sort order (ddl_create_sort_order;
  * never stored as properties). */
@@ -1126,8 +1196,8 @@ check_unsupported(const char *k, const char *v, floe_error *err)
 		what = "a sort order as a table property";
 		hint = "Set it after CREATE TABLE with ALTER TABLE t WRITE ORDERED BY c [ASC | DESC] [NULLS FIRST | LAST], ...";
 	} else if (!strcmp(k, "identifier-field-ids") || !strcmp(k, "identifier_field_ids")) {
-		what = "identifier fields as a table property";
-		hint = "Declare them with PRIMARY KEY (...): they become the schema's identifier-field-ids.";
+		what = "identifier fields as a table property after CREATE TABLE (or in CREATE TABLE AS)";
+		hint = "Give them at CREATE TABLE: PRIMARY KEY (...) or WITH (identifier_field_ids = 'c, ...').";
 	} else if (!strcmp(k, "location") || !strcmp(k, "data_location")) {
 		what = "a table location as a table property";
 	} else if ((!strcmp(k, "write.format.default") || !strcmp(k, "write.delete.format.default") ||

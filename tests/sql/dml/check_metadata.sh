@@ -4,6 +4,7 @@
 # independent tools (../shared/tools/interop/bin: iceberg-validate,
 # iceberg-read):
 #   - PRIMARY KEY columns are the schema's identifier-field-ids, required
+#     (and those of WITH (identifier_field_ids = ...), not stored as a property)
 #   - WITH ('format-version' = ...) / TBLPROPERTIES / ALTER TABLE SET/RESET
 #     give that format version and those properties; every metadata file,
 #     the first included, has the version asked for at CREATE
@@ -73,6 +74,7 @@ read_back() {
 if ! floe -c "
 CREATE TABLE pk1 (id integer PRIMARY KEY, v text);
 CREATE TABLE pk2 (a integer, b text, c date, PRIMARY KEY (b, a)) WITH ('format-version' = '3');
+CREATE TABLE pk3 (a integer, b text, c date) WITH (identifier_field_ids = 'b, 1');
 CREATE TABLE v1 (a integer, b text) TBLPROPERTIES ('format-version' = '1', 'write.delete.mode' = 'merge-on-read');
 INSERT INTO v1 VALUES (1, 'one'), (2, 'two');
 CREATE TABLE props (a integer) WITH ('write.update.mode' = 'merge-on-read', 'owner' = 'x');
@@ -116,6 +118,8 @@ check "primary key -> identifier-field-ids" pk1 \
 	"cur.get('identifier-field-ids') == [1] and cur['fields'][0]['required'] and m['format-version'] == 2"
 check "table primary key (b, a), format-version 3" pk2 \
 	"sorted(cur.get('identifier-field-ids')) == [1, 2] and cur['fields'][0]['required'] and cur['fields'][1]['required'] and not cur['fields'][2]['required'] and m['format-version'] == 3 and 'next-row-id' in m"
+check "WITH (identifier_field_ids = 'b, 1') -> identifier-field-ids, not a property" pk3 \
+	"sorted(cur.get('identifier-field-ids')) == [1, 2] and cur['fields'][0]['required'] and cur['fields'][1]['required'] and not cur['fields'][2]['required'] and not any('identifier' in k for k in m['properties'])"
 check "format-version 1 with properties" v1 \
 	"m['format-version'] == 1 and m['properties'].get('write.delete.mode') == 'merge-on-read' and 'format-version' not in m['properties']"
 check "ALTER TABLE SET / RESET properties" props \
