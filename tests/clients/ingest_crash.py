@@ -14,14 +14,14 @@ Prints "ok NAME" / "not ok NAME: why"; the last line is the table's path.
 """
 import os
 import random
-import re
 import signal
-import subprocess
 import sys
 import threading
 import time
 
 import psycopg
+
+import floe_serve
 
 floe, wh, kills = sys.argv[1], sys.argv[2], int(sys.argv[3])
 random.seed(int(os.environ.get("INGEST_CRASH_SEED", "16")))
@@ -32,13 +32,7 @@ next_id = [1]
 
 
 def start():
-    p = subprocess.Popen([floe, "serve", "-D", wh, "--port", "0"], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    for line in p.stdout:
-        m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-        if m:
-            return p, "host=127.0.0.1 port=%s user=t dbname=floe connect_timeout=5" % m.group(1)
-    raise RuntimeError("floe serve did not start")
+    return floe_serve.start(floe, wh)
 
 
 def take(n):

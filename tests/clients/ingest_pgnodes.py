@@ -27,7 +27,6 @@ The last line is the stream table's path (for iceberg-validate).
 """
 import os
 import random
-import re
 import signal
 import subprocess
 import sys
@@ -35,6 +34,8 @@ import threading
 import time
 
 import psycopg
+
+import floe_serve
 
 floe, wh, pgci, kills = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 random.seed(int(os.environ.get("INGEST_PG_SEED", "16")))
@@ -51,13 +52,7 @@ def check(name, ok, why=""):
 
 
 def start():
-    p = subprocess.Popen([floe, "serve", "-D", wh, "--port", "0"], stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True, env=env)
-    for line in p.stdout:
-        m = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
-        if m:
-            return p, "host=127.0.0.1 port=%s user=t dbname=floe connect_timeout=5" % m.group(1)
-    raise RuntimeError("floe serve did not start")
+    return floe_serve.start(floe, wh, env)
 
 
 def one(ci, sql, *more):
