@@ -16,14 +16,15 @@
  *   pg_get_userbyid(oid)            the role name (sql/acl.c's roles; without
  *                                   a session FUNC_PGCATALOG_USER for 10),
  *                                   else "unknown (OID=n)"
- *   has_table_privilege, has_schema_privilege (text forms)   the roles and
+ *   has_table_privilege, has_schema_privilege (text forms),
+ *   has_database_privilege          the roles and
  *                                   grants of the session's privilege
  *                                   services (FuncCtx.env, session_env.h)
  *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
  *                                   pg_attrdef.adbin holds the DEFAULT's SQL
  *   pg_type_is_visible (and function, operator, opclass, collation,
  *   conversion), has_schema_privilege by schema oid,
- *   has_database_privilege, has_column_privilege        true
+ *   has_column_privilege            true
  *   obj_description, col_description, shobj_description,
  *   pg_get_indexdef, pg_get_constraintdef,
  *   pg_get_statisticsobjdef_columns, pg_get_function_result / _arguments /
@@ -246,8 +247,10 @@ text_arg(FuncCtx *ctx, const Value *v)
 	return arena_strndup(ctx->arena, strview_data(&v->u.s), v->u.s.len);
 }
 
+enum { PRIV_TABLE, PRIV_SCHEMA, PRIV_DATABASE };
+
 static int
-privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool table)
+privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, int kind)
 {
 	const SessionPrivileges *privs = ctx->env ? ctx->env->privileges : NULL;
 	uint32_t i;
@@ -276,7 +279,11 @@ privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			obj_oid = v[o].u.i;
 		if (!privs) {
 			res = true;   /* no roles (the embedded shell): every privilege */
-		} else if (table) {
+		} else if (kind == PRIV_DATABASE) {
+			if (privs->database_privilege(ctx->env->session, user, user_oid, obj, obj_oid,
+						      text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK)
+				return FLOE_ERR;
+		} else if (kind == PRIV_TABLE) {
 			if (privs->table_privilege(ctx->env->session, user, user_oid, obj, obj_oid,
 						   text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK)
 				return FLOE_ERR;
@@ -293,13 +300,19 @@ privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 static int
 table_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	return privilege(ctx, args, nargs, count, out, true);
+	return privilege(ctx, args, nargs, count, out, PRIV_TABLE);
 }
 
 static int
 schema_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
-	return privilege(ctx, args, nargs, count, out, false);
+	return privilege(ctx, args, nargs, count, out, PRIV_SCHEMA);
+}
+
+static int
+database_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return privilege(ctx, args, nargs, count, out, PRIV_DATABASE);
 }
 
 static int
@@ -682,9 +695,12 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "has_schema_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", schema_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_database_privilege", const_true, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_database_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_database_privilege", const_true, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_database_privilege", database_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_column_privilege", const_true, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_column_privilege", const_true, 3, 0, { I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
 	{ "pg_relation_is_publishable", const_false, 1, 0, { I4 }, BO, FRET_FIXED, true, false },

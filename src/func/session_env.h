@@ -41,6 +41,9 @@ typedef struct SessionPrivileges {
 			       int64_t table_oid, const char *priv, bool *out, floe_error *err);
 	int (*schema_privilege)(void *session, const char *user, int64_t user_oid, const char *schema,
 				const char *priv, bool *out, floe_error *err);
+	/* has_database_privilege: database NULL means database_oid */
+	int (*database_privilege)(void *session, const char *user, int64_t user_oid, const char *database,
+				  int64_t database_oid, const char *priv, bool *out, floe_error *err);
 	/* role oid's name into buf, or NULL when unknown */
 	const char *(*role_name)(void *session, int64_t oid, char *buf, size_t n);
 } SessionPrivileges;

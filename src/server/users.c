@@ -370,7 +370,7 @@ roles_grant(Roles *r, const char *grantee, const char *schema, const char *table
 		g->uuid = xstrdup(uuid);
 	}
 	if (add)
-		g->privs |= privs & (ROLE_PRIV_ALL | ROLE_PRIV_USAGE | ROLE_PRIV_CREATE);
+		g->privs |= privs & (ROLE_PRIV_ALL | ROLE_PRIV_USAGE | ROLE_PRIV_DATABASE);
 	else
 		g->privs &= ~privs;
 	if (!g->privs)
@@ -436,7 +436,7 @@ roles_free(Roles *r)
 	memset(r, 0, sizeof *r);
 }
 
-static const char priv_letters[] = "rawdDxtUC";
+static const char priv_letters[] = "rawdDxtUCTc";
 
 /* %-escape one field: ':' '%' and bytes below 0x20 / 0x7f */
 static void
@@ -527,14 +527,17 @@ roles_load(const char *path, Roles *out, floe_error *err)
 					goto bad;
 				privs |= 1u << (k - priv_letters);
 			}
-			/* an empty TABLE: the schema's own USAGE / CREATE */
-			if (!fl[1][0] || !fl[2][0] ||
-			    (!fl[3][0] && (privs & ~(unsigned)(ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))) ||
-			    (fl[3][0] && (privs & (ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))))
+			/* an empty TABLE: the schema's own USAGE / CREATE; an empty
+			 * SCHEMA and TABLE: the database's CREATE / TEMP / CONNECT */
+			if (!fl[1][0] || (!fl[2][0] && (fl[3][0] || (privs & ~(unsigned)ROLE_PRIV_DATABASE))) ||
+			    (fl[2][0] && !fl[3][0] && (privs & ~(unsigned)(ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))) ||
+			    (fl[3][0] && (privs & ~(unsigned)ROLE_PRIV_ALL)))
 				goto bad;
 			if (n == 6 && !fl[5][0])
 				goto bad;
 			roles_grant(out, fl[1], fl[2], fl[3], n == 6 ? fl[5] : NULL, privs, true);
+		} else if (!strcmp(fl[0], "database-acl") && n == 1) {
+			out->db_acl = true;
 		} else if (!strcmp(fl[0], "member") && n == 3) {
 			if (!fl[1][0] || !fl[2][0])
 				goto bad;
@@ -569,7 +572,7 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		free(tmp);
 		return FLOE_ERR;
 	}
-	fprintf(f, "# floe roles: role:NAME:FLAGS (S superuser, L login), grant:GRANTEE:SCHEMA:TABLE:PRIVS[:UUID], member:ROLE:GROUP\n");
+	fprintf(f, "# floe roles: role:NAME:FLAGS (S superuser, L login), grant:GRANTEE:SCHEMA:TABLE:PRIVS[:UUID], member:ROLE:GROUP, database-acl\n");
 	for (i = 0; i < r->nroles; i++) {
 		fputs("role:", f);
 		put_field(f, r->roles[i].name);
@@ -592,6 +595,8 @@ roles_save(const char *path, const Roles *r, floe_error *err)
 		}
 		fputc('\n', f);
 	}
+	if (r->db_acl)
+		fputs("database-acl\n", f);
 	for (i = 0; i < r->nmembers; i++) {
 		fputs("member:", f);
 		put_field(f, r->members[i].role);

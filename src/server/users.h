@@ -30,6 +30,9 @@
  *                                     d DELETE, D TRUNCATE, x REFERENCES,
  *                                     t TRIGGER; U USAGE, C CREATE of
  *                                     schema SCHEMA when TABLE is empty;
+ *                                     C CREATE, T TEMPORARY, c CONNECT of
+ *                                     the database (the warehouse) when
+ *                                     SCHEMA and TABLE are both empty;
  *                                     GRANTEE "public"; UUID the
  *                                     table's Iceberg table-uuid: the grant
  *                                     belongs to that table only, so a table
@@ -38,6 +41,11 @@
  *                                     as PostgreSQL's new table does
  *     member:ROLE:GROUP               ROLE is a member of GROUP (e.g.
  *                                     pg_read_server_files)
+ *     database-acl                    the database's privileges are its
+ *                                     grant lines only (PostgreSQL's datacl
+ *                                     once set); without it PUBLIC holds
+ *                                     CONNECT and TEMPORARY besides (the
+ *                                     default datacl)
  * Fields are %-escaped (':' '%' and control bytes as %XX).  No roles file:
  * no roles were ever defined, every login acts as superuser (acl.c).
  *
@@ -99,7 +107,10 @@ enum {
 	ROLE_PRIV_TRIGGER = 64,
 	ROLE_PRIV_ALL = 127,        /* a table's */
 	ROLE_PRIV_USAGE = 128,      /* a schema's (grant with an empty table) */
-	ROLE_PRIV_CREATE = 256
+	ROLE_PRIV_CREATE = 256,     /* a schema's, or the database's */
+	ROLE_PRIV_TEMP = 512,       /* the database's (empty schema and table) */
+	ROLE_PRIV_CONNECT = 1024,
+	ROLE_PRIV_DATABASE = ROLE_PRIV_CREATE | ROLE_PRIV_TEMP | ROLE_PRIV_CONNECT
 };
 
 typedef struct RoleEntry {
@@ -122,6 +133,9 @@ typedef struct RoleMember {
 
 typedef struct Roles {
 	bool exists;               /* the file exists */
+	bool db_acl;               /* the database's privileges are its grants
+				      only (a database-acl line); false: PUBLIC
+				      also holds CONNECT and TEMPORARY */
 	int nroles, ngrants, nmembers;
 	RoleEntry *roles;
 	RoleGrant *grants;

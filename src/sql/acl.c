@@ -33,7 +33,10 @@
  *     empty table; a qualified name needs USAGE (42501), search_path skips
  *     a schema without it (search_path.c asks acl_schema_usage), CREATE
  *     TABLE / VIEW needs CREATE (and then a superuser: no owners).
- *     Database privileges are accepted and not enforced.
+ *     The database (the warehouse, by any name): CONNECT at login
+ *     (acl_check_login), CREATE for CREATE SCHEMA, TEMPORARY for temporary
+ *     relations; PUBLIC holds CONNECT and TEMPORARY until the database's
+ *     ACL is first changed (db_privs).
  *   - DDL (CREATE / ALTER / DROP TABLE or SCHEMA, OPTIMIZE, CALL) and role
  *     management need a superuser: floe does not track owners.
  *   - What a statement reads is checked where the binder resolves each
@@ -273,6 +276,26 @@ schema_privs(const char *role, const char *ns)
 		p |= ROLE_PRIV_USAGE;
 	if (temp_is_temp_ns(ns))
 		p |= ROLE_PRIV_CREATE;
+	return p;
+}
+
+/* ---- the database: CONNECT, CREATE, TEMPORARY (PostgreSQL's datacl) ---- */
+
+/* role's privileges on the database (floe serves one, the warehouse, by
+ * whatever name a client connects with): its grants (empty schema and
+ * table, users.h), PUBLIC's and its groups'; PUBLIC holds CONNECT and
+ * TEMPORARY until the database's ACL was first changed (PostgreSQL's
+ * default datacl); superusers hold all.  mu held, cache fresh. */
+static unsigned
+db_privs(const char *role)
+{
+	unsigned p;
+
+	if (role && strcmp(role, "public") && is_super(role))
+		return ROLE_PRIV_DATABASE;
+	p = privs_of(role ? role : "public", "", "", NULL, 0) & ROLE_PRIV_DATABASE;
+	if (!cache.r.db_acl)
+		p |= ROLE_PRIV_TEMP | ROLE_PRIV_CONNECT;
 	return p;
 }
 
@@ -896,6 +919,44 @@ check_set(Check *c, PgQuery__VariableSetStmt *vs)
 	return FLOE_OK;
 }
 
+/* A temporary relation (table, view, sequence) needs TEMPORARY on the
+ * database, PostgreSQL's rule: the session's first one (its temporary
+ * schema made then: InitTempTableNamespace's message), and each later
+ * one (CREATE on the temporary schema follows TEMPORARY: pg_namespace_aclmask).
+ * mu held. */
+static int
+check_temp(Check *c)
+{
+	if (db_privs(c->role) & ROLE_PRIV_TEMP)
+		return FLOE_OK;
+	if (c->s->temp)
+		return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
+				   c->s->temp->ns);
+	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+			   "permission denied to create temporary tables in database \"%s\"",
+			   pgcatalog_database(c->s));
+}
+
+/* CREATE SCHEMA: CREATE on the database (42501 "permission denied for
+ * database x"), then, for AUTHORIZATION r, membership in r (PostgreSQL's
+ * CreateSchemaCommand; a missing r is 42704 first).  mu held. */
+static int
+check_create_schema(Check *c, const PgQuery__CreateSchemaStmt *cs)
+{
+	const PgQuery__RoleSpec *rs = cs->authrole;
+	const char *r = rs && rs->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING ? rs->rolename : NULL;
+	floe_error *err = c->ctx->err;
+
+	if (r && (!role_exists(c->s, r) || predefined(r)))
+		return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "role \"%s\" does not exist", r);
+	if (!(db_privs(c->role) & ROLE_PRIV_CREATE))
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
+				   pgcatalog_database(c->s));
+	if (r && !member_of(c->role, r, 0))
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be member of role \"%s\"", r);
+	return FLOE_OK;
+}
+
 /* CREATE TABLE / VIEW in schema ns by a role that is not a superuser:
  * without CREATE on ns PostgreSQL's 42501; with it, 0A000 (floe's objects
  * are owned by the superuser: a role's own table, which its creator
@@ -939,20 +1000,26 @@ check(Check *c, Node *n)
 		return FLOE_OK;
 	}
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
-		if (temp_target(n->create_stmt->relation))   /* PUBLIC has TEMP, as in PostgreSQL */
-			return FLOE_OK;
+		if (temp_target(n->create_stmt->relation))   /* TEMPORARY: PUBLIC's by default */
+			return check_temp(c);
 		return create_in(c, ddl_rv_ns(s, n->create_stmt->relation));
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
 		if (n->create_table_as_stmt->into && temp_target(n->create_table_as_stmt->into->rel) &&
 		    n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
-			return FLOE_OK;
+			return check_temp(c);
 		return create_in(c, n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
 				 ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
 	case PG_QUERY__NODE__NODE_VIEW_STMT:   /* a view reads as its owner, the superuser */
+		if (temp_target(n->view_stmt->view))
+			TRY(check_temp(c));
 		return create_in(c, ddl_rv_ns(s, n->view_stmt->view));
+	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
+		/* a sequence is a relation: CREATE on its schema, as a table */
+		if (temp_target(n->create_seq_stmt->sequence))
+			return check_temp(c);
+		return create_in(c, ddl_rv_ns(s, n->create_seq_stmt->sequence));
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
-		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database %s",
-				   pgcatalog_database(s));
+		return check_create_schema(c, n->create_schema_stmt);
 	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
 		if (own_temp(s, n->alter_table_stmt->relation))   /* its owner is the session */
 			return FLOE_OK;
@@ -1074,9 +1141,11 @@ acl_schema_authorization(Session *s, const PgQuery__CreateSchemaStmt *cs, bool d
 	bool known, super;
 	RoleTxn t;
 
-	if (!rs || !cs->schemaname)
+	if (!cs->schemaname)
 		return FLOE_OK;
-	role = rs->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING ? rs->rolename : current_role(s);
+	/* no AUTHORIZATION: the creating role owns it in PostgreSQL (a
+	 * non-superuser holding CREATE on the database: acl_check_stmt) */
+	role = rs && rs->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING ? rs->rolename : current_role(s);
 	if (!role || no_roles_file(s))   /* no roles: nothing to record */
 		return FLOE_OK;
 	mu_lock();
@@ -1141,8 +1210,9 @@ acl_check_stmt(Session *s, ExecCtx *ctx, const SqlStmt *st)
 }
 
 /* PostgreSQL's InitializeSessionUserId: after authentication, a role
- * without LOGIN is refused (28000) before the session starts; a session
- * already running when its role loses LOGIN goes on. */
+ * without LOGIN is refused (28000) before the session starts; then one
+ * without CONNECT on the database (42501, CheckMyDatabase).  A session
+ * already running when its role loses LOGIN or CONNECT goes on. */
 int
 acl_check_login(Session *s, floe_error *err)
 {
@@ -1157,6 +1227,12 @@ acl_check_login(Session *s, floe_error *err)
 		if (e && !e->login)
 			rc = floe_errorf(err, ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION,
 					 "role \"%s\" is not permitted to log in", s->user);
+		else if (!(db_privs(s->user) & ROLE_PRIV_CONNECT)) {
+			/* PostgreSQL's CheckMyDatabase, after the role's LOGIN */
+			rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for database \"%s\"",
+					 pgcatalog_database(s));
+			floe_error_detail(err, "User does not have CONNECT privilege.");
+		}
 	}
 	mu_unlock();
 	return rc;
@@ -1813,6 +1889,12 @@ drop_role(Session *s, ExecCtx *ctx, PgQuery__DropRoleStmt *dr, ResultSink *sink)
 			const char *uuid;
 			if (strcmp(gr->grantee, name))
 				continue;
+			if (!gr->schema[0]) {      /* the database's */
+				floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+					    "role \"%s\" cannot be dropped because some objects depend on it", name);
+				floe_error_detail(err, "privileges for database %s", pgcatalog_database(s));
+				goto out;
+			}
 			if (!gr->table[0]) {
 				/* a schema's USAGE / CREATE: of a dropped schema, forget it */
 				floe_error e;
@@ -1860,7 +1942,9 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 	size_t i;
 	*out = 0;
 	if (!gs->n_privileges) {
-		*out = table ? ROLE_PRIV_ALL : ROLE_PRIV_USAGE | ROLE_PRIV_CREATE;
+		*out = table ? ROLE_PRIV_ALL :
+		       gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE ? ROLE_PRIV_DATABASE :
+		       ROLE_PRIV_USAGE | ROLE_PRIV_CREATE;
 		return FLOE_OK;
 	}
 	for (i = 0; i < gs->n_privileges; i++) {
@@ -1878,7 +1962,11 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 				*out |= ROLE_PRIV_USAGE;
 			else if (!strcmp(p, "create"))
 				*out |= ROLE_PRIV_CREATE;
-			else if (schema || (strcmp(p, "connect") && strcmp(p, "temporary") && strcmp(p, "temp"))) {
+			else if (!schema && !strcmp(p, "connect"))
+				*out |= ROLE_PRIV_CONNECT;
+			else if (!schema && (!strcmp(p, "temporary") || !strcmp(p, "temp")))
+				*out |= ROLE_PRIV_TEMP;
+			else {
 				char up[64];
 				size_t k;
 				for (k = 0; p[k] && k < sizeof up - 1; k++)
@@ -1915,6 +2003,22 @@ parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 		}
 	}
 	return FLOE_OK;
+}
+
+/* PostgreSQL's WARNING (01007 / 01006) for a GRANT / REVOKE by a role
+ * without grant options that holds some privilege on the object */
+static void
+warn_no_privileges(ResultSink *sink, bool is_grant, const char *name)
+{
+	floe_error w;
+
+	if (!sink || !sink->notice)
+		return;
+	if (is_grant)
+		floe_errorf(&w, "01007", "no privileges were granted for \"%s\"", name);
+	else
+		floe_errorf(&w, "01006", "no privileges could be revoked for \"%s\"", name);
+	sink->notice(sink->ctx, &w);
 }
 
 static int
@@ -1957,8 +2061,7 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 				if (!have)
 					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
 							   "permission denied for table %s", name);
-				engine_notice(sink, gs->is_grant ? "no privileges were granted for \"%s\"" :
-					      "no privileges could be revoked for \"%s\"", name);
+				warn_no_privileges(sink, gs->is_grant, name);
 				continue;
 			}
 			nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab, sizeof *nss * (size_t)(ntab + 1));
@@ -1972,9 +2075,33 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 		} else {
 			const char *sch = last_name(o);
 			if (gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE) {
-				if (!super_me)
-					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
-							   "permission denied for database %s", sch);
+				/* the one database: the warehouse, by the name this
+				 * session connected with (pg_database's one row) */
+				if (strcmp(sch, pgcatalog_database(s)))
+					return floe_errorf(err, ERRCODE_INVALID_CATALOG_NAME,
+							   "database \"%s\" does not exist", sch);
+				if (!super_me) {
+					/* as for tables: some privilege but no grant
+					 * option is a warning, none an error */
+					unsigned have;
+					mu_lock();
+					have = refresh(s, err) == FLOE_OK ? db_privs(current_role(s)) : 0;
+					mu_unlock();
+					if (!have)
+						return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+								   "permission denied for database %s", sch);
+					warn_no_privileges(sink, gs->is_grant, sch);
+					continue;
+				}
+				nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab,
+						    sizeof *nss * (size_t)(ntab + 1));
+				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
+						      sizeof *names * (size_t)(ntab + 1));
+				uuids = arena_realloc(ctx->arena, uuids, sizeof *uuids * (size_t)ntab,
+						      sizeof *uuids * (size_t)(ntab + 1));
+				nss[ntab] = "";        /* the database: empty schema and table */
+				uuids[ntab] = NULL;
+				names[ntab++] = "";
 				continue;
 			}
 			TRY(ddl_check_namespace(s, sch, err));
@@ -2012,6 +2139,12 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 		}
 	}
 	TRY(rt_begin(s, &t, err));
+	if (ntab && gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE && !t.r.db_acl) {
+		/* the database's ACL is set from now on: PUBLIC's default
+		 * CONNECT and TEMPORARY become a grant (PostgreSQL's acldefault) */
+		t.r.db_acl = true;
+		roles_grant(&t.r, "public", "", "", NULL, ROLE_PRIV_TEMP | ROLE_PRIV_CONNECT, true);
+	}
 	for (g = 0; g < gs->n_grantees; g++) {
 		const char *who = spec_name(s, gs->grantees[g]);
 		int k;
@@ -2364,6 +2497,66 @@ fn_schema_privilege(void *session, const char *user, int64_t user_oid, const cha
 	return rc;
 }
 
+/* has_database_privilege([user,] database, priv): PostgreSQL's words
+ * CREATE, CONNECT, TEMPORARY / TEMP (any of them held); WITH GRANT OPTION
+ * only superusers hold (floe records no grant options).  The database is
+ * the one the session connected to, by name or pg_database's oid. */
+static int
+fn_database_privilege(void *session, const char *user, int64_t user_oid, const char *database,
+		      int64_t database_oid, const char *priv, bool *out, floe_error *err)
+{
+	Session *s = session;
+	const char *role, *p = priv;
+	unsigned want = 0, have;
+	bool gopt = false;
+	int rc = FLOE_OK;
+
+	*out = true;
+	if (!s)
+		return FLOE_OK;
+	while (*p) {
+		char word[64];
+		size_t n = 0;
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		while (*p && *p != ',' && n < sizeof word - 1)
+			word[n++] = *p++;
+		while (n && word[n - 1] == ' ')
+			n--;
+		word[n] = 0;
+		if (n > 18 && !strcasecmp(word + n - 18, " with grant option")) {
+			word[n - 18] = 0;
+			gopt = true;
+		}
+		if (!strcasecmp(word, "create"))
+			want |= ROLE_PRIV_CREATE;
+		else if (!strcasecmp(word, "connect"))
+			want |= ROLE_PRIV_CONNECT;
+		else if (!strcasecmp(word, "temporary") || !strcasecmp(word, "temp"))
+			want |= ROLE_PRIV_TEMP;
+		else
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "unrecognized privilege type: \"%s\"", word);
+	}
+	if (database ? strcmp(database, pgcatalog_database(s)) != 0 : database_oid != 5 /* OID_DATABASE */)
+		return database ? floe_errorf(err, ERRCODE_INVALID_CATALOG_NAME, "database \"%s\" does not exist",
+					      database)
+				: floe_errorf(err, ERRCODE_INVALID_CATALOG_NAME,
+					      "database with OID %lld does not exist", (long long)database_oid);
+	mu_lock();
+	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK) {
+		rc = FLOE_ERR;
+	} else if (role) {   /* NULL: the embedded shell */
+		bool su = strcmp(role, "public") && is_super(role);
+		have = db_privs(role);
+		*out = su || (!gopt && (have & want) != 0);
+	}
+	mu_unlock();
+	return rc;
+}
+
 static const char *
 fn_role_name(void *session, int64_t oid, char *buf, size_t n)
 {
@@ -2438,6 +2631,7 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 const SessionPrivileges acl_privileges = {
 	.table_privilege = fn_table_privilege,
 	.schema_privilege = fn_schema_privilege,
+	.database_privilege = fn_database_privilege,
 	.role_name = fn_role_name,
 };
 

@@ -763,6 +763,97 @@ else
 	echo "SKIP acl: same_as_postgresql (PostgreSQL 15 did not start)"
 fi
 
+# ---- database privileges (CONNECT, CREATE, TEMPORARY) as PostgreSQL 15 ---------
+# GRANT / REVOKE ON DATABASE, has_database_privilege, CREATE SCHEMA needing
+# CREATE, temporary relations needing TEMPORARY (PUBLIC's by default), a
+# login without CONNECT refused at startup (FATAL 42501 with its DETAIL),
+# DROP ROLE of a role holding a database privilege.  The temporary schema's
+# number differs (pg_temp_N).
+cat >"$tmp/cmpdb.sql" <<'SQL'
+\set VERBOSITY verbose
+CREATE ROLE dbr LOGIN;
+CREATE ROLE dbg;
+SELECT has_database_privilege('dbr', 'floe', 'CONNECT'), has_database_privilege('dbr', 'floe', 'TEMP'), has_database_privilege('dbr', 'floe', 'TEMPORARY'), has_database_privilege('dbr', 'floe', 'CREATE');
+SELECT has_database_privilege('floe', 'CONNECT, CREATE'), has_database_privilege('public', 'floe', 'connect');
+SELECT has_database_privilege('dbr', 'nosuch', 'CONNECT');
+SELECT has_database_privilege('dbr', 'floe', 'USAGE');
+SELECT has_database_privilege('nosuch', 'floe', 'CONNECT');
+SELECT has_database_privilege('dbr', 'floe', 'CONNECT WITH GRANT OPTION');
+GRANT CONNECT ON DATABASE nosuch TO dbr;
+GRANT SELECT ON DATABASE floe TO dbr;
+GRANT USAGE ON DATABASE floe TO dbr;
+GRANT CONNECT ON DATABASE floe TO nosuch;
+SET ROLE dbr;
+CREATE SCHEMA dbs;
+CREATE SCHEMA IF NOT EXISTS public;
+SELECT has_database_privilege('floe', 'CREATE'), has_database_privilege('floe', 'TEMP');
+CREATE TEMP TABLE tt (a int);
+GRANT CONNECT ON DATABASE floe TO dbg;
+REVOKE CONNECT ON DATABASE floe FROM dbg;
+RESET ROLE;
+GRANT CREATE ON DATABASE floe TO dbr;
+SELECT has_database_privilege('dbr', 'floe', 'CREATE');
+SET ROLE dbr;
+CREATE SCHEMA dbs;
+CREATE SCHEMA dbs2 AUTHORIZATION dbg;
+CREATE SCHEMA dbs3 AUTHORIZATION nosuch;
+SELECT has_schema_privilege('dbr', 'dbs', 'USAGE'), has_schema_privilege('dbr', 'dbs', 'CREATE');
+RESET ROLE;
+CREATE ROLE dbx;
+GRANT CONNECT ON DATABASE floe TO dbx;
+DROP ROLE dbx;
+REVOKE CONNECT ON DATABASE floe FROM dbx;
+DROP ROLE dbx;
+REVOKE CREATE ON DATABASE floe FROM dbr;
+REVOKE TEMPORARY ON DATABASE floe FROM PUBLIC;
+SELECT has_database_privilege('dbr', 'floe', 'TEMP'), has_database_privilege('dbr', 'floe', 'CONNECT');
+SET ROLE dbr;
+CREATE TEMP TABLE tt (a int);
+CREATE TABLE pg_temp.tt (a int);
+CREATE TEMP SEQUENCE tsq;
+RESET ROLE;
+GRANT TEMP ON DATABASE floe TO dbg;
+GRANT dbg TO dbr;
+SELECT has_database_privilege('dbr', 'floe', 'TEMP');
+SET ROLE dbr;
+CREATE TEMP TABLE tt (a int);
+INSERT INTO tt VALUES (1);
+SELECT * FROM tt;
+RESET ROLE;
+REVOKE ALL ON DATABASE floe FROM dbg;
+REVOKE CONNECT ON DATABASE floe FROM PUBLIC;
+SELECT has_database_privilege('dbr', 'floe', 'CONNECT'), has_database_privilege('public', 'floe', 'CONNECT');
+DROP ROLE dbg;
+SQL
+# logins against CONNECT: dbr refused, then granted CONNECT; PUBLIC's back
+db_logins() {
+	psql -X "host=127.0.0.1 port=$1 user=dbr dbname=floe ${2:-}" -c "SELECT 1" 2>&1 | sed "s/port $1 /port P /"
+	psql -X -q "host=127.0.0.1 port=$1 user=postgres dbname=floe ${2:-}" -c "SELECT 'superuser connects'" -c "GRANT CONNECT ON DATABASE floe TO dbr" 2>&1
+	psql -X "host=127.0.0.1 port=$1 user=dbr dbname=floe ${2:-}" -c "SELECT current_user" 2>&1
+	psql -X -q "host=127.0.0.1 port=$1 user=postgres dbname=floe ${2:-}" -c "REVOKE CONNECT ON DATABASE floe FROM dbr" -c "DROP SCHEMA dbs" -c "DROP ROLE dbr" -c "GRANT ALL ON DATABASE floe TO PUBLIC" 2>&1
+}
+if [ -n "${pgport:-}" ]; then
+	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpdb.sql" 2>&1 | cmp_filter |
+		sed 's/pg_temp_[0-9]*/pg_temp_N/' >"$tmp/cmpdb.pg"
+	db_logins "$pgport" >>"$tmp/cmpdb.pg"
+	mkdir -p "$tmp/wh5"
+	if start_server -D "$tmp/wh5"; then
+		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpdb.sql" 2>&1 |
+			cmp_filter | sed 's/pg_temp_[0-9]*/pg_temp_N/' >"$tmp/cmpdb.floe"
+		db_logins "$port" sslmode=disable >>"$tmp/cmpdb.floe"
+		stop_server || fail clean_exit_db "exit" "$tmp/serve.err"
+		if diff -u "$tmp/cmpdb.pg" "$tmp/cmpdb.floe" >"$tmp/cmpdb.diff" && grep -q 'User does not have CONNECT' "$tmp/cmpdb.pg"; then
+			pass "database_privileges_same_as_postgresql ($(grep -c ERROR "$tmp/cmpdb.pg") errors, CONNECT at login)"
+		else
+			fail database_privileges_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpdb.diff"
+		fi
+	else
+		fail database_privileges_same_as_postgresql "floe serve did not start" "$tmp/serve.err"
+	fi
+else
+	echo "SKIP acl: database_privileges_same_as_postgresql (PostgreSQL 15 did not start)"
+fi
+
 # a damaged roles file fails every login cleanly (F0000 naming the file
 # and line), it is never read as "no roles"
 mkdir -p "$tmp/wh3"
