@@ -59,6 +59,7 @@
 #include "common/hex.h"
 #include "ingest/copyfmt.h"
 #include "ingest/copyinto.h"
+#include "ingest/register.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/txn.h"
@@ -1788,6 +1789,8 @@ copy_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, Resu
 		return floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "COPY to or from a program is not supported; use COPY ... %s (psql: \\copy)",
 				   st->is_from ? "FROM STDIN" : "TO STDOUT");
+	if (st->filename && register_is(sql, st))   /* REGISTER FILES INTO t FROM '...' */
+		return register_exec(s, ctx, sql, st, sink);
 	if (st->filename && copyinto_is(sql, st))   /* COPY INTO t FROM '@stage' ... */
 		return copyinto_exec(s, ctx, sql, st, sink);
 	TRY(parse_opts(sql, st, &opt, ctx->err));

@@ -21,6 +21,8 @@
  *     'format-version' = ...  ->  "format-version" = ...   (a quoted name)
  *   COPY INTO t [(cols)] FROM 'loc' <options>  ->  COPY      t [(cols)]
  *        FROM 'loc' (options blanked; ingest/copyinto.c reads them)
+ *   REGISTER FILES INTO t FROM 'uri' <options>  ->  COPY t FROM 'uri'
+ *        (the words and the options blanked; ingest/register.c reads them)
  *   OPTIMIZE t [REWRITE DELETES]  ->  VACUUM   t                 (first
  *        statement word; the caller checks sql_is_optimize: optimize.c)
  *   MERGE's WHEN NOT MATCHED BY SOURCE / BY TARGET (PostgreSQL 17): see
@@ -163,6 +165,8 @@ sql_is_insert_overwrite(const char *sql, const SqlStmt *st)
 	return insert_overwrite_at(sql + st->location, &kw);
 }
 
+static bool from_literal_at(const char *p, const char **tail, const char **end);
+
 /* COPY INTO t ... FROM 'location' <options> at p (ingest/copyinto.c):
  * *into at INTO, [*tail, *end) the options after the location's literal
  * up to the statement's end (';' outside quotes, or the text's end). */
@@ -176,7 +180,16 @@ copy_into_at(const char *p, const char **into, const char **tail, const char **e
 	if (word_len(p) != 4 || strncasecmp(p, "into", 4) != 0)
 		return false;
 	*into = p;
-	for (p += 4; *p && *p != ';'; ) {
+	return from_literal_at(p + 4, tail, end);
+}
+
+/* [*tail, *end) the text after the first FROM '<literal>' at or after p
+ * (skipping double-quoted names) up to the statement's end (';' outside
+ * quotes, or the text's end); false when there is none */
+static bool
+from_literal_at(const char *p, const char **tail, const char **end)
+{
+	for (; *p && *p != ';'; ) {
 		size_t w = word_len(p);
 		if (*p == '"') {
 			for (p++; *p && !(*p == '"' && p[1] != '"'); p += *p == '"' ? 2 : 1)
@@ -209,6 +222,27 @@ copy_into_at(const char *p, const char **into, const char **tail, const char **e
 		p += w ? w : 1;
 	}
 	return false;
+}
+
+/* REGISTER FILES INTO t FROM 'uri' <options> at p (ingest/register.c):
+ * [*kw, *kw_end) REGISTER FILES INTO, [*tail, *end) the options after the
+ * literal as copy_into_at gives them. */
+static bool
+register_files_at(const char *p, const char **kw, const char **kw_end, const char **tail,
+		  const char **end)
+{
+	p = skip_space(p);
+	if (word_len(p) != 8 || strncasecmp(p, "register", 8) != 0)
+		return false;
+	*kw = p;
+	p = skip_space(p + 8);
+	if (word_len(p) != 5 || strncasecmp(p, "files", 5) != 0)
+		return false;
+	p = skip_space(p + 5);
+	if (word_len(p) != 4 || strncasecmp(p, "into", 4) != 0)
+		return false;
+	*kw_end = p + 4;
+	return from_literal_at(p + 4, tail, end);
 }
 
 /* OPTIMIZE name [REWRITE DELETES] at p (optimize.c): *kw at OPTIMIZE,
@@ -715,7 +749,7 @@ sql_ref_clause(const char *sql, int from, const char **clause, int *len)
 static char *
 rewrite_extensions(const char *sql)
 {
-	const char *p = sql, *kw, *rw, *rw_end;
+	const char *p = sql, *kw, *rw, *rw_end, *next_end;
 	char *copy = NULL;
 
 	/* option lists: pending after WITH/SET/RESET before "(", depth of
@@ -801,6 +835,18 @@ rewrite_extensions(const char *sql)
 			memset(copy + (kw - sql), ' ', 4);
 			memset(copy + (rw - sql), ' ', (size_t)(rw_end - rw));
 			p = rw_end;
+			continue;
+		}
+		if (w == 8 && !prev_len && register_files_at(p, &kw, &rw_end, &rw, &next_end)) {
+			/* REGISTER FILES INTO t FROM 'x' <options> -> COPY t FROM
+			 * 'x' (the options blanked; register.c reads the original
+			 * text and dispatches on the words before t) */
+			if (!copy)
+				copy = strdup(sql);
+			memset(copy + (kw - sql), ' ', (size_t)(rw_end - kw));
+			memcpy(copy + (kw - sql), "COPY", 4);
+			memset(copy + (rw - sql), ' ', (size_t)(next_end - rw));
+			p = next_end;
 			continue;
 		}
 		if (w == 8 && !prev_len && optimize_at(p, &kw, &rw, &rw_end)) {

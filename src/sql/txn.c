@@ -1304,6 +1304,8 @@ static int
 key_hook(void *arg, const Table *from, const Table *to, Arena *a, floe_error *err)
 {
 	KeyHook *h = arg;
+	if (h->ch->rebase_check)      /* the statement's own (REGISTER FILES: duplicates) */
+		TRY(h->ch->rebase_check(h->ch->rebase_arg, from, to, a, err));
 	return keycheck_rebase(h->io, from, to, h->ch->add, h->ch->nadd, NULL, 0,
 			       h->ch->key_clash_retry, a, err);
 }
@@ -1343,7 +1345,8 @@ copy_rebase(Session *s, Table *base, const TableChange *ch, Arena *a, Table **ou
 		if (head->md->current_schema_id != base->md->current_schema_id)
 			return FLOE_ERR;
 		floe_error_clear(err);
-		TRY(keycheck_rebase(s->engine->io, base, head, ch->add, ch->nadd, NULL, 0,
+		TRY(ch->rebase_check ? ch->rebase_check(ch->rebase_arg, base, head, a, err) :
+		    keycheck_rebase(s->engine->io, base, head, ch->add, ch->nadd, NULL, 0,
 				    ch->key_clash_retry, a, err));
 		if (table_commit(s->engine->catalog, s->engine->io, head, ch, a, out, err) == FLOE_OK)
 			return FLOE_OK;
