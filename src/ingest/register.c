@@ -766,12 +766,29 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 			floe_error_detail(&n, "%d columns of the files are not in the table.", g.nextra);
 		sink->notice(sink->ctx, &n);
 	}
-	if (need_mapping && !g.nm) {
+	for (k = 0; need_mapping && !g.nm; k++) {
+		/* a concurrent commit (another REGISTER setting the same mapping)
+		 * fails this one with 40001: look again, on the same schema */
 		TableMetadata *md = metadata_copy(t->md, ctx->arena);
 		metadata_set_property(md, "schema.name-mapping.default", name_mapping_json(g.schema, ctx->arena),
 				      ctx->arena);
-		TRY(txn_commit_metadata(s, t, md, ctx->arena, &out, err));
-		t = out;
+		if (txn_commit_metadata(s, t, md, ctx->arena, &out, err) == FLOE_OK) {
+			t = out;
+			break;
+		}
+		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE) || k + 1 >= TABLE_COMMIT_MAX_TRIES)
+			return FLOE_ERR;
+		floe_error_clear(err);
+		TRY(txn_table_load(s, ns, name, ctx->arena, &t, err));
+		if (t->md->current_schema_id != g.schema->schema_id)
+			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "could not register the files: table \"%s\" changed its schema meanwhile", name);
+		g.nm = metadata_name_mapping(t->md, ctx->arena);
+		for (i = 0; g.nm && i < g.schema->nfields; i++)
+			if (name_mapping_id(g.nm, g.schema->fields[i].name) != g.schema->fields[i].id)
+				return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+						   "could not register the files: table \"%s\" changed its name mapping meanwhile", name);
+		TRY(check_dups(&dc, t, ctx->arena, err));
 	}
 	TRY(write_target_wap(s, &t, ctx->arena, err));   /* floe.wap_id / wap_branch */
 	memset(&ch, 0, sizeof ch);

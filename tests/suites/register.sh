@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Register suite: REGISTER FILES INTO t FROM 'uri' (docs/loading.md) on
+# Parquet files nobody here wrote, checked against readers nobody here
+# wrote (../shared/tools/interop).
+#
+#   - files_*: DuckDB writes Parquet files (several row groups, NULLs,
+#     NaNs, decimals, timestamps; most WITHOUT field ids, one with them);
+#     floe registers them (a folder, a glob) and its SELECT of the table
+#     equals DuckDB's reading of the same files (EXCEPT ALL both ways over
+#     floe's COPY TO of the table);
+#   - prune: a filter on the registered files' bounds prunes files and row
+#     groups (EXPLAIN ANALYZE's "Pruned: files=N row groups=M");
+#   - validate / icebird: iceberg-validate --deep passes (the manifests'
+#     counts and bounds against the data) and icebird, an independent
+#     Iceberg reader, reads the same rows (through the name mapping for the
+#     files without field ids);
+#   - part_*: a partitioned table gets each file's partition value from
+#     its bounds (p$partitions), prunes on it, and a file spanning
+#     partitions is refused naming it;
+#   - dup_race: two sessions registering the same file at once: exactly
+#     one commits it.
+#
+# Prints "PASS register: name" / "FAIL register: name: why".  $FLOE_BIN is the binary.
+cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
+FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
+INTEROP=${FLOE_INTEROP:-${FLOE_SHARED:-$PWD/../shared}/tools/interop/bin}
+
+tmp=$(mktemp -d /tmp/floe-register.XXXXXX)
+fix=$tmp/fix
+mkdir -p "$fix/dir" "$fix/part"
+trap 'rm -rf "$tmp"' EXIT
+
+nfail=0
+pass() { echo "PASS register: $1"; }
+fail() {
+	echo "FAIL register: $1: $2"
+	nfail=$((nfail + 1))
+	if [ -n "${3:-}" ]; then head -40 "$3" | sed 's/^/    /'; fi
+}
+
+if [ ! -x "$FLOE_BIN" ]; then
+	echo "FAIL register: binary $FLOE_BIN not built"
+	exit 1
+fi
+if [ ! -x "$INTEROP/duckdb-sql" ]; then
+	echo "register: DuckDB (../shared/tools/interop) not available: suite not run"
+	exit 0
+fi
+
+wh=$tmp/wh
+# fl SQL...: floe's shell on the suite's warehouse, CSV rows only
+fl() {
+	local a=()
+	for s in "$@"; do a+=(-c "$s"); done
+	"$FLOE_BIN" -D "$wh" --csv -t -q "${a[@]}" 2>&1
+}
+duck() { "$INTEROP/duckdb-sql" --no-header "$@" 2>&1; }
+
+# ---- DuckDB's files ------------------------------------------------------------
+rows="SELECT i::BIGINT AS id, CASE WHEN i % 11 = 0 THEN NULL ELSE 'n' || i END AS name,
+	(i * 0.25)::DECIMAL(10,2) AS amount, TIMESTAMP '2024-01-01 00:00:00' + to_seconds(i * 37) AS ts,
+	CASE WHEN i % 13 = 0 THEN 'NaN'::DOUBLE WHEN i % 17 = 0 THEN NULL ELSE i / 7.0 END AS f,
+	DATE '2020-01-01' + CAST(i AS INTEGER) AS d"
+if ! duck "COPY ($rows FROM range(1, 3001) t(i)) TO '$fix/dir/d1.parquet' (FORMAT parquet, ROW_GROUP_SIZE 1000);
+	COPY ($rows FROM range(3001, 6001) t(i)) TO '$fix/dir/d2.parquet' (FORMAT parquet, ROW_GROUP_SIZE 1000);
+	COPY ($rows, i % 5 AS extra FROM range(6001, 9001) t(i)) TO '$fix/ids-d3.parquet'
+		(FORMAT parquet, ROW_GROUP_SIZE 1000, FIELD_IDS {id: 1, name: 2, amount: 3, ts: 4, f: 5, d: 6, extra: 99});
+	COPY ($rows FROM range(6001, 9001) t(i)) TO '$fix/d3.parquet'
+		(FORMAT parquet, ROW_GROUP_SIZE 1000, FIELD_IDS {id: 1, name: 2, amount: 3, ts: 4, f: 5, d: 6});
+	SELECT 1" >"$tmp/duck_write.out"; then
+	fail duckdb_write "DuckDB could not write the files" "$tmp/duck_write.out"
+	exit 1
+fi
+
+# ---- registering and reading back ------------------------------------------------
+ddl="CREATE TABLE t (id bigint NOT NULL, name text, amount numeric(10,2), ts timestamp, f double precision, d date)"
+out=$(fl "$ddl" "REGISTER FILES INTO t FROM '$fix/dir/'" "REGISTER FILES INTO t FROM '$fix/d[0-9].parquet' FILE_FORMAT PARQUET")
+if [ "$out" = "$(printf '2,6000,%s\n1,3000,%s' "$(($(stat -c %s "$fix/dir/d1.parquet") + $(stat -c %s "$fix/dir/d2.parquet")))" "$(stat -c %s "$fix/d3.parquet")")" ]; then
+	pass files_result_rows
+else
+	fail files_result_rows "$out"
+fi
+# a file column with a field id the table lacks is refused (a later column
+# with that id would read it)
+out=$(fl "REGISTER FILES INTO t FROM '$fix/ids-d3.parquet'")
+if printf '%s' "$out" | grep -q 'ids-d3.parquet" has column "extra" with field id 99'; then
+	pass files_foreign_field_id
+else
+	fail files_foreign_field_id "$out"
+fi
+
+out=$(fl "COPY (SELECT * FROM t) TO '$tmp/floe_t.parquet' (FORMAT parquet)" "SELECT count(*), count(DISTINCT id) FROM t")
+files="['$fix/dir/d1.parquet', '$fix/dir/d2.parquet', '$fix/d3.parquet']"
+got=$(duck "SELECT (SELECT count(*) FROM read_parquet('$tmp/floe_t.parquet')),
+	(SELECT count(*) FROM (SELECT * FROM read_parquet('$tmp/floe_t.parquet') EXCEPT ALL SELECT * FROM read_parquet($files))),
+	(SELECT count(*) FROM (SELECT * FROM read_parquet($files) EXCEPT ALL SELECT * FROM read_parquet('$tmp/floe_t.parquet')))")
+if [ "$out" = "9000,9000" ] && [ "$got" = "9000,0,0" ]; then
+	pass files_equal_duckdb
+else
+	fail files_equal_duckdb "floe: $out; DuckDB rows, floe-only, DuckDB-only: $got"
+fi
+# aggregates floe computes over the registered files = DuckDB's over them
+mine=$(fl "SELECT count(*), count(name), sum(amount), count(f), sum(CASE WHEN f = 'NaN' THEN 1 ELSE 0 END), min(ts)::text, max(d)::text FROM t")
+theirs=$(duck "SELECT count(*), count(name), sum(amount), count(f), sum(CASE WHEN isnan(f) THEN 1 ELSE 0 END), strftime(min(ts), '%Y-%m-%d %H:%M:%S'), max(d)::VARCHAR FROM read_parquet($files)")
+if [ -n "$mine" ] && [ "$mine" = "$theirs" ]; then
+	pass files_aggregates_equal_duckdb
+else
+	fail files_aggregates_equal_duckdb "floe: $mine, DuckDB: $theirs"
+fi
+
+# ---- statistics: pruning, counts -------------------------------------------------
+out=$("$FLOE_BIN" -D "$wh" -q -c "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE id > 8500" 2>&1)
+if printf '%s' "$out" | grep -q 'Pruned: files=2 row groups=1'; then
+	pass prune_on_bounds
+else
+	fail prune_on_bounds "expected files=2 row groups=1 pruned: $(printf '%s' "$out" | tr '\n' ' ')"
+fi
+out=$("$FLOE_BIN" -D "$wh" -q -c "EXPLAIN ANALYZE SELECT count(*) FROM t WHERE d < DATE '2020-03-01'" 2>&1)
+if printf '%s' "$out" | grep -q 'Pruned: files=2 row groups=1'; then
+	pass prune_on_date_bounds
+else
+	fail prune_on_date_bounds "$(printf '%s' "$out" | tr '\n' ' ')"
+fi
+
+# ---- independent readers ----------------------------------------------------------
+tdir=$wh/public/t
+if "$INTEROP/iceberg-validate" "$tdir" --deep --map "$fix=$fix" >"$tmp/validate.out" 2>&1 &&
+   grep -q ' 3 data file(s), 9000 record(s)' "$tmp/validate.out"; then
+	pass validate_deep
+else
+	fail validate_deep "iceberg-validate --deep failed" "$tmp/validate.out"
+fi
+# icebird: the same rows (id, name: text both tools print alike)
+"$INTEROP/iceberg-read" "$tdir" --map "$fix=$fix" --csv >"$tmp/icebird.csv" 2>"$tmp/icebird.err"
+ice=$(tail -n +3 "$tmp/icebird.csv" | cut -d, -f1,2 | sort | md5sum)
+mine=$(fl "SELECT id, name FROM t" | sort | md5sum)
+n=$(tail -n +3 "$tmp/icebird.csv" | wc -l)
+if [ "$n" = 9000 ] && [ "$ice" = "$mine" ]; then
+	pass icebird_reads_same_rows
+else
+	fail icebird_reads_same_rows "icebird: $n rows ($(head -c 300 "$tmp/icebird.err"))" "$tmp/icebird.csv"
+fi
+
+# ---- a partitioned table ------------------------------------------------------------
+if duck "COPY (SELECT 'eu' AS region, DATE '2024-01-01' + CAST(i % 31 AS INTEGER) AS d, i::BIGINT AS x FROM range(0, 500) t(i)) TO '$fix/part/eu-jan.parquet' (FORMAT parquet);
+	COPY (SELECT 'eu' AS region, DATE '2024-02-01' + CAST(i % 29 AS INTEGER) AS d, i::BIGINT AS x FROM range(500, 800) t(i)) TO '$fix/part/eu-feb.parquet' (FORMAT parquet);
+	COPY (SELECT 'us' AS region, DATE '2024-02-01' + CAST(i % 29 AS INTEGER) AS d, i::BIGINT AS x FROM range(800, 1000) t(i)) TO '$fix/part/us-feb.parquet' (FORMAT parquet);
+	COPY (SELECT NULL::VARCHAR AS region, DATE '2024-03-05' AS d, i::BIGINT AS x FROM range(1000, 1010) t(i)) TO '$fix/part/none-mar.parquet' (FORMAT parquet);
+	COPY (SELECT CASE WHEN i < 5 THEN 'eu' ELSE 'us' END AS region, DATE '2024-01-02' AS d, i::BIGINT AS x FROM range(0, 10) t(i)) TO '$fix/mixed.parquet' (FORMAT parquet);
+	COPY (SELECT 'us' AS region, DATE '2024-01-31' + CAST(i AS INTEGER) AS d, i::BIGINT AS x FROM range(0, 3) t(i)) TO '$fix/spans-month.parquet' (FORMAT parquet);
+	SELECT 1" >"$tmp/duck_part.out"; then
+	out=$(fl "CREATE TABLE p (region text, d date, x bigint) PARTITIONED BY (region, month(d))" \
+		"REGISTER FILES INTO p FROM '$fix/part/*.parquet'" \
+		"SELECT partition, record_count, file_count FROM p\$partitions ORDER BY 1")
+	want='4,1010,'"$(cat "$fix"/part/*.parquet | wc -c)"'
+"{""region"":""eu"",""d_month"":648}",500,1
+"{""region"":""eu"",""d_month"":649}",300,1
+"{""region"":""us"",""d_month"":649}",200,1
+"{""region"":null,""d_month"":650}",10,1'
+	if [ "$out" = "$want" ]; then
+		pass part_values_from_bounds
+	else
+		fail part_values_from_bounds "$(printf '%s' "$out" | tr '\n' ' ')"
+	fi
+	out=$("$FLOE_BIN" -D "$wh" -q -c "EXPLAIN ANALYZE SELECT count(*) FROM p WHERE region = 'us'" 2>&1)
+	cnt=$(fl "SELECT count(*) FROM p WHERE region = 'us'")
+	if printf '%s' "$out" | grep -q 'Pruned: files=3' && [ "$cnt" = 200 ]; then
+		pass part_prunes
+	else
+		fail part_prunes "count $cnt; $(printf '%s' "$out" | tr '\n' ' ')"
+	fi
+	o1=$(fl "REGISTER FILES INTO p FROM '$fix/mixed.parquet'")
+	o2=$(fl "REGISTER FILES INTO p FROM '$fix/spans-month.parquet'")
+	if printf '%s' "$o1" | grep -q 'mixed.parquet" spans partitions of field "region"' &&
+	   printf '%s' "$o2" | grep -q 'spans-month.parquet" spans partitions of field "d_month"' &&
+	   [ "$(fl "SELECT count(*) FROM p")" = 1010 ]; then
+		pass part_spanning_refused
+	else
+		fail part_spanning_refused "$o1 / $o2"
+	fi
+	"$INTEROP/iceberg-read" "$wh/public/p" --map "$fix=$fix" --csv >"$tmp/icebird_p.csv" 2>"$tmp/icebird_p.err"
+	ice=$(tail -n +3 "$tmp/icebird_p.csv" | awk -F, '{print $1 "," $3}' | sort | md5sum)
+	mine=$(fl "SELECT coalesce(region, ''), x FROM p" | sort | md5sum)
+	if [ "$(tail -n +3 "$tmp/icebird_p.csv" | wc -l)" = 1010 ] && [ "$ice" = "$mine" ] &&
+	   "$INTEROP/iceberg-validate" "$wh/public/p" --deep --map "$fix=$fix" >"$tmp/validate_p.out" 2>&1; then
+		pass part_icebird_and_validate
+	else
+		fail part_icebird_and_validate "$(head -c 300 "$tmp/icebird_p.err")" "$tmp/validate_p.out"
+	fi
+else
+	fail part_files "DuckDB could not write the files" "$tmp/duck_part.out"
+fi
+
+# ---- two sessions, one file -------------------------------------------------------------
+ok=0
+for i in 1 2 3; do
+	fl "CREATE TABLE r$i (id bigint NOT NULL, name text, amount numeric(10,2), ts timestamp, f double precision, d date)" >/dev/null
+	fl "REGISTER FILES INTO r$i FROM '$fix/dir/d1.parquet'" >"$tmp/race1.$i" &
+	p1=$!
+	fl "REGISTER FILES INTO r$i FROM '$fix/dir/d1.parquet'" >"$tmp/race2.$i" &
+	p2=$!
+	wait "$p1" "$p2"
+	n=$(fl "SELECT count(*) FROM r$i\$files WHERE file_path LIKE '%/d1.parquet'")
+	if [ "$n" = 1 ] && cat "$tmp/race1.$i" "$tmp/race2.$i" | grep -q "is already a data file of table \"r$i\""; then
+		ok=$((ok + 1))
+	else
+		fail dup_race "round $i: $n entries; $(cat "$tmp/race1.$i" "$tmp/race2.$i" | tr '\n' ' ')"
+		break
+	fi
+done
+[ $ok = 3 ] && pass dup_race
+
+[ $nfail -eq 0 ]
