@@ -415,6 +415,9 @@ void session_resolve_name(Session *s, PgQuery__RangeVar *rv, const char **ns, co
  * reference to its result column, or NULL with 42P20 where windows are not
  * allowed; grouping(args) -> a reference to its per-grouping-set value. */
 Expr *select_window_call(BindCtx *b, PgQuery__FuncCall *f);
+/* 42883 for a key of type json / json[] (no equality / ordering operator,
+ * as PostgreSQL's get_sort_group_operators), at byte_loc (-1: none) */
+int select_check_sortable(BindCtx *b, SqlType t, bool ordering, int byte_loc);
 Expr *select_grouping_func(BindCtx *b, PgQuery__GroupingFunc *f);
 
 #endif

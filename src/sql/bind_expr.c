@@ -1709,6 +1709,7 @@ bind_agg_order(BindCtx *b, PgQuery__FuncCall *f, Expr *arg, Expr *arg2, AggOrder
 			return FLOE_ERR;
 		if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
 			return FLOE_ERR;
+		TRY(select_check_sortable(b, e->type, true, sql_location(&sb->node->base)));   /* json */
 		if (f->agg_distinct && !expr_equal(e, arg) && !(arg2 && expr_equal(e, arg2)) &&
 		    !(arg->kind == EXPR_CAST && expr_equal(e, arg->args[0]))) {
 			floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
@@ -1920,6 +1921,9 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 		}
 		if (f->n_agg_order && bind_agg_order(b, f, arg, arg2, &order) != FLOE_OK)
 			return NULL;
+		if (f->agg_distinct && arg &&
+		    select_check_sortable(b, arg->type, false, sql_location(&f->args[0]->base)) != FLOE_OK)
+			return NULL;   /* json */
 have_call:
 		if (b->naggs == b->cap_aggs) {
 			int nc = b->cap_aggs ? b->cap_aggs * 2 : 8;

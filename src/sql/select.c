@@ -4156,6 +4156,8 @@ win_spec(WinCollect *w, PgQuery__WindowDef *part_def, PgQuery__WindowDef *order_
 		if (sp.part[i]->unknown_literal &&
 		    !(sp.part[i] = bind_coerce(b, sp.part[i], type_make(TYPE_TEXT), 0, NULL)))
 			return FLOE_ERR;
+		TRY(select_check_sortable(b, sp.part[i]->type, false,
+					  sql_location(&part_def->partition_clause[i]->base)));
 	}
 	for (i = 0; i < sp.norder; i++) {
 		PgQuery__SortBy *sb = order_def->order_clause[i]->sort_by;
@@ -4166,6 +4168,7 @@ win_spec(WinCollect *w, PgQuery__WindowDef *part_def, PgQuery__WindowDef *order_
 		if (sp.order[i]->unknown_literal &&
 		    !(sp.order[i] = bind_coerce(b, sp.order[i], type_make(TYPE_TEXT), 0, NULL)))
 			return FLOE_ERR;
+		TRY(select_check_sortable(b, sp.order[i]->type, true, sql_location(&sb->node->base)));
 		sp.dirs[i].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
 		if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
 			sp.dirs[i].nulls_first = true;
@@ -4566,6 +4569,7 @@ group_key(GroupCtx *g, Node *n, int *out)
 	if (e->kind == EXPR_AGGREF)
 		return floe_errorf(b->err, ERRCODE_GROUPING_ERROR,
 				   "aggregate functions are not allowed in GROUP BY");
+	TRY(select_check_sortable(b, e->type, false, sql_location(&n->base)));
 	if (e->unknown_literal && !(e = bind_coerce(b, e, type_make(TYPE_TEXT), 0, NULL)))
 		return FLOE_ERR;
 	if (has_winref(e)) {
@@ -5508,6 +5512,28 @@ own_key(BindCtx *b, Expr **keys, const int *key_tgt, int nkeys, int i)
 	return NULL;
 }
 
+/* PostgreSQL's get_sort_group_operators: json (json[] too) has neither an
+ * equality nor an ordering operator, so it cannot be a DISTINCT, GROUP BY,
+ * set-operation, window PARTITION BY or aggregate DISTINCT key (42883
+ * "could not identify an equality operator for type json") nor an ORDER BY
+ * key (the same for "an ordering operator", with PostgreSQL's HINT).
+ * byte_loc: where the key starts in the statement (-1: no position). */
+int
+select_check_sortable(BindCtx *b, SqlType t, bool ordering, int byte_loc)
+{
+	bool arr = t.id == TYPE_ARRAY && t.elem == TYPE_TEXT;
+
+	if ((t.id != TYPE_TEXT && !arr) || t.text_kind != TEXT_JSON)
+		return FLOE_OK;
+	floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "could not identify an %s operator for type %s",
+		    ordering ? "ordering" : "equality", arr ? "json[]" : "json");
+	if (ordering)
+		floe_error_hint(b->err, "Use an explicit ordering operator or modify the query.");
+	if (byte_loc >= 0)
+		floe_error_position(b->err, bind_location(b, byte_loc));
+	return FLOE_ERR;
+}
+
 /* The output column an ORDER BY or DISTINCT ON item names, as PostgreSQL's
  * findTargetlistEntrySQL92: an ordinal, an output column name, or an
  * expression: one already in the list, else a hidden column appended to
@@ -5581,7 +5607,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	Operator *op = NULL;
 	Expr **targets;
 	char **names;
-	int ntargets = 0, cap, i, k;
+	int ntargets = 0, cap, i, k, *tloc;
 	Expr *where = NULL, *having = NULL;
 	Expr **keys = NULL;
 	int nkeys = 0, *key_tgt = NULL;
@@ -5682,6 +5708,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 	      (int)s->n_distinct_clause + 1;
 	targets = ARENA_ARRAY(b->arena, Expr *, cap);
 	names = ARENA_ARRAY(b->arena, char *, cap);
+	tloc = ARENA_ARRAY(b->arena, int, cap);
 	b->allow_aggs = true;
 	b->where = "this context";
 	win->allowed = true;
@@ -5721,6 +5748,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 					floe_error_position(b->err, bind_location(b, c->location));
 					return FLOE_ERR;
 				}
+				tloc[ntargets] = c->location;
 				targets[ntargets] = expr_colref(b->arena, k, src.scope.types[k]);
 				names[ntargets++] = src.scope.names[k];
 			}
@@ -5740,11 +5768,13 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			from_lop = src.lop;
 			op = src.op;
 			if (handled) {
+				tloc[ntargets] = sql_location(&rt->val->base);
 				targets[ntargets] = val;
 				names[ntargets++] = rt->name && rt->name[0] ? rt->name : (char *)bind_colname(rt->val);
 				continue;
 			}
 		}
+		tloc[ntargets] = sql_location(&rt->val->base);
 		if (!(targets[ntargets] = bind_expr(b, rt->val)))
 			return FLOE_ERR;
 		if ((targets[ntargets]->unknown_literal || targets[ntargets]->type.id == TYPE_NULL) &&
@@ -5803,6 +5833,7 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				return unsupported(b, "ORDER BY ... USING", -1);
 			TRY(sort_item_col(b, sb->node, "ORDER BY", distinct, sb->location, targets, names,
 					  &ntargets, nvisible, &col));
+			TRY(select_check_sortable(b, targets[col]->type, true, sql_location(&sb->node->base)));
 			sort[nsort].col = col;
 			sort[nsort].desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
 			if (sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST)
@@ -5829,6 +5860,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			int col;
 			TRY(sort_item_col(b, s->distinct_clause[i], "DISTINCT ON", false, -1, targets, names,
 					  &ntargets, nvisible, &col));
+			TRY(select_check_sortable(b, targets[col]->type, false,
+						  sql_location(&s->distinct_clause[i]->base)));
 			for (j = 0; j < nd && don[j] != col; j++)
 				;
 			if (j == nd)
@@ -5854,6 +5887,9 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 			return floe_errorf(b->err, ERRCODE_INVALID_COLUMN_REFERENCE,
 					   "SELECT DISTINCT ON expressions must match initial ORDER BY expressions");
 	}
+
+	for (i = 0; distinct && !ndon && i < nvisible; i++)   /* plain DISTINCT's keys */
+		TRY(select_check_sortable(b, targets[i]->type, false, tloc[i]));
 
 	TRY(limit_value(b, s->limit_count, "LIMIT", ERRCODE_INVALID_ROW_COUNT_IN_LIMIT_CLAUSE, &limit));
 	TRY(limit_value(b, s->limit_offset, "OFFSET", ERRCODE_INVALID_ROW_COUNT_IN_RESULT_OFFSET_CLAUSE,
@@ -6031,6 +6067,26 @@ coerce_lbranch(BindCtx *b, LogicalPlan *lp, SelectPlan *p, const SqlType *types,
 static int plan_stmt_logical(BindCtx *parent, ExecCtx *ctx, PgQuery__SelectStmt *s, LogicalPlan *lp,
 			     SelectPlan *out);
 
+/* Where column i of a set operation starts: in its leftmost branch's
+ * select list (a "*" there: the star), as PostgreSQL places its errors. */
+static int
+setop_col_location(PgQuery__SelectStmt *s, int i)
+{
+	size_t k;
+	int at = 0;
+
+	while (s->op != PG_QUERY__SET_OPERATION__SETOP_NONE && s->larg)
+		s = s->larg;
+	for (k = 0; k < s->n_target_list; k++) {
+		Node *v = s->target_list[k]->res_target->val;
+		if (is_star(v))
+			return v->column_ref->location;   /* which column of it: unknown */
+		if (at++ == i)
+			return sql_location(&v->base);
+	}
+	return -1;
+}
+
 static int
 plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 {
@@ -6069,6 +6125,8 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 		Expr *pair[2] = { expr_colref(b->arena, i, l.types[i]), expr_colref(b->arena, i, r.types[i]) };
 		TRY(bind_common_type(b, pair, 2, name, &types[i]));
 	}
+	for (i = 0; !s->all && i < n; i++)
+		TRY(select_check_sortable(b, types[i], false, setop_col_location(s, i)));
 	if (!(kids[0] = coerce_lbranch(b, lp, &l, types, !union_)) ||
 	    !(kids[1] = coerce_lbranch(b, lp, &r, types, !union_)))
 		return FLOE_ERR;
@@ -6123,6 +6181,7 @@ plan_setop(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *out)
 				}
 				col = e->col;
 			}
+			TRY(select_check_sortable(b, types[col], true, sql_location(&nd->base)));
 			if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
 				return unsupported(b, "ORDER BY ... USING", -1);
 			sort[i].col = col;
