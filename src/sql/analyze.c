@@ -205,9 +205,13 @@ analyze_table(Session *s, ExecCtx *ctx, const char *ns, const char *name,
 	int *idx, n, c;
 
 	if (txn_table_load(s, ns, name, ctx->arena, &t, ctx->err) != FLOE_OK) {
+		/* PostgreSQL's message names the relation as written */
 		if (floe_error_is(ctx->err, ERRCODE_UNDEFINED_TABLE))
-			floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE,
-				    "relation \"%s.%s\" does not exist", ns, name);
+			floe_errorf(ctx->err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
+				    vr && vr->relation && !(vr->relation->schemaname && vr->relation->schemaname[0]) ?
+				    "" : ns,
+				    vr && vr->relation && !(vr->relation->schemaname && vr->relation->schemaname[0]) ?
+				    "" : ".", name);
 		return FLOE_ERR;
 	}
 	sc = metadata_current_schema(t->md);

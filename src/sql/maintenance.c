@@ -42,6 +42,7 @@
 #include "sql/analyze.h"
 #include "sql/maintenance.h"
 #include "sql/refs.h"
+#include "sql/txn.h"
 #include "sql/wap.h"
 #include "table/maintenance.h"
 #include "table/rewrite_manifests.h"
@@ -552,6 +553,29 @@ maintenance_vacuum(Session *s, ExecCtx *ctx, const char *sql, const SqlStmt *st,
 		PgQuery__VacuumRelation *vr = vs->rels[i]->vacuum_relation;
 		const char *ns, *name;
 		session_resolve_name(s, vr->relation, &ns, &name);
+		if (!acl_is_superuser(s)) {
+			/* PostgreSQL 15's expand_vacuum_rel: the name is looked up
+			 * (USAGE on a schema named, 42501; a missing table, 42P01),
+			 * then vacuum_is_relation_owner skips what the role does not
+			 * own with a WARNING (floe's owner is the superuser) */
+			Table *t;
+			floe_error w;
+			if (vr->relation->schemaname && vr->relation->schemaname[0])
+				TRY(acl_check_schema_usage(s, ctx, ns, err));
+			if (txn_table_load(s, ns, name, ctx->arena, &t, err) != FLOE_OK) {
+				if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
+					floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s%s%s\" does not exist",
+						    vr->relation->schemaname ? vr->relation->schemaname : "",
+						    vr->relation->schemaname && vr->relation->schemaname[0] ? "." : "",
+						    name);
+				return FLOE_ERR;
+			}
+			floe_errorf(&w, ERRCODE_WARNING, "skipping \"%s\" --- only table or database owner can %s it",
+				    name, vacuum ? "vacuum" : "analyze");
+			if (sink && sink->notice)
+				sink->notice(sink->ctx, &w);
+			continue;
+		}
 		if (analyze)
 			TRY(analyze_table(s, ctx, ns, name, vr, verbose, sink));
 		if (vacuum)
