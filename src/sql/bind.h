@@ -311,6 +311,9 @@ int alter_ext(Session *s, ExecCtx *ctx, const struct Table *t, struct TableMetad
 int alter_create_sort_order(struct TableMetadata *md, const char *text, int len, Arena *a,
 			    floe_error *err);
 
+/* dml.c: is name one of the metadata columns (_file, _pos, ...)? */
+bool dml_is_meta_col(const char *name);
+
 /* sort_order.c: root sorted by md's default sort order when every field
  * of it can be honoured (*order_id its id), else root (*order_id -1) */
 Operator *sort_order_input(ExecCtx *ctx, const struct TableMetadata *md, Operator *root,

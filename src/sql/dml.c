@@ -239,7 +239,43 @@ typedef struct Dml {
 	 * their file's partition */
 	bool moves;
 	int mslot;               /* index + 1 in slots, 0: none yet */
+	/* metadata columns in WHERE (bind_where_meta): scope column
+	 * meta_base + k is dml_meta_cols[k]; meta_used: WHERE names one */
+	int meta_base;
+	bool meta_used;
 } Dml;
+
+/* The metadata columns WHERE may name (as select.c's meta_cols: the
+ * spec's reserved columns and floe's _file_size; the lineage ones on v3
+ * only), each read by a scan as its SCAN_PROJ_* code. */
+static const struct DmlMetaCol {
+	const char *name;
+	int proj;
+	bool v3;
+} dml_meta_cols[] = {
+	{ "_file", SCAN_PROJ_FILE_PATH, false },
+	{ "_pos", SCAN_PROJ_FILE_POS, false },
+	{ "_spec_id", SCAN_PROJ_SPEC_ID, false },
+	{ "_partition", SCAN_PROJ_PARTITION, false },
+	{ "_file_size", SCAN_PROJ_FILE_SIZE, false },
+	{ "_deleted", SCAN_PROJ_DELETED, false },
+	{ "_row_id", SCAN_PROJ_ROW_ID, true },
+	{ "_last_updated_sequence_number", SCAN_PROJ_LAST_UPDATED_SEQ, true },
+};
+#define N_DML_META_COLS ((int)(sizeof dml_meta_cols / sizeof dml_meta_cols[0]))
+
+/* A metadata column's name (UPDATE SET of one: 0A000, as PostgreSQL's
+ * "cannot assign to system column"; merge.c's UPDATE SET too). */
+bool
+dml_is_meta_col(const char *name)
+{
+	int k;
+
+	for (k = 0; k < N_DML_META_COLS; k++)
+		if (!strcmp(dml_meta_cols[k].name, name))
+			return true;
+	return false;
+}
 
 static int
 unsupported(Dml *d, const char *what, int location)
@@ -919,16 +955,93 @@ bind_scalar(Dml *d, const int *cols, int ncols, PgQuery__SubLink *sl)
 	return FLOE_OK;
 }
 
+/* Is a metadata column (scope columns from meta_base on) referenced? */
+static int
+meta_ref(const Dml *d, const Expr *e)
+{
+	int i, k;
+
+	if (!e)
+		return -1;
+	if (e->kind == EXPR_COLREF && e->col >= d->meta_base && e->col < d->meta_base + N_DML_META_COLS)
+		return e->col - d->meta_base;
+	for (i = 0; i < e->nargs; i++)
+		if ((k = meta_ref(d, e->args[i])) >= 0)
+			return k;
+	return -1;
+}
+
+/*
+ * The metadata columns become bindable in WHERE: appended to the scope
+ * (after the hidden position column of an unjoined statement: column
+ * n + 1 + k is dml_meta_cols[k], where the scans put them; a user column
+ * of the same name wins, a v3 one needs a v3 table).  Taken out again
+ * after WHERE (SET and RETURNING do not see them).  Returns the scope's
+ * column count to restore.
+ */
+static int
+bind_where_meta(Dml *d)
+{
+	Scope *sc = &d->scope;
+	int n = d->schema->nfields, old = sc->ncols, base, k, i;
+	size_t was = (size_t)old + 1, now;
+
+	base = d->joined ? old : n + 1;
+	now = (size_t)base + N_DML_META_COLS + 1;
+	sc->names = arena_realloc(d->ctx->arena, sc->names, sizeof(char *) * was, sizeof(char *) * now);
+	sc->types = arena_realloc(d->ctx->arena, sc->types, sizeof(SqlType) * was,
+				  sizeof(SqlType) * now);
+	if (sc->relnames)
+		sc->relnames = arena_realloc(d->ctx->arena, sc->relnames, sizeof(char *) * was,
+					     sizeof(char *) * now);
+	sc->hidden = sc->hidden ? arena_realloc(d->ctx->arena, sc->hidden, sizeof(bool) * was,
+						sizeof(bool) * now) :
+				  ARENA_ARRAY(d->ctx->arena, bool, now);
+	if (!d->joined) {
+		sc->names[n] = "";
+		sc->types[n] = type_make(TYPE_INT64);
+		sc->hidden[n] = true;        /* the position (pos_file's column n) */
+		if (sc->relnames)
+			sc->relnames[n] = NULL;
+	}
+	for (k = 0; k < N_DML_META_COLS; k++) {
+		const char *mn = dml_meta_cols[k].name;
+		bool off = dml_meta_cols[k].v3 && d->t->md->format_version < 3;
+		for (i = 0; i < n; i++)
+			if (!strcmp(d->schema->fields[i].name, mn))
+				off = true;          /* a user column of that name */
+		sc->names[base + k] = off ? "" : (char *)mn;
+		sc->types[base + k] = scan_proj_type(dml_meta_cols[k].proj);
+		sc->hidden[base + k] = off;
+		if (sc->relnames)
+			sc->relnames[base + k] = sc->relname;
+	}
+	sc->ncols = base + N_DML_META_COLS;
+	d->meta_base = base;
+	return old;
+}
+
 static int
 bind_where(Dml *d, Node *w)
 {
+	int keep;
+
 	if (!w)
 		return FLOE_OK;
 	if (w->node_case == PG_QUERY__NODE__NODE_CURRENT_OF_EXPR)
 		return unsupported(d, "WHERE CURRENT OF", -1);
 	d->b.allow_aggs = false;
 	d->b.where = "WHERE";
+	keep = bind_where_meta(d);
 	d->where = bind_expr(&d->b, w);
+	d->scope.ncols = keep;
+	if (d->where && meta_ref(d, d->where) >= 0) {
+		if (d->joined)
+			return floe_errorf(d->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "metadata column \"%s\" in the WHERE of UPDATE ... FROM / DELETE ... USING is not supported yet",
+					   dml_meta_cols[meta_ref(d, d->where)].name);
+		d->meta_used = true;
+	}
 	if (!d->where && !d->joined && correlated_error(d->ctx->err)) {
 		floe_error_clear(d->ctx->err);
 		return bind_where_sublink(d, w);
@@ -979,16 +1092,23 @@ remap(Arena *a, const Expr *e, const int *map)
 static void
 plan_match(Dml *d)
 {
-	int n = d->schema->nfields, i;
-	bool *used = ARENA_ARRAY(d->ctx->arena, bool, n + 1);
-	int *map = ARENA_ARRAY(d->ctx->arena, int, n + 1);
+	int n = d->schema->nfields, i, k;
+	int nc = n + 1 + N_DML_META_COLS;   /* metadata columns: bind_where_meta */
+	bool *used = ARENA_ARRAY(d->ctx->arena, bool, nc + 1);
+	int *map = ARENA_ARRAY(d->ctx->arena, int, nc + 1);
 
 	mark_cols(d->where, used);
-	d->match_proj = ARENA_ARRAY(d->ctx->arena, int, n + 1);
+	d->nmatch_proj = 0;
+	d->match_proj = ARENA_ARRAY(d->ctx->arena, int, nc + 1);
 	for (i = 0; i < n; i++)
 		if (used[i]) {
 			map[i] = d->nmatch_proj;
 			d->match_proj[d->nmatch_proj++] = i;
+		}
+	for (k = 0; d->meta_used && k < N_DML_META_COLS; k++)
+		if (used[d->meta_base + k]) {
+			map[d->meta_base + k] = d->nmatch_proj;
+			d->match_proj[d->nmatch_proj++] = dml_meta_cols[k].proj;
 		}
 	if (d->nmatch_proj == 0)
 		d->match_proj[d->nmatch_proj++] = 0;
@@ -2336,6 +2456,7 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	int n = d->schema->nfields, i, rc = FLOE_ERR, pcol = n;
 	int *proj = ARENA_ARRAY(d->op_arena, int, n + 4);
 	Operator *scan, *op;
+	Expr *where = d->where;  /* NULL once applied (metadata columns) */
 	uint64_t *bits = NULL;
 	size_t words = 0;
 	int64_t nmatch = 0;
@@ -2358,26 +2479,41 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		scan = op = scan_new(&sctx, d->schema, pcol + 1, np, f, 1, false, d->t->md);
 		if (d->match_where)
 			op = filter_new(&sctx, scan, d->match_where);
+	} else if (d->meta_used) {
+		/* WHERE's metadata columns after the position (bind_where_meta),
+		 * filtered on, then dropped: the rest sees columns and position */
+		int *mp = ARENA_ARRAY(d->op_arena, int, n + 1 + N_DML_META_COLS);
+		Expr **keep = ARENA_ARRAY(d->op_arena, Expr *, n + 1);
+		memcpy(mp, proj, sizeof(int) * (size_t)(n + 1));
+		for (i = 0; i < N_DML_META_COLS; i++)
+			mp[n + 1 + i] = dml_meta_cols[i].proj;
+		for (i = 0; i < n; i++)
+			keep[i] = expr_colref(d->op_arena, i, d->schema->fields[i].type);
+		keep[n] = expr_colref(d->op_arena, n, type_make(TYPE_INT64));
+		op = scan_new(&sctx, d->schema, n + 1 + N_DML_META_COLS, mp, f, 1, false, d->t->md);
+		op = filter_new(&sctx, op, d->where);
+		scan = op = project_new(&sctx, op, n + 1, keep);
+		where = NULL;
 	} else {
 		scan = op = scan_new(&sctx, d->schema, n + 1, proj, f, 1, false, d->t->md);
 	}
 	if (d->narrow) {
 		/* planned above */
 	} else if (d->joined && d->scalar) {
-		if (d->where)
-			op = filter_new(&sctx, op, d->where);
+		if (where)
+			op = filter_new(&sctx, op, where);
 		op = hash_join_new(&sctx, op, rows_new(&sctx, d), JOIN_LEFT, d->nkeys, d->lkeys,
 				   d->rkeys, d->join_cond, false);
 	} else if (d->joined && d->anti) {
 		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_ANTI, d->nkeys, d->lkeys,
 				   d->rkeys, d->join_cond, false);
-		if (d->where)
-			op = filter_new(&sctx, op, d->where);
+		if (where)
+			op = filter_new(&sctx, op, where);
 	} else if (d->joined) {
 		op = hash_join_new(&sctx, scan, rows_new(&sctx, d), JOIN_INNER, d->nkeys, d->lkeys,
-				   d->rkeys, d->where, false);
-	} else if (d->where) {
-		op = filter_new(&sctx, scan, d->where);
+				   d->rkeys, where, false);
+	} else if (where) {
+		op = filter_new(&sctx, scan, where);
 	}
 	if (op_open(op) != FLOE_OK)
 		goto out;
@@ -2548,7 +2684,7 @@ dml_run(Dml *d)
 			bool done;
 			if (prune(f, d->schema, d->where))
 				continue;
-			if (d->update) {
+			if (d->update && !d->meta_used) {
 				if (onepass_file(d, f, fa, scratch, &bits, &nrows, &nmatch, &done) !=
 				    FLOE_OK)
 					goto fail;
@@ -3041,6 +3177,12 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		Expr *x;
 
 		c = find_column(d, rt->name);
+		if (c < 0 && dml_is_meta_col(rt->name)) {
+			floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "cannot assign to system column \"%s\"", rt->name);
+			floe_error_position(ctx->err, bind_location(&d->b, rt->location));
+			return FLOE_ERR;
+		}
 		if (c < 0) {
 			floe_errorf(ctx->err, ERRCODE_UNDEFINED_COLUMN,
 				    "column \"%s\" of relation \"%s\" does not exist", rt->name,
