@@ -22,7 +22,8 @@
 # ratios floe / PostgreSQL (above 1: floe was faster).  Every warehouse and
 # PostgreSQL data folder is on the same disk (/tmp).  Not a test: run on
 # demand,  bench/ingest.sh [SECONDS]  (default 5 per case), and record the
-# numbers in bench/RESULTS.md.
+# numbers in bench/RESULTS.md.  A subset: BENCH_CASES="prep:1 prep:16",
+# BENCH_FLOE="floe_pgbuf" (floe systems), BENCH_PG="pg_durable".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
@@ -83,16 +84,19 @@ run() {
 }
 
 declare -A R
-cases="single:1 single:16 prep:1 prep:16 v500:8 v500:16"
+cases=${BENCH_CASES:-"single:1 single:16 prep:1 prep:16 v500:8 v500:16"}
 # PostgreSQL first: floe_pgbuf's catalog and insert buffer (the postgres
 # backend, durable: fsync and synchronous_commit on, as pg_durable)
+# 16 clients of floe_pgbuf: floe serve's catalog and buffer connections
+# come on top of pgbench's, above the test server's usual 20
+export FLOE_PG_MAX_CONNECTIONS=100
 eval "$(scripts/pg-test-server.sh start | grep '^PG\|^FLOE')"
 pgp=$PGPORT
 unset PGHOST PGPORT PGUSER PGDATABASE
 psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = on" \
 	-c "ALTER SYSTEM SET synchronous_commit = on" -c "ALTER SYSTEM SET full_page_writes = on" \
 	-c "SELECT pg_reload_conf()" >/dev/null
-for sys in floe_buffer floe_direct floe_pgbuf; do
+for sys in ${BENCH_FLOE:-floe_buffer floe_direct floe_pgbuf}; do
 	rows=5000
 	[ "$sys" = floe_direct ] && rows=0
 	for c in $cases; do
@@ -118,7 +122,7 @@ for sys in floe_buffer floe_direct floe_pgbuf; do
 	done
 done
 
-for sys in pg_durable pg_nosync; do
+for sys in ${BENCH_PG:-pg_durable pg_nosync}; do
 	if [ "$sys" = pg_durable ]; then
 		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "ALTER SYSTEM SET fsync = on" \
 			-c "ALTER SYSTEM SET synchronous_commit = on" -c "ALTER SYSTEM SET full_page_writes = on" \
@@ -139,8 +143,8 @@ done
 printf "%-10s %12s %12s %12s %12s %12s %10s %10s %10s\n" case floe_buffer floe_direct floe_pgbuf pg_durable \
 	pg_nosync vs_durable vs_nosync pgbuf_vs_d
 for c in $cases; do
-	fb=${R[floe_buffer,$c]}; fd=${R[floe_direct,$c]}; fp=${R[floe_pgbuf,$c]}; pd=${R[pg_durable,$c]}
-	pn=${R[pg_nosync,$c]}
+	fb=${R[floe_buffer,$c]:-}; fd=${R[floe_direct,$c]:-}; fp=${R[floe_pgbuf,$c]:-}; pd=${R[pg_durable,$c]:-}
+	pn=${R[pg_nosync,$c]:-}
 	printf "%-10s %12s %12s %12s %12s %12s %10s %10s %10s\n" "$c" "$fb" "$fd" "$fp" "$pd" "$pn" \
 		"$(awk -v a="$fb" -v b="$pd" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" \
 		"$(awk -v a="$fb" -v b="$pn" 'BEGIN { printf "%.2f", b ? a / b : 0 }')" \

@@ -18,7 +18,8 @@
 #
 # Settings: listen on 127.0.0.1 only (+ unix socket in the folder), trust
 # auth, fsync=off, full_page_writes=off, TimeZone=UTC, DateStyle 'ISO, MDY',
-# lc_messages C, encoding UTF8 with locale C (bytewise text ordering, as floe).
+# lc_messages C, encoding UTF8 with locale C (bytewise text ordering, as floe),
+# max_connections 20 ($FLOE_PG_MAX_CONNECTIONS to change it: benchmarks).
 #
 # PostgreSQL refuses to run as root: as root, initdb and postgres run as the
 # `postgres` OS user (runuser, else su); as any other user they run as that
@@ -109,7 +110,7 @@ lc_messages = 'C'
 lc_monetary = 'C'
 lc_numeric = 'C'
 lc_time = 'C'
-max_connections = 20
+max_connections = ${FLOE_PG_MAX_CONNECTIONS:-20}
 shared_buffers = 16MB
 logging_collector = off
 EOF

@@ -34,7 +34,9 @@
  *       statement, one snapshot) is itself a stable cut, and a flush that
  *       records the highest sequence it took never skips a later row.
  *       Appends to one table serialize on that row lock (one PostgreSQL
- *       commit at a time per table); different tables do not.
+ *       commit at a time per table); different tables do not.  A node's
+ *       concurrent appends to one table share commits (group commit,
+ *       below pg_append's header).
  *       The caller passes the table's recorded floe.ingest-seq as a floor:
  *       a new sequence is above it, so rows buffered after a switch from
  *       the RocksDB backend (whose sequences are another counter) are never
@@ -93,6 +95,30 @@
 #define LOCK_WAIT_MS 60000
 #define BYTES_CACHE_MS 200
 
+#define BATCH_MAX 64
+#define BATCH_BYTES (8 << 20)
+
+typedef enum { W_QUEUED, W_TAKEN, W_DONE } WaiterState;
+
+typedef struct PgWaiter {
+	const char *label;
+	uint64_t floor;
+	const uint8_t *bytes;
+	size_t len;
+	uint64_t seq;
+	int rc;
+	floe_error *err;
+	WaiterState state;
+	struct PgWaiter *next;
+} PgWaiter;
+
+typedef struct PgGroup {
+	char uuid[40];
+	bool busy;                 /* a batch of this group is out */
+	PgWaiter *head, *tail;     /* queued entries, in arrival order */
+	struct PgGroup *next;
+} PgGroup;
+
 struct IbufImpl {
 	char *conninfo;
 	pthread_mutex_t mu;
@@ -105,6 +131,8 @@ struct IbufImpl {
 	IbufStat *last;            /* the last stats read */
 	int nlast;
 	int64_t bytes, bytes_ms;   /* pending_bytes' cache */
+	struct PgGroup *groups;    /* group commit, one per table appended to */
+	pthread_cond_t appended;   /* a group's batch finished */
 };
 
 typedef struct IbufImpl PgBuffer;
@@ -380,8 +408,10 @@ pg_open(IbufImpl **out, const char *conninfo, floe_error *err)
 	b->conninfo = xstrdup(conninfo);
 	pthread_mutex_init(&b->mu, NULL);
 	pthread_cond_init(&b->freed, NULL);
+	pthread_cond_init(&b->appended, NULL);
 	b->nopen = 1;
 	if (connect_new(b, &c, err) != FLOE_OK) {
+		pthread_cond_destroy(&b->appended);
 		pthread_cond_destroy(&b->freed);
 		pthread_mutex_destroy(&b->mu);
 		free(b->conninfo);
@@ -394,6 +424,7 @@ pg_open(IbufImpl **out, const char *conninfo, floe_error *err)
 		pg_fail(c, r, "creating the buffer tables", err);
 		PQclear(r);
 		PQfinish(c);
+		pthread_cond_destroy(&b->appended);
 		pthread_cond_destroy(&b->freed);
 		pthread_mutex_destroy(&b->mu);
 		free(b->conninfo);
@@ -419,6 +450,12 @@ pg_close(PgBuffer *b)
 
 	for (i = 0; i < b->nidle; i++)
 		PQfinish(b->idle[i]);
+	while (b->groups) {
+		struct PgGroup *g = b->groups;
+		b->groups = g->next;
+		free(g);
+	}
+	pthread_cond_destroy(&b->appended);
 	pthread_cond_destroy(&b->freed);
 	pthread_mutex_destroy(&b->mu);
 	free(b->local);
@@ -442,43 +479,210 @@ pg_refresh(PgBuffer *b, floe_error *err)
 	return FLOE_OK;            /* every read asks the database */
 }
 
+/* ---- append: group commit ------------------------------------------------
+ * Appends to one table serialize on its sequence row (design (b)), so one
+ * PostgreSQL commit per entry caps a table at one commit's latency.  The
+ * appends of a node to one table therefore share commits: each enqueues
+ * its entry on the table's PgGroup; while no batch of the group is out,
+ * one of them (the leader) takes the queue (up to BATCH_MAX entries /
+ * BATCH_BYTES), sends it as ONE statement (the sequence row moved by k,
+ * the entries given seq - k + 1 .. seq in queue order) and hands every
+ * entry its sequence or the statement's error.  The rest wait.  Each
+ * append still returns only after the commit holding its entry (contract
+ * (a)); the entries of one statement commit together and in sequence
+ * order, so (b) holds as before.  A batch that failed with 57014 (the
+ * leader's statement was cancelled: nothing committed) is re-queued for
+ * the others; a queued entry whose own statement is cancelled leaves the
+ * queue (57014) and is never sent; once taken it waits for the outcome. */
+static PgGroup *
+group_of(PgBuffer *b, const char *uuid)
+{
+	PgGroup *g;
+
+	for (g = b->groups; g; g = g->next)
+		if (!strcmp(g->uuid, uuid))
+			return g;
+	g = xcalloc(1, sizeof *g);
+	snprintf(g->uuid, sizeof g->uuid, "%s", uuid);
+	g->next = b->groups;
+	b->groups = g;
+	return g;
+}
+
+static void
+group_push(PgGroup *g, PgWaiter *w)
+{
+	w->next = NULL;
+	w->state = W_QUEUED;
+	if (g->tail)
+		g->tail->next = w;
+	else
+		g->head = w;
+	g->tail = w;
+}
+
+static void
+group_unlink(PgGroup *g, PgWaiter *w)
+{
+	PgWaiter **pp, *prev = NULL;
+
+	for (pp = &g->head; *pp; prev = *pp, pp = &(*pp)->next)
+		if (*pp == w) {
+			*pp = w->next;
+			if (g->tail == w)
+				g->tail = prev;
+			return;
+		}
+}
+
+/* Send one batch (k entries, queue order) as one statement; on success
+ * the entries' sequences are set. */
+static int
+send_batch(PgBuffer *b, const char *uuid, PgWaiter **ws, int k, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *sql, ms[32], nk[32], fl[32];
+	const char **vals = ARENA_ARRAY(a, const char *, 4 + 3 * k);
+	int *lens = ARENA_ARRAY(a, int, 4 + 3 * k);
+	int *fmts = ARENA_ARRAY(a, int, 4 + 3 * k);
+	uint64_t floor = 0, last = 0;
+	size_t used, cap = 512 + (size_t)k * 64;
+	PGresult *r = NULL;
+	PGconn *c;
+	int i, rc, n = 4 + 3 * k;
+
+	for (i = 0; i < k; i++)
+		if (ws[i]->floor > floor)
+			floor = ws[i]->floor;
+	snprintf(fl, sizeof fl, "%" PRId64, floor > (uint64_t)INT64_MAX - 1 - BATCH_MAX ?
+		 INT64_MAX - 1 - BATCH_MAX : (int64_t)floor);
+	snprintf(ms, sizeof ms, "%" PRId64, now_ms());
+	snprintf(nk, sizeof nk, "%d", k);
+	sql = arena_alloc(a, cap);
+	used = (size_t)snprintf(sql, cap,
+		"WITH s AS (INSERT INTO floe_insert_buffer_seq AS q VALUES ($1, $2::bigint + $3::bigint) "
+		"ON CONFLICT (table_uuid) DO UPDATE SET seq = greatest(q.seq, $2::bigint) + $3::bigint "
+		"RETURNING seq) "
+		"INSERT INTO floe_insert_buffer (table_uuid, seq, staged_ms, label, nbytes, entry) "
+		"SELECT $1, s.seq - $3::bigint + v.i, $4::bigint, v.l, v.n, v.e FROM s, (VALUES ");
+	vals[0] = uuid;
+	vals[1] = fl;
+	vals[2] = nk;
+	vals[3] = ms;
+	for (i = 0; i < 4; i++)
+		lens[i] = fmts[i] = 0;
+	for (i = 0; i < k; i++) {
+		int p = 4 + 3 * i;
+		used += (size_t)snprintf(sql + used, cap - used, "%s(%d, $%d::text, $%d::integer, $%d::bytea)",
+					 i ? ", " : "", i + 1, p + 1, p + 2, p + 3);
+		vals[p] = ws[i]->label;
+		vals[p + 1] = arena_sprintf(a, "%zu", ws[i]->len);
+		vals[p + 2] = ws[i]->len ? (const char *)ws[i]->bytes : "";   /* binary, or the text '' */
+		lens[p] = lens[p + 1] = fmts[p] = fmts[p + 1] = 0;
+		lens[p + 2] = (int)ws[i]->len;
+		fmts[p + 2] = ws[i]->len ? 1 : 0;
+	}
+	snprintf(sql + used, cap - used, ") AS v(i, l, n, e) RETURNING seq");
+	/* not idempotent: a broken link is an unknown outcome (08006) */
+	if ((rc = conn_get(b, &c, err)) == FLOE_OK) {
+		if (interrupt_pending())
+			rc = floe_errorf(err, ERRCODE_QUERY_CANCELED, "canceling statement due to user request");
+		else {
+			PGresult *x = PQsendQueryParams(c, sql, n, NULL, vals, lens, fmts, 0) ? wait_reply(c) : NULL;
+			ExecStatusType st = x ? PQresultStatus(x) : PGRES_FATAL_ERROR;
+			if (st != PGRES_TUPLES_OK) {
+				rc = pg_fail(c, x, "append", err);
+				PQclear(x);
+			} else
+				r = x;
+		}
+		conn_put(b, c);
+	}
+	if (rc == FLOE_OK) {
+		if (PQntuples(r) != k)
+			rc = floe_errorf(err, ERRCODE_IO_ERROR,
+					 "insert buffer (PostgreSQL): append returned %d rows for %d entries",
+					 PQntuples(r), k);
+		for (i = 0; rc == FLOE_OK && i < PQntuples(r); i++) {
+			uint64_t v = strtoull(PQgetvalue(r, i, 0), NULL, 10);
+			if (v > last)
+				last = v;
+		}
+		for (i = 0; rc == FLOE_OK && i < k; i++)
+			ws[i]->seq = last - (uint64_t)k + (uint64_t)i + 1;
+	}
+	PQclear(r);
+	arena_free(a);
+	return rc;
+}
+
 static int
 pg_append(PgBuffer *b, const char *uuid, const char *label, uint64_t floor, const uint8_t *bytes,
 	  size_t len, uint64_t *seq, floe_error *err)
 {
-	static const char sql[] =
-		"WITH s AS (INSERT INTO floe_insert_buffer_seq AS q VALUES ($1, $2::bigint + 1) "
-		"ON CONFLICT (table_uuid) DO UPDATE SET seq = greatest(q.seq, $2::bigint) + 1 RETURNING seq) "
-		"INSERT INTO floe_insert_buffer (table_uuid, seq, staged_ms, label, nbytes, entry) "
-		"SELECT $1, s.seq, $3, $4, $5, $6 FROM s RETURNING seq";
-	char fl[32], ms[32], nb[32];
-	const char *vals[6];
-	int lens[6] = { 0, 0, 0, 0, 0, (int)len };
-	PGresult *r;
+	PgWaiter me = { label, floor, bytes, len, 0, FLOE_OK, err, W_QUEUED, NULL };
+	PgGroup *g;
 
 	if (len > INT32_MAX / 2)
 		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "insert buffer entry too large");
-	snprintf(fl, sizeof fl, "%" PRId64, floor > (uint64_t)INT64_MAX - 1 ? INT64_MAX - 1 : (int64_t)floor);
-	snprintf(ms, sizeof ms, "%" PRId64, now_ms());
-	snprintf(nb, sizeof nb, "%zu", len);
-	vals[0] = uuid;
-	vals[1] = fl;
-	vals[2] = ms;
-	vals[3] = label;
-	vals[4] = nb;
-	vals[5] = len ? (const char *)bytes : "";   /* binary, or the text '' */
-	/* not idempotent: a broken link is an unknown outcome (08006) */
-	TRY(run(b, sql, 6, vals, lens, false, false, &r, "append", err));
-	if (PQntuples(r) != 1) {
-		PQclear(r);
-		return floe_errorf(err, ERRCODE_IO_ERROR, "insert buffer (PostgreSQL): append returned no row");
-	}
-	*seq = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
 	pthread_mutex_lock(&b->mu);
-	b->bytes += (int64_t)len;
+	g = group_of(b, uuid);
+	group_push(g, &me);
+	while (me.state != W_DONE) {
+		PgWaiter *ws[BATCH_MAX];
+		floe_error berr;
+		size_t nb = 0;
+		int k = 0, i, rc;
+
+		if (g->busy) {
+			struct timespec ts;
+			if (me.state == W_QUEUED && interrupt_pending()) {
+				group_unlink(g, &me);
+				pthread_mutex_unlock(&b->mu);
+				return floe_errorf(err, ERRCODE_QUERY_CANCELED,
+						   "canceling statement due to user request");
+			}
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 100 * 1000000L;
+			ts.tv_sec += ts.tv_nsec / 1000000000L;
+			ts.tv_nsec %= 1000000000L;
+			(void)pthread_cond_timedwait(&b->appended, &b->mu, &ts);
+			continue;
+		}
+		/* lead one batch (ours, or the queue's head if ours is further on) */
+		while (g->head && k < BATCH_MAX && (k == 0 || nb + g->head->len <= BATCH_BYTES)) {
+			PgWaiter *w = g->head;
+			g->head = w->next;
+			if (!g->head)
+				g->tail = NULL;
+			w->state = W_TAKEN;
+			nb += w->len;
+			ws[k++] = w;
+		}
+		g->busy = true;
+		pthread_mutex_unlock(&b->mu);
+		floe_error_clear(&berr);
+		rc = send_batch(b, g->uuid, ws, k, &berr);
+		pthread_mutex_lock(&b->mu);
+		g->busy = false;
+		for (i = 0; i < k; i++) {
+			PgWaiter *w = ws[i];
+			if (rc != FLOE_OK && w != &me && floe_error_is(&berr, ERRCODE_QUERY_CANCELED)) {
+				group_push(g, w);      /* not committed: theirs goes out again */
+				continue;
+			}
+			w->rc = rc;
+			if (rc != FLOE_OK)
+				*w->err = berr;
+			w->state = W_DONE;
+		}
+		if (rc == FLOE_OK)
+			b->bytes += (int64_t)nb;
+		pthread_cond_broadcast(&b->appended);
+	}
 	pthread_mutex_unlock(&b->mu);
-	return FLOE_OK;
+	*seq = me.seq;
+	return me.rc;
 }
 
 static uint64_t
