@@ -111,6 +111,7 @@ temp__free_views(TempState *t)
 	for (i = 0; t && i < t->nviews; i++) {
 		free(t->views[i].name);
 		free(t->views[i].loc);
+		free(t->views[i].mark.dropped);
 	}
 	if (t) {
 		free(t->views);
@@ -150,6 +151,7 @@ temp__free_seqs(TempState *t, const char *owner)
 			continue;
 		free(x->name);
 		free(x->q.owned_by);
+		free(x->mark.dropped);
 		memmove(x, x + 1, sizeof *x * (size_t)(t->seqs + t->nseqs - x - 1));
 		t->nseqs--;
 		i--;
@@ -318,6 +320,86 @@ empty_one(Session *s, const char *name)
 	arena_free(a);
 }
 
+/* A block mark at the end of savepoint level k (-1: of the whole block,
+ * committed or not): what becomes of its sequence or view. */
+enum { MARK_KEEP, MARK_FORGET, MARK_UNDROP };
+
+static int
+mark_end(TempBlockMark *m, int k, bool rollback)
+{
+	if (m->in_block && m->sp_depth > k) {
+		if (rollback)
+			return MARK_FORGET;   /* made since: gone */
+		if (k < 0)
+			m->in_block = false;
+		else
+			m->sp_depth = k;
+	}
+	if (m->dropped && m->drop_depth > k) {
+		if (rollback)
+			return MARK_UNDROP;   /* dropped since: back */
+		if (k < 0)
+			return MARK_FORGET;   /* the DROP commits */
+		m->drop_depth = k;
+	}
+	return MARK_KEEP;
+}
+
+static void
+undrop_mark(TempBlockMark *m, char **name)
+{
+	free(*name);
+	*name = m->dropped;
+	m->dropped = NULL;
+}
+
+/* The temporary sequences and views at the end of savepoint level k (-1:
+ * the block): those made since go at a rollback, those dropped since come
+ * back; a commit makes the DROPs final (temp.h). */
+static void
+objs_end(TempState *t, int k, bool rollback)
+{
+	int i, pass;
+
+	/* forget first, so a name made since is free for the undropped */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; t && i < t->nseqs; i++) {
+			TempSeq *x = &t->seqs[i];
+			TempBlockMark m = x->mark;
+			int what = mark_end(&m, k, rollback);
+			if (pass == 0 && what == MARK_FORGET) {
+				free(x->name);
+				free(x->q.owned_by);
+				free(x->mark.dropped);
+				memmove(x, x + 1, sizeof *x * (size_t)(t->seqs + t->nseqs - x - 1));
+				t->nseqs--;
+				i--;
+			} else if (pass == 1) {
+				x->mark = m;
+				if (what == MARK_UNDROP)
+					undrop_mark(&x->mark, &x->name);
+			}
+		}
+		for (i = 0; t && i < t->nviews; i++) {
+			TempView *x = &t->views[i];
+			TempBlockMark m = x->mark;
+			int what = mark_end(&m, k, rollback);
+			if (pass == 0 && what == MARK_FORGET) {
+				free(x->name);
+				free(x->loc);
+				free(x->mark.dropped);
+				memmove(x, x + 1, sizeof *x * (size_t)(t->views + t->nviews - x - 1));
+				t->nviews--;
+				i--;
+			} else if (pass == 1) {
+				x->mark = m;
+				if (what == MARK_UNDROP)
+					undrop_mark(&x->mark, &x->name);
+			}
+		}
+	}
+}
+
 /* ROLLBACK TO savepoint k drops the temporary tables created since it
  * and brings back those dropped since; RELEASE k makes both belong to the
  * enclosing level. */
@@ -347,6 +429,7 @@ temp_savepoint_end(Session *s, int k, bool rollback)
 		else
 			x->drop_depth = k;
 	}
+	objs_end(t, k, rollback);   /* sequences and views */
 }
 
 void
@@ -379,6 +462,7 @@ temp_txn_end(Session *s, bool committed)
 		if (x->on_commit == TEMP_ON_COMMIT_DELETE)
 			empty_one(s, x->name);
 	}
+	objs_end(t, -1, !committed);   /* sequences and views */
 	busy = false;
 }
 

@@ -7,7 +7,11 @@
  * table's serial column owns goes with the table.  Views: a temporary
  * view (CREATE TEMP VIEW, or a view reading a temporary relation, which
  * PostgreSQL makes temporary) has its metadata file in the scratch folder
- * and its entry in the map; CREATE / DROP of one is not undone by ROLLBACK.
+ * and its entry in the map.  Both follow the transaction block as tables
+ * do: one made in a block goes at ROLLBACK (or ROLLBACK TO a savepoint
+ * before it), one dropped in a block is hidden until the block commits
+ * (TempBlockMark; temp_catalog.c marks them, temp_txn_end /
+ * temp_savepoint_end settle them).
  *
  * Storage: a temporary table is an ordinary Iceberg table (so every scan,
  * DML and transaction path works on it unchanged) whose files live in a
@@ -81,16 +85,28 @@ typedef struct TempTable {
 	int drop_depth;          /* ... with that many savepoints open */
 } TempTable;
 
+/* A temporary sequence's or view's part in the open transaction block, as
+ * TempTable's fields: made in it (at that savepoint depth), or dropped in
+ * it (then name is a hidden one and dropped the name it had). */
+typedef struct TempBlockMark {
+	bool in_block;
+	int sp_depth;
+	char *dropped;
+	int drop_depth;
+} TempBlockMark;
+
 /* One temporary sequence (CREATE TEMP SEQUENCE, a temporary table's
  * serial / identity column): its row, as the catalog keeps a sequence's. */
 typedef struct TempSeq {
 	char *name;
 	CatalogSeq q;            /* q.owned_by malloc'd (or NULL) */
+	TempBlockMark mark;
 } TempSeq;
 
 /* One temporary view: its metadata file (in the scratch folder). */
 typedef struct TempView {
 	char *name, *loc;
+	TempBlockMark mark;
 } TempView;
 
 /* A session's temporary schema (NULL until its first temporary object). */
@@ -118,6 +134,9 @@ TempView *temp__find_view(TempState *t, const char *name);
 void temp__free_views(TempState *t);
 TempSeq *temp__find_seq(TempState *t, const char *name);
 void temp__free_seqs(TempState *t, const char *owner);
+/* temp_catalog.c: a new entry's mark / a DROP in a block (name: hidden) */
+void temp__mark_made(TempBlockMark *m);
+bool temp__mark_drop(TempBlockMark *m, char **name);
 const char *temp_namespace(Session *s, floe_error *err);
 int temp_create_target(Session *s, const PgQuery__RangeVar *rv, const char **ns, bool *is_temp,
 		       const char **loc, Arena *a, floe_error *err);

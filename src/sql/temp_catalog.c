@@ -22,10 +22,13 @@
  * INTERFACE ROUTINES (temp.h)
  *   temp_catalog_wrap(inner), temp__set_session(s), temp__current()
  */
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "common/arena.h"
 #include "sql/temp.h"
+#include "sql/txn.h"
 
 typedef struct TempCatalog {
 	Catalog base;
@@ -316,6 +319,35 @@ c_rename_table(Catalog *c, const char *ns, const char *name, const char *new_ns,
 
 /* ---- sequences and views: the session's map ---------------------------- */
 
+/* A new entry made in the open block of this thread's session (temp.h). */
+void
+temp__mark_made(TempBlockMark *m)
+{
+	memset(m, 0, sizeof *m);
+	if (cur_session && session_txn_status(cur_session) != 'I') {
+		m->in_block = true;
+		m->sp_depth = txn_savepoint_depth(cur_session);
+	}
+}
+
+/* DROP in an open block: the entry is hidden under a name no SQL
+ * identifier has (a control character) until the block ends; false
+ * outside a block (the caller frees it). */
+bool
+temp__mark_drop(TempBlockMark *m, char **name)
+{
+	static atomic_int hidden = 0;
+	char buf[48];
+
+	if (!cur_session || session_txn_status(cur_session) == 'I')
+		return false;
+	snprintf(buf, sizeof buf, "\x01dropped-obj-%d", atomic_fetch_add(&hidden, 1));
+	m->dropped = *name;
+	m->drop_depth = txn_savepoint_depth(cur_session);
+	*name = xstrdup(buf);
+	return true;
+}
+
 static int
 c_seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq, floe_error *err)
 {
@@ -330,6 +362,8 @@ c_seq_create(Catalog *c, const char *ns, const char *name, const CatalogSeq *seq
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	t->seqs = xrealloc(t->seqs, sizeof(TempSeq) * (size_t)(t->nseqs + 1));
 	x = &t->seqs[t->nseqs++];
+	memset(x, 0, sizeof *x);
+	temp__mark_made(&x->mark);
 	x->name = xstrdup(name);
 	x->q = *seq;
 	x->q.owned_by = seq->owned_by ? xstrdup(seq->owned_by) : NULL;
@@ -381,6 +415,8 @@ c_seq_drop(Catalog *c, const char *ns, const char *name, floe_error *err)
 	t = own(ns);
 	if (!(x = temp__find_seq(t, name)))
 		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "sequence \"%s\" does not exist", name);
+	if (temp__mark_drop(&x->mark, &x->name))
+		return FLOE_OK;   /* in a block: hidden until it commits */
 	free(x->name);
 	free(x->q.owned_by);
 	memmove(x, x + 1, sizeof *x * (size_t)(t->seqs + t->nseqs - x - 1));
@@ -399,9 +435,10 @@ c_seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_err
 	if (!(t = own(ns)))
 		return no_ns(ns, err);
 	*names = ARENA_ARRAY(a, char *, t->nseqs + 1);
+	*n = 0;
 	for (i = 0; i < t->nseqs; i++)
-		(*names)[i] = arena_strdup(a, t->seqs[i].name);
-	*n = t->nseqs;
+		if (!t->seqs[i].mark.dropped)
+			(*names)[(*n)++] = arena_strdup(a, t->seqs[i].name);
 	return FLOE_OK;
 }
 
@@ -419,6 +456,8 @@ c_create_view(Catalog *c, const char *ns, const char *name, const char *loc, flo
 		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
 	t->views = xrealloc(t->views, sizeof(TempView) * (size_t)(t->nviews + 1));
 	x = &t->views[t->nviews++];
+	memset(x, 0, sizeof *x);
+	temp__mark_made(&x->mark);
 	x->name = xstrdup(name);
 	x->loc = xstrdup(loc);
 	return FLOE_OK;
@@ -466,6 +505,8 @@ c_drop_view(Catalog *c, const char *ns, const char *name, floe_error *err)
 	t = own(ns);
 	if (!(x = temp__find_view(t, name)))
 		return no_table(ns, name, err);
+	if (temp__mark_drop(&x->mark, &x->name))
+		return FLOE_OK;   /* in a block: hidden until it commits */
 	free(x->name);
 	free(x->loc);
 	memmove(x, x + 1, sizeof *x * (size_t)(t->views + t->nviews - x - 1));
@@ -502,9 +543,10 @@ c_list_views(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_e
 	if (!(t = own(ns)))
 		return no_ns(ns, err);
 	*names = ARENA_ARRAY(a, char *, t->nviews + 1);
+	*n = 0;
 	for (i = 0; i < t->nviews; i++)
-		(*names)[i] = arena_strdup(a, t->views[i].name);
-	*n = t->nviews;
+		if (!t->views[i].mark.dropped)
+			(*names)[(*n)++] = arena_strdup(a, t->views[i].name);
 	return FLOE_OK;
 }
 

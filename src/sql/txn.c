@@ -1462,7 +1462,8 @@ stmt_kind(Node *n)
 	}
 }
 
-/* CREATE TEMP TABLE [AS] / CREATE TABLE pg_temp.x */
+/* CREATE TEMP TABLE [AS] / CREATE TABLE pg_temp.x; CREATE TEMP SEQUENCE /
+ * VIEW the same (their CREATE and DROP follow the block too, temp.h) */
 static bool
 temp_create_stmt(Node *n)
 {
@@ -1470,6 +1471,10 @@ temp_create_stmt(Node *n)
 
 	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_STMT)
 		rv = n->create_stmt->relation;
+	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SEQ_STMT)
+		rv = n->create_seq_stmt->sequence;
+	else if (n->node_case == PG_QUERY__NODE__NODE_VIEW_STMT)
+		rv = n->view_stmt->view;
 	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into &&
 		 n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 		rv = n->create_table_as_stmt->into->rel;
@@ -1477,24 +1482,28 @@ temp_create_stmt(Node *n)
 		      (rv->schemaname && temp_is_temp_ns(rv->schemaname)));
 }
 
-/* DROP TABLE of temporary tables only: undone by ROLLBACK (temp_drop),
- * so nothing of the block is committed first */
+/* DROP TABLE / SEQUENCE / VIEW of temporary ones only: undone by ROLLBACK
+ * (temp_drop, temp.h), so nothing of the block is committed first */
 static bool
 temp_drop_stmt(Session *s, Node *n)
 {
 	PgQuery__DropStmt *ds = n->node_case == PG_QUERY__NODE__NODE_DROP_STMT ? n->drop_stmt : NULL;
+	bool table = ds && ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
 	size_t i;
 
-	if (!ds || ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE || !ds->n_objects)
+	if (!ds || !ds->n_objects || (!table && ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE &&
+				      ds->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW))
 		return false;
 	for (i = 0; i < ds->n_objects; i++) {
 		PgQuery__List *l = ds->objects[i]->node_case == PG_QUERY__NODE__NODE_LIST ? ds->objects[i]->list : NULL;
-		const char *ns;
+		const char *ns, *name;
 		if (!l || l->n_items < 1 || l->n_items > 2)
 			return false;
-		ns = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL,
-				  l->items[l->n_items - 1]->string->sval);
-		if (!ns || !temp_is_temp_ns(ns) || !temp_has_table(s, l->items[l->n_items - 1]->string->sval))
+		name = l->items[l->n_items - 1]->string->sval;
+		ns = temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL, name);
+		if (!table && !ns)
+			ns = l->n_items == 2 ? NULL : search_path_lookup(s, name);
+		if (!ns || !temp_is_temp_ns(ns) || !(table ? temp_has_table(s, name) : temp_has(s, name)))
 			return false;
 	}
 	return true;
