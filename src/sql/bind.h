@@ -190,6 +190,9 @@ int insert_check_width(BindCtx *b, int nexpr, int ntarget, Node **cols, size_t n
 /* merge.c: MERGE, and INSERT ... ON CONFLICT (matched against the
  * table's rows like a MERGE) */
 int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink);
+/* EXPLAIN MERGE: bind it as merge_exec would (every privilege it needs
+ * checked, 42501), run nothing */
+int merge_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st);
 int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		 ResultSink *sink);
 /* optimize.c: compaction, OPTIMIZE t [REWRITE DELETES] (deletes_only;

@@ -3328,10 +3328,12 @@ dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, 
  * EXPLAIN of a write (select.c refuses it after this): the privileges the
  * statement would need, checked as it checks them.  UPDATE / DELETE are
  * bound as they run (what the binder bound decides SELECT on the target;
- * nothing of the target is read); INSERT: the write, RETURNING as bound,
- * SELECT for an ON CONFLICT arbiter; MERGE: its actions' writes (its ON
- * and WHEN are not bound here).  Only a 42501 is kept: any other error
- * leaves the caller's 0A000.
+ * nothing of the target is read); INSERT: the write, its source (VALUES,
+ * SELECT, CTEs: insert_source) and RETURNING as bound, SELECT for an ON
+ * CONFLICT arbiter; MERGE: bound as it runs (merge_explain_privileges:
+ * the actions' writes, the source, ON and WHEN), as PostgreSQL's EXPLAIN
+ * checks what running the statement checks.  Only a 42501 is kept: any
+ * other error leaves the caller's 0A000.
  */
 int
 dml_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, Node *q)
@@ -3349,18 +3351,22 @@ dml_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, Node *q)
 	case PG_QUERY__NODE__NODE_DELETE_STMT:
 		rc = delete_bind(&d, s, ctx, sql, q->delete_stmt);
 		break;
-	case PG_QUERY__NODE__NODE_INSERT_STMT:
-	case PG_QUERY__NODE__NODE_MERGE_STMT: {
-		PgQuery__RangeVar *rv = q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT ?
-			q->insert_stmt->relation : q->merge_stmt->relation;
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+		/* its target, source, ON and WHEN, bound as MERGE binds them */
+		rc = merge_explain_privileges(s, ctx, sql, q->merge_stmt);
+		break;
+	case PG_QUERY__NODE__NODE_INSERT_STMT: {
 		unsigned want = acl_write_privs(q);
+		Operator *src;
 		Table *t;
-		if (q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
-		    q->insert_stmt->on_conflict_clause && q->insert_stmt->on_conflict_clause->infer)
+		if (q->insert_stmt->on_conflict_clause && q->insert_stmt->on_conflict_clause->infer)
 			want |= ROLE_PRIV_SELECT;   /* the arbiter columns are read */
-		rc = load_table(s, ctx, sql, rv, want, &t);
-		if (rc == FLOE_OK && q->node_case == PG_QUERY__NODE__NODE_INSERT_STMT &&
-		    q->insert_stmt->n_returning_list)
+		rc = load_table(s, ctx, sql, q->insert_stmt->relation, want, &t);
+		/* the source (VALUES, SELECT, its CTEs and subqueries), bound
+		 * as INSERT binds it, then RETURNING */
+		if (rc == FLOE_OK)
+			rc = insert_source(s, ctx, sql, q->insert_stmt, t, &src);
+		if (rc == FLOE_OK && q->insert_stmt->n_returning_list)
 			rc = insert_describe(s, ctx, sql, q->insert_stmt, &r);
 		break;
 	}

@@ -1788,53 +1788,72 @@ want_pk_check(Merge *m)
 		m->newkeys = rowstore_new(m->ctx, m->npk, types, NULL);
 }
 
-int
-merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink)
+/* Bind a MERGE: its target (the actions' writes), source, ON and WHEN
+ * clauses, checking every privilege they need (acl.h) as the binder
+ * resolves them; nothing runs but uncorrelated subqueries. */
+static int
+merge_bind(Merge *m, Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st)
 {
-	Merge m;
 	Expr *on;
 	int i;
-	char tag[64];
 
-	memset(&m, 0, sizeof m);
-	m.s = s;
-	m.ctx = ctx;
-	m.sql = sql;
-	m.dup_col = -1;
-	m.b.sql = sql;
+	memset(m, 0, sizeof *m);
+	m->s = s;
+	m->ctx = ctx;
+	m->sql = sql;
+	m->dup_col = -1;
+	m->b.sql = sql;
 	if (st->with_clause && st->with_clause->recursive)
 		return floe_errorf(ctx->err, ERRCODE_SYNTAX_ERROR,
 				   "WITH RECURSIVE is not supported for MERGE statement");
-	TRY(load_target(&m, st->relation, "MERGE", acl_merge_privs(st)));
-	TRY(plan_source(&m, st->source_relation, st->with_clause));
-	if (!strcmp(m.srel, m.trel)) {
+	TRY(load_target(m, st->relation, "MERGE", acl_merge_privs(st)));
+	TRY(plan_source(m, st->source_relation, st->with_clause));
+	if (!strcmp(m->srel, m->trel)) {
 		floe_errorf(ctx->err, ERRCODE_DUPLICATE_ALIAS,
-			    "name \"%s\" specified more than once", m.srel);
+			    "name \"%s\" specified more than once", m->srel);
 		return floe_error_detail(ctx->err, "The name is used both as MERGE target table and data source.");
 	}
-	make_scope(&m);
-	m.b.with = st->with_clause;    /* CTEs are visible to subqueries in ON / WHEN too */
-	m.b.where = "JOIN/ON";
-	hide(&m, false, false);
-	if (!(on = bind_coerce_bool(&m.b, bind_expr(&m.b, st->join_condition), "JOIN/ON")))
+	make_scope(m);
+	m->b.with = st->with_clause;    /* CTEs are visible to subqueries in ON / WHEN too */
+	m->b.where = "JOIN/ON";
+	hide(m, false, false);
+	if (!(on = bind_coerce_bool(&m->b, bind_expr(&m->b, st->join_condition), "JOIN/ON")))
 		return FLOE_ERR;
-	m.on = on;
-	m.reads = acl_exprs_read_target(&on, 1, m.nt);
-	m.clauses = ARENA_ARRAY(ctx->arena, Clause, st->n_merge_when_clauses + 1);
+	m->on = on;
+	m->reads = acl_exprs_read_target(&on, 1, m->nt);
+	m->clauses = ARENA_ARRAY(ctx->arena, Clause, st->n_merge_when_clauses + 1);
 	for (i = 0; i < (int)st->n_merge_when_clauses; i++) {
 		PgQuery__MergeWhenClause *w = st->merge_when_clauses[i]->merge_when_clause;
 		Cat cat = w->matched ? CAT_MATCHED : CAT_NOT_MATCHED;
 		if (w->matched && w->override == PG_QUERY__OVERRIDING_KIND__OVERRIDING_SYSTEM_VALUE)
 			cat = CAT_BY_SOURCE;   /* parse.c's mark of WHEN NOT MATCHED BY SOURCE */
-		TRY(bind_clause(&m, &m.clauses[m.nclauses++], w, cat));
+		TRY(bind_clause(m, &m->clauses[m->nclauses++], w, cat));
 	}
+	/* MERGE ... ON true WHEN MATCHED THEN DELETE reads no target column */
+	return acl_note_target_read(s, ctx, m->t, m->reads, ctx->err);
+}
+
+int
+merge_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st)
+{
+	Merge m;
+
+	return merge_bind(&m, s, ctx, sql, st);
+}
+
+int
+merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st, ResultSink *sink)
+{
+	Merge m;
+	int i;
+	char tag[64];
+
+	TRY(merge_bind(&m, s, ctx, sql, st));
 	for (i = 0; i < m.nclauses; i++)
 		if (m.clauses[i].act == ACT_UPDATE || m.clauses[i].act == ACT_INSERT) {
 			want_pk_check(&m);
 			break;
 		}
-	/* MERGE ... ON true WHEN MATCHED THEN DELETE reads no target column */
-	TRY(acl_note_target_read(s, ctx, m.t, m.reads, ctx->err));
 	TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles, ctx->err));
 	TRY(merge_run(&m, false));
 	snprintf(tag, sizeof tag, "MERGE %lld", (long long)m.affected);

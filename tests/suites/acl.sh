@@ -865,6 +865,52 @@ DROP TABLE vt;
 DROP TABLE vt2;
 DROP ROLE van;
 SQL
+# EXPLAIN of a write checks what running it checks (PostgreSQL's EXPLAIN
+# runs ExecCheckRTPerms): SELECT on MERGE's source and on the target
+# columns ON / WHEN / SET read, INSERT's source, CTEs and RETURNING,
+# UPDATE / DELETE subqueries.  explain_privs PORT [conn extra]: each
+# statement as role ex, its ERROR line or "ok" (a plan on PostgreSQL;
+# floe's 0A000 for EXPLAIN of a write, which comes after the checks)
+explain_privs() {
+	local p=$1 extra=${2:-} st out
+	psql -X -q "host=127.0.0.1 port=$p user=postgres dbname=floe $extra" \
+		-c "CREATE TABLE et (a int, b text)" -c "CREATE TABLE esrc (a int, b text)" -c "CREATE TABLE esecret (s text)" \
+		-c "CREATE ROLE ex" -c "GRANT INSERT, UPDATE, DELETE ON et TO ex" -c "GRANT SELECT ON esrc TO ex" 2>&1
+	while IFS= read -r st; do
+		out=$(psql -X -v VERBOSITY=verbose "host=127.0.0.1 port=$p user=postgres dbname=floe $extra" -c "SET ROLE ex" -c "$st" 2>&1)
+		case $out in
+		*"EXPLAIN of a statement other than SELECT/VALUES is not supported"*) echo "ok: $st" ;;
+		*ERROR:*) echo "$(printf '%s\n' "$out" | grep -m1 'ERROR:'): $st" ;;
+		*) echo "ok: $st" ;;
+		esac
+	done <<'SQL'
+EXPLAIN MERGE INTO et USING esrc ON et.a = esrc.a WHEN MATCHED THEN DELETE
+EXPLAIN MERGE INTO et USING esrc ON true WHEN MATCHED THEN DELETE
+EXPLAIN MERGE INTO et USING esecret ON true WHEN MATCHED THEN DELETE
+EXPLAIN MERGE INTO et USING (SELECT * FROM esecret) s ON true WHEN NOT MATCHED THEN INSERT VALUES (1, s.s)
+EXPLAIN MERGE INTO et USING esrc ON true WHEN MATCHED AND (SELECT count(*) FROM esecret) > 0 THEN DELETE
+EXPLAIN MERGE INTO et USING esrc ON true WHEN MATCHED THEN UPDATE SET b = (SELECT s FROM esecret)
+EXPLAIN MERGE INTO et USING esrc ON true WHEN MATCHED THEN UPDATE SET b = et.b
+EXPLAIN MERGE INTO et USING esrc ON true WHEN NOT MATCHED THEN INSERT VALUES (esrc.a, esrc.b)
+EXPLAIN ANALYZE MERGE INTO et USING esecret ON true WHEN MATCHED THEN DELETE
+EXPLAIN MERGE INTO esecret USING esrc ON true WHEN MATCHED THEN DELETE
+EXPLAIN INSERT INTO et SELECT a, b FROM esrc
+EXPLAIN INSERT INTO et SELECT 1, s FROM esecret
+EXPLAIN INSERT INTO et (b) SELECT (SELECT s FROM esecret)
+EXPLAIN WITH x AS (SELECT s FROM esecret) INSERT INTO et SELECT 1, s FROM x
+EXPLAIN INSERT INTO et SELECT * FROM et
+EXPLAIN INSERT INTO et VALUES (1, 'x') RETURNING (SELECT s FROM esecret LIMIT 1)
+EXPLAIN INSERT INTO esecret VALUES ('x')
+EXPLAIN ANALYZE INSERT INTO et SELECT 1, s FROM esecret
+EXPLAIN UPDATE et SET b = (SELECT s FROM esecret)
+EXPLAIN UPDATE et SET b = 'x' WHERE a = 1
+EXPLAIN UPDATE et SET b = esrc.b FROM esrc
+EXPLAIN DELETE FROM et WHERE EXISTS (SELECT 1 FROM esecret)
+EXPLAIN DELETE FROM et USING esrc WHERE esrc.a = 1
+SQL
+	psql -X -q "host=127.0.0.1 port=$p user=postgres dbname=floe $extra" \
+		-c "DROP TABLE et" -c "DROP TABLE esrc" -c "DROP TABLE esecret" -c "DROP ROLE ex" 2>&1
+}
 # logins against CONNECT: dbr refused, then granted CONNECT; PUBLIC's back
 db_logins() {
 	psql -X "host=127.0.0.1 port=$1 user=dbr dbname=floe ${2:-}" -c "SELECT 1" 2>&1 | sed "s/port $1 /port P /"
@@ -877,6 +923,7 @@ if [ -n "${pgport:-}" ]; then
 		sed 's/pg_temp_[0-9]*/pg_temp_N/' >"$tmp/cmpdb.pg"
 	db_logins "$pgport" >>"$tmp/cmpdb.pg"
 	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpmaint.sql" 2>&1 | cmp_filter >"$tmp/cmpmaint.pg"
+	explain_privs "$pgport" >"$tmp/cmpexplain.pg"
 	mkdir -p "$tmp/wh5"
 	if start_server -D "$tmp/wh5"; then
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpdb.sql" 2>&1 |
@@ -884,7 +931,13 @@ if [ -n "${pgport:-}" ]; then
 		db_logins "$port" sslmode=disable >>"$tmp/cmpdb.floe"
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpmaint.sql" 2>&1 |
 			cmp_filter >"$tmp/cmpmaint.floe"
+		explain_privs "$port" sslmode=disable >"$tmp/cmpexplain.floe"
 		stop_server || fail clean_exit_db "exit" "$tmp/serve.err"
+		if diff -u "$tmp/cmpexplain.pg" "$tmp/cmpexplain.floe" >"$tmp/cmpexplain.diff" && [ "$(grep -c '42501' "$tmp/cmpexplain.pg")" -ge 15 ]; then
+			pass "explain_write_privileges_same_as_postgresql ($(grep -c 42501 "$tmp/cmpexplain.pg") refused, $(grep -c '^ok' "$tmp/cmpexplain.pg") allowed)"
+		else
+			fail explain_write_privileges_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpexplain.diff"
+		fi
 		if diff -u "$tmp/cmpmaint.pg" "$tmp/cmpmaint.floe" >"$tmp/cmpmaint.diff" && [ "$(grep -c 'only table or database owner' "$tmp/cmpmaint.pg")" -ge 10 ]; then
 			pass "analyze_vacuum_not_owner_same_as_postgresql ($(grep -c WARNING "$tmp/cmpmaint.pg") warnings)"
 		else
