@@ -4,8 +4,9 @@
  *
  * Order of work (nothing is committed before step 6):
  *   1. the options after the location's literal (FILE_FORMAT PARQUET only;
- *      another format 0A000, anything else 42601); inside a transaction
- *      block 25001 (a block's ROLLBACK deletes the data files it added:
+ *      another format 0A000, anything else 42601); a table with a
+ *      PRIMARY KEY 0A000 (the files' keys are not checked); inside a
+ *      transaction block 25001 (a block's ROLLBACK deletes the data files it added:
  *      these are the user's files);
  *   2. the files: stage_resolve of the location, then a glob (split at the
  *      last '/' before the first * ? [, fnmatch(3) with FNM_PATHNAME on the
@@ -19,7 +20,9 @@
  *          (int -> long, float -> double, decimal(P,S) -> decimal(P',S)
  *          with P' >= P; smallint files into int / bigint): 42804 naming
  *          file and column; varchar(n) / char(n) fields 0A000 (the lengths
- *          would have to be read); a nested field the file has 0A000;
+ *          would have to be read); a nested field the file has 0A000; so
+ *          are values other readers would read differently (nanosecond
+ *          timestamps, unsigned 32/64-bit integers, float16);
  *        - a field id in the file that is not the field's (or, without
  *          ids, a name mapping that maps the name elsewhere): 42804;
  *        - file columns the table lacks: one WARNING for the statement
@@ -459,6 +462,13 @@ check_file(Reg *g, RegFile *rf, const StageFile *sf)
 						   fld->name, type_name(fld->type, t1, sizeof t1), path,
 						   pc->type.id == TYPE_NULL ? "an unsupported type" :
 						   type_name(pc->type, t2, sizeof t2));
+			if ((pc->time_unit == PQ_UNIT_NANOS && pc->physical_type == PQ_INT64) ||
+			    (pc->is_unsigned && pc->type.id != TYPE_INT32) || pc->logical_type == PQ_LT_FLOAT16)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "REGISTER FILES cannot register column \"%s\" of Parquet file \"%s\": its %s values are not what Iceberg readers read as %s",
+						   fld->name, path, pc->time_unit == PQ_UNIT_NANOS ? "nanosecond" :
+						   pc->is_unsigned ? "unsigned" : "half-precision",
+						   type_name(fld->type, t1, sizeof t1));
 			if (pc->field_id >= 0 && pc->field_id != fld->id)
 				return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
 						   "column \"%s\" of Parquet file \"%s\" has field id %d, but the table's column has %d",
@@ -690,6 +700,11 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;
 	}
+
+	if (metadata_current_schema(t->md)->nidentifier > 0)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "REGISTER FILES cannot check the PRIMARY KEY of table \"%s\" against the files' rows",
+				   name);
 
 	/* the files */
 	TRY(stage_resolve(s, st->filename, ctx->arena, &path, err));

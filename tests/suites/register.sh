@@ -89,6 +89,17 @@ else
 	fail files_foreign_field_id "$out"
 fi
 
+# values other Iceberg readers would read differently are refused by name
+duck "COPY (SELECT TIMESTAMP_NS '2024-01-01 00:00:00.123456789' AS ts, 5::UINTEGER AS u FROM range(0, 3)) TO '$fix/odd.parquet' (FORMAT parquet); SELECT 1" >/dev/null
+o1=$(fl "CREATE TABLE ons (ts timestamp)" "REGISTER FILES INTO ons FROM '$fix/odd.parquet'")
+o2=$(fl "CREATE TABLE ou (u bigint)" "REGISTER FILES INTO ou FROM '$fix/odd.parquet'")
+if printf '%s' "$o1" | grep -q 'column "ts" of Parquet file ".*odd.parquet": its nanosecond values' &&
+   printf '%s' "$o2" | grep -q 'column "u" of Parquet file ".*odd.parquet": its unsigned values'; then
+	pass files_other_readers_values
+else
+	fail files_other_readers_values "$o1 / $o2"
+fi
+
 out=$(fl "COPY (SELECT * FROM t) TO '$tmp/floe_t.parquet' (FORMAT parquet)" "SELECT count(*), count(DISTINCT id) FROM t")
 files="['$fix/dir/d1.parquet', '$fix/dir/d2.parquet', '$fix/d3.parquet']"
 got=$(duck "SELECT (SELECT count(*) FROM read_parquet('$tmp/floe_t.parquet')),

@@ -85,6 +85,11 @@ typedef struct ParquetColumn {
 	 * top-level Iceberg field it belongs to): */
 	const char *top_name;   /* name of the top-level field holding this leaf */
 	int32_t top_field_id;   /* its field id, -1 if none */
+	/* what the SqlType hides (Iceberg readers read the physical values):
+	 * an unsigned integer annotation; the PQ_UNIT_* of a TIME / TIMESTAMP
+	 * (logical or legacy converted type), 0 for other columns */
+	bool is_unsigned;
+	int time_unit;
 } ParquetColumn;
 
 typedef struct ParquetStats {

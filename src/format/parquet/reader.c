@@ -452,6 +452,8 @@ map_type(const SElem *e, ParquetColumn *c, ColInfo *ci)
 		is_signed = e->lt_signed;
 	}
 	ci->is_unsigned = lt == PQ_LT_INTEGER && !is_signed;
+	c->is_unsigned = ci->is_unsigned;
+	c->time_unit = lt == PQ_LT_TIME || lt == PQ_LT_TIMESTAMP ? unit : 0;
 	if (dec) {
 		if (prec < 1 || scale < 0 || scale > prec) {
 			unsupported(ci, c, "invalid DECIMAL precision/scale");
