@@ -672,6 +672,9 @@ static const ArrSig sigs[] = {
 	SIG("regexp_match", func_regexp_match, 3, 0, K_TEXT, K_TEXT, K_TEXT, R_TEXTARR, false),
 	SIG("regexp_split_to_array", func_regexp_split, 2, 0, K_TEXT, K_TEXT, 0, R_TEXTARR, false),
 	SIG("regexp_split_to_array", func_regexp_split, 3, 0, K_TEXT, K_TEXT, K_TEXT, R_TEXTARR, false),
+	SIG("__floe_regexp_split_to_table", func_regexp_split_table, 2, 0, K_TEXT, K_TEXT, 0, R_TEXTARR, false),
+	SIG("__floe_regexp_split_to_table", func_regexp_split_table, 3, 0, K_TEXT, K_TEXT, K_TEXT, R_TEXTARR,
+	    false),
 	SIG("array_to_string", k_array_to_string, 2, 0, K_ARR, K_TEXT, 0, R_TEXT, false),
 	SIG("array_to_string", k_array_to_string, 3, 0, K_ARR, K_TEXT, K_TEXT, R_TEXT, false),
 };

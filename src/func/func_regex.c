@@ -28,6 +28,7 @@
  * INTERFACE ROUTINES
  *   func_regex_table[] / func_regex_count   (searched by func_registry.c)
  *   func_regexp_match, func_regexp_split    (kernels; func_array.c's table)
+ *   func_regexp_split_table                 (regexp_split_to_table's array)
  *   func_regexp_matches_rows                (regexp_matches in FROM, exec/srf.c)
  */
 #include <locale.h>
@@ -791,15 +792,30 @@ split_row(FuncCtx *ctx, const RxRow *r, Vector *out, void *st)
 	return emit_text_array(ctx, out, r->i, ss->vals, (uint32_t)n);
 }
 
-int
-func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+static int
+split_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out,
+	     const char *fname)
 {
-	RxArgs ra = { 0, -1, 2, "regexp_split_to_array()", NULL };
+	RxArgs ra = { 0, -1, 2, fname, NULL };
 	SplitState ss = { NULL, 0 };
 	int rc = rx_rows(ctx, args, nargs, count, out, &ra, split_row, &ss);
 
 	free(ss.vals);
 	return rc;
+}
+
+int
+func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return split_common(ctx, args, nargs, count, out, "regexp_split_to_array()");
+}
+
+/* regexp_split_to_table(s, pattern [, flags]) is unnest of this array
+ * (select.c): the same pieces, its own name in the g flag's 22023 */
+int
+func_regexp_split_table(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return split_common(ctx, args, nargs, count, out, "regexp_split_to_table()");
 }
 
 /*

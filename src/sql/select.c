@@ -1509,6 +1509,32 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n") ||
 	    !strcmp(name, "__floe_expandarray_row"))
 		return source_srf(b, ctx, rf, f, name, src);
+	if (!strcmp(name, "regexp_split_to_table") || !strcmp(name, "string_to_table")) {
+		/* unnest of the pieces' array (func_regex.c's split, string_to_array):
+		 * one text column named after the function or its alias */
+		PgQuery__RangeFunction one = *rf;
+		Node *list = ARENA_NEW(b->arena, Node), *call = renamed_call(b, f, "unnest");
+		call->func_call->n_args = 1;
+		call->func_call->args = ARENA_ARRAY(b->arena, Node *, 1);
+		call->func_call->args[0] = renamed_call(b, f, name[0] == 'r' ? "__floe_regexp_split_to_table"
+								      : "string_to_array");
+		pg_query__node__init(list);
+		list->node_case = PG_QUERY__NODE__NODE_LIST;
+		list->list = ARENA_NEW(b->arena, PgQuery__List);
+		pg_query__list__init(list->list);
+		list->list->n_items = 1;
+		list->list->items = ARENA_ARRAY(b->arena, Node *, 1);
+		list->list->items[0] = call;
+		one.n_functions = 1;
+		one.functions = ARENA_ARRAY(b->arena, Node *, 1);
+		one.functions[0] = list;
+		one.alias = NULL;
+		TRY(source_function(b, ctx, &one, src));
+		src->scope.names[0] = rf->alias && rf->alias->n_colnames == 0 ? rf->alias->aliasname
+									  : (char *)name;
+		src->scope.relname = (char *)name;
+		return apply_alias(b, src, rf->alias);
+	}
 	if (json_srf(name)) {
 		/* json(b)_object_keys / _array_elements(_text) / _each(_text):
 		 * unnest of func_json.c's array of the keys, elements, values
@@ -4917,7 +4943,8 @@ srf_name(const char *n)
 {
 	return !strcmp(n, "unnest") || !strcmp(n, "regexp_matches") ||
 	       !strcmp(n, "generate_series") || !strcmp(n, "generate_subscripts") ||
-	       !strcmp(n, "_pg_expandarray") ||
+	       !strcmp(n, "_pg_expandarray") || !strcmp(n, "regexp_split_to_table") ||
+	       !strcmp(n, "string_to_table") ||
 	       (json_srf(n) && !strstr(n, "_each"));   /* _each's record: not in a select list */
 }
 
