@@ -18,7 +18,9 @@
  *      512 MB).  Candidates are grouped by partition (spec id + partition
  *      tuple); in the full form a group made of one small file without
  *      deletes is left alone (rewriting it would gain nothing).
- *   3. each group is scanned (every column; deletes applied by scan.c) into
+ *   3. each group is scanned (every column; deletes applied by scan.c),
+ *      sorted by the table's default sort order when it can be honoured
+ *      (sort_order_input: the files record its sort_order_id), into
  *      one DataWriter whose files keep the group's spec id and partition
  *      tuple (rows never change partition: the tuple is the same for all);
  *      a group of an older spec (after ALTER TABLE ... PARTITION FIELD) is
@@ -189,6 +191,7 @@ optimize_rewrite_files(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int 
 	Operator *op;
 	Batch *b;
 	int i, k;
+	int32_t order_id;
 
 	/* files of an older spec: rows written under the default spec */
 	if (migrate && data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
@@ -200,6 +203,7 @@ optimize_rewrite_files(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int 
 	proj[schema->nfields] = SCAN_PROJ_ROW_ID;
 	proj[schema->nfields + 1] = SCAN_PROJ_LAST_UPDATED_SEQ;
 	op = scan_new(ctx, schema, schema->nfields + nlin, proj, files, n, false, md);
+	op = sort_order_input(ctx, md, op, &order_id);   /* the table's sort order */
 	if (op_open(op) != FLOE_OK) {
 		op_close(op);
 		goto fail;
@@ -222,6 +226,10 @@ optimize_rewrite_files(Session *s, ExecCtx *ctx, Table *t, DataFile *files, int 
 	op_close(op);
 	if (data_writer_finish(w, out, nout, ctx->err) != FLOE_OK)
 		goto fail;
+	for (k = 0; k < *nout && order_id >= 0; k++) {
+		(*out)[k].has_sort_order_id = true;
+		(*out)[k].sort_order_id = order_id;
+	}
 	for (k = 0; k < *nout && !(migrate && spec->nfields > 0); k++) {
 		(*out)[k].spec_id = migrate ? spec->spec_id : files[0].spec_id;
 		(*out)[k].npartition = migrate ? 0 : files[0].npartition;
