@@ -695,11 +695,15 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 				   "cross-database references are not implemented: \"%s.%s.%s\"",
 				   st->relation->catalogname, st->relation->schemaname, st->relation->relname);
 	session_resolve_name(s, st->relation, &ns, &name);
+	if (st->relation->schemaname && st->relation->schemaname[0])   /* USAGE, before the lookup */
+		TRY(acl_check_schema_usage(s, ctx, ns, err));
 	if (txn_table_load(s, ns, name, ctx->arena, &t, err) != FLOE_OK) {
 		if (floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;
 	}
+	/* INSERT on t, as COPY FROM's (the file role: acl.c, before this) */
+	TRY(acl_note_target(s, ctx, t, ROLE_PRIV_INSERT, err));
 
 	if (metadata_current_schema(t->md)->nidentifier > 0)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,

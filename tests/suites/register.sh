@@ -18,7 +18,9 @@
 #     its bounds (p$partitions), prunes on it, and a file spanning
 #     partitions is refused naming it;
 #   - dup_race: two sessions registering the same file at once: exactly
-#     one commits it.
+#     one commits it;
+#   - privileges (floe serve, psql): COPY FROM's file role, then INSERT on
+#     the table, are needed.
 #
 # Prints "PASS register: name" / "FAIL register: name: why".  $FLOE_BIN is the binary.
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -220,5 +222,30 @@ for i in 1 2 3; do
 	fi
 done
 [ $ok = 3 ] && pass dup_race
+
+# ---- privileges (floe serve): COPY FROM's file role and INSERT on the table ------------
+. tests/tools/floe_server.sh
+srv_pid=
+trap 'floe_stop "$srv_pid"; rm -rf "$tmp"' EXIT
+if command -v psql >/dev/null && floe_serve "$tmp/serve" -D "$tmp/whs" --port 0 --http-port off --allow-dir "$fix"; then
+	FL="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
+	reg="REGISTER FILES INTO public.g FROM '$fix/dir/d1.parquet'"
+	out=$(psql -X -q -t -A "$FL" -c "CREATE TABLE g (id bigint NOT NULL, name text, amount numeric(10,2), ts timestamp, f double precision, d date)" \
+		-c "CREATE ROLE alice" -c "GRANT USAGE ON SCHEMA public TO alice" -c "GRANT SELECT ON g TO alice" \
+		-c "SET ROLE alice" -c "$reg" -c "RESET ROLE" -c "GRANT pg_read_server_files TO alice" \
+		-c "SET ROLE alice" -c "$reg" -c "RESET ROLE" -c "GRANT INSERT ON g TO alice" \
+		-c "SET ROLE alice" -c "$reg" -c "SELECT count(*) FROM g" 2>&1)
+	want="ERROR:  must be superuser or have privileges of the pg_read_server_files role to COPY from a file
+ERROR:  permission denied for table g
+1|3000|$(stat -c %s "$fix/dir/d1.parquet")
+3000"
+	if [ "$(printf '%s\n' "$out" | grep -v '^DETAIL\|^HINT')" = "$want" ]; then
+		pass privileges
+	else
+		fail privileges "$(printf '%s' "$out" | tr '\n' '|')"
+	fi
+else
+	echo "register: psql or floe serve not available: privileges not run"
+fi
 
 [ $nfail -eq 0 ]
