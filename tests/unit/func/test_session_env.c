@@ -49,7 +49,8 @@ fake_role(void *session, int64_t oid, char *buf, size_t n)
 	return buf;
 }
 
-static const SessionPrivileges fake = { fake_table, fake_schema, fake_role };
+static const SessionPrivileges fake = { .table_privilege = fake_table, .schema_privilege = fake_schema,
+					.role_name = fake_role };
 
 static int
 call_env(const SessionEnv *env, const char *name, Vector *args, int nargs, uint32_t count, Vector *out)
