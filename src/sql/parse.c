@@ -587,8 +587,11 @@ out:
 	return true;
 }
 
-bool
-sql_create_write_clause(const char *sql, int from, const char **clause, int *len)
+/* The first clause at or after sql + from that `at` recognises (at a word
+ * start, outside quotes, before a ';'). */
+static bool
+find_clause(const char *sql, int from, bool (*at)(const char *, const char *, const char **),
+	    const char **clause, int *len)
 {
 	const char *p = sql + from, *end;
 
@@ -604,7 +607,7 @@ sql_create_write_clause(const char *sql, int from, const char **clause, int *len
 			continue;
 		}
 		w = word_len(p);
-		if (w && p > sql + from && !word_len(p - 1) && create_write_at(sql, p, &end)) {
+		if (w && p > sql + from && !word_len(p - 1) && at(sql, p, &end)) {
 			*clause = p;
 			*len = (int)(end - p);
 			return true;
@@ -615,30 +618,15 @@ sql_create_write_clause(const char *sql, int from, const char **clause, int *len
 }
 
 bool
+sql_create_write_clause(const char *sql, int from, const char **clause, int *len)
+{
+	return find_clause(sql, from, create_write_at, clause, len);
+}
+
+bool
 sql_alter_ext_clause(const char *sql, int from, const char **clause, int *len)
 {
-	const char *p = sql + from, *end;
-
-	while (*p && *p != ';') {
-		const char *q = skip_space(p);
-		size_t w;
-		if (q != p) {
-			p = q;
-			continue;
-		}
-		if (*p == '\'' || *p == '"') {
-			p = skip_quote_at(sql, p);
-			continue;
-		}
-		w = word_len(p);
-		if (w && p > sql + from && !word_len(p - 1) && alter_ext_at(sql, p, &end)) {
-			*clause = p;
-			*len = (int)(end - p);
-			return true;
-		}
-		p += w ? w : 1;
-	}
-	return false;
+	return find_clause(sql, from, alter_ext_at, clause, len);
 }
 
 bool
