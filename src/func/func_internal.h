@@ -93,6 +93,8 @@ void func_utf8_upper(const char *s, uint32_t len, char *dst);
 /* func_regex.c: text[]-valued regex kernels (regexp_match, regexp_split_to_array) */
 int func_regexp_match(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
 int func_regexp_split(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
+/* func_math.c: to_number's result scale from its constant arguments */
+int func_to_number_scale(const Value *const *consts);
 int func_regexp_split_table(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out);
 /* func_array.c: arrays and their polymorphic resolution (func_registry.c) */
 int func_array_resolve(const char *name, const SqlType *argtypes, int nargs,

@@ -840,6 +840,319 @@ width_bucket(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector
 	return FLOE_OK;
 }
 
+/* ---- to_number(text, text) ------------------------------------------------------------ */
+
+/*
+ * PostgreSQL 15's to_number (formatting.c NUM_processor reading a string,
+ * described from its behaviour, not copied): the template is walked once
+ * and every node takes input as follows.
+ *   9 0 . D   one position: a space is skipped first; before the first
+ *             digit a sign is read ('-' or '+', '<' with PR); then a
+ *             digit is taken (a fraction digit only while the template has
+ *             fraction positions left), or the decimal point if the
+ *             template has one and none was read; after a digit with S in
+ *             the template, a '-' / '+' right behind it is the sign (S is
+ *             anchored to the number); with MI / PL and nothing read, a
+ *             sign here is taken.  The position then consumes one
+ *             character, whatever it was.
+ *   , G       consume a ',' if there is one (never under FM)
+ *   MI PL SG  a '-' / '+' (SG: either) there is the sign; else skip one
+ *             non-data character (not a digit, '.', ',', '+', '-')
+ *   L         skip one non-data character (the currency symbol)
+ *   TH th     skip up to two non-data characters
+ *   S PR FM   nothing here (S and PR act at the digit positions)
+ *   other     a literal (also inside "..."): consumes one character
+ * The digits read make the value; its scale is the fraction digits read.
+ * No digit at all is 22P02 (invalid input syntax for type numeric, of the
+ * sign and the digits read); more integer digits than the template's
+ * positions 22003 (numeric field overflow, PostgreSQL's DETAIL); an empty
+ * template gives NULL.  Not supported for input, as in PostgreSQL: EEEE and
+ * RN (0A000); V is 0A000 too (not implemented).
+ */
+typedef struct NumRead {
+	int128 v;
+	int scale;          /* fraction digits read */
+} NumRead;
+
+static bool
+tok_at(const char *f, size_t flen, size_t i, const char *t)
+{
+	size_t n = strlen(t), k;
+
+	if (i + n > flen)
+		return false;
+	for (k = 0; k < n; k++) {
+		char c = f[i + k];
+		if (c >= 'a' && c <= 'z')
+			c = (char)(c - 32);
+		if (c != t[k])
+			return false;
+	}
+	return true;
+}
+
+static bool
+data_char(char c)
+{
+	return (c >= '0' && c <= '9') || c == '.' || c == ',' || c == '+' || c == '-';
+}
+
+/* The template's shape: integer and fraction positions, flags. */
+typedef struct NumTpl {
+	int pre, post;
+	bool dec, fm, lsign, bracket, plus_minus;
+} NumTpl;
+
+static int
+num_template(const char *f, size_t flen, NumTpl *t, floe_error *err)
+{
+	size_t i;
+
+	memset(t, 0, sizeof *t);
+	for (i = 0; i < flen; i++) {
+		char c = f[i];
+		if (c == '"') {
+			for (i++; i < flen && f[i] != '"'; i++)
+				if (f[i] == '\\' && i + 1 < flen)
+					i++;
+		} else if (tok_at(f, flen, i, "EEEE")) {
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "\"EEEE\" not supported for input");
+		} else if (tok_at(f, flen, i, "RN")) {
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "\"RN\" not supported for input");
+		} else if (tok_at(f, flen, i, "FM")) {
+			t->fm = true;
+			i++;
+		} else if (tok_at(f, flen, i, "MI") || tok_at(f, flen, i, "PL") ||
+			   tok_at(f, flen, i, "SG")) {
+			t->plus_minus = true;
+			i++;
+		} else if (tok_at(f, flen, i, "PR")) {
+			t->bracket = true;
+			i++;
+		} else if (tok_at(f, flen, i, "TH")) {
+			i++;
+		} else if (c == 'S' || c == 's') {
+			if (t->lsign)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "cannot use \"S\" twice");
+			t->lsign = true;
+		} else if (c == 'V' || c == 'v') {
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "to_number with \"V\" is not supported");
+		} else if (c == '.' || c == 'D' || c == 'd') {
+			if (t->dec)
+				return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "multiple decimal points");
+			t->dec = true;
+		} else if (c == '9' || c == '0') {
+			if (t->dec)
+				t->post++;
+			else
+				t->pre++;
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+num_read(const char *s, size_t n, const char *f, size_t flen, NumRead *out, floe_error *err)
+{
+	NumTpl t;
+	char digits[80];
+	int nd = 0, rpre = 0, rpost = 0, k;
+	char sign = ' ';
+	bool rdec = false;
+	size_t i, p = 0;
+	int128 v = 0;
+
+	TRY(num_template(f, flen, &t, err));
+	for (i = 0; i < flen; i++) {
+		char c = f[i];
+		if (p >= n)
+			break;
+		if (c == '"') {
+			for (i++; i < flen && f[i] != '"'; i++) {
+				if (f[i] == '\\' && i + 1 < flen)
+					i++;
+				if (p < n)
+					p++;
+			}
+			continue;
+		}
+		if (c == '9' || c == '0' || c == '.' || c == 'D' || c == 'd') {
+			bool digit_pos = c == '9' || c == '0', isread = false;
+			if (s[p] == ' ')
+				p++;
+			if (p >= n)
+				break;
+			if (sign == ' ' && digit_pos && rpre + rpost == 0) {
+				if (s[p] == '-' || (t.bracket && s[p] == '<')) {
+					sign = '-';
+					p++;
+				} else if (s[p] == '+') {
+					sign = '+';
+					p++;
+				}
+			}
+			if (p >= n)
+				break;
+			if (s[p] >= '0' && s[p] <= '9') {
+				if (!(rdec && rpost == t.post)) {
+					if (nd >= (int)sizeof digits)
+						return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+								   "value overflows numeric format");
+					digits[nd++] = s[p];
+					if (rdec)
+						rpost++;
+					else
+						rpre++;
+					isread = true;
+				}
+			} else if (t.dec && !rdec && s[p] == '.') {
+				rdec = true;
+				isread = true;
+			}
+			if (sign == ' ' && rpre + rpost > 0 && p + 1 <= n) {
+				if (t.lsign && isread && p + 1 < n && !(s[p + 1] >= '0' && s[p + 1] <= '9')) {
+					if (s[p + 1] == '-' || s[p + 1] == '+') {
+						sign = s[p + 1];
+						p++;
+					}
+				} else if (!isread && !t.lsign && t.plus_minus &&
+					   (s[p] == '-' || s[p] == '+')) {
+					sign = s[p];
+				}
+			}
+			p++;
+			continue;
+		}
+		if (c == ',' || c == 'G' || c == 'g') {
+			if (!t.fm && s[p] == ',')
+				p++;
+			continue;
+		}
+		if (tok_at(f, flen, i, "MI") || tok_at(f, flen, i, "PL") || tok_at(f, flen, i, "SG")) {
+			bool mi = tok_at(f, flen, i, "MI"), pl = tok_at(f, flen, i, "PL");
+			i++;
+			if ((s[p] == '-' && !pl) || (s[p] == '+' && !mi)) {
+				sign = s[p];
+				p++;
+			} else if (!data_char(s[p])) {
+				p++;
+			}
+			continue;
+		}
+		if (tok_at(f, flen, i, "TH")) {
+			i++;
+			for (k = 0; k < 2 && p < n && !data_char(s[p]); k++)
+				p++;
+			continue;
+		}
+		if (tok_at(f, flen, i, "FM") || tok_at(f, flen, i, "PR")) {
+			i++;
+			continue;
+		}
+		if (c == 'L' || c == 'l') {
+			if (!data_char(s[p]))
+				p++;
+			continue;
+		}
+		if (c == 'S' || c == 's')
+			continue;
+		p++;   /* a literal */
+	}
+	if (nd == 0) {
+		char txt[4] = { sign, 0 };
+		return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+				   "invalid input syntax for type numeric: \"%s\"", txt);
+	}
+	for (k = 0; k < nd && k < rpre && digits[k] == '0'; k++)
+		;
+	if (rpre - k > t.pre) {
+		char lim[16];
+		if (t.pre)
+			snprintf(lim, sizeof lim, "10^%d", t.pre);
+		else
+			snprintf(lim, sizeof lim, "1");
+		floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "numeric field overflow");
+		return floe_error_detail(err,
+					 "A field with precision %d, scale %d must round to an absolute value less than %s.",
+					 t.pre + rpost, rpost, lim);
+	}
+	if (nd - k > 38)
+		return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+				   "value overflows numeric format");
+	for (; k < nd; k++)
+		v = v * 10 + (digits[k] - '0');
+	out->v = sign == '-' ? -v : v;
+	out->scale = rpost;
+	return FLOE_OK;
+}
+
+/* The result scale of to_number: the fraction digits its constants read
+ * (or the template's fraction positions with a constant template only;
+ * NUMERIC_DEFAULT_SCALE without one), for func_refine_return. */
+int
+func_to_number_scale(const Value *const *consts)
+{
+	const Value *s = consts ? consts[0] : NULL, *f = consts ? consts[1] : NULL;
+	floe_error e;
+	NumRead r;
+	NumTpl t;
+
+	if (!f || f->is_null || !type_is_string(f->type.id))
+		return NUMERIC_DEFAULT_SCALE;
+	if (num_template(strview_data(&f->u.s), f->u.s.len, &t, &e) != FLOE_OK)
+		return NUMERIC_DEFAULT_SCALE;   /* the kernel reports it */
+	if (s && !s->is_null && type_is_string(s->type.id) &&
+	    num_read(strview_data(&s->u.s), s->u.s.len, strview_data(&f->u.s), f->u.s.len, &r,
+		     &e) == FLOE_OK)
+		return r.scale;
+	return t.post;
+}
+
+static int
+to_number_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	VectorView va, vb;
+	const strview *a, *b;
+	int128 *o = out->data;
+	int scale = out->type.scale;
+	uint32_t i;
+
+	(void)nargs;
+	vector_view(&args[0], &va);
+	vector_view(&args[1], &vb);
+	a = va.data;
+	b = vb.data;
+	for (i = 0; i < count; i++) {
+		uint32_t ka = ARGK(va, i), kb = ARGK(vb, i);
+		NumRead r;
+		int128 v;
+		if (!ARGVALID(va, ka) || !ARGVALID(vb, kb) || b[kb].len == 0) {
+			out_null(out, i);
+			continue;
+		}
+		TRY(num_read(strview_data(&a[ka]), a[ka].len, strview_data(&b[kb]), b[kb].len, &r,
+			     ctx->err));
+		if (r.scale > scale) {
+			/* more fraction digits than the result type keeps: round */
+			int128 d = func_pow10[r.scale - scale], q = r.v / d, m = r.v % d;
+			if (m * 2 >= d)
+				q++;
+			else if (m * 2 <= -d)
+				q--;
+			v = q;
+		} else if (func_dec_rescale(r.v, r.scale, scale, &v) != FLOE_OK) {
+			return floe_errorf(ctx->err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+					   "value overflows numeric format");
+		}
+		o[i] = v;
+		out_valid(out, i);
+	}
+	return FLOE_OK;
+}
+
 /* ---- to_char(number, text) ------------------------------------------------------------ */
 
 /*
@@ -1344,6 +1657,7 @@ const ScalarFunc func_math_table[] = {
 	F2("to_char", to_char_num, F4, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, F8, TYPE_TEXT, TYPE_TEXT),
 	F2("to_char", to_char_num, NU, TYPE_TEXT, TYPE_TEXT),
+	{ "to_number", to_number_k, 2, 0, { TYPE_TEXT, TYPE_TEXT }, NU, FRET_FIXED, true, false },
 	{ "width_bucket", width_bucket, 4, 0, { F8, F8, F8, I4 }, I4, FRET_FIXED, true, false },
 	{ "div", div_dec, 2, 0, { NU, NU }, NU, FRET_DEC_INT, true, false },
 };

@@ -787,6 +787,9 @@ func_refine_return(const ScalarFunc *f, const Value *const *consts, int nargs, S
 		int64_t n = consts[1]->u.i;
 		ret->scale = (uint8_t)(n < 0 ? 0 : n > DECIMAL_MAX_PRECISION ? DECIMAL_MAX_PRECISION : n);
 	}
+	/* to_number(s, template): the fraction digits it reads (func_math.c) */
+	if (!strcmp(f->name, "to_number") && nargs == 2 && ret->id == TYPE_DECIMAL)
+		ret->scale = (uint8_t)func_to_number_scale(consts);
 	/* extract(field from x) is numeric with a scale fixed by the field */
 	if (!strcmp(f->name, "extract") && nargs == 2 && consts && consts[0] &&
 	    !consts[0]->is_null && consts[0]->type.id == TYPE_TEXT) {
