@@ -868,9 +868,9 @@ find_deps(Session *s, const SeqTarget *targets, int ntargets, Arena *a, SeqDep *
 			const IcebergSchema *sc;
 			Table *t;
 			if (txn_table_load(s, nss[k], names[j], a, &t, err) != FLOE_OK) {
-				if (!floe_error_is(err, ERRCODE_UNDEFINED_TABLE))
-					return FLOE_ERR;
-				floe_error_clear(err);   /* dropped in this block */
+				/* dropped meanwhile, or unreadable (its files gone):
+				 * no DEFAULT of it can be used, so none blocks the DROP */
+				floe_error_clear(err);
 				continue;
 			}
 			sc = metadata_current_schema(t->md);
