@@ -53,13 +53,35 @@
  *     during a commit -> 08006 (the outcome is unknown), as catalog_pg.c.
  *   swap_tables      POST /transactions/commit with one table-change (as
  *                    above) per table: the server applies all or none.
- *   views            not in this backend: list_views lists none, load_view
- *                    is 42P01 (no view is found through a REST catalog),
- *                    create/swap/drop/rename_view 0A000.
+ *   views            when GET /v1/config lists no "endpoints", or lists
+ *                    "GET /v1/{prefix}/namespaces/{namespace}/views/{view}":
+ *     list_views     GET /namespaces/{ns}/views (every page)
+ *     load_view      GET /namespaces/{ns}/views/{v}: metadata-location (404,
+ *                    also NoSuchNamespace: 42P01)
+ *     create_view    floe has written the first view metadata file: its
+ *                    location, current version, that version's schema and
+ *                    properties become a CreateViewRequest, POST
+ *                    /namespaces/{ns}/views (409: 42P07, a table or view of
+ *                    that name); the server writes its own file
+ *     swap_view      POST /namespaces/{ns}/views/{v}, the difference of the
+ *                    expected and new files (view_diff): requirement
+ *                    assert-view-uuid; updates upgrade-format-version,
+ *                    add-schema (each new schema-id), set-location,
+ *                    set-properties / remove-properties, add-view-version
+ *                    (each new version-id, in order), set-current-view-version
+ *                    (-1 when it is the one just added).  A changed schema or
+ *                    version under an existing id, a changed uuid, any other
+ *                    changed member: 0A000 before anything is sent.  Versions
+ *                    the new file no longer has are left to the server's
+ *                    retention.  409 -> 40001, 5xx -> 08006.
+ *     drop_view      DELETE /namespaces/{ns}/views/{v}
+ *     rename_view    POST /views/rename {source, destination}
+ *                    Otherwise list_views lists none, load_view is 42P01
+ *                    and the others 0A000 naming the missing endpoints.
  *   sequences        none (NULL entries: 0A000, catalog.h); floe's
  *                    sequences live in the JDBC catalogs' floe_sequences.
  *
- * HTTP errors: 404 NoSuchNamespace 3F000, NoSuchTable 42P01 (other 404s by
+ * HTTP errors: 404 NoSuchNamespace 3F000, NoSuchTable / NoSuchView 42P01 (other 404s by
  * the call: 3F000 for namespace calls, 42P01 for tables); 409
  * AlreadyExists 42P06 (namespace) / 42P07 (table), NamespaceNotEmpty 2BP01,
  * CommitFailed 40001; 401/419 28000; 403 42501; 406 0A000; 400/422 22023;
@@ -90,9 +112,10 @@ typedef struct RestCatalog {
 	char *prefix;    /* "" or "p/" */
 	char *auth;      /* "Authorization: Bearer ..." or NULL */
 	FileIO *io;
+	bool views;      /* the server serves views (config's endpoints) */
 } RestCatalog;
 
-typedef enum { K_NS, K_TABLE, K_COMMIT } CallKind;
+typedef enum { K_NS, K_TABLE, K_COMMIT, K_VIEW, K_VIEW_COMMIT } CallKind;
 
 typedef struct Body {
 	char *data;
@@ -130,19 +153,20 @@ http_error(long status, const Body *b, CallKind kind, const char *what, floe_err
 		type = json_string_value(e);
 		msg = json_string_value(json_object_get(j, "error_description"));
 	}
-	const char *code = kind == K_COMMIT && status >= 500 ? ERRCODE_CONNECTION_FAILURE
-							   : ERRCODE_IO_ERROR;
+	bool commit = kind == K_COMMIT || kind == K_VIEW_COMMIT;
+	const char *code = commit && status >= 500 ? ERRCODE_CONNECTION_FAILURE : ERRCODE_IO_ERROR;
 	if (!type)
 		type = "";
 	if (status == 404)
-		code = !strcmp(type, "NoSuchTableException") ? ERRCODE_UNDEFINED_TABLE
+		code = !strcmp(type, "NoSuchTableException") || !strcmp(type, "NoSuchViewException")
+			       ? ERRCODE_UNDEFINED_TABLE
 		     : !strcmp(type, "NoSuchNamespaceException") ? ERRCODE_INVALID_SCHEMA_NAME
 		     : kind == K_NS ? ERRCODE_INVALID_SCHEMA_NAME : ERRCODE_UNDEFINED_TABLE;
 	else if (status == 409)
 		code = !strcmp(type, "NamespaceNotEmptyException") ? ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST
 		     : !strcmp(type, "CommitFailedException") ? ERRCODE_T_R_SERIALIZATION_FAILURE
 		     : kind == K_NS ? ERRCODE_DUPLICATE_SCHEMA
-		     : kind == K_COMMIT ? ERRCODE_T_R_SERIALIZATION_FAILURE : ERRCODE_DUPLICATE_TABLE;
+		     : commit ? ERRCODE_T_R_SERIALIZATION_FAILURE : ERRCODE_DUPLICATE_TABLE;
 	else if (status == 401 || status == 419)
 		code = ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION;
 	else if (status == 403)
@@ -209,7 +233,8 @@ request(RestCatalog *rc, const char *method, const char *url, const char *body, 
 		json_error_t je;
 		*out = json_loads(b.data, 0, &je);
 		if (!*out)
-			rc_ = floe_errorf(err, kind == K_COMMIT ? ERRCODE_CONNECTION_FAILURE : ERRCODE_IO_ERROR,
+			rc_ = floe_errorf(err, kind == K_COMMIT || kind == K_VIEW_COMMIT ? ERRCODE_CONNECTION_FAILURE
+											  : ERRCODE_IO_ERROR,
 					  "REST catalog: %s: the answer is not JSON: %s", what, je.text);
 	}
 done:
@@ -756,58 +781,221 @@ rest_swap_tables(Catalog *c, int n, const char *const *ns, const char *const *na
 			"transaction commit", NULL, err);
 }
 
-/* ---- views: none through this backend ---------------------------------- */
+/* ---- views ------------------------------------------------------------ */
 
 static int
 no_views(floe_error *err)
 {
 	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-			   "views are not supported with a REST catalog");
+			   "views are not supported by this REST catalog (its config lists no view endpoints)");
 }
 
 static int
 rest_create_view(Catalog *c, const char *ns, const char *name, const char *loc, floe_error *err)
 {
-	(void)c, (void)ns, (void)name, (void)loc;
-	return no_views(err);
+	RestCatalog *rc = (RestCatalog *)c;
+	json_t *md, *cur = NULL, *schema = NULL, *x, *req;
+	size_t i;
+	if (!rc->views)
+		return no_views(err);
+	if (!(md = read_metadata(rc, loc, err)))
+		return FLOE_ERR;
+	json_array_foreach(json_object_get(md, "versions"), i, x)
+		if (json_equal(json_object_get(x, "version-id"), json_object_get(md, "current-version-id")))
+			cur = x;
+	json_array_foreach(json_object_get(md, "schemas"), i, x)
+		if (cur && json_equal(json_object_get(x, "schema-id"), json_object_get(cur, "schema-id")))
+			schema = x;
+	if (!cur || !schema || !json_is_string(json_object_get(md, "location"))) {
+		json_decref(md);
+		return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
+				   "REST catalog: %s is not view metadata with a current version", loc);
+	}
+	x = json_object_get(md, "properties");
+	req = json_pack("{s:s,s:O,s:O,s:O,s:o}", "name", name, "location", json_object_get(md, "location"),
+			"schema", schema, "view-version", cur, "properties",
+			json_is_object(x) ? json_incref(x) : json_object());
+	json_decref(md);
+	return req_json(rc, "POST", url_of(rc, ns, "views", NULL, NULL), req, K_VIEW, "create view",
+			NULL, err);
 }
 
 static int
 rest_load_view(Catalog *c, const char *ns, const char *name, Arena *a, char **loc, floe_error *err)
 {
-	(void)c, (void)a, (void)loc;
-	return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+	RestCatalog *rc = (RestCatalog *)c;
+	json_t *j;
+	const char *l;
+	if (!rc->views)
+		return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+	if (req_json(rc, "GET", url_of(rc, ns, "views", name, NULL), NULL, K_VIEW, "load view", &j,
+		     err) != FLOE_OK) {
+		/* no such namespace: no such view (sql/views.c asks for every name in FROM) */
+		if (floe_error_is(err, ERRCODE_INVALID_SCHEMA_NAME))
+			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "view \"%s.%s\" does not exist", ns, name);
+		return FLOE_ERR;
+	}
+	l = json_string_value(json_object_get(j, "metadata-location"));
+	if (!l) {
+		json_decref(j);
+		return floe_errorf(err, ERRCODE_IO_ERROR,
+				   "REST catalog: load view %s.%s: no metadata-location in the answer", ns, name);
+	}
+	*loc = arena_strdup(a, l);
+	json_decref(j);
+	return FLOE_OK;
+}
+
+/* Members of view metadata the updates below carry or the server keeps. */
+static const char *const VIEW_DERIVED[] = {
+	"view-uuid", "format-version", "location", "schemas", "current-version-id", "versions",
+	"version-log", "properties", NULL,
+};
+
+/* Requirements and updates taking the view from old to new_ (view-spec.md;
+ * the REST spec's ViewUpdate). */
+static int
+view_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe_error *err)
+{
+	json_t *reqs = json_array(), *ups = json_array(), *x, *o, *v, *set, *rm, *added = NULL;
+	json_t *op = json_object_get(old, "properties"), *np = json_object_get(new_, "properties");
+	const char *key;
+	size_t i;
+	int k;
+
+	*reqs_out = reqs;
+	*ups_out = ups;
+	json_object_foreach(new_, key, v) {
+		for (k = 0; VIEW_DERIVED[k] && strcmp(VIEW_DERIVED[k], key) != 0; k++)
+			;
+		if (!VIEW_DERIVED[k] && !json_equal(json_object_get(old, key), v)) {
+			char what[160];
+			snprintf(what, sizeof what, "changes the view's \"%.100s\"", key);
+			return refuse(err, what);
+		}
+	}
+	if (!json_equal(json_object_get(old, "view-uuid"), json_object_get(new_, "view-uuid")))
+		return refuse(err, "changes the view uuid");
+	x = json_object_get(old, "view-uuid");
+	if (json_is_string(x))
+		json_array_append_new(reqs, json_pack("{s:s,s:O}", "type", "assert-view-uuid", "uuid", x));
+	set_current(ups, old, new_, "format-version", "upgrade-format-version", "format-version");
+	json_array_foreach(json_object_get(new_, "schemas"), i, x) {
+		o = by_id(json_object_get(old, "schemas"), "schema-id", json_object_get(x, "schema-id"));
+		if (!o)
+			json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "add-schema", "schema", x));
+		else if (!json_equal(o, x))
+			return refuse(err, "changes an existing schema of the view");
+	}
+	x = json_object_get(new_, "location");
+	if (x && !json_equal(x, json_object_get(old, "location")))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-location", "location", x));
+	set = json_object();
+	rm = json_array();
+	json_object_foreach(np, key, v)
+		if (!json_equal(json_object_get(op, key), v))
+			json_object_set(set, key, v);
+	json_object_foreach(op, key, v)
+		if (!json_object_get(np, key))
+			json_array_append_new(rm, json_string(key));
+	if (json_object_size(set))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-properties", "updates", set));
+	if (json_array_size(rm))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-properties", "removals", rm));
+	json_decref(set);
+	json_decref(rm);
+	/* versions: the new ones, in order (old ones the new file dropped are
+	 * history the server keeps by its own retention) */
+	json_array_foreach(json_object_get(new_, "versions"), i, x) {
+		o = by_id(json_object_get(old, "versions"), "version-id", json_object_get(x, "version-id"));
+		if (!o) {
+			json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "add-view-version",
+							     "view-version", x));
+			added = json_object_get(x, "version-id");
+		} else if (!json_equal(o, x))
+			return refuse(err, "changes an existing version of the view");
+	}
+	v = json_object_get(new_, "current-version-id");
+	if (!json_is_integer(v))
+		return refuse(err, "has no current-version-id");
+	if (!json_equal(v, json_object_get(old, "current-version-id")))
+		json_array_append_new(ups, json_pack("{s:s,s:I}", "action", "set-current-view-version",
+						     "view-version-id",
+						     (json_int_t)(added && json_equal(added, v) ? -1 : json_integer_value(v))));
+	return FLOE_OK;
 }
 
 static int
-rest_swap_view(Catalog *c, const char *ns, const char *name, const char *x, const char *loc,
-	       floe_error *err)
+rest_swap_view(Catalog *c, const char *ns, const char *name, const char *expected,
+	       const char *new_location, floe_error *err)
 {
-	(void)c, (void)ns, (void)name, (void)x, (void)loc;
-	return no_views(err);
+	RestCatalog *rc = (RestCatalog *)c;
+	json_t *old, *new_ = NULL, *reqs = NULL, *ups = NULL, *ans = NULL;
+	int r = FLOE_ERR;
+	if (!rc->views)
+		return no_views(err);
+	if (!expected)
+		return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+				   "REST catalog: swap of view %s.%s without an expected location", ns, name);
+	if (!(old = read_metadata(rc, expected, err)))
+		return FLOE_ERR;
+	new_ = read_metadata(rc, new_location, err);
+	if (new_ && view_diff(old, new_, &reqs, &ups, err) == FLOE_OK) {
+		r = req_json(rc, "POST", url_of(rc, ns, "views", name, NULL),
+			     json_pack("{s:O,s:O}", "requirements", reqs, "updates", ups), K_VIEW_COMMIT,
+			     "view commit", &ans, err);
+		if (r == FLOE_OK && !json_is_string(json_object_get(ans, "metadata-location")))
+			r = floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+					"REST catalog: commit of view %s.%s: no metadata-location in the answer",
+					ns, name);
+	}
+	json_decref(ans);
+	json_decref(reqs);
+	json_decref(ups);
+	json_decref(old);
+	json_decref(new_);
+	return r;
 }
 
 static int
 rest_drop_view(Catalog *c, const char *ns, const char *name, floe_error *err)
 {
-	(void)c, (void)ns, (void)name;
-	return no_views(err);
+	RestCatalog *rc = (RestCatalog *)c;
+	if (!rc->views)
+		return no_views(err);
+	return req_json(rc, "DELETE", url_of(rc, ns, "views", name, NULL), NULL, K_VIEW, "drop view",
+			NULL, err);
 }
 
 static int
 rest_rename_view(Catalog *c, const char *ns, const char *name, const char *to, floe_error *err)
 {
-	(void)c, (void)ns, (void)name, (void)to;
-	return no_views(err);
+	RestCatalog *rc = (RestCatalog *)c;
+	char *u;
+	if (!rc->views)
+		return no_views(err);
+	if (asprintf(&u, "%s%sviews/rename", rc->root, rc->prefix) < 0)
+		abort();
+	return req_json(rc, "POST", u,
+			json_pack("{s:{s:[s],s:s},s:{s:[s],s:s}}", "source", "namespace", ns, "name",
+				  name, "destination", "namespace", ns, "name", to),
+			K_VIEW, "rename view", NULL, err);
 }
 
 static int
 rest_list_views(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
 {
-	(void)c, (void)ns, (void)err;
-	*names = arena_alloc(a, sizeof **names);
-	*n = 0;
-	return FLOE_OK;
+	RestCatalog *rc = (RestCatalog *)c;
+	int r;
+	if (!rc->views) {
+		*names = arena_alloc(a, sizeof **names);
+		*n = 0;
+		return FLOE_OK;
+	}
+	r = list_pages(rc, ns, "views", "identifiers", K_NS, a, names, n, err);
+	if (r == FLOE_OK)
+		qsort(*names, *n, sizeof **names, cmp_str);
+	return r;
 }
 
 static void
@@ -929,6 +1117,16 @@ catalog_rest_open(Catalog **out, const char *uri, FileIO *io, floe_error *err)
 			memcpy(err->sqlstate, ERRCODE_CONNECTION_EXCEPTION, 6);
 		rest_close(&rc->base);
 		return FLOE_ERR;
+	}
+	/* views: when the config lists endpoints, only if it lists the view ones */
+	rc->views = !json_is_array(json_object_get(cfg, "endpoints"));
+	{
+		size_t i;
+		json_t *e;
+		json_array_foreach(json_object_get(cfg, "endpoints"), i, e)
+			if (json_is_string(e) &&
+			    !strcmp(json_string_value(e), "GET /v1/{prefix}/namespaces/{namespace}/views/{view}"))
+				rc->views = true;
 	}
 	p = json_object_get(json_object_get(cfg, "overrides"), "prefix");
 	if (!json_is_string(p))

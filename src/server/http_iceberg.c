@@ -19,6 +19,10 @@
  *   POST   /v1/{p}namespaces/{ns}/tables/{t}/metrics   204 (reports are not kept)
  *   POST   /v1/{p}transactions/commit                  several tables, all or none
  *   POST   /v1/{p}tables/rename                        ALTER TABLE RENAME TO / SET SCHEMA
+ *   GET    /v1/{p}namespaces/{ns}/views                list
+ *   POST   /v1/{p}namespaces/{ns}/views                create (CreateViewRequest)
+ *   GET|HEAD|POST|DELETE /v1/{p}namespaces/{ns}/views/{v}    load / exists / commit / drop
+ *   POST   /v1/{p}views/rename                         ALTER VIEW RENAME TO
  * {p} is empty or "floe/" (the catalog's name); config names no prefix.
  *
  * Authentication: the token endpoint checks client_id / client_secret as a
@@ -27,7 +31,7 @@
  * trust, and acts as that user (restcat.h: privileges).
  *
  * Error types by SQLSTATE: 3F000 NoSuchNamespaceException 404; 42P01
- * NoSuchTableException 404; 42P06/42P07 AlreadyExistsException 409; 2BP01
+ * NoSuchTableException 404 (NoSuchViewException on the view endpoints); 42P06/42P07 AlreadyExistsException 409; 2BP01
  * NamespaceNotEmptyException 409; 55000 (a requirement) and 40001
  * CommitFailedException 409; 08006 CommitStateUnknownException 500; 42501
  * ForbiddenException 403; class 28 NotAuthorizedException 401; 0A000
@@ -86,6 +90,16 @@ sql_error(HttpResp *resp, const floe_error *err)
 	else if (!strncmp(st, "22", 2) || !strcmp(st, "08P01") || !strncmp(st, "42", 2))
 		code = 400, type = "BadRequestException";
 	model_error(resp, code, type, err->message[0] ? err->message : "internal error");
+}
+
+/* sql_error for the view endpoints: a missing view is NoSuchViewException */
+static void
+view_error(HttpResp *resp, const floe_error *err)
+{
+	if (!strcmp(err->sqlstate, "42P01"))
+		return model_error(resp, 404, "NoSuchViewException",
+				   err->message[0] ? err->message : "no such view");
+	sql_error(resp, err);
 }
 
 static void
@@ -505,6 +519,96 @@ table_routes(HttpReq *req, HttpResp *resp, Session *s, const char *ns, const cha
 	not_allowed(resp);
 }
 
+/* LoadViewResult */
+static void
+view_result(HttpResp *resp, const char *loc, const char *metadata)
+{
+	json_t *md = json_loads(metadata, 0, NULL);
+	if (!md)
+		return model_error(resp, 500, "ServiceFailureException", "the view's metadata file is not JSON");
+	send_json(resp, 200, json_pack("{s:s,s:o,s:{}}", "metadata-location", loc, "metadata", md, "config"));
+}
+
+static void
+view_routes(HttpReq *req, HttpResp *resp, Session *s, const char *ns, const char *name, Arena *a)
+{
+	floe_error err;
+	char *loc, *md;
+	memset(&err, 0, sizeof err);
+	if (is(req, "GET") || is(req, "HEAD")) {
+		if (restcat_load_view(s, ns, name, a, &loc, &md, &err) != FLOE_OK)
+			return view_error(resp, &err);
+		if (is(req, "HEAD")) {
+			resp->status = 204;
+			return;
+		}
+		return view_result(resp, loc, md);
+	}
+	if (is(req, "DELETE")) {
+		if (restcat_drop_view(s, ns, name, &err) != FLOE_OK)
+			return view_error(resp, &err);
+		resp->status = 204;
+		return;
+	}
+	if (is(req, "POST")) {
+		json_t *o = parse_body(req, resp);
+		int rc;
+		if (!o)
+			return;
+		rc = restcat_commit_view(s, ns, name, json_object_get(o, "requirements"),
+					 json_object_get(o, "updates"), a, &loc, &md, &err);
+		json_decref(o);
+		if (rc != FLOE_OK)
+			return view_error(resp, &err);
+		return view_result(resp, loc, md);
+	}
+	not_allowed(resp);
+}
+
+/* GET / POST /namespaces/{ns}/views */
+static void
+views_routes(HttpReq *req, HttpResp *resp, Session *s, const char *ns, Arena *a)
+{
+	floe_error err;
+	char **names, *loc, *md;
+	int n, i;
+	memset(&err, 0, sizeof err);
+	if (is(req, "GET")) {
+		json_t *arr = json_array();
+		if (restcat_list_views(s, ns, a, &names, &n, &err) != FLOE_OK) {
+			json_decref(arr);
+			return sql_error(resp, &err);
+		}
+		for (i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack("{s:o,s:s}", "namespace", ns_array(ns), "name", names[i]));
+		send_json(resp, 200, json_pack("{s:o}", "identifiers", arr));
+		return;
+	}
+	if (is(req, "POST")) {
+		json_t *o = parse_body(req, resp), *l;
+		const char *name;
+		int rc;
+		if (!o)
+			return;
+		name = json_string_value(json_object_get(o, "name"));
+		l = json_object_get(o, "location");
+		if (!name || !*name || (l && !json_is_null(l) && (!json_is_string(l) || !*json_string_value(l)))) {
+			json_decref(o);
+			return model_error(resp, 400, "BadRequestException",
+					   "a CreateViewRequest needs a name (and a location, if any, is a string)");
+		}
+		if (!l || json_is_null(l))
+			json_object_set_new(o, "location", json_string(arena_sprintf(a, "%s/%s/%s", restcat_warehouse(s),
+										       folder(a, ns), folder(a, name))));
+		rc = restcat_create_view(s, ns, name, o, a, &loc, &md, &err);
+		json_decref(o);
+		if (rc != FLOE_OK)
+			return sql_error(resp, &err);
+		return view_result(resp, loc, md);
+	}
+	not_allowed(resp);
+}
+
 static void
 namespace_routes(HttpReq *req, HttpResp *resp, Session *s, const char *rest, Arena *a)
 {
@@ -665,6 +769,10 @@ namespace_routes(HttpReq *req, HttpResp *resp, Session *s, const char *rest, Are
 			}
 			return not_allowed(resp);
 		}
+		if (!strcmp(tail, "/views"))
+			return views_routes(req, resp, s, ns, a);
+		if (!strncmp(tail, "/views/", 7) && tail[7] && !strchr(tail + 7, '/'))
+			return view_routes(req, resp, s, ns, arena_strdup(a, tail + 7), a);
 		if (!strncmp(tail, "/tables/", 8) && tail[8]) {
 			const char *tseg = tail + 8, *tslash = strchr(tseg, '/');
 			char *name = arena_strndup(a, tseg, tslash ? (size_t)(tslash - tseg) : strlen(tseg));
@@ -706,7 +814,7 @@ transactions_commit(HttpReq *req, HttpResp *resp, Session *s, Arena *a)
 }
 
 static void
-rename_table(HttpReq *req, HttpResp *resp, Session *s)
+rename_table(HttpReq *req, HttpResp *resp, Session *s, bool view)
 {
 	json_t *o, *src, *dst;
 	const char *ns, *ns2, *n1, *n2;
@@ -726,9 +834,9 @@ rename_table(HttpReq *req, HttpResp *resp, Session *s)
 	}
 	if (!(ns = ns_of(json_object_get(src, "namespace"), &err)) ||
 	    !(ns2 = ns_of(json_object_get(dst, "namespace"), &err)) ||
-	    restcat_rename(s, ns, n1, ns2, n2, &err) != FLOE_OK) {
+	    (view ? restcat_rename_view : restcat_rename)(s, ns, n1, ns2, n2, &err) != FLOE_OK) {
 		json_decref(o);
-		return sql_error(resp, &err);
+		return view ? view_error(resp, &err) : sql_error(resp, &err);
 	}
 	json_decref(o);
 	resp->status = 204;
@@ -765,7 +873,7 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 				    "unknown warehouse: this catalog serves \"floe\"");
 			goto out;
 		}
-		send_json(resp, 200, json_pack("{s:{},s:{},s:[ssssssssssssssss]}", "defaults", "overrides",
+		send_json(resp, 200, json_pack("{s:{},s:{},s:[sssssssssssssssssssssss]}", "defaults", "overrides",
 					       "endpoints", "GET /v1/{prefix}/namespaces",
 					       "POST /v1/{prefix}/namespaces",
 					       "GET /v1/{prefix}/namespaces/{namespace}",
@@ -780,7 +888,14 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 					       "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
 					       "POST /v1/{prefix}/namespaces/{namespace}/register",
 					       "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
-					       "POST /v1/{prefix}/transactions/commit", "POST /v1/{prefix}/tables/rename"));
+					       "POST /v1/{prefix}/transactions/commit", "POST /v1/{prefix}/tables/rename",
+					       "GET /v1/{prefix}/namespaces/{namespace}/views",
+					       "POST /v1/{prefix}/namespaces/{namespace}/views",
+					       "GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+					       "HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+					       "POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+					       "DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+					       "POST /v1/{prefix}/views/rename"));
 		goto out;
 	}
 	if (strncmp(p, "/v1/", 4) != 0) {
@@ -799,7 +914,9 @@ http_iceberg(HttpReq *req, HttpResp *resp)
 	else if (!strcmp(p, "/transactions/commit"))
 		transactions_commit(req, resp, hs->s, a);
 	else if (!strcmp(p, "/tables/rename"))
-		rename_table(req, resp, hs->s);
+		rename_table(req, resp, hs->s, false);
+	else if (!strcmp(p, "/views/rename"))
+		rename_table(req, resp, hs->s, true);
 	else
 		model_error(resp, 404, "NoSuchNamespaceException", "no such endpoint");
 out:

@@ -31,6 +31,7 @@
 #include "sql/txn.h"
 #include "table/table.h"
 #include "table/table_stats.h"
+#include "table/view_meta.h"
 #include "types/text.h"
 
 static Engine *
@@ -1315,5 +1316,443 @@ restcat_commit(Session *s, int n, RestChange *ch, Arena *a, floe_error *err)
 		rc = commit_attempts(s, n, ch, a, err);
 	while (nt > 0)
 		engine_write_turn_give(s, turns[--nt]);
+	return rc;
+}
+
+/* ---- views ------------------------------------------------------------------
+ *
+ * A view is an Iceberg view metadata file (format/view-spec.md, the same
+ * files sql/views.c writes: table/view_meta.h) behind the catalog's view
+ * entry.  Create and commit build or edit the file as a JSON document, write
+ * the next <location>/metadata/NNNNN-<uuid>.metadata.json, check that floe
+ * can read it back as a view (view_meta_read: its current version needs a
+ * "postgresql" SQL representation, 0A000 otherwise) and then create or swap
+ * the catalog entry; a commit that loses the swap (40001) starts again on
+ * the new head, as table commits do.  Drop and rename run DROP VIEW / ALTER
+ * VIEW ... RENAME TO as the session (its privileges, and views that depend
+ * on the view stop a drop: 2BP01).
+ */
+
+#define RESTCAT_VIEW_VERSIONS 10    /* versions kept, as view_meta.c keeps */
+
+int
+restcat_list_views(Session *s, const char *ns, Arena *a, char ***names, int *n, floe_error *err)
+{
+	bool exists = false;
+	if (catalog_namespace_exists(eng(s)->catalog, ns, &exists, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	return catalog_list_views(eng(s)->catalog, ns, a, names, n, err);
+}
+
+int
+restcat_load_view(Session *s, const char *ns, const char *name, Arena *a, char **location,
+		  char **metadata, floe_error *err)
+{
+	if (catalog_load_view(eng(s)->catalog, ns, name, a, location, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (need(s, ns, name, P_SELECT, err) != FLOE_OK)
+		return FLOE_ERR;
+	return read_text(s, *location, a, metadata, err);
+}
+
+static int64_t
+json_int_or(json_t *o, const char *key, int64_t dflt)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+/* Write doc as file number num under its location and check it reads back
+ * as a floe view; *path and *json on success (the file is removed else). */
+static int
+write_view_doc(Session *s, json_t *doc, int num, Arena *a, char **path, char **json, floe_error *err)
+{
+	char *txt;
+	ViewDef *d;
+	floe_error rerr, ignore;
+	if (!get_str(doc, "location"))
+		return bad(err, "view metadata (a \"location\" string)");
+	txt = json_dumps(doc, JSON_INDENT(2));
+	if (!txt)
+		return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "the view's metadata does not serialize");
+	*json = arena_strdup(a, txt);
+	free(txt);
+	*path = arena_sprintf(a, "%s/metadata/%05d-%s.metadata.json", get_str(doc, "location"), num,
+			      new_uuid(a));
+	if (fileio_write(eng(s)->io, *path, *json, strlen(*json), err) != FLOE_OK)
+		return FLOE_ERR;
+	if (view_meta_read(eng(s)->io, *path, a, &d, &rerr) != FLOE_OK) {
+		(void)fileio_remove(eng(s)->io, *path, &ignore);
+		if (strstr(rerr.message, "postgresql"))
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "floe's REST catalog keeps views whose current version has a "
+					   "\"postgresql\" SQL representation: %s", rerr.message);
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "invalid view metadata: %s",
+				   rerr.message);
+	}
+	return FLOE_OK;
+}
+
+/* A view version's schema-id (-1: the last schema added, *last) and its
+ * check against the document's schemas. */
+static int
+version_schema(json_t *doc, json_t *ver, int64_t last, floe_error *err)
+{
+	int64_t sid = json_int_or(ver, "schema-id", -2);
+	if (sid == -1)
+		sid = last;
+	if (sid < 0)
+		return bad(err, "view version (schema-id, or -1 after add-schema)");
+	if (!by_int(json_object_get(doc, "schemas"), "schema-id", sid))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "view version: there is no schema %lld", (long long)sid);
+	json_object_set_new(ver, "schema-id", json_integer(sid));
+	return FLOE_OK;
+}
+
+static int
+check_version(json_t *ver, floe_error *err)
+{
+	if (!json_is_object(ver) || !json_is_array(json_object_get(ver, "representations")) ||
+	    !json_is_array(json_object_get(ver, "default-namespace")))
+		return bad(err, "view version (an object with representations and default-namespace)");
+	if (!json_is_integer(json_object_get(ver, "timestamp-ms")))
+		json_object_set_new(ver, "timestamp-ms", json_integer(now_ms()));
+	if (!json_is_object(json_object_get(ver, "summary")))
+		json_object_set_new(ver, "summary", json_object());
+	return FLOE_OK;
+}
+
+int
+restcat_create_view(Session *s, const char *ns, const char *name, json_t *req, Arena *a,
+		    char **location, char **metadata, floe_error *err)
+{
+	json_t *schema = json_object_get(req, "schema"), *ver = json_object_get(req, "view-version");
+	json_t *props = json_object_get(req, "properties"), *doc, *sc, *v;
+	const char *loc = get_str(req, "location");
+	char *tloc, *path, *json;
+	floe_error e, ignore;
+	int rc;
+
+	if (check_ns_name(ns, err) != FLOE_OK || need(s, ns, NULL, P_CREATE, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (!json_is_object(schema) || !json_is_object(ver) || (props && !json_is_object(props)) || !loc)
+		return bad(err, "CreateViewRequest (name, location, schema, view-version, properties)");
+	if (acl_check_location(s, loc, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (catalog_load_table(eng(s)->catalog, ns, name, a, &tloc, &e) == FLOE_OK)
+		return floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	sc = json_deep_copy(schema);
+	v = json_deep_copy(ver);
+	if (!json_is_integer(json_object_get(sc, "schema-id")))
+		json_object_set_new(sc, "schema-id", json_integer(0));
+	if (json_int_or(v, "version-id", 0) < 1)
+		json_object_set_new(v, "version-id", json_integer(1));
+	doc = json_pack("{s:s,s:i,s:s,s:[o],s:[],s:[],s:o,s:I}", "view-uuid", new_uuid(a),
+			"format-version", 1, "location", loc, "schemas", sc, "versions", "version-log",
+			"properties", props ? json_deep_copy(props) : json_object(), "current-version-id",
+			(json_int_t)json_int_or(v, "version-id", 1));
+	rc = check_version(v, err);
+	if (rc == FLOE_OK)
+		rc = version_schema(doc, v, json_int_or(sc, "schema-id", 0), err);
+	if (rc == FLOE_OK) {
+		json_array_append(json_object_get(doc, "versions"), v);
+		json_array_append_new(json_object_get(doc, "version-log"),
+				      json_pack("{s:I,s:O}", "timestamp-ms",
+						(json_int_t)json_int_or(v, "timestamp-ms", now_ms()),
+						"version-id", json_object_get(v, "version-id")));
+		rc = write_view_doc(s, doc, 0, a, &path, &json, err);
+	}
+	json_decref(v);
+	json_decref(doc);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	if (catalog_create_view(eng(s)->catalog, ns, name, path, err) != FLOE_OK) {
+		(void)fileio_remove(eng(s)->io, path, &ignore);
+		return FLOE_ERR;
+	}
+	*location = path;
+	*metadata = json;
+	return FLOE_OK;
+}
+
+static int
+check_view_requirement(json_t *doc, json_t *r, floe_error *err)
+{
+	const char *type = get_str(r, "type"), *u, *have = get_str(doc, "view-uuid");
+	if (!json_is_object(r) || !type)
+		return bad(err, "requirement (an object with \"type\")");
+	if (strcmp(type, "assert-view-uuid") != 0)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "unknown view requirement type \"%.100s\"", type);
+	if (!(u = get_str(r, "uuid")))
+		return bad(err, "assert-view-uuid");
+	if (!have || strcasecmp(u, have) != 0)
+		return floe_errorf(err, "55000", "requirement failed: view uuid %s, the view's is %s", u,
+				   have ? have : "none");
+	return FLOE_OK;
+}
+
+/* One ViewUpdate on doc; *last_schema / *last_version: the ids the last
+ * add-schema / add-view-version gave (-1 in the spec refers to them). */
+static int
+apply_view_update(Session *s, json_t *doc, json_t *u, int64_t *last_schema, int64_t *last_version,
+		  floe_error *err)
+{
+	const char *act = get_str(u, "action");
+	json_t *x, *v;
+	const char *key;
+	size_t i;
+	if (!json_is_object(u) || !act)
+		return bad(err, "update (an object with \"action\")");
+	if (!strcmp(act, "assign-uuid")) {
+		const char *id = get_str(u, "uuid");
+		if (!id)
+			return bad(err, "assign-uuid");
+		if (strcasecmp(id, get_str(doc, "view-uuid") ? get_str(doc, "view-uuid") : "") != 0)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "cannot assign uuid %s to a view whose uuid is %s", id,
+					   get_str(doc, "view-uuid"));
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "upgrade-format-version")) {
+		int64_t fv = json_int_or(u, "format-version", -1);
+		if (fv != json_int_or(doc, "format-version", 1))
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "upgrade-format-version of a view from %lld to %lld is not supported",
+					   (long long)json_int_or(doc, "format-version", 1), (long long)fv);
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "add-schema")) {
+		json_t *sc = json_object_get(u, "schema"), *schemas = json_object_get(doc, "schemas"), *c;
+		int64_t want;
+		if (!json_is_object(sc) || !json_is_array(json_object_get(sc, "fields")))
+			return bad(err, "add-schema (a \"schema\" with fields)");
+		c = json_deep_copy(sc);
+		want = json_int_or(c, "schema-id", -1);
+		json_object_del(c, "schema-id");
+		json_array_foreach(schemas, i, x) {
+			json_t *y = json_deep_copy(x);
+			bool same;
+			json_object_del(y, "schema-id");
+			same = json_equal(y, c);
+			json_decref(y);
+			if (same) {   /* an identical schema: its id */
+				json_decref(c);
+				*last_schema = json_int_or(x, "schema-id", 0);
+				return FLOE_OK;
+			}
+		}
+		if (want < 0 || by_int(schemas, "schema-id", want))
+			want = max_id(schemas, "schema-id", -1) + 1;
+		json_object_set_new(c, "schema-id", json_integer(want));
+		json_array_append_new(schemas, c);
+		*last_schema = want;
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "set-location")) {
+		const char *loc = get_str(u, "location");
+		if (!loc || !*loc)
+			return bad(err, "set-location");
+		if (acl_check_location(s, loc, err) != FLOE_OK)
+			return FLOE_ERR;
+		json_object_set_new(doc, "location", json_string(loc));
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "set-properties")) {
+		json_t *up = json_object_get(u, "updates"), *p = json_object_get(doc, "properties");
+		if (!json_is_object(up))
+			return bad(err, "set-properties (an \"updates\" object)");
+		if (!json_is_object(p)) {
+			p = json_object();
+			json_object_set_new(doc, "properties", p);
+		}
+		json_object_foreach(up, key, v) {
+			if (!json_is_string(v))
+				return bad(err, "set-properties (string values)");
+			json_object_set(p, key, v);
+		}
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "remove-properties")) {
+		json_t *rm = json_object_get(u, "removals");
+		if (!json_is_array(rm))
+			return bad(err, "remove-properties (a \"removals\" array)");
+		json_array_foreach(rm, i, v) {
+			if (!json_is_string(v))
+				return bad(err, "remove-properties (string removals)");
+			json_object_del(json_object_get(doc, "properties"), json_string_value(v));
+		}
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "add-view-version")) {
+		json_t *ver = json_object_get(u, "view-version"), *vs = json_object_get(doc, "versions"), *c;
+		int64_t want;
+		int rc;
+		if (!json_is_object(ver))
+			return bad(err, "add-view-version (a \"view-version\")");
+		c = json_deep_copy(ver);
+		rc = check_version(c, err);
+		if (rc == FLOE_OK)
+			rc = version_schema(doc, c, *last_schema, err);
+		if (rc != FLOE_OK) {
+			json_decref(c);
+			return FLOE_ERR;
+		}
+		want = json_int_or(c, "version-id", -1);
+		if (want < 1 || by_int(vs, "version-id", want))
+			want = max_id(vs, "version-id", 0) + 1;
+		if (want < 1)
+			want = 1;
+		json_object_set_new(c, "version-id", json_integer(want));
+		json_array_append_new(vs, c);
+		*last_version = want;
+		return FLOE_OK;
+	}
+	if (!strcmp(act, "set-current-view-version")) {
+		int64_t id = json_int_or(u, "view-version-id", -2);
+		if (id == -1)
+			id = *last_version;
+		if (id < 0)
+			return bad(err, "set-current-view-version (view-version-id, or -1 after add-view-version)");
+		if (!by_int(json_object_get(doc, "versions"), "version-id", id))
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "set-current-view-version: there is no version %lld", (long long)id);
+		json_object_set_new(doc, "current-version-id", json_integer(id));
+		return FLOE_OK;
+	}
+	return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			   "view update \"%.100s\" is not supported by floe's REST catalog", act);
+}
+
+/* The file number of ".../NNNNN-<uuid>.metadata.json" + 1. */
+static int
+next_file_number(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return atoi(b ? b + 1 : path) + 1;
+}
+
+/* Steps 1-3 of a view commit: the head's document edited and written. */
+static int
+stage_view(Session *s, const char *ns, const char *name, json_t *reqs, json_t *ups, Arena *a,
+	   char **head, char **path, char **json, floe_error *err)
+{
+	char *text;
+	json_t *doc, *x;
+	json_error_t je;
+	int64_t last_schema = -1, last_version = -1, cur;
+	size_t i;
+	int rc = FLOE_OK;
+
+	if (catalog_load_view(eng(s)->catalog, ns, name, a, head, err) != FLOE_OK ||
+	    read_text(s, *head, a, &text, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (!(doc = json_loads(text, 0, &je)) || !json_is_object(doc) ||
+	    !json_is_array(json_object_get(doc, "versions")) || !json_is_array(json_object_get(doc, "schemas"))) {
+		json_decref(doc);
+		return FLOE_CORRUPT(err, "view metadata file %s is not Iceberg view metadata", *head);
+	}
+	cur = json_int_or(doc, "current-version-id", -1);
+	json_array_foreach(reqs, i, x)
+		if (rc == FLOE_OK)
+			rc = check_view_requirement(doc, x, err);
+	json_array_foreach(ups, i, x)
+		if (rc == FLOE_OK)
+			rc = apply_view_update(s, doc, x, &last_schema, &last_version, err);
+	if (rc == FLOE_OK) {
+		int64_t now = json_int_or(doc, "current-version-id", -1);
+		json_t *vs = json_object_get(doc, "versions");
+		if (now != cur) {
+			json_t *log = json_object_get(doc, "version-log");
+			if (!json_is_array(log)) {
+				log = json_array();
+				json_object_set_new(doc, "version-log", log);
+			}
+			json_array_append_new(log, json_pack("{s:I,s:I}", "timestamp-ms", (json_int_t)now_ms(),
+							     "version-id", (json_int_t)now));
+		}
+		/* history: the newest RESTCAT_VIEW_VERSIONS, never the current one */
+		for (i = 0; json_array_size(vs) > RESTCAT_VIEW_VERSIONS && i < json_array_size(vs);)
+			if (json_int_or(json_array_get(vs, i), "version-id", -1) == now)
+				i++;
+			else
+				json_array_remove(vs, i);
+		rc = write_view_doc(s, doc, next_file_number(*head), a, path, json, err);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int
+restcat_commit_view(Session *s, const char *ns, const char *name, json_t *reqs, json_t *ups,
+		    Arena *a, char **location, char **metadata, floe_error *err)
+{
+	char *head, *path, *json, *l;
+	floe_error ignore;
+	int attempt;
+	if ((reqs && !json_is_array(reqs)) || (ups && !json_is_array(ups)))
+		return bad(err, "CommitViewRequest (\"requirements\" and \"updates\" are arrays)");
+	if (catalog_load_view(eng(s)->catalog, ns, name, a, &l, err) != FLOE_OK)
+		return FLOE_ERR;
+	if (!acl_is_superuser(s))
+		return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of view %s", name);
+	for (attempt = 0; attempt < RESTCAT_TRIES; attempt++) {
+		if (stage_view(s, ns, name, reqs, ups, a, &head, &path, &json, err) != FLOE_OK)
+			return FLOE_ERR;
+		if (catalog_swap_view(eng(s)->catalog, ns, name, head, path, err) == FLOE_OK) {
+			*location = path;
+			*metadata = json;
+			return FLOE_OK;
+		}
+		if (floe_error_is(err, ERRCODE_CONNECTION_FAILURE))
+			return floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
+					   "the outcome of the commit is unknown: the catalog connection failed");
+		(void)fileio_remove(eng(s)->io, path, &ignore);
+		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE))
+			return FLOE_ERR;
+		txn_backoff(RESTCAT_BACKOFF_MS, attempt);
+	}
+	return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+			   "could not commit after %d attempts: the view kept changing", RESTCAT_TRIES);
+}
+
+int
+restcat_drop_view(Session *s, const char *ns, const char *name, floe_error *err)
+{
+	Arena *a = arena_new(0);
+	char *loc;
+	int rc = check_ns_name(ns, err);
+	if (rc == FLOE_OK)
+		rc = catalog_load_view(eng(s)->catalog, ns, name, a, &loc, err);
+	if (rc == FLOE_OK)
+		rc = run_sql(s, arena_sprintf(a, "DROP VIEW %s.%s", quote_ident(a, ns), quote_ident(a, name)),
+			     err);
+	arena_free(a);
+	return rc;
+}
+
+int
+restcat_rename_view(Session *s, const char *ns, const char *name, const char *new_ns,
+		    const char *new_name, floe_error *err)
+{
+	Arena *a;
+	char *loc;
+	int rc;
+	if (check_ns_name(ns, err) != FLOE_OK || check_ns_name(new_ns, err) != FLOE_OK)
+		return FLOE_ERR;
+	a = arena_new(0);
+	rc = catalog_load_view(eng(s)->catalog, ns, name, a, &loc, err);
+	if (rc == FLOE_OK && strcmp(ns, new_ns) != 0)
+		rc = floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				 "moving a view to another namespace is not supported");
+	else if (rc == FLOE_OK && !strcmp(name, new_name))
+		rc = floe_errorf(err, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+	else if (rc == FLOE_OK)
+		rc = run_sql(s, arena_sprintf(a, "ALTER VIEW %s.%s RENAME TO %s", quote_ident(a, ns),
+					      quote_ident(a, name), quote_ident(a, new_name)), err);
+	arena_free(a);
 	return rc;
 }

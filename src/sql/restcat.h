@@ -1,7 +1,7 @@
 /*
  * restcat.h — the Iceberg REST catalog's operations on the engine's
  * catalog, for the HTTP server (server/http_iceberg.c): namespaces,
- * tables, and commits of the spec's requirements and updates (apache/iceberg
+ * tables, views (the view metadata files of sql/views.c), and commits of the spec's requirements and updates (apache/iceberg
  * open-api/rest-catalog-open-api.yaml, CommitTableRequest).
  *
  * Every call acts as the session's user: namespace DDL runs as SQL
@@ -42,6 +42,22 @@
  *                                    (as SQL: its privileges; both at once 0A000)
  *   restcat_commit(s, n, changes, a, err)      changes[i].location/.metadata set on success
  *   restcat_warehouse(s)                       the warehouse root
+ *   restcat_list_views(s, ns, a, &names, &n, err)
+ *   restcat_load_view(s, ns, name, a, &location, &metadata_json, err)   SELECT on it
+ *   restcat_create_view(s, ns, name, create_view_request, a, &location, &metadata_json, err)
+ *                                    CREATE on the schema; the request's location is required
+ *                                    (http_iceberg.c gives the default); a table of that
+ *                                    name 42P07; a current version without a "postgresql"
+ *                                    SQL representation 0A000 (floe could not read it)
+ *   restcat_commit_view(s, ns, name, requirements, updates, a, &location, &metadata_json, err)
+ *                                    assert-view-uuid; assign-uuid, upgrade-format-version
+ *                                    (to 1), add-schema, set-location, set-properties,
+ *                                    remove-properties, add-view-version,
+ *                                    set-current-view-version (-1: the last added); others
+ *                                    0A000; a superuser (the owner); lost swaps retried
+ *   restcat_drop_view(s, ns, name, err)        DROP VIEW (RESTRICT) as the session
+ *   restcat_rename_view(s, ns, name, new_ns, new_name, err)   ALTER VIEW RENAME TO; another
+ *                                    namespace 0A000
  */
 #ifndef FLOE_RESTCAT_H
 #define FLOE_RESTCAT_H
@@ -82,5 +98,18 @@ int restcat_rename(Session *s, const char *ns, const char *name, const char *new
 		   const char *new_name, floe_error *err);
 int restcat_commit(Session *s, int n, RestChange *changes, Arena *a, floe_error *err);
 const char *restcat_warehouse(Session *s);
+
+int restcat_list_views(Session *s, const char *ns, Arena *a, char ***names, int *n,
+		       floe_error *err);
+int restcat_load_view(Session *s, const char *ns, const char *name, Arena *a, char **location,
+		      char **metadata, floe_error *err);
+int restcat_create_view(Session *s, const char *ns, const char *name, json_t *req, Arena *a,
+			char **location, char **metadata, floe_error *err);
+int restcat_commit_view(Session *s, const char *ns, const char *name, json_t *requirements,
+			json_t *updates, Arena *a, char **location, char **metadata,
+			floe_error *err);
+int restcat_drop_view(Session *s, const char *ns, const char *name, floe_error *err);
+int restcat_rename_view(Session *s, const char *ns, const char *name, const char *new_ns,
+			const char *new_name, floe_error *err);
 
 #endif

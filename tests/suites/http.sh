@@ -32,6 +32,13 @@
 #     (add-snapshot + set-snapshot-ref) that SQL reads back and writes on,
 #     gets 409 for a stale requirement after a SQL commit, 406 for an
 #     unsupported update, drops with purge, and drops the namespace
+#   - views through the REST catalog (rest_view_*): CreateViewRequest, load,
+#     HEAD, list, a commit (assert-view-uuid, add-schema, add-view-version,
+#     set-current-view-version -1, remove-properties) that SQL then reads,
+#     stale uuid 409, unknown version 400, unknown update 406, a version
+#     without a postgresql representation 406, a table's name 409 (both
+#     ways), NoSuchViewException 404, rename (onto a table 409), drop.
+#     iceberg-js 1.0.0 (the newest on npm) has no view calls, so curl only
 #   - every curl example of docs/http.md (tests/tools/http_doccheck.py)
 #   - 600 random and malformed requests (http_client.py fuzz): all 4xx
 #     JSON errors, the server still answers, no sanitizer report
@@ -293,7 +300,7 @@ ice=$url/iceberg/v1
 # ic METHOD PATH [curl args]: body then " [status]"
 ic() { local m=$1 p=$2; shift 2; curl -s -S -w ' [%{http_code}]' -X "$m" "$ice$p" -u "$A" "$@"; }
 r=$(ic GET /config)
-[[ $r == '{"defaults":{},"overrides":{},"endpoints":['*'"POST /v1/{prefix}/tables/rename"]}'*'[200]' ]] &&
+[[ $r == '{"defaults":{},"overrides":{},"endpoints":['*'"POST /v1/{prefix}/tables/rename",'*'"GET /v1/{prefix}/namespaces/{namespace}/views/{view}",'*'"POST /v1/{prefix}/views/rename"]}'*'[200]' ]] &&
 	pass rest_config || fail rest_config "$r"
 r=$(ic GET /namespaces/public/tables/nope)
 [[ $r == '{"error":{"message":"'*'","type":"NoSuchTableException","code":404}}'*'[404]' ]] &&
@@ -374,6 +381,57 @@ okc=$(cat "$tmp"/race_rest.* | grep -c '"metadata-location"')
 [[ $r == *'"rows": [[12, 12]]'* ]] && [ "$props" = 12 ] && [ "$okc" = 12 ] && pass rest_sql_race ||
 	fail rest_sql_race "rows $r, properties $props, REST commits $okc" \
 		"$(cat "$(grep -L '"metadata-location"' "$tmp"/race_rest.* | head -1)" 2>/dev/null)"
+# views (issue 18): create / load / exists / list / commit / rename / drop
+# through the REST endpoints, read by SQL; ErrorModel errors for each
+vver() {   # vver ID SQL [DIALECT [SCHEMA-ID]]: a ViewVersion
+	printf '{"version-id": %s, "schema-id": %s, "timestamp-ms": 1700000000000, "summary": {"engine-name": "curl"}, "representations": [{"type": "sql", "sql": "%s", "dialect": "%s"}], "default-namespace": ["public"]}' \
+		"$1" "${4:--1}" "$2" "${3:-postgresql}"
+}
+qq() { q "$@" | tr -d '\n'; }
+vschema='{"type": "struct", "schema-id": 0, "fields": [{"id": 1, "name": "i", "required": false, "type": "int"}]}'
+q -d '{"sql": "CREATE TABLE vt (i int); INSERT INTO vt VALUES (1), (2), (3)"}' >/dev/null
+r1=$(ic POST /namespaces/public/views -d "{\"name\": \"rv\", \"schema\": $vschema, \"view-version\": $(vver 1 'SELECT i FROM vt WHERE i > 1'), \"properties\": {\"k\": \"1\"}}")
+r2=$(qq -d '{"sql": "SELECT i FROM rv ORDER BY i"}')
+r3=$(ic GET /namespaces/public/views/rv)
+r4=$(ic HEAD /namespaces/public/views/rv -o /dev/null)
+r5=$(ic GET /namespaces/public/views)
+[[ $r1 == '{"metadata-location":"'*'"view-uuid":"'*'"properties":{"k":"1"}'*'"config":{}}'*'[200]' &&
+   $r2 == *'"rows": [[2],[3]]'* && $r3 == *'"current-version-id":1'*'[200]' && $r4 == ' [204]' &&
+   $r5 == '{"identifiers":[{"namespace":["public"],"name":"rv"}]}'*'[200]' ]] && pass rest_view_create_load ||
+	fail rest_view_create_load "$r1 | $r2 | $r3 | $r4 | $r5"
+uuid=$(printf '%s' "$r3" | sed 's/ \[[0-9]*\]$//' | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["view-uuid"])')
+vschema2='{"type": "struct", "schema-id": 1, "fields": [{"id": 1, "name": "i", "required": false, "type": "int"}, {"id": 2, "name": "j", "required": false, "type": "int"}]}'
+r1=$(ic POST /namespaces/public/views/rv -d "{\"requirements\": [{\"type\": \"assert-view-uuid\", \"uuid\": \"$uuid\"}], \"updates\": [{\"action\": \"add-schema\", \"schema\": $vschema2}, {\"action\": \"add-view-version\", \"view-version\": $(vver 2 'SELECT i, i * 10 AS j FROM vt')}, {\"action\": \"set-current-view-version\", \"view-version-id\": -1}, {\"action\": \"remove-properties\", \"removals\": [\"k\"]}]}")
+r2=$(qq -d '{"sql": "SELECT i, j FROM rv ORDER BY i"}')
+r3=$(ic POST /namespaces/public/views/rv -d '{"requirements": [{"type": "assert-view-uuid", "uuid": "00000000-0000-4000-8000-000000000000"}], "updates": []}')
+r4=$(ic POST /namespaces/public/views/rv -d '{"requirements": [], "updates": [{"action": "set-current-view-version", "view-version-id": 9}]}')
+r5=$(ic POST /namespaces/public/views/rv -d '{"requirements": [], "updates": [{"action": "frobnicate"}]}')
+r6=$(ic POST /namespaces/public/views/rv -d "{\"requirements\": [], \"updates\": [{\"action\": \"add-view-version\", \"view-version\": $(vver 3 'SELECT 1' spark 1)}, {\"action\": \"set-current-view-version\", \"view-version-id\": -1}]}")
+[[ $r1 == *'"current-version-id":2'*'[200]' && $r1 != *'"k":"1"'* && $r2 == *'"rows": [[1, 10],[2, 20],[3, 30]]'* &&
+   $r3 == *'"type":"CommitFailedException","code":409'* && $r4 == *'there is no version 9'*'[400]' &&
+   $r5 == *'"type":"UnsupportedOperationException","code":406'* && $r6 == *'postgresql'*'[406]' ]] &&
+	pass rest_view_commit || fail rest_view_commit "$r1 | $r2 | $r3 | $r4 | $r5 | $r6"
+r1=$(ic POST /namespaces/public/views -d "{\"name\": \"vt\", \"schema\": $vschema, \"view-version\": $(vver 1 'SELECT 1 AS i'), \"properties\": {}}")
+r2=$(ic POST /namespaces/public/views -d "{\"name\": \"rv\", \"schema\": $vschema, \"view-version\": $(vver 1 'SELECT 1 AS i'), \"properties\": {}}")
+r3=$(ic GET /namespaces/public/views/nope)
+r4=$(ic GET /namespaces/public/views/vt)
+r5=$(q -d '{"sql": "CREATE TABLE rv (a int)"}')
+r6=$(ic POST /namespaces/public/views -d "{\"name\": \"sv\", \"schema\": $vschema, \"view-version\": $(vver 1 'SELECT 1' spark), \"properties\": {}}")
+[[ $r1 == *'"type":"AlreadyExistsException","code":409'* && $r2 == *'"type":"AlreadyExistsException","code":409'* &&
+   $r3 == *'"type":"NoSuchViewException","code":404'* && $r4 == *'"type":"NoSuchViewException","code":404'* &&
+   $r5 == *42P07* && $r6 == *'[406]' ]] && pass rest_view_errors || fail rest_view_errors "$r1 | $r2 | $r3 | $r4 | $r5 | $r6"
+r1=$(ic POST /views/rename -d '{"source": {"namespace": ["public"], "name": "rv"}, "destination": {"namespace": ["public"], "name": "rv2"}}')
+r2=$(qq -d '{"sql": "SELECT count(*) FROM rv2"}')
+r3=$(ic GET /namespaces/public/views/rv)
+r4=$(ic POST /views/rename -d '{"source": {"namespace": ["public"], "name": "rv2"}, "destination": {"namespace": ["public"], "name": "vt"}}')
+r5=$(ic POST /views/rename -d '{"source": {"namespace": ["public"], "name": "nope"}, "destination": {"namespace": ["public"], "name": "x"}}')
+r6=$(ic DELETE /namespaces/public/views/rv2)
+r7=$(ic GET /namespaces/public/views/rv2)
+r8=$(ic DELETE /namespaces/public/views/rv2)
+[[ $r1 == ' [204]' && $r2 == *'"rows": [[3]]'* && $r3 == *'[404]' && $r4 == *'"code":409'* &&
+   $r5 == *'"type":"NoSuchViewException","code":404'* && $r6 == ' [204]' && $r7 == *'[404]' &&
+   $r8 == *'"type":"NoSuchViewException","code":404'* ]] && pass rest_view_rename_drop ||
+	fail rest_view_rename_drop "$r1 | $r2 | $r3 | $r4 | $r5 | $r6 | $r7 | $r8"
 if ijs=$(tests/clients/iceberg_js/setup.sh 2>"$tmp/ijs.err"); then
 	ICEBERG_JS_HOME=$ijs node tests/clients/iceberg_js/client.mjs "$url" alice alicepw >"$tmp/ijs.out" 2>&1
 	sed 's/^PASS /PASS http: iceberg_js_/; s/^FAIL /FAIL http: iceberg_js_/' "$tmp/ijs.out"
