@@ -50,8 +50,11 @@
  *      a failed commit deletes nothing (the files stay the user's);
  *   7. the output row files_registered | rows_registered | bytes_registered.
  *
- * Footers are read through acl_read_file (a local file is mapped, so only
- * the pages read are touched; an object is read whole), one file at a time.
+ * Files are read one at a time, each in its own arena (freed before the
+ * next: only the entries stay): a local file through acl_read_file
+ * (mapped, so only the pages read are touched), an object sparsely (its
+ * head and footer, then only the chunks that must be read: read_sparse,
+ * fetch_chunk).
  *
  * INTERFACE ROUTINES (register.h)
  *   register_is, register_exec
@@ -65,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "format/parquet/parquet.h"
 #include "ingest/register.h"
@@ -287,7 +291,12 @@ typedef struct Reg {
 	const NameMapping *nm;
 	const char *extra_file, *extra_col;   /* the first extra file column */
 	int nextra;
+	Arena *fa;                  /* the file being checked: its bytes, footer */
+	uint8_t *sparse;            /* its buffer when read sparsely (an object) */
+	const char *sparse_path;
 } Reg;
+
+static int fetch_chunk(Reg *g, ParquetFile *pf, int rg, int col, floe_error *err);
 
 /* may a file column of type f be registered as a field of type t (the
  * field's Iceberg type, iceberg)?  Iceberg's promotions only. */
@@ -371,6 +380,7 @@ column_stat(Reg *g, ParquetFile *pf, const char *path, int col, const IcebergFie
 		TRY(parquet_column_stats(pf, rg, col, &ps, err));
 		if (!ps.has_null_count || isfloat) {
 			int64_t nulls, nans;
+			TRY(fetch_chunk(g, pf, rg, col, err));
 			TRY(count_chunk(pf, rg, col, pc->type, g->a, &nulls, &nans, err));
 			ps.has_null_count = true;
 			ps.null_count = nulls;
@@ -406,6 +416,74 @@ column_stat(Reg *g, ParquetFile *pf, const char *path, int col, const IcebergFie
 	return FLOE_OK;
 }
 
+typedef struct Unmap {
+	void *p;
+	size_t n;
+} Unmap;
+
+static void
+unmap_buf(void *arg)
+{
+	Unmap *u = arg;
+	munmap(u->p, u->n);
+}
+
+/* An object in object storage: a zeroed buffer of its size (anonymous
+ * pages: nothing is touched until copied in) holding its first 4 bytes
+ * and its footer, as exec/scan.c reads a large object; the chunks that
+ * must be read are fetched later (fetch_chunk). */
+static int
+read_sparse(Reg *g, Arena *fa, const char *path, uint64_t size, const uint8_t **data, floe_error *err)
+{
+	uint64_t tail = size - 4 < 65536 ? size - 4 : 65536;
+	FileIORange r[2] = {{0, 4, NULL}, {size - tail, tail, NULL}};
+	uint8_t *buf;
+	uint32_t flen;
+	Unmap *um;
+
+	buf = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (buf == MAP_FAILED)
+		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory reading \"%s\"", path);
+	um = ARENA_NEW(fa, Unmap);
+	um->p = buf;
+	um->n = (size_t)size;
+	arena_on_reset(fa, unmap_buf, um);
+	TRY(fileio_read_ranges(g->ctx->io, path, r, 2, fa, err));
+	memcpy(buf, r[0].data, 4);
+	memcpy(buf + size - tail, r[1].data, (size_t)tail);
+	flen = (uint32_t)buf[size - 8] | (uint32_t)buf[size - 7] << 8 | (uint32_t)buf[size - 6] << 16 |
+	       (uint32_t)buf[size - 5] << 24;
+	if ((uint64_t)flen + 8 > tail && (uint64_t)flen + 12 <= size) {
+		FileIORange fr = {size - 8 - flen, flen, NULL};
+		TRY(fileio_read_ranges(g->ctx->io, path, &fr, 1, fa, err));
+		memcpy(buf + fr.off, fr.data, flen);
+	}
+	*data = buf;
+	return FLOE_OK;
+}
+
+/* a sparse file's chunk (rg, col) copied in before it is read */
+static int
+fetch_chunk(Reg *g, ParquetFile *pf, int rg, int col, floe_error *err)
+{
+	uint64_t off, len;
+	FileIORange r;
+	Arena *ra;
+	int rc;
+
+	if (!g->sparse || !parquet_chunk_range(pf, rg, col, &off, &len) || !len)
+		return FLOE_OK;
+	r.off = off;
+	r.len = len;
+	r.data = NULL;
+	ra = arena_new(1 << 16);
+	rc = fileio_read_ranges(g->ctx->io, g->sparse_path, &r, 1, ra, err);
+	if (rc == FLOE_OK)
+		memcpy(g->sparse + off, r.data, (size_t)len);
+	arena_free(ra);
+	return rc;
+}
+
 static int
 check_file(Reg *g, RegFile *rf, const StageFile *sf)
 {
@@ -415,18 +493,26 @@ check_file(Reg *g, RegFile *rf, const StageFile *sf)
 	size_t len;
 	ParquetFile *pf;
 	int ncol, c, i, k, nrg, nid = 0, nmatched = 0;
-	int *match = ARENA_ARRAY(g->a, int, sc->nfields + 1);     /* field -> file column */
-	Value *lo = ARENA_ARRAY(g->a, Value, sc->nfields + 1), *hi = ARENA_ARRAY(g->a, Value, sc->nfields + 1);
-	int64_t *nulls = ARENA_ARRAY(g->a, int64_t, sc->nfields + 1);
+	int *match = ARENA_ARRAY(g->fa, int, sc->nfields + 1);     /* field -> file column */
+	Value *lo = ARENA_ARRAY(g->fa, Value, sc->nfields + 1), *hi = ARENA_ARRAY(g->fa, Value, sc->nfields + 1);
+	int64_t *nulls = ARENA_ARRAY(g->fa, int64_t, sc->nfields + 1);
 	DataFile *df = &rf->df;
 	const char *path = sf->path;
 
 	TRY(acl_check_file(g->s, path, false, err));
-	TRY(acl_read_file(g->s, g->ctx->io, path, g->a, &data, &len, err));
+	g->sparse = NULL;
+	if (fileio_is_remote(path) && sf->size >= 12) {
+		TRY(read_sparse(g, g->fa, path, sf->size, &data, err));
+		len = (size_t)sf->size;
+		g->sparse = (uint8_t *)data;
+		g->sparse_path = path;
+	} else {
+		TRY(acl_read_file(g->s, g->ctx->io, path, g->fa, &data, &len, err));
+	}
 	if (len < 12 || memcmp(data, "PAR1", 4) || memcmp(data + len - 4, "PAR1", 4))
 		return floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
 				   "file \"%s\" is not a Parquet file (no PAR1 magic at its start and end)", path);
-	TRY(parquet_open(&pf, data, len, path, g->a, err));
+	TRY(parquet_open(&pf, data, len, path, g->fa, err));
 	ncol = parquet_num_columns(pf);
 
 	/* match the table's fields to the file's columns by name */
@@ -757,7 +843,12 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 	rf = ARENA_ARRAY(ctx->arena, RegFile, nfiles);
 	add = ARENA_ARRAY(ctx->arena, DataFile, nfiles);
 	for (i = 0; i < nfiles; i++) {
-		TRY(check_file(&g, &rf[i], &sf[i]));
+		/* the file's bytes and footer live until the next file */
+		int rc;
+		g.fa = arena_new(1 << 16);
+		rc = check_file(&g, &rf[i], &sf[i]);
+		arena_free(g.fa);
+		TRY(rc);
 		add[i] = rf[i].df;
 		rows += add[i].record_count;
 		bytes += add[i].file_size_in_bytes;

@@ -19,6 +19,9 @@
 #     partitions is refused naming it;
 #   - dup_race: two sessions registering the same file at once: exactly
 #     one commits it;
+#   - s3_objects (s3rver): objects registered from s3:// read their footers
+#     and only the chunks they must (NaN counts), and give the same rows and
+#     the same manifest entries as the local files;
 #   - privileges (floe serve, psql): COPY FROM's file role, then INSERT on
 #     the table, are needed.
 #
@@ -30,7 +33,15 @@ INTEROP=${FLOE_INTEROP:-${FLOE_SHARED:-$PWD/../shared}/tools/interop/bin}
 tmp=$(mktemp -d /tmp/floe-register.XXXXXX)
 fix=$tmp/fix
 mkdir -p "$fix/dir" "$fix/part"
-trap 'rm -rf "$tmp"' EXIT
+srv_pid=
+endpoint=
+s3st=$tmp/s3state
+cleanup() {
+	[ -n "$srv_pid" ] && floe_stop "$srv_pid"
+	[ -n "$endpoint" ] && S3_SERVER_STATE_DIR=$s3st "$INTEROP/s3-server" stop >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 nfail=0
 pass() { echo "PASS register: $1"; }
@@ -223,10 +234,75 @@ for i in 1 2 3; do
 done
 [ $ok = 3 ] && pass dup_race
 
+# ---- object storage (s3rver): footers and only the chunks needed are fetched -----------
+if [ -x "$FLOE_ROOT/build/tests/tools/fileio_cli" ] || [ -x "$PWD/build/tests/tools/fileio_cli" ]; then
+	CLI=$PWD/build/tests/tools/fileio_cli
+	mkdir -p "$tmp/objects"
+	s3out=$(S3_SERVER_STATE_DIR=$s3st NODE_OPTIONS=--openssl-legacy-provider "$INTEROP/s3-server" start "$tmp/objects" 0 --bucket wh 2>&1)
+	endpoint=$(printf '%s' "$s3out" | sed -n 's/.*endpoint=\([^ ]*\).*/\1/p')
+fi
+# same_entries DIR1 DIR2 NAME...: the manifest entries (all but the path) of
+# files NAME.parquet in the manifests of the two metadata folders are equal
+same_entries() {
+	local d d1=$1 d2=$2
+	shift 2
+	for d in "$d1" "$d2"; do
+		for m in "$d"/*-m[0-9]*.avro*; do
+			case $m in *.md5|*_S3rver_metadata.json) continue ;; esac
+			"$INTEROP/avro-dump" "$m" | tail -n +2
+		done >"$tmp/entries.$(basename "$d")"
+	done
+	python3 - "$tmp/entries.$(basename "$d1")" "$tmp/entries.$(basename "$d2")" "$@" <<'PY'
+import json, os, sys
+def load(f):
+    out = {}
+    for line in open(f):
+        df = json.loads(line)["data_file"]
+        out[os.path.basename(df.pop("file_path"))] = df
+    return out
+a, b = load(sys.argv[1]), load(sys.argv[2])
+names = [n + ".parquet" for n in sys.argv[3:]]
+ok = all(k in a and k in b and a[k] == b[k] and a[k]["nan_value_counts"] for k in names)
+print("equal" if ok else "differ: %s / %s" % (a.get(names[0]), b.get(names[0])))
+sys.exit(0 if ok else 1)
+PY
+}
+if [ -n "${endpoint:-}" ]; then
+	(
+		unset AWS_SESSION_TOKEN AWS_PROFILE AWS_ENDPOINT_URL_S3 FLOE_S3_PATH_STYLE
+		export AWS_ENDPOINT_URL=$endpoint AWS_ACCESS_KEY_ID=S3RVER AWS_SECRET_ACCESS_KEY=S3RVER AWS_REGION=us-east-1
+		export FLOE_STATE_DIR=$tmp/s3floe
+		"$CLI" put s3://wh/in/d1.parquet "$fix/dir/d1.parquet" 2>/dev/null
+		"$CLI" put s3://wh/in/d2.parquet "$fix/dir/d2.parquet" 2>/dev/null
+		s3fl() { "$FLOE_BIN" -D s3://wh/a --csv -t -q "$@" 2>&1; }
+		# an object larger than the footer read: its float chunk is fetched
+		# for the NaN count, its other chunks never
+		duck "COPY (SELECT CASE WHEN i % 9 = 0 THEN 'NaN'::DOUBLE WHEN i % 10 = 0 THEN NULL ELSE i / 3.0 END AS f, i::BIGINT AS id FROM range(0, 400000) t(i)) TO '$fix/big.parquet' (FORMAT parquet); SELECT 1" >/dev/null
+		"$CLI" put s3://wh/other/big.parquet "$fix/big.parquet" 2>/dev/null
+		fl "CREATE TABLE big (f double precision, id bigint)" "REGISTER FILES INTO big FROM '$fix/big.parquet'" >/dev/null
+		s3fl -c "CREATE TABLE big (f double precision, id bigint)" -c "REGISTER FILES INTO big FROM 's3://wh/other/big.parquet'" >/dev/null
+		out=$(s3fl -c "$ddl" -c "REGISTER FILES INTO t FROM 's3://wh/in/*.parquet'" \
+			-c "SELECT count(*), count(name), sum(amount), count(f), sum(CASE WHEN f = 'NaN' THEN 1 ELSE 0 END), min(ts)::text, max(d)::text FROM t")
+		theirs=$(duck "SELECT count(*), count(name), sum(amount), count(f), sum(CASE WHEN isnan(f) THEN 1 ELSE 0 END), strftime(min(ts), '%Y-%m-%d %H:%M:%S'), max(d)::VARCHAR FROM read_parquet(['$fix/dir/d1.parquet', '$fix/dir/d2.parquet'])")
+		m=$(s3fl -c "SELECT file FROM t\$metadata_log_entries ORDER BY timestamp DESC LIMIT 1")
+		if [ "$out" = "$(printf '2,6000,%s\n%s' "$(($(stat -c %s "$fix/dir/d1.parquet") + $(stat -c %s "$fix/dir/d2.parquet")))" "$theirs")" ] &&
+		   "$INTEROP/iceberg-validate" "$tmp/objects/${m#s3://}._S3rver_object" --deep --s3rver-dir "$tmp/objects" >"$tmp/validate_s3.out" 2>&1 &&
+		   grep -q ' 2 data file(s), 6000 record(s)' "$tmp/validate_s3.out" &&
+		   same_entries "$wh/public/t/metadata" "$tmp/objects/wh/a/public/t/metadata" d1 d2 >"$tmp/entries_s3.out" 2>&1 &&
+		   same_entries "$wh/public/big/metadata" "$tmp/objects/wh/a/public/big/metadata" big >>"$tmp/entries_s3.out" 2>&1; then
+			pass s3_objects
+		else
+			fail s3_objects "$(printf '%s' "$out" | tr '\n' ' ') vs DuckDB $theirs; $(head -c 600 "$tmp/entries_s3.out")" "$tmp/validate_s3.out"
+		fi
+	)
+	[ $? -eq 0 ] || nfail=$((nfail + 1))
+	S3_SERVER_STATE_DIR=$s3st "$INTEROP/s3-server" stop >/dev/null 2>&1
+else
+	echo "register: s3rver or fileio_cli not available: s3_objects not run"
+fi
+
 # ---- privileges (floe serve): COPY FROM's file role and INSERT on the table ------------
 . tests/tools/floe_server.sh
-srv_pid=
-trap 'floe_stop "$srv_pid"; rm -rf "$tmp"' EXIT
 if command -v psql >/dev/null && floe_serve "$tmp/serve" -D "$tmp/whs" --port 0 --http-port off --allow-dir "$fix"; then
 	FL="host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10"
 	reg="REGISTER FILES INTO public.g FROM '$fix/dir/d1.parquet'"
