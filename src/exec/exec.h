@@ -258,11 +258,22 @@ Operator *limit_new(ExecCtx *ctx, Operator *child, int64_t limit /* -1 none */, 
  * columns (the residual still sees left then right columns). */
 /* NOT_IN: ANTI that keeps a row only when x NOT IN (build keys) is true
  * (no NULL key on either side, or an empty build side); one key, no residual. */
+/* MARK: every left row once, plus a boolean column: true when some right
+ * row matches (keys equal, residual true); see hash_join_set_mark for the
+ * NULL answers of IN.  Output = left columns then the mark. */
 typedef enum JoinType {
-	JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI, JOIN_NOT_IN
+	JOIN_INNER, JOIN_LEFT, JOIN_RIGHT, JOIN_FULL, JOIN_SEMI, JOIN_ANTI, JOIN_NOT_IN, JOIN_MARK
 } JoinType;
 Operator *hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type,
 			int nkeys, Expr **lkeys, Expr **rkeys, Expr *residual, bool build_left);
+/* A MARK join's IN semantics (x IN (subquery), three-valued; call before
+ * open).  cmp: the IN comparison over the left then right columns, tested
+ * on the pairs whose keys match and whose residual is true: a true pair
+ * marks true, else a NULL pair marks NULL.  null_key: the join's one key
+ * is itself IN's x = y (no cmp): an unmatched row is NULL when the right
+ * side has a NULL key, or its own key is NULL and the right side has
+ * rows.  Without either the mark is never NULL (EXISTS). */
+void hash_join_set_mark(Operator *op, Expr *cmp, bool null_key);
 /* Can values of types a and b be hash-join keys (equal exactly when their
  * bytes are: same type, same decimal scale, no interval, no char(n))? */
 bool hash_join_key_ok(SqlType a, SqlType b);

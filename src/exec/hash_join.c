@@ -1,7 +1,9 @@
 /*
  * hash_join.c — equi-join of two inputs: INNER, LEFT, RIGHT and FULL
  * [OUTER], SEMI and ANTI (EXISTS / IN, NOT EXISTS: left rows with / without
- * a match, once each), with a residual (non-equi) condition.  With no keys it is a
+ * a match, once each), MARK (every left row once, with a boolean "has a
+ * match": EXISTS / IN inside an expression, three-valued for IN), with a
+ * residual (non-equi) condition.  With no keys it is a
  * block nested loop (every build row is a candidate for every probe row);
  * nested_loop.c builds it that way.
  *
@@ -61,7 +63,13 @@
  *      NOT_IN is ANTI with SQL's NOT IN answer for WHERE: no row passes
  *      when the build side has a NULL key or the probe key is NULL, unless
  *      the build side is empty.
- *   6. SEMI/ANTI stop at a probe row's first match (its remaining
+ *   5a. MARK is SEMI that emits every probe row, its mark after the left
+ *      columns: true on a match; else NULL when IN's comparison (mark_cmp,
+ *      over the pairs whose keys match and residual is true) was NULL for
+ *      some pair, or, when the one key is IN's x = y (mark_null_key), when
+ *      the build side has rows and a NULL key or the probe key is NULL
+ *      (NOT_IN's facts, over the whole build input); else false.
+ *   6. SEMI/ANTI/MARK stop at a probe row's first match (its remaining
  *      candidates are skipped), and candidate rounds that emit nothing
  *      reset scratch: a residual that rejects most pairs (a join with no
  *      equality keys) runs in memory bounded by one round, not by
@@ -83,6 +91,7 @@
  *
  * INTERFACE ROUTINES
  *   hash_join_new(ctx, left, right, type, nkeys, lkeys, rkeys, residual, build_left)
+ *   hash_join_set_mark(op, cmp, null_key)   a MARK join's IN semantics
  *   hash_join_key_ok(a, b)         may a = b be a hash key (byte equality)?
  *   hash_join_probe_input(op)      the input a clone copies, or NULL
  *   hash_join_set_input(op, i, in) input i (0 left, 1 right) replaced by
@@ -132,6 +141,9 @@ typedef struct HashJoinOp {
 	bool probe_outer, build_outer;
 	bool semi, anti;          /* JOIN_SEMI / JOIN_ANTI (/ JOIN_NOT_IN) */
 	bool not_in;              /* JOIN_NOT_IN: NULL-aware anti join */
+	bool markj;               /* JOIN_MARK (invariant 5a) */
+	Expr *mark_cmp;           /* MARK: IN's comparison over the pair, or NULL */
+	bool mark_null_key;       /* MARK: the one key is IN's x = y */
 	bool build_null;          /* some build row has a NULL key */
 	HJState state;
 	/* build side */
@@ -154,6 +166,7 @@ typedef struct HashJoinOp {
 	uint32_t *phead;            /* each probe row's first chain entry, or END */
 	uint8_t *pnull;
 	uint8_t *pmatched;
+	uint8_t *pnullm;            /* MARK: some pair's mark_cmp was NULL */
 	uint32_t pi, cur;
 	bool started;               /* cur is valid for pi */
 	uint32_t pouter_pos;
@@ -824,7 +837,7 @@ gather(HashJoinOp *h, const uint32_t *prow, const uint32_t *brow, uint32_t n, bo
 			vector_init_const(v, &nv, op->scratch);
 		}
 	}
-	for (j = 0; j < h->nbcols && (pairs || !(h->semi || h->anti)); j++) {
+	for (j = 0; j < h->nbcols && (pairs || !(h->semi || h->anti || h->markj)); j++) {
 		Vector *v = &b->cols[bbase + j];
 		if (brow) {
 			vector_init(v, h->build->types[j], op->scratch, n ? n : 1);
@@ -861,6 +874,7 @@ next_probe_batch(HashJoinOp *h, bool *eof)
 	h->phash = arena_calloc(h->probe_arena, sizeof(uint64_t) * in->count);
 	h->pnull = arena_calloc(h->probe_arena, in->count);
 	h->pmatched = arena_calloc(h->probe_arena, in->count);
+	h->pnullm = h->markj ? arena_calloc(h->probe_arena, in->count) : NULL;
 	if (in->sel) {
 		rows = in->sel;
 	}
@@ -895,6 +909,47 @@ mark(HashJoinOp *h, uint32_t b)
 	__atomic_store_n(&h->bmatched[b], 1, __ATOMIC_RELAXED);
 }
 
+/* MARK: the candidate pairs b (m of them, keys equal) settle their probe
+ * rows' marks: the residual must be true, then mark_cmp true marks the row
+ * matched, NULL notes a NULL answer (invariant 5a). */
+static int
+mark_round(HashJoinOp *h, Batch *b, uint32_t m)
+{
+	Operator *op = &h->op;
+	uint32_t *sel = NULL, k = m, i;
+	Vector cv;
+	VectorView v;
+
+	if (h->residual) {
+		TRY(expr_eval(op->ctx, h->residual, b, NULL, m, op->scratch, &cv));
+		vector_view(&cv, &v);
+		sel = arena_alloc(op->scratch, sizeof(uint32_t) * m);
+		k = 0;
+		for (i = 0; i < m; i++) {
+			uint32_t x = v.sel ? v.sel[i] : i;
+			if (validity_get(v.validity, x) && ((const uint8_t *)v.data)[x])
+				sel[k++] = i;
+		}
+	}
+	if (!h->mark_cmp) {
+		for (i = 0; i < k; i++)
+			h->pmatched[h->cand_p[sel ? sel[i] : i]] = 1;
+		return FLOE_OK;
+	}
+	if (k == 0)
+		return FLOE_OK;
+	TRY(expr_eval(op->ctx, h->mark_cmp, b, sel, k, op->scratch, &cv));
+	vector_view(&cv, &v);
+	for (i = 0; i < k; i++) {
+		uint32_t r = sel ? sel[i] : i, x = v.sel ? v.sel[r] : r;
+		if (!validity_get(v.validity, x))
+			h->pnullm[h->cand_p[r]] = 1;
+		else if (((const uint8_t *)v.data)[x])
+			h->pmatched[h->cand_p[r]] = 1;
+	}
+	return FLOE_OK;
+}
+
 /* One round of candidates for the current probe batch; *out may be NULL
  * when every candidate failed. */
 static int
@@ -912,7 +967,7 @@ probe_round(HashJoinOp *h, Batch **out)
 		const uint32_t *chain = h->chain, *phead = h->phead;
 		uint32_t *cand_p = h->cand_p, *cand_b = h->cand_b;
 		uint32_t p = h->pi, cur = h->cur;
-		bool started = h->started, settle = h->semi || h->anti;
+		bool started = h->started, settle = h->semi || h->anti || h->markj;
 
 		while (n < VECTOR_SIZE && p < count) {
 			if (!started) {
@@ -923,7 +978,7 @@ probe_round(HashJoinOp *h, Batch **out)
 					__builtin_prefetch(&chain[phead[p + PREFETCH / 2]]);
 				}
 			} else if (settle && h->pmatched[p]) {
-				cur = END;   /* SEMI/ANTI: the first match settles the row */
+				cur = END;   /* SEMI/ANTI/MARK: the first match settles the row */
 			}
 			{
 				uint64_t ph = phash[p];
@@ -951,12 +1006,14 @@ probe_round(HashJoinOp *h, Batch **out)
 		return FLOE_OK;
 	{
 		Batch *b;
-		if ((h->semi || h->anti) && !h->residual) {
+		if ((h->semi || h->anti || h->markj) && !h->residual && !h->mark_cmp) {
 			for (i = 0; i < m; i++)
 				h->pmatched[h->cand_p[i]] = 1;
 			return FLOE_OK;
 		}
 		b = gather(h, h->cand_p, h->cand_b, m, true);
+		if (h->markj)
+			return mark_round(h, b, m);
 		if (h->residual) {
 			Vector pv;
 			VectorView v;
@@ -988,6 +1045,26 @@ probe_round(HashJoinOp *h, Batch **out)
 		*out = b;
 	}
 	return FLOE_OK;
+}
+
+/* MARK: the mark column (after the left columns) of the output batch b
+ * of probe rows rows[0..n) (invariant 5a) */
+static void
+mark_column(HashJoinOp *h, Batch *b, const uint32_t *rows, uint32_t n)
+{
+	Vector *v = &b->cols[h->left->ncols];
+	uint8_t *d;
+	bool facts_null = h->mark_null_key && h->nb_total > 0;
+
+	vector_init(v, type_make(TYPE_BOOL), h->op.scratch, n ? n : 1);
+	d = v->data;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t p = rows[i];
+		d[i] = h->pmatched[p] != 0;
+		if (!h->pmatched[p] &&
+		    ((h->pnullm && h->pnullm[p]) || (facts_null && (h->build_null_any || h->pnull[p]))))
+			vector_set_null(v, i);
+	}
 }
 
 static int
@@ -1042,7 +1119,7 @@ hj_next(Operator *op, Batch **out)
 			uint32_t *rows = arena_alloc(op->scratch, sizeof(uint32_t) * VECTOR_SIZE), n = 0;
 			while (h->pouter_pos < h->pb->count && n < VECTOR_SIZE) {
 				uint32_t p = h->pouter_pos;
-				bool emit = !h->pmatched[p] != h->semi;
+				bool emit = h->markj || !h->pmatched[p] != h->semi;
 				/* x NOT IN (set): never true when the set has a NULL
 				 * or x is NULL, always true when the set is empty */
 				if (h->not_in && h->nb_total > 0 && (h->build_null_any || h->pnull[p]))
@@ -1055,6 +1132,8 @@ hj_next(Operator *op, Batch **out)
 				h->state = HJ_NEED_PROBE;
 			if (n) {
 				*out = gather(h, rows, NULL, n, false);
+				if (h->markj)
+					mark_column(h, *out, rows, n);
 				op->rows_out += n;
 				return FLOE_OK;
 			}
@@ -1119,6 +1198,8 @@ hj_clone(Operator *op, ExecCtx *wctx)
 					h->build_left ? probe : h->right, h->type, h->nkeys, lkeys,
 					rkeys, h->residual, h->build_left);
 	c->proto = h;
+	c->mark_cmp = h->mark_cmp;
+	c->mark_null_key = h->mark_null_key;
 	if (op->ncols)
 		memcpy(c->op.types, op->types, sizeof(SqlType) * (size_t)op->ncols);
 	return &c->op;
@@ -1152,8 +1233,9 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	bool left_outer = type == JOIN_LEFT || type == JOIN_FULL;
 	bool right_outer = type == JOIN_RIGHT || type == JOIN_FULL;
 	bool semi = type == JOIN_SEMI, anti = type == JOIN_ANTI || type == JOIN_NOT_IN;
+	bool markj = type == JOIN_MARK;
 
-	if (semi || anti) {
+	if (semi || anti || markj) {
 		build_left = false;
 		left_outer = true;   /* the probe batch's rows are emitted by flag */
 		nr = 0;
@@ -1163,7 +1245,9 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 		memcpy(types, left->types, sizeof(SqlType) * (size_t)nl);
 	if (nr)
 		memcpy(types + nl, right->types, sizeof(SqlType) * (size_t)nr);
-	op_init(&h->op, &hash_join_vt, ctx, nl + nr, types, NULL);
+	if (markj)
+		types[nl] = type_make(TYPE_BOOL);
+	op_init(&h->op, &hash_join_vt, ctx, nl + nr + (markj ? 1 : 0), types, NULL);
 	h->left = left;
 	h->right = right;
 	h->type = type;
@@ -1173,6 +1257,7 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	h->semi = semi;
 	h->anti = anti;
 	h->not_in = type == JOIN_NOT_IN;
+	h->markj = markj;
 	h->build = build_left ? left : right;
 	h->probe = build_left ? right : left;
 	h->bkeys = build_left ? left_keys : right_keys;
@@ -1198,12 +1283,23 @@ hash_join_new(ExecCtx *ctx, Operator *left, Operator *right, JoinType type, int 
 	h->op.ninputs = 2;
 	{
 		static const char *const kind[] = { "", " Left", " Right", " Full", " Semi", " Anti",
-						    " Anti" };
+						    " Anti", " Mark" };
 		h->op.label = arena_sprintf(ctx->arena, "%s%s%s", nkeys ? "Hash" : "Nested Loop",
 					    kind[type], nkeys || type != JOIN_INNER ? " Join" : "");
 	}
 	h->op.clone = hj_clone;
 	return &h->op;
+}
+
+void
+hash_join_set_mark(Operator *op, Expr *cmp, bool null_key)
+{
+	HashJoinOp *h = (HashJoinOp *)op;
+
+	if (op->vt != &hash_join_vt || !h->markj)
+		return;
+	h->mark_cmp = cmp;
+	h->mark_null_key = null_key;
 }
 
 Operator *

@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* run == NULL: a rewrite the binder makes (it asks optimizer_disabled),
+ * named here so the setting can switch it off */
 static const struct {
 	const char *name;
 	OptPassFn run;
 } passes[] = {
+	{ "mark_join", NULL },
 	{ "decorrelate", opt_decorrelate },
 	{ "join_filter_pushdown", opt_join_filter_pushdown },
 	{ "filter_pushdown", opt_pushdown_filter },
@@ -96,12 +99,18 @@ optimizer_canon_disabled(const char *value, char *out, size_t cap, floe_error *e
 	return FLOE_OK;
 }
 
+bool
+optimizer_disabled(const char *disabled, const char *name)
+{
+	return disabled && listed(disabled, name);
+}
+
 int
 optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_error *err)
 {
 	for (int i = 0; i < NPASSES; i++) {
 		bool changed = false;
-		if (disabled && listed(disabled, passes[i].name))
+		if (!passes[i].run || (disabled && listed(disabled, passes[i].name)))
 			continue;
 		if (passes[i].run(plan, root, &changed, err) != FLOE_OK)
 			return FLOE_ERR;

@@ -17,6 +17,12 @@
  * (plan->passes) for EXPLAIN (VERBOSE).
  *
  * PASSES, in order:
+ *   mark_join         (a binder rule, not run here: select.c's plan_marks
+ *                     asks optimizer_disabled) EXISTS / x IN (SELECT ...)
+ *                     inside an expression (under OR, NOT, CASE, the
+ *                     select list) with an equality correlation, or an
+ *                     uncorrelated IN, becomes a MARK join whose mark the
+ *                     expression reads; off: per outer row (EXPR_SUBPLAN)
  *   decorrelate       a dependent SINGLE join (a correlated scalar
  *                     subquery) over equality correlation becomes a LEFT
  *                     join with the subquery grouped on its keys, marked
@@ -34,6 +40,7 @@
  *   optimizer_canon_disabled(value, out, cap, err)   check and normalise a
  *                                     floe.disabled_optimizers value
  *   optimizer_pass_count() / optimizer_pass_name(i)
+ *   optimizer_disabled(disabled, name)   is pass `name` switched off?
  */
 #ifndef FLOE_OPTIMIZE_OPTIMIZER_H
 #define FLOE_OPTIMIZE_OPTIMIZER_H
@@ -50,6 +57,7 @@ typedef int (*OptPassFn)(LogicalPlan *plan, LogicalOp **root, bool *changed, flo
 int optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_error *err);
 int optimizer_canon_disabled(const char *value, char *out, size_t cap, floe_error *err);
 int optimizer_pass_count(void);
+bool optimizer_disabled(const char *disabled, const char *name);
 const char *optimizer_pass_name(int i);
 
 /* the passes (one file each) */

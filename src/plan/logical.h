@@ -30,8 +30,10 @@
  *   FILTER     1   the child's columns; `exprs` = conjuncts, all must be true
  *   PROJECT    1   one column per expression in `exprs`
  *   JOIN       2   left columns then right columns (SEMI/ANTI/MARK: left
- *                  only, MARK adds one boolean column); `exprs` = conjuncts
- *                  of the condition (ANTI null_aware: NOT IN's one x = y);
+ *                  only, MARK adds one boolean column: EXISTS / IN inside
+ *                  an expression, every left row with its mark); `exprs` =
+ *                  conjuncts of the condition (ANTI null_aware: NOT IN's
+ *                  one x = y; MARK null_aware: IN's comparison last);
  *                  dependent: the right side reads the
  *                  left's columns listed in `corr` (a correlated subquery
  *                  or LATERAL, before decorrelation).  SINGLE: a scalar
@@ -207,7 +209,13 @@ struct LogicalOp {
 				      condition one x = y: a left row goes when
 				      some right y equals x or is NULL, or when
 				      x is NULL and the right side has rows
-				      (exec's JOIN_NOT_IN) */
+				      (exec's JOIN_NOT_IN).  JOIN MARK: x IN
+				      (subquery), the condition's last conjunct
+				      is IN's comparison: the mark is true when
+				      a right row passes the other conjuncts
+				      and it, else NULL when it was NULL for
+				      such a row, else false (not null_aware:
+				      EXISTS, never NULL) */
 	bool reduce;               /* JOIN LEFT (optimize/decorrelate.c): the left
 				      rows are materialised once and, below the
 				      right side's grouping, the right rows whose

@@ -376,7 +376,7 @@ put_node(Buf *b, const LogicalOp *op)
 		if (op->ncorr)
 			put(b, "DEPENDENT ");
 		put(b, join_name(op->join));
-		if (op->join == LJ_ANTI && op->null_aware)
+		if ((op->join == LJ_ANTI || op->join == LJ_MARK) && op->null_aware)
 			put(b, " NULL-AWARE");
 		if (op->nexprs) {
 			put(b, " ON ");

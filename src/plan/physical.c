@@ -232,6 +232,78 @@ lower_not_in(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 	return hash_join_new(L->ctx, l, r, JOIN_NOT_IN, 1, lk, rk, NULL, false);
 }
 
+/* MARK (EXISTS / IN inside an expression): exec's MARK hash join, every
+ * left row plus the mark.  Its hashable left = right conjuncts are keys,
+ * the rest the residual; null_aware (IN): the last conjunct is IN's
+ * comparison, three-valued: the join's one key when it is the only
+ * conjunct and a hashable x = y (x over the left input or a constant: an
+ * uncorrelated IN), else tested on the pairs the keys and residual let
+ * through (hash_join_set_mark). */
+static Operator *
+lower_mark(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
+{
+	const LogicalOp *lo = op->children[0], *ro = op->children[1];
+	Inputs left = { 1, { lo } }, right = { 1, { ro } }, both = { 2, { lo, ro } };
+	int n = op->nexprs - (op->null_aware ? 1 : 0), nkeys = 0, nrest = 0;
+	Expr **lk = arena_alloc(L->a, sizeof *lk * (size_t)(op->nexprs + 1));
+	Expr **rk = arena_alloc(L->a, sizeof *rk * (size_t)(op->nexprs + 1));
+	Expr **rest = arena_alloc(L->a, sizeof *rest * (size_t)(op->nexprs + 1));
+	Expr *cmp = NULL;
+	Operator *j;
+
+	if (op->null_aware && op->nexprs < 1)
+		return not_yet(L, "MARK join for IN without its comparison"), NULL;
+	if (op->null_aware && n == 0) {
+		const Expr *c = op->exprs[0], *a, *b;
+		bool any = false;
+		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
+		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
+			a = c->args[0];
+			b = c->args[1];
+			if (!(reads_only(a, lo, &any) && reads_only(b, ro, &any))) {
+				const Expr *t = a;
+				a = b;
+				b = t;
+			}
+			any = false;
+			if (reads_only(a, lo, &any) && one_side(b, ro)) {
+				if (!(lk[0] = remap(L, a, &left)) || !(rk[0] = remap(L, b, &right)))
+					return NULL;
+				j = hash_join_new(L->ctx, l, r, JOIN_MARK, 1, lk, rk, NULL, false);
+				hash_join_set_mark(j, NULL, true);
+				j->est_rows = lo->est_rows;
+				return j;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const Expr *c = op->exprs[i];
+		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
+		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
+			const Expr *a = c->args[0], *b = c->args[1];
+			if (one_side(a, ro) && one_side(b, lo)) {
+				const Expr *t = a;
+				a = b;
+				b = t;
+			}
+			if (one_side(a, lo) && one_side(b, ro)) {
+				if (!(lk[nkeys] = remap(L, a, &left)) || !(rk[nkeys] = remap(L, b, &right)))
+					return NULL;
+				nkeys++;
+				continue;
+			}
+		}
+		if (!(rest[nrest++] = remap(L, c, &both)))
+			return NULL;
+	}
+	if (op->null_aware && !(cmp = remap(L, op->exprs[n], &both)))
+		return NULL;
+	j = hash_join_new(L->ctx, l, r, JOIN_MARK, nkeys, lk, rk, nrest ? and_of(L, nrest, rest) : NULL, false);
+	hash_join_set_mark(j, cmp, false);
+	j->est_rows = lo->est_rows;
+	return j;
+}
+
 static Operator *
 lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 {
@@ -252,8 +324,10 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 
 	if (op->ncorr)
 		return not_yet(L, "dependent join"), NULL;
-	if (op->join == LJ_MARK || op->join == LJ_SINGLE)
-		return not_yet(L, op->join == LJ_MARK ? "MARK join" : "SINGLE join"), NULL;
+	if (op->join == LJ_MARK)
+		return lower_mark(L, op, l, r);
+	if (op->join == LJ_SINGLE)
+		return not_yet(L, "SINGLE join"), NULL;
 	if (op->join == LJ_ANTI && op->null_aware)
 		return lower_not_in(L, op, l, r);
 	jt = kinds[op->join];

@@ -146,6 +146,12 @@ typedef struct BindCtx {
 	/* select.c: the logical plan of the query level being bound (plan/
 	 * logical.h), which FROM items and joins are made in; NULL outside one */
 	struct LogicalPlan *lp;
+	/* select.c plan_marks: the SubLinks of the expression being bound
+	 * that a MARK join answers, each read as the boolean scope column
+	 * mark_col[i] (bind_sublink); 0 outside such an expression */
+	int nmarks;
+	const PgQuery__SubLink **mark_sl;
+	int *mark_col;
 } BindCtx;
 
 /* bind_expr.c */

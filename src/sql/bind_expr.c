@@ -2725,6 +2725,9 @@ bind_sublink(BindCtx *b, PgQuery__SubLink *sl)
 	int ncols;
 	Value v;
 
+	for (i = 0; i < b->nmarks; i++)
+		if (b->mark_sl[i] == sl)     /* a MARK join's mark (select.c plan_marks) */
+			return expr_colref(b->arena, b->mark_col[i], type_make(TYPE_BOOL));
 	switch (sl->sub_link_type) {
 	case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
 		if (select_run_subquery(b, sl->subselect, 1, &vals, &nrows, &type, &ncols) != FLOE_OK) {

@@ -89,7 +89,13 @@
  * outer side is estimated larger, the outer rows are materialised once
  * (exec/buffer.c) and their keys semi-join the inner FROM item holding
  * the inner keys before its filters and joins (reduce_inner/reduce_item:
- * a magic-set reduction; TPC-H q2, q4, q17, q20, q21, q22).  Any other
+ * a magic-set reduction; TPC-H q2, q4, q17, q20, q21, q22).  EXISTS /
+ * x IN (SELECT ...) inside a WHERE conjunct or select-list item (under
+ * OR, NOT, CASE: plan_marks) become MARK Join nodes through plan_semi when
+ * they have a hash key (an equality correlation, an uncorrelated IN's
+ * x = y): the expression reads the mark, a hidden boolean column of the
+ * scope (bind_sublink looks the SubLink up in BindCtx.mark_sl); the rule
+ * is switched off by floe.disabled_optimizers = mark_join.  Any other
  * uncorrelated subquery is run once while binding (select_run_subquery)
  * and becomes a constant or an OR/AND over its values; other correlated
  * ones run per outer row (bind_expr.c's bind_subplan; also those that
@@ -3264,6 +3270,7 @@ corr_fallback(BindCtx *b, int rc, bool *handled)
 	return FLOE_OK;
 }
 static PgQuery__SubLink *scalar_candidate(Node *n, bool *sub_right);
+static void scope_hidden_cols(BindCtx *b, Scope *s, int n, const SqlType *types);
 
 /* The logical node of os joined (kind, null_aware: logical.h) with the
  * rows of node r on the conjuncts conj[n], which read first's columns then
@@ -3289,6 +3296,13 @@ semi_node(BindCtx *b, Source *os, LogicalOp *r, bool outer_first, LogicalJoinKin
 	lop_pass_columns(b->lp, j, l);
 	TRY(by_id_list(b, b->lp, n, conj, &both, &j->exprs));
 	j->nexprs = n;
+	if (kind == LJ_MARK) {
+		/* the mark: a hidden column of os's scope (plan_marks) */
+		SqlType bt = type_make(TYPE_BOOL);
+		lop_add_column(b->lp, j, bt, "mark");
+		j->est_rows = l->est_rows;
+		scope_hidden_cols(b, &os->scope, 1, &bt);
+	}
 	os->lop = j;
 	os->op = NULL;
 	return FLOE_OK;
@@ -3308,7 +3322,7 @@ semi_node(BindCtx *b, Source *os, LogicalOp *r, bool outer_first, LogicalJoinKin
  * false: leave it to the expression binder.
  */
 static int
-plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti, bool *handled)
+plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti, bool mark, bool *handled)
 {
 	PgQuery__SelectStmt *sub = sl->subselect->select_stmt;
 	Scope *outer = &os->scope;
@@ -3316,6 +3330,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 	Expr **conj = NULL, **ok, **ik, **res, **inner;
 	Expr *x = NULL, *y = NULL, **xs = NULL, **ys = NULL;
 	int nx = 0;               /* (a, b) IN (SELECT ...): the row's nx values */
+	Expr *in_cmp = NULL;      /* MARK for IN: the comparison, three-valued */
 	Source isrc;
 	BindCtx ib;
 	int *to_out, *to_outer;
@@ -3325,6 +3340,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 	bool reduced = false;
 
 	*handled = false;
+	if (mark && (!b->lp || anti))
+		return FLOE_OK;
 	memset(&isrc, 0, sizeof isrc);
 	memset(&ib, 0, sizeof ib);
 	ib.session = b->session;
@@ -3374,9 +3391,12 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 		y = expr_colref(b->arena, no, p.types[0]);
 		if (!(eq = make_eq(b, x, y)))
 			return FLOE_ERR;
-		if (anti && !key_ok(eq->args[0]->type, eq->args[1]->type))
+		if ((anti || mark) && !key_ok(eq->args[0]->type, eq->args[1]->type))
 			return FLOE_OK;
-		if (b->lp) {
+		if (mark) {
+			/* x IN (any query) in an expression: its mark */
+			TRY(semi_node(b, os, lop_operator(b->lp, p.root, NULL), true, LJ_MARK, true, 1, &eq));
+		} else if (b->lp) {
 			/* an unhashable IN: physical.c makes the = the residual of
 			 * a keyless semi join */
 			TRY(semi_node(b, os, lop_operator(b->lp, p.root, NULL), true, anti ? LJ_ANTI : LJ_SEMI,
@@ -3459,13 +3479,20 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 			to_outer[i] = i - ni;
 		}
 		if (nx) {
-			/* x = y: x over the outer scope, y over inner (+ outer) columns */
+			/* x = y: x over the outer scope, y over inner (+ outer)
+			 * columns (MARK: one comparison, the Join's last conjunct) */
 			int *shift = ARENA_ARRAY(b->arena, int, no + 1);
+			Expr **eqs = ARENA_ARRAY(b->arena, Expr *, nx + 1);
 			for (i = 0; i < no; i++)
 				shift[i] = ni + i;
 			for (i = 0; i < nx; i++)
-				if (!(conj[nc++] = make_eq(b, remap(b->arena, xs[i], shift), ys[i])))
+				if (!(eqs[i] = make_eq(b, remap(b->arena, xs[i], shift), ys[i])))
 					return FLOE_ERR;
+			if (mark)
+				in_cmp = and_of(b, eqs, nx);
+			else
+				for (i = 0; i < nx; i++)
+					conj[nc++] = eqs[i];
 		}
 		/* the conjuncts joining the two sides, over inner then outer
 		 * positions: the Join node's condition (keys and residual in
@@ -3490,10 +3517,19 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 			conj = jc;
 			nc = nj;
 		}
+		if (mark) {
+			/* a MARK join needs a hash key (else the per-row subplan):
+			 * an equality correlation, or an uncorrelated IN's x = y;
+			 * an uncorrelated EXISTS the binder runs once */
+			if (!nkeys && !(in_cmp && nc == 0 && is_equi(in_cmp) && refs_range(in_cmp, ni, ni + no)))
+				return FLOE_OK;
+			if (in_cmp)
+				conj[nc++] = in_cmp;
+		}
 		/* a large inner side: only its rows whose keys some outer row has
 		 * (the outer rows materialised once, their keys semi-join the
 		 * inner rows), so the hash table is built over few rows */
-		if (nkeys && reduce_inner(os->lop ? os->lop->est_rows : os->op->est_rows, &isrc)) {
+		if (!mark && nkeys && reduce_inner(os->lop ? os->lop->est_rows : os->op->est_rows, &isrc)) {
 			TRY(src_lower(b, ctx, os));
 			rs = rowstore_new(ctx, no, outer->types, os->op);
 			reduced = reduce_item(b, ctx, &ifl, &isrc, nkeys, ik, ok, rs);
@@ -3511,7 +3547,7 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 			bool an, done;
 			PgQuery__SubLink *s2 = semi_candidate(deferred[i], &an);
 			if (s2) {
-				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc, s2, an, &done), &done));
+				TRY(corr_fallback(&ib, plan_semi(&ib, ctx, &isrc, s2, an, false, &done), &done));
 			} else {
 				TRY(corr_fallback(&ib, plan_scalar_corr(&ib, ctx, &isrc, deferred[i], NULL, &done, NULL),
 						  &done));
@@ -3528,8 +3564,8 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 		}
 	}
 	if (b->lp) {
-		TRY(semi_node(b, os, src_node(&ib, &isrc, false), false, anti ? LJ_ANTI : LJ_SEMI, false, nc,
-			      conj));
+		TRY(semi_node(b, os, src_node(&ib, &isrc, false), false,
+			      mark ? LJ_MARK : anti ? LJ_ANTI : LJ_SEMI, in_cmp != NULL, nc, conj));
 	} else {
 		TRY(src_lower(&ib, ctx, &isrc));
 		os->op = hash_join_new(ctx, os->op, isrc.op, anti ? JOIN_ANTI : JOIN_SEMI, nkeys, ok, ik,
@@ -3539,6 +3575,133 @@ plan_semi(BindCtx *b, ExecCtx *ctx, Source *os, PgQuery__SubLink *sl, bool anti,
 	return FLOE_OK;
 }
 
+
+/* ---- EXISTS / IN inside expressions as MARK joins ------------------------ */
+
+#define MAX_MARKS 16
+
+typedef struct MarkFind {
+	PgQuery__SubLink *sl[MAX_MARKS];
+	int n;
+	bool aggs;                /* an aggregate call was seen (agg_seen) */
+} MarkFind;
+
+static int mark_find(const ProtobufCMessage *m, void *arg);
+
+/* Collect into mf the SubLinks of expression m a MARK join can answer:
+ * EXISTS and x = ANY (x IN) over a SELECT, not inside another subquery. */
+static int
+mark_find(const ProtobufCMessage *m, void *arg)
+{
+	MarkFind *mf = arg;
+
+	if (m->descriptor == &pg_query__sub_link__descriptor) {
+		PgQuery__SubLink *sl = (PgQuery__SubLink *)m;
+		bool in = sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK && sl->testexpr &&
+			  (sl->n_oper_name == 0 || !strcmp(sl->oper_name[sl->n_oper_name - 1]->string->sval, "="));
+		if ((in || sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK) && mf->n < MAX_MARKS &&
+		    sl->subselect && sl->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+			mf->sl[mf->n++] = sl;
+		return 0;         /* its subquery is another level */
+	}
+	if (m->descriptor == &pg_query__func_call__descriptor) {
+		const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+		if (f->n_funcname && !f->over &&
+		    bind_is_aggregate_name(f->funcname[f->n_funcname - 1]->string->sval))
+			mf->aggs = true;
+	}
+	return sql_children(m, mark_find, mf);
+}
+
+/* Does the select list (or ORDER BY) of s call an aggregate outside its
+ * subqueries?  (Then a mark outside the aggregates' arguments is read
+ * above the grouping, which a hidden source column cannot be.) */
+static bool
+agg_seen(PgQuery__SelectStmt *s)
+{
+	MarkFind mf;
+
+	memset(&mf, 0, sizeof mf);
+	for (size_t i = 0; i < s->n_target_list; i++)
+		(void)mark_find(&s->target_list[i]->base, &mf);
+	for (size_t i = 0; i < s->n_sort_clause; i++)
+		(void)mark_find(&s->sort_clause[i]->base, &mf);
+	return mf.aggs;
+}
+
+/* Would plan_marks look at expression n? */
+static bool
+mark_candidate(BindCtx *b, Node *n)
+{
+	MarkFind mf;
+
+	if (!b->lp || optimizer_disabled(session_setting(b->session, "floe.disabled_optimizers"), "mark_join"))
+		return false;
+	memset(&mf, 0, sizeof mf);
+	(void)mark_find(&n->base, &mf);
+	return mf.n > 0;
+}
+
+/*
+ * Before expression n is bound over os's rows: each EXISTS / x IN
+ * (SELECT ...) in it (under OR, NOT, CASE, in the select list) that
+ * plan_semi can join on a hash key (an equality correlation, or an
+ * uncorrelated IN's x = y) becomes a MARK Join of os's node with the
+ * subquery's nodes; its mark is a hidden boolean column of os's scope,
+ * which bind_sublink returns for that SubLink (b->mark_sl, until the
+ * caller's mark_done).  Any other (or a failure planning it) is left to
+ * the expression binder: run once when uncorrelated, else per outer row
+ * (EXPR_SUBPLAN).  floe.disabled_optimizers = mark_join switches it off.
+ */
+static int
+plan_marks(BindCtx *b, ExecCtx *ctx, Source *os, Node *n)
+{
+	MarkFind mf;
+	bool allow = b->allow_aggs;
+	const char *where = b->where;
+
+	b->nmarks = 0;
+	if (!mark_candidate(b, n))
+		return FLOE_OK;
+	memset(&mf, 0, sizeof mf);
+	(void)mark_find(&n->base, &mf);
+	b->mark_sl = ARENA_ARRAY(b->arena, const PgQuery__SubLink *, mf.n + 1);
+	b->mark_col = ARENA_ARRAY(b->arena, int, mf.n + 1);
+	for (int i = 0; i < mf.n; i++) {
+		bool handled = false;
+		int rc = plan_semi(b, ctx, os, mf.sl[i], false, true, &handled);
+		b->allow_aggs = allow;
+		b->where = where;
+		if (rc != FLOE_OK) {
+			/* the expression binder plans it (and reports its errors);
+			 * a cancel stays one */
+			if (!strcmp(b->err->sqlstate, ERRCODE_QUERY_CANCELED))
+				return rc;
+			floe_error_clear(b->err);
+			continue;
+		}
+		if (!handled)
+			continue;
+		b->mark_sl[b->nmarks] = mf.sl[i];
+		b->mark_col[b->nmarks++] = os->scope.ncols - 1;
+		{
+			/* EXPLAIN (VERBOSE)'s Optimizer: line names it too */
+			LogicalPlan *lp = b->lp;
+			bool seen = false;
+			for (int k = 0; k < lp->npasses; k++)
+				seen |= !strcmp(lp->passes[k], "mark_join");
+			if (!seen && lp->npasses < LPLAN_MAX_PASSES)
+				lp->passes[lp->npasses++] = "mark_join";
+		}
+	}
+	return FLOE_OK;
+}
+
+static void
+mark_done(BindCtx *b)
+{
+	b->nmarks = 0;
+}
 
 /*
  * x [NOT] IN (a grouped or set-operation query) where x is over one FROM
@@ -3574,7 +3737,7 @@ push_semi(BindCtx *b, ExecCtx *ctx, FromList *fl, Node *n, bool *done)
 	for (k = 0; !(m & ((uint64_t)1 << k)); k++)
 		;
 	b->scope = &fl->items[k].scope;
-	rc = plan_semi(b, ctx, &fl->items[k], sl, anti, &handled);
+	rc = plan_semi(b, ctx, &fl->items[k], sl, anti, false, &handled);
 	b->scope = all;
 	if (rc != FLOE_OK) {
 		floe_error_clear(b->err);
@@ -5677,7 +5840,8 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 		collect_and(s->where_clause, wc, &nw);
 		for (i = 0; i < nw; i++) {
 			bool anti, sr;
-			if (semi_candidate(wc[i], &anti) || scalar_candidate(wc[i], &sr)) {
+			if (semi_candidate(wc[i], &anti) || scalar_candidate(wc[i], &sr) ||
+			    mark_candidate(b, wc[i])) {
 				semis[nsemi++] = wc[i];
 				continue;
 			}
@@ -5705,16 +5869,24 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				continue;
 			sl = semi_candidate(semis[i], &anti);
 			if (sl) {
-				TRY(corr_fallback(b, plan_semi(b, ctx, &src, sl, anti, &handled), &handled));
-			} else {
+				TRY(corr_fallback(b, plan_semi(b, ctx, &src, sl, anti, false, &handled), &handled));
+			} else if (scalar_candidate(semis[i], &anti)) {
 				TRY(corr_fallback(b, plan_scalar_corr(b, ctx, &src, semis[i], NULL, &handled, NULL),
 						  &handled));
+			} else {
+				/* EXISTS / IN inside the conjunct: MARK joins below it */
+				handled = false;
+				b->allow_aggs = false;
+				b->where = "WHERE";
+				TRY(plan_marks(b, ctx, &src, semis[i]));
 			}
 			if (!handled) {
 				Expr *e;
 				b->allow_aggs = false;
 				b->where = "WHERE";
-				if (!(e = bind_coerce_bool(b, bind_expr(b, semis[i]), "WHERE")))
+				e = bind_coerce_bool(b, bind_expr(b, semis[i]), "WHERE");
+				mark_done(b);
+				if (!e)
 					return FLOE_ERR;
 				if (src.lop)
 					TRY(chain_filter(b, lp, &src.lop, e));
@@ -5801,8 +5973,21 @@ plan_select_body(BindCtx *b, ExecCtx *ctx, PgQuery__SelectStmt *s, SelectPlan *o
 				continue;
 			}
 		}
+		if (s->n_group_clause == 0 && !s->having_clause && mark_candidate(b, rt->val) && !agg_seen(s)) {
+			/* EXISTS / IN inside the item: MARK joins, their marks
+			 * hidden source columns */
+			src.lop = from_lop;
+			src.op = op;
+			TRY(plan_marks(b, ctx, &src, rt->val));
+			b->allow_aggs = true;
+			b->where = "this context";
+			from_lop = src.lop;
+			op = src.op;
+		}
 		tloc[ntargets] = sql_location(&rt->val->base);
-		if (!(targets[ntargets] = bind_expr(b, rt->val)))
+		targets[ntargets] = bind_expr(b, rt->val);
+		mark_done(b);
+		if (!targets[ntargets])
 			return FLOE_ERR;
 		if ((targets[ntargets]->unknown_literal || targets[ntargets]->type.id == TYPE_NULL) &&
 		    !(keep_null && targets[ntargets]->type.id == TYPE_NULL &&

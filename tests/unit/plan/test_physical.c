@@ -316,6 +316,68 @@ test_physical__semi_anti_null_aware(void **state)
 	}
 }
 
+/* SELECT id, id IN (SELECT k ...) / EXISTS (SELECT 1 ... WHERE k = id)
+ * FROM t: a MARK join keeps every left row and adds the mark, three-valued
+ * for IN (null_aware: NULL when no k matches and a k is NULL, or, tested
+ * on the pairs the key lets through, when IN's comparison is NULL) and
+ * never NULL for EXISTS; the right side empty: false for both */
+static void
+test_physical__mark(void **state)
+{
+	static const int two_null[] = { 2, 0 }, two[] = { 2 }, nine[] = { 9 };
+	static const struct {
+		bool null_aware;
+		bool cmp_null;      /* a second conjunct: id = k AND (v = NULL), IN's the last */
+		int n;
+		const int *ks;
+		const char *rows;
+	} cases[] = {
+		{ true, false, 2, two_null, "1|NULL\n2|t\n3|NULL\n4|NULL\n" },
+		{ true, false, 1, two, "1|f\n2|t\n3|f\n4|f\n" },
+		{ true, false, 1, nine, "1|f\n2|f\n3|f\n4|f\n" },
+		{ true, false, -1, nine, "1|f\n2|f\n3|f\n4|f\n" },      /* -1: Filter k > 100 over it */
+		{ false, false, 2, two_null, "1|f\n2|t\n3|f\n4|f\n" },
+		{ true, true, 2, two_null, "1|f\n2|NULL\n3|f\n4|f\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		LogicalPlan *p = lplan_new(A);
+		LogicalOp *a = values_t(p), *b = values_k(p, cases[i].n < 0 ? 1 : cases[i].n, cases[i].ks), *j, *pr;
+		Expr *cond[2] = { binop("=", col(a, 0), col(b, 0)), NULL }, *out[2];
+		Operator *op;
+
+		if (cases[i].n < 0) {
+			Expr *f = binop(">", col(b, 0), num(100));
+			LogicalOp *fl = lop_new(p, LOP_FILTER, 1, b);
+			lop_set_exprs(p, fl, 1, &f);
+			lop_pass_columns(p, fl, b);
+			b = fl;
+		}
+
+		if (cases[i].cmp_null) {
+			Value nv = value_null(type_make(TYPE_TEXT));
+			cond[1] = binop("=", col(a, 1), expr_const(A, &nv));
+		}
+		j = lop_new(p, LOP_JOIN, 2, a, b);
+		j->join = LJ_MARK;
+		j->null_aware = cases[i].null_aware;
+		lop_set_exprs(p, j, cond[1] ? 2 : 1, cond);
+		lop_pass_columns(p, j, a);
+		lop_add_column(p, j, type_make(TYPE_BOOL), "mark");
+		pr = lop_new(p, LOP_PROJECT, 1, j);
+		out[0] = col(a, 0);
+		out[1] = col(j, a->ncols);
+		lop_set_exprs(p, pr, 2, out);
+		lop_add_column(p, pr, out[0]->type, "id");
+		lop_add_column(p, pr, out[1]->type, "m");
+		assert_string_equal(run(p, pr), cases[i].rows);
+		op = physical_lower(&Ctx, p, j);
+		assert_non_null(op);
+		assert_string_equal(op->label, "Hash Mark Join");
+	}
+}
+
 /* a = b over intervals is no hash key (equal intervals may differ in their
  * bytes: '1 day' and '24 hours'): a nested loop with the residual */
 static void
@@ -611,6 +673,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_physical__project_and_expression_sort, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_keys_and_residual, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__semi_anti_null_aware, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_physical__mark, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_build_side_and_estimate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__join_unhashable_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_physical__union, setup, teardown),
