@@ -327,6 +327,9 @@ bool dml_is_meta_col(const char *name);
  * of it can be honoured (*order_id its id), else root (*order_id -1) */
 Operator *sort_order_input(ExecCtx *ctx, const struct TableMetadata *md, Operator *root,
 			   int32_t *order_id);
+/* the keys of that sort (columns of the current schema); false: none */
+bool sort_order_keys(Arena *a, const struct TableMetadata *md, SortKey **keys, int *nkeys,
+		     int32_t *order_id);
 
 /* insert.c */
 int insert_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, bool overwrite,

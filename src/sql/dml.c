@@ -100,6 +100,11 @@
  * out of the join without them: lineage_ids reads the file's _row_id by
  * position first (one narrow scan per touched file of an UPDATE).
  *
+ * Sort order (sort_order.c): when the table's default sort order can be
+ * applied, every Slot collects its rows (slot_write) and writes them
+ * sorted by it (slot_flush), at the end or every SLOT_SORT_ROWS rows, each
+ * run into files of its own; the files record its sort_order_id.
+ *
  * Write modes: write.delete.mode / write.update.mode (a value other than
  * copy-on-write or merge-on-read is 22023 at DML time).  merge-on-read
  * takes the position path; when the delete writer refuses (0A000: a form
@@ -167,7 +172,17 @@ typedef struct Slot {
 	bool finished;
 	DataFile *files;
 	int nfiles;
+	/* the table's sort order (Dml.sort_keys): rows wait here, sorted into
+	 * the writer at slot_flush; every SLOT_SORT_ROWS rows the writer's
+	 * files are finished into rolled and a new writer starts, so each
+	 * file holds one sorted run */
+	RowStore *pending;
+	DataFile *rolled;
+	int nrolled;
+	struct Dml *d;
 } Slot;
+
+#define SLOT_SORT_ROWS ((int64_t)1 << 20)
 
 typedef struct Dml {
 	Session *s;
@@ -239,6 +254,11 @@ typedef struct Dml {
 	 * their file's partition */
 	bool moves;
 	int mslot;               /* index + 1 in slots, 0: none yet */
+	/* the table's default sort order, when it can be applied
+	 * (sort_order_keys): rewritten files are sorted by it */
+	SortKey *sort_keys;
+	int nsort_keys;
+	int32_t sort_order_id;
 	/* metadata columns in WHERE (bind_where_meta): scope column
 	 * meta_base + k is dml_meta_cols[k]; meta_used: WHERE names one */
 	int meta_base;
@@ -403,6 +423,8 @@ dml_begin(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__RangeVar *
 	d->wtypes = ARENA_ARRAY(ctx->arena, SqlType, d->nw + 1);
 	for (i = 0; i < d->nw; i++)
 		d->wtypes[i] = d->wschema->fields[i].type;
+	if (!sort_order_keys(ctx->arena, d->t->md, &d->sort_keys, &d->nsort_keys, &d->sort_order_id))
+		d->nsort_keys = 0;
 	return FLOE_OK;
 }
 
@@ -1456,11 +1478,73 @@ new_slot(Dml *d, floe_error *err)
 	}
 	sl = &d->slots[d->nslots++];
 	memset(sl, 0, sizeof *sl);
+	sl->d = d;
 	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
 				d->ctx->arena);
 	if (data_writer_set_table_properties(sl->w, d->t->md, err) != FLOE_OK)
 		return NULL;
+	if (d->nsort_keys)
+		sl->pending = rowstore_new(d->ctx, d->nw, d->wtypes, NULL);
 	return sl;
+}
+
+/* The pending rows, sorted, into sl's writer; roll: then finish its files
+ * into sl->rolled and start a new writer (same properties and spec). */
+static int
+slot_flush(Slot *sl, bool roll, floe_error *err)
+{
+	Dml *d = sl->d;
+	Operator *op;
+	Batch *b;
+	DataFile *files, *all;
+	int nfiles, rc = FLOE_OK;
+
+	if (!sl->pending || rowstore_rows(sl->pending) == 0)
+		return FLOE_OK;
+	op = sort_new(d->ctx, rowstore_scan_new(d->ctx, sl->pending), d->nsort_keys, d->sort_keys);
+	if (op_open(op) != FLOE_OK)
+		rc = FLOE_ERR;
+	while (rc == FLOE_OK) {
+		if (op_next(op, &b) != FLOE_OK) {
+			rc = FLOE_ERR;
+			break;
+		}
+		if (!b)
+			break;
+		if (b->count && data_writer_write(sl->w, b, err) != FLOE_OK)
+			rc = FLOE_ERR;
+	}
+	op_close(op);
+	rowstore_clear(sl->pending);
+	if (rc != FLOE_OK || !roll)
+		return rc;
+	TRY(data_writer_finish(sl->w, &files, &nfiles, err));
+	data_writer_free(sl->w);
+	all = ARENA_ARRAY(d->ctx->arena, DataFile, sl->nrolled + nfiles + 1);
+	if (sl->nrolled)
+		memcpy(all, sl->rolled, sizeof(DataFile) * (size_t)sl->nrolled);
+	if (nfiles)
+		memcpy(all + sl->nrolled, files, sizeof(DataFile) * (size_t)nfiles);
+	sl->rolled = all;
+	sl->nrolled += nfiles;
+	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
+				d->ctx->arena);
+	TRY(data_writer_set_table_properties(sl->w, d->t->md, err));
+	if (sl->fanout)
+		TRY(data_writer_set_spec(sl->w, metadata_default_spec(d->t->md), err));
+	return FLOE_OK;
+}
+
+/* Rows of b (compact) to sl: its writer, or its pending rows to sort. */
+static int
+slot_write(Slot *sl, const Batch *b, floe_error *err)
+{
+	if (!sl->pending)
+		return data_writer_write(sl->w, b, err);
+	rowstore_append(sl->pending, b);
+	if (rowstore_rows(sl->pending) >= SLOT_SORT_ROWS)
+		return slot_flush(sl, true, err);
+	return FLOE_OK;
 }
 
 static Slot *moved_slot(Dml *d, floe_error *err);
@@ -1524,7 +1608,7 @@ write_sel(Slot *sl, const Batch *b, const uint32_t *sel, uint32_t n, Arena *scra
 		wb.count = n;
 	}
 	batch_compact(&wb);
-	return data_writer_write(sl->w, &wb, err);
+	return slot_write(sl, &wb, err);
 }
 
 static void
@@ -1927,7 +2011,7 @@ rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Are
 		}
 	}
 	batch_compact(&ob);
-	return data_writer_write(sl->w, &ob, d->ctx->err);
+	return slot_write(sl, &ob, d->ctx->err);
 }
 
 /* Rewrite f: DELETE drops the bitmap's rows, UPDATE changes them. */
@@ -2092,7 +2176,7 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 			if (!(sl = slot_for(d, f, ctx->err)))
 				goto out;
 			for (i = 0; i < rowstore_nbatches(d->buf); i++)
-				if (data_writer_write(sl->w, rowstore_batch(d->buf, i), ctx->err) !=
+				if (slot_write(sl, rowstore_batch(d->buf, i), ctx->err) !=
 				    FLOE_OK)
 					goto out;
 			rowstore_clear(d->buf);
@@ -2146,11 +2230,14 @@ cleanup(Dml *d)
 
 	for (i = 0; i < d->nslots; i++) {
 		Slot *sl = &d->slots[i];
-		if (!sl->finished)
+		if (!sl->finished) {
 			data_writer_abort(sl->w);
-		else
+			for (k = 0; k < sl->nrolled; k++)   /* (finished: in files) */
+				fileio_remove(d->s->engine->io, sl->rolled[k].file_path, &ignore);
+		} else {
 			for (k = 0; k < sl->nfiles; k++)
 				fileio_remove(d->s->engine->io, sl->files[k].file_path, &ignore);
+		}
 		data_writer_free(sl->w);
 	}
 	d->nslots = 0;
@@ -2367,7 +2454,7 @@ write_target_rows(Dml *d, DataFile *f, const Batch *b, uint32_t *sel, uint32_t n
 		wb.count = n;
 	}
 	batch_compact(&wb);
-	return data_writer_write(sl->w, &wb, d->ctx->err);
+	return slot_write(sl, &wb, d->ctx->err);
 }
 
 /* A correlated scalar subquery with no row is NULL: the SET column(s) of
@@ -2729,10 +2816,23 @@ dml_run(Dml *d)
 
 	for (i = 0; i < d->nslots; i++) {
 		Slot *sl = &d->slots[i];
-		if (data_writer_finish(sl->w, &sl->files, &sl->nfiles, ctx->err) != FLOE_OK)
+		if (slot_flush(sl, false, ctx->err) != FLOE_OK ||
+		    data_writer_finish(sl->w, &sl->files, &sl->nfiles, ctx->err) != FLOE_OK)
 			goto fail;
 		sl->finished = true;
+		if (sl->nrolled) {
+			DataFile *all = ARENA_ARRAY(ctx->arena, DataFile, sl->nrolled + sl->nfiles + 1);
+			memcpy(all, sl->rolled, sizeof(DataFile) * (size_t)sl->nrolled);
+			if (sl->nfiles)
+				memcpy(all + sl->nrolled, sl->files, sizeof(DataFile) * (size_t)sl->nfiles);
+			sl->files = all;
+			sl->nfiles += sl->nrolled;
+		}
 		for (k = 0; k < sl->nfiles; k++) {
+			if (sl->pending) {
+				sl->files[k].has_sort_order_id = true;
+				sl->files[k].sort_order_id = d->sort_order_id;
+			}
 			if (sl->fanout)
 				continue;       /* the writer set spec and partition */
 			sl->files[k].spec_id = sl->spec_id;

@@ -24,7 +24,7 @@
 #    order, every manifest entry (avro-dump) records sort_order_id 1, and
 #    iceberg-validate --deep and icebird agree.  The same for the order
 #    given at CREATE TABLE (WRITE ORDERED BY, WITH (sort_order = ...)),
-#    and for the files OPTIMIZE writes.
+#    and for the files OPTIMIZE and copy-on-write UPDATE / DELETE write.
 # B. Two sessions on `floe serve`: a transaction's INSERT whose COMMIT comes
 #    after another session's data commit re-bases and succeeds; after
 #    another session's ALTER TABLE it fails with 40001 naming the schema
@@ -208,9 +208,11 @@ for form in "WRITE ORDERED BY s DESC NULLS LAST, id" "WITH (sort_order = 's DESC
 INSERT INTO so SELECT g, (g % 7)::text, timestamp '2024-01-01' + (g % 2) * interval '1 day' FROM generate_series(1, 300) g;
 INSERT INTO so VALUES (1000, NULL, '2024-01-01');
 INSERT INTO so VALUES (1001, '3', '2024-01-02'), (1002, NULL, '2024-01-02');
-OPTIMIZE so" 2>&1); then
+OPTIMIZE so;
+UPDATE so SET s = '9' WHERE id % 50 = 0;
+DELETE FROM so WHERE id % 31 = 0" 2>&1); then
 		sort_check "CREATE TABLE ... $form" "$wh" so &&
-			pass "CREATE TABLE ... $form, INSERTs, OPTIMIZE: every file sorted, sort_order_id 1; iceberg-validate --deep and icebird agree"
+			pass "CREATE TABLE ... $form, INSERTs, OPTIMIZE, copy-on-write UPDATE / DELETE: every file sorted, sort_order_id 1; iceberg-validate --deep and icebird agree"
 	else
 		fail "CREATE TABLE ... $form" "$out"
 	fi
