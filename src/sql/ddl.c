@@ -582,6 +582,10 @@ ddl_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_err
 				floe_error_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
 				return FLOE_ERR;
 			}
+			/* its sequences: 2BP01 alone; CASCADE drops other schemas'
+			 * DEFAULTs calling them (sequence.c) */
+			TRY(seq_drop_schema_deps(s, ns, ds->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE,
+						 sink, err));
 			for (k = 0; k < n; k++)
 				TRY(table_drop(e->catalog, e->io, ns, names[k], true, err));
 			TRY(seq_drop_owned(s, ns, NULL, err));   /* every sequence of ns */

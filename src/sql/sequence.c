@@ -1103,6 +1103,45 @@ seq_drop_table_deps(Session *s, const char *ns, const char *table, const char *c
 }
 
 int
+seq_drop_schema_deps(Session *s, const char *ns, bool cascade, ResultSink *sink, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	SeqTarget *targets, *skip;
+	Arena *a;
+	char **names, **tables;
+	int n, nt, i, rc = FLOE_OK;
+
+	if (!c->vt->seq_list)
+		return FLOE_OK;
+	a = arena_new(0);
+	if (c->vt->seq_list(c, ns, a, &names, &n, err) != FLOE_OK ||
+	    catalog_list_tables(c, ns, a, &tables, &nt, err) != FLOE_OK) {
+		arena_free(a);
+		return FLOE_ERR;
+	}
+	if (n > 0 && !cascade) {
+		floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
+			    "cannot drop schema %s because other objects depend on it", ns);
+		floe_error_detail(err, "sequence %s.%s depends on schema %s", ns, names[0], ns);
+		rc = floe_error_hint(err, "Use DROP ... CASCADE to drop the dependent objects too.");
+	} else if (n > 0) {
+		targets = ARENA_ARRAY(a, SeqTarget, n);
+		skip = ARENA_ARRAY(a, SeqTarget, nt ? nt : 1);
+		for (i = 0; i < n; i++) {
+			targets[i].ns = ns;
+			targets[i].name = names[i];
+		}
+		for (i = 0; i < nt; i++) {
+			skip[i].ns = ns;
+			skip[i].name = tables[i];
+		}
+		rc = drop_deps(s, targets, n, NULL, skip, nt, true, sink, a, err);
+	}
+	arena_free(a);
+	return rc;
+}
+
+int
 seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *err)
 {
 	Catalog *c = s->engine->catalog;

@@ -25,6 +25,8 @@
  *                       sink, err)    before that: the other tables' DEFAULTs
  *                                     calling nextval of them (2BP01, or
  *                                     dropped by CASCADE)
+ *   seq_drop_schema_deps(s, ns, cascade, sink, err)  DROP SCHEMA of the
+ *                                     sequences' schema: the same
  *
  * Dependencies: DROP SEQUENCE refuses (2BP01) while a column DEFAULT of any
  * table calls nextval of it; CASCADE drops those DEFAULTs; an identity
@@ -65,6 +67,11 @@ int seq_drop_owned(Session *s, const char *ns, const char *table, floe_error *er
 /* The DEFAULTs of tables other than the ndrop this DROP TABLE drops that
  * call nextval of a sequence ns.table owns: 2BP01, or with cascade dropped
  * (NOTICE on sink). */
+/* DROP SCHEMA ns: its sequences are 2BP01 without cascade (DETAIL the
+ * first); with it, other schemas' DEFAULTs calling nextval of them are
+ * dropped (NOTICE). */
+int seq_drop_schema_deps(Session *s, const char *ns, bool cascade, ResultSink *sink,
+			 floe_error *err);
 int seq_drop_table_deps(Session *s, const char *ns, const char *table, const char *const *drop_ns,
 			const char *const *drop_names, int ndrop, bool cascade, ResultSink *sink,
 			floe_error *err);
