@@ -402,17 +402,30 @@ open_file(ScanOp *s)
 		for (c = 0; c < parquet_num_columns(s->pf); c++) {
 			const ParquetColumn *pc = parquet_column(s->pf, c);
 			bool match;
-			if (!s->by_name && pc->field_id >= 0)
+			if (!s->by_name && pc->list && pc->field_id < 0 && pc->elem_field_id >= 0 &&
+			    fld->type.id == TYPE_ARRAY && fld->nested_type)
+				match = pc->elem_field_id == fld->element_id;  /* only the element has an id */
+			else if (!s->by_name && pc->field_id >= 0)
 				match = pc->field_id == fld->id;
 			else if (!s->by_name && s->nm)
 				match = name_mapping_id(s->nm, pc->name) == fld->id;
 			else
 				match = strcmp(pc->name, fld->name) == 0;
 			if (match) {
-				if (pc->nested || pc->type.id == TYPE_NULL)
+				if (pc->nested)
 					return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-							   "nested Parquet columns are not supported yet: %s (in %s)",
+							   "column \"%s\" has the nested type %s, which floe cannot read yet (in %s)",
+							   fld->name, pc->nested_type ? pc->nested_type : "struct",
+							   f->file_path);
+				if (pc->type.id == TYPE_NULL)
+					return floe_errorf(op->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+							   "Parquet column %s of %s has a type floe cannot read",
 							   pc->name, f->file_path);
+				if (pc->list != (fld->type.id == TYPE_ARRAY))
+					return FLOE_CORRUPT(op->ctx->err,
+							    "column %s of %s is %sa list, unlike the table's column \"%s\"",
+							    pc->name, f->file_path, pc->list ? "" : "not ",
+							    fld->name);
 				s->pq_col[i] = c;
 				break;
 			}
@@ -542,7 +555,10 @@ read_columns(ScanOp *s, Batch *b, uint32_t want)
 						    "column %s of %s has %u values where the row group promises %u",
 						    pc->name, s->files[s->file_idx].file_path, got, want);
 			if (type_equal(pc->type, want_type) ||
-			    (pc->type.id == want_type.id && pc->type.id != TYPE_DECIMAL)) {
+			    (pc->type.id == want_type.id && pc->type.id != TYPE_DECIMAL &&
+			     (pc->type.id != TYPE_ARRAY || pc->type.elem == want_type.elem))) {
+				/* arrays of one element type share their encoding
+				 * (numeric elements carry their own scales) */
 				*v = raw;
 				v->type = want_type;
 			} else if (pc->type.id == TYPE_BYTEA && want_type.id == TYPE_UUID) {

@@ -1760,22 +1760,41 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		file->bytes = data;
 		file->nbytes = len;
 		file->file_size_in_bytes = (int64_t)len;
-		nc = parquet_num_columns(pf);
+		/* one column per top-level field: a nested field (struct, map,
+		 * list of a non-primitive: its leaves) is a column of its own
+		 * that fails with 0A000 where a query uses it */
+		int nl = parquet_num_columns(pf);
 		schema = ARENA_NEW(b->arena, IcebergSchema);
-		schema->fields = ARENA_ARRAY(b->arena, IcebergField, nc + 1);
-		schema->nfields = nc;
-		proj = ARENA_ARRAY(b->arena, int, nc + 1);
-		for (i = 0; i < nc; i++) {
+		schema->fields = ARENA_ARRAY(b->arena, IcebergField, nl + 1);
+		proj = ARENA_ARRAY(b->arena, int, nl + 1);
+		src->scope.nested = ARENA_ARRAY(b->arena, char *, nl + 1);
+		nc = 0;
+		for (i = 0; i < nl; i++) {
 			const ParquetColumn *pc = parquet_column(pf, i);
-			if (pc->nested || pc->type.id == TYPE_NULL)
+			if (pc->nested) {
+				if (nc > 0 && src->scope.nested[nc - 1] &&
+				    strcmp(schema->fields[nc - 1].name, pc->top_name) == 0)
+					continue;       /* another leaf of the same field */
+				schema->fields[nc].id = -1;
+				schema->fields[nc].name = arena_strdup(b->arena, pc->top_name);
+				schema->fields[nc].type = type_make(TYPE_NULL);
+				src->scope.nested[nc] = (char *)(pc->nested_type ? pc->nested_type : "struct");
+				proj[nc] = nc;
+				nc++;
+				continue;
+			}
+			if (pc->type.id == TYPE_NULL)
 				return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "nested Parquet columns are not supported yet: %s (in %s)",
+						   "Parquet column %s of %s has a type floe cannot read",
 						   pc->name, file->file_path);
-			schema->fields[i].id = -1;
-			schema->fields[i].name = arena_strdup(b->arena, pc->name);
-			schema->fields[i].type = pc->type;
-			proj[i] = i;
+			schema->fields[nc].id = -1;
+			schema->fields[nc].name = arena_strdup(b->arena, pc->name);
+			schema->fields[nc].type = pc->type;
+			src->scope.nested[nc] = NULL;
+			proj[nc] = nc;
+			nc++;
 		}
+		schema->nfields = nc;
 		src->op = scan_new(ctx, schema, nc, proj, file, 1, true, NULL);
 		src->scope.ncols = nc;
 		src->scope.names = ARENA_ARRAY(b->arena, char *, nc + 1);

@@ -610,7 +610,7 @@ open_file(DataWriter *w, ParquetWriter **pwp, floe_error *err)
 
 	for (i = 0; i < w->schema.nfields; i++) {
 		const IcebergField *f = &w->schema.fields[i];
-		if (f->nested)
+		if (f->nested || f->type.id == TYPE_ARRAY)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "writing nested column \"%s\" (%s) is not supported",
 					   f->name, f->iceberg_type ? f->iceberg_type : "nested");

@@ -31,7 +31,8 @@ typedef struct IcebergField {
 	SqlType type;          /* floe's type for a primitive field */
 	char *iceberg_type;    /* the spec's type string: "long", "decimal(9,2)",
 				  "timestamptz", or "struct"/"list"/"map" */
-	bool nested;           /* struct/list/map: not readable yet (0A000) */
+	bool nested;           /* struct/map/list (but a list of a primitive:
+				  nested_type): not readable yet (0A000) */
 	char *doc;             /* may be NULL */
 	char *default_sql;     /* floe: column DEFAULT as SQL text, or NULL */
 	char identity;         /* floe: 'a' GENERATED ALWAYS / 'd' BY DEFAULT AS
@@ -41,7 +42,10 @@ typedef struct IcebergField {
 	Value *write_default;  /* v3 "write-default": the value writers give a
 				  row that does not set the field; NULL = none */
 	void *nested_type;     /* json_t*: a nested field's type as read (kept
-				  when a new schema is built from this one) */
+				  when a new schema is built from this one); also
+				  set for a list of a primitive, read as an array
+				  (type TYPE_ARRAY, nested false) */
+	int32_t element_id;    /* such a list: its "element-id" */
 } IcebergField;
 
 typedef struct IcebergSchema {

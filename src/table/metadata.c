@@ -44,6 +44,7 @@
 #include <zlib.h>
 #include <zstd.h>
 #include "table/metadata.h"
+#include "types/array.h"
 #include "types/text.h"
 
 #define MAX_METADATA_BYTES ((size_t)256 << 20)
@@ -442,6 +443,34 @@ cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* A list whose element is a primitive type floe has reads as an array of
+ * it (spec "Nested Types": {"type": "list", "element-id", "element",
+ * "element-required"}): fl becomes a flat field of that array type, its
+ * nested_type kept (written back as read).  Other lists, structs and maps
+ * stay nested. */
+static int
+list_of_primitive(P *p, json_t *ty, IcebergField *fl, const char *ctx)
+{
+	json_t *el = json_object_get(ty, "element"), *eid = json_object_get(ty, "element-id");
+	SqlType et;
+	bool nested;
+
+	if (strcmp(fl->iceberg_type, "list") != 0 || !json_is_string(el))
+		return FLOE_OK;
+	if (!json_is_integer(eid) || json_integer_value(eid) < INT32_MIN ||
+	    json_integer_value(eid) > INT32_MAX)
+		return bad(p, "list %s has no integer \"element-id\"", ctx);
+	if (metadata_type_from_iceberg(json_string_value(el), &et, &nested) != FLOE_OK)
+		return bad(p, "cannot parse type from json: unknown element type \"%s\" of %s",
+			   json_string_value(el), ctx);
+	if (nested || !array_elem_supported(et))
+		return FLOE_OK;         /* a list of variant, geometry...: nested */
+	fl->type = array_of(et);
+	fl->nested = false;
+	fl->element_id = (int32_t)json_integer_value(eid);
+	return FLOE_OK;
+}
+
 /* Field ids are unique across the whole schema, nested fields included
  * (spec: "Schemas and Data Types": every field, list element, map key and
  * value has a unique id): a duplicate reads the wrong column. */
@@ -453,12 +482,12 @@ check_nested_ids(P *p, const IcebergSchema *s)
 	bool any = false;
 
 	for (i = 0; i < s->nfields; i++)
-		any |= s->fields[i].nested && s->fields[i].nested_type;
+		any |= s->fields[i].nested_type != NULL;       /* nested, or a list */
 	if (!any)
 		return FLOE_OK;   /* top-level ids are checked as they are read */
 	for (i = 0; i < s->nfields && rc == FLOE_OK; i++) {
 		ids_add(&iv, s->fields[i].id);
-		if (s->fields[i].nested && s->fields[i].nested_type)
+		if (s->fields[i].nested_type)
 			rc = nested_ids(p, (json_t *)s->fields[i].nested_type, &iv, 0);
 	}
 	if (rc == FLOE_OK && iv.n > 1) {
@@ -519,6 +548,7 @@ parse_schema(P *p, json_t *js, IcebergSchema *s, bool v1_legacy)
 			fl->nested = true;
 			fl->nested_type = ty;     /* held by the schema's raw JSON */
 			fl->type = type_make(TYPE_NULL);
+			TRY(list_of_primitive(p, ty, fl, ctx));
 		} else {
 			return bad(p, "missing required field \"type\" in %s", ctx);
 		}
@@ -1244,7 +1274,7 @@ metadata_partition_type(const TableMetadata *md, const PartitionSpec *spec, int 
 		return floe_errorf(err, ERRCODE_DATA_CORRUPTED,
 				   "partition field \"%s\" has unknown source-id %d", pf->name,
 				   (int)pf->source_id);
-	if (src->nested)
+	if (src->nested || src->type.id == TYPE_ARRAY)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "partition field \"%s\" on type %s is not supported", pf->name,
 				   src->iceberg_type);
@@ -1353,7 +1383,7 @@ schema_json(const IcebergSchema *s)
 		json_object_set_new(fo, "id", json_integer(f->id));
 		json_object_set_new(fo, "name", jstr(f->name));
 		json_object_set_new(fo, "required", json_boolean(f->required));
-		if (f->nested && f->nested_type)
+		if (f->nested_type)     /* nested, or a list read as an array */
 			json_object_set(fo, "type", (json_t *)f->nested_type);
 		else
 			json_object_set_new(fo, "type", jstr(f->iceberg_type));

@@ -21,9 +21,19 @@
  *                                    else BYTEA
  *
  * Columns are the leaf columns of the schema, in file order (one per column
- * chunk).  A leaf under a group or with a repeated level is nested: its name
- * is the dotted path and reading it fails with 0A000.  A column whose type
- * cannot be mapped has type TYPE_NULL and reading it fails with 0A000.
+ * chunk).  A top-level list of a primitive type (LogicalTypes.md "Lists",
+ * the 3-level layout and the backward-compatibility rules: a LIST group
+ * whose repeated field is the primitive (rule 1) or a group of one
+ * non-repeated primitive field (rule 5), and an unannotated repeated
+ * primitive at the top level) is one column with list = true: its name and
+ * field_id are the top-level field's, elem_field_id the element's, and its
+ * type is TYPE_ARRAY of the element's type; a value is one array (a NULL
+ * list is NULL, an empty list '{}', NULL elements NULL), assembled from the
+ * repetition and definition levels.  Every other leaf under a group or with
+ * a repeated level is nested: its name is the dotted path, nested_type
+ * names what holds it ("struct", "map", "list of struct", "list of list",
+ * "list of map", "variant") and reading it fails with 0A000.  A column whose
+ * type cannot be mapped has type TYPE_NULL and reading it fails with 0A000.
  *
  * The whole file is in memory (data, len) and must outlive the ParquetFile
  * (or a buffer of the file's length in which only the footer and the
@@ -90,6 +100,9 @@ typedef struct ParquetColumn {
 	 * (logical or legacy converted type), 0 for other columns */
 	bool is_unsigned;
 	int time_unit;
+	bool list;              /* a list of a primitive type: type is TYPE_ARRAY */
+	int32_t elem_field_id;  /* list: the element's field id, -1 if none */
+	const char *nested_type;/* nested: the kind of the top-level field */
 } ParquetColumn;
 
 typedef struct ParquetStats {
@@ -115,7 +128,8 @@ int64_t parquet_num_rows(const ParquetFile *pf);
 int parquet_num_row_groups(const ParquetFile *pf);
 int64_t parquet_row_group_num_rows(const ParquetFile *pf, int rg);
 /* Chunk statistics; has_min_max is false when absent, legacy-and-unreliable
- * (unsigned/decimal/string legacy min/max) or NaN. */
+ * (unsigned/decimal/string legacy min/max) or NaN.  A list column has none
+ * (its leaf's min/max and null count describe elements, not rows). */
 int parquet_column_stats(const ParquetFile *pf, int rg, int col, ParquetStats *out,
 			 floe_error *err);
 const char *parquet_kv_metadata(const ParquetFile *pf, const char *key); /* NULL if absent */
@@ -138,11 +152,13 @@ void parquet_column_reader_set_verify(ParquetColumnReader *r, bool verify);
  * file buffer or into page buffers in the reader's arena: a string column's
  * decompressed PLAIN/delta pages and dictionaries stay in that arena until
  * it is reset, other pages reuse one buffer.  out->type must be the
- * column's type (its width is what is written).
+ * column's type (its width is what is written).  A list column's values
+ * are rows (one array each, encoded in the reader's arena), however many
+ * level entries and pages a row spans.
  */
 int parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t *nread,
 			floe_error *err);
-/* Skip the next n values (fewer at the end of the row group). */
+/* Skip the next n values (rows; fewer at the end of the row group). */
 int parquet_column_skip(ParquetColumnReader *r, uint64_t n, floe_error *err);
 
 #endif

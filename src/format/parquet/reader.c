@@ -7,9 +7,12 @@
  *
  *   "PAR1" <column chunks: [page header][page]...> <FileMetaData> <u32 len> "PAR1"
  *
- * Only flat schemas are decoded: leaves directly under the root and not
- * repeated.  Nested leaves are listed (nested = true) but reading them is
- * 0A000.  Pages: DATA_PAGE (v1), DATA_PAGE_V2, DICTIONARY_PAGE (index pages
+ * Decoded: flat leaves (directly under the root, not repeated) and
+ * top-level lists of a primitive type (walk_top/top_kind: the 3-level LIST
+ * layout and LogicalTypes.md's backward-compatibility rules; list_read
+ * assembles each row's array from the repetition and definition levels).
+ * Other nested leaves are listed (nested = true, nested_type) but reading
+ * them is 0A000.  Pages: DATA_PAGE (v1), DATA_PAGE_V2, DICTIONARY_PAGE (index pages
  * are skipped); value encodings PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY, RLE
  * (booleans), DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
  * BYTE_STREAM_SPLIT; definition levels RLE or (deprecated) BIT_PACKED.
@@ -41,7 +44,8 @@
  *     points into before use; failures are XX001 naming the file.
  *  2. A flat column chunk yields exactly the row group's num_rows values:
  *     a page claiming more values than remain, or a chunk that ends early,
- *     is corrupt.
+ *     is corrupt.  A list chunk yields exactly num_rows rows from its
+ *     num_values level entries (a row starts at repetition level 0).
  *  3. Allocation is bounded by the file: page buffers by the page sizes
  *     (capped at PAGE_MAX), dictionaries by their page, scratch buffers by
  *     the caller's max.
@@ -58,11 +62,14 @@
 #include "format/parquet/codec.h"
 #include "format/parquet/decode.h"
 #include "format/parquet/thrift.h"
+#include "types/array.h"
 #include "types/text.h"
 
 #define PAGE_MAX ((size_t)1 << 28)      /* largest (un)compressed page accepted */
 #define PATH_MAX_LEN 4096               /* longest dotted column path */
 #define SCHEMA_MAX_DEPTH 100
+#define LIST_CHUNK 1024                 /* level entries a list reader decodes at once */
+#define LIST_MAX_BYTES ((size_t)1 << 28) /* largest array value assembled */
 
 #define CORRUPT(pf, err, ...) \
 	(FLOE_CORRUPT((err), __VA_ARGS__), \
@@ -106,6 +113,10 @@ typedef struct RowGroup {
 
 typedef struct ColInfo {
 	int max_def, max_rep;
+	/* list columns: the definition level at which the list is present
+	 * (not NULL) and at which an element (maybe NULL) is */
+	int def_list, def_elem;
+	SqlType etype;          /* the values' type: the element's for a list */
 	PqConv conv;
 	size_t pw;              /* physical width in the decode layout */
 	const char *unsupported;/* why type is TYPE_NULL, or NULL */
@@ -555,6 +566,140 @@ map_type(const SElem *e, ParquetColumn *c, ColInfo *ci)
 	}
 }
 
+static bool
+is_group(const SElem *e)
+{
+	return e->num_children > 0 || e->type < 0;
+}
+
+static bool
+is_list_group(const SElem *e)
+{
+	return e->lt == PQ_LT_LIST || e->converted == PQ_CT_LIST;
+}
+
+static bool
+is_map_group(const SElem *e)
+{
+	return e->lt == PQ_LT_MAP || e->converted == PQ_CT_MAP || e->converted == PQ_CT_MAP_KEY_VALUE;
+}
+
+/* What nested type holds a group element, as its kind is named in 0A000
+ * errors. */
+static const char *
+group_kind(const SElem *e)
+{
+	if (e->lt == PQ_LT_VARIANT)
+		return "variant";
+	if (is_map_group(e))
+		return "map";
+	if (is_list_group(e))
+		return "list";
+	return "struct";
+}
+
+/*
+ * The top-level field el[i] (LogicalTypes.md "Nested Types"): NULL when it
+ * is a primitive, with *elem set to its element when it is a list of one
+ * (a primitive is flat otherwise); else the kind of nested type it is,
+ * which floe does not read.  The LIST backward-compatibility rules decide
+ * what the element is: the repeated field itself when it is a primitive
+ * (rule 1), a group of several fields (rule 2: list of struct), a group
+ * whose one field is repeated (rule 3: list of list) or named "array" or
+ * <list>_tuple (rule 4: list of a one-field struct); else its one field
+ * (rule 5, the 3-level layout).  An unannotated repeated primitive is a
+ * required list of required elements; an unannotated repeated group a
+ * list of struct.  Indexes past n are left to walk() to report.
+ */
+static const char *
+top_kind(const SElem *el, uint32_t n, uint32_t i, const SElem **elem)
+{
+	const SElem *e = &el[i], *r, *c;
+
+	*elem = NULL;
+	if (!is_group(e)) {
+		if (e->rep == PQ_REPEATED)
+			*elem = e;
+		return NULL;
+	}
+	if (e->rep == PQ_REPEATED)
+		return is_list_group(e) || is_map_group(e) ? "list of list" : "list of struct";
+	if (!is_list_group(e))
+		return group_kind(e);
+	if (e->num_children != 1 || i + 1 >= n)
+		return "list (a LIST group must have one field)";
+	r = &el[i + 1];
+	if (r->rep != PQ_REPEATED)
+		return "list (the field of a LIST group must be repeated)";
+	if (!is_group(r)) {
+		*elem = r;                              /* rule 1 */
+		return NULL;
+	}
+	if (r->num_children != 1 || i + 2 >= n)
+		return "list of struct";                /* rule 2 */
+	c = &el[i + 2];
+	if (c->rep == PQ_REPEATED)
+		return "list of list";                  /* rule 3 */
+	if (strcmp(r->name, "array") == 0 ||
+	    (strncmp(r->name, e->name, strlen(e->name)) == 0 &&
+	     strcmp(r->name + strlen(e->name), "_tuple") == 0))
+		return "list of struct";                /* rule 4 */
+	if (is_group(c))
+		return strcmp(group_kind(c), "struct") == 0 ? "list of struct" :
+		       strcmp(group_kind(c), "map") == 0 ? "list of map" :
+		       strcmp(group_kind(c), "variant") == 0 ? "list of variant" : "list of list";
+	*elem = c;                                      /* rule 5 */
+	return NULL;
+}
+
+static int walk(Walk *w, int depth, const char *path, int def, int rep, const char *top,
+		int32_t top_id);
+
+/* A top-level field: its leaves, then what they are (top_kind). */
+static int
+walk_top(Walk *w)
+{
+	ParquetFile *pf = w->pf;
+	const SElem *e, *elem;
+	const char *kind;
+	int first = pf->ncols;
+
+	if (w->i >= w->n)
+		return CORRUPT(pf, w->err, "schema tree is malformed");
+	e = &w->el[w->i];
+	kind = top_kind(w->el, w->n, w->i, &elem);
+	TRY(walk(w, 1, NULL, 0, 0, NULL, -1));
+	if (kind) {
+		for (int k = first; k < pf->ncols; k++) {
+			pf->cols[k].nested = true;
+			pf->cols[k].nested_type = kind;
+		}
+		return FLOE_OK;
+	}
+	if (!elem)
+		return FLOE_OK;
+	if (pf->ncols != first + 1)
+		return CORRUPT(pf, w->err, "list \"%s\" has %d leaf columns", e->name, pf->ncols - first);
+	ParquetColumn *c = &pf->cols[first];
+	ColInfo *ci = &pf->ci[first];
+	if (ci->max_rep != 1)
+		return CORRUPT(pf, w->err, "list \"%s\" has %d repetition levels", e->name, ci->max_rep);
+	c->list = true;
+	c->nested = false;
+	c->name = e->name;
+	c->field_id = e->field_id;
+	c->elem_field_id = elem->field_id;
+	c->optional = e->rep == PQ_OPTIONAL;
+	ci->def_elem = elem->rep == PQ_OPTIONAL ? ci->max_def - 1 : ci->max_def;
+	ci->def_list = ci->def_elem - 1;
+	ci->etype = c->type;
+	if (c->type.id != TYPE_NULL && !array_elem_supported(c->type))
+		unsupported(ci, c, "arrays of this element type are not supported");
+	else if (c->type.id != TYPE_NULL)
+		c->type = array_of(c->type);
+	return FLOE_OK;
+}
+
 static int
 walk(Walk *w, int depth, const char *path, int def, int rep, const char *top, int32_t top_id)
 {
@@ -597,9 +742,11 @@ walk(Walk *w, int depth, const char *path, int def, int rep, const char *top, in
 	c->logical_type = e->lt;
 	c->top_name = top;
 	c->top_field_id = top_id;
+	c->elem_field_id = -1;
 	ci->max_def = def;
 	ci->max_rep = rep;
 	map_type(e, c, ci);
+	ci->etype = c->type;
 	return FLOE_OK;
 }
 
@@ -677,7 +824,7 @@ parquet_open(ParquetFile **out, const uint8_t *data, size_t len, const char *nam
 	pf->ci = ARENA_ARRAY(arena, ColInfo, ft.nschema);
 	Walk w = { pf, ft.schema, ft.nschema, 1, err };
 	for (int k = 0; k < ft.schema[0].num_children; k++)
-		TRY(walk(&w, 1, NULL, 0, 0, NULL, -1));
+		TRY(walk_top(&w));
 	if (ft.schema[0].num_children < 0 || w.i != ft.nschema)
 		return CORRUPT(pf, err, "schema tree does not match its element count");
 
@@ -828,6 +975,10 @@ parquet_column_stats(const ParquetFile *pf, int rg, int col, ParquetStats *out, 
 		return FLOE_OK;
 	out->has_null_count = cm->has_null_count;
 	out->null_count = cm->null_count;
+	if (c->list) {
+		out->has_null_count = false;    /* counts elements, not rows */
+		return FLOE_OK;
+	}
 	if (c->type.id == TYPE_NULL || c->physical_type == PQ_INT96 || c->nested)
 		return FLOE_OK;
 	const uint8_t *mn = cm->min, *mx = cm->max;
@@ -868,7 +1019,7 @@ typedef struct PageHdr {
 	int32_t usize, csize;
 	bool has_v1, has_v2, has_dict;
 	int32_t nvals;
-	int enc, def_enc;
+	int enc, def_enc, rep_enc;
 	int32_t def_len, rep_len;
 	bool is_compressed;
 	bool has_crc;
@@ -920,6 +1071,23 @@ struct ParquetColumnReader {
 	size_t pagebuf_cap;
 	Vector skipvec;
 	bool skipvec_init;
+	/* list columns (list_read): repetition levels, the level entries
+	 * left in the chunk, one chunk of decoded entries (levels and the
+	 * dense non-NULL values) and the row being assembled */
+	bool list;
+	SqlType vt;                     /* the values' type (the element's) */
+	RleDec rep;
+	bool rep_bp;
+	const uint8_t *rbp, *rbp_end;
+	uint64_t rbp_bit;
+	int64_t values_left;
+	uint32_t *lrep, *ldef;
+	uint8_t *lvals;
+	uint32_t lb_n, lb_i, vb_i;
+	bool row_open, row_null, row_any_null;
+	uint8_t *pv, *pnull;            /* the row's elements (floe layout), NULL flags */
+	uint32_t pn, pcap;
+	size_t row_bytes;               /* the row's encoded size so far */
 };
 
 #define RCORRUPT(r, err, ...) \
@@ -935,7 +1103,7 @@ parse_page_header(ThriftIn *t, PageHdr *h)
 	h->type = -1;
 	h->usize = h->csize = -1;
 	h->nvals = -1;
-	h->enc = h->def_enc = -1;
+	h->enc = h->def_enc = h->rep_enc = -1;
 	h->is_compressed = true;
 	thrift_struct_begin(t, &f);
 	while (thrift_field_next(t, &f)) {
@@ -965,6 +1133,8 @@ parse_page_header(ThriftIn *t, PageHdr *h)
 					h->enc = thrift_i32(t);
 				else if (which == 5 && g.id == 3 && g.type == TC_I32)
 					h->def_enc = thrift_i32(t);
+				else if (which == 5 && g.id == 4 && g.type == TC_I32)
+					h->rep_enc = thrift_i32(t);
 				else if (which == 7 && g.id == 2 && g.type == TC_I32)
 					h->enc = thrift_i32(t);
 				else if (which == 8 && g.id == 4 && g.type == TC_I32)
@@ -1206,7 +1376,7 @@ load_dict(ParquetColumnReader *r, const PageHdr *h, const uint8_t *body, floe_er
 					"the column type");
 		phys = d;
 	}
-	if (r->c->type.id == TYPE_TEXT && r->ci->conv == CV_NONE)
+	if (r->vt.id == TYPE_TEXT && r->ci->conv == CV_NONE)
 		TRY(check_utf8(r, phys, (uint32_t)nd, err));
 	r->dict = phys;
 	r->dict_n = (uint32_t)nd;
@@ -1220,7 +1390,7 @@ next_page(ParquetColumnReader *r, floe_error *err)
 	for (;;) {
 		if (r->pos >= r->end)
 			return RCORRUPT(r, err, "column chunk ends %lld values early",
-					(long long)r->rows_left);
+					(long long)(r->list ? r->values_left : r->rows_left));
 		ThriftIn t;
 		PageHdr h;
 		thrift_init(&t, r->pos, (size_t)(r->end - r->pos));
@@ -1243,7 +1413,10 @@ next_page(ParquetColumnReader *r, floe_error *err)
 			return RCORRUPT(r, err, "data page v2 without its header");
 		if (h.type != PQ_PAGE_DATA && h.type != PQ_PAGE_DATA_V2)
 			continue;       /* index pages and unknown pages */
-		if (h.nvals < 0 || h.nvals > r->rows_left)
+		if (r->list && (h.nvals < 0 || h.nvals > r->values_left))
+			return RCORRUPT(r, err, "page has %d values but only %lld remain in the chunk",
+					h.nvals, (long long)r->values_left);
+		if (!r->list && (h.nvals < 0 || h.nvals > r->rows_left))
 			return RCORRUPT(r, err, "page has %d values but only %lld rows remain",
 					h.nvals, (long long)r->rows_left);
 		r->ph = h;
@@ -1277,6 +1450,31 @@ load_page(ParquetColumnReader *r, floe_error *err)
 		const uint8_t *bytes;
 		TRY(page_bytes(r, r->body, (size_t)h->csize, (size_t)h->usize, &bytes, err));
 		const uint8_t *p = bytes, *pend = bytes + h->usize;
+		if (r->ci->max_rep > 0) {
+			/* repetition levels come first (v1: RLE with a length
+			 * prefix, or deprecated BIT_PACKED) */
+			int rbw = bit_width((uint32_t)r->ci->max_rep);
+			r->rep_bp = h->rep_enc == PQ_ENC_BIT_PACKED;
+			if (r->rep_bp) {
+				uint64_t nb = ((uint64_t)h->nvals * (uint64_t)rbw + 7) / 8;
+				if (nb > (uint64_t)(pend - p))
+					return RCORRUPT(r, err, "repetition levels out of bounds");
+				r->rbp = p;
+				r->rbp_end = p + nb;
+				r->rbp_bit = 0;
+				p += nb;
+			} else {
+				if (h->rep_enc != PQ_ENC_RLE)
+					return RCORRUPT(r, err, "bad repetition level encoding %d", h->rep_enc);
+				if (pend - p < 4)
+					return RCORRUPT(r, err, "repetition levels out of bounds");
+				uint32_t len = le32(p);
+				if (len > (size_t)(pend - p - 4))
+					return RCORRUPT(r, err, "repetition levels out of bounds");
+				rle_init(&r->rep, p + 4, len, rbw);
+				p += 4 + len;
+			}
+		}
 		if (max_def > 0) {
 			r->def_bp = h->def_enc == PQ_ENC_BIT_PACKED;
 			if (r->def_bp) {
@@ -1314,6 +1512,9 @@ load_page(ParquetColumnReader *r, floe_error *err)
 		if (max_def > 0)
 			rle_init(&r->def, r->body + h->rep_len, (size_t)h->def_len,
 				 bit_width((uint32_t)max_def));
+		r->rep_bp = false;
+		if (r->ci->max_rep > 0)
+			rle_init(&r->rep, r->body, (size_t)h->rep_len, bit_width((uint32_t)r->ci->max_rep));
 		const uint8_t *src = r->body + h->rep_len + h->def_len;
 		size_t cn = (size_t)h->csize - (size_t)h->rep_len - (size_t)h->def_len;
 		size_t un = (size_t)h->usize - (size_t)h->rep_len - (size_t)h->def_len;
@@ -1543,7 +1744,7 @@ decode_into(ParquetColumnReader *r, void *dst, uint32_t n, floe_error *err)
 	TRY(decode_values(r, phys, n, err));
 	if (r->ci->conv != CV_NONE && pq_convert(r->ci->conv, phys, dst, n) != 0)
 		return RCORRUPT(r, err, "value cannot be converted to the column type");
-	if (r->c->type.id == TYPE_TEXT && r->ci->conv == CV_NONE)
+	if (r->vt.id == TYPE_TEXT && r->ci->conv == CV_NONE)
 		TRY(check_utf8(r, dst, n, err));
 	return FLOE_OK;
 }
@@ -1575,7 +1776,8 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	const ChunkMeta *cm = &pf->rgs[rg].chunks[col];
 	if (c->nested)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "nested Parquet columns are not supported yet: %s", c->name);
+				   "Parquet file \"%s\", column \"%s\" has the nested type %s, which floe cannot read yet",
+				   pf->name, c->top_name, c->nested_type ? c->nested_type : "struct");
 	if (c->type.id == TYPE_NULL)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "Parquet file \"%s\", column \"%s\": %s", pf->name, c->name,
@@ -1589,7 +1791,7 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 				   "Parquet file \"%s\", column \"%s\": column data in another file is not supported",
 				   pf->name, c->name);
 	int64_t rows = pf->rgs[rg].num_rows;
-	if (cm->num_values != rows)
+	if (c->list ? cm->num_values < rows : cm->num_values != rows)
 		return CORRUPT(pf, err, "column \"%s\" has %lld values in a row group of %lld rows",
 			       c->name, (long long)cm->num_values, (long long)rows);
 	ParquetColumnReader *r = ARENA_NEW(arena, ParquetColumnReader);
@@ -1598,8 +1800,16 @@ parquet_column_reader_open(ParquetColumnReader **out, ParquetFile *pf, int rg, i
 	r->c = c;
 	r->ci = ci;
 	r->cm = cm;
-	r->w = type_width(c->type.id);
+	r->vt = ci->etype;
+	r->w = type_width(r->vt.id);
 	r->rows_left = rows;
+	if (c->list) {
+		r->list = true;
+		r->values_left = cm->num_values;
+		r->lrep = ARENA_ARRAY(arena, uint32_t, LIST_CHUNK);
+		r->ldef = ARENA_ARRAY(arena, uint32_t, LIST_CHUNK);
+		r->lvals = arena_alloc(arena, LIST_CHUNK * r->w);
+	}
 	r->strings = (c->physical_type == PQ_BYTE_ARRAY || c->physical_type == PQ_FIXED_LEN_BYTE_ARRAY) &&
 		     ci->conv == CV_NONE;
 	if (rows == 0) {
@@ -1677,12 +1887,260 @@ set_validity(Vector *out, uint32_t off, const uint32_t *lv, uint32_t k, uint32_t
 	}
 }
 
+/* ---------- list columns ----------
+ *
+ * A list column's chunk is a sequence of level entries (repetition level,
+ * definition level, and a value when the definition level is the
+ * maximum), Dremel-style with one repeated level: repetition 0 starts a
+ * row, 1 adds an element to the row's list; a row's first entry with
+ * definition < def_list is a NULL list, < def_elem an empty list, else an
+ * element, NULL when < max_def.  list_fill decodes up to LIST_CHUNK
+ * entries of the current page; list_read assembles rows from them, a row
+ * staying open across chunks and pages until the entry starting the next
+ * row (or the chunk's end) is seen.  String elements point into page
+ * buffers that stay in the arena (load_page keeps a string column's pages
+ * fresh) until the row is encoded.
+ */
+
+/* k levels (bw bits, MSB first) of a deprecated BIT_PACKED run. */
+static int
+bp_levels(ParquetColumnReader *r, const uint8_t *bp, const uint8_t *end, uint64_t *bit, int bw,
+	  uint32_t *out, uint32_t k, floe_error *err)
+{
+	if (*bit + (uint64_t)k * (uint64_t)bw > (uint64_t)(end - bp) * 8)
+		return RCORRUPT(r, err, "levels end early");
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t lv = 0;
+		for (int b = 0; b < bw; b++, (*bit)++)
+			lv = lv << 1 | ((bp[*bit >> 3] >> (7 - (*bit & 7))) & 1);
+		out[i] = lv;
+	}
+	return FLOE_OK;
+}
+
+static int
+list_levels(ParquetColumnReader *r, bool is_rep, uint32_t *out, uint32_t k, floe_error *err)
+{
+	uint32_t maxlv = (uint32_t)(is_rep ? r->ci->max_rep : r->ci->max_def), bad = 0;
+
+	if (maxlv == 0) {
+		memset(out, 0, k * sizeof *out);
+		return FLOE_OK;
+	}
+	if (is_rep ? r->rep_bp : r->def_bp) {
+		if (is_rep)
+			TRY(bp_levels(r, r->rbp, r->rbp_end, &r->rbp_bit, bit_width(maxlv), out, k, err));
+		else
+			TRY(bp_levels(r, r->bp, r->bp_end, &r->bp_bit, bit_width(maxlv), out, k, err));
+	} else if (rle_get(is_rep ? &r->rep : &r->def, out, k) != 0) {
+		return RCORRUPT(r, err, "%s levels end early", is_rep ? "repetition" : "definition");
+	}
+	for (uint32_t i = 0; i < k; i++)
+		bad |= out[i] > maxlv;
+	if (bad)
+		return RCORRUPT(r, err, "%s level above maximum %u", is_rep ? "repetition" : "definition",
+				maxlv);
+	return FLOE_OK;
+}
+
+/* The next chunk of level entries and their values; r->lb_n == 0 at the
+ * end of the column chunk. */
+static int
+list_fill(ParquetColumnReader *r, floe_error *err)
+{
+	uint32_t maxdef = (uint32_t)r->ci->max_def, k, nn = 0;
+
+	r->lb_n = r->lb_i = r->vb_i = 0;
+	while (r->page_left == 0) {
+		if (r->values_left == 0)
+			return FLOE_OK;
+		TRY(next_page(r, err));
+	}
+	if (!r->loaded)
+		TRY(load_page(r, err));
+	k = r->page_left < LIST_CHUNK ? r->page_left : LIST_CHUNK;
+	TRY(list_levels(r, true, r->lrep, k, err));
+	TRY(list_levels(r, false, r->ldef, k, err));
+	for (uint32_t i = 0; i < k; i++)
+		nn += r->ldef[i] == maxdef;
+	if (nn > 0)
+		TRY(decode_into(r, r->lvals, nn, err));
+	r->page_left -= k;
+	r->values_left -= k;
+	r->lb_n = k;
+	return FLOE_OK;
+}
+
+/* Add an element to the open row: NULL, or the next decoded value. */
+static int
+list_append(ParquetColumnReader *r, bool isnull, floe_error *err)
+{
+	size_t w = r->w;
+
+	if (r->pn == r->pcap) {
+		uint32_t ncap = r->pcap ? r->pcap * 2 : 16;
+		uint8_t *pv = arena_alloc(r->arena, (size_t)ncap * w);
+		uint8_t *pnull = arena_alloc(r->arena, ncap);
+		if (r->pn) {
+			memcpy(pv, r->pv, (size_t)r->pn * w);
+			memcpy(pnull, r->pnull, r->pn);
+		}
+		r->pv = pv;
+		r->pnull = pnull;
+		r->pcap = ncap;
+	}
+	uint8_t *slot = r->pv + (size_t)r->pn * w;
+	size_t bytes = r->vt.id == TYPE_DECIMAL ? 17 : w;
+	if (isnull) {
+		memset(slot, 0, w);
+		r->row_any_null = true;
+		if (r->vt.id == TYPE_TEXT || r->vt.id == TYPE_BYTEA)
+			bytes = 4;
+	} else {
+		memcpy(slot, r->lvals + (size_t)r->vb_i * w, w);
+		r->vb_i++;
+		if (r->vt.id == TYPE_TEXT || r->vt.id == TYPE_BYTEA)
+			bytes = 4 + (size_t)((const strview *)slot)->len;
+	}
+	r->pnull[r->pn] = isnull;
+	r->pn++;
+	r->row_bytes += bytes + 1;      /* + 1: the NULL bitmap, at most */
+	if (r->row_bytes > LIST_MAX_BYTES)
+		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+				   "Parquet file \"%s\", column \"%s\": a list of more than %zu bytes",
+				   r->pf->name, r->c->name, LIST_MAX_BYTES);
+	return FLOE_OK;
+}
+
+/* The open row as out's row'th value (array.h's encoding); out == NULL
+ * (skipping) drops it. */
+static void
+list_emit(ParquetColumnReader *r, Vector *out, uint32_t row)
+{
+	strview *d;
+	size_t w = r->w, size, nb;
+	uint8_t *buf, *p;
+	TypeId et = r->vt.id;
+
+	if (!out)
+		return;
+	d = (strview *)out->data + row;
+	if (r->row_null) {
+		memset(d, 0, sizeof *d);
+		vector_ensure_validity(out);
+		validity_clear(out->validity, row);
+		return;
+	}
+	if (out->validity)
+		validity_set(out->validity, row);
+	nb = r->row_any_null ? ((size_t)r->pn + 7) / 8 : 0;
+	size = 5 + nb;
+	for (uint32_t i = 0; i < r->pn; i++) {
+		const uint8_t *v = r->pv + (size_t)i * w;
+		if (et == TYPE_TEXT || et == TYPE_BYTEA)
+			size += 4 + (r->pnull[i] ? 0 : ((const strview *)v)->len);
+		else if (et == TYPE_DECIMAL)
+			size += 17;
+		else
+			size += w;
+	}
+	buf = p = arena_alloc(r->arena, size);
+	*p++ = r->row_any_null ? 1 : 0;
+	memcpy(p, &r->pn, 4);
+	p += 4;
+	if (nb) {
+		memset(p, 0, nb);
+		for (uint32_t i = 0; i < r->pn; i++)
+			if (r->pnull[i])
+				p[i / 8] |= (uint8_t)(1 << (i & 7));
+		p += nb;
+	}
+	for (uint32_t i = 0; i < r->pn; i++) {
+		const uint8_t *v = r->pv + (size_t)i * w;
+		if (et == TYPE_TEXT || et == TYPE_BYTEA) {
+			const strview *sv = (const strview *)v;
+			uint32_t len = r->pnull[i] ? 0 : sv->len;
+			memcpy(p, &len, 4);
+			p += 4;
+			if (len)
+				memcpy(p, strview_data(sv), len);
+			p += len;
+		} else if (et == TYPE_DECIMAL) {
+			memcpy(p, v, 16);
+			p[16] = r->pnull[i] ? 0 : r->vt.scale;
+			p += 17;
+		} else {
+			memcpy(p, v, w);
+			p += w;
+		}
+	}
+	*d = strview_make((const char *)buf, (uint32_t)size);
+}
+
+static int
+list_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t *nread, floe_error *err)
+{
+	uint32_t done = 0;
+	uint32_t maxdef = (uint32_t)r->ci->max_def;
+	uint32_t def_list = (uint32_t)r->ci->def_list, def_elem = (uint32_t)r->ci->def_elem;
+
+	*nread = 0;
+	ensure_scratch(r, LIST_CHUNK);
+	for (;;) {
+		if (r->lb_i == r->lb_n) {
+			TRY(list_fill(r, err));
+			if (r->lb_n == 0) {
+				/* the chunk's end closes the last row */
+				if (r->row_open) {
+					if (done == max)
+						break;
+					list_emit(r, out, done++);
+					r->row_open = false;
+				}
+				if (r->rows_left != 0)
+					return RCORRUPT(r, err, "column chunk ends %lld rows early",
+							(long long)r->rows_left);
+				break;
+			}
+		}
+		uint32_t rl = r->lrep[r->lb_i], dl = r->ldef[r->lb_i];
+		if (rl == 0) {
+			if (r->row_open) {
+				if (done == max)
+					break;
+				list_emit(r, out, done++);
+				r->row_open = false;
+			}
+			if (r->rows_left == 0)
+				return RCORRUPT(r, err, "column chunk holds more rows than its row group");
+			r->rows_left--;
+			r->row_open = true;
+			r->row_null = dl < def_list;
+			r->row_any_null = false;
+			r->pn = 0;
+			r->row_bytes = 5;
+			if (dl >= def_elem)
+				TRY(list_append(r, dl < maxdef, err));
+		} else {
+			if (!r->row_open || r->row_null || dl < def_elem)
+				return RCORRUPT(r, err, "repetition level %u continues no list", rl);
+			TRY(list_append(r, dl < maxdef, err));
+		}
+		r->lb_i++;
+	}
+	*nread = done;
+	return FLOE_OK;
+}
+
 int
 parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t *nread,
 		    floe_error *err)
 {
 	uint32_t done = 0;
 	uint32_t maxdef = (uint32_t)r->ci->max_def;
+
+	if (r->list)
+		return list_read(r, out, max, nread, err);
 
 	*nread = 0;
 	ensure_scratch(r, max);
@@ -1757,6 +2215,14 @@ parquet_column_read(ParquetColumnReader *r, Vector *out, uint32_t max, uint32_t 
 int
 parquet_column_skip(ParquetColumnReader *r, uint64_t n, floe_error *err)
 {
+	while (r->list && n > 0) {
+		/* rows are found by their levels: read them, encoding none */
+		uint32_t k = n < VECTOR_SIZE ? (uint32_t)n : VECTOR_SIZE, got;
+		TRY(list_read(r, NULL, k, &got, err));
+		if (got == 0)
+			return FLOE_OK;
+		n -= got;
+	}
 	while (n > 0) {
 		if (r->page_left == 0) {
 			if (r->rows_left == 0)

@@ -533,7 +533,8 @@ compare_duckdb(const char *path, ParquetFile *pf, Table *t, Arena *a)
 		if (!prev || strcmp(prev, col->top_name) != 0 || col->nested == false)
 			top++;
 		prev = col->top_name;
-		if (col->nested || !t->readable[c])
+		/* lists: DuckDB prints [1, 2]; tests/suites/nested.sh compares them */
+		if (col->nested || col->list || !t->readable[c])
 			continue;
 		if (csv.nrec > 0 && (top >= csv.nf[0] || strcmp(csv.f[0][top], col->name) != 0)) {
 			FAILF("%s: column %d (%s) does not line up with DuckDB's %s", path, c,
@@ -609,7 +610,7 @@ check_file(const char *dir, const char *fname, bool bad)
 		const ParquetColumn *col = parquet_column(pf, c);
 		if (col->nested) {
 			if (t.readable[c] || strcmp(t.state[c], "0A000") != 0 ||
-			    !strstr(t.why[c], "nested Parquet columns are not supported yet"))
+			    !strstr(t.why[c], "which floe cannot read yet"))
 				FAILF("%s: nested column %s: expected 0A000, got %s %s", path,
 				      col->name, t.state[c], t.why[c]);
 			continue;
