@@ -819,8 +819,8 @@ bufferable_table(Ingest *ig, Table *t)
 	    t->branch || t->wap_id)        /* a write view (table/branch.h) */
 		return false;
 	for (i = 0; i < sc->nfields; i++)
-		if (sc->fields[i].nested)
-			return false;
+		if (sc->fields[i].nested || sc->fields[i].type.id == TYPE_ARRAY)
+			return false;   /* not writable (a list read as an array) */
 	return (b = get_buf(ig, true)) && ibuf_is_owner(b);
 }
 
