@@ -88,6 +88,12 @@
  * / deletion vectors carry their data file's spec and partition
  * (delete_writer.h).
  *
+ * Sort order (sort_order.c): when the table's default sort order can be
+ * applied, rows for the shared writer collect in wpending and go to it
+ * sorted (flush_w: at the end, or every WSORT_ROWS rows, each run into
+ * files of its own), a partitioned file's own rewrite is sorted before its
+ * writer (drain_sorted); the files record its sort_order_id.
+ *
  * Row lineage (format version 3, spec "Row Lineage"): the target scan
  * also produces each row's _row_id and _last_updated_sequence_number
  * (SCAN_PROJ_ROW_ID / _LAST_UPDATED_SEQ, join columns COL_ROWID /
@@ -198,6 +204,16 @@ typedef struct Merge {
 	bool w_finished;
 	DataFile *wfiles;
 	int nwfiles;
+	/* the table's default sort order, when it can be applied
+	 * (sort_order_keys): rows for w wait in wpending and go to it sorted
+	 * (flush_w), every WSORT_ROWS rows finishing w's files into wrolled;
+	 * a partitioned file's rewrite sorts its rows before its writer */
+	SortKey *sort_keys;
+	int nsort_keys;
+	int32_t sort_order_id;
+	RowStore *wpending;
+	DataFile *wrolled;
+	int nwrolled;
 	DataFile *rfiles;         /* copy-on-write rewrites of partitioned files */
 	int nrfiles, caprfiles;
 	int64_t affected;
@@ -276,6 +292,8 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb, unsigned want)
 		m->nlin = 2;
 		m->wschema = table_lineage_schema(m->schema, ctx->arena);
 	}
+	if (!sort_order_keys(ctx->arena, m->t->md, &m->sort_keys, &m->nsort_keys, &m->sort_order_id))
+		m->nsort_keys = 0;
 	m->trel = rv->alias ? rv->alias->aliasname : rv->relname;
 	if (m->t->md->format_version < 2) {
 		floe_errorf(ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -716,6 +734,82 @@ writer(Merge *m)
 	return new_writer(m, metadata_default_spec(m->t->md), &m->w);
 }
 
+#define WSORT_ROWS ((int64_t)1 << 20)
+
+/* rs's rows sorted by the table's sort order into w; rs emptied. */
+static int
+drain_sorted(Merge *m, RowStore *rs, DataWriter *w)
+{
+	Operator *op;
+	Batch *b;
+	int rc = FLOE_OK;
+
+	if (rowstore_rows(rs) == 0)
+		return FLOE_OK;
+	op = sort_new(m->ctx, rowstore_scan_new(m->ctx, rs), m->nsort_keys, m->sort_keys);
+	if (op_open(op) != FLOE_OK)
+		rc = FLOE_ERR;
+	while (rc == FLOE_OK) {
+		if (op_next(op, &b) != FLOE_OK) {
+			rc = FLOE_ERR;
+			break;
+		}
+		if (!b)
+			break;
+		if (b->count && data_writer_write(w, b, m->ctx->err) != FLOE_OK)
+			rc = FLOE_ERR;
+	}
+	op_close(op);
+	rowstore_clear(rs);
+	return rc;
+}
+
+/* The pending rows into w, sorted; roll: then w's files into wrolled and
+ * a new w, so each file holds one sorted run. */
+static int
+flush_w(Merge *m, bool roll)
+{
+	DataFile *files, *all;
+	int nfiles;
+
+	if (!m->wpending || !m->w)
+		return FLOE_OK;
+	TRY(drain_sorted(m, m->wpending, m->w));
+	if (!roll)
+		return FLOE_OK;
+	TRY(data_writer_finish(m->w, &files, &nfiles, m->ctx->err));
+	data_writer_free(m->w);
+	m->w = NULL;
+	all = ARENA_ARRAY(m->ctx->arena, DataFile, m->nwrolled + nfiles + 1);
+	if (m->nwrolled)
+		memcpy(all, m->wrolled, sizeof(DataFile) * (size_t)m->nwrolled);
+	if (nfiles)
+		memcpy(all + m->nwrolled, files, sizeof(DataFile) * (size_t)nfiles);
+	m->wrolled = all;
+	m->nwrolled += nfiles;
+	return writer(m);
+}
+
+/* Rows (compact) for the shared writer w: to it, or to the sort. */
+static int
+write_w(Merge *m, const Batch *b)
+{
+	TRY(writer(m));
+	if (!m->nsort_keys)
+		return data_writer_write(m->w, b, m->ctx->err);
+	if (!m->wpending) {
+		SqlType *types = ARENA_ARRAY(m->ctx->arena, SqlType, m->wschema->nfields + 1);
+		int i;
+		for (i = 0; i < m->wschema->nfields; i++)
+			types[i] = m->wschema->fields[i].type;
+		m->wpending = rowstore_new(m->ctx, m->wschema->nfields, types, NULL);
+	}
+	rowstore_append(m->wpending, b);
+	if (rowstore_rows(m->wpending) >= WSORT_ROWS)
+		return flush_w(m, true);
+	return FLOE_OK;
+}
+
 /* Do the kept rows of f go to the shared writer (the default spec)?  A
  * file of the partitioned default spec is rewritten into its own files,
  * which keep its partition tuple; a file of an older spec is rewritten
@@ -793,9 +887,9 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 				vector_set_value(&lb.cols[m->nt], j, &nv);
 			vector_set_value(&lb.cols[m->nt + 1], j, &nv);
 		}
-		TRY(data_writer_write(m->w, &lb, m->ctx->err));
+		TRY(write_w(m, &lb));
 	} else {
-		TRY(data_writer_write(m->w, ob, m->ctx->err));
+		TRY(write_w(m, ob));
 	}
 	if (m->newkeys) {
 		Batch kb = *ob;
@@ -1023,19 +1117,27 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 	int64_t k = 0;
 	int i, rc = FLOE_ERR;
 	DataWriter *w = NULL;
+	RowStore *own = NULL;     /* f's own writer's rows, to sort */
+	bool shared = shared_rewrite(m, f);   /* kept rows to m->w (write_w) */
 
 	for (i = 0; i < m->nt; i++)
 		proj[i] = i;
 	proj[m->nt] = SCAN_PROJ_FILE_POS;
 	proj[m->nt + 1] = SCAN_PROJ_ROW_ID;             /* v3: kept rows keep both */
 	proj[m->nt + 2] = SCAN_PROJ_LAST_UPDATED_SEQ;
-	if (shared_rewrite(m, f)) {
+	if (shared) {
 		TRY(writer(m));
 		w = m->w;
 	} else if (new_writer(m, NULL, &w) != FLOE_OK) {
 		data_writer_abort(w);
 		data_writer_free(w);
 		return FLOE_ERR;
+	}
+	if (!shared && m->nsort_keys) {
+		SqlType *types = ARENA_ARRAY(ctx->arena, SqlType, m->wschema->nfields + 1);
+		for (i = 0; i < m->wschema->nfields; i++)
+			types[i] = m->wschema->fields[i].type;
+		own = rowstore_new(ctx, m->wschema->nfields, types, NULL);
 	}
 	sctx.arena = arena_new(16 * 1024);
 	scan = scan_new(&sctx, m->schema, m->nt + 1 + m->nlin, proj, f, 1, false, m->t->md);
@@ -1081,14 +1183,21 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 			ob.count = nsel;
 			batch_compact(&ob);
 		}
-		if (data_writer_write(w, &ob, ctx->err) != FLOE_OK)
+		if (shared) {
+			if (write_w(m, &ob) != FLOE_OK)
+				goto out;
+		} else if (own) {
+			rowstore_append(own, &ob);
+		} else if (data_writer_write(w, &ob, ctx->err) != FLOE_OK) {
 			goto out;
+		}
 	}
-	if (w != m->w) {
+	if (!shared) {
 		/* f's own files: its spec id and partition tuple */
 		DataFile *files;
 		int nfiles, j;
-		if (data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
+		if ((own && drain_sorted(m, own, w) != FLOE_OK) ||
+		    data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
 			goto out;
 		if (m->nrfiles + nfiles > m->caprfiles) {
 			int nc = (m->nrfiles + nfiles) * 2;
@@ -1101,6 +1210,10 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 			files[j].spec_id = f->spec_id;
 			files[j].npartition = f->npartition;
 			files[j].partition = f->partition;
+			if (m->nsort_keys) {
+				files[j].has_sort_order_id = true;
+				files[j].sort_order_id = m->sort_order_id;
+			}
 			m->rfiles[m->nrfiles++] = files[j];
 		}
 		data_writer_free(w);
@@ -1110,7 +1223,7 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 out:
 	op_close(scan);
 	arena_free(sctx.arena);
-	if (w && w != m->w) {
+	if (w && !shared) {
 		data_writer_abort(w);
 		data_writer_free(w);
 	}
@@ -1126,6 +1239,10 @@ cleanup(Merge *m)
 	for (k = 0; k < m->nrfiles; k++)
 		fileio_remove(m->s->engine->io, m->rfiles[k].file_path, &ignore);
 	m->nrfiles = 0;
+	if (!m->w_finished)        /* (finished: they are in wfiles) */
+		for (k = 0; k < m->nwrolled; k++)
+			fileio_remove(m->s->engine->io, m->wrolled[k].file_path, &ignore);
+	m->nwrolled = 0;
 	if (!m->w)
 		return;
 	if (!m->w_finished)
@@ -1444,9 +1561,22 @@ merge_run(Merge *m, bool no_target)
 	arena_free(m->scratch);
 	m->scratch = NULL;
 	if (m->w) {
-		if (data_writer_finish(m->w, &m->wfiles, &m->nwfiles, ctx->err) != FLOE_OK)
+		if (flush_w(m, false) != FLOE_OK ||
+		    data_writer_finish(m->w, &m->wfiles, &m->nwfiles, ctx->err) != FLOE_OK)
 			goto fail;
 		m->w_finished = true;
+		if (m->nwrolled) {
+			DataFile *all = ARENA_ARRAY(ctx->arena, DataFile, m->nwrolled + m->nwfiles + 1);
+			memcpy(all, m->wrolled, sizeof(DataFile) * (size_t)m->nwrolled);
+			if (m->nwfiles)
+				memcpy(all + m->nwrolled, m->wfiles, sizeof(DataFile) * (size_t)m->nwfiles);
+			m->wfiles = all;
+			m->nwfiles += m->nwrolled;
+		}
+		for (i = 0; i < m->nwfiles && m->nsort_keys; i++) {
+			m->wfiles[i].has_sort_order_id = true;
+			m->wfiles[i].sort_order_id = m->sort_order_id;
+		}
 	}
 	add = ARENA_ARRAY(ctx->arena, DataFile, m->nwfiles + m->nrfiles + ndadd + 1);
 	for (i = 0; i < m->nwfiles; i++) {

@@ -24,7 +24,8 @@
 #    order, every manifest entry (avro-dump) records sort_order_id 1, and
 #    iceberg-validate --deep and icebird agree.  The same for the order
 #    given at CREATE TABLE (WRITE ORDERED BY, WITH (sort_order = ...)),
-#    and for the files OPTIMIZE and copy-on-write UPDATE / DELETE write.
+#    and for the files OPTIMIZE and copy-on-write UPDATE / DELETE / MERGE
+#    write.
 # B. Two sessions on `floe serve`: a transaction's INSERT whose COMMIT comes
 #    after another session's data commit re-bases and succeeds; after
 #    another session's ALTER TABLE it fails with 40001 naming the schema
@@ -210,9 +211,10 @@ INSERT INTO so VALUES (1000, NULL, '2024-01-01');
 INSERT INTO so VALUES (1001, '3', '2024-01-02'), (1002, NULL, '2024-01-02');
 OPTIMIZE so;
 UPDATE so SET s = '9' WHERE id % 50 = 0;
-DELETE FROM so WHERE id % 31 = 0" 2>&1); then
+DELETE FROM so WHERE id % 31 = 0;
+MERGE INTO so USING (SELECT g AS id, (g % 5)::text AS s FROM generate_series(290, 320) g) v ON so.id = v.id WHEN MATCHED THEN UPDATE SET s = v.s WHEN NOT MATCHED THEN INSERT VALUES (v.id, v.s, '2024-01-01')" 2>&1); then
 		sort_check "CREATE TABLE ... $form" "$wh" so &&
-			pass "CREATE TABLE ... $form, INSERTs, OPTIMIZE, copy-on-write UPDATE / DELETE: every file sorted, sort_order_id 1; iceberg-validate --deep and icebird agree"
+			pass "CREATE TABLE ... $form, INSERTs, OPTIMIZE, copy-on-write UPDATE / DELETE / MERGE: every file sorted, sort_order_id 1; iceberg-validate --deep and icebird agree"
 	else
 		fail "CREATE TABLE ... $form" "$out"
 	fi
