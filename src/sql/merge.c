@@ -1742,6 +1742,11 @@ bind_set(Merge *m, Clause *cl, PgQuery__Node **list, size_t n)
 		Expr *x;
 
 		c = find_field(m, rt->name);
+		if (c < 0 && dml_is_meta_col(rt->name)) {
+			floe_errorf(m->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "cannot assign to system column \"%s\"", rt->name);
+			return fail_at(m, rt->location);
+		}
 		if (c < 0) {
 			floe_errorf(m->ctx->err, ERRCODE_UNDEFINED_COLUMN,
 				    "column \"%s\" of relation \"%s\" does not exist", rt->name, m->t->name);
