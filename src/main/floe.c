@@ -327,6 +327,13 @@ serve_main(int argc, char **argv)
 		fprintf(stderr, "floe serve: %s\n", err.message);
 		return 2;
 	}
+	/* table files beneath the warehouse and --allow-dir only, no
+	 * symbolic link followed (docs/security.md "Table folders") */
+	if (acl_confine_io(engine->io, warehouse, local, &err) != FLOE_OK) {
+		fprintf(stderr, "floe serve: %s\n", err.message);
+		engine_close(engine);
+		return 2;
+	}
 	if (warehouse_is_remote(warehouse))
 		printf("floe serve: local state folder %s (catalog.db, users)\n", local);
 	{

@@ -130,6 +130,30 @@ acl_allow_dir(const char *dir, floe_error *err)
 	return FLOE_OK;
 }
 
+int
+acl_confine_io(FileIO *io, const char *warehouse, const char *state, floe_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char pre[64];
+	int i, rc = FLOE_OK;
+
+	if (!fileio_is_remote(warehouse))
+		TRY(fileio_confine(io, warehouse, err));
+	if (state && state[0] && fileio_confine(io, state, err) != FLOE_OK)
+		floe_error_clear(err);     /* made later, if ever */
+	/* the sessions' temporary tables (sql/temp.c's folders
+	 * $TMPDIR/floe-temp-<pid>-XXXXXX), not the rest of $TMPDIR */
+	snprintf(pre, sizeof pre, "floe-temp-%ld-", (long)getpid());
+	if (fileio_confine_prefix(io, tmp && tmp[0] ? tmp : "/tmp", pre, err) != FLOE_OK)
+		floe_error_clear(err);     /* no such folder: temp.c cannot make its folders either */
+	mu_lock();
+	for (i = 0; i < nallow_dirs && rc == FLOE_OK; i++)
+		if (!fileio_is_remote(allow_dirs[i]))
+			rc = fileio_confine(io, allow_dirs[i], err);
+	mu_unlock();
+	return rc;
+}
+
 /* ---- the roles file cache ---------------------------------------------- */
 
 static struct {
@@ -1257,84 +1281,11 @@ under(const char *real, const char *root)
 	return !strncmp(real, root, n) && (real[n] == '/' || real[n] == 0);
 }
 
-/* Append component c (n bytes) to the absolute path out, "." and ".."
- * applied by name.  false: too long. */
-static bool
-append_component(char *out, const char *c, size_t n)
-{
-	size_t len = strlen(out);
-	if (n == 0 || (n == 1 && c[0] == '.'))
-		return true;
-	if (n == 2 && c[0] == '.' && c[1] == '.') {
-		char *slash = strrchr(out, '/');
-		if (slash == out)
-			out[1] = 0;           /* "/.." is "/" */
-		else if (slash)
-			*slash = 0;
-		return true;
-	}
-	if (len + n + 2 > PATH_MAX)
-		return false;
-	if (len > 1)
-		out[len++] = '/';
-	else
-		len = 1;
-	memcpy(out + len, c, n);
-	out[len + n] = 0;
-	return true;
-}
-
-/* The real path of path (absolute, or relative to the working folder):
- * realpath() of its longest existing prefix (every symbolic link and ".."
- * there resolved), then the components that do not exist yet, "." and ".."
- * applied by name (none of them is a link: they do not exist).  false: too
- * long, or a prefix that exists but cannot be resolved (EACCES, ELOOP). */
+/* The real path of path: storage/confined_open.h's confined_resolve */
 static bool
 resolve(const char *path, char *out)
 {
-	char buf[PATH_MAX];
-	size_t n = strlen(path), cut;
-	const char *rest, *c;
-
-	if (path[0] != '/') {
-		if (!getcwd(buf, sizeof buf) || strlen(buf) + n + 2 > sizeof buf)
-			return false;
-		strcat(buf, "/");
-		strcat(buf, path);
-	} else {
-		if (n >= sizeof buf)
-			return false;
-		memcpy(buf, path, n + 1);
-	}
-	n = strlen(buf);
-	cut = n;
-	for (;;) {
-		char save = buf[cut];
-		bool found;
-		buf[cut] = 0;
-		found = realpath(cut ? buf : "/", out) != NULL;
-		buf[cut] = save;
-		if (found)
-			break;
-		if ((errno != ENOENT && errno != ENOTDIR) || cut == 0)
-			return false;
-		while (cut > 0 && buf[cut - 1] != '/')
-			cut--;
-		while (cut > 0 && buf[cut - 1] == '/')
-			cut--;        /* the prefix ends before its slashes */
-	}
-	rest = buf + cut;
-	for (c = rest; *c;) {
-		const char *e;
-		while (*c == '/')
-			c++;
-		for (e = c; *e && *e != '/'; e++)
-			;
-		if (e > c && !append_component(out, c, (size_t)(e - c)))
-			return false;
-		c = e;
-	}
-	return true;
+	return confined_resolve(path, out);
 }
 
 /* Is the object URI p (s3:// or s3a://) under the prefix root (either

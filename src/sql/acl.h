@@ -72,6 +72,7 @@
  *   acl_is_superuser(s)               is the session's current role a superuser?
  *   acl_allow_dir(dir, err)           add a directory server-side files may be
  *                                     in (floe --allow-dir; process-wide)
+ *   acl_confine_io(io, warehouse, state, err)   floe serve: the table files too
  *   acl_list_roles(s, a, &roles, &n, &members, &nm, err)
  *                                     the roles and memberships pg_roles,
  *                                     pg_authid, pg_user, pg_auth_members show
@@ -154,6 +155,14 @@ int acl_read_file(Session *s, struct FileIO *io, const char *path, Arena *a, con
 int acl_open_parent(Session *s, const char *path, char *name, size_t cap, floe_error *err);
 bool acl_is_superuser(Session *s);
 int acl_allow_dir(const char *dir, floe_error *err);
+/* floe serve: confine the engine's FileIO (storage/fileio.h
+ * fileio_confine) to the warehouse, its local state folder, the
+ * temporary tables' folder and the --allow-dir folders: every table file
+ * is then opened, made, renamed and removed beneath one of them without
+ * following a symbolic link (a table location checked once and swapped
+ * for a link later cannot lead outside). */
+struct FileIO;
+int acl_confine_io(struct FileIO *io, const char *warehouse, const char *state, floe_error *err);
 
 typedef struct AclRoleRow {
 	const char *name;

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -182,4 +183,128 @@ confined_open_parent(const char *root, const char *rel, const char **name)
 	memcpy(dir, rel, n);
 	dir[n] = '\0';
 	return open_beneath(root, dir, O_RDONLY | O_DIRECTORY, 0);
+}
+
+/* Append component c (n bytes) to the absolute path out, "." and ".."
+ * applied by name.  false: too long. */
+static bool
+append_component(char *out, const char *c, size_t n)
+{
+	size_t len = strlen(out);
+	if (n == 0 || (n == 1 && c[0] == '.'))
+		return true;
+	if (n == 2 && c[0] == '.' && c[1] == '.') {
+		char *slash = strrchr(out, '/');
+		if (slash == out)
+			out[1] = 0;           /* "/.." is "/" */
+		else if (slash)
+			*slash = 0;
+		return true;
+	}
+	if (len + n + 2 > PATH_MAX)
+		return false;
+	if (len > 1)
+		out[len++] = '/';
+	else
+		len = 1;
+	memcpy(out + len, c, n);
+	out[len + n] = 0;
+	return true;
+}
+
+/* The real path of path (absolute, or relative to the working folder):
+ * realpath() of its longest existing prefix (every symbolic link and ".."
+ * there resolved), then the components that do not exist yet, "." and ".."
+ * applied by name (none of them is a link: they do not exist).  false: too
+ * long, or a prefix that exists but cannot be resolved (EACCES, ELOOP). */
+bool
+confined_resolve(const char *path, char *out)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path), cut;
+	const char *rest, *c;
+
+	if (path[0] != '/') {
+		if (!getcwd(buf, sizeof buf) || strlen(buf) + n + 2 > sizeof buf)
+			return false;
+		strcat(buf, "/");
+		strcat(buf, path);
+	} else {
+		if (n >= sizeof buf)
+			return false;
+		memcpy(buf, path, n + 1);
+	}
+	n = strlen(buf);
+	cut = n;
+	for (;;) {
+		char save = buf[cut];
+		bool found;
+		buf[cut] = 0;
+		found = realpath(cut ? buf : "/", out) != NULL;
+		buf[cut] = save;
+		if (found)
+			break;
+		if ((errno != ENOENT && errno != ENOTDIR) || cut == 0)
+			return false;
+		while (cut > 0 && buf[cut - 1] != '/')
+			cut--;
+		while (cut > 0 && buf[cut - 1] == '/')
+			cut--;        /* the prefix ends before its slashes */
+	}
+	rest = buf + cut;
+	for (c = rest; *c;) {
+		const char *e;
+		while (*c == '/')
+			c++;
+		for (e = c; *e && *e != '/'; e++)
+			;
+		if (e > c && !append_component(out, c, (size_t)(e - c)))
+			return false;
+		c = e;
+	}
+	return true;
+}
+
+/* the folder rel beneath root, each component opened without following a
+ * link and made (mkdirat) when it is missing */
+int
+confined_open_dir(const char *root, const char *rel, bool create)
+{
+	int cur, fd;
+	const char *c = rel;
+
+	cur = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0)
+		return -1;
+	while (*c) {
+		const char *e = strchr(c, '/');
+		char comp[NAME_MAX + 1];
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+		if (n == 0 || n > NAME_MAX || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) {
+			close(cur);
+			errno = n > NAME_MAX ? ENAMETOOLONG : EXDEV;
+			return -1;
+		}
+		memcpy(comp, c, n);
+		comp[n] = '\0';
+		fd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create && (mkdirat(cur, comp, 0777) == 0 || errno == EEXIST))
+			fd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		link_errno(fd, cur, comp);
+		{
+			int saved = errno;
+			close(cur);
+			errno = saved;
+		}
+		if (fd < 0)
+			return -1;
+		cur = fd;
+		c = e ? e + 1 : c + n;
+	}
+	if (!fd_under(cur, root)) {
+		close(cur);
+		errno = EXDEV;
+		return -1;
+	}
+	return cur;
 }

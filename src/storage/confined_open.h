@@ -23,6 +23,15 @@
  *        a descriptor of rel's folder (O_DIRECTORY | O_PATH is not used:
  *        the descriptor can be given to openat / renameat), *name pointing
  *        into rel at its last component; -1 with errno as above
+ *   confined_open_dir(root, rel, create)
+ *        a descriptor of the folder rel ("" : root itself), each component
+ *        opened without following a link, the missing ones made (mkdirat)
+ *        when create; -1 with errno as above
+ *   confined_resolve(path, out)
+ *        the real path of path (absolute, or relative to the working
+ *        folder): realpath() of its longest existing prefix, then the
+ *        components that do not exist yet with "." and ".." applied by
+ *        name; false when too long or a prefix cannot be resolved
  *   confined_force_fallback(on)
  *        tests: use the openat walk even where openat2 exists
  */
@@ -34,6 +43,8 @@
 
 int confined_open(const char *root, const char *rel, int flags, mode_t mode);
 int confined_open_parent(const char *root, const char *rel, const char **name);
+int confined_open_dir(const char *root, const char *rel, bool create);
+bool confined_resolve(const char *path, char *out);
 void confined_force_fallback(bool on);
 
 #endif

@@ -28,6 +28,9 @@
  *   fileio_free(io)
  *   fileio_map_prefix(io, from, to)   rewrite paths starting with `from`
  *   fileio_read(io, path, arena, &data, &len, err)
+ *   fileio_confine(io, dir, err)       floe serve: local files only beneath
+ *                                     dir (and the other dirs given), opened
+ *                                     without following symbolic links
  *   fileio_map_fd(fd, path, arena, &data, &len, err)
  *                                     read a local file already opened (a
  *                                     descriptor from storage/confined_open.h)
@@ -108,6 +111,13 @@ struct FileIO {
 	/* a local folder for the engine's own notes (orphan-candidates) when
 	 * the root is not local; NULL: the root */
 	char *local_dir;
+	/* floe serve (fileio_confine): the real folders local files may be
+	 * in; every local open, create, rename and removal then goes beneath
+	 * one of them without following a symbolic link.  0: unconfined */
+	char **confine;
+	char **confine_prefix;     /* per folder: NULL, or what the name of
+				      the first component below it begins with */
+	int nconfine;
 };
 
 typedef struct FileIORange {
@@ -122,6 +132,12 @@ typedef struct FileIOStats {
 } FileIOStats;
 
 FileIO *fileio_local_new(const char *root);
+/* Confine io's local files to folder dir (its real path) and the others
+ * given (see struct FileIO).  FLOE_ERR: dir cannot be resolved. */
+int fileio_confine(FileIO *io, const char *dir, floe_error *err);
+/* ... only the entries of dir whose names begin with prefix (and what is
+ * below them): the temporary tables' $TMPDIR/floe-temp-<pid>-* */
+int fileio_confine_prefix(FileIO *io, const char *dir, const char *prefix, floe_error *err);
 void fileio_free(FileIO *io);
 void fileio_map_prefix(FileIO *io, const char *from, const char *to);
 char *fileio_resolve(FileIO *io, const char *path, Arena *arena);

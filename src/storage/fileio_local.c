@@ -20,8 +20,17 @@
  * A crash leaves at worst a stray ".tmp" file, never a partial target;
  * fileio_sweep_tmp (at `floe serve` start) removes the stale ones.
  *
+ * Confined (fileio_confine, floe serve): a local path's real path
+ * (confined_resolve) must be under one of the io's folders, and the file is
+ * reached through descriptors opened beneath that folder without following
+ * a symbolic link (confined_open_dir, then openat / linkat / renameat /
+ * unlinkat / fstatat with O_NOFOLLOW / AT_SYMLINK_NOFOLLOW): a folder
+ * swapped for a link leads nowhere, 42501.  Unconfined (the embedded shell):
+ * paths are opened as given.
+ *
  * INTERFACE ROUTINES
  *   fileio_local_new(root) / fileio_free(io)
+ *   fileio_confine(io, dir, err) / fileio_confine_prefix(io, dir, prefix, err)
  *   fileio_map_prefix(io, from, to)
  *   fileio_resolve(io, path, arena)
  *   fileio_sweep_tmp(root, now)
@@ -43,6 +52,7 @@
 #include <time.h>
 #include <dirent.h>
 #include <unistd.h>
+#include "storage/confined_open.h"
 #include "storage/fileio.h"
 #include "storage/s3.h"
 
@@ -204,6 +214,106 @@ fsync_dir(const char *path)
 	}
 }
 
+/* ---- confinement (floe serve: fileio_confine) ------------------------- */
+
+int
+fileio_confine_prefix(FileIO *io, const char *dir, const char *prefix, floe_error *err)
+{
+	char real[PATH_MAX];
+
+	if (!realpath(dir, real))
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "could not resolve folder \"%s\": %s",
+				   dir, strerror(errno));
+	io->confine = xrealloc(io->confine, sizeof *io->confine * (size_t)(io->nconfine + 1));
+	io->confine_prefix = xrealloc(io->confine_prefix, sizeof *io->confine_prefix * (size_t)(io->nconfine + 1));
+	io->confine[io->nconfine] = xstrdup(real);
+	io->confine_prefix[io->nconfine++] = prefix ? xstrdup(prefix) : NULL;
+	return FLOE_OK;
+}
+
+int
+fileio_confine(FileIO *io, const char *dir, floe_error *err)
+{
+	return fileio_confine_prefix(io, dir, NULL, err);
+}
+
+static int
+outside(const char *path, floe_error *err)
+{
+	floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+		    "could not access file \"%s\": outside the warehouse and the allowed directories", path);
+	return floe_error_hint(err, "Server-side files must resolve (after symbolic links) inside the "
+			       "warehouse or a directory given with floe serve --allow-dir.");
+}
+
+/* A confined io's local path p: a descriptor of its folder, opened beneath
+ * the confining folder its real path is in (confined_open_dir: no
+ * symbolic link followed, missing folders made when create), and its last
+ * component in name.  -1 with err set: 42501 when p's real path is outside
+ * every confining folder or a component became a symbolic link since it
+ * was resolved, else the I/O error (`what` names the operation). */
+static int
+confined_dir(FileIO *io, const char *orig, const char *p, bool create, const char *what, char *name,
+	     floe_error *err)
+{
+	char real[PATH_MAX], dir[PATH_MAX];
+	const char *root = NULL, *rel = NULL, *slash;
+	size_t best = 0;
+	int i, fd;
+
+	if (!confined_resolve(p, real))
+		return io_err(err, what, orig, errno ? errno : ENAMETOOLONG), -1;
+	for (i = 0; i < io->nconfine; i++) {
+		const char *r = io->confine[i];
+		size_t n = strlen(r);
+		if (n == 1 && r[0] == '/')
+			n = 0;
+		const char *pre = io->confine_prefix[i];
+		if (n >= best && !strncmp(real, r, n) && real[n] == '/' && real[n + 1] &&
+		    (!pre || !strncmp(real + n + 1, pre, strlen(pre)))) {
+			root = r;
+			rel = real + n + 1;
+			best = n;
+		}
+	}
+	if (!root)
+		return outside(orig, err), -1;
+	slash = strrchr(rel, '/');
+	snprintf(name, NAME_MAX + 1, "%s", slash ? slash + 1 : rel);
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - rel) : 0, rel);
+	fd = confined_open_dir(root, dir, create);
+	if (fd < 0) {
+		if (errno == ELOOP || errno == EXDEV)
+			outside(orig, err);
+		else
+			io_err(err, what, orig, errno);
+	}
+	return fd;
+}
+
+/* openat beneath a confined_dir descriptor, the last component not
+ * followed either; -1 with err set */
+static int
+confined_file(FileIO *io, const char *orig, const char *p, int flags, mode_t mode, const char *what,
+	      floe_error *err)
+{
+	char name[NAME_MAX + 1];
+	int dfd = confined_dir(io, orig, p, false, what, name, err), fd, e;
+
+	if (dfd < 0)
+		return -1;
+	fd = openat(dfd, name, flags | O_NOFOLLOW | O_CLOEXEC, mode);
+	e = errno;
+	close(dfd);
+	if (fd < 0) {
+		if (e == ELOOP)
+			outside(orig, err);
+		else
+			io_err(err, what, orig, e);
+	}
+	return fd;
+}
+
 /* ---- object storage ------------------------------------------------- */
 
 static pthread_mutex_t s3_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -333,10 +443,75 @@ local_read(FileIO *io, const char *path, Arena *arena, const uint8_t **data,
 	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
 	 * forever; it opens at once, and fileio_map_fd refuses it (as a
 	 * device or a folder); regular files ignore the flag */
+	if (io->nconfine) {
+		if ((fd = confined_file(io, path, p, O_RDONLY | O_NONBLOCK, 0, "open", err)) < 0)
+			return FLOE_ERR;
+		return fileio_map_fd(fd, path, arena, data, len, err);
+	}
 	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return io_err(err, "open", path, errno);
 	return fileio_map_fd(fd, path, arena, data, len, err);
+}
+
+/* local_write beneath a confining folder: the folders made and the file
+ * created, linked and unlinked through descriptors, no link followed */
+static int
+confined_write(FileIO *io, const char *path, const char *p, const void *data, size_t len,
+	       floe_error *err)
+{
+	char name[NAME_MAX + 1], tmp[NAME_MAX + 64];
+	const uint8_t *b = data;
+	struct stat st;
+	size_t off = 0;
+	int dfd = confined_dir(io, path, p, true, "create", name, err), fd, rc = FLOE_ERR;
+
+	if (dfd < 0)
+		return FLOE_ERR;
+	snprintf(tmp, sizeof tmp, ".%s.%d.%u.tmp", name, (int)getpid(), atomic_fetch_add(&tmp_counter, 1));
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		floe_errorf(err, ERRCODE_DUPLICATE_FILE, "file \"%s\" already exists", path);
+		goto out;
+	}
+	fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		io_err(err, "create", path, errno);
+		goto out;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, b + off, len - off);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			io_err(err, "write", path, errno);
+			close(fd);
+			unlinkat(dfd, tmp, 0);
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) != 0) {
+		io_err(err, "fsync", path, errno);
+		close(fd);
+		unlinkat(dfd, tmp, 0);
+		goto out;
+	}
+	close(fd);
+	if (linkat(dfd, tmp, dfd, name, 0) != 0) {
+		int e = errno;
+		unlinkat(dfd, tmp, 0);
+		if (e == EEXIST)
+			floe_errorf(err, ERRCODE_DUPLICATE_FILE, "file \"%s\" already exists", path);
+		else
+			io_err(err, "link", path, e);
+		goto out;
+	}
+	unlinkat(dfd, tmp, 0);
+	(void)fsync(dfd);
+	rc = FLOE_OK;
+out:
+	close(dfd);
+	return rc;
 }
 
 static int
@@ -354,7 +529,13 @@ local_write(FileIO *io, const char *path, const void *data, size_t len,
 		rc = s3_put(s3_of(io), p, data, len, false, err);
 		goto out;
 	}
-	if (check_local(path, p, err) != FLOE_OK || make_parents(p, err) != FLOE_OK)
+	if (check_local(path, p, err) != FLOE_OK)
+		goto out;
+	if (io->nconfine) {
+		rc = confined_write(io, path, p, data, len, err);
+		goto out;
+	}
+	if (make_parents(p, err) != FLOE_OK)
 		goto out;
 	slash = strrchr(p, '/');
 	tmp = slash
@@ -415,9 +596,22 @@ local_size(FileIO *io, const char *path, uint64_t *size, floe_error *err)
 	int rc = FLOE_OK;
 	char *p = fileio_resolve(io, path, a);
 
-	if (s3_is_uri(p))
+	if (s3_is_uri(p)) {
 		rc = s3_head(s3_of(io), p, size, err);
-	else if (stat(p, &st) != 0)
+	} else if (io->nconfine) {
+		char name[NAME_MAX + 1];
+		int dfd = confined_dir(io, path, p, false, "stat", name, err);
+		if (dfd < 0)
+			rc = FLOE_ERR;
+		else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			rc = io_err(err, "stat", path, errno);
+		else if (S_ISLNK(st.st_mode))
+			rc = outside(path, err);
+		else
+			*size = (uint64_t)st.st_size;
+		if (dfd >= 0)
+			close(dfd);
+	} else if (stat(p, &st) != 0)
 		rc = io_err(err, "stat", path, errno);
 	else
 		*size = (uint64_t)st.st_size;
@@ -431,7 +625,20 @@ local_exists(FileIO *io, const char *path)
 	Arena *a = arena_new(0);
 	char *p = fileio_resolve(io, path, a);
 	floe_error ignore;
-	bool ok = s3_is_uri(p) ? s3_head(s3_of(io), p, NULL, &ignore) == FLOE_OK : access(p, F_OK) == 0;
+	bool ok;
+
+	if (s3_is_uri(p)) {
+		ok = s3_head(s3_of(io), p, NULL, &ignore) == FLOE_OK;
+	} else if (io->nconfine) {
+		char name[NAME_MAX + 1];
+		struct stat st;
+		int dfd = confined_dir(io, path, p, false, "stat", name, &ignore);
+		ok = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISLNK(st.st_mode);
+		if (dfd >= 0)
+			close(dfd);
+	} else {
+		ok = access(p, F_OK) == 0;
+	}
 	arena_free(a);
 	return ok;
 }
@@ -443,10 +650,20 @@ local_remove(FileIO *io, const char *path, floe_error *err)
 	int rc = FLOE_OK;
 	char *p = fileio_resolve(io, path, a);
 
-	if (s3_is_uri(p))
+	if (s3_is_uri(p)) {
 		rc = s3_delete(s3_of(io), p, err);
-	else if (unlink(p) != 0)
+	} else if (io->nconfine) {
+		char name[NAME_MAX + 1];
+		int dfd = confined_dir(io, path, p, false, "remove", name, err);
+		if (dfd < 0)
+			rc = FLOE_ERR;
+		else if (unlinkat(dfd, name, 0) != 0)
+			rc = io_err(err, "remove", path, errno);
+		if (dfd >= 0)
+			close(dfd);
+	} else if (unlink(p) != 0) {
 		rc = io_err(err, "remove", path, errno);
+	}
 	arena_free(a);
 	return rc;
 }
@@ -531,6 +748,25 @@ local_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *
 	TRY(check_local(folder, dir, err));
 	while (l > 1 && dir[l - 1] == '/')
 		dir[--l] = 0;
+	if (io->nconfine) {
+		/* the folder itself reached beneath a confining folder without
+		 * a link (list_dir skips the links inside: lstat) */
+		char name[NAME_MAX + 1];
+		floe_error e;
+		int dfd;
+		floe_error_clear(&e);
+		dfd = confined_dir(io, folder, arena_sprintf(arena, "%s/.list", dir), false, "list", name, &e);
+		if (dfd >= 0) {
+			close(dfd);
+		} else if (!floe_error_is(&e, ERRCODE_UNDEFINED_FILE)) {
+			*err = e;
+			return FLOE_ERR;
+		} else {
+			*files = NULL;     /* no such folder: nothing in it */
+			*n = 0;
+			return FLOE_OK;
+		}
+	}
 	TRY(list_dir(dir, 0, &o, err));
 	*files = o.v;
 	*n = o.n;
@@ -559,6 +795,12 @@ local_free(FileIO *io)
 	free(io->root);
 	free(io->s3cfg);
 	free(io->local_dir);
+	for (i = 0; i < io->nconfine; i++) {
+		free(io->confine[i]);
+		free(io->confine_prefix[i]);
+	}
+	free(io->confine);
+	free(io->confine_prefix);
 	free(io);
 }
 
@@ -619,11 +861,27 @@ fileio_replace(FileIO *io, const char *path, const void *data, size_t len, floe_
 	/* local: a new temporary file, renamed over the target */
 	tmp = arena_sprintf(a, "%s.%d.%u.replace", p, (int)getpid(), atomic_fetch_add(&tmp_counter, 1));
 	if (local_write(io, tmp, data, len, err) == FLOE_OK) {
-		if (rename(tmp, p) == 0)
-			rc = FLOE_OK;
-		else
-			io_err(err, "rename", path, errno);
-		unlink(tmp);
+		if (io->nconfine) {
+			/* renamed within its folder, opened beneath the
+			 * confining one (the name part of tmp: name + suffix) */
+			char name[NAME_MAX + 1];
+			const char *tname = strrchr(tmp, '/') ? strrchr(tmp, '/') + 1 : tmp;
+			int dfd = confined_dir(io, path, p, false, "rename", name, err);
+			if (dfd >= 0) {
+				if (renameat(dfd, tname, dfd, name) == 0)
+					rc = FLOE_OK;
+				else
+					io_err(err, "rename", path, errno);
+				unlinkat(dfd, tname, 0);
+				close(dfd);
+			}
+		} else {
+			if (rename(tmp, p) == 0)
+				rc = FLOE_OK;
+			else
+				io_err(err, "rename", path, errno);
+			unlink(tmp);
+		}
 	}
 	arena_free(a);
 	return rc;

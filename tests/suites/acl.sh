@@ -966,6 +966,46 @@ else
 	fail damaged_roles_file "floe serve did not start" "$tmp/serve.err"
 fi
 
+# ---- table folders: no symbolic link out (storage/fileio.h fileio_confine) ------
+# A table's data folder swapped for a symbolic link to a folder outside
+# (holding a copy of its files) while floe serve is down: reads and writes
+# of the table through the link are 42501 (before: SELECT read the copy
+# outside, INSERT wrote its new file there); put back, the table reads.
+wh6=$tmp/wh6
+mkdir -p "$wh6" "$outside/tsdata"
+p6() { psql -X -At "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" "$@" 2>&1; }
+if start_server -D "$wh6"; then
+	p6 -c "CREATE TABLE ts (a int)" -c "INSERT INTO ts SELECT 1" >/dev/null
+	stop_server || fail clean_exit_6 "exit" "$tmp/serve.err"
+	mv "$wh6/public/ts/data" "$wh6/public/ts/data.real"
+	cp "$wh6/public/ts/data.real/"* "$outside/tsdata/"
+	ln -s "$outside/tsdata" "$wh6/public/ts/data"
+	nout=$(ls "$outside/tsdata" | wc -l)
+	if start_server -D "$wh6"; then
+		out=$(p6 -c "SELECT count(*) FROM ts")
+		case $out in
+		*"outside the warehouse and the allowed directories"*) pass "table_folder_link_read_refused" ;;
+		*) fail table_folder_link_read_refused "got: $out" ;;
+		esac
+		out=$(p6 -c "INSERT INTO ts SELECT 2")
+		if [[ $out == *"outside the warehouse and the allowed directories"* ]] && [ "$(ls "$outside/tsdata" | wc -l)" = "$nout" ]; then
+			pass "table_folder_link_write_refused"
+		else
+			fail table_folder_link_write_refused "got: $out; outside: $(ls "$outside/tsdata")"
+		fi
+		stop_server || fail clean_exit_6b "exit" "$tmp/serve.err"
+	fi
+	rm -f "$wh6/public/ts/data"
+	mv "$wh6/public/ts/data.real" "$wh6/public/ts/data"
+	if start_server -D "$wh6"; then
+		out=$(p6 -c "SELECT count(*) FROM ts" -c "CREATE TEMP TABLE tt (a int)" -c "INSERT INTO tt SELECT 5" -c "SELECT a FROM tt")
+		if [ "$out" = $'1\nCREATE TABLE\nINSERT 0 1\n5' ]; then pass "table_folder_back_reads"; else fail table_folder_back_reads "got: $out"; fi
+		stop_server || fail clean_exit_6c "exit" "$tmp/serve.err"
+	fi
+else
+	fail table_folder_link "floe serve did not start" "$tmp/serve.err"
+fi
+
 # ---- the check-then-open race (storage/confined_open.h) -------------------------
 # A folder of an allowed path swapped for a symbolic link to a folder
 # outside between acl_check_file and the open: the debug build's

@@ -1,7 +1,8 @@
 /*
  * test_fileio_local.c — the local FileIO: create-only atomic writes (58P02
  * when the target exists), mmap reads released with the arena, missing
- * files (58P01), parent folders, URI forms and prefix maps.
+ * files (58P01), parent folders, URI forms and prefix maps; confinement
+ * (fileio_confine: no symbolic link out).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -180,6 +181,81 @@ test_fileio_local__map_prefix(void **state)
 	fileio_free(io);
 }
 
+/* A confined io (floe serve): files beneath its folder are written (missing
+ * folders made), read, sized, replaced, listed and removed; a folder swapped
+ * for a symbolic link to a folder outside is 42501 for each of them and
+ * nothing outside is read, written or removed. */
+static void
+test_fileio_local__confined(void **state)
+{
+	FileIO *io = fileio_local_new(root);
+	Arena *a = arena_new(0);
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	uint64_t size;
+	FileInfo *files;
+	int n;
+	char in[300], out[300], link[1024], path[1024];
+	struct stat st;
+
+	(void)state;
+	snprintf(in, sizeof in, "%s/in", root);
+	snprintf(out, sizeof out, "%s/out", root);
+	assert_int_equal(mkdir(in, 0777), 0);
+	assert_int_equal(mkdir(out, 0777), 0);
+	assert_int_equal(fileio_confine(io, in, &err), FLOE_OK);
+	assert_int_equal(fileio_write(io, "in/t/data/a.bin", "hello", 5, &err), FLOE_OK);
+	assert_int_equal(fileio_read(io, "in/t/data/a.bin", a, &data, &len, &err), FLOE_OK);
+	assert_int_equal(len, 5);
+	assert_int_equal(fileio_size(io, "in/t/data/a.bin", &size, &err), FLOE_OK);
+	assert_int_equal(size, 5);
+	assert_int_equal(fileio_replace(io, "in/t/data/a.bin", "bye", 3, &err), FLOE_OK);
+	assert_int_equal(fileio_read(io, "in/t/data/a.bin", a, &data, &len, &err), FLOE_OK);
+	assert_memory_equal(data, "bye", 3);
+	assert_int_equal(fileio_list(io, "in/t", a, &files, &n, &err), FLOE_OK);
+	assert_int_equal(n, 1);
+	assert_true(fileio_exists(io, "in/t/data/a.bin"));
+	/* outside the folder at all */
+	assert_int_equal(fileio_write(io, "out/b.bin", "x", 1, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+
+	/* in/t/data swapped for a link to out/, which holds a copy */
+	snprintf(path, sizeof path, "%s/t/data", in);
+	snprintf(link, sizeof link, "%s/t/data.real", in);
+	assert_int_equal(rename(path, link), 0);
+	assert_int_equal(symlink(out, path), 0);
+	assert_int_equal(fileio_write(io, "out/a.bin", "x", 1, &err), FLOE_ERR);   /* (unconfined: the copy) */
+	{
+		FILE *f;
+		snprintf(path, sizeof path, "%s/a.bin", out);
+		assert_non_null(f = fopen(path, "w"));
+		fputs("secret", f);
+		fclose(f);
+	}
+	assert_int_equal(fileio_read(io, "in/t/data/a.bin", a, &data, &len, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+	assert_int_equal(fileio_size(io, "in/t/data/a.bin", &size, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+	assert_false(fileio_exists(io, "in/t/data/a.bin"));
+	assert_int_equal(fileio_write(io, "in/t/data/new.bin", "x", 1, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+	assert_int_equal(fileio_replace(io, "in/t/data/a.bin", "y", 1, &err), FLOE_ERR);
+	assert_int_equal(fileio_remove(io, "in/t/data/a.bin", &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+	assert_int_equal(fileio_list(io, "in/t/data", a, &files, &n, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "42501");
+	assert_int_equal(fileio_list(io, "in/t", a, &files, &n, &err), FLOE_OK);   /* the link skipped */
+	assert_int_equal(n, 1);
+	snprintf(path, sizeof path, "%s/new.bin", out);
+	assert_int_not_equal(stat(path, &st), 0);
+	snprintf(path, sizeof path, "%s/a.bin", out);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 6);          /* not replaced, not removed */
+	arena_free(a);
+	fileio_free(io);
+}
+
 int
 main(void)
 {
@@ -187,6 +263,7 @@ main(void)
 		cmocka_unit_test(test_fileio_local__write_read),
 		cmocka_unit_test(test_fileio_local__big_mmap),
 		cmocka_unit_test(test_fileio_local__map_prefix),
+		cmocka_unit_test(test_fileio_local__confined),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
