@@ -163,14 +163,23 @@ int
 views_list(Session *s, const char *ns, Arena *a, char ***names, ViewDef ***defs, int *n,
 	   floe_error *err)
 {
-	int i;
+	int i, k;
 	TRY(catalog_list_views(cat_of(s), ns, a, names, n, err));
 	*defs = ARENA_ARRAY(a, ViewDef *, *n + 1);
-	for (i = 0; i < *n; i++) {
+	for (i = k = 0; i < *n; i++) {
 		char *loc;
-		TRY(load_def(s, ns, (*names)[i], a, &loc, &(*defs)[i], err));
-		exact_types(s, a, (*defs)[i]);
+		/* another engine's view (no postgresql representation: 0A000)
+		 * is left out, as a relation floe cannot read; the rest stand */
+		if (load_def(s, ns, (*names)[i], a, &loc, &(*defs)[k], err) != FLOE_OK) {
+			if (!floe_error_is(err, ERRCODE_FEATURE_NOT_SUPPORTED))
+				return FLOE_ERR;
+			floe_error_clear(err);
+			continue;
+		}
+		exact_types(s, a, (*defs)[k]);
+		(*names)[k++] = (*names)[i];
 	}
+	*n = k;
 	return FLOE_OK;
 }
 

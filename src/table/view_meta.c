@@ -297,8 +297,12 @@ view_meta_read(FileIO *io, const char *path, Arena *a, ViewDef **out, floe_error
 		goto bad;
 	if (!d->sql) {
 		json_decref(root);
-		return FLOE_CORRUPT(err, "view metadata %s has no postgresql SQL representation (it has: %s)",
-				    path, *dialects ? dialects : "none");
+		/* another engine's view: not corrupt, only not for floe */
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+			    "view metadata %s has no postgresql SQL representation (it has: %s)", path,
+			    *dialects ? dialects : "none");
+		return floe_error_hint(err, "floe reads views whose current version has a \"postgresql\" "
+				       "SQL representation; another engine's view is left out of listings");
 	}
 	fields = json_object_get(schema, "fields");
 	d->ncols = (int)json_array_size(fields);

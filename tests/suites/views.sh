@@ -101,6 +101,31 @@ fi
 got=$(q "SELECT p, q, r FROM v")
 [ "$got" = "1,x,2" ] && pass read-back || fail read-back "got '$got'"
 
+# another engine's view (only a spark representation) in the same catalog:
+# left out of pg_views (the listing used to fail whole), 0A000 when read
+q "CREATE VIEW w AS SELECT a FROM t" >/dev/null
+wloc=$(row w | cut -d'|' -f2)
+$PY - "$W/catalog.db" "$wloc" "$tmp/sparkv.metadata.json" <<'PY'
+import json, sqlite3, sys
+db, src, dst = sys.argv[1:4]
+m = json.load(open(src))
+for v in m["versions"]:
+    v["representations"] = [{"type": "sql", "dialect": "spark", "sql": "SELECT a FROM t"}]
+json.dump(m, open(dst, "w"))
+c = sqlite3.connect(db)
+r = c.execute("SELECT catalog_name, table_namespace FROM iceberg_tables WHERE table_name = 'w'").fetchone()
+c.execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, metadata_location, "
+          "iceberg_type) VALUES (?, ?, 'sparkv', ?, 'VIEW')", (r[0], r[1], dst))
+c.commit()
+PY
+got=$(q "SELECT string_agg(viewname, ',' ORDER BY viewname) FROM pg_views WHERE schemaname = 'public'")
+[ "$got" = "v,w" ] && pass other-engine-view-listing || fail other-engine-view-listing "got '$got'"
+got=$(q "SELECT * FROM sparkv")
+case $got in   # the shell shows no SQLSTATE: the HINT is the 0A000 branch's (not XX001's)
+*"no postgresql SQL representation (it has: spark)"*HINT:*"left out of listings"*) pass other-engine-view-read ;;
+*) fail other-engine-view-read "got '$got'" ;;
+esac
+
 q "DROP VIEW v" >/dev/null
 r=$(row v)
 [ -z "$r" ] && pass drop || fail drop "row left: $r"
