@@ -1184,6 +1184,8 @@ copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 			floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
 		return FLOE_ERR;
 	}
+	/* INSERT on t, as COPY FROM's (the file role: acl.c, before this) */
+	TRY(acl_note_target(s, ctx, t, ROLE_PRIV_INSERT, err));
 	TRY(write_target_wap(s, &t, ctx->arena, err));   /* floe.wap_id / wap_branch */
 	TRY(stage_resolve(s, st->filename, ctx->arena, &path, err));
 	TRY(acl_check_file(s, path, false, err));

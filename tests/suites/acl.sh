@@ -221,6 +221,10 @@ if [ "$(cat "$allowed/t.csv" 2>&1)" = $'1,one\n2,two' ]; then pass copy_to_file_
 else fail copy_to_file_content "$(cat "$allowed/t.csv" 2>&1)"; fi
 expect loader_copy_from_allowed loader 'L0ader pw' $'COPY 2\n4' "COPY t FROM '$allowed/t.csv' (FORMAT csv)" \
 	"SELECT count(*) FROM t"
+# COPY INTO needs INSERT on its table as COPY FROM does (loader has none on u)
+expect loader_copy_into_needs_insert loader 'L0ader pw' 'ERROR:  42501: permission denied for table u' \
+	"COPY INTO u FROM '$allowed/t.csv' FILE_FORMAT = (TYPE = CSV)"
+expect loader_copy_into_loaded_nothing admin 'Adm1n pw' '1' "SELECT count(*) FROM u"
 expect loader_copy_query_to_warehouse loader 'L0ader pw' 'COPY 1' \
 	"COPY (SELECT max(a) FROM t) TO '$wh/max.txt'"
 outside_msg() {
