@@ -47,6 +47,7 @@
 #include "ingest/ingest.h"
 #include "ingest/rowcodec.h"
 #include "sql/acl.h"
+#include "sql/check.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
@@ -767,11 +768,12 @@ admit(Ingest *ig, Session *s, floe_error *err)
 }
 
 /* Check and append the rows of batches bs (one column per field of t's
- * current schema, compacted) as one buffer entry: NOT NULL, then the
- * synced write.  *rows: rows appended. */
+ * current schema, compacted) as one buffer entry: NOT NULL and CHECK
+ * constraints (sql/check.h), then the synced write.  *rows: rows appended. */
 static int
-append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *rows)
+append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *rows)
 {
+	CheckBound *checks;
 	const IcebergSchema *sc = metadata_current_schema(t->md);
 	int32_t *ids;
 	SqlType *types;
@@ -783,8 +785,11 @@ append_rows(Ingest *ig, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *row
 	int i, rc;
 
 	*rows = 0;
-	for (i = 0; i < nb; i++)
+	TRY(check_constraints_bind(s, ctx, t, &checks));
+	for (i = 0; i < nb; i++) {
 		TRY(insert_check_not_null(sc, t->name, bs[i], ctx->arena, ctx->err));
+		TRY(check_constraints_rows(checks, ctx, bs[i], NULL, bs[i]->count));
+	}
 	schema_cols(sc, ctx->arena, &ids, &types);
 	snprintf(label, sizeof label, "%s.%s", t->ns, t->name);
 	rowcodec_init(&enc, t->ns, t->name, sc->schema_id, sc->nfields, ids, types);
@@ -866,7 +871,7 @@ ingest_try_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt
 	}
 	op_close(root);
 	TRY(rc);
-	TRY(append_rows(ig, ctx, t, nbs, nnb, &rows));
+	TRY(append_rows(ig, s, ctx, t, nbs, nnb, &rows));
 	*done = true;
 	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
 	return engine_complete(sink, tag);
@@ -1110,7 +1115,7 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 		}
 	/* from here on the statement is this path's: its errors are final */
 	handled = true;
-	if ((*rc = admit(ig, s, err)) != FLOE_OK || (*rc = append_rows(ig, &ctx, t, bs, nb, &rows)) != FLOE_OK)
+	if ((*rc = admit(ig, s, err)) != FLOE_OK || (*rc = append_rows(ig, s, &ctx, t, bs, nb, &rows)) != FLOE_OK)
 		goto out;
 	snprintf(tag, sizeof tag, "INSERT 0 %lld", (long long)rows);
 	*rc = engine_complete(sink, tag);

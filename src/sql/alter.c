@@ -73,6 +73,7 @@
 #include <strings.h>
 #include "sql/views.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "sql/engine.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
@@ -488,7 +489,7 @@ drop_column(ExecCtx *ctx, const Table *t, TableMetadata *md, const PgQuery__Alte
 	for (k = i, n = sc->nfields - 1; k < n; k++)
 		sc->fields[k] = sc->fields[k + 1];
 	sc->nfields--;
-	return FLOE_OK;
+	return check_drop_column(md, c->name, a, err);   /* its CHECKs go with it (check.h) */
 }
 
 static int
@@ -738,6 +739,7 @@ alter_rename(Session *s, ExecCtx *ctx, const char *sql, PgQuery__RenameStmt *rs,
 		return engine_complete(sink, "ALTER TABLE");
 	sc = working_schema(md, a, &changed);
 	sc->fields[i].name = arena_strdup(a, rs->newname);
+	TRY(check_rename_column(md, rs->subname, rs->newname, a, err));   /* check.h */
 	TRY(txn_commit_metadata(s, t, md, a, &out, err));
 	return engine_complete(sink, "ALTER TABLE");
 }

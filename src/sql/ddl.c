@@ -54,6 +54,7 @@
 #include "sql/views.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "sql/refs.h"
 #include "sql/sequence.h"
 #include "sql/serial.h"
@@ -339,6 +340,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 	PartitionSpec *pspec = NULL;
 	const char *sort = NULL;
 	SerialList serials = { 0 };
+	CheckList checks = { 0 };
 
 	memset(&b, 0, sizeof b);
 	b.session = s;
@@ -425,6 +427,8 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 			case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY:
 				TRY(serial_identity(&b, ns, name, c, f, &serials));
 				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK:
+				break;        /* below, once every column is known (check.c) */
 			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
 				if (has_pk)
 					goto multiple_pk;
@@ -434,7 +438,7 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 				break;
 			default:
 				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-						   "column constraints other than NOT NULL, DEFAULT and PRIMARY KEY are not supported yet");
+						   "column constraints other than NOT NULL, DEFAULT, CHECK and PRIMARY KEY are not supported yet");
 			}
 		}
 	}
@@ -447,9 +451,11 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_CONSTRAINT)
 			continue;
 		c = cs->table_elts[i]->constraint;
+		if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+			continue;
 		if (c->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-					   "table constraints other than PRIMARY KEY (UNIQUE, CHECK, FOREIGN KEY) are not supported yet");
+					   "table constraints other than PRIMARY KEY and CHECK (UNIQUE, FOREIGN KEY, EXCLUDE) are not supported yet");
 		if (has_pk)
 			goto multiple_pk;
 		has_pk = true;
@@ -469,8 +475,23 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		}
 	}
 	TRY(identifier_option(&schema, &cs->options, &cs->n_options, has_pk, name, a, err));
+	/* CHECK constraints, in the order they appear (PostgreSQL's naming order) */
+	for (i = 0; i < cs->n_table_elts; i++) {
+		Node *el = cs->table_elts[i];
+		if (el->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+		    el->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+			TRY(check_create(s, sql, &schema, name, schema.nidentifier > 0, el->constraint,
+					 &checks, a, err));
+		for (j = 0; el->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF && j < el->column_def->n_constraints; j++) {
+			PgQuery__Constraint *c = el->column_def->constraints[j]->constraint;
+			if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+				TRY(check_create(s, sql, &schema, name, schema.nidentifier > 0, c, &checks, a,
+						 err));
+		}
+	}
 	TRY(ddl_create_options(s, sink, &schema, cs->options, cs->n_options, a, &keys, &values,
 			   &nprops, err));
+	check_add_props(&checks, a, &keys, &values, &nprops);
 	TRY(ddl_create_partitioning(&schema, sql, cs->relation->location, cs->options, cs->n_options, a,
 				&pspec, err));
 	TRY(ddl_create_sort_order(sql, cs->relation->location, cs->options, cs->n_options, a, &sort,
@@ -1183,7 +1204,7 @@ is_reserved_key(const char *k)
 	for (i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strcmp(k, keys[i]))
 			return true;
-	return !strncmp(k, "floe.column.", 12);
+	return !strncmp(k, "floe.column.", 12) || !strncmp(k, "floe.check.", 11);
 }
 
 /* Iceberg's (and Trino's) keys for features floe does not implement, whose
@@ -1459,7 +1480,7 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 		}
 		if (c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_SetRelOptions &&
 		    c->subtype != PG_QUERY__ALTER_TABLE_TYPE__AT_ResetRelOptions &&
-		    !alter_is_column_cmd(c))
+		    !alter_is_column_cmd(c) && !check_is_alter_cmd(c))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "this ALTER TABLE form is not supported yet (floe has ADD / DROP / ALTER / RENAME COLUMN, SET / RESET (...), RENAME TO, SET SCHEMA and the PARTITION FIELD forms)");
 	}
@@ -1499,6 +1520,10 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 			TRY(alter_columns(s, ctx, sql, t, md, c, sink, &schema_changed));
 			continue;
 		}
+		if (check_is_alter_cmd(c)) {   /* ADD / DROP / VALIDATE CONSTRAINT (check.c) */
+			TRY(check_alter(s, ctx, sql, t, md, c, sink, &schema_changed));
+			continue;
+		}
 		for (k = 0; l && k < l->n_items; k++) {
 			PgQuery__DefElem *de = l->items[k]->def_elem;
 			const char *key = de->defnamespace && de->defnamespace[0] ?
@@ -1526,7 +1551,7 @@ ddl_alter_table(Session *s, ExecCtx *ctx, const char *sql, PgQuery__AlterTableSt
 				continue;
 			}
 			if (reset) {
-				if (!strncmp(key, "floe.column.", 12))
+				if (!strncmp(key, "floe.column.", 12) || !strncmp(key, "floe.check.", 11))
 					return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 							   "table property \"%s\" is reserved", key);
 				metadata_set_property(md, key, NULL, a);

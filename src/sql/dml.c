@@ -151,6 +151,7 @@
 #include <time.h>
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
@@ -186,6 +187,7 @@ typedef struct Slot {
 
 typedef struct Dml {
 	Session *s;
+	struct CheckBound *checks;   /* UPDATE: CHECK constraints (check.h) */
 	ExecCtx *ctx;
 	const char *sql;
 	bool update;
@@ -1946,6 +1948,8 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 			}
 		}
 	}
+	if (!d->scalar)   /* the scalar path checks after scalar_nulls */
+		TRY(check_constraints_rows(d->checks, ctx, out, msel, nm));
 	if (d->npk)
 		pk_collect(d, b, out, msel, nm, scratch);
 	return FLOE_OK;
@@ -2487,7 +2491,7 @@ scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch
 		}
 		ob->cols[c] = v;
 	}
-	return FLOE_OK;
+	return check_constraints_rows(d->checks, d->ctx, ob, ns == ob->count ? NULL : sel, ns);
 }
 
 /* UPDATE on the position path (lineage): the _row_id of every live row
@@ -3267,6 +3271,7 @@ update_bind(Dml *d, Session *s, ExecCtx *ctx, const char *sql, PgQuery__UpdateSt
 		TRY(bind_from(d, st->from_clause, st->n_from_clause, &d->from_root));
 	TRY(bind_where(d, st->where_clause));
 
+	TRY(check_constraints_bind(s, ctx, d->t, &d->checks));
 	d->set = ARENA_ARRAY(ctx->arena, Expr *, d->schema->nfields + 1);
 	d->b.allow_aggs = false;
 	d->b.where = "UPDATE";

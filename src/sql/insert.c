@@ -33,6 +33,7 @@
 #include "ingest/ingest.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "sql/serial.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
@@ -408,6 +409,7 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 	char job[64];
 	KeySet ks;
 	int32_t order_id;
+	CheckBound *checks = NULL;
 
 	*rows = 0;
 	root = sort_order_input(ctx, md, root, &order_id);   /* the table's sort order */
@@ -424,6 +426,10 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 					ks.pk[ks.npk++] = f;
 		}
 	}
+	/* CHECK constraints (check.h); an insert-buffer flush's rows were
+	 * checked when they were acknowledged */
+	if (ingest_seq == 0 && check_constraints_bind(s, ctx, t, &checks) != FLOE_OK)
+		goto fail;
 	/* partitioned tables: one file (or more) per partition of the default spec */
 	if (data_writer_set_spec(w, spec, ctx->err) != FLOE_OK)
 		goto fail;
@@ -439,7 +445,8 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		if (insert_check_not_null(schema, t->name, b, ctx->arena, ctx->err) != FLOE_OK)
+		if (insert_check_not_null(schema, t->name, b, ctx->arena, ctx->err) != FLOE_OK ||
+		    check_constraints_rows(checks, ctx, b, NULL, b->count) != FLOE_OK)
 			goto fail;
 		if (ks.npk && keys_add(&ks, b, ctx->err) != FLOE_OK)
 			goto fail;

@@ -118,6 +118,7 @@
 #include <time.h>
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "sql/serial.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
@@ -199,6 +200,7 @@ typedef struct Merge {
 	bool pk_bad;              /* a 23505 was found: the earliest row's key */
 	int64_t pk_bad_ord;
 	char *pk_bad_detail;
+	CheckBound *checks;       /* CHECK constraints of the rows written (check.h) */
 	/* output */
 	DataWriter *w;
 	bool w_finished;
@@ -286,6 +288,7 @@ load_target(Merge *m, PgQuery__RangeVar *rv, const char *verb, unsigned want)
 	TRY(acl_note_target(m->s, ctx, m->t, want, ctx->err));   /* acl.h */
 	m->schema = metadata_current_schema(m->t->md);
 	m->nt = m->schema->nfields;
+	TRY(check_constraints_bind(m->s, ctx, m->t, &m->checks));
 	m->wschema = m->schema;
 	if (m->t->md->format_version >= 3) {
 		/* row lineage: updated rows keep _row_id, kept rows both values */
@@ -868,6 +871,7 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 				row_detail(m->ctx->err, ob, j, sc);
 				return FLOE_ERR;
 			}
+	TRY(check_constraints_rows(m->checks, m->ctx, ob, NULL, n));
 	TRY(writer(m));
 	if (m->nlin) {
 		/* row lineage: an updated row keeps its _row_id, a new row gets

@@ -1,0 +1,647 @@
+/*
+ * check.c — CHECK constraints (check.h).  Spec: PostgreSQL 15 CREATE
+ * TABLE / ALTER TABLE (CHECK, ADD / DROP / VALIDATE CONSTRAINT), and its
+ * behaviour as a PostgreSQL 15 server shows it (tests/sql/pgdiff/
+ * check_constraints.test).
+ *
+ * Storage: table property "floe.check.<name>" = "v|<expr>" or "n|<expr>"
+ * (NOT VALID), <expr> libpg_query's text of the expression.  Names follow
+ * PostgreSQL's ChooseConstraintName: "<table>_<column>_check" when the
+ * expression reads exactly one column, else "<table>_check", truncated to
+ * 63 bytes as makeObjectName does, the label getting 1, 2, ... until the
+ * name is free among the table's constraints (PostgreSQL also avoids every
+ * constraint name of the schema; floe looks at the table only).
+ *
+ * Enforcement: check_constraints_bind binds every constraint over the
+ * table's current columns once per statement; check_constraints_rows
+ * evaluates them on a batch (one column per field, in order) and reports
+ * the first row that makes one FALSE (NULL passes), and for that row the
+ * first constraint by name (PostgreSQL sorts a relation's checks by name):
+ * 23514 `new row for relation "t" violates check constraint "c"` with
+ * `Failing row contains (...)`.
+ *
+ * Refused as PostgreSQL refuses: subqueries (0A000), aggregates (42803),
+ * window functions (42P20), parameters (42P02), a non-boolean expression
+ * (42804), unknown columns (42703), NO INHERIT (0A000 here: floe has no
+ * inheritance, so it is refused by name rather than ignored).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sql/check.h"
+#include "sql/txn.h"
+#include "types/text.h"
+
+#define PREFIX "floe.check."
+#define NAME_MAX_BYTES 63        /* NAMEDATALEN - 1 */
+
+struct CheckBound {
+	const char *table;
+	int n;
+	const char **names;
+	Expr **exprs;
+	int nfields;
+	Arena *scratch;
+};
+
+/* ---- the stored list ------------------------------------------------- */
+
+static int
+def_cmp(const void *x, const void *y)
+{
+	return strcmp(((const CheckDef *)x)->name, ((const CheckDef *)y)->name);
+}
+
+int
+check_list(const TableMetadata *md, Arena *a, CheckDef **out)
+{
+	int i, n = 0;
+
+	*out = ARENA_ARRAY(a, CheckDef, md->nproperties + 1);
+	for (i = 0; i < md->nproperties; i++) {
+		const char *k = md->properties[i].key, *v = md->properties[i].value;
+		if (strncmp(k, PREFIX, sizeof PREFIX - 1) != 0 || !v || (v[0] != 'v' && v[0] != 'n') ||
+		    v[1] != '|')
+			continue;
+		(*out)[n].name = k + sizeof PREFIX - 1;
+		(*out)[n].valid = v[0] == 'v';
+		(*out)[n].expr = v + 2;
+		n++;
+	}
+	qsort(*out, (size_t)n, sizeof **out, def_cmp);
+	return n;
+}
+
+static const char *
+prop_key(Arena *a, const char *name)
+{
+	return arena_sprintf(a, PREFIX "%s", name);
+}
+
+static const char *
+prop_value(Arena *a, const CheckDef *d)
+{
+	return arena_sprintf(a, "%c|%s", d->valid ? 'v' : 'n', d->expr);
+}
+
+void
+check_add_props(const CheckList *list, Arena *a, const char ***keys, const char ***values, int *n)
+{
+	const char **k, **v;
+	int i;
+
+	if (!list->n)
+		return;
+	k = ARENA_ARRAY(a, const char *, *n + list->n + 1);
+	v = ARENA_ARRAY(a, const char *, *n + list->n + 1);
+	/* the reserved "format-version" stays last (ddl_create_options) */
+	for (i = 0; i < *n; i++) {
+		k[i + list->n] = (*keys)[i];
+		v[i + list->n] = (*values)[i];
+	}
+	for (i = 0; i < list->n; i++) {
+		k[i] = prop_key(a, list->d[i].name);
+		v[i] = prop_value(a, &list->d[i]);
+	}
+	*keys = k;
+	*values = v;
+	*n += list->n;
+}
+
+/* ---- expression text --------------------------------------------------- */
+
+/* libpg_query's text of expression n (as the only target of a SELECT) */
+static char *
+deparse_expr(Arena *a, Node *n, floe_error *err)
+{
+	PgQuery__ResTarget rt = PG_QUERY__RES_TARGET__INIT, *rtp = &rt;
+	PgQuery__Node rtn = PG_QUERY__NODE__INIT, *rtnp = &rtn, sn = PG_QUERY__NODE__INIT;
+	PgQuery__SelectStmt sel = PG_QUERY__SELECT_STMT__INIT;
+	PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT, *rp = &raw;
+	PgQuery__ParseResult pr = PG_QUERY__PARSE_RESULT__INIT;
+	PgQueryProtobuf pb;
+	PgQueryDeparseResult r;
+	uint8_t *buf;
+	size_t len;
+	char *out = NULL;
+
+	rt.val = n;
+	rtn.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
+	rtn.res_target = rtp;
+	sel.n_target_list = 1;
+	sel.target_list = &rtnp;
+	sel.limit_option = PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_DEFAULT;
+	sel.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
+	sn.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
+	sn.select_stmt = &sel;
+	raw.stmt = &sn;
+	pr.version = PG_VERSION_NUM;
+	pr.n_stmts = 1;
+	pr.stmts = &rp;
+	len = pg_query__parse_result__get_packed_size(&pr);
+	buf = arena_alloc(a, len + 1);
+	pg_query__parse_result__pack(&pr, buf);
+	pb.len = (unsigned int)len;
+	pb.data = (char *)buf;
+	r = pg_query_deparse_protobuf(pb);
+	if (!r.error && r.query && !strncmp(r.query, "SELECT ", 7))
+		out = arena_strdup(a, r.query + 7);
+	else
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot store this check constraint: %s",
+			    r.error && r.error->message ? r.error->message : "deparse failed");
+	pg_query_free_deparse_result(r);
+	return out;
+}
+
+/* the first SubLink in n, or NULL */
+static int
+find_sublink(const ProtobufCMessage *m, void *arg)
+{
+	const Node *n = (const Node *)m;
+
+	if (m->descriptor == &pg_query__node__descriptor &&
+	    n->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
+		*(const PgQuery__SubLink **)arg = n->sub_link;
+		return 1;
+	}
+	return sql_children(m, find_sublink, arg);
+}
+
+/* ---- binding ------------------------------------------------------------ */
+
+/* Bind n over schema's columns as a CHECK expression (sql: the text its
+ * positions point into, or NULL). */
+static Expr *
+bind_check(Session *s, Arena *a, floe_error *err, const char *sql, const IcebergSchema *sc,
+	   const char *relname, Node *n)
+{
+	BindCtx b;
+	Scope scope;
+	const PgQuery__SubLink *sl = NULL;
+	Expr *e;
+	int i;
+
+	memset(&b, 0, sizeof b);
+	b.session = s;
+	b.arena = a;
+	b.err = err;
+	b.sql = sql;
+	b.where = "check constraints";
+	if (find_sublink(&n->base, &sl)) {
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot use subquery in check constraint");
+		if (sql && sl->location >= 0)
+			floe_error_position(err, bind_location(&b, sl->location));
+		return NULL;
+	}
+	memset(&scope, 0, sizeof scope);
+	scope.ncols = sc->nfields;
+	scope.names = ARENA_ARRAY(a, char *, sc->nfields + 1);
+	scope.types = ARENA_ARRAY(a, SqlType, sc->nfields + 1);
+	for (i = 0; i < sc->nfields; i++) {
+		scope.names[i] = sc->fields[i].name;
+		scope.types[i] = sc->fields[i].type;
+	}
+	scope.relname = (char *)relname;
+	b.scope = &scope;
+	if (!(e = bind_expr(&b, n)))
+		return NULL;
+	return bind_coerce_bool(&b, e, "CHECK");
+}
+
+/* the columns e reads: *ncols distinct ones, the first in *first */
+static void
+expr_columns(const Expr *e, bool *seen, int nf, int *ncols, int *first)
+{
+	int i;
+
+	if (!e)
+		return;
+	if (e->kind == EXPR_COLREF && e->col >= 0 && e->col < nf && !seen[e->col]) {
+		seen[e->col] = true;
+		if (*ncols == 0)
+			*first = e->col;
+		(*ncols)++;
+	}
+	for (i = 0; i < e->nargs; i++)
+		expr_columns(e->args[i], seen, nf, ncols, first);
+}
+
+static int strip_qualifiers(const ProtobufCMessage *m, void *arg);
+
+/* ---- names ------------------------------------------------------------ */
+
+/* PostgreSQL's makeObjectName: name1[_name2]_label within 63 bytes, the
+ * longer of name1 / name2 cut first */
+static char *
+object_name(Arena *a, const char *name1, const char *name2, const char *label)
+{
+	int overhead = (int)strlen(label) + 1, avail, n1 = (int)strlen(name1);
+	int n2 = name2 ? (int)strlen(name2) : 0;
+
+	if (name2)
+		overhead++;
+	avail = NAME_MAX_BYTES - overhead;
+	while (n1 + n2 > avail) {
+		if (n1 > n2)
+			n1--;
+		else
+			n2--;
+	}
+	/* never cut a UTF-8 character in two */
+	while (n1 > 0 && ((unsigned char)name1[n1] & 0xC0) == 0x80)
+		n1--;
+	while (n2 > 0 && ((unsigned char)name2[n2] & 0xC0) == 0x80)
+		n2--;
+	if (name2)
+		return arena_sprintf(a, "%.*s_%.*s_%s", n1, name1, n2, name2, label);
+	return arena_sprintf(a, "%.*s_%s", n1, name1, label);
+}
+
+static bool
+name_taken(const char *name, const CheckDef *d, int n, const char *table, bool has_pk, Arena *a)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(d[i].name, name))
+			return true;
+	return has_pk && !strcmp(name, arena_sprintf(a, "%s_pkey", table));
+}
+
+static const char *
+choose_name(Arena *a, const char *table, const char *col, const CheckDef *d, int n, bool has_pk)
+{
+	int pass;
+	const char *name = object_name(a, table, col, "check");
+
+	for (pass = 1; name_taken(name, d, n, table, has_pk, a); pass++)
+		name = object_name(a, table, col, arena_sprintf(a, "check%d", pass));
+	return name;
+}
+
+static void
+list_push(CheckList *l, Arena *a, const CheckDef *d)
+{
+	if (l->n == l->cap) {
+		int nc = l->cap ? l->cap * 2 : 8;
+		l->d = arena_realloc(a, l->d, sizeof(CheckDef) * (size_t)l->cap, sizeof(CheckDef) * (size_t)nc);
+		l->cap = nc;
+	}
+	l->d[l->n++] = *d;
+}
+
+/* Validate c (a CONSTR_CHECK) over sc, name it against the names in
+ * taken[0..ntaken), and fill *out. */
+static int
+define(Session *s, const char *sql, const IcebergSchema *sc, const char *table, bool has_pk,
+       PgQuery__Constraint *c, const CheckDef *taken, int ntaken, bool in_create, Arena *a,
+       CheckDef *out, floe_error *err)
+{
+	Expr *e;
+	bool *seen;
+	int ncols = 0, first = -1;
+
+	if (c->is_no_inherit)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "NO INHERIT check constraints are not supported: floe tables have no inheritance");
+	if (!c->raw_expr)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this check constraint is not supported");
+	if (!(e = bind_check(s, a, err, sql, sc, table, c->raw_expr)))
+		return FLOE_ERR;
+	strip_qualifiers(&c->raw_expr->base, NULL);
+	if (!(out->expr = deparse_expr(a, c->raw_expr, err)))
+		return FLOE_ERR;
+	out->valid = !c->skip_validation;
+	if (c->conname && c->conname[0]) {
+		if (name_taken(c->conname, taken, ntaken, table, has_pk && !in_create, a)) {
+			if (in_create)
+				return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT,
+						   "check constraint \"%s\" already exists", c->conname);
+			return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT,
+					   "constraint \"%s\" for relation \"%s\" already exists", c->conname,
+					   table);
+		}
+		out->name = arena_strdup(a, c->conname);
+		return FLOE_OK;
+	}
+	seen = ARENA_ARRAY(a, bool, sc->nfields + 1);
+	memset(seen, 0, sizeof(bool) * (size_t)(sc->nfields + 1));
+	expr_columns(e, seen, sc->nfields, &ncols, &first);
+	out->name = choose_name(a, table, ncols == 1 ? sc->fields[first].name : NULL, taken, ntaken, has_pk);
+	return FLOE_OK;
+}
+
+int
+check_create(Session *s, const char *sql, const IcebergSchema *schema, const char *table,
+	     bool has_pk, PgQuery__Constraint *c, CheckList *list, Arena *a, floe_error *err)
+{
+	CheckDef d;
+
+	if (c->skip_validation)     /* CREATE TABLE's grammar has no NOT VALID here */
+		c->skip_validation = false;
+	TRY(define(s, sql, schema, table, has_pk, c, list->d, list->n, true, a, &d, err));
+	list_push(list, a, &d);
+	return FLOE_OK;
+}
+
+/* ---- enforcement -------------------------------------------------------- */
+
+int
+check_constraints_bind(Session *s, ExecCtx *ctx, const Table *t, CheckBound **out)
+{
+	const IcebergSchema *sc = metadata_current_schema(t->md);
+	CheckDef *defs;
+	CheckBound *cb;
+	int n = check_list(t->md, ctx->arena, &defs), i;
+
+	*out = NULL;
+	if (n == 0)
+		return FLOE_OK;
+	cb = ARENA_NEW(ctx->arena, CheckBound);
+	cb->table = t->name;
+	cb->n = n;
+	cb->nfields = sc->nfields;
+	cb->names = ARENA_ARRAY(ctx->arena, const char *, n);
+	cb->exprs = ARENA_ARRAY(ctx->arena, Expr *, n);
+	for (i = 0; i < n; i++) {
+		Node *node;
+		cb->names[i] = defs[i].name;
+		if (sql_parse_expr(defs[i].expr, ctx->arena, &node, ctx->err) != FLOE_OK ||
+		    !(cb->exprs[i] = bind_check(s, ctx->arena, ctx->err, NULL, sc, t->name, node))) {
+			floe_error_prefix(ctx->err, arena_sprintf(ctx->arena, "check constraint \"%s\": ",
+								  defs[i].name));
+			return FLOE_ERR;
+		}
+	}
+	cb->scratch = arena_new(64 * 1024);
+	arena_on_reset(ctx->arena, (void (*)(void *))arena_free, cb->scratch);
+	*out = cb;
+	return FLOE_OK;
+}
+
+static void
+row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
+{
+	char buf[900];
+	size_t used = 0;
+	int c;
+
+	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
+	for (c = 0; c < ncols && c < b->ncols && used < sizeof buf - 8; c++) {
+		size_t len;
+		const char *t = vector_value_text(&b->cols[c], row, a, &len);
+		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
+					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
+	}
+	if (used < sizeof buf - 2)
+		snprintf(buf + used, sizeof buf - used, ").");
+	floe_error_detail(err, "%s", buf);
+}
+
+int
+check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
+		       uint32_t n)
+{
+	uint32_t best = n, i;
+	int bad = -1, k;
+
+	if (!cb || n == 0)
+		return FLOE_OK;
+	arena_reset(cb->scratch);
+	for (k = 0; k < cb->n; k++) {
+		Vector v;
+		VectorView vv;
+		TRY(expr_eval(ctx, cb->exprs[k], b, sel, n, cb->scratch, &v));
+		vector_view(&v, &vv);
+		for (i = 0; i < best; i++) {
+			uint32_t r = sel ? sel[i] : i, x = vv.sel ? vv.sel[r] : r;
+			if (validity_get(vv.validity, x) && !((const uint8_t *)vv.data)[x]) {
+				best = i;
+				bad = k;
+				break;
+			}
+		}
+	}
+	if (bad < 0)
+		return FLOE_OK;
+	floe_errorf(ctx->err, ERRCODE_CHECK_VIOLATION,
+		    "new row for relation \"%s\" violates check constraint \"%s\"", cb->table,
+		    cb->names[bad]);
+	row_detail(ctx->err, b, cb->nfields, sel ? sel[best] : best, cb->scratch);
+	return FLOE_ERR;
+}
+
+/* ---- ALTER TABLE ------------------------------------------------------ */
+
+/* ColumnRefs of n lose their table qualifier (t.a -> a): the stored text
+ * survives ALTER TABLE ... RENAME TO */
+static int
+strip_qualifiers(const ProtobufCMessage *m, void *arg)
+{
+	Node *n = (Node *)m;
+
+	if (m->descriptor == &pg_query__node__descriptor &&
+	    n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && n->column_ref->n_fields > 1 &&
+	    n->column_ref->fields[n->column_ref->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_STRING) {
+		n->column_ref->fields += n->column_ref->n_fields - 1;
+		n->column_ref->n_fields = 1;
+		return 0;
+	}
+	return sql_children(m, strip_qualifiers, arg);
+}
+
+static char *
+qident(Arena *a, const char *s)
+{
+	size_t n = strlen(s), i;
+	char *q = arena_alloc(a, n * 2 + 3), *p = q;
+
+	*p++ = '"';
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = s[i];
+	}
+	*p++ = '"';
+	*p = 0;
+	return q;
+}
+
+typedef struct AnySink {
+	bool any;
+} AnySink;
+
+static int
+any_batch(void *ctx, const Batch *b)
+{
+	((AnySink *)ctx)->any |= b->count > 0;
+	return FLOE_OK;
+}
+
+static int
+any_complete(void *ctx, const char *tag)
+{
+	(void)ctx;
+	(void)tag;
+	return FLOE_OK;
+}
+
+/* 23514 when a row of t (as committed) makes expr FALSE */
+static int
+validate_rows(Session *s, const Table *t, const CheckDef *d, Arena *a, floe_error *err)
+{
+	AnySink c = { false };
+	ResultSink sink;
+	char *sql;
+
+	if (!t->md->has_current_snapshot)
+		return FLOE_OK;
+	memset(&sink, 0, sizeof sink);
+	sink.ctx = &c;
+	sink.batch = any_batch;
+	sink.complete = any_complete;
+	sql = arena_sprintf(a, "SELECT 1 FROM %s.%s WHERE NOT (%s) LIMIT 1", qident(a, t->ns),
+			    qident(a, t->name), d->expr);
+	TRY(session_exec(s, sql, &sink, err));
+	if (c.any)
+		return floe_errorf(err, ERRCODE_CHECK_VIOLATION,
+				   "check constraint \"%s\" of relation \"%s\" is violated by some row", d->name,
+				   t->name);
+	return FLOE_OK;
+}
+
+bool
+check_is_alter_cmd(const PgQuery__AlterTableCmd *c)
+{
+	return c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint ||
+	       c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint ||
+	       c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ValidateConstraint;
+}
+
+static int
+no_constraint(const char *name, const char *table, floe_error *err)
+{
+	return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "constraint \"%s\" of relation \"%s\" does not exist",
+			   name, table);
+}
+
+int
+check_alter(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetadata *md,
+	    const PgQuery__AlterTableCmd *c, ResultSink *sink, bool *changed)
+{
+	Arena *a = ctx->arena;
+	floe_error *err = ctx->err;
+	const IcebergSchema *sc = metadata_current_schema(md);
+	bool has_pk = sc->nidentifier > 0;
+	CheckDef *defs, d;
+	int n = check_list(md, a, &defs), i;
+
+	(void)changed;
+	if (c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint) {
+		PgQuery__Constraint *k = c->def && c->def->node_case == PG_QUERY__NODE__NODE_CONSTRAINT ?
+			c->def->constraint : NULL;
+		if (!k || k->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
+			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					   "ALTER TABLE ... ADD CONSTRAINT is supported for CHECK constraints only (PRIMARY KEY, UNIQUE, FOREIGN KEY: not yet)");
+		TRY(define(s, sql, sc, t->name, has_pk, k, defs, n, false, a, &d, err));
+		if (d.valid)
+			TRY(validate_rows(s, t, &d, a, err));
+		metadata_set_property(md, prop_key(a, d.name), prop_value(a, &d), a);
+		return FLOE_OK;
+	}
+	for (i = 0; i < n && strcmp(defs[i].name, c->name); i++)
+		;
+	if (c->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropConstraint) {
+		if (i == n) {
+			if (has_pk && !strcmp(c->name, arena_sprintf(a, "%s_pkey", t->name)))
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "dropping the primary key constraint \"%s\" is not supported yet",
+						   c->name);
+			if (c->missing_ok) {
+				engine_notice(sink, "%s", arena_sprintf(a, "constraint \"%s\" of relation \"%s\" does not exist, skipping",
+									c->name, t->name));
+				return FLOE_OK;
+			}
+			return no_constraint(c->name, t->name, err);
+		}
+		metadata_set_property(md, prop_key(a, c->name), NULL, a);
+		return FLOE_OK;
+	}
+	/* VALIDATE CONSTRAINT */
+	if (i == n) {
+		if (has_pk && !strcmp(c->name, arena_sprintf(a, "%s_pkey", t->name)))
+			return FLOE_OK;
+		return no_constraint(c->name, t->name, err);
+	}
+	if (defs[i].valid)
+		return FLOE_OK;
+	d = defs[i];
+	TRY(validate_rows(s, t, &d, a, err));
+	d.valid = true;
+	metadata_set_property(md, prop_key(a, d.name), prop_value(a, &d), a);
+	return FLOE_OK;
+}
+
+/* ---- RENAME COLUMN / DROP COLUMN ------------------------------------------ */
+
+typedef struct ColWalk {
+	const char *from, *to;   /* rename from -> to (to NULL: only look) */
+	bool found;
+	Arena *a;
+} ColWalk;
+
+static int
+walk_columns(const ProtobufCMessage *m, void *arg)
+{
+	ColWalk *w = arg;
+	Node *n = (Node *)m;
+
+	if (m->descriptor == &pg_query__node__descriptor && n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+		PgQuery__ColumnRef *cr = n->column_ref;
+		Node *last = cr->n_fields ? cr->fields[cr->n_fields - 1] : NULL;
+		if (last && last->node_case == PG_QUERY__NODE__NODE_STRING && !strcmp(last->string->sval, w->from)) {
+			w->found = true;
+			if (w->to)
+				last->string->sval = arena_strdup(w->a, w->to);
+		}
+		return 0;
+	}
+	return sql_children(m, walk_columns, arg);
+}
+
+static int
+rewrite_all(TableMetadata *md, const char *from, const char *to, Arena *a, floe_error *err)
+{
+	CheckDef *defs;
+	int n = check_list(md, a, &defs), i;
+
+	for (i = 0; i < n; i++) {
+		ColWalk w = { from, to, false, a };
+		Node *node;
+		CheckDef d = defs[i];
+		TRY(sql_parse_expr(d.expr, a, &node, err));
+		walk_columns(&node->base, &w);
+		if (!w.found)
+			continue;
+		if (!to) {   /* DROP COLUMN: the constraint goes with it */
+			metadata_set_property(md, prop_key(a, d.name), NULL, a);
+			continue;
+		}
+		if (!(d.expr = deparse_expr(a, node, err)))
+			return FLOE_ERR;
+		metadata_set_property(md, prop_key(a, d.name), prop_value(a, &d), a);
+	}
+	return FLOE_OK;
+}
+
+int
+check_rename_column(TableMetadata *md, const char *from, const char *to, Arena *a, floe_error *err)
+{
+	return rewrite_all(md, from, to, a, err);
+}
+
+int
+check_drop_column(TableMetadata *md, const char *col, Arena *a, floe_error *err)
+{
+	return rewrite_all(md, col, NULL, a, err);
+}
