@@ -1058,7 +1058,19 @@ check(Check *c, Node *n)
 		return owner_error(c, "table", n->alter_object_schema_stmt->relation ?
 				   n->alter_object_schema_stmt->relation->relname : "?");
 	case PG_QUERY__NODE__NODE_COMMENT_STMT:
-		return owner_error(c, "table", "?");
+		return owner_error(c, n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "schema" :
+				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE ? "sequence" :
+				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ? "view" : "table",
+				   last_name(n->comment_stmt->object));
+	case PG_QUERY__NODE__NODE_INDEX_STMT:     /* PostgreSQL: the table's owner */
+		if (own_temp(s, n->index_stmt->relation))
+			return FLOE_OK;
+		return owner_error(c, "table", n->index_stmt->relation ? n->index_stmt->relation->relname : "?");
+	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+		if (own_temp(s, n->alter_seq_stmt->sequence))
+			return FLOE_OK;
+		return owner_error(c, "sequence", n->alter_seq_stmt->sequence ?
+				   n->alter_seq_stmt->sequence->relname : "?");
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
 		bool schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
@@ -1978,6 +1990,10 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 	size_t i, g;
 	RoleTxn t;
 
+	if (gs->grant_option)   /* grant options are not recorded (docs/security.md) */
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   gs->is_grant ? "GRANT ... WITH GRANT OPTION is not supported"
+						: "REVOKE GRANT OPTION FOR is not supported");
 	if (gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_DEFAULTS ||
 	    (!table && gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA &&
 	     gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE))

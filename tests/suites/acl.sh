@@ -842,7 +842,11 @@ CREATE ROLE van;
 GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON vt TO van;
 CREATE SCHEMA vs;
 CREATE TABLE vs.x (a int);
+CREATE SEQUENCE vsq;
 SET ROLE van;
+ALTER SEQUENCE vsq RESTART 5;
+CREATE INDEX ON vt (a);
+COMMENT ON TABLE vt IS 'x';
 ANALYZE vt;
 VACUUM vt;
 VACUUM ANALYZE vt;
@@ -863,6 +867,7 @@ RESET ROLE;
 ANALYZE nosuch;
 ANALYZE vt;
 ANALYZE vt (nosuch);
+DROP SEQUENCE vsq;
 DROP TABLE vs.x;
 DROP SCHEMA vs;
 DROP TABLE vt;
@@ -1004,6 +1009,13 @@ if start_server -D "$wh6"; then
 	if start_server -D "$wh6"; then
 		out=$(p6 -c "SELECT count(*) FROM ts" -c "CREATE TEMP TABLE tt (a int)" -c "INSERT INTO tt SELECT 5" -c "SELECT a FROM tt")
 		if [ "$out" = $'1\nCREATE TABLE\nINSERT 0 1\n5' ]; then pass "table_folder_back_reads"; else fail table_folder_back_reads "got: $out"; fi
+		# grant options are not recorded: refused by name, not accepted and ignored
+		out=$(p6 -c "GRANT SELECT ON ts TO PUBLIC WITH GRANT OPTION" -c "REVOKE GRANT OPTION FOR SELECT ON ts FROM PUBLIC")
+		if [ "$out" = $'ERROR:  GRANT ... WITH GRANT OPTION is not supported\nERROR:  REVOKE GRANT OPTION FOR is not supported' ]; then
+			pass "grant_option_refused_by_name"
+		else
+			fail grant_option_refused_by_name "got: $out"
+		fi
 		stop_server || fail clean_exit_6c "exit" "$tmp/serve.err"
 	fi
 else
