@@ -139,9 +139,8 @@ lex_next(Lex *l)
 	l->p = p;
 }
 
-/* the text after FROM 'location' (the options), NULL when not found */
-static const char *
-options_text(const char *sql, const PgQuery__CopyStmt *st)
+const char *
+copyinto_options_text(const char *sql, const PgQuery__CopyStmt *st)
 {
 	const char *p = sql + st->relation->location;
 	for (; *p && *p != ';'; p++) {
@@ -1153,7 +1152,7 @@ int
 copyinto_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink)
 {
 	floe_error *err = ctx->err;
-	const char *text = options_text(sql, st), *ns, *name;
+	const char *text = copyinto_options_text(sql, st), *ns, *name;
 	IntoOpts o;
 	char *path, *job, *rejected = NULL;
 	StageFile *files;

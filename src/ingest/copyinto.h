@@ -14,6 +14,7 @@
  * INTERFACE ROUTINES
  *   copyinto_is(sql, st)                 was this COPY written COPY INTO?
  *   copyinto_exec(s, ctx, sql, st, sink)
+ *   copyinto_options_text(sql, st)       the text after FROM '<location>' (NULL: none)
  *   copyinto_default_opts(o, a), copyinto_reader_new(...), copyinto_csv_sample(...)
  *   readfiles_source(b, ctx, name, f, &op, &ncols, &names, &types)   (readfiles.c)
  */
@@ -23,6 +24,10 @@
 #include <stdbool.h>
 #include "ingest/stage.h"
 #include "sql/bind.h"
+
+/* The statement text after FROM '<location>' (its options; also
+ * REGISTER FILES', register.c), NULL when not found. */
+const char *copyinto_options_text(const char *sql, const PgQuery__CopyStmt *st);
 
 enum { FT_CSV, FT_JSON, FT_PARQUET };
 enum { OE_ABORT, OE_CONTINUE, OE_SKIP_FILE };

@@ -71,6 +71,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "format/parquet/parquet.h"
+#include "ingest/copyinto.h"
 #include "ingest/register.h"
 #include "ingest/stage.h"
 #include "sql/acl.h"
@@ -121,35 +122,6 @@ register_is(const char *sql, const PgQuery__CopyStmt *st)
 		return false;
 	i = skip_back(sql, i - 5);
 	return word_before(sql, i, "register", 8);
-}
-
-/* the text after FROM '<location>', NULL when not found */
-static const char *
-options_text(const char *sql, const PgQuery__CopyStmt *st)
-{
-	const char *p = sql + st->relation->location;
-
-	for (; *p && *p != ';'; p++) {
-		if (*p == '"') {
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p += *p == '"' ? 2 : 1)
-				;
-			if (!*p)
-				return NULL;
-			continue;
-		}
-		if (!strncasecmp(p, "from", 4) && !isalnum((unsigned char)p[4]) && p[4] != '_' &&
-		    !isalnum((unsigned char)p[-1])) {
-			const char *q = p + 4;
-			while (isspace((unsigned char)*q))
-				q++;
-			if (*q != '\'')
-				continue;
-			for (q++; *q && !(*q == '\'' && q[1] != '\''); q += *q == '\'' ? 2 : 1)
-				;
-			return *q ? q + 1 : NULL;
-		}
-	}
-	return NULL;
 }
 
 /* one word (letters, digits, '_') or one punctuation character at *p */
@@ -753,7 +725,7 @@ int
 register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, ResultSink *sink)
 {
 	floe_error *err = ctx->err;
-	const char *text = options_text(sql, st), *ns, *name;
+	const char *text = copyinto_options_text(sql, st), *ns, *name;
 	char *path;
 	StageFile *sf;
 	RegFile *rf;
