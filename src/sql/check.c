@@ -645,3 +645,385 @@ check_drop_column(TableMetadata *md, const char *col, Arena *a, floe_error *err)
 {
 	return rewrite_all(md, col, NULL, a, err);
 }
+
+/* ---- pg_get_constraintdef --------------------------------------------- */
+
+/*
+ * PostgreSQL's ruleutils prints the analysed expression: every operator
+ * and boolean in parentheses (pretty: only where precedence needs them),
+ * constants labelled with the type the operator coerced them to.  This
+ * printer does the same from the parse tree for the common shapes
+ * (comparisons, arithmetic, AND / OR / NOT, IS [NOT] NULL, IN, BETWEEN,
+ * LIKE, function calls, casts); other nodes print as libpg_query's text.
+ */
+typedef struct Pr {
+	const IcebergSchema *sc;
+	bool pretty;
+	Arena *a;
+} Pr;
+
+enum { K_OTHER, K_OP, K_ARITH_LO, K_ARITH_HI, K_AND, K_OR, K_NOT, K_SIMPLE };
+
+static char *pr_node(Pr *p, Node *n, int parent);
+
+static const IcebergField *
+pr_column(Pr *p, Node *n)
+{
+	PgQuery__ColumnRef *cr;
+	Node *last;
+	int i;
+
+	if (!n || n->node_case != PG_QUERY__NODE__NODE_COLUMN_REF)
+		return NULL;
+	cr = n->column_ref;
+	last = cr->n_fields ? cr->fields[cr->n_fields - 1] : NULL;
+	if (!last || last->node_case != PG_QUERY__NODE__NODE_STRING)
+		return NULL;
+	for (i = 0; i < p->sc->nfields; i++)
+		if (!strcmp(p->sc->fields[i].name, last->string->sval))
+			return &p->sc->fields[i];
+	return NULL;
+}
+
+static const char *
+pr_ident(Arena *a, const char *s)
+{
+	const char *c;
+	bool plain = (*s >= 'a' && *s <= 'z') || *s == '_';
+
+	for (c = s; *c && plain; c++)
+		plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+	return plain ? s : qident(a, s);
+}
+
+/* the operator type a constant compared with a column of type t takes */
+static const char *
+label_of(SqlType t, Arena *a)
+{
+	char buf[96];
+
+	if (t.id == TYPE_TEXT)
+		return t.text_kind == TEXT_CHAR ? "bpchar" : "text";
+	if (t.id == TYPE_DECIMAL)
+		return "numeric";
+	return arena_strdup(a, type_name(t, buf, sizeof buf));
+}
+
+static char *
+pr_quote(Arena *a, const char *s)
+{
+	size_t n = strlen(s), i;
+	char *q = arena_alloc(a, n * 2 + 3), *o = q;
+
+	*o++ = '\'';
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\'')
+			*o++ = '\'';
+		*o++ = s[i];
+	}
+	*o++ = '\'';
+	*o = 0;
+	return q;
+}
+
+/* a constant; ctx: the column type it meets (NULL: none) */
+static char *
+pr_const(Pr *p, PgQuery__AConst *c, const IcebergField *ctx, bool neg)
+{
+	const char *cast = p->pretty ? "%s::%s" : "(%s)::%s";
+
+	if (c->isnull)
+		return "NULL";
+	switch (c->val_case) {
+	case PG_QUERY__A__CONST__VAL_IVAL: {
+		char *v = arena_sprintf(p->a, "%s%d", neg ? "-" : "", (int)c->ival->ival);
+		TypeId t = ctx ? ctx->type.id : TYPE_INT32;
+		neg |= c->ival->ival < 0;
+		if (t == TYPE_FLOAT64 || t == TYPE_FLOAT32 || t == TYPE_DECIMAL)
+			return arena_sprintf(p->a, neg ? "'%s'::%s" : cast, v,
+					     t == TYPE_DECIMAL ? "numeric" : t == TYPE_FLOAT32 ? "real" : "double precision");
+		return neg ? arena_sprintf(p->a, "'%s'::integer", v) : v;
+	}
+	case PG_QUERY__A__CONST__VAL_FVAL: {
+		char *v = arena_sprintf(p->a, "%s%s", neg ? "-" : "", c->fval->fval);
+		TypeId t = ctx ? ctx->type.id : TYPE_DECIMAL;
+		neg |= c->fval->fval[0] == '-';
+		if (t == TYPE_FLOAT64 || t == TYPE_FLOAT32)
+			return arena_sprintf(p->a, neg ? "'%s'::%s" : cast, v,
+					     t == TYPE_FLOAT32 ? "real" : "double precision");
+		return neg ? arena_sprintf(p->a, "'%s'::numeric", v) : v;
+	}
+	case PG_QUERY__A__CONST__VAL_SVAL:
+		if (ctx && type_is_integer(ctx->type.id)) {
+			char *end;
+			long v = strtol(c->sval->sval, &end, 10);
+			if (*c->sval->sval && !*end)
+				return v < 0 ? arena_sprintf(p->a, "'%ld'::integer", v) : arena_sprintf(p->a, "%ld", v);
+		}
+		return arena_sprintf(p->a, "%s::%s", pr_quote(p->a, c->sval->sval),
+				     ctx ? label_of(ctx->type, p->a) : "text");
+	case PG_QUERY__A__CONST__VAL_BOOLVAL:
+		return c->boolval->boolval ? "true" : "false";
+	default:
+		return NULL;
+	}
+}
+
+/* an operand of an operator whose other operand is other */
+static char *
+pr_operand(Pr *p, Node *n, Node *other, int parent)
+{
+	const IcebergField *oc = pr_column(p, other), *mc = pr_column(p, n);
+
+	if (n && n->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+		char *s = pr_const(p, n->a_const, oc, false);
+		if (s)
+			return s;
+	}
+	if (n && n->node_case == PG_QUERY__NODE__NODE_A_EXPR && n->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP &&
+	    !n->a_expr->lexpr && n->a_expr->n_name == 1 && !strcmp(n->a_expr->name[0]->string->sval, "-") &&
+	    n->a_expr->rexpr && n->a_expr->rexpr->node_case == PG_QUERY__NODE__NODE_A_CONST && oc) {
+		char *s = pr_const(p, n->a_expr->rexpr->a_const, oc, true);
+		if (s)
+			return s;
+	}
+	if (mc && other && other->node_case == PG_QUERY__NODE__NODE_A_CONST) {
+		/* the column's implicit cast: varchar to text, integer to numeric */
+		const char *to = NULL;
+		if (mc->type.id == TYPE_TEXT && mc->type.text_kind == TEXT_VARCHAR)
+			to = "text";
+		if (type_is_integer(mc->type.id) && other->a_const->val_case == PG_QUERY__A__CONST__VAL_FVAL)
+			to = "numeric";
+		if (to)
+			return arena_sprintf(p->a, p->pretty ? "%s::%s" : "(%s)::%s", pr_ident(p->a, mc->name), to);
+	}
+	return pr_node(p, n, parent);
+}
+
+static int
+op_kind(const char *op)
+{
+	if (!strcmp(op, "+") || !strcmp(op, "-"))
+		return K_ARITH_LO;
+	if (!strcmp(op, "*") || !strcmp(op, "/") || !strcmp(op, "%"))
+		return K_ARITH_HI;
+	return K_OP;
+}
+
+/* wrap s in parentheses unless pretty printing allows it bare */
+static char *
+paren(Pr *p, char *s, int kind, int parent)
+{
+	bool bare;
+
+	if (!p->pretty)
+		return arena_sprintf(p->a, "(%s)", s);
+	switch (kind) {
+	case K_OP:
+	case K_ARITH_LO:
+	case K_ARITH_HI:
+		bare = parent == K_OTHER || parent == K_AND || parent == K_OR || parent == K_NOT ||
+		       (kind == K_ARITH_HI && parent == K_ARITH_LO);
+		break;
+	case K_AND:
+		bare = parent == K_OTHER || parent == K_OR;
+		break;
+	case K_OR:
+		bare = parent == K_OTHER;
+		break;
+	case K_NOT:
+		bare = parent == K_OTHER || parent == K_AND || parent == K_OR;
+		break;
+	default:
+		bare = parent == K_OTHER || parent == K_AND || parent == K_OR;
+		break;
+	}
+	return bare ? s : arena_sprintf(p->a, "(%s)", s);
+}
+
+static char *
+pr_list(Pr *p, Node **items, size_t n, Node *other)
+{
+	char *s = "";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *x = pr_operand(p, items[i], other, K_OTHER);
+		if (!x)
+			return NULL;
+		s = arena_sprintf(p->a, "%s%s%s", s, i ? ", " : "", x);
+	}
+	return s;
+}
+
+static char *
+pr_aexpr(Pr *p, PgQuery__AExpr *e, int parent)
+{
+	const char *op = e->n_name ? e->name[e->n_name - 1]->string->sval : "";
+	char *l, *r;
+
+	switch (e->kind) {
+	case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+	case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE: {
+		int k = op_kind(op);
+		if (!e->lexpr) {   /* prefix */
+			if (!(r = pr_node(p, e->rexpr, K_OP)))
+				return NULL;
+			return paren(p, arena_sprintf(p->a, "%s %s", op, r), K_OP, parent);
+		}
+		if (!(l = pr_operand(p, e->lexpr, e->rexpr, k)) || !(r = pr_operand(p, e->rexpr, e->lexpr, k)))
+			return NULL;
+		return paren(p, arena_sprintf(p->a, "%s %s %s", l, op, r), k, parent);
+	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+		PgQuery__List *li = e->rexpr && e->rexpr->node_case == PG_QUERY__NODE__NODE_LIST ? e->rexpr->list : NULL;
+		bool ne = !strcmp(op, "<>");
+		if (!li || !(l = pr_operand(p, e->lexpr, li->n_items ? li->items[0] : NULL, K_OP)))
+			return NULL;
+		if (li->n_items == 1) {
+			if (!(r = pr_operand(p, li->items[0], e->lexpr, K_OP)))
+				return NULL;
+			return paren(p, arena_sprintf(p->a, "%s %s %s", l, op, r), K_OP, parent);
+		}
+		if (!(r = pr_list(p, li->items, li->n_items, e->lexpr)))
+			return NULL;
+		return paren(p, arena_sprintf(p->a, "%s %s %s (ARRAY[%s])", l, op, ne ? "ALL" : "ANY", r), K_OP, parent);
+	}
+	case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN: {
+		PgQuery__List *li = e->rexpr && e->rexpr->node_case == PG_QUERY__NODE__NODE_LIST ? e->rexpr->list : NULL;
+		char *lo, *hi, *x1, *x2;
+		if (!li || li->n_items != 2 || !(l = pr_operand(p, e->lexpr, li->items[0], K_OP)) ||
+		    !(lo = pr_operand(p, li->items[0], e->lexpr, K_OP)) ||
+		    !(hi = pr_operand(p, li->items[1], e->lexpr, K_OP)))
+			return NULL;
+		x1 = paren(p, arena_sprintf(p->a, "%s >= %s", l, lo), K_OP, K_AND);
+		x2 = paren(p, arena_sprintf(p->a, "%s <= %s", l, hi), K_OP, K_AND);
+		return paren(p, arena_sprintf(p->a, "%s AND %s", x1, x2), K_AND, parent);
+	}
+	default:
+		return NULL;
+	}
+}
+
+static char *
+pr_node(Pr *p, Node *n, int parent)
+{
+	const IcebergField *f;
+	char *s, *x;
+	size_t i;
+
+	if (!n)
+		return NULL;
+	if ((f = pr_column(p, n)))
+		return (char *)pr_ident(p->a, f->name);
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_A_CONST:
+		return pr_const(p, n->a_const, NULL, false);
+	case PG_QUERY__NODE__NODE_A_EXPR:
+		return pr_aexpr(p, n->a_expr, parent);
+	case PG_QUERY__NODE__NODE_BOOL_EXPR: {
+		PgQuery__BoolExpr *be = n->bool_expr;
+		int k = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR ? K_AND :
+			be->boolop == PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR ? K_OR : K_NOT;
+		if (k == K_NOT) {
+			if (be->n_args != 1 || !(x = pr_node(p, be->args[0], K_NOT)))
+				return NULL;
+			return paren(p, arena_sprintf(p->a, "NOT %s", x), K_NOT, parent);
+		}
+		s = "";
+		for (i = 0; i < be->n_args; i++) {
+			if (!(x = pr_node(p, be->args[i], k)))
+				return NULL;
+			s = arena_sprintf(p->a, "%s%s%s", s, i ? (k == K_AND ? " AND " : " OR ") : "", x);
+		}
+		return paren(p, s, k, parent);
+	}
+	case PG_QUERY__NODE__NODE_NULL_TEST:
+		if (!(x = pr_node(p, n->null_test->arg, K_OP)))
+			return NULL;
+		return paren(p, arena_sprintf(p->a, "%s %s", x,
+					      n->null_test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL ?
+					      "IS NULL" : "IS NOT NULL"), K_OP, parent);
+	case PG_QUERY__NODE__NODE_FUNC_CALL: {
+		PgQuery__FuncCall *fc = n->func_call;
+		if (fc->n_funcname != 1 || fc->agg_star || fc->agg_distinct || fc->over || fc->n_agg_order ||
+		    fc->agg_filter || fc->func_variadic)
+			return NULL;
+		s = "";
+		for (i = 0; i < fc->n_args; i++) {
+			if (!(x = pr_node(p, fc->args[i], K_SIMPLE)))
+				return NULL;
+			s = arena_sprintf(p->a, "%s%s%s", s, i ? ", " : "", x);
+		}
+		return arena_sprintf(p->a, "%s(%s)", pr_ident(p->a, fc->funcname[0]->string->sval), s);
+	}
+	case PG_QUERY__NODE__NODE_COALESCE_EXPR:
+		if (!(s = pr_list(p, n->coalesce_expr->args, n->coalesce_expr->n_args, NULL)))
+			return NULL;
+		return arena_sprintf(p->a, "COALESCE(%s)", s);
+	default:
+		return NULL;
+	}
+}
+
+const char *
+check_def_text(const IcebergSchema *schema, const CheckDef *def, bool pretty, Arena *a)
+{
+	Pr p = { schema, pretty, a };
+	Node *n;
+	floe_error err;
+	char *s = NULL;
+
+	if (sql_parse_expr(def->expr, a, &n, &err) == FLOE_OK)
+		s = pr_node(&p, n, K_OTHER);
+	if (!s)
+		s = pretty ? (char *)def->expr : arena_sprintf(a, "(%s)", def->expr);
+	return arena_sprintf(a, "CHECK (%s)%s", s, def->valid ? "" : " NOT VALID");
+}
+
+typedef struct ColList {
+	const IcebergSchema *sc;
+	int64_t *cols;
+	int n;
+} ColList;
+
+static int
+collect_columns(const ProtobufCMessage *m, void *arg)
+{
+	ColList *l = arg;
+	Node *n = (Node *)m;
+
+	if (m->descriptor == &pg_query__node__descriptor && n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF) {
+		PgQuery__ColumnRef *cr = n->column_ref;
+		Node *last = cr->n_fields ? cr->fields[cr->n_fields - 1] : NULL;
+		int i, k;
+		if (!last || last->node_case != PG_QUERY__NODE__NODE_STRING)
+			return 0;
+		for (i = 0; i < l->sc->nfields; i++)
+			if (!strcmp(l->sc->fields[i].name, last->string->sval)) {
+				for (k = 0; k < l->n && l->cols[k] != i + 1; k++)
+					;
+				if (k == l->n)
+					l->cols[l->n++] = i + 1;
+			}
+		return 0;
+	}
+	return sql_children(m, collect_columns, arg);
+}
+
+/* conkey: the attribute numbers (1-based) of the columns def reads, in
+ * the order the expression first names them (as PostgreSQL) */
+int
+check_def_columns(const IcebergSchema *schema, const CheckDef *def, Arena *a, int64_t **cols)
+{
+	Node *n;
+	floe_error err;
+	ColList l = { schema, NULL, 0 };
+
+	l.cols = *cols = ARENA_ARRAY(a, int64_t, schema->nfields + 1);
+	if (sql_parse_expr(def->expr, a, &n, &err) != FLOE_OK)
+		return 0;
+	collect_columns(&n->base, &l);
+	return l.n;
+}

@@ -20,7 +20,8 @@
  *   check_constraints_rows(cb, ctx, b, sel, n)   per batch: 23514 for the first bad row
  *   check_alter(s, ctx, sql, t, md, cmd, sink, &changed)   ADD / DROP / VALIDATE CONSTRAINT
  *   check_rename_column(md, old, new, a, err) / check_drop_column(md, name, a, err)
- *   check_def_text(s, schema, def, a)            pg_get_constraintdef's text
+ *   check_def_text(schema, def, pretty, a)       pg_get_constraintdef's text
+ *   check_def_columns(schema, def, a, &cols)     pg_constraint.conkey
  */
 #ifndef FLOE_SQL_CHECK_H
 #define FLOE_SQL_CHECK_H
@@ -56,6 +57,9 @@ int check_alter(Session *s, ExecCtx *ctx, const char *sql, const Table *t, Table
 int check_rename_column(TableMetadata *md, const char *from, const char *to, Arena *a,
 			floe_error *err);
 int check_drop_column(TableMetadata *md, const char *col, Arena *a, floe_error *err);
-const char *check_def_text(const IcebergSchema *schema, const CheckDef *def, Arena *a);
+/* pg_get_constraintdef(oid [, pretty]): "CHECK ((a > 0))" [" NOT VALID"] as
+ * PostgreSQL 15 prints the common shapes; conkey's attribute numbers */
+const char *check_def_text(const IcebergSchema *schema, const CheckDef *def, bool pretty, Arena *a);
+int check_def_columns(const IcebergSchema *schema, const CheckDef *def, Arena *a, int64_t **cols);
 
 #endif

@@ -54,6 +54,7 @@
 #include <unistd.h>
 #include "func/func.h"
 #include "sql/bind.h"
+#include "sql/check.h"
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/constrel.h"
@@ -831,6 +832,8 @@ typedef struct TabInfo {
 	const ViewDef *view;           /* a view's definition, when loaded */
 	int nidx;                      /* recorded indexes (indexes.c), when loaded */
 	IndexInfo *idx;
+	int nchk;                      /* CHECK constraints (check.h), when loaded */
+	CheckDef *chk;
 } TabInfo;
 
 typedef struct Snap {
@@ -897,6 +900,13 @@ static int64_t
 pk_constraint_oid(const TabInfo *t)
 {
 	return tagged_oid("constraint", t->ns, t->name);
+}
+
+/* a CHECK constraint's oid (names are unique per table) */
+static int64_t
+chk_oid(Arena *a, const TabInfo *t, const CheckDef *d)
+{
+	return tagged_oid("floe.check", t->ns, arena_sprintf(a, "%s.%s", t->name, d->name));
 }
 
 /* ---- recorded indexes (indexes.c) --------------------------------------- */
@@ -1048,6 +1058,7 @@ snap_take(Session *s, Arena *a, bool schemas, Snap *sn, floe_error *err)
 				TRY(txn_table_load(s, nss[i], names[k], a, &tb, err));
 				t->schema = metadata_current_schema(tb->md);
 				t->nidx = indexes_of(tb->md, a, &t->idx);
+				t->nchk = check_list(tb->md, a, &t->chk);
 			}
 		}
 		TRY(snap_views(s, a, schemas, nss[i], sn, &cap, err));
@@ -1278,7 +1289,7 @@ fill_class(Rel *r, const Snap *sn)
 		put_c(r, row, "relpersistence", temp_is_temp_ns(t->ns) ? 't' : 'p');
 		put_c(r, row, "relkind", t->kind);
 		put_i(r, row, "relnatts", t->schema ? t->schema->nfields : 0);
-		put_i(r, row, "relchecks", 0);
+		put_i(r, row, "relchecks", t->nchk);
 		put_b(r, row, "relhasrules", t->kind == 'v');
 		put_b(r, row, "relhastriggers", false);
 		put_b(r, row, "relhassubclass", false);
@@ -1523,6 +1534,63 @@ fill_constraint(Rel *r, const Snap *sn)
 		put_i(r, row, "coninhcount", 0);
 		put_b(r, row, "connoinherit", true);
 		put_arr(r, row, "conkey", key, n);
+	}
+	for (i = 0; i < sn->ntabs; i++) {   /* CHECK constraints (check.h) */
+		const TabInfo *t = &sn->tabs[i];
+		for (k = 0; k < t->nchk; k++) {
+			int64_t *cols;
+			int nc = check_def_columns(t->schema, &t->chk[k], r->a, &cols);
+			Value *row = constrel_row(r);
+			put_i(r, row, "oid", chk_oid(r->a, t, &t->chk[k]));
+			put_s(r, row, "conname", t->chk[k].name);
+			put_i(r, row, "connamespace", t->nsoid);
+			put_c(r, row, "contype", 'c');
+			put_b(r, row, "condeferrable", false);
+			put_b(r, row, "condeferred", false);
+			put_b(r, row, "convalidated", t->chk[k].valid);
+			put_i(r, row, "conrelid", t->oid);
+			put_i(r, row, "contypid", 0);
+			put_i(r, row, "conindid", 0);
+			put_i(r, row, "conparentid", 0);
+			put_i(r, row, "confrelid", 0);
+			put_c(r, row, "confupdtype", ' ');
+			put_c(r, row, "confdeltype", ' ');
+			put_c(r, row, "confmatchtype", ' ');
+			put_b(r, row, "conislocal", true);
+			put_i(r, row, "coninhcount", 0);
+			put_b(r, row, "connoinherit", false);
+			if (nc > 0)
+				put_arr(r, row, "conkey", cols, nc);
+		}
+	}
+}
+
+/* information_schema.check_constraints and the CHECK rows of
+ * table_constraints */
+static void
+fill_is_checks(Rel *r, const Snap *sn, bool table_constraints)
+{
+	int i, k;
+	for (i = 0; i < sn->ntabs; i++) {
+		const TabInfo *t = &sn->tabs[i];
+		for (k = 0; k < t->nchk; k++) {
+			Value *row = constrel_row(r);
+			put_s(r, row, "constraint_catalog", sn->db);
+			put_s(r, row, "constraint_schema", t->ns);
+			put_s(r, row, "constraint_name", t->chk[k].name);
+			if (!table_constraints) {
+				/* PostgreSQL: pg_get_constraintdef's text after "CHECK " */
+				put_s(r, row, "check_clause", check_def_text(t->schema, &t->chk[k], false, r->a) + 6);
+				continue;
+			}
+			put_s(r, row, "table_catalog", sn->db);
+			put_s(r, row, "table_schema", t->ns);
+			put_s(r, row, "table_name", t->name);
+			put_s(r, row, "constraint_type", "CHECK");
+			put_s(r, row, "is_deferrable", "NO");
+			put_s(r, row, "initially_deferred", "NO");
+			put_s(r, row, "enforced", "YES");
+		}
 	}
 }
 
@@ -2217,6 +2285,22 @@ pgcatalog_pkey_defs(Session *s, Arena *a, bool pretty, int64_t **oids, int **col
 		(*defs)[(*n)++] = arena_sprintf(a, "PRIMARY KEY (%s)", list);
 	}
 	for (i = 0; i < sn.ntabs; i++) {
+		/* CHECK constraints (check.h) */
+		const TabInfo *t = &sn.tabs[i];
+		for (k = 0; k < t->nchk; k++) {
+			*oids = arena_realloc(a, *oids, sizeof(int64_t) * (size_t)cap,
+					      sizeof(int64_t) * (size_t)(cap + 1));
+			*cols_out = arena_realloc(a, *cols_out, sizeof(int) * (size_t)cap,
+						  sizeof(int) * (size_t)(cap + 1));
+			*defs = arena_realloc(a, *defs, sizeof(char *) * (size_t)cap,
+					      sizeof(char *) * (size_t)(cap + 1));
+			cap++;
+			(*oids)[*n] = chk_oid(a, t, &t->chk[k]);
+			(*cols_out)[*n] = 0;
+			(*defs)[(*n)++] = check_def_text(t->schema, &t->chk[k], pretty, a);
+		}
+	}
+	for (i = 0; i < sn.ntabs; i++) {
 		/* recorded indexes (indexes.c): the whole definition, and the
 		 * name of each plain key column */
 		const TabInfo *t = &sn.tabs[i];
@@ -2501,7 +2585,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_constraint(&r, &sn);
 		/* the others are empty: floe has no such objects */
 	} else {
-		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage");
+		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage") ||
+			    is(d, "check_constraints");
 		bool privs = is(d, "table_privileges") || is(d, "role_table_grants");
 		if (is(d, "schemata") || is(d, "tables") || cols || privs || is(d, "views"))
 			TRY(snap_take(s, a, cols || is(d, "views"), &sn, err));
@@ -2511,6 +2596,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			TRY(fill_is_privileges(&r, s, a, &sn, err));
 		if (is(d, "table_constraints") || is(d, "key_column_usage"))
 			fill_is_pkeys(&r, &sn, is(d, "key_column_usage"));
+		if (is(d, "table_constraints") || is(d, "check_constraints"))
+			fill_is_checks(&r, &sn, is(d, "table_constraints"));
 		if (is(d, "schemata"))
 			fill_schemata(&r, &sn);
 		else if (is(d, "tables"))
