@@ -551,6 +551,39 @@ static const char *const DERIVED[] = {
 };
 
 /* Requirements and updates taking the table from old to new_. */
+
+/* set-properties / remove-properties: the difference of two "properties"
+ * objects (tables' and views' alike) */
+static void
+property_updates(json_t *ups, json_t *op, json_t *np)
+{
+	json_t *set = json_object(), *rm = json_array(), *v;
+	const char *key;
+
+	json_object_foreach(np, key, v)
+		if (!json_equal(json_object_get(op, key), v))
+			json_object_set(set, key, v);
+	json_object_foreach(op, key, v)
+		if (!json_object_get(np, key))
+			json_array_append_new(rm, json_string(key));
+	if (json_object_size(set))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-properties", "updates", set));
+	if (json_array_size(rm))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-properties", "removals", rm));
+	json_decref(set);
+	json_decref(rm);
+}
+
+/* set-location when the new file's location differs */
+static void
+location_update(json_t *ups, json_t *old, json_t *new_)
+{
+	json_t *x = json_object_get(new_, "location");
+
+	if (x && !json_equal(x, json_object_get(old, "location")))
+		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-location", "location", x));
+}
+
 static int
 commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe_error *err)
 {
@@ -558,7 +591,7 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 	json_t *orefs = json_object_get(old, "refs"), *nrefs = json_object_get(new_, "refs");
 	json_t *op = json_object_get(old, "properties"), *np = json_object_get(new_, "properties");
 	json_t *os = json_object_get(old, "snapshots"), *ns = json_object_get(new_, "snapshots");
-	json_t *x, *v, *set, *rm, *replaced = NULL;
+	json_t *x, *v, *rm, *replaced = NULL;
 	const char *key;
 	size_t i;
 	int k;
@@ -662,23 +695,8 @@ commit_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe
 	    !json_equal(json_object_get(new_, "current-snapshot-id"), json_object_get(old, "current-snapshot-id")))
 		return refuse(err, "moves current-snapshot-id without a refs member");
 	/* properties */
-	set = json_object();
-	rm = json_array();
-	json_object_foreach(np, key, v)
-		if (!json_equal(json_object_get(op, key), v))
-			json_object_set(set, key, v);
-	json_object_foreach(op, key, v)
-		if (!json_object_get(np, key))
-			json_array_append_new(rm, json_string(key));
-	if (json_object_size(set))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-properties", "updates", set));
-	if (json_array_size(rm))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-properties", "removals", rm));
-	json_decref(set);
-	json_decref(rm);
-	x = json_object_get(new_, "location");
-	if (x && !json_equal(x, json_object_get(old, "location")))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-location", "location", x));
+	property_updates(ups, op, np);
+	location_update(ups, old, new_);
 	/* statistics files, by snapshot id */
 	json_array_foreach(json_object_get(new_, "statistics"), i, x) {
 		json_t *o = by_id(json_object_get(old, "statistics"), "snapshot-id",
@@ -857,7 +875,7 @@ static const char *const VIEW_DERIVED[] = {
 static int
 view_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe_error *err)
 {
-	json_t *reqs = json_array(), *ups = json_array(), *x, *o, *v, *set, *rm, *added = NULL;
+	json_t *reqs = json_array(), *ups = json_array(), *x, *o, *v, *added = NULL;
 	json_t *op = json_object_get(old, "properties"), *np = json_object_get(new_, "properties");
 	const char *key;
 	size_t i;
@@ -887,23 +905,8 @@ view_diff(json_t *old, json_t *new_, json_t **reqs_out, json_t **ups_out, floe_e
 		else if (!json_equal(o, x))
 			return refuse(err, "changes an existing schema of the view");
 	}
-	x = json_object_get(new_, "location");
-	if (x && !json_equal(x, json_object_get(old, "location")))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-location", "location", x));
-	set = json_object();
-	rm = json_array();
-	json_object_foreach(np, key, v)
-		if (!json_equal(json_object_get(op, key), v))
-			json_object_set(set, key, v);
-	json_object_foreach(op, key, v)
-		if (!json_object_get(np, key))
-			json_array_append_new(rm, json_string(key));
-	if (json_object_size(set))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "set-properties", "updates", set));
-	if (json_array_size(rm))
-		json_array_append_new(ups, json_pack("{s:s,s:O}", "action", "remove-properties", "removals", rm));
-	json_decref(set);
-	json_decref(rm);
+	location_update(ups, old, new_);
+	property_updates(ups, op, np);
 	/* versions: the new ones, in order (old ones the new file dropped are
 	 * history the server keeps by its own retention) */
 	json_array_foreach(json_object_get(new_, "versions"), i, x) {
