@@ -35,6 +35,7 @@
 #include "common/error.h"
 #include "format/parquet/parquet.h"
 #include "format/parquet/codec.h"
+#include "types/array.h"
 #include <snappy-c.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -1202,7 +1203,10 @@ test_parquet_read__mutations(void **state)
 		"data/delta_byte_array.parquet", "data/delta_length_byte_array.parquet",
 		"data/byte_stream_split.zstd.parquet", "data/int32_with_null_pages.parquet",
 		"data/fixed_length_decimal.parquet", "data/nulls.snappy.parquet",
-		"data/lz4_raw_compressed.parquet", "data/rle-dict-snappy-checksum.parquet" };
+		"data/lz4_raw_compressed.parquet", "data/rle-dict-snappy-checksum.parquet",
+		/* lists: levels assembled into arrays */
+		"data/list_columns.parquet", "data/null_list.parquet",
+		"data/nonnullable.impala.parquet" };
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	failures = 0;
 	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
@@ -1447,6 +1451,160 @@ read_built(const uint8_t *file, size_t len, Arena *a, Vector *v, uint32_t *total
 		vector_copy_rows(v, *total, &tmp, NULL, got);
 		*total += got;
 	}
+}
+
+/* A file of one top-level `repeated int32 x` (a required list of required
+ * int32, LogicalTypes.md), its chunk made of the given v1 pages (RLE
+ * repetition and definition levels, PLAIN values): nvals[i] entries, body
+ * bodies[i] of blens[i] bytes. */
+static size_t
+build_list_file(uint8_t *out, int64_t rows, int npages, const int32_t *nvals,
+		const uint8_t *const *bodies, const size_t *blens)
+{
+	Buf fm = {0};
+	size_t n = 4, chunk = 0;
+	int64_t total = 0;
+	memcpy(out, "PAR1", 4);
+	for (int i = 0; i < npages; i++) {
+		Buf ph = {0};
+		sbeg(&ph);
+		fi32(&ph, 1, 0);                /* DATA_PAGE */
+		fi32(&ph, 2, (int64_t)blens[i]);
+		fi32(&ph, 3, (int64_t)blens[i]);
+		fstruct(&ph, 5);
+		fi32(&ph, 1, nvals[i]);
+		fi32(&ph, 2, 0);                /* PLAIN */
+		fi32(&ph, 3, 3);                /* RLE definition levels */
+		fi32(&ph, 4, 3);                /* RLE repetition levels */
+		send_(&ph);
+		send_(&ph);
+		memcpy(out + n, ph.b, ph.n);
+		n += ph.n;
+		memcpy(out + n, bodies[i], blens[i]);
+		n += blens[i];
+		chunk += ph.n + blens[i];
+		total += nvals[i];
+	}
+	sbeg(&fm);
+	fi32(&fm, 1, 1);
+	flist(&fm, 2, 12, 2);
+	sbeg(&fm); fstr(&fm, 4, "schema"); fi32(&fm, 5, 1); send_(&fm);
+	sbeg(&fm);
+	fi32(&fm, 1, 1);                        /* INT32 */
+	fi32(&fm, 3, 2);                        /* REPEATED */
+	fstr(&fm, 4, "x");
+	send_(&fm);
+	fi64(&fm, 3, rows);
+	flist(&fm, 4, 12, 1);
+	sbeg(&fm);
+	flist(&fm, 1, 12, 1);
+	sbeg(&fm);
+	fi64(&fm, 2, 4);
+	fstruct(&fm, 3);
+	fi32(&fm, 1, 1);
+	flist(&fm, 2, 5, 1);
+	zz(&fm, 0);
+	flist(&fm, 3, 8, 1);
+	uvar(&fm, 1);
+	put(&fm, 'x');
+	fi32(&fm, 4, 0);
+	fi64(&fm, 5, total);                    /* level entries, not rows */
+	fi64(&fm, 6, (int64_t)chunk);
+	fi64(&fm, 7, (int64_t)chunk);
+	fi64(&fm, 9, 4);
+	send_(&fm);
+	send_(&fm);
+	fi64(&fm, 2, (int64_t)chunk);
+	fi64(&fm, 3, rows);
+	send_(&fm);
+	send_(&fm);
+	memcpy(out + n, fm.b, fm.n);
+	n += fm.n;
+	out[n++] = (uint8_t)fm.n;
+	out[n++] = (uint8_t)(fm.n >> 8);
+	out[n++] = 0;
+	out[n++] = 0;
+	memcpy(out + n, "PAR1", 4);
+	return n + 4;
+}
+
+/* Rows of a list column assembled across pages: [1,2,3] spans the two
+ * pages, then {} (definition level 0), then [4]; read in batches of 4 and
+ * of 1 (a row is closed only by the next row's first entry). */
+static void
+test_parquet_read__built_list(void **state)
+{
+	uint8_t file[4096];
+	/* page 1: rep 0,1 (bit-packed run), def 1,1 (RLE run), values 1, 2 */
+	static const uint8_t p1[] = { 2, 0, 0, 0, 0x03, 0x02, 2, 0, 0, 0, 0x04, 0x01,
+				      1, 0, 0, 0, 2, 0, 0, 0 };
+	/* page 2: rep 1,0,0, def 1,0,1, values 3, 4 */
+	static const uint8_t p2[] = { 2, 0, 0, 0, 0x03, 0x01, 2, 0, 0, 0, 0x03, 0x05,
+				      3, 0, 0, 0, 4, 0, 0, 0 };
+	/* a first entry continuing a list (repetition level 1): corrupt */
+	static const uint8_t p3[] = { 2, 0, 0, 0, 0x03, 0x03, 2, 0, 0, 0, 0x04, 0x01,
+				      1, 0, 0, 0, 2, 0, 0, 0 };
+	const uint8_t *bodies[2] = { p1, p2 };
+	size_t blens[2] = { sizeof p1, sizeof p2 };
+	int32_t nv[2] = { 2, 3 };
+	Arena *a = arena_new(0);
+	floe_error err;
+	ParquetFile *pf;
+	ParquetColumnReader *r;
+	static const char *want[3] = { "{1,2,3}", "{}", "{4}" };
+	(void)state;
+
+	size_t len = build_list_file(file, 3, 2, nv, bodies, blens);
+	for (uint32_t batch = 1; batch <= 4; batch += 3) {
+		uint32_t total = 0, got;
+		assert_int_equal(parquet_open(&pf, file, len, "built.parquet", a, &err), FLOE_OK);
+		const ParquetColumn *c = parquet_column(pf, 0);
+		assert_true(c->list);
+		assert_false(c->nested);
+		assert_string_equal(c->name, "x");
+		assert_int_equal(c->type.id, TYPE_ARRAY);
+		assert_int_equal(c->type.elem, TYPE_INT32);
+		assert_int_equal(parquet_column_reader_open(&r, pf, 0, 0, a, &err), FLOE_OK);
+		for (;;) {
+			Vector v;
+			vector_init(&v, c->type, a, batch);
+			assert_int_equal(parquet_column_read(r, &v, batch, &got, &err), FLOE_OK);
+			if (got == 0)
+				break;
+			for (uint32_t i = 0; i < got; i++) {
+				size_t tl;
+				assert_true(total + i < 3);
+				assert_true(vector_is_valid(&v, i));
+				const char *t = array_to_text((const strview *)v.data + i, c->type, a, &tl);
+				assert_string_equal(t, want[total + i]);
+			}
+			total += got;
+		}
+		assert_int_equal(total, 3);
+	}
+
+	/* the row group says 4 rows, the levels hold 3 */
+	len = build_list_file(file, 4, 2, nv, bodies, blens);
+	Vector v;
+	uint32_t got, n = 0;
+	assert_int_equal(parquet_open(&pf, file, len, "built.parquet", a, &err), FLOE_OK);
+	assert_int_equal(parquet_column_reader_open(&r, pf, 0, 0, a, &err), FLOE_OK);
+	vector_init(&v, parquet_column(pf, 0)->type, a, 8);
+	int rc;
+	while ((rc = parquet_column_read(r, &v, 8, &got, &err)) == FLOE_OK && got > 0)
+		n += got;
+	assert_int_equal(rc, FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+
+	bodies[0] = p3;
+	len = build_list_file(file, 3, 2, nv, bodies, blens);
+	assert_int_equal(parquet_open(&pf, file, len, "built.parquet", a, &err), FLOE_OK);
+	assert_int_equal(parquet_column_reader_open(&r, pf, 0, 0, a, &err), FLOE_OK);
+	assert_int_equal(parquet_column_read(r, &v, 8, &got, &err), FLOE_ERR);
+	assert_string_equal(err.sqlstate, "XX001");
+	assert_non_null(strstr(err.message, "continues no list"));
+	(void)n;
+	arena_free(a);
 }
 
 static void
@@ -1704,6 +1862,7 @@ main(void)
 		cmocka_unit_test(test_parquet_read__mutations),
 		cmocka_unit_test(test_parquet_read__duckdb_written),
 		cmocka_unit_test(test_parquet_read__built_levels),
+		cmocka_unit_test(test_parquet_read__built_list),
 		cmocka_unit_test(test_parquet_read__built_bss),
 		cmocka_unit_test(test_parquet_read__codecs),
 		cmocka_unit_test(test_parquet_read__other_engines),
