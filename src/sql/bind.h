@@ -346,6 +346,9 @@ int insert_write_rows_seq(Session *s, ExecCtx *ctx, struct Table *t, Operator *r
 			  uint64_t ingest_seq, const char *job_id, int64_t *rows);
 /* 23502 (PostgreSQL's message and row detail) when a row of b has NULL in
  * a required column of schema (b: one column per field, compacted) */
+/* PostgreSQL's DETAIL "Failing row contains (...)." of row `row` of b's
+ * first ncols columns (< 0: all), into err (insert.c). */
+void insert_row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a);
 int insert_check_not_null(const IcebergSchema *schema, const char *table, const Batch *b,
 			  Arena *a, floe_error *err);
 

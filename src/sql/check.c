@@ -117,13 +117,8 @@ deparse_expr(Arena *a, Node *n, floe_error *err)
 	PgQuery__ResTarget rt = PG_QUERY__RES_TARGET__INIT, *rtp = &rt;
 	PgQuery__Node rtn = PG_QUERY__NODE__INIT, *rtnp = &rtn, sn = PG_QUERY__NODE__INIT;
 	PgQuery__SelectStmt sel = PG_QUERY__SELECT_STMT__INIT;
-	PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT, *rp = &raw;
-	PgQuery__ParseResult pr = PG_QUERY__PARSE_RESULT__INIT;
-	PgQueryProtobuf pb;
-	PgQueryDeparseResult r;
-	uint8_t *buf;
-	size_t len;
-	char *out = NULL;
+	const char *why = "not a SELECT";
+	char *q;
 
 	rt.val = n;
 	rtn.node_case = PG_QUERY__NODE__NODE_RES_TARGET;
@@ -134,23 +129,11 @@ deparse_expr(Arena *a, Node *n, floe_error *err)
 	sel.op = PG_QUERY__SET_OPERATION__SETOP_NONE;
 	sn.node_case = PG_QUERY__NODE__NODE_SELECT_STMT;
 	sn.select_stmt = &sel;
-	raw.stmt = &sn;
-	pr.version = PG_VERSION_NUM;
-	pr.n_stmts = 1;
-	pr.stmts = &rp;
-	len = pg_query__parse_result__get_packed_size(&pr);
-	buf = arena_alloc(a, len + 1);
-	pg_query__parse_result__pack(&pr, buf);
-	pb.len = (unsigned int)len;
-	pb.data = (char *)buf;
-	r = pg_query_deparse_protobuf(pb);
-	if (!r.error && r.query && !strncmp(r.query, "SELECT ", 7))
-		out = arena_strdup(a, r.query + 7);
-	else
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot store this check constraint: %s",
-			    r.error && r.error->message ? r.error->message : "deparse failed");
-	pg_query_free_deparse_result(r);
-	return out;
+	q = sql_deparse(&sn, a, &why);
+	if (q && !strncmp(q, "SELECT ", 7))
+		return q + 7;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot store this check constraint: %s", why);
+	return NULL;
 }
 
 /* the first SubLink in n, or NULL */
@@ -379,25 +362,6 @@ check_constraints_bind(Session *s, ExecCtx *ctx, const Table *t, CheckBound **ou
 	return FLOE_OK;
 }
 
-static void
-row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
-{
-	char buf[900];
-	size_t used = 0;
-	int c;
-
-	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
-	for (c = 0; c < ncols && c < b->ncols && used < sizeof buf - 8; c++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[c], row, a, &len);
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
-					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	if (used < sizeof buf - 2)
-		snprintf(buf + used, sizeof buf - used, ").");
-	floe_error_detail(err, "%s", buf);
-}
-
 int
 check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
 		       uint32_t n)
@@ -427,7 +391,7 @@ check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const
 	floe_errorf(ctx->err, ERRCODE_CHECK_VIOLATION,
 		    "new row for relation \"%s\" violates check constraint \"%s\"", cb->table,
 		    cb->names[bad]);
-	row_detail(ctx->err, b, cb->nfields, sel ? sel[best] : best, cb->scratch);
+	insert_row_detail(ctx->err, b, cb->nfields, sel ? sel[best] : best, cb->scratch);
 	return FLOE_ERR;
 }
 

@@ -1613,25 +1613,6 @@ write_sel(Slot *sl, const Batch *b, const uint32_t *sel, uint32_t n, Arena *scra
 	return slot_write(sl, &wb, err);
 }
 
-static void
-row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
-{
-	char buf[900];
-	size_t used = 0;
-	int c;
-
-	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
-	for (c = 0; c < ncols && used < sizeof buf - 8; c++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[c], row, a, &len);
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
-					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	if (used < sizeof buf - 2)
-		snprintf(buf + used, sizeof buf - used, ").");
-	floe_error_detail(err, "%s", buf);
-}
-
 /* ---- v3 row lineage ---------------------------------------------------- */
 
 /* The projection of a scan whose rows are written: every column, then
@@ -1943,7 +1924,7 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 				floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
 					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 					    d->schema->fields[c].name, d->t->name);
-				row_detail(ctx->err, out, d->schema->nfields, r, scratch);
+				insert_row_detail(ctx->err, out, d->schema->nfields, r, scratch);
 				return FLOE_ERR;
 			}
 		}
@@ -2485,7 +2466,7 @@ scalar_nulls(Dml *d, Batch *ob, const uint32_t *sel, uint32_t ns, Arena *scratch
 					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 					    f->name, d->t->name);
 				ob->cols[c] = v;
-				row_detail(d->ctx->err, ob, d->schema->nfields, r, scratch);
+				insert_row_detail(d->ctx->err, ob, d->schema->nfields, r, scratch);
 				return FLOE_ERR;
 			}
 		}

@@ -64,36 +64,18 @@ static char *
 def_tail(Arena *a, PgQuery__IndexStmt *st, floe_error *err)
 {
 	PgQuery__Node n = PG_QUERY__NODE__INIT;
-	PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT, *rp = &raw;
-	PgQuery__ParseResult pr = PG_QUERY__PARSE_RESULT__INIT;
 	PgQuery__IndexStmt copy = *st;
-	PgQueryProtobuf pb;
-	PgQueryDeparseResult r;
-	uint8_t *buf;
-	size_t len;
-	char *out = NULL, *u;
+	char *q, *u;
 
 	copy.concurrent = false;
 	copy.if_not_exists = false;
 	copy.unique = false;
 	n.node_case = PG_QUERY__NODE__NODE_INDEX_STMT;
 	n.index_stmt = &copy;
-	raw.stmt = &n;
-	pr.version = PG_VERSION_NUM;
-	pr.n_stmts = 1;
-	pr.stmts = &rp;
-	len = pg_query__parse_result__get_packed_size(&pr);
-	buf = arena_alloc(a, len + 1);
-	pg_query__parse_result__pack(&pr, buf);
-	pb.len = (unsigned int)len;
-	pb.data = (char *)buf;
-	r = pg_query_deparse_protobuf(pb);
-	if (!r.error && r.query && (u = strstr(r.query, " USING ")))
-		out = arena_strdup(a, u + 1);
-	if (!out)
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot record this index definition");
-	pg_query_free_deparse_result(r);
-	return out;
+	if ((q = sql_deparse(&n, a, NULL)) != NULL && (u = strstr(q, " USING ")) != NULL)
+		return u + 1;
+	floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot record this index definition");
+	return NULL;
 }
 
 /* does an index of this name exist on a table of ns?  (*table: which) */

@@ -90,15 +90,17 @@ bind_default_expr(BindCtx *b, const IcebergField *f)
 	return bind_coerce_column(b, e, f);
 }
 
-static void
-row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
+void
+insert_row_detail(floe_error *err, const Batch *b, int ncols, uint32_t row, Arena *a)
 {
 	char buf[900];
 	size_t used = 0;
 	int c;
 
+	if (ncols < 0 || ncols > b->ncols)
+		ncols = b->ncols;
 	used += (size_t)snprintf(buf + used, sizeof buf - used, "Failing row contains (");
-	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
+	for (c = 0; c < ncols && used < sizeof buf - 8; c++) {
 		size_t len;
 		const char *t = vector_value_text(&b->cols[c], row, a, &len);
 		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
@@ -134,7 +136,7 @@ insert_check_not_null(const IcebergSchema *schema, const char *table, const Batc
 	floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
 		    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 		    schema->fields[badc].name, table);
-	row_detail(err, b, bad, a);
+	insert_row_detail(err, b, -1, bad, a);
 	return FLOE_ERR;
 }
 

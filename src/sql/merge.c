@@ -828,25 +828,6 @@ shared_rewrite(const Merge *m, const DataFile *f)
 	return f->spec_id != spec->spec_id;
 }
 
-static void
-row_detail(floe_error *err, const Batch *b, uint32_t row, Arena *a)
-{
-	char buf[900];
-	size_t used = 0;
-	int c;
-
-	used += (size_t)snprintf(buf, sizeof buf, "Failing row contains (");
-	for (c = 0; c < b->ncols && used < sizeof buf - 8; c++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[c], row, a, &len);
-		used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%.*s", c ? ", " : "",
-					 t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	if (used < sizeof buf - 2)
-		snprintf(buf + used, sizeof buf - used, ").");
-	floe_error_detail(err, "%s", buf);
-}
-
 /* Evaluate vals on rows sel[0..n) of b, check NOT NULL, write them. */
 static int
 write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
@@ -868,7 +849,7 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 				floe_errorf(m->ctx->err, ERRCODE_NOT_NULL_VIOLATION,
 					    "null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 					    m->schema->fields[c].name, m->t->name);
-				row_detail(m->ctx->err, ob, j, sc);
+				insert_row_detail(m->ctx->err, ob, -1, j, sc);
 				return FLOE_ERR;
 			}
 	TRY(check_constraints_rows(m->checks, m->ctx, ob, NULL, n));

@@ -2206,3 +2206,32 @@ sql_location(const ProtobufCMessage *m)
 	sql_children(m, min_location, &best);
 	return best;
 }
+
+char *
+sql_deparse(PgQuery__Node *stmt, Arena *arena, const char **why)
+{
+	PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT, *rp = &raw;
+	PgQuery__ParseResult pr = PG_QUERY__PARSE_RESULT__INIT;
+	PgQueryProtobuf pb;
+	PgQueryDeparseResult r;
+	uint8_t *buf;
+	char *out = NULL;
+	size_t len;
+
+	raw.stmt = stmt;
+	pr.version = PG_VERSION_NUM;
+	pr.n_stmts = 1;
+	pr.stmts = &rp;
+	len = pg_query__parse_result__get_packed_size(&pr);
+	buf = arena_alloc(arena, len + 1);
+	pg_query__parse_result__pack(&pr, buf);
+	pb.len = (unsigned int)len;
+	pb.data = (char *)buf;
+	r = pg_query_deparse_protobuf(pb);
+	if (!r.error && r.query)
+		out = arena_strdup(arena, r.query);
+	else if (why)
+		*why = r.error && r.error->message ? arena_strdup(arena, r.error->message) : "deparse failed";
+	pg_query_free_deparse_result(r);
+	return out;
+}

@@ -14,6 +14,8 @@
  *   sql_ref_clause(sql, from, &clause, &len)  Spark's CREATE/REPLACE/DROP BRANCH|TAG
  *   sql_partition_clause(sql, from, &clause, &len)  Spark's PARTITIONED BY /
  *                                             ADD|DROP|REPLACE PARTITION FIELD
+ *   sql_deparse(stmt, arena, &why)            libpg_query's SQL text of one statement node
+ *                                             (NULL on failure, *why its reason)
  *   sql_children(m, fn, arg)                  visit a parse-tree node's children
  *   sql_location(m)                           leftmost byte offset in a subtree
  *   sql_parse_cache_stats(&hits, &misses)     the parsed-statement cache
@@ -77,5 +79,9 @@ int sql_children(const ProtobufCMessage *m, int (*fn)(const ProtobufCMessage *ch
  * node m and its descendants, or -1 when none has one: where an expression
  * starts, as PostgreSQL's exprLocation reports it for error positions. */
 int sql_location(const ProtobufCMessage *m);
+
+/* libpg_query's SQL text of the statement node stmt (its deparser), in
+ * arena; NULL when it cannot, with *why its message (static or arena). */
+char *sql_deparse(PgQuery__Node *stmt, Arena *arena, const char **why);
 
 #endif

@@ -67,32 +67,11 @@ type_text(Arena *a, SqlType t)
 static char *
 deparse(Arena *a, Node *q, floe_error *err)
 {
-	PgQuery__RawStmt raw = PG_QUERY__RAW_STMT__INIT, *rp = &raw;
-	PgQuery__ParseResult pr = PG_QUERY__PARSE_RESULT__INIT;
-	PgQueryProtobuf pb;
-	PgQueryDeparseResult r;
-	uint8_t *buf;
-	char *out;
-	size_t len;
+	const char *why;
+	char *out = sql_deparse(q, a, &why);
 
-	raw.stmt = q;
-	pr.version = PG_VERSION_NUM;
-	pr.n_stmts = 1;
-	pr.stmts = &rp;
-	len = pg_query__parse_result__get_packed_size(&pr);
-	buf = arena_alloc(a, len + 1);
-	pg_query__parse_result__pack(&pr, buf);
-	pb.len = (unsigned int)len;
-	pb.data = (char *)buf;
-	r = pg_query_deparse_protobuf(pb);
-	if (r.error || !r.query) {
-		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot store this view's query: %s",
-			    r.error && r.error->message ? r.error->message : "deparse failed");
-		pg_query_free_deparse_result(r);
-		return NULL;
-	}
-	out = arena_strdup(a, r.query);
-	pg_query_free_deparse_result(r);
+	if (!out)
+		floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "cannot store this view's query: %s", why);
 	return out;
 }
 
