@@ -1062,10 +1062,20 @@ check(Check *c, Node *n)
 				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE ? "sequence" :
 				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ? "view" : "table",
 				   last_name(n->comment_stmt->object));
-	case PG_QUERY__NODE__NODE_INDEX_STMT:     /* PostgreSQL: the table's owner */
-		if (own_temp(s, n->index_stmt->relation))
+	case PG_QUERY__NODE__NODE_INDEX_STMT: {   /* PostgreSQL: the table's owner */
+		PgQuery__RangeVar *rv = n->index_stmt->relation;
+		const char *ns, *name;
+		if (!rv)
+			return owner_error(c, "table", "?");
+		if (own_temp(s, rv))
 			return FLOE_OK;
-		return owner_error(c, "table", n->index_stmt->relation ? n->index_stmt->relation->relname : "?");
+		/* the table is looked up first (RangeVarGetRelidExtended): a
+		 * missing one is the statement's own 42P01, not 42501 */
+		session_resolve_name(s, rv, &ns, &name);
+		if (!table_exists(s, ns, name, c->ctx->arena))
+			return FLOE_OK;
+		return owner_error(c, "table", rv->relname);
+	}
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
 		if (own_temp(s, n->alter_seq_stmt->sequence))
 			return FLOE_OK;
