@@ -2133,6 +2133,16 @@ describe_type(Rel *r, Value *row, SqlType t, uint32_t toid)
 	const struct PgType *pt = pgtype_of(toid);
 	const char *dt = func_pgcatalog_format_type(toid, -1, buf, sizeof buf);
 
+	uint32_t elem = type_array_elem_oid(toid);
+
+	if (elem) {
+		/* PostgreSQL: data_type ARRAY, udt_name the array type's name
+		 * (its element's with a leading underscore) */
+		const struct PgType *ep = pgtype_of(elem);
+		put_s(r, row, "data_type", "ARRAY");
+		put_s(r, row, "udt_name", arena_sprintf(r->a, "_%s", ep ? ep->name : "text"));
+		return;
+	}
 	put_s(r, row, "data_type", arena_strdup(r->a, !strcmp(dt, "bpchar") ? "character" : dt));
 	put_s(r, row, "udt_name", pt ? pt->name : "text");
 	switch (t.id) {
