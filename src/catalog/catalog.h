@@ -48,10 +48,12 @@
  *                       *swapped false (no error) when the version moved.
  *                       NULL entries (a catalog without them): 0A000.
  *   catalog_create_view / load_view / swap_view / drop_view / rename_view /
- *   list_views        views (sql/views.c): rows with iceberg_type 'VIEW' whose
- *                     metadata_location is an Iceberg view metadata file
- *                     (table/view_meta.h); a view and a table never share a
- *                     name (42P07); 42P01 for a missing view
+ *   list_views        views (sql/views.c), each an Iceberg view metadata file
+ *                     (table/view_meta.h): in the JDBC catalogs (SQLite,
+ *                     PostgreSQL) rows with iceberg_type 'VIEW' whose
+ *                     metadata_location names it, in the REST catalog the
+ *                     view endpoints (catalog_rest.c); a view and a table
+ *                     never share a name (42P07); 42P01 for a missing view
  */
 #ifndef FLOE_CATALOG_H
 #define FLOE_CATALOG_H
