@@ -14,7 +14,8 @@
  * until every entry is reached or the timeout ends (55000, naming the table
  * and both numbers).  One catalog serves every node, so on a single catalog
  * a landed commit is seen at once; the wait covers what is not synchronous
- * (a future insert buffer, a catalog replica).
+ * (a catalog replica).  A buffered INSERT commits nothing and notes nothing
+ * (docs/http.md, "Watermarks").
  *
  * INTERFACE ROUTINES: see watermark.h and engine.h.
  */

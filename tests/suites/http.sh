@@ -15,7 +15,7 @@
 #     others), COMMIT in a third; SET persists; an expired session
 #     (--http-session-idle 3) is 08003 and its open block was rolled back;
 #     another user's session is 42501
-#   - watermark: a write answers one; a read passing it succeeds, one
+#   - watermark: a write answers one (a buffered INSERT none); a read passing it succeeds, one
 #     naming a later sequence number fails 55000
 #   - statement_timeout (57014, 408) and POST /v1/sessions/ID/cancel
 #   - TLS: with --tls-cert the port is HTTPS only (curl verifies the
@@ -253,6 +253,19 @@ seq=$(printf '%s' "$r" | sed -n 's/.*"watermark": "public\.t:\([0-9]*\)".*/\1/p'
 [ -n "$seq" ] && [ "$seq" -gt "${wm##*:}" ] && pass watermark_grows || fail watermark_grows "$wm then $r"
 check watermark_future 55000 409 -d "{\"sql\": \"SELECT 1\", \"watermark\": \"public.t:$((seq + 100))\", \"watermark_wait_ms\": 300}"
 check watermark_bad 22023 400 -d '{"sql": "SELECT 1", "watermark": "garbage"}'
+# a buffered INSERT (a table without a key) commits nothing: no watermark,
+# its row visible at once through the buffer; with the buffer off for the
+# request it commits and answers one (docs/http.md "Watermarks")
+q -d '{"sql": "CREATE TABLE nb (a int)"}' >/dev/null
+r1=$(q -d '{"sql": "INSERT INTO nb VALUES (1)"}')
+r2=$(q -d '{"sql": "SELECT count(*) FROM nb"}')
+r3=$(q -d '{"sql": "SET floe.insert_buffer_rows = 0; INSERT INTO nb VALUES (2)"}')
+if [[ $r1 == *'"INSERT 0 1"'* && $r1 != *watermark* && $r2 == *'"rows": [[1]]'* &&
+	$r3 == *'"watermark": "public.nb:'[0-9]*'"'* ]]; then
+	pass watermark_buffered_insert
+else
+	fail watermark_buffered_insert "$r1 | $r2 | $r3"
+fi
 S=$(newsess "$A")
 r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SET statement_timeout = 300"}')
 r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SELECT count(*) FROM generate_series(1, 2000000000)"}')
