@@ -37,7 +37,7 @@
  *      a hint.  SET DEFAULT only affects new rows and works everywhere
  *      (v3 also writes write-default).
  *   A6 SET NOT NULL (and ADD COLUMN ... NOT NULL without a default on a
- *      table with rows) first counts the NULLs: 23502 if any.
+ *      table with rows) first looks for a NULL (rowscan.h): 23502 if one.
  *   A7 a partition source (of the default spec), an identifier field or a
  *      sort-order source cannot be dropped (2BP01), nor a partition source
  *      of any spec retyped (0A000).
@@ -75,6 +75,7 @@
 #include "sql/bind.h"
 #include "sql/check.h"
 #include "sql/engine.h"
+#include "sql/rowscan.h"
 #include "sql/txn.h"
 #include "table/metadata.h"
 #include "table/partition.h"
@@ -138,75 +139,14 @@ check_system_name(const char *name, floe_error *err)
 	return FLOE_OK;
 }
 
-static char *
-qident(Arena *a, const char *s)
-{
-	size_t n = strlen(s), i;
-	char *q = arena_alloc(a, n * 2 + 3), *p = q;
-
-	*p++ = '"';
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
-			*p++ = '"';
-		*p++ = s[i];
-	}
-	*p++ = '"';
-	*p = 0;
-	return q;
-}
-
-/* ---- counting rows through a nested statement ------------------------ */
-
-typedef struct CountSink {
-	int64_t n;
-	bool got;
-} CountSink;
-
+/* Has t a current row [whose column null_col IS NULL]? */
 static int
-count_batch(void *ctx, const Batch *b)
+any_row(Session *s, const Table *t, const char *null_col, Arena *a, bool *found, floe_error *err)
 {
-	CountSink *c = ctx;
-	Value v;
-
-	if (c->got || b->count == 0)
-		return FLOE_OK;
-	vector_get_value(&b->cols[0], b->sel ? b->sel[0] : 0, &v);
-	c->n = v.is_null ? 0 : v.u.i;
-	c->got = true;
-	return FLOE_OK;
-}
-
-static int
-count_complete(void *ctx, const char *tag)
-{
-	(void)ctx;
-	(void)tag;
-	return FLOE_OK;
-}
-
-/* SELECT count(*) FROM t [WHERE col IS NULL] as of now. */
-static int
-count_rows(Session *s, const Table *t, const char *null_col, Arena *a, int64_t *out,
-	   floe_error *err)
-{
-	CountSink c = { 0, false };
-	ResultSink sink;
-	char *sql;
-
-	if (!t->md->has_current_snapshot) {
-		*out = 0;
-		return FLOE_OK;
-	}
-	memset(&sink, 0, sizeof sink);
-	sink.ctx = &c;
-	sink.batch = count_batch;
-	sink.complete = count_complete;
-	sql = arena_sprintf(a, "SELECT count(*) FROM %s.%s%s%s%s", qident(a, t->ns), qident(a, t->name),
-			    null_col ? " WHERE " : "", null_col ? qident(a, null_col) : "",
-			    null_col ? " IS NULL" : "");
-	TRY(session_exec(s, sql, &sink, err));
-	*out = c.n;
-	return FLOE_OK;
+	return rowscan_first(s, t, "1",
+			     null_col ? arena_sprintf(a, "WHERE %s IS NULL", rowscan_qident(a, null_col)) :
+					NULL,
+			     a, NULL, found, err);
 }
 
 static int
@@ -407,9 +347,9 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 	if (!(f.iceberg_type = metadata_type_to_iceberg(f.type, a, err)))
 		return FLOE_ERR;
 	if (f.required || has_default) {
-		int64_t rows;
-		TRY(count_rows(s, t, NULL, a, &rows, err));
-		if (rows > 0 && has_default && md->format_version < 3) {
+		bool rows;
+		TRY(any_row(s, t, NULL, a, &rows, err));
+		if (rows && has_default && md->format_version < 3) {
 			floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				    "cannot add column \"%s\" with a non-NULL default to table \"%s\", which has rows: "
 				    "format version %d tables cannot give existing rows a default",
@@ -419,7 +359,7 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 				"or add the column without DEFAULT and then ALTER COLUMN %s SET DEFAULT for new rows.",
 				t->name, f.name));
 		}
-		if (rows > 0 && f.required && !has_default)
+		if (rows && f.required && !has_default)
 			return contains_nulls(f.name, t->name, err);
 	}
 	if (has_default && md->format_version >= 3) {
@@ -588,9 +528,9 @@ set_not_null(Session *s, ExecCtx *ctx, const Table *t, TableMetadata *md,
 		return floe_errorf(err, ERRCODE_INVALID_TABLE_DEFINITION,
 				   "column \"%s\" is in a primary key", f->name);
 	if (set) {
-		int64_t nulls;
-		TRY(count_rows(s, t, f->name, a, &nulls, err));
-		if (nulls > 0)
+		bool nulls;
+		TRY(any_row(s, t, f->name, a, &nulls, err));
+		if (nulls)
 			return contains_nulls(f->name, t->name, err);
 	}
 	sc = working_schema(md, a, changed);

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sql/check.h"
+#include "sql/rowscan.h"
 #include "sql/txn.h"
 #include "types/text.h"
 
@@ -414,60 +415,15 @@ strip_qualifiers(const ProtobufCMessage *m, void *arg)
 	return sql_children(m, strip_qualifiers, arg);
 }
 
-static char *
-qident(Arena *a, const char *s)
-{
-	size_t n = strlen(s), i;
-	char *q = arena_alloc(a, n * 2 + 3), *p = q;
-
-	*p++ = '"';
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
-			*p++ = '"';
-		*p++ = s[i];
-	}
-	*p++ = '"';
-	*p = 0;
-	return q;
-}
-
-typedef struct AnySink {
-	bool any;
-} AnySink;
-
-static int
-any_batch(void *ctx, const Batch *b)
-{
-	((AnySink *)ctx)->any |= b->count > 0;
-	return FLOE_OK;
-}
-
-static int
-any_complete(void *ctx, const char *tag)
-{
-	(void)ctx;
-	(void)tag;
-	return FLOE_OK;
-}
-
-/* 23514 when a row of t (as committed) makes expr FALSE */
+/* 23514 when a current row of t makes expr FALSE */
 static int
 validate_rows(Session *s, const Table *t, const CheckDef *d, Arena *a, floe_error *err)
 {
-	AnySink c = { false };
-	ResultSink sink;
-	char *sql;
+	bool found;
 
-	if (!t->md->has_current_snapshot)
-		return FLOE_OK;
-	memset(&sink, 0, sizeof sink);
-	sink.ctx = &c;
-	sink.batch = any_batch;
-	sink.complete = any_complete;
-	sql = arena_sprintf(a, "SELECT 1 FROM %s.%s WHERE NOT (%s) LIMIT 1", qident(a, t->ns),
-			    qident(a, t->name), d->expr);
-	TRY(session_exec(s, sql, &sink, err));
-	if (c.any)
+	TRY(rowscan_first(s, t, "1", arena_sprintf(a, "WHERE NOT (%s)", d->expr), a, NULL, &found,
+			  err));
+	if (found)
 		return floe_errorf(err, ERRCODE_CHECK_VIOLATION,
 				   "check constraint \"%s\" of relation \"%s\" is violated by some row", d->name,
 				   t->name);
@@ -657,7 +613,7 @@ pr_ident(Arena *a, const char *s)
 
 	for (c = s; *c && plain; c++)
 		plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
-	return plain ? s : qident(a, s);
+	return plain ? s : rowscan_qident(a, s);
 }
 
 /* the operator type a constant compared with a column of type t takes */
