@@ -202,6 +202,41 @@ one_side(const Expr *e, const LogicalOp *op)
 	return reads_only(e, op, &any) && any;
 }
 
+/* Split the first n conjuncts of join op's condition into hash keys and a
+ * residual: a hashable a = b with a over the left input and b over the
+ * right (or the other way round, the sides swapped) is a key, lk[k] / rk[k]
+ * remapped to each input's positions; any other conjunct goes to rest[],
+ * remapped over both inputs.  false on a remap error (L's error set). */
+static bool
+split_hash_keys(Lower *L, const LogicalOp *op, int n, Expr **lk, Expr **rk, int *nkeys, Expr **rest,
+		int *nrest)
+{
+	const LogicalOp *lo = op->children[0], *ro = op->children[1];
+	Inputs left = { 1, { lo } }, right = { 1, { ro } }, both = { 2, { lo, ro } };
+
+	for (int i = 0; i < n; i++) {
+		const Expr *c = op->exprs[i];
+		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
+		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
+			const Expr *a = c->args[0], *b = c->args[1];
+			if (one_side(a, ro) && one_side(b, lo)) {
+				const Expr *t = a;
+				a = b;
+				b = t;
+			}
+			if (one_side(a, lo) && one_side(b, ro)) {
+				if (!(lk[*nkeys] = remap(L, a, &left)) || !(rk[*nkeys] = remap(L, b, &right)))
+					return false;
+				(*nkeys)++;
+				continue;
+			}
+		}
+		if (!(rest[(*nrest)++] = remap(L, c, &both)))
+			return false;
+	}
+	return true;
+}
+
 /* ANTI null_aware (x NOT IN (subquery)): exec's NOT IN join on its one
  * condition x = y, x over the left input (or a constant: 5 NOT IN ...),
  * y over the right */
@@ -276,26 +311,8 @@ lower_mark(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 			}
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		const Expr *c = op->exprs[i];
-		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
-		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
-			const Expr *a = c->args[0], *b = c->args[1];
-			if (one_side(a, ro) && one_side(b, lo)) {
-				const Expr *t = a;
-				a = b;
-				b = t;
-			}
-			if (one_side(a, lo) && one_side(b, ro)) {
-				if (!(lk[nkeys] = remap(L, a, &left)) || !(rk[nkeys] = remap(L, b, &right)))
-					return NULL;
-				nkeys++;
-				continue;
-			}
-		}
-		if (!(rest[nrest++] = remap(L, c, &both)))
-			return NULL;
-	}
+	if (!split_hash_keys(L, op, n, lk, rk, &nkeys, rest, &nrest))
+		return NULL;
 	if (op->null_aware && !(cmp = remap(L, op->exprs[n], &both)))
 		return NULL;
 	j = hash_join_new(L->ctx, l, r, JOIN_MARK, nkeys, lk, rk, nrest ? and_of(L, nrest, rest) : NULL, false);
@@ -313,7 +330,6 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 		[LJ_CROSS] = JOIN_INNER,
 	};
 	const LogicalOp *lo = op->children[0], *ro = op->children[1];
-	Inputs left = { 1, { lo } }, right = { 1, { ro } }, both = { 2, { lo, ro } };
 	Expr **lk = arena_alloc(L->a, sizeof *lk * (size_t)(op->nexprs + 1));
 	Expr **rk = arena_alloc(L->a, sizeof *rk * (size_t)(op->nexprs + 1));
 	Expr **rest = arena_alloc(L->a, sizeof *rest * (size_t)(op->nexprs + 1));
@@ -331,26 +347,8 @@ lower_join(Lower *L, const LogicalOp *op, Operator *l, Operator *r)
 	if (op->join == LJ_ANTI && op->null_aware)
 		return lower_not_in(L, op, l, r);
 	jt = kinds[op->join];
-	for (int i = 0; i < op->nexprs; i++) {
-		const Expr *c = op->exprs[i];
-		if (c->kind == EXPR_FUNC && c->nargs == 2 && c->fn && strcmp(c->fn->name, "=") == 0 &&
-		    hash_join_key_ok(c->args[0]->type, c->args[1]->type)) {
-			const Expr *a = c->args[0], *b = c->args[1];
-			if (one_side(a, ro) && one_side(b, lo)) {
-				const Expr *t = a;
-				a = b;
-				b = t;
-			}
-			if (one_side(a, lo) && one_side(b, ro)) {
-				if (!(lk[nkeys] = remap(L, a, &left)) || !(rk[nkeys] = remap(L, b, &right)))
-					return NULL;
-				nkeys++;
-				continue;
-			}
-		}
-		if (!(rest[nrest++] = remap(L, c, &both)))
-			return NULL;
-	}
+	if (!split_hash_keys(L, op, op->nexprs, lk, rk, &nkeys, rest, &nrest))
+		return NULL;
 	/* the build side: the smaller input when both estimates are known,
 	 * else the right one (SEMI/ANTI always build the right: hash_join.c) */
 	build_left = lo->est_rows >= 0 && ro->est_rows >= 0 && lo->est_rows < ro->est_rows;
