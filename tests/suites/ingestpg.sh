@@ -9,6 +9,9 @@
 #     once, concurrent INSERTs and flushes on both nodes exactly once, kill -9
 #     of a node mid-stream (5 times) loses and duplicates no acknowledged row
 #   - the streamed table passes iceberg-validate --deep
+#   - tests/clients/ingest_pggroup.py (see its header): group commit, one
+#     node; 16 concurrent appends share statements (count(DISTINCT xmin) of
+#     their entries), a batch whose sender was cancelled goes out again
 #   - refusals: the postgres backend with the SQLite catalog is 0A000 (the
 #     shell and floe serve do not start), an unknown backend name 22023
 # The PostgreSQL 15 is scripts/pg-test-server.sh's, with a private FLOE_PG_DIR.
@@ -58,7 +61,7 @@ else
 fi
 
 # ---- two nodes on one PostgreSQL catalog ------------------------------------
-if ! pg_start; then
+if ! FLOE_PG_MAX_CONNECTIONS=100 pg_start; then
 	fail pg_start "no PostgreSQL test server"
 	exit 1
 fi
@@ -90,4 +93,22 @@ if [ -d "$tbl" ] && $TOOLS/iceberg-validate "$tbl" --deep >"$tmp/val.out" 2>&1; 
 else
 	fail concurrent_iceberg_validate "iceberg-validate failed on $tbl" "$tmp/val.out"
 fi
+
+# ---- group commit (one node) --------------------------------------------------
+psql -X -q "$pgci" -c 'CREATE DATABASE ingest_group' >/dev/null 2>&1
+mkdir -p "$tmp/gwh"
+groupci="host=127.0.0.1 port=$pgport user=postgres dbname=ingest_group"
+echo "$groupci" >"$tmp/gwh/catalog-uri"
+if timeout 240 $PY tests/clients/ingest_pggroup.py "$FLOE_BIN" "$tmp/gwh" "$groupci" >"$tmp/group.out" 2>&1; then
+	:
+else
+	fail ingest_pggroup "exit $?" "$tmp/group.out"
+fi
+for name in group_commit_shares_statements cancelled_batch_requeued; do
+	if grep -q "^ok $name\$" "$tmp/group.out"; then
+		pass "$name"
+	else
+		fail "$name" "$(grep "^not ok $name" "$tmp/group.out" || echo 'not run')"
+	fi
+done
 [ $nfail -eq 0 ]
