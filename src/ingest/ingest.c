@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "exec/exec.h"
+#include "ingest/admission.h"
 #include "ingest/buffer.h"
 #include "ingest/compact.h"
 #include "ingest/fastvalues.h"
@@ -96,7 +97,7 @@ static _Atomic int64_t compact_files = 16;
 static const char *const setting_names[] = {
 	"floe.insert_buffer_rows", "floe.insert_buffer_max_staleness", "floe.insert_buffer_max_bytes",
 	"floe.insert_buffer_max_retries", "floe.insert_buffer_wait_timeout", "read_consistency",
-	"floe.insert_buffer_compact_files",
+	"floe.insert_buffer_compact_files", "floe.max_concurrent_dml", "floe.dml_queue_timeout",
 };
 
 bool
@@ -180,6 +181,20 @@ ingest_canon_setting(const char *name, const char *value, char *out, size_t cap,
 		compact_files = v;
 		return FLOE_OK;
 	}
+	if (!strcmp(name, "floe.max_concurrent_dml")) {
+		const char *q = value;
+		while (isspace((unsigned char)*q))
+			q++;
+		v = *q ? 0 : -1;
+		for (; *q && v >= 0; q++)
+			v = isdigit((unsigned char)*q) && v <= 100000 ? v * 10 + (*q - '0') : -1;
+		if (v < 0 || v > 100000)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+					   "invalid value for parameter \"%s\": \"%s\"", name, value);
+		snprintf(out, cap, "%lld", (long long)v);
+		admission_set_cap(v);
+		return FLOE_OK;
+	}
 	if (!strcmp(name, "floe.insert_buffer_rows") || !strcmp(name, "floe.insert_buffer_max_retries")) {
 		const char *q = value;
 		while (isspace((unsigned char)*q))
@@ -208,6 +223,8 @@ ingest_canon_setting(const char *name, const char *value, char *out, size_t cap,
 				   "invalid value for parameter \"%s\": \"%s\"", name, value);
 	if (strstr(name, "staleness"))
 		max_staleness_ms = v;
+	else if (!strcmp(name, "floe.dml_queue_timeout"))
+		admission_set_timeout(v);
 	else
 		wait_timeout_ms = v;
 	return FLOE_OK;
@@ -242,6 +259,10 @@ ingest_setting_default(const char *name)
 		return "10s";
 	if (!strcmp(name, "floe.insert_buffer_compact_files"))
 		return "16";
+	if (!strcmp(name, "floe.max_concurrent_dml"))
+		return "0";
+	if (!strcmp(name, "floe.dml_queue_timeout"))
+		return "10s";
 	return NULL;
 }
 
@@ -1289,16 +1310,68 @@ call_table(Session *s, PgQuery__CallStmt *cs, const char **ns, const char **name
 static _Thread_local char (*drop_uuids)[IBUF_UUID_LEN + 1];
 static _Thread_local int ndrop;
 
+/* ---- admission control (admission.h) -------------------------------------
+ * A statement that writes a table directly takes a place before it runs
+ * (after its write turn: a place holder never waits for a turn a waiter
+ * holds) and gives it back after; a statement run inside it (a function's
+ * DML) runs on the outer one's place.  hook_depth counts this thread's
+ * before/after pairs, place_depth is the pair holding the place (0: none). */
+static _Thread_local int hook_depth, place_depth;
+
+/* st writes a table by the direct path: UPDATE, DELETE, MERGE, COPY ...
+ * FROM, an INSERT the insert buffer does not take. */
+static bool
+direct_dml(Session *s, const char *sql, const SqlStmt *st)
+{
+	Ingest *ig = s->engine->ingest;
+	Node *n = st->node;
+	PgQuery__InsertStmt *is;
+	const char *ns, *name;
+	bool direct = true;
+	floe_error e1;
+	Arena *a;
+	Table *t;
+
+	switch (n->node_case) {
+	case PG_QUERY__NODE__NODE_UPDATE_STMT:
+	case PG_QUERY__NODE__NODE_DELETE_STMT:
+	case PG_QUERY__NODE__NODE_MERGE_STMT:
+		return true;
+	case PG_QUERY__NODE__NODE_COPY_STMT:
+		return n->copy_stmt->is_from && n->copy_stmt->relation;
+	case PG_QUERY__NODE__NODE_INSERT_STMT:
+		break;
+	default:
+		return false;
+	}
+	is = n->insert_stmt;
+	if (!ig || !is->relation || !bufferable_shape(s, is, sql_is_insert_overwrite(sql, st)))
+		return true;
+	session_resolve_name(s, is->relation, &ns, &name);
+	a = arena_new(16 * 1024);
+	floe_error_clear(&e1);
+	if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) == FLOE_OK)
+		direct = !bufferable_table(ig, t);
+	arena_free(a);
+	return direct;
+}
+
 int
 ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *err)
 {
 	Ingest *ig = s->engine->ingest;
-	IngestBuffer *b = ig ? ig->buf : NULL;
+	IngestBuffer *b;
 	Node *n = st->node;
 	const char *ns, *name;
 	size_t i;
 
 	ndrop = 0;
+	hook_depth++;
+	if (!place_depth && admission_cap() > 0 && direct_dml(s, sql, st)) {
+		TRY(admission_enter(s->cancel_flag, err));
+		place_depth = hook_depth;
+	}
+	b = ig ? ig->buf : NULL;
 	if (!b)
 		return FLOE_OK;
 	if (!ibuf_is_owner(b))
@@ -1465,6 +1538,12 @@ ingest_after_stmt(Session *s, const SqlStmt *st, bool ok)
 	int i;
 
 	(void)st;
+	if (place_depth && place_depth == hook_depth) {
+		admission_leave();
+		place_depth = 0;
+	}
+	if (hook_depth > 0)
+		hook_depth--;
 	if (ok && ig && ig->buf)
 		for (i = 0; i < ndrop; i++) {
 			floe_error ignore;

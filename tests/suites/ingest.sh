@@ -45,6 +45,11 @@
 #     REPEATABLE READ blocks with an UPDATE and autocommit DELETE/UPDATE:
 #     no statement fails (40001 included), rows exactly once, compactions
 #     committed; iceberg-validate --deep and icebird on the table
+#   - admission_*: tests/clients/ingest_admission.py, floe.max_concurrent_dml
+#     (default 0: no cap) and floe.dml_queue_timeout: with a cap of 1 and an
+#     open COPY FROM STDIN holding the place, an UPDATE and a keyed INSERT
+#     wait, then 53400; a SELECT and a buffered INSERT are not held; a
+#     queued DELETE runs once the COPY ends; a waiting UPDATE is cancelled
 # Prints "PASS ingest: name" / "FAIL ingest: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
 FLOE_BIN=${FLOE_BIN:-$PWD/build-san/floe}
@@ -289,5 +294,21 @@ snaps=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c 'SELECT count(*) FROM s$snapshots' 2>&
 "$FLOE_BIN" -D "$tmp/sh" -c "INSERT INTO s VALUES (4)" >/dev/null 2>>"$tmp/sh.err"
 n=$("$FLOE_BIN" -D "$tmp/sh" -A -t -c "SET read_consistency = 'committed'" -c "SELECT string_agg(x::text, ',' ORDER BY x) FROM s" 2>&1 | tail -1)
 [ "$n" = "1,2,3,4" ] && pass "sequences_not_reused_after_flush" || fail sequences_not_reused_after_flush "committed rows $n" "$tmp/sh.err"
+
+# ---- admission control for direct-path DML (its own server) ----------------------
+mkdir -p "$tmp/adm"
+if timeout 120 $PY tests/clients/ingest_admission.py "$FLOE_BIN" "$tmp/adm" >"$tmp/adm.out" 2>&1; then
+	:
+else
+	fail ingest_admission "exit $?" "$tmp/adm.out"
+fi
+for name in admission_setting admission_no_cap_by_default admission_queue_timeout \
+	admission_queued_then_runs admission_cancel_while_waiting; do
+	if grep -q "^ok $name\$" "$tmp/adm.out"; then
+		pass "$name"
+	else
+		fail "$name" "$(grep "^not ok $name" "$tmp/adm.out" || echo 'not run')"
+	fi
+done
 
 [ "$nfail" -eq 0 ]
