@@ -1915,6 +1915,8 @@ stmt_account_end(MemAccount *m, Arena *a)
 	memacct_unref(m);
 }
 
+static bool split_run(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc);
+
 static int
 session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 {
@@ -1936,6 +1938,10 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	}
 	if (sql_parse(sql, parse_arena, &stmts, &n, err) != FLOE_OK) {
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
+		if (own && split_run(s, sql, sink, err, &rc)) {
+			s->exec_busy = false;
+			return rc;
+		}
 		s->exec_busy = !own;
 		txn_after_statement(s, false);     /* a syntax error fails a block too */
 		return FLOE_ERR;
@@ -1946,6 +1952,8 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		Arena *a = exec_arena(s, own, &s->exec_stmt_arena, 256 * 1024);
 		MemAccount *acct = stmt_account_begin(s, a);
 		int attempt;
+		if (own && n > 1)
+			txn_implicit_begin(s);      /* txn.c rule 11 */
 		for (attempt = 0;; attempt++) {
 			WriteTurn *turn = NULL;
 			char key[1024];
@@ -1975,9 +1983,67 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 		exec_arena_done(own, &s->exec_stmt_arena, a);
 		stmt_account_end(acct, own ? s->exec_stmt_arena : NULL);
 	}
+	if (own && n > 1) {
+		floe_error e2;
+		floe_error_clear(&e2);
+		if (txn_implicit_end(s, rc == FLOE_OK, &e2) != FLOE_OK && rc == FLOE_OK) {
+			*err = e2;
+			rc = FLOE_ERR;
+		}
+		if (session_txn_status(s) == 'I')
+			temp_txn_end(s, rc == FLOE_OK);
+	}
 	exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 	s->exec_busy = !own;
 	return rc;
+}
+
+/* A query string libpg_query cannot parse whole may be several statements
+ * of which some are floe's own (FLUSH INSERT BUFFER, LIST @stage, COPY
+ * INTO ..., handled before the parser): split it as PostgreSQL's scanner
+ * does and run the pieces one by one in one implicit block (txn.c rule
+ * 11), an error's position counted in the whole string.  false: it is one
+ * statement (or none), and its error stands. */
+static bool
+split_run(Session *s, const char *sql, ResultSink *sink, floe_error *err, int *rc)
+{
+	int *loc, *len;
+	int i, n = sql_split(sql, &loc, &len);
+
+	if (n < 2) {
+		free(loc);
+		free(len);
+		return false;
+	}
+	*rc = FLOE_OK;
+	floe_error_clear(err);
+	for (i = 0; i < n && *rc == FLOE_OK; i++) {
+		char *piece = xmalloc((size_t)len[i] + 1);
+		memcpy(piece, sql + loc[i], (size_t)len[i]);
+		piece[len[i]] = '\0';
+		txn_implicit_begin(s);
+		*rc = session_exec_run(s, piece, sink, err);
+		free(piece);
+		if (*rc != FLOE_OK && err->position > 0) {
+			int k, chars = 0;     /* characters, not bytes, before the piece */
+			for (k = 0; k < loc[i]; k++)
+				chars += ((unsigned char)sql[k] & 0xC0) != 0x80;
+			err->position += chars;
+		}
+	}
+	free(loc);
+	free(len);
+	{
+		floe_error e2;
+		floe_error_clear(&e2);
+		if (txn_implicit_end(s, *rc == FLOE_OK, &e2) != FLOE_OK && *rc == FLOE_OK) {
+			*err = e2;
+			*rc = FLOE_ERR;
+		}
+		if (session_txn_status(s) == 'I')
+			temp_txn_end(s, *rc == FLOE_OK);
+	}
+	return true;
 }
 
 /* statement_timeout (sql/stmt_timer.h): armed by the top-level call, so it

@@ -2115,6 +2115,29 @@ sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error *er
 }
 
 int
+sql_split(const char *sql, int **loc, int **len)
+{
+	PgQuerySplitResult r = pg_query_split_with_scanner(sql);
+	int i, n = 0;
+
+	*loc = *len = NULL;
+	if (r.error) {
+		pg_query_free_split_result(r);
+		return -1;
+	}
+	*loc = xmalloc(sizeof(int) * (size_t)(r.n_stmts + 1));
+	*len = xmalloc(sizeof(int) * (size_t)(r.n_stmts + 1));
+	for (i = 0; i < r.n_stmts; i++)
+		if (r.stmts[i]->stmt_len > 0) {
+			(*loc)[n] = r.stmts[i]->stmt_location;
+			(*len)[n] = r.stmts[i]->stmt_len;
+			n++;
+		}
+	pg_query_free_split_result(r);
+	return n;
+}
+
+int
 sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err)
 {
 	char *sql = arena_sprintf(arena, "SELECT %s", text);

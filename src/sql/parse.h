@@ -6,6 +6,8 @@
  * INTERFACE ROUTINES
  *   sql_parse(sql, arena, &stmts, &n, err)    split + parse all statements;
  *                                             42601 with position on error
+ *   sql_split(sql, &loc, &len)                the statements' byte ranges, as
+ *                                             PostgreSQL's scanner splits them
  *   sql_parse_expr(text, arena, &node, err)   parse one expression (column
  *                                             DEFAULT text)
  *   sql_is_insert_overwrite(sql, stmt)        floe's INSERT OVERWRITE (parsed
@@ -43,6 +45,12 @@ int sql_parse(const char *sql, Arena *arena, SqlStmt **stmts, int *n, floe_error
 /* Counters of sql_parse's parsed-statement cache (parse.c). */
 void sql_parse_cache_stats(uint64_t *hits, uint64_t *misses);
 int sql_parse_expr(const char *text, Arena *arena, Node **out, floe_error *err);
+/* Split sql into statements with PostgreSQL's scanner (quotes, dollar
+ * quotes and comments respected; a statement that does not parse still
+ * splits): the count of non-empty pieces, their byte offsets and lengths
+ * in *loc / *len (malloc'd, the caller frees both); -1 when the scanner
+ * fails (nothing allocated). */
+int sql_split(const char *sql, int **loc, int **len);
 /* Was statement st of sql written INSERT OVERWRITE (floe's extension,
  * parsed as INSERT INTO)? */
 bool sql_is_insert_overwrite(const char *sql, const SqlStmt *st);

@@ -96,6 +96,20 @@
  *      deleted and inserted with another value: keydiff_changed).  Every
  *      other table the statement loads (no key, subqueries, an ambiguous
  *      FROM name) is locked whole: 40001 when it has another head.
+ *  11. A query string of several statements (a simple Query message, an
+ *      HTTP request) runs as ONE implicit block, as PostgreSQL's
+ *      exec_simple_query does (TBLOCK_IMPLICIT_INPROGRESS): engine.c calls
+ *      txn_implicit_begin before each of its statements that finds no block
+ *      open and txn_implicit_end after the last one (or the first that
+ *      failed): a failure rolls back every statement of the string since
+ *      the block began, else it commits.  Inside it BEGIN makes the block
+ *      an explicit one (no warning), COMMIT / ROLLBACK end it with
+ *      PostgreSQL's WARNING "there is no transaction in progress" (the next
+ *      statement begins another), SAVEPOINT / RELEASE / ROLLBACK TO and
+ *      COMMIT / ROLLBACK AND CHAIN are 25P01 as outside a block, and the
+ *      statements PostgreSQL refuses in a block (VACUUM, OPTIMIZE, ...)
+ *      are 25001.  DDL commits the block's earlier changes as rule 6, with
+ *      no NOTICE (the client wrote no BEGIN).
  *  10. Settings are transactional as in PostgreSQL: BEGIN snapshots the
  *      session's settings (search_path among them); ROLLBACK (and a failed COMMIT)
  *      puts them all back, COMMIT only those SET LOCAL.  SET LOCAL outside
@@ -206,6 +220,7 @@ typedef struct Txn {
 	/* the block holds off the insert buffer's compaction (compact.h) from
 	 * its first table load on */
 	bool compact_hold;
+	bool implicit;            /* rule 11: the block of a multi-statement query */
 	/* counters for bench/ and tests */
 	long retries;
 	/* settings when the block began (malloc'd; rule 10) */
@@ -1457,6 +1472,11 @@ stmt_kind(Node *n)
 	case PG_QUERY__NODE__NODE_COMMENT_STMT:
 	case PG_QUERY__NODE__NODE_GRANT_STMT:
 		return K_DDL;
+	case PG_QUERY__NODE__NODE_VACUUM_STMT:
+		/* ANALYZE reads the committed table and commits its statistics:
+		 * rule 6, so it sees the block's rows.  VACUUM / OPTIMIZE (also
+		 * VacuumStmt) are refused in a block (25001), committing nothing. */
+		return n->vacuum_stmt->is_vacuumcmd ? K_OTHER : K_DDL;
 	default:
 		return K_OTHER;          /* unsupported, or no table effect */
 	}
@@ -2146,15 +2166,18 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 			pending = pending || t->tabs[i].staged;
 		if (pending) {
 			int level = t->level;
-			bool ro = t->read_only;
-			warn(sink, "00000",
-			     "DDL in a transaction block: committing the block's earlier changes first");
+			bool ro = t->read_only, implicit = t->implicit;
+			if (!implicit)
+				warn(sink, "00000",
+				     "DDL in a transaction block: committing the block's earlier changes first");
 			if (commit_block(s, err) != FLOE_OK) {
 				begin_block(s, level, ro);   /* then failed by after_statement */
+				s->txn->implicit = implicit;
 				return FLOE_ERR;
 			}
 			begin_block(s, level, ro);
 			t = s->txn;
+			t->implicit = implicit;
 			t->ran_query = true;
 			t->kind = kind;
 		} else {
@@ -2251,6 +2274,16 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		level = in_block(s) ? t->level : default_level(s);
 		ro = in_block(s) ? t->read_only : default_read_only(s);
 		TRY(parse_modes(ts->options, ts->n_options, &level, &ro, err));
+		if (in_block(s) && t->implicit) {
+			/* rule 11: the implicit block becomes this one */
+			t->implicit = false;
+			if (!t->ran_query) {
+				t->level = level;
+				t->read_only = ro;
+				sync_settings(s);
+			}
+			return complete(sink, tag);
+		}
 		if (in_block(s)) {
 			warn(sink, ERRCODE_ACTIVE_SQL_TRANSACTION,
 			     "there is already a transaction in progress");
@@ -2261,6 +2294,14 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		return complete(sink, tag);
 	}
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+		if (in_block(s) && t->implicit) {
+			if (ts->chain)
+				return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+						   "COMMIT AND CHAIN can only be used in transaction blocks");
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+			TRY(txn_implicit_end(s, true, err));
+			return complete(sink, "COMMIT");
+		}
 		if (!in_block(s)) {
 			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
 			return complete(sink, "COMMIT");
@@ -2290,6 +2331,14 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		TRY(rc);
 		return complete(sink, "COMMIT");
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
+		if (in_block(s) && t->implicit) {
+			if (ts->chain)
+				return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
+						   "ROLLBACK AND CHAIN can only be used in transaction blocks");
+			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
+			(void)txn_implicit_end(s, false, err);
+			return complete(sink, "ROLLBACK");
+		}
 		if (!in_block(s)) {
 			warn(sink, ERRCODE_NO_ACTIVE_SQL_TRANSACTION, "there is no transaction in progress");
 			return complete(sink, "ROLLBACK");
@@ -2307,7 +2356,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		return complete(sink, "ROLLBACK");
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_SAVEPOINT: {
 		Savepoint *sp;
-		if (!in_block(s))
+		if (!in_block(s) || t->implicit)
 			return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
 					   "SAVEPOINT can only be used in transaction blocks");
 		if (t->nsps == t->capsp) {
@@ -2329,7 +2378,7 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 	case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK_TO: {
 		bool release = ts->kind == PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_RELEASE;
 		Savepoint *sp;
-		if (!in_block(s))
+		if (!in_block(s) || t->implicit)
 			return floe_errorf(err, ERRCODE_NO_ACTIVE_SQL_TRANSACTION,
 					   "%s can only be used in transaction blocks",
 					   release ? "RELEASE SAVEPOINT" : "ROLLBACK TO SAVEPOINT");
@@ -2369,6 +2418,51 @@ txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sin
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "prepared transactions are not supported");
 	}
+}
+
+void
+txn_implicit_begin(Session *s)
+{
+	if (in_block(s))
+		return;
+	begin_block(s, default_level(s), default_read_only(s));
+	snapshot_settings(s);
+	s->txn->implicit = true;
+}
+
+int
+txn_implicit_end(Session *s, bool ok, floe_error *err)
+{
+	Txn *t = s->txn;
+	int rc;
+
+	if (!t || !t->implicit)
+		return FLOE_OK;
+	t->implicit = false;
+	if (!in_block(s))
+		return FLOE_OK;
+	if (!ok || t->state == 'E') {
+		rollback_block(s);
+		cursor_txn_end(s, false);
+		temp_txn_end(s, false);
+		restore_settings(s, true);
+		return FLOE_OK;
+	}
+	rc = cursor_txn_commit(s, err);
+	if (rc != FLOE_OK)
+		rollback_block(s);
+	else
+		rc = commit_block(s, err);
+	cursor_txn_end(s, rc == FLOE_OK);
+	temp_txn_end(s, rc == FLOE_OK);
+	restore_settings(s, rc != FLOE_OK);
+	return rc;
+}
+
+bool
+txn_in_implicit_block(Session *s)
+{
+	return in_block(s) && s->txn->implicit;
 }
 
 void

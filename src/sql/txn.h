@@ -16,6 +16,9 @@
  *   txn_retry_statement(s, err, attempt)      true: run the failed statement
  *                                            again (backing off first)
  *   txn_exec(s, ctx, stmt, sink)              BEGIN/COMMIT/ROLLBACK/... statements
+ *   txn_implicit_begin(s) / txn_implicit_end(s, ok, err)
+ *                                            a multi-statement query's one
+ *                                            implicit block (txn.c rule 11)
  *   session_txn_status(s)                     'I', 'T' or 'E' (engine.h)
  *
  * INTERFACE ROUTINES
@@ -59,6 +62,13 @@ int txn_set_config_local(Session *s, const char *name, floe_error *err);
 bool txn_retry_statement(Session *s, const floe_error *err, int attempt);
 int txn_exec(Session *s, ExecCtx *ctx, PgQuery__TransactionStmt *ts, ResultSink *sink);
 void txn_session_free(Session *s);
+/* Rule 11 (txn.c): before a statement of a multi-statement query, a block
+ * if none is open; after its last statement (or the first failed one,
+ * ok = false), commit or roll back that block if it is still the implicit
+ * one.  txn_in_implicit_block: the open block is such a one. */
+void txn_implicit_begin(Session *s);
+int txn_implicit_end(Session *s, bool ok, floe_error *err);
+bool txn_in_implicit_block(Session *s);
 /* The savepoints open in the block (0 outside one), for temp.c. */
 int txn_savepoint_depth(Session *s);
 /* Conflict retries this session made (COMMIT re-stages and re-run

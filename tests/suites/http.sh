@@ -266,6 +266,18 @@ if [[ $r1 == *'"INSERT 0 1"'* && $r1 != *watermark* && $r2 == *'"rows": [[1]]'* 
 else
 	fail watermark_buffered_insert "$r1 | $r2 | $r3"
 fi
+# floe's own statements inside a multi-statement request: split as
+# PostgreSQL's scanner splits, one implicit block (txn.c rule 11), an
+# error's position counted in the whole string, the INSERT rolled back
+r1=$(q -d '{"sql": "INSERT INTO nb VALUES (3); FLUSH INSERT BUFFER nb"}')
+r2=$(q -d '{"sql": "INSERT INTO nb VALUES (5); FLUSH INSERT BUFFER nb; SELECT nosuch FROM nb"}')
+r3=$(q -d '{"sql": "SELECT count(*) FROM nb"}')
+if [[ $r1 == *'"commands": ["INSERT 0 1", "FLUSH INSERT BUFFER"]'* &&
+	$r2 == *'"sqlstate": "42703"'*'"position": 59'* && $r3 == *'"rows": [[3]]'* ]]; then
+	pass multi_statement_floe_extension
+else
+	fail multi_statement_floe_extension "$r1 | $r2 | $r3"
+fi
 S=$(newsess "$A")
 r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SET statement_timeout = 300"}')
 r=$(q -H "x-floe-session-id: $S" -d '{"sql": "SELECT count(*) FROM generate_series(1, 2000000000)"}')

@@ -120,11 +120,14 @@ for _ in $(seq 100); do
 done
 [ -z "$port" ] && { fail start "floe serve did not start" "$tmp/serve.err"; exit 1; }
 q() { psql -X -q -A -t -F '|' -h 127.0.0.1 -p "$port" -U tester floe -v ON_ERROR_STOP=1 "$@" 2>&1; }
+# Each buffered INSERT goes in a -c of its own: a string of several statements
+# is one implicit transaction block (docs/transactions.md), whose INSERTs take
+# the direct path.
 pre="SET floe.insert_buffer_rows = 100; SET floe.insert_buffer_max_staleness = '1h';"
 
 # ---- read-your-writes across sessions and processes ---------------------------------
 q -c "CREATE TABLE ryw (id int, v text)" >/dev/null
-q -c "$pre INSERT INTO ryw VALUES (1, 'a'); INSERT INTO ryw VALUES (2, 'b'), (3, 'c');" >/dev/null
+q -c "$pre" -c "INSERT INTO ryw VALUES (1, 'a')" -c "INSERT INTO ryw VALUES (2, 'b'), (3, 'c')" >/dev/null
 got=$(q -c "SELECT count(*), sum(id) FROM ryw")
 committed=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryw")
 shell=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT count(*) FROM ryw" 2>&1)
@@ -138,9 +141,9 @@ else
 	fail read_your_writes "session: $got, committed: $committed, shell: $shell / $shell_c, shell DML: $shell_dml, then committed $after_dml"
 fi
 # the owner's read cache: built at the first read, kept by appends and flushes
-q -c "CREATE TABLE rc (id int, v text)" -c "$pre INSERT INTO rc VALUES (10, 'x'); SELECT count(*) FROM rc; INSERT INTO rc VALUES (11, 'y'), (12, 'z');" >/dev/null
+q -c "CREATE TABLE rc (id int, v text)" -c "$pre" -c "INSERT INTO rc VALUES (10, 'x')" -c "SELECT count(*) FROM rc" -c "INSERT INTO rc VALUES (11, 'y'), (12, 'z')" >/dev/null
 c1=$(q -c "SELECT count(*), sum(id) FROM rc")
-q -c "FLUSH INSERT BUFFER rc" -c "$pre INSERT INTO rc VALUES (13, 'w')" >/dev/null
+q -c "FLUSH INSERT BUFFER rc" -c "$pre" -c "INSERT INTO rc VALUES (13, 'w')" >/dev/null
 c2=$(q -c "SELECT count(*), sum(id) FROM rc")
 c3=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM rc")
 if [ "$c1" = "3|33" ] && [ "$c2" = "4|46" ] && [ "$c3" = 3 ]; then
@@ -149,16 +152,16 @@ else
 	fail read_cache_follows_appends_and_flushes "after appends $c1, after a flush and one more $c2, committed $c3"
 fi
 q -c "FLUSH INSERT BUFFER rc" >/dev/null
-q -c "CREATE TABLE ryk (id int PRIMARY KEY, v text)" -c "$pre INSERT INTO ryk VALUES (2, 'b')" >/dev/null
+q -c "CREATE TABLE ryk (id int PRIMARY KEY, v text)" -c "$pre" -c "INSERT INTO ryk VALUES (2, 'b')" >/dev/null
 kc=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryk")
-dup=$(q -c "$pre INSERT INTO ryk VALUES (2, 'again')")
+dup=$(q -c "$pre" -c "INSERT INTO ryk VALUES (2, 'again')")
 if [ "$kc" = 1 ] && echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryk_pkey"'; then
 	pass primary_key_table_direct_path
 else
 	fail primary_key_table_direct_path "committed $kc; $dup"
 fi
 # buffered again for the status view
-q -c "$pre INSERT INTO ryw VALUES (4, 'd'); INSERT INTO ryw VALUES (5, 'e');" >/dev/null
+q -c "$pre" -c "INSERT INTO ryw VALUES (4, 'd')" -c "INSERT INTO ryw VALUES (5, 'e')" >/dev/null
 
 # ---- the status view -----------------------------------------------------------
 sleep 0.3
@@ -195,7 +198,7 @@ fi
 
 # ---- dead letter ---------------------------------------------------------------
 q -c "CREATE TABLE dl (x int); CREATE TABLE ok2 (x int)" >/dev/null
-q -c "$pre SET floe.insert_buffer_max_retries = 3; INSERT INTO dl VALUES (1); INSERT INTO ok2 VALUES (1);" >/dev/null
+q -c "$pre SET floe.insert_buffer_max_retries = 3;" -c "INSERT INTO dl VALUES (1)" -c "INSERT INTO ok2 VALUES (1)" >/dev/null
 sqlite3 "$wh/catalog.db" "DELETE FROM iceberg_tables WHERE table_name = 'dl'"
 for i in 1 2; do q -c "FLUSH INSERT BUFFER" >"$tmp/dl$i.out"; done
 mid=$(q -c "SHOW INSERT BUFFER STATUS" | grep '^public.dl|')
@@ -216,10 +219,11 @@ fi
 
 # ---- backpressure --------------------------------------------------------------
 q -c "CREATE TABLE bp (x int, pad text)" >/dev/null
-bp=$(q -c "$pre SET floe.insert_buffer_max_bytes = '200B'; SET floe.insert_buffer_wait_timeout = '300ms';
-INSERT INTO bp VALUES (1, repeat('x', 100)); INSERT INTO bp VALUES (2, repeat('x', 100)); INSERT INTO bp VALUES (3, repeat('x', 100));" 2>&1)
-code=$(psql -X -q -h 127.0.0.1 -p "$port" -U tester floe -c "$pre INSERT INTO bp VALUES (4, 'y')" -v VERBOSITY=verbose 2>&1 | grep -o '53400')
-rel=$(q -c "FLUSH INSERT BUFFER" -c "$pre INSERT INTO bp VALUES (5, 'z'); SELECT count(*) FROM bp")
+bp=$(q -c "$pre SET floe.insert_buffer_max_bytes = '200B'; SET floe.insert_buffer_wait_timeout = '300ms';" \
+	-c "INSERT INTO bp VALUES (1, repeat('x', 100))" -c "INSERT INTO bp VALUES (2, repeat('x', 100))" \
+	-c "INSERT INTO bp VALUES (3, repeat('x', 100))" 2>&1)
+code=$(psql -X -q -h 127.0.0.1 -p "$port" -U tester floe -c "$pre" -c "INSERT INTO bp VALUES (4, 'y')" -v VERBOSITY=verbose 2>&1 | grep -o '53400')
+rel=$(q -c "FLUSH INSERT BUFFER" -c "$pre" -c "INSERT INTO bp VALUES (5, 'z')" -c "SELECT count(*) FROM bp")
 q -c "SET floe.insert_buffer_max_bytes = '4GB'" >/dev/null
 if echo "$bp" | grep -q 'insert buffer is full' && [ "$code" = 53400 ] && [ "$(echo "$rel" | tail -1)" -ge 2 ]; then
 	pass "backpressure (53400, released after a flush: $(echo "$rel" | tail -1) rows)"
