@@ -47,6 +47,14 @@
  *                       42P07 exists, 42P01 missing; seq_swap sets
  *                       *swapped false (no error) when the version moved.
  *                       NULL entries (a catalog without them): 0A000.
+ *   obj_put / obj_delete / obj_list
+ *                     floe's other schema objects (sql/function.c: SQL
+ *                     functions): one row each in floe_objects (namespace,
+ *                     kind, key, definition text); obj_put with replace
+ *                     false is 42723 when the key exists (the caller
+ *                     words its own message), obj_delete sets *found;
+ *                     obj_list returns every row of a kind (all schemas).
+ *                     NULL entries (the REST catalog): 0A000.
  *   catalog_create_view / load_view / swap_view / drop_view / rename_view /
  *   list_views        views (sql/views.c), each an Iceberg view metadata file
  *                     (table/view_meta.h): in the JDBC catalogs (SQLite,
@@ -119,6 +127,13 @@ typedef struct CatalogVT {
 			   floe_error *err);
 	int (*list_views)(Catalog *c, const char *ns, Arena *a, char ***names, int *n,
 			  floe_error *err);
+	/* floe_objects rows (sql/function.c) */
+	int (*obj_put)(Catalog *c, const char *ns, const char *kind, const char *key,
+		       const char *definition, bool replace, floe_error *err);
+	int (*obj_delete)(Catalog *c, const char *ns, const char *kind, const char *key,
+			  bool *found, floe_error *err);
+	int (*obj_list)(Catalog *c, const char *kind, Arena *a, char ***ns, char ***keys,
+			char ***definitions, int *n, floe_error *err);
 } CatalogVT;
 
 struct Catalog {

@@ -146,6 +146,9 @@ ns_drop(Catalog *c, const char *ns, floe_error *err)
 	if (has_tables)
 		return floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
 				   "cannot drop schema \"%s\" because other objects depend on it", ns);
+	TRY(exec_changes(c, err, true, NULL,
+			 "DELETE FROM floe_objects WHERE catalog_name = $1 AND obj_namespace = $2",
+			 2, args));
 	return exec_changes(c, err, true, NULL,
 			    "DELETE FROM iceberg_namespace_properties WHERE catalog_name = $1 "
 			    "AND namespace = $2", 2, args);
@@ -542,6 +545,80 @@ seq_list(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error
 			 2, args);
 }
 
+/* ---- other objects (floe_objects) ------------------------------------ */
+
+static int
+obj_put(Catalog *c, const char *ns, const char *kind, const char *key, const char *def,
+	bool replace, floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, kind, key, def };
+	bool exists;
+	int changes = 0;
+
+	TRY(ns_exists(c, ns, &exists, err));
+	if (!exists)
+		return floe_errorf(err, ERRCODE_INVALID_SCHEMA_NAME, "schema \"%s\" does not exist", ns);
+	if (replace) {
+		TRY(exec_changes(c, err, true, &changes,
+				 "UPDATE floe_objects SET definition = $5 WHERE catalog_name = $1 AND "
+				 "obj_namespace = $2 AND obj_kind = $3 AND obj_key = $4", 5, args));
+		if (changes > 0)
+			return FLOE_OK;
+	}
+	TRY(exec_changes(c, err, true, &changes,
+			 "INSERT INTO floe_objects (catalog_name, obj_namespace, obj_kind, obj_key, "
+			 "definition) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING", 5, args));
+	if (changes == 0)
+		return floe_errorf(err, ERRCODE_DUPLICATE_FUNCTION, "\"%s\" already exists", key);
+	return FLOE_OK;
+}
+
+static int
+obj_delete(Catalog *c, const char *ns, const char *kind, const char *key, bool *found,
+	   floe_error *err)
+{
+	const char *args[] = { J(c)->name, ns, kind, key };
+	int changes = 0;
+
+	TRY(exec_changes(c, err, true, &changes,
+			 "DELETE FROM floe_objects WHERE catalog_name = $1 AND obj_namespace = $2 "
+			 "AND obj_kind = $3 AND obj_key = $4", 4, args));
+	*found = changes > 0;
+	return FLOE_OK;
+}
+
+/* One row as one text (drivers return a row's first column only): the
+ * three fields joined by a unit separator (0x1f), which names and SQL
+ * text never hold. */
+static int
+obj_list(Catalog *c, const char *kind, Arena *a, char ***nss, char ***keys, char ***defs,
+	 int *n, floe_error *err)
+{
+	const char *args[] = { J(c)->name, kind, "\x1f" };
+	char **rows;
+	int nrows = 0, i, k = 0;
+
+	TRY(list_rows(c, err, a, &rows, &nrows,
+		      "SELECT obj_namespace || $3 || obj_key || $3 || definition FROM floe_objects "
+		      "WHERE catalog_name = $1 AND obj_kind = $2 ORDER BY obj_namespace, obj_key",
+		      3, args));
+	*nss = ARENA_ARRAY(a, char *, nrows + 1);
+	*keys = ARENA_ARRAY(a, char *, nrows + 1);
+	*defs = ARENA_ARRAY(a, char *, nrows + 1);
+	for (i = 0; i < nrows; i++) {
+		char *p = rows[i], *q, *r;
+		if (!p || !(q = strchr(p, '\x1f')) || !(r = strchr(q + 1, '\x1f')))
+			return floe_errorf(err, ERRCODE_DATA_CORRUPTED, "catalog: bad floe_objects row");
+		*q = *r = 0;
+		(*nss)[k] = p;
+		(*keys)[k] = q + 1;
+		(*defs)[k] = r + 1;
+		k++;
+	}
+	*n = k;
+	return FLOE_OK;
+}
+
 /* ---- views (iceberg_type 'VIEW') -------------------------------------- */
 
 static int
@@ -727,6 +804,12 @@ WRAP(view_rename, (Catalog *c, const char *ns, const char *name, const char *to,
      (&h.base, ns, name, to, err))
 WRAP(view_list, (Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_error *err),
      (&h.base, ns, a, names, n, err))
+WRAP(obj_put, (Catalog *c, const char *ns, const char *kind, const char *key, const char *def,
+	       bool replace, floe_error *err), (&h.base, ns, kind, key, def, replace, err))
+WRAP(obj_delete, (Catalog *c, const char *ns, const char *kind, const char *key, bool *found,
+		  floe_error *err), (&h.base, ns, kind, key, found, err))
+WRAP(obj_list, (Catalog *c, const char *kind, Arena *a, char ***nss, char ***keys, char ***defs,
+		int *n, floe_error *err), (&h.base, kind, a, nss, keys, defs, n, err))
 
 static void
 cat_close(Catalog *c)
@@ -770,6 +853,9 @@ static const CatalogVT jdbc_vt = {
 	.drop_view = w_view_drop,
 	.rename_view = w_view_rename,
 	.list_views = w_view_list,
+	.obj_put = w_obj_put,
+	.obj_delete = w_obj_delete,
+	.obj_list = w_obj_list,
 };
 
 int

@@ -53,7 +53,14 @@ typedef struct JdbcDriver {
 	"cache_size BIGINT NOT NULL, cycle INTEGER NOT NULL,"                 \
 	"last_value BIGINT NOT NULL, is_called INTEGER NOT NULL,"             \
 	"owned_by VARCHAR(600), version BIGINT NOT NULL,"                     \
-	"PRIMARY KEY (catalog_name, seq_namespace, seq_name));"
+	"PRIMARY KEY (catalog_name, seq_namespace, seq_name));"             \
+	"CREATE TABLE IF NOT EXISTS floe_objects("                            \
+	"catalog_name VARCHAR(255) NOT NULL,"                                 \
+	"obj_namespace VARCHAR(255) NOT NULL,"                                \
+	"obj_kind VARCHAR(16) NOT NULL,"                                      \
+	"obj_key VARCHAR(1000) NOT NULL,"                                     \
+	"definition TEXT NOT NULL,"                                           \
+	"PRIMARY KEY (catalog_name, obj_namespace, obj_kind, obj_key));"
 
 /* The catalog over drv: info is what drv->connect opens more connections
  * with; first_conn (open, schema in place) becomes the first pooled one. */

@@ -142,6 +142,10 @@ int func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool 
  * every row and never folded to a constant. */
 bool func_is_volatile(const ScalarFunc *f);
 
+/* Does PostgreSQL cast TypeId from to TypeId to implicitly (pg_cast
+ * castcontext 'i' among floe's types; sql/function.c's overloading)? */
+bool func_implicit_cast(int from, int to);
+
 /* Is name an aggregate func/ knows (count, sum, ..., string_agg, bit_or)? */
 bool func_is_aggregate(const char *name);
 

@@ -167,6 +167,12 @@ implicit_cast(int from, int to)
 	}
 }
 
+bool
+func_implicit_cast(int from, int to)
+{
+	return implicit_cast(from, to);
+}
+
 static int
 argt(const ScalarFunc *f, int i)
 {

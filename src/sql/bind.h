@@ -82,6 +82,7 @@ struct Session {
 	 * client_min_messages (sql/client_messages.h); NULL outside one */
 	ResultSink *msg_sink;
 	struct TempState *temp;   /* temp.c: temporary tables (NULL: none yet) */
+	struct FuncState *funcs;  /* function.c: the SQL functions (NULL: not loaded) */
 };
 
 /* engine.c: SET name = 'value' (value NULL: RESET) as exec_set does it,
@@ -391,6 +392,9 @@ typedef struct SelectPlan {
 } SelectPlan;
 
 int select_plan(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, SelectPlan *out);
+/* function.c: the column names parse tree n mentions count as used by b's
+ * statement (scan projection), for a SQL function body expanded into it */
+void select_note_used(BindCtx *b, const Node *n);
 /* views.c: a view's stored query (text sql, parsed) as a FROM subquery of
  * b's statement: nothing of b's scope, CTEs or positions is visible in it */
 int select_plan_subquery(BindCtx *b, ExecCtx *ctx, const char *sql, Node *query, SelectPlan *out);

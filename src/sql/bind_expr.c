@@ -22,6 +22,7 @@
 #include "exec/subplan.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/function.h"
 #include "sql/pgcatalog.h"
 #include "sql/sequence.h"
 #include "sql/set_config.h"
@@ -1809,6 +1810,13 @@ bind_func_call(BindCtx *b, PgQuery__FuncCall *f)
 	Expr **args = ARENA_ARRAY(b->arena, Expr *, f->n_args + 1);
 	size_t i;
 
+	if (!f->agg_within_group) {
+		/* a SQL function (function.c) */
+		bool handled;
+		Expr *e = function_bind_call(b, f, &handled);
+		if (handled)
+			return e;   /* NULL: its error */
+	}
 	if (f->n_funcname == 2 && strcmp(str_of(f->funcname[0]), "pg_catalog") != 0) {
 		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s.%s does not exist",
 			    str_of(f->funcname[0]), name);

@@ -63,6 +63,7 @@
 #include "sql/watermark.h"
 #include "table/data_writer.h"
 #include "table/metadata.h"
+#include "sql/function.h"
 #include "sql/views.h"
 #include "table/table.h"
 #include "types/cast.h"
@@ -472,6 +473,7 @@ session_free(Session *s)
 	seq_session_free(s);
 	prepare_session_free(s);
 	cursor_session_free(s);
+	function_free(s);
 	watermark_free(s);
 	free(s->user);
 	free(s->database);
@@ -1763,6 +1765,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 	TRY(acl_check_stmt(s, &ctx, st));
 	if (views_owns(n))   /* CREATE VIEW, ALTER VIEW (views.c) */
 		return views_exec(s, &ctx, sql, n, sink);
+	if (function_owns(n))   /* CREATE / DROP FUNCTION, DO (function.c) */
+		return function_exec(s, &ctx, sql, st, n, sink);
 
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT: {

@@ -168,6 +168,7 @@
 #include "server/users.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
+#include "sql/function.h"
 #include "sql/sequence.h"
 #include "sql/table_source.h"
 #include "sql/temp.h"
@@ -701,6 +702,15 @@ used_of(const BindCtx *b)
 		if (b->used)
 			return b->used;
 	return NULL;
+}
+
+void
+select_note_used(BindCtx *b, const Node *n)
+{
+	UsedNames *u = (UsedNames *)used_of(b);
+
+	if (u && !u->all)
+		used_walk(b->arena, u, &n->base, 0);
 }
 
 /* The bounds over all data files of an integer or date column (Iceberg
@@ -1462,6 +1472,9 @@ source_srf(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, PgQuery__FuncCa
 	return one_column(b, src, rf, name, name, t, true);
 }
 
+static int source_item(BindCtx *b, ExecCtx *ctx, Node *item, Source *src);
+static Node *srf_node(BindCtx *b, PgQuery__Node__NodeCase c);
+
 static int
 source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *src)
 {
@@ -1511,6 +1524,26 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		return unsupported(b, "this FROM function", -1);
 	f = fn->func_call;
 	name = f->funcname[f->n_funcname - 1]->string->sval;
+	{
+		/* a SQL function (function.c): its body as a subquery in FROM */
+		bool handled;
+		Node *q, *rs;
+		TRY(function_source(b, ctx, f, rf->alias, &q, &handled));
+		if (handled) {
+			rs = srf_node(b, PG_QUERY__NODE__NODE_RANGE_SUBSELECT);
+			rs->range_subselect = ARENA_NEW(b->arena, PgQuery__RangeSubselect);
+			pg_query__range_subselect__init(rs->range_subselect);
+			rs->range_subselect->subquery = q;
+			rs->range_subselect->alias = rf->alias;
+			if (!rf->alias) {
+				PgQuery__Alias *al = ARENA_NEW(b->arena, PgQuery__Alias);
+				pg_query__alias__init(al);
+				al->aliasname = (char *)name;
+				rs->range_subselect->alias = al;
+			}
+			return source_item(b, ctx, rs, src);
+		}
+	}
 	if (!strcmp(name, "unnest") || !strcmp(name, "regexp_matches") ||
 	    !strcmp(name, "generate_subscripts") || !strcmp(name, "__floe_expandarray_n") ||
 	    !strcmp(name, "__floe_expandarray_row"))

@@ -37,7 +37,7 @@ typedef struct TempCatalog {
 } TempCatalog;
 
 /* every entry of CatalogVT is wrapped below: a new one must be added there */
-_Static_assert(sizeof(CatalogVT) == 23 * sizeof(void (*)(void)), "wrap the new CatalogVT entry");
+_Static_assert(sizeof(CatalogVT) == 26 * sizeof(void (*)(void)), "wrap the new CatalogVT entry");
 
 #define IN(c) (((TempCatalog *)(c))->inner)
 
@@ -550,6 +550,31 @@ c_list_views(Catalog *c, const char *ns, Arena *a, char ***names, int *n, floe_e
 	return FLOE_OK;
 }
 
+/* floe_objects rows (function.c): none in the temporary namespace */
+static int
+c_obj_put(Catalog *c, const char *ns, const char *kind, const char *key, const char *def,
+	  bool replace, floe_error *err)
+{
+	if (temp_is_temp_ns(ns))
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "functions in the temporary schema are not supported yet");
+	return IN(c)->vt->obj_put(IN(c), ns, kind, key, def, replace, err);
+}
+
+static int
+c_obj_delete(Catalog *c, const char *ns, const char *kind, const char *key, bool *found,
+	     floe_error *err)
+{
+	return IN(c)->vt->obj_delete(IN(c), ns, kind, key, found, err);
+}
+
+static int
+c_obj_list(Catalog *c, const char *kind, Arena *a, char ***nss, char ***keys, char ***defs,
+	   int *n, floe_error *err)
+{
+	return IN(c)->vt->obj_list(IN(c), kind, a, nss, keys, defs, n, err);
+}
+
 Catalog *
 temp_catalog_wrap(Catalog *inner)
 {
@@ -582,6 +607,9 @@ temp_catalog_wrap(Catalog *inner)
 	W(drop_view);
 	W(rename_view);
 	W(list_views);
+	W(obj_put);
+	W(obj_delete);
+	W(obj_list);
 #undef W
 	return &c->base;
 }
