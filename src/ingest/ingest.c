@@ -52,6 +52,7 @@
 #include "sql/temp.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
+#include "storage/s3.h"
 #include "table/metadata.h"
 #include "table/table.h"
 #include "types/text.h"
@@ -635,6 +636,14 @@ ingest_engine_open(Engine *e, floe_error *err)
 	const char *backend = getenv("FLOE_INSERT_BUFFER_BACKEND");
 	Ingest *ig;
 	int i;
+
+	/* An S3 warehouse with a PostgreSQL catalog is the many-node setup:
+	 * nodes keep no state of their own, so the buffer is the catalog's
+	 * (a node's local log would hide its rows from the other nodes and die
+	 * with its disk).  FLOE_INSERT_BUFFER_BACKEND=rocksdb still picks the
+	 * local one. */
+	if ((!backend || !*backend) && e->catalog_conninfo && e->root && s3_is_uri(e->root))
+		backend = "postgres";
 
 	if (backend && *backend && strcmp(backend, "rocksdb") && strcmp(backend, "postgres")) {
 		floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,

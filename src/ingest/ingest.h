@@ -39,8 +39,8 @@
  *
  * INTERFACE ROUTINES
  *   ingest_engine_open(e, err) / ingest_engine_close(e)   (engine.c); the
- *       buffer's backend is $FLOE_INSERT_BUFFER_BACKEND: rocksdb (default) or
- *       postgres (the PostgreSQL catalog's database; 0A000 with another
+ *       buffer's backend is $FLOE_INSERT_BUFFER_BACKEND: rocksdb (default;
+ *       postgres for an S3 warehouse with a PostgreSQL catalog) or postgres (the PostgreSQL catalog's database; 0A000 with another
  *       catalog, 22023 for another name)
  *   ingest_start_flusher(e)                          (floe serve)
  *   ingest_is_setting(name), ingest_canon_setting(name, value, out, cap, err),

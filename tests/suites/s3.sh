@@ -36,6 +36,14 @@
 #                acknowledged INSERT is present exactly once afterwards, the
 #                result of UPDATE / DELETE exact, and iceberg-validate --deep
 #                finds every referenced object (none missing)
+#   nodes        three `floe serve` nodes over one bucket prefix and one
+#                PostgreSQL catalog (a throwaway PostgreSQL 15), clients
+#                spread over all three (tests/txn/concurrency.py): bank
+#                (SERIALIZABLE transfers: the total and the ledger exact),
+#                lost_update (autocommit UPDATE v = v + 1: none lost),
+#                unique_keys (no PRIMARY KEY twice, every acknowledged row
+#                once), append_storm (every acknowledged INSERT once); then
+#                iceberg-validate --deep of each table's objects
 #
 # s3rver needs NODE_OPTIONS=--openssl-legacy-provider for LIST continuation
 # tokens (its token cipher is not in OpenSSL 3's default provider).
@@ -51,8 +59,11 @@ tmp=$(mktemp -d /tmp/floe-s3.XXXXXX)
 export S3_SERVER_STATE_DIR=$tmp/s3state
 srv_pid=; proxy_pid=
 . tests/tools/floe_server.sh
+node_pids=()
 cleanup() {
 	floe_stop "$srv_pid"
+	for p in "${node_pids[@]}"; do floe_stop "$p"; done
+	pg_stop
 	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null && wait "$proxy_pid" 2>/dev/null
 	"$TOOLS/s3-server" stop >/dev/null 2>&1
 	rm -rf "$tmp"
@@ -255,3 +266,46 @@ else
 fi
 case "$nfaults" in "0 0 0"|"") fail "faults-injected" "the proxy injected nothing: $(cat "$tmp/proxy.err")" ;; *) pass "faults-injected" ;; esac
 validate faults-validate f "$tmp/fstate"
+
+# ---- nodes: three floe serve over one bucket and one PostgreSQL catalog ----
+# its own folder beside $tmp (mode 700: the server's user could not enter it)
+export FLOE_PG_DIR=$(mktemp -u /tmp/floe-s3pg.XXXXXX) FLOE_PG_MAX_CONNECTIONS=100
+if ! pg_start; then
+	fail nodes "cannot start PostgreSQL 15"
+else
+	pgci="host=127.0.0.1 port=$pgport user=postgres"
+	for t in bank lost_update unique_keys append_storm; do
+		psql -X -q "$pgci dbname=postgres" -c "CREATE DATABASE s3_$t" >/dev/null 2>&1
+		cis=(); node_pids=()
+		for n in 1 2 3; do
+			if FLOE_STATE_DIR=$tmp/nstate_${t}_$n floe_serve "$tmp/node_${t}_$n" -D "s3://wh/nodes_$t" \
+				--catalog "$pgci dbname=s3_$t" --port 0; then
+				node_pids+=("$srv_pid")
+				cis+=("host=127.0.0.1 port=$port user=tester dbname=floe connect_timeout=10")
+			else
+				fail "nodes_$t" "floe serve $n did not start: $(tail -2 "$tmp/node_${t}_$n.err")"
+			fi
+		done
+		if [ ${#cis[@]} -eq 3 ]; then
+			if timeout 300 $PY tests/txn/concurrency.py "$t" "${cis[@]}" >"$tmp/nodes_$t.out" 2>&1; then
+				pass "nodes_$t ($(grep '^ok ' "$tmp/nodes_$t.out" | head -1 | cut -d' ' -f2-); 3 nodes)"
+			else
+				fail "nodes_$t" "$(grep -v '^ok ' "$tmp/nodes_$t.out" | head -3 | tr '\n' ' ')"
+			fi
+			for loc in $(psql -X -At "$pgci dbname=s3_$t" -c "SELECT metadata_location FROM iceberg_tables ORDER BY table_name"); do
+				if out=$("$TOOLS/iceberg-validate" "$tmp/objects/${loc#s3://}._S3rver_object" --deep --s3rver-dir "$tmp/objects" 2>&1); then
+					pass "nodes_${t}_valid ($(basename "$(dirname "$(dirname "$loc")")"))"
+				else
+					fail "nodes_${t}_valid" "$loc: $(echo "$out" | grep -E 'ERROR|FAIL' | head -3 | tr '\n' ' ')"
+				fi
+			done
+		fi
+		for p in "${node_pids[@]}"; do floe_stop "$p"; done
+		node_pids=()
+		for n in 1 2 3; do
+			if grep -q "ERROR: \(Address\|Undefined\|Leak\)Sanitizer\|runtime error" "$tmp/node_${t}_$n.err" 2>/dev/null; then
+				fail "nodes_${t}_sanitizers" "node $n: $(grep -m1 -A3 Sanitizer "$tmp/node_${t}_$n.err" | tr '\n' ' ')"
+			fi
+		done
+	done
+fi
