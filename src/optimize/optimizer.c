@@ -17,6 +17,7 @@ static const struct {
 	{ "mark_join", NULL },
 	{ "decorrelate", opt_decorrelate },
 	{ "join_filter_pushdown", opt_join_filter_pushdown },
+	{ "join_order", opt_join_order },
 	{ "filter_pushdown", opt_pushdown_filter },
 };
 

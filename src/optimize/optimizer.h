@@ -32,6 +32,11 @@
  *                     where that keeps the result (outer joins: the
  *                     preserved side of a WHERE, the inner side of an ON;
  *                     join_filter_pushdown.c)
+ *   join_order        each tree of INNER / CROSS joins (comma lists and
+ *                     explicit JOIN chains; outer joins are barriers)
+ *                     joined in a greedy order from the relations'
+ *                     estimates and distinct counts, the build sides
+ *                     from them (join_order.c); off: FROM order
  *   filter_pushdown   a Filter's conjuncts over a Get become the Get's
  *                     pushed-down filters (pushdown_filter.c)
  *
@@ -62,6 +67,7 @@ const char *optimizer_pass_name(int i);
 
 /* the passes (one file each) */
 int opt_decorrelate(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
+int opt_join_order(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 int opt_join_filter_pushdown(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 int opt_pushdown_filter(LogicalPlan *plan, LogicalOp **root, bool *changed, floe_error *err);
 

@@ -104,3 +104,31 @@ lcard_groups(const LogicalOp *op)
 		g = rows;
 	return g;
 }
+
+const LogicalOp *
+lcard_unfiltered(const LogicalOp *op)
+{
+	int depth = 0;
+
+	while (op->kind == LOP_FILTER && op->nchildren == 1 && depth++ < MAX_DEPTH)
+		op = op->children[0];
+	return op;
+}
+
+double
+lcard_join_rows(double l, double r, double r_raw, bool r_key, double key_ndv, int nkeys)
+{
+	double e;
+
+	if (l < 0 || r < 0)
+		return -1;
+	if (nkeys && r_key && r_raw > 0)
+		e = l * (r / r_raw);
+	else if (nkeys && key_ndv > 0)
+		e = l * r / key_ndv;
+	else if (nkeys)
+		e = l > r ? l : r;
+	else
+		e = l * r;
+	return e < 1 ? 1 : e;      /* never below one row, as PostgreSQL's clamp_row_est */
+}

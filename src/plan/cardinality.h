@@ -18,6 +18,19 @@
  *                            that of the input, a Filter a third of it
  *   lcard_column_ndv(op, id) distinct values of op's column id (< 0 unknown)
  *   lcard_groups(op)         an AGGREGATE's or DISTINCT's groups (< 0 unknown)
+ *   lcard_unfiltered(op)     op below the Filters over it (the rows a
+ *                            relation has before its own conditions)
+ *   lcard_join_rows(l, r, r_raw, r_key, key_ndv, nkeys)
+ *                            the rows of an inner join of l and r rows
+ *                            (< 0 unknown) on nkeys hashable equalities:
+ *                            r_key (an equality's r side is a key of r:
+ *                            its distinct count at least 0.9 of r_raw,
+ *                            the unfiltered rows) l x r / r_raw, each l
+ *                            row meeting one r row that r's filters kept
+ *                            or not; else l x r / key_ndv (the larger
+ *                            distinct count of the two sides of any
+ *                            key, System R's rule); else the larger
+ *                            input; no key: l x r; at least 1
  */
 #ifndef FLOE_PLAN_CARDINALITY_H
 #define FLOE_PLAN_CARDINALITY_H
@@ -27,5 +40,7 @@
 double lcard_rows(const LogicalOp *op);
 double lcard_column_ndv(const LogicalOp *op, ColumnId id);
 double lcard_groups(const LogicalOp *op);
+const LogicalOp *lcard_unfiltered(const LogicalOp *op);
+double lcard_join_rows(double l, double r, double r_raw, bool r_key, double key_ndv, int nkeys);
 
 #endif

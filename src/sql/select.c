@@ -41,24 +41,20 @@
  * whose condition is USING's equalities then ON's conjuncts (physical.c
  * makes a HashJoin on the equalities whose sides reference one input each,
  * the rest residual; no equality: nested loop).  Comma
- * lists are joined greedily from the WHERE conjuncts: conjuncts shared by
- * every arm of an OR are factored out of it, and each item that every arm
- * restricts gets the implied OR of those restrictions (factor_ors, TPC-H
- * q19); single-item conjuncts are pushed below the join as filters (cheap
- * ones first, order_conjuncts; each item's row estimate scaled by their
- * selectivity, conj_sel: 1/ndv for equality, the manifests' bounds for a
- * range over an integer or date column, else System R's guesses), the
- * largest item (by manifest record counts) is the first probe input, and
- * each step joins the item connected to the joined set by equalities whose
- * join is estimated smallest (|joined| * fraction of the item kept when
- * its key is unique, else |joined| * |item| / the larger distinct count of
- * the key columns, from the manifests' integer bounds; ranked also by the
- * filters of the small items hanging off it only, satellites: supplier
- * before orders when nation is filtered); the output is then projected
- * back to FROM order.  Each step is a Join node holding the conjuncts it
- * applies, with the estimate above as its est_rows; physical.c builds the
- * hash table on the smaller input when both estimates are known, else on
- * the right one.
+ * lists become Joins in FROM order over the WHERE conjuncts: conjuncts
+ * shared by every arm of an OR are factored out of it, and each item that
+ * every arm restricts gets the implied OR of those restrictions
+ * (factor_ors, TPC-H q19); single-item conjuncts are pushed below the join
+ * as filters (cheap ones first, order_conjuncts; each item's row estimate
+ * scaled by their selectivity, conj_sel: 1/ndv for equality, the
+ * manifests' bounds for a range over an integer or date column, else
+ * System R's guesses); each Join holds the conjuncts it is the first to be
+ * able to apply.  The order in which the items are joined (comma lists
+ * and explicit inner JOIN chains alike) is the join_order pass's
+ * (optimize/join_order.c), which also sets each join's estimate; parts the
+ * binder lowers early (src_lower) run that pass first.  physical.c builds
+ * the hash table on the smaller input when both estimates are known, else
+ * on the right one.
  *
  * Set operations: both branches bound, columns coerced to PostgreSQL's
  * common type by a Project (always one for INTERSECT/EXCEPT, whose
@@ -268,6 +264,12 @@ src_lower(BindCtx *b, ExecCtx *ctx, Source *s)
 {
 	if (!s->lop)
 		return FLOE_OK;
+	/* its joins ordered as the optimizer orders a query level's: the
+	 * order is the join_order pass's alone (optimize/join_order.c) */
+	if (!optimizer_disabled(session_setting(b->session, "floe.disabled_optimizers"), "join_order")) {
+		bool changed;
+		TRY(opt_join_order(b->lp, &s->lop, &changed, b->err));
+	}
 	if (!(s->op = physical_lower(ctx, b->lp, s->lop)))
 		return FLOE_ERR;
 	s->lop = NULL;
@@ -2692,58 +2694,25 @@ factor_ors(BindCtx *b, Expr **conj, int *nc, const int *col_item, int nitems)
 	return out.v;
 }
 
-/* The fraction of item k's rows that joining its filtered satellites will
- * keep: items not joined yet whose only join conditions are equalities
- * with k (a nation for a supplier) each keep about est / raw of k's rows,
- * k's key pointing at one row of theirs.  Ranking k's join by this lets a
- * small filtered dimension chain (supplier -> nation = 'X') come before a
- * big table that filters less (TPC-H q21's orders). */
-static double
-satellites(const FromList *fl, Expr **conj, const uint64_t *mask, const bool *used, int nc,
-	   uint64_t joined, int k, const double *raw)
-{
-	double f = 1;
-	int s, i;
-
-	for (s = 0; s < fl->n; s++) {
-		uint64_t sb = (uint64_t)1 << s, kb = (uint64_t)1 << k;
-		bool tied = false, only = true;
-		if (s == k || (joined & sb) || raw[s] <= 0 || fl->items[s].est < 0)
-			continue;
-		for (i = 0; i < nc && only; i++) {
-			if (used[i] || !(mask[i] & sb) || mask[i] == sb)
-				continue;
-			if (mask[i] == (sb | kb) && is_equi(conj[i]))
-				tied = true;
-			else
-				only = false;
-		}
-		if (tied && only && fl->items[s].est < raw[s])
-			f *= fl->items[s].est / raw[s];
-	}
-	return f;
-}
-
 /* Join the FROM items with the WHERE conjuncts (see the header); src->lop
  * gets the FROM clause's rows in FROM order with WHERE applied, as logical
- * nodes of b->lp: Filters over the items, Joins in the order chosen here
- * (their conditions the conjuncts each step applies: physical.c splits
- * hash keys from the residual and picks the build side from the nodes'
- * estimates), a Project back to FROM order, a Filter of the conjuncts
- * that read no column.  (One item and no WHERE: src as it is.) */
+ * nodes of b->lp: Filters over the items (their estimates the conjuncts'
+ * selectivities), Joins left-deep in FROM order (each one's condition the
+ * conjuncts it is the first to be able to apply), a Filter of the
+ * conjuncts that read no column.  The order in which they join is the
+ * join_order pass's (optimize/join_order.c; switched off: FROM order);
+ * physical.c splits hash keys from the residual and picks the build side
+ * from the nodes' estimates.  (One item and no WHERE: src as it is.) */
 static int
 from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 {
-	int nconj = count_conjuncts(where), nc = 0, i, k, start = 0, total;
+	int nconj = count_conjuncts(where), nc = 0, i, k, total;
 	Expr **conj;
-	uint64_t *mask, joined, all;
+	uint64_t *mask, joined;
 	bool *used;
-	int *pos, curn;
 	Source cur;
-	double *gndv;
 	Expr **top;
 	int ntop = 0;
-	double *raw;
 	LogicalPlan *lp = b->lp;
 	LogicalOp scope_op;   /* not a plan node: its columns are the FROM scope's */
 
@@ -2789,9 +2758,6 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 			used[i] = true;
 		}
 	}
-	raw = ARENA_ARRAY(b->arena, double, fl->n + 1);
-	for (k = 0; k < fl->n; k++)
-		raw[k] = fl->items[k].est;
 	/* single-item conjuncts become filters on their item */
 	for (k = 0; k < fl->n; k++) {
 		int *local = ARENA_ARRAY(b->arena, int, total + 1), nf = 0;
@@ -2819,101 +2785,16 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 		}
 		fl->items[k].lop->est_rows = fl->items[k].est;
 	}
-	gndv = ARENA_ARRAY(b->arena, double, total + 1);
-	for (k = 0; k < fl->n; k++)
-		for (i = 0; i < fl->items[k].scope.ncols; i++) {
-			double d = fl->items[k].ndv ? fl->items[k].ndv[i] : -1;
-			if (d > fl->items[k].est && fl->items[k].est >= 0)
-				d = fl->items[k].est;
-			gndv[fl->offset[k] + i] = d;
-		}
-	/* the first probe input: the largest item */
-	for (k = 1; k < fl->n; k++)
-		if (fl->items[k].est > fl->items[start].est)
-			start = k;
-	pos = ARENA_ARRAY(b->arena, int, total + 1);
-	for (i = 0; i < total; i++)
-		pos[i] = -1;
-	for (i = 0; i < fl->items[start].scope.ncols; i++)
-		pos[fl->offset[start] + i] = i;
-	curn = fl->items[start].scope.ncols;
-	cur = fl->items[start];
-	joined = (uint64_t)1 << start;
-	all = fl->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << fl->n) - 1);
-	while (joined != all) {
-		int pick = -1, nkeys = 0, njc = 0;
-		TRY(bind_check_cancel(b));      /* each step of the join order */
-		double next_est = -1;
+	/* the joins in FROM order (the join_order pass reorders them) */
+	cur = fl->items[0];
+	joined = 1;
+	for (k = 1; k < fl->n; k++) {
+		uint64_t bit = (uint64_t)1 << k;
+		Source *it = &fl->items[k];
 		Expr **jc = ARENA_ARRAY(b->arena, Expr *, nc + 1);
-		uint64_t bit;
-		Source *it;
-
-		/* prefer the item tied to the joined set by equalities whose join
-		 * is estimated smallest: |cur| * |item| / max(ndv) over its keys */
-		{
-			double best = -1;
-			for (k = 0; k < fl->n; k++) {
-				double denom = -1, e, rank;
-				bool tied = false, unique = false;
-				if (joined & ((uint64_t)1 << k))
-					continue;
-				for (i = 0; i < nc; i++) {
-					uint64_t m0, m1;
-					if (used[i] || !is_equi(conj[i]) || (mask[i] & ~(joined | ((uint64_t)1 << k))))
-						continue;
-					m0 = item_mask(conj[i]->args[0], fl->col_item);
-					m1 = item_mask(conj[i]->args[1], fl->col_item);
-					if (!((m0 && !(m0 & ~joined) && m1 == (uint64_t)1 << k) ||
-					      (m1 && !(m1 & ~joined) && m0 == (uint64_t)1 << k)))
-						continue;
-					tied = true;
-					{
-						const Expr *kc = m0 == (uint64_t)1 << k ? conj[i]->args[0] : conj[i]->args[1];
-						if (kc->kind == EXPR_COLREF && fl->items[k].ndv && raw[k] > 0 &&
-						    fl->items[k].ndv[kc->col - fl->offset[k]] >= 0.9 * raw[k])
-							unique = true;
-					}
-					{
-						double d0 = conj[i]->args[0]->kind == EXPR_COLREF ? gndv[conj[i]->args[0]->col] : -1;
-						double d1 = conj[i]->args[1]->kind == EXPR_COLREF ? gndv[conj[i]->args[1]->col] : -1;
-						double d = d0 > d1 ? d0 : d1;
-						if (d > denom)
-							denom = d;
-					}
-				}
-				if (!tied)
-					continue;
-				if (cur.est < 0 || fl->items[k].est < 0)
-					e = 1e300;
-				else if (unique)
-					e = cur.est * (fl->items[k].est / raw[k]);   /* a key of k: each row meets one */
-				else if (denom > 0)
-					e = cur.est * fl->items[k].est / denom;
-				else
-					e = cur.est > fl->items[k].est ? cur.est : fl->items[k].est;
-				rank = e >= 1e300 ? e : e * satellites(fl, conj, mask, used, nc, joined, k, raw);
-				/* within 0.1%: a tie, the smaller item first */
-				if (pick < 0 || rank < best * 0.999 ||
-				    (rank <= best * 1.001 && fl->items[k].est >= 0 && fl->items[k].est < fl->items[pick].est)) {
-					pick = k;
-					best = rank;
-					next_est = e >= 1e300 ? -1 : e;
-				}
-			}
-		}
-		if (pick < 0) {
-			for (k = 0; k < fl->n; k++) {
-				if (joined & ((uint64_t)1 << k))
-					continue;
-				if (pick < 0 || (fl->items[k].est >= 0 &&
-						 (fl->items[pick].est < 0 || fl->items[k].est < fl->items[pick].est)))
-					pick = k;
-			}
-		}
-		it = &fl->items[pick];
-		bit = (uint64_t)1 << pick;
-		for (i = 0; i < it->scope.ncols; i++)
-			pos[fl->offset[pick] + i] = curn + i;
+		int njc = 0, nkeys = 0;
+		LogicalOp *jn;
+		TRY(bind_check_cancel(b));
 		for (i = 0; i < nc; i++) {
 			uint64_t m0, m1;
 			if (used[i] || !(mask[i] & bit) || (mask[i] & ~(joined | bit)))
@@ -2928,32 +2809,15 @@ from_plan(BindCtx *b, ExecCtx *ctx, FromList *fl, Expr *where, Source *src)
 					nkeys++;
 			}
 		}
-		{
-			LogicalOp *jn = lop_new(lp, LOP_JOIN, 2, cur.lop, it->lop);
-			lop_pass_columns(lp, jn, cur.lop);
-			lop_pass_columns(lp, jn, it->lop);
-			jn->join = njc ? LJ_INNER : LJ_CROSS;
-			lop_set_exprs(lp, jn, njc, jc);
-			cur.lop = jn;
-		}
-		cur.est = nkeys && next_est >= 0 ? next_est : join_est(&cur, it, nkeys);
+		jn = lop_new(lp, LOP_JOIN, 2, cur.lop, it->lop);
+		lop_pass_columns(lp, jn, cur.lop);
+		lop_pass_columns(lp, jn, it->lop);
+		jn->join = njc ? LJ_INNER : LJ_CROSS;
+		lop_set_exprs(lp, jn, njc, jc);
+		cur.lop = jn;
+		cur.est = join_est(&cur, it, nkeys);
 		cur.lop->est_rows = cur.est;
-		curn += it->scope.ncols;
 		joined |= bit;
-	}
-	for (i = 0; i < total && pos[i] == i; i++)
-		;
-	if (i < total) {
-		/* back to FROM order */
-		LogicalOp *p = lop_new(lp, LOP_PROJECT, 1, cur.lop);
-		p->nexprs = total;
-		p->exprs = ARENA_ARRAY(b->arena, Expr *, total + 1);
-		for (i = 0; i < total; i++) {
-			p->exprs[i] = expr_colref(b->arena, (int)scope_op.cols[i].id, scope_op.cols[i].type);
-			lop_add_column(lp, p, scope_op.cols[i].type, scope_op.cols[i].name);
-		}
-		p->est_rows = cur.est;
-		cur.lop = p;
 	}
 	if (ntop) {
 		LogicalOp *f = lop_new(lp, LOP_FILTER, 1, cur.lop);

@@ -5,7 +5,8 @@
  * Filters stay; the plan verifies after the pass), join_filter_pushdown
  * (conjuncts over a join move to the inputs they read, where legal) and
  * decorrelate (a dependent SINGLE join over equality correlation becomes
- * a grouped LEFT join; other correlation stays).
+ * a grouped LEFT join; other correlation stays) and join_order (inner
+ * joins reordered, outer joins barriers).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -300,6 +301,77 @@ test_optimizer__decorrelate_not_equality(void **state)
 	assert_int_equal(j->join, LJ_SINGLE);
 }
 
+/* three Gets joined t-u-w as written; join_order starts from the largest
+ * (u), then of the two tied to it equally the smaller (t); a LEFT join is
+ * a barrier (w stays its right side); a reordered root gets a Project
+ * restoring the column order under fresh ids; switched off: as written */
+static LogicalOp *
+named_get(LogicalPlan *p, const char *name, double rows)
+{
+	LogicalOp *g = get_t(p);
+	g->name = name;
+	g->est_rows = rows;
+	return g;
+}
+
+static LogicalOp *
+join_of(LogicalPlan *p, LogicalJoinKind kind, LogicalOp *l, LogicalOp *r, Expr *c)
+{
+	LogicalOp *j = lop_new(p, LOP_JOIN, 2, l, r);
+	j->join = kind;
+	lop_pass_columns(p, j, l);
+	lop_pass_columns(p, j, r);
+	lop_set_exprs(p, j, 1, &c);
+	return j;
+}
+
+static LogicalOp *
+three_joins(LogicalPlan *p, LogicalJoinKind top)
+{
+	LogicalOp *t = named_get(p, "t", 10), *u = named_get(p, "u", 1000), *w = named_get(p, "w", 100);
+	LogicalOp *j1 = join_of(p, LJ_INNER, t, u, binop("=", col(t, 0), col(u, 0)));
+	return join_of(p, top, j1, w, binop("=", col(u, 1), col(w, 0)));
+}
+
+static void
+test_optimizer__join_order(void **state)
+{
+	LogicalPlan *p = lplan_new(A);
+	LogicalOp *root = three_joins(p, LJ_INNER);
+
+	(void)state;
+	assert_int_equal(optimize_plan(p, &root, NULL, &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Project [#7 a := #1, #8 b := #2, #9 a := #3, #10 b := #4, #11 a := #5, #12 b := #6] (rows=1000)\n"
+			    "  Join INNER ON (#4 = #5) (rows=1000)\n"
+			    "    Join INNER ON (#1 = #3) (rows=1000)\n"
+			    "      Get public.u [#3 a, #4 b] (rows=1000)\n"
+			    "      Get public.t [#1 a, #2 b] (rows=10)\n"
+			    "    Get public.w [#5 a, #6 b] (rows=100)\n");
+	assert_int_equal(p->npasses, 1);
+	assert_string_equal(p->passes[0], "join_order");
+
+	p = lplan_new(A);
+	root = three_joins(p, LJ_LEFT);
+	assert_int_equal(optimize_plan(p, &root, NULL, &E), FLOE_OK);
+	assert_int_equal(lplan_verify(p, root, &E), FLOE_OK);
+	assert_string_equal(lplan_print(p, root, A),
+			    "Project [#7 a := #1, #8 b := #2, #9 a := #3, #10 b := #4, #11 a := #5, #12 b := #6]\n"
+			    "  Join LEFT ON (#4 = #5)\n"
+			    "    Join INNER ON (#1 = #3) (rows=1000)\n"
+			    "      Get public.u [#3 a, #4 b] (rows=1000)\n"
+			    "      Get public.t [#1 a, #2 b] (rows=10)\n"
+			    "    Get public.w [#5 a, #6 b] (rows=100)\n");
+
+	p = lplan_new(A);
+	root = three_joins(p, LJ_INNER);
+	assert_int_equal(optimize_plan(p, &root, "join_order", &E), FLOE_OK);
+	assert_int_equal(root->kind, LOP_JOIN);
+	assert_string_equal(root->children[0]->children[0]->name, "t");
+	assert_int_equal(p->npasses, 0);
+}
+
 /* floe.disabled_optimizers: names checked and normalised; 22023 otherwise */
 static void
 test_optimizer__canon(void **state)
@@ -315,12 +387,13 @@ test_optimizer__canon(void **state)
 	assert_int_equal(optimizer_canon_disabled("filter_pushdown,join_magic", out, sizeof out, &E), FLOE_ERR);
 	assert_string_equal(E.sqlstate, "22023");
 	assert_non_null(strstr(E.message, "\"join_magic\" is not an optimizer pass"));
-	assert_int_equal(optimizer_pass_count(), 4);
+	assert_int_equal(optimizer_pass_count(), 5);
 	assert_string_equal(optimizer_pass_name(0), "mark_join");     /* the binder's rule */
 	assert_string_equal(optimizer_pass_name(1), "decorrelate");
 	assert_string_equal(optimizer_pass_name(2), "join_filter_pushdown");
-	assert_string_equal(optimizer_pass_name(3), "filter_pushdown");
-	assert_null(optimizer_pass_name(4));
+	assert_string_equal(optimizer_pass_name(3), "join_order");
+	assert_string_equal(optimizer_pass_name(4), "filter_pushdown");
+	assert_null(optimizer_pass_name(5));
 	assert_int_equal(optimizer_canon_disabled("Mark_Join", out, sizeof out, &E), FLOE_OK);
 	assert_string_equal(out, "mark_join");
 	assert_true(optimizer_disabled(" decorrelate, MARK_JOIN", "mark_join"));
@@ -339,6 +412,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_optimizer__join_condition_pushdown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__decorrelate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__decorrelate_not_equality, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_optimizer__join_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_optimizer__canon, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
