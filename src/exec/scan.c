@@ -79,6 +79,7 @@
 #include "table/iceberg.h"
 #include "table/metacols.h"
 #include "table/metadata.h"
+#include "types/array.h"
 #include "types/cast.h"
 
 typedef struct ScanOp {
@@ -471,6 +472,24 @@ open_row_group(ScanOp *s)
 	return FLOE_OK;
 }
 
+/* A numeric[] column without typmod is stored as a list of
+ * decimal(38, NUMERIC_DEFAULT_SCALE): its elements read back without
+ * trailing zeros, as a numeric column's values do (docs/sql.md). */
+static int
+trim_numeric_elems(Vector *v, uint32_t n, Arena *a, floe_error *err)
+{
+	strview *d = v->data, out;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!validity_get(v->validity, i))
+			continue;
+		TRY(array_trim_numeric(&d[i], v->type, a, &out, err));
+		vector_set_string(v, i, strview_data(&out), out.len);
+	}
+	return FLOE_OK;
+}
+
 static int
 bytes_to_uuid(ScanOp *s, const Vector *raw, uint32_t n, Vector *out)
 {
@@ -561,6 +580,9 @@ read_columns(ScanOp *s, Batch *b, uint32_t want)
 				 * (numeric elements carry their own scales) */
 				*v = raw;
 				v->type = want_type;
+				if (want_type.id == TYPE_ARRAY && want_type.elem == TYPE_DECIMAL &&
+				    want_type.precision == 0)
+					TRY(trim_numeric_elems(v, want, op->scratch, op->ctx->err));
 			} else if (pc->type.id == TYPE_BYTEA && want_type.id == TYPE_UUID) {
 				/* fixed[16] written without the UUID annotation */
 				TRY(bytes_to_uuid(s, &raw, want, v));

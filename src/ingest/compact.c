@@ -105,7 +105,7 @@ compact_table(Session *fs, const char *ns, const char *name, int min_files, Comp
 		goto out;
 	sc = metadata_current_schema(t->md);
 	for (i = 0; i < sc->nfields; i++)
-		if (sc->fields[i].nested || sc->fields[i].type.id == TYPE_ARRAY)
+		if (sc->fields[i].nested)
 			goto out;
 	if (sc->nidentifier > 0)
 		goto out;                /* never buffered */

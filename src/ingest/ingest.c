@@ -55,6 +55,7 @@
 #include "storage/s3.h"
 #include "table/metadata.h"
 #include "table/table.h"
+#include "types/array.h"
 #include "types/text.h"
 
 #define NSTRIPES 64
@@ -800,6 +801,46 @@ admit(Ingest *ig, Session *s, floe_error *err)
 /* Check and append the rows of batches bs (one column per field of t's
  * current schema, compacted) as one buffer entry: NOT NULL and CHECK
  * constraints (sql/check.h), then the synced write.  *rows: rows appended. */
+/* A numeric[] column without typmod: its elements as the table reads them
+ * back after the flush, without trailing zeros (array_trim_numeric), so a
+ * buffered row reads as its committed self.  The column's vector is
+ * replaced by a flat one indexed as the batch's rows. */
+static int
+trim_numeric_arrays(const IcebergSchema *sc, Batch *b, Arena *a, floe_error *err)
+{
+	int c;
+
+	for (c = 0; c < sc->nfields && c < b->ncols; c++) {
+		SqlType ty = sc->fields[c].type;
+		VectorView vv;
+		Vector nv;
+		uint32_t r, cap = 0;
+
+		if (ty.id != TYPE_ARRAY || ty.elem != TYPE_DECIMAL || ty.precision != 0 ||
+		    b->cols[c].type.id != TYPE_ARRAY)
+			continue;
+		for (r = 0; r < b->count; r++) {
+			uint32_t p = b->sel ? b->sel[r] : r;
+			cap = p + 1 > cap ? p + 1 : cap;
+		}
+		vector_view(&b->cols[c], &vv);
+		vector_init(&nv, b->cols[c].type, a, cap ? cap : 1);
+		for (r = 0; r < cap; r++)
+			vector_set_null(&nv, r);
+		for (r = 0; r < b->count; r++) {
+			uint32_t p = b->sel ? b->sel[r] : r, k = vv.sel ? vv.sel[p] : p;
+			strview out;
+			if (!validity_get(vv.validity, k))
+				continue;
+			TRY(array_trim_numeric(&((const strview *)vv.data)[k], nv.type, a, &out, err));
+			vector_set_valid(&nv, p);
+			vector_set_string(&nv, p, strview_data(&out), out.len);
+		}
+		b->cols[c] = nv;
+	}
+	return FLOE_OK;
+}
+
 static int
 append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, int64_t *rows)
 {
@@ -821,6 +862,8 @@ append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, 
 		TRY(check_constraints_rows(checks, ctx, bs[i], NULL, bs[i]->count));
 	}
 	schema_cols(sc, ctx->arena, &ids, &types);
+	for (i = 0; i < nb; i++)
+		TRY(trim_numeric_arrays(sc, bs[i], ctx->arena, ctx->err));
 	snprintf(label, sizeof label, "%s.%s", t->ns, t->name);
 	rowcodec_init(&enc, t->ns, t->name, sc->schema_id, sc->nfields, ids, types);
 	for (i = 0; i < nb; i++) {
@@ -854,8 +897,8 @@ bufferable_table(Ingest *ig, Table *t)
 	    t->branch || t->wap_id)        /* a write view (table/branch.h) */
 		return false;
 	for (i = 0; i < sc->nfields; i++)
-		if (sc->fields[i].nested || sc->fields[i].type.id == TYPE_ARRAY)
-			return false;   /* not writable (a list read as an array) */
+		if (sc->fields[i].nested)
+			return false;   /* not writable (a struct, map, list of lists) */
 	return (b = get_buf(ig, true)) && ibuf_is_owner(b);
 }
 

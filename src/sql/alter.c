@@ -293,6 +293,7 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 	bool has_default = false;
 	const char *pg;
 	size_t j;
+	int32_t last_id;
 
 	if (!cd)
 		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "ADD COLUMN without a column definition");
@@ -344,8 +345,8 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 			}
 		}
 	}
-	if (!(f.iceberg_type = metadata_type_to_iceberg(f.type, a, err)))
-		return FLOE_ERR;
+	last_id = md->last_column_id + 1;     /* the column's; a list element's next */
+	TRY(metadata_column_type(&f, &last_id, a, err));
 	if (f.required || has_default) {
 		bool rows;
 		TRY(any_row(s, t, NULL, a, &rows, err));
@@ -375,7 +376,7 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 		sc->fields = grown;
 	}
 	sc->fields[sc->nfields++] = f;
-	md->last_column_id = f.id;
+	md->last_column_id = last_id;
 	if ((pg = table_pg_type_prop(f.type, a)) != NULL)
 		metadata_set_property(md, fprop(a, f.id, "pg-type"), pg, a);
 	if (f.default_sql)

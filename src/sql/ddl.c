@@ -189,6 +189,10 @@ add_key_column(IcebergSchema *schema, int i, const char *table, floe_error *err)
 				   "(Iceberg identifier fields cannot be floating point)",
 				   f->name, f->type.id == TYPE_FLOAT32 ? "real" : "double precision",
 				   table);
+	if (f->type.id == TYPE_ARRAY)
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "array column \"%s\" cannot be part of the primary key of \"%s\" "
+				   "(Iceberg identifier fields are primitive)", f->name, table);
 	f->required = true;
 	schema->identifier_field_ids[schema->nidentifier++] = i + 1;   /* table_create's ids */
 	return FLOE_OK;
@@ -307,7 +311,7 @@ identifier_option(IcebergSchema *schema, Node ***opts, size_t *nopts, bool has_p
 				return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
 						   "column \"%s\" named in identifier_field_ids does not exist",
 						   item);
-			if (schema->fields[c].nested)
+			if (schema->fields[c].nested || schema->fields[c].type.id == TYPE_ARRAY)
 				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 						   "column \"%s\" of a nested type cannot be an identifier field",
 						   schema->fields[c].name);
@@ -718,7 +722,7 @@ term_field(const IcebergSchema *schema, bool ids_by_index, const char *text, int
 	if ((c = schema_column(schema, col)) < 0)
 		return floe_errorf(err, ERRCODE_UNDEFINED_COLUMN,
 				   "column \"%s\" named in partition field does not exist", col);
-	if (schema->fields[c].nested)
+	if (schema->fields[c].nested || schema->fields[c].type.id == TYPE_ARRAY)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "column \"%s\" of a nested type cannot be a partition source", col);
 	TRY(partition_transform_type(tr, schema->fields[c].type, &rt, err));

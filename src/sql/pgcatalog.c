@@ -695,6 +695,8 @@ pgcatalog_typmod(SqlType t)
 		return t.typmod + 4;
 	if (t.id == TYPE_DECIMAL && t.precision > 0)
 		return (((int32_t)t.precision << 16) | t.scale) + 4;
+	if (t.id == TYPE_ARRAY && !t.vector)      /* numeric(4,1)[]: the element's */
+		return pgcatalog_typmod(array_elem_type(t));
 	return -1;
 }
 

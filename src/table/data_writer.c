@@ -56,6 +56,7 @@
 #include "table/data_writer.h"
 #include "table/metadata.h"
 #include "table/partition.h"
+#include "types/array.h"
 
 /* Iceberg metrics modes (write.metadata.metrics.*). */
 enum MetricsMode { M_NONE, M_COUNTS, M_TRUNCATE, M_FULL };
@@ -216,7 +217,19 @@ schema_json(const IcebergSchema *s, Arena *arena)
 		json_str(&out, &len, &cap, f->name ? f->name : "");
 		json_raw(&out, &len, &cap, f->required ? ",\"required\":true,\"type\":"
 			 : ",\"required\":false,\"type\":");
-		json_str(&out, &len, &cap, f->iceberg_type ? f->iceberg_type : "");
+		if (f->type.id == TYPE_ARRAY && !f->nested) {
+			/* a list of a primitive (spec "Nested Types") */
+			floe_error ignore;
+			char *et = metadata_type_to_iceberg(array_elem_type(f->type), arena, &ignore);
+			snprintf(num, sizeof num, "{\"type\":\"list\",\"element-id\":%d,\"element\":",
+				 (int)f->element_id);
+			json_raw(&out, &len, &cap, num);
+			json_str(&out, &len, &cap, et ? et : "string");
+			json_raw(&out, &len, &cap, f->element_required ? ",\"element-required\":true}"
+				 : ",\"element-required\":false}");
+		} else {
+			json_str(&out, &len, &cap, f->iceberg_type ? f->iceberg_type : "");
+		}
 		json_raw(&out, &len, &cap, "}");
 	}
 	json_raw(&out, &len, &cap, "]}");
@@ -466,6 +479,8 @@ data_writer_new(FileIO *io, const char *data_dir, const IcebergSchema *schema,
 		w->cols[i].field_id = f->id;
 		w->cols[i].type = f->type;
 		w->cols[i].required = f->required;
+		w->cols[i].elem_field_id = f->type.id == TYPE_ARRAY ? f->element_id : -1;
+		w->cols[i].elem_required = f->element_required;
 	}
 	w->mode = ARENA_ARRAY(arena, int, schema->nfields ? schema->nfields : 1);
 	w->trunc = ARENA_ARRAY(arena, int, schema->nfields ? schema->nfields : 1);
@@ -610,7 +625,9 @@ open_file(DataWriter *w, ParquetWriter **pwp, floe_error *err)
 
 	for (i = 0; i < w->schema.nfields; i++) {
 		const IcebergField *f = &w->schema.fields[i];
-		if (f->nested || f->type.id == TYPE_ARRAY)
+		if (f->nested || (f->type.id == TYPE_ARRAY &&
+				  (f->type.vector || !array_elem_supported(array_elem_type(f->type)) ||
+				   array_elem_type(f->type).id == TYPE_INTERVAL)))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "writing nested column \"%s\" (%s) is not supported",
 					   f->name, f->iceberg_type ? f->iceberg_type : "nested");
@@ -671,6 +688,18 @@ close_file(DataWriter *w, ParquetWriter **pwp, const Value *tuple, floe_error *e
 		cs->field_id = w->schema.fields[i].id;
 		cs->column_size = r->total_compressed_size;
 		cs->value_count = cs->null_count = cs->nan_count = -1;
+		if (t.id == TYPE_ARRAY) {
+			/* the element is the leaf (as Iceberg Java's footer
+			 * metrics): its level entries and the entries below the
+			 * element (NULL / empty lists, NULL elements); no bounds,
+			 * which Iceberg Java keeps for top-level fields only */
+			cs->field_id = w->schema.fields[i].element_id;
+			if (mode != M_NONE) {
+				cs->value_count = r->value_count;
+				cs->null_count = r->null_count;
+			}
+			continue;
+		}
 		if (mode == M_NONE)
 			continue;
 		cs->value_count = r->value_count;

@@ -45,7 +45,10 @@ typedef struct IcebergField {
 				  when a new schema is built from this one); also
 				  set for a list of a primitive, read as an array
 				  (type TYPE_ARRAY, nested false) */
-	int32_t element_id;    /* such a list: its "element-id" */
+	int32_t element_id;    /* an array column (a list of a primitive): its
+				  "element-id"; written from the model when
+				  nested_type is NULL (a column floe added) */
+	bool element_required; /* such a list: its "element-required" */
 } IcebergField;
 
 typedef struct IcebergSchema {

@@ -319,6 +319,52 @@ metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err)
 	}
 }
 
+int
+metadata_column_type(IcebergField *f, int32_t *last_id, Arena *a, floe_error *err)
+{
+	SqlType et;
+	char *ice;
+
+	f->nested = false;
+	f->nested_type = NULL;
+	if (f->type.id != TYPE_ARRAY) {
+		f->element_id = 0;
+		return (f->iceberg_type = metadata_type_to_iceberg(f->type, a, err)) ? FLOE_OK : FLOE_ERR;
+	}
+	et = array_elem_type(f->type);
+	if (f->type.vector || !array_elem_supported(et) ||
+	    !(ice = metadata_type_to_iceberg(et, a, err))) {
+		char buf[64];
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "type %s cannot be stored in an Iceberg table",
+				   type_name(f->type, buf, sizeof buf));
+	}
+	if (*last_id == INT32_MAX)
+		return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "no field id left for the list element");
+	f->iceberg_type = arena_strdup(a, "list");
+	f->element_id = ++*last_id;
+	f->element_required = false;
+	return FLOE_OK;
+}
+
+/* {"type": "list", "element-id": E, "element": T, "element-required": B}
+ * of an array column built from the model (spec "Nested Types"). */
+static json_t *
+list_type_json(const IcebergField *f)
+{
+	json_t *o = json_object();
+	floe_error ignore;
+	Arena *a = arena_new(0);
+	char *et = metadata_type_to_iceberg(array_elem_type(f->type), a, &ignore);
+
+	json_object_set_new(o, "type", json_string("list"));
+	json_object_set_new(o, "element-id", json_integer(f->element_id));
+	json_object_set_new(o, "element", json_string(et ? et : "string"));
+	json_object_set_new(o, "element-required", json_boolean(f->element_required));
+	arena_free(a);
+	return o;
+}
+
 /* ---- schemas, specs, sort orders -------------------------------------- */
 
 /*
@@ -468,6 +514,7 @@ list_of_primitive(P *p, json_t *ty, IcebergField *fl, const char *ctx)
 	fl->type = array_of(et);
 	fl->nested = false;
 	fl->element_id = (int32_t)json_integer_value(eid);
+	fl->element_required = json_is_true(json_object_get(ty, "element-required"));
 	return FLOE_OK;
 }
 
@@ -1385,6 +1432,8 @@ schema_json(const IcebergSchema *s)
 		json_object_set_new(fo, "required", json_boolean(f->required));
 		if (f->nested_type)     /* nested, or a list read as an array */
 			json_object_set(fo, "type", (json_t *)f->nested_type);
+		else if (f->type.id == TYPE_ARRAY)
+			json_object_set_new(fo, "type", list_type_json(f));
 		else
 			json_object_set_new(fo, "type", jstr(f->iceberg_type));
 		if (f->doc)
@@ -1711,9 +1760,13 @@ metadata_add_schema(TableMetadata *md, const IcebergSchema *schema, Arena *a)
 	md->schema_raw = raw;
 	md->nschemas++;
 	md->current_schema_id = schema->schema_id;
-	for (i = 0; i < schema->nfields; i++)
+	for (i = 0; i < schema->nfields; i++) {
 		if (schema->fields[i].id > md->last_column_id)
 			md->last_column_id = schema->fields[i].id;
+		if (schema->fields[i].type.id == TYPE_ARRAY &&
+		    schema->fields[i].element_id > md->last_column_id)
+			md->last_column_id = schema->fields[i].element_id;
+	}
 }
 
 NameMapping *

@@ -28,6 +28,7 @@
  *                                                      schema.name-mapping.default
  *   metadata_type_from_iceberg(str, &type, &nested)    "decimal(9,2)" -> SqlType
  *   metadata_type_to_iceberg(type, arena, err)         SqlType -> "decimal(9,2)"
+ *   metadata_column_type(f, &last_id, arena, err)      a new column's Iceberg type
  *   metadata_partition_type(md, spec, i, &type)        result type of a transform
  *   schema_to_json(schema, arena)
  *   partition_spec_fields_json(spec, arena)            the fields array, as in
@@ -211,6 +212,11 @@ int32_t name_mapping_id(const NameMapping *nm, const char *name);
 
 int metadata_type_from_iceberg(const char *s, SqlType *type, bool *nested);
 char *metadata_type_to_iceberg(SqlType t, Arena *a, floe_error *err);
+/* A new column f of type f->type (its id set): f->iceberg_type, and for a
+ * one-dimensional array of a type Iceberg stores the list type, its
+ * element-id *last_id + 1 (*last_id advanced; element-required false).
+ * 0A000 for a type Iceberg cannot hold. */
+int metadata_column_type(IcebergField *f, int32_t *last_id, Arena *a, floe_error *err);
 int metadata_partition_type(const TableMetadata *md, const PartitionSpec *spec, int i,
 			    SqlType *type, floe_error *err);
 

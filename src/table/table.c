@@ -93,6 +93,7 @@
 #include "table/table.h"
 #include "table/branch.h"
 #include "table/table_private.h"
+#include "types/array.h"
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -243,6 +244,16 @@ pg_type_from_name(const char *s, SqlType *t)
 		t->typmod = n;
 		return true;
 	}
+	n = (int)strlen(s);
+	if (n > 2 && strcmp(s + n - 2, "[]") == 0 && n < 64) {   /* an array column's element */
+		char el[64];
+		memcpy(el, s, (size_t)n - 2);
+		el[n - 2] = 0;
+		if (!pg_type_from_name(el, t))
+			return false;
+		*t = array_of(*t);
+		return true;
+	}
 	return false;
 }
 
@@ -287,6 +298,10 @@ table_pg_type_prop(SqlType t, Arena *a)
 {
 	char buf[64];
 
+	if (t.id == TYPE_ARRAY) {     /* the element's, as "smallint[]" */
+		const char *e = table_pg_type_prop(array_elem_type(t), a);
+		return e ? arena_sprintf(a, "%s[]", e) : NULL;
+	}
 	if (t.id == TYPE_INT16 || (t.id == TYPE_DECIMAL && t.precision == 0) ||
 	    (t.id == TYPE_TEXT && t.text_kind != TEXT_PLAIN))
 		return arena_strdup(a, type_name(t, buf, sizeof buf));
@@ -594,6 +609,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	Arena *tmp = arena_new(0);
 	TableMetadata *md = ARENA_NEW(tmp, TableMetadata);
 	IcebergSchema *s;
+	int32_t last_id;
 	char *path, *existing;
 	floe_error ignore;
 	int i, np = 0, rc = FLOE_ERR;
@@ -640,14 +656,13 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 		md->properties[np].key = arena_strdup(tmp, prop_keys[i]);
 		md->properties[np++].value = arena_strdup(tmp, prop_values[i]);
 	}
+	last_id = schema->nfields;   /* list element ids follow the columns' */
 	for (i = 0; i < schema->nfields; i++) {
 		IcebergField *f = &s->fields[i];
 		const char *pg;
 		*f = schema->fields[i];
 		f->id = i + 1;
-		f->nested = false;
-		f->iceberg_type = metadata_type_to_iceberg(f->type, tmp, err);
-		if (!f->iceberg_type) {
+		if (metadata_column_type(f, &last_id, tmp, err) != FLOE_OK) {
 			floe_error_prefix(err, "column \"%s\": ", f->name);
 			goto out;
 		}
@@ -676,7 +691,7 @@ table_create(Catalog *cat, FileIO *io, const char *location, const char *ns,
 	md->nschemas = 1;
 	md->schemas = s;
 	md->current_schema_id = 0;
-	md->last_column_id = schema->nfields;
+	md->last_column_id = last_id;
 	md->nspecs = 1;
 	md->specs = ARENA_NEW(tmp, PartitionSpec);
 	md->default_spec_id = 0;

@@ -11,7 +11,7 @@
  *   array_of, array_elem_type, array_elem_supported, array_decode,
  *   array_encode, array_elem_value, array_compare, array_value_compare,
  *   array_to_text, array_from_text, array_cast, array_elem_out,
- *   array_lower_bound
+ *   array_lower_bound, array_trim_numeric
  *
  * Invariants: an encoding's NULL slots are zero bytes (zero length), and
  * the NULL bitmap is present exactly when some element is NULL, so equal
@@ -611,4 +611,25 @@ array_cast(const strview *in, SqlType from, SqlType to, int flags, Arena *a, str
 		TRY(cast_value_ex(&r[i], &v[i], te, flags, a, err));
 	}
 	return array_encode(a, to, r, n, out, err);
+}
+
+int
+array_trim_numeric(const strview *in, SqlType arrtype, Arena *a, strview *out, floe_error *err)
+{
+	Value *vals;
+	uint32_t n, e;
+
+	TRY(array_decode(in, arrtype, a, &vals, &n, err));
+	for (e = 0; e < n; e++) {
+		int128 x = vals[e].u.d;
+		uint8_t z = 0;
+		if (vals[e].is_null || vals[e].type.id != TYPE_DECIMAL)
+			continue;
+		while (z < vals[e].type.scale && x % 10 == 0) {
+			x /= 10;
+			z++;
+		}
+		vals[e].dzeros = z;
+	}
+	return array_encode(a, arrtype, vals, n, out, err);
 }

@@ -45,6 +45,8 @@
  *   array_cast(in, from, to, flags, a, &out, err)  element-wise cast
  *   array_elem_out(v, a, &len)              one element as array_out shows it
  *   array_lower_bound(arr)                  1; 0 for int2vector / oidvector
+ *   array_trim_numeric(s, arrtype, a, &out, err)  numeric elements without
+ *                                           trailing zeros (stored numeric[])
  *
  * int2vector / oidvector (SqlType.vector ARRAY_VECTOR, types.h) are
  * int2[] / int4[] with PostgreSQL's lower bound 0 (indkey[0] is the first
@@ -88,5 +90,11 @@ int array_cast(const strview *in, SqlType from, SqlType to, int flags, Arena *a,
  * quotes it, NULL as NULL. */
 const char *array_elem_out(const Value *v, Arena *a, size_t *len);
 int array_lower_bound(SqlType arr);
+/* A numeric[] value without typmod as a table column stores it (Iceberg
+ * list<decimal(38, NUMERIC_DEFAULT_SCALE)>): every element at the
+ * smallest scale that holds it, no trailing zeros ({1.50,2.0} -> {1.5,2}),
+ * as a numeric column's values read back. */
+int array_trim_numeric(const strview *in, SqlType arrtype, Arena *a, strview *out,
+		       floe_error *err);
 
 #endif

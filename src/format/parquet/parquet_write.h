@@ -6,9 +6,16 @@
  * The writer knows nothing of Iceberg: the caller passes field ids and
  * reads back per-column results (counts, sizes, min/max) to build its own
  * metrics.  Output is a schema of primitive columns (at the top level or
- * as fields of a REQUIRED group one level deep), data page v1,
- * RLE definition levels for optional columns, RLE_DICTIONARY values while
+ * as fields of a REQUIRED group one level deep) and top-level lists of a
+ * primitive (a TYPE_ARRAY column: the 3-level LIST of LogicalTypes.md,
+ * group <name> (LIST) / repeated group list / element, as Iceberg Java
+ * writes it), data page v1, RLE definition levels for optional columns
+ * and lists, RLE repetition levels for lists, RLE_DICTIONARY values while
  * the dictionary pays (few distinct values, capped size), else PLAIN.
+ * A list's pages end at row boundaries; its ParquetColumnResult counts
+ * level entries (value_count) and the entries below the element's level
+ * (null_count: NULL lists, empty lists, NULL elements), min/max over the
+ * elements.
  *
  * Type mapping (DESIGN.md):
  *   BOOL->BOOLEAN  INT16->INT32+INT(16,true)  INT32->INT32  INT64->INT64
@@ -50,8 +57,10 @@
 typedef struct ParquetWriteColumn {
 	const char *name;
 	int32_t field_id;      /* written as SchemaElement.field_id; -1 none */
-	SqlType type;
+	SqlType type;          /* TYPE_ARRAY of a primitive: a 3-level LIST */
 	bool required;         /* REQUIRED (no definition levels); NULLs refused 23502 */
+	int32_t elem_field_id; /* a list: its element's field_id; -1 none */
+	bool elem_required;    /* a list: REQUIRED elements (NULL elements 23502) */
 } ParquetWriteColumn;
 
 typedef struct ParquetWriteOptions {

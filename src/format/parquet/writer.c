@@ -57,6 +57,7 @@
 #include "format/parquet/parquet_format.h"
 #include "format/parquet/parquet_write.h"
 #include "format/parquet/parquet_write_int.h"
+#include "types/array.h"
 
 enum Phys { PH_BOOL, PH_I32, PH_I64, PH_FLOAT, PH_DOUBLE, PH_BA, PH_FLBA };
 
@@ -67,7 +68,7 @@ enum Phys { PH_BOOL, PH_I32, PH_I64, PH_FLOAT, PH_DOUBLE, PH_BA, PH_FLBA };
 #define STATS_MAX_FOOTER 4096   /* longer BYTE_ARRAY bounds are left out of the footer */
 
 typedef struct Cut {
-	int64_t row, val;
+	int64_t row, lev, val;     /* lev: level entries before the cut (flat: = row) */
 	size_t off;
 } Cut;
 
@@ -101,10 +102,14 @@ typedef struct Col {
 	int phys;                  /* enum Phys */
 	int width;                 /* bytes per fixed value (FLBA: type_length) */
 	bool is_dec;               /* decimal (stats as int128 when FLBA) */
-	bool optional;
+	bool optional;             /* the column (a list: the list itself) is OPTIONAL */
+	bool list;                 /* a 3-level LIST; def.type is its element's type */
+	bool has_defs;             /* definition levels are written */
+	uint8_t vdef;              /* the definition level of a present value */
 
-	PqBuf defs;                /* one byte per row (optional columns) */
-	int64_t rows, nvals;
+	PqBuf defs;                /* one definition level per level entry */
+	PqBuf reps;                /* list: one repetition level per level entry */
+	int64_t rows, nlev, nvals; /* nlev: level entries (flat: = rows) */
 	int64_t value_bytes;       /* PLAIN size of the chunk's values */
 	bool dict_mode;
 	PqBuf plain;               /* PLAIN bytes (BOOLEAN: one byte per value) */
@@ -137,11 +142,14 @@ struct ParquetWriter {
 	int nrg, rgcap;
 	bool finished, failed;
 
-	/* staging for one slice */
-	uint8_t *sdef;
-	void *sval;                /* VECTOR_SIZE * 16 bytes */
+	/* staging for one slice: scap level entries (at least VECTOR_SIZE;
+	 * a slice of lists may need more) */
+	uint32_t scap;
+	uint8_t *sdef, *srep;
+	void *sval;                /* scap * 16 bytes */
 	int128 *sdec;              /* FLBA decimals */
 	uint32_t *sidx;
+	Arena *scratch;            /* a slice's decoded array elements */
 };
 
 /* ---------------------------------------------------------------- helpers */
@@ -223,6 +231,26 @@ set_bytes(PqBuf *b, const void *p, size_t n)
 	b->len = 0;
 	pqbuf_put(b, p, n);
 }
+
+/* Room for n level entries (and as many values) in the staging area. */
+static void
+stage_reserve(ParquetWriter *w, uint32_t n)
+{
+	uint32_t c = w->scap ? w->scap : VECTOR_SIZE;
+
+	if (n <= w->scap)
+		return;
+	while (c < n)
+		c *= 2;
+	w->sdef = xrealloc(w->sdef, c);
+	w->srep = xrealloc(w->srep, c);
+	w->sval = xrealloc(w->sval, (size_t)c * 16);
+	w->sdec = xrealloc(w->sdec, (size_t)c * sizeof(int128));
+	w->sidx = xrealloc(w->sidx, (size_t)c * sizeof(uint32_t));
+	w->scap = c;
+}
+
+static bool in_group(const ParquetWriter *w, int i);
 
 /* ---------------------------------------------------------------- new */
 
@@ -315,16 +343,28 @@ parquet_writer_new(const ParquetWriteColumn *cols, int ncols,
 		c->def = cols[i];
 		c->def.name = arena_strdup(w->arena, cols[i].name ? cols[i].name : "");
 		c->optional = !cols[i].required;
+		if (cols[i].type.id == TYPE_ARRAY) {
+			/* a list of a primitive; never a field of the group */
+			if (in_group(w, i))
+				goto bad;
+			c->list = true;
+			c->def.type = array_elem_type(cols[i].type);
+			if (c->def.type.id == TYPE_ARRAY)
+				goto bad;
+		}
+		/* definition levels: an OPTIONAL list +1, the repeated level
+		 * +1, an OPTIONAL element +1 (LogicalTypes.md "Lists") */
+		c->has_defs = c->optional || c->list;
+		c->vdef = !c->list ? 1 : (uint8_t)((c->optional ? 1 : 0) + 1 + (cols[i].elem_required ? 0 : 1));
 		if (!map_type(c)) {
+bad:
 			parquet_writer_free(w);
 			return NULL;
 		}
 		c->dict_mode = w->opts.dictionary && c->phys != PH_BOOL;
 	}
-	w->sdef = xmalloc(VECTOR_SIZE);
-	w->sval = xmalloc((size_t)VECTOR_SIZE * 16);
-	w->sdec = xmalloc((size_t)VECTOR_SIZE * sizeof(int128));
-	w->sidx = xmalloc((size_t)VECTOR_SIZE * sizeof(uint32_t));
+	stage_reserve(w, VECTOR_SIZE);
+	w->scratch = arena_new(0);
 	pqbuf_put(&w->out, "PAR1", 4);
 	return w;
 }
@@ -346,6 +386,7 @@ parquet_writer_free(ParquetWriter *w)
 	for (i = 0; i < w->ncols; i++) {
 		Col *c = &w->cols[i];
 		pqbuf_free(&c->defs);
+		pqbuf_free(&c->reps);
 		pqbuf_free(&c->plain);
 		pqbuf_free(&c->idx);
 		pqbuf_free(&c->dict);
@@ -363,9 +404,12 @@ parquet_writer_free(ParquetWriter *w)
 	pqbuf_free(&w->cpage);
 	pqbuf_free(&w->hdr);
 	free(w->sdef);
+	free(w->srep);
 	free(w->sval);
 	free(w->sdec);
 	free(w->sidx);
+	if (w->scratch)
+		arena_free(w->scratch);
 	arena_free(w->arena);
 	free(w);
 }
@@ -486,6 +530,129 @@ overflow:
 	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 			   "numeric value out of range for column \"%s\" (precision %d)",
 			   c->def.name, c->def.type.precision);
+}
+
+/* Element e (of the element type, non-NULL) as value i of the staging
+ * area, in the physical representation gather() gives flat columns. */
+static int
+put_elem(ParquetWriter *w, Col *c, const Value *e, uint32_t i, floe_error *err)
+{
+	switch (c->def.type.id) {
+	case TYPE_BOOL: ((uint8_t *)w->sval)[i] = e->u.b; break;
+	case TYPE_INT16: case TYPE_INT32: case TYPE_DATE:
+		((int32_t *)w->sval)[i] = (int32_t)e->u.i;
+		break;
+	case TYPE_INT64: case TYPE_TIME: case TYPE_TIMESTAMP: case TYPE_TIMESTAMPTZ:
+		((int64_t *)w->sval)[i] = e->u.i;
+		break;
+	case TYPE_FLOAT32: ((float *)w->sval)[i] = (float)e->u.f; break;
+	case TYPE_FLOAT64: ((double *)w->sval)[i] = e->u.f; break;
+	case TYPE_DECIMAL: {
+		int128 d = e->u.d;
+		if (c->phys == PH_I32) {
+			if (d > INT32_MAX || d < INT32_MIN)
+				goto overflow;
+			((int32_t *)w->sval)[i] = (int32_t)d;
+		} else if (c->phys == PH_I64) {
+			if (d > INT64_MAX || d < INT64_MIN)
+				goto overflow;
+			((int64_t *)w->sval)[i] = (int64_t)d;
+		} else {
+			int wd = c->width;
+			int128 lim = wd >= 16 ? 0 : ((int128)1 << (8 * wd - 1));
+			if (lim && (d >= lim || d < -lim))
+				goto overflow;
+			w->sdec[i] = d;
+			dec_to_be(d, (uint8_t *)w->sval + (size_t)i * (size_t)wd, wd);
+		}
+		break;
+	}
+	case TYPE_TEXT: case TYPE_BYTEA: ((strview *)w->sval)[i] = e->u.s; break;
+	case TYPE_UUID: ((Uuid *)w->sval)[i] = e->u.uuid; break;
+	default:
+		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				   "parquet: cannot write a list of type id %d", c->def.type.id);
+	}
+	return FLOE_OK;
+overflow:
+	return floe_errorf(err, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+			   "numeric value out of range for column \"%s\" (precision %d)",
+			   c->def.name, c->def.type.precision);
+}
+
+/*
+ * A list column's rows [start, start+n): the level entries of the 3-level
+ * LIST (LogicalTypes.md "Lists"; Dremel levels) in sdef/srep, the
+ * present elements dense in sval.  Definition levels, for an OPTIONAL
+ * list and OPTIONAL elements (REQUIRED ones take one off each below):
+ * 0 a NULL list, 1 an empty list, 2 a NULL element, 3 an element; the
+ * repetition level is 0 for a row's first entry, 1 for the next elements.
+ * *nlevp = the level entries; returns the number of values.
+ */
+static int
+gather_list(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
+	    uint32_t start, uint32_t n, uint32_t *nlevp, floe_error *err)
+{
+	VectorView vv;
+	uint8_t dempty = c->optional ? 1 : 0;
+	uint32_t j, L = 0, nv = 0;
+	bool untyped = v->type.id == TYPE_NULL;
+
+	if (!untyped && (v->type.id != TYPE_ARRAY || v->type.elem != c->def.type.id))
+		return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
+				   "parquet writer: column \"%s\" got a vector of another type",
+				   c->def.name);
+	arena_reset(w->scratch);
+	if (!untyped)
+		vector_view(v, &vv);
+	for (j = 0; j < n; j++) {
+		uint32_t r = bsel ? bsel[start + j] : start + j, k = 0, ne, e;
+		Value *vals;
+
+		if (!untyped)
+			k = vv.sel ? vv.sel[r] : r;
+		if (untyped || !validity_get(vv.validity, k)) {
+			if (!c->optional)
+				return floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
+						   "null value in column \"%s\" violates not-null constraint",
+						   c->def.name);
+			stage_reserve(w, L + 1);
+			w->sdef[L] = 0;
+			w->srep[L++] = 0;
+			continue;
+		}
+		TRY(array_decode(&((const strview *)vv.data)[k], v->type, w->scratch, &vals, &ne, err));
+		if ((uint64_t)L + ne + 1 > INT32_MAX)
+			return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+					   "parquet: too many list elements in one slice of column \"%s\"",
+					   c->def.name);
+		stage_reserve(w, L + (ne ? ne : 1));
+		if (ne == 0) {
+			w->sdef[L] = dempty;
+			w->srep[L++] = 0;
+			continue;
+		}
+		for (e = 0; e < ne; e++) {
+			w->srep[L] = e ? 1 : 0;
+			if (vals[e].is_null) {
+				if (c->vdef == dempty + 1)      /* element-required */
+					return floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
+							   "null element in column \"%s\", whose elements are required",
+							   c->def.name);
+				w->sdef[L++] = (uint8_t)(dempty + 1);
+				continue;
+			}
+			{
+				Value ev;
+				TRY(array_elem_value(&vals[e], c->def.type, &ev, err));
+				TRY(put_elem(w, c, &ev, nv, err));
+			}
+			w->sdef[L++] = c->vdef;
+			nv++;
+		}
+	}
+	*nlevp = L;
+	return (int)nv;
 }
 
 /* ---------------------------------------------------------------- stats */
@@ -793,7 +960,7 @@ static void
 dict_fallback(ParquetWriter *w, Col *c)
 {
 	const uint32_t *ix = (const uint32_t *)c->idx.p;
-	int64_t n = (int64_t)(c->idx.len / 4), v, r;
+	int64_t n = (int64_t)(c->idx.len / 4), v, l, rows;
 	size_t off = 0;
 
 	c->plain.len = 0;
@@ -809,8 +976,12 @@ dict_fallback(ParquetWriter *w, Col *c)
 	}
 	c->ncuts = 0;
 	memset(&c->last, 0, sizeof c->last);
-	for (r = 0, v = 0; r < c->rows; r++) {
-		if (c->optional && !c->defs.p[r])
+	/* l: level entry; rows: rows started in [0, l] (a cut falls only
+	 * before an entry that starts a row) */
+	for (l = 0, v = 0, rows = 0; l < c->nlev; l++) {
+		if (!c->list || c->reps.p[l] == 0)
+			rows++;
+		if (c->has_defs && c->defs.p[l] != c->vdef)
 			continue;
 		if (c->phys == PH_BA) {
 			uint32_t len;
@@ -820,12 +991,14 @@ dict_fallback(ParquetWriter *w, Col *c)
 			off += (size_t)c->width;
 		}
 		v++;
-		if ((int64_t)(off - c->last.off) >= w->opts.page_size && r + 1 < c->rows) {
+		if ((int64_t)(off - c->last.off) >= w->opts.page_size && l + 1 < c->nlev &&
+		    (!c->list || c->reps.p[l + 1] == 0)) {
 			if (c->ncuts == c->cutcap) {
 				c->cutcap = c->cutcap ? c->cutcap * 2 : 16;
 				c->cuts = xrealloc(c->cuts, (size_t)c->cutcap * sizeof(Cut));
 			}
-			c->last.row = r + 1;
+			c->last.row = rows;
+			c->last.lev = l + 1;
 			c->last.val = v;
 			c->last.off = off;
 			c->cuts[c->ncuts++] = c->last;
@@ -838,13 +1011,14 @@ dict_fallback(ParquetWriter *w, Col *c)
 /* ---------------------------------------------------------------- append */
 
 static void
-cut_at(Col *c, int64_t row, int64_t val, size_t off)
+cut_at(Col *c, int64_t row, int64_t lev, int64_t val, size_t off)
 {
 	if (c->ncuts == c->cutcap) {
 		c->cutcap = c->cutcap ? c->cutcap * 2 : 16;
 		c->cuts = xrealloc(c->cuts, (size_t)c->cutcap * sizeof(Cut));
 	}
 	c->last.row = row;
+	c->last.lev = lev;
 	c->last.val = val;
 	c->last.off = off;
 	c->cuts[c->ncuts++] = c->last;
@@ -853,13 +1027,14 @@ cut_at(Col *c, int64_t row, int64_t val, size_t off)
 static void
 add_cut(Col *c)
 {
-	cut_at(c, c->rows, c->nvals, c->plain.len);
+	cut_at(c, c->rows, c->nlev, c->nvals, c->plain.len);
 }
 
 /*
  * Append the slice's values PLAIN.  BYTE_ARRAY values may be large, so a
  * page may end inside the slice (at a row boundary) once it holds
- * page_size bytes; n is the slice's row count, sdef its definition levels.
+ * page_size bytes; n is the slice's level entries (flat: rows), sdef
+ * their definition levels (srep: repetition levels of a list).
  */
 static void
 plain_append(ParquetWriter *w, Col *c, uint32_t n, uint32_t nv)
@@ -867,7 +1042,7 @@ plain_append(ParquetWriter *w, Col *c, uint32_t n, uint32_t nv)
 	if (c->phys == PH_BA) {
 		const strview *v = w->sval;
 		const uint8_t *def = w->sdef;
-		uint32_t i, j;
+		uint32_t i, j, rows = 0;
 		size_t total = 0;
 		uint8_t *o;
 		for (i = 0; i < nv; i++)
@@ -875,15 +1050,19 @@ plain_append(ParquetWriter *w, Col *c, uint32_t n, uint32_t nv)
 		pqbuf_reserve(&c->plain, total);
 		o = c->plain.p + c->plain.len;
 		for (i = 0, j = 0; j < n; j++) {
-			if (!def[j])
+			if (!c->list || w->srep[j] == 0)
+				rows++;
+			if (def[j] != c->vdef)
 				continue;
 			put_le32(o, v[i].len);
 			if (v[i].len)
 				memcpy(o + 4, strview_data(&v[i]), v[i].len);
 			o += 4 + (size_t)v[i].len;
 			i++;
-			if (j + 1 < n && (int64_t)((size_t)(o - c->plain.p) - c->last.off) >= w->opts.page_size)
-				cut_at(c, c->rows + j + 1, c->nvals + i, (size_t)(o - c->plain.p));
+			if (j + 1 < n && (!c->list || w->srep[j + 1] == 0) &&
+			    (int64_t)((size_t)(o - c->plain.p) - c->last.off) >= w->opts.page_size)
+				cut_at(c, c->rows + rows, c->nlev + j + 1, c->nvals + i,
+				       (size_t)(o - c->plain.p));
 		}
 		c->plain.len += total;
 	} else {
@@ -895,19 +1074,22 @@ static int
 append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
        uint32_t start, uint32_t n, floe_error *err)
 {
-	int r = gather(w, c, v, bsel, start, n, err);
-	uint32_t nv, nulls;
+	uint32_t nv, nulls, nlev = n;
+	int r = c->list ? gather_list(w, c, v, bsel, start, n, &nlev, err)
+			: gather(w, c, v, bsel, start, n, err);
 
 	if (r < 0)
 		return FLOE_ERR;
 	nv = (uint32_t)r;
-	nulls = n - nv;
-	if (nulls && !c->optional)
+	nulls = nlev - nv;      /* a list: entries below the element's level */
+	if (nulls && !c->has_defs)
 		return floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
 				   "null value in column \"%s\" violates not-null constraint",
 				   c->def.name);
-	if (c->optional)
-		pqbuf_put(&c->defs, w->sdef, n);
+	if (c->has_defs)
+		pqbuf_put(&c->defs, w->sdef, nlev);
+	if (c->list)
+		pqbuf_put(&c->reps, w->srep, nlev);
 	c->chunk.nulls += nulls;
 	stats_update(c, &c->chunk, w->sval, nv, w->sdec);
 	if (c->dict_mode) {
@@ -917,7 +1099,7 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 			dict_insert_fixed(w, c, nv);
 		pqbuf_put(&c->idx, w->sidx, (size_t)nv * 4);
 	} else {
-		plain_append(w, c, n, nv);
+		plain_append(w, c, nlev, nv);
 	}
 	if (c->phys == PH_BA) {
 		const strview *sv = w->sval;
@@ -928,6 +1110,7 @@ append(ParquetWriter *w, Col *c, const Vector *v, const uint32_t *bsel,
 		c->value_bytes += (int64_t)nv * c->width;
 	}
 	c->rows += n;
+	c->nlev += nlev;
 	c->nvals += nv;
 	if (c->dict_mode && (int64_t)c->dict.len > w->opts.dict_max_bytes)
 		dict_fallback(w, c);
@@ -1131,7 +1314,7 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 		}
 	}
 	m->dict_page_offset = -1;
-	m->num_values = c->rows;
+	m->num_values = c->nlev;
 	m->dict = use_dict;
 	if (c->dict_mode && !use_dict) {
 		/* every value NULL: nothing in the dictionary, write PLAIN */
@@ -1148,25 +1331,34 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	}
 	m->data_page_offset = (int64_t)w->out.len;
 	end.row = c->rows;
+	end.lev = c->nlev;
 	end.val = c->nvals;
 	end.off = c->plain.len;
 	for (ci = 0; ci <= c->ncuts; ci++) {
-		Cut a = ci == 0 ? (Cut){0, 0, 0} : c->cuts[ci - 1];
+		Cut a = ci == 0 ? (Cut){0, 0, 0, 0} : c->cuts[ci - 1];
 		Cut b = ci == c->ncuts ? end : c->cuts[ci];
-		int64_t nrows = b.row - a.row;
+		int64_t nrows = b.row - a.row, nlevs = b.lev - a.lev;
 
 		if (nrows == 0 && !(ci == 0 && c->rows == 0))
 			continue;
 		w->page.len = 0;
-		if (c->optional) {
+		if (c->list) {          /* repetition levels, then definition levels */
 			size_t at = w->page.len;
 			pqbuf_reserve(&w->page, 4);
 			w->page.len += 4;
-			if (c->chunk.nulls == 0 && nrows > 0) {
+			rle_hybrid(&w->page, c->reps.p + a.lev, NULL, (size_t)nlevs, 1);
+			put_le32(w->page.p + at, (uint32_t)(w->page.len - at - 4));
+		}
+		if (c->has_defs) {
+			size_t at = w->page.len;
+			pqbuf_reserve(&w->page, 4);
+			w->page.len += 4;
+			if (!c->list && c->chunk.nulls == 0 && nrows > 0) {
 				thrift_write_varint(&w->page, (uint64_t)nrows << 1);
 				pqbuf_byte(&w->page, 1);
 			} else {
-				rle_hybrid(&w->page, c->defs.p + a.row, NULL, (size_t)nrows, 1);
+				rle_hybrid(&w->page, c->defs.p + a.lev, NULL, (size_t)nlevs,
+					   bit_width(c->vdef));
 			}
 			put_le32(w->page.p + at, (uint32_t)(w->page.len - at - 4));
 		}
@@ -1180,9 +1372,9 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 		} else {
 			pqbuf_put(&w->page, c->plain.p + a.off, b.off - a.off);
 		}
-		if (nrows > INT32_MAX)
+		if (nlevs > INT32_MAX)
 			return floe_errorf(err, ERRCODE_PROGRAM_LIMIT_EXCEEDED, "parquet: page too large");
-		TRY(emit_page(w, PQ_PAGE_DATA, (int32_t)nrows,
+		TRY(emit_page(w, PQ_PAGE_DATA, (int32_t)nlevs,
 			      use_dict ? PQ_ENC_RLE_DICTIONARY : PQ_ENC_PLAIN, &unc, &comp, err));
 	}
 	m->total_uncompressed = unc;
@@ -1203,15 +1395,15 @@ flush_column(ParquetWriter *w, Col *c, ChunkMeta *m, floe_error *err)
 	}
 	/* fold into the file totals and reset the chunk */
 	stats_merge(c, &c->file, &c->chunk);
-	c->file_values += c->rows;
+	c->file_values += c->nlev;
 	c->file_size += comp;
 	c->chunk.has = false;
 	c->chunk.nulls = c->chunk.nans = 0;
 	c->chunk.smin.len = c->chunk.smax.len = 0;
-	c->defs.len = c->plain.len = 0;
+	c->defs.len = c->reps.len = c->plain.len = 0;
 	dict_clear(c);
 	c->dict_mode = w->opts.dictionary && c->phys != PH_BOOL;
-	c->rows = c->nvals = c->value_bytes = 0;
+	c->rows = c->nlev = c->nvals = c->value_bytes = 0;
 	c->ncuts = 0;
 	memset(&c->last, 0, sizeof c->last);
 	return FLOE_OK;
@@ -1312,17 +1504,49 @@ parquet_writer_estimated_size(const ParquetWriter *w)
 	return (int64_t)w->out.len + b;
 }
 
+/* A list's outer elements (LogicalTypes.md "Lists", the 3-level layout
+ * Iceberg Java writes):
+ *   <optional|required> group <name> (LIST)  field_id = the list's
+ *     repeated group list
+ *       <optional|required> <element type> element  field_id = element's */
+static void
+write_list_groups(ThriftWriter *t, const Col *c)
+{
+	thrift_write_struct_begin(t);
+	thrift_write_field_i32(t, 3, c->optional ? PQ_OPTIONAL : PQ_REQUIRED);
+	thrift_write_field_binary(t, 4, c->def.name, strlen(c->def.name));
+	thrift_write_field_i32(t, 5, 1);
+	thrift_write_field_i32(t, 6, PQ_CT_LIST);
+	if (c->def.field_id >= 0)
+		thrift_write_field_i32(t, 9, c->def.field_id);
+	thrift_write_field_struct(t, 10);
+	thrift_write_field_struct(t, PQ_LT_LIST);
+	thrift_write_struct_end(t);
+	thrift_write_struct_end(t);
+	thrift_write_struct_end(t);
+	thrift_write_struct_begin(t);
+	thrift_write_field_i32(t, 3, PQ_REPEATED);
+	thrift_write_field_binary(t, 4, "list", 4);
+	thrift_write_field_i32(t, 5, 1);
+	thrift_write_struct_end(t);
+}
+
 static void
 write_schema_element(ThriftWriter *t, const Col *c)
 {
 	SqlType ty = c->def.type;
+	const char *name = c->list ? "element" : c->def.name;
+	bool optional = c->list ? c->vdef == (c->optional ? 3 : 2) : c->optional;
+	int32_t field_id = c->list ? c->def.elem_field_id : c->def.field_id;
 
+	if (c->list)
+		write_list_groups(t, c);
 	thrift_write_struct_begin(t);
 	thrift_write_field_i32(t, 1, c->ptype);
 	if (c->ptype == PQ_FIXED_LEN_BYTE_ARRAY)
 		thrift_write_field_i32(t, 2, c->width);
-	thrift_write_field_i32(t, 3, c->optional ? PQ_OPTIONAL : PQ_REQUIRED);
-	thrift_write_field_binary(t, 4, c->def.name, strlen(c->def.name));
+	thrift_write_field_i32(t, 3, optional ? PQ_OPTIONAL : PQ_REQUIRED);
+	thrift_write_field_binary(t, 4, name, strlen(name));
 	switch (ty.id) {
 	case TYPE_INT16: thrift_write_field_i32(t, 6, PQ_CT_INT_16); break;
 	case TYPE_TEXT: thrift_write_field_i32(t, 6, PQ_CT_UTF8); break;
@@ -1338,8 +1562,8 @@ write_schema_element(ThriftWriter *t, const Col *c)
 		break;
 	default: break;
 	}
-	if (c->def.field_id >= 0)
-		thrift_write_field_i32(t, 9, c->def.field_id);
+	if (field_id >= 0)
+		thrift_write_field_i32(t, 9, field_id);
 	switch (ty.id) {
 	case TYPE_INT16:
 		thrift_write_field_struct(t, 10);
@@ -1399,7 +1623,7 @@ legacy_stats_ok(const Col *c)
 static void
 write_chunk(ParquetWriter *w, ThriftWriter *t, const Col *c, const ChunkMeta *m)
 {
-	int nenc = 1 + (m->dict ? 1 : 0) + (c->optional ? 1 : 0);
+	int nenc = 1 + (m->dict ? 1 : 0) + (c->has_defs ? 1 : 0);
 
 	thrift_write_struct_begin(t);                              /* ColumnChunk */
 	thrift_write_field_i64(t, 2, m->dict_page_offset >= 0 ? m->dict_page_offset
@@ -1408,14 +1632,18 @@ write_chunk(ParquetWriter *w, ThriftWriter *t, const Col *c, const ChunkMeta *m)
 	thrift_write_field_i32(t, 1, c->ptype);
 	thrift_write_field_list(t, 2, TW_I32, nenc);
 	thrift_write_i32(t, PQ_ENC_PLAIN);
-	if (c->optional)
+	if (c->has_defs)
 		thrift_write_i32(t, PQ_ENC_RLE);
 	if (m->dict)
 		thrift_write_i32(t, PQ_ENC_RLE_DICTIONARY);
-	thrift_write_field_list(t, 3, TW_BINARY, in_group(w, (int)(c - w->cols)) ? 2 : 1);   /* path_in_schema */
+	thrift_write_field_list(t, 3, TW_BINARY, in_group(w, (int)(c - w->cols)) ? 2 : c->list ? 3 : 1);   /* path_in_schema */
 	if (in_group(w, (int)(c - w->cols)))
 		thrift_write_binary(t, w->opts.group, strlen(w->opts.group));
 	thrift_write_binary(t, c->def.name, strlen(c->def.name));
+	if (c->list) {
+		thrift_write_binary(t, "list", 4);
+		thrift_write_binary(t, "element", 7);
+	}
 	thrift_write_field_i32(t, 4, w->opts.codec);
 	thrift_write_field_i64(t, 5, m->num_values);
 	thrift_write_field_i64(t, 6, m->total_uncompressed);
@@ -1454,8 +1682,10 @@ write_footer(ParquetWriter *w)
 	/* the schema, depth first: a group's element (REQUIRED, num_children)
 	 * before the columns it holds */
 	{
-		int ng = w->opts.group_count > 0 ? 1 : 0;
-		thrift_write_field_list(&t, 2, TW_STRUCT, w->ncols + ng + 1);
+		int ng = w->opts.group_count > 0 ? 1 : 0, nl = 0;
+		for (i = 0; i < w->ncols; i++)
+			nl += w->cols[i].list ? 2 : 0;
+		thrift_write_field_list(&t, 2, TW_STRUCT, w->ncols + ng + nl + 1);
 		thrift_write_struct_begin(&t);                     /* root */
 		thrift_write_field_binary(&t, 4, "schema", 6);
 		thrift_write_field_i32(&t, 5, w->ncols - w->opts.group_count + ng);

@@ -378,8 +378,8 @@ big_file(int64_t rg_rows, int codec, const char *name)
 	enum { N = 20000 };
 	SqlType types[6];
 	ParquetWriteColumn cols[6] = {
-		{"id", 1, {0}, true}, {"grp", 2, {0}, false}, {"big", 3, {0}, false},
-		{"long_s", 4, {0}, false}, {"flag", 5, {0}, false}, {"f", 6, {0}, false},
+		{"id", 1, {0}, true, -1, false}, {"grp", 2, {0}, false, -1, false}, {"big", 3, {0}, false, -1, false},
+		{"long_s", 4, {0}, false, -1, false}, {"flag", 5, {0}, false, -1, false}, {"f", 6, {0}, false, -1, false},
 	};
 	ParquetWriteOptions o;
 	ParquetWriter *w;
@@ -502,7 +502,7 @@ test_parquet_write__codecs(void **state)
 	int codecs[] = {PQ_CODEC_UNCOMPRESSED, PQ_CODEC_SNAPPY, PQ_CODEC_GZIP, PQ_CODEC_BROTLI,
 			PQ_CODEC_ZSTD, PQ_CODEC_LZ4_RAW};
 	const char *names[] = {"UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI", "ZSTD", "LZ4_RAW"};
-	ParquetWriteColumn col = {"x", 7, {0}, false};
+	ParquetWriteColumn col = {"x", 7, {0}, false, -1, false};
 	SqlType t = type_make(TYPE_TEXT);
 	Arena *a = arena_new(0);
 	size_t k;
@@ -584,7 +584,7 @@ static void
 test_parquet_write__vector_kinds_and_errors(void **state)
 {
 	SqlType types[2] = {type_make(TYPE_INT64), type_make(TYPE_TEXT)};
-	ParquetWriteColumn cols[2] = {{"k", 1, {0}, true}, {"s", 2, {0}, false}};
+	ParquetWriteColumn cols[2] = {{"k", 1, {0}, true, -1, false}, {"s", 2, {0}, false, -1, false}};
 	Arena *a = arena_new(0);
 	ParquetWriter *w;
 	Batch *b;
@@ -647,7 +647,7 @@ test_parquet_write__vector_kinds_and_errors(void **state)
 
 	/* decimal(9,2) value out of range: 22003, never a wrapped value */
 	{
-		ParquetWriteColumn dc = {"d", 1, {0}, false};
+		ParquetWriteColumn dc = {"d", 1, {0}, false, -1, false};
 		SqlType dt = type_decimal(9, 2);
 		dc.type = dt;
 		w = parquet_writer_new(&dc, 1, NULL);
@@ -680,7 +680,7 @@ test_parquet_write__vector_kinds_and_errors(void **state)
 
 	/* unsupported type */
 	{
-		ParquetWriteColumn ic = {"iv", 1, {0}, false};
+		ParquetWriteColumn ic = {"iv", 1, {0}, false, -1, false};
 		ic.type = type_make(TYPE_INTERVAL);
 		assert_null(parquet_writer_new(&ic, 1, NULL));
 	}
@@ -702,7 +702,7 @@ static void
 test_parquet_write__large_values(void **state)
 {
 	SqlType t = type_make(TYPE_BYTEA);
-	ParquetWriteColumn col = {"blob", 9, {0}, false};
+	ParquetWriteColumn col = {"blob", 9, {0}, false, -1, false};
 	ParquetWriteOptions o;
 	ParquetWriter *w;
 	Arena *a = arena_new(0);
@@ -756,7 +756,7 @@ test_parquet_write__decimal_widths(void **state)
 	static const int want[39] = {0, 1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 6, 7, 7, 8, 8, 9, 9,
 				     9, 10, 10, 11, 11, 11, 12, 12, 13, 13, 13, 14, 14, 15, 15, 16, 16, 16};
 	SqlType types[2] = {type_decimal(20, 2), type_decimal(25, 0)};
-	ParquetWriteColumn cols[2] = {{"a", 1, {0}, false}, {"b", 2, {0}, false}};
+	ParquetWriteColumn cols[2] = {{"a", 1, {0}, false, -1, false}, {"b", 2, {0}, false, -1, false}};
 	Arena *a = arena_new(0);
 	ParquetWriter *w;
 	Batch *b;
@@ -1288,7 +1288,7 @@ test_parquet_write__invalid_utf8_refused(void **state)
 	for (int dict = 0; dict < 2; dict++)
 		for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
 			Arena *a = arena_new(0);
-			ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false };
+			ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false, -1, false};
 			ParquetWriteOptions o;
 			ParquetWriter *w;
 			ParquetFile *pf;
@@ -1329,7 +1329,7 @@ test_parquet_write__long_utf8_read(void **state)
 				      "12345678" };
 	const int n = (int)(sizeof good / sizeof good[0]);
 	Arena *a = arena_new(0);
-	ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false };
+	ParquetWriteColumn col = { "x", 1, type_make(TYPE_TEXT), false, -1, false};
 	ParquetWriteOptions o;
 	ParquetWriter *w;
 	ParquetFile *pf;
