@@ -24,6 +24,7 @@
 #include "ingest/copyfmt.h"
 #include "sql/acl.h"
 #include "table/iceberg.h"
+#include "types/array.h"
 
 int
 copypq_write(ExecCtx *ctx, Operator *root, char **names, const SqlType *types, int ncols,
@@ -40,7 +41,10 @@ copypq_write(ExecCtx *ctx, Operator *root, char **names, const SqlType *types, i
 	*rows = 0;
 	for (c = 0; c < ncols; c++) {
 		char tn[64];
-		if (types[c].id == TYPE_INTERVAL || types[c].id == TYPE_NULL || types[c].id == TYPE_ARRAY)
+		if (types[c].id == TYPE_INTERVAL || types[c].id == TYPE_NULL ||
+		    (types[c].id == TYPE_ARRAY &&     /* a list of a primitive is written */
+		     (types[c].vector || array_elem_type(types[c]).id == TYPE_INTERVAL ||
+		      !array_elem_supported(array_elem_type(types[c])))))
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "COPY FORMAT parquet cannot write column \"%s\" of type %s", names[c],
 					   type_name(types[c], tn, sizeof tn));
@@ -48,6 +52,8 @@ copypq_write(ExecCtx *ctx, Operator *root, char **names, const SqlType *types, i
 		cols[c].field_id = -1;
 		cols[c].type = types[c];
 		cols[c].required = false;
+		cols[c].elem_field_id = -1;
+		cols[c].elem_required = false;
 	}
 	if (!(w = parquet_writer_new(cols, ncols, NULL)))
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
