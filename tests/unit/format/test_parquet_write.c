@@ -21,6 +21,7 @@
 #include "format/parquet/parquet.h"
 #include "format/parquet/parquet_format.h"
 #include "format/parquet/parquet_write.h"
+#include "types/array.h"
 #include "types/vector.h"
 
 static char tmpdir[256];
@@ -747,6 +748,111 @@ test_parquet_write__large_values(void **state)
 	arena_free(a);
 }
 
+/* Lists (TYPE_ARRAY columns, the 3-level LIST): NULL list, empty list,
+ * NULL elements, rows over several batches with pages and row groups cut
+ * between lists, dictionary and PLAIN; read back by DuckDB (and hyparquet
+ * via check).  A NULL in a required list or a required element is 23502. */
+static void
+test_parquet_write__lists(void **state)
+{
+	SqlType types[2] = {array_of(type_make(TYPE_INT32)), array_of(type_make(TYPE_TEXT))};
+	ParquetWriteColumn cols[2] = {{"a", 1, {0}, false, 3, false}, {"t", 2, {0}, false, 4, false}};
+	ParquetWriteOptions o;
+	ParquetWriter *w;
+	Arena *a = arena_new(0);
+	floe_error err;
+	const uint8_t *data;
+	size_t len;
+	char path[512], q[2048], *out, txt[512];
+	int bi, r;
+	int64_t nelem = 0, nnull = 0, sum = 0, nlists = 0;
+
+	(void)state;
+	cols[0].type = types[0];
+	cols[1].type = types[1];
+	parquet_write_options_init(&o);
+	o.page_size = 300;
+	o.row_group_rows = 1500;
+	w = parquet_writer_new(cols, 2, &o);
+	assert_non_null(w);
+	for (bi = 0; bi < 3; bi++) {
+		Batch *b = batch_new(a, 2, types, 1000);
+		for (r = 0; r < 1000; r++) {
+			int g = bi * 1000 + r, k, n = g % 9, at = 0;
+			strview sv;
+			if (g % 11 == 0) {
+				vector_set_null(&b->cols[0], (uint32_t)r);
+			} else {
+				at = snprintf(txt, sizeof txt, "{");
+				for (k = 0; k < n; k++) {
+					if (k == 2) {
+						at += snprintf(txt + at, sizeof txt - (size_t)at, "%sNULL", k ? "," : "");
+						nnull++;
+					} else {
+						at += snprintf(txt + at, sizeof txt - (size_t)at, "%s%d", k ? "," : "", g + k);
+						sum += g + k;
+					}
+				}
+				snprintf(txt + at, sizeof txt - (size_t)at, "}");
+				assert_int_equal(array_from_text(txt, strlen(txt), types[0], a, &sv, &err), FLOE_OK);
+				vector_set_string(&b->cols[0], (uint32_t)r, strview_data(&sv), sv.len);
+				nelem += n;
+				nlists++;
+			}
+			snprintf(txt, sizeof txt, g % 5 ? "{w%d,NULL,\"\"}" : "{}", g % 4);
+			assert_int_equal(array_from_text(txt, strlen(txt), types[1], a, &sv, &err), FLOE_OK);
+			vector_set_string(&b->cols[1], (uint32_t)r, strview_data(&sv), sv.len);
+		}
+		b->count = 1000;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_OK);
+	}
+	assert_int_equal(parquet_writer_finish(w, &data, &len, &err), FLOE_OK);
+	assert_int_equal(parquet_writer_num_row_groups(w), 2);
+	snprintf(path, sizeof path, "%s/lists.parquet", tmpdir);
+	save(path, data, len);
+	free(check(path, 3000));
+	snprintf(q, sizeof q, "SELECT count(a), sum(len(a)), sum(list_sum(a)), "
+		 "sum(len(list_filter(a, x -> x IS NULL))), count(*) FILTER (WHERE len(a) = 0), "
+		 "sum(len(t)), count(*) FILTER (WHERE t = []), min(t[3]) FROM '%s'", path);
+	out = sql(q);
+	snprintf(txt, sizeof txt, "%lld,%lld,%lld,%lld,%d,%d,%d,\n", (long long)nlists,
+		 (long long)nelem, (long long)sum, (long long)nnull, 3000 / 9 - 3000 / 99, 2400 * 3, 600);
+	assert_text(out, txt);
+	free(out);
+	snprintf(q, sizeof q, "SELECT field_id, repetition_type FROM parquet_schema('%s') WHERE name IN ('a', 'element') "
+		 "ORDER BY field_id", path);
+	out = sql(q);
+	assert_text(out, "1,OPTIONAL\n3,OPTIONAL\n4,OPTIONAL\n");
+	free(out);
+	parquet_writer_free(w);
+
+	/* a NULL list in a REQUIRED list column; a NULL element of REQUIRED elements */
+	cols[0].required = true;
+	w = parquet_writer_new(cols, 1, NULL);
+	{
+		Batch *b = batch_new(a, 1, types, 1);
+		vector_set_null(&b->cols[0], 0);
+		b->count = 1;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_ERR);
+		assert_string_equal(err.sqlstate, "23502");
+	}
+	parquet_writer_free(w);
+	cols[0].required = false;
+	cols[0].elem_required = true;
+	w = parquet_writer_new(cols, 1, NULL);
+	{
+		Batch *b = batch_new(a, 1, types, 1);
+		strview sv;
+		assert_int_equal(array_from_text("{1,NULL}", 8, types[0], a, &sv, &err), FLOE_OK);
+		vector_set_string(&b->cols[0], 0, strview_data(&sv), sv.len);
+		b->count = 1;
+		assert_int_equal(parquet_writer_write(w, b, &err), FLOE_ERR);
+		assert_string_equal(err.sqlstate, "23502");
+	}
+	parquet_writer_free(w);
+	arena_free(a);
+}
+
 /* FIXED_LEN_BYTE_ARRAY widths for decimals (Iceberg's decimalRequiredBytes:
  * smallest n with 2^(8n-1) >= 10^p), and decimal(20,2)/(25,0) written at
  * those widths. */
@@ -1374,6 +1480,7 @@ main(void)
 		cmocka_unit_test(test_parquet_write__vector_kinds_and_errors),
 		cmocka_unit_test(test_parquet_write__round_trip_reader),
 		cmocka_unit_test(test_parquet_write__large_values),
+		cmocka_unit_test(test_parquet_write__lists),
 		cmocka_unit_test(test_parquet_write__decimal_widths),
 		cmocka_unit_test(test_parquet_write__rewrite_duckdb_files),
 		cmocka_unit_test(test_parquet_write__randomized_round_trip),
