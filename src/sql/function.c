@@ -1210,7 +1210,7 @@ drop_function(Session *s, ExecCtx *ctx, PgQuery__DropStmt *ds, ResultSink *sink)
 								  sig) : NULL;
 			if (shown) {
 				/* PostgreSQL spells the types with ", " */
-				char *q = arena_strndup(a, "", 2 * strlen(shown) + 1), *w = q;
+				char *q = arena_alloc(a, 2 * strlen(shown) + 1), *w = q;
 				const char *p;
 				for (p = shown; *p; p++) {
 					*w++ = *p;
