@@ -1474,8 +1474,11 @@ stmt_kind(Node *n)
 		return K_DDL;
 	case PG_QUERY__NODE__NODE_VACUUM_STMT:
 		/* ANALYZE reads the committed table and commits its statistics:
-		 * rule 6, so it sees the block's rows.  VACUUM / OPTIMIZE (also
-		 * VacuumStmt) are refused in a block (25001), committing nothing. */
+		 * in an implicit block (rule 11) it is rule 6, so 'INSERT ...;
+		 * ANALYZE' sees the rows; in an explicit block it commits nothing
+		 * early and refuses a table the block changed (0A000, analyze.c):
+		 * txn_before_statement.  VACUUM / OPTIMIZE (also VacuumStmt) are
+		 * refused in a block (25001), committing nothing. */
 		return n->vacuum_stmt->is_vacuumcmd ? K_OTHER : K_DDL;
 	default:
 		return K_OTHER;          /* unsupported, or no table effect */
@@ -2105,6 +2108,9 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	 * block first, and its rows are the block's (temp.h) */
 	if (kind == K_DDL && (temp_create_stmt(stmt) || temp_drop_stmt(s, stmt)))
 		kind = K_DML;
+	if (kind == K_DDL && stmt->node_case == PG_QUERY__NODE__NODE_VACUUM_STMT &&
+	    in_block(s) && !t->implicit)
+		kind = K_OTHER;   /* ANALYZE in an explicit block: stmt_kind */
 
 	t->kind = kind;
 	t->retryable = kind == K_DML && stmt->node_case != PG_QUERY__NODE__NODE_COPY_STMT;
