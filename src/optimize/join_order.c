@@ -12,7 +12,21 @@
  * ordered on its own and nothing moves across it (an outer join does not
  * commute with the inner joins around it in general).
  *
- * THE ORDER (greedy, left-deep): the first probe input is the largest
+ * THE ORDER.  Up to JOIN_DP_MAX_RELS (12) relations whose hashable
+ * equalities between single relations connect them all: the cheapest
+ * tree by dynamic programming over the connected subsets (join_dp.h: its
+ * rows and cost model, bushy trees, no cross products), the selectivity of
+ * an edge 1 / the largest of its equalities' distinct counts (a key side:
+ * its relation's unfiltered rows, as lcard_join_rows), unknown counts
+ * 1 / the smaller relation; it replaces the greedy order below only when
+ * that order, costed by the same model, is dearer by more than 1%, so
+ * estimates that tie keep the greedy plan.  Each join of such a tree
+ * takes the conjuncts its two halves complete.  Larger graphs, graphs
+ * with an unknown estimate, graphs connected only through conditions over
+ * several relations (or not at all), and every graph with the join_dp rule
+ * off (floe.disabled_optimizers): the greedy order.
+ *
+ * THE GREEDY ORDER (left-deep): the first probe input is the largest
  * relation (by its estimate, lcard_rows); then, of the relations tied to
  * the joined set by a hashable equality, the one whose join is estimated
  * smallest (plan/cardinality.h lcard_join_rows: a key of the relation
@@ -40,6 +54,7 @@
  *   opt_join_order(plan, &root, &changed, err)
  */
 #include "optimize/optimizer.h"
+#include "optimize/join_dp.h"
 
 #include <string.h>
 
@@ -71,6 +86,13 @@ typedef struct Walk {
 	bool changed;
 	floe_error *err;
 } Walk;
+
+/* The set of relations 0..n-1 */
+static uint64_t
+all_rels(int n)
+{
+	return n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+}
 
 static bool
 reorderable(const LogicalOp *op)
@@ -261,7 +283,7 @@ step_cost(double cur, double rel, double out)
 static double
 greedy_order(const Graph *g, int *order)
 {
-	uint64_t joined, all = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+	uint64_t joined, all = all_rels(g->n);
 	double cur, cost = 0;
 	int start = 0, step = 0;
 
@@ -307,6 +329,101 @@ left_deep(const Graph *g, const LogicalOp *op)
 	return k == 0 && op == g->rel[0];
 }
 
+/* The distinct values of side e of an equality over relation k alone for
+ * the DP's edge: its relation's unfiltered rows when e is a key of it
+ * (lcard_join_rows' r_key), else ndv_of (< 0: unknown). */
+static double
+side_ndv(const Graph *g, const Expr *e, int k)
+{
+	if (e->kind != EXPR_COLREF || e->col <= 0 || e->col >= EXPR_PARAM_BASE ||
+	    (ColumnId)e->col >= g->nowner || g->owner[e->col] != k)
+		return -1;
+	if (g->raw[k] > 0 && lcard_column_ndv(lcard_unfiltered(g->rel[k]), (ColumnId)e->col) >= 0.9 * g->raw[k])
+		return g->raw[k];
+	return ndv_of(g, e);
+}
+
+/* The DP model of g (join_dp.h), NULL when the DP does not apply (see the
+ * header). */
+static JoinDp *
+dp_model(const Graph *g)
+{
+	int n = g->n;
+	double *sel, *dmax;
+
+	if (n < 3 || n > JOIN_DP_MAX_RELS || optimizer_disabled(g->plan->disabled, "join_dp"))
+		return NULL;
+	for (int k = 0; k < n; k++)
+		if (g->est[k] < 0)
+			return NULL;
+	sel = arena_calloc(g->plan->arena, sizeof *sel * (size_t)(n * n));
+	dmax = arena_alloc(g->plan->arena, sizeof *dmax * (size_t)(n * n));
+	for (int i = 0; i < n * n; i++)
+		dmax[i] = -1;
+	for (int i = 0; i < g->nc; i++) {
+		const Expr *c = g->conj[i];
+		uint64_t m0, m1;
+		int a, b;
+		double d;
+		if (!is_equi(c))
+			continue;
+		m0 = rel_mask(g, c->args[0]);
+		m1 = rel_mask(g, c->args[1]);
+		if (!m0 || !m1 || (m0 & (m0 - 1)) || (m1 & (m1 - 1)) || m0 == m1)
+			continue;
+		a = __builtin_ctzll(m0);
+		b = __builtin_ctzll(m1);
+		d = side_ndv(g, c->args[0], a);
+		if (side_ndv(g, c->args[1], b) > d)
+			d = side_ndv(g, c->args[1], b);
+		sel[a * n + b] = sel[b * n + a] = 1;    /* an edge */
+		if (d > dmax[a * n + b])
+			dmax[a * n + b] = dmax[b * n + a] = d;
+	}
+	for (int a = 0; a < n; a++)
+		for (int b = 0; b < n; b++) {
+			double lo = g->est[a] < g->est[b] ? g->est[a] : g->est[b];
+			if (!(sel[a * n + b] > 0))
+				continue;
+			if (dmax[a * n + b] > 0)
+				sel[a * n + b] = dmax[a * n + b] < 1 ? 1 : 1 / dmax[a * n + b];
+			else
+				sel[a * n + b] = lo < 1 ? 1 : 1 / lo;
+		}
+	return join_dp_new(g->plan->arena, n, g->est, sel);
+}
+
+/* The DP's best tree of the relations in s (all: every relation), each
+ * join with the conjuncts its halves complete (column-free ones: the
+ * root's). */
+static LogicalOp *
+dp_tree(Graph *g, const JoinDp *dp, uint32_t s, uint32_t all)
+{
+	uint32_t l = join_dp_split(dp, s);
+	LogicalOp *lo, *ro, *jn;
+	Expr **c;
+	int nc = 0;
+
+	if (!l)
+		return g->rel[__builtin_ctz(s)];
+	lo = dp_tree(g, dp, l, all);
+	ro = dp_tree(g, dp, s ^ l, all);
+	jn = lop_new(g->plan, LOP_JOIN, 2, lo, ro);
+	lop_pass_columns(g->plan, jn, lo);
+	lop_pass_columns(g->plan, jn, ro);
+	c = arena_alloc(g->plan->arena, sizeof *c * (size_t)(g->nc + 1));
+	for (int i = 0; i < g->nc; i++) {
+		if (g->used[i] || (g->mask[i] & ~(uint64_t)s) || (!g->mask[i] && s != all))
+			continue;
+		g->used[i] = true;
+		c[nc++] = g->conj[i];
+	}
+	jn->join = nc ? LJ_INNER : LJ_CROSS;
+	lop_set_exprs(g->plan, jn, nc, c);
+	jn->est_rows = join_dp_rows(dp, s);
+	return jn;
+}
+
 /* The tree at *slot reordered; *reordered: the order of its relations
  * (or the tree's shape) changed.  A left-deep tree already in the chosen
  * order keeps its nodes and conditions and gets the estimates. */
@@ -318,6 +435,7 @@ order_tree(Graph *g, LogicalOp **slot, bool *reordered, floe_error *err)
 	double cur_est, step_est[MAX_RELS];
 	int step, order[MAX_RELS], *njc;
 	Expr ***jc;
+	JoinDp *dp;
 
 	for (int k = 0; k < g->n; k++) {
 		g->est[k] = lcard_rows(g->rel[k]);
@@ -335,9 +453,19 @@ order_tree(Graph *g, LogicalOp **slot, bool *reordered, floe_error *err)
 		g->used[i] = false;
 	}
 	greedy_order(g, order);
+	dp = dp_model(g);
+	if (dp && join_dp_best(dp)) {
+		double gc = join_dp_order_cost(dp, order);
+		uint32_t s_all = (uint32_t)all_rels(g->n);
+		if (gc < 0 || join_dp_cost(dp, s_all) < 0.99 * gc) {
+			*slot = dp_tree(g, dp, s_all, s_all);
+			*reordered = true;
+			return FLOE_OK;
+		}
+	}
 	cur_est = g->est[order[0]];
 	joined = (uint64_t)1 << order[0];
-	all = g->n == 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->n) - 1);
+	all = all_rels(g->n);
 	for (step = 1; step < g->n; step++) {
 		int pick = order[step];
 		uint64_t bit = (uint64_t)1 << pick;

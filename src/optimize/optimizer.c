@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* run == NULL: a rewrite the binder makes (it asks optimizer_disabled),
- * named here so the setting can switch it off */
+/* run == NULL: a rewrite the binder makes or a rule of another pass (it
+ * asks optimizer_disabled), named here so the setting can switch it off */
 static const struct {
 	const char *name;
 	OptPassFn run;
@@ -18,6 +18,7 @@ static const struct {
 	{ "decorrelate", opt_decorrelate },
 	{ "join_filter_pushdown", opt_join_filter_pushdown },
 	{ "join_order", opt_join_order },
+	{ "join_dp", NULL },
 	{ "filter_pushdown", opt_pushdown_filter },
 };
 
@@ -109,16 +110,20 @@ optimizer_disabled(const char *disabled, const char *name)
 int
 optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_error *err)
 {
+	plan->disabled = disabled;
 	for (int i = 0; i < NPASSES; i++) {
 		bool changed = false;
 		if (!passes[i].run || (disabled && listed(disabled, passes[i].name)))
 			continue;
-		if (passes[i].run(plan, root, &changed, err) != FLOE_OK)
+		if (passes[i].run(plan, root, &changed, err) != FLOE_OK) {
+			plan->disabled = NULL;
 			return FLOE_ERR;
+		}
 #ifdef FLOE_DEBUG
 		if (lplan_verify(plan, *root, err) != FLOE_OK) {
 			char why[sizeof err->message];
 			snprintf(why, sizeof why, "%s", err->message);   /* err is the output too */
+			plan->disabled = NULL;
 			return floe_errorf(err, ERRCODE_INTERNAL_ERROR, "optimizer pass %s broke the plan: %s",
 					   passes[i].name, why);
 		}
@@ -126,5 +131,6 @@ optimize_plan(LogicalPlan *plan, LogicalOp **root, const char *disabled, floe_er
 		if (changed && plan->npasses < LPLAN_MAX_PASSES)
 			plan->passes[plan->npasses++] = passes[i].name;
 	}
+	plan->disabled = NULL;
 	return FLOE_OK;
 }

@@ -34,9 +34,14 @@
  *                     join_filter_pushdown.c)
  *   join_order        each tree of INNER / CROSS joins (comma lists and
  *                     explicit JOIN chains; outer joins are barriers)
- *                     joined in a greedy order from the relations'
- *                     estimates and distinct counts, the build sides
- *                     from them (join_order.c); off: FROM order
+ *                     joined in the cheapest order (bushy trees too) by
+ *                     dynamic programming over its connected subsets up
+ *                     to 12 relations (join_dp.c), greedily beyond, from
+ *                     the relations' estimates and distinct counts, the
+ *                     build sides from them (join_order.c); off: FROM
+ *                     order
+ *   join_dp           (a rule of join_order) off: join_order orders every
+ *                     tree greedily
  *   filter_pushdown   a Filter's conjuncts over a Get become the Get's
  *                     pushed-down filters (pushdown_filter.c)
  *

@@ -271,6 +271,9 @@ typedef struct LogicalPlan {
 	 * (optimize/optimizer.h; EXPLAIN (VERBOSE) lists them) */
 	int npasses;
 	const char *passes[LPLAN_MAX_PASSES];
+	/* floe.disabled_optimizers while optimize_plan runs (NULL: none), for
+	 * the rules a pass consults (optimizer_disabled) */
+	const char *disabled;
 } LogicalPlan;
 
 LogicalPlan *lplan_new(Arena *arena);

@@ -387,13 +387,14 @@ test_optimizer__canon(void **state)
 	assert_int_equal(optimizer_canon_disabled("filter_pushdown,join_magic", out, sizeof out, &E), FLOE_ERR);
 	assert_string_equal(E.sqlstate, "22023");
 	assert_non_null(strstr(E.message, "\"join_magic\" is not an optimizer pass"));
-	assert_int_equal(optimizer_pass_count(), 5);
+	assert_int_equal(optimizer_pass_count(), 6);
 	assert_string_equal(optimizer_pass_name(0), "mark_join");     /* the binder's rule */
 	assert_string_equal(optimizer_pass_name(1), "decorrelate");
 	assert_string_equal(optimizer_pass_name(2), "join_filter_pushdown");
 	assert_string_equal(optimizer_pass_name(3), "join_order");
-	assert_string_equal(optimizer_pass_name(4), "filter_pushdown");
-	assert_null(optimizer_pass_name(5));
+	assert_string_equal(optimizer_pass_name(4), "join_dp");       /* join_order's rule */
+	assert_string_equal(optimizer_pass_name(5), "filter_pushdown");
+	assert_null(optimizer_pass_name(6));
 	assert_int_equal(optimizer_canon_disabled("Mark_Join", out, sizeof out, &E), FLOE_OK);
 	assert_string_equal(out, "mark_join");
 	assert_true(optimizer_disabled(" decorrelate, MARK_JOIN", "mark_join"));
