@@ -6,7 +6,7 @@
 # bench/duck_time.mjs), ratio floe/DuckDB, whether floe's answer equals
 # DuckDB's (bench/tpch_compare.py: values, numbers within 1e-6), and the
 # geometric mean of the ratios.  Not a test.
-#   [SF=1] bench/tpch.sh [FIRST LAST]
+#   [SF=1] [REPS=3] bench/tpch.sh [FIRST LAST]
 # SF=0.1 (default) is ../shared/testdata/tpch-sf0.1 itself.  SF=N (N >= 0.2,
 # a multiple of 0.1) is those files scaled up by DuckDB: K = N*10 copies of
 # every table but nation/region, copy i adding i * (SF0.1 row count) to each
@@ -65,18 +65,28 @@ done
 t0=$(date +%s.%N)
 [ -d "$tmp/wh" ] && [ -n "${TPCH_DIR:-}" ] || build/floe -D "$tmp/wh" -q "${load[@]}" >/dev/null
 echo "floe load: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s (SF$SF)" >&2
+# REPS=N: each query N times, floe and DuckDB in turn; the medians shown,
+# an answer `ok` only when all N were
+reps=${REPS:-1}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf '%-4s %9s %9s %7s %s\n' query floe_s duck_s ratio answer
 logsum=0 nq=0
 for q in $(seq "$first" "$last"); do
 	f=$(printf '%s/queries/q%02d.sql' "$T" "$q")
 	[ -f "$f" ] || f=$(printf '%s/queries/q%d.sql' "$T" "$q")
-	t0=$(date +%s.%N)
-	build/floe -D "$tmp/wh" --csv -t -f "$f" >"$tmp/floe.csv" 2>"$tmp/err" || echo error >"$tmp/floe.csv"
-	t1=$(date +%s.%N)
-	fs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
-	node bench/duck_time.mjs "${views[@]}" "$(cat "$f")" >"$tmp/duck.out"
-	ds=$(grep '^time' "$tmp/duck.out" | tail -1 | cut -d' ' -f2)
-	ok=$(python3 bench/tpch_compare.py "$tmp/floe.csv" "$tmp/duck.out")
+	fts=() dts=() ok=ok
+	for _ in $(seq "$reps"); do
+		t0=$(date +%s.%N)
+		build/floe -D "$tmp/wh" --csv -t -f "$f" >"$tmp/floe.csv" 2>"$tmp/err" || echo error >"$tmp/floe.csv"
+		t1=$(date +%s.%N)
+		fts+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')")
+		node bench/duck_time.mjs "${views[@]}" "$(cat "$f")" >"$tmp/duck.out"
+		dts+=("$(grep '^time' "$tmp/duck.out" | tail -1 | cut -d' ' -f2)")
+		a=$(python3 bench/tpch_compare.py "$tmp/floe.csv" "$tmp/duck.out")
+		[ "$a" = ok ] || ok=$a
+	done
+	fs=$(median "${fts[@]}")
+	ds=$(median "${dts[@]}")
 	r=$(awk -v a="$fs" -v b="$ds" 'BEGIN { printf "%.2f", a / b }')
 	printf 'q%-3s %9s %9s %7s %s\n' "$q" "$fs" "$ds" "$r" "$ok"
 	logsum=$(awk -v s="$logsum" -v r="$r" 'BEGIN { printf "%.6f", s + log(r) }')
