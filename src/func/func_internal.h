@@ -56,6 +56,11 @@ int func_json_resolve(const char *name, const SqlType *argtypes, int nargs,
 		      const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
 		      floe_error *err);
 
+/* jsonb_path_* and @? @@ (func_jsonpath.c), the same contract */
+int func_jsonpath_resolve(const char *name, const SqlType *argtypes, int nargs,
+			  const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
+			  floe_error *err);
+
 /* The char(n) (trailing-space-insensitive) variant of a comparison operator. */
 const ScalarFunc *func_compare_bpchar(const char *op);
 

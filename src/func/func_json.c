@@ -26,7 +26,7 @@
  * position (for -> and - the text signature comes first, as PostgreSQL's
  * unknown prefers the string category).  No match: not handled, so the
  * generic resolution reports 42883 with PostgreSQL's message.  The jsonpath
- * functions and operators are refused by name (0A000).
+ * functions and operators are func_jsonpath.c's (func_jsonpath_resolve).
  *
  * Output text is PostgreSQL's: json results keep their source text (->) or
  * are built with json's separators (json_build_object: "k" : v, arrays
@@ -167,9 +167,6 @@ static const JSig sigs[] = {
 
 /* PostgreSQL 15's json functions floe does not have: refused by name */
 static const char *const not_yet[] = {
-	"jsonb_path_query", "jsonb_path_query_array", "jsonb_path_query_first", "jsonb_path_exists",
-	"jsonb_path_match", "jsonb_path_query_tz", "jsonb_path_query_array_tz",
-	"jsonb_path_query_first_tz", "jsonb_path_exists_tz", "jsonb_path_match_tz", "@?", "@@",
 	"jsonb_insert", "jsonb_set_lax", "json_object", "jsonb_object", "json_populate_record",
 	"jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 	"json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
@@ -232,6 +229,12 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 	int i, k;
 
 	*handled = false;
+	if (!strncmp(name, "jsonb_path_", 11) || !strncmp(name, "__floe_jsonb_path_", 18) ||
+	    !strcmp(name, "@?") || !strcmp(name, "@@")) {
+		TRY(func_jsonpath_resolve(name, argtypes, nargs, out, ret, cast_to, handled, err));
+		if (*handled)
+			return FLOE_OK;
+	}
 	for (i = 0; i < nargs; i++)
 		if (type_is_json(argtypes[i]))
 			any_json = true;

@@ -114,6 +114,7 @@ base_name(int64_t oid)
 	case 2950: return "uuid";
 	case 114: return "json";
 	case 3802: return "jsonb";
+	case 4072: return "jsonpath";
 	default: return NULL;
 	}
 }

@@ -106,7 +106,8 @@ func_type_name(SqlType t, char *buf, size_t n)
 	case TYPE_TEXT:
 		snprintf(buf, n, "%s", t.text_kind == TEXT_VARCHAR ? "character varying" :
 			 t.text_kind == TEXT_CHAR ? "character" : t.text_kind == TEXT_JSON ? "json" :
-			 t.text_kind == TEXT_JSONB ? "jsonb" : "text");
+			 t.text_kind == TEXT_JSONB ? "jsonb" : t.text_kind == TEXT_JSONPATH ? "jsonpath" :
+			 "text");
 		return buf;
 	default:
 		return type_name(t, buf, n);
@@ -533,14 +534,15 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 	}
 }
 
-/* json and jsonb have no implicit cast to text (PostgreSQL's category U):
+/* json, jsonb and jsonpath have no implicit cast to text (PostgreSQL's category U):
  * a text signature does not take them, only "any" does (concat, format,
  * count, pg_typeof); their own operators and functions are func_json.c's */
 static bool
 json_args_ok(const ScalarFunc *f, const SqlType *in, int nargs)
 {
 	for (int i = 0; i < nargs; i++)
-		if (type_is_json(in[i]) && argt(f, i) != FARG_ANY && argt(f, i) != FARG_ANY_ASIS)
+		if ((type_is_json(in[i]) || type_is_jsonpath(in[i])) && argt(f, i) != FARG_ANY &&
+		    argt(f, i) != FARG_ANY_ASIS)
 			return false;
 	return true;
 }

@@ -596,8 +596,9 @@ binary_field(PgConn *c, const Vector *v, uint32_t row)
 		break;
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
-		if (v->type.id == TYPE_TEXT && v->type.text_kind == TEXT_JSONB)
-			pgbuf_byte(b, 1);   /* jsonb_send: version 1, then the text */
+		if (v->type.id == TYPE_TEXT && (v->type.text_kind == TEXT_JSONB ||
+						 v->type.text_kind == TEXT_JSONPATH))
+			pgbuf_byte(b, 1);   /* jsonb_send / jsonpath_send: version 1, then the text */
 		pgbuf_append(b, strview_data(&val.u.s), val.u.s.len);
 		break;
 	case TYPE_ARRAY:

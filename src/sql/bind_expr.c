@@ -152,6 +152,8 @@ typmod_int(BindCtx *b, Node *n, int *out)
 }
 
 static int base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out);
+static int jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args,
+			   int *nargs);
 
 /* int[], integer[3], int[][] (PostgreSQL ignores the sizes and the number
  * of dimensions of a declared array type) and the _int4 spellings of
@@ -167,7 +169,7 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 		static const char *const bases[] = { "bool", "int2", "int4", "int8", "float4", "float8",
 						     "numeric", "text", "varchar", "bpchar", "bytea",
 						     "date", "time", "timestamp", "timestamptz",
-						     "interval", "uuid", "json", "jsonb" };
+						     "interval", "uuid", "json", "jsonb", "jsonpath" };
 		size_t k;
 		for (k = 0; k < sizeof bases / sizeof bases[0]; k++)
 			if (!strcmp(name + 1, bases[k])) {
@@ -277,6 +279,8 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 		*out = type_make(TYPE_UUID);
 	else if (!strcmp(name, "json") || !strcmp(name, "jsonb"))
 		*out = type_json(name[4] == 'b');
+	else if (!strcmp(name, "jsonpath"))
+		*out = type_jsonpath();
 	else if (!strcmp(name, "timetz") ||
 		 !strcmp(name, "variant") || !strcmp(name, "geometry") ||
 		 !strcmp(name, "geography") || !strcmp(name, "money") || !strcmp(name, "xml")) {
@@ -1975,6 +1979,12 @@ have_call:
 			    f->agg_star ? "*" : "DISTINCT", name);
 		return fail_at(b, f->location);
 	}
+	if (!strncmp(name, "jsonb_path_", 11) || !strncmp(name, "__floe_jsonb_path_", 18)) {
+		int n;
+		if (jsonb_path_args(b, f, name, args, &n) != FLOE_OK)
+			return NULL;
+		return bind_call(b, name, args, n, f->location);
+	}
 	for (i = 0; i < f->n_args; i++) {
 		if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
 			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "named arguments are not supported here");
@@ -1984,6 +1994,60 @@ have_call:
 			return NULL;
 	}
 	return bind_call(b, name, args, (int)f->n_args, f->location);
+}
+
+/* jsonb_path_*(target, path [, vars [, silent]]): named arguments (their
+ * PostgreSQL names) put in place, vars defaulted to '{}' and silent to false
+ * when a later one is given */
+static int
+jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args, int *nargs)
+{
+	static const char *const pnames[4] = { "target", "path", "vars", "silent" };
+	int n = 0, i, k;
+	bool named = false;
+	for (k = 0; k < 4; k++)
+		args[k] = NULL;
+	if (f->n_args > 4) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
+		fail_at(b, f->location);
+		return FLOE_ERR;
+	}
+	for (i = 0; i < (int)f->n_args; i++) {
+		Node *a = f->args[i];
+		k = i;
+		if (a->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			named = true;
+			for (k = 0; k < 4; k++)
+				if (!strcmp(a->named_arg_expr->name, pnames[k]))
+					break;
+			if (k == 4 || args[k]) {
+				floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
+					    "function %s(..., %s => ...) does not exist", name,
+					    a->named_arg_expr->name);
+				fail_at(b, f->location);
+				return FLOE_ERR;
+			}
+			a = (Node *)a->named_arg_expr->arg;
+		}
+		if (!(args[k] = bind_expr(b, a)))
+			return FLOE_ERR;
+		if (k + 1 > n)
+			n = k + 1;
+	}
+	if (named && (!args[0] || !args[1])) {
+		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
+		fail_at(b, f->location);
+		return FLOE_ERR;
+	}
+	if (n >= 3 && !args[2]) {
+		Value v;
+		memset(&v, 0, sizeof v);
+		v.type = type_json(true);
+		v.u.s = strview_make("{}", 2);
+		args[2] = expr_const(b->arena, &v);
+	}
+	*nargs = n;
+	return FLOE_OK;
 }
 
 /* $n (pgwire Bind, session_exec_params): an unspecified parameter is an

@@ -739,6 +739,7 @@ static const struct PgType {
 	{ 2206, "regtype", 4, true, 'N', false, 2211, 'i', 'p', 0, 0 },
 	{ 2950, "uuid", 16, false, 'U', false, 2951, 'c', 'p', 0, 0 },
 	{ 3802, "jsonb", -1, false, 'U', false, 3807, 'i', 'x', 0, 0 },
+	{ 4072, "jsonpath", -1, false, 'U', false, 4073, 'i', 'x', 0, 0 },
 };
 #define NPGTYPES ((int)(sizeof pgtypes / sizeof pgtypes[0]))
 

@@ -1351,7 +1351,7 @@ json_srf(const char *n)
 	static const char *const names[] = {
 		"json_object_keys", "jsonb_object_keys", "json_array_elements", "jsonb_array_elements",
 		"json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each",
-		"json_each_text", "jsonb_each_text",
+		"json_each_text", "jsonb_each_text", "jsonb_path_query", "jsonb_path_query_tz",
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (!strcmp(n, names[i]))
@@ -1612,7 +1612,7 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 		} else {
 			/* _object_keys returns text: an alias names its column;
 			 * _array_elements' column is its OUT parameter "value" */
-			bool keys = strstr(name, "_keys") != NULL;
+			bool keys = strstr(name, "_keys") != NULL || strstr(name, "_path_query") != NULL;
 			src->scope.names[0] = !keys ? "value" : rf->alias && rf->alias->n_colnames == 0
 					      ? rf->alias->aliasname : (char *)name;
 		}
@@ -5618,7 +5618,8 @@ own_key(BindCtx *b, Expr **keys, const int *key_tgt, int nkeys, int i)
 	return NULL;
 }
 
-/* PostgreSQL's get_sort_group_operators: json (json[] too) has neither an
+/* PostgreSQL's get_sort_group_operators: json and jsonpath (their arrays
+ * too) have neither an
  * equality nor an ordering operator, so it cannot be a DISTINCT, GROUP BY,
  * set-operation, window PARTITION BY or aggregate DISTINCT key (42883
  * "could not identify an equality operator for type json") nor an ORDER BY
@@ -5629,10 +5630,12 @@ select_check_sortable(BindCtx *b, SqlType t, bool ordering, int byte_loc)
 {
 	bool arr = t.id == TYPE_ARRAY && t.elem == TYPE_TEXT;
 
-	if ((t.id != TYPE_TEXT && !arr) || t.text_kind != TEXT_JSON)
+	const char *tn = t.text_kind == TEXT_JSON ? "json" : "jsonpath";
+
+	if ((t.id != TYPE_TEXT && !arr) || (t.text_kind != TEXT_JSON && t.text_kind != TEXT_JSONPATH))
 		return FLOE_OK;
-	floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "could not identify an %s operator for type %s",
-		    ordering ? "ordering" : "equality", arr ? "json[]" : "json");
+	floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "could not identify an %s operator for type %s%s",
+		    ordering ? "ordering" : "equality", tn, arr ? "[]" : "");
 	if (ordering)
 		floe_error_hint(b->err, "Use an explicit ordering operator or modify the query.");
 	if (byte_loc >= 0)

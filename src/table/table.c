@@ -224,6 +224,10 @@ pg_type_from_name(const char *s, SqlType *t)
 		*t = type_json(s[4] == 'b');
 		return true;
 	}
+	if (strcmp(s, "jsonpath") == 0) {
+		*t = type_jsonpath();
+		return true;
+	}
 	if (strcmp(s, "character varying") == 0) {
 		*t = type_varchar(-1);
 		return true;

@@ -78,6 +78,14 @@ json_cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 {
 	if (from.id == TYPE_NULL)
 		return true;
+	if (type_is_jsonpath(from) || type_is_jsonpath(to)) {
+		/* jsonpath: from text explicit, to text assignment (I/O casts) */
+		if (type_is_jsonpath(from) && type_is_jsonpath(to))
+			return true;
+		if (type_is_jsonpath(to))
+			return from.id == TYPE_TEXT && !type_is_json(from) && ctx == COERCE_EXPLICIT;
+		return to.id == TYPE_TEXT && !type_is_json(to) && ctx != COERCE_IMPLICIT;
+	}
 	if (type_is_json(from) && type_is_json(to))
 		return from.text_kind == to.text_kind || ctx != COERCE_IMPLICIT;
 	if (type_is_json(to))
@@ -94,7 +102,7 @@ cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 {
 	if ((unsigned)from.id >= TYPE__COUNT || (unsigned)to.id >= TYPE__COUNT)
 		return false;
-	if (type_is_json(from) || type_is_json(to))
+	if (type_is_json(from) || type_is_json(to) || type_is_jsonpath(from) || type_is_jsonpath(to))
 		return json_cast_allowed(from, to, ctx);
 	/* arrays: element-wise when the elements cast in this context
 	 * (array_coerce); to text by the output function (assignment), from

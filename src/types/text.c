@@ -38,6 +38,7 @@
 #include "types/datetime.h"
 #include "types/decimal.h"
 #include "types/json.h"
+#include "types/jsonpath.h"
 #include "types/text.h"
 
 
@@ -698,6 +699,8 @@ text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
 		return pgjson_validate(s, n, err);
 	if (t.text_kind == TEXT_JSONB)          /* jsonb_in, printed by jsonb_out */
 		return pgjsonb_normalize(s, n, a, out, outlen, err);
+	if (t.text_kind == TEXT_JSONPATH)       /* jsonpath_in, printed by jsonpath_out */
+		return jsonpath_normalize(s, n, a, out, outlen, err);
 	int32_t maxlen = t.typmod;
 	if (maxlen < 0)        /* varchar, bpchar: no length (char is char(1) by its binder) */
 		return FLOE_OK;

@@ -62,7 +62,8 @@ type_name(SqlType t, char *buf, size_t n)
 				snprintf(buf, n, "bpchar");   /* no length: PostgreSQL's format_type */
 			return buf;
 		}
-		s = t.text_kind == TEXT_JSON ? "json" : t.text_kind == TEXT_JSONB ? "jsonb" : "text";
+		s = t.text_kind == TEXT_JSON ? "json" : t.text_kind == TEXT_JSONB ? "jsonb" :
+		    t.text_kind == TEXT_JSONPATH ? "jsonpath" : "text";
 		break;
 	case TYPE_BYTEA: s = "bytea"; break;
 	case TYPE_DATE: s = "date"; break;
@@ -131,7 +132,8 @@ array_oid(SqlType e)
 	case TYPE_DECIMAL: return 1231;
 	case TYPE_TEXT:
 		return e.text_kind == TEXT_VARCHAR ? 1015 : e.text_kind == TEXT_CHAR ? 1014 :
-		       e.text_kind == TEXT_JSON ? 199 : e.text_kind == TEXT_JSONB ? 3807 : 1009;
+		       e.text_kind == TEXT_JSON ? 199 : e.text_kind == TEXT_JSONB ? 3807 :
+		       e.text_kind == TEXT_JSONPATH ? 4073 : 1009;
 	case TYPE_BYTEA: return 1001;
 	case TYPE_DATE: return 1182;
 	case TYPE_TIME: return 1183;
@@ -147,7 +149,7 @@ uint32_t
 type_array_elem_oid(uint32_t arr_oid)
 {
 	static const uint32_t elems[] = { 16, 21, 23, 20, 700, 701, 1700, 25, 1043, 1042, 17,
-					  1082, 1083, 1114, 1184, 1186, 2950, 114, 3802 };
+					  1082, 1083, 1114, 1184, 1186, 2950, 114, 3802, 4072 };
 	size_t i;
 	for (i = 0; i < sizeof elems / sizeof elems[0]; i++) {
 		SqlType e = type_make(TYPE_NULL);
@@ -164,6 +166,7 @@ type_array_elem_oid(uint32_t arr_oid)
 		case 1042: e.id = TYPE_TEXT; e.text_kind = TEXT_CHAR; break;
 		case 114: e.id = TYPE_TEXT; e.text_kind = TEXT_JSON; break;
 		case 3802: e.id = TYPE_TEXT; e.text_kind = TEXT_JSONB; break;
+		case 4072: e.id = TYPE_TEXT; e.text_kind = TEXT_JSONPATH; break;
 		case 17: e.id = TYPE_BYTEA; break;
 		case 1082: e.id = TYPE_DATE; break;
 		case 1083: e.id = TYPE_TIME; break;
@@ -196,6 +199,8 @@ type_pg_oid_of(SqlType t)
 		return 114;
 	if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONB)
 		return 3802;
+	if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONPATH)
+		return 4072;
 	return type_pg_oid(t.id);
 }
 
@@ -211,6 +216,14 @@ type_json(bool jsonb)
 {
 	SqlType t = type_make(TYPE_TEXT);
 	t.text_kind = jsonb ? TEXT_JSONB : TEXT_JSON;
+	return t;
+}
+
+SqlType
+type_jsonpath(void)
+{
+	SqlType t = type_make(TYPE_TEXT);
+	t.text_kind = TEXT_JSONPATH;
 	return t;
 }
 

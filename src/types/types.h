@@ -67,9 +67,12 @@ typedef enum TypeId {
 
 /* Text subtypes kept for PostgreSQL's names and padding rules; json and
  * jsonb are text validated (json) or normalised (jsonb) on input (json.h). */
-typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR, TEXT_JSON, TEXT_JSONB } TextKind;
+typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR, TEXT_JSON, TEXT_JSONB,
+		       TEXT_JSONPATH /* jsonpath.h: stored as jsonpath_out's text */ } TextKind;
 #define type_is_json(t) ((t).id == TYPE_TEXT && ((t).text_kind == TEXT_JSON || \
 					       (t).text_kind == TEXT_JSONB))
+
+#define type_is_jsonpath(t) ((t).id == TYPE_TEXT && (t).text_kind == TEXT_JSONPATH)
 
 typedef struct SqlType {
 	TypeId id;
@@ -112,6 +115,7 @@ SqlType type_make(TypeId id);
 SqlType type_decimal(int precision, int scale);
 SqlType type_varchar(int32_t n);
 SqlType type_json(bool jsonb);   /* text kind TEXT_JSON / TEXT_JSONB */
+SqlType type_jsonpath(void);     /* text kind TEXT_JSONPATH */
 #define ARRAY_VECTOR 1
 #define ARRAY_RECORD 2
 SqlType type_int2vector(void);
