@@ -10,7 +10,9 @@
  *   jsonb || jsonb              objects merge (right wins), else arrays concatenate
  *   jsonb - text / int / text[] delete keys, string elements, an element
  *   json(b)_typeof, json(b)_array_length, json(b)_build_object/_array,
- *   to_json(b), json(b)_strip_nulls, jsonb_set, jsonb_pretty
+ *   to_json(b), json(b)_strip_nulls, jsonb_set, jsonb_pretty, jsonb_insert,
+ *   jsonb_set_lax, array_to_json, row_to_json (the binder's
+ *   __floe_row_to_json(pretty, name, value, ...))
  *   jsonb #- text[], json(b)_extract_path(_text)(j, VARIADIC text)
  *   aggregates json_agg / jsonb_agg, json_object_agg / jsonb_object_agg
  *   (agg sigs below, func_registry.c)
@@ -50,12 +52,12 @@
 
 /* ---- signatures ---------------------------------------------------------- */
 
-enum { A_J = 1, A_B, A_JB, A_TEXT, A_INT, A_TEXTARR, A_ANY, A_BOOL };
+enum { A_J = 1, A_B, A_JB, A_TEXT, A_INT, A_TEXTARR, A_ANY, A_BOOL, A_ARR };
 enum { R_SAME = 1, R_JSON, R_JSONB, R_TEXT, R_BOOL, R_INT, R_TEXTARR, R_SAMEARR };
 
 typedef struct JSig {
 	ScalarFunc f;
-	uint8_t a[4];
+	uint8_t a[5];
 	uint8_t ret;
 } JSig;
 
@@ -94,6 +96,10 @@ static int k_each_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_each(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_each_text(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_each_text_keys(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_insert(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_set_lax(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_array_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_row_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 
 #define TX TYPE_TEXT
 #define AN FARG_ANY_ASIS
@@ -162,15 +168,31 @@ static const JSig sigs[] = {
 	SIG("jsonb_set", k_set, 3, 0, A_B, A_TEXTARR, A_B, 0, TX, TX, TX, 0, R_JSONB, true, false),
 	SIG("jsonb_set", k_set, 4, 0, A_B, A_TEXTARR, A_B, A_BOOL, TX, TX, TX, TYPE_BOOL, R_JSONB,
 	    true, false),
+	SIG("jsonb_insert", k_insert, 3, 0, A_B, A_TEXTARR, A_B, 0, TX, TX, TX, 0, R_JSONB, true, false),
+	SIG("jsonb_insert", k_insert, 4, 0, A_B, A_TEXTARR, A_B, A_BOOL, TX, TX, TX, TYPE_BOOL, R_JSONB,
+	    true, false),
+	/* jsonb_set_lax(target, path, value [, create [, null_value_treatment]]): not strict */
+	SIG("jsonb_set_lax", k_set_lax, 3, 0, A_B, A_TEXTARR, A_B, 0, TX, TX, TX, 0, R_JSONB, false,
+	    false),
+	SIG("jsonb_set_lax", k_set_lax, 4, 0, A_B, A_TEXTARR, A_B, A_BOOL, TX, TX, TX, TYPE_BOOL,
+	    R_JSONB, false, false),
+	{ { "jsonb_set_lax", k_set_lax, 5, 0, { TX, TX, TX, TYPE_BOOL, TX }, TX, FRET_FIXED, false,
+	    false }, { A_B, A_TEXTARR, A_B, A_BOOL, A_TEXT }, R_JSONB },
+	SIG("array_to_json", k_array_to_json, 1, 0, A_ARR, 0, 0, 0, AN, 0, 0, 0, R_JSON, true, false),
+	SIG("array_to_json", k_array_to_json, 2, 0, A_ARR, A_BOOL, 0, 0, AN, TYPE_BOOL, 0, 0, R_JSON,
+	    true, false),
+	/* row_to_json(record [, pretty]) as the binder spells it (bind_expr.c):
+	 * pretty, then field name / value pairs */
+	SIG("__floe_row_to_json", k_row_to_json, 2, 1, A_BOOL, A_ANY, 0, 0, TYPE_BOOL, AN, 0, 0,
+	    R_JSON, false, false),
 };
 #define NSIGS ((int)(sizeof sigs / sizeof sigs[0]))
 
 /* PostgreSQL 15's json functions floe does not have: refused by name */
 static const char *const not_yet[] = {
-	"jsonb_insert", "jsonb_set_lax", "json_object", "jsonb_object", "json_populate_record",
+	"json_object", "jsonb_object", "json_populate_record",
 	"jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 	"json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
-	"row_to_json", "array_to_json",
 	"jsonb_concat", "jsonb_contains", "jsonb_exists",
 };
 
@@ -216,6 +238,9 @@ fits(int k, SqlType t, SqlType *as)
 	case A_ANY:
 		*as = unknown(t) ? type_make(TYPE_TEXT) : t;
 		return true;
+	case A_ARR:
+		*as = t;
+		return t.id == TYPE_ARRAY && !t.vector;
 	default:
 		return false;
 	}
@@ -239,7 +264,7 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 		if (type_is_json(argtypes[i]))
 			any_json = true;
 	if (!any_json && strncmp(name, "json", 4) && strncmp(name, "to_json", 7) &&
-	    strncmp(name, "__floe_json", 11) &&
+	    strncmp(name, "__floe_json", 11) && strcmp(name, "__floe_row_to_json") &&
 	    strcmp(name, "row_to_json") && strcmp(name, "array_to_json"))
 		return FLOE_OK;     /* the common case, cheaply (IN lists resolve "=" often) */
 	if (!strncmp(name, "json_each", 9) || !strncmp(name, "jsonb_each", 10))
@@ -251,6 +276,9 @@ func_json_resolve(const char *name, const SqlType *argtypes, int nargs, const Sc
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   is_op_name(name) ? "operator %s is not supported yet"
 							    : "function %s is not supported yet", name);
+	if (!strcmp(name, "array_to_json") && nargs >= 1 && unknown(argtypes[0]))
+		return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
+				   "could not determine polymorphic type because input has type unknown");
 	for (k = 0; k < NSIGS; k++)
 		if (!strcmp(sigs[k].f.name, name))
 			ours = true;
@@ -1311,7 +1339,10 @@ typedef struct SetCtx {
 	const JsonNode *nv;
 	bool create;
 	floe_error *err;
+	int mode;         /* SET_REPLACE (jsonb_set), SET_BEFORE / SET_AFTER (jsonb_insert) */
 } SetCtx;
+
+enum { SET_REPLACE = 0, SET_BEFORE, SET_AFTER };
 
 static int
 path_int(SetCtx *s, uint32_t k, int64_t *idx)
@@ -1346,12 +1377,18 @@ set_write(JsonBuf *b, const JsonNode *v, SetCtx *s, uint32_t k)
 			jbuf_add(b, ": ", 2);
 			if (key->len == s->p->len[k] && !memcmp(key->s, s->p->s[k], key->len)) {
 				found = true;
+				if (s->mode != SET_REPLACE && k + 1 == s->p->n) {
+					floe_errorf(s->err, ERRCODE_INVALID_PARAMETER_VALUE,
+						    "cannot replace existing key");
+					return floe_error_hint(s->err,
+						"Try using the function jsonb_set to replace key value.");
+				}
 				TRY(set_write(b, &v->kids[2 * i + 1], s, k + 1));
 			} else {
 				pgjsonb_write(b, &v->kids[2 * i + 1]);
 			}
 		}
-		if (!found && s->create && k + 1 == s->p->n) {
+		if (!found && (s->create || s->mode != SET_REPLACE) && k + 1 == s->p->n) {
 			if (v->n)
 				jbuf_add(b, ", ", 2);
 			pgjson_escape(b, s->p->s[k], s->p->len[k]);
@@ -1359,6 +1396,46 @@ set_write(JsonBuf *b, const JsonNode *v, SetCtx *s, uint32_t k)
 			pgjsonb_write(b, s->nv);
 		}
 		jbuf_addc(b, '}');
+		return FLOE_OK;
+	}
+	if (v->kind == JV_ARRAY && s->mode != SET_REPLACE && k + 1 == s->p->n) {
+		/* jsonb_insert: before (after) element idx; a negative idx
+		 * counts from the end, one beyond either end prepends / appends */
+		int64_t idx;
+		bool done = false, first = true;
+		TRY(path_int(s, k, &idx));
+		if (idx < 0)
+			idx = -idx > (int64_t)v->n ? INT64_MIN : idx + v->n;
+		if (idx > (int64_t)v->n)
+			idx = v->n;
+		jbuf_addc(b, '[');
+		if (idx == INT64_MIN || v->n == 0) {
+			pgjsonb_write(b, s->nv);
+			first = false;
+			done = true;
+		}
+		for (i = 0; i < v->n; i++) {
+			bool hit = !done && (int64_t)i == idx;
+			if (!first)
+				jbuf_add(b, ", ", 2);
+			first = false;
+			if (hit && s->mode == SET_BEFORE) {
+				pgjsonb_write(b, s->nv);
+				jbuf_add(b, ", ", 2);
+			}
+			pgjsonb_write(b, &v->kids[i]);
+			if (hit && s->mode == SET_AFTER) {
+				jbuf_add(b, ", ", 2);
+				pgjsonb_write(b, s->nv);
+			}
+			done |= hit;
+		}
+		if (!done) {
+			if (!first)
+				jbuf_add(b, ", ", 2);
+			pgjsonb_write(b, s->nv);
+		}
+		jbuf_addc(b, ']');
 		return FLOE_OK;
 	}
 	if (v->kind == JV_ARRAY) {
@@ -1487,19 +1564,42 @@ k_delete_path(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vecto
 	return rows_done(&r, FLOE_OK);
 }
 
+/* target v with nv set (mode) at path p, into row i of out */
 static int
-k_set(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+set_row(FuncCtx *ctx, Rows *r, uint32_t i, const JsonNode *v, const Path *p, const JsonNode *nv,
+	bool create, int mode, Vector *out)
+{
+	JsonBuf b;
+	size_t n;
+	const char *t;
+	SetCtx s = { p, nv, create, ctx->err, mode };
+	if (v->raw)
+		return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE, "cannot set path in scalar");
+	if (p->n == 0) {
+		t = pgjsonb_text(v, r->tmp, &n);
+		put_text(out, i, t, n);
+		return FLOE_OK;
+	}
+	jbuf_init(&b, r->tmp);
+	TRY(set_write(&b, v, &s, 0));
+	t = jbuf_finish(&b, &n);
+	TRY(pgjsonb_normalize(t, n, r->tmp, &t, &n, ctx->err));
+	put_text(out, i, t, n);
+	return FLOE_OK;
+}
+
+/* jsonb_set (mode SET_REPLACE) and jsonb_insert (SET_BEFORE, or SET_AFTER
+ * when the fourth argument is true) */
+static int
+set_common(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, bool insert)
 {
 	Rows r;
 	rows_init(&r, args, nargs);
 	for (uint32_t i = 0; i < count; i++) {
 		JsonNode *v, *nv;
 		Path p;
-		JsonBuf b;
-		size_t n;
-		const char *t;
+		bool any_null = false, flag;
 		arena_reset(r.tmp);
-		bool any_null = false;
 		for (int j = 0; j < nargs; j++)
 			any_null |= is_null(&r, j, i);
 		if (any_null) {
@@ -1509,24 +1609,194 @@ k_set(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 		if (tree_at(ctx, &r, 0, i, &v) != FLOE_OK || path_at(ctx, &r, 1, i, &p) != FLOE_OK ||
 		    tree_at(ctx, &r, 2, i, &nv) != FLOE_OK)
 			return rows_done(&r, FLOE_ERR);
-		if (v->raw) {
-			floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE, "cannot set path in scalar");
+		flag = nargs >= 4 && ((const uint8_t *)r.v[3].data)[ARGK(r.v[3], i)];
+		if (set_row(ctx, &r, i, v, &p, nv, insert ? false : nargs < 4 || flag,
+			    insert ? (flag ? SET_AFTER : SET_BEFORE) : SET_REPLACE, out) != FLOE_OK)
 			return rows_done(&r, FLOE_ERR);
-		}
-		SetCtx s = { &p, nv, nargs < 4 || ((const uint8_t *)r.v[3].data)[ARGK(r.v[3], i)],
-			     ctx->err };
-		if (p.n == 0) {
-			t = pgjsonb_text(v, r.tmp, &n);
-			put_text(out, i, t, n);
+	}
+	return rows_done(&r, FLOE_OK);
+}
+
+static int
+k_set(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return set_common(ctx, args, nargs, count, out, false);
+}
+
+static int
+k_insert(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return set_common(ctx, args, nargs, count, out, true);
+}
+
+static int del_write(JsonBuf *b, const JsonNode *v, const Path *p, uint32_t k, floe_error *err);
+
+/* v without the value at path p (#-), into row i of out */
+static int
+delete_row(FuncCtx *ctx, Rows *r, uint32_t i, const JsonNode *v, const Path *p, Vector *out)
+{
+	JsonBuf b;
+	size_t n;
+	const char *t;
+	if (v->raw)
+		return floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "cannot delete path in scalar");
+	jbuf_init(&b, r->tmp);
+	if (p->n == 0)
+		pgjsonb_write(&b, v);
+	else
+		TRY(del_write(&b, v, p, 0, ctx->err));
+	t = jbuf_finish(&b, &n);
+	put_text(out, i, t, n);
+	return FLOE_OK;
+}
+
+/* jsonb_set_lax: NULL target, path or create give NULL; a NULL treatment
+ * is 22023; a non-NULL value is jsonb_set's; a NULL one is handled by
+ * null_value_treatment: use_json_null (default), raise_exception (22004),
+ * delete_key (#-), return_target (PostgreSQL 15's order) */
+static int
+k_set_lax(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	static const char bad[] = "null_value_treatment must be \"delete_key\", \"return_target\", "
+				  "\"use_json_null\", or \"raise_exception\"";
+	Rows r;
+	VectorView tv;
+	JsonNode jnull;
+	memset(&jnull, 0, sizeof jnull);
+	jnull.kind = JV_NULL;
+	rows_init(&r, args, nargs);
+	if (nargs == 5)
+		vector_view(&args[4], &tv);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonNode *v, *nv;
+		Path p;
+		bool create = true;
+		const char *how = "use_json_null";
+		size_t hl = strlen(how);
+		int rc;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i) || is_null(&r, 1, i) || (nargs >= 4 && is_null(&r, 3, i))) {
+			out_null(out, i);
 			continue;
 		}
+		if (nargs == 5) {
+			const strview *h;
+			if (args[4].type.id == TYPE_NULL || !ARGVALID(tv, ARGK(tv, i))) {
+				floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE, "%s", bad);
+				return rows_done(&r, FLOE_ERR);
+			}
+			h = &((const strview *)tv.data)[ARGK(tv, i)];
+			how = strview_data(h);
+			hl = h->len;
+		}
+		if (nargs >= 4)
+			create = ((const uint8_t *)r.v[3].data)[ARGK(r.v[3], i)] != 0;
+		if (tree_at(ctx, &r, 0, i, &v) != FLOE_OK || path_at(ctx, &r, 1, i, &p) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+#define IS(w) (hl == strlen(w) && !memcmp(how, w, hl))
+		if (!is_null(&r, 2, i)) {
+			if (tree_at(ctx, &r, 2, i, &nv) != FLOE_OK)
+				return rows_done(&r, FLOE_ERR);
+			rc = set_row(ctx, &r, i, v, &p, nv, create, SET_REPLACE, out);
+		} else if (IS("raise_exception")) {
+			floe_errorf(ctx->err, ERRCODE_NULL_VALUE_NOT_ALLOWED, "JSON value must not be null");
+			floe_error_detail(ctx->err,
+				"Exception was raised because null_value_treatment is \"raise_exception\".");
+			floe_error_hint(ctx->err,
+				"To avoid, either change the null_value_treatment argument or ensure that an SQL NULL is not passed.");
+			rc = FLOE_ERR;
+		} else if (IS("use_json_null")) {
+			rc = set_row(ctx, &r, i, v, &p, &jnull, create, SET_REPLACE, out);
+		} else if (IS("delete_key")) {
+			rc = delete_row(ctx, &r, i, v, &p, out);
+		} else if (IS("return_target")) {
+			size_t n;
+			const char *t = pgjsonb_text(v, r.tmp, &n);
+			put_text(out, i, t, n);
+			rc = FLOE_OK;
+		} else {
+			rc = floe_errorf(ctx->err, ERRCODE_INVALID_PARAMETER_VALUE, "%s", bad);
+		}
+#undef IS
+		if (rc != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+	}
+	return rows_done(&r, FLOE_OK);
+}
+
+/* array_to_json(anyarray [, pretty]): to_json of an array, ",\n " between
+ * the elements when pretty */
+static int
+k_array_to_json(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Rows r;
+	rows_init(&r, args, nargs);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonBuf b;
+		Value v, *vals;
+		uint32_t k, cnt;
+		bool pretty;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i) || (nargs == 2 && is_null(&r, 1, i))) {
+			out_null(out, i);
+			continue;
+		}
+		pretty = nargs == 2 && ((const uint8_t *)r.v[1].data)[ARGK(r.v[1], i)];
+		vector_get_value(&args[0], i, &v);
+		if (array_decode(&v.u.s, v.type, r.tmp, &vals, &cnt, ctx->err) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
 		jbuf_init(&b, r.tmp);
-		if (set_write(&b, v, &s, 0) != FLOE_OK)
+		jbuf_addc(&b, '[');
+		for (k = 0; k < cnt; k++) {
+			size_t en = 0;
+			const char *et = vals[k].is_null ? NULL : value_to_text(&vals[k], r.tmp, &en);
+			if (k)
+				jbuf_adds(&b, pretty ? ",\n " : ",");
+			value_json(&b, &vals[k], et, en, r.tmp);
+		}
+		jbuf_addc(&b, ']');
+		if (finish_json(ctx, out, i, &b, r.tmp) != FLOE_OK)
 			return rows_done(&r, FLOE_ERR);
-		t = jbuf_finish(&b, &n);
-		if (pgjsonb_normalize(t, n, r.tmp, &t, &n, ctx->err) != FLOE_OK)
+	}
+	return rows_done(&r, FLOE_OK);
+}
+
+/* __floe_row_to_json(pretty, name, value, ...): composite_to_json's
+ * {"name":value,...}, ",\n " between the fields when pretty */
+static int
+k_row_to_json(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Rows r;
+	VectorView views[64];
+	if (nargs > 64)
+		return floe_errorf(ctx->err, ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+				   "cannot pass more than 100 arguments to a function");
+	rows_init(&r, args, 1);
+	for (int j = 0; j < nargs; j++)
+		vector_view(&args[j], &views[j]);
+	for (uint32_t i = 0; i < count; i++) {
+		JsonBuf b;
+		bool pretty;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i)) {
+			out_null(out, i);
+			continue;
+		}
+		pretty = ((const uint8_t *)r.v[0].data)[ARGK(r.v[0], i)];
+		jbuf_init(&b, r.tmp);
+		jbuf_addc(&b, '{');
+		for (int j = 1; j + 1 < nargs; j += 2) {
+			const strview *nm = &((const strview *)views[j].data)[ARGK(views[j], i)];
+			if (j > 1)
+				jbuf_adds(&b, pretty ? ",\n " : ",");
+			pgjson_escape(&b, strview_data(nm), nm->len);
+			jbuf_addc(&b, ':');
+			arg_json(&b, &args[j + 1], i, r.tmp);
+		}
+		jbuf_addc(&b, '}');
+		if (finish_json(ctx, out, i, &b, r.tmp) != FLOE_OK)
 			return rows_done(&r, FLOE_ERR);
-		put_text(out, i, t, n);
 	}
 	return rows_done(&r, FLOE_OK);
 }

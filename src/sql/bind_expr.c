@@ -152,8 +152,11 @@ typmod_int(BindCtx *b, Node *n, int *out)
 }
 
 static int base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out);
-static int jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args,
-			   int *nargs);
+typedef struct NamedSpec NamedSpec;
+static const NamedSpec *named_spec(const char *name);
+static int named_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, const NamedSpec *sp,
+		      Expr **args, int *nargs);
+static Expr *bind_row_to_json(BindCtx *b, PgQuery__FuncCall *f, bool *handled);
 
 /* int[], integer[3], int[][] (PostgreSQL ignores the sizes and the number
  * of dimensions of a declared array type) and the _int4 spellings of
@@ -1979,11 +1982,20 @@ have_call:
 			    f->agg_star ? "*" : "DISTINCT", name);
 		return fail_at(b, f->location);
 	}
-	if (!strncmp(name, "jsonb_path_", 11) || !strncmp(name, "__floe_jsonb_path_", 18)) {
+	if (!strcmp(name, "row_to_json") && (f->n_args == 1 || f->n_args == 2) &&
+	    !f->agg_order && !f->over) {
+		Expr *e;
+		bool handled = false;
+		e = bind_row_to_json(b, f, &handled);
+		if (handled)
+			return e;
+	}
+	if (named_spec(name)) {
 		int n;
-		if (jsonb_path_args(b, f, name, args, &n) != FLOE_OK)
+		Expr **nargs = ARENA_ARRAY(b->arena, Expr *, 5);    /* every parameter */
+		if (named_args(b, f, name, named_spec(name), nargs, &n) != FLOE_OK)
 			return NULL;
-		return bind_call(b, name, args, n, f->location);
+		return bind_call(b, name, nargs, n, f->location);
 	}
 	for (i = 0; i < f->n_args; i++) {
 		if (f->args[i]->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
@@ -1996,18 +2008,161 @@ have_call:
 	return bind_call(b, name, args, (int)f->n_args, f->location);
 }
 
-/* jsonb_path_*(target, path [, vars [, silent]]): named arguments (their
- * PostgreSQL names) put in place, vars defaulted to '{}' and silent to false
- * when a later one is given */
-static int
-jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args, int *nargs)
+static Node *
+column_node(BindCtx *b, const char *rel, const char *col, int location)
 {
-	static const char *const pnames[4] = { "target", "path", "vars", "silent" };
-	int n = 0, i, k;
-	bool named = false;
-	for (k = 0; k < 4; k++)
+	Node *n = ARENA_NEW(b->arena, Node);
+	PgQuery__ColumnRef *c = ARENA_NEW(b->arena, PgQuery__ColumnRef);
+	int k;
+	pg_query__node__init(n);
+	pg_query__column_ref__init(c);
+	n->node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+	n->column_ref = c;
+	c->n_fields = 2;
+	c->fields = ARENA_ARRAY(b->arena, Node *, 2);
+	for (k = 0; k < 2; k++) {
+		Node *s = ARENA_NEW(b->arena, Node);
+		pg_query__node__init(s);
+		s->node_case = PG_QUERY__NODE__NODE_STRING;
+		s->string = ARENA_NEW(b->arena, PgQuery__String);
+		pg_query__string__init(s->string);
+		s->string->sval = (char *)(k ? col : rel);
+		c->fields[k] = s;
+	}
+	c->location = location;
+	return n;
+}
+
+/* func_json.c's variadic calls take at most 64 arguments */
+#define ROW_JSON_MAX 31
+
+/*
+ * row_to_json(record [, pretty]) of a FROM item's whole row (t, t.*) or of
+ * ROW(...) (fields f1, f2, ...): __floe_row_to_json(pretty, 'name', value,
+ * ...), which func_json.c writes as PostgreSQL's composite_to_json.  Not
+ * handled (the generic 42883) for any other argument, or when the name is
+ * a column's.
+ */
+static Expr *
+bind_row_to_json(BindCtx *b, PgQuery__FuncCall *f, bool *handled)
+{
+	Node *a = f->args[0];
+	Scope *s = b->scope;
+	const char *rel = NULL;
+	Expr *args[1 + 2 * ROW_JSON_MAX];
+	int n = 1, i;
+	*handled = false;
+	if (a->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && s) {
+		PgQuery__ColumnRef *c = a->column_ref;
+		int found;
+		bool relseen;
+		if (c->n_fields == 1 && str_of(c->fields[0]) &&
+		    scope_lookup(s, NULL, str_of(c->fields[0]), &found, &relseen) == 0)
+			rel = str_of(c->fields[0]);
+		else if (c->n_fields == 2 && str_of(c->fields[0]) && !str_of(c->fields[1]))
+			rel = str_of(c->fields[0]);      /* t.* */
+		if (!rel)
+			return NULL;
+		/* every column of the FROM item, a USING column's side too */
+		for (i = 0; i < s->ncols; i++)
+			if (scope_relname(s, i) && !strcmp(scope_relname(s, i), rel))
+				break;
+		if (i == s->ncols)
+			return NULL;
+		*handled = true;
+		for (i = 0; i < s->ncols; i++) {
+			if (!scope_relname(s, i) || strcmp(scope_relname(s, i), rel))
+				continue;
+			if (n + 2 > (int)(sizeof args / sizeof args[0])) {
+				floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+					    "row_to_json of more than %d columns is not supported yet",
+					    ROW_JSON_MAX);
+				return fail_at(b, f->location);
+			}
+			args[n++] = text_const(b, s->names[i], f->location);
+			if (!(args[n++] = bind_expr(b, column_node(b, rel, s->names[i], c->location))))
+				return NULL;
+		}
+	} else if (a->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+		PgQuery__RowExpr *r = a->row_expr;
+		*handled = true;
+		if (1 + 2 * (int)r->n_args > (int)(sizeof args / sizeof args[0])) {
+			floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
+				    "row_to_json of more than %d columns is not supported yet",
+				    ROW_JSON_MAX);
+			return fail_at(b, f->location);
+		}
+		for (i = 0; i < (int)r->n_args; i++) {
+			char fname[16];
+			snprintf(fname, sizeof fname, "f%d", i + 1);
+			args[n++] = text_const(b, fname, f->location);
+			if (!(args[n++] = bind_expr(b, r->args[i])))
+				return NULL;
+		}
+	} else {
+		return NULL;
+	}
+	if (f->n_args == 2) {
+		if (!(args[0] = bind_expr(b, f->args[1])))
+			return NULL;
+	} else {
+		Value v;
+		memset(&v, 0, sizeof v);
+		v.type = type_make(TYPE_BOOL);
+		v.u.b = false;
+		args[0] = expr_const(b->arena, &v);
+	}
+	return bind_call(b, "__floe_row_to_json", args, n, f->location);
+}
+
+/* json functions with named parameters and defaults (PostgreSQL's
+ * pg_proc.proargnames / proargdefaults) */
+enum { D_REQUIRED = 0, D_JSONB_EMPTY, D_FALSE, D_TRUE, D_TEXT };
+typedef struct NamedSpec {
+	const char *fn;           /* the name, or a prefix ending in '_' */
+	const char *names[5];
+	uint8_t defaults[5];
+	const char *text_default;
+} NamedSpec;
+
+static const NamedSpec named_specs[] = {
+	{ "jsonb_path_", { "target", "path", "vars", "silent" },
+	  { D_REQUIRED, D_REQUIRED, D_JSONB_EMPTY, D_FALSE }, NULL },
+	{ "__floe_jsonb_path_", { "target", "path", "vars", "silent" },
+	  { D_REQUIRED, D_REQUIRED, D_JSONB_EMPTY, D_FALSE }, NULL },
+	{ "jsonb_set_lax", { "jsonb_in", "path", "replacement", "create_if_missing",
+			     "null_value_treatment" },
+	  { D_REQUIRED, D_REQUIRED, D_REQUIRED, D_TRUE, D_TEXT }, "use_json_null" },
+	{ "jsonb_set", { "jsonb_in", "path", "replacement", "create_if_missing" },
+	  { D_REQUIRED, D_REQUIRED, D_REQUIRED, D_TRUE }, NULL },
+	{ "jsonb_insert", { "jsonb_in", "path", "replacement", "insert_after" },
+	  { D_REQUIRED, D_REQUIRED, D_REQUIRED, D_FALSE }, NULL },
+};
+
+static const NamedSpec *
+named_spec(const char *name)
+{
+	for (size_t k = 0; k < sizeof named_specs / sizeof named_specs[0]; k++) {
+		const char *fn = named_specs[k].fn;
+		size_t n = strlen(fn);
+		if (fn[n - 1] == '_' ? !strncmp(name, fn, n) : !strcmp(name, fn))
+			return &named_specs[k];
+	}
+	return NULL;
+}
+
+/* the arguments of a call to a named_specs function (args: room for 5):
+ * named ones put in place, the omitted ones before the last given defaulted */
+static int
+named_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, const NamedSpec *sp, Expr **args,
+	   int *nargs)
+{
+	int n = 0, i, k, np = 0;
+	while (np < 5 && sp->names[np])
+		np++;
+	for (k = 0; k < np; k++)
 		args[k] = NULL;
-	if (f->n_args > 4) {
+	if ((int)f->n_args > np) {
 		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
 		fail_at(b, f->location);
 		return FLOE_ERR;
@@ -2016,11 +2171,10 @@ jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args,
 		Node *a = f->args[i];
 		k = i;
 		if (a->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
-			named = true;
-			for (k = 0; k < 4; k++)
-				if (!strcmp(a->named_arg_expr->name, pnames[k]))
+			for (k = 0; k < np; k++)
+				if (!strcmp(a->named_arg_expr->name, sp->names[k]))
 					break;
-			if (k == 4 || args[k]) {
+			if (k == np || args[k]) {
 				floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION,
 					    "function %s(..., %s => ...) does not exist", name,
 					    a->named_arg_expr->name);
@@ -2034,17 +2188,30 @@ jsonb_path_args(BindCtx *b, PgQuery__FuncCall *f, const char *name, Expr **args,
 		if (k + 1 > n)
 			n = k + 1;
 	}
-	if (named && (!args[0] || !args[1])) {
-		floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
-		fail_at(b, f->location);
-		return FLOE_ERR;
-	}
-	if (n >= 3 && !args[2]) {
+	for (k = 0; k < n; k++) {
 		Value v;
+		if (args[k])
+			continue;
 		memset(&v, 0, sizeof v);
-		v.type = type_json(true);
-		v.u.s = strview_make("{}", 2);
-		args[2] = expr_const(b->arena, &v);
+		switch (sp->defaults[k]) {
+		case D_JSONB_EMPTY:
+			v.type = type_json(true);
+			v.u.s = strview_make("{}", 2);
+			break;
+		case D_FALSE: case D_TRUE:
+			v.type = type_make(TYPE_BOOL);
+			v.u.b = sp->defaults[k] == D_TRUE;
+			break;
+		case D_TEXT:
+			v.type = type_make(TYPE_TEXT);
+			v.u.s = strview_make(sp->text_default, (uint32_t)strlen(sp->text_default));
+			break;
+		default:
+			floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "function %s does not exist", name);
+			fail_at(b, f->location);
+			return FLOE_ERR;
+		}
+		args[k] = expr_const(b->arena, &v);
 	}
 	*nargs = n;
 	return FLOE_OK;

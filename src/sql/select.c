@@ -614,6 +614,16 @@ used_walk(Arena *a, UsedNames *u, const ProtobufCMessage *m, int depth)
 		}
 		return;
 	}
+	if (d == &pg_query__func_call__descriptor) {
+		/* row_to_json(t): t's whole row (bind_expr.c) */
+		const PgQuery__FuncCall *f = (const PgQuery__FuncCall *)m;
+		const Node *fn = f->n_funcname ? f->funcname[f->n_funcname - 1] : NULL;
+		if (fn && fn->node_case == PG_QUERY__NODE__NODE_STRING &&
+		    !strcmp(fn->string->sval, "row_to_json")) {
+			u->all = true;
+			return;
+		}
+	}
 	if (d == &pg_query__sub_link__descriptor) {
 		/* EXISTS (SELECT * ...): a "*" in its select list does not make
 		 * every column used (TPC-H Q4, Q21); the columns it names are
