@@ -791,11 +791,12 @@ binary_param_text(PgConn *c, Arena *a, uint32_t oid, const uint8_t *p, size_t n,
 		if (!(s = numeric_text(a, p, n)))
 			goto bad;
 		return s;
-	case 3802:
-		/* jsonb_recv: version 1, then the text */
+	case 3802: case 4072:
+		/* jsonb_recv / jsonpath_recv: version 1, then the text */
 		if (n < 1 || p[0] != 1) {
 			floe_errorf(err, ERRCODE_INVALID_BINARY_REPRESENTATION,
-				    "unsupported jsonb version number %d", n ? p[0] : 0);
+				    "unsupported %s version number %d", oid == 4072 ? "jsonpath" : "jsonb",
+				    n ? p[0] : 0);
 			return NULL;
 		}
 		p++;

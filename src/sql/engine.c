@@ -2189,6 +2189,7 @@ engine_type_from_pg_oid(uint32_t oid, SqlType *out, floe_error *err)
 	case 2950: *out = type_make(TYPE_UUID); return FLOE_OK;
 	case 114: *out = type_json(false); return FLOE_OK;
 	case 3802: *out = type_json(true); return FLOE_OK;
+	case 4072: *out = type_jsonpath(); return FLOE_OK;
 	default:
 		if (type_array_elem_oid(oid)) {
 			/* int4[] ...: an array of the element type (types/array.h) */

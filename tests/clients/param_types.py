@@ -24,6 +24,8 @@ STMTS = [
     "UPDATE pt SET b = $1, c = $2 WHERE a = $3 AND d < $4",
     "DELETE FROM pt WHERE e = $1 OR $2 = f",
     "INSERT INTO pt (a) VALUES ($1) RETURNING a + $2",
+    "SELECT jsonb_path_query_first($1, $2)",
+    "SELECT $1::jsonb @? $2, jsonb_path_match('{}', $3, silent => $4)",
 ]
 
 
@@ -70,6 +72,20 @@ def main():
             print(f"FAIL unspecified binary parameter on {name}: {got} {r2.get_value(0, 0)}")
             sys.exit(1)
     print("ok unspecified binary parameters decode as their context's type")
+    # a binary jsonpath parameter (OID 4072: version byte 1, then the text)
+    # and a binary jsonpath result, as PostgreSQL 15
+    outs = []
+    for name, c in (("floe", floe), ("PostgreSQL", pg)):
+        r = c.pgconn.exec_params(b"SELECT jsonb_path_query_array('[1, 2, 3]', $1), $1", [b"\x01$[*] ? (@ > 1)"],
+                                 [4072], [1], 1)
+        if r.status != psycopg.pq.ExecStatus.TUPLES_OK:
+            print(f"FAIL binary jsonpath parameter on {name}: {r.error_message.decode()}")
+            sys.exit(1)
+        outs.append((r.get_value(0, 0), r.get_value(0, 1), r.ftype(1)))
+    if outs[0] != outs[1]:
+        print(f"FAIL binary jsonpath: floe {outs[0]}, PostgreSQL {outs[1]}")
+        sys.exit(1)
+    print(f"ok binary jsonpath parameter and result {outs[0]}")
     # SELECT ... FOR UPDATE through the extended protocol (Parse/Describe) in a block
     blk = psycopg.connect(sys.argv[1])
     rows = blk.execute("SELECT a FROM pt WHERE a = %s FOR UPDATE", (42,)).fetchall()
