@@ -725,21 +725,23 @@ local_list(FileIO *io, const char *folder, Arena *arena, FileInfo **files, int *
 	size_t l = strlen(dir);
 
 	if (s3_is_uri(dir)) {
-		/* objects under "<folder>/"; S3 gives no age floe reads, so each
-		 * counts as new (never an old orphan) */
+		/* objects under "<folder>/", aged by their LastModified; an
+		 * object listed without one counts as new (never an old orphan) */
 		char **keys;
 		uint64_t *sizes;
+		int64_t *mtimes = NULL;
 		int i, k;
 		struct timespec now;
 		while (l > 1 && dir[l - 1] == '/')
 			dir[--l] = 0;
-		TRY(s3_list(s3_of(io), arena_sprintf(arena, "%s/", dir), arena, &keys, &sizes, &k, err));
+		TRY(s3_list(s3_of(io), arena_sprintf(arena, "%s/", dir), arena, &keys, &sizes, &mtimes, &k,
+			    err));
 		clock_gettime(CLOCK_REALTIME, &now);
 		o.v = arena_alloc(arena, sizeof *o.v * (size_t)(k + 1));
 		for (i = 0; i < k; i++) {
 			o.v[i].path = keys[i];
 			o.v[i].size = sizes[i];
-			o.v[i].mtime_ms = (int64_t)now.tv_sec * 1000;
+			o.v[i].mtime_ms = mtimes[i] >= 0 ? mtimes[i] : (int64_t)now.tv_sec * 1000;
 		}
 		*files = o.v;
 		*n = k;

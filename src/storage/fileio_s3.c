@@ -1100,10 +1100,45 @@ s3_put(S3Client *c, const char *uri, const void *data, size_t len, bool replace,
 	return rc;
 }
 
-int
-s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_t **sizes, int *n,
-	floe_error *err)
+/* ListObjectsV2's LastModified, ISO 8601 in UTC ("2026-12-04T18:00:00.000Z",
+ * fractional seconds optional): ms since the epoch, or -1 when it is not
+ * that form */
+static int64_t
+iso8601_ms(const char *s)
 {
+	struct tm tm;
+	int y, mo, d, h, mi, sec, used = 0;
+	long ms = 0;
+
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &sec, &used) != 6 ||
+	    mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	s += used;
+	if (*s == '.') {
+		int digits = 0;
+		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
+			if (digits < 3)
+				ms = ms * 10 + (*s - '0');
+		for (; digits < 3; digits++)
+			ms *= 10;
+	}
+	if (strcmp(s, "Z") && strcmp(s, "+00:00"))
+		return -1;
+	memset(&tm, 0, sizeof tm);
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	return (int64_t)timegm(&tm) * 1000 + ms;
+}
+
+int
+s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_t **sizes,
+	int64_t **mtimes_ms, int *n, floe_error *err)
+{
+	int64_t *mt = NULL;
 	Arena *a = arena_new(0);
 	char *bucket, *prefix, *token = NULL;
 	const char *scheme = strncmp(uri_prefix, "s3a://", 6) == 0 ? "s3a" : "s3";
@@ -1111,6 +1146,8 @@ s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_
 
 	*keys = NULL;
 	*sizes = NULL;
+	if (mtimes_ms)
+		*mtimes_ms = NULL;
 	*n = 0;
 	if (!split_uri(uri_prefix, a, &bucket, &prefix)) {
 		arena_free(a);
@@ -1142,22 +1179,27 @@ s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_
 		while (body && (k = xml_tag(a, body, r.n, "Contents", &from)) != NULL) {
 			char *key = xml_tag(a, k, strlen(k), "Key", NULL);
 			char *size = xml_tag(a, k, strlen(k), "Size", NULL);
+			char *mod = xml_tag(a, k, strlen(k), "LastModified", NULL);
 			if (!key)
 				continue;
 			if (*n == cap) {
 				int nc = cap ? cap * 2 : 64;
 				char **nk = arena_alloc(arena, sizeof(char *) * (size_t)nc);
 				uint64_t *ns = arena_alloc(arena, sizeof(uint64_t) * (size_t)nc);
+				int64_t *nm = arena_alloc(arena, sizeof(int64_t) * (size_t)nc);
 				if (*n) {
 					memcpy(nk, *keys, sizeof(char *) * (size_t)*n);
 					memcpy(ns, *sizes, sizeof(uint64_t) * (size_t)*n);
+					memcpy(nm, mt, sizeof(int64_t) * (size_t)*n);
 				}
 				*keys = nk;
 				*sizes = ns;
+				mt = nm;
 				cap = nc;
 			}
 			(*keys)[*n] = arena_sprintf(arena, "%s://%s/%s", scheme, bucket, key);
 			(*sizes)[*n] = size ? strtoull(size, NULL, 10) : 0;
+			mt[*n] = iso8601_ms(mod);
 			(*n)++;
 		}
 		more = body ? xml_tag(a, body, r.n, "IsTruncated", NULL) : NULL;
@@ -1168,6 +1210,8 @@ s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_
 			break;
 	}
 	rc = FLOE_OK;
+	if (mtimes_ms)
+		*mtimes_ms = mt;
 out:
 	arena_free(a);
 	return rc;

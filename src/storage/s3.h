@@ -35,8 +35,11 @@
  *                                       If-None-Match: * (58P02 if it exists)
  *   s3_head(c, uri, &size, err)         58P01 when missing
  *   s3_delete(c, uri, err)
- *   s3_list(c, uri_prefix, arena, &keys, &sizes, &n, err)
- *                                       ListObjectsV2, every page
+ *   s3_list(c, uri_prefix, arena, &keys, &sizes, &mtimes_ms, &n, err)
+ *                                       ListObjectsV2, every page; each
+ *                                       object's LastModified in ms since
+ *                                       the epoch (-1 when the listing has
+ *                                       none); mtimes_ms may be NULL
  *   s3_stats(&st)                       process-wide request counters
  */
 #ifndef FLOE_S3_H
@@ -84,7 +87,7 @@ int s3_put(S3Client *c, const char *uri, const void *data, size_t len, bool repl
 int s3_head(S3Client *c, const char *uri, uint64_t *size, floe_error *err);
 int s3_delete(S3Client *c, const char *uri, floe_error *err);
 int s3_list(S3Client *c, const char *uri_prefix, Arena *arena, char ***keys, uint64_t **sizes,
-	    int *n, floe_error *err);
+	    int64_t **mtimes_ms, int *n, floe_error *err);
 void s3_stats(S3Stats *st);
 
 #endif

@@ -16,6 +16,9 @@
 #   time-travel  FOR VERSION AS OF the first snapshot: its rows
 #   metadata     t$snapshots / t$files counts
 #   optimize     OPTIMIZE: one data file, same rows, validate again
+#   orphans-by-last-modified  remove_orphan_files ages objects by their
+#                LastModified: an old stray object goes, a fresh one and
+#                every reachable (old) object stay; validate again
 #   copy         COPY TO / FROM s3:// (CSV), read_parquet('s3://...') of a
 #                data file, a large COPY TO through a multipart upload and
 #                back; COPY of a missing object: 58P01; outside the
@@ -164,6 +167,29 @@ check "optimize" "1
 4,D
 5,e" "$got"
 validate optimize-validate t "$tmp/state"
+
+# remove_orphan_files on S3 ages objects by their LastModified (s3rver: the
+# mtime of its object file): a stray object made 4 days old goes, a fresh one
+# stays, every object the metadata reaches stays (also when old)
+m=$($PY -c 'import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("select metadata_location from iceberg_tables where table_name=?", (sys.argv[2],)).fetchone()[0])' "$tmp/state/catalog.db" t)
+tloc=${m%/metadata/*}
+echo junk >"$tmp/junk"
+"$CLI" put "$tloc/data/old-orphan.parquet" "$tmp/junk" 2>/dev/null
+"$CLI" put "$tloc/data/fresh-orphan.parquet" "$tmp/junk" 2>/dev/null
+find "$tmp/objects/${tloc#s3://}" -name '*._S3rver_object' ! -name 'fresh-orphan*' -exec touch -d '4 days ago' {} +
+before=$(q -c "SELECT * FROM t ORDER BY id")
+dry=$(q -c "CALL remove_orphan_files(table => 't', dry_run => true)")
+real=$(q -c "CALL remove_orphan_files('t')")
+"$CLI" exists "$tloc/data/old-orphan.parquet" 2>/dev/null; e_old=$?
+"$CLI" exists "$tloc/data/fresh-orphan.parquet" 2>/dev/null; e_fresh=$?
+check "orphans-by-last-modified" "$tloc/data/old-orphan.parquet
+$tloc/data/old-orphan.parquet
+1 0
+$before" "$dry
+$real
+$e_old $e_fresh
+$(q -c "SELECT * FROM t ORDER BY id")"
+validate orphans-validate t "$tmp/state"
 
 # ---- COPY and read_parquet ----
 got=$(q -c "COPY t TO 's3://wh/a/out/t.csv' WITH (FORMAT csv)" -c "CREATE TABLE t2 (id int, s text)" \
