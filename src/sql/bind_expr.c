@@ -337,6 +337,16 @@ bind_fold(BindCtx *b, Expr **e)
 	return FLOE_OK;
 }
 
+/* a varchar(n) / char(n) target, or an array of them: an explicit cast
+ * cuts the text to the length where an assignment refuses it (22001) */
+static bool
+explicit_length_cut(SqlType to)
+{
+	SqlType t = to.id == TYPE_ARRAY ? array_elem_type(to) : to;
+	return t.id == TYPE_TEXT && t.text_kind != TEXT_PLAIN && t.text_kind != TEXT_JSON &&
+	       t.text_kind != TEXT_JSONB && t.typmod >= 0;
+}
+
 /*
  * interval '3' month: a bare number takes the unit of the last field of the
  * INTERVAL qualifier (PostgreSQL's field mask: YEAR 1<<2, MONTH 1<<1,
@@ -388,12 +398,14 @@ bind_coerce(BindCtx *b, Expr *e, SqlType to, int ctx, const char *what)
 			interval_units(b, to.typmod, &txt, &tlen);
 		if (e->value.is_null) {
 			v = value_null(to);
-		} else if (ctx == COERCE_EXPLICIT && to.id == TYPE_TEXT && to.text_kind != TEXT_PLAIN &&
-			   to.typmod >= 0) {
-			/* 'hello'::char(2): the length applies as an explicit cast's
-			 * (cut, not 22001), as PostgreSQL's coerce_type does it */
+		} else if (ctx == COERCE_EXPLICIT && explicit_length_cut(to)) {
+			/* 'hello'::char(2), '{hello}'::varchar(2)[]: the length
+			 * applies as an explicit cast's (cut, not 22001), as
+			 * PostgreSQL's coerce_type reads the text without the typmod
+			 * and then applies it */
 			Value t;
-			if (value_from_text(&t, type_make(TYPE_TEXT), txt, tlen, b->arena, b->err) != FLOE_OK ||
+			SqlType in = to.id == TYPE_ARRAY ? array_of(type_make(TYPE_TEXT)) : type_make(TYPE_TEXT);
+			if (value_from_text(&t, in, txt, tlen, b->arena, b->err) != FLOE_OK ||
 			    cast_value_ex(&v, &t, to, CAST_EXPLICIT, b->arena, b->err) != FLOE_OK) {
 				if (e->location && !e->param)
 					floe_error_position(b->err, e->location);

@@ -571,11 +571,13 @@ array_from_text(const char *s, size_t n, SqlType arrtype, Arena *a, strview *out
 		if (!quoted && !escaped && keep == 4 && strncasecmp(tok, "null", 4) == 0) {
 			vals[nv] = value_null(et);
 		} else if (et.id == TYPE_TEXT && et.typmod >= 0) {
-			/* array_in reads varchar(n)/char(n) elements without their
-			 * length; the array coercion then cuts them (explicit) */
+			/* varchar(n)/char(n) elements: the length rule of an
+			 * assignment, as value_from_text of a scalar (22001 unless
+			 * the excess is spaces); an explicit cast of the text cuts
+			 * (array_cast) */
 			Value tv;
 			TRY(value_from_text(&tv, type_make(TYPE_TEXT), tok, keep, a, err));
-			TRY(cast_value_ex(&vals[nv], &tv, et, CAST_EXPLICIT, a, err));
+			TRY(cast_value_ex(&vals[nv], &tv, et, 0, a, err));
 		} else if (value_from_text(&vals[nv], et, tok, keep, a, err) != FLOE_OK) {
 			return FLOE_ERR;
 		}
