@@ -33,6 +33,7 @@ struct Engine {
 	Catalog *catalog;
 	struct EngineShared *shared;   /* engine.c's lock and retired FileIOs */
 	struct Ingest *ingest;         /* the insert buffer (ingest/ingest.h) */
+	struct AutoMaint *automaint;   /* floe serve's maintenance pass (automaint.h) */
 	char *catalog_conninfo;        /* a PostgreSQL catalog's conninfo, else NULL */
 	struct SeqCache *seq_cache;    /* sequence.c's per-node cached values */
 	/* storage (sql/warehouse.h): the FileIO root (the warehouse folder,

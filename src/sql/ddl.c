@@ -53,6 +53,7 @@
 #include "func/func.h"
 #include "sql/views.h"
 #include "sql/acl.h"
+#include "sql/automaint.h"
 #include "sql/bind.h"
 #include "sql/check.h"
 #include "sql/refs.h"
@@ -1296,6 +1297,8 @@ check_property(Session *s, ResultSink *sink, const IcebergSchema *schema, const 
 		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
 				   "table property \"%s\" is reserved", k);
 	TRY(check_unsupported(k, v, err));
+	if (!strncmp(k, "floe.maintenance.", 17))     /* floe serve's pass (automaint.h) */
+		return automaint_check_property(k, v, err);
 	/* folders the table's files go to: confined as server files */
 	if (!strcmp(k, "write.data.path") || !strcmp(k, "write.metadata.path"))
 		TRY(acl_check_location(s, v, err));

@@ -46,6 +46,7 @@
 #include "ingest/ingest.h"
 #include "optimize/optimizer.h"
 #include "sql/acl.h"
+#include "sql/automaint.h"
 #include "sql/bind.h"
 #include "sql/client_messages.h"
 #include "sql/cursor.h"
@@ -385,7 +386,8 @@ engine_open(Engine **out, const EngineConfig *config, floe_error *err)
 int
 engine_start_background(Engine *e, floe_error *err)
 {
-	return ingest_start_flusher(e, err);
+	TRY(ingest_start_flusher(e, err));
+	return automaint_start(e, err);    /* floe.maintenance.* (automaint.h) */
 }
 
 void
@@ -395,6 +397,7 @@ engine_close(Engine *e)
 
 	if (!e)
 		return;
+	automaint_stop(e);              /* waits for the table in hand */
 	ingest_engine_close(e);         /* flushes buffered rows first */
 	catalog_close(e->catalog);
 	seq_engine_free(e);
@@ -1262,6 +1265,8 @@ setting_get(Session *s, const char *name)
 	}
 	if (ingest_setting_default(name))
 		return ingest_setting_default(name);
+	if (automaint_setting_default(name))
+		return automaint_setting_default(name);
 	if (!strcmp(name, "floe.disabled_optimizers"))
 		return "";   /* every optimizer pass runs (optimize/optimizer.h) */
 	return reset ? "" : NULL;
@@ -1396,6 +1401,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 	snprintf(out, cap, "%s", value);
 	if (ingest_is_setting(name))
 		return ingest_canon_setting(name, value, out, cap, err);
+	if (automaint_is_setting(name))
+		return automaint_canon_setting(name, value, out, cap, err);
 	if (!strcmp(name, "floe.disabled_optimizers"))
 		return optimizer_canon_disabled(value, out, cap, err);
 	if (!strcmp(name, "client_min_messages"))
@@ -1934,6 +1941,7 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	s->cancel = 0;
 	session_enter(s);
 	if (ingest_utility(s, sql, sink, err, &rc) ||     /* SHOW/FLUSH INSERT BUFFER ... */
+	    automaint_utility(s, sql, sink, err, &rc) ||  /* SHOW MAINTENANCE STATUS */
 	    stage_utility(s, sql, sink, err, &rc) ||      /* LIST @stage */
 	    ingest_fast_insert(s, sql, sink, err, &rc)) {  /* INSERT ... VALUES of literals */
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);

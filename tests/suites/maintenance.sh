@@ -29,6 +29,8 @@
 #    the spec's ref fields, the expired ref is gone, the snapshots the refs
 #    retain stay, iceberg-validate --deep passes and icebird (DuckDB for
 #    v1) reads each ref's snapshot as floe's FOR VERSION AS OF 'ref' does.
+# F. floe serve's automatic pass (floe.maintenance.*, sql/automaint.h):
+#    see the section's comment.
 #
 # Prints "PASS maintenance: name" / "FAIL maintenance: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -313,3 +315,132 @@ EOF2
 	done
 	[ $ok = 1 ] && pass "$name"
 done
+
+# ---- F. the automatic pass in floe serve --------------------------------------
+# Tables with floe.maintenance.enabled = 'true' (v2 merge-on-read, v3), one
+# without it (the default) and one with it 'false', each with a short
+# retention, 6 commits, many small files and manifests, and old and fresh
+# stray files.  The pass is switched on (floe.maintenance_interval 300ms)
+# while a client keeps writing; then: the enabled tables keep 2 snapshots,
+# their old strays are gone and the fresh ones stay, small files are
+# compacted and manifests merged, every client statement succeeded,
+# iceberg-validate --deep passes and icebird reads the rows floe reads; the
+# two others are untouched (same folder, same snapshots); SHOW MAINTENANCE
+# STATUS lists only the enabled tables and the server log names them; with
+# floe.maintenance_interval = 0 no pass runs.
+. tests/tools/floe_server.sh
+srv_pid=
+trap 'floe_stop "$srv_pid"; rm -rf "$tmp"' EXIT
+fwh=$tmp/f
+name="auto pass"
+psqlf() { psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U floe -d floe "$@"; }
+status_of() { psqlf -A -t -F '|' -c "SHOW MAINTENANCE STATUS" 2>&1; }
+# wait_passes N: every enabled table has had N more passes than now
+wait_passes() {
+	local want=$1 base st _
+	base=$(status_of | awk -F'|' '{ printf "%s %s\n", $1, $2 }')
+	for _ in $(seq 300); do
+		st=$(status_of | awk -F'|' '{ printf "%s %s\n", $1, $2 }')
+		if [ -n "$st" ] && $PY -c 'import sys
+b = dict(l.split() for l in sys.argv[1].splitlines() if l.strip())
+s = dict(l.split() for l in sys.argv[2].splitlines() if l.strip())
+sys.exit(0 if sorted(s) == ["public.on2", "public.on3"] and all(int(s[k]) >= int(b.get(k, 0)) + int(sys.argv[3]) for k in s) else 1)' "$base" "$st" "$want"; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+props="'history.expire.max-snapshot-age-ms' = '1', 'history.expire.min-snapshots-to-keep' = '2', 'commit.manifest-merge.enabled' = 'false'"
+onprops="'floe.maintenance.enabled' = 'true', 'floe.maintenance.rewrite-manifests.min-count' = '3', 'floe.maintenance.compaction.min-files' = '4'"
+if ! FLOE_INSERT_BUFFER_ROWS=0 floe_serve "$tmp/fsrv" -D "$fwh" --port 0 --http-port off; then
+	fail "$name" "floe serve did not start: $(head -3 "$tmp/fsrv.err")"
+elif ! out=$(psqlf -c "CREATE TABLE on2 (id int, v text) WITH ('format-version' = '2', 'write.delete.mode' = 'merge-on-read', $props, $onprops);
+CREATE TABLE on3 (id int, v text) WITH ('format-version' = '3', $props, $onprops);
+CREATE TABLE off1 (id int, v text) WITH ($props);
+CREATE TABLE off2 (id int, v text) WITH ($props, 'floe.maintenance.enabled' = 'false')" 2>&1); then
+	fail "$name" "setup: $out"
+else
+	for i in 1 2 3 4 5 6; do
+		for t in on2 on3 off1 off2; do echo "INSERT INTO $t VALUES ($i, 'r$i');"; done
+	done >"$tmp/f-setup.sql"
+	echo "DELETE FROM on2 WHERE id = 3;" >>"$tmp/f-setup.sql"
+	psqlf -f "$tmp/f-setup.sql" >/dev/null 2>&1
+	for t in on2 on3 off1 off2; do
+		echo junk >"$fwh/public/$t/data/old-stray.parquet"
+		echo junk >"$fwh/public/$t/metadata/old-stray.avro"
+		touch -d '4 days ago' "$fwh/public/$t/data/old-stray.parquet" "$fwh/public/$t/metadata/old-stray.avro"
+		echo junk >"$fwh/public/$t/data/fresh-stray.parquet"
+	done
+	listing "$fwh/public/off1" >"$tmp/f-off1"
+	listing "$fwh/public/off2" >"$tmp/f-off2"
+	# the default interval (5min) has not come: no table looked at yet
+	st0=$(status_of)
+	psqlf -c "SET floe.maintenance_interval = '300ms'"
+	# a client writing meanwhile: every statement must succeed
+	for i in $(seq 11 30); do
+		echo "INSERT INTO on2 VALUES ($i, 'w$i'); INSERT INTO on3 VALUES ($i, 'w$i');"
+		[ $((i % 5)) = 0 ] && echo "DELETE FROM on2 WHERE id = $((i - 1)); UPDATE on3 SET v = 'u' WHERE id = $((i - 2));"
+		sleep 0.05
+	done | psqlf >"$tmp/f-writer.out" 2>&1
+	wrc=$?
+	if [ -n "$st0" ]; then
+		fail "$name" "SHOW MAINTENANCE STATUS before any pass: $st0"
+	elif [ "$wrc" != 0 ]; then
+		fail "$name" "a client statement failed beside the pass: $(head -3 "$tmp/f-writer.out")"
+	elif ! wait_passes 2; then
+		fail "$name" "no two passes within 30 s: $(status_of)"
+	else
+		why=
+		for t in on2 on3; do
+			td=$fwh/public/$t
+			n=$(psqlf -A -t -c "SELECT count(*) FROM $t\$snapshots")
+			[ "$n" = 2 ] || why="$why; $t keeps $n snapshots (want 2)"
+			[ -e "$td/data/old-stray.parquet" ] && why="$why; $t: old data stray left"
+			[ -e "$td/metadata/old-stray.avro" ] && why="$why; $t: old metadata stray left"
+			[ -e "$td/data/fresh-stray.parquet" ] || why="$why; $t: the fresh stray was deleted"
+			if ! o=$("$TOOLS/iceberg-validate" "$td" --deep 2>&1); then
+				why="$why; $t: iceberg-validate: $(echo "$o" | grep -m2 ERROR)"
+			fi
+			f=$(psqlf -c "COPY (SELECT * FROM $t) TO STDOUT WITH (FORMAT csv)" | LC_ALL=C sort)
+			i=$(icebird "$td")
+			[ -n "$f" ] && [ "$f" = "$i" ] || why="$why; $t: floe and icebird differ ($(echo "$f" | wc -l) / $(echo "$i" | wc -l) rows)"
+			# the rows the client wrote, all of them
+			[ "$(echo "$f" | wc -l)" = "$(psqlf -A -t -c "SELECT count(*) FROM $t")" ] || why="$why; $t: row counts"
+			grep -q "maintenance of public.$t: " "$tmp/fsrv.err" || why="$why; no log line for $t"
+		done
+		nrows=$(psqlf -A -t -c "SELECT count(*) FROM on3")
+		[ "$nrows" = 26 ] || why="$why; on3 has $nrows rows (want 26)"
+		nrows=$(psqlf -A -t -c "SELECT count(*) FROM on2")
+		[ "$nrows" = 21 ] || why="$why; on2 has $nrows rows (want 21)"
+		# compaction and manifest merging happened (the status' totals; the
+		# current snapshot's manifests, read by iceberg-validate)
+		st=$(status_of)
+		echo "$st" | awk -F'|' '$1 == "public.on3" && !($9 > 0 && $10 > 0 && $6 > 0 && $7 > 0 && $8 == 2) { exit 1 }' ||
+			why="$why; on3's totals: $st"
+		nm=$("$TOOLS/iceberg-validate" "$fwh/public/on3" 2>&1 | sed -n 's/^snapshot [0-9]* seq=[0-9]*: \([0-9]*\) manifest.*/\1/p' | tail -1)
+		[ -n "$nm" ] && [ "$nm" -le 2 ] || why="$why; on3's current snapshot has $nm manifests"
+		for t in off1 off2; do
+			n=$(psqlf -A -t -c "SELECT count(*) FROM $t\$snapshots")
+			[ "$n" = 6 ] || why="$why; $t (pass off) keeps $n snapshots (want 6)"
+			[ "$(listing "$fwh/public/$t")" = "$(cat "$tmp/f-$t")" ] || why="$why; $t's folder changed"
+		done
+		echo "$st" | grep -q off && why="$why; SHOW MAINTENANCE STATUS lists a table without the pass"
+		# floe.maintenance_interval = 0: no more passes
+		psqlf -c "SET floe.maintenance_interval = 0"
+		sleep 0.5
+		p0=$(status_of | cut -d'|' -f2 | tr '\n' ' ')
+		psqlf -c "INSERT INTO on3 VALUES (99, 'x')" -c "INSERT INTO on3 VALUES (98, 'y')"
+		sleep 1
+		p1=$(status_of | cut -d'|' -f2 | tr '\n' ' ')
+		[ "$p0" = "$p1" ] || why="$why; passes ran with floe.maintenance_interval = 0 ($p0 -> $p1)"
+		n=$(psqlf -A -t -c "SELECT count(*) FROM on3\$snapshots")
+		[ "$n" = 4 ] || why="$why; on3 keeps $n snapshots after two commits with the pass off (want 4)"
+		# the thread stops with the server: a clean exit, no sanitizer report
+		floe_stop_clean "$srv_pid" "$tmp/fsrv.err" || why="$why; floe serve exit $stop_rc: $(grep -m3 -E 'Sanitizer|runtime error' "$tmp/fsrv.err")"
+		srv_pid=
+		if [ -n "$why" ]; then fail "$name" "${why#; }"; else pass "$name ($(echo "$st" | cut -d'|' -f1,2,6-10 | tr '\n' ' '))"; fi
+	fi
+fi
+floe_stop "$srv_pid"
+srv_pid=
