@@ -11,7 +11,7 @@
  *   jsonb - text / int / text[] delete keys, string elements, an element
  *   json(b)_typeof, json(b)_array_length, json(b)_build_object/_array,
  *   to_json(b), json(b)_strip_nulls, jsonb_set, jsonb_pretty, jsonb_insert,
- *   jsonb_set_lax, array_to_json, row_to_json (the binder's
+ *   jsonb_set_lax, json(b)_object, array_to_json, row_to_json (the binder's
  *   __floe_row_to_json(pretty, name, value, ...))
  *   jsonb #- text[], json(b)_extract_path(_text)(j, VARIADIC text)
  *   aggregates json_agg / jsonb_agg, json_object_agg / jsonb_object_agg
@@ -100,6 +100,7 @@ static int k_insert(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_set_lax(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_array_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 static int k_row_to_json(FuncCtx *, const Vector *, int, uint32_t, Vector *);
+static int k_object(FuncCtx *, const Vector *, int, uint32_t, Vector *);
 
 #define TX TYPE_TEXT
 #define AN FARG_ANY_ASIS
@@ -181,6 +182,12 @@ static const JSig sigs[] = {
 	SIG("array_to_json", k_array_to_json, 1, 0, A_ARR, 0, 0, 0, AN, 0, 0, 0, R_JSON, true, false),
 	SIG("array_to_json", k_array_to_json, 2, 0, A_ARR, A_BOOL, 0, 0, AN, TYPE_BOOL, 0, 0, R_JSON,
 	    true, false),
+	FN1("json_object", k_object, A_TEXTARR, R_JSON),
+	FN1("jsonb_object", k_object, A_TEXTARR, R_JSONB),
+	SIG("json_object", k_object, 2, 0, A_TEXTARR, A_TEXTARR, 0, 0, TX, TX, 0, 0, R_JSON, true,
+	    false),
+	SIG("jsonb_object", k_object, 2, 0, A_TEXTARR, A_TEXTARR, 0, 0, TX, TX, 0, 0, R_JSONB, true,
+	    false),
 	/* row_to_json(record [, pretty]) as the binder spells it (bind_expr.c):
 	 * pretty, then field name / value pairs */
 	SIG("__floe_row_to_json", k_row_to_json, 2, 1, A_BOOL, A_ANY, 0, 0, TYPE_BOOL, AN, 0, 0,
@@ -190,7 +197,7 @@ static const JSig sigs[] = {
 
 /* PostgreSQL 15's json functions floe does not have: refused by name */
 static const char *const not_yet[] = {
-	"json_object", "jsonb_object", "json_populate_record",
+	"json_populate_record",
 	"jsonb_populate_record", "json_populate_recordset", "jsonb_populate_recordset",
 	"json_to_record", "jsonb_to_record", "json_to_recordset", "jsonb_to_recordset",
 	"jsonb_concat", "jsonb_contains", "jsonb_exists",
@@ -1756,6 +1763,63 @@ k_array_to_json(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vec
 			value_json(&b, &vals[k], et, en, r.tmp);
 		}
 		jbuf_addc(&b, ']');
+		if (finish_json(ctx, out, i, &b, r.tmp) != FLOE_OK)
+			return rows_done(&r, FLOE_ERR);
+	}
+	return rows_done(&r, FLOE_OK);
+}
+
+/* json_object(text[]) of alternating keys and values, json_object(keys,
+ * values): {"k" : "v", ...} (jsonb_object: normalised), NULL values null;
+ * 2202E for an odd count or arrays of different lengths, 22004 for a NULL
+ * key (PostgreSQL 15's json_object / json_object_two_arg) */
+static int
+k_object(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	Rows r;
+	rows_init(&r, args, nargs);
+	for (uint32_t i = 0; i < count; i++) {
+		Path k, v;
+		JsonBuf b;
+		uint32_t n, j;
+		arena_reset(r.tmp);
+		if (is_null(&r, 0, i) || (nargs == 2 && is_null(&r, 1, i))) {
+			out_null(out, i);
+			continue;
+		}
+		if (path_at(ctx, &r, 0, i, &k) != FLOE_OK ||
+		    (nargs == 2 && path_at(ctx, &r, 1, i, &v) != FLOE_OK))
+			return rows_done(&r, FLOE_ERR);
+		if (nargs == 1 && k.n % 2) {
+			floe_errorf(ctx->err, ERRCODE_ARRAY_SUBSCRIPT_ERROR,
+				    "array must have even number of elements");
+			return rows_done(&r, FLOE_ERR);
+		}
+		if (nargs == 2 && k.n != v.n) {
+			floe_errorf(ctx->err, ERRCODE_ARRAY_SUBSCRIPT_ERROR, "mismatched array dimensions");
+			return rows_done(&r, FLOE_ERR);
+		}
+		n = nargs == 1 ? k.n / 2 : k.n;
+		jbuf_init(&b, r.tmp);
+		jbuf_addc(&b, '{');
+		for (j = 0; j < n; j++) {
+			uint32_t ki = nargs == 1 ? 2 * j : j, vi = nargs == 1 ? 2 * j + 1 : j;
+			const Path *vp = nargs == 1 ? &k : &v;
+			if (!k.s[ki]) {
+				floe_errorf(ctx->err, ERRCODE_NULL_VALUE_NOT_ALLOWED,
+					    "null value not allowed for object key");
+				return rows_done(&r, FLOE_ERR);
+			}
+			if (j)
+				jbuf_add(&b, ", ", 2);
+			pgjson_escape(&b, k.s[ki], k.len[ki]);
+			jbuf_add(&b, " : ", 3);
+			if (vp->s[vi])
+				pgjson_escape(&b, vp->s[vi], vp->len[vi]);
+			else
+				jbuf_add(&b, "null", 4);
+		}
+		jbuf_addc(&b, '}');
 		if (finish_json(ctx, out, i, &b, r.tmp) != FLOE_OK)
 			return rows_done(&r, FLOE_ERR);
 	}
