@@ -13,6 +13,10 @@
 #   prep   c=16   the same on 16 connections
 #   v500   c=8    INSERT INTO t VALUES (:id, 'row 1'), ... 500 literal rows, 8 connections
 #   v500   c=16   the same on 16 connections
+#   keyed  c=1    single's INSERT into t (id bigint PRIMARY KEY, v text), ids from
+#                 1..9e18 (no 23505 in practice): buffered with the key checks
+#                 of src/ingest/keyindex.c (before them: the direct path)
+#   keyed  c=16   the same on 16 connections
 #
 #   floe_pgbuf: floe serve with a PostgreSQL catalog and the postgres insert
 #   buffer backend (FLOE_INSERT_BUFFER_BACKEND=postgres) in the same
@@ -23,11 +27,12 @@
 # PostgreSQL data folder is on the same disk (/tmp).  Not a test: run on
 # demand,  bench/ingest.sh [SECONDS]  (default 5 per case), and record the
 # numbers in bench/RESULTS.md.  A subset: BENCH_CASES="prep:1 prep:16",
-# BENCH_FLOE="floe_pgbuf" (floe systems), BENCH_PG="pg_durable".
+# BENCH_FLOE="floe_pgbuf" (floe systems), BENCH_PG="pg_durable"; BENCH_BIN:
+# the floe binary (default: build/floe, built first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-5}
-make -s -j2 B=build all
+[ -n "${BENCH_BIN:-}" ] || make -s -j2 B=build all
 tmp=$(mktemp -d /tmp/floe-ingbench.XXXXXX)
 export FLOE_PG_DIR
 FLOE_PG_DIR=$(mktemp -u /tmp/floe-ingbench-pg.XXXXXX)
@@ -39,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 unset PGHOST PGPORT PGUSER PGDATABASE PGOPTIONS FLOE_INSERT_BUFFER_ROWS
-cp build/floe "$tmp/floe"
+cp "${BENCH_BIN:-build/floe}" "$tmp/floe"
 
 # floe serve on DIR with insert buffer rows ROWS; sets port
 start_floe() {
@@ -66,6 +71,8 @@ echo "INSERT INTO t VALUES (:id, 'row :id');" >>"$tmp/single.sql"
 	done
 	echo ";"
 } >"$tmp/v500.sql"
+echo "\\set id random(1, 9000000000000000000)" >"$tmp/keyed.sql"
+echo "INSERT INTO t VALUES (:id, 'row :id');" >>"$tmp/keyed.sql"
 # -M prepared: no :var inside a quoted string (it would be a $n there too)
 echo "\\set id random(1, 2000000000)" >"$tmp/prep.sql"
 echo "INSERT INTO t VALUES (:id, :id);" >>"$tmp/prep.sql"
@@ -111,7 +118,8 @@ for sys in ${BENCH_FLOE:-floe_buffer floe_direct floe_pgbuf}; do
 		else
 			start_floe "$wh" "$rows"
 		fi
-		psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "CREATE TABLE t (id bigint, v text)" >/dev/null
+		key=; [ "$s" = keyed ] && key=" PRIMARY KEY"
+		psql -X -q -h 127.0.0.1 -p "$port" -U bench floe -c "CREATE TABLE t (id bigint$key, v text)" >/dev/null
 		per=1; [ "$s" = v500 ] && per=500
 		R[$sys,$c]=$(run "$sys $c" 127.0.0.1 "$port" bench floe "$tmp/$s.sql" "$n" "$per")
 		if [ "$sys" != floe_direct ]; then
@@ -134,7 +142,8 @@ for sys in ${BENCH_PG:-pg_durable pg_nosync}; do
 	sleep 0.5
 	for c in $cases; do
 		s=${c%%:*}; n=${c##*:}
-		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "DROP TABLE IF EXISTS t" -c "CREATE TABLE t (id bigint, v text)" >/dev/null
+		key=; [ "$s" = keyed ] && key=" PRIMARY KEY"
+		psql -X -q -h 127.0.0.1 -p "$pgp" -U postgres -c "DROP TABLE IF EXISTS t" -c "CREATE TABLE t (id bigint$key, v text)" >/dev/null
 		per=1; [ "$s" = v500 ] && per=500
 		R[$sys,$c]=$(run "$sys $c" 127.0.0.1 "$pgp" postgres postgres "$tmp/$s.sql" "$n" "$per")
 	done

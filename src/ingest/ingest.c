@@ -46,6 +46,7 @@
 #include "ingest/compact.h"
 #include "ingest/fastvalues.h"
 #include "ingest/ingest.h"
+#include "ingest/keyed.h"
 #include "ingest/rowcodec.h"
 #include "sql/acl.h"
 #include "sql/check.h"
@@ -78,12 +79,17 @@ typedef struct Ingest {
 	 * flush thread's: "ns\0name" strings, malloc'd */
 	char **compact_due;
 	int ncompact, capcompact;
+	/* PRIMARY KEY tables (keyindex.c's design): the owner's index of the
+	 * buffered keys, and the folder of the tables' key locks */
+	KeyIdx *kidx;
+	char *lockdir;
 } Ingest;
 
 static void cache_add(Ingest *ig, const char *uuid, uint64_t seq, const uint8_t *bytes, size_t len);
 static void cache_drop(Ingest *ig, const char *uuid, uint64_t upto);
 static void cache_free_all(Ingest *ig);
 static void serve_requests(Ingest *ig);
+static bool bufferable_table(Ingest *ig, Table *t);
 
 /* ---- settings ----------------------------------------------------------
  * floe.insert_buffer_rows and read_consistency are the session's; the
@@ -487,6 +493,10 @@ compact_due_tables(Ingest *ig)
 	free(due);
 }
 
+/* This thread is committing a flush: its commit is the buffer's own, not
+ * checked against the buffered keys (ingest_key_guard). */
+static _Thread_local bool flushing;
+
 /* Flush one table's buffered rows (invariant 2); the caller holds no
  * stripe.  *rows: rows committed. */
 static int
@@ -555,8 +565,12 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 				rowstore_append(rs, bs[k]);
 			}
 		}
-		if (rc == FLOE_OK && rowstore_rows(rs) > 0)
+		if (rc == FLOE_OK && rowstore_rows(rs) > 0) {
+			bool was = flushing;
+			flushing = true;
 			rc = insert_write_rows_seq(&fs, &ctx, t, rowstore_scan_new(&ctx, rs), last, NULL, rows);
+			flushing = was;
+		}
 		if (rc == FLOE_OK)
 			rc = ibuf_discard(b, uuid, last, err);
 		if (rc == FLOE_OK)
@@ -657,6 +671,9 @@ ingest_engine_open(Engine *e, floe_error *err)
 				   "(--catalog or <warehouse>/catalog-uri); this warehouse's catalog is not one");
 	ig = xcalloc(1, sizeof *ig);
 	ig->e = e;
+	ig->kidx = keyidx_new();
+	if (asprintf(&ig->lockdir, "%s/ingest-keylocks", e->warehouse) < 0)
+		ig->lockdir = NULL;
 	pthread_mutex_init(&ig->mu, NULL);
 	for (i = 0; i < NSTRIPES; i++)
 		pthread_mutex_init(&ig->stripes[i], NULL);
@@ -713,6 +730,8 @@ ingest_engine_close(Engine *e)
 	}
 	ibuf_close(ig->buf);
 	cache_free_all(ig);
+	keyidx_free(ig->kidx);
+	free(ig->lockdir);
 	for (i = 0; i < ig->ncompact; i++)
 		free(ig->compact_due[i]);
 	free(ig->compact_due);
@@ -749,7 +768,8 @@ bufferable_shape(Session *s, PgQuery__InsertStmt *is, bool overwrite)
  * without a PRIMARY KEY takes no write turn: buffered, or a plain append
  * whose concurrent peers share a commit (groupcommit.h) instead of
  * queueing for the table one statement at a time.  A keyed table's INSERT
- * (never buffered) keeps its turn. */
+ * takes none when it is buffered (its key lock orders it, keyindex.c);
+ * on the direct path it keeps its turn. */
 bool
 ingest_skip_turn(Session *s, const char *sql, const SqlStmt *st)
 {
@@ -770,7 +790,9 @@ ingest_skip_turn(Session *s, const char *sql, const SqlStmt *st)
 	a = arena_new(16 * 1024);
 	floe_error_clear(&e1);
 	if (table_load(s->engine->catalog, s->engine->io, ns, name, a, &t, &e1) == FLOE_OK)
-		skip = metadata_current_schema(t->md)->nidentifier == 0;
+		skip = metadata_current_schema(t->md)->nidentifier == 0 ||
+		       (s->engine->ingest && bufferable_shape(s, is, false) &&
+			bufferable_table(s->engine->ingest, t));
 	arena_free(a);
 	return skip;
 }
@@ -872,6 +894,23 @@ append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, 
 	}
 	rowcodec_finish(&enc, &bytes, &len);
 	rowcodec_dispose(&enc);
+	if (sc->nidentifier > 0) {
+		/* PRIMARY KEY: checked and reserved under the key lock, which
+		 * is held until the entry is durable (keyindex.c) */
+		KeyedTurn kt;
+		if (keyed_begin(&kt, ig->kidx, ig->buf, ig->lockdir, s, ctx, t, bs, nb) != FLOE_OK) {
+			free(bytes);
+			*rows = 0;
+			return FLOE_ERR;
+		}
+		rc = ibuf_append(ig->buf, t->md->table_uuid, label, table_ingest_seq(t->md), bytes, len, &seq,
+				 ctx->err);
+		if (rc == FLOE_OK)
+			cache_add(ig, t->md->table_uuid, seq, bytes, len);
+		keyed_end(&kt, rc == FLOE_OK ? seq : 0);
+		free(bytes);
+		return rc;
+	}
 	rc = ibuf_append(ig->buf, t->md->table_uuid, label, table_ingest_seq(t->md), bytes, len, &seq, ctx->err);
 	if (rc == FLOE_OK)
 		cache_add(ig, t->md->table_uuid, seq, bytes, len);
@@ -879,12 +918,20 @@ append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, 
 	return rc;
 }
 
-/* t may take buffered rows (a uuid, no PRIMARY KEY, no nested columns)
- * and this process owns the buffer (opened here on first use).  A keyed
- * table takes the direct path: a buffered row's key check cannot see a
- * direct-path commit of the same key in flight (another session's ON
- * CONFLICT or block, another floe node), and its flush would then have to
- * refuse a row already acknowledged. */
+/* Keyed tables may be buffered (keyindex.c): the RocksDB backend in the
+ * warehouse's own folder, where every process that writes the warehouse
+ * sees the one log and the key locks.  Not with the postgres backend
+ * (every node appends) nor an S3 warehouse (its nodes' folders are
+ * their own). */
+static bool
+keyed_ok(Ingest *ig)
+{
+	return !ig->pg && ig->lockdir && !(ig->e->root && s3_is_uri(ig->e->root));
+}
+
+/* t may take buffered rows (a uuid, no nested columns; a PRIMARY KEY
+ * where keyed_ok) and this process owns the buffer (opened here on first
+ * use). */
 static bool
 bufferable_table(Ingest *ig, Table *t)
 {
@@ -893,7 +940,8 @@ bufferable_table(Ingest *ig, Table *t)
 	int i;
 
 	if (temp_is_temp_ns(t->ns) ||       /* a temporary table (sql/temp.h): never buffered */
-	    !t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN || sc->nidentifier > 0 ||
+	    !t->md->table_uuid || strlen(t->md->table_uuid) != IBUF_UUID_LEN ||
+	    (sc->nidentifier > 0 && !keyed_ok(ig)) ||
 	    t->branch || t->wap_id)        /* a write view (table/branch.h) */
 		return false;
 	for (i = 0; i < sc->nfields; i++)
@@ -1269,9 +1317,9 @@ serve_requests(Ingest *ig)
 }
 
 /* Flush (ns, name)'s buffered rows before a statement that needs them
- * committed; keyed_only: only when the table has a PRIMARY KEY. */
+ * committed. */
 static int
-flush_named(Session *s, const char *ns, const char *name, bool keyed_only, floe_error *err)
+flush_named(Session *s, const char *ns, const char *name, floe_error *err)
 {
 	Ingest *ig = s->engine->ingest;
 	IngestBuffer *b = ig ? ig->buf : NULL;
@@ -1289,8 +1337,7 @@ flush_named(Session *s, const char *ns, const char *name, bool keyed_only, floe_
 		arena_free(a);
 		return FLOE_OK;
 	}
-	if (t->md->table_uuid && ibuf_table_stat(b, t->md->table_uuid, &st) && st.pending_objects > 0 &&
-	    (!keyed_only || metadata_current_schema(t->md)->nidentifier > 0)) {
+	if (t->md->table_uuid && ibuf_table_stat(b, t->md->table_uuid, &st) && st.pending_objects > 0) {
 		if (!ibuf_is_owner(b)) {
 			rc = request_flush(s, ns, name, t->md->table_uuid, st.max_seq, a, err);
 		} else {
@@ -1435,39 +1482,46 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 		PgQuery__InsertStmt *is = n->insert_stmt;
 		bool ow = sql_is_insert_overwrite(sql, st);
 		if (bufferable_shape(s, is, ow) && ibuf_is_owner(b))
-			return FLOE_OK;         /* buffered, or keyed (never buffered) */
+			return FLOE_OK;         /* buffered */
+		/* an autocommit append needs nothing flushed: a keyed table's
+		 * commit checks its keys against the buffered ones
+		 * (ingest_key_guard); a block's INSERT pins the table (txn.c),
+		 * ON CONFLICT decides per row and OVERWRITE replaces: their
+		 * rows first */
+		if (!(ow || is->on_conflict_clause || session_txn_status(s) != 'I'))
+			return FLOE_OK;
 		rv_name(s, is->relation, &ns, &name);
-		/* a block's INSERT pins the table (txn.c): its rows first */
-		return flush_named(s, ns, name,
-				   !(ow || is->on_conflict_clause || session_txn_status(s) != 'I'), err);
+		return flush_named(s, ns, name, err);
 	}
 	case PG_QUERY__NODE__NODE_UPDATE_STMT:
 		rv_name(s, n->update_stmt->relation, &ns, &name);
-		return flush_named(s, ns, name, false, err);
+		return flush_named(s, ns, name, err);
 	case PG_QUERY__NODE__NODE_DELETE_STMT:
 		rv_name(s, n->delete_stmt->relation, &ns, &name);
-		return flush_named(s, ns, name, false, err);
+		return flush_named(s, ns, name, err);
 	case PG_QUERY__NODE__NODE_MERGE_STMT:
 		rv_name(s, n->merge_stmt->relation, &ns, &name);
-		return flush_named(s, ns, name, false, err);
+		return flush_named(s, ns, name, err);
 	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
 		if (!n->alter_table_stmt->relation)
 			return FLOE_OK;
 		rv_name(s, n->alter_table_stmt->relation, &ns, &name);
-		return flush_named(s, ns, name, false, err);
+		return flush_named(s, ns, name, err);
 	case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 		for (i = 0; i < n->truncate_stmt->n_relations; i++) {
 			Node *r = n->truncate_stmt->relations[i];
 			if (r->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
 				continue;
 			rv_name(s, r->range_var, &ns, &name);
-			TRY(flush_named(s, ns, name, false, err));
+			TRY(flush_named(s, ns, name, err));
 		}
 		return FLOE_OK;
 	case PG_QUERY__NODE__NODE_COPY_STMT:
-		if (n->copy_stmt->relation) {
+		/* COPY ... FROM is an append (ingest_key_guard checks a keyed
+		 * table's keys at its commit); COPY t TO reads t committed */
+		if (n->copy_stmt->relation && !n->copy_stmt->is_from) {
 			rv_name(s, n->copy_stmt->relation, &ns, &name);
-			return flush_named(s, ns, name, !n->copy_stmt->is_from ? false : true, err);
+			return flush_named(s, ns, name, err);
 		}
 		return FLOE_OK;
 	case PG_QUERY__NODE__NODE_VACUUM_STMT:     /* OPTIMIZE */
@@ -1476,7 +1530,7 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 			if (r->node_case != PG_QUERY__NODE__NODE_VACUUM_RELATION || !r->vacuum_relation->relation)
 				continue;
 			rv_name(s, r->vacuum_relation->relation, &ns, &name);
-			TRY(flush_named(s, ns, name, false, err));
+			TRY(flush_named(s, ns, name, err));
 		}
 		return FLOE_OK;
 	case PG_QUERY__NODE__NODE_CALL_STMT:
@@ -1484,7 +1538,7 @@ ingest_before_stmt(Session *s, const char *sql, const SqlStmt *st, floe_error *e
 		 * (CALL floe$r*(t, ...)), expire_snapshots, ...: the acknowledged
 		 * rows are committed before the table's history is changed */
 		if (call_table(s, n->call_stmt, &ns, &name))
-			return flush_named(s, ns, name, false, err);
+			return flush_named(s, ns, name, err);
 		return FLOE_OK;
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
@@ -1547,7 +1601,7 @@ ingest_before_pin(Session *s, const char *ns, const char *name, floe_error *err)
 
 	if (!b || !ibuf_is_owner(b) || !any_pending(b))
 		return FLOE_OK;         /* a reader process overlays the owner's rows */
-	return flush_named(s, ns, name, false, err);
+	return flush_named(s, ns, name, err);
 }
 
 bool
@@ -1629,7 +1683,7 @@ ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err)
 	memcpy(base, rv->relname, (size_t)(dollar - rv->relname));
 	base[dollar - rv->relname] = 0;
 	ns = rv->schemaname && rv->schemaname[0] ? rv->schemaname : search_path_lookup(s, base);
-	return flush_named(s, ns, base, false, err);
+	return flush_named(s, ns, base, err);
 }
 
 /* ---- the read overlay ----------------------------------------------------
@@ -1782,6 +1836,12 @@ cache_drop(Ingest *ig, const char *uuid, uint64_t upto)
 	TCache *tc;
 	int i, k = 0;
 
+	/* the key index follows the log (keyindex.c): a flush's keys leave
+	 * it after their commit landed; anything else rebuilds it */
+	if (upto == UINT64_MAX)
+		keyidx_forget(ig->kidx, uuid);
+	else
+		keyidx_drop(ig->kidx, uuid, upto);
 	pthread_mutex_lock(&cache_mu);
 	if ((tc = tcache_of(ig, uuid, false))) {
 		for (i = 0; i < tc->n; i++) {
@@ -1901,8 +1961,8 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 		TRY(ibuf_refresh(b, err));
 	if (!ibuf_table_stat(b, uuid, &st) || st.pending_objects == 0)
 		return FLOE_OK;
-	if (ibuf_is_owner(b) && txn_table_pinned(s, ns, name))
-		return FLOE_OK;         /* flushed when pinned (ingest_before_pin) */
+	if (ibuf_is_owner(b) && (txn_table_pinned(s, ns, name) || txn_statement_locks(s)))
+		return FLOE_OK;         /* flushed when pinned or locked (ingest_before_pin) */
 	/* invariant 3: the log first, then the metadata */
 	upto = ibuf_is_owner(b) ? ibuf_stable_seq(b) : UINT64_MAX;
 	TRY(entries_for_read(ig, b, uuid, upto, a, &e, &n, err));
@@ -2271,4 +2331,27 @@ ingest_utility(Session *s, const char *sql, ResultSink *sink, floe_error *err, i
 		*rc = engine_complete(sink, verb == 1 ? "FLUSH INSERT BUFFER" : verb == 2 ?
 				      "REPLAY INSERT BUFFER DEAD LETTERS" : "DISCARD INSERT BUFFER DEAD LETTERS");
 	return true;
+}
+
+/* ---- direct-path commits of keyed tables (keyed.h, keyindex.c) ---------- */
+
+int
+ingest_key_guard(Session *s, const Table *base, const DataFile *add, int nadd, bool rewrites,
+		 bool retry, IngestKeyGuard **g, floe_error *err)
+{
+	Ingest *ig = s->engine->ingest;
+
+	/* a write view (a branch, a WAP staging write) is not main: the
+	 * buffer's rows are main's */
+	if (!ig || flushing || !keyed_ok(ig) || temp_is_temp_ns(base->ns) || base->branch ||
+	    base->wap_id || metadata_current_schema(base->md)->nidentifier == 0)
+		return FLOE_OK;
+	return keyed_guard((KeyGuard **)g, get_buf(ig, false), ig->lockdir, s, base, add, nadd, rewrites,
+			   retry, err);
+}
+
+void
+ingest_key_guard_release(IngestKeyGuard *g)
+{
+	keyed_guard_release((KeyGuard *)g);
 }

@@ -6,10 +6,11 @@
  *
  * What is buffered: an autocommit INSERT ... VALUES (or DEFAULT VALUES) of
  * at most floe.insert_buffer_rows rows (default 5000; 0: off) without ON
- * CONFLICT, RETURNING, WITH or OVERWRITE, into a table without a PRIMARY
- * KEY and without nested columns.  Its rows are coerced and NOT NULL
- * (23502) checked, then appended to the log with an fsync; the INSERT is
- * acknowledged after that.
+ * CONFLICT, RETURNING, WITH or OVERWRITE, into a table without nested
+ * columns (with a PRIMARY KEY: the rocksdb backend on a local warehouse,
+ * keyindex.c's design).  Its rows are coerced and NOT NULL (23502) and
+ * key (23505) checked, then appended to the log with an fsync; the INSERT
+ * is acknowledged after that.
  *
  * The flush: every table's buffered rows become ONE Iceberg append commit
  * (insert_write_rows_seq: files sized and partitioned like any INSERT's)
@@ -25,8 +26,7 @@
  * holds 64 MB), engine close (the shell at exit), FLUSH INSERT BUFFER, and
  * any statement that must see a table's rows committed (ingest_before_stmt:
  * UPDATE, DELETE, MERGE, TRUNCATE, ALTER TABLE, INSERT ON CONFLICT /
- * OVERWRITE / into a keyed table by the direct path, t$snapshots and time
- * travel).  DROP TABLE discards the table's entries.  A table whose flush
+ * OVERWRITE, t$snapshots and time travel).  DROP TABLE discards the table's entries.  A table whose flush
  * failed floe.insert_buffer_max_retries times in a row is dead-lettered.
  *
  * Reads: ingest_overlay_load + ingest_overlay_op add a table's buffered
@@ -59,6 +59,10 @@
  *   ingest_before_metatable(s, rv, err)              t$snapshots / time travel
  *   ingest_before_pin(s, ns, name, err)              (txn.c) a REPEATABLE READ block's
  *        first read of a table: its buffered rows are flushed first
+ *   ingest_key_guard(s, base, add, nadd, rewrites, retry, &g, err) /
+ *   ingest_key_guard_release(g)                    (txn.c) around a direct-path
+ *        commit of a keyed table: its key lock, and 23505 (40001: retry, or
+ *        rewrites) for an added key that is buffered (keyindex.c's design)
  *   ingest_only_flushes(s, pinned, a)                (txn.c) true: every snapshot since
  *        pinned's is a flush of the buffer (rows appended by INSERT ... VALUES)
  */
@@ -68,6 +72,7 @@
 #include "sql/bind.h"
 
 struct Table;
+struct DataFile;
 typedef struct IngestOverlay IngestOverlay;
 
 int ingest_engine_open(Engine *e, floe_error *err);
@@ -93,6 +98,10 @@ Operator *ingest_overlay_op(ExecCtx *ctx, IngestOverlay *ov, Operator *scan, int
 			    const int *proj, const SqlType *types);
 int ingest_before_metatable(Session *s, PgQuery__RangeVar *rv, floe_error *err);
 int ingest_before_pin(Session *s, const char *ns, const char *name, floe_error *err);
+typedef struct IngestKeyGuard IngestKeyGuard;
+int ingest_key_guard(Session *s, const struct Table *base, const struct DataFile *add, int nadd,
+		     bool rewrites, bool retry, IngestKeyGuard **g, floe_error *err);
+void ingest_key_guard_release(IngestKeyGuard *g);
 bool ingest_only_flushes(Session *s, const struct Table *pinned, Arena *a);
 
 #endif

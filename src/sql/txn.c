@@ -1093,6 +1093,33 @@ rebase_dvs(Session *s, NetChange *nc, const Table *prev, Arena *a, floe_error *e
 
 /* Publish the block (rule 3).  On return the block is over either way. */
 static int
+cmp_uuid_of(const void *x, const void *y)
+{
+	const NetChange *p = *(NetChange *const *)x, *q = *(NetChange *const *)y;
+	const char *u = p->head->md->table_uuid ? p->head->md->table_uuid : "";
+	const char *v = q->head->md->table_uuid ? q->head->md->table_uuid : "";
+	return strcmp(u, v);
+}
+
+/* Each written keyed table's insert-buffer key guard (ingest.h), taken in
+ * table uuid order (two blocks never wait for each other's). */
+static int
+guard_block(Session *s, NetChange *nc, int n, Arena *a, IngestKeyGuard **g, floe_error *err)
+{
+	NetChange **by = ARENA_ARRAY(a, NetChange *, n + 1);
+	int i;
+
+	for (i = 0; i < n; i++)
+		by[i] = &nc[i];
+	qsort(by, (size_t)n, sizeof *by, cmp_uuid_of);
+	for (i = 0; i < n; i++)
+		TRY(ingest_key_guard(s, by[i]->head, by[i]->ch.add, by[i]->ch.nadd,
+				     by[i]->ch.nremove > 0 || by[i]->ch.remove_all, by[i]->e->key_retry, g,
+				     err));
+	return FLOE_OK;
+}
+
+static int
 commit_block(Session *s, floe_error *err)
 {
 	Txn *t = s->txn;
@@ -1103,6 +1130,7 @@ commit_block(Session *s, floe_error *err)
 	char **keep = NULL;
 	int n = 0, i, k, nkeep = 0, attempt, rc = FLOE_ERR;
 	bool unknown = false;
+	IngestKeyGuard *guard = NULL;
 
 	for (i = 0; i < t->ntabs; i++) {
 		if (!t->tabs[i].staged)
@@ -1117,6 +1145,10 @@ commit_block(Session *s, floe_error *err)
 		goto out;
 	}
 	if (check_reads(s, a, err) != FLOE_OK)
+		goto out;
+	/* keyed tables: their key locks, in uuid order, and no added key in
+	 * the insert buffer (ingest.h), until the swap is done */
+	if (guard_block(s, nc, n, a, &guard, err) != FLOE_OK)
 		goto out;
 	nss = ARENA_ARRAY(a, const char *, n);
 	names = ARENA_ARRAY(a, const char *, n);
@@ -1212,6 +1244,7 @@ cleanup_attempt:
 					: nc[i].ch2.add[k - nc[i].ch.nadd].file_path;
 	}
 out:
+	ingest_key_guard_release(guard);
 	if (unknown) {
 		record_orphans(s);
 		floe_errorf(err, ERRCODE_CONNECTION_FAILURE,
@@ -1297,7 +1330,9 @@ txn_table_load(Session *s, const char *ns, const char *name, Arena *a, Table **o
 		return FLOE_OK;
 	}
 	hold_compaction(s);
-	if (t->level >= ISO_REPEATABLE_READ)
+	/* a locking SELECT locks committed rows: the table's buffered ones
+	 * are committed first (a keyed table's too, keyindex.c) */
+	if (t->level >= ISO_REPEATABLE_READ || t->locking)
 		TRY(ingest_before_pin(s, ns, name, err));
 	TRY(table_load(s->engine->catalog, s->engine->io, ns, name, t->arena, &x, err));
 	if (!e)
@@ -1384,13 +1419,21 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 	if (!in_block(s) || t->passthrough) {
 		KeyHook h = { s->engine->io, ch };
 		TableChange c = *ch;
+		IngestKeyGuard *g = NULL;
 		if (groupcommit_eligible(base, ch))
 			return groupcommit_commit(s, base, ch, a, out, err);
 		c.rebase_check = key_hook;
 		c.rebase_arg = &h;
-		if (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK &&
-		    copy_rebase(s, base, &c, a, out, err) != FLOE_OK)
+		/* a keyed table: no added key may be in the insert buffer, and
+		 * none may be buffered until the swap is done (ingest.h) */
+		if (ingest_key_guard(s, base, ch->add, ch->nadd, ch->nremove > 0 || ch->remove_all,
+				     ch->key_clash_retry, &g, err) != FLOE_OK ||
+		    (table_commit(s->engine->catalog, s->engine->io, base, &c, a, out, err) != FLOE_OK &&
+		     copy_rebase(s, base, &c, a, out, err) != FLOE_OK)) {
+			ingest_key_guard_release(g);
 			return FLOE_ERR;
+		}
+		ingest_key_guard_release(g);
 		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
 		return FLOE_OK;
 	}
@@ -2512,6 +2555,12 @@ txn_forget_table(Session *s, const char *ns, const char *name)
 		return;
 	memmove(e, e + 1, sizeof *e * (size_t)(t->tabs + t->ntabs - e - 1));
 	t->ntabs--;
+}
+
+bool
+txn_statement_locks(Session *s)
+{
+	return in_block(s) && !s->txn->passthrough && s->txn->locking;
 }
 
 bool

@@ -29,6 +29,9 @@
  *   txn_retry_count(s)                                commit/statement retries so far
  *   txn_commit_failed(s, change, err)                 keep or delete files after a failure
  *   txn_table_pinned(s, ns, name)                     the block's view of the table is fixed
+ *   txn_statement_locks(s)                            the running statement is a block's
+ *                                                     SELECT ... FOR UPDATE/SHARE (it reads
+ *                                                     committed rows only: no buffer overlay)
  *   txn_forget_table(s, ns, name)                     the block's state of a table it
  *                                                     dropped goes (a temporary one:
  *                                                     temp_drop), savepoints keep theirs
@@ -84,6 +87,7 @@ bool txn_commit_failed(Session *s, const TableChange *ch, const floe_error *err)
 /* In a block, the table's view is fixed (written by the block, or read
  * under REPEATABLE READ / SERIALIZABLE): the insert buffer adds no rows. */
 bool txn_table_pinned(Session *s, const char *ns, const char *name);
+bool txn_statement_locks(Session *s);
 void txn_forget_table(Session *s, const char *ns, const char *name);
 /* Sleep base_ms doubled per attempt (capped at 16 x), plus up to 50% jitter. */
 void txn_backoff(long base_ms, int attempt);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """ingest_crash.py -- the insert buffer across kill -9 (tests/suites/ingest.sh).
 
-Usage: ingest_crash.py FLOE_BIN WAREHOUSE KILLS
+Usage: ingest_crash.py FLOE_BIN WAREHOUSE KILLS [keyed]
 
 Starts `floe serve` on WAREHOUSE, two clients (psycopg 3, autocommit) stream
 single-row and 3-row INSERTs (buffered: floe.insert_buffer_rows = 100, flushed
@@ -10,6 +10,9 @@ INSERT is acknowledged; the server is killed with SIGKILL at a random moment
 (0.1-0.7 s after it listens), KILLS times, and restarted each time.  Then:
 every acknowledged row must be present exactly once, before and after a
 final FLUSH INSERT BUFFER, and no row that was never sent may appear.
+With "keyed" the table has a PRIMARY KEY (buffered too, docs/ingest.md) and
+every fourth INSERT re-sends an acknowledged id: it must fail with 23505
+(never be acknowledged), across the restarts as well.
 Prints "ok NAME" / "not ok NAME: why"; the last line is the table's path.
 """
 import os
@@ -24,6 +27,9 @@ import psycopg
 import floe_serve
 
 floe, wh, kills = sys.argv[1], sys.argv[2], int(sys.argv[3])
+keyed = len(sys.argv) > 4 and sys.argv[4] == "keyed"
+dup_acked = []               # a re-sent acknowledged id that was acknowledged again
+dup_refused = [0]
 random.seed(int(os.environ.get("INGEST_CRASH_SEED", "16")))
 acked = set()
 sent = set()
@@ -49,6 +55,17 @@ def client(conninfo, stop):
             c.execute("SET floe.insert_buffer_rows = 100")
             c.execute("SET floe.insert_buffer_max_staleness = '100ms'")
             while not stop.is_set():
+                if keyed and acked and random.random() < 0.25:
+                    with lock:
+                        again = random.choice(sorted(acked)[-50:])
+                    try:
+                        c.execute("INSERT INTO crash VALUES (%d, 'again')" % again)
+                        with lock:
+                            dup_acked.append(again)
+                    except psycopg.errors.UniqueViolation:
+                        with lock:
+                            dup_refused[0] += 1
+                    continue
                 ids = take(random.choice((1, 1, 3)))
                 vals = ", ".join("(%d, 'r%d')" % (i, i) for i in ids)
                 c.execute("INSERT INTO crash VALUES " + vals)
@@ -74,7 +91,7 @@ def check(conninfo, name, ok):
 
 srv, conninfo = start()
 with psycopg.connect(conninfo, autocommit=True) as c:
-    c.execute("CREATE TABLE crash (id bigint, v text)")
+    c.execute("CREATE TABLE crash (id bigint%s, v text)" % (" PRIMARY KEY" if keyed else ""))
 ok = True
 for k in range(kills):
     stop = threading.Event()
@@ -89,6 +106,13 @@ for k in range(kills):
         t.join()
     srv, conninfo = start()
 print("ok killed %d times with %d rows acknowledged" % (kills, len(acked)))
+if keyed:
+    if dup_acked or dup_refused[0] == 0:
+        print("not ok acknowledged_key_refused_again: %d re-sent ids acknowledged (%s), %d refused"
+              % (len(dup_acked), dup_acked[:5], dup_refused[0]))
+        ok = False
+    else:
+        print("ok acknowledged_key_refused_again (%d x 23505)" % dup_refused[0])
 ok = check(conninfo, "exactly_once_after_restart", ok)
 with psycopg.connect(conninfo, autocommit=True) as c:
     c.execute("FLUSH INSERT BUFFER")

@@ -7,13 +7,19 @@
 #     moments (its flush thread committing every 100 ms); after the restarts
 #     every acknowledged row is present exactly once, and the table passes
 #     iceberg-validate --deep and icebird (iceberg-read) reads the same rows
+#   - crash_keyed: the same with a PRIMARY KEY table (buffered, keyindex.c):
+#     every fourth INSERT re-sends an acknowledged id and must get 23505,
+#     across the restarts too; every acknowledged row once; iceberg-validate
 #   - read_your_writes: rows one psql session inserted (not yet flushed:
 #     staleness 1h) are seen by another session, and by a shell process
 #     beside the server (a RocksDB secondary reader); read_consistency =
 #     'committed' sees none of them; the shell's DML on that table asks the
 #     server to flush it (a flush request), waits, and runs
-#   - primary_key_table_direct_path: a table with a PRIMARY KEY is not
-#     buffered (its INSERT is committed at once; a duplicate is 23505)
+#   - primary_key_table_buffered: a table with a PRIMARY KEY is buffered
+#     (its INSERT is not committed at once); a duplicate of a buffered key,
+#     of a committed key and within one INSERT is 23505; INSERT ... SELECT
+#     and COPY of a buffered key are 23505 (the direct path's commit checks
+#     the buffered keys); after the flush every row is there once
 #   - read_cache_follows_appends_and_flushes: the owner's decoded copy of
 #     a table's buffered rows (built at its first read) sees later appends
 #     and drops what a flush committed
@@ -49,7 +55,7 @@
 #     committed; iceberg-validate --deep and icebird on the table
 #   - admission_*: tests/clients/ingest_admission.py, floe.max_concurrent_dml
 #     (default 0: no cap) and floe.dml_queue_timeout: with a cap of 1 and an
-#     open COPY FROM STDIN holding the place, an UPDATE and a keyed INSERT
+#     open COPY FROM STDIN holding the place, an UPDATE and a keyed INSERT ... SELECT
 #     wait, then 53400; a SELECT and a buffered INSERT are not held; a
 #     queued DELETE runs once the COPY ends; a waiting UPDATE is cancelled
 # Prints "PASS ingest: name" / "FAIL ingest: name: why".
@@ -109,6 +115,16 @@ if [ -s "$tmp/floe.csv" ] && cmp -s <(sort "$tmp/floe.csv") <(sort "$tmp/icebird
 else
 	fail crash_icebird_same_rows "floe $(wc -l <"$tmp/floe.csv") rows, icebird $(wc -l <"$tmp/icebird.csv")" "$tmp/icebird.err"
 fi
+if timeout 120 $PY tests/clients/ingest_crash.py "$FLOE_BIN" "$tmp/crashk" 20 keyed >"$tmp/crashk.out" 2>&1; then
+	pass "crash_keyed_exactly_once ($(grep -m1 '^ok killed' "$tmp/crashk.out" | cut -c4-); $(grep -m1 '^ok acknowledged_key' "$tmp/crashk.out" | cut -c4-))"
+else
+	fail crash_keyed_exactly_once "exit $?" "$tmp/crashk.out"
+fi
+if grep -q '^ACKED ' "$tmp/crashk.out" && $TOOLS/iceberg-validate "$tmp/crashk/public/crash" --deep >"$tmp/valk.out" 2>&1; then
+	pass crash_keyed_iceberg_validate
+else
+	fail crash_keyed_iceberg_validate "iceberg-validate failed" "$tmp/valk.out"
+fi
 
 # ---- a server for the rest ------------------------------------------------------
 wh=$tmp/wh
@@ -154,13 +170,21 @@ else
 	fail read_cache_follows_appends_and_flushes "after appends $c1, after a flush and one more $c2, committed $c3"
 fi
 q -c "FLUSH INSERT BUFFER rc" >/dev/null
-q -c "CREATE TABLE ryk (id int PRIMARY KEY, v text)" -c "$pre" -c "INSERT INTO ryk VALUES (2, 'b')" >/dev/null
+q -c "CREATE TABLE ryk (id int PRIMARY KEY, v text)" -c "$pre" -c "INSERT INTO ryk VALUES (1, 'a')" -c "FLUSH INSERT BUFFER ryk" -c "INSERT INTO ryk VALUES (2, 'b')" >/dev/null
 kc=$(q -c "SET read_consistency = 'committed'; SELECT count(*) FROM ryk")
-dup=$(q -c "$pre" -c "INSERT INTO ryk VALUES (2, 'again')")
-if [ "$kc" = 1 ] && echo "$dup" | grep -q 'duplicate key value violates unique constraint "ryk_pkey"'; then
-	pass primary_key_table_direct_path
+kb=$(q -c "SHOW INSERT BUFFER STATUS" | grep -c '^public.ryk|')
+dups=""
+for sql in "INSERT INTO ryk VALUES (2, 'again')" "INSERT INTO ryk VALUES (1, 'again')" \
+	"INSERT INTO ryk VALUES (3, 'x'), (3, 'y')" "INSERT INTO ryk SELECT 2, 'select'"; do
+	dups="$dups$(q -c "$pre" -c "$sql" 2>&1 | grep -c 'duplicate key value violates unique constraint "ryk_pkey"')"
+done
+dups="$dups$(printf '2\tcopy\n' | q -c "COPY ryk FROM STDIN" 2>&1 | grep -c 'Key (id)=(2) already exists')"
+q -c "FLUSH INSERT BUFFER ryk" >/dev/null
+kr=$(q -c "SELECT string_agg(id || v, ',' ORDER BY id) FROM ryk")
+if [ "$kc" = 1 ] && [ "$kb" = 1 ] && [ "$dups" = 11111 ] && [ "$kr" = "1a,2b" ]; then
+	pass primary_key_table_buffered
 else
-	fail primary_key_table_direct_path "committed $kc; $dup"
+	fail primary_key_table_buffered "committed $kc, buffered $kb, 23505 of 5: $dups, rows $kr"
 fi
 # buffered again for the status view
 q -c "$pre" -c "INSERT INTO ryw VALUES (4, 'd')" -c "INSERT INTO ryw VALUES (5, 'e')" >/dev/null

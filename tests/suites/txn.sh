@@ -12,7 +12,9 @@
 #   - tests/txn/concurrency.py lost_update / append_storm / bank /
 #     unique_keys (PRIMARY KEY writers: one node, then both) / cow_keys
 #     (copy-on-write PRIMARY KEY writers) / copy_keys (COPY FROM into a
-#     PRIMARY KEY table; each one node, then both) with TWO
+#     PRIMARY KEY table; each one node, then both) / buffer_keys /
+#     buffer_key_race (buffered INSERTs of a PRIMARY KEY table racing each
+#     other and the direct path in pairs: one node, then both) with TWO
 #     `floe serve` processes sharing one warehouse folder and one
 #     PostgreSQL catalog (<warehouse>/catalog-uri); each table is then
 #     checked with ../shared/tools/interop/bin/iceberg-validate
@@ -319,7 +321,7 @@ kill "$silent" 2>/dev/null
 wait "$silent" 2>/dev/null
 
 # ---- concurrency: two floe nodes, one warehouse, one PostgreSQL catalog -------
-for t in lost_update append_storm bank unique_keys cow_keys copy_keys buffer_keys; do
+for t in lost_update append_storm bank unique_keys cow_keys copy_keys buffer_keys buffer_key_race; do
 	psql -X -q "$pgci" -c "CREATE DATABASE txn_$t" >/dev/null 2>&1
 	wh="$tmp/wh_$t"
 	mkdir -p "$wh"

@@ -18,6 +18,10 @@ really race on the catalog's compare-and-swap).  Tests:
                 ledger INSERT), retried on 40001: the total is unchanged,
                 every committed transfer is in the ledger exactly once, and
                 every balance equals 100 + ledger in - ledger out.
+  buffer_key_race  racing pairs of INSERTs of one key, buffered against
+                buffered / INSERT ... SELECT / COPY / a block: exactly one
+                of each pair acknowledged, the other 23505 (see its doc).
+
   unique_keys   a PRIMARY KEY table, keys drawn from a small range by
                 clients that INSERT (autocommit and in blocks), INSERT ...
                 ON CONFLICT DO NOTHING, MERGE ... WHEN NOT MATCHED INSERT
@@ -334,10 +338,10 @@ def buffer_keys(cis):
     and COPY of the same keys (the other server, a reader of the first's
     buffer, or the first with the buffer off).  After FLUSH INSERT BUFFER no
     key is stored twice and every acknowledged row is there (none was
-    dead-lettered by a key clash found only at the flush).  It failed while
-    keyed tables were buffered (a buffered INSERT's key check did not see a
-    direct-path commit in flight); keyed tables now take the direct path
-    (docs/ingest.md).  In txn.sh.  Run: concurrency.py buffer_keys CONNINFO [CONNINFO]."""
+    dead-lettered by a key clash found only at the flush).  It failed when
+    keyed tables were first buffered (a buffered INSERT's key check did not
+    see a direct-path commit in flight); the key lock and index of
+    src/ingest/keyindex.c order them now.  In txn.sh.  Run: concurrency.py buffer_keys CONNINFO [CONNINFO]."""
     table = "bk"
     admin = psycopg.connect(cis[0], autocommit=True)
     admin.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % table)
@@ -384,6 +388,100 @@ def buffer_keys(cis):
     bad = [e for e in errs if e[0] not in ("23505", "40001", "55006")]
     check(not bad, "buffer_keys_refusals_23505", bad[:5])
     admin.close()
+
+
+KEY_RACE_OPS = ("buffered", "buffered", "select", "copy", "block", "buffered")
+
+
+def buffer_key_race_on(cis, table, nclients, rounds, owner_only):
+    """Racing pairs on one key: each round, nclients sessions meet at a
+    barrier and every two of them INSERT the same fresh key, by the insert
+    buffer (an autocommit INSERT ... VALUES on the buffer's owner, the first
+    server) or by the direct path (INSERT ... SELECT, COPY FROM STDIN, a
+    BEGIN / INSERT ... VALUES / COMMIT block; and, on the other server, a
+    reader of the owner's buffer, every INSERT).  Per key exactly one of
+    the two is acknowledged and the other gets 23505; after FLUSH INSERT
+    BUFFER every acknowledged row is stored once, nothing else is, and
+    nothing was dead-lettered.  A third of the rounds hit keys that are
+    already committed or buffered (23505 for both)."""
+    admin = psycopg.connect(cis[0], autocommit=True)
+    admin.execute("CREATE TABLE %s (id int PRIMARY KEY, v text)" % table)
+    admin.execute("INSERT INTO %s SELECT g, 'pre' FROM generate_series(1000000, 1000199) g" % table)
+    acked, errs = {}, []
+    lock = threading.Lock()
+    barrier = threading.Barrier(nclients)
+    npairs = nclients // 2
+
+    def client(i):
+        rnd = random.Random(5000 + i)
+        node = cis[0] if owner_only else cis[i % len(cis)]
+        conn = psycopg.connect(node, autocommit=True)
+        conn.execute("SET floe.insert_buffer_max_staleness = '%dms'" % rnd.choice((50, 300, 2000)))
+        for r in range(rounds):
+            op = KEY_RACE_OPS[(i + r) % len(KEY_RACE_OPS)]
+            if r % 3 == 2:
+                key = 1000000 + rnd.randrange(200) if i % 2 else (r - 1) * npairs + rnd.randrange(npairs)
+            else:
+                key = r * npairs + i // 2
+            tag = "c%d-%d" % (i, r)
+            barrier.wait()
+            try:
+                if op == "buffered":
+                    conn.execute("INSERT INTO %s VALUES (%d, '%s')" % (table, key, tag))
+                elif op == "select":
+                    conn.execute("INSERT INTO %s SELECT %d, '%s'" % (table, key, tag))
+                elif op == "copy":
+                    cur = conn.cursor()
+                    with cur.copy("COPY %s FROM STDIN" % table) as cp:
+                        cp.write_row((key, tag))
+                else:
+                    conn.execute("BEGIN")
+                    conn.execute("INSERT INTO %s VALUES (%d, '%s')" % (table, key, tag))
+                    conn.execute("COMMIT")
+                with lock:
+                    acked.setdefault(key, []).append(tag)
+            except psycopg.Error as e:
+                if op == "block":
+                    conn.execute("ROLLBACK")
+                with lock:
+                    errs.append((key, op, e.sqlstate, str(e).splitlines()[0]))
+        conn.close()
+
+    run_threads(nclients, client)
+    try:
+        admin.execute("FLUSH INSERT BUFFER")
+        flushed = "ok"
+    except psycopg.Error as e:
+        flushed = "%s %s" % (e.sqlstate, str(e).replace("\n", " "))
+    check(flushed == "ok", "%s_flush_commits_every_acknowledged_row" % table, flushed)
+    rows = admin.execute("SELECT id, v FROM %s WHERE v <> 'pre'" % table).fetchall()
+    status = admin.execute("SHOW INSERT BUFFER STATUS").fetchall()
+    fresh = set(r * npairs + p for r in range(rounds) if r % 3 != 2 for p in range(npairs))
+    ids = [k for k, _ in rows]
+    twice = [k for k, v in acked.items() if len(v) > 1]
+    lost = [k for k in fresh if k not in acked]
+    check(not twice and not lost and len(ids) == len(set(ids)),
+          "buffer_key_race %s: one of each racing pair acknowledged, no key twice, "
+          "rows=%d acknowledged=%d refused=%d" % (table, len(rows), sum(map(len, acked.values())),
+                                                 len(errs)),
+          "acknowledged twice %s, none acknowledged %s, stored twice %s; %s"
+          % (twice[:5], lost[:5], [k for k in ids if ids.count(k) > 1][:5], errs[:3]))
+    tags = sorted(v for _, v in rows)
+    want = sorted(t for v in acked.values() for t in v)
+    check(tags == want, "%s_acknowledged_rows_once" % table,
+          "missing %s extra %s; buffer %s" % (sorted(set(want) - set(tags))[:5],
+                                             sorted(set(tags) - set(want))[:5], status))
+    bad = [e for e in errs if e[2] != "23505"]
+    check(not bad, "%s_refusals_are_23505" % table, bad[:5])
+    dead = [s for s in status if s[5] == "dead_lettered"]
+    check(not dead, "%s_nothing_dead_lettered" % table, dead)
+    admin.close()
+
+
+def buffer_key_race(cis):
+    buffer_key_race_on(cis[:1], "bkr_one_node", 16, 30, True)
+    if len(cis) > 1:
+        buffer_key_race_on(cis, "bkr_all_nodes", 6, 40, False)
 
 
 def cow_keys_on(cis, table, nclients, nops, nkeys=160):
@@ -480,7 +578,7 @@ def main():
     t0 = time.time()
     {"lost_update": lost_update, "append_storm": append_storm, "bank": bank,
      "unique_keys": unique_keys, "cow_keys": cow_keys, "copy_keys": copy_keys,
-     "buffer_keys": buffer_keys}[test](cis)
+     "buffer_keys": buffer_keys, "buffer_key_race": buffer_key_race}[test](cis)
     print("# %s: %.1f s" % (test, time.time() - t0))
     sys.exit(1 if failures else 0)
 
