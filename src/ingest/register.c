@@ -50,11 +50,16 @@
  *      a failed commit deletes nothing (the files stay the user's);
  *   7. the output row files_registered | rows_registered | bytes_registered.
  *
- * Files are read one at a time, each in its own arena (freed before the
- * next: only the entries stay): a local file through acl_read_file
- * (mapped, so only the pages read are touched), an object sparsely (its
- * head and footer, then only the chunks that must be read: read_sparse,
- * fetch_chunk).
+ * Files are read by up to floe.register_parallel_reads readers at once
+ * (default 16; read_footers, reader_main: object storage is round-trip
+ * bound), each file in an arena of its own freed before its reader's next
+ * file (only the entries stay, in the reader's arena); the files are
+ * claimed in order and the error is the lowest-numbered failing file's,
+ * so the result and the error are a serial loop's.  A local file is read
+ * through acl_read_file (mapped, so only the pages read are touched), an
+ * object sparsely (its head and footer, then only the chunks that must be
+ * read: stage_read_sparse, fetch_chunk; an object of at most 64 KiB is read
+ * whole by the first request).
  *
  * INTERFACE ROUTINES (register.h)
  *   register_is, register_exec
@@ -64,12 +69,14 @@
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 #include <unistd.h>
+#include "exec/exec.h"
 #include "format/parquet/parquet.h"
 #include "ingest/copyinto.h"
 #include "ingest/register.h"
@@ -87,6 +94,7 @@
 #include "types/array.h"
 
 #define REGISTER_MAX_FILES 10000
+#define REGISTER_PARALLEL_DEFAULT 16
 
 /* ---- the statement text ----------------------------------------------------- */
 
@@ -248,6 +256,8 @@ typedef struct RegFile {
 	DataFile df;
 	const char *path;
 	bool has_ids;        /* its matched columns carry field ids */
+	int nextra;          /* its columns the table lacks */
+	const char *extra_col;    /* the first of them */
 } RegFile;
 
 typedef struct Reg {
@@ -261,8 +271,6 @@ typedef struct Reg {
 	PartitionTransform *tr;     /* per spec field */
 	int *spec_src;              /* per spec field: the schema field index, -1 none */
 	const NameMapping *nm;
-	const char *extra_file, *extra_col;   /* the first extra file column */
-	int nextra;
 	Arena *fa;                  /* the file being checked: its bytes, footer */
 	uint8_t *sparse;            /* its buffer when read sparsely (an object) */
 	const char *sparse_path;
@@ -388,52 +396,6 @@ column_stat(Reg *g, ParquetFile *pf, const char *path, int col, const IcebergFie
 	return FLOE_OK;
 }
 
-typedef struct Unmap {
-	void *p;
-	size_t n;
-} Unmap;
-
-static void
-unmap_buf(void *arg)
-{
-	Unmap *u = arg;
-	munmap(u->p, u->n);
-}
-
-/* An object in object storage: a zeroed buffer of its size (anonymous
- * pages: nothing is touched until copied in) holding its first 4 bytes
- * and its footer, as exec/scan.c reads a large object; the chunks that
- * must be read are fetched later (fetch_chunk). */
-static int
-read_sparse(Reg *g, Arena *fa, const char *path, uint64_t size, const uint8_t **data, floe_error *err)
-{
-	uint64_t tail = size - 4 < 65536 ? size - 4 : 65536;
-	FileIORange r[2] = {{0, 4, NULL}, {size - tail, tail, NULL}};
-	uint8_t *buf;
-	uint32_t flen;
-	Unmap *um;
-
-	buf = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (buf == MAP_FAILED)
-		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory reading \"%s\"", path);
-	um = ARENA_NEW(fa, Unmap);
-	um->p = buf;
-	um->n = (size_t)size;
-	arena_on_reset(fa, unmap_buf, um);
-	TRY(fileio_read_ranges(g->ctx->io, path, r, 2, fa, err));
-	memcpy(buf, r[0].data, 4);
-	memcpy(buf + size - tail, r[1].data, (size_t)tail);
-	flen = (uint32_t)buf[size - 8] | (uint32_t)buf[size - 7] << 8 | (uint32_t)buf[size - 6] << 16 |
-	       (uint32_t)buf[size - 5] << 24;
-	if ((uint64_t)flen + 8 > tail && (uint64_t)flen + 12 <= size) {
-		FileIORange fr = {size - 8 - flen, flen, NULL};
-		TRY(fileio_read_ranges(g->ctx->io, path, &fr, 1, fa, err));
-		memcpy(buf + fr.off, fr.data, flen);
-	}
-	*data = buf;
-	return FLOE_OK;
-}
-
 /* a sparse file's chunk (rg, col) copied in before it is read */
 static int
 fetch_chunk(Reg *g, ParquetFile *pf, int rg, int col, floe_error *err)
@@ -471,12 +433,15 @@ check_file(Reg *g, RegFile *rf, const StageFile *sf)
 	DataFile *df = &rf->df;
 	const char *path = sf->path;
 
+	rf->nextra = 0;
+	rf->extra_col = NULL;
 	TRY(acl_check_file(g->s, path, false, err));
 	g->sparse = NULL;
 	if (fileio_is_remote(path) && sf->size >= 12) {
-		TRY(read_sparse(g, g->fa, path, sf->size, &data, err));
+		bool whole;
+		TRY(stage_read_sparse(g->ctx->io, path, sf->size, g->fa, &data, &whole, err));
 		len = (size_t)sf->size;
-		g->sparse = (uint8_t *)data;
+		g->sparse = whole ? NULL : (uint8_t *)data;
 		g->sparse_path = path;
 	} else {
 		TRY(acl_read_file(g->s, g->ctx->io, path, g->fa, &data, &len, err));
@@ -556,10 +521,8 @@ check_file(Reg *g, RegFile *rf, const StageFile *sf)
 				return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
 						   "Parquet file \"%s\" has column \"%s\" with field id %d, which table \"%s\" does not have",
 						   path, nm, (int)(pc->nested ? pc->top_field_id : pc->field_id), g->tname);
-			if (!g->nextra++) {
-				g->extra_file = arena_strdup(g->a, path);
-				g->extra_col = arena_strdup(g->a, nm);
-			}
+			if (!rf->nextra++)
+				rf->extra_col = arena_strdup(g->a, nm);
 		}
 	}
 
@@ -638,6 +601,112 @@ check_file(Reg *g, RegFile *rf, const StageFile *sf)
 						   path, pfd->name, g->tname, sc->fields[src].name);
 			df->partition[k] = a;
 		}
+	}
+	return FLOE_OK;
+}
+
+/* ---- the footers, read in parallel ------------------------------------------ */
+
+typedef struct RegPar {
+	const Reg *g;               /* each reader checks on a copy of its own */
+	ExecCtx **wctx;             /* per reader: its arena (the entries), its error */
+	const StageFile *sf;
+	RegFile *rf;
+	int nfiles;
+	atomic_int next;            /* the next file to claim */
+	atomic_int failed;          /* the lowest failing file so far; nfiles: none */
+	pthread_mutex_t mu;
+	floe_error err;             /* file `failed`'s error */
+} RegPar;
+
+/* A reader: claims files in order and checks each; stops at the end or
+ * past the lowest file that failed.  Every file before that one is
+ * checked (claimed before it), so the error is the one a serial loop
+ * would have stopped at. */
+static int
+reader_main(void *arg, int wi, ParRun *pr)
+{
+	RegPar *p = arg;
+	ExecCtx *w = p->wctx[wi];
+	Reg g = *p->g;
+	int i, rc;
+
+	(void)pr;
+	g.ctx = w;
+	g.a = w->arena;
+	for (;;) {
+		i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->nfiles || i > atomic_load(&p->failed))
+			break;
+		/* the file's bytes and footer live until the next file */
+		rc = exec_check_cancel(w);
+		if (rc == FLOE_OK) {
+			g.fa = arena_new(1 << 16);
+			rc = check_file(&g, &p->rf[i], &p->sf[i]);
+			arena_free(g.fa);
+		}
+		if (rc != FLOE_OK) {
+			pthread_mutex_lock(&p->mu);
+			if (i < atomic_load(&p->failed)) {
+				p->err = *w->err;
+				atomic_store(&p->failed, i);
+			}
+			pthread_mutex_unlock(&p->mu);
+			floe_error_clear(w->err);
+		}
+	}
+	return FLOE_OK;
+}
+
+/* floe.register_parallel_reads: footers read at once (1..64, default 16) */
+static int
+parallel_reads(Session *s, int *n, floe_error *err)
+{
+	const char *v = session_setting(s, "floe.register_parallel_reads");
+	char *end;
+	long x;
+
+	*n = REGISTER_PARALLEL_DEFAULT;
+	if (!v || !*v)
+		return FLOE_OK;
+	x = strtol(v, &end, 10);
+	if (end == v || *end || x < 1 || x > 64)
+		return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE,
+				   "floe.register_parallel_reads must be an integer from 1 to 64, not \"%s\"", v);
+	*n = (int)x;
+	return FLOE_OK;
+}
+
+/* rf[i] for each of the nfiles files sf[i], checked by up to
+ * floe.register_parallel_reads readers at once (object storage is round-trip
+ * bound); the first failing file's error, as if read one by one */
+static int
+read_footers(const Reg *g, const StageFile *sf, RegFile *rf, int nfiles)
+{
+	RegPar p;
+	int n, i, rc;
+
+	TRY(parallel_reads(g->s, &n, g->ctx->err));
+	if (n > nfiles)
+		n = nfiles;
+	memset(&p, 0, sizeof p);
+	p.g = g;
+	p.sf = sf;
+	p.rf = rf;
+	p.nfiles = nfiles;
+	p.wctx = ARENA_ARRAY(g->ctx->arena, ExecCtx *, n);
+	for (i = 0; i < n; i++)
+		p.wctx[i] = exec_worker_ctx(g->ctx, g->ctx->mem_limit);
+	atomic_init(&p.next, 0);
+	atomic_init(&p.failed, nfiles);
+	pthread_mutex_init(&p.mu, NULL);
+	rc = par_run(g->ctx, n, p.wctx, reader_main, &p);
+	pthread_mutex_destroy(&p.mu);
+	if (rc != FLOE_OK)
+		return FLOE_ERR;
+	if (atomic_load(&p.failed) < nfiles) {
+		*g->ctx->err = p.err;
+		return FLOE_ERR;
 	}
 	return FLOE_OK;
 }
@@ -737,6 +806,8 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 	DupCheck dc;
 	int64_t rows = 0, bytes = 0;
 	bool need_mapping = false;
+	int nextra = 0;
+	const char *extra_file = NULL, *extra_col = NULL;
 
 	if (!text)
 		return floe_errorf(err, ERRCODE_SYNTAX_ERROR, "REGISTER FILES INTO t needs FROM '<location>'");
@@ -814,18 +885,18 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 	}
 	rf = ARENA_ARRAY(ctx->arena, RegFile, nfiles);
 	add = ARENA_ARRAY(ctx->arena, DataFile, nfiles);
+	TRY(read_footers(&g, sf, rf, nfiles));
 	for (i = 0; i < nfiles; i++) {
-		/* the file's bytes and footer live until the next file */
-		int rc;
-		g.fa = arena_new(1 << 16);
-		rc = check_file(&g, &rf[i], &sf[i]);
-		arena_free(g.fa);
-		TRY(rc);
 		add[i] = rf[i].df;
 		rows += add[i].record_count;
 		bytes += add[i].file_size_in_bytes;
 		if (!rf[i].has_ids)
 			need_mapping = true;
+		if (rf[i].nextra && !nextra++) {
+			extra_file = rf[i].df.file_path;
+			extra_col = rf[i].extra_col;
+		}
+		nextra += rf[i].nextra - (rf[i].nextra > 0);
 	}
 
 	/* duplicates, then the name mapping, then one append */
@@ -839,13 +910,13 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 				return floe_errorf(err, ERRCODE_DUPLICATE_OBJECT, "file \"%s\" is named twice",
 						   add[i].file_path);
 	TRY(check_dups(&dc, t, ctx->arena, err));
-	if (g.nextra && sink && sink->notice) {
+	if (nextra && sink && sink->notice) {
 		floe_error n;
 		floe_errorf(&n, ERRCODE_WARNING,
 			    "Parquet file \"%s\" has column \"%s\" that table \"%s\" does not have; it is not read",
-			    g.extra_file, g.extra_col, name);
-		if (g.nextra > 1)
-			floe_error_detail(&n, "%d columns of the files are not in the table.", g.nextra);
+			    extra_file, extra_col, name);
+		if (nextra > 1)
+			floe_error_detail(&n, "%d columns of the files are not in the table.", nextra);
 		sink->notice(sink->ctx, &n);
 	}
 	for (k = 0; need_mapping && !g.nm; k++) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ingest/stage.h"
@@ -306,4 +307,56 @@ done:
 		regfree(&re);
 	arena_free(a);
 	return true;
+}
+
+/* ---- an object's footer ---------------------------------------------------- */
+
+typedef struct Unmap {
+	void *p;
+	size_t n;
+} Unmap;
+
+static void
+unmap_buf(void *arg)
+{
+	Unmap *u = arg;
+	munmap(u->p, u->n);
+}
+
+/* A zeroed buffer of the object's size (anonymous pages: nothing is
+ * touched until copied in) holding its first 4 bytes and its footer, as
+ * exec/scan.c reads a large object; *whole when that is all of it. */
+int
+stage_read_sparse(FileIO *io, const char *path, uint64_t size, Arena *a, const uint8_t **data, bool *whole,
+		  floe_error *err)
+{
+	uint64_t tail = size - 4 < 65536 ? size - 4 : 65536;
+	FileIORange r[2] = {{0, 4, NULL}, {size - tail, tail, NULL}};
+	uint8_t *buf;
+	uint32_t flen;
+	Unmap *um;
+
+	if (size < 12)
+		return floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
+				   "file \"%s\" is not a Parquet file (%llu bytes)", path, (unsigned long long)size);
+	buf = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (buf == MAP_FAILED)
+		return floe_errorf(err, ERRCODE_OUT_OF_MEMORY, "out of memory reading \"%s\"", path);
+	um = ARENA_NEW(a, Unmap);
+	um->p = buf;
+	um->n = (size_t)size;
+	arena_on_reset(a, unmap_buf, um);
+	*whole = tail + 4 >= size;     /* a small object: all of it is read now */
+	TRY(fileio_read_ranges(io, path, r, 2, a, err));
+	memcpy(buf, r[0].data, 4);
+	memcpy(buf + size - tail, r[1].data, (size_t)tail);
+	flen = (uint32_t)buf[size - 8] | (uint32_t)buf[size - 7] << 8 | (uint32_t)buf[size - 6] << 16 |
+	       (uint32_t)buf[size - 5] << 24;
+	if ((uint64_t)flen + 8 > tail && (uint64_t)flen + 12 <= size) {
+		FileIORange fr = {size - 8 - flen, flen, NULL};
+		TRY(fileio_read_ranges(io, path, &fr, 1, a, err));
+		memcpy(buf + fr.off, fr.data, flen);
+	}
+	*data = buf;
+	return FLOE_OK;
 }

@@ -22,6 +22,9 @@
  *   stage_compression(name, option)      STAGE_NONE / GZIP / ZSTD
  *   stage_inflate(kind, in, n, &out, &outlen, name, err)   (inflate.c)
  *   stage_utility(s, sql, sink, err, &rc)   LIST @stage[/path] [PATTERN = 're']
+ *   stage_read_sparse(io, path, size, a, &data, &whole, err)
+ *                                        an object's head and footer (Parquet)
+ *                                        in a buffer of its size
  */
 #ifndef FLOE_INGEST_STAGE_H
 #define FLOE_INGEST_STAGE_H
@@ -34,6 +37,7 @@
 
 struct Session;
 struct ResultSink;
+struct FileIO;
 
 typedef struct StageFile {
 	char *path;               /* as FileIO reads it */
@@ -54,5 +58,10 @@ int stage_inflate(int kind, const uint8_t *in, size_t n, char **out, size_t *out
 		  floe_error *err);
 bool stage_utility(struct Session *s, const char *sql, struct ResultSink *sink, floe_error *err,
 		   int *rc);
+/* Parquet object path of size bytes (>= 12, else 22P04): a zeroed buffer
+ * of that size with its first 4 bytes and its footer read in, valid until
+ * a resets; *whole when the object was read whole (<= 64 KiB) */
+int stage_read_sparse(struct FileIO *io, const char *path, uint64_t size, Arena *a, const uint8_t **data,
+		      bool *whole, floe_error *err);
 
 #endif

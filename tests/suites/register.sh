@@ -22,6 +22,8 @@
 #   - s3_objects (s3rver): objects registered from s3:// read their footers
 #     and only the chunks they must (NaN counts), and give the same rows and
 #     the same manifest entries as the local files;
+#   - parallel_*: footers read by 16 readers give the entries of one
+#     reader, and the error of the first bad file in name order;
 #   - privileges (floe serve, psql): COPY FROM's file role, then INSERT on
 #     the table, are needed.
 #
@@ -294,11 +296,66 @@ if [ -n "${endpoint:-}" ]; then
 		else
 			fail s3_objects "$(printf '%s' "$out" | tr '\n' ' ') vs DuckDB $theirs; $(head -c 600 "$tmp/entries_s3.out")" "$tmp/validate_s3.out"
 		fi
+		exit $nfail
 	)
 	[ $? -eq 0 ] || nfail=$((nfail + 1))
 	S3_SERVER_STATE_DIR=$s3st "$INTEROP/s3-server" stop >/dev/null 2>&1
 else
 	echo "register: s3rver or fileio_cli not available: s3_objects not run"
+fi
+
+# ---- footers read in parallel: the same entries and the serial loop's error -----------
+mkdir -p "$fix/many/files"
+duck "COPY (SELECT i::BIGINT AS id, CASE WHEN i % 7 = 0 THEN 'NaN'::DOUBLE ELSE i / 3.0 END AS f, i // 50 AS part
+	FROM range(0, 2000) t(i)) TO '$fix/many/files' (FORMAT parquet, PARTITION_BY (part)); SELECT 1" >/dev/null
+k=0
+for f in "$fix"/many/files/part=*/*.parquet; do
+	mv "$f" "$fix/many/f$(printf %02d $k).parquet"
+	k=$((k + 1))
+done
+rm -rf "$fix/many/files"
+out=$(fl "CREATE TABLE p1 (id bigint, f double precision)" "CREATE TABLE p16 (id bigint, f double precision)" \
+	"SET floe.register_parallel_reads = 1" "REGISTER FILES INTO p1 FROM '$fix/many/'" \
+	"SET floe.register_parallel_reads = 16" "REGISTER FILES INTO p16 FROM '$fix/many/'")
+names=$(cd "$fix/many" && ls | sed 's/\.parquet$//')
+# shellcheck disable=SC2086
+if [ "$k" = 40 ] && [ "$out" = "$(printf '40,2000,%s\n40,2000,%s' "$(cat "$fix"/many/*.parquet | wc -c)" "$(cat "$fix"/many/*.parquet | wc -c)")" ] &&
+   same_entries "$wh/public/p1/metadata" "$wh/public/p16/metadata" $names >"$tmp/entries_par.out" 2>&1 &&
+   [ "$(fl "SELECT file_path FROM p1\$files" | sed 's|.*/||' | tr '\n' ' ')" = "$(fl "SELECT file_path FROM p16\$files" | sed 's|.*/||' | tr '\n' ' ')" ]; then
+	pass parallel_same_entries
+else
+	fail parallel_same_entries "$k files; $out; $(head -c 400 "$tmp/entries_par.out")"
+fi
+# bad files from the 4th on (not Parquet, a cut footer, ...): every run
+# names f03, the first of them, as the serial loop does
+printf 'id,f\n1,2\n' >"$fix/many/f03.parquet"
+for b in 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	head -c 900 "$fix/many/f$b.parquet" >"$tmp/cut" && mv "$tmp/cut" "$fix/many/f$b.parquet"
+	printf 'PAR1' >>"$fix/many/f$b.parquet"
+done
+ok=0
+for r in 1 2 3 4 5; do
+	o16=$(fl "CREATE TABLE e$r (id bigint, f double precision)" "REGISTER FILES INTO e$r FROM '$fix/many/'")
+	o1=$(fl "SET floe.register_parallel_reads = 1" "REGISTER FILES INTO e$r FROM '$fix/many/'")
+	if [ "$o16" = "$o1" ] && printf '%s' "$o16" | grep -q 'ERROR:  file ".*/many/f03.parquet" is not a Parquet file' &&
+	   [ "$(fl "SELECT count(*) FROM e$r")" = 0 ]; then
+		ok=$((ok + 1))
+	else
+		fail parallel_first_error "run $r: $o16 / serial: $o1"
+		break
+	fi
+done
+o=$(fl "SET floe.register_parallel_reads = 0" "REGISTER FILES INTO e1 FROM '$fix/many/'")
+if [ $ok = 5 ] && printf '%s' "$o" | grep -q 'floe.register_parallel_reads must be an integer from 1 to 64'; then
+	pass parallel_first_error
+fi
+rm "$fix/many/f03.parquet"
+o=$(fl "REGISTER FILES INTO e1 FROM '$fix/many/'")
+o1=$(fl "SET floe.register_parallel_reads = 1" "REGISTER FILES INTO e1 FROM '$fix/many/'")
+if [ "$o" = "$o1" ] && printf '%s' "$o" | grep -q 'many/f04.parquet'; then
+	pass parallel_cut_footer_error
+else
+	fail parallel_cut_footer_error "$o / serial: $o1"
 fi
 
 # ---- privileges (floe serve): COPY FROM's file role and INSERT on the table ------------
