@@ -53,7 +53,7 @@ groupcommit_eligible(const Table *base, const TableChange *ch)
 	    base->branch || base->wap_id)      /* a write view (table/branch.h) commits alone */
 		return false;
 	if (ch->nadd <= 0 || ch->nremove || ch->remove_all || ch->operation || ch->ingest_seq ||
-	    ch->rebase_check || metadata_current_schema(base->md)->nidentifier > 0)
+	    ch->rebase_check || ch->ninit_props || metadata_current_schema(base->md)->nidentifier > 0)
 		return false;
 	for (i = 0; i < ch->nadd; i++)
 		if (ch->add[i].content != CONTENT_DATA)

@@ -41,13 +41,16 @@
  *      or all NULL -> the tuple value, else the file spans partitions
  *      (bucket: unless min = max) and is refused (22023 naming file and
  *      field);
- *   6. a file already live in the table (by path): 42710; when the files
- *      carry no field ids and the table has no schema.name-mapping.default,
- *      that property is committed first (the current schema's top-level
- *      names -> ids, so readers that match by id read the files); then ONE
- *      append commit of all the files (TableChange.rebase_check repeats the
- *      duplicate check on a concurrent head the commit is re-based on);
- *      a failed commit deletes nothing (the files stay the user's);
+ *   6. a file already live in the table (by path): 42710; then ONE append
+ *      commit of all the files; when the files carry no field ids and the
+ *      table has no schema.name-mapping.default, the same commit sets that
+ *      property (TableChange.init_props: the current schema's top-level
+ *      names -> ids, so readers that match by id read the files; a failed
+ *      REGISTER leaves none).  TableChange.rebase_check repeats the
+ *      duplicate check on a concurrent head the commit is re-based on, and
+ *      checks a mapping that head gained (kept: it must map the names to
+ *      the same ids, else 40001); a failed commit deletes nothing (the
+ *      files stay the user's);
  *   7. the output row files_registered | rows_registered | bytes_registered.
  *
  * Files are read by up to floe.register_parallel_reads readers at once
@@ -718,6 +721,8 @@ typedef struct DupCheck {
 	const DataFile *add;
 	int nadd;
 	const char *tname;
+	const IcebergSchema *schema;
+	bool without_ids;           /* some files carry no field ids */
 } DupCheck;
 
 /* 42710 when one of dc's files is live in t */
@@ -737,11 +742,27 @@ check_dups(const DupCheck *dc, const Table *t, Arena *a, floe_error *err)
 	return FLOE_OK;
 }
 
+/* a re-based commit: the files are still no live files of the table,
+ * and a name mapping the head gained meanwhile (another REGISTER's: the
+ * commit then keeps it) maps the files' names to the ids they were
+ * checked for (the schema is the same: table_commit asserts it) */
 static int
 dup_rebase(void *arg, const Table *from, const Table *to, Arena *a, floe_error *err)
 {
+	const DupCheck *dc = arg;
+	const NameMapping *nm;
+	int i;
+
 	(void)from;
-	return check_dups(arg, to, a, err);
+	TRY(check_dups(dc, to, a, err));
+	if (!dc->without_ids || !(nm = metadata_name_mapping(to->md, a)))
+		return FLOE_OK;
+	for (i = 0; i < dc->schema->nfields; i++)
+		if (name_mapping_id(nm, dc->schema->fields[i].name) != dc->schema->fields[i].id)
+			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					   "could not register the files: table \"%s\" changed its name mapping meanwhile",
+					   dc->tname);
+	return FLOE_OK;
 }
 
 /* schema.name-mapping.default for the current schema's top-level fields */
@@ -899,11 +920,13 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 		nextra += rf[i].nextra - (rf[i].nextra > 0);
 	}
 
-	/* duplicates, then the name mapping, then one append */
+	/* duplicates, then one append (with the name mapping) */
 	dc.io = ctx->io;
 	dc.add = add;
 	dc.nadd = nfiles;
 	dc.tname = name;
+	dc.schema = g.schema;
+	dc.without_ids = need_mapping;
 	for (i = 0; i < nfiles; i++)
 		for (k = 0; k < i; k++)
 			if (!strcmp(plain_path(add[i].file_path), plain_path(add[k].file_path)))
@@ -919,30 +942,6 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 			floe_error_detail(&n, "%d columns of the files are not in the table.", nextra);
 		sink->notice(sink->ctx, &n);
 	}
-	for (k = 0; need_mapping && !g.nm; k++) {
-		/* a concurrent commit (another REGISTER setting the same mapping)
-		 * fails this one with 40001: look again, on the same schema */
-		TableMetadata *md = metadata_copy(t->md, ctx->arena);
-		metadata_set_property(md, "schema.name-mapping.default", name_mapping_json(g.schema, ctx->arena),
-				      ctx->arena);
-		if (txn_commit_metadata(s, t, md, ctx->arena, &out, err) == FLOE_OK) {
-			t = out;
-			break;
-		}
-		if (!floe_error_is(err, ERRCODE_T_R_SERIALIZATION_FAILURE) || k + 1 >= TABLE_COMMIT_MAX_TRIES)
-			return FLOE_ERR;
-		floe_error_clear(err);
-		TRY(txn_table_load(s, ns, name, ctx->arena, &t, err));
-		if (t->md->current_schema_id != g.schema->schema_id)
-			return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					   "could not register the files: table \"%s\" changed its schema meanwhile", name);
-		g.nm = metadata_name_mapping(t->md, ctx->arena);
-		for (i = 0; g.nm && i < g.schema->nfields; i++)
-			if (name_mapping_id(g.nm, g.schema->fields[i].name) != g.schema->fields[i].id)
-				return floe_errorf(err, ERRCODE_T_R_SERIALIZATION_FAILURE,
-						   "could not register the files: table \"%s\" changed its name mapping meanwhile", name);
-		TRY(check_dups(&dc, t, ctx->arena, err));
-	}
 	TRY(write_target_wap(s, &t, ctx->arena, err));   /* floe.wap_id / wap_branch */
 	memset(&ch, 0, sizeof ch);
 	ch.add = add;
@@ -950,6 +949,14 @@ register_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__CopyStmt *st, 
 	ch.job_id = table_new_job_id(ctx->arena);
 	ch.rebase_check = dup_rebase;
 	ch.rebase_arg = &dc;
+	if (need_mapping && !g.nm) {
+		/* in the same commit: a failed REGISTER leaves no mapping */
+		MdProp *p = ARENA_NEW(ctx->arena, MdProp);
+		p->key = "schema.name-mapping.default";
+		p->value = name_mapping_json(g.schema, ctx->arena);
+		ch.init_props = p;
+		ch.ninit_props = 1;
+	}
 	TRY(txn_commit(s, t, &ch, ctx->arena, &out, err));
 	return send_result(sink, nfiles, rows, bytes, ctx->arena, err);
 }

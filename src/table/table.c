@@ -1279,6 +1279,8 @@ typedef struct CommitSpec {
 	void *rebase_arg;
 	const MdProp *summary;     /* extra summary entries */
 	int nsummary;
+	const MdProp *init_props;  /* properties set where the head has none */
+	int ninit_props;
 } CommitSpec;
 
 static int
@@ -1992,6 +1994,9 @@ stage_attempt(FileIO *io, const Table *head, const CommitSpec *cs, int attempt,
 	/* (3) the new metadata */
 	TRY(head_totals(io, hsnap, prev, nprev, a, &tot, err));
 	md = metadata_copy(hmd, a);
+	for (i = 0; i < cs->ninit_props; i++)
+		if (!metadata_property(md, cs->init_props[i].key))
+			metadata_set_property(md, cs->init_props[i].key, cs->init_props[i].value, a);
 	ts = now_ms();
 	if (ts < hmd->last_updated_ms)
 		ts = hmd->last_updated_ms;
@@ -2454,6 +2459,8 @@ normalize(const TableChange *ch, Arena *a, CommitSpec *cs)
 	cs->rebase_arg = ch->rebase_arg;
 	cs->summary = ch->summary;
 	cs->nsummary = ch->nsummary < 8 ? ch->nsummary : 8;
+	cs->init_props = ch->init_props;
+	cs->ninit_props = ch->ninit_props;
 	if (!ch->remove_all && ch->nremove > 0) {
 		cs->remove = ARENA_ARRAY(a, const char *, ch->nremove);
 		memcpy(cs->remove, ch->remove, sizeof(char *) * (size_t)ch->nremove);

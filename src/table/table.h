@@ -136,6 +136,11 @@ typedef struct TableChange {
 	 * source-snapshot-id, published-wap-id) */
 	const MdProp *summary;
 	int nsummary;
+	/* table properties the same commit sets where the head it is staged
+	 * on has no such key (REGISTER FILES' schema.name-mapping.default):
+	 * one metadata file holds them and the snapshot */
+	const MdProp *init_props;
+	int ninit_props;
 } TableChange;
 
 /* One commit of `ch` on base: stage it (below) and compare-and-swap the
