@@ -16,7 +16,9 @@
  * INTERFACE ROUTINES (copyfmt.h)
  *   copyjson_row, copyjson_reader_new, copybuf_reserve, copybuf_mem
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -710,6 +712,7 @@ sample_value(void *arg, const char *k, size_t kn, const char *v, size_t vn, char
 	}
 	if (!v)
 		return;
+	key->nvalues++;
 	if (kind == '"') {
 		key->kinds |= COPYJSON_STRING;
 		if (key->nstrings < COPYJSON_SAMPLE_STRINGS) {
@@ -722,14 +725,25 @@ sample_value(void *arg, const char *k, size_t kn, const char *v, size_t vn, char
 	} else if (kind == '{' || kind == '[') {
 		key->kinds |= COPYJSON_NESTED;
 	} else {
-		key->kinds |= memchr(v, '.', vn) || memchr(v, 'e', vn) || memchr(v, 'E', vn) ? COPYJSON_FLOAT :
-			COPYJSON_INT;
+		bool isfloat = memchr(v, '.', vn) || memchr(v, 'e', vn) || memchr(v, 'E', vn);
+		key->kinds |= isfloat ? COPYJSON_FLOAT : COPYJSON_INT;
+		if (!isfloat) {
+			char num[24], *end;
+			long long x;
+			size_t m = vn < sizeof num - 1 ? vn : sizeof num - 1;
+			memcpy(num, v, m);
+			num[m] = 0;
+			errno = 0;
+			x = strtoll(num, &end, 10);
+			if (vn >= sizeof num - 1 || errno || x < INT32_MIN || x > INT32_MAX)
+				key->wide = true;
+		}
 	}
 }
 
 int
 copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **keys, int *nkeys,
-		floe_error *err)
+		int *nrows, floe_error *err)
 {
 	JsonReadOp j;
 	ExecCtx ctx;
@@ -761,5 +775,6 @@ copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **ke
 	free(j.sbuf);
 	*keys = sm.keys;
 	*nkeys = sm.n;
+	*nrows = rows;
 	return rc;
 }

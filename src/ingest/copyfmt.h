@@ -22,7 +22,7 @@
  * INTERFACE ROUTINES
  *   copyjson_row(buf, b, r, names, ncols, arena)   append row r as a line
  *   copyjson_reader_new(ctx, ncols, types, names, relname, rd, rctx)
- *   copyjson_sample(buf, len, max, a, &keys, &nkeys, err)   (read_json)
+ *   copyjson_sample(buf, len, max, a, &keys, &nkeys, &nrows, err)   (read_json, INFER_SCHEMA)
  *   copypq_write(ctx, root, names, types, ncols, out, octx, &rows)
  *   copypq_reader_new(ctx, s, io, paths, npaths, ncols, types, names, &op)
  */
@@ -67,9 +67,12 @@ typedef struct CopyJsonKey {
 	unsigned kinds;           /* COPYJSON_* of its non-null values */
 	char **strings;           /* the first COPYJSON_SAMPLE_STRINGS strings */
 	int nstrings;
+	int nvalues;              /* the objects with a non-null value of it */
+	bool wide;                /* an integer value outside int32's range */
 } CopyJsonKey;
+/* *nrows: the objects sampled (< max: the whole text) */
 int copyjson_sample(const char *buf, size_t len, int max, Arena *a, CopyJsonKey **keys, int *nkeys,
-		    floe_error *err);
+		    int *nrows, floe_error *err);
 /* paths: server-side files the statement checked (acl_check_file), each
  * read once through acl_read_file (confined) and scanned from those bytes */
 struct Session;

@@ -66,5 +66,35 @@ Operator *copyinto_reader_new(ExecCtx *ctx, Session *s, const IntoOpts *o, Stage
  * operator and the detected columns */
 int readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall *f, Operator **op,
 		     int *ncols, char ***names, SqlType **types);
+/* a table function's constant argument n (fname, name: for errors) */
+int readfiles_arg_text(BindCtx *b, Node *n, const char *fname, const char *name, Arena *a, char **out);
+int readfiles_arg_bool(BindCtx *b, Node *n, const char *fname, const char *name, bool *out);
+int readfiles_arg_int(BindCtx *b, Node *n, const char *fname, const char *name, int64_t *out);
+int readfiles_arg_char(BindCtx *b, Node *n, const char *fname, const char *name, Arena *a, char *out);
+/* the files of path (a file, folder, prefix, stage location, s3:// URI, or
+ * a local glob), each checked as a server-file read; none: 58P01 */
+int readfiles_list(Session *s, const char *path, Arena *a, StageFile **files, int *n, floe_error *err);
+
+/* Detected columns of one file's text (read_csv, read_json, INFER_SCHEMA) */
+typedef struct FileColumns {
+	int ncols;
+	char **names;
+	SqlType *types;
+	bool *nulls;           /* per column: a NULL or a missing value in the sample */
+	bool complete;         /* the sample was the whole text */
+	bool header;           /* CSV: the first row (after skip) named the columns */
+} FileColumns;
+typedef struct CsvDetect {
+	bool have_header, header;    /* header given (else detected), and its value */
+	bool have_delim;             /* o->delim given (else detected among , TAB ; |) */
+	bool all_varchar;            /* every column text */
+	bool narrow_ints;            /* integer (not bigint) where every value fits */
+	int64_t skip, sample;        /* rows before the header; rows sampled */
+} CsvDetect;
+/* label names the caller in errors ("read_csv: \"f\" has no rows ..."), file the file */
+int readfiles_csv_detect(IntoOpts *o, const CsvDetect *d, const char *data, size_t len, const char *label,
+			 const char *file, Arena *a, FileColumns *out, floe_error *err);
+int readfiles_json_detect(const char *data, size_t len, int64_t sample, bool narrow_ints, const char *label,
+			  const char *file, Arena *a, FileColumns *out, floe_error *err);
 
 #endif

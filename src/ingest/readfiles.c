@@ -35,12 +35,16 @@
  *
  * INTERFACE ROUTINES (copyinto.h)
  *   readfiles_source(b, ctx, name, f, &op, &ncols, &names, &types)
+ *   readfiles_list(s, path, a, &files, &n, err)
+ *   readfiles_csv_detect(o, d, data, len, label, file, a, &cols, err)
+ *   readfiles_json_detect(data, len, sample, narrow_ints, label, file, a, &cols, err)
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,70 +60,71 @@
 enum { T_BOOL, T_INT, T_FLOAT, T_DATE, T_TS, T_TEXT };
 
 static int
-const_value(BindCtx *b, Node *n, const char *name, Value *out)
+const_value(BindCtx *b, Node *n, const char *fname, const char *name, Value *out)
 {
 	Expr *e = bind_expr(b, n);
 	if (!e || bind_fold(b, &e) != FLOE_OK)
 		return FLOE_ERR;
 	if (e->kind != EXPR_CONST)
 		return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "read_csv option %s must be a constant", name);
+				   "%s option %s must be a constant", fname, name);
 	*out = e->value;
 	return FLOE_OK;
 }
 
-static int
-arg_text(BindCtx *b, Node *n, const char *name, Arena *a, char **out)
+int
+readfiles_arg_text(BindCtx *b, Node *n, const char *fname, const char *name, Arena *a, char **out)
 {
 	Value v;
-	TRY(const_value(b, n, name, &v));
+	TRY(const_value(b, n, fname, name, &v));
 	if (v.is_null || v.type.id != TYPE_TEXT)
-		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE, "read_csv option %s must be text", name);
+		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE, "%s option %s must be text", fname,
+				   name);
 	*out = arena_strndup(a, strview_data(&v.u.s), v.u.s.len);
 	return FLOE_OK;
 }
 
-static int
-arg_bool(BindCtx *b, Node *n, const char *name, bool *out)
+int
+readfiles_arg_bool(BindCtx *b, Node *n, const char *fname, const char *name, bool *out)
 {
 	Value v;
-	TRY(const_value(b, n, name, &v));
+	TRY(const_value(b, n, fname, name, &v));
 	if (v.is_null || v.type.id != TYPE_BOOL)
-		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE, "read_csv option %s must be a boolean",
-				   name);
+		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE, "%s option %s must be a boolean",
+				   fname, name);
 	*out = v.u.b;
 	return FLOE_OK;
 }
 
-static int
-arg_int(BindCtx *b, Node *n, const char *name, int64_t *out)
+int
+readfiles_arg_int(BindCtx *b, Node *n, const char *fname, const char *name, int64_t *out)
 {
 	Value v;
-	TRY(const_value(b, n, name, &v));
+	TRY(const_value(b, n, fname, name, &v));
 	if (v.is_null || (v.type.id != TYPE_INT32 && v.type.id != TYPE_INT64 && v.type.id != TYPE_INT16) ||
 	    v.u.i < 0)
 		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE,
-				   "read_csv option %s must be a non-negative integer", name);
+				   "%s option %s must be a non-negative integer", fname, name);
 	*out = v.u.i;
 	return FLOE_OK;
 }
 
-static int
-arg_char(BindCtx *b, Node *n, const char *name, Arena *a, char *out)
+int
+readfiles_arg_char(BindCtx *b, Node *n, const char *fname, const char *name, Arena *a, char *out)
 {
 	char *s;
-	TRY(arg_text(b, n, name, a, &s));
+	TRY(readfiles_arg_text(b, n, fname, name, a, &s));
 	if (strlen(s) != 1)
 		return floe_errorf(b->err, ERRCODE_INVALID_PARAMETER_VALUE,
-				   "read_csv option %s must be a single one-byte character", name);
+				   "%s option %s must be a single one-byte character", fname, name);
 	*out = s[0];
 	return FLOE_OK;
 }
 
 /* the files of path: a glob (local, or the last folder's names of an
  * object store), else stage_list */
-static int
-list_files(Session *s, const char *path, Arena *a, StageFile **files, int *n, floe_error *err)
+int
+readfiles_list(Session *s, const char *path, Arena *a, StageFile **files, int *n, floe_error *err)
 {
 	int i;
 	if (strpbrk(path, "*?[")) {
@@ -256,20 +261,23 @@ sniff_delim(IntoOpts *o, const char *data, size_t len, Arena *a)
 	return best;
 }
 
-/* read_json: one column per key of the sampled objects */
-static int
-json_columns(const char *data, size_t len, int64_t sample, Arena *a, const char *file, int *ncols,
-	     char ***names, SqlType **types, floe_error *err)
+/* read_json / INFER_SCHEMA: one column per key of the sampled objects */
+int
+readfiles_json_detect(const char *data, size_t len, int64_t sample, bool narrow_ints, const char *label,
+		      const char *file, Arena *a, FileColumns *out, floe_error *err)
 {
 	CopyJsonKey *keys;
-	int nk, c, i;
-	TRY(copyjson_sample(data, len, (int)sample, a, &keys, &nk, err));
+	int nk, c, i, nrows;
+	TRY(copyjson_sample(data, len, (int)sample, a, &keys, &nk, &nrows, err));
 	if (!nk)
 		return floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT,
-				   "read_json: \"%s\" has no objects to detect columns from", file);
-	*ncols = nk;
-	*names = ARENA_ARRAY(a, char *, nk + 1);
-	*types = ARENA_ARRAY(a, SqlType, nk + 1);
+				   "%s: \"%s\" has no objects to detect columns from", label, file);
+	memset(out, 0, sizeof *out);
+	out->ncols = nk;
+	out->names = ARENA_ARRAY(a, char *, nk + 1);
+	out->types = ARENA_ARRAY(a, SqlType, nk + 1);
+	out->nulls = ARENA_ARRAY(a, bool, nk + 1);
+	out->complete = nrows < sample;
 	for (c = 0; c < nk; c++) {
 		unsigned k = keys[c].kinds;
 		int kind = T_TEXT;
@@ -285,114 +293,42 @@ json_columns(const char *data, size_t len, int64_t sample, Arena *a, const char 
 				m &= value_kinds(keys[c].strings[i], a);
 			kind = m & (1u << T_DATE) ? T_DATE : m & (1u << T_TS) ? T_TS : T_TEXT;
 		}
-		(*names)[c] = keys[c].name;
-		(*types)[c] = kind_type(kind);
+		out->names[c] = keys[c].name;
+		out->types[c] = kind == T_INT && narrow_ints && !keys[c].wide ? type_make(TYPE_INT32) :
+			kind_type(kind);
+		out->nulls[c] = keys[c].nvalues < nrows;
 	}
 	return FLOE_OK;
 }
 
+/* read_csv / INFER_SCHEMA: the columns of CSV text as d says (o: the
+ * reader's options; its delimiter is set when detected) */
 int
-readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall *f, Operator **op, int *ncols,
-		 char ***names, SqlType **types)
+readfiles_csv_detect(IntoOpts *o, const CsvDetect *d, const char *data, size_t len, const char *label,
+		     const char *file, Arena *a, FileColumns *out, floe_error *err)
 {
-	bool json = !strcmp(fname, "read_json");
-	Session *s = b->session;
-	Arena *a = ctx->arena;
-	IntoOpts *o = ARENA_NEW(a, IntoOpts);
-	char *path = NULL, *loc, *nullstr = "";
-	bool have_header = false, header = false, have_delim = false, all_varchar = false;
-	int64_t skip = 0, sample = 20480;
-	StageFile *files;
-	int nfiles, i, c, r, n, *nf, nc = 0;
+	int64_t skip = d->skip, sample = d->sample;
+	bool header = d->header;
+	int i, c, r, n, *nf, nc = 0;
 	char ***rows;
-	const uint8_t *raw;
-	size_t rawlen, len;
-	char *data;
 	unsigned *mask;
 	int *kind;
+	bool *wide;
 
-	copyinto_default_opts(o, a);
-	o->type = FT_CSV;
-	o->escape = 0;
-	for (i = 0; i < (int)f->n_args; i++) {
-		Node *arg = f->args[i];
-		const char *on;
-		if (arg->node_case != PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
-			if (i > 0)
-				return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
-						   "read_csv takes the path and then named options (header => true)");
-			TRY(arg_text(b, arg, "path", a, &path));
-			continue;
-		}
-		on = arg->named_arg_expr->name;
-		arg = arg->named_arg_expr->arg;
-		if (json && strcmp(on, "sample_size")) {
-			return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "read_json option %s is not supported",
-					   on);
-		} else if (!strcmp(on, "header")) {
-			TRY(arg_bool(b, arg, on, &header));
-			have_header = true;
-		} else if (!strcmp(on, "delim") || !strcmp(on, "sep") || !strcmp(on, "delimiter")) {
-			TRY(arg_char(b, arg, on, a, &o->delim));
-			have_delim = true;
-		} else if (!strcmp(on, "quote")) {
-			TRY(arg_char(b, arg, on, a, &o->quote));
-		} else if (!strcmp(on, "escape")) {
-			TRY(arg_char(b, arg, on, a, &o->escape));
-		} else if (!strcmp(on, "nullstr")) {
-			TRY(arg_text(b, arg, on, a, &nullstr));
-		} else if (!strcmp(on, "skip")) {
-			TRY(arg_int(b, arg, on, &skip));
-		} else if (!strcmp(on, "sample_size")) {
-			TRY(arg_int(b, arg, on, &sample));
-			if (sample < 1)
-				sample = 1;
-			if (sample > 1000000)
-				sample = 1000000;
-		} else if (!strcmp(on, "all_varchar")) {
-			TRY(arg_bool(b, arg, on, &all_varchar));
-		} else {
-			return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "read_csv option %s is not supported",
-					   on);
-		}
-	}
-	if (!path)
-		return floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "%s takes the file path first", fname);
-	o->null_if = ARENA_ARRAY(a, char *, 1);
-	o->null_if[0] = nullstr;
-	o->nnull_if = 1;
-	o->empty_as_null = !nullstr[0];
-	TRY(stage_resolve(s, path, a, &loc, b->err));
-	if (loc[0] != '/' && loc[0] != '@' && !fileio_is_remote(loc)) {
-		char cwd[4096];
-		if (getcwd(cwd, sizeof cwd))
-			loc = arena_sprintf(a, "%s/%s", cwd, loc);
-	}
-	TRY(list_files(s, loc, a, &files, &nfiles, b->err));
-
-	/* the sample: the first file's first rows */
-	TRY(acl_read_file(s, s->engine->io, files[0].path, a, &raw, &rawlen, b->err));
-	TRY(stage_inflate(stage_compression(files[0].path, NULL), raw, rawlen, &data, &len, files[0].rel, b->err));
-	if (json) {
-		int rc = json_columns(data, len, sample, a, files[0].rel, ncols, names, types, b->err);
-		free(data);
-		TRY(rc);
-		o->type = FT_JSON;
-		*op = copyinto_reader_new(ctx, s, o, files, nfiles, *ncols, *types, *names, "read_json");
-		return FLOE_OK;
-	}
-	if (!have_delim)
+	if (!d->have_delim)
 		o->delim = sniff_delim(o, data, len, a);
 	copyinto_csv_sample(o, data, len, (int)(sample + skip + 1), a, &rows, &nf, &n);
-	free(data);
 	for (r = (int)skip; r < n; r++)
 		if (nf[r] > nc)
 			nc = nf[r];
 	if (nc == 0)
-		return floe_errorf(b->err, ERRCODE_BAD_COPY_FILE_FORMAT, "read_csv: \"%s\" has no rows to detect "
-				   "columns from", files[0].rel);
+		return floe_errorf(err, ERRCODE_BAD_COPY_FILE_FORMAT, "%s: \"%s\" has no rows to detect "
+				   "columns from", label, file);
 	mask = ARENA_ARRAY(a, unsigned, nc + 1);
 	kind = ARENA_ARRAY(a, int, nc + 1);
+	wide = ARENA_ARRAY(a, bool, nc + 1);
+	memset(out, 0, sizeof *out);
+	out->nulls = ARENA_ARRAY(a, bool, nc + 1);
 	for (c = 0; c < nc; c++) {
 		bool any = false;
 		mask[c] = ~0u;
@@ -401,9 +337,9 @@ readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall 
 				mask[c] &= value_kinds(rows[r][c], a);
 				any = true;
 			}
-		kind[c] = all_varchar || !any ? T_TEXT : best_kind(mask[c]);
+		kind[c] = d->all_varchar || !any ? T_TEXT : best_kind(mask[c]);
 	}
-	if (!have_header && n > (int)skip) {
+	if (!d->have_header && n > (int)skip) {
 		bool typed_miss = false, all_text = true, distinct = true;
 		char **h = rows[skip];
 		for (c = 0; c < nc; c++) {
@@ -421,28 +357,147 @@ readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall 
 		}
 		header = typed_miss || (all_text && distinct && n > (int)skip + 1);
 	}
-	if (!header && !all_varchar) {
+	if (!header && !d->all_varchar) {
 		/* the first row is data: it must fit the types too */
 		for (c = 0; c < nc && n > (int)skip; c++)
 			if (c < nf[skip] && rows[skip][c] && !(value_kinds(rows[skip][c], a) & (1u << kind[c])))
 				kind[c] = best_kind(mask[c] & value_kinds(rows[skip][c], a));
 	}
-	*ncols = nc;
-	*names = ARENA_ARRAY(a, char *, nc + 1);
-	*types = ARENA_ARRAY(a, SqlType, nc + 1);
+	/* NULLs and integers past int32 among the data rows */
+	for (r = (int)skip + (header ? 1 : 0); r < n; r++)
+		for (c = 0; c < nc; c++) {
+			const char *v = c < nf[r] ? rows[r][c] : NULL;
+			if (!v)
+				out->nulls[c] = true;
+			else if (kind[c] == T_INT) {
+				long long x = strtoll(v, NULL, 10);
+				if (x < INT32_MIN || x > INT32_MAX)
+					wide[c] = true;
+			}
+		}
+	out->ncols = nc;
+	out->names = ARENA_ARRAY(a, char *, nc + 1);
+	out->types = ARENA_ARRAY(a, SqlType, nc + 1);
+	out->header = header;
+	out->complete = n < (int)(sample + skip + 1);
 	for (c = 0; c < nc; c++) {
 		char *nm = header && c < nf[skip] && rows[skip][c] && rows[skip][c][0] ?
 			rows[skip][c] : arena_sprintf(a, "column%d", c);
 		int dup = 0;
 		for (i = 0; i < c; i++)
-			if (!strcmp((*names)[i], nm))
+			if (!strcmp(out->names[i], nm))
 				dup++;
-		(*names)[c] = dup ? arena_sprintf(a, "%s_%d", nm, dup) : nm;
-		(*types)[c] = kind_type(kind[c]);
+		out->names[c] = dup ? arena_sprintf(a, "%s_%d", nm, dup) : nm;
+		out->types[c] = kind[c] == T_INT && d->narrow_ints && !wide[c] ? type_make(TYPE_INT32) :
+			kind_type(kind[c]);
 	}
-	o->skip_header = skip + (header ? 1 : 0);
-	o->count_mismatch_error = true;
-	o->on_error = OE_ABORT;
-	*op = copyinto_reader_new(ctx, s, o, files, nfiles, nc, *types, *names, "read_csv");
+	return FLOE_OK;
+}
+
+int
+readfiles_source(BindCtx *b, ExecCtx *ctx, const char *fname, PgQuery__FuncCall *f, Operator **op, int *ncols,
+		 char ***names, SqlType **types)
+{
+	bool json = !strcmp(fname, "read_json");
+	Session *s = b->session;
+	Arena *a = ctx->arena;
+	IntoOpts *o = ARENA_NEW(a, IntoOpts);
+	char *path = NULL, *loc, *nullstr = "";
+	bool have_header = false, header = false, have_delim = false, all_varchar = false;
+	int64_t skip = 0, sample = 20480;
+	StageFile *files;
+	int nfiles, i, rc;
+	const uint8_t *raw;
+	size_t rawlen, len;
+	char *data;
+	FileColumns fc;
+	CsvDetect d;
+
+	copyinto_default_opts(o, a);
+	o->type = FT_CSV;
+	o->escape = 0;
+	for (i = 0; i < (int)f->n_args; i++) {
+		Node *arg = f->args[i];
+		const char *on;
+		if (arg->node_case != PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+			if (i > 0)
+				return floe_errorf(b->err, ERRCODE_SYNTAX_ERROR,
+						   "read_csv takes the path and then named options (header => true)");
+			TRY(readfiles_arg_text(b, arg, fname, "path", a, &path));
+			continue;
+		}
+		on = arg->named_arg_expr->name;
+		arg = arg->named_arg_expr->arg;
+		if (json && strcmp(on, "sample_size")) {
+			return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "read_json option %s is not supported",
+					   on);
+		} else if (!strcmp(on, "header")) {
+			TRY(readfiles_arg_bool(b, arg, fname, on, &header));
+			have_header = true;
+		} else if (!strcmp(on, "delim") || !strcmp(on, "sep") || !strcmp(on, "delimiter")) {
+			TRY(readfiles_arg_char(b, arg, fname, on, a, &o->delim));
+			have_delim = true;
+		} else if (!strcmp(on, "quote")) {
+			TRY(readfiles_arg_char(b, arg, fname, on, a, &o->quote));
+		} else if (!strcmp(on, "escape")) {
+			TRY(readfiles_arg_char(b, arg, fname, on, a, &o->escape));
+		} else if (!strcmp(on, "nullstr")) {
+			TRY(readfiles_arg_text(b, arg, fname, on, a, &nullstr));
+		} else if (!strcmp(on, "skip")) {
+			TRY(readfiles_arg_int(b, arg, fname, on, &skip));
+		} else if (!strcmp(on, "sample_size")) {
+			TRY(readfiles_arg_int(b, arg, fname, on, &sample));
+			if (sample < 1)
+				sample = 1;
+			if (sample > 1000000)
+				sample = 1000000;
+		} else if (!strcmp(on, "all_varchar")) {
+			TRY(readfiles_arg_bool(b, arg, fname, on, &all_varchar));
+		} else {
+			return floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "read_csv option %s is not supported",
+					   on);
+		}
+	}
+	if (!path)
+		return floe_errorf(b->err, ERRCODE_UNDEFINED_FUNCTION, "%s takes the file path first", fname);
+	o->null_if = ARENA_ARRAY(a, char *, 1);
+	o->null_if[0] = nullstr;
+	o->nnull_if = 1;
+	o->empty_as_null = !nullstr[0];
+	TRY(stage_resolve(s, path, a, &loc, b->err));
+	if (loc[0] != '/' && loc[0] != '@' && !fileio_is_remote(loc)) {
+		char cwd[4096];
+		if (getcwd(cwd, sizeof cwd))
+			loc = arena_sprintf(a, "%s/%s", cwd, loc);
+	}
+	TRY(readfiles_list(s, loc, a, &files, &nfiles, b->err));
+
+	/* the sample: the first file's first rows */
+	TRY(acl_read_file(s, s->engine->io, files[0].path, a, &raw, &rawlen, b->err));
+	TRY(stage_inflate(stage_compression(files[0].path, NULL), raw, rawlen, &data, &len, files[0].rel, b->err));
+	if (json) {
+		rc = readfiles_json_detect(data, len, sample, false, fname, files[0].rel, a, &fc, b->err);
+		free(data);
+		TRY(rc);
+		o->type = FT_JSON;
+	} else {
+		d.have_header = have_header;
+		d.header = header;
+		d.have_delim = have_delim;
+		d.all_varchar = all_varchar;
+		d.narrow_ints = false;
+		d.skip = skip;
+		d.sample = sample;
+		rc = readfiles_csv_detect(o, &d, data, len, fname, files[0].rel, a, &fc, b->err);
+		free(data);
+		TRY(rc);
+		o->skip_header = skip + (fc.header ? 1 : 0);
+		o->count_mismatch_error = true;
+		o->on_error = OE_ABORT;
+	}
+	*ncols = fc.ncols;
+	*names = fc.names;
+	*types = fc.types;
+	*op = copyinto_reader_new(ctx, s, o, files, nfiles, fc.ncols, fc.types, fc.names, fname);
 	return FLOE_OK;
 }

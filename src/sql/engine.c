@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "func/func.h"
+#include "ingest/infer.h"
 #include "ingest/stage.h"
 #include "ingest/ingest.h"
 #include "optimize/optimizer.h"
@@ -1943,6 +1944,7 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 	if (ingest_utility(s, sql, sink, err, &rc) ||     /* SHOW/FLUSH INSERT BUFFER ... */
 	    automaint_utility(s, sql, sink, err, &rc) ||  /* SHOW MAINTENANCE STATUS */
 	    stage_utility(s, sql, sink, err, &rc) ||      /* LIST @stage */
+	    infer_template_utility(s, sql, sink, err, &rc) ||   /* CREATE TABLE ... USING TEMPLATE */
 	    ingest_fast_insert(s, sql, sink, err, &rc)) {  /* INSERT ... VALUES of literals */
 		exec_arena_done(own, &s->exec_parse_arena, parse_arena);
 		s->exec_busy = !own;

@@ -158,6 +158,7 @@
 #include "format/parquet/parquet.h"
 #include "func/func.h"
 #include "ingest/copyinto.h"
+#include "ingest/infer.h"
 #include "ingest/ingest.h"
 #include "optimize/optimizer.h"
 #include "plan/physical.h"
@@ -1757,6 +1758,12 @@ source_function(BindCtx *b, ExecCtx *ctx, PgQuery__RangeFunction *rf, Source *sr
 			src->op->est_rows = n < 0 ? 0 : (double)(int64_t)n;
 		}
 		return one_column(b, src, rf, "generate_series", "generate_series", t, true);
+	}
+	if (!strcmp(name, "infer_schema")) {   /* ingest/infer.c */
+		TRY(infer_schema_source(b, ctx, f, &src->op, &src->scope.ncols, &src->scope.names,
+					&src->scope.types));
+		src->scope.relname = "infer_schema";
+		return apply_alias(b, src, rf->alias);
 	}
 	if (!strcmp(name, "read_csv") || !strcmp(name, "read_json")) {   /* ingest/readfiles.c */
 		TRY(readfiles_source(b, ctx, name, f, &src->op, &src->scope.ncols, &src->scope.names,

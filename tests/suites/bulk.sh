@@ -419,6 +419,14 @@ for f in rc1 rc2 rc3; do
 	else
 		fail "read_csv_detect_$f" "floe: $mine, DuckDB: $duck ($(printf '%s' "$out" | tr '\n' ' ' | head -c 300))"
 	fi
+	# INFER_SCHEMA's columns: the same detection
+	inf=$(q "$FL" "SELECT string_agg(column_name || ':' || inferred_type, ',' ORDER BY order_id) FROM infer_schema(location => '$fix/$f.csv', file_format => 'csv')" |
+		sed -n '3p' | sed 's/^ //')
+	if [ -n "$inf" ] && [ "$inf" = "$duck" ]; then
+		pass "infer_csv_equals_duckdb_$f"
+	else
+		fail "infer_csv_equals_duckdb_$f" "floe: $inf, DuckDB: $duck"
+	fi
 done
 out=$(qt "$FL" "SELECT id, price, day, flag, coalesce(note, '<null>'), ts FROM read_csv('$fix/rc1.csv') ORDER BY id" \
 	"SELECT count(*), sum(id) FROM read_csv('@raw/run1/a.csv')" \
@@ -446,12 +454,167 @@ out=$(qt "$FL" "CREATE TABLE t_rj AS SELECT * FROM read_json('$fix/rj.json')" \
 	"SELECT * FROM read_json('$fix/rj.json', format => 'auto')")
 mine=$(printf '%s\n' "$out" | grep -E '^ [a-z0-9_]+:[a-z]' | head -1 | sed 's/^ //')
 duck=$("$INTEROP/duckdb-sql" --no-header "SELECT string_agg(column_name || ':' || CASE column_type WHEN 'BIGINT' THEN 'bigint' WHEN 'DOUBLE' THEN 'double precision' WHEN 'DATE' THEN 'date' WHEN 'TIMESTAMP' THEN 'timestamp without time zone' WHEN 'VARCHAR' THEN 'text' WHEN 'BOOLEAN' THEN 'boolean' ELSE column_type END, ',') FROM (DESCRIBE SELECT * FROM read_json('$fix/rj.json'))" 2>&1 | tr -d '"')
+inf=$(q "$FL" "SELECT string_agg(column_name || ':' || inferred_type, ',' ORDER BY order_id) FROM infer_schema(location => '$fix/rj.json')" |
+	sed -n '3p' | sed 's/^ //')
+if [ -n "$inf" ] && [ "$inf" = "$duck" ]; then
+	pass infer_json_equals_duckdb
+else
+	fail infer_json_equals_duckdb "floe: $inf, DuckDB: $duck"
+fi
 if [ -n "$mine" ] && [ "$mine" = "$duck" ] && printf '%s\n' "$out" | grep -q '^ 1:a:1.5:2024-01-02:true:-$' &&
    printf '%s\n' "$out" | grep -q '^ 2:-:2:2024-02-29:false:x$' &&
    printf '%s\n' "$out" | grep -q '^ERROR:  read_json option format is not supported$'; then
 	pass read_json_detect
 else
 	fail read_json_detect "floe: $mine, DuckDB: $duck ($(printf '%s' "$out" | tr '\n' ' ' | head -c 400))"
+fi
+
+# ---- INFER_SCHEMA: Parquet footers against DuckDB's reading of them ----------
+# Each Parquet file of other engines (../shared/testdata/parquet) and
+# DuckDB's own: floe's column_name:inferred_type:nullable:field_id list
+# must equal DuckDB's DESCRIBE (types in PostgreSQL's spelling) with
+# parquet_schema()'s repetition (REQUIRED: not nullable) and field_id;
+# where DuckDB reads a struct, map or list of lists, floe refuses (0A000)
+# naming that column.
+if [ -x "$INTEROP/duckdb-sql" ]; then
+	TD=${FLOE_SHARED:-$PWD/../shared}/testdata/parquet
+	iwh=$tmp/infwh
+	mkdir -p "$tmp/inf"
+	"$INTEROP/duckdb-sql" "CREATE TABLE r (id BIGINT NOT NULL, name VARCHAR NOT NULL, x DOUBLE);
+		INSERT INTO r VALUES (1, 'a', NULL);
+		COPY (SELECT 1::TINYINT a, 2::SMALLINT b, 3::INTEGER c, 4::BIGINT d, 6::USMALLINT f, 7::UINTEGER g,
+			8::UBIGINT h, 1.5::FLOAT i, 2.5::DOUBLE j, 1.25::DECIMAL(4,2) k, 1.25::DECIMAL(18,3) l,
+			1.25::DECIMAL(38,10) m, 'x' n, 'ab'::BLOB o, DATE '2024-01-01' p, TIME '01:02:03' q,
+			TIMESTAMP '2024-01-01 01:02:03' r, TIMESTAMPTZ '2024-01-01 01:02:03+00' s, true t, uuid() u,
+			[1, 2] w, ['a'] x, TIMESTAMP_NS '2024-01-01' y, TIMESTAMP_MS '2024-01-01' z, [1.5::DOUBLE] z4)
+			TO '$tmp/inf/types.parquet' (FORMAT parquet);
+		COPY r TO '$tmp/inf/required.parquet' (FORMAT parquet);
+		COPY r TO '$tmp/inf/ids.parquet' (FORMAT parquet, FIELD_IDS {id: 7, name: 8, x: 9});
+		SELECT 1" >/dev/null 2>&1
+	ncmp=0 nref=0 bad=
+	for f in "$tmp"/inf/*.parquet "$TD"/data/*.parquet "$TD"/bad_data/ARROW-RS-GH-6229-LEVELS.parquet; do
+		duck=$("$INTEROP/duckdb-sql" --no-header "
+CREATE MACRO pg1(t) AS CASE
+	WHEN t IN ('TINYINT', 'SMALLINT', 'UTINYINT') THEN 'smallint' WHEN t IN ('INTEGER', 'USMALLINT') THEN 'integer'
+	WHEN t IN ('BIGINT', 'UINTEGER') THEN 'bigint' WHEN t = 'UBIGINT' THEN 'numeric(20,0)'
+	WHEN t = 'FLOAT' THEN 'real' WHEN t = 'DOUBLE' THEN 'double precision' WHEN t = 'VARCHAR' THEN 'text'
+	WHEN t = 'BLOB' THEN 'bytea' WHEN t = 'BOOLEAN' THEN 'boolean' WHEN t = 'DATE' THEN 'date'
+	WHEN t = 'TIME' THEN 'time without time zone' WHEN t = 'UUID' THEN 'uuid' WHEN t = 'INTERVAL' THEN 'interval'
+	WHEN t IN ('TIMESTAMP', 'TIMESTAMP_NS', 'TIMESTAMP_MS', 'TIMESTAMP_S') THEN 'timestamp without time zone'
+	WHEN t = 'TIMESTAMP WITH TIME ZONE' THEN 'timestamp with time zone'
+	WHEN t LIKE 'DECIMAL(%' THEN regexp_replace(t, '^DECIMAL', 'numeric')
+	ELSE t END;
+CREATE MACRO pg(t) AS CASE WHEN t LIKE '%[]' AND t NOT LIKE '%[][]' THEN pg1(left(t, -2)) || '[]' ELSE pg1(t) END;
+SELECT string_agg(d.column_name || ':' || pg(d.column_type) || ':' || CASE s.repetition_type WHEN 'REQUIRED' THEN 'f' ELSE 't' END || ':' || coalesce(s.field_id::VARCHAR, ''), '|' ORDER BY d.ord)
+FROM (SELECT *, row_number() OVER () AS ord FROM (DESCRIBE SELECT * FROM read_parquet('$f'))) d
+LEFT JOIN (SELECT name, repetition_type, field_id FROM parquet_schema('$f') QUALIFY row_number() OVER (PARTITION BY name ORDER BY 1) = 1) s
+	ON s.name = d.column_name" 2>&1 | tr -d '"')
+		case $duck in FAIL*|*Error*) continue ;; esac    # DuckDB cannot read it either
+		mine=$("$FLOE_BIN" -D "$iwh" --csv -t -q -c "SELECT string_agg(column_name || ':' || inferred_type || ':' || CASE WHEN nullable THEN 't' ELSE 'f' END || ':' || coalesce(field_id::text, ''), '|' ORDER BY order_id) FROM infer_schema(location => '$f', file_format => 'parquet')" 2>&1 | tr -d '"')
+		nested=$(printf '%s' "$duck" | tr '|' '\n' | grep -E '^[^:]*:(STRUCT|MAP|.*\[\]\[\])' | head -1 | cut -d: -f1)
+		if [ -n "$nested" ]; then
+			case $mine in
+			"ERROR:  INFER_SCHEMA: column $nested of Parquet file $f is a "*", which floe tables cannot hold") nref=$((nref + 1)) ;;
+			*) bad="$bad $(basename "$f"): floe $mine, DuckDB $duck;" ;;
+			esac
+		elif [ "$mine" = "$duck" ]; then
+			ncmp=$((ncmp + 1))
+		else
+			bad="$bad $(basename "$f"): floe $mine, DuckDB $duck;"
+		fi
+	done
+	if [ -z "$bad" ] && [ $ncmp -ge 40 ] && [ $nref -ge 8 ]; then
+		pass "infer_parquet_equals_duckdb ($ncmp files equal, $nref nested refused)"
+	else
+		fail infer_parquet_equals_duckdb "$ncmp equal, $nref refused;${bad:0:1500}"
+	fi
+
+	# several files: merged by name, widened, nullable where a file lacks
+	# the column, the files named; types that do not widen are 42804
+	mkdir -p "$fix/inf2"
+	"$INTEROP/duckdb-sql" "COPY (SELECT 1::INTEGER AS id, 1.5::FLOAT AS a, 'x' AS b) TO '$fix/inf2/p1.parquet' (FORMAT parquet);
+		COPY (SELECT 2::BIGINT AS id, 2.5::DOUBLE AS a, DATE '2024-01-01' AS c) TO '$fix/inf2/p2.parquet' (FORMAT parquet);
+		COPY (SELECT 'three' AS id) TO '$fix/p3.parquet' (FORMAT parquet); SELECT 1" >/dev/null 2>&1
+	chmod 644 "$fix"/inf2/*.parquet "$fix/p3.parquet"
+	out=$(q "$FL" "SELECT column_name, inferred_type, nullable, order_id, field_id, filenames FROM infer_schema(location => '$fix/inf2/')" \
+		"SELECT count(*) FROM infer_schema(location => '$fix/inf2/', max_files => 1)" \
+		"SELECT inferred_type FROM infer_schema(location => '$fix/inf2/p1.parquet', int_to_bigint => true, float_to_double => true) ORDER BY order_id")
+	cp "$fix/inf2/p1.parquet" "$fix/p0.parquet"
+	chmod 644 "$fix/p0.parquet"
+	o2=$(psql -X -v VERBOSITY=verbose "$FL" -c "SELECT * FROM infer_schema(location => '$fix/p[03].parquet')" 2>&1)
+	if printf '%s\n' "$out" | grep -q '^ id  *| bigint  *| t  *|  *0 |  *| p1.parquet, p2.parquet$' &&
+	   printf '%s\n' "$out" | grep -q '^ a  *| double precision  *| t  *|  *1 |  *| p1.parquet, p2.parquet$' &&
+	   printf '%s\n' "$out" | grep -q '^ b  *| text  *| t  *|  *2 |  *| p1.parquet$' &&
+	   printf '%s\n' "$out" | grep -q '^ c  *| date  *| t  *|  *3 |  *| p2.parquet$' &&
+	   printf '%s\n' "$out" | grep -q '^     3$' &&
+	   [ "$(printf '%s\n' "$out" | sed -n '/^ *inferred_type *$/,/rows)/p' | grep -c '^ bigint$\|^ double precision$\|^ text$')" = 3 ] &&
+	   printf '%s\n' "$o2" | grep -q '^ERROR:  42804: INFER_SCHEMA: column "id" is integer in Parquet file "p0.parquet" but text in "p3.parquet"$'; then
+		pass infer_parquet_files_merged
+	else
+		fail infer_parquet_files_merged "$(printf '%s' "$out $o2" | tr '\n' ' ' | head -c 900)"
+	fi
+
+	# CREATE TABLE ... USING TEMPLATE: the inferred table (REQUIRED columns
+	# NOT NULL), then the file loads into it
+	cp "$TD/data/hadoop_lz4_compressed.parquet" "$fix/req.parquet"     # Hadoop's, REQUIRED c0, c1
+	chmod 644 "$fix/req.parquet"
+	out=$(qt "$FL" "CREATE TABLE tmpl USING TEMPLATE (SELECT * FROM infer_schema(location => '$fix/req.parquet'))" \
+		"CREATE TABLE tmpl_m USING TEMPLATE (SELECT * FROM infer_schema(location => '$fix/inf2/', file_format => 'parquet'));" \
+		"SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod) || ':' || CASE WHEN a.attnotnull THEN 'nn' ELSE 'n' END, ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = 'tmpl'::regclass AND a.attnum > 0" \
+		"SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod) || ':' || CASE WHEN a.attnotnull THEN 'nn' ELSE 'n' END, ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = 'tmpl_m'::regclass AND a.attnum > 0" \
+		"COPY INTO tmpl FROM '$fix/req.parquet' FILE_FORMAT = (TYPE = PARQUET)" \
+		"SELECT count(*) || ',' || count(v11) FROM tmpl" \
+		"CREATE TABLE IF NOT EXISTS tmpl USING TEMPLATE (SELECT * FROM infer_schema(location => '$fix/inf2/'))" \
+		"CREATE TABLE tmpl2 USING TEMPLATE (SELECT 1 AS x)" \
+		"CREATE TABLE tmpl3 USING TEMPLATE (SELECT 'x' AS column_name, 'int); DROP TABLE tmpl; --' AS inferred_type)" \
+		"CREATE TABLE \"Tmpl 4\" USING TEMPLATE (SELECT column_name, inferred_type FROM infer_schema(location => '$fix/rc1.csv') WHERE order_id < 2)" \
+		"SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod), ',' ORDER BY a.attnum) FROM pg_attribute a WHERE a.attrelid = '\"Tmpl 4\"'::regclass AND a.attnum > 0")
+	if printf '%s\n' "$out" | grep -q '^ c0:bigint:nn,c1:bytea:nn,v11:double precision:n$' &&
+	   printf '%s\n' "$out" | grep -q '^ id:bigint:n,a:double precision:n,b:text:n,c:date:n$' &&
+	   printf '%s\n' "$out" | grep -q "^ $("$INTEROP/duckdb-sql" --no-header "SELECT count(*) || ',' || count(v11) FROM read_parquet('$fix/req.parquet')" | tr -d '"')\$" &&
+	   printf '%s\n' "$out" | grep -q '^NOTICE:  relation "tmpl" already exists, skipping$' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  the query of USING TEMPLATE must return the columns column_name and inferred_type' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  the query of USING TEMPLATE returned "int); DROP TABLE tmpl; --" as the type of column "x", which is not a type name$' &&
+	   printf '%s\n' "$out" | grep -q '^ id:bigint,price:double precision$' &&
+	   [ "$(printf '%s\n' "$out" | grep -c '^CREATE TABLE$')" = 4 ]; then
+		pass infer_create_using_template
+	else
+		printf '%s\n' "$out" >"$tmp/tmpl.out"
+		fail infer_create_using_template "unexpected output" "$tmp/tmpl.out"
+	fi
+
+	# bad input: the file named, with its SQLSTATE; options refused by name
+	printf 'not parquet at all\n' >"$fix/inf_bad.parquet"
+	head -c 200 "$fix/inf2/p1.parquet" >"$fix/inf_cut.parquet"
+	printf 'PAR1' >>"$fix/inf_cut.parquet"
+	printf '\x1f\x8b\x08\x00garbage' >"$fix/inf_bad.csv.gz"
+	printf '' >"$fix/inf_empty.csv"
+	chmod 644 "$fix"/inf_*
+	out=$(psql -X -v VERBOSITY=verbose "$FL" -c "SELECT * FROM infer_schema(location => '$fix/inf_bad.parquet')" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf_cut.parquet')" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf_bad.csv.gz')" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf_empty.csv')" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf2/', null_threshold => 0.9)" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf2/', header => true)" \
+		-c "SELECT * FROM infer_schema(location => '$fix/inf2/', file_format => 'avro')" \
+		-c "SELECT * FROM infer_schema(location => '$fix/none*.parquet')" \
+		-c "SELECT * FROM infer_schema(location => '$TD/data/binary.parquet')" \
+		-c "SELECT * FROM infer_schema(file_format => 'csv')" 2>&1)
+	if printf '%s\n' "$out" | grep -q "^ERROR:  22P04: INFER_SCHEMA: file \"$fix/inf_bad.parquet\" is not a Parquet file" &&
+	   printf '%s\n' "$out" | grep -q "^ERROR:  XX001: corrupt Parquet file \"$fix/inf_cut.parquet\"" &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  [0-9A-Z]\{5\}: .*inf_bad.csv.gz' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  22P04: INFER_SCHEMA: "inf_empty.csv" has no rows to detect columns from$' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  0A000: infer_schema option null_threshold is not supported$' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  0A000: infer_schema option header is for CSV files, not PARQUET$' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  0A000: infer_schema reads FILE_FORMAT PARQUET, CSV or JSON, not avro$' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  58P01: no files match' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  42501: .*binary.parquet' &&
+	   printf '%s\n' "$out" | grep -q '^ERROR:  42883: infer_schema needs location'; then
+		pass infer_bad_input
+	else
+		printf '%s\n' "$out" >"$tmp/infbad.out"
+		fail infer_bad_input "unexpected output" "$tmp/infbad.out"
+	fi
 fi
 
 kill -0 "$srv_pid" 2>/dev/null || fail server_alive "floe serve died" "$tmp/serve.err"

@@ -22,6 +22,8 @@
 #   - s3_objects (s3rver): objects registered from s3:// read their footers
 #     and only the chunks they must (NaN counts), and give the same rows and
 #     the same manifest entries as the local files;
+#   - infer_schema_s3: INFER_SCHEMA of those objects (and of a CSV object)
+#     equals INFER_SCHEMA of the local files;
 #   - parallel_*: footers read by 16 readers give the entries of one
 #     reader, and the error of the first bad file in name order;
 #   - privileges (floe serve, psql): COPY FROM's file role, then INSERT on
@@ -295,6 +297,19 @@ if [ -n "${endpoint:-}" ]; then
 			pass s3_objects
 		else
 			fail s3_objects "$(printf '%s' "$out" | tr '\n' ' ') vs DuckDB $theirs; $(head -c 600 "$tmp/entries_s3.out")" "$tmp/validate_s3.out"
+		fi
+		# INFER_SCHEMA of the objects (footers read sparsely) says what it
+		# says of the same local files; a CSV object is sampled as a local one
+		printf 'id,name,amount\n1,a,1.5\n2,,2.5\n' >"$fix/small.csv"
+		"$CLI" put s3://wh/csv/small.csv "$fix/small.csv" 2>/dev/null
+		q="SELECT column_name, inferred_type, nullable, order_id, field_id, filenames FROM infer_schema(location =>"
+		il=$(fl "$q '$fix/dir/')" "$q '$fix/small.csv')")
+		is=$(s3fl -c "$q 's3://wh/in/')" -c "$q 's3://wh/csv/small.csv')")
+		if [ -n "$il" ] && [ "$il" = "$is" ] && printf '%s\n' "$is" | grep -q '^id,bigint,t,0,,"d1.parquet, d2.parquet"$' &&
+		   printf '%s\n' "$is" | grep -q '^amount,double precision,f,2,,small.csv$'; then
+			pass infer_schema_s3
+		else
+			fail infer_schema_s3 "local: $(printf '%s' "$il" | tr '\n' ' ') s3: $(printf '%s' "$is" | tr '\n' ' ')"
 		fi
 		exit $nfail
 	)
