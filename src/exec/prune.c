@@ -63,8 +63,8 @@ prunable(SqlType t)
 	case TYPE_TIMESTAMPTZ:
 	case TYPE_DECIMAL:
 		return true;
-	case TYPE_TEXT:
-		return t.text_kind != TEXT_CHAR;
+	case TYPE_TEXT:   /* an enum's order is not its labels' (the bounds') */
+		return t.text_kind != TEXT_CHAR && t.text_kind != TEXT_ENUM;
 	default:
 		return false;
 	}

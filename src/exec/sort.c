@@ -34,6 +34,7 @@
 #include "exec/spill.h"
 #include "types/array.h"
 #include "types/json.h"
+#include "types/udt.h"
 
 #define MERGE_FANIN 16
 
@@ -131,6 +132,8 @@ sort_compare_values(const void *a, const void *b, SqlType t)
 		return x < y ? -1 : x > y;
 	}
 	case TYPE_TEXT: case TYPE_BYTEA:
+		if (t.id == TYPE_TEXT && t.text_kind == TEXT_ENUM)    /* declaration order */
+			return udt_enum_cmp(t.udt, a, b);
 		if (t.id == TYPE_TEXT && t.text_kind == TEXT_JSONB)   /* jsonb's btree order */
 			return pgjsonb_cmp_text(strview_data(a), ((const strview *)a)->len,
 						strview_data(b), ((const strview *)b)->len);

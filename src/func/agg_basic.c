@@ -34,6 +34,7 @@
 #include <math.h>
 #include "func/func_internal.h"
 #include "types/decimal.h"
+#include "types/udt.h"
 
 /* ---- count ---------------------------------------------------------------- */
 
@@ -633,6 +634,7 @@ typedef struct MinMaxState {
 	} v;
 	bool any;
 	uint8_t dscale;     /* numeric: the kept value's display scale */
+	uint32_t udt;       /* enum: its OID (the labels' order, types/udt.h) */
 } MinMaxState;
 
 static void
@@ -844,6 +846,82 @@ mm_text_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row)
 	}
 	vector_set_string(out, row, strview_data(&s->v.s), s->v.s.len);
 	return FLOE_OK;
+}
+
+/* enum: by the labels' declaration order (udt_enum_cmp) */
+static int
+mm_enum_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states, int sign)
+{
+	VectorView v;
+	const strview *d;
+	uint32_t i;
+
+	vector_view(arg, &v);
+	d = v.data;
+	for (i = 0; i < count; i++) {
+		uint32_t k = ARGK(v, i);
+		MinMaxState *s = states[i];
+		if (!ARGVALID(v, k))
+			continue;
+		if (!s->any || udt_enum_cmp(arg->type.udt, &d[k], &s->v.s) * sign > 0) {
+			if (d[k].len > STRVIEW_INLINE)
+				s->v.s = strview_make(arena_memdup(ctx->arena, strview_data(&d[k]),
+								   d[k].len), d[k].len);
+			else
+				s->v.s = d[k];
+			s->any = true;
+			s->udt = arg->type.udt;
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+min_enum_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	return mm_enum_update(ctx, arg, count, states, -1);
+}
+
+static int
+max_enum_update(FuncCtx *ctx, const Vector *arg, uint32_t count, void **states)
+{
+	return mm_enum_update(ctx, arg, count, states, 1);
+}
+
+static int
+mm_enum_combine(void *dst, const void *src, int sign)
+{
+	MinMaxState *d = dst;
+	const MinMaxState *s = src;
+
+	if (s->any && (!d->any || udt_enum_cmp(s->udt, &s->v.s, &d->v.s) * sign > 0))
+		*d = *s;
+	return FLOE_OK;
+}
+
+static int
+min_enum_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	return mm_enum_combine(dst, src, -1);
+}
+
+static int
+max_enum_combine(FuncCtx *ctx, void *dst, const void *src)
+{
+	return mm_enum_combine(dst, src, 1);
+}
+
+static int mm_text_final(FuncCtx *ctx, void *st, Vector *out, uint32_t row);
+
+static const AggFunc agg_min_enum = { "min", sizeof(MinMaxState), mm_init, min_enum_update,
+				      min_enum_combine, mm_text_final, NULL };
+static const AggFunc agg_max_enum = { "max", sizeof(MinMaxState), mm_init, max_enum_update,
+				      max_enum_combine, mm_text_final, NULL };
+
+const AggFunc *
+func_agg_enum_minmax(const char *name)
+{
+	return name[1] == 'i' ? &agg_min_enum : &agg_max_enum;
 }
 
 static const AggFunc agg_min_text = { "min", sizeof(MinMaxState), mm_init, min_text_update,

@@ -60,6 +60,12 @@ int func_json_resolve(const char *name, const SqlType *argtypes, int nargs,
 int func_jsonpath_resolve(const char *name, const SqlType *argtypes, int nargs,
 			  const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
 			  floe_error *err);
+/* enum operators and functions (func_enum.c), as func_json_resolve */
+int func_enum_resolve(const char *name, const SqlType *argtypes, int nargs,
+		      const ScalarFunc **out, SqlType *ret, SqlType *cast_to, bool *handled,
+		      floe_error *err);
+/* min / max over an enum (agg_basic.c) */
+const AggFunc *func_agg_enum_minmax(const char *name);
 
 /* The char(n) (trailing-space-insensitive) variant of a comparison operator. */
 const ScalarFunc *func_compare_bpchar(const char *op);

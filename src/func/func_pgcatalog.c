@@ -62,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "func/func_internal.h"
+#include "types/udt.h"
 #include "func/session_env.h"
 #include "types/text.h"
 
@@ -131,6 +132,13 @@ func_pgcatalog_format_type(int64_t oid, int32_t typmod, char *buf, size_t n)
 		func_pgcatalog_format_type(elem, typmod, buf, n - 2);
 		strcat(buf, "[]");
 		return buf;
+	}
+	if (!b && oid > 0 && oid < 0x7fffffff) {   /* an enum, a domain, or its array */
+		const Udt *u = udt_get((uint32_t)oid), *ua = u ? NULL : udt_get((uint32_t)oid - 1);
+		if (u || ua) {
+			snprintf(buf, n, "%s%s", u ? u->name : ua->name, u ? "" : "[]");
+			return buf;
+		}
 	}
 	if (!b) {
 		snprintf(buf, n, "???");

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "func/func_internal.h"
+#include "types/udt.h"
 #include "types/decimal.h"
 
 /* agg_basic.c, agg_stats.c */
@@ -89,6 +90,8 @@ static const struct {
 const char *
 func_type_name(SqlType t, char *buf, size_t n)
 {
+	if (t.udt && t.id != TYPE_ARRAY)
+		return type_name(t, buf, n);   /* an enum's, a domain's name */
 	switch (t.id) {
 	case TYPE_ARRAY: {
 		char eb[64];
@@ -540,8 +543,10 @@ finish(const ScalarFunc *f, const SqlType *in, int nargs, SqlType *ret, SqlType 
 static bool
 json_args_ok(const ScalarFunc *f, const SqlType *in, int nargs)
 {
+	/* enums likewise (PostgreSQL: no implicit cast to text; func_enum.c) */
 	for (int i = 0; i < nargs; i++)
-		if ((type_is_json(in[i]) || type_is_jsonpath(in[i])) && argt(f, i) != FARG_ANY &&
+		if ((type_is_json(in[i]) || type_is_jsonpath(in[i]) || type_is_enum(in[i])) &&
+		    argt(f, i) != FARG_ANY &&
 		    argt(f, i) != FARG_ANY_ASIS)
 			return false;
 	return true;
@@ -663,6 +668,10 @@ func_resolve_scalar(const char *name, const SqlType *argtypes, int nargs,
 	TRY(func_json_resolve(name, argtypes, nargs, out, ret, cast_to, &handled, err));
 	if (handled)
 		return FLOE_OK;
+	/* enums (func_enum.c) */
+	TRY(func_enum_resolve(name, argtypes, nargs, out, ret, cast_to, &handled, err));
+	if (handled)
+		return FLOE_OK;
 	for (k = by_name_first(name); k < nby_name && !strcmp(by_name[k].f->name, name); k++) {
 		const ScalarFunc *f = by_name[k].f;
 		if (arity_ok(f, nargs)) {
@@ -701,6 +710,11 @@ func_resolve_agg(const char *name, const SqlType *argtypes, int nargs, bool star
 				    "%s specified, but %s is not an aggregate function", sig, name);
 			return FLOE_ERR;
 		}
+	}
+	if (nargs == 1 && type_is_enum(argtypes[0]) && (!strcmp(name, "min") || !strcmp(name, "max"))) {
+		*out = func_agg_enum_minmax(name);   /* by the labels' order */
+		*ret = cast_to[0] = argtypes[0];
+		return FLOE_OK;
 	}
 	for (fam = 0; fam < (int)(sizeof agg_families / sizeof agg_families[0]); fam++)
 		for (k = 0; k < *agg_families[fam].n; k++) {

@@ -56,6 +56,7 @@
 #include "storage/s3.h"
 #include "table/metadata.h"
 #include "table/table.h"
+#include "types/udt.h"
 #include "types/array.h"
 #include "types/text.h"
 
@@ -880,6 +881,7 @@ append_rows(Ingest *ig, Session *s, ExecCtx *ctx, Table *t, Batch **bs, int nb, 
 	*rows = 0;
 	TRY(check_constraints_bind(s, ctx, t, &checks));
 	for (i = 0; i < nb; i++) {
+		TRY(check_domain_rows(checks, ctx, bs[i], NULL, bs[i]->count));
 		TRY(insert_check_not_null(sc, t->name, bs[i], ctx->arena, ctx->err));
 		TRY(check_constraints_rows(checks, ctx, bs[i], NULL, bs[i]->count));
 	}
@@ -1210,8 +1212,8 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 		bool given = false;
 		for (k = 0; k < fv.width; k++)
 			given |= tcol[k] == i;
-		if (!given && sc->fields[i].default_sql)
-			goto out;
+		if (!given && (sc->fields[i].default_sql || type_is_domain(sc->fields[i].type)))
+			goto out;     /* a domain may have a DEFAULT (types/udt.h) */
 	}
 	schema_cols(sc, a, &ids, &types);
 	nb = (fv.nrows + VECTOR_SIZE - 1) / VECTOR_SIZE;
@@ -1983,7 +1985,7 @@ ingest_overlay_load(Session *s, const char *ns, const char *name, Table **t, Are
 		/* a column of the table the entry has must have its type */
 		for (c = 0; c < sc->nfields; c++)
 			for (j = 0; j < e[i]->ncols; j++)
-				if (e[i]->ids[j] == sc->fields[c].id && !type_equal(e[i]->types[j], sc->fields[c].type))
+				if (e[i]->ids[j] == sc->fields[c].id && !type_equal_stored(e[i]->types[j], sc->fields[c].type))
 					return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
 							   "buffered rows of \"%s\" have another type in column \"%s\" than the table",
 							   name, sc->fields[c].name);

@@ -346,7 +346,7 @@ rowcodec_batches(const RowEntry *e, Arena *a, int ncols, const int32_t *field_id
 			}
 			continue;
 		}
-		if (!type_equal(e->types[src], types[c]))
+		if (!type_equal_stored(e->types[src], types[c]))
 			return floe_errorf(err, ERRCODE_DATATYPE_MISMATCH,
 					   "buffered rows of \"%s\" have another type in column %d than the table",
 					   e->name, c + 1);

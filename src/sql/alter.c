@@ -80,6 +80,7 @@
 #include "table/metadata.h"
 #include "table/partition.h"
 #include "table/table.h"
+#include "types/udt.h"
 #include "types/cast.h"
 #include "types/text.h"
 
@@ -347,6 +348,28 @@ add_column(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 	}
 	last_id = md->last_column_id + 1;     /* the column's; a list element's next */
 	TRY(metadata_column_type(&f, &last_id, a, err));
+	if (!has_default && type_is_domain(f.type)) {
+		/* the existing rows get the domain's DEFAULT, or NULL, which
+		 * its NOT NULL refuses (PostgreSQL's CoerceToDomain) */
+		const Udt *chain[16], *u = udt_get(f.type.udt);
+		int nc = udt_domain_chain(f.type.udt, chain, 16), k;
+		bool rows, nn = false, def = false;
+		for (k = 0; k < nc; k++) {
+			nn |= chain[k]->notnull;
+			def |= chain[k]->default_sql != NULL;
+		}
+		if (u && (nn || def)) {
+			TRY(any_row(s, t, NULL, a, &rows, err));
+			if (rows && def)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
+						   "cannot add column \"%s\" of domain %s, which has a DEFAULT, to table "
+						   "\"%s\", which has rows: floe cannot give the existing rows the domain's default yet",
+						   f.name, u->name, t->name);
+			if (rows)
+				return floe_errorf(err, ERRCODE_NOT_NULL_VIOLATION,
+						   "domain %s does not allow null values", u->name);
+		}
+	}
 	if (f.required || has_default) {
 		bool rows;
 		TRY(any_row(s, t, NULL, a, &rows, err));

@@ -121,6 +121,7 @@ typedef struct BindCtx {
 	floe_error *err;
 	const char *sql;          /* for positions */
 	Scope *scope;             /* NULL: no columns visible */
+	struct Expr *domain_value; /* binding a domain's CHECK for a cast: VALUE (usertype.h) */
 	const char *where;        /* "WHERE", "VALUES", ... for aggregate errors */
 	/* aggregates collected while binding targets / HAVING / ORDER BY */
 	bool allow_aggs;
@@ -158,6 +159,8 @@ typedef struct BindCtx {
 
 /* bind_expr.c */
 Expr *bind_expr(BindCtx *b, Node *n);
+/* e (already of t's base type) checked against domain t's constraints */
+Expr *bind_domain_cast(BindCtx *b, Expr *e, SqlType t);
 int bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out);
 /* coerce e to type `to` in context ctx (COERCE_*), literal folding
  * included; `what` names the target for messages (column name or NULL) */

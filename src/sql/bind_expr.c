@@ -20,6 +20,8 @@
 #include "func/agg_ordered.h"
 #include "func/func.h"
 #include "exec/subplan.h"
+#include "sql/usertype.h"
+#include "types/udt.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/function.h"
@@ -190,8 +192,9 @@ bind_type_name(BindCtx *b, PgQuery__TypeName *tn, SqlType *out)
 		*out = e;
 		return FLOE_OK;
 	}
-	if (!array_elem_supported(e)) {
-		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "arrays of this type are not supported");
+	if (!array_elem_supported(e) || type_is_domain(e)) {
+		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, type_is_domain(e) ?
+			    "arrays of a domain are not supported yet" : "arrays of this type are not supported");
 		fail_at(b, tn->location);
 		return FLOE_ERR;
 	}
@@ -290,7 +293,8 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 		floe_errorf(b->err, ERRCODE_FEATURE_NOT_SUPPORTED, "type %s is not supported yet", name);
 		fail_at(b, tn->location);
 		return FLOE_ERR;
-	} else {
+	} else if (!usertype_resolve(b->session, tn->n_names == 2 ? str_of(tn->names[0]) : NULL, name,
+				     out)) {   /* an enum, a domain (usertype.c) */
 		floe_errorf(b->err, ERRCODE_UNDEFINED_OBJECT, "type \"%s\" does not exist", name);
 		fail_at(b, tn->location);
 		return FLOE_ERR;
@@ -306,6 +310,62 @@ base_type_name(BindCtx *b, PgQuery__TypeName *tn, const char *name, SqlType *out
 }
 
 /* ---- coercion ---------------------------------------------------------- */
+
+/*
+ * A cast to a domain checks its constraints (PostgreSQL's CoerceToDomain):
+ * __floe_domain_check(e, ok, oid, k) returns e, and fails where ok is
+ * false (k -1: NOT NULL, 23502; else CHECK k, 23514; func_enum.c).  Each
+ * CHECK binds with VALUE standing for e.  A constant folds, so a bad
+ * constant fails at once.
+ */
+static Expr *bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location);
+
+Expr *
+bind_domain_cast(BindCtx *b, Expr *e, SqlType t)
+{
+	const Udt *chain[16], *u;
+	Expr *saved = b->domain_value;
+	Scope *sc = b->scope;
+	const char *sql = b->sql;
+	int k, nc = udt_domain_chain(t.udt, chain, 16), j;
+
+	if (b->session && b->session->params_describe)
+		return e;   /* describing: $n are NULL stand-ins, checked at execution */
+	for (j = 0; j < nc; j++)   /* a base domain's first */
+	for (u = chain[j], k = u->notnull ? -1 : 0; k < u->nchecks; k++) {
+		Expr *args[4], *ok;
+		Value v;
+		Node *n;
+		if (k < 0) {
+			ok = expr_new(b->arena, EXPR_IS_NOT_NULL, type_make(TYPE_BOOL), 1);
+			ok->args[0] = e;
+		} else {
+			if (sql_parse_expr(u->check_exprs[k], b->arena, &n, b->err) != FLOE_OK)
+				return NULL;
+			b->domain_value = e;
+			b->scope = NULL;
+			b->sql = NULL;
+			ok = bind_expr(b, n);
+			b->domain_value = saved;
+			b->scope = sc;
+			b->sql = sql;
+		}
+		if (!ok)
+			return NULL;
+		args[0] = e;
+		args[1] = ok;
+		v = value_int(TYPE_INT32, (int64_t)u->oid);
+		args[2] = expr_const(b->arena, &v);
+		v = value_int(TYPE_INT32, k);
+		args[3] = expr_const(b->arena, &v);
+		if (!(e = bind_call(b, "__floe_domain_check", args, 4, -1)))
+			return NULL;
+		e->type = t;
+		if (bind_fold(b, &e) != FLOE_OK)
+			return NULL;
+	}
+	return e;
+}
 
 const SessionEnv *
 bind_env(BindCtx *b)
@@ -3254,6 +3314,10 @@ bind_expr(BindCtx *b, Node *n)
 	case PG_QUERY__NODE__NODE_A_CONST:
 		return bind_const(b, n->a_const);
 	case PG_QUERY__NODE__NODE_COLUMN_REF:
+		if (b->domain_value && n->column_ref->n_fields == 1 &&
+		    n->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+		    !strcmp(n->column_ref->fields[0]->string->sval, "value"))
+			return b->domain_value;     /* a domain CHECK's VALUE (bind_domain_cast) */
 		return bind_column_ref(b, n->column_ref);
 	case PG_QUERY__NODE__NODE_A_EXPR:
 		return bind_a_expr(b, n->a_expr);
@@ -3361,6 +3425,8 @@ bind_expr(BindCtx *b, Node *n)
 			return fail_at(b, n->type_cast->location);
 		if (e->kind == EXPR_CONST)
 			e->unknown_literal = false;
+		if (type_is_domain(t))
+			return bind_domain_cast(b, e, t);
 		return e;
 	}
 	case PG_QUERY__NODE__NODE_A_INDIRECTION: {

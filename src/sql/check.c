@@ -32,6 +32,8 @@
 #include "sql/rowscan.h"
 #include "sql/txn.h"
 #include "types/text.h"
+#include "types/udt.h"
+#include "sql/usertype.h"
 
 #define PREFIX "floe.check."
 #define NAME_MAX_BYTES 63        /* NAMEDATALEN - 1 */
@@ -40,6 +42,8 @@ struct CheckBound {
 	const char *table;
 	int n;
 	const char **names;
+	const char **domain;      /* a domain's constraint: the domain, else NULL */
+	bool *notnull;            /* ... its NOT NULL */
 	Expr **exprs;
 	int nfields;
 	Arena *scratch;
@@ -330,28 +334,96 @@ check_create(Session *s, const char *sql, const IcebergSchema *schema, const cha
 
 /* ---- enforcement -------------------------------------------------------- */
 
+/* A domain constraint of field f: expr over VALUE, VALUE being column f. */
+static Expr *
+bind_domain_expr(Session *s, Arena *a, floe_error *err, const IcebergSchema *sc, int f,
+		 const char *text)
+{
+	IcebergSchema one = *sc;
+	Node *node;
+	int i;
+
+	one.fields = ARENA_ARRAY(a, IcebergField, sc->nfields + 1);
+	for (i = 0; i < sc->nfields; i++) {
+		one.fields[i] = sc->fields[i];
+		one.fields[i].name = i == f ? "value" : "\001";   /* only VALUE binds */
+		one.fields[i].type = type_domain_base(sc->fields[i].type);
+	}
+	if (sql_parse_expr(text, a, &node, err) != FLOE_OK)
+		return NULL;
+	return bind_check(s, a, err, NULL, &one, NULL, node);
+}
+
+/* the domain constraints of the table's columns, appended to cb */
+static int
+bind_domains(Session *s, ExecCtx *ctx, const IcebergSchema *sc, CheckBound *cb, int cap)
+{
+	int f, k;
+
+	for (f = 0; f < sc->nfields; f++) {
+		const Udt *chain[16];
+		int nc = type_is_domain(sc->fields[f].type) ?
+			 udt_domain_chain(sc->fields[f].type.udt, chain, 16) : 0, j;
+		for (j = 0; j < nc; j++) {   /* a base domain's first */
+			const Udt *u = chain[j];
+			for (k = -1; k < u->nchecks; k++) {
+				const char *text = k < 0 ? (u->notnull ? "value IS NOT NULL" : NULL) :
+						   u->check_exprs[k];
+				if (!text || cb->n == cap)
+					continue;
+				cb->domain[cb->n] = u->name;
+				cb->notnull[cb->n] = k < 0;
+				cb->names[cb->n] = k < 0 ? "" : u->check_names[k];
+				if (!(cb->exprs[cb->n] = bind_domain_expr(s, ctx->arena, ctx->err, sc, f, text)))
+					return FLOE_ERR;
+				cb->n++;
+			}
+		}
+	}
+	return FLOE_OK;
+}
+
+static int
+domain_count(const IcebergSchema *sc)
+{
+	int f, n = 0;
+	for (f = 0; f < sc->nfields; f++) {
+		const Udt *chain[16];
+		int nc = type_is_domain(sc->fields[f].type) ?
+			 udt_domain_chain(sc->fields[f].type.udt, chain, 16) : 0, j;
+		for (j = 0; j < nc; j++)
+			n += chain[j]->nchecks + 1;
+	}
+	return n;
+}
+
 int
 check_constraints_bind(Session *s, ExecCtx *ctx, const Table *t, CheckBound **out)
 {
 	const IcebergSchema *sc = metadata_current_schema(t->md);
 	CheckDef *defs;
 	CheckBound *cb;
-	int n = check_list(t->md, ctx->arena, &defs), i;
+	int n = check_list(t->md, ctx->arena, &defs), i, nd = domain_count(sc);
 
 	*out = NULL;
-	if (n == 0)
+	if (n + nd == 0)
 		return FLOE_OK;
 	cb = ARENA_NEW(ctx->arena, CheckBound);
 	cb->table = t->name;
-	cb->n = n;
 	cb->nfields = sc->nfields;
-	cb->names = ARENA_ARRAY(ctx->arena, const char *, n);
-	cb->exprs = ARENA_ARRAY(ctx->arena, Expr *, n);
+	cb->names = ARENA_ARRAY(ctx->arena, const char *, n + nd);
+	cb->domain = ARENA_ARRAY(ctx->arena, const char *, n + nd);
+	cb->notnull = ARENA_ARRAY(ctx->arena, bool, n + nd);
+	cb->exprs = ARENA_ARRAY(ctx->arena, Expr *, n + nd);
+	/* a domain's constraints first: PostgreSQL checks them as the values
+	 * are coerced, before the row's */
+	TRY(bind_domains(s, ctx, sc, cb, nd));
 	for (i = 0; i < n; i++) {
 		Node *node;
-		cb->names[i] = defs[i].name;
+		int at = cb->n++;
+		cb->names[at] = defs[i].name;
 		if (sql_parse_expr(defs[i].expr, ctx->arena, &node, ctx->err) != FLOE_OK ||
-		    !(cb->exprs[i] = bind_check(s, ctx->arena, ctx->err, NULL, sc, t->name, node))) {
+		    !(cb->exprs[at] = bind_check(s, ctx->arena, ctx->err, NULL, sc, t->name, node))) {
 			floe_error_prefix(ctx->err, arena_sprintf(ctx->arena, "check constraint \"%s\": ",
 								  defs[i].name));
 			return FLOE_ERR;
@@ -363,9 +435,9 @@ check_constraints_bind(Session *s, ExecCtx *ctx, const Table *t, CheckBound **ou
 	return FLOE_OK;
 }
 
-int
-check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
-		       uint32_t n)
+static int
+rows_check(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel, uint32_t n,
+	   bool domains_only)
 {
 	uint32_t best = n, i;
 	int bad = -1, k;
@@ -376,6 +448,8 @@ check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const
 	for (k = 0; k < cb->n; k++) {
 		Vector v;
 		VectorView vv;
+		if (domains_only && !cb->domain[k])
+			break;      /* the domains' come first */
 		TRY(expr_eval(ctx, cb->exprs[k], b, sel, n, cb->scratch, &v));
 		vector_view(&v, &vv);
 		for (i = 0; i < best; i++) {
@@ -389,11 +463,34 @@ check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const
 	}
 	if (bad < 0)
 		return FLOE_OK;
+	if (cb->domain[bad] && cb->notnull[bad])
+		return floe_errorf(ctx->err, ERRCODE_NOT_NULL_VIOLATION,
+				   "domain %s does not allow null values", cb->domain[bad]);
+	if (cb->domain[bad])
+		return floe_errorf(ctx->err, ERRCODE_CHECK_VIOLATION,
+				   "value for domain %s violates check constraint \"%s\"", cb->domain[bad],
+				   cb->names[bad]);
 	floe_errorf(ctx->err, ERRCODE_CHECK_VIOLATION,
 		    "new row for relation \"%s\" violates check constraint \"%s\"", cb->table,
 		    cb->names[bad]);
 	insert_row_detail(ctx->err, b, cb->nfields, sel ? sel[best] : best, cb->scratch);
 	return FLOE_ERR;
+}
+
+int
+check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
+		       uint32_t n)
+{
+	return rows_check(cb, ctx, b, sel, n, false);
+}
+
+int
+check_domain_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
+		  uint32_t n)
+{
+	if (!cb || cb->n == 0 || !cb->domain[0])
+		return FLOE_OK;
+	return rows_check(cb, ctx, b, sel, n, true);
 }
 
 /* ---- ALTER TABLE ------------------------------------------------------ */
@@ -946,4 +1043,53 @@ check_def_columns(const IcebergSchema *schema, const CheckDef *def, Arena *a, in
 		return 0;
 	collect_columns(&n->base, &l);
 	return l.n;
+}
+
+/* ---- domains ------------------------------------------------------------ */
+
+int
+domain_check_text(Session *s, const char *sql, SqlType base, Node *n, Arena *a, char **text,
+		  floe_error *err)
+{
+	IcebergSchema one;
+	IcebergField f;
+	Expr *e;
+
+	memset(&one, 0, sizeof one);
+	memset(&f, 0, sizeof f);
+	f.name = "value";
+	f.type = base;
+	one.nfields = 1;
+	one.fields = &f;
+	if (!(e = bind_check(s, a, err, sql, &one, NULL, n)))
+		return FLOE_ERR;
+	if (!(*text = deparse_expr(a, n, err)))
+		return FLOE_ERR;
+	return FLOE_OK;
+}
+
+/* ColumnRefs "value" become col */
+static int
+value_to_col(const ProtobufCMessage *m, void *arg)
+{
+	const Node *n = (const Node *)m;
+
+	if (m->descriptor == &pg_query__node__descriptor &&
+	    n->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && n->column_ref->n_fields == 1 &&
+	    n->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+	    !strcmp(n->column_ref->fields[0]->string->sval, "value"))
+		n->column_ref->fields[0]->string->sval = (char *)arg;
+	return sql_children(m, value_to_col, arg);
+}
+
+int
+domain_check_on_column(const char *text, const char *col, Arena *a, char **out, floe_error *err)
+{
+	Node *n;
+
+	TRY(sql_parse_expr(text, a, &n, err));
+	value_to_col(&n->base, (void *)col);
+	if (!(*out = deparse_expr(a, n, err)))
+		return FLOE_ERR;
+	return FLOE_OK;
 }

@@ -18,6 +18,7 @@
  *   check_add_props(list, a, &keys, &values, &n)  ... as table properties
  *   check_constraints_bind(s, ctx, t, &cb)       once per statement (cb NULL: none)
  *   check_constraints_rows(cb, ctx, b, sel, n)   per batch: 23514 for the first bad row
+ *   check_domain_rows(cb, ctx, b, sel, n)        ... the columns' domains' only (23514, 23502)
  *   check_alter(s, ctx, sql, t, md, cmd, sink, &changed)   ADD / DROP / VALIDATE CONSTRAINT
  *   check_rename_column(md, old, new, a, err) / check_drop_column(md, name, a, err)
  *   check_def_text(schema, def, pretty, a)       pg_get_constraintdef's text
@@ -51,6 +52,11 @@ void check_add_props(const CheckList *list, Arena *a, const char ***keys, const 
 int check_constraints_bind(Session *s, ExecCtx *ctx, const Table *t, CheckBound **out);
 int check_constraints_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
 			   uint32_t n);
+/* only the constraints of the columns' domains (usertype.h), which
+ * PostgreSQL checks before the columns' NOT NULL: the write paths call it
+ * before their NOT NULL checks (check_constraints_rows checks them too) */
+int check_domain_rows(const CheckBound *cb, ExecCtx *ctx, const Batch *b, const uint32_t *sel,
+		      uint32_t n);
 bool check_is_alter_cmd(const PgQuery__AlterTableCmd *c);
 int check_alter(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetadata *md,
 		const PgQuery__AlterTableCmd *c, ResultSink *sink, bool *changed);

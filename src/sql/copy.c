@@ -422,6 +422,8 @@ out_ch(OutBuf *o, char c)
 static void
 out_mem(OutBuf *o, const char *s, size_t n)
 {
+	if (n == 0)
+		return;     /* s may be NULL then (an empty value) */
 	out_reserve(o, n);
 	memcpy(o->p + o->len, s, n);
 	o->len += n;

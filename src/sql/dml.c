@@ -1914,6 +1914,8 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 			out->cols[c] = m;
 		}
 	}
+	if (!d->scalar)
+		TRY(check_domain_rows(d->checks, ctx, out, msel, nm));
 	/* row by row, columns in order: PostgreSQL reports the first row */
 	for (j = 0; j < nm; j++) {
 		uint32_t r = msel ? msel[j] : j;

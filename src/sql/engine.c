@@ -46,6 +46,7 @@
 #include "ingest/stage.h"
 #include "ingest/ingest.h"
 #include "optimize/optimizer.h"
+#include "sql/usertype.h"
 #include "sql/acl.h"
 #include "sql/automaint.h"
 #include "sql/bind.h"
@@ -400,6 +401,7 @@ engine_close(Engine *e)
 		return;
 	automaint_stop(e);              /* waits for the table in hand */
 	ingest_engine_close(e);         /* flushes buffered rows first */
+	usertype_catalog_closed(e->catalog);   /* the registry was its types */
 	catalog_close(e->catalog);
 	seq_engine_free(e);
 	fileio_free(e->io);
@@ -1751,6 +1753,7 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		us = (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 		func_set_statement_time(us);
 		search_path_reset(s);   /* schemas made or dropped since count */
+		TRY(usertype_refresh(s, err));   /* enums, domains: the catalog's */
 		datetime_set_statement_now(us);
 	}
 	memset(&ctx, 0, sizeof ctx);
@@ -1775,6 +1778,8 @@ exec_stmt(Session *s, const char *sql, SqlStmt *st, Arena *a, ResultSink *sink, 
 		return views_exec(s, &ctx, sql, n, sink);
 	if (function_owns(n))   /* CREATE / DROP FUNCTION, DO (function.c) */
 		return function_exec(s, &ctx, sql, st, n, sink);
+	if (usertype_owns(n))   /* enums and domains (usertype.c, domain.c) */
+		return usertype_exec(s, &ctx, sql, n, sink);
 
 	switch (n->node_case) {
 	case PG_QUERY__NODE__NODE_SELECT_STMT: {

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "types/udt.h"
 #include "func/func.h"
 #include "ingest/ingest.h"
 #include "sql/acl.h"
@@ -70,11 +71,19 @@ bind_default_expr(BindCtx *b, const IcebergField *f)
 	Expr *e;
 	Value nv;
 
-	if (!f->default_sql) {
+	const char *def = f->default_sql;
+
+	if (!def && type_is_domain(f->type)) {   /* the domain's, or its base domain's */
+		const Udt *chain[16];
+		int nc = udt_domain_chain(f->type.udt, chain, 16);
+		while (!def && nc > 0)
+			def = chain[--nc]->default_sql;
+	}
+	if (!def) {
 		nv = value_null(f->type);
 		return expr_const(b->arena, &nv);
 	}
-	if (sql_parse_expr(f->default_sql, b->arena, &n, b->err) != FLOE_OK)
+	if (sql_parse_expr(def, b->arena, &n, b->err) != FLOE_OK)
 		return NULL;
 	{
 		const char *saved = b->sql;
@@ -447,7 +456,8 @@ write_rows(Session *s, ExecCtx *ctx, Table *t, Operator *root, bool overwrite,
 		if (!b->count)
 			continue;
 		batch_compact(b);
-		if (insert_check_not_null(schema, t->name, b, ctx->arena, ctx->err) != FLOE_OK ||
+		if (check_domain_rows(checks, ctx, b, NULL, b->count) != FLOE_OK ||
+		    insert_check_not_null(schema, t->name, b, ctx->arena, ctx->err) != FLOE_OK ||
 		    check_constraints_rows(checks, ctx, b, NULL, b->count) != FLOE_OK)
 			goto fail;
 		if (ks.npk && keys_add(&ks, b, ctx->err) != FLOE_OK)

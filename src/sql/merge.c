@@ -843,6 +843,7 @@ write_new(Merge *m, Clause *cl, const Batch *b, const uint32_t *sel, uint32_t n)
 		vector_copy_rows(&ob->cols[c], 0, &v, sel, n);
 	}
 	ob->count = n;
+	TRY(check_domain_rows(m->checks, m->ctx, ob, NULL, n));
 	for (j = 0; j < n; j++)
 		for (c = 0; c < m->nt; c++)
 			if (m->schema->fields[c].required && !vector_is_valid(&ob->cols[c], j)) {

@@ -65,6 +65,7 @@
 #include "sql/txn.h"
 #include "sql/views.h"
 #include "sql/indexes.h"
+#include "types/udt.h"
 #include "types/array.h"
 #include "table/metadata.h"
 #include "table/table.h"
@@ -1739,6 +1740,101 @@ fill_type(Rel *r)
 	}
 }
 
+/* pg_type rows of the enums and domains (types/udt.h), each with its
+ * array type (OID + 1, "_name") */
+static void
+fill_user_types(Rel *r)
+{
+	int i, n = udt_count();
+	for (i = 0; i < n; i++) {
+		const Udt *u = udt_at(i);
+		const struct PgType *bt = u->kind == 'd' ? pgtype_of(pgcatalog_type_oid(u->base)) : NULL;
+		int k;
+		for (k = 0; k < 2; k++) {
+			Value *row = constrel_row(r);
+			bool arr = k == 1;
+			put_i(r, row, "oid", u->oid + (uint32_t)k);
+			put_s(r, row, "typname", arr ? arena_sprintf(r->a, "_%s", u->name) : u->name);
+			put_i(r, row, "typnamespace", ns_oid(u->ns));
+			put_i(r, row, "typowner", OID_ROLE);
+			put_i(r, row, "typlen", arr ? -1 : u->kind == 'e' ? 4 : bt ? bt->len : -1);
+			put_b(r, row, "typbyval", !arr && (u->kind == 'e' || (bt && bt->byval)));
+			put_c(r, row, "typtype", arr ? 'b' : u->kind);
+			put_c(r, row, "typcategory", arr ? 'A' : u->kind == 'e' ? 'E' : bt ? bt->category : 'U');
+			put_b(r, row, "typispreferred", false);
+			put_b(r, row, "typisdefined", true);
+			put_c(r, row, "typdelim", ',');
+			put_i(r, row, "typrelid", 0);
+			put_s(r, row, "typsubscript", arr ? "array_subscript_handler" : "-");
+			put_i(r, row, "typelem", arr ? u->oid : 0);
+			put_i(r, row, "typarray", arr ? 0 : u->oid + 1);
+			put_s(r, row, "typinput", arr ? "array_in" : u->kind == 'e' ? "enum_in" : "domain_in");
+			put_s(r, row, "typoutput", arr ? "array_out" : u->kind == 'e' ? "enum_out" :
+			      arena_sprintf(r->a, "%sout", bt ? bt->name : "text"));
+			put_s(r, row, "typreceive", arr ? "array_recv" : u->kind == 'e' ? "enum_recv" : "domain_recv");
+			put_s(r, row, "typsend", arr ? "array_send" : u->kind == 'e' ? "enum_send" :
+			      arena_sprintf(r->a, "%ssend", bt ? bt->name : "text"));
+			put_s(r, row, "typmodin", "-");
+			put_s(r, row, "typmodout", "-");
+			put_s(r, row, "typanalyze", arr ? "array_typanalyze" : "-");
+			put_c(r, row, "typalign", arr || u->kind == 'e' ? 'i' : bt ? bt->align : 'i');
+			put_c(r, row, "typstorage", arr ? 'x' : u->kind == 'e' ? 'p' : bt ? bt->storage : 'x');
+			put_b(r, row, "typnotnull", !arr && u->kind == 'd' && u->notnull);
+			put_i(r, row, "typbasetype", !arr && u->kind == 'd' ? pgcatalog_type_oid(u->base) : 0);
+			put_i(r, row, "typtypmod", !arr && u->kind == 'd' ? pgcatalog_typmod(u->base) : -1);
+			put_i(r, row, "typndims", 0);
+			put_i(r, row, "typcollation", !arr && u->kind == 'd' && bt ? bt->collation : 0);
+			if (!arr && u->kind == 'd')
+				put_s(r, row, "typdefault", u->default_sql);
+		}
+	}
+}
+
+/* pg_enum: one row per label, oids a hash of the type and the label */
+static void
+fill_enum(Rel *r)
+{
+	int i, k, n = udt_count();
+	for (i = 0; i < n; i++) {
+		const Udt *u = udt_at(i);
+		for (k = 0; u->kind == 'e' && k < u->nlabels; k++) {
+			Value *row = constrel_row(r);
+			put_i(r, row, "oid", tagged_oid("enum", arena_sprintf(r->a, "%u", u->oid), u->labels[k]));
+			put_i(r, row, "enumtypid", u->oid);
+			cell(r, row, "enumsortorder")->is_null = false;
+			cell(r, row, "enumsortorder")->u.f = u->orders[k];
+			put_s(r, row, "enumlabel", u->labels[k]);
+		}
+	}
+}
+
+static void describe_type(Rel *r, Value *row, SqlType t, uint32_t toid);
+
+/* information_schema.domains */
+static void
+fill_is_domains(Rel *r, const Snap *sn)
+{
+	int i, n = udt_count();
+	for (i = 0; i < n; i++) {
+		const Udt *u = udt_at(i);
+		const struct PgType *bt;
+		Value *row;
+		if (u->kind != 'd')
+			continue;
+		bt = pgtype_of(pgcatalog_type_oid(u->base));
+		row = constrel_row(r);
+		put_s(r, row, "domain_catalog", sn->db);
+		put_s(r, row, "domain_schema", u->ns);
+		put_s(r, row, "domain_name", u->name);
+		describe_type(r, row, u->base, pgcatalog_type_oid(u->base));
+		put_s(r, row, "domain_default", u->default_sql);
+		put_s(r, row, "udt_catalog", sn->db);
+		put_s(r, row, "udt_schema", "pg_catalog");
+		put_s(r, row, "udt_name", bt ? bt->name : "text");
+		put_s(r, row, "dtd_identifier", "1");
+	}
+}
+
 static void
 fill_database(Rel *r, const Snap *sn)
 {
@@ -2201,9 +2297,25 @@ fill_is_columns(Rel *r, const Snap *sn)
 			put_i(r, row, "ordinal_position", k + 1);
 			put_s(r, row, "column_default", f->default_sql);
 			put_s(r, row, "is_nullable", f->required ? "NO" : "YES");
-			describe_type(r, row, ty, pgcatalog_type_oid(ty));
-			put_s(r, row, "udt_catalog", sn->db);
-			put_s(r, row, "udt_schema", "pg_catalog");
+			if (ty.udt && ty.id != TYPE_ARRAY) {   /* an enum, a domain (types/udt.h) */
+				const Udt *u = udt_get(ty.udt);
+				SqlType base = type_domain_base(ty);
+				if (type_is_enum(ty)) {
+					put_s(r, row, "data_type", "USER-DEFINED");
+					put_s(r, row, "udt_name", u ? u->name : "???");
+				} else {
+					describe_type(r, row, base, pgcatalog_type_oid(base));
+					put_s(r, row, "domain_catalog", sn->db);
+					put_s(r, row, "domain_schema", u ? u->ns : NULL);
+					put_s(r, row, "domain_name", u ? u->name : NULL);
+				}
+				put_s(r, row, "udt_catalog", sn->db);
+				put_s(r, row, "udt_schema", type_is_enum(ty) && u ? u->ns : "pg_catalog");
+			} else {
+				describe_type(r, row, ty, pgcatalog_type_oid(ty));
+				put_s(r, row, "udt_catalog", sn->db);
+				put_s(r, row, "udt_schema", "pg_catalog");
+			}
 			put_s(r, row, "dtd_identifier", arena_sprintf(r->a, "%d", k + 1));
 			put_s(r, row, "is_self_referencing", "NO");
 			put_s(r, row, "is_identity", "NO");
@@ -2497,6 +2609,22 @@ pgcatalog_regtype(const char *text, int64_t *oid, floe_error *err)
 			*oid = pgtypes[i].oid;
 			return FLOE_OK;
 		}
+	{   /* an enum, a domain (schema.name or name) */
+		const char *dot = strchr(buf, '.');
+		char nsb[64];
+		const Udt *u;
+		if (dot && (size_t)(dot - buf) < sizeof nsb) {
+			memcpy(nsb, buf, (size_t)(dot - buf));
+			nsb[dot - buf] = 0;
+			u = udt_find(nsb, dot + 1);
+		} else {
+			u = udt_find(NULL, buf);
+		}
+		if (u) {
+			*oid = u->oid;
+			return FLOE_OK;
+		}
+	}
 	return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "type \"%s\" does not exist", text);
 }
 
@@ -2569,8 +2697,11 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_attribute(&r, &sn);
 		else if (is(d, "pg_attrdef"))
 			fill_attrdef(&r, &sn);
-		else if (is(d, "pg_type"))
+		else if (is(d, "pg_type")) {
 			fill_type(&r);
+			fill_user_types(&r);
+		} else if (is(d, "pg_enum"))
+			fill_enum(&r);
 		else if (is(d, "pg_database"))
 			fill_database(&r, &sn);
 		else if (is(d, "pg_roles") || is(d, "pg_user") || is(d, "pg_authid") ||
@@ -2601,7 +2732,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 		bool cols = is(d, "columns") || is(d, "table_constraints") || is(d, "key_column_usage") ||
 			    is(d, "check_constraints");
 		bool privs = is(d, "table_privileges") || is(d, "role_table_grants");
-		if (is(d, "schemata") || is(d, "tables") || cols || privs || is(d, "views"))
+		if (is(d, "schemata") || is(d, "tables") || cols || privs || is(d, "views") ||
+		    is(d, "domains"))
 			TRY(snap_take(s, a, cols || is(d, "views"), &sn, err));
 		if (is(d, "tables") || cols || privs || is(d, "views"))
 			TRY(snap_visible(s, a, &sn, err));
@@ -2619,6 +2751,8 @@ pgcatalog_relation(Session *s, ExecCtx *ctx, const char *schema, const char *nam
 			fill_is_columns(&r, &sn);
 		else if (is(d, "views"))
 			fill_views(&r, &sn, true);
+		else if (is(d, "domains"))
+			fill_is_domains(&r, &sn);
 	}
 	TRY(seq_catalog_rows(s, &r, d->ns == NS_PG, d->name, a, err));   /* sequence.c */
 	*found = true;

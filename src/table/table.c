@@ -93,6 +93,7 @@
 #include "table/table.h"
 #include "table/branch.h"
 #include "table/table_private.h"
+#include "types/udt.h"
 #include "types/array.h"
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -207,10 +208,36 @@ table_data_dir(const Table *t, Arena *a)
 
 /* ---- floe column properties ------------------------------------------- */
 
+/* *t holds the Iceberg type's SqlType on entry (a domain over it keeps it) */
 static bool
 pg_type_from_name(const char *s, SqlType *t)
 {
 	int n, len = -1;
+
+	if (strncmp(s, "enum:", 5) == 0 || strncmp(s, "domain:", 7) == 0) {
+		/* enum:<oid>:<schema>.<name>, domain:<oid>:<base pg-type>:<schema>.<name> */
+		bool dom = s[0] == 'd';
+		char *end;
+		unsigned long oid = strtoul(s + (dom ? 7 : 5), &end, 10);
+		if (*end != ':' || oid == 0 || oid > 0x7fffffffUL)
+			return false;
+		if (!dom) {
+			*t = type_enum((uint32_t)oid);
+			return true;
+		}
+		const char *base = end + 1, *colon = strchr(base, ':');
+		if (!colon || colon - base >= 64)
+			return false;
+		if (colon > base) {
+			char bn[64];
+			memcpy(bn, base, (size_t)(colon - base));
+			bn[colon - base] = 0;
+			if (!pg_type_from_name(bn, t))
+				return false;
+		}
+		t->udt = (uint32_t)oid;
+		return true;
+	}
 
 	if (strcmp(s, "smallint") == 0) {
 		*t = type_make(TYPE_INT16);
@@ -253,6 +280,7 @@ pg_type_from_name(const char *s, SqlType *t)
 		char el[64];
 		memcpy(el, s, (size_t)n - 2);
 		el[n - 2] = 0;
+		*t = t->id == TYPE_ARRAY ? array_elem_type(*t) : *t;
 		if (!pg_type_from_name(el, t))
 			return false;
 		*t = array_of(*t);
@@ -288,7 +316,8 @@ table_apply_floe_properties(TableMetadata *md)
 					fl->default_sql = (char *)v;
 				else if (strcmp(end, ".identity") == 0 && (v[0] == 'a' || v[0] == 'd'))
 					fl->identity = v[0];
-				else if (strcmp(end, ".pg-type") == 0 && pg_type_from_name(v, &t))
+				else if (strcmp(end, ".pg-type") == 0 && ((t = fl->type), true) &&
+					 pg_type_from_name(v, &t))
 					fl->type = t;
 			}
 		}
@@ -302,6 +331,15 @@ table_pg_type_prop(SqlType t, Arena *a)
 {
 	char buf[64];
 
+	if (t.udt && t.id != TYPE_ARRAY) {   /* an enum, a domain (types/udt.h) */
+		const Udt *u = udt_get(t.udt);
+		const char *qual = u ? arena_sprintf(a, "%s.%s", u->ns, u->name) : "?";
+		const char *bp;
+		if (type_is_enum(t))
+			return arena_sprintf(a, "enum:%u:%s", t.udt, qual);
+		bp = table_pg_type_prop(type_domain_base(t), a);
+		return arena_sprintf(a, "domain:%u:%s:%s", t.udt, bp ? bp : "", qual);
+	}
 	if (t.id == TYPE_ARRAY) {     /* the element's, as "smallint[]" */
 		const char *e = table_pg_type_prop(array_elem_type(t), a);
 		return e ? arena_sprintf(a, "%s[]", e) : NULL;

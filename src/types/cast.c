@@ -42,6 +42,7 @@
 #include "types/decimal.h"
 #include "types/json.h"
 #include "types/text.h"
+#include "types/udt.h"
 
 /* ------------------------------------------------------------------ */
 /* Contexts (pg_cast)                                                  */
@@ -97,11 +98,33 @@ json_cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 	return false;
 }
 
+/* enums (I/O conversions, as PostgreSQL's): from a text type explicit, to
+ * one assignment; between two enums only to the same one. */
+static bool
+enum_cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
+{
+	if (from.id == TYPE_NULL)
+		return true;
+	if (type_is_enum(from) && type_is_enum(to))
+		return from.udt == to.udt;
+	if (type_is_enum(to))
+		return from.id == TYPE_TEXT && ctx == COERCE_EXPLICIT;
+	if (to.id == TYPE_TEXT && !type_is_json(to) && !type_is_jsonpath(to))
+		return ctx != COERCE_IMPLICIT;
+	return false;
+}
+
 bool
 cast_allowed(SqlType from, SqlType to, CoercionContext ctx)
 {
 	if ((unsigned)from.id >= TYPE__COUNT || (unsigned)to.id >= TYPE__COUNT)
 		return false;
+	/* a domain casts as its base type (its constraints are the SQL
+	 * layer's: sql/usertype.c) */
+	from = type_domain_base(from);
+	to = type_domain_base(to);
+	if (type_is_enum(from) || type_is_enum(to))
+		return enum_cast_allowed(from, to, ctx);
 	if (type_is_json(from) || type_is_json(to) || type_is_jsonpath(from) || type_is_jsonpath(to))
 		return json_cast_allowed(from, to, ctx);
 	/* arrays: element-wise when the elements cast in this context

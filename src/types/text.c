@@ -40,6 +40,7 @@
 #include "types/json.h"
 #include "types/jsonpath.h"
 #include "types/text.h"
+#include "types/udt.h"
 
 
 /* Bytes of s[0..n) quoted in an error message: at most 800, cut at a UTF-8
@@ -695,6 +696,14 @@ text__fit_char(SqlType t, const char *s, size_t n, bool explicit_cast, Arena *a,
 	*outlen = n;
 	if (t.id != TYPE_TEXT || t.text_kind == TEXT_PLAIN)
 		return FLOE_OK;
+	if (t.text_kind == TEXT_ENUM) {         /* enum_in: one of the labels */
+		const Udt *u = udt_enum(t.udt);
+		if (udt_enum_pos(u, s, n) < 0)
+			return floe_errorf(err, ERRCODE_INVALID_TEXT_REPRESENTATION,
+					   "invalid input value for enum %s: \"%.*s\"",
+					   u ? u->name : "???", (int)n, s);
+		return FLOE_OK;
+	}
 	if (t.text_kind == TEXT_JSON)           /* json_in: kept as written */
 		return pgjson_validate(s, n, err);
 	if (t.text_kind == TEXT_JSONB)          /* jsonb_in, printed by jsonb_out */

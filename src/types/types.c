@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "types/types.h"
 #include "types/strview.h"
+#include "types/udt.h"
 
 size_t
 type_width(TypeId id)
@@ -33,6 +34,11 @@ type_name(SqlType t, char *buf, size_t n)
 {
 	const char *s = "unknown";
 
+	if (t.udt && t.id != TYPE_ARRAY) {      /* an enum's or a domain's name */
+		const Udt *u = udt_get(t.udt);
+		snprintf(buf, n, "%s", u ? u->name : "???");
+		return buf;
+	}
 	switch (t.id) {
 	case TYPE_NULL: s = "unknown"; break;
 	case TYPE_BOOL: s = "boolean"; break;
@@ -184,6 +190,8 @@ type_array_elem_oid(uint32_t arr_oid)
 uint32_t
 type_pg_oid_of(SqlType t)
 {
+	if (t.udt)     /* its own OID; the array type's is the next (udt.h) */
+		return t.udt + (t.id == TYPE_ARRAY);
 	if (t.id == TYPE_ARRAY) {
 		SqlType e = t;
 		if (t.vector)
@@ -207,7 +215,7 @@ type_pg_oid_of(SqlType t)
 SqlType
 type_make(TypeId id)
 {
-	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1, 0 };
+	SqlType t = { id, 0, 0, TEXT_PLAIN, 0, -1, 0, 0 };
 	return t;
 }
 
@@ -268,7 +276,14 @@ type_equal(SqlType a, SqlType b)
 {
 	return a.id == b.id && a.precision == b.precision && a.scale == b.scale &&
 	       a.text_kind == b.text_kind && a.typmod == b.typmod && a.elem == b.elem &&
-	       (a.id != TYPE_ARRAY || a.vector == b.vector);
+	       (a.id != TYPE_ARRAY || a.vector == b.vector) && a.udt == b.udt;
+}
+
+bool
+type_equal_stored(SqlType a, SqlType b)
+{
+	a.udt = b.udt = 0;
+	return type_equal(a, b);
 }
 
 bool

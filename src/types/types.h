@@ -68,7 +68,8 @@ typedef enum TypeId {
 /* Text subtypes kept for PostgreSQL's names and padding rules; json and
  * jsonb are text validated (json) or normalised (jsonb) on input (json.h). */
 typedef enum TextKind { TEXT_PLAIN = 0, TEXT_VARCHAR, TEXT_CHAR, TEXT_JSON, TEXT_JSONB,
-		       TEXT_JSONPATH /* jsonpath.h: stored as jsonpath_out's text */ } TextKind;
+		       TEXT_JSONPATH, /* jsonpath.h: stored as jsonpath_out's text */
+		       TEXT_ENUM /* the label of the enum SqlType.udt (udt.h) */ } TextKind;
 #define type_is_json(t) ((t).id == TYPE_TEXT && ((t).text_kind == TEXT_JSON || \
 					       (t).text_kind == TEXT_JSONB))
 
@@ -89,6 +90,9 @@ typedef struct SqlType {
 			       integer array, stored as the array {x, n}, text
 			       "(x,n)", OID 2249 (array.h).  0 for every other
 			       type (ignored by type_equal unless TYPE_ARRAY) */
+	uint32_t udt;       /* a user-defined type's OID (types/udt.h): the
+			       enum of a TEXT_ENUM, or the domain this base
+			       type is; 0 for every built-in type */
 } SqlType;
 
 typedef struct Interval {
@@ -121,6 +125,9 @@ SqlType type_jsonpath(void);     /* text kind TEXT_JSONPATH */
 SqlType type_int2vector(void);
 SqlType type_oidvector(void);
 bool type_equal(SqlType a, SqlType b);
+/* the same but for SqlType.udt: values of a and b have one representation
+ * (a domain and its base type, an enum and another read as text) */
+bool type_equal_stored(SqlType a, SqlType b);
 bool type_is_integer(TypeId id);
 /* stored as one 4- or 8-byte integer whose values are equal exactly when
  * their bits are (int4, int8, date, time, timestamp[tz]): hash and compare
