@@ -102,6 +102,8 @@ static _Atomic int64_t max_bytes = (int64_t)4 << 30;
 static _Atomic int64_t max_retries = 10;
 static _Atomic int64_t wait_timeout_ms = 10000;
 static _Atomic int64_t compact_files = 16;
+/* flushes that discarded entries (snapshot_pin.h invariant 2) */
+static _Atomic uint64_t flush_gen;
 
 static const char *const setting_names[] = {
 	"floe.insert_buffer_rows", "floe.insert_buffer_max_staleness", "floe.insert_buffer_max_bytes",
@@ -580,6 +582,8 @@ flush_uuid(Ingest *ig, const char *uuid, int64_t *rows, floe_error *err)
 			note_compact(ig, head.ns, head.name);
 	}
 	ibuf_note_flush(b, uuid, false, rc == FLOE_OK);
+	if (rc == FLOE_OK)
+		flush_gen++;            /* ends the sessions' snapshot pins */
 	if (rc != FLOE_OK && ibuf_table_stat(b, uuid, &st) && st.flush_failures >= max_retries) {
 		floe_error ignore;
 		floe_error_clear(&ignore);
@@ -644,6 +648,16 @@ flusher_main(void *arg)
 			compact_due_tables(ig);
 	}
 	return NULL;
+}
+
+bool
+ingest_pin_generation(Engine *e, uint64_t *gen)
+{
+	Ingest *ig = e->ingest;
+	IngestBuffer *b = ig ? ig->buf : NULL;
+
+	*gen = flush_gen;
+	return !b || (ibuf_is_owner(b) && !ibuf_shared(b));
 }
 
 int
@@ -1167,8 +1181,12 @@ ingest_fast_insert(Session *s, const char *sql, ResultSink *sink, floe_error *er
 	if (!ig || limit <= 0 || session_txn_status(s) != 'I' || (sql[0] != 'I' && sql[0] != 'i' &&
 	    !isspace((unsigned char)sql[0])))
 		return false;
-	/* a read-only session's INSERT is 25006: the full path says so */
-	if (ro && (!strcasecmp(ro, "on") || !strcasecmp(ro, "true")))
+	const char *sm = session_setting(s, "floe.snapshot_mode");
+
+	/* a read-only session's INSERT is 25006: the full path says so (and
+	 * floe.snapshot_mode = 'explicit:<id>''s, snapshot_pin.h) */
+	if ((ro && (!strcasecmp(ro, "on") || !strcasecmp(ro, "true"))) ||
+	    (sm && !strncasecmp(sm, "explicit:", 9)))
 		return false;
 	a = arena_new(256 * 1024);
 	if (!fastvalues_parse(sql, a, (int)(limit > 100000 ? 100000 : limit), &fv))

@@ -63,6 +63,9 @@
  *   ingest_key_guard_release(g)                    (txn.c) around a direct-path
  *        commit of a keyed table: its key lock, and 23505 (40001: retry, or
  *        rewrites) for an added key that is buffered (keyindex.c's design)
+ *   ingest_pin_generation(e, &gen)                 (snapshot_pin.c) false: no snapshot
+ *        pins (a buffer another process owns, or shared by nodes); *gen counts the
+ *        flushes of this process (a pin from before one is stale)
  *   ingest_only_flushes(s, pinned, a)                (txn.c) true: every snapshot since
  *        pinned's is a flush of the buffer (rows appended by INSERT ... VALUES)
  */
@@ -103,5 +106,6 @@ int ingest_key_guard(Session *s, const struct Table *base, const struct DataFile
 		     bool rewrites, bool retry, IngestKeyGuard **g, floe_error *err);
 void ingest_key_guard_release(IngestKeyGuard *g);
 bool ingest_only_flushes(Session *s, const struct Table *pinned, Arena *a);
+bool ingest_pin_generation(Engine *e, uint64_t *gen);
 
 #endif

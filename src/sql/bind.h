@@ -79,6 +79,7 @@ struct Session {
 	struct PrepState *prep;   /* prepare.c: PREPAREd statements */
 	struct CursorState *cursors;   /* cursor.c: open cursors */
 	struct WatermarkNotes *wm;   /* commits not yet taken (watermark.c) */
+	struct PinCache *pins;    /* floe.snapshot_mode = 'pinned' (snapshot_pin.h) */
 	/* the running top-level session_exec's sink, notices filtered by
 	 * client_min_messages (sql/client_messages.h); NULL outside one */
 	ResultSink *msg_sink;

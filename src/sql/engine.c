@@ -52,6 +52,7 @@
 #include "sql/bind.h"
 #include "sql/client_messages.h"
 #include "sql/cursor.h"
+#include "sql/snapshot_pin.h"
 #include "sql/maintenance.h"
 #include "sql/stmt_timer.h"
 #include "sql/stack_setting.h"
@@ -481,6 +482,7 @@ session_free(Session *s)
 	cursor_session_free(s);
 	function_free(s);
 	watermark_free(s);
+	snapshot_pin_session_free(s);
 	free(s->user);
 	free(s->database);
 	for (i = 0; i < s->nsettings; i++) {
@@ -1270,6 +1272,8 @@ setting_get(Session *s, const char *name)
 		return ingest_setting_default(name);
 	if (automaint_setting_default(name))
 		return automaint_setting_default(name);
+	if (snapshot_pin_setting_default(name))
+		return snapshot_pin_setting_default(name);
 	if (!strcmp(name, "floe.disabled_optimizers"))
 		return "";   /* every optimizer pass runs (optimize/optimizer.h) */
 	return reset ? "" : NULL;
@@ -1406,6 +1410,8 @@ canon_setting(Session *s, const char *name, const char *value, char *out, size_t
 		return ingest_canon_setting(name, value, out, cap, err);
 	if (automaint_is_setting(name))
 		return automaint_canon_setting(name, value, out, cap, err);
+	if (snapshot_pin_is_setting(name))
+		return snapshot_pin_canon_setting(name, value, out, cap, err);
 	if (!strcmp(name, "floe.disabled_optimizers"))
 		return optimizer_canon_disabled(value, out, cap, err);
 	if (!strcmp(name, "client_min_messages"))
@@ -1988,6 +1994,7 @@ session_exec_run(Session *s, const char *sql, ResultSink *sink, floe_error *err)
 			if (rc != FLOE_OK)   /* a write to a view: say so (views.c) */
 				views_write_error(s, stmts[i].node, a, err);
 			ingest_after_stmt(s, &stmts[i], rc == FLOE_OK);
+			snapshot_pin_after_stmt(s, stmts[i].node);   /* a write ends the pins */
 			write_turn_give(s, turn);
 			/* READ COMMITTED re-runs an autocommit statement that lost
 			 * a write conflict (nothing of it was sent or committed) */

@@ -167,6 +167,7 @@
 #include "sql/bind.h"
 #include "sql/function.h"
 #include "sql/sequence.h"
+#include "sql/snapshot_pin.h"
 #include "sql/table_source.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
@@ -1143,7 +1144,8 @@ source_table_resolve(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *sr
 	session_resolve_name(b->session, rv, &ns, &name);
 	if (rv->schemaname && rv->schemaname[0])   /* USAGE on it, before the lookup */
 		TRY(acl_check_schema_usage(b->session, ctx, ns, b->err));
-	if (txn_table_load(b->session, ns, name, b->arena, &t, b->err) != FLOE_OK) {
+	/* floe.snapshot_mode: latest, pinned or explicit:<id> (snapshot_pin.h) */
+	if (snapshot_pin_load(b->session, ns, name, b->arena, &t, &snap, &schema, b->err) != FLOE_OK) {
 		bool is_seq = false;   /* SELECT * FROM a sequence (sequence.h) */
 		if (floe_error_is(b->err, ERRCODE_UNDEFINED_TABLE)) {
 			SelectPlan vp;
@@ -1178,6 +1180,8 @@ source_table_resolve(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *sr
 	/* every table the statement reads, in any clause: SELECT on it */
 	TRY(acl_note_rel(b->session, ctx, ns, name, t->md ? t->md->table_uuid : NULL, ROLE_PRIV_SELECT,
 			 b->err));
+	if (snap >= 0)
+		goto scan;             /* explicit:<id>: a snapshot, no buffered rows */
 	/* the table's insert-buffer rows, a second scan source (ingest.h) */
 	TRY(ingest_overlay_load(b->session, ns, name, &t, b->arena, &overlay, b->err));
 	schema = metadata_current_schema(t->md);

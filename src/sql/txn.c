@@ -133,6 +133,7 @@
 #include "sql/keydiff.h"
 #include "sql/cursor.h"
 #include "sql/temp.h"
+#include "sql/snapshot_pin.h"
 #include "sql/txn.h"
 #include "sql/watermark.h"
 #include "table/branch.h"
@@ -1234,6 +1235,7 @@ cleanup_attempt:
 			const Table *h = nc[i].landed ? nc[i].head : nc[i].staged;
 			if (h)
 				watermark_note(s, nc[i].e->ns, nc[i].e->name, h->md->last_sequence_number);
+			snapshot_pin_forget(s, nc[i].e->ns, nc[i].e->name);
 		}
 		for (i = 0; i < n; i++)
 			total += nc[i].ch.nadd + nc[i].ch2.nadd;
@@ -1435,6 +1437,7 @@ txn_commit(Session *s, Table *base, const TableChange *ch, Arena *a, Table **out
 		}
 		ingest_key_guard_release(g);
 		watermark_note(s, (*out)->ns, (*out)->name, (*out)->md->last_sequence_number);
+		snapshot_pin_forget(s, (*out)->ns, (*out)->name);   /* read your writes */
 		return FLOE_OK;
 	}
 	if (t->read_only && !temp_is_temp_ns(base->ns))   /* temp tables: writable (temp_write) */
@@ -2179,6 +2182,8 @@ txn_before_statement(Session *s, Node *stmt, ResultSink *sink, floe_error *err)
 	if (stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
 	    stmt->select_stmt->n_locking_clause > 0)
 		TRY(take_locking_clause(s, stmt->select_stmt, err));
+	if ((kind == K_DML || kind == K_DDL) && !temp_write(s, stmt))
+		TRY(snapshot_pin_check_write(s, err));   /* explicit:<id>: 25006 */
 	if (t->state != 'T') {
 		/* autocommit statements are transactions too */
 		if ((kind == K_DML || kind == K_DDL) && default_read_only(s) && !temp_write(s, stmt))

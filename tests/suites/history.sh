@@ -29,6 +29,10 @@
 #    manifest count drops to one per content and spec, iceberg-validate
 #    --deep passes, floe's rows and DuckDB's read of the new snapshot's files
 #    (minus position deletes) equal those before, icebird (v2) reads the same.
+# F. snapshot pinning: a pinned session keeps reading its snapshot within
+#    the TTL while another process commits (icebird reads the same rows at
+#    that snapshot), a table over the cap is read latest, after the TTL the
+#    new snapshot.
 #
 # Prints "PASS history: name" / "FAIL history: name: why".
 cd "${FLOE_ROOT:-$(dirname "$0")/../..}" || exit 1
@@ -330,3 +334,40 @@ PYEOF
 	fi
 	[ $ok = 1 ] && pass "$name"
 done
+
+# ---- F. snapshot pinning (floe.snapshot_mode) --------------------------------------
+# Session A (floe.snapshot_mode = 'pinned', TTL 4s, at most 1 table) reads
+# p then q; another process commits to both; A's next read (within the
+# TTL) still sees p's pinned snapshot (no catalog round trip) and q's new
+# one (over the cap: read latest), a 'latest' session sees both new, and
+# icebird's rows of p at the pinned snapshot are A's; after the TTL A sees
+# the new p.  (tests/sql/meta/snapshot_pinning.test: the values, explicit
+# mode, a session's own writes.)
+name="snapshot pinning"
+wh=$tmp/f
+out=$tmp/f.out
+FLOE_INSERT_BUFFER_ROWS=0 "$FLOE_BIN" -D "$wh" -q -c "CREATE TABLE p (id int); CREATE TABLE q (id int); INSERT INTO p VALUES (1); INSERT INTO q VALUES (1)" >/dev/null 2>&1
+s0=$("$FLOE_BIN" -D "$wh" -A -t -c "SELECT snapshot_id FROM p\$snapshots")
+{
+	echo "SET floe.snapshot_mode = 'pinned';"
+	echo "SET floe.snapshot_pin_ttl = '4s';"
+	echo "SET floe.snapshot_pin_max_tables = 1;"
+	echo "SELECT 'a1', (SELECT count(*) FROM p), (SELECT count(*) FROM q);"
+	for _ in $(seq 100); do grep -q '^a1|' "$out" 2>/dev/null && break; sleep 0.1; done
+	FLOE_INSERT_BUFFER_ROWS=0 "$FLOE_BIN" -D "$wh" -q -c "INSERT INTO p VALUES (2)" -c "INSERT INTO q VALUES (2)" >/dev/null 2>&1
+	"$FLOE_BIN" -D "$wh" -A -t -c "SELECT 'b', (SELECT count(*) FROM p), (SELECT count(*) FROM q)" >"$tmp/f.latest" 2>&1
+	echo "SELECT 'a2', (SELECT string_agg(id::text, ',') FROM p), (SELECT count(*) FROM q);"
+	sleep 4.2
+	echo "SELECT 'a3', (SELECT count(*) FROM p);"
+} | "$FLOE_BIN" -D "$wh" -A -t >"$out" 2>&1
+got=$(grep '^a' "$out" | tr '\n' ' ')
+ice=$("$TOOLS/iceberg-read" "$wh/public/p" --snapshot "$s0" --csv 2>/dev/null | tail -n +3 | tr '\n' ',')
+if [ "$got" != "a1|1|1 a2|1|2 a3|2 " ]; then
+	fail "$name" "pinned session read: $got (want a1|1|1 a2|1|2 a3|2)"
+elif [ "$(cat "$tmp/f.latest")" != "b|2|2" ]; then
+	fail "$name" "a latest session read: $(cat "$tmp/f.latest")"
+elif [ "$ice" != "1," ]; then
+	fail "$name" "icebird at the pinned snapshot $s0: $ice"
+else
+	pass "$name"
+fi
