@@ -507,6 +507,8 @@ alter_type(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMetad
 				   f->name, t->name, pname);
 	if (!(ice = metadata_type_to_iceberg(to, a, err)))
 		return FLOE_ERR;
+	/* the rows, converted, must pass the column's CHECKs (check.h) */
+	TRY(check_alter_type(s, t, md, f->name, cd->type_name, a, err));
 	sc = working_schema(md, a, changed);
 	f = &sc->fields[find_column(sc, c->name)];
 	f->type = to;

@@ -9,8 +9,9 @@
  * PostgreSQL's ChooseConstraintName: "<table>_<column>_check" when the
  * expression reads exactly one column, else "<table>_check", truncated to
  * 63 bytes as makeObjectName does, the label getting 1, 2, ... until the
- * name is free among the table's constraints (PostgreSQL also avoids every
- * constraint name of the schema; floe looks at the table only).
+ * name is free among the table's constraints and those of every other
+ * table of its schema (their CHECKs and "<table>_pkey"s), as PostgreSQL
+ * looks at all of the schema's pg_constraint rows.
  *
  * Enforcement: check_constraints_bind binds every constraint over the
  * table's current columns once per statement; check_constraints_rows
@@ -22,13 +23,16 @@
  *
  * Refused as PostgreSQL refuses: subqueries (0A000), aggregates (42803),
  * window functions (42P20), parameters (42P02), a non-boolean expression
- * (42804), unknown columns (42703), NO INHERIT (0A000 here: floe has no
- * inheritance, so it is refused by name rather than ignored).
+ * (42804), unknown columns (42703).  NO INHERIT is accepted and recorded
+ * ("vi|" / "ni|"), shown as PostgreSQL shows it (pg_get_constraintdef's
+ * " NO INHERIT", connoinherit): floe tables have no inheritance, so it
+ * changes nothing else.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sql/check.h"
+#include "sql/engine.h"
 #include "sql/rowscan.h"
 #include "sql/txn.h"
 #include "types/text.h"
@@ -65,12 +69,16 @@ check_list(const TableMetadata *md, Arena *a, CheckDef **out)
 	*out = ARENA_ARRAY(a, CheckDef, md->nproperties + 1);
 	for (i = 0; i < md->nproperties; i++) {
 		const char *k = md->properties[i].key, *v = md->properties[i].value;
-		if (strncmp(k, PREFIX, sizeof PREFIX - 1) != 0 || !v || (v[0] != 'v' && v[0] != 'n') ||
-		    v[1] != '|')
+		bool ni;
+		if (strncmp(k, PREFIX, sizeof PREFIX - 1) != 0 || !v || (v[0] != 'v' && v[0] != 'n'))
+			continue;
+		ni = v[1] == 'i';
+		if (v[1 + ni] != '|')
 			continue;
 		(*out)[n].name = k + sizeof PREFIX - 1;
 		(*out)[n].valid = v[0] == 'v';
-		(*out)[n].expr = v + 2;
+		(*out)[n].noinherit = ni;
+		(*out)[n].expr = v + 2 + ni;
 		n++;
 	}
 	qsort(*out, (size_t)n, sizeof **out, def_cmp);
@@ -86,7 +94,7 @@ prop_key(Arena *a, const char *name)
 static const char *
 prop_value(Arena *a, const CheckDef *d)
 {
-	return arena_sprintf(a, "%c|%s", d->valid ? 'v' : 'n', d->expr);
+	return arena_sprintf(a, "%c%s|%s", d->valid ? 'v' : 'n', d->noinherit ? "i" : "", d->expr);
 }
 
 void
@@ -256,15 +264,68 @@ name_taken(const char *name, const CheckDef *d, int n, const char *table, bool h
 	return has_pk && !strcmp(name, arena_sprintf(a, "%s_pkey", table));
 }
 
-static const char *
-choose_name(Arena *a, const char *table, const char *col, const CheckDef *d, int n, bool has_pk)
+/* The constraint names of the other tables of schema ns (their CHECKs and
+ * primary keys), which ChooseConstraintName avoids too: PostgreSQL looks
+ * for the name among all of the schema's pg_constraint rows.  A table
+ * that does not load has no names to avoid. */
+static int
+schema_names(Session *s, const char *ns, const char *table, Arena *a, const char ***out, int *nout,
+	     floe_error *err)
 {
-	int pass;
+	char **names;
+	int nt, i, k, cap = 16;
+
+	*nout = 0;
+	*out = ARENA_ARRAY(a, const char *, cap);
+	TRY(catalog_list_tables(s->engine->catalog, ns, a, &names, &nt, err));
+	for (i = 0; i < nt; i++) {
+		const IcebergSchema *sc;
+		CheckDef *d;
+		Table *tb;
+		floe_error e;
+		int nd;
+		if (!strcmp(names[i], table) ||
+		    table_load(s->engine->catalog, s->engine->io, ns, names[i], a, &tb, &e) != FLOE_OK)
+			continue;
+		nd = check_list(tb->md, a, &d);
+		sc = metadata_current_schema(tb->md);
+		if (*nout + nd + 1 > cap) {
+			int nc = (*nout + nd + 1) * 2;
+			*out = arena_realloc(a, *out, sizeof(char *) * (size_t)cap, sizeof(char *) * (size_t)nc);
+			cap = nc;
+		}
+		for (k = 0; k < nd; k++)
+			(*out)[(*nout)++] = d[k].name;
+		if (sc && sc->nidentifier > 0)
+			(*out)[(*nout)++] = arena_sprintf(a, "%s_pkey", names[i]);
+	}
+	return FLOE_OK;
+}
+
+static bool
+in_names(const char *name, const char *const *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return true;
+	return false;
+}
+
+static int
+choose_name(Session *s, const char *ns, Arena *a, const char *table, const char *col,
+	    const CheckDef *d, int n, bool has_pk, const char **out, floe_error *err)
+{
+	int pass, nother;
+	const char **other;
 	const char *name = object_name(a, table, col, "check");
 
-	for (pass = 1; name_taken(name, d, n, table, has_pk, a); pass++)
+	TRY(schema_names(s, ns, table, a, &other, &nother, err));
+	for (pass = 1; name_taken(name, d, n, table, has_pk, a) || in_names(name, other, nother); pass++)
 		name = object_name(a, table, col, arena_sprintf(a, "check%d", pass));
-	return name;
+	*out = name;
+	return FLOE_OK;
 }
 
 static void
@@ -281,7 +342,8 @@ list_push(CheckList *l, Arena *a, const CheckDef *d)
 /* Validate c (a CONSTR_CHECK) over sc, name it against the names in
  * taken[0..ntaken), and fill *out. */
 static int
-define(Session *s, const char *sql, const IcebergSchema *sc, const char *table, bool has_pk,
+define(Session *s, const char *sql, const IcebergSchema *sc, const char *ns, const char *table,
+       bool has_pk,
        PgQuery__Constraint *c, const CheckDef *taken, int ntaken, bool in_create, Arena *a,
        CheckDef *out, floe_error *err)
 {
@@ -289,9 +351,6 @@ define(Session *s, const char *sql, const IcebergSchema *sc, const char *table, 
 	bool *seen;
 	int ncols = 0, first = -1;
 
-	if (c->is_no_inherit)
-		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "NO INHERIT check constraints are not supported: floe tables have no inheritance");
 	if (!c->raw_expr)
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "this check constraint is not supported");
 	if (!(e = bind_check(s, a, err, sql, sc, table, c->raw_expr)))
@@ -300,6 +359,7 @@ define(Session *s, const char *sql, const IcebergSchema *sc, const char *table, 
 	if (!(out->expr = deparse_expr(a, c->raw_expr, err)))
 		return FLOE_ERR;
 	out->valid = !c->skip_validation;
+	out->noinherit = c->is_no_inherit;
 	if (c->conname && c->conname[0]) {
 		if (name_taken(c->conname, taken, ntaken, table, has_pk && !in_create, a)) {
 			if (in_create)
@@ -315,19 +375,19 @@ define(Session *s, const char *sql, const IcebergSchema *sc, const char *table, 
 	seen = ARENA_ARRAY(a, bool, sc->nfields + 1);
 	memset(seen, 0, sizeof(bool) * (size_t)(sc->nfields + 1));
 	expr_columns(e, seen, sc->nfields, &ncols, &first);
-	out->name = choose_name(a, table, ncols == 1 ? sc->fields[first].name : NULL, taken, ntaken, has_pk);
-	return FLOE_OK;
+	return choose_name(s, ns, a, table, ncols == 1 ? sc->fields[first].name : NULL, taken, ntaken,
+			   has_pk, &out->name, err);
 }
 
 int
-check_create(Session *s, const char *sql, const IcebergSchema *schema, const char *table,
-	     bool has_pk, PgQuery__Constraint *c, CheckList *list, Arena *a, floe_error *err)
+check_create(Session *s, const char *sql, const IcebergSchema *schema, const char *ns,
+	     const char *table, bool has_pk, PgQuery__Constraint *c, CheckList *list, Arena *a, floe_error *err)
 {
 	CheckDef d;
 
 	if (c->skip_validation)     /* CREATE TABLE's grammar has no NOT VALID here */
 		c->skip_validation = false;
-	TRY(define(s, sql, schema, table, has_pk, c, list->d, list->n, true, a, &d, err));
+	TRY(define(s, sql, schema, ns, table, has_pk, c, list->d, list->n, true, a, &d, err));
 	list_push(list, a, &d);
 	return FLOE_OK;
 }
@@ -560,7 +620,7 @@ check_alter(Session *s, ExecCtx *ctx, const char *sql, const Table *t, TableMeta
 		if (!k || k->contype != PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "ALTER TABLE ... ADD CONSTRAINT is supported for CHECK constraints only (PRIMARY KEY, UNIQUE, FOREIGN KEY: not yet)");
-		TRY(define(s, sql, sc, t->name, has_pk, k, defs, n, false, a, &d, err));
+		TRY(define(s, sql, sc, t->ns, t->name, has_pk, k, defs, n, false, a, &d, err));
 		if (d.valid)
 			TRY(validate_rows(s, t, &d, a, err));
 		metadata_set_property(md, prop_key(a, d.name), prop_value(a, &d), a);
@@ -605,6 +665,7 @@ typedef struct ColWalk {
 	const char *from, *to;   /* rename from -> to (to NULL: only look) */
 	bool found;
 	Arena *a;
+	PgQuery__TypeName *cast; /* non-NULL: from becomes (from)::cast */
 } ColWalk;
 
 static int
@@ -620,6 +681,17 @@ walk_columns(const ProtobufCMessage *m, void *arg)
 			w->found = true;
 			if (w->to)
 				last->string->sval = arena_strdup(w->a, w->to);
+			if (w->cast) {   /* n becomes a TypeCast of a copy of itself */
+				Node *ref = ARENA_NEW(w->a, Node);
+				*ref = *n;
+				pg_query__node__init(n);
+				n->node_case = PG_QUERY__NODE__NODE_TYPE_CAST;
+				n->type_cast = ARENA_NEW(w->a, PgQuery__TypeCast);
+				pg_query__type_cast__init(n->type_cast);
+				n->type_cast->arg = ref;
+				n->type_cast->type_name = w->cast;
+				n->type_cast->location = -1;
+			}
 		}
 		return 0;
 	}
@@ -633,7 +705,7 @@ rewrite_all(TableMetadata *md, const char *from, const char *to, Arena *a, floe_
 	int n = check_list(md, a, &defs), i;
 
 	for (i = 0; i < n; i++) {
-		ColWalk w = { from, to, false, a };
+		ColWalk w = { from, to, false, a, NULL };
 		Node *node;
 		CheckDef d = defs[i];
 		TRY(sql_parse_expr(d.expr, a, &node, err));
@@ -661,6 +733,30 @@ int
 check_drop_column(TableMetadata *md, const char *col, Arena *a, floe_error *err)
 {
 	return rewrite_all(md, col, NULL, a, err);
+}
+
+int
+check_alter_type(Session *s, const Table *t, const TableMetadata *md, const char *col,
+		 PgQuery__TypeName *type, Arena *a, floe_error *err)
+{
+	CheckDef *defs;
+	int n = check_list(md, a, &defs), i;
+
+	for (i = 0; i < n; i++) {
+		ColWalk w = { col, NULL, false, a, type };
+		Node *node;
+		CheckDef d = defs[i];
+		if (!d.valid)   /* PostgreSQL re-adds a NOT VALID one unchecked */
+			continue;
+		TRY(sql_parse_expr(d.expr, a, &node, err));
+		walk_columns(&node->base, &w);
+		if (!w.found)
+			continue;
+		if (!(d.expr = deparse_expr(a, node, err)))
+			return FLOE_ERR;
+		TRY(validate_rows(s, t, &d, a, err));
+	}
+	return FLOE_OK;
 }
 
 /* ---- pg_get_constraintdef --------------------------------------------- */
@@ -996,7 +1092,8 @@ check_def_text(const IcebergSchema *schema, const CheckDef *def, bool pretty, Ar
 		s = pr_node(&p, n, K_OTHER);
 	if (!s)
 		s = pretty ? (char *)def->expr : arena_sprintf(a, "(%s)", def->expr);
-	return arena_sprintf(a, "CHECK (%s)%s", s, def->valid ? "" : " NOT VALID");
+	return arena_sprintf(a, "CHECK (%s)%s%s", s, def->noinherit ? " NO INHERIT" : "",
+			     def->valid ? "" : " NOT VALID");
 }
 
 typedef struct ColList {

@@ -485,12 +485,12 @@ ddl_create_table(Session *s, const char *sql, PgQuery__CreateStmt *cs, Arena *a,
 		Node *el = cs->table_elts[i];
 		if (el->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
 		    el->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
-			TRY(check_create(s, sql, &schema, name, schema.nidentifier > 0, el->constraint,
+			TRY(check_create(s, sql, &schema, ns, name, schema.nidentifier > 0, el->constraint,
 					 &checks, a, err));
 		for (j = 0; el->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF && j < el->column_def->n_constraints; j++) {
 			PgQuery__Constraint *c = el->column_def->constraints[j]->constraint;
 			if (c->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK)
-				TRY(check_create(s, sql, &schema, name, schema.nidentifier > 0, c, &checks, a,
+				TRY(check_create(s, sql, &schema, ns, name, schema.nidentifier > 0, c, &checks, a,
 						 err));
 		}
 	}

@@ -1562,7 +1562,7 @@ fill_constraint(Rel *r, const Snap *sn)
 			put_c(r, row, "confmatchtype", ' ');
 			put_b(r, row, "conislocal", true);
 			put_i(r, row, "coninhcount", 0);
-			put_b(r, row, "connoinherit", false);
+			put_b(r, row, "connoinherit", t->chk[k].noinherit);
 			if (nc > 0)
 				put_arr(r, row, "conkey", cols, nc);
 		}
