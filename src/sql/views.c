@@ -485,15 +485,98 @@ mark_dependents(AllViews *av, int n, const char *const *ns, const char *const *n
 	return marked;
 }
 
-static int
-drop_marked(Session *s, AllViews *av, ResultSink *sink, floe_error *err)
+/* A view as PostgreSQL's getObjectDescription names it: qualified when
+ * the search path does not find it by its bare name. */
+static const char *
+view_text(Session *s, const char *ns, const char *name, Arena *a)
 {
-	int i;
-	for (i = 0; i < av->n; i++)
-		if (av->drop[i]) {
-			engine_notice(sink, "drop cascades to view %s", av->names[i]);
-			TRY(catalog_drop_view(cat_of(s), av->ns[i], av->names[i], err));
+	const char *vis = temp_resolve(s, NULL, name);
+
+	if (!vis)
+		vis = search_path_lookup(s, name);
+	return vis && !strcmp(vis, ns) ? name : arena_sprintf(a, "%s.%s", ns, name);
+}
+
+/* PostgreSQL's order of the cascaded objects (dependency.c): from each
+ * target in turn, depth first, the dependents taken newest first (OID
+ * descending; here the views' creation times, then names), each appended
+ * after its own dependents; the report reads that list backwards. */
+typedef struct Cascade {
+	AllViews *av;
+	bool *seen;
+	int *order, n;
+} Cascade;
+
+static void
+cascade_visit(Cascade *c, const char *ns, const char *name, bool schema)
+{
+	AllViews *av = c->av;
+	for (;;) {
+		int i, best = -1;
+		for (i = 0; i < av->n; i++) {
+			if (!av->drop[i] || c->seen[i])
+				continue;
+			if (!(schema ? !strcmp(av->ns[i], ns) : depends_on(av->defs[i], ns, name)))
+				continue;
+			if (best < 0 || av->defs[i]->created_ms > av->defs[best]->created_ms ||
+			    (av->defs[i]->created_ms == av->defs[best]->created_ms &&
+			     strcmp(av->names[i], av->names[best]) > 0))
+				best = i;
 		}
+		if (best < 0)
+			return;
+		c->seen[best] = true;
+		cascade_visit(c, av->ns[best], av->names[best], false);
+		c->order[c->n++] = best;
+	}
+}
+
+#define MAX_REPORTED_DEPS 100   /* PostgreSQL's, in the client's DETAIL */
+
+/* Drop the marked views (av->drop) with PostgreSQL's NOTICE: "drop
+ * cascades to view v" for one, else "drop cascades to N other objects"
+ * with one DETAIL line each.  The n targets (ns[i], names[i]; schemas when
+ * schema) are where the walk starts; named[] marks views dropped by name. */
+static int
+drop_marked(Session *s, AllViews *av, const bool *named, int n, const char *const *ns,
+	    const char *const *names, bool schema, Arena *a, ResultSink *sink, floe_error *err)
+{
+	Cascade c = { av, ARENA_ARRAY(a, bool, av->n + 1), ARENA_ARRAY(a, int, av->n + 1), 0 };
+	int i, k, total = 0, shown = 0;
+	char *detail = NULL;
+
+	for (i = 0; i < av->n; i++)
+		c.seen[i] = named[i];
+	/* a named view is a target too: its dependents are found under it */
+	for (k = 0; k < n; k++)
+		cascade_visit(&c, ns[k], names[k], schema);
+	for (i = 0; i < av->n; i++)   /* none left out (not reached above) */
+		if (av->drop[i] && !c.seen[i]) {
+			c.seen[i] = true;
+			c.order[c.n++] = i;
+		}
+	for (i = c.n - 1; i >= 0; i--) {
+		const char *line = arena_sprintf(a, "drop cascades to view %s",
+						 view_text(s, av->ns[c.order[i]], av->names[c.order[i]], a));
+		total++;
+		if (shown < MAX_REPORTED_DEPS) {
+			detail = detail ? arena_sprintf(a, "%s\n%s", detail, line) : (char *)line;
+			shown++;
+		}
+	}
+	if (total > shown)
+		detail = arena_sprintf(a, "%s\nand %d other objects (see server log for list)", detail,
+				       total - shown);
+	if (total == 1)
+		engine_notice(sink, "%s", detail);
+	else if (total > 1 && sink && sink->notice) {
+		floe_error nt;
+		floe_errorf(&nt, "00000", "drop cascades to %d other objects", total);
+		floe_error_detail(&nt, "%s", detail);
+		sink->notice(sink->ctx, &nt);
+	}
+	for (i = 0; i < c.n; i++)
+		TRY(catalog_drop_view(cat_of(s), av->ns[c.order[i]], av->names[c.order[i]], err));
 	return FLOE_OK;
 }
 
@@ -513,6 +596,7 @@ views_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_e
 	bool is_schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
 	const char **ns, **names;
 	AllViews av;
+	bool *named;
 	size_t i;
 	int n = 0, k, who, on, marked;
 
@@ -560,8 +644,8 @@ views_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_e
 		for (i = 0; i < (size_t)n; i++)
 			if (!strcmp(av.ns[k], ns[i]) && !strcmp(av.names[k], names[i]))
 				av.drop[k] = true;
+	named = ARENA_ARRAY(a, bool, av.n + 1);
 	{
-		bool *named = ARENA_ARRAY(a, bool, av.n + 1);
 		if (av.n)
 			memcpy(named, av.drop, sizeof(bool) * (size_t)av.n);
 		marked = mark_dependents(&av, n, ns, names, is_schema, &who, &on);
@@ -586,7 +670,7 @@ views_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe_e
 			if (named[k])
 				av.drop[k] = false;
 	}
-	TRY(drop_marked(s, &av, sink, err));
+	TRY(drop_marked(s, &av, named, n, ns, names, is_schema, a, sink, err));
 	if (!is_view)
 		return FLOE_OK;   /* ddl.c drops the tables / schemas */
 	for (k = 0; k < n; k++)

@@ -279,6 +279,12 @@ view_meta_read(FileIO *io, const char *path, Arena *a, ViewDef **out, floe_error
 	d->location = jstr(a, root, "location");
 	d->version_id = cur;
 	d->nversions = (int)json_array_size(json_object_get(root, "versions"));
+	d->created_ms = INT64_MAX;
+	json_array_foreach(json_object_get(root, "versions"), i, e) {
+		int64_t ts = json_integer_value(json_object_get(e, "timestamp-ms"));
+		if (ts < d->created_ms)
+			d->created_ms = ts;
+	}
 	sid = (int)json_integer_value(json_object_get(v, "schema-id"));
 	json_array_foreach(json_object_get(root, "schemas"), i, e)
 		if (json_integer_value(json_object_get(e, "schema-id")) == sid)

@@ -52,6 +52,7 @@ typedef struct ViewDef {
 	char *uuid, *location;
 	int64_t version_id;
 	int nversions;
+	int64_t created_ms;       /* the oldest version's timestamp-ms (creation order) */
 } ViewDef;
 
 int view_meta_write(FileIO *io, const char *prev_path, const char *location, const ViewDef *def,

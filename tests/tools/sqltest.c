@@ -16,6 +16,10 @@
  *   statement ok                          SQL lines up to a blank line: must succeed
  *   statement error [SQLSTATE]            must fail (with that SQLSTATE); an optional
  *   ----                                  "----" line then a substring of the message
+ *   statement ok notices                  must succeed; the lines after "----" are
+ *                                         its NOTICEs / WARNINGs exactly as psql
+ *                                         prints them ("NOTICE:  msg", "DETAIL:  ...",
+ *                                         "HINT:  ..."), from floe and PostgreSQL
  *   query <typechars> [nosort|rowsort|valuesort]   (typechars "-": zero columns)
  *   SQL lines
  *   ----
@@ -117,6 +121,7 @@ typedef struct Record {
 	char *sql;              /* statement / query */
 	Target target;          /* onlyif / skipif */
 	bool expect_error;      /* statement error */
+	bool notices;           /* statement ok notices: errmsg = the notices */
 	char sqlstate[6];       /* "" = any */
 	char *errmsg;           /* expected message substring, or NULL */
 	char *types;            /* query */
@@ -277,6 +282,7 @@ parse_script(Arena *a, const char *path, Script *out)
 				}
 			} else if (strcmp(w[1], "ok") == 0) {
 				r->expect_error = false;
+				r->notices = nw >= 3 && strcmp(w[2], "notices") == 0;
 			} else if (strcmp(w[1], "error") == 0) {
 				r->expect_error = true;
 				if (nw >= 3) {
@@ -366,6 +372,7 @@ typedef struct Result {
 	int cap;
 	char tag[64];
 	Arena *a;
+	char *notices;          /* floe's NOTICEs as psql prints them, NULL: none */
 } Result;
 
 static void
@@ -443,6 +450,15 @@ sink_complete(void *ctx, const char *tag)
 static void
 sink_notice(void *ctx, const floe_error *notice)
 {
+	Result *res = ctx;
+	const char *lvl = !strncmp(notice->sqlstate, "01", 2) ? "WARNING" : "NOTICE";
+	char *s = arena_sprintf(res->a, "%s%s%s:  %s", res->notices ? res->notices : "",
+				res->notices ? "\n" : "", lvl, notice->message);
+	if (notice->detail[0])
+		s = arena_sprintf(res->a, "%s\nDETAIL:  %s", s, notice->detail);
+	if (notice->hint[0])
+		s = arena_sprintf(res->a, "%s\nHINT:  %s", s, notice->hint);
+	res->notices = s;
 }
 
 /* ---------------------------------------------------------------- runner */
@@ -563,6 +579,9 @@ substitute(Runner *r, const char *s)
 	return out;
 }
 
+/* PostgreSQL's notices of the last pg_run (pg_notice) */
+static char pg_notices[16384];
+
 /* Run sql on floe; fills res (rows of the last row-returning statement). */
 static int
 floe_run(Runner *r, const char *sql, Result *res, floe_error *err)
@@ -589,6 +608,7 @@ pg_run(Runner *r, const char *sql, Result *res, floe_error *err)
 	res->a = r->arena;
 	res->ncols = -1;
 	floe_error_clear(err);
+	pg_notices[0] = '\0';
 	PGresult *pr = PQexec(r->pg, sql);
 	ExecStatusType st = PQresultStatus(pr);
 	int rc = FLOE_OK;
@@ -770,6 +790,31 @@ show_error(const char *who, const floe_error *e)
 		printf("    DETAIL: %s\n", e->detail);
 }
 
+/* statement ok notices: floe's (and PostgreSQL's) NOTICEs are the ---- lines */
+static int
+compare_notices(Runner *r, const Record *rec, const char *sql, const Result *res)
+{
+	const char *want = rec->errmsg ? rec->errmsg : "";
+	const char *got = res->notices ? res->notices : "";
+
+	if (r->pg) {
+		size_t n = strlen(pg_notices);
+		while (n > 0 && pg_notices[n - 1] == '\n')
+			pg_notices[--n] = '\0';
+		if (strcmp(pg_notices, want) != 0) {
+			failf(r, rec->line, "PostgreSQL's notices differ from the test's (fix the test)");
+			printf("    SQL: %s\n    PostgreSQL:\n%s\n    test:\n%s\n", sql, pg_notices, want);
+			return FLOE_ERR;
+		}
+	}
+	if (strcmp(got, want) != 0) {
+		failf(r, rec->line, "floe's notices differ");
+		printf("    SQL: %s\n    floe:\n%s\n    expected:\n%s\n", sql, got, want);
+		return FLOE_ERR;
+	}
+	return FLOE_OK;
+}
+
 static int
 run_statement(Runner *r, const Record *rec)
 {
@@ -794,6 +839,8 @@ run_statement(Runner *r, const Record *rec)
 		}
 		if (r->pg)
 			TRY(compare_tags(r, rec, sql, &res, &pres));
+		if (rec->notices)
+			TRY(compare_notices(r, rec, sql, &res));
 		return FLOE_OK;
 	}
 	if (rc == FLOE_OK) {
@@ -1772,10 +1819,14 @@ rm_tree(const char *dir)
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* PostgreSQL's NOTICEs ("table does not exist, skipping") are not results;
+ * kept (as libpq formats them: psql's lines) for "statement ok notices" */
 static void
 pg_notice(void *arg, const char *message)
 {
-	/* PostgreSQL's NOTICEs ("table does not exist, skipping") are not results */
+	size_t n = strlen(pg_notices);
+	(void)arg;
+	snprintf(pg_notices + n, sizeof pg_notices - n, "%s", message);
 }
 
 static PGconn *
