@@ -1149,6 +1149,12 @@ to_number_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector 
 		}
 		o[i] = v;
 		out_valid(out, i);
+		if (out->type.precision == 0) {
+			/* PostgreSQL's result prints the fraction digits it read
+			 * (1.5 of '999D99', not 1.50): the row's display scale */
+			vector_ensure_dscale(out);
+			out->dscale[i] = (uint8_t)(r.scale < scale ? r.scale : scale);
+		}
 	}
 	return FLOE_OK;
 }
