@@ -37,6 +37,7 @@
 #include <strings.h>
 #include "table/maintenance.h"
 #include "table/manifest.h"
+#include "table/table.h"
 
 /* ---- path sets ---------------------------------------------------------- */
 
@@ -434,6 +435,10 @@ expired_metadata(const TableMetadata *md, const Plan *p, int64_t log_max, Arena 
 		if (p->keep[i])
 			n->snapshots[k++] = md->snapshots[i];
 	n->nsnapshots = k;
+	if (table_ingest_seq(n) < table_ingest_seq(md))
+		/* the insert buffer's recorded sequence outlives its snapshot */
+		metadata_set_property(n, "floe.ingest-seq",
+				      arena_sprintf(a, "%" PRIu64, table_ingest_seq(md)), a);
 	n->refs = ARENA_ARRAY(a, SnapshotRef, md->nrefs + 1);
 	for (i = k = 0; i < md->nrefs; i++)
 		if (!p->drop_ref[i])

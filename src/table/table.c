@@ -2354,11 +2354,16 @@ pos_deletes_disjoint(FileIO *io, const Table *from, const Table *to, const Commi
 	return FLOE_OK;
 }
 
-/* The highest "floe.ingest-seq" of md's snapshots (0: none). */
+/* The highest "floe.ingest-seq" of md's snapshots, or of its table property
+ * of that name, which snapshot expiry sets when it removes the snapshot
+ * that carried the highest (expire.c): so a flush's rows left in the
+ * buffer's log by a crash are never committed twice, however much history
+ * is expired (0: none). */
 uint64_t
 table_ingest_seq(const TableMetadata *md)
 {
-	uint64_t top = 0;
+	const char *prop = metadata_property(md, "floe.ingest-seq");
+	uint64_t top = prop ? strtoull(prop, NULL, 10) : 0;
 	int i, k;
 
 	for (i = 0; i < md->nsnapshots; i++)
