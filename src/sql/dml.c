@@ -155,6 +155,7 @@
 #include "sql/serial.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
+#include "exec/modify.h"
 #include "table/data_writer.h"
 #include "table/delete_writer.h"
 #include "table/metadata.h"
@@ -1496,28 +1497,12 @@ static int
 slot_flush(Slot *sl, bool roll, floe_error *err)
 {
 	Dml *d = sl->d;
-	Operator *op;
-	Batch *b;
 	DataFile *files, *all;
-	int nfiles, rc = FLOE_OK;
+	int nfiles, rc;
 
 	if (!sl->pending || rowstore_rows(sl->pending) == 0)
 		return FLOE_OK;
-	op = sort_new(d->ctx, rowstore_scan_new(d->ctx, sl->pending), d->nsort_keys, d->sort_keys);
-	if (op_open(op) != FLOE_OK)
-		rc = FLOE_ERR;
-	while (rc == FLOE_OK) {
-		if (op_next(op, &b) != FLOE_OK) {
-			rc = FLOE_ERR;
-			break;
-		}
-		if (!b)
-			break;
-		if (b->count && data_writer_write(sl->w, b, err) != FLOE_OK)
-			rc = FLOE_ERR;
-	}
-	op_close(op);
-	rowstore_clear(sl->pending);
+	rc = write_sorted(d->ctx, sl->pending, d->nsort_keys, d->sort_keys, sl->w);
 	if (rc != FLOE_OK || !roll)
 		return rc;
 	TRY(data_writer_finish(sl->w, &files, &nfiles, err));

@@ -92,7 +92,7 @@
  * applied, rows for the shared writer collect in wpending and go to it
  * sorted (flush_w: at the end, or every WSORT_ROWS rows, each run into
  * files of its own), a partitioned file's own rewrite is sorted before its
- * writer (drain_sorted); the files record its sort_order_id.
+ * writer (write_sorted, exec/modify.h); the files record its sort_order_id.
  *
  * Row lineage (format version 3, spec "Row Lineage"): the target scan
  * also produces each row's _row_id and _last_updated_sequence_number
@@ -122,6 +122,7 @@
 #include "sql/serial.h"
 #include "sql/txn.h"
 #include "sql/write_target.h"
+#include "exec/modify.h"
 #include "table/data_writer.h"
 #include "table/delete_writer.h"
 #include "table/metadata.h"
@@ -739,34 +740,6 @@ writer(Merge *m)
 
 #define WSORT_ROWS ((int64_t)1 << 20)
 
-/* rs's rows sorted by the table's sort order into w; rs emptied. */
-static int
-drain_sorted(Merge *m, RowStore *rs, DataWriter *w)
-{
-	Operator *op;
-	Batch *b;
-	int rc = FLOE_OK;
-
-	if (rowstore_rows(rs) == 0)
-		return FLOE_OK;
-	op = sort_new(m->ctx, rowstore_scan_new(m->ctx, rs), m->nsort_keys, m->sort_keys);
-	if (op_open(op) != FLOE_OK)
-		rc = FLOE_ERR;
-	while (rc == FLOE_OK) {
-		if (op_next(op, &b) != FLOE_OK) {
-			rc = FLOE_ERR;
-			break;
-		}
-		if (!b)
-			break;
-		if (b->count && data_writer_write(w, b, m->ctx->err) != FLOE_OK)
-			rc = FLOE_ERR;
-	}
-	op_close(op);
-	rowstore_clear(rs);
-	return rc;
-}
-
 /* The pending rows into w, sorted; roll: then w's files into wrolled and
  * a new w, so each file holds one sorted run. */
 static int
@@ -777,7 +750,7 @@ flush_w(Merge *m, bool roll)
 
 	if (!m->wpending || !m->w)
 		return FLOE_OK;
-	TRY(drain_sorted(m, m->wpending, m->w));
+	TRY(write_sorted(m->ctx, m->wpending, m->nsort_keys, m->sort_keys, m->w));
 	if (!roll)
 		return FLOE_OK;
 	TRY(data_writer_finish(m->w, &files, &nfiles, m->ctx->err));
@@ -1182,7 +1155,7 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 		/* f's own files: its spec id and partition tuple */
 		DataFile *files;
 		int nfiles, j;
-		if ((own && drain_sorted(m, own, w) != FLOE_OK) ||
+		if ((own && write_sorted(ctx, own, m->nsort_keys, m->sort_keys, w) != FLOE_OK) ||
 		    data_writer_finish(w, &files, &nfiles, ctx->err) != FLOE_OK)
 			goto out;
 		if (m->nrfiles + nfiles > m->caprfiles) {
