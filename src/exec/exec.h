@@ -19,6 +19,8 @@
  *
  * INTERFACE ROUTINES
  *   op_open(op) / op_next(op, &batch) / op_close(op)
+ *   op_next_rows(ctx, op, scratch, &batch)   a driver loop's next batch with
+ *       rows, compacted (operator.c)
  *   exec_check_cancel(ctx)
  *   Operator constructors: one per file (values.c, series.c, scan.c,
  *   filter.c, project.c, hash_agg.c, sort.c, limit.c, hash_join.c,
@@ -162,6 +164,12 @@ static inline void op_note_mem(Operator *op, int64_t bytes)
 }
 
 int exec_check_cancel(ExecCtx *ctx);
+/* The next batch of op that has rows, compacted (batch_compact), for a
+ * loop that drives op to its end (a DML statement's scans and joins):
+ * before each op_next, scratch is reset (NULL: none) and
+ * exec_check_cancel(ctx) runs; empty batches are skipped; *out = NULL at
+ * the end. */
+int op_next_rows(ExecCtx *ctx, Operator *op, Arena *scratch, Batch **out);
 /* Common constructor part: fills vt, ctx, types, scratch. */
 void op_init(Operator *op, const OperatorVT *vt, ExecCtx *ctx, int ncols,
 	     const SqlType *types, Operator *child);

@@ -1,6 +1,7 @@
 /*
  * operator.c — parts shared by every operator: construction, cancellation,
- * the memory account check (exec_check_mem), and the EXPLAIN ANALYZE
+ * the memory account check (exec_check_mem), the driver loop's step
+ * (op_next_rows), and the EXPLAIN ANALYZE
  * wrappers of open/next (op_open / op_next call them when op->instr is
  * set): loops, rows, inclusive time.
  */
@@ -47,6 +48,23 @@ exec_check_cancel(ExecCtx *ctx)
 		return floe_errorf(ctx->err, ERRCODE_QUERY_CANCELED,
 				   "canceling statement due to user request");
 	return exec_check_mem(ctx);
+}
+
+int
+op_next_rows(ExecCtx *ctx, Operator *op, Arena *scratch, Batch **out)
+{
+	for (;;) {
+		if (scratch)
+			arena_reset(scratch);
+		TRY(exec_check_cancel(ctx));
+		TRY(op_next(op, out));
+		if (!*out)
+			return FLOE_OK;
+		if ((*out)->count) {
+			batch_compact(*out);
+			return FLOE_OK;
+		}
+	}
 }
 
 /* Release the scratch memory of the last batch (the arena itself is freed

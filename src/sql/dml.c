@@ -1188,14 +1188,10 @@ match_file(Dml *d, DataFile *f, int64_t from, Arena *fa, Arena *scratch, uint64_
 		VectorView v;
 		uint32_t i, *fsel, nf;
 
-		arena_reset(scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+		if (op_next_rows(ctx, scan, scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		if (*nrows + b->count <= from) {
 			*nrows += b->count;
 			continue;
@@ -1727,16 +1723,8 @@ pk_first_row(Dml *d, Operator *op)
 	int rc;
 
 	if ((rc = op_open(op)) == FLOE_OK)
-		for (;;) {
-			if ((rc = exec_check_cancel(d->ctx)) != FLOE_OK ||
-			    (rc = op_next(op, &b)) != FLOE_OK || !b)
-				break;
-			if (!b->count)
-				continue;
-			batch_compact(b);
+		if ((rc = op_next_rows(d->ctx, op, NULL, &b)) == FLOE_OK && b)
 			rc = pk_violation(d, b, 0);
-			break;
-		}
 	op_close(op);
 	return rc;
 }
@@ -2009,14 +1997,10 @@ rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *sc
 	for (;;) {
 		uint32_t cnt;
 
-		arena_reset(scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+		if (op_next_rows(ctx, scan, scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		if (bits && pos + b->count > nrows) {
 			FLOE_CORRUPT(ctx->err, "data file \"%s\" changed while it was being rewritten",
 				     f->file_path);
@@ -2111,14 +2095,10 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 		VectorView v;
 		uint32_t j, cnt, nm = 0;
 
-		arena_reset(scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+		if (op_next_rows(ctx, scan, scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		cnt = b->count;
 		if (expr_eval(ctx, d->where, b, NULL, cnt, scratch, &pv) != FLOE_OK)
 			goto out;
@@ -2298,13 +2278,10 @@ materialise_from(Dml *d, Operator *root)
 		uint32_t i;
 		int c;
 
-		if (exec_check_cancel(d->ctx) != FLOE_OK || op_next(root, &b) != FLOE_OK)
+		if (op_next_rows(d->ctx, root, NULL, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		cp = batch_new(a, d->nfrom, d->from_types, b->count);
 		for (i = 0; i < b->count; i++)
 			for (c = 0; c < d->nfrom; c++) {
@@ -2580,14 +2557,10 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		uint32_t *sel, ns = 0, j;
 		const int64_t *pv;
 
-		arena_reset(scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(op, &b) != FLOE_OK)
+		if (op_next_rows(ctx, op, scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		pv = (const int64_t *)b->cols[pcol].data;
 		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
 		for (j = 0; j < b->count; j++) {
@@ -2667,14 +2640,10 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		uint32_t *sel, ns = 0, j;
 		const int64_t *pv;
 
-		arena_reset(scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(op, &b) != FLOE_OK)
+		if (op_next_rows(ctx, op, scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		pv = (const int64_t *)b->cols[n].data;
 		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
 		for (j = 0; j < b->count; j++)

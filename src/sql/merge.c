@@ -1107,14 +1107,10 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 		VectorView pv;
 		Batch ob;
 
-		arena_reset(m->scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(scan, &b) != FLOE_OK)
+		if (op_next_rows(ctx, scan, m->scratch, &b) != FLOE_OK)
 			goto out;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		sel = ARENA_ARRAY(m->scratch, uint32_t, b->count);
 		vector_view(&b->cols[m->nt], &pv);
 		for (j = 0; j < b->count; j++) {
@@ -1366,9 +1362,8 @@ pk_check(Merge *m)
 	while (rc == FLOE_OK) {
 		VectorView pv, fv;
 		uint32_t j;
-		if ((rc = exec_check_cancel(ctx)) != FLOE_OK || (rc = op_next(op, &b)) != FLOE_OK || !b)
+		if ((rc = op_next_rows(ctx, op, NULL, &b)) != FLOE_OK || !b)
 			break;
-		batch_compact(b);
 		vector_view(&b->cols[COL_POS(m)], &pv);
 		vector_view(&b->cols[COL_FIDX(m)], &fv);
 		for (j = 0; j < b->count && rc == FLOE_OK; j++) {
@@ -1446,14 +1441,10 @@ merge_run(Merge *m, bool no_target)
 	if (op_open(join) != FLOE_OK)
 		goto fail_open;
 	for (;;) {
-		arena_reset(m->scratch);
-		if (exec_check_cancel(ctx) != FLOE_OK || op_next(join, &b) != FLOE_OK)
+		if (op_next_rows(ctx, join, m->scratch, &b) != FLOE_OK)
 			goto fail_open;
 		if (!b)
 			break;
-		if (!b->count)
-			continue;
-		batch_compact(b);
 		if (merge_batch(m, b) != FLOE_OK)
 			goto fail_open;
 	}
