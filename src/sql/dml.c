@@ -1911,31 +1911,22 @@ update_batch(Dml *d, Batch *b, const uint32_t *msel, uint32_t nm, Arena *scratch
 	return FLOE_OK;
 }
 
-/* One batch of the REWRITE: rows pos.. of the file, bits the file's
- * matches (NULL: every row).  DELETE writes the rows not in bits, UPDATE
- * every row with SET applied to those in bits; RETURNING as it goes. */
+/* One batch of the REWRITE: hit the rows matched (cow_split_bits), keep
+ * the others.  DELETE writes the kept rows, UPDATE every row with SET
+ * applied to the matched ones; RETURNING as it goes. */
 static int
-rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Arena *scratch,
-	      int64_t *changed)
+rewrite_batch(Dml *d, Slot *sl, Batch *b, uint32_t *hit, uint32_t nhit, uint32_t *keep,
+	      uint32_t nkeep, Arena *scratch, int64_t *changed)
 {
-	uint32_t j, nsel = 0;
-	uint32_t *sel = ARENA_ARRAY(scratch, uint32_t, b->count);
+	/* DELETE: rows to keep; UPDATE: rows to change */
+	uint32_t *sel = d->update ? hit : keep, nsel = d->update ? nhit : nkeep;
 	Batch ob;
 
-	/* DELETE: rows to keep; UPDATE: rows to change */
-	for (j = 0; j < b->count; j++)
-		if (bit_get(bits, pos + j) == d->update)
-			sel[nsel++] = j;
-	*changed += d->update ? nsel : b->count - nsel;
-	if (!d->update && d->ret.n && nsel < b->count) {
+	*changed += nhit;
+	if (!d->update && d->ret.n && nhit)
 		/* RETURNING of DELETE: the pre-image of the deleted rows */
-		uint32_t *dsel = ARENA_ARRAY(scratch, uint32_t, b->count);
-		uint32_t nd = 0;
-		for (j = 0; j < b->count; j++)
-			if (bit_get(bits, pos + j))
-				dsel[nd++] = j;
-		TRY(dml_returning_rows(&d->ret, d->ctx, b, nd == b->count ? NULL : dsel, nd, scratch));
-	}
+		TRY(dml_returning_rows(&d->ret, d->ctx, b, nhit == b->count ? NULL : hit, nhit,
+				       scratch));
 	if (!d->update) {
 		if (nsel == 0)
 			return FLOE_OK;
@@ -1957,21 +1948,43 @@ rewrite_batch(Dml *d, Slot *sl, Batch *b, const uint64_t *bits, int64_t pos, Are
 			/* updated rows to the default spec's partitions, the
 			 * others stay in the file's */
 			Slot *ms = moved_slot(d, d->ctx->err);
-			uint32_t *keep = ARENA_ARRAY(scratch, uint32_t, b->count), nk = 0, k = 0;
 			if (!ms)
 				return FLOE_ERR;
-			for (j = 0; j < ob.count; j++) {
-				if (k < nsel && sel[k] == j)
-					k++;
-				else
-					keep[nk++] = j;
-			}
 			TRY(write_sel(ms, &ob, sel, nsel, scratch, d->ctx->err));
-			return write_sel(sl, &ob, keep, nk, scratch, d->ctx->err);
+			return write_sel(sl, &ob, keep, nkeep, scratch, d->ctx->err);
 		}
 	}
 	batch_compact(&ob);
 	return slot_write(sl, &ob, d->ctx->err);
+}
+
+/* What cow_rewrite's batches go to: the statement, the file, its slot. */
+typedef struct RewriteArg {
+	Dml *d;
+	DataFile *f;
+	Slot *sl;
+	int64_t *changed;
+} RewriteArg;
+
+static int
+rewrite_rows(void *arg, Batch *b, uint32_t *hit, uint32_t nhit, uint32_t *keep, uint32_t nkeep,
+	     Arena *scratch)
+{
+	RewriteArg *ra = arg;
+
+	return rewrite_batch(ra->d, ra->sl, b, hit, nhit, keep, nkeep, scratch, ra->changed);
+}
+
+/* A copy-on-write rewrite of f (cow_rewrite) by the statement d: rows
+ * after the table's columns and (lineage) the two lineage columns. */
+static void
+rewrite_init(CowRewrite *rw, RewriteArg *ra, Dml *d, DataFile *f, Arena *scratch)
+{
+	cow_rewrite_init(rw, d->ctx, d->schema, d->t->md, f, d->lineage, scratch);
+	rw->scan_arena = d->op_arena;   /* the scan's memory goes with op_arena */
+	rw->arg = ra;
+	ra->d = d;
+	ra->f = f;
 }
 
 /* Rewrite f: DELETE drops the bitmap's rows, UPDATE changes them. */
@@ -1979,47 +1992,17 @@ static int
 rewrite_file(Dml *d, DataFile *f, const uint64_t *bits, int64_t nrows, Arena *scratch,
 	     int64_t *changed)
 {
-	ExecCtx *ctx = d->ctx;
-	ExecCtx sctx = *ctx;     /* the scan's memory goes with op_arena */
-	int n, rc = FLOE_ERR;
-	int *proj = write_proj(d, &n);
-	Operator *scan;
-	Slot *sl;
-	int64_t pos = 0;
-	Batch *b;
+	CowRewrite rw;
+	RewriteArg ra;
 
-	if (!(sl = slot_for(d, f, ctx->err)))
+	rewrite_init(&rw, &ra, d, f, scratch);
+	rw.bits = bits;
+	rw.nrows = nrows;
+	rw.rows = rewrite_rows;
+	ra.changed = changed;
+	if (!(ra.sl = slot_for(d, f, d->ctx->err)))
 		return FLOE_ERR;
-	sctx.arena = d->op_arena;
-	scan = scan_new(&sctx, d->schema, n, proj, f, 1, false, d->t->md);
-	if (op_open(scan) != FLOE_OK)
-		goto out;
-	for (;;) {
-		uint32_t cnt;
-
-		if (op_next_rows(ctx, scan, scratch, &b) != FLOE_OK)
-			goto out;
-		if (!b)
-			break;
-		if (bits && pos + b->count > nrows) {
-			FLOE_CORRUPT(ctx->err, "data file \"%s\" changed while it was being rewritten",
-				     f->file_path);
-			goto out;
-		}
-		cnt = b->count;
-		if (rewrite_batch(d, sl, b, bits, pos, scratch, changed) != FLOE_OK)
-			goto out;
-		pos += cnt;
-	}
-	if (bits && pos != nrows) {
-		FLOE_CORRUPT(ctx->err, "data file \"%s\" changed while it was being rewritten",
-			     f->file_path);
-		goto out;
-	}
-	rc = FLOE_OK;
-out:
-	op_close(scan);
-	return rc;
+	return cow_rewrite(&rw);
 }
 
 /*
@@ -2093,7 +2076,7 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 	for (;;) {
 		Vector pv;
 		VectorView v;
-		uint32_t j, cnt, nm = 0;
+		uint32_t j, cnt, nm = 0, *hit, *keep, nh, nk;
 
 		if (op_next_rows(ctx, scan, scratch, &b) != FLOE_OK)
 			goto out;
@@ -2134,7 +2117,10 @@ onepass_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch, uint64_t **bitsp, i
 			rowstore_clear(d->buf);
 			streaming = true;
 		}
-		if (rewrite_batch(d, sl, b, bits, pos, scratch, &changed) != FLOE_OK)
+		hit = ARENA_ARRAY(scratch, uint32_t, cnt);
+		keep = ARENA_ARRAY(scratch, uint32_t, cnt);
+		cow_split_bits(bits, pos, cnt, hit, &nh, keep, &nk);
+		if (rewrite_batch(d, sl, b, hit, nh, keep, nk, scratch, &changed) != FLOE_OK)
 			goto out;
 		pos += cnt;
 	}
@@ -2483,6 +2469,20 @@ lineage_ids(Dml *d, DataFile *f, Arena *fa)
 	return rc;
 }
 
+/* The copy-on-write pass of the position path: the rows kept as scanned
+ * (their lineage at columns nfields + 1, + 2). */
+static int
+keep_rows(void *arg, Batch *b, uint32_t *hit, uint32_t nhit, uint32_t *keep, uint32_t nkeep,
+	  Arena *scratch)
+{
+	RewriteArg *ra = arg;
+	int n = ra->d->schema->nfields;
+
+	if (!nkeep)
+		return FLOE_OK;
+	return write_target_rows(ra->d, ra->f, b, keep, nkeep, n + 1, n, scratch);
+}
+
 /* The position path for one file. */
 static int
 pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
@@ -2494,8 +2494,10 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 	Operator *scan, *op;
 	Expr *where = d->where;  /* NULL once applied (metadata columns) */
 	uint64_t *bits = NULL;
-	size_t words = 0;
-	int64_t nmatch = 0;
+	size_t words = 0, w;
+	int64_t nmatch = 0, *pos, npos = 0;
+	CowRewrite rw;
+	RewriteArg ra;
 	Batch *b;
 
 	for (i = 0; i < n; i++)
@@ -2606,20 +2608,20 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		rc = FLOE_OK;
 		goto out;
 	}
-	if (d->mor) {
-		int64_t *pos = arena_alloc(fa, sizeof(int64_t) * (size_t)nmatch), np = 0;
-		size_t w;
-		for (w = 0; w < words; w++) {
-			uint64_t x = bits[w];
-			while (x) {
-				int bit = __builtin_ctzll(x);
-				pos[np++] = (int64_t)(w * 64 + (size_t)bit);
-				x &= x - 1;
-			}
+	/* the changed positions, ascending */
+	pos = arena_alloc(fa, sizeof(int64_t) * (size_t)nmatch);
+	for (w = 0; w < words; w++) {
+		uint64_t x = bits[w];
+		while (x) {
+			int bit = __builtin_ctzll(x);
+			pos[npos++] = (int64_t)(w * 64 + (size_t)bit);
+			x &= x - 1;
 		}
+	}
+	if (d->mor) {
 		if (!d->dw)
 			d->dw = delete_writer_new(d->s->engine->io, d->t, ctx->arena);
-		if (delete_writer_add(d->dw, f, pos, np, ctx->err) == FLOE_OK) {
+		if (delete_writer_add(d->dw, f, pos, npos, ctx->err) == FLOE_OK) {
 			rc = FLOE_OK;
 			goto out;
 		}
@@ -2631,27 +2633,13 @@ pos_file(Dml *d, DataFile *f, Arena *fa, Arena *scratch)
 		d->mor = false;
 	}
 	/* copy-on-write: the file again, without the changed positions */
-	arena_reset(scratch);
-	scan = scan_new(&sctx, d->schema, d->lineage ? n + 3 : n + 1, proj, f, 1, false, d->t->md);
-	op = scan;
-	if (op_open(op) != FLOE_OK)
+	rewrite_init(&rw, &ra, d, f, scratch);
+	rw.by_pos = true;
+	rw.pos = pos;
+	rw.npos = npos;
+	rw.rows = keep_rows;
+	if (cow_rewrite(&rw) != FLOE_OK)
 		goto out;
-	for (;;) {
-		uint32_t *sel, ns = 0, j;
-		const int64_t *pv;
-
-		if (op_next_rows(ctx, op, scratch, &b) != FLOE_OK)
-			goto out;
-		if (!b)
-			break;
-		pv = (const int64_t *)b->cols[n].data;
-		sel = ARENA_ARRAY(scratch, uint32_t, b->count);
-		for (j = 0; j < b->count; j++)
-			if (pv[j] < 0 || (size_t)(pv[j] >> 6) >= words || !bit_get(bits, pv[j]))
-				sel[ns++] = j;
-		if (ns && write_target_rows(d, f, b, sel, ns, n + 1, n, scratch) != FLOE_OK)
-			goto out;
-	}
 	add_removed(d, f->file_path);
 	rc = FLOE_OK;
 out:

@@ -1064,26 +1064,63 @@ cmp_pos(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Where a copy-on-write rewrite's kept rows go: the shared writer
+ * (write_w), f's own rows to sort, or f's own writer. */
+typedef struct KeepArg {
+	Merge *m;
+	bool shared;
+	RowStore *own;
+	DataWriter *w;
+} KeepArg;
+
+/* cow_rewrite's batches: the kept rows, as the table's columns then (v3)
+ * _row_id and the sequence number (the file position dropped). */
+static int
+keep_rows(void *arg, Batch *b, uint32_t *hit, uint32_t nhit, uint32_t *keep, uint32_t nkeep,
+	  Arena *scratch)
+{
+	KeepArg *ka = arg;
+	Merge *m = ka->m;
+	Batch ob;
+
+	if (!nkeep)
+		return FLOE_OK;
+	ob = *b;
+	ob.ncols = m->nt;
+	if (m->nlin) {
+		/* table columns, then _row_id and the sequence number */
+		ob.ncols = m->nt + 2;
+		ob.cols = ARENA_ARRAY(scratch, Vector, m->nt + 2);
+		memcpy(ob.cols, b->cols, sizeof(Vector) * (size_t)m->nt);
+		ob.cols[m->nt] = b->cols[m->nt + 1];
+		ob.cols[m->nt + 1] = b->cols[m->nt + 2];
+	}
+	if (nkeep < b->count) {
+		ob.sel = keep;
+		ob.count = nkeep;
+		batch_compact(&ob);
+	}
+	if (ka->shared)
+		return write_w(m, &ob);
+	if (ka->own) {
+		rowstore_append(ka->own, &ob);
+		return FLOE_OK;
+	}
+	return data_writer_write(ka->w, &ob, m->ctx->err);
+}
+
 /* Copy-on-write: write f's rows but the sorted positions pl. */
 static int
 rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 {
 	ExecCtx *ctx = m->ctx;
-	ExecCtx sctx = *ctx;      /* the scan's state goes with a per-file arena */
-	int *proj = ARENA_ARRAY(ctx->arena, int, m->nt + 3);
-	Operator *scan;
-	Batch *b;
-	int64_t k = 0;
 	int i, rc = FLOE_ERR;
 	DataWriter *w = NULL;
 	RowStore *own = NULL;     /* f's own writer's rows, to sort */
 	bool shared = shared_rewrite(m, f);   /* kept rows to m->w (write_w) */
+	CowRewrite rw;
+	KeepArg ka;
 
-	for (i = 0; i < m->nt; i++)
-		proj[i] = i;
-	proj[m->nt] = SCAN_PROJ_FILE_POS;
-	proj[m->nt + 1] = SCAN_PROJ_ROW_ID;             /* v3: kept rows keep both */
-	proj[m->nt + 2] = SCAN_PROJ_LAST_UPDATED_SEQ;
 	if (shared) {
 		TRY(writer(m));
 		w = m->w;
@@ -1098,55 +1135,19 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 			types[i] = m->wschema->fields[i].type;
 		own = rowstore_new(ctx, m->wschema->nfields, types, NULL);
 	}
-	sctx.arena = arena_new(16 * 1024);
-	scan = scan_new(&sctx, m->schema, m->nt + 1 + m->nlin, proj, f, 1, false, m->t->md);
-	if (op_open(scan) != FLOE_OK)
+	ka.m = m;
+	ka.shared = shared;
+	ka.own = own;
+	ka.w = w;
+	/* v3: kept rows keep _row_id and the sequence number */
+	cow_rewrite_init(&rw, ctx, m->schema, m->t->md, f, m->nlin != 0, m->scratch);
+	rw.by_pos = true;
+	rw.pos = pl->pos;
+	rw.npos = pl->n;
+	rw.rows = keep_rows;
+	rw.arg = &ka;
+	if (cow_rewrite(&rw) != FLOE_OK)
 		goto out;
-	for (;;) {
-		uint32_t *sel, nsel = 0, j;
-		VectorView pv;
-		Batch ob;
-
-		if (op_next_rows(ctx, scan, m->scratch, &b) != FLOE_OK)
-			goto out;
-		if (!b)
-			break;
-		sel = ARENA_ARRAY(m->scratch, uint32_t, b->count);
-		vector_view(&b->cols[m->nt], &pv);
-		for (j = 0; j < b->count; j++) {
-			int64_t p = ((const int64_t *)pv.data)[pv.sel ? pv.sel[j] : j];
-			while (k < pl->n && pl->pos[k] < p)
-				k++;
-			if (k < pl->n && pl->pos[k] == p)
-				continue;
-			sel[nsel++] = j;
-		}
-		if (!nsel)
-			continue;
-		ob = *b;
-		ob.ncols = m->nt;
-		if (m->nlin) {
-			/* table columns, then _row_id and the sequence number */
-			ob.ncols = m->nt + 2;
-			ob.cols = ARENA_ARRAY(m->scratch, Vector, m->nt + 2);
-			memcpy(ob.cols, b->cols, sizeof(Vector) * (size_t)m->nt);
-			ob.cols[m->nt] = b->cols[m->nt + 1];
-			ob.cols[m->nt + 1] = b->cols[m->nt + 2];
-		}
-		if (nsel < b->count) {
-			ob.sel = sel;
-			ob.count = nsel;
-			batch_compact(&ob);
-		}
-		if (shared) {
-			if (write_w(m, &ob) != FLOE_OK)
-				goto out;
-		} else if (own) {
-			rowstore_append(own, &ob);
-		} else if (data_writer_write(w, &ob, ctx->err) != FLOE_OK) {
-			goto out;
-		}
-	}
 	if (!shared) {
 		/* f's own files: its spec id and partition tuple */
 		DataFile *files;
@@ -1176,8 +1177,6 @@ rewrite_file(Merge *m, DataFile *f, const PosList *pl)
 	}
 	rc = FLOE_OK;
 out:
-	op_close(scan);
-	arena_free(sctx.arena);
 	if (w && !shared) {
 		data_writer_abort(w);
 		data_writer_free(w);
