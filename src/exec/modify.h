@@ -15,6 +15,17 @@
  *       batch split into the rows the statement changed and the others
  *   cow_split_bits(bits, first, count, hit, &nhit, keep, &nkeep)
  *       cow_rewrite.c: that split by a bitmap over row ordinals
+ *   key_text(a, schema, pk, npk, b, cols, r) / key_error(err, table, key)
+ *       key_check.c: PRIMARY KEY's 23505, DETAIL "Key (a, b)=(1, x) already
+ *       exists."
+ *   key_check_twice(&kc, keys)              key_check.c: 23505 for a key
+ *       the rows written hold twice
+ *   key_check_files(&kc, keys, files, nfiles, idx)   key_check.c: the data
+ *       files whose column bounds may hold one of the keys
+ *   key_range_type(t) / key_range_add(&r, v, n, copy) /
+ *   key_range_outside(&r, file)             key_check.c: one key column's
+ *       smallest and largest value against a file's bounds (also MERGE's
+ *       target pruning)
  */
 #ifndef FLOE_EXEC_MODIFY_H
 #define FLOE_EXEC_MODIFY_H
@@ -68,5 +79,53 @@ int cow_rewrite(const CowRewrite *rw);
  * in bits (NULL: all) into hit, the others into keep. */
 void cow_split_bits(const uint64_t *bits, int64_t first, uint32_t count, uint32_t *hit,
 		    uint32_t *nhit, uint32_t *keep, uint32_t *nkeep);
+
+/*
+ * PRIMARY KEY checks (key_check.c).  key_text: row r of b's key, key
+ * column k at b->cols[cols[k]] (cols NULL: column k) named by
+ * schema->fields[pk[k]], values cut at 200 bytes, in a.  key_error: 23505
+ * "duplicate key value violates unique constraint "<table>_pkey"" with
+ * DETAIL "<key> already exists."; returns FLOE_ERR.
+ */
+const char *key_text(Arena *a, const struct IcebergSchema *schema, const int *pk, int npk,
+		     const Batch *b, const int *cols, uint32_t r);
+int key_error(floe_error *err, const char *table, const char *key);
+
+/* A table's key: npk schema columns pk[], for the messages of `table`. */
+typedef struct KeyCheck {
+	ExecCtx *ctx;
+	const struct IcebergSchema *schema;
+	const char *table;
+	int npk;
+	const int *pk;
+} KeyCheck;
+
+/* keys: rows of the key's npk columns (in pk's order); 23505 naming the
+ * first key found twice (row_number() over the key > 1). */
+int key_check_twice(const KeyCheck *kc, RowStore *keys);
+/* The files[i] whose bounds may hold one of keys' rows (a file outside
+ * the range of any key column of a key_range_type is left out): their
+ * indexes into idx (nfiles of room), in order; returns how many. */
+int key_check_files(const KeyCheck *kc, RowStore *keys, const struct DataFile *files, int nfiles,
+		    int *idx);
+
+/* One column's smallest and largest non-NULL value (any: one was seen),
+ * of Iceberg field field_id, type id. */
+typedef struct KeyRange {
+	int32_t field_id;
+	TypeId id;
+	bool any;
+	Value lo, hi;
+} KeyRange;
+
+/* Do t's bounds order as its values (integers, date/time, timestamps,
+ * text but bpchar)? */
+bool key_range_type(SqlType t);
+/* v's first n values into r; long strings copied into copy (NULL: they
+ * outlive r where they are). */
+void key_range_add(KeyRange *r, const Vector *v, uint32_t n, Arena *copy);
+/* Do f's bounds of r's column exclude every value of r (true when r has
+ * none; false without metrics or with a bound that does not decode)? */
+bool key_range_outside(const KeyRange *r, const struct DataFile *f);
 
 #endif

@@ -1239,56 +1239,9 @@ out:
  * NULL` with no nulls, or any comparison on a column that is all NULL.
  * Bounds are Iceberg's single-value serialization; truncated text bounds
  * still enclose the values (lower is a prefix, upper was incremented).
- * No metrics for the column: the file is read.
+ * No metrics for the column: the file is read.  prune_file (exec/prune.c)
+ * is the same proof SELECT's scans use.
  */
-static const ColumnStat *
-file_stat(const DataFile *f, int32_t field_id)
-{
-	int i;
-
-	for (i = 0; i < f->ncolumns; i++)
-		if (f->columns[i].field_id == field_id)
-			return &f->columns[i];
-	return NULL;
-}
-
-static bool
-prunable_type(TypeId id)
-{
-	return type_is_integer(id) || id == TYPE_DATE || id == TYPE_TIME || id == TYPE_TIMESTAMP ||
-	       id == TYPE_TIMESTAMPTZ || id == TYPE_TEXT;
-}
-
-/* A bound against a constant: <0, 0, >0; false when it cannot be decoded. */
-static bool
-bound_cmp(TypeId id, const uint8_t *b, uint32_t len, const Value *c, int *out)
-{
-	if (id == TYPE_TEXT) {
-		strview bv = strview_make((const char *)b, len);
-		*out = strview_cmp(&bv, &c->u.s);
-		return true;
-	}
-	if (len == 4 || len == 8) {
-		int64_t v;
-		if (len == 4) {
-			uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-				     (uint32_t)b[3] << 24;
-			v = (int32_t)u;
-		} else {
-			uint64_t u = 0;
-			int k;
-			for (k = 7; k >= 0; k--)
-				u = u << 8 | b[k];
-			v = (int64_t)u;
-		}
-		*out = v < c->u.i ? -1 : v > c->u.i;
-		return true;
-	}
-	return false;
-}
-
-/* True when no row of f can satisfy e (WHERE over the schema's columns):
- * prune.c, the same proof SELECT's scans use. */
 static bool
 prune(const DataFile *f, const IcebergSchema *schema, const Expr *e)
 {
@@ -1693,28 +1646,6 @@ pk_collect(Dml *d, const Batch *in, const Batch *out, const uint32_t *msel, uint
 	rowstore_append(d->oldkeys, &kb);
 }
 
-/* 23505 naming row r's key (columns 0..npk-1 of b), as PostgreSQL. */
-static int
-pk_violation(Dml *d, const Batch *b, uint32_t r)
-{
-	char names[600], vals[600];
-	size_t un = 0, uv = 0;
-	int k;
-
-	names[0] = vals[0] = '\0';
-	for (k = 0; k < d->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[k], r, d->ctx->arena, &len);
-		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
-				       d->schema->fields[d->pk[k]].name);
-		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
-				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	floe_errorf(d->ctx->err, ERRCODE_UNIQUE_VIOLATION,
-		    "duplicate key value violates unique constraint \"%s_pkey\"", d->t->name);
-	return floe_error_detail(d->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
-}
-
 /* Run op to its end; its first row (key columns first) is a violation. */
 static int
 pk_first_row(Dml *d, Operator *op)
@@ -1724,67 +1655,10 @@ pk_first_row(Dml *d, Operator *op)
 
 	if ((rc = op_open(op)) == FLOE_OK)
 		if ((rc = op_next_rows(d->ctx, op, NULL, &b)) == FLOE_OK && b)
-			rc = pk_violation(d, b, 0);
+			rc = key_error(d->ctx->err, d->t->name,
+				       key_text(d->ctx->arena, d->schema, d->pk, d->npk, b, NULL, 0));
 	op_close(op);
 	return rc;
-}
-
-/* The window over the new keys: a row numbered above 1 is a key twice. */
-static int
-pk_dup_row(Dml *d, Operator *op)
-{
-	Batch *b;
-	int rc;
-
-	if ((rc = op_open(op)) == FLOE_OK)
-		for (;;) {
-			uint32_t j;
-			if ((rc = exec_check_cancel(d->ctx)) != FLOE_OK ||
-			    (rc = op_next(op, &b)) != FLOE_OK || !b)
-				break;
-			batch_compact(b);
-			for (j = 0; j < b->count; j++) {
-				Value rn;
-				vector_get_value(&b->cols[d->npk], j, &rn);
-				if (!rn.is_null && rn.u.i > 1) {
-					rc = pk_violation(d, b, j);
-					break;
-				}
-			}
-			if (rc != FLOE_OK || j < b->count)
-				break;
-		}
-	op_close(op);
-	return rc;
-}
-
-static int
-key_cmp(TypeId id, const Value *x, const Value *y)
-{
-	if (id == TYPE_TEXT)
-		return strview_cmp(&x->u.s, &y->u.s);
-	return x->u.i < y->u.i ? -1 : x->u.i > y->u.i;
-}
-
-/* Can f hold a key within the new keys' range (per prunable column)? */
-static bool
-pk_file_may_match(Dml *d, const DataFile *f, const Value *lo, const Value *hi, const bool *any)
-{
-	int k, c;
-
-	for (k = 0; k < d->npk; k++) {
-		const IcebergField *fd = &d->schema->fields[d->pk[k]];
-		const ColumnStat *st;
-		if (!any[k] || !prunable_type(fd->type.id) ||
-		    (fd->type.id == TYPE_TEXT && fd->type.text_kind == TEXT_CHAR) ||
-		    !(st = file_stat(f, fd->id)))
-			continue;
-		if (st->upper && bound_cmp(fd->type.id, st->upper, st->upper_len, &lo[k], &c) && c < 0)
-			return false;
-		if (st->lower && bound_cmp(fd->type.id, st->lower, st->lower_len, &hi[k], &c) && c > 0)
-			return false;
-	}
-	return true;
 }
 
 static int
@@ -1792,58 +1666,32 @@ pk_check(Dml *d, DataFile *files, int nfiles)
 {
 	ExecCtx *ctx = d->ctx;
 	Arena *a = ctx->arena;
-	int np = d->npk, c, i, ncand = 0;
-	WindowSpec *spec = ARENA_ARRAY(a, WindowSpec, 1);
-	WindowCall *call = ARENA_ARRAY(a, WindowCall, 1);
+	int np = d->npk, c, i, ncand;
 	Expr **lk = ARENA_ARRAY(a, Expr *, np), **rk = ARENA_ARRAY(a, Expr *, np);
 	Expr **lk2 = ARENA_ARRAY(a, Expr *, np), **rk2 = ARENA_ARRAY(a, Expr *, np);
-	Value *lo = ARENA_ARRAY(a, Value, np), *hi = ARENA_ARRAY(a, Value, np);
-	bool *any = ARENA_ARRAY(a, bool, np);
 	DataFile *cand = ARENA_ARRAY(a, DataFile, nfiles + 1);
+	int *idx = ARENA_ARRAY(a, int, nfiles + 1);
+	KeyCheck kc;
 	Operator *op;
 
 	if (rowstore_rows(d->newkeys) == 0)
 		return FLOE_OK;
-	/* two updated rows with one key: row_number() over (partition by key) > 1 */
-	spec->npart = np;
-	spec->part = ARENA_ARRAY(a, Expr *, np);
-	for (c = 0; c < np; c++)
-		spec->part[c] = expr_colref(a, c, d->schema->fields[d->pk[c]].type);
-	call->kind = WIN_ROW_NUMBER;
-	call->type = type_make(TYPE_INT64);
-	call->frame.start = WB_UNBOUNDED_PRECEDING;
-	call->frame.end = WB_CURRENT;
-	op = window_new(ctx, rowstore_scan_new(ctx, d->newkeys), 1, spec, 1, call);
-	TRY(pk_dup_row(d, op));
+	kc.ctx = ctx;
+	kc.schema = d->schema;
+	kc.table = d->t->name;
+	kc.npk = np;
+	kc.pk = d->pk;
+	/* two updated rows with one key */
+	TRY(key_check_twice(&kc, d->newkeys));
 
 	/* a key of a live row the statement leaves alone: the live files
 	 * whose bounds admit a new key, semi-joined with the new keys,
 	 * anti-joined with the old ones */
-	for (i = 0; i < rowstore_nbatches(d->newkeys); i++) {
-		const Batch *kb = rowstore_batch(d->newkeys, i);
-		uint32_t j;
-		for (c = 0; c < np; c++) {
-			TypeId id = d->schema->fields[d->pk[c]].type.id;
-			if (!prunable_type(id))
-				continue;
-			for (j = 0; j < kb->count; j++) {
-				Value x;
-				vector_get_value(&kb->cols[c], j, &x);
-				if (x.is_null)
-					continue;
-				if (!any[c] || key_cmp(id, &x, &lo[c]) < 0)
-					lo[c] = x;       /* strings live in the store */
-				if (!any[c] || key_cmp(id, &x, &hi[c]) > 0)
-					hi[c] = x;
-				any[c] = true;
-			}
-		}
-	}
-	for (i = 0; i < nfiles; i++)
-		if (pk_file_may_match(d, &files[i], lo, hi, any))
-			cand[ncand++] = files[i];
+	ncand = key_check_files(&kc, d->newkeys, files, nfiles, idx);
 	if (ncand == 0)
 		return FLOE_OK;
+	for (i = 0; i < ncand; i++)
+		cand[i] = files[idx[i]];
 	for (c = 0; c < np; c++) {
 		SqlType kt = d->schema->fields[d->pk[c]].type;
 		lk[c] = expr_colref(a, c, kt);

@@ -32,6 +32,7 @@
 #include "types/udt.h"
 #include "func/func.h"
 #include "ingest/ingest.h"
+#include "exec/modify.h"
 #include "sql/acl.h"
 #include "sql/bind.h"
 #include "sql/check.h"
@@ -252,22 +253,7 @@ keys_grow(KeySet *ks)
 static int
 key_violation(KeySet *ks, const Batch *b, const int *cols, uint32_t i, floe_error *err)
 {
-	char names[600], vals[600];
-	size_t un = 0, uv = 0;
-	int k;
-
-	names[0] = vals[0] = '\0';
-	for (k = 0; k < ks->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[cols[k]], i, ks->a, &len);
-		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
-				       ks->schema->fields[ks->pk[k]].name);
-		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
-				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	floe_errorf(err, ERRCODE_UNIQUE_VIOLATION,
-		    "duplicate key value violates unique constraint \"%s_pkey\"", ks->table);
-	return floe_error_detail(err, "Key (%s)=(%s) already exists.", names, vals);
+	return key_error(err, ks->table, key_text(ks->a, ks->schema, ks->pk, ks->npk, b, cols, i));
 }
 
 /* Add the keys of b's rows (columns: the schema's); 23505 on a repeat. */

@@ -542,87 +542,6 @@ join_op(Merge *m, Operator *target, Operator *source)
  * bounds may be truncated (the lower a prefix, the upper incremented):
  * they still enclose the values.  Missing metrics keep the file.
  */
-typedef struct KeyRange {
-	int col;                  /* target column */
-	TypeId id;
-	bool any;
-	Value lo, hi;
-} KeyRange;
-
-static bool
-prunable(SqlType t)
-{
-	switch (t.id) {
-	case TYPE_INT16:
-	case TYPE_INT32:
-	case TYPE_INT64:
-	case TYPE_DATE:
-	case TYPE_TIME:
-	case TYPE_TIMESTAMP:
-	case TYPE_TIMESTAMPTZ:
-		return true;
-	case TYPE_TEXT:
-		return t.text_kind != TEXT_CHAR;
-	default:
-		return false;
-	}
-}
-
-static int
-value_cmp(TypeId id, const Value *a, const Value *b)
-{
-	if (id == TYPE_TEXT)
-		return strview_cmp(&a->u.s, &b->u.s);
-	return a->u.i < b->u.i ? -1 : a->u.i > b->u.i;
-}
-
-/* A column bound (Iceberg single-value serialization) against v; false
- * when the bound cannot be decoded. */
-static bool
-bound_cmp(TypeId id, const uint8_t *p, uint32_t len, const Value *v, int *out)
-{
-	Value bv;
-	int k;
-
-	memset(&bv, 0, sizeof bv);
-	if (id == TYPE_TEXT) {
-		bv.u.s = strview_make((const char *)p, len);
-	} else if (len == 4 && (id == TYPE_INT16 || id == TYPE_INT32 || id == TYPE_DATE)) {
-		uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-			     (uint32_t)p[3] << 24;
-		bv.u.i = (int32_t)u;
-	} else if (len == 8 && id != TYPE_INT16 && id != TYPE_INT32 && id != TYPE_DATE) {
-		uint64_t u = 0;
-		for (k = 7; k >= 0; k--)
-			u = u << 8 | p[k];
-		bv.u.i = (int64_t)u;
-	} else {
-		return false;
-	}
-	*out = value_cmp(id, &bv, v);
-	return true;
-}
-
-static bool
-file_outside(const DataFile *f, const IcebergField *field, const KeyRange *r)
-{
-	int i, c;
-
-	if (!r->any)
-		return true;
-	for (i = 0; i < f->ncolumns; i++) {
-		const ColumnStat *st = &f->columns[i];
-		if (st->field_id != field->id)
-			continue;
-		if (st->upper && bound_cmp(r->id, st->upper, st->upper_len, &r->lo, &c) && c < 0)
-			return true;
-		if (st->lower && bound_cmp(r->id, st->lower, st->lower_len, &r->hi, &c) && c > 0)
-			return true;
-		return false;
-	}
-	return false;
-}
-
 static int
 prune_target(Merge *m)
 {
@@ -638,9 +557,9 @@ prune_target(Merge *m)
 		return FLOE_OK;
 	kr = ARENA_ARRAY(ctx->arena, KeyRange, m->nk + 1);
 	for (k = 0; k < m->nk; k++)
-		if (m->lk[k]->kind == EXPR_COLREF && prunable(m->lk[k]->type) &&
+		if (m->lk[k]->kind == EXPR_COLREF && key_range_type(m->lk[k]->type) &&
 		    m->lk[k]->type.id == m->rk[k]->type.id) {
-			kr[nkr].col = m->lk[k]->col;
+			kr[nkr].field_id = m->schema->fields[m->lk[k]->col].id;
 			kr[nkr].id = m->lk[k]->type.id;
 			nkr++;
 		}
@@ -667,30 +586,14 @@ prune_target(Merge *m)
 	for (i = 0; i < rowstore_nbatches(rs) && rc == FLOE_OK; i++) {
 		b = rowstore_batch(rs, i);
 		for (k = 0, nkr = 0; k < m->nk && rc == FLOE_OK; k++) {
-			KeyRange *r;
 			Vector v;
-			uint32_t j;
-			if (!(m->lk[k]->kind == EXPR_COLREF && prunable(m->lk[k]->type) &&
+			if (!(m->lk[k]->kind == EXPR_COLREF && key_range_type(m->lk[k]->type) &&
 			      m->lk[k]->type.id == m->rk[k]->type.id))
 				continue;
-			r = &kr[nkr++];
 			arena_reset(sc);
 			if ((rc = expr_eval(ctx, m->rk[k], b, NULL, b->count, sc, &v)) != FLOE_OK)
 				break;
-			for (j = 0; j < b->count; j++) {
-				Value x;
-				vector_get_value(&v, j, &x);
-				if (x.is_null)
-					continue;
-				if (r->id == TYPE_TEXT && x.u.s.len > STRVIEW_INLINE)
-					x.u.s = strview_make(arena_memdup(ctx->arena, x.u.s.u.ptr, x.u.s.len),
-							     x.u.s.len);
-				if (!r->any || value_cmp(r->id, &x, &r->lo) < 0)
-					r->lo = x;
-				if (!r->any || value_cmp(r->id, &x, &r->hi) > 0)
-					r->hi = x;
-				r->any = true;
-			}
+			key_range_add(&kr[nkr++], &v, b->count, ctx->arena);
 		}
 	}
 	arena_free(sc);
@@ -700,8 +603,7 @@ prune_target(Merge *m)
 		for (i = 0, n = 0; i < m->nfiles; i++) {
 			bool out = false;
 			for (k = 0; k < nkr && !out; k++)
-				out = file_outside(&m->files[i], &m->schema->fields[kr[k].col],
-						   &kr[k]);
+				out = key_range_outside(&kr[k], &m->files[i]);
 			m->file_map[i] = out ? -1 : n;
 			if (!out)
 				kept[n++] = m->files[i];
@@ -902,37 +804,23 @@ record(Merge *m, const Batch *b, const uint32_t *sel, uint32_t n)
 	}
 }
 
-/* 23505 for the key of row r of b (key columns at cols[]). */
+/* 23505 for the key of row r of b (key columns at cols[]): PostgreSQL
+ * reports the first offending row in the INSERT's order, so the one with
+ * the smallest position is kept and reported after the pass. */
 static int
 key_violation(Merge *m, const Batch *b, const int *cols, uint32_t r)
 {
-	char names[600], vals[600];
-	size_t un = 0, uv = 0;
-	int k;
+	Value o;
+	int64_t ord;
 
-	names[0] = vals[0] = '\0';
-	for (k = 0; k < m->nkeys && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[cols[k]], r, m->scratch, &len);
-		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
-				       m->schema->fields[m->keys[k]].name);
-		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
-				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	/* PostgreSQL reports the first offending row in the INSERT's order:
-	 * keep the one with the smallest position, report after the pass */
-	{
-		Value o;
-		int64_t ord;
-		vector_get_value(&b->cols[COL_SRC(m, m->dup_col + 1)], r, &o);
-		ord = o.is_null ? 0 : o.u.i;
-		if (m->pk_bad && ord >= m->pk_bad_ord)
-			return FLOE_OK;
-		m->pk_bad = true;
-		m->pk_bad_ord = ord;
-		m->pk_bad_detail = arena_sprintf(m->ctx->arena, "Key (%s)=(%s) already exists.", names,
-						 vals);
-	}
+	vector_get_value(&b->cols[COL_SRC(m, m->dup_col + 1)], r, &o);
+	ord = o.is_null ? 0 : o.u.i;
+	if (m->pk_bad && ord >= m->pk_bad_ord)
+		return FLOE_OK;
+	m->pk_bad = true;
+	m->pk_bad_ord = ord;
+	m->pk_bad_detail = arena_sprintf(m->ctx->arena, "%s already exists.",
+					 key_text(m->scratch, m->schema, m->keys, m->nkeys, b, cols, r));
 	return FLOE_OK;
 }
 
@@ -1214,27 +1102,6 @@ cleanup(Merge *m)
  * of a row that stays (a live row not updated or deleted).  Reads every
  * live file's key columns (not only the files the join read).
  */
-static int
-pk_violation(Merge *m, const Batch *b, const int *cols, uint32_t r)
-{
-	char names[600], vals[600];
-	size_t un = 0, uv = 0;
-	int k;
-
-	names[0] = vals[0] = '\0';
-	for (k = 0; k < m->npk && un < sizeof names - 8 && uv < sizeof vals - 8; k++) {
-		size_t len;
-		const char *t = vector_value_text(&b->cols[cols[k]], r, m->ctx->arena, &len);
-		un += (size_t)snprintf(names + un, sizeof names - un, "%s%s", k ? ", " : "",
-				       m->schema->fields[m->pk[k]].name);
-		uv += (size_t)snprintf(vals + uv, sizeof vals - uv, "%s%.*s", k ? ", " : "",
-				       t ? (int)(len > 200 ? 200 : len) : 4, t ? t : "null");
-	}
-	floe_errorf(m->ctx->err, ERRCODE_UNIQUE_VIOLATION,
-		    "duplicate key value violates unique constraint \"%s_pkey\"", m->t->name);
-	return floe_error_detail(m->ctx->err, "Key (%s)=(%s) already exists.", names, vals);
-}
-
 static bool
 pos_touched(const PosList *pl, int64_t pos)
 {
@@ -1255,91 +1122,34 @@ pk_check(Merge *m)
 {
 	ExecCtx *ctx = m->ctx;
 	Arena *a = ctx->arena;
-	WindowSpec *spec = ARENA_ARRAY(a, WindowSpec, 1);
-	WindowCall *call = ARENA_ARRAY(a, WindowCall, 1);
 	SqlType *kt = ARENA_ARRAY(a, SqlType, m->npk + 1);
 	int *cols = ARENA_ARRAY(a, int, m->npk + 1);
 	Expr **lk = ARENA_ARRAY(a, Expr *, m->npk + 1), **rk = ARENA_ARRAY(a, Expr *, m->npk + 1);
 	Operator *op;
 	Batch *b;
+	KeyCheck kc;
 	int c, i, rc = FLOE_OK;
 
+	kc.ctx = ctx;
+	kc.schema = m->schema;
+	kc.table = m->t->name;
+	kc.npk = m->npk;
+	kc.pk = m->pk;
 	/* a key twice among the rows written */
-	spec->npart = m->npk;
-	spec->part = ARENA_ARRAY(a, Expr *, m->npk + 1);
-	for (c = 0; c < m->npk; c++) {
-		kt[c] = m->schema->fields[m->pk[c]].type;
-		spec->part[c] = expr_colref(a, c, kt[c]);
-		cols[c] = c;
-	}
-	call->kind = WIN_ROW_NUMBER;
-	call->type = type_make(TYPE_INT64);
-	call->frame.start = WB_UNBOUNDED_PRECEDING;
-	call->frame.end = WB_CURRENT;
-	op = window_new(ctx, rowstore_scan_new(ctx, m->newkeys), 1, spec, 1, call);
-	if (op_open(op) != FLOE_OK) {
-		op_close(op);
-		return FLOE_ERR;
-	}
-	while (rc == FLOE_OK) {
-		uint32_t j;
-		if ((rc = op_next(op, &b)) != FLOE_OK || !b)
-			break;
-		batch_compact(b);
-		for (j = 0; j < b->count && rc == FLOE_OK; j++) {
-			Value rn;
-			vector_get_value(&b->cols[m->npk], j, &rn);
-			if (!rn.is_null && rn.u.i > 1)
-				rc = pk_violation(m, b, cols, j);
-		}
-	}
-	op_close(op);
-	TRY(rc);
+	TRY(key_check_twice(&kc, m->newkeys));
 	if (m->nall == 0)
 		return FLOE_OK;
 	/* a key of a row that stays: the live files whose bounds admit one of
 	 * the written keys (file index = all_files index), joined on the key */
 	{
 		DataFile *pruned = m->files, *cand = ARENA_ARRAY(a, DataFile, m->nall + 1);
-		int npruned = m->nfiles, ncand = 0, k;
+		int npruned = m->nfiles, ncand, k;
 		int *cand_idx = ARENA_ARRAY(a, int, m->nall + 1);
-		KeyRange *kr = ARENA_ARRAY(a, KeyRange, m->npk + 1);
-		for (c = 0; c < m->npk; c++) {
-			kr[c].col = m->pk[c];
-			kr[c].id = kt[c].id;
-		}
-		for (i = 0; i < rowstore_nbatches(m->newkeys); i++) {
-			const Batch *kb = rowstore_batch(m->newkeys, i);
-			uint32_t j;
-			for (c = 0; c < m->npk; c++) {
-				if (!prunable(kt[c]))
-					continue;
-				for (j = 0; j < kb->count; j++) {
-					Value x;
-					vector_get_value(&kb->cols[c], j, &x);
-					if (x.is_null)
-						continue;
-					if (!kr[c].any || value_cmp(kr[c].id, &x, &kr[c].lo) < 0)
-						kr[c].lo = x;   /* strings live in the store */
-					if (!kr[c].any || value_cmp(kr[c].id, &x, &kr[c].hi) > 0)
-						kr[c].hi = x;
-					kr[c].any = true;
-				}
-			}
-		}
-		for (i = 0; i < m->nall; i++) {
-			bool out = false;
-			for (k = 0; k < m->npk && !out; k++)
-				if (prunable(kt[k]))
-					out = file_outside(&m->all_files[i], &m->schema->fields[m->pk[k]],
-							   &kr[k]);
-			if (!out) {
-				cand_idx[ncand] = i;
-				cand[ncand++] = m->all_files[i];
-			}
-		}
+		ncand = key_check_files(&kc, m->newkeys, m->all_files, m->nall, cand_idx);
 		if (ncand == 0)
 			return FLOE_OK;
+		for (k = 0; k < ncand; k++)
+			cand[k] = m->all_files[cand_idx[k]];
 		m->files = cand;
 		m->nfiles = ncand;
 		op = target_op(m, false);
@@ -1348,6 +1158,7 @@ pk_check(Merge *m)
 		m->pk_cand = cand_idx;
 	}
 	for (c = 0; c < m->npk; c++) {
+		kt[c] = m->schema->fields[m->pk[c]].type;
 		lk[c] = expr_colref(a, m->pk[c], kt[c]);
 		rk[c] = expr_colref(a, c, kt[c]);
 		cols[c] = m->pk[c];
@@ -1371,7 +1182,8 @@ pk_check(Merge *m)
 			i = m->file_map[m->pk_cand[fi]];
 			if (i >= 0 && pos_touched(&m->touched[i], pos))
 				continue;       /* updated or deleted by this statement */
-			rc = pk_violation(m, b, cols, j);
+			rc = key_error(ctx->err, m->t->name,
+				       key_text(a, m->schema, m->pk, m->npk, b, cols, j));
 		}
 	}
 	op_close(op);
