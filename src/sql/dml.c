@@ -1446,23 +1446,15 @@ static int
 slot_flush(Slot *sl, bool roll, floe_error *err)
 {
 	Dml *d = sl->d;
-	DataFile *files, *all;
-	int nfiles, rc;
+	int rc;
 
 	if (!sl->pending || rowstore_rows(sl->pending) == 0)
 		return FLOE_OK;
 	rc = write_sorted(d->ctx, sl->pending, d->nsort_keys, d->sort_keys, sl->w);
 	if (rc != FLOE_OK || !roll)
 		return rc;
-	TRY(data_writer_finish(sl->w, &files, &nfiles, err));
+	TRY(data_writer_finish_append(sl->w, d->ctx->arena, &sl->rolled, &sl->nrolled, err));
 	data_writer_free(sl->w);
-	all = ARENA_ARRAY(d->ctx->arena, DataFile, sl->nrolled + nfiles + 1);
-	if (sl->nrolled)
-		memcpy(all, sl->rolled, sizeof(DataFile) * (size_t)sl->nrolled);
-	if (nfiles)
-		memcpy(all + sl->nrolled, files, sizeof(DataFile) * (size_t)nfiles);
-	sl->rolled = all;
-	sl->nrolled += nfiles;
 	sl->w = data_writer_new(d->s->engine->io, table_data_dir(d->t, d->ctx->arena), d->wschema, 0,
 				d->ctx->arena);
 	TRY(data_writer_set_table_properties(sl->w, d->t->md, err));
@@ -2593,18 +2585,14 @@ dml_run(Dml *d)
 
 	for (i = 0; i < d->nslots; i++) {
 		Slot *sl = &d->slots[i];
-		if (slot_flush(sl, false, ctx->err) != FLOE_OK ||
-		    data_writer_finish(sl->w, &sl->files, &sl->nfiles, ctx->err) != FLOE_OK)
+		if (slot_flush(sl, false, ctx->err) != FLOE_OK)
+			goto fail;
+		sl->files = sl->rolled;      /* the earlier runs' files first */
+		sl->nfiles = sl->nrolled;
+		if (data_writer_finish_append(sl->w, ctx->arena, &sl->files, &sl->nfiles, ctx->err) !=
+		    FLOE_OK)
 			goto fail;
 		sl->finished = true;
-		if (sl->nrolled) {
-			DataFile *all = ARENA_ARRAY(ctx->arena, DataFile, sl->nrolled + sl->nfiles + 1);
-			memcpy(all, sl->rolled, sizeof(DataFile) * (size_t)sl->nrolled);
-			if (sl->nfiles)
-				memcpy(all + sl->nrolled, sl->files, sizeof(DataFile) * (size_t)sl->nfiles);
-			sl->files = all;
-			sl->nfiles += sl->nrolled;
-		}
 		for (k = 0; k < sl->nfiles; k++) {
 			if (sl->pending) {
 				sl->files[k].has_sort_order_id = true;

@@ -647,24 +647,14 @@ writer(Merge *m)
 static int
 flush_w(Merge *m, bool roll)
 {
-	DataFile *files, *all;
-	int nfiles;
-
 	if (!m->wpending || !m->w)
 		return FLOE_OK;
 	TRY(write_sorted(m->ctx, m->wpending, m->nsort_keys, m->sort_keys, m->w));
 	if (!roll)
 		return FLOE_OK;
-	TRY(data_writer_finish(m->w, &files, &nfiles, m->ctx->err));
+	TRY(data_writer_finish_append(m->w, m->ctx->arena, &m->wrolled, &m->nwrolled, m->ctx->err));
 	data_writer_free(m->w);
 	m->w = NULL;
-	all = ARENA_ARRAY(m->ctx->arena, DataFile, m->nwrolled + nfiles + 1);
-	if (m->nwrolled)
-		memcpy(all, m->wrolled, sizeof(DataFile) * (size_t)m->nwrolled);
-	if (nfiles)
-		memcpy(all + m->nwrolled, files, sizeof(DataFile) * (size_t)nfiles);
-	m->wrolled = all;
-	m->nwrolled += nfiles;
 	return writer(m);
 }
 
@@ -1322,18 +1312,14 @@ merge_run(Merge *m, bool no_target)
 	arena_free(m->scratch);
 	m->scratch = NULL;
 	if (m->w) {
-		if (flush_w(m, false) != FLOE_OK ||
-		    data_writer_finish(m->w, &m->wfiles, &m->nwfiles, ctx->err) != FLOE_OK)
+		if (flush_w(m, false) != FLOE_OK)
+			goto fail;
+		m->wfiles = m->wrolled;      /* the earlier runs' files first */
+		m->nwfiles = m->nwrolled;
+		if (data_writer_finish_append(m->w, ctx->arena, &m->wfiles, &m->nwfiles, ctx->err) !=
+		    FLOE_OK)
 			goto fail;
 		m->w_finished = true;
-		if (m->nwrolled) {
-			DataFile *all = ARENA_ARRAY(ctx->arena, DataFile, m->nwrolled + m->nwfiles + 1);
-			memcpy(all, m->wrolled, sizeof(DataFile) * (size_t)m->nwrolled);
-			if (m->nwfiles)
-				memcpy(all + m->nwrolled, m->wfiles, sizeof(DataFile) * (size_t)m->nwfiles);
-			m->wfiles = all;
-			m->nwfiles += m->nwrolled;
-		}
 		for (i = 0; i < m->nwfiles && m->nsort_keys; i++) {
 			m->wfiles[i].has_sort_order_id = true;
 			m->wfiles[i].sort_order_id = m->sort_order_id;

@@ -1125,6 +1125,23 @@ data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err
 	return FLOE_OK;
 }
 
+int
+data_writer_finish_append(DataWriter *w, Arena *arena, DataFile **all, int *n, floe_error *err)
+{
+	DataFile *files, *both;
+	int nfiles;
+
+	TRY(data_writer_finish(w, &files, &nfiles, err));
+	both = ARENA_ARRAY(arena, DataFile, *n + nfiles + 1);
+	if (*n)
+		memcpy(both, *all, sizeof(DataFile) * (size_t)*n);
+	if (nfiles)
+		memcpy(both + *n, files, sizeof(DataFile) * (size_t)nfiles);
+	*all = both;
+	*n += nfiles;
+	return FLOE_OK;
+}
+
 void
 data_writer_abort(DataWriter *w)
 {

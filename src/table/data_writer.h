@@ -29,6 +29,8 @@
  *   data_writer_set_spec(w, spec, err)           partitioned writes (fan-out)
  *   data_writer_write(w, batch, err)
  *   data_writer_finish(w, &files, &nfiles, err)   DataFiles in w's arena
+ *   data_writer_finish_append(w, arena, &all, &n, err)   the same, appended
+ *                                                 to an array of earlier ones
  *   data_writer_abort(w)                          remove written files
  *   data_writer_free(w)
  *   data_writer_bound(type, value, upper, arena, &bytes, &len)
@@ -89,6 +91,12 @@ struct PartitionSpec;
 int data_writer_set_spec(DataWriter *w, const struct PartitionSpec *spec, floe_error *err);
 int data_writer_write(DataWriter *w, const Batch *b, floe_error *err);
 int data_writer_finish(DataWriter *w, DataFile **files, int *nfiles, floe_error *err);
+/* data_writer_finish, its files then appended to (*all)[0..*n): *all becomes
+ * a new array in arena (the earlier files first); unchanged on failure.
+ * For a statement that finishes a writer and starts another (a sorted
+ * run per file) but commits all their files. */
+int data_writer_finish_append(DataWriter *w, Arena *arena, DataFile **all, int *n,
+			      floe_error *err);
 void data_writer_abort(DataWriter *w);
 void data_writer_free(DataWriter *w);
 
