@@ -85,6 +85,8 @@
 #include "sql/acl.h"
 #include "sql/views.h"
 #include "sql/pgcatalog.h"
+#include "sql/search_path.h"
+#include "sql/sequence.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
 #include "storage/confined_open.h"
@@ -884,10 +886,125 @@ acl_stmt_rels(ExecCtx *ctx, const char ***ns, const char ***names)
 	return st->n;
 }
 
+static const char *last_name(Node *n);
+
 static int
 owner_error(Check *c, const char *what, const char *name)
 {
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of %s %s", what, name);
+}
+
+/* The kind of relation ns.name: 'r' a table, 'v' a view, 'S' a sequence,
+ * 0 none (or its catalog cannot be read: the statement reports that). */
+static char
+rel_kind(Session *s, const char *ns, const char *name, Arena *a)
+{
+	char *loc = NULL;
+	CatalogSeq q;
+	bool found = false;
+	floe_error e;
+
+	floe_error_clear(&e);
+	if (catalog_load_table(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK)
+		return 'r';
+	floe_error_clear(&e);
+	if (catalog_load_view(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK)
+		return 'v';
+	floe_error_clear(&e);
+	if (seq_lookup(s, ns, name, a, &q, &found, &e) == FLOE_OK && found)
+		return 'S';
+	return 0;
+}
+
+static const char *
+kind_word(char k)
+{
+	return k == 'v' ? "view" : k == 'S' ? "sequence" : "table";
+}
+
+/* A name qualified by a schema the role may not use: 42501 before the
+ * name is looked up (PostgreSQL's LookupExplicitNamespace); a schema that
+ * does not exist is the statement's own 3F000.  mu held. */
+static int
+qualified_usage(Check *c, const char *schema)
+{
+	floe_error e;
+
+	if (!schema || !schema[0] || (schema_privs(c->role, schema) & ROLE_PRIV_USAGE))
+		return FLOE_OK;
+	floe_error_clear(&e);
+	if (ddl_check_namespace(c->s, schema, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME))
+		return FLOE_OK;
+	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", schema);
+}
+
+/* ALTER / RENAME / COMMENT ON / CREATE INDEX ON relation rv by a role that
+ * is not its owner (every relation but the session's temporary ones is
+ * the superuser's): PostgreSQL looks the relation up first
+ * (RangeVarGetRelidExtended), so a schema without USAGE is 42501
+ * "permission denied for schema", a missing relation the statement's own
+ * 42P01 (or its NOTICE under IF EXISTS), and only then 42501 "must be
+ * owner of <its kind> <name>" (what: that word instead).  mu held. */
+static int
+not_owner_rel(Check *c, PgQuery__RangeVar *rv, const char *what)
+{
+	const char *ns, *name;
+	char k;
+
+	if (!rv)
+		return owner_error(c, what ? what : "table", "?");
+	if (own_temp(c->s, rv))   /* its owner is the session */
+		return FLOE_OK;
+	TRY(qualified_usage(c, rv->schemaname));
+	session_resolve_name(c->s, rv, &ns, &name);
+	if (!(k = rel_kind(c->s, ns, name, c->ctx->arena)))
+		return FLOE_OK;
+	return owner_error(c, what ? what : kind_word(k), rv->relname);
+}
+
+/* DROP TABLE / VIEW / SEQUENCE / SCHEMA by a non-owner: each name in
+ * order as PostgreSQL's RemoveRelations looks them up: a schema without
+ * USAGE 42501, a missing one or one of another kind the statement's own
+ * error (42P01, 42809 "is not a table", a NOTICE under IF EXISTS), then
+ * "must be owner of".  Temporary tables are the session's own.  mu held. */
+static int
+not_owner_drop(Check *c, PgQuery__DropStmt *ds)
+{
+	PgQuery__ObjectType ty = ds->remove_type;
+	char want = ty == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ? 'v' :
+		    ty == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE ? 'S' : 'r';
+	size_t i;
+
+	for (i = 0; i < ds->n_objects; i++) {
+		Node *o = ds->objects[i];
+		PgQuery__List *l = o->node_case == PG_QUERY__NODE__NODE_LIST ? o->list : NULL;
+		const char *schema, *name, *ns;
+		char k;
+
+		if (ty == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
+			floe_error e;
+			name = o->node_case == PG_QUERY__NODE__NODE_STRING ? o->string->sval : last_name(o);
+			floe_error_clear(&e);
+			if (ddl_check_namespace(c->s, name, &e) != FLOE_OK)
+				return FLOE_OK;   /* 3F000, or its NOTICE */
+			return owner_error(c, "schema", name);
+		}
+		if (!l || l->n_items < 1 || l->n_items > 2)
+			return FLOE_OK;       /* the statement's own error */
+		schema = l->n_items == 2 ? l->items[0]->string->sval : NULL;
+		name = l->items[l->n_items - 1]->string->sval;
+		ns = temp_resolve(c->s, schema, name);
+		if (ns)
+			continue;             /* its own temporary relation */
+		TRY(qualified_usage(c, schema));
+		if (!ns)
+			ns = schema ? schema : search_path_lookup(c->s, name);
+		k = rel_kind(c->s, ns, name, c->ctx->arena);
+		if (k != want)
+			return FLOE_OK;       /* missing or another kind: the statement says so */
+		return owner_error(c, kind_word(k), name);
+	}
+	return FLOE_OK;
 }
 
 static const char *
@@ -986,12 +1103,18 @@ check_create_schema(Check *c, const PgQuery__CreateSchemaStmt *cs)
  * are owned by the superuser: a role's own table, which its creator
  * would own, is not implemented).  mu held. */
 static int
-create_in(Check *c, const char *ns)
+create_in(Check *c, const char *ns, const char *what)
 {
+	floe_error e;
+
+	floe_error_clear(&e);
+	if (ns && ns[0] && ddl_check_namespace(c->s, ns, &e) != FLOE_OK &&
+	    floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME))
+		return FLOE_OK;   /* the statement's own 3F000 */
 	if (ns && ns[0] && (schema_privs(c->role, ns) & ROLE_PRIV_CREATE))
 		return floe_errorf(c->ctx->err, ERRCODE_FEATURE_NOT_SUPPORTED,
-				   "creating a relation as a role that is not a superuser is not supported "
-				   "(floe's relations are owned by the superuser)");
+				   "creating a %s as a role that is not a superuser is not supported "
+				   "(floe's %ss are owned by the superuser)", what, what);
 	return floe_errorf(c->ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s",
 			   ns && ns[0] ? ns : "?");
 }
@@ -1026,76 +1149,103 @@ check(Check *c, Node *n)
 	case PG_QUERY__NODE__NODE_CREATE_STMT:
 		if (temp_target(n->create_stmt->relation))   /* TEMPORARY: PUBLIC's by default */
 			return check_temp(c);
-		return create_in(c, ddl_rv_ns(s, n->create_stmt->relation));
+		return create_in(c, ddl_rv_ns(s, n->create_stmt->relation), "relation");
 	case PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT:
 		if (n->create_table_as_stmt->into && temp_target(n->create_table_as_stmt->into->rel) &&
 		    n->create_table_as_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 			return check_temp(c);
 		return create_in(c, n->create_table_as_stmt->into && n->create_table_as_stmt->into->rel ?
-				 ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s));
+				 ddl_rv_ns(s, n->create_table_as_stmt->into->rel) : session_schema(s), "relation");
 	case PG_QUERY__NODE__NODE_VIEW_STMT:   /* a view reads as its owner, the superuser */
 		if (temp_target(n->view_stmt->view))
 			TRY(check_temp(c));
-		return create_in(c, ddl_rv_ns(s, n->view_stmt->view));
+		return create_in(c, ddl_rv_ns(s, n->view_stmt->view), "relation");
 	case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
 		/* a sequence is a relation: CREATE on its schema, as a table */
 		if (temp_target(n->create_seq_stmt->sequence))
 			return check_temp(c);
-		return create_in(c, ddl_rv_ns(s, n->create_seq_stmt->sequence));
+		return create_in(c, ddl_rv_ns(s, n->create_seq_stmt->sequence), "relation");
 	case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		return check_create_schema(c, n->create_schema_stmt);
-	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
-		if (own_temp(s, n->alter_table_stmt->relation))   /* its owner is the session */
-			return FLOE_OK;
-		return owner_error(c, "table", n->alter_table_stmt->relation ?
-				   n->alter_table_stmt->relation->relname : "?");
-	case PG_QUERY__NODE__NODE_RENAME_STMT:
-		if (own_temp(s, n->rename_stmt->relation))
-			return FLOE_OK;
-		return owner_error(c, "table", n->rename_stmt->relation ?
-				   n->rename_stmt->relation->relname : "?");
-	case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
-		return owner_error(c, "table", n->alter_object_schema_stmt->relation ?
-				   n->alter_object_schema_stmt->relation->relname : "?");
-	case PG_QUERY__NODE__NODE_COMMENT_STMT:
-		return owner_error(c, n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "schema" :
-				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE ? "sequence" :
-				   n->comment_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ? "view" : "table",
-				   last_name(n->comment_stmt->object));
-	case PG_QUERY__NODE__NODE_INDEX_STMT: {   /* PostgreSQL: the table's owner */
-		PgQuery__RangeVar *rv = n->index_stmt->relation;
-		const char *ns, *name;
-		if (!rv)
-			return owner_error(c, "table", "?");
-		if (own_temp(s, rv))
-			return FLOE_OK;
-		/* the table is looked up first (RangeVarGetRelidExtended): a
-		 * missing one is the statement's own 42P01, not 42501 */
-		session_resolve_name(s, rv, &ns, &name);
-		if (!table_exists(s, ns, name, c->ctx->arena))
-			return FLOE_OK;
-		return owner_error(c, "table", rv->relname);
+	case PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT: {
+		/* CREATE [OR REPLACE] FUNCTION: CREATE on its schema (PostgreSQL's
+		 * QualifiedNameGetCreationNamespace), then 0A000 as for a
+		 * relation: a function its creator would own is not implemented */
+		PgQuery__CreateFunctionStmt *cf = n->create_function_stmt;
+		const char *ns = cf->n_funcname == 2 && cf->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING ?
+			cf->funcname[0]->string->sval : session_schema(s);
+		if (cf->n_funcname > 2 || !ns || !ns[0])
+			return FLOE_OK;   /* the statement's own error */
+		return create_in(c, ns, "function");
 	}
+	case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		return not_owner_rel(c, n->alter_table_stmt->relation, NULL);
+	case PG_QUERY__NODE__NODE_RENAME_STMT: {
+		PgQuery__RenameStmt *rs = n->rename_stmt;
+		if (rs->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
+			floe_error e;
+			floe_error_clear(&e);
+			if (!rs->subname || ddl_check_namespace(s, rs->subname, &e) != FLOE_OK)
+				return FLOE_OK;
+			return owner_error(c, "schema", rs->subname);
+		}
+		/* a column's or constraint's rename: "must be owner of table" */
+		return not_owner_rel(c, rs->relation,
+				     rs->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN ||
+				     rs->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABCONSTRAINT ? "table" : NULL);
+	}
+	case PG_QUERY__NODE__NODE_ALTER_OBJECT_SCHEMA_STMT:
+		return not_owner_rel(c, n->alter_object_schema_stmt->relation, NULL);
+	case PG_QUERY__NODE__NODE_COMMENT_STMT: {
+		PgQuery__CommentStmt *cm = n->comment_stmt;
+		PgQuery__List *l = cm->object && cm->object->node_case == PG_QUERY__NODE__NODE_LIST ?
+			cm->object->list : NULL;
+		PgQuery__RangeVar rv = PG_QUERY__RANGE_VAR__INIT;
+		if (cm->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA) {
+			floe_error e;
+			const char *name = last_name(cm->object);
+			floe_error_clear(&e);
+			if (ddl_check_namespace(s, name, &e) != FLOE_OK)
+				return FLOE_OK;
+			return owner_error(c, "schema", name);
+		}
+		if (!l || l->n_items < 1)
+			return owner_error(c, "table", last_name(cm->object));
+		/* COMMENT ON COLUMN t.c: the relation is the list but its last */
+		if (cm->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN) {
+			if (l->n_items < 2 || l->n_items > 3)
+				return FLOE_OK;
+			rv.relname = l->items[l->n_items - 2]->string->sval;
+			rv.schemaname = l->n_items == 3 ? l->items[0]->string->sval : NULL;
+		} else {
+			if (l->n_items > 2)
+				return FLOE_OK;
+			rv.relname = l->items[l->n_items - 1]->string->sval;
+			rv.schemaname = l->n_items == 2 ? l->items[0]->string->sval : NULL;
+		}
+		rv.schemaname = rv.schemaname ? rv.schemaname : (char *)"";
+		return not_owner_rel(c, &rv, cm->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN ? "relation" : NULL);
+	}
+	case PG_QUERY__NODE__NODE_INDEX_STMT:   /* PostgreSQL: the table's owner */
+		return not_owner_rel(c, n->index_stmt->relation, "table");
 	case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
-		if (own_temp(s, n->alter_seq_stmt->sequence))
-			return FLOE_OK;
-		return owner_error(c, "sequence", n->alter_seq_stmt->sequence ?
-				   n->alter_seq_stmt->sequence->relname : "?");
+		return not_owner_rel(c, n->alter_seq_stmt->sequence, NULL);
 	case PG_QUERY__NODE__NODE_DROP_STMT: {
 		PgQuery__DropStmt *ds = n->drop_stmt;
-		bool schema = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA;
-		bool temp = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE && ds->n_objects > 0;
-		size_t i;
-		for (i = 0; temp && i < ds->n_objects; i++) {   /* only its own temp tables */
-			PgQuery__List *l = ds->objects[i]->node_case == PG_QUERY__NODE__NODE_LIST ?
-				ds->objects[i]->list : NULL;
-			temp = l && l->n_items >= 1 && l->n_items <= 2 &&
-			       temp_resolve(s, l->n_items == 2 ? l->items[0]->string->sval : NULL,
-					    l->items[l->n_items - 1]->string->sval);
-		}
-		if (temp)
+		switch (ds->remove_type) {
+		case PG_QUERY__OBJECT_TYPE__OBJECT_TABLE:
+		case PG_QUERY__OBJECT_TYPE__OBJECT_VIEW:
+		case PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE:
+		case PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA:
+			return not_owner_drop(c, ds);
+		case PG_QUERY__OBJECT_TYPE__OBJECT_FUNCTION:
+		case PG_QUERY__OBJECT_TYPE__OBJECT_INDEX:
+			/* looked up by the statement first, which then refuses a
+			 * non-owner (function.c, indexes.c: acl_check_owner) */
 			return FLOE_OK;
-		return owner_error(c, schema ? "schema" : "table", ds->n_objects ? last_name(ds->objects[0]) : "?");
+		default:
+			return owner_error(c, "table", ds->n_objects ? last_name(ds->objects[0]) : "?");
+		}
 	}
 	case PG_QUERY__NODE__NODE_VACUUM_STMT:
 		/* VACUUM / ANALYZE: each table the role does not own is skipped

@@ -1179,6 +1179,10 @@ drop_function(Session *s, ExecCtx *ctx, PgQuery__DropStmt *ds, ResultSink *sink)
 
 		if (o->n_objname > 2)
 			return refuse(ctx->err, "a function name with a database");
+		/* a schema the role may not use: 42501 before the lookup
+		 * (PostgreSQL's LookupExplicitNamespace) */
+		if (qual)
+			TRY(acl_check_schema_usage(s, ctx, qual, ctx->err));
 		TRY(state_get(s, &fs, ctx->err));
 		memset(&b, 0, sizeof b);
 		b.session = s;
@@ -1237,6 +1241,11 @@ drop_function(Session *s, ExecCtx *ctx, PgQuery__DropStmt *ds, ResultSink *sink)
 			floe_error_hint(ctx->err, "Specify the argument list to select the function unambiguously.");
 			return FLOE_ERR;
 		}
+		/* found: only its owner drops it, and floe's functions are the
+		 * superuser's (acl.c refuses CREATE FUNCTION to other roles) */
+		if (!acl_is_superuser(s))
+			return floe_errorf(ctx->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of function %s",
+					   hit->name);
 		TRY(c->vt->obj_delete(c, hit->ns, FN_KIND, hit->key, &found, ctx->err));
 		atomic_fetch_add(&fn_generation, 1);
 		state_drop(s);

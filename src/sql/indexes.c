@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sql/acl.h"
 #include "sql/indexes.h"
 #include "sql/temp.h"
 #include "sql/txn.h"
@@ -204,6 +205,7 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 		const char *ns, *name;
 		Table *t, *out;
 		TableMetadata *md;
+		bool temp;
 		if (ds->objects[i]->node_case != PG_QUERY__NODE__NODE_LIST || l->n_items > 2)
 			return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 					   "cross-database references are not implemented");
@@ -212,6 +214,7 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 		t = NULL;
 		if (l->n_items == 1 && s->temp)   /* pg_temp is searched first (temp.h) */
 			TRY(find_index(s, temp_resolve(s, "pg_temp", name), name, a, &t, err));
+		temp = t != NULL;
 		if (!t)
 			TRY(find_index(s, ns, name, a, &t, err));
 		if (!t) {
@@ -221,6 +224,10 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 			}
 			return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "index \"%s\" does not exist", name);
 		}
+		/* found: its owner is its table's, the superuser (a temporary
+		 * table's: the session) */
+		if (!temp && !acl_is_superuser(s))
+			return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "must be owner of index %s", name);
 		md = metadata_copy(t->md, a);
 		metadata_set_property(md, arena_sprintf(a, PREFIX "%s", name), NULL, a);
 		TRY(txn_commit_metadata(s, t, md, a, &out, err));

@@ -875,6 +875,103 @@ DROP TABLE vt;
 DROP TABLE vt2;
 DROP ROLE van;
 SQL
+# DDL by a role that owns nothing (floe's objects are the superuser's): as
+# PostgreSQL 15, the object is looked up first -- a schema without USAGE
+# is 42501 "permission denied for schema", a missing object the
+# statement's own 42P01 / 3F000 / 42704 / 42883 (a NOTICE under IF
+# EXISTS), another kind's 42809 -- and only then 42501 "must be owner of
+# <its kind> x"; CREATE FUNCTION needs CREATE on its schema (before:
+# every ALTER / RENAME / COMMENT / DROP was "must be owner of table
+# <name>" first, DROP FUNCTION "must be owner of table ?", and any role
+# could CREATE (OR REPLACE) FUNCTION, in any schema)
+cat >"$tmp/cmpddl.sql" <<'SQL'
+\set VERBOSITY verbose
+CREATE ROLE ddr;
+CREATE TABLE dt (a int);
+CREATE VIEW dv AS SELECT 1 AS x;
+CREATE SEQUENCE ds;
+CREATE INDEX di ON dt (a);
+CREATE SCHEMA dh;
+CREATE TABLE dh.x (a int);
+CREATE FUNCTION df(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+SET ROLE ddr;
+ALTER TABLE nosuch ADD COLUMN b int;
+ALTER TABLE IF EXISTS nosuch ADD COLUMN b int;
+ALTER TABLE dt ADD COLUMN b int;
+ALTER TABLE dv ADD COLUMN b int;
+ALTER TABLE nosuch RENAME TO n2;
+ALTER TABLE IF EXISTS nosuch RENAME TO n2;
+ALTER TABLE dt RENAME TO t2;
+ALTER TABLE dv RENAME TO v2;
+ALTER VIEW dv RENAME TO v2;
+ALTER VIEW nosuch RENAME TO v2;
+ALTER TABLE dt RENAME a TO b;
+ALTER TABLE nosuch RENAME a TO b;
+ALTER TABLE dt SET SCHEMA dh;
+ALTER TABLE nosuch SET SCHEMA dh;
+ALTER TABLE IF EXISTS nosuch SET SCHEMA dh;
+ALTER TABLE dh.x RENAME TO y;
+ALTER TABLE dh.nosuch RENAME TO y;
+ALTER SEQUENCE nosuch RESTART;
+ALTER SEQUENCE IF EXISTS nosuch RESTART;
+ALTER SEQUENCE ds RESTART;
+ALTER SEQUENCE dt RESTART;
+ALTER SEQUENCE ds RENAME TO s2;
+COMMENT ON TABLE nosuch IS 'x';
+COMMENT ON TABLE dt IS 'x';
+COMMENT ON SCHEMA dh IS 'x';
+COMMENT ON COLUMN dt.a IS 'x';
+COMMENT ON COLUMN nosuch.a IS 'x';
+DROP TABLE nosuch;
+DROP TABLE IF EXISTS nosuch;
+DROP TABLE dt;
+DROP TABLE dv;
+DROP VIEW nosuch;
+DROP VIEW dv;
+DROP VIEW dt;
+DROP SEQUENCE nosuch;
+DROP SEQUENCE ds;
+DROP SEQUENCE IF EXISTS nosuch;
+DROP SCHEMA nosuch;
+DROP SCHEMA IF EXISTS nosuch;
+DROP SCHEMA dh;
+DROP TABLE dh.x;
+DROP TABLE dh.nosuch;
+DROP TABLE IF EXISTS dh.nosuch;
+DROP TABLE dt, nosuch;
+DROP TABLE nosuch, dt;
+CREATE INDEX ON nosuch (a);
+CREATE INDEX ON dt (a);
+CREATE INDEX ON dh.x (a);
+DROP INDEX nosuch;
+DROP INDEX di;
+CREATE TABLE nosch.x (a int);
+CREATE VIEW nosch.v AS SELECT 1;
+DROP FUNCTION nosuch(int);
+DROP FUNCTION df(int);
+DROP FUNCTION df;
+DROP FUNCTION df(text);
+DROP FUNCTION dh.df(int);
+DROP FUNCTION IF EXISTS dh.df(int);
+CREATE FUNCTION dg(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+CREATE FUNCTION dh.dg(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+CREATE OR REPLACE FUNCTION df(int) RETURNS int LANGUAGE sql AS 'SELECT $1 + 1';
+CREATE FUNCTION nosch.dg(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+SELECT df(1);
+TRUNCATE nosuch;
+CREATE TEMP TABLE dtt (a int);
+ALTER TABLE dtt ADD COLUMN b int;
+DROP TABLE dtt;
+RESET ROLE;
+DROP FUNCTION df(int);
+DROP INDEX di;
+DROP TABLE dh.x;
+DROP SCHEMA dh;
+DROP SEQUENCE ds;
+DROP VIEW dv;
+DROP TABLE dt;
+DROP ROLE ddr;
+SQL
 # EXPLAIN of a write checks what running it checks (PostgreSQL's EXPLAIN
 # runs ExecCheckRTPerms): SELECT on MERGE's source and on the target
 # columns ON / WHEN / SET read, INSERT's source, CTEs and RETURNING,
@@ -934,6 +1031,7 @@ if [ -n "${pgport:-}" ]; then
 	db_logins "$pgport" >>"$tmp/cmpdb.pg"
 	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpmaint.sql" 2>&1 | cmp_filter >"$tmp/cmpmaint.pg"
 	explain_privs "$pgport" >"$tmp/cmpexplain.pg"
+	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpddl.sql" 2>&1 | cmp_filter >"$tmp/cmpddl.pg"
 	mkdir -p "$tmp/wh5"
 	if start_server -D "$tmp/wh5"; then
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpdb.sql" 2>&1 |
@@ -942,11 +1040,18 @@ if [ -n "${pgport:-}" ]; then
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpmaint.sql" 2>&1 |
 			cmp_filter >"$tmp/cmpmaint.floe"
 		explain_privs "$port" sslmode=disable >"$tmp/cmpexplain.floe"
+		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpddl.sql" 2>&1 |
+			cmp_filter >"$tmp/cmpddl.floe"
 		stop_server || fail clean_exit_db "exit" "$tmp/serve.err"
 		if diff -u "$tmp/cmpexplain.pg" "$tmp/cmpexplain.floe" >"$tmp/cmpexplain.diff" && [ "$(grep -c '42501' "$tmp/cmpexplain.pg")" -ge 15 ]; then
 			pass "explain_write_privileges_same_as_postgresql ($(grep -c 42501 "$tmp/cmpexplain.pg") refused, $(grep -c '^ok' "$tmp/cmpexplain.pg") allowed)"
 		else
 			fail explain_write_privileges_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpexplain.diff"
+		fi
+		if diff -u "$tmp/cmpddl.pg" "$tmp/cmpddl.floe" >"$tmp/cmpddl.diff" && [ "$(grep -c 'must be owner of' "$tmp/cmpddl.pg")" -ge 20 ]; then
+			pass "ddl_not_owner_same_as_postgresql ($(grep -c ERROR "$tmp/cmpddl.pg") errors, $(grep -c 'must be owner of' "$tmp/cmpddl.pg") not owner)"
+		else
+			fail ddl_not_owner_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpddl.diff"
 		fi
 		if diff -u "$tmp/cmpmaint.pg" "$tmp/cmpmaint.floe" >"$tmp/cmpmaint.diff" && [ "$(grep -c 'only table or database owner' "$tmp/cmpmaint.pg")" -ge 10 ]; then
 			pass "analyze_vacuum_not_owner_same_as_postgresql ($(grep -c WARNING "$tmp/cmpmaint.pg") warnings)"
