@@ -22,9 +22,11 @@
  *                                   services (FuncCtx.env, session_env.h)
  *   pg_get_expr(text, oid[, bool])  the expression text itself: floe's
  *                                   pg_attrdef.adbin holds the DEFAULT's SQL
+ *   has_column_privilege, has_sequence_privilege, has_schema_privilege
+ *   by schema oid                   the same (a column's privileges are
+ *                                   its table's: floe has no column grants)
  *   pg_type_is_visible (and function, operator, opclass, collation,
- *   conversion), has_schema_privilege by schema oid,
- *   has_column_privilege            true
+ *   conversion)                     true
  *   obj_description, col_description, shobj_description,
  *   pg_get_indexdef, pg_get_constraintdef,
  *   pg_get_statisticsobjdef_columns, pg_get_function_result / _arguments /
@@ -256,19 +258,22 @@ text_arg(FuncCtx *ctx, const Value *v)
 	return arena_strndup(ctx->arena, strview_data(&v->u.s), v->u.s.len);
 }
 
-enum { PRIV_TABLE, PRIV_SCHEMA, PRIV_DATABASE };
+enum { PRIV_TABLE, PRIV_SCHEMA, PRIV_DATABASE, PRIV_COLUMN, PRIV_SEQUENCE };
 
+/* The arguments by signature: [user text | oid,] object text | oid,
+ * [column text | smallint (has_column_privilege),] privilege text. */
 static int
 privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out, int kind)
 {
 	const SessionPrivileges *privs = ctx->env ? ctx->env->privileges : NULL;
+	int base = kind == PRIV_COLUMN ? 3 : 2;   /* arguments without the user */
 	uint32_t i;
 	for (i = 0; i < count; i++) {
-		Value v[3];
-		const char *user = NULL, *obj = NULL;
-		int64_t user_oid = -1, obj_oid = -1;
-		bool res, null = false;
-		int k, o = nargs == 3 ? 1 : 0;
+		Value v[4];
+		const char *user = NULL, *obj = NULL, *col = NULL, *priv;
+		int64_t user_oid = -1, obj_oid = -1, attnum = -1;
+		bool res, isnull = false, null = false;
+		int k, o = nargs > base ? 1 : 0;
 		for (k = 0; k < nargs; k++)
 			if (!argv_at(args, k, i, &v[k]))
 				null = true;
@@ -276,7 +281,7 @@ privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			out_null(out, i);
 			continue;
 		}
-		if (nargs == 3) {
+		if (o) {
 			if (args[0].type.id == TYPE_TEXT)
 				user = text_arg(ctx, &v[0]);
 			else
@@ -286,19 +291,33 @@ privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			obj = text_arg(ctx, &v[o]);
 		else
 			obj_oid = v[o].u.i;
+		if (kind == PRIV_COLUMN) {
+			if (args[o + 1].type.id == TYPE_TEXT)
+				col = text_arg(ctx, &v[o + 1]);
+			else
+				attnum = v[o + 1].u.i;
+		}
+		priv = text_arg(ctx, &v[nargs - 1]);
 		if (!privs) {
 			res = true;   /* no roles (the embedded shell): every privilege */
 		} else if (kind == PRIV_DATABASE) {
-			if (privs->database_privilege(ctx->env->session, user, user_oid, obj, obj_oid,
-						      text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK)
+			if (privs->database_privilege(ctx->env->session, user, user_oid, obj, obj_oid, priv, &res,
+						      ctx->err) != FLOE_OK)
 				return FLOE_ERR;
-		} else if (kind == PRIV_TABLE) {
-			if (privs->table_privilege(ctx->env->session, user, user_oid, obj, obj_oid,
-						   text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK)
+		} else if (kind == PRIV_SCHEMA) {
+			if (privs->schema_privilege(ctx->env->session, user, user_oid, obj, obj_oid, priv, &res,
+						    &isnull, ctx->err) != FLOE_OK)
 				return FLOE_ERR;
-		} else if (privs->schema_privilege(ctx->env->session, user, user_oid, obj,
-						   text_arg(ctx, &v[o + 1]), &res, ctx->err) != FLOE_OK) {
+		} else if (privs->relation_privilege(ctx->env->session,
+						     kind == PRIV_COLUMN ? SESSION_PRIV_COLUMN :
+						     kind == PRIV_SEQUENCE ? SESSION_PRIV_SEQUENCE : SESSION_PRIV_TABLE,
+						     user, user_oid, obj, obj_oid, col, attnum, priv, &res, &isnull,
+						     ctx->err) != FLOE_OK) {
 			return FLOE_ERR;
+		}
+		if (isnull) {
+			out_null(out, i);
+			continue;
 		}
 		((uint8_t *)out->data)[i] = res;
 		out_valid(out, i);
@@ -322,6 +341,18 @@ static int
 database_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	return privilege(ctx, args, nargs, count, out, PRIV_DATABASE);
+}
+
+static int
+column_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return privilege(ctx, args, nargs, count, out, PRIV_COLUMN);
+}
+
+static int
+sequence_privilege(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	return privilege(ctx, args, nargs, count, out, PRIV_SEQUENCE);
 }
 
 static int
@@ -701,17 +732,35 @@ const ScalarFunc func_pgcatalog_table[] = {
 	{ "has_table_privilege", table_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_table_privilege", table_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", schema_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_schema_privilege", const_true, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_schema_privilege", schema_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_schema_privilege", const_true, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_schema_privilege", schema_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_sequence_privilege", sequence_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 2, 0, { TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 2, 0, { I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 3, 0, { TX, I4, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
 	{ "has_database_privilege", database_privilege, 3, 0, { I4, I4, TX }, BO, FRET_FIXED, true, false },
-	{ "has_column_privilege", const_true, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
-	{ "has_column_privilege", const_true, 3, 0, { I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 3, 0, { TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 3, 0, { TX, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 3, 0, { I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 3, 0, { I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { TX, TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { TX, TX, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { TX, I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { TX, I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { I4, TX, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { I4, TX, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { I4, I4, TX, TX }, BO, FRET_FIXED, true, false },
+	{ "has_column_privilege", column_privilege, 4, 0, { I4, I4, TYPE_INT16, TX }, BO, FRET_FIXED, true, false },
 	{ "pg_relation_is_publishable", const_false, 1, 0, { I4 }, BO, FRET_FIXED, true, false },
 	{ "obj_description", const_null, 1, 0, { I4 }, TX, FRET_FIXED, false, false },
 	{ "obj_description", const_null, 2, 0, { I4, TX }, TX, FRET_FIXED, false, false },

@@ -36,11 +36,17 @@
  * SessionEnv.session.  Conventions as PostgreSQL's has_*_privilege: user
  * NULL means user_oid (< 0: the current role), table NULL means table_oid;
  * priv is PostgreSQL's list ("SELECT, INSERT"); *out: any of them held. */
+enum { SESSION_PRIV_TABLE, SESSION_PRIV_COLUMN, SESSION_PRIV_SEQUENCE };
 typedef struct SessionPrivileges {
-	int (*table_privilege)(void *session, const char *user, int64_t user_oid, const char *table,
-			       int64_t table_oid, const char *priv, bool *out, floe_error *err);
+	/* has_table_privilege / has_column_privilege / has_sequence_privilege
+	 * (kind SESSION_PRIV_*): column NULL means attnum; *null: an oid or
+	 * attnum naming nothing (PostgreSQL's NULL result) */
+	int (*relation_privilege)(void *session, int kind, const char *user, int64_t user_oid,
+				  const char *table, int64_t table_oid, const char *column, int64_t attnum,
+				  const char *priv, bool *out, bool *null, floe_error *err);
+	/* schema NULL means schema_oid */
 	int (*schema_privilege)(void *session, const char *user, int64_t user_oid, const char *schema,
-				const char *priv, bool *out, floe_error *err);
+				int64_t schema_oid, const char *priv, bool *out, bool *null, floe_error *err);
 	/* has_database_privilege: database NULL means database_oid */
 	int (*database_privilege)(void *session, const char *user, int64_t user_oid, const char *database,
 				  int64_t database_oid, const char *priv, bool *out, floe_error *err);

@@ -2439,47 +2439,102 @@ acl_list_roles(Session *s, Arena *a, AclRoleRow **roles, int *n, AclMemberRow **
 	return FLOE_OK;
 }
 
-/* privilege names of a has_*_privilege argument -> bits; 22023 on unknown */
+/* the words a has_*_privilege call of kind FP_* takes */
+enum { FP_TABLE, FP_SCHEMA, FP_COLUMN, FP_SEQUENCE };
+
+/* Privilege names of a has_*_privilege argument ("SELECT, INSERT",
+ * PostgreSQL's convert_any_priv_string: case-insensitive, blanks trimmed)
+ * -> bits: *out the plain ones, *gopt those asked WITH GRANT OPTION (floe
+ * records no grant options: only superusers hold them).  22023 naming
+ * the word as written. */
 static int
-fn_privs(const char *priv, bool table, unsigned *out, bool *schema_any, floe_error *err)
+fn_privs(const char *priv, int kind, unsigned *out, unsigned *gopt, floe_error *err)
 {
-	char word[64];
+	static const struct { const char *w; unsigned bit; unsigned kinds; } words[] = {
+		{ "select", ROLE_PRIV_SELECT, 1u << FP_TABLE | 1u << FP_COLUMN | 1u << FP_SEQUENCE },
+		{ "insert", ROLE_PRIV_INSERT, 1u << FP_TABLE | 1u << FP_COLUMN },
+		{ "update", ROLE_PRIV_UPDATE, 1u << FP_TABLE | 1u << FP_COLUMN | 1u << FP_SEQUENCE },
+		{ "delete", ROLE_PRIV_DELETE, 1u << FP_TABLE },
+		{ "truncate", ROLE_PRIV_TRUNCATE, 1u << FP_TABLE },
+		{ "references", ROLE_PRIV_REFERENCES, 1u << FP_TABLE | 1u << FP_COLUMN },
+		{ "trigger", ROLE_PRIV_TRIGGER, 1u << FP_TABLE },
+		{ "usage", ROLE_PRIV_USAGE, 1u << FP_SCHEMA | 1u << FP_SEQUENCE },
+		{ "create", ROLE_PRIV_CREATE, 1u << FP_SCHEMA },
+	};
 	const char *p = priv;
-	*out = 0;
-	*schema_any = false;
-	while (*p) {
-		size_t n = 0;
-		while (*p == ' ' || *p == ',')
+
+	*out = *gopt = 0;
+	for (;;) {
+		const char *start, *end = strchr(p, ',');
+		char word[64];
+		size_t n, k;
+		bool with_gopt = false, hit = false;
+
+		if (!end)
+			end = p + strlen(p);
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
 			p++;
-		if (!*p)
-			break;
-		while (*p && *p != ',' && n < sizeof word - 1)
-			word[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p), p++;
-		while (n && word[n - 1] == ' ')
+		start = p;
+		n = (size_t)(end - start);
+		while (n && (start[n - 1] == ' ' || start[n - 1] == '\t' || start[n - 1] == '\n'))
 			n--;
-		word[n] = 0;
-		if (n > 18 && !strcmp(word + n - 18, " with grant option"))
+		snprintf(word, sizeof word, "%.*s", (int)n, start);
+		if (n > 18 && !strcasecmp(word + n - 18, " with grant option")) {
+			with_gopt = true;
 			word[n - 18] = 0;
-		if (table && !strcmp(word, "select"))
-			*out |= ROLE_PRIV_SELECT;
-		else if (table && !strcmp(word, "insert"))
-			*out |= ROLE_PRIV_INSERT;
-		else if (table && !strcmp(word, "update"))
-			*out |= ROLE_PRIV_UPDATE;
-		else if (table && !strcmp(word, "delete"))
-			*out |= ROLE_PRIV_DELETE;
-		else if (table && !strcmp(word, "truncate"))
-			*out |= ROLE_PRIV_TRUNCATE;
-		else if (table && !strcmp(word, "references"))
-			*out |= ROLE_PRIV_REFERENCES;
-		else if (table && !strcmp(word, "trigger"))
-			*out |= ROLE_PRIV_TRIGGER;
-		else if (!table && (!strcmp(word, "usage") || !strcmp(word, "create"))) {
-			*schema_any |= !strcmp(word, "usage");
-			*out |= !strcmp(word, "usage") ? ROLE_PRIV_USAGE : ROLE_PRIV_CREATE;
+			for (k = n - 18; k && word[k - 1] == ' '; k--)
+				word[k - 1] = 0;
 		}
-		else
-			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "unrecognized privilege type: \"%s\"", word);
+		for (k = 0; k < sizeof words / sizeof words[0] && !hit; k++)
+			if ((words[k].kinds & (1u << kind)) && !strcasecmp(word, words[k].w)) {
+				*(with_gopt ? gopt : out) |= words[k].bit;
+				hit = true;
+			}
+		if (!hit)
+			return floe_errorf(err, ERRCODE_INVALID_PARAMETER_VALUE, "unrecognized privilege type: \"%.*s\"",
+					   (int)n, start);
+		if (!*end)
+			return FLOE_OK;
+		p = end + 1;
+	}
+}
+
+/* The relation of pg_class oid `oid` among the session's tables, views
+ * and sequences: *kind 'r' / 'v' / 'S', 0 when none (a catalog relation,
+ * or no relation at all). */
+static int
+rel_by_oid(Session *s, Arena *a, int64_t oid, const char **ns, const char **name, char *kind, floe_error *err)
+{
+	Catalog *c = s->engine->catalog;
+	char **nss;
+	int nns, i, k;
+
+	*kind = 0;
+	TRY(catalog_list_namespaces(c, a, &nss, &nns, err));
+	for (i = 0; i < nns; i++) {
+		char **tn;
+		ViewDef **defs;
+		int nt;
+		TRY(catalog_list_tables(c, nss[i], a, &tn, &nt, err));
+		for (k = 0; k < nt; k++)
+			if (pgcatalog_table_oid(nss[i], tn[k]) == oid) {
+				*ns = nss[i], *name = tn[k], *kind = 'r';
+				return FLOE_OK;
+			}
+		TRY(views_list(s, nss[i], a, &tn, &defs, &nt, err));
+		for (k = 0; k < nt; k++)
+			if (pgcatalog_table_oid(nss[i], tn[k]) == oid) {
+				*ns = nss[i], *name = tn[k], *kind = 'v';
+				return FLOE_OK;
+			}
+		if (c->vt->seq_list) {
+			TRY(c->vt->seq_list(c, nss[i], a, &tn, &nt, err));
+			for (k = 0; k < nt; k++)
+				if (pgcatalog_table_oid(nss[i], tn[k]) == oid) {
+					*ns = nss[i], *name = tn[k], *kind = 'S';
+					return FLOE_OK;
+				}
+		}
 	}
 	return FLOE_OK;
 }
@@ -2534,87 +2589,195 @@ acl_table_visible(Session *s, const char *ns, const char *name, Arena *a, bool *
 	return rc;
 }
 
+/* The role a has_*_privilege call names, copied into a (the cache may
+ * be read again later); NULL: the embedded shell (every privilege). */
 static int
-fn_table_privilege(void *session, const char *user, int64_t user_oid, const char *table, int64_t table_oid,
-		   const char *priv, bool *out, floe_error *err)
+fn_role_copy(Session *s, Arena *a, const char *user, int64_t user_oid, const char **role, floe_error *err)
+{
+	int rc;
+
+	mu_lock();
+	rc = refresh(s, err);
+	if (rc == FLOE_OK)
+		rc = fn_role(s, user, user_oid, role, err);
+	mu_unlock();
+	if (rc == FLOE_OK && *role)
+		*role = arena_strdup(a, *role);
+	return rc;
+}
+
+/* Does role hold any of `want` on relation (ns, name) of kind k ('c': a
+ * catalog relation, SELECT for everyone)?  Superusers hold all, WITH
+ * GRANT OPTION (gopt) only they (floe records no grant options). */
+static int
+rel_privilege_held(Session *s, Arena *a, const char *role, const char *ns, const char *name, char k,
+		   unsigned want, unsigned gopt, bool *out, floe_error *err)
+{
+	const char *uuid = NULL;
+	bool exists;
+	int rc;
+
+	if (!role) {
+		*out = true;
+		return FLOE_OK;
+	}
+	if (k != 'c')
+		uuid = table_uuid(s, ns, name, a, &exists);
+	mu_lock();
+	rc = refresh(s, err);
+	if (rc == FLOE_OK) {
+		if (strcmp(role, "public") && is_super(role))
+			*out = true;
+		else if (k == 'c')
+			*out = (want & ROLE_PRIV_SELECT) != 0;
+		else if (temp_is_temp_ns(ns))
+			*out = want != 0;      /* the session's own temporary relation */
+		else
+			*out = (privs_of(role, ns, name, uuid, 0) & want) != 0;
+	}
+	mu_unlock();
+	(void)gopt;
+	return rc;
+}
+
+/* has_table_privilege / has_column_privilege / has_sequence_privilege
+ * (SESSION_PRIV_*), in PostgreSQL 15's order (utils/adt/acl.c): the role
+ * (42704); the relation by name (42P01; regclass syntax) and, for a
+ * column by name, the column (42703 "column c of relation t does not
+ * exist"); the privilege words (22023; has_sequence_privilege reads them
+ * before the name); has_sequence_privilege of another relation 42809;
+ * then an oid or attnum naming nothing is NULL.  floe has no column
+ * privileges: a column's are its table's.  A view's and a catalog
+ * relation's columns are not checked by name. */
+static int
+fn_relation_privilege(void *session, int kind, const char *user, int64_t user_oid, const char *table,
+		      int64_t table_oid, const char *column, int64_t attnum, const char *priv, bool *out,
+		      bool *null, floe_error *err)
 {
 	Session *s = session;
+	int fp = kind == SESSION_PRIV_COLUMN ? FP_COLUMN : kind == SESSION_PRIV_SEQUENCE ? FP_SEQUENCE : FP_TABLE;
+	const char *role, *ns = NULL, *name = NULL;
+	unsigned want = 0, gopt = 0;
+	char k = 0;
 	Arena *a;
-	const char *role, *ns = NULL, *name = NULL, *uuid = NULL;
-	unsigned want;
-	bool dummy;
-	char **nss;
-	int nns, i, k, rc = FLOE_OK;
+	int rc;
 
 	*out = true;
+	*null = false;
 	if (!s)
 		return FLOE_OK;
-	TRY(fn_privs(priv, true, &want, &dummy, err));
 	a = arena_new(16 * 1024);
-	if (table && pgcatalog_regclass(s, a, table, &table_oid, err) != FLOE_OK) {
-		arena_free(a);
-		return FLOE_ERR;
-	}
-	/* the oid's table */
-	if (catalog_list_namespaces(s->engine->catalog, a, &nss, &nns, err) != FLOE_OK) {
-		arena_free(a);
-		return FLOE_ERR;
-	}
-	for (i = 0; i < nns && !name; i++) {
-		char **tn;
-		int nt;
-		if (catalog_list_tables(s->engine->catalog, nss[i], a, &tn, &nt, err) != FLOE_OK) {
-			arena_free(a);
-			return FLOE_ERR;
+	rc = fn_role_copy(s, a, user, user_oid, &role, err);
+	if (rc == FLOE_OK && fp == FP_SEQUENCE)
+		rc = fn_privs(priv, fp, &want, &gopt, err);
+	if (rc == FLOE_OK && table)
+		rc = pgcatalog_regclass(s, a, table, &table_oid, err);
+	if (rc == FLOE_OK)
+		rc = rel_by_oid(s, a, table_oid, &ns, &name, &k, err);
+	if (rc == FLOE_OK && !k) {
+		/* a catalog relation (any oid the session sees), or nothing */
+		int64_t *oids;
+		int n, i;
+		rc = pgcatalog_visible_oids(s, a, &oids, &n, err);
+		for (i = 0; rc == FLOE_OK && i < n && !k; i++)
+			if (oids[i] == table_oid)
+				k = 'c';
+		if (k && temp_resolve(s, NULL, table ? table : "")) {
+			/* the session's own temporary relation */
+			ns = temp_resolve(s, NULL, table);
+			name = table;
+			k = 't';
 		}
-		for (k = 0; k < nt; k++)
-			if (pgcatalog_table_oid(nss[i], tn[k]) == table_oid) {
-				ns = nss[i];
-				name = tn[k];
-				break;
-			}
 	}
-	if (name) {
-		bool exists;
-		uuid = table_uuid(s, ns, name, a, &exists);
+	if (rc == FLOE_OK && fp == FP_COLUMN && k) {
+		int ncols = -1, i;
+		const char *const *cols = NULL;
+		const IcebergSchema *sc = NULL;
+		static const char *const seqcols[] = { "last_value", "log_cnt", "is_called" };
+		if (k == 'r') {
+			Table *t;
+			floe_error e;
+			floe_error_clear(&e);
+			if (txn_table_load(s, ns, name, a, &t, &e) == FLOE_OK && t->md &&
+			    (sc = metadata_current_schema(t->md)))
+				ncols = sc->nfields;
+		} else if (k == 'S') {
+			cols = seqcols;
+			ncols = 3;
+		}
+		if (column && ncols >= 0) {
+			for (i = 0; i < ncols; i++)
+				if (!strcmp(sc ? sc->fields[i].name : cols[i], column))
+					break;
+			if (i == ncols)
+				rc = floe_errorf(err, ERRCODE_UNDEFINED_COLUMN, "column \"%s\" of relation \"%s\" does not exist",
+						 column, name);
+		} else if (!column && ncols >= 0 && (attnum < 1 || attnum > ncols)) {
+			*null = true;
+		}
 	}
-	mu_lock();
-	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
-		rc = FLOE_ERR;
-	else if (!name)
-		*out = (want & ROLE_PRIV_SELECT) != 0;   /* a catalog relation: readable */
-	else if (!role || (strcmp(role, "public") && is_super(role)))
-		*out = true;     /* NULL: the embedded shell */
-	else
-		*out = !want || (privs_of(role ? role : "public", ns, name, uuid, 0) & want) != 0;
-	mu_unlock();
+	if (rc == FLOE_OK && fp != FP_SEQUENCE)
+		rc = fn_privs(priv, fp, &want, &gopt, err);
+	if (rc == FLOE_OK && fp == FP_SEQUENCE && k && k != 'S')
+		rc = floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence",
+				 name ? name : table ? table : "?");
+	if (rc == FLOE_OK && !k)
+		*null = true;
+	if (rc == FLOE_OK && !*null)
+		rc = rel_privilege_held(s, a, role, ns, name, k == 't' ? 'r' : k, want, gopt, out, err);
 	arena_free(a);
 	return rc;
 }
 
+/* has_schema_privilege([user,] schema | oid, 'USAGE, CREATE'): the role
+ * (42704), the schema by name (3F000), the words (22023); an oid naming
+ * no schema is NULL. */
 static int
-fn_schema_privilege(void *session, const char *user, int64_t user_oid, const char *schema, const char *priv,
-		    bool *out, floe_error *err)
+fn_schema_privilege(void *session, const char *user, int64_t user_oid, const char *schema, int64_t schema_oid,
+		    const char *priv, bool *out, bool *null, floe_error *err)
 {
 	Session *s = session;
 	const char *role;
-	unsigned want;
-	bool usage;
-	int rc = FLOE_OK;
+	unsigned want, gopt;
+	Arena *a;
+	int rc;
 
 	*out = true;
+	*null = false;
 	if (!s)
 		return FLOE_OK;
-	TRY(fn_privs(priv, false, &want, &usage, err));
-	if (schema && strcmp(schema, "pg_catalog") && strcmp(schema, "information_schema"))
-		TRY(ddl_check_namespace(s, schema, err));
-	mu_lock();
-	if (refresh(s, err) != FLOE_OK || fn_role(s, user, user_oid, &role, err) != FLOE_OK)
-		rc = FLOE_ERR;
-	else
+	a = arena_new(4096);
+	rc = fn_role_copy(s, a, user, user_oid, &role, err);
+	if (rc == FLOE_OK && schema && strcmp(schema, "pg_catalog") && strcmp(schema, "information_schema"))
+		rc = ddl_check_namespace(s, schema, err);
+	if (rc == FLOE_OK && !schema) {
+		static const char *const builtin[] = { "pg_catalog", "information_schema", "public" };
+		char **nss;
+		int n, i;
+		for (i = 0; i < 3 && !schema; i++)
+			if (pgcatalog_ns_oid(builtin[i]) == schema_oid)
+				schema = builtin[i];
+		if (!schema && s->temp && pgcatalog_ns_oid(s->temp->ns) == schema_oid)
+			schema = s->temp->ns;
+		rc = catalog_list_namespaces(s->engine->catalog, a, &nss, &n, err);
+		for (i = 0; rc == FLOE_OK && i < n && !schema; i++)
+			if (pgcatalog_ns_oid(nss[i]) == schema_oid)
+				schema = nss[i];
+	}
+	if (rc == FLOE_OK)
+		rc = fn_privs(priv, FP_SCHEMA, &want, &gopt, err);
+	if (rc == FLOE_OK && !schema)
+		*null = true;
+	if (rc == FLOE_OK && schema && role) {
+		mu_lock();
+		rc = refresh(s, err);
 		/* any of the privileges named (PostgreSQL's has_schema_privilege) */
-		*out = !role || (schema && (schema_privs(role, schema) & want) != 0);
-	mu_unlock();
+		if (rc == FLOE_OK)
+			*out = (schema_privs(role, schema) & want) != 0 ||
+			       (gopt && strcmp(role, "public") && is_super(role));
+		mu_unlock();
+	}
+	arena_free(a);
 	return rc;
 }
 
@@ -2750,7 +2913,7 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 }
 
 const SessionPrivileges acl_privileges = {
-	.table_privilege = fn_table_privilege,
+	.relation_privilege = fn_relation_privilege,
 	.schema_privilege = fn_schema_privilege,
 	.database_privilege = fn_database_privilege,
 	.role_name = fn_role_name,

@@ -972,6 +972,67 @@ DROP VIEW dv;
 DROP TABLE dt;
 DROP ROLE ddr;
 SQL
+# has_column_privilege (its table's privileges: floe has no column grants;
+# 42703 for a column by name that does not exist, NULL for an attnum or a
+# relation oid that names nothing) and has_schema_privilege by schema oid
+# (NULL for no schema) answer as PostgreSQL 15 (before: both always true);
+# WITH GRANT OPTION only for superusers, the words' case kept in 22023
+cat >"$tmp/cmpfn.sql" <<'SQL'
+\set VERBOSITY verbose
+CREATE ROLE cr;
+CREATE TABLE ct (a int, b text);
+CREATE TABLE cu (a int);
+CREATE SCHEMA cs;
+GRANT SELECT ON ct TO cr;
+GRANT USAGE ON SCHEMA cs TO cr;
+SELECT has_column_privilege('cr', 'ct', 'a', 'SELECT'), has_column_privilege('cr', 'ct', 'a', 'INSERT'), has_column_privilege('cr', 'cu', 'a', 'SELECT');
+SELECT has_column_privilege('cr', 'ct', 'a', 'SELECT, UPDATE'), has_column_privilege('cr', 'ct', 'b', 'update, select');
+SELECT has_column_privilege('cr', 'ct', 'nosuch', 'SELECT');
+SELECT has_column_privilege('cr', 'nosuch', 'a', 'SELECT');
+SELECT has_column_privilege('cr', 'ct', 'a', 'DELETE');
+SELECT has_column_privilege('cr', 'ct', 'a', 'REFERENCES'), has_column_privilege('cr', 'ct', 'a', 'SELECT WITH GRANT OPTION');
+SELECT has_column_privilege('nosuch', 'ct', 'a', 'SELECT');
+SELECT has_column_privilege('cr', 'ct'::regclass, 'a', 'SELECT'), has_column_privilege('cr', 'ct'::regclass, 1::int2, 'SELECT'), has_column_privilege('cr', 'ct'::regclass, 9::int2, 'SELECT');
+SELECT has_column_privilege('ct', 'a', 'SELECT'), has_column_privilege('ct'::regclass, 'a', 'SELECT'), has_column_privilege('ct'::regclass, 2::int2, 'INSERT');
+SELECT has_column_privilege((SELECT oid FROM pg_roles WHERE rolname = 'cr'), 'ct', 'a', 'SELECT');
+SELECT has_column_privilege((SELECT oid FROM pg_roles WHERE rolname = 'cr'), 'cu'::regclass, 'a', 'SELECT');
+SELECT has_column_privilege('cr', 'pg_class', 'relname', 'SELECT');
+SELECT has_column_privilege('public', 'ct', 'a', 'SELECT');
+SELECT has_column_privilege(999999::regclass, 'a', 'SELECT');
+SELECT has_column_privilege(999999::oid, 1::int2, 'SELECT');
+CREATE VIEW cv AS SELECT a FROM ct;
+GRANT SELECT ON cv TO cr;
+SELECT has_table_privilege('cr', 'ct', 'SELECT WITH GRANT OPTION'), has_table_privilege('cr', 999999::oid, 'SELECT'), has_table_privilege('cr', 'ct', ' select , insert ');
+SELECT has_table_privilege('cr', 'ct', 'Bogus');
+SELECT has_table_privilege('cr', 999999::oid, 'Bogus');
+SELECT has_schema_privilege('cr', 'cs', 'usage with grant option'), has_schema_privilege('cr', 'cs', 'usage, create with grant option');
+SELECT has_table_privilege('cr', 'pg_class', 'SELECT'), has_table_privilege('cr', 'pg_class', 'INSERT'), has_table_privilege('cr', 'pg_class'::regclass, 'SELECT');
+SELECT has_table_privilege('cr', 'cv', 'SELECT'), has_table_privilege('cr', 'cv'::regclass, 'SELECT'), has_table_privilege('cr', 'cv', 'INSERT'), has_column_privilege('cr', 'cv', 'a', 'SELECT');
+SELECT has_column_privilege('postgres', 'cu', 'a', 'SELECT WITH GRANT OPTION'), has_table_privilege('postgres', 'cu', 'DELETE');
+SET ROLE cr;
+SELECT has_column_privilege('ct', 'a', 'SELECT'), has_column_privilege('cu', 'a', 'SELECT'), has_column_privilege('ct', 'b', 'INSERT');
+RESET ROLE;
+SELECT has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'USAGE'), has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'CREATE');
+SELECT has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'public'), 'CREATE'), has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'public'), 'USAGE');
+SELECT has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'pg_catalog'), 'USAGE');
+SELECT has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'CREATE');
+SELECT has_schema_privilege('cr', 999999::oid, 'USAGE');
+SELECT has_schema_privilege(999999::oid, 'USAGE');
+SELECT has_schema_privilege('cr', (SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'SELECT');
+SELECT has_schema_privilege((SELECT oid FROM pg_roles WHERE rolname = 'cr'), 'cs', 'USAGE');
+SELECT has_schema_privilege((SELECT oid FROM pg_roles WHERE rolname = 'cr'), (SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'USAGE');
+SET ROLE cr;
+SELECT has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'USAGE'), has_schema_privilege((SELECT oid FROM pg_namespace WHERE nspname = 'cs'), 'CREATE');
+RESET ROLE;
+REVOKE ALL ON ct FROM cr;
+REVOKE ALL ON cv FROM cr;
+REVOKE ALL ON SCHEMA cs FROM cr;
+DROP SCHEMA cs;
+DROP VIEW cv;
+DROP TABLE ct;
+DROP TABLE cu;
+DROP ROLE cr;
+SQL
 # EXPLAIN of a write checks what running it checks (PostgreSQL's EXPLAIN
 # runs ExecCheckRTPerms): SELECT on MERGE's source and on the target
 # columns ON / WHEN / SET read, INSERT's source, CTEs and RETURNING,
@@ -1032,6 +1093,7 @@ if [ -n "${pgport:-}" ]; then
 	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpmaint.sql" 2>&1 | cmp_filter >"$tmp/cmpmaint.pg"
 	explain_privs "$pgport" >"$tmp/cmpexplain.pg"
 	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpddl.sql" 2>&1 | cmp_filter >"$tmp/cmpddl.pg"
+	psql -X "host=127.0.0.1 port=$pgport user=postgres dbname=floe" -f "$tmp/cmpfn.sql" 2>&1 | cmp_filter >"$tmp/cmpfn.pg"
 	mkdir -p "$tmp/wh5"
 	if start_server -D "$tmp/wh5"; then
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpdb.sql" 2>&1 |
@@ -1042,11 +1104,18 @@ if [ -n "${pgport:-}" ]; then
 		explain_privs "$port" sslmode=disable >"$tmp/cmpexplain.floe"
 		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpddl.sql" 2>&1 |
 			cmp_filter >"$tmp/cmpddl.floe"
+		psql -X "host=127.0.0.1 port=$port user=postgres dbname=floe sslmode=disable" -f "$tmp/cmpfn.sql" 2>&1 |
+			cmp_filter >"$tmp/cmpfn.floe"
 		stop_server || fail clean_exit_db "exit" "$tmp/serve.err"
 		if diff -u "$tmp/cmpexplain.pg" "$tmp/cmpexplain.floe" >"$tmp/cmpexplain.diff" && [ "$(grep -c '42501' "$tmp/cmpexplain.pg")" -ge 15 ]; then
 			pass "explain_write_privileges_same_as_postgresql ($(grep -c 42501 "$tmp/cmpexplain.pg") refused, $(grep -c '^ok' "$tmp/cmpexplain.pg") allowed)"
 		else
 			fail explain_write_privileges_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpexplain.diff"
+		fi
+		if diff -u "$tmp/cmpfn.pg" "$tmp/cmpfn.floe" >"$tmp/cmpfn.diff" && [ "$(grep -c '^ [tf ] *|\|^ [tf]$\|^ *$' "$tmp/cmpfn.pg")" -ge 20 ]; then
+			pass "privilege_functions_same_as_postgresql ($(grep -c 'rows\?)$' "$tmp/cmpfn.pg") results, $(grep -c ERROR "$tmp/cmpfn.pg") errors)"
+		else
+			fail privilege_functions_same_as_postgresql "differs from PostgreSQL 15" "$tmp/cmpfn.diff"
 		fi
 		if diff -u "$tmp/cmpddl.pg" "$tmp/cmpddl.floe" >"$tmp/cmpddl.diff" && [ "$(grep -c 'must be owner of' "$tmp/cmpddl.pg")" -ge 20 ]; then
 			pass "ddl_not_owner_same_as_postgresql ($(grep -c ERROR "$tmp/cmpddl.pg") errors, $(grep -c 'must be owner of' "$tmp/cmpddl.pg") not owner)"
