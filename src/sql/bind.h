@@ -205,6 +205,7 @@ int merge_exec(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st
 /* EXPLAIN MERGE: bind it as merge_exec would (every privilege it needs
  * checked, 42501), run nothing */
 int merge_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, PgQuery__MergeStmt *st);
+int merge_insert_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is);
 int merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 		 ResultSink *sink);
 /* optimize.c: compaction, OPTIMIZE t [REWRITE DELETES] (deletes_only;

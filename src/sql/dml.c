@@ -3195,8 +3195,9 @@ dml_describe(Session *s, ExecCtx *ctx, const char *sql, Node *stmt, int *ncols, 
  * statement would need, checked as it checks them.  UPDATE / DELETE are
  * bound as they run (what the binder bound decides SELECT on the target;
  * nothing of the target is read); INSERT: the write, its source (VALUES,
- * SELECT, CTEs: insert_source) and RETURNING as bound, SELECT for an ON
- * CONFLICT arbiter; MERGE: bound as it runs (merge_explain_privileges:
+ * SELECT, CTEs: insert_source) and RETURNING as bound; with ON CONFLICT
+ * bound as it runs (merge_insert_explain_privileges: the arbiter, DO
+ * UPDATE's SET and WHERE and their subqueries); MERGE: bound as it runs (merge_explain_privileges:
  * the actions' writes, the source, ON and WHEN), as PostgreSQL's EXPLAIN
  * checks what running the statement checks.  Only a 42501 is kept: any
  * other error leaves the caller's 0A000.
@@ -3225,8 +3226,12 @@ dml_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, Node *q)
 		unsigned want = acl_write_privs(q);
 		Operator *src;
 		Table *t;
-		if (q->insert_stmt->on_conflict_clause && q->insert_stmt->on_conflict_clause->infer)
-			want |= ROLE_PRIV_SELECT;   /* the arbiter columns are read */
+		if (q->insert_stmt->on_conflict_clause) {
+			/* bound as it runs (merge.c): the arbiter, the source, DO
+			 * UPDATE's SET and WHERE, RETURNING */
+			rc = merge_insert_explain_privileges(s, ctx, sql, q->insert_stmt);
+			break;
+		}
 		rc = load_table(s, ctx, sql, q->insert_stmt->relation, want, &t);
 		/* the source (VALUES, SELECT, its CTEs and subqueries), bound
 		 * as INSERT binds it, then RETURNING */

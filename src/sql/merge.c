@@ -1913,15 +1913,18 @@ same_as_primary_key(const Merge *m)
 	return true;
 }
 
-int
-merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+/* INSERT ... ON CONFLICT (and into a table with a PRIMARY KEY) bound as
+ * a MERGE: the target, the arbiter, the source, DO UPDATE's SET and
+ * WHERE, RETURNING -- every relation they read checked as it is bound,
+ * then SELECT on the target when they read its columns. */
+static int
+insert_bind(Merge *mp, Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is)
 {
-	Merge m;
+#define m (*mp)
 	PgQuery__OnConflictClause *oc = is->on_conflict_clause;
 	Operator *rows;
 	Clause *cl;
 	int i;
-	char tag[64];
 
 	memset(&m, 0, sizeof m);
 	m.s = s;
@@ -2048,7 +2051,26 @@ merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is,
 	if (is->n_returning_list)
 		TRY(bind_returning(&m, is->returning_list, (int)is->n_returning_list));
 	m.reads = m.reads || acl_exprs_read_target(m.ret.exprs, m.ret.n, m.nt);
-	TRY(acl_note_target_read(s, ctx, m.t, m.reads, ctx->err));
+	return acl_note_target_read(s, ctx, m.t, m.reads, ctx->err);
+#undef m
+}
+
+/* EXPLAIN INSERT ... ON CONFLICT: the privileges running it checks
+ * (dml_explain_privileges), DO UPDATE's SET / WHERE subqueries too. */
+int
+merge_insert_explain_privileges(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is)
+{
+	Merge m;
+	return insert_bind(&m, s, ctx, sql, is);
+}
+
+int
+merge_insert(Session *s, ExecCtx *ctx, const char *sql, PgQuery__InsertStmt *is, ResultSink *sink)
+{
+	Merge m;
+	char tag[64];
+
+	TRY(insert_bind(&m, s, ctx, sql, is));
 	if (m.nkeys)
 		TRY(table_scan_files(s->engine->io, m.t, -1, ctx->arena, &m.files, &m.nfiles,
 				     ctx->err));
