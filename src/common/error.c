@@ -123,5 +123,7 @@ floe_notice_severity(const floe_error *notice)
 	const char *c = notice->sqlstate;
 	if ((c[0] == '0' && c[1] == '1') || (c[0] == '2' && c[1] == '5'))
 		return "WARNING";
+	if (!strcmp(c, "0LP01"))   /* GRANT ON TABLE of a sequence: PostgreSQL's WARNING */
+		return "WARNING";
 	return "NOTICE";
 }

@@ -55,7 +55,8 @@ int floe_error_is(const floe_error *err, const char *sqlstate);
 /* The severity a notice (a non-error floe_error sent to the client) is
  * reported with: "WARNING" for SQLSTATE classes 01 (warning) and 25 (invalid
  * transaction state, which PostgreSQL reports as WARNING: COMMIT outside a
- * block, BEGIN inside one), "NOTICE" otherwise. */
+ * block, BEGIN inside one) and 0LP01 (a GRANT ON TABLE of a sequence
+ * naming other privileges), "NOTICE" otherwise. */
 const char *floe_notice_severity(const floe_error *notice);
 
 #ifdef FLOE_DEBUG

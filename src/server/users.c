@@ -528,10 +528,11 @@ roles_load(const char *path, Roles *out, floe_error *err)
 				privs |= 1u << (k - priv_letters);
 			}
 			/* an empty TABLE: the schema's own USAGE / CREATE; an empty
-			 * SCHEMA and TABLE: the database's CREATE / TEMP / CONNECT */
+			 * SCHEMA and TABLE: the database's CREATE / TEMP / CONNECT; a
+			 * relation's: a table's letters, a sequence's USAGE too */
 			if (!fl[1][0] || (!fl[2][0] && (fl[3][0] || (privs & ~(unsigned)ROLE_PRIV_DATABASE))) ||
 			    (fl[2][0] && !fl[3][0] && (privs & ~(unsigned)(ROLE_PRIV_USAGE | ROLE_PRIV_CREATE))) ||
-			    (fl[3][0] && (privs & ~(unsigned)ROLE_PRIV_ALL)))
+			    (fl[3][0] && (privs & ~(unsigned)(ROLE_PRIV_ALL | ROLE_PRIV_USAGE))))
 				goto bad;
 			if (n == 6 && !fl[5][0])
 				goto bad;

@@ -369,22 +369,22 @@ table_uuid(Session *s, const char *ns, const char *name, Arena *a, bool *exists)
 		/* a view: its Iceberg view-uuid (views.c) */
 		const char *vu = views_uuid(s, ns, name, a);
 		*exists = vu != NULL;
+		if (!vu) {
+			/* a sequence: no uuid (its grants are forgotten when it is
+			 * dropped: acl_forget_relation) */
+			CatalogSeq q;
+			floe_error_clear(&e);
+			*exists = seq_lookup(s, ns, name, a, &q, exists, &e) == FLOE_OK && *exists;
+		}
 		return vu;
 	}
 	return t->md ? t->md->table_uuid : NULL;
 }
 
-static bool
-table_exists(Session *s, const char *ns, const char *name, Arena *a)
-{
-	char *loc = NULL;
-	floe_error e;
-	floe_error_clear(&e);
-	return catalog_load_table(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK ||
-	       catalog_load_view(s->engine->catalog, ns, name, a, &loc, &e) == FLOE_OK;
-}
-
 /* ---- enforcement -------------------------------------------------------- */
+
+/* a sequence's privileges (PostgreSQL's ACL_ALL_RIGHTS_SEQUENCE) */
+#define SEQ_PRIVS (ROLE_PRIV_USAGE | ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE)
 
 /* may role use server files at all?  mu held */
 static int
@@ -555,6 +555,24 @@ int
 acl_note_target(Session *s, ExecCtx *ctx, const Table *t, unsigned want, floe_error *err)
 {
 	return acl_note_rel(s, ctx, t->ns, t->name, t->md ? t->md->table_uuid : NULL, want, err);
+}
+
+/* ---- sequences ------------------------------------------------------------ */
+
+int
+acl_check_sequence(Session *s, const char *ns, const char *name, unsigned any, floe_error *err)
+{
+	const char *role = current_role(s);
+	int rc;
+
+	if (!role || temp_is_temp_ns(ns) || no_roles_file(s))
+		return FLOE_OK;   /* the embedded shell; its own temporary sequence */
+	mu_lock();
+	rc = refresh(s, err);
+	if (rc == FLOE_OK && !is_super(role) && !(privs_of(role, ns, name, NULL, 0) & any))
+		rc = floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for sequence %s", name);
+	mu_unlock();
+	return rc;
 }
 
 /* Does e read one of the columns below ncols?  Column references are
@@ -957,6 +975,8 @@ not_owner_rel(Check *c, PgQuery__RangeVar *rv, const char *what)
 		return FLOE_OK;
 	TRY(qualified_usage(c, rv->schemaname));
 	session_resolve_name(c->s, rv, &ns, &name);
+	if (temp_is_temp_ns(ns))
+		return FLOE_OK;       /* its own temporary sequence or view */
 	if (!(k = rel_kind(c->s, ns, name, c->ctx->arena)))
 		return FLOE_OK;
 	return owner_error(c, what ? what : kind_word(k), rv->relname);
@@ -999,6 +1019,8 @@ not_owner_drop(Check *c, PgQuery__DropStmt *ds)
 		TRY(qualified_usage(c, schema));
 		if (!ns)
 			ns = schema ? schema : search_path_lookup(c->s, name);
+		if (temp_is_temp_ns(ns))
+			continue;             /* its own temporary sequence or view */
 		k = rel_kind(c->s, ns, name, c->ctx->arena);
 		if (k != want)
 			return FLOE_OK;       /* missing or another kind: the statement says so */
@@ -1274,6 +1296,31 @@ typedef struct RoleTxn RoleTxn;
 static int rt_begin(Session *s, struct RoleTxn *t, floe_error *err);
 static int rt_end(struct RoleTxn *t, bool save_users, bool save, floe_error *err);
 
+int
+acl_forget_relation(Session *s, const char *ns, const char *name, floe_error *err)
+{
+	bool any = false;
+	RoleTxn t;
+	int i;
+
+	if (no_roles_file(s))
+		return FLOE_OK;
+	mu_lock();
+	if (refresh(s, err) != FLOE_OK) {
+		mu_unlock();
+		return FLOE_ERR;
+	}
+	for (i = 0; i < cache.r.ngrants && !any; i++)
+		any = !strcmp(cache.r.grants[i].schema, ns) && !strcmp(cache.r.grants[i].table, name);
+	mu_unlock();
+	if (!any)
+		return FLOE_OK;
+	TRY(rt_begin(s, &t, err));
+	roles_drop_table(&t.r, ns, name);
+	return rt_end(&t, false, true, err);
+}
+
+
 /* CREATE TABLE [AS] of a name that has grants but no table: the grants
  * belonged to a dropped table of that name (floe keys grants by name);
  * PostgreSQL's new table starts without them, so forget them. */
@@ -1289,6 +1336,8 @@ forget_dropped(Session *s, ExecCtx *ctx, Node *n)
 		rv = n->create_stmt->relation;
 	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT && n->create_table_as_stmt->into)
 		rv = n->create_table_as_stmt->into->rel;
+	else if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SEQ_STMT)
+		rv = n->create_seq_stmt->sequence;
 	if (n->node_case == PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT && n->create_schema_stmt->schemaname) {
 		/* a schema created again starts without the dropped one's
 		 * USAGE / CREATE grants */
@@ -1312,7 +1361,7 @@ forget_dropped(Session *s, ExecCtx *ctx, Node *n)
 		floe_error_clear(&e);
 		stale = ddl_check_namespace(s, ns, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME);
 	} else if (stale) {
-		stale = !table_exists(s, ns, name, ctx->arena);
+		stale = !rel_kind(s, ns, name, ctx->arena);   /* no table, view or sequence */
 	}
 	if (stale) {
 		struct RoleTxn t;
@@ -2033,13 +2082,16 @@ drop_role(Session *s, ExecCtx *ctx, PgQuery__DropRoleStmt *dr, ResultSink *sink)
 			uuid = table_uuid(s, gr->schema, gr->table, ctx->arena, &exists);
 			if (!exists || !roles_grant_applies(gr, uuid)) {
 				/* (revoking all of it deletes entry k) */
-				roles_grant(&t.r, gr->grantee, gr->schema, gr->table, gr->uuid, ROLE_PRIV_ALL, false);
+				roles_grant(&t.r, gr->grantee, gr->schema, gr->table, gr->uuid,
+					    ROLE_PRIV_ALL | ROLE_PRIV_USAGE, false);
 				k--;
 				continue;
 			}
 			floe_errorf(err, ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST,
 				    "role \"%s\" cannot be dropped because some objects depend on it", name);
-			floe_error_detail(err, "privileges for table %s", gr->table);
+			floe_error_detail(err, "privileges for %s %s",
+					  rel_kind(s, gr->schema, gr->table, ctx->arena) == 'S' ? "sequence" : "table",
+					  gr->table);
 			goto out;
 		}
 		roles_remove(&t.r, name);
@@ -2056,8 +2108,37 @@ out:
 static int
 parse_privs(PgQuery__GrantStmt *gs, bool table, unsigned *out, floe_error *err)
 {
+	bool seq = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE;
 	size_t i;
 	*out = 0;
+	if (seq) {   /* USAGE, SELECT, UPDATE (ACL_ALL_RIGHTS_SEQUENCE) */
+		if (!gs->n_privileges)
+			*out = SEQ_PRIVS;
+		for (i = 0; i < gs->n_privileges; i++) {
+			PgQuery__AccessPriv *ap;
+			char up[64];
+			size_t k;
+			if (gs->privileges[i]->node_case != PG_QUERY__NODE__NODE_ACCESS_PRIV)
+				continue;
+			ap = gs->privileges[i]->access_priv;
+			if (ap->n_cols)
+				return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED, "column privileges are not supported");
+			if (!strcmp(ap->priv_name, "usage"))
+				*out |= ROLE_PRIV_USAGE;
+			else if (!strcmp(ap->priv_name, "select"))
+				*out |= ROLE_PRIV_SELECT;
+			else if (!strcmp(ap->priv_name, "update"))
+				*out |= ROLE_PRIV_UPDATE;
+			else {
+				for (k = 0; ap->priv_name[k] && k < sizeof up - 1; k++)
+					up[k] = (char)(ap->priv_name[k] >= 'a' && ap->priv_name[k] <= 'z' ?
+						       ap->priv_name[k] - 32 : ap->priv_name[k]);
+				up[k] = 0;
+				return floe_errorf(err, "0LP01", "invalid privilege type %s for sequence", up);
+			}
+		}
+		return FLOE_OK;
+	}
 	if (!gs->n_privileges) {
 		*out = table ? ROLE_PRIV_ALL :
 		       gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE ? ROLE_PRIV_DATABASE :
@@ -2143,8 +2224,10 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 {
 	floe_error *err = ctx->err;
 	bool table = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+	bool seq = gs->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SEQUENCE;
 	bool super_me = acl_is_superuser(s);
 	const char **nss = NULL, **names = NULL, **uuids = NULL;
+	unsigned *oprivs = NULL;      /* per object: a sequence named ON TABLE gets its own */
 	int ntab = 0, rc = FLOE_ERR;
 	unsigned privs;
 	size_t i, g;
@@ -2155,7 +2238,7 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 				   gs->is_grant ? "GRANT ... WITH GRANT OPTION is not supported"
 						: "REVOKE GRANT OPTION FOR is not supported");
 	if (gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_DEFAULTS ||
-	    (!table && gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA &&
+	    (!table && !seq && gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA &&
 	     gs->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE))
 		return floe_errorf(err, ERRCODE_FEATURE_NOT_SUPPORTED,
 				   "GRANT / REVOKE on this kind of object is not supported");
@@ -2163,15 +2246,34 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 	/* the objects: tables (named, or all of a schema), or schemas */
 	for (i = 0; i < gs->n_objects; i++) {
 		Node *o = gs->objects[i];
-		if (table && gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT) {
+		if ((table || seq) && gs->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT) {
 			const char *ns, *name, *uuid;
+			unsigned op = privs;
 			bool exists;
+			char kind;
 			if (o->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
 				continue;
 			session_resolve_name(s, o->range_var, &ns, &name);
 			uuid = table_uuid(s, ns, name, ctx->arena, &exists);
 			if (!exists)
 				return floe_errorf(err, ERRCODE_UNDEFINED_TABLE, "relation \"%s\" does not exist", name);
+			kind = temp_is_temp_ns(ns) ? 'r' : rel_kind(s, ns, name, ctx->arena);
+			if (seq && kind != 'S')
+				return floe_errorf(err, ERRCODE_WRONG_OBJECT_TYPE, "\"%s\" is not a sequence", name);
+			if (table && kind == 'S') {
+				/* ON TABLE naming a sequence: ALL is the sequence's
+				 * three, others are dropped with PostgreSQL's WARNING */
+				if (!gs->n_privileges) {
+					op = SEQ_PRIVS;
+				} else if (privs & ~SEQ_PRIVS) {
+					floe_error w;
+					floe_errorf(&w, "0LP01", "sequence \"%s\" only supports USAGE, SELECT, and UPDATE privileges",
+						    name);
+					if (sink && sink->notice)
+						sink->notice(sink->ctx, &w);
+					op = privs & SEQ_PRIVS;
+				}
+			}
 			if (!super_me) {
 				/* PostgreSQL: a role with some privilege but no grant
 				 * option gets a warning, one with none an error */
@@ -2181,10 +2283,14 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 				mu_unlock();
 				if (!have)
 					return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE,
-							   "permission denied for table %s", name);
+							   "permission denied for %s %s", kind == 'S' ? "sequence" : "table",
+							   name);
 				warn_no_privileges(sink, gs->is_grant, name);
 				continue;
 			}
+			oprivs = arena_realloc(ctx->arena, oprivs, sizeof *oprivs * (size_t)ntab,
+					       sizeof *oprivs * (size_t)(ntab + 1));
+			oprivs[ntab] = op;
 			nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab, sizeof *nss * (size_t)(ntab + 1));
 			names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
 					      sizeof *names * (size_t)(ntab + 1));
@@ -2220,6 +2326,9 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 						      sizeof *names * (size_t)(ntab + 1));
 				uuids = arena_realloc(ctx->arena, uuids, sizeof *uuids * (size_t)ntab,
 						      sizeof *uuids * (size_t)(ntab + 1));
+				oprivs = arena_realloc(ctx->arena, oprivs, sizeof *oprivs * (size_t)ntab,
+						       sizeof *oprivs * (size_t)(ntab + 1));
+				oprivs[ntab] = privs;
 				nss[ntab] = "";        /* the database: empty schema and table */
 				uuids[ntab] = NULL;
 				names[ntab++] = "";
@@ -2228,9 +2337,12 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			TRY(ddl_check_namespace(s, sch, err));
 			if (!super_me)
 				return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", sch);
-			if (!table) {
+			if (!table && !seq) {
 				/* the schema's own USAGE / CREATE: a grant with an empty
 				 * table (users.h) */
+				oprivs = arena_realloc(ctx->arena, oprivs, sizeof *oprivs * (size_t)ntab,
+						       sizeof *oprivs * (size_t)(ntab + 1));
+				oprivs[ntab] = privs;
 				nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab,
 						    sizeof *nss * (size_t)(ntab + 1));
 				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
@@ -2243,7 +2355,16 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 			} else {
 				char **tn;
 				int n, k;
-				TRY(catalog_list_tables(s->engine->catalog, sch, ctx->arena, &tn, &n, err));
+				Catalog *cat = s->engine->catalog;
+				/* ALL TABLES / ALL SEQUENCES IN SCHEMA: those existing now */
+				if (seq && cat->vt->seq_list)
+					TRY(cat->vt->seq_list(cat, sch, ctx->arena, &tn, &n, err));
+				else if (seq)
+					n = 0;
+				else
+					TRY(catalog_list_tables(cat, sch, ctx->arena, &tn, &n, err));
+				oprivs = arena_realloc(ctx->arena, oprivs, sizeof *oprivs * (size_t)ntab,
+						       sizeof *oprivs * (size_t)(ntab + n));
 				nss = arena_realloc(ctx->arena, nss, sizeof *nss * (size_t)ntab,
 						    sizeof *nss * (size_t)(ntab + n));
 				names = arena_realloc(ctx->arena, names, sizeof *names * (size_t)ntab,
@@ -2252,6 +2373,7 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 						      sizeof *uuids * (size_t)(ntab + n));
 				for (k = 0; k < n; k++) {
 					bool exists;
+					oprivs[ntab] = privs;
 					nss[ntab] = sch;
 					uuids[ntab] = table_uuid(s, sch, tn[k], ctx->arena, &exists);
 					names[ntab++] = tn[k];
@@ -2282,7 +2404,8 @@ grant(Session *s, ExecCtx *ctx, PgQuery__GrantStmt *gs, ResultSink *sink)
 					    "REVOKE USAGE ON SCHEMA public FROM PUBLIC is not supported (every role may use schema public)");
 				goto out;
 			}
-			roles_grant(&t.r, who, nss[k], names[k], uuids[k], privs, gs->is_grant);
+			if (oprivs[k])
+				roles_grant(&t.r, who, nss[k], names[k], uuids[k], oprivs[k], gs->is_grant);
 		}
 	}
 	rc = FLOE_OK;

@@ -44,6 +44,12 @@
  *                                     to (table, view) needs UPDATE too, at
  *                                     its acl_note_rel; a CTE is not locked
  *                                     (0A000 when OF names it)
+ *   acl_check_sequence(s, ns, name, any, err)
+ *                                     nextval / setval / currval / lastval of
+ *                                     sequence ns.name: any of `any` held?
+ *                                     42501 "permission denied for sequence"
+ *   acl_forget_relation(s, ns, name, err)   DROP SEQUENCE: its grants go
+ *                                     with it (sequences have no uuid)
  *   acl_schema_usage(s, ns) / acl_check_schema_usage(s, ctx, ns, err)
  *                                     USAGE on a schema (search_path.c skips
  *                                     a schema without it; a name qualified
@@ -108,6 +114,11 @@ unsigned acl_lock_enter(ExecCtx *ctx, const PgQuery__RangeVar *rv);
 void acl_lock_leave(ExecCtx *ctx, unsigned saved);
 int acl_lock_cte(ExecCtx *ctx, floe_error *err);
 int acl_check_login(Session *s, floe_error *err);
+/* any: ROLE_PRIV_USAGE / SELECT / UPDATE bits, one of which must be held
+ * (PostgreSQL: nextval USAGE or UPDATE, currval / lastval USAGE or SELECT,
+ * setval UPDATE); superusers and the session's temporary sequences pass */
+int acl_check_sequence(Session *s, const char *ns, const char *name, unsigned any, floe_error *err);
+int acl_forget_relation(Session *s, const char *ns, const char *name, floe_error *err);
 /* May the session's current role use schema ns (USAGE; superusers, the
  * catalogs, public and its own temporary schema: yes)?  search_path.c
  * leaves other schemas out of the path, as PostgreSQL's.  acl_check_schema_usage:

@@ -120,6 +120,9 @@ typedef struct BindCtx {
 	Session *session;
 	Arena *arena;
 	floe_error *err;
+	bool identity_default;    /* binding an identity column's DEFAULT: its
+				     nextval checks no sequence privilege
+				     (bind_default_expr) */
 	const char *sql;          /* for positions */
 	Scope *scope;             /* NULL: no columns visible */
 	struct Expr *domain_value; /* binding a domain's CHECK for a cast: VALUE (usertype.h) */

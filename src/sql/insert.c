@@ -89,9 +89,14 @@ bind_default_expr(BindCtx *b, const IcebergField *f)
 	{
 		const char *saved = b->sql;
 		Scope *sc = b->scope;
+		bool was = b->identity_default;
 		b->sql = NULL;
 		b->scope = NULL;
+		/* an identity column's sequence is the column's: INSERT on the
+		 * table is enough (PostgreSQL); serial's is a plain DEFAULT */
+		b->identity_default = f->identity != 0;
 		e = bind_expr(b, n);
+		b->identity_default = was;
 		b->sql = saved;
 		b->scope = sc;
 	}

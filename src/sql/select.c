@@ -1154,6 +1154,14 @@ source_table_resolve(BindCtx *b, ExecCtx *ctx, PgQuery__RangeVar *rv, Source *sr
 			TRY(seq_relation(b->session, ctx, ns, name, b->arena, &is_seq, &src->scope.ncols,
 					 &src->scope.names, &src->scope.types, &src->op, b->err));
 			if (is_seq) {
+				/* SELECT on the sequence (PostgreSQL's message names it) */
+				if (acl_note_rel(b->session, ctx, ns, name, NULL, ROLE_PRIV_SELECT, b->err) != FLOE_OK) {
+					if (floe_error_is(b->err, ERRCODE_INSUFFICIENT_PRIVILEGE) &&
+					    !strncmp(b->err->message, "permission denied for table", 27))
+						floe_errorf(b->err, ERRCODE_INSUFFICIENT_PRIVILEGE,
+							    "permission denied for sequence %s", name);
+					return FLOE_ERR;
+				}
 				src->est = 1;
 				src->scope.relname = rv->relname;
 				return apply_alias(b, src, rv->alias);

@@ -749,7 +749,8 @@ seq_drop(Session *s, const char *ns, const char *name, floe_error *err)
 	TRY(c->vt->seq_drop(c, ns, name, err));
 	cache_forget(s->engine, ns, name);
 	sess_forget(s, ns, name);
-	return FLOE_OK;
+	/* its grants go with it (a sequence created again starts without) */
+	return acl_forget_relation(s, ns, name, err);
 }
 
 /* ---- DROP SEQUENCE's dependents: column DEFAULTs calling nextval ---------- */
@@ -1343,13 +1344,32 @@ put_int(Vector *out, uint32_t i, int64_t v)
 	vector_set_value(out, i, &x);
 }
 
+/* The privilege check of a sequence function (PostgreSQL's, at the call:
+ * nextval USAGE or UPDATE, currval / lastval USAGE or SELECT, setval
+ * UPDATE), once per sequence per batch: *seen remembers the last one
+ * checked. */
+typedef struct SeqSeen {
+	const char *ns, *name;
+} SeqSeen;
+
 static int
-nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+check_privilege(Session *s, SeqSeen *seen, const char *ns, const char *name, unsigned any, floe_error *err)
+{
+	if (seen->name && !strcmp(seen->ns, ns) && !strcmp(seen->name, name))
+		return FLOE_OK;
+	TRY(acl_check_sequence(s, ns, name, any, err));
+	seen->ns = ns;
+	seen->name = name;
+	return FLOE_OK;
+}
+
+static int
+nextval_run(FuncCtx *ctx, const Vector *args, uint32_t count, Vector *out, bool checked)
 {
 	Session *s = kernel_session(ctx);
+	SeqSeen seen = { NULL, NULL };
 	uint32_t i;
 
-	(void)nargs;
 	if (!s)
 		return FLOE_ERR;
 	for (i = 0; i < count; i++) {
@@ -1361,6 +1381,8 @@ nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			vector_set_null(out, i);
 			continue;
 		}
+		if (checked)
+			TRY(check_privilege(s, &seen, ns, name, ROLE_PRIV_USAGE | ROLE_PRIV_UPDATE, ctx->err));
 		TRY(seq_next(s, ns, name, &v, ctx->err));
 		put_int(out, i, v);
 	}
@@ -1368,9 +1390,27 @@ nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 }
 
 static int
+nextval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	(void)nargs;
+	return nextval_run(ctx, args, count, out, true);
+}
+
+/* an identity column's own nextval: PostgreSQL checks no privilege on its
+ * internal sequence (INSERT on the table is enough); serial's and any
+ * other DEFAULT's nextval is nextval_k */
+static int
+nextval_identity_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
+{
+	(void)nargs;
+	return nextval_run(ctx, args, count, out, false);
+}
+
+static int
 currval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	Session *s = kernel_session(ctx);
+	SeqSeen seen = { NULL, NULL };
 	uint32_t i;
 
 	(void)nargs;
@@ -1385,6 +1425,7 @@ currval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 			vector_set_null(out, i);
 			continue;
 		}
+		TRY(check_privilege(s, &seen, ns, name, ROLE_PRIV_USAGE | ROLE_PRIV_SELECT, ctx->err));
 		if (!(sv = sess_val(s, ns, name, false)))
 			return floe_errorf(ctx->err, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
 					   "currval of sequence \"%s\" is not yet defined in this session",
@@ -1409,6 +1450,7 @@ lastval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *o
 	if (!sv)
 		return floe_errorf(ctx->err, ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
 				   "lastval is not yet defined in this session");
+	TRY(acl_check_sequence(s, sv->ns, sv->name, ROLE_PRIV_USAGE | ROLE_PRIV_SELECT, ctx->err));
 	for (i = 0; i < count; i++)
 		put_int(out, i, sv->last);
 	return FLOE_OK;
@@ -1418,6 +1460,7 @@ static int
 setval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *out)
 {
 	Session *s = kernel_session(ctx);
+	SeqSeen seen = { NULL, NULL };
 	uint32_t i;
 
 	if (!s)
@@ -1436,6 +1479,7 @@ setval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 			vector_set_null(out, i);   /* strict */
 			continue;
 		}
+		TRY(check_privilege(s, &seen, ns, name, ROLE_PRIV_UPDATE, ctx->err));
 		TRY(seq_set(s, ns, name, v.u.i, c.u.b, ctx->err));
 		put_int(out, i, v.u.i);
 	}
@@ -1446,6 +1490,8 @@ setval_k(FuncCtx *ctx, const Vector *args, int nargs, uint32_t count, Vector *ou
 #define TX TYPE_TEXT
 static const ScalarFunc fn_nextval = { "nextval", nextval_k, 1, 0, { TX }, I8, FRET_FIXED,
 				       true, false };
+static const ScalarFunc fn_nextval_identity = { "nextval", nextval_identity_k, 1, 0, { TX }, I8,
+						FRET_FIXED, true, false };
 static const ScalarFunc fn_currval = { "currval", currval_k, 1, 0, { TX }, I8, FRET_FIXED,
 				       true, false };
 static const ScalarFunc fn_lastval = { "lastval", lastval_k, 0, 0, { 0 }, I8, FRET_FIXED,
@@ -1512,7 +1558,7 @@ seq_bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location
 	if (!strcmp(name, "lastval") && nargs == 0)
 		fn = &fn_lastval;
 	else if (!strcmp(name, "nextval") && nargs == 1)
-		fn = &fn_nextval;
+		fn = b->identity_default ? &fn_nextval_identity : &fn_nextval;
 	else if (!strcmp(name, "currval") && nargs == 1)
 		fn = &fn_currval;
 	else if (!strcmp(name, "setval") && nargs == 2)
