@@ -3035,6 +3035,49 @@ acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGra
 	return FLOE_OK;
 }
 
+const char *
+acl_relacl(Session *s, Arena *a, const char *ns, const char *name, bool sequence, floe_error *err)
+{
+	/* PostgreSQL's aclitem letters, in its ACL_ALL_RIGHTS_STR order */
+	static const struct { unsigned bit; char c; } letters[] = {
+		{ ROLE_PRIV_INSERT, 'a' }, { ROLE_PRIV_SELECT, 'r' }, { ROLE_PRIV_UPDATE, 'w' },
+		{ ROLE_PRIV_DELETE, 'd' }, { ROLE_PRIV_TRUNCATE, 'D' }, { ROLE_PRIV_REFERENCES, 'x' },
+		{ ROLE_PRIV_TRIGGER, 't' }, { ROLE_PRIV_USAGE, 'U' },
+	};
+	const char *owner, *out = NULL, *uuid = NULL;
+	bool exists, any = false;
+	int i, k;
+
+	if (!current_role(s) || no_roles_file(s))
+		return NULL;
+	if (!sequence)
+		uuid = table_uuid(s, ns, name, a, &exists);
+	mu_lock();
+	if (refresh(s, err) != FLOE_OK) {
+		mu_unlock();
+		return NULL;
+	}
+	owner = arena_strdup(a, bootstrap_name(s));
+	out = arena_sprintf(a, "{%s=%s/%s", owner, sequence ? "rwU" : "arwdDxt", owner);
+	for (i = 0; i < cache.r.ngrants; i++) {
+		const RoleGrant *g = &cache.r.grants[i];
+		char l[16];
+		int n = 0;
+		if (strcmp(g->schema, ns) || strcmp(g->table, name) || !roles_grant_applies(g, uuid))
+			continue;
+		for (k = 0; k < (int)(sizeof letters / sizeof letters[0]); k++)
+			if (g->privs & letters[k].bit)
+				l[n++] = letters[k].c;
+		l[n] = 0;
+		if (!n)
+			continue;
+		any = true;
+		out = arena_sprintf(a, "%s,%s=%s/%s", out, strcmp(g->grantee, "public") ? g->grantee : "", l, owner);
+	}
+	mu_unlock();
+	return any ? arena_sprintf(a, "%s}", out) : NULL;
+}
+
 const SessionPrivileges acl_privileges = {
 	.relation_privilege = fn_relation_privilege,
 	.schema_privilege = fn_schema_privilege,

@@ -85,6 +85,7 @@
  *   acl_table_grants(s, a, ns, table, &rows, &n, err)   information_schema
  *                                     table_privileges / role_table_grants rows
  *   acl_table_visible(s, ns, name, a, &out, err)   information_schema's per-role filter
+ *   acl_relacl(s, a, ns, name, sequence, err)       pg_class.relacl (psql's \dp)
  *   acl_statement_env(s, a)           the SessionEnv for ExecCtx.env
  *   acl_privileges                    has_table_privilege, has_schema_privilege,
  *                                     pg_get_userbyid (func_pgcatalog.c) for the
@@ -215,6 +216,12 @@ typedef struct AclGrantRow {
 } AclGrantRow;
 int acl_table_grants(Session *s, Arena *a, const char *ns, const char *table, AclGrantRow **rows,
 		     int *n, floe_error *err);
+/* pg_class.relacl of relation ns.name (a sequence: its owner holds rwU,
+ * else a table's arwdDxt), PostgreSQL's text form
+ * "{owner=rwU/owner,role=r/owner,=r/owner}" (PUBLIC's grantee empty), or
+ * NULL when nothing was granted on it (PostgreSQL's default ACL) */
+const char *acl_relacl(Session *s, Arena *a, const char *ns, const char *name, bool sequence,
+		       floe_error *err);
 
 
 #endif

@@ -2,7 +2,8 @@
  * seq_catalog.c — sequences in pg_catalog and information_schema: rows
  * of pg_class (relkind 'S'), pg_attribute (last_value, log_cnt,
  * is_called), pg_sequence, pg_sequences, pg_depend (OWNED BY: deptype
- * 'a'), information_schema.sequences (and pg_prepared_statements and
+ * 'a', relacl: acl.c's grants), information_schema.sequences and
+ * usage_privileges (USAGE grants) (and pg_prepared_statements and
  * pg_cursors, from
  * prepare.c and cursor.c); and the oids pg_table_is_visible
  * sees (psql \ds, \d seq).
@@ -17,6 +18,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "sql/acl.h"
 #include "sql/cursor.h"
 #include "sql/pgcatalog.h"
 #include "sql/prepare.h"
@@ -179,6 +181,16 @@ owner_attnum(Session *s, const SeqRow *q, Arena *a, const char **table)
 	return 0;
 }
 
+/* does the current role hold any of `any` on the sequence (acl.c)? */
+static bool
+may_use(Session *s, const SeqRow *v, unsigned any)
+{
+	floe_error e;
+
+	floe_error_clear(&e);
+	return acl_check_sequence(s, v->ns, v->name, any, &e) == FLOE_OK;
+}
+
 int
 seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, floe_error *err)
 {
@@ -187,7 +199,7 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 	bool want = pg ? (!strcmp(rel, "pg_class") || !strcmp(rel, "pg_sequence") ||
 			  !strcmp(rel, "pg_sequences") || !strcmp(rel, "pg_attribute") ||
 			  !strcmp(rel, "pg_depend"))
-		       : !strcmp(rel, "sequences");
+		       : !strcmp(rel, "sequences") || !strcmp(rel, "usage_privileges");
 
 	if (pg && !strcmp(rel, "pg_prepared_statements"))
 		return prepare_catalog_rows(s, r, a);   /* prepare.c */
@@ -201,7 +213,26 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 		int64_t oid = pgcatalog_table_oid(v[i].ns, v[i].name);
 		Value *row;
 
-		if (!strcmp(rel, "pg_attribute")) {
+		if (!strcmp(rel, "usage_privileges")) {
+			/* a sequence's USAGE: its owner's (grantable) and each
+			 * grant of it the role may see (acl.c, as table_privileges) */
+			AclGrantRow *g;
+			int ng;
+			TRY(acl_table_grants(s, a, v[i].ns, v[i].name, &g, &ng, err));
+			for (k = 0; k < ng; k++) {
+				if (!g[k].owner && !(g[k].privs & ROLE_PRIV_USAGE))
+					continue;
+				row = constrel_row(r);
+				put_s(r, row, "grantor", g[k].grantor);
+				put_s(r, row, "grantee", g[k].grantee);
+				put_s(r, row, "object_catalog", pgcatalog_database(s));
+				put_s(r, row, "object_schema", v[i].ns);
+				put_s(r, row, "object_name", v[i].name);
+				put_s(r, row, "object_type", "SEQUENCE");
+				put_s(r, row, "privilege_type", "USAGE");
+				put_s(r, row, "is_grantable", g[k].owner ? "YES" : "NO");
+			}
+		} else if (!strcmp(rel, "pg_attribute")) {
 			static const char *const cols[] = { "last_value", "log_cnt", "is_called" };
 			for (k = 0; k < 3; k++) {
 				row = constrel_row(r);
@@ -263,6 +294,13 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 			put_i(r, row, "relisshared", 0);
 			put_s(r, row, "relpersistence", temp_is_temp_ns(v[i].ns) ? "t" : "p");
 			put_s(r, row, "relkind", "S");
+			{
+				floe_error e;
+				const char *acl;
+				floe_error_clear(&e);
+				if ((acl = acl_relacl(s, a, v[i].ns, v[i].name, true, &e)))
+					put_s(r, row, "relacl", acl);
+			}
 			put_i(r, row, "relnatts", 3);
 			put_i(r, row, "relchecks", 0);
 			put_i(r, row, "relhasrules", 0);
@@ -298,9 +336,13 @@ seq_catalog_rows(Session *s, ConstRel *r, bool pg, const char *rel, Arena *a, fl
 			put_i(r, row, "increment_by", q->increment);
 			put_i(r, row, "cycle", q->cycle);
 			put_i(r, row, "cache_size", q->cache);
-			if (q->is_called)
+			/* PostgreSQL: NULL without SELECT or USAGE on it */
+			if (q->is_called && may_use(s, &v[i], ROLE_PRIV_SELECT | ROLE_PRIV_USAGE))
 				put_i(r, row, "last_value", q->last_value);
 		} else {
+			/* PostgreSQL shows the sequences the role holds a privilege on */
+			if (!may_use(s, &v[i], ROLE_PRIV_SELECT | ROLE_PRIV_UPDATE | ROLE_PRIV_USAGE))
+				continue;
 			row = constrel_row(r);
 			put_s(r, row, "sequence_catalog", pgcatalog_database(s));
 			put_s(r, row, "sequence_schema", v[i].ns);

@@ -1039,7 +1039,10 @@ SQL
 # DEFAULT nextval needs USAGE on its sequence, an identity column's not;
 # GRANT / REVOKE ON SEQUENCE and ON ALL SEQUENCES IN SCHEMA (0LP01 for a
 # table's words, 42809 for a table), ON TABLE of a sequence (ALL = its
-# three, others dropped with PostgreSQL's WARNING), has_sequence_privilege;
+# three, others dropped with PostgreSQL's WARNING), has_sequence_privilege,
+# information_schema.usage_privileges and pg_class.relacl (psql's \dp),
+# pg_sequences.last_value (NULL without SELECT or USAGE) and
+# information_schema.sequences (those the role holds a privilege on);
 # a dropped sequence's grants go with it.  Before: every role could call
 # every sequence function, GRANT ON SEQUENCE was 0A000.
 cat >"$tmp/cmpseq.sql" <<'SQL'
@@ -1102,6 +1105,8 @@ SELECT nextval('st_id_seq');
 SELECT nextval('nosuch');
 SELECT has_sequence_privilege('sq'::regclass, 'USAGE'), has_sequence_privilege(999999::oid, 'USAGE'), has_sequence_privilege('sr', 'sq'::regclass, 'SELECT');
 SELECT has_sequence_privilege('st'::regclass, 'USAGE');
+SELECT sequencename, last_value FROM pg_sequences WHERE sequencename IN ('sq', 'sq2', 'st_id_seq', 'si_id_seq') ORDER BY 1;
+SELECT sequence_name FROM information_schema.sequences WHERE sequence_name IN ('sq', 'sq2', 'st_id_seq', 'si_id_seq') ORDER BY 1;
 CREATE TEMP SEQUENCE tsq;
 SELECT nextval('tsq'), currval('tsq'), setval('tsq', 4), lastval(), has_sequence_privilege('tsq', 'UPDATE');
 DROP SEQUENCE tsq;
@@ -1110,6 +1115,8 @@ REVOKE USAGE ON SEQUENCE sq FROM sr;
 REVOKE ALL ON SEQUENCE sq2 FROM sr;
 SELECT has_sequence_privilege('sr', 'sq', 'USAGE'), has_sequence_privilege('sr', 'sq', 'SELECT'), has_sequence_privilege('sr', 'sq2', 'UPDATE');
 SELECT grantee, table_name, privilege_type FROM information_schema.table_privileges WHERE table_name IN ('sq', 'sq2', 'st_id_seq') ORDER BY 1, 2, 3;
+SELECT grantee, object_name, object_type, privilege_type FROM information_schema.usage_privileges WHERE object_name IN ('sq', 'sq2', 'st_id_seq') ORDER BY 1, 2;
+SELECT relname, relacl FROM pg_class WHERE relname IN ('sq', 'sq2', 'st_id_seq') ORDER BY 1;
 CREATE SCHEMA ss;
 CREATE SEQUENCE ss.a;
 CREATE SEQUENCE ss.b;
