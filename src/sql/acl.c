@@ -1246,6 +1246,24 @@ check(Check *c, Node *n)
 			rv.schemaname = l->n_items == 2 ? l->items[0]->string->sval : NULL;
 		}
 		rv.schemaname = rv.schemaname ? rv.schemaname : (char *)"";
+		if (cm->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN) {
+			/* a column the table does not have: the statement's 42703
+			 * comes first (PostgreSQL looks it up before the owner) */
+			const char *ns, *name, *col = l->items[l->n_items - 1]->string->sval;
+			Table *t;
+			floe_error e;
+			int i;
+			TRY(qualified_usage(c, rv.schemaname));
+			session_resolve_name(s, &rv, &ns, &name);
+			floe_error_clear(&e);
+			if (txn_table_load(s, ns, name, c->ctx->arena, &t, &e) == FLOE_OK && t->md) {
+				const IcebergSchema *sc = metadata_current_schema(t->md);
+				for (i = 0; sc && i < sc->nfields && strcmp(sc->fields[i].name, col); i++)
+					;
+				if (sc && i == sc->nfields)
+					return FLOE_OK;
+			}
+		}
 		return not_owner_rel(c, &rv, cm->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_COLUMN ? "relation" : NULL);
 	}
 	case PG_QUERY__NODE__NODE_INDEX_STMT:   /* PostgreSQL: the table's owner */

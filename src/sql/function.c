@@ -814,6 +814,20 @@ resolve(BindCtx *b, PgQuery__FuncCall *f, const FnDef **out, Node ***placed, boo
 	*handled = false;
 	if (!s || !name || f->n_funcname > 2 || (qual && !strcmp(qual, "pg_catalog")))
 		return FLOE_OK;
+	if (qual && !acl_schema_usage(s, qual)) {
+		/* a schema the role may not use: 42501 before the lookup
+		 * (PostgreSQL's LookupExplicitNamespace); a missing schema is
+		 * the lookup's own error */
+		floe_error e;
+		floe_error_clear(&e);
+		if (!(ddl_check_namespace(s, qual, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME))) {
+			*handled = true;
+			floe_errorf(b->err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", qual);
+			if (f->location >= 0)
+				floe_error_position(b->err, bind_location(b, f->location));
+			return FLOE_ERR;
+		}
+	}
 	if (state_get(s, &fs, b->err) != FLOE_OK) {
 		*handled = true;
 		return FLOE_ERR;

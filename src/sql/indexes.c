@@ -211,6 +211,13 @@ indexes_drop(Session *s, PgQuery__DropStmt *ds, Arena *a, ResultSink *sink, floe
 					   "cross-database references are not implemented");
 		ns = l->n_items == 2 ? l->items[0]->string->sval : session_schema(s);
 		name = l->items[l->n_items - 1]->string->sval;
+		if (l->n_items == 2 && !acl_schema_usage(s, ns)) {
+			/* a schema the role may not use: 42501 before the lookup */
+			floe_error e;
+			floe_error_clear(&e);
+			if (!(ddl_check_namespace(s, ns, &e) != FLOE_OK && floe_error_is(&e, ERRCODE_INVALID_SCHEMA_NAME)))
+				return floe_errorf(err, ERRCODE_INSUFFICIENT_PRIVILEGE, "permission denied for schema %s", ns);
+		}
 		t = NULL;
 		if (l->n_items == 1 && s->temp)   /* pg_temp is searched first (temp.h) */
 			TRY(find_index(s, temp_resolve(s, "pg_temp", name), name, a, &t, err));

@@ -880,7 +880,9 @@ SQL
 # is 42501 "permission denied for schema", a missing object the
 # statement's own 42P01 / 3F000 / 42704 / 42883 (a NOTICE under IF
 # EXISTS), another kind's 42809 -- and only then 42501 "must be owner of
-# <its kind> x"; CREATE FUNCTION needs CREATE on its schema (before:
+# <its kind> x" (COMMENT ON COLUMN of a missing column: 42703 first);
+# CREATE FUNCTION needs CREATE on its schema; a call or DROP INDEX
+# qualified by a schema without USAGE is 42501 (before:
 # every ALTER / RENAME / COMMENT / DROP was "must be owner of table
 # <name>" first, DROP FUNCTION "must be owner of table ?", and any role
 # could CREATE (OR REPLACE) FUNCTION, in any schema)
@@ -894,6 +896,7 @@ CREATE INDEX di ON dt (a);
 CREATE SCHEMA dh;
 CREATE TABLE dh.x (a int);
 CREATE FUNCTION df(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
+CREATE FUNCTION dh.dfx(int) RETURNS int LANGUAGE sql AS 'SELECT $1';
 SET ROLE ddr;
 ALTER TABLE nosuch ADD COLUMN b int;
 ALTER TABLE IF EXISTS nosuch ADD COLUMN b int;
@@ -922,6 +925,9 @@ COMMENT ON TABLE dt IS 'x';
 COMMENT ON SCHEMA dh IS 'x';
 COMMENT ON COLUMN dt.a IS 'x';
 COMMENT ON COLUMN nosuch.a IS 'x';
+COMMENT ON COLUMN dt.nosuch IS 'x';
+SELECT dh.dfx(1);
+SELECT dh.nosuchfn(1);
 DROP TABLE nosuch;
 DROP TABLE IF EXISTS nosuch;
 DROP TABLE dt;
@@ -945,6 +951,7 @@ CREATE INDEX ON dt (a);
 CREATE INDEX ON dh.x (a);
 DROP INDEX nosuch;
 DROP INDEX di;
+DROP INDEX dh.nosuch;
 CREATE TABLE nosch.x (a int);
 CREATE VIEW nosch.v AS SELECT 1;
 DROP FUNCTION nosuch(int);
@@ -964,6 +971,7 @@ ALTER TABLE dtt ADD COLUMN b int;
 DROP TABLE dtt;
 RESET ROLE;
 DROP FUNCTION df(int);
+DROP FUNCTION dh.dfx(int);
 DROP INDEX di;
 DROP TABLE dh.x;
 DROP SCHEMA dh;
