@@ -12,30 +12,36 @@
 static int calls;
 
 static int
-fake_table(void *session, const char *user, int64_t user_oid, const char *table, int64_t table_oid,
-	   const char *priv, bool *out, floe_error *err)
+fake_table(void *session, int kind, const char *user, int64_t user_oid, const char *table,
+	   int64_t table_oid, const char *column, int64_t attnum, const char *priv, bool *out, bool *null,
+	   floe_error *err)
 {
 	(void)user;
 	(void)user_oid;
 	(void)table_oid;
+	(void)column;
+	(void)attnum;
 	(void)err;
 	assert_string_equal((const char *)session, "session-1");
+	assert_int_equal(kind, SESSION_PRIV_TABLE);
 	assert_string_equal(priv, "SELECT");
 	calls++;
 	*out = table && !strcmp(table, "open");
+	*null = false;
 	return FLOE_OK;
 }
 
 static int
-fake_schema(void *session, const char *user, int64_t user_oid, const char *schema, const char *priv,
-	    bool *out, floe_error *err)
+fake_schema(void *session, const char *user, int64_t user_oid, const char *schema, int64_t schema_oid,
+	    const char *priv, bool *out, bool *null, floe_error *err)
 {
 	(void)session;
 	(void)user;
 	(void)user_oid;
-	(void)schema;
+	(void)schema_oid;
 	(void)priv;
 	*out = false;
+	*null = false;
 	return floe_errorf(err, ERRCODE_UNDEFINED_OBJECT, "schema \"%s\" does not exist", schema);
 }
 
@@ -49,7 +55,7 @@ fake_role(void *session, int64_t oid, char *buf, size_t n)
 	return buf;
 }
 
-static const SessionPrivileges fake = { .table_privilege = fake_table, .schema_privilege = fake_schema,
+static const SessionPrivileges fake = { .relation_privilege = fake_table, .schema_privilege = fake_schema,
 					.role_name = fake_role };
 
 static int
