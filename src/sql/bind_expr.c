@@ -33,6 +33,13 @@
 #include "types/decimal.h"
 #include "types/text.h"
 
+/* bind_expr recurses once per expression level, so whatever the compiler
+ * inlines into it multiplies by the depth: the cases with large frames stay
+ * out of line (a 10-term sum at max_stack_depth 100kB, pgdiff
+ * max_stack_depth.test, ran out when bind_const's 4.6 kB frame was
+ * inlined into it under the sanitizers) */
+#define BIND_OUTLINE __attribute__((noinline))
+
 bool
 bind_is_aggregate_name(const char *name)
 {
@@ -723,7 +730,7 @@ bind_colname(Node *n)
 
 static Expr *bind_call(BindCtx *b, const char *name, Expr **args, int nargs, int location);
 
-static Expr *
+static BIND_OUTLINE Expr *
 bind_const(BindCtx *b, PgQuery__AConst *c)
 {
 	Value v;
@@ -823,7 +830,7 @@ outer_sees(BindCtx *b, const char *rel, const char *col)
 	return false;
 }
 
-static Expr *
+static BIND_OUTLINE Expr *
 bind_column_ref(BindCtx *b, PgQuery__ColumnRef *c)
 {
 	const char *rel = NULL, *col;
@@ -1333,7 +1340,7 @@ bind_a_expr(BindCtx *b, PgQuery__AExpr *a)
 	}
 }
 
-static Expr *
+static BIND_OUTLINE Expr *
 bind_bool_expr(BindCtx *b, PgQuery__BoolExpr *be)
 {
 	ExprKind kind = be->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR ? EXPR_AND :
@@ -1354,7 +1361,7 @@ bind_bool_expr(BindCtx *b, PgQuery__BoolExpr *be)
 	return e;
 }
 
-static Expr *
+static BIND_OUTLINE Expr *
 bind_case(BindCtx *b, PgQuery__CaseExpr *c)
 {
 	int nw = (int)c->n_args, i, nres = 0;
@@ -1406,7 +1413,7 @@ bind_case(BindCtx *b, PgQuery__CaseExpr *c)
 	return e;
 }
 
-static Expr *
+static BIND_OUTLINE Expr *
 bind_coalesce(BindCtx *b, PgQuery__CoalesceExpr *c)
 {
 	Expr **args = ARENA_ARRAY(b->arena, Expr *, c->n_args + 1), *e;
@@ -1469,7 +1476,7 @@ const_text(BindCtx *b, Expr *e)
  * name resolves to its oid (42P01 / 42704 when missing); an oid stays the
  * oid (int4).  NULL when the cast is not to one of them (*handled false).
  */
-static Expr *
+static BIND_OUTLINE Expr *
 bind_reg_cast(BindCtx *b, PgQuery__TypeCast *tc, bool *handled)
 {
 	PgQuery__TypeName *tn = tc->type_name;
@@ -1597,7 +1604,7 @@ schemas_text(BindCtx *b, bool implicit)
 
 /* Session-dependent functions bound as constants (NULL, *handled false:
  * not one of them). */
-static Expr *
+static BIND_OUTLINE Expr *
 bind_session_func(BindCtx *b, const char *name, Expr **args, int nargs, int location, bool *handled)
 {
 	*handled = true;
