@@ -45,9 +45,7 @@
 #     PostgreSQL 15 of this run: the same rows, the same errors (42804 /
 #     42P08 at Parse, 22P02 / 22003 / 22001 at Bind) for declared int2/4/8,
 #     text, varchar, bpchar (not char(1)), numeric, float8 and unspecified
-#     parameters; an executemany with a bad row keeps none (one pipeline
-#     is one implicit transaction); 30 single prepared INSERTs at the end
-#     were buffered (SHOW INSERT BUFFER STATUS)
+#     parameters; the rows were buffered (SHOW INSERT BUFFER STATUS)
 #   - compaction: tests/clients/ingest_compact.py, 10 s of single-row INSERTs
 #     (flushes every 400 ms, compaction every 3 small files) beside
 #     REPEATABLE READ blocks with an UPDATE and autocommit DELETE/UPDATE:
