@@ -55,9 +55,6 @@
  *      answers ReadyForQuery; outside a transaction block it drops every
  *      portal (it ends the implicit transaction), inside one they stay
  *      until the block ends (the status byte is the backend's txn_status).
- *      Executes pipelined before a Sync share one implicit transaction
- *      (execute_follows; the backend's implicit_begin / implicit_end), which
- *      the Sync commits, or rolls back after an error.
  *   4. Decoding never trusts a count from the wire: every get is bounded by
  *      the message (PgReader) and arrays are sized from what remains.
  *   5. A portal is run once: with a row limit its DataRows are encoded into
@@ -173,7 +170,6 @@ static const struct { const char *name, *key, *dflt; } reported[] = {
 struct PgConn {
 	const PgwireBackend *be;
 	void *io;
-	bool implicit;             /* an implicit block of pipelined Executes is open */
 	int32_t pid, key;
 	PgState state;
 	PgBuf in, out;
@@ -1733,27 +1729,6 @@ send_tag(PgConn *c, const char *tag)
 	pgbuf_end(&c->out, m);
 }
 
-/* Is another Execute already received after this message, before a Sync?
- * (PostgreSQL's pipelining: such Executes share one transaction.)  Only the
- * bytes read so far are looked at: a pipeline that arrives in pieces is
- * grouped from the first Execute whose successor is here. */
-static bool
-execute_follows(PgConn *c)
-{
-	size_t off = c->in_next;
-
-	while (off + 5 <= c->in.len) {
-		char type = (char)c->in.data[off];
-		uint32_t len = pg_get_u32(c->in.data + off + 1);
-		if (type == 'S' || len < 4)
-			return false;
-		if (type == 'E')
-			return true;
-		off += 1 + (size_t)len;
-	}
-	return false;
-}
-
 static int
 execute_msg(PgConn *c, PgReader *r)
 {
@@ -1784,11 +1759,6 @@ execute_msg(PgConn *c, PgReader *r)
 		int rc;
 		p->started = true;
 		c->cancel = 0;
-		if (!c->implicit && c->be->implicit_begin && c->be->txn_status &&
-		    c->be->txn_status(c->be->ctx, c->session) == 'I' && execute_follows(c)) {
-			c->be->implicit_begin(c->be->ctx, c->session);
-			c->implicit = true;
-		}
 		sink_init(&s, &rs, c);
 		s.portal = p;
 		s.into = maxrows > 0 ? &p->rows : NULL;
@@ -2303,12 +2273,6 @@ message(PgConn *c, char type, PgReader *r)
 		pgwire_flush(c);
 		return FLOE_OK;
 	case 'S':
-		if (c->implicit) {
-			c->implicit = false;
-			floe_error_clear(&err);
-			if (c->be->implicit_end(c->be->ctx, c->session, c->state != PG_FAILED, &err) != FLOE_OK)
-				send_error(c, &err, "ERROR");
-		}
 		/* portals live until the transaction ends (pgjdbc's fetch size
 		 * runs Execute n again after a Sync inside a block) */
 		if (!c->be->txn_status || !c->session || c->be->txn_status(c->be->ctx, c->session) == 'I')

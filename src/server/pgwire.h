@@ -62,13 +62,6 @@ typedef struct PgwireBackend {
 	/* ReadyForQuery's status byte: 'I' idle, 'T' in a transaction block,
 	 * 'E' in a failed block; NULL: always 'I' */
 	char (*txn_status)(void *ctx, void *session);
-	/* Pipelined Executes (several before a Sync) are one implicit
-	 * transaction, as PostgreSQL's: implicit_begin before the first of
-	 * them when no block is open, implicit_end at the Sync (ok: no error
-	 * since); its error is sent before ReadyForQuery.  NULL: each Execute
-	 * stands alone. */
-	void (*implicit_begin)(void *ctx, void *session);
-	int (*implicit_end)(void *ctx, void *session, bool ok, floe_error *err);
 	/* nparams < 0: a simple-protocol query string (several statements);
 	 * else session_exec_params */
 	int (*exec)(void *ctx, void *session, const char *sql, int nparams,

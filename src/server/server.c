@@ -140,7 +140,6 @@
 #include "server/server.h"
 #include "server/users.h"
 #include "sql/acl.h"
-#include "sql/txn.h"
 
 /* A running statement's statement_timeout (invariant 5): on the stack of
  * be_exec, linked into Server.timers while the statement runs. */
@@ -359,20 +358,6 @@ be_txn_status(void *ctx, void *session)
 {
 	(void)ctx;
 	return session_txn_status(((SrvSession *)session)->s);
-}
-
-static void
-be_implicit_begin(void *ctx, void *session)
-{
-	(void)ctx;
-	txn_implicit_begin(((SrvSession *)session)->s);
-}
-
-static int
-be_implicit_end(void *ctx, void *session, bool ok, floe_error *err)
-{
-	(void)ctx;
-	return txn_implicit_end(((SrvSession *)session)->s, ok, err);
 }
 
 static int
@@ -1052,8 +1037,6 @@ server_listen(Server **out, Engine *engine, const ServerConfig *cfg, floe_error 
 	srv->be.session_open = be_session_open;
 	srv->be.session_close = be_session_close;
 	srv->be.txn_status = be_txn_status;
-	srv->be.implicit_begin = be_implicit_begin;
-	srv->be.implicit_end = be_implicit_end;
 	srv->be.setting = be_setting;
 	srv->be.exec = be_exec;
 	srv->be.describe = be_describe;

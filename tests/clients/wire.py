@@ -272,40 +272,6 @@ def test_proto(host, port):
                 "M": 'invalid byte sequence for encoding "UTF8": ' + shown}
         check(types(msgs) == "EZ" and f == want, "bind_param_22021_" + shown.replace(" ", "_"),
               "%s %r" % (types(msgs), f))
-    # pipelined Executes (no Sync between) are one implicit transaction:
-    # an error rolls back the statements before it since the last Sync
-    # (sent as one write, so the server has the whole pipeline at once)
-    def pipe(*stmts):
-        b = b""
-        for sql in stmts:
-            if sql is None:
-                b += b"S" + struct.pack("!I", 4)
-                continue
-            for t, body in ((b"P", parse("", sql)), (b"B", bind("", "")), (b"E", execute(""))):
-                b += t + struct.pack("!I", len(body) + 4) + body
-        c.send(b + b"S" + struct.pack("!I", 4))
-
-    def count_pl():
-        c.msg(b"Q", cstr("SELECT count(*) FROM wire_pl"))
-        m = c.until()
-        return m[1][1][6:].decode() if types(m) == "TDCZ" else types(m)
-
-    c.msg(b"Q", cstr("DROP TABLE IF EXISTS wire_pl; CREATE TABLE wire_pl (a int)"))
-    c.until()
-    pipe("INSERT INTO wire_pl VALUES (1)", "SELECT a / (a - a) FROM wire_pl")
-    msgs = c.until()
-    check(types(msgs) == "12C12EZ" and msgs[-1][1] == b"I" and count_pl() == "0",
-          "pipeline_error_rolls_back", "%s %s" % (types(msgs), count_pl()))
-    pipe("INSERT INTO wire_pl VALUES (1)", None, "SELECT a / (a - a) FROM wire_pl")
-    c.until()
-    msgs = c.until()
-    check(types(msgs) == "12EZ" and count_pl() == "1", "pipeline_sync_commits", "%s %s" % (types(msgs), count_pl()))
-    pipe("INSERT INTO wire_pl VALUES (2)", "INSERT INTO wire_pl VALUES (3)", "UPDATE wire_pl SET a = a + 10")
-    msgs = c.until()
-    check(types(msgs) == "12C12C12CZ" and msgs[-1][1] == b"I" and count_pl() == "3", "pipeline_commits_at_sync",
-          "%s %s" % (types(msgs), count_pl()))
-    c.msg(b"Q", cstr("DROP TABLE wire_pl"))
-    c.until()
     # CopyFail's text is echoed in the error: UTF-8 checked first
     c.msg(b"Q", cstr("DROP TABLE IF EXISTS wire_cf; CREATE TABLE wire_cf (a int)"))
     c.until()
